@@ -1,0 +1,130 @@
+// Package auth verifies the Firebase ID token on every gRPC call and puts
+// the caller's identity in the context. A call without a valid token is
+// refused unless its method is declared public.
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	firebase "firebase.google.com/go/v4"
+	fbauth "firebase.google.com/go/v4/auth"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+)
+
+// Claims is who is calling.
+type Claims struct {
+	UID   string
+	Email string
+	// Admin comes from the custom claim "admin".
+	Admin bool
+	// Uplifter comes from the custom claim "uplifter".
+	Uplifter bool
+}
+
+// Verifier checks an ID token.
+type Verifier interface {
+	Verify(ctx context.Context, idToken string) (Claims, error)
+}
+
+// ErrEmulatorNotDemo refuses emulator mode outside demo- projects, because
+// the emulator accepts unsigned (forged) tokens.
+var ErrEmulatorNotDemo = errors.New("FIREBASE_AUTH_EMULATOR_HOST is set but FIREBASE_PROJECT_ID does not start with \"demo-\": the emulator accepts forged tokens, so it is only allowed for demo projects")
+
+// NewFirebaseClient returns the Admin SDK auth client for projectID. With
+// emulatorHost set, the SDK talks to the Auth emulator and the project must
+// be a demo- project.
+func NewFirebaseClient(ctx context.Context, projectID, emulatorHost string) (*fbauth.Client, error) {
+	if projectID == "" {
+		return nil, errors.New("FIREBASE_PROJECT_ID is required")
+	}
+	if emulatorHost != "" && !strings.HasPrefix(projectID, "demo-") {
+		return nil, ErrEmulatorNotDemo
+	}
+	// The SDK reads the emulator address from the environment only; the
+	// caller's config is the source of truth, so mirror it there.
+	if err := setEmulatorEnv(emulatorHost); err != nil {
+		return nil, err
+	}
+	app, err := firebase.NewApp(ctx, &firebase.Config{ProjectID: projectID})
+	if err != nil {
+		return nil, fmt.Errorf("firebase: %w", err)
+	}
+	client, err := app.Auth(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("firebase auth: %w", err)
+	}
+	return client, nil
+}
+
+// FirebaseVerifier verifies tokens with the Admin SDK.
+type FirebaseVerifier struct{ Client *fbauth.Client }
+
+// Verify implements Verifier.
+func (v FirebaseVerifier) Verify(ctx context.Context, idToken string) (Claims, error) {
+	tok, err := v.Client.VerifyIDToken(ctx, idToken)
+	if err != nil {
+		return Claims{}, err
+	}
+	c := Claims{UID: tok.UID}
+	c.Email, _ = tok.Claims["email"].(string)
+	c.Admin, _ = tok.Claims["admin"].(bool)
+	c.Uplifter, _ = tok.Claims["uplifter"].(bool)
+	return c, nil
+}
+
+type claimsKey struct{}
+
+// WithClaims returns ctx carrying c; tests use it to call handlers directly.
+func WithClaims(ctx context.Context, c Claims) context.Context {
+	return context.WithValue(ctx, claimsKey{}, c)
+}
+
+// FromContext returns the caller, if the call carried a valid token.
+func FromContext(ctx context.Context) (Claims, bool) {
+	c, ok := ctx.Value(claimsKey{}).(Claims)
+	return c, ok
+}
+
+// UnaryInterceptor verifies the bearer token in the "authorization"
+// metadata. 'unauthed' (what the web sends when signed out) and no token at
+// all mean anonymous, which only the public methods accept. A token that is
+// present but invalid is always refused.
+func UnaryInterceptor(v Verifier, public map[string]bool) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+		if strings.HasPrefix(info.FullMethod, "/grpc.health.v1.Health/") {
+			return next(ctx, req)
+		}
+		token := bearer(ctx)
+		if token == "" {
+			if public[info.FullMethod] {
+				return next(ctx, req)
+			}
+			return nil, status.Error(codes.Unauthenticated, "Please sign in to continue.")
+		}
+		claims, err := v.Verify(ctx, token)
+		if err != nil {
+			return nil, status.Error(codes.Unauthenticated, "Your session is not valid. Please sign in again.")
+		}
+		return next(WithClaims(ctx, claims), req)
+	}
+}
+
+func bearer(ctx context.Context) string {
+	md, _ := metadata.FromIncomingContext(ctx)
+	for _, v := range md.Get("authorization") {
+		scheme, tok, ok := strings.Cut(strings.TrimSpace(v), " ")
+		if ok && strings.EqualFold(scheme, "bearer") {
+			tok = strings.TrimSpace(tok)
+			if tok != "" && tok != "unauthed" {
+				return tok
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,244 @@
+// Package events carries Uplift's domain events over NATS JetStream without
+// losing or doubling any: producers write to an outbox in the transaction of
+// the change, a relay publishes with the row id as the message id (JetStream
+// drops replays inside its duplicate window), and consumers record each
+// message id in the transaction of their own change.
+package events
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"google.golang.org/protobuf/proto"
+)
+
+// StreamName is the JetStream stream that holds every Uplift event.
+const StreamName = "UPLIFT"
+
+// Subjects of the events in proto/uplift/events/v1.
+const (
+	SubjectUserCreated      = "uplift.users.created"
+	SubjectUserDeleted      = "uplift.users.deleted"
+	SubjectUserEmailChanged = "uplift.users.email_changed"
+	SubjectBillingChanged   = "uplift.billing.changed"
+	SubjectDigestRequested  = "uplift.digest.requested"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Migrations is the outbox and processed-message schema every service that
+// produces or consumes events applies with its own migrations.
+func Migrations() fs.FS {
+	sub, _ := fs.Sub(migrations, "migrations")
+	return sub
+}
+
+// Connect dials NATS and makes sure the stream exists with its duplicate
+// window, so a fresh NATS needs no manual set-up.
+func Connect(ctx context.Context, url, clientName string) (*nats.Conn, jetstream.JetStream, error) {
+	nc, err := nats.Connect(url, nats.Name(clientName), nats.MaxReconnects(-1), nats.RetryOnFailedConnect(true))
+	if err != nil {
+		return nil, nil, fmt.Errorf("nats: connect %s: %w", url, err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, nil, fmt.Errorf("nats: jetstream: %w", err)
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:       StreamName,
+		Subjects:   []string{"uplift.>"},
+		Storage:    jetstream.FileStorage,
+		Duplicates: 10 * time.Minute,
+		MaxAge:     14 * 24 * time.Hour,
+	}); err != nil {
+		nc.Close()
+		return nil, nil, fmt.Errorf("nats: stream %s: %w", StreamName, err)
+	}
+	return nc, js, nil
+}
+
+// Enqueue records msg for publication on subject as part of tx. It becomes
+// visible to the relay only if tx commits.
+func Enqueue(ctx context.Context, tx pgx.Tx, subject string, msg proto.Message) error {
+	payload, err := proto.Marshal(msg)
+	if err != nil {
+		return fmt.Errorf("outbox: marshal: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO outbox (id, subject, payload) VALUES ($1, $2, $3)`,
+		uuid.New(), subject, payload); err != nil {
+		return fmt.Errorf("outbox: insert: %w", err)
+	}
+	// Wakes the relay at commit instead of at its next poll.
+	if _, err := tx.Exec(ctx, `SELECT pg_notify('outbox_' || current_schema(), '')`); err != nil {
+		return fmt.Errorf("outbox: notify: %w", err)
+	}
+	return nil
+}
+
+// Publisher is the part of JetStream the relay needs.
+type Publisher interface {
+	PublishMsg(ctx context.Context, msg *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error)
+}
+
+// Relay moves outbox rows to JetStream.
+type Relay struct {
+	Pool *pgxpool.Pool
+	JS   Publisher
+	Log  *slog.Logger
+	// Poll is how long the relay waits for a notification before looking anyway.
+	Poll time.Duration
+}
+
+// Run relays until ctx ends. A failed publish leaves the row for the next
+// round, so nothing is lost while NATS is away.
+func (r *Relay) Run(ctx context.Context) error {
+	poll := r.Poll
+	if poll <= 0 {
+		poll = 2 * time.Second
+	}
+	listener, err := r.Pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("relay: %w", err)
+	}
+	defer listener.Release()
+	var schema string
+	if err := listener.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		return fmt.Errorf("relay: %w", err)
+	}
+	channel := "outbox_" + schema
+	if _, err := listener.Exec(ctx, "LISTEN "+pgx.Identifier{channel}.Sanitize()); err != nil {
+		return fmt.Errorf("relay: listen: %w", err)
+	}
+	for {
+		for {
+			n, err := r.RelayOnce(ctx)
+			if err != nil && ctx.Err() == nil {
+				r.Log.Warn("outbox relay round failed; will retry", "err", err)
+			}
+			if n == 0 || err != nil {
+				break
+			}
+		}
+		waitCtx, cancel := context.WithTimeout(ctx, poll)
+		_, err := listener.Conn().WaitForNotification(waitCtx)
+		cancel()
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("relay: wait: %w", err)
+		}
+	}
+}
+
+// RelayOnce publishes up to one batch of pending events and reports how many
+// went out. Rows are locked so several replicas can relay side by side.
+func (r *Relay) RelayOnce(ctx context.Context) (int, error) {
+	sent := 0
+	err := pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT id, subject, payload FROM outbox
+			WHERE published_at IS NULL ORDER BY created_at LIMIT 100 FOR UPDATE SKIP LOCKED`)
+		if err != nil {
+			return err
+		}
+		type row struct {
+			id      uuid.UUID
+			subject string
+			payload []byte
+		}
+		var batch []row
+		for rows.Next() {
+			var x row
+			if err := rows.Scan(&x.id, &x.subject, &x.payload); err != nil {
+				return err
+			}
+			batch = append(batch, x)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, x := range batch {
+			msg := &nats.Msg{Subject: x.subject, Data: x.payload, Header: nats.Header{}}
+			if _, err := r.JS.PublishMsg(ctx, msg, jetstream.WithMsgID(x.id.String())); err != nil {
+				break // what was published is stamped below; the rest waits
+			}
+			if _, err := tx.Exec(ctx, `UPDATE outbox SET published_at = now() WHERE id = $1`, x.id); err != nil {
+				return err
+			}
+			sent++
+		}
+		return nil
+	})
+	return sent, err
+}
+
+// Handler applies one event inside tx; returning an error rolls it back and
+// asks for redelivery.
+type Handler func(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error
+
+// Consume runs a durable consumer named durable for subject until ctx ends.
+// Each message is handled at most once per consumer, even when JetStream
+// delivers it again after a crash or a lost ack.
+func Consume(ctx context.Context, js jetstream.JetStream, pool *pgxpool.Pool, log *slog.Logger, durable, subject string, h Handler) error {
+	cons, err := js.CreateOrUpdateConsumer(ctx, StreamName, jetstream.ConsumerConfig{
+		Durable:       durable,
+		FilterSubject: subject,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		MaxDeliver:    -1,
+		BackOff:       nil,
+		AckWait:       30 * time.Second,
+	})
+	if err != nil {
+		return fmt.Errorf("consume %s: %w", durable, err)
+	}
+	cc, err := cons.Consume(func(msg jetstream.Msg) {
+		id := msg.Headers().Get(jetstream.MsgIDHeader)
+		if id == "" {
+			meta, _ := msg.Metadata()
+			if meta != nil {
+				id = fmt.Sprintf("seq-%d", meta.Sequence.Stream)
+			}
+		}
+		err := HandleOnce(ctx, pool, durable, id, func(tx pgx.Tx) error { return h(ctx, tx, msg) })
+		if err != nil {
+			log.Warn("event handling failed; will retry", "consumer", durable, "subject", msg.Subject(), "id", id, "err", err)
+			_ = msg.NakWithDelay(2 * time.Second)
+			return
+		}
+		_ = msg.Ack()
+	})
+	if err != nil {
+		return fmt.Errorf("consume %s: %w", durable, err)
+	}
+	<-ctx.Done()
+	cc.Stop()
+	return nil
+}
+
+// HandleOnce runs fn in a transaction that also records (consumer, id); if
+// the id was recorded before, fn is skipped.
+func HandleOnce(ctx context.Context, pool *pgxpool.Pool, consumer, id string, fn func(pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `INSERT INTO processed_messages (consumer, message_id) VALUES ($1, $2)
+			ON CONFLICT DO NOTHING`, consumer, id)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return nil
+		}
+		return fn(tx)
+	})
+}

@@ -1,0 +1,185 @@
+// Package grpcserver runs a service's gRPC server the same way everywhere:
+// panic recovery, structured access logs, Prometheus metrics, token auth,
+// gRPC health, a /metrics and /healthz HTTP listener, and a graceful stop.
+package grpcserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/status"
+
+	"uplift.dev/platform/auth"
+)
+
+// Options describe one service's server.
+type Options struct {
+	// Name is the service name used in logs, metrics and health.
+	Name string
+	// Addr is the gRPC listen address, e.g. "127.0.0.1:9001".
+	Addr string
+	// MetricsAddr serves /metrics and /healthz over HTTP; empty disables it.
+	MetricsAddr string
+	Log         *slog.Logger
+	Verifier    auth.Verifier
+	// Public lists full method names that anonymous callers may use.
+	Public []string
+	// Register adds the service implementations to the server.
+	Register func(*grpc.Server)
+	// Ready, if set, is called with the bound gRPC address once serving.
+	Ready func(addr string)
+	// ShutdownGrace bounds how long in-flight calls may finish.
+	ShutdownGrace time.Duration
+}
+
+// Run serves until ctx ends, then drains and stops.
+func Run(ctx context.Context, o Options) error {
+	if o.ShutdownGrace == 0 {
+		o.ShutdownGrace = 10 * time.Second
+	}
+	public := make(map[string]bool, len(o.Public))
+	for _, m := range o.Public {
+		public[m] = true
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m := newMetrics(reg)
+
+	srv := grpc.NewServer(grpc.ChainUnaryInterceptor(
+		recovery(o.Log),
+		observe(o.Log, m),
+		auth.UnaryInterceptor(o.Verifier, public),
+	))
+	hs := health.NewServer()
+	healthpb.RegisterHealthServer(srv, hs)
+	reflection.Register(srv)
+	o.Register(srv)
+
+	lis, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", o.Addr, err)
+	}
+	var httpSrv *http.Server
+	if o.MetricsAddr != "" {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+		mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+			resp, err := hs.Check(r.Context(), &healthpb.HealthCheckRequest{})
+			if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+				http.Error(w, "not serving", http.StatusServiceUnavailable)
+				return
+			}
+			_, _ = w.Write([]byte("ok\n"))
+		})
+		httpSrv = &http.Server{Addr: o.MetricsAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		mlis, err := net.Listen("tcp", o.MetricsAddr)
+		if err != nil {
+			lis.Close()
+			return fmt.Errorf("listen %s: %w", o.MetricsAddr, err)
+		}
+		go func() {
+			if err := httpSrv.Serve(mlis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				o.Log.Error("metrics server stopped", "err", err)
+			}
+		}()
+	}
+
+	hs.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	hs.SetServingStatus(o.Name, healthpb.HealthCheckResponse_SERVING)
+	o.Log.Info("serving", "grpc", lis.Addr().String(), "metrics", o.MetricsAddr)
+	if o.Ready != nil {
+		o.Ready(lis.Addr().String())
+	}
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(lis) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	// Tell load balancers first, then let in-flight calls finish.
+	hs.Shutdown()
+	o.Log.Info("shutting down")
+	stopped := make(chan struct{})
+	go func() { srv.GracefulStop(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-time.After(o.ShutdownGrace):
+		srv.Stop()
+	}
+	if httpSrv != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), o.ShutdownGrace)
+		defer cancel()
+		_ = httpSrv.Shutdown(sctx)
+	}
+	return nil
+}
+
+type metrics struct {
+	handled  *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+}
+
+func newMetrics(reg prometheus.Registerer) *metrics {
+	m := &metrics{
+		handled: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "grpc_server_handled_total", Help: "RPCs completed, by method and status code.",
+		}, []string{"method", "code"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "grpc_server_handling_seconds", Help: "RPC latency by method.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"method"}),
+	}
+	reg.MustRegister(m.handled, m.duration)
+	return m
+}
+
+func observe(log *slog.Logger, m *metrics) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+		start := time.Now()
+		resp, err := next(ctx, req)
+		code := status.Code(err)
+		elapsed := time.Since(start)
+		m.handled.WithLabelValues(info.FullMethod, code.String()).Inc()
+		m.duration.WithLabelValues(info.FullMethod).Observe(elapsed.Seconds())
+		level := slog.LevelInfo
+		if code == codes.Internal || code == codes.Unknown || code == codes.DataLoss {
+			level = slog.LevelError
+		}
+		attrs := []any{"method", info.FullMethod, "code", code.String(), "ms", elapsed.Milliseconds()}
+		if err != nil {
+			attrs = append(attrs, "err", err.Error())
+		}
+		log.Log(ctx, level, "rpc", attrs...)
+		return resp, err
+	}
+}
+
+// recovery turns a panic into Internal with no detail for the caller; the
+// stack goes to the log only.
+func recovery(log *slog.Logger) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (resp any, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				log.Error("panic in handler", "method", info.FullMethod, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				err = status.Error(codes.Internal, "internal error")
+			}
+		}()
+		return next(ctx, req)
+	}
+}
