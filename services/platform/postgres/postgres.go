@@ -58,6 +58,9 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool, sets ...fs.FS) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	for _, set := range sets {
+		if set == nil {
+			continue
+		}
 		names, err := fs.Glob(set, "*.sql")
 		if err != nil {
 			return fmt.Errorf("migrate: %w", err)

@@ -1,0 +1,52 @@
+// Command gateway serves Uplift's REST API on top of the services' gRPC APIs.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"uplift.dev/gateway/internal/gateway"
+	"uplift.dev/platform/config"
+	"uplift.dev/platform/logging"
+)
+
+type settings struct {
+	Addr           string   `env:"GATEWAY_ADDR" default:"127.0.0.1:8080"`
+	UsersAddr      string   `env:"USERS_ADDR" default:"127.0.0.1:9001"`
+	CategoriesAddr string   `env:"CATEGORIES_ADDR" default:"127.0.0.1:9002"`
+	BillingAddr    string   `env:"BILLING_ADDR" default:"127.0.0.1:9003"`
+	DigestAddr     string   `env:"DIGEST_ADDR" default:"127.0.0.1:9004"`
+	WebOrigins     []string `env:"WEB_ORIGINS" default:"http://localhost:3000,http://127.0.0.1:3000"`
+	MaxBodyBytes   int      `env:"MAX_BODY_BYTES" default:"1048576"`
+	LogLevel       string   `env:"LOG_LEVEL" default:"info"`
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gateway:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	var cfg settings
+	if err := config.Load(&cfg, os.LookupEnv); err != nil {
+		return err
+	}
+	log := logging.New(os.Stderr, "gateway", cfg.LogLevel)
+	return gateway.Run(ctx, cfg.Addr, gateway.Options{
+		Backends: map[string]string{
+			"users": cfg.UsersAddr, "categories": cfg.CategoriesAddr,
+			"billing": cfg.BillingAddr, "digest": cfg.DigestAddr,
+		},
+		AllowedOrigins: cfg.WebOrigins,
+		MaxBodyBytes:   int64(cfg.MaxBodyBytes),
+		Log:            log,
+	})
+}

@@ -1,0 +1,294 @@
+// Package gateway is Uplift's REST front door: one grpc-gateway mux for every
+// service, plus what REST needs and gRPC does not — CORS for the web origin,
+// the bearer token passed through, body limits, JSON errors with the right
+// status, health and the OpenAPI document.
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	billingv1 "uplift.dev/proto/gen/uplift/billing/v1"
+	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
+
+	"uplift.dev/gateway/internal/openapi"
+)
+
+// Options configure the gateway.
+type Options struct {
+	// Backends maps a service name to its gRPC address. users, categories
+	// and billing serve REST; every backend is checked by /healthz.
+	Backends map[string]string
+	// AllowedOrigins may call from a browser (CORS). No wildcard.
+	AllowedOrigins []string
+	// MaxBodyBytes bounds a request body.
+	MaxBodyBytes int64
+	Log          *slog.Logger
+}
+
+// registrars mount each service's REST rules on the mux.
+var registrars = map[string]func(context.Context, *runtime.ServeMux, *grpc.ClientConn) error{
+	"users":      usersv1.RegisterUsersServiceHandler,
+	"categories": categoriesv1.RegisterCategoriesServiceHandler,
+	"billing":    billingv1.RegisterBillingServiceHandler,
+}
+
+// New builds the gateway handler. Close releases its backend connections.
+func New(ctx context.Context, o Options) (http.Handler, func(), error) {
+	mux := runtime.NewServeMux(
+		runtime.WithErrorHandler(writeError),
+		runtime.WithRoutingErrorHandler(routingError),
+		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.JSONPb{
+			MarshalOptions:   protojson.MarshalOptions{EmitUnpopulated: true},
+			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: true},
+		}),
+	)
+	conns := map[string]*grpc.ClientConn{}
+	closeAll := func() {
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	}
+	names := make([]string, 0, len(o.Backends))
+	for name := range o.Backends {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		conn, err := grpc.NewClient(o.Backends[name], grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("backend %s: %w", name, err)
+		}
+		conns[name] = conn
+		if reg, ok := registrars[name]; ok {
+			if err := reg(ctx, mux, conn); err != nil {
+				closeAll()
+				return nil, nil, fmt.Errorf("register %s: %w", name, err)
+			}
+		}
+	}
+
+	reg := prometheus.NewRegistry()
+	requests := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "http_request_duration_seconds", Help: "REST requests by method and status.",
+		Buckets: prometheus.DefBuckets,
+	}, []string{"method", "code"})
+	reg.MustRegister(requests)
+
+	root := http.NewServeMux()
+	root.Handle("/", limitBody(o.MaxBodyBytes, mux))
+	root.HandleFunc("GET /healthz", healthz(names, conns))
+	root.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(openapi.Document)
+	})
+	root.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	return recoverer(o.Log, observe(o.Log, requests, cors(o.AllowedOrigins, root))), closeAll, nil
+}
+
+// errorBody is every error response: a message for people, the gRPC code for programs.
+type errorBody struct {
+	Message string `json:"message"`
+	Code    int    `json:"code"`
+}
+
+func writeJSONError(w http.ResponseWriter, httpStatus int, code codes.Code, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(httpStatus)
+	_ = json.NewEncoder(w).Encode(errorBody{Message: msg, Code: int(code)})
+}
+
+// writeError maps a gRPC status to HTTP. Messages of server-side failures are
+// replaced, so addresses, SQL or stacks never reach a client.
+func writeError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, r *http.Request, err error) {
+	st := status.Convert(err)
+	msg := st.Message()
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig) || strings.Contains(msg, "http: request body too large"):
+		writeJSONError(w, http.StatusRequestEntityTooLarge, codes.InvalidArgument, "The request body is too large.")
+		return
+	case st.Code() == codes.InvalidArgument && strings.HasPrefix(msg, "proto:"):
+		msg = "The request body is not valid JSON for this call: " + strings.TrimSpace(strings.TrimPrefix(msg, "proto:"))
+	case st.Code() == codes.Unimplemented:
+		msg = "This feature is not available yet."
+	case st.Code() == codes.Unavailable:
+		msg = "The service is temporarily unavailable. Please try again."
+	case st.Code() == codes.Internal || st.Code() == codes.Unknown || st.Code() == codes.DataLoss:
+		msg = "Something went wrong on our side. Please try again."
+	}
+	writeJSONError(w, runtime.HTTPStatusFromCode(st.Code()), st.Code(), msg)
+}
+
+func routingError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, _ *http.Request, httpStatus int) {
+	switch httpStatus {
+	case http.StatusMethodNotAllowed:
+		writeJSONError(w, httpStatus, codes.Unimplemented, "This method is not allowed on this path.")
+	case http.StatusNotFound:
+		writeJSONError(w, httpStatus, codes.NotFound, "No such API path.")
+	default:
+		writeJSONError(w, httpStatus, codes.InvalidArgument, http.StatusText(httpStatus))
+	}
+}
+
+// limitBody refuses bodies over max: at once when Content-Length says so,
+// otherwise when reading passes the limit.
+func limitBody(max int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if max > 0 {
+			if r.ContentLength > max {
+				writeJSONError(w, http.StatusRequestEntityTooLarge, codes.InvalidArgument, "The request body is too large.")
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, max)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// cors lets the configured web origins call with a bearer token. Other
+// origins get no CORS headers, so browsers refuse them.
+func cors(origins []string, next http.Handler) http.Handler {
+	allowed := map[string]bool{}
+	for _, o := range origins {
+		allowed[strings.TrimRight(o, "/")] = true
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		origin := r.Header.Get("Origin")
+		if origin != "" && allowed[origin] {
+			h := w.Header()
+			h.Set("Access-Control-Allow-Origin", origin)
+			h.Add("Vary", "Origin")
+			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+				h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE")
+				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+				h.Set("Access-Control-Max-Age", "600")
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
+		} else if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			writeJSONError(w, http.StatusForbidden, codes.PermissionDenied, "This origin may not call the API.")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// healthz reports each backend's gRPC health; 200 only when all serve.
+func healthz(names []string, conns map[string]*grpc.ClientConn) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		type result struct{ name, state string }
+		results := make(chan result, len(names))
+		for _, name := range names {
+			go func() {
+				resp, err := healthpb.NewHealthClient(conns[name]).Check(ctx, &healthpb.HealthCheckRequest{})
+				state := "UNREACHABLE"
+				if err == nil {
+					state = resp.GetStatus().String()
+				}
+				results <- result{name, state}
+			}()
+		}
+		body := struct {
+			Status   string            `json:"status"`
+			Services map[string]string `json:"services"`
+		}{Status: "ok", Services: map[string]string{}}
+		for range names {
+			res := <-results
+			body.Services[res.name] = res.state
+			if res.state != healthpb.HealthCheckResponse_SERVING.String() {
+				body.Status = "degraded"
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if body.Status != "ok" {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+		_ = json.NewEncoder(w).Encode(body)
+	}
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	code int
+}
+
+func (s *statusRecorder) WriteHeader(code int) { s.code = code; s.ResponseWriter.WriteHeader(code) }
+
+// Flush keeps streaming responses working through the recorder.
+func (s *statusRecorder) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func observe(log *slog.Logger, h *prometheus.HistogramVec, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		elapsed := time.Since(start)
+		h.WithLabelValues(r.Method, strconv.Itoa(rec.code)).Observe(elapsed.Seconds())
+		if r.URL.Path != "/healthz" && r.URL.Path != "/metrics" {
+			log.InfoContext(r.Context(), "http", "method", r.Method, "path", r.URL.Path, "status", rec.code, "ms", elapsed.Milliseconds())
+		}
+	})
+}
+
+func recoverer(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				log.Error("panic in gateway", "panic", fmt.Sprint(v), "path", r.URL.Path)
+				writeJSONError(w, http.StatusInternalServerError, codes.Internal, "Something went wrong on our side. Please try again.")
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Run serves the gateway on addr until ctx ends, then shuts down gracefully.
+func Run(ctx context.Context, addr string, o Options) error {
+	h, closeConns, err := New(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer closeConns()
+	srv := &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	o.Log.Info("serving", "addr", addr, "backends", o.Backends)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return srv.Shutdown(sctx)
+}

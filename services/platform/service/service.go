@@ -1,0 +1,102 @@
+// Package service is the composition every Uplift service shares: settings
+// common to all, then Postgres with migrations, NATS with the outbox relay,
+// Firebase token verification and the gRPC server, started and stopped in
+// the right order.
+package service
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+
+	fbauth "firebase.google.com/go/v4/auth"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"golang.org/x/sync/errgroup"
+
+	"uplift.dev/platform/auth"
+	"uplift.dev/platform/events"
+	"uplift.dev/platform/grpcserver"
+	"uplift.dev/platform/postgres"
+)
+
+// Base holds the settings every service reads. Embed it in a service's
+// own config struct.
+type Base struct {
+	GRPCAddr                 string `env:"GRPC_ADDR" required:"true"`
+	MetricsAddr              string `env:"METRICS_ADDR"`
+	DatabaseURL              string `env:"DATABASE_URL" required:"true" secret:"true"`
+	NATSURL                  string `env:"NATS_URL" required:"true"`
+	FirebaseProjectID        string `env:"FIREBASE_PROJECT_ID" required:"true"`
+	FirebaseAuthEmulatorHost string `env:"FIREBASE_AUTH_EMULATOR_HOST"`
+	LogLevel                 string `env:"LOG_LEVEL" default:"info"`
+}
+
+// Runtime is what a service's composition root gets to build its app from.
+type Runtime struct {
+	Name string
+	Log  *slog.Logger
+	Pool *pgxpool.Pool
+	NC   *nats.Conn
+	JS   jetstream.JetStream
+	Auth *fbauth.Client
+	base Base
+}
+
+// Start opens every connection and applies the outbox schema and then the
+// service's migrations. Close releases what Start opened.
+func Start(ctx context.Context, name, schema string, base Base, log *slog.Logger, migrations fs.FS) (*Runtime, error) {
+	rt := &Runtime{Name: name, Log: log, base: base}
+	var err error
+	if rt.Auth, err = auth.NewFirebaseClient(ctx, base.FirebaseProjectID, base.FirebaseAuthEmulatorHost); err != nil {
+		return nil, err
+	}
+	if rt.Pool, err = postgres.Open(ctx, base.DatabaseURL, schema); err != nil {
+		return nil, err
+	}
+	if err = postgres.Migrate(ctx, rt.Pool, events.Migrations(), migrations); err != nil {
+		rt.Close()
+		return nil, err
+	}
+	if rt.NC, rt.JS, err = events.Connect(ctx, base.NATSURL, name); err != nil {
+		rt.Close()
+		return nil, err
+	}
+	return rt, nil
+}
+
+// Close releases connections.
+func (rt *Runtime) Close() {
+	if rt.NC != nil {
+		_ = rt.NC.Drain()
+	}
+	if rt.Pool != nil {
+		rt.Pool.Close()
+	}
+}
+
+// Serve runs the gRPC server, the outbox relay and any extra workers (event
+// consumers) until ctx ends or one of them fails.
+func (rt *Runtime) Serve(ctx context.Context, o grpcserver.Options, workers ...func(context.Context) error) error {
+	o.Name, o.Log = rt.Name, rt.Log
+	if o.Addr == "" {
+		o.Addr = rt.base.GRPCAddr
+	}
+	if o.MetricsAddr == "" {
+		o.MetricsAddr = rt.base.MetricsAddr
+	}
+	o.Verifier = auth.FirebaseVerifier{Client: rt.Auth}
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return grpcserver.Run(ctx, o) })
+	relay := &events.Relay{Pool: rt.Pool, JS: rt.JS, Log: rt.Log}
+	g.Go(func() error { return relay.Run(ctx) })
+	for _, w := range workers {
+		g.Go(func() error { return w(ctx) })
+	}
+	if err := g.Wait(); err != nil {
+		return fmt.Errorf("%s: %w", rt.Name, err)
+	}
+	return nil
+}

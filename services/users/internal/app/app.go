@@ -1,0 +1,137 @@
+// Package app holds the users service's use cases. It talks to the identity
+// provider and storage through the narrow interfaces it declares here.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/google/uuid"
+
+	"uplift.dev/users/internal/domain"
+)
+
+// Identity is the account provider (Firebase Auth).
+type Identity interface {
+	// CreateUser returns the new uid, or domain.ErrEmailTaken.
+	CreateUser(ctx context.Context, email, password, displayName string) (string, error)
+	// DeleteUser undoes CreateUser when storing the user fails.
+	DeleteUser(ctx context.Context, uid string) error
+	// SignInToken mints a token the browser signs in with.
+	SignInToken(ctx context.Context, uid string) (string, error)
+}
+
+// Repository stores users. Create and Update also record the events their
+// change implies, in the same transaction.
+type Repository interface {
+	// Create stores a new user, or returns domain.ErrEmailTaken.
+	Create(ctx context.Context, u domain.User, suppressWelcomeEmail bool) error
+	// Get returns domain.ErrNotFound for an unknown id.
+	Get(ctx context.Context, id string) (domain.User, error)
+	// Update reads the user for update, applies fn and saves it, atomically.
+	Update(ctx context.Context, id string, fn func(*domain.User) error) (domain.User, error)
+}
+
+// App is the users service's use cases.
+type App struct {
+	identity Identity
+	repo     Repository
+	log      *slog.Logger
+	newID    func() string
+}
+
+// New returns the use cases over the given adapters.
+func New(identity Identity, repo Repository, log *slog.Logger) *App {
+	return &App{identity: identity, repo: repo, log: log, newID: func() string { return uuid.NewString() }}
+}
+
+// CreateUserInput is the sign-up form as received.
+type CreateUserInput struct {
+	Email, Password, Name, Source string
+	SuppressWelcomeEmail          bool
+}
+
+// CreateUserResult names the new user and how they sign in.
+type CreateUserResult struct {
+	ID, SignInToken string
+}
+
+// CreateUser makes the identity and the stored user, giving the user their
+// own new category. If storing fails the identity is removed again, so a
+// retry with the same email can succeed.
+func (a *App) CreateUser(ctx context.Context, in CreateUserInput) (CreateUserResult, error) {
+	su, err := domain.NewSignUp(in.Email, in.Password, in.Name, in.Source)
+	if err != nil {
+		return CreateUserResult{}, err
+	}
+	uid, err := a.identity.CreateUser(ctx, su.Email, su.Password, su.Name)
+	if err != nil {
+		return CreateUserResult{}, err
+	}
+	category := a.newID()
+	u := domain.User{ID: uid, Email: su.Email, DisplayName: su.Name, SignUpSource: su.Source,
+		CategoryID: category, OriginalCategoryID: category}
+	if err := a.repo.Create(ctx, u, in.SuppressWelcomeEmail); err != nil {
+		if derr := a.identity.DeleteUser(context.WithoutCancel(ctx), uid); derr != nil {
+			a.log.ErrorContext(ctx, "could not undo identity after failed store", "uid", uid, "err", derr)
+		}
+		return CreateUserResult{}, err
+	}
+	token, err := a.identity.SignInToken(ctx, uid)
+	if err != nil {
+		return CreateUserResult{}, fmt.Errorf("sign-in token: %w", err)
+	}
+	return CreateUserResult{ID: uid, SignInToken: token}, nil
+}
+
+// GetUser returns a user the caller may read.
+func (a *App) GetUser(ctx context.Context, caller domain.Caller, id string) (domain.User, error) {
+	if !caller.CanRead(id) {
+		return domain.User{}, domain.ErrPermissionDenied
+	}
+	return a.repo.Get(ctx, id)
+}
+
+// Profile is which category a user sees.
+type Profile struct {
+	CategoryID, OriginalCategoryID string
+}
+
+// GetProfile returns the caller's profile; empty ids mean none yet.
+func (a *App) GetProfile(ctx context.Context, caller domain.Caller, id string) (Profile, error) {
+	u, err := a.GetUser(ctx, caller, id)
+	if err != nil {
+		return Profile{}, err
+	}
+	return Profile{u.CategoryID, u.OriginalCategoryID}, nil
+}
+
+// CreateOnboarding gives a user without a profile one, linked to categoryID
+// or, when empty, to a new category. It is safe to call again.
+func (a *App) CreateOnboarding(ctx context.Context, caller domain.Caller, id, categoryID string) (Profile, error) {
+	if !caller.CanChange(id) {
+		return Profile{}, domain.ErrPermissionDenied
+	}
+	if categoryID == "" {
+		categoryID = a.newID()
+	} else if err := uuid.Validate(categoryID); err != nil {
+		return Profile{}, &domain.ValidationError{Field: "categoryId", Message: "categoryId is not a valid id."}
+	}
+	u, err := a.repo.Update(ctx, id, func(u *domain.User) error {
+		u.Onboard(categoryID)
+		return nil
+	})
+	if err != nil {
+		return Profile{}, err
+	}
+	return Profile{u.CategoryID, u.OriginalCategoryID}, nil
+}
+
+// IsClientError reports whether err is the caller's mistake rather than ours.
+func IsClientError(err error) bool {
+	var ve *domain.ValidationError
+	return errors.As(err, &ve) || errors.Is(err, domain.ErrNotFound) ||
+		errors.Is(err, domain.ErrEmailTaken) || errors.Is(err, domain.ErrPermissionDenied)
+}

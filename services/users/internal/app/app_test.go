@@ -1,0 +1,147 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"testing"
+
+	"uplift.dev/users/internal/domain"
+)
+
+type fakeIdentity struct {
+	users   map[string]string // email -> uid
+	deleted []string
+}
+
+func (f *fakeIdentity) CreateUser(_ context.Context, email, _, _ string) (string, error) {
+	if _, ok := f.users[email]; ok {
+		return "", domain.ErrEmailTaken
+	}
+	uid := "uid-" + email
+	f.users[email] = uid
+	return uid, nil
+}
+func (f *fakeIdentity) DeleteUser(_ context.Context, uid string) error {
+	f.deleted = append(f.deleted, uid)
+	return nil
+}
+func (f *fakeIdentity) SignInToken(_ context.Context, uid string) (string, error) {
+	return "token-for-" + uid, nil
+}
+
+type fakeRepo struct {
+	users     map[string]domain.User
+	failWrite error
+}
+
+func (f *fakeRepo) Create(_ context.Context, u domain.User, _ bool) error {
+	if f.failWrite != nil {
+		return f.failWrite
+	}
+	f.users[u.ID] = u
+	return nil
+}
+func (f *fakeRepo) Get(_ context.Context, id string) (domain.User, error) {
+	u, ok := f.users[id]
+	if !ok {
+		return domain.User{}, domain.ErrNotFound
+	}
+	return u, nil
+}
+func (f *fakeRepo) Update(ctx context.Context, id string, fn func(*domain.User) error) (domain.User, error) {
+	u, err := f.Get(ctx, id)
+	if err != nil {
+		return u, err
+	}
+	if err := fn(&u); err != nil {
+		return u, err
+	}
+	f.users[id] = u
+	return u, nil
+}
+
+func newApp() (*App, *fakeIdentity, *fakeRepo) {
+	id := &fakeIdentity{users: map[string]string{}}
+	repo := &fakeRepo{users: map[string]domain.User{}}
+	a := New(id, repo, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	n := 0
+	a.newID = func() string { n++; return []string{"", "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"}[n] }
+	return a, id, repo
+}
+
+func TestCreateUserStoresUserWithOwnCategory(t *testing.T) {
+	a, _, repo := newApp()
+	res, err := a.CreateUser(context.Background(), CreateUserInput{Email: "Shop@Example.com", Password: "secret1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ID != "uid-shop@example.com" || res.SignInToken != "token-for-uid-shop@example.com" {
+		t.Fatalf("result %+v", res)
+	}
+	u := repo.users[res.ID]
+	if u.DisplayName != "shop" || u.SignUpSource != "web" || u.CategoryID == "" || u.CategoryID != u.OriginalCategoryID {
+		t.Fatalf("stored %+v", u)
+	}
+}
+
+func TestCreateUserUndoesIdentityWhenStoreFails(t *testing.T) {
+	a, id, repo := newApp()
+	repo.failWrite = errors.New("db down")
+	_, err := a.CreateUser(context.Background(), CreateUserInput{Email: "a@b.co", Password: "secret1"})
+	if err == nil {
+		t.Fatal("want error")
+	}
+	if len(id.deleted) != 1 || id.deleted[0] != "uid-a@b.co" {
+		t.Fatalf("identity not undone: %v", id.deleted)
+	}
+}
+
+func TestCreateUserRejectsBadInputBeforeTouchingIdentity(t *testing.T) {
+	a, id, _ := newApp()
+	_, err := a.CreateUser(context.Background(), CreateUserInput{Email: "nope", Password: "secret1"})
+	if !IsClientError(err) {
+		t.Fatalf("err = %v", err)
+	}
+	if len(id.users) != 0 {
+		t.Fatal("identity created for invalid input")
+	}
+}
+
+func TestGetUserPermissions(t *testing.T) {
+	a, _, repo := newApp()
+	repo.users["u1"] = domain.User{ID: "u1"}
+	if _, err := a.GetUser(context.Background(), domain.Caller{UID: "u2"}, "u1"); !errors.Is(err, domain.ErrPermissionDenied) {
+		t.Fatalf("other user: %v", err)
+	}
+	if _, err := a.GetUser(context.Background(), domain.Caller{UID: "u1"}, "u1"); err != nil {
+		t.Fatalf("owner: %v", err)
+	}
+	if _, err := a.GetUser(context.Background(), domain.Caller{UID: "up", Uplifter: true}, "missing"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("unknown id: %v", err)
+	}
+}
+
+func TestCreateOnboarding(t *testing.T) {
+	a, _, repo := newApp()
+	repo.users["u1"] = domain.User{ID: "u1"}
+	owner := domain.Caller{UID: "u1"}
+	p, err := a.CreateOnboarding(context.Background(), owner, "u1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.CategoryID != "11111111-1111-4111-8111-111111111111" || p.OriginalCategoryID != p.CategoryID {
+		t.Fatalf("profile %+v", p)
+	}
+	again, err := a.CreateOnboarding(context.Background(), owner, "u1", "")
+	if err != nil || again != p {
+		t.Fatalf("second onboarding changed the profile: %+v, %v", again, err)
+	}
+	if _, err := a.CreateOnboarding(context.Background(), owner, "u1", "not-a-uuid"); !IsClientError(err) {
+		t.Fatalf("bad category id: %v", err)
+	}
+	if _, err := a.CreateOnboarding(context.Background(), domain.Caller{UID: "up", Uplifter: true}, "u1", ""); !errors.Is(err, domain.ErrPermissionDenied) {
+		t.Fatalf("uplifter may not onboard others: %v", err)
+	}
+}

@@ -1,0 +1,150 @@
+// Package domain holds what a user is and the rules about users, with no I/O.
+package domain
+
+import (
+	"errors"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Sentinel errors the transport maps to statuses.
+var (
+	ErrNotFound         = errors.New("user not found")
+	ErrEmailTaken       = errors.New("an account with this email already exists")
+	ErrPermissionDenied = errors.New("permission denied")
+)
+
+// ValidationError is a client's mistake in one field.
+type ValidationError struct {
+	Field   string
+	Message string
+}
+
+func (e *ValidationError) Error() string { return e.Field + ": " + e.Message }
+
+// MinPasswordLength is Firebase Auth's own minimum.
+const MinPasswordLength = 6
+
+// Bounds that keep stored text sane.
+const (
+	maxEmailLength    = 254
+	maxPasswordLength = 1024
+	maxNameLength     = 200
+	maxSourceLength   = 50
+)
+
+// User is a store owner's account.
+type User struct {
+	ID                 string
+	Email              string
+	DisplayName        string
+	SignUpSource       string
+	CategoryID         string
+	OriginalCategoryID string
+	IsUplifter         bool
+	Billing            *BillingInfo
+	CreatedAt          time.Time
+}
+
+// BillingInfo is the user's plan; nil until they have one.
+type BillingInfo struct {
+	Tier          string
+	IsManuallySet bool
+}
+
+// HasProfile reports whether the user is linked to a category yet.
+func (u User) HasProfile() bool { return u.OriginalCategoryID != "" }
+
+// SignUp is a validated sign-up form.
+type SignUp struct {
+	Email    string
+	Password string
+	Name     string
+	Source   string
+}
+
+// NewSignUp checks a sign-up form and fills its defaults: the name is the
+// part of the email before '@' and the source is "web".
+func NewSignUp(email, password, name, source string) (SignUp, error) {
+	email, err := NormalizeEmail(email)
+	if err != nil {
+		return SignUp{}, err
+	}
+	if utf8.RuneCountInString(password) < MinPasswordLength {
+		return SignUp{}, &ValidationError{"password", "Password must be at least 6 characters."}
+	}
+	if len(password) > maxPasswordLength {
+		return SignUp{}, &ValidationError{"password", "Password is too long."}
+	}
+	name = strings.TrimSpace(name)
+	if name == "" {
+		name = DefaultName(email)
+	}
+	if utf8.RuneCountInString(name) > maxNameLength {
+		return SignUp{}, &ValidationError{"name", "Name is too long."}
+	}
+	source = strings.TrimSpace(source)
+	if source == "" {
+		source = "web"
+	}
+	if len(source) > maxSourceLength {
+		return SignUp{}, &ValidationError{"metricsSignUpSource", "Sign-up source is too long."}
+	}
+	return SignUp{Email: email, Password: password, Name: name, Source: source}, nil
+}
+
+// NormalizeEmail trims and lower-cases an address and checks it is a plain
+// address with a dotted domain.
+func NormalizeEmail(email string) (string, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	bad := &ValidationError{"email", "Please enter a valid email address."}
+	if email == "" || len(email) > maxEmailLength {
+		return "", bad
+	}
+	addr, err := mail.ParseAddress(email)
+	if err != nil || addr.Address != email || addr.Name != "" {
+		return "", bad
+	}
+	_, domain, _ := strings.Cut(email, "@")
+	if !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
+		return "", bad
+	}
+	return email, nil
+}
+
+// DefaultName is the part of the email before '@'.
+func DefaultName(email string) string {
+	local, _, _ := strings.Cut(email, "@")
+	return local
+}
+
+// Caller is who is asking.
+type Caller struct {
+	UID      string
+	Admin    bool
+	Uplifter bool
+}
+
+// CanRead reports whether caller may see user id: themselves, an uplifter
+// (who acts on behalf of store owners) or an admin.
+func (c Caller) CanRead(id string) bool {
+	return c.UID != "" && (c.UID == id || c.Admin || c.Uplifter)
+}
+
+// CanChange reports whether caller may change user id's own records:
+// themselves or an admin.
+func (c Caller) CanChange(id string) bool {
+	return c.UID != "" && (c.UID == id || c.Admin)
+}
+
+// Onboard links a user with no profile to categoryID (both current and
+// original). A user who already has a profile keeps it, so a retried
+// onboarding changes nothing.
+func (u *User) Onboard(categoryID string) {
+	if u.HasProfile() {
+		return
+	}
+	u.CategoryID, u.OriginalCategoryID = categoryID, categoryID
+}

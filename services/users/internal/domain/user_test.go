@@ -1,0 +1,79 @@
+package domain
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestNewSignUp(t *testing.T) {
+	tests := []struct {
+		name, email, password, userName, source string
+		wantField                               string
+		wantEmail, wantName, wantSource         string
+	}{
+		{name: "defaults from email", email: "  Jane.Doe@Example.COM ", password: "secret1",
+			wantEmail: "jane.doe@example.com", wantName: "jane.doe", wantSource: "web"},
+		{name: "keeps given name and source", email: "a@b.co", password: "secret1", userName: "Ann", source: "shopify",
+			wantEmail: "a@b.co", wantName: "Ann", wantSource: "shopify"},
+		{name: "empty email", email: "", password: "secret1", wantField: "email"},
+		{name: "no at", email: "jane.example.com", password: "secret1", wantField: "email"},
+		{name: "display-name form", email: "Jane <jane@example.com>", password: "secret1", wantField: "email"},
+		{name: "undotted domain", email: "jane@localhost", password: "secret1", wantField: "email"},
+		{name: "short password", email: "a@b.co", password: "12345", wantField: "password"},
+		{name: "multibyte password counted in runes", email: "a@b.co", password: "ééééé", wantField: "password"},
+		{name: "huge name", email: "a@b.co", password: "secret1", userName: strings.Repeat("n", 201), wantField: "name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := NewSignUp(tt.email, tt.password, tt.userName, tt.source)
+			if tt.wantField != "" {
+				var ve *ValidationError
+				if !errors.As(err, &ve) || ve.Field != tt.wantField {
+					t.Fatalf("err = %v, want validation error on %s", err, tt.wantField)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Email != tt.wantEmail || s.Name != tt.wantName || s.Source != tt.wantSource {
+				t.Fatalf("got %+v", s)
+			}
+		})
+	}
+}
+
+func TestCallerPermissions(t *testing.T) {
+	tests := []struct {
+		caller          Caller
+		read, change    bool
+	}{
+		{Caller{}, false, false},
+		{Caller{UID: "other"}, false, false},
+		{Caller{UID: "u1"}, true, true},
+		{Caller{UID: "up", Uplifter: true}, true, false},
+		{Caller{UID: "ad", Admin: true}, true, true},
+	}
+	for _, tt := range tests {
+		if got := tt.caller.CanRead("u1"); got != tt.read {
+			t.Errorf("%+v CanRead = %v", tt.caller, got)
+		}
+		if got := tt.caller.CanChange("u1"); got != tt.change {
+			t.Errorf("%+v CanChange = %v", tt.caller, got)
+		}
+	}
+}
+
+func TestOnboardKeepsExistingProfile(t *testing.T) {
+	u := User{}
+	u.Onboard("c1")
+	if u.CategoryID != "c1" || u.OriginalCategoryID != "c1" {
+		t.Fatalf("got %+v", u)
+	}
+	u.CategoryID = "viewing-someone"
+	u.Onboard("c2")
+	if u.OriginalCategoryID != "c1" || u.CategoryID != "viewing-someone" {
+		t.Fatalf("onboarding overwrote a profile: %+v", u)
+	}
+}
