@@ -1,0 +1,117 @@
+# Uplift — every verb a person uses. `make run` and `make test` set up what
+# they need first; nothing needs installing by hand beyond Go, Node and
+# PostgreSQL's server binaries.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+# The machines we build on reach only the module proxy: a ",direct" fallback
+# would only hide the proxy's real error.
+export GOPROXY := $(shell go env GOPROXY | sed 's/,direct$$//')
+
+BIN := $(CURDIR)/.bin
+GO_MODULES := proto services/platform services/users services/categories services/billing services/digest gateway deploy/local
+GO_PKGS := $(addsuffix /...,$(addprefix ./,$(GO_MODULES)))
+SERVICES := users categories billing digest
+
+# Pinned tool versions.
+BUF_VERSION := v1.75.0
+PROTOC_GEN_GO_VERSION := v1.36.12
+PROTOC_GEN_GO_GRPC_VERSION := v1.6.2
+GRPC_GATEWAY_VERSION := v2.33.0
+STRIPE_MOCK_VERSION := v0.203.0
+
+.PHONY: help
+help: ## list the verbs
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+# ---------------------------------------------------------------- the two commands
+
+.PHONY: run
+run: build ## run the whole product locally (http://localhost:3000); Ctrl-C stops it
+	@$(BIN)/devstack run
+
+.PHONY: test
+test: build ## run every test: Go (-race) on the real parts, web unit tests, Chromium end-to-end
+	@$(BIN)/devstack exec -apps -- $(MAKE) --no-print-directory test-go test-web test-e2e
+
+# ---------------------------------------------------------------- pieces
+
+.PHONY: deps
+deps: $(BIN)/stripe-mock frontends/node_modules/.installed deploy/local/node_modules/.installed ## install what run and test need
+
+$(BIN)/stripe-mock:
+	GOBIN=$(BIN) go install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
+
+frontends/node_modules/.installed: frontends/package-lock.json
+	cd frontends && npm ci --no-audit --no-fund
+	touch $@
+
+deploy/local/node_modules/.installed: deploy/local/package-lock.json
+	cd deploy/local && npm ci --no-audit --no-fund
+	touch $@
+
+.PHONY: build
+build: deps ## build the service binaries into .bin and the web into frontends/*/dist
+	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./gateway/cmd/gateway ./deploy/local/cmd/devstack
+	cd frontends && npm run build --silent
+
+# These expect the stack's addresses in the environment, as `make test` gives them.
+.PHONY: test-go
+test-go:
+	go vet $(GO_PKGS)
+	go test -race -count=1 $(GO_PKGS)
+
+.PHONY: test-web
+test-web:
+	cd frontends && npm test --silent
+
+.PHONY: test-e2e
+test-e2e:
+	cd frontends && npm run e2e --silent
+
+.PHONY: bench
+bench: ## run the Go benchmarks
+	go test -run='^$$' -bench=. -benchmem $(GO_PKGS)
+
+# ---------------------------------------------------------------- protos and lint
+
+PROTO_TOOLS := $(BIN)/buf $(BIN)/protoc-gen-go $(BIN)/protoc-gen-go-grpc $(BIN)/protoc-gen-grpc-gateway $(BIN)/protoc-gen-openapiv2
+
+$(BIN)/buf:
+	GOBIN=$(BIN) go install github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION)
+$(BIN)/protoc-gen-go:
+	GOBIN=$(BIN) go install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
+$(BIN)/protoc-gen-go-grpc:
+	GOBIN=$(BIN) go install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
+$(BIN)/protoc-gen-grpc-gateway:
+	GOBIN=$(BIN) go install github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-grpc-gateway@$(GRPC_GATEWAY_VERSION)
+$(BIN)/protoc-gen-openapiv2:
+	GOBIN=$(BIN) go install github.com/grpc-ecosystem/grpc-gateway/v2/protoc-gen-openapiv2@$(GRPC_GATEWAY_VERSION)
+
+.PHONY: proto
+proto: $(PROTO_TOOLS) frontends/node_modules/.installed ## regenerate Go, OpenAPI and TypeScript from proto/
+	rm -rf proto/gen gateway/internal/openapi/uplift.swagger.json frontends/packages/platform/src/gen
+	$(BIN)/buf generate
+
+.PHONY: lint
+lint: $(PROTO_TOOLS) frontends/node_modules/.installed ## buf lint and format, go vet, gofmt, TypeScript
+	$(BIN)/buf lint
+	$(BIN)/buf format -d --exit-code --path proto/uplift
+	go vet $(GO_PKGS)
+	test -z "$$(gofmt -l $(GO_MODULES))" || { gofmt -l $(GO_MODULES); exit 1; }
+	cd frontends && npm run typecheck --silent
+
+.PHONY: proto-check
+proto-check: proto ## fail if the committed generated code is stale
+	git diff --exit-code -- proto/gen gateway/internal/openapi frontends/packages/platform/src/gen
+
+.PHONY: fmt
+fmt: $(BIN)/buf ## format Go and protos
+	gofmt -w $(GO_MODULES)
+	$(BIN)/buf format -w --path proto/uplift
+
+.PHONY: clean
+clean: ## remove builds and local state (the local database too)
+	rm -rf .bin .local frontends/*/dist

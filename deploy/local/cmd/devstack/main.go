@@ -1,0 +1,120 @@
+// Command devstack runs Uplift locally on its real parts.
+//
+//	devstack run                 start everything and wait for Ctrl-C
+//	devstack exec [-apps] -- CMD start the parts (and with -apps the whole
+//	                             product), run CMD with their addresses in
+//	                             its environment, stop everything, exit as CMD
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"uplift.dev/devstack/internal/stack"
+)
+
+func main() {
+	code, err := run()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "devstack:", err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+func run() (int, error) {
+	if len(os.Args) < 2 {
+		return 2, errors.New("usage: devstack run | devstack exec [-apps] -- command [args...]")
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return 1, err
+	}
+	say := func(format string, args ...any) { fmt.Printf("  "+format+"\n", args...) }
+	s := stack.New(root, say)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	defer s.Stop()
+
+	switch os.Args[1] {
+	case "run":
+		start := time.Now()
+		fmt.Println("Starting Uplift (logs in .local/logs):")
+		if err := s.StartInfra(ctx); err != nil {
+			return 1, err
+		}
+		if err := s.StartApps(ctx); err != nil {
+			return 1, err
+		}
+		fmt.Printf("\nUplift is running (started in %s). Open http://localhost:%d\nPress Ctrl-C to stop.\n",
+			time.Since(start).Round(100*time.Millisecond), s.Ports.Web)
+		select {
+		case <-ctx.Done():
+			fmt.Println("\nStopping…")
+			return 0, nil
+		case name := <-s.Exited():
+			return 1, fmt.Errorf("%s stopped unexpectedly; see .local/logs/%s.log", name, name)
+		}
+	case "exec":
+		fs := flag.NewFlagSet("exec", flag.ContinueOnError)
+		apps := fs.Bool("apps", false, "also start the services, gateway and web")
+		if err := fs.Parse(os.Args[2:]); err != nil {
+			return 2, err
+		}
+		argv := fs.Args()
+		if len(argv) == 0 {
+			return 2, errors.New("exec needs a command after --")
+		}
+		fmt.Println("Starting the local stack for:", argv)
+		if err := s.StartInfra(ctx); err != nil {
+			return 1, err
+		}
+		if *apps {
+			if err := s.StartApps(ctx); err != nil {
+				return 1, err
+			}
+		}
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd.Env = append(os.Environ(), s.Env()...)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return exit.ExitCode(), nil
+		}
+		if err != nil {
+			return 1, err
+		}
+		return 0, nil
+	default:
+		return 2, fmt.Errorf("unknown command %q", os.Args[1])
+	}
+}
+
+// repoRoot is the directory holding go.work, found from the working directory up.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("run devstack from inside the Uplift repository")
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,274 @@
+// Package stack starts Uplift and the real parts it runs on, on loopback,
+// with no accounts and no internet: PostgreSQL (DATABASE_URL, else a
+// project-local cluster), NATS JetStream (NATS_URL, else embedded), the
+// Firebase Auth emulator, stripe-mock, an SMTP sink, the four services, the
+// gateway and the web. Everything it starts it stops again.
+package stack
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// Ports are the loopback ports of the local stack.
+type Ports struct {
+	Postgres, NATS, AuthEmulator, StripeHTTP, StripeHTTPS, SMTP, SMTPWeb, Gateway, Web int
+	// Services are the gRPC ports of users, categories, billing and digest;
+	// each serves /metrics on its port + 100.
+	Services map[string]int
+}
+
+// DefaultPorts is what the README documents.
+var DefaultPorts = Ports{
+	Postgres: 55432, NATS: 14222, AuthEmulator: 9099, StripeHTTP: 12111, StripeHTTPS: 12112,
+	SMTP: 1025, SMTPWeb: 1080, Gateway: 8080, Web: 3000,
+	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004},
+}
+
+// ServiceNames in start order.
+var ServiceNames = []string{"users", "categories", "billing", "digest"}
+
+// FirebaseProject is the emulator's project: demo- projects need no account
+// and are the only ones the services accept in emulator mode.
+const FirebaseProject = "demo-uplift"
+
+// Stack is one running local stack.
+type Stack struct {
+	Root     string // the repository root
+	StateDir string // .local
+	LogDir   string // .local/logs
+	Ports    Ports
+	Say      func(format string, args ...any)
+
+	procs  []*proc
+	nats   *server.Server
+	stopPG func()
+	env    []string
+}
+
+// New prepares a stack rooted at the repository root.
+func New(root string, say func(string, ...any)) *Stack {
+	state := filepath.Join(root, ".local")
+	return &Stack{Root: root, StateDir: state, LogDir: filepath.Join(state, "logs"), Ports: DefaultPorts, Say: say}
+}
+
+func (s *Stack) say(format string, args ...any) {
+	if s.Say != nil {
+		s.Say(format, args...)
+	}
+}
+
+func addr(port int) string { return "127.0.0.1:" + strconv.Itoa(port) }
+
+// Env is what a program needs to reach the running stack; tests get it too.
+func (s *Stack) Env() []string { return slices.Clone(s.env) }
+
+// StartInfra starts the parts the services run on.
+func (s *Stack) StartInfra(ctx context.Context) error {
+	if err := os.MkdirAll(s.LogDir, 0o755); err != nil {
+		return err
+	}
+	dbURL := os.Getenv("DATABASE_URL")
+	if dbURL == "" {
+		var err error
+		if dbURL, err = s.startPostgres(ctx); err != nil {
+			return err
+		}
+		s.say("postgres     %s (project-local cluster)", addr(s.Ports.Postgres))
+	} else {
+		s.say("postgres     from DATABASE_URL")
+	}
+	natsURL := os.Getenv("NATS_URL")
+	if natsURL == "" {
+		var err error
+		if natsURL, err = s.startNATS(); err != nil {
+			return err
+		}
+		s.say("nats         %s (embedded, JetStream)", natsURL)
+	} else {
+		s.say("nats         %s (from NATS_URL)", natsURL)
+	}
+	if err := s.startEmulator(ctx); err != nil {
+		return err
+	}
+	s.say("firebase     http://%s (Auth emulator, project %s)", addr(s.Ports.AuthEmulator), FirebaseProject)
+	if err := s.startStripeMock(ctx); err != nil {
+		return err
+	}
+	s.say("stripe-mock  http://%s", addr(s.Ports.StripeHTTP))
+	if err := s.startSMTPSink(ctx); err != nil {
+		return err
+	}
+	s.say("smtp sink    %s, mail at http://%s", addr(s.Ports.SMTP), addr(s.Ports.SMTPWeb))
+	s.env = []string{
+		"DATABASE_URL=" + dbURL,
+		"NATS_URL=" + natsURL,
+		"FIREBASE_PROJECT_ID=" + FirebaseProject,
+		"FIREBASE_AUTH_EMULATOR_HOST=" + addr(s.Ports.AuthEmulator),
+		"STRIPE_API_BASE=http://" + addr(s.Ports.StripeHTTP),
+		"STRIPE_SECRET_KEY=sk_test_local_fake_key",
+		"SMTP_ADDR=" + addr(s.Ports.SMTP),
+		"SMTP_SINK_API=http://" + addr(s.Ports.SMTPWeb),
+		"UPLIFT_AUTH_EMULATOR_URL=http://" + addr(s.Ports.AuthEmulator),
+		"UPLIFT_REQUIRE_INFRA=1",
+	}
+	return nil
+}
+
+// StartApps starts the services, the gateway and the web, from binaries
+// built into .bin and the web built into frontends/*/dist.
+func (s *Stack) StartApps(ctx context.Context) error {
+	bin := filepath.Join(s.Root, ".bin")
+	backends := []string{}
+	for _, name := range ServiceNames {
+		port := s.Ports.Services[name]
+		if err := portFree(addr(port)); err != nil {
+			return err
+		}
+		env := append(s.Env(), "GRPC_ADDR="+addr(port), "METRICS_ADDR="+addr(port+100))
+		if _, err := s.start(name, env, s.Root, filepath.Join(bin, name)); err != nil {
+			return err
+		}
+		backends = append(backends, fmt.Sprintf("%s_ADDR=%s", upper(name), addr(port)))
+	}
+	if err := portFree(addr(s.Ports.Gateway)); err != nil {
+		return err
+	}
+	gw, err := s.start("gateway", append(backends, "GATEWAY_ADDR="+addr(s.Ports.Gateway)), s.Root, filepath.Join(bin, "gateway"))
+	if err != nil {
+		return err
+	}
+	gatewayURL := "http://" + addr(s.Ports.Gateway)
+	if err := s.waitFor(ctx, gw, "gateway and services", 60*time.Second, httpOK(gatewayURL+"/healthz")); err != nil {
+		return err
+	}
+	s.say("gateway      %s (REST; /healthz, /openapi.json, /metrics)", gatewayURL)
+	for _, name := range ServiceNames {
+		s.say("%-12s grpc %s, metrics http://%s/metrics", name, addr(s.Ports.Services[name]), addr(s.Ports.Services[name]+100))
+	}
+	if err := portFree(addr(s.Ports.Web)); err != nil {
+		return err
+	}
+	web, err := s.start("web", []string{
+		"UPLIFT_LOCAL=true", "WEB_PORT=" + strconv.Itoa(s.Ports.Web),
+		"UPLIFT_AUTH_EMULATOR_URL=http://" + addr(s.Ports.AuthEmulator),
+		"UPLIFT_FIREBASE_PROJECT_ID=" + FirebaseProject,
+	}, s.Root, "node", filepath.Join(s.Root, "frontends", "scripts", "serve.mjs"))
+	if err != nil {
+		return err
+	}
+	webURL := "http://localhost:" + strconv.Itoa(s.Ports.Web)
+	if err := s.waitFor(ctx, web, "web", 30*time.Second, httpOK("http://"+addr(s.Ports.Web)+"/")); err != nil {
+		return err
+	}
+	s.env = append(s.env, "UPLIFT_GATEWAY_URL="+gatewayURL, "UPLIFT_WEB_URL="+webURL)
+	return nil
+}
+
+func upper(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 32
+		}
+	}
+	return string(b)
+}
+
+// Stop stops everything in reverse order of start.
+func (s *Stack) Stop() {
+	for i := len(s.procs) - 1; i >= 0; i-- {
+		s.procs[i].stop(10 * time.Second)
+	}
+	s.procs = nil
+	if s.nats != nil {
+		s.nats.Shutdown()
+		s.nats.WaitForShutdown()
+		s.nats = nil
+	}
+	if s.stopPG != nil {
+		s.stopPG()
+		s.stopPG = nil
+	}
+}
+
+// Exited reports a child that ended on its own, so `run` can stop rather
+// than carry on half-working.
+func (s *Stack) Exited() <-chan string {
+	ch := make(chan string, len(s.procs))
+	for _, p := range s.procs {
+		go func() {
+			<-p.done
+			ch <- p.name
+		}()
+	}
+	return ch
+}
+
+func (s *Stack) startNATS() (string, error) {
+	if err := portFree(addr(s.Ports.NATS)); err != nil {
+		return "", err
+	}
+	ns, err := server.NewServer(&server.Options{
+		Host: "127.0.0.1", Port: s.Ports.NATS, JetStream: true,
+		StoreDir: filepath.Join(s.StateDir, "nats"), NoSigs: true, NoLog: true,
+	})
+	if err != nil {
+		return "", fmt.Errorf("embedded nats: %w", err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		return "", fmt.Errorf("embedded nats did not start")
+	}
+	s.nats = ns
+	return ns.ClientURL(), nil
+}
+
+func (s *Stack) startEmulator(ctx context.Context) error {
+	if err := portFree(addr(s.Ports.AuthEmulator)); err != nil {
+		return err
+	}
+	dir := filepath.Join(s.Root, "deploy", "local")
+	p, err := s.start("firebase-auth-emulator", []string{"NO_UPDATE_NOTIFIER=1", "FIREBASE_CLI_DISABLE_UPDATE_CHECK=true"}, dir,
+		filepath.Join(dir, "node_modules", ".bin", "firebase"), "emulators:start", "--only", "auth", "--project", FirebaseProject)
+	if err != nil {
+		return err
+	}
+	return s.waitFor(ctx, p, "Firebase Auth emulator", 90*time.Second, httpOK("http://"+addr(s.Ports.AuthEmulator)+"/"))
+}
+
+func (s *Stack) startStripeMock(ctx context.Context) error {
+	for _, port := range []int{s.Ports.StripeHTTP, s.Ports.StripeHTTPS} {
+		if err := portFree(addr(port)); err != nil {
+			return err
+		}
+	}
+	p, err := s.start("stripe-mock", nil, s.Root, filepath.Join(s.Root, ".bin", "stripe-mock"),
+		"-http-addr", addr(s.Ports.StripeHTTP), "-https-addr", addr(s.Ports.StripeHTTPS))
+	if err != nil {
+		return err
+	}
+	return s.waitFor(ctx, p, "stripe-mock", 30*time.Second, tcpUp(addr(s.Ports.StripeHTTP)))
+}
+
+func (s *Stack) startSMTPSink(ctx context.Context) error {
+	for _, port := range []int{s.Ports.SMTP, s.Ports.SMTPWeb} {
+		if err := portFree(addr(port)); err != nil {
+			return err
+		}
+	}
+	dir := filepath.Join(s.Root, "deploy", "local")
+	p, err := s.start("smtp-sink", nil, dir, filepath.Join(dir, "node_modules", ".bin", "maildev"),
+		"--ip", "127.0.0.1", "--smtp", strconv.Itoa(s.Ports.SMTP), "--web", strconv.Itoa(s.Ports.SMTPWeb))
+	if err != nil {
+		return err
+	}
+	return s.waitFor(ctx, p, "SMTP sink", 30*time.Second, httpOK("http://"+addr(s.Ports.SMTPWeb)+"/email"))
+}
