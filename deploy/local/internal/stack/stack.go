@@ -266,9 +266,9 @@ func (s *Stack) startSMTPSink(ctx context.Context) error {
 	}
 	dir := filepath.Join(s.Root, "deploy", "local")
 	p, err := s.start("smtp-sink", nil, dir, filepath.Join(dir, "node_modules", ".bin", "maildev"),
-		"--ip", "127.0.0.1", "--smtp", strconv.Itoa(s.Ports.SMTP), "--web", strconv.Itoa(s.Ports.SMTPWeb))
+		"--ip", "127.0.0.1", "--web-ip", "127.0.0.1", "--smtp", strconv.Itoa(s.Ports.SMTP), "--web", strconv.Itoa(s.Ports.SMTPWeb))
 	if err != nil {
 		return err
 	}
-	return s.waitFor(ctx, p, "SMTP sink", 30*time.Second, httpOK("http://"+addr(s.Ports.SMTPWeb)+"/email"))
+	return s.waitFor(ctx, p, "SMTP sink", 30*time.Second, httpOK("http://"+addr(s.Ports.SMTPWeb)+"/api/healthz"))
 }

@@ -1,0 +1,11 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createConfig } from '../scripts/webpack-config.mjs';
+
+export default createConfig({
+  dir: path.dirname(fileURLToPath(import.meta.url)),
+  name: 'uplift_connections',
+  title: 'Uplift Connections',
+  // Routes only: the shell mounts them under its own path prefix.
+  exposes: { './App': './src/app/routes.tsx' },
+});

@@ -1,0 +1,48 @@
+import { expect, type Page } from '@playwright/test';
+
+/** The Firebase Auth emulator the stack runs; tests use it only to set up users. */
+export const authEmulatorUrl = process.env.UPLIFT_AUTH_EMULATOR_URL || 'http://127.0.0.1:9099';
+
+/** A fresh address per call, so tests own their users and can run in parallel. */
+export function freshEmail(prefix = 'e2e'): string {
+  const random = Math.random().toString(36).slice(2, 10);
+  return `${prefix}-${Date.now()}-${random}@example.com`;
+}
+
+export const PASSWORD = 'correct-horse-battery-staple';
+
+/** Creates an account directly in the emulator (test set-up, not the flow under test). */
+export async function createEmulatorUser(page: Page, email: string, password: string): Promise<void> {
+  const response = await page.request.post(
+    `${authEmulatorUrl}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`,
+    { data: { email, password, returnSecureToken: true } },
+  );
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
+/** Opens the app signed out and waits until auth state is known. */
+export async function openSignedOut(page: Page, path = '/'): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+}
+
+/** Opens the sign dialog and fills in the credentials (sign-in mode). */
+export async function fillSignIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign in' });
+  await expect(dialog.getByText('Please sign in below to continue.')).toBeVisible();
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Password').fill(password);
+}
+
+/** Signs up through the dialog, as a person would, and waits for the avatar menu. */
+export async function signUpThroughUi(page: Page, email: string, password: string): Promise<void> {
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'First time here?' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign up' });
+  await expect(dialog.getByText('Please sign up below to continue.')).toBeVisible();
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Password').fill(password);
+  await dialog.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByRole('button', { name: 'Open account menu' })).toBeVisible();
+}

@@ -1,0 +1,11 @@
+import { Route, Routes } from 'react-router';
+import { HomePage } from '../features/overview/components/overview-page';
+
+/** The home remote's routes, relative to wherever the shell mounts them. */
+export default function App() {
+  return (
+    <Routes>
+      <Route index element={<HomePage />} />
+    </Routes>
+  );
+}

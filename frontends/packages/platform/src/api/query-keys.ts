@@ -1,0 +1,5 @@
+/** Root key segments, so related queries can be invalidated together. */
+export const userKeys = {
+  all: ['users'] as const,
+  detail: (userId: string) => [...userKeys.all, userId] as const,
+};

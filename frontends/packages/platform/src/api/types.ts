@@ -1,0 +1,19 @@
+/**
+ * Wire types for the endpoints the frontends call, generated from the protos
+ * (`make proto`, protoc-gen-es with json_types). Proto3 JSON omits default
+ * values, so every field is optional. Type-only: no protobuf runtime is bundled.
+ */
+export type {
+  BillingInfoJson,
+  CreateOnboardingRequestJson,
+  CreateOnboardingResponseJson,
+  CreateUserRequestJson,
+  CreateUserResponseJson,
+  GetMetricsCategoryResponseJson,
+  GetProfileResponseJson,
+  UserJson,
+} from '../gen/uplift/users/v1/users_service_pb';
+export type {
+  CreateCategoryRequestJson,
+  CreateCategoryResponseJson,
+} from '../gen/uplift/categories/v1/categories_service_pb';

@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { INVALID_ENV_MESSAGE, parseEnv, type RawEnv } from './env';
+
+const complete: RawEnv = {
+  firebaseApiKey: 'key',
+  firebaseProjectId: 'demo-uplift',
+  firebaseAppId: 'app',
+  firebaseMeasurementId: 'measurement',
+  apiDomain: 'api.example.com',
+  streamDomain: 'stream.example.com',
+  restBaseUrl: 'https://api.example.com/',
+  streamBaseUrl: 'https://stream.example.com/',
+  stripeConnectClientId: 'stripe',
+  chatAppId: 'chat',
+  publicCategoryId: 'public',
+};
+
+const REQUIRED = Object.keys(complete);
+
+function failingFields(raw: RawEnv): string {
+  const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+  expect(() => parseEnv(raw)).toThrow(INVALID_ENV_MESSAGE);
+  expect(error).toHaveBeenCalledTimes(1);
+  return error.mock.calls[0]!.join(' ');
+}
+
+describe('parseEnv', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('accepts a complete configuration', () => {
+    const env = parseEnv(complete);
+    expect(env.firebaseProjectId).toBe('demo-uplift');
+    expect(env.restBaseUrl).toBe('https://api.example.com/');
+    expect(env.local).toBe(false);
+    expect(env.remotes.analytics).toBe('http://localhost:3002/remoteEntry.js');
+  });
+
+  it('has eleven required settings', () => {
+    expect(REQUIRED).toHaveLength(11);
+  });
+
+  it.each(REQUIRED.filter((key) => key !== 'restBaseUrl' && key !== 'streamBaseUrl'))(
+    'rejects a configuration without %s and names it',
+    (key) => {
+      const raw = { ...complete, [key]: undefined };
+      const logged = failingFields(raw);
+      expect(logged).toContain(key);
+    },
+  );
+
+  it('treats an empty string as missing', () => {
+    const logged = failingFields({ ...complete, chatAppId: '' });
+    expect(logged).toContain('chatAppId');
+  });
+
+  it('lists every failing field at once', () => {
+    const logged = failingFields({});
+    // Without domains or the local flag the base URLs cannot be derived either.
+    for (const key of REQUIRED) expect(logged).toContain(key);
+  });
+
+  it('derives the base URLs from the domains when not set', () => {
+    const env = parseEnv({ ...complete, restBaseUrl: '', streamBaseUrl: undefined });
+    expect(env.restBaseUrl).toBe('https://api.example.com/');
+    expect(env.streamBaseUrl).toBe('https://stream.example.com/');
+  });
+
+  it('points the base URLs at the local gateway when the local flag is set', () => {
+    const env = parseEnv({ ...complete, local: 'true', restBaseUrl: '', streamBaseUrl: '' });
+    expect(env.local).toBe(true);
+    expect(env.restBaseUrl).toBe('http://localhost:8080/');
+    expect(env.streamBaseUrl).toBe('http://localhost:8080/events');
+  });
+
+  it('skips validation when asked to', () => {
+    const error = vi.spyOn(console, 'error');
+    const env = parseEnv({ skipEnvValidation: 'true' });
+    expect(env.firebaseApiKey).toBeUndefined();
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  it('only skips validation for the exact value true', () => {
+    failingFields({ skipEnvValidation: '1' });
+  });
+
+  it('reads the optional settings', () => {
+    const env = parseEnv({
+      ...complete,
+      authEmulatorUrl: 'http://127.0.0.1:9099',
+      remoteAnalyticsUrl: 'https://cdn.example.com/analytics/remoteEntry.js',
+      marketingUrl: 'https://example.com',
+    });
+    expect(env.authEmulatorUrl).toBe('http://127.0.0.1:9099');
+    expect(env.remotes.analytics).toBe('https://cdn.example.com/analytics/remoteEntry.js');
+    expect(env.remotes.home).toBe('http://localhost:3001/remoteEntry.js');
+    expect(env.marketingUrl).toBe('https://example.com');
+  });
+});

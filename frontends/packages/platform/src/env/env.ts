@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { LOCAL_API_PORT } from '../constants';
+
+/**
+ * Runtime configuration. The server writes it to `window.__UPLIFT_ENV__`
+ * (`/env.js`) so one build runs in every environment.
+ */
+export type RawEnv = Partial<Record<string, string>>;
+
+const required = z.string().min(1);
+
+/** The spec's eleven required client settings; empty counts as missing. */
+const requiredSchema = z.object({
+  firebaseApiKey: required,
+  firebaseProjectId: required,
+  firebaseAppId: required,
+  firebaseMeasurementId: required,
+  apiDomain: required,
+  streamDomain: required,
+  restBaseUrl: required,
+  streamBaseUrl: required,
+  stripeConnectClientId: required,
+  chatAppId: required,
+  publicCategoryId: required,
+});
+
+export type RequiredEnv = z.infer<typeof requiredSchema>;
+
+export type RemoteName = 'home' | 'analytics' | 'connections' | 'account';
+
+export interface Env extends RequiredEnv {
+  local: boolean;
+  authEmulatorUrl?: string;
+  marketingUrl: string;
+  remotes: Record<RemoteName, string>;
+}
+
+export const INVALID_ENV_MESSAGE = 'Invalid environment variables';
+
+const REMOTE_PORTS: Record<RemoteName, number> = {
+  home: 3001,
+  analytics: 3002,
+  connections: 3003,
+  account: 3004,
+};
+
+const nonEmpty = (value: string | undefined): string | undefined =>
+  value === undefined || value === '' ? undefined : value;
+
+/** Fills the base URLs the spec derives from the local flag or the domains. */
+function withDefaults(raw: RawEnv): RawEnv {
+  const local = raw.local === 'true';
+  const apiDomain = nonEmpty(raw.apiDomain);
+  const streamDomain = nonEmpty(raw.streamDomain);
+  const localRest = `http://localhost:${LOCAL_API_PORT}/`;
+  return {
+    ...raw,
+    restBaseUrl:
+      nonEmpty(raw.restBaseUrl) ??
+      (local ? localRest : apiDomain && `https://${apiDomain}/`),
+    streamBaseUrl:
+      nonEmpty(raw.streamBaseUrl) ??
+      (local ? `${localRest}events` : streamDomain && `https://${streamDomain}/`),
+  };
+}
+
+/**
+ * Validates the runtime configuration. Logs every failing field and throws
+ * 'Invalid environment variables' so the app refuses to start half-configured.
+ */
+export function parseEnv(raw: RawEnv): Env {
+  const filled = withDefaults(raw);
+  let requiredEnv: RequiredEnv;
+  if (raw.skipEnvValidation === 'true') {
+    // Escape hatch for builds and tools that run without real settings.
+    requiredEnv = filled as RequiredEnv;
+  } else {
+    const result = requiredSchema.safeParse(filled);
+    if (!result.success) {
+      const failing = [...new Set(result.error.issues.map((issue) => String(issue.path[0])))];
+      console.error(`❌ ${INVALID_ENV_MESSAGE}:`, failing.join(', '));
+      throw new Error(INVALID_ENV_MESSAGE);
+    }
+    requiredEnv = result.data;
+  }
+  const remote = (name: RemoteName, value: string | undefined) =>
+    nonEmpty(value) ?? `http://localhost:${REMOTE_PORTS[name]}/remoteEntry.js`;
+  return {
+    ...requiredEnv,
+    local: raw.local === 'true',
+    authEmulatorUrl: nonEmpty(raw.authEmulatorUrl),
+    marketingUrl: nonEmpty(raw.marketingUrl) ?? '/',
+    remotes: {
+      home: remote('home', raw.remoteHomeUrl),
+      analytics: remote('analytics', raw.remoteAnalyticsUrl),
+      connections: remote('connections', raw.remoteConnectionsUrl),
+      account: remote('account', raw.remoteAccountUrl),
+    },
+  };
+}
+
+declare global {
+  interface Window {
+    __UPLIFT_ENV__?: RawEnv;
+  }
+}
+
+/** Reads and validates the configuration the server injected into the page. */
+export function readBrowserEnv(): Env {
+  return parseEnv(window.__UPLIFT_ENV__ ?? {});
+}

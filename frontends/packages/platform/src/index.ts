@@ -1,0 +1,14 @@
+/**
+ * The platform package: shared by the shell and every remote, and loaded once
+ * as a Module Federation singleton (so the token store, session context and
+ * query defaults are the same objects everywhere). Import only from here.
+ */
+export * from './constants';
+export * from './env/env';
+export * from './http/http-error';
+export * from './http/client';
+export * from './auth/token-store';
+export * from './auth/session';
+export * from './query/query-defaults';
+export * from './api';
+export * from './ui';

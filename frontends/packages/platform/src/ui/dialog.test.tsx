@@ -1,0 +1,35 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { Dialog } from './dialog';
+
+describe('Dialog', () => {
+  it('is labelled by its title and closes on Escape', () => {
+    const onClose = vi.fn();
+    render(
+      <Dialog open onClose={onClose} title="Sign in" description="Please sign in below to continue.">
+        body
+      </Dialog>,
+    );
+    expect(screen.getByRole('dialog', { name: 'Sign in' })).toBeTruthy();
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('closes on a click outside the panel, not inside it', () => {
+    const onClose = vi.fn();
+    render(
+      <Dialog open onClose={onClose} title="T">
+        <button>inside</button>
+      </Dialog>,
+    );
+    fireEvent.mouseDown(screen.getByText('inside'));
+    expect(onClose).not.toHaveBeenCalled();
+    fireEvent.mouseDown(screen.getByTestId('dialog-overlay'));
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('renders nothing when closed', () => {
+    render(<Dialog open={false} onClose={() => {}} title="T" />);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});

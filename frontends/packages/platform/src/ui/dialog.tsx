@@ -1,0 +1,58 @@
+import { useEffect, useId, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+
+export type DialogSize = 'lg' | '2xl' | '3xl' | '4xl' | '5xl';
+
+export interface DialogProps {
+  open: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  description?: ReactNode;
+  size?: DialogSize;
+  children?: ReactNode;
+}
+
+/** A modal dialog; Escape or a click outside the panel closes it (spec section 2). */
+export function Dialog({ open, onClose, title, description, size = 'lg', children }: DialogProps) {
+  const titleId = useId();
+  const descriptionId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [open, onClose]);
+
+  if (!open) return null;
+  return createPortal(
+    <div
+      className="u-overlay"
+      data-testid="dialog-overlay"
+      onMouseDown={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
+    >
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={description ? descriptionId : undefined}
+        className={`u-dialog u-dialog--${size}`}
+      >
+        <h2 id={titleId} className="u-dialog__title">
+          {title}
+        </h2>
+        {description && (
+          <p id={descriptionId} className="u-dialog__description">
+            {description}
+          </p>
+        )}
+        {children}
+      </div>
+    </div>,
+    document.body,
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * The UI kit's one stylesheet. Injected from JS so every app (shell or a remote
+ * running alone) gets it without a CSS loader in the build.
+ */
+const css = `
+:root { --bg: #f4f4f5; --fg: #18181b; --muted: #52525b; --line: #e4e4e7; --brand: #4f46e5; --brand-fg: #fff; --danger: #b91c1c; --danger-bg: #fee2e2; font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: var(--fg); }
+* { box-sizing: border-box; }
+body { margin: 0; background: #fff; }
+a { color: inherit; }
+.u-btn { display: inline-flex; align-items: center; justify-content: center; gap: .5rem; border: 1px solid transparent; border-radius: .5rem; padding: .5rem 1rem; font: inherit; font-weight: 600; cursor: pointer; background: var(--brand); color: var(--brand-fg); }
+.u-btn:disabled { opacity: .6; cursor: not-allowed; }
+.u-btn--secondary { background: #fff; color: var(--fg); border-color: var(--line); }
+.u-btn--ghost { background: transparent; color: var(--fg); }
+.u-btn--block { width: 100%; }
+.u-link-btn { background: none; border: 0; padding: 0; font: inherit; color: var(--brand); cursor: pointer; text-decoration: underline; }
+.u-spinner { width: 1em; height: 1em; border: 2px solid currentColor; border-right-color: transparent; border-radius: 50%; animation: u-spin .7s linear infinite; display: inline-block; }
+@keyframes u-spin { to { transform: rotate(360deg); } }
+.u-overlay { position: fixed; inset: 0; background: rgba(0,0,0,.4); display: flex; align-items: center; justify-content: center; padding: 1rem; z-index: 50; }
+.u-dialog { background: #fff; border-radius: .75rem; padding: 1.5rem; width: 100%; max-height: calc(100vh - 2rem); overflow: auto; box-shadow: 0 10px 30px rgba(0,0,0,.2); }
+.u-dialog--lg { max-width: 32rem; } .u-dialog--2xl { max-width: 42rem; } .u-dialog--3xl { max-width: 48rem; } .u-dialog--4xl { max-width: 56rem; } .u-dialog--5xl { max-width: 64rem; }
+.u-dialog__title { margin: 0 0 .25rem; font-size: 1.25rem; }
+.u-dialog__description { margin: 0 0 1rem; color: var(--muted); }
+.u-field { display: flex; flex-direction: column; gap: .25rem; margin-bottom: .75rem; font-weight: 500; }
+.u-input { font: inherit; padding: .5rem .75rem; border: 1px solid var(--line); border-radius: .5rem; }
+.u-alert { background: var(--danger-bg); color: var(--danger); border-radius: .5rem; padding: .5rem .75rem; margin-bottom: .75rem; }
+.u-error-card { border: 1px solid #fecaca; background: #fff5f5; border-radius: .75rem; padding: 1rem 1.25rem; margin: 1rem; }
+.u-error-card h2 { margin: 0 0 .25rem; font-size: 1.1rem; color: var(--danger); }
+.u-toasts { position: fixed; right: 1rem; bottom: 1rem; display: flex; flex-direction: column; gap: .5rem; z-index: 60; }
+.u-toast { background: var(--danger); color: #fff; padding: .75rem 1rem; border-radius: .5rem; box-shadow: 0 4px 12px rgba(0,0,0,.2); max-width: 24rem; }
+.u-avatar { display: inline-flex; align-items: center; justify-content: center; border-radius: 50%; background: var(--brand); color: var(--brand-fg); font-weight: 700; overflow: hidden; flex: none; }
+.u-avatar img { width: 100%; height: 100%; object-fit: cover; }
+.u-page { max-width: 72rem; margin: 0 auto; padding: 1.5rem 1rem 6rem; }
+.u-page h1 { margin-top: 0; }
+.auth-pending { position: fixed; inset: 0; background: #e5e7eb; }
+.topbar { position: sticky; top: 0; z-index: 40; display: flex; align-items: center; gap: 1.5rem; padding: .75rem 1rem; background: #fff; border-bottom: 1px solid var(--line); transition: background-color .2s; }
+.topbar--translucent { background: rgba(255,255,255,.7); backdrop-filter: blur(8px); }
+.topbar__logo { font-weight: 800; font-size: 1.25rem; text-decoration: none; color: var(--brand); }
+.topbar__links { display: flex; gap: 1rem; flex: 1; }
+.topbar__link { text-decoration: none; color: var(--muted); padding: .25rem .5rem; border-radius: .375rem; font-weight: 500; }
+.topbar__link[aria-current='page'] { color: var(--brand); background: #eef2ff; }
+.topbar__actions { margin-left: auto; }
+.bottombar { display: none; }
+@media (max-width: 767px) {
+  .topbar__links { display: none; }
+  .bottombar { display: flex; position: fixed; left: 0; right: 0; bottom: 0; z-index: 40; justify-content: space-around; padding: .5rem; background: #fff; border-top: 1px solid var(--line); }
+  .bottombar__link { display: flex; padding: .5rem 1rem; color: var(--muted); border-radius: .5rem; }
+  .bottombar__link[aria-current='page'] { color: var(--brand); background: #eef2ff; }
+}
+.avatar-menu { position: relative; }
+.avatar-menu__trigger { background: none; border: 0; padding: 0; cursor: pointer; border-radius: 50%; }
+.avatar-menu__panel { position: absolute; right: 0; top: calc(100% + .5rem); min-width: 14rem; background: #fff; border: 1px solid var(--line); border-radius: .5rem; box-shadow: 0 8px 24px rgba(0,0,0,.12); padding: .5rem; display: flex; flex-direction: column; z-index: 45; }
+.avatar-menu__email { margin: .25rem .5rem .5rem; color: var(--muted); font-size: .9rem; overflow-wrap: anywhere; }
+.avatar-menu__panel [role='menuitem'] { text-align: left; background: none; border: 0; font: inherit; padding: .5rem; border-radius: .375rem; cursor: pointer; }
+.avatar-menu__panel [role='menuitem']:hover, .avatar-menu__panel [role='menuitem']:focus-visible { background: var(--bg); }
+`;
+
+let injected = false;
+
+export function injectStyles(): void {
+  if (injected || typeof document === 'undefined') return;
+  injected = true;
+  const style = document.createElement('style');
+  style.dataset.uplift = 'ui';
+  style.textContent = css;
+  document.head.appendChild(style);
+}

@@ -1,0 +1,37 @@
+import { Route, Routes } from 'react-router';
+import { DashboardPage } from '../features/dashboard/components/dashboard-page';
+import { LogoutRoute, RequireUplifter } from '../features/auth';
+import { RemoteModule } from '../lib/remote';
+import { Layout } from './layout';
+
+function NotFound() {
+  return (
+    <main className="u-page">
+      <h1>Page not found</h1>
+      <p>There is nothing at this address.</p>
+    </main>
+  );
+}
+
+/** The shell owns the router; each remote renders its own routes below its prefix. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route index element={<RemoteModule remote="home" module="./App" />} />
+        <Route path="analytics/*" element={<RemoteModule remote="analytics" module="./App" />} />
+        <Route path="connections/*" element={<RemoteModule remote="connections" module="./App" />} />
+        <Route path="logout" element={<LogoutRoute />} />
+        <Route
+          path="dashboard"
+          element={
+            <RequireUplifter redirectTo="/">
+              <DashboardPage />
+            </RequireUplifter>
+          }
+        />
+        <Route path="*" element={<NotFound />} />
+      </Route>
+    </Routes>
+  );
+}

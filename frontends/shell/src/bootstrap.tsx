@@ -1,0 +1,27 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { configureHttp, injectStyles, readBrowserEnv, type Env } from '@uplift/platform';
+import { App } from './app/app';
+import { StartupError } from './app/startup-error';
+import { initFirebase } from './features/auth/lib/firebase';
+
+function start(): void {
+  injectStyles();
+  const root = createRoot(document.getElementById('root')!);
+  let env: Env;
+  try {
+    env = readBrowserEnv();
+  } catch (error) {
+    root.render(<StartupError message={error instanceof Error ? error.message : String(error)} />);
+    return;
+  }
+  configureHttp({ baseUrl: env.restBaseUrl });
+  const auth = initFirebase(env);
+  root.render(
+    <StrictMode>
+      <App env={env} auth={auth} />
+    </StrictMode>,
+  );
+}
+
+start();

@@ -1,0 +1,88 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { SessionProvider, type Session } from '@uplift/platform';
+import { AuthControls } from '../../features/auth';
+import { AuthActionsContext } from '../../features/auth/components/auth-provider';
+import type { AuthActions } from '../../features/auth/lib/auth-actions';
+import { TopBar } from './top-bar';
+
+const actions: AuthActions = {
+  signIn: vi.fn(),
+  signUp: vi.fn(),
+  signInWithGoogle: vi.fn(),
+  signOut: vi.fn(),
+};
+
+function renderAt(path: string, session: Session, onOpenAccountSettings = vi.fn()) {
+  const queryClient = new QueryClient();
+  if (session.user) {
+    queryClient.setQueryData(['users', session.user.uid], { id: session.user.uid, displayName: 'jane', email: session.user.email });
+  }
+  render(
+    <QueryClientProvider client={queryClient}>
+      <AuthActionsContext.Provider value={actions}>
+        <SessionProvider session={session}>
+          <MemoryRouter initialEntries={[path]}>
+            <TopBar marketingUrl="https://marketing.test/" actions={<AuthControls onOpenAccountSettings={onOpenAccountSettings} />} />
+            <Routes>
+              <Route path="*" element={null} />
+              <Route path="/logout" element={<p>logging out</p>} />
+            </Routes>
+          </MemoryRouter>
+        </SessionProvider>
+      </AuthActionsContext.Provider>
+    </QueryClientProvider>,
+  );
+  return { onOpenAccountSettings };
+}
+
+const signedIn: Session = {
+  status: 'signedIn',
+  user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null },
+};
+
+describe('TopBar', () => {
+  it('links the logo to the marketing site and highlights the active section', () => {
+    renderAt('/analytics', { status: 'signedOut', user: null });
+    expect(screen.getByRole('link', { name: 'Uplift' }).getAttribute('href')).toBe('https://marketing.test/');
+    const main = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(within(main).getByRole('link', { name: 'Analytics' }).getAttribute('aria-current')).toBe('page');
+    expect(within(main).getByRole('link', { name: 'Home' }).getAttribute('aria-current')).toBeNull();
+    const bottom = screen.getByRole('navigation', { name: 'Bottom navigation' });
+    expect(within(bottom).getByRole('link', { name: 'Connections' }).getAttribute('href')).toBe('/connections');
+  });
+
+  it("offers 'Sign in' when signed out, opening the sign dialog", async () => {
+    renderAt('/', { status: 'signedOut', user: null });
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.getByRole('dialog', { name: 'Sign in' })).toBeTruthy();
+  });
+
+  it('shows an avatar menu with the email when signed in; Sign Out goes to /logout', async () => {
+    const { onOpenAccountSettings } = renderAt('/', signedIn);
+    expect(screen.queryByRole('button', { name: 'Sign in' })).toBeNull();
+    const trigger = screen.getByRole('button', { name: 'Open account menu' });
+    expect(within(trigger).getByText('J')).toBeTruthy();
+
+    await userEvent.click(trigger);
+    const menu = screen.getByRole('menu');
+    expect(within(menu).getByText('jane@example.com')).toBeTruthy();
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Account Settings' }));
+    expect(onOpenAccountSettings).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('menu')).toBeNull();
+
+    await userEvent.click(trigger);
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Sign Out' }));
+    expect(screen.getByText('logging out')).toBeTruthy();
+  });
+
+  it('closes the menu on Escape', async () => {
+    renderAt('/', signedIn);
+    await userEvent.click(screen.getByRole('button', { name: 'Open account menu' }));
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+});

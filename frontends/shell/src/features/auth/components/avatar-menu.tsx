@@ -1,0 +1,67 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Avatar, useUser, type SessionUser } from '@uplift/platform';
+
+export interface AvatarMenuProps {
+  user: SessionUser;
+  onOpenAccountSettings: () => void;
+}
+
+/** The signed-in user's menu: their email, Account Settings and Sign Out. */
+export function AvatarMenu({ user, onOpenAccountSettings }: AvatarMenuProps) {
+  const [open, setOpen] = useState(false);
+  const navigate = useNavigate();
+  const menuId = useId();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const profile = useUser(user.uid);
+  const name = profile.data?.displayName || user.displayName || user.email;
+  const email = profile.data?.email || user.email;
+
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    const onPointerDown = (event: MouseEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    document.addEventListener('mousedown', onPointerDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('mousedown', onPointerDown);
+    };
+  }, [open]);
+
+  const choose = (action: () => void) => () => {
+    setOpen(false);
+    action();
+  };
+
+  return (
+    <div className="avatar-menu" ref={rootRef}>
+      <button
+        type="button"
+        className="avatar-menu__trigger"
+        aria-label="Open account menu"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => setOpen(!open)}
+      >
+        <Avatar name={name} src={user.photoURL} size="sm" />
+      </button>
+      {open && (
+        <div id={menuId} role="menu" aria-label="Account" className="avatar-menu__panel">
+          <p className="avatar-menu__email">{email}</p>
+          <button type="button" role="menuitem" onClick={choose(onOpenAccountSettings)}>
+            Account Settings
+          </button>
+          <button type="button" role="menuitem" onClick={choose(() => navigate('/logout'))}>
+            Sign Out
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
