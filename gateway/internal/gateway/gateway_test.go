@@ -1,0 +1,240 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	billingv1 "uplift.dev/proto/gen/uplift/billing/v1"
+	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
+)
+
+// fakeUsers answers like the users service would, so the gateway's
+// translation can be checked without the rest of the system.
+type fakeUsers struct {
+	usersv1.UnimplementedUsersServiceServer
+	mu       sync.Mutex
+	lastAuth string
+}
+
+func (f *fakeUsers) CreateUser(_ context.Context, r *usersv1.CreateUserRequest) (*usersv1.CreateUserResponse, error) {
+	switch r.GetEmail() {
+	case "taken@example.com":
+		return nil, status.Error(codes.AlreadyExists, "An account with this email already exists.")
+	case "boom@example.com":
+		return nil, errors.New(`pq: SELECT * FROM users failed at 10.0.0.5:5432`)
+	}
+	return &usersv1.CreateUserResponse{Id: "u1", SignInToken: "tok"}, nil
+}
+
+func (f *fakeUsers) GetUser(ctx context.Context, r *usersv1.GetUserRequest) (*usersv1.GetUserResponse, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	f.mu.Lock()
+	f.lastAuth = strings.Join(md.Get("authorization"), ",")
+	f.mu.Unlock()
+	return &usersv1.GetUserResponse{User: &usersv1.User{Id: r.GetUserId(), DisplayName: "shop", Email: "shop@example.com"}}, nil
+}
+
+type env struct {
+	url    string
+	users  *fakeUsers
+	health *health.Server
+}
+
+func setup(t *testing.T) env {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	users := &fakeUsers{}
+	usersv1.RegisterUsersServiceServer(srv, users)
+	categoriesv1.RegisterCategoriesServiceServer(srv, &categoriesv1.UnimplementedCategoriesServiceServer{})
+	billingv1.RegisterBillingServiceServer(srv, &billingv1.UnimplementedBillingServiceServer{})
+	hs := health.NewServer()
+	healthpb.RegisterHealthServer(srv, hs)
+	go func() { _ = srv.Serve(lis) }()
+	t.Cleanup(srv.Stop)
+
+	addr := lis.Addr().String()
+	h, closeConns, err := New(context.Background(), Options{
+		Backends:       map[string]string{"users": addr, "categories": addr, "billing": addr},
+		AllowedOrigins: []string{"http://localhost:3000"},
+		MaxBodyBytes:   1024,
+		Log:            slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(closeConns)
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	return env{url: ts.URL, users: users, health: hs}
+}
+
+func do(t *testing.T, method, url, body string, header map[string]string) (int, http.Header, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var out map[string]any
+	_ = json.Unmarshal(raw, &out)
+	return resp.StatusCode, resp.Header, out
+}
+
+func TestRESTMapping(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	tests := []struct {
+		name, method, path, body string
+		status                   int
+		check                    func(t *testing.T, body map[string]any)
+	}{
+		{"sign-up uses the spec's field names", "POST", "/internal/users",
+			`{"email":"new@example.com","password":"secret1","suppressWelcomeEmail":true,"name":"new","metricsSignUpSource":"web"}`,
+			200, func(t *testing.T, b map[string]any) {
+				if b["signInToken"] != "tok" || b["id"] != "u1" {
+					t.Fatalf("body %v", b)
+				}
+			}},
+		{"duplicate email is 409 with the message", "POST", "/internal/users", `{"email":"taken@example.com"}`,
+			409, func(t *testing.T, b map[string]any) {
+				if b["message"] != "An account with this email already exists." || b["code"] != float64(codes.AlreadyExists) {
+					t.Fatalf("body %v", b)
+				}
+			}},
+		{"server failure hides its detail", "POST", "/internal/users", `{"email":"boom@example.com"}`,
+			500, func(t *testing.T, b map[string]any) {
+				msg, _ := b["message"].(string)
+				if msg == "" || strings.Contains(msg, "SELECT") || strings.Contains(msg, "10.0.0.5") {
+					t.Fatalf("leaked: %v", b)
+				}
+			}},
+		{"malformed JSON is 400", "POST", "/internal/users", `{"email":`, 400, hasMessage},
+		{"wrong JSON type is 400", "POST", "/internal/users", `{"email":42}`, 400, hasMessage},
+		{"user is returned flat with nulls for missing billing", "GET", "/internal/users/u9", "",
+			200, func(t *testing.T, b map[string]any) {
+				if b["id"] != "u9" || b["displayName"] != "shop" || b["isUplifter"] != false {
+					t.Fatalf("body %v", b)
+				}
+				if v, ok := b["billingInfo"]; !ok || v != nil {
+					t.Fatalf("billingInfo should be null: %v", b)
+				}
+			}},
+		{"a call not built yet is 501", "GET", "/internal/billing/metricsSubscriptionTiers", "", 501, hasMessage},
+		{"categories routes are mounted", "GET", "/internal/categories/c1/label", "", 501, hasMessage},
+		{"unknown path is a JSON 404", "GET", "/nope", "", 404, hasMessage},
+		{"wrong method on a known path is a JSON 405", "PUT", "/internal/users", "{}", 405, hasMessage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, body := do(t, tt.method, e.url+tt.path, tt.body, nil)
+			if code != tt.status {
+				t.Fatalf("status %d, want %d (%v)", code, tt.status, body)
+			}
+			tt.check(t, body)
+		})
+	}
+}
+
+func hasMessage(t *testing.T, b map[string]any) {
+	t.Helper()
+	if msg, _ := b["message"].(string); msg == "" {
+		t.Fatalf("no message in %v", b)
+	}
+}
+
+func TestBodyLimit(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	big := `{"email":"` + strings.Repeat("a", 2048) + `@example.com"}`
+	code, _, body := do(t, "POST", e.url+"/internal/users", big, nil)
+	if code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("status %d (%v)", code, body)
+	}
+	hasMessage(t, body)
+}
+
+func TestBearerTokenForwarded(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	do(t, "GET", e.url+"/internal/users/u1", "", map[string]string{"Authorization": "Bearer abc.def"})
+	e.users.mu.Lock()
+	defer e.users.mu.Unlock()
+	if e.users.lastAuth != "Bearer abc.def" {
+		t.Fatalf("authorization seen by service: %q", e.users.lastAuth)
+	}
+}
+
+func TestCORSOnlyForTheWebOrigin(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	pre := map[string]string{"Origin": "http://localhost:3000", "Access-Control-Request-Method": "POST",
+		"Access-Control-Request-Headers": "authorization,content-type"}
+	code, h, _ := do(t, "OPTIONS", e.url+"/internal/users", "", pre)
+	if code != http.StatusNoContent || h.Get("Access-Control-Allow-Origin") != "http://localhost:3000" ||
+		!strings.Contains(h.Get("Access-Control-Allow-Headers"), "Authorization") {
+		t.Fatalf("allowed preflight: %d %v", code, h)
+	}
+	pre["Origin"] = "https://evil.example"
+	code, h, _ = do(t, "OPTIONS", e.url+"/internal/users", "", pre)
+	if code != http.StatusForbidden || h.Get("Access-Control-Allow-Origin") != "" {
+		t.Fatalf("foreign preflight: %d %v", code, h)
+	}
+	_, h, _ = do(t, "GET", e.url+"/internal/users/u1", "", map[string]string{"Origin": "https://evil.example"})
+	if h.Get("Access-Control-Allow-Origin") != "" {
+		t.Fatal("foreign origin got CORS headers")
+	}
+}
+
+func TestHealthzReflectsBackends(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	code, _, body := do(t, "GET", e.url+"/healthz", "", nil)
+	if code != 200 || body["status"] != "ok" {
+		t.Fatalf("healthy: %d %v", code, body)
+	}
+	e.health.SetServingStatus("", healthpb.HealthCheckResponse_NOT_SERVING)
+	code, _, body = do(t, "GET", e.url+"/healthz", "", nil)
+	if code != http.StatusServiceUnavailable || body["status"] != "degraded" {
+		t.Fatalf("unhealthy: %d %v", code, body)
+	}
+}
+
+func TestOpenAPIDocumentServed(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	code, _, body := do(t, "GET", e.url+"/openapi.json", "", nil)
+	paths, _ := body["paths"].(map[string]any)
+	for _, p := range []string{"/internal/users", "/internal/users/{userId}", "/internal/categories/{categoryId}/createStripeCheckout",
+		"/internal/categories/{categoryId}/business-data/contentGenerationParams", "/internal/users-admin/{userId}"} {
+		if _, ok := paths[p]; !ok {
+			t.Errorf("OpenAPI lacks %s (status %d)", p, code)
+		}
+	}
+}
