@@ -52,12 +52,13 @@ func (f *fakeUsers) GetUser(ctx context.Context, r *usersv1.GetUserRequest) (*us
 }
 
 type env struct {
-	url    string
-	users  *fakeUsers
-	health *health.Server
+	url     string
+	backend string
+	users   *fakeUsers
+	health  *health.Server
 }
 
-func setup(t *testing.T) env {
+func setup(t testing.TB) env {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -86,7 +87,7 @@ func setup(t *testing.T) env {
 	t.Cleanup(closeConns)
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
-	return env{url: ts.URL, users: users, health: hs}
+	return env{url: ts.URL, backend: addr, users: users, health: hs}
 }
 
 func do(t *testing.T, method, url, body string, header map[string]string) (int, http.Header, map[string]any) {
