@@ -45,8 +45,12 @@ func Migrations() fs.FS {
 }
 
 // Connect dials NATS and makes sure the stream exists with its duplicate
-// window, so a fresh NATS needs no manual set-up.
-func Connect(ctx context.Context, url, clientName string) (*nats.Conn, jetstream.JetStream, error) {
+// window, so a fresh NATS needs no manual set-up. replicas is how many
+// servers of a JetStream cluster keep the stream (1 on a single server).
+func Connect(ctx context.Context, url, clientName string, replicas int) (*nats.Conn, jetstream.JetStream, error) {
+	if replicas < 1 {
+		replicas = 1
+	}
 	nc, err := nats.Connect(url, nats.Name(clientName), nats.MaxReconnects(-1), nats.RetryOnFailedConnect(true))
 	if err != nil {
 		return nil, nil, fmt.Errorf("nats: connect %s: %w", url, err)
@@ -62,6 +66,7 @@ func Connect(ctx context.Context, url, clientName string) (*nats.Conn, jetstream
 		Storage:    jetstream.FileStorage,
 		Duplicates: 10 * time.Minute,
 		MaxAge:     14 * 24 * time.Hour,
+		Replicas:   replicas,
 	}); err != nil {
 		nc.Close()
 		return nil, nil, fmt.Errorf("nats: stream %s: %w", StreamName, err)

@@ -44,7 +44,7 @@ func TestOutboxToConsumerExactlyOnce(t *testing.T) {
 	if err := postgres.Migrate(ctx, pool, events.Migrations()); err != nil {
 		t.Fatal(err)
 	}
-	nc, js, err := events.Connect(ctx, natstest.Start(t), "test")
+	nc, js, err := events.Connect(ctx, natstest.Start(t), "test", 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,7 @@ type Base struct {
 	MetricsAddr              string `env:"METRICS_ADDR"`
 	DatabaseURL              string `env:"DATABASE_URL" required:"true" secret:"true"`
 	NATSURL                  string `env:"NATS_URL" required:"true"`
+	NATSStreamReplicas       int    `env:"NATS_STREAM_REPLICAS" default:"1"`
 	FirebaseProjectID        string `env:"FIREBASE_PROJECT_ID" required:"true"`
 	FirebaseAuthEmulatorHost string `env:"FIREBASE_AUTH_EMULATOR_HOST"`
 	LogLevel                 string `env:"LOG_LEVEL" default:"info"`
@@ -60,7 +61,7 @@ func Start(ctx context.Context, name, schema string, base Base, log *slog.Logger
 		rt.Close()
 		return nil, err
 	}
-	if rt.NC, rt.JS, err = events.Connect(ctx, base.NATSURL, name); err != nil {
+	if rt.NC, rt.JS, err = events.Connect(ctx, base.NATSURL, name, base.NATSStreamReplicas); err != nil {
 		rt.Close()
 		return nil, err
 	}
