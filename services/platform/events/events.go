@@ -32,6 +32,8 @@ const (
 	SubjectUserEmailChanged = "uplift.users.email_changed"
 	SubjectBillingChanged   = "uplift.billing.changed"
 	SubjectDigestRequested  = "uplift.digest.requested"
+	SubjectReviewRequested  = "uplift.categories.review_requested"
+	SubjectReportUpdated    = "uplift.categories.report_updated"
 )
 
 //go:embed migrations/*.sql

@@ -31,6 +31,8 @@ const (
 	ReportStatus_REPORT_STATUS_GENERATING  ReportStatus = 1
 	ReportStatus_REPORT_STATUS_READY       ReportStatus = 2
 	ReportStatus_REPORT_STATUS_FAILED      ReportStatus = 3
+	// No website is set yet, so there is nothing to review.
+	ReportStatus_REPORT_STATUS_NO_WEBSITE ReportStatus = 4
 )
 
 // Enum value maps for ReportStatus.
@@ -40,12 +42,14 @@ var (
 		1: "REPORT_STATUS_GENERATING",
 		2: "REPORT_STATUS_READY",
 		3: "REPORT_STATUS_FAILED",
+		4: "REPORT_STATUS_NO_WEBSITE",
 	}
 	ReportStatus_value = map[string]int32{
 		"REPORT_STATUS_UNSPECIFIED": 0,
 		"REPORT_STATUS_GENERATING":  1,
 		"REPORT_STATUS_READY":       2,
 		"REPORT_STATUS_FAILED":      3,
+		"REPORT_STATUS_NO_WEBSITE":  4,
 	}
 )
 
@@ -990,11 +994,22 @@ type Report struct {
 	// progress_percent tells the user how far a generating report has come.
 	ProgressPercent int32 `protobuf:"varint,3,opt,name=progress_percent,json=progressPercent,proto3" json:"progress_percent,omitempty"`
 	// score is 0–100, a published weighted sum of the checks.
-	Score         int32                  `protobuf:"varint,4,opt,name=score,proto3" json:"score,omitempty"`
-	Findings      []*Finding             `protobuf:"bytes,5,rep,name=findings,proto3" json:"findings,omitempty"`
-	Insights      []*Insight             `protobuf:"bytes,6,rep,name=insights,proto3" json:"insights,omitempty"`
-	Ideas         []*Idea                `protobuf:"bytes,7,rep,name=ideas,proto3" json:"ideas,omitempty"`
-	CreateTime    *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	Score      int32                  `protobuf:"varint,4,opt,name=score,proto3" json:"score,omitempty"`
+	Findings   []*Finding             `protobuf:"bytes,5,rep,name=findings,proto3" json:"findings,omitempty"`
+	Insights   []*Insight             `protobuf:"bytes,6,rep,name=insights,proto3" json:"insights,omitempty"`
+	Ideas      []*Idea                `protobuf:"bytes,7,rep,name=ideas,proto3" json:"ideas,omitempty"`
+	CreateTime *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	// band is the score's range: poor (< 5), low (< 30), medium (< 70) or high.
+	Band string `protobuf:"bytes,9,opt,name=band,proto3" json:"band,omitempty"`
+	// summary is what the business sells, to whom, at what prices.
+	Summary string `protobuf:"bytes,10,opt,name=summary,proto3" json:"summary,omitempty"`
+	// checks show where every point of the score went.
+	Checks  []*CheckResult `protobuf:"bytes,11,rep,name=checks,proto3" json:"checks,omitempty"`
+	SiteUrl string         `protobuf:"bytes,12,opt,name=site_url,json=siteUrl,proto3" json:"site_url,omitempty"`
+	// progress_step says what a generating report is doing now.
+	ProgressStep string `protobuf:"bytes,13,opt,name=progress_step,json=progressStep,proto3" json:"progress_step,omitempty"`
+	// error_message says why a failed report failed.
+	ErrorMessage  string `protobuf:"bytes,14,opt,name=error_message,json=errorMessage,proto3" json:"error_message,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1085,6 +1100,118 @@ func (x *Report) GetCreateTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Report) GetBand() string {
+	if x != nil {
+		return x.Band
+	}
+	return ""
+}
+
+func (x *Report) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+func (x *Report) GetChecks() []*CheckResult {
+	if x != nil {
+		return x.Checks
+	}
+	return nil
+}
+
+func (x *Report) GetSiteUrl() string {
+	if x != nil {
+		return x.SiteUrl
+	}
+	return ""
+}
+
+func (x *Report) GetProgressStep() string {
+	if x != nil {
+		return x.ProgressStep
+	}
+	return ""
+}
+
+func (x *Report) GetErrorMessage() string {
+	if x != nil {
+		return x.ErrorMessage
+	}
+	return ""
+}
+
+// CheckResult is one check's share of the score.
+type CheckResult struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Check string                 `protobuf:"bytes,1,opt,name=check,proto3" json:"check,omitempty"`
+	Group string                 `protobuf:"bytes,2,opt,name=group,proto3" json:"group,omitempty"`
+	// weight is the points the check is worth; all weights sum to 100.
+	Weight        int32 `protobuf:"varint,3,opt,name=weight,proto3" json:"weight,omitempty"`
+	Earned        int32 `protobuf:"varint,4,opt,name=earned,proto3" json:"earned,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CheckResult) Reset() {
+	*x = CheckResult{}
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CheckResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CheckResult) ProtoMessage() {}
+
+func (x *CheckResult) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CheckResult.ProtoReflect.Descriptor instead.
+func (*CheckResult) Descriptor() ([]byte, []int) {
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *CheckResult) GetCheck() string {
+	if x != nil {
+		return x.Check
+	}
+	return ""
+}
+
+func (x *CheckResult) GetGroup() string {
+	if x != nil {
+		return x.Group
+	}
+	return ""
+}
+
+func (x *CheckResult) GetWeight() int32 {
+	if x != nil {
+		return x.Weight
+	}
+	return 0
+}
+
+func (x *CheckResult) GetEarned() int32 {
+	if x != nil {
+		return x.Earned
+	}
+	return 0
+}
+
 // Finding is one check of the website review.
 type Finding struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1107,7 +1234,7 @@ type Finding struct {
 
 func (x *Finding) Reset() {
 	*x = Finding{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1119,7 +1246,7 @@ func (x *Finding) String() string {
 func (*Finding) ProtoMessage() {}
 
 func (x *Finding) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1132,7 +1259,7 @@ func (x *Finding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Finding.ProtoReflect.Descriptor instead.
 func (*Finding) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{18}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Finding) GetId() string {
@@ -1217,7 +1344,7 @@ type Insight struct {
 
 func (x *Insight) Reset() {
 	*x = Insight{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1229,7 +1356,7 @@ func (x *Insight) String() string {
 func (*Insight) ProtoMessage() {}
 
 func (x *Insight) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1242,7 +1369,7 @@ func (x *Insight) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Insight.ProtoReflect.Descriptor instead.
 func (*Insight) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{19}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Insight) GetId() string {
@@ -1284,7 +1411,7 @@ type Idea struct {
 
 func (x *Idea) Reset() {
 	*x = Idea{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1296,7 +1423,7 @@ func (x *Idea) String() string {
 func (*Idea) ProtoMessage() {}
 
 func (x *Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1309,7 +1436,7 @@ func (x *Idea) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Idea.ProtoReflect.Descriptor instead.
 func (*Idea) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{20}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Idea) GetId() string {
@@ -1385,7 +1512,7 @@ type GetCurrentReportRequest struct {
 
 func (x *GetCurrentReportRequest) Reset() {
 	*x = GetCurrentReportRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1397,7 +1524,7 @@ func (x *GetCurrentReportRequest) String() string {
 func (*GetCurrentReportRequest) ProtoMessage() {}
 
 func (x *GetCurrentReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1410,7 +1537,7 @@ func (x *GetCurrentReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentReportRequest.ProtoReflect.Descriptor instead.
 func (*GetCurrentReportRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{21}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *GetCurrentReportRequest) GetCategoryId() string {
@@ -1430,7 +1557,7 @@ type GetCurrentReportResponse struct {
 
 func (x *GetCurrentReportResponse) Reset() {
 	*x = GetCurrentReportResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1442,7 +1569,7 @@ func (x *GetCurrentReportResponse) String() string {
 func (*GetCurrentReportResponse) ProtoMessage() {}
 
 func (x *GetCurrentReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1455,7 +1582,7 @@ func (x *GetCurrentReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentReportResponse.ProtoReflect.Descriptor instead.
 func (*GetCurrentReportResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{22}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *GetCurrentReportResponse) GetReport() *Report {
@@ -1475,7 +1602,7 @@ type GetInsightsRequest struct {
 
 func (x *GetInsightsRequest) Reset() {
 	*x = GetInsightsRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1487,7 +1614,7 @@ func (x *GetInsightsRequest) String() string {
 func (*GetInsightsRequest) ProtoMessage() {}
 
 func (x *GetInsightsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1500,7 +1627,7 @@ func (x *GetInsightsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetInsightsRequest.ProtoReflect.Descriptor instead.
 func (*GetInsightsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{23}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *GetInsightsRequest) GetCategoryId() string {
@@ -1520,7 +1647,7 @@ type GetInsightsResponse struct {
 
 func (x *GetInsightsResponse) Reset() {
 	*x = GetInsightsResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1532,7 +1659,7 @@ func (x *GetInsightsResponse) String() string {
 func (*GetInsightsResponse) ProtoMessage() {}
 
 func (x *GetInsightsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1545,7 +1672,7 @@ func (x *GetInsightsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetInsightsResponse.ProtoReflect.Descriptor instead.
 func (*GetInsightsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{24}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetInsightsResponse) GetInsights() []*Insight {
@@ -1565,7 +1692,7 @@ type ListRecentIdeasRequest struct {
 
 func (x *ListRecentIdeasRequest) Reset() {
 	*x = ListRecentIdeasRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1577,7 +1704,7 @@ func (x *ListRecentIdeasRequest) String() string {
 func (*ListRecentIdeasRequest) ProtoMessage() {}
 
 func (x *ListRecentIdeasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1590,7 +1717,7 @@ func (x *ListRecentIdeasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRecentIdeasRequest.ProtoReflect.Descriptor instead.
 func (*ListRecentIdeasRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{25}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ListRecentIdeasRequest) GetCategoryId() string {
@@ -1610,7 +1737,7 @@ type ListRecentIdeasResponse struct {
 
 func (x *ListRecentIdeasResponse) Reset() {
 	*x = ListRecentIdeasResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1622,7 +1749,7 @@ func (x *ListRecentIdeasResponse) String() string {
 func (*ListRecentIdeasResponse) ProtoMessage() {}
 
 func (x *ListRecentIdeasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1635,7 +1762,7 @@ func (x *ListRecentIdeasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRecentIdeasResponse.ProtoReflect.Descriptor instead.
 func (*ListRecentIdeasResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{26}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ListRecentIdeasResponse) GetIdeas() []*Idea {
@@ -1656,7 +1783,7 @@ type GetIdeaRequest struct {
 
 func (x *GetIdeaRequest) Reset() {
 	*x = GetIdeaRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1668,7 +1795,7 @@ func (x *GetIdeaRequest) String() string {
 func (*GetIdeaRequest) ProtoMessage() {}
 
 func (x *GetIdeaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1681,7 +1808,7 @@ func (x *GetIdeaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdeaRequest.ProtoReflect.Descriptor instead.
 func (*GetIdeaRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{27}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *GetIdeaRequest) GetCategoryId() string {
@@ -1708,7 +1835,7 @@ type GetIdeaResponse struct {
 
 func (x *GetIdeaResponse) Reset() {
 	*x = GetIdeaResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1720,7 +1847,7 @@ func (x *GetIdeaResponse) String() string {
 func (*GetIdeaResponse) ProtoMessage() {}
 
 func (x *GetIdeaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1733,7 +1860,7 @@ func (x *GetIdeaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdeaResponse.ProtoReflect.Descriptor instead.
 func (*GetIdeaResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{28}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *GetIdeaResponse) GetIdea() *Idea {
@@ -1753,7 +1880,7 @@ type InvalidateCampaignIdeasRequest struct {
 
 func (x *InvalidateCampaignIdeasRequest) Reset() {
 	*x = InvalidateCampaignIdeasRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1765,7 +1892,7 @@ func (x *InvalidateCampaignIdeasRequest) String() string {
 func (*InvalidateCampaignIdeasRequest) ProtoMessage() {}
 
 func (x *InvalidateCampaignIdeasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1778,7 +1905,7 @@ func (x *InvalidateCampaignIdeasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateCampaignIdeasRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateCampaignIdeasRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{29}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *InvalidateCampaignIdeasRequest) GetCategoryId() string {
@@ -1797,7 +1924,7 @@ type InvalidateCampaignIdeasResponse struct {
 
 func (x *InvalidateCampaignIdeasResponse) Reset() {
 	*x = InvalidateCampaignIdeasResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1809,7 +1936,7 @@ func (x *InvalidateCampaignIdeasResponse) String() string {
 func (*InvalidateCampaignIdeasResponse) ProtoMessage() {}
 
 func (x *InvalidateCampaignIdeasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1822,7 +1949,129 @@ func (x *InvalidateCampaignIdeasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateCampaignIdeasResponse.ProtoReflect.Descriptor instead.
 func (*InvalidateCampaignIdeasResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{30}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{31}
+}
+
+// GetWebsiteScoreRequest names the site to score.
+type GetWebsiteScoreRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Url           string                 `protobuf:"bytes,1,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetWebsiteScoreRequest) Reset() {
+	*x = GetWebsiteScoreRequest{}
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetWebsiteScoreRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetWebsiteScoreRequest) ProtoMessage() {}
+
+func (x *GetWebsiteScoreRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetWebsiteScoreRequest.ProtoReflect.Descriptor instead.
+func (*GetWebsiteScoreRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *GetWebsiteScoreRequest) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+// GetWebsiteScoreResponse is the site's review.
+type GetWebsiteScoreResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Url           string                 `protobuf:"bytes,1,opt,name=url,proto3" json:"url,omitempty"`
+	Score         int32                  `protobuf:"varint,2,opt,name=score,proto3" json:"score,omitempty"`
+	Band          string                 `protobuf:"bytes,3,opt,name=band,proto3" json:"band,omitempty"`
+	Checks        []*CheckResult         `protobuf:"bytes,4,rep,name=checks,proto3" json:"checks,omitempty"`
+	Findings      []*Finding             `protobuf:"bytes,5,rep,name=findings,proto3" json:"findings,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetWebsiteScoreResponse) Reset() {
+	*x = GetWebsiteScoreResponse{}
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetWebsiteScoreResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetWebsiteScoreResponse) ProtoMessage() {}
+
+func (x *GetWebsiteScoreResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetWebsiteScoreResponse.ProtoReflect.Descriptor instead.
+func (*GetWebsiteScoreResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *GetWebsiteScoreResponse) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *GetWebsiteScoreResponse) GetScore() int32 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+func (x *GetWebsiteScoreResponse) GetBand() string {
+	if x != nil {
+		return x.Band
+	}
+	return ""
+}
+
+func (x *GetWebsiteScoreResponse) GetChecks() []*CheckResult {
+	if x != nil {
+		return x.Checks
+	}
+	return nil
+}
+
+func (x *GetWebsiteScoreResponse) GetFindings() []*Finding {
+	if x != nil {
+		return x.Findings
+	}
+	return nil
 }
 
 // SendAIEmailDigestRequest names the category.
@@ -1835,7 +2084,7 @@ type SendAIEmailDigestRequest struct {
 
 func (x *SendAIEmailDigestRequest) Reset() {
 	*x = SendAIEmailDigestRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1847,7 +2096,7 @@ func (x *SendAIEmailDigestRequest) String() string {
 func (*SendAIEmailDigestRequest) ProtoMessage() {}
 
 func (x *SendAIEmailDigestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1860,7 +2109,7 @@ func (x *SendAIEmailDigestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendAIEmailDigestRequest.ProtoReflect.Descriptor instead.
 func (*SendAIEmailDigestRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{31}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *SendAIEmailDigestRequest) GetCategoryId() string {
@@ -1879,7 +2128,7 @@ type SendAIEmailDigestResponse struct {
 
 func (x *SendAIEmailDigestResponse) Reset() {
 	*x = SendAIEmailDigestResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1891,7 +2140,7 @@ func (x *SendAIEmailDigestResponse) String() string {
 func (*SendAIEmailDigestResponse) ProtoMessage() {}
 
 func (x *SendAIEmailDigestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1904,7 +2153,7 @@ func (x *SendAIEmailDigestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendAIEmailDigestResponse.ProtoReflect.Descriptor instead.
 func (*SendAIEmailDigestResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{32}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{35}
 }
 
 var File_uplift_categories_v1_categories_service_proto protoreflect.FileDescriptor
@@ -1975,7 +2224,7 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"categoryId\"\x87\x01\n" +
 	"\x1bGetEmailPreferencesResponse\x126\n" +
 	"\x17disable_business_report\x18\x01 \x01(\bR\x15disableBusinessReport\x120\n" +
-	"\x14disable_weekly_email\x18\x02 \x01(\bR\x12disableWeeklyEmail\"\xfa\x02\n" +
+	"\x14disable_weekly_email\x18\x02 \x01(\bR\x12disableWeeklyEmail\"\xc8\x04\n" +
 	"\x06Report\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12:\n" +
 	"\x06status\x18\x02 \x01(\x0e2\".uplift.categories.v1.ReportStatusR\x06status\x12)\n" +
@@ -1985,7 +2234,19 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\binsights\x18\x06 \x03(\v2\x1d.uplift.categories.v1.InsightR\binsights\x120\n" +
 	"\x05ideas\x18\a \x03(\v2\x1a.uplift.categories.v1.IdeaR\x05ideas\x12;\n" +
 	"\vcreate_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"createTime\"\xe2\x01\n" +
+	"createTime\x12\x12\n" +
+	"\x04band\x18\t \x01(\tR\x04band\x12\x18\n" +
+	"\asummary\x18\n" +
+	" \x01(\tR\asummary\x129\n" +
+	"\x06checks\x18\v \x03(\v2!.uplift.categories.v1.CheckResultR\x06checks\x12\x19\n" +
+	"\bsite_url\x18\f \x01(\tR\asiteUrl\x12#\n" +
+	"\rprogress_step\x18\r \x01(\tR\fprogressStep\x12#\n" +
+	"\rerror_message\x18\x0e \x01(\tR\ferrorMessage\"i\n" +
+	"\vCheckResult\x12\x14\n" +
+	"\x05check\x18\x01 \x01(\tR\x05check\x12\x14\n" +
+	"\x05group\x18\x02 \x01(\tR\x05group\x12\x16\n" +
+	"\x06weight\x18\x03 \x01(\x05R\x06weight\x12\x16\n" +
+	"\x06earned\x18\x04 \x01(\x05R\x06earned\"\xe2\x01\n" +
 	"\aFinding\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05group\x18\x02 \x01(\tR\x05group\x12\x14\n" +
@@ -2038,16 +2299,25 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\x1eInvalidateCampaignIdeasRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\"!\n" +
-	"\x1fInvalidateCampaignIdeasResponse\";\n" +
+	"\x1fInvalidateCampaignIdeasResponse\"*\n" +
+	"\x16GetWebsiteScoreRequest\x12\x10\n" +
+	"\x03url\x18\x01 \x01(\tR\x03url\"\xcb\x01\n" +
+	"\x17GetWebsiteScoreResponse\x12\x10\n" +
+	"\x03url\x18\x01 \x01(\tR\x03url\x12\x14\n" +
+	"\x05score\x18\x02 \x01(\x05R\x05score\x12\x12\n" +
+	"\x04band\x18\x03 \x01(\tR\x04band\x129\n" +
+	"\x06checks\x18\x04 \x03(\v2!.uplift.categories.v1.CheckResultR\x06checks\x129\n" +
+	"\bfindings\x18\x05 \x03(\v2\x1d.uplift.categories.v1.FindingR\bfindings\";\n" +
 	"\x18SendAIEmailDigestRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\"\x1b\n" +
-	"\x19SendAIEmailDigestResponse*~\n" +
+	"\x19SendAIEmailDigestResponse*\x9c\x01\n" +
 	"\fReportStatus\x12\x1d\n" +
 	"\x19REPORT_STATUS_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18REPORT_STATUS_GENERATING\x10\x01\x12\x17\n" +
 	"\x13REPORT_STATUS_READY\x10\x02\x12\x18\n" +
-	"\x14REPORT_STATUS_FAILED\x10\x032\x80\x15\n" +
+	"\x14REPORT_STATUS_FAILED\x10\x03\x12\x1c\n" +
+	"\x18REPORT_STATUS_NO_WEBSITE\x10\x042\x92\x16\n" +
 	"\x11CategoriesService\x12\x8c\x01\n" +
 	"\x0eCreateCategory\x12+.uplift.categories.v1.CreateCategoryRequest\x1a,.uplift.categories.v1.CreateCategoryResponse\"\x1f\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/internal/categories\x12\x8b\x01\n" +
 	"\bGetLabel\x12%.uplift.categories.v1.GetLabelRequest\x1a&.uplift.categories.v1.GetLabelResponse\"0\x82\xd3\xe4\x93\x02*\x12(/internal/categories/{category_id}/label\x12\x97\x01\n" +
@@ -2061,7 +2331,8 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\vGetInsights\x12(.uplift.categories.v1.GetInsightsRequest\x1a).uplift.categories.v1.GetInsightsResponse\"A\x82\xd3\xe4\x93\x02;\x129/internal/categories/{category_id}/business-data/insights\x12\xbd\x01\n" +
 	"\x0fListRecentIdeas\x12,.uplift.categories.v1.ListRecentIdeasRequest\x1a-.uplift.categories.v1.ListRecentIdeasResponse\"M\x82\xd3\xe4\x93\x02G\x12E/internal/categories/{category_id}/business-data/reports/ideas/recent\x12\xa6\x01\n" +
 	"\aGetIdea\x12$.uplift.categories.v1.GetIdeaRequest\x1a%.uplift.categories.v1.GetIdeaResponse\"N\x82\xd3\xe4\x93\x02Hb\x04idea\x12@/internal/categories/{category_id}/business-data/ideas/{idea_id}\x12\xdd\x01\n" +
-	"\x17InvalidateCampaignIdeas\x124.uplift.categories.v1.InvalidateCampaignIdeasRequest\x1a5.uplift.categories.v1.InvalidateCampaignIdeasResponse\"U\x82\xd3\xe4\x93\x02O:\x01*\"J/internal/categories/{category_id}/business-data/campaign-ideas/invalidate\x12\xb5\x01\n" +
+	"\x17InvalidateCampaignIdeas\x124.uplift.categories.v1.InvalidateCampaignIdeasRequest\x1a5.uplift.categories.v1.InvalidateCampaignIdeasResponse\"U\x82\xd3\xe4\x93\x02O:\x01*\"J/internal/categories/{category_id}/business-data/campaign-ideas/invalidate\x12\x8f\x01\n" +
+	"\x0fGetWebsiteScore\x12,.uplift.categories.v1.GetWebsiteScoreRequest\x1a-.uplift.categories.v1.GetWebsiteScoreResponse\"\x1f\x82\xd3\xe4\x93\x02\x19\x12\x17/internal/website-score\x12\xb5\x01\n" +
 	"\x11SendAIEmailDigest\x12..uplift.categories.v1.SendAIEmailDigestRequest\x1a/.uplift.categories.v1.SendAIEmailDigestResponse\"?\x82\xd3\xe4\x93\x029:\x01*\"4/internal/categories/{category_id}/sendAIEmailDigestB\xdc\x01\n" +
 	"\x18com.uplift.categories.v1B\x16CategoriesServiceProtoP\x01Z6uplift.dev/proto/gen/uplift/categories/v1;categoriesv1\xa2\x02\x03UCX\xaa\x02\x14Uplift.Categories.V1\xca\x02\x14Uplift\\Categories\\V1\xe2\x02 Uplift\\Categories\\V1\\GPBMetadata\xea\x02\x16Uplift::Categories::V1b\x06proto3"
 
@@ -2078,7 +2349,7 @@ func file_uplift_categories_v1_categories_service_proto_rawDescGZIP() []byte {
 }
 
 var file_uplift_categories_v1_categories_service_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_uplift_categories_v1_categories_service_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
+var file_uplift_categories_v1_categories_service_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
 var file_uplift_categories_v1_categories_service_proto_goTypes = []any{
 	(ReportStatus)(0),                             // 0: uplift.categories.v1.ReportStatus
 	(*Category)(nil),                              // 1: uplift.categories.v1.Category
@@ -2099,68 +2370,76 @@ var file_uplift_categories_v1_categories_service_proto_goTypes = []any{
 	(*GetEmailPreferencesRequest)(nil),            // 16: uplift.categories.v1.GetEmailPreferencesRequest
 	(*GetEmailPreferencesResponse)(nil),           // 17: uplift.categories.v1.GetEmailPreferencesResponse
 	(*Report)(nil),                                // 18: uplift.categories.v1.Report
-	(*Finding)(nil),                               // 19: uplift.categories.v1.Finding
-	(*Insight)(nil),                               // 20: uplift.categories.v1.Insight
-	(*Idea)(nil),                                  // 21: uplift.categories.v1.Idea
-	(*GetCurrentReportRequest)(nil),               // 22: uplift.categories.v1.GetCurrentReportRequest
-	(*GetCurrentReportResponse)(nil),              // 23: uplift.categories.v1.GetCurrentReportResponse
-	(*GetInsightsRequest)(nil),                    // 24: uplift.categories.v1.GetInsightsRequest
-	(*GetInsightsResponse)(nil),                   // 25: uplift.categories.v1.GetInsightsResponse
-	(*ListRecentIdeasRequest)(nil),                // 26: uplift.categories.v1.ListRecentIdeasRequest
-	(*ListRecentIdeasResponse)(nil),               // 27: uplift.categories.v1.ListRecentIdeasResponse
-	(*GetIdeaRequest)(nil),                        // 28: uplift.categories.v1.GetIdeaRequest
-	(*GetIdeaResponse)(nil),                       // 29: uplift.categories.v1.GetIdeaResponse
-	(*InvalidateCampaignIdeasRequest)(nil),        // 30: uplift.categories.v1.InvalidateCampaignIdeasRequest
-	(*InvalidateCampaignIdeasResponse)(nil),       // 31: uplift.categories.v1.InvalidateCampaignIdeasResponse
-	(*SendAIEmailDigestRequest)(nil),              // 32: uplift.categories.v1.SendAIEmailDigestRequest
-	(*SendAIEmailDigestResponse)(nil),             // 33: uplift.categories.v1.SendAIEmailDigestResponse
-	(*timestamppb.Timestamp)(nil),                 // 34: google.protobuf.Timestamp
+	(*CheckResult)(nil),                           // 19: uplift.categories.v1.CheckResult
+	(*Finding)(nil),                               // 20: uplift.categories.v1.Finding
+	(*Insight)(nil),                               // 21: uplift.categories.v1.Insight
+	(*Idea)(nil),                                  // 22: uplift.categories.v1.Idea
+	(*GetCurrentReportRequest)(nil),               // 23: uplift.categories.v1.GetCurrentReportRequest
+	(*GetCurrentReportResponse)(nil),              // 24: uplift.categories.v1.GetCurrentReportResponse
+	(*GetInsightsRequest)(nil),                    // 25: uplift.categories.v1.GetInsightsRequest
+	(*GetInsightsResponse)(nil),                   // 26: uplift.categories.v1.GetInsightsResponse
+	(*ListRecentIdeasRequest)(nil),                // 27: uplift.categories.v1.ListRecentIdeasRequest
+	(*ListRecentIdeasResponse)(nil),               // 28: uplift.categories.v1.ListRecentIdeasResponse
+	(*GetIdeaRequest)(nil),                        // 29: uplift.categories.v1.GetIdeaRequest
+	(*GetIdeaResponse)(nil),                       // 30: uplift.categories.v1.GetIdeaResponse
+	(*InvalidateCampaignIdeasRequest)(nil),        // 31: uplift.categories.v1.InvalidateCampaignIdeasRequest
+	(*InvalidateCampaignIdeasResponse)(nil),       // 32: uplift.categories.v1.InvalidateCampaignIdeasResponse
+	(*GetWebsiteScoreRequest)(nil),                // 33: uplift.categories.v1.GetWebsiteScoreRequest
+	(*GetWebsiteScoreResponse)(nil),               // 34: uplift.categories.v1.GetWebsiteScoreResponse
+	(*SendAIEmailDigestRequest)(nil),              // 35: uplift.categories.v1.SendAIEmailDigestRequest
+	(*SendAIEmailDigestResponse)(nil),             // 36: uplift.categories.v1.SendAIEmailDigestResponse
+	(*timestamppb.Timestamp)(nil),                 // 37: google.protobuf.Timestamp
 }
 var file_uplift_categories_v1_categories_service_proto_depIdxs = []int32{
 	1,  // 0: uplift.categories.v1.CreateCategoryResponse.category:type_name -> uplift.categories.v1.Category
 	0,  // 1: uplift.categories.v1.Report.status:type_name -> uplift.categories.v1.ReportStatus
-	19, // 2: uplift.categories.v1.Report.findings:type_name -> uplift.categories.v1.Finding
-	20, // 3: uplift.categories.v1.Report.insights:type_name -> uplift.categories.v1.Insight
-	21, // 4: uplift.categories.v1.Report.ideas:type_name -> uplift.categories.v1.Idea
-	34, // 5: uplift.categories.v1.Report.create_time:type_name -> google.protobuf.Timestamp
-	34, // 6: uplift.categories.v1.Idea.create_time:type_name -> google.protobuf.Timestamp
-	18, // 7: uplift.categories.v1.GetCurrentReportResponse.report:type_name -> uplift.categories.v1.Report
-	20, // 8: uplift.categories.v1.GetInsightsResponse.insights:type_name -> uplift.categories.v1.Insight
-	21, // 9: uplift.categories.v1.ListRecentIdeasResponse.ideas:type_name -> uplift.categories.v1.Idea
-	21, // 10: uplift.categories.v1.GetIdeaResponse.idea:type_name -> uplift.categories.v1.Idea
-	2,  // 11: uplift.categories.v1.CategoriesService.CreateCategory:input_type -> uplift.categories.v1.CreateCategoryRequest
-	4,  // 12: uplift.categories.v1.CategoriesService.GetLabel:input_type -> uplift.categories.v1.GetLabelRequest
-	6,  // 13: uplift.categories.v1.CategoriesService.UpdateLabel:input_type -> uplift.categories.v1.UpdateLabelRequest
-	8,  // 14: uplift.categories.v1.CategoriesService.GetContentGenerationParams:input_type -> uplift.categories.v1.GetContentGenerationParamsRequest
-	10, // 15: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:input_type -> uplift.categories.v1.UpdateContentGenerationParamsRequest
-	12, // 16: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:input_type -> uplift.categories.v1.UpdateEmailPreferencesRequest
-	14, // 17: uplift.categories.v1.CategoriesService.DisableBusinessReport:input_type -> uplift.categories.v1.DisableBusinessReportRequest
-	16, // 18: uplift.categories.v1.CategoriesService.GetEmailPreferences:input_type -> uplift.categories.v1.GetEmailPreferencesRequest
-	22, // 19: uplift.categories.v1.CategoriesService.GetCurrentReport:input_type -> uplift.categories.v1.GetCurrentReportRequest
-	24, // 20: uplift.categories.v1.CategoriesService.GetInsights:input_type -> uplift.categories.v1.GetInsightsRequest
-	26, // 21: uplift.categories.v1.CategoriesService.ListRecentIdeas:input_type -> uplift.categories.v1.ListRecentIdeasRequest
-	28, // 22: uplift.categories.v1.CategoriesService.GetIdea:input_type -> uplift.categories.v1.GetIdeaRequest
-	30, // 23: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:input_type -> uplift.categories.v1.InvalidateCampaignIdeasRequest
-	32, // 24: uplift.categories.v1.CategoriesService.SendAIEmailDigest:input_type -> uplift.categories.v1.SendAIEmailDigestRequest
-	3,  // 25: uplift.categories.v1.CategoriesService.CreateCategory:output_type -> uplift.categories.v1.CreateCategoryResponse
-	5,  // 26: uplift.categories.v1.CategoriesService.GetLabel:output_type -> uplift.categories.v1.GetLabelResponse
-	7,  // 27: uplift.categories.v1.CategoriesService.UpdateLabel:output_type -> uplift.categories.v1.UpdateLabelResponse
-	9,  // 28: uplift.categories.v1.CategoriesService.GetContentGenerationParams:output_type -> uplift.categories.v1.GetContentGenerationParamsResponse
-	11, // 29: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:output_type -> uplift.categories.v1.UpdateContentGenerationParamsResponse
-	13, // 30: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:output_type -> uplift.categories.v1.UpdateEmailPreferencesResponse
-	15, // 31: uplift.categories.v1.CategoriesService.DisableBusinessReport:output_type -> uplift.categories.v1.DisableBusinessReportResponse
-	17, // 32: uplift.categories.v1.CategoriesService.GetEmailPreferences:output_type -> uplift.categories.v1.GetEmailPreferencesResponse
-	23, // 33: uplift.categories.v1.CategoriesService.GetCurrentReport:output_type -> uplift.categories.v1.GetCurrentReportResponse
-	25, // 34: uplift.categories.v1.CategoriesService.GetInsights:output_type -> uplift.categories.v1.GetInsightsResponse
-	27, // 35: uplift.categories.v1.CategoriesService.ListRecentIdeas:output_type -> uplift.categories.v1.ListRecentIdeasResponse
-	29, // 36: uplift.categories.v1.CategoriesService.GetIdea:output_type -> uplift.categories.v1.GetIdeaResponse
-	31, // 37: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:output_type -> uplift.categories.v1.InvalidateCampaignIdeasResponse
-	33, // 38: uplift.categories.v1.CategoriesService.SendAIEmailDigest:output_type -> uplift.categories.v1.SendAIEmailDigestResponse
-	25, // [25:39] is the sub-list for method output_type
-	11, // [11:25] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	20, // 2: uplift.categories.v1.Report.findings:type_name -> uplift.categories.v1.Finding
+	21, // 3: uplift.categories.v1.Report.insights:type_name -> uplift.categories.v1.Insight
+	22, // 4: uplift.categories.v1.Report.ideas:type_name -> uplift.categories.v1.Idea
+	37, // 5: uplift.categories.v1.Report.create_time:type_name -> google.protobuf.Timestamp
+	19, // 6: uplift.categories.v1.Report.checks:type_name -> uplift.categories.v1.CheckResult
+	37, // 7: uplift.categories.v1.Idea.create_time:type_name -> google.protobuf.Timestamp
+	18, // 8: uplift.categories.v1.GetCurrentReportResponse.report:type_name -> uplift.categories.v1.Report
+	21, // 9: uplift.categories.v1.GetInsightsResponse.insights:type_name -> uplift.categories.v1.Insight
+	22, // 10: uplift.categories.v1.ListRecentIdeasResponse.ideas:type_name -> uplift.categories.v1.Idea
+	22, // 11: uplift.categories.v1.GetIdeaResponse.idea:type_name -> uplift.categories.v1.Idea
+	19, // 12: uplift.categories.v1.GetWebsiteScoreResponse.checks:type_name -> uplift.categories.v1.CheckResult
+	20, // 13: uplift.categories.v1.GetWebsiteScoreResponse.findings:type_name -> uplift.categories.v1.Finding
+	2,  // 14: uplift.categories.v1.CategoriesService.CreateCategory:input_type -> uplift.categories.v1.CreateCategoryRequest
+	4,  // 15: uplift.categories.v1.CategoriesService.GetLabel:input_type -> uplift.categories.v1.GetLabelRequest
+	6,  // 16: uplift.categories.v1.CategoriesService.UpdateLabel:input_type -> uplift.categories.v1.UpdateLabelRequest
+	8,  // 17: uplift.categories.v1.CategoriesService.GetContentGenerationParams:input_type -> uplift.categories.v1.GetContentGenerationParamsRequest
+	10, // 18: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:input_type -> uplift.categories.v1.UpdateContentGenerationParamsRequest
+	12, // 19: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:input_type -> uplift.categories.v1.UpdateEmailPreferencesRequest
+	14, // 20: uplift.categories.v1.CategoriesService.DisableBusinessReport:input_type -> uplift.categories.v1.DisableBusinessReportRequest
+	16, // 21: uplift.categories.v1.CategoriesService.GetEmailPreferences:input_type -> uplift.categories.v1.GetEmailPreferencesRequest
+	23, // 22: uplift.categories.v1.CategoriesService.GetCurrentReport:input_type -> uplift.categories.v1.GetCurrentReportRequest
+	25, // 23: uplift.categories.v1.CategoriesService.GetInsights:input_type -> uplift.categories.v1.GetInsightsRequest
+	27, // 24: uplift.categories.v1.CategoriesService.ListRecentIdeas:input_type -> uplift.categories.v1.ListRecentIdeasRequest
+	29, // 25: uplift.categories.v1.CategoriesService.GetIdea:input_type -> uplift.categories.v1.GetIdeaRequest
+	31, // 26: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:input_type -> uplift.categories.v1.InvalidateCampaignIdeasRequest
+	33, // 27: uplift.categories.v1.CategoriesService.GetWebsiteScore:input_type -> uplift.categories.v1.GetWebsiteScoreRequest
+	35, // 28: uplift.categories.v1.CategoriesService.SendAIEmailDigest:input_type -> uplift.categories.v1.SendAIEmailDigestRequest
+	3,  // 29: uplift.categories.v1.CategoriesService.CreateCategory:output_type -> uplift.categories.v1.CreateCategoryResponse
+	5,  // 30: uplift.categories.v1.CategoriesService.GetLabel:output_type -> uplift.categories.v1.GetLabelResponse
+	7,  // 31: uplift.categories.v1.CategoriesService.UpdateLabel:output_type -> uplift.categories.v1.UpdateLabelResponse
+	9,  // 32: uplift.categories.v1.CategoriesService.GetContentGenerationParams:output_type -> uplift.categories.v1.GetContentGenerationParamsResponse
+	11, // 33: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:output_type -> uplift.categories.v1.UpdateContentGenerationParamsResponse
+	13, // 34: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:output_type -> uplift.categories.v1.UpdateEmailPreferencesResponse
+	15, // 35: uplift.categories.v1.CategoriesService.DisableBusinessReport:output_type -> uplift.categories.v1.DisableBusinessReportResponse
+	17, // 36: uplift.categories.v1.CategoriesService.GetEmailPreferences:output_type -> uplift.categories.v1.GetEmailPreferencesResponse
+	24, // 37: uplift.categories.v1.CategoriesService.GetCurrentReport:output_type -> uplift.categories.v1.GetCurrentReportResponse
+	26, // 38: uplift.categories.v1.CategoriesService.GetInsights:output_type -> uplift.categories.v1.GetInsightsResponse
+	28, // 39: uplift.categories.v1.CategoriesService.ListRecentIdeas:output_type -> uplift.categories.v1.ListRecentIdeasResponse
+	30, // 40: uplift.categories.v1.CategoriesService.GetIdea:output_type -> uplift.categories.v1.GetIdeaResponse
+	32, // 41: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:output_type -> uplift.categories.v1.InvalidateCampaignIdeasResponse
+	34, // 42: uplift.categories.v1.CategoriesService.GetWebsiteScore:output_type -> uplift.categories.v1.GetWebsiteScoreResponse
+	36, // 43: uplift.categories.v1.CategoriesService.SendAIEmailDigest:output_type -> uplift.categories.v1.SendAIEmailDigestResponse
+	29, // [29:44] is the sub-list for method output_type
+	14, // [14:29] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_uplift_categories_v1_categories_service_proto_init() }
@@ -2178,7 +2457,7 @@ func file_uplift_categories_v1_categories_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_categories_v1_categories_service_proto_rawDesc), len(file_uplift_categories_v1_categories_service_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   33,
+			NumMessages:   36,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

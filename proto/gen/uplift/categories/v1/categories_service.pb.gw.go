@@ -576,6 +576,41 @@ func local_request_CategoriesService_InvalidateCampaignIdeas_0(ctx context.Conte
 	return msg, metadata, err
 }
 
+var filter_CategoriesService_GetWebsiteScore_0 = &utilities.DoubleArray{Encoding: map[string]int{}, Base: []int(nil), Check: []int(nil)}
+
+func request_CategoriesService_GetWebsiteScore_0(ctx context.Context, marshaler runtime.Marshaler, client CategoriesServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq GetWebsiteScoreRequest
+		metadata runtime.ServerMetadata
+	)
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_CategoriesService_GetWebsiteScore_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+	}
+	msg, err := client.GetWebsiteScore(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
+	return msg, metadata, err
+}
+
+func local_request_CategoriesService_GetWebsiteScore_0(ctx context.Context, marshaler runtime.Marshaler, server CategoriesServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq GetWebsiteScoreRequest
+		metadata runtime.ServerMetadata
+	)
+	if err := req.ParseForm(); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	if err := runtime.PopulateQueryParameters(&protoReq, req.Form, filter_CategoriesService_GetWebsiteScore_0); err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "%v", err)
+	}
+	msg, err := server.GetWebsiteScore(ctx, &protoReq)
+	return msg, metadata, err
+}
+
 func request_CategoriesService_SendAIEmailDigest_0(ctx context.Context, marshaler runtime.Marshaler, client CategoriesServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
 	var (
 		protoReq SendAIEmailDigestRequest
@@ -887,6 +922,26 @@ func RegisterCategoriesServiceHandlerServer(ctx context.Context, mux *runtime.Se
 		}
 		forward_CategoriesService_InvalidateCampaignIdeas_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodGet, pattern_CategoriesService_GetWebsiteScore_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		var stream runtime.ServerTransportStream
+		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/uplift.categories.v1.CategoriesService/GetWebsiteScore", runtime.WithHTTPPathPattern("/internal/website-score"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := local_request_CategoriesService_GetWebsiteScore_0(annotatedContext, inboundMarshaler, server, req, pathParams)
+		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_CategoriesService_GetWebsiteScore_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
 	mux.Handle(http.MethodPost, pattern_CategoriesService_SendAIEmailDigest_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -1168,6 +1223,23 @@ func RegisterCategoriesServiceHandlerClient(ctx context.Context, mux *runtime.Se
 		}
 		forward_CategoriesService_InvalidateCampaignIdeas_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodGet, pattern_CategoriesService_GetWebsiteScore_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/uplift.categories.v1.CategoriesService/GetWebsiteScore", runtime.WithHTTPPathPattern("/internal/website-score"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := request_CategoriesService_GetWebsiteScore_0(annotatedContext, inboundMarshaler, client, req, pathParams)
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_CategoriesService_GetWebsiteScore_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
 	mux.Handle(http.MethodPost, pattern_CategoriesService_SendAIEmailDigest_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
 		ctx, cancel := context.WithCancel(req.Context())
 		defer cancel()
@@ -1220,6 +1292,7 @@ var (
 	pattern_CategoriesService_ListRecentIdeas_0               = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4, 2, 5, 2, 6}, []string{"internal", "categories", "category_id", "business-data", "reports", "ideas", "recent"}, ""))
 	pattern_CategoriesService_GetIdea_0                       = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4, 1, 0, 4, 1, 5, 5}, []string{"internal", "categories", "category_id", "business-data", "ideas", "idea_id"}, ""))
 	pattern_CategoriesService_InvalidateCampaignIdeas_0       = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4, 2, 5}, []string{"internal", "categories", "category_id", "business-data", "campaign-ideas", "invalidate"}, ""))
+	pattern_CategoriesService_GetWebsiteScore_0               = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1}, []string{"internal", "website-score"}, ""))
 	pattern_CategoriesService_SendAIEmailDigest_0             = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3}, []string{"internal", "categories", "category_id", "sendAIEmailDigest"}, ""))
 )
 
@@ -1237,5 +1310,6 @@ var (
 	forward_CategoriesService_ListRecentIdeas_0               = runtime.ForwardResponseMessage
 	forward_CategoriesService_GetIdea_0                       = runtime.ForwardResponseMessage
 	forward_CategoriesService_InvalidateCampaignIdeas_0       = runtime.ForwardResponseMessage
+	forward_CategoriesService_GetWebsiteScore_0               = runtime.ForwardResponseMessage
 	forward_CategoriesService_SendAIEmailDigest_0             = runtime.ForwardResponseMessage
 )

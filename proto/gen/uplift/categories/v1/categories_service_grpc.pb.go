@@ -32,6 +32,7 @@ const (
 	CategoriesService_ListRecentIdeas_FullMethodName               = "/uplift.categories.v1.CategoriesService/ListRecentIdeas"
 	CategoriesService_GetIdea_FullMethodName                       = "/uplift.categories.v1.CategoriesService/GetIdea"
 	CategoriesService_InvalidateCampaignIdeas_FullMethodName       = "/uplift.categories.v1.CategoriesService/InvalidateCampaignIdeas"
+	CategoriesService_GetWebsiteScore_FullMethodName               = "/uplift.categories.v1.CategoriesService/GetWebsiteScore"
 	CategoriesService_SendAIEmailDigest_FullMethodName             = "/uplift.categories.v1.CategoriesService/SendAIEmailDigest"
 )
 
@@ -73,6 +74,9 @@ type CategoriesServiceClient interface {
 	GetIdea(ctx context.Context, in *GetIdeaRequest, opts ...grpc.CallOption) (*GetIdeaResponse, error)
 	// InvalidateCampaignIdeas discards the current ideas so new ones are made.
 	InvalidateCampaignIdeas(ctx context.Context, in *InvalidateCampaignIdeasRequest, opts ...grpc.CallOption) (*InvalidateCampaignIdeasResponse, error)
+	// GetWebsiteScore reviews any store's website without signing in, for the
+	// public website-score page. Rate limited per client.
+	GetWebsiteScore(ctx context.Context, in *GetWebsiteScoreRequest, opts ...grpc.CallOption) (*GetWebsiteScoreResponse, error)
 	// SendAIEmailDigest asks the digest service to email the current report now.
 	SendAIEmailDigest(ctx context.Context, in *SendAIEmailDigestRequest, opts ...grpc.CallOption) (*SendAIEmailDigestResponse, error)
 }
@@ -215,6 +219,16 @@ func (c *categoriesServiceClient) InvalidateCampaignIdeas(ctx context.Context, i
 	return out, nil
 }
 
+func (c *categoriesServiceClient) GetWebsiteScore(ctx context.Context, in *GetWebsiteScoreRequest, opts ...grpc.CallOption) (*GetWebsiteScoreResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetWebsiteScoreResponse)
+	err := c.cc.Invoke(ctx, CategoriesService_GetWebsiteScore_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *categoriesServiceClient) SendAIEmailDigest(ctx context.Context, in *SendAIEmailDigestRequest, opts ...grpc.CallOption) (*SendAIEmailDigestResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(SendAIEmailDigestResponse)
@@ -263,6 +277,9 @@ type CategoriesServiceServer interface {
 	GetIdea(context.Context, *GetIdeaRequest) (*GetIdeaResponse, error)
 	// InvalidateCampaignIdeas discards the current ideas so new ones are made.
 	InvalidateCampaignIdeas(context.Context, *InvalidateCampaignIdeasRequest) (*InvalidateCampaignIdeasResponse, error)
+	// GetWebsiteScore reviews any store's website without signing in, for the
+	// public website-score page. Rate limited per client.
+	GetWebsiteScore(context.Context, *GetWebsiteScoreRequest) (*GetWebsiteScoreResponse, error)
 	// SendAIEmailDigest asks the digest service to email the current report now.
 	SendAIEmailDigest(context.Context, *SendAIEmailDigestRequest) (*SendAIEmailDigestResponse, error)
 	mustEmbedUnimplementedCategoriesServiceServer()
@@ -313,6 +330,9 @@ func (UnimplementedCategoriesServiceServer) GetIdea(context.Context, *GetIdeaReq
 }
 func (UnimplementedCategoriesServiceServer) InvalidateCampaignIdeas(context.Context, *InvalidateCampaignIdeasRequest) (*InvalidateCampaignIdeasResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method InvalidateCampaignIdeas not implemented")
+}
+func (UnimplementedCategoriesServiceServer) GetWebsiteScore(context.Context, *GetWebsiteScoreRequest) (*GetWebsiteScoreResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetWebsiteScore not implemented")
 }
 func (UnimplementedCategoriesServiceServer) SendAIEmailDigest(context.Context, *SendAIEmailDigestRequest) (*SendAIEmailDigestResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method SendAIEmailDigest not implemented")
@@ -572,6 +592,24 @@ func _CategoriesService_InvalidateCampaignIdeas_Handler(srv interface{}, ctx con
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CategoriesService_GetWebsiteScore_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetWebsiteScoreRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CategoriesServiceServer).GetWebsiteScore(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CategoriesService_GetWebsiteScore_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CategoriesServiceServer).GetWebsiteScore(ctx, req.(*GetWebsiteScoreRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _CategoriesService_SendAIEmailDigest_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(SendAIEmailDigestRequest)
 	if err := dec(in); err != nil {
@@ -648,6 +686,10 @@ var CategoriesService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "InvalidateCampaignIdeas",
 			Handler:    _CategoriesService_InvalidateCampaignIdeas_Handler,
+		},
+		{
+			MethodName: "GetWebsiteScore",
+			Handler:    _CategoriesService_GetWebsiteScore_Handler,
 		},
 		{
 			MethodName: "SendAIEmailDigest",

@@ -370,6 +370,156 @@ func (x *DigestRequested) GetOccurTime() *timestamppb.Timestamp {
 	return nil
 }
 
+// ReviewRequested is published on "uplift.categories.review_requested" when a
+// category's website is set or changed; the categories service's worker reads
+// the site and writes the report.
+type ReviewRequested struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	SiteUrl       string                 `protobuf:"bytes,2,opt,name=site_url,json=siteUrl,proto3" json:"site_url,omitempty"`
+	ReportId      string                 `protobuf:"bytes,3,opt,name=report_id,json=reportId,proto3" json:"report_id,omitempty"`
+	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewRequested) Reset() {
+	*x = ReviewRequested{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewRequested) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewRequested) ProtoMessage() {}
+
+func (x *ReviewRequested) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewRequested.ProtoReflect.Descriptor instead.
+func (*ReviewRequested) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *ReviewRequested) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *ReviewRequested) GetSiteUrl() string {
+	if x != nil {
+		return x.SiteUrl
+	}
+	return ""
+}
+
+func (x *ReviewRequested) GetReportId() string {
+	if x != nil {
+		return x.ReportId
+	}
+	return ""
+}
+
+func (x *ReviewRequested) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
+// ReportUpdated is published on "uplift.categories.report_updated" as a
+// report progresses; the gateway streams it to the web.
+type ReportUpdated struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	ReportId   string                 `protobuf:"bytes,2,opt,name=report_id,json=reportId,proto3" json:"report_id,omitempty"`
+	// status is the name of an uplift.categories.v1.ReportStatus value.
+	Status          string                 `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
+	ProgressPercent int32                  `protobuf:"varint,4,opt,name=progress_percent,json=progressPercent,proto3" json:"progress_percent,omitempty"`
+	OccurTime       *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *ReportUpdated) Reset() {
+	*x = ReportUpdated{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportUpdated) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportUpdated) ProtoMessage() {}
+
+func (x *ReportUpdated) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportUpdated.ProtoReflect.Descriptor instead.
+func (*ReportUpdated) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *ReportUpdated) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *ReportUpdated) GetReportId() string {
+	if x != nil {
+		return x.ReportId
+	}
+	return ""
+}
+
+func (x *ReportUpdated) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *ReportUpdated) GetProgressPercent() int32 {
+	if x != nil {
+		return x.ProgressPercent
+	}
+	return 0
+}
+
+func (x *ReportUpdated) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
 var File_uplift_events_v1_events_proto protoreflect.FileDescriptor
 
 const file_uplift_events_v1_events_proto_rawDesc = "" +
@@ -407,7 +557,22 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"categoryId\x12!\n" +
 	"\frequested_by\x18\x02 \x01(\tR\vrequestedBy\x129\n" +
 	"\n" +
-	"occur_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTimeB\xb5\x01\n" +
+	"occur_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\xa5\x01\n" +
+	"\x0fReviewRequested\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x19\n" +
+	"\bsite_url\x18\x02 \x01(\tR\asiteUrl\x12\x1b\n" +
+	"\treport_id\x18\x03 \x01(\tR\breportId\x129\n" +
+	"\n" +
+	"occur_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\xcb\x01\n" +
+	"\rReportUpdated\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x1b\n" +
+	"\treport_id\x18\x02 \x01(\tR\breportId\x12\x16\n" +
+	"\x06status\x18\x03 \x01(\tR\x06status\x12)\n" +
+	"\x10progress_percent\x18\x04 \x01(\x05R\x0fprogressPercent\x129\n" +
+	"\n" +
+	"occur_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTimeB\xb5\x01\n" +
 	"\x14com.uplift.events.v1B\vEventsProtoP\x01Z.uplift.dev/proto/gen/uplift/events/v1;eventsv1\xa2\x02\x03UEX\xaa\x02\x10Uplift.Events.V1\xca\x02\x10Uplift\\Events\\V1\xe2\x02\x1cUplift\\Events\\V1\\GPBMetadata\xea\x02\x12Uplift::Events::V1b\x06proto3"
 
 var (
@@ -422,26 +587,30 @@ func file_uplift_events_v1_events_proto_rawDescGZIP() []byte {
 	return file_uplift_events_v1_events_proto_rawDescData
 }
 
-var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
+var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*UserCreated)(nil),           // 0: uplift.events.v1.UserCreated
 	(*UserDeleted)(nil),           // 1: uplift.events.v1.UserDeleted
 	(*UserEmailChanged)(nil),      // 2: uplift.events.v1.UserEmailChanged
 	(*BillingChanged)(nil),        // 3: uplift.events.v1.BillingChanged
 	(*DigestRequested)(nil),       // 4: uplift.events.v1.DigestRequested
-	(*timestamppb.Timestamp)(nil), // 5: google.protobuf.Timestamp
+	(*ReviewRequested)(nil),       // 5: uplift.events.v1.ReviewRequested
+	(*ReportUpdated)(nil),         // 6: uplift.events.v1.ReportUpdated
+	(*timestamppb.Timestamp)(nil), // 7: google.protobuf.Timestamp
 }
 var file_uplift_events_v1_events_proto_depIdxs = []int32{
-	5, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
-	5, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
-	5, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
-	5, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
-	5, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
-	5, // [5:5] is the sub-list for method output_type
-	5, // [5:5] is the sub-list for method input_type
-	5, // [5:5] is the sub-list for extension type_name
-	5, // [5:5] is the sub-list for extension extendee
-	0, // [0:5] is the sub-list for field type_name
+	7, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
+	7, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
+	7, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
+	7, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
+	7, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
+	7, // 5: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
+	7, // 6: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	7, // [7:7] is the sub-list for method output_type
+	7, // [7:7] is the sub-list for method input_type
+	7, // [7:7] is the sub-list for extension type_name
+	7, // [7:7] is the sub-list for extension extendee
+	0, // [0:7] is the sub-list for field type_name
 }
 
 func init() { file_uplift_events_v1_events_proto_init() }
@@ -455,7 +624,7 @@ func file_uplift_events_v1_events_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_events_v1_events_proto_rawDesc), len(file_uplift_events_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   5,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/categories/v1/categories_service.proto.
  */
 export const file_uplift_categories_v1_categories_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci11cGxpZnQvY2F0ZWdvcmllcy92MS9jYXRlZ29yaWVzX3NlcnZpY2UucHJvdG8SFHVwbGlmdC5jYXRlZ29yaWVzLnYxIo4BCghDYXRlZ29yeRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHNpdGVfdXJsGAMgASgJEhcKD2FkZGl0aW9uYWxfaW5mbxgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCCI0ChVDcmVhdGVDYXRlZ29yeVJlcXVlc3QSGwoTc2hvcGlmeV9jYXRlZ29yeV9pZBgBIAEoCSJKChZDcmVhdGVDYXRlZ29yeVJlc3BvbnNlEjAKCGNhdGVnb3J5GAEgASgLMh4udXBsaWZ0LmNhdGVnb3JpZXMudjEuQ2F0ZWdvcnkiJgoPR2V0TGFiZWxSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIiAKEEdldExhYmVsUmVzcG9uc2USDAoEbmFtZRgBIAEoCSI3ChJVcGRhdGVMYWJlbFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEbmFtZRgCIAEoCSIjChNVcGRhdGVMYWJlbFJlc3BvbnNlEgwKBG5hbWUYASABKAkiOAohR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIn8KIkdldENvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVzcG9uc2USFQoIc2l0ZV91cmwYASABKAlIAIgBARIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgCIAEoCBIXCg9hZGRpdGlvbmFsX2luZm8YAyABKAlCCwoJX3NpdGVfdXJsIs0BCiRVcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSFQoIc2l0ZV91cmwYAiABKAlIAIgBARIhChRkaXNhYmxlX3dlZWtseV9lbWFpbBgDIAEoCEgBiAEBEhwKD2FkZGl0aW9uYWxfaW5mbxgEIAEoCUgCiAEBQgsKCV9zaXRlX3VybEIXChVfZGlzYWJsZV93ZWVrbHlfZW1haWxCEgoQX2FkZGl0aW9uYWxfaW5mbyKCAQolVXBkYXRlQ29udGVudEdlbmVyYXRpb25QYXJhbXNSZXNwb25zZRIVCghzaXRlX3VybBgBIAEoCUgAiAEBEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIEhcKD2FkZGl0aW9uYWxfaW5mbxgDIAEoCUILCglfc2l0ZV91cmwidgodVXBkYXRlRW1haWxQcmVmZXJlbmNlc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSJAoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYAiABKAhIAIgBAUIaChhfZGlzYWJsZV9idXNpbmVzc19yZXBvcnQiXwoeVXBkYXRlRW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlEh8KF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAEgASgIEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIIjMKHERpc2FibGVCdXNpbmVzc1JlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiXgodRGlzYWJsZUJ1c2luZXNzUmVwb3J0UmVzcG9uc2USHwoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYASABKAgSHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYAiABKAgiMQoaR2V0RW1haWxQcmVmZXJlbmNlc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiXAobR2V0RW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlEh8KF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAEgASgIEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIIq8CCgZSZXBvcnQSCgoCaWQYASABKAkSMgoGc3RhdHVzGAIgASgOMiIudXBsaWZ0LmNhdGVnb3JpZXMudjEuUmVwb3J0U3RhdHVzEhgKEHByb2dyZXNzX3BlcmNlbnQYAyABKAUSDQoFc2NvcmUYBCABKAUSLwoIZmluZGluZ3MYBSADKAsyHS51cGxpZnQuY2F0ZWdvcmllcy52MS5GaW5kaW5nEi8KCGluc2lnaHRzGAYgAygLMh0udXBsaWZ0LmNhdGVnb3JpZXMudjEuSW5zaWdodBIpCgVpZGVhcxgHIAMoCzIaLnVwbGlmdC5jYXRlZ29yaWVzLnYxLklkZWESLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIp4BCgdGaW5kaW5nEgoKAmlkGAEgASgJEg0KBWdyb3VwGAIgASgJEg0KBWNoZWNrGAMgASgJEg0KBXRpdGxlGAQgASgJEgsKA3VybBgFIAEoCRIPCgdlbGVtZW50GAYgASgJEgsKA3doeRgHIAEoCRILCgNmaXgYCCABKAkSEwoLcG9pbnRzX2xvc3QYCSABKAUSDQoFc3RhdGUYCiABKAkiNQoHSW5zaWdodBIKCgJpZBgBIAEoCRIMCgR0ZXh0GAIgASgJEhAKCGV2aWRlbmNlGAMgASgJIroBCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB3doeV9ub3cYAyABKAkSDwoHY2hhbm5lbBgEIAEoCRIUCgxzdWJqZWN0X2xpbmUYBSABKAkSDAoEYm9keRgGIAEoCRIQCghwcm9kdWN0cxgHIAMoCRIOCgZ0aW1pbmcYCCABKAkSLwoLY3JlYXRlX3RpbWUYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIi4KF0dldEN1cnJlbnRSZXBvcnRSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIkgKGEdldEN1cnJlbnRSZXBvcnRSZXNwb25zZRIsCgZyZXBvcnQYASABKAsyHC51cGxpZnQuY2F0ZWdvcmllcy52MS5SZXBvcnQiKQoSR2V0SW5zaWdodHNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIkYKE0dldEluc2lnaHRzUmVzcG9uc2USLwoIaW5zaWdodHMYASADKAsyHS51cGxpZnQuY2F0ZWdvcmllcy52MS5JbnNpZ2h0Ii0KFkxpc3RSZWNlbnRJZGVhc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiRAoXTGlzdFJlY2VudElkZWFzUmVzcG9uc2USKQoFaWRlYXMYASADKAsyGi51cGxpZnQuY2F0ZWdvcmllcy52MS5JZGVhIjYKDkdldElkZWFSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEg8KB2lkZWFfaWQYAiABKAkiOwoPR2V0SWRlYVJlc3BvbnNlEigKBGlkZWEYASABKAsyGi51cGxpZnQuY2F0ZWdvcmllcy52MS5JZGVhIjUKHkludmFsaWRhdGVDYW1wYWlnbklkZWFzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIhCh9JbnZhbGlkYXRlQ2FtcGFpZ25JZGVhc1Jlc3BvbnNlIi8KGFNlbmRBSUVtYWlsRGlnZXN0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIbChlTZW5kQUlFbWFpbERpZ2VzdFJlc3BvbnNlKn4KDFJlcG9ydFN0YXR1cxIdChlSRVBPUlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHAoYUkVQT1JUX1NUQVRVU19HRU5FUkFUSU5HEAESFwoTUkVQT1JUX1NUQVRVU19SRUFEWRACEhgKFFJFUE9SVF9TVEFUVVNfRkFJTEVEEAMygBUKEUNhdGVnb3JpZXNTZXJ2aWNlEowBCg5DcmVhdGVDYXRlZ29yeRIrLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNyZWF0ZUNhdGVnb3J5UmVxdWVzdBosLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2UiH4LT5JMCGToBKiIUL2ludGVybmFsL2NhdGVnb3JpZXMSiwEKCEdldExhYmVsEiUudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0TGFiZWxSZXF1ZXN0GiYudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0TGFiZWxSZXNwb25zZSIwgtPkkwIqEigvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2xhYmVsEpcBCgtVcGRhdGVMYWJlbBIoLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUxhYmVsUmVxdWVzdBopLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUxhYmVsUmVzcG9uc2UiM4LT5JMCLToBKhooL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9sYWJlbBLhAQoaR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXMSNy51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRDb250ZW50R2VuZXJhdGlvblBhcmFtc1JlcXVlc3QaOC51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRDb250ZW50R2VuZXJhdGlvblBhcmFtc1Jlc3BvbnNlIlCC0+STAkoSSC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9jb250ZW50R2VuZXJhdGlvblBhcmFtcxLtAQodVXBkYXRlQ29udGVudEdlbmVyYXRpb25QYXJhbXMSOi51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtc1JlcXVlc3QaOy51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtc1Jlc3BvbnNlIlOC0+STAk06ASoySC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9jb250ZW50R2VuZXJhdGlvblBhcmFtcxLRAQoWVXBkYXRlRW1haWxQcmVmZXJlbmNlcxIzLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUVtYWlsUHJlZmVyZW5jZXNSZXF1ZXN0GjQudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlRW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlIkyC0+STAkY6ASoyQS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9lbWFpbFByZWZlcmVuY2VzEuQBChVEaXNhYmxlQnVzaW5lc3NSZXBvcnQSMi51cGxpZnQuY2F0ZWdvcmllcy52MS5EaXNhYmxlQnVzaW5lc3NSZXBvcnRSZXF1ZXN0GjMudXBsaWZ0LmNhdGVnb3JpZXMudjEuRGlzYWJsZUJ1c2luZXNzUmVwb3J0UmVzcG9uc2UiYoLT5JMCXDoBKjJXL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2VtYWlsUHJlZmVyZW5jZXMvZGlzYWJsZUJ1c2luZXNzUmVwb3J0ErcBChNHZXRFbWFpbFByZWZlcmVuY2VzEjAudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0RW1haWxQcmVmZXJlbmNlc1JlcXVlc3QaMS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRFbWFpbFByZWZlcmVuY2VzUmVzcG9uc2UiO4LT5JMCNRIzL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9lbWFpbFByZWZlcmVuY2VzEsEBChBHZXRDdXJyZW50UmVwb3J0Ei0udXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0Q3VycmVudFJlcG9ydFJlcXVlc3QaLi51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRDdXJyZW50UmVwb3J0UmVzcG9uc2UiToLT5JMCSGIGcmVwb3J0Ej4vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvY3VycmVudFJlcG9ydBKlAQoLR2V0SW5zaWdodHMSKC51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRJbnNpZ2h0c1JlcXVlc3QaKS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRJbnNpZ2h0c1Jlc3BvbnNlIkGC0+STAjsSOS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9pbnNpZ2h0cxK9AQoPTGlzdFJlY2VudElkZWFzEiwudXBsaWZ0LmNhdGVnb3JpZXMudjEuTGlzdFJlY2VudElkZWFzUmVxdWVzdBotLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkxpc3RSZWNlbnRJZGVhc1Jlc3BvbnNlIk2C0+STAkcSRS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9yZXBvcnRzL2lkZWFzL3JlY2VudBKmAQoHR2V0SWRlYRIkLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldElkZWFSZXF1ZXN0GiUudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0SWRlYVJlc3BvbnNlIk6C0+STAkhiBGlkZWESQC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9pZGVhcy97aWRlYV9pZH0S3QEKF0ludmFsaWRhdGVDYW1wYWlnbklkZWFzEjQudXBsaWZ0LmNhdGVnb3JpZXMudjEuSW52YWxpZGF0ZUNhbXBhaWduSWRlYXNSZXF1ZXN0GjUudXBsaWZ0LmNhdGVnb3JpZXMudjEuSW52YWxpZGF0ZUNhbXBhaWduSWRlYXNSZXNwb25zZSJVgtPkkwJPOgEqIkovaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvY2FtcGFpZ24taWRlYXMvaW52YWxpZGF0ZRK1AQoRU2VuZEFJRW1haWxEaWdlc3QSLi51cGxpZnQuY2F0ZWdvcmllcy52MS5TZW5kQUlFbWFpbERpZ2VzdFJlcXVlc3QaLy51cGxpZnQuY2F0ZWdvcmllcy52MS5TZW5kQUlFbWFpbERpZ2VzdFJlc3BvbnNlIj+C0+STAjk6ASoiNC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vc2VuZEFJRW1haWxEaWdlc3RC3AEKGGNvbS51cGxpZnQuY2F0ZWdvcmllcy52MUIWQ2F0ZWdvcmllc1NlcnZpY2VQcm90b1ABWjZ1cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvY2F0ZWdvcmllcy92MTtjYXRlZ29yaWVzdjGiAgNVQ1iqAhRVcGxpZnQuQ2F0ZWdvcmllcy5WMcoCFFVwbGlmdFxDYXRlZ29yaWVzXFYx4gIgVXBsaWZ0XENhdGVnb3JpZXNcVjFcR1BCTWV0YWRhdGHqAhZVcGxpZnQ6OkNhdGVnb3JpZXM6OlYxYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("Ci11cGxpZnQvY2F0ZWdvcmllcy92MS9jYXRlZ29yaWVzX3NlcnZpY2UucHJvdG8SFHVwbGlmdC5jYXRlZ29yaWVzLnYxIo4BCghDYXRlZ29yeRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHNpdGVfdXJsGAMgASgJEhcKD2FkZGl0aW9uYWxfaW5mbxgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCCI0ChVDcmVhdGVDYXRlZ29yeVJlcXVlc3QSGwoTc2hvcGlmeV9jYXRlZ29yeV9pZBgBIAEoCSJKChZDcmVhdGVDYXRlZ29yeVJlc3BvbnNlEjAKCGNhdGVnb3J5GAEgASgLMh4udXBsaWZ0LmNhdGVnb3JpZXMudjEuQ2F0ZWdvcnkiJgoPR2V0TGFiZWxSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIiAKEEdldExhYmVsUmVzcG9uc2USDAoEbmFtZRgBIAEoCSI3ChJVcGRhdGVMYWJlbFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEbmFtZRgCIAEoCSIjChNVcGRhdGVMYWJlbFJlc3BvbnNlEgwKBG5hbWUYASABKAkiOAohR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIn8KIkdldENvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVzcG9uc2USFQoIc2l0ZV91cmwYASABKAlIAIgBARIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgCIAEoCBIXCg9hZGRpdGlvbmFsX2luZm8YAyABKAlCCwoJX3NpdGVfdXJsIs0BCiRVcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSFQoIc2l0ZV91cmwYAiABKAlIAIgBARIhChRkaXNhYmxlX3dlZWtseV9lbWFpbBgDIAEoCEgBiAEBEhwKD2FkZGl0aW9uYWxfaW5mbxgEIAEoCUgCiAEBQgsKCV9zaXRlX3VybEIXChVfZGlzYWJsZV93ZWVrbHlfZW1haWxCEgoQX2FkZGl0aW9uYWxfaW5mbyKCAQolVXBkYXRlQ29udGVudEdlbmVyYXRpb25QYXJhbXNSZXNwb25zZRIVCghzaXRlX3VybBgBIAEoCUgAiAEBEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIEhcKD2FkZGl0aW9uYWxfaW5mbxgDIAEoCUILCglfc2l0ZV91cmwidgodVXBkYXRlRW1haWxQcmVmZXJlbmNlc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSJAoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYAiABKAhIAIgBAUIaChhfZGlzYWJsZV9idXNpbmVzc19yZXBvcnQiXwoeVXBkYXRlRW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlEh8KF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAEgASgIEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIIjMKHERpc2FibGVCdXNpbmVzc1JlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiXgodRGlzYWJsZUJ1c2luZXNzUmVwb3J0UmVzcG9uc2USHwoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYASABKAgSHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYAiABKAgiMQoaR2V0RW1haWxQcmVmZXJlbmNlc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiXAobR2V0RW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlEh8KF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAEgASgIEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIIsEDCgZSZXBvcnQSCgoCaWQYASABKAkSMgoGc3RhdHVzGAIgASgOMiIudXBsaWZ0LmNhdGVnb3JpZXMudjEuUmVwb3J0U3RhdHVzEhgKEHByb2dyZXNzX3BlcmNlbnQYAyABKAUSDQoFc2NvcmUYBCABKAUSLwoIZmluZGluZ3MYBSADKAsyHS51cGxpZnQuY2F0ZWdvcmllcy52MS5GaW5kaW5nEi8KCGluc2lnaHRzGAYgAygLMh0udXBsaWZ0LmNhdGVnb3JpZXMudjEuSW5zaWdodBIpCgVpZGVhcxgHIAMoCzIaLnVwbGlmdC5jYXRlZ29yaWVzLnYxLklkZWESLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBGJhbmQYCSABKAkSDwoHc3VtbWFyeRgKIAEoCRIxCgZjaGVja3MYCyADKAsyIS51cGxpZnQuY2F0ZWdvcmllcy52MS5DaGVja1Jlc3VsdBIQCghzaXRlX3VybBgMIAEoCRIVCg1wcm9ncmVzc19zdGVwGA0gASgJEhUKDWVycm9yX21lc3NhZ2UYDiABKAkiSwoLQ2hlY2tSZXN1bHQSDQoFY2hlY2sYASABKAkSDQoFZ3JvdXAYAiABKAkSDgoGd2VpZ2h0GAMgASgFEg4KBmVhcm5lZBgEIAEoBSKeAQoHRmluZGluZxIKCgJpZBgBIAEoCRINCgVncm91cBgCIAEoCRINCgVjaGVjaxgDIAEoCRINCgV0aXRsZRgEIAEoCRILCgN1cmwYBSABKAkSDwoHZWxlbWVudBgGIAEoCRILCgN3aHkYByABKAkSCwoDZml4GAggASgJEhMKC3BvaW50c19sb3N0GAkgASgFEg0KBXN0YXRlGAogASgJIjUKB0luc2lnaHQSCgoCaWQYASABKAkSDAoEdGV4dBgCIAEoCRIQCghldmlkZW5jZRgDIAEoCSK6AQoESWRlYRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgd3aHlfbm93GAMgASgJEg8KB2NoYW5uZWwYBCABKAkSFAoMc3ViamVjdF9saW5lGAUgASgJEgwKBGJvZHkYBiABKAkSEAoIcHJvZHVjdHMYByADKAkSDgoGdGltaW5nGAggASgJEi8KC2NyZWF0ZV90aW1lGAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIuChdHZXRDdXJyZW50UmVwb3J0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSJIChhHZXRDdXJyZW50UmVwb3J0UmVzcG9uc2USLAoGcmVwb3J0GAEgASgLMhwudXBsaWZ0LmNhdGVnb3JpZXMudjEuUmVwb3J0IikKEkdldEluc2lnaHRzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSJGChNHZXRJbnNpZ2h0c1Jlc3BvbnNlEi8KCGluc2lnaHRzGAEgAygLMh0udXBsaWZ0LmNhdGVnb3JpZXMudjEuSW5zaWdodCItChZMaXN0UmVjZW50SWRlYXNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIkQKF0xpc3RSZWNlbnRJZGVhc1Jlc3BvbnNlEikKBWlkZWFzGAEgAygLMhoudXBsaWZ0LmNhdGVnb3JpZXMudjEuSWRlYSI2Cg5HZXRJZGVhUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIPCgdpZGVhX2lkGAIgASgJIjsKD0dldElkZWFSZXNwb25zZRIoCgRpZGVhGAEgASgLMhoudXBsaWZ0LmNhdGVnb3JpZXMudjEuSWRlYSI1Ch5JbnZhbGlkYXRlQ2FtcGFpZ25JZGVhc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiIQofSW52YWxpZGF0ZUNhbXBhaWduSWRlYXNSZXNwb25zZSIlChZHZXRXZWJzaXRlU2NvcmVSZXF1ZXN0EgsKA3VybBgBIAEoCSKnAQoXR2V0V2Vic2l0ZVNjb3JlUmVzcG9uc2USCwoDdXJsGAEgASgJEg0KBXNjb3JlGAIgASgFEgwKBGJhbmQYAyABKAkSMQoGY2hlY2tzGAQgAygLMiEudXBsaWZ0LmNhdGVnb3JpZXMudjEuQ2hlY2tSZXN1bHQSLwoIZmluZGluZ3MYBSADKAsyHS51cGxpZnQuY2F0ZWdvcmllcy52MS5GaW5kaW5nIi8KGFNlbmRBSUVtYWlsRGlnZXN0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIbChlTZW5kQUlFbWFpbERpZ2VzdFJlc3BvbnNlKpwBCgxSZXBvcnRTdGF0dXMSHQoZUkVQT1JUX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGFJFUE9SVF9TVEFUVVNfR0VORVJBVElORxABEhcKE1JFUE9SVF9TVEFUVVNfUkVBRFkQAhIYChRSRVBPUlRfU1RBVFVTX0ZBSUxFRBADEhwKGFJFUE9SVF9TVEFUVVNfTk9fV0VCU0lURRAEMpIWChFDYXRlZ29yaWVzU2VydmljZRKMAQoOQ3JlYXRlQ2F0ZWdvcnkSKy51cGxpZnQuY2F0ZWdvcmllcy52MS5DcmVhdGVDYXRlZ29yeVJlcXVlc3QaLC51cGxpZnQuY2F0ZWdvcmllcy52MS5DcmVhdGVDYXRlZ29yeVJlc3BvbnNlIh+C0+STAhk6ASoiFC9pbnRlcm5hbC9jYXRlZ29yaWVzEosBCghHZXRMYWJlbBIlLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldExhYmVsUmVxdWVzdBomLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldExhYmVsUmVzcG9uc2UiMILT5JMCKhIoL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9sYWJlbBKXAQoLVXBkYXRlTGFiZWwSKC51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVMYWJlbFJlcXVlc3QaKS51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVMYWJlbFJlc3BvbnNlIjOC0+STAi06ASoaKC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vbGFiZWwS4QEKGkdldENvbnRlbnRHZW5lcmF0aW9uUGFyYW1zEjcudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXNSZXF1ZXN0GjgudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXNSZXNwb25zZSJQgtPkkwJKEkgvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvY29udGVudEdlbmVyYXRpb25QYXJhbXMS7QEKHVVwZGF0ZUNvbnRlbnRHZW5lcmF0aW9uUGFyYW1zEjoudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlQ29udGVudEdlbmVyYXRpb25QYXJhbXNSZXF1ZXN0GjsudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlQ29udGVudEdlbmVyYXRpb25QYXJhbXNSZXNwb25zZSJTgtPkkwJNOgEqMkgvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvY29udGVudEdlbmVyYXRpb25QYXJhbXMS0QEKFlVwZGF0ZUVtYWlsUHJlZmVyZW5jZXMSMy51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVFbWFpbFByZWZlcmVuY2VzUmVxdWVzdBo0LnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUVtYWlsUHJlZmVyZW5jZXNSZXNwb25zZSJMgtPkkwJGOgEqMkEvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvZW1haWxQcmVmZXJlbmNlcxLkAQoVRGlzYWJsZUJ1c2luZXNzUmVwb3J0EjIudXBsaWZ0LmNhdGVnb3JpZXMudjEuRGlzYWJsZUJ1c2luZXNzUmVwb3J0UmVxdWVzdBozLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkRpc2FibGVCdXNpbmVzc1JlcG9ydFJlc3BvbnNlImKC0+STAlw6ASoyVy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9lbWFpbFByZWZlcmVuY2VzL2Rpc2FibGVCdXNpbmVzc1JlcG9ydBK3AQoTR2V0RW1haWxQcmVmZXJlbmNlcxIwLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldEVtYWlsUHJlZmVyZW5jZXNSZXF1ZXN0GjEudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0RW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlIjuC0+STAjUSMy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vZW1haWxQcmVmZXJlbmNlcxLBAQoQR2V0Q3VycmVudFJlcG9ydBItLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldEN1cnJlbnRSZXBvcnRSZXF1ZXN0Gi4udXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0Q3VycmVudFJlcG9ydFJlc3BvbnNlIk6C0+STAkhiBnJlcG9ydBI+L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2N1cnJlbnRSZXBvcnQSpQEKC0dldEluc2lnaHRzEigudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0SW5zaWdodHNSZXF1ZXN0GikudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0SW5zaWdodHNSZXNwb25zZSJBgtPkkwI7EjkvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvaW5zaWdodHMSvQEKD0xpc3RSZWNlbnRJZGVhcxIsLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkxpc3RSZWNlbnRJZGVhc1JlcXVlc3QaLS51cGxpZnQuY2F0ZWdvcmllcy52MS5MaXN0UmVjZW50SWRlYXNSZXNwb25zZSJNgtPkkwJHEkUvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvcmVwb3J0cy9pZGVhcy9yZWNlbnQSpgEKB0dldElkZWESJC51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRJZGVhUmVxdWVzdBolLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldElkZWFSZXNwb25zZSJOgtPkkwJIYgRpZGVhEkAvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvaWRlYXMve2lkZWFfaWR9Et0BChdJbnZhbGlkYXRlQ2FtcGFpZ25JZGVhcxI0LnVwbGlmdC5jYXRlZ29yaWVzLnYxLkludmFsaWRhdGVDYW1wYWlnbklkZWFzUmVxdWVzdBo1LnVwbGlmdC5jYXRlZ29yaWVzLnYxLkludmFsaWRhdGVDYW1wYWlnbklkZWFzUmVzcG9uc2UiVYLT5JMCTzoBKiJKL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2NhbXBhaWduLWlkZWFzL2ludmFsaWRhdGUSjwEKD0dldFdlYnNpdGVTY29yZRIsLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldFdlYnNpdGVTY29yZVJlcXVlc3QaLS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRXZWJzaXRlU2NvcmVSZXNwb25zZSIfgtPkkwIZEhcvaW50ZXJuYWwvd2Vic2l0ZS1zY29yZRK1AQoRU2VuZEFJRW1haWxEaWdlc3QSLi51cGxpZnQuY2F0ZWdvcmllcy52MS5TZW5kQUlFbWFpbERpZ2VzdFJlcXVlc3QaLy51cGxpZnQuY2F0ZWdvcmllcy52MS5TZW5kQUlFbWFpbERpZ2VzdFJlc3BvbnNlIj+C0+STAjk6ASoiNC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vc2VuZEFJRW1haWxEaWdlc3RC3AEKGGNvbS51cGxpZnQuY2F0ZWdvcmllcy52MUIWQ2F0ZWdvcmllc1NlcnZpY2VQcm90b1ABWjZ1cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvY2F0ZWdvcmllcy92MTtjYXRlZ29yaWVzdjGiAgNVQ1iqAhRVcGxpZnQuQ2F0ZWdvcmllcy5WMcoCFFVwbGlmdFxDYXRlZ29yaWVzXFYx4gIgVXBsaWZ0XENhdGVnb3JpZXNcVjFcR1BCTWV0YWRhdGHqAhZVcGxpZnQ6OkNhdGVnb3JpZXM6OlYxYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * Category is a business.
@@ -779,6 +779,46 @@ export type Report = Message<"uplift.categories.v1.Report"> & {
    * @generated from field: google.protobuf.Timestamp create_time = 8;
    */
   createTime?: Timestamp | undefined;
+
+  /**
+   * band is the score's range: poor (< 5), low (< 30), medium (< 70) or high.
+   *
+   * @generated from field: string band = 9;
+   */
+  band: string;
+
+  /**
+   * summary is what the business sells, to whom, at what prices.
+   *
+   * @generated from field: string summary = 10;
+   */
+  summary: string;
+
+  /**
+   * checks show where every point of the score went.
+   *
+   * @generated from field: repeated uplift.categories.v1.CheckResult checks = 11;
+   */
+  checks: CheckResult[];
+
+  /**
+   * @generated from field: string site_url = 12;
+   */
+  siteUrl: string;
+
+  /**
+   * progress_step says what a generating report is doing now.
+   *
+   * @generated from field: string progress_step = 13;
+   */
+  progressStep: string;
+
+  /**
+   * error_message says why a failed report failed.
+   *
+   * @generated from field: string error_message = 14;
+   */
+  errorMessage: string;
 };
 
 /**
@@ -830,6 +870,46 @@ export type ReportJson = {
    * @generated from field: google.protobuf.Timestamp create_time = 8;
    */
   createTime?: TimestampJson;
+
+  /**
+   * band is the score's range: poor (< 5), low (< 30), medium (< 70) or high.
+   *
+   * @generated from field: string band = 9;
+   */
+  band?: string;
+
+  /**
+   * summary is what the business sells, to whom, at what prices.
+   *
+   * @generated from field: string summary = 10;
+   */
+  summary?: string;
+
+  /**
+   * checks show where every point of the score went.
+   *
+   * @generated from field: repeated uplift.categories.v1.CheckResult checks = 11;
+   */
+  checks?: CheckResultJson[];
+
+  /**
+   * @generated from field: string site_url = 12;
+   */
+  siteUrl?: string;
+
+  /**
+   * progress_step says what a generating report is doing now.
+   *
+   * @generated from field: string progress_step = 13;
+   */
+  progressStep?: string;
+
+  /**
+   * error_message says why a failed report failed.
+   *
+   * @generated from field: string error_message = 14;
+   */
+  errorMessage?: string;
 };
 
 /**
@@ -838,6 +918,71 @@ export type ReportJson = {
  */
 export const ReportSchema: GenMessage<Report, {jsonType: ReportJson}> = /*@__PURE__*/
   messageDesc(file_uplift_categories_v1_categories_service, 17);
+
+/**
+ * CheckResult is one check's share of the score.
+ *
+ * @generated from message uplift.categories.v1.CheckResult
+ */
+export type CheckResult = Message<"uplift.categories.v1.CheckResult"> & {
+  /**
+   * @generated from field: string check = 1;
+   */
+  check: string;
+
+  /**
+   * @generated from field: string group = 2;
+   */
+  group: string;
+
+  /**
+   * weight is the points the check is worth; all weights sum to 100.
+   *
+   * @generated from field: int32 weight = 3;
+   */
+  weight: number;
+
+  /**
+   * @generated from field: int32 earned = 4;
+   */
+  earned: number;
+};
+
+/**
+ * CheckResult is one check's share of the score.
+ *
+ * @generated from message uplift.categories.v1.CheckResult
+ */
+export type CheckResultJson = {
+  /**
+   * @generated from field: string check = 1;
+   */
+  check?: string;
+
+  /**
+   * @generated from field: string group = 2;
+   */
+  group?: string;
+
+  /**
+   * weight is the points the check is worth; all weights sum to 100.
+   *
+   * @generated from field: int32 weight = 3;
+   */
+  weight?: number;
+
+  /**
+   * @generated from field: int32 earned = 4;
+   */
+  earned?: number;
+};
+
+/**
+ * Describes the message uplift.categories.v1.CheckResult.
+ * Use `create(CheckResultSchema)` to create a new message.
+ */
+export const CheckResultSchema: GenMessage<CheckResult, {jsonType: CheckResultJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_categories_v1_categories_service, 18);
 
 /**
  * Finding is one check of the website review.
@@ -970,7 +1115,7 @@ export type FindingJson = {
  * Use `create(FindingSchema)` to create a new message.
  */
 export const FindingSchema: GenMessage<Finding, {jsonType: FindingJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 18);
+  messageDesc(file_uplift_categories_v1_categories_service, 19);
 
 /**
  * Insight is a short observation with its evidence.
@@ -1021,7 +1166,7 @@ export type InsightJson = {
  * Use `create(InsightSchema)` to create a new message.
  */
 export const InsightSchema: GenMessage<Insight, {jsonType: InsightJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 19);
+  messageDesc(file_uplift_categories_v1_categories_service, 20);
 
 /**
  * Idea is a campaign idea grounded in the store.
@@ -1132,7 +1277,7 @@ export type IdeaJson = {
  * Use `create(IdeaSchema)` to create a new message.
  */
 export const IdeaSchema: GenMessage<Idea, {jsonType: IdeaJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 20);
+  messageDesc(file_uplift_categories_v1_categories_service, 21);
 
 /**
  * GetCurrentReportRequest names the category.
@@ -1163,7 +1308,7 @@ export type GetCurrentReportRequestJson = {
  * Use `create(GetCurrentReportRequestSchema)` to create a new message.
  */
 export const GetCurrentReportRequestSchema: GenMessage<GetCurrentReportRequest, {jsonType: GetCurrentReportRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 21);
+  messageDesc(file_uplift_categories_v1_categories_service, 22);
 
 /**
  * GetCurrentReportResponse wraps the report; REST returns the report itself.
@@ -1194,7 +1339,7 @@ export type GetCurrentReportResponseJson = {
  * Use `create(GetCurrentReportResponseSchema)` to create a new message.
  */
 export const GetCurrentReportResponseSchema: GenMessage<GetCurrentReportResponse, {jsonType: GetCurrentReportResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 22);
+  messageDesc(file_uplift_categories_v1_categories_service, 23);
 
 /**
  * GetInsightsRequest names the category.
@@ -1225,7 +1370,7 @@ export type GetInsightsRequestJson = {
  * Use `create(GetInsightsRequestSchema)` to create a new message.
  */
 export const GetInsightsRequestSchema: GenMessage<GetInsightsRequest, {jsonType: GetInsightsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 23);
+  messageDesc(file_uplift_categories_v1_categories_service, 24);
 
 /**
  * GetInsightsResponse lists the insights.
@@ -1256,7 +1401,7 @@ export type GetInsightsResponseJson = {
  * Use `create(GetInsightsResponseSchema)` to create a new message.
  */
 export const GetInsightsResponseSchema: GenMessage<GetInsightsResponse, {jsonType: GetInsightsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 24);
+  messageDesc(file_uplift_categories_v1_categories_service, 25);
 
 /**
  * ListRecentIdeasRequest names the category.
@@ -1287,7 +1432,7 @@ export type ListRecentIdeasRequestJson = {
  * Use `create(ListRecentIdeasRequestSchema)` to create a new message.
  */
 export const ListRecentIdeasRequestSchema: GenMessage<ListRecentIdeasRequest, {jsonType: ListRecentIdeasRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 25);
+  messageDesc(file_uplift_categories_v1_categories_service, 26);
 
 /**
  * ListRecentIdeasResponse lists the newest ideas first.
@@ -1318,7 +1463,7 @@ export type ListRecentIdeasResponseJson = {
  * Use `create(ListRecentIdeasResponseSchema)` to create a new message.
  */
 export const ListRecentIdeasResponseSchema: GenMessage<ListRecentIdeasResponse, {jsonType: ListRecentIdeasResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 26);
+  messageDesc(file_uplift_categories_v1_categories_service, 27);
 
 /**
  * GetIdeaRequest names the idea.
@@ -1359,7 +1504,7 @@ export type GetIdeaRequestJson = {
  * Use `create(GetIdeaRequestSchema)` to create a new message.
  */
 export const GetIdeaRequestSchema: GenMessage<GetIdeaRequest, {jsonType: GetIdeaRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 27);
+  messageDesc(file_uplift_categories_v1_categories_service, 28);
 
 /**
  * GetIdeaResponse wraps the idea; REST returns the idea itself.
@@ -1390,7 +1535,7 @@ export type GetIdeaResponseJson = {
  * Use `create(GetIdeaResponseSchema)` to create a new message.
  */
 export const GetIdeaResponseSchema: GenMessage<GetIdeaResponse, {jsonType: GetIdeaResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 28);
+  messageDesc(file_uplift_categories_v1_categories_service, 29);
 
 /**
  * InvalidateCampaignIdeasRequest names the category.
@@ -1421,7 +1566,7 @@ export type InvalidateCampaignIdeasRequestJson = {
  * Use `create(InvalidateCampaignIdeasRequestSchema)` to create a new message.
  */
 export const InvalidateCampaignIdeasRequestSchema: GenMessage<InvalidateCampaignIdeasRequest, {jsonType: InvalidateCampaignIdeasRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 29);
+  messageDesc(file_uplift_categories_v1_categories_service, 30);
 
 /**
  * InvalidateCampaignIdeasResponse is empty on success.
@@ -1444,7 +1589,109 @@ export type InvalidateCampaignIdeasResponseJson = {
  * Use `create(InvalidateCampaignIdeasResponseSchema)` to create a new message.
  */
 export const InvalidateCampaignIdeasResponseSchema: GenMessage<InvalidateCampaignIdeasResponse, {jsonType: InvalidateCampaignIdeasResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 30);
+  messageDesc(file_uplift_categories_v1_categories_service, 31);
+
+/**
+ * GetWebsiteScoreRequest names the site to score.
+ *
+ * @generated from message uplift.categories.v1.GetWebsiteScoreRequest
+ */
+export type GetWebsiteScoreRequest = Message<"uplift.categories.v1.GetWebsiteScoreRequest"> & {
+  /**
+   * @generated from field: string url = 1;
+   */
+  url: string;
+};
+
+/**
+ * GetWebsiteScoreRequest names the site to score.
+ *
+ * @generated from message uplift.categories.v1.GetWebsiteScoreRequest
+ */
+export type GetWebsiteScoreRequestJson = {
+  /**
+   * @generated from field: string url = 1;
+   */
+  url?: string;
+};
+
+/**
+ * Describes the message uplift.categories.v1.GetWebsiteScoreRequest.
+ * Use `create(GetWebsiteScoreRequestSchema)` to create a new message.
+ */
+export const GetWebsiteScoreRequestSchema: GenMessage<GetWebsiteScoreRequest, {jsonType: GetWebsiteScoreRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_categories_v1_categories_service, 32);
+
+/**
+ * GetWebsiteScoreResponse is the site's review.
+ *
+ * @generated from message uplift.categories.v1.GetWebsiteScoreResponse
+ */
+export type GetWebsiteScoreResponse = Message<"uplift.categories.v1.GetWebsiteScoreResponse"> & {
+  /**
+   * @generated from field: string url = 1;
+   */
+  url: string;
+
+  /**
+   * @generated from field: int32 score = 2;
+   */
+  score: number;
+
+  /**
+   * @generated from field: string band = 3;
+   */
+  band: string;
+
+  /**
+   * @generated from field: repeated uplift.categories.v1.CheckResult checks = 4;
+   */
+  checks: CheckResult[];
+
+  /**
+   * @generated from field: repeated uplift.categories.v1.Finding findings = 5;
+   */
+  findings: Finding[];
+};
+
+/**
+ * GetWebsiteScoreResponse is the site's review.
+ *
+ * @generated from message uplift.categories.v1.GetWebsiteScoreResponse
+ */
+export type GetWebsiteScoreResponseJson = {
+  /**
+   * @generated from field: string url = 1;
+   */
+  url?: string;
+
+  /**
+   * @generated from field: int32 score = 2;
+   */
+  score?: number;
+
+  /**
+   * @generated from field: string band = 3;
+   */
+  band?: string;
+
+  /**
+   * @generated from field: repeated uplift.categories.v1.CheckResult checks = 4;
+   */
+  checks?: CheckResultJson[];
+
+  /**
+   * @generated from field: repeated uplift.categories.v1.Finding findings = 5;
+   */
+  findings?: FindingJson[];
+};
+
+/**
+ * Describes the message uplift.categories.v1.GetWebsiteScoreResponse.
+ * Use `create(GetWebsiteScoreResponseSchema)` to create a new message.
+ */
+export const GetWebsiteScoreResponseSchema: GenMessage<GetWebsiteScoreResponse, {jsonType: GetWebsiteScoreResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_categories_v1_categories_service, 33);
 
 /**
  * SendAIEmailDigestRequest names the category.
@@ -1475,7 +1722,7 @@ export type SendAIEmailDigestRequestJson = {
  * Use `create(SendAIEmailDigestRequestSchema)` to create a new message.
  */
 export const SendAIEmailDigestRequestSchema: GenMessage<SendAIEmailDigestRequest, {jsonType: SendAIEmailDigestRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 31);
+  messageDesc(file_uplift_categories_v1_categories_service, 34);
 
 /**
  * SendAIEmailDigestResponse is empty: the digest is sent asynchronously.
@@ -1498,7 +1745,7 @@ export type SendAIEmailDigestResponseJson = {
  * Use `create(SendAIEmailDigestResponseSchema)` to create a new message.
  */
 export const SendAIEmailDigestResponseSchema: GenMessage<SendAIEmailDigestResponse, {jsonType: SendAIEmailDigestResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 32);
+  messageDesc(file_uplift_categories_v1_categories_service, 35);
 
 /**
  * ReportStatus is where a report is in its life.
@@ -1525,6 +1772,13 @@ export enum ReportStatus {
    * @generated from enum value: REPORT_STATUS_FAILED = 3;
    */
   FAILED = 3,
+
+  /**
+   * No website is set yet, so there is nothing to review.
+   *
+   * @generated from enum value: REPORT_STATUS_NO_WEBSITE = 4;
+   */
+  NO_WEBSITE = 4,
 }
 
 /**
@@ -1532,7 +1786,7 @@ export enum ReportStatus {
  *
  * @generated from enum uplift.categories.v1.ReportStatus
  */
-export type ReportStatusJson = "REPORT_STATUS_UNSPECIFIED" | "REPORT_STATUS_GENERATING" | "REPORT_STATUS_READY" | "REPORT_STATUS_FAILED";
+export type ReportStatusJson = "REPORT_STATUS_UNSPECIFIED" | "REPORT_STATUS_GENERATING" | "REPORT_STATUS_READY" | "REPORT_STATUS_FAILED" | "REPORT_STATUS_NO_WEBSITE";
 
 /**
  * Describes the enum uplift.categories.v1.ReportStatus.
@@ -1681,6 +1935,17 @@ export const CategoriesService: GenService<{
     methodKind: "unary";
     input: typeof InvalidateCampaignIdeasRequestSchema;
     output: typeof InvalidateCampaignIdeasResponseSchema;
+  },
+  /**
+   * GetWebsiteScore reviews any store's website without signing in, for the
+   * public website-score page. Rate limited per client.
+   *
+   * @generated from rpc uplift.categories.v1.CategoriesService.GetWebsiteScore
+   */
+  getWebsiteScore: {
+    methodKind: "unary";
+    input: typeof GetWebsiteScoreRequestSchema;
+    output: typeof GetWebsiteScoreResponseSchema;
   },
   /**
    * SendAIEmailDigest asks the digest service to email the current report now.

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/events/v1/events.proto.
  */
 export const file_uplift_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImwKD0RpZ2VzdFJlcXVlc3RlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIUCgxyZXF1ZXN0ZWRfYnkYAiABKAkSLgoKb2NjdXJfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCtQEKFGNvbS51cGxpZnQuZXZlbnRzLnYxQgtFdmVudHNQcm90b1ABWi51cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvZXZlbnRzL3YxO2V2ZW50c3YxogIDVUVYqgIQVXBsaWZ0LkV2ZW50cy5WMcoCEFVwbGlmdFxFdmVudHNcVjHiAhxVcGxpZnRcRXZlbnRzXFYxXEdQQk1ldGFkYXRh6gISVXBsaWZ0OjpFdmVudHM6OlYxYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImwKD0RpZ2VzdFJlcXVlc3RlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIUCgxyZXF1ZXN0ZWRfYnkYAiABKAkSLgoKb2NjdXJfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiewoPUmV2aWV3UmVxdWVzdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCHNpdGVfdXJsGAIgASgJEhEKCXJlcG9ydF9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoNUmVwb3J0VXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIRCglyZXBvcnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhgKEHByb2dyZXNzX3BlcmNlbnQYBCABKAUSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCtQEKFGNvbS51cGxpZnQuZXZlbnRzLnYxQgtFdmVudHNQcm90b1ABWi51cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvZXZlbnRzL3YxO2V2ZW50c3YxogIDVUVYqgIQVXBsaWZ0LkV2ZW50cy5WMcoCEFVwbGlmdFxFdmVudHNcVjHiAhxVcGxpZnRcRXZlbnRzXFYxXEdQQk1ldGFkYXRh6gISVXBsaWZ0OjpFdmVudHM6OlYxYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * UserCreated is published on "uplift.users.created" when an account is made.
@@ -326,4 +326,146 @@ export type DigestRequestedJson = {
  */
 export const DigestRequestedSchema: GenMessage<DigestRequested, {jsonType: DigestRequestedJson}> = /*@__PURE__*/
   messageDesc(file_uplift_events_v1_events, 4);
+
+/**
+ * ReviewRequested is published on "uplift.categories.review_requested" when a
+ * category's website is set or changed; the categories service's worker reads
+ * the site and writes the report.
+ *
+ * @generated from message uplift.events.v1.ReviewRequested
+ */
+export type ReviewRequested = Message<"uplift.events.v1.ReviewRequested"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * @generated from field: string site_url = 2;
+   */
+  siteUrl: string;
+
+  /**
+   * @generated from field: string report_id = 3;
+   */
+  reportId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 4;
+   */
+  occurTime?: Timestamp | undefined;
+};
+
+/**
+ * ReviewRequested is published on "uplift.categories.review_requested" when a
+ * category's website is set or changed; the categories service's worker reads
+ * the site and writes the report.
+ *
+ * @generated from message uplift.events.v1.ReviewRequested
+ */
+export type ReviewRequestedJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * @generated from field: string site_url = 2;
+   */
+  siteUrl?: string;
+
+  /**
+   * @generated from field: string report_id = 3;
+   */
+  reportId?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 4;
+   */
+  occurTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.ReviewRequested.
+ * Use `create(ReviewRequestedSchema)` to create a new message.
+ */
+export const ReviewRequestedSchema: GenMessage<ReviewRequested, {jsonType: ReviewRequestedJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 5);
+
+/**
+ * ReportUpdated is published on "uplift.categories.report_updated" as a
+ * report progresses; the gateway streams it to the web.
+ *
+ * @generated from message uplift.events.v1.ReportUpdated
+ */
+export type ReportUpdated = Message<"uplift.events.v1.ReportUpdated"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * @generated from field: string report_id = 2;
+   */
+  reportId: string;
+
+  /**
+   * status is the name of an uplift.categories.v1.ReportStatus value.
+   *
+   * @generated from field: string status = 3;
+   */
+  status: string;
+
+  /**
+   * @generated from field: int32 progress_percent = 4;
+   */
+  progressPercent: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 5;
+   */
+  occurTime?: Timestamp | undefined;
+};
+
+/**
+ * ReportUpdated is published on "uplift.categories.report_updated" as a
+ * report progresses; the gateway streams it to the web.
+ *
+ * @generated from message uplift.events.v1.ReportUpdated
+ */
+export type ReportUpdatedJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * @generated from field: string report_id = 2;
+   */
+  reportId?: string;
+
+  /**
+   * status is the name of an uplift.categories.v1.ReportStatus value.
+   *
+   * @generated from field: string status = 3;
+   */
+  status?: string;
+
+  /**
+   * @generated from field: int32 progress_percent = 4;
+   */
+  progressPercent?: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 5;
+   */
+  occurTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.ReportUpdated.
+ * Use `create(ReportUpdatedSchema)` to create a new message.
+ */
+export const ReportUpdatedSchema: GenMessage<ReportUpdated, {jsonType: ReportUpdatedJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 6);
 

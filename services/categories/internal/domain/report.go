@@ -1,0 +1,112 @@
+// Package domain holds what the categories service knows about a store's
+// business: its profile, website reviews, insights and campaign ideas, and
+// the rules about them, with no I/O.
+package domain
+
+import "time"
+
+// Score thresholds from the spec (section 9). A score at or above a
+// threshold reaches that band.
+const (
+	ScoreLow  = 5
+	ScoreMed  = 30
+	ScoreHigh = 70
+)
+
+// Band names a score's range for people.
+type Band string
+
+// The bands, lowest first.
+const (
+	BandPoor   Band = "poor"   // below ScoreLow
+	BandLow    Band = "low"    // ScoreLow up to ScoreMed
+	BandMedium Band = "medium" // ScoreMed up to ScoreHigh
+	BandHigh   Band = "high"   // ScoreHigh and above
+)
+
+// BandOf returns the band a 0–100 score falls in.
+func BandOf(score int) Band {
+	switch {
+	case score >= ScoreHigh:
+		return BandHigh
+	case score >= ScoreMed:
+		return BandMedium
+	case score >= ScoreLow:
+		return BandLow
+	}
+	return BandPoor
+}
+
+// Check groups of the website review.
+const (
+	GroupSearch     = "search"
+	GroupSpeed      = "speed"
+	GroupMobile     = "mobile"
+	GroupTrust      = "trust"
+	GroupConversion = "conversion"
+)
+
+// Finding states compared with the previous review.
+const (
+	StateNew   = "new"
+	StateOpen  = "open"
+	StateFixed = "fixed"
+)
+
+// Finding is one failed (or newly fixed) check of a review.
+type Finding struct {
+	ID         string // stable per check and element, so reviews can be compared
+	Group      string
+	Check      string // the check's id, e.g. "meta-description"
+	Title      string
+	URL        string // the page the finding is about
+	Element    string // the element or resource, e.g. `<img src="/hero.jpg">`
+	Why        string // why it matters
+	Fix        string // the exact fix
+	PointsLost int    // this finding's share of the lost score
+	State      string
+}
+
+// CheckResult is one check's outcome, so a reader sees where every point went.
+type CheckResult struct {
+	Check  string
+	Group  string
+	Weight int // points the check is worth; all weights sum to 100
+	Earned int // points earned, 0..Weight
+}
+
+// Review is one website review.
+type Review struct {
+	SiteURL  string
+	Score    int
+	Checks   []CheckResult
+	Findings []Finding
+}
+
+// Insight is a short, specific observation with the evidence behind it.
+type Insight struct {
+	ID       string
+	Text     string
+	Evidence string
+}
+
+// Idea is a campaign idea grounded in the store.
+type Idea struct {
+	ID          string
+	Title       string
+	WhyNow      string
+	Channel     string
+	SubjectLine string
+	Body        string
+	Products    []string
+	Timing      string
+	CreatedAt   time.Time
+}
+
+// Analysis is everything one read of a store's website produces.
+type Analysis struct {
+	Summary  string
+	Review   Review
+	Insights []Insight
+	Ideas    []Idea
+}
