@@ -53,6 +53,7 @@ const ENV_KEYS = {
   UPLIFT_REMOTE_CONNECTIONS_URL: 'remoteConnectionsUrl',
   UPLIFT_REMOTE_ACCOUNT_URL: 'remoteAccountUrl',
   UPLIFT_MARKETING_URL: 'marketingUrl',
+  UPLIFT_SUPPORT_URL: 'supportUrl',
 };
 
 // Obviously fake values for local runs against the emulator; never real credentials.

@@ -46,3 +46,29 @@ export async function signUpThroughUi(page: Page, email: string, password: strin
   await dialog.getByRole('button', { name: 'Sign up' }).click();
   await expect(page.getByRole('button', { name: 'Open account menu' })).toBeVisible();
 }
+
+/** The API gateway, for test set-up calls the UI has no screen for. */
+export const gatewayUrl = (process.env.UPLIFT_GATEWAY_URL || 'http://localhost:8080').replace(/\/$/, '');
+
+/** Signs in against the emulator's REST API: a fresh ID token (with current claims) and the uid. */
+export async function emulatorSignIn(page: Page, email: string, password: string): Promise<{ uid: string; idToken: string }> {
+  const response = await page.request.post(
+    `${authEmulatorUrl}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`,
+    { data: { email, password, returnSecureToken: true } },
+  );
+  expect(response.ok(), await response.text()).toBe(true);
+  const body = (await response.json()) as { localId: string; idToken: string };
+  return { uid: body.localId, idToken: body.idToken };
+}
+
+/** Grants the admin claim through the emulator (the 'owner' bearer is the emulator's admin). */
+export async function makeAdmin(page: Page, uid: string): Promise<void> {
+  const response = await page.request.post(
+    `${authEmulatorUrl}/identitytoolkit.googleapis.com/v1/projects/demo-uplift/accounts:update`,
+    {
+      headers: { Authorization: 'Bearer owner' },
+      data: { localId: uid, customAttributes: JSON.stringify({ admin: true }) },
+    },
+  );
+  expect(response.ok(), await response.text()).toBe(true);
+}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -42,7 +43,9 @@ type Options struct {
 	AllowedOrigins []string
 	// MaxBodyBytes bounds a request body.
 	MaxBodyBytes int64
-	Log          *slog.Logger
+	// MaxWebhookBytes bounds a Stripe webhook body; 0 means 1 MiB.
+	MaxWebhookBytes int64
+	Log             *slog.Logger
 }
 
 // registrars mount each service's REST rules on the mux.
@@ -103,6 +106,13 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		_, _ = w.Write(openapi.Document)
 	})
 	root.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	if conn, ok := conns["billing"]; ok {
+		max := o.MaxWebhookBytes
+		if max <= 0 {
+			max = 1 << 20
+		}
+		root.HandleFunc("POST /webhooks/stripe", stripeWebhook(billingv1.NewBillingServiceClient(conn), max))
+	}
 	return recoverer(o.Log, observe(o.Log, requests, cors(o.AllowedOrigins, root))), closeAll, nil
 }
 
@@ -148,6 +158,32 @@ func routingError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w
 		writeJSONError(w, httpStatus, codes.NotFound, "No such API path.")
 	default:
 		writeJSONError(w, httpStatus, codes.InvalidArgument, http.StatusText(httpStatus))
+	}
+}
+
+// stripeWebhook passes Stripe's raw body and signature to billing, which
+// verifies and applies the event. The body must reach billing byte for byte
+// (the signature covers it), so it bypasses the grpc-gateway JSON mapping.
+func stripeWebhook(billing billingv1.BillingServiceClient, max int64) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > max {
+			writeJSONError(w, http.StatusRequestEntityTooLarge, codes.InvalidArgument, "The request body is too large.")
+			return
+		}
+		payload, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+		if err != nil {
+			writeJSONError(w, http.StatusRequestEntityTooLarge, codes.InvalidArgument, "The request body is too large.")
+			return
+		}
+		_, err = billing.HandleStripeWebhook(r.Context(), &billingv1.HandleStripeWebhookRequest{
+			Payload: payload, Signature: r.Header.Get("Stripe-Signature"),
+		})
+		if err != nil {
+			writeError(r.Context(), nil, nil, w, r, err)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"received":true}` + "\n"))
 	}
 }
 

@@ -113,7 +113,8 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 		"FIREBASE_PROJECT_ID=" + FirebaseProject,
 		"FIREBASE_AUTH_EMULATOR_HOST=" + addr(s.Ports.AuthEmulator),
 		"STRIPE_API_BASE=http://" + addr(s.Ports.StripeHTTP),
-		"STRIPE_SECRET_KEY=sk_test_local_fake_key",
+		// stripe-mock accepts only sk_test_ followed by letters and digits.
+		"STRIPE_SECRET_KEY=sk_test_localfakekey",
 		"SMTP_ADDR=" + addr(s.Ports.SMTP),
 		"SMTP_SINK_API=http://" + addr(s.Ports.SMTPWeb),
 		"UPLIFT_AUTH_EMULATOR_URL=http://" + addr(s.Ports.AuthEmulator),
@@ -133,6 +134,14 @@ func (s *Stack) StartApps(ctx context.Context) error {
 			return err
 		}
 		env := append(s.Env(), "GRPC_ADDR="+addr(port), "METRICS_ADDR="+addr(port+100))
+		if name == "billing" {
+			// Local only: an obviously fake webhook secret, and the test
+			// checkout page (stripe-mock hosts none) posting to the gateway.
+			env = append(env, "STRIPE_WEBHOOK_SECRET=whsec_local_fake_secret",
+				"TEST_CHECKOUT_ADDR=127.0.0.1:9203",
+				"GATEWAY_URL=http://"+addr(s.Ports.Gateway),
+				"USERS_ADDR="+addr(s.Ports.Services["users"]))
+		}
 		if _, err := s.start(name, env, s.Root, filepath.Join(bin, name)); err != nil {
 			return err
 		}

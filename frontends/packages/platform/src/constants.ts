@@ -53,3 +53,9 @@ export const LOADING_TEXT = 'loading...';
 
 /** The generic fallback when an error carries no message. */
 export const UNKNOWN_ERROR_MESSAGE = 'An unknown error occurred. Please try again.';
+
+/** 'Contact us' goes here unless UPLIFT_SUPPORT_URL says otherwise; a placeholder address. */
+export const DEFAULT_SUPPORT_URL = 'mailto:support@uplift.dev';
+
+/** The tier a user without billing info is on. */
+export const FREE_TIER_ID = 'free';

@@ -67,7 +67,10 @@ func newApp() (*App, *fakeIdentity, *fakeRepo) {
 	repo := &fakeRepo{users: map[string]domain.User{}}
 	a := New(id, repo, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	n := 0
-	a.newID = func() string { n++; return []string{"", "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"}[n] }
+	a.newID = func() string {
+		n++
+		return []string{"", "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"}[n]
+	}
 	return a, id, repo
 }
 

@@ -148,3 +148,18 @@ func (u *User) Onboard(categoryID string) {
 	}
 	u.CategoryID, u.OriginalCategoryID = categoryID, categoryID
 }
+
+// BillingChange is a user's new plan as published by the billing service.
+type BillingChange struct {
+	UserID        string
+	Tier          string
+	IsManuallySet bool
+	SourceTime    time.Time
+}
+
+// ShouldApplyBilling reports whether change is at least as new as the state
+// stored at storedSource (nil when none), so an older event never
+// overwrites a newer one.
+func ShouldApplyBilling(storedSource *time.Time, change BillingChange) bool {
+	return change.Tier != "" && (storedSource == nil || !change.SourceTime.Before(*storedSource))
+}

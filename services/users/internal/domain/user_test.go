@@ -46,8 +46,8 @@ func TestNewSignUp(t *testing.T) {
 
 func TestCallerPermissions(t *testing.T) {
 	tests := []struct {
-		caller          Caller
-		read, change    bool
+		caller       Caller
+		read, change bool
 	}{
 		{Caller{}, false, false},
 		{Caller{UID: "other"}, false, false},

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
@@ -209,4 +210,48 @@ func TestWhoMayReadAUser(t *testing.T) {
 	if status.Code(err) != codes.Unimplemented {
 		t.Fatalf("ResetPassword: %v", err)
 	}
+}
+
+func TestBillingChangedShowsOnUser(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	res, err := h.client.CreateUser(context.Background(), &usersv1.CreateUserRequest{Email: freshEmail(), Password: "secret12"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := firebasetest.SignInWithCustomToken(t, res.GetSignInToken())
+	t0 := time.Now().Truncate(time.Second)
+	publish := func(id, tier string, manual bool, at time.Time) {
+		t.Helper()
+		data, _ := proto.Marshal(&eventsv1.BillingChanged{UserId: res.GetId(), Tier: tier, IsManuallySet: manual, SourceTime: timestamppb.New(at)})
+		if _, err := h.js.Publish(context.Background(), events.SubjectBillingChanged, data, jetstream.WithMsgID(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor := func(tier string, manual bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			got, err := h.client.GetUser(as(tok), &usersv1.GetUserRequest{UserId: res.GetId()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := got.GetUser().GetBillingInfo(); b.GetTier() == tier && b.GetIsManuallySet() == manual {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("billing %v, want %s manual=%v", got.GetUser().GetBillingInfo(), tier, manual)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	publish(uuid.NewString(), "pro", false, t0)
+	waitFor("pro", false)
+	// An older change arrives late, then a newer marker: only the marker shows.
+	publish(uuid.NewString(), "free", false, t0.Add(-time.Minute))
+	publish(uuid.NewString(), "pro", true, t0.Add(time.Minute))
+	waitFor("pro", true)
+	publish(uuid.NewString(), "free", false, t0.Add(30*time.Second))
+	publish(uuid.NewString(), "free", true, t0.Add(2*time.Minute))
+	waitFor("free", true)
 }

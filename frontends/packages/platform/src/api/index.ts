@@ -6,3 +6,7 @@ export * from './get-profile';
 export * from './create-onboarding';
 export * from './create-category';
 export * from './get-metrics-category';
+export * from './get-subscription-tiers';
+export * from './create-stripe-checkout';
+export * from './create-stripe-customer-portal';
+export * from './set-billing';

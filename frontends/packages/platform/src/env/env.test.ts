@@ -94,5 +94,7 @@ describe('parseEnv', () => {
     expect(env.remotes.analytics).toBe('https://cdn.example.com/analytics/remoteEntry.js');
     expect(env.remotes.home).toBe('http://localhost:3001/remoteEntry.js');
     expect(env.marketingUrl).toBe('https://example.com');
+    expect(env.supportUrl).toBe('mailto:support@uplift.dev');
+    expect(parseEnv({ ...complete, supportUrl: 'https://help.example.com' }).supportUrl).toBe('https://help.example.com');
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LOCAL_API_PORT } from '../constants';
+import { DEFAULT_SUPPORT_URL, LOCAL_API_PORT } from '../constants';
 
 /**
  * Runtime configuration. The server writes it to `window.__UPLIFT_ENV__`
@@ -32,6 +32,8 @@ export interface Env extends RequiredEnv {
   local: boolean;
   authEmulatorUrl?: string;
   marketingUrl: string;
+  /** Where 'Contact us' points (a mailto: or a help page). */
+  supportUrl: string;
   remotes: Record<RemoteName, string>;
 }
 
@@ -90,6 +92,7 @@ export function parseEnv(raw: RawEnv): Env {
     local: raw.local === 'true',
     authEmulatorUrl: nonEmpty(raw.authEmulatorUrl),
     marketingUrl: nonEmpty(raw.marketingUrl) ?? '/',
+    supportUrl: nonEmpty(raw.supportUrl) ?? DEFAULT_SUPPORT_URL,
     remotes: {
       home: remote('home', raw.remoteHomeUrl),
       analytics: remote('analytics', raw.remoteAnalyticsUrl),

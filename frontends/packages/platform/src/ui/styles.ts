@@ -46,6 +46,16 @@ a { color: inherit; }
   .bottombar__link { display: flex; padding: .5rem 1rem; color: var(--muted); border-radius: .5rem; }
   .bottombar__link[aria-current='page'] { color: var(--brand); background: #eef2ff; }
 }
+.plans { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; }
+.plans__note { margin: 0 0 1rem; display: flex; align-items: center; gap: .5rem; }
+.plans__note a { color: var(--brand); }
+.plan-card { border: 1px solid var(--line); border-radius: .75rem; padding: 1.25rem; display: flex; flex-direction: column; gap: .75rem; }
+.plan-card--current { border-color: var(--brand); }
+.plan-card__name { margin: 0; font-size: 1.1rem; }
+.plan-card__price { margin: 0; color: var(--muted); }
+.plan-card__amount { font-size: 1.75rem; font-weight: 800; color: var(--fg); }
+.plan-card__list-title { margin: .25rem 0 0; font-size: .95rem; }
+.plan-card__list { margin: 0; padding-left: 1.25rem; color: var(--muted); }
 .avatar-menu { position: relative; }
 .avatar-menu__trigger { background: none; border: 0; padding: 0; cursor: pointer; border-radius: 50%; }
 .avatar-menu__panel { position: absolute; right: 0; top: calc(100% + .5rem); min-width: 14rem; background: #fff; border: 1px solid var(--line); border-radius: .5rem; box-shadow: 0 8px 24px rgba(0,0,0,.12); padding: .5rem; display: flex; flex-direction: column; z-index: 45; }

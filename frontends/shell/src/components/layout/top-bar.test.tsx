@@ -16,7 +16,7 @@ const actions: AuthActions = {
   signOut: vi.fn(),
 };
 
-function renderAt(path: string, session: Session, onOpenAccountSettings = vi.fn()) {
+function renderAt(path: string, session: Session, onOpenAccountSettings = vi.fn(), onOpenUpgradePlan = vi.fn()) {
   const queryClient = new QueryClient();
   if (session.user) {
     queryClient.setQueryData(['users', session.user.uid], { id: session.user.uid, displayName: 'jane', email: session.user.email });
@@ -26,7 +26,7 @@ function renderAt(path: string, session: Session, onOpenAccountSettings = vi.fn(
       <AuthActionsContext.Provider value={actions}>
         <SessionProvider session={session}>
           <MemoryRouter initialEntries={[path]}>
-            <TopBar marketingUrl="https://marketing.test/" actions={<AuthControls onOpenAccountSettings={onOpenAccountSettings} />} />
+            <TopBar marketingUrl="https://marketing.test/" actions={<AuthControls onOpenAccountSettings={onOpenAccountSettings} onOpenUpgradePlan={onOpenUpgradePlan} />} />
             <Routes>
               <Route path="*" element={null} />
               <Route path="/logout" element={<p>logging out</p>} />
@@ -36,7 +36,7 @@ function renderAt(path: string, session: Session, onOpenAccountSettings = vi.fn(
       </AuthActionsContext.Provider>
     </QueryClientProvider>,
   );
-  return { onOpenAccountSettings };
+  return { onOpenAccountSettings, onOpenUpgradePlan };
 }
 
 const signedIn: Session = {
@@ -77,6 +77,14 @@ describe('TopBar', () => {
     await userEvent.click(trigger);
     await userEvent.click(screen.getByRole('menuitem', { name: 'Sign Out' }));
     expect(screen.getByText('logging out')).toBeTruthy();
+  });
+
+  it("offers 'Upgrade plan' in the avatar menu", async () => {
+    const { onOpenUpgradePlan } = renderAt('/', signedIn);
+    await userEvent.click(screen.getByRole('button', { name: 'Open account menu' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Upgrade plan' }));
+    expect(onOpenUpgradePlan).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('menu')).toBeNull();
   });
 
   it('closes the menu on Escape', async () => {

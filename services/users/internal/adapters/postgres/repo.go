@@ -96,3 +96,20 @@ func scan(row pgx.Row) (domain.User, error) {
 	}
 	return u, nil
 }
+
+// ApplyBilling applies a BillingChanged event inside tx (the consumer's
+// transaction, which also records the message id). An unknown user or an
+// older change is skipped; applied reports which.
+func (r Repo) ApplyBilling(ctx context.Context, tx pgx.Tx, c domain.BillingChange) (applied bool, err error) {
+	var stored *time.Time
+	err = tx.QueryRow(ctx, `SELECT billing_source_time FROM users WHERE id = $1 FOR UPDATE`, c.UserID).Scan(&stored)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil || !domain.ShouldApplyBilling(stored, c) {
+		return false, err
+	}
+	_, err = tx.Exec(ctx, `UPDATE users SET billing_tier = $2, billing_manually_set = $3, billing_source_time = $4,
+		updated_at = now() WHERE id = $1`, c.UserID, c.Tier, c.IsManuallySet, c.SourceTime)
+	return err == nil, err
+}

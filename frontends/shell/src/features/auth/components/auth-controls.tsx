@@ -4,11 +4,18 @@ import { AvatarMenu } from './avatar-menu';
 import { SignDialog } from './sign-dialog';
 
 /** The top bar's right side: 'Sign in' when signed out, the avatar menu when signed in. */
-export function AuthControls({ onOpenAccountSettings }: { onOpenAccountSettings: () => void }) {
+export interface AuthControlsProps {
+  onOpenAccountSettings: () => void;
+  onOpenUpgradePlan: () => void;
+}
+
+export function AuthControls({ onOpenAccountSettings, onOpenUpgradePlan }: AuthControlsProps) {
   const session = useSession();
   const [signOpen, setSignOpen] = useState(false);
   if (session.status === 'signedIn') {
-    return <AvatarMenu user={session.user} onOpenAccountSettings={onOpenAccountSettings} />;
+    return (
+      <AvatarMenu user={session.user} onOpenAccountSettings={onOpenAccountSettings} onOpenUpgradePlan={onOpenUpgradePlan} />
+    );
   }
   return (
     <>

@@ -5,10 +5,11 @@ import { Avatar, useUser, type SessionUser } from '@uplift/platform';
 export interface AvatarMenuProps {
   user: SessionUser;
   onOpenAccountSettings: () => void;
+  onOpenUpgradePlan: () => void;
 }
 
-/** The signed-in user's menu: their email, Account Settings and Sign Out. */
-export function AvatarMenu({ user, onOpenAccountSettings }: AvatarMenuProps) {
+/** The signed-in user's menu: their email, Account Settings, Upgrade plan and Sign Out. */
+export function AvatarMenu({ user, onOpenAccountSettings, onOpenUpgradePlan }: AvatarMenuProps) {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const menuId = useId();
@@ -56,6 +57,9 @@ export function AvatarMenu({ user, onOpenAccountSettings }: AvatarMenuProps) {
           <p className="avatar-menu__email">{email}</p>
           <button type="button" role="menuitem" onClick={choose(onOpenAccountSettings)}>
             Account Settings
+          </button>
+          <button type="button" role="menuitem" onClick={choose(onOpenUpgradePlan)}>
+            Upgrade plan
           </button>
           <button type="button" role="menuitem" onClick={choose(() => navigate('/logout'))}>
             Sign Out

@@ -1,0 +1,92 @@
+import { expect, test, type Page } from '@playwright/test';
+import { emulatorSignIn, freshEmail, gatewayUrl, makeAdmin, openSignedOut, PASSWORD, signUpThroughUi } from './support';
+
+/** Opens the Upgrade plan dialog from the avatar menu. */
+async function openUpgradeDialog(page: Page) {
+  await page.getByRole('button', { name: 'Open account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Upgrade plan' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Upgrade plan' });
+  await expect(dialog.getByRole('region').first()).toBeVisible();
+  return dialog;
+}
+
+test('a free user upgrades through the test checkout and then manages the subscription', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openSignedOut(page);
+  await signUpThroughUi(page, freshEmail('upgrade'), PASSWORD);
+
+  let dialog = await openUpgradeDialog(page);
+  const free = dialog.getByRole('region', { name: 'Free' });
+  await expect(free.getByRole('button', { name: 'Current Plan' })).toBeDisabled();
+  await expect(free).toContainText('per month');
+  await expect(dialog.getByRole('link', { name: 'Manage subscription' })).toBeHidden();
+
+  // The paid tier is whichever card offers an enabled 'Upgrade' (names are operator configuration).
+  const paid = dialog.getByRole('region').filter({ has: page.getByRole('button', { name: 'Upgrade', disabled: false }) }).first();
+  const paidName = (await paid.getByRole('heading', { level: 3 }).textContent()) ?? '';
+  expect(paidName).not.toBe('');
+  await expect(paid.getByText("What's included")).toBeVisible();
+  await paid.getByRole('button', { name: 'Upgrade' }).click();
+
+  await expect(page).toHaveURL(/\/test-checkout\//);
+  await expect(page.getByText('Test checkout').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Complete test purchase' }).click();
+
+  // Back in the app; the plan arrives asynchronously (webhook → event → users).
+  await expect(page.getByRole('button', { name: 'Open account menu' })).toBeVisible();
+  await expect(async () => {
+    await page.reload();
+    dialog = await openUpgradeDialog(page);
+    await expect(dialog.getByRole('region', { name: paidName }).getByRole('button', { name: 'Current Plan' })).toBeDisabled({
+      timeout: 3_000,
+    });
+  }).toPass({ timeout: 45_000 });
+  await expect(dialog.getByRole('link', { name: 'Manage subscription' })).toBeVisible();
+  await expect(dialog.getByRole('region', { name: 'Free' }).getByRole('button', { name: 'Current Plan' })).toBeHidden();
+});
+
+test("a manually billed user sees only that tier and 'Contact us'", async ({ page }) => {
+  test.setTimeout(60_000);
+  const email = freshEmail('manual');
+  await openSignedOut(page);
+  await signUpThroughUi(page, email, PASSWORD);
+
+  // Set-up with no screen: make the user an admin, sign in again for a token with the claim, set billing by hand.
+  const { uid } = await emulatorSignIn(page, email, PASSWORD);
+  await makeAdmin(page, uid);
+  const { idToken } = await emulatorSignIn(page, email, PASSWORD);
+  const response = await page.request.post(`${gatewayUrl}/internal/metricsUsers/setBilling`, {
+    headers: { Authorization: `Bearer ${idToken}` },
+    data: { userId: uid, tier: 'pro' },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+
+  await expect(async () => {
+    await page.reload();
+    const dialog = await openUpgradeDialog(page);
+    await expect(dialog.getByRole('link', { name: 'Contact us' })).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+
+  const dialog = page.getByRole('dialog', { name: 'Upgrade plan' });
+  await expect(dialog.getByRole('region')).toHaveCount(1);
+  await expect(dialog.getByRole('region').getByRole('button', { name: 'Current Plan' })).toBeDisabled();
+  await expect(dialog.getByText('to manage subscription')).toBeVisible();
+  await expect(dialog.getByRole('link', { name: 'Manage subscription' })).toBeHidden();
+  await expect(dialog.getByRole('button', { name: 'Upgrade' })).toHaveCount(0);
+
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test('showTrialDialog=true opens the upgrade dialog for a user without billing info', async ({ page }) => {
+  await openSignedOut(page, '/?showTrialDialog=true');
+  await signUpThroughUi(page, freshEmail('trial'), PASSWORD);
+  const dialog = page.getByRole('dialog', { name: 'Upgrade plan' });
+  await expect(dialog.getByRole('region', { name: 'Free' }).getByRole('button', { name: 'Current Plan' })).toBeVisible();
+
+  // Stored: it comes back on another page until the user has billing info.
+  await page.goto('/analytics');
+  await expect(dialog).toBeVisible();
+  await page.mouse.click(5, 5);
+  await expect(dialog).toBeHidden();
+});

@@ -1,0 +1,190 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  SessionProvider,
+  Toaster,
+  configureHttp,
+  parseEnv,
+  type Session,
+  type SubscriptionTiersJson,
+  type UserJson,
+} from '@uplift/platform';
+import { EnvProvider } from '../../../lib/env-context';
+import { createQueryClient } from '../../../lib/query-client';
+import { browser } from '../lib/browser';
+import { UpgradePlanDialog } from './upgrade-plan-dialog';
+
+const tiers: SubscriptionTiersJson = {
+  pro: {
+    name: 'Pro',
+    sortOrder: 2,
+    prices: { monthly: { amount: 2900, stripeId: 'price_pro' } },
+    included: ['Unlimited downloads', 'Background removal'],
+    comingSoon: ['Product images into ads'],
+  },
+  free: { name: 'Free', sortOrder: 1, prices: { monthly: { amount: 0 } } },
+  secret: { name: 'Secret', sortOrder: 0, hidden: true, prices: { monthly: { amount: 100, stripeId: 'price_s' } } },
+};
+
+const session: Session = {
+  status: 'signedIn',
+  user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null },
+};
+
+type Handler = (init: RequestInit | undefined) => Response | Promise<Response>;
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/** A fake gateway: handlers keyed by "METHOD path". */
+function gateway(user: UserJson, extra: Record<string, Handler> = {}) {
+  const handlers: Record<string, Handler> = {
+    'GET /internal/billing/metricsSubscriptionTiers': () => json(tiers),
+    'GET /internal/users/u1': () => json(user),
+    'GET /internal/users/u1/profile': () => json({ categoryId: 'cat1', originalCategoryId: 'cat1' }),
+    ...extra,
+  };
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const key = `${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`;
+    const handler = handlers[key];
+    return handler ? handler(init) : json({ message: `unexpected ${key}` }, 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+function renderDialog() {
+  const env = parseEnv({ skipEnvValidation: 'true', supportUrl: 'mailto:help@example.com' });
+  render(
+    <EnvProvider env={env}>
+      <QueryClientProvider client={createQueryClient()}>
+        <SessionProvider session={session}>
+          <UpgradePlanDialog open onClose={() => {}} />
+          <Toaster />
+        </SessionProvider>
+      </QueryClientProvider>
+    </EnvProvider>,
+  );
+  return screen.getByRole('dialog', { name: 'Upgrade plan' });
+}
+
+const card = async (name: string) => screen.findByRole('region', { name });
+
+describe('UpgradePlanDialog', () => {
+  let assign: ReturnType<typeof vi.spyOn>;
+
+  beforeEach(() => {
+    configureHttp({ baseUrl: 'http://gateway.test/' });
+    assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    vi.spyOn(browser, 'currentUrl').mockReturnValue('http://app.test/analytics');
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('lists visible tiers in order, with price, lists and Current Plan on free', async () => {
+    gateway({ id: 'u1', email: 'jane@example.com', categoryId: 'cat1', billingInfo: undefined });
+    renderDialog();
+    const free = await card('Free');
+    const regions = screen.getAllByRole('region').map((region) => within(region).getByRole('heading', { level: 3 }).textContent);
+    expect(regions).toEqual(['Free', 'Pro']);
+    expect(screen.queryByText('Secret')).toBeNull();
+
+    expect(within(free).getByRole('button', { name: 'Current Plan' })).toHaveProperty('disabled', true);
+    const pro = await card('Pro');
+    expect(pro.textContent).toContain('$29 per month');
+    expect(within(free).getByText('$0').parentElement?.textContent).toBe('$0 per month');
+    expect(within(pro).getByRole('button', { name: 'Upgrade' })).toHaveProperty('disabled', false);
+    expect(within(pro).getByRole('list', { name: "What's included" }).textContent).toContain('Background removal');
+    expect(within(pro).getByRole('list', { name: 'Coming soon' }).textContent).toContain('Product images into ads');
+    expect(screen.queryByRole('link', { name: 'Manage subscription' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Contact us' })).toBeNull();
+  });
+
+  it('creates a checkout, disables Upgrade while redirecting and goes to its URL', async () => {
+    let release: (response: Response) => void = () => {};
+    const fetchMock = gateway(
+      { id: 'u1', email: 'jane@example.com', categoryId: 'cat1' },
+      {
+        'POST /internal/categories/cat1/createStripeCheckout': () =>
+          new Promise<Response>((resolve) => {
+            release = resolve;
+          }),
+      },
+    );
+    renderDialog();
+    const pro = await card('Pro');
+    await userEvent.click(within(pro).getByRole('button', { name: 'Upgrade' }));
+
+    await waitFor(() => expect(within(pro).getByRole('button', { name: 'Upgrade' })).toHaveProperty('disabled', true));
+    const call = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/createStripeCheckout'));
+    const body = JSON.parse(String(call?.[1]?.body)) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      priceId: 'price_pro',
+      customerEmail: 'jane@example.com',
+      freeTrial: false,
+      successUrl: 'http://app.test/analytics?checkout=success',
+      cancelUrl: 'http://app.test/analytics',
+      forMetricsProduct: true,
+    });
+    expect(body.referralId).toMatch(/^checkout_\d+$/);
+
+    release(json({ url: 'https://checkout.test/session' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://checkout.test/session'));
+    // Still leaving: no second checkout can start.
+    expect(within(pro).getByRole('button', { name: 'Upgrade' })).toHaveProperty('disabled', true);
+  });
+
+  it('shows a failed checkout in the error toast and re-enables Upgrade', async () => {
+    gateway(
+      { id: 'u1', email: 'jane@example.com', categoryId: 'cat1' },
+      { 'POST /internal/categories/cat1/createStripeCheckout': () => json({ message: 'Stripe is down' }, 501) },
+    );
+    renderDialog();
+    const pro = await card('Pro');
+    await userEvent.click(within(pro).getByRole('button', { name: 'Upgrade' }));
+    // One toast only: the global soft-error toast is switched off for this call.
+    expect((await screen.findAllByRole('alert')).map((alert) => alert.textContent)).toEqual(['Stripe is down']);
+    await waitFor(() => expect(within(pro).getByRole('button', { name: 'Upgrade' })).toHaveProperty('disabled', false));
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('uses the profile category when the user record has none', async () => {
+    gateway(
+      { id: 'u1', email: 'jane@example.com' },
+      { 'POST /internal/categories/cat1/createStripeCheckout': () => json({ url: 'https://checkout.test/2' }) },
+    );
+    renderDialog();
+    await userEvent.click(within(await card('Pro')).getByRole('button', { name: 'Upgrade' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://checkout.test/2'));
+  });
+
+  it("moves Current Plan to a paid tier and offers 'Manage subscription' (the portal)", async () => {
+    const fetchMock = gateway(
+      { id: 'u1', email: 'jane@example.com', categoryId: 'cat1', billingInfo: { tier: 'pro' } },
+      { 'POST /internal/categories/cat1/createStripeCustomerPortal': () => json({ url: 'https://portal.test/x' }) },
+    );
+    renderDialog();
+    const pro = await card('Pro');
+    expect(within(pro).getByRole('button', { name: 'Current Plan' })).toHaveProperty('disabled', true);
+    // Free has no Stripe price: downgrading goes through the portal.
+    expect(within(await card('Free')).getByRole('button', { name: 'Upgrade' })).toHaveProperty('disabled', true);
+
+    await userEvent.click(screen.getByRole('link', { name: 'Manage subscription' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://portal.test/x'));
+    const call = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/createStripeCustomerPortal'));
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ redirectUrl: 'http://app.test/analytics' });
+  });
+
+  it("shows only the manually set tier, with 'Contact us' to manage subscription", async () => {
+    gateway({ id: 'u1', categoryId: 'cat1', billingInfo: { tier: 'pro', isManuallySet: true } });
+    const dialog = renderDialog();
+    const pro = await card('Pro');
+    expect(screen.getAllByRole('region')).toHaveLength(1);
+    expect(within(pro).getByRole('button', { name: 'Current Plan' })).toHaveProperty('disabled', true);
+    const contact = within(dialog).getByRole('link', { name: 'Contact us' });
+    expect(contact.getAttribute('href')).toBe('mailto:help@example.com');
+    expect(contact.parentElement?.textContent).toBe('Contact us to manage subscription');
+    expect(screen.queryByRole('link', { name: 'Manage subscription' })).toBeNull();
+  });
+});

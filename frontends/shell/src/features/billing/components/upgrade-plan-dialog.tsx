@@ -1,0 +1,155 @@
+import { useState } from 'react';
+import {
+  Dialog,
+  LOADING_TEXT,
+  Spinner,
+  UNKNOWN_ERROR_MESSAGE,
+  toast,
+  useCreateStripeCheckout,
+  useCreateStripeCustomerPortal,
+  useProfile,
+  useSession,
+  useSubscriptionTiers,
+  useUser,
+} from '@uplift/platform';
+import { useEnv } from '../../../lib/env-context';
+import { browser } from '../lib/browser';
+import { checkoutBody, currentTierId, isPaidTier, isPurchasable, visiblePlans, type Plan } from '../lib/plans';
+import { PlanCard } from './plan-card';
+
+export interface UpgradePlanDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : UNKNOWN_ERROR_MESSAGE;
+}
+
+/**
+ * The Upgrade plan dialog (spec section 2 item 5), also used as the trial
+ * dialog. Only rendered for a signed-in user.
+ */
+export function UpgradePlanDialog({ open, onClose }: UpgradePlanDialogProps) {
+  return (
+    <Dialog open={open} onClose={onClose} title="Upgrade plan" size="5xl">
+      {open && <UpgradePlanContent />}
+    </Dialog>
+  );
+}
+
+function UpgradePlanContent() {
+  const session = useSession();
+  const env = useEnv();
+  const uid = session.status === 'signedIn' ? session.user.uid : undefined;
+  const user = useUser(uid);
+  const profile = useProfile(uid);
+  const tiers = useSubscriptionTiers();
+  const checkout = useCreateStripeCheckout();
+  const portal = useCreateStripeCustomerPortal();
+  // Set from the click until the browser has left, so no second redirect can start.
+  const [redirecting, setRedirecting] = useState(false);
+  const [pendingPlanId, setPendingPlanId] = useState<string | null>(null);
+
+  if (tiers.isPending || user.isPending) return <Spinner label={LOADING_TEXT} />;
+  if (tiers.isError || user.isError || !tiers.data || !user.data) {
+    return <p className="u-alert">Plans could not be loaded. Please try again.</p>;
+  }
+
+  const billingInfo = user.data.billingInfo;
+  const currentTier = currentTierId(billingInfo);
+  const manual = Boolean(billingInfo?.isManuallySet);
+  const plans = visiblePlans(tiers.data, billingInfo);
+  const categoryId = user.data.categoryId || profile.data?.categoryId;
+  const email = user.data.email || (session.status === 'signedIn' ? session.user.email : null) || '';
+
+  const leaveFor = (url: string | undefined) => {
+    if (!url) throw new Error(UNKNOWN_ERROR_MESSAGE);
+    browser.assign(url);
+  };
+  const fail = (error: unknown) => {
+    setRedirecting(false);
+    setPendingPlanId(null);
+    toast.error(errorMessage(error));
+  };
+  const withCategory = (run: (categoryId: string) => void) => {
+    if (!categoryId) return fail(new Error('Your business profile is not ready yet. Please try again.'));
+    setRedirecting(true);
+    run(categoryId);
+  };
+
+  const upgrade = (plan: Plan) =>
+    withCategory((categoryId) => {
+      setPendingPlanId(plan.id);
+      checkout.mutate(
+        { categoryId, body: checkoutBody({ plan, customerEmail: email, currentUrl: browser.currentUrl() }) },
+        {
+          onSuccess: (response) => {
+            try {
+              leaveFor(response.url);
+            } catch (error) {
+              fail(error);
+            }
+          },
+          onError: fail,
+        },
+      );
+    });
+
+  const manageSubscription = () =>
+    withCategory((categoryId) =>
+      portal.mutate(
+        { categoryId, redirectUrl: browser.currentUrl() },
+        {
+          onSuccess: (response) => {
+            try {
+              leaveFor(response.url);
+            } catch (error) {
+              fail(error);
+            }
+          },
+          onError: fail,
+        },
+      ),
+    );
+
+  return (
+    <>
+      {manual ? (
+        <p className="plans__note">
+          <a href={env.supportUrl}>Contact us</a> to manage subscription
+        </p>
+      ) : (
+        isPaidTier(currentTier) && (
+          <p className="plans__note">
+            <a
+              href="#manage-subscription"
+              aria-disabled={redirecting || undefined}
+              onClick={(event) => {
+                // The portal URL is made on demand: each one is a short-lived Stripe session.
+                event.preventDefault();
+                if (!redirecting) manageSubscription();
+              }}
+            >
+              Manage subscription
+            </a>
+            {portal.isPending && <Spinner />}
+          </p>
+        )
+      )}
+      <div className="plans">
+        {plans.map((plan) => (
+          <PlanCard
+            key={plan.id}
+            plan={plan}
+            current={plan.id === currentTier}
+            redirecting={redirecting}
+            pending={pendingPlanId === plan.id}
+            purchasable={!manual && isPurchasable(plan)}
+            onUpgrade={upgrade}
+          />
+        ))}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,170 @@
+// Package stripe is the billing service's Stripe adapter: customers,
+// Checkout and portal sessions through stripe-go, and verification of
+// webhook events with the endpoint's signing secret.
+package stripe
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	stripego "github.com/stripe/stripe-go/v85"
+	"github.com/stripe/stripe-go/v85/webhook"
+
+	"uplift.dev/billing/internal/app"
+	"uplift.dev/billing/internal/domain"
+)
+
+// Client implements app.Payments.
+type Client struct {
+	sc            *stripego.Client
+	webhookSecret string
+}
+
+var _ app.Payments = (*Client)(nil)
+
+// New returns a client for key. apiBase, when set, replaces Stripe's API
+// address (stripe-mock locally and in tests).
+func New(key, apiBase, webhookSecret string) (*Client, error) {
+	if !strings.HasPrefix(key, "sk_") {
+		return nil, errors.New("STRIPE_SECRET_KEY must be a Stripe secret key starting with sk_")
+	}
+	cfg := &stripego.BackendConfig{}
+	if apiBase != "" {
+		cfg.URL = stripego.String(strings.TrimRight(apiBase, "/"))
+		retries := int64(0)
+		cfg.MaxNetworkRetries = &retries
+	}
+	b := stripego.NewBackendsWithConfig(cfg)
+	return &Client{sc: stripego.NewClient(key, stripego.WithBackends(b)), webhookSecret: webhookSecret}, nil
+}
+
+// CreateCustomer makes the user's Stripe customer, tagged with the user id.
+func (c *Client) CreateCustomer(ctx context.Context, userID, email string) (string, error) {
+	p := &stripego.CustomerCreateParams{Metadata: map[string]string{"userId": userID}}
+	if email != "" {
+		p.Email = stripego.String(email)
+	}
+	cu, err := c.sc.V1Customers.Create(ctx, p)
+	if err != nil {
+		return "", fmt.Errorf("stripe: create customer: %w", err)
+	}
+	return cu.ID, nil
+}
+
+// CreateCheckout starts a subscription Checkout session. The user id is the
+// client_reference_id and, with category, tier and referral, metadata of
+// both the session and the subscription, so every later event names the user.
+func (c *Client) CreateCheckout(ctx context.Context, p app.CheckoutParams) (string, error) {
+	meta := map[string]string{"userId": p.UserID, "categoryId": p.CategoryID, "tier": p.Tier, "referralId": p.ReferralID}
+	s, err := c.sc.V1CheckoutSessions.Create(ctx, &stripego.CheckoutSessionCreateParams{
+		Mode:              stripego.String(string(stripego.CheckoutSessionModeSubscription)),
+		Customer:          stripego.String(p.CustomerID),
+		ClientReferenceID: stripego.String(p.UserID),
+		SuccessURL:        stripego.String(p.SuccessURL),
+		CancelURL:         stripego.String(p.CancelURL),
+		LineItems: []*stripego.CheckoutSessionCreateLineItemParams{
+			{Price: stripego.String(p.PriceID), Quantity: stripego.Int64(1)},
+		},
+		Metadata:         meta,
+		SubscriptionData: &stripego.CheckoutSessionCreateSubscriptionDataParams{Metadata: meta},
+	})
+	if err != nil {
+		return "", fmt.Errorf("stripe: create checkout session: %w", err)
+	}
+	return s.URL, nil
+}
+
+// CreatePortal opens a customer portal session.
+func (c *Client) CreatePortal(ctx context.Context, customerID, returnURL string) (string, error) {
+	s, err := c.sc.V1BillingPortalSessions.Create(ctx, &stripego.BillingPortalSessionCreateParams{
+		Customer: stripego.String(customerID), ReturnURL: stripego.String(returnURL),
+	})
+	if err != nil {
+		return "", fmt.Errorf("stripe: create portal session: %w", err)
+	}
+	return s.URL, nil
+}
+
+// object is the part of a checkout session, subscription or invoice that
+// billing reads. Parsed by hand so an endpoint on another API version
+// still works: these fields have been stable for years.
+type object struct {
+	ClientReferenceID string            `json:"client_reference_id"`
+	Customer          json.RawMessage   `json:"customer"`
+	Metadata          map[string]string `json:"metadata"`
+	Status            string            `json:"status"`
+	PaymentStatus     string            `json:"payment_status"`
+	Items             struct {
+		Data []struct {
+			Price struct {
+				ID string `json:"id"`
+			} `json:"price"`
+		} `json:"data"`
+	} `json:"items"`
+	// Invoices carry the subscription's metadata in parent details.
+	Parent struct {
+		SubscriptionDetails struct {
+			Metadata map[string]string `json:"metadata"`
+		} `json:"subscription_details"`
+	} `json:"parent"`
+}
+
+// ParseEvent verifies the Stripe-Signature header (within stripe-go's
+// default five-minute tolerance) and extracts a domain.PaymentEvent. API
+// version mismatches are tolerated because object is parsed by hand.
+func (c *Client) ParseEvent(payload []byte, signature string) (domain.PaymentEvent, error) {
+	if c.webhookSecret == "" || signature == "" {
+		return domain.PaymentEvent{}, domain.ErrBadSignature
+	}
+	ev, err := webhook.ConstructEventWithOptions(payload, signature, c.webhookSecret,
+		webhook.ConstructEventOptions{IgnoreAPIVersionMismatch: true})
+	if err != nil {
+		if errors.Is(err, webhook.ErrNotSigned) || errors.Is(err, webhook.ErrInvalidHeader) ||
+			errors.Is(err, webhook.ErrNoValidSignature) || errors.Is(err, webhook.ErrTooOld) {
+			return domain.PaymentEvent{}, domain.ErrBadSignature
+		}
+		return domain.PaymentEvent{}, &domain.ValidationError{Field: "payload", Message: "The webhook body is not a Stripe event."}
+	}
+	var o object
+	if ev.Data != nil && len(ev.Data.Raw) > 0 {
+		if err := json.Unmarshal(ev.Data.Raw, &o); err != nil {
+			return domain.PaymentEvent{}, &domain.ValidationError{Field: "payload", Message: "The webhook event's object is malformed."}
+		}
+	}
+	meta := o.Metadata
+	if len(meta) == 0 {
+		meta = o.Parent.SubscriptionDetails.Metadata
+	}
+	out := domain.PaymentEvent{
+		ID: ev.ID, Type: string(ev.Type), Created: time.Unix(ev.Created, 0).UTC(),
+		UserID: o.ClientReferenceID, CustomerID: customerID(o.Customer),
+		MetadataTier: meta["tier"], Status: o.Status,
+	}
+	if out.UserID == "" {
+		out.UserID = meta["userId"]
+	}
+	if len(o.Items.Data) > 0 {
+		out.PriceID = o.Items.Data[0].Price.ID
+	}
+	if out.Type == domain.EventCheckoutCompleted {
+		out.Status = o.PaymentStatus
+	}
+	return out, nil
+}
+
+// customerID reads "customer", which is an id or an expanded object.
+func customerID(raw json.RawMessage) string {
+	var id string
+	if json.Unmarshal(raw, &id) == nil {
+		return id
+	}
+	var obj struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(raw, &obj)
+	return obj.ID
+}

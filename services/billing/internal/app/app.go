@@ -1,0 +1,288 @@
+// Package app holds the billing service's use cases. It reaches Stripe, the
+// users service and storage through the narrow interfaces it declares here,
+// so each use case is tested with small fakes.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"uplift.dev/billing/internal/domain"
+)
+
+// Caller is who is asking, from the verified token.
+type Caller struct {
+	UID, Email      string
+	Admin, Uplifter bool
+}
+
+// Profiles answers which categories a user owns (the users service). The
+// caller's own token travels in ctx, so the users service checks access.
+type Profiles interface {
+	GetProfile(ctx context.Context, userID string) (categoryID, originalCategoryID string, err error)
+}
+
+// CheckoutParams is a Stripe Checkout session to start.
+type CheckoutParams struct {
+	CustomerID, UserID, CategoryID, Tier, PriceID, ReferralID string
+	SuccessURL, CancelURL                                     string
+}
+
+// Payments is Stripe.
+type Payments interface {
+	CreateCustomer(ctx context.Context, userID, email string) (string, error)
+	CreateCheckout(ctx context.Context, p CheckoutParams) (string, error)
+	CreatePortal(ctx context.Context, customerID, returnURL string) (string, error)
+	// ParseEvent verifies the signature and extracts what billing needs;
+	// domain.ErrBadSignature when verification fails.
+	ParseEvent(payload []byte, signature string) (domain.PaymentEvent, error)
+}
+
+// PendingCheckout is a local test checkout waiting to be completed.
+type PendingCheckout struct {
+	Token, UserID, CategoryID, CustomerID, Tier, PriceID, ReferralID string
+	Amount                                                           int32
+	SuccessURL, CancelURL                                            string
+}
+
+// Repository stores billing. ApplyEvent and SetManual record the
+// BillingChanged event of an applied change in the same transaction.
+type Repository interface {
+	CustomerID(ctx context.Context, userID string) (string, error) // "" when none
+	// SaveCustomer stores id unless the user already has one; it returns
+	// the id that is stored, so two racing checkouts share one customer.
+	SaveCustomer(ctx context.Context, userID, customerID string) (string, error)
+	UserByCustomer(ctx context.Context, customerID string) (string, error) // "" when unknown
+	Billing(ctx context.Context, userID string) (*domain.Billing, error)   // nil when none
+	// Change applies change to userID's billing under domain.Apply, in one
+	// transaction. With a non-empty eventID it first records the id and
+	// returns (domain.IgnoredSame, true) if it was seen before.
+	Change(ctx context.Context, eventID, userID string, change domain.Change) (d domain.Decision, replay bool, err error)
+	// RecordEvent marks a Stripe event as handled without a billing change.
+	RecordEvent(ctx context.Context, eventID string) (replay bool, err error)
+	SavePendingCheckout(ctx context.Context, p PendingCheckout) error
+	PendingCheckout(ctx context.Context, token string) (PendingCheckout, error)
+	// CompletePendingCheckout marks it used; domain.ErrCheckoutNotFound if it was.
+	CompletePendingCheckout(ctx context.Context, token string) error
+}
+
+// App is the billing use cases.
+type App struct {
+	Tiers    domain.Tiers
+	Repo     Repository
+	Payments Payments
+	Profiles Profiles
+	Log      *slog.Logger
+	// TestCheckoutURL, when set, is the base of the local test checkout
+	// page; CreateStripeCheckout then points the browser there.
+	TestCheckoutURL string
+	Now             func() time.Time
+}
+
+func (a *App) now() time.Time {
+	if a.Now != nil {
+		return a.Now()
+	}
+	return time.Now()
+}
+
+// CheckoutInput is the checkout request as received.
+type CheckoutInput struct {
+	CategoryID, PriceID, CustomerEmail, SuccessURL, CancelURL, ReferralID string
+	FreeTrial, ForMetricsProduct                                          bool
+}
+
+// CreateCheckout starts a subscription checkout for the caller's own
+// category (or any, for an uplifter) and returns where the browser goes.
+func (a *App) CreateCheckout(ctx context.Context, c Caller, in CheckoutInput) (string, error) {
+	if c.UID == "" {
+		return "", domain.ErrNotSignedIn
+	}
+	tier, ok := a.Tiers.ByPriceID(in.PriceID)
+	if !ok {
+		return "", &domain.ValidationError{Field: "priceId", Message: fmt.Sprintf("priceId %q is not the price of any plan.", in.PriceID)}
+	}
+	if in.FreeTrial {
+		return "", &domain.ValidationError{Field: "freeTrial", Message: "Free trials are not offered; send freeTrial false."}
+	}
+	for field, u := range map[string]string{"successUrl": in.SuccessURL, "cancelUrl": in.CancelURL} {
+		if !isHTTPURL(u) {
+			return "", &domain.ValidationError{Field: field, Message: field + " must be an http(s) URL."}
+		}
+	}
+	if err := a.checkCategory(ctx, c, in.CategoryID); err != nil {
+		return "", err
+	}
+	referral := strings.TrimSpace(in.ReferralID)
+	if referral == "" {
+		referral = fmt.Sprintf("checkout_%d", a.now().UnixMilli())
+	}
+	email := strings.TrimSpace(in.CustomerEmail)
+	if email == "" {
+		email = c.Email
+	}
+	customer, err := a.customer(ctx, c.UID, email)
+	if err != nil {
+		return "", err
+	}
+	params := CheckoutParams{CustomerID: customer, UserID: c.UID, CategoryID: in.CategoryID, Tier: tier,
+		PriceID: in.PriceID, ReferralID: referral, SuccessURL: in.SuccessURL, CancelURL: in.CancelURL}
+	stripeURL, err := a.Payments.CreateCheckout(ctx, params)
+	if err != nil {
+		return "", err
+	}
+	if a.TestCheckoutURL == "" {
+		return stripeURL, nil
+	}
+	token, err := newToken()
+	if err != nil {
+		return "", err
+	}
+	if err := a.Repo.SavePendingCheckout(ctx, PendingCheckout{Token: token, UserID: c.UID, CategoryID: in.CategoryID,
+		CustomerID: customer, Tier: tier, PriceID: in.PriceID, ReferralID: referral,
+		Amount: a.Tiers[tier].Prices.Monthly.Amount, SuccessURL: in.SuccessURL, CancelURL: in.CancelURL}); err != nil {
+		return "", err
+	}
+	return strings.TrimRight(a.TestCheckoutURL, "/") + "/test-checkout/" + token, nil
+}
+
+// CreatePortal returns a Stripe customer portal URL for a paying user.
+func (a *App) CreatePortal(ctx context.Context, c Caller, categoryID, redirectURL string) (string, error) {
+	if c.UID == "" {
+		return "", domain.ErrNotSignedIn
+	}
+	if !isHTTPURL(redirectURL) {
+		return "", &domain.ValidationError{Field: "redirectUrl", Message: "redirectUrl must be an http(s) URL."}
+	}
+	if err := a.checkCategory(ctx, c, categoryID); err != nil {
+		return "", err
+	}
+	b, err := a.Repo.Billing(ctx, c.UID)
+	if err != nil {
+		return "", err
+	}
+	customer, err := a.Repo.CustomerID(ctx, c.UID)
+	if err != nil {
+		return "", err
+	}
+	if b == nil || !domain.IsPaid(b.Tier) || customer == "" {
+		return "", domain.ErrNotPaid
+	}
+	return a.Payments.CreatePortal(ctx, customer, redirectURL)
+}
+
+// SetBilling sets a user's tier by hand; admins only.
+func (a *App) SetBilling(ctx context.Context, c Caller, userID, tier string) (domain.Billing, error) {
+	if !c.Admin {
+		return domain.Billing{}, domain.ErrPermissionDenied
+	}
+	if strings.TrimSpace(userID) == "" {
+		return domain.Billing{}, &domain.ValidationError{Field: "userId", Message: "userId is required."}
+	}
+	if _, ok := a.Tiers[tier]; !ok {
+		return domain.Billing{}, &domain.ValidationError{Field: "tier", Message: fmt.Sprintf("tier %q does not exist.", tier)}
+	}
+	change := domain.Change{Tier: tier, IsManuallySet: true, SourceTime: a.now()}
+	if _, _, err := a.Repo.Change(ctx, "", userID, change); err != nil {
+		return domain.Billing{}, err
+	}
+	return domain.Billing{UserID: userID, Tier: tier, IsManuallySet: true, SourceTime: change.SourceTime}, nil
+}
+
+// HandleWebhook verifies and applies one Stripe event, at most once.
+func (a *App) HandleWebhook(ctx context.Context, payload []byte, signature string) error {
+	ev, err := a.Payments.ParseEvent(payload, signature)
+	if err != nil {
+		return err
+	}
+	log := a.Log.With("event", ev.ID, "type", ev.Type)
+	tier, ok, err := domain.TierFor(ev, a.Tiers)
+	if errors.Is(err, domain.ErrUnknownPrice) {
+		// Acknowledged so Stripe stops retrying; a price we do not sell is an
+		// operator's problem, not one a retry fixes.
+		log.WarnContext(ctx, "stripe event names a price of no configured tier", "price", ev.PriceID)
+		ok = false
+	} else if err != nil {
+		return err
+	}
+	userID := ev.UserID
+	if userID == "" && ev.CustomerID != "" {
+		if userID, err = a.Repo.UserByCustomer(ctx, ev.CustomerID); err != nil {
+			return err
+		}
+	}
+	if !ok || userID == "" {
+		if ok {
+			log.WarnContext(ctx, "stripe event for an unknown customer", "customer", ev.CustomerID)
+		}
+		_, err := a.Repo.RecordEvent(ctx, ev.ID)
+		return err
+	}
+	if ev.CustomerID != "" {
+		if _, err := a.Repo.SaveCustomer(ctx, userID, ev.CustomerID); err != nil {
+			return err
+		}
+	}
+	d, replay, err := a.Repo.Change(ctx, ev.ID, userID, domain.Change{Tier: tier, SourceTime: ev.Created})
+	if err != nil {
+		return err
+	}
+	log.InfoContext(ctx, "stripe event handled", "user", userID, "tier", tier, "decision", int(d), "replay", replay)
+	return nil
+}
+
+// TestCheckout returns a pending local test checkout for its page.
+func (a *App) TestCheckout(ctx context.Context, token string) (PendingCheckout, error) {
+	return a.Repo.PendingCheckout(ctx, token)
+}
+
+func (a *App) checkCategory(ctx context.Context, c Caller, categoryID string) error {
+	if c.Uplifter {
+		return nil
+	}
+	if strings.TrimSpace(categoryID) == "" {
+		return &domain.ValidationError{Field: "categoryId", Message: "categoryId is required."}
+	}
+	cat, orig, err := a.Profiles.GetProfile(ctx, c.UID)
+	if err != nil {
+		return err
+	}
+	if categoryID != cat && categoryID != orig {
+		return domain.ErrPermissionDenied
+	}
+	return nil
+}
+
+func (a *App) customer(ctx context.Context, userID, email string) (string, error) {
+	id, err := a.Repo.CustomerID(ctx, userID)
+	if err != nil || id != "" {
+		return id, err
+	}
+	id, err = a.Payments.CreateCustomer(ctx, userID, email)
+	if err != nil {
+		return "", err
+	}
+	return a.Repo.SaveCustomer(ctx, userID, id)
+}
+
+func isHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// newToken is 24 random bytes: unguessable, so a test checkout link cannot
+// be found by trying.
+func newToken() (string, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}

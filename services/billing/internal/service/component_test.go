@@ -1,0 +1,381 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stripe/stripe-go/v85/webhook"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	billingv1 "uplift.dev/proto/gen/uplift/billing/v1"
+	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
+
+	billing "uplift.dev/billing/internal/service"
+	"uplift.dev/billing/migrations"
+	"uplift.dev/platform/firebasetest"
+	"uplift.dev/platform/natstest"
+	"uplift.dev/platform/pgtest"
+	"uplift.dev/platform/postgres"
+	"uplift.dev/platform/service"
+)
+
+const whsec = "whsec_test_fake_secret"
+
+// fakeUsers answers GetProfile with "cat-<userId>", and only when the
+// caller's token was forwarded.
+type fakeUsers struct {
+	usersv1.UnimplementedUsersServiceServer
+}
+
+func (fakeUsers) GetProfile(ctx context.Context, r *usersv1.GetProfileRequest) (*usersv1.GetProfileResponse, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	if len(md.Get("authorization")) == 0 {
+		return nil, status.Error(codes.Unauthenticated, "no token forwarded")
+	}
+	return &usersv1.GetProfileResponse{CategoryId: "cat-" + r.GetUserId(), OriginalCategoryId: "orig-" + r.GetUserId()}, nil
+}
+
+type harness struct {
+	client billingv1.BillingServiceClient
+	db     *pgxpool.Pool
+}
+
+func stripeMock(t *testing.T) string {
+	t.Helper()
+	for _, k := range []string{"STRIPE_API_BASE", "STRIPE_MOCK_URL"} {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+	}
+	if os.Getenv("UPLIFT_REQUIRE_INFRA") != "" {
+		t.Fatal("STRIPE_API_BASE is not set; run the tests with `make test`")
+	}
+	t.Skip("STRIPE_API_BASE not set; run with `make test` to use stripe-mock")
+	return ""
+}
+
+// start runs the real billing service (gRPC, Postgres, NATS, the Auth
+// emulator, stripe-mock) with the test checkout page on, a fake users
+// service, and a stand-in for the gateway's webhook route.
+func start(t *testing.T) harness {
+	t.Helper()
+	mock := stripeMock(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	us := grpc.NewServer()
+	usersv1.RegisterUsersServiceServer(us, fakeUsers{})
+	go func() { _ = us.Serve(lis) }()
+
+	var webhookTo atomic.Pointer[billingv1.BillingServiceClient]
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		_, err := (*webhookTo.Load()).HandleStripeWebhook(r.Context(), &billingv1.HandleStripeWebhookRequest{
+			Payload: body, Signature: r.Header.Get("Stripe-Signature")})
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		_, _ = w.Write([]byte(`{"received":true}`))
+	}))
+
+	dbURL := pgtest.URL(t)
+	s := &billing.Settings{
+		Base: service.Base{GRPCAddr: "127.0.0.1:0", DatabaseURL: dbURL, NATSURL: natstest.Start(t),
+			FirebaseProjectID: firebasetest.ProjectID(), FirebaseAuthEmulatorHost: firebasetest.Host(t)},
+		StripeSecretKey: "sk_test_fakekey", StripeAPIBase: mock, StripeWebhookSecret: whsec,
+		UsersAddr: lis.Addr().String(), TestCheckoutAddr: "127.0.0.1:0", GatewayURL: gw.URL,
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	rt, err := service.Start(ctx, "billing", "billing", s.Base, log, migrations.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, workers, err := billing.Wire(s)(ctx, rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan string, 1)
+	opts.Ready = func(addr string) { ready <- addr }
+	done := make(chan error, 1)
+	go func() { done <- rt.Serve(ctx, opts, workers...) }()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("service stopped: %v", err)
+	}
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := billingv1.NewBillingServiceClient(conn)
+	webhookTo.Store(&client)
+	db, err := postgres.Open(context.Background(), dbURL, "billing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		db.Close()
+		conn.Close()
+		cancel()
+		<-done
+		rt.Close()
+		gw.Close()
+		us.Stop()
+	})
+	return harness{client: client, db: db}
+}
+
+// signIn makes an emulator user (with optional custom claims) and returns
+// its id and ID token.
+func signIn(t *testing.T, claims map[string]any) (string, context.Context) {
+	t.Helper()
+	fb := firebasetest.Client(t)
+	uid := "u-" + uuid.NewString()[:8]
+	custom, err := fb.CustomTokenWithClaims(context.Background(), uid, claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := firebasetest.SignInWithCustomToken(t, custom)
+	return uid, metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+tok)
+}
+
+type state struct {
+	tier   string
+	manual bool
+	events int
+}
+
+func (h harness) state(t *testing.T, uid string) state {
+	t.Helper()
+	var s state
+	err := h.db.QueryRow(context.Background(), `SELECT tier, is_manually_set FROM billing WHERE user_id = $1`, uid).Scan(&s.tier, &s.manual)
+	if err != nil && !strings.Contains(err.Error(), "no rows") {
+		t.Fatal(err)
+	}
+	// Each applied change wrote one BillingChanged to the outbox.
+	if err := h.db.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE subject = 'uplift.billing.changed'
+		AND position($1 in encode(payload, 'escape')) > 0`, uid).Scan(&s.events); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestTiersCheckoutPortalAndTestPage(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	tiers, err := h.client.ListSubscriptionTiers(context.Background(), &billingv1.ListSubscriptionTiersRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pro := tiers.GetTiers()["pro"]
+	if tiers.GetTiers()["free"] == nil || pro.GetPrices().GetMonthly().GetStripeId() != "price_uplift_pro_monthly" ||
+		len(pro.GetIncluded()) != 4 || len(pro.GetComingSoon()) != 2 {
+		t.Fatalf("tiers %v", tiers)
+	}
+
+	uid, ctx := signIn(t, nil)
+	req := func(cat, price string) *billingv1.CreateStripeCheckoutRequest {
+		return &billingv1.CreateStripeCheckoutRequest{CategoryId: cat, PriceId: price, CustomerEmail: "shop@example.com",
+			SuccessUrl: "http://localhost:3000/?upgraded=1", CancelUrl: "http://localhost:3000/?cancelled=1"}
+	}
+	if _, err := h.client.CreateStripeCheckout(context.Background(), req("cat-"+uid, "price_uplift_pro_monthly")); status.Code(err) != codes.Unauthenticated {
+		t.Fatalf("anonymous: %v", err)
+	}
+	if _, err := h.client.CreateStripeCheckout(ctx, req("cat-someone-else", "price_uplift_pro_monthly")); status.Code(err) != codes.PermissionDenied {
+		t.Fatalf("other category: %v", err)
+	}
+	if _, err := h.client.CreateStripeCheckout(ctx, req("cat-"+uid, "price_nope")); status.Code(err) != codes.InvalidArgument ||
+		!strings.Contains(status.Convert(err).Message(), "priceId") {
+		t.Fatalf("unknown price: %v", err)
+	}
+	_, err = h.client.CreateStripeCustomerPortal(ctx, &billingv1.CreateStripeCustomerPortalRequest{CategoryId: "cat-" + uid, RedirectUrl: "http://localhost:3000/"})
+	if status.Code(err) != codes.FailedPrecondition {
+		t.Fatalf("portal before paying: %v", err)
+	}
+
+	res, err := h.client.CreateStripeCheckout(ctx, req("orig-"+uid, "price_uplift_pro_monthly"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.GetUrl(), "/test-checkout/") {
+		t.Fatalf("url %q", res.GetUrl())
+	}
+	resp, err := http.Get(res.GetUrl())
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{"Test checkout — no real payment", "Pro", "$29.00", "Complete test purchase", "Cancel", "cancelled=1"} {
+		if !strings.Contains(string(page), want) {
+			t.Fatalf("page lacks %q:\n%s", want, page)
+		}
+	}
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err = noRedirect.Post(res.GetUrl()+"/complete", "application/x-www-form-urlencoded", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "http://localhost:3000/?upgraded=1" {
+		t.Fatalf("complete: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if s := h.state(t, uid); s != (state{"pro", false, 1}) {
+		t.Fatalf("after test purchase: %+v", s)
+	}
+	resp, _ = noRedirect.Post(res.GetUrl()+"/complete", "", nil)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("second completion: %d", resp.StatusCode)
+	}
+
+	// One customer per user, reused.
+	if _, err := h.client.CreateStripeCheckout(ctx, req("cat-"+uid, "price_uplift_pro_monthly")); err != nil {
+		t.Fatal(err)
+	}
+	var customers int
+	_ = h.db.QueryRow(context.Background(), `SELECT count(*) FROM customers WHERE user_id = $1`, uid).Scan(&customers)
+	if customers != 1 {
+		t.Fatalf("customers %d", customers)
+	}
+	portal, err := h.client.CreateStripeCustomerPortal(ctx, &billingv1.CreateStripeCustomerPortalRequest{CategoryId: "cat-" + uid, RedirectUrl: "http://localhost:3000/"})
+	if err != nil || !strings.HasPrefix(portal.GetUrl(), "https://") {
+		t.Fatalf("portal: %v %v", portal, err)
+	}
+}
+
+// event signs a Stripe event for uid.
+func event(id, typ, uid string, created time.Time, object string) (payload []byte, sig string) {
+	payload = fmt.Appendf(nil, `{"id":%q,"object":"event","api_version":"2026-03-25.dahlia","created":%d,"type":%q,"data":{"object":%s}}`,
+		id, created.Unix(), typ, strings.ReplaceAll(object, "UID", uid))
+	return payload, webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: whsec}).Header
+}
+
+const (
+	checkoutObj = `{"object":"checkout.session","client_reference_id":"UID","customer":"cus_UID","payment_status":"paid","metadata":{"userId":"UID","tier":"pro"}}`
+	subActive   = `{"object":"subscription","status":"active","customer":"cus_UID","metadata":{"userId":"UID"},"items":{"data":[{"price":{"id":"price_uplift_pro_monthly"}}]}}`
+	subUnpaid   = `{"object":"subscription","status":"unpaid","customer":"cus_UID","metadata":{"userId":"UID"},"items":{"data":[{"price":{"id":"price_uplift_pro_monthly"}}]}}`
+	subDeleted  = `{"object":"subscription","status":"canceled","customer":"cus_UID","items":{"data":[{"price":{"id":"price_uplift_pro_monthly"}}]}}`
+	invoiceObj  = `{"object":"invoice","customer":"cus_UID","status":"open"}`
+)
+
+func TestWebhooks(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	ctx := context.Background()
+	send := func(payload []byte, sig string) error {
+		_, err := h.client.HandleStripeWebhook(ctx, &billingv1.HandleStripeWebhookRequest{Payload: payload, Signature: sig})
+		return err
+	}
+	t0 := time.Now().Add(-time.Hour).Truncate(time.Second)
+
+	t.Run("bad and missing signature change nothing", func(t *testing.T) {
+		p, _ := event("evt_bad_"+uuid.NewString(), "checkout.session.completed", "u-bad", t0, checkoutObj)
+		forged := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: p, Secret: "whsec_wrong"}).Header
+		for _, sig := range []string{"", forged} {
+			if err := send(p, sig); status.Code(err) != codes.InvalidArgument {
+				t.Fatalf("sig %q: %v", sig, err)
+			}
+		}
+		if s := h.state(t, "u-bad"); s != (state{}) {
+			t.Fatalf("state %+v", s)
+		}
+	})
+
+	t.Run("each event type", func(t *testing.T) {
+		uid := "u-" + uuid.NewString()[:8]
+		steps := []struct {
+			typ, obj string
+			want     state
+		}{
+			{"checkout.session.completed", checkoutObj, state{"pro", false, 1}},
+			{"customer.subscription.created", subActive, state{"pro", false, 1}}, // same state, no event
+			{"customer.subscription.updated", subUnpaid, state{"free", false, 2}},
+			{"customer.subscription.updated", subActive, state{"pro", false, 3}},
+			{"invoice.payment_failed", invoiceObj, state{"pro", false, 3}},
+			{"customer.subscription.deleted", subDeleted, state{"free", false, 4}},
+		}
+		for i, st := range steps {
+			p, sig := event(fmt.Sprintf("evt_%s_%d", uid, i), st.typ, uid, t0.Add(time.Duration(i)*time.Minute), st.obj)
+			if err := send(p, sig); err != nil {
+				t.Fatalf("%s: %v", st.typ, err)
+			}
+			if s := h.state(t, uid); s != st.want {
+				t.Fatalf("after %s: %+v, want %+v", st.typ, s, st.want)
+			}
+		}
+	})
+
+	t.Run("replay applies once", func(t *testing.T) {
+		uid := "u-" + uuid.NewString()[:8]
+		p, sig := event("evt_replay_"+uid, "checkout.session.completed", uid, t0, checkoutObj)
+		del, dsig := event("evt_del_"+uid, "customer.subscription.deleted", uid, t0.Add(time.Minute), subDeleted)
+		for _, e := range [][2]any{{p, sig}, {del, dsig}, {p, sig}, {p, sig}} {
+			if err := send(e[0].([]byte), e[1].(string)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The replayed checkout did not bring "pro" back after the deletion.
+		if s := h.state(t, uid); s != (state{"free", false, 2}) {
+			t.Fatalf("state %+v", s)
+		}
+	})
+
+	t.Run("older event after newer leaves the newer state", func(t *testing.T) {
+		uid := "u-" + uuid.NewString()[:8]
+		newer, nsig := event("evt_new_"+uid, "customer.subscription.deleted", uid, t0.Add(time.Hour), subDeleted)
+		older, osig := event("evt_old_"+uid, "customer.subscription.created", uid, t0, subActive)
+		// The deletion names only the customer; link it first via checkout.
+		ck, csig := event("evt_ck_"+uid, "checkout.session.completed", uid, t0.Add(-time.Hour), checkoutObj)
+		for _, e := range [][2]any{{ck, csig}, {newer, nsig}, {older, osig}} {
+			if err := send(e[0].([]byte), e[1].(string)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if s := h.state(t, uid); s != (state{"free", false, 2}) {
+			t.Fatalf("state %+v", s)
+		}
+	})
+
+	t.Run("manual billing is not overwritten by webhooks", func(t *testing.T) {
+		uid, userCtx := signIn(t, nil)
+		_, adminCtx := signIn(t, map[string]any{"admin": true})
+		if _, err := h.client.SetBilling(userCtx, &billingv1.SetBillingRequest{UserId: uid, Tier: "pro"}); status.Code(err) != codes.PermissionDenied {
+			t.Fatalf("non-admin: %v", err)
+		}
+		if _, err := h.client.SetBilling(adminCtx, &billingv1.SetBillingRequest{UserId: uid, Tier: "gold"}); status.Code(err) != codes.InvalidArgument {
+			t.Fatalf("unknown tier: %v", err)
+		}
+		res, err := h.client.SetBilling(adminCtx, &billingv1.SetBillingRequest{UserId: uid, Tier: "pro"})
+		if err != nil || res.GetTier() != "pro" || !res.GetIsManuallySet() {
+			t.Fatalf("%v %v", res, err)
+		}
+		p, sig := event("evt_after_manual_"+uid, "customer.subscription.deleted", uid, time.Now().Add(time.Hour), strings.Replace(subDeleted, `"customer"`, `"metadata":{"userId":"UID"},"customer"`, 1))
+		if err := send(p, sig); err != nil {
+			t.Fatal(err)
+		}
+		if s := h.state(t, uid); s != (state{"pro", true, 1}) {
+			t.Fatalf("state %+v", s)
+		}
+	})
+}

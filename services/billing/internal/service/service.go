@@ -1,0 +1,130 @@
+// Package service is the billing service's composition root: it reads the
+// billing settings, builds the Stripe, users and Postgres adapters, the use
+// cases, the gRPC port and, in a local test stack only, the test checkout page.
+package service
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	billingv1 "uplift.dev/proto/gen/uplift/billing/v1"
+
+	"uplift.dev/billing/internal/adapters/postgres"
+	"uplift.dev/billing/internal/adapters/stripe"
+	"uplift.dev/billing/internal/adapters/users"
+	"uplift.dev/billing/internal/app"
+	"uplift.dev/billing/internal/domain"
+	"uplift.dev/billing/internal/ports/grpcport"
+	"uplift.dev/billing/internal/ports/testcheckout"
+	"uplift.dev/platform/grpcserver"
+	"uplift.dev/platform/service"
+)
+
+//go:embed default_tiers.json
+var defaultTiers []byte
+
+// Settings are the billing binary's settings.
+type Settings struct {
+	service.Base
+	StripeSecretKey     string `env:"STRIPE_SECRET_KEY" required:"true" secret:"true"`
+	StripeAPIBase       string `env:"STRIPE_API_BASE"`
+	StripeWebhookSecret string `env:"STRIPE_WEBHOOK_SECRET" required:"true" secret:"true"`
+	// TiersFile is a JSON file of tiers; empty means the embedded default.
+	TiersFile string `env:"BILLING_TIERS_FILE"`
+	UsersAddr string `env:"USERS_ADDR" default:"127.0.0.1:9001"`
+	// TestCheckoutAddr enables the local test checkout page (test key and
+	// STRIPE_API_BASE required).
+	TestCheckoutAddr string `env:"TEST_CHECKOUT_ADDR"`
+	// GatewayURL is where the test checkout page sends its webhook.
+	GatewayURL string `env:"GATEWAY_URL"`
+}
+
+// LoadTiers reads the tiers file, or the embedded default when path is empty.
+func LoadTiers(path string) (domain.Tiers, error) {
+	raw := defaultTiers
+	if path != "" {
+		var err error
+		if raw, err = os.ReadFile(path); err != nil {
+			return nil, fmt.Errorf("BILLING_TIERS_FILE: %w", err)
+		}
+	}
+	t, err := domain.ParseTiers(raw)
+	if err != nil && path != "" {
+		return nil, fmt.Errorf("BILLING_TIERS_FILE %s: %w", path, err)
+	}
+	return t, err
+}
+
+// Wire returns the composition root for settings s (read by service.Main
+// before Wire runs).
+func Wire(s *Settings) service.Wire {
+	return func(ctx context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
+		tiers, err := LoadTiers(s.TiersFile)
+		if err != nil {
+			return grpcserver.Options{}, nil, err
+		}
+		payments, err := stripe.New(s.StripeSecretKey, s.StripeAPIBase, s.StripeWebhookSecret)
+		if err != nil {
+			return grpcserver.Options{}, nil, err
+		}
+		conn, err := grpc.NewClient(s.UsersAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			return grpcserver.Options{}, nil, fmt.Errorf("USERS_ADDR: %w", err)
+		}
+		repo := postgres.Repo{Pool: rt.Pool}
+		a := &app.App{Tiers: tiers, Repo: repo, Payments: payments, Profiles: users.New(conn), Log: rt.Log}
+
+		workers := []func(context.Context) error{func(ctx context.Context) error {
+			<-ctx.Done()
+			return conn.Close()
+		}}
+		if s.TestCheckoutAddr != "" {
+			if !strings.HasPrefix(s.StripeSecretKey, "sk_test_") || s.StripeAPIBase == "" {
+				_ = conn.Close()
+				return grpcserver.Options{}, nil, errors.New("TEST_CHECKOUT_ADDR: the test checkout page needs a test key (sk_test_) and STRIPE_API_BASE (a Stripe mock); it is never served with live keys or real Stripe")
+			}
+			if s.GatewayURL == "" {
+				_ = conn.Close()
+				return grpcserver.Options{}, nil, errors.New("GATEWAY_URL: required with TEST_CHECKOUT_ADDR, the test checkout posts its webhook there")
+			}
+			lis, err := net.Listen("tcp", s.TestCheckoutAddr)
+			if err != nil {
+				_ = conn.Close()
+				return grpcserver.Options{}, nil, fmt.Errorf("TEST_CHECKOUT_ADDR: %w", err)
+			}
+			a.TestCheckoutURL = "http://" + lis.Addr().String()
+			h := &testcheckout.Handler{Checkouts: repo, Tiers: tiers, Log: rt.Log,
+				WebhookURL: strings.TrimRight(s.GatewayURL, "/") + "/webhooks/stripe", WebhookSecret: s.StripeWebhookSecret}
+			srv := &http.Server{Handler: h.Routes(), ReadHeaderTimeout: 10 * time.Second}
+			rt.Log.Warn("serving the TEST checkout page (no real payment)", "url", a.TestCheckoutURL)
+			workers = append(workers, func(ctx context.Context) error {
+				errc := make(chan error, 1)
+				go func() { errc <- srv.Serve(lis) }()
+				select {
+				case err := <-errc:
+					return fmt.Errorf("test checkout: %w", err)
+				case <-ctx.Done():
+				}
+				sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				return srv.Shutdown(sctx)
+			})
+		}
+		return grpcserver.Options{
+			Public: grpcport.PublicMethods,
+			Register: func(g *grpc.Server) {
+				billingv1.RegisterBillingServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
+			},
+		}, workers, nil
+	}
+}
