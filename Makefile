@@ -54,7 +54,7 @@ deploy/local/node_modules/.installed: deploy/local/package-lock.json
 
 .PHONY: build
 build: deps ## build the service binaries into .bin and the web into frontends/*/dist
-	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./gateway/cmd/gateway ./deploy/local/cmd/devstack
+	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./gateway/cmd/gateway ./deploy/local/cmd/devstack
 	cd frontends && npm run build --silent
 
 # These expect the stack's addresses in the environment, as `make test` gives them.

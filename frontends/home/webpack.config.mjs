@@ -7,5 +7,9 @@ export default createConfig({
   name: 'uplift_home',
   title: 'Uplift Home',
   // Routes only: the shell mounts them under its own path prefix.
-  exposes: { './App': './src/app/routes.tsx' },
+  exposes: {
+    './App': './src/app/routes.tsx',
+    './Ideas': './src/app/ideas-routes.tsx',
+    './WebsiteScore': './src/app/website-score-routes.tsx',
+  },
 });

@@ -48,6 +48,7 @@ const ENV_KEYS = {
   UPLIFT_LOCAL: 'local',
   UPLIFT_SKIP_ENV_VALIDATION: 'skipEnvValidation',
   UPLIFT_AUTH_EMULATOR_URL: 'authEmulatorUrl',
+  UPLIFT_TOKEN_SYNC_URL: 'tokenSyncUrl',
   UPLIFT_REMOTE_HOME_URL: 'remoteHomeUrl',
   UPLIFT_REMOTE_ANALYTICS_URL: 'remoteAnalyticsUrl',
   UPLIFT_REMOTE_CONNECTIONS_URL: 'remoteConnectionsUrl',

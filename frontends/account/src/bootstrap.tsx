@@ -1,12 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { injectStyles, SessionProvider } from '@uplift/platform';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { injectStyles, queryDefaults, SessionProvider } from '@uplift/platform';
 import AccountSettings from './app/account-settings';
 
 // Standalone mode, for working on this remote alone, with a made-up signed-in user.
 injectStyles();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
+    <QueryClientProvider client={new QueryClient({ defaultOptions: queryDefaults })}>
     <SessionProvider
       session={{
         status: 'signedIn',
@@ -18,5 +20,6 @@ createRoot(document.getElementById('root')!).render(
         <AccountSettings />
       </main>
     </SessionProvider>
+    </QueryClientProvider>
   </StrictMode>,
 );

@@ -15,7 +15,7 @@ function start(): void {
     root.render(<StartupError message={error instanceof Error ? error.message : String(error)} />);
     return;
   }
-  configureHttp({ baseUrl: env.restBaseUrl });
+  configureHttp({ baseUrl: env.restBaseUrl, streamBaseUrl: env.streamBaseUrl });
   const auth = initFirebase(env);
   root.render(
     <StrictMode>

@@ -22,6 +22,10 @@ type settings struct {
 	WebOrigins     []string `env:"WEB_ORIGINS" default:"http://localhost:3000,http://127.0.0.1:3000"`
 	MaxBodyBytes   int      `env:"MAX_BODY_BYTES" default:"1048576"`
 	LogLevel       string   `env:"LOG_LEVEL" default:"info"`
+	// NATSURL feeds the live report stream; unset, /events answers 503.
+	NATSURL string `env:"NATS_URL"`
+	// WebsiteScorePerMinute limits public website checks per client IP.
+	WebsiteScorePerMinute int `env:"WEBSITE_SCORE_PER_MINUTE" default:"10"`
 }
 
 func main() {
@@ -45,8 +49,10 @@ func run(ctx context.Context) error {
 			"users": cfg.UsersAddr, "categories": cfg.CategoriesAddr,
 			"billing": cfg.BillingAddr, "digest": cfg.DigestAddr,
 		},
-		AllowedOrigins: cfg.WebOrigins,
-		MaxBodyBytes:   int64(cfg.MaxBodyBytes),
-		Log:            log,
+		AllowedOrigins:        cfg.WebOrigins,
+		MaxBodyBytes:          int64(cfg.MaxBodyBytes),
+		Log:                   log,
+		NATSURL:               cfg.NATSURL,
+		WebsiteScorePerMinute: cfg.WebsiteScorePerMinute,
 	})
 }

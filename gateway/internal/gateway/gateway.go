@@ -46,6 +46,13 @@ type Options struct {
 	// MaxWebhookBytes bounds a Stripe webhook body; 0 means 1 MiB.
 	MaxWebhookBytes int64
 	Log             *slog.Logger
+	// NATSURL is where the live report events come from; empty makes
+	// /events answer 503 (the web falls back to polling).
+	NATSURL string
+	// EventsHeartbeat is how often an idle event stream sends a comment; 0 means 15 s.
+	EventsHeartbeat time.Duration
+	// WebsiteScorePerMinute limits public website checks per client IP; 0 means 10.
+	WebsiteScorePerMinute int
 }
 
 // registrars mount each service's REST rules on the mux.
@@ -100,6 +107,17 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 
 	root := http.NewServeMux()
 	root.Handle("/", limitBody(o.MaxBodyBytes, mux))
+	var categories categoriesv1.CategoriesServiceClient
+	if conn, ok := conns["categories"]; ok {
+		categories = categoriesv1.NewCategoriesServiceClient(conn)
+	}
+	closeEvents, err := mountEvents(root, mux, o, categories)
+	if err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	closeBackends := closeAll
+	closeAll = func() { closeEvents(); closeBackends() }
 	root.HandleFunc("GET /healthz", healthz(names, conns))
 	root.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

@@ -27,13 +27,15 @@ const StreamName = "UPLIFT"
 
 // Subjects of the events in proto/uplift/events/v1.
 const (
-	SubjectUserCreated      = "uplift.users.created"
-	SubjectUserDeleted      = "uplift.users.deleted"
-	SubjectUserEmailChanged = "uplift.users.email_changed"
-	SubjectBillingChanged   = "uplift.billing.changed"
-	SubjectDigestRequested  = "uplift.digest.requested"
-	SubjectReviewRequested  = "uplift.categories.review_requested"
-	SubjectReportUpdated    = "uplift.categories.report_updated"
+	SubjectUserCreated            = "uplift.users.created"
+	SubjectUserDeleted            = "uplift.users.deleted"
+	SubjectUserEmailChanged       = "uplift.users.email_changed"
+	SubjectPasswordResetRequested = "uplift.users.password_reset_requested"
+	SubjectUserUnsubscribed       = "uplift.users.unsubscribed"
+	SubjectBillingChanged         = "uplift.billing.changed"
+	SubjectDigestRequested        = "uplift.digest.requested"
+	SubjectReviewRequested        = "uplift.categories.review_requested"
+	SubjectReportUpdated          = "uplift.categories.report_updated"
 )
 
 //go:embed migrations/*.sql

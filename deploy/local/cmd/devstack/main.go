@@ -76,6 +76,7 @@ func run() (int, error) {
 			return 2, errors.New("exec needs a command after --")
 		}
 		fmt.Println("Starting the local stack for:", argv)
+		s.ForTests = true
 		if err := s.StartInfra(ctx); err != nil {
 			return 1, err
 		}

@@ -47,10 +47,15 @@ type Stack struct {
 	Ports    Ports
 	Say      func(format string, args ...any)
 
-	procs  []*proc
-	nats   *server.Server
-	stopPG func()
-	env    []string
+	// ForTests lets services read websites on loopback, where the end-to-end
+	// tests serve their test stores; `make run` never sets it.
+	ForTests bool
+
+	procs   []*proc
+	nats    *server.Server
+	natsURL string
+	stopPG  func()
+	env     []string
 }
 
 // New prepares a stack rooted at the repository root.
@@ -107,6 +112,7 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 		return err
 	}
 	s.say("smtp sink    %s, mail at http://%s", addr(s.Ports.SMTP), addr(s.Ports.SMTPWeb))
+	s.natsURL = natsURL
 	s.env = []string{
 		"DATABASE_URL=" + dbURL,
 		"NATS_URL=" + natsURL,
@@ -134,14 +140,7 @@ func (s *Stack) StartApps(ctx context.Context) error {
 			return err
 		}
 		env := append(s.Env(), "GRPC_ADDR="+addr(port), "METRICS_ADDR="+addr(port+100))
-		if name == "billing" {
-			// Local only: an obviously fake webhook secret, and the test
-			// checkout page (stripe-mock hosts none) posting to the gateway.
-			env = append(env, "STRIPE_WEBHOOK_SECRET=whsec_local_fake_secret",
-				"TEST_CHECKOUT_ADDR=127.0.0.1:9203",
-				"GATEWAY_URL=http://"+addr(s.Ports.Gateway),
-				"USERS_ADDR="+addr(s.Ports.Services["users"]))
-		}
+		env = append(env, s.serviceEnv(name)...)
 		if _, err := s.start(name, env, s.Root, filepath.Join(bin, name)); err != nil {
 			return err
 		}
@@ -150,7 +149,9 @@ func (s *Stack) StartApps(ctx context.Context) error {
 	if err := portFree(addr(s.Ports.Gateway)); err != nil {
 		return err
 	}
-	gw, err := s.start("gateway", append(backends, "GATEWAY_ADDR="+addr(s.Ports.Gateway)), s.Root, filepath.Join(bin, "gateway"))
+	// The gateway streams report events to the web from the stack's NATS.
+	gwEnv := append(backends, "GATEWAY_ADDR="+addr(s.Ports.Gateway), "NATS_URL="+s.natsURL)
+	gw, err := s.start("gateway", gwEnv, s.Root, filepath.Join(bin, "gateway"))
 	if err != nil {
 		return err
 	}
@@ -178,6 +179,21 @@ func (s *Stack) StartApps(ctx context.Context) error {
 		return err
 	}
 	s.env = append(s.env, "UPLIFT_GATEWAY_URL="+gatewayURL, "UPLIFT_WEB_URL="+webURL)
+	return nil
+}
+
+// serviceEnv is what one service needs beyond the common settings.
+func (s *Stack) serviceEnv(name string) []string {
+	users := "USERS_ADDR=" + addr(s.Ports.Services["users"])
+	switch name {
+	case "billing":
+		// Local only: an obviously fake webhook secret, and the test checkout
+		// page (stripe-mock hosts none) posting to the gateway.
+		return []string{users, "STRIPE_WEBHOOK_SECRET=whsec_local_fake_secret",
+			"TEST_CHECKOUT_ADDR=127.0.0.1:9203", "GATEWAY_URL=http://" + addr(s.Ports.Gateway)}
+	case "categories":
+		return []string{users, "FETCH_ALLOW_LOOPBACK=" + strconv.FormatBool(s.ForTests)}
+	}
 	return nil
 }
 

@@ -1,7 +1,7 @@
 import { Route, Routes } from 'react-router';
-import { HomePage } from '../features/overview/components/overview-page';
+import { HomePage } from '../features/report/components/home-page';
 
-/** The home remote's routes, relative to wherever the shell mounts them. */
+/** The home remote's routes, relative to wherever the shell mounts them (`/`). */
 export default function App() {
   return (
     <Routes>

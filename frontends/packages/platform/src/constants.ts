@@ -32,8 +32,8 @@ export const IMAGE_DEFAULT_QUALITY = 75;
 /** Text areas grow up to this height. */
 export const TEXT_AREA_MAX_HEIGHT_PX = 200;
 
-/** The ID token is synced only while it is at most this old. */
-export const TOKEN_SYNC_MAX_AGE_S = 300;
+/** The ID token is synced only while it is at most this old (seconds since it was issued). */
+export const TOKEN_SYNC_MAX_AGE_SECONDS = 300;
 
 /** The local API gateway's port. */
 export const LOCAL_API_PORT = 8080;
@@ -59,3 +59,13 @@ export const DEFAULT_SUPPORT_URL = 'mailto:support@uplift.dev';
 
 /** The tier a user without billing info is on. */
 export const FREE_TIER_ID = 'free';
+
+/** Business profile save failure (spec section 8). */
+export const BUSINESS_PROFILE_SAVE_ERROR =
+  'Something went wrong. Please ensure the website url is properly formatted and try again.';
+
+/** The reset-password success note; 'as' (not 'has') is the spec's exact text. */
+export const resetPasswordSentMessage = (email: string): string => `An email as been sent to ${email}`;
+
+/** The on-behalf banner (spec section 2); the wording is the spec's. */
+export const ON_BEHALF_BANNER_TEXT = 'You are navigating the site on behalf an other user';

@@ -14,7 +14,7 @@ export function App({ env, auth }: { env: Env; auth: Auth }) {
   return (
     <EnvProvider env={env}>
       <QueryClientProvider client={queryClient}>
-        <AuthProvider auth={auth}>
+        <AuthProvider auth={auth} tokenSyncUrl={env.tokenSyncUrl}>
           <BrowserRouter>
             <AppRoutes />
           </BrowserRouter>

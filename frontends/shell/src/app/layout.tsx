@@ -1,9 +1,12 @@
-import { useState } from 'react';
-import { Outlet } from 'react-router';
-import { Toaster, useSession } from '@uplift/platform';
+import { useEffect, useState } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { onOpenBusinessProfile, Toaster, useSession } from '@uplift/platform';
 import { TopBar } from '../components/layout/top-bar';
 import { AccountSettingsDialog } from '../features/account-settings/components/account-settings-dialog';
 import { AuthControls } from '../features/auth';
+import { BusinessProfileDialog } from '../features/business-profile';
+import { resetCodeFrom } from '../features/auth/lib/password-reset';
+import { OnBehalfBanner } from '../features/on-behalf/components/on-behalf-banner';
 import { UpgradePlanDialog, useCheckoutReturn, useTrialDialog } from '../features/billing';
 import { useEnv } from '../lib/env-context';
 
@@ -13,9 +16,18 @@ export function Layout() {
   const env = useEnv();
   const [accountOpen, setAccountOpen] = useState(false);
   const [upgradeOpen, setUpgradeOpen] = useState(false);
+  const [businessProfileOpen, setBusinessProfileOpen] = useState(false);
   const trial = useTrialDialog();
   useCheckoutReturn();
+  // Remotes (e.g. Home's empty state) ask for the dialog with a DOM event; they cannot import the shell.
+  useEffect(() => onOpenBusinessProfile(() => setBusinessProfileOpen(true)), []);
 
+  const { pathname, search } = useLocation();
+
+  // A Firebase reset link may land anywhere (its continue URL); the page that completes it is /reset-password.
+  if (resetCodeFrom(search) && pathname !== '/reset-password') {
+    return <Navigate to={`/reset-password${search}`} replace />;
+  }
   // A blank grey screen until Firebase knows whether someone is signed in.
   if (session.status === 'unknown') return <div className="auth-pending" aria-busy="true" />;
 
@@ -32,6 +44,7 @@ export function Layout() {
           <AuthControls
             onOpenAccountSettings={() => setAccountOpen(true)}
             onOpenUpgradePlan={() => setUpgradeOpen(true)}
+            onOpenBusinessProfile={() => setBusinessProfileOpen(true)}
           />
         }
       />
@@ -39,8 +52,10 @@ export function Layout() {
       {session.status === 'signedIn' && (
         <>
           <AccountSettingsDialog open={accountOpen} onClose={() => setAccountOpen(false)} />
+          <BusinessProfileDialog open={businessProfileOpen} onClose={() => setBusinessProfileOpen(false)} />
           {/* The trial dialog is this same dialog, forced open by the address (spec section 4). */}
           <UpgradePlanDialog open={upgradeOpen || trial.open} onClose={closeUpgrade} />
+          <OnBehalfBanner userId={session.user.uid} />
         </>
       )}
       <Toaster />

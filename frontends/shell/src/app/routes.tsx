@@ -1,6 +1,6 @@
 import { Route, Routes } from 'react-router';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';
-import { LogoutRoute, RequireUplifter } from '../features/auth';
+import { LogoutRoute, RequireUplifter, ResetPasswordPage } from '../features/auth';
 import { RemoteModule } from '../lib/remote';
 import { Layout } from './layout';
 
@@ -19,9 +19,13 @@ export function AppRoutes() {
     <Routes>
       <Route element={<Layout />}>
         <Route index element={<RemoteModule remote="home" module="./App" />} />
+        {/* Home's other pages; exposed separately so each keeps relative routes under its prefix. */}
+        <Route path="ideas/*" element={<RemoteModule remote="home" module="./Ideas" />} />
+        <Route path="website-score/*" element={<RemoteModule remote="home" module="./WebsiteScore" />} />
         <Route path="analytics/*" element={<RemoteModule remote="analytics" module="./App" />} />
         <Route path="connections/*" element={<RemoteModule remote="connections" module="./App" />} />
         <Route path="logout" element={<LogoutRoute />} />
+        <Route path="reset-password" element={<ResetPasswordPage />} />
         <Route
           path="dashboard"
           element={

@@ -24,6 +24,7 @@ import (
 	"uplift.dev/billing/internal/adapters/users"
 	"uplift.dev/billing/internal/app"
 	"uplift.dev/billing/internal/domain"
+	"uplift.dev/billing/internal/ports/eventport"
 	"uplift.dev/billing/internal/ports/grpcport"
 	"uplift.dev/billing/internal/ports/testcheckout"
 	"uplift.dev/platform/grpcserver"
@@ -88,6 +89,7 @@ func Wire(s *Settings) service.Wire {
 			<-ctx.Done()
 			return conn.Close()
 		}}
+		workers = append(workers, eventport.UserDeletedConsumer{JS: rt.JS, Pool: rt.Pool, Log: rt.Log}.Run)
 		if s.TestCheckoutAddr != "" {
 			if !strings.HasPrefix(s.StripeSecretKey, "sk_test_") || s.StripeAPIBase == "" {
 				_ = conn.Close()

@@ -1,32 +1,40 @@
-// Command categories runs the categories service.
+// Command categories runs the categories service: business profiles,
+// website reviews, reports, insights and campaign ideas.
 package main
 
 import (
 	"context"
 
-	"google.golang.org/grpc"
-
-	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
-
-	"uplift.dev/categories/internal/ports/grpcport"
+	"uplift.dev/categories/internal/adapters/engine"
+	categories "uplift.dev/categories/internal/service"
+	"uplift.dev/categories/migrations"
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/service"
 )
 
 type settings struct {
 	service.Base
+	// UsersAddr is the users service, asked for a caller's own category.
+	UsersAddr string `env:"USERS_ADDR" default:"127.0.0.1:9001"`
+	// LLMBaseURL, LLMAPIKey and LLMModel select an OpenAI-compatible model
+	// for summaries and ideas; LLM_MODEL unset uses the built-in generator,
+	// which needs no network.
+	LLMBaseURL string `env:"LLM_BASE_URL" default:"https://api.openai.com/v1"`
+	LLMAPIKey  string `env:"LLM_API_KEY" secret:"true"`
+	LLMModel   string `env:"LLM_MODEL"`
+	// FetchAllowLoopback lets the website reader fetch 127.0.0.1; for tests only.
+	FetchAllowLoopback bool `env:"FETCH_ALLOW_LOOPBACK" default:"false"`
 }
 
 func main() {
 	var cfg settings
-	service.Main("categories", &cfg, &cfg.Base, nil, wire)
-}
-
-func wire(_ context.Context, _ *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
-	return grpcserver.Options{
-		Public: grpcport.PublicMethods,
-		Register: func(s *grpc.Server) {
-			categoriesv1.RegisterCategoriesServiceServer(s, &grpcport.Server{})
-		},
-	}, nil, nil
+	service.Main("categories", &cfg, &cfg.Base, migrations.FS, func(ctx context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
+		return categories.Wire(categories.Deps{
+			UsersAddr: cfg.UsersAddr,
+			Analyzer: engine.New(engine.Settings{
+				LLMBaseURL: cfg.LLMBaseURL, LLMAPIKey: cfg.LLMAPIKey, LLMModel: cfg.LLMModel,
+				AllowLoopback: cfg.FetchAllowLoopback,
+			}),
+		})(ctx, rt)
+	})
 }

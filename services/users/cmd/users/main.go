@@ -7,11 +7,7 @@ import (
 	"uplift.dev/users/migrations"
 )
 
-type settings struct {
-	service.Base
-}
-
 func main() {
-	var cfg settings
-	service.Main("users", &cfg, &cfg.Base, migrations.FS, users.Wire)
+	var cfg users.Settings
+	service.Main("users", &cfg, &cfg.Base, migrations.FS, users.Wire(&cfg))
 }

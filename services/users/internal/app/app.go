@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -21,6 +22,16 @@ type Identity interface {
 	DeleteUser(ctx context.Context, uid string) error
 	// SignInToken mints a token the browser signs in with.
 	SignInToken(ctx context.Context, uid string) (string, error)
+	// UpdateEmail changes the account's sign-in email, or returns
+	// domain.ErrEmailTaken or domain.ErrNotFound.
+	UpdateEmail(ctx context.Context, uid, email string) error
+	// PasswordResetLink returns a one-time link that lets the holder set a
+	// new password, or domain.ErrNotFound when no account has email.
+	PasswordResetLink(ctx context.Context, email string) (string, error)
+	// SetRole sets or clears role's custom claim on the account with email,
+	// keeping its other claims, and returns its uid (domain.ErrNotFound
+	// when there is none).
+	SetRole(ctx context.Context, email string, role domain.Role, on bool) (string, error)
 }
 
 // Repository stores users. Create and Update also record the events their
@@ -32,6 +43,28 @@ type Repository interface {
 	Get(ctx context.Context, id string) (domain.User, error)
 	// Update reads the user for update, applies fn and saves it, atomically.
 	Update(ctx context.Context, id string, fn func(*domain.User) error) (domain.User, error)
+	// UpdateAudited is Update whose fn also returns audit entries, written
+	// in the same transaction so a change is never without its record.
+	UpdateAudited(ctx context.Context, id string, fn func(*domain.User) ([]domain.AuditEntry, error)) (domain.User, error)
+	// GetByEmail finds a user by normalised email, or domain.ErrNotFound.
+	GetByEmail(ctx context.Context, email string) (domain.User, error)
+	// OwnerOfCategory returns the user whose own category is categoryID, or
+	// domain.ErrNotFound.
+	OwnerOfCategory(ctx context.Context, categoryID string) (domain.User, error)
+	// Search returns up to s.PageSize+1 users in (lower(email), id) order
+	// after s.After; the extra one tells the caller another page exists.
+	Search(ctx context.Context, s domain.Search) ([]domain.User, error)
+	// Delete removes the user and records UserDeleted, atomically, and
+	// returns what was deleted (domain.ErrNotFound when nothing).
+	Delete(ctx context.Context, id string) (domain.User, error)
+	// RequestPasswordReset claims email's reset slot unless one was claimed
+	// within interval (domain.ErrRateLimited), gets the link from link and
+	// records PasswordResetRequested, all in one transaction, so a failed
+	// link leaves the slot free for a retry.
+	RequestPasswordReset(ctx context.Context, email string, interval time.Duration, link func(context.Context) (string, error)) error
+	// Audit writes entries on their own, for actions whose change lives in
+	// another store.
+	Audit(ctx context.Context, entries ...domain.AuditEntry) error
 }
 
 // App is the users service's use cases.
@@ -40,11 +73,13 @@ type App struct {
 	repo     Repository
 	log      *slog.Logger
 	newID    func() string
+	now      func() time.Time
 }
 
 // New returns the use cases over the given adapters.
 func New(identity Identity, repo Repository, log *slog.Logger) *App {
-	return &App{identity: identity, repo: repo, log: log, newID: func() string { return uuid.NewString() }}
+	return &App{identity: identity, repo: repo, log: log, newID: func() string { return uuid.NewString() },
+		now: time.Now}
 }
 
 // CreateUserInput is the sign-up form as received.
@@ -88,6 +123,9 @@ func (a *App) CreateUser(ctx context.Context, in CreateUserInput) (CreateUserRes
 
 // GetUser returns a user the caller may read.
 func (a *App) GetUser(ctx context.Context, caller domain.Caller, id string) (domain.User, error) {
+	if err := domain.ValidateID("userId", id); err != nil {
+		return domain.User{}, err
+	}
 	if !caller.CanRead(id) {
 		return domain.User{}, domain.ErrPermissionDenied
 	}
@@ -111,6 +149,9 @@ func (a *App) GetProfile(ctx context.Context, caller domain.Caller, id string) (
 // CreateOnboarding gives a user without a profile one, linked to categoryID
 // or, when empty, to a new category. It is safe to call again.
 func (a *App) CreateOnboarding(ctx context.Context, caller domain.Caller, id, categoryID string) (Profile, error) {
+	if err := domain.ValidateID("userId", id); err != nil {
+		return Profile{}, err
+	}
 	if !caller.CanChange(id) {
 		return Profile{}, domain.ErrPermissionDenied
 	}
@@ -133,5 +174,6 @@ func (a *App) CreateOnboarding(ctx context.Context, caller domain.Caller, id, ca
 func IsClientError(err error) bool {
 	var ve *domain.ValidationError
 	return errors.As(err, &ve) || errors.Is(err, domain.ErrNotFound) ||
-		errors.Is(err, domain.ErrEmailTaken) || errors.Is(err, domain.ErrPermissionDenied)
+		errors.Is(err, domain.ErrEmailTaken) || errors.Is(err, domain.ErrPermissionDenied) ||
+		errors.Is(err, domain.ErrDeleteSelf)
 }

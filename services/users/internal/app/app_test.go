@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"testing"
+	"time"
 
 	"uplift.dev/users/internal/domain"
 )
@@ -13,6 +14,7 @@ import (
 type fakeIdentity struct {
 	users   map[string]string // email -> uid
 	deleted []string
+	emails  []string // every UpdateEmail, in order
 }
 
 func (f *fakeIdentity) CreateUser(_ context.Context, email, _, _ string) (string, error) {
@@ -30,10 +32,26 @@ func (f *fakeIdentity) DeleteUser(_ context.Context, uid string) error {
 func (f *fakeIdentity) SignInToken(_ context.Context, uid string) (string, error) {
 	return "token-for-" + uid, nil
 }
+func (f *fakeIdentity) UpdateEmail(_ context.Context, _, email string) error {
+	f.emails = append(f.emails, email)
+	return nil
+}
+func (f *fakeIdentity) PasswordResetLink(_ context.Context, email string) (string, error) {
+	return "https://reset/" + email, nil
+}
+func (f *fakeIdentity) SetRole(_ context.Context, email string, _ domain.Role, _ bool) (string, error) {
+	uid, ok := f.users[email]
+	if !ok {
+		return "", domain.ErrNotFound
+	}
+	return uid, nil
+}
 
 type fakeRepo struct {
 	users     map[string]domain.User
 	failWrite error
+	audit     []domain.AuditEntry
+	resets    []string // links recorded
 }
 
 func (f *fakeRepo) Create(_ context.Context, u domain.User, _ bool) error {
@@ -51,15 +69,58 @@ func (f *fakeRepo) Get(_ context.Context, id string) (domain.User, error) {
 	return u, nil
 }
 func (f *fakeRepo) Update(ctx context.Context, id string, fn func(*domain.User) error) (domain.User, error) {
+	return f.UpdateAudited(ctx, id, func(u *domain.User) ([]domain.AuditEntry, error) { return nil, fn(u) })
+}
+func (f *fakeRepo) UpdateAudited(ctx context.Context, id string, fn func(*domain.User) ([]domain.AuditEntry, error)) (domain.User, error) {
 	u, err := f.Get(ctx, id)
 	if err != nil {
 		return u, err
 	}
-	if err := fn(&u); err != nil {
+	entries, err := fn(&u)
+	if err != nil {
 		return u, err
 	}
+	if f.failWrite != nil {
+		return domain.User{}, f.failWrite
+	}
 	f.users[id] = u
+	f.audit = append(f.audit, entries...)
 	return u, nil
+}
+func (f *fakeRepo) GetByEmail(_ context.Context, email string) (domain.User, error) {
+	for _, u := range f.users {
+		if u.Email == email {
+			return u, nil
+		}
+	}
+	return domain.User{}, domain.ErrNotFound
+}
+func (f *fakeRepo) OwnerOfCategory(_ context.Context, categoryID string) (domain.User, error) {
+	for _, u := range f.users {
+		if u.OriginalCategoryID == categoryID {
+			return u, nil
+		}
+	}
+	return domain.User{}, domain.ErrNotFound
+}
+func (f *fakeRepo) Search(context.Context, domain.Search) ([]domain.User, error) { return nil, nil }
+func (f *fakeRepo) Delete(ctx context.Context, id string) (domain.User, error) {
+	u, err := f.Get(ctx, id)
+	if err == nil {
+		delete(f.users, id)
+	}
+	return u, err
+}
+func (f *fakeRepo) RequestPasswordReset(ctx context.Context, _ string, _ time.Duration, link func(context.Context) (string, error)) error {
+	l, err := link(ctx)
+	if err == nil {
+		f.resets = append(f.resets, l)
+	}
+	return err
+}
+func (f *fakeRepo) Audit(_ context.Context, entries ...domain.AuditEntry) error {
+	f.audit = append(f.audit, entries...)
+	return nil
 }
 
 func newApp() (*App, *fakeIdentity, *fakeRepo) {

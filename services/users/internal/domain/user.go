@@ -14,6 +14,12 @@ var (
 	ErrNotFound         = errors.New("user not found")
 	ErrEmailTaken       = errors.New("an account with this email already exists")
 	ErrPermissionDenied = errors.New("permission denied")
+	// ErrRateLimited means the same request came too soon after the last
+	// one; callers that must not reveal it (reset password) swallow it.
+	ErrRateLimited = errors.New("too many requests")
+	// ErrDeleteSelf stops an admin deleting their own account through the
+	// admin call, so the last admin cannot lock everyone out by mistake.
+	ErrDeleteSelf = errors.New("an admin cannot delete their own account here")
 )
 
 // ValidationError is a client's mistake in one field.
@@ -45,7 +51,10 @@ type User struct {
 	OriginalCategoryID string
 	IsUplifter         bool
 	Billing            *BillingInfo
-	CreatedAt          time.Time
+	// UnsubscribedAt is when the user opted out of email; nil while they
+	// still receive it.
+	UnsubscribedAt *time.Time
+	CreatedAt      time.Time
 }
 
 // BillingInfo is the user's plan; nil until they have one.
@@ -122,7 +131,10 @@ func DefaultName(email string) string {
 
 // Caller is who is asking.
 type Caller struct {
-	UID      string
+	UID string
+	// Email is the address in the caller's ID token, which Firebase
+	// vouches for; empty when the token has none.
+	Email    string
 	Admin    bool
 	Uplifter bool
 }

@@ -4,6 +4,8 @@ package service
 
 import (
 	"context"
+	"fmt"
+	"net/url"
 
 	"google.golang.org/grpc"
 
@@ -18,15 +20,28 @@ import (
 	"uplift.dev/users/internal/ports/grpcport"
 )
 
-// Wire builds the users service on a started runtime.
-func Wire(_ context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
-	repo := postgres.Repo{Pool: rt.Pool}
-	a := app.New(firebase.Identity{Client: rt.Auth}, repo, rt.Log)
-	billing := eventport.BillingConsumer{JS: rt.JS, Pool: rt.Pool, Store: repo, Log: rt.Log}
-	return grpcserver.Options{
-		Public: grpcport.PublicMethods,
-		Register: func(s *grpc.Server) {
-			usersv1.RegisterUsersServiceServer(s, &grpcport.Server{App: a, Log: rt.Log})
-		},
-	}, []func(context.Context) error{billing.Run}, nil
+// Settings are the users binary's settings.
+type Settings struct {
+	service.Base
+	// WebURL is the web app; reset-password links continue there.
+	WebURL string `env:"WEB_URL" default:"http://localhost:3000"`
+}
+
+// Wire returns the composition root for settings s (read by service.Main
+// before Wire runs).
+func Wire(s *Settings) service.Wire {
+	return func(_ context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
+		if u, err := url.Parse(s.WebURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return grpcserver.Options{}, nil, fmt.Errorf("WEB_URL: %q is not an absolute http(s) URL", s.WebURL)
+		}
+		repo := postgres.Repo{Pool: rt.Pool}
+		a := app.New(firebase.Identity{Client: rt.Auth, ResetContinueURL: s.WebURL}, repo, rt.Log)
+		billing := eventport.BillingConsumer{JS: rt.JS, Pool: rt.Pool, Store: repo, Log: rt.Log}
+		return grpcserver.Options{
+			Public: grpcport.PublicMethods,
+			Register: func(g *grpc.Server) {
+				usersv1.RegisterUsersServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
+			},
+		}, []func(context.Context) error{billing.Run}, nil
+	}
 }

@@ -4,7 +4,36 @@ export const userKeys = {
   detail: (userId: string) => [...userKeys.all, userId] as const,
 };
 
+/** Store owners as an uplifter searches them (internal/metricsUsers). */
+export const metricsUserKeys = {
+  all: ['metricsUsers'] as const,
+  search: (query: string) => [...metricsUserKeys.all, 'search', query] as const,
+  detail: (userId: string) => [...metricsUserKeys.all, 'detail', userId] as const,
+};
+
 export const billingKeys = {
   all: ['billing'] as const,
   tiers: () => [...billingKeys.all, 'subscriptionTiers'] as const,
+};
+
+/**
+ * Everything under one category (the business), so a save or a live event can
+ * invalidate the whole business at once or one part of it.
+ */
+export const categoryKeys = {
+  all: ['categories'] as const,
+  detail: (categoryId: string) => [...categoryKeys.all, categoryId] as const,
+  label: (categoryId: string) => [...categoryKeys.detail(categoryId), 'label'] as const,
+  contentGenerationParams: (categoryId: string) =>
+    [...categoryKeys.detail(categoryId), 'contentGenerationParams'] as const,
+  emailPreferences: (categoryId: string) => [...categoryKeys.detail(categoryId), 'emailPreferences'] as const,
+  currentReport: (categoryId: string) => [...categoryKeys.detail(categoryId), 'currentReport'] as const,
+  insights: (categoryId: string) => [...categoryKeys.detail(categoryId), 'insights'] as const,
+  recentIdeas: (categoryId: string) => [...categoryKeys.detail(categoryId), 'recentIdeas'] as const,
+  idea: (categoryId: string, ideaId: string) => [...categoryKeys.detail(categoryId), 'ideas', ideaId] as const,
+};
+
+export const websiteScoreKeys = {
+  all: ['websiteScore'] as const,
+  byUrl: (url: string) => [...websiteScoreKeys.all, url] as const,
 };

@@ -11,8 +11,17 @@ export type {
   CreateOnboardingResponseJson,
   CreateUserRequestJson,
   CreateUserResponseJson,
+  FinishGoogleAuthRequestJson,
+  FinishGoogleAuthResponseJson,
   GetMetricsCategoryResponseJson,
   GetProfileResponseJson,
+  ListMetricsUsersResponseJson,
+  ResetPasswordRequestJson,
+  ResetPasswordResponseJson,
+  SwitchMetricsCategoryRequestJson,
+  SwitchMetricsCategoryResponseJson,
+  UpdateEmailRequestJson,
+  UpdateEmailResponseJson,
   UserJson,
 } from '../gen/uplift/users/v1/users_service_pb';
 export type {
@@ -27,8 +36,26 @@ export type {
   SubscriptionTierJson,
 } from '../gen/uplift/billing/v1/billing_service_pb';
 export type {
+  CheckResultJson,
   CreateCategoryRequestJson,
   CreateCategoryResponseJson,
+  FindingJson,
+  GetContentGenerationParamsResponseJson,
+  GetEmailPreferencesResponseJson,
+  GetInsightsResponseJson,
+  GetLabelResponseJson,
+  GetWebsiteScoreResponseJson,
+  IdeaJson,
+  InsightJson,
+  ListRecentIdeasResponseJson,
+  ReportJson,
+  ReportStatusJson,
+  UpdateContentGenerationParamsRequestJson,
+  UpdateContentGenerationParamsResponseJson,
+  UpdateEmailPreferencesRequestJson,
+  UpdateEmailPreferencesResponseJson,
+  UpdateLabelRequestJson,
+  UpdateLabelResponseJson,
 } from '../gen/uplift/categories/v1/categories_service_pb';
 
 /**

@@ -31,6 +31,8 @@ export type RemoteName = 'home' | 'analytics' | 'connections' | 'account';
 export interface Env extends RequiredEnv {
   local: boolean;
   authEmulatorUrl?: string;
+  /** Optional: where the ID token is synced (POST signed in, DELETE signed out). */
+  tokenSyncUrl?: string;
   marketingUrl: string;
   /** Where 'Contact us' points (a mailto: or a help page). */
   supportUrl: string;
@@ -91,6 +93,7 @@ export function parseEnv(raw: RawEnv): Env {
     ...requiredEnv,
     local: raw.local === 'true',
     authEmulatorUrl: nonEmpty(raw.authEmulatorUrl),
+    tokenSyncUrl: nonEmpty(raw.tokenSyncUrl),
     marketingUrl: nonEmpty(raw.marketingUrl) ?? '/',
     supportUrl: nonEmpty(raw.supportUrl) ?? DEFAULT_SUPPORT_URL,
     remotes: {

@@ -13,14 +13,28 @@ interface RequestOptions {
 }
 
 let baseUrl = '';
+let streamBaseUrl = '';
+
+const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
 
 /** Set once at start-up from the validated environment. */
-export function configureHttp(options: { baseUrl: string }): void {
-  baseUrl = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
+export function configureHttp(options: { baseUrl: string; streamBaseUrl?: string }): void {
+  baseUrl = withSlash(options.baseUrl);
+  streamBaseUrl = options.streamBaseUrl ? withSlash(options.streamBaseUrl) : '';
 }
 
-function buildUrl(path: string, params?: Params): string {
-  const url = new URL(path.replace(/^\//, ''), baseUrl || window.location.origin + '/');
+/** An absolute URL under the REST base, for callers that cannot use `http`. */
+export function apiUrl(path: string, params?: Params): string {
+  return buildUrl(path, params);
+}
+
+/** An absolute URL under the event-stream base (spec: the event-stream base URL), or the REST base's `events/` when none is set. */
+export function streamUrl(path: string): string {
+  return buildUrl(path, undefined, streamBaseUrl || (baseUrl ? `${baseUrl}events/` : ''));
+}
+
+function buildUrl(path: string, params?: Params, base: string = baseUrl): string {
+  const url = new URL(path.replace(/^\//, ''), base || window.location.origin + '/');
   for (const [key, value] of Object.entries(params ?? {})) {
     if (value !== undefined) url.searchParams.set(key, String(value));
   }

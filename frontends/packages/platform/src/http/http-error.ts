@@ -29,3 +29,14 @@ export class HttpError extends Error {
 export function isHttpError(error: unknown): error is HttpError {
   return error instanceof HttpError;
 }
+
+/**
+ * The message the server sent with a failure (the parsed error body's
+ * `message`), or `fallback`. Status texts are not messages for people.
+ */
+export function serverMessage(error: unknown, fallback: string): string {
+  if (isHttpError(error) && typeof error.body.message === 'string' && error.body.message.trim()) {
+    return error.body.message;
+  }
+  return fallback;
+}

@@ -6,3 +6,5 @@ export * from './error-card';
 export * from './toast';
 export * from './avatar';
 export * from './use-page-title';
+export * from './switch';
+export * from './text-area';

@@ -56,12 +56,66 @@ a { color: inherit; }
 .plan-card__amount { font-size: 1.75rem; font-weight: 800; color: var(--fg); }
 .plan-card__list-title { margin: .25rem 0 0; font-size: .95rem; }
 .plan-card__list { margin: 0; padding-left: 1.25rem; color: var(--muted); }
+.u-textarea { resize: none; overflow-y: auto; min-height: 4.5rem; }
+.u-textarea[readonly] { background: var(--bg); color: var(--muted); }
+.u-switch { display: flex; align-items: center; justify-content: space-between; gap: 1rem; padding: .5rem 0; }
+.u-switch__text { display: flex; flex-direction: column; gap: .125rem; }
+.u-switch__label { font-weight: 600; }
+.u-switch__description { color: var(--muted); font-size: .9rem; }
+.u-switch__input { appearance: none; flex: none; width: 2.5rem; height: 1.4rem; border-radius: 999px; background: #d4d4d8; position: relative; cursor: pointer; transition: background-color .15s; margin: 0; }
+.u-switch__input::after { content: ''; position: absolute; top: .2rem; left: .2rem; width: 1rem; height: 1rem; border-radius: 50%; background: #fff; transition: transform .15s; }
+.u-switch__input:checked { background: var(--brand); }
+.u-switch__input:checked::after { transform: translateX(1.1rem); }
+.u-switch__input:focus-visible { outline: 2px solid var(--brand); outline-offset: 2px; }
+.u-dialog__actions { display: flex; justify-content: flex-end; gap: .5rem; margin-top: 1rem; }
+.u-card { border: 1px solid var(--line); border-radius: .75rem; padding: 1.25rem; margin-bottom: 1rem; background: #fff; }
+.u-card h2 { margin: 0 0 .75rem; font-size: 1.15rem; }
+.u-muted { color: var(--muted); }
+.u-badge { display: inline-block; font-size: .75rem; font-weight: 700; padding: .1rem .5rem; border-radius: 999px; text-transform: uppercase; letter-spacing: .02em; }
+.u-badge--new { background: #fef3c7; color: #92400e; }
+.u-badge--fixed { background: #dcfce7; color: #166534; }
+.u-progress { height: .5rem; background: var(--bg); border-radius: 999px; overflow: hidden; }
+.u-progress__bar { height: 100%; background: var(--brand); transition: width .3s; }
+.score { display: flex; align-items: center; gap: 1rem; }
+.score__value { font-size: 2.5rem; font-weight: 800; line-height: 1; }
+.score__band { font-weight: 700; text-transform: capitalize; padding: .2rem .6rem; border-radius: 999px; }
+.score--poor .score__value { color: #b91c1c; } .score--poor .score__band { background: #fee2e2; color: #991b1b; }
+.score--low .score__value { color: #c2410c; } .score--low .score__band { background: #ffedd5; color: #9a3412; }
+.score--medium .score__value { color: #a16207; } .score--medium .score__band { background: #fef9c3; color: #854d0e; }
+.score--high .score__value { color: #15803d; } .score--high .score__band { background: #dcfce7; color: #166534; }
+.findings__group { margin: 1rem 0 .5rem; font-size: 1rem; text-transform: capitalize; }
+.finding { border: 1px solid var(--line); border-radius: .5rem; margin-bottom: .5rem; }
+.finding__toggle { width: 100%; display: flex; align-items: center; gap: .5rem; background: none; border: 0; font: inherit; text-align: left; padding: .6rem .75rem; cursor: pointer; }
+.finding__title { flex: 1; font-weight: 600; }
+.finding__points { color: var(--danger); font-weight: 600; white-space: nowrap; }
+.finding__body { padding: 0 .75rem .75rem; }
+.finding__body dt { font-weight: 600; margin-top: .5rem; }
+.finding__body dd { margin: 0; overflow-wrap: anywhere; }
+.points { width: 100%; border-collapse: collapse; }
+.points th, .points td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); }
+.points td:last-child, .points th:last-child { text-align: right; }
+.ideas { list-style: none; padding: 0; margin: 0; display: grid; gap: .5rem; }
+.ideas a { display: block; padding: .75rem; border: 1px solid var(--line); border-radius: .5rem; text-decoration: none; }
+.ideas a:hover { border-color: var(--brand); }
+.insight__evidence { color: var(--muted); font-size: .9rem; margin: .25rem 0 0; }
+.inline-form { display: flex; gap: .5rem; flex-wrap: wrap; }
+.inline-form .u-input { flex: 1; min-width: 14rem; }
 .avatar-menu { position: relative; }
 .avatar-menu__trigger { background: none; border: 0; padding: 0; cursor: pointer; border-radius: 50%; }
 .avatar-menu__panel { position: absolute; right: 0; top: calc(100% + .5rem); min-width: 14rem; background: #fff; border: 1px solid var(--line); border-radius: .5rem; box-shadow: 0 8px 24px rgba(0,0,0,.12); padding: .5rem; display: flex; flex-direction: column; z-index: 45; }
 .avatar-menu__email { margin: .25rem .5rem .5rem; color: var(--muted); font-size: .9rem; overflow-wrap: anywhere; }
 .avatar-menu__panel [role='menuitem'] { text-align: left; background: none; border: 0; font: inherit; padding: .5rem; border-radius: .375rem; cursor: pointer; }
 .avatar-menu__panel [role='menuitem']:hover, .avatar-menu__panel [role='menuitem']:focus-visible { background: var(--bg); }
+.u-note { background: #ecfdf5; color: #065f46; border-radius: .5rem; padding: .5rem .75rem; margin-bottom: .75rem; }
+.on-behalf-banner { position: fixed; left: 0; right: 0; bottom: 0; z-index: 55; display: flex; align-items: center; justify-content: center; gap: 1rem; padding: .75rem 1rem; background: var(--danger); color: #fff; font-weight: 600; }
+.on-behalf-banner button { background: #fff; color: var(--danger); border: 0; border-radius: .375rem; padding: .25rem .75rem; font: inherit; cursor: pointer; }
+.account-settings { display: grid; gap: 1rem; }
+.account-settings__row { display: flex; align-items: center; justify-content: space-between; gap: 1rem; flex-wrap: wrap; }
+.account-settings__row dt { font-weight: 600; } .account-settings__row dd { margin: 0; flex: 1; overflow-wrap: anywhere; }
+.totp__qr { display: block; width: 12rem; height: 12rem; image-rendering: pixelated; }
+.totp__secret { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+.owners { list-style: none; padding: 0; display: grid; gap: .5rem; }
+.owners li { display: flex; align-items: center; justify-content: space-between; gap: 1rem; border: 1px solid var(--line); border-radius: .5rem; padding: .5rem .75rem; }
 `;
 
 let injected = false;

@@ -16,7 +16,13 @@ const actions: AuthActions = {
   signOut: vi.fn(),
 };
 
-function renderAt(path: string, session: Session, onOpenAccountSettings = vi.fn(), onOpenUpgradePlan = vi.fn()) {
+function renderAt(
+  path: string,
+  session: Session,
+  onOpenAccountSettings = vi.fn(),
+  onOpenUpgradePlan = vi.fn(),
+  onOpenBusinessProfile = vi.fn(),
+) {
   const queryClient = new QueryClient();
   if (session.user) {
     queryClient.setQueryData(['users', session.user.uid], { id: session.user.uid, displayName: 'jane', email: session.user.email });
@@ -26,7 +32,11 @@ function renderAt(path: string, session: Session, onOpenAccountSettings = vi.fn(
       <AuthActionsContext.Provider value={actions}>
         <SessionProvider session={session}>
           <MemoryRouter initialEntries={[path]}>
-            <TopBar marketingUrl="https://marketing.test/" actions={<AuthControls onOpenAccountSettings={onOpenAccountSettings} onOpenUpgradePlan={onOpenUpgradePlan} />} />
+            <TopBar marketingUrl="https://marketing.test/" actions={<AuthControls
+                  onOpenAccountSettings={onOpenAccountSettings}
+                  onOpenUpgradePlan={onOpenUpgradePlan}
+                  onOpenBusinessProfile={onOpenBusinessProfile}
+                />} />
             <Routes>
               <Route path="*" element={null} />
               <Route path="/logout" element={<p>logging out</p>} />
@@ -36,7 +46,7 @@ function renderAt(path: string, session: Session, onOpenAccountSettings = vi.fn(
       </AuthActionsContext.Provider>
     </QueryClientProvider>,
   );
-  return { onOpenAccountSettings, onOpenUpgradePlan };
+  return { onOpenAccountSettings, onOpenUpgradePlan, onOpenBusinessProfile };
 }
 
 const signedIn: Session = {
@@ -85,6 +95,24 @@ describe('TopBar', () => {
     await userEvent.click(screen.getByRole('menuitem', { name: 'Upgrade plan' }));
     expect(onOpenUpgradePlan).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it("offers 'Business profile' in the avatar menu", async () => {
+    const { onOpenBusinessProfile } = renderAt('/', signedIn);
+    await userEvent.click(screen.getByRole('button', { name: 'Open account menu' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Business profile' }));
+    expect(onOpenBusinessProfile).toHaveBeenCalledTimes(1);
+  });
+
+  it('opens the Sign up dialog when the address says requireSignup=true and nobody is signed in', async () => {
+    renderAt('/?requireSignup=true', { status: 'signedOut', user: null });
+    expect(await screen.findByRole('dialog', { name: 'Sign up' })).toBeTruthy();
+    expect(screen.getByText('Please sign up below to continue.')).toBeTruthy();
+  });
+
+  it('does not open Sign up for requireSignup=true when already signed in', () => {
+    renderAt('/?requireSignup=true', signedIn);
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('closes the menu on Escape', async () => {

@@ -77,7 +77,9 @@ type CategoriesServiceClient interface {
 	// GetWebsiteScore reviews any store's website without signing in, for the
 	// public website-score page. Rate limited per client.
 	GetWebsiteScore(ctx context.Context, in *GetWebsiteScoreRequest, opts ...grpc.CallOption) (*GetWebsiteScoreResponse, error)
-	// SendAIEmailDigest asks the digest service to email the current report now.
+	// SendAIEmailDigest asks the digest service to email the current report
+	// now. It publishes DigestRequested and returns at once; until the digest
+	// service is built (a later issue) nothing is sent.
 	SendAIEmailDigest(ctx context.Context, in *SendAIEmailDigestRequest, opts ...grpc.CallOption) (*SendAIEmailDigestResponse, error)
 }
 
@@ -280,7 +282,9 @@ type CategoriesServiceServer interface {
 	// GetWebsiteScore reviews any store's website without signing in, for the
 	// public website-score page. Rate limited per client.
 	GetWebsiteScore(context.Context, *GetWebsiteScoreRequest) (*GetWebsiteScoreResponse, error)
-	// SendAIEmailDigest asks the digest service to email the current report now.
+	// SendAIEmailDigest asks the digest service to email the current report
+	// now. It publishes DigestRequested and returns at once; until the digest
+	// service is built (a later issue) nothing is sent.
 	SendAIEmailDigest(context.Context, *SendAIEmailDigestRequest) (*SendAIEmailDigestResponse, error)
 	mustEmbedUnimplementedCategoriesServiceServer()
 }

@@ -520,6 +520,146 @@ func (x *ReportUpdated) GetOccurTime() *timestamppb.Timestamp {
 	return nil
 }
 
+// PasswordResetRequested is published on
+// "uplift.users.password_reset_requested" when a known user asks to reset
+// their password; the digest service emails the link. The link carries a
+// one-time code, so the event never leaves Uplift's own stream. At most one is
+// published per email per minute.
+type PasswordResetRequested struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Email string                 `protobuf:"bytes,1,opt,name=email,proto3" json:"email,omitempty"`
+	// link is the Firebase reset link; it leads to the web's page where the
+	// new password is set.
+	Link          string                 `protobuf:"bytes,2,opt,name=link,proto3" json:"link,omitempty"`
+	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PasswordResetRequested) Reset() {
+	*x = PasswordResetRequested{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PasswordResetRequested) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PasswordResetRequested) ProtoMessage() {}
+
+func (x *PasswordResetRequested) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PasswordResetRequested.ProtoReflect.Descriptor instead.
+func (*PasswordResetRequested) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *PasswordResetRequested) GetEmail() string {
+	if x != nil {
+		return x.Email
+	}
+	return ""
+}
+
+func (x *PasswordResetRequested) GetLink() string {
+	if x != nil {
+		return x.Link
+	}
+	return ""
+}
+
+func (x *PasswordResetRequested) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
+// UserUnsubscribed is published on "uplift.users.unsubscribed" when a user
+// opts out of email. The digest service stops sending the user's weekly and
+// marketing email (transactional mail such as password resets still goes);
+// the categories service may turn off the weekly email and business report of
+// category_id (the user's own category).
+type UserUnsubscribed struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	Email         string                 `protobuf:"bytes,2,opt,name=email,proto3" json:"email,omitempty"`
+	CategoryId    string                 `protobuf:"bytes,3,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UserUnsubscribed) Reset() {
+	*x = UserUnsubscribed{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UserUnsubscribed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UserUnsubscribed) ProtoMessage() {}
+
+func (x *UserUnsubscribed) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UserUnsubscribed.ProtoReflect.Descriptor instead.
+func (*UserUnsubscribed) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *UserUnsubscribed) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *UserUnsubscribed) GetEmail() string {
+	if x != nil {
+		return x.Email
+	}
+	return ""
+}
+
+func (x *UserUnsubscribed) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *UserUnsubscribed) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
 var File_uplift_events_v1_events_proto protoreflect.FileDescriptor
 
 const file_uplift_events_v1_events_proto_rawDesc = "" +
@@ -572,7 +712,19 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\x06status\x18\x03 \x01(\tR\x06status\x12)\n" +
 	"\x10progress_percent\x18\x04 \x01(\x05R\x0fprogressPercent\x129\n" +
 	"\n" +
-	"occur_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTimeB\xb5\x01\n" +
+	"occur_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"}\n" +
+	"\x16PasswordResetRequested\x12\x14\n" +
+	"\x05email\x18\x01 \x01(\tR\x05email\x12\x12\n" +
+	"\x04link\x18\x02 \x01(\tR\x04link\x129\n" +
+	"\n" +
+	"occur_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\x9d\x01\n" +
+	"\x10UserUnsubscribed\x12\x17\n" +
+	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x14\n" +
+	"\x05email\x18\x02 \x01(\tR\x05email\x12\x1f\n" +
+	"\vcategory_id\x18\x03 \x01(\tR\n" +
+	"categoryId\x129\n" +
+	"\n" +
+	"occur_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTimeB\xb5\x01\n" +
 	"\x14com.uplift.events.v1B\vEventsProtoP\x01Z.uplift.dev/proto/gen/uplift/events/v1;eventsv1\xa2\x02\x03UEX\xaa\x02\x10Uplift.Events.V1\xca\x02\x10Uplift\\Events\\V1\xe2\x02\x1cUplift\\Events\\V1\\GPBMetadata\xea\x02\x12Uplift::Events::V1b\x06proto3"
 
 var (
@@ -587,30 +739,34 @@ func file_uplift_events_v1_events_proto_rawDescGZIP() []byte {
 	return file_uplift_events_v1_events_proto_rawDescData
 }
 
-var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
 var file_uplift_events_v1_events_proto_goTypes = []any{
-	(*UserCreated)(nil),           // 0: uplift.events.v1.UserCreated
-	(*UserDeleted)(nil),           // 1: uplift.events.v1.UserDeleted
-	(*UserEmailChanged)(nil),      // 2: uplift.events.v1.UserEmailChanged
-	(*BillingChanged)(nil),        // 3: uplift.events.v1.BillingChanged
-	(*DigestRequested)(nil),       // 4: uplift.events.v1.DigestRequested
-	(*ReviewRequested)(nil),       // 5: uplift.events.v1.ReviewRequested
-	(*ReportUpdated)(nil),         // 6: uplift.events.v1.ReportUpdated
-	(*timestamppb.Timestamp)(nil), // 7: google.protobuf.Timestamp
+	(*UserCreated)(nil),            // 0: uplift.events.v1.UserCreated
+	(*UserDeleted)(nil),            // 1: uplift.events.v1.UserDeleted
+	(*UserEmailChanged)(nil),       // 2: uplift.events.v1.UserEmailChanged
+	(*BillingChanged)(nil),         // 3: uplift.events.v1.BillingChanged
+	(*DigestRequested)(nil),        // 4: uplift.events.v1.DigestRequested
+	(*ReviewRequested)(nil),        // 5: uplift.events.v1.ReviewRequested
+	(*ReportUpdated)(nil),          // 6: uplift.events.v1.ReportUpdated
+	(*PasswordResetRequested)(nil), // 7: uplift.events.v1.PasswordResetRequested
+	(*UserUnsubscribed)(nil),       // 8: uplift.events.v1.UserUnsubscribed
+	(*timestamppb.Timestamp)(nil),  // 9: google.protobuf.Timestamp
 }
 var file_uplift_events_v1_events_proto_depIdxs = []int32{
-	7, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
-	7, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
-	7, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
-	7, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
-	7, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
-	7, // 5: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
-	7, // 6: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	7, // [7:7] is the sub-list for method output_type
-	7, // [7:7] is the sub-list for method input_type
-	7, // [7:7] is the sub-list for extension type_name
-	7, // [7:7] is the sub-list for extension extendee
-	0, // [0:7] is the sub-list for field type_name
+	9, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
+	9, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
+	9, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
+	9, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
+	9, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
+	9, // 5: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
+	9, // 6: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	9, // 7: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
+	9, // 8: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	9, // [9:9] is the sub-list for method output_type
+	9, // [9:9] is the sub-list for method input_type
+	9, // [9:9] is the sub-list for extension type_name
+	9, // [9:9] is the sub-list for extension extendee
+	0, // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_uplift_events_v1_events_proto_init() }
@@ -624,7 +780,7 @@ func file_uplift_events_v1_events_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_events_v1_events_proto_rawDesc), len(file_uplift_events_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   7,
+			NumMessages:   9,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

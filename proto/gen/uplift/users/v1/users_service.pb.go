@@ -568,9 +568,12 @@ func (x *UpdateEmailRequest) GetEmail() string {
 	return ""
 }
 
-// UpdateEmailResponse is empty on success.
+// UpdateEmailResponse lets the browser carry on signed in.
 type UpdateEmailResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// sign_in_token is a Firebase custom token for the user, given only when
+	// they changed their own email: the change ends their current session.
+	SignInToken   string `protobuf:"bytes,1,opt,name=sign_in_token,json=signInToken,proto3" json:"sign_in_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -603,6 +606,13 @@ func (x *UpdateEmailResponse) ProtoReflect() protoreflect.Message {
 // Deprecated: Use UpdateEmailResponse.ProtoReflect.Descriptor instead.
 func (*UpdateEmailResponse) Descriptor() ([]byte, []int) {
 	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *UpdateEmailResponse) GetSignInToken() string {
+	if x != nil {
+		return x.SignInToken
+	}
+	return ""
 }
 
 // UnsubscribeRequest stops a user's emails.
@@ -1638,8 +1648,9 @@ const file_uplift_users_v1_users_service_proto_rawDesc = "" +
 	"\x15ResetPasswordResponse\"C\n" +
 	"\x12UpdateEmailRequest\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x14\n" +
-	"\x05email\x18\x02 \x01(\tR\x05email\"\x15\n" +
-	"\x13UpdateEmailResponse\"-\n" +
+	"\x05email\x18\x02 \x01(\tR\x05email\"9\n" +
+	"\x13UpdateEmailResponse\x12\"\n" +
+	"\rsign_in_token\x18\x01 \x01(\tR\vsignInToken\"-\n" +
 	"\x12UnsubscribeRequest\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\"\x15\n" +
 	"\x13UnsubscribeResponse\")\n" +

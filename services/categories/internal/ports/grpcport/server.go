@@ -1,15 +1,316 @@
-// Package grpcport is the categories service's gRPC API. The business profile, website review, reports, insights and ideas are built in a later issue.
+// Package grpcport is the categories service's gRPC API: it translates
+// requests to use cases and domain errors to gRPC statuses, so the gateway
+// can answer the spec's REST calls with the right HTTP status.
 package grpcport
 
 import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+
+	"uplift.dev/categories/internal/app"
+	"uplift.dev/categories/internal/domain"
+	"uplift.dev/platform/auth"
+	"uplift.dev/platform/grpcerr"
 )
 
-// PublicMethods may be called without signing in.
-var PublicMethods = []string{}
+// PublicMethods may be called without signing in: the public website score
+// invites visitors who have no account yet.
+var PublicMethods = []string{
+	categoriesv1.CategoriesService_GetWebsiteScore_FullMethodName,
+}
 
-// Server implements categoriesv1.CategoriesServiceServer. Every call answers
-// Unimplemented (HTTP 501) until its behaviour is built; none fakes success.
+// Server implements categoriesv1.CategoriesServiceServer.
 type Server struct {
 	categoriesv1.UnimplementedCategoriesServiceServer
+	App *app.App
+	Log *slog.Logger
+}
+
+func caller(ctx context.Context) (domain.Caller, string) {
+	c, _ := auth.FromContext(ctx)
+	return domain.Caller{UID: c.UID, Uplifter: c.Uplifter}, c.Email
+}
+
+// CreateCategory creates or links the caller's own business.
+func (s *Server) CreateCategory(ctx context.Context, req *categoriesv1.CreateCategoryRequest) (*categoriesv1.CreateCategoryResponse, error) {
+	who, email := caller(ctx)
+	c, err := s.App.CreateCategory(ctx, who, email, req.GetShopifyCategoryId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.CreateCategoryResponse{Category: toProtoCategory(c)}, nil
+}
+
+// GetLabel returns the business name.
+func (s *Server) GetLabel(ctx context.Context, req *categoriesv1.GetLabelRequest) (*categoriesv1.GetLabelResponse, error) {
+	who, _ := caller(ctx)
+	c, err := s.App.GetCategory(ctx, who, req.GetCategoryId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.GetLabelResponse{Name: c.Name}, nil
+}
+
+// UpdateLabel renames the business.
+func (s *Server) UpdateLabel(ctx context.Context, req *categoriesv1.UpdateLabelRequest) (*categoriesv1.UpdateLabelResponse, error) {
+	who, _ := caller(ctx)
+	c, err := s.App.UpdateLabel(ctx, who, req.GetCategoryId(), req.GetName())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.UpdateLabelResponse{Name: c.Name}, nil
+}
+
+// GetContentGenerationParams returns the profile's inputs.
+func (s *Server) GetContentGenerationParams(ctx context.Context, req *categoriesv1.GetContentGenerationParamsRequest) (*categoriesv1.GetContentGenerationParamsResponse, error) {
+	who, _ := caller(ctx)
+	c, err := s.App.GetCategory(ctx, who, req.GetCategoryId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.GetContentGenerationParamsResponse{
+		SiteUrl: optional(c.SiteURL), DisableWeeklyEmail: c.DisableWeeklyEmail, AdditionalInfo: c.AdditionalInfo,
+	}, nil
+}
+
+// UpdateContentGenerationParams saves the profile's inputs; additional_info
+// is read-only and ignored.
+func (s *Server) UpdateContentGenerationParams(ctx context.Context, req *categoriesv1.UpdateContentGenerationParamsRequest) (*categoriesv1.UpdateContentGenerationParamsResponse, error) {
+	who, _ := caller(ctx)
+	c, err := s.App.UpdateContentParams(ctx, who, req.GetCategoryId(), app.ContentParams{
+		SiteURL: req.SiteUrl, DisableWeeklyEmail: req.DisableWeeklyEmail,
+	})
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.UpdateContentGenerationParamsResponse{
+		SiteUrl: optional(c.SiteURL), DisableWeeklyEmail: c.DisableWeeklyEmail, AdditionalInfo: c.AdditionalInfo,
+	}, nil
+}
+
+// UpdateEmailPreferences switches the daily business report.
+func (s *Server) UpdateEmailPreferences(ctx context.Context, req *categoriesv1.UpdateEmailPreferencesRequest) (*categoriesv1.UpdateEmailPreferencesResponse, error) {
+	who, _ := caller(ctx)
+	c, err := s.App.UpdateEmailPreferences(ctx, who, req.GetCategoryId(), req.DisableBusinessReport)
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.UpdateEmailPreferencesResponse{
+		DisableBusinessReport: c.DisableBusinessReport, DisableWeeklyEmail: c.DisableWeeklyEmail,
+	}, nil
+}
+
+// DisableBusinessReport turns the daily business report off (the link in
+// the report email).
+func (s *Server) DisableBusinessReport(ctx context.Context, req *categoriesv1.DisableBusinessReportRequest) (*categoriesv1.DisableBusinessReportResponse, error) {
+	who, _ := caller(ctx)
+	off := true
+	c, err := s.App.UpdateEmailPreferences(ctx, who, req.GetCategoryId(), &off)
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.DisableBusinessReportResponse{
+		DisableBusinessReport: c.DisableBusinessReport, DisableWeeklyEmail: c.DisableWeeklyEmail,
+	}, nil
+}
+
+// GetEmailPreferences returns the email switches.
+func (s *Server) GetEmailPreferences(ctx context.Context, req *categoriesv1.GetEmailPreferencesRequest) (*categoriesv1.GetEmailPreferencesResponse, error) {
+	who, _ := caller(ctx)
+	c, err := s.App.GetCategory(ctx, who, req.GetCategoryId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.GetEmailPreferencesResponse{
+		DisableBusinessReport: c.DisableBusinessReport, DisableWeeklyEmail: c.DisableWeeklyEmail,
+	}, nil
+}
+
+// GetCurrentReport returns the Home page's report.
+func (s *Server) GetCurrentReport(ctx context.Context, req *categoriesv1.GetCurrentReportRequest) (*categoriesv1.GetCurrentReportResponse, error) {
+	who, _ := caller(ctx)
+	r, err := s.App.CurrentReport(ctx, who, req.GetCategoryId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.GetCurrentReportResponse{Report: toProtoReport(r)}, nil
+}
+
+// GetInsights returns the current insights.
+func (s *Server) GetInsights(ctx context.Context, req *categoriesv1.GetInsightsRequest) (*categoriesv1.GetInsightsResponse, error) {
+	who, _ := caller(ctx)
+	in, err := s.App.Insights(ctx, who, req.GetCategoryId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.GetInsightsResponse{Insights: toProtoInsights(in)}, nil
+}
+
+// ListRecentIdeas returns the current ideas, newest first.
+func (s *Server) ListRecentIdeas(ctx context.Context, req *categoriesv1.ListRecentIdeasRequest) (*categoriesv1.ListRecentIdeasResponse, error) {
+	who, _ := caller(ctx)
+	ideas, err := s.App.RecentIdeas(ctx, who, req.GetCategoryId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.ListRecentIdeasResponse{Ideas: toProtoIdeas(ideas)}, nil
+}
+
+// GetIdea returns one idea.
+func (s *Server) GetIdea(ctx context.Context, req *categoriesv1.GetIdeaRequest) (*categoriesv1.GetIdeaResponse, error) {
+	who, _ := caller(ctx)
+	idea, err := s.App.Idea(ctx, who, req.GetCategoryId(), req.GetIdeaId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.GetIdeaResponse{Idea: toProtoIdea(idea)}, nil
+}
+
+// InvalidateCampaignIdeas discards the current ideas and has new ones made.
+func (s *Server) InvalidateCampaignIdeas(ctx context.Context, req *categoriesv1.InvalidateCampaignIdeasRequest) (*categoriesv1.InvalidateCampaignIdeasResponse, error) {
+	who, _ := caller(ctx)
+	if err := s.App.InvalidateIdeas(ctx, who, req.GetCategoryId()); err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.InvalidateCampaignIdeasResponse{}, nil
+}
+
+// SendAIEmailDigest publishes DigestRequested; the digest service sends it.
+func (s *Server) SendAIEmailDigest(ctx context.Context, req *categoriesv1.SendAIEmailDigestRequest) (*categoriesv1.SendAIEmailDigestResponse, error) {
+	who, _ := caller(ctx)
+	if err := s.App.RequestDigest(ctx, who, req.GetCategoryId()); err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.SendAIEmailDigestResponse{}, nil
+}
+
+// GetWebsiteScore scores any site for the public page.
+func (s *Server) GetWebsiteScore(ctx context.Context, req *categoriesv1.GetWebsiteScoreRequest) (*categoriesv1.GetWebsiteScoreResponse, error) {
+	r, err := s.App.WebsiteScore(ctx, req.GetUrl())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.GetWebsiteScoreResponse{
+		Url: r.SiteURL, Score: int32(r.Score), Band: string(domain.BandOf(r.Score)),
+		Checks: toProtoChecks(r.Checks), Findings: toProtoFindings(r.Findings),
+	}, nil
+}
+
+// toStatus is the one mapping from domain errors to gRPC statuses.
+func (s *Server) toStatus(ctx context.Context, err error) error {
+	var ve *domain.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		return grpcerr.InvalidField(ve.Field, ve.Message)
+	case errors.Is(err, domain.ErrUnreadableSite):
+		return grpcerr.InvalidField("siteUrl", domain.UnreadableSiteMessage)
+	case errors.Is(err, domain.ErrNotFound):
+		return status.Error(codes.NotFound, "Business not found.")
+	case errors.Is(err, domain.ErrIdeaNotFound):
+		return status.Error(codes.NotFound, "Idea not found.")
+	case errors.Is(err, domain.ErrPermissionDenied):
+		return status.Error(codes.PermissionDenied, "You do not have access to this business.")
+	case errors.Is(err, domain.ErrNoProfile):
+		return status.Error(codes.FailedPrecondition, "Your account has no business yet. Please sign in again.")
+	}
+	// A status from the users service (e.g. Unavailable) keeps its meaning.
+	if st, ok := status.FromError(err); ok && st.Code() != codes.Unknown && st.Code() != codes.Internal {
+		return st.Err()
+	}
+	return grpcerr.Internal(ctx, s.Log, err)
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func toProtoCategory(c domain.Category) *categoriesv1.Category {
+	return &categoriesv1.Category{
+		Id: c.ID, Name: c.Name, SiteUrl: c.SiteURL, AdditionalInfo: c.AdditionalInfo,
+		DisableWeeklyEmail: c.DisableWeeklyEmail, DisableBusinessReport: c.DisableBusinessReport,
+	}
+}
+
+func toProtoStatus(s domain.ReportStatus) categoriesv1.ReportStatus {
+	switch s {
+	case domain.StatusGenerating:
+		return categoriesv1.ReportStatus_REPORT_STATUS_GENERATING
+	case domain.StatusReady:
+		return categoriesv1.ReportStatus_REPORT_STATUS_READY
+	case domain.StatusFailed:
+		return categoriesv1.ReportStatus_REPORT_STATUS_FAILED
+	case domain.StatusNoWebsite:
+		return categoriesv1.ReportStatus_REPORT_STATUS_NO_WEBSITE
+	}
+	return categoriesv1.ReportStatus_REPORT_STATUS_UNSPECIFIED
+}
+
+func toProtoReport(r domain.Report) *categoriesv1.Report {
+	p := &categoriesv1.Report{
+		Id: r.ID, Status: toProtoStatus(r.Status), ProgressPercent: int32(r.Progress), SiteUrl: r.SiteURL,
+		ProgressStep: r.Step, ErrorMessage: r.Error, Summary: r.Summary,
+		Insights: toProtoInsights(r.Insights), Ideas: toProtoIdeas(r.Ideas),
+	}
+	if !r.CreatedAt.IsZero() {
+		p.CreateTime = timestamppb.New(r.CreatedAt)
+	}
+	if r.Review != nil {
+		p.Score = int32(r.Review.Score)
+		p.Band = string(domain.BandOf(r.Review.Score))
+		p.Checks = toProtoChecks(r.Review.Checks)
+		p.Findings = toProtoFindings(r.Review.Findings)
+	}
+	return p
+}
+
+func toProtoChecks(cs []domain.CheckResult) []*categoriesv1.CheckResult {
+	out := make([]*categoriesv1.CheckResult, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, &categoriesv1.CheckResult{Check: c.Check, Group: c.Group, Weight: int32(c.Weight), Earned: int32(c.Earned)})
+	}
+	return out
+}
+
+func toProtoFindings(fs []domain.Finding) []*categoriesv1.Finding {
+	out := make([]*categoriesv1.Finding, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, &categoriesv1.Finding{
+			Id: f.ID, Group: f.Group, Check: f.Check, Title: f.Title, Url: f.URL, Element: f.Element,
+			Why: f.Why, Fix: f.Fix, PointsLost: int32(f.PointsLost), State: f.State,
+		})
+	}
+	return out
+}
+
+func toProtoInsights(in []domain.Insight) []*categoriesv1.Insight {
+	out := make([]*categoriesv1.Insight, 0, len(in))
+	for _, i := range in {
+		out = append(out, &categoriesv1.Insight{Id: i.ID, Text: i.Text, Evidence: i.Evidence})
+	}
+	return out
+}
+
+func toProtoIdea(i domain.Idea) *categoriesv1.Idea {
+	return &categoriesv1.Idea{
+		Id: i.ID, Title: i.Title, WhyNow: i.WhyNow, Channel: i.Channel, SubjectLine: i.SubjectLine,
+		Body: i.Body, Products: i.Products, Timing: i.Timing, CreateTime: timestamppb.New(i.CreatedAt),
+	}
+}
+
+func toProtoIdeas(ideas []domain.Idea) []*categoriesv1.Idea {
+	out := make([]*categoriesv1.Idea, 0, len(ideas))
+	for _, i := range ideas {
+		out = append(out, toProtoIdea(i))
+	}
+	return out
 }

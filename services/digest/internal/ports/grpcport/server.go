@@ -1,4 +1,6 @@
-// Package grpcport is the digest service's gRPC API. Email sending is built in a later issue.
+// Package grpcport is the digest service's gRPC API. Transactional mail needs
+// none: it is driven by events (see eventport); the digest calls are built
+// with the weekly and daily emails.
 package grpcport
 
 import (

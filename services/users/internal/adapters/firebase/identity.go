@@ -12,7 +12,12 @@ import (
 )
 
 // Identity implements app.Identity.
-type Identity struct{ Client *fbauth.Client }
+type Identity struct {
+	Client *fbauth.Client
+	// ResetContinueURL is where the reset page sends the user once the new
+	// password is set: the web app (WEB_URL).
+	ResetContinueURL string
+}
 
 // CreateUser creates the Firebase account.
 func (i Identity) CreateUser(ctx context.Context, email, password, displayName string) (string, error) {
@@ -27,7 +32,8 @@ func (i Identity) CreateUser(ctx context.Context, email, password, displayName s
 	return rec.UID, nil
 }
 
-// DeleteUser removes the Firebase account.
+// DeleteUser removes the Firebase account; one already gone is not an error,
+// so a repeated delete completes.
 func (i Identity) DeleteUser(ctx context.Context, uid string) error {
 	if err := i.Client.DeleteUser(ctx, uid); err != nil && !fbauth.IsUserNotFound(err) {
 		return fmt.Errorf("firebase delete user: %w", err)
@@ -38,4 +44,56 @@ func (i Identity) DeleteUser(ctx context.Context, uid string) error {
 // SignInToken mints a custom token for signInWithCustomToken.
 func (i Identity) SignInToken(ctx context.Context, uid string) (string, error) {
 	return i.Client.CustomToken(ctx, uid)
+}
+
+// UpdateEmail changes the account's email.
+func (i Identity) UpdateEmail(ctx context.Context, uid, email string) error {
+	_, err := i.Client.UpdateUser(ctx, uid, (&fbauth.UserToUpdate{}).Email(email))
+	switch {
+	case fbauth.IsEmailAlreadyExists(err):
+		return domain.ErrEmailTaken
+	case fbauth.IsUserNotFound(err):
+		return domain.ErrNotFound
+	case err != nil:
+		return fmt.Errorf("firebase update email: %w", err)
+	}
+	return nil
+}
+
+// PasswordResetLink generates the reset link with the Admin SDK; Firebase
+// hosts the page where the new password is set and then continues to the web.
+func (i Identity) PasswordResetLink(ctx context.Context, email string) (string, error) {
+	link, err := i.Client.PasswordResetLinkWithSettings(ctx, email, &fbauth.ActionCodeSettings{URL: i.ResetContinueURL})
+	switch {
+	case fbauth.IsUserNotFound(err) || fbauth.IsEmailNotFound(err):
+		return "", domain.ErrNotFound
+	case err != nil:
+		return "", fmt.Errorf("firebase reset link: %w", err)
+	}
+	return link, nil
+}
+
+// SetRole sets or clears role's custom claim, keeping the account's other
+// claims (the SDK replaces the whole set).
+func (i Identity) SetRole(ctx context.Context, email string, role domain.Role, on bool) (string, error) {
+	rec, err := i.Client.GetUserByEmail(ctx, email)
+	switch {
+	case fbauth.IsUserNotFound(err):
+		return "", domain.ErrNotFound
+	case err != nil:
+		return "", fmt.Errorf("firebase get user: %w", err)
+	}
+	claims := map[string]any{}
+	for k, v := range rec.CustomClaims {
+		claims[k] = v
+	}
+	if on {
+		claims[string(role)] = true
+	} else {
+		delete(claims, string(role))
+	}
+	if err := i.Client.SetCustomUserClaims(ctx, rec.UID, claims); err != nil {
+		return "", fmt.Errorf("firebase set claims: %w", err)
+	}
+	return rec.UID, nil
 }

@@ -5,6 +5,8 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -22,7 +24,7 @@ import (
 type Repo struct{ Pool *pgxpool.Pool }
 
 const columns = `id, email, display_name, sign_up_source, category_id, original_category_id,
-	is_uplifter, billing_tier, billing_manually_set, created_at`
+	is_uplifter, billing_tier, billing_manually_set, unsubscribed_at, created_at`
 
 // Create inserts u and records UserCreated.
 func (r Repo) Create(ctx context.Context, u domain.User, suppressWelcomeEmail bool) error {
@@ -48,15 +50,35 @@ func (r Repo) Get(ctx context.Context, id string) (domain.User, error) {
 	return scan(r.Pool.QueryRow(ctx, `SELECT `+columns+` FROM users WHERE id = $1`, id))
 }
 
+// GetByEmail returns the user with email (compared case-insensitively).
+func (r Repo) GetByEmail(ctx context.Context, email string) (domain.User, error) {
+	return scan(r.Pool.QueryRow(ctx, `SELECT `+columns+` FROM users WHERE lower(email) = lower($1)`, email))
+}
+
+// OwnerOfCategory returns the user whose own category is categoryID.
+func (r Repo) OwnerOfCategory(ctx context.Context, categoryID string) (domain.User, error) {
+	return scan(r.Pool.QueryRow(ctx, `SELECT `+columns+` FROM users WHERE original_category_id = $1
+		ORDER BY created_at LIMIT 1`, categoryID))
+}
+
 // Update applies fn to the locked row and saves the fields fn may change.
 func (r Repo) Update(ctx context.Context, id string, fn func(*domain.User) error) (domain.User, error) {
+	return r.UpdateAudited(ctx, id, func(u *domain.User) ([]domain.AuditEntry, error) { return nil, fn(u) })
+}
+
+// UpdateAudited applies fn to the locked row, saves it, writes fn's audit
+// entries and records the events the change implies (UserEmailChanged,
+// UserUnsubscribed), all in one transaction.
+func (r Repo) UpdateAudited(ctx context.Context, id string, fn func(*domain.User) ([]domain.AuditEntry, error)) (domain.User, error) {
 	var out domain.User
 	err := pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
-		u, err := scan(tx.QueryRow(ctx, `SELECT `+columns+` FROM users WHERE id = $1 FOR UPDATE`, id))
+		before, err := scan(tx.QueryRow(ctx, `SELECT `+columns+` FROM users WHERE id = $1 FOR UPDATE`, id))
 		if err != nil {
 			return err
 		}
-		if err := fn(&u); err != nil {
+		u := before
+		entries, err := fn(&u)
+		if err != nil {
 			return err
 		}
 		var tier *string
@@ -66,8 +88,15 @@ func (r Repo) Update(ctx context.Context, id string, fn func(*domain.User) error
 		manual := u.Billing != nil && u.Billing.IsManuallySet
 		if _, err := tx.Exec(ctx, `UPDATE users SET email = $2, display_name = $3, category_id = $4,
 			original_category_id = $5, is_uplifter = $6, billing_tier = $7, billing_manually_set = $8,
-			updated_at = now() WHERE id = $1`,
-			u.ID, u.Email, u.DisplayName, u.CategoryID, u.OriginalCategoryID, u.IsUplifter, tier, manual); err != nil {
+			unsubscribed_at = $9, updated_at = now() WHERE id = $1`,
+			u.ID, u.Email, u.DisplayName, u.CategoryID, u.OriginalCategoryID, u.IsUplifter, tier, manual,
+			u.UnsubscribedAt); err != nil {
+			return err
+		}
+		if err := insertAudit(ctx, tx, entries); err != nil {
+			return err
+		}
+		if err := enqueueChanges(ctx, tx, before, u); err != nil {
 			return err
 		}
 		out = u
@@ -79,12 +108,137 @@ func (r Repo) Update(ctx context.Context, id string, fn func(*domain.User) error
 	return out, err
 }
 
+// enqueueChanges records the events implied by going from before to after.
+func enqueueChanges(ctx context.Context, tx pgx.Tx, before, after domain.User) error {
+	now := timestamppb.New(time.Now())
+	if before.Email != after.Email {
+		if err := events.Enqueue(ctx, tx, events.SubjectUserEmailChanged, &eventsv1.UserEmailChanged{
+			UserId: after.ID, OldEmail: before.Email, NewEmail: after.Email, OccurTime: now,
+		}); err != nil {
+			return err
+		}
+	}
+	if before.UnsubscribedAt == nil && after.UnsubscribedAt != nil {
+		if err := events.Enqueue(ctx, tx, events.SubjectUserUnsubscribed, &eventsv1.UserUnsubscribed{
+			UserId: after.ID, Email: after.Email, CategoryId: after.OriginalCategoryID, OccurTime: now,
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Audit writes entries in a transaction of their own.
+func (r Repo) Audit(ctx context.Context, entries ...domain.AuditEntry) error {
+	return pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error { return insertAudit(ctx, tx, entries) })
+}
+
+func insertAudit(ctx context.Context, tx pgx.Tx, entries []domain.AuditEntry) error {
+	for _, e := range entries {
+		var owner *string
+		if e.OnBehalfOfID != "" {
+			owner = &e.OnBehalfOfID
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO audit_log (actor_id, on_behalf_of_id, category_id, action, detail, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6)`, e.ActorID, owner, e.CategoryID, e.Action, e.Detail, e.At); err != nil {
+			return fmt.Errorf("audit: %w", err)
+		}
+	}
+	return nil
+}
+
+// Search runs a validated search; see app.Repository.
+func (r Repo) Search(ctx context.Context, s domain.Search) ([]domain.User, error) {
+	var afterEmail, afterID *string
+	if s.After != nil {
+		afterEmail, afterID = &s.After.Email, &s.After.ID
+	}
+	rows, err := r.Pool.Query(ctx, `SELECT `+columns+` FROM users
+		WHERE ($1 = '' OR lower(email) LIKE $2 ESCAPE '\' OR lower(display_name) LIKE $2 ESCAPE '\')
+		  AND (NOT $3 OR original_category_id <> '')
+		  AND ($4::text IS NULL OR (lower(email), id) > ($4::text, $5::text))
+		ORDER BY lower(email), id
+		LIMIT $6`,
+		s.Query, likePrefix(s.Query), s.WithProfileOnly, afterEmail, afterID, s.PageSize+1)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []domain.User
+	for rows.Next() {
+		u, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// likePrefix makes q a LIKE pattern that matches q literally at the start.
+func likePrefix(q string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q) + "%"
+}
+
+// Delete removes the user, their reset rate-limit row and records
+// UserDeleted. Users of other accounts who were viewing the deleted user's
+// category are sent back to their own, so no one is left viewing a category
+// that no longer exists.
+func (r Repo) Delete(ctx context.Context, id string) (domain.User, error) {
+	var out domain.User
+	err := pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
+		u, err := scan(tx.QueryRow(ctx, `DELETE FROM users WHERE id = $1 RETURNING `+columns, id))
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM password_reset_requests WHERE email = lower($1)`, u.Email); err != nil {
+			return err
+		}
+		if u.OriginalCategoryID != "" {
+			if _, err := tx.Exec(ctx, `UPDATE users SET category_id = original_category_id, updated_at = now()
+				WHERE category_id = $1 AND original_category_id <> $1`, u.OriginalCategoryID); err != nil {
+				return err
+			}
+		}
+		out = u
+		return events.Enqueue(ctx, tx, events.SubjectUserDeleted, &eventsv1.UserDeleted{
+			UserId: u.ID, CategoryId: u.OriginalCategoryID, OccurTime: timestamppb.New(time.Now()),
+		})
+	})
+	return out, err
+}
+
+// RequestPasswordReset claims the email's slot, gets the link and records
+// the event in one transaction; see app.Repository.
+func (r Repo) RequestPasswordReset(ctx context.Context, email string, interval time.Duration, link func(context.Context) (string, error)) error {
+	return pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
+		// The upsert locks the row, so two concurrent requests cannot both
+		// claim the slot; the WHERE leaves a recent slot untouched.
+		tag, err := tx.Exec(ctx, `INSERT INTO password_reset_requests AS p (email, last_requested_at) VALUES ($1, now())
+			ON CONFLICT (email) DO UPDATE SET last_requested_at = now()
+			WHERE p.last_requested_at <= now() - make_interval(secs => $2)`, email, interval.Seconds())
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return domain.ErrRateLimited
+		}
+		l, err := link(ctx)
+		if err != nil {
+			return err
+		}
+		return events.Enqueue(ctx, tx, events.SubjectPasswordResetRequested, &eventsv1.PasswordResetRequested{
+			Email: email, Link: l, OccurTime: timestamppb.New(time.Now()),
+		})
+	})
+}
+
 func scan(row pgx.Row) (domain.User, error) {
 	var u domain.User
 	var tier *string
 	var manual bool
 	err := row.Scan(&u.ID, &u.Email, &u.DisplayName, &u.SignUpSource, &u.CategoryID, &u.OriginalCategoryID,
-		&u.IsUplifter, &tier, &manual, &u.CreatedAt)
+		&u.IsUplifter, &tier, &manual, &u.UnsubscribedAt, &u.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return domain.User{}, domain.ErrNotFound
 	}

@@ -1,6 +1,7 @@
 // Package grpcport is the users service's gRPC API: it translates requests
-// to use cases and domain errors to gRPC statuses. Calls whose behaviour is
-// not built yet answer Unimplemented through the embedded base.
+// to use cases and domain errors to gRPC statuses. Who may call what is
+// decided in the app (see the README's table); this layer only passes on
+// the verified caller.
 package grpcport
 
 import (
@@ -72,9 +73,107 @@ func (s *Server) CreateOnboarding(ctx context.Context, req *usersv1.CreateOnboar
 	return &usersv1.CreateOnboardingResponse{CategoryId: p.CategoryID, OriginalCategoryId: p.OriginalCategoryID}, nil
 }
 
+// FinishGoogleAuth stores the Google-signed-in caller as a user.
+func (s *Server) FinishGoogleAuth(ctx context.Context, req *usersv1.FinishGoogleAuthRequest) (*usersv1.FinishGoogleAuthResponse, error) {
+	id, err := s.App.FinishGoogleAuth(ctx, caller(ctx), app.FinishGoogleAuthInput{
+		Name: req.GetName(), Email: req.GetEmail(), IDFromGoogleAuth: req.GetIdFromGoogleAuth(),
+		SuppressWelcomeEmail: req.GetSuppressWelcomeEmail(),
+	})
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &usersv1.FinishGoogleAuthResponse{Id: id}, nil
+}
+
+// ResetPassword asks for a reset email; it succeeds for unknown emails too.
+func (s *Server) ResetPassword(ctx context.Context, req *usersv1.ResetPasswordRequest) (*usersv1.ResetPasswordResponse, error) {
+	if err := s.App.ResetPassword(ctx, req.GetEmail()); err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &usersv1.ResetPasswordResponse{}, nil
+}
+
+// UpdateEmail changes a user's email.
+func (s *Server) UpdateEmail(ctx context.Context, req *usersv1.UpdateEmailRequest) (*usersv1.UpdateEmailResponse, error) {
+	token, err := s.App.UpdateEmail(ctx, caller(ctx), req.GetUserId(), req.GetEmail())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &usersv1.UpdateEmailResponse{SignInToken: token}, nil
+}
+
+// Unsubscribe opts the caller out of email.
+func (s *Server) Unsubscribe(ctx context.Context, req *usersv1.UnsubscribeRequest) (*usersv1.UnsubscribeResponse, error) {
+	if err := s.App.Unsubscribe(ctx, caller(ctx), req.GetUserId()); err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &usersv1.UnsubscribeResponse{}, nil
+}
+
+// GetMetricsCategory returns the category the user views.
+func (s *Server) GetMetricsCategory(ctx context.Context, req *usersv1.GetMetricsCategoryRequest) (*usersv1.GetMetricsCategoryResponse, error) {
+	p, err := s.App.GetMetricsCategory(ctx, caller(ctx), req.GetUserId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &usersv1.GetMetricsCategoryResponse{CategoryId: p.CategoryID, OriginalCategoryId: p.OriginalCategoryID}, nil
+}
+
+// SwitchMetricsCategory changes the category the caller views.
+func (s *Server) SwitchMetricsCategory(ctx context.Context, req *usersv1.SwitchMetricsCategoryRequest) (*usersv1.SwitchMetricsCategoryResponse, error) {
+	p, err := s.App.SwitchMetricsCategory(ctx, caller(ctx), req.GetUserId(), req.GetCategoryId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &usersv1.SwitchMetricsCategoryResponse{CategoryId: p.CategoryID, OriginalCategoryId: p.OriginalCategoryID}, nil
+}
+
+// ListUsers searches all users (admin).
+func (s *Server) ListUsers(ctx context.Context, req *usersv1.ListUsersRequest) (*usersv1.ListUsersResponse, error) {
+	p, err := s.App.ListUsers(ctx, caller(ctx), req.GetQuery(), req.GetPageSize(), req.GetPageToken())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &usersv1.ListUsersResponse{Users: toProtoUsers(p.Users), NextPageToken: p.NextPageToken}, nil
+}
+
+// ListMetricsUsers searches store owners (uplifter or admin).
+func (s *Server) ListMetricsUsers(ctx context.Context, req *usersv1.ListMetricsUsersRequest) (*usersv1.ListMetricsUsersResponse, error) {
+	p, err := s.App.ListMetricsUsers(ctx, caller(ctx), req.GetQuery(), req.GetPageSize(), req.GetPageToken())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &usersv1.ListMetricsUsersResponse{Users: toProtoUsers(p.Users), NextPageToken: p.NextPageToken}, nil
+}
+
+// GetMetricsUser returns one store owner (uplifter or admin).
+func (s *Server) GetMetricsUser(ctx context.Context, req *usersv1.GetMetricsUserRequest) (*usersv1.GetMetricsUserResponse, error) {
+	u, err := s.App.GetMetricsUser(ctx, caller(ctx), req.GetUserId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &usersv1.GetMetricsUserResponse{User: toProtoUser(u)}, nil
+}
+
+// DeleteUser removes a user and, through UserDeleted, their data (admin).
+func (s *Server) DeleteUser(ctx context.Context, req *usersv1.DeleteUserRequest) (*usersv1.DeleteUserResponse, error) {
+	if err := s.App.DeleteUser(ctx, caller(ctx), req.GetUserId()); err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &usersv1.DeleteUserResponse{}, nil
+}
+
 func caller(ctx context.Context) domain.Caller {
 	c, _ := auth.FromContext(ctx)
-	return domain.Caller{UID: c.UID, Admin: c.Admin, Uplifter: c.Uplifter}
+	return domain.Caller{UID: c.UID, Email: c.Email, Admin: c.Admin, Uplifter: c.Uplifter}
+}
+
+func toProtoUsers(us []domain.User) []*usersv1.User {
+	out := make([]*usersv1.User, len(us))
+	for i, u := range us {
+		out[i] = toProtoUser(u)
+	}
+	return out
 }
 
 func toProtoUser(u domain.User) *usersv1.User {
@@ -101,6 +200,8 @@ func (s *Server) toStatus(ctx context.Context, err error) error {
 		return status.Error(codes.NotFound, "User not found.")
 	case errors.Is(err, domain.ErrPermissionDenied):
 		return status.Error(codes.PermissionDenied, "You do not have access to this user.")
+	case errors.Is(err, domain.ErrDeleteSelf):
+		return status.Error(codes.FailedPrecondition, "You cannot delete your own account here.")
 	}
 	return grpcerr.Internal(ctx, s.Log, err)
 }

@@ -1,18 +1,155 @@
-import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { SessionProvider } from '@uplift/platform';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AccountSecurityProvider, configureHttp, SessionProvider, type AccountSecurity } from '@uplift/platform';
+import * as browser from '../lib/browser';
 import { AccountSettings } from './account-settings';
+
+const fetchMock = vi.fn<typeof fetch>();
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+let reloadTo: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  configureHttp({ baseUrl: 'http://gw.test/' });
+  reloadTo = vi.spyOn(browser, 'reloadTo').mockImplementation(() => {});
+});
+afterEach(() => {
+  fetchMock.mockReset();
+  vi.unstubAllGlobals();
+});
+
+function renderSettings(security?: AccountSecurity) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+  // The stored user, as the avatar menu has already loaded it.
+  client.setQueryData(['users', 'u1'], { id: 'u1', email: 'jane@example.com' });
+  const tree = (
+    <SessionProvider
+      session={{ status: 'signedIn', user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null } }}
+    >
+      <AccountSettings />
+    </SessionProvider>
+  );
+  render(
+    <QueryClientProvider client={client}>
+      {security ? <AccountSecurityProvider value={security}>{tree}</AccountSecurityProvider> : tree}
+    </QueryClientProvider>,
+  );
+  return userEvent.setup();
+}
 
 describe('AccountSettings', () => {
   it("shows the signed-in user's email", () => {
-    render(
-      <SessionProvider
-        session={{ status: 'signedIn', user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null } }}
-      >
-        <AccountSettings />
-      </SessionProvider>,
-    );
+    renderSettings();
     expect(screen.getByText('Email')).toBeTruthy();
     expect(screen.getByText('jane@example.com')).toBeTruthy();
+  });
+
+  it("edits the email: 'Update email' waits for input, then success reloads /", async () => {
+    let answer: (response: Response) => void = () => {};
+    fetchMock.mockReturnValueOnce(new Promise<Response>((resolve) => (answer = resolve)));
+    const user = renderSettings();
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    const field = screen.getByLabelText('New email') as HTMLInputElement;
+    expect(field.type).toBe('email');
+    const submit = screen.getByRole('button', { name: 'Update email' }) as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    await user.type(field, 'new@example.com');
+    expect(submit.disabled).toBe(false);
+    await user.click(submit);
+    await waitFor(() => expect(submit.disabled).toBe(true));
+    expect(String(fetchMock.mock.calls[0]![0])).toBe('http://gw.test/internal/users/u1/updateEmail');
+    expect(fetchMock.mock.calls[0]![1]!.body).toBe('{"email":"new@example.com"}');
+    answer(json({}));
+    await waitFor(() => expect(reloadTo).toHaveBeenCalledWith('/'));
+  });
+
+  it('signs in again with the returned token before reloading, since the change ended the session', async () => {
+    const order: string[] = [];
+    const resumeSession = vi.fn(async (token: string) => {
+      order.push(`resume ${token}`);
+    });
+    reloadTo.mockImplementation(() => order.push('reload'));
+    fetchMock.mockResolvedValueOnce(json({ signInToken: 'fresh-token' }));
+    const user = renderSettings({ hasTotp: () => false, startTotpEnrollment: vi.fn(), resumeSession });
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    await user.type(screen.getByLabelText('New email'), 'new@example.com');
+    await user.click(screen.getByRole('button', { name: 'Update email' }));
+    await waitFor(() => expect(order).toEqual(['resume fresh-token', 'reload']));
+  });
+
+  it("shows the server's message, or the fallback, and re-enables the button", async () => {
+    fetchMock
+      .mockResolvedValueOnce(json({ message: 'That email is already in use.' }, 409))
+      .mockResolvedValueOnce(json({}, 501));
+    const user = renderSettings();
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    await user.type(screen.getByLabelText('New email'), 'taken@example.com');
+    await user.click(screen.getByRole('button', { name: 'Update email' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('That email is already in use.');
+    expect((screen.getByRole('button', { name: 'Update email' }) as HTMLButtonElement).disabled).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Update email' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe('An unknown error occurred. Please try again.'),
+    );
+    expect(reloadTo).not.toHaveBeenCalled();
+  });
+
+  it("'Reset password' sends the reset email to the account email and shows the note", async () => {
+    fetchMock.mockResolvedValueOnce(json({}));
+    const user = renderSettings();
+    await user.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect((await screen.findByRole('status')).textContent).toBe('An email as been sent to jane@example.com');
+    expect(String(fetchMock.mock.calls[0]![0])).toBe('http://gw.test/internal/users/resetPassword');
+    expect(fetchMock.mock.calls[0]![1]!.body).toBe('{"email":"jane@example.com"}');
+  });
+
+  it('enrols two-step sign-in: QR code, secret, then a verified code', async () => {
+    const finish = vi
+      .fn<(code: string) => Promise<void>>()
+      .mockRejectedValueOnce(new Error('That code is not valid. Please try again.'))
+      .mockResolvedValueOnce(undefined);
+    const security: AccountSecurity = {
+      hasTotp: () => false,
+      startTotpEnrollment: vi.fn(async () => ({
+        secretKey: 'JBSWY3DPEHPK3PXP',
+        otpauthUrl: 'otpauth://totp/Uplift:jane%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Uplift',
+        finish,
+      })),
+      resumeSession: vi.fn(),
+    };
+    const user = renderSettings(security);
+    await user.click(screen.getByRole('button', { name: 'Set up two-step sign-in' }));
+    const qr = (await screen.findByRole('img', { name: 'QR code for your authenticator app' })) as HTMLImageElement;
+    expect(qr.src).toMatch(/^data:image\/png;base64,/);
+    expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeTruthy();
+    await user.type(screen.getByLabelText('Verification code'), '111111');
+    await user.click(screen.getByRole('button', { name: 'Verify and turn on' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('That code is not valid. Please try again.');
+    await user.clear(screen.getByLabelText('Verification code'));
+    await user.type(screen.getByLabelText('Verification code'), '222222');
+    await user.click(screen.getByRole('button', { name: 'Verify and turn on' }));
+    const row = (await screen.findByText('On')).closest('div')!;
+    expect(within(row).getByRole('status').textContent).toMatch(/Two-step sign-in is on/);
+    expect(finish).toHaveBeenLastCalledWith('222222');
+  });
+
+  it('shows when enrolment cannot start (e.g. the Auth emulator refuses TOTP)', async () => {
+    const security: AccountSecurity = {
+      hasTotp: () => false,
+      startTotpEnrollment: vi.fn().mockRejectedValue(new Error('An unknown error occurred. Please try again.')),
+      resumeSession: vi.fn(),
+    };
+    const user = renderSettings(security);
+    await user.click(screen.getByRole('button', { name: 'Set up two-step sign-in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('An unknown error occurred. Please try again.');
+  });
+
+  it('says two-step sign-in is on for an enrolled user', () => {
+    renderSettings({ hasTotp: () => true, startTotpEnrollment: vi.fn(), resumeSession: vi.fn() });
+    expect(screen.queryByRole('button', { name: 'Set up two-step sign-in' })).toBeNull();
+    expect(screen.getByText('On')).toBeTruthy();
   });
 });

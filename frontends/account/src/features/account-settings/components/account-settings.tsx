@@ -1,17 +1,21 @@
-import { useSession } from '@uplift/platform';
+import { useSession, useUser } from '@uplift/platform';
+import { EmailRow } from './email-row';
+import { PasswordRow } from './password-row';
+import { TwoStepRow } from './two-step-row';
 
-/**
- * Account Settings content: the signed-in user's email.
- * Editing the email ('Update email') and the 'Reset password' row come in a
- * later issue, with their endpoints.
- */
+/** Account Settings content (spec section 2, dialog 3): email, password and two-step sign-in. */
 export function AccountSettings() {
   const session = useSession();
-  const email = session.user?.email ?? '';
+  const uid = session.user?.uid ?? '';
+  const user = useUser(uid || undefined);
+  // The stored email is authoritative; the Firebase one is there before it loads.
+  const email = user.data?.email || session.user?.email || '';
+  if (!uid) return null;
   return (
     <dl className="account-settings">
-      <dt>Email</dt>
-      <dd>{email}</dd>
+      <EmailRow userId={uid} email={email} />
+      <PasswordRow email={email} />
+      <TwoStepRow />
     </dl>
   );
 }

@@ -1,27 +1,57 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
 import { Button, useSession } from '@uplift/platform';
+import { wantsSignUp } from '../lib/require-signup';
 import { AvatarMenu } from './avatar-menu';
-import { SignDialog } from './sign-dialog';
+import { ResetPasswordDialog } from './reset-password-dialog';
+import { SignDialog, type SignMode } from './sign-dialog';
 
 /** The top bar's right side: 'Sign in' when signed out, the avatar menu when signed in. */
 export interface AuthControlsProps {
   onOpenAccountSettings: () => void;
   onOpenUpgradePlan: () => void;
+  onOpenBusinessProfile: () => void;
 }
 
-export function AuthControls({ onOpenAccountSettings, onOpenUpgradePlan }: AuthControlsProps) {
+export function AuthControls({ onOpenAccountSettings, onOpenUpgradePlan, onOpenBusinessProfile }: AuthControlsProps) {
   const session = useSession();
-  const [signOpen, setSignOpen] = useState(false);
+  const { search } = useLocation();
+  const requireSignup = wantsSignUp(search);
+  // The dialog that is open: the sign dialog in a mode, Reset password, or none.
+  const [signMode, setSignMode] = useState<SignMode | 'resetPassword' | null>(null);
+  const signedOut = session.status === 'signedOut';
+
+  // ?requireSignup=true (e.g. from the website-score page) opens Sign up for visitors.
+  useEffect(() => {
+    if (requireSignup && signedOut) setSignMode('signUp');
+  }, [requireSignup, signedOut]);
+
   if (session.status === 'signedIn') {
     return (
-      <AvatarMenu user={session.user} onOpenAccountSettings={onOpenAccountSettings} onOpenUpgradePlan={onOpenUpgradePlan} />
+      <AvatarMenu
+        user={session.user}
+        onOpenAccountSettings={onOpenAccountSettings}
+        onOpenUpgradePlan={onOpenUpgradePlan}
+        onOpenBusinessProfile={onOpenBusinessProfile}
+      />
     );
   }
   return (
     <>
-      <Button onClick={() => setSignOpen(true)}>Sign in</Button>
-      {/* Remounted on each open so it starts clean in sign-in mode. */}
-      {signOpen && <SignDialog open onClose={() => setSignOpen(false)} />}
+      <Button onClick={() => setSignMode('signIn')}>Sign in</Button>
+      {/* Remounted on each open so it starts clean in the requested mode. */}
+      {signMode === 'resetPassword' && (
+        <ResetPasswordDialog open onClose={() => setSignMode(null)} onBackToSignIn={() => setSignMode('signIn')} />
+      )}
+      {signMode && signMode !== 'resetPassword' && (
+        <SignDialog
+          key={signMode}
+          open
+          initialMode={signMode}
+          onClose={() => setSignMode(null)}
+          onForgotPassword={() => setSignMode('resetPassword')}
+        />
+      )}
     </>
   );
 }

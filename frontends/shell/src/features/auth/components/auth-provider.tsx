@@ -1,21 +1,41 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { onAuthStateChanged, onIdTokenChanged, type Auth, type User } from 'firebase/auth';
-import { SessionProvider, tokenStore, userKeys, type Session, type SessionUser } from '@uplift/platform';
+import {
+  AccountSecurityProvider,
+  SessionProvider,
+  tokenStore,
+  userKeys,
+  type Session,
+  type SessionUser,
+} from '@uplift/platform';
 import { createAuthActions, type AuthActions } from '../lib/auth-actions';
 import { clearRefreshTokenCookie } from '../lib/cookies';
+import { createPasswordReset, type PasswordReset } from '../lib/password-reset';
+import { syncToken } from '../lib/token-sync';
+import { createAccountSecurity } from '../lib/totp';
 
 export const AuthActionsContext = createContext<AuthActions | null>(null);
+export const PasswordResetContext = createContext<PasswordReset | null>(null);
 
 function toSessionUser(user: User): SessionUser {
   return { uid: user.uid, email: user.email, displayName: user.displayName, photoURL: user.photoURL };
 }
 
+export interface AuthProviderProps {
+  auth: Auth;
+  /** Optional token sync endpoint (UPLIFT_TOKEN_SYNC_URL). */
+  tokenSyncUrl?: string;
+  children: ReactNode;
+}
+
 /** Follows Firebase's auth state, keeps the token store current and provides the session. */
-export function AuthProvider({ auth, children }: { auth: Auth; children: ReactNode }) {
+export function AuthProvider({ auth, tokenSyncUrl, children }: AuthProviderProps) {
   const queryClient = useQueryClient();
   const [session, setSession] = useState<Session>({ status: 'unknown', user: null });
   const actions = useMemo(() => createAuthActions(auth, queryClient), [auth, queryClient]);
+  const passwordReset = useMemo(() => createPasswordReset(auth), [auth]);
+  const security = useMemo(() => createAccountSecurity(auth), [auth]);
 
   useEffect(() => {
     const stopState = onAuthStateChanged(auth, async (user) => {
@@ -24,10 +44,14 @@ export function AuthProvider({ auth, children }: { auth: Auth; children: ReactNo
         clearRefreshTokenCookie();
         queryClient.removeQueries({ queryKey: userKeys.all });
         setSession({ status: 'signedOut', user: null });
+        void syncToken(tokenSyncUrl, null);
         return;
       }
       try {
-        tokenStore.set(await user.getIdToken(true));
+        // Forced refresh on every change, so claims (e.g. uplifter) are current.
+        const result = await user.getIdTokenResult(true);
+        tokenStore.set(result.token);
+        void syncToken(tokenSyncUrl, { value: result.token, issuedAtTime: result.issuedAtTime });
       } catch (error) {
         console.error('Could not refresh the ID token', error);
       }
@@ -41,11 +65,15 @@ export function AuthProvider({ auth, children }: { auth: Auth; children: ReactNo
       stopState();
       stopToken();
     };
-  }, [auth, queryClient]);
+  }, [auth, queryClient, tokenSyncUrl]);
 
   return (
     <AuthActionsContext.Provider value={actions}>
-      <SessionProvider session={session}>{children}</SessionProvider>
+      <PasswordResetContext.Provider value={passwordReset}>
+        <AccountSecurityProvider value={security}>
+          <SessionProvider session={session}>{children}</SessionProvider>
+        </AccountSecurityProvider>
+      </PasswordResetContext.Provider>
     </AuthActionsContext.Provider>
   );
 }
@@ -54,4 +82,10 @@ export function useAuthActions(): AuthActions {
   const actions = useContext(AuthActionsContext);
   if (!actions) throw new Error('useAuthActions must be used inside AuthProvider');
   return actions;
+}
+
+export function usePasswordReset(): PasswordReset {
+  const reset = useContext(PasswordResetContext);
+  if (!reset) throw new Error('usePasswordReset must be used inside AuthProvider');
+  return reset;
 }

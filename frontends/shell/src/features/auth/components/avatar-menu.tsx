@@ -6,10 +6,11 @@ export interface AvatarMenuProps {
   user: SessionUser;
   onOpenAccountSettings: () => void;
   onOpenUpgradePlan: () => void;
+  onOpenBusinessProfile: () => void;
 }
 
-/** The signed-in user's menu: their email, Account Settings, Upgrade plan and Sign Out. */
-export function AvatarMenu({ user, onOpenAccountSettings, onOpenUpgradePlan }: AvatarMenuProps) {
+/** The signed-in user's menu: their email, Account Settings, Business profile, Upgrade plan and Sign Out. */
+export function AvatarMenu({ user, onOpenAccountSettings, onOpenUpgradePlan, onOpenBusinessProfile }: AvatarMenuProps) {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const menuId = useId();
@@ -57,6 +58,9 @@ export function AvatarMenu({ user, onOpenAccountSettings, onOpenUpgradePlan }: A
           <p className="avatar-menu__email">{email}</p>
           <button type="button" role="menuitem" onClick={choose(onOpenAccountSettings)}>
             Account Settings
+          </button>
+          <button type="button" role="menuitem" onClick={choose(onOpenBusinessProfile)}>
+            Business profile
           </button>
           <button type="button" role="menuitem" onClick={choose(onOpenUpgradePlan)}>
             Upgrade plan

@@ -1,16 +1,20 @@
 import type { QueryClient } from '@tanstack/react-query';
 import {
+  getAdditionalUserInfo,
   GoogleAuthProvider,
   signInWithCustomToken,
   signInWithEmailAndPassword,
   signInWithPopup,
   signOut as firebaseSignOut,
   type Auth,
+  type User,
+  type UserCredential,
 } from 'firebase/auth';
 import {
   createCategory,
   createOnboarding,
   createUser,
+  finishGoogleAuth,
   getMetricsCategoryQueryOptions,
   getProfile,
   STORAGE_KEYS,
@@ -18,6 +22,7 @@ import {
   webSignUpBody,
 } from '@uplift/platform';
 import { toSignInFailure, toSignUpFailure } from './auth-errors';
+import { secondFactorChallenge } from './totp';
 
 /**
  * The account flows of spec section 4. They store the ID token themselves so
@@ -25,7 +30,9 @@ import { toSignInFailure, toSignUpFailure } from './auth-errors';
  */
 export interface AuthActions {
   signUp(email: string, password: string): Promise<string>;
+  /** Rejects with SecondFactorRequired when the account uses two-step sign-in. */
   signIn(email: string, password: string): Promise<string>;
+  /** Rejects with SecondFactorRequired when the account uses two-step sign-in. */
   signInWithGoogle(): Promise<void>;
   signOut(): Promise<void>;
 }
@@ -59,6 +66,48 @@ export async function afterSignUp(userId: string, queryClient: QueryClient): Pro
   }
 }
 
+/** Stores the token and makes sure the profile exists; the user is signed in either way. */
+async function afterSignIn(user: User): Promise<string> {
+  tokenStore.set(await user.getIdToken());
+  try {
+    await ensureProfile(user.uid);
+  } catch (error) {
+    // A missing profile is repaired on the next sign-in.
+    console.error('Could not ensure the profile exists', error);
+  }
+  return user.uid;
+}
+
+/** The body of internal/users/finishGoogleAuth for a popup sign-in. */
+export function finishGoogleAuthBody(credential: UserCredential) {
+  const { user } = credential;
+  const email = user.email ?? '';
+  const google = user.providerData.find((info) => info.providerId === GoogleAuthProvider.PROVIDER_ID);
+  return {
+    name: user.displayName || email.split('@')[0] || '',
+    email,
+    idFromGoogleAuth: google?.uid ?? user.uid,
+    // Only a first sign-in gets the welcome email.
+    suppressWelcomeEmail: !(getAdditionalUserInfo(credential)?.isNewUser ?? false),
+  };
+}
+
+/**
+ * After the popup: the server stores the user (idempotent), then the profile
+ * is ensured. If the server step fails the Firebase session is dropped, so
+ * nobody is left signed in without an Uplift account.
+ */
+export async function afterGoogle(auth: Auth, credential: UserCredential): Promise<string> {
+  tokenStore.set(await credential.user.getIdToken());
+  try {
+    await finishGoogleAuth(finishGoogleAuthBody(credential));
+  } catch (error) {
+    await firebaseSignOut(auth).catch(() => undefined);
+    throw error;
+  }
+  return afterSignIn(credential.user);
+}
+
 export function createAuthActions(auth: Auth, queryClient: QueryClient): AuthActions {
   return {
     async signUp(email, password) {
@@ -80,21 +129,23 @@ export function createAuthActions(auth: Auth, queryClient: QueryClient): AuthAct
       try {
         credential = await signInWithEmailAndPassword(auth, email, password);
       } catch (error) {
+        const challenge = secondFactorChallenge(auth, error, (resolved) => afterSignIn(resolved.user));
+        if (challenge) throw challenge;
         throw toSignInFailure(error);
       }
-      tokenStore.set(await credential.user.getIdToken());
-      try {
-        await ensureProfile(credential.user.uid);
-      } catch (error) {
-        // The user is signed in; a missing profile is repaired on the next sign-in.
-        console.error('Could not ensure the profile exists', error);
-      }
-      return credential.user.uid;
+      return afterSignIn(credential.user);
     },
 
     async signInWithGoogle() {
-      // Finishing Google auth on the server (internal/users/finishGoogleAuth) comes later.
-      await signInWithPopup(auth, new GoogleAuthProvider());
+      let credential;
+      try {
+        credential = await signInWithPopup(auth, new GoogleAuthProvider());
+      } catch (error) {
+        const challenge = secondFactorChallenge(auth, error, (resolved) => afterGoogle(auth, resolved));
+        if (challenge) throw challenge;
+        throw error;
+      }
+      await afterGoogle(auth, credential);
     },
 
     async signOut() {

@@ -1948,7 +1948,9 @@ export const CategoriesService: GenService<{
     output: typeof GetWebsiteScoreResponseSchema;
   },
   /**
-   * SendAIEmailDigest asks the digest service to email the current report now.
+   * SendAIEmailDigest asks the digest service to email the current report
+   * now. It publishes DigestRequested and returns at once; until the digest
+   * service is built (a later issue) nothing is sent.
    *
    * @generated from rpc uplift.categories.v1.CategoriesService.SendAIEmailDigest
    */

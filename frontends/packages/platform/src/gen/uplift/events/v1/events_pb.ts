@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/events/v1/events.proto.
  */
 export const file_uplift_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImwKD0RpZ2VzdFJlcXVlc3RlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIUCgxyZXF1ZXN0ZWRfYnkYAiABKAkSLgoKb2NjdXJfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiewoPUmV2aWV3UmVxdWVzdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCHNpdGVfdXJsGAIgASgJEhEKCXJlcG9ydF9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoNUmVwb3J0VXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIRCglyZXBvcnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhgKEHByb2dyZXNzX3BlcmNlbnQYBCABKAUSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCtQEKFGNvbS51cGxpZnQuZXZlbnRzLnYxQgtFdmVudHNQcm90b1ABWi51cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvZXZlbnRzL3YxO2V2ZW50c3YxogIDVUVYqgIQVXBsaWZ0LkV2ZW50cy5WMcoCEFVwbGlmdFxFdmVudHNcVjHiAhxVcGxpZnRcRXZlbnRzXFYxXEdQQk1ldGFkYXRh6gISVXBsaWZ0OjpFdmVudHM6OlYxYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImwKD0RpZ2VzdFJlcXVlc3RlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIUCgxyZXF1ZXN0ZWRfYnkYAiABKAkSLgoKb2NjdXJfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiewoPUmV2aWV3UmVxdWVzdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCHNpdGVfdXJsGAIgASgJEhEKCXJlcG9ydF9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoNUmVwb3J0VXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIRCglyZXBvcnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhgKEHByb2dyZXNzX3BlcmNlbnQYBCABKAUSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZQoWUGFzc3dvcmRSZXNldFJlcXVlc3RlZBINCgVlbWFpbBgBIAEoCRIMCgRsaW5rGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIncKEFVzZXJVbnN1YnNjcmliZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRITCgtjYXRlZ29yeV9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEK1AQoUY29tLnVwbGlmdC5ldmVudHMudjFCC0V2ZW50c1Byb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9ldmVudHMvdjE7ZXZlbnRzdjGiAgNVRViqAhBVcGxpZnQuRXZlbnRzLlYxygIQVXBsaWZ0XEV2ZW50c1xWMeICHFVwbGlmdFxFdmVudHNcVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OkV2ZW50czo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * UserCreated is published on "uplift.users.created" when an account is made.
@@ -468,4 +468,138 @@ export type ReportUpdatedJson = {
  */
 export const ReportUpdatedSchema: GenMessage<ReportUpdated, {jsonType: ReportUpdatedJson}> = /*@__PURE__*/
   messageDesc(file_uplift_events_v1_events, 6);
+
+/**
+ * PasswordResetRequested is published on
+ * "uplift.users.password_reset_requested" when a known user asks to reset
+ * their password; the digest service emails the link. The link carries a
+ * one-time code, so the event never leaves Uplift's own stream. At most one is
+ * published per email per minute.
+ *
+ * @generated from message uplift.events.v1.PasswordResetRequested
+ */
+export type PasswordResetRequested = Message<"uplift.events.v1.PasswordResetRequested"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * link is the Firebase reset link; it leads to the web's page where the
+   * new password is set.
+   *
+   * @generated from field: string link = 2;
+   */
+  link: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 3;
+   */
+  occurTime?: Timestamp | undefined;
+};
+
+/**
+ * PasswordResetRequested is published on
+ * "uplift.users.password_reset_requested" when a known user asks to reset
+ * their password; the digest service emails the link. The link carries a
+ * one-time code, so the event never leaves Uplift's own stream. At most one is
+ * published per email per minute.
+ *
+ * @generated from message uplift.events.v1.PasswordResetRequested
+ */
+export type PasswordResetRequestedJson = {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email?: string;
+
+  /**
+   * link is the Firebase reset link; it leads to the web's page where the
+   * new password is set.
+   *
+   * @generated from field: string link = 2;
+   */
+  link?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 3;
+   */
+  occurTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.PasswordResetRequested.
+ * Use `create(PasswordResetRequestedSchema)` to create a new message.
+ */
+export const PasswordResetRequestedSchema: GenMessage<PasswordResetRequested, {jsonType: PasswordResetRequestedJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 7);
+
+/**
+ * UserUnsubscribed is published on "uplift.users.unsubscribed" when a user
+ * opts out of email. The digest service stops sending the user's weekly and
+ * marketing email (transactional mail such as password resets still goes);
+ * the categories service may turn off the weekly email and business report of
+ * category_id (the user's own category).
+ *
+ * @generated from message uplift.events.v1.UserUnsubscribed
+ */
+export type UserUnsubscribed = Message<"uplift.events.v1.UserUnsubscribed"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string category_id = 3;
+   */
+  categoryId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 4;
+   */
+  occurTime?: Timestamp | undefined;
+};
+
+/**
+ * UserUnsubscribed is published on "uplift.users.unsubscribed" when a user
+ * opts out of email. The digest service stops sending the user's weekly and
+ * marketing email (transactional mail such as password resets still goes);
+ * the categories service may turn off the weekly email and business report of
+ * category_id (the user's own category).
+ *
+ * @generated from message uplift.events.v1.UserUnsubscribed
+ */
+export type UserUnsubscribedJson = {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId?: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email?: string;
+
+  /**
+   * @generated from field: string category_id = 3;
+   */
+  categoryId?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 4;
+   */
+  occurTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.UserUnsubscribed.
+ * Use `create(UserUnsubscribedSchema)` to create a new message.
+ */
+export const UserUnsubscribedSchema: GenMessage<UserUnsubscribed, {jsonType: UserUnsubscribedJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 8);
 

@@ -1,0 +1,145 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, type Page } from '@playwright/test';
+import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
+
+/**
+ * A tiny store served by the test itself on loopback (the backend must run with
+ * FETCH_ALLOW_LOOPBACK=true). It is deliberately imperfect (no meta
+ * description, an image without alt text, no returns page) so the review has
+ * findings, and it has a Shopify-like /products.json catalogue for the ideas.
+ */
+const products = [
+  { id: 1, title: 'Classic Cast-Iron Anvil', handle: 'classic-anvil', product_type: 'Anvils', variants: [{ price: '189.00' }] },
+  { id: 2, title: 'Mini Jewellers Anvil', handle: 'mini-anvil', product_type: 'Anvils', variants: [{ price: '39.00' }] },
+  { id: 3, title: 'Forging Hammer 1kg', handle: 'forging-hammer', product_type: 'Hammers', variants: [{ price: '54.50' }] },
+];
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
+<header><a href="/">Northfield Forge</a> <nav><a href="/products/classic-anvil">Anvils</a> <a href="/contact">Contact</a></nav></header>
+<main>${body}</main>
+<footer><a href="/contact">Contact us</a> <a href="/shipping">Shipping</a></footer></body></html>`;
+}
+
+const pages: Record<string, string> = {
+  '/': page(
+    'Northfield Forge',
+    `<h1>Hand-finished anvils and forging tools</h1>
+<p>Northfield Forge sells cast-iron anvils and forging hammers to hobby blacksmiths and jewellers, from $39 to $189.</p>
+<img src="/anvil.jpg">
+${products.map((p) => `<article><h2><a href="/products/${p.handle}">${p.title}</a></h2><p>$${p.variants[0]!.price}</p><form action="/cart/add" method="post"><button>Add to cart</button></form></article>`).join('\n')}`,
+  ),
+  '/contact': page('Contact – Northfield Forge', '<h1>Contact</h1><p>Email hello@northfield.test</p>'),
+  '/shipping': page('Shipping – Northfield Forge', '<h1>Shipping</h1><p>We ship within 3 days.</p>'),
+  ...Object.fromEntries(
+    products.map((p) => [
+      `/products/${p.handle}`,
+      page(`${p.title} – Northfield Forge`, `<h1>${p.title}</h1><p>$${p.variants[0]!.price}</p><button>Add to cart</button>`),
+    ]),
+  ),
+};
+
+async function startStore(): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://store').pathname;
+    if (path === '/products.json') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ products }));
+    } else if (path === '/robots.txt') {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('User-agent: *\nAllow: /\n');
+    } else if (pages[path]) {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(pages[path]);
+    } else {
+      response.writeHead(404, { 'content-type': 'text/plain' });
+      response.end('not found');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, server };
+}
+
+/** Opens the Business profile dialog from the avatar menu and waits for the saved values. */
+async function openBusinessProfile(page: Page) {
+  await page.getByRole('button', { name: 'Open account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Business profile' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Business profile' });
+  await expect(dialog.getByText('Your business profile is used to personalize ideas and insights.')).toBeVisible();
+  await expect(dialog.getByPlaceholder('Enter business name')).toBeVisible();
+  return dialog;
+}
+
+let store: { url: string; server: Server };
+
+test.beforeAll(async () => {
+  store = await startStore();
+});
+
+test.afterAll(async () => {
+  await new Promise((resolve) => store.server.close(resolve));
+});
+
+test('saving a website in the Business profile fills Home with a review, summary and ideas', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openSignedOut(page);
+  await signUpThroughUi(page, freshEmail('profile'), PASSWORD);
+
+  const dialog = await openBusinessProfile(page);
+  await expect(dialog.getByLabel('Summary')).toHaveAttribute(
+    'placeholder',
+    'This section will populate automatically once a valid business website has been entered above and saved.',
+  );
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Northfield Forge');
+  await dialog.getByRole('textbox', { name: 'Website' }).fill(store.url);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+
+  // Home fills in as the review runs (live events, polling as the fallback).
+  const score = page.getByRole('region', { name: 'Website score' });
+  await expect(score).toBeVisible({ timeout: 60_000 });
+  await expect(score.getByLabel(/^Score \d+ out of 100$/)).toBeVisible();
+  const summary = page.getByRole('region', { name: 'Summary' });
+  await expect(summary.getByText(/\S/).first()).toBeVisible();
+  const findings = page.getByRole('region', { name: 'Findings' });
+  const firstFinding = findings.getByRole('button', { expanded: false }).first();
+  await expect(firstFinding).toBeVisible();
+  await firstFinding.click();
+  await expect(findings.getByText('How to fix it').first()).toBeVisible();
+
+  const ideas = page.getByRole('region', { name: 'Campaign ideas' }).getByRole('link');
+  await expect(ideas.first()).toBeVisible({ timeout: 60_000 });
+
+  // The summary also reaches the dialog: nothing stale after the save.
+  await expect(async () => {
+    const reopened = await openBusinessProfile(page);
+    await expect(reopened.getByLabel('Summary')).not.toHaveValue('', { timeout: 2_000 });
+    await expect(reopened.getByLabel('Name')).toHaveValue('Northfield Forge');
+    await page.keyboard.press('Escape');
+  }).toPass({ timeout: 30_000 });
+
+  // An idea has its own page with everything needed to run it.
+  await ideas.first().click();
+  await expect(page).toHaveURL(/\/ideas\/[^/]+$/);
+  await expect(page.getByRole('heading', { level: 2, name: 'Why now' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Products to feature' })).toBeVisible();
+});
+
+test('an unreadable website shows the error and the dialog stays open', async ({ page }) => {
+  test.setTimeout(60_000);
+  await openSignedOut(page);
+  await signUpThroughUi(page, freshEmail('badsite'), PASSWORD);
+
+  const dialog = await openBusinessProfile(page);
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Nowhere Shop');
+  await dialog.getByRole('textbox', { name: 'Website' }).fill('http://127.0.0.1:1/');
+  await dialog.getByRole('textbox', { name: 'Name' }).press('Enter');
+
+  await expect(
+    dialog.getByText('Something went wrong. Please ensure the website url is properly formatted and try again.'),
+  ).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Save' })).toBeEnabled();
+});

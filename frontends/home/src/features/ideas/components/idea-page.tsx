@@ -1,0 +1,82 @@
+import { Link, useParams } from 'react-router';
+import { ErrorCard, Spinner, useCategoryId, useIdea, usePageTitle, useSession, type IdeaJson } from '@uplift/platform';
+
+/** One campaign idea with everything needed to run it (`/ideas/:ideaId`). */
+export function IdeaPage() {
+  const { ideaId } = useParams();
+  const session = useSession();
+  return (
+    <main className="u-page">
+      <p>
+        <Link to="/">← Back to Home</Link>
+      </p>
+      {session.status === 'signedIn' ? (
+        <IdeaContent ideaId={ideaId} />
+      ) : (
+        <p>Sign in to see this campaign idea.</p>
+      )}
+    </main>
+  );
+}
+
+function IdeaContent({ ideaId }: { ideaId: string | undefined }) {
+  const { categoryId, isPending } = useCategoryId();
+  const idea = useIdea(categoryId, ideaId);
+  usePageTitle(idea.data?.title || 'Campaign idea');
+  if (isPending || idea.isPending) {
+    return (
+      <p>
+        <Spinner /> Loading the idea…
+      </p>
+    );
+  }
+  if (idea.isError) {
+    return (
+      <ErrorCard title="We couldn't load this idea">
+        <p>It may have been replaced by newer ideas. Go back to Home to see your latest ones.</p>
+      </ErrorCard>
+    );
+  }
+  return <IdeaDetails idea={idea.data} />;
+}
+
+export function IdeaDetails({ idea }: { idea: IdeaJson }) {
+  const created = idea.createTime ? new Date(idea.createTime) : undefined;
+  return (
+    <article>
+      <h1>{idea.title || 'Campaign idea'}</h1>
+      {created && !Number.isNaN(created.getTime()) && (
+        <p className="u-muted">Suggested on {created.toLocaleDateString()}</p>
+      )}
+      <section className="u-card" aria-labelledby="why-now">
+        <h2 id="why-now">Why now</h2>
+        <p>{idea.whyNow || '—'}</p>
+      </section>
+      <section className="u-card" aria-labelledby="campaign">
+        <h2 id="campaign">The campaign</h2>
+        <dl>
+          <dt>Channel</dt>
+          <dd>{idea.channel || '—'}</dd>
+          <dt>Timing</dt>
+          <dd>{idea.timing || '—'}</dd>
+          <dt>Subject line</dt>
+          <dd>{idea.subjectLine || '—'}</dd>
+        </dl>
+      </section>
+      <section className="u-card" aria-labelledby="body">
+        <h2 id="body">Copy</h2>
+        <p style={{ whiteSpace: 'pre-wrap' }}>{idea.body || '—'}</p>
+      </section>
+      <section className="u-card" aria-labelledby="products">
+        <h2 id="products">Products to feature</h2>
+        {(idea.products?.length ?? 0) > 0 ? (
+          <ul>
+            {idea.products?.map((product) => <li key={product}>{product}</li>)}
+          </ul>
+        ) : (
+          <p className="u-muted">No specific products.</p>
+        )}
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,123 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  OPEN_BUSINESS_PROFILE_EVENT,
+  SessionProvider,
+  configureHttp,
+  queryDefaults,
+  type ReportJson,
+  type Session,
+} from '@uplift/platform';
+import { HomePage } from './home-page';
+
+const signedIn: Session = {
+  status: 'signedIn',
+  user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null },
+};
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const readyReport: ReportJson = {
+  id: 'r1',
+  status: 'REPORT_STATUS_READY',
+  score: 62,
+  band: 'medium',
+  summary: 'Acme sells hand-made anvils to hobby smiths, from $40 to $300.',
+  siteUrl: 'https://acme.test',
+  checks: [
+    { check: 'meta_description', group: 'search', weight: 6, earned: 0 },
+    { check: 'https', group: 'trust', weight: 10, earned: 10 },
+  ],
+  findings: [{ id: 'f1', group: 'search', check: 'meta_description', title: 'Missing meta description', pointsLost: 6, state: 'new' }],
+  insights: [{ id: 'i1', text: 'Half your products have no reviews.', evidence: '6 of 12 product pages' }],
+  ideas: [],
+};
+
+/** Serves the report endpoints; the event stream answers 501 so the page relies on polling. */
+function gateway(report: ReportJson, ideas = [{ id: 'idea1', title: 'Anvil Week', channel: 'email', whyNow: 'Spring projects' }]) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+    const path = new URL(String(input)).pathname;
+    if (path === '/internal/users/u1') return json({ id: 'u1', categoryId: 'cat1' });
+    if (path === '/internal/categories/cat1/business-data/currentReport') return json(report);
+    if (path === '/internal/categories/cat1/business-data/insights') return json({});
+    if (path === '/internal/categories/cat1/business-data/reports/ideas/recent') return json({ ideas });
+    return new Response('not implemented', { status: 501 });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+function renderHome(session: Session = signedIn) {
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: queryDefaults })}>
+      <SessionProvider session={session}>
+        <MemoryRouter initialEntries={['/']}>
+          <Routes>
+            <Route index element={<HomePage />} />
+            <Route path="ideas/:ideaId" element={<p>idea page</p>} />
+          </Routes>
+        </MemoryRouter>
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => configureHttp({ baseUrl: 'http://api.test/' }));
+
+describe('HomePage', () => {
+  it('welcomes visitors and invites them to sign in', () => {
+    vi.stubGlobal('fetch', vi.fn());
+    renderHome({ status: 'signedOut', user: null });
+    expect(screen.getByRole('heading', { name: 'Welcome to Uplift' })).toBeTruthy();
+    expect(screen.getByText(/Sign in to see your website review/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Create a free account' }).getAttribute('href')).toBe('/?requireSignup=true');
+  });
+
+  it('shows a ready report: score with band, summary, findings, points, insights and ideas', async () => {
+    gateway(readyReport);
+    renderHome();
+    const score = await screen.findByRole('region', { name: 'Website score' });
+    expect(within(score).getByText('62')).toBeTruthy();
+    expect(score.querySelector('.score--medium')).toBeTruthy();
+    expect(screen.getByText(readyReport.summary!)).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Missing meta description/ })).toBeTruthy();
+    const points = screen.getByRole('region', { name: 'Where your points went' });
+    expect(within(points).getByText('10 of 16 points earned')).toBeTruthy();
+    // Insights fall back to the report's own while the insights endpoint has none.
+    expect(screen.getByText('Half your products have no reviews.')).toBeTruthy();
+    expect(screen.getByText('Evidence: 6 of 12 product pages')).toBeTruthy();
+    const idea = await screen.findByRole('link', { name: /Anvil Week/ });
+    expect(idea.getAttribute('href')).toBe('/ideas/idea1');
+    await userEvent.click(idea);
+    expect(screen.getByText('idea page')).toBeTruthy();
+  });
+
+  it('explains the NO_WEBSITE state and asks the shell to open the Business profile', async () => {
+    gateway({ status: 'REPORT_STATUS_NO_WEBSITE' }, []);
+    const opened = vi.fn();
+    window.addEventListener(OPEN_BUSINESS_PROFILE_EVENT, opened);
+    renderHome();
+    expect(await screen.findByRole('heading', { name: 'Add your website to get your first review' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Open business profile' }));
+    expect(opened).toHaveBeenCalledTimes(1);
+    window.removeEventListener(OPEN_BUSINESS_PROFILE_EVENT, opened);
+  });
+
+  it('shows progress and the current step while generating', async () => {
+    gateway({ status: 'REPORT_STATUS_GENERATING', progressPercent: 40, progressStep: 'Reading product pages' }, []);
+    renderHome();
+    const bar = await screen.findByRole('progressbar', { name: 'Review progress' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('40');
+    expect(screen.getByText('Reading product pages (40%)')).toBeTruthy();
+  });
+
+  it('shows why a report failed', async () => {
+    gateway({ status: 'REPORT_STATUS_FAILED', errorMessage: 'The website did not answer.' }, []);
+    renderHome();
+    expect((await screen.findByRole('alert')).textContent).toBe('The website did not answer.');
+  });
+});

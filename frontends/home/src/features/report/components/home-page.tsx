@@ -1,0 +1,65 @@
+import { Link } from 'react-router';
+import {
+  ErrorCard,
+  Spinner,
+  useCategoryEvents,
+  useCategoryId,
+  useCurrentReport,
+  useInsights,
+  usePageTitle,
+  useRecentIdeas,
+  useSession,
+} from '@uplift/platform';
+import { ReportView } from './report-view';
+
+/** Home (`/`): a welcome for visitors, the current report for signed-in owners. */
+export function HomePage() {
+  usePageTitle('Home');
+  const session = useSession();
+  return (
+    <main className="u-page">
+      <h1>Home</h1>
+      {session.status === 'signedIn' ? <SignedInHome /> : <Welcome />}
+    </main>
+  );
+}
+
+function Welcome() {
+  return (
+    <section className="u-card" aria-labelledby="welcome-title">
+      <h2 id="welcome-title">Welcome to Uplift</h2>
+      <p>Grow your store the easy way. Sign in to see your website review, daily business report and campaign ideas.</p>
+      <p>
+        New here? <Link to="/?requireSignup=true">Create a free account</Link>, or{' '}
+        <Link to="/website-score">score any store&apos;s website</Link> without signing in.
+      </p>
+    </section>
+  );
+}
+
+function SignedInHome() {
+  const { categoryId, isPending } = useCategoryId();
+  const report = useCurrentReport(categoryId);
+  const insights = useInsights(categoryId);
+  const ideas = useRecentIdeas(categoryId);
+  useCategoryEvents(categoryId);
+
+  if (isPending || (categoryId && report.isPending)) {
+    return (
+      <p>
+        <Spinner /> Loading your business report…
+      </p>
+    );
+  }
+  if (!categoryId) {
+    return <p className="u-muted">Your account is still being set up. Refresh the page in a moment.</p>;
+  }
+  if (report.isError && !report.data) {
+    return (
+      <ErrorCard title="We couldn't load your report">
+        <p>{report.error.message || 'Please try again in a moment.'} We&apos;ll keep trying in the background.</p>
+      </ErrorCard>
+    );
+  }
+  return <ReportView report={report.data} insights={insights.data?.insights} ideas={ideas.data?.ideas} />;
+}

@@ -1,0 +1,94 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { SessionProvider, configureHttp, queryDefaults } from '@uplift/platform';
+import { RATE_LIMITED_MESSAGE, UNREADABLE_FALLBACK_MESSAGE } from '../lib/score-error';
+import { WebsiteScorePage } from './website-score-page';
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+function Where() {
+  const location = useLocation();
+  return <p data-testid="where">{location.pathname + location.search}</p>;
+}
+
+function renderAt(path: string, answer: (url: string) => Response) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, _init?: RequestInit) =>
+    answer(new URL(String(input)).searchParams.get('url') ?? ''),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: queryDefaults })}>
+      <SessionProvider session={{ status: 'signedOut', user: null }}>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route path="website-score" element={<WebsiteScorePage />} />
+            <Route path="*" element={null} />
+          </Routes>
+          <Where />
+        </MemoryRouter>
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+  return fetchMock;
+}
+
+beforeEach(() => configureHttp({ baseUrl: 'http://api.test/' }));
+
+describe('WebsiteScorePage', () => {
+  it('scores the url from the address, signed out, and shows band and findings', async () => {
+    const fetchMock = renderAt('/website-score?url=https://shop.test', () =>
+      json({
+        url: 'https://shop.test',
+        score: 3,
+        band: 'poor',
+        checks: [{ check: 'https', group: 'trust', weight: 10, earned: 0 }],
+        findings: [{ id: 'f1', group: 'trust', title: 'Not served over HTTPS', pointsLost: 10 }],
+      }),
+    );
+    expect(await screen.findByRole('heading', { name: 'Score for https://shop.test' })).toBeTruthy();
+    expect(document.querySelector('.score--poor')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Not served over HTTPS/ })).toBeTruthy();
+    const called = new URL(String(fetchMock.mock.calls[0]?.[0]));
+    expect(called.pathname).toBe('/internal/website-score');
+    expect(fetchMock.mock.calls[0]?.[1]?.headers).toMatchObject({ Authorization: 'Bearer unauthed' });
+  });
+
+  it('submits the form into the address', async () => {
+    renderAt('/website-score', () => json({ url: 'https://a.test', score: 80, band: 'high' }));
+    await userEvent.type(screen.getByLabelText('Website URL'), 'https://a.test');
+    await userEvent.click(screen.getByRole('button', { name: 'Score my website' }));
+    expect(screen.getByTestId('where').textContent).toBe('/website-score?url=https%3A%2F%2Fa.test');
+    expect(await screen.findByRole('heading', { name: 'Score for https://a.test' })).toBeTruthy();
+  });
+
+  it('explains a rate limit (429)', async () => {
+    renderAt('/website-score?url=https://a.test', () => json({ message: 'too many requests' }, 429));
+    expect((await screen.findByRole('alert')).textContent).toBe(RATE_LIMITED_MESSAGE);
+  });
+
+  it("shows the server's message for an unreadable site (400), with a fallback", async () => {
+    renderAt('/website-score?url=http://127.0.0.1:1/', () =>
+      json({ message: 'Something went wrong. Please ensure the website url is properly formatted and try again.' }, 400),
+    );
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Something went wrong. Please ensure the website url is properly formatted and try again.',
+    );
+  });
+
+  it('falls back when a 400 carries no message', async () => {
+    renderAt('/website-score?url=nope', () => json({}, 400));
+    expect((await screen.findByRole('alert')).textContent).toBe(UNREADABLE_FALLBACK_MESSAGE);
+  });
+
+  it('invites visitors to sign up for weekly reviews', async () => {
+    renderAt('/website-score', () => json({}));
+    const link = screen.getByRole('link', { name: 'Sign up for weekly reviews' });
+    expect(link.getAttribute('href')).toBe('/?requireSignup=true');
+    await userEvent.click(link);
+    expect(screen.getByTestId('where').textContent).toBe('/?requireSignup=true');
+  });
+});

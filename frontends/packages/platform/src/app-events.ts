@@ -1,0 +1,16 @@
+/**
+ * Requests a remote makes of the shell. Remotes must not import the shell, so
+ * they raise a DOM event on window and the shell, which owns the dialogs, listens.
+ */
+export const OPEN_BUSINESS_PROFILE_EVENT = 'uplift:open-business-profile';
+
+/** Asks the shell to open the Business profile dialog. */
+export function openBusinessProfile(): void {
+  window.dispatchEvent(new CustomEvent(OPEN_BUSINESS_PROFILE_EVENT));
+}
+
+/** For the shell: calls `listener` whenever a remote asks; returns the unsubscribe. */
+export function onOpenBusinessProfile(listener: () => void): () => void {
+  window.addEventListener(OPEN_BUSINESS_PROFILE_EVENT, listener);
+  return () => window.removeEventListener(OPEN_BUSINESS_PROFILE_EVENT, listener);
+}

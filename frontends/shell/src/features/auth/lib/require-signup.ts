@@ -1,0 +1,4 @@
+/** `?requireSignup=true`: the visitor was sent here to create an account (spec section 2). */
+export function wantsSignUp(search: string): boolean {
+  return new URLSearchParams(search).get('requireSignup') === 'true';
+}

@@ -1,0 +1,121 @@
+import {
+  getMultiFactorResolver,
+  multiFactor,
+  signInWithCustomToken,
+  TotpMultiFactorGenerator,
+  type Auth,
+  type MultiFactorError,
+  type User,
+  type UserCredential,
+} from 'firebase/auth';
+import { UNKNOWN_ERROR_MESSAGE, type AccountSecurity } from '@uplift/platform';
+
+/** The issuer name authenticator apps show next to the account. */
+export const TOTP_ISSUER = 'Uplift';
+
+export const TOTP_CODE_INVALID_MESSAGE = 'That code is not valid. Please try again.';
+export const TOTP_RECENT_LOGIN_MESSAGE = 'For your security, please sign out, sign in again and retry.';
+export const TOTP_UNVERIFIED_EMAIL_MESSAGE = 'Please verify your email address before turning on two-step sign-in.';
+
+function codeOf(error: unknown): string | undefined {
+  return error && typeof error === 'object' && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
+}
+
+/** What the user is told when a two-step step fails. */
+export function totpErrorMessage(error: unknown): string {
+  switch (codeOf(error)) {
+    case 'auth/invalid-verification-code':
+    case 'auth/missing-code':
+      return TOTP_CODE_INVALID_MESSAGE;
+    case 'auth/requires-recent-login':
+      return TOTP_RECENT_LOGIN_MESSAGE;
+    case 'auth/unverified-email':
+      return TOTP_UNVERIFIED_EMAIL_MESSAGE;
+    default:
+      return UNKNOWN_ERROR_MESSAGE;
+  }
+}
+
+/**
+ * Thrown by a sign-in that needs a time-based code. `complete` finishes it
+ * with the code from the user's authenticator app.
+ */
+export class SecondFactorRequired extends Error {
+  constructor(readonly complete: (code: string) => Promise<string>) {
+    super('A verification code is required.');
+    this.name = 'SecondFactorRequired';
+  }
+}
+
+export function isSecondFactorRequired(error: unknown): error is SecondFactorRequired {
+  return error instanceof SecondFactorRequired;
+}
+
+/**
+ * If `error` is Firebase's 'auth/multi-factor-auth-required' with a TOTP
+ * factor, returns the challenge; `finish` runs after the code is accepted.
+ */
+export function secondFactorChallenge(
+  auth: Auth,
+  error: unknown,
+  finish: (credential: UserCredential) => Promise<string>,
+): SecondFactorRequired | null {
+  if (codeOf(error) !== 'auth/multi-factor-auth-required') return null;
+  const resolver = getMultiFactorResolver(auth, error as MultiFactorError);
+  const hint = resolver.hints.find((factor) => factor.factorId === TotpMultiFactorGenerator.FACTOR_ID);
+  // Only time-based codes are offered; another factor type cannot be completed here.
+  if (!hint) return null;
+  return new SecondFactorRequired(async (code) => {
+    const credential = await resolver.resolveSignIn(TotpMultiFactorGenerator.assertionForSignIn(hint.uid, code));
+    return finish(credential);
+  });
+}
+
+function requireUser(auth: Auth): User {
+  if (!auth.currentUser) throw new Error('Nobody is signed in');
+  return auth.currentUser;
+}
+
+/** Runs `step`, turning a Firebase failure into an Error whose message is for people. */
+async function friendly<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    console.error('Two-step sign-in step failed', error);
+    throw new Error(totpErrorMessage(error), { cause: error });
+  }
+}
+
+/**
+ * Enrolment from Account Settings, on Firebase's TOTP multi-factor API. Its
+ * promises reject with Errors whose messages can be shown as they are.
+ */
+export function createAccountSecurity(auth: Auth): AccountSecurity {
+  return {
+    hasTotp() {
+      const user = auth.currentUser;
+      return Boolean(
+        user && multiFactor(user).enrolledFactors.some((f) => f.factorId === TotpMultiFactorGenerator.FACTOR_ID),
+      );
+    },
+    startTotpEnrollment: () => friendly(async () => {
+      const user = requireUser(auth);
+      const session = await multiFactor(user).getSession();
+      const secret = await TotpMultiFactorGenerator.generateSecret(session);
+      return {
+        secretKey: secret.secretKey,
+        otpauthUrl: secret.generateQrCodeUrl(user.email ?? undefined, TOTP_ISSUER),
+        finish: (code: string) =>
+          friendly(async () => {
+            const assertion = TotpMultiFactorGenerator.assertionForEnrollment(secret, code);
+            await multiFactor(user).enroll(assertion, 'Authenticator app');
+          }),
+      };
+    }),
+    async resumeSession(signInToken: string) {
+      await signInWithCustomToken(auth, signInToken);
+    },
+  };
+}

@@ -1,0 +1,191 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { BUSINESS_PROFILE_SAVE_ERROR, SessionProvider, configureHttp, type Session } from '@uplift/platform';
+import { createQueryClient } from '../../../lib/query-client';
+import { BusinessProfileDialog } from './business-profile-dialog';
+
+const session: Session = {
+  status: 'signedIn',
+  user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null },
+};
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+interface Saved {
+  name: string;
+  siteUrl?: string;
+  additionalInfo?: string;
+  disableWeeklyEmail?: boolean;
+  disableBusinessReport?: boolean;
+}
+
+/** A fake gateway holding one category; PATCH params fails when `failParams` is set. */
+function gateway(saved: Saved, options: { failParams?: boolean } = {}) {
+  const base = '/internal/categories/cat1';
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const key = `${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`;
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    switch (key) {
+      case 'GET /internal/users/u1':
+        return json({ id: 'u1', categoryId: 'cat1' });
+      case `GET ${base}/label`:
+        return json({ name: saved.name });
+      case `PUT ${base}/label`:
+        saved.name = body.name;
+        return json({ name: saved.name });
+      case `GET ${base}/business-data/contentGenerationParams`:
+        return json({ siteUrl: saved.siteUrl, disableWeeklyEmail: saved.disableWeeklyEmail, additionalInfo: saved.additionalInfo });
+      case `PATCH ${base}/business-data/contentGenerationParams`:
+        if (options.failParams) return json({ message: 'could not read the website', code: 3 }, 400);
+        saved.siteUrl = body.siteUrl ?? undefined;
+        saved.disableWeeklyEmail = body.disableWeeklyEmail;
+        return json({ siteUrl: saved.siteUrl, disableWeeklyEmail: saved.disableWeeklyEmail });
+      case `PATCH ${base}/business-data/emailPreferences`:
+        saved.disableBusinessReport = body.disableBusinessReport;
+        return json({ disableBusinessReport: saved.disableBusinessReport });
+      case `GET ${base}/emailPreferences`:
+        return json({ disableBusinessReport: saved.disableBusinessReport });
+      case `POST ${base}/business-data/campaign-ideas/invalidate`:
+        return json({});
+      default:
+        return json({ message: `unexpected ${key}` }, 404);
+    }
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  const calls = (method: string, suffix: string) =>
+    fetchMock.mock.calls.filter(
+      ([input, init]) => (init?.method ?? 'GET') === method && new URL(String(input)).pathname === `${base}${suffix}`,
+    );
+  return { fetchMock, calls };
+}
+
+function renderDialog() {
+  const onClose = vi.fn();
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <SessionProvider session={session}>
+        <BusinessProfileDialog open onClose={onClose} />
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+  return { onClose, user: userEvent.setup() };
+}
+
+async function dialogLoaded() {
+  const dialog = await screen.findByRole('dialog', { name: 'Business profile' });
+  await within(dialog).findByPlaceholderText('Enter business name');
+  return dialog;
+}
+
+beforeEach(() => configureHttp({ baseUrl: 'http://api.test/' }));
+
+describe('BusinessProfileDialog', () => {
+  it('shows the spec texts, placeholders and the saved values', async () => {
+    gateway({ name: 'Acme', siteUrl: 'https://acme.test', additionalInfo: 'Acme sells anvils.', disableWeeklyEmail: true });
+    renderDialog();
+    const dialog = await dialogLoaded();
+    expect(within(dialog).getByText('Your business profile is used to personalize ideas and insights.')).toBeTruthy();
+    expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe('Acme');
+    expect(within(dialog).getByLabelText('Name').getAttribute('placeholder')).toBe('Enter business name');
+    expect((within(dialog).getByLabelText('Website') as HTMLInputElement).value).toBe('https://acme.test');
+    expect(within(dialog).getByLabelText('Website').getAttribute('placeholder')).toBe('Enter your website URL');
+    const summary = within(dialog).getByLabelText('Summary') as HTMLTextAreaElement;
+    expect(summary.readOnly).toBe(true);
+    expect(summary.value).toBe('Acme sells anvils.');
+    expect(summary.getAttribute('placeholder')).toBe(
+      'This section will populate automatically once a valid business website has been entered above and saved.',
+    );
+    expect(summary.style.maxHeight).toBe('200px');
+    const weekly = within(dialog).getByRole('switch', { name: 'Weekly Website Review' }) as HTMLInputElement;
+    expect(weekly.checked).toBe(false); // disableWeeklyEmail: true
+    expect(within(dialog).getByText('Receive a weekly email with an updated website review')).toBeTruthy();
+    const daily = within(dialog).getByRole('switch', { name: 'Daily Business Report' }) as HTMLInputElement;
+    expect(daily.checked).toBe(true);
+    expect(within(dialog).getByText('Receive a daily email with an updated business report')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toBeTruthy();
+  });
+
+  it('saves on Enter in the name field, sends an empty website as null, refetches and closes', async () => {
+    const { calls } = gateway({ name: 'Old', siteUrl: 'https://old.test' });
+    const { onClose, user } = renderDialog();
+    const dialog = await dialogLoaded();
+    const website = within(dialog).getByLabelText('Website');
+    await user.clear(website);
+    await user.type(website, '   ');
+    await user.click(within(dialog).getByRole('switch', { name: 'Daily Business Report' }));
+    const name = within(dialog).getByLabelText('Name');
+    await user.clear(name);
+    await user.type(name, 'New name{Enter}');
+
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(String(calls('PUT', '/label')[0]?.[1]?.body))).toEqual({ name: 'New name' });
+    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.[1]?.body))).toEqual({
+      siteUrl: null,
+      disableWeeklyEmail: false,
+    });
+    expect(JSON.parse(String(calls('PATCH', '/business-data/emailPreferences')[0]?.[1]?.body))).toEqual({
+      disableBusinessReport: true,
+    });
+    // The website changed (to none), so the old ideas go.
+    expect(calls('POST', '/business-data/campaign-ideas/invalidate')).toHaveLength(1);
+    // Params, label and preferences were each fetched again after the save.
+    expect(calls('GET', '/label')).toHaveLength(2);
+    expect(calls('GET', '/business-data/contentGenerationParams')).toHaveLength(2);
+    expect(calls('GET', '/emailPreferences')).toHaveLength(2);
+  });
+
+  it('does not invalidate ideas when the website is unchanged', async () => {
+    const { calls } = gateway({ name: 'Acme', siteUrl: 'https://acme.test' });
+    const { onClose, user } = renderDialog();
+    const dialog = await dialogLoaded();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls('PATCH', '/business-data/contentGenerationParams')).toHaveLength(1);
+    expect(calls('POST', '/business-data/campaign-ideas/invalidate')).toHaveLength(0);
+  });
+
+  it('shows the saving state while the save runs', async () => {
+    gateway({ name: 'Acme' });
+    let release: () => void = () => {};
+    const original = globalThis.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'PUT') await new Promise<void>((resolve) => (release = resolve));
+      return original(input, init);
+    });
+    const { onClose, user } = renderDialog();
+    const dialog = await dialogLoaded();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const save = within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    expect(save.getAttribute('aria-busy')).toBe('true');
+    release();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
+
+  it('keeps the dialog open with the website message when saving fails', async () => {
+    const { calls } = gateway({ name: 'Acme' }, { failParams: true });
+    const { onClose, user } = renderDialog();
+    const dialog = await dialogLoaded();
+    await user.type(within(dialog).getByLabelText('Website'), 'http://127.0.0.1:1/');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(BUSINESS_PROFILE_SAVE_ERROR);
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getByRole('dialog', { name: 'Business profile' })).toBeTruthy();
+    expect(calls('POST', '/business-data/campaign-ideas/invalidate')).toHaveLength(0);
+    // The button is usable again for another try.
+    expect((within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('Cancel closes without saving', async () => {
+    const { calls } = gateway({ name: 'Acme' });
+    const { onClose, user } = renderDialog();
+    const dialog = await dialogLoaded();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(onClose).toHaveBeenCalled();
+    expect(calls('PUT', '/label')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,151 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  BUSINESS_PROFILE_SAVE_ERROR,
+  Button,
+  Dialog,
+  Spinner,
+  Switch,
+  TextArea,
+  useCategoryId,
+  useCategoryLabel,
+  useContentGenerationParams,
+  useEmailPreferences,
+} from '@uplift/platform';
+import { saveBusinessProfile, type BusinessProfileValues } from '../lib/save-business-profile';
+
+export const BUSINESS_PROFILE_TITLE = 'Business profile';
+const DESCRIPTION = 'Your business profile is used to personalize ideas and insights.';
+const SUMMARY_PLACEHOLDER =
+  'This section will populate automatically once a valid business website has been entered above and saved.';
+
+export interface BusinessProfileDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+/** The Business profile dialog (spec section 2, dialog 4). */
+export function BusinessProfileDialog({ open, onClose }: BusinessProfileDialogProps) {
+  return (
+    <Dialog open={open} onClose={onClose} title={BUSINESS_PROFILE_TITLE} description={DESCRIPTION}>
+      {/* Mounted only while open, so each opening starts from the saved values. */}
+      {open && <BusinessProfileContent onClose={onClose} />}
+    </Dialog>
+  );
+}
+
+function BusinessProfileContent({ onClose }: { onClose: () => void }) {
+  const { categoryId, isPending: userPending } = useCategoryId();
+  const label = useCategoryLabel(categoryId);
+  const params = useContentGenerationParams(categoryId);
+  const preferences = useEmailPreferences(categoryId);
+
+  // A read that failed still lets the owner fill the profile in from blank.
+  const loading = userPending || (Boolean(categoryId) && (label.isPending || params.isPending || preferences.isPending));
+  if (loading) return <Spinner label="Loading business profile" />;
+  if (!categoryId) {
+    return (
+      <p role="alert" className="u-alert">
+        Your account is still being set up. Please try again in a moment.
+      </p>
+    );
+  }
+
+  return (
+    <BusinessProfileForm
+      categoryId={categoryId}
+      initial={{
+        name: label.data?.name ?? '',
+        website: params.data?.siteUrl ?? '',
+        weeklyWebsiteReview: !params.data?.disableWeeklyEmail,
+        dailyBusinessReport: !preferences.data?.disableBusinessReport,
+      }}
+      savedSiteUrl={params.data?.siteUrl}
+      summary={params.data?.additionalInfo ?? ''}
+      onClose={onClose}
+    />
+  );
+}
+
+interface FormProps {
+  categoryId: string;
+  initial: BusinessProfileValues;
+  savedSiteUrl: string | undefined;
+  summary: string;
+  onClose: () => void;
+}
+
+function BusinessProfileForm({ categoryId, initial, savedSiteUrl, summary, onClose }: FormProps) {
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState(initial);
+  const save = useMutation({
+    mutationFn: () => saveBusinessProfile(queryClient, categoryId, values, savedSiteUrl),
+    onSuccess: onClose,
+    // The dialog shows its own message; no toast on top of it.
+    meta: { toast: false },
+  });
+  const set = <K extends keyof BusinessProfileValues>(key: K, value: BusinessProfileValues[K]) =>
+    setValues((current) => ({ ...current, [key]: value }));
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    // Enter in the name (or website) field lands here too.
+    event.preventDefault();
+    if (!save.isPending) save.mutate();
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      {save.isError && (
+        <div role="alert" className="u-alert">
+          {BUSINESS_PROFILE_SAVE_ERROR}
+        </div>
+      )}
+      <label className="u-field">
+        Name
+        <input
+          className="u-input"
+          name="name"
+          placeholder="Enter business name"
+          value={values.name}
+          onChange={(event) => set('name', event.target.value)}
+        />
+      </label>
+      <label className="u-field">
+        Website
+        <input
+          className="u-input"
+          name="website"
+          type="url"
+          inputMode="url"
+          placeholder="Enter your website URL"
+          value={values.website}
+          onChange={(event) => set('website', event.target.value)}
+        />
+      </label>
+      <label className="u-field">
+        Summary
+        <TextArea readOnly name="summary" placeholder={SUMMARY_PLACEHOLDER} value={summary} />
+      </label>
+      <Switch
+        label="Weekly Website Review"
+        description="Receive a weekly email with an updated website review"
+        checked={values.weeklyWebsiteReview}
+        onChange={(checked) => set('weeklyWebsiteReview', checked)}
+      />
+      <Switch
+        label="Daily Business Report"
+        description="Receive a daily email with an updated business report"
+        checked={values.dailyBusinessReport}
+        onChange={(checked) => set('dailyBusinessReport', checked)}
+      />
+      <div className="u-dialog__actions">
+        <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={save.isPending}>
+          Save
+        </Button>
+      </div>
+    </form>
+  );
+}

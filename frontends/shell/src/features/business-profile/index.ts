@@ -1,0 +1,1 @@
+export { BusinessProfileDialog } from './components/business-profile-dialog';

@@ -1,0 +1,64 @@
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  getCategoryLabelQueryOptions,
+  getContentGenerationParamsQueryOptions,
+  getCurrentReportQueryOptions,
+  getEmailPreferencesQueryOptions,
+  getInsightsQueryOptions,
+  getRecentIdeasQueryOptions,
+  invalidateCampaignIdeas,
+  siteUrlForWire,
+  updateCategoryLabel,
+  updateContentGenerationParams,
+  updateEmailPreferences,
+} from '@uplift/platform';
+
+/** What the dialog edits; the toggles are "on" when the email is wanted. */
+export interface BusinessProfileValues {
+  name: string;
+  website: string;
+  weeklyWebsiteReview: boolean;
+  dailyBusinessReport: boolean;
+}
+
+/** The saved website as a comparable value: unset, empty and null all mean "none". */
+export function normalisedSiteUrl(siteUrl: string | null | undefined): string | null {
+  return siteUrlForWire(siteUrl ?? '');
+}
+
+/**
+ * The save of spec section 4: label, params (empty website as null) and the
+ * daily-report switch; then, when the website changed, the old ideas are
+ * invalidated. Any failure rejects, so the dialog stays open with its message.
+ * Finally the dialog's three reads are refetched (awaited, so nothing stale
+ * shows when it closes) and the report data, which a new website changes, is
+ * marked stale.
+ */
+export async function saveBusinessProfile(
+  queryClient: QueryClient,
+  categoryId: string,
+  values: BusinessProfileValues,
+  savedSiteUrl: string | null | undefined,
+): Promise<void> {
+  const siteUrl = siteUrlForWire(values.website);
+  await updateCategoryLabel(categoryId, values.name.trim());
+  await updateContentGenerationParams(categoryId, { siteUrl, disableWeeklyEmail: !values.weeklyWebsiteReview });
+  await updateEmailPreferences(categoryId, { disableBusinessReport: !values.dailyBusinessReport });
+  if (siteUrl !== normalisedSiteUrl(savedSiteUrl)) await invalidateCampaignIdeas(categoryId);
+
+  await Promise.all(
+    [
+      getCategoryLabelQueryOptions(categoryId).queryKey,
+      getContentGenerationParamsQueryOptions(categoryId).queryKey,
+      getEmailPreferencesQueryOptions(categoryId).queryKey,
+    ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+  );
+  // Report, ideas and insights follow the business; not awaited, Home refetches them itself.
+  for (const queryKey of [
+    getCurrentReportQueryOptions(categoryId).queryKey,
+    getInsightsQueryOptions(categoryId).queryKey,
+    getRecentIdeasQueryOptions(categoryId).queryKey,
+  ]) {
+    void queryClient.invalidateQueries({ queryKey });
+  }
+}

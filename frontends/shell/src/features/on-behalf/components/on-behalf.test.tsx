@@ -1,0 +1,105 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureHttp, SessionProvider, type UserJson } from '@uplift/platform';
+import { DashboardPage } from '../../dashboard/components/dashboard-page';
+import * as browser from '../lib/browser';
+import { isActingOnBehalf } from '../lib/on-behalf';
+import { OnBehalfBanner } from './on-behalf-banner';
+
+const fetchMock = vi.fn<typeof fetch>();
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const requests = () =>
+  fetchMock.mock.calls.map(([url, init]) => `${init?.method} ${String(url).replace('http://gw.test/', '')} ${init?.body ?? ''}`.trim());
+
+let reloadTo: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  configureHttp({ baseUrl: 'http://gw.test/' });
+  reloadTo = vi.spyOn(browser, 'reloadTo').mockImplementation(() => {});
+});
+afterEach(() => {
+  fetchMock.mockReset();
+  vi.unstubAllGlobals();
+});
+
+function withProviders(node: React.ReactNode, user?: UserJson) {
+  // Fresh forever: the seeded user must not be refetched (that would use up the mocked responses).
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+  if (user) client.setQueryData(['users', 'me'], user);
+  render(
+    <QueryClientProvider client={client}>
+      <SessionProvider
+        session={{ status: 'signedIn', user: { uid: 'me', email: 'up@example.com', displayName: null, photoURL: null } }}
+      >
+        {node}
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+  return userEvent.setup();
+}
+
+describe('on-behalf mode', () => {
+  it('is on only while the category differs from the original', () => {
+    expect(isActingOnBehalf({ categoryId: 'c2', originalCategoryId: 'c1' })).toBe(true);
+    expect(isActingOnBehalf({ categoryId: 'c1', originalCategoryId: 'c1' })).toBe(false);
+    expect(isActingOnBehalf({ categoryId: 'c1' })).toBe(false);
+    expect(isActingOnBehalf(undefined)).toBe(false);
+  });
+
+  it('hides the banner for a user on their own category', () => {
+    withProviders(<OnBehalfBanner userId="me" />, { id: 'me', categoryId: 'c1', originalCategoryId: 'c1' });
+    expect(screen.queryByText('You are navigating the site on behalf an other user')).toBeNull();
+  });
+
+  it("shows the banner; 'exit' switches back to the original category and reloads /dashboard", async () => {
+    fetchMock.mockResolvedValueOnce(json({ categoryId: 'c1', originalCategoryId: 'c1' }));
+    const user = withProviders(<OnBehalfBanner userId="me" />, { id: 'me', categoryId: 'c2', originalCategoryId: 'c1' });
+    const banner = screen.getByRole('region', { name: 'On behalf of another user' });
+    expect(within(banner).getByText('You are navigating the site on behalf an other user')).toBeTruthy();
+    await user.click(within(banner).getByRole('button', { name: 'exit' }));
+    await waitFor(() => expect(reloadTo).toHaveBeenCalledWith('/dashboard'));
+    expect(requests()).toEqual(['POST internal/users/me/switchMetricsCategory {"categoryId":"c1"}']);
+  });
+});
+
+describe('DashboardPage', () => {
+  it("searches store owners, loads more and 'View as' switches, then goes to /", async () => {
+    fetchMock
+      .mockResolvedValueOnce(json({ users: [{ id: 'o1', email: 'one@shop.test', categoryId: 'c-one' }], nextPageToken: 'p2' }))
+      .mockResolvedValueOnce(json({ users: [{ id: 'o2', email: 'two@shop.test', displayName: 'Two', categoryId: 'c-two' }] }))
+      .mockResolvedValueOnce(json({ users: [{ id: 'o3', email: 'three@shop.test', categoryId: 'c-three' }] }))
+      .mockResolvedValueOnce(json({ categoryId: 'c-three', originalCategoryId: 'c-me' }));
+    const user = withProviders(<DashboardPage />);
+    expect(await screen.findByText('one@shop.test')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('Two')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search store owners' }), 'three');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await user.click(await screen.findByRole('button', { name: 'View as three@shop.test' }));
+    await waitFor(() => expect(reloadTo).toHaveBeenCalledWith('/'));
+    expect(requests()).toEqual([
+      'GET internal/metricsUsers?pageSize=20',
+      'GET internal/metricsUsers?pageSize=20&pageToken=p2',
+      'GET internal/metricsUsers?query=three&pageSize=20',
+      'POST internal/users/me/switchMetricsCategory {"categoryId":"c-three"}',
+    ]);
+  });
+
+  it('shows a failed switch and stays', async () => {
+    fetchMock
+      .mockResolvedValueOnce(json({ users: [{ id: 'o1', email: 'one@shop.test', categoryId: 'c-one' }] }))
+      .mockResolvedValueOnce(json({ message: 'You may not act for this user.' }, 403));
+    const user = withProviders(<DashboardPage />);
+    await user.click(await screen.findByRole('button', { name: 'View as one@shop.test' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    expect(reloadTo).not.toHaveBeenCalled();
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'View as one@shop.test' }) as HTMLButtonElement).disabled).toBe(false),
+    );
+  });
+});

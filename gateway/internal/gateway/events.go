@@ -1,0 +1,214 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/proto"
+
+	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
+
+	"uplift.dev/platform/events"
+)
+
+// defaultHeartbeat keeps idle streams open through proxies that close
+// silent connections.
+const defaultHeartbeat = 15 * time.Second
+
+// reportEvent is what the web receives for each ReportUpdated.
+type reportEvent struct {
+	CategoryID      string `json:"categoryId"`
+	ReportID        string `json:"reportId"`
+	Status          string `json:"status"`
+	ProgressPercent int32  `json:"progressPercent"`
+}
+
+// reportStream serves GET /events/categories/{categoryId} as Server-Sent
+// Events, so the Home page updates the moment a report moves instead of at
+// its next 30 s poll. The categories service decides who may listen: the
+// caller's bearer token goes to its GetLabel, which applies the same owner
+// or uplifter rule as every other category call. Core NATS (not a durable
+// consumer) is enough: a missed event is caught by the next poll.
+func reportStream(nc *nats.Conn, categories categoriesv1.CategoriesServiceClient, heartbeat time.Duration, log *slog.Logger) http.HandlerFunc {
+	if heartbeat <= 0 {
+		heartbeat = defaultHeartbeat
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		if nc == nil {
+			writeJSONError(w, http.StatusServiceUnavailable, codes.Unavailable, "Live updates are not available. The page still refreshes on its own.")
+			return
+		}
+		categoryID := r.PathValue("categoryId")
+		ctx := r.Context()
+		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		if auth := r.Header.Get("Authorization"); auth != "" {
+			actx = metadata.AppendToOutgoingContext(actx, "authorization", auth)
+		}
+		_, err := categories.GetLabel(actx, &categoriesv1.GetLabelRequest{CategoryId: categoryID})
+		cancel()
+		if err != nil {
+			writeError(ctx, nil, nil, w, r, err)
+			return
+		}
+		flusher, ok := w.(http.Flusher)
+		if !ok {
+			writeJSONError(w, http.StatusInternalServerError, codes.Internal, "Streaming is not supported here.")
+			return
+		}
+
+		msgs := make(chan reportEvent, 64)
+		sub, err := nc.Subscribe(events.SubjectReportUpdated, func(m *nats.Msg) {
+			var ev eventsv1.ReportUpdated
+			if proto.Unmarshal(m.Data, &ev) != nil || ev.GetCategoryId() != categoryID {
+				return
+			}
+			select {
+			case msgs <- reportEvent{ev.GetCategoryId(), ev.GetReportId(), ev.GetStatus(), ev.GetProgressPercent()}:
+			default: // a client that cannot keep up catches up at its next poll
+			}
+		})
+		if err != nil {
+			log.WarnContext(ctx, "events: subscribe failed", "err", err)
+			writeJSONError(w, http.StatusServiceUnavailable, codes.Unavailable, "Live updates are not available. The page still refreshes on its own.")
+			return
+		}
+		defer func() { _ = sub.Unsubscribe() }()
+
+		h := w.Header()
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("Connection", "keep-alive")
+		h.Set("X-Accel-Buffering", "no")
+		w.WriteHeader(http.StatusOK)
+		// A first comment tells the client the stream is live.
+		if _, err := fmt.Fprint(w, ": connected\n\n"); err != nil {
+			return
+		}
+		flusher.Flush()
+		tick := time.NewTicker(heartbeat)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if _, err := fmt.Fprint(w, ": heartbeat\n\n"); err != nil {
+					return
+				}
+			case ev := <-msgs:
+				data, _ := json.Marshal(ev)
+				if _, err := fmt.Fprintf(w, "event: report\ndata: %s\n\n", data); err != nil {
+					return
+				}
+			}
+			flusher.Flush()
+		}
+	}
+}
+
+// websiteScoreLimiter is a token bucket per client IP for the public
+// website score: every check makes the categories service fetch a stranger's
+// website, so one visitor must not be able to turn it into a crawler.
+type websiteScoreLimiter struct {
+	mu      sync.Mutex
+	perMin  float64
+	buckets map[string]*bucket
+	now     func() time.Time
+	seen    int
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+func newWebsiteScoreLimiter(perMinute int) *websiteScoreLimiter {
+	if perMinute <= 0 {
+		perMinute = 10
+	}
+	return &websiteScoreLimiter{perMin: float64(perMinute), buckets: map[string]*bucket{}, now: time.Now}
+}
+
+// allow takes a token from ip's bucket, which refills perMinute tokens a minute.
+func (l *websiteScoreLimiter) allow(ip string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	l.seen++
+	if l.seen%1024 == 0 {
+		l.prune(now)
+	}
+	b, ok := l.buckets[ip]
+	if !ok {
+		b = &bucket{tokens: l.perMin, last: now}
+		l.buckets[ip] = b
+	}
+	b.tokens = min(l.perMin, b.tokens+now.Sub(b.last).Minutes()*l.perMin)
+	b.last = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+// prune forgets buckets that have refilled, so memory stays bounded by the
+// clients of the last minute.
+func (l *websiteScoreLimiter) prune(now time.Time) {
+	for ip, b := range l.buckets {
+		if now.Sub(b.last) > time.Minute {
+			delete(l.buckets, ip)
+		}
+	}
+}
+
+// limit answers 429 once the client's bucket is empty. The client is the
+// connection's peer address: X-Forwarded-For is not trusted, because any
+// client can write it.
+func (l *websiteScoreLimiter) limit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ip, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			ip = r.RemoteAddr
+		}
+		if !l.allow(ip) {
+			w.Header().Set("Retry-After", "60")
+			writeJSONError(w, http.StatusTooManyRequests, codes.ResourceExhausted, "Too many website checks. Please try again in a minute.")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// mountEvents adds the live report stream and the website-score limit to
+// root; New calls it once. It returns what must be closed with the gateway.
+func mountEvents(root *http.ServeMux, mux http.Handler, o Options, categories categoriesv1.CategoriesServiceClient) (func(), error) {
+	limiter := newWebsiteScoreLimiter(o.WebsiteScorePerMinute)
+	root.Handle("GET /internal/website-score", limiter.limit(limitBody(o.MaxBodyBytes, mux)))
+	var nc *nats.Conn
+	if o.NATSURL != "" {
+		var err error
+		nc, err = nats.Connect(o.NATSURL, nats.Name("gateway"), nats.MaxReconnects(-1), nats.RetryOnFailedConnect(true))
+		if err != nil {
+			return nil, fmt.Errorf("nats %s: %w", o.NATSURL, err)
+		}
+	}
+	if categories != nil {
+		root.HandleFunc("GET /events/categories/{categoryId}", reportStream(nc, categories, o.EventsHeartbeat, o.Log))
+	}
+	return func() {
+		if nc != nil {
+			nc.Close()
+		}
+	}, nil
+}

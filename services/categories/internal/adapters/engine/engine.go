@@ -1,0 +1,32 @@
+// Package engine adapts the website analysis engine to the app's Analyzer
+// interface, and builds it from the service's settings, so the app never
+// depends on how sites are read or how text is written.
+package engine
+
+import (
+	"uplift.dev/categories/internal/analysis"
+)
+
+// Settings choose how the engine writes text and what it may fetch.
+type Settings struct {
+	// LLMBaseURL, LLMAPIKey and LLMModel select an OpenAI-compatible model;
+	// with LLMModel empty the built-in deterministic generator writes the text.
+	LLMBaseURL, LLMAPIKey, LLMModel string
+	// AllowLoopback lets tests review sites served on 127.0.0.1.
+	AllowLoopback bool
+}
+
+// Engine implements app.Analyzer over *analysis.Analyzer.
+type Engine struct{ *analysis.Analyzer }
+
+// New builds the engine from s.
+func New(s Settings) Engine {
+	o := analysis.Options{AllowLoopback: s.AllowLoopback}
+	if s.LLMModel != "" {
+		o.Generator = &analysis.OpenAI{BaseURL: s.LLMBaseURL, APIKey: s.LLMAPIKey, Model: s.LLMModel}
+	}
+	return Engine{analysis.New(o)}
+}
+
+// NormalizeURL implements app.Analyzer.
+func (Engine) NormalizeURL(raw string) (string, error) { return analysis.NormalizeURL(raw) }

@@ -1,0 +1,363 @@
+// Package postgres stores categories, reports, insights and ideas in the
+// service's own schema, and writes the events of each change to the outbox in
+// the same transaction.
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
+
+	"uplift.dev/categories/internal/domain"
+	"uplift.dev/platform/events"
+)
+
+// db is what both a pool and a transaction offer; Begin on a transaction
+// makes a savepoint, so every method works inside a consumer's transaction.
+type db interface {
+	Begin(ctx context.Context) (pgx.Tx, error)
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Repo implements app.Repository.
+type Repo struct {
+	db   db
+	pool *pgxpool.Pool
+}
+
+// New returns a repository on pool.
+func New(pool *pgxpool.Pool) Repo { return Repo{db: pool, pool: pool} }
+
+// WithTx returns the repository working inside tx (an event consumer's
+// transaction), except for ReviewProgress, which must commit at once.
+func (r Repo) WithTx(tx pgx.Tx) Repo { return Repo{db: tx, pool: r.pool} }
+
+const categoryColumns = `id, owner_id, name, coalesce(site_url, ''), additional_info, disable_weekly_email,
+	disable_business_report, coalesce(shopify_category_id, ''), created_at`
+
+func scanCategory(row pgx.Row) (domain.Category, error) {
+	var c domain.Category
+	err := row.Scan(&c.ID, &c.OwnerID, &c.Name, &c.SiteURL, &c.AdditionalInfo, &c.DisableWeeklyEmail,
+		&c.DisableBusinessReport, &c.ShopifyCategoryID, &c.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return domain.Category{}, domain.ErrNotFound
+	}
+	return c, err
+}
+
+func nullIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// Ensure implements app.Repository.
+func (r Repo) Ensure(ctx context.Context, c domain.Category) (domain.Category, error) {
+	var out domain.Category
+	err := pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO categories (id, owner_id, name, shopify_category_id)
+			VALUES ($1, $2, $3, $4)
+			ON CONFLICT (id) DO UPDATE SET
+				name = CASE WHEN categories.name = '' THEN EXCLUDED.name ELSE categories.name END,
+				shopify_category_id = coalesce(categories.shopify_category_id, EXCLUDED.shopify_category_id),
+				updated_at = now()
+			WHERE categories.owner_id = EXCLUDED.owner_id`,
+			c.ID, c.OwnerID, c.Name, nullIfEmpty(c.ShopifyCategoryID)); err != nil {
+			return err
+		}
+		var err error
+		out, err = scanCategory(tx.QueryRow(ctx, `SELECT `+categoryColumns+` FROM categories WHERE id = $1`, c.ID))
+		return err
+	})
+	return out, err
+}
+
+// Get implements app.Repository.
+func (r Repo) Get(ctx context.Context, id string) (domain.Category, error) {
+	return scanCategory(r.db.QueryRow(ctx, `SELECT `+categoryColumns+` FROM categories WHERE id = $1`, id))
+}
+
+// Update implements app.Repository.
+func (r Repo) Update(ctx context.Context, id string, fn func(*domain.Category) (domain.Effects, error)) (domain.Category, error) {
+	var out domain.Category
+	err := pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
+		c, err := scanCategory(tx.QueryRow(ctx, `SELECT `+categoryColumns+` FROM categories WHERE id = $1 FOR UPDATE`, id))
+		if err != nil {
+			return err
+		}
+		eff, err := fn(&c)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE categories SET name = $2, site_url = $3, additional_info = $4,
+			disable_weekly_email = $5, disable_business_report = $6, updated_at = now() WHERE id = $1`,
+			c.ID, c.Name, nullIfEmpty(c.SiteURL), c.AdditionalInfo, c.DisableWeeklyEmail, c.DisableBusinessReport); err != nil {
+			return err
+		}
+		if err := applyEffects(ctx, tx, c, eff); err != nil {
+			return err
+		}
+		out = c
+		return nil
+	})
+	return out, err
+}
+
+func applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, eff domain.Effects) error {
+	now := timestamppb.New(time.Now())
+	if eff.InvalidateIdeas {
+		if _, err := tx.Exec(ctx, `UPDATE ideas SET invalidated = true WHERE category_id = $1 AND NOT invalidated`, c.ID); err != nil {
+			return err
+		}
+	}
+	if rep := eff.NewReport; rep != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO reports (id, category_id, site_url, status, step)
+			VALUES ($1, $2, $3, 'GENERATING', 'Waiting to start')`, rep.ID, c.ID, rep.SiteURL); err != nil {
+			return err
+		}
+		if err := events.Enqueue(ctx, tx, events.SubjectReviewRequested, &eventsv1.ReviewRequested{
+			CategoryId: c.ID, SiteUrl: rep.SiteURL, ReportId: rep.ID, OccurTime: now,
+		}); err != nil {
+			return err
+		}
+		if err := enqueueReportUpdated(ctx, tx, c.ID, rep.ID, domain.StatusGenerating, 0); err != nil {
+			return err
+		}
+	}
+	if eff.DigestRequestedBy != "" {
+		if err := events.Enqueue(ctx, tx, events.SubjectDigestRequested, &eventsv1.DigestRequested{
+			CategoryId: c.ID, RequestedBy: eff.DigestRequestedBy, OccurTime: now,
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StatusName is the ReportStatus enum name events carry for a status.
+func StatusName(s domain.ReportStatus) string {
+	switch s {
+	case domain.StatusGenerating:
+		return categoriesv1.ReportStatus_REPORT_STATUS_GENERATING.String()
+	case domain.StatusReady:
+		return categoriesv1.ReportStatus_REPORT_STATUS_READY.String()
+	case domain.StatusFailed:
+		return categoriesv1.ReportStatus_REPORT_STATUS_FAILED.String()
+	case domain.StatusNoWebsite:
+		return categoriesv1.ReportStatus_REPORT_STATUS_NO_WEBSITE.String()
+	}
+	return categoriesv1.ReportStatus_REPORT_STATUS_UNSPECIFIED.String()
+}
+
+func enqueueReportUpdated(ctx context.Context, tx pgx.Tx, categoryID, reportID string, s domain.ReportStatus, pct int) error {
+	return events.Enqueue(ctx, tx, events.SubjectReportUpdated, &eventsv1.ReportUpdated{
+		CategoryId: categoryID, ReportId: reportID, Status: StatusName(s),
+		ProgressPercent: int32(pct), OccurTime: timestamppb.New(time.Now()),
+	})
+}
+
+const reportColumns = `id, category_id, site_url, status, progress, step, review, summary, error, created_at`
+
+func (r Repo) loadReport(ctx context.Context, where string, args ...any) (*domain.Report, error) {
+	var rep domain.Report
+	var review []byte
+	err := r.db.QueryRow(ctx, `SELECT `+reportColumns+` FROM reports WHERE `+where, args...).Scan(
+		&rep.ID, &rep.CategoryID, &rep.SiteURL, &rep.Status, &rep.Progress, &rep.Step, &review,
+		&rep.Summary, &rep.Error, &rep.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if review != nil {
+		rep.Review = &domain.Review{}
+		if err := json.Unmarshal(review, rep.Review); err != nil {
+			return nil, fmt.Errorf("report %s: review: %w", rep.ID, err)
+		}
+	}
+	if rep.Insights, err = r.insights(ctx, rep.ID); err != nil {
+		return nil, err
+	}
+	if rep.Ideas, err = r.ideas(ctx, `report_id = $1 AND NOT invalidated ORDER BY position LIMIT $2`, rep.ID, domain.TopIdeas); err != nil {
+		return nil, err
+	}
+	return &rep, nil
+}
+
+func (r Repo) insights(ctx context.Context, reportID string) ([]domain.Insight, error) {
+	rows, err := r.db.Query(ctx, `SELECT id, text, evidence FROM insights WHERE report_id = $1 ORDER BY position`, reportID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Insight, error) {
+		var in domain.Insight
+		err := row.Scan(&in.ID, &in.Text, &in.Evidence)
+		return in, err
+	})
+}
+
+func (r Repo) ideas(ctx context.Context, where string, args ...any) ([]domain.Idea, error) {
+	rows, err := r.db.Query(ctx, `SELECT id, title, why_now, channel, subject_line, body, products, timing, created_at
+		FROM ideas WHERE `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Idea, error) {
+		var i domain.Idea
+		err := row.Scan(&i.ID, &i.Title, &i.WhyNow, &i.Channel, &i.SubjectLine, &i.Body, &i.Products, &i.Timing, &i.CreatedAt)
+		return i, err
+	})
+}
+
+// Report implements app.Repository.
+func (r Repo) Report(ctx context.Context, reportID string) (domain.Report, error) {
+	rep, err := r.loadReport(ctx, `id = $1`, reportID)
+	if err != nil {
+		return domain.Report{}, err
+	}
+	if rep == nil {
+		return domain.Report{}, domain.ErrNotFound
+	}
+	return *rep, nil
+}
+
+// LatestReport implements app.Repository.
+func (r Repo) LatestReport(ctx context.Context, categoryID string) (*domain.Report, error) {
+	return r.loadReport(ctx, `category_id = $1 ORDER BY created_at DESC, id LIMIT 1`, categoryID)
+}
+
+// LatestReadyReport implements app.Repository.
+func (r Repo) LatestReadyReport(ctx context.Context, categoryID string) (*domain.Report, error) {
+	return r.loadReport(ctx, `category_id = $1 AND status = 'READY' ORDER BY created_at DESC, id LIMIT 1`, categoryID)
+}
+
+// RecentIdeas implements app.Repository.
+func (r Repo) RecentIdeas(ctx context.Context, categoryID string, limit int) ([]domain.Idea, error) {
+	return r.ideas(ctx, `category_id = $1 AND NOT invalidated ORDER BY created_at DESC, position LIMIT $2`, categoryID, limit)
+}
+
+// Idea implements app.Repository.
+func (r Repo) Idea(ctx context.Context, categoryID, ideaID string) (domain.Idea, error) {
+	ideas, err := r.ideas(ctx, `category_id = $1 AND id = $2`, categoryID, ideaID)
+	if err != nil {
+		return domain.Idea{}, err
+	}
+	if len(ideas) == 0 {
+		return domain.Idea{}, domain.ErrIdeaNotFound
+	}
+	return ideas[0], nil
+}
+
+// ReviewProgress implements app.Repository. It always uses the pool: the
+// bar must move while the run's own transaction is still open.
+func (r Repo) ReviewProgress(ctx context.Context, categoryID, reportID string, pct int, step string) error {
+	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE reports SET progress = $2, step = $3, updated_at = now()
+			WHERE id = $1 AND status = 'GENERATING'`, reportID, pct, step)
+		if err != nil || tag.RowsAffected() == 0 {
+			return err
+		}
+		return enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusGenerating, pct)
+	})
+}
+
+// FinishReview implements app.Repository.
+func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a domain.Analysis) (bool, error) {
+	current := false
+	err := pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
+		// The category lock orders this against a concurrent website change.
+		var site *string
+		if err := tx.QueryRow(ctx, `SELECT site_url FROM categories WHERE id = $1 FOR UPDATE`, categoryID).Scan(&site); err != nil {
+			return err
+		}
+		var latest, repSite string
+		if err := tx.QueryRow(ctx, `SELECT id, site_url FROM reports WHERE category_id = $1 ORDER BY created_at DESC, id LIMIT 1`,
+			categoryID).Scan(&latest, &repSite); err != nil {
+			return err
+		}
+		if latest != reportID || site == nil || *site != repSite {
+			return failReport(ctx, tx, categoryID, reportID, domain.SupersededMessage)
+		}
+		current = true
+		review, err := json.Marshal(a.Review)
+		if err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `UPDATE reports SET status = 'READY', progress = 100, step = 'Done', score = $2,
+			review = $3, summary = $4, error = '', updated_at = now() WHERE id = $1 AND status = 'GENERATING'`,
+			reportID, a.Review.Score, review, a.Summary)
+		if err != nil || tag.RowsAffected() == 0 {
+			current = false
+			return err
+		}
+		for i, in := range a.Insights {
+			if _, err := tx.Exec(ctx, `INSERT INTO insights (report_id, position, id, text, evidence) VALUES ($1, $2, $3, $4, $5)`,
+				reportID, i, in.ID, in.Text, in.Evidence); err != nil {
+				return err
+			}
+		}
+		// Ideas of the old run make way for the new ones.
+		if _, err := tx.Exec(ctx, `UPDATE ideas SET invalidated = true WHERE category_id = $1 AND NOT invalidated`, categoryID); err != nil {
+			return err
+		}
+		// One time for the batch, so "newest first" keeps the engine's order.
+		batch := time.Now()
+		for i, idea := range a.Ideas {
+			created := idea.CreatedAt
+			if created.IsZero() {
+				created = batch
+			}
+			products := idea.Products
+			if products == nil {
+				products = []string{}
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO ideas (id, category_id, report_id, position, title, why_now, channel,
+				subject_line, body, products, timing, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+				uuid.NewString(), categoryID, reportID, i, idea.Title, idea.WhyNow, idea.Channel, idea.SubjectLine,
+				idea.Body, products, idea.Timing, created); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(ctx, `UPDATE categories SET additional_info = $2, updated_at = now() WHERE id = $1`,
+			categoryID, a.Summary); err != nil {
+			return err
+		}
+		return enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusReady, 100)
+	})
+	return current, err
+}
+
+// FailReview implements app.Repository.
+func (r Repo) FailReview(ctx context.Context, categoryID, reportID, message string) error {
+	return pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
+		return failReport(ctx, tx, categoryID, reportID, message)
+	})
+}
+
+func failReport(ctx context.Context, tx pgx.Tx, categoryID, reportID, message string) error {
+	var pct int
+	err := tx.QueryRow(ctx, `UPDATE reports SET status = 'FAILED', error = $2, updated_at = now()
+		WHERE id = $1 AND status = 'GENERATING' RETURNING progress`, reportID, message).Scan(&pct)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusFailed, pct)
+}

@@ -1,0 +1,192 @@
+// Package analysis reads a store's website and turns it into what a store
+// owner can act on: a summary of the business, a scored website review whose
+// every lost point is explained with the exact fix, insights with evidence,
+// and campaign ideas grounded in the store's own products, prices and the
+// coming seasonal dates.
+//
+// All website reads go through one guarded fetcher (see fetch.go): it
+// resolves names itself and dials only public addresses it has checked,
+// on every redirect, within time, size and redirect bounds, honouring
+// robots.txt with an honest user agent. A store URL is user input; this is
+// what keeps it from reaching the service's own network.
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"uplift.dev/categories/internal/domain"
+)
+
+// Defaults of Options.
+const (
+	DefaultUserAgent = "UpliftBot/1.0 (+https://uplift.example/bot)"
+	DefaultTimeout   = 10 * time.Second
+	DefaultMaxPages  = 8
+	DefaultMaxBytes  = 2 << 20
+)
+
+// Options configure an Analyzer. The zero value is production-ready.
+type Options struct {
+	AllowLoopback bool          // tests only: permit 127.0.0.1/::1 targets
+	UserAgent     string        // default DefaultUserAgent
+	Timeout       time.Duration // per request, default 10s
+	MaxPages      int           // same-site pages read besides the home page, default 8
+	MaxBytes      int64         // per response, default 2 MiB
+	Generator     TextGenerator // nil = the built-in deterministic generator
+	Now           func() time.Time
+}
+
+// Analyzer reads store websites. Safe for concurrent use.
+type Analyzer struct {
+	opts Options
+	f    *fetcher
+	gen  TextGenerator
+	now  func() time.Time
+}
+
+// ErrUnreadable wraps every reason a site cannot be read (bad URL, refused
+// address, DNS, timeout, non-HTML, HTTP error), so callers show one message.
+var ErrUnreadable = errors.New("website cannot be read")
+
+// New returns an Analyzer with defaults filled in.
+func New(o Options) *Analyzer {
+	if o.UserAgent == "" {
+		o.UserAgent = DefaultUserAgent
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxPages <= 0 {
+		o.MaxPages = DefaultMaxPages
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	a := &Analyzer{opts: o, f: newFetcher(o), gen: o.Generator, now: o.Now}
+	if a.gen == nil {
+		a.gen = Deterministic{}
+	}
+	if a.now == nil {
+		a.now = time.Now
+	}
+	return a
+}
+
+// NormalizeURL trims, adds https:// when no scheme, rejects non-http(s), and
+// returns the canonical form, so one store is stored under one address.
+func NormalizeURL(raw string) (string, error) {
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return "", errors.New("empty website address")
+	}
+	if !strings.Contains(s, "://") {
+		if i := strings.IndexByte(s, ':'); i > 0 && !strings.ContainsAny(s[:i], "./") && !isPort(s[i+1:]) {
+			return "", fmt.Errorf("scheme %q is not http or https", s[:i])
+		}
+		s = "https://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "", fmt.Errorf("invalid website address: %w", err)
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("scheme %q is not http or https", u.Scheme)
+	}
+	if u.User != nil {
+		return "", errors.New("website address must not contain a user name or password")
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if host == "" || strings.ContainsAny(host, " _\\") {
+		return "", fmt.Errorf("invalid host %q", u.Hostname())
+	}
+	port := u.Port()
+	if (u.Scheme == "https" && port == "443") || (u.Scheme == "http" && port == "80") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	u.Host = host
+	if port != "" {
+		u.Host += ":" + port
+	}
+	if u.Path == "" {
+		u.Path = "/"
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.String(), nil
+}
+
+// isPort reports whether s starts with a port number ("example.com:8080/x"
+// has no scheme; "ftp:x" does).
+func isPort(s string) bool {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n > 0 && (n == len(s) || s[n] == '/')
+}
+
+// Check fetches the home page only, quickly: nil if the site can be read.
+func (a *Analyzer) Check(ctx context.Context, siteURL string) error {
+	ctx = withRobots(ctx, newRobotsCache(a.f))
+	_, err := a.readHome(ctx, siteURL)
+	return err
+}
+
+// budget bounds a whole read, beyond the per-request timeout.
+func (a *Analyzer) budget(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, 6*a.opts.Timeout)
+}
+
+// Analyze reads the site and produces everything. previous (may be nil) is
+// the last review, to mark each finding new/open and list fixed ones.
+// progress (may be nil) is called with 0..100 and a short step for people.
+func (a *Analyzer) Analyze(ctx context.Context, siteURL string, previous *domain.Review, progress func(pct int, step string)) (domain.Analysis, error) {
+	if progress == nil {
+		progress = func(int, string) {}
+	}
+	ctx, cancel := a.budget(ctx)
+	defer cancel()
+	progress(0, "Starting")
+	s, err := a.read(ctx, siteURL, readOpts{catalogue: true, progress: progress})
+	if err != nil {
+		return domain.Analysis{}, err
+	}
+	progress(75, "Reviewing your website")
+	rv := review(s, previous)
+	now := a.now()
+	brief := buildBrief(s, rv, now)
+	progress(85, "Writing campaign ideas")
+	text, err := a.gen.Generate(ctx, brief)
+	if err != nil || validateText(&text, brief) != nil {
+		text, _ = Deterministic{}.Generate(ctx, brief)
+	}
+	out := domain.Analysis{Summary: text.Summary, Review: rv, Insights: insights(s, rv)}
+	for _, it := range text.Ideas {
+		out.Ideas = append(out.Ideas, domain.Idea{
+			ID: ideaID(s.URL, it.Title), Title: it.Title, WhyNow: it.WhyNow, Channel: it.Channel,
+			SubjectLine: it.SubjectLine, Body: it.Body, Products: it.Products, Timing: it.Timing, CreatedAt: now,
+		})
+	}
+	progress(100, "Done")
+	return out, nil
+}
+
+// Score reviews a site for the public website-score page (review only, no
+// catalogue and no ideas, so it is cheap enough to offer without sign-in).
+func (a *Analyzer) Score(ctx context.Context, siteURL string) (domain.Review, error) {
+	ctx, cancel := a.budget(ctx)
+	defer cancel()
+	s, err := a.read(ctx, siteURL, readOpts{})
+	if err != nil {
+		return domain.Review{}, err
+	}
+	return review(s, nil), nil
+}

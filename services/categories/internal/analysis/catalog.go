@@ -1,0 +1,353 @@
+package analysis
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// maxProducts bounds how much of a catalogue one read keeps.
+const maxProducts = 250
+
+// product is one item the store sells, as read from its public catalogue
+// (Shopify's /products.json) or from the structured data on its pages.
+type product struct {
+	Name           string
+	URL            string
+	Type           string
+	Vendor         string
+	Price          float64 // lowest variant price
+	MaxPrice       float64 // highest variant price
+	CompareAt      float64 // highest "was" price, 0 when not on sale
+	Currency       string
+	Description    string // plain text, shortened
+	HasDescription bool
+	Images         int // -1 when unknown
+	Variants       int
+	Available      bool
+	Source         string // "products.json", "json-ld" or "meta"
+}
+
+// catalogue is a store's products in a stable order with its currency.
+type catalogue struct {
+	Products []product
+	Currency string
+	Source   string // where the list came from, for evidence
+}
+
+// shopifyProducts is the part of Shopify's public /products.json we read.
+type shopifyProducts struct {
+	Products []struct {
+		Title       string            `json:"title"`
+		Handle      string            `json:"handle"`
+		BodyHTML    string            `json:"body_html"`
+		ProductType string            `json:"product_type"`
+		Vendor      string            `json:"vendor"`
+		Images      []json.RawMessage `json:"images"`
+		Variants    []struct {
+			Title     string     `json:"title"`
+			Price     flexNumber `json:"price"`
+			CompareAt flexNumber `json:"compare_at_price"`
+			Available *bool      `json:"available"`
+		} `json:"variants"`
+	} `json:"products"`
+}
+
+// flexNumber accepts prices written as JSON numbers or strings ("12.00").
+type flexNumber float64
+
+func (f *flexNumber) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(string(b), `"`)
+	if s == "" || s == "null" {
+		*f = 0
+		return nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return nil // a price we cannot read is treated as unknown
+	}
+	*f = flexNumber(v)
+	return nil
+}
+
+// parseShopifyProducts reads a /products.json body.
+func parseShopifyProducts(body []byte, siteURL, currency string) ([]product, error) {
+	var sp shopifyProducts
+	if err := json.Unmarshal(body, &sp); err != nil {
+		return nil, fmt.Errorf("products.json: %w", err)
+	}
+	var out []product
+	for _, p := range sp.Products {
+		name := collapse(p.Title)
+		if name == "" {
+			continue
+		}
+		desc := collapse(stripTags(p.BodyHTML))
+		pr := product{
+			Name: name, Type: collapse(p.ProductType), Vendor: collapse(p.Vendor),
+			URL:         strings.TrimRight(siteURL, "/") + "/products/" + p.Handle,
+			Description: truncateWords(desc, 300), HasDescription: len(desc) >= 20,
+			Images: len(p.Images), Variants: len(p.Variants), Currency: currency, Source: "products.json",
+		}
+		pr.Price = math.Inf(1)
+		for _, v := range p.Variants {
+			price := float64(v.Price)
+			if price > 0 {
+				pr.Price = min(pr.Price, price)
+				pr.MaxPrice = max(pr.MaxPrice, price)
+			}
+			if float64(v.CompareAt) > price && price > 0 {
+				pr.CompareAt = max(pr.CompareAt, float64(v.CompareAt))
+			}
+			if v.Available == nil || *v.Available {
+				pr.Available = true
+			}
+		}
+		if math.IsInf(pr.Price, 1) {
+			pr.Price = 0
+		}
+		out = append(out, pr)
+		if len(out) == maxProducts {
+			break
+		}
+	}
+	return out, nil
+}
+
+var tagRE = regexp.MustCompile(`(?s)<[^>]*>`)
+
+// stripTags turns a fragment of HTML into plain text.
+func stripTags(s string) string {
+	return html.UnescapeString(tagRE.ReplaceAllString(s, " "))
+}
+
+// productsFromPage reads the products a page describes in JSON-LD, or, for a
+// product page without JSON-LD, from its Open Graph product tags.
+func productsFromPage(p *page) []product {
+	var out []product
+	var visit func(obj map[string]any, depth int)
+	visit = func(obj map[string]any, depth int) {
+		if depth > 3 {
+			return
+		}
+		if jsonldIs(obj, "product", "productgroup") {
+			if pr, ok := jsonldProduct(obj, p.URL); ok {
+				out = append(out, pr)
+			}
+			return
+		}
+		if jsonldIs(obj, "itemlist", "offercatalog") {
+			items, _ := obj["itemListElement"].([]any)
+			for _, it := range items {
+				m, ok := it.(map[string]any)
+				if !ok {
+					continue
+				}
+				if inner, ok := m["item"].(map[string]any); ok {
+					m = inner
+				}
+				visit(m, depth+1)
+			}
+		}
+	}
+	for _, obj := range p.JSONLD {
+		visit(obj, 0)
+	}
+	if len(out) == 0 && strings.Contains(strings.ToLower(p.OG["og:type"]), "product") {
+		price := parsePrice(firstNonEmpty(p.OG["product:price:amount"], p.OG["og:price:amount"], p.OG["itemprop:price"]))
+		name := firstNonEmpty(p.OG["og:title"], firstOf(p.H1), p.Title)
+		if name != "" {
+			out = append(out, product{
+				Name: name, URL: p.URL, Price: price, MaxPrice: price,
+				Currency:    strings.ToUpper(firstNonEmpty(p.OG["product:price:currency"], p.OG["og:price:currency"])),
+				Description: truncateWords(firstNonEmpty(p.OG["og:description"], p.MetaDesc), 300),
+				Images:      -1, Available: true, Source: "meta",
+			})
+			out[0].HasDescription = len(out[0].Description) >= 20
+		}
+	}
+	return out
+}
+
+func jsonldProduct(obj map[string]any, pageURL string) (product, bool) {
+	name := collapse(html.UnescapeString(str(obj["name"])))
+	if name == "" {
+		return product{}, false
+	}
+	desc := collapse(stripTags(html.UnescapeString(str(obj["description"]))))
+	pr := product{
+		Name: name, URL: firstNonEmpty(str(obj["url"]), pageURL), Description: truncateWords(desc, 300),
+		HasDescription: len(desc) >= 20, Images: -1, Source: "json-ld",
+		Type: collapse(str(obj["category"])),
+	}
+	if b, ok := obj["brand"].(map[string]any); ok {
+		pr.Vendor = collapse(str(b["name"]))
+	} else {
+		pr.Vendor = collapse(str(obj["brand"]))
+	}
+	var offers []map[string]any
+	switch o := obj["offers"].(type) {
+	case map[string]any:
+		offers = append(offers, o)
+		if inner, ok := o["offers"].([]any); ok {
+			for _, e := range inner {
+				if m, ok := e.(map[string]any); ok {
+					offers = append(offers, m)
+				}
+			}
+		}
+	case []any:
+		for _, e := range o {
+			if m, ok := e.(map[string]any); ok {
+				offers = append(offers, m)
+			}
+		}
+	}
+	pr.Price = math.Inf(1)
+	for _, o := range offers {
+		for _, key := range []string{"price", "lowPrice", "highPrice"} {
+			if v := parsePrice(str(o[key])); v > 0 {
+				pr.Price = min(pr.Price, v)
+				pr.MaxPrice = max(pr.MaxPrice, v)
+			}
+		}
+		if c := str(o["priceCurrency"]); c != "" && pr.Currency == "" {
+			pr.Currency = strings.ToUpper(c)
+		}
+		av := strings.ToLower(str(o["availability"]))
+		if av == "" || strings.Contains(av, "instock") || strings.Contains(av, "preorder") || strings.Contains(av, "limited") {
+			pr.Available = true
+		}
+	}
+	if len(offers) == 0 {
+		pr.Available = true
+	}
+	if math.IsInf(pr.Price, 1) {
+		pr.Price = 0
+	}
+	pr.Variants = len(offers)
+	return pr, true
+}
+
+// str renders a JSON-LD scalar as a string.
+func str(v any) string {
+	switch t := v.(type) {
+	case string:
+		return t
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64)
+	case []any:
+		if len(t) > 0 {
+			return str(t[0])
+		}
+	}
+	return ""
+}
+
+var priceRE = regexp.MustCompile(`\d[\d.,\s]*`)
+
+// parsePrice reads "1,299.00", "1.299,00", "12" or "12.5" as a number.
+func parsePrice(s string) float64 {
+	m := strings.ReplaceAll(priceRE.FindString(s), " ", "")
+	if m == "" {
+		return 0
+	}
+	lastDot, lastComma := strings.LastIndexByte(m, '.'), strings.LastIndexByte(m, ',')
+	switch {
+	case lastComma > lastDot && len(m)-lastComma-1 != 3:
+		// decimal comma: "1.299,00" or "12,5"
+		m = strings.ReplaceAll(m, ".", "")
+		m = strings.Replace(m, ",", ".", 1)
+	default:
+		m = strings.ReplaceAll(m, ",", "")
+	}
+	v, err := strconv.ParseFloat(strings.TrimRight(m, "."), 64)
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
+var shopifyCurrencyRE = regexp.MustCompile(`Shopify\.currency\s*=\s*\{\s*"active"\s*:\s*"([A-Z]{3})"`)
+
+// pageCurrency finds the shop's currency in its page: Shopify's currency
+// object, structured data or Open Graph price tags.
+func pageCurrency(p *page, body []byte) string {
+	if m := shopifyCurrencyRE.FindSubmatch(body); m != nil {
+		return string(m[1])
+	}
+	for _, pr := range productsFromPage(p) {
+		if pr.Currency != "" {
+			return pr.Currency
+		}
+	}
+	return strings.ToUpper(firstNonEmpty(p.OG["product:price:currency"], p.OG["og:price:currency"]))
+}
+
+// mergeProducts adds products not already known by name, keeping order.
+func mergeProducts(into []product, more ...product) []product {
+	for _, m := range more {
+		if len(into) >= maxProducts {
+			break
+		}
+		if !slices.ContainsFunc(into, func(p product) bool { return strings.EqualFold(p.Name, m.Name) }) {
+			into = append(into, m)
+		}
+	}
+	return into
+}
+
+var currencySymbols = map[string]string{"USD": "$", "GBP": "£", "EUR": "€", "CAD": "CA$", "AUD": "A$", "NZD": "NZ$", "JPY": "¥", "INR": "₹"}
+
+// money formats an amount for people: "$12", "$12.50", "€1,299".
+func money(v float64, currency string) string {
+	var num string
+	if v == math.Trunc(v) {
+		num = groupThousands(strconv.FormatFloat(v, 'f', 0, 64))
+	} else {
+		num = groupThousands(strconv.FormatFloat(v, 'f', 2, 64))
+	}
+	if sym, ok := currencySymbols[currency]; ok {
+		return sym + num
+	}
+	if currency != "" {
+		return num + " " + currency
+	}
+	return num
+}
+
+func groupThousands(s string) string {
+	intPart, frac, hasFrac := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if hasFrac {
+		b.WriteString("." + frac)
+	}
+	return b.String()
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+func firstOf(s []string) string {
+	if len(s) > 0 {
+		return s[0]
+	}
+	return ""
+}

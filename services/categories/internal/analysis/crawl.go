@@ -1,0 +1,486 @@
+package analysis
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Bounds of one read beyond the per-request ones in Options.
+const (
+	maxSitemaps      = 4   // sitemap documents read (index plus children)
+	maxSitemapURLs   = 500 // page URLs kept from sitemaps
+	maxAssets        = 10  // images, stylesheets and scripts measured
+	maxImagesMeasure = 5
+	fetchWorkers     = 4
+)
+
+// site is everything read from one store website.
+type site struct {
+	URL          string // the home page's final URL
+	Origin       string // scheme://host of the home page
+	Home         *page
+	Pages        []*page // other HTML pages read, in a stable order
+	Broken       map[string]int
+	RobotsStatus int
+	SitemapURL   string // the sitemap read, "" when none was found
+	SitemapURLs  []string
+	Catalogue    catalogue
+	Assets       []asset
+	Shopify      bool
+}
+
+// asset is a resource of the home page that was measured.
+type asset struct {
+	URL        string
+	Kind       string // "image", "stylesheet" or "script"
+	Bytes      int64  // -1 when unknown
+	CacheCtl   string
+	Expires    string
+	Date       string
+	Status     int
+	Compressed bool
+}
+
+// all returns the home page followed by the other pages read.
+func (s *site) all() []*page {
+	return append([]*page{s.Home}, s.Pages...)
+}
+
+// readOpts choose how much of a site a read covers.
+type readOpts struct {
+	catalogue bool // read /products.json on Shopify stores
+	progress  func(int, string)
+}
+
+// unreadable wraps a reason a site cannot be read in ErrUnreadable.
+func unreadable(err error) error {
+	if errors.Is(err, ErrUnreadable) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrUnreadable, err)
+}
+
+// readHome fetches and checks the home page.
+func (a *Analyzer) readHome(ctx context.Context, siteURL string) (*response, error) {
+	u, err := NormalizeURL(siteURL)
+	if err != nil {
+		return nil, unreadable(err)
+	}
+	resp, err := a.f.get(ctx, http.MethodGet, u, 0)
+	if err != nil {
+		return nil, unreadable(err)
+	}
+	if resp.Status >= 400 {
+		return nil, unreadable(fmt.Errorf("home page answered HTTP %d", resp.Status))
+	}
+	if !resp.isHTML() {
+		return nil, unreadable(fmt.Errorf("home page is %q, not HTML", resp.Header.Get("Content-Type")))
+	}
+	return resp, nil
+}
+
+// read reads the site: home page, sitemap, a bounded set of same-site pages,
+// the Shopify catalogue and a sample of assets.
+func (a *Analyzer) read(ctx context.Context, siteURL string, o readOpts) (*site, error) {
+	progress := o.progress
+	if progress == nil {
+		progress = func(int, string) {}
+	}
+	rc := newRobotsCache(a.f)
+	ctx = withRobots(ctx, rc)
+
+	progress(5, "Reading your home page")
+	resp, err := a.readHome(ctx, siteURL)
+	if err != nil {
+		return nil, err
+	}
+	home := parsePage(resp.URL, resp.Body)
+	fillResponse(home, resp)
+	hu, _ := url.Parse(resp.URL)
+	s := &site{URL: resp.URL, Origin: hu.Scheme + "://" + hu.Host, Home: home, Broken: map[string]int{}, Shopify: home.Shopify}
+	re := rc.entry(ctx, hu)
+	s.RobotsStatus = re.status
+
+	progress(15, "Reading your sitemap")
+	s.readSitemaps(ctx, a, re.rules.sitemaps)
+
+	targets := s.choosePages(a.opts.MaxPages)
+	progress(25, fmt.Sprintf("Checking %d pages", len(targets)+1))
+	pages := make([]*page, len(targets))
+	statuses := make([]int, len(targets))
+	parallel(len(targets), func(i int) {
+		r, err := a.f.get(ctx, http.MethodGet, targets[i], 0)
+		switch {
+		case err != nil:
+			statuses[i] = -1
+		case r.Status >= 400:
+			statuses[i] = r.Status
+		case r.isHTML():
+			p := parsePage(r.URL, r.Body)
+			fillResponse(p, r)
+			pages[i] = p
+		}
+	})
+	for i, p := range pages {
+		if p != nil {
+			s.Pages = append(s.Pages, p)
+		} else if statuses[i] != 0 {
+			s.Broken[targets[i]] = statuses[i]
+		}
+	}
+
+	currency := pageCurrency(home, resp.Body)
+	if o.catalogue && s.Shopify {
+		progress(55, "Reading your product catalogue")
+		if r, err := a.f.get(ctx, http.MethodGet, s.Origin+"/products.json?limit=250", 0); err == nil && r.Status == http.StatusOK {
+			if ps, err := parseShopifyProducts(r.Body, s.Origin, currency); err == nil && len(ps) > 0 {
+				s.Catalogue = catalogue{Products: ps, Source: "products.json"}
+			}
+		}
+	}
+	for _, p := range s.all() {
+		found := productsFromPage(p)
+		if s.Catalogue.Source == "" && len(found) > 0 {
+			s.Catalogue.Source = "structured data"
+		}
+		s.Catalogue.Products = mergeProducts(s.Catalogue.Products, found...)
+	}
+	s.Catalogue.Currency = currency
+	for i := range s.Catalogue.Products {
+		if s.Catalogue.Products[i].Currency == "" {
+			s.Catalogue.Products[i].Currency = currency
+		} else if s.Catalogue.Currency == "" {
+			s.Catalogue.Currency = s.Catalogue.Products[i].Currency
+		}
+	}
+
+	progress(65, "Checking images and files")
+	s.measureAssets(ctx, a)
+	return s, nil
+}
+
+func fillResponse(p *page, r *response) {
+	p.Status, p.Truncated, p.Compressed = r.Status, r.Truncated, r.Compressed
+	p.CacheCtl = r.Header.Get("Cache-Control")
+}
+
+// parallel runs fn(0..n-1) on a few workers and waits.
+func parallel(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(n, fetchWorkers) {
+		wg.Go(func() {
+			for i := range next {
+				fn(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// sitemapDoc covers both a sitemap index and a URL set.
+type sitemapDoc struct {
+	Sitemaps []struct {
+		Loc string `xml:"loc"`
+	} `xml:"sitemap"`
+	URLs []struct {
+		Loc string `xml:"loc"`
+	} `xml:"url"`
+}
+
+// readSitemaps reads the sitemaps robots.txt names (same site only), or
+// /sitemap.xml, following an index to a few child sitemaps.
+func (s *site) readSitemaps(ctx context.Context, a *Analyzer, fromRobots []string) {
+	var queue []string
+	for _, sm := range fromRobots {
+		if s.sameSite(sm) {
+			queue = append(queue, sm)
+		}
+	}
+	if len(queue) == 0 {
+		queue = []string{s.Origin + "/sitemap.xml"}
+	}
+	seen := map[string]bool{}
+	for read := 0; len(queue) > 0 && read < maxSitemaps; {
+		sm := queue[0]
+		queue = queue[1:]
+		if seen[sm] {
+			continue
+		}
+		seen[sm] = true
+		read++
+		r, err := a.f.get(ctx, http.MethodGet, sm, 0)
+		if err != nil || r.Status != http.StatusOK {
+			continue
+		}
+		var doc sitemapDoc
+		if xml.Unmarshal(r.Body, &doc) != nil || (len(doc.URLs) == 0 && len(doc.Sitemaps) == 0) {
+			continue
+		}
+		if s.SitemapURL == "" {
+			s.SitemapURL = sm
+		}
+		var children []string
+		for _, c := range doc.Sitemaps {
+			if loc := strings.TrimSpace(c.Loc); s.sameSite(loc) {
+				children = append(children, loc)
+			}
+		}
+		// Products, pages and collections tell most about a store.
+		slices.SortStableFunc(children, func(x, y string) int { return sitemapRank(x) - sitemapRank(y) })
+		queue = append(queue, children...)
+		for _, u := range doc.URLs {
+			if loc := strings.TrimSpace(u.Loc); s.sameSite(loc) && len(s.SitemapURLs) < maxSitemapURLs {
+				s.SitemapURLs = append(s.SitemapURLs, loc)
+			}
+		}
+	}
+}
+
+func sitemapRank(u string) int {
+	l := strings.ToLower(u)
+	switch {
+	case strings.Contains(l, "product"):
+		return 0
+	case strings.Contains(l, "page"):
+		return 1
+	case strings.Contains(l, "collection") || strings.Contains(l, "categor"):
+		return 2
+	}
+	return 3
+}
+
+// sameSite reports whether raw is on the store's own host (ignoring "www.").
+func (s *site) sameSite(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	o, _ := url.Parse(s.Origin)
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.") == strings.TrimPrefix(strings.ToLower(o.Hostname()), "www.")
+}
+
+// Page kinds the crawler looks for.
+const (
+	kindProduct    = "product"
+	kindCollection = "collection"
+	kindContact    = "contact"
+	kindReturns    = "returns"
+	kindShipping   = "shipping"
+	kindPrivacy    = "privacy"
+)
+
+var kindWords = map[string][]string{
+	kindContact:  {"contact", "kontakt", "contatti", "contacto", "contato", "kontakte"},
+	kindReturns:  {"return", "refund", "retour", "devolu", "widerruf", "rückgabe", "rueckgabe", "reso", "remboursement", "umtausch"},
+	kindShipping: {"shipping", "delivery", "livraison", "versand", "envio", "envío", "entrega", "spedizion", "dostava", "lieferung", "expédition"},
+	kindPrivacy:  {"privacy", "datenschutz", "confidentialit", "privacidad", "privacidade", "gdpr", "rgpd", "données personnelles", "privacybeleid"},
+}
+
+// trustKinds lists the trust pages in the order the review checks them.
+var trustKinds = []string{kindContact, kindReturns, kindShipping, kindPrivacy}
+
+// pageKinds classifies a URL (and its link text) into the kinds above.
+func pageKinds(raw, text string) []string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	p := strings.ToLower(u.Path)
+	switch {
+	case strings.Contains(p, "/products/") || strings.Contains(p, "/product/") || strings.HasSuffix(p, ".product.html"):
+		return []string{kindProduct}
+	case strings.Contains(p, "/collections/") || strings.Contains(p, "/collection/") || strings.Contains(p, "/category/") || strings.Contains(p, "/categories/"):
+		return []string{kindCollection}
+	}
+	hay := p + " " + strings.ToLower(text)
+	var out []string
+	for _, k := range trustKinds {
+		if containsAny(hay, kindWords[k]) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// skipExt are file types that are not pages.
+var skipExt = map[string]bool{".jpg": true, ".jpeg": true, ".png": true, ".gif": true, ".webp": true, ".svg": true, ".pdf": true, ".zip": true, ".css": true, ".js": true, ".xml": true, ".json": true, ".ico": true, ".mp4": true}
+
+// candidate cleans a URL for crawling: same site, no query or fragment, no
+// files, carts, accounts or searches. It returns "" to skip.
+func (s *site) candidate(raw string) string {
+	if !s.sameSite(raw) {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	u.RawQuery, u.Fragment = "", ""
+	lp := strings.ToLower(u.Path)
+	if skipExt[path.Ext(lp)] {
+		return ""
+	}
+	for _, bad := range []string{"/cart", "/checkout", "/account", "/login", "/search", "/customer", "/wishlist", "/cdn-cgi/"} {
+		if strings.HasPrefix(lp, bad) || strings.Contains(lp, bad+"/") {
+			return ""
+		}
+	}
+	if u.Path == "" {
+		u.Path = "/"
+	}
+	out := u.String()
+	if h, _ := url.Parse(s.URL); h != nil && strings.TrimRight(u.Path, "/") == strings.TrimRight(h.Path, "/") {
+		return "" // the home page itself
+	}
+	return out
+}
+
+// choosePages picks up to max pages to read: the trust pages linked from the
+// home page first, then products, collections and the rest, sitemap entries
+// before home-page links so the choice does not depend on theme layout.
+func (s *site) choosePages(limit int) []string {
+	type cand struct {
+		url   string
+		kinds []string
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	add := func(raw, text string) {
+		c := s.candidate(raw)
+		if c == "" || seen[c] {
+			return
+		}
+		seen[c] = true
+		cands = append(cands, cand{c, pageKinds(c, text)})
+	}
+	// Home-page links first for trust pages: they are what shoppers see.
+	for _, l := range s.Home.Links {
+		if ks := pageKinds(l.Href, l.Text); len(ks) > 0 && ks[0] != kindProduct && ks[0] != kindCollection {
+			add(l.Href, l.Text)
+		}
+	}
+	for _, u := range s.SitemapURLs {
+		add(u, "")
+	}
+	for _, l := range s.Home.Links {
+		add(l.Href, l.Text)
+	}
+	var out []string
+	taken := map[string]bool{}
+	take := func(c cand) {
+		if len(out) < limit && !taken[c.url] {
+			taken[c.url] = true
+			out = append(out, c.url)
+		}
+	}
+	covered := map[string]bool{}
+	for _, k := range trustKinds {
+		for _, c := range cands {
+			if !covered[k] && slices.Contains(c.kinds, k) {
+				take(c)
+				for _, ck := range c.kinds {
+					covered[ck] = true
+				}
+			}
+		}
+	}
+	quota := map[string]int{kindProduct: 3, kindCollection: 2}
+	for _, k := range []string{kindProduct, kindCollection} {
+		n := 0
+		for _, c := range cands {
+			if n < quota[k] && slices.Contains(c.kinds, k) && !taken[c.url] {
+				take(c)
+				n++
+			}
+		}
+	}
+	for _, c := range cands {
+		take(c)
+	}
+	return out
+}
+
+// measureAssets sizes a few of the home page's images, stylesheets and
+// scripts and reads their caching headers.
+func (s *site) measureAssets(ctx context.Context, a *Analyzer) {
+	var list []asset
+	seen := map[string]bool{}
+	add := func(u, kind string) {
+		if u != "" && !seen[u] && len(list) < maxAssets {
+			seen[u] = true
+			list = append(list, asset{URL: u, Kind: kind, Bytes: -1})
+		}
+	}
+	for i, img := range s.Home.Images {
+		if i == maxImagesMeasure {
+			break
+		}
+		add(img.Src, "image")
+	}
+	for _, css := range s.Home.Stylesheets[:min(3, len(s.Home.Stylesheets))] {
+		add(css, "stylesheet")
+	}
+	for _, js := range s.Home.Scripts[:min(3, len(s.Home.Scripts))] {
+		add(js, "script")
+	}
+	parallel(len(list), func(i int) {
+		as := &list[i]
+		r, err := a.f.get(ctx, http.MethodHead, as.URL, 0)
+		if err == nil && (r.Status == http.StatusMethodNotAllowed || r.size() < 0) {
+			r, err = a.f.get(ctx, http.MethodGet, as.URL, 0)
+		}
+		if err != nil {
+			return
+		}
+		as.Status, as.Bytes, as.Compressed = r.Status, r.size(), r.Compressed
+		as.CacheCtl, as.Expires, as.Date = r.Header.Get("Cache-Control"), r.Header.Get("Expires"), r.Header.Get("Date")
+	})
+	for _, as := range list {
+		if as.Status == http.StatusOK {
+			s.Assets = append(s.Assets, as)
+		}
+	}
+}
+
+// cachedLong reports whether an asset may be cached by browsers for at least
+// a day, by Cache-Control max-age/immutable or a far Expires date.
+func (as asset) cachedLong() bool {
+	cc := strings.ToLower(as.CacheCtl)
+	if strings.Contains(cc, "no-store") || strings.Contains(cc, "no-cache") {
+		return false
+	}
+	if strings.Contains(cc, "immutable") {
+		return true
+	}
+	for _, part := range strings.Split(cc, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if ok && (k == "max-age" || k == "s-maxage") {
+			var n int
+			if _, err := fmt.Sscanf(v, "%d", &n); err == nil && n >= 86400 {
+				return true
+			}
+		}
+	}
+	// Expires is compared with the response's own Date so the verdict does
+	// not depend on this machine's clock.
+	exp, err1 := http.ParseTime(as.Expires)
+	date, err2 := http.ParseTime(as.Date)
+	if err1 == nil && err2 == nil && exp.Sub(date) >= 24*time.Hour {
+		return true
+	}
+	return false
+}

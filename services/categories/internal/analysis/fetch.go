@@ -1,0 +1,393 @@
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// maxRedirects bounds how many redirects one request may follow.
+const maxRedirects = 5
+
+// errBlockedAddress marks a target refused because it is not a public
+// internet address (private, loopback, link-local, metadata…). It is always
+// wrapped together with ErrUnreadable.
+var errBlockedAddress = errors.New("address is not a public internet address")
+
+// errRobots marks a URL that the site's robots.txt does not let the bot read.
+var errRobots = errors.New("robots.txt does not allow reading this page")
+
+// resolveFunc looks a host name up. It is a field so tests can make a name
+// resolve to a private address without touching real DNS.
+type resolveFunc func(ctx context.Context, host string) ([]netip.Addr, error)
+
+// fetcher is the one way this package reads a user-supplied URL. Every
+// connection it opens goes to an address it resolved and checked itself, so a
+// store URL (or a redirect, or a DNS answer that changes between look-ups)
+// can never make the service talk to its own network or a cloud metadata
+// endpoint.
+type fetcher struct {
+	userAgent     string
+	timeout       time.Duration
+	maxBytes      int64
+	allowLoopback bool
+	resolve       resolveFunc
+	transport     *http.Transport
+	client        *http.Client
+}
+
+func newFetcher(o Options) *fetcher {
+	f := &fetcher{
+		userAgent:     o.UserAgent,
+		timeout:       o.Timeout,
+		maxBytes:      o.MaxBytes,
+		allowLoopback: o.AllowLoopback,
+	}
+	f.resolve = func(ctx context.Context, host string) ([]netip.Addr, error) {
+		return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	}
+	dialer := &net.Dialer{
+		Timeout: f.timeout,
+		// Control runs on the socket about to connect: a last check that the
+		// address really is the one the policy allowed.
+		Control: func(_, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return fmt.Errorf("%w: %s", errBlockedAddress, address)
+			}
+			return f.allowed(ap.Addr())
+		},
+	}
+	f.transport = &http.Transport{
+		Proxy: nil, // never route user-supplied URLs through an environment proxy
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			host, port, err := net.SplitHostPort(addr)
+			if err != nil {
+				return nil, err
+			}
+			ips, err := f.lookup(ctx, host)
+			if err != nil {
+				return nil, err
+			}
+			var lastErr error
+			for _, ip := range ips {
+				conn, err := dialer.DialContext(ctx, network, net.JoinHostPort(ip.String(), port))
+				if err == nil {
+					return conn, nil
+				}
+				lastErr = err
+			}
+			return nil, lastErr
+		},
+		TLSHandshakeTimeout:   f.timeout,
+		ResponseHeaderTimeout: f.timeout,
+		MaxIdleConnsPerHost:   4,
+		IdleConnTimeout:       30 * time.Second,
+		ForceAttemptHTTP2:     true,
+	}
+	f.client = &http.Client{
+		Transport: f.transport,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > maxRedirects {
+				return fmt.Errorf("more than %d redirects", maxRedirects)
+			}
+			if err := checkTarget(req.URL); err != nil {
+				return err
+			}
+			if rc := robotsFrom(req.Context()); rc != nil {
+				return rc.check(req.Context(), req.URL)
+			}
+			return nil
+		},
+	}
+	return f
+}
+
+// lookup resolves host and returns its addresses only if every one of them is
+// allowed. Refusing the whole answer (not just the bad addresses) means a
+// name that mixes public and private addresses is treated as hostile.
+func (f *fetcher) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
+	if ip, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		if err := f.allowed(ip); err != nil {
+			return nil, err
+		}
+		return []netip.Addr{ip}, nil
+	}
+	ips, err := f.resolve(ctx, host)
+	if err != nil {
+		return nil, fmt.Errorf("looking up %s: %w", host, err)
+	}
+	if len(ips) == 0 {
+		return nil, fmt.Errorf("looking up %s: no addresses", host)
+	}
+	for _, ip := range ips {
+		if err := f.allowed(ip); err != nil {
+			return nil, fmt.Errorf("%s resolves to %w", host, err)
+		}
+	}
+	return ips, nil
+}
+
+// allowed applies the address policy: only public unicast addresses, plus
+// loopback when the options allow it for tests.
+func (f *fetcher) allowed(ip netip.Addr) error {
+	ip = ip.Unmap()
+	if f.allowLoopback && ip.IsLoopback() {
+		return nil
+	}
+	if !isPublic(ip) {
+		return fmt.Errorf("%w: %s", errBlockedAddress, ip)
+	}
+	return nil
+}
+
+// blockedPrefixes are ranges that are not ordinary public unicast space and
+// that netip's predicates do not already cover.
+var blockedPrefixes = func() []netip.Prefix {
+	var out []netip.Prefix
+	for _, s := range []string{
+		"0.0.0.0/8",          // "this network"
+		"100.64.0.0/10",      // carrier-grade NAT (also Alibaba's metadata 100.100.100.200)
+		"192.0.0.0/24",       // IETF protocol assignments
+		"192.0.2.0/24",       // documentation
+		"198.18.0.0/15",      // benchmarking
+		"198.51.100.0/24",    // documentation
+		"203.0.113.0/24",     // documentation
+		"240.0.0.0/4",        // reserved, including broadcast
+		"64:ff9b:1::/48",     // local-use NAT64
+		"100::/64",           // discard-only
+		"2001:db8::/32",      // documentation
+		"fd00:ec2::254/128",  // AWS metadata over IPv6 (also inside fc00::/7)
+		"169.254.169.254/32", // cloud metadata (also inside link-local)
+	} {
+		out = append(out, netip.MustParsePrefix(s))
+	}
+	return out
+}()
+
+// nat64 is the well-known NAT64 prefix; the IPv4 address inside it is what
+// a connection would really reach, so it is checked too.
+var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+
+// isPublic reports whether ip is a public unicast address.
+func isPublic(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	if !ip.IsValid() || ip.IsUnspecified() || ip.IsLoopback() || ip.IsPrivate() ||
+		ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsInterfaceLocalMulticast() ||
+		ip.IsMulticast() {
+		return false
+	}
+	for _, p := range blockedPrefixes {
+		if p.Contains(ip) {
+			return false
+		}
+	}
+	if nat64.Contains(ip) {
+		b := ip.As16()
+		return isPublic(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
+	}
+	return true
+}
+
+// checkTarget rejects URLs the fetcher never reads, before any network use.
+func checkTarget(u *url.URL) error {
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("scheme %q is not http or https", u.Scheme)
+	}
+	if u.Hostname() == "" {
+		return errors.New("no host")
+	}
+	if u.User != nil {
+		return errors.New("URLs with credentials are not read")
+	}
+	return nil
+}
+
+// response is what the fetcher keeps of one HTTP response.
+type response struct {
+	URL        string // final URL after redirects
+	Status     int
+	Header     http.Header
+	Body       []byte
+	Truncated  bool // the body was longer than the size bound
+	Compressed bool // the server sent the body compressed
+	Elapsed    time.Duration
+}
+
+// get reads u with the method given, following at most maxRedirects
+// redirects, and keeps at most limit bytes of the body (limit <= 0 means the
+// fetcher's bound). Errors are not wrapped in ErrUnreadable: callers decide
+// whether a failure makes the whole site unreadable.
+func (f *fetcher) get(ctx context.Context, method, rawURL string, limit int64) (*response, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTarget(u); err != nil {
+		return nil, err
+	}
+	if rc := robotsFrom(ctx); rc != nil {
+		if err := rc.check(ctx, u); err != nil {
+			return nil, err
+		}
+	}
+	if limit <= 0 || limit > f.maxBytes {
+		limit = f.maxBytes
+	}
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", f.userAgent)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,application/json;q=0.8,*/*;q=0.5")
+	// Accept-Encoding is left to the transport, which asks for gzip and
+	// decompresses transparently; the size bound applies to decompressed
+	// bytes, so a gzip bomb cannot blow it.
+	start := time.Now()
+	resp, err := f.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	out := &response{
+		URL:        resp.Request.URL.String(),
+		Status:     resp.StatusCode,
+		Header:     resp.Header,
+		Compressed: resp.Uncompressed || resp.Header.Get("Content-Encoding") != "",
+	}
+	if method != http.MethodHead {
+		body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+		if err != nil && len(body) == 0 {
+			return nil, err
+		}
+		if int64(len(body)) > limit {
+			body, out.Truncated = body[:limit], true
+		}
+		out.Body = body
+	}
+	out.Elapsed = time.Since(start)
+	return out, nil
+}
+
+// size returns the response's size in bytes: the body read, or for HEAD the
+// declared Content-Length (-1 when unknown).
+func (r *response) size() int64 {
+	if r.Body != nil {
+		return int64(len(r.Body))
+	}
+	if n, err := strconv.ParseInt(r.Header.Get("Content-Length"), 10, 64); err == nil {
+		return n
+	}
+	return -1
+}
+
+// isHTML reports whether the response declares (or, undeclared, looks like) HTML.
+func (r *response) isHTML() bool {
+	ct := strings.ToLower(r.Header.Get("Content-Type"))
+	if ct == "" {
+		ct = strings.ToLower(http.DetectContentType(r.Body))
+	}
+	return strings.Contains(ct, "text/html") || strings.Contains(ct, "application/xhtml")
+}
+
+// robotsKey is the context key under which a read carries its robots cache,
+// so redirects (checked inside the http.Client) honour robots.txt too.
+type robotsKey struct{}
+
+func withRobots(ctx context.Context, rc *robotsCache) context.Context {
+	return context.WithValue(ctx, robotsKey{}, rc)
+}
+
+func robotsFrom(ctx context.Context) *robotsCache {
+	rc, _ := ctx.Value(robotsKey{}).(*robotsCache)
+	return rc
+}
+
+// robotsCache fetches and remembers each host's robots.txt for one read of
+// a site, so every page fetched in that read obeys it.
+type robotsCache struct {
+	f     *fetcher
+	agent string
+	mu    sync.Mutex
+	hosts map[string]*robotsEntry
+}
+
+type robotsEntry struct {
+	once   sync.Once
+	rules  *robotsRules
+	status int   // HTTP status of robots.txt, 0 when unreachable
+	err    error // why robots.txt could not be fetched
+}
+
+func newRobotsCache(f *fetcher) *robotsCache {
+	return &robotsCache{f: f, agent: botToken(f.userAgent), hosts: map[string]*robotsEntry{}}
+}
+
+// entry returns the robots.txt of u's scheme and host, fetching it once.
+func (rc *robotsCache) entry(ctx context.Context, u *url.URL) *robotsEntry {
+	key := u.Scheme + "://" + u.Host
+	rc.mu.Lock()
+	e, ok := rc.hosts[key]
+	if !ok {
+		e = &robotsEntry{}
+		rc.hosts[key] = e
+	}
+	rc.mu.Unlock()
+	e.once.Do(func() {
+		// robots.txt itself is fetched without the robots check.
+		resp, err := rc.f.get(context.WithValue(ctx, robotsKey{}, (*robotsCache)(nil)), http.MethodGet, key+"/robots.txt", 512<<10)
+		switch {
+		case err != nil:
+			// RFC 9309: an unreachable robots.txt means the site may not be
+			// crawled; the reason (refused address, DNS, timeout) is kept.
+			e.rules, e.err = disallowAll(), err
+		case resp.Status >= 500:
+			e.status = resp.Status
+			e.rules = disallowAll()
+		case resp.Status >= 400:
+			e.status = resp.Status
+			e.rules = &robotsRules{}
+		default:
+			e.status = resp.Status
+			e.rules = parseRobots(string(resp.Body), rc.agent)
+		}
+	})
+	return e
+}
+
+// check returns nil if the bot may read u, errRobots if robots.txt forbids
+// it, or the reason robots.txt itself could not be read.
+func (rc *robotsCache) check(ctx context.Context, u *url.URL) error {
+	if u.Path == "/robots.txt" {
+		return nil
+	}
+	e := rc.entry(ctx, u)
+	if e.err != nil {
+		return e.err
+	}
+	if !e.rules.allows(u.EscapedPath(), u.RawQuery) {
+		return errRobots
+	}
+	return nil
+}
+
+// botToken is the product token robots.txt groups are matched against:
+// the user agent up to the first "/" or space ("UpliftBot").
+func botToken(ua string) string {
+	if i := strings.IndexAny(ua, "/ "); i > 0 {
+		return ua[:i]
+	}
+	return ua
+}

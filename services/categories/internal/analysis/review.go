@@ -1,0 +1,727 @@
+package analysis
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+
+	"uplift.dev/categories/internal/domain"
+)
+
+// Check ids of the website review.
+const (
+	CheckTitle          = "title"
+	CheckMetaDesc       = "meta-description"
+	CheckHeadings       = "headings"
+	CheckCanonical      = "canonical"
+	CheckImageAlt       = "image-alt"
+	CheckStructuredData = "structured-data"
+	CheckSitemapRobots  = "sitemap-robots"
+	CheckOpenGraph      = "open-graph"
+	CheckPageWeight     = "page-weight"
+	CheckImageWeight    = "image-weight"
+	CheckRenderBlocking = "render-blocking"
+	CheckCompression    = "compression"
+	CheckCaching        = "caching"
+	CheckViewport       = "viewport"
+	CheckHTTPS          = "https"
+	CheckContact        = "contact-page"
+	CheckReturns        = "returns-page"
+	CheckShipping       = "shipping-page"
+	CheckPrivacy        = "privacy-page"
+	CheckAddToCart      = "add-to-cart"
+	CheckReviews        = "reviews"
+	CheckEmailCapture   = "email-capture"
+)
+
+// Weight is one check of the website review and the points it is worth.
+type Weight struct {
+	Check  string
+	Group  string
+	Points int
+}
+
+// Weights is the published scoring table: a review's score is the sum of
+// the points earned on each check, and the points sum to 100, so a store
+// owner can see exactly where every lost point went. Changing a weight
+// changes every store's score; do it deliberately and update the tests.
+var Weights = []Weight{
+	{CheckTitle, domain.GroupSearch, 6},
+	{CheckMetaDesc, domain.GroupSearch, 6},
+	{CheckHeadings, domain.GroupSearch, 4},
+	{CheckCanonical, domain.GroupSearch, 3},
+	{CheckImageAlt, domain.GroupSearch, 4},
+	{CheckStructuredData, domain.GroupSearch, 5},
+	{CheckSitemapRobots, domain.GroupSearch, 3},
+	{CheckOpenGraph, domain.GroupSearch, 4},
+	{CheckPageWeight, domain.GroupSpeed, 4},
+	{CheckImageWeight, domain.GroupSpeed, 5},
+	{CheckRenderBlocking, domain.GroupSpeed, 6},
+	{CheckCompression, domain.GroupSpeed, 4},
+	{CheckCaching, domain.GroupSpeed, 3},
+	{CheckViewport, domain.GroupMobile, 8},
+	{CheckHTTPS, domain.GroupTrust, 8},
+	{CheckContact, domain.GroupTrust, 3},
+	{CheckReturns, domain.GroupTrust, 3},
+	{CheckShipping, domain.GroupTrust, 3},
+	{CheckPrivacy, domain.GroupTrust, 3},
+	{CheckAddToCart, domain.GroupConversion, 6},
+	{CheckReviews, domain.GroupConversion, 4},
+	{CheckEmailCapture, domain.GroupConversion, 5},
+}
+
+// Thresholds the speed checks use.
+const (
+	htmlGoodBytes   = 200 << 10 // HTML at or under this earns full page-weight points
+	htmlOKBytes     = 500 << 10 // HTML at or under this earns half
+	heavyImageBytes = 300 << 10 // an image over this is heavy
+	maxStylesheets  = 4         // more render-blocking stylesheets than this cost points
+)
+
+// draft is a finding before its points are settled. cost is the points it
+// would lose on its own; the check's total is capped at its weight.
+type draft struct {
+	key     string // stable identity within the check (not the changing details)
+	title   string
+	url     string
+	element string
+	why     string
+	fix     string
+	cost    int
+}
+
+// reviewer runs every check on one site.
+type reviewer struct {
+	s     *site
+	store string
+}
+
+// review produces the website review of s, comparing with previous.
+func review(s *site, previous *domain.Review) domain.Review {
+	r := &reviewer{s: s, store: storeName(s)}
+	checks := map[string]func() []draft{
+		CheckTitle: r.title, CheckMetaDesc: r.metaDesc, CheckHeadings: r.headings, CheckCanonical: r.canonical,
+		CheckImageAlt: r.imageAlt, CheckStructuredData: r.structuredData, CheckSitemapRobots: r.sitemapRobots,
+		CheckOpenGraph: r.openGraph, CheckPageWeight: r.pageWeight, CheckImageWeight: r.imageWeight,
+		CheckRenderBlocking: r.renderBlocking, CheckCompression: r.compression, CheckCaching: r.caching,
+		CheckViewport: r.viewport, CheckHTTPS: r.https,
+		CheckContact:   func() []draft { return r.trustPage(kindContact) },
+		CheckReturns:   func() []draft { return r.trustPage(kindReturns) },
+		CheckShipping:  func() []draft { return r.trustPage(kindShipping) },
+		CheckPrivacy:   func() []draft { return r.trustPage(kindPrivacy) },
+		CheckAddToCart: r.addToCart, CheckReviews: r.reviews, CheckEmailCapture: r.emailCapture,
+	}
+	out := domain.Review{SiteURL: s.URL}
+	for _, w := range Weights {
+		drafts := checks[w.Check]()
+		remaining := w.Points
+		for _, d := range drafts {
+			lost := min(d.cost, remaining)
+			remaining -= lost
+			out.Findings = append(out.Findings, domain.Finding{
+				ID: findingID(w.Check, d.url, d.key), Group: w.Group, Check: w.Check, Title: d.title,
+				URL: d.url, Element: d.element, Why: d.why, Fix: d.fix, PointsLost: lost, State: domain.StateNew,
+			})
+		}
+		out.Checks = append(out.Checks, domain.CheckResult{Check: w.Check, Group: w.Group, Weight: w.Points, Earned: remaining})
+		out.Score += remaining
+	}
+	compare(&out, previous)
+	return out
+}
+
+// compare marks findings new or open against the previous review and adds
+// the previous findings that are gone as fixed.
+func compare(r *domain.Review, previous *domain.Review) {
+	if previous == nil {
+		return
+	}
+	before := map[string]bool{}
+	for _, f := range previous.Findings {
+		if f.State != domain.StateFixed {
+			before[f.ID] = true
+		}
+	}
+	now := map[string]bool{}
+	for i := range r.Findings {
+		now[r.Findings[i].ID] = true
+		if before[r.Findings[i].ID] {
+			r.Findings[i].State = domain.StateOpen
+		}
+	}
+	for _, f := range previous.Findings {
+		if f.State != domain.StateFixed && !now[f.ID] {
+			f.State, f.PointsLost = domain.StateFixed, 0
+			r.Findings = append(r.Findings, f)
+		}
+	}
+}
+
+// findingID is stable for the same check, page and element, so the next
+// review can tell what is still open.
+func findingID(check, pageURL, key string) string {
+	u := pageURL
+	if p, err := url.Parse(pageURL); err == nil {
+		u = p.EscapedPath() // http→https or www changes keep the same ids
+	}
+	sum := sha256.Sum256([]byte(check + "\x00" + u + "\x00" + key))
+	return check + "-" + hex.EncodeToString(sum[:5])
+}
+
+// ratioCost spreads lost = ceil(weight*failed/total) over the drafts, so a
+// check failing on some pages loses a matching share of its points.
+func ratioCost(drafts []draft, failed, total, weight int) []draft {
+	if len(drafts) == 0 || total == 0 {
+		return drafts
+	}
+	lost := (weight*failed + total - 1) / total
+	for i := range drafts {
+		drafts[i].cost = lost / len(drafts)
+		if i < lost%len(drafts) {
+			drafts[i].cost++
+		}
+	}
+	return drafts
+}
+
+func (r *reviewer) weight(check string) int {
+	for _, w := range Weights {
+		if w.Check == check {
+			return w.Points
+		}
+	}
+	return 0
+}
+
+// ---- search ----
+
+func (r *reviewer) title() []draft {
+	var out []draft
+	pages := r.s.all()
+	homeTitle := strings.ToLower(r.s.Home.Title)
+	for i, p := range pages {
+		t := p.Title
+		suggest := r.suggestTitle(p)
+		switch {
+		case t == "":
+			out = append(out, draft{key: "missing", title: "Page has no title", url: p.URL, element: "<title>",
+				why: "The title is the blue link people click in Google and the name of the browser tab; without one, search engines make one up.",
+				fix: fmt.Sprintf("Add <title>%s</title> inside <head>.", suggest)})
+		case len([]rune(t)) < 15:
+			out = append(out, draft{key: "short", title: "Page title is too short", url: p.URL, element: "<title>" + t + "</title>",
+				why: "A very short title wastes the most valuable words on the search results page and says little about what you sell.",
+				fix: fmt.Sprintf("Use a descriptive title of 30–60 characters, for example: <title>%s</title>", suggest)})
+		case len([]rune(t)) > 70:
+			out = append(out, draft{key: "long", title: "Page title is too long", url: p.URL, element: "<title>" + truncateWords(t, 90) + "</title>",
+				why: "Google cuts titles after about 60 characters, so the end of this one is never seen.",
+				fix: fmt.Sprintf("Shorten it to under 60 characters, for example: <title>%s</title>", suggest)})
+		case i > 0 && strings.ToLower(t) == homeTitle:
+			out = append(out, draft{key: "duplicate", title: "Page reuses the home page title", url: p.URL, element: "<title>" + t + "</title>",
+				why: "When many pages share one title, search engines cannot tell them apart and may show the wrong page.",
+				fix: fmt.Sprintf("Give this page its own title, for example: <title>%s</title>", suggest)})
+		}
+	}
+	return ratioCost(out, len(out), len(pages), r.weight(CheckTitle))
+}
+
+func (r *reviewer) metaDesc() []draft {
+	var out []draft
+	pages := r.s.all()
+	for _, p := range pages {
+		d := p.MetaDesc
+		suggest := r.suggestDescription(p)
+		switch {
+		case !p.HasMetaDesc || d == "":
+			out = append(out, draft{key: "missing", title: "Page has no meta description", url: p.URL, element: `<meta name="description">`,
+				why: "Search engines show the meta description under your link; without one they pick a random snippet, and fewer people click.",
+				fix: fmt.Sprintf(`Add inside <head>: <meta name="description" content="%s">`, suggest)})
+		case len([]rune(d)) < 50:
+			out = append(out, draft{key: "short", title: "Meta description is too short", url: p.URL, element: fmt.Sprintf(`<meta name="description" content="%s">`, d),
+				why: "A one-line description does not give shoppers a reason to click your result over the next one.",
+				fix: fmt.Sprintf(`Replace it with 120–155 characters that say what you sell and why: <meta name="description" content="%s">`, suggest)})
+		case len([]rune(d)) > 170:
+			out = append(out, draft{key: "long", title: "Meta description is too long", url: p.URL, element: fmt.Sprintf(`<meta name="description" content="%s">`, truncateWords(d, 100)),
+				why: "Search engines cut descriptions after about 155 characters, so the end of yours is hidden.",
+				fix: fmt.Sprintf(`Shorten it to under 155 characters: <meta name="description" content="%s">`, suggest)})
+		}
+	}
+	return ratioCost(out, len(out), len(pages), r.weight(CheckMetaDesc))
+}
+
+func (r *reviewer) headings() []draft {
+	var out []draft
+	pages := r.s.all()
+	for _, p := range pages {
+		switch n := len(p.H1); {
+		case n == 0:
+			out = append(out, draft{key: "none", title: "Page has no main heading (h1)", url: p.URL, element: "<h1>",
+				why: "The h1 tells shoppers and search engines what the page is about at a glance.",
+				fix: fmt.Sprintf("Add one visible heading near the top: <h1>%s</h1>", r.suggestH1(p))})
+		case n > 1:
+			out = append(out, draft{key: "many", title: fmt.Sprintf("Page has %d main headings (h1)", n), url: p.URL,
+				element: "<h1>" + strings.Join(limitStrings(p.H1, 4), "</h1>, <h1>") + "</h1>",
+				why:     "Several h1s blur what the page is about; search engines and screen readers expect one.",
+				fix:     fmt.Sprintf("Keep <h1>%s</h1> and change the other %d to <h2>.", firstNonEmpty(p.H1[0], r.suggestH1(p)), n-1)})
+		}
+	}
+	return ratioCost(out, len(out), len(pages), r.weight(CheckHeadings))
+}
+
+func (r *reviewer) canonical() []draft {
+	var out []draft
+	pages := r.s.all()
+	for _, p := range pages {
+		if p.HasCanonical && p.Canonical == "" {
+			out = append(out, draft{key: "empty", title: "Canonical link is empty", url: p.URL, element: `<link rel="canonical" href="">`,
+				why: "An empty canonical link points search engines nowhere, so they guess which address of the page to rank.",
+				fix: fmt.Sprintf(`Fill in the address: <link rel="canonical" href="%s">`, p.URL)})
+		} else if p.Canonical == "" {
+			out = append(out, draft{key: "missing", title: "Page has no canonical link", url: p.URL, element: `<link rel="canonical">`,
+				why: "Stores reach the same page through many URLs (filters, tracking tags, collections); a canonical link tells search engines which one to rank.",
+				fix: fmt.Sprintf(`Add inside <head>: <link rel="canonical" href="%s">`, p.URL)})
+		}
+	}
+	return ratioCost(out, len(out), len(pages), r.weight(CheckCanonical))
+}
+
+func (r *reviewer) imageAlt() []draft {
+	var out []draft
+	total, missing := 0, 0
+	seen := map[string]bool{}
+	for _, p := range r.s.all() {
+		var bad []imageRef
+		for _, img := range p.Images {
+			if seen[img.Src] {
+				continue
+			}
+			seen[img.Src] = true
+			total++
+			if !img.HasAlt {
+				missing++
+				bad = append(bad, img)
+			}
+		}
+		if len(bad) == 0 {
+			continue
+		}
+		var fixes []string
+		for _, img := range bad[:min(5, len(bad))] {
+			fixes = append(fixes, fmt.Sprintf(`%s → alt="%s"`, path.Base(img.Src), r.suggestAlt(img)))
+		}
+		more := ""
+		if len(bad) > 5 {
+			more = fmt.Sprintf(" (and %d more)", len(bad)-5)
+		}
+		out = append(out, draft{key: "missing", title: fmt.Sprintf("%d images have no alt text", len(bad)), url: p.URL, element: bad[0].Tag + more,
+			why: "Alt text describes an image to blind shoppers and to Google Images, which sends product traffic.",
+			fix: "Add an alt attribute describing each image: " + strings.Join(fixes, "; ") + more + "."})
+		if len(bad) == 1 {
+			out[len(out)-1].title = "An image has no alt text"
+		}
+	}
+	return ratioCost(out, missing, total, r.weight(CheckImageAlt))
+}
+
+// orgTypes are JSON-LD types that describe the business itself.
+var orgTypes = []string{"organization", "onlinestore", "store", "localbusiness", "website", "corporation", "brand", "clothingstore", "onlinebusiness"}
+
+func (r *reviewer) structuredData() []draft {
+	var out []draft
+	hasOrg := false
+	for _, obj := range r.s.Home.JSONLD {
+		if jsonldIs(obj, orgTypes...) {
+			hasOrg = true
+		}
+	}
+	if !hasOrg {
+		snippet, _ := json.Marshal(map[string]any{"@context": "https://schema.org", "@type": "Organization", "name": r.store, "url": r.s.URL})
+		out = append(out, draft{key: "organization", title: "No business details for search engines", url: r.s.URL, element: `<script type="application/ld+json">`,
+			why:  "Organization markup lets Google show your store's name, logo and links correctly in results.",
+			fix:  fmt.Sprintf(`Add to the home page: <script type="application/ld+json">%s</script>`, snippet),
+			cost: 2})
+	}
+	var productPages, missing []*page
+	for _, p := range r.s.all() {
+		if !isProductPage(p) {
+			continue
+		}
+		productPages = append(productPages, p)
+		has := false
+		for _, obj := range p.JSONLD {
+			if jsonldIs(obj, "product", "productgroup") {
+				has = true
+			}
+		}
+		if !has {
+			missing = append(missing, p)
+		}
+	}
+	var prod []draft
+	for _, p := range missing {
+		prod = append(prod, draft{key: "product", title: "Product page has no product markup", url: p.URL, element: `<script type="application/ld+json">`,
+			why: "Product markup (name, price, availability) is what lets Google show your price and stock right in the search results.",
+			fix: fmt.Sprintf(`Add to this page: <script type="application/ld+json">%s</script>`, r.productSnippet(p))})
+	}
+	prod = ratioCost(prod, len(missing), len(productPages), r.weight(CheckStructuredData)-2)
+	return append(out, prod...)
+}
+
+func (r *reviewer) sitemapRobots() []draft {
+	var out []draft
+	if r.s.RobotsStatus != 200 {
+		out = append(out, draft{key: "robots", title: "No robots.txt file", url: r.s.Origin + "/robots.txt", element: "/robots.txt",
+			why:  "robots.txt tells search engines what to crawl and where your sitemap is.",
+			fix:  fmt.Sprintf("Publish %s/robots.txt containing:\nUser-agent: *\nAllow: /\nSitemap: %s/sitemap.xml", r.s.Origin, r.s.Origin),
+			cost: 1})
+	}
+	if r.s.SitemapURL == "" {
+		fix := fmt.Sprintf("Publish a sitemap at %s/sitemap.xml listing your home, product, collection and policy pages, and name it in robots.txt with \"Sitemap: %s/sitemap.xml\".", r.s.Origin, r.s.Origin)
+		out = append(out, draft{key: "sitemap", title: "No sitemap found", url: r.s.Origin + "/sitemap.xml", element: "/sitemap.xml",
+			why: "A sitemap helps search engines find every product quickly, including new ones.", fix: fix, cost: 2})
+	}
+	return out
+}
+
+func (r *reviewer) openGraph() []draft {
+	h := r.s.Home
+	var out []draft
+	add := func(prop, content string, cost int) {
+		if h.OG[prop] != "" {
+			return
+		}
+		out = append(out, draft{key: prop, title: fmt.Sprintf("Missing %s tag for social sharing", prop), url: h.URL, element: fmt.Sprintf(`<meta property="%s">`, prop),
+			why:  "When someone shares your store on Facebook, WhatsApp or Pinterest, Open Graph tags decide the title, text and picture of the preview.",
+			fix:  fmt.Sprintf(`Add inside <head>: <meta property="%s" content="%s">`, prop, content),
+			cost: cost})
+	}
+	img := "https://…/your-best-product-photo.jpg (1200×630)"
+	if len(h.Images) > 0 {
+		img = h.Images[0].Src
+	}
+	add("og:image", img, 2)
+	add("og:title", firstNonEmpty(h.Title, r.suggestTitle(h)), 1)
+	add("og:description", r.suggestDescription(h), 1)
+	return out
+}
+
+// ---- speed ----
+
+func (r *reviewer) pageWeight() []draft {
+	h := r.s.Home
+	kb := h.Bytes >> 10
+	switch {
+	case h.Truncated:
+		return []draft{{key: "html", title: "Home page HTML is enormous", url: h.URL, element: fmt.Sprintf("HTML document, over %d KB", kb),
+			why: "Every visitor downloads this before seeing anything; on a phone connection it takes seconds.",
+			fix: "Remove inline scripts, styles and repeated markup (mega menus, hidden sections) so the HTML is under 200 KB.", cost: 4}}
+	case h.Bytes > htmlOKBytes:
+		return []draft{{key: "html", title: "Home page HTML is very heavy", url: h.URL, element: fmt.Sprintf("HTML document, %d KB", kb),
+			why: "Heavy HTML delays the first paint on phones, and slow stores lose shoppers before the page appears.",
+			fix: fmt.Sprintf("Cut the HTML from %d KB to under 200 KB: move inline scripts and styles to cached files and trim hidden menus and sections.", kb), cost: 4}}
+	case h.Bytes > htmlGoodBytes:
+		return []draft{{key: "html", title: "Home page HTML is heavy", url: h.URL, element: fmt.Sprintf("HTML document, %d KB", kb),
+			why: "Heavy HTML delays the first paint on phones.",
+			fix: fmt.Sprintf("Cut the HTML from %d KB to under 200 KB: move inline scripts and styles to cached files.", kb), cost: 2}}
+	}
+	return nil
+}
+
+func (r *reviewer) imageWeight() []draft {
+	var out []draft
+	measured := 0
+	for _, as := range r.s.Assets {
+		if as.Kind != "image" || as.Bytes < 0 {
+			continue
+		}
+		measured++
+		if as.Bytes > heavyImageBytes {
+			out = append(out, draft{key: as.URL, title: "Heavy image on the home page", url: r.s.Home.URL,
+				element: fmt.Sprintf(`<img src="%s"> (%d KB)`, as.URL, as.Bytes>>10),
+				why:     "Large images are the main reason store pages load slowly on phones.",
+				fix:     fmt.Sprintf("Resize %s to the size it is shown at (at most 1600 px wide) and save it as WebP or a 75%%-quality JPEG; it should be under 200 KB, not %d KB.", path.Base(as.URL), as.Bytes>>10)})
+		}
+	}
+	return ratioCost(out, len(out), measured, r.weight(CheckImageWeight))
+}
+
+func (r *reviewer) renderBlocking() []draft {
+	h := r.s.Home
+	var out []draft
+	for _, js := range h.BlockingJS {
+		out = append(out, draft{key: js, title: "Script blocks the page from showing", url: h.URL, element: fmt.Sprintf(`<script src="%s">`, js),
+			why:  "A script in <head> without async or defer stops the browser from drawing the page until it has downloaded and run.",
+			fix:  fmt.Sprintf(`Change it to <script src="%s" defer></script>, or move it to the end of <body>.`, js),
+			cost: 2})
+	}
+	if n := len(h.Stylesheets); n > maxStylesheets {
+		out = append(out, draft{key: "stylesheets", title: fmt.Sprintf("%d stylesheets load before the page shows", n), url: h.URL,
+			element: fmt.Sprintf(`<link rel="stylesheet" href="%s"> and %d more`, h.Stylesheets[0], n-1),
+			why:     "Each stylesheet is another download the browser waits for before drawing anything.",
+			fix:     fmt.Sprintf("Combine the %d stylesheets into one or two files, and load non-essential ones (fonts, widgets) with media=\"print\" onload=\"this.media='all'\".", n),
+			cost:    2})
+	}
+	return out
+}
+
+func (r *reviewer) compression() []draft {
+	var out []draft
+	eligible := 0
+	for _, p := range r.s.all() {
+		if p.Bytes < 1024 {
+			continue
+		}
+		eligible++
+		if !p.Compressed {
+			out = append(out, draft{key: "html", title: "Page is sent uncompressed", url: p.URL, element: fmt.Sprintf("HTML document, %d KB, no Content-Encoding", p.Bytes>>10),
+				why: "Compression makes HTML about five times smaller to download, at no cost to you.",
+				fix: "Turn on gzip or Brotli compression for text/html, text/css and JavaScript in your web server or CDN (for example \"gzip on;\" in nginx, or the compression setting of your host)."})
+		}
+	}
+	return ratioCost(out, len(out), eligible, r.weight(CheckCompression))
+}
+
+func (r *reviewer) caching() []draft {
+	var out []draft
+	for _, as := range r.s.Assets {
+		if !as.cachedLong() {
+			cc := as.CacheCtl
+			if cc == "" {
+				cc = "none"
+			}
+			out = append(out, draft{key: as.URL, title: "File is not cached by browsers", url: r.s.Home.URL,
+				element: fmt.Sprintf("%s %s (Cache-Control: %s)", as.Kind, as.URL, cc),
+				why:     "Without caching, returning shoppers download the same files on every page.",
+				fix:     fmt.Sprintf("Serve %s with \"Cache-Control: public, max-age=31536000, immutable\" (and change the file name when the file changes).", path.Base(as.URL))})
+		}
+	}
+	return ratioCost(out, len(out), len(r.s.Assets), r.weight(CheckCaching))
+}
+
+// ---- mobile ----
+
+func (r *reviewer) viewport() []draft {
+	var out []draft
+	pages := r.s.all()
+	failed := 0
+	const fixTag = `<meta name="viewport" content="width=device-width, initial-scale=1">`
+	for _, p := range pages {
+		vp := strings.ToLower(strings.ReplaceAll(p.Viewport, " ", ""))
+		switch {
+		case !p.HasViewport:
+			failed++
+			out = append(out, draft{key: "missing", title: "Page is not set up for phones", url: p.URL, element: `<meta name="viewport">`,
+				why: "Without a viewport tag, phones show a shrunken desktop page that shoppers must pinch to read — and most store visits are on phones.",
+				fix: "Add inside <head>: " + fixTag})
+		case !strings.Contains(vp, "width=device-width"):
+			failed++
+			out = append(out, draft{key: "width", title: "Viewport does not follow the phone's width", url: p.URL, element: fmt.Sprintf(`<meta name="viewport" content="%s">`, p.Viewport),
+				why: "A fixed-width viewport makes phones scale the page instead of laying it out for the screen.",
+				fix: "Replace it with " + fixTag})
+		}
+	}
+	out = ratioCost(out, failed, len(pages), r.weight(CheckViewport))
+	vp := strings.ToLower(strings.ReplaceAll(r.s.Home.Viewport, " ", ""))
+	if strings.Contains(vp, "user-scalable=no") || strings.Contains(vp, "user-scalable=0") || strings.Contains(vp, "maximum-scale=1,") || strings.HasSuffix(vp, "maximum-scale=1") || strings.Contains(vp, "maximum-scale=1.0") {
+		out = append(out, draft{key: "zoom", title: "Shoppers cannot zoom on phones", url: r.s.Home.URL, element: fmt.Sprintf(`<meta name="viewport" content="%s">`, r.s.Home.Viewport),
+			why: "Blocking zoom stops shoppers from looking closely at product photos and fails accessibility rules.",
+			fix: "Replace it with " + fixTag, cost: 2})
+	}
+	return out
+}
+
+// ---- trust ----
+
+func (r *reviewer) https() []draft {
+	if !strings.HasPrefix(r.s.URL, "https://") {
+		return []draft{{key: "http", title: "Store is not served over HTTPS", url: r.s.URL, element: "http:// address",
+			why:  "Browsers mark http:// pages \"Not secure\", and shoppers will not type card details there; Google ranks secure sites higher.",
+			fix:  fmt.Sprintf("Install a TLS certificate (free with Let's Encrypt or your host), serve the store at %s and redirect every http:// address to it.", strings.Replace(r.s.URL, "http://", "https://", 1)),
+			cost: 8}}
+	}
+	var out []draft
+	for _, p := range r.s.all() {
+		if len(p.MixedContent) > 0 {
+			out = append(out, draft{key: "mixed", title: "Secure page loads insecure files", url: p.URL,
+				element: strings.Join(limitStrings(p.MixedContent, 3), ", "),
+				why:     "Files loaded over http:// on an https:// page trigger browser warnings or are blocked, breaking images and scripts.",
+				fix:     "Change these addresses to https:// (or to relative URLs): " + strings.Join(limitStrings(p.MixedContent, 5), ", "),
+				cost:    3})
+		}
+	}
+	return out
+}
+
+var trustCopy = map[string]struct{ name, why, fix, shopify string }{
+	kindContact: {"contact", "Shoppers look for a way to reach a real person before they buy from a store they do not know.",
+		"Add a Contact page with an email address (and phone or form) and link it in the footer as \"Contact us\".",
+		"In Shopify: Online Store → Pages → Add page, choose the \"contact\" template, then add it to the footer menu."},
+	kindReturns: {"returns", "A clear returns policy is one of the first things shoppers check; without it many will not risk an order.",
+		"Publish a Returns & refunds page (how many days, who pays return shipping, how refunds are paid) and link it in the footer.",
+		"In Shopify: Settings → Policies → Refund policy, then add it to the footer menu."},
+	kindShipping: {"shipping", "Surprise shipping costs are the most common reason carts are abandoned; shoppers want costs and times up front.",
+		"Publish a Shipping page (where you ship, costs, delivery times, free-shipping threshold) and link it in the footer.",
+		"In Shopify: Settings → Policies → Shipping policy, then add it to the footer menu."},
+	kindPrivacy: {"privacy", "A privacy policy is required by law when you collect emails or orders, and its absence looks untrustworthy.",
+		"Publish a Privacy policy (what you collect, why, who you share it with, how to ask for deletion) and link it in the footer.",
+		"In Shopify: Settings → Policies → Privacy policy, then add it to the footer menu."},
+}
+
+func (r *reviewer) trustPage(kind string) []draft {
+	c := trustCopy[kind]
+	var linked string
+	for _, l := range r.s.Home.Links {
+		if slices.Contains(pageKinds(l.Href, l.Text), kind) && r.s.sameSite(l.Href) {
+			linked = l.Href
+			break
+		}
+	}
+	if linked != "" {
+		if cand := r.s.candidate(linked); cand != "" {
+			if st, ok := r.s.Broken[cand]; ok && st > 0 {
+				return []draft{{key: "broken", title: fmt.Sprintf("The %s page link is broken", c.name), url: r.s.Home.URL,
+					element: fmt.Sprintf(`<a href="%s"> (HTTP %d)`, linked, st), why: c.why,
+					fix: fmt.Sprintf("The home page links to %s but it answers HTTP %d. Restore the page or point the link at the right address.", linked, st), cost: 3}}
+			}
+		}
+		return nil
+	}
+	fix := c.fix
+	if r.s.Shopify {
+		fix += " " + c.shopify
+	}
+	for _, u := range r.s.SitemapURLs {
+		if slices.Contains(pageKinds(u, ""), kind) {
+			fix = fmt.Sprintf("You already have %s, but the home page does not link to it: add it to the footer menu.", u)
+			break
+		}
+	}
+	return []draft{{key: "missing", title: fmt.Sprintf("No %s page linked from the home page", c.name), url: r.s.Home.URL,
+		element: "footer links", why: c.why, fix: fix, cost: 3}}
+}
+
+// ---- conversion ----
+
+func (r *reviewer) addToCart() []draft {
+	var out []draft
+	var productPages []*page
+	found := false
+	for _, p := range r.s.all() {
+		if isProductPage(p) {
+			productPages = append(productPages, p)
+		}
+		if hasAddToCart(p) {
+			found = true
+		}
+	}
+	if !found {
+		u, el := r.s.Home.URL, "product page buy button"
+		if len(productPages) > 0 {
+			u, el = productPages[0].URL, `<form action="/cart/add"> or <button>Add to cart</button>`
+		}
+		out = append(out, draft{key: "add-to-cart", title: "No add-to-cart button found", url: u, element: el,
+			why:  "Shoppers who cannot add a product to the cart straight from its page leave instead.",
+			fix:  "Put a prominent \"Add to cart\" button next to the price on every product page, inside a form that posts to your cart.",
+			cost: 4})
+	}
+	// A call to action on the home page that leads into the catalogue.
+	cta := false
+	for _, l := range r.s.Home.Links {
+		kinds := pageKinds(l.Href, l.Text)
+		if len(kinds) > 0 && (kinds[0] == kindProduct || kinds[0] == kindCollection) && containsAny(strings.ToLower(l.Text), ctaWords) {
+			cta = true
+			break
+		}
+	}
+	if !cta && !hasAddToCart(r.s.Home) {
+		target := r.s.Origin + "/collections/all"
+		for _, l := range r.s.Home.Links {
+			if ks := pageKinds(l.Href, l.Text); len(ks) > 0 && ks[0] == kindCollection {
+				target = l.Href
+				break
+			}
+		}
+		out = append(out, draft{key: "cta", title: "Home page has no clear \"Shop now\" button", url: r.s.Home.URL, element: "hero section",
+			why:  "Visitors landing on the home page need one obvious next step into your products.",
+			fix:  fmt.Sprintf(`Add a button under the main heading: <a href="%s" class="button">Shop %s</a>`, target, r.ctaLabel()),
+			cost: 2})
+	}
+	return out
+}
+
+// ctaWords are words of links that invite shoppers into the catalogue.
+var ctaWords = []string{"shop", "buy", "browse", "order", "discover", "explore", "see all", "view all", "acheter", "kaufen", "comprar", "découvrir", "entdecken"}
+
+func hasAddToCart(p *page) bool {
+	for _, f := range p.Forms {
+		if f.CartAdd {
+			return true
+		}
+	}
+	for _, b := range p.Buttons {
+		if isAddToCart(b) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *reviewer) reviews() []draft {
+	for _, p := range r.s.all() {
+		if p.ReviewMarker {
+			return nil
+		}
+	}
+	u := r.s.Home.URL
+	for _, p := range r.s.all() {
+		if isProductPage(p) {
+			u = p.URL
+			break
+		}
+	}
+	fix := "Collect reviews from past buyers (an email a week after delivery) and show the stars and reviews on each product page."
+	if r.s.Shopify {
+		fix += " A free app such as Shopify Product Reviews or Judge.me adds this and the review markup Google needs."
+	}
+	return []draft{{key: "reviews", title: "No customer reviews on product pages", url: u, element: "product reviews section",
+		why: "Most shoppers read reviews before buying from a store they do not know; products with reviews convert noticeably better.",
+		fix: fix, cost: 4}}
+}
+
+func (r *reviewer) emailCapture() []draft {
+	for _, p := range r.s.all() {
+		for _, f := range p.Forms {
+			if f.HasEmail && !f.HasPassword && !f.HasTextarea {
+				return nil
+			}
+		}
+	}
+	return []draft{{key: "newsletter", title: "No newsletter sign-up", url: r.s.Home.URL, element: "footer newsletter form",
+		why:  "Most first-time visitors do not buy; an email sign-up lets you bring them back with new products and offers.",
+		fix:  fmt.Sprintf(`Add a sign-up form to the footer with the line "Join the %s list for new arrivals and 10%% off your first order", an email field and a "Subscribe" button.`, r.store),
+		cost: 5}}
+}
+
+// isProductPage reports whether p is a single product's page.
+func isProductPage(p *page) bool {
+	if ks := pageKinds(p.URL, ""); len(ks) > 0 && ks[0] == kindProduct {
+		return true
+	}
+	if strings.Contains(strings.ToLower(p.OG["og:type"]), "product") {
+		return true
+	}
+	for _, obj := range p.JSONLD {
+		if jsonldIs(obj, "product") {
+			return true
+		}
+	}
+	return false
+}
+
+func limitStrings(s []string, n int) []string {
+	return s[:min(n, len(s))]
+}

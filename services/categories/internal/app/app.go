@@ -1,0 +1,402 @@
+// Package app holds the categories service's use cases: the business
+// profile, the website review and what it produces. It reaches storage, the
+// users service and the website analysis engine through the narrow
+// interfaces it declares here, so each can be replaced by a fake in tests.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"uplift.dev/categories/internal/domain"
+)
+
+// Repository stores categories, reports, insights and ideas. Update applies
+// the effects its fn returns (new report, stale ideas, events) in the same
+// transaction as the change.
+type Repository interface {
+	// Ensure stores c if no category has its id yet; otherwise it fills the
+	// stored one's empty name and Shopify id from c when c has the same owner.
+	// It returns the stored category.
+	Ensure(ctx context.Context, c domain.Category) (domain.Category, error)
+	// Get returns domain.ErrNotFound for an unknown id.
+	Get(ctx context.Context, id string) (domain.Category, error)
+	// Update reads the category for update, applies fn and saves it with fn's effects, atomically.
+	Update(ctx context.Context, id string, fn func(*domain.Category) (domain.Effects, error)) (domain.Category, error)
+	// Report returns one report with its insights and top ideas, or domain.ErrNotFound.
+	Report(ctx context.Context, reportID string) (domain.Report, error)
+	// LatestReport returns the newest report of a category, nil if none.
+	LatestReport(ctx context.Context, categoryID string) (*domain.Report, error)
+	// LatestReadyReport returns the newest READY report, nil if none.
+	LatestReadyReport(ctx context.Context, categoryID string) (*domain.Report, error)
+	// RecentIdeas lists ideas that are not invalidated, newest first.
+	RecentIdeas(ctx context.Context, categoryID string, limit int) ([]domain.Idea, error)
+	// Idea returns domain.ErrIdeaNotFound unless the idea belongs to the category.
+	Idea(ctx context.Context, categoryID, ideaID string) (domain.Idea, error)
+	// ReviewProgress records a generating report's progress and publishes
+	// ReportUpdated. It commits at once, outside any run's transaction, so
+	// readers see the bar move.
+	ReviewProgress(ctx context.Context, categoryID, reportID string, pct int, step string) error
+	// FinishReview stores a READY report, its insights and ideas and the
+	// summary on the category, and publishes ReportUpdated. It reports false,
+	// storing nothing but the report's failure, when a newer report has
+	// replaced this one meanwhile.
+	FinishReview(ctx context.Context, categoryID, reportID string, a domain.Analysis) (bool, error)
+	// FailReview marks a report FAILED with a message for people and publishes ReportUpdated.
+	FailReview(ctx context.Context, categoryID, reportID, message string) error
+}
+
+// Analyzer reads store websites (the analysis engine).
+type Analyzer interface {
+	// NormalizeURL turns what a person typed into the site's canonical URL.
+	NormalizeURL(raw string) (string, error)
+	// Check reads the site's home page, quickly, so a save can refuse a site
+	// that cannot be read.
+	Check(ctx context.Context, siteURL string) error
+	// Analyze reviews the site and writes the summary, insights and ideas.
+	Analyze(ctx context.Context, siteURL string, previous *domain.Review, progress func(pct int, step string)) (domain.Analysis, error)
+	// Score reviews the site only, for the public website score.
+	Score(ctx context.Context, siteURL string) (domain.Review, error)
+}
+
+// Profiles reads the users service.
+type Profiles interface {
+	// OwnCategoryID returns the id of the category the users service gave
+	// uid, or domain.ErrNoProfile. The caller's credentials travel in ctx.
+	OwnCategoryID(ctx context.Context, uid string) (string, error)
+}
+
+// Options tune the use cases; zero values take the defaults.
+type Options struct {
+	// CheckTimeout bounds the synchronous website check on save.
+	CheckTimeout time.Duration
+	// ScoreTimeout bounds the public website score.
+	ScoreTimeout time.Duration
+	// ReviewTimeout bounds one review run.
+	ReviewTimeout time.Duration
+}
+
+// App is the categories service's use cases.
+type App struct {
+	repo     Repository
+	analyzer Analyzer
+	profiles Profiles
+	log      *slog.Logger
+	opts     Options
+	newID    func() string
+}
+
+// New returns the use cases over the given adapters.
+func New(repo Repository, analyzer Analyzer, profiles Profiles, log *slog.Logger, opts Options) *App {
+	if opts.CheckTimeout <= 0 {
+		opts.CheckTimeout = 20 * time.Second
+	}
+	if opts.ScoreTimeout <= 0 {
+		opts.ScoreTimeout = 45 * time.Second
+	}
+	if opts.ReviewTimeout <= 0 {
+		opts.ReviewTimeout = 10 * time.Minute
+	}
+	return &App{repo: repo, analyzer: analyzer, profiles: profiles, log: log, opts: opts,
+		newID: uuid.NewString}
+}
+
+// Within returns the use cases working on repo instead, so an event
+// consumer can run them inside the transaction that records the message.
+func (a *App) Within(repo Repository) *App {
+	c := *a
+	c.repo = repo
+	return &c
+}
+
+// authorized loads a category the caller may act on.
+func (a *App) authorized(ctx context.Context, caller domain.Caller, id string) (domain.Category, error) {
+	if err := domain.ValidateCategoryID(id); err != nil {
+		return domain.Category{}, err
+	}
+	c, err := a.repo.Get(ctx, id)
+	if err != nil {
+		return domain.Category{}, err
+	}
+	if !caller.CanAccess(c) {
+		return domain.Category{}, domain.ErrPermissionDenied
+	}
+	return c, nil
+}
+
+// SignUp is a UserCreated event as the app needs it.
+type SignUp struct {
+	UserID, CategoryID, DisplayName string
+}
+
+// CreateFromSignUp gives a new user their category. Redelivery is harmless:
+// an existing category is kept, only an empty name is filled.
+func (a *App) CreateFromSignUp(ctx context.Context, s SignUp) error {
+	if s.UserID == "" || domain.ValidateCategoryID(s.CategoryID) != nil {
+		a.log.WarnContext(ctx, "UserCreated without a usable category id dropped", "user", s.UserID, "category", s.CategoryID)
+		return nil
+	}
+	name, err := domain.NormalizeLabel(s.DisplayName)
+	if err != nil {
+		name = ""
+	}
+	_, err = a.repo.Ensure(ctx, domain.Category{ID: s.CategoryID, OwnerID: s.UserID, Name: name})
+	return err
+}
+
+// CreateCategory creates (or finds) the caller's own category, the one the
+// users service assigned them, and links a Shopify category id remembered
+// from before sign-up. Calling it again changes nothing.
+func (a *App) CreateCategory(ctx context.Context, caller domain.Caller, email, shopifyID string) (domain.Category, error) {
+	if caller.UID == "" {
+		return domain.Category{}, domain.ErrPermissionDenied
+	}
+	shopifyID, err := domain.NormalizeShopifyID(shopifyID)
+	if err != nil {
+		return domain.Category{}, err
+	}
+	id, err := a.profiles.OwnCategoryID(ctx, caller.UID)
+	if err != nil {
+		return domain.Category{}, err
+	}
+	if domain.ValidateCategoryID(id) != nil {
+		return domain.Category{}, fmt.Errorf("users service gave category id %q: %w", id, domain.ErrNoProfile)
+	}
+	name, _, _ := strings.Cut(email, "@")
+	if name, err = domain.NormalizeLabel(name); err != nil {
+		name = ""
+	}
+	c, err := a.repo.Ensure(ctx, domain.Category{ID: id, OwnerID: caller.UID, Name: name, ShopifyCategoryID: shopifyID})
+	if err != nil {
+		return domain.Category{}, err
+	}
+	if c.OwnerID != caller.UID {
+		return domain.Category{}, domain.ErrPermissionDenied
+	}
+	return c, nil
+}
+
+// GetCategory returns a category the caller may act on.
+func (a *App) GetCategory(ctx context.Context, caller domain.Caller, id string) (domain.Category, error) {
+	return a.authorized(ctx, caller, id)
+}
+
+// UpdateLabel renames the business.
+func (a *App) UpdateLabel(ctx context.Context, caller domain.Caller, id, name string) (domain.Category, error) {
+	if _, err := a.authorized(ctx, caller, id); err != nil {
+		return domain.Category{}, err
+	}
+	name, err := domain.NormalizeLabel(name)
+	if err != nil {
+		return domain.Category{}, err
+	}
+	return a.repo.Update(ctx, id, func(c *domain.Category) (domain.Effects, error) {
+		c.Name = name
+		return domain.Effects{}, nil
+	})
+}
+
+// ContentParams is a PATCH of the business profile's inputs. A nil or blank
+// SiteURL clears the website (the web sends an empty one as null); a nil
+// DisableWeeklyEmail leaves the switch as it is.
+type ContentParams struct {
+	SiteURL            *string
+	DisableWeeklyEmail *bool
+}
+
+// UpdateContentParams saves the profile's inputs. A new website is read
+// first: one that cannot be read is refused with nothing saved. A saved new
+// website starts a review and makes the old ideas stale.
+func (a *App) UpdateContentParams(ctx context.Context, caller domain.Caller, id string, in ContentParams) (domain.Category, error) {
+	cat, err := a.authorized(ctx, caller, id)
+	if err != nil {
+		return domain.Category{}, err
+	}
+	site := ""
+	if in.SiteURL != nil && strings.TrimSpace(*in.SiteURL) != "" {
+		if site, err = a.normalize(*in.SiteURL); err != nil {
+			return domain.Category{}, err
+		}
+	}
+	if site != "" && site != cat.SiteURL {
+		cctx, cancel := context.WithTimeout(ctx, a.opts.CheckTimeout)
+		err := a.analyzer.Check(cctx, site)
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return domain.Category{}, ctx.Err()
+			}
+			a.log.InfoContext(ctx, "website refused on save", "category", id, "site", site, "err", err)
+			return domain.Category{}, fmt.Errorf("%w: %v", domain.ErrUnreadableSite, err)
+		}
+	}
+	return a.repo.Update(ctx, id, func(c *domain.Category) (domain.Effects, error) {
+		var eff domain.Effects
+		if c.SetSite(site) {
+			eff.InvalidateIdeas = true
+			if site != "" {
+				eff.NewReport = a.newReport(c)
+			}
+		}
+		if in.DisableWeeklyEmail != nil {
+			c.DisableWeeklyEmail = *in.DisableWeeklyEmail
+		}
+		return eff, nil
+	})
+}
+
+func (a *App) normalize(raw string) (string, error) {
+	if err := domain.CheckSiteURLInput(raw); err != nil {
+		return "", err
+	}
+	site, err := a.analyzer.NormalizeURL(strings.TrimSpace(raw))
+	if err != nil || site == "" {
+		return "", fmt.Errorf("%w: %v", domain.ErrUnreadableSite, err)
+	}
+	return site, nil
+}
+
+func (a *App) newReport(c *domain.Category) *domain.Report {
+	return &domain.Report{ID: a.newID(), CategoryID: c.ID, SiteURL: c.SiteURL, Status: domain.StatusGenerating}
+}
+
+// UpdateEmailPreferences switches the daily business report; nil leaves it.
+func (a *App) UpdateEmailPreferences(ctx context.Context, caller domain.Caller, id string, disableBusinessReport *bool) (domain.Category, error) {
+	if _, err := a.authorized(ctx, caller, id); err != nil {
+		return domain.Category{}, err
+	}
+	return a.repo.Update(ctx, id, func(c *domain.Category) (domain.Effects, error) {
+		if disableBusinessReport != nil {
+			c.DisableBusinessReport = *disableBusinessReport
+		}
+		return domain.Effects{}, nil
+	})
+}
+
+// CurrentReport is what the Home page shows: the newest report (a generating
+// one keeps the last ready review of the same site visible), or a
+// NO_WEBSITE report while no website is set.
+func (a *App) CurrentReport(ctx context.Context, caller domain.Caller, id string) (domain.Report, error) {
+	cat, err := a.authorized(ctx, caller, id)
+	if err != nil {
+		return domain.Report{}, err
+	}
+	if cat.SiteURL == "" {
+		return domain.Report{CategoryID: id, Status: domain.StatusNoWebsite}, nil
+	}
+	latest, err := a.repo.LatestReport(ctx, id)
+	if err != nil {
+		return domain.Report{}, err
+	}
+	if latest == nil {
+		// A site saved before reports existed: say so rather than invent one.
+		return domain.Report{CategoryID: id, SiteURL: cat.SiteURL, Status: domain.StatusGenerating}, nil
+	}
+	if latest.Status == domain.StatusReady {
+		return *latest, nil
+	}
+	prev, err := a.repo.LatestReadyReport(ctx, id)
+	if err != nil {
+		return domain.Report{}, err
+	}
+	return latest.WithPreviousContent(prev), nil
+}
+
+// Insights returns the current insights: those of the last ready report.
+func (a *App) Insights(ctx context.Context, caller domain.Caller, id string) ([]domain.Insight, error) {
+	if _, err := a.authorized(ctx, caller, id); err != nil {
+		return nil, err
+	}
+	r, err := a.repo.LatestReadyReport(ctx, id)
+	if err != nil || r == nil {
+		return nil, err
+	}
+	return r.Insights, nil
+}
+
+// RecentIdeas returns the ideas still current, newest first.
+func (a *App) RecentIdeas(ctx context.Context, caller domain.Caller, id string) ([]domain.Idea, error) {
+	if _, err := a.authorized(ctx, caller, id); err != nil {
+		return nil, err
+	}
+	return a.repo.RecentIdeas(ctx, id, domain.RecentIdeasLimit)
+}
+
+// Idea returns one of the category's ideas, stale or not, so a link from an
+// old email still opens.
+func (a *App) Idea(ctx context.Context, caller domain.Caller, id, ideaID string) (domain.Idea, error) {
+	if _, err := a.authorized(ctx, caller, id); err != nil {
+		return domain.Idea{}, err
+	}
+	if err := domain.ValidateIdeaID(ideaID); err != nil {
+		return domain.Idea{}, err
+	}
+	return a.repo.Idea(ctx, id, ideaID)
+}
+
+// InvalidateIdeas discards the current ideas and, when a website is set,
+// starts a review that writes new ones.
+func (a *App) InvalidateIdeas(ctx context.Context, caller domain.Caller, id string) error {
+	if _, err := a.authorized(ctx, caller, id); err != nil {
+		return err
+	}
+	_, err := a.repo.Update(ctx, id, func(c *domain.Category) (domain.Effects, error) {
+		eff := domain.Effects{InvalidateIdeas: true}
+		if c.SiteURL != "" {
+			eff.NewReport = a.newReport(c)
+		}
+		return eff, nil
+	})
+	return err
+}
+
+// RequestDigest asks the digest service to email the current report now.
+// The request is published; sending it belongs to the digest service.
+func (a *App) RequestDigest(ctx context.Context, caller domain.Caller, id string) error {
+	if _, err := a.authorized(ctx, caller, id); err != nil {
+		return err
+	}
+	_, err := a.repo.Update(ctx, id, func(c *domain.Category) (domain.Effects, error) {
+		return domain.Effects{DigestRequestedBy: caller.UID}, nil
+	})
+	return err
+}
+
+// WebsiteScore reviews any site for the public website-score page.
+func (a *App) WebsiteScore(ctx context.Context, raw string) (domain.Review, error) {
+	if strings.TrimSpace(raw) == "" {
+		return domain.Review{}, domain.ErrUnreadableSite
+	}
+	site, err := a.normalize(raw)
+	if err != nil {
+		return domain.Review{}, err
+	}
+	sctx, cancel := context.WithTimeout(ctx, a.opts.ScoreTimeout)
+	defer cancel()
+	r, err := a.analyzer.Score(sctx, site)
+	if err != nil {
+		if ctx.Err() != nil {
+			return domain.Review{}, ctx.Err()
+		}
+		a.log.InfoContext(ctx, "website score failed", "site", site, "err", err)
+		return domain.Review{}, fmt.Errorf("%w: %v", domain.ErrUnreadableSite, err)
+	}
+	if r.SiteURL == "" {
+		r.SiteURL = site
+	}
+	return r, nil
+}
+
+// IsClientError reports whether err is the caller's mistake rather than ours.
+func IsClientError(err error) bool {
+	var ve *domain.ValidationError
+	return errors.As(err, &ve) || errors.Is(err, domain.ErrNotFound) || errors.Is(err, domain.ErrIdeaNotFound) ||
+		errors.Is(err, domain.ErrPermissionDenied) || errors.Is(err, domain.ErrUnreadableSite) ||
+		errors.Is(err, domain.ErrNoProfile)
+}

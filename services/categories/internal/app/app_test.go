@@ -1,0 +1,469 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"uplift.dev/categories/internal/domain"
+)
+
+// memRepo is an in-memory Repository that records the effects it applied.
+type memRepo struct {
+	mu       sync.Mutex
+	cats     map[string]domain.Category
+	reports  []domain.Report
+	ideas    map[string][]domain.Idea // by category, newest first
+	stale    map[string]bool          // invalidated idea ids
+	effects  []domain.Effects
+	progress []int
+}
+
+func newMemRepo() *memRepo {
+	return &memRepo{cats: map[string]domain.Category{}, ideas: map[string][]domain.Idea{}, stale: map[string]bool{}}
+}
+
+func (m *memRepo) Ensure(_ context.Context, c domain.Category) (domain.Category, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	got, ok := m.cats[c.ID]
+	if !ok {
+		m.cats[c.ID] = c
+		return c, nil
+	}
+	if got.OwnerID == c.OwnerID {
+		if got.Name == "" {
+			got.Name = c.Name
+		}
+		if got.ShopifyCategoryID == "" {
+			got.ShopifyCategoryID = c.ShopifyCategoryID
+		}
+		m.cats[c.ID] = got
+	}
+	return got, nil
+}
+
+func (m *memRepo) Get(_ context.Context, id string) (domain.Category, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.cats[id]
+	if !ok {
+		return c, domain.ErrNotFound
+	}
+	return c, nil
+}
+
+func (m *memRepo) Update(_ context.Context, id string, fn func(*domain.Category) (domain.Effects, error)) (domain.Category, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.cats[id]
+	if !ok {
+		return c, domain.ErrNotFound
+	}
+	eff, err := fn(&c)
+	if err != nil {
+		return domain.Category{}, err
+	}
+	m.cats[id] = c
+	m.effects = append(m.effects, eff)
+	if eff.InvalidateIdeas {
+		for _, i := range m.ideas[id] {
+			m.stale[i.ID] = true
+		}
+	}
+	if eff.NewReport != nil {
+		r := *eff.NewReport
+		r.CreatedAt = time.Now()
+		m.reports = append(m.reports, r)
+	}
+	return c, nil
+}
+
+func (m *memRepo) find(pred func(domain.Report) bool) *domain.Report {
+	for i := len(m.reports) - 1; i >= 0; i-- {
+		if pred(m.reports[i]) {
+			r := m.reports[i]
+			return &r
+		}
+	}
+	return nil
+}
+
+func (m *memRepo) Report(_ context.Context, id string) (domain.Report, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r := m.find(func(r domain.Report) bool { return r.ID == id }); r != nil {
+		return *r, nil
+	}
+	return domain.Report{}, domain.ErrNotFound
+}
+
+func (m *memRepo) LatestReport(_ context.Context, cat string) (*domain.Report, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.find(func(r domain.Report) bool { return r.CategoryID == cat }), nil
+}
+
+func (m *memRepo) LatestReadyReport(_ context.Context, cat string) (*domain.Report, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.find(func(r domain.Report) bool { return r.CategoryID == cat && r.Status == domain.StatusReady }), nil
+}
+
+func (m *memRepo) RecentIdeas(_ context.Context, cat string, limit int) ([]domain.Idea, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []domain.Idea
+	for _, i := range m.ideas[cat] {
+		if !m.stale[i.ID] && len(out) < limit {
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
+
+func (m *memRepo) Idea(_ context.Context, cat, id string) (domain.Idea, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, i := range m.ideas[cat] {
+		if i.ID == id {
+			return i, nil
+		}
+	}
+	return domain.Idea{}, domain.ErrIdeaNotFound
+}
+
+func (m *memRepo) setReport(id string, fn func(*domain.Report)) {
+	for i := range m.reports {
+		if m.reports[i].ID == id {
+			fn(&m.reports[i])
+		}
+	}
+}
+
+func (m *memRepo) ReviewProgress(_ context.Context, _, id string, pct int, step string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.progress = append(m.progress, pct)
+	m.setReport(id, func(r *domain.Report) { r.Progress, r.Step = pct, step })
+	return nil
+}
+
+func (m *memRepo) FinishReview(_ context.Context, cat, id string, a domain.Analysis) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ideas := slices.Clone(a.Ideas)
+	for i := range ideas {
+		ideas[i].ID = uuid.NewString()
+	}
+	m.ideas[cat] = append(ideas, m.ideas[cat]...)
+	m.setReport(id, func(r *domain.Report) {
+		r.Status, r.Progress, r.Summary, r.Insights, r.Ideas = domain.StatusReady, 100, a.Summary, a.Insights, ideas
+		review := a.Review
+		r.Review = &review
+	})
+	c := m.cats[cat]
+	c.AdditionalInfo = a.Summary
+	m.cats[cat] = c
+	return true, nil
+}
+
+func (m *memRepo) FailReview(_ context.Context, _, id, msg string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.setReport(id, func(r *domain.Report) {
+		if r.Status == domain.StatusGenerating {
+			r.Status, r.Error = domain.StatusFailed, msg
+		}
+	})
+	return nil
+}
+
+// fakeAnalyzer reads "sites" from a map: a site not in it cannot be read.
+type fakeAnalyzer struct {
+	mu       sync.Mutex
+	sites    map[string]domain.Analysis
+	previous []*domain.Review
+	checked  []string
+}
+
+func (f *fakeAnalyzer) NormalizeURL(raw string) (string, error) {
+	if strings.Contains(raw, " ") {
+		return "", errors.New("bad url")
+	}
+	if !strings.Contains(raw, "://") {
+		raw = "https://" + raw
+	}
+	return strings.TrimSuffix(raw, "/") + "/", nil
+}
+
+func (f *fakeAnalyzer) Check(_ context.Context, site string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.checked = append(f.checked, site)
+	if _, ok := f.sites[site]; !ok {
+		return errors.New("unreadable")
+	}
+	return nil
+}
+
+func (f *fakeAnalyzer) Analyze(_ context.Context, site string, prev *domain.Review, progress func(int, string)) (domain.Analysis, error) {
+	f.mu.Lock()
+	a, ok := f.sites[site]
+	f.previous = append(f.previous, prev)
+	f.mu.Unlock()
+	progress(50, "Reading pages")
+	progress(150, "Writing ideas")
+	if !ok {
+		return domain.Analysis{}, errors.New("site went away")
+	}
+	return a, nil
+}
+
+func (f *fakeAnalyzer) Score(_ context.Context, site string) (domain.Review, error) {
+	a, ok := f.sites[site]
+	if !ok {
+		return domain.Review{}, errors.New("unreadable")
+	}
+	return a.Review, nil
+}
+
+type fakeProfiles struct{ ids map[string]string }
+
+func (f fakeProfiles) OwnCategoryID(_ context.Context, uid string) (string, error) {
+	if id, ok := f.ids[uid]; ok {
+		return id, nil
+	}
+	return "", domain.ErrNoProfile
+}
+
+const shop = "https://shop.example/"
+
+func analysisOf(score int) domain.Analysis {
+	return domain.Analysis{
+		Summary:  "Sells hand-made mugs to coffee lovers, 12 to 40 EUR.",
+		Review:   domain.Review{SiteURL: shop, Score: score, Findings: []domain.Finding{{ID: "f1", Check: "meta-description"}}},
+		Insights: []domain.Insight{{ID: "i1", Text: "No meta description", Evidence: "home page"}},
+		Ideas:    []domain.Idea{{Title: "Mug of the month"}, {Title: "Gift sets"}, {Title: "Winter warmers"}, {Title: "Latte art"}},
+	}
+}
+
+type fixture struct {
+	app      *App
+	repo     *memRepo
+	analyzer *fakeAnalyzer
+	catID    string
+	owner    domain.Caller
+}
+
+func newFixture(t *testing.T) fixture {
+	t.Helper()
+	repo := newMemRepo()
+	an := &fakeAnalyzer{sites: map[string]domain.Analysis{shop: analysisOf(64)}}
+	cat := uuid.NewString()
+	a := New(repo, an, fakeProfiles{ids: map[string]string{"owner": cat}}, slog.New(slog.NewTextHandler(io.Discard, nil)), Options{})
+	if err := a.CreateFromSignUp(context.Background(), SignUp{UserID: "owner", CategoryID: cat, DisplayName: "Mugs & Co"}); err != nil {
+		t.Fatal(err)
+	}
+	return fixture{app: a, repo: repo, analyzer: an, catID: cat, owner: domain.Caller{UID: "owner"}}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestSavingAWebsiteStartsAReviewThatFillsTheReport(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	r, err := f.app.CurrentReport(ctx, f.owner, f.catID)
+	if err != nil || r.Status != domain.StatusNoWebsite {
+		t.Fatalf("before: %+v %v", r, err)
+	}
+	c, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(" shop.example "), DisableWeeklyEmail: ptr(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SiteURL != shop || !c.DisableWeeklyEmail {
+		t.Fatalf("saved %+v", c)
+	}
+	eff := f.repo.effects[len(f.repo.effects)-1]
+	if eff.NewReport == nil || !eff.InvalidateIdeas || eff.NewReport.Status != domain.StatusGenerating {
+		t.Fatalf("effects %+v", eff)
+	}
+	r, _ = f.app.CurrentReport(ctx, f.owner, f.catID)
+	if r.Status != domain.StatusGenerating {
+		t.Fatalf("after save: %+v", r)
+	}
+	if err := f.app.RunReview(ctx, ReviewRequest{CategoryID: f.catID, ReportID: eff.NewReport.ID, SiteURL: shop}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(f.repo.progress, []int{0, 50, 100}) {
+		t.Fatalf("progress %v (must start at 0 and be clamped to 100)", f.repo.progress)
+	}
+	r, _ = f.app.CurrentReport(ctx, f.owner, f.catID)
+	if r.Status != domain.StatusReady || r.Review.Score != 64 || len(r.Insights) != 1 {
+		t.Fatalf("report %+v", r)
+	}
+	c, _ = f.app.GetCategory(ctx, f.owner, f.catID)
+	if c.AdditionalInfo != analysisOf(64).Summary {
+		t.Fatalf("summary not saved: %q", c.AdditionalInfo)
+	}
+	// Saving the same site again starts nothing new.
+	n := len(f.repo.reports)
+	if _, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop)}); err != nil || len(f.repo.reports) != n {
+		t.Fatalf("same site restarted the review: %v, %d reports", err, len(f.repo.reports))
+	}
+	// A second review of the same site is given the first as previous.
+	if err := f.app.InvalidateIdeas(ctx, f.owner, f.catID); err != nil {
+		t.Fatal(err)
+	}
+	if ideas, _ := f.app.RecentIdeas(ctx, f.owner, f.catID); len(ideas) != 0 {
+		t.Fatalf("invalidated ideas still listed: %v", ideas)
+	}
+	latest, _ := f.repo.LatestReport(ctx, f.catID)
+	r, _ = f.app.CurrentReport(ctx, f.owner, f.catID)
+	if r.Status != domain.StatusGenerating || r.Review == nil || r.Review.Score != 64 {
+		t.Fatalf("regenerating report should keep showing the last review: %+v", r)
+	}
+	if err := f.app.RunReview(ctx, ReviewRequest{CategoryID: f.catID, ReportID: latest.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if p := f.analyzer.previous; len(p) != 2 || p[0] != nil || p[1] == nil || p[1].Score != 64 {
+		t.Fatalf("previous reviews passed: %v", p)
+	}
+	if ideas, _ := f.app.RecentIdeas(ctx, f.owner, f.catID); len(ideas) != 4 {
+		t.Fatalf("regenerated ideas: %d", len(ideas))
+	}
+}
+
+func TestUnreadableWebsiteIsRefusedAndNothingSaved(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	for _, site := range []string{"https://down.example", "not a url", strings.Repeat("a", 3000)} {
+		_, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(site), DisableWeeklyEmail: ptr(true)})
+		if !errors.Is(err, domain.ErrUnreadableSite) {
+			t.Fatalf("%.20q: err = %v", site, err)
+		}
+	}
+	c, _ := f.app.GetCategory(ctx, f.owner, f.catID)
+	if c.SiteURL != "" || c.DisableWeeklyEmail || len(f.repo.effects) != 0 {
+		t.Fatalf("something was saved: %+v %v", c, f.repo.effects)
+	}
+}
+
+func TestClearingTheWebsite(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	if _, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop)}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: nil})
+	if err != nil || c.SiteURL != "" {
+		t.Fatalf("%+v %v", c, err)
+	}
+	if eff := f.repo.effects[len(f.repo.effects)-1]; eff.NewReport != nil || !eff.InvalidateIdeas {
+		t.Fatalf("clearing effects %+v", eff)
+	}
+	if r, _ := f.app.CurrentReport(ctx, f.owner, f.catID); r.Status != domain.StatusNoWebsite {
+		t.Fatalf("report %+v", r)
+	}
+}
+
+func TestOlderReviewRequestIsSuperseded(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.analyzer.sites["https://other.example/"] = analysisOf(10)
+	_, _ = f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop)})
+	first := f.repo.effects[len(f.repo.effects)-1].NewReport.ID
+	_, _ = f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr("https://other.example")})
+	if err := f.app.RunReview(ctx, ReviewRequest{CategoryID: f.catID, ReportID: first}); err != nil {
+		t.Fatal(err)
+	}
+	old, _ := f.repo.Report(ctx, first)
+	if old.Status != domain.StatusFailed || old.Error != domain.SupersededMessage || len(f.analyzer.previous) != 0 {
+		t.Fatalf("old report %+v, analyses %d", old, len(f.analyzer.previous))
+	}
+	// Running a finished report again (a redelivery) does nothing.
+	if err := f.app.RunReview(ctx, ReviewRequest{CategoryID: f.catID, ReportID: first}); err != nil || len(f.analyzer.previous) != 0 {
+		t.Fatalf("rerun: %v", err)
+	}
+}
+
+func TestFailedReviewSaysWhyForPeople(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	_, _ = f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop)})
+	id := f.repo.effects[len(f.repo.effects)-1].NewReport.ID
+	delete(f.analyzer.sites, shop)
+	if err := f.app.RunReview(ctx, ReviewRequest{CategoryID: f.catID, ReportID: id}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := f.app.CurrentReport(ctx, f.owner, f.catID)
+	if r.Status != domain.StatusFailed || r.Error != domain.FailureMessage {
+		t.Fatalf("report %+v", r)
+	}
+}
+
+func TestWhoMayActOnACategory(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	tests := []struct {
+		name   string
+		caller domain.Caller
+		id     string
+		want   error
+	}{
+		{"owner", f.owner, f.catID, nil},
+		{"uplifter on behalf", domain.Caller{UID: "staff", Uplifter: true}, f.catID, nil},
+		{"another user", domain.Caller{UID: "someone"}, f.catID, domain.ErrPermissionDenied},
+		{"nobody", domain.Caller{}, f.catID, domain.ErrPermissionDenied},
+		{"unknown category", f.owner, uuid.NewString(), domain.ErrNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := f.app.UpdateLabel(ctx, tt.caller, tt.id, "New name")
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("err = %v, want %v", err, tt.want)
+			}
+		})
+	}
+	var ve *domain.ValidationError
+	if _, err := f.app.GetCategory(ctx, f.owner, "../etc"); !errors.As(err, &ve) {
+		t.Fatalf("bad id: %v", err)
+	}
+}
+
+func TestCreateCategoryLinksShopifyOnceAndIsSafeToRepeat(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	c, err := f.app.CreateCategory(ctx, f.owner, "mugs@example.com", "shopify-1")
+	if err != nil || c.ID != f.catID || c.ShopifyCategoryID != "shopify-1" || c.Name != "Mugs & Co" {
+		t.Fatalf("%+v %v", c, err)
+	}
+	c, err = f.app.CreateCategory(ctx, f.owner, "mugs@example.com", "shopify-2")
+	if err != nil || c.ShopifyCategoryID != "shopify-1" {
+		t.Fatalf("second call changed the link: %+v %v", c, err)
+	}
+	if _, err := f.app.CreateCategory(ctx, domain.Caller{UID: "ghost"}, "", ""); !errors.Is(err, domain.ErrNoProfile) {
+		t.Fatalf("no profile: %v", err)
+	}
+}
+
+func TestWebsiteScore(t *testing.T) {
+	f := newFixture(t)
+	r, err := f.app.WebsiteScore(context.Background(), "shop.example")
+	if err != nil || r.Score != 64 {
+		t.Fatalf("%+v %v", r, err)
+	}
+	for _, raw := range []string{"", "https://down.example", "a b"} {
+		if _, err := f.app.WebsiteScore(context.Background(), raw); !errors.Is(err, domain.ErrUnreadableSite) {
+			t.Fatalf("%q: %v", raw, err)
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package domain
+
+import (
+	"errors"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+)
+
+// Sentinel errors the transport maps to statuses.
+var (
+	ErrNotFound         = errors.New("category not found")
+	ErrIdeaNotFound     = errors.New("idea not found")
+	ErrPermissionDenied = errors.New("permission denied")
+	// ErrNoProfile means the users service has no category for the caller yet.
+	ErrNoProfile = errors.New("the caller has no profile yet")
+	// ErrUnreadableSite is a website that cannot be read or is not a valid
+	// address; people see UnreadableSiteMessage.
+	ErrUnreadableSite = errors.New("website cannot be read")
+)
+
+// UnreadableSiteMessage is the spec's business-profile save failure (section 8),
+// also used by the public website score.
+const UnreadableSiteMessage = "Something went wrong. Please ensure the website url is properly formatted and try again."
+
+// ValidationError is a client's mistake in one field.
+type ValidationError struct {
+	Field   string
+	Message string
+}
+
+func (e *ValidationError) Error() string { return e.Field + ": " + e.Message }
+
+// Bounds that keep stored text sane.
+const (
+	MaxLabelLength     = 100
+	maxShopifyIDLength = 100
+	maxSiteURLLength   = 2048
+)
+
+// Category is a store's business: the profile that personalises every
+// review, insight and idea. Its id is the one the users service assigned.
+type Category struct {
+	ID                    string
+	OwnerID               string
+	Name                  string
+	SiteURL               string // empty when no website is set
+	AdditionalInfo        string // the summary read from the website
+	DisableWeeklyEmail    bool
+	DisableBusinessReport bool
+	ShopifyCategoryID     string
+	CreatedAt             time.Time
+}
+
+// Caller is who is asking, as the auth interceptor verified it.
+type Caller struct {
+	UID      string
+	Uplifter bool
+}
+
+// CanAccess reports whether the caller may read and change c: its owner, or
+// an uplifter acting on the owner's behalf.
+func (c Caller) CanAccess(cat Category) bool {
+	return c.Uplifter || (c.UID != "" && c.UID == cat.OwnerID)
+}
+
+// ValidateCategoryID checks an id from a path: the users service assigns
+// UUIDs, so anything else can never name a category.
+func ValidateCategoryID(id string) error {
+	if uuid.Validate(id) != nil {
+		return &ValidationError{"categoryId", "categoryId is not a valid id."}
+	}
+	return nil
+}
+
+// ValidateIdeaID checks an idea id from a path.
+func ValidateIdeaID(id string) error {
+	if uuid.Validate(id) != nil {
+		return &ValidationError{"ideaId", "ideaId is not a valid id."}
+	}
+	return nil
+}
+
+// NormalizeLabel trims a business name and checks it is 1–100 printable
+// characters, so it fits every screen and email it appears in.
+func NormalizeLabel(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	n := utf8.RuneCountInString(name)
+	switch {
+	case n == 0:
+		return "", &ValidationError{"name", "Please enter a business name."}
+	case n > MaxLabelLength:
+		return "", &ValidationError{"name", "The business name must be at most 100 characters."}
+	case !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl):
+		return "", &ValidationError{"name", "The business name contains characters that are not allowed."}
+	}
+	return name, nil
+}
+
+// NormalizeShopifyID checks a Shopify category id remembered by the web.
+func NormalizeShopifyID(id string) (string, error) {
+	id = strings.TrimSpace(id)
+	if len(id) > maxShopifyIDLength || strings.ContainsFunc(id, unicode.IsControl) {
+		return "", &ValidationError{"shopifyCategoryId", "shopifyCategoryId is not a valid id."}
+	}
+	return id, nil
+}
+
+// CheckSiteURLInput refuses absurd input before any parsing or network work.
+func CheckSiteURLInput(raw string) error {
+	if len(raw) > maxSiteURLLength {
+		return ErrUnreadableSite
+	}
+	return nil
+}
+
+// Effects are what a change to a category sets off; the repository applies
+// them in the change's transaction, so a saved website always has its review
+// requested and nothing is requested for a change that was rolled back.
+type Effects struct {
+	// NewReport starts a review: the report is stored GENERATING and
+	// ReviewRequested is published.
+	NewReport *Report
+	// InvalidateIdeas marks the category's current campaign ideas as stale.
+	InvalidateIdeas bool
+	// DigestRequestedBy, when set, publishes DigestRequested on that user's behalf.
+	DigestRequestedBy string
+}
+
+// SetSite applies a (normalized) website to c: an empty one clears the site
+// and its summary. It reports whether the site changed, in which case the
+// old ideas no longer fit the store.
+func (c *Category) SetSite(site string) bool {
+	if site == c.SiteURL {
+		return false
+	}
+	c.SiteURL = site
+	if site == "" {
+		c.AdditionalInfo = ""
+	}
+	return true
+}

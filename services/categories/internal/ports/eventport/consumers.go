@@ -1,0 +1,94 @@
+// Package eventport is the categories service's NATS side: durable
+// consumers that create a category for each new user and run the website
+// reviews others request.
+package eventport
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go/jetstream"
+	"google.golang.org/protobuf/proto"
+
+	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
+
+	"uplift.dev/categories/internal/adapters/postgres"
+	"uplift.dev/categories/internal/app"
+	"uplift.dev/platform/events"
+)
+
+// Durable consumer names; JetStream remembers each one's position.
+const (
+	UsersDurable  = "categories-users"
+	ReviewDurable = "categories-review"
+)
+
+// Consumers runs the service's event consumers. Each message is handled in
+// a transaction that also records its id, so redelivery changes nothing.
+type Consumers struct {
+	JS   jetstream.JetStream
+	Pool *pgxpool.Pool
+	Repo postgres.Repo
+	App  *app.App
+	Log  *slog.Logger
+	// LeaseEvery is how often a running review tells JetStream it is still
+	// working, so the message is not redelivered meanwhile; 0 means 10 s.
+	LeaseEvery time.Duration
+}
+
+// RunUsers consumes UserCreated until ctx ends.
+func (c Consumers) RunUsers(ctx context.Context) error {
+	return events.Consume(ctx, c.JS, c.Pool, c.Log, UsersDurable, events.SubjectUserCreated, c.HandleUserCreated)
+}
+
+// RunReviews consumes ReviewRequested until ctx ends.
+func (c Consumers) RunReviews(ctx context.Context) error {
+	return events.Consume(ctx, c.JS, c.Pool, c.Log, ReviewDurable, events.SubjectReviewRequested, c.HandleReviewRequested)
+}
+
+// HandleUserCreated creates the new user's category.
+func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.UserCreated
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
+		// A message that can never be read is dropped, not retried forever.
+		c.Log.ErrorContext(ctx, "unreadable UserCreated dropped", "err", err)
+		return nil
+	}
+	return c.App.Within(c.Repo.WithTx(tx)).CreateFromSignUp(ctx, app.SignUp{
+		UserID: ev.GetUserId(), CategoryID: ev.GetCategoryId(), DisplayName: ev.GetDisplayName(),
+	})
+}
+
+// HandleReviewRequested runs one review. The run's result is stored in the
+// message's transaction; its progress is committed as it goes.
+func (c Consumers) HandleReviewRequested(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.ReviewRequested
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
+		c.Log.ErrorContext(ctx, "unreadable ReviewRequested dropped", "err", err)
+		return nil
+	}
+	every := c.LeaseEvery
+	if every <= 0 {
+		every = 10 * time.Second
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				_ = msg.InProgress()
+			}
+		}
+	}()
+	return c.App.Within(c.Repo.WithTx(tx)).RunReview(ctx, app.ReviewRequest{
+		CategoryID: ev.GetCategoryId(), ReportID: ev.GetReportId(), SiteURL: ev.GetSiteUrl(),
+	})
+}

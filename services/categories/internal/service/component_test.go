@@ -1,0 +1,655 @@
+package service_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	fbauth "firebase.google.com/go/v4/auth"
+	"github.com/google/uuid"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
+	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
+
+	"uplift.dev/categories/internal/adapters/engine"
+	"uplift.dev/categories/internal/app"
+	"uplift.dev/categories/internal/domain"
+	categories "uplift.dev/categories/internal/service"
+	"uplift.dev/categories/migrations"
+	"uplift.dev/platform/events"
+	"uplift.dev/platform/firebasetest"
+	"uplift.dev/platform/natstest"
+	"uplift.dev/platform/pgtest"
+	"uplift.dev/platform/service"
+)
+
+// fakeAnalyzer stands in for the analysis engine: sites it knows can be
+// read; Analyze waits for gate (when set) so a test can see GENERATING.
+type fakeAnalyzer struct {
+	mu    sync.Mutex
+	sites map[string]domain.Analysis
+	gate  chan struct{}
+}
+
+func (f *fakeAnalyzer) NormalizeURL(raw string) (string, error) {
+	if strings.ContainsAny(raw, " <>") {
+		return "", errors.New("not a url")
+	}
+	if !strings.Contains(raw, "://") {
+		raw = "https://" + raw
+	}
+	return strings.TrimSuffix(raw, "/") + "/", nil
+}
+
+func (f *fakeAnalyzer) get(site string) (domain.Analysis, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	a, ok := f.sites[site]
+	return a, ok
+}
+
+func (f *fakeAnalyzer) Check(_ context.Context, site string) error {
+	if _, ok := f.get(site); !ok {
+		return errors.New("unreadable")
+	}
+	return nil
+}
+
+func (f *fakeAnalyzer) Analyze(ctx context.Context, site string, _ *domain.Review, progress func(int, string)) (domain.Analysis, error) {
+	progress(30, "Reading your pages")
+	f.mu.Lock()
+	gate := f.gate
+	f.mu.Unlock()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return domain.Analysis{}, ctx.Err()
+		}
+	}
+	progress(80, "Writing campaign ideas")
+	a, ok := f.get(site)
+	if !ok {
+		return domain.Analysis{}, errors.New("unreadable")
+	}
+	return a, nil
+}
+
+func (f *fakeAnalyzer) Score(_ context.Context, site string) (domain.Review, error) {
+	a, ok := f.get(site)
+	if !ok {
+		return domain.Review{}, errors.New("unreadable")
+	}
+	return a.Review, nil
+}
+
+// fakeUsers answers GetProfile for known users, and only with a token.
+type fakeUsers struct {
+	usersv1.UnimplementedUsersServiceServer
+	mu       sync.Mutex
+	profiles map[string]string
+}
+
+func (f *fakeUsers) GetProfile(ctx context.Context, r *usersv1.GetProfileRequest) (*usersv1.GetProfileResponse, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	if a := md.Get("authorization"); len(a) == 0 || !strings.HasPrefix(a[0], "Bearer ") {
+		return nil, status.Error(codes.Unauthenticated, "no token forwarded")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	id, ok := f.profiles[r.GetUserId()]
+	if !ok {
+		return nil, status.Error(codes.NotFound, "User not found.")
+	}
+	return &usersv1.GetProfileResponse{CategoryId: id, OriginalCategoryId: id}, nil
+}
+
+type harness struct {
+	client   categoriesv1.CategoriesServiceClient
+	js       jetstream.JetStream
+	nc       *nats.Conn
+	analyzer *fakeAnalyzer
+	users    *fakeUsers
+	fb       *fbauth.Client
+}
+
+const goodSite = "https://good-store.test/"
+
+func sampleAnalysis() domain.Analysis {
+	return domain.Analysis{
+		Summary: "Hand-made ceramic mugs for coffee lovers, 18 to 45 EUR.",
+		Review: domain.Review{SiteURL: goodSite, Score: 72,
+			Checks:   []domain.CheckResult{{Check: "meta-description", Group: domain.GroupSearch, Weight: 6, Earned: 0}},
+			Findings: []domain.Finding{{ID: "meta-description:/", Group: domain.GroupSearch, Check: "meta-description", Title: "No meta description", URL: goodSite, Fix: "Add one", PointsLost: 6, State: domain.StateNew}}},
+		Insights: []domain.Insight{{ID: "i1", Text: "Your best sellers are gift sets.", Evidence: "/products.json"}},
+		Ideas: []domain.Idea{
+			{Title: "Winter mug drop", WhyNow: "First frost next week", Channel: "email", SubjectLine: "Warm hands", Body: "…", Products: []string{"Frost mug"}, Timing: "Tuesday 9:00"},
+			{Title: "Gift sets for teachers", Channel: "email"},
+			{Title: "Latte art contest", Channel: "social"},
+			{Title: "Restock alert", Channel: "email"},
+		},
+	}
+}
+
+// start runs the real categories service: real gRPC server, its own
+// PostgreSQL database, an embedded NATS, the Firebase Auth emulator, with a
+// fake analysis engine and a fake users service.
+func start(t *testing.T) harness {
+	t.Helper()
+	return startWith(t, nil)
+}
+
+// startWith runs the service with analyzer, or the fake when nil.
+func startWith(t *testing.T, analyzer app.Analyzer) harness {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	users := &fakeUsers{profiles: map[string]string{}}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	usrv := grpc.NewServer()
+	usersv1.RegisterUsersServiceServer(usrv, users)
+	go func() { _ = usrv.Serve(lis) }()
+
+	base := service.Base{
+		GRPCAddr: "127.0.0.1:0", DatabaseURL: pgtest.URL(t), NATSURL: natstest.Start(t),
+		FirebaseProjectID: firebasetest.ProjectID(), FirebaseAuthEmulatorHost: firebasetest.Host(t),
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	rt, err := service.Start(ctx, "categories", "categories", base, log, migrations.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := &fakeAnalyzer{sites: map[string]domain.Analysis{goodSite: sampleAnalysis()}}
+	if analyzer == nil {
+		analyzer = an
+	}
+	opts, workers, err := categories.Wire(categories.Deps{UsersAddr: lis.Addr().String(), Analyzer: analyzer})(ctx, rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan string, 1)
+	opts.Ready = func(addr string) { ready <- addr }
+	done := make(chan error, 1)
+	go func() { done <- rt.Serve(ctx, opts, workers...) }()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("service stopped: %v", err)
+	}
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn.Close()
+		cancel()
+		<-done
+		rt.Close()
+		usrv.Stop()
+	})
+	return harness{client: categoriesv1.NewCategoriesServiceClient(conn), js: rt.JS, nc: rt.NC,
+		analyzer: an, users: users, fb: firebasetest.Client(t)}
+}
+
+// signUp makes a Firebase user (an uplifter when asked) and returns its uid
+// and an ID token, the way the browser would have it.
+func (h harness) signUp(t *testing.T, uplifter bool) (string, string) {
+	t.Helper()
+	ctx := context.Background()
+	u, err := h.fb.CreateUser(ctx, (&fbauth.UserToCreate{}).Email("cat-"+uuid.NewString()[:8]+"@example.com").Password("secret12"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uplifter {
+		if err := h.fb.SetCustomUserClaims(ctx, u.UID, map[string]any{"uplifter": true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tok, err := h.fb.CustomToken(ctx, u.UID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.UID, firebasetest.SignInWithCustomToken(t, tok)
+}
+
+// owner signs up a store owner, publishes their UserCreated as the users
+// service would, and waits for the category to exist.
+func (h harness) owner(t *testing.T) (categoryID, token string) {
+	t.Helper()
+	uid, tok := h.signUp(t, false)
+	categoryID = uuid.NewString()
+	h.users.mu.Lock()
+	h.users.profiles[uid] = categoryID
+	h.users.mu.Unlock()
+	data, _ := proto.Marshal(&eventsv1.UserCreated{UserId: uid, Email: "x@example.com", DisplayName: "Clay & Co",
+		CategoryId: categoryID, OccurTime: timestamppb.Now()})
+	// Published twice with different ids: the category is still made once.
+	for range 2 {
+		if _, err := h.js.Publish(context.Background(), events.SubjectUserCreated, data, jetstream.WithMsgID(uuid.NewString())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eventually(t, func() bool {
+		res, err := h.client.GetLabel(as(tok), &categoriesv1.GetLabelRequest{CategoryId: categoryID})
+		return err == nil && res.GetName() == "Clay & Co"
+	})
+	return categoryID, tok
+}
+
+func as(token string) context.Context {
+	return metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+token)
+}
+
+func eventually(t *testing.T, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in time")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestSignUpThenWebsiteReviewToReady(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	cat, tok := h.owner(t)
+	ctx := as(tok)
+
+	// Live events for this category, as the gateway would stream them.
+	var mu sync.Mutex
+	var seen []string
+	sub, err := h.nc.Subscribe(events.SubjectReportUpdated, func(m *nats.Msg) {
+		var ev eventsv1.ReportUpdated
+		if proto.Unmarshal(m.Data, &ev) == nil && ev.GetCategoryId() == cat {
+			mu.Lock()
+			seen = append(seen, ev.GetStatus())
+			mu.Unlock()
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+
+	r, err := h.client.GetCurrentReport(ctx, &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
+	if err != nil || r.GetReport().GetStatus() != categoriesv1.ReportStatus_REPORT_STATUS_NO_WEBSITE {
+		t.Fatalf("before a website: %v %v", r, err)
+	}
+
+	gate := make(chan struct{})
+	h.analyzer.mu.Lock()
+	h.analyzer.gate = gate
+	h.analyzer.mu.Unlock()
+	params, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{
+		CategoryId: cat, SiteUrl: proto.String("good-store.test"), DisableWeeklyEmail: proto.Bool(true),
+	})
+	if err != nil || params.GetSiteUrl() != goodSite || !params.GetDisableWeeklyEmail() {
+		t.Fatalf("save: %v %v", params, err)
+	}
+	eventually(t, func() bool {
+		r, err := h.client.GetCurrentReport(ctx, &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
+		return err == nil && r.GetReport().GetStatus() == categoriesv1.ReportStatus_REPORT_STATUS_GENERATING &&
+			r.GetReport().GetProgressPercent() == 30 && r.GetReport().GetProgressStep() == "Reading your pages"
+	})
+	close(gate)
+	var rep *categoriesv1.Report
+	eventually(t, func() bool {
+		r, err := h.client.GetCurrentReport(ctx, &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
+		rep = r.GetReport()
+		return err == nil && rep.GetStatus() == categoriesv1.ReportStatus_REPORT_STATUS_READY
+	})
+	want := sampleAnalysis()
+	if rep.GetScore() != 72 || rep.GetBand() != "high" || rep.GetSummary() != want.Summary || rep.GetProgressPercent() != 100 ||
+		len(rep.GetFindings()) != 1 || rep.GetFindings()[0].GetFix() != "Add one" || len(rep.GetChecks()) != 1 ||
+		len(rep.GetInsights()) != 1 || len(rep.GetIdeas()) != 3 || rep.GetIdeas()[0].GetTitle() != "Winter mug drop" {
+		t.Fatalf("ready report %v", rep)
+	}
+	got, err := h.client.GetContentGenerationParams(ctx, &categoriesv1.GetContentGenerationParamsRequest{CategoryId: cat})
+	if err != nil || got.GetAdditionalInfo() != want.Summary || got.GetSiteUrl() != goodSite {
+		t.Fatalf("params %v %v", got, err)
+	}
+	ins, err := h.client.GetInsights(ctx, &categoriesv1.GetInsightsRequest{CategoryId: cat})
+	if err != nil || len(ins.GetInsights()) != 1 || ins.GetInsights()[0].GetEvidence() != "/products.json" {
+		t.Fatalf("insights %v %v", ins, err)
+	}
+	ideas, err := h.client.ListRecentIdeas(ctx, &categoriesv1.ListRecentIdeasRequest{CategoryId: cat})
+	if err != nil || len(ideas.GetIdeas()) != 4 || ideas.GetIdeas()[0].GetTitle() != "Winter mug drop" {
+		t.Fatalf("ideas %v %v", ideas, err)
+	}
+	idea, err := h.client.GetIdea(ctx, &categoriesv1.GetIdeaRequest{CategoryId: cat, IdeaId: ideas.GetIdeas()[0].GetId()})
+	if err != nil || idea.GetIdea().GetSubjectLine() != "Warm hands" || idea.GetIdea().GetProducts()[0] != "Frost mug" {
+		t.Fatalf("idea %v %v", idea, err)
+	}
+	eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		s := strings.Join(seen, ",")
+		return strings.HasPrefix(s, "REPORT_STATUS_GENERATING") && strings.HasSuffix(s, "REPORT_STATUS_READY")
+	})
+
+	// Invalidating the ideas empties the list and has new ones made.
+	if _, err := h.client.InvalidateCampaignIdeas(ctx, &categoriesv1.InvalidateCampaignIdeasRequest{CategoryId: cat}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, func() bool {
+		r, err := h.client.GetCurrentReport(ctx, &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
+		fresh, _ := h.client.ListRecentIdeas(ctx, &categoriesv1.ListRecentIdeasRequest{CategoryId: cat})
+		return err == nil && r.GetReport().GetId() != rep.GetId() &&
+			r.GetReport().GetStatus() == categoriesv1.ReportStatus_REPORT_STATUS_READY &&
+			len(fresh.GetIdeas()) == 4 && fresh.GetIdeas()[0].GetId() != ideas.GetIdeas()[0].GetId()
+	})
+	// The old idea still opens by id.
+	if _, err := h.client.GetIdea(ctx, &categoriesv1.GetIdeaRequest{CategoryId: cat, IdeaId: ideas.GetIdeas()[0].GetId()}); err != nil {
+		t.Fatalf("old idea: %v", err)
+	}
+
+	// The digest request is published for the digest service.
+	if _, err := h.client.SendAIEmailDigest(ctx, &categoriesv1.SendAIEmailDigestRequest{CategoryId: cat}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, func() bool {
+		stream, err := h.js.Stream(context.Background(), events.StreamName)
+		if err != nil {
+			return false
+		}
+		m, err := stream.GetLastMsgForSubject(context.Background(), events.SubjectDigestRequested)
+		var ev eventsv1.DigestRequested
+		return err == nil && proto.Unmarshal(m.Data, &ev) == nil && ev.GetCategoryId() == cat
+	})
+
+	// Clearing the website (sent as null) leaves nothing to review.
+	if _, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{CategoryId: cat}); err != nil {
+		t.Fatal(err)
+	}
+	r, err = h.client.GetCurrentReport(ctx, &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
+	if err != nil || r.GetReport().GetStatus() != categoriesv1.ReportStatus_REPORT_STATUS_NO_WEBSITE {
+		t.Fatalf("after clearing: %v %v", r, err)
+	}
+	if ideas, _ := h.client.ListRecentIdeas(ctx, &categoriesv1.ListRecentIdeasRequest{CategoryId: cat}); len(ideas.GetIdeas()) != 0 {
+		t.Fatalf("ideas of a removed website still listed: %v", ideas)
+	}
+}
+
+func TestUnreadableWebsiteSavesNothing(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	cat, tok := h.owner(t)
+	ctx := as(tok)
+	for _, site := range []string{"https://down-store.test", "not a url", strings.Repeat("x", 5000)} {
+		_, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{
+			CategoryId: cat, SiteUrl: proto.String(site), DisableWeeklyEmail: proto.Bool(true),
+		})
+		if status.Code(err) != codes.InvalidArgument || status.Convert(err).Message() != domain.UnreadableSiteMessage {
+			t.Fatalf("%.20q: %v", site, err)
+		}
+	}
+	got, err := h.client.GetContentGenerationParams(ctx, &categoriesv1.GetContentGenerationParamsRequest{CategoryId: cat})
+	if err != nil || got.SiteUrl != nil || got.GetDisableWeeklyEmail() {
+		t.Fatalf("something was saved: %v %v", got, err)
+	}
+	// The public score says the same for an unreadable site, without signing in.
+	_, err = h.client.GetWebsiteScore(context.Background(), &categoriesv1.GetWebsiteScoreRequest{Url: "down-store.test"})
+	if status.Code(err) != codes.InvalidArgument || status.Convert(err).Message() != domain.UnreadableSiteMessage {
+		t.Fatalf("score: %v", err)
+	}
+	sc, err := h.client.GetWebsiteScore(context.Background(), &categoriesv1.GetWebsiteScoreRequest{Url: "good-store.test"})
+	if err != nil || sc.GetScore() != 72 || sc.GetBand() != "high" || len(sc.GetFindings()) != 1 {
+		t.Fatalf("score: %v %v", sc, err)
+	}
+}
+
+func TestBadInputIsAClientError(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	cat, tok := h.owner(t)
+	ctx := as(tok)
+	tests := []struct {
+		name string
+		call func() error
+		want codes.Code
+	}{
+		{"huge label", func() error {
+			_, err := h.client.UpdateLabel(ctx, &categoriesv1.UpdateLabelRequest{CategoryId: cat, Name: strings.Repeat("a", 101)})
+			return err
+		}, codes.InvalidArgument},
+		{"blank label", func() error {
+			_, err := h.client.UpdateLabel(ctx, &categoriesv1.UpdateLabelRequest{CategoryId: cat, Name: "   "})
+			return err
+		}, codes.InvalidArgument},
+		{"bad category id", func() error {
+			_, err := h.client.GetLabel(ctx, &categoriesv1.GetLabelRequest{CategoryId: "not-an-id"})
+			return err
+		}, codes.InvalidArgument},
+		{"bad idea id", func() error {
+			_, err := h.client.GetIdea(ctx, &categoriesv1.GetIdeaRequest{CategoryId: cat, IdeaId: "1 OR 1=1"})
+			return err
+		}, codes.InvalidArgument},
+		{"unknown idea", func() error {
+			_, err := h.client.GetIdea(ctx, &categoriesv1.GetIdeaRequest{CategoryId: cat, IdeaId: uuid.NewString()})
+			return err
+		}, codes.NotFound},
+		{"empty score url", func() error {
+			_, err := h.client.GetWebsiteScore(context.Background(), &categoriesv1.GetWebsiteScoreRequest{})
+			return err
+		}, codes.InvalidArgument},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.call(); status.Code(err) != tt.want {
+				t.Fatalf("err = %v, want %v", err, tt.want)
+			}
+		})
+	}
+	res, err := h.client.UpdateLabel(ctx, &categoriesv1.UpdateLabelRequest{CategoryId: cat, Name: "  Clay Works  "})
+	if err != nil || res.GetName() != "Clay Works" {
+		t.Fatalf("rename: %v %v", res, err)
+	}
+	prefs, err := h.client.UpdateEmailPreferences(ctx, &categoriesv1.UpdateEmailPreferencesRequest{CategoryId: cat, DisableBusinessReport: proto.Bool(true)})
+	if err != nil || !prefs.GetDisableBusinessReport() {
+		t.Fatalf("prefs: %v %v", prefs, err)
+	}
+	if _, err := h.client.UpdateEmailPreferences(ctx, &categoriesv1.UpdateEmailPreferencesRequest{CategoryId: cat, DisableBusinessReport: proto.Bool(false)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.client.DisableBusinessReport(ctx, &categoriesv1.DisableBusinessReportRequest{CategoryId: cat}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := h.client.GetEmailPreferences(ctx, &categoriesv1.GetEmailPreferencesRequest{CategoryId: cat})
+	if err != nil || !got.GetDisableBusinessReport() {
+		t.Fatalf("prefs: %v %v", got, err)
+	}
+}
+
+func TestCreateCategoryLinksTheCallersOwn(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	uid, tok := h.signUp(t, false)
+	cat := uuid.NewString()
+	h.users.mu.Lock()
+	h.users.profiles[uid] = cat
+	h.users.mu.Unlock()
+	for range 2 { // safe to call again
+		res, err := h.client.CreateCategory(as(tok), &categoriesv1.CreateCategoryRequest{ShopifyCategoryId: "shop-42"})
+		if err != nil || res.GetCategory().GetId() != cat {
+			t.Fatalf("create: %v %v", res, err)
+		}
+	}
+	if _, err := h.client.GetLabel(as(tok), &categoriesv1.GetLabelRequest{CategoryId: cat}); err != nil {
+		t.Fatal(err)
+	}
+	// A user the users service does not know has no category to create.
+	_, stranger := h.signUp(t, false)
+	if _, err := h.client.CreateCategory(as(stranger), &categoriesv1.CreateCategoryRequest{}); status.Code(err) != codes.FailedPrecondition {
+		t.Fatalf("stranger: %v", err)
+	}
+}
+
+// TestWhoMayCallWhat runs every RPC as anonymous, another user, the owner
+// and an uplifter acting on behalf.
+func TestWhoMayCallWhat(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	cat, ownerTok := h.owner(t)
+	_, otherTok := h.signUp(t, false)
+	_, uplifterTok := h.signUp(t, true)
+	c := h.client
+	rpcs := map[string]func(context.Context, string) error{
+		"GetLabel": func(ctx context.Context, id string) error {
+			_, err := c.GetLabel(ctx, &categoriesv1.GetLabelRequest{CategoryId: id})
+			return err
+		},
+		"UpdateLabel": func(ctx context.Context, id string) error {
+			_, err := c.UpdateLabel(ctx, &categoriesv1.UpdateLabelRequest{CategoryId: id, Name: "Renamed"})
+			return err
+		},
+		"GetContentGenerationParams": func(ctx context.Context, id string) error {
+			_, err := c.GetContentGenerationParams(ctx, &categoriesv1.GetContentGenerationParamsRequest{CategoryId: id})
+			return err
+		},
+		"UpdateContentGenerationParams": func(ctx context.Context, id string) error {
+			_, err := c.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{CategoryId: id, DisableWeeklyEmail: proto.Bool(true)})
+			return err
+		},
+		"UpdateEmailPreferences": func(ctx context.Context, id string) error {
+			_, err := c.UpdateEmailPreferences(ctx, &categoriesv1.UpdateEmailPreferencesRequest{CategoryId: id, DisableBusinessReport: proto.Bool(true)})
+			return err
+		},
+		"DisableBusinessReport": func(ctx context.Context, id string) error {
+			_, err := c.DisableBusinessReport(ctx, &categoriesv1.DisableBusinessReportRequest{CategoryId: id})
+			return err
+		},
+		"GetEmailPreferences": func(ctx context.Context, id string) error {
+			_, err := c.GetEmailPreferences(ctx, &categoriesv1.GetEmailPreferencesRequest{CategoryId: id})
+			return err
+		},
+		"GetCurrentReport": func(ctx context.Context, id string) error {
+			_, err := c.GetCurrentReport(ctx, &categoriesv1.GetCurrentReportRequest{CategoryId: id})
+			return err
+		},
+		"GetInsights": func(ctx context.Context, id string) error {
+			_, err := c.GetInsights(ctx, &categoriesv1.GetInsightsRequest{CategoryId: id})
+			return err
+		},
+		"ListRecentIdeas": func(ctx context.Context, id string) error {
+			_, err := c.ListRecentIdeas(ctx, &categoriesv1.ListRecentIdeasRequest{CategoryId: id})
+			return err
+		},
+		"InvalidateCampaignIdeas": func(ctx context.Context, id string) error {
+			_, err := c.InvalidateCampaignIdeas(ctx, &categoriesv1.InvalidateCampaignIdeasRequest{CategoryId: id})
+			return err
+		},
+		"SendAIEmailDigest": func(ctx context.Context, id string) error {
+			_, err := c.SendAIEmailDigest(ctx, &categoriesv1.SendAIEmailDigestRequest{CategoryId: id})
+			return err
+		},
+		// GetIdea of an idea that does not exist: past the access check it
+		// is NotFound, before it PermissionDenied.
+		"GetIdea": func(ctx context.Context, id string) error {
+			_, err := c.GetIdea(ctx, &categoriesv1.GetIdeaRequest{CategoryId: id, IdeaId: uuid.NewString()})
+			if id == cat && status.Code(err) == codes.NotFound {
+				return nil
+			}
+			return err
+		},
+	}
+	if len(rpcs)+2 != len(categoriesv1.CategoriesService_ServiceDesc.Methods) { // + CreateCategory, GetWebsiteScore
+		t.Fatalf("matrix covers %d RPCs, service has %d", len(rpcs)+2, len(categoriesv1.CategoriesService_ServiceDesc.Methods))
+	}
+	callers := []struct {
+		name string
+		ctx  context.Context
+		want codes.Code
+	}{
+		{"anonymous", context.Background(), codes.Unauthenticated},
+		{"signed-out marker", as("unauthed"), codes.Unauthenticated},
+		{"another user", as(otherTok), codes.PermissionDenied},
+		{"owner", as(ownerTok), codes.OK},
+		{"uplifter", as(uplifterTok), codes.OK},
+	}
+	for name, call := range rpcs {
+		for _, who := range callers {
+			t.Run(name+"/"+who.name, func(t *testing.T) {
+				if err := call(who.ctx, cat); status.Code(err) != who.want {
+					t.Fatalf("code = %v, want %v (%v)", status.Code(err), who.want, err)
+				}
+			})
+		}
+		t.Run(name+"/unknown category", func(t *testing.T) {
+			if err := call(as(ownerTok), uuid.NewString()); status.Code(err) != codes.NotFound {
+				t.Fatalf("code = %v, want NotFound", status.Code(err))
+			}
+		})
+	}
+	// CreateCategory needs a signed-in caller; GetWebsiteScore is public.
+	if _, err := c.CreateCategory(context.Background(), &categoriesv1.CreateCategoryRequest{}); status.Code(err) != codes.Unauthenticated {
+		t.Fatalf("anonymous CreateCategory: %v", err)
+	}
+	if _, err := c.GetWebsiteScore(context.Background(), &categoriesv1.GetWebsiteScoreRequest{Url: "good-store.test"}); err != nil {
+		t.Fatalf("anonymous GetWebsiteScore: %v", err)
+	}
+}
+
+// TestRealEngineReviewsALoopbackStore wires the real analysis engine (with
+// the tests-only loopback allowance) to check the whole path with a store
+// served by the test itself.
+func TestRealEngineReviewsALoopbackStore(t *testing.T) {
+	t.Parallel()
+	store := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(`<!doctype html><html><head><title>Clay &amp; Co mugs</title></head>
+<body><h1>Hand-made mugs</h1><p>Stoneware mugs from 18 EUR.</p><a href="/contact">Contact</a></body></html>`))
+	}))
+	t.Cleanup(store.Close)
+	h := startWith(t, engine.New(engine.Settings{AllowLoopback: true}))
+	cat, tok := h.owner(t)
+	ctx := as(tok)
+	if _, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{
+		CategoryId: cat, SiteUrl: proto.String(store.URL),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var rep *categoriesv1.Report
+	eventually(t, func() bool {
+		r, err := h.client.GetCurrentReport(ctx, &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
+		rep = r.GetReport()
+		return err == nil && rep.GetStatus() != categoriesv1.ReportStatus_REPORT_STATUS_GENERATING
+	})
+	if rep.GetStatus() != categoriesv1.ReportStatus_REPORT_STATUS_READY || len(rep.GetChecks()) == 0 ||
+		len(rep.GetFindings()) == 0 || rep.GetSummary() == "" || rep.GetBand() == "" {
+		t.Fatalf("report %v", rep)
+	}
+	// A port nobody listens on cannot be read: the spec's message.
+	_, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{
+		CategoryId: cat, SiteUrl: proto.String("http://127.0.0.1:1/"),
+	})
+	if status.Convert(err).Message() != domain.UnreadableSiteMessage {
+		t.Fatalf("closed port: %v", err)
+	}
+}

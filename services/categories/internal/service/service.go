@@ -1,0 +1,54 @@
+// Package service is the categories service's composition root: it wires
+// the adapters into the app and the app into the gRPC port and the event
+// consumers.
+package service
+
+import (
+	"context"
+	"fmt"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+
+	"uplift.dev/categories/internal/adapters/postgres"
+	"uplift.dev/categories/internal/adapters/users"
+	"uplift.dev/categories/internal/app"
+	"uplift.dev/categories/internal/ports/eventport"
+	"uplift.dev/categories/internal/ports/grpcport"
+	"uplift.dev/platform/grpcserver"
+	"uplift.dev/platform/service"
+)
+
+// Deps are what the composition root is given rather than builds: the
+// users service's address and the website analysis engine, so tests can
+// pass a fake engine and a fake users service.
+type Deps struct {
+	UsersAddr string
+	Analyzer  app.Analyzer
+	Options   app.Options
+}
+
+// Wire returns the service's wiring for a started runtime.
+func Wire(d Deps) service.Wire {
+	return func(_ context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
+		conn, err := grpc.NewClient(d.UsersAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			return grpcserver.Options{}, nil, fmt.Errorf("users service %s: %w", d.UsersAddr, err)
+		}
+		repo := postgres.New(rt.Pool)
+		a := app.New(repo, d.Analyzer, users.New(conn), rt.Log, d.Options)
+		consumers := eventport.Consumers{JS: rt.JS, Pool: rt.Pool, Repo: repo, App: a, Log: rt.Log}
+		closeConn := func(ctx context.Context) error {
+			<-ctx.Done()
+			return conn.Close()
+		}
+		return grpcserver.Options{
+			Public: grpcport.PublicMethods,
+			Register: func(s *grpc.Server) {
+				categoriesv1.RegisterCategoriesServiceServer(s, &grpcport.Server{App: a, Log: rt.Log})
+			},
+		}, []func(context.Context) error{consumers.RunUsers, consumers.RunReviews, closeConn}, nil
+	}
+}

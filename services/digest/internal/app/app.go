@@ -1,0 +1,209 @@
+// Package app holds the digest service's mail use cases: queueing an email
+// when something happens to a user, and sending what is due. It reaches
+// storage, templates and SMTP only through the interfaces declared here.
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"uplift.dev/digest/internal/domain"
+)
+
+// Outbox records emails to send. Add is a no-op (false) when an email with
+// the same idempotency key exists, so a repeated cause sends one email. An
+// Outbox may be bound to the transaction of the event being handled.
+type Outbox interface {
+	Add(ctx context.Context, e domain.Email) (added bool, err error)
+}
+
+// Store is the durable outbox the sender works from.
+type Store interface {
+	Outbox
+	// UpdateNextDue locks the longest-due pending email (skipping those
+	// another sender holds), applies fn and saves the result, all in one
+	// transaction. It reports false when nothing is due.
+	UpdateNextDue(ctx context.Context, now time.Time, fn func(*domain.Email) error) (bool, error)
+	Eraser
+}
+
+// Eraser removes a user's emails; like Outbox it may be bound to the
+// transaction of the event being handled.
+type Eraser interface {
+	// DeleteUser removes every email of a user, sent or not.
+	DeleteUser(ctx context.Context, userID string) (int, error)
+}
+
+// Renderer turns an email into its words.
+type Renderer interface {
+	Render(e domain.Email) (domain.Message, error)
+}
+
+// Mailer hands a message to the mail relay. A nil error means the relay
+// accepted it.
+type Mailer interface {
+	Send(ctx context.Context, m domain.Message) error
+}
+
+// App is the digest service's mail use cases.
+type App struct {
+	store  Store
+	render Renderer
+	mail   Mailer
+	retry  domain.RetryPolicy
+	log    *slog.Logger
+	now    func() time.Time
+}
+
+// New returns the use cases over the given adapters.
+func New(store Store, render Renderer, mail Mailer, retry domain.RetryPolicy, log *slog.Logger) *App {
+	return &App{store: store, render: render, mail: mail, retry: retry, log: log, now: time.Now}
+}
+
+// SetClock replaces the clock; tests use it to step through retries.
+func (a *App) SetClock(now func() time.Time) { a.now = now }
+
+// UserCreated is what the welcome email needs from the UserCreated event.
+type UserCreated struct {
+	UserID, Email, DisplayName string
+	SuppressWelcomeEmail       bool
+}
+
+// QueueWelcome queues the welcome email for a new user in out, unless the
+// sign-up asked for none (e.g. an account made on the owner's behalf).
+func (a *App) QueueWelcome(ctx context.Context, out Outbox, u UserCreated) error {
+	if u.SuppressWelcomeEmail {
+		return nil
+	}
+	e, err := domain.NewWelcome(u.UserID, u.Email, u.DisplayName)
+	if err != nil {
+		return err
+	}
+	return a.add(ctx, out, e)
+}
+
+// EmailChanged is the UserEmailChanged event.
+type EmailChanged struct {
+	UserID, OldEmail, NewEmail string
+	At                         time.Time
+}
+
+// QueueEmailChanged queues a notice to the old address, so the owner hears
+// of a change they did not make, and a confirmation to the new one.
+func (a *App) QueueEmailChanged(ctx context.Context, out Outbox, c EmailChanged) error {
+	notice, confirmation, err := domain.NewEmailChanged(c.UserID, c.OldEmail, c.NewEmail, c.At)
+	if err != nil {
+		return err
+	}
+	if err := a.add(ctx, out, notice); err != nil {
+		return err
+	}
+	return a.add(ctx, out, confirmation)
+}
+
+// PasswordReset is a request to email a password-reset link.
+type PasswordReset struct {
+	// RequestID names the request; the same id twice sends one email.
+	RequestID string
+	// UserID is optional; with it, deleting the user removes the row too.
+	UserID string
+	Email  string
+	// Link is the reset link from the Firebase Admin SDK. It is a secret:
+	// never logged, and removed from storage once sent.
+	Link string
+}
+
+// QueuePasswordReset queues a password-reset email in its own transaction.
+// The users service owns the request (it makes the link with the Admin
+// SDK) and reaches the digest through PasswordResetRequested, which the
+// event port hands to QueuePasswordResetIn.
+func (a *App) QueuePasswordReset(ctx context.Context, r PasswordReset) error {
+	return a.QueuePasswordResetIn(ctx, a.store, r)
+}
+
+// QueuePasswordResetIn queues a password-reset email in out, e.g. the
+// transaction of the event that asked for it.
+func (a *App) QueuePasswordResetIn(ctx context.Context, out Outbox, r PasswordReset) error {
+	e, err := domain.NewPasswordReset(r.RequestID, r.UserID, r.Email, r.Link)
+	if err != nil {
+		return err
+	}
+	return a.add(ctx, out, e)
+}
+
+func (a *App) add(ctx context.Context, out Outbox, e domain.Email) error {
+	added, err := out.Add(ctx, e)
+	if err != nil {
+		return fmt.Errorf("queue %s email: %w", e.Kind, err)
+	}
+	a.log.InfoContext(ctx, "email queued", "kind", e.Kind, "user", e.UserID, "new", added)
+	return nil
+}
+
+// ForgetUser removes a deleted user's emails, so nothing of theirs (not even
+// an unsent welcome) is left behind.
+func (a *App) ForgetUser(ctx context.Context, in Eraser, userID string) error {
+	n, err := in.DeleteUser(ctx, userID)
+	if err != nil {
+		return fmt.Errorf("forget user: %w", err)
+	}
+	a.log.InfoContext(ctx, "user's emails removed", "user", userID, "count", n)
+	return nil
+}
+
+// maxPerRound bounds one SendDue call, so a store that failed to move a row
+// on can never spin the sender forever; a bigger backlog waits a poll.
+const maxPerRound = 500
+
+// SendDue sends due emails one by one until none is due (a failed one is
+// rescheduled into the future) or maxPerRound were tried, and reports how
+// many were sent.
+//
+// Each email is claimed, sent and marked in one transaction: the row stays
+// locked (FOR UPDATE) while the relay talks, and "sent" commits only after
+// the relay accepted the message. A crash or a failed commit after the relay
+// accepted it leaves the row pending, and it is sent again: delivery is at
+// least once, with the same Message-ID on both copies. Nothing is sent twice
+// otherwise: the key is unique and a sent row is never picked again.
+func (a *App) SendDue(ctx context.Context) (int, error) {
+	sent := 0
+	for i := 0; i < maxPerRound && ctx.Err() == nil; i++ {
+		found, err := a.store.UpdateNextDue(ctx, a.now(), func(e *domain.Email) error {
+			if a.sendOne(ctx, e) {
+				sent++
+			}
+			return nil
+		})
+		if err != nil {
+			return sent, fmt.Errorf("send due: %w", err)
+		}
+		if !found {
+			break
+		}
+	}
+	return sent, nil
+}
+
+// sendOne attempts e and records the outcome on it.
+func (a *App) sendOne(ctx context.Context, e *domain.Email) bool {
+	msg, err := a.render.Render(*e)
+	if err == nil {
+		err = a.mail.Send(ctx, msg)
+	}
+	now := a.now()
+	if err != nil {
+		e.MarkFailed(now, err, a.retry)
+		level, what := slog.LevelWarn, "email send failed; will retry"
+		if e.Status == domain.StatusFailed {
+			level, what = slog.LevelError, "email send failed; giving up"
+		}
+		a.log.Log(ctx, level, what, "id", e.ID, "kind", e.Kind, "attempts", e.Attempts,
+			"next_attempt_at", e.NextAttemptAt, "err", e.LastError)
+		return false
+	}
+	e.MarkSent(now)
+	a.log.InfoContext(ctx, "email sent", "id", e.ID, "kind", e.Kind, "attempts", e.Attempts)
+	return true
+}

@@ -1,0 +1,237 @@
+// Package domain holds the digest service's mail rules: which emails exist,
+// how each is keyed so it is sent at most once per cause, and how a failed
+// send is retried. It does no I/O.
+package domain
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/mail"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Sentinel errors: input that can never become an email. Callers drop (and
+// log) such a request instead of retrying it forever.
+var (
+	ErrInvalidAddress = errors.New("not a valid email address")
+	ErrInvalidLink    = errors.New("not a valid http(s) link")
+	ErrMissingID      = errors.New("an id is required")
+)
+
+// Kind names which email a row is; it picks the template.
+type Kind string
+
+// The transactional emails.
+const (
+	// KindWelcome greets a new store owner.
+	KindWelcome Kind = "welcome"
+	// KindEmailChanged tells the OLD address that the sign-in email changed,
+	// so the owner hears of a change they did not make.
+	KindEmailChanged Kind = "email_changed"
+	// KindEmailConfirmed tells the NEW address it is now the sign-in email.
+	KindEmailConfirmed Kind = "email_confirmed"
+	// KindPasswordReset carries a password-reset link.
+	KindPasswordReset Kind = "password_reset"
+)
+
+// Status is where an email is in its life.
+type Status string
+
+// Statuses of an email row.
+const (
+	StatusPending Status = "pending"
+	StatusSent    Status = "sent"
+	// StatusFailed means retries were given up; the row stays for an
+	// operator, who can set it back to pending.
+	StatusFailed Status = "failed"
+)
+
+// Params are the values a template shows. Only the fields of the email's
+// kind are set.
+type Params struct {
+	DisplayName string `json:"displayName,omitempty"`
+	OldEmail    string `json:"oldEmail,omitempty"`
+	NewEmail    string `json:"newEmail,omitempty"`
+	// Link is a password-reset link: a secret until it expires, so it is
+	// never logged and is removed from the row once the email is sent.
+	Link string `json:"link,omitempty"`
+}
+
+// Email is one email to send and its sending state.
+type Email struct {
+	ID            int64
+	Key           string
+	Kind          Kind
+	UserID        string
+	To            string
+	Params        Params
+	Status        Status
+	Attempts      int
+	NextAttemptAt time.Time
+	LastError     string
+	SentAt        time.Time
+}
+
+// Message is a rendered email, ready for a mailer.
+type Message struct {
+	// Key is the email's idempotency key; the mailer derives the
+	// Message-ID from it so every attempt carries the same one.
+	Key     string
+	To      string
+	Subject string
+	Text    string
+	HTML    string
+}
+
+// maxNameRunes bounds a display name in copy; names come from sign-up forms.
+const maxNameRunes = 80
+
+// NewWelcome is the welcome email for a new user. Its key is the user id: a
+// user is welcomed once, however often UserCreated is delivered.
+func NewWelcome(userID, to, displayName string) (Email, error) {
+	if strings.TrimSpace(userID) == "" {
+		return Email{}, ErrMissingID
+	}
+	addr, err := ParseAddress(to)
+	if err != nil {
+		return Email{}, err
+	}
+	name := cleanName(displayName)
+	if name == "" {
+		name = strings.SplitN(addr, "@", 2)[0]
+	}
+	return pending("welcome:"+userID, KindWelcome, userID, addr, Params{DisplayName: name}), nil
+}
+
+// NewEmailChanged is the pair of emails for a change of sign-in email: a
+// notice to the old address and a confirmation to the new one. The key
+// includes when the change happened, so changing A→B, back to A and to B
+// again notifies each time, while a repeat of the same change does not.
+func NewEmailChanged(userID, oldEmail, newEmail string, at time.Time) (notice, confirmation Email, err error) {
+	if strings.TrimSpace(userID) == "" {
+		return Email{}, Email{}, ErrMissingID
+	}
+	oldAddr, err := ParseAddress(oldEmail)
+	if err != nil {
+		return Email{}, Email{}, fmt.Errorf("old email: %w", err)
+	}
+	newAddr, err := ParseAddress(newEmail)
+	if err != nil {
+		return Email{}, Email{}, fmt.Errorf("new email: %w", err)
+	}
+	suffix := userID + ":" + strings.ToLower(newAddr)
+	if !at.IsZero() {
+		suffix += ":" + at.UTC().Format(time.RFC3339Nano)
+	}
+	p := Params{OldEmail: oldAddr, NewEmail: newAddr}
+	return pending("email-changed:"+suffix, KindEmailChanged, userID, oldAddr, p),
+		pending("email-confirmed:"+suffix, KindEmailConfirmed, userID, newAddr, p), nil
+}
+
+// NewPasswordReset is a password-reset email. requestID names the request
+// (one email per request); userID may be empty when the caller does not
+// know it, in which case deleting the user does not reach this row.
+func NewPasswordReset(requestID, userID, to, link string) (Email, error) {
+	if strings.TrimSpace(requestID) == "" {
+		return Email{}, ErrMissingID
+	}
+	addr, err := ParseAddress(to)
+	if err != nil {
+		return Email{}, err
+	}
+	u, err := url.Parse(link)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return Email{}, ErrInvalidLink
+	}
+	return pending("password-reset:"+requestID, KindPasswordReset, userID, addr, Params{Link: link}), nil
+}
+
+func pending(key string, kind Kind, userID, to string, p Params) Email {
+	return Email{Key: key, Kind: kind, UserID: userID, To: to, Params: p, Status: StatusPending}
+}
+
+// ParseAddress accepts a bare address ("a@b.co", no display name) and
+// returns it trimmed; anything else, including header-breaking characters,
+// is ErrInvalidAddress.
+func ParseAddress(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Name != "" || a.Address != s || !strings.Contains(s, "@") {
+		return "", ErrInvalidAddress
+	}
+	return s, nil
+}
+
+// cleanName folds whitespace (a name is one line of copy) and bounds length.
+func cleanName(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > maxNameRunes {
+		s = string([]rune(s)[:maxNameRunes]) + "…"
+	}
+	return s
+}
+
+// RetryPolicy says when a failed send is tried again: the delay doubles from
+// Base up to Max, and after MaxAttempts the email is marked failed so a
+// dead address does not retry forever (it stays in the table, not lost).
+type RetryPolicy struct {
+	Base, Max   time.Duration
+	MaxAttempts int
+}
+
+// Delay is the wait after the attempts-th failed attempt (1-based).
+func (p RetryPolicy) Delay(attempts int) time.Duration {
+	d := p.Base
+	for i := 1; i < attempts && d < p.Max; i++ {
+		d *= 2
+	}
+	return min(d, p.Max)
+}
+
+// MarkSent records a successful send and drops the secret link, which is
+// of no use once delivered.
+func (e *Email) MarkSent(now time.Time) {
+	e.Status, e.SentAt, e.LastError = StatusSent, now, ""
+	e.Attempts++
+	e.Params.Link = ""
+}
+
+// MarkFailed records a failed attempt and schedules the next one, or gives
+// up after p.MaxAttempts. The error text is kept short, on one line and
+// without the link, since operators read it in logs and the table.
+func (e *Email) MarkFailed(now time.Time, cause error, p RetryPolicy) {
+	e.Attempts++
+	e.LastError = sanitize(cause.Error(), e.Params.Link)
+	if p.MaxAttempts > 0 && e.Attempts >= p.MaxAttempts {
+		e.Status = StatusFailed
+		return
+	}
+	e.NextAttemptAt = now.Add(p.Delay(e.Attempts))
+}
+
+const maxErrorLen = 300
+
+func sanitize(msg, secret string) string {
+	if secret != "" {
+		msg = strings.ReplaceAll(msg, secret, "[link]")
+	}
+	msg = strings.Join(strings.Fields(msg), " ")
+	if len(msg) > maxErrorLen {
+		msg = msg[:maxErrorLen]
+	}
+	return msg
+}
+
+// MessageID is the Message-ID header for the email keyed key, sent from
+// host. It is the same on every attempt, so a copy resent after a lost
+// server reply is recognisable as the same message, and it is a hash so the
+// key's user id and address do not leak into mail headers.
+func MessageID(key, host string) string {
+	sum := sha256.Sum256([]byte(key))
+	return "<" + hex.EncodeToString(sum[:16]) + "@" + host + ">"
+}

@@ -1,0 +1,52 @@
+package app
+
+import (
+	"context"
+	"errors"
+
+	"uplift.dev/users/internal/domain"
+)
+
+// FinishGoogleAuthInput is the body the browser sends after the Google popup.
+type FinishGoogleAuthInput struct {
+	Name, Email, IDFromGoogleAuth string
+	SuppressWelcomeEmail          bool
+}
+
+// FinishGoogleAuth stores the signed-in caller as a user, with their own new
+// category, the first time they come through Google. The uid is always the
+// caller's (never the body's), so nobody can create a user for someone else.
+// Calling it again returns the same id and changes nothing, which makes the
+// browser's retries and every later Google sign-in safe.
+func (a *App) FinishGoogleAuth(ctx context.Context, caller domain.Caller, in FinishGoogleAuthInput) (string, error) {
+	if caller.UID == "" {
+		return "", domain.ErrPermissionDenied
+	}
+	if len(in.IDFromGoogleAuth) > domain.MaxIDLength {
+		return "", &domain.ValidationError{Field: "idFromGoogleAuth", Message: "idFromGoogleAuth is too long."}
+	}
+	if u, err := a.repo.Get(ctx, caller.UID); err == nil {
+		return u.ID, nil
+	} else if !errors.Is(err, domain.ErrNotFound) {
+		return "", err
+	}
+	g, err := domain.NewGoogleSignUp(caller.Email, in.Email, in.Name)
+	if err != nil {
+		return "", err
+	}
+	category := a.newID()
+	u := domain.User{ID: caller.UID, Email: g.Email, DisplayName: g.Name, SignUpSource: "google",
+		CategoryID: category, OriginalCategoryID: category}
+	err = a.repo.Create(ctx, u, in.SuppressWelcomeEmail)
+	if errors.Is(err, domain.ErrEmailTaken) {
+		// A concurrent call for the same uid may have won the insert: that
+		// is success. Otherwise another account owns the email.
+		if u, gerr := a.repo.Get(ctx, caller.UID); gerr == nil {
+			return u.ID, nil
+		}
+	}
+	if err != nil {
+		return "", err
+	}
+	return u.ID, nil
+}

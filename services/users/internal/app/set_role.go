@@ -1,0 +1,48 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"uplift.dev/users/internal/domain"
+)
+
+// SetRoleResult says what SetRole changed.
+type SetRoleResult struct {
+	UID string
+	// Stored is false when the uplifter flag could not be stored because the
+	// account has no stored user yet (it signed up outside Uplift's calls).
+	Stored bool
+}
+
+// SetRole grants (on) or revokes an operator role for the account with
+// email: the Firebase custom claim that the services check, and for
+// uplifters also the stored isUplifter flag the web shows. It is for the
+// usersctl command, run by an operator, so it takes no caller.
+func (a *App) SetRole(ctx context.Context, email string, role domain.Role, on bool) (SetRoleResult, error) {
+	email, err := domain.NormalizeEmail(email)
+	if err != nil {
+		return SetRoleResult{}, err
+	}
+	if role != domain.RoleAdmin && role != domain.RoleUplifter {
+		return SetRoleResult{}, &domain.ValidationError{Field: "role", Message: fmt.Sprintf("unknown role %q", role)}
+	}
+	uid, err := a.identity.SetRole(ctx, email, role, on)
+	if err != nil {
+		return SetRoleResult{}, err
+	}
+	res := SetRoleResult{UID: uid, Stored: role == domain.RoleUplifter}
+	if role == domain.RoleUplifter {
+		_, err := a.repo.Update(ctx, uid, func(u *domain.User) error {
+			u.IsUplifter = on
+			return nil
+		})
+		if errors.Is(err, domain.ErrNotFound) {
+			res.Stored = false
+		} else if err != nil {
+			return res, fmt.Errorf("claim set but stored flag not: %w", err)
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,112 @@
+package domain
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// MaxIDLength is Firebase's own bound on a uid; longer ids cannot be ours.
+const MaxIDLength = 128
+
+// PasswordResetInterval is how often one email may be sent a reset link,
+// so the reset call cannot be used to flood someone's inbox.
+const PasswordResetInterval = time.Minute
+
+// ValidateID checks a user id from a request before it reaches storage, so
+// an empty or absurd id is the client's mistake, not a lookup.
+func ValidateID(field, id string) error {
+	switch {
+	case id == "":
+		return &ValidationError{field, field + " is required."}
+	case len(id) > MaxIDLength || strings.ContainsAny(id, "/\\ \t\r\n"):
+		return &ValidationError{field, field + " is not a valid user id."}
+	}
+	return nil
+}
+
+// GoogleSignUp is the validated completion of a Google sign-in.
+type GoogleSignUp struct {
+	Email, Name string
+}
+
+// NewGoogleSignUp picks the email Firebase put in the caller's token over the
+// one in the request body (the body is only what the browser claims) and
+// defaults the name to the part of the email before '@'.
+func NewGoogleSignUp(tokenEmail, bodyEmail, name string) (GoogleSignUp, error) {
+	email := tokenEmail
+	if email == "" {
+		email = bodyEmail
+	}
+	email, err := NormalizeEmail(email)
+	if err != nil {
+		return GoogleSignUp{}, err
+	}
+	name = strings.TrimSpace(name)
+	if name == "" {
+		name = DefaultName(email)
+	}
+	if utf8.RuneCountInString(name) > maxNameLength {
+		return GoogleSignUp{}, &ValidationError{"name", "Name is too long."}
+	}
+	return GoogleSignUp{Email: email, Name: name}, nil
+}
+
+// Unsubscribe opts the user out of email at now. It reports whether
+// anything changed, so a repeated click publishes nothing new.
+func (u *User) Unsubscribe(now time.Time) bool {
+	if u.UnsubscribedAt != nil {
+		return false
+	}
+	u.UnsubscribedAt = &now
+	return true
+}
+
+// IsOnBehalf reports whether the user currently views a category that is not
+// their own: an uplifter acting for a store owner.
+func (u User) IsOnBehalf() bool {
+	return u.CategoryID != "" && u.CategoryID != u.OriginalCategoryID
+}
+
+// CanSwitch reports whether caller may make user u view categoryID. Only the
+// user themselves switches their view; going back to their own category is
+// always allowed, anything else needs the uplifter claim.
+func (c Caller) CanSwitch(u User, categoryID string) error {
+	if c.UID == "" || c.UID != u.ID {
+		return ErrPermissionDenied
+	}
+	if categoryID != u.OriginalCategoryID && !c.Uplifter {
+		return ErrPermissionDenied
+	}
+	return nil
+}
+
+// Actions written to the audit log.
+const (
+	ActionSwitchCategory = "switch_metrics_category"
+)
+
+// AuditEntry records one thing a user did while acting for someone else, or
+// the switch that started or ended it: who, as whom, what, when.
+type AuditEntry struct {
+	// ActorID is the user who acted (the uplifter).
+	ActorID string
+	// OnBehalfOfID is the owner of CategoryID, empty when no stored user owns it.
+	OnBehalfOfID string
+	// CategoryID is the category acted in.
+	CategoryID string
+	// Action names what was done, e.g. ActionSwitchCategory.
+	Action string
+	// Detail is free text for the reader of the log (e.g. the previous category).
+	Detail string
+	At     time.Time
+}
+
+// Role is a power an operator grants with usersctl.
+type Role string
+
+// The roles, named as their Firebase custom claims.
+const (
+	RoleAdmin    Role = "admin"
+	RoleUplifter Role = "uplifter"
+)
