@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -19,7 +18,6 @@ import (
 	"github.com/stripe/stripe-go/v85/webhook"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
@@ -29,10 +27,8 @@ import (
 	billing "uplift.dev/billing/internal/service"
 	"uplift.dev/billing/migrations"
 	"uplift.dev/platform/firebasetest"
-	"uplift.dev/platform/natstest"
-	"uplift.dev/platform/pgtest"
 	"uplift.dev/platform/postgres"
-	"uplift.dev/platform/service"
+	"uplift.dev/platform/servicetest"
 )
 
 const whsec = "whsec_test_fake_secret"
@@ -76,7 +72,6 @@ func stripeMock(t *testing.T) string {
 func start(t *testing.T) harness {
 	t.Helper()
 	mock := stripeMock(t)
-	ctx, cancel := context.WithCancel(context.Background())
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -97,36 +92,13 @@ func start(t *testing.T) harness {
 		_, _ = w.Write([]byte(`{"received":true}`))
 	}))
 
-	dbURL := pgtest.URL(t)
 	s := &billing.Settings{
-		Base: service.Base{GRPCAddr: "127.0.0.1:0", DatabaseURL: dbURL, NATSURL: natstest.Start(t),
-			FirebaseProjectID: firebasetest.ProjectID(), FirebaseAuthEmulatorHost: firebasetest.Host(t)},
+		Base:            servicetest.Base(t),
 		StripeSecretKey: "sk_test_fakekey", StripeAPIBase: mock, StripeWebhookSecret: whsec,
 		UsersAddr: lis.Addr().String(), TestCheckoutAddr: "127.0.0.1:0", GatewayURL: gw.URL,
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	rt, err := service.Start(ctx, "billing", "billing", s.Base, log, migrations.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, workers, err := billing.Wire(s)(ctx, rt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan string, 1)
-	opts.Ready = func(addr string) { ready <- addr }
-	done := make(chan error, 1)
-	go func() { done <- rt.Serve(ctx, opts, workers...) }()
-	var addr string
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("service stopped: %v", err)
-	}
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dbURL := s.DatabaseURL
+	conn, _ := servicetest.Run(t, "billing", s.Base, migrations.FS, billing.Wire(s))
 	client := billingv1.NewBillingServiceClient(conn)
 	webhookTo.Store(&client)
 	db, err := postgres.Open(context.Background(), dbURL, "billing")
@@ -135,10 +107,6 @@ func start(t *testing.T) harness {
 	}
 	t.Cleanup(func() {
 		db.Close()
-		conn.Close()
-		cancel()
-		<-done
-		rt.Close()
 		gw.Close()
 		us.Stop()
 	})

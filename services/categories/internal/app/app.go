@@ -50,6 +50,12 @@ type Repository interface {
 	FinishReview(ctx context.Context, categoryID, reportID string, a domain.Analysis) (bool, error)
 	// FailReview marks a report FAILED with a message for people and publishes ReportUpdated.
 	FailReview(ctx context.Context, categoryID, reportID, message string) error
+	// DeleteOwnedBy deletes every category ownerID owns with everything
+	// stored under it, and reports how many categories went.
+	DeleteOwnedBy(ctx context.Context, ownerID string) (int, error)
+	// UnsubscribeOwnedBy turns both email switches off on every category
+	// ownerID owns, and reports how many changed.
+	UnsubscribeOwnedBy(ctx context.Context, ownerID string) (int, error)
 }
 
 // Analyzer reads store websites (the analysis engine).
@@ -130,6 +136,32 @@ func (a *App) authorized(ctx context.Context, caller domain.Caller, id string) (
 	return c, nil
 }
 
+// Action names written to the on-behalf audit log: the gRPC method names,
+// so an operator reading the log can match a row to the call that made it.
+const (
+	ActionUpdateLabel                   = "UpdateLabel"
+	ActionUpdateContentGenerationParams = "UpdateContentGenerationParams"
+	ActionUpdateEmailPreferences        = "UpdateEmailPreferences"
+	ActionDisableBusinessReport         = "DisableBusinessReport"
+	ActionInvalidateCampaignIdeas       = "InvalidateCampaignIdeas"
+	ActionSendAIEmailDigest             = "SendAIEmailDigest"
+)
+
+// update applies fn to the category like Repository.Update and, when the
+// caller is not the owner, adds the on-behalf audit row to fn's effects, so
+// it is written in the change's transaction or not at all. The owner is
+// read from the row locked for the update, not from an earlier read.
+func (a *App) update(ctx context.Context, caller domain.Caller, id, action string, fn func(*domain.Category) (domain.Effects, error)) (domain.Category, error) {
+	return a.repo.Update(ctx, id, func(c *domain.Category) (domain.Effects, error) {
+		eff, err := fn(c)
+		if err != nil {
+			return eff, err
+		}
+		eff.OnBehalf = caller.Audit(*c, action)
+		return eff, nil
+	})
+}
+
 // SignUp is a UserCreated event as the app needs it.
 type SignUp struct {
 	UserID, CategoryID, DisplayName string
@@ -152,7 +184,9 @@ func (a *App) CreateFromSignUp(ctx context.Context, s SignUp) error {
 
 // CreateCategory creates (or finds) the caller's own category, the one the
 // users service assigned them, and links a Shopify category id remembered
-// from before sign-up. Calling it again changes nothing.
+// from before sign-up. Calling it again changes nothing. It is never an
+// action on behalf (the category is always the caller's own, and another
+// owner's is refused), so it writes no audit row.
 func (a *App) CreateCategory(ctx context.Context, caller domain.Caller, email, shopifyID string) (domain.Category, error) {
 	if caller.UID == "" {
 		return domain.Category{}, domain.ErrPermissionDenied
@@ -196,7 +230,7 @@ func (a *App) UpdateLabel(ctx context.Context, caller domain.Caller, id, name st
 	if err != nil {
 		return domain.Category{}, err
 	}
-	return a.repo.Update(ctx, id, func(c *domain.Category) (domain.Effects, error) {
+	return a.update(ctx, caller, id, ActionUpdateLabel, func(c *domain.Category) (domain.Effects, error) {
 		c.Name = name
 		return domain.Effects{}, nil
 	})
@@ -236,7 +270,7 @@ func (a *App) UpdateContentParams(ctx context.Context, caller domain.Caller, id 
 			return domain.Category{}, fmt.Errorf("%w: %v", domain.ErrUnreadableSite, err)
 		}
 	}
-	return a.repo.Update(ctx, id, func(c *domain.Category) (domain.Effects, error) {
+	return a.update(ctx, caller, id, ActionUpdateContentGenerationParams, func(c *domain.Category) (domain.Effects, error) {
 		var eff domain.Effects
 		if c.SetSite(site) {
 			eff.InvalidateIdeas = true
@@ -268,10 +302,22 @@ func (a *App) newReport(c *domain.Category) *domain.Report {
 
 // UpdateEmailPreferences switches the daily business report; nil leaves it.
 func (a *App) UpdateEmailPreferences(ctx context.Context, caller domain.Caller, id string, disableBusinessReport *bool) (domain.Category, error) {
+	return a.setBusinessReport(ctx, caller, id, ActionUpdateEmailPreferences, disableBusinessReport)
+}
+
+// DisableBusinessReport turns the daily business report off (the link in
+// the report email). It is UpdateEmailPreferences under its own name so the
+// audit log tells the two calls apart.
+func (a *App) DisableBusinessReport(ctx context.Context, caller domain.Caller, id string) (domain.Category, error) {
+	off := true
+	return a.setBusinessReport(ctx, caller, id, ActionDisableBusinessReport, &off)
+}
+
+func (a *App) setBusinessReport(ctx context.Context, caller domain.Caller, id, action string, disableBusinessReport *bool) (domain.Category, error) {
 	if _, err := a.authorized(ctx, caller, id); err != nil {
 		return domain.Category{}, err
 	}
-	return a.repo.Update(ctx, id, func(c *domain.Category) (domain.Effects, error) {
+	return a.update(ctx, caller, id, action, func(c *domain.Category) (domain.Effects, error) {
 		if disableBusinessReport != nil {
 			c.DisableBusinessReport = *disableBusinessReport
 		}
@@ -346,7 +392,7 @@ func (a *App) InvalidateIdeas(ctx context.Context, caller domain.Caller, id stri
 	if _, err := a.authorized(ctx, caller, id); err != nil {
 		return err
 	}
-	_, err := a.repo.Update(ctx, id, func(c *domain.Category) (domain.Effects, error) {
+	_, err := a.update(ctx, caller, id, ActionInvalidateCampaignIdeas, func(c *domain.Category) (domain.Effects, error) {
 		eff := domain.Effects{InvalidateIdeas: true}
 		if c.SiteURL != "" {
 			eff.NewReport = a.newReport(c)
@@ -362,7 +408,7 @@ func (a *App) RequestDigest(ctx context.Context, caller domain.Caller, id string
 	if _, err := a.authorized(ctx, caller, id); err != nil {
 		return err
 	}
-	_, err := a.repo.Update(ctx, id, func(c *domain.Category) (domain.Effects, error) {
+	_, err := a.update(ctx, caller, id, ActionSendAIEmailDigest, func(c *domain.Category) (domain.Effects, error) {
 		return domain.Effects{DigestRequestedBy: caller.UID}, nil
 	})
 	return err
@@ -391,6 +437,42 @@ func (a *App) WebsiteScore(ctx context.Context, raw string) (domain.Review, erro
 		r.SiteURL = site
 	}
 	return r, nil
+}
+
+// UserDeleted is a UserDeleted event as the app needs it.
+type UserDeleted struct {
+	UserID, CategoryID string
+}
+
+// DeleteUserData removes everything of a deleted user: every category they
+// own, found by owner rather than by the event's category id (a user may own
+// more than the one the users service remembers), with all stored under it.
+// Categories of other users are untouched even if the event names one.
+// Redelivery is harmless: a second run finds nothing to delete.
+func (a *App) DeleteUserData(ctx context.Context, d UserDeleted) error {
+	if d.UserID == "" {
+		// Without an owner there is nothing we may safely delete.
+		a.log.WarnContext(ctx, "UserDeleted without a user id dropped", "category", d.CategoryID)
+		return nil
+	}
+	n, err := a.repo.DeleteOwnedBy(ctx, d.UserID)
+	if err != nil {
+		return err
+	}
+	a.log.InfoContext(ctx, "deleted user's categories removed", "user", d.UserID, "categories", n)
+	return nil
+}
+
+// Unsubscribe turns off the emails sent about the user's own categories,
+// the weekly email and the business report, so an unsubscribe link stops
+// both. Doing it again changes nothing.
+func (a *App) Unsubscribe(ctx context.Context, userID string) error {
+	if userID == "" {
+		a.log.WarnContext(ctx, "UserUnsubscribed without a user id dropped")
+		return nil
+	}
+	_, err := a.repo.UnsubscribeOwnedBy(ctx, userID)
+	return err
 }
 
 // IsClientError reports whether err is the caller's mistake rather than ours.

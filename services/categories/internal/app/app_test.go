@@ -176,6 +176,35 @@ func (m *memRepo) FinishReview(_ context.Context, cat, id string, a domain.Analy
 	return true, nil
 }
 
+func (m *memRepo) DeleteOwnedBy(_ context.Context, owner string) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for id, c := range m.cats {
+		if c.OwnerID == owner {
+			delete(m.cats, id)
+			delete(m.ideas, id)
+			m.reports = slices.DeleteFunc(m.reports, func(r domain.Report) bool { return r.CategoryID == id })
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (m *memRepo) UnsubscribeOwnedBy(_ context.Context, owner string) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for id, c := range m.cats {
+		if c.OwnerID == owner && !(c.DisableWeeklyEmail && c.DisableBusinessReport) {
+			c.DisableWeeklyEmail, c.DisableBusinessReport = true, true
+			m.cats[id] = c
+			n++
+		}
+	}
+	return n, nil
+}
+
 func (m *memRepo) FailReview(_ context.Context, _, id, msg string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()

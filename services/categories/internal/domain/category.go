@@ -128,6 +128,26 @@ type Effects struct {
 	InvalidateIdeas bool
 	// DigestRequestedBy, when set, publishes DigestRequested on that user's behalf.
 	DigestRequestedBy string
+	// OnBehalf, when set, writes an audit row: the change was made by
+	// someone other than the owner (an uplifter acting on their behalf).
+	OnBehalf *AuditEntry
+}
+
+// AuditEntry is one change made on a store owner's behalf: who did it, as
+// whom, and what. The repository stamps the time.
+type AuditEntry struct {
+	ActorID string
+	OwnerID string
+	Action  string
+}
+
+// Audit returns the entry for action on cat by caller, or nil when the caller
+// is the owner: only acting on behalf is logged, as issue 3 asks.
+func (c Caller) Audit(cat Category, action string) *AuditEntry {
+	if c.UID == cat.OwnerID {
+		return nil
+	}
+	return &AuditEntry{ActorID: c.UID, OwnerID: cat.OwnerID, Action: action}
 }
 
 // SetSite applies a (normalized) website to c: an empty one clears the site

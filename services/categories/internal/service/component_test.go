@@ -3,8 +3,6 @@ package service_test
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -13,13 +11,15 @@ import (
 	"testing"
 	"time"
 
+	"uplift.dev/platform/servicetest"
+
 	fbauth "firebase.google.com/go/v4/auth"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -36,9 +36,6 @@ import (
 	"uplift.dev/categories/migrations"
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/firebasetest"
-	"uplift.dev/platform/natstest"
-	"uplift.dev/platform/pgtest"
-	"uplift.dev/platform/service"
 )
 
 // fakeAnalyzer stands in for the analysis engine: sites it knows can be
@@ -129,6 +126,9 @@ type harness struct {
 	analyzer *fakeAnalyzer
 	users    *fakeUsers
 	fb       *fbauth.Client
+	// db is the service's own pool, for asserting on rows no RPC shows
+	// (the audit log, what a deletion left behind).
+	db *pgxpool.Pool
 }
 
 const goodSite = "https://good-store.test/"
@@ -160,7 +160,6 @@ func start(t *testing.T) harness {
 // startWith runs the service with analyzer, or the fake when nil.
 func startWith(t *testing.T, analyzer app.Analyzer) harness {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
 	users := &fakeUsers{profiles: map[string]string{}}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -169,47 +168,16 @@ func startWith(t *testing.T, analyzer app.Analyzer) harness {
 	usrv := grpc.NewServer()
 	usersv1.RegisterUsersServiceServer(usrv, users)
 	go func() { _ = usrv.Serve(lis) }()
+	t.Cleanup(usrv.Stop)
 
-	base := service.Base{
-		GRPCAddr: "127.0.0.1:0", DatabaseURL: pgtest.URL(t), NATSURL: natstest.Start(t),
-		FirebaseProjectID: firebasetest.ProjectID(), FirebaseAuthEmulatorHost: firebasetest.Host(t),
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	rt, err := service.Start(ctx, "categories", "categories", base, log, migrations.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
 	an := &fakeAnalyzer{sites: map[string]domain.Analysis{goodSite: sampleAnalysis()}}
 	if analyzer == nil {
 		analyzer = an
 	}
-	opts, workers, err := categories.Wire(categories.Deps{UsersAddr: lis.Addr().String(), Analyzer: analyzer})(ctx, rt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan string, 1)
-	opts.Ready = func(addr string) { ready <- addr }
-	done := make(chan error, 1)
-	go func() { done <- rt.Serve(ctx, opts, workers...) }()
-	var addr string
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("service stopped: %v", err)
-	}
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn.Close()
-		cancel()
-		<-done
-		rt.Close()
-		usrv.Stop()
-	})
+	conn, rt := servicetest.Run(t, "categories", servicetest.Base(t), migrations.FS,
+		categories.Wire(categories.Deps{UsersAddr: lis.Addr().String(), Analyzer: analyzer}))
 	return harness{client: categoriesv1.NewCategoriesServiceClient(conn), js: rt.JS, nc: rt.NC,
-		analyzer: an, users: users, fb: firebasetest.Client(t)}
+		analyzer: an, users: users, fb: firebasetest.Client(t), db: rt.Pool}
 }
 
 // signUp makes a Firebase user (an uplifter when asked) and returns its uid
@@ -237,6 +205,13 @@ func (h harness) signUp(t *testing.T, uplifter bool) (string, string) {
 // service would, and waits for the category to exist.
 func (h harness) owner(t *testing.T) (categoryID, token string) {
 	t.Helper()
+	_, categoryID, token = h.ownerUser(t)
+	return categoryID, token
+}
+
+// ownerUser is owner that also returns the owner's uid.
+func (h harness) ownerUser(t *testing.T) (uid, categoryID, token string) {
+	t.Helper()
 	uid, tok := h.signUp(t, false)
 	categoryID = uuid.NewString()
 	h.users.mu.Lock()
@@ -254,7 +229,7 @@ func (h harness) owner(t *testing.T) (categoryID, token string) {
 		res, err := h.client.GetLabel(as(tok), &categoriesv1.GetLabelRequest{CategoryId: categoryID})
 		return err == nil && res.GetName() == "Clay & Co"
 	})
-	return categoryID, tok
+	return uid, categoryID, tok
 }
 
 func as(token string) context.Context {

@@ -45,10 +45,11 @@ func Wire(d Deps) service.Wire {
 			return conn.Close()
 		}
 		return grpcserver.Options{
-			Public: grpcport.PublicMethods,
-			Register: func(s *grpc.Server) {
-				categoriesv1.RegisterCategoriesServiceServer(s, &grpcport.Server{App: a, Log: rt.Log})
-			},
-		}, []func(context.Context) error{consumers.RunUsers, consumers.RunReviews, closeConn}, nil
+				Public: grpcport.PublicMethods,
+				Register: func(s *grpc.Server) {
+					categoriesv1.RegisterCategoriesServiceServer(s, &grpcport.Server{App: a, Log: rt.Log})
+				},
+			}, []func(context.Context) error{consumers.RunUsers, consumers.RunUsersDeleted, consumers.RunUnsubscribed,
+				consumers.RunReviews, closeConn}, nil
 	}
 }

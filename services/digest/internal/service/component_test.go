@@ -3,12 +3,13 @@ package service_test
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"uplift.dev/platform/servicetest"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -23,10 +24,6 @@ import (
 	"uplift.dev/digest/internal/sinktest"
 	"uplift.dev/digest/migrations"
 	"uplift.dev/platform/events"
-	"uplift.dev/platform/firebasetest"
-	"uplift.dev/platform/natstest"
-	"uplift.dev/platform/pgtest"
-	"uplift.dev/platform/service"
 )
 
 const webURL = "http://shop.localtest:3000"
@@ -41,40 +38,14 @@ type harness struct {
 // sending mail to smtpAddr. Retries are fast so the test can watch them.
 func start(t *testing.T, smtpAddr string) harness {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
 	cfg := &digest.Settings{
-		Base: service.Base{
-			GRPCAddr: "127.0.0.1:0", DatabaseURL: pgtest.URL(t), NATSURL: natstest.Start(t),
-			FirebaseProjectID: firebasetest.ProjectID(), FirebaseAuthEmulatorHost: firebasetest.Host(t),
-		},
+		Base:     servicetest.Base(t),
 		SMTPAddr: smtpAddr, SMTPFrom: "Uplift <hello@uplift.example>", SMTPTimeout: 5 * time.Second,
 		WebURL:         webURL,
 		EmailRetryBase: 200 * time.Millisecond, EmailRetryMax: time.Second,
 		EmailPoll: 100 * time.Millisecond,
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	rt, err := service.Start(ctx, "digest", "digest", cfg.Base, log, migrations.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, workers, err := digest.Wire(cfg)(ctx, rt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan string, 1)
-	opts.Ready = func(addr string) { ready <- addr }
-	done := make(chan error, 1)
-	go func() { done <- rt.Serve(ctx, opts, workers...) }()
-	select {
-	case <-ready:
-	case err := <-done:
-		t.Fatalf("service stopped: %v", err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		rt.Close()
-	})
+	_, rt := servicetest.Run(t, "digest", cfg.Base, migrations.FS, digest.Wire(cfg))
 	return harness{pool: rt.Pool, js: rt.JS}
 }
 

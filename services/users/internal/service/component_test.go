@@ -2,8 +2,6 @@ package service_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -11,9 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -24,9 +20,7 @@ import (
 
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/firebasetest"
-	"uplift.dev/platform/natstest"
-	"uplift.dev/platform/pgtest"
-	"uplift.dev/platform/service"
+	"uplift.dev/platform/servicetest"
 	users "uplift.dev/users/internal/service"
 	"uplift.dev/users/migrations"
 )
@@ -41,40 +35,9 @@ type harness struct {
 // database, an embedded NATS and the Firebase Auth emulator.
 func start(t *testing.T) harness {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	base := service.Base{
-		GRPCAddr: "127.0.0.1:0", DatabaseURL: pgtest.URL(t), NATSURL: natstest.Start(t),
-		FirebaseProjectID: firebasetest.ProjectID(), FirebaseAuthEmulatorHost: firebasetest.Host(t),
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	rt, err := service.Start(ctx, "users", "users", base, log, migrations.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, workers, err := users.Wire(&users.Settings{Base: base, WebURL: "http://localhost:3000"})(ctx, rt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan string, 1)
-	opts.Ready = func(addr string) { ready <- addr }
-	done := make(chan error, 1)
-	go func() { done <- rt.Serve(ctx, opts, workers...) }()
-	var addr string
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("service stopped: %v", err)
-	}
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn.Close()
-		cancel()
-		<-done
-		rt.Close()
-	})
+	base := servicetest.Base(t)
+	conn, rt := servicetest.Run(t, "users", base, migrations.FS,
+		users.Wire(&users.Settings{Base: base, WebURL: "http://localhost:3000"}))
 	return harness{client: usersv1.NewUsersServiceClient(conn), js: rt.JS, db: rt.Pool}
 }
 

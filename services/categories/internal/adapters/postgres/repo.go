@@ -138,6 +138,12 @@ func applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, eff domain.
 			return err
 		}
 	}
+	if e := eff.OnBehalf; e != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO on_behalf_audit (actor_id, owner_id, category_id, action)
+			VALUES ($1, $2, $3, $4)`, e.ActorID, e.OwnerID, c.ID, e.Action); err != nil {
+			return err
+		}
+	}
 	if eff.DigestRequestedBy != "" {
 		if err := events.Enqueue(ctx, tx, events.SubjectDigestRequested, &eventsv1.DigestRequested{
 			CategoryId: c.ID, RequestedBy: eff.DigestRequestedBy, OccurTime: now,
@@ -360,4 +366,34 @@ func failReport(ctx context.Context, tx pgx.Tx, categoryID, reportID, message st
 		return err
 	}
 	return enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusFailed, pct)
+}
+
+// DeleteOwnedBy implements app.Repository. Reports, insights, ideas and
+// on-behalf audit rows go with their category through ON DELETE CASCADE,
+// so a table added later under categories is covered by its foreign key
+// rather than by remembering to list it here. The audit rows naming the
+// user as owner are deleted explicitly too, should any outlive a category.
+func (r Repo) DeleteOwnedBy(ctx context.Context, ownerID string) (int, error) {
+	var n int
+	err := pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM categories WHERE owner_id = $1`, ownerID)
+		if err != nil {
+			return err
+		}
+		n = int(tag.RowsAffected())
+		_, err = tx.Exec(ctx, `DELETE FROM on_behalf_audit WHERE owner_id = $1`, ownerID)
+		return err
+	})
+	return n, err
+}
+
+// UnsubscribeOwnedBy implements app.Repository. Categories already
+// unsubscribed are left alone, so redelivery does not touch updated_at.
+func (r Repo) UnsubscribeOwnedBy(ctx context.Context, ownerID string) (int, error) {
+	tag, err := r.db.Exec(ctx, `UPDATE categories SET disable_weekly_email = true, disable_business_report = true,
+		updated_at = now() WHERE owner_id = $1 AND NOT (disable_weekly_email AND disable_business_report)`, ownerID)
+	if err != nil {
+		return 0, err
+	}
+	return int(tag.RowsAffected()), nil
 }

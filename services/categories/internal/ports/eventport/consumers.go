@@ -1,6 +1,7 @@
 // Package eventport is the categories service's NATS side: durable
-// consumers that create a category for each new user and run the website
-// reviews others request.
+// consumers that create a category for each new user, remove a deleted
+// user's categories, honour unsubscribes and run the website reviews others
+// request.
 package eventport
 
 import (
@@ -22,8 +23,10 @@ import (
 
 // Durable consumer names; JetStream remembers each one's position.
 const (
-	UsersDurable  = "categories-users"
-	ReviewDurable = "categories-review"
+	UsersDurable        = "categories-users"
+	UsersDeletedDurable = "categories-users-deleted"
+	UnsubscribedDurable = "categories-users-unsubscribed"
+	ReviewDurable       = "categories-review"
 )
 
 // Consumers runs the service's event consumers. Each message is handled in
@@ -44,6 +47,17 @@ func (c Consumers) RunUsers(ctx context.Context) error {
 	return events.Consume(ctx, c.JS, c.Pool, c.Log, UsersDurable, events.SubjectUserCreated, c.HandleUserCreated)
 }
 
+// RunUsersDeleted consumes UserDeleted until ctx ends. It is its own
+// durable consumer so a slow deletion never holds up sign-ups.
+func (c Consumers) RunUsersDeleted(ctx context.Context) error {
+	return events.Consume(ctx, c.JS, c.Pool, c.Log, UsersDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted)
+}
+
+// RunUnsubscribed consumes UserUnsubscribed until ctx ends.
+func (c Consumers) RunUnsubscribed(ctx context.Context) error {
+	return events.Consume(ctx, c.JS, c.Pool, c.Log, UnsubscribedDurable, events.SubjectUserUnsubscribed, c.HandleUserUnsubscribed)
+}
+
 // RunReviews consumes ReviewRequested until ctx ends.
 func (c Consumers) RunReviews(ctx context.Context) error {
 	return events.Consume(ctx, c.JS, c.Pool, c.Log, ReviewDurable, events.SubjectReviewRequested, c.HandleReviewRequested)
@@ -60,6 +74,29 @@ func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, msg jetstre
 	return c.App.Within(c.Repo.WithTx(tx)).CreateFromSignUp(ctx, app.SignUp{
 		UserID: ev.GetUserId(), CategoryID: ev.GetCategoryId(), DisplayName: ev.GetDisplayName(),
 	})
+}
+
+// HandleUserDeleted removes everything the deleted user owns here, in the
+// transaction that records the message, so it happens exactly once.
+func (c Consumers) HandleUserDeleted(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.UserDeleted
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
+		c.Log.ErrorContext(ctx, "unreadable UserDeleted dropped", "err", err)
+		return nil
+	}
+	return c.App.Within(c.Repo.WithTx(tx)).DeleteUserData(ctx, app.UserDeleted{
+		UserID: ev.GetUserId(), CategoryID: ev.GetCategoryId(),
+	})
+}
+
+// HandleUserUnsubscribed turns off the user's category emails.
+func (c Consumers) HandleUserUnsubscribed(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.UserUnsubscribed
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
+		c.Log.ErrorContext(ctx, "unreadable UserUnsubscribed dropped", "err", err)
+		return nil
+	}
+	return c.App.Within(c.Repo.WithTx(tx)).Unsubscribe(ctx, ev.GetUserId())
 }
 
 // HandleReviewRequested runs one review. The run's result is stored in the

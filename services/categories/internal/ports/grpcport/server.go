@@ -111,8 +111,7 @@ func (s *Server) UpdateEmailPreferences(ctx context.Context, req *categoriesv1.U
 // the report email).
 func (s *Server) DisableBusinessReport(ctx context.Context, req *categoriesv1.DisableBusinessReportRequest) (*categoriesv1.DisableBusinessReportResponse, error) {
 	who, _ := caller(ctx)
-	off := true
-	c, err := s.App.UpdateEmailPreferences(ctx, who, req.GetCategoryId(), &off)
+	c, err := s.App.DisableBusinessReport(ctx, who, req.GetCategoryId())
 	if err != nil {
 		return nil, s.toStatus(ctx, err)
 	}

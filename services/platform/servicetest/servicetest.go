@@ -1,0 +1,73 @@
+// Package servicetest runs a whole service inside a test the way its binary
+// runs it: real gRPC server, its own PostgreSQL database, an embedded NATS
+// and the Firebase Auth emulator, all stopped when the test ends.
+package servicetest
+
+import (
+	"context"
+	"io"
+	"io/fs"
+	"log/slog"
+	"testing"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"uplift.dev/platform/firebasetest"
+	"uplift.dev/platform/natstest"
+	"uplift.dev/platform/pgtest"
+	"uplift.dev/platform/service"
+)
+
+// Base returns settings for one test: a fresh database, a fresh embedded
+// NATS, the Auth emulator and a random loopback port.
+func Base(t testing.TB) service.Base {
+	t.Helper()
+	return service.Base{
+		GRPCAddr: "127.0.0.1:0", DatabaseURL: pgtest.URL(t), NATSURL: natstest.Start(t),
+		FirebaseProjectID: firebasetest.ProjectID(), FirebaseAuthEmulatorHost: firebasetest.Host(t),
+	}
+}
+
+// Run starts the service called name on base, wires it with wire and serves
+// it until the test ends. It returns a client connection to it and its
+// runtime (for the pool and JetStream).
+func Run(t testing.TB, name string, base service.Base, migrations fs.FS, wire service.Wire) (*grpc.ClientConn, *service.Runtime) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	rt, err := service.Start(ctx, name, name, base, log, migrations)
+	if err != nil {
+		cancel()
+		t.Fatalf("servicetest: start %s: %v", name, err)
+	}
+	opts, workers, err := wire(ctx, rt)
+	if err != nil {
+		cancel()
+		rt.Close()
+		t.Fatalf("servicetest: wire %s: %v", name, err)
+	}
+	ready := make(chan string, 1)
+	opts.Ready = func(addr string) { ready <- addr }
+	done := make(chan error, 1)
+	go func() { done <- rt.Serve(ctx, opts, workers...) }()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		cancel()
+		rt.Close()
+		t.Fatalf("servicetest: %s stopped: %v", name, err)
+	}
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn.Close()
+		cancel()
+		<-done
+		rt.Close()
+	})
+	return conn, rt
+}
