@@ -8,7 +8,6 @@ package events
 import (
 	"context"
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -20,6 +19,8 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
+
+	"uplift.dev/platform/postgres"
 )
 
 // StreamName is the JetStream stream that holds every Uplift event.
@@ -113,43 +114,14 @@ type Relay struct {
 // Run relays until ctx ends. A failed publish leaves the row for the next
 // round, so nothing is lost while NATS is away.
 func (r *Relay) Run(ctx context.Context) error {
-	poll := r.Poll
-	if poll <= 0 {
-		poll = 2 * time.Second
-	}
-	listener, err := r.Pool.Acquire(ctx)
-	if err != nil {
-		return fmt.Errorf("relay: %w", err)
-	}
-	defer listener.Release()
-	var schema string
-	if err := listener.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
-		return fmt.Errorf("relay: %w", err)
-	}
-	channel := "outbox_" + schema
-	if _, err := listener.Exec(ctx, "LISTEN "+pgx.Identifier{channel}.Sanitize()); err != nil {
-		return fmt.Errorf("relay: listen: %w", err)
-	}
-	for {
+	return postgres.RunOnNotify(ctx, r.Pool, "outbox_", r.Poll, func(ctx context.Context) error {
 		for {
 			n, err := r.RelayOnce(ctx)
-			if err != nil && ctx.Err() == nil {
-				r.Log.Warn("outbox relay round failed; will retry", "err", err)
-			}
-			if n == 0 || err != nil {
-				break
+			if err != nil || n == 0 {
+				return err
 			}
 		}
-		waitCtx, cancel := context.WithTimeout(ctx, poll)
-		_, err := listener.Conn().WaitForNotification(waitCtx)
-		cancel()
-		if ctx.Err() != nil {
-			return nil
-		}
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("relay: wait: %w", err)
-		}
-	}
+	}, func(err error) { r.Log.Warn("outbox relay round failed; will retry", "err", err) })
 }
 
 // RelayOnce publishes up to one batch of pending events and reports how many
