@@ -24,11 +24,12 @@ func (s *Stack) startPostgres(ctx context.Context) (string, error) {
 		return "", err
 	}
 	dir := filepath.Join(s.StateDir, "pg")
+	// Not bound to ctx: the cluster is stopped after ctx (Ctrl-C) has ended.
 	asUser := func(argv ...string) *exec.Cmd {
 		if os.Geteuid() == 0 {
-			return exec.CommandContext(ctx, "runuser", append([]string{"-u", "postgres", "--"}, argv...)...)
+			return exec.Command("runuser", append([]string{"-u", "postgres", "--"}, argv...)...)
 		}
-		return exec.CommandContext(ctx, argv[0], argv[1:]...)
+		return exec.Command(argv[0], argv[1:]...)
 	}
 	if os.Geteuid() == 0 {
 		_ = os.MkdirAll(s.StateDir, 0o755)
