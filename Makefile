@@ -53,9 +53,14 @@ deploy/local/node_modules/.installed: deploy/local/package-lock.json
 	touch $@
 
 .PHONY: build
-build: deps ## build the service binaries into .bin and the web into frontends/*/dist
+build: deps frontends/.built ## build the service binaries into .bin and the web into frontends/*/dist
 	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./gateway/cmd/gateway ./deploy/local/cmd/devstack
+
+# The web is rebuilt only when a file under frontends/ changed (Go caches its own builds).
+WEB_SOURCES := $(shell find frontends \( -name node_modules -o -name dist -o -name test-results -o -name playwright-report -o -name .built \) -prune -o -type f -print)
+frontends/.built: $(WEB_SOURCES) frontends/node_modules/.installed
 	cd frontends && npm run build --silent
+	touch $@
 
 # These expect the stack's addresses in the environment, as `make test` gives them.
 .PHONY: test-go
@@ -114,4 +119,4 @@ fmt: $(BIN)/buf ## format Go and protos
 
 .PHONY: clean
 clean: ## remove builds and local state (the local database too)
-	rm -rf .bin .local frontends/*/dist
+	rm -rf .bin .local frontends/*/dist frontends/.built
