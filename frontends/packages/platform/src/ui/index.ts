@@ -8,3 +8,4 @@ export * from './avatar';
 export * from './use-page-title';
 export * from './switch';
 export * from './text-area';
+export * from './error-banner';

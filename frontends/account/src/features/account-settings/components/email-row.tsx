@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, serverMessage, UNKNOWN_ERROR_MESSAGE, useAccountSecurity, useUpdateEmail } from '@uplift/platform';
+import { Button, ErrorBanner, serverMessage, UNKNOWN_ERROR_MESSAGE, useAccountSecurity, useUpdateEmail } from '@uplift/platform';
 import { reloadTo } from '../lib/browser';
 
 /** The email with 'Edit'; the form changes it and reloads the app on success (spec section 4). */
@@ -39,11 +39,7 @@ export function EmailRow({ userId, email }: { userId: string; email: string }) {
       )}
       {editing && (
         <form onSubmit={onSubmit} noValidate style={{ width: '100%' }}>
-          {error && (
-            <div role="alert" className="u-alert">
-              {error}
-            </div>
-          )}
+          <ErrorBanner message={error} />
           <label className="u-field">
             New email
             <input

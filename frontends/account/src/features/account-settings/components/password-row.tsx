@@ -1,4 +1,4 @@
-import { Button, resetPasswordSentMessage, serverMessage, UNKNOWN_ERROR_MESSAGE, useResetPassword } from '@uplift/platform';
+import { Button, ErrorBanner, resetPasswordSentMessage, serverMessage, UNKNOWN_ERROR_MESSAGE, useResetPassword } from '@uplift/platform';
 
 /** The password row: 'Reset password' emails a reset link to the account email. */
 export function PasswordRow({ email }: { email: string }) {
@@ -15,11 +15,7 @@ export function PasswordRow({ email }: { email: string }) {
           {resetPasswordSentMessage(email)}
         </p>
       )}
-      {reset.isError && (
-        <p role="alert" className="u-alert" style={{ width: '100%' }}>
-          {serverMessage(reset.error, UNKNOWN_ERROR_MESSAGE)}
-        </p>
-      )}
+      <ErrorBanner message={reset.isError && serverMessage(reset.error, UNKNOWN_ERROR_MESSAGE)} style={{ width: '100%' }} />
     </div>
   );
 }

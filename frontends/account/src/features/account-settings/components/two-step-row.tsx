@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
-import { Button, UNKNOWN_ERROR_MESSAGE, useAccountSecurity, type TotpEnrollment } from '@uplift/platform';
+import { Button, ErrorBanner, type TotpEnrollment, UNKNOWN_ERROR_MESSAGE, useAccountSecurity } from '@uplift/platform';
 
 export const TWO_STEP_ON_MESSAGE = 'Two-step sign-in is on. You will be asked for a code when you sign in.';
 
@@ -79,11 +79,7 @@ export function TwoStepRow() {
           Set up two-step sign-in
         </Button>
       )}
-      {error && (
-        <p role="alert" className="u-alert" style={{ width: '100%' }}>
-          {error}
-        </p>
-      )}
+      <ErrorBanner message={error} style={{ width: '100%' }} />
       {enabled && (
         <p role="status" className="u-note" style={{ width: '100%' }}>
           {TWO_STEP_ON_MESSAGE}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Button, openBusinessProfile, Spinner, usePageTitle, useSession, useWebsiteScore } from '@uplift/platform';
+import { Button, ErrorBanner, openBusinessProfile, Spinner, usePageTitle, useSession, useWebsiteScore } from '@uplift/platform';
 import { FindingsList } from '../../../lib/review/findings-list';
 import { PointsBreakdown } from '../../../lib/review/points-breakdown';
 import { ScoreBadge } from '../../../lib/review/score-badge';
@@ -49,11 +49,7 @@ export function WebsiteScorePage() {
           <Spinner /> Reviewing {url}… this can take a few seconds.
         </p>
       )}
-      {url && score.isError && (
-        <p role="alert" className="u-alert" style={{ marginTop: '1rem' }}>
-          {scoreErrorMessage(score.error)}
-        </p>
-      )}
+      <ErrorBanner message={Boolean(url) && score.isError && scoreErrorMessage(score.error)} style={{ marginTop: '1rem' }} />
       {url && score.data && (
         <>
           <section className="u-card" aria-labelledby="score-title" style={{ marginTop: '1rem' }}>

@@ -1,12 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import {
-  Button,
-  Dialog,
-  resetPassword,
-  resetPasswordSentMessage,
-  serverMessage,
-  UNKNOWN_ERROR_MESSAGE,
-} from '@uplift/platform';
+import { Button, Dialog, ErrorBanner, resetPassword, resetPasswordSentMessage, serverMessage, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
 
 export interface ResetPasswordDialogProps {
   open: boolean;
@@ -47,11 +40,7 @@ export function ResetPasswordDialog({ open, onClose, initialEmail = '', onBackTo
       description="Enter the email address of your account and we will send you a link to reset your password."
     >
       <form onSubmit={onSubmit} noValidate>
-        {error && (
-          <div role="alert" className="u-alert">
-            {error}
-          </div>
-        )}
+        <ErrorBanner message={error} />
         {sentTo && (
           <p role="status" className="u-note">
             {resetPasswordSentMessage(sentTo)}

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { Button, LOADING_TEXT, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
+import { Button, ErrorBanner, LOADING_TEXT, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
 import { resetCodeFrom, RESET_LINK_INVALID_MESSAGE } from '../lib/password-reset';
 import { isSecondFactorRequired } from '../lib/totp';
 import { useAuthActions, usePasswordReset } from './auth-provider';
@@ -70,11 +70,7 @@ export function ResetPasswordPage() {
     <main className="u-page">
       <h1>Reset password</h1>
       {state.step === 'checking' && <p>{LOADING_TEXT}</p>}
-      {state.step === 'invalid' && (
-        <p role="alert" className="u-alert">
-          {RESET_LINK_INVALID_MESSAGE}
-        </p>
-      )}
+      <ErrorBanner message={state.step === 'invalid' && RESET_LINK_INVALID_MESSAGE} />
       {state.step === 'done' && (
         <p role="status" className="u-note">
           {PASSWORD_CHANGED_MESSAGE}
@@ -83,11 +79,7 @@ export function ResetPasswordPage() {
       {state.step === 'form' && (
         <form onSubmit={onSubmit} noValidate style={{ maxWidth: '24rem' }}>
           <p>Choose a new password for {state.email}.</p>
-          {error && (
-            <div role="alert" className="u-alert">
-              {error}
-            </div>
-          )}
+          <ErrorBanner message={error} />
           <label className="u-field">
             New password
             <input

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Dialog } from '@uplift/platform';
+import { Button, Dialog, ErrorBanner } from '@uplift/platform';
 import { failureMessage, GOOGLE_SIGN_IN_FAILED_MESSAGE } from '../lib/auth-errors';
 import { isSecondFactorRequired, totpErrorMessage, type SecondFactorRequired } from '../lib/totp';
 import { useAuthActions } from './auth-provider';
@@ -114,11 +114,7 @@ export function SignDialog({
         description="Enter the 6-digit code from your authenticator app."
       >
         <form onSubmit={onVerify} noValidate>
-          {error && (
-            <div role="alert" className="u-alert">
-              {error}
-            </div>
-          )}
+          <ErrorBanner message={error} />
           <label className="u-field">
             Verification code
             <input
@@ -141,11 +137,7 @@ export function SignDialog({
   return (
     <Dialog open={open} onClose={onClose} title={title} description={description}>
       <form onSubmit={onSubmit} noValidate>
-        {error && (
-          <div role="alert" className="u-alert">
-            {error}
-          </div>
-        )}
+        <ErrorBanner message={error} />
         <label className="u-field">
           Email
           <input

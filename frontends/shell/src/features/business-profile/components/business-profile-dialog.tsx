@@ -1,17 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  BUSINESS_PROFILE_SAVE_ERROR,
-  Button,
-  Dialog,
-  Spinner,
-  Switch,
-  TextArea,
-  useCategoryId,
-  useCategoryLabel,
-  useContentGenerationParams,
-  useEmailPreferences,
-} from '@uplift/platform';
+import { BUSINESS_PROFILE_SAVE_ERROR, Button, Dialog, ErrorBanner, Spinner, Switch, TextArea, useCategoryId, useCategoryLabel, useContentGenerationParams, useEmailPreferences } from '@uplift/platform';
 import { saveBusinessProfile, type BusinessProfileValues } from '../lib/save-business-profile';
 
 export const BUSINESS_PROFILE_TITLE = 'Business profile';
@@ -45,9 +34,7 @@ function BusinessProfileContent({ onClose }: { onClose: () => void }) {
   if (loading) return <Spinner label="Loading business profile" />;
   if (!categoryId) {
     return (
-      <p role="alert" className="u-alert">
-        Your account is still being set up. Please try again in a moment.
-      </p>
+      <ErrorBanner message="Your account is still being set up. Please try again in a moment." />
     );
   }
 
@@ -95,11 +82,7 @@ function BusinessProfileForm({ categoryId, initial, savedSiteUrl, summary, onClo
 
   return (
     <form onSubmit={onSubmit} noValidate>
-      {save.isError && (
-        <div role="alert" className="u-alert">
-          {BUSINESS_PROFILE_SAVE_ERROR}
-        </div>
-      )}
+      <ErrorBanner message={save.isError && BUSINESS_PROFILE_SAVE_ERROR} />
       <label className="u-field">
         Name
         <input

@@ -1,16 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import {
-  Button,
-  LOADING_TEXT,
-  serverMessage,
-  switchMetricsCategory,
-  toast,
-  UNKNOWN_ERROR_MESSAGE,
-  useMetricsUsers,
-  usePageTitle,
-  useSession,
-  type UserJson,
-} from '@uplift/platform';
+import { Button, ErrorBanner, LOADING_TEXT, serverMessage, switchMetricsCategory, toast, UNKNOWN_ERROR_MESSAGE, useMetricsUsers, usePageTitle, type UserJson, useSession } from '@uplift/platform';
 import { reloadTo } from '../../on-behalf/lib/browser';
 
 /** /dashboard, for uplifters: find a store owner and view the site as them. */
@@ -58,11 +47,7 @@ export function DashboardPage() {
         <Button type="submit">Search</Button>
       </form>
       {owners.isPending && <p>{LOADING_TEXT}</p>}
-      {owners.isError && (
-        <p role="alert" className="u-alert">
-          {serverMessage(owners.error, UNKNOWN_ERROR_MESSAGE)}
-        </p>
-      )}
+      <ErrorBanner message={owners.isError && serverMessage(owners.error, UNKNOWN_ERROR_MESSAGE)} />
       {owners.isSuccess && users.length === 0 && <p>No store owners found.</p>}
       {users.length > 0 && (
         <ul className="owners" aria-label="Store owners">
