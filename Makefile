@@ -11,9 +11,9 @@ SHELL := /bin/bash
 export GOPROXY := $(shell go env GOPROXY | sed 's/,direct$$//')
 
 BIN := $(CURDIR)/.bin
-GO_MODULES := proto services/platform services/users services/categories services/billing services/digest gateway deploy/local
+GO_MODULES := proto services/platform services/users services/categories services/billing services/digest services/stores gateway deploy/local deploy/shopifysim
 GO_PKGS := $(addsuffix /...,$(addprefix ./,$(GO_MODULES)))
-SERVICES := users categories billing digest
+SERVICES := users categories billing digest stores
 
 # Pinned tool versions.
 BUF_VERSION := v1.75.0
@@ -54,7 +54,7 @@ deploy/local/node_modules/.installed: deploy/local/package-lock.json
 
 .PHONY: build
 build: deps frontends/.built ## build the service binaries into .bin and the web into frontends/*/dist
-	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./gateway/cmd/gateway ./deploy/local/cmd/devstack
+	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./gateway/cmd/gateway ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim
 
 # The web is rebuilt only when a file under frontends/ changed (Go caches its own builds).
 WEB_SOURCES := $(shell find frontends \( -name node_modules -o -name dist -o -name test-results -o -name playwright-report -o -name .built \) -prune -o -type f -print)

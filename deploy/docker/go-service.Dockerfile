@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 #
-# One image recipe for every Go binary in the repo: the four services and the
-# gateway. Build from the repository root, naming the binary's package:
+# One image recipe for every Go binary in the repo: the five services (users,
+# categories, billing, digest, stores) and the gateway. Build from the
+# repository root, naming the binary's package:
 #
 #   docker build -f deploy/docker/go-service.Dockerfile \
 #     --build-arg CMD_PATH=./services/users/cmd/users -t uplift/users .

@@ -14,14 +14,17 @@ import (
 )
 
 type settings struct {
-	Addr           string   `env:"GATEWAY_ADDR" default:"127.0.0.1:8080"`
-	UsersAddr      string   `env:"USERS_ADDR" default:"127.0.0.1:9001"`
-	CategoriesAddr string   `env:"CATEGORIES_ADDR" default:"127.0.0.1:9002"`
-	BillingAddr    string   `env:"BILLING_ADDR" default:"127.0.0.1:9003"`
-	DigestAddr     string   `env:"DIGEST_ADDR" default:"127.0.0.1:9004"`
-	WebOrigins     []string `env:"WEB_ORIGINS" default:"http://localhost:3000,http://127.0.0.1:3000"`
-	MaxBodyBytes   int      `env:"MAX_BODY_BYTES" default:"1048576"`
-	LogLevel       string   `env:"LOG_LEVEL" default:"info"`
+	Addr           string `env:"GATEWAY_ADDR" default:"127.0.0.1:8080"`
+	UsersAddr      string `env:"USERS_ADDR" default:"127.0.0.1:9001"`
+	CategoriesAddr string `env:"CATEGORIES_ADDR" default:"127.0.0.1:9002"`
+	BillingAddr    string `env:"BILLING_ADDR" default:"127.0.0.1:9003"`
+	DigestAddr     string `env:"DIGEST_ADDR" default:"127.0.0.1:9004"`
+	StoresAddr     string `env:"STORES_ADDR" default:"127.0.0.1:9005"`
+	// WebURL is the web app, where expired Shopify links send the browser.
+	WebURL       string   `env:"WEB_URL" default:"http://localhost:3000"`
+	WebOrigins   []string `env:"WEB_ORIGINS" default:"http://localhost:3000,http://127.0.0.1:3000"`
+	MaxBodyBytes int      `env:"MAX_BODY_BYTES" default:"1048576"`
+	LogLevel     string   `env:"LOG_LEVEL" default:"info"`
 	// NATSURL feeds the live report stream; unset, /events answers 503.
 	NATSURL string `env:"NATS_URL"`
 	// WebsiteScorePerMinute limits public website checks per client IP.
@@ -47,8 +50,9 @@ func run(ctx context.Context) error {
 	return gateway.Run(ctx, cfg.Addr, gateway.Options{
 		Backends: map[string]string{
 			"users": cfg.UsersAddr, "categories": cfg.CategoriesAddr,
-			"billing": cfg.BillingAddr, "digest": cfg.DigestAddr,
+			"billing": cfg.BillingAddr, "digest": cfg.DigestAddr, "stores": cfg.StoresAddr,
 		},
+		WebURL:                cfg.WebURL,
 		AllowedOrigins:        cfg.WebOrigins,
 		MaxBodyBytes:          int64(cfg.MaxBodyBytes),
 		Log:                   log,

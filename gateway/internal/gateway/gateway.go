@@ -29,6 +29,7 @@ import (
 
 	billingv1 "uplift.dev/proto/gen/uplift/billing/v1"
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
 
 	"uplift.dev/gateway/internal/openapi"
@@ -36,16 +37,20 @@ import (
 
 // Options configure the gateway.
 type Options struct {
-	// Backends maps a service name to its gRPC address. users, categories
-	// and billing serve REST; every backend is checked by /healthz.
+	// Backends maps a service name to its gRPC address. users, categories,
+	// billing and stores serve REST; every backend is checked by /healthz.
 	Backends map[string]string
 	// AllowedOrigins may call from a browser (CORS). No wildcard.
 	AllowedOrigins []string
 	// MaxBodyBytes bounds a request body.
 	MaxBodyBytes int64
-	// MaxWebhookBytes bounds a Stripe webhook body; 0 means 1 MiB.
+	// MaxWebhookBytes bounds a Stripe or Shopify webhook body; 0 means 1 MiB.
 	MaxWebhookBytes int64
-	Log             *slog.Logger
+	// MaxImportBytes bounds an order-export import body; 0 means 64 MiB.
+	MaxImportBytes int64
+	// WebURL is the web app, where expired Shopify links send the browser.
+	WebURL string
+	Log    *slog.Logger
 	// NATSURL is where the live report events come from; empty makes
 	// /events answer 503 (the web falls back to polling).
 	NATSURL string
@@ -60,6 +65,7 @@ var registrars = map[string]func(context.Context, *runtime.ServeMux, *grpc.Clien
 	"users":      usersv1.RegisterUsersServiceHandler,
 	"categories": categoriesv1.RegisterCategoriesServiceHandler,
 	"billing":    billingv1.RegisterBillingServiceHandler,
+	"stores":     storesv1.RegisterStoresServiceHandler,
 }
 
 // New builds the gateway handler. Close releases its backend connections.
@@ -106,7 +112,10 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 	reg.MustRegister(requests)
 
 	root := http.NewServeMux()
-	root.Handle("/", limitBody(o.MaxBodyBytes, mux))
+	if o.MaxImportBytes <= 0 {
+		o.MaxImportBytes = 64 << 20
+	}
+	root.Handle("/", limitBodies(o.MaxBodyBytes, o.MaxImportBytes, mux))
 	var categories categoriesv1.CategoriesServiceClient
 	if conn, ok := conns["categories"]; ok {
 		categories = categoriesv1.NewCategoriesServiceClient(conn)
@@ -124,12 +133,19 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		_, _ = w.Write(openapi.Document)
 	})
 	root.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	maxWebhook := o.MaxWebhookBytes
+	if maxWebhook <= 0 {
+		maxWebhook = 1 << 20
+	}
 	if conn, ok := conns["billing"]; ok {
-		max := o.MaxWebhookBytes
-		if max <= 0 {
-			max = 1 << 20
+		root.HandleFunc("POST /webhooks/stripe", stripeWebhook(billingv1.NewBillingServiceClient(conn), maxWebhook))
+	}
+	if conn, ok := conns["stores"]; ok {
+		web := o.WebURL
+		if web == "" {
+			web = "http://localhost:3000"
 		}
-		root.HandleFunc("POST /webhooks/stripe", stripeWebhook(billingv1.NewBillingServiceClient(conn), max))
+		mountShopify(root, storesv1.NewStoresServiceClient(conn), web, maxWebhook)
 	}
 	return recoverer(o.Log, observe(o.Log, requests, cors(o.AllowedOrigins, root))), closeAll, nil
 }

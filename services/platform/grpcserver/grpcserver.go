@@ -44,6 +44,9 @@ type Options struct {
 	Ready func(addr string)
 	// ShutdownGrace bounds how long in-flight calls may finish.
 	ShutdownGrace time.Duration
+	// MaxRecvMsgBytes raises gRPC's 4 MiB request limit for a service that
+	// takes large bodies (order exports); 0 keeps the default.
+	MaxRecvMsgBytes int
 }
 
 // Run serves until ctx ends, then drains and stops.
@@ -59,11 +62,15 @@ func Run(ctx context.Context, o Options) error {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m := newMetrics(reg)
 
-	srv := grpc.NewServer(grpc.ChainUnaryInterceptor(
+	var serverOpts []grpc.ServerOption
+	if o.MaxRecvMsgBytes > 0 {
+		serverOpts = append(serverOpts, grpc.MaxRecvMsgSize(o.MaxRecvMsgBytes))
+	}
+	srv := grpc.NewServer(append(serverOpts, grpc.ChainUnaryInterceptor(
 		recovery(o.Log),
 		observe(o.Log, m),
 		auth.UnaryInterceptor(o.Verifier, public),
-	))
+	))...)
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(srv, hs)
 	reflection.Register(srv)

@@ -1,8 +1,8 @@
 // Package stack starts Uplift and the real parts it runs on, on loopback,
 // with no accounts and no internet: PostgreSQL (DATABASE_URL, else a
 // project-local cluster), NATS JetStream (NATS_URL, else embedded), the
-// Firebase Auth emulator, stripe-mock, an SMTP sink, the four services, the
-// gateway and the web. Everything it starts it stops again.
+// Firebase Auth emulator, stripe-mock, an SMTP sink, the Shopify simulator
+// with its demo shop, the five services, the gateway and the web. Everything it starts it stops again.
 package stack
 
 import (
@@ -19,8 +19,8 @@ import (
 
 // Ports are the loopback ports of the local stack.
 type Ports struct {
-	Postgres, NATS, AuthEmulator, StripeHTTP, StripeHTTPS, SMTP, SMTPWeb, Gateway, Web int
-	// Services are the gRPC ports of users, categories, billing and digest;
+	Postgres, NATS, AuthEmulator, StripeHTTP, StripeHTTPS, SMTP, SMTPWeb, ShopifySim, Gateway, Web int
+	// Services are the gRPC ports of users, categories, billing, digest and stores;
 	// each serves /metrics on its port + 100.
 	Services map[string]int
 }
@@ -28,12 +28,20 @@ type Ports struct {
 // DefaultPorts is what the README documents.
 var DefaultPorts = Ports{
 	Postgres: 55432, NATS: 14222, AuthEmulator: 9099, StripeHTTP: 12111, StripeHTTPS: 12112,
-	SMTP: 1025, SMTPWeb: 1080, Gateway: 8080, Web: 3000,
-	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004},
+	SMTP: 1025, SMTPWeb: 1080, ShopifySim: 9300, Gateway: 8080, Web: 3000,
+	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004, "stores": 9005},
 }
 
 // ServiceNames in start order.
-var ServiceNames = []string{"users", "categories", "billing", "digest"}
+var ServiceNames = []string{"users", "categories", "billing", "digest", "stores"}
+
+// Local Shopify app credentials: obviously fake, accepted only by the
+// simulator. The token key seals shop tokens at rest (32 bytes, base64).
+const (
+	shopifyAPIKey    = "local-fake-shopify-api-key"
+	shopifyAPISecret = "shpss_local_fake_secret"
+	shopifyTokenKey  = "bG9jYWwtZmFrZS1zaG9waWZ5LXRva2VuLWtleS0zMmI=" // "local-fake-shopify-token-key-32b"
+)
 
 // FirebaseProject is the emulator's project: demo- projects need no account
 // and are the only ones the services accept in emulator mode.
@@ -112,6 +120,10 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 		return err
 	}
 	s.say("smtp sink    %s, mail at http://%s", addr(s.Ports.SMTP), addr(s.Ports.SMTPWeb))
+	if err := s.startShopifySim(ctx); err != nil {
+		return err
+	}
+	s.say("shopify sim  http://%s (demo shop %s: connect it on Connections)", addr(s.Ports.ShopifySim), "uplift-demo.myshopify.com")
 	s.natsURL = natsURL
 	s.env = []string{
 		"DATABASE_URL=" + dbURL,
@@ -125,6 +137,9 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 		"SMTP_SINK_API=http://" + addr(s.Ports.SMTPWeb),
 		"UPLIFT_AUTH_EMULATOR_URL=http://" + addr(s.Ports.AuthEmulator),
 		"UPLIFT_REQUIRE_INFRA=1",
+		"SHOPIFY_API_KEY=" + shopifyAPIKey,
+		"SHOPIFY_API_SECRET=" + shopifyAPISecret,
+		"UPLIFT_SHOPIFY_SIM_URL=http://" + addr(s.Ports.ShopifySim),
 	}
 	return nil
 }
@@ -193,6 +208,11 @@ func (s *Stack) serviceEnv(name string) []string {
 			"TEST_CHECKOUT_ADDR=127.0.0.1:9203", "GATEWAY_URL=http://" + addr(s.Ports.Gateway)}
 	case "categories":
 		return []string{users, "FETCH_ALLOW_LOOPBACK=" + strconv.FormatBool(s.ForTests)}
+	case "stores":
+		return []string{"CATEGORIES_ADDR=" + addr(s.Ports.Services["categories"]),
+			"PUBLIC_API_URL=http://" + addr(s.Ports.Gateway), "WEB_URL=http://localhost:" + strconv.Itoa(s.Ports.Web),
+			"SHOPIFY_API_BASE=http://" + addr(s.Ports.ShopifySim), "SHOPIFY_TOKEN_KEY=" + shopifyTokenKey,
+			"SYNC_POLL=2s"}
 	}
 	return nil
 }
@@ -296,4 +316,19 @@ func (s *Stack) startSMTPSink(ctx context.Context) error {
 		return err
 	}
 	return s.waitFor(ctx, p, "SMTP sink", 30*time.Second, httpOK("http://"+addr(s.Ports.SMTPWeb)+"/api/healthz"))
+}
+
+// startShopifySim starts the Shopify simulator with the demo shop seeded, so
+// a newcomer can connect a shop with months of orders and no account.
+func (s *Stack) startShopifySim(ctx context.Context) error {
+	if err := portFree(addr(s.Ports.ShopifySim)); err != nil {
+		return err
+	}
+	p, err := s.start("shopify-sim", nil, s.Root, filepath.Join(s.Root, ".bin", "shopifysim"),
+		"-addr", addr(s.Ports.ShopifySim), "-api-key", shopifyAPIKey, "-api-secret", shopifyAPISecret, "-demo",
+		"-compliance-url", "http://"+addr(s.Ports.Gateway)+"/webhooks/shopify")
+	if err != nil {
+		return err
+	}
+	return s.waitFor(ctx, p, "Shopify simulator", 30*time.Second, httpOK("http://"+addr(s.Ports.ShopifySim)+"/_sim/healthz"))
 }

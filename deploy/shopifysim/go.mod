@@ -1,0 +1,5 @@
+module uplift.dev/shopifysim
+
+go 1.26.0
+
+require github.com/graphql-go/graphql v0.8.1 // indirect

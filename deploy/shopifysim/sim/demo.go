@@ -1,0 +1,169 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"time"
+)
+
+// demoDays is how much history the demo shop has, ending yesterday (shop time).
+const demoDays = 120
+
+type demoProduct struct {
+	id    int64
+	title string
+	sku   string
+	price int64
+}
+
+var demoProducts = []demoProduct{
+	{8400000001, "Summit Down Jacket", "UDO-SDJ", 23900},
+	{8400000002, "Ridgeline Rain Shell", "UDO-RRS", 17900},
+	{8400000003, "Trailhead Fleece Pullover", "UDO-TFP", 8900},
+	{8400000004, "Alpine Merino Base Layer", "UDO-AMB", 7400},
+	{8400000005, "Basecamp Beanie", "UDO-BCB", 2400},
+	{8400000006, "Switchback Hiking Pants", "UDO-SHP", 9800},
+	{8400000007, "Canyon Trail Socks (3-pack)", "UDO-CTS", 1800},
+	{8400000008, "Explorer 28L Daypack", "UDO-E28", 12900},
+	{8400000009, "Lakeside Insulated Bottle", "UDO-LIB", 3200},
+	{8400000010, "Timberline Flannel Shirt", "UDO-TFS", 6800},
+	{8400000011, "Northwind Softshell Vest", "UDO-NSV", 11500},
+	{8400000012, "Headlamp 400", "UDO-H40", 4500},
+}
+
+const (
+	demoCustomers  = 300
+	demoCustomerID = 6600000000
+	demoTaxPercent = 7
+)
+
+// SeedDemo creates the demo shop with ~120 days of realistic history ending
+// the day before now: a weekly rhythm, a slow upward trend, a dip 8 days ago,
+// discounts, shipping, 7 % tax, refunds, cancels, test orders, a gift card and
+// sessions. It is deterministic: the same now gives the same shop.
+func SeedDemo(s *Server, now time.Time) error {
+	err := s.CreateShop(ShopSpec{Domain: DemoShop, Name: "Uplift Demo Outfitters", Currency: "USD", Timezone: "America/New_York"})
+	if err != nil {
+		return err
+	}
+	loc, _ := time.LoadLocation("America/New_York")
+	r := rand.New(rand.NewPCG(20261124, 42))
+	for _, p := range demoProducts {
+		if err := s.AddProduct(DemoShop, p.id, p.title); err != nil {
+			return err
+		}
+	}
+	for i := int64(1); i <= demoCustomers; i++ {
+		if err := s.AddCustomer(DemoShop, demoCustomerID+i); err != nil {
+			return err
+		}
+	}
+	ln := now.In(loc)
+	today := time.Date(ln.Year(), ln.Month(), ln.Day(), 0, 0, 0, 0, loc)
+	for i := range demoDays {
+		day := today.AddDate(0, 0, i-demoDays)
+		n := 8 + 8*i/(demoDays-1) + r.IntN(4)
+		switch day.Weekday() {
+		case time.Saturday:
+			n += 4
+		case time.Sunday:
+			n += 3
+		case time.Friday:
+			n += 2
+		case time.Monday:
+			n++
+		}
+		if i == demoDays-8 {
+			n = 5 // the visible dip
+		}
+		n = min(max(n, 5), 25)
+		times := make([]time.Time, n)
+		for k := range times {
+			times[k] = day.Add(time.Duration(7*60+r.IntN(17*60)) * time.Minute).Add(time.Duration(r.IntN(60)) * time.Second)
+		}
+		sort.Slice(times, func(a, b int) bool { return times[a].Before(times[b]) })
+		for _, at := range times {
+			if err := demoOrder(s, r, at, now, false); err != nil {
+				return err
+			}
+		}
+		if i == 30 || i == 60 || i == 100 {
+			if err := demoOrder(s, r, day.Add(10*time.Hour), now, true); err != nil {
+				return err
+			}
+		}
+		if i == 90 {
+			_, err := s.AddOrder(DemoShop, OrderSpec{CreatedAt: day.Add(15 * time.Hour), CustomerID: demoCustomerID + 7,
+				Lines: []LineSpec{{Title: "Uplift Demo Outfitters Gift Card", SKU: "UDO-GIFT-50", Quantity: 1, UnitPrice: 5000, GiftCard: true}}})
+			if err != nil {
+				return err
+			}
+		}
+		conv := 0.02 + r.Float64()*0.01
+		sessions := int64(math.Round(float64(n) / conv))
+		if err := s.SetSessions(DemoShop, day.Format("2006-01-02"), sessions, int64(n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func demoOrder(s *Server, r *rand.Rand, at, now time.Time, test bool) error {
+	nLines := 1
+	if r.IntN(10) < 3 {
+		nLines++
+	}
+	if r.IntN(10) < 1 {
+		nLines++
+	}
+	discounted := r.IntN(100) < 12
+	var lines []LineSpec
+	var subtotal int64
+	for _, pi := range r.Perm(len(demoProducts))[:nLines] {
+		p := demoProducts[pi]
+		qty := int64(1)
+		if r.IntN(5) == 0 {
+			qty = 2
+		}
+		var disc int64
+		if discounted {
+			disc = p.price * qty / 10
+		}
+		net := p.price*qty - disc
+		subtotal += net
+		lines = append(lines, LineSpec{Title: p.title, SKU: p.sku, ProductID: p.id, Quantity: qty, UnitPrice: p.price,
+			Discount: disc, Tax: (net*demoTaxPercent + 50) / 100})
+	}
+	var shipping int64
+	if subtotal < 10000 {
+		shipping = 795
+	}
+	spec := OrderSpec{CreatedAt: at, Test: test, CustomerID: demoCustomerID + 1 + r.Int64N(demoCustomers), Lines: lines, Shipping: shipping}
+	if test {
+		spec.Name = fmt.Sprintf("#T%d", at.Unix()%10000)
+	}
+	id, err := s.AddOrder(DemoShop, spec)
+	if err != nil {
+		return err
+	}
+	roll := r.IntN(100)
+	switch {
+	case roll < 4: // refunded a few days later, at any hour (so some cross midnight UTC vs shop time)
+		rat := at.Add(time.Duration(24+r.IntN(4*24)) * time.Hour).Add(time.Duration(r.IntN(60)) * time.Minute)
+		if rat.Before(now) {
+			rs := RefundSpec{At: rat, Lines: []RefundLine{{LineIndex: 0, Quantity: 1}}}
+			if len(lines) == 1 && lines[0].Quantity == 1 {
+				rs.Shipping = shipping
+			}
+			return s.Refund(DemoShop, id, rs)
+		}
+	case roll < 5: // cancelled within hours
+		cat := at.Add(time.Duration(1+r.IntN(10)) * time.Hour)
+		if cat.Before(now) {
+			return s.Cancel(DemoShop, id, cat)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,110 @@
+package gateway
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
+)
+
+// shopifyStateCookie binds an OAuth state to the browser that started the
+// connection: the callback is refused unless the same browser brings it back.
+const shopifyStateCookie = "uplift_shopify_state"
+
+// shopifyCookiePath limits the cookie to the two OAuth routes.
+const shopifyCookiePath = "/connections/shopify"
+
+// importPathSuffix marks the one route that takes large bodies.
+const importPathSuffix = "/business-data/orders/import"
+
+// mountShopify adds the routes Shopify and the browser reach directly: the
+// start of the OAuth dance, its callback and the webhooks. They carry no
+// bearer token; the stores service checks the state and HMACs instead.
+func mountShopify(root *http.ServeMux, stores storesv1.StoresServiceClient, webURL string, maxWebhook int64) {
+	root.HandleFunc("GET "+shopifyCookiePath+"/authorize", func(w http.ResponseWriter, r *http.Request) {
+		state := r.URL.Query().Get("state")
+		res, err := stores.AuthorizeShopify(r.Context(), &storesv1.AuthorizeShopifyRequest{State: state})
+		if status.Code(err) == codes.NotFound {
+			redirectToWeb(w, r, webURL, status.Convert(err).Message())
+			return
+		}
+		if err != nil {
+			writeError(r.Context(), nil, nil, w, r, err)
+			return
+		}
+		http.SetCookie(w, &http.Cookie{Name: shopifyStateCookie, Value: state, Path: shopifyCookiePath,
+			MaxAge: 600, HttpOnly: true, Secure: isHTTPS(r), SameSite: http.SameSiteLaxMode})
+		http.Redirect(w, r, res.GetAuthorizeUrl(), http.StatusFound)
+	})
+	root.HandleFunc("GET "+shopifyCookiePath+"/callback", func(w http.ResponseWriter, r *http.Request) {
+		var browserState string
+		if c, err := r.Cookie(shopifyStateCookie); err == nil {
+			browserState = c.Value
+		}
+		res, err := stores.CompleteShopifyConnect(r.Context(), &storesv1.CompleteShopifyConnectRequest{
+			RawQuery: r.URL.RawQuery, BrowserState: browserState,
+		})
+		if err != nil {
+			writeError(r.Context(), nil, nil, w, r, err)
+			return
+		}
+		http.SetCookie(w, &http.Cookie{Name: shopifyStateCookie, Value: "", Path: shopifyCookiePath, MaxAge: -1,
+			HttpOnly: true, Secure: isHTTPS(r), SameSite: http.SameSiteLaxMode})
+		http.Redirect(w, r, res.GetRedirectUrl(), http.StatusFound)
+	})
+	root.HandleFunc("POST /webhooks/shopify", func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > maxWebhook {
+			writeJSONError(w, http.StatusRequestEntityTooLarge, codes.InvalidArgument, "The request body is too large.")
+			return
+		}
+		// The HMAC covers the body byte for byte, so it is passed on raw.
+		payload, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxWebhook))
+		if err != nil {
+			writeJSONError(w, http.StatusRequestEntityTooLarge, codes.InvalidArgument, "The request body is too large.")
+			return
+		}
+		h := r.Header
+		_, err = stores.HandleShopifyWebhook(r.Context(), &storesv1.HandleShopifyWebhookRequest{
+			Payload: payload, Hmac: h.Get("X-Shopify-Hmac-Sha256"), Topic: h.Get("X-Shopify-Topic"),
+			ShopDomain: h.Get("X-Shopify-Shop-Domain"), WebhookId: h.Get("X-Shopify-Webhook-Id"),
+			EventId: h.Get("X-Shopify-Event-Id"), ApiVersion: h.Get("X-Shopify-API-Version"),
+			TriggeredAt: h.Get("X-Shopify-Triggered-At"),
+		})
+		if err != nil {
+			writeError(r.Context(), nil, nil, w, r, err)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"received":true}` + "\n"))
+	})
+}
+
+// redirectToWeb sends the browser back to Connections with a message, for
+// an expired or reused link: a person followed it, not a program. The web
+// address is configured, never taken from the request.
+func redirectToWeb(w http.ResponseWriter, r *http.Request, webURL, message string) {
+	web := strings.TrimRight(webURL, "/")
+	http.Redirect(w, r, web+"/connections?"+url.Values{"shopify": {"error"}, "message": {message}}.Encode(), http.StatusFound)
+}
+
+func isHTTPS(r *http.Request) bool {
+	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+}
+
+// limitBodies applies max to every request body except the order import,
+// which may be up to importMax (an export is up to 20 MB of CSV in JSON).
+func limitBodies(max, importMax int64, next http.Handler) http.Handler {
+	normal, large := limitBody(max, next), limitBody(importMax, next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, importPathSuffix) {
+			large.ServeHTTP(w, r)
+			return
+		}
+		normal.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,330 @@
+// Package postgres stores the stores service's data in its own schema:
+// orders with their sales, daily totals kept up to date on every write,
+// connections, OAuth states and webhook deliveries.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"uplift.dev/stores/internal/app"
+	"uplift.dev/stores/internal/domain"
+)
+
+// NotifyChannel is the NOTIFY channel prefix (the schema name is appended)
+// that wakes the sync worker when work is queued.
+const NotifyChannel = "stores_work_"
+
+// Repo implements app.Repository.
+type Repo struct{ Pool *pgxpool.Pool }
+
+var _ app.Repository = Repo{}
+
+func (r Repo) tx(ctx context.Context, fn func(pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, r.Pool, fn)
+}
+
+func notify(ctx context.Context, tx pgx.Tx) error {
+	_, err := tx.Exec(ctx, `SELECT pg_notify($1 || current_schema(), '')`, NotifyChannel)
+	return err
+}
+
+func pgDate(d domain.Date) pgtype.Date {
+	start, _ := d.In(time.UTC)
+	return pgtype.Date{Time: start, Valid: true}
+}
+
+func fromPgDate(t time.Time) domain.Date { return domain.DateOf(t.UTC()) }
+
+// SaveOrders implements app.Repository.
+func (r Repo) SaveOrders(ctx context.Context, categoryID string, orders []domain.Order) (int, error) {
+	var n int
+	err := r.tx(ctx, func(tx pgx.Tx) error {
+		var err error
+		n, err = saveOrders(ctx, tx, categoryID, orders)
+		return err
+	})
+	return n, err
+}
+
+// SaveImport implements app.Repository.
+func (r Repo) SaveImport(ctx context.Context, imp app.Import, orders []domain.Order) error {
+	return r.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := saveOrders(ctx, tx, imp.CategoryID, orders); err != nil {
+			return err
+		}
+		// A connected shop's currency and zone win over a file's.
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO stores (category_id, currency, timezone, updated_at) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (category_id) DO UPDATE SET currency = excluded.currency, timezone = excluded.timezone, updated_at = excluded.updated_at
+			WHERE NOT EXISTS (SELECT 1 FROM shopify_connections c WHERE c.category_id = $1 AND c.currency <> '')`,
+			imp.CategoryID, imp.Currency, imp.Timezone, imp.ImportedAt); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		_, err := tx.Exec(ctx, `
+			INSERT INTO imports (id, category_id, file_sha256, orders, first_day, last_day, currency, imported_by, imported_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			imp.ID, imp.CategoryID, imp.FileSHA256, imp.Orders, pgDate(imp.FirstDay), pgDate(imp.LastDay),
+			imp.Currency, imp.ImportedBy, imp.ImportedAt)
+		return err
+	})
+}
+
+var orderColumns = []string{"category_id", "order_id", "source", "name", "created_at", "local_day", "updated_at",
+	"cancelled_at", "test", "gift_card_only", "counted", "currency", "customer_key", "order_value"}
+
+var saleColumns = []string{"category_id", "order_id", "seq", "happened_at", "local_day", "action", "line",
+	"product_key", "product_title", "quantity", "total", "discount", "tax",
+	"gross", "discounts", "returns", "shipping", "duties", "fees", "taxes", "tips", "gift_cards"}
+
+// saveOrders writes a batch through session-local staging tables and COPY:
+// tens of thousands of orders a second, in the caller's transaction.
+func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []domain.Order) (int, error) {
+	if len(orders) == 0 {
+		return 0, nil
+	}
+	// The last copy of an order in a batch wins, as it would one by one.
+	last := make(map[string]int, len(orders))
+	for i, o := range orders {
+		last[o.ID] = i
+	}
+	orderRows := make([][]any, 0, len(last))
+	var saleRows [][]any
+	for i, o := range orders {
+		if last[o.ID] != i {
+			continue
+		}
+		var updated, cancelled *time.Time
+		if !o.UpdatedAt.IsZero() {
+			updated = &o.UpdatedAt
+		}
+		cancelled = o.CancelledAt
+		orderRows = append(orderRows, []any{categoryID, o.ID, string(o.Source), o.Name, o.CreatedAt,
+			pgDate(domain.DateOf(o.CreatedAt)), updated, cancelled, o.Test, o.GiftCardOnly, domain.Counts(o),
+			o.Currency, o.CustomerKey, int64(domain.OrderValue(o))})
+		if o.Test {
+			continue // test orders are never counted, so their sales are not kept
+		}
+		for seq, s := range o.Sales {
+			a := domain.Classify(s)
+			saleRows = append(saleRows, []any{categoryID, o.ID, seq, s.HappenedAt, pgDate(domain.DateOf(s.HappenedAt)),
+				string(s.Action), string(s.Line), s.ProductKey, s.ProductTitle, s.Quantity,
+				int64(s.Total), int64(s.Discount), int64(s.Tax),
+				int64(a.Gross), int64(a.Discounts), int64(a.Returns), int64(a.Shipping), int64(a.Duties),
+				int64(a.AdditionalFees), int64(a.Taxes), int64(a.Tips), int64(a.GiftCards)})
+		}
+	}
+	if _, err := tx.Exec(ctx, `
+		CREATE TEMP TABLE IF NOT EXISTS in_orders (LIKE orders) ON COMMIT DELETE ROWS;
+		CREATE TEMP TABLE IF NOT EXISTS in_sales (LIKE sales) ON COMMIT DELETE ROWS;
+		TRUNCATE in_orders, in_sales`); err != nil {
+		return 0, fmt.Errorf("staging: %w", err)
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"in_orders"}, orderColumns, pgx.CopyFromRows(orderRows)); err != nil {
+		return 0, fmt.Errorf("copy orders: %w", err)
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"in_sales"}, saleColumns, pgx.CopyFromRows(saleRows)); err != nil {
+		return 0, fmt.Errorf("copy sales: %w", err)
+	}
+	// A connected shop's copy of an order wins over an imported file's.
+	if _, err := tx.Exec(ctx, `
+		DELETE FROM in_orders i USING orders o
+		WHERE o.category_id = i.category_id AND o.order_id = i.order_id AND o.source = 'shopify' AND i.source <> 'shopify'`); err != nil {
+		return 0, fmt.Errorf("keep shopify's copies: %w", err)
+	}
+	var days []time.Time
+	if err := tx.QueryRow(ctx, `
+		WITH gone AS (
+			DELETE FROM sales s USING in_orders i
+			WHERE s.category_id = i.category_id AND s.order_id = i.order_id
+			RETURNING s.local_day
+		), touched AS (
+			SELECT local_day FROM gone
+			UNION SELECT o.local_day FROM orders o JOIN in_orders i USING (category_id, order_id)
+			UNION SELECT local_day FROM in_orders
+			UNION SELECT s.local_day FROM in_sales s JOIN in_orders i USING (category_id, order_id)
+		)
+		SELECT coalesce(array_agg(DISTINCT local_day), '{}') FROM touched`).Scan(&days); err != nil {
+		return 0, fmt.Errorf("touched days: %w", err)
+	}
+	tag, err := tx.Exec(ctx, `
+		INSERT INTO orders SELECT * FROM in_orders
+		ON CONFLICT (category_id, order_id) DO UPDATE SET
+			source = excluded.source, name = excluded.name, created_at = excluded.created_at,
+			local_day = excluded.local_day, updated_at = excluded.updated_at, cancelled_at = excluded.cancelled_at,
+			test = excluded.test, gift_card_only = excluded.gift_card_only, counted = excluded.counted,
+			currency = excluded.currency,
+			customer_key = CASE WHEN orders.customer_key = '' AND excluded.customer_key <> '' THEN excluded.customer_key
+			                    WHEN orders.customer_key = 'redacted' THEN 'redacted' ELSE excluded.customer_key END,
+			order_value = excluded.order_value`)
+	if err != nil {
+		return 0, fmt.Errorf("upsert orders: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `
+		INSERT INTO sales SELECT s.* FROM in_sales s JOIN in_orders i USING (category_id, order_id)`); err != nil {
+		return 0, fmt.Errorf("insert sales: %w", err)
+	}
+	if err := recomputeDays(ctx, tx, categoryID, days); err != nil {
+		return 0, err
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// recomputeDays rebuilds the daily totals of the given days from orders and
+// sales, so the totals are always exactly the sum of what is stored.
+func recomputeDays(ctx context.Context, tx pgx.Tx, categoryID string, days []time.Time) error {
+	if len(days) == 0 {
+		return nil
+	}
+	_, err := tx.Exec(ctx, `
+		INSERT INTO daily (category_id, day, orders, order_value, gross, discounts, returns, shipping, duties, fees, taxes, tips, gift_cards)
+		SELECT $1, d.day, coalesce(o.n, 0), coalesce(o.v, 0),
+		       coalesce(s.gross, 0), coalesce(s.discounts, 0), coalesce(s.returns, 0), coalesce(s.shipping, 0),
+		       coalesce(s.duties, 0), coalesce(s.fees, 0), coalesce(s.taxes, 0), coalesce(s.tips, 0), coalesce(s.gift_cards, 0)
+		FROM unnest($2::date[]) AS d(day)
+		LEFT JOIN (
+			SELECT local_day, count(*) AS n, sum(order_value)::bigint AS v FROM orders
+			WHERE category_id = $1 AND counted AND local_day = ANY($2::date[]) GROUP BY local_day
+		) o ON o.local_day = d.day
+		LEFT JOIN (
+			SELECT local_day, sum(gross)::bigint AS gross, sum(discounts)::bigint AS discounts, sum(returns)::bigint AS returns,
+			       sum(shipping)::bigint AS shipping, sum(duties)::bigint AS duties, sum(fees)::bigint AS fees,
+			       sum(taxes)::bigint AS taxes, sum(tips)::bigint AS tips, sum(gift_cards)::bigint AS gift_cards
+			FROM sales WHERE category_id = $1 AND local_day = ANY($2::date[]) GROUP BY local_day
+		) s ON s.local_day = d.day
+		ON CONFLICT (category_id, day) DO UPDATE SET
+			orders = excluded.orders, order_value = excluded.order_value, gross = excluded.gross,
+			discounts = excluded.discounts, returns = excluded.returns, shipping = excluded.shipping,
+			duties = excluded.duties, fees = excluded.fees, taxes = excluded.taxes, tips = excluded.tips,
+			gift_cards = excluded.gift_cards`, categoryID, days)
+	if err != nil {
+		return fmt.Errorf("recompute days: %w", err)
+	}
+	return nil
+}
+
+// DeleteOrder implements app.Repository.
+func (r Repo) DeleteOrder(ctx context.Context, categoryID, orderID string) error {
+	return r.tx(ctx, func(tx pgx.Tx) error {
+		var days []time.Time
+		if err := tx.QueryRow(ctx, `
+			WITH s AS (DELETE FROM sales WHERE category_id = $1 AND order_id = $2 RETURNING local_day),
+			     o AS (DELETE FROM orders WHERE category_id = $1 AND order_id = $2 RETURNING local_day)
+			SELECT coalesce(array_agg(DISTINCT local_day), '{}') FROM (SELECT local_day FROM s UNION SELECT local_day FROM o) t`,
+			categoryID, orderID).Scan(&days); err != nil {
+			return fmt.Errorf("delete order: %w", err)
+		}
+		return recomputeDays(ctx, tx, categoryID, days)
+	})
+}
+
+// Store implements app.Repository.
+func (r Repo) Store(ctx context.Context, categoryID string) (app.Store, error) {
+	var s app.Store
+	err := r.Pool.QueryRow(ctx, `SELECT currency, timezone FROM stores WHERE category_id = $1`, categoryID).
+		Scan(&s.Currency, &s.Timezone)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return app.Store{}, nil
+	}
+	return s, err
+}
+
+// Daily implements app.Repository.
+func (r Repo) Daily(ctx context.Context, categoryID string, from, to domain.Date) ([]domain.DayTotals, error) {
+	rows, err := r.Pool.Query(ctx, `
+		SELECT coalesce(d.day, ss.day), coalesce(d.orders, 0), coalesce(d.order_value, 0), coalesce(d.gross, 0),
+		       coalesce(d.discounts, 0), coalesce(d.returns, 0), coalesce(d.shipping, 0), coalesce(d.duties, 0),
+		       coalesce(d.fees, 0), coalesce(d.taxes, 0), coalesce(d.tips, 0), coalesce(d.gift_cards, 0),
+		       ss.sessions, ss.completed
+		FROM (SELECT * FROM daily WHERE category_id = $1 AND day BETWEEN $2 AND $3) d
+		FULL JOIN (SELECT * FROM daily_sessions WHERE category_id = $1 AND day BETWEEN $2 AND $3) ss ON ss.day = d.day
+		ORDER BY 1`, categoryID, pgDate(from), pgDate(to))
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.DayTotals, error) {
+		var d domain.DayTotals
+		var day time.Time
+		var orderValue, gross, discounts, returns, shipping, duties, fees, taxes, tips, giftCards int64
+		err := row.Scan(&day, &d.Orders, &orderValue, &gross, &discounts, &returns, &shipping, &duties,
+			&fees, &taxes, &tips, &giftCards, &d.Sessions, &d.CompletedSessions)
+		d.Date = fromPgDate(day)
+		d.OrderValue = domain.Money(orderValue)
+		d.Amounts = domain.Amounts{Gross: domain.Money(gross), Discounts: domain.Money(discounts),
+			Returns: domain.Money(returns), Shipping: domain.Money(shipping), Duties: domain.Money(duties),
+			AdditionalFees: domain.Money(fees), Taxes: domain.Money(taxes), Tips: domain.Money(tips),
+			GiftCards: domain.Money(giftCards)}
+		return d, err
+	})
+}
+
+// ShopifyDaily implements app.Repository.
+func (r Repo) ShopifyDaily(ctx context.Context, categoryID string, from, to domain.Date) (map[domain.Date]domain.Money, error) {
+	rows, err := r.Pool.Query(ctx, `SELECT day, total_sales FROM shopify_daily WHERE category_id = $1 AND day BETWEEN $2 AND $3`,
+		categoryID, pgDate(from), pgDate(to))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[domain.Date]domain.Money{}
+	for rows.Next() {
+		var day time.Time
+		var total int64
+		if err := rows.Scan(&day, &total); err != nil {
+			return nil, err
+		}
+		out[fromPgDate(day)] = domain.Money(total)
+	}
+	return out, rows.Err()
+}
+
+// TopProducts implements app.Repository.
+func (r Repo) TopProducts(ctx context.Context, categoryID string, from, to domain.Date, limit int) ([]app.ProductSales, error) {
+	rows, err := r.Pool.Query(ctx, `
+		SELECT (array_agg(product_title ORDER BY happened_at DESC))[1], sum(quantity)::bigint,
+		       sum(gross)::bigint, sum(gross - discounts - returns)::bigint AS net
+		FROM sales
+		WHERE category_id = $1 AND local_day BETWEEN $2 AND $3 AND line = 'PRODUCT'
+		GROUP BY product_key
+		ORDER BY net DESC, 1
+		LIMIT $4`, categoryID, pgDate(from), pgDate(to), limit)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (app.ProductSales, error) {
+		var p app.ProductSales
+		var gross, net int64
+		err := row.Scan(&p.Title, &p.Quantity, &gross, &net)
+		p.Gross, p.NetSales = domain.Money(gross), domain.Money(net)
+		return p, err
+	})
+}
+
+// LastImport implements app.Repository.
+func (r Repo) LastImport(ctx context.Context, categoryID string) (*app.Import, error) {
+	var imp app.Import
+	var first, last pgtype.Date
+	err := r.Pool.QueryRow(ctx, `
+		SELECT id, category_id, file_sha256, orders, first_day, last_day, currency, imported_by, imported_at
+		FROM imports WHERE category_id = $1 ORDER BY imported_at DESC LIMIT 1`, categoryID).
+		Scan(&imp.ID, &imp.CategoryID, &imp.FileSHA256, &imp.Orders, &first, &last, &imp.Currency, &imp.ImportedBy, &imp.ImportedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if first.Valid {
+		imp.FirstDay = fromPgDate(first.Time)
+	}
+	if last.Valid {
+		imp.LastDay = fromPgDate(last.Time)
+	}
+	return &imp, nil
+}

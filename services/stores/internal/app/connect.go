@@ -1,0 +1,224 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"net/url"
+	"slices"
+	"strings"
+
+	"uplift.dev/stores/internal/adapters/shopify"
+	"uplift.dev/stores/internal/domain"
+)
+
+// RequiredScopes are the scopes without which the numbers cannot be made;
+// read_reports (sessions) and read_all_orders (history past 60 days) are
+// welcome but optional.
+var RequiredScopes = []string{"read_orders", "read_products"}
+
+// WebhookTopics are the topics the sync subscribes to.
+var WebhookTopics = []string{
+	"ORDERS_CREATE", "ORDERS_UPDATED", "ORDERS_CANCELLED", "ORDERS_DELETE", "REFUNDS_CREATE",
+	"PRODUCTS_CREATE", "PRODUCTS_UPDATE", "PRODUCTS_DELETE",
+	"CUSTOMERS_CREATE", "CUSTOMERS_UPDATE", "CUSTOMERS_DELETE",
+	"APP_UNINSTALLED",
+}
+
+// Connections are a category's store connections.
+type Connections struct {
+	// Shopify is nil when no shop was ever connected.
+	Shopify    *Connection
+	LastImport *Import
+}
+
+// GetConnections returns the category's connections.
+func (a *App) GetConnections(ctx context.Context, categoryID string) (Connections, error) {
+	if err := a.authorize(ctx, categoryID); err != nil {
+		return Connections{}, err
+	}
+	conn, err := a.repo.Connection(ctx, categoryID)
+	if err != nil {
+		return Connections{}, err
+	}
+	imp, err := a.repo.LastImport(ctx, categoryID)
+	if err != nil {
+		return Connections{}, err
+	}
+	return Connections{Shopify: conn, LastImport: imp}, nil
+}
+
+// StartShopifyConnect validates the shop and issues a one-use state bound to
+// the caller, the category and the shop. It returns the gateway address
+// that binds the state to the browser and goes on to Shopify.
+func (a *App) StartShopifyConnect(ctx context.Context, caller Caller, categoryID, rawShop string) (string, error) {
+	if err := a.authorize(ctx, categoryID); err != nil {
+		return "", err
+	}
+	shop, err := a.shopify.NormalizeShop(rawShop)
+	if err != nil {
+		return "", &domain.ValidationError{Field: "shop", Message: err.Error()}
+	}
+	if other, err := a.repo.ConnectionByShop(ctx, shop); err != nil {
+		return "", err
+	} else if other != nil && other.CategoryID != categoryID {
+		return "", domain.ErrShopTaken
+	}
+	state, err := newState()
+	if err != nil {
+		return "", err
+	}
+	now := a.now()
+	if err := a.repo.CreateState(ctx, OAuthState{State: state, CategoryID: categoryID, UserID: caller.UID,
+		Shop: shop, CreatedAt: now, ExpiresAt: now.Add(a.opts.StateTTL)}); err != nil {
+		return "", err
+	}
+	return a.opts.AuthorizeURL + "?" + url.Values{"state": {state}}.Encode(), nil
+}
+
+// AuthorizeShopify returns Shopify's consent page for a live state.
+func (a *App) AuthorizeShopify(ctx context.Context, state string) (string, error) {
+	st, err := a.repo.State(ctx, state, a.now())
+	if err != nil {
+		return "", err
+	}
+	return a.shopify.AuthorizeURL(st.Shop, st.State, a.opts.CallbackURL), nil
+}
+
+// CompleteShopifyConnect checks Shopify's callback and stores the connection.
+// It always returns where to send the browser: back to Connections with
+// either success or a message for people; only failures of our own are errors.
+func (a *App) CompleteShopifyConnect(ctx context.Context, rawQuery, browserState string) (string, error) {
+	q, _ := url.ParseQuery(rawQuery)
+	if q.Get("error") != "" {
+		// The owner cancelled on Shopify: nothing to verify or store. The
+		// state stays unused and expires.
+		return a.connectResult("You cancelled the connection on Shopify. Nothing was changed."), nil
+	}
+	cb, err := a.shopify.VerifyCallback(rawQuery)
+	if err != nil {
+		a.log.WarnContext(ctx, "shopify callback refused", "err", err)
+		return a.connectResult(callbackMessage(err)), nil
+	}
+	if browserState == "" || !constantEqual(browserState, cb.State) {
+		a.log.WarnContext(ctx, "shopify callback refused: state not bound to this browser")
+		return a.connectResult("This connection was started in another browser or has expired. Please start again from Connections."), nil
+	}
+	st, err := a.repo.UseState(ctx, cb.State, a.now())
+	if errors.Is(err, domain.ErrNotFound) {
+		a.log.WarnContext(ctx, "shopify callback refused: unknown, used or expired state")
+		return a.connectResult("This connection link has expired or was already used. Please start again from Connections."), nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if st.Shop != cb.Shop {
+		a.log.WarnContext(ctx, "shopify callback refused: shop differs from the one started", "started", st.Shop, "callback", cb.Shop)
+		return a.connectResult("Shopify returned a different shop than the one you entered. Please start again."), nil
+	}
+	tok, err := a.shopify.ExchangeCode(ctx, cb.Shop, cb.Code)
+	if err != nil {
+		a.log.WarnContext(ctx, "shopify code exchange failed", "shop", cb.Shop, "err", err)
+		return a.connectResult("Shopify did not confirm the connection. Please try again."), nil
+	}
+	if missing := missingScopes(tok.Scopes); len(missing) > 0 {
+		return a.connectResult("Uplift needs permission to read " + strings.Join(missing, ", ") + ". Please approve all requested permissions."), nil
+	}
+	sealed, err := a.seal(tok)
+	if err != nil {
+		return "", err
+	}
+	now := a.now()
+	err = a.repo.Connect(ctx, Connection{CategoryID: st.CategoryID, Shop: cb.Shop, Status: StatusConnected,
+		Tokens: sealed, ConnectedBy: st.UserID, ConnectedAt: now,
+		SessionsAvailable: slices.Contains(tok.Scopes, "read_reports")})
+	if errors.Is(err, domain.ErrShopTaken) {
+		return a.connectResult("This shop is already connected to another Uplift account."), nil
+	}
+	if err != nil {
+		return "", err
+	}
+	a.log.InfoContext(ctx, "shopify connected", "category", st.CategoryID, "shop", cb.Shop)
+	return a.opts.WebURL + "/connections?shopify=connected", nil
+}
+
+// DisconnectShopify forgets the tokens; imported numbers stay.
+func (a *App) DisconnectShopify(ctx context.Context, categoryID string) error {
+	if err := a.authorize(ctx, categoryID); err != nil {
+		return err
+	}
+	conn, err := a.repo.Connection(ctx, categoryID)
+	if err != nil {
+		return err
+	}
+	if conn == nil || conn.Status != StatusConnected {
+		return domain.ErrNotConnected
+	}
+	return a.repo.Disconnect(ctx, categoryID, StatusDisconnected, a.now())
+}
+
+// SyncShopify asks for a sweep now.
+func (a *App) SyncShopify(ctx context.Context, categoryID string) error {
+	if err := a.authorize(ctx, categoryID); err != nil {
+		return err
+	}
+	conn, err := a.repo.Connection(ctx, categoryID)
+	if err != nil {
+		return err
+	}
+	if conn == nil || conn.Status != StatusConnected {
+		return domain.ErrNotConnected
+	}
+	// A failed first import starts over; otherwise a sweep is enough.
+	return a.repo.RequestSync(ctx, categoryID, conn.LastSyncedAt == nil, a.now())
+}
+
+func (a *App) connectResult(message string) string {
+	return a.opts.WebURL + "/connections?" + url.Values{"shopify": {"error"}, "message": {message}}.Encode()
+}
+
+func callbackMessage(err error) string {
+	switch {
+	case errors.Is(err, shopify.ErrStaleTimestamp):
+		return "The answer from Shopify took too long to arrive. Please start again."
+	case errors.Is(err, shopify.ErrBadShop):
+		return "Shopify returned a shop address that is not valid. Please start again."
+	default:
+		return "We could not verify the answer from Shopify. Please start again."
+	}
+}
+
+func missingScopes(granted []string) []string {
+	var missing []string
+	for _, s := range RequiredScopes {
+		// write_ scopes imply read_ ones.
+		if !slices.Contains(granted, s) && !slices.Contains(granted, "write_"+strings.TrimPrefix(s, "read_")) {
+			missing = append(missing, s)
+		}
+	}
+	return missing
+}
+
+func (a *App) seal(t shopify.Token) (SealedTokens, error) {
+	access, err := a.sealer.Seal(t.Access)
+	if err != nil {
+		return SealedTokens{}, err
+	}
+	var refresh []byte
+	if t.Refresh != "" {
+		if refresh, err = a.sealer.Seal(t.Refresh); err != nil {
+			return SealedTokens{}, err
+		}
+	}
+	return SealedTokens{Access: access, AccessExpiresAt: t.ExpiresAt, Refresh: refresh,
+		RefreshExpiresAt: t.RefreshExpiresAt, Scopes: t.Scopes}, nil
+}
+
+func newState() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}

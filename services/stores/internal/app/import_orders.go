@@ -1,0 +1,83 @@
+package app
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"strings"
+
+	"uplift.dev/stores/internal/domain"
+	"uplift.dev/stores/internal/ordercsv"
+)
+
+// FormatShopifyOrdersCSV is the only import format: Shopify's Admin →
+// Orders → Export file.
+const FormatShopifyOrdersCSV = "shopify-orders-csv"
+
+// MaxImportBytes bounds an imported file (the issue's 20 MB).
+const MaxImportBytes = 20 << 20
+
+// ImportResult is what an import brought in.
+type ImportResult struct {
+	Orders            int
+	FirstDay, LastDay domain.Date
+	Currency          string
+	Warnings          []string
+}
+
+// ImportOrders parses an order export and stores its orders, all or nothing.
+// The same file twice changes nothing: orders are keyed by their Shopify id
+// (or name) and replaced whole.
+func (a *App) ImportOrders(ctx context.Context, caller Caller, categoryID, format, csv string) (ImportResult, error) {
+	if err := a.authorize(ctx, categoryID); err != nil {
+		return ImportResult{}, err
+	}
+	if format != FormatShopifyOrdersCSV {
+		return ImportResult{}, &domain.ValidationError{Field: "format", Message: `format must be "shopify-orders-csv".`}
+	}
+	if len(csv) > MaxImportBytes {
+		return ImportResult{}, &domain.ValidationError{Field: "csv", Message: "The file is larger than 20 MB. Export a shorter date range and import each file."}
+	}
+	if strings.TrimSpace(csv) == "" {
+		return ImportResult{}, &domain.ValidationError{Field: "csv", Message: "The file is empty."}
+	}
+	res, err := ordercsv.Parse(strings.NewReader(csv))
+	if err != nil {
+		var perr *ordercsv.Error
+		if errors.As(err, &perr) {
+			return ImportResult{}, &domain.ValidationError{Field: "csv", Message: perr.Error()}
+		}
+		return ImportResult{}, err
+	}
+	if len(res.Orders) == 0 {
+		return ImportResult{}, &domain.ValidationError{Field: "csv", Message: "The file holds no orders."}
+	}
+	sum := sha256.Sum256([]byte(csv))
+	imp := Import{
+		ID: a.newID(), CategoryID: categoryID, FileSHA256: hex.EncodeToString(sum[:]),
+		Orders: len(res.Orders), FirstDay: res.FirstDay, LastDay: res.LastDay,
+		Currency: res.Currency, Timezone: fileOffset(res.Orders),
+		ImportedBy: caller.UID, ImportedAt: a.now(),
+	}
+	if err := a.repo.SaveImport(ctx, imp, res.Orders); err != nil {
+		return ImportResult{}, err
+	}
+	a.log.InfoContext(ctx, "orders imported", "category", categoryID, "orders", len(res.Orders),
+		"first", res.FirstDay.String(), "last", res.LastDay.String())
+	return ImportResult{Orders: len(res.Orders), FirstDay: res.FirstDay, LastDay: res.LastDay,
+		Currency: res.Currency, Warnings: res.Warnings}, nil
+}
+
+// fileOffset is the UTC offset the newest order of a file was written in
+// ("-05:00"): an export carries no zone name, and its newest offset is the
+// store's current one.
+func fileOffset(orders []domain.Order) string {
+	newest := orders[0].CreatedAt
+	for _, o := range orders[1:] {
+		if o.CreatedAt.After(newest) {
+			newest = o.CreatedAt
+		}
+	}
+	return newest.Format("-07:00")
+}

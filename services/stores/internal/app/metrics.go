@@ -1,0 +1,200 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"uplift.dev/stores/internal/domain"
+)
+
+// MaxRangeDays bounds one metrics request.
+const MaxRangeDays = 400
+
+// Sources of a category's numbers, as the API names them.
+const (
+	SourceNone          = "none"
+	SourceShopify       = "shopify"
+	SourceImport        = "import"
+	SourceShopifyImport = "shopify+import"
+)
+
+// Metrics are a range's numbers.
+type Metrics struct {
+	Currency, Timezone, Source string
+	// Days has every day of the range, zero where nothing happened.
+	Days   []domain.DayTotals
+	Totals domain.DayTotals
+	// Shopify holds Shopify's own total sales for the days it reported.
+	Shopify map[domain.Date]domain.Money
+}
+
+// GetMetrics returns every day of [from, to] and the totals.
+func (a *App) GetMetrics(ctx context.Context, categoryID, from, to string) (Metrics, error) {
+	if err := a.authorize(ctx, categoryID); err != nil {
+		return Metrics{}, err
+	}
+	f, t, err := parseRange(from, to)
+	if err != nil {
+		return Metrics{}, err
+	}
+	return a.metrics(ctx, categoryID, f, t)
+}
+
+func (a *App) metrics(ctx context.Context, categoryID string, from, to domain.Date) (Metrics, error) {
+	st, err := a.repo.Store(ctx, categoryID)
+	if err != nil {
+		return Metrics{}, err
+	}
+	source, err := a.source(ctx, categoryID)
+	if err != nil {
+		return Metrics{}, err
+	}
+	stored, err := a.repo.Daily(ctx, categoryID, from, to)
+	if err != nil {
+		return Metrics{}, err
+	}
+	shop, err := a.repo.ShopifyDaily(ctx, categoryID, from, to)
+	if err != nil {
+		return Metrics{}, err
+	}
+	byDay := make(map[domain.Date]domain.DayTotals, len(stored))
+	for _, d := range stored {
+		byDay[d.Date] = d
+	}
+	n := domain.DaysBetween(from, to) + 1
+	days := make([]domain.DayTotals, 0, n)
+	for d := from; !d.After(to); d = d.AddDays(1) {
+		day, ok := byDay[d]
+		if !ok {
+			day = domain.DayTotals{Date: d}
+		}
+		days = append(days, day)
+	}
+	return Metrics{Currency: st.Currency, Timezone: st.Timezone, Source: source,
+		Days: days, Totals: domain.SumTotals(days), Shopify: shop}, nil
+}
+
+// source names where the category's numbers come from.
+func (a *App) source(ctx context.Context, categoryID string) (string, error) {
+	conn, err := a.repo.Connection(ctx, categoryID)
+	if err != nil {
+		return "", err
+	}
+	imp, err := a.repo.LastImport(ctx, categoryID)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case conn != nil && imp != nil:
+		return SourceShopifyImport, nil
+	case conn != nil:
+		return SourceShopify, nil
+	case imp != nil:
+		return SourceImport, nil
+	}
+	return SourceNone, nil
+}
+
+// TopProducts ranks products by net sales in [from, to].
+func (a *App) TopProducts(ctx context.Context, categoryID, from, to string, limit int) (string, []ProductSales, error) {
+	if err := a.authorize(ctx, categoryID); err != nil {
+		return "", nil, err
+	}
+	f, t, err := parseRange(from, to)
+	if err != nil {
+		return "", nil, err
+	}
+	switch {
+	case limit == 0:
+		limit = 10
+	case limit < 0 || limit > 50:
+		return "", nil, &domain.ValidationError{Field: "limit", Message: "limit must be between 1 and 50."}
+	}
+	st, err := a.repo.Store(ctx, categoryID)
+	if err != nil {
+		return "", nil, err
+	}
+	products, err := a.repo.TopProducts(ctx, categoryID, f, t, limit)
+	return st.Currency, products, err
+}
+
+// DailyReport is the daily business report with where it came from.
+type DailyReport struct {
+	domain.DailyReport
+	HasData            bool
+	Date               domain.Date
+	Currency, Timezone string
+	Source             string
+	// BestSeller is the day's top product by net sales, if any sold.
+	BestSeller string
+}
+
+// GetDailyReport compares a day (yesterday in the store's time zone unless
+// date is given) with the seven days before it.
+func (a *App) GetDailyReport(ctx context.Context, categoryID, date string) (DailyReport, error) {
+	if err := a.authorize(ctx, categoryID); err != nil {
+		return DailyReport{}, err
+	}
+	st, err := a.repo.Store(ctx, categoryID)
+	if err != nil {
+		return DailyReport{}, err
+	}
+	day := domain.DateOf(a.now().In(StoreLocation(st.Timezone))).AddDays(-1)
+	if date != "" {
+		if day, err = domain.ParseDate(date); err != nil {
+			return DailyReport{}, &domain.ValidationError{Field: "date", Message: "date must be a day like 2026-11-23."}
+		}
+	}
+	m, err := a.metrics(ctx, categoryID, day.AddDays(-7), day)
+	if err != nil {
+		return DailyReport{}, err
+	}
+	out := DailyReport{Date: day, Currency: m.Currency, Timezone: m.Timezone, Source: m.Source}
+	if m.Source == SourceNone {
+		return out, nil
+	}
+	out.HasData = true
+	out.DailyReport = domain.CompareDay(m.Days[7], m.Days[:7], m.Currency)
+	if p, err := a.repo.TopProducts(ctx, categoryID, day, day, 1); err == nil && len(p) > 0 && p[0].NetSales > 0 {
+		out.BestSeller = p[0].Title
+	} else if err != nil {
+		return DailyReport{}, err
+	}
+	return out, nil
+}
+
+// StoreLocation is the location a store's days are counted in: its IANA
+// zone, the fixed offset an imported file carried, or UTC when unknown.
+func StoreLocation(tz string) *time.Location {
+	if tz == "" {
+		return time.UTC
+	}
+	if loc, err := time.LoadLocation(tz); err == nil {
+		return loc
+	}
+	if t, err := time.Parse("-07:00", tz); err == nil {
+		_, off := t.Zone()
+		return time.FixedZone(tz, off)
+	}
+	return time.UTC
+}
+
+func parseRange(from, to string) (domain.Date, domain.Date, error) {
+	f, err := domain.ParseDate(from)
+	if err != nil {
+		return domain.Date{}, domain.Date{}, &domain.ValidationError{Field: "from", Message: "from must be a day like 2026-11-01."}
+	}
+	t, err := domain.ParseDate(to)
+	if err != nil {
+		return domain.Date{}, domain.Date{}, &domain.ValidationError{Field: "to", Message: "to must be a day like 2026-11-30."}
+	}
+	if t.Before(f) {
+		return domain.Date{}, domain.Date{}, &domain.ValidationError{Field: "to", Message: "to must not be before from."}
+	}
+	if domain.DaysBetween(f, t)+1 > MaxRangeDays {
+		return domain.Date{}, domain.Date{}, &domain.ValidationError{Field: "to",
+			Message: fmt.Sprintf("A range can span at most %d days.", MaxRangeDays)}
+	}
+	return f, t, nil
+}

@@ -1,0 +1,225 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"uplift.dev/stores/internal/domain"
+)
+
+// Repository stores orders, numbers, connections and webhook deliveries.
+// Every method is one transaction.
+type Repository interface {
+	// SaveOrders upserts orders with their sales (an order's sales are
+	// replaced whole) and recomputes the daily totals of every day touched.
+	// An import never replaces an order a connected shop delivered. It
+	// returns how many orders were written.
+	SaveOrders(ctx context.Context, categoryID string, orders []domain.Order) (int, error)
+	// SaveImport is SaveOrders for an order export, also recording the
+	// import and the store's currency and time zone, all or nothing.
+	SaveImport(ctx context.Context, imp Import, orders []domain.Order) error
+	// DeleteOrder removes an order and its sales (Shopify's orders/delete).
+	DeleteOrder(ctx context.Context, categoryID, orderID string) error
+	// Store returns the currency and time zone of the category's numbers;
+	// a zero Store when it has none.
+	Store(ctx context.Context, categoryID string) (Store, error)
+	// Daily returns the stored days of [from, to] with sessions where known;
+	// days with nothing stored are absent.
+	Daily(ctx context.Context, categoryID string, from, to domain.Date) ([]domain.DayTotals, error)
+	// ShopifyDaily returns Shopify's own total sales per day, where it gave one.
+	ShopifyDaily(ctx context.Context, categoryID string, from, to domain.Date) (map[domain.Date]domain.Money, error)
+	// TopProducts ranks products by net sales in [from, to].
+	TopProducts(ctx context.Context, categoryID string, from, to domain.Date, limit int) ([]ProductSales, error)
+	// LastImport returns the newest import, nil if none.
+	LastImport(ctx context.Context, categoryID string) (*Import, error)
+
+	// CreateState stores a new OAuth state.
+	CreateState(ctx context.Context, st OAuthState) error
+	// State returns an unused, unexpired state, else domain.ErrNotFound.
+	State(ctx context.Context, state string, now time.Time) (OAuthState, error)
+	// UseState marks an unused, unexpired state used and returns it; a
+	// second use, an expired or unknown state is domain.ErrNotFound.
+	UseState(ctx context.Context, state string, now time.Time) (OAuthState, error)
+
+	// Connection returns the category's Shopify connection, nil if none.
+	Connection(ctx context.Context, categoryID string) (*Connection, error)
+	// ConnectionByShop returns the connected category of a shop, nil if none.
+	ConnectionByShop(ctx context.Context, shop string) (*Connection, error)
+	// Connect stores a new connection (or reconnects) and requests its first
+	// full sync; domain.ErrShopTaken if the shop feeds another category.
+	Connect(ctx context.Context, c Connection) error
+	// SaveTokens replaces the sealed tokens.
+	SaveTokens(ctx context.Context, categoryID string, t SealedTokens) error
+	// Disconnect forgets the tokens and stops syncing; status is
+	// DISCONNECTED (by the owner) or UNINSTALLED (by Shopify).
+	Disconnect(ctx context.Context, categoryID, status string, at time.Time) error
+	// RequestSync asks for a sync (full: the whole history again).
+	RequestSync(ctx context.Context, categoryID string, full bool, at time.Time) error
+	// RequestSweeps asks for a sweep of every connected shop last synced
+	// before olderThan and not already asked; it returns how many.
+	RequestSweeps(ctx context.Context, olderThan, at time.Time) (int, error)
+	// ClaimSync takes the oldest requested sync whose lease is free, leasing
+	// it until leaseUntil; nil when there is none.
+	ClaimSync(ctx context.Context, now, leaseUntil time.Time) (*Connection, error)
+	// SaveProgress records a running sync's progress.
+	SaveProgress(ctx context.Context, categoryID string, p Progress) error
+	// FinishSync ends a claimed sync: on success it records the watermark and
+	// clears the request unless a new one came after claimedAt.
+	FinishSync(ctx context.Context, categoryID string, claimedAt time.Time, r SyncResult) error
+	// SaveCatalog upserts products and customers the sync saw.
+	SaveCatalog(ctx context.Context, categoryID string, products []CatalogProduct, customers []CatalogCustomer) error
+	// SaveSessions stores Shopify's sessions per day.
+	SaveSessions(ctx context.Context, categoryID string, days []DaySessions) error
+	// SaveShopifyDaily stores Shopify's own figures per day.
+	SaveShopifyDaily(ctx context.Context, categoryID string, days []ShopifyDay) error
+
+	// RecordWebhook stores a delivery unless its event id was seen; it
+	// reports whether it was new.
+	RecordWebhook(ctx context.Context, ev WebhookEvent) (bool, error)
+	// PendingWebhooks returns unprocessed deliveries, oldest first.
+	PendingWebhooks(ctx context.Context, limit int) ([]WebhookEvent, error)
+	// FinishWebhook marks a delivery processed, or records why it failed.
+	FinishWebhook(ctx context.Context, eventID string, failure string, at time.Time) error
+
+	// DeleteCategory deletes everything stored for a category.
+	DeleteCategory(ctx context.Context, categoryID string) error
+	// DeleteShopData deletes what a shop sent (orders, sessions, catalogue)
+	// from every category it fed, and the connection itself (shop/redact).
+	DeleteShopData(ctx context.Context, shop string) error
+	// DeleteUserStates deletes the OAuth states a user started.
+	DeleteUserStates(ctx context.Context, userID string) error
+	// RedactCustomers forgets which customer placed the given orders.
+	RedactCustomers(ctx context.Context, categoryID string, customerKeys, orderIDs []string) error
+}
+
+// Store is the currency and time zone of a category's numbers.
+type Store struct {
+	Currency string
+	// Timezone is an IANA name or a fixed offset like "-05:00".
+	Timezone string
+}
+
+// Import is one imported order export.
+type Import struct {
+	ID, CategoryID, FileSHA256 string
+	Orders                     int
+	FirstDay, LastDay          domain.Date
+	Currency, Timezone         string
+	ImportedBy                 string
+	ImportedAt                 time.Time
+}
+
+// ProductSales is one product's sales in a range.
+type ProductSales struct {
+	Title    string
+	Quantity int64
+	Gross    domain.Money
+	NetSales domain.Money
+}
+
+// OAuthState is one started connection.
+type OAuthState struct {
+	State, CategoryID, UserID, Shop string
+	CreatedAt, ExpiresAt            time.Time
+}
+
+// SealedTokens are a shop's tokens, encrypted.
+type SealedTokens struct {
+	Access           []byte
+	AccessExpiresAt  time.Time
+	Refresh          []byte
+	RefreshExpiresAt time.Time
+	Scopes           []string
+}
+
+// Connection is a category's Shopify shop.
+type Connection struct {
+	CategoryID, Shop, Status string
+	Name, Currency, Timezone string
+	Tokens                   SealedTokens
+	ConnectedBy              string
+	ConnectedAt              time.Time
+	SyncRequestedAt          *time.Time
+	SyncFull                 bool
+	Progress                 Progress
+	LastSyncedAt             *time.Time
+	Watermark                *time.Time
+	SessionsAvailable        bool
+	// ClaimedAt is when this worker claimed the sync (set by ClaimSync).
+	ClaimedAt time.Time
+}
+
+// Sync phases, in the order a first import goes through them.
+const (
+	PhaseIdle      = "IDLE"
+	PhaseQueued    = "QUEUED"
+	PhaseShop      = "SHOP"
+	PhaseOrders    = "ORDERS"
+	PhaseProducts  = "PRODUCTS"
+	PhaseCustomers = "CUSTOMERS"
+	PhaseSessions  = "SESSIONS"
+	PhaseDone      = "DONE"
+	PhaseFailed    = "FAILED"
+)
+
+// Connection statuses.
+const (
+	StatusConnected    = "CONNECTED"
+	StatusUninstalled  = "UNINSTALLED"
+	StatusDisconnected = "DISCONNECTED"
+	StatusNone         = "NOT_CONNECTED"
+)
+
+// Progress is how far a sync is.
+type Progress struct {
+	Phase               string
+	Orders, OrdersTotal int64
+	Products, Customers int64
+	Percent             int
+	Error               string
+}
+
+// SyncResult ends a sync.
+type SyncResult struct {
+	OK    bool
+	Error string
+	// Retry asks for another attempt later, with back-off, after a failure.
+	Retry             bool
+	Watermark         time.Time
+	Name              string
+	Currency          string
+	Timezone          string
+	SessionsAvailable bool
+	At                time.Time
+}
+
+// CatalogProduct and CatalogCustomer are what the sync keeps of the catalogue.
+type CatalogProduct struct{ ID, Title string }
+
+// CatalogCustomer is a customer id (no personal data) and their order count.
+type CatalogCustomer struct {
+	ID     string
+	Orders int64
+}
+
+// DaySessions are one day's sessions from Shopify's analytics.
+type DaySessions struct {
+	Day                 domain.Date
+	Sessions, Completed int64
+}
+
+// ShopifyDay is Shopify's own figure for a day.
+type ShopifyDay struct {
+	Day                  domain.Date
+	Orders               int64
+	TotalSales, NetSales domain.Money
+}
+
+// WebhookEvent is one webhook delivery.
+type WebhookEvent struct {
+	EventID, Shop, Topic string
+	Payload              json.RawMessage
+	ReceivedAt           time.Time
+	Attempts             int
+}

@@ -1,0 +1,27 @@
+package domain
+
+import "errors"
+
+// Sentinel errors the gRPC port maps to statuses.
+var (
+	// ErrNotFound: the category (or what was asked for in it) does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrPermissionDenied: the caller may not act on this category.
+	ErrPermissionDenied = errors.New("permission denied")
+	// ErrNotConnected: the call needs a connected shop and there is none.
+	ErrNotConnected = errors.New("no shop is connected")
+	// ErrShopTaken: the shop already feeds another category.
+	ErrShopTaken = errors.New("shop connected elsewhere")
+	// ErrBadWebhook: a webhook whose signature does not verify.
+	ErrBadWebhook = errors.New("webhook signature does not verify")
+	// ErrBusy: the same request was made moments ago and is still running.
+	ErrBusy = errors.New("busy")
+)
+
+// ValidationError is a client's mistake in one field, with a message for people.
+type ValidationError struct {
+	Field   string
+	Message string
+}
+
+func (e *ValidationError) Error() string { return e.Field + ": " + e.Message }

@@ -1,0 +1,689 @@
+// Package ordercsv reads Shopify's order export (Admin → Orders → Export)
+// into orders, so a store without a connection still gets its numbers. It
+// maps columns by name because Shopify has added columns over the years and
+// people reorder them in spreadsheets; it refuses a bad file as a whole, with
+// the row and column a person can find, because half an import would show
+// numbers that are quietly wrong.
+package ordercsv
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"uplift.dev/stores/internal/domain"
+)
+
+// Result is a parsed export: its orders in file order, the one currency
+// they are in, the first and last day an order was placed (as the file
+// writes it) and sentences about what could only be approximated.
+type Result struct {
+	Orders            []domain.Order
+	Currency          string
+	FirstDay, LastDay domain.Date
+	Warnings          []string
+}
+
+// Error names the place in the file a person must fix. Rows are numbered as
+// a spreadsheet shows them: the header is row 1.
+type Error struct {
+	Row     int
+	Column  string
+	Message string
+}
+
+// Error reads like `Row 12, column "Created at": … .` so the message can be
+// shown to the person who exported the file as it is.
+func (e *Error) Error() string {
+	if e.Column == "" {
+		return fmt.Sprintf("Row %d: %s", e.Row, e.Message)
+	}
+	return fmt.Sprintf("Row %d, column %q: %s", e.Row, e.Column, e.Message)
+}
+
+// Columns the parser reads, by normalised header name.
+const (
+	colName             = "name"
+	colEmail            = "email"
+	colCurrency         = "currency"
+	colSubtotal         = "subtotal"
+	colShipping         = "shipping"
+	colTaxes            = "taxes"
+	colTotal            = "total"
+	colDiscountAmount   = "discountamount"
+	colCreatedAt        = "createdat"
+	colQuantity         = "lineitemquantity"
+	colLineName         = "lineitemname"
+	colPrice            = "lineitemprice"
+	colSKU              = "lineitemsku"
+	colRequiresShipping = "lineitemrequiresshipping"
+	colLineTaxable      = "lineitemtaxable"
+	colLineDiscount     = "lineitemdiscount"
+	colCancelledAt      = "cancelledat"
+	colRefunded         = "refundedamount"
+	colID               = "id"
+	colTest             = "test"
+	colDuties           = "duties"
+)
+
+// required are the columns without which no order can be read.
+var required = []struct{ key, header string }{
+	{colName, "Name"}, {colCreatedAt, "Created at"}, {colQuantity, "Lineitem quantity"}, {colPrice, "Lineitem price"},
+}
+
+// normalise makes header matching case- and space-insensitive.
+func normalise(h string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(h) {
+		if r != ' ' && r != '\t' && r != '_' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// header maps normalised names to their index and the file's own spelling.
+type header struct {
+	index map[string]int
+	names []string
+	taxes []string // the Tax N Value columns, normalised
+}
+
+func (h *header) get(rec []string, key string) string {
+	if i, ok := h.index[key]; ok && i < len(rec) {
+		return strings.TrimSpace(rec[i])
+	}
+	return ""
+}
+
+func (h *header) has(key string) bool { _, ok := h.index[key]; return ok }
+
+func (h *header) name(key string) string {
+	if i, ok := h.index[key]; ok {
+		return h.names[i]
+	}
+	return key
+}
+
+// line is one line item as the file states it.
+type line struct {
+	qty                 int64
+	price, discount     domain.Money
+	title, sku          string
+	giftCard, untaxable bool
+}
+
+// draft is an order being read, before its sales are built.
+type draft struct {
+	name, id, email, currency                            string
+	created                                              time.Time
+	cancelled                                            *time.Time
+	test                                                 bool
+	subtotal, shipping, taxes, total, discount, refunded domain.Money
+	duties                                               domain.Money
+	hasTaxes, hasSubtotal, hasTotal                      bool
+	taxN                                                 domain.Money
+	hasTaxN                                              bool
+	lines                                                []line
+	gross                                                domain.Money // of all lines so far, to refuse overflow
+}
+
+// maxAmount bounds what one order may add up to (10 trillion in a two-decimal
+// currency), so no sum of amounts can overflow.
+const maxAmount = domain.Money(1e15)
+
+// Parse reads a whole export. It streams rows, keeps only what the orders
+// need, and returns either every order or an *Error and nothing.
+func Parse(r io.Reader) (*Result, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
+		_, _ = br.Discard(3) // Excel's byte-order mark
+	}
+	cr := csv.NewReader(br)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	rec, err := cr.Read()
+	if err == io.EOF {
+		return nil, &Error{Row: 1, Message: "the file is empty; export your orders from Shopify (Orders → Export) and import that file."}
+	}
+	if err != nil {
+		return nil, &Error{Row: 1, Message: "the file is not a CSV file; export your orders from Shopify (Orders → Export) and import that file."}
+	}
+	h := &header{index: map[string]int{}, names: make([]string, len(rec))}
+	for i, raw := range rec {
+		h.names[i] = strings.TrimSpace(raw)
+		k := normalise(raw)
+		if _, dup := h.index[k]; !dup && k != "" {
+			h.index[k] = i
+		}
+		if strings.HasPrefix(k, "tax") && strings.HasSuffix(k, "value") {
+			if _, err := strconv.Atoi(k[3 : len(k)-5]); err == nil {
+				h.taxes = append(h.taxes, k)
+			}
+		}
+	}
+	for _, c := range required {
+		if !h.has(c.key) {
+			return nil, &Error{Row: 1, Column: c.header, Message: "the header has no such column; is this Shopify's order export (Orders → Export)?"}
+		}
+	}
+	p := parser{h: h, byName: map[string]int{}, zones: map[int]*time.Location{}}
+	row := 1
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		row++
+		if err != nil {
+			var pe *csv.ParseError
+			msg := "the row is not valid CSV"
+			if errors.As(err, &pe) {
+				msg += ": " + pe.Err.Error()
+			}
+			return nil, &Error{Row: row, Message: msg + "."}
+		}
+		if blank(rec) {
+			continue
+		}
+		if err := p.row(row, rec); err != nil {
+			return nil, err
+		}
+	}
+	if len(p.drafts) == 0 {
+		return nil, &Error{Row: 2, Message: "the file holds no orders."}
+	}
+	return p.result(), nil
+}
+
+// blank reports an empty line, which spreadsheets often leave at the end.
+func blank(rec []string) bool {
+	for _, f := range rec {
+		if strings.TrimSpace(f) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// parser holds the state across rows.
+type parser struct {
+	h        *header
+	drafts   []*draft
+	byName   map[string]int
+	currency string
+	curRow   int
+	zones    map[int]*time.Location
+}
+
+func (p *parser) fail(row int, key, msg string) error {
+	return &Error{Row: row, Column: p.h.name(key), Message: msg}
+}
+
+func (p *parser) row(row int, rec []string) error {
+	h := p.h
+	name := h.get(rec, colName)
+	if name == "" {
+		return p.fail(row, colName, "the order has no name; every row needs the order's name (like #1001).")
+	}
+	i, seen := p.byName[name]
+	var d *draft
+	if seen {
+		d = p.drafts[i]
+	} else {
+		d = &draft{name: name}
+		if err := p.orderColumns(row, rec, d); err != nil {
+			return err
+		}
+		p.byName[name] = len(p.drafts)
+		p.drafts = append(p.drafts, d)
+	}
+	if c := strings.ToUpper(h.get(rec, colCurrency)); seen && c != "" && c != p.currency {
+		return p.fail(row, colCurrency, fmt.Sprintf("%q differs from %q on row %d; export one currency per file.", c, p.currency, p.curRow))
+	}
+	if seen {
+		if s := h.get(rec, colCreatedAt); s != "" {
+			if _, err := p.timestamp(s); err != nil {
+				return p.fail(row, colCreatedAt, fmt.Sprintf("%q is not a date like 2025-12-06 10:37:33 -0500.", s))
+			}
+		}
+	}
+	return p.lineColumns(row, rec, d)
+}
+
+// currencyOf reads and checks the order's currency against the file's.
+func (p *parser) currencyOf(row int, rec []string, d *draft) error {
+	c := strings.ToUpper(p.h.get(rec, colCurrency))
+	if c == "" {
+		return nil
+	}
+	if len(c) != 3 || strings.Trim(c, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		return p.fail(row, colCurrency, fmt.Sprintf("%q is not a currency code like USD.", c))
+	}
+	if p.currency == "" {
+		p.currency, p.curRow = c, row
+	} else if c != p.currency {
+		return p.fail(row, colCurrency, fmt.Sprintf("%q differs from %q on row %d; export one currency per file.", c, p.currency, p.curRow))
+	}
+	d.currency = c
+	return nil
+}
+
+func (p *parser) money(row int, rec []string, key string) (domain.Money, bool, error) {
+	s := p.h.get(rec, key)
+	if s == "" {
+		return 0, false, nil
+	}
+	m, err := domain.ParseMoney(s, p.currencyFor(rec))
+	if err != nil {
+		return 0, false, p.fail(row, key, fmt.Sprintf("%q is not an amount like 19.99.", s))
+	}
+	return m, true, nil
+}
+
+// currencyFor is the currency amounts on a row are written in.
+func (p *parser) currencyFor(rec []string) string {
+	if c := p.h.get(rec, colCurrency); c != "" {
+		return c
+	}
+	return p.currency
+}
+
+func (p *parser) boolean(row int, rec []string, key string) (bool, error) {
+	switch s := strings.ToLower(p.h.get(rec, key)); s {
+	case "", "false", "no", "0":
+		return false, nil
+	case "true", "yes", "1":
+		return true, nil
+	default:
+		return false, p.fail(row, key, fmt.Sprintf("%q is not true or false.", p.h.get(rec, key)))
+	}
+}
+
+// orderColumns reads the order-level columns of an order's first row.
+func (p *parser) orderColumns(row int, rec []string, d *draft) error {
+	h := p.h
+	s := h.get(rec, colCreatedAt)
+	t, err := p.timestamp(s)
+	if err != nil {
+		return p.fail(row, colCreatedAt, fmt.Sprintf("%q is not a date like 2025-12-06 10:37:33 -0500.", s))
+	}
+	d.created = t
+	if s := h.get(rec, colCancelledAt); s != "" {
+		t, err := p.timestamp(s)
+		if err != nil {
+			return p.fail(row, colCancelledAt, fmt.Sprintf("%q is not a date like 2025-12-06 10:37:33 -0500.", s))
+		}
+		d.cancelled = &t
+	}
+	d.id = h.get(rec, colID)
+	d.email = h.get(rec, colEmail)
+	if d.test, err = p.boolean(row, rec, colTest); err != nil {
+		return err
+	}
+	if err := p.currencyOf(row, rec, d); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		key string
+		dst *domain.Money
+		has *bool
+	}{
+		{colSubtotal, &d.subtotal, &d.hasSubtotal}, {colShipping, &d.shipping, nil}, {colTaxes, &d.taxes, &d.hasTaxes},
+		{colTotal, &d.total, &d.hasTotal}, {colDiscountAmount, &d.discount, nil}, {colRefunded, &d.refunded, nil},
+		{colDuties, &d.duties, nil},
+	} {
+		m, ok, err := p.money(row, rec, f.key)
+		if err != nil {
+			return err
+		}
+		*f.dst = m
+		if f.has != nil {
+			*f.has = ok
+		}
+	}
+	for _, key := range h.taxes {
+		m, ok, err := p.money(row, rec, key)
+		if err != nil {
+			return err
+		}
+		d.taxN += m
+		d.hasTaxN = d.hasTaxN || ok
+	}
+	return nil
+}
+
+// lineColumns reads the line item every row carries.
+func (p *parser) lineColumns(row int, rec []string, d *draft) error {
+	h := p.h
+	q := h.get(rec, colQuantity)
+	qty, err := strconv.ParseInt(q, 10, 64)
+	if err != nil || qty < 0 || qty > 1_000_000 {
+		return p.fail(row, colQuantity, fmt.Sprintf("%q is not a whole number like 2.", q))
+	}
+	if h.get(rec, colPrice) == "" {
+		return p.fail(row, colPrice, "the line item has no price.")
+	}
+	price, _, err := p.money(row, rec, colPrice)
+	if err != nil {
+		return err
+	}
+	if price < 0 || price > maxAmount/domain.Money(max(qty, 1)) || d.gross+domain.Money(qty)*price > maxAmount {
+		return p.fail(row, colPrice, fmt.Sprintf("%q is not a plausible price of one item.", h.get(rec, colPrice)))
+	}
+	d.gross += domain.Money(qty) * price
+	disc, _, err := p.money(row, rec, colLineDiscount)
+	if err != nil {
+		return err
+	}
+	ships, err := p.boolean(row, rec, colRequiresShipping)
+	if err != nil {
+		return err
+	}
+	taxable := true
+	if h.get(rec, colLineTaxable) != "" {
+		if taxable, err = p.boolean(row, rec, colLineTaxable); err != nil {
+			return err
+		}
+	}
+	title := h.get(rec, colLineName)
+	gift := strings.Contains(strings.ToLower(title), "gift card") && !ships
+	d.lines = append(d.lines, line{qty: qty, price: price, discount: disc, title: title, sku: h.get(rec, colSKU),
+		giftCard: gift, untaxable: !taxable})
+	return nil
+}
+
+// timestamp reads "2025-12-06 10:37:33 -0500" keeping the file's offset,
+// since an export's days are the shop's days as the file writes them. It
+// also accepts RFC 3339, which spreadsheets sometimes write back.
+func (p *parser) timestamp(s string) (time.Time, error) {
+	if len(s) == 25 && s[4] == '-' && s[7] == '-' && s[10] == ' ' && s[13] == ':' && s[16] == ':' && s[19] == ' ' &&
+		(s[20] == '+' || s[20] == '-') {
+		day, err := domain.ParseDate(s[:10])
+		hh, ok1 := num(s[11:13])
+		mm, ok2 := num(s[14:16])
+		ss, ok3 := num(s[17:19])
+		oh, ok4 := num(s[21:23])
+		om, ok5 := num(s[23:25])
+		if err == nil && ok1 && ok2 && ok3 && ok4 && ok5 && hh < 24 && mm < 60 && ss < 60 && oh < 24 && om < 60 {
+			off := (oh*60 + om) * 60
+			if s[20] == '-' {
+				off = -off
+			}
+			start, _ := day.In(time.UTC)
+			y, mo, dd := start.Date()
+			return time.Date(y, mo, dd, hh, mm, ss, 0, p.zone(off)), nil
+		}
+		return time.Time{}, errors.New("bad timestamp")
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, err
+	}
+	_, off := t.Zone()
+	return t.In(p.zone(off)), nil
+}
+
+// zone shares one fixed zone per offset, so equal files give equal times.
+func (p *parser) zone(off int) *time.Location {
+	if z, ok := p.zones[off]; ok {
+		return z
+	}
+	z := time.FixedZone("", off)
+	if off == 0 {
+		z = time.UTC
+	}
+	p.zones[off] = z
+	return z
+}
+
+func num(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
+}
+
+// result builds every order's sales once the whole file is read.
+func (p *parser) result() *Result {
+	res := &Result{Currency: p.currency, Orders: make([]domain.Order, 0, len(p.drafts))}
+	undated := 0
+	for i, d := range p.drafts {
+		o, refundUndated := build(d, p.currency)
+		if refundUndated {
+			undated++
+		}
+		day := domain.DateOf(o.CreatedAt)
+		if i == 0 || day.Before(res.FirstDay) {
+			res.FirstDay = day
+		}
+		if i == 0 || day.After(res.LastDay) {
+			res.LastDay = day
+		}
+		res.Orders = append(res.Orders, o)
+	}
+	if p.currency == "" {
+		res.Warnings = append(res.Warnings, "The file has no currency; amounts were read with two decimals.")
+	}
+	if undated > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"%d %s a refunded amount the export does not date; it is counted as a return on the day the order was placed.",
+			undated, map[bool]string{true: "order has", false: "orders have"}[undated == 1]))
+	}
+	return res
+}
+
+// build turns a draft into an order with sales (research 6.2's fallback
+// without agreements). The order-level Discount Amount beyond the lines' own
+// discounts, and the order's tax, are shared over the lines pro rata with
+// exact remainders, so the sales add up to the file's figures to the cent.
+// When prices include tax (Total = Subtotal + Shipping while Taxes > 0) the
+// tax stays inside each line's total and is reported as its tax, so gross
+// sales exclude it as Shopify's sales report does and total sales equal the
+// order's total. The file does not say how much tax is on shipping, so all
+// of it goes to the products unless there are none; that moves nothing
+// between days.
+func build(d *draft, currency string) (domain.Order, bool) {
+	o := domain.Order{Source: domain.SourceImport, Name: d.name, CreatedAt: d.created, CancelledAt: d.cancelled,
+		Test: d.test, Currency: currency}
+	if d.currency != "" {
+		o.Currency = d.currency
+	}
+	if isID(d.id) {
+		o.ID = "shopify:" + d.id
+	} else {
+		o.ID = "import:" + d.name
+	}
+	if d.email != "" {
+		sum := sha256.Sum256([]byte(strings.ToLower(d.email)))
+		o.CustomerKey = hex.EncodeToString(sum[:])
+	}
+	tax := d.taxes
+	if !d.hasTaxes && d.hasTaxN {
+		tax = d.taxN
+	}
+	included := tax > 0 && d.hasTotal && d.hasSubtotal && near(d.total, d.subtotal+d.shipping+d.duties) &&
+		!near(d.total, d.subtotal+d.shipping+d.duties+tax)
+
+	var products []int
+	gross := make([]domain.Money, len(d.lines))
+	var lineDisc, productValue domain.Money
+	gift := 0
+	for i, l := range d.lines {
+		gross[i] = domain.Money(l.qty) * l.price
+		if l.giftCard {
+			gift++
+			continue
+		}
+		products = append(products, i)
+		lineDisc += l.discount
+	}
+	o.GiftCardOnly = gift > 0 && len(products) == 0
+
+	disc := make([]domain.Money, len(d.lines))
+	weights := make([]domain.Money, len(products))
+	var productGross domain.Money
+	for k, i := range products {
+		disc[i] = max(0, min(d.lines[i].discount, gross[i]))
+		weights[k] = gross[i] - disc[i]
+		productGross += weights[k]
+	}
+	if extra := min(d.discount-lineDisc, productGross); extra > 0 {
+		for k, share := range allocate(extra, weights) {
+			disc[products[k]] += share
+		}
+	}
+	taxes := make([]domain.Money, len(d.lines))
+	var taxShipping domain.Money
+	taxW := make([]domain.Money, len(products))
+	anyTaxable := false
+	for k, i := range products {
+		if !d.lines[i].untaxable {
+			taxW[k] = gross[i] - disc[i]
+			anyTaxable = anyTaxable || taxW[k] > 0
+		}
+	}
+	if !anyTaxable {
+		for k, i := range products {
+			taxW[k] = gross[i] - disc[i]
+		}
+	}
+	if len(products) > 0 && tax != 0 {
+		for k, share := range allocate(tax, taxW) {
+			taxes[products[k]] = share
+		}
+	} else {
+		taxShipping = tax
+	}
+
+	for i, l := range d.lines {
+		s := domain.Sale{HappenedAt: d.created, Action: domain.ActionOrder, Line: domain.LineProduct,
+			ProductKey: l.sku, ProductTitle: l.title, Quantity: l.qty}
+		if s.ProductKey == "" {
+			s.ProductKey = l.title
+		}
+		if l.giftCard {
+			s.Line = domain.LineGiftCard
+			s.Total = gross[i]
+		} else {
+			s.Discount = disc[i]
+			s.Tax = taxes[i]
+			s.Total = gross[i] - disc[i]
+			if !included {
+				s.Total += taxes[i]
+			}
+			productValue += s.Total
+		}
+		o.Sales = append(o.Sales, s)
+	}
+	if d.shipping != 0 || taxShipping != 0 {
+		total := d.shipping
+		if !included {
+			total += taxShipping
+		}
+		o.Sales = append(o.Sales, domain.Sale{HappenedAt: d.created, Action: domain.ActionOrder,
+			Line: domain.LineShipping, Quantity: 1, Total: total, Tax: taxShipping})
+	}
+	if d.duties != 0 {
+		o.Sales = append(o.Sales, domain.Sale{HappenedAt: d.created, Action: domain.ActionOrder,
+			Line: domain.LineDuty, Quantity: 1, Total: d.duties})
+	}
+	if d.cancelled != nil {
+		n := len(o.Sales)
+		for _, s := range o.Sales[:n] {
+			s.HappenedAt, s.Action = *d.cancelled, domain.ActionReturn
+			s.Quantity, s.Total, s.Discount, s.Tax = -s.Quantity, -s.Total, -s.Discount, -s.Tax
+			o.Sales = append(o.Sales, s)
+		}
+		return o, false
+	}
+	if d.refunded > 0 && productValue > 0 {
+		o.Sales = append(o.Sales, domain.Sale{HappenedAt: d.created, Action: domain.ActionReturn,
+			Line: domain.LineProduct, Total: -min(d.refunded, productValue)})
+		return o, true
+	}
+	return o, false
+}
+
+// near allows the cent Shopify's own rounding leaves between totals.
+func near(a, b domain.Money) bool { return a-b <= 1 && b-a <= 1 }
+
+// isID reports whether the Id column holds Shopify's numeric id.
+func isID(s string) bool {
+	if s == "" || len(s) > 19 {
+		return false
+	}
+	_, ok := num(s)
+	return ok
+}
+
+// allocate splits total over weights pro rata, largest remainders first
+// (ties to the earlier line), so the shares always sum to total exactly.
+// With no positive weight the total is split evenly.
+func allocate(total domain.Money, weights []domain.Money) []domain.Money {
+	out := make([]domain.Money, len(weights))
+	if len(weights) == 0 {
+		return out
+	}
+	neg := total < 0
+	t := uint64(total)
+	if neg {
+		t = -t
+	}
+	var sum uint64
+	for _, w := range weights {
+		if w > 0 {
+			sum += uint64(w)
+		}
+	}
+	w := func(i int) uint64 {
+		if sum == 0 {
+			return 1
+		}
+		if weights[i] > 0 {
+			return uint64(weights[i])
+		}
+		return 0
+	}
+	den := sum
+	if den == 0 {
+		den = uint64(len(weights))
+	}
+	rems := make([]uint64, len(weights))
+	var given uint64
+	for i := range weights {
+		hi, lo := bits.Mul64(t, w(i))
+		q, r := bits.Div64(hi%den, lo, den)
+		out[i] = domain.Money(q)
+		rems[i] = r
+		given += q
+	}
+	order := make([]int, len(weights))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rems[order[a]] > rems[order[b]] })
+	for k := 0; given < t && k < len(order); k++ {
+		out[order[k]]++
+		given++
+	}
+	if neg {
+		for i := range out {
+			out[i] = -out[i]
+		}
+	}
+	return out
+}

@@ -1,0 +1,53 @@
+// Package eventport is the stores service's NATS side: durable consumers
+// of other services' events.
+package eventport
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go/jetstream"
+	"google.golang.org/protobuf/proto"
+
+	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
+
+	"uplift.dev/platform/events"
+)
+
+// UserDeletedDurable is the consumer name; JetStream remembers its position.
+const UserDeletedDurable = "stores-users-deleted"
+
+// Deleter is the use case the consumer drives.
+type Deleter interface {
+	DeleteUserData(ctx context.Context, userID, categoryID string) error
+}
+
+// UserDeletedConsumer removes a deleted user's store data.
+type UserDeletedConsumer struct {
+	JS   jetstream.JetStream
+	Pool *pgxpool.Pool
+	Log  *slog.Logger
+	App  Deleter
+}
+
+// Run consumes UserDeleted until ctx ends.
+func (c UserDeletedConsumer) Run(ctx context.Context) error {
+	return events.Consume(ctx, c.JS, c.Pool, c.Log, UserDeletedDurable, events.SubjectUserDeleted, c.Handle)
+}
+
+// Handle deletes the user's data. Deleting is idempotent, so a redelivery
+// after a crash between the delete and the message's record is harmless.
+func (c UserDeletedConsumer) Handle(ctx context.Context, _ pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.UserDeleted
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil || ev.GetUserId() == "" {
+		c.Log.ErrorContext(ctx, "unusable UserDeleted dropped", "err", err)
+		return nil
+	}
+	if err := c.App.DeleteUserData(ctx, ev.GetUserId(), ev.GetCategoryId()); err != nil {
+		return err
+	}
+	c.Log.InfoContext(ctx, "deleted user's store data removed", "user", ev.GetUserId(), "category", ev.GetCategoryId())
+	return nil
+}

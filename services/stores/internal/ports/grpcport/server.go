@@ -1,0 +1,239 @@
+// Package grpcport is the stores service's gRPC API: it translates requests
+// to use cases and domain errors to gRPC statuses, so the gateway can answer
+// REST calls with the right HTTP status.
+package grpcport
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
+
+	"uplift.dev/platform/auth"
+	"uplift.dev/platform/grpcerr"
+	"uplift.dev/stores/internal/app"
+	"uplift.dev/stores/internal/domain"
+)
+
+// PublicMethods carry no user token: the gateway calls them for Shopify's
+// redirects and webhooks, which prove themselves (state, HMAC) instead.
+var PublicMethods = []string{
+	storesv1.StoresService_AuthorizeShopify_FullMethodName,
+	storesv1.StoresService_CompleteShopifyConnect_FullMethodName,
+	storesv1.StoresService_HandleShopifyWebhook_FullMethodName,
+}
+
+// Server implements storesv1.StoresServiceServer.
+type Server struct {
+	storesv1.UnimplementedStoresServiceServer
+	App *app.App
+	Log *slog.Logger
+}
+
+func caller(ctx context.Context) app.Caller {
+	c, _ := auth.FromContext(ctx)
+	return app.Caller{UID: c.UID}
+}
+
+// ImportOrders imports an order export.
+func (s *Server) ImportOrders(ctx context.Context, req *storesv1.ImportOrdersRequest) (*storesv1.ImportOrdersResponse, error) {
+	res, err := s.App.ImportOrders(ctx, caller(ctx), req.GetCategoryId(), req.GetFormat(), req.GetCsv())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &storesv1.ImportOrdersResponse{Orders: int32(res.Orders), FirstDay: res.FirstDay.String(),
+		LastDay: res.LastDay.String(), Currency: res.Currency, Warnings: res.Warnings}, nil
+}
+
+// GetMetrics returns a range's numbers.
+func (s *Server) GetMetrics(ctx context.Context, req *storesv1.GetMetricsRequest) (*storesv1.GetMetricsResponse, error) {
+	m, err := s.App.GetMetrics(ctx, req.GetCategoryId(), req.GetFrom(), req.GetTo())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	out := &storesv1.GetMetricsResponse{Currency: m.Currency, Timezone: m.Timezone, Source: m.Source,
+		Days: make([]*storesv1.DayMetrics, 0, len(m.Days)), Totals: toProtoDay(m.Totals, m.Currency, false)}
+	for _, d := range m.Days {
+		pd := toProtoDay(d, m.Currency, true)
+		if v, ok := m.Shopify[d.Date]; ok {
+			pd.ShopifyTotalSales = ptr(domain.FormatMoney(v, m.Currency))
+		}
+		out.Days = append(out.Days, pd)
+	}
+	return out, nil
+}
+
+func toProtoDay(d domain.DayTotals, currency string, withDate bool) *storesv1.DayMetrics {
+	money := func(m domain.Money) string { return domain.FormatMoney(m, currency) }
+	pd := &storesv1.DayMetrics{
+		Orders: d.Orders, GrossSales: money(d.Gross), Discounts: money(d.Discounts), Returns: money(d.Returns),
+		NetSales: money(d.Net()), Shipping: money(d.Shipping), Taxes: money(d.Taxes), TotalSales: money(d.TotalSales()),
+		Duties: money(d.Duties), AdditionalFees: money(d.AdditionalFees), Sessions: d.Sessions,
+	}
+	if withDate {
+		pd.Date = d.Date.String()
+	}
+	if aov, ok := domain.AverageOrderValue(d); ok {
+		pd.AverageOrderValue = ptr(money(aov))
+	}
+	if cr, ok := domain.ConversionPercent(d); ok {
+		pd.ConversionRate = ptr(cr)
+	}
+	return pd
+}
+
+// GetTopProducts ranks products by net sales.
+func (s *Server) GetTopProducts(ctx context.Context, req *storesv1.GetTopProductsRequest) (*storesv1.GetTopProductsResponse, error) {
+	currency, ps, err := s.App.TopProducts(ctx, req.GetCategoryId(), req.GetFrom(), req.GetTo(), int(req.GetLimit()))
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	out := &storesv1.GetTopProductsResponse{Currency: currency, Products: make([]*storesv1.ProductSales, 0, len(ps))}
+	for _, p := range ps {
+		out.Products = append(out.Products, &storesv1.ProductSales{Title: p.Title, Quantity: p.Quantity,
+			GrossSales: domain.FormatMoney(p.Gross, currency), NetSales: domain.FormatMoney(p.NetSales, currency)})
+	}
+	return out, nil
+}
+
+// GetDailyReport compares yesterday with the week before.
+func (s *Server) GetDailyReport(ctx context.Context, req *storesv1.GetDailyReportRequest) (*storesv1.GetDailyReportResponse, error) {
+	r, err := s.App.GetDailyReport(ctx, req.GetCategoryId(), req.GetDate())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &storesv1.GetDailyReportResponse{Report: toProtoReport(r)}, nil
+}
+
+// GetConnections returns the connections.
+func (s *Server) GetConnections(ctx context.Context, req *storesv1.GetConnectionsRequest) (*storesv1.GetConnectionsResponse, error) {
+	c, err := s.App.GetConnections(ctx, req.GetCategoryId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	out := &storesv1.GetConnectionsResponse{Shopify: &storesv1.ShopifyConnection{Status: app.StatusNone,
+		Sync: &storesv1.SyncProgress{Phase: app.PhaseIdle}}}
+	if sc := c.Shopify; sc != nil {
+		status := sc.Status
+		if status == app.StatusDisconnected {
+			status = app.StatusNone
+		}
+		out.Shopify = &storesv1.ShopifyConnection{Status: status, Shop: sc.Shop, Name: sc.Name,
+			Currency: sc.Currency, Timezone: sc.Timezone, ConnectedAt: timestamppb.New(sc.ConnectedAt),
+			SessionsAvailable: sc.SessionsAvailable,
+			Sync: &storesv1.SyncProgress{Phase: sc.Progress.Phase, Orders: sc.Progress.Orders,
+				Products: sc.Progress.Products, Customers: sc.Progress.Customers,
+				Percent: int32(sc.Progress.Percent), Error: sc.Progress.Error}}
+		if sc.LastSyncedAt != nil {
+			out.Shopify.Sync.LastSyncedAt = timestamppb.New(*sc.LastSyncedAt)
+		}
+	}
+	if imp := c.LastImport; imp != nil {
+		out.LastImport = &storesv1.OrderImport{Orders: int32(imp.Orders), FirstDay: imp.FirstDay.String(),
+			LastDay: imp.LastDay.String(), Currency: imp.Currency, ImportedAt: timestamppb.New(imp.ImportedAt)}
+	}
+	return out, nil
+}
+
+// StartShopifyConnect starts connecting a shop.
+func (s *Server) StartShopifyConnect(ctx context.Context, req *storesv1.StartShopifyConnectRequest) (*storesv1.StartShopifyConnectResponse, error) {
+	u, err := s.App.StartShopifyConnect(ctx, caller(ctx), req.GetCategoryId(), req.GetShop())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &storesv1.StartShopifyConnectResponse{RedirectUrl: u}, nil
+}
+
+// SyncShopify asks for a sync now.
+func (s *Server) SyncShopify(ctx context.Context, req *storesv1.SyncShopifyRequest) (*storesv1.SyncShopifyResponse, error) {
+	if err := s.App.SyncShopify(ctx, req.GetCategoryId()); err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &storesv1.SyncShopifyResponse{}, nil
+}
+
+// DisconnectShopify forgets the shop's token.
+func (s *Server) DisconnectShopify(ctx context.Context, req *storesv1.DisconnectShopifyRequest) (*storesv1.DisconnectShopifyResponse, error) {
+	if err := s.App.DisconnectShopify(ctx, req.GetCategoryId()); err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &storesv1.DisconnectShopifyResponse{}, nil
+}
+
+// AuthorizeShopify returns Shopify's consent page for a live state.
+func (s *Server) AuthorizeShopify(ctx context.Context, req *storesv1.AuthorizeShopifyRequest) (*storesv1.AuthorizeShopifyResponse, error) {
+	u, err := s.App.AuthorizeShopify(ctx, req.GetState())
+	if errors.Is(err, domain.ErrNotFound) {
+		return nil, status.Error(codes.NotFound, "This connection link has expired or was already used. Please start again from Connections.")
+	}
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &storesv1.AuthorizeShopifyResponse{AuthorizeUrl: u}, nil
+}
+
+// CompleteShopifyConnect checks Shopify's callback.
+func (s *Server) CompleteShopifyConnect(ctx context.Context, req *storesv1.CompleteShopifyConnectRequest) (*storesv1.CompleteShopifyConnectResponse, error) {
+	u, err := s.App.CompleteShopifyConnect(ctx, req.GetRawQuery(), req.GetBrowserState())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &storesv1.CompleteShopifyConnectResponse{RedirectUrl: u}, nil
+}
+
+// HandleShopifyWebhook verifies and queues one delivery.
+func (s *Server) HandleShopifyWebhook(ctx context.Context, req *storesv1.HandleShopifyWebhookRequest) (*storesv1.HandleShopifyWebhookResponse, error) {
+	err := s.App.ReceiveWebhook(ctx, app.Webhook{Payload: req.GetPayload(), HMAC: req.GetHmac(), Topic: req.GetTopic(),
+		Shop: req.GetShopDomain(), WebhookID: req.GetWebhookId(), EventID: req.GetEventId(),
+		APIVersion: req.GetApiVersion(), TriggeredAt: req.GetTriggeredAt()})
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &storesv1.HandleShopifyWebhookResponse{}, nil
+}
+
+// toStatus maps domain errors to gRPC statuses; anything else is Internal
+// and logged, never shown.
+func (s *Server) toStatus(ctx context.Context, err error) error {
+	var ve *domain.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		return grpcerr.InvalidField(ve.Field, ve.Message)
+	case errors.Is(err, domain.ErrNotFound):
+		return status.Error(codes.NotFound, "No such business.")
+	case errors.Is(err, domain.ErrPermissionDenied):
+		return status.Error(codes.PermissionDenied, "You may not see or change this business.")
+	case errors.Is(err, domain.ErrNotConnected):
+		return status.Error(codes.FailedPrecondition, "No Shopify shop is connected.")
+	case errors.Is(err, domain.ErrShopTaken):
+		return status.Error(codes.AlreadyExists, "This shop is already connected to another Uplift account.")
+	case errors.Is(err, domain.ErrBadWebhook):
+		return status.Error(codes.Unauthenticated, "The webhook signature does not verify.")
+	}
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Unavailable {
+		return status.Error(codes.Unavailable, "The service is temporarily unavailable. Please try again.")
+	}
+	return grpcerr.Internal(ctx, s.Log, err)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func toProtoReport(r app.DailyReport) *storesv1.DailyReport {
+	out := &storesv1.DailyReport{Status: "NO_DATA", Date: r.Date.String(), Currency: r.Currency,
+		Timezone: r.Timezone, Source: r.Source, Metrics: []*storesv1.ReportMetric{}}
+	if !r.HasData {
+		return out
+	}
+	out.Status = "READY"
+	out.Headline, out.Notes, out.BestSeller = r.Headline, r.Notes, r.BestSeller
+	for _, m := range r.Metrics {
+		out.Metrics = append(out.Metrics, &storesv1.ReportMetric{Key: m.Key, Label: m.Label, Formula: m.Formula,
+			Value: m.Value, Average: m.Average, ChangePercent: m.ChangePercent, Unusual: m.Unusual})
+	}
+	return out
+}

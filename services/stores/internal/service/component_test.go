@@ -1,0 +1,344 @@
+package service_test
+
+import (
+	"context"
+	"encoding/base64"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
+
+	"uplift.dev/platform/firebasetest"
+	"uplift.dev/platform/servicetest"
+	"uplift.dev/shopifysim/sim"
+	stores "uplift.dev/stores/internal/service"
+	"uplift.dev/stores/migrations"
+)
+
+const (
+	testAPIKey    = "test-api-key"
+	testAPISecret = "shpss_test_secret"
+)
+
+// fakeCategories answers GetLabel as the categories service would: the
+// forwarded token must own the category.
+type fakeCategories struct {
+	categoriesv1.UnimplementedCategoriesServiceServer
+	mu     sync.Mutex
+	owners map[string]string // category id → bearer token
+}
+
+func (f *fakeCategories) GetLabel(ctx context.Context, r *categoriesv1.GetLabelRequest) (*categoriesv1.GetLabelResponse, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	auth := md.Get("authorization")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	owner, ok := f.owners[r.GetCategoryId()]
+	switch {
+	case !ok:
+		return nil, status.Error(codes.NotFound, "Category not found.")
+	case len(auth) == 0 || auth[0] != "Bearer "+owner:
+		return nil, status.Error(codes.PermissionDenied, "not yours")
+	}
+	return &categoriesv1.GetLabelResponse{Name: "Shop"}, nil
+}
+
+type harness struct {
+	t      *testing.T
+	client storesv1.StoresServiceClient
+	sim    *sim.Server
+	simURL string
+	cats   *fakeCategories
+	tokens map[string]string // uid → ID token
+}
+
+// newHarness runs the stores service on its own database with a fake
+// categories service, the Shopify simulator in-process and a small stand-in
+// for the gateway's webhook route.
+func newHarness(t *testing.T, simOpts sim.Options) *harness {
+	t.Helper()
+	h := &harness{t: t, cats: &fakeCategories{owners: map[string]string{}}, tokens: map[string]string{}}
+
+	// categories
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := grpc.NewServer()
+	categoriesv1.RegisterCategoriesServiceServer(g, h.cats)
+	go func() { _ = g.Serve(lis) }()
+	t.Cleanup(g.Stop)
+
+	// the gateway's webhook route, forwarding to the service under test
+	// Set once the service runs; atomic because webhooks arrive over
+	// sockets, which the race detector does not see as synchronisation.
+	var storesClient atomic.Pointer[storesv1.StoresServiceClient]
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		hd := r.Header
+		_, err := (*storesClient.Load()).HandleShopifyWebhook(r.Context(), &storesv1.HandleShopifyWebhookRequest{
+			Payload: body, Hmac: hd.Get("X-Shopify-Hmac-Sha256"), Topic: hd.Get("X-Shopify-Topic"),
+			ShopDomain: hd.Get("X-Shopify-Shop-Domain"), WebhookId: hd.Get("X-Shopify-Webhook-Id"),
+			EventId: hd.Get("X-Shopify-Event-Id"),
+		})
+		switch status.Code(err) {
+		case codes.OK:
+			w.WriteHeader(http.StatusOK)
+		case codes.Unauthenticated:
+			w.WriteHeader(http.StatusUnauthorized)
+		default:
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	}))
+	t.Cleanup(gw.Close)
+
+	// Shopify
+	simOpts.APIKey, simOpts.APISecret = testAPIKey, testAPISecret
+	// Compliance webhooks are app-level settings: they go to the gateway route.
+	simOpts.ComplianceURL = gw.URL
+	h.sim = sim.New(simOpts)
+	simSrv := httptest.NewServer(h.sim.Handler())
+	t.Cleanup(simSrv.Close)
+	t.Cleanup(h.sim.Close)
+	h.sim.SetBaseURL(simSrv.URL)
+	h.simURL = simSrv.URL
+
+	key := base64.StdEncoding.EncodeToString([]byte("test-only-shopify-token-key-32b!"))
+	cfg := &stores.Settings{Base: servicetest.Base(t), CategoriesAddr: lis.Addr().String(),
+		PublicAPIURL: gw.URL, WebURL: "http://web.test", ShopifyAPIKey: testAPIKey, ShopifyAPISecret: testAPISecret,
+		ShopifyAPIBase: simSrv.URL, ShopifyAPIVersion: "2026-10", TokenKey: key,
+		SyncPoll: 200 * time.Millisecond, SweepEvery: time.Hour}
+	conn, _ := servicetest.Run(t, "stores", cfg.Base, migrations.FS, stores.Wire(cfg))
+	h.client = storesv1.NewStoresServiceClient(conn)
+	storesClient.Store(&h.client)
+	return h
+}
+
+// owner signs up a user owning a new category and returns both.
+func (h *harness) owner() (ctx context.Context, categoryID string) {
+	h.t.Helper()
+	fb := firebasetest.Client(h.t)
+	uid := "u-" + uuid.NewString()
+	tok, err := fb.CustomToken(context.Background(), uid)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	id := firebasetest.SignInWithCustomToken(h.t, tok)
+	categoryID = uuid.NewString()
+	h.cats.mu.Lock()
+	h.cats.owners[categoryID] = id
+	h.cats.mu.Unlock()
+	return metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+id), categoryID
+}
+
+func corpusCSV(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	path := filepath.Join(filepath.Dir(file), "../../../../../shared/corpus/orders/orders_export_1.csv")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the real order export is missing (%v): it is a required fixture", err)
+	}
+	return string(b)
+}
+
+func TestImportOrdersFromTheRealExport(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, sim.Options{AutoApprove: true})
+	ctx, cat := h.owner()
+	csv := corpusCSV(t)
+
+	res, err := h.client.ImportOrders(ctx, &storesv1.ImportOrdersRequest{CategoryId: cat, Format: "shopify-orders-csv", Csv: csv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.GetOrders() != 51 || res.GetCurrency() != "INR" || res.GetFirstDay() != "2025-12-06" || res.GetLastDay() != "2025-12-06" {
+		t.Fatalf("import = %v", res)
+	}
+	check := func() {
+		m, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: "2025-12-01", To: "2025-12-10"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.GetDays()) != 10 || m.GetCurrency() != "INR" || m.GetSource() != "import" || m.GetTimezone() != "-05:00" {
+			t.Fatalf("metrics header = %d days, %q, %q, %q", len(m.GetDays()), m.GetCurrency(), m.GetSource(), m.GetTimezone())
+		}
+		tot := m.GetTotals()
+		if tot.GetOrders() != 51 || tot.GetGrossSales() != "585942.00" || tot.GetDiscounts() != "0.00" || tot.GetNetSales() != "585942.00" {
+			t.Fatalf("totals = %v", tot)
+		}
+		if tot.Sessions != nil || tot.ConversionRate != nil {
+			t.Fatalf("sessions from an export must be not available, got %v / %v", tot.Sessions, tot.ConversionRate)
+		}
+		day := m.GetDays()[5]
+		if day.GetDate() != "2025-12-06" || day.GetNetSales() != "585942.00" {
+			t.Fatalf("2025-12-06 = %v", day)
+		}
+		if empty := m.GetDays()[0]; empty.GetOrders() != 0 || empty.GetTotalSales() != "0.00" || empty.AverageOrderValue != nil {
+			t.Fatalf("an empty day = %v", empty)
+		}
+	}
+	check()
+	// The same file again changes nothing.
+	if _, err := h.client.ImportOrders(ctx, &storesv1.ImportOrdersRequest{CategoryId: cat, Format: "shopify-orders-csv", Csv: csv}); err != nil {
+		t.Fatal(err)
+	}
+	check()
+	top, err := h.client.GetTopProducts(ctx, &storesv1.GetTopProductsRequest{CategoryId: cat, From: "2025-12-06", To: "2025-12-06", Limit: 3})
+	if err != nil || len(top.GetProducts()) != 3 || top.GetProducts()[0].GetNetSales() < top.GetProducts()[1].GetNetSales() && len(top.GetProducts()[0].GetNetSales()) <= len(top.GetProducts()[1].GetNetSales()) {
+		t.Fatalf("top products = %v, %v", top, err)
+	}
+	conns, err := h.client.GetConnections(ctx, &storesv1.GetConnectionsRequest{CategoryId: cat})
+	if err != nil || conns.GetLastImport().GetOrders() != 51 || conns.GetShopify().GetStatus() != "NOT_CONNECTED" {
+		t.Fatalf("connections = %v, %v", conns, err)
+	}
+}
+
+func TestABadExportImportsNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, sim.Options{AutoApprove: true})
+	ctx, cat := h.owner()
+	csv := corpusCSV(t)
+	lines := strings.Split(csv, "\n")
+	// Row 30 (as a spreadsheet numbers it) gets a date that cannot be read.
+	lines[29] = strings.Replace(lines[29], "2025-12-06 ", "2025-13-06 ", 1)
+	_, err := h.client.ImportOrders(ctx, &storesv1.ImportOrdersRequest{CategoryId: cat, Format: "shopify-orders-csv", Csv: strings.Join(lines, "\n")})
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(status.Convert(err).Message(), "Row 30") ||
+		!strings.Contains(status.Convert(err).Message(), "Created at") {
+		t.Fatalf("bad file: %v", err)
+	}
+	m, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: "2025-12-06", To: "2025-12-06"})
+	if err != nil || m.GetSource() != "none" || m.GetTotals().GetOrders() != 0 {
+		t.Fatalf("after a bad file: %v, %v", m, err)
+	}
+	for _, bad := range []*storesv1.ImportOrdersRequest{
+		{CategoryId: cat, Format: "excel", Csv: csv},
+		{CategoryId: cat, Format: "shopify-orders-csv", Csv: ""},
+		{CategoryId: cat, Format: "shopify-orders-csv", Csv: "\x00\ufffd\ufffe not a csv"},
+	} {
+		if _, err := h.client.ImportOrders(ctx, bad); status.Code(err) != codes.InvalidArgument {
+			t.Errorf("import %q…: %v, want InvalidArgument", bad.GetFormat(), err)
+		}
+	}
+}
+
+func TestOnlyTheOwnerReachesAStore(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, sim.Options{AutoApprove: true})
+	_, cat := h.owner()
+	stranger, _ := h.owner()
+	cases := map[string]struct {
+		ctx  context.Context
+		id   string
+		want codes.Code
+	}{
+		"stranger":     {stranger, cat, codes.PermissionDenied},
+		"unknown":      {stranger, uuid.NewString(), codes.NotFound},
+		"malformed id": {stranger, "../etc", codes.InvalidArgument},
+		"signed out":   {context.Background(), cat, codes.Unauthenticated},
+	}
+	for name, c := range cases {
+		_, err := h.client.GetMetrics(c.ctx, &storesv1.GetMetricsRequest{CategoryId: c.id, From: "2026-01-01", To: "2026-01-02"})
+		if status.Code(err) != c.want {
+			t.Errorf("%s: GetMetrics = %v, want %v", name, err, c.want)
+		}
+		_, err = h.client.StartShopifyConnect(c.ctx, &storesv1.StartShopifyConnectRequest{CategoryId: c.id, Shop: "x.myshopify.com"})
+		if status.Code(err) != c.want {
+			t.Errorf("%s: StartShopifyConnect = %v, want %v", name, err, c.want)
+		}
+	}
+}
+
+func TestMetricsRangeIsValidated(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, sim.Options{AutoApprove: true})
+	ctx, cat := h.owner()
+	for _, r := range [][2]string{{"2026-01-02", "2026-01-01"}, {"2026-1-1", "2026-01-02"}, {"2024-01-01", "2026-01-01"}, {"", ""}} {
+		_, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: r[0], To: r[1]})
+		if status.Code(err) != codes.InvalidArgument {
+			t.Errorf("range %v: %v, want InvalidArgument", r, err)
+		}
+	}
+}
+
+// connect drives the OAuth dance the way the browser and the gateway do.
+func (h *harness) connect(ctx context.Context, cat, shop string) string {
+	h.t.Helper()
+	start, err := h.client.StartShopifyConnect(ctx, &storesv1.StartShopifyConnectRequest{CategoryId: cat, Shop: shop})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	u, _ := url.Parse(start.GetRedirectUrl())
+	state := u.Query().Get("state")
+	auth, err := h.client.AuthorizeShopify(context.Background(), &storesv1.AuthorizeShopifyRequest{State: state})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	callback := h.followToCallback(auth.GetAuthorizeUrl())
+	done, err := h.client.CompleteShopifyConnect(context.Background(), &storesv1.CompleteShopifyConnectRequest{
+		RawQuery: callback.RawQuery, BrowserState: state})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return done.GetRedirectUrl()
+}
+
+// followToCallback asks Shopify's authorize page and returns the callback
+// address it redirects to, without following it.
+func (h *harness) followToCallback(authorizeURL string) *url.URL {
+	h.t.Helper()
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Get(authorizeURL)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusFound && resp.StatusCode != http.StatusSeeOther {
+		h.t.Fatalf("authorize answered %d", resp.StatusCode)
+	}
+	loc, err := url.Parse(resp.Header.Get("Location"))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return loc
+}
+
+func (h *harness) waitSynced(ctx context.Context, cat string) *storesv1.ShopifyConnection {
+	h.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		c, err := h.client.GetConnections(ctx, &storesv1.GetConnectionsRequest{CategoryId: cat})
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		sc := c.GetShopify()
+		if sc.GetSync().GetPhase() == "DONE" {
+			return sc
+		}
+		if sc.GetSync().GetPhase() == "FAILED" {
+			h.t.Fatalf("sync failed: %s", sc.GetSync().GetError())
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("sync did not finish: %v", sc)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

@@ -1,0 +1,110 @@
+// Package service is the stores service's composition root: it wires the
+// Postgres, categories, Shopify and sealer adapters into the app, and the
+// app into the gRPC port, the event consumer and the sync worker.
+package service
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
+
+	"uplift.dev/platform/grpcserver"
+	pgplatform "uplift.dev/platform/postgres"
+	"uplift.dev/platform/service"
+	"uplift.dev/stores/internal/adapters/categories"
+	"uplift.dev/stores/internal/adapters/postgres"
+	"uplift.dev/stores/internal/adapters/sealer"
+	"uplift.dev/stores/internal/adapters/shopify"
+	"uplift.dev/stores/internal/app"
+	"uplift.dev/stores/internal/ports/eventport"
+	"uplift.dev/stores/internal/ports/grpcport"
+)
+
+// Settings are the stores binary's settings.
+type Settings struct {
+	service.Base
+	CategoriesAddr string `env:"CATEGORIES_ADDR" default:"127.0.0.1:9002"`
+	// PublicAPIURL is the gateway as browsers and Shopify reach it: the
+	// OAuth callback and the webhooks are routes on it.
+	PublicAPIURL string `env:"PUBLIC_API_URL" default:"http://127.0.0.1:8080"`
+	// WebURL is the web app the OAuth callback returns to.
+	WebURL           string `env:"WEB_URL" default:"http://localhost:3000"`
+	ShopifyAPIKey    string `env:"SHOPIFY_API_KEY" required:"true"`
+	ShopifyAPISecret string `env:"SHOPIFY_API_SECRET" required:"true" secret:"true"`
+	// ShopifyAPIBase points every shop at a simulator ({base}/{shop}/admin/…);
+	// empty means the real https://{shop}.
+	ShopifyAPIBase    string `env:"SHOPIFY_API_BASE"`
+	ShopifyAPIVersion string `env:"SHOPIFY_API_VERSION" default:"2026-10"`
+	// TokenKey seals shop tokens at rest: 32 random bytes, base64.
+	TokenKey string `env:"SHOPIFY_TOKEN_KEY" required:"true" secret:"true"`
+	// SyncPoll bounds how long due work (retries, sweeps) waits to be noticed.
+	SyncPoll time.Duration `env:"SYNC_POLL" default:"10s"`
+	// SweepEvery is how often a connected shop is swept for missed changes.
+	SweepEvery time.Duration `env:"SYNC_SWEEP_EVERY" default:"15m"`
+}
+
+// MaxImportMessage is the largest request the service accepts: a 20 MB
+// export as JSON, with room for escaping.
+const MaxImportMessage = 64 << 20
+
+// Wire returns the composition root for settings s (read by service.Main
+// before Wire runs).
+func Wire(s *Settings) service.Wire {
+	return func(_ context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
+		for name, v := range map[string]string{"PUBLIC_API_URL": s.PublicAPIURL, "WEB_URL": s.WebURL} {
+			if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return grpcserver.Options{}, nil, fmt.Errorf("%s: %q is not an absolute http(s) URL", name, v)
+			}
+		}
+		seal, err := sealer.New(s.TokenKey)
+		if err != nil {
+			return grpcserver.Options{}, nil, fmt.Errorf("SHOPIFY_TOKEN_KEY: %w", err)
+		}
+		conn, err := grpc.NewClient(s.CategoriesAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			return grpcserver.Options{}, nil, fmt.Errorf("CATEGORIES_ADDR: %w", err)
+		}
+		cfg := shopify.Config{APIKey: s.ShopifyAPIKey, APISecret: s.ShopifyAPISecret, APIVersion: s.ShopifyAPIVersion, Log: rt.Log}
+		if base := strings.TrimRight(s.ShopifyAPIBase, "/"); base != "" {
+			cfg.BaseURL = func(shop string) string { return base + "/" + shop }
+			rt.Log.Warn("Shopify calls go to a simulator", "base", base)
+		}
+		sh := shopify.New(cfg)
+		api := strings.TrimRight(s.PublicAPIURL, "/")
+		repo := postgres.Repo{Pool: rt.Pool}
+		a := app.New(repo, categories.New(conn), sh,
+			func(shop string, ts shopify.TokenSource) app.ShopClient { return sh.Client(shop, ts) },
+			seal, rt.Log, app.Options{
+				CallbackURL:  api + "/connections/shopify/callback",
+				AuthorizeURL: api + "/connections/shopify/authorize",
+				WebhookURL:   api + "/webhooks/shopify",
+				WebURL:       strings.TrimRight(s.WebURL, "/"),
+				SweepEvery:   s.SweepEvery,
+			})
+		workers := []func(context.Context) error{
+			func(ctx context.Context) error {
+				<-ctx.Done()
+				return conn.Close()
+			},
+			eventport.UserDeletedConsumer{JS: rt.JS, Pool: rt.Pool, Log: rt.Log, App: a}.Run,
+			func(ctx context.Context) error {
+				return pgplatform.RunOnNotify(ctx, rt.Pool, postgres.NotifyChannel, s.SyncPoll, a.SyncRound,
+					func(err error) { rt.Log.Warn("sync round failed; will retry", "err", err) })
+			},
+		}
+		return grpcserver.Options{
+			Public:          grpcport.PublicMethods,
+			MaxRecvMsgBytes: MaxImportMessage,
+			Register: func(g *grpc.Server) {
+				storesv1.RegisterStoresServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
+			},
+		}, workers, nil
+	}
+}
