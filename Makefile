@@ -77,8 +77,8 @@ test-e2e:
 	cd frontends && npm run e2e --silent
 
 .PHONY: bench
-bench: ## run the Go benchmarks
-	go test -run='^$$' -bench=. -benchmem $(GO_PKGS)
+bench: build ## run the Go benchmarks (product beside a bare baseline, on the real PostgreSQL and NATS)
+	@$(BIN)/devstack exec -- go test -run='^$$' -bench=. -benchmem $(GO_PKGS)
 
 # ---------------------------------------------------------------- protos and lint
 

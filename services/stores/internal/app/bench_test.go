@@ -1,0 +1,184 @@
+package app_test
+
+import (
+	"context"
+	"encoding/csv"
+	"io"
+	"log/slog"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"uplift.dev/platform/pgtest"
+	pgplatform "uplift.dev/platform/postgres"
+	"uplift.dev/stores/internal/adapters/postgres"
+	"uplift.dev/stores/internal/app"
+	"uplift.dev/stores/internal/ordercsv/ordercsvtest"
+	"uplift.dev/stores/migrations"
+)
+
+// The issue's goals: import ≥ 20,000 orders/s, a year of metrics in ≤ 50 ms.
+// Each benchmark runs the product and a bare baseline side by side in one
+// run against the same PostgreSQL, and reports peak Go heap.
+
+const benchOrders = 100000
+
+type allowAll struct{}
+
+func (allowAll) Check(context.Context, string) error { return nil }
+
+func benchApp(b *testing.B) (*app.App, postgres.Repo) {
+	b.Helper()
+	pool := pgtest.Pool(b, "stores")
+	if err := pgplatform.Migrate(context.Background(), pool, migrations.FS); err != nil {
+		b.Fatal(err)
+	}
+	repo := postgres.Repo{Pool: pool}
+	a := app.New(repo, allowAll{}, nil, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), app.Options{})
+	return a, repo
+}
+
+// BenchmarkImportOrders imports a year of 100,000 orders end to end (parse,
+// count, COPY, daily totals, each file in one transaction) into a new
+// business each time; an export is at most 20 MB, so the year comes in two
+// files. The baseline reads the same files with encoding/csv and COPYs every
+// record, as text, into an unlogged table: the floor of any import.
+func BenchmarkImportOrders(b *testing.B) {
+	a, repo := benchApp(b)
+	ctx := context.Background()
+	files := yearFiles()
+
+	b.Run("baseline=csv+copy", func(b *testing.B) {
+		if _, err := repo.Pool.Exec(ctx, `CREATE UNLOGGED TABLE IF NOT EXISTS bench_raw (line int, fields text[])`); err != nil {
+			b.Fatal(err)
+		}
+		peak := watchHeap()
+		for b.Loop() {
+			for _, f := range files {
+				r := csv.NewReader(strings.NewReader(f))
+				var rows [][]any
+				for line := 1; ; line++ {
+					rec, err := r.Read()
+					if err == io.EOF {
+						break
+					} else if err != nil {
+						b.Fatal(err)
+					}
+					rows = append(rows, []any{line, rec})
+				}
+				if _, err := repo.Pool.CopyFrom(ctx, pgx.Identifier{"bench_raw"}, []string{"line", "fields"}, pgx.CopyFromRows(rows)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(benchOrders*float64(b.N)/b.Elapsed().Seconds(), "orders/s")
+		b.ReportMetric(peak()/(1<<20), "peak-heap-MiB")
+	})
+	b.Run("product=ImportOrders", func(b *testing.B) {
+		peak := watchHeap()
+		for b.Loop() {
+			cat := uuid.NewString()
+			for _, f := range files {
+				res, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, cat, "shopify-orders-csv", f)
+				if err != nil || res.Orders != benchOrders/len(files) {
+					b.Fatalf("import: %+v, %v", res, err)
+				}
+			}
+		}
+		b.ReportMetric(benchOrders*float64(b.N)/b.Elapsed().Seconds(), "orders/s")
+		b.ReportMetric(peak()/(1<<20), "peak-heap-MiB")
+	})
+}
+
+// BenchmarkYearOfMetrics reads 365 days of numbers for a business with a
+// year of orders through the use case the API serves. The baseline is one
+// bare query of the same stored daily rows.
+func BenchmarkYearOfMetrics(b *testing.B) {
+	a, repo := benchApp(b)
+	ctx := context.Background()
+	cat := uuid.NewString()
+	for _, f := range yearFiles() {
+		if _, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, cat, "shopify-orders-csv", f); err != nil {
+			b.Fatal(err)
+		}
+	}
+	from, to := "2025-01-01", "2025-12-31"
+
+	b.Run("baseline=bare-query", func(b *testing.B) {
+		peak := watchHeap()
+		for b.Loop() {
+			rows, err := repo.Pool.Query(ctx, `SELECT day, orders, gross, discounts, returns, shipping, taxes
+				FROM daily WHERE category_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day`, cat, from, to)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			for rows.Next() {
+				var day time.Time
+				var o, g, d, r, s, t int64
+				if err := rows.Scan(&day, &o, &g, &d, &r, &s, &t); err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			if rows.Err() != nil || n != 365 {
+				b.Fatalf("%d days, %v", n, rows.Err())
+			}
+		}
+		b.ReportMetric(peak()/(1<<20), "peak-heap-MiB")
+	})
+	b.Run("product=GetMetrics", func(b *testing.B) {
+		peak := watchHeap()
+		for b.Loop() {
+			m, err := a.GetMetrics(ctx, cat, from, to)
+			if err != nil || len(m.Days) != 365 || m.Totals.Orders != benchOrders {
+				b.Fatalf("metrics: %d days, %d orders, %v", len(m.Days), m.Totals.Orders, err)
+			}
+		}
+		b.ReportMetric(peak()/(1<<20), "peak-heap-MiB")
+	})
+}
+
+// yearFiles is 2025's 100,000 orders as two exports.
+func yearFiles() []string {
+	return []string{string(ordercsvtest.ExportYear(benchOrders, 2025, 0, 2)),
+		string(ordercsvtest.ExportYear(benchOrders, 2025, 1, 2))}
+}
+
+// watchHeap samples the live Go heap every millisecond until the returned
+// function is called, which gives the peak in bytes.
+func watchHeap() func() float64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var mu sync.Mutex
+	var peak uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(sample)
+			mu.Lock()
+			peak = max(peak, sample[0].Value.Uint64())
+			mu.Unlock()
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() float64 {
+		close(stop)
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		return float64(peak)
+	}
+}
