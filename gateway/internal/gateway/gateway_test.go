@@ -22,6 +22,7 @@ import (
 
 	billingv1 "uplift.dev/proto/gen/uplift/billing/v1"
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
 )
 
@@ -74,6 +75,7 @@ type env struct {
 	backend string
 	users   *fakeUsers
 	billing *fakeBilling
+	stores  *fakeStores
 	health  *health.Server
 }
 
@@ -89,6 +91,8 @@ func setup(t testing.TB) env {
 	usersv1.RegisterUsersServiceServer(srv, users)
 	categoriesv1.RegisterCategoriesServiceServer(srv, &categoriesv1.UnimplementedCategoriesServiceServer{})
 	billingv1.RegisterBillingServiceServer(srv, billing)
+	stores := &fakeStores{}
+	storesv1.RegisterStoresServiceServer(srv, stores)
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(srv, hs)
 	go func() { _ = srv.Serve(lis) }()
@@ -96,7 +100,8 @@ func setup(t testing.TB) env {
 
 	addr := lis.Addr().String()
 	h, closeConns, err := New(context.Background(), Options{
-		Backends:       map[string]string{"users": addr, "categories": addr, "billing": addr},
+		Backends:       map[string]string{"users": addr, "categories": addr, "billing": addr, "stores": addr},
+		WebURL:         "http://web.test",
 		AllowedOrigins: []string{"http://localhost:3000"},
 		MaxBodyBytes:   1024,
 		Log:            slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -107,7 +112,7 @@ func setup(t testing.TB) env {
 	t.Cleanup(closeConns)
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
-	return env{url: ts.URL, backend: addr, users: users, billing: billing, health: hs}
+	return env{url: ts.URL, backend: addr, users: users, billing: billing, stores: stores, health: hs}
 }
 
 func do(t *testing.T, method, url, body string, header map[string]string) (int, http.Header, map[string]any) {

@@ -19,6 +19,10 @@ const shopifyStateCookie = "uplift_shopify_state"
 // shopifyCookiePath limits the cookie to the two OAuth routes.
 const shopifyCookiePath = "/connections/shopify"
 
+// unavailableMessage is what a person sees when the connection could not be
+// completed for a reason of ours; the service logged the cause.
+const unavailableMessage = "We could not complete the connection just now. Please try again in a minute."
+
 // importPathSuffix marks the one route that takes large bodies.
 const importPathSuffix = "/business-data/orders/import"
 
@@ -34,7 +38,7 @@ func mountShopify(root *http.ServeMux, stores storesv1.StoresServiceClient, webU
 			return
 		}
 		if err != nil {
-			writeError(r.Context(), nil, nil, w, r, err)
+			redirectToWeb(w, r, webURL, unavailableMessage)
 			return
 		}
 		http.SetCookie(w, &http.Cookie{Name: shopifyStateCookie, Value: state, Path: shopifyCookiePath,
@@ -50,7 +54,9 @@ func mountShopify(root *http.ServeMux, stores storesv1.StoresServiceClient, webU
 			RawQuery: r.URL.RawQuery, BrowserState: browserState,
 		})
 		if err != nil {
-			writeError(r.Context(), nil, nil, w, r, err)
+			// A person's browser is on this route: send it back to the app
+			// with a message rather than showing it a JSON error.
+			redirectToWeb(w, r, webURL, unavailableMessage)
 			return
 		}
 		http.SetCookie(w, &http.Cookie{Name: shopifyStateCookie, Value: "", Path: shopifyCookiePath, MaxAge: -1,
