@@ -87,12 +87,22 @@ func (s *Server) ctlInstallLink(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// ctlCreateShop creates a shop; {"demo": true} gives it the demo shop's
+// history (only the domain and name of the spec are used then).
 func (s *Server) ctlCreateShop(w http.ResponseWriter, r *http.Request) {
-	var sp ShopSpec
-	if !decode(w, r, &sp) {
+	var body struct {
+		ShopSpec
+		Demo bool `json:"demo"`
+	}
+	if !decode(w, r, &body) {
 		return
 	}
-	if err := s.CreateShop(sp); err != nil {
+	sp := body.ShopSpec
+	create := func() error { return s.CreateShop(sp) }
+	if body.Demo {
+		create = func() error { return SeedDemoAs(s, sp.Domain, sp.Name, s.now()) }
+	}
+	if err := create(); err != nil {
 		ctlError(w, err)
 		return
 	}

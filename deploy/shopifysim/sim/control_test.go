@@ -31,6 +31,8 @@ func TestControlAPI(t *testing.T) {
 		{"POST", "/_sim/shops", `{"domain":"ctl.myshopify.com"}`, 409},
 		{"POST", "/_sim/shops", `{"domain":"bad domain"}`, 400},
 		{"POST", "/_sim/shops", `not json`, 400},
+		{"POST", "/_sim/shops", `{"domain":"demo-copy.myshopify.com","name":"Copy","demo":true}`, 201},
+		{"POST", "/_sim/shops", `{"domain":"demo-copy.myshopify.com","demo":true}`, 409},
 		{"POST", "/_sim/shops/ctl.myshopify.com/products", `{"id":5,"title":"Tent"}`, 201},
 		{"POST", "/_sim/shops/ctl.myshopify.com/customers", `{"id":9}`, 201},
 		{"POST", "/_sim/shops/ctl.myshopify.com/orders", `{"createdAt":"2026-03-01T10:00:00Z","lines":[{"title":"Tent","productId":5,"quantity":2,"unitPrice":10000,"tax":2000}],"shipping":500}`, 201},

@@ -44,19 +44,26 @@ const (
 // discounts, shipping, 7 % tax, refunds, cancels, test orders, a gift card and
 // sessions. It is deterministic: the same now gives the same shop.
 func SeedDemo(s *Server, now time.Time) error {
-	err := s.CreateShop(ShopSpec{Domain: DemoShop, Name: "Uplift Demo Outfitters", Currency: "USD", Timezone: "America/New_York"})
+	return SeedDemoAs(s, DemoShop, "Uplift Demo Outfitters", now)
+}
+
+// SeedDemoAs creates a shop with the demo history under another domain and
+// name, so each browser test can connect a shop of its own (a shop feeds one
+// business only).
+func SeedDemoAs(s *Server, domain, name string, now time.Time) error {
+	err := s.CreateShop(ShopSpec{Domain: domain, Name: name, Currency: "USD", Timezone: "America/New_York"})
 	if err != nil {
 		return err
 	}
 	loc, _ := time.LoadLocation("America/New_York")
 	r := rand.New(rand.NewPCG(20261124, 42))
 	for _, p := range demoProducts {
-		if err := s.AddProduct(DemoShop, p.id, p.title); err != nil {
+		if err := s.AddProduct(domain, p.id, p.title); err != nil {
 			return err
 		}
 	}
 	for i := int64(1); i <= demoCustomers; i++ {
-		if err := s.AddCustomer(DemoShop, demoCustomerID+i); err != nil {
+		if err := s.AddCustomer(domain, demoCustomerID+i); err != nil {
 			return err
 		}
 	}
@@ -85,17 +92,17 @@ func SeedDemo(s *Server, now time.Time) error {
 		}
 		sort.Slice(times, func(a, b int) bool { return times[a].Before(times[b]) })
 		for _, at := range times {
-			if err := demoOrder(s, r, at, now, false); err != nil {
+			if err := demoOrder(s, domain, r, at, now, false); err != nil {
 				return err
 			}
 		}
 		if i == 30 || i == 60 || i == 100 {
-			if err := demoOrder(s, r, day.Add(10*time.Hour), now, true); err != nil {
+			if err := demoOrder(s, domain, r, day.Add(10*time.Hour), now, true); err != nil {
 				return err
 			}
 		}
 		if i == 90 {
-			_, err := s.AddOrder(DemoShop, OrderSpec{CreatedAt: day.Add(15 * time.Hour), CustomerID: demoCustomerID + 7,
+			_, err := s.AddOrder(domain, OrderSpec{CreatedAt: day.Add(15 * time.Hour), CustomerID: demoCustomerID + 7,
 				Lines: []LineSpec{{Title: "Uplift Demo Outfitters Gift Card", SKU: "UDO-GIFT-50", Quantity: 1, UnitPrice: 5000, GiftCard: true}}})
 			if err != nil {
 				return err
@@ -103,14 +110,14 @@ func SeedDemo(s *Server, now time.Time) error {
 		}
 		conv := 0.02 + r.Float64()*0.01
 		sessions := int64(math.Round(float64(n) / conv))
-		if err := s.SetSessions(DemoShop, day.Format("2006-01-02"), sessions, int64(n)); err != nil {
+		if err := s.SetSessions(domain, day.Format("2006-01-02"), sessions, int64(n)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func demoOrder(s *Server, r *rand.Rand, at, now time.Time, test bool) error {
+func demoOrder(s *Server, domain string, r *rand.Rand, at, now time.Time, test bool) error {
 	nLines := 1
 	if r.IntN(10) < 3 {
 		nLines++
@@ -144,7 +151,7 @@ func demoOrder(s *Server, r *rand.Rand, at, now time.Time, test bool) error {
 	if test {
 		spec.Name = fmt.Sprintf("#T%d", at.Unix()%10000)
 	}
-	id, err := s.AddOrder(DemoShop, spec)
+	id, err := s.AddOrder(domain, spec)
 	if err != nil {
 		return err
 	}
@@ -157,12 +164,12 @@ func demoOrder(s *Server, r *rand.Rand, at, now time.Time, test bool) error {
 			if len(lines) == 1 && lines[0].Quantity == 1 {
 				rs.Shipping = shipping
 			}
-			return s.Refund(DemoShop, id, rs)
+			return s.Refund(domain, id, rs)
 		}
 	case roll < 5: // cancelled within hours
 		cat := at.Add(time.Duration(1+r.IntN(10)) * time.Hour)
 		if cat.Before(now) {
-			return s.Cancel(DemoShop, id, cat)
+			return s.Cancel(domain, id, cat)
 		}
 	}
 	return nil
