@@ -2,21 +2,19 @@ package ordercsv
 
 import (
 	"os"
-	"path/filepath"
-	"runtime"
 	"testing"
 
 	"uplift.dev/stores/internal/domain"
+	"uplift.dev/stores/internal/ordercsv/ordercsvtest"
 )
 
-// corpusPath resolves the real export relative to this file, so the test
-// runs from any working directory.
+// corpusPath is the real export; it is a required fixture.
 func corpusPath(t testing.TB) string {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("cannot locate the test file")
+	p, err := ordercsvtest.CorpusExport()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return filepath.Join(filepath.Dir(file), "../../../../../shared/corpus/orders/orders_export_1.csv")
+	return p
 }
 
 func TestCorpusTotals(t *testing.T) {

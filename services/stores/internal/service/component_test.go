@@ -9,8 +9,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,6 +27,7 @@ import (
 	"uplift.dev/platform/firebasetest"
 	"uplift.dev/platform/servicetest"
 	"uplift.dev/shopifysim/sim"
+	"uplift.dev/stores/internal/ordercsv/ordercsvtest"
 	stores "uplift.dev/stores/internal/service"
 	"uplift.dev/stores/migrations"
 )
@@ -151,8 +150,10 @@ func (h *harness) owner() (ctx context.Context, categoryID string) {
 
 func corpusCSV(t *testing.T) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	path := filepath.Join(filepath.Dir(file), "../../../../../shared/corpus/orders/orders_export_1.csv")
+	path, err := ordercsvtest.CorpusExport()
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("the real order export is missing (%v): it is a required fixture", err)
