@@ -12,6 +12,7 @@ export * from './auth/session';
 export * from './auth/account-security';
 export * from './query/query-defaults';
 export * from './api';
+export * from './metrics';
 export * from './ui';
 export * from './events/sse-parser';
 export * from './events/category-events';

@@ -71,8 +71,30 @@ func (a *App) metrics(ctx context.Context, categoryID string, from, to domain.Da
 		}
 		days = append(days, day)
 	}
+	futureDaysHadNoSessions(days, domain.DateOf(a.now().In(StoreLocation(st.Timezone))))
 	return Metrics{Currency: st.Currency, Timezone: st.Timezone, Source: source,
 		Days: days, Totals: domain.SumTotals(days), Shopify: shop}, nil
+}
+
+// futureDaysHadNoSessions gives the days after the store's today zero
+// sessions when Shopify reports sessions for the store at all: nobody has
+// visited tomorrow yet, and a range that ends in the store's future (a
+// browser ahead of the shop's time zone asks for one) must not lose its
+// conversion rate to days that cannot have data.
+func futureDaysHadNoSessions(days []domain.DayTotals, today domain.Date) {
+	reported := false
+	for _, d := range days {
+		reported = reported || d.Sessions != nil
+	}
+	if !reported {
+		return
+	}
+	for i := range days {
+		if days[i].Date.After(today) && days[i].Sessions == nil {
+			var none, noneCompleted int64
+			days[i].Sessions, days[i].CompletedSessions = &none, &noneCompleted
+		}
+	}
 }
 
 // source names where the category's numbers come from.

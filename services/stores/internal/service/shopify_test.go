@@ -104,6 +104,14 @@ func TestConnectShopifyAndSeeItsNumbers(t *testing.T) {
 			t.Errorf("%s: sessions not available from a shop that shares them", d.GetDate())
 		}
 	}
+	// A range that ends in the shop's future (a browser east of New York
+	// asks for one) keeps its conversion rate: nobody has visited tomorrow,
+	// and the fixture has no sessions today.
+	ahead, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: from,
+		To: now.In(ny).AddDate(0, 0, 2).Format("2006-01-02")})
+	if err != nil || ahead.GetTotals().ConversionRate == nil || ahead.GetTotals().GetSessions() != m.GetTotals().GetSessions() {
+		t.Errorf("range into the future: %v, %v", ahead.GetTotals(), err)
+	}
 	// 8 mugs orders + the stove + the cancelled mug; the test order never counts.
 	tot := m.GetTotals()
 	if tot.GetOrders() != 10 {

@@ -31,6 +31,14 @@ export const categoryKeys = {
   insights: (categoryId: string) => [...categoryKeys.detail(categoryId), 'insights'] as const,
   recentIdeas: (categoryId: string) => [...categoryKeys.detail(categoryId), 'recentIdeas'] as const,
   idea: (categoryId: string, ideaId: string) => [...categoryKeys.detail(categoryId), 'ideas', ideaId] as const,
+  /** The store's numbers (Analytics, the daily report): invalidate this after an import or a sync. */
+  storeData: (categoryId: string) => [...categoryKeys.detail(categoryId), 'storeData'] as const,
+  storeMetrics: (categoryId: string, from: string, to: string) =>
+    [...categoryKeys.storeData(categoryId), 'metrics', from, to] as const,
+  topProducts: (categoryId: string, from: string, to: string, limit: number) =>
+    [...categoryKeys.storeData(categoryId), 'topProducts', from, to, limit] as const,
+  dailyReport: (categoryId: string) => [...categoryKeys.storeData(categoryId), 'dailyReport'] as const,
+  connections: (categoryId: string) => [...categoryKeys.detail(categoryId), 'connections'] as const,
 };
 
 export const websiteScoreKeys = {

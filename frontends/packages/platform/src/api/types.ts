@@ -57,6 +57,28 @@ export type {
   UpdateLabelRequestJson,
   UpdateLabelResponseJson,
 } from '../gen/uplift/categories/v1/categories_service_pb';
+// Store connections (Connections page); orders, products and customers counts are int64, so strings.
+export type {
+  DisconnectShopifyResponseJson,
+  GetConnectionsResponseJson,
+  ImportOrdersRequestJson,
+  ImportOrdersResponseJson,
+  OrderImportJson,
+  ShopifyConnectionJson,
+  StartShopifyConnectRequestJson,
+  StartShopifyConnectResponseJson,
+  SyncProgressJson,
+  SyncShopifyResponseJson,
+} from '../gen/uplift/stores/v1/stores_service_pb';
+// Store numbers (Analytics, the daily report): int64 counts arrive as JSON strings, money as decimal strings.
+export type {
+  DailyReportJson,
+  DayMetricsJson,
+  GetMetricsResponseJson,
+  GetTopProductsResponseJson,
+  ProductSalesJson,
+  ReportMetricJson,
+} from '../gen/uplift/stores/v1/stores_service_pb';
 
 /**
  * The tiers endpoint answers with the map itself (the gateway's response_body

@@ -9,3 +9,4 @@ export * from './use-page-title';
 export * from './switch';
 export * from './text-area';
 export * from './error-banner';
+export * from './formula-hint';

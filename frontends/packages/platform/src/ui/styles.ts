@@ -116,6 +116,45 @@ a { color: inherit; }
 .totp__secret { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
 .owners { list-style: none; padding: 0; display: grid; gap: .5rem; }
 .owners li { display: flex; align-items: center; justify-content: space-between; gap: 1rem; border: 1px solid var(--line); border-radius: .5rem; padding: .5rem .75rem; }
+.u-sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+.u-hint { display: inline-flex; vertical-align: middle; }
+.u-hint__button { display: inline-flex; align-items: center; justify-content: center; width: 1.5rem; height: 1.5rem; padding: 0; border: 0; border-radius: 50%; background: none; color: var(--muted); cursor: help; flex: none; }
+.u-hint__button:hover, .u-hint__button:focus-visible { color: var(--brand); }
+.u-hint__button:focus-visible { outline: 2px solid var(--brand); outline-offset: 1px; }
+.u-hint__tip { position: fixed; top: 0; left: 0; z-index: 70; width: max-content; max-width: min(18rem, calc(100vw - 1rem)); padding: .5rem .65rem; border-radius: .375rem; background: var(--fg); color: #fff; font-size: .85rem; font-weight: 400; line-height: 1.35; text-align: left; white-space: normal; text-transform: none; letter-spacing: normal; box-shadow: 0 4px 12px rgba(0,0,0,.2); }
+.u-hint__tip[hidden] { display: none; }
+.u-change { font-weight: 700; white-space: nowrap; }
+.u-change--good { color: #15803d; } .u-change--bad { color: #b91c1c; } .u-change--neutral { color: var(--muted); }
+.u-badge--unusual { background: #fef3c7; color: #92400e; }
+.u-table-scroll { max-width: 100%; overflow-x: auto; }
+.u-table-scroll:focus-visible { outline: 2px solid var(--brand); outline-offset: 2px; }
+.u-table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
+.u-table caption { text-align: left; }
+.u-table th, .u-table td { padding: .4rem .6rem; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }
+.u-table th:first-child, .u-table td:first-child { text-align: left; }
+.u-table thead th { font-size: .85rem; color: var(--muted); vertical-align: bottom; }
+.u-table tfoot th, .u-table tfoot td { font-weight: 700; border-top: 2px solid var(--line); border-bottom: 0; }
+.u-table__head { display: inline-flex; align-items: center; gap: .125rem; }
+.range-picker { display: flex; flex-wrap: wrap; align-items: flex-end; gap: .75rem; margin-bottom: .5rem; }
+.range-picker .u-field { margin-bottom: 0; }
+.range-picker__span { margin: 0 0 1rem; }
+.metric-cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 9.5rem), 1fr)); gap: .75rem; margin-bottom: 1rem; }
+.metric-card { min-width: 0; border: 1px solid var(--line); border-radius: .75rem; padding: .875rem 1rem; background: #fff; }
+.metric-card__label { display: flex; align-items: center; gap: .25rem; margin: 0; color: var(--muted); font-weight: 600; font-size: .9rem; }
+.metric-card__value { margin: .25rem 0; font-size: clamp(1.2rem, 4.5vw, 1.6rem); font-weight: 800; line-height: 1.2; overflow-wrap: anywhere; }
+.metric-card__change, .metric-card__note { margin: 0; font-size: .85rem; color: var(--muted); }
+.metric-card__note { margin-top: .25rem; }
+.chart { margin: 0 0 1rem; min-width: 0; }
+.chart figcaption h2 { margin-bottom: .25rem; }
+.top-products td:first-child { white-space: normal; overflow-wrap: anywhere; min-width: 9rem; }
+.daily-report__headline { font-size: 1.05rem; font-weight: 600; }
+.daily-report__metrics { list-style: none; padding: 0; margin: 0 0 1rem; display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 12rem), 1fr)); gap: .75rem; }
+.daily-metric { min-width: 0; border: 1px solid var(--line); border-radius: .5rem; padding: .75rem; }
+.daily-metric--unusual { border: 2px solid #d97706; background: #fffbeb; }
+.daily-metric__label { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem; margin: 0; color: var(--muted); font-weight: 600; font-size: .9rem; }
+.daily-metric__value { margin: .25rem 0; font-size: 1.35rem; font-weight: 800; overflow-wrap: anywhere; }
+.daily-metric__detail { margin: 0; font-size: .85rem; color: var(--muted); }
+.daily-report__notes { margin: 0 0 1rem; padding-left: 1.25rem; }
 `;
 
 let injected = false;

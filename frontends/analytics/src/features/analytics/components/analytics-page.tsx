@@ -1,12 +1,139 @@
-import { usePageTitle } from '@uplift/platform';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+import {
+  ErrorBanner,
+  Spinner,
+  UNKNOWN_ERROR_MESSAGE,
+  useCategoryId,
+  usePageTitle,
+  useStoreMetrics,
+  type GetMetricsResponseJson,
+  type StoreDateRange,
+} from '@uplift/platform';
+import { daysInRange, formatDay, previousRange } from '../lib/date-range';
+import { useRangeSelection } from '../lib/use-range-selection';
+import { DailyTable } from './daily-table';
+import { MetricCards, type PreviousTotals } from './metric-cards';
+import { RangePicker } from './range-picker';
+import { SalesChart } from './sales-chart';
+import { TopProducts } from './top-products';
 
-/** The Analytics page. Its content is built in a later issue; until then it says what will be here. */
+/** Where the numbers came from, in words. */
+const SOURCE_TEXT: Record<string, string> = {
+  shopify: 'your connected Shopify store',
+  import: 'your imported order export',
+  'shopify+import': 'your connected Shopify store and your imported order export',
+};
+
+/** The Analytics page (`/analytics`): the store's numbers for a date range, as Shopify counts them. */
 export function AnalyticsPage() {
   usePageTitle('Analytics');
+  const { categoryId, isPending } = useCategoryId();
   return (
     <main className="u-page">
       <h1>Analytics</h1>
-      <p>Insights into how your store is doing will appear here.</p>
+      {isPending ? (
+        <Loading />
+      ) : !categoryId ? (
+        <p className="u-muted">Your account is still being set up. Refresh the page in a moment.</p>
+      ) : (
+        <StoreAnalytics categoryId={categoryId} />
+      )}
     </main>
+  );
+}
+
+function Loading() {
+  return (
+    <p>
+      <Spinner /> Loading your store&apos;s numbers…
+    </p>
+  );
+}
+
+function StoreAnalytics({ categoryId }: { categoryId: string }) {
+  const selection = useRangeSelection();
+  const range = selection.range;
+  const previous = useMemo(() => (range ? previousRange(range) : undefined), [range]);
+  const metrics = useStoreMetrics(categoryId, range);
+  const previousMetrics = useStoreMetrics(categoryId, previous);
+
+  let body;
+  if (!range) {
+    body = null; // the picker says what is wrong with the custom range
+  } else if (metrics.isPending) {
+    body = <Loading />;
+  } else if (metrics.isError) {
+    body = <ErrorBanner message={metrics.error.message || UNKNOWN_ERROR_MESSAGE} />;
+  } else if ((metrics.data.source ?? 'none') === 'none') {
+    body = <NoStoreData />;
+  } else {
+    const previousTotals: PreviousTotals = previousMetrics.isPending
+      ? { state: 'pending' }
+      : previousMetrics.isError
+        ? { state: 'error' }
+        : { state: 'ready', totals: previousMetrics.data.totals ?? {} };
+    body = (
+      <Numbers
+        categoryId={categoryId}
+        range={range}
+        previous={previous!}
+        data={metrics.data}
+        previousTotals={previousTotals}
+      />
+    );
+  }
+
+  return (
+    <>
+      <RangePicker selection={selection} />
+      {body}
+    </>
+  );
+}
+
+function NoStoreData() {
+  return (
+    <section className="u-card" aria-labelledby="analytics-empty-title">
+      <h2 id="analytics-empty-title">Connect your store or import an order export</h2>
+      <p>
+        Analytics shows your sales, orders, average order value and conversion rate day by day, counted the way
+        Shopify counts them. It needs your store&apos;s orders first.
+      </p>
+      <p>
+        <Link to="/connections">Go to Connections</Link> to connect your Shopify store or upload an order export.
+      </p>
+    </section>
+  );
+}
+
+interface NumbersProps {
+  categoryId: string;
+  range: StoreDateRange;
+  previous: StoreDateRange;
+  data: GetMetricsResponseJson;
+  previousTotals: PreviousTotals;
+}
+
+function Numbers({ categoryId, range, previous, data, previousTotals }: NumbersProps) {
+  const days = data.days ?? [];
+  const length = daysInRange(range);
+  const oldestFirst = [...days].sort((a, b) => (a.date ?? '').localeCompare(b.date ?? ''));
+  const source = SOURCE_TEXT[data.source ?? ''] ?? data.source;
+  return (
+    <>
+      <p className="range-picker__span u-muted">
+        {formatDay(range.from)} – {formatDay(range.to)} ({length} {length === 1 ? 'day' : 'days'}), compared with{' '}
+        {formatDay(previous.from)} – {formatDay(previous.to)}. From {source}
+        {data.timezone ? `; days are counted in the store's time zone (${data.timezone})` : ''}.
+      </p>
+      {previousTotals.state === 'error' && (
+        <ErrorBanner message="We couldn't load the previous period, so changes are not shown. They will appear when you reload." />
+      )}
+      <MetricCards totals={data.totals ?? {}} previous={previousTotals} currency={data.currency} days={length} />
+      <SalesChart days={oldestFirst} currency={data.currency} />
+      <DailyTable days={days} currency={data.currency} />
+      <TopProducts categoryId={categoryId} range={range} />
+    </>
   );
 }

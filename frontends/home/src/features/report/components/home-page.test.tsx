@@ -8,6 +8,7 @@ import {
   SessionProvider,
   configureHttp,
   queryDefaults,
+  type DailyReportJson,
   type ReportJson,
   type Session,
 } from '@uplift/platform';
@@ -37,12 +38,19 @@ const readyReport: ReportJson = {
   ideas: [],
 };
 
+const noStoreData: DailyReportJson = { status: 'NO_DATA', date: '2026-05-03', metrics: [] };
+
 /** Serves the report endpoints; the event stream answers 501 so the page relies on polling. */
-function gateway(report: ReportJson, ideas = [{ id: 'idea1', title: 'Anvil Week', channel: 'email', whyNow: 'Spring projects' }]) {
+function gateway(
+  report: ReportJson,
+  ideas = [{ id: 'idea1', title: 'Anvil Week', channel: 'email', whyNow: 'Spring projects' }],
+  dailyReport: DailyReportJson = noStoreData,
+) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const path = new URL(String(input)).pathname;
     if (path === '/internal/users/u1') return json({ id: 'u1', categoryId: 'cat1' });
     if (path === '/internal/categories/cat1/business-data/currentReport') return json(report);
+    if (path === '/internal/categories/cat1/business-data/dailyReport') return json(dailyReport);
     if (path === '/internal/categories/cat1/business-data/insights') return json({});
     if (path === '/internal/categories/cat1/business-data/reports/ideas/recent') return json({ ideas });
     return new Response('not implemented', { status: 501 });
@@ -59,6 +67,7 @@ function renderHome(session: Session = signedIn) {
           <Routes>
             <Route index element={<HomePage />} />
             <Route path="ideas/:ideaId" element={<p>idea page</p>} />
+            <Route path="connections" element={<p>connections page</p>} />
           </Routes>
         </MemoryRouter>
       </SessionProvider>
@@ -119,5 +128,45 @@ describe('HomePage', () => {
     gateway({ status: 'REPORT_STATUS_FAILED', errorMessage: 'The website did not answer.' }, []);
     renderHome();
     expect((await screen.findByRole('alert')).textContent).toBe('The website did not answer.');
+  });
+
+  it('shows one line pointing to Connections, never a card of zeros, while there is no store data', async () => {
+    gateway(readyReport);
+    renderHome();
+    const link = await screen.findByRole('link', { name: 'connect your store or import an order export' });
+    expect(link.parentElement?.textContent).toBe(
+      'No store data yet: connect your store or import an order export to get a daily business report.',
+    );
+    expect(screen.queryByRole('heading', { name: /^Yesterday/ })).toBeNull();
+    expect(screen.queryByText(/7-day average/)).toBeNull();
+    await userEvent.click(link);
+    expect(screen.getByText('connections page')).toBeTruthy();
+  });
+
+  it('shows the daily business report above the website review, with unusual changes marked', async () => {
+    gateway(readyReport, [], {
+      status: 'READY',
+      date: '2026-05-03',
+      currency: 'USD',
+      timezone: 'America/New_York',
+      source: 'shopify',
+      headline: 'Orders fell 45 % against your 7-day average; sessions held steady, so conversion dropped — check checkout.',
+      metrics: [
+        { key: 'orders', label: 'Orders', value: '12', average: '21.9', changePercent: '-45.2', unusual: true },
+        { key: 'sessions', label: 'Sessions', value: '610', average: '598.3', changePercent: '2.0' },
+      ],
+      notes: [],
+    });
+    renderHome();
+    const daily = await screen.findByRole('region', { name: 'Yesterday (2026-05-03)' });
+    expect(within(daily).getByText(/Orders fell 45 %/)).toBeTruthy();
+    const orders = within(daily).getByRole('heading', { name: /^Orders/ }).closest('li')!;
+    expect(within(orders).getByText('Unusual')).toBeTruthy();
+    expect(within(orders).getByText('−45.2 %')).toBeTruthy();
+    const sessions = within(daily).getByRole('heading', { name: /^Sessions/ }).closest('li')!;
+    expect(within(sessions).queryByText('Unusual')).toBeNull();
+    // The daily report comes before the website review.
+    const score = screen.getByRole('region', { name: 'Website score' });
+    expect(daily.compareDocumentPosition(score) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });

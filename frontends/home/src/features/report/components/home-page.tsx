@@ -10,6 +10,7 @@ import {
   useRecentIdeas,
   useSession,
 } from '@uplift/platform';
+import { DailyReportCard } from '../../daily-report/components/daily-report-card';
 import { ReportView } from './report-view';
 
 /** Home (`/`): a welcome for visitors, the current report for signed-in owners. */
@@ -54,12 +55,16 @@ function SignedInHome() {
   if (!categoryId) {
     return <p className="u-muted">Your account is still being set up. Refresh the page in a moment.</p>;
   }
-  if (report.isError && !report.data) {
-    return (
-      <ErrorCard title="We couldn't load your report">
-        <p>{report.error.message || 'Please try again in a moment.'} We&apos;ll keep trying in the background.</p>
-      </ErrorCard>
-    );
-  }
-  return <ReportView report={report.data} insights={insights.data?.insights} ideas={ideas.data?.ideas} />;
+  return (
+    <>
+      <DailyReportCard categoryId={categoryId} />
+      {report.isError && !report.data ? (
+        <ErrorCard title="We couldn't load your report">
+          <p>{report.error.message || 'Please try again in a moment.'} We&apos;ll keep trying in the background.</p>
+        </ErrorCard>
+      ) : (
+        <ReportView report={report.data} insights={insights.data?.insights} ideas={ideas.data?.ideas} />
+      )}
+    </>
+  );
 }

@@ -1,0 +1,65 @@
+import { useId } from 'react';
+import { RANGE_PRESETS, localToday, type RangeChoice } from '../lib/date-range';
+import type { RangeSelectionState } from '../lib/use-range-selection';
+
+/** Last 7 / 30 / 90 days or a custom range (two dates, checked before anything is asked for). */
+export function RangePicker({ selection }: { selection: RangeSelectionState }) {
+  const errorId = useId();
+  const today = localToday();
+  const custom = selection.choice === 'custom';
+  const invalid = Boolean(selection.error);
+  return (
+    <>
+      <div className="range-picker">
+        <label className="u-field">
+          Date range
+          <select
+            className="u-input"
+            value={selection.choice}
+            onChange={(event) => selection.choose(event.target.value as RangeChoice, selection.range)}
+          >
+            {RANGE_PRESETS.map((preset) => (
+              <option key={preset.id} value={preset.id}>
+                {preset.label}
+              </option>
+            ))}
+            <option value="custom">Custom</option>
+          </select>
+        </label>
+        {custom && (
+          <>
+            <label className="u-field">
+              From
+              <input
+                type="date"
+                className="u-input"
+                value={selection.customFrom}
+                max={today}
+                aria-invalid={invalid || undefined}
+                aria-describedby={invalid ? errorId : undefined}
+                onChange={(event) => selection.setCustom('from', event.target.value)}
+              />
+            </label>
+            <label className="u-field">
+              To
+              <input
+                type="date"
+                className="u-input"
+                value={selection.customTo}
+                max={today}
+                aria-invalid={invalid || undefined}
+                aria-describedby={invalid ? errorId : undefined}
+                onChange={(event) => selection.setCustom('to', event.target.value)}
+              />
+            </label>
+          </>
+        )}
+      </div>
+      {selection.error && (
+        <p id={errorId} role="alert" className="u-alert">
+          {selection.error}
+        </p>
+      )}
+    </>
+  );
+}

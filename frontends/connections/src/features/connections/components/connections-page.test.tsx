@@ -1,0 +1,62 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureHttp } from '@uplift/platform';
+import { CONNECTIONS, gateway, json, renderPage } from './connections-test-kit';
+
+describe('ConnectionsPage', () => {
+  beforeEach(() => configureHttp({ baseUrl: 'http://gateway.test/' }));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('sets the title and shows both cards under their headings', async () => {
+    gateway({ [CONNECTIONS]: () => json({}) });
+    renderPage();
+    expect(screen.getByRole('heading', { level: 1, name: 'Connections' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Shopify' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: 'Import an order export' })).toBeTruthy();
+    expect(document.title).toBe('Connections · Uplift');
+  });
+
+  it("shows Shopify's error from the return address, drops the parameters without a new entry, and can be dismissed", async () => {
+    gateway({ [CONNECTIONS]: () => json({ shopify: { status: 'NOT_CONNECTED' } }) });
+    const message = 'Uplift needs permission to read read_orders. Please approve all requested permissions.';
+    renderPage(`/connections?tab=1&shopify=error&message=${encodeURIComponent(message)}`);
+
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain(message);
+    const location = screen.getByTestId('location');
+    await waitFor(() => expect(location.textContent).toBe('/connections?tab=1'));
+    expect(location.dataset.navigation).toBe('REPLACE');
+    // Still shown once the address no longer carries it.
+    expect(screen.getByText(message)).toBeTruthy();
+
+    await userEvent.click(within(alert).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText(message)).toBeNull();
+  });
+
+  it('confirms the connection on return from Shopify', async () => {
+    gateway({
+      [CONNECTIONS]: () => json({ shopify: { status: 'CONNECTED', shop: 'acme.myshopify.com', sync: { phase: 'QUEUED' } } }),
+    });
+    renderPage('/connections?shopify=connected');
+    expect(screen.getByRole('status').textContent).toContain('Your Shopify store is connected. Importing your orders…');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/connections'));
+    expect(await screen.findByRole('progressbar')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText(/Your Shopify store is connected/)).toBeNull();
+  });
+
+  it("shows why the connections could not load", async () => {
+    gateway({ [CONNECTIONS]: () => json({ message: 'You may not see this business.' }, 403) });
+    renderPage();
+    expect((await screen.findByRole('alert')).textContent).toContain('You may not see this business.');
+    expect(screen.queryByRole('region', { name: 'Shopify' })).toBeNull();
+  });
+
+  it('asks visitors to sign in and calls nothing', () => {
+    const api = gateway({});
+    renderPage('/connections', { session: { status: 'signedOut', user: null } });
+    expect(screen.getByRole('heading', { name: 'Sign in to connect your store' })).toBeTruthy();
+    expect(api.fetchMock).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,304 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import {
+  Button,
+  Dialog,
+  ErrorBanner,
+  isHttpError,
+  isShopifySyncing,
+  serverMessage,
+  UNKNOWN_ERROR_MESSAGE,
+  useDisconnectShopify,
+  useStartShopifyConnect,
+  useSyncShopify,
+  type ShopifyConnectionJson,
+  type SyncProgressJson,
+} from '@uplift/platform';
+import { browser } from '../lib/browser';
+import { formatWhen, syncCounts } from '../lib/format';
+
+/** What the sync is doing, in the owner's words. */
+const PHASE_LABELS: Record<string, string> = {
+  QUEUED: 'Waiting to start',
+  SHOP: "Reading your shop's details",
+  ORDERS: 'Importing orders',
+  PRODUCTS: 'Importing products',
+  CUSTOMERS: 'Importing customers',
+  SESSIONS: 'Importing sessions',
+};
+
+const SHOP_TAKEN_MESSAGE = 'This shop is already connected to another Uplift account.';
+
+const wrap = { overflowWrap: 'anywhere' } as const;
+
+export interface ShopifyCardProps {
+  categoryId: string;
+  shopify: ShopifyConnectionJson | undefined;
+}
+
+/** The Shopify connection: connect, watch the first import, sync, disconnect, or reconnect after an uninstall. */
+export function ShopifyCard({ categoryId, shopify }: ShopifyCardProps) {
+  const status = shopify?.status || 'NOT_CONNECTED';
+  return (
+    <section className="u-card" aria-labelledby="shopify-title">
+      <h2 id="shopify-title">Shopify</h2>
+      {status === 'CONNECTED' ? (
+        <Connected categoryId={categoryId} shopify={shopify ?? {}} />
+      ) : status === 'UNINSTALLED' ? (
+        <>
+          <p>
+            The Uplift app was uninstalled from {shopify?.name || shopify?.shop || 'your store'} on Shopify, so your
+            numbers no longer update. The numbers already imported stay.
+          </p>
+          <p className="u-muted">Connect again to pick up where the sync left off.</p>
+          <ConnectForm categoryId={categoryId} initialShop={shopify?.shop ?? ''} submitLabel="Connect again" />
+        </>
+      ) : (
+        <>
+          <p className="u-muted">
+            Connect your Shopify store and Uplift imports your orders, products and customers, then keeps them up to
+            date.
+          </p>
+          <ConnectForm categoryId={categoryId} initialShop="" submitLabel="Connect Shopify" />
+        </>
+      )}
+    </section>
+  );
+}
+
+function connectErrorMessage(error: unknown): string {
+  if (isHttpError(error) && error.status === 409) return serverMessage(error, SHOP_TAKEN_MESSAGE);
+  return serverMessage(error, UNKNOWN_ERROR_MESSAGE);
+}
+
+/** The shop-domain form; on success the browser goes to Shopify to approve the app. */
+function ConnectForm({
+  categoryId,
+  initialShop,
+  submitLabel,
+}: {
+  categoryId: string;
+  initialShop: string;
+  submitLabel: string;
+}) {
+  const inputId = useId();
+  const [shop, setShop] = useState(initialShop);
+  const [leaving, setLeaving] = useState(false);
+  const [noRedirect, setNoRedirect] = useState(false);
+  const connect = useStartShopifyConnect();
+  const error = connect.isError ? connectErrorMessage(connect.error) : noRedirect && UNKNOWN_ERROR_MESSAGE;
+
+  // Back from Shopify's page may restore this one from the back-forward cache, spinner and all.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) setLeaving(false);
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, []);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const domain = shop.trim();
+    if (!domain) return;
+    setNoRedirect(false);
+    connect.mutate(
+      { categoryId, shop: domain },
+      {
+        onSuccess: ({ redirectUrl }) => {
+          if (!redirectUrl) {
+            setNoRedirect(true);
+            return;
+          }
+          // The button keeps its spinner until the browser has left for Shopify.
+          setLeaving(true);
+          browser.assign(redirectUrl);
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate style={{ maxWidth: '40rem' }}>
+      <label className="u-field" htmlFor={inputId}>
+        Shop domain
+      </label>
+      <div className="inline-form">
+        <input
+          id={inputId}
+          className="u-input"
+          type="text"
+          inputMode="url"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder="your-store.myshopify.com"
+          value={shop}
+          onChange={(event) => {
+            setShop(event.target.value);
+            if (connect.isError) connect.reset();
+          }}
+        />
+        <Button type="submit" loading={connect.isPending || leaving} disabled={!shop.trim()}>
+          {submitLabel}
+        </Button>
+      </div>
+      <ErrorBanner message={error} style={{ marginTop: '.75rem', overflowWrap: 'anywhere' }} />
+    </form>
+  );
+}
+
+function Connected({ categoryId, shopify }: { categoryId: string; shopify: ShopifyConnectionJson }) {
+  const sync = useSyncShopify();
+  const [confirming, setConfirming] = useState(false);
+  const syncing = isShopifySyncing(shopify);
+  const failed = shopify.sync?.phase === 'FAILED';
+  const runSync = () => sync.mutate(categoryId);
+
+  return (
+    <>
+      <p>
+        <span className="u-badge u-badge--fixed">Connected</span>{' '}
+        <strong style={wrap}>{shopify.name || shopify.shop}</strong>
+      </p>
+      {shopify.shop && (
+        <p className="u-muted" style={wrap}>
+          {shopify.shop}
+        </p>
+      )}
+      {(shopify.currency || shopify.timezone) && (
+        <p>
+          {shopify.currency && <>Currency: {shopify.currency}</>}
+          {shopify.currency && shopify.timezone && ' · '}
+          {shopify.timezone && <span style={wrap}>Time zone: {shopify.timezone}</span>}
+        </p>
+      )}
+
+      {syncing ? (
+        <SyncProgress sync={shopify.sync} />
+      ) : failed ? (
+        <SyncFailed sync={shopify.sync} retrying={sync.isPending} onRetry={runSync} />
+      ) : (
+        <SyncDone sync={shopify.sync} />
+      )}
+
+      <p className="u-muted">
+        {shopify.sessionsAvailable
+          ? 'Sessions and conversion rate: available from Shopify.'
+          : 'Sessions and conversion rate: not available, Shopify does not share them for this store.'}
+      </p>
+
+      <div className="inline-form">
+        {!failed && (
+          <Button variant="secondary" loading={sync.isPending} disabled={syncing} onClick={runSync}>
+            Sync now
+          </Button>
+        )}
+        <Button variant="ghost" onClick={() => setConfirming(true)}>
+          Disconnect
+        </Button>
+      </div>
+      <ErrorBanner message={sync.isError && serverMessage(sync.error, UNKNOWN_ERROR_MESSAGE)} style={{ marginTop: '.75rem' }} />
+
+      <DisconnectDialog
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        categoryId={categoryId}
+        shop={shopify.name || shopify.shop || 'your Shopify store'}
+      />
+    </>
+  );
+}
+
+function SyncProgress({ sync }: { sync: SyncProgressJson | undefined }) {
+  const percent = Math.max(0, Math.min(100, sync?.percent ?? 0));
+  const phase = PHASE_LABELS[sync?.phase ?? ''] ?? 'Importing';
+  return (
+    <div>
+      <p>
+        <strong>Importing your store&apos;s data</strong> · {phase} ({percent}%)
+      </p>
+      <div
+        className="u-progress"
+        role="progressbar"
+        aria-label="Shopify import progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+      >
+        <div className="u-progress__bar" style={{ width: `${percent}%` }} />
+      </div>
+      <p>{syncCounts(sync)}</p>
+      <p className="u-muted">This page updates by itself.</p>
+    </div>
+  );
+}
+
+function SyncDone({ sync }: { sync: SyncProgressJson | undefined }) {
+  const lastSynced = formatWhen(sync?.lastSyncedAt);
+  return (
+    <div>
+      <p>{lastSynced ? `Last synced ${lastSynced}` : 'Not synced yet.'}</p>
+      <p>{syncCounts(sync)}</p>
+    </div>
+  );
+}
+
+function SyncFailed({
+  sync,
+  retrying,
+  onRetry,
+}: {
+  sync: SyncProgressJson | undefined;
+  retrying: boolean;
+  onRetry: () => void;
+}) {
+  const lastSynced = formatWhen(sync?.lastSyncedAt);
+  return (
+    <div>
+      <ErrorBanner message={sync?.error || 'The last sync with Shopify failed.'} />
+      {lastSynced && <p>Last synced {lastSynced}</p>}
+      <p>{syncCounts(sync)}</p>
+      <p>
+        <Button loading={retrying} onClick={onRetry}>
+          Try again
+        </Button>
+      </p>
+    </div>
+  );
+}
+
+function DisconnectDialog({
+  open,
+  onClose,
+  categoryId,
+  shop,
+}: {
+  open: boolean;
+  onClose: () => void;
+  categoryId: string;
+  shop: string;
+}) {
+  const disconnect = useDisconnectShopify();
+  const close = () => {
+    disconnect.reset();
+    onClose();
+  };
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      title="Disconnect Shopify?"
+      description={`Uplift stops syncing ${shop}. The numbers already imported stay.`}
+    >
+      <ErrorBanner message={disconnect.isError && serverMessage(disconnect.error, UNKNOWN_ERROR_MESSAGE)} />
+      <div className="u-dialog__actions">
+        <Button variant="secondary" onClick={close}>
+          Cancel
+        </Button>
+        <Button loading={disconnect.isPending} onClick={() => disconnect.mutate(categoryId, { onSuccess: onClose })}>
+          Disconnect
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

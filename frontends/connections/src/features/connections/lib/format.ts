@@ -1,0 +1,43 @@
+import type { SyncProgressJson } from '@uplift/platform';
+
+const numbers = new Intl.NumberFormat('en-US');
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** A count as the wire sends it (int64 counts arrive as strings, zero as nothing), grouped: "1,234". */
+export function formatCount(value: string | number | undefined): string {
+  const n = Number(value ?? 0);
+  return numbers.format(Number.isFinite(n) ? n : 0);
+}
+
+/** "1 order", "1,234 orders". */
+export function countOf(value: string | number | undefined, one: string, many: string): string {
+  return `${formatCount(value)} ${Number(value ?? 0) === 1 ? one : many}`;
+}
+
+/** "120 orders · 8 products · 30 customers". */
+export function syncCounts(sync: SyncProgressJson | undefined): string {
+  return [
+    countOf(sync?.orders, 'order', 'orders'),
+    countOf(sync?.products, 'product', 'products'),
+    countOf(sync?.customers, 'customer', 'customers'),
+  ].join(' · ');
+}
+
+/**
+ * A past moment for people: "just now", "5 minutes ago", "3 hours ago", and
+ * after a day the local date and time. Nothing when the timestamp is missing or unreadable.
+ */
+export function formatWhen(timestamp: string | undefined, now: number = Date.now()): string | undefined {
+  if (!timestamp) return undefined;
+  const at = Date.parse(timestamp);
+  if (Number.isNaN(at)) return undefined;
+  const ago = now - at;
+  if (ago < MINUTE_MS) return 'just now';
+  if (ago < HOUR_MS) return relative.format(-Math.floor(ago / MINUTE_MS), 'minute');
+  if (ago < DAY_MS) return relative.format(-Math.floor(ago / HOUR_MS), 'hour');
+  return new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}

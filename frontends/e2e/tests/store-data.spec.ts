@@ -1,0 +1,104 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
+
+/** The Shopify simulator of the local stack (its control API seeds shops). */
+const simUrl = (process.env.UPLIFT_SHOPIFY_SIM_URL || 'http://127.0.0.1:9300').replace(/\/$/, '');
+
+/** The real order export of the shared corpus, read in place. */
+function corpusExport(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const rel = 'shared/corpus/orders/orders_export_1.csv';
+  const found = [resolve(here, '../../../..', rel), resolve('/work', rel)].find((p) => existsSync(p));
+  if (!found) throw new Error(`the real order export ${rel} is missing`);
+  return readFileSync(found, 'utf8');
+}
+
+/**
+ * A shop of this test's own with the demo shop's four months of history (a
+ * shop feeds one business only, so tests never share one). A few slow answers
+ * make the first import take long enough to watch.
+ */
+async function seedShop(page: Page): Promise<{ domain: string; name: string }> {
+  const domain = `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.myshopify.com`;
+  const name = 'E2E Outfitters';
+  const created = await page.request.post(`${simUrl}/_sim/shops`, { data: { domain, name, demo: true } });
+  expect(created.status(), await created.text()).toBe(201);
+  const fault = await page.request.post(`${simUrl}/_sim/shops/${domain}/faults`, {
+    data: { kind: 'slow', delayMs: 800, count: 6 },
+  });
+  expect(fault.ok(), await fault.text()).toBe(true);
+  return { domain, name };
+}
+
+async function signUpAt(page: Page, path: string): Promise<void> {
+  await openSignedOut(page, path);
+  await signUpThroughUi(page, freshEmail('store'), PASSWORD);
+}
+
+test('connect a Shopify shop, watch the import, then see Analytics and the daily report', async ({ page }) => {
+  test.setTimeout(120_000);
+  const shop = await seedShop(page);
+  await signUpAt(page, '/connections');
+
+  await page.getByLabel('Shop domain').fill(shop.domain);
+  await page.getByRole('button', { name: 'Connect Shopify' }).click();
+
+  // Shopify's consent page (the simulator's), then back to Connections.
+  await expect(page.getByRole('button', { name: 'Install app' })).toBeVisible();
+  await page.getByRole('button', { name: 'Install app' }).click();
+  await expect(page).toHaveURL(/\/connections/);
+  await expect(page.getByText('Your Shopify store is connected.')).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'Shopify import progress' })).toBeVisible();
+
+  const card = page.getByRole('region', { name: 'Shopify' });
+  await expect(card.getByText('Connected', { exact: true })).toBeVisible();
+  await expect(card.getByText(shop.name)).toBeVisible();
+  await expect(card.getByText('America/New_York')).toBeVisible();
+  await expect(card.getByText(/Last synced/)).toBeVisible({ timeout: 60_000 });
+  await expect(card.getByText(/\d[\d,]* orders/)).toBeVisible();
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
+
+  await page.getByRole('link', { name: 'Analytics' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Analytics', level: 1 })).toBeVisible();
+  await expect(page.getByText('Daily sales and orders')).toBeVisible();
+  // The last 30 days of a shop with daily orders: every headline has a value.
+  const totalSales = page.getByRole('group', { name: 'Total sales' });
+  await expect(totalSales.getByText(/\$[1-9][\d,]*\.\d\d/)).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Conversion rate' }).getByText(/\d+\.\d+\s?%/).first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Top products by net sales' })).toBeVisible();
+  await expect(page.getByRole('table').first().getByRole('row')).toHaveCount(31); // a header and 30 days
+
+  // Every metric says how it is counted.
+  await page.getByRole('button', { name: 'How Net sales is counted' }).first().hover();
+  await expect(page.getByRole('tooltip')).toHaveText('Net sales = gross sales − discounts − returns');
+
+  await page.getByRole('link', { name: 'Home' }).first().click();
+  await expect(page.getByRole('heading', { name: /^Yesterday \(\d{4}-\d{2}-\d{2}\)$/ })).toBeVisible();
+  await expect(page.getByText(/Best seller: /)).toBeVisible();
+});
+
+test('import an order export, see its numbers, and a bad file names the row and column', async ({ page }) => {
+  const csv = corpusExport();
+  await signUpAt(page, '/connections');
+
+  // A bad file first: it imports nothing and says where the problem is.
+  const lines = csv.split('\n');
+  lines[29] = lines[29]!.replace('2025-12-06 ', '2025-13-06 ');
+  const fileInput = page.getByLabel('Order export (CSV)');
+  await fileInput.setInputFiles({ name: 'orders_bad.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('Row 30, column "Created at"');
+
+  await fileInput.setInputFiles({ name: 'orders_export_1.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(page.getByText('Imported 51 orders from 2025-12-06 to 2025-12-06 (INR)')).toBeVisible();
+
+  // The corpus README's totals: 51 orders, gross sales 585942.00, no discounts.
+  await page.goto('/analytics?range=custom&from=2025-12-06&to=2025-12-06');
+  await expect(page.getByRole('group', { name: 'Orders' }).getByText('51', { exact: true })).toBeVisible();
+  const day = page.getByRole('row', { name: /2025-12-06/ });
+  await expect(day).toContainText('585,942.00');
+});

@@ -1,0 +1,70 @@
+/**
+ * How each store number is counted, in the words shown next to it (Analytics
+ * and the daily report on Home). Keyed by the metric's JSON name in the stores
+ * API (`DayMetrics`, `ReportMetric.key`), so both pages explain a number the
+ * same way. The rules are the issue's "How numbers are counted".
+ */
+export const METRIC_FORMULAS = {
+  grossSales: 'Gross sales = price × quantity, before discounts (gift cards excluded)',
+  discounts: 'Discounts = product discounts at order time',
+  returns: 'Returns = value of goods returned, on the day they were processed',
+  netSales: 'Net sales = gross sales − discounts − returns',
+  shipping: 'Shipping = shipping charges − shipping discounts − refunded shipping',
+  taxes: 'Taxes = taxes charged on sales − refunded taxes',
+  totalSales: 'Total sales = net sales + shipping + duties + fees + taxes',
+  averageOrderValue: 'Average order value = (gross sales − discounts) ÷ orders',
+  orders: 'Orders = orders placed (test and deleted orders excluded)',
+  sessions: "Sessions = visits counted by Shopify's analytics",
+  conversionRate: "Conversion rate = sessions that reached checkout completion ÷ sessions (from Shopify's analytics)",
+} as const;
+
+/** A metric the web shows, by its API name. */
+export type MetricKey = keyof typeof METRIC_FORMULAS;
+
+/** The metric's name as a label. */
+export const METRIC_LABELS: Record<MetricKey, string> = {
+  grossSales: 'Gross sales',
+  discounts: 'Discounts',
+  returns: 'Returns',
+  netSales: 'Net sales',
+  shipping: 'Shipping',
+  taxes: 'Taxes',
+  totalSales: 'Total sales',
+  averageOrderValue: 'Average order value',
+  orders: 'Orders',
+  sessions: 'Sessions',
+  conversionRate: 'Conversion rate',
+};
+
+/** How a metric's value is written: an amount of money, a count, or a percent. */
+export type MetricKind = 'money' | 'count' | 'percent';
+
+export const METRIC_KINDS: Record<MetricKey, MetricKind> = {
+  grossSales: 'money',
+  discounts: 'money',
+  returns: 'money',
+  netSales: 'money',
+  shipping: 'money',
+  taxes: 'money',
+  totalSales: 'money',
+  averageOrderValue: 'money',
+  orders: 'count',
+  sessions: 'count',
+  conversionRate: 'percent',
+};
+
+/** Metrics where a rise is bad news (so a rise is coloured as a warning). */
+const LOWER_IS_BETTER: ReadonlySet<MetricKey> = new Set<MetricKey>(['returns', 'discounts']);
+
+export function isMetricKey(key: string | undefined): key is MetricKey {
+  return key !== undefined && Object.prototype.hasOwnProperty.call(METRIC_FORMULAS, key);
+}
+
+export function higherIsBetter(key: string | undefined): boolean {
+  return !(isMetricKey(key) && LOWER_IS_BETTER.has(key));
+}
+
+/** The formula for a key, or `fallback` (e.g. the server's own wording) for a key the web does not know. */
+export function formulaFor(key: string | undefined, fallback = ''): string {
+  return isMetricKey(key) ? METRIC_FORMULAS[key] : fallback;
+}
