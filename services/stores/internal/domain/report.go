@@ -184,7 +184,7 @@ func CompareDay(day DayTotals, prior []DayTotals, currency string) DailyReport {
 		}
 		return r
 	}
-	r.Headline, r.Notes = explain(ms)
+	r.Headline, r.Notes = explain(ms, currency)
 	return r
 }
 
@@ -228,7 +228,7 @@ func moved(m *metric) bool {
 // explain writes the headline and notes: the most important unusual metric
 // with the reason the others suggest, then one sentence per other unusual
 // metric.
-func explain(ms []*metric) (headline string, notes []string) {
+func explain(ms []*metric, currency string) (headline string, notes []string) {
 	by := map[string]*metric{}
 	for _, m := range ms {
 		by[m.Key] = m
@@ -308,7 +308,7 @@ func explain(ms []*metric) (headline string, notes []string) {
 		switch {
 		case ts.Value != nil && ts.Average != nil:
 			headline = fmt.Sprintf("A usual day: total sales of %s against a 7-day average of %s; nothing moved enough to flag.",
-				*ts.Value, *ts.Average)
+				MoneyText(*ts.Value, currency), MoneyText(*ts.Average, currency))
 		default:
 			headline = "A usual day: nothing moved enough to flag."
 		}
