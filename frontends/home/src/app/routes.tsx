@@ -1,5 +1,5 @@
 import { Route, Routes } from 'react-router';
-import { HomePage } from '../features/report/components/home-page';
+import { HomePage } from './home-page';
 
 /** The home remote's routes, relative to wherever the shell mounts them (`/`). */
 export default function App() {

@@ -10,10 +10,14 @@ import {
   useRecentIdeas,
   useSession,
 } from '@uplift/platform';
-import { DailyReportCard } from '../../daily-report/components/daily-report-card';
-import { ReportView } from './report-view';
+import { DailyReportCard } from '../features/daily-report/components/daily-report-card';
+import { ReportView } from '../features/report/components/report-view';
 
-/** Home (`/`): a welcome for visitors, the current report for signed-in owners. */
+/**
+ * Home (`/`): a welcome for visitors; for signed-in owners the daily business
+ * report above the website review. It lives in app/ because it composes
+ * features, which never import each other.
+ */
 export function HomePage() {
   usePageTitle('Home');
   const session = useSession();
