@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 )
@@ -56,6 +57,12 @@ func (f *fakeStores) ImportOrders(_ context.Context, r *storesv1.ImportOrdersReq
 	f.imported = len(r.GetCsv())
 	f.mu.Unlock()
 	return &storesv1.ImportOrdersResponse{Orders: 1}, nil
+}
+
+func (f *fakeStores) GetMetrics(_ context.Context, r *storesv1.GetMetricsRequest) (*storesv1.GetMetricsResponse, error) {
+	day := &storesv1.DayMetrics{Date: r.GetFrom(), Orders: 3, GrossSales: "16940.00", NetSales: "16940.00",
+		TotalSales: "16940.00", AverageOrderValue: wrapperspb.String("5646.67")}
+	return &storesv1.GetMetricsResponse{Currency: "PKR", Source: "import", Days: []*storesv1.DayMetrics{day}, Totals: day}, nil
 }
 
 // noFollow returns redirects instead of following them, as the test reads them.
@@ -179,5 +186,26 @@ func TestOnlyTheOrderImportTakesLargeBodies(t *testing.T) {
 	}
 	if code, _, _ := do(t, "POST", e.url+"/internal/users", `{"email":"`+csv+`"}`, nil); code != http.StatusRequestEntityTooLarge {
 		t.Fatalf("4 KB sign-up: %d, want 413", code)
+	}
+}
+
+// The issue's contract for metrics: counts are JSON integers, money decimal
+// strings, and a number that is not available is null, never missing.
+func TestMetricsJSONShape(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	code, _, b := do(t, "GET", e.url+"/internal/categories/c1/business-data/metrics?from=2025-12-06&to=2025-12-06", "", nil)
+	if code != 200 {
+		t.Fatalf("metrics: %d %v", code, b)
+	}
+	day := b["days"].([]any)[0].(map[string]any)
+	if day["orders"] != float64(3) || day["grossSales"] != "16940.00" || day["averageOrderValue"] != "5646.67" {
+		t.Fatalf("day = %v", day)
+	}
+	for _, k := range []string{"sessions", "conversionRate"} {
+		v, present := day[k]
+		if !present || v != nil {
+			t.Errorf("%s = %v (present %v), want null", k, v, present)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
+	wrapperspb "google.golang.org/protobuf/types/known/wrapperspb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -230,14 +231,14 @@ func (x *GetMetricsRequest) GetTo() string {
 }
 
 // DayMetrics are one day's numbers, or a range's totals. Money is a decimal
-// string in the shop's currency ("16940.00"); counts are integers; a field
-// that is not available is null.
+// string in the shop's currency ("16940.00"); counts are JSON integers; a
+// field that is not available is null (hence the wrapper types).
 type DayMetrics struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// date is YYYY-MM-DD; empty on totals.
 	Date string `protobuf:"bytes,1,opt,name=date,proto3" json:"date,omitempty"`
 	// orders placed that day (test and deleted orders excluded).
-	Orders int64 `protobuf:"varint,2,opt,name=orders,proto3" json:"orders,omitempty"`
+	Orders int32 `protobuf:"varint,2,opt,name=orders,proto3" json:"orders,omitempty"`
 	// gross_sales = product price × quantity, before discounts; gift cards excluded.
 	GrossSales string `protobuf:"bytes,3,opt,name=gross_sales,json=grossSales,proto3" json:"gross_sales,omitempty"`
 	// discounts on products (shipping discounts are in shipping).
@@ -254,19 +255,19 @@ type DayMetrics struct {
 	TotalSales string `protobuf:"bytes,9,opt,name=total_sales,json=totalSales,proto3" json:"total_sales,omitempty"`
 	// average_order_value = (gross sales − discounts) / orders, at order time.
 	// Null when there were no orders.
-	AverageOrderValue *string `protobuf:"bytes,10,opt,name=average_order_value,json=averageOrderValue,proto3,oneof" json:"average_order_value,omitempty"`
+	AverageOrderValue *wrapperspb.StringValue `protobuf:"bytes,10,opt,name=average_order_value,json=averageOrderValue,proto3" json:"average_order_value,omitempty"`
 	// sessions from Shopify's analytics only; null when not available.
-	Sessions *int64 `protobuf:"varint,11,opt,name=sessions,proto3,oneof" json:"sessions,omitempty"`
+	Sessions *wrapperspb.Int32Value `protobuf:"bytes,11,opt,name=sessions,proto3" json:"sessions,omitempty"`
 	// conversion_rate is the percent of sessions that completed checkout,
 	// from Shopify's analytics only ("2.13"); null when not available.
-	ConversionRate *string `protobuf:"bytes,12,opt,name=conversion_rate,json=conversionRate,proto3,oneof" json:"conversion_rate,omitempty"`
+	ConversionRate *wrapperspb.StringValue `protobuf:"bytes,12,opt,name=conversion_rate,json=conversionRate,proto3" json:"conversion_rate,omitempty"`
 	// duties charged, minus refunded duties.
 	Duties string `protobuf:"bytes,13,opt,name=duties,proto3" json:"duties,omitempty"`
 	// additional_fees charged, minus refunded fees.
 	AdditionalFees string `protobuf:"bytes,14,opt,name=additional_fees,json=additionalFees,proto3" json:"additional_fees,omitempty"`
 	// shopify_total_sales is Shopify's own figure for the day when it reported
 	// one (ShopifyQL), to compare with total_sales; null otherwise.
-	ShopifyTotalSales *string `protobuf:"bytes,15,opt,name=shopify_total_sales,json=shopifyTotalSales,proto3,oneof" json:"shopify_total_sales,omitempty"`
+	ShopifyTotalSales *wrapperspb.StringValue `protobuf:"bytes,15,opt,name=shopify_total_sales,json=shopifyTotalSales,proto3" json:"shopify_total_sales,omitempty"`
 	unknownFields     protoimpl.UnknownFields
 	sizeCache         protoimpl.SizeCache
 }
@@ -308,7 +309,7 @@ func (x *DayMetrics) GetDate() string {
 	return ""
 }
 
-func (x *DayMetrics) GetOrders() int64 {
+func (x *DayMetrics) GetOrders() int32 {
 	if x != nil {
 		return x.Orders
 	}
@@ -364,25 +365,25 @@ func (x *DayMetrics) GetTotalSales() string {
 	return ""
 }
 
-func (x *DayMetrics) GetAverageOrderValue() string {
-	if x != nil && x.AverageOrderValue != nil {
-		return *x.AverageOrderValue
+func (x *DayMetrics) GetAverageOrderValue() *wrapperspb.StringValue {
+	if x != nil {
+		return x.AverageOrderValue
 	}
-	return ""
+	return nil
 }
 
-func (x *DayMetrics) GetSessions() int64 {
-	if x != nil && x.Sessions != nil {
-		return *x.Sessions
+func (x *DayMetrics) GetSessions() *wrapperspb.Int32Value {
+	if x != nil {
+		return x.Sessions
 	}
-	return 0
+	return nil
 }
 
-func (x *DayMetrics) GetConversionRate() string {
-	if x != nil && x.ConversionRate != nil {
-		return *x.ConversionRate
+func (x *DayMetrics) GetConversionRate() *wrapperspb.StringValue {
+	if x != nil {
+		return x.ConversionRate
 	}
-	return ""
+	return nil
 }
 
 func (x *DayMetrics) GetDuties() string {
@@ -399,11 +400,11 @@ func (x *DayMetrics) GetAdditionalFees() string {
 	return ""
 }
 
-func (x *DayMetrics) GetShopifyTotalSales() string {
-	if x != nil && x.ShopifyTotalSales != nil {
-		return *x.ShopifyTotalSales
+func (x *DayMetrics) GetShopifyTotalSales() *wrapperspb.StringValue {
+	if x != nil {
+		return x.ShopifyTotalSales
 	}
-	return ""
+	return nil
 }
 
 // GetMetricsResponse is the range's numbers.
@@ -560,7 +561,7 @@ type ProductSales struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Title string                 `protobuf:"bytes,1,opt,name=title,proto3" json:"title,omitempty"`
 	// quantity sold minus quantity returned.
-	Quantity      int64  `protobuf:"varint,2,opt,name=quantity,proto3" json:"quantity,omitempty"`
+	Quantity      int32  `protobuf:"varint,2,opt,name=quantity,proto3" json:"quantity,omitempty"`
 	GrossSales    string `protobuf:"bytes,3,opt,name=gross_sales,json=grossSales,proto3" json:"gross_sales,omitempty"`
 	NetSales      string `protobuf:"bytes,4,opt,name=net_sales,json=netSales,proto3" json:"net_sales,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -604,7 +605,7 @@ func (x *ProductSales) GetTitle() string {
 	return ""
 }
 
-func (x *ProductSales) GetQuantity() int64 {
+func (x *ProductSales) GetQuantity() int32 {
 	if x != nil {
 		return x.Quantity
 	}
@@ -740,11 +741,11 @@ type ReportMetric struct {
 	Label string `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
 	// value is the day's value and average the seven days' mean, as decimal
 	// strings (money in the shop's currency); null when not available.
-	Value   *string `protobuf:"bytes,3,opt,name=value,proto3,oneof" json:"value,omitempty"`
-	Average *string `protobuf:"bytes,4,opt,name=average,proto3,oneof" json:"average,omitempty"`
+	Value   *wrapperspb.StringValue `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
+	Average *wrapperspb.StringValue `protobuf:"bytes,4,opt,name=average,proto3" json:"average,omitempty"`
 	// change_percent is the change against the average ("-45.0"); null when
 	// the average is zero or not available.
-	ChangePercent *string `protobuf:"bytes,5,opt,name=change_percent,json=changePercent,proto3,oneof" json:"change_percent,omitempty"`
+	ChangePercent *wrapperspb.StringValue `protobuf:"bytes,5,opt,name=change_percent,json=changePercent,proto3" json:"change_percent,omitempty"`
 	// unusual marks a change worth a look (see the service README for the rule).
 	Unusual bool `protobuf:"varint,6,opt,name=unusual,proto3" json:"unusual,omitempty"`
 	// formula says how the number is counted.
@@ -797,25 +798,25 @@ func (x *ReportMetric) GetLabel() string {
 	return ""
 }
 
-func (x *ReportMetric) GetValue() string {
-	if x != nil && x.Value != nil {
-		return *x.Value
+func (x *ReportMetric) GetValue() *wrapperspb.StringValue {
+	if x != nil {
+		return x.Value
 	}
-	return ""
+	return nil
 }
 
-func (x *ReportMetric) GetAverage() string {
-	if x != nil && x.Average != nil {
-		return *x.Average
+func (x *ReportMetric) GetAverage() *wrapperspb.StringValue {
+	if x != nil {
+		return x.Average
 	}
-	return ""
+	return nil
 }
 
-func (x *ReportMetric) GetChangePercent() string {
-	if x != nil && x.ChangePercent != nil {
-		return *x.ChangePercent
+func (x *ReportMetric) GetChangePercent() *wrapperspb.StringValue {
+	if x != nil {
+		return x.ChangePercent
 	}
-	return ""
+	return nil
 }
 
 func (x *ReportMetric) GetUnusual() bool {
@@ -1041,9 +1042,9 @@ type SyncProgress struct {
 	// phase is "IDLE", "QUEUED", "SHOP", "ORDERS", "PRODUCTS", "CUSTOMERS",
 	// "SESSIONS", "DONE" or "FAILED".
 	Phase     string `protobuf:"bytes,1,opt,name=phase,proto3" json:"phase,omitempty"`
-	Orders    int64  `protobuf:"varint,2,opt,name=orders,proto3" json:"orders,omitempty"`
-	Products  int64  `protobuf:"varint,3,opt,name=products,proto3" json:"products,omitempty"`
-	Customers int64  `protobuf:"varint,4,opt,name=customers,proto3" json:"customers,omitempty"`
+	Orders    int32  `protobuf:"varint,2,opt,name=orders,proto3" json:"orders,omitempty"`
+	Products  int32  `protobuf:"varint,3,opt,name=products,proto3" json:"products,omitempty"`
+	Customers int32  `protobuf:"varint,4,opt,name=customers,proto3" json:"customers,omitempty"`
 	// percent is 0–100 across the first import.
 	Percent int32 `protobuf:"varint,5,opt,name=percent,proto3" json:"percent,omitempty"`
 	// error says, for people, why the last sync failed.
@@ -1090,21 +1091,21 @@ func (x *SyncProgress) GetPhase() string {
 	return ""
 }
 
-func (x *SyncProgress) GetOrders() int64 {
+func (x *SyncProgress) GetOrders() int32 {
 	if x != nil {
 		return x.Orders
 	}
 	return 0
 }
 
-func (x *SyncProgress) GetProducts() int64 {
+func (x *SyncProgress) GetProducts() int32 {
 	if x != nil {
 		return x.Products
 	}
 	return 0
 }
 
-func (x *SyncProgress) GetCustomers() int64 {
+func (x *SyncProgress) GetCustomers() int32 {
 	if x != nil {
 		return x.Customers
 	}
@@ -1961,7 +1962,7 @@ var File_uplift_stores_v1_stores_service_proto protoreflect.FileDescriptor
 
 const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\n" +
-	"%uplift/stores/v1/stores_service.proto\x12\x10uplift.stores.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"`\n" +
+	"%uplift/stores/v1/stores_service.proto\x12\x10uplift.stores.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"`\n" +
 	"\x13ImportOrdersRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x16\n" +
@@ -1977,11 +1978,11 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x12\n" +
 	"\x04from\x18\x02 \x01(\tR\x04from\x12\x0e\n" +
-	"\x02to\x18\x03 \x01(\tR\x02to\"\xcc\x04\n" +
+	"\x02to\x18\x03 \x01(\tR\x02to\"\xde\x04\n" +
 	"\n" +
 	"DayMetrics\x12\x12\n" +
 	"\x04date\x18\x01 \x01(\tR\x04date\x12\x16\n" +
-	"\x06orders\x18\x02 \x01(\x03R\x06orders\x12\x1f\n" +
+	"\x06orders\x18\x02 \x01(\x05R\x06orders\x12\x1f\n" +
 	"\vgross_sales\x18\x03 \x01(\tR\n" +
 	"grossSales\x12\x1c\n" +
 	"\tdiscounts\x18\x04 \x01(\tR\tdiscounts\x12\x18\n" +
@@ -1990,18 +1991,14 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\bshipping\x18\a \x01(\tR\bshipping\x12\x14\n" +
 	"\x05taxes\x18\b \x01(\tR\x05taxes\x12\x1f\n" +
 	"\vtotal_sales\x18\t \x01(\tR\n" +
-	"totalSales\x123\n" +
+	"totalSales\x12L\n" +
 	"\x13average_order_value\x18\n" +
-	" \x01(\tH\x00R\x11averageOrderValue\x88\x01\x01\x12\x1f\n" +
-	"\bsessions\x18\v \x01(\x03H\x01R\bsessions\x88\x01\x01\x12,\n" +
-	"\x0fconversion_rate\x18\f \x01(\tH\x02R\x0econversionRate\x88\x01\x01\x12\x16\n" +
+	" \x01(\v2\x1c.google.protobuf.StringValueR\x11averageOrderValue\x127\n" +
+	"\bsessions\x18\v \x01(\v2\x1b.google.protobuf.Int32ValueR\bsessions\x12E\n" +
+	"\x0fconversion_rate\x18\f \x01(\v2\x1c.google.protobuf.StringValueR\x0econversionRate\x12\x16\n" +
 	"\x06duties\x18\r \x01(\tR\x06duties\x12'\n" +
-	"\x0fadditional_fees\x18\x0e \x01(\tR\x0eadditionalFees\x123\n" +
-	"\x13shopify_total_sales\x18\x0f \x01(\tH\x03R\x11shopifyTotalSales\x88\x01\x01B\x16\n" +
-	"\x14_average_order_valueB\v\n" +
-	"\t_sessionsB\x12\n" +
-	"\x10_conversion_rateB\x16\n" +
-	"\x14_shopify_total_sales\"\xcc\x01\n" +
+	"\x0fadditional_fees\x18\x0e \x01(\tR\x0eadditionalFees\x12L\n" +
+	"\x13shopify_total_sales\x18\x0f \x01(\v2\x1c.google.protobuf.StringValueR\x11shopifyTotalSales\"\xcc\x01\n" +
 	"\x12GetMetricsResponse\x12\x1a\n" +
 	"\bcurrency\x18\x01 \x01(\tR\bcurrency\x12\x1a\n" +
 	"\btimezone\x18\x02 \x01(\tR\btimezone\x12\x16\n" +
@@ -2016,7 +2013,7 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\x05limit\x18\x04 \x01(\x05R\x05limit\"~\n" +
 	"\fProductSales\x12\x14\n" +
 	"\x05title\x18\x01 \x01(\tR\x05title\x12\x1a\n" +
-	"\bquantity\x18\x02 \x01(\x03R\bquantity\x12\x1f\n" +
+	"\bquantity\x18\x02 \x01(\x05R\bquantity\x12\x1f\n" +
 	"\vgross_sales\x18\x03 \x01(\tR\n" +
 	"grossSales\x12\x1b\n" +
 	"\tnet_sales\x18\x04 \x01(\tR\bnetSales\"p\n" +
@@ -2026,19 +2023,15 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\x15GetDailyReportRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x12\n" +
-	"\x04date\x18\x02 \x01(\tR\x04date\"\xf9\x01\n" +
+	"\x04date\x18\x02 \x01(\tR\x04date\"\x9b\x02\n" +
 	"\fReportMetric\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05label\x18\x02 \x01(\tR\x05label\x12\x19\n" +
-	"\x05value\x18\x03 \x01(\tH\x00R\x05value\x88\x01\x01\x12\x1d\n" +
-	"\aaverage\x18\x04 \x01(\tH\x01R\aaverage\x88\x01\x01\x12*\n" +
-	"\x0echange_percent\x18\x05 \x01(\tH\x02R\rchangePercent\x88\x01\x01\x12\x18\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\x122\n" +
+	"\x05value\x18\x03 \x01(\v2\x1c.google.protobuf.StringValueR\x05value\x126\n" +
+	"\aaverage\x18\x04 \x01(\v2\x1c.google.protobuf.StringValueR\aaverage\x12C\n" +
+	"\x0echange_percent\x18\x05 \x01(\v2\x1c.google.protobuf.StringValueR\rchangePercent\x12\x18\n" +
 	"\aunusual\x18\x06 \x01(\bR\aunusual\x12\x18\n" +
-	"\aformula\x18\a \x01(\tR\aformulaB\b\n" +
-	"\x06_valueB\n" +
-	"\n" +
-	"\b_averageB\x11\n" +
-	"\x0f_change_percent\"\x96\x02\n" +
+	"\aformula\x18\a \x01(\tR\aformula\"\x96\x02\n" +
 	"\vDailyReport\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x12\n" +
 	"\x04date\x18\x02 \x01(\tR\x04date\x12\x1a\n" +
@@ -2057,9 +2050,9 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"categoryId\"\xe8\x01\n" +
 	"\fSyncProgress\x12\x14\n" +
 	"\x05phase\x18\x01 \x01(\tR\x05phase\x12\x16\n" +
-	"\x06orders\x18\x02 \x01(\x03R\x06orders\x12\x1a\n" +
-	"\bproducts\x18\x03 \x01(\x03R\bproducts\x12\x1c\n" +
-	"\tcustomers\x18\x04 \x01(\x03R\tcustomers\x12\x18\n" +
+	"\x06orders\x18\x02 \x01(\x05R\x06orders\x12\x1a\n" +
+	"\bproducts\x18\x03 \x01(\x05R\bproducts\x12\x1c\n" +
+	"\tcustomers\x18\x04 \x01(\x05R\tcustomers\x12\x18\n" +
 	"\apercent\x18\x05 \x01(\x05R\apercent\x12\x14\n" +
 	"\x05error\x18\x06 \x01(\tR\x05error\x12@\n" +
 	"\x0elast_synced_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\flastSyncedAt\"\xad\x02\n" +
@@ -2177,47 +2170,56 @@ var file_uplift_stores_v1_stores_service_proto_goTypes = []any{
 	(*CompleteShopifyConnectResponse)(nil), // 26: uplift.stores.v1.CompleteShopifyConnectResponse
 	(*HandleShopifyWebhookRequest)(nil),    // 27: uplift.stores.v1.HandleShopifyWebhookRequest
 	(*HandleShopifyWebhookResponse)(nil),   // 28: uplift.stores.v1.HandleShopifyWebhookResponse
-	(*timestamppb.Timestamp)(nil),          // 29: google.protobuf.Timestamp
+	(*wrapperspb.StringValue)(nil),         // 29: google.protobuf.StringValue
+	(*wrapperspb.Int32Value)(nil),          // 30: google.protobuf.Int32Value
+	(*timestamppb.Timestamp)(nil),          // 31: google.protobuf.Timestamp
 }
 var file_uplift_stores_v1_stores_service_proto_depIdxs = []int32{
-	3,  // 0: uplift.stores.v1.GetMetricsResponse.days:type_name -> uplift.stores.v1.DayMetrics
-	3,  // 1: uplift.stores.v1.GetMetricsResponse.totals:type_name -> uplift.stores.v1.DayMetrics
-	6,  // 2: uplift.stores.v1.GetTopProductsResponse.products:type_name -> uplift.stores.v1.ProductSales
-	9,  // 3: uplift.stores.v1.DailyReport.metrics:type_name -> uplift.stores.v1.ReportMetric
-	10, // 4: uplift.stores.v1.GetDailyReportResponse.report:type_name -> uplift.stores.v1.DailyReport
-	29, // 5: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
-	29, // 6: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
-	13, // 7: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
-	29, // 8: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
-	14, // 9: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
-	15, // 10: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
-	0,  // 11: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
-	2,  // 12: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
-	5,  // 13: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
-	8,  // 14: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
-	12, // 15: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
-	17, // 16: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
-	19, // 17: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
-	21, // 18: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
-	23, // 19: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
-	25, // 20: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
-	27, // 21: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
-	1,  // 22: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
-	4,  // 23: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
-	7,  // 24: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
-	11, // 25: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
-	16, // 26: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
-	18, // 27: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
-	20, // 28: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
-	22, // 29: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
-	24, // 30: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
-	26, // 31: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
-	28, // 32: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
-	22, // [22:33] is the sub-list for method output_type
-	11, // [11:22] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	29, // 0: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
+	30, // 1: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
+	29, // 2: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
+	29, // 3: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
+	3,  // 4: uplift.stores.v1.GetMetricsResponse.days:type_name -> uplift.stores.v1.DayMetrics
+	3,  // 5: uplift.stores.v1.GetMetricsResponse.totals:type_name -> uplift.stores.v1.DayMetrics
+	6,  // 6: uplift.stores.v1.GetTopProductsResponse.products:type_name -> uplift.stores.v1.ProductSales
+	29, // 7: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
+	29, // 8: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
+	29, // 9: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
+	9,  // 10: uplift.stores.v1.DailyReport.metrics:type_name -> uplift.stores.v1.ReportMetric
+	10, // 11: uplift.stores.v1.GetDailyReportResponse.report:type_name -> uplift.stores.v1.DailyReport
+	31, // 12: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
+	31, // 13: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
+	13, // 14: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
+	31, // 15: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
+	14, // 16: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
+	15, // 17: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
+	0,  // 18: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
+	2,  // 19: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
+	5,  // 20: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
+	8,  // 21: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
+	12, // 22: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
+	17, // 23: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
+	19, // 24: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
+	21, // 25: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
+	23, // 26: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
+	25, // 27: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
+	27, // 28: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
+	1,  // 29: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
+	4,  // 30: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
+	7,  // 31: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
+	11, // 32: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
+	16, // 33: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
+	18, // 34: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
+	20, // 35: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
+	22, // 36: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
+	24, // 37: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
+	26, // 38: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
+	28, // 39: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
+	29, // [29:40] is the sub-list for method output_type
+	18, // [18:29] is the sub-list for method input_type
+	18, // [18:18] is the sub-list for extension type_name
+	18, // [18:18] is the sub-list for extension extendee
+	0,  // [0:18] is the sub-list for field type_name
 }
 
 func init() { file_uplift_stores_v1_stores_service_proto_init() }
@@ -2225,8 +2227,6 @@ func file_uplift_stores_v1_stores_service_proto_init() {
 	if File_uplift_stores_v1_stores_service_proto != nil {
 		return
 	}
-	file_uplift_stores_v1_stores_service_proto_msgTypes[3].OneofWrappers = []any{}
-	file_uplift_stores_v1_stores_service_proto_msgTypes[9].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

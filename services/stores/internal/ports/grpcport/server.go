@@ -7,10 +7,12 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/timestamppb"
+	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 
@@ -61,7 +63,7 @@ func (s *Server) GetMetrics(ctx context.Context, req *storesv1.GetMetricsRequest
 	for _, d := range m.Days {
 		pd := toProtoDay(d, m.Currency, true)
 		if v, ok := m.Shopify[d.Date]; ok {
-			pd.ShopifyTotalSales = ptr(domain.FormatMoney(v, m.Currency))
+			pd.ShopifyTotalSales = wrapperspb.String(domain.FormatMoney(v, m.Currency))
 		}
 		out.Days = append(out.Days, pd)
 	}
@@ -71,18 +73,21 @@ func (s *Server) GetMetrics(ctx context.Context, req *storesv1.GetMetricsRequest
 func toProtoDay(d domain.DayTotals, currency string, withDate bool) *storesv1.DayMetrics {
 	money := func(m domain.Money) string { return domain.FormatMoney(m, currency) }
 	pd := &storesv1.DayMetrics{
-		Orders: d.Orders, GrossSales: money(d.Gross), Discounts: money(d.Discounts), Returns: money(d.Returns),
+		Orders: count(d.Orders), GrossSales: money(d.Gross), Discounts: money(d.Discounts), Returns: money(d.Returns),
 		NetSales: money(d.Net()), Shipping: money(d.Shipping), Taxes: money(d.Taxes), TotalSales: money(d.TotalSales()),
-		Duties: money(d.Duties), AdditionalFees: money(d.AdditionalFees), Sessions: d.Sessions,
+		Duties: money(d.Duties), AdditionalFees: money(d.AdditionalFees),
 	}
 	if withDate {
 		pd.Date = d.Date.String()
 	}
+	if d.Sessions != nil {
+		pd.Sessions = wrapperspb.Int32(count(*d.Sessions))
+	}
 	if aov, ok := domain.AverageOrderValue(d); ok {
-		pd.AverageOrderValue = ptr(money(aov))
+		pd.AverageOrderValue = wrapperspb.String(money(aov))
 	}
 	if cr, ok := domain.ConversionPercent(d); ok {
-		pd.ConversionRate = ptr(cr)
+		pd.ConversionRate = wrapperspb.String(cr)
 	}
 	return pd
 }
@@ -95,7 +100,7 @@ func (s *Server) GetTopProducts(ctx context.Context, req *storesv1.GetTopProduct
 	}
 	out := &storesv1.GetTopProductsResponse{Currency: currency, Products: make([]*storesv1.ProductSales, 0, len(ps))}
 	for _, p := range ps {
-		out.Products = append(out.Products, &storesv1.ProductSales{Title: p.Title, Quantity: p.Quantity,
+		out.Products = append(out.Products, &storesv1.ProductSales{Title: p.Title, Quantity: count(p.Quantity),
 			GrossSales: domain.FormatMoney(p.Gross, currency), NetSales: domain.FormatMoney(p.NetSales, currency)})
 	}
 	return out, nil
@@ -126,8 +131,8 @@ func (s *Server) GetConnections(ctx context.Context, req *storesv1.GetConnection
 		out.Shopify = &storesv1.ShopifyConnection{Status: status, Shop: sc.Shop, Name: sc.Name,
 			Currency: sc.Currency, Timezone: sc.Timezone, ConnectedAt: timestamppb.New(sc.ConnectedAt),
 			SessionsAvailable: sc.SessionsAvailable,
-			Sync: &storesv1.SyncProgress{Phase: sc.Progress.Phase, Orders: sc.Progress.Orders,
-				Products: sc.Progress.Products, Customers: sc.Progress.Customers,
+			Sync: &storesv1.SyncProgress{Phase: sc.Progress.Phase, Orders: count(sc.Progress.Orders),
+				Products: count(sc.Progress.Products), Customers: count(sc.Progress.Customers),
 				Percent: int32(sc.Progress.Percent), Error: sc.Progress.Error}}
 		if sc.LastSyncedAt != nil {
 			out.Shopify.Sync.LastSyncedAt = timestamppb.New(*sc.LastSyncedAt)
@@ -221,7 +226,19 @@ func (s *Server) toStatus(ctx context.Context, err error) error {
 	return grpcerr.Internal(ctx, s.Log, err)
 }
 
-func ptr[T any](v T) *T { return &v }
+// optString is a wrapper, so "not available" reaches JSON as null.
+func optString(v *string) *wrapperspb.StringValue {
+	if v == nil {
+		return nil
+	}
+	return wrapperspb.String(*v)
+}
+
+// count narrows a count for the API, whose counts are JSON integers (int64
+// would be a JSON string); no shop has two billion orders in a range.
+func count(n int64) int32 {
+	return int32(max(min(n, math.MaxInt32), math.MinInt32))
+}
 
 func toProtoReport(r app.DailyReport) *storesv1.DailyReport {
 	out := &storesv1.DailyReport{Status: "NO_DATA", Date: r.Date.String(), Currency: r.Currency,
@@ -233,7 +250,7 @@ func toProtoReport(r app.DailyReport) *storesv1.DailyReport {
 	out.Headline, out.Notes, out.BestSeller = r.Headline, r.Notes, r.BestSeller
 	for _, m := range r.Metrics {
 		out.Metrics = append(out.Metrics, &storesv1.ReportMetric{Key: m.Key, Label: m.Label, Formula: m.Formula,
-			Value: m.Value, Average: m.Average, ChangePercent: m.ChangePercent, Unusual: m.Unusual})
+			Value: optString(m.Value), Average: optString(m.Average), ChangePercent: optString(m.ChangePercent), Unusual: m.Unusual})
 	}
 	return out
 }

@@ -89,7 +89,7 @@ function gateway(current: Period, previous: Period = { totals: {} }, options: { 
       return json({
         currency: 'USD',
         products: [
-          { title: 'Anvil, 50 kg', quantity: '4', grossSales: '1200.00', netSales: '1100.00' },
+          { title: 'Anvil, 50 kg', quantity: 4, grossSales: '1200.00', netSales: '1100.00' },
           { title: 'Hammer', quantity: 7, netSales: '210.00' },
         ],
       });
@@ -214,17 +214,17 @@ describe('AnalyticsPage: the numbers', () => {
     gateway(
       {
         totals: {
-          orders: '9',
+          orders: 9,
           grossSales: '1200.00',
           netSales: '1100.00',
           totalSales: '1125.00',
           averageOrderValue: '125.00',
-          sessions: '400',
+          sessions: 400,
           conversionRate: '2.50',
         },
       },
-      // The API may send int64 as a number, too.
-      { totals: { orders: 12 as unknown as string, totalSales: '1000.00', averageOrderValue: '125.00', conversionRate: '2.00' } },
+      // Older answers sent counts as int64 strings; both read the same.
+      { totals: { orders: '12' as unknown as number, totalSales: '1000.00', averageOrderValue: '125.00', conversionRate: '2.00' } },
     );
     renderAnalytics();
     const sales = await screen.findByRole('group', { name: 'Total sales' });
@@ -248,7 +248,7 @@ describe('AnalyticsPage: the numbers', () => {
   it('shows "—" instead of a change when the previous period was zero or not available', async () => {
     today(2024, 2, 31);
     // proto3 JSON leaves zeros out: the previous period had no sales and no orders.
-    gateway({ totals: { orders: '3', totalSales: '300.00', averageOrderValue: '100.00' } }, { totals: {} });
+    gateway({ totals: { orders: 3, totalSales: '300.00', averageOrderValue: '100.00' } }, { totals: {} });
     renderAnalytics();
     const sales = await screen.findByRole('group', { name: 'Total sales' });
     await waitFor(() => expect(within(sales).getByText('—')).toBeTruthy());
@@ -259,7 +259,7 @@ describe('AnalyticsPage: the numbers', () => {
 
   it('says the conversion rate is not available, and why, when there are no sessions', async () => {
     today(2024, 2, 31);
-    gateway({ totals: { orders: '3', totalSales: '300.00' }, source: 'import' });
+    gateway({ totals: { orders: 3, totalSales: '300.00' }, source: 'import' });
     renderAnalytics();
     const conversion = await screen.findByRole('group', { name: 'Conversion rate' });
     expect(within(conversion).getByText('Not available')).toBeTruthy();
@@ -270,10 +270,10 @@ describe('AnalyticsPage: the numbers', () => {
   it('shows a chart, a table by day (newest first) and the top products', async () => {
     today(2024, 2, 31);
     gateway({
-      totals: { orders: '5', totalSales: '600.00', grossSales: '650.00', netSales: '550.00' },
+      totals: { orders: 5, totalSales: '600.00', grossSales: '650.00', netSales: '550.00' },
       days: {
-        '2024-03-31': { orders: '3', grossSales: '400.00', discounts: '40.00', netSales: '360.00', totalSales: '375.00', averageOrderValue: '120.00' },
-        '2024-03-30': { orders: '2', totalSales: '225.00', sessions: '50', conversionRate: '4.00' },
+        '2024-03-31': { orders: 3, grossSales: '400.00', discounts: '40.00', netSales: '360.00', totalSales: '375.00', averageOrderValue: '120.00' },
+        '2024-03-30': { orders: 2, totalSales: '225.00', sessions: 50, conversionRate: '4.00' },
       },
     });
     renderAnalytics();

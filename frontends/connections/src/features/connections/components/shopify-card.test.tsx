@@ -99,8 +99,8 @@ describe('Shopify card', () => {
       [CONNECTIONS]: () =>
         json(
           ++polls === 1
-            ? connected({ phase: 'ORDERS', orders: '1200', products: '8', customers: '1', percent: 40 })
-            : connected({ phase: 'DONE', orders: '1500', products: '9', customers: '310', percent: 100, lastSyncedAt: new Date().toISOString() }),
+            ? connected({ phase: 'ORDERS', orders: 1200, products: 8, customers: 1, percent: 40 })
+            : connected({ phase: 'DONE', orders: 1500, products: 9, customers: 310, percent: 100, lastSyncedAt: new Date().toISOString() }),
         ),
     });
     renderPage();
@@ -133,7 +133,7 @@ describe('Shopify card', () => {
     let synced = false;
     const api = gateway({
       [CONNECTIONS]: () =>
-        json(synced ? connected({ phase: 'QUEUED' }) : connected({ phase: 'DONE', orders: '3', lastSyncedAt: '2020-01-01T00:00:00Z' })),
+        json(synced ? connected({ phase: 'QUEUED' }) : connected({ phase: 'DONE', orders: 3, lastSyncedAt: '2020-01-01T00:00:00Z' })),
       [SYNC]: () => {
         synced = true;
         return json({});

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { formatCount, formatWhen, syncCounts } from './format';
 
 describe('format', () => {
-  it('reads int64 counts sent as strings, and missing ones as zero', () => {
+  it('reads counts (numbers, or strings from older answers), and missing ones as zero', () => {
     expect(formatCount('1234567')).toBe('1,234,567');
     expect(formatCount(undefined)).toBe('0');
     expect(formatCount('not a number')).toBe('0');
-    expect(syncCounts({ orders: '1', products: '2' })).toBe('1 order · 2 products · 0 customers');
+    expect(syncCounts({ orders: 1, products: 2 })).toBe('1 order · 2 products · 0 customers');
   });
 
   it('says how long ago within a day, then the local date and time', () => {

@@ -5,15 +5,15 @@
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_api_annotations } from "../../../google/api/annotations_pb";
-import type { Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Int32ValueJson, StringValueJson, Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp, file_google_protobuf_wrappers } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file uplift/stores/v1/stores_service.proto.
  */
 export const file_uplift_stores_v1_stores_service: GenFile = /*@__PURE__*/
-  fileDesc("CiV1cGxpZnQvc3RvcmVzL3YxL3N0b3Jlc19zZXJ2aWNlLnByb3RvEhB1cGxpZnQuc3RvcmVzLnYxIkcKE0ltcG9ydE9yZGVyc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDgoGZm9ybWF0GAIgASgJEgsKA2NzdhgDIAEoCSJvChRJbXBvcnRPcmRlcnNSZXNwb25zZRIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHdhcm5pbmdzGAUgAygJIkIKEUdldE1ldHJpY3NSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBGZyb20YAiABKAkSCgoCdG8YAyABKAkinwMKCkRheU1ldHJpY3MSDAoEZGF0ZRgBIAEoCRIOCgZvcmRlcnMYAiABKAMSEwoLZ3Jvc3Nfc2FsZXMYAyABKAkSEQoJZGlzY291bnRzGAQgASgJEg8KB3JldHVybnMYBSABKAkSEQoJbmV0X3NhbGVzGAYgASgJEhAKCHNoaXBwaW5nGAcgASgJEg0KBXRheGVzGAggASgJEhMKC3RvdGFsX3NhbGVzGAkgASgJEiAKE2F2ZXJhZ2Vfb3JkZXJfdmFsdWUYCiABKAlIAIgBARIVCghzZXNzaW9ucxgLIAEoA0gBiAEBEhwKD2NvbnZlcnNpb25fcmF0ZRgMIAEoCUgCiAEBEg4KBmR1dGllcxgNIAEoCRIXCg9hZGRpdGlvbmFsX2ZlZXMYDiABKAkSIAoTc2hvcGlmeV90b3RhbF9zYWxlcxgPIAEoCUgDiAEBQhYKFF9hdmVyYWdlX29yZGVyX3ZhbHVlQgsKCV9zZXNzaW9uc0ISChBfY29udmVyc2lvbl9yYXRlQhYKFF9zaG9waWZ5X3RvdGFsX3NhbGVzIqIBChJHZXRNZXRyaWNzUmVzcG9uc2USEAoIY3VycmVuY3kYASABKAkSEAoIdGltZXpvbmUYAiABKAkSDgoGc291cmNlGAMgASgJEioKBGRheXMYBCADKAsyHC51cGxpZnQuc3RvcmVzLnYxLkRheU1ldHJpY3MSLAoGdG90YWxzGAUgASgLMhwudXBsaWZ0LnN0b3Jlcy52MS5EYXlNZXRyaWNzIlUKFUdldFRvcFByb2R1Y3RzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRmcm9tGAIgASgJEgoKAnRvGAMgASgJEg0KBWxpbWl0GAQgASgFIlcKDFByb2R1Y3RTYWxlcxINCgV0aXRsZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoAxITCgtncm9zc19zYWxlcxgDIAEoCRIRCgluZXRfc2FsZXMYBCABKAkiXAoWR2V0VG9wUHJvZHVjdHNSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIwCghwcm9kdWN0cxgCIAMoCzIeLnVwbGlmdC5zdG9yZXMudjEuUHJvZHVjdFNhbGVzIjoKFUdldERhaWx5UmVwb3J0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRkYXRlGAIgASgJIrwBCgxSZXBvcnRNZXRyaWMSCwoDa2V5GAEgASgJEg0KBWxhYmVsGAIgASgJEhIKBXZhbHVlGAMgASgJSACIAQESFAoHYXZlcmFnZRgEIAEoCUgBiAEBEhsKDmNoYW5nZV9wZXJjZW50GAUgASgJSAKIAQESDwoHdW51c3VhbBgGIAEoCBIPCgdmb3JtdWxhGAcgASgJQggKBl92YWx1ZUIKCghfYXZlcmFnZUIRCg9fY2hhbmdlX3BlcmNlbnQixgEKC0RhaWx5UmVwb3J0Eg4KBnN0YXR1cxgBIAEoCRIMCgRkYXRlGAIgASgJEhAKCGN1cnJlbmN5GAMgASgJEhAKCHRpbWV6b25lGAQgASgJEg4KBnNvdXJjZRgFIAEoCRIvCgdtZXRyaWNzGAYgAygLMh4udXBsaWZ0LnN0b3Jlcy52MS5SZXBvcnRNZXRyaWMSEAoIaGVhZGxpbmUYByABKAkSDQoFbm90ZXMYCCADKAkSEwoLYmVzdF9zZWxsZXIYCSABKAkiRwoWR2V0RGFpbHlSZXBvcnRSZXNwb25zZRItCgZyZXBvcnQYASABKAsyHS51cGxpZnQuc3RvcmVzLnYxLkRhaWx5UmVwb3J0IiwKFUdldENvbm5lY3Rpb25zUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSKmAQoMU3luY1Byb2dyZXNzEg0KBXBoYXNlGAEgASgJEg4KBm9yZGVycxgCIAEoAxIQCghwcm9kdWN0cxgDIAEoAxIRCgljdXN0b21lcnMYBCABKAMSDwoHcGVyY2VudBgFIAEoBRINCgVlcnJvchgGIAEoCRIyCg5sYXN0X3N5bmNlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi3wEKEVNob3BpZnlDb25uZWN0aW9uEg4KBnN0YXR1cxgBIAEoCRIMCgRzaG9wGAIgASgJEgwKBG5hbWUYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSEAoIdGltZXpvbmUYBSABKAkSMAoMY29ubmVjdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgRzeW5jGAcgASgLMh4udXBsaWZ0LnN0b3Jlcy52MS5TeW5jUHJvZ3Jlc3MSGgoSc2Vzc2lvbnNfYXZhaWxhYmxlGAggASgIIoUBCgtPcmRlckltcG9ydBIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEi8KC2ltcG9ydGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKCAQoWR2V0Q29ubmVjdGlvbnNSZXNwb25zZRI0CgdzaG9waWZ5GAEgASgLMiMudXBsaWZ0LnN0b3Jlcy52MS5TaG9waWZ5Q29ubmVjdGlvbhIyCgtsYXN0X2ltcG9ydBgCIAEoCzIdLnVwbGlmdC5zdG9yZXMudjEuT3JkZXJJbXBvcnQiPwoaU3RhcnRTaG9waWZ5Q29ubmVjdFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEc2hvcBgCIAEoCSIzChtTdGFydFNob3BpZnlDb25uZWN0UmVzcG9uc2USFAoMcmVkaXJlY3RfdXJsGAEgASgJIikKElN5bmNTaG9waWZ5UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIVChNTeW5jU2hvcGlmeVJlc3BvbnNlIi8KGERpc2Nvbm5lY3RTaG9waWZ5UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIbChlEaXNjb25uZWN0U2hvcGlmeVJlc3BvbnNlIigKF0F1dGhvcml6ZVNob3BpZnlSZXF1ZXN0Eg0KBXN0YXRlGAEgASgJIjEKGEF1dGhvcml6ZVNob3BpZnlSZXNwb25zZRIVCg1hdXRob3JpemVfdXJsGAEgASgJIkkKHUNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXF1ZXN0EhEKCXJhd19xdWVyeRgBIAEoCRIVCg1icm93c2VyX3N0YXRlGAIgASgJIjYKHkNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXNwb25zZRIUCgxyZWRpcmVjdF91cmwYASABKAkisQEKG0hhbmRsZVNob3BpZnlXZWJob29rUmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEgwKBGhtYWMYAiABKAkSDQoFdG9waWMYAyABKAkSEwoLc2hvcF9kb21haW4YBCABKAkSEgoKd2ViaG9va19pZBgFIAEoCRIQCghldmVudF9pZBgGIAEoCRITCgthcGlfdmVyc2lvbhgHIAEoCRIUCgx0cmlnZ2VyZWRfYXQYCCABKAkiHgocSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXNwb25zZTLADQoNU3RvcmVzU2VydmljZRKoAQoMSW1wb3J0T3JkZXJzEiUudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXF1ZXN0GiYudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXNwb25zZSJJgtPkkwJDOgEqIj4vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvb3JkZXJzL2ltcG9ydBKZAQoKR2V0TWV0cmljcxIjLnVwbGlmdC5zdG9yZXMudjEuR2V0TWV0cmljc1JlcXVlc3QaJC51cGxpZnQuc3RvcmVzLnYxLkdldE1ldHJpY3NSZXNwb25zZSJAgtPkkwI6EjgvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvbWV0cmljcxKqAQoOR2V0VG9wUHJvZHVjdHMSJy51cGxpZnQuc3RvcmVzLnYxLkdldFRvcFByb2R1Y3RzUmVxdWVzdBooLnVwbGlmdC5zdG9yZXMudjEuR2V0VG9wUHJvZHVjdHNSZXNwb25zZSJFgtPkkwI/Ej0vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvdG9wLXByb2R1Y3RzErEBCg5HZXREYWlseVJlcG9ydBInLnVwbGlmdC5zdG9yZXMudjEuR2V0RGFpbHlSZXBvcnRSZXF1ZXN0GigudXBsaWZ0LnN0b3Jlcy52MS5HZXREYWlseVJlcG9ydFJlc3BvbnNlIkyC0+STAkZiBnJlcG9ydBI8L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2RhaWx5UmVwb3J0EpsBCg5HZXRDb25uZWN0aW9ucxInLnVwbGlmdC5zdG9yZXMudjEuR2V0Q29ubmVjdGlvbnNSZXF1ZXN0GigudXBsaWZ0LnN0b3Jlcy52MS5HZXRDb25uZWN0aW9uc1Jlc3BvbnNlIjaC0+STAjASLi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMStQEKE1N0YXJ0U2hvcGlmeUNvbm5lY3QSLC51cGxpZnQuc3RvcmVzLnYxLlN0YXJ0U2hvcGlmeUNvbm5lY3RSZXF1ZXN0Gi0udXBsaWZ0LnN0b3Jlcy52MS5TdGFydFNob3BpZnlDb25uZWN0UmVzcG9uc2UiQYLT5JMCOzoBKiI2L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy9zaG9waWZ5EqIBCgtTeW5jU2hvcGlmeRIkLnVwbGlmdC5zdG9yZXMudjEuU3luY1Nob3BpZnlSZXF1ZXN0GiUudXBsaWZ0LnN0b3Jlcy52MS5TeW5jU2hvcGlmeVJlc3BvbnNlIkaC0+STAkA6ASoiOy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvc2hvcGlmeS9zeW5jEqwBChFEaXNjb25uZWN0U2hvcGlmeRIqLnVwbGlmdC5zdG9yZXMudjEuRGlzY29ubmVjdFNob3BpZnlSZXF1ZXN0GisudXBsaWZ0LnN0b3Jlcy52MS5EaXNjb25uZWN0U2hvcGlmeVJlc3BvbnNlIj6C0+STAjgqNi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvc2hvcGlmeRJpChBBdXRob3JpemVTaG9waWZ5EikudXBsaWZ0LnN0b3Jlcy52MS5BdXRob3JpemVTaG9waWZ5UmVxdWVzdBoqLnVwbGlmdC5zdG9yZXMudjEuQXV0aG9yaXplU2hvcGlmeVJlc3BvbnNlEnsKFkNvbXBsZXRlU2hvcGlmeUNvbm5lY3QSLy51cGxpZnQuc3RvcmVzLnYxLkNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXF1ZXN0GjAudXBsaWZ0LnN0b3Jlcy52MS5Db21wbGV0ZVNob3BpZnlDb25uZWN0UmVzcG9uc2USdQoUSGFuZGxlU2hvcGlmeVdlYmhvb2sSLS51cGxpZnQuc3RvcmVzLnYxLkhhbmRsZVNob3BpZnlXZWJob29rUmVxdWVzdBouLnVwbGlmdC5zdG9yZXMudjEuSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXNwb25zZUK8AQoUY29tLnVwbGlmdC5zdG9yZXMudjFCElN0b3Jlc1NlcnZpY2VQcm90b1ABWi51cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvc3RvcmVzL3YxO3N0b3Jlc3YxogIDVVNYqgIQVXBsaWZ0LlN0b3Jlcy5WMcoCEFVwbGlmdFxTdG9yZXNcVjHiAhxVcGxpZnRcU3RvcmVzXFYxXEdQQk1ldGFkYXRh6gISVXBsaWZ0OjpTdG9yZXM6OlYxYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("CiV1cGxpZnQvc3RvcmVzL3YxL3N0b3Jlc19zZXJ2aWNlLnByb3RvEhB1cGxpZnQuc3RvcmVzLnYxIkcKE0ltcG9ydE9yZGVyc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDgoGZm9ybWF0GAIgASgJEgsKA2NzdhgDIAEoCSJvChRJbXBvcnRPcmRlcnNSZXNwb25zZRIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHdhcm5pbmdzGAUgAygJIkIKEUdldE1ldHJpY3NSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBGZyb20YAiABKAkSCgoCdG8YAyABKAkisQMKCkRheU1ldHJpY3MSDAoEZGF0ZRgBIAEoCRIOCgZvcmRlcnMYAiABKAUSEwoLZ3Jvc3Nfc2FsZXMYAyABKAkSEQoJZGlzY291bnRzGAQgASgJEg8KB3JldHVybnMYBSABKAkSEQoJbmV0X3NhbGVzGAYgASgJEhAKCHNoaXBwaW5nGAcgASgJEg0KBXRheGVzGAggASgJEhMKC3RvdGFsX3NhbGVzGAkgASgJEjkKE2F2ZXJhZ2Vfb3JkZXJfdmFsdWUYCiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLQoIc2Vzc2lvbnMYCyABKAsyGy5nb29nbGUucHJvdG9idWYuSW50MzJWYWx1ZRI1Cg9jb252ZXJzaW9uX3JhdGUYDCABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDgoGZHV0aWVzGA0gASgJEhcKD2FkZGl0aW9uYWxfZmVlcxgOIAEoCRI5ChNzaG9waWZ5X3RvdGFsX3NhbGVzGA8gASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlIqIBChJHZXRNZXRyaWNzUmVzcG9uc2USEAoIY3VycmVuY3kYASABKAkSEAoIdGltZXpvbmUYAiABKAkSDgoGc291cmNlGAMgASgJEioKBGRheXMYBCADKAsyHC51cGxpZnQuc3RvcmVzLnYxLkRheU1ldHJpY3MSLAoGdG90YWxzGAUgASgLMhwudXBsaWZ0LnN0b3Jlcy52MS5EYXlNZXRyaWNzIlUKFUdldFRvcFByb2R1Y3RzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRmcm9tGAIgASgJEgoKAnRvGAMgASgJEg0KBWxpbWl0GAQgASgFIlcKDFByb2R1Y3RTYWxlcxINCgV0aXRsZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoBRITCgtncm9zc19zYWxlcxgDIAEoCRIRCgluZXRfc2FsZXMYBCABKAkiXAoWR2V0VG9wUHJvZHVjdHNSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIwCghwcm9kdWN0cxgCIAMoCzIeLnVwbGlmdC5zdG9yZXMudjEuUHJvZHVjdFNhbGVzIjoKFUdldERhaWx5UmVwb3J0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRkYXRlGAIgASgJIt4BCgxSZXBvcnRNZXRyaWMSCwoDa2V5GAEgASgJEg0KBWxhYmVsGAIgASgJEisKBXZhbHVlGAMgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi0KB2F2ZXJhZ2UYBCABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSNAoOY2hhbmdlX3BlcmNlbnQYBSABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDwoHdW51c3VhbBgGIAEoCBIPCgdmb3JtdWxhGAcgASgJIsYBCgtEYWlseVJlcG9ydBIOCgZzdGF0dXMYASABKAkSDAoEZGF0ZRgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRIQCgh0aW1lem9uZRgEIAEoCRIOCgZzb3VyY2UYBSABKAkSLwoHbWV0cmljcxgGIAMoCzIeLnVwbGlmdC5zdG9yZXMudjEuUmVwb3J0TWV0cmljEhAKCGhlYWRsaW5lGAcgASgJEg0KBW5vdGVzGAggAygJEhMKC2Jlc3Rfc2VsbGVyGAkgASgJIkcKFkdldERhaWx5UmVwb3J0UmVzcG9uc2USLQoGcmVwb3J0GAEgASgLMh0udXBsaWZ0LnN0b3Jlcy52MS5EYWlseVJlcG9ydCIsChVHZXRDb25uZWN0aW9uc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkipgEKDFN5bmNQcm9ncmVzcxINCgVwaGFzZRgBIAEoCRIOCgZvcmRlcnMYAiABKAUSEAoIcHJvZHVjdHMYAyABKAUSEQoJY3VzdG9tZXJzGAQgASgFEg8KB3BlcmNlbnQYBSABKAUSDQoFZXJyb3IYBiABKAkSMgoObGFzdF9zeW5jZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIt8BChFTaG9waWZ5Q29ubmVjdGlvbhIOCgZzdGF0dXMYASABKAkSDAoEc2hvcBgCIAEoCRIMCgRuYW1lGAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHRpbWV6b25lGAUgASgJEjAKDGNvbm5lY3RlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoEc3luYxgHIAEoCzIeLnVwbGlmdC5zdG9yZXMudjEuU3luY1Byb2dyZXNzEhoKEnNlc3Npb25zX2F2YWlsYWJsZRgIIAEoCCKFAQoLT3JkZXJJbXBvcnQSDgoGb3JkZXJzGAEgASgFEhEKCWZpcnN0X2RheRgCIAEoCRIQCghsYXN0X2RheRgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIvCgtpbXBvcnRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiggEKFkdldENvbm5lY3Rpb25zUmVzcG9uc2USNAoHc2hvcGlmeRgBIAEoCzIjLnVwbGlmdC5zdG9yZXMudjEuU2hvcGlmeUNvbm5lY3Rpb24SMgoLbGFzdF9pbXBvcnQYAiABKAsyHS51cGxpZnQuc3RvcmVzLnYxLk9yZGVySW1wb3J0Ij8KGlN0YXJ0U2hvcGlmeUNvbm5lY3RSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBHNob3AYAiABKAkiMwobU3RhcnRTaG9waWZ5Q29ubmVjdFJlc3BvbnNlEhQKDHJlZGlyZWN0X3VybBgBIAEoCSIpChJTeW5jU2hvcGlmeVJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiFQoTU3luY1Nob3BpZnlSZXNwb25zZSIvChhEaXNjb25uZWN0U2hvcGlmeVJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiGwoZRGlzY29ubmVjdFNob3BpZnlSZXNwb25zZSIoChdBdXRob3JpemVTaG9waWZ5UmVxdWVzdBINCgVzdGF0ZRgBIAEoCSIxChhBdXRob3JpemVTaG9waWZ5UmVzcG9uc2USFQoNYXV0aG9yaXplX3VybBgBIAEoCSJJCh1Db21wbGV0ZVNob3BpZnlDb25uZWN0UmVxdWVzdBIRCglyYXdfcXVlcnkYASABKAkSFQoNYnJvd3Nlcl9zdGF0ZRgCIAEoCSI2Ch5Db21wbGV0ZVNob3BpZnlDb25uZWN0UmVzcG9uc2USFAoMcmVkaXJlY3RfdXJsGAEgASgJIrEBChtIYW5kbGVTaG9waWZ5V2ViaG9va1JlcXVlc3QSDwoHcGF5bG9hZBgBIAEoDBIMCgRobWFjGAIgASgJEg0KBXRvcGljGAMgASgJEhMKC3Nob3BfZG9tYWluGAQgASgJEhIKCndlYmhvb2tfaWQYBSABKAkSEAoIZXZlbnRfaWQYBiABKAkSEwoLYXBpX3ZlcnNpb24YByABKAkSFAoMdHJpZ2dlcmVkX2F0GAggASgJIh4KHEhhbmRsZVNob3BpZnlXZWJob29rUmVzcG9uc2UywA0KDVN0b3Jlc1NlcnZpY2USqAEKDEltcG9ydE9yZGVycxIlLnVwbGlmdC5zdG9yZXMudjEuSW1wb3J0T3JkZXJzUmVxdWVzdBomLnVwbGlmdC5zdG9yZXMudjEuSW1wb3J0T3JkZXJzUmVzcG9uc2UiSYLT5JMCQzoBKiI+L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL29yZGVycy9pbXBvcnQSmQEKCkdldE1ldHJpY3MSIy51cGxpZnQuc3RvcmVzLnYxLkdldE1ldHJpY3NSZXF1ZXN0GiQudXBsaWZ0LnN0b3Jlcy52MS5HZXRNZXRyaWNzUmVzcG9uc2UiQILT5JMCOhI4L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL21ldHJpY3MSqgEKDkdldFRvcFByb2R1Y3RzEicudXBsaWZ0LnN0b3Jlcy52MS5HZXRUb3BQcm9kdWN0c1JlcXVlc3QaKC51cGxpZnQuc3RvcmVzLnYxLkdldFRvcFByb2R1Y3RzUmVzcG9uc2UiRYLT5JMCPxI9L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL3RvcC1wcm9kdWN0cxKxAQoOR2V0RGFpbHlSZXBvcnQSJy51cGxpZnQuc3RvcmVzLnYxLkdldERhaWx5UmVwb3J0UmVxdWVzdBooLnVwbGlmdC5zdG9yZXMudjEuR2V0RGFpbHlSZXBvcnRSZXNwb25zZSJMgtPkkwJGYgZyZXBvcnQSPC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9kYWlseVJlcG9ydBKbAQoOR2V0Q29ubmVjdGlvbnMSJy51cGxpZnQuc3RvcmVzLnYxLkdldENvbm5lY3Rpb25zUmVxdWVzdBooLnVwbGlmdC5zdG9yZXMudjEuR2V0Q29ubmVjdGlvbnNSZXNwb25zZSI2gtPkkwIwEi4vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zErUBChNTdGFydFNob3BpZnlDb25uZWN0EiwudXBsaWZ0LnN0b3Jlcy52MS5TdGFydFNob3BpZnlDb25uZWN0UmVxdWVzdBotLnVwbGlmdC5zdG9yZXMudjEuU3RhcnRTaG9waWZ5Q29ubmVjdFJlc3BvbnNlIkGC0+STAjs6ASoiNi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvc2hvcGlmeRKiAQoLU3luY1Nob3BpZnkSJC51cGxpZnQuc3RvcmVzLnYxLlN5bmNTaG9waWZ5UmVxdWVzdBolLnVwbGlmdC5zdG9yZXMudjEuU3luY1Nob3BpZnlSZXNwb25zZSJGgtPkkwJAOgEqIjsvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3Nob3BpZnkvc3luYxKsAQoRRGlzY29ubmVjdFNob3BpZnkSKi51cGxpZnQuc3RvcmVzLnYxLkRpc2Nvbm5lY3RTaG9waWZ5UmVxdWVzdBorLnVwbGlmdC5zdG9yZXMudjEuRGlzY29ubmVjdFNob3BpZnlSZXNwb25zZSI+gtPkkwI4KjYvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3Nob3BpZnkSaQoQQXV0aG9yaXplU2hvcGlmeRIpLnVwbGlmdC5zdG9yZXMudjEuQXV0aG9yaXplU2hvcGlmeVJlcXVlc3QaKi51cGxpZnQuc3RvcmVzLnYxLkF1dGhvcml6ZVNob3BpZnlSZXNwb25zZRJ7ChZDb21wbGV0ZVNob3BpZnlDb25uZWN0Ei8udXBsaWZ0LnN0b3Jlcy52MS5Db21wbGV0ZVNob3BpZnlDb25uZWN0UmVxdWVzdBowLnVwbGlmdC5zdG9yZXMudjEuQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlc3BvbnNlEnUKFEhhbmRsZVNob3BpZnlXZWJob29rEi0udXBsaWZ0LnN0b3Jlcy52MS5IYW5kbGVTaG9waWZ5V2ViaG9va1JlcXVlc3QaLi51cGxpZnQuc3RvcmVzLnYxLkhhbmRsZVNob3BpZnlXZWJob29rUmVzcG9uc2VCvAEKFGNvbS51cGxpZnQuc3RvcmVzLnYxQhJTdG9yZXNTZXJ2aWNlUHJvdG9QAVoudXBsaWZ0LmRldi9wcm90by9nZW4vdXBsaWZ0L3N0b3Jlcy92MTtzdG9yZXN2MaICA1VTWKoCEFVwbGlmdC5TdG9yZXMuVjHKAhBVcGxpZnRcU3RvcmVzXFYx4gIcVXBsaWZ0XFN0b3Jlc1xWMVxHUEJNZXRhZGF0YeoCElVwbGlmdDo6U3RvcmVzOjpWMWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * ImportOrdersRequest carries the export's text.
@@ -218,8 +218,8 @@ export const GetMetricsRequestSchema: GenMessage<GetMetricsRequest, {jsonType: G
 
 /**
  * DayMetrics are one day's numbers, or a range's totals. Money is a decimal
- * string in the shop's currency ("16940.00"); counts are integers; a field
- * that is not available is null.
+ * string in the shop's currency ("16940.00"); counts are JSON integers; a
+ * field that is not available is null (hence the wrapper types).
  *
  * @generated from message uplift.stores.v1.DayMetrics
  */
@@ -234,9 +234,9 @@ export type DayMetrics = Message<"uplift.stores.v1.DayMetrics"> & {
   /**
    * orders placed that day (test and deleted orders excluded).
    *
-   * @generated from field: int64 orders = 2;
+   * @generated from field: int32 orders = 2;
    */
-  orders: bigint;
+  orders: number;
 
   /**
    * gross_sales = product price × quantity, before discounts; gift cards excluded.
@@ -291,22 +291,22 @@ export type DayMetrics = Message<"uplift.stores.v1.DayMetrics"> & {
    * average_order_value = (gross sales − discounts) / orders, at order time.
    * Null when there were no orders.
    *
-   * @generated from field: optional string average_order_value = 10;
+   * @generated from field: google.protobuf.StringValue average_order_value = 10;
    */
   averageOrderValue?: string | undefined;
 
   /**
    * sessions from Shopify's analytics only; null when not available.
    *
-   * @generated from field: optional int64 sessions = 11;
+   * @generated from field: google.protobuf.Int32Value sessions = 11;
    */
-  sessions?: bigint | undefined;
+  sessions?: number | undefined;
 
   /**
    * conversion_rate is the percent of sessions that completed checkout,
    * from Shopify's analytics only ("2.13"); null when not available.
    *
-   * @generated from field: optional string conversion_rate = 12;
+   * @generated from field: google.protobuf.StringValue conversion_rate = 12;
    */
   conversionRate?: string | undefined;
 
@@ -328,15 +328,15 @@ export type DayMetrics = Message<"uplift.stores.v1.DayMetrics"> & {
    * shopify_total_sales is Shopify's own figure for the day when it reported
    * one (ShopifyQL), to compare with total_sales; null otherwise.
    *
-   * @generated from field: optional string shopify_total_sales = 15;
+   * @generated from field: google.protobuf.StringValue shopify_total_sales = 15;
    */
   shopifyTotalSales?: string | undefined;
 };
 
 /**
  * DayMetrics are one day's numbers, or a range's totals. Money is a decimal
- * string in the shop's currency ("16940.00"); counts are integers; a field
- * that is not available is null.
+ * string in the shop's currency ("16940.00"); counts are JSON integers; a
+ * field that is not available is null (hence the wrapper types).
  *
  * @generated from message uplift.stores.v1.DayMetrics
  */
@@ -351,9 +351,9 @@ export type DayMetricsJson = {
   /**
    * orders placed that day (test and deleted orders excluded).
    *
-   * @generated from field: int64 orders = 2;
+   * @generated from field: int32 orders = 2;
    */
-  orders?: string;
+  orders?: number;
 
   /**
    * gross_sales = product price × quantity, before discounts; gift cards excluded.
@@ -408,24 +408,24 @@ export type DayMetricsJson = {
    * average_order_value = (gross sales − discounts) / orders, at order time.
    * Null when there were no orders.
    *
-   * @generated from field: optional string average_order_value = 10;
+   * @generated from field: google.protobuf.StringValue average_order_value = 10;
    */
-  averageOrderValue?: string;
+  averageOrderValue?: StringValueJson;
 
   /**
    * sessions from Shopify's analytics only; null when not available.
    *
-   * @generated from field: optional int64 sessions = 11;
+   * @generated from field: google.protobuf.Int32Value sessions = 11;
    */
-  sessions?: string;
+  sessions?: Int32ValueJson;
 
   /**
    * conversion_rate is the percent of sessions that completed checkout,
    * from Shopify's analytics only ("2.13"); null when not available.
    *
-   * @generated from field: optional string conversion_rate = 12;
+   * @generated from field: google.protobuf.StringValue conversion_rate = 12;
    */
-  conversionRate?: string;
+  conversionRate?: StringValueJson;
 
   /**
    * duties charged, minus refunded duties.
@@ -445,9 +445,9 @@ export type DayMetricsJson = {
    * shopify_total_sales is Shopify's own figure for the day when it reported
    * one (ShopifyQL), to compare with total_sales; null otherwise.
    *
-   * @generated from field: optional string shopify_total_sales = 15;
+   * @generated from field: google.protobuf.StringValue shopify_total_sales = 15;
    */
-  shopifyTotalSales?: string;
+  shopifyTotalSales?: StringValueJson;
 };
 
 /**
@@ -615,9 +615,9 @@ export type ProductSales = Message<"uplift.stores.v1.ProductSales"> & {
   /**
    * quantity sold minus quantity returned.
    *
-   * @generated from field: int64 quantity = 2;
+   * @generated from field: int32 quantity = 2;
    */
-  quantity: bigint;
+  quantity: number;
 
   /**
    * @generated from field: string gross_sales = 3;
@@ -644,9 +644,9 @@ export type ProductSalesJson = {
   /**
    * quantity sold minus quantity returned.
    *
-   * @generated from field: int64 quantity = 2;
+   * @generated from field: int32 quantity = 2;
    */
-  quantity?: string;
+  quantity?: number;
 
   /**
    * @generated from field: string gross_sales = 3;
@@ -772,12 +772,12 @@ export type ReportMetric = Message<"uplift.stores.v1.ReportMetric"> & {
    * value is the day's value and average the seven days' mean, as decimal
    * strings (money in the shop's currency); null when not available.
    *
-   * @generated from field: optional string value = 3;
+   * @generated from field: google.protobuf.StringValue value = 3;
    */
   value?: string | undefined;
 
   /**
-   * @generated from field: optional string average = 4;
+   * @generated from field: google.protobuf.StringValue average = 4;
    */
   average?: string | undefined;
 
@@ -785,7 +785,7 @@ export type ReportMetric = Message<"uplift.stores.v1.ReportMetric"> & {
    * change_percent is the change against the average ("-45.0"); null when
    * the average is zero or not available.
    *
-   * @generated from field: optional string change_percent = 5;
+   * @generated from field: google.protobuf.StringValue change_percent = 5;
    */
   changePercent?: string | undefined;
 
@@ -826,22 +826,22 @@ export type ReportMetricJson = {
    * value is the day's value and average the seven days' mean, as decimal
    * strings (money in the shop's currency); null when not available.
    *
-   * @generated from field: optional string value = 3;
+   * @generated from field: google.protobuf.StringValue value = 3;
    */
-  value?: string;
+  value?: StringValueJson;
 
   /**
-   * @generated from field: optional string average = 4;
+   * @generated from field: google.protobuf.StringValue average = 4;
    */
-  average?: string;
+  average?: StringValueJson;
 
   /**
    * change_percent is the change against the average ("-45.0"); null when
    * the average is zero or not available.
    *
-   * @generated from field: optional string change_percent = 5;
+   * @generated from field: google.protobuf.StringValue change_percent = 5;
    */
-  changePercent?: string;
+  changePercent?: StringValueJson;
 
   /**
    * unusual marks a change worth a look (see the service README for the rule).
@@ -1069,19 +1069,19 @@ export type SyncProgress = Message<"uplift.stores.v1.SyncProgress"> & {
   phase: string;
 
   /**
-   * @generated from field: int64 orders = 2;
+   * @generated from field: int32 orders = 2;
    */
-  orders: bigint;
+  orders: number;
 
   /**
-   * @generated from field: int64 products = 3;
+   * @generated from field: int32 products = 3;
    */
-  products: bigint;
+  products: number;
 
   /**
-   * @generated from field: int64 customers = 4;
+   * @generated from field: int32 customers = 4;
    */
-  customers: bigint;
+  customers: number;
 
   /**
    * percent is 0–100 across the first import.
@@ -1118,19 +1118,19 @@ export type SyncProgressJson = {
   phase?: string;
 
   /**
-   * @generated from field: int64 orders = 2;
+   * @generated from field: int32 orders = 2;
    */
-  orders?: string;
+  orders?: number;
 
   /**
-   * @generated from field: int64 products = 3;
+   * @generated from field: int32 products = 3;
    */
-  products?: string;
+  products?: number;
 
   /**
-   * @generated from field: int64 customers = 4;
+   * @generated from field: int32 customers = 4;
    */
-  customers?: string;
+  customers?: number;
 
   /**
    * percent is 0–100 across the first import.
