@@ -128,6 +128,8 @@ a { color: inherit; }
 .u-badge--unusual { background: #fef3c7; color: #92400e; }
 .u-table-scroll { max-width: 100%; overflow-x: auto; }
 .u-table-scroll:focus-visible { outline: 2px solid var(--brand); outline-offset: 2px; }
+.u-mismatch { display: block; font-size: .75rem; color: #b45309; }
+.u-mismatch::before { content: "≠ "; }
 .u-table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
 .u-table caption { text-align: left; }
 .u-table th, .u-table td { padding: .4rem .6rem; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }

@@ -272,8 +272,8 @@ describe('AnalyticsPage: the numbers', () => {
     gateway({
       totals: { orders: 5, totalSales: '600.00', grossSales: '650.00', netSales: '550.00' },
       days: {
-        '2024-03-31': { orders: 3, grossSales: '400.00', discounts: '40.00', netSales: '360.00', totalSales: '375.00', averageOrderValue: '120.00' },
-        '2024-03-30': { orders: 2, totalSales: '225.00', sessions: 50, conversionRate: '4.00' },
+        '2024-03-31': { orders: 3, grossSales: '400.00', discounts: '40.00', netSales: '360.00', totalSales: '375.00', averageOrderValue: '120.00', shopifyTotalSales: '375.00' },
+        '2024-03-30': { orders: 2, totalSales: '225.00', sessions: 50, conversionRate: '4.00', shopifyTotalSales: '240.00' },
       },
     });
     renderAnalytics();
@@ -288,6 +288,9 @@ describe('AnalyticsPage: the numbers', () => {
     expect(newest).toEqual(['3', usd(400), usd(40), usd(0), usd(360), usd(0), usd(0), usd(375), usd(120), '—Not available', '—Not available']);
     const second = within(rows[2]!).getAllByRole('cell').map((c) => c.textContent);
     expect(second[0]).toBe('2');
+    // Shopify's own figure is shown only where it differs from ours.
+    expect(second[7]).toBe(`${usd(225)}Shopify reports ${usd(240)}`);
+    expect(within(rows[1]!).queryByText(/Shopify reports/)).toBeNull();
     expect(second[9]).toBe('50');
     expect(second[10]).toBe(`${new Intl.NumberFormat(undefined, { minimumFractionDigits: 2 }).format(4)} %`);
     expect(within(rows[1]!).getByRole('rowheader').textContent).toContain('2024-03-31');

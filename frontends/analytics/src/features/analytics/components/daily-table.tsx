@@ -40,6 +40,25 @@ function Cell({ text }: { text: string | null }) {
   );
 }
 
+/**
+ * Total sales with Shopify's own figure for the day beside it when the two
+ * differ: the numbers are counted as Shopify counts them, so a difference is
+ * worth a person's look (a late refund, an order the sync has not seen yet).
+ */
+function TotalSalesCell({ day, currency }: { day: DayMetricsJson; currency: string | undefined }) {
+  const ours = formatMoney(day.totalSales ?? '0', currency);
+  const theirs = day.shopifyTotalSales;
+  if (theirs == null || theirs === (day.totalSales ?? '0.00')) return <td>{ours}</td>;
+  return (
+    <td>
+      {ours}
+      <span className="u-mismatch" role="note">
+        Shopify reports {formatMoney(theirs, currency)}
+      </span>
+    </td>
+  );
+}
+
 export interface DailyTableProps {
   days: DayMetricsJson[];
   currency: string | undefined;
@@ -78,9 +97,13 @@ export function DailyTable({ days, currency }: DailyTableProps) {
                   <span className="u-muted">{formatWeekday(day.date ?? '')}</span>{' '}
                   <time dateTime={day.date}>{day.date}</time>
                 </th>
-                {COLUMNS.map(({ key, cell }) => (
-                  <Cell key={key} text={cell(day, currency)} />
-                ))}
+                {COLUMNS.map(({ key, cell }) =>
+                  key === 'totalSales' ? (
+                    <TotalSalesCell key={key} day={day} currency={currency} />
+                  ) : (
+                    <Cell key={key} text={cell(day, currency)} />
+                  ),
+                )}
               </tr>
             ))}
           </tbody>
