@@ -29,6 +29,13 @@ type settings struct {
 	NATSURL string `env:"NATS_URL"`
 	// WebsiteScorePerMinute limits public website checks per client IP.
 	WebsiteScorePerMinute int `env:"WEBSITE_SCORE_PER_MINUTE" default:"10"`
+	// TrustedProxyCIDRs are the ingress/load balancer addresses whose
+	// X-Forwarded-For is believed (comma-separated CIDRs or IPs); empty
+	// trusts nobody and the connection's peer is the client.
+	TrustedProxyCIDRs []string `env:"TRUSTED_PROXY_CIDRS"`
+	// MetricsAddr serves /metrics for Prometheus, apart from the public
+	// address (which serves none); loopback by default.
+	MetricsAddr string `env:"GATEWAY_METRICS_ADDR" default:"127.0.0.1:8180"`
 }
 
 func main() {
@@ -46,6 +53,10 @@ func run(ctx context.Context) error {
 	if err := config.Load(&cfg, os.LookupEnv); err != nil {
 		return err
 	}
+	trusted, err := gateway.ParseTrustedProxies(cfg.TrustedProxyCIDRs)
+	if err != nil {
+		return fmt.Errorf("TRUSTED_PROXY_CIDRS: %w", err)
+	}
 	log := logging.New(os.Stderr, "gateway", cfg.LogLevel)
 	return gateway.Run(ctx, cfg.Addr, gateway.Options{
 		Backends: map[string]string{
@@ -58,5 +69,7 @@ func run(ctx context.Context) error {
 		Log:                   log,
 		NATSURL:               cfg.NATSURL,
 		WebsiteScorePerMinute: cfg.WebsiteScorePerMinute,
+		TrustedProxies:        trusted,
+		MetricsAddr:           cfg.MetricsAddr,
 	})
 }

@@ -5,15 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
+	"net/netip"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/durationpb"
 
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
@@ -118,7 +122,9 @@ func reportStream(nc *nats.Conn, categories categoriesv1.CategoriesServiceClient
 
 // websiteScoreLimiter is a token bucket per client IP for the public
 // website score: every check makes the categories service fetch a stranger's
-// website, so one visitor must not be able to turn it into a crawler.
+// website, so one visitor must not be able to turn it into a crawler. The
+// buckets live in this process: each gateway replica counts on its own, so
+// with N replicas a client gets up to N times the limit (see the README).
 type websiteScoreLimiter struct {
 	mu      sync.Mutex
 	perMin  float64
@@ -172,29 +178,44 @@ func (l *websiteScoreLimiter) prune(now time.Time) {
 	}
 }
 
-// limit answers 429 once the client's bucket is empty. The client is the
-// connection's peer address: X-Forwarded-For is not trusted, because any
-// client can write it.
-func (l *websiteScoreLimiter) limit(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ip, _, err := net.SplitHostPort(r.RemoteAddr)
-		if err != nil {
-			ip = r.RemoteAddr
-		}
-		if !l.allow(ip) {
-			w.Header().Set("Retry-After", "60")
-			writeJSONError(w, http.StatusTooManyRequests, codes.ResourceExhausted, "Too many website checks. Please try again in a minute.")
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+// websiteScoreMethod is the RPC the limit guards. The limit sits on the
+// gateway's gRPC client, not on an HTTP route, so every way of reaching the
+// RPC (GET, HEAD, a form POST, whatever grpc-gateway maps next) spends the
+// same bucket.
+const websiteScoreMethod = categoriesv1.CategoriesService_GetWebsiteScore_FullMethodName
+
+// errWebsiteScoreLimited is the 429 answer; its RetryInfo becomes the
+// Retry-After header.
+var errWebsiteScoreLimited = func() error {
+	st := status.New(codes.ResourceExhausted, "Too many website checks. Please try again in a minute.")
+	if d, err := st.WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(time.Minute)}); err == nil {
+		st = d
+	}
+	return st.Err()
+}()
+
+// intercept refuses a website check once the client's bucket is empty. The
+// client is the address withClient put in the context (the peer, or the
+// forwarded address when the peer is a trusted proxy); an IPv6 client is
+// counted by its /64, the block one subscriber usually holds.
+func (l *websiteScoreLimiter) intercept(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	if method == websiteScoreMethod && !l.allow(bucketKey(clientFrom(ctx))) {
+		return errWebsiteScoreLimited
+	}
+	return invoker(ctx, method, req, reply, cc, opts...)
 }
 
-// mountEvents adds the live report stream and the website-score limit to
-// root; New calls it once. It returns what must be closed with the gateway.
-func mountEvents(root *http.ServeMux, mux http.Handler, o Options, categories categoriesv1.CategoriesServiceClient) (func(), error) {
-	limiter := newWebsiteScoreLimiter(o.WebsiteScorePerMinute)
-	root.Handle("GET /internal/website-score", limiter.limit(limitBody(o.MaxBodyBytes, mux)))
+func bucketKey(client string) string {
+	a, err := netip.ParseAddr(client)
+	if err != nil || a.Is4() {
+		return client
+	}
+	return netip.PrefixFrom(a, 64).Masked().String()
+}
+
+// mountEvents adds the live report stream to root; New calls it once. It
+// returns what must be closed with the gateway.
+func mountEvents(root *http.ServeMux, o Options, categories categoriesv1.CategoriesServiceClient) (func(), error) {
 	var nc *nats.Conn
 	if o.NATSURL != "" {
 		var err error

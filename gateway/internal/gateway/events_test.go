@@ -50,6 +50,12 @@ func (fakeCategories) GetWebsiteScore(_ context.Context, r *categoriesv1.GetWebs
 
 func setupEvents(t *testing.T, natsURL string) string {
 	t.Helper()
+	return setupEventsWith(t, natsURL, nil)
+}
+
+// setupEventsWith is setupEvents with the options changed by edit.
+func setupEventsWith(t *testing.T, natsURL string, edit func(*Options)) string {
+	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -58,11 +64,15 @@ func setupEvents(t *testing.T, natsURL string) string {
 	categoriesv1.RegisterCategoriesServiceServer(srv, fakeCategories{})
 	go func() { _ = srv.Serve(lis) }()
 	t.Cleanup(srv.Stop)
-	h, closeAll, err := New(context.Background(), Options{
+	o := Options{
 		Backends: map[string]string{"categories": lis.Addr().String()},
 		NATSURL:  natsURL, EventsHeartbeat: 200 * time.Millisecond, WebsiteScorePerMinute: 3,
 		MaxBodyBytes: 1024, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
+	}
+	if edit != nil {
+		edit(&o)
+	}
+	h, closeAll, err := New(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,9 @@
 // Package gateway is Uplift's REST front door: one grpc-gateway mux for every
 // service, plus what REST needs and gRPC does not — CORS for the web origin,
-// the bearer token passed through, body limits, JSON errors with the right
-// status, health and the OpenAPI document.
+// the bearer token passed through, body limits, refusal of malformed paths
+// and query strings, JSON errors with the right status, the website-score
+// limit, health and the OpenAPI document. Its metrics are served on a
+// separate internal address, never on the public port.
 package gateway
 
 import (
@@ -11,7 +13,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,7 +23,9 @@ import (
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -33,6 +39,7 @@ import (
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
 
 	"uplift.dev/gateway/internal/openapi"
+	"uplift.dev/platform/grpcerr"
 )
 
 // Options configure the gateway.
@@ -58,6 +65,16 @@ type Options struct {
 	EventsHeartbeat time.Duration
 	// WebsiteScorePerMinute limits public website checks per client IP; 0 means 10.
 	WebsiteScorePerMinute int
+	// TrustedProxies are the proxies (ingress, load balancer) whose
+	// X-Forwarded-For is believed when they are the connection's peer;
+	// empty trusts nobody and the peer is the client.
+	TrustedProxies []netip.Prefix
+	// Metrics receives the request metrics; nil keeps them in a registry of
+	// New's own that nothing serves (tests). Run serves it on MetricsAddr.
+	Metrics *prometheus.Registry
+	// MetricsAddr is Run's internal address for /metrics; empty serves none.
+	// The public address never serves metrics.
+	MetricsAddr string
 }
 
 // registrars mount each service's REST rules on the mux.
@@ -73,6 +90,11 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 	mux := runtime.NewServeMux(
 		runtime.WithErrorHandler(writeError),
 		runtime.WithRoutingErrorHandler(routingError),
+		// A form POST must not reach a GET rule (grpc-gateway's "path length
+		// fallback" and X-HTTP-Method-Override): the web never sends one, and
+		// it is a second way into calls that are meant to be GETs only.
+		runtime.WithDisablePathLengthFallback(),
+		runtime.WithDisableHTTPMethodOverride(),
 		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.JSONPb{
 			MarshalOptions:   protojson.MarshalOptions{EmitUnpopulated: true},
 			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: true},
@@ -89,8 +111,10 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
+	limiter := newWebsiteScoreLimiter(o.WebsiteScorePerMinute)
 	for _, name := range names {
-		conn, err := grpc.NewClient(o.Backends[name], grpc.WithTransportCredentials(insecure.NewCredentials()))
+		conn, err := grpc.NewClient(o.Backends[name], grpc.WithTransportCredentials(insecure.NewCredentials()),
+			grpc.WithChainUnaryInterceptor(limiter.intercept))
 		if err != nil {
 			closeAll()
 			return nil, nil, fmt.Errorf("backend %s: %w", name, err)
@@ -104,12 +128,18 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		}
 	}
 
-	reg := prometheus.NewRegistry()
+	reg := o.Metrics
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+	}
 	requests := prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name: "http_request_duration_seconds", Help: "REST requests by method and status.",
+		Name: "http_request_duration_seconds", Help: "REST requests by method (a standard one, else OTHER) and status.",
 		Buckets: prometheus.DefBuckets,
 	}, []string{"method", "code"})
-	reg.MustRegister(requests)
+	if err := reg.Register(requests); err != nil {
+		closeAll()
+		return nil, nil, fmt.Errorf("metrics: %w", err)
+	}
 
 	root := http.NewServeMux()
 	if o.MaxImportBytes <= 0 {
@@ -120,7 +150,7 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 	if conn, ok := conns["categories"]; ok {
 		categories = categoriesv1.NewCategoriesServiceClient(conn)
 	}
-	closeEvents, err := mountEvents(root, mux, o, categories)
+	closeEvents, err := mountEvents(root, o, categories)
 	if err != nil {
 		closeAll()
 		return nil, nil, err
@@ -132,7 +162,6 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(openapi.Document)
 	})
-	root.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	maxWebhook := o.MaxWebhookBytes
 	if maxWebhook <= 0 {
 		maxWebhook = 1 << 20
@@ -147,7 +176,8 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		}
 		mountShopify(root, storesv1.NewStoresServiceClient(conn), web, maxWebhook)
 	}
-	return recoverer(o.Log, observe(o.Log, requests, cors(o.AllowedOrigins, root))), closeAll, nil
+	h := recoverer(o.Log, withClient(o.TrustedProxies, observe(o.Log, requests, cors(o.AllowedOrigins, checkTarget(root)))))
+	return h, closeAll, nil
 }
 
 // errorBody is every error response: a message for people, the gRPC code for programs.
@@ -156,10 +186,13 @@ type errorBody struct {
 	Code    int    `json:"code"`
 }
 
+// writeJSONError writes the error body. The message is cut to
+// grpcerr.MaxMessageRunes: one that quotes the request (a JSON decoding
+// error, a service's validation) must not send it back whole.
 func writeJSONError(w http.ResponseWriter, httpStatus int, code codes.Code, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(httpStatus)
-	_ = json.NewEncoder(w).Encode(errorBody{Message: msg, Code: int(code)})
+	_ = json.NewEncoder(w).Encode(errorBody{Message: grpcerr.Clip(msg), Code: int(code)})
 }
 
 // writeError maps a gRPC status to HTTP. Messages of server-side failures are
@@ -180,6 +213,11 @@ func writeError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w h
 		msg = "The service is temporarily unavailable. Please try again."
 	case st.Code() == codes.Internal || st.Code() == codes.Unknown || st.Code() == codes.DataLoss:
 		msg = "Something went wrong on our side. Please try again."
+	}
+	for _, d := range st.Details() {
+		if ri, ok := d.(*errdetails.RetryInfo); ok && ri.GetRetryDelay() != nil {
+			w.Header().Set("Retry-After", strconv.Itoa(int(max(1, ri.GetRetryDelay().AsDuration().Round(time.Second)/time.Second))))
+		}
 	}
 	writeJSONError(w, runtime.HTTPStatusFromCode(st.Code()), st.Code(), msg)
 }
@@ -314,15 +352,35 @@ func (s *statusRecorder) Flush() {
 	}
 }
 
+// knownMethods are the label values of the method label; any other method
+// (a client can send any token) is counted as OTHER, so requests cannot add
+// series without bound.
+var knownMethods = map[string]bool{
+	http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
+	http.MethodPatch: true, http.MethodDelete: true, http.MethodOptions: true,
+	http.MethodConnect: true, http.MethodTrace: true,
+}
+
+func methodLabel(m string) string {
+	if knownMethods[m] {
+		return m
+	}
+	return "OTHER"
+}
+
+// observe records each request's duration by method and status (both
+// bounded) and logs it with the client's address; the path and method in the
+// log are cut, as they are whatever the client sent.
 func observe(log *slog.Logger, h *prometheus.HistogramVec, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
 		next.ServeHTTP(rec, r)
 		elapsed := time.Since(start)
-		h.WithLabelValues(r.Method, strconv.Itoa(rec.code)).Observe(elapsed.Seconds())
-		if r.URL.Path != "/healthz" && r.URL.Path != "/metrics" {
-			log.InfoContext(r.Context(), "http", "method", r.Method, "path", r.URL.Path, "status", rec.code, "ms", elapsed.Milliseconds())
+		h.WithLabelValues(methodLabel(r.Method), strconv.Itoa(rec.code)).Observe(elapsed.Seconds())
+		if r.URL.Path != "/healthz" {
+			log.InfoContext(r.Context(), "http", "method", grpcerr.Clip(r.Method), "path", grpcerr.Clip(r.URL.Path),
+				"client", clientFrom(r.Context()), "status", rec.code, "ms", elapsed.Milliseconds())
 		}
 	})
 }
@@ -334,7 +392,7 @@ func recoverer(log *slog.Logger, next http.Handler) http.Handler {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				log.Error("panic in gateway", "panic", fmt.Sprint(v), "path", r.URL.Path)
+				log.Error("panic in gateway", "panic", fmt.Sprint(v), "path", grpcerr.Clip(r.URL.Path))
 				writeJSONError(w, http.StatusInternalServerError, codes.Internal, "Something went wrong on our side. Please try again.")
 			}
 		}()
@@ -342,17 +400,38 @@ func recoverer(log *slog.Logger, next http.Handler) http.Handler {
 	})
 }
 
-// Run serves the gateway on addr until ctx ends, then shuts down gracefully.
+// Run serves the gateway on addr, and its metrics on o.MetricsAddr, until
+// ctx ends, then shuts down gracefully.
 func Run(ctx context.Context, addr string, o Options) error {
+	if o.Metrics == nil {
+		o.Metrics = prometheus.NewRegistry()
+		o.Metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	}
 	h, closeConns, err := New(ctx, o)
 	if err != nil {
 		return err
 	}
 	defer closeConns()
-	srv := &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	o.Log.Info("serving", "addr", addr, "backends", o.Backends)
+	servers := []*http.Server{{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}}
+	if o.MetricsAddr != "" {
+		servers = append(servers, &http.Server{Addr: o.MetricsAddr, Handler: MetricsHandler(o.Metrics), ReadHeaderTimeout: 5 * time.Second})
+	}
+	listeners := make([]net.Listener, 0, len(servers))
+	for _, srv := range servers {
+		lis, err := net.Listen("tcp", srv.Addr)
+		if err != nil {
+			for _, l := range listeners {
+				_ = l.Close()
+			}
+			return fmt.Errorf("listen %s: %w", srv.Addr, err)
+		}
+		listeners = append(listeners, lis)
+	}
+	errc := make(chan error, len(servers))
+	for i, srv := range servers {
+		go func() { errc <- srv.Serve(listeners[i]) }()
+	}
+	o.Log.Info("serving", "addr", addr, "metrics", o.MetricsAddr, "backends", o.Backends)
 	select {
 	case err := <-errc:
 		return err
@@ -360,5 +439,18 @@ func Run(ctx context.Context, addr string, o Options) error {
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return srv.Shutdown(sctx)
+	for _, srv := range servers {
+		if err := srv.Shutdown(sctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MetricsHandler serves reg's metrics at GET /metrics, for the internal
+// metrics address only.
+func MetricsHandler(reg *prometheus.Registry) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	return mux
 }

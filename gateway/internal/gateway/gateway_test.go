@@ -41,6 +41,9 @@ func (f *fakeUsers) CreateUser(_ context.Context, r *usersv1.CreateUserRequest) 
 	case "boom@example.com":
 		return nil, errors.New(`pq: SELECT * FROM users failed at 10.0.0.5:5432`)
 	}
+	if strings.HasPrefix(r.GetEmail(), "echo:") {
+		return nil, status.Errorf(codes.InvalidArgument, "%q is not a valid email address.", r.GetEmail())
+	}
 	return &usersv1.CreateUserResponse{Id: "u1", SignInToken: "tok"}, nil
 }
 

@@ -21,6 +21,9 @@ import (
 type Claims struct {
 	UID   string
 	Email string
+	// EmailVerified is Firebase's email_verified claim: the identity
+	// provider (Google) or a verification link proved the caller owns Email.
+	EmailVerified bool
 	// Admin comes from the custom claim "admin".
 	Admin bool
 	// Uplifter comes from the custom claim "uplifter".
@@ -73,6 +76,7 @@ func (v FirebaseVerifier) Verify(ctx context.Context, idToken string) (Claims, e
 	}
 	c := Claims{UID: tok.UID}
 	c.Email, _ = tok.Claims["email"].(string)
+	c.EmailVerified, _ = tok.Claims["email_verified"].(bool)
 	c.Admin, _ = tok.Claims["admin"].(bool)
 	c.Uplifter, _ = tok.Claims["uplifter"].(bool)
 	return c, nil

@@ -7,7 +7,10 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
+	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -24,14 +27,47 @@ func InvalidField(field, message string) error {
 	return st.Err()
 }
 
+// MaxMessageRunes bounds an error message. Messages are written for people
+// and are far shorter; a longer one quotes the caller's input, which must
+// not be sent back (or logged) a megabyte at a time.
+const MaxMessageRunes = 200
+
+// Clip cuts s to MaxMessageRunes characters, ending in "…" when it was cut.
+// The gRPC server applies it to every error message; use it directly only
+// where a message is built outside a gRPC call.
+func Clip(s string) string {
+	if utf8.RuneCountInString(s) <= MaxMessageRunes {
+		return s
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == MaxMessageRunes-1 {
+			break
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String() + "…"
+}
+
 // Internal logs err with its detail and returns a bare Internal error, so no
-// SQL or stack ever reaches a client.
+// SQL or stack ever reaches a client. PostgreSQL's data exceptions (a value
+// it cannot store or compare, such as a NUL byte, text in the wrong encoding
+// or a number out of range) and program limits (a value too large for an
+// index) come from the request's values, so they are the client's mistake:
+// InvalidArgument with a generic message, never Internal.
 func Internal(ctx context.Context, log *slog.Logger, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return status.Error(codes.Canceled, "request cancelled")
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return status.Error(codes.DeadlineExceeded, "request took too long")
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && (strings.HasPrefix(pg.Code, "22") || pg.Code == "54000") {
+		log.WarnContext(ctx, "request value refused by the database", "err", err)
+		return status.Error(codes.InvalidArgument, "The request contains a value that is not valid.")
 	}
 	log.ErrorContext(ctx, "internal error", "err", err)
 	return status.Error(codes.Internal, "internal error")

@@ -1,6 +1,8 @@
 // Package grpcserver runs a service's gRPC server the same way everywhere:
-// panic recovery, structured access logs, Prometheus metrics, token auth,
-// gRPC health, a /metrics and /healthz HTTP listener, and a graceful stop.
+// panic recovery, structured access logs, Prometheus metrics, error messages
+// cut to a bounded length, token auth, refusal of input no service can store
+// (NUL bytes, invalid UTF-8, megabyte ids), gRPC health, a /metrics and
+// /healthz HTTP listener, and a graceful stop.
 package grpcserver
 
 import (
@@ -69,7 +71,9 @@ func Run(ctx context.Context, o Options) error {
 	srv := grpc.NewServer(append(serverOpts, grpc.ChainUnaryInterceptor(
 		recovery(o.Log),
 		observe(o.Log, m),
+		clipErrors(),
 		auth.UnaryInterceptor(o.Verifier, public),
+		checkInput(),
 	))...)
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(srv, hs)

@@ -20,6 +20,9 @@ import (
 // Ports are the loopback ports of the local stack.
 type Ports struct {
 	Postgres, NATS, AuthEmulator, StripeHTTP, StripeHTTPS, SMTP, SMTPWeb, ShopifySim, Gateway, Web int
+	// GatewayMetrics is the gateway's internal /metrics port, apart from
+	// its public one.
+	GatewayMetrics int
 	// Services are the gRPC ports of users, categories, billing, digest and stores;
 	// each serves /metrics on its port + 100.
 	Services map[string]int
@@ -28,7 +31,7 @@ type Ports struct {
 // DefaultPorts is what the README documents.
 var DefaultPorts = Ports{
 	Postgres: 55432, NATS: 14222, AuthEmulator: 9099, StripeHTTP: 12111, StripeHTTPS: 12112,
-	SMTP: 1025, SMTPWeb: 1080, ShopifySim: 9300, Gateway: 8080, Web: 3000,
+	SMTP: 1025, SMTPWeb: 1080, ShopifySim: 9300, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
 	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004, "stores": 9005},
 }
 
@@ -161,11 +164,14 @@ func (s *Stack) StartApps(ctx context.Context) error {
 		}
 		backends = append(backends, fmt.Sprintf("%s_ADDR=%s", upper(name), addr(port)))
 	}
-	if err := portFree(addr(s.Ports.Gateway)); err != nil {
-		return err
+	for _, port := range []int{s.Ports.Gateway, s.Ports.GatewayMetrics} {
+		if err := portFree(addr(port)); err != nil {
+			return err
+		}
 	}
 	// The gateway streams report events to the web from the stack's NATS.
-	gwEnv := append(backends, "GATEWAY_ADDR="+addr(s.Ports.Gateway), "NATS_URL="+s.natsURL)
+	gwEnv := append(backends, "GATEWAY_ADDR="+addr(s.Ports.Gateway), "GATEWAY_METRICS_ADDR="+addr(s.Ports.GatewayMetrics),
+		"NATS_URL="+s.natsURL)
 	gw, err := s.start("gateway", gwEnv, s.Root, filepath.Join(bin, "gateway"))
 	if err != nil {
 		return err
@@ -174,7 +180,7 @@ func (s *Stack) StartApps(ctx context.Context) error {
 	if err := s.waitFor(ctx, gw, "gateway and services", 60*time.Second, httpOK(gatewayURL+"/healthz")); err != nil {
 		return err
 	}
-	s.say("gateway      %s (REST; /healthz, /openapi.json, /metrics)", gatewayURL)
+	s.say("gateway      %s (REST; /healthz, /openapi.json), metrics http://%s/metrics", gatewayURL, addr(s.Ports.GatewayMetrics))
 	for _, name := range ServiceNames {
 		s.say("%-12s grpc %s, metrics http://%s/metrics", name, addr(s.Ports.Services[name]), addr(s.Ports.Services[name]+100))
 	}

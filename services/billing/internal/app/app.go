@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"strings"
 	"time"
 
@@ -83,7 +82,10 @@ type App struct {
 	// TestCheckoutURL, when set, is the base of the local test checkout
 	// page; CreateStripeCheckout then points the browser there.
 	TestCheckoutURL string
-	Now             func() time.Time
+	// ReturnOrigins are the web app's origins: the only places checkout and
+	// portal return URLs may lead (none configured means none accepted).
+	ReturnOrigins domain.Origins
+	Now           func() time.Time
 }
 
 func (a *App) now() time.Time {
@@ -112,10 +114,11 @@ func (a *App) CreateCheckout(ctx context.Context, c Caller, in CheckoutInput) (s
 	if in.FreeTrial {
 		return "", &domain.ValidationError{Field: "freeTrial", Message: "Free trials are not offered; send freeTrial false."}
 	}
-	for field, u := range map[string]string{"successUrl": in.SuccessURL, "cancelUrl": in.CancelURL} {
-		if !isHTTPURL(u) {
-			return "", &domain.ValidationError{Field: field, Message: field + " must be an http(s) URL."}
-		}
+	if err := a.ReturnOrigins.CheckReturnURL("successUrl", in.SuccessURL); err != nil {
+		return "", err
+	}
+	if err := a.ReturnOrigins.CheckReturnURL("cancelUrl", in.CancelURL); err != nil {
+		return "", err
 	}
 	if err := a.checkCategory(ctx, c, in.CategoryID); err != nil {
 		return "", err
@@ -158,8 +161,8 @@ func (a *App) CreatePortal(ctx context.Context, c Caller, categoryID, redirectUR
 	if c.UID == "" {
 		return "", domain.ErrNotSignedIn
 	}
-	if !isHTTPURL(redirectURL) {
-		return "", &domain.ValidationError{Field: "redirectUrl", Message: "redirectUrl must be an http(s) URL."}
+	if err := a.ReturnOrigins.CheckReturnURL("redirectUrl", redirectURL); err != nil {
+		return "", err
 	}
 	if err := a.checkCategory(ctx, c, categoryID); err != nil {
 		return "", err
@@ -270,11 +273,6 @@ func (a *App) customer(ctx context.Context, userID, email string) (string, error
 		return "", err
 	}
 	return a.Repo.SaveCustomer(ctx, userID, id)
-}
-
-func isHTTPURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // newToken is 24 random bytes: unguessable, so a test checkout link cannot

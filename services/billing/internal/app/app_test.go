@@ -72,8 +72,12 @@ func newApp() (*App, *fakeRepo, *fakePayments) {
 	repo := &fakeRepo{customers: map[string]string{}, billing: map[string]*domain.Billing{}}
 	pay := &fakePayments{}
 	tiers := domain.Tiers{"free": {Name: "Free"}, "pro": {Name: "Pro", Prices: domain.Prices{Monthly: domain.Price{Amount: 2900, StripeID: "price_pro"}}}}
+	origins, err := domain.ParseOrigins([]string{"http://localhost:3000"})
+	if err != nil {
+		panic(err)
+	}
 	return &App{Tiers: tiers, Repo: repo, Payments: pay, Profiles: fakeProfiles{"cat-now", "cat-orig"},
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, repo, pay
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), ReturnOrigins: origins}, repo, pay
 }
 
 func checkout(cat, price string) CheckoutInput {
@@ -95,6 +99,8 @@ func TestCreateCheckoutRules(t *testing.T) {
 		{"free tier's empty price", owner, checkout("cat-now", ""), "priceId", nil},
 		{"another category", owner, checkout("cat-other", "price_pro"), "", domain.ErrPermissionDenied},
 		{"bad success url", owner, CheckoutInput{CategoryID: "cat-now", PriceID: "price_pro", SuccessURL: "javascript:x", CancelURL: "http://a.b/"}, "successUrl", nil},
+		{"success url on another host", owner, CheckoutInput{CategoryID: "cat-now", PriceID: "price_pro", SuccessURL: "https://evil.example/", CancelURL: "http://localhost:3000/"}, "successUrl", nil},
+		{"cancel url on another host", owner, CheckoutInput{CategoryID: "cat-now", PriceID: "price_pro", SuccessURL: "http://localhost:3000/", CancelURL: "http://localhost:3000.evil.example/"}, "cancelUrl", nil},
 		{"own current category", owner, checkout("cat-now", "price_pro"), "", nil},
 		{"own original category", owner, checkout("cat-orig", "price_pro"), "", nil},
 		{"uplifter for anyone", Caller{UID: "up", Uplifter: true}, checkout("cat-other", "price_pro"), "", nil},

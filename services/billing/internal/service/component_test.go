@@ -2,6 +2,8 @@ package service_test
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
@@ -12,6 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -96,6 +99,7 @@ func start(t *testing.T) harness {
 		Base:            servicetest.Base(t),
 		StripeSecretKey: "sk_test_fakekey", StripeAPIBase: mock, StripeWebhookSecret: whsec,
 		UsersAddr: lis.Addr().String(), TestCheckoutAddr: "127.0.0.1:0", GatewayURL: gw.URL,
+		WebOrigins: []string{"http://localhost:3000"},
 	}
 	dbURL := s.DatabaseURL
 	conn, _ := servicetest.Run(t, "billing", s.Base, migrations.FS, billing.Wire(s))
@@ -229,6 +233,94 @@ func TestTiersCheckoutPortalAndTestPage(t *testing.T) {
 	portal, err := h.client.CreateStripeCustomerPortal(ctx, &billingv1.CreateStripeCustomerPortalRequest{CategoryId: "cat-" + uid, RedirectUrl: "http://localhost:3000/"})
 	if err != nil || !strings.HasPrefix(portal.GetUrl(), "https://") {
 		t.Fatalf("portal: %v %v", portal, err)
+	}
+}
+
+// TestReturnURLsStayOnTheWebApp: Stripe sends the browser back to the
+// success, cancel and portal return URLs, so only the web app's own origins
+// are accepted; anything else would make Uplift's checkout an open redirect.
+func TestReturnURLsStayOnTheWebApp(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	uid, ctx := signIn(t, nil)
+	good := "http://localhost:3000/analytics?checkout=success"
+	for _, bad := range []string{
+		"https://evil.example/analytics",
+		"http://localhost:3000.evil.example/",
+		"http://localhost:3000@evil.example/",
+		"http://localhost:3001/",
+		"https://localhost:3000/",
+		"//evil.example/",
+		"javascript:alert(1)",
+	} {
+		for _, r := range []*billingv1.CreateStripeCheckoutRequest{
+			{CategoryId: "cat-" + uid, PriceId: "price_uplift_pro_monthly", SuccessUrl: bad, CancelUrl: good},
+			{CategoryId: "cat-" + uid, PriceId: "price_uplift_pro_monthly", SuccessUrl: good, CancelUrl: bad},
+		} {
+			_, err := h.client.CreateStripeCheckout(ctx, r)
+			if status.Code(err) != codes.InvalidArgument || !strings.Contains(status.Convert(err).Message(), "Url") {
+				t.Errorf("checkout with %q: %v", bad, err)
+			}
+		}
+		_, err := h.client.CreateStripeCustomerPortal(ctx, &billingv1.CreateStripeCustomerPortalRequest{CategoryId: "cat-" + uid, RedirectUrl: bad})
+		if status.Code(err) != codes.InvalidArgument || !strings.Contains(status.Convert(err).Message(), "redirectUrl") {
+			t.Errorf("portal with %q: %v", bad, err)
+		}
+	}
+}
+
+// TestMalformedInputIsInvalidArgument: NUL bytes and megabyte values are the
+// caller's mistake (InvalidArgument, never Internal), and a message that
+// names the bad value stays short.
+func TestMalformedInputIsInvalidArgument(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	uid, ctx := signIn(t, nil)
+	_, adminCtx := signIn(t, map[string]any{"admin": true})
+	huge := strings.Repeat("x", 1<<20)
+	checkout := func(r *billingv1.CreateStripeCheckoutRequest) error {
+		r.SuccessUrl, r.CancelUrl = "http://localhost:3000/", "http://localhost:3000/"
+		_, err := h.client.CreateStripeCheckout(ctx, r)
+		return err
+	}
+	for _, tt := range []struct {
+		name string
+		call func() error
+	}{
+		{"a 1 MB price id", func() error {
+			return checkout(&billingv1.CreateStripeCheckoutRequest{CategoryId: "cat-" + uid, PriceId: huge})
+		}},
+		{"NUL in a price id", func() error {
+			return checkout(&billingv1.CreateStripeCheckoutRequest{CategoryId: "cat-" + uid, PriceId: "price\x00"})
+		}},
+		{"NUL in a referral id", func() error {
+			return checkout(&billingv1.CreateStripeCheckoutRequest{CategoryId: "cat-" + uid, PriceId: "price_uplift_pro_monthly", ReferralId: "r\x00"})
+		}},
+		{"NUL in a user id", func() error {
+			_, err := h.client.SetBilling(adminCtx, &billingv1.SetBillingRequest{UserId: "u\x00", Tier: "pro"})
+			return err
+		}},
+		{"a 1 MB user id", func() error {
+			_, err := h.client.SetBilling(adminCtx, &billingv1.SetBillingRequest{UserId: huge, Tier: "pro"})
+			return err
+		}},
+		{"a 10 kB user id (PostgreSQL's index refuses it)", func() error {
+			b := make([]byte, 5<<10)
+			_, _ = rand.Read(b)
+			_, err := h.client.SetBilling(adminCtx, &billingv1.SetBillingRequest{UserId: hex.EncodeToString(b), Tier: "pro"})
+			return err
+		}},
+		{"a 1 MB tier", func() error {
+			_, err := h.client.SetBilling(adminCtx, &billingv1.SetBillingRequest{UserId: "u-1", Tier: huge})
+			return err
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.call()
+			if st := status.Convert(err); st.Code() != codes.InvalidArgument || utf8.RuneCountInString(st.Message()) > 200 {
+				t.Fatalf("err = %.300v, want InvalidArgument with at most 200 characters", err)
+			}
+		})
 	}
 }
 

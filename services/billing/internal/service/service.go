@@ -48,6 +48,9 @@ type Settings struct {
 	TestCheckoutAddr string `env:"TEST_CHECKOUT_ADDR"`
 	// GatewayURL is where the test checkout page sends its webhook.
 	GatewayURL string `env:"GATEWAY_URL"`
+	// WebOrigins are the web app's origins, comma-separated: checkout and
+	// portal return URLs must be pages on one of them.
+	WebOrigins []string `env:"WEB_ORIGINS" default:"http://localhost:3000,http://127.0.0.1:3000"`
 }
 
 // LoadTiers reads the tiers file, or the embedded default when path is empty.
@@ -74,6 +77,10 @@ func Wire(s *Settings) service.Wire {
 		if err != nil {
 			return grpcserver.Options{}, nil, err
 		}
+		origins, err := domain.ParseOrigins(s.WebOrigins)
+		if err != nil {
+			return grpcserver.Options{}, nil, fmt.Errorf("WEB_ORIGINS: %w", err)
+		}
 		payments, err := stripe.New(s.StripeSecretKey, s.StripeAPIBase, s.StripeWebhookSecret)
 		if err != nil {
 			return grpcserver.Options{}, nil, err
@@ -83,7 +90,7 @@ func Wire(s *Settings) service.Wire {
 			return grpcserver.Options{}, nil, fmt.Errorf("USERS_ADDR: %w", err)
 		}
 		repo := postgres.Repo{Pool: rt.Pool}
-		a := &app.App{Tiers: tiers, Repo: repo, Payments: payments, Profiles: users.New(conn), Log: rt.Log}
+		a := &app.App{Tiers: tiers, Repo: repo, Payments: payments, Profiles: users.New(conn), Log: rt.Log, ReturnOrigins: origins}
 
 		workers := []func(context.Context) error{func(ctx context.Context) error {
 			<-ctx.Done()

@@ -7,15 +7,19 @@ import (
 	"uplift.dev/users/internal/domain"
 )
 
-// FinishGoogleAuthInput is the body the browser sends after the Google popup.
+// FinishGoogleAuthInput is what the app uses of the body the browser sends
+// after the Google popup. The body's email is not part of it: the account's
+// email comes only from the verified ID token.
 type FinishGoogleAuthInput struct {
-	Name, Email, IDFromGoogleAuth string
-	SuppressWelcomeEmail          bool
+	Name, IDFromGoogleAuth string
+	SuppressWelcomeEmail   bool
 }
 
 // FinishGoogleAuth stores the signed-in caller as a user, with their own new
-// category, the first time they come through Google. The uid is always the
-// caller's (never the body's), so nobody can create a user for someone else.
+// category, the first time they come through Google. The uid and email are
+// always the token's (never the body's), and the email must be one Firebase
+// marks verified (domain.ErrEmailNotVerified otherwise), so nobody can create
+// a user for someone else or claim an address they do not own.
 // Calling it again returns the same id and changes nothing, which makes the
 // browser's retries and every later Google sign-in safe.
 func (a *App) FinishGoogleAuth(ctx context.Context, caller domain.Caller, in FinishGoogleAuthInput) (string, error) {
@@ -30,7 +34,7 @@ func (a *App) FinishGoogleAuth(ctx context.Context, caller domain.Caller, in Fin
 	} else if !errors.Is(err, domain.ErrNotFound) {
 		return "", err
 	}
-	g, err := domain.NewGoogleSignUp(caller.Email, in.Email, in.Name)
+	g, err := domain.NewGoogleSignUp(caller, in.Name)
 	if err != nil {
 		return "", err
 	}

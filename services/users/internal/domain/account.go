@@ -30,15 +30,16 @@ type GoogleSignUp struct {
 	Email, Name string
 }
 
-// NewGoogleSignUp picks the email Firebase put in the caller's token over the
-// one in the request body (the body is only what the browser claims) and
-// defaults the name to the part of the email before '@'.
-func NewGoogleSignUp(tokenEmail, bodyEmail, name string) (GoogleSignUp, error) {
-	email := tokenEmail
-	if email == "" {
-		email = bodyEmail
+// NewGoogleSignUp takes the account's email only from the caller's verified
+// ID token: an address the browser puts in the request body proves nothing,
+// and neither does a token whose email the provider has not verified, so
+// both would let a stranger claim someone else's address. The name defaults
+// to the part of the email before '@'.
+func NewGoogleSignUp(c Caller, name string) (GoogleSignUp, error) {
+	if c.Email == "" || !c.EmailVerified {
+		return GoogleSignUp{}, ErrEmailNotVerified
 	}
-	email, err := NormalizeEmail(email)
+	email, err := NormalizeEmail(c.Email)
 	if err != nil {
 		return GoogleSignUp{}, err
 	}

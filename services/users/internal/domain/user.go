@@ -20,6 +20,9 @@ var (
 	// ErrDeleteSelf stops an admin deleting their own account through the
 	// admin call, so the last admin cannot lock everyone out by mistake.
 	ErrDeleteSelf = errors.New("an admin cannot delete their own account here")
+	// ErrEmailNotVerified means the caller's ID token carries no email that
+	// Firebase marks verified, so it cannot name the account's address.
+	ErrEmailNotVerified = errors.New("the sign-in carries no verified email")
 )
 
 // ValidationError is a client's mistake in one field.
@@ -132,11 +135,14 @@ func DefaultName(email string) string {
 // Caller is who is asking.
 type Caller struct {
 	UID string
-	// Email is the address in the caller's ID token, which Firebase
-	// vouches for; empty when the token has none.
-	Email    string
-	Admin    bool
-	Uplifter bool
+	// Email is the address in the caller's ID token; empty when the token
+	// has none (anonymous sign-in, a phone number).
+	Email string
+	// EmailVerified is the token's email_verified claim: Firebase (or the
+	// identity provider, Google) has proved the caller owns Email.
+	EmailVerified bool
+	Admin         bool
+	Uplifter      bool
 }
 
 // CanRead reports whether caller may see user id: themselves, an uplifter

@@ -77,3 +77,32 @@ func TestOnboardKeepsExistingProfile(t *testing.T) {
 		t.Fatalf("onboarding overwrote a profile: %+v", u)
 	}
 }
+
+func TestNewGoogleSignUpTrustsOnlyAVerifiedTokenEmail(t *testing.T) {
+	tests := []struct {
+		name      string
+		caller    Caller
+		userName  string
+		wantErr   error
+		wantEmail string
+		wantName  string
+	}{
+		{"verified email, name defaults", Caller{UID: "u", Email: "Gina@Example.com", EmailVerified: true}, "",
+			nil, "gina@example.com", "gina"},
+		{"verified email, given name", Caller{UID: "u", Email: "g@example.com", EmailVerified: true}, " Gina ",
+			nil, "g@example.com", "Gina"},
+		{"no email in the token", Caller{UID: "u"}, "Gina", ErrEmailNotVerified, "", ""},
+		{"email not verified", Caller{UID: "u", Email: "g@example.com"}, "Gina", ErrEmailNotVerified, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := NewGoogleSignUp(tt.caller, tt.userName)
+			if !errors.Is(err, tt.wantErr) || g.Email != tt.wantEmail || g.Name != tt.wantName {
+				t.Fatalf("got %+v, %v; want %q %q %v", g, err, tt.wantEmail, tt.wantName, tt.wantErr)
+			}
+		})
+	}
+	if _, err := NewGoogleSignUp(Caller{UID: "u", Email: "g@example.com", EmailVerified: true}, strings.Repeat("n", 300)); err == nil {
+		t.Fatal("a 300-character name was accepted")
+	}
+}

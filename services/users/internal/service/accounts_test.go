@@ -95,16 +95,36 @@ func wantCode(t *testing.T, err error, code codes.Code, msg string) {
 }
 
 // googleSignIn signs in through the emulator's Google provider, as the
-// browser's popup does, and returns the uid and ID token.
+// browser's popup does, and returns the uid and ID token. Google vouches for
+// the email (email_verified), as it does for Gmail and Workspace accounts.
 func googleSignIn(t *testing.T, email, name string) (string, string) {
 	t.Helper()
-	claims, _ := json.Marshal(map[string]any{"sub": "g-" + uuid.NewString(), "email": email, "email_verified": true, "name": name})
+	return googleSignInVerified(t, email, name, true)
+}
+
+// googleSignInVerified is googleSignIn with Google's email_verified claim
+// chosen by the test; the emulator copies it into the Firebase ID token.
+func googleSignInVerified(t *testing.T, email, name string, verified bool) (string, string) {
+	t.Helper()
+	claims, _ := json.Marshal(map[string]any{"sub": "g-" + uuid.NewString(), "email": email, "email_verified": verified, "name": name})
 	body, _ := json.Marshal(map[string]any{
 		"postBody":   "providerId=google.com&id_token=" + url.QueryEscape(string(claims)),
 		"requestUri": "http://localhost", "returnSecureToken": true,
 	})
-	resp, err := http.Post(fmt.Sprintf("http://%s/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=demo-api-key",
-		firebasetest.Host(t)), "application/json", strings.NewReader(string(body)))
+	return emulatorSignIn(t, "accounts:signInWithIdp", body)
+}
+
+// anonymousSignIn signs in with Firebase's anonymous provider: a valid ID
+// token that carries no email at all.
+func anonymousSignIn(t *testing.T) (string, string) {
+	t.Helper()
+	return emulatorSignIn(t, "accounts:signUp", []byte(`{"returnSecureToken":true}`))
+}
+
+func emulatorSignIn(t *testing.T, method string, body []byte) (string, string) {
+	t.Helper()
+	resp, err := http.Post(fmt.Sprintf("http://%s/identitytoolkit.googleapis.com/v1/%s?key=demo-api-key",
+		firebasetest.Host(t), method), "application/json", strings.NewReader(string(body)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +134,7 @@ func googleSignIn(t *testing.T, email, name string) (string, string) {
 		LocalID string `json:"localId"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.IDToken == "" {
-		t.Fatalf("google sign-in: %v %d", err, resp.StatusCode)
+		t.Fatalf("%s: %v %d", method, err, resp.StatusCode)
 	}
 	return out.LocalID, out.IDToken
 }
@@ -159,6 +179,33 @@ func TestFinishGoogleAuthCreatesOnceFromTheToken(t *testing.T) {
 	_, tok2 := googleSignIn(t, freshEmail(), "")
 	_, err = h.client.FinishGoogleAuth(as(tok2), &usersv1.FinishGoogleAuthRequest{Name: strings.Repeat("n", 300)})
 	wantCode(t, err, codes.InvalidArgument, "too long")
+}
+
+// TestFinishGoogleAuthNeedsAVerifiedEmail: the account's email comes only
+// from the ID token, and only when Firebase marks it verified. A token with
+// no email (anonymous sign-in) or an unverified one cannot claim an address
+// by putting it in the body.
+func TestFinishGoogleAuthNeedsAVerifiedEmail(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	victim := freshEmail()
+	anonUID, anonTok := anonymousSignIn(t)
+	_, unverifiedTok := googleSignInVerified(t, freshEmail(), "Una", false)
+	for _, c := range []struct{ name, tok string }{{"anonymous", anonTok}, {"unverified Google email", unverifiedTok}} {
+		name, tok := c.name, c.tok
+		_, err := h.client.FinishGoogleAuth(as(tok), &usersv1.FinishGoogleAuthRequest{
+			Name: "Mallory", Email: victim, IdFromGoogleAuth: anonUID, SuppressWelcomeEmail: true})
+		if status.Code(err) != codes.FailedPrecondition || !strings.Contains(status.Convert(err).Message(), "verified email") {
+			t.Fatalf("%s: err = %v, want FailedPrecondition about a verified email", name, err)
+		}
+	}
+	if _, err := h.client.GetUser(as(anonTok), &usersv1.GetUserRequest{UserId: anonUID}); status.Code(err) != codes.NotFound {
+		t.Fatalf("anonymous caller was stored: %v", err)
+	}
+	// The address is still free for its owner.
+	if _, err := h.client.CreateUser(context.Background(), &usersv1.CreateUserRequest{Email: victim, Password: password, SuppressWelcomeEmail: true}); err != nil {
+		t.Fatalf("victim's sign-up: %v", err)
+	}
 }
 
 func TestResetPasswordPublishesLinkWithoutEnumeration(t *testing.T) {
@@ -449,4 +496,52 @@ func TestDeleteUserRemovesOnlyThem(t *testing.T) {
 	wantCode(t, err, codes.FailedPrecondition, "your own account")
 	_, err = h.client.DeleteUser(as(admin.token), &usersv1.DeleteUserRequest{})
 	wantCode(t, err, codes.InvalidArgument, "userId is required")
+}
+
+// TestMalformedInputIsInvalidArgument sends what a fuzzer sends (NUL bytes,
+// megabyte ids) through calls that reach PostgreSQL: each is the caller's
+// mistake, so InvalidArgument naming the field, never Internal.
+func TestMalformedInputIsInvalidArgument(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	owner := signUp(t, h, freshEmail())
+	admin := withClaims(t, signUp(t, h, freshEmail()), map[string]any{"admin": true})
+	huge := strings.Repeat("a", 1<<20)
+	c := h.client
+	for _, tt := range []struct {
+		name string
+		call func() error
+	}{
+		{"NUL in a user id", func() error {
+			_, err := c.GetUser(as(admin.token), &usersv1.GetUserRequest{UserId: "a\x00b"})
+			return err
+		}},
+		{"NUL in a search", func() error {
+			_, err := c.ListUsers(as(admin.token), &usersv1.ListUsersRequest{Query: "own\x00er"})
+			return err
+		}},
+		{"NUL in a category id", func() error {
+			_, err := c.CreateOnboarding(as(owner.token), &usersv1.CreateOnboardingRequest{UserId: owner.id, OnboardingId: "x", CategoryId: "c\x00"})
+			return err
+		}},
+		{"NUL in a name", func() error {
+			_, err := c.CreateUser(context.Background(), &usersv1.CreateUserRequest{Email: freshEmail(), Password: password, Name: "a\x00b"})
+			return err
+		}},
+		{"a 1 MB category id", func() error {
+			_, err := c.CreateOnboarding(as(owner.token), &usersv1.CreateOnboardingRequest{UserId: owner.id, OnboardingId: "x", CategoryId: huge})
+			return err
+		}},
+		{"a 1 MB onboarding id", func() error {
+			_, err := c.CreateOnboarding(as(owner.token), &usersv1.CreateOnboardingRequest{UserId: owner.id, OnboardingId: huge})
+			return err
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.call()
+			if st := status.Convert(err); st.Code() != codes.InvalidArgument || len(st.Message()) > 300 {
+				t.Fatalf("err = %.300v, want InvalidArgument with a short message", err)
+			}
+		})
+	}
 }

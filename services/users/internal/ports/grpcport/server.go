@@ -76,7 +76,7 @@ func (s *Server) CreateOnboarding(ctx context.Context, req *usersv1.CreateOnboar
 // FinishGoogleAuth stores the Google-signed-in caller as a user.
 func (s *Server) FinishGoogleAuth(ctx context.Context, req *usersv1.FinishGoogleAuthRequest) (*usersv1.FinishGoogleAuthResponse, error) {
 	id, err := s.App.FinishGoogleAuth(ctx, caller(ctx), app.FinishGoogleAuthInput{
-		Name: req.GetName(), Email: req.GetEmail(), IDFromGoogleAuth: req.GetIdFromGoogleAuth(),
+		Name: req.GetName(), IDFromGoogleAuth: req.GetIdFromGoogleAuth(),
 		SuppressWelcomeEmail: req.GetSuppressWelcomeEmail(),
 	})
 	if err != nil {
@@ -165,7 +165,7 @@ func (s *Server) DeleteUser(ctx context.Context, req *usersv1.DeleteUserRequest)
 
 func caller(ctx context.Context) domain.Caller {
 	c, _ := auth.FromContext(ctx)
-	return domain.Caller{UID: c.UID, Email: c.Email, Admin: c.Admin, Uplifter: c.Uplifter}
+	return domain.Caller{UID: c.UID, Email: c.Email, EmailVerified: c.EmailVerified, Admin: c.Admin, Uplifter: c.Uplifter}
 }
 
 func toProtoUsers(us []domain.User) []*usersv1.User {
@@ -202,6 +202,8 @@ func (s *Server) toStatus(ctx context.Context, err error) error {
 		return status.Error(codes.PermissionDenied, "You do not have access to this user.")
 	case errors.Is(err, domain.ErrDeleteSelf):
 		return status.Error(codes.FailedPrecondition, "You cannot delete your own account here.")
+	case errors.Is(err, domain.ErrEmailNotVerified):
+		return status.Error(codes.FailedPrecondition, "Your Google account has no verified email address. Please use a Google account with a verified email, or sign up with email and password.")
 	}
 	return grpcerr.Internal(ctx, s.Log, err)
 }

@@ -1,0 +1,47 @@
+package grpcerr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+func TestClip(t *testing.T) {
+	exact := strings.Repeat("a", MaxMessageRunes)
+	if Clip(exact) != exact || Clip("short") != "short" {
+		t.Fatal("a message within the limit changed")
+	}
+	got := Clip(strings.Repeat("ü", MaxMessageRunes+1))
+	if utf8.RuneCountInString(got) != MaxMessageRunes || !strings.HasSuffix(got, "ü…") || !utf8.ValidString(got) {
+		t.Fatalf("clipped to %d characters: %q", utf8.RuneCountInString(got), got)
+	}
+}
+
+func TestInternalMapsDatabaseValueErrorsToInvalidArgument(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	tests := []struct {
+		err  error
+		want codes.Code
+	}{
+		{fmt.Errorf("get user: %w", &pgconn.PgError{Code: "22021", Message: `invalid byte sequence for encoding "UTF8": 0x00`}), codes.InvalidArgument},
+		{&pgconn.PgError{Code: "54000", Message: "index row size 1048592 exceeds btree version 4 maximum 2704"}, codes.InvalidArgument},
+		{&pgconn.PgError{Code: "23505", Message: "duplicate key"}, codes.Internal},
+		{errors.New("connection refused"), codes.Internal},
+		{context.Canceled, codes.Canceled},
+	}
+	for _, tt := range tests {
+		st := status.Convert(Internal(context.Background(), log, tt.err))
+		if st.Code() != tt.want || strings.Contains(st.Message(), "byte sequence") || strings.Contains(st.Message(), "btree") {
+			t.Errorf("%v: %v %q, want %v without detail", tt.err, st.Code(), st.Message(), tt.want)
+		}
+	}
+}
