@@ -37,6 +37,7 @@ const (
 	SubjectDigestRequested        = "uplift.digest.requested"
 	SubjectReviewRequested        = "uplift.categories.review_requested"
 	SubjectReportUpdated          = "uplift.categories.report_updated"
+	SubjectStoreSignalsUpdated    = "uplift.stores.signals_updated"
 )
 
 //go:embed migrations/*.sql

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"uplift.dev/categories/internal/domain"
 )
 
 // maxProducts bounds how much of a catalogue one read keeps.
@@ -302,8 +304,6 @@ func mergeProducts(into []product, more ...product) []product {
 	return into
 }
 
-var currencySymbols = map[string]string{"USD": "$", "GBP": "£", "EUR": "€", "CAD": "CA$", "AUD": "A$", "NZD": "NZ$", "JPY": "¥", "INR": "₹"}
-
 // money formats an amount for people: "$12", "$12.50", "€1,299".
 func money(v float64, currency string) string {
 	var num string
@@ -312,7 +312,7 @@ func money(v float64, currency string) string {
 	} else {
 		num = groupThousands(strconv.FormatFloat(v, 'f', 2, 64))
 	}
-	if sym, ok := currencySymbols[currency]; ok {
+	if sym, ok := domain.CurrencySymbol(currency); ok {
 		return sym + num
 	}
 	if currency != "" {

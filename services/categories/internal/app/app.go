@@ -56,6 +56,13 @@ type Repository interface {
 	// UnsubscribeOwnedBy turns both email switches off on every category
 	// ownerID owns, and reports how many changed.
 	UnsubscribeOwnedBy(ctx context.Context, ownerID string) (int, error)
+	// StoreSignals returns the category's stored store signals, nil if none.
+	StoreSignals(ctx context.Context, categoryID string) (*domain.StoreSignals, error)
+	// UpdateStoreSignals locks the category, reads its stored signals (nil
+	// if none) and its current store ideas, and applies the change fn
+	// returns, atomically. domain.ErrNotFound when the category does not exist.
+	UpdateStoreSignals(ctx context.Context, categoryID string,
+		fn func(c domain.Category, current *domain.StoreSignals, ideas []domain.Idea) (domain.StoreChange, error)) error
 }
 
 // Analyzer reads store websites (the analysis engine).
@@ -96,6 +103,7 @@ type App struct {
 	log      *slog.Logger
 	opts     Options
 	newID    func() string
+	now      func() time.Time
 }
 
 // New returns the use cases over the given adapters.
@@ -110,7 +118,14 @@ func New(repo Repository, analyzer Analyzer, profiles Profiles, log *slog.Logger
 		opts.ReviewTimeout = 10 * time.Minute
 	}
 	return &App{repo: repo, analyzer: analyzer, profiles: profiles, log: log, opts: opts,
-		newID: uuid.NewString}
+		newID: uuid.NewString, now: time.Now}
+}
+
+// WithClock returns the use cases reading time from now; tests move it.
+func (a *App) WithClock(now func() time.Time) *App {
+	c := *a
+	c.now = now
+	return &c
 }
 
 // Within returns the use cases working on repo instead, so an event
@@ -354,19 +369,30 @@ func (a *App) CurrentReport(ctx context.Context, caller domain.Caller, id string
 	return latest.WithPreviousContent(prev), nil
 }
 
-// Insights returns the current insights: those of the last ready report.
+// Insights returns the current insights: first what the store's own
+// numbers say (domain.StoreInsights, when the stores service has sent
+// signals that are still fresh), then the last ready report's.
 func (a *App) Insights(ctx context.Context, caller domain.Caller, id string) ([]domain.Insight, error) {
 	if _, err := a.authorized(ctx, caller, id); err != nil {
 		return nil, err
 	}
-	r, err := a.repo.LatestReadyReport(ctx, id)
-	if err != nil || r == nil {
+	sig, err := a.repo.StoreSignals(ctx, id)
+	if err != nil {
 		return nil, err
 	}
-	return r.Insights, nil
+	out := domain.StoreInsights(sig, a.now())
+	r, err := a.repo.LatestReadyReport(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if r != nil {
+		out = append(out, r.Insights...)
+	}
+	return out, nil
 }
 
-// RecentIdeas returns the ideas still current, newest first.
+// RecentIdeas returns the ideas still current: the store's own first, then
+// the website review's, newest first.
 func (a *App) RecentIdeas(ctx context.Context, caller domain.Caller, id string) ([]domain.Idea, error) {
 	if _, err := a.authorized(ctx, caller, id); err != nil {
 		return nil, err
@@ -460,6 +486,38 @@ func (a *App) DeleteUserData(ctx context.Context, d UserDeleted) error {
 		return err
 	}
 	a.log.InfoContext(ctx, "deleted user's categories removed", "user", d.UserID, "categories", n)
+	return nil
+}
+
+// ApplyStoreSignals keeps signals from the stores service when they are
+// newer than the stored ones (a later day, or the same day computed later)
+// and brings the store's campaign ideas in line with them
+// (domain.PlanStoreIdeas). The same or older signals change nothing, so a
+// replay is harmless; signals for a category that does not exist (any
+// more: its owner was deleted) are dropped.
+func (a *App) ApplyStoreSignals(ctx context.Context, s domain.StoreSignals) error {
+	if err := domain.ValidateStoreSignals(s); err != nil {
+		a.log.WarnContext(ctx, "unusable store signals dropped", "category", s.CategoryID, "err", err)
+		return nil
+	}
+	applied := false
+	err := a.repo.UpdateStoreSignals(ctx, s.CategoryID, func(c domain.Category, cur *domain.StoreSignals, ideas []domain.Idea) (domain.StoreChange, error) {
+		if cur != nil && !s.NewerThan(*cur) {
+			return domain.StoreChange{}, nil
+		}
+		applied = true
+		add, retire := domain.PlanStoreIdeas(ideas, domain.StoreIdeas(c, s))
+		return domain.StoreChange{Signals: &s, AddIdeas: add, RetireIdeas: retire}, nil
+	})
+	if errors.Is(err, domain.ErrNotFound) {
+		a.log.InfoContext(ctx, "store signals for an unknown category dropped", "category", s.CategoryID)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	a.log.InfoContext(ctx, "store signals received", "category", s.CategoryID,
+		"asOf", s.AsOf.Format(time.DateOnly), "applied", applied)
 	return nil
 }
 

@@ -25,10 +25,12 @@ type memRepo struct {
 	stale    map[string]bool          // invalidated idea ids
 	effects  []domain.Effects
 	progress []int
+	signals  map[string]domain.StoreSignals
 }
 
 func newMemRepo() *memRepo {
-	return &memRepo{cats: map[string]domain.Category{}, ideas: map[string][]domain.Idea{}, stale: map[string]bool{}}
+	return &memRepo{cats: map[string]domain.Category{}, ideas: map[string][]domain.Idea{}, stale: map[string]bool{},
+		signals: map[string]domain.StoreSignals{}}
 }
 
 func (m *memRepo) Ensure(_ context.Context, c domain.Category) (domain.Category, error) {
@@ -75,9 +77,18 @@ func (m *memRepo) Update(_ context.Context, id string, fn func(*domain.Category)
 	m.cats[id] = c
 	m.effects = append(m.effects, eff)
 	if eff.InvalidateIdeas {
+		// As the real repository does: every idea goes stale, and the
+		// store's are issued again under new ids.
+		var again []domain.Idea
 		for _, i := range m.ideas[id] {
+			if !m.stale[i.ID] && i.Topic != "" {
+				c := i
+				c.ID = uuid.NewString()
+				again = append(again, c)
+			}
 			m.stale[i.ID] = true
 		}
+		m.ideas[id] = append(again, m.ideas[id]...)
 	}
 	if eff.NewReport != nil {
 		r := *eff.NewReport
@@ -121,13 +132,63 @@ func (m *memRepo) LatestReadyReport(_ context.Context, cat string) (*domain.Repo
 func (m *memRepo) RecentIdeas(_ context.Context, cat string, limit int) ([]domain.Idea, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []domain.Idea
+	var store, site []domain.Idea
 	for _, i := range m.ideas[cat] {
-		if !m.stale[i.ID] && len(out) < limit {
-			out = append(out, i)
+		if m.stale[i.ID] {
+			continue
+		}
+		if i.Topic != "" {
+			store = append(store, i)
+		} else {
+			site = append(site, i)
 		}
 	}
-	return out, nil
+	out := append(store, site...)
+	return out[:min(limit, len(out))], nil
+}
+
+func (m *memRepo) StoreSignals(_ context.Context, cat string) (*domain.StoreSignals, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s, ok := m.signals[cat]; ok {
+		return &s, nil
+	}
+	return nil, nil
+}
+
+func (m *memRepo) UpdateStoreSignals(_ context.Context, cat string,
+	fn func(domain.Category, *domain.StoreSignals, []domain.Idea) (domain.StoreChange, error)) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.cats[cat]
+	if !ok {
+		return domain.ErrNotFound
+	}
+	var cur *domain.StoreSignals
+	if s, ok := m.signals[cat]; ok {
+		cur = &s
+	}
+	var current []domain.Idea
+	for _, i := range m.ideas[cat] {
+		if !m.stale[i.ID] && i.Topic != "" {
+			current = append(current, i)
+		}
+	}
+	ch, err := fn(c, cur, current)
+	if err != nil || ch.Signals == nil {
+		return err
+	}
+	m.signals[cat] = *ch.Signals
+	for _, id := range ch.RetireIdeas {
+		m.stale[id] = true
+	}
+	var added []domain.Idea
+	for _, i := range ch.AddIdeas {
+		i.ID = uuid.NewString()
+		added = append(added, i)
+	}
+	m.ideas[cat] = append(added, m.ideas[cat]...)
+	return nil
 }
 
 func (m *memRepo) Idea(_ context.Context, cat, id string) (domain.Idea, error) {
@@ -164,6 +225,12 @@ func (m *memRepo) FinishReview(_ context.Context, cat, id string, a domain.Analy
 	for i := range ideas {
 		ideas[i].ID = uuid.NewString()
 	}
+	// The old review's ideas make way; the store's stay.
+	for _, i := range m.ideas[cat] {
+		if i.Topic == "" {
+			m.stale[i.ID] = true
+		}
+	}
 	m.ideas[cat] = append(ideas, m.ideas[cat]...)
 	m.setReport(id, func(r *domain.Report) {
 		r.Status, r.Progress, r.Summary, r.Insights, r.Ideas = domain.StatusReady, 100, a.Summary, a.Insights, ideas
@@ -184,6 +251,7 @@ func (m *memRepo) DeleteOwnedBy(_ context.Context, owner string) (int, error) {
 		if c.OwnerID == owner {
 			delete(m.cats, id)
 			delete(m.ideas, id)
+			delete(m.signals, id)
 			m.reports = slices.DeleteFunc(m.reports, func(r domain.Report) bool { return r.CategoryID == id })
 			n++
 		}

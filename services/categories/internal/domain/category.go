@@ -124,7 +124,11 @@ type Effects struct {
 	// NewReport starts a review: the report is stored GENERATING and
 	// ReviewRequested is published.
 	NewReport *Report
-	// InvalidateIdeas marks the category's current campaign ideas as stale.
+	// InvalidateIdeas marks every current campaign idea of the category as
+	// stale (each still opens by id). New ones follow from each source: the
+	// website review's from the review NewReport starts, and the store's
+	// current ideas are issued again at once under new ids, since the
+	// numbers they come from have not changed.
 	InvalidateIdeas bool
 	// DigestRequestedBy, when set, publishes DigestRequested on that user's behalf.
 	DigestRequestedBy string

@@ -90,9 +90,14 @@ type Insight struct {
 	Evidence string
 }
 
-// Idea is a campaign idea grounded in the store.
+// Idea is a campaign idea grounded in the store: in its website (the
+// review's ideas) or in its own numbers (the store's ideas, see StoreIdeas).
 type Idea struct {
-	ID          string
+	ID string
+	// Topic is what a store idea is about ("best-seller:Trail Mug"); empty
+	// for the website review's ideas. It is not shown: the API's ideas
+	// look alike whichever source wrote them.
+	Topic       string
 	Title       string
 	WhyNow      string
 	Channel     string

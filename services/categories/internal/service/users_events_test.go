@@ -43,7 +43,8 @@ func (h harness) count(t *testing.T, sql string, args ...any) int {
 }
 
 // rowsUnder counts what is stored for a category: the category itself,
-// its reports, their insights, its ideas and its audit rows.
+// its reports, their insights, its ideas, its audit rows and its store
+// signals.
 func (h harness) rowsUnder(t *testing.T, cat string) map[string]int {
 	t.Helper()
 	return map[string]int{
@@ -51,8 +52,9 @@ func (h harness) rowsUnder(t *testing.T, cat string) map[string]int {
 		"reports":    h.count(t, `SELECT count(*) FROM reports WHERE category_id = $1`, cat),
 		"insights": h.count(t, `SELECT count(*) FROM insights i JOIN reports r ON r.id = i.report_id
 			WHERE r.category_id = $1`, cat),
-		"ideas": h.count(t, `SELECT count(*) FROM ideas WHERE category_id = $1`, cat),
-		"audit": h.count(t, `SELECT count(*) FROM on_behalf_audit WHERE category_id = $1`, cat),
+		"ideas":         h.count(t, `SELECT count(*) FROM ideas WHERE category_id = $1`, cat),
+		"audit":         h.count(t, `SELECT count(*) FROM on_behalf_audit WHERE category_id = $1`, cat),
+		"store signals": h.count(t, `SELECT count(*) FROM store_signals WHERE category_id = $1`, cat),
 	}
 }
 
@@ -97,13 +99,20 @@ func TestUserDeletedRemovesOnlyTheOwnersData(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Both stores sent their numbers.
+	for _, cat := range []string{goneCat, keptCat} {
+		h.publish(t, events.SubjectStoreSignalsUpdated, storeSignals(cat))
+	}
+	eventually(t, func() bool {
+		return h.count(t, `SELECT count(*) FROM store_signals WHERE category_id IN ($1, $2)`, goneCat, keptCat) == 2
+	})
 	before := h.rowsUnder(t, keptCat)
 	for table, n := range before {
 		if n == 0 {
 			t.Fatalf("the kept category has no %s to protect: %v", table, before)
 		}
 	}
-	if g := h.rowsUnder(t, goneCat); g["ideas"] == 0 || g["insights"] == 0 || g["audit"] == 0 {
+	if g := h.rowsUnder(t, goneCat); g["ideas"] == 0 || g["insights"] == 0 || g["audit"] == 0 || g["store signals"] == 0 {
 		t.Fatalf("the deleted user's category has nothing to delete: %v", g)
 	}
 
@@ -127,6 +136,15 @@ func TestUserDeletedRemovesOnlyTheOwnersData(t *testing.T) {
 	}
 	if n := h.count(t, `SELECT count(*) FROM on_behalf_audit WHERE owner_id = $1`, gone); n != 0 {
 		t.Errorf("audit rows naming the deleted owner left behind: %d", n)
+	}
+	// Signals the stores service sent before it saw the deletion arrive
+	// late: they find no category and bring nothing back.
+	h.publish(t, events.SubjectStoreSignalsUpdated, storeSignals(goneCat))
+	eventually(t, func() bool {
+		return h.count(t, `SELECT count(*) FROM processed_messages WHERE consumer = 'categories-store-signals'`) == 3
+	})
+	if g := h.rowsUnder(t, goneCat); g["store signals"] != 0 || g["ideas"] != 0 {
+		t.Errorf("late signals brought a deleted user's data back: %v", g)
 	}
 	// Wait until both deliveries are recorded, so "untouched" is checked
 	// after the repeat too.

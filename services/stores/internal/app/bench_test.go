@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"uplift.dev/platform/events"
 	"uplift.dev/platform/pgtest"
 	pgplatform "uplift.dev/platform/postgres"
 	"uplift.dev/stores/internal/adapters/postgres"
@@ -35,7 +36,7 @@ func (allowAll) Check(context.Context, string) error { return nil }
 func benchApp(b *testing.B) (*app.App, postgres.Repo) {
 	b.Helper()
 	pool := pgtest.Pool(b, "stores")
-	if err := pgplatform.Migrate(context.Background(), pool, migrations.FS); err != nil {
+	if err := pgplatform.Migrate(context.Background(), pool, events.Migrations(), migrations.FS); err != nil {
 		b.Fatal(err)
 	}
 	repo := postgres.Repo{Pool: pool}

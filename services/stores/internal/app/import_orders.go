@@ -26,9 +26,10 @@ type ImportResult struct {
 	Warnings          []string
 }
 
-// ImportOrders parses an order export and stores its orders, all or nothing.
-// The same file twice changes nothing: orders are keyed by their Shopify id
-// (or name) and replaced whole.
+// ImportOrders parses an order export and stores its orders, all or nothing,
+// then publishes the store's signals (StoreSignalsUpdated). The same file
+// twice changes nothing: orders are keyed by their Shopify id (or name) and
+// replaced whole, and the same signals published again are harmless.
 func (a *App) ImportOrders(ctx context.Context, caller Caller, categoryID, format, csv string) (ImportResult, error) {
 	if err := a.authorize(ctx, categoryID); err != nil {
 		return ImportResult{}, err
@@ -65,6 +66,12 @@ func (a *App) ImportOrders(ctx context.Context, caller Caller, categoryID, forma
 	}
 	a.log.InfoContext(ctx, "orders imported", "category", categoryID, "orders", len(res.Orders),
 		"first", res.FirstDay.String(), "last", res.LastDay.String())
+	// The import is stored whatever happens next: signals that fail to go
+	// now stay due, and the sync worker publishes them at its next round.
+	if err := a.publishCategorySignals(ctx, categoryID); err != nil {
+		a.log.WarnContext(ctx, "store signals not published after an import; the sync worker will retry",
+			"category", categoryID, "err", err)
+	}
 	return ImportResult{Orders: len(res.Orders), FirstDay: res.FirstDay, LastDay: res.LastDay,
 		Currency: res.Currency, Warnings: res.Warnings}, nil
 }

@@ -33,6 +33,19 @@ type Repository interface {
 	TopProducts(ctx context.Context, categoryID string, from, to domain.Date, limit int) ([]ProductSales, error)
 	// LastImport returns the newest import, nil if none.
 	LastImport(ctx context.Context, categoryID string) (*Import, error)
+	// ProductDays returns each product's sales per store-local day in
+	// [from, to], as domain.ProductDays counts them.
+	ProductDays(ctx context.Context, categoryID string, from, to domain.Date) ([]domain.ProductDay, error)
+
+	// DueSignals lists, oldest first, up to limit categories whose orders
+	// changed since their store signals were last published (every write
+	// of orders marks its category in its own transaction); with a
+	// categoryID, only that category.
+	DueSignals(ctx context.Context, categoryID string, limit int) ([]SignalsDue, error)
+	// PublishSignals writes StoreSignalsUpdated for s, computed at, to the
+	// outbox and clears due in the same transaction, unless the category
+	// was marked again since due was read.
+	PublishSignals(ctx context.Context, s domain.Signals, at time.Time, due SignalsDue) error
 
 	// CreateState stores a new OAuth state.
 	CreateState(ctx context.Context, st OAuthState) error
@@ -116,6 +129,13 @@ type ProductSales struct {
 	Quantity int64
 	Gross    domain.Money
 	NetSales domain.Money
+}
+
+// SignalsDue is a category whose store signals are to be published; Version
+// tells a later change apart from the one being published.
+type SignalsDue struct {
+	CategoryID string
+	Version    int64
 }
 
 // OAuthState is one started connection.

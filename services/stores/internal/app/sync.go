@@ -22,8 +22,9 @@ const (
 )
 
 // SyncRound does the background work that is due: webhook deliveries,
-// periodic sweeps and requested syncs. The service runs it whenever work is
-// queued (Postgres NOTIFY) and on a timer.
+// periodic sweeps and requested syncs, then publishes the store signals of
+// every category whose orders they changed. The service runs it whenever
+// work is queued (Postgres NOTIFY) and on a timer.
 func (a *App) SyncRound(ctx context.Context) error {
 	var errs []error
 	if err := a.ProcessWebhooks(ctx); err != nil {
@@ -44,6 +45,9 @@ func (a *App) SyncRound(ctx context.Context) error {
 			break
 		}
 		a.runSync(ctx, conn)
+	}
+	if err := a.PublishDueSignals(ctx); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
@@ -67,6 +69,10 @@ type harness struct {
 	simURL string
 	cats   *fakeCategories
 	tokens map[string]string // uid → ID token
+	// js is the service's JetStream, to read the events it published, and
+	// db its own pool, to look at its outbox.
+	js jetstream.JetStream
+	db *pgxpool.Pool
 }
 
 // newHarness runs the stores service on its own database with a fake
@@ -125,8 +131,9 @@ func newHarness(t *testing.T, simOpts sim.Options) *harness {
 		PublicAPIURL: gw.URL, WebURL: "http://web.test", ShopifyAPIKey: testAPIKey, ShopifyAPISecret: testAPISecret,
 		ShopifyAPIBase: simSrv.URL, ShopifyAPIVersion: "2026-10", TokenKey: key,
 		SyncPoll: 200 * time.Millisecond, SweepEvery: time.Hour}
-	conn, _ := servicetest.Run(t, "stores", cfg.Base, migrations.FS, stores.Wire(cfg))
+	conn, rt := servicetest.Run(t, "stores", cfg.Base, migrations.FS, stores.Wire(cfg))
 	h.client = storesv1.NewStoresServiceClient(conn)
+	h.js, h.db = rt.JS, rt.Pool
 	storesClient.Store(&h.client)
 	return h
 }

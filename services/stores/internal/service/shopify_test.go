@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 
 	"uplift.dev/shopifysim/sim"
@@ -127,6 +128,18 @@ func TestConnectShopifyAndSeeItsNumbers(t *testing.T) {
 	stoveDay, refundDay := m.GetDays()[7], m.GetDays()[8]
 	if stoveDay.GetGrossSales() != "119.00" || refundDay.GetReturns() != "89.00" {
 		t.Errorf("across midnight: %s gross %s; %s returns %s", stoveDay.GetDate(), stoveDay.GetGrossSales(), refundDay.GetDate(), refundDay.GetReturns())
+	}
+
+	// The sync round that saved the orders published the store's signals:
+	// 7 mug orders of 2 in the week to yesterday (the cancelled mug was sold
+	// and returned inside it; the stove was refunded).
+	var sig *eventsv1.StoreSignalsUpdated
+	eventually(t, func() bool { sig, _ = h.lastSignals(); return sig != nil }, "StoreSignalsUpdated after the sync")
+	if sig.GetCategoryId() != cat || sig.GetAsOf() != to || sig.GetCurrency() != "USD" ||
+		sig.GetBestSeller().GetTitle() != "Trail Mug" || sig.GetBestSeller().GetNetSalesMinor() != 21000 ||
+		sig.GetBestSeller().GetQuantity() != 14 ||
+		sig.GetFallingProduct() != nil {
+		t.Errorf("signals after the sync = %v", sig)
 	}
 
 	report, err := h.client.GetDailyReport(ctx, &storesv1.GetDailyReportRequest{CategoryId: cat})

@@ -660,6 +660,265 @@ func (x *UserUnsubscribed) GetOccurTime() *timestamppb.Timestamp {
 	return nil
 }
 
+// StoreSignalsUpdated is published on "uplift.stores.signals_updated" by the
+// stores service after every order import and every sync round that saved
+// orders: what the store's own numbers say, as of one store-local day, for
+// the categories service's insights and campaign ideas. It is a snapshot,
+// not a change: publishing the same signals twice is harmless, and a consumer
+// keeps the newest by as_of, then occur_time. Money is in minor units of
+// currency (cents for USD), never floating point.
+type StoreSignalsUpdated struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	// currency is the store's ISO 4217 code ("USD").
+	Currency string `protobuf:"bytes,2,opt,name=currency,proto3" json:"currency,omitempty"`
+	// currency_decimals is how many decimals the currency's minor unit has
+	// (ISO 4217: 2 for USD, 0 for JPY, 3 for KWD), so amounts read right
+	// without a currency table.
+	CurrencyDecimals int32 `protobuf:"varint,3,opt,name=currency_decimals,json=currencyDecimals,proto3" json:"currency_decimals,omitempty"`
+	// as_of is the store-local day the signals describe, YYYY-MM-DD: the day
+	// before the one on which they were computed, in the store's time zone.
+	AsOf string `protobuf:"bytes,4,opt,name=as_of,json=asOf,proto3" json:"as_of,omitempty"`
+	// best_seller is unset when nothing sold in the 7 days.
+	BestSeller *StoreSignalsUpdated_BestSeller `protobuf:"bytes,5,opt,name=best_seller,json=bestSeller,proto3" json:"best_seller,omitempty"`
+	// falling_product is unset when no product's sales fell on a meaningful base.
+	FallingProduct *StoreSignalsUpdated_FallingProduct `protobuf:"bytes,6,opt,name=falling_product,json=fallingProduct,proto3" json:"falling_product,omitempty"`
+	// unusual_headline is the daily report's headline for as_of (that day
+	// against the 7 before it) when any of its metrics is unusual; empty
+	// otherwise.
+	UnusualHeadline string                 `protobuf:"bytes,7,opt,name=unusual_headline,json=unusualHeadline,proto3" json:"unusual_headline,omitempty"`
+	OccurTime       *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *StoreSignalsUpdated) Reset() {
+	*x = StoreSignalsUpdated{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StoreSignalsUpdated) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StoreSignalsUpdated) ProtoMessage() {}
+
+func (x *StoreSignalsUpdated) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StoreSignalsUpdated.ProtoReflect.Descriptor instead.
+func (*StoreSignalsUpdated) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *StoreSignalsUpdated) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *StoreSignalsUpdated) GetCurrency() string {
+	if x != nil {
+		return x.Currency
+	}
+	return ""
+}
+
+func (x *StoreSignalsUpdated) GetCurrencyDecimals() int32 {
+	if x != nil {
+		return x.CurrencyDecimals
+	}
+	return 0
+}
+
+func (x *StoreSignalsUpdated) GetAsOf() string {
+	if x != nil {
+		return x.AsOf
+	}
+	return ""
+}
+
+func (x *StoreSignalsUpdated) GetBestSeller() *StoreSignalsUpdated_BestSeller {
+	if x != nil {
+		return x.BestSeller
+	}
+	return nil
+}
+
+func (x *StoreSignalsUpdated) GetFallingProduct() *StoreSignalsUpdated_FallingProduct {
+	if x != nil {
+		return x.FallingProduct
+	}
+	return nil
+}
+
+func (x *StoreSignalsUpdated) GetUnusualHeadline() string {
+	if x != nil {
+		return x.UnusualHeadline
+	}
+	return ""
+}
+
+func (x *StoreSignalsUpdated) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
+// BestSeller is the product with the highest net sales in the 7 days
+// ending on as_of (net sales = gross sales − discounts − returns).
+type StoreSignalsUpdated_BestSeller struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Title         string                 `protobuf:"bytes,1,opt,name=title,proto3" json:"title,omitempty"`
+	NetSalesMinor int64                  `protobuf:"varint,2,opt,name=net_sales_minor,json=netSalesMinor,proto3" json:"net_sales_minor,omitempty"`
+	// quantity is units sold less units returned in the window.
+	Quantity      int64 `protobuf:"varint,3,opt,name=quantity,proto3" json:"quantity,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StoreSignalsUpdated_BestSeller) Reset() {
+	*x = StoreSignalsUpdated_BestSeller{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StoreSignalsUpdated_BestSeller) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StoreSignalsUpdated_BestSeller) ProtoMessage() {}
+
+func (x *StoreSignalsUpdated_BestSeller) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StoreSignalsUpdated_BestSeller.ProtoReflect.Descriptor instead.
+func (*StoreSignalsUpdated_BestSeller) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{9, 0}
+}
+
+func (x *StoreSignalsUpdated_BestSeller) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *StoreSignalsUpdated_BestSeller) GetNetSalesMinor() int64 {
+	if x != nil {
+		return x.NetSalesMinor
+	}
+	return 0
+}
+
+func (x *StoreSignalsUpdated_BestSeller) GetQuantity() int64 {
+	if x != nil {
+		return x.Quantity
+	}
+	return 0
+}
+
+// FallingProduct is the product whose net sales fell the most, in money,
+// over the 14 days ending on as_of against the 14 days before. A product
+// qualifies only on a meaningful base: at least 5 units (sold less
+// returned) and positive net sales in the earlier 14 days, and a fall of
+// at least 30 %.
+type StoreSignalsUpdated_FallingProduct struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Title string                 `protobuf:"bytes,1,opt,name=title,proto3" json:"title,omitempty"`
+	// net_sales_before_minor is the earlier 14 days' net sales.
+	NetSalesBeforeMinor int64 `protobuf:"varint,2,opt,name=net_sales_before_minor,json=netSalesBeforeMinor,proto3" json:"net_sales_before_minor,omitempty"`
+	// net_sales_after_minor is the last 14 days' net sales (may be negative
+	// when returns outweigh sales).
+	NetSalesAfterMinor int64 `protobuf:"varint,3,opt,name=net_sales_after_minor,json=netSalesAfterMinor,proto3" json:"net_sales_after_minor,omitempty"`
+	// fall_percent is (before − after) ÷ before × 100, rounded to a whole
+	// percent, half away from zero.
+	FallPercent   int32 `protobuf:"varint,4,opt,name=fall_percent,json=fallPercent,proto3" json:"fall_percent,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StoreSignalsUpdated_FallingProduct) Reset() {
+	*x = StoreSignalsUpdated_FallingProduct{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StoreSignalsUpdated_FallingProduct) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StoreSignalsUpdated_FallingProduct) ProtoMessage() {}
+
+func (x *StoreSignalsUpdated_FallingProduct) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StoreSignalsUpdated_FallingProduct.ProtoReflect.Descriptor instead.
+func (*StoreSignalsUpdated_FallingProduct) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{9, 1}
+}
+
+func (x *StoreSignalsUpdated_FallingProduct) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *StoreSignalsUpdated_FallingProduct) GetNetSalesBeforeMinor() int64 {
+	if x != nil {
+		return x.NetSalesBeforeMinor
+	}
+	return 0
+}
+
+func (x *StoreSignalsUpdated_FallingProduct) GetNetSalesAfterMinor() int64 {
+	if x != nil {
+		return x.NetSalesAfterMinor
+	}
+	return 0
+}
+
+func (x *StoreSignalsUpdated_FallingProduct) GetFallPercent() int32 {
+	if x != nil {
+		return x.FallPercent
+	}
+	return 0
+}
+
 var File_uplift_events_v1_events_proto protoreflect.FileDescriptor
 
 const file_uplift_events_v1_events_proto_rawDesc = "" +
@@ -724,7 +983,29 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\vcategory_id\x18\x03 \x01(\tR\n" +
 	"categoryId\x129\n" +
 	"\n" +
-	"occur_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTimeB\xb5\x01\n" +
+	"occur_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\xc8\x05\n" +
+	"\x13StoreSignalsUpdated\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x1a\n" +
+	"\bcurrency\x18\x02 \x01(\tR\bcurrency\x12+\n" +
+	"\x11currency_decimals\x18\x03 \x01(\x05R\x10currencyDecimals\x12\x13\n" +
+	"\x05as_of\x18\x04 \x01(\tR\x04asOf\x12Q\n" +
+	"\vbest_seller\x18\x05 \x01(\v20.uplift.events.v1.StoreSignalsUpdated.BestSellerR\n" +
+	"bestSeller\x12]\n" +
+	"\x0ffalling_product\x18\x06 \x01(\v24.uplift.events.v1.StoreSignalsUpdated.FallingProductR\x0efallingProduct\x12)\n" +
+	"\x10unusual_headline\x18\a \x01(\tR\x0funusualHeadline\x129\n" +
+	"\n" +
+	"occur_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\x1af\n" +
+	"\n" +
+	"BestSeller\x12\x14\n" +
+	"\x05title\x18\x01 \x01(\tR\x05title\x12&\n" +
+	"\x0fnet_sales_minor\x18\x02 \x01(\x03R\rnetSalesMinor\x12\x1a\n" +
+	"\bquantity\x18\x03 \x01(\x03R\bquantity\x1a\xb1\x01\n" +
+	"\x0eFallingProduct\x12\x14\n" +
+	"\x05title\x18\x01 \x01(\tR\x05title\x123\n" +
+	"\x16net_sales_before_minor\x18\x02 \x01(\x03R\x13netSalesBeforeMinor\x121\n" +
+	"\x15net_sales_after_minor\x18\x03 \x01(\x03R\x12netSalesAfterMinor\x12!\n" +
+	"\ffall_percent\x18\x04 \x01(\x05R\vfallPercentB\xb5\x01\n" +
 	"\x14com.uplift.events.v1B\vEventsProtoP\x01Z.uplift.dev/proto/gen/uplift/events/v1;eventsv1\xa2\x02\x03UEX\xaa\x02\x10Uplift.Events.V1\xca\x02\x10Uplift\\Events\\V1\xe2\x02\x1cUplift\\Events\\V1\\GPBMetadata\xea\x02\x12Uplift::Events::V1b\x06proto3"
 
 var (
@@ -739,34 +1020,40 @@ func file_uplift_events_v1_events_proto_rawDescGZIP() []byte {
 	return file_uplift_events_v1_events_proto_rawDescData
 }
 
-var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
 var file_uplift_events_v1_events_proto_goTypes = []any{
-	(*UserCreated)(nil),            // 0: uplift.events.v1.UserCreated
-	(*UserDeleted)(nil),            // 1: uplift.events.v1.UserDeleted
-	(*UserEmailChanged)(nil),       // 2: uplift.events.v1.UserEmailChanged
-	(*BillingChanged)(nil),         // 3: uplift.events.v1.BillingChanged
-	(*DigestRequested)(nil),        // 4: uplift.events.v1.DigestRequested
-	(*ReviewRequested)(nil),        // 5: uplift.events.v1.ReviewRequested
-	(*ReportUpdated)(nil),          // 6: uplift.events.v1.ReportUpdated
-	(*PasswordResetRequested)(nil), // 7: uplift.events.v1.PasswordResetRequested
-	(*UserUnsubscribed)(nil),       // 8: uplift.events.v1.UserUnsubscribed
-	(*timestamppb.Timestamp)(nil),  // 9: google.protobuf.Timestamp
+	(*UserCreated)(nil),                        // 0: uplift.events.v1.UserCreated
+	(*UserDeleted)(nil),                        // 1: uplift.events.v1.UserDeleted
+	(*UserEmailChanged)(nil),                   // 2: uplift.events.v1.UserEmailChanged
+	(*BillingChanged)(nil),                     // 3: uplift.events.v1.BillingChanged
+	(*DigestRequested)(nil),                    // 4: uplift.events.v1.DigestRequested
+	(*ReviewRequested)(nil),                    // 5: uplift.events.v1.ReviewRequested
+	(*ReportUpdated)(nil),                      // 6: uplift.events.v1.ReportUpdated
+	(*PasswordResetRequested)(nil),             // 7: uplift.events.v1.PasswordResetRequested
+	(*UserUnsubscribed)(nil),                   // 8: uplift.events.v1.UserUnsubscribed
+	(*StoreSignalsUpdated)(nil),                // 9: uplift.events.v1.StoreSignalsUpdated
+	(*StoreSignalsUpdated_BestSeller)(nil),     // 10: uplift.events.v1.StoreSignalsUpdated.BestSeller
+	(*StoreSignalsUpdated_FallingProduct)(nil), // 11: uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	(*timestamppb.Timestamp)(nil),              // 12: google.protobuf.Timestamp
 }
 var file_uplift_events_v1_events_proto_depIdxs = []int32{
-	9, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
-	9, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
-	9, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
-	9, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
-	9, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
-	9, // 5: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
-	9, // 6: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	9, // 7: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
-	9, // 8: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	9, // [9:9] is the sub-list for method output_type
-	9, // [9:9] is the sub-list for method input_type
-	9, // [9:9] is the sub-list for extension type_name
-	9, // [9:9] is the sub-list for extension extendee
-	0, // [0:9] is the sub-list for field type_name
+	12, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
+	12, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
+	12, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
+	12, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
+	12, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
+	12, // 5: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
+	12, // 6: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	12, // 7: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
+	12, // 8: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	10, // 9: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
+	11, // 10: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	12, // 11: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	12, // [12:12] is the sub-list for method output_type
+	12, // [12:12] is the sub-list for method input_type
+	12, // [12:12] is the sub-list for extension type_name
+	12, // [12:12] is the sub-list for extension extendee
+	0,  // [0:12] is the sub-list for field type_name
 }
 
 func init() { file_uplift_events_v1_events_proto_init() }
@@ -780,7 +1067,7 @@ func file_uplift_events_v1_events_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_events_v1_events_proto_rawDesc), len(file_uplift_events_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   9,
+			NumMessages:   12,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -120,7 +120,7 @@ func (r Repo) Update(ctx context.Context, id string, fn func(*domain.Category) (
 func applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, eff domain.Effects) error {
 	now := timestamppb.New(time.Now())
 	if eff.InvalidateIdeas {
-		if _, err := tx.Exec(ctx, `UPDATE ideas SET invalidated = true WHERE category_id = $1 AND NOT invalidated`, c.ID); err != nil {
+		if err := invalidateIdeas(ctx, tx, c.ID); err != nil {
 			return err
 		}
 	}
@@ -148,6 +148,41 @@ func applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, eff domain.
 		if err := events.Enqueue(ctx, tx, events.SubjectDigestRequested, &eventsv1.DigestRequested{
 			CategoryId: c.ID, RequestedBy: eff.DigestRequestedBy, OccurTime: now,
 		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// invalidateIdeas marks every current idea of the category stale and
+// issues the store's ideas again under new ids (domain.Effects): their
+// numbers have not changed, while the website's wait for the next review.
+func invalidateIdeas(ctx context.Context, tx pgx.Tx, categoryID string) error {
+	rows, err := tx.Query(ctx, `UPDATE ideas SET invalidated = true WHERE category_id = $1 AND NOT invalidated
+		RETURNING id, topic <> ''`, categoryID)
+	if err != nil {
+		return err
+	}
+	var store []string
+	for rows.Next() {
+		var id string
+		var isStore bool
+		if err := rows.Scan(&id, &isStore); err != nil {
+			rows.Close()
+			return err
+		}
+		if isStore {
+			store = append(store, id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range store {
+		if _, err := tx.Exec(ctx, `INSERT INTO ideas (id, category_id, report_id, position, title, why_now, channel,
+				subject_line, body, products, timing, topic, created_at)
+			SELECT $2, category_id, NULL, position, title, why_now, channel, subject_line, body, products, timing, topic, now()
+			FROM ideas WHERE id = $1`, id, uuid.NewString()); err != nil {
 			return err
 		}
 	}
@@ -218,14 +253,14 @@ func (r Repo) insights(ctx context.Context, reportID string) ([]domain.Insight, 
 }
 
 func (r Repo) ideas(ctx context.Context, where string, args ...any) ([]domain.Idea, error) {
-	rows, err := r.db.Query(ctx, `SELECT id, title, why_now, channel, subject_line, body, products, timing, created_at
+	rows, err := r.db.Query(ctx, `SELECT id, title, why_now, channel, subject_line, body, products, timing, topic, created_at
 		FROM ideas WHERE `+where, args...)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Idea, error) {
 		var i domain.Idea
-		err := row.Scan(&i.ID, &i.Title, &i.WhyNow, &i.Channel, &i.SubjectLine, &i.Body, &i.Products, &i.Timing, &i.CreatedAt)
+		err := row.Scan(&i.ID, &i.Title, &i.WhyNow, &i.Channel, &i.SubjectLine, &i.Body, &i.Products, &i.Timing, &i.Topic, &i.CreatedAt)
 		return i, err
 	})
 }
@@ -252,9 +287,10 @@ func (r Repo) LatestReadyReport(ctx context.Context, categoryID string) (*domain
 	return r.loadReport(ctx, `category_id = $1 AND status = 'READY' ORDER BY created_at DESC, id LIMIT 1`, categoryID)
 }
 
-// RecentIdeas implements app.Repository.
+// RecentIdeas implements app.Repository: the store's ideas first (they are
+// at most two), then newest first.
 func (r Repo) RecentIdeas(ctx context.Context, categoryID string, limit int) ([]domain.Idea, error) {
-	return r.ideas(ctx, `category_id = $1 AND NOT invalidated ORDER BY created_at DESC, position LIMIT $2`, categoryID, limit)
+	return r.ideas(ctx, `category_id = $1 AND NOT invalidated ORDER BY topic = '', created_at DESC, position LIMIT $2`, categoryID, limit)
 }
 
 // Idea implements app.Repository.
@@ -317,8 +353,9 @@ func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a d
 				return err
 			}
 		}
-		// Ideas of the old run make way for the new ones.
-		if _, err := tx.Exec(ctx, `UPDATE ideas SET invalidated = true WHERE category_id = $1 AND NOT invalidated`, categoryID); err != nil {
+		// Ideas of the old run make way for the new ones; the store's own
+		// ideas follow the store's numbers, not the website.
+		if _, err := tx.Exec(ctx, `UPDATE ideas SET invalidated = true WHERE category_id = $1 AND NOT invalidated AND topic = ''`, categoryID); err != nil {
 			return err
 		}
 		// One time for the batch, so "newest first" keeps the engine's order.
@@ -396,4 +433,111 @@ func (r Repo) UnsubscribeOwnedBy(ctx context.Context, ownerID string) (int, erro
 		return 0, err
 	}
 	return int(tag.RowsAffected()), nil
+}
+
+const storeSignalsColumns = `category_id, currency, currency_decimals, as_of, occur_time, best_seller_title,
+	best_seller_net, best_seller_quantity, falling_title, falling_before, falling_after, falling_percent, unusual_headline`
+
+// StoreSignals implements app.Repository.
+func (r Repo) StoreSignals(ctx context.Context, categoryID string) (*domain.StoreSignals, error) {
+	var s domain.StoreSignals
+	var bestTitle, fallTitle *string
+	var bestNet, bestQty, fallBefore, fallAfter *int64
+	var fallPct *int
+	err := r.db.QueryRow(ctx, `SELECT `+storeSignalsColumns+` FROM store_signals WHERE category_id = $1`, categoryID).Scan(
+		&s.CategoryID, &s.Currency, &s.CurrencyDecimals, &s.AsOf, &s.OccurTime, &bestTitle, &bestNet, &bestQty,
+		&fallTitle, &fallBefore, &fallAfter, &fallPct, &s.UnusualHeadline)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.AsOf = s.AsOf.UTC()
+	if bestTitle != nil {
+		s.BestSeller = &domain.StoreBestSeller{Title: *bestTitle, NetSales: deref(bestNet), Quantity: deref(bestQty)}
+	}
+	if fallTitle != nil {
+		s.Falling = &domain.StoreFallingProduct{Title: *fallTitle, Before: deref(fallBefore), After: deref(fallAfter), Percent: deref(fallPct)}
+	}
+	return &s, nil
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+// UpdateStoreSignals implements app.Repository. The category's row lock
+// orders it against an invalidation of its ideas and a second consumer.
+func (r Repo) UpdateStoreSignals(ctx context.Context, categoryID string,
+	fn func(domain.Category, *domain.StoreSignals, []domain.Idea) (domain.StoreChange, error)) error {
+	return pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
+		c, err := scanCategory(tx.QueryRow(ctx, `SELECT `+categoryColumns+` FROM categories WHERE id = $1 FOR UPDATE`, categoryID))
+		if err != nil {
+			return err
+		}
+		in := Repo{db: tx, pool: r.pool}
+		cur, err := in.StoreSignals(ctx, categoryID)
+		if err != nil {
+			return err
+		}
+		ideas, err := in.ideas(ctx, `category_id = $1 AND NOT invalidated AND topic <> '' ORDER BY position`, categoryID)
+		if err != nil {
+			return err
+		}
+		ch, err := fn(c, cur, ideas)
+		if err != nil || ch.Signals == nil {
+			return err
+		}
+		s := ch.Signals
+		var bestTitle, fallTitle *string
+		var bestNet, bestQty, fallBefore, fallAfter *int64
+		var fallPct *int
+		if b := s.BestSeller; b != nil {
+			bestTitle, bestNet, bestQty = &b.Title, &b.NetSales, &b.Quantity
+		}
+		if f := s.Falling; f != nil {
+			fallTitle, fallBefore, fallAfter, fallPct = &f.Title, &f.Before, &f.After, &f.Percent
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO store_signals (`+storeSignalsColumns+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+			ON CONFLICT (category_id) DO UPDATE SET currency = excluded.currency,
+				currency_decimals = excluded.currency_decimals, as_of = excluded.as_of, occur_time = excluded.occur_time,
+				best_seller_title = excluded.best_seller_title, best_seller_net = excluded.best_seller_net,
+				best_seller_quantity = excluded.best_seller_quantity, falling_title = excluded.falling_title,
+				falling_before = excluded.falling_before, falling_after = excluded.falling_after,
+				falling_percent = excluded.falling_percent, unusual_headline = excluded.unusual_headline,
+				received_at = now()`,
+			categoryID, s.Currency, s.CurrencyDecimals, s.AsOf, s.OccurTime, bestTitle, bestNet, bestQty,
+			fallTitle, fallBefore, fallAfter, fallPct, s.UnusualHeadline); err != nil {
+			return err
+		}
+		if len(ch.RetireIdeas) > 0 {
+			if _, err := tx.Exec(ctx, `UPDATE ideas SET invalidated = true WHERE category_id = $1 AND id = ANY($2) AND topic <> ''`,
+				categoryID, ch.RetireIdeas); err != nil {
+				return err
+			}
+		}
+		now := time.Now()
+		for i, idea := range ch.AddIdeas {
+			if idea.Topic == "" {
+				return fmt.Errorf("store idea %q has no topic", idea.Title)
+			}
+			products := idea.Products
+			if products == nil {
+				products = []string{}
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO ideas (id, category_id, report_id, position, title, why_now, channel,
+				subject_line, body, products, timing, topic, created_at) VALUES ($1, $2, NULL, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+				uuid.NewString(), categoryID, i, idea.Title, idea.WhyNow, idea.Channel, idea.SubjectLine, idea.Body,
+				products, idea.Timing, idea.Topic, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

@@ -1,7 +1,7 @@
 // Package eventport is the categories service's NATS side: durable
 // consumers that create a category for each new user, remove a deleted
-// user's categories, honour unsubscribes and run the website reviews others
-// request.
+// user's categories, honour unsubscribes, run the website reviews others
+// request and keep the store signals the stores service publishes.
 package eventport
 
 import (
@@ -18,6 +18,7 @@ import (
 
 	"uplift.dev/categories/internal/adapters/postgres"
 	"uplift.dev/categories/internal/app"
+	"uplift.dev/categories/internal/domain"
 	"uplift.dev/platform/events"
 )
 
@@ -27,6 +28,7 @@ const (
 	UsersDeletedDurable = "categories-users-deleted"
 	UnsubscribedDurable = "categories-users-unsubscribed"
 	ReviewDurable       = "categories-review"
+	StoreSignalsDurable = "categories-store-signals"
 )
 
 // Consumers runs the service's event consumers. Each message is handled in
@@ -61,6 +63,11 @@ func (c Consumers) RunUnsubscribed(ctx context.Context) error {
 // RunReviews consumes ReviewRequested until ctx ends.
 func (c Consumers) RunReviews(ctx context.Context) error {
 	return events.Consume(ctx, c.JS, c.Pool, c.Log, ReviewDurable, events.SubjectReviewRequested, c.HandleReviewRequested)
+}
+
+// RunStoreSignals consumes StoreSignalsUpdated until ctx ends.
+func (c Consumers) RunStoreSignals(ctx context.Context) error {
+	return events.Consume(ctx, c.JS, c.Pool, c.Log, StoreSignalsDurable, events.SubjectStoreSignalsUpdated, c.HandleStoreSignals)
 }
 
 // HandleUserCreated creates the new user's category.
@@ -128,4 +135,34 @@ func (c Consumers) HandleReviewRequested(ctx context.Context, tx pgx.Tx, msg jet
 	return c.App.Within(c.Repo.WithTx(tx)).RunReview(ctx, app.ReviewRequest{
 		CategoryID: ev.GetCategoryId(), ReportID: ev.GetReportId(), SiteURL: ev.GetSiteUrl(),
 	})
+}
+
+// HandleStoreSignals keeps the newest signals of a store and its store
+// ideas, in the transaction that records the message.
+func (c Consumers) HandleStoreSignals(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.StoreSignalsUpdated
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
+		c.Log.ErrorContext(ctx, "unreadable StoreSignalsUpdated dropped", "err", err)
+		return nil
+	}
+	return c.App.Within(c.Repo.WithTx(tx)).ApplyStoreSignals(ctx, fromProtoSignals(&ev))
+}
+
+// fromProtoSignals reads the event; a day that cannot be read is left
+// zero, which the app refuses.
+func fromProtoSignals(ev *eventsv1.StoreSignalsUpdated) domain.StoreSignals {
+	s := domain.StoreSignals{CategoryID: ev.GetCategoryId(), Currency: ev.GetCurrency(),
+		CurrencyDecimals: int(ev.GetCurrencyDecimals()), OccurTime: ev.GetOccurTime().AsTime(),
+		UnusualHeadline: ev.GetUnusualHeadline()}
+	if d, err := time.Parse(time.DateOnly, ev.GetAsOf()); err == nil {
+		s.AsOf = d
+	}
+	if b := ev.GetBestSeller(); b != nil {
+		s.BestSeller = &domain.StoreBestSeller{Title: b.GetTitle(), NetSales: b.GetNetSalesMinor(), Quantity: b.GetQuantity()}
+	}
+	if f := ev.GetFallingProduct(); f != nil {
+		s.Falling = &domain.StoreFallingProduct{Title: f.GetTitle(), Before: f.GetNetSalesBeforeMinor(),
+			After: f.GetNetSalesAfterMinor(), Percent: int(f.GetFallPercent())}
+	}
+	return s
 }

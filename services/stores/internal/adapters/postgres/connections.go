@@ -347,7 +347,7 @@ func (r Repo) FinishWebhook(ctx context.Context, eventID, failure string, at tim
 
 // categoryTables hold a category's data, keyed by category_id.
 var categoryTables = []string{"sales", "orders", "daily", "daily_sessions", "shopify_daily", "products",
-	"customers", "imports", "shopify_connections", "oauth_states", "stores"}
+	"customers", "imports", "shopify_connections", "oauth_states", "stores", "signals_due"}
 
 // DeleteCategory implements app.Repository.
 func (r Repo) DeleteCategory(ctx context.Context, categoryID string) error {
@@ -383,6 +383,10 @@ func (r Repo) DeleteShopData(ctx context.Context, shop string) error {
 				return err
 			}
 			if err := recomputeDays(ctx, tx, id, days); err != nil {
+				return err
+			}
+			// The signals go again, now without the shop's orders.
+			if err := markSignalsDue(ctx, tx, id); err != nil {
 				return err
 			}
 			for _, t := range []string{"daily_sessions", "shopify_daily", "products", "customers", "shopify_connections"} {

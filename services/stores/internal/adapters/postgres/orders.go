@@ -173,6 +173,9 @@ func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []doma
 	if err := recomputeDays(ctx, tx, categoryID, days); err != nil {
 		return 0, err
 	}
+	if err := markSignalsDue(ctx, tx, categoryID); err != nil {
+		return 0, err
+	}
 	return int(tag.RowsAffected()), nil
 }
 
@@ -220,7 +223,10 @@ func (r Repo) DeleteOrder(ctx context.Context, categoryID, orderID string) error
 			categoryID, orderID).Scan(&days); err != nil {
 			return fmt.Errorf("delete order: %w", err)
 		}
-		return recomputeDays(ctx, tx, categoryID, days)
+		if err := recomputeDays(ctx, tx, categoryID, days); err != nil {
+			return err
+		}
+		return markSignalsDue(ctx, tx, categoryID)
 	})
 }
 

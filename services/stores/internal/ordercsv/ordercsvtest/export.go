@@ -75,3 +75,42 @@ const Header = "Name,Email,Financial Status,Paid at,Fulfillment Status,Fulfilled
 	"Lineitem discount,Tax 1 Name,Tax 1 Value,Tax 2 Name,Tax 2 Value,Tax 3 Name,Tax 3 Value,Tax 4 Name," +
 	"Tax 4 Value,Tax 5 Name,Tax 5 Value,Phone,Receipt Number,Duties,Billing Province Name," +
 	"Shipping Province Name,Payment ID,Payment Terms Name,Next Payment Due At,Payment References"
+
+// Order is one single-line order for Orders.
+type Order struct {
+	Name      string
+	CreatedAt time.Time
+	Title     string
+	SKU       string
+	Quantity  int
+	// Price is the unit price as the export writes it ("15.00").
+	Price string
+}
+
+// Orders writes an export of single-line orders in currency, each at its
+// own time and offset, for tests that need orders on chosen days.
+func Orders(currency string, orders []Order) []byte {
+	header := strings.Split(Header, ",")
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	_ = w.Write(header)
+	for i, o := range orders {
+		var units, cents int
+		_, _ = fmt.Sscanf(o.Price, "%d.%d", &units, &cents)
+		sub := (units*100 + cents) * o.Quantity
+		amount := fmt.Sprintf("%d.%02d", sub/100, sub%100)
+		r := map[string]string{"Name": o.Name, "Email": fmt.Sprintf("buyer%d@example.com", i),
+			"Financial Status": "paid", "Currency": currency, "Subtotal": amount, "Shipping": "0.00", "Taxes": "0.00",
+			"Total": amount, "Discount Amount": "0.00", "Created at": o.CreatedAt.Format("2006-01-02 15:04:05 -0700"),
+			"Lineitem quantity": fmt.Sprint(o.Quantity), "Lineitem name": o.Title, "Lineitem price": o.Price,
+			"Lineitem sku": o.SKU, "Lineitem requires shipping": "true", "Lineitem taxable": "true",
+			"Refunded Amount": "0.00", "Id": fmt.Sprint(7100000000000 + i), "Lineitem discount": "0.00", "Source": "web"}
+		rec := make([]string, len(header))
+		for j, h := range header {
+			rec[j] = r[h]
+		}
+		_ = w.Write(rec)
+	}
+	w.Flush()
+	return b.Bytes()
+}

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/events/v1/events.proto.
  */
 export const file_uplift_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImwKD0RpZ2VzdFJlcXVlc3RlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIUCgxyZXF1ZXN0ZWRfYnkYAiABKAkSLgoKb2NjdXJfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiewoPUmV2aWV3UmVxdWVzdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCHNpdGVfdXJsGAIgASgJEhEKCXJlcG9ydF9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoNUmVwb3J0VXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIRCglyZXBvcnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhgKEHByb2dyZXNzX3BlcmNlbnQYBCABKAUSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZQoWUGFzc3dvcmRSZXNldFJlcXVlc3RlZBINCgVlbWFpbBgBIAEoCRIMCgRsaW5rGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIncKEFVzZXJVbnN1YnNjcmliZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRITCgtjYXRlZ29yeV9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEK1AQoUY29tLnVwbGlmdC5ldmVudHMudjFCC0V2ZW50c1Byb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9ldmVudHMvdjE7ZXZlbnRzdjGiAgNVRViqAhBVcGxpZnQuRXZlbnRzLlYxygIQVXBsaWZ0XEV2ZW50c1xWMeICHFVwbGlmdFxFdmVudHNcVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OkV2ZW50czo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImwKD0RpZ2VzdFJlcXVlc3RlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIUCgxyZXF1ZXN0ZWRfYnkYAiABKAkSLgoKb2NjdXJfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiewoPUmV2aWV3UmVxdWVzdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCHNpdGVfdXJsGAIgASgJEhEKCXJlcG9ydF9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoNUmVwb3J0VXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIRCglyZXBvcnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhgKEHByb2dyZXNzX3BlcmNlbnQYBCABKAUSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZQoWUGFzc3dvcmRSZXNldFJlcXVlc3RlZBINCgVlbWFpbBgBIAEoCRIMCgRsaW5rGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIncKEFVzZXJVbnN1YnNjcmliZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRITCgtjYXRlZ29yeV9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKEBAoTU3RvcmVTaWduYWxzVXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIZChFjdXJyZW5jeV9kZWNpbWFscxgDIAEoBRINCgVhc19vZhgEIAEoCRJFCgtiZXN0X3NlbGxlchgFIAEoCzIwLnVwbGlmdC5ldmVudHMudjEuU3RvcmVTaWduYWxzVXBkYXRlZC5CZXN0U2VsbGVyEk0KD2ZhbGxpbmdfcHJvZHVjdBgGIAEoCzI0LnVwbGlmdC5ldmVudHMudjEuU3RvcmVTaWduYWxzVXBkYXRlZC5GYWxsaW5nUHJvZHVjdBIYChB1bnVzdWFsX2hlYWRsaW5lGAcgASgJEi4KCm9jY3VyX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wGkYKCkJlc3RTZWxsZXISDQoFdGl0bGUYASABKAkSFwoPbmV0X3NhbGVzX21pbm9yGAIgASgDEhAKCHF1YW50aXR5GAMgASgDGnQKDkZhbGxpbmdQcm9kdWN0Eg0KBXRpdGxlGAEgASgJEh4KFm5ldF9zYWxlc19iZWZvcmVfbWlub3IYAiABKAMSHQoVbmV0X3NhbGVzX2FmdGVyX21pbm9yGAMgASgDEhQKDGZhbGxfcGVyY2VudBgEIAEoBUK1AQoUY29tLnVwbGlmdC5ldmVudHMudjFCC0V2ZW50c1Byb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9ldmVudHMvdjE7ZXZlbnRzdjGiAgNVRViqAhBVcGxpZnQuRXZlbnRzLlYxygIQVXBsaWZ0XEV2ZW50c1xWMeICHFVwbGlmdFxFdmVudHNcVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OkV2ZW50czo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * UserCreated is published on "uplift.users.created" when an account is made.
@@ -602,4 +602,293 @@ export type UserUnsubscribedJson = {
  */
 export const UserUnsubscribedSchema: GenMessage<UserUnsubscribed, {jsonType: UserUnsubscribedJson}> = /*@__PURE__*/
   messageDesc(file_uplift_events_v1_events, 8);
+
+/**
+ * StoreSignalsUpdated is published on "uplift.stores.signals_updated" by the
+ * stores service after every order import and every sync round that saved
+ * orders: what the store's own numbers say, as of one store-local day, for
+ * the categories service's insights and campaign ideas. It is a snapshot,
+ * not a change: publishing the same signals twice is harmless, and a consumer
+ * keeps the newest by as_of, then occur_time. Money is in minor units of
+ * currency (cents for USD), never floating point.
+ *
+ * @generated from message uplift.events.v1.StoreSignalsUpdated
+ */
+export type StoreSignalsUpdated = Message<"uplift.events.v1.StoreSignalsUpdated"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * currency is the store's ISO 4217 code ("USD").
+   *
+   * @generated from field: string currency = 2;
+   */
+  currency: string;
+
+  /**
+   * currency_decimals is how many decimals the currency's minor unit has
+   * (ISO 4217: 2 for USD, 0 for JPY, 3 for KWD), so amounts read right
+   * without a currency table.
+   *
+   * @generated from field: int32 currency_decimals = 3;
+   */
+  currencyDecimals: number;
+
+  /**
+   * as_of is the store-local day the signals describe, YYYY-MM-DD: the day
+   * before the one on which they were computed, in the store's time zone.
+   *
+   * @generated from field: string as_of = 4;
+   */
+  asOf: string;
+
+  /**
+   * best_seller is unset when nothing sold in the 7 days.
+   *
+   * @generated from field: uplift.events.v1.StoreSignalsUpdated.BestSeller best_seller = 5;
+   */
+  bestSeller?: StoreSignalsUpdated_BestSeller | undefined;
+
+  /**
+   * falling_product is unset when no product's sales fell on a meaningful base.
+   *
+   * @generated from field: uplift.events.v1.StoreSignalsUpdated.FallingProduct falling_product = 6;
+   */
+  fallingProduct?: StoreSignalsUpdated_FallingProduct | undefined;
+
+  /**
+   * unusual_headline is the daily report's headline for as_of (that day
+   * against the 7 before it) when any of its metrics is unusual; empty
+   * otherwise.
+   *
+   * @generated from field: string unusual_headline = 7;
+   */
+  unusualHeadline: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 8;
+   */
+  occurTime?: Timestamp | undefined;
+};
+
+/**
+ * StoreSignalsUpdated is published on "uplift.stores.signals_updated" by the
+ * stores service after every order import and every sync round that saved
+ * orders: what the store's own numbers say, as of one store-local day, for
+ * the categories service's insights and campaign ideas. It is a snapshot,
+ * not a change: publishing the same signals twice is harmless, and a consumer
+ * keeps the newest by as_of, then occur_time. Money is in minor units of
+ * currency (cents for USD), never floating point.
+ *
+ * @generated from message uplift.events.v1.StoreSignalsUpdated
+ */
+export type StoreSignalsUpdatedJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * currency is the store's ISO 4217 code ("USD").
+   *
+   * @generated from field: string currency = 2;
+   */
+  currency?: string;
+
+  /**
+   * currency_decimals is how many decimals the currency's minor unit has
+   * (ISO 4217: 2 for USD, 0 for JPY, 3 for KWD), so amounts read right
+   * without a currency table.
+   *
+   * @generated from field: int32 currency_decimals = 3;
+   */
+  currencyDecimals?: number;
+
+  /**
+   * as_of is the store-local day the signals describe, YYYY-MM-DD: the day
+   * before the one on which they were computed, in the store's time zone.
+   *
+   * @generated from field: string as_of = 4;
+   */
+  asOf?: string;
+
+  /**
+   * best_seller is unset when nothing sold in the 7 days.
+   *
+   * @generated from field: uplift.events.v1.StoreSignalsUpdated.BestSeller best_seller = 5;
+   */
+  bestSeller?: StoreSignalsUpdated_BestSellerJson;
+
+  /**
+   * falling_product is unset when no product's sales fell on a meaningful base.
+   *
+   * @generated from field: uplift.events.v1.StoreSignalsUpdated.FallingProduct falling_product = 6;
+   */
+  fallingProduct?: StoreSignalsUpdated_FallingProductJson;
+
+  /**
+   * unusual_headline is the daily report's headline for as_of (that day
+   * against the 7 before it) when any of its metrics is unusual; empty
+   * otherwise.
+   *
+   * @generated from field: string unusual_headline = 7;
+   */
+  unusualHeadline?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 8;
+   */
+  occurTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.StoreSignalsUpdated.
+ * Use `create(StoreSignalsUpdatedSchema)` to create a new message.
+ */
+export const StoreSignalsUpdatedSchema: GenMessage<StoreSignalsUpdated, {jsonType: StoreSignalsUpdatedJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 9);
+
+/**
+ * BestSeller is the product with the highest net sales in the 7 days
+ * ending on as_of (net sales = gross sales − discounts − returns).
+ *
+ * @generated from message uplift.events.v1.StoreSignalsUpdated.BestSeller
+ */
+export type StoreSignalsUpdated_BestSeller = Message<"uplift.events.v1.StoreSignalsUpdated.BestSeller"> & {
+  /**
+   * @generated from field: string title = 1;
+   */
+  title: string;
+
+  /**
+   * @generated from field: int64 net_sales_minor = 2;
+   */
+  netSalesMinor: bigint;
+
+  /**
+   * quantity is units sold less units returned in the window.
+   *
+   * @generated from field: int64 quantity = 3;
+   */
+  quantity: bigint;
+};
+
+/**
+ * BestSeller is the product with the highest net sales in the 7 days
+ * ending on as_of (net sales = gross sales − discounts − returns).
+ *
+ * @generated from message uplift.events.v1.StoreSignalsUpdated.BestSeller
+ */
+export type StoreSignalsUpdated_BestSellerJson = {
+  /**
+   * @generated from field: string title = 1;
+   */
+  title?: string;
+
+  /**
+   * @generated from field: int64 net_sales_minor = 2;
+   */
+  netSalesMinor?: string;
+
+  /**
+   * quantity is units sold less units returned in the window.
+   *
+   * @generated from field: int64 quantity = 3;
+   */
+  quantity?: string;
+};
+
+/**
+ * Describes the message uplift.events.v1.StoreSignalsUpdated.BestSeller.
+ * Use `create(StoreSignalsUpdated_BestSellerSchema)` to create a new message.
+ */
+export const StoreSignalsUpdated_BestSellerSchema: GenMessage<StoreSignalsUpdated_BestSeller, {jsonType: StoreSignalsUpdated_BestSellerJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 9, 0);
+
+/**
+ * FallingProduct is the product whose net sales fell the most, in money,
+ * over the 14 days ending on as_of against the 14 days before. A product
+ * qualifies only on a meaningful base: at least 5 units (sold less
+ * returned) and positive net sales in the earlier 14 days, and a fall of
+ * at least 30 %.
+ *
+ * @generated from message uplift.events.v1.StoreSignalsUpdated.FallingProduct
+ */
+export type StoreSignalsUpdated_FallingProduct = Message<"uplift.events.v1.StoreSignalsUpdated.FallingProduct"> & {
+  /**
+   * @generated from field: string title = 1;
+   */
+  title: string;
+
+  /**
+   * net_sales_before_minor is the earlier 14 days' net sales.
+   *
+   * @generated from field: int64 net_sales_before_minor = 2;
+   */
+  netSalesBeforeMinor: bigint;
+
+  /**
+   * net_sales_after_minor is the last 14 days' net sales (may be negative
+   * when returns outweigh sales).
+   *
+   * @generated from field: int64 net_sales_after_minor = 3;
+   */
+  netSalesAfterMinor: bigint;
+
+  /**
+   * fall_percent is (before − after) ÷ before × 100, rounded to a whole
+   * percent, half away from zero.
+   *
+   * @generated from field: int32 fall_percent = 4;
+   */
+  fallPercent: number;
+};
+
+/**
+ * FallingProduct is the product whose net sales fell the most, in money,
+ * over the 14 days ending on as_of against the 14 days before. A product
+ * qualifies only on a meaningful base: at least 5 units (sold less
+ * returned) and positive net sales in the earlier 14 days, and a fall of
+ * at least 30 %.
+ *
+ * @generated from message uplift.events.v1.StoreSignalsUpdated.FallingProduct
+ */
+export type StoreSignalsUpdated_FallingProductJson = {
+  /**
+   * @generated from field: string title = 1;
+   */
+  title?: string;
+
+  /**
+   * net_sales_before_minor is the earlier 14 days' net sales.
+   *
+   * @generated from field: int64 net_sales_before_minor = 2;
+   */
+  netSalesBeforeMinor?: string;
+
+  /**
+   * net_sales_after_minor is the last 14 days' net sales (may be negative
+   * when returns outweigh sales).
+   *
+   * @generated from field: int64 net_sales_after_minor = 3;
+   */
+  netSalesAfterMinor?: string;
+
+  /**
+   * fall_percent is (before − after) ÷ before × 100, rounded to a whole
+   * percent, half away from zero.
+   *
+   * @generated from field: int32 fall_percent = 4;
+   */
+  fallPercent?: number;
+};
+
+/**
+ * Describes the message uplift.events.v1.StoreSignalsUpdated.FallingProduct.
+ * Use `create(StoreSignalsUpdated_FallingProductSchema)` to create a new message.
+ */
+export const StoreSignalsUpdated_FallingProductSchema: GenMessage<StoreSignalsUpdated_FallingProduct, {jsonType: StoreSignalsUpdated_FallingProductJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 9, 1);
 
