@@ -114,6 +114,18 @@ describe('HomePage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Open business profile' }));
     expect(opened).toHaveBeenCalledTimes(1);
     window.removeEventListener(OPEN_BUSINESS_PROFILE_EVENT, opened);
+    // No insight or idea yet: no empty cards either.
+    expect(screen.queryByRole('heading', { name: 'Campaign ideas' })).toBeNull();
+  });
+
+  it("shows ideas from the store's own numbers before any website review", async () => {
+    gateway({ status: 'REPORT_STATUS_NO_WEBSITE' }, [
+      { id: 'store1', title: 'Feature your best seller: Trail Mug', channel: 'email', whyNow: 'It sold 14 this week' },
+    ]);
+    renderHome();
+    expect(await screen.findByRole('heading', { name: 'Add your website to get your first review' })).toBeTruthy();
+    const ideas = await screen.findByRole('region', { name: 'Campaign ideas' });
+    expect(within(ideas).getByRole('link', { name: /Feature your best seller: Trail Mug/ }).getAttribute('href')).toBe('/ideas/store1');
   });
 
   it('shows progress and the current step while generating', async () => {

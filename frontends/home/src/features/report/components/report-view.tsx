@@ -18,15 +18,42 @@ export interface ReportViewProps {
   ideas: IdeaJson[] | undefined;
 }
 
-/** The current report in whichever state it is: no website, generating, failed or ready. */
+/**
+ * The current report in whichever state it is: no website, generating, failed
+ * or ready. Insights and ideas drawn from the store's own numbers do not wait
+ * for a website review, so they show in every state once there are any.
+ */
 export function ReportView({ report, insights, ideas }: ReportViewProps) {
   const status = report?.status ?? 'REPORT_STATUS_NO_WEBSITE';
-  if (status === 'REPORT_STATUS_NO_WEBSITE') return <NoWebsite />;
-  if (status === 'REPORT_STATUS_GENERATING' || status === 'REPORT_STATUS_UNSPECIFIED') {
-    return <Generating report={report} />;
-  }
-  if (status === 'REPORT_STATUS_FAILED') return <Failed report={report} />;
-  return <Ready report={report ?? {}} insights={insights} ideas={ideas} />;
+  if (status === 'REPORT_STATUS_READY') return <Ready report={report ?? {}} insights={insights} ideas={ideas} />;
+  let state = <NoWebsite />;
+  if (status === 'REPORT_STATUS_GENERATING' || status === 'REPORT_STATUS_UNSPECIFIED') state = <Generating report={report} />;
+  if (status === 'REPORT_STATUS_FAILED') state = <Failed report={report} />;
+  return (
+    <>
+      {state}
+      {(insights?.length ?? 0) > 0 && <InsightsCard insights={insights ?? []} />}
+      {(ideas?.length ?? 0) > 0 && <IdeasCard ideas={ideas ?? []} />}
+    </>
+  );
+}
+
+function InsightsCard({ insights }: { insights: InsightJson[] }) {
+  return (
+    <section className="u-card" aria-labelledby="insights-title">
+      <h2 id="insights-title">Insights</h2>
+      <InsightsList insights={insights} />
+    </section>
+  );
+}
+
+function IdeasCard({ ideas }: { ideas: IdeaJson[] }) {
+  return (
+    <section className="u-card" aria-labelledby="ideas-title">
+      <h2 id="ideas-title">Campaign ideas</h2>
+      <IdeasList ideas={ideas} />
+    </section>
+  );
 }
 
 function NoWebsite() {
@@ -107,14 +134,8 @@ function Ready({ report, insights, ideas }: { report: ReportJson; insights?: Ins
           <PointsBreakdown checks={report.checks ?? []} />
         </section>
       )}
-      <section className="u-card" aria-labelledby="insights-title">
-        <h2 id="insights-title">Insights</h2>
-        <InsightsList insights={shownInsights} />
-      </section>
-      <section className="u-card" aria-labelledby="ideas-title">
-        <h2 id="ideas-title">Campaign ideas</h2>
-        <IdeasList ideas={shownIdeas} />
-      </section>
+      <InsightsCard insights={shownInsights} />
+      <IdeasCard ideas={shownIdeas} />
     </>
   );
 }
