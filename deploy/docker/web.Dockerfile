@@ -8,7 +8,10 @@
 #   docker build -f deploy/docker/web.Dockerfile -t uplift/web .
 #
 # Runtime settings (UPLIFT_*) are read when the server starts and written to
-# /env.js, so one image runs in every environment.
+# /env.js, so one image runs in every environment. serve.mjs also sends the
+# security headers on every response (Content-Security-Policy built from the
+# same settings, X-Frame-Options, nosniff, Referrer-Policy;
+# frontends/scripts/security-headers.mjs); nothing in front of it needs to.
 
 ARG NODE_IMAGE=node:20-slim
 
@@ -29,7 +32,9 @@ COPY frontends/e2e/package.json e2e/
 ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY frontends/ ./
-RUN npm run build
+# Production bundles use hidden source maps (no sourceMappingURL); the maps
+# themselves stay out of the image.
+RUN npm run build && find shell/dist home/dist analytics/dist connections/dist account/dist -name '*.map' -delete
 
 # ---- run: only the server script and the built apps.
 FROM ${NODE_IMAGE}
@@ -37,7 +42,7 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     WEB_PORT=3000
 WORKDIR /app
-COPY --from=build /src/frontends/scripts/serve.mjs scripts/serve.mjs
+COPY --from=build /src/frontends/scripts/serve.mjs /src/frontends/scripts/security-headers.mjs scripts/
 COPY --from=build /src/frontends/shell/dist shell/dist
 COPY --from=build /src/frontends/home/dist home/dist
 COPY --from=build /src/frontends/analytics/dist analytics/dist

@@ -1,11 +1,14 @@
 // Serves the built apps without dependencies: the shell on WEB_PORT (SPA
 // fallback and /env.js with the runtime configuration) and each remote on its
 // own port with CORS open, so the shell can load remoteEntry.js at run time.
-import { createReadStream } from 'node:fs';
+// Every response carries the security headers (security-headers.mjs); source
+// maps are served only in local mode.
+import { createReadStream, realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { securityHeaders } from './security-headers.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const host = process.env.HOST || '127.0.0.1';
@@ -72,10 +75,11 @@ const LOCAL_DEFAULTS = {
   publicCategoryId: 'demo-public-category-id',
 };
 
-function runtimeEnv() {
+/** window.__UPLIFT_ENV__ for the process environment given. */
+export function runtimeEnv(processEnv = process.env) {
   const env = {};
   for (const [variable, key] of Object.entries(ENV_KEYS)) {
-    if (process.env[variable] !== undefined) env[key] = process.env[variable];
+    if (processEnv[variable] !== undefined) env[key] = processEnv[variable];
   }
   if (env.local !== 'true') return env;
   const withDefaults = { ...env };
@@ -85,8 +89,7 @@ function runtimeEnv() {
   return withDefaults;
 }
 
-// Read once at start: the process environment does not change afterwards.
-const envScript = `window.__UPLIFT_ENV__ = ${JSON.stringify(runtimeEnv()).replace(/</g, '\\u003c')};\n`;
+const envScriptFor = (env) => `window.__UPLIFT_ENV__ = ${JSON.stringify(env).replace(/</g, '\\u003c')};\n`;
 
 async function fileAt(dist, urlPath) {
   const resolved = path.resolve(dist, `.${urlPath}`);
@@ -111,9 +114,19 @@ function sendFile(res, file, method) {
   createReadStream(file).pipe(res);
 }
 
-function handler(app) {
-  const dist = path.join(root, app.name, 'dist');
+/**
+ * The request handler for one app. env is the runtime configuration (read once
+ * at start: the process environment does not change afterwards); dist is where
+ * the app's build is (tests point it elsewhere).
+ */
+export function createHandler(app, { env = runtimeEnv(), dist = path.join(root, app.name, 'dist') } = {}) {
+  const envScript = envScriptFor(env);
+  const headers = securityHeaders(env);
+  // Production builds keep their source maps hidden; only a developer's
+  // machine (local mode) hands them out.
+  const serveSourceMaps = env.local === 'true';
   return async (req, res) => {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     if (!app.spa) res.setHeader('Access-Control-Allow-Origin', '*');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD' });
@@ -131,7 +144,7 @@ function handler(app) {
       return res.end(req.method === 'HEAD' ? undefined : envScript);
     }
     const file = await fileAt(dist, urlPath === '/' ? '/index.html' : urlPath);
-    if (file) return sendFile(res, file, req.method);
+    if (file && (serveSourceMaps || !file.endsWith('.map'))) return sendFile(res, file, req.method);
     // Client-side routes get the app; missing assets stay 404s.
     if (app.spa && !path.extname(urlPath)) {
       const index = await fileAt(dist, '/index.html');
@@ -142,25 +155,31 @@ function handler(app) {
   };
 }
 
-const servers = apps.map((app) => {
-  const server = http.createServer(handler(app));
-  server.listen(app.port, host, () => console.log(`${app.name}: http://${host}:${app.port}/`));
-  server.on('error', (error) => {
-    console.error(`${app.name}: ${error.message}`);
-    process.exitCode = 1;
-    shutdown();
+function serve() {
+  const env = runtimeEnv();
+  const servers = apps.map((app) => {
+    const server = http.createServer(createHandler(app, { env }));
+    server.listen(app.port, host, () => console.log(`${app.name}: http://${host}:${app.port}/`));
+    server.on('error', (error) => {
+      console.error(`${app.name}: ${error.message}`);
+      process.exitCode = 1;
+      shutdown();
+    });
+    return server;
   });
-  return server;
-});
 
-let stopping = false;
-function shutdown() {
-  if (stopping) return;
-  stopping = true;
-  for (const server of servers) {
-    server.close();
-    server.closeAllConnections();
+  let stopping = false;
+  function shutdown() {
+    if (stopping) return;
+    stopping = true;
+    for (const server of servers) {
+      server.close();
+      server.closeAllConnections();
+    }
   }
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
 }
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+
+// Run as a program (node scripts/serve.mjs); imported by tests, it only exports.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) serve();

@@ -2,9 +2,12 @@
 // built-in Module Federation plugin with the shared singletons, one HTML page.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import webpack from 'webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { sharedSingletons } from '../packages/platform/mf/shared.js';
+
+const prelude = fileURLToPath(new URL('./csp-prelude.mjs', import.meta.url));
 
 /**
  * @param {object} options
@@ -21,8 +24,12 @@ export function createConfig({ dir, name, exposes, host = false, title }) {
     name,
     mode: production ? 'production' : 'development',
     context: dir,
-    entry: { main: './src/index.ts' },
-    devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+    // The prelude first: it makes the bundles run under the CSP without eval.
+    entry: { main: [prelude, './src/index.ts'] },
+    // Production: maps are written but not referenced from the bundles, and
+    // serve.mjs hands them out only in local mode. Development: full maps in
+    // files, not eval, which the CSP refuses.
+    devtool: production ? 'hidden-source-map' : 'cheap-module-source-map',
     output: {
       path: path.join(dir, 'dist'),
       // Remotes load their chunks from wherever their remoteEntry.js came from.

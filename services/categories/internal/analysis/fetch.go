@@ -151,52 +151,109 @@ func (f *fetcher) allowed(ip netip.Addr) error {
 	return nil
 }
 
-// blockedPrefixes are ranges that are not ordinary public unicast space and
-// that netip's predicates do not already cover.
-var blockedPrefixes = func() []netip.Prefix {
-	var out []netip.Prefix
-	for _, s := range []string{
-		"0.0.0.0/8",          // "this network"
-		"100.64.0.0/10",      // carrier-grade NAT (also Alibaba's metadata 100.100.100.200)
-		"192.0.0.0/24",       // IETF protocol assignments
-		"192.0.2.0/24",       // documentation
-		"198.18.0.0/15",      // benchmarking
-		"198.51.100.0/24",    // documentation
-		"203.0.113.0/24",     // documentation
-		"240.0.0.0/4",        // reserved, including broadcast
-		"64:ff9b:1::/48",     // local-use NAT64
-		"100::/64",           // discard-only
-		"2001:db8::/32",      // documentation
-		"fd00:ec2::254/128",  // AWS metadata over IPv6 (also inside fc00::/7)
-		"169.254.169.254/32", // cloud metadata (also inside link-local)
-	} {
-		out = append(out, netip.MustParsePrefix(s))
+// blockedPrefixes4 are IPv4 ranges that IANA's special-purpose registry marks
+// not globally reachable and that netip's predicates do not already cover.
+// 192.0.0.0/24 is refused whole, although two anycast addresses in it are
+// globally reachable: no website lives there.
+var blockedPrefixes4 = mustPrefixes(
+	"0.0.0.0/8",          // "this network"
+	"100.64.0.0/10",      // carrier-grade NAT (also Alibaba's metadata 100.100.100.200)
+	"169.254.169.254/32", // cloud metadata (also inside link-local)
+	"192.0.0.0/24",       // IETF protocol assignments (DS-Lite, NAT64 discovery…)
+	"192.0.2.0/24",       // documentation
+	"192.88.99.0/24",     // deprecated 6to4 relay anycast
+	"198.18.0.0/15",      // benchmarking
+	"198.51.100.0/24",    // documentation
+	"203.0.113.0/24",     // documentation
+	"240.0.0.0/4",        // reserved, including broadcast
+)
+
+// globalUnicast6 is IPv6's global unicast space. Everything outside it is
+// refused: ::/8 (IPv4-compatible ::a.b.c.d, deprecated since RFC 4291, which
+// an automatic tunnel would carry to the IPv4 address inside; IPv4-translated
+// ::ffff:0:a.b.c.d), 100::/64 discard-only, 100:0:0:1::/64 dummy,
+// 64:ff9b:1::/48 local-use NAT64, 5f00::/16 SRv6, unique-local, site-local,
+// link-local and multicast. IPv4-mapped addresses are unmapped and judged as
+// IPv4 before this, and the well-known NAT64 prefix by the IPv4 inside it.
+var globalUnicast6 = netip.MustParsePrefix("2000::/3")
+
+// blockedPrefixes6 are ranges inside global unicast that IANA's
+// special-purpose registry marks not globally reachable. 2001::/23 is refused
+// whole (Teredo, 2001::/32, is judged by the addresses inside it first), also
+// the few globally reachable anycast, AMT, AS112 and ORCHIDv2 blocks in it: no
+// website lives there.
+var blockedPrefixes6 = mustPrefixes(
+	"2001::/23",         // IETF protocol assignments, benchmarking, ORCHID
+	"2001:db8::/32",     // documentation
+	"3fff::/20",         // documentation
+	"fd00:ec2::254/128", // AWS metadata over IPv6 (also inside fc00::/7)
+)
+
+// The IPv6 formats whose address carries an IPv4 address the packets really
+// go to (or through). An address in them is public only if the IPv4 addresses
+// inside are.
+var (
+	nat64  = netip.MustParsePrefix("64:ff9b::/96") // RFC 6052: the last 32 bits
+	sixTo4 = netip.MustParsePrefix("2002::/16")    // RFC 3056: bits 16-47
+	teredo = netip.MustParsePrefix("2001::/32")    // RFC 4380: server bits 32-63, client ^ the last 32 bits
+)
+
+func mustPrefixes(ss ...string) []netip.Prefix {
+	out := make([]netip.Prefix, len(ss))
+	for i, s := range ss {
+		out[i] = netip.MustParsePrefix(s)
 	}
 	return out
-}()
+}
 
-// nat64 is the well-known NAT64 prefix; the IPv4 address inside it is what
-// a connection would really reach, so it is checked too.
-var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+// embeddedIPv4 returns the IPv4 addresses inside an IPv6 address of a
+// transition format, and whether ip is one.
+func embeddedIPv4(ip netip.Addr) ([]netip.Addr, bool) {
+	b := ip.As16()
+	switch {
+	case nat64.Contains(ip):
+		return []netip.Addr{netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})}, true
+	case sixTo4.Contains(ip):
+		return []netip.Addr{netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})}, true
+	case teredo.Contains(ip):
+		server := netip.AddrFrom4([4]byte{b[4], b[5], b[6], b[7]})
+		client := netip.AddrFrom4([4]byte{^b[12], ^b[13], ^b[14], ^b[15]})
+		return []netip.Addr{server, client}, true
+	}
+	return nil, false
+}
 
-// isPublic reports whether ip is a public unicast address.
+// isPublic reports whether ip is a public unicast address: one that IANA's
+// special-purpose registries do not mark as not globally reachable, and that
+// carries no IPv4 address that is not public itself.
 func isPublic(ip netip.Addr) bool {
 	ip = ip.Unmap()
-	if !ip.IsValid() || ip.IsUnspecified() || ip.IsLoopback() || ip.IsPrivate() ||
+	if !ip.IsValid() || ip.Zone() != "" || ip.IsUnspecified() || ip.IsLoopback() || ip.IsPrivate() ||
 		ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsInterfaceLocalMulticast() ||
 		ip.IsMulticast() {
 		return false
 	}
-	for _, p := range blockedPrefixes {
+	if ip.Is4() {
+		return !inAny(ip, blockedPrefixes4)
+	}
+	if inner, ok := embeddedIPv4(ip); ok {
+		for _, v4 := range inner {
+			if !isPublic(v4) {
+				return false
+			}
+		}
+		return true
+	}
+	return globalUnicast6.Contains(ip) && !inAny(ip, blockedPrefixes6)
+}
+
+func inAny(ip netip.Addr, prefixes []netip.Prefix) bool {
+	for _, p := range prefixes {
 		if p.Contains(ip) {
-			return false
+			return true
 		}
 	}
-	if nat64.Contains(ip) {
-		b := ip.As16()
-		return isPublic(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
-	}
-	return true
+	return false
 }
 
 // checkTarget rejects URLs the fetcher never reads, before any network use.

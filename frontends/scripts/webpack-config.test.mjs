@@ -1,0 +1,40 @@
+// @vitest-environment node
+// What the shared webpack config gives production and development builds:
+// no source maps referenced from production bundles, and nothing built on eval
+// (the Content-Security-Policy has no 'unsafe-eval').
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createConfig } from './webpack-config.mjs';
+
+const frontends = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const home = () => createConfig({ dir: path.join(frontends, 'home'), name: 'uplift_home', exposes: {}, title: 'Home' });
+
+describe('createConfig', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('production bundles do not point at their source maps', () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const config = home();
+    expect(config.mode).toBe('production');
+    expect(config.devtool).toBe('hidden-source-map');
+  });
+
+  it('is production unless NODE_ENV says development', () => {
+    vi.stubEnv('NODE_ENV', '');
+    expect(home().devtool).toBe('hidden-source-map');
+  });
+
+  it('development keeps full source maps, without eval', () => {
+    vi.stubEnv('NODE_ENV', 'development');
+    const config = home();
+    expect(config.mode).toBe('development');
+    expect(config.devtool).toMatch(/source-map$/);
+    expect(config.devtool).not.toMatch(/eval|hidden/);
+  });
+
+  it('starts every entry with the CSP prelude (zod without eval)', () => {
+    const entry = home().entry.main;
+    expect(Array.isArray(entry) ? entry[0] : entry).toBe(path.join(frontends, 'scripts', 'csp-prelude.mjs'));
+  });
+});
