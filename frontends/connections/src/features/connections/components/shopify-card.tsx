@@ -160,7 +160,7 @@ function Connected({ categoryId, shopify }: { categoryId: string; shopify: Shopi
         <span className="u-badge u-badge--fixed">Connected</span>{' '}
         <strong style={wrap}>{shopify.name || shopify.shop}</strong>
       </p>
-      {shopify.shop && (
+      {shopify.shop && shopify.name && (
         <p className="u-muted" style={wrap}>
           {shopify.shop}
         </p>
