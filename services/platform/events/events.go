@@ -35,6 +35,8 @@ const (
 	SubjectUserUnsubscribed       = "uplift.users.unsubscribed"
 	SubjectBillingChanged         = "uplift.billing.changed"
 	SubjectDigestRequested        = "uplift.digest.requested"
+	SubjectEmailKindUnsubscribed  = "uplift.digest.email_kind_unsubscribed"
+	SubjectCategoryUpdated        = "uplift.categories.updated"
 	SubjectReviewRequested        = "uplift.categories.review_requested"
 	SubjectReportUpdated          = "uplift.categories.report_updated"
 	SubjectStoreSignalsUpdated    = "uplift.stores.signals_updated"

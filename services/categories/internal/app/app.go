@@ -167,14 +167,30 @@ const (
 // it is written in the change's transaction or not at all. The owner is
 // read from the row locked for the update, not from an earlier read.
 func (a *App) update(ctx context.Context, caller domain.Caller, id, action string, fn func(*domain.Category) (domain.Effects, error)) (domain.Category, error) {
-	return a.repo.Update(ctx, id, func(c *domain.Category) (domain.Effects, error) {
+	return a.repo.Update(ctx, id, announced(func(c *domain.Category) (domain.Effects, error) {
 		eff, err := fn(c)
 		if err != nil {
 			return eff, err
 		}
 		eff.OnBehalf = caller.Audit(*c, action)
 		return eff, nil
-	})
+	}))
+}
+
+// announced wraps an update so that a change other services hear of (the
+// name, the website, an email switch) publishes CategoryUpdated with it.
+func announced(fn func(*domain.Category) (domain.Effects, error)) func(*domain.Category) (domain.Effects, error) {
+	return func(c *domain.Category) (domain.Effects, error) {
+		before := *c
+		eff, err := fn(c)
+		if err != nil {
+			return eff, err
+		}
+		if domain.AnnouncedChange(before, *c) {
+			eff.Announce = true
+		}
+		return eff, nil
+	}
 }
 
 // SignUp is a UserCreated event as the app needs it.
@@ -428,15 +444,66 @@ func (a *App) InvalidateIdeas(ctx context.Context, caller domain.Caller, id stri
 	return err
 }
 
-// RequestDigest asks the digest service to email the current report now.
-// The request is published; sending it belongs to the digest service.
+// RequestDigest asks the digest service to email the current insights and
+// ideas to the owner now. DigestRequested carries them, read here at request
+// time, and is written to the outbox (the queue the digest service sends
+// from) in the transaction that records the request; a second request for
+// the category within domain.DigestInterval is refused with
+// domain.ErrDigestTooSoon and queues nothing.
 func (a *App) RequestDigest(ctx context.Context, caller domain.Caller, id string) error {
-	if _, err := a.authorized(ctx, caller, id); err != nil {
+	insights, err := a.Insights(ctx, caller, id)
+	if err != nil {
 		return err
 	}
-	_, err := a.update(ctx, caller, id, ActionSendAIEmailDigest, func(c *domain.Category) (domain.Effects, error) {
-		return domain.Effects{DigestRequestedBy: caller.UID}, nil
+	ideas, err := a.repo.RecentIdeas(ctx, id, domain.RecentIdeasLimit)
+	if err != nil {
+		return err
+	}
+	now := a.now()
+	_, err = a.update(ctx, caller, id, ActionSendAIEmailDigest, func(c *domain.Category) (domain.Effects, error) {
+		if err := c.RequestDigest(now); err != nil {
+			return domain.Effects{}, err
+		}
+		return domain.Effects{Digest: &domain.DigestRequest{RequestedBy: caller.UID, Insights: insights, Ideas: ideas}}, nil
 	})
+	return err
+}
+
+// EmailKindChange is an EmailKindUnsubscribed event as the app needs it.
+type EmailKindChange struct {
+	UserID, CategoryID, Kind string
+	Resubscribed             bool
+}
+
+// ApplyEmailKindChange flips the business profile's switch for a kind of
+// email a person turned off (or back on) from an email's unsubscribe link,
+// so the profile shows it: weekly_review is disableWeeklyEmail,
+// daily_report disableBusinessReport; ai_digest has no switch. Only the
+// category's owner's choice counts; a repeat changes nothing.
+func (a *App) ApplyEmailKindChange(ctx context.Context, ch EmailKindChange) error {
+	if ch.Kind != "weekly_review" && ch.Kind != "daily_report" {
+		return nil
+	}
+	if domain.ValidateCategoryID(ch.CategoryID) != nil || ch.UserID == "" {
+		a.log.WarnContext(ctx, "EmailKindUnsubscribed without a usable category dropped", "user", ch.UserID, "category", ch.CategoryID)
+		return nil
+	}
+	_, err := a.repo.Update(ctx, ch.CategoryID, announced(func(c *domain.Category) (domain.Effects, error) {
+		if c.OwnerID != ch.UserID {
+			return domain.Effects{}, nil
+		}
+		off := !ch.Resubscribed
+		if ch.Kind == "weekly_review" {
+			c.DisableWeeklyEmail = off
+		} else {
+			c.DisableBusinessReport = off
+		}
+		return domain.Effects{}, nil
+	}))
+	if errors.Is(err, domain.ErrNotFound) {
+		a.log.InfoContext(ctx, "EmailKindUnsubscribed for an unknown category dropped", "category", ch.CategoryID)
+		return nil
+	}
 	return err
 }
 
@@ -538,5 +605,5 @@ func IsClientError(err error) bool {
 	var ve *domain.ValidationError
 	return errors.As(err, &ve) || errors.Is(err, domain.ErrNotFound) || errors.Is(err, domain.ErrIdeaNotFound) ||
 		errors.Is(err, domain.ErrPermissionDenied) || errors.Is(err, domain.ErrUnreadableSite) ||
-		errors.Is(err, domain.ErrNoProfile)
+		errors.Is(err, domain.ErrNoProfile) || errors.Is(err, domain.ErrDigestTooSoon)
 }

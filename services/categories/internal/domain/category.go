@@ -20,7 +20,18 @@ var (
 	// ErrUnreadableSite is a website that cannot be read or is not a valid
 	// address; people see UnreadableSiteMessage.
 	ErrUnreadableSite = errors.New("website cannot be read")
+	// ErrDigestTooSoon is a second AI digest request for a category within
+	// DigestInterval; people see DigestTooSoonMessage.
+	ErrDigestTooSoon = errors.New("an AI digest was requested less than a minute ago")
 )
+
+// DigestInterval is how long after an AI digest request another one for
+// the same category sends nothing ("a second request within a minute
+// sends nothing new and says so").
+const DigestInterval = time.Minute
+
+// DigestTooSoonMessage says why a second digest request was refused.
+const DigestTooSoonMessage = "Your AI digest is already on its way. You can ask for another one in a minute."
 
 // UnreadableSiteMessage is the spec's business-profile save failure (section 8),
 // also used by the public website score.
@@ -53,6 +64,36 @@ type Category struct {
 	DisableBusinessReport bool
 	ShopifyCategoryID     string
 	CreatedAt             time.Time
+	// LastDigestRequestedAt is when the AI digest was last requested; zero
+	// if never.
+	LastDigestRequestedAt time.Time
+}
+
+// RequestDigest records an AI digest request at now, or refuses it with
+// ErrDigestTooSoon within DigestInterval of the last one.
+func (c *Category) RequestDigest(now time.Time) error {
+	if !c.LastDigestRequestedAt.IsZero() && now.Sub(c.LastDigestRequestedAt) < DigestInterval {
+		return ErrDigestTooSoon
+	}
+	c.LastDigestRequestedAt = now
+	return nil
+}
+
+// AnnouncedChange reports whether a change from before to after is one
+// other services hear of (CategoryUpdated): the name, the website or an
+// email switch. The digest service keeps these for its emails.
+func AnnouncedChange(before, after Category) bool {
+	return before.Name != after.Name || before.SiteURL != after.SiteURL ||
+		before.DisableWeeklyEmail != after.DisableWeeklyEmail || before.DisableBusinessReport != after.DisableBusinessReport
+}
+
+// DigestRequest is what the AI digest email shows, read from the
+// category's own data when it is requested.
+type DigestRequest struct {
+	// RequestedBy is the user who asked (the owner or an uplifter).
+	RequestedBy string
+	Insights    []Insight
+	Ideas       []Idea
 }
 
 // Caller is who is asking, as the auth interceptor verified it.
@@ -130,8 +171,11 @@ type Effects struct {
 	// current ideas are issued again at once under new ids, since the
 	// numbers they come from have not changed.
 	InvalidateIdeas bool
-	// DigestRequestedBy, when set, publishes DigestRequested on that user's behalf.
-	DigestRequestedBy string
+	// Digest, when set, publishes DigestRequested with what the email shows.
+	Digest *DigestRequest
+	// Announce publishes CategoryUpdated with the category as saved: it was
+	// created, or its name, website or an email switch changed.
+	Announce bool
 	// OnBehalf, when set, writes an audit row: the change was made by
 	// someone other than the owner (an uplifter acting on their behalf).
 	OnBehalf *AuditEntry

@@ -538,6 +538,9 @@ func TestWhoMayCallWhat(t *testing.T) {
 		},
 		"SendAIEmailDigest": func(ctx context.Context, id string) error {
 			_, err := c.SendAIEmailDigest(ctx, &categoriesv1.SendAIEmailDigestRequest{CategoryId: id})
+			if status.Code(err) == codes.ResourceExhausted {
+				return nil // past the access check: refused only as too soon after the last one
+			}
 			return err
 		},
 		// GetIdea of an idea that does not exist: past the access check it

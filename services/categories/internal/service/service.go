@@ -50,6 +50,6 @@ func Wire(d Deps) service.Wire {
 					categoriesv1.RegisterCategoriesServiceServer(s, &grpcport.Server{App: a, Log: rt.Log})
 				},
 			}, []func(context.Context) error{consumers.RunUsers, consumers.RunUsersDeleted, consumers.RunUnsubscribed,
-				consumers.RunReviews, consumers.RunStoreSignals, closeConn}, nil
+				consumers.RunEmailKindUnsubscribed, consumers.RunReviews, consumers.RunStoreSignals, closeConn}, nil
 	}
 }

@@ -269,6 +269,10 @@ func TestOnBehalfChangesAreAudited(t *testing.T) {
 	}
 
 	// Every other mutating call on behalf writes one row under its own name.
+	// (The owner asked for a digest a moment ago: let a minute pass.)
+	if _, err := h.db.Exec(context.Background(), `UPDATE categories SET last_digest_requested_at = now() - interval '2 minutes' WHERE id = $1`, cat); err != nil {
+		t.Fatal(err)
+	}
 	for _, cl := range calls[1:] {
 		if err := cl.call(as(uplifterTok)); err != nil {
 			t.Fatalf("uplifter %s: %v", cl.action, err)

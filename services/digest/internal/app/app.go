@@ -27,7 +27,53 @@ type Store interface {
 	// transaction. It reports false when nothing is due.
 	UpdateNextDue(ctx context.Context, now time.Time, fn func(*domain.Email) error) (bool, error)
 	Eraser
+	// Suppressed reports whether userID turned kind off.
+	Suppressed(ctx context.Context, userID string, kind domain.Kind) (bool, error)
+	// ChangeSubscription records a person's choice from an unsubscribe
+	// link and, when it changed their state, publishes EmailKindUnsubscribed
+	// in the same transaction. It reports whether the state changed.
+	ChangeSubscription(ctx context.Context, s domain.Suppression) (bool, error)
 }
+
+// RecipientStore is what the digest service keeps of users and stores from
+// their events; like Outbox it may be bound to the event's transaction.
+type RecipientStore interface {
+	// SetRecipient records a user's address as of at; an older address
+	// never replaces a newer one, and a deleted user stays deleted.
+	SetRecipient(ctx context.Context, r domain.Recipient, at time.Time) error
+	// ForgetRecipient removes what is kept of a deleted user.
+	ForgetRecipient(ctx context.Context, userID string) error
+	// Recipient returns a known, not deleted user with an address.
+	Recipient(ctx context.Context, userID string) (domain.Recipient, bool, error)
+	// CategoryOwner returns the owner of a category, "" if unknown.
+	CategoryOwner(ctx context.Context, categoryID string) (string, error)
+	// ApplyStore keeps s unless a newer snapshot is stored; it returns the
+	// snapshot s replaced (nil if none) and whether s was kept.
+	ApplyStore(ctx context.Context, s domain.Store) (prev *domain.Store, applied bool, err error)
+	// SetSuppression keeps s unless a newer choice is stored, and reports
+	// whether the state changed.
+	SetSuppression(ctx context.Context, s domain.Suppression) (bool, error)
+}
+
+// Metrics counts what happens to emails, by kind. Outcomes: queued, sent,
+// retry (a failed attempt that will be retried), failed (given up),
+// suppressed.
+type Metrics interface {
+	Count(kind domain.Kind, outcome string)
+}
+
+// Email outcomes counted by Metrics.
+const (
+	OutcomeQueued     = "queued"
+	OutcomeSent       = "sent"
+	OutcomeRetry      = "retry"
+	OutcomeFailed     = "failed"
+	OutcomeSuppressed = "suppressed"
+)
+
+type noMetrics struct{}
+
+func (noMetrics) Count(domain.Kind, string) {}
 
 // Eraser removes a user's emails; like Outbox it may be bound to the
 // transaction of the event being handled.
@@ -55,12 +101,20 @@ type App struct {
 	retry  domain.RetryPolicy
 	log    *slog.Logger
 	now    func() time.Time
+	tokens domain.TokenSigner
+	stats  Metrics
 }
 
 // New returns the use cases over the given adapters.
 func New(store Store, render Renderer, mail Mailer, retry domain.RetryPolicy, log *slog.Logger) *App {
-	return &App{store: store, render: render, mail: mail, retry: retry, log: log, now: time.Now}
+	return &App{store: store, render: render, mail: mail, retry: retry, log: log, now: time.Now, stats: noMetrics{}}
 }
+
+// WithTokens sets the signer that checks unsubscribe tokens.
+func (a *App) WithTokens(t domain.TokenSigner) *App { a.tokens = t; return a }
+
+// WithMetrics sets where email outcomes are counted.
+func (a *App) WithMetrics(m Metrics) *App { a.stats = m; return a }
 
 // SetClock replaces the clock; tests use it to step through retries.
 func (a *App) SetClock(now func() time.Time) { a.now = now }
@@ -138,6 +192,9 @@ func (a *App) add(ctx context.Context, out Outbox, e domain.Email) error {
 	if err != nil {
 		return fmt.Errorf("queue %s email: %w", e.Kind, err)
 	}
+	if added {
+		a.stats.Count(e.Kind, OutcomeQueued)
+	}
 	a.log.InfoContext(ctx, "email queued", "kind", e.Kind, "user", e.UserID, "new", added)
 	return nil
 }
@@ -188,6 +245,21 @@ func (a *App) SendDue(ctx context.Context) (int, error) {
 
 // sendOne attempts e and records the outcome on it.
 func (a *App) sendOne(ctx context.Context, e *domain.Email) bool {
+	if e.Kind.Unsubscribable() {
+		off, err := a.store.Suppressed(ctx, e.UserID, e.Kind)
+		if err != nil {
+			// Not knowing is not sending: the row waits for the next round.
+			e.MarkFailed(a.now(), err, domain.RetryPolicy{Base: a.retry.Base, Max: a.retry.Max})
+			a.log.WarnContext(ctx, "email suppression check failed; will retry", "id", e.ID, "err", err)
+			return false
+		}
+		if off {
+			e.MarkSuppressed()
+			a.stats.Count(e.Kind, OutcomeSuppressed)
+			a.log.InfoContext(ctx, "email suppressed: its kind is turned off", "id", e.ID, "kind", e.Kind, "user", e.UserID)
+			return false
+		}
+	}
 	msg, err := a.render.Render(*e)
 	if err == nil {
 		err = a.mail.Send(ctx, msg)
@@ -195,15 +267,17 @@ func (a *App) sendOne(ctx context.Context, e *domain.Email) bool {
 	now := a.now()
 	if err != nil {
 		e.MarkFailed(now, err, a.retry)
-		level, what := slog.LevelWarn, "email send failed; will retry"
+		level, what, outcome := slog.LevelWarn, "email send failed; will retry", OutcomeRetry
 		if e.Status == domain.StatusFailed {
-			level, what = slog.LevelError, "email send failed; giving up"
+			level, what, outcome = slog.LevelError, "email send failed; giving up", OutcomeFailed
 		}
+		a.stats.Count(e.Kind, outcome)
 		a.log.Log(ctx, level, what, "id", e.ID, "kind", e.Kind, "attempts", e.Attempts,
 			"next_attempt_at", e.NextAttemptAt, "err", e.LastError)
 		return false
 	}
 	e.MarkSent(now)
+	a.stats.Count(e.Kind, OutcomeSent)
 	a.log.InfoContext(ctx, "email sent", "id", e.ID, "kind", e.Kind, "attempts", e.Attempts)
 	return true
 }

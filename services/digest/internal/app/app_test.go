@@ -20,6 +20,27 @@ import (
 type memStore struct {
 	mu     sync.Mutex
 	emails []*domain.Email
+	// supMu guards off apart from mu: the sender asks while holding a row.
+	supMu sync.Mutex
+	off   map[string]bool
+}
+
+func (s *memStore) Suppressed(_ context.Context, userID string, kind domain.Kind) (bool, error) {
+	s.supMu.Lock()
+	defer s.supMu.Unlock()
+	return s.off[userID+"/"+string(kind)], nil
+}
+
+func (s *memStore) ChangeSubscription(_ context.Context, sup domain.Suppression) (bool, error) {
+	s.supMu.Lock()
+	defer s.supMu.Unlock()
+	if s.off == nil {
+		s.off = map[string]bool{}
+	}
+	k := sup.UserID + "/" + string(sup.Kind)
+	changed := s.off[k] != sup.Suppressed
+	s.off[k] = sup.Suppressed
+	return changed, nil
 }
 
 func (s *memStore) Add(_ context.Context, e domain.Email) (bool, error) {

@@ -39,6 +39,41 @@ const (
 	KindPasswordReset Kind = "password_reset"
 )
 
+// The emails a person may turn off (not transactional): each carries
+// List-Unsubscribe headers and a footer link, and is not sent while its
+// kind is suppressed for the user.
+const (
+	// KindAIDigest is the AI email digest sent on demand (sendAIEmailDigest).
+	KindAIDigest Kind = "ai_digest"
+	// KindWeeklyReview is the weekly website review (not built yet).
+	KindWeeklyReview Kind = "weekly_review"
+	// KindDailyReport is the daily business report (not built yet).
+	KindDailyReport Kind = "daily_report"
+)
+
+// Unsubscribable reports whether k is an email a person may turn off.
+// Transactional mail (welcome, email changed, password reset) never is.
+func (k Kind) Unsubscribable() bool {
+	switch k {
+	case KindAIDigest, KindWeeklyReview, KindDailyReport:
+		return true
+	}
+	return false
+}
+
+// Label is how the kind is named to people.
+func (k Kind) Label() string {
+	switch k {
+	case KindAIDigest:
+		return "AI email digest"
+	case KindWeeklyReview:
+		return "Weekly Website Review"
+	case KindDailyReport:
+		return "Daily Business Report"
+	}
+	return string(k)
+}
+
 // Status is where an email is in its life.
 type Status string
 
@@ -49,6 +84,9 @@ const (
 	// StatusFailed means retries were given up; the row stays for an
 	// operator, who can set it back to pending.
 	StatusFailed Status = "failed"
+	// StatusSuppressed means the email was not sent because its recipient
+	// turned its kind off before it went out.
+	StatusSuppressed Status = "suppressed"
 )
 
 // Params are the values a template shows. Only the fields of the email's
@@ -60,6 +98,27 @@ type Params struct {
 	// Link is a password-reset link: a secret until it expires, so it is
 	// never logged and is removed from the row once the email is sent.
 	Link string `json:"link,omitempty"`
+
+	// The AI digest's content, as the categories service sent it.
+	CategoryID string    `json:"categoryId,omitempty"`
+	StoreName  string    `json:"storeName,omitempty"`
+	SiteURL    string    `json:"siteUrl,omitempty"`
+	Insights   []Insight `json:"insights,omitempty"`
+	Ideas      []Idea    `json:"ideas,omitempty"`
+}
+
+// Insight is one insight an email shows.
+type Insight struct {
+	Text     string `json:"text"`
+	Evidence string `json:"evidence,omitempty"`
+}
+
+// Idea is one campaign idea an email shows and links to.
+type Idea struct {
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	Channel string `json:"channel,omitempty"`
+	WhyNow  string `json:"whyNow,omitempty"`
 }
 
 // Email is one email to send and its sending state.
@@ -86,6 +145,9 @@ type Message struct {
 	Subject string
 	Text    string
 	HTML    string
+	// Unsubscribe is the one-click unsubscribe URL for the List-Unsubscribe
+	// header (RFC 8058); empty for transactional mail, which has none.
+	Unsubscribe string
 }
 
 // maxNameRunes bounds a display name in copy; names come from sign-up forms.
@@ -151,6 +213,76 @@ func NewPasswordReset(requestID, userID, to, link string) (Email, error) {
 	return pending("password-reset:"+requestID, KindPasswordReset, userID, addr, Params{Link: link}), nil
 }
 
+// Bounds on what one AI digest shows, so a huge request stays an email.
+const (
+	MaxDigestInsights = 10
+	MaxDigestIdeas    = 10
+	maxDigestTextRune = 600
+)
+
+// AIDigest is a request for the AI email digest of a category.
+type AIDigest struct {
+	CategoryID, OwnerUserID string
+	StoreName, SiteURL      string
+	Insights                []Insight
+	Ideas                   []Idea
+	// At is when it was requested; the email is keyed by its minute.
+	At time.Time
+}
+
+// NewAIDigest is the AI digest email of d to the owner's address to. It is
+// keyed by category and the minute of the request: a repeated request
+// event queues nothing new.
+func NewAIDigest(d AIDigest, to string) (Email, error) {
+	if strings.TrimSpace(d.CategoryID) == "" || strings.TrimSpace(d.OwnerUserID) == "" {
+		return Email{}, ErrMissingID
+	}
+	addr, err := ParseAddress(to)
+	if err != nil {
+		return Email{}, err
+	}
+	p := Params{CategoryID: d.CategoryID, StoreName: cleanName(d.StoreName), SiteURL: safeLink(d.SiteURL)}
+	for _, in := range d.Insights {
+		if len(p.Insights) == MaxDigestInsights {
+			break
+		}
+		if t := clip(in.Text); t != "" {
+			p.Insights = append(p.Insights, Insight{Text: t, Evidence: clip(in.Evidence)})
+		}
+	}
+	for _, i := range d.Ideas {
+		if len(p.Ideas) == MaxDigestIdeas {
+			break
+		}
+		if i.ID != "" && url.PathEscape(i.ID) == i.ID && strings.TrimSpace(i.Title) != "" {
+			p.Ideas = append(p.Ideas, Idea{ID: i.ID, Title: clip(i.Title), Channel: clip(i.Channel), WhyNow: clip(i.WhyNow)})
+		}
+	}
+	key := "ai-digest:" + d.CategoryID + ":" + AIDigestMinute(d.At)
+	return pending(key, KindAIDigest, d.OwnerUserID, addr, p), nil
+}
+
+// AIDigestMinute is the minute of a request as it appears in its key.
+func AIDigestMinute(at time.Time) string { return at.UTC().Format("2006-01-02T15:04Z") }
+
+// safeLink keeps an http(s) URL and drops anything else (javascript: …).
+func safeLink(s string) string {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return ""
+	}
+	return u.String()
+}
+
+// clip folds whitespace and bounds a piece of copy.
+func clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > maxDigestTextRune {
+		s = string([]rune(s)[:maxDigestTextRune]) + "…"
+	}
+	return s
+}
+
 func pending(key string, kind Kind, userID, to string, p Params) Email {
 	return Email{Key: key, Kind: kind, UserID: userID, To: to, Params: p, Status: StatusPending}
 }
@@ -199,6 +331,13 @@ func (e *Email) MarkSent(now time.Time) {
 	e.Status, e.SentAt, e.LastError = StatusSent, now, ""
 	e.Attempts++
 	e.Params.Link = ""
+}
+
+// MarkSuppressed records that the email was not sent because its kind is
+// turned off for the recipient. It is final: turning the kind back on later
+// does not send an old email.
+func (e *Email) MarkSuppressed() {
+	e.Status, e.LastError = StatusSuppressed, ""
 }
 
 // MarkFailed records a failed attempt and schedules the next one, or gives

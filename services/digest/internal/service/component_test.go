@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	digestv1 "uplift.dev/proto/gen/uplift/digest/v1"
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
 	"uplift.dev/digest/internal/domain"
@@ -28,9 +29,15 @@ import (
 
 const webURL = "http://shop.localtest:3000"
 
+const (
+	publicAPI = "http://api.localtest:8080"
+	secret    = "component-test-unsubscribe-secret-0123456789"
+)
+
 type harness struct {
-	pool *pgxpool.Pool
-	js   jetstream.JetStream
+	pool   *pgxpool.Pool
+	js     jetstream.JetStream
+	client digestv1.DigestServiceClient
 }
 
 // start runs the real digest service (gRPC server, consumers, sender) on its
@@ -43,10 +50,11 @@ func start(t *testing.T, smtpAddr string) harness {
 		SMTPAddr: smtpAddr, SMTPFrom: "Uplift <hello@uplift.example>", SMTPTimeout: 5 * time.Second,
 		WebURL:         webURL,
 		EmailRetryBase: 200 * time.Millisecond, EmailRetryMax: time.Second,
-		EmailPoll: 100 * time.Millisecond,
+		EmailPoll:    100 * time.Millisecond,
+		PublicAPIURL: publicAPI, UnsubscribeSecret: secret,
 	}
-	_, rt := servicetest.Run(t, "digest", cfg.Base, migrations.FS, digest.Wire(cfg))
-	return harness{pool: rt.Pool, js: rt.JS}
+	conn, rt := servicetest.Run(t, "digest", cfg.Base, migrations.FS, digest.Wire(cfg))
+	return harness{pool: rt.Pool, js: rt.JS, client: digestv1.NewDigestServiceClient(conn)}
 }
 
 func (h harness) publish(t *testing.T, subject, msgID string, m proto.Message) {

@@ -6,13 +6,16 @@ package service
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/client_golang/prometheus"
 	"google.golang.org/grpc"
 
 	digestv1 "uplift.dev/proto/gen/uplift/digest/v1"
 
+	"uplift.dev/digest/internal/adapters/metrics"
 	"uplift.dev/digest/internal/adapters/postgres"
 	"uplift.dev/digest/internal/adapters/smtp"
 	"uplift.dev/digest/internal/app"
@@ -45,6 +48,12 @@ type Settings struct {
 	EmailMaxAttempts int           `env:"EMAIL_MAX_ATTEMPTS" default:"30"`
 	// EmailPoll is how often the sender looks for due retries.
 	EmailPoll time.Duration `env:"EMAIL_POLL" default:"2s"`
+	// PublicAPIURL is the gateway's public address; unsubscribe links in
+	// emails (List-Unsubscribe and the footer) point to it.
+	PublicAPIURL string `env:"PUBLIC_API_URL" default:"http://127.0.0.1:8080"`
+	// UnsubscribeSecret signs unsubscribe tokens (HMAC-SHA256), at least
+	// 32 bytes. Changing it invalidates every link already sent.
+	UnsubscribeSecret string `env:"UNSUBSCRIBE_SECRET" required:"true" secret:"true"`
 }
 
 // Wire builds the digest service from cfg, read when the runtime starts.
@@ -60,13 +69,26 @@ func Wire(cfg *Settings) service.Wire {
 		if err != nil {
 			return grpcserver.Options{}, nil, err
 		}
+		signer, err := domain.NewTokenSigner(cfg.UnsubscribeSecret)
+		if err != nil {
+			return grpcserver.Options{}, nil, err
+		}
 		render, err := templates.New(cfg.WebURL)
 		if err != nil {
 			return grpcserver.Options{}, nil, err
 		}
+		if render, err = render.WithUnsubscribe(cfg.PublicAPIURL, signer, time.Now); err != nil {
+			return grpcserver.Options{}, nil, err
+		}
 		repo := postgres.Repo{DB: rt.Pool}
 		retry := domain.RetryPolicy{Base: cfg.EmailRetryBase, Max: cfg.EmailRetryMax, MaxAttempts: cfg.EmailMaxAttempts}
-		a := app.New(repo, render, mailer, retry, rt.Log)
+		// Registered on the default registry: the platform's /metrics
+		// serves its own registry and does not gather this one yet.
+		counters, err := metrics.New(prometheus.DefaultRegisterer)
+		if err != nil {
+			return grpcserver.Options{}, nil, err
+		}
+		a := app.New(repo, render, mailer, retry, rt.Log).WithTokens(signer).WithMetrics(counters)
 		consumers := eventport.Consumers{
 			JS: rt.JS, Pool: rt.Pool, App: a, Log: rt.Log,
 			InTx: func(tx pgx.Tx) eventport.TxStore { return postgres.Repo{DB: tx} },
@@ -75,7 +97,8 @@ func Wire(cfg *Settings) service.Wire {
 		return grpcserver.Options{
 			Public: grpcport.PublicMethods,
 			Register: func(s *grpc.Server) {
-				digestv1.RegisterDigestServiceServer(s, &grpcport.Server{})
+				digestv1.RegisterDigestServiceServer(s, &grpcport.Server{App: a, Log: rt.Log,
+					PublicAPIURL: strings.TrimRight(cfg.PublicAPIURL, "/")})
 			},
 		}, append(consumers.Workers(), sender.Run), nil
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/mail"
 	"os"
 	"slices"
 	"strings"
@@ -124,4 +125,15 @@ func (s *Sink) Wait(t testing.TB, addr string, n int, timeout time.Duration) []M
 func (s *Sink) Source(t testing.TB, m Mail) string {
 	t.Helper()
 	return string(s.get(t, fmt.Sprintf("/email/%s/source", m.ID)))
+}
+
+// RawHeader returns the message's headers as sent, read from its source:
+// MailDev's parsed headers leave some out (Date, List-Unsubscribe).
+func (s *Sink) RawHeader(t testing.TB, m Mail) mail.Header {
+	t.Helper()
+	msg, err := mail.ReadMessage(strings.NewReader(s.Source(t, m)))
+	if err != nil {
+		t.Fatalf("sinktest: source of %s: %v", m.ID, err)
+	}
+	return msg.Header
 }

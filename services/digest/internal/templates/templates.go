@@ -2,16 +2,26 @@
 // a subject, a plain-text part and an HTML part in Uplift's voice. The HTML
 // goes through html/template so user data (names, addresses, links) is
 // escaped for its context; copy lives in files/ so it reads as copy.
+//
+// Transactional mail uses files/layout.*; the emails a person may turn off
+// (the AI digest now, the weekly review and daily report later) use
+// files/recurring_layout.*: a hidden preheader, the store's name, a single
+// column at most 600 px wide with system fonts and big tap targets, and a
+// footer with the unsubscribe link. Styles are written inline in the
+// templates (no CSS inliner library: the few rules are kept by hand on the
+// elements, where every mail client reads them).
 package templates
 
 import (
 	"bytes"
 	"embed"
+	"errors"
 	"fmt"
 	htmltemplate "html/template"
 	"net/url"
 	"strings"
 	texttemplate "text/template"
+	"time"
 
 	"uplift.dev/digest/internal/domain"
 )
@@ -28,6 +38,12 @@ var subjects = map[domain.Kind]string{
 	domain.KindEmailChanged:   "Your Uplift sign-in email was changed",
 	domain.KindEmailConfirmed: "This is now your Uplift sign-in email",
 	domain.KindPasswordReset:  "Reset your Uplift password",
+	domain.KindAIDigest:       "Your AI digest for {store}: insights and campaign ideas",
+}
+
+// preheaders are the one-line previews inboxes show after the subject.
+var preheaders = map[domain.Kind]string{
+	domain.KindAIDigest: "What Uplift sees for {store} right now, and campaign ideas to act on.",
 }
 
 // Renderer renders every kind of email; it is safe for concurrent use.
@@ -35,6 +51,39 @@ type Renderer struct {
 	webURL string
 	html   map[domain.Kind]*htmltemplate.Template
 	text   map[domain.Kind]*texttemplate.Template
+
+	// The unsubscribe link of non-transactional mail (WithUnsubscribe).
+	unsubURL string
+	signer   domain.TokenSigner
+	now      func() time.Time
+}
+
+// WithUnsubscribe sets how unsubscribe links are made: publicAPIURL is the
+// gateway's public address (the link is publicAPIURL/email/unsubscribe),
+// signer signs the token and now dates its expiry. Without it, rendering an
+// email a person may turn off is an error.
+func (r *Renderer) WithUnsubscribe(publicAPIURL string, signer domain.TokenSigner, now func() time.Time) (*Renderer, error) {
+	u, err := url.Parse(publicAPIURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("PUBLIC_API_URL: %q is not an absolute http(s) URL", publicAPIURL)
+	}
+	c := *r
+	c.unsubURL = strings.TrimRight(publicAPIURL, "/") + "/email/unsubscribe"
+	c.signer, c.now = signer, now
+	return &c, nil
+}
+
+// UnsubscribeURL is the one-click unsubscribe link of kind for userID,
+// valid for domain.UnsubscribeValidFor from now.
+func (r *Renderer) UnsubscribeURL(userID string, kind domain.Kind) (string, error) {
+	if r.unsubURL == "" {
+		return "", errors.New("templates: unsubscribe links are not configured")
+	}
+	tok, err := r.signer.Sign(domain.Unsubscription{UserID: userID, Kind: kind, Expires: r.now().Add(domain.UnsubscribeValidFor)})
+	if err != nil {
+		return "", fmt.Errorf("templates: unsubscribe token: %w", err)
+	}
+	return r.unsubURL + "?token=" + url.QueryEscape(tok), nil
 }
 
 // New parses the templates once. webURL is where links to the app point;
@@ -51,11 +100,15 @@ func New(webURL string) (*Renderer, error) {
 	}
 	funcs := map[string]any{"button": func(u, label string) map[string]string { return map[string]string{"URL": u, "Label": label} }}
 	for kind := range subjects {
-		h, err := htmltemplate.New("").Funcs(funcs).ParseFS(files, "files/layout.html.tmpl", "files/"+string(kind)+".html.tmpl")
+		layout := "layout"
+		if kind.Unsubscribable() {
+			layout = "recurring_layout"
+		}
+		h, err := htmltemplate.New("").Funcs(funcs).ParseFS(files, "files/"+layout+".html.tmpl", "files/"+string(kind)+".html.tmpl")
 		if err != nil {
 			return nil, fmt.Errorf("templates: %s html: %w", kind, err)
 		}
-		t, err := texttemplate.New("").ParseFS(files, "files/layout.txt.tmpl", "files/"+string(kind)+".txt.tmpl")
+		t, err := texttemplate.New("").ParseFS(files, "files/"+layout+".txt.tmpl", "files/"+string(kind)+".txt.tmpl")
 		if err != nil {
 			return nil, fmt.Errorf("templates: %s text: %w", kind, err)
 		}
@@ -69,6 +122,19 @@ type data struct {
 	Subject, WebURL                       string
 	DisplayName, OldEmail, NewEmail, Link string
 	ValidFor                              string
+
+	// Non-transactional mail.
+	Preheader, KindLabel    string
+	StoreName, SiteURL      string
+	HomeURL, UnsubscribeURL string
+	Insights                []domain.Insight
+	Ideas                   []idea
+}
+
+// idea is an idea with its link into the app.
+type idea struct {
+	domain.Idea
+	URL string
 }
 
 // Render renders e. An unknown kind is an error (the row stays and is
@@ -78,10 +144,29 @@ func (r *Renderer) Render(e domain.Email) (domain.Message, error) {
 	if !ok {
 		return domain.Message{}, fmt.Errorf("templates: no template for kind %q", e.Kind)
 	}
+	store := e.Params.StoreName
+	if store == "" {
+		store = "your store"
+	}
+	subject = strings.ReplaceAll(subject, "{store}", store)
 	d := data{
 		Subject: subject, WebURL: r.webURL,
 		DisplayName: e.Params.DisplayName, OldEmail: e.Params.OldEmail, NewEmail: e.Params.NewEmail,
 		Link: e.Params.Link, ValidFor: ResetValidFor,
+	}
+	var unsubscribe string
+	if e.Kind.Unsubscribable() {
+		var err error
+		if unsubscribe, err = r.UnsubscribeURL(e.UserID, e.Kind); err != nil {
+			return domain.Message{}, err
+		}
+		d.Preheader = strings.ReplaceAll(preheaders[e.Kind], "{store}", store)
+		d.KindLabel, d.StoreName, d.SiteURL = e.Kind.Label(), store, e.Params.SiteURL
+		d.HomeURL, d.UnsubscribeURL = r.webURL, unsubscribe
+		d.Insights = e.Params.Insights
+		for _, i := range e.Params.Ideas {
+			d.Ideas = append(d.Ideas, idea{Idea: i, URL: r.webURL + "ideas/" + url.PathEscape(i.ID)})
+		}
 	}
 	if e.Kind == domain.KindPasswordReset && d.Link == "" {
 		return domain.Message{}, fmt.Errorf("templates: password reset without a link")
@@ -93,5 +178,6 @@ func (r *Renderer) Render(e domain.Email) (domain.Message, error) {
 	if err := r.text[e.Kind].ExecuteTemplate(&text, "layout", d); err != nil {
 		return domain.Message{}, fmt.Errorf("templates: %s text: %w", e.Kind, err)
 	}
-	return domain.Message{Key: e.Key, To: e.To, Subject: subject, Text: text.String(), HTML: html.String()}, nil
+	return domain.Message{Key: e.Key, To: e.To, Subject: subject, Text: text.String(), HTML: html.String(),
+		Unsubscribe: unsubscribe}, nil
 }

@@ -2119,7 +2119,7 @@ func (x *SendAIEmailDigestRequest) GetCategoryId() string {
 	return ""
 }
 
-// SendAIEmailDigestResponse is empty: the digest is sent asynchronously.
+// SendAIEmailDigestResponse is empty: the email is queued.
 type SendAIEmailDigestResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields

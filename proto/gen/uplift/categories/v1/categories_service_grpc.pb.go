@@ -77,9 +77,13 @@ type CategoriesServiceClient interface {
 	// GetWebsiteScore reviews any store's website without signing in, for the
 	// public website-score page. Rate limited per client.
 	GetWebsiteScore(ctx context.Context, in *GetWebsiteScoreRequest, opts ...grpc.CallOption) (*GetWebsiteScoreResponse, error)
-	// SendAIEmailDigest asks the digest service to email the current report
-	// now. It publishes DigestRequested and returns at once; until the digest
-	// service is built (a later issue) nothing is sent.
+	// SendAIEmailDigest emails the current insights and ideas to the owner's
+	// account email now. It answers once the request (DigestRequested, with
+	// what the email shows) is written to the outbox in the same transaction
+	// as the category's last-request time: that outbox is the queue, and the
+	// digest service sends from it. A second request for the same category
+	// within a minute sends nothing and is refused with 429
+	// (RESOURCE_EXHAUSTED) and a message saying so.
 	SendAIEmailDigest(ctx context.Context, in *SendAIEmailDigestRequest, opts ...grpc.CallOption) (*SendAIEmailDigestResponse, error)
 }
 
@@ -282,9 +286,13 @@ type CategoriesServiceServer interface {
 	// GetWebsiteScore reviews any store's website without signing in, for the
 	// public website-score page. Rate limited per client.
 	GetWebsiteScore(context.Context, *GetWebsiteScoreRequest) (*GetWebsiteScoreResponse, error)
-	// SendAIEmailDigest asks the digest service to email the current report
-	// now. It publishes DigestRequested and returns at once; until the digest
-	// service is built (a later issue) nothing is sent.
+	// SendAIEmailDigest emails the current insights and ideas to the owner's
+	// account email now. It answers once the request (DigestRequested, with
+	// what the email shows) is written to the outbox in the same transaction
+	// as the category's last-request time: that outbox is the queue, and the
+	// digest service sends from it. A second request for the same category
+	// within a minute sends nothing and is refused with 429
+	// (RESOURCE_EXHAUSTED) and a message saying so.
 	SendAIEmailDigest(context.Context, *SendAIEmailDigestRequest) (*SendAIEmailDigestResponse, error)
 	mustEmbedUnimplementedCategoriesServiceServer()
 }

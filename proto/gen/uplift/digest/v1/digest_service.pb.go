@@ -7,6 +7,7 @@
 package digestv1
 
 import (
+	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	reflect "reflect"
@@ -28,6 +29,7 @@ const (
 	DigestKind_DIGEST_KIND_UNSPECIFIED   DigestKind = 0
 	DigestKind_DIGEST_KIND_WEEKLY_REVIEW DigestKind = 1
 	DigestKind_DIGEST_KIND_DAILY_REPORT  DigestKind = 2
+	DigestKind_DIGEST_KIND_AI_DIGEST     DigestKind = 3
 )
 
 // Enum value maps for DigestKind.
@@ -36,11 +38,13 @@ var (
 		0: "DIGEST_KIND_UNSPECIFIED",
 		1: "DIGEST_KIND_WEEKLY_REVIEW",
 		2: "DIGEST_KIND_DAILY_REPORT",
+		3: "DIGEST_KIND_AI_DIGEST",
 	}
 	DigestKind_value = map[string]int32{
 		"DIGEST_KIND_UNSPECIFIED":   0,
 		"DIGEST_KIND_WEEKLY_REVIEW": 1,
 		"DIGEST_KIND_DAILY_REPORT":  2,
+		"DIGEST_KIND_AI_DIGEST":     3,
 	}
 )
 
@@ -161,24 +165,247 @@ func (*SendDigestResponse) Descriptor() ([]byte, []int) {
 	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{1}
 }
 
+// UnsubscribeRequest carries the token from the email's link.
+type UnsubscribeRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// token is the signed token of the link's query string (?token=…).
+	Token         string `protobuf:"bytes,1,opt,name=token,proto3" json:"token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UnsubscribeRequest) Reset() {
+	*x = UnsubscribeRequest{}
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UnsubscribeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UnsubscribeRequest) ProtoMessage() {}
+
+func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UnsubscribeRequest.ProtoReflect.Descriptor instead.
+func (*UnsubscribeRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *UnsubscribeRequest) GetToken() string {
+	if x != nil {
+		return x.Token
+	}
+	return ""
+}
+
+// UnsubscribeResponse says what was turned off.
+type UnsubscribeResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// kind is the email that was turned off.
+	Kind DigestKind `protobuf:"varint,1,opt,name=kind,proto3,enum=uplift.digest.v1.DigestKind" json:"kind,omitempty"`
+	// message says so in words, e.g. "You will no longer receive the AI
+	// email digest."
+	Message string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	// resubscribe_url turns it back on (POST), with the same token.
+	ResubscribeUrl string `protobuf:"bytes,3,opt,name=resubscribe_url,json=resubscribeUrl,proto3" json:"resubscribe_url,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *UnsubscribeResponse) Reset() {
+	*x = UnsubscribeResponse{}
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UnsubscribeResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UnsubscribeResponse) ProtoMessage() {}
+
+func (x *UnsubscribeResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UnsubscribeResponse.ProtoReflect.Descriptor instead.
+func (*UnsubscribeResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *UnsubscribeResponse) GetKind() DigestKind {
+	if x != nil {
+		return x.Kind
+	}
+	return DigestKind_DIGEST_KIND_UNSPECIFIED
+}
+
+func (x *UnsubscribeResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *UnsubscribeResponse) GetResubscribeUrl() string {
+	if x != nil {
+		return x.ResubscribeUrl
+	}
+	return ""
+}
+
+// ResubscribeRequest carries the token from the unsubscribe page.
+type ResubscribeRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Token         string                 `protobuf:"bytes,1,opt,name=token,proto3" json:"token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResubscribeRequest) Reset() {
+	*x = ResubscribeRequest{}
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResubscribeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResubscribeRequest) ProtoMessage() {}
+
+func (x *ResubscribeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResubscribeRequest.ProtoReflect.Descriptor instead.
+func (*ResubscribeRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ResubscribeRequest) GetToken() string {
+	if x != nil {
+		return x.Token
+	}
+	return ""
+}
+
+// ResubscribeResponse says what was turned back on.
+type ResubscribeResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          DigestKind             `protobuf:"varint,1,opt,name=kind,proto3,enum=uplift.digest.v1.DigestKind" json:"kind,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResubscribeResponse) Reset() {
+	*x = ResubscribeResponse{}
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResubscribeResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResubscribeResponse) ProtoMessage() {}
+
+func (x *ResubscribeResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResubscribeResponse.ProtoReflect.Descriptor instead.
+func (*ResubscribeResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *ResubscribeResponse) GetKind() DigestKind {
+	if x != nil {
+		return x.Kind
+	}
+	return DigestKind_DIGEST_KIND_UNSPECIFIED
+}
+
+func (x *ResubscribeResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 var File_uplift_digest_v1_digest_service_proto protoreflect.FileDescriptor
 
 const file_uplift_digest_v1_digest_service_proto_rawDesc = "" +
 	"\n" +
-	"%uplift/digest/v1/digest_service.proto\x12\x10uplift.digest.v1\"f\n" +
+	"%uplift/digest/v1/digest_service.proto\x12\x10uplift.digest.v1\x1a\x1cgoogle/api/annotations.proto\"f\n" +
 	"\x11SendDigestRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x120\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x1c.uplift.digest.v1.DigestKindR\x04kind\"\x14\n" +
-	"\x12SendDigestResponse*f\n" +
+	"\x12SendDigestResponse\"*\n" +
+	"\x12UnsubscribeRequest\x12\x14\n" +
+	"\x05token\x18\x01 \x01(\tR\x05token\"\x8a\x01\n" +
+	"\x13UnsubscribeResponse\x120\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x1c.uplift.digest.v1.DigestKindR\x04kind\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12'\n" +
+	"\x0fresubscribe_url\x18\x03 \x01(\tR\x0eresubscribeUrl\"*\n" +
+	"\x12ResubscribeRequest\x12\x14\n" +
+	"\x05token\x18\x01 \x01(\tR\x05token\"a\n" +
+	"\x13ResubscribeResponse\x120\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x1c.uplift.digest.v1.DigestKindR\x04kind\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage*\x81\x01\n" +
 	"\n" +
 	"DigestKind\x12\x1b\n" +
 	"\x17DIGEST_KIND_UNSPECIFIED\x10\x00\x12\x1d\n" +
 	"\x19DIGEST_KIND_WEEKLY_REVIEW\x10\x01\x12\x1c\n" +
-	"\x18DIGEST_KIND_DAILY_REPORT\x10\x022h\n" +
+	"\x18DIGEST_KIND_DAILY_REPORT\x10\x02\x12\x19\n" +
+	"\x15DIGEST_KIND_AI_DIGEST\x10\x032\xef\x02\n" +
 	"\rDigestService\x12W\n" +
 	"\n" +
-	"SendDigest\x12#.uplift.digest.v1.SendDigestRequest\x1a$.uplift.digest.v1.SendDigestResponseB\xbc\x01\n" +
+	"SendDigest\x12#.uplift.digest.v1.SendDigestRequest\x1a$.uplift.digest.v1.SendDigestResponse\x12\x8c\x01\n" +
+	"\vUnsubscribe\x12$.uplift.digest.v1.UnsubscribeRequest\x1a%.uplift.digest.v1.UnsubscribeResponse\"0\x82\xd3\xe4\x93\x02*Z\x14\x12\x12/email/unsubscribe\"\x12/email/unsubscribe\x12v\n" +
+	"\vResubscribe\x12$.uplift.digest.v1.ResubscribeRequest\x1a%.uplift.digest.v1.ResubscribeResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\"\x12/email/resubscribeB\xbc\x01\n" +
 	"\x14com.uplift.digest.v1B\x12DigestServiceProtoP\x01Z.uplift.dev/proto/gen/uplift/digest/v1;digestv1\xa2\x02\x03UDX\xaa\x02\x10Uplift.Digest.V1\xca\x02\x10Uplift\\Digest\\V1\xe2\x02\x1cUplift\\Digest\\V1\\GPBMetadata\xea\x02\x12Uplift::Digest::V1b\x06proto3"
 
 var (
@@ -194,21 +421,31 @@ func file_uplift_digest_v1_digest_service_proto_rawDescGZIP() []byte {
 }
 
 var file_uplift_digest_v1_digest_service_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_uplift_digest_v1_digest_service_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
+var file_uplift_digest_v1_digest_service_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
 var file_uplift_digest_v1_digest_service_proto_goTypes = []any{
-	(DigestKind)(0),            // 0: uplift.digest.v1.DigestKind
-	(*SendDigestRequest)(nil),  // 1: uplift.digest.v1.SendDigestRequest
-	(*SendDigestResponse)(nil), // 2: uplift.digest.v1.SendDigestResponse
+	(DigestKind)(0),             // 0: uplift.digest.v1.DigestKind
+	(*SendDigestRequest)(nil),   // 1: uplift.digest.v1.SendDigestRequest
+	(*SendDigestResponse)(nil),  // 2: uplift.digest.v1.SendDigestResponse
+	(*UnsubscribeRequest)(nil),  // 3: uplift.digest.v1.UnsubscribeRequest
+	(*UnsubscribeResponse)(nil), // 4: uplift.digest.v1.UnsubscribeResponse
+	(*ResubscribeRequest)(nil),  // 5: uplift.digest.v1.ResubscribeRequest
+	(*ResubscribeResponse)(nil), // 6: uplift.digest.v1.ResubscribeResponse
 }
 var file_uplift_digest_v1_digest_service_proto_depIdxs = []int32{
 	0, // 0: uplift.digest.v1.SendDigestRequest.kind:type_name -> uplift.digest.v1.DigestKind
-	1, // 1: uplift.digest.v1.DigestService.SendDigest:input_type -> uplift.digest.v1.SendDigestRequest
-	2, // 2: uplift.digest.v1.DigestService.SendDigest:output_type -> uplift.digest.v1.SendDigestResponse
-	2, // [2:3] is the sub-list for method output_type
-	1, // [1:2] is the sub-list for method input_type
-	1, // [1:1] is the sub-list for extension type_name
-	1, // [1:1] is the sub-list for extension extendee
-	0, // [0:1] is the sub-list for field type_name
+	0, // 1: uplift.digest.v1.UnsubscribeResponse.kind:type_name -> uplift.digest.v1.DigestKind
+	0, // 2: uplift.digest.v1.ResubscribeResponse.kind:type_name -> uplift.digest.v1.DigestKind
+	1, // 3: uplift.digest.v1.DigestService.SendDigest:input_type -> uplift.digest.v1.SendDigestRequest
+	3, // 4: uplift.digest.v1.DigestService.Unsubscribe:input_type -> uplift.digest.v1.UnsubscribeRequest
+	5, // 5: uplift.digest.v1.DigestService.Resubscribe:input_type -> uplift.digest.v1.ResubscribeRequest
+	2, // 6: uplift.digest.v1.DigestService.SendDigest:output_type -> uplift.digest.v1.SendDigestResponse
+	4, // 7: uplift.digest.v1.DigestService.Unsubscribe:output_type -> uplift.digest.v1.UnsubscribeResponse
+	6, // 8: uplift.digest.v1.DigestService.Resubscribe:output_type -> uplift.digest.v1.ResubscribeResponse
+	6, // [6:9] is the sub-list for method output_type
+	3, // [3:6] is the sub-list for method input_type
+	3, // [3:3] is the sub-list for extension type_name
+	3, // [3:3] is the sub-list for extension extendee
+	0, // [0:3] is the sub-list for field type_name
 }
 
 func init() { file_uplift_digest_v1_digest_service_proto_init() }
@@ -222,7 +459,7 @@ func file_uplift_digest_v1_digest_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_digest_v1_digest_service_proto_rawDesc), len(file_uplift_digest_v1_digest_service_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   2,
+			NumMessages:   6,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,19 +19,32 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	DigestService_SendDigest_FullMethodName = "/uplift.digest.v1.DigestService/SendDigest"
+	DigestService_SendDigest_FullMethodName  = "/uplift.digest.v1.DigestService/SendDigest"
+	DigestService_Unsubscribe_FullMethodName = "/uplift.digest.v1.DigestService/Unsubscribe"
+	DigestService_Resubscribe_FullMethodName = "/uplift.digest.v1.DigestService/Resubscribe"
 )
 
 // DigestServiceClient is the client API for DigestService service.
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// DigestService owns outgoing email: the weekly website review, the daily
-// business report and transactional mail. Other services reach it mostly by
-// events; these calls are for services only and have no REST mapping.
+// DigestService owns outgoing email: the AI email digest, the weekly website
+// review, the daily business report and transactional mail. Other services
+// reach it mostly by events. The unsubscribe calls are public: they are
+// reached from links in emails, without signing in, and are authorised by
+// the signed, expiring token in the link instead.
 type DigestServiceClient interface {
 	// SendDigest emails a category's digest now.
 	SendDigest(ctx context.Context, in *SendDigestRequest, opts ...grpc.CallOption) (*SendDigestResponse, error)
+	// Unsubscribe turns one kind of email off for the token's user: the
+	// one-click unsubscribe of RFC 8058 (mail clients POST the body
+	// "List-Unsubscribe=One-Click", which is not read) and the footer link's
+	// page. Doing it again changes nothing. A tampered, expired or unreadable
+	// token is refused with 400.
+	Unsubscribe(ctx context.Context, in *UnsubscribeRequest, opts ...grpc.CallOption) (*UnsubscribeResponse, error)
+	// Resubscribe turns the token's kind of email back on (the button on the
+	// unsubscribe page).
+	Resubscribe(ctx context.Context, in *ResubscribeRequest, opts ...grpc.CallOption) (*ResubscribeResponse, error)
 }
 
 type digestServiceClient struct {
@@ -52,16 +65,47 @@ func (c *digestServiceClient) SendDigest(ctx context.Context, in *SendDigestRequ
 	return out, nil
 }
 
+func (c *digestServiceClient) Unsubscribe(ctx context.Context, in *UnsubscribeRequest, opts ...grpc.CallOption) (*UnsubscribeResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UnsubscribeResponse)
+	err := c.cc.Invoke(ctx, DigestService_Unsubscribe_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *digestServiceClient) Resubscribe(ctx context.Context, in *ResubscribeRequest, opts ...grpc.CallOption) (*ResubscribeResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ResubscribeResponse)
+	err := c.cc.Invoke(ctx, DigestService_Resubscribe_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DigestServiceServer is the server API for DigestService service.
 // All implementations must embed UnimplementedDigestServiceServer
 // for forward compatibility.
 //
-// DigestService owns outgoing email: the weekly website review, the daily
-// business report and transactional mail. Other services reach it mostly by
-// events; these calls are for services only and have no REST mapping.
+// DigestService owns outgoing email: the AI email digest, the weekly website
+// review, the daily business report and transactional mail. Other services
+// reach it mostly by events. The unsubscribe calls are public: they are
+// reached from links in emails, without signing in, and are authorised by
+// the signed, expiring token in the link instead.
 type DigestServiceServer interface {
 	// SendDigest emails a category's digest now.
 	SendDigest(context.Context, *SendDigestRequest) (*SendDigestResponse, error)
+	// Unsubscribe turns one kind of email off for the token's user: the
+	// one-click unsubscribe of RFC 8058 (mail clients POST the body
+	// "List-Unsubscribe=One-Click", which is not read) and the footer link's
+	// page. Doing it again changes nothing. A tampered, expired or unreadable
+	// token is refused with 400.
+	Unsubscribe(context.Context, *UnsubscribeRequest) (*UnsubscribeResponse, error)
+	// Resubscribe turns the token's kind of email back on (the button on the
+	// unsubscribe page).
+	Resubscribe(context.Context, *ResubscribeRequest) (*ResubscribeResponse, error)
 	mustEmbedUnimplementedDigestServiceServer()
 }
 
@@ -74,6 +118,12 @@ type UnimplementedDigestServiceServer struct{}
 
 func (UnimplementedDigestServiceServer) SendDigest(context.Context, *SendDigestRequest) (*SendDigestResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method SendDigest not implemented")
+}
+func (UnimplementedDigestServiceServer) Unsubscribe(context.Context, *UnsubscribeRequest) (*UnsubscribeResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Unsubscribe not implemented")
+}
+func (UnimplementedDigestServiceServer) Resubscribe(context.Context, *ResubscribeRequest) (*ResubscribeResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Resubscribe not implemented")
 }
 func (UnimplementedDigestServiceServer) mustEmbedUnimplementedDigestServiceServer() {}
 func (UnimplementedDigestServiceServer) testEmbeddedByValue()                       {}
@@ -114,6 +164,42 @@ func _DigestService_SendDigest_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _DigestService_Unsubscribe_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UnsubscribeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DigestServiceServer).Unsubscribe(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DigestService_Unsubscribe_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DigestServiceServer).Unsubscribe(ctx, req.(*UnsubscribeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _DigestService_Resubscribe_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ResubscribeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DigestServiceServer).Resubscribe(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: DigestService_Resubscribe_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DigestServiceServer).Resubscribe(ctx, req.(*ResubscribeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // DigestService_ServiceDesc is the grpc.ServiceDesc for DigestService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -124,6 +210,14 @@ var DigestService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "SendDigest",
 			Handler:    _DigestService_SendDigest_Handler,
+		},
+		{
+			MethodName: "Unsubscribe",
+			Handler:    _DigestService_Unsubscribe_Handler,
+		},
+		{
+			MethodName: "Resubscribe",
+			Handler:    _DigestService_Resubscribe_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

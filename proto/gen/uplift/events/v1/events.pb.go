@@ -309,12 +309,25 @@ func (x *BillingChanged) GetSourceTime() *timestamppb.Timestamp {
 	return nil
 }
 
-// DigestRequested is published on "uplift.digest.requested".
+// DigestRequested is published on "uplift.digest.requested" when someone
+// asks for the AI email digest of a category (sendAIEmailDigest). The
+// categories service fills in what the email shows from its own data at
+// request time, so the digest service renders it without calling back.
 type DigestRequested struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
-	RequestedBy   string                 `protobuf:"bytes,2,opt,name=requested_by,json=requestedBy,proto3" json:"requested_by,omitempty"`
-	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	// requested_by is the user who asked: the owner, or an uplifter acting
+	// on the owner's behalf. The email always goes to the owner.
+	RequestedBy string                 `protobuf:"bytes,2,opt,name=requested_by,json=requestedBy,proto3" json:"requested_by,omitempty"`
+	OccurTime   *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	// owner_user_id is the category's owner, whose account email receives it.
+	OwnerUserId string `protobuf:"bytes,4,opt,name=owner_user_id,json=ownerUserId,proto3" json:"owner_user_id,omitempty"`
+	// store_name is the business name (the category's label).
+	StoreName string `protobuf:"bytes,5,opt,name=store_name,json=storeName,proto3" json:"store_name,omitempty"`
+	// site_url is the store's website; empty when none is set.
+	SiteUrl       string                     `protobuf:"bytes,6,opt,name=site_url,json=siteUrl,proto3" json:"site_url,omitempty"`
+	Insights      []*DigestRequested_Insight `protobuf:"bytes,7,rep,name=insights,proto3" json:"insights,omitempty"`
+	Ideas         []*DigestRequested_Idea    `protobuf:"bytes,8,rep,name=ideas,proto3" json:"ideas,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -370,6 +383,225 @@ func (x *DigestRequested) GetOccurTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *DigestRequested) GetOwnerUserId() string {
+	if x != nil {
+		return x.OwnerUserId
+	}
+	return ""
+}
+
+func (x *DigestRequested) GetStoreName() string {
+	if x != nil {
+		return x.StoreName
+	}
+	return ""
+}
+
+func (x *DigestRequested) GetSiteUrl() string {
+	if x != nil {
+		return x.SiteUrl
+	}
+	return ""
+}
+
+func (x *DigestRequested) GetInsights() []*DigestRequested_Insight {
+	if x != nil {
+		return x.Insights
+	}
+	return nil
+}
+
+func (x *DigestRequested) GetIdeas() []*DigestRequested_Idea {
+	if x != nil {
+		return x.Ideas
+	}
+	return nil
+}
+
+// CategoryUpdated is published on "uplift.categories.updated" when a category
+// is created or its name, website or email switches change. It is a
+// snapshot: a consumer keeps the newest per category by occur_time, so a
+// replay or a late older event changes nothing.
+type CategoryUpdated struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	// owner_user_id is the user who owns the category.
+	OwnerUserId string `protobuf:"bytes,2,opt,name=owner_user_id,json=ownerUserId,proto3" json:"owner_user_id,omitempty"`
+	Name        string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// site_url is empty when no website is set.
+	SiteUrl               string                 `protobuf:"bytes,4,opt,name=site_url,json=siteUrl,proto3" json:"site_url,omitempty"`
+	DisableWeeklyEmail    bool                   `protobuf:"varint,5,opt,name=disable_weekly_email,json=disableWeeklyEmail,proto3" json:"disable_weekly_email,omitempty"`
+	DisableBusinessReport bool                   `protobuf:"varint,6,opt,name=disable_business_report,json=disableBusinessReport,proto3" json:"disable_business_report,omitempty"`
+	OccurTime             *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
+}
+
+func (x *CategoryUpdated) Reset() {
+	*x = CategoryUpdated{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CategoryUpdated) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CategoryUpdated) ProtoMessage() {}
+
+func (x *CategoryUpdated) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CategoryUpdated.ProtoReflect.Descriptor instead.
+func (*CategoryUpdated) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *CategoryUpdated) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *CategoryUpdated) GetOwnerUserId() string {
+	if x != nil {
+		return x.OwnerUserId
+	}
+	return ""
+}
+
+func (x *CategoryUpdated) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CategoryUpdated) GetSiteUrl() string {
+	if x != nil {
+		return x.SiteUrl
+	}
+	return ""
+}
+
+func (x *CategoryUpdated) GetDisableWeeklyEmail() bool {
+	if x != nil {
+		return x.DisableWeeklyEmail
+	}
+	return false
+}
+
+func (x *CategoryUpdated) GetDisableBusinessReport() bool {
+	if x != nil {
+		return x.DisableBusinessReport
+	}
+	return false
+}
+
+func (x *CategoryUpdated) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
+// EmailKindUnsubscribed is published on "uplift.digest.email_kind_unsubscribed"
+// when a person turns one kind of recurring email off (one-click unsubscribe,
+// RFC 8058) or back on (the unsubscribe page's button). The digest service
+// has already recorded it; the categories service flips the matching switch
+// of the business profile (weekly_review: disableWeeklyEmail, daily_report:
+// disableBusinessReport; ai_digest has no switch).
+type EmailKindUnsubscribed struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	UserId string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	// category_id is the user's own category, empty when the digest service
+	// does not know it yet.
+	CategoryId string `protobuf:"bytes,2,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	// kind is "ai_digest", "weekly_review" or "daily_report".
+	Kind string `protobuf:"bytes,3,opt,name=kind,proto3" json:"kind,omitempty"`
+	// resubscribed is true when the kind was turned back on.
+	Resubscribed  bool                   `protobuf:"varint,4,opt,name=resubscribed,proto3" json:"resubscribed,omitempty"`
+	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EmailKindUnsubscribed) Reset() {
+	*x = EmailKindUnsubscribed{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EmailKindUnsubscribed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EmailKindUnsubscribed) ProtoMessage() {}
+
+func (x *EmailKindUnsubscribed) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EmailKindUnsubscribed.ProtoReflect.Descriptor instead.
+func (*EmailKindUnsubscribed) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *EmailKindUnsubscribed) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *EmailKindUnsubscribed) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *EmailKindUnsubscribed) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *EmailKindUnsubscribed) GetResubscribed() bool {
+	if x != nil {
+		return x.Resubscribed
+	}
+	return false
+}
+
+func (x *EmailKindUnsubscribed) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
 // ReviewRequested is published on "uplift.categories.review_requested" when a
 // category's website is set or changed; the categories service's worker reads
 // the site and writes the report.
@@ -385,7 +617,7 @@ type ReviewRequested struct {
 
 func (x *ReviewRequested) Reset() {
 	*x = ReviewRequested{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[5]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -397,7 +629,7 @@ func (x *ReviewRequested) String() string {
 func (*ReviewRequested) ProtoMessage() {}
 
 func (x *ReviewRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[5]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -410,7 +642,7 @@ func (x *ReviewRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewRequested.ProtoReflect.Descriptor instead.
 func (*ReviewRequested) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{5}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ReviewRequested) GetCategoryId() string {
@@ -457,7 +689,7 @@ type ReportUpdated struct {
 
 func (x *ReportUpdated) Reset() {
 	*x = ReportUpdated{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[6]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -469,7 +701,7 @@ func (x *ReportUpdated) String() string {
 func (*ReportUpdated) ProtoMessage() {}
 
 func (x *ReportUpdated) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[6]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -482,7 +714,7 @@ func (x *ReportUpdated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportUpdated.ProtoReflect.Descriptor instead.
 func (*ReportUpdated) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{6}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ReportUpdated) GetCategoryId() string {
@@ -538,7 +770,7 @@ type PasswordResetRequested struct {
 
 func (x *PasswordResetRequested) Reset() {
 	*x = PasswordResetRequested{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[7]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -550,7 +782,7 @@ func (x *PasswordResetRequested) String() string {
 func (*PasswordResetRequested) ProtoMessage() {}
 
 func (x *PasswordResetRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[7]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -563,7 +795,7 @@ func (x *PasswordResetRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PasswordResetRequested.ProtoReflect.Descriptor instead.
 func (*PasswordResetRequested) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{7}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *PasswordResetRequested) GetEmail() string {
@@ -604,7 +836,7 @@ type UserUnsubscribed struct {
 
 func (x *UserUnsubscribed) Reset() {
 	*x = UserUnsubscribed{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[8]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -616,7 +848,7 @@ func (x *UserUnsubscribed) String() string {
 func (*UserUnsubscribed) ProtoMessage() {}
 
 func (x *UserUnsubscribed) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[8]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -629,7 +861,7 @@ func (x *UserUnsubscribed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UserUnsubscribed.ProtoReflect.Descriptor instead.
 func (*UserUnsubscribed) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{8}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *UserUnsubscribed) GetUserId() string {
@@ -694,7 +926,7 @@ type StoreSignalsUpdated struct {
 
 func (x *StoreSignalsUpdated) Reset() {
 	*x = StoreSignalsUpdated{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[9]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -706,7 +938,7 @@ func (x *StoreSignalsUpdated) String() string {
 func (*StoreSignalsUpdated) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[9]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -719,7 +951,7 @@ func (x *StoreSignalsUpdated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StoreSignalsUpdated.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{9}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *StoreSignalsUpdated) GetCategoryId() string {
@@ -778,6 +1010,130 @@ func (x *StoreSignalsUpdated) GetOccurTime() *timestamppb.Timestamp {
 	return nil
 }
 
+// Insight is one current insight, as Home shows it.
+type DigestRequested_Insight struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Text  string                 `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
+	// evidence says where the insight comes from (a page, a number).
+	Evidence      string `protobuf:"bytes,2,opt,name=evidence,proto3" json:"evidence,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DigestRequested_Insight) Reset() {
+	*x = DigestRequested_Insight{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DigestRequested_Insight) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DigestRequested_Insight) ProtoMessage() {}
+
+func (x *DigestRequested_Insight) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DigestRequested_Insight.ProtoReflect.Descriptor instead.
+func (*DigestRequested_Insight) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{4, 0}
+}
+
+func (x *DigestRequested_Insight) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *DigestRequested_Insight) GetEvidence() string {
+	if x != nil {
+		return x.Evidence
+	}
+	return ""
+}
+
+// Idea is one current campaign idea; the email links to it by id.
+type DigestRequested_Idea struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Title string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// channel is where the campaign runs ("email", "social", ...).
+	Channel       string `protobuf:"bytes,3,opt,name=channel,proto3" json:"channel,omitempty"`
+	WhyNow        string `protobuf:"bytes,4,opt,name=why_now,json=whyNow,proto3" json:"why_now,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DigestRequested_Idea) Reset() {
+	*x = DigestRequested_Idea{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DigestRequested_Idea) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DigestRequested_Idea) ProtoMessage() {}
+
+func (x *DigestRequested_Idea) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DigestRequested_Idea.ProtoReflect.Descriptor instead.
+func (*DigestRequested_Idea) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{4, 1}
+}
+
+func (x *DigestRequested_Idea) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *DigestRequested_Idea) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *DigestRequested_Idea) GetChannel() string {
+	if x != nil {
+		return x.Channel
+	}
+	return ""
+}
+
+func (x *DigestRequested_Idea) GetWhyNow() string {
+	if x != nil {
+		return x.WhyNow
+	}
+	return ""
+}
+
 // BestSeller is the product with the highest net sales in the 7 days
 // ending on as_of (net sales = gross sales − discounts − returns).
 type StoreSignalsUpdated_BestSeller struct {
@@ -792,7 +1148,7 @@ type StoreSignalsUpdated_BestSeller struct {
 
 func (x *StoreSignalsUpdated_BestSeller) Reset() {
 	*x = StoreSignalsUpdated_BestSeller{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[10]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -804,7 +1160,7 @@ func (x *StoreSignalsUpdated_BestSeller) String() string {
 func (*StoreSignalsUpdated_BestSeller) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_BestSeller) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[10]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -817,7 +1173,7 @@ func (x *StoreSignalsUpdated_BestSeller) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StoreSignalsUpdated_BestSeller.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated_BestSeller) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{9, 0}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{11, 0}
 }
 
 func (x *StoreSignalsUpdated_BestSeller) GetTitle() string {
@@ -863,7 +1219,7 @@ type StoreSignalsUpdated_FallingProduct struct {
 
 func (x *StoreSignalsUpdated_FallingProduct) Reset() {
 	*x = StoreSignalsUpdated_FallingProduct{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -875,7 +1231,7 @@ func (x *StoreSignalsUpdated_FallingProduct) String() string {
 func (*StoreSignalsUpdated_FallingProduct) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_FallingProduct) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -888,7 +1244,7 @@ func (x *StoreSignalsUpdated_FallingProduct) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use StoreSignalsUpdated_FallingProduct.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated_FallingProduct) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{9, 1}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{11, 1}
 }
 
 func (x *StoreSignalsUpdated_FallingProduct) GetTitle() string {
@@ -950,13 +1306,45 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\x04tier\x18\x02 \x01(\tR\x04tier\x12&\n" +
 	"\x0fis_manually_set\x18\x03 \x01(\bR\risManuallySet\x12;\n" +
 	"\vsource_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"sourceTime\"\x90\x01\n" +
+	"sourceTime\"\x8f\x04\n" +
 	"\x0fDigestRequested\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12!\n" +
 	"\frequested_by\x18\x02 \x01(\tR\vrequestedBy\x129\n" +
 	"\n" +
-	"occur_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\xa5\x01\n" +
+	"occur_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\x12\"\n" +
+	"\rowner_user_id\x18\x04 \x01(\tR\vownerUserId\x12\x1d\n" +
+	"\n" +
+	"store_name\x18\x05 \x01(\tR\tstoreName\x12\x19\n" +
+	"\bsite_url\x18\x06 \x01(\tR\asiteUrl\x12E\n" +
+	"\binsights\x18\a \x03(\v2).uplift.events.v1.DigestRequested.InsightR\binsights\x12<\n" +
+	"\x05ideas\x18\b \x03(\v2&.uplift.events.v1.DigestRequested.IdeaR\x05ideas\x1a9\n" +
+	"\aInsight\x12\x12\n" +
+	"\x04text\x18\x01 \x01(\tR\x04text\x12\x1a\n" +
+	"\bevidence\x18\x02 \x01(\tR\bevidence\x1a_\n" +
+	"\x04Idea\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12\x18\n" +
+	"\achannel\x18\x03 \x01(\tR\achannel\x12\x17\n" +
+	"\awhy_now\x18\x04 \x01(\tR\x06whyNow\"\xaa\x02\n" +
+	"\x0fCategoryUpdated\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\"\n" +
+	"\rowner_user_id\x18\x02 \x01(\tR\vownerUserId\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x19\n" +
+	"\bsite_url\x18\x04 \x01(\tR\asiteUrl\x120\n" +
+	"\x14disable_weekly_email\x18\x05 \x01(\bR\x12disableWeeklyEmail\x126\n" +
+	"\x17disable_business_report\x18\x06 \x01(\bR\x15disableBusinessReport\x129\n" +
+	"\n" +
+	"occur_time\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\xc4\x01\n" +
+	"\x15EmailKindUnsubscribed\x12\x17\n" +
+	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x1f\n" +
+	"\vcategory_id\x18\x02 \x01(\tR\n" +
+	"categoryId\x12\x12\n" +
+	"\x04kind\x18\x03 \x01(\tR\x04kind\x12\"\n" +
+	"\fresubscribed\x18\x04 \x01(\bR\fresubscribed\x129\n" +
+	"\n" +
+	"occur_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\xa5\x01\n" +
 	"\x0fReviewRequested\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x19\n" +
@@ -1020,40 +1408,48 @@ func file_uplift_events_v1_events_proto_rawDescGZIP() []byte {
 	return file_uplift_events_v1_events_proto_rawDescData
 }
 
-var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*UserCreated)(nil),                        // 0: uplift.events.v1.UserCreated
 	(*UserDeleted)(nil),                        // 1: uplift.events.v1.UserDeleted
 	(*UserEmailChanged)(nil),                   // 2: uplift.events.v1.UserEmailChanged
 	(*BillingChanged)(nil),                     // 3: uplift.events.v1.BillingChanged
 	(*DigestRequested)(nil),                    // 4: uplift.events.v1.DigestRequested
-	(*ReviewRequested)(nil),                    // 5: uplift.events.v1.ReviewRequested
-	(*ReportUpdated)(nil),                      // 6: uplift.events.v1.ReportUpdated
-	(*PasswordResetRequested)(nil),             // 7: uplift.events.v1.PasswordResetRequested
-	(*UserUnsubscribed)(nil),                   // 8: uplift.events.v1.UserUnsubscribed
-	(*StoreSignalsUpdated)(nil),                // 9: uplift.events.v1.StoreSignalsUpdated
-	(*StoreSignalsUpdated_BestSeller)(nil),     // 10: uplift.events.v1.StoreSignalsUpdated.BestSeller
-	(*StoreSignalsUpdated_FallingProduct)(nil), // 11: uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	(*timestamppb.Timestamp)(nil),              // 12: google.protobuf.Timestamp
+	(*CategoryUpdated)(nil),                    // 5: uplift.events.v1.CategoryUpdated
+	(*EmailKindUnsubscribed)(nil),              // 6: uplift.events.v1.EmailKindUnsubscribed
+	(*ReviewRequested)(nil),                    // 7: uplift.events.v1.ReviewRequested
+	(*ReportUpdated)(nil),                      // 8: uplift.events.v1.ReportUpdated
+	(*PasswordResetRequested)(nil),             // 9: uplift.events.v1.PasswordResetRequested
+	(*UserUnsubscribed)(nil),                   // 10: uplift.events.v1.UserUnsubscribed
+	(*StoreSignalsUpdated)(nil),                // 11: uplift.events.v1.StoreSignalsUpdated
+	(*DigestRequested_Insight)(nil),            // 12: uplift.events.v1.DigestRequested.Insight
+	(*DigestRequested_Idea)(nil),               // 13: uplift.events.v1.DigestRequested.Idea
+	(*StoreSignalsUpdated_BestSeller)(nil),     // 14: uplift.events.v1.StoreSignalsUpdated.BestSeller
+	(*StoreSignalsUpdated_FallingProduct)(nil), // 15: uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	(*timestamppb.Timestamp)(nil),              // 16: google.protobuf.Timestamp
 }
 var file_uplift_events_v1_events_proto_depIdxs = []int32{
-	12, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
-	12, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
-	12, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
-	12, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
-	12, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
-	12, // 5: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
-	12, // 6: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	12, // 7: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
-	12, // 8: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	10, // 9: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
-	11, // 10: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	12, // 11: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	12, // [12:12] is the sub-list for method output_type
-	12, // [12:12] is the sub-list for method input_type
-	12, // [12:12] is the sub-list for extension type_name
-	12, // [12:12] is the sub-list for extension extendee
-	0,  // [0:12] is the sub-list for field type_name
+	16, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
+	16, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
+	16, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
+	16, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
+	16, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
+	12, // 5: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
+	13, // 6: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
+	16, // 7: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	16, // 8: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	16, // 9: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
+	16, // 10: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	16, // 11: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
+	16, // 12: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	14, // 13: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
+	15, // 14: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	16, // 15: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	16, // [16:16] is the sub-list for method output_type
+	16, // [16:16] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_uplift_events_v1_events_proto_init() }
@@ -1067,7 +1463,7 @@ func file_uplift_events_v1_events_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_events_v1_events_proto_rawDesc), len(file_uplift_events_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   12,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -46,16 +46,36 @@ func New(pool *pgxpool.Pool) Repo { return Repo{db: pool, pool: pool} }
 func (r Repo) WithTx(tx pgx.Tx) Repo { return Repo{db: tx, pool: r.pool} }
 
 const categoryColumns = `id, owner_id, name, coalesce(site_url, ''), additional_info, disable_weekly_email,
-	disable_business_report, coalesce(shopify_category_id, ''), created_at`
+	disable_business_report, coalesce(shopify_category_id, ''), created_at, last_digest_requested_at`
 
 func scanCategory(row pgx.Row) (domain.Category, error) {
 	var c domain.Category
+	var lastDigest *time.Time
 	err := row.Scan(&c.ID, &c.OwnerID, &c.Name, &c.SiteURL, &c.AdditionalInfo, &c.DisableWeeklyEmail,
-		&c.DisableBusinessReport, &c.ShopifyCategoryID, &c.CreatedAt)
+		&c.DisableBusinessReport, &c.ShopifyCategoryID, &c.CreatedAt, &lastDigest)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return domain.Category{}, domain.ErrNotFound
 	}
+	if lastDigest != nil {
+		c.LastDigestRequestedAt = *lastDigest
+	}
 	return c, err
+}
+
+func nullIfZero(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+// enqueueCategoryUpdated publishes the category as saved (CategoryUpdated).
+func enqueueCategoryUpdated(ctx context.Context, tx pgx.Tx, c domain.Category) error {
+	return events.Enqueue(ctx, tx, events.SubjectCategoryUpdated, &eventsv1.CategoryUpdated{
+		CategoryId: c.ID, OwnerUserId: c.OwnerID, Name: c.Name, SiteUrl: c.SiteURL,
+		DisableWeeklyEmail: c.DisableWeeklyEmail, DisableBusinessReport: c.DisableBusinessReport,
+		OccurTime: timestamppb.New(time.Now()),
+	})
 }
 
 func nullIfEmpty(s string) *string {
@@ -65,10 +85,16 @@ func nullIfEmpty(s string) *string {
 	return &s
 }
 
-// Ensure implements app.Repository.
+// Ensure implements app.Repository. Creating the category, or filling its
+// empty name, publishes CategoryUpdated in the same transaction.
 func (r Repo) Ensure(ctx context.Context, c domain.Category) (domain.Category, error) {
 	var out domain.Category
 	err := pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
+		before, err := scanCategory(tx.QueryRow(ctx, `SELECT `+categoryColumns+` FROM categories WHERE id = $1 FOR UPDATE`, c.ID))
+		created := errors.Is(err, domain.ErrNotFound)
+		if err != nil && !created {
+			return err
+		}
 		if _, err := tx.Exec(ctx, `INSERT INTO categories (id, owner_id, name, shopify_category_id)
 			VALUES ($1, $2, $3, $4)
 			ON CONFLICT (id) DO UPDATE SET
@@ -79,9 +105,14 @@ func (r Repo) Ensure(ctx context.Context, c domain.Category) (domain.Category, e
 			c.ID, c.OwnerID, c.Name, nullIfEmpty(c.ShopifyCategoryID)); err != nil {
 			return err
 		}
-		var err error
 		out, err = scanCategory(tx.QueryRow(ctx, `SELECT `+categoryColumns+` FROM categories WHERE id = $1`, c.ID))
-		return err
+		if err != nil {
+			return err
+		}
+		if created || domain.AnnouncedChange(before, out) {
+			return enqueueCategoryUpdated(ctx, tx, out)
+		}
+		return nil
 	})
 	return out, err
 }
@@ -104,8 +135,10 @@ func (r Repo) Update(ctx context.Context, id string, fn func(*domain.Category) (
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE categories SET name = $2, site_url = $3, additional_info = $4,
-			disable_weekly_email = $5, disable_business_report = $6, updated_at = now() WHERE id = $1`,
-			c.ID, c.Name, nullIfEmpty(c.SiteURL), c.AdditionalInfo, c.DisableWeeklyEmail, c.DisableBusinessReport); err != nil {
+			disable_weekly_email = $5, disable_business_report = $6, last_digest_requested_at = $7, updated_at = now()
+			WHERE id = $1`,
+			c.ID, c.Name, nullIfEmpty(c.SiteURL), c.AdditionalInfo, c.DisableWeeklyEmail, c.DisableBusinessReport,
+			nullIfZero(c.LastDigestRequestedAt)); err != nil {
 			return err
 		}
 		if err := applyEffects(ctx, tx, c, eff); err != nil {
@@ -144,10 +177,26 @@ func applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, eff domain.
 			return err
 		}
 	}
-	if eff.DigestRequestedBy != "" {
-		if err := events.Enqueue(ctx, tx, events.SubjectDigestRequested, &eventsv1.DigestRequested{
-			CategoryId: c.ID, RequestedBy: eff.DigestRequestedBy, OccurTime: now,
-		}); err != nil {
+	if d := eff.Digest; d != nil {
+		ev := &eventsv1.DigestRequested{
+			CategoryId: c.ID, RequestedBy: d.RequestedBy, OccurTime: now, OwnerUserId: c.OwnerID,
+			StoreName: c.Name, SiteUrl: c.SiteURL,
+		}
+		if !c.LastDigestRequestedAt.IsZero() {
+			ev.OccurTime = timestamppb.New(c.LastDigestRequestedAt)
+		}
+		for _, in := range d.Insights {
+			ev.Insights = append(ev.Insights, &eventsv1.DigestRequested_Insight{Text: in.Text, Evidence: in.Evidence})
+		}
+		for _, i := range d.Ideas {
+			ev.Ideas = append(ev.Ideas, &eventsv1.DigestRequested_Idea{Id: i.ID, Title: i.Title, Channel: i.Channel, WhyNow: i.WhyNow})
+		}
+		if err := events.Enqueue(ctx, tx, events.SubjectDigestRequested, ev); err != nil {
+			return err
+		}
+	}
+	if eff.Announce {
+		if err := enqueueCategoryUpdated(ctx, tx, c); err != nil {
 			return err
 		}
 	}
@@ -425,14 +474,30 @@ func (r Repo) DeleteOwnedBy(ctx context.Context, ownerID string) (int, error) {
 }
 
 // UnsubscribeOwnedBy implements app.Repository. Categories already
-// unsubscribed are left alone, so redelivery does not touch updated_at.
+// unsubscribed are left alone, so redelivery does not touch updated_at;
+// each one changed publishes CategoryUpdated in the same transaction.
 func (r Repo) UnsubscribeOwnedBy(ctx context.Context, ownerID string) (int, error) {
-	tag, err := r.db.Exec(ctx, `UPDATE categories SET disable_weekly_email = true, disable_business_report = true,
-		updated_at = now() WHERE owner_id = $1 AND NOT (disable_weekly_email AND disable_business_report)`, ownerID)
-	if err != nil {
-		return 0, err
-	}
-	return int(tag.RowsAffected()), nil
+	n := 0
+	err := pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `UPDATE categories SET disable_weekly_email = true, disable_business_report = true,
+			updated_at = now() WHERE owner_id = $1 AND NOT (disable_weekly_email AND disable_business_report)
+			RETURNING `+categoryColumns, ownerID)
+		if err != nil {
+			return err
+		}
+		changed, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Category, error) { return scanCategory(row) })
+		if err != nil {
+			return err
+		}
+		for _, c := range changed {
+			if err := enqueueCategoryUpdated(ctx, tx, c); err != nil {
+				return err
+			}
+		}
+		n = len(changed)
+		return nil
+	})
+	return n, err
 }
 
 const storeSignalsColumns = `category_id, currency, currency_decimals, as_of, occur_time, best_seller_title,

@@ -1,6 +1,7 @@
 // Package eventport is the categories service's NATS side: durable
 // consumers that create a category for each new user, remove a deleted
-// user's categories, honour unsubscribes, run the website reviews others
+// user's categories, honour unsubscribes (from everything, and per kind of
+// email from an email's one-click link), run the website reviews others
 // request and keep the store signals the stores service publishes.
 package eventport
 
@@ -29,6 +30,7 @@ const (
 	UnsubscribedDurable = "categories-users-unsubscribed"
 	ReviewDurable       = "categories-review"
 	StoreSignalsDurable = "categories-store-signals"
+	EmailKindDurable    = "categories-email-kind-unsubscribed"
 )
 
 // Consumers runs the service's event consumers. Each message is handled in
@@ -68,6 +70,24 @@ func (c Consumers) RunReviews(ctx context.Context) error {
 // RunStoreSignals consumes StoreSignalsUpdated until ctx ends.
 func (c Consumers) RunStoreSignals(ctx context.Context) error {
 	return events.Consume(ctx, c.JS, c.Pool, c.Log, StoreSignalsDurable, events.SubjectStoreSignalsUpdated, c.HandleStoreSignals)
+}
+
+// RunEmailKindUnsubscribed consumes EmailKindUnsubscribed until ctx ends.
+func (c Consumers) RunEmailKindUnsubscribed(ctx context.Context) error {
+	return events.Consume(ctx, c.JS, c.Pool, c.Log, EmailKindDurable, events.SubjectEmailKindUnsubscribed, c.HandleEmailKindUnsubscribed)
+}
+
+// HandleEmailKindUnsubscribed flips the profile's switch for a kind of
+// email turned off (or on) from an email's unsubscribe link.
+func (c Consumers) HandleEmailKindUnsubscribed(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.EmailKindUnsubscribed
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
+		c.Log.ErrorContext(ctx, "unreadable EmailKindUnsubscribed dropped", "err", err)
+		return nil
+	}
+	return c.App.Within(c.Repo.WithTx(tx)).ApplyEmailKindChange(ctx, app.EmailKindChange{
+		UserID: ev.GetUserId(), CategoryID: ev.GetCategoryId(), Kind: ev.GetKind(), Resubscribed: ev.GetResubscribed(),
+	})
 }
 
 // HandleUserCreated creates the new user's category.

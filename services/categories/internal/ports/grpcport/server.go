@@ -181,7 +181,8 @@ func (s *Server) InvalidateCampaignIdeas(ctx context.Context, req *categoriesv1.
 	return &categoriesv1.InvalidateCampaignIdeasResponse{}, nil
 }
 
-// SendAIEmailDigest publishes DigestRequested; the digest service sends it.
+// SendAIEmailDigest queues the AI email digest: DigestRequested is in the
+// outbox when it answers. A second request within a minute is refused.
 func (s *Server) SendAIEmailDigest(ctx context.Context, req *categoriesv1.SendAIEmailDigestRequest) (*categoriesv1.SendAIEmailDigestResponse, error) {
 	who, _ := caller(ctx)
 	if err := s.App.RequestDigest(ctx, who, req.GetCategoryId()); err != nil {
@@ -218,6 +219,8 @@ func (s *Server) toStatus(ctx context.Context, err error) error {
 		return status.Error(codes.PermissionDenied, "You do not have access to this business.")
 	case errors.Is(err, domain.ErrNoProfile):
 		return status.Error(codes.FailedPrecondition, "Your account has no business yet. Please sign in again.")
+	case errors.Is(err, domain.ErrDigestTooSoon):
+		return status.Error(codes.ResourceExhausted, domain.DigestTooSoonMessage)
 	}
 	// A status from the users service (e.g. Unavailable) keeps its meaning.
 	if st, ok := status.FromError(err); ok && st.Code() != codes.Unknown && st.Code() != codes.Internal {

@@ -180,6 +180,15 @@ func (m *Mailer) compose(msg domain.Message) ([]byte, error) {
 	header("Message-ID", m.MessageID(msg.Key))
 	header("MIME-Version", "1.0")
 	header("Auto-Submitted", "auto-generated")
+	if msg.Unsubscribe != "" {
+		// RFC 8058 one-click unsubscribe: mail clients POST
+		// "List-Unsubscribe=One-Click" to the link; no sign-in needed.
+		if strings.ContainsAny(msg.Unsubscribe, "\r\n<>") {
+			return nil, errors.New("smtp: unsubscribe link is not a single URL")
+		}
+		header("List-Unsubscribe", "<"+msg.Unsubscribe+">")
+		header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
+	}
 	header("Content-Type", `multipart/alternative; boundary="`+mw.Boundary()+`"`)
 	out.WriteString("\r\n")
 	out.Write(body.Bytes())

@@ -120,3 +120,28 @@ func TestSendRefusesPasswordOverPlaintextToARemoteHost(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// The one-click unsubscribe headers go out exactly as RFC 8058 has them, and
+// a link that would break the header is refused before anything is sent.
+func TestUnsubscribeHeaders(t *testing.T) {
+	t.Parallel()
+	sink := sinktest.New(t)
+	m, err := smtp.New(smtp.Config{Addr: sink.SMTPAddr, From: "Uplift <hello@uplift.example>", Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := "unsub-" + uuid.NewString()[:8] + "@shop.example"
+	link := "https://api.uplift.example/email/unsubscribe?token=abc.def"
+	msg := domain.Message{Key: "k-" + to, To: to, Subject: "Digest", Text: "t", HTML: "<p>h</p>", Unsubscribe: link}
+	if err := m.Send(context.Background(), msg); err != nil {
+		t.Fatal(err)
+	}
+	h := sink.RawHeader(t, sink.Wait(t, to, 1, 10*time.Second)[0])
+	if h.Get("List-Unsubscribe") != "<"+link+">" || h.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
+		t.Fatalf("headers %v", h)
+	}
+	msg.Unsubscribe = link + "\r\nBcc: victim@shop.example"
+	if err := m.Send(context.Background(), msg); err == nil {
+		t.Fatal("sent a header-breaking unsubscribe link")
+	}
+}

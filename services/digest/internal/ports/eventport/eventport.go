@@ -1,6 +1,8 @@
 // Package eventport is the digest service's NATS side: durable consumers
-// that turn users' events into queued emails, each in the transaction that
-// records the event as handled, so a redelivered event queues nothing new.
+// that turn users' and categories' events into queued emails and into what
+// the digest keeps of its recipients (addresses, stores, suppressions), each
+// in the transaction that records the event as handled, so a redelivered
+// event changes nothing.
 package eventport
 
 import (
@@ -29,12 +31,21 @@ const (
 	EmailChangedDurable = "digest-email-changed"
 	UserDeletedDurable  = "digest-user-deleted"
 	ResetDurable        = "digest-password-reset"
+	UnsubscribedDurable = "digest-user-unsubscribed"
+	CategoryDurable     = "digest-category-updated"
+	AIDigestDurable     = "digest-ai-digest"
 )
+
+// noRecipientRetries is how many deliveries a digest request waits for
+// the owner's address to arrive (UserCreated on its own consumer) before
+// it is dropped; deliveries are 2 s apart.
+const noRecipientRetries = 30
 
 // TxStore is the outbox bound to one transaction.
 type TxStore interface {
 	app.Outbox
 	app.Eraser
+	app.RecipientStore
 }
 
 // Consumers feeds user events to the mail use cases.
@@ -62,16 +73,31 @@ func (c Consumers) Workers() []func(context.Context) error {
 		func(ctx context.Context) error {
 			return events.Consume(ctx, c.JS, c.Pool, c.Log, ResetDurable, events.SubjectPasswordResetRequested, c.HandlePasswordReset)
 		},
+		func(ctx context.Context) error {
+			return events.Consume(ctx, c.JS, c.Pool, c.Log, UnsubscribedDurable, events.SubjectUserUnsubscribed, c.HandleUserUnsubscribed)
+		},
+		func(ctx context.Context) error {
+			return events.Consume(ctx, c.JS, c.Pool, c.Log, CategoryDurable, events.SubjectCategoryUpdated, c.HandleCategoryUpdated)
+		},
+		func(ctx context.Context) error {
+			return events.Consume(ctx, c.JS, c.Pool, c.Log, AIDigestDurable, events.SubjectDigestRequested, c.HandleDigestRequested)
+		},
 	}
 }
 
-// HandleUserCreated queues the welcome email.
+// HandleUserCreated records the new user's address and queues the welcome
+// email.
 func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
 	var ev eventsv1.UserCreated
 	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
 		return c.drop(ctx, msg, err)
 	}
-	err := c.App.QueueWelcome(ctx, c.InTx(tx), app.UserCreated{
+	in := c.InTx(tx)
+	if err := c.App.RecordRecipient(ctx, in, domain.Recipient{UserID: ev.GetUserId(), Email: ev.GetEmail(),
+		CategoryID: ev.GetCategoryId()}, ev.GetOccurTime().AsTime()); err != nil {
+		return c.result(ctx, msg, err)
+	}
+	err := c.App.QueueWelcome(ctx, in, app.UserCreated{
 		UserID: ev.GetUserId(), Email: ev.GetEmail(), DisplayName: ev.GetDisplayName(),
 		SuppressWelcomeEmail: ev.GetSuppressWelcomeEmail(),
 	})
@@ -89,7 +115,12 @@ func (c Consumers) HandleEmailChanged(ctx context.Context, tx pgx.Tx, msg jetstr
 	if ev.GetOccurTime() != nil {
 		ch.At = ev.GetOccurTime().AsTime()
 	}
-	return c.result(ctx, msg, c.App.QueueEmailChanged(ctx, c.InTx(tx), ch))
+	in := c.InTx(tx)
+	if err := c.App.RecordRecipient(ctx, in, domain.Recipient{UserID: ev.GetUserId(), Email: ev.GetNewEmail()},
+		ev.GetOccurTime().AsTime()); err != nil {
+		return c.result(ctx, msg, err)
+	}
+	return c.result(ctx, msg, c.App.QueueEmailChanged(ctx, in, ch))
 }
 
 // HandleUserDeleted removes the user's emails.
@@ -98,7 +129,64 @@ func (c Consumers) HandleUserDeleted(ctx context.Context, tx pgx.Tx, msg jetstre
 	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
 		return c.drop(ctx, msg, err)
 	}
-	return c.result(ctx, msg, c.App.ForgetUser(ctx, c.InTx(tx), ev.GetUserId()))
+	in := c.InTx(tx)
+	if err := c.App.ForgetRecipient(ctx, in, ev.GetUserId()); err != nil {
+		return c.result(ctx, msg, err)
+	}
+	return c.result(ctx, msg, c.App.ForgetUser(ctx, in, ev.GetUserId()))
+}
+
+// HandleUserUnsubscribed turns every non-transactional email off for the
+// user.
+func (c Consumers) HandleUserUnsubscribed(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.UserUnsubscribed
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
+		return c.drop(ctx, msg, err)
+	}
+	return c.result(ctx, msg, c.App.UnsubscribeAll(ctx, c.InTx(tx), ev.GetUserId(), ev.GetOccurTime().AsTime()))
+}
+
+// HandleCategoryUpdated keeps the newest snapshot of a store.
+func (c Consumers) HandleCategoryUpdated(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.CategoryUpdated
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
+		return c.drop(ctx, msg, err)
+	}
+	return c.result(ctx, msg, c.App.ApplyStore(ctx, c.InTx(tx), domain.Store{
+		CategoryID: ev.GetCategoryId(), OwnerUserID: ev.GetOwnerUserId(), Name: ev.GetName(), SiteURL: ev.GetSiteUrl(),
+		DisableWeeklyEmail: ev.GetDisableWeeklyEmail(), DisableBusinessReport: ev.GetDisableBusinessReport(),
+		At: ev.GetOccurTime().AsTime(),
+	}))
+}
+
+// HandleDigestRequested queues the AI email digest. When the owner's
+// address has not arrived yet the request is retried for a while, then
+// dropped with an error in the log.
+func (c Consumers) HandleDigestRequested(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.DigestRequested
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
+		return c.drop(ctx, msg, err)
+	}
+	err := c.App.QueueAIDigest(ctx, c.InTx(tx), fromProtoDigest(&ev))
+	if errors.Is(err, app.ErrNoRecipient) {
+		if meta, _ := msg.Metadata(); meta != nil && meta.NumDelivered < noRecipientRetries {
+			return fmt.Errorf("%s: %w (delivery %d)", msg.Subject(), err, meta.NumDelivered)
+		}
+		return c.drop(ctx, msg, err)
+	}
+	return c.result(ctx, msg, err)
+}
+
+func fromProtoDigest(ev *eventsv1.DigestRequested) domain.AIDigest {
+	d := domain.AIDigest{CategoryID: ev.GetCategoryId(), OwnerUserID: ev.GetOwnerUserId(), StoreName: ev.GetStoreName(),
+		SiteURL: ev.GetSiteUrl(), At: ev.GetOccurTime().AsTime()}
+	for _, in := range ev.GetInsights() {
+		d.Insights = append(d.Insights, domain.Insight{Text: in.GetText(), Evidence: in.GetEvidence()})
+	}
+	for _, i := range ev.GetIdeas() {
+		d.Ideas = append(d.Ideas, domain.Idea{ID: i.GetId(), Title: i.GetTitle(), Channel: i.GetChannel(), WhyNow: i.GetWhyNow()})
+	}
+	return d
 }
 
 // HandlePasswordReset queues the reset email. The request is named by the

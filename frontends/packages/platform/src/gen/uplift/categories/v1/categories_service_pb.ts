@@ -1725,7 +1725,7 @@ export const SendAIEmailDigestRequestSchema: GenMessage<SendAIEmailDigestRequest
   messageDesc(file_uplift_categories_v1_categories_service, 34);
 
 /**
- * SendAIEmailDigestResponse is empty: the digest is sent asynchronously.
+ * SendAIEmailDigestResponse is empty: the email is queued.
  *
  * @generated from message uplift.categories.v1.SendAIEmailDigestResponse
  */
@@ -1733,7 +1733,7 @@ export type SendAIEmailDigestResponse = Message<"uplift.categories.v1.SendAIEmai
 };
 
 /**
- * SendAIEmailDigestResponse is empty: the digest is sent asynchronously.
+ * SendAIEmailDigestResponse is empty: the email is queued.
  *
  * @generated from message uplift.categories.v1.SendAIEmailDigestResponse
  */
@@ -1948,9 +1948,13 @@ export const CategoriesService: GenService<{
     output: typeof GetWebsiteScoreResponseSchema;
   },
   /**
-   * SendAIEmailDigest asks the digest service to email the current report
-   * now. It publishes DigestRequested and returns at once; until the digest
-   * service is built (a later issue) nothing is sent.
+   * SendAIEmailDigest emails the current insights and ideas to the owner's
+   * account email now. It answers once the request (DigestRequested, with
+   * what the email shows) is written to the outbox in the same transaction
+   * as the category's last-request time: that outbox is the queue, and the
+   * digest service sends from it. A second request for the same category
+   * within a minute sends nothing and is refused with 429
+   * (RESOURCE_EXHAUSTED) and a message saying so.
    *
    * @generated from rpc uplift.categories.v1.CategoriesService.SendAIEmailDigest
    */

@@ -4,13 +4,14 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_google_api_annotations } from "../../../google/api/annotations_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file uplift/digest/v1/digest_service.proto.
  */
 export const file_uplift_digest_v1_digest_service: GenFile = /*@__PURE__*/
-  fileDesc("CiV1cGxpZnQvZGlnZXN0L3YxL2RpZ2VzdF9zZXJ2aWNlLnByb3RvEhB1cGxpZnQuZGlnZXN0LnYxIlQKEVNlbmREaWdlc3RSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEioKBGtpbmQYAiABKA4yHC51cGxpZnQuZGlnZXN0LnYxLkRpZ2VzdEtpbmQiFAoSU2VuZERpZ2VzdFJlc3BvbnNlKmYKCkRpZ2VzdEtpbmQSGwoXRElHRVNUX0tJTkRfVU5TUEVDSUZJRUQQABIdChlESUdFU1RfS0lORF9XRUVLTFlfUkVWSUVXEAESHAoYRElHRVNUX0tJTkRfREFJTFlfUkVQT1JUEAIyaAoNRGlnZXN0U2VydmljZRJXCgpTZW5kRGlnZXN0EiMudXBsaWZ0LmRpZ2VzdC52MS5TZW5kRGlnZXN0UmVxdWVzdBokLnVwbGlmdC5kaWdlc3QudjEuU2VuZERpZ2VzdFJlc3BvbnNlQrwBChRjb20udXBsaWZ0LmRpZ2VzdC52MUISRGlnZXN0U2VydmljZVByb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9kaWdlc3QvdjE7ZGlnZXN0djGiAgNVRFiqAhBVcGxpZnQuRGlnZXN0LlYxygIQVXBsaWZ0XERpZ2VzdFxWMeICHFVwbGlmdFxEaWdlc3RcVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OkRpZ2VzdDo6VjFiBnByb3RvMw");
+  fileDesc("CiV1cGxpZnQvZGlnZXN0L3YxL2RpZ2VzdF9zZXJ2aWNlLnByb3RvEhB1cGxpZnQuZGlnZXN0LnYxIlQKEVNlbmREaWdlc3RSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEioKBGtpbmQYAiABKA4yHC51cGxpZnQuZGlnZXN0LnYxLkRpZ2VzdEtpbmQiFAoSU2VuZERpZ2VzdFJlc3BvbnNlIiMKElVuc3Vic2NyaWJlUmVxdWVzdBINCgV0b2tlbhgBIAEoCSJrChNVbnN1YnNjcmliZVJlc3BvbnNlEioKBGtpbmQYASABKA4yHC51cGxpZnQuZGlnZXN0LnYxLkRpZ2VzdEtpbmQSDwoHbWVzc2FnZRgCIAEoCRIXCg9yZXN1YnNjcmliZV91cmwYAyABKAkiIwoSUmVzdWJzY3JpYmVSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIlIKE1Jlc3Vic2NyaWJlUmVzcG9uc2USKgoEa2luZBgBIAEoDjIcLnVwbGlmdC5kaWdlc3QudjEuRGlnZXN0S2luZBIPCgdtZXNzYWdlGAIgASgJKoEBCgpEaWdlc3RLaW5kEhsKF0RJR0VTVF9LSU5EX1VOU1BFQ0lGSUVEEAASHQoZRElHRVNUX0tJTkRfV0VFS0xZX1JFVklFVxABEhwKGERJR0VTVF9LSU5EX0RBSUxZX1JFUE9SVBACEhkKFURJR0VTVF9LSU5EX0FJX0RJR0VTVBADMu8CCg1EaWdlc3RTZXJ2aWNlElcKClNlbmREaWdlc3QSIy51cGxpZnQuZGlnZXN0LnYxLlNlbmREaWdlc3RSZXF1ZXN0GiQudXBsaWZ0LmRpZ2VzdC52MS5TZW5kRGlnZXN0UmVzcG9uc2USjAEKC1Vuc3Vic2NyaWJlEiQudXBsaWZ0LmRpZ2VzdC52MS5VbnN1YnNjcmliZVJlcXVlc3QaJS51cGxpZnQuZGlnZXN0LnYxLlVuc3Vic2NyaWJlUmVzcG9uc2UiMILT5JMCKloUEhIvZW1haWwvdW5zdWJzY3JpYmUiEi9lbWFpbC91bnN1YnNjcmliZRJ2CgtSZXN1YnNjcmliZRIkLnVwbGlmdC5kaWdlc3QudjEuUmVzdWJzY3JpYmVSZXF1ZXN0GiUudXBsaWZ0LmRpZ2VzdC52MS5SZXN1YnNjcmliZVJlc3BvbnNlIhqC0+STAhQiEi9lbWFpbC9yZXN1YnNjcmliZUK8AQoUY29tLnVwbGlmdC5kaWdlc3QudjFCEkRpZ2VzdFNlcnZpY2VQcm90b1ABWi51cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvZGlnZXN0L3YxO2RpZ2VzdHYxogIDVURYqgIQVXBsaWZ0LkRpZ2VzdC5WMcoCEFVwbGlmdFxEaWdlc3RcVjHiAhxVcGxpZnRcRGlnZXN0XFYxXEdQQk1ldGFkYXRh6gISVXBsaWZ0OjpEaWdlc3Q6OlYxYgZwcm90bzM", [file_google_api_annotations]);
 
 /**
  * SendDigestRequest names the category and the email.
@@ -77,6 +78,178 @@ export const SendDigestResponseSchema: GenMessage<SendDigestResponse, {jsonType:
   messageDesc(file_uplift_digest_v1_digest_service, 1);
 
 /**
+ * UnsubscribeRequest carries the token from the email's link.
+ *
+ * @generated from message uplift.digest.v1.UnsubscribeRequest
+ */
+export type UnsubscribeRequest = Message<"uplift.digest.v1.UnsubscribeRequest"> & {
+  /**
+   * token is the signed token of the link's query string (?token=…).
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+};
+
+/**
+ * UnsubscribeRequest carries the token from the email's link.
+ *
+ * @generated from message uplift.digest.v1.UnsubscribeRequest
+ */
+export type UnsubscribeRequestJson = {
+  /**
+   * token is the signed token of the link's query string (?token=…).
+   *
+   * @generated from field: string token = 1;
+   */
+  token?: string;
+};
+
+/**
+ * Describes the message uplift.digest.v1.UnsubscribeRequest.
+ * Use `create(UnsubscribeRequestSchema)` to create a new message.
+ */
+export const UnsubscribeRequestSchema: GenMessage<UnsubscribeRequest, {jsonType: UnsubscribeRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_digest_v1_digest_service, 2);
+
+/**
+ * UnsubscribeResponse says what was turned off.
+ *
+ * @generated from message uplift.digest.v1.UnsubscribeResponse
+ */
+export type UnsubscribeResponse = Message<"uplift.digest.v1.UnsubscribeResponse"> & {
+  /**
+   * kind is the email that was turned off.
+   *
+   * @generated from field: uplift.digest.v1.DigestKind kind = 1;
+   */
+  kind: DigestKind;
+
+  /**
+   * message says so in words, e.g. "You will no longer receive the AI
+   * email digest."
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * resubscribe_url turns it back on (POST), with the same token.
+   *
+   * @generated from field: string resubscribe_url = 3;
+   */
+  resubscribeUrl: string;
+};
+
+/**
+ * UnsubscribeResponse says what was turned off.
+ *
+ * @generated from message uplift.digest.v1.UnsubscribeResponse
+ */
+export type UnsubscribeResponseJson = {
+  /**
+   * kind is the email that was turned off.
+   *
+   * @generated from field: uplift.digest.v1.DigestKind kind = 1;
+   */
+  kind?: DigestKindJson;
+
+  /**
+   * message says so in words, e.g. "You will no longer receive the AI
+   * email digest."
+   *
+   * @generated from field: string message = 2;
+   */
+  message?: string;
+
+  /**
+   * resubscribe_url turns it back on (POST), with the same token.
+   *
+   * @generated from field: string resubscribe_url = 3;
+   */
+  resubscribeUrl?: string;
+};
+
+/**
+ * Describes the message uplift.digest.v1.UnsubscribeResponse.
+ * Use `create(UnsubscribeResponseSchema)` to create a new message.
+ */
+export const UnsubscribeResponseSchema: GenMessage<UnsubscribeResponse, {jsonType: UnsubscribeResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_digest_v1_digest_service, 3);
+
+/**
+ * ResubscribeRequest carries the token from the unsubscribe page.
+ *
+ * @generated from message uplift.digest.v1.ResubscribeRequest
+ */
+export type ResubscribeRequest = Message<"uplift.digest.v1.ResubscribeRequest"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+};
+
+/**
+ * ResubscribeRequest carries the token from the unsubscribe page.
+ *
+ * @generated from message uplift.digest.v1.ResubscribeRequest
+ */
+export type ResubscribeRequestJson = {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token?: string;
+};
+
+/**
+ * Describes the message uplift.digest.v1.ResubscribeRequest.
+ * Use `create(ResubscribeRequestSchema)` to create a new message.
+ */
+export const ResubscribeRequestSchema: GenMessage<ResubscribeRequest, {jsonType: ResubscribeRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_digest_v1_digest_service, 4);
+
+/**
+ * ResubscribeResponse says what was turned back on.
+ *
+ * @generated from message uplift.digest.v1.ResubscribeResponse
+ */
+export type ResubscribeResponse = Message<"uplift.digest.v1.ResubscribeResponse"> & {
+  /**
+   * @generated from field: uplift.digest.v1.DigestKind kind = 1;
+   */
+  kind: DigestKind;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * ResubscribeResponse says what was turned back on.
+ *
+ * @generated from message uplift.digest.v1.ResubscribeResponse
+ */
+export type ResubscribeResponseJson = {
+  /**
+   * @generated from field: uplift.digest.v1.DigestKind kind = 1;
+   */
+  kind?: DigestKindJson;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message?: string;
+};
+
+/**
+ * Describes the message uplift.digest.v1.ResubscribeResponse.
+ * Use `create(ResubscribeResponseSchema)` to create a new message.
+ */
+export const ResubscribeResponseSchema: GenMessage<ResubscribeResponse, {jsonType: ResubscribeResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_digest_v1_digest_service, 5);
+
+/**
  * DigestKind is which email to send.
  *
  * @generated from enum uplift.digest.v1.DigestKind
@@ -96,6 +269,11 @@ export enum DigestKind {
    * @generated from enum value: DIGEST_KIND_DAILY_REPORT = 2;
    */
   DAILY_REPORT = 2,
+
+  /**
+   * @generated from enum value: DIGEST_KIND_AI_DIGEST = 3;
+   */
+  AI_DIGEST = 3,
 }
 
 /**
@@ -103,7 +281,7 @@ export enum DigestKind {
  *
  * @generated from enum uplift.digest.v1.DigestKind
  */
-export type DigestKindJson = "DIGEST_KIND_UNSPECIFIED" | "DIGEST_KIND_WEEKLY_REVIEW" | "DIGEST_KIND_DAILY_REPORT";
+export type DigestKindJson = "DIGEST_KIND_UNSPECIFIED" | "DIGEST_KIND_WEEKLY_REVIEW" | "DIGEST_KIND_DAILY_REPORT" | "DIGEST_KIND_AI_DIGEST";
 
 /**
  * Describes the enum uplift.digest.v1.DigestKind.
@@ -112,9 +290,11 @@ export const DigestKindSchema: GenEnum<DigestKind, DigestKindJson> = /*@__PURE__
   enumDesc(file_uplift_digest_v1_digest_service, 0);
 
 /**
- * DigestService owns outgoing email: the weekly website review, the daily
- * business report and transactional mail. Other services reach it mostly by
- * events; these calls are for services only and have no REST mapping.
+ * DigestService owns outgoing email: the AI email digest, the weekly website
+ * review, the daily business report and transactional mail. Other services
+ * reach it mostly by events. The unsubscribe calls are public: they are
+ * reached from links in emails, without signing in, and are authorised by
+ * the signed, expiring token in the link instead.
  *
  * @generated from service uplift.digest.v1.DigestService
  */
@@ -128,6 +308,31 @@ export const DigestService: GenService<{
     methodKind: "unary";
     input: typeof SendDigestRequestSchema;
     output: typeof SendDigestResponseSchema;
+  },
+  /**
+   * Unsubscribe turns one kind of email off for the token's user: the
+   * one-click unsubscribe of RFC 8058 (mail clients POST the body
+   * "List-Unsubscribe=One-Click", which is not read) and the footer link's
+   * page. Doing it again changes nothing. A tampered, expired or unreadable
+   * token is refused with 400.
+   *
+   * @generated from rpc uplift.digest.v1.DigestService.Unsubscribe
+   */
+  unsubscribe: {
+    methodKind: "unary";
+    input: typeof UnsubscribeRequestSchema;
+    output: typeof UnsubscribeResponseSchema;
+  },
+  /**
+   * Resubscribe turns the token's kind of email back on (the button on the
+   * unsubscribe page).
+   *
+   * @generated from rpc uplift.digest.v1.DigestService.Resubscribe
+   */
+  resubscribe: {
+    methodKind: "unary";
+    input: typeof ResubscribeRequestSchema;
+    output: typeof ResubscribeResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_uplift_digest_v1_digest_service, 0);

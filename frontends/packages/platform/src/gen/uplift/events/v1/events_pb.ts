@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/events/v1/events.proto.
  */
 export const file_uplift_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImwKD0RpZ2VzdFJlcXVlc3RlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIUCgxyZXF1ZXN0ZWRfYnkYAiABKAkSLgoKb2NjdXJfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiewoPUmV2aWV3UmVxdWVzdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCHNpdGVfdXJsGAIgASgJEhEKCXJlcG9ydF9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoNUmVwb3J0VXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIRCglyZXBvcnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhgKEHByb2dyZXNzX3BlcmNlbnQYBCABKAUSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZQoWUGFzc3dvcmRSZXNldFJlcXVlc3RlZBINCgVlbWFpbBgBIAEoCRIMCgRsaW5rGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIncKEFVzZXJVbnN1YnNjcmliZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRITCgtjYXRlZ29yeV9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKEBAoTU3RvcmVTaWduYWxzVXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIZChFjdXJyZW5jeV9kZWNpbWFscxgDIAEoBRINCgVhc19vZhgEIAEoCRJFCgtiZXN0X3NlbGxlchgFIAEoCzIwLnVwbGlmdC5ldmVudHMudjEuU3RvcmVTaWduYWxzVXBkYXRlZC5CZXN0U2VsbGVyEk0KD2ZhbGxpbmdfcHJvZHVjdBgGIAEoCzI0LnVwbGlmdC5ldmVudHMudjEuU3RvcmVTaWduYWxzVXBkYXRlZC5GYWxsaW5nUHJvZHVjdBIYChB1bnVzdWFsX2hlYWRsaW5lGAcgASgJEi4KCm9jY3VyX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wGkYKCkJlc3RTZWxsZXISDQoFdGl0bGUYASABKAkSFwoPbmV0X3NhbGVzX21pbm9yGAIgASgDEhAKCHF1YW50aXR5GAMgASgDGnQKDkZhbGxpbmdQcm9kdWN0Eg0KBXRpdGxlGAEgASgJEh4KFm5ldF9zYWxlc19iZWZvcmVfbWlub3IYAiABKAMSHQoVbmV0X3NhbGVzX2FmdGVyX21pbm9yGAMgASgDEhQKDGZhbGxfcGVyY2VudBgEIAEoBUK1AQoUY29tLnVwbGlmdC5ldmVudHMudjFCC0V2ZW50c1Byb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9ldmVudHMvdjE7ZXZlbnRzdjGiAgNVRViqAhBVcGxpZnQuRXZlbnRzLlYxygIQVXBsaWZ0XEV2ZW50c1xWMeICHFVwbGlmdFxFdmVudHNcVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OkV2ZW50czo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0DCg9EaWdlc3RSZXF1ZXN0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSFAoMcmVxdWVzdGVkX2J5GAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDW93bmVyX3VzZXJfaWQYBCABKAkSEgoKc3RvcmVfbmFtZRgFIAEoCRIQCghzaXRlX3VybBgGIAEoCRI7CghpbnNpZ2h0cxgHIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGlnZXN0UmVxdWVzdGVkLkluc2lnaHQSNQoFaWRlYXMYCCADKAsyJi51cGxpZnQuZXZlbnRzLnYxLkRpZ2VzdFJlcXVlc3RlZC5JZGVhGikKB0luc2lnaHQSDAoEdGV4dBgBIAEoCRIQCghldmlkZW5jZRgCIAEoCRpDCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDwoHd2h5X25vdxgEIAEoCSLMAQoPQ2F0ZWdvcnlVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghzaXRlX3VybBgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCBIuCgpvY2N1cl90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoVRW1haWxLaW5kVW5zdWJzY3JpYmVkEg8KB3VzZXJfaWQYASABKAkSEwoLY2F0ZWdvcnlfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxyZXN1YnNjcmliZWQYBCABKAgSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiewoPUmV2aWV3UmVxdWVzdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCHNpdGVfdXJsGAIgASgJEhEKCXJlcG9ydF9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoNUmVwb3J0VXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIRCglyZXBvcnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhgKEHByb2dyZXNzX3BlcmNlbnQYBCABKAUSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZQoWUGFzc3dvcmRSZXNldFJlcXVlc3RlZBINCgVlbWFpbBgBIAEoCRIMCgRsaW5rGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIncKEFVzZXJVbnN1YnNjcmliZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRITCgtjYXRlZ29yeV9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKEBAoTU3RvcmVTaWduYWxzVXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIZChFjdXJyZW5jeV9kZWNpbWFscxgDIAEoBRINCgVhc19vZhgEIAEoCRJFCgtiZXN0X3NlbGxlchgFIAEoCzIwLnVwbGlmdC5ldmVudHMudjEuU3RvcmVTaWduYWxzVXBkYXRlZC5CZXN0U2VsbGVyEk0KD2ZhbGxpbmdfcHJvZHVjdBgGIAEoCzI0LnVwbGlmdC5ldmVudHMudjEuU3RvcmVTaWduYWxzVXBkYXRlZC5GYWxsaW5nUHJvZHVjdBIYChB1bnVzdWFsX2hlYWRsaW5lGAcgASgJEi4KCm9jY3VyX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wGkYKCkJlc3RTZWxsZXISDQoFdGl0bGUYASABKAkSFwoPbmV0X3NhbGVzX21pbm9yGAIgASgDEhAKCHF1YW50aXR5GAMgASgDGnQKDkZhbGxpbmdQcm9kdWN0Eg0KBXRpdGxlGAEgASgJEh4KFm5ldF9zYWxlc19iZWZvcmVfbWlub3IYAiABKAMSHQoVbmV0X3NhbGVzX2FmdGVyX21pbm9yGAMgASgDEhQKDGZhbGxfcGVyY2VudBgEIAEoBUK1AQoUY29tLnVwbGlmdC5ldmVudHMudjFCC0V2ZW50c1Byb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9ldmVudHMvdjE7ZXZlbnRzdjGiAgNVRViqAhBVcGxpZnQuRXZlbnRzLlYxygIQVXBsaWZ0XEV2ZW50c1xWMeICHFVwbGlmdFxFdmVudHNcVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OkV2ZW50czo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * UserCreated is published on "uplift.users.created" when an account is made.
@@ -277,7 +277,10 @@ export const BillingChangedSchema: GenMessage<BillingChanged, {jsonType: Billing
   messageDesc(file_uplift_events_v1_events, 3);
 
 /**
- * DigestRequested is published on "uplift.digest.requested".
+ * DigestRequested is published on "uplift.digest.requested" when someone
+ * asks for the AI email digest of a category (sendAIEmailDigest). The
+ * categories service fills in what the email shows from its own data at
+ * request time, so the digest service renders it without calling back.
  *
  * @generated from message uplift.events.v1.DigestRequested
  */
@@ -288,6 +291,9 @@ export type DigestRequested = Message<"uplift.events.v1.DigestRequested"> & {
   categoryId: string;
 
   /**
+   * requested_by is the user who asked: the owner, or an uplifter acting
+   * on the owner's behalf. The email always goes to the owner.
+   *
    * @generated from field: string requested_by = 2;
    */
   requestedBy: string;
@@ -296,10 +302,44 @@ export type DigestRequested = Message<"uplift.events.v1.DigestRequested"> & {
    * @generated from field: google.protobuf.Timestamp occur_time = 3;
    */
   occurTime?: Timestamp | undefined;
+
+  /**
+   * owner_user_id is the category's owner, whose account email receives it.
+   *
+   * @generated from field: string owner_user_id = 4;
+   */
+  ownerUserId: string;
+
+  /**
+   * store_name is the business name (the category's label).
+   *
+   * @generated from field: string store_name = 5;
+   */
+  storeName: string;
+
+  /**
+   * site_url is the store's website; empty when none is set.
+   *
+   * @generated from field: string site_url = 6;
+   */
+  siteUrl: string;
+
+  /**
+   * @generated from field: repeated uplift.events.v1.DigestRequested.Insight insights = 7;
+   */
+  insights: DigestRequested_Insight[];
+
+  /**
+   * @generated from field: repeated uplift.events.v1.DigestRequested.Idea ideas = 8;
+   */
+  ideas: DigestRequested_Idea[];
 };
 
 /**
- * DigestRequested is published on "uplift.digest.requested".
+ * DigestRequested is published on "uplift.digest.requested" when someone
+ * asks for the AI email digest of a category (sendAIEmailDigest). The
+ * categories service fills in what the email shows from its own data at
+ * request time, so the digest service renders it without calling back.
  *
  * @generated from message uplift.events.v1.DigestRequested
  */
@@ -310,6 +350,9 @@ export type DigestRequestedJson = {
   categoryId?: string;
 
   /**
+   * requested_by is the user who asked: the owner, or an uplifter acting
+   * on the owner's behalf. The email always goes to the owner.
+   *
    * @generated from field: string requested_by = 2;
    */
   requestedBy?: string;
@@ -318,6 +361,37 @@ export type DigestRequestedJson = {
    * @generated from field: google.protobuf.Timestamp occur_time = 3;
    */
   occurTime?: TimestampJson;
+
+  /**
+   * owner_user_id is the category's owner, whose account email receives it.
+   *
+   * @generated from field: string owner_user_id = 4;
+   */
+  ownerUserId?: string;
+
+  /**
+   * store_name is the business name (the category's label).
+   *
+   * @generated from field: string store_name = 5;
+   */
+  storeName?: string;
+
+  /**
+   * site_url is the store's website; empty when none is set.
+   *
+   * @generated from field: string site_url = 6;
+   */
+  siteUrl?: string;
+
+  /**
+   * @generated from field: repeated uplift.events.v1.DigestRequested.Insight insights = 7;
+   */
+  insights?: DigestRequested_InsightJson[];
+
+  /**
+   * @generated from field: repeated uplift.events.v1.DigestRequested.Idea ideas = 8;
+   */
+  ideas?: DigestRequested_IdeaJson[];
 };
 
 /**
@@ -326,6 +400,316 @@ export type DigestRequestedJson = {
  */
 export const DigestRequestedSchema: GenMessage<DigestRequested, {jsonType: DigestRequestedJson}> = /*@__PURE__*/
   messageDesc(file_uplift_events_v1_events, 4);
+
+/**
+ * Insight is one current insight, as Home shows it.
+ *
+ * @generated from message uplift.events.v1.DigestRequested.Insight
+ */
+export type DigestRequested_Insight = Message<"uplift.events.v1.DigestRequested.Insight"> & {
+  /**
+   * @generated from field: string text = 1;
+   */
+  text: string;
+
+  /**
+   * evidence says where the insight comes from (a page, a number).
+   *
+   * @generated from field: string evidence = 2;
+   */
+  evidence: string;
+};
+
+/**
+ * Insight is one current insight, as Home shows it.
+ *
+ * @generated from message uplift.events.v1.DigestRequested.Insight
+ */
+export type DigestRequested_InsightJson = {
+  /**
+   * @generated from field: string text = 1;
+   */
+  text?: string;
+
+  /**
+   * evidence says where the insight comes from (a page, a number).
+   *
+   * @generated from field: string evidence = 2;
+   */
+  evidence?: string;
+};
+
+/**
+ * Describes the message uplift.events.v1.DigestRequested.Insight.
+ * Use `create(DigestRequested_InsightSchema)` to create a new message.
+ */
+export const DigestRequested_InsightSchema: GenMessage<DigestRequested_Insight, {jsonType: DigestRequested_InsightJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 4, 0);
+
+/**
+ * Idea is one current campaign idea; the email links to it by id.
+ *
+ * @generated from message uplift.events.v1.DigestRequested.Idea
+ */
+export type DigestRequested_Idea = Message<"uplift.events.v1.DigestRequested.Idea"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * channel is where the campaign runs ("email", "social", ...).
+   *
+   * @generated from field: string channel = 3;
+   */
+  channel: string;
+
+  /**
+   * @generated from field: string why_now = 4;
+   */
+  whyNow: string;
+};
+
+/**
+ * Idea is one current campaign idea; the email links to it by id.
+ *
+ * @generated from message uplift.events.v1.DigestRequested.Idea
+ */
+export type DigestRequested_IdeaJson = {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id?: string;
+
+  /**
+   * @generated from field: string title = 2;
+   */
+  title?: string;
+
+  /**
+   * channel is where the campaign runs ("email", "social", ...).
+   *
+   * @generated from field: string channel = 3;
+   */
+  channel?: string;
+
+  /**
+   * @generated from field: string why_now = 4;
+   */
+  whyNow?: string;
+};
+
+/**
+ * Describes the message uplift.events.v1.DigestRequested.Idea.
+ * Use `create(DigestRequested_IdeaSchema)` to create a new message.
+ */
+export const DigestRequested_IdeaSchema: GenMessage<DigestRequested_Idea, {jsonType: DigestRequested_IdeaJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 4, 1);
+
+/**
+ * CategoryUpdated is published on "uplift.categories.updated" when a category
+ * is created or its name, website or email switches change. It is a
+ * snapshot: a consumer keeps the newest per category by occur_time, so a
+ * replay or a late older event changes nothing.
+ *
+ * @generated from message uplift.events.v1.CategoryUpdated
+ */
+export type CategoryUpdated = Message<"uplift.events.v1.CategoryUpdated"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * owner_user_id is the user who owns the category.
+   *
+   * @generated from field: string owner_user_id = 2;
+   */
+  ownerUserId: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * site_url is empty when no website is set.
+   *
+   * @generated from field: string site_url = 4;
+   */
+  siteUrl: string;
+
+  /**
+   * @generated from field: bool disable_weekly_email = 5;
+   */
+  disableWeeklyEmail: boolean;
+
+  /**
+   * @generated from field: bool disable_business_report = 6;
+   */
+  disableBusinessReport: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 7;
+   */
+  occurTime?: Timestamp | undefined;
+};
+
+/**
+ * CategoryUpdated is published on "uplift.categories.updated" when a category
+ * is created or its name, website or email switches change. It is a
+ * snapshot: a consumer keeps the newest per category by occur_time, so a
+ * replay or a late older event changes nothing.
+ *
+ * @generated from message uplift.events.v1.CategoryUpdated
+ */
+export type CategoryUpdatedJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * owner_user_id is the user who owns the category.
+   *
+   * @generated from field: string owner_user_id = 2;
+   */
+  ownerUserId?: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name?: string;
+
+  /**
+   * site_url is empty when no website is set.
+   *
+   * @generated from field: string site_url = 4;
+   */
+  siteUrl?: string;
+
+  /**
+   * @generated from field: bool disable_weekly_email = 5;
+   */
+  disableWeeklyEmail?: boolean;
+
+  /**
+   * @generated from field: bool disable_business_report = 6;
+   */
+  disableBusinessReport?: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 7;
+   */
+  occurTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.CategoryUpdated.
+ * Use `create(CategoryUpdatedSchema)` to create a new message.
+ */
+export const CategoryUpdatedSchema: GenMessage<CategoryUpdated, {jsonType: CategoryUpdatedJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 5);
+
+/**
+ * EmailKindUnsubscribed is published on "uplift.digest.email_kind_unsubscribed"
+ * when a person turns one kind of recurring email off (one-click unsubscribe,
+ * RFC 8058) or back on (the unsubscribe page's button). The digest service
+ * has already recorded it; the categories service flips the matching switch
+ * of the business profile (weekly_review: disableWeeklyEmail, daily_report:
+ * disableBusinessReport; ai_digest has no switch).
+ *
+ * @generated from message uplift.events.v1.EmailKindUnsubscribed
+ */
+export type EmailKindUnsubscribed = Message<"uplift.events.v1.EmailKindUnsubscribed"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * category_id is the user's own category, empty when the digest service
+   * does not know it yet.
+   *
+   * @generated from field: string category_id = 2;
+   */
+  categoryId: string;
+
+  /**
+   * kind is "ai_digest", "weekly_review" or "daily_report".
+   *
+   * @generated from field: string kind = 3;
+   */
+  kind: string;
+
+  /**
+   * resubscribed is true when the kind was turned back on.
+   *
+   * @generated from field: bool resubscribed = 4;
+   */
+  resubscribed: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 5;
+   */
+  occurTime?: Timestamp | undefined;
+};
+
+/**
+ * EmailKindUnsubscribed is published on "uplift.digest.email_kind_unsubscribed"
+ * when a person turns one kind of recurring email off (one-click unsubscribe,
+ * RFC 8058) or back on (the unsubscribe page's button). The digest service
+ * has already recorded it; the categories service flips the matching switch
+ * of the business profile (weekly_review: disableWeeklyEmail, daily_report:
+ * disableBusinessReport; ai_digest has no switch).
+ *
+ * @generated from message uplift.events.v1.EmailKindUnsubscribed
+ */
+export type EmailKindUnsubscribedJson = {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId?: string;
+
+  /**
+   * category_id is the user's own category, empty when the digest service
+   * does not know it yet.
+   *
+   * @generated from field: string category_id = 2;
+   */
+  categoryId?: string;
+
+  /**
+   * kind is "ai_digest", "weekly_review" or "daily_report".
+   *
+   * @generated from field: string kind = 3;
+   */
+  kind?: string;
+
+  /**
+   * resubscribed is true when the kind was turned back on.
+   *
+   * @generated from field: bool resubscribed = 4;
+   */
+  resubscribed?: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 5;
+   */
+  occurTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.EmailKindUnsubscribed.
+ * Use `create(EmailKindUnsubscribedSchema)` to create a new message.
+ */
+export const EmailKindUnsubscribedSchema: GenMessage<EmailKindUnsubscribed, {jsonType: EmailKindUnsubscribedJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 6);
 
 /**
  * ReviewRequested is published on "uplift.categories.review_requested" when a
@@ -390,7 +774,7 @@ export type ReviewRequestedJson = {
  * Use `create(ReviewRequestedSchema)` to create a new message.
  */
 export const ReviewRequestedSchema: GenMessage<ReviewRequested, {jsonType: ReviewRequestedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 5);
+  messageDesc(file_uplift_events_v1_events, 7);
 
 /**
  * ReportUpdated is published on "uplift.categories.report_updated" as a
@@ -467,7 +851,7 @@ export type ReportUpdatedJson = {
  * Use `create(ReportUpdatedSchema)` to create a new message.
  */
 export const ReportUpdatedSchema: GenMessage<ReportUpdated, {jsonType: ReportUpdatedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 6);
+  messageDesc(file_uplift_events_v1_events, 8);
 
 /**
  * PasswordResetRequested is published on
@@ -532,7 +916,7 @@ export type PasswordResetRequestedJson = {
  * Use `create(PasswordResetRequestedSchema)` to create a new message.
  */
 export const PasswordResetRequestedSchema: GenMessage<PasswordResetRequested, {jsonType: PasswordResetRequestedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 7);
+  messageDesc(file_uplift_events_v1_events, 9);
 
 /**
  * UserUnsubscribed is published on "uplift.users.unsubscribed" when a user
@@ -601,7 +985,7 @@ export type UserUnsubscribedJson = {
  * Use `create(UserUnsubscribedSchema)` to create a new message.
  */
 export const UserUnsubscribedSchema: GenMessage<UserUnsubscribed, {jsonType: UserUnsubscribedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 8);
+  messageDesc(file_uplift_events_v1_events, 10);
 
 /**
  * StoreSignalsUpdated is published on "uplift.stores.signals_updated" by the
@@ -748,7 +1132,7 @@ export type StoreSignalsUpdatedJson = {
  * Use `create(StoreSignalsUpdatedSchema)` to create a new message.
  */
 export const StoreSignalsUpdatedSchema: GenMessage<StoreSignalsUpdated, {jsonType: StoreSignalsUpdatedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 9);
+  messageDesc(file_uplift_events_v1_events, 11);
 
 /**
  * BestSeller is the product with the highest net sales in the 7 days
@@ -805,7 +1189,7 @@ export type StoreSignalsUpdated_BestSellerJson = {
  * Use `create(StoreSignalsUpdated_BestSellerSchema)` to create a new message.
  */
 export const StoreSignalsUpdated_BestSellerSchema: GenMessage<StoreSignalsUpdated_BestSeller, {jsonType: StoreSignalsUpdated_BestSellerJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 9, 0);
+  messageDesc(file_uplift_events_v1_events, 11, 0);
 
 /**
  * FallingProduct is the product whose net sales fell the most, in money,
@@ -890,5 +1274,5 @@ export type StoreSignalsUpdated_FallingProductJson = {
  * Use `create(StoreSignalsUpdated_FallingProductSchema)` to create a new message.
  */
 export const StoreSignalsUpdated_FallingProductSchema: GenMessage<StoreSignalsUpdated_FallingProduct, {jsonType: StoreSignalsUpdated_FallingProductJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 9, 1);
+  messageDesc(file_uplift_events_v1_events, 11, 1);
 

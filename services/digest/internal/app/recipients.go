@@ -1,0 +1,131 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"uplift.dev/digest/internal/domain"
+)
+
+// ErrNoRecipient means the owner's address is not known (yet): the users
+// service's events may still be on their way.
+var ErrNoRecipient = errors.New("no known address for the category's owner")
+
+// RecordRecipient keeps a user's address from UserCreated or
+// UserEmailChanged, newest by at.
+func (a *App) RecordRecipient(ctx context.Context, in RecipientStore, r domain.Recipient, at time.Time) error {
+	if r.UserID == "" {
+		return domain.ErrMissingID
+	}
+	addr, err := domain.ParseAddress(r.Email)
+	if err != nil {
+		return err
+	}
+	r.Email = addr
+	return in.SetRecipient(ctx, r, at)
+}
+
+// ForgetRecipient removes what is kept of a deleted user.
+func (a *App) ForgetRecipient(ctx context.Context, in RecipientStore, userID string) error {
+	return in.ForgetRecipient(ctx, userID)
+}
+
+// ApplyStore keeps the newest snapshot of a category (CategoryUpdated) and
+// turns a change of its email switches into the owner's suppressions.
+func (a *App) ApplyStore(ctx context.Context, in RecipientStore, s domain.Store) error {
+	if s.CategoryID == "" {
+		return domain.ErrMissingID
+	}
+	prev, applied, err := in.ApplyStore(ctx, s)
+	if err != nil || !applied {
+		return err
+	}
+	for _, sup := range domain.ProfileSuppressions(prev, s) {
+		if _, err := in.SetSuppression(ctx, sup); err != nil {
+			return err
+		}
+	}
+	if s.OwnerUserID != "" {
+		// The owner's category, for EmailKindUnsubscribed; no address here.
+		if err := in.SetRecipient(ctx, domain.Recipient{UserID: s.OwnerUserID, CategoryID: s.CategoryID}, time.Time{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UnsubscribeAll turns every non-transactional email off for a user
+// (UserUnsubscribed: the spec's unsubscribe call).
+func (a *App) UnsubscribeAll(ctx context.Context, in RecipientStore, userID string, at time.Time) error {
+	if userID == "" {
+		return domain.ErrMissingID
+	}
+	for _, k := range []domain.Kind{domain.KindAIDigest, domain.KindWeeklyReview, domain.KindDailyReport} {
+		if _, err := in.SetSuppression(ctx, domain.Suppression{UserID: userID, Kind: k, Suppressed: true, At: at,
+			Source: domain.SourceUnsubscribeAll}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DigestOutbox is where an AI digest is queued: the event's transaction,
+// which also knows the recipients.
+type DigestOutbox interface {
+	Outbox
+	RecipientStore
+}
+
+// QueueAIDigest queues the AI email digest of a request to the category's
+// owner, keyed by category and minute. ErrNoRecipient when the owner's
+// address is not known.
+func (a *App) QueueAIDigest(ctx context.Context, out DigestOutbox, d domain.AIDigest) error {
+	if d.CategoryID == "" {
+		return domain.ErrMissingID
+	}
+	if d.OwnerUserID == "" {
+		owner, err := out.CategoryOwner(ctx, d.CategoryID)
+		if err != nil {
+			return err
+		}
+		d.OwnerUserID = owner
+	}
+	if d.OwnerUserID == "" {
+		return ErrNoRecipient
+	}
+	r, ok, err := out.Recipient(ctx, d.OwnerUserID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrNoRecipient
+	}
+	e, err := domain.NewAIDigest(d, r.Email)
+	if err != nil {
+		return err
+	}
+	return a.add(ctx, out, e)
+}
+
+// ChangeSubscription applies an unsubscribe link's token: off turns its
+// kind off for its user, !off back on. It returns what the token allowed;
+// domain.ErrTokenInvalid or domain.ErrTokenExpired refuse the link.
+func (a *App) ChangeSubscription(ctx context.Context, token string, off bool) (domain.Unsubscription, error) {
+	u, err := a.tokens.Verify(token, a.now())
+	if err != nil {
+		return domain.Unsubscription{}, err
+	}
+	source := domain.SourceOneClick
+	if !off {
+		source = domain.SourceResubscribe
+	}
+	changed, err := a.store.ChangeSubscription(ctx, domain.Suppression{UserID: u.UserID, Kind: u.Kind, Suppressed: off,
+		At: a.now(), Source: source})
+	if err != nil {
+		return domain.Unsubscription{}, fmt.Errorf("change subscription: %w", err)
+	}
+	a.log.InfoContext(ctx, "email subscription changed", "user", u.UserID, "kind", u.Kind, "off", off, "changed", changed)
+	return u, nil
+}
