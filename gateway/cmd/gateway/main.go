@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"uplift.dev/gateway/internal/gateway"
 	"uplift.dev/platform/config"
@@ -29,6 +30,8 @@ type settings struct {
 	NATSURL string `env:"NATS_URL"`
 	// WebsiteScorePerMinute limits public website checks per client IP.
 	WebsiteScorePerMinute int `env:"WEBSITE_SCORE_PER_MINUTE" default:"10"`
+	// SignUpsPerHour limits sign-ups (POST internal/users) per client IP.
+	SignUpsPerHour int `env:"SIGN_UPS_PER_HOUR" default:"20"`
 	// TrustedProxyCIDRs are the ingress/load balancer addresses whose
 	// X-Forwarded-For is believed (comma-separated CIDRs or IPs); empty
 	// trusts nobody and the connection's peer is the client.
@@ -36,6 +39,13 @@ type settings struct {
 	// MetricsAddr serves /metrics for Prometheus, apart from the public
 	// address (which serves none); loopback by default.
 	MetricsAddr string `env:"GATEWAY_METRICS_ADDR" default:"127.0.0.1:8180"`
+	// ReadTimeout bounds how long a request's headers and body may take to
+	// arrive (the order import gets 3 minutes).
+	ReadTimeout time.Duration `env:"GATEWAY_READ_TIMEOUT" default:"15s"`
+	// AllowedHosts are the Host header values served (comma-separated,
+	// "name" for any port or "name:port"); empty serves localhost,
+	// 127.0.0.1 and [::1] on GATEWAY_ADDR's port. Others get 421.
+	AllowedHosts []string `env:"GATEWAY_ALLOWED_HOSTS"`
 }
 
 func main() {
@@ -53,9 +63,16 @@ func run(ctx context.Context) error {
 	if err := config.Load(&cfg, os.LookupEnv); err != nil {
 		return err
 	}
+	if cfg.ReadTimeout <= 0 {
+		return fmt.Errorf("GATEWAY_READ_TIMEOUT: must be positive, got %v", cfg.ReadTimeout)
+	}
 	trusted, err := gateway.ParseTrustedProxies(cfg.TrustedProxyCIDRs)
 	if err != nil {
 		return fmt.Errorf("TRUSTED_PROXY_CIDRS: %w", err)
+	}
+	hosts, err := gateway.ParseAllowedHosts(cfg.AllowedHosts)
+	if err != nil {
+		return fmt.Errorf("GATEWAY_ALLOWED_HOSTS: %w", err)
 	}
 	log := logging.New(os.Stderr, "gateway", cfg.LogLevel)
 	return gateway.Run(ctx, cfg.Addr, gateway.Options{
@@ -69,7 +86,10 @@ func run(ctx context.Context) error {
 		Log:                   log,
 		NATSURL:               cfg.NATSURL,
 		WebsiteScorePerMinute: cfg.WebsiteScorePerMinute,
+		SignUpsPerHour:        cfg.SignUpsPerHour,
 		TrustedProxies:        trusted,
 		MetricsAddr:           cfg.MetricsAddr,
+		ReadTimeout:           cfg.ReadTimeout,
+		AllowedHosts:          hosts,
 	})
 }

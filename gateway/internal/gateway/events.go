@@ -6,18 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/netip"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/known/durationpb"
 
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
@@ -118,99 +112,6 @@ func reportStream(nc *nats.Conn, categories categoriesv1.CategoriesServiceClient
 			flusher.Flush()
 		}
 	}
-}
-
-// websiteScoreLimiter is a token bucket per client IP for the public
-// website score: every check makes the categories service fetch a stranger's
-// website, so one visitor must not be able to turn it into a crawler. The
-// buckets live in this process: each gateway replica counts on its own, so
-// with N replicas a client gets up to N times the limit (see the README).
-type websiteScoreLimiter struct {
-	mu      sync.Mutex
-	perMin  float64
-	buckets map[string]*bucket
-	now     func() time.Time
-	seen    int
-}
-
-type bucket struct {
-	tokens float64
-	last   time.Time
-}
-
-func newWebsiteScoreLimiter(perMinute int) *websiteScoreLimiter {
-	if perMinute <= 0 {
-		perMinute = 10
-	}
-	return &websiteScoreLimiter{perMin: float64(perMinute), buckets: map[string]*bucket{}, now: time.Now}
-}
-
-// allow takes a token from ip's bucket, which refills perMinute tokens a minute.
-func (l *websiteScoreLimiter) allow(ip string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
-	l.seen++
-	if l.seen%1024 == 0 {
-		l.prune(now)
-	}
-	b, ok := l.buckets[ip]
-	if !ok {
-		b = &bucket{tokens: l.perMin, last: now}
-		l.buckets[ip] = b
-	}
-	b.tokens = min(l.perMin, b.tokens+now.Sub(b.last).Minutes()*l.perMin)
-	b.last = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
-}
-
-// prune forgets buckets that have refilled, so memory stays bounded by the
-// clients of the last minute.
-func (l *websiteScoreLimiter) prune(now time.Time) {
-	for ip, b := range l.buckets {
-		if now.Sub(b.last) > time.Minute {
-			delete(l.buckets, ip)
-		}
-	}
-}
-
-// websiteScoreMethod is the RPC the limit guards. The limit sits on the
-// gateway's gRPC client, not on an HTTP route, so every way of reaching the
-// RPC (GET, HEAD, a form POST, whatever grpc-gateway maps next) spends the
-// same bucket.
-const websiteScoreMethod = categoriesv1.CategoriesService_GetWebsiteScore_FullMethodName
-
-// errWebsiteScoreLimited is the 429 answer; its RetryInfo becomes the
-// Retry-After header.
-var errWebsiteScoreLimited = func() error {
-	st := status.New(codes.ResourceExhausted, "Too many website checks. Please try again in a minute.")
-	if d, err := st.WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(time.Minute)}); err == nil {
-		st = d
-	}
-	return st.Err()
-}()
-
-// intercept refuses a website check once the client's bucket is empty. The
-// client is the address withClient put in the context (the peer, or the
-// forwarded address when the peer is a trusted proxy); an IPv6 client is
-// counted by its /64, the block one subscriber usually holds.
-func (l *websiteScoreLimiter) intercept(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
-	if method == websiteScoreMethod && !l.allow(bucketKey(clientFrom(ctx))) {
-		return errWebsiteScoreLimited
-	}
-	return invoker(ctx, method, req, reply, cc, opts...)
-}
-
-func bucketKey(client string) string {
-	a, err := netip.ParseAddr(client)
-	if err != nil || a.Is4() {
-		return client
-	}
-	return netip.PrefixFrom(a, 64).Masked().String()
 }
 
 // mountEvents adds the live report stream to root; New calls it once. It

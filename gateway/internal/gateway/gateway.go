@@ -16,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +36,7 @@ import (
 
 	billingv1 "uplift.dev/proto/gen/uplift/billing/v1"
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+	digestv1 "uplift.dev/proto/gen/uplift/digest/v1"
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
 
@@ -65,6 +67,9 @@ type Options struct {
 	EventsHeartbeat time.Duration
 	// WebsiteScorePerMinute limits public website checks per client IP; 0 means 10.
 	WebsiteScorePerMinute int
+	// SignUpsPerHour limits sign-ups (POST internal/users) per client IP;
+	// 0 means 20.
+	SignUpsPerHour int
 	// TrustedProxies are the proxies (ingress, load balancer) whose
 	// X-Forwarded-For is believed when they are the connection's peer;
 	// empty trusts nobody and the peer is the client.
@@ -75,12 +80,20 @@ type Options struct {
 	// MetricsAddr is Run's internal address for /metrics; empty serves none.
 	// The public address never serves metrics.
 	MetricsAddr string
+	// ReadTimeout bounds how long Run waits for a request's headers and
+	// body; 0 means 15 s.
+	ReadTimeout time.Duration
+	// AllowedHosts are the Host header values served (ParseAllowedHosts);
+	// others get 421, except on /healthz. Empty: New serves every name, Run
+	// serves LocalHosts on its own port.
+	AllowedHosts []string
 }
 
 // registrars mount each service's REST rules on the mux.
 var registrars = map[string]func(context.Context, *runtime.ServeMux, *grpc.ClientConn) error{
 	"users":      usersv1.RegisterUsersServiceHandler,
 	"categories": categoriesv1.RegisterCategoriesServiceHandler,
+	"digest":     digestv1.RegisterDigestServiceHandler,
 	"billing":    billingv1.RegisterBillingServiceHandler,
 	"stores":     storesv1.RegisterStoresServiceHandler,
 }
@@ -111,10 +124,10 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	limiter := newWebsiteScoreLimiter(o.WebsiteScorePerMinute)
+	limits := newRPCLimits(o)
 	for _, name := range names {
 		conn, err := grpc.NewClient(o.Backends[name], grpc.WithTransportCredentials(insecure.NewCredentials()),
-			grpc.WithChainUnaryInterceptor(limiter.intercept))
+			grpc.WithChainUnaryInterceptor(limits.intercept))
 		if err != nil {
 			closeAll()
 			return nil, nil, fmt.Errorf("backend %s: %w", name, err)
@@ -157,7 +170,8 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 	}
 	closeBackends := closeAll
 	closeAll = func() { closeEvents(); closeBackends() }
-	root.HandleFunc("GET /healthz", healthz(names, conns))
+	root.HandleFunc("GET /healthz", ready)
+	root.HandleFunc("GET /healthz/backends", backendHealth(names, conns))
 	root.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(openapi.Document)
@@ -176,9 +190,23 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		}
 		mountShopify(root, storesv1.NewStoresServiceClient(conn), web, maxWebhook)
 	}
-	h := recoverer(o.Log, withClient(o.TrustedProxies, observe(o.Log, requests, cors(o.AllowedOrigins, checkTarget(root)))))
+	hosts, err := newHostList(o.AllowedHosts)
+	if err != nil {
+		closeAll()
+		return nil, nil, fmt.Errorf("allowed hosts: %w", err)
+	}
+	h := recoverer(o.Log, withClient(o.TrustedProxies, observe(o.Log, requests,
+		checkHost(hosts, cors(o.AllowedOrigins, checkTarget(root))))))
 	return h, closeAll, nil
 }
+
+// unavailableRouteMessage answers a call whose backend is down or
+// restarting: only that backend's routes fail, with 503 and Retry-After
+// (unavailableRetryAfter seconds), and the rest of the API keeps working.
+const (
+	unavailableRouteMessage = "This part of Uplift is not available right now. Please try again in a moment."
+	unavailableRetryAfter   = "5"
+)
 
 // errorBody is every error response: a message for people, the gRPC code for programs.
 type errorBody struct {
@@ -205,12 +233,18 @@ func writeError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w h
 	case errors.As(err, &tooBig) || strings.Contains(msg, "http: request body too large"):
 		writeJSONError(w, http.StatusRequestEntityTooLarge, codes.InvalidArgument, "The request body is too large.")
 		return
+	case errors.Is(err, os.ErrDeadlineExceeded) || strings.HasSuffix(msg, os.ErrDeadlineExceeded.Error()):
+		// The body did not arrive within the read timeout; grpc-gateway
+		// reports it as InvalidArgument with the connection's addresses.
+		writeJSONError(w, http.StatusRequestTimeout, codes.DeadlineExceeded, slowBodyMessage)
+		return
 	case st.Code() == codes.InvalidArgument && strings.HasPrefix(msg, "proto:"):
 		msg = "The request body is not valid JSON for this call: " + strings.TrimSpace(strings.TrimPrefix(msg, "proto:"))
 	case st.Code() == codes.Unimplemented:
 		msg = "This feature is not available yet."
 	case st.Code() == codes.Unavailable:
-		msg = "The service is temporarily unavailable. Please try again."
+		msg = unavailableRouteMessage
+		w.Header().Set("Retry-After", unavailableRetryAfter)
 	case st.Code() == codes.Internal || st.Code() == codes.Unknown || st.Code() == codes.DataLoss:
 		msg = "Something went wrong on our side. Please try again."
 	}
@@ -244,7 +278,7 @@ func stripeWebhook(billing billingv1.BillingServiceClient, max int64) http.Handl
 		}
 		payload, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 		if err != nil {
-			writeJSONError(w, http.StatusRequestEntityTooLarge, codes.InvalidArgument, "The request body is too large.")
+			writeBodyError(w, err)
 			return
 		}
 		_, err = billing.HandleStripeWebhook(r.Context(), &billingv1.HandleStripeWebhookRequest{
@@ -302,8 +336,19 @@ func cors(origins []string, next http.Handler) http.Handler {
 	})
 }
 
-// healthz reports each backend's gRPC health; 200 only when all serve.
-func healthz(names []string, conns map[string]*grpc.ClientConn) http.HandlerFunc {
+// ready is the readiness probe: it answers for the gateway itself, which
+// is ready once it serves HTTP. A backend that is down makes only its own
+// routes answer 503 (writeError), so it must not take the whole API out of
+// the load balancer; backendHealth reports the backends for operators.
+func ready(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write([]byte(`{"status":"ok"}` + "\n"))
+}
+
+// backendHealth reports each backend's gRPC health (SERVING, NOT_SERVING or
+// UNREACHABLE); 200 only when all serve, else 503 with status "degraded". For
+// operators, dashboards and the local stack's start-up wait; not a probe.
+func backendHealth(names []string, conns map[string]*grpc.ClientConn) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
@@ -345,6 +390,9 @@ type statusRecorder struct {
 
 func (s *statusRecorder) WriteHeader(code int) { s.code = code; s.ResponseWriter.WriteHeader(code) }
 
+// Unwrap lets http.ResponseController reach the connection (read deadlines).
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
 // Flush keeps streaming responses working through the recorder.
 func (s *statusRecorder) Flush() {
 	if f, ok := s.ResponseWriter.(http.Flusher); ok {
@@ -378,7 +426,7 @@ func observe(log *slog.Logger, h *prometheus.HistogramVec, next http.Handler) ht
 		next.ServeHTTP(rec, r)
 		elapsed := time.Since(start)
 		h.WithLabelValues(methodLabel(r.Method), strconv.Itoa(rec.code)).Observe(elapsed.Seconds())
-		if r.URL.Path != "/healthz" {
+		if !healthPaths[r.URL.Path] {
 			log.InfoContext(r.Context(), "http", "method", grpcerr.Clip(r.Method), "path", grpcerr.Clip(r.URL.Path),
 				"client", clientFrom(r.Context()), "status", rec.code, "ms", elapsed.Milliseconds())
 		}
@@ -401,37 +449,50 @@ func recoverer(log *slog.Logger, next http.Handler) http.Handler {
 }
 
 // Run serves the gateway on addr, and its metrics on o.MetricsAddr, until
-// ctx ends, then shuts down gracefully.
+// ctx ends, then shuts down gracefully. With no o.AllowedHosts it serves
+// LocalHosts on the port it listens on.
 func Run(ctx context.Context, addr string, o Options) error {
 	if o.Metrics == nil {
 		o.Metrics = prometheus.NewRegistry()
 		o.Metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	}
+	addrs := []string{addr}
+	if o.MetricsAddr != "" {
+		addrs = append(addrs, o.MetricsAddr)
+	}
+	listeners := make([]net.Listener, 0, len(addrs))
+	closeListeners := func() {
+		for _, l := range listeners {
+			_ = l.Close()
+		}
+	}
+	for _, a := range addrs {
+		lis, err := net.Listen("tcp", a)
+		if err != nil {
+			closeListeners()
+			return fmt.Errorf("listen %s: %w", a, err)
+		}
+		listeners = append(listeners, lis)
+	}
+	if len(o.AllowedHosts) == 0 {
+		_, port, _ := net.SplitHostPort(listeners[0].Addr().String())
+		o.AllowedHosts = LocalHosts(port)
+	}
 	h, closeConns, err := New(ctx, o)
 	if err != nil {
+		closeListeners()
 		return err
 	}
 	defer closeConns()
-	servers := []*http.Server{{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}}
+	servers := []*http.Server{publicServer(addr, h, o.ReadTimeout)}
 	if o.MetricsAddr != "" {
 		servers = append(servers, &http.Server{Addr: o.MetricsAddr, Handler: MetricsHandler(o.Metrics), ReadHeaderTimeout: 5 * time.Second})
-	}
-	listeners := make([]net.Listener, 0, len(servers))
-	for _, srv := range servers {
-		lis, err := net.Listen("tcp", srv.Addr)
-		if err != nil {
-			for _, l := range listeners {
-				_ = l.Close()
-			}
-			return fmt.Errorf("listen %s: %w", srv.Addr, err)
-		}
-		listeners = append(listeners, lis)
 	}
 	errc := make(chan error, len(servers))
 	for i, srv := range servers {
 		go func() { errc <- srv.Serve(listeners[i]) }()
 	}
-	o.Log.Info("serving", "addr", addr, "metrics", o.MetricsAddr, "backends", o.Backends)
+	o.Log.Info("serving", "addr", addr, "metrics", o.MetricsAddr, "backends", o.Backends, "hosts", o.AllowedHosts)
 	select {
 	case err := <-errc:
 		return err

@@ -241,18 +241,81 @@ func TestCORSOnlyForTheWebOrigin(t *testing.T) {
 	}
 }
 
-func TestHealthzReflectsBackends(t *testing.T) {
+// TestReadinessIsTheGatewayItself: one backend down (here billing and
+// digest) must not take the whole API out of rotation. /healthz (the
+// readiness probe) answers for the gateway alone; /healthz/backends tells
+// operators which backend is down; a route on the down backend answers 503
+// with the usual JSON error while the other routes keep working.
+func TestReadinessIsTheGatewayItself(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
-	code, _, body := do(t, "GET", e.url+"/healthz", "", nil)
+	down := closedAddr(t)
+	url := setupWith(t, e.backend, func(o *Options) {
+		o.Backends["billing"] = down
+		o.Backends["digest"] = down
+	})
+	code, _, body := do(t, "GET", url+"/healthz", "", nil)
 	if code != 200 || body["status"] != "ok" {
-		t.Fatalf("healthy: %d %v", code, body)
+		t.Fatalf("readiness with billing and digest down: %d %v", code, body)
 	}
+	code, _, body = do(t, "GET", url+"/healthz/backends", "", nil)
+	services, _ := body["services"].(map[string]any)
+	if code != http.StatusServiceUnavailable || body["status"] != "degraded" ||
+		services["users"] != "SERVING" || services["digest"] != "UNREACHABLE" || services["billing"] != "UNREACHABLE" {
+		t.Fatalf("backends: %d %v", code, body)
+	}
+	if code, _, body := do(t, "GET", url+"/internal/users/u1", "", nil); code != 200 {
+		t.Fatalf("a route on a healthy backend: %d %v", code, body)
+	}
+	code, h, body := do(t, "GET", url+"/internal/billing/metricsSubscriptionTiers", "", nil)
+	if code != http.StatusServiceUnavailable || body["code"] != float64(codes.Unavailable) || h.Get("Retry-After") == "" {
+		t.Fatalf("a route on the down backend: %d %v %v", code, body, h)
+	}
+	if msg, _ := body["message"].(string); msg != unavailableRouteMessage {
+		t.Fatalf("message %q", msg)
+	}
+
 	e.health.SetServingStatus("", healthpb.HealthCheckResponse_NOT_SERVING)
-	code, _, body = do(t, "GET", e.url+"/healthz", "", nil)
-	if code != http.StatusServiceUnavailable || body["status"] != "degraded" {
-		t.Fatalf("unhealthy: %d %v", code, body)
+	code, _, body = do(t, "GET", url+"/healthz/backends", "", nil)
+	services, _ = body["services"].(map[string]any)
+	if code != http.StatusServiceUnavailable || services["users"] != "NOT_SERVING" {
+		t.Fatalf("backends with users not serving: %d %v", code, body)
 	}
+	if code, _, body := do(t, "GET", url+"/healthz", "", nil); code != 200 {
+		t.Fatalf("readiness with users not serving: %d %v", code, body)
+	}
+}
+
+// setupWith is a second gateway on the backend of setup, with its options
+// changed by edit.
+func setupWith(t *testing.T, backend string, edit func(*Options)) string {
+	t.Helper()
+	o := Options{
+		Backends:     map[string]string{"users": backend, "categories": backend, "billing": backend, "stores": backend},
+		MaxBodyBytes: 1024,
+		Log:          slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+	edit(&o)
+	h, closeConns, err := New(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(closeConns)
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// closedAddr is an address nothing listens on.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
 }
 
 func TestOpenAPIDocumentServed(t *testing.T) {

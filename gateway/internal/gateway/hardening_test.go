@@ -9,12 +9,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"google.golang.org/grpc/codes"
 )
 
 // TestWebsiteScoreLimitCoversEveryRoute spends the bucket with GETs, then
@@ -279,4 +281,42 @@ func freeAddr(t *testing.T) string {
 	}
 	defer l.Close()
 	return l.Addr().String()
+}
+
+// TestSignUpIsThrottledPerClient: sign-up (POST internal/users, which makes a
+// Firebase account with the Admin SDK, past Firebase's own abuse checks) is
+// limited per client address like the website score: past the limit 429
+// with Retry-After and a message, whatever the outcome of earlier tries;
+// another client, and other calls, are not affected.
+func TestSignUpIsThrottledPerClient(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	url := setupWith(t, e.backend, func(o *Options) {
+		o.SignUpsPerHour = 2
+		o.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+	})
+	signUp := func(email, client string) (int, http.Header, map[string]any) {
+		return do(t, "POST", url+"/internal/users", `{"email":"`+email+`","password":"secret1"}`,
+			map[string]string{"X-Forwarded-For": client})
+	}
+	if code, _, b := signUp("new@example.com", "198.51.100.1"); code != 200 {
+		t.Fatalf("first sign-up: %d %v", code, b)
+	}
+	if code, _, b := signUp("taken@example.com", "198.51.100.1"); code != http.StatusConflict {
+		t.Fatalf("second sign-up: %d %v", code, b)
+	}
+	code, h, b := signUp("third@example.com", "198.51.100.1")
+	retry, _ := strconv.Atoi(h.Get("Retry-After"))
+	if code != http.StatusTooManyRequests || b["code"] != float64(codes.ResourceExhausted) || retry < 60 || retry > 1800 {
+		t.Fatalf("third sign-up: %d Retry-After %q %v", code, h.Get("Retry-After"), b)
+	}
+	if msg, _ := b["message"].(string); !strings.HasPrefix(msg, "Too many sign-ups from your network.") {
+		t.Fatalf("message %q", msg)
+	}
+	if code, _, b := signUp("other@example.com", "198.51.100.2"); code != 200 {
+		t.Fatalf("another client: %d %v", code, b)
+	}
+	if code, _, _ := do(t, "GET", url+"/internal/users/u1", "", map[string]string{"X-Forwarded-For": "198.51.100.1"}); code != 200 {
+		t.Fatalf("other calls are not limited: %d", code)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -71,7 +72,7 @@ func mountShopify(root *http.ServeMux, stores storesv1.StoresServiceClient, webU
 		// The HMAC covers the body byte for byte, so it is passed on raw.
 		payload, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxWebhook))
 		if err != nil {
-			writeJSONError(w, http.StatusRequestEntityTooLarge, codes.InvalidArgument, "The request body is too large.")
+			writeBodyError(w, err)
 			return
 		}
 		h := r.Header
@@ -104,10 +105,14 @@ func isHTTPS(r *http.Request) bool {
 
 // limitBodies applies max to every request body except the order import,
 // which may be up to importMax (an export is up to 20 MB of CSV in JSON).
+// The import is also given importReadTimeout, rather than the server's read
+// timeout, for its body to arrive.
 func limitBodies(max, importMax int64, next http.Handler) http.Handler {
 	normal, large := limitBody(max, next), limitBody(importMax, next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, importPathSuffix) {
+			// Not supported only outside a real server (httptest recorders).
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(importReadTimeout))
 			large.ServeHTTP(w, r)
 			return
 		}

@@ -1,6 +1,8 @@
 // Package auth verifies the Firebase ID token on every gRPC call and puts
 // the caller's identity in the context. A call without a valid token is
-// refused unless its method is declared public.
+// refused unless its method is declared public. Revocation is checked too
+// (a deleted or disabled user, a session ended by an email change), with
+// each verdict cached for RevocationCheckTTL (Cache).
 package auth
 
 import (
@@ -8,9 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	firebase "firebase.google.com/go/v4"
 	fbauth "firebase.google.com/go/v4/auth"
+	"firebase.google.com/go/v4/errorutils"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
@@ -28,7 +32,12 @@ type Claims struct {
 	Admin bool
 	// Uplifter comes from the custom claim "uplifter".
 	Uplifter bool
+	// ExpiresAt is when the token expires (zero if unknown).
+	ExpiresAt time.Time
 }
+
+// ErrCheckUnavailable: the token could not be checked just now.
+var ErrCheckUnavailable = errors.New("auth: the token could not be checked")
 
 // Verifier checks an ID token.
 type Verifier interface {
@@ -65,21 +74,50 @@ func NewFirebaseClient(ctx context.Context, projectID, emulatorHost string) (*fb
 	return client, nil
 }
 
-// FirebaseVerifier verifies tokens with the Admin SDK.
-type FirebaseVerifier struct{ Client *fbauth.Client }
+// TokenClient is the part of the Admin SDK's auth client that verifies ID
+// tokens; *fbauth.Client implements it.
+type TokenClient interface {
+	VerifyIDTokenAndCheckRevoked(ctx context.Context, idToken string) (*fbauth.Token, error)
+}
 
-// Verify implements Verifier.
+// FirebaseVerifier verifies tokens with the Admin SDK, revocation included.
+//
+// The SDK's plain VerifyIDToken checks revocation only in emulator mode; in
+// production it checks the signature and expiry alone, so a deleted user's
+// token, or one from a session that an email change or "sign out
+// everywhere" ended, kept working until it expired (up to an hour).
+// VerifyIDTokenAndCheckRevoked also looks the user up (deleted, disabled,
+// tokens revoked after this one was issued), which costs a call to Firebase
+// and, in production, needs the Admin SDK's credentials. Wrap the verifier
+// in a Cache so that call is made at most once per token per
+// RevocationCheckTTL; grpcserver does.
+type FirebaseVerifier struct{ Client TokenClient }
+
+// Verify implements Verifier. A token that is bad, revoked or whose user is
+// gone or disabled is an error; when Firebase could not be asked, the error
+// is ErrCheckUnavailable (the call is refused all the same).
 func (v FirebaseVerifier) Verify(ctx context.Context, idToken string) (Claims, error) {
-	tok, err := v.Client.VerifyIDToken(ctx, idToken)
+	tok, err := v.Client.VerifyIDTokenAndCheckRevoked(ctx, idToken)
 	if err != nil {
+		if transient(err) {
+			return Claims{}, fmt.Errorf("%w: %w", ErrCheckUnavailable, err)
+		}
 		return Claims{}, err
 	}
-	c := Claims{UID: tok.UID}
+	c := Claims{UID: tok.UID, ExpiresAt: time.Unix(tok.Expires, 0)}
 	c.Email, _ = tok.Claims["email"].(string)
 	c.EmailVerified, _ = tok.Claims["email_verified"].(bool)
 	c.Admin, _ = tok.Claims["admin"].(bool)
 	c.Uplifter, _ = tok.Claims["uplifter"].(bool)
 	return c, nil
+}
+
+// transient tells a failure to reach Firebase (its keys or the user lookup)
+// from a verdict on the token.
+func transient(err error) bool {
+	return fbauth.IsCertificateFetchFailed(err) || errorutils.IsUnavailable(err) ||
+		errorutils.IsDeadlineExceeded(err) || errorutils.IsInternal(err) || errorutils.IsUnknown(err) ||
+		errorutils.IsResourceExhausted(err) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
 
 type claimsKey struct{}
@@ -112,6 +150,9 @@ func UnaryInterceptor(v Verifier, public map[string]bool) grpc.UnaryServerInterc
 			return nil, status.Error(codes.Unauthenticated, "Please sign in to continue.")
 		}
 		claims, err := v.Verify(ctx, token)
+		if errors.Is(err, ErrCheckUnavailable) {
+			return nil, status.Error(codes.Unavailable, "We could not check your sign-in just now. Please try again in a moment.")
+		}
 		if err != nil {
 			return nil, status.Error(codes.Unauthenticated, "Your session is not valid. Please sign in again.")
 		}

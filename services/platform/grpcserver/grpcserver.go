@@ -1,6 +1,7 @@
 // Package grpcserver runs a service's gRPC server the same way everywhere:
 // panic recovery, structured access logs, Prometheus metrics, error messages
-// cut to a bounded length, token auth, refusal of input no service can store
+// cut to a bounded length, token auth (revocation checked, verdicts cached
+// for auth.RevocationCheckTTL), refusal of input no service can store
 // (NUL bytes, invalid UTF-8, megabyte ids), gRPC health, a /metrics and
 // /healthz HTTP listener, and a graceful stop.
 package grpcserver
@@ -72,7 +73,9 @@ func Run(ctx context.Context, o Options) error {
 		recovery(o.Log),
 		observe(o.Log, m),
 		clipErrors(),
-		auth.UnaryInterceptor(o.Verifier, public),
+		// Each token is checked with Firebase (revocation included) at
+		// most once per auth.RevocationCheckTTL.
+		auth.UnaryInterceptor(auth.NewCache(o.Verifier, auth.RevocationCheckTTL, auth.CacheSize), public),
 		checkInput(),
 	))...)
 	hs := health.NewServer()

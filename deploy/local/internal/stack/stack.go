@@ -8,6 +8,9 @@ package stack
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,6 +26,9 @@ type Ports struct {
 	// GatewayMetrics is the gateway's internal /metrics port, apart from
 	// its public one.
 	GatewayMetrics int
+	// SMTPWebInternal is where MailDev's own web server listens; the stack
+	// serves it on SMTPWeb through a guard (sinkGuard).
+	SMTPWebInternal int
 	// Services are the gRPC ports of users, categories, billing, digest and stores;
 	// each serves /metrics on its port + 100.
 	Services map[string]int
@@ -31,7 +37,7 @@ type Ports struct {
 // DefaultPorts is what the README documents.
 var DefaultPorts = Ports{
 	Postgres: 55432, NATS: 14222, AuthEmulator: 9099, StripeHTTP: 12111, StripeHTTPS: 12112,
-	SMTP: 1025, SMTPWeb: 1080, ShopifySim: 9300, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
+	SMTP: 1025, SMTPWeb: 1080, SMTPWebInternal: 11080, ShopifySim: 9300, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
 	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004, "stores": 9005},
 }
 
@@ -63,6 +69,7 @@ type Stack struct {
 	ForTests bool
 
 	procs   []*proc
+	servers []*http.Server // served by this process (the SMTP sink's guard)
 	nats    *server.Server
 	natsURL string
 	stopPG  func()
@@ -172,15 +179,21 @@ func (s *Stack) StartApps(ctx context.Context) error {
 	// The gateway streams report events to the web from the stack's NATS.
 	gwEnv := append(backends, "GATEWAY_ADDR="+addr(s.Ports.Gateway), "GATEWAY_METRICS_ADDR="+addr(s.Ports.GatewayMetrics),
 		"NATS_URL="+s.natsURL)
+	if s.ForTests {
+		// The end-to-end tests sign up dozens of accounts, all from 127.0.0.1.
+		gwEnv = append(gwEnv, "SIGN_UPS_PER_HOUR=10000")
+	}
 	gw, err := s.start("gateway", gwEnv, s.Root, filepath.Join(bin, "gateway"))
 	if err != nil {
 		return err
 	}
 	gatewayURL := "http://" + addr(s.Ports.Gateway)
-	if err := s.waitFor(ctx, gw, "gateway and services", 60*time.Second, httpOK(gatewayURL+"/healthz")); err != nil {
+	// /healthz answers for the gateway alone; /healthz/backends is 200 once
+	// every service serves, which is what the web and the tests need.
+	if err := s.waitFor(ctx, gw, "gateway and services", 60*time.Second, httpOK(gatewayURL+"/healthz/backends")); err != nil {
 		return err
 	}
-	s.say("gateway      %s (REST; /healthz, /openapi.json), metrics http://%s/metrics", gatewayURL, addr(s.Ports.GatewayMetrics))
+	s.say("gateway      %s (REST; /healthz, /healthz/backends, /openapi.json), metrics http://%s/metrics", gatewayURL, addr(s.Ports.GatewayMetrics))
 	for _, name := range ServiceNames {
 		s.say("%-12s grpc %s, metrics http://%s/metrics", name, addr(s.Ports.Services[name]), addr(s.Ports.Services[name]+100))
 	}
@@ -214,6 +227,11 @@ func (s *Stack) serviceEnv(name string) []string {
 			"TEST_CHECKOUT_ADDR=127.0.0.1:9203", "GATEWAY_URL=http://" + addr(s.Ports.Gateway)}
 	case "categories":
 		return []string{users, "FETCH_ALLOW_LOOPBACK=" + strconv.FormatBool(s.ForTests)}
+	case "digest":
+		// Local only: an obviously fake signing secret for unsubscribe links,
+		// which point to the local gateway.
+		return []string{"PUBLIC_API_URL=http://" + addr(s.Ports.Gateway),
+			"UNSUBSCRIBE_SECRET=local-fake-unsubscribe-secret-never-use-in-production"}
 	case "stores":
 		return []string{"CATEGORIES_ADDR=" + addr(s.Ports.Services["categories"]),
 			"PUBLIC_API_URL=http://" + addr(s.Ports.Gateway), "WEB_URL=http://localhost:" + strconv.Itoa(s.Ports.Web),
@@ -235,6 +253,10 @@ func upper(s string) string {
 
 // Stop stops everything in reverse order of start.
 func (s *Stack) Stop() {
+	for _, srv := range s.servers {
+		_ = srv.Close()
+	}
+	s.servers = nil
 	for i := len(s.procs) - 1; i >= 0; i-- {
 		s.procs[i].stop(10 * time.Second)
 	}
@@ -310,17 +332,27 @@ func (s *Stack) startStripeMock(ctx context.Context) error {
 }
 
 func (s *Stack) startSMTPSink(ctx context.Context) error {
-	for _, port := range []int{s.Ports.SMTP, s.Ports.SMTPWeb} {
+	for _, port := range []int{s.Ports.SMTP, s.Ports.SMTPWeb, s.Ports.SMTPWebInternal} {
 		if err := portFree(addr(port)); err != nil {
 			return err
 		}
 	}
 	dir := filepath.Join(s.Root, "deploy", "local")
 	p, err := s.start("smtp-sink", nil, dir, filepath.Join(dir, "node_modules", ".bin", "maildev"),
-		"--ip", "127.0.0.1", "--web-ip", "127.0.0.1", "--smtp", strconv.Itoa(s.Ports.SMTP), "--web", strconv.Itoa(s.Ports.SMTPWeb))
+		"--ip", "127.0.0.1", "--web-ip", "127.0.0.1", "--smtp", strconv.Itoa(s.Ports.SMTP), "--web", strconv.Itoa(s.Ports.SMTPWebInternal))
 	if err != nil {
 		return err
 	}
+	// MailDev answers any Origin (and any Host): the page and API people
+	// and tests use are served through sinkGuard instead.
+	lis, err := net.Listen("tcp", addr(s.Ports.SMTPWeb))
+	if err != nil {
+		return err
+	}
+	upstream := &url.URL{Scheme: "http", Host: addr(s.Ports.SMTPWebInternal)}
+	guard := &http.Server{Handler: sinkGuard(upstream, strconv.Itoa(s.Ports.SMTPWeb)), ReadHeaderTimeout: 10 * time.Second}
+	s.servers = append(s.servers, guard)
+	go func() { _ = guard.Serve(lis) }()
 	return s.waitFor(ctx, p, "SMTP sink", 30*time.Second, httpOK("http://"+addr(s.Ports.SMTPWeb)+"/api/healthz"))
 }
 

@@ -62,8 +62,10 @@ type Repository interface {
 	Billing(ctx context.Context, userID string) (*domain.Billing, error)   // nil when none
 	// Change applies change to userID's billing under domain.Apply, in one
 	// transaction. With a non-empty eventID it first records the id and
-	// returns (domain.IgnoredSame, true) if it was seen before.
-	Change(ctx context.Context, eventID, userID string, change domain.Change) (d domain.Decision, replay bool, err error)
+	// returns (domain.IgnoredSame, true) if it was seen before. The audit
+	// entries are written in the same transaction, whatever Apply decides,
+	// so a manual change is never without its record.
+	Change(ctx context.Context, eventID, userID string, change domain.Change, audit ...domain.AuditEntry) (d domain.Decision, replay bool, err error)
 	// RecordEvent marks a Stripe event as handled without a billing change.
 	RecordEvent(ctx context.Context, eventID string) (replay bool, err error)
 	SavePendingCheckout(ctx context.Context, p PendingCheckout) error
@@ -181,7 +183,8 @@ func (a *App) CreatePortal(ctx context.Context, c Caller, categoryID, redirectUR
 	return a.Payments.CreatePortal(ctx, customer, redirectURL)
 }
 
-// SetBilling sets a user's tier by hand; admins only.
+// SetBilling sets a user's tier by hand; admins only. Each call is written
+// to the audit log with the change.
 func (a *App) SetBilling(ctx context.Context, c Caller, userID, tier string) (domain.Billing, error) {
 	if !c.Admin {
 		return domain.Billing{}, domain.ErrPermissionDenied
@@ -193,7 +196,9 @@ func (a *App) SetBilling(ctx context.Context, c Caller, userID, tier string) (do
 		return domain.Billing{}, &domain.ValidationError{Field: "tier", Message: fmt.Sprintf("tier %q does not exist.", tier)}
 	}
 	change := domain.Change{Tier: tier, IsManuallySet: true, SourceTime: a.now()}
-	if _, _, err := a.Repo.Change(ctx, "", userID, change); err != nil {
+	entry := domain.AuditEntry{ActorID: c.UID, UserID: userID, Action: domain.ActionSetBilling,
+		Detail: "tier " + tier, At: change.SourceTime}
+	if _, _, err := a.Repo.Change(ctx, "", userID, change, entry); err != nil {
 		return domain.Billing{}, err
 	}
 	return domain.Billing{UserID: userID, Tier: tier, IsManuallySet: true, SourceTime: change.SourceTime}, nil

@@ -44,6 +44,7 @@ type fakeRepo struct {
 	billing   map[string]*domain.Billing
 	pending   []PendingCheckout
 	changes   int
+	audit     []domain.AuditEntry
 }
 
 func (f *fakeRepo) CustomerID(_ context.Context, u string) (string, error) {
@@ -58,8 +59,9 @@ func (f *fakeRepo) SaveCustomer(_ context.Context, u, c string) (string, error) 
 func (f *fakeRepo) Billing(_ context.Context, u string) (*domain.Billing, error) {
 	return f.billing[u], nil
 }
-func (f *fakeRepo) Change(_ context.Context, _ string, u string, c domain.Change) (domain.Decision, bool, error) {
+func (f *fakeRepo) Change(_ context.Context, _ string, u string, c domain.Change, audit ...domain.AuditEntry) (domain.Decision, bool, error) {
 	f.changes++
+	f.audit = append(f.audit, audit...)
 	f.billing[u] = &domain.Billing{UserID: u, Tier: c.Tier, IsManuallySet: c.IsManuallySet, SourceTime: c.SourceTime}
 	return domain.Applied, false, nil
 }

@@ -41,6 +41,23 @@ type Change struct {
 	SourceTime    time.Time
 }
 
+// ActionSetBilling is the audit action of an admin's setBilling.
+const ActionSetBilling = "set_billing"
+
+// AuditEntry records one thing an admin did to a user's billing by hand:
+// who, for whom, what, when.
+type AuditEntry struct {
+	// ActorID is the admin who acted.
+	ActorID string
+	// UserID is the user whose billing it was.
+	UserID string
+	// Action names what was done, e.g. ActionSetBilling.
+	Action string
+	// Detail is free text for the reader of the log (e.g. the tier set).
+	Detail string
+	At     time.Time
+}
+
 // Decision says whether a change is applied, and why not if it is not.
 type Decision int
 

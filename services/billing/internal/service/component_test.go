@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -438,4 +439,48 @@ func TestWebhooks(t *testing.T) {
 			t.Fatalf("state %+v", s)
 		}
 	})
+}
+
+// TestSetBillingIsAudited: an admin's setBilling is written to billing's
+// audit_log (who, for whom, what, when) in the transaction of the change; a
+// refused attempt writes nothing.
+func TestSetBillingIsAudited(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	uid, userCtx := signIn(t, nil)
+	adminUID, adminCtx := signIn(t, map[string]any{"admin": true})
+	if _, err := h.client.SetBilling(userCtx, &billingv1.SetBillingRequest{UserId: uid, Tier: "pro"}); status.Code(err) != codes.PermissionDenied {
+		t.Fatalf("non-admin: %v", err)
+	}
+	before := time.Now()
+	if _, err := h.client.SetBilling(adminCtx, &billingv1.SetBillingRequest{UserId: uid, Tier: "pro"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.client.SetBilling(adminCtx, &billingv1.SetBillingRequest{UserId: uid, Tier: "free"}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := h.db.Query(context.Background(), `SELECT actor_id, user_id, action, detail, created_at FROM audit_log
+		WHERE user_id = $1 ORDER BY id`, uid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var actor, user, action, detail string
+		var at time.Time
+		if err := rows.Scan(&actor, &user, &action, &detail, &at); err != nil {
+			t.Fatal(err)
+		}
+		if actor != adminUID || at.Before(before.Add(-time.Minute)) {
+			t.Fatalf("entry by %q at %v", actor, at)
+		}
+		got = append(got, action+": "+detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"set_billing: tier pro", "set_billing: tier free"}; !slices.Equal(got, want) {
+		t.Fatalf("audit %q, want %q", got, want)
+	}
 }

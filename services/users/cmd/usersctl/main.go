@@ -4,7 +4,8 @@
 //	usersctl grant-admin|revoke-admin|grant-uplifter|revoke-uplifter <email>
 //
 // It reads DATABASE_URL, FIREBASE_PROJECT_ID and FIREBASE_AUTH_EMULATOR_HOST
-// like the users service. A user's ID token carries the new claims after it
+// like the users service, and USER to name the operator in the audit log,
+// where every change is written. A user's ID token carries the new claims after it
 // is next refreshed (at most an hour, or at their next sign-in).
 package main
 
@@ -75,6 +76,15 @@ func main() {
 	}
 }
 
+// operator names who ran the command in the audit log: "usersctl:" and the
+// login name ($USER), or just "usersctl" when that is unknown.
+func operator(lookup config.Lookup) string {
+	if name, ok := lookup("USER"); ok && name != "" {
+		return "usersctl:" + name
+	}
+	return "usersctl"
+}
+
 // run does one command; main only maps its error to an exit status.
 func run(ctx context.Context, args []string, lookup config.Lookup, out io.Writer) error {
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
@@ -106,7 +116,7 @@ func run(ctx context.Context, args []string, lookup config.Lookup, out io.Writer
 	}
 	defer pool.Close()
 	a := app.New(firebase.Identity{Client: fb}, pgrepo.Repo{Pool: pool}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	res, err := a.SetRole(ctx, email, cmd.role, cmd.on)
+	res, err := a.SetRole(ctx, operator(lookup), email, cmd.role, cmd.on)
 	switch {
 	case errors.Is(err, domain.ErrNotFound):
 		return fmt.Errorf("no Firebase account has the email %s", email)

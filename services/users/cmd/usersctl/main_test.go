@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,7 +44,8 @@ func TestGrantAndRevokeRoles(t *testing.T) {
 	if _, err := pool.Exec(ctx, `INSERT INTO users (id, email, display_name) VALUES ($1, $2, 'op')`, rec.UID, email); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"DATABASE_URL": dbURL, "FIREBASE_PROJECT_ID": firebasetest.ProjectID(), "FIREBASE_AUTH_EMULATOR_HOST": host}
+	env := map[string]string{"DATABASE_URL": dbURL, "FIREBASE_PROJECT_ID": firebasetest.ProjectID(), "FIREBASE_AUTH_EMULATOR_HOST": host,
+		"USER": "alice"}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	do := func(args ...string) (string, error) {
 		var out bytes.Buffer
@@ -79,6 +81,28 @@ func TestGrantAndRevokeRoles(t *testing.T) {
 		if claims["admin"] == true != step.admin || claims["uplifter"] == true != step.uplifter || stored != step.flagged || claims["beta"] != true {
 			t.Fatalf("after %s: claims %v, stored %v", step.cmd, claims, stored)
 		}
+	}
+
+	// Every change is in the audit log: the operator, the account, what.
+	rows, err := pool.Query(ctx, `SELECT actor_id, coalesce(on_behalf_of_id, ''), action FROM audit_log ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var audit []string
+	for rows.Next() {
+		var actor, subject, action string
+		if err := rows.Scan(&actor, &subject, &action); err != nil {
+			t.Fatal(err)
+		}
+		audit = append(audit, actor+" "+subject+" "+action)
+	}
+	rows.Close()
+	want := []string{
+		"usersctl:alice " + rec.UID + " grant_uplifter", "usersctl:alice " + rec.UID + " grant_admin",
+		"usersctl:alice " + rec.UID + " revoke_uplifter", "usersctl:alice " + rec.UID + " revoke_admin",
+	}
+	if !slices.Equal(audit, want) {
+		t.Fatalf("audit_log %q, want %q", audit, want)
 	}
 
 	if _, err := do("grant-admin", "nobody-"+uuid.NewString()[:8]+"@example.com"); err == nil || !strings.Contains(err.Error(), "no Firebase account") {

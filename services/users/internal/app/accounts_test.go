@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"uplift.dev/users/internal/domain"
 )
@@ -98,11 +99,65 @@ func TestResetPasswordNeverRevealsAccounts(t *testing.T) {
 	if err := a.ResetPassword(ctx, " Known@Example.com "); err != nil {
 		t.Fatalf("known email: %v", err)
 	}
+	sendQueuedResets(t, a)
 	if !slices.Equal(repo.resets, []string{"https://reset/known@example.com"}) {
 		t.Fatalf("links %v", repo.resets)
 	}
 	if err := a.ResetPassword(ctx, "not an email"); !IsClientError(err) {
 		t.Fatalf("malformed: %v", err)
+	}
+}
+
+// TestResetPasswordAnswersBeforeFirebase is issue 13's timing finding:
+// resetPassword took 9.6 ms for an existing email and 2.2 ms for an unknown
+// one, because only a known email waited for Firebase's reset link. The
+// answer must not wait for any of the work that depends on the account
+// existing: here Firebase blocks until released, and the call still answers
+// at once, for a known email exactly as for an unknown one. The link is
+// made afterwards, off the request path.
+func TestResetPasswordAnswersBeforeFirebase(t *testing.T) {
+	a, id, repo := newApp()
+	repo.users["u1"] = domain.User{ID: "u1", Email: "known@example.com"}
+	id.resetGate = make(chan struct{})
+	id.resetAsked = make(chan string, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	worker := make(chan error, 1)
+	go func() { worker <- a.RunPasswordResets(ctx) }()
+
+	for _, email := range []string{"known@example.com", "nobody@example.com"} {
+		answered := make(chan error, 1)
+		go func() { answered <- a.ResetPassword(context.Background(), email) }()
+		select {
+		case err := <-answered:
+			if err != nil {
+				t.Fatalf("%s: %v", email, err)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatalf("%s: ResetPassword waited for Firebase", email)
+		}
+	}
+	select {
+	case email := <-id.resetAsked:
+		if email != "known@example.com" {
+			t.Fatalf("reset link asked for %q", email)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the reset link was never asked for")
+	}
+	close(id.resetGate)
+	deadline := time.Now().Add(5 * time.Second)
+	for a.pendingPasswordResets() > 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("queued resets were not sent")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-worker; err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(repo.resets, []string{"https://reset/known@example.com"}) {
+		t.Fatalf("links %v", repo.resets)
 	}
 }
 
@@ -124,5 +179,24 @@ func TestDeleteUserRules(t *testing.T) {
 	}
 	if _, ok := repo.users["u1"]; ok || !slices.Equal(id.deleted, []string{"u1"}) {
 		t.Fatalf("not deleted: %v %v", repo.users, id.deleted)
+	}
+}
+
+// sendQueuedResets runs the reset workers until the queue is worked off.
+func sendQueuedResets(t *testing.T, a *App) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- a.RunPasswordResets(ctx) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for a.pendingPasswordResets() > 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("queued resets were not sent")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

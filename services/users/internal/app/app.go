@@ -54,9 +54,10 @@ type Repository interface {
 	// Search returns up to s.PageSize+1 users in (lower(email), id) order
 	// after s.After; the extra one tells the caller another page exists.
 	Search(ctx context.Context, s domain.Search) ([]domain.User, error)
-	// Delete removes the user and records UserDeleted, atomically, and
-	// returns what was deleted (domain.ErrNotFound when nothing).
-	Delete(ctx context.Context, id string) (domain.User, error)
+	// Delete removes the user and records UserDeleted and the audit
+	// entries, atomically, and returns what was deleted (domain.ErrNotFound
+	// when nothing).
+	Delete(ctx context.Context, id string, audit ...domain.AuditEntry) (domain.User, error)
 	// RequestPasswordReset claims email's reset slot unless one was claimed
 	// within interval (domain.ErrRateLimited), gets the link from link and
 	// records PasswordResetRequested, all in one transaction, so a failed
@@ -74,12 +75,13 @@ type App struct {
 	log      *slog.Logger
 	newID    func() string
 	now      func() time.Time
+	resets   *resetQueue
 }
 
 // New returns the use cases over the given adapters.
 func New(identity Identity, repo Repository, log *slog.Logger) *App {
 	return &App{identity: identity, repo: repo, log: log, newID: func() string { return uuid.NewString() },
-		now: time.Now}
+		now: time.Now, resets: newResetQueue()}
 }
 
 // CreateUserInput is the sign-up form as received.

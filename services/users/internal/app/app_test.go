@@ -15,6 +15,10 @@ type fakeIdentity struct {
 	users   map[string]string // email -> uid
 	deleted []string
 	emails  []string // every UpdateEmail, in order
+	// resetGate, when set, holds PasswordResetLink until it is closed, as
+	// a slow Firebase would; resetAsked is told each email first.
+	resetGate  chan struct{}
+	resetAsked chan string
 }
 
 func (f *fakeIdentity) CreateUser(_ context.Context, email, _, _ string) (string, error) {
@@ -37,6 +41,12 @@ func (f *fakeIdentity) UpdateEmail(_ context.Context, _, email string) error {
 	return nil
 }
 func (f *fakeIdentity) PasswordResetLink(_ context.Context, email string) (string, error) {
+	if f.resetAsked != nil {
+		f.resetAsked <- email
+	}
+	if f.resetGate != nil {
+		<-f.resetGate
+	}
 	return "https://reset/" + email, nil
 }
 func (f *fakeIdentity) SetRole(_ context.Context, email string, _ domain.Role, _ bool) (string, error) {
@@ -104,10 +114,11 @@ func (f *fakeRepo) OwnerOfCategory(_ context.Context, categoryID string) (domain
 	return domain.User{}, domain.ErrNotFound
 }
 func (f *fakeRepo) Search(context.Context, domain.Search) ([]domain.User, error) { return nil, nil }
-func (f *fakeRepo) Delete(ctx context.Context, id string) (domain.User, error) {
+func (f *fakeRepo) Delete(ctx context.Context, id string, audit ...domain.AuditEntry) (domain.User, error) {
 	u, err := f.Get(ctx, id)
 	if err == nil {
 		delete(f.users, id)
+		f.audit = append(f.audit, audit...)
 	}
 	return u, err
 }

@@ -19,8 +19,10 @@ type SetRoleResult struct {
 // SetRole grants (on) or revokes an operator role for the account with
 // email: the Firebase custom claim that the services check, and for
 // uplifters also the stored isUplifter flag the web shows. It is for the
-// usersctl command, run by an operator, so it takes no caller.
-func (a *App) SetRole(ctx context.Context, email string, role domain.Role, on bool) (SetRoleResult, error) {
+// usersctl command, run by an operator, so it takes no caller: actor names
+// the operator in the audit log ("usersctl:alice"), where every change is
+// written (with the stored flag, in its transaction).
+func (a *App) SetRole(ctx context.Context, actor, email string, role domain.Role, on bool) (SetRoleResult, error) {
 	email, err := domain.NormalizeEmail(email)
 	if err != nil {
 		return SetRoleResult{}, err
@@ -33,16 +35,27 @@ func (a *App) SetRole(ctx context.Context, email string, role domain.Role, on bo
 		return SetRoleResult{}, err
 	}
 	res := SetRoleResult{UID: uid, Stored: role == domain.RoleUplifter}
+	entry := domain.AuditEntry{ActorID: actor, OnBehalfOfID: uid, Action: domain.RoleAction(role, on), At: a.now()}
 	if role == domain.RoleUplifter {
-		_, err := a.repo.Update(ctx, uid, func(u *domain.User) error {
+		_, err := a.repo.UpdateAudited(ctx, uid, func(u *domain.User) ([]domain.AuditEntry, error) {
 			u.IsUplifter = on
-			return nil
+			entry.CategoryID = u.OriginalCategoryID
+			return []domain.AuditEntry{entry}, nil
 		})
-		if errors.Is(err, domain.ErrNotFound) {
+		switch {
+		case errors.Is(err, domain.ErrNotFound):
 			res.Stored = false
-		} else if err != nil {
+		case err != nil:
 			return res, fmt.Errorf("claim set but stored flag not: %w", err)
+		default:
+			return res, nil
 		}
+	} else if u, err := a.repo.Get(ctx, uid); err == nil {
+		entry.CategoryID = u.OriginalCategoryID
+	}
+	// The claim lives in Firebase: the entry is written on its own.
+	if err := a.repo.Audit(ctx, entry); err != nil {
+		return res, fmt.Errorf("claim set but not audited: %w", err)
 	}
 	return res, nil
 }

@@ -16,7 +16,8 @@ import (
 //
 // Changing the email ends the user's Firebase session, so a user changing
 // their own email gets a sign-in token to carry on with; an admin changing
-// someone else's gets none (that would let them act as the user).
+// someone else's gets none (that would let them act as the user), and the
+// change is written to the audit log with it.
 func (a *App) UpdateEmail(ctx context.Context, caller domain.Caller, id, email string) (string, error) {
 	if err := a.updateEmail(ctx, caller, id, email); err != nil {
 		return "", err
@@ -52,9 +53,14 @@ func (a *App) updateEmail(ctx context.Context, caller domain.Caller, id, email s
 	if err := a.identity.UpdateEmail(ctx, id, email); err != nil {
 		return err
 	}
-	_, err = a.repo.Update(ctx, id, func(u *domain.User) error {
+	at := a.now()
+	_, err = a.repo.UpdateAudited(ctx, id, func(u *domain.User) ([]domain.AuditEntry, error) {
 		u.Email = email
-		return nil
+		if caller.UID == id {
+			return nil, nil
+		}
+		return []domain.AuditEntry{{ActorID: caller.UID, OnBehalfOfID: id, CategoryID: u.OriginalCategoryID,
+			Action: domain.ActionAdminUpdateEmail, At: at}}, nil
 	})
 	if err != nil {
 		if cerr := a.identity.UpdateEmail(context.WithoutCancel(ctx), id, old.Email); cerr != nil {

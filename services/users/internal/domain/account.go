@@ -85,14 +85,30 @@ func (c Caller) CanSwitch(u User, categoryID string) error {
 // Actions written to the audit log.
 const (
 	ActionSwitchCategory = "switch_metrics_category"
+	// ActionAdminUpdateEmail: an admin changed another user's email.
+	ActionAdminUpdateEmail = "admin_update_email"
+	// ActionAdminDeleteUser: an admin deleted a user.
+	ActionAdminDeleteUser = "admin_delete_user"
 )
 
+// RoleAction is the audit action of granting (on) or revoking role:
+// "grant_admin", "revoke_uplifter", ….
+func RoleAction(role Role, on bool) string {
+	if on {
+		return "grant_" + string(role)
+	}
+	return "revoke_" + string(role)
+}
+
 // AuditEntry records one thing a user did while acting for someone else, or
-// the switch that started or ended it: who, as whom, what, when.
+// the switch that started or ended it, or an admin's or operator's action on
+// an account: who, as or to whom, what, when.
 type AuditEntry struct {
-	// ActorID is the user who acted (the uplifter).
+	// ActorID is the user who acted (the uplifter, the admin), or
+	// "usersctl:<operator>" for a role changed with usersctl.
 	ActorID string
-	// OnBehalfOfID is the owner of CategoryID, empty when no stored user owns it.
+	// OnBehalfOfID is the owner of CategoryID, empty when no stored user owns
+	// it; for an admin's or operator's action, the user acted on.
 	OnBehalfOfID string
 	// CategoryID is the category acted in.
 	CategoryID string

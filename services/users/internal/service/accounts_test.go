@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -543,5 +544,55 @@ func TestMalformedInputIsInvalidArgument(t *testing.T) {
 				t.Fatalf("err = %.300v, want InvalidArgument with a short message", err)
 			}
 		})
+	}
+}
+
+// TestAdminActionsAreAudited: what an admin does to someone else's account
+// (change their email, delete them) is written to audit_log in the
+// transaction of the change, naming the admin, the user and their category;
+// a user changing their own email is not an admin action.
+func TestAdminActionsAreAudited(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	admin := withClaims(t, signUp(t, h, freshEmail()), map[string]any{"admin": true})
+	target := signUp(t, h, freshEmail())
+	self := signUp(t, h, freshEmail())
+	targetCat, err := h.client.GetMetricsCategory(as(target.token), &usersv1.GetMetricsCategoryRequest{UserId: target.id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.client.UpdateEmail(as(self.token), &usersv1.UpdateEmailRequest{UserId: self.id, Email: freshEmail()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.client.UpdateEmail(as(admin.token), &usersv1.UpdateEmailRequest{UserId: target.id, Email: freshEmail()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.client.DeleteUser(as(admin.token), &usersv1.DeleteUserRequest{UserId: target.id}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := h.db.Query(context.Background(), `SELECT actor_id, coalesce(on_behalf_of_id, ''), category_id, action
+		FROM audit_log ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var actor, subject, category, action string
+		if err := rows.Scan(&actor, &subject, &category, &action); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, strings.Join([]string{actor, subject, category, action}, " "))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	cat := targetCat.GetOriginalCategoryId()
+	want := []string{
+		admin.id + " " + target.id + " " + cat + " admin_update_email",
+		admin.id + " " + target.id + " " + cat + " admin_delete_user",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("audit_log:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -42,6 +42,6 @@ func Wire(s *Settings) service.Wire {
 			Register: func(g *grpc.Server) {
 				usersv1.RegisterUsersServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
 			},
-		}, []func(context.Context) error{billing.Run}, nil
+		}, []func(context.Context) error{billing.Run, a.RunPasswordResets}, nil
 	}
 }

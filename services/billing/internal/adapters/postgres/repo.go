@@ -6,6 +6,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -69,9 +70,10 @@ func scanBilling(row pgx.Row) (*domain.Billing, error) {
 	return &b, nil
 }
 
-// Change applies change under domain.Apply with the row locked, and
-// publishes BillingChanged when the tier or the manual flag changed.
-func (r Repo) Change(ctx context.Context, eventID, userID string, change domain.Change) (domain.Decision, bool, error) {
+// Change applies change under domain.Apply with the row locked, publishes
+// BillingChanged when the tier or the manual flag changed, and writes the
+// audit entries, all in one transaction.
+func (r Repo) Change(ctx context.Context, eventID, userID string, change domain.Change, audit ...domain.AuditEntry) (domain.Decision, bool, error) {
 	d, replay := domain.IgnoredSame, false
 	err := pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
 		if eventID != "" {
@@ -89,6 +91,12 @@ func (r Repo) Change(ctx context.Context, eventID, userID string, change domain.
 			FROM billing WHERE user_id = $1 FOR UPDATE`, userID))
 		if err != nil {
 			return err
+		}
+		for _, e := range audit {
+			if _, err := tx.Exec(ctx, `INSERT INTO audit_log (actor_id, user_id, action, detail, created_at)
+				VALUES ($1, $2, $3, $4, $5)`, e.ActorID, e.UserID, e.Action, e.Detail, e.At); err != nil {
+				return fmt.Errorf("audit: %w", err)
+			}
 		}
 		if d = domain.Apply(current, change); d != domain.Applied {
 			return nil

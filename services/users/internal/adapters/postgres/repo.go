@@ -184,7 +184,7 @@ func likePrefix(q string) string {
 // UserDeleted. Users of other accounts who were viewing the deleted user's
 // category are sent back to their own, so no one is left viewing a category
 // that no longer exists.
-func (r Repo) Delete(ctx context.Context, id string) (domain.User, error) {
+func (r Repo) Delete(ctx context.Context, id string, audit ...domain.AuditEntry) (domain.User, error) {
 	var out domain.User
 	err := pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
 		u, err := scan(tx.QueryRow(ctx, `DELETE FROM users WHERE id = $1 RETURNING `+columns, id))
@@ -201,6 +201,9 @@ func (r Repo) Delete(ctx context.Context, id string) (domain.User, error) {
 			}
 		}
 		out = u
+		if err := insertAudit(ctx, tx, audit); err != nil {
+			return err
+		}
 		return events.Enqueue(ctx, tx, events.SubjectUserDeleted, &eventsv1.UserDeleted{
 			UserId: u.ID, CategoryId: u.OriginalCategoryID, OccurTime: timestamppb.New(time.Now()),
 		})
