@@ -190,6 +190,13 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		}
 		mountShopify(root, storesv1.NewStoresServiceClient(conn), web, maxWebhook)
 	}
+	if conn, ok := conns["digest"]; ok {
+		web := o.WebURL
+		if web == "" {
+			web = "http://localhost:3000"
+		}
+		mountEmail(root, digestv1.NewDigestServiceClient(conn), web)
+	}
 	hosts, err := newHostList(o.AllowedHosts)
 	if err != nil {
 		closeAll()

@@ -22,6 +22,7 @@ import (
 
 	billingv1 "uplift.dev/proto/gen/uplift/billing/v1"
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+	digestv1 "uplift.dev/proto/gen/uplift/digest/v1"
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
 )
@@ -96,6 +97,7 @@ func setup(t testing.TB) env {
 	billingv1.RegisterBillingServiceServer(srv, billing)
 	stores := &fakeStores{}
 	storesv1.RegisterStoresServiceServer(srv, stores)
+	digestv1.RegisterDigestServiceServer(srv, &fakeDigest{})
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(srv, hs)
 	go func() { _ = srv.Serve(lis) }()
@@ -103,7 +105,7 @@ func setup(t testing.TB) env {
 
 	addr := lis.Addr().String()
 	h, closeConns, err := New(context.Background(), Options{
-		Backends:       map[string]string{"users": addr, "categories": addr, "billing": addr, "stores": addr},
+		Backends:       map[string]string{"users": addr, "categories": addr, "billing": addr, "stores": addr, "digest": addr},
 		WebURL:         "http://web.test",
 		AllowedOrigins: []string{"http://localhost:3000"},
 		MaxBodyBytes:   1024,
