@@ -50,6 +50,9 @@ type Options struct {
 	// MaxRecvMsgBytes raises gRPC's 4 MiB request limit for a service that
 	// takes large bodies (order exports); 0 keeps the default.
 	MaxRecvMsgBytes int
+	// Metrics holds a service's own metrics (e.g. emails sent), served on
+	// /metrics beside the platform's; nil when it has none.
+	Metrics prometheus.Gatherer
 }
 
 // Run serves until ctx ends, then drains and stops.
@@ -90,7 +93,11 @@ func Run(ctx context.Context, o Options) error {
 	var httpSrv *http.Server
 	if o.MetricsAddr != "" {
 		mux := http.NewServeMux()
-		mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+		gather := prometheus.Gatherers{reg}
+		if o.Metrics != nil {
+			gather = append(gather, o.Metrics)
+		}
+		mux.Handle("GET /metrics", promhttp.HandlerFor(gather, promhttp.HandlerOpts{}))
 		mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 			resp, err := hs.Check(r.Context(), &healthpb.HealthCheckRequest{})
 			if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {

@@ -4,8 +4,14 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -65,5 +71,45 @@ func TestTokensAreCheckedOncePerTTL(t *testing.T) {
 	}
 	if n := v.n.Load(); n != 2 {
 		t.Fatalf("%d token checks for two tokens, want 2", n)
+	}
+}
+
+// A service's own metrics are served on /metrics beside the platform's.
+func TestServiceMetricsAreServed(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metricsAddr := lis.Addr().String()
+	lis.Close()
+	own := prometheus.NewRegistry()
+	c := prometheus.NewCounter(prometheus.CounterOpts{Name: "uplift_test_things_total", Help: "Things."})
+	own.MustRegister(c)
+	c.Add(3)
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Options{Name: "test", Addr: "127.0.0.1:0", MetricsAddr: metricsAddr, Metrics: own,
+			Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Verifier: &countingVerifier{},
+			Register: func(s *grpc.Server) { s.RegisterService(&pingDesc, struct{}{}) },
+			Ready:    func(addr string) { ready <- addr }})
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	<-ready
+	var body []byte
+	for i := 0; i < 50; i++ {
+		resp, err := http.Get("http://" + metricsAddr + "/metrics")
+		if err == nil {
+			body, _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, want := range []string{"uplift_test_things_total 3", "go_goroutines"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
 	}
 }

@@ -82,9 +82,9 @@ func Wire(cfg *Settings) service.Wire {
 		}
 		repo := postgres.Repo{DB: rt.Pool}
 		retry := domain.RetryPolicy{Base: cfg.EmailRetryBase, Max: cfg.EmailRetryMax, MaxAttempts: cfg.EmailMaxAttempts}
-		// Registered on the default registry: the platform's /metrics
-		// serves its own registry and does not gather this one yet.
-		counters, err := metrics.New(prometheus.DefaultRegisterer)
+		// The service's own registry, served by the platform's /metrics.
+		reg := prometheus.NewRegistry()
+		counters, err := metrics.New(reg)
 		if err != nil {
 			return grpcserver.Options{}, nil, err
 		}
@@ -95,7 +95,8 @@ func Wire(cfg *Settings) service.Wire {
 		}
 		sender := sendworker.Worker{Pool: rt.Pool, Channel: postgres.NotifyChannel, Sender: a, Log: rt.Log, Poll: cfg.EmailPoll}
 		return grpcserver.Options{
-			Public: grpcport.PublicMethods,
+			Public:  grpcport.PublicMethods,
+			Metrics: reg,
 			Register: func(s *grpc.Server) {
 				digestv1.RegisterDigestServiceServer(s, &grpcport.Server{App: a, Log: rt.Log,
 					PublicAPIURL: strings.TrimRight(cfg.PublicAPIURL, "/")})
