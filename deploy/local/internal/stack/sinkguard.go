@@ -31,6 +31,11 @@ func sinkGuard(upstream *url.URL, port string) http.Handler {
 			}
 			return nil
 		},
+		// MailDev is polled through the guard while it starts: a refused
+		// connection then is expected, so it is a 502, not a log line.
+		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, _ error) {
+			http.Error(w, "The mail sink is not running.", http.StatusBadGateway)
+		},
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !own[strings.ToLower(r.Host)] {

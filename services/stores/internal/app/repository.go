@@ -59,6 +59,9 @@ type Repository interface {
 	Connection(ctx context.Context, categoryID string) (*Connection, error)
 	// ConnectionByShop returns the connected category of a shop, nil if none.
 	ConnectionByShop(ctx context.Context, shop string) (*Connection, error)
+	// CategoriesOfShop returns every category that ever connected the shop,
+	// connected or not: their stored data stays under privacy requests.
+	CategoriesOfShop(ctx context.Context, shop string) ([]string, error)
 	// Connect stores a new connection (or reconnects) and requests its first
 	// full sync; domain.ErrShopTaken if the shop feeds another category.
 	Connect(ctx context.Context, c Connection) error

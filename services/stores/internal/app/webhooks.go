@@ -100,6 +100,17 @@ func (a *App) applyWebhook(ctx context.Context, ev WebhookEvent) error {
 	if ev.Topic == "shop/redact" {
 		return a.repo.DeleteShopData(ctx, ev.Shop)
 	}
+	var p webhookPayload
+	dec := json.NewDecoder(strings.NewReader(string(ev.Payload)))
+	dec.UseNumber()
+	if err := dec.Decode(&p); err != nil {
+		return fmt.Errorf("payload: %w", err)
+	}
+	if ev.Topic == "customers/redact" {
+		// Owed whether or not the shop is still connected: a disconnected
+		// shop's orders are still stored.
+		return a.redactCustomer(ctx, ev.Shop, p)
+	}
 	conn, err := a.repo.ConnectionByShop(ctx, ev.Shop)
 	if err != nil {
 		return err
@@ -107,26 +118,10 @@ func (a *App) applyWebhook(ctx context.Context, ev WebhookEvent) error {
 	if conn == nil {
 		return nil // not connected (any more): nothing to update
 	}
-	var p webhookPayload
-	dec := json.NewDecoder(strings.NewReader(string(ev.Payload)))
-	dec.UseNumber()
-	if err := dec.Decode(&p); err != nil {
-		return fmt.Errorf("payload: %w", err)
-	}
 	switch ev.Topic {
 	case "app/uninstalled":
 		a.log.InfoContext(ctx, "shopify app uninstalled", "shop", ev.Shop, "category", conn.CategoryID)
 		return a.repo.Disconnect(ctx, conn.CategoryID, StatusUninstalled, a.now())
-	case "customers/redact":
-		var customers []string
-		if p.Customer != nil && p.Customer.ID != "" {
-			customers = append(customers, "shopify:"+p.Customer.ID.String())
-		}
-		orders := make([]string, 0, len(p.OrdersToRedact))
-		for _, id := range p.OrdersToRedact {
-			orders = append(orders, "shopify:"+id.String())
-		}
-		return a.repo.RedactCustomers(ctx, conn.CategoryID, customers, orders)
 	case "orders/delete":
 		return a.repo.DeleteOrder(ctx, conn.CategoryID, "shopify:"+p.ID.String())
 	case "orders/create", "orders/updated", "orders/cancelled", "refunds/create":
@@ -141,6 +136,29 @@ func (a *App) applyWebhook(ctx context.Context, ev WebhookEvent) error {
 		return a.repo.SaveCatalog(ctx, conn.CategoryID, nil, []CatalogCustomer{{ID: "shopify:" + p.ID.String()}})
 	}
 	return nil // deletions of products and customers change no number
+}
+
+// redactCustomer forgets a customer (and their orders' customer keys) in
+// every business that ever connected the shop.
+func (a *App) redactCustomer(ctx context.Context, shop string, p webhookPayload) error {
+	var customers []string
+	if p.Customer != nil && p.Customer.ID != "" {
+		customers = append(customers, "shopify:"+p.Customer.ID.String())
+	}
+	orders := make([]string, 0, len(p.OrdersToRedact))
+	for _, id := range p.OrdersToRedact {
+		orders = append(orders, "shopify:"+id.String())
+	}
+	cats, err := a.repo.CategoriesOfShop(ctx, shop)
+	if err != nil {
+		return err
+	}
+	for _, cat := range cats {
+		if err := a.repo.RedactCustomers(ctx, cat, customers, orders); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // refetchOrder reads an order a webhook names from the API: webhook bodies

@@ -90,6 +90,15 @@ func (r Repo) ConnectionByShop(ctx context.Context, shop string) (*app.Connectio
 	return scanConnection(r.Pool.QueryRow(ctx, `SELECT `+connectionColumns+` FROM shopify_connections WHERE shop = $1 AND status = 'CONNECTED'`, shop))
 }
 
+// CategoriesOfShop implements app.Repository.
+func (r Repo) CategoriesOfShop(ctx context.Context, shop string) ([]string, error) {
+	rows, err := r.Pool.Query(ctx, `SELECT category_id::text FROM shopify_connections WHERE shop = $1`, shop)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
 func nullTime(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
