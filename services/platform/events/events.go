@@ -40,6 +40,7 @@ const (
 	SubjectReviewRequested        = "uplift.categories.review_requested"
 	SubjectReportUpdated          = "uplift.categories.report_updated"
 	SubjectStoreSignalsUpdated    = "uplift.stores.signals_updated"
+	SubjectDailyReportReady       = "uplift.stores.daily_report_ready"
 )
 
 //go:embed migrations/*.sql

@@ -47,6 +47,9 @@ type RecipientStore interface {
 	Recipient(ctx context.Context, userID string) (domain.Recipient, bool, error)
 	// CategoryOwner returns the owner of a category, "" if unknown.
 	CategoryOwner(ctx context.Context, categoryID string) (string, error)
+	// StoreName returns a category's name from its newest snapshot, "" if
+	// unknown.
+	StoreName(ctx context.Context, categoryID string) (string, error)
 	// ApplyStore keeps s unless a newer snapshot is stored; it returns the
 	// snapshot s replaced (nil if none) and whether s was kept.
 	ApplyStore(ctx context.Context, s domain.Store) (prev *domain.Store, applied bool, err error)

@@ -109,6 +109,45 @@ func (a *App) QueueAIDigest(ctx context.Context, out DigestOutbox, d domain.AIDi
 	return a.add(ctx, out, e)
 }
 
+// QueueDailyReport queues the daily business report of a store to the
+// category's owner, keyed by category and day, with the store's name from
+// its newest snapshot. ErrNoRecipient when the owner's address is not
+// known; domain.ErrNothingToReport (nothing queued) for a report without
+// data. Whether the owner turned the report off (the business profile's
+// switch or an unsubscribe) is checked when it is sent, so a suppressed
+// report is kept in the send log as suppressed.
+func (a *App) QueueDailyReport(ctx context.Context, out DigestOutbox, r domain.DailyReport) error {
+	if r.CategoryID == "" {
+		return domain.ErrMissingID
+	}
+	if r.Status != domain.ReportReady {
+		return domain.ErrNothingToReport
+	}
+	owner, err := out.CategoryOwner(ctx, r.CategoryID)
+	if err != nil {
+		return err
+	}
+	if owner == "" {
+		return ErrNoRecipient
+	}
+	rc, ok, err := out.Recipient(ctx, owner)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrNoRecipient
+	}
+	if r.StoreName, err = out.StoreName(ctx, r.CategoryID); err != nil {
+		return err
+	}
+	r.OwnerUserID = owner
+	e, err := domain.NewDailyReport(r, rc.Email)
+	if err != nil {
+		return err
+	}
+	return a.add(ctx, out, e)
+}
+
 // ChangeSubscription applies an unsubscribe link's token: off turns its
 // kind off for its user, !off back on. It returns what the token allowed;
 // domain.ErrTokenInvalid or domain.ErrTokenExpired refuse the link.

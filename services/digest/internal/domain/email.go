@@ -47,7 +47,8 @@ const (
 	KindAIDigest Kind = "ai_digest"
 	// KindWeeklyReview is the weekly website review (not built yet).
 	KindWeeklyReview Kind = "weekly_review"
-	// KindDailyReport is the daily business report (not built yet).
+	// KindDailyReport is the daily business report, each morning in the
+	// store's time zone (DailyReportReady).
 	KindDailyReport Kind = "daily_report"
 )
 
@@ -105,6 +106,17 @@ type Params struct {
 	SiteURL    string    `json:"siteUrl,omitempty"`
 	Insights   []Insight `json:"insights,omitempty"`
 	Ideas      []Idea    `json:"ideas,omitempty"`
+
+	// The daily report's content (DailyReportReady), with the summary and
+	// the action chosen when it was queued.
+	Date       string         `json:"date,omitempty"`
+	Currency   string         `json:"currency,omitempty"`
+	Metrics    []ReportMetric `json:"metrics,omitempty"`
+	Headline   string         `json:"headline,omitempty"`
+	Notes      []string       `json:"notes,omitempty"`
+	BestSeller string         `json:"bestSeller,omitempty"`
+	Summary    string         `json:"summary,omitempty"`
+	Action     string         `json:"action,omitempty"`
 }
 
 // Insight is one insight an email shows.

@@ -39,11 +39,14 @@ var subjects = map[domain.Kind]string{
 	domain.KindEmailConfirmed: "This is now your Uplift sign-in email",
 	domain.KindPasswordReset:  "Reset your Uplift password",
 	domain.KindAIDigest:       "Your AI digest for {store}: insights and campaign ideas",
+	domain.KindDailyReport:    "Yesterday at {store}: {summary}",
 }
 
 // preheaders are the one-line previews inboxes show after the subject.
 var preheaders = map[domain.Kind]string{
 	domain.KindAIDigest: "What Uplift sees for {store} right now, and campaign ideas to act on.",
+	// The daily report's preheader is its headline (see dailyReport).
+	domain.KindDailyReport: "{headline}",
 }
 
 // Renderer renders every kind of email; it is safe for concurrent use.
@@ -129,6 +132,31 @@ type data struct {
 	HomeURL, UnsubscribeURL string
 	Insights                []domain.Insight
 	Ideas                   []idea
+
+	// The daily report.
+	Report *report
+}
+
+// report is the daily report as the templates show it.
+type report struct {
+	// Day is the report's day for people: "Saturday 7 March 2026".
+	Day          string
+	Headline     string
+	Notes        []string
+	Metrics      []metricRow
+	Unusual      []metricRow
+	Action       string
+	AnalyticsURL string
+}
+
+// metricRow is one line of the report's table, every value already in
+// words: the unusual ones are called out in text, not colour alone.
+type metricRow struct {
+	Label, Value, Average, Change string
+	Unusual                       bool
+	// Callout is the unusual change in words: "Orders fell 75 % against
+	// the 7-day average".
+	Callout string
 }
 
 // idea is an idea with its link into the app.
@@ -168,6 +196,12 @@ func (r *Renderer) Render(e domain.Email) (domain.Message, error) {
 			d.Ideas = append(d.Ideas, idea{Idea: i, URL: r.webURL + "ideas/" + url.PathEscape(i.ID)})
 		}
 	}
+	if e.Kind == domain.KindDailyReport {
+		d.Report = dailyReport(e.Params, r.webURL)
+		d.Subject = strings.ReplaceAll(d.Subject, "{summary}", e.Params.Summary)
+		subject = d.Subject
+		d.Preheader = strings.ReplaceAll(d.Preheader, "{headline}", e.Params.Headline)
+	}
 	if e.Kind == domain.KindPasswordReset && d.Link == "" {
 		return domain.Message{}, fmt.Errorf("templates: password reset without a link")
 	}
@@ -180,4 +214,40 @@ func (r *Renderer) Render(e domain.Email) (domain.Message, error) {
 	}
 	return domain.Message{Key: e.Key, To: e.To, Subject: subject, Text: text.String(), HTML: html.String(),
 		Unsubscribe: unsubscribe}, nil
+}
+
+// dailyReport turns the report's numbers into what the email shows.
+func dailyReport(p domain.Params, webURL string) *report {
+	rep := &report{Headline: p.Headline, Notes: p.Notes, Action: p.Action, AnalyticsURL: webURL + "analytics", Day: p.Date}
+	if t, err := time.Parse(time.DateOnly, p.Date); err == nil {
+		rep.Day = t.Format("Monday 2 January 2006")
+	}
+	show := func(key string, v *string) string {
+		if v == nil {
+			return "not available"
+		}
+		switch key {
+		case "totalSales", "averageOrderValue", "returns":
+			return domain.MoneyText(*v, p.Currency)
+		case "conversionRate":
+			return *v + " %"
+		}
+		return *v
+	}
+	for _, m := range p.Metrics {
+		row := metricRow{Label: m.Label, Value: show(m.Key, m.Value), Average: show(m.Key, m.Average), Change: "–", Unusual: m.Unusual}
+		if m.ChangePercent != nil {
+			c := *m.ChangePercent
+			if !strings.HasPrefix(c, "-") {
+				c = "+" + c
+			}
+			row.Change = c + " %"
+		}
+		if m.Unusual {
+			row.Callout = m.Label + " " + m.Movement() + " against the 7-day average"
+			rep.Unusual = append(rep.Unusual, row)
+		}
+		rep.Metrics = append(rep.Metrics, row)
+	}
+	return rep
 }

@@ -168,6 +168,12 @@ func (a *App) GetDailyReport(ctx context.Context, categoryID, date string) (Dail
 			return DailyReport{}, &domain.ValidationError{Field: "date", Message: "date must be a day like 2026-11-23."}
 		}
 	}
+	return a.dailyReport(ctx, categoryID, day)
+}
+
+// dailyReport compares day with the seven days before it; the caller has
+// checked who may see it.
+func (a *App) dailyReport(ctx context.Context, categoryID string, day domain.Date) (DailyReport, error) {
 	m, err := a.metrics(ctx, categoryID, day.AddDays(-7), day)
 	if err != nil {
 		return DailyReport{}, err

@@ -47,6 +47,15 @@ type Repository interface {
 	// was marked again since due was read.
 	PublishSignals(ctx context.Context, s domain.Signals, at time.Time, due SignalsDue) error
 
+	// ReportStores lists the stores with data (an import or a Shopify
+	// connection) with the newest daily report day sent.
+	ReportStores(ctx context.Context) ([]ReportStore, error)
+	// PublishDailyReport records that the category's report of r.Date was
+	// sent and writes DailyReportReady to the outbox, in one transaction. It
+	// reports false, writing nothing, when that day was already recorded
+	// (by another replica or an earlier run).
+	PublishDailyReport(ctx context.Context, categoryID string, r DailyReport, at time.Time) (bool, error)
+
 	// CreateState stores a new OAuth state.
 	CreateState(ctx context.Context, st OAuthState) error
 	// State returns an unused, unexpired state, else domain.ErrNotFound.
@@ -139,6 +148,15 @@ type ProductSales struct {
 type SignalsDue struct {
 	CategoryID string
 	Version    int64
+}
+
+// ReportStore is a store the daily report is scheduled for.
+type ReportStore struct {
+	CategoryID string
+	// Timezone is an IANA name or a fixed offset like "-05:00".
+	Timezone string
+	// LastSent is the newest day whose report was published; zero if none.
+	LastSent domain.Date
 }
 
 // OAuthState is one started connection.

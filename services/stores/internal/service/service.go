@@ -48,6 +48,10 @@ type Settings struct {
 	SyncPoll time.Duration `env:"SYNC_POLL" default:"10s"`
 	// SweepEvery is how often a connected shop is swept for missed changes.
 	SweepEvery time.Duration `env:"SYNC_SWEEP_EVERY" default:"15m"`
+	// ReportPoll is how often stores are checked for a due daily report
+	// (07:00 store-local); a report goes out at most this late. 0 turns the
+	// schedule off on this replica.
+	ReportPoll time.Duration `env:"REPORT_POLL" default:"1m"`
 }
 
 // MaxImportMessage is the largest request the service accepts: a 20 MB
@@ -99,6 +103,14 @@ func Wire(s *Settings) service.Wire {
 					func(err error) { rt.Log.Warn("sync round failed; will retry", "err", err) })
 			},
 		}
+		if s.ReportPoll > 0 {
+			workers = append(workers, func(ctx context.Context) error {
+				return runEvery(ctx, s.ReportPoll, func(ctx context.Context) error {
+					_, err := a.PublishDueReports(ctx)
+					return err
+				}, func(err error) { rt.Log.Warn("daily reports round failed; will retry", "err", err) })
+			})
+		}
 		return grpcserver.Options{
 			Public:          grpcport.PublicMethods,
 			MaxRecvMsgBytes: MaxImportMessage,
@@ -106,5 +118,22 @@ func Wire(s *Settings) service.Wire {
 				storesv1.RegisterStoresServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
 			},
 		}, workers, nil
+	}
+}
+
+// runEvery runs round at once and then every interval until ctx ends; a
+// failed round is reported and retried at the next tick.
+func runEvery(ctx context.Context, interval time.Duration, round func(context.Context) error, failed func(error)) error {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if err := round(ctx); err != nil && ctx.Err() == nil {
+			failed(err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
 	}
 }

@@ -1010,6 +1010,140 @@ func (x *StoreSignalsUpdated) GetOccurTime() *timestamppb.Timestamp {
 	return nil
 }
 
+// DailyReportReady is published on "uplift.stores.daily_report_ready" by the
+// stores service each morning at 07:00 in a store's time zone, for every
+// store with data (an order import or a Shopify connection): yesterday,
+// store-local, against the seven days before it, as GetDailyReport answers
+// it. It is published exactly once per category and day (the table
+// daily_reports_sent, written in the transaction of the outbox row), and
+// the digest service turns it into the daily business report email, keyed
+// by category and date. Values are decimal strings as the report shows them
+// (money in the store's currency, e.g. "1234.50").
+type DailyReportReady struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	// date is the report's store-local day, YYYY-MM-DD: the day before the
+	// morning it was published.
+	Date string `protobuf:"bytes,2,opt,name=date,proto3" json:"date,omitempty"`
+	// timezone is the store's IANA zone or a fixed offset like "-05:00".
+	Timezone string `protobuf:"bytes,3,opt,name=timezone,proto3" json:"timezone,omitempty"`
+	// currency is the store's ISO 4217 code ("USD").
+	Currency string `protobuf:"bytes,4,opt,name=currency,proto3" json:"currency,omitempty"`
+	// status is "READY", or "NO_DATA" when the store has nothing imported or
+	// connected (no email of empty zeros is sent for it).
+	Status  string                     `protobuf:"bytes,5,opt,name=status,proto3" json:"status,omitempty"`
+	Metrics []*DailyReportReady_Metric `protobuf:"bytes,6,rep,name=metrics,proto3" json:"metrics,omitempty"`
+	// headline is one sentence of what matters most, with why.
+	Headline string `protobuf:"bytes,7,opt,name=headline,proto3" json:"headline,omitempty"`
+	// notes are further sentences about the other unusual changes.
+	Notes []string `protobuf:"bytes,8,rep,name=notes,proto3" json:"notes,omitempty"`
+	// best_seller is the day's top product by net sales; empty when none sold.
+	BestSeller    string                 `protobuf:"bytes,9,opt,name=best_seller,json=bestSeller,proto3" json:"best_seller,omitempty"`
+	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DailyReportReady) Reset() {
+	*x = DailyReportReady{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DailyReportReady) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DailyReportReady) ProtoMessage() {}
+
+func (x *DailyReportReady) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DailyReportReady.ProtoReflect.Descriptor instead.
+func (*DailyReportReady) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *DailyReportReady) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *DailyReportReady) GetDate() string {
+	if x != nil {
+		return x.Date
+	}
+	return ""
+}
+
+func (x *DailyReportReady) GetTimezone() string {
+	if x != nil {
+		return x.Timezone
+	}
+	return ""
+}
+
+func (x *DailyReportReady) GetCurrency() string {
+	if x != nil {
+		return x.Currency
+	}
+	return ""
+}
+
+func (x *DailyReportReady) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *DailyReportReady) GetMetrics() []*DailyReportReady_Metric {
+	if x != nil {
+		return x.Metrics
+	}
+	return nil
+}
+
+func (x *DailyReportReady) GetHeadline() string {
+	if x != nil {
+		return x.Headline
+	}
+	return ""
+}
+
+func (x *DailyReportReady) GetNotes() []string {
+	if x != nil {
+		return x.Notes
+	}
+	return nil
+}
+
+func (x *DailyReportReady) GetBestSeller() string {
+	if x != nil {
+		return x.BestSeller
+	}
+	return ""
+}
+
+func (x *DailyReportReady) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
 // Insight is one current insight, as Home shows it.
 type DigestRequested_Insight struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1022,7 +1156,7 @@ type DigestRequested_Insight struct {
 
 func (x *DigestRequested_Insight) Reset() {
 	*x = DigestRequested_Insight{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1034,7 +1168,7 @@ func (x *DigestRequested_Insight) String() string {
 func (*DigestRequested_Insight) ProtoMessage() {}
 
 func (x *DigestRequested_Insight) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1078,7 +1212,7 @@ type DigestRequested_Idea struct {
 
 func (x *DigestRequested_Idea) Reset() {
 	*x = DigestRequested_Idea{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1090,7 +1224,7 @@ func (x *DigestRequested_Idea) String() string {
 func (*DigestRequested_Idea) ProtoMessage() {}
 
 func (x *DigestRequested_Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1148,7 +1282,7 @@ type StoreSignalsUpdated_BestSeller struct {
 
 func (x *StoreSignalsUpdated_BestSeller) Reset() {
 	*x = StoreSignalsUpdated_BestSeller{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1160,7 +1294,7 @@ func (x *StoreSignalsUpdated_BestSeller) String() string {
 func (*StoreSignalsUpdated_BestSeller) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_BestSeller) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1219,7 +1353,7 @@ type StoreSignalsUpdated_FallingProduct struct {
 
 func (x *StoreSignalsUpdated_FallingProduct) Reset() {
 	*x = StoreSignalsUpdated_FallingProduct{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1231,7 +1365,7 @@ func (x *StoreSignalsUpdated_FallingProduct) String() string {
 func (*StoreSignalsUpdated_FallingProduct) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_FallingProduct) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1273,6 +1407,108 @@ func (x *StoreSignalsUpdated_FallingProduct) GetFallPercent() int32 {
 		return x.FallPercent
 	}
 	return 0
+}
+
+// Metric is one number of the report.
+type DailyReportReady_Metric struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key is "totalSales", "orders", "averageOrderValue", "returns",
+	// "sessions" or "conversionRate".
+	Key   string `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	Label string `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
+	// value is the day's value; unset when not available (never zero
+	// instead).
+	Value *string `protobuf:"bytes,3,opt,name=value,proto3,oneof" json:"value,omitempty"`
+	// average is the seven days' mean; unset when not available.
+	Average *string `protobuf:"bytes,4,opt,name=average,proto3,oneof" json:"average,omitempty"`
+	// change_percent is the change against the average ("-45.0"); unset
+	// when the average is zero or not available.
+	ChangePercent *string `protobuf:"bytes,5,opt,name=change_percent,json=changePercent,proto3,oneof" json:"change_percent,omitempty"`
+	// unusual marks a change worth a look (the stores service's rule).
+	Unusual bool `protobuf:"varint,6,opt,name=unusual,proto3" json:"unusual,omitempty"`
+	// formula says how the number is counted.
+	Formula       string `protobuf:"bytes,7,opt,name=formula,proto3" json:"formula,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DailyReportReady_Metric) Reset() {
+	*x = DailyReportReady_Metric{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DailyReportReady_Metric) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DailyReportReady_Metric) ProtoMessage() {}
+
+func (x *DailyReportReady_Metric) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DailyReportReady_Metric.ProtoReflect.Descriptor instead.
+func (*DailyReportReady_Metric) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{12, 0}
+}
+
+func (x *DailyReportReady_Metric) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *DailyReportReady_Metric) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+func (x *DailyReportReady_Metric) GetValue() string {
+	if x != nil && x.Value != nil {
+		return *x.Value
+	}
+	return ""
+}
+
+func (x *DailyReportReady_Metric) GetAverage() string {
+	if x != nil && x.Average != nil {
+		return *x.Average
+	}
+	return ""
+}
+
+func (x *DailyReportReady_Metric) GetChangePercent() string {
+	if x != nil && x.ChangePercent != nil {
+		return *x.ChangePercent
+	}
+	return ""
+}
+
+func (x *DailyReportReady_Metric) GetUnusual() bool {
+	if x != nil {
+		return x.Unusual
+	}
+	return false
+}
+
+func (x *DailyReportReady_Metric) GetFormula() string {
+	if x != nil {
+		return x.Formula
+	}
+	return ""
 }
 
 var File_uplift_events_v1_events_proto protoreflect.FileDescriptor
@@ -1393,7 +1629,34 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\x05title\x18\x01 \x01(\tR\x05title\x123\n" +
 	"\x16net_sales_before_minor\x18\x02 \x01(\x03R\x13netSalesBeforeMinor\x121\n" +
 	"\x15net_sales_after_minor\x18\x03 \x01(\x03R\x12netSalesAfterMinor\x12!\n" +
-	"\ffall_percent\x18\x04 \x01(\x05R\vfallPercentB\xb5\x01\n" +
+	"\ffall_percent\x18\x04 \x01(\x05R\vfallPercent\"\xe0\x04\n" +
+	"\x10DailyReportReady\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x12\n" +
+	"\x04date\x18\x02 \x01(\tR\x04date\x12\x1a\n" +
+	"\btimezone\x18\x03 \x01(\tR\btimezone\x12\x1a\n" +
+	"\bcurrency\x18\x04 \x01(\tR\bcurrency\x12\x16\n" +
+	"\x06status\x18\x05 \x01(\tR\x06status\x12C\n" +
+	"\ametrics\x18\x06 \x03(\v2).uplift.events.v1.DailyReportReady.MetricR\ametrics\x12\x1a\n" +
+	"\bheadline\x18\a \x01(\tR\bheadline\x12\x14\n" +
+	"\x05notes\x18\b \x03(\tR\x05notes\x12\x1f\n" +
+	"\vbest_seller\x18\t \x01(\tR\n" +
+	"bestSeller\x129\n" +
+	"\n" +
+	"occur_time\x18\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\x1a\xf3\x01\n" +
+	"\x06Metric\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\x12\x19\n" +
+	"\x05value\x18\x03 \x01(\tH\x00R\x05value\x88\x01\x01\x12\x1d\n" +
+	"\aaverage\x18\x04 \x01(\tH\x01R\aaverage\x88\x01\x01\x12*\n" +
+	"\x0echange_percent\x18\x05 \x01(\tH\x02R\rchangePercent\x88\x01\x01\x12\x18\n" +
+	"\aunusual\x18\x06 \x01(\bR\aunusual\x12\x18\n" +
+	"\aformula\x18\a \x01(\tR\aformulaB\b\n" +
+	"\x06_valueB\n" +
+	"\n" +
+	"\b_averageB\x11\n" +
+	"\x0f_change_percentB\xb5\x01\n" +
 	"\x14com.uplift.events.v1B\vEventsProtoP\x01Z.uplift.dev/proto/gen/uplift/events/v1;eventsv1\xa2\x02\x03UEX\xaa\x02\x10Uplift.Events.V1\xca\x02\x10Uplift\\Events\\V1\xe2\x02\x1cUplift\\Events\\V1\\GPBMetadata\xea\x02\x12Uplift::Events::V1b\x06proto3"
 
 var (
@@ -1408,7 +1671,7 @@ func file_uplift_events_v1_events_proto_rawDescGZIP() []byte {
 	return file_uplift_events_v1_events_proto_rawDescData
 }
 
-var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*UserCreated)(nil),                        // 0: uplift.events.v1.UserCreated
 	(*UserDeleted)(nil),                        // 1: uplift.events.v1.UserDeleted
@@ -1422,34 +1685,38 @@ var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*PasswordResetRequested)(nil),             // 9: uplift.events.v1.PasswordResetRequested
 	(*UserUnsubscribed)(nil),                   // 10: uplift.events.v1.UserUnsubscribed
 	(*StoreSignalsUpdated)(nil),                // 11: uplift.events.v1.StoreSignalsUpdated
-	(*DigestRequested_Insight)(nil),            // 12: uplift.events.v1.DigestRequested.Insight
-	(*DigestRequested_Idea)(nil),               // 13: uplift.events.v1.DigestRequested.Idea
-	(*StoreSignalsUpdated_BestSeller)(nil),     // 14: uplift.events.v1.StoreSignalsUpdated.BestSeller
-	(*StoreSignalsUpdated_FallingProduct)(nil), // 15: uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	(*timestamppb.Timestamp)(nil),              // 16: google.protobuf.Timestamp
+	(*DailyReportReady)(nil),                   // 12: uplift.events.v1.DailyReportReady
+	(*DigestRequested_Insight)(nil),            // 13: uplift.events.v1.DigestRequested.Insight
+	(*DigestRequested_Idea)(nil),               // 14: uplift.events.v1.DigestRequested.Idea
+	(*StoreSignalsUpdated_BestSeller)(nil),     // 15: uplift.events.v1.StoreSignalsUpdated.BestSeller
+	(*StoreSignalsUpdated_FallingProduct)(nil), // 16: uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	(*DailyReportReady_Metric)(nil),            // 17: uplift.events.v1.DailyReportReady.Metric
+	(*timestamppb.Timestamp)(nil),              // 18: google.protobuf.Timestamp
 }
 var file_uplift_events_v1_events_proto_depIdxs = []int32{
-	16, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
-	16, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
-	16, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
-	16, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
-	16, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
-	12, // 5: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
-	13, // 6: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
-	16, // 7: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	16, // 8: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	16, // 9: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
-	16, // 10: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	16, // 11: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
-	16, // 12: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	14, // 13: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
-	15, // 14: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	16, // 15: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	16, // [16:16] is the sub-list for method output_type
-	16, // [16:16] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	18, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
+	18, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
+	18, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
+	18, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
+	18, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
+	13, // 5: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
+	14, // 6: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
+	18, // 7: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	18, // 8: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	18, // 9: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
+	18, // 10: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	18, // 11: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
+	18, // 12: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	15, // 13: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
+	16, // 14: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	18, // 15: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	17, // 16: uplift.events.v1.DailyReportReady.metrics:type_name -> uplift.events.v1.DailyReportReady.Metric
+	18, // 17: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
+	18, // [18:18] is the sub-list for method output_type
+	18, // [18:18] is the sub-list for method input_type
+	18, // [18:18] is the sub-list for extension type_name
+	18, // [18:18] is the sub-list for extension extendee
+	0,  // [0:18] is the sub-list for field type_name
 }
 
 func init() { file_uplift_events_v1_events_proto_init() }
@@ -1457,13 +1724,14 @@ func file_uplift_events_v1_events_proto_init() {
 	if File_uplift_events_v1_events_proto != nil {
 		return
 	}
+	file_uplift_events_v1_events_proto_msgTypes[17].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_events_v1_events_proto_rawDesc), len(file_uplift_events_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   16,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -80,6 +80,19 @@ func (r Repo) CategoryOwner(ctx context.Context, categoryID string) (string, err
 	return owner, nil
 }
 
+// StoreName implements app.RecipientStore.
+func (r Repo) StoreName(ctx context.Context, categoryID string) (string, error) {
+	var name string
+	err := r.DB.QueryRow(ctx, `SELECT name FROM recipient_stores WHERE category_id = $1`, categoryID).Scan(&name)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("recipients: store name: %w", err)
+	}
+	return name, nil
+}
+
 // ApplyStore implements app.RecipientStore: it keeps s unless a newer
 // snapshot of the category is stored, and returns the one it replaced
 // (nil if none) and whether s was kept.

@@ -34,6 +34,7 @@ const (
 	UnsubscribedDurable = "digest-user-unsubscribed"
 	CategoryDurable     = "digest-category-updated"
 	AIDigestDurable     = "digest-ai-digest"
+	DailyReportDurable  = "digest-daily-report"
 )
 
 // noRecipientRetries is how many deliveries a digest request waits for
@@ -81,6 +82,9 @@ func (c Consumers) Workers() []func(context.Context) error {
 		},
 		func(ctx context.Context) error {
 			return events.Consume(ctx, c.JS, c.Pool, c.Log, AIDigestDurable, events.SubjectDigestRequested, c.HandleDigestRequested)
+		},
+		func(ctx context.Context) error {
+			return events.Consume(ctx, c.JS, c.Pool, c.Log, DailyReportDurable, events.SubjectDailyReportReady, c.HandleDailyReportReady)
 		},
 	}
 }
@@ -175,6 +179,39 @@ func (c Consumers) HandleDigestRequested(ctx context.Context, tx pgx.Tx, msg jet
 		return c.drop(ctx, msg, err)
 	}
 	return c.result(ctx, msg, err)
+}
+
+// HandleDailyReportReady queues the daily business report email. A report
+// without data sends nothing (never an email of empty zeros); when the
+// owner's address has not arrived yet it is retried for a while, then
+// dropped with an error in the log.
+func (c Consumers) HandleDailyReportReady(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.DailyReportReady
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
+		return c.drop(ctx, msg, err)
+	}
+	err := c.App.QueueDailyReport(ctx, c.InTx(tx), fromProtoDailyReport(&ev))
+	switch {
+	case errors.Is(err, domain.ErrNothingToReport):
+		c.Log.InfoContext(ctx, "daily report without data: no email", "category", ev.GetCategoryId(), "date", ev.GetDate())
+		return nil
+	case errors.Is(err, app.ErrNoRecipient):
+		if meta, _ := msg.Metadata(); meta != nil && meta.NumDelivered < noRecipientRetries {
+			return fmt.Errorf("%s: %w (delivery %d)", msg.Subject(), err, meta.NumDelivered)
+		}
+		return c.drop(ctx, msg, err)
+	}
+	return c.result(ctx, msg, err)
+}
+
+func fromProtoDailyReport(ev *eventsv1.DailyReportReady) domain.DailyReport {
+	r := domain.DailyReport{CategoryID: ev.GetCategoryId(), Date: ev.GetDate(), Currency: ev.GetCurrency(),
+		Status: ev.GetStatus(), Headline: ev.GetHeadline(), Notes: ev.GetNotes(), BestSeller: ev.GetBestSeller()}
+	for _, m := range ev.GetMetrics() {
+		r.Metrics = append(r.Metrics, domain.ReportMetric{Key: m.GetKey(), Label: m.GetLabel(), Value: m.Value,
+			Average: m.Average, ChangePercent: m.ChangePercent, Unusual: m.GetUnusual()})
+	}
+	return r
 }
 
 func fromProtoDigest(ev *eventsv1.DigestRequested) domain.AIDigest {

@@ -356,7 +356,7 @@ func (r Repo) FinishWebhook(ctx context.Context, eventID, failure string, at tim
 
 // categoryTables hold a category's data, keyed by category_id.
 var categoryTables = []string{"sales", "orders", "daily", "daily_sessions", "shopify_daily", "products",
-	"customers", "imports", "shopify_connections", "oauth_states", "stores", "signals_due"}
+	"customers", "imports", "shopify_connections", "oauth_states", "stores", "signals_due", "daily_reports_sent"}
 
 // DeleteCategory implements app.Repository.
 func (r Repo) DeleteCategory(ctx context.Context, categoryID string) error {

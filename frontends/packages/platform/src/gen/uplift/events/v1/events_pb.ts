@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/events/v1/events.proto.
  */
 export const file_uplift_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0DCg9EaWdlc3RSZXF1ZXN0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSFAoMcmVxdWVzdGVkX2J5GAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDW93bmVyX3VzZXJfaWQYBCABKAkSEgoKc3RvcmVfbmFtZRgFIAEoCRIQCghzaXRlX3VybBgGIAEoCRI7CghpbnNpZ2h0cxgHIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGlnZXN0UmVxdWVzdGVkLkluc2lnaHQSNQoFaWRlYXMYCCADKAsyJi51cGxpZnQuZXZlbnRzLnYxLkRpZ2VzdFJlcXVlc3RlZC5JZGVhGikKB0luc2lnaHQSDAoEdGV4dBgBIAEoCRIQCghldmlkZW5jZRgCIAEoCRpDCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDwoHd2h5X25vdxgEIAEoCSLMAQoPQ2F0ZWdvcnlVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghzaXRlX3VybBgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCBIuCgpvY2N1cl90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoVRW1haWxLaW5kVW5zdWJzY3JpYmVkEg8KB3VzZXJfaWQYASABKAkSEwoLY2F0ZWdvcnlfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxyZXN1YnNjcmliZWQYBCABKAgSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiewoPUmV2aWV3UmVxdWVzdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCHNpdGVfdXJsGAIgASgJEhEKCXJlcG9ydF9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoNUmVwb3J0VXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIRCglyZXBvcnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhgKEHByb2dyZXNzX3BlcmNlbnQYBCABKAUSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZQoWUGFzc3dvcmRSZXNldFJlcXVlc3RlZBINCgVlbWFpbBgBIAEoCRIMCgRsaW5rGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIncKEFVzZXJVbnN1YnNjcmliZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRITCgtjYXRlZ29yeV9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKEBAoTU3RvcmVTaWduYWxzVXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIZChFjdXJyZW5jeV9kZWNpbWFscxgDIAEoBRINCgVhc19vZhgEIAEoCRJFCgtiZXN0X3NlbGxlchgFIAEoCzIwLnVwbGlmdC5ldmVudHMudjEuU3RvcmVTaWduYWxzVXBkYXRlZC5CZXN0U2VsbGVyEk0KD2ZhbGxpbmdfcHJvZHVjdBgGIAEoCzI0LnVwbGlmdC5ldmVudHMudjEuU3RvcmVTaWduYWxzVXBkYXRlZC5GYWxsaW5nUHJvZHVjdBIYChB1bnVzdWFsX2hlYWRsaW5lGAcgASgJEi4KCm9jY3VyX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wGkYKCkJlc3RTZWxsZXISDQoFdGl0bGUYASABKAkSFwoPbmV0X3NhbGVzX21pbm9yGAIgASgDEhAKCHF1YW50aXR5GAMgASgDGnQKDkZhbGxpbmdQcm9kdWN0Eg0KBXRpdGxlGAEgASgJEh4KFm5ldF9zYWxlc19iZWZvcmVfbWlub3IYAiABKAMSHQoVbmV0X3NhbGVzX2FmdGVyX21pbm9yGAMgASgDEhQKDGZhbGxfcGVyY2VudBgEIAEoBUK1AQoUY29tLnVwbGlmdC5ldmVudHMudjFCC0V2ZW50c1Byb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9ldmVudHMvdjE7ZXZlbnRzdjGiAgNVRViqAhBVcGxpZnQuRXZlbnRzLlYxygIQVXBsaWZ0XEV2ZW50c1xWMeICHFVwbGlmdFxFdmVudHNcVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OkV2ZW50czo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0DCg9EaWdlc3RSZXF1ZXN0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSFAoMcmVxdWVzdGVkX2J5GAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDW93bmVyX3VzZXJfaWQYBCABKAkSEgoKc3RvcmVfbmFtZRgFIAEoCRIQCghzaXRlX3VybBgGIAEoCRI7CghpbnNpZ2h0cxgHIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGlnZXN0UmVxdWVzdGVkLkluc2lnaHQSNQoFaWRlYXMYCCADKAsyJi51cGxpZnQuZXZlbnRzLnYxLkRpZ2VzdFJlcXVlc3RlZC5JZGVhGikKB0luc2lnaHQSDAoEdGV4dBgBIAEoCRIQCghldmlkZW5jZRgCIAEoCRpDCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDwoHd2h5X25vdxgEIAEoCSLMAQoPQ2F0ZWdvcnlVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghzaXRlX3VybBgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCBIuCgpvY2N1cl90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoVRW1haWxLaW5kVW5zdWJzY3JpYmVkEg8KB3VzZXJfaWQYASABKAkSEwoLY2F0ZWdvcnlfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxyZXN1YnNjcmliZWQYBCABKAgSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiewoPUmV2aWV3UmVxdWVzdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCHNpdGVfdXJsGAIgASgJEhEKCXJlcG9ydF9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoNUmVwb3J0VXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIRCglyZXBvcnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhgKEHByb2dyZXNzX3BlcmNlbnQYBCABKAUSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZQoWUGFzc3dvcmRSZXNldFJlcXVlc3RlZBINCgVlbWFpbBgBIAEoCRIMCgRsaW5rGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIncKEFVzZXJVbnN1YnNjcmliZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRITCgtjYXRlZ29yeV9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKEBAoTU3RvcmVTaWduYWxzVXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIZChFjdXJyZW5jeV9kZWNpbWFscxgDIAEoBRINCgVhc19vZhgEIAEoCRJFCgtiZXN0X3NlbGxlchgFIAEoCzIwLnVwbGlmdC5ldmVudHMudjEuU3RvcmVTaWduYWxzVXBkYXRlZC5CZXN0U2VsbGVyEk0KD2ZhbGxpbmdfcHJvZHVjdBgGIAEoCzI0LnVwbGlmdC5ldmVudHMudjEuU3RvcmVTaWduYWxzVXBkYXRlZC5GYWxsaW5nUHJvZHVjdBIYChB1bnVzdWFsX2hlYWRsaW5lGAcgASgJEi4KCm9jY3VyX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wGkYKCkJlc3RTZWxsZXISDQoFdGl0bGUYASABKAkSFwoPbmV0X3NhbGVzX21pbm9yGAIgASgDEhAKCHF1YW50aXR5GAMgASgDGnQKDkZhbGxpbmdQcm9kdWN0Eg0KBXRpdGxlGAEgASgJEh4KFm5ldF9zYWxlc19iZWZvcmVfbWlub3IYAiABKAMSHQoVbmV0X3NhbGVzX2FmdGVyX21pbm9yGAMgASgDEhQKDGZhbGxfcGVyY2VudBgEIAEoBSLEAwoQRGFpbHlSZXBvcnRSZWFkeRITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRkYXRlGAIgASgJEhAKCHRpbWV6b25lGAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEg4KBnN0YXR1cxgFIAEoCRI6CgdtZXRyaWNzGAYgAygLMikudXBsaWZ0LmV2ZW50cy52MS5EYWlseVJlcG9ydFJlYWR5Lk1ldHJpYxIQCghoZWFkbGluZRgHIAEoCRINCgVub3RlcxgIIAMoCRITCgtiZXN0X3NlbGxlchgJIAEoCRIuCgpvY2N1cl90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBq2AQoGTWV0cmljEgsKA2tleRgBIAEoCRINCgVsYWJlbBgCIAEoCRISCgV2YWx1ZRgDIAEoCUgAiAEBEhQKB2F2ZXJhZ2UYBCABKAlIAYgBARIbCg5jaGFuZ2VfcGVyY2VudBgFIAEoCUgCiAEBEg8KB3VudXN1YWwYBiABKAgSDwoHZm9ybXVsYRgHIAEoCUIICgZfdmFsdWVCCgoIX2F2ZXJhZ2VCEQoPX2NoYW5nZV9wZXJjZW50QrUBChRjb20udXBsaWZ0LmV2ZW50cy52MUILRXZlbnRzUHJvdG9QAVoudXBsaWZ0LmRldi9wcm90by9nZW4vdXBsaWZ0L2V2ZW50cy92MTtldmVudHN2MaICA1VFWKoCEFVwbGlmdC5FdmVudHMuVjHKAhBVcGxpZnRcRXZlbnRzXFYx4gIcVXBsaWZ0XEV2ZW50c1xWMVxHUEJNZXRhZGF0YeoCElVwbGlmdDo6RXZlbnRzOjpWMWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * UserCreated is published on "uplift.users.created" when an account is made.
@@ -1275,4 +1275,294 @@ export type StoreSignalsUpdated_FallingProductJson = {
  */
 export const StoreSignalsUpdated_FallingProductSchema: GenMessage<StoreSignalsUpdated_FallingProduct, {jsonType: StoreSignalsUpdated_FallingProductJson}> = /*@__PURE__*/
   messageDesc(file_uplift_events_v1_events, 11, 1);
+
+/**
+ * DailyReportReady is published on "uplift.stores.daily_report_ready" by the
+ * stores service each morning at 07:00 in a store's time zone, for every
+ * store with data (an order import or a Shopify connection): yesterday,
+ * store-local, against the seven days before it, as GetDailyReport answers
+ * it. It is published exactly once per category and day (the table
+ * daily_reports_sent, written in the transaction of the outbox row), and
+ * the digest service turns it into the daily business report email, keyed
+ * by category and date. Values are decimal strings as the report shows them
+ * (money in the store's currency, e.g. "1234.50").
+ *
+ * @generated from message uplift.events.v1.DailyReportReady
+ */
+export type DailyReportReady = Message<"uplift.events.v1.DailyReportReady"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * date is the report's store-local day, YYYY-MM-DD: the day before the
+   * morning it was published.
+   *
+   * @generated from field: string date = 2;
+   */
+  date: string;
+
+  /**
+   * timezone is the store's IANA zone or a fixed offset like "-05:00".
+   *
+   * @generated from field: string timezone = 3;
+   */
+  timezone: string;
+
+  /**
+   * currency is the store's ISO 4217 code ("USD").
+   *
+   * @generated from field: string currency = 4;
+   */
+  currency: string;
+
+  /**
+   * status is "READY", or "NO_DATA" when the store has nothing imported or
+   * connected (no email of empty zeros is sent for it).
+   *
+   * @generated from field: string status = 5;
+   */
+  status: string;
+
+  /**
+   * @generated from field: repeated uplift.events.v1.DailyReportReady.Metric metrics = 6;
+   */
+  metrics: DailyReportReady_Metric[];
+
+  /**
+   * headline is one sentence of what matters most, with why.
+   *
+   * @generated from field: string headline = 7;
+   */
+  headline: string;
+
+  /**
+   * notes are further sentences about the other unusual changes.
+   *
+   * @generated from field: repeated string notes = 8;
+   */
+  notes: string[];
+
+  /**
+   * best_seller is the day's top product by net sales; empty when none sold.
+   *
+   * @generated from field: string best_seller = 9;
+   */
+  bestSeller: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 10;
+   */
+  occurTime?: Timestamp | undefined;
+};
+
+/**
+ * DailyReportReady is published on "uplift.stores.daily_report_ready" by the
+ * stores service each morning at 07:00 in a store's time zone, for every
+ * store with data (an order import or a Shopify connection): yesterday,
+ * store-local, against the seven days before it, as GetDailyReport answers
+ * it. It is published exactly once per category and day (the table
+ * daily_reports_sent, written in the transaction of the outbox row), and
+ * the digest service turns it into the daily business report email, keyed
+ * by category and date. Values are decimal strings as the report shows them
+ * (money in the store's currency, e.g. "1234.50").
+ *
+ * @generated from message uplift.events.v1.DailyReportReady
+ */
+export type DailyReportReadyJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * date is the report's store-local day, YYYY-MM-DD: the day before the
+   * morning it was published.
+   *
+   * @generated from field: string date = 2;
+   */
+  date?: string;
+
+  /**
+   * timezone is the store's IANA zone or a fixed offset like "-05:00".
+   *
+   * @generated from field: string timezone = 3;
+   */
+  timezone?: string;
+
+  /**
+   * currency is the store's ISO 4217 code ("USD").
+   *
+   * @generated from field: string currency = 4;
+   */
+  currency?: string;
+
+  /**
+   * status is "READY", or "NO_DATA" when the store has nothing imported or
+   * connected (no email of empty zeros is sent for it).
+   *
+   * @generated from field: string status = 5;
+   */
+  status?: string;
+
+  /**
+   * @generated from field: repeated uplift.events.v1.DailyReportReady.Metric metrics = 6;
+   */
+  metrics?: DailyReportReady_MetricJson[];
+
+  /**
+   * headline is one sentence of what matters most, with why.
+   *
+   * @generated from field: string headline = 7;
+   */
+  headline?: string;
+
+  /**
+   * notes are further sentences about the other unusual changes.
+   *
+   * @generated from field: repeated string notes = 8;
+   */
+  notes?: string[];
+
+  /**
+   * best_seller is the day's top product by net sales; empty when none sold.
+   *
+   * @generated from field: string best_seller = 9;
+   */
+  bestSeller?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 10;
+   */
+  occurTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.DailyReportReady.
+ * Use `create(DailyReportReadySchema)` to create a new message.
+ */
+export const DailyReportReadySchema: GenMessage<DailyReportReady, {jsonType: DailyReportReadyJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 12);
+
+/**
+ * Metric is one number of the report.
+ *
+ * @generated from message uplift.events.v1.DailyReportReady.Metric
+ */
+export type DailyReportReady_Metric = Message<"uplift.events.v1.DailyReportReady.Metric"> & {
+  /**
+   * key is "totalSales", "orders", "averageOrderValue", "returns",
+   * "sessions" or "conversionRate".
+   *
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string label = 2;
+   */
+  label: string;
+
+  /**
+   * value is the day's value; unset when not available (never zero
+   * instead).
+   *
+   * @generated from field: optional string value = 3;
+   */
+  value?: string | undefined;
+
+  /**
+   * average is the seven days' mean; unset when not available.
+   *
+   * @generated from field: optional string average = 4;
+   */
+  average?: string | undefined;
+
+  /**
+   * change_percent is the change against the average ("-45.0"); unset
+   * when the average is zero or not available.
+   *
+   * @generated from field: optional string change_percent = 5;
+   */
+  changePercent?: string | undefined;
+
+  /**
+   * unusual marks a change worth a look (the stores service's rule).
+   *
+   * @generated from field: bool unusual = 6;
+   */
+  unusual: boolean;
+
+  /**
+   * formula says how the number is counted.
+   *
+   * @generated from field: string formula = 7;
+   */
+  formula: string;
+};
+
+/**
+ * Metric is one number of the report.
+ *
+ * @generated from message uplift.events.v1.DailyReportReady.Metric
+ */
+export type DailyReportReady_MetricJson = {
+  /**
+   * key is "totalSales", "orders", "averageOrderValue", "returns",
+   * "sessions" or "conversionRate".
+   *
+   * @generated from field: string key = 1;
+   */
+  key?: string;
+
+  /**
+   * @generated from field: string label = 2;
+   */
+  label?: string;
+
+  /**
+   * value is the day's value; unset when not available (never zero
+   * instead).
+   *
+   * @generated from field: optional string value = 3;
+   */
+  value?: string;
+
+  /**
+   * average is the seven days' mean; unset when not available.
+   *
+   * @generated from field: optional string average = 4;
+   */
+  average?: string;
+
+  /**
+   * change_percent is the change against the average ("-45.0"); unset
+   * when the average is zero or not available.
+   *
+   * @generated from field: optional string change_percent = 5;
+   */
+  changePercent?: string;
+
+  /**
+   * unusual marks a change worth a look (the stores service's rule).
+   *
+   * @generated from field: bool unusual = 6;
+   */
+  unusual?: boolean;
+
+  /**
+   * formula says how the number is counted.
+   *
+   * @generated from field: string formula = 7;
+   */
+  formula?: string;
+};
+
+/**
+ * Describes the message uplift.events.v1.DailyReportReady.Metric.
+ * Use `create(DailyReportReady_MetricSchema)` to create a new message.
+ */
+export const DailyReportReady_MetricSchema: GenMessage<DailyReportReady_Metric, {jsonType: DailyReportReady_MetricJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 12, 0);
 

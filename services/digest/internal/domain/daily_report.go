@@ -1,0 +1,228 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+)
+
+// ErrNothingToReport means a daily report has no numbers worth an email
+// (no store data, or a day and week of nothing): Uplift never sends an
+// email of empty zeros.
+var ErrNothingToReport = errors.New("the daily report has nothing to show")
+
+// ReportMetric is one number of the daily report as the stores service
+// computed it: decimal strings, nil when not available (never zero instead).
+type ReportMetric struct {
+	Key           string  `json:"key"`
+	Label         string  `json:"label"`
+	Value         *string `json:"value,omitempty"`
+	Average       *string `json:"average,omitempty"`
+	ChangePercent *string `json:"changePercent,omitempty"`
+	Unusual       bool    `json:"unusual,omitempty"`
+}
+
+// DailyReport is the stores service's DailyReportReady: one store-local
+// day against the seven days before it.
+type DailyReport struct {
+	CategoryID, OwnerUserID string
+	StoreName               string
+	// Date is the report's store-local day, YYYY-MM-DD.
+	Date, Currency, Status string
+	Metrics                []ReportMetric
+	Headline               string
+	Notes                  []string
+	BestSeller             string
+}
+
+// ReportReady is the status of a report with store data behind it.
+const ReportReady = "READY"
+
+// maxReportNotes bounds the notes one email repeats.
+const maxReportNotes = 5
+
+// NewDailyReport is the daily business report email of r to the owner's
+// address to, keyed by category and day: the same report delivered twice,
+// or published again, queues nothing new. A report without data, or whose
+// numbers are all zero or missing, is ErrNothingToReport.
+func NewDailyReport(r DailyReport, to string) (Email, error) {
+	if strings.TrimSpace(r.CategoryID) == "" || strings.TrimSpace(r.OwnerUserID) == "" {
+		return Email{}, ErrMissingID
+	}
+	if _, err := time.Parse(time.DateOnly, r.Date); err != nil {
+		return Email{}, fmt.Errorf("daily report date %q: %w", r.Date, ErrMissingID)
+	}
+	if r.Status != ReportReady || allZero(r.Metrics) {
+		return Email{}, ErrNothingToReport
+	}
+	addr, err := ParseAddress(to)
+	if err != nil {
+		return Email{}, err
+	}
+	p := Params{CategoryID: r.CategoryID, StoreName: cleanName(r.StoreName), Date: r.Date,
+		Currency: strings.ToUpper(strings.TrimSpace(r.Currency)), Headline: clip(r.Headline), BestSeller: clip(r.BestSeller)}
+	for _, m := range r.Metrics {
+		m.Label = clip(m.Label)
+		p.Metrics = append(p.Metrics, m)
+	}
+	for _, n := range r.Notes {
+		if t := clip(n); t != "" && len(p.Notes) < maxReportNotes {
+			p.Notes = append(p.Notes, t)
+		}
+	}
+	p.Summary = ReportSummary(p.Metrics, p.Currency)
+	p.Action = SuggestAction(p.Metrics, p.BestSeller)
+	return pending("daily-report:"+r.CategoryID+":"+r.Date, KindDailyReport, r.OwnerUserID, addr, p), nil
+}
+
+// allZero reports whether no metric has a non-zero value or average.
+func allZero(ms []ReportMetric) bool {
+	for _, m := range ms {
+		for _, v := range []*string{m.Value, m.Average} {
+			if v != nil {
+				if r, ok := new(big.Rat).SetString(*v); ok && r.Sign() != 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// metricOrder is the order in which an unusual change is named (the
+// stores service's headline order).
+var metricOrder = []string{"orders", "totalSales", "conversionRate", "sessions", "averageOrderValue", "returns"}
+
+// change returns a metric's change in percent, and false when it has none.
+func (m ReportMetric) change() (*big.Rat, bool) {
+	if m.ChangePercent == nil {
+		return nil, false
+	}
+	r, ok := new(big.Rat).SetString(*m.ChangePercent)
+	return r, ok
+}
+
+// Movement says how an unusual metric moved, in words: "fell 75 %".
+func (m ReportMetric) Movement() string {
+	c, ok := m.change()
+	if !ok {
+		return ""
+	}
+	verb := "rose"
+	if c.Sign() < 0 {
+		verb = "fell"
+	}
+	abs := new(big.Rat).Abs(c)
+	return fmt.Sprintf("%s %s %%", verb, abs.FloatString(0))
+}
+
+func byKey(ms []ReportMetric) map[string]ReportMetric {
+	out := make(map[string]ReportMetric, len(ms))
+	for _, m := range ms {
+		out[m.Key] = m
+	}
+	return out
+}
+
+// ReportSummary is the subject's short summary of a report: the first
+// unusual change ("orders fell 75 %"), else the day's sales on a usual day,
+// else the day's sales and orders when there is nothing to compare with.
+func ReportSummary(ms []ReportMetric, currency string) string {
+	by := byKey(ms)
+	for _, k := range metricOrder {
+		if m, ok := by[k]; ok && m.Unusual && m.Movement() != "" {
+			return strings.ToLower(m.Label[:1]) + m.Label[1:] + " " + m.Movement()
+		}
+	}
+	sales := "no sales"
+	if v := by["totalSales"].Value; v != nil {
+		sales = MoneyText(*v, currency) + " in sales"
+	}
+	for _, m := range ms {
+		if m.ChangePercent != nil {
+			return sales + ", a usual day"
+		}
+	}
+	if o := by["orders"].Value; o != nil {
+		return fmt.Sprintf("%s from %s %s", sales, *o, map[bool]string{true: "order", false: "orders"}[*o == "1"])
+	}
+	return sales
+}
+
+// Suggested actions, each picked from what moved.
+const (
+	ActionCheckout = "Orders fell while visits held steady, so fewer visitors bought: check your checkout. Place a test order and look at payment, shipping and discount codes."
+	ActionTraffic  = "Fewer people visited: check your traffic sources (ads, email, social, search) for one that slowed down or stopped."
+	ActionReturns  = "More goods came back than usual: check which products were returned and why, before they sell again."
+	ActionFeature  = "Feature %s, yesterday's best seller, on your home page or in your next email or post."
+	ActionLook     = "Open your analytics to see how the week is going."
+)
+
+// steadyPercent is the largest move that still counts as steady: below
+// the smallest change the unusual rule would flag.
+var steadyPercent = big.NewRat(15, 1)
+
+// SuggestAction picks the one action a report suggests: orders (or the
+// conversion rate) fell unusually with sessions steady → check checkout;
+// sessions fell unusually → check traffic sources; returns rose unusually →
+// check which products came back; otherwise feature the best seller.
+func SuggestAction(ms []ReportMetric, bestSeller string) string {
+	by := byKey(ms)
+	fell := func(k string) bool {
+		c, ok := by[k].change()
+		return by[k].Unusual && ok && c.Sign() < 0
+	}
+	rose := func(k string) bool {
+		c, ok := by[k].change()
+		return by[k].Unusual && ok && c.Sign() > 0
+	}
+	steady := func(k string) bool {
+		c, ok := by[k].change()
+		return ok && new(big.Rat).Abs(c).Cmp(steadyPercent) < 0
+	}
+	switch {
+	case (fell("orders") || fell("conversionRate")) && steady("sessions"):
+		return ActionCheckout
+	case fell("sessions"):
+		return ActionTraffic
+	case rose("returns"):
+		return ActionReturns
+	case bestSeller != "":
+		return fmt.Sprintf(ActionFeature, bestSeller)
+	}
+	return ActionLook
+}
+
+// currencySymbols are the symbols written before an amount; other
+// currencies are written after it by code ("1,234.50 SEK").
+var currencySymbols = map[string]string{"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹",
+	"CAD": "CA$", "AUD": "A$", "NZD": "NZ$"}
+
+// MoneyText writes a decimal amount for people: thousands separated, with
+// the currency's symbol or code.
+func MoneyText(amount, currency string) string {
+	neg := strings.HasPrefix(amount, "-")
+	whole, frac, hasFrac := strings.Cut(strings.TrimPrefix(amount, "-"), ".")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	if sym, ok := currencySymbols[currency]; ok {
+		b.WriteString(sym)
+	}
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if hasFrac {
+		b.WriteString("." + frac)
+	}
+	if _, ok := currencySymbols[currency]; !ok && currency != "" {
+		b.WriteString(" " + currency)
+	}
+	return b.String()
+}
