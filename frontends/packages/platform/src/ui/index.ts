@@ -10,3 +10,4 @@ export * from './switch';
 export * from './text-area';
 export * from './error-banner';
 export * from './formula-hint';
+export * from './progress-bar';

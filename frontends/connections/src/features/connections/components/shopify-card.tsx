@@ -5,6 +5,7 @@ import {
   ErrorBanner,
   isHttpError,
   isShopifySyncing,
+  ProgressBar,
   serverMessage,
   UNKNOWN_ERROR_MESSAGE,
   useDisconnectShopify,
@@ -217,16 +218,7 @@ function SyncProgress({ sync }: { sync: SyncProgressJson | undefined }) {
       <p>
         <strong>Importing your store&apos;s data</strong> · {phase} ({percent}%)
       </p>
-      <div
-        className="u-progress"
-        role="progressbar"
-        aria-label="Shopify import progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-      >
-        <div className="u-progress__bar" style={{ width: `${percent}%` }} />
-      </div>
+      <ProgressBar label="Shopify import progress" percent={percent} />
       <p>{syncCounts(sync)}</p>
       <p className="u-muted">This page updates by itself.</p>
     </div>

@@ -1,6 +1,7 @@
 import {
   Button,
   openBusinessProfile,
+  ProgressBar,
   type IdeaJson,
   type InsightJson,
   type ReportJson,
@@ -76,16 +77,7 @@ function Generating({ report }: { report: ReportJson | undefined }) {
     <section className="u-card" aria-labelledby="generating-title">
       <h2 id="generating-title">We&apos;re reviewing your website</h2>
       {report?.siteUrl && <p className="u-muted">{report.siteUrl}</p>}
-      <div
-        className="u-progress"
-        role="progressbar"
-        aria-label="Review progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-      >
-        <div className="u-progress__bar" style={{ width: `${percent}%` }} />
-      </div>
+      <ProgressBar label="Review progress" percent={percent} />
       <p>
         {report?.progressStep || 'Getting started'} ({percent}%)
       </p>
