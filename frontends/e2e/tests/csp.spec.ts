@@ -64,9 +64,14 @@ test('the app runs under the CSP: remotes, sign-up, dialogs and the Google popup
   // load: the spec's alert shows, and no violation may be reported).
   await page.route('https://apis.google.com/**', (route) => route.abort());
   await page.getByRole('button', { name: 'Sign in' }).click();
-  const alerted = page.waitForEvent('dialog');
+  // Dismissed as it opens: the blocking alert can come before the click is done.
+  const alerts: string[] = [];
+  page.once('dialog', (dialog) => {
+    alerts.push(dialog.message());
+    void dialog.dismiss();
+  });
   await page.getByRole('dialog', { name: 'Sign in' }).getByRole('button', { name: 'Continue with Google' }).click();
-  await (await alerted).dismiss();
+  await expect.poll(() => alerts.length).toBe(1);
   await page.keyboard.press('Escape');
 
   // Sign up against the Auth emulator, then every remote.
