@@ -11,9 +11,8 @@ import {
   openSignedOut,
   PASSWORD,
   signUpThroughUi,
+  smtpSinkApi,
 } from './support';
-
-const smtpSinkApi = (process.env.SMTP_SINK_API || 'http://127.0.0.1:1080').replace(/\/$/, '');
 
 /** Sets emulator account fields as the project owner (test set-up only). */
 async function updateEmulatorAccount(page: Page, data: Record<string, unknown>): Promise<void> {

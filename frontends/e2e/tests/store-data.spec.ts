@@ -2,10 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
-
-/** The Shopify simulator of the local stack (its control API seeds shops). */
-const simUrl = (process.env.UPLIFT_SHOPIFY_SIM_URL || 'http://127.0.0.1:9300').replace(/\/$/, '');
+import { freshEmail, openSignedOut, PASSWORD, seedShop, signUpThroughUi } from './support';
 
 /** The real order export of the shared corpus, read in place. */
 function corpusExport(): string {
@@ -14,23 +11,6 @@ function corpusExport(): string {
   const found = [resolve(here, '../../../..', rel), resolve('/work', rel)].find((p) => existsSync(p));
   if (!found) throw new Error(`the real order export ${rel} is missing`);
   return readFileSync(found, 'utf8');
-}
-
-/**
- * A shop of this test's own with the demo shop's four months of history (a
- * shop feeds one business only, so tests never share one). A few slow answers
- * make the first import take long enough to watch.
- */
-async function seedShop(page: Page): Promise<{ domain: string; name: string }> {
-  const domain = `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.myshopify.com`;
-  const name = 'E2E Outfitters';
-  const created = await page.request.post(`${simUrl}/_sim/shops`, { data: { domain, name, demo: true } });
-  expect(created.status(), await created.text()).toBe(201);
-  const fault = await page.request.post(`${simUrl}/_sim/shops/${domain}/faults`, {
-    data: { kind: 'slow', delayMs: 800, count: 6 },
-  });
-  expect(fault.ok(), await fault.text()).toBe(true);
-  return { domain, name };
 }
 
 async function signUpAt(page: Page, path: string): Promise<void> {
@@ -55,9 +35,11 @@ test('connect a Shopify shop, watch the import, then see Analytics and the daily
 
   const card = page.getByRole('region', { name: 'Shopify' });
   await expect(card.getByText('Connected', { exact: true })).toBeVisible();
+  // The shop's name and zone arrive with the import's first step, which the
+  // injected slow answers delay: wait for the import, then read them.
+  await expect(card.getByText(/Last synced/)).toBeVisible({ timeout: 60_000 });
   await expect(card.getByText(shop.name)).toBeVisible();
   await expect(card.getByText('America/New_York')).toBeVisible();
-  await expect(card.getByText(/Last synced/)).toBeVisible({ timeout: 60_000 });
   await expect(card.getByText(/\d[\d,]* orders/)).toBeVisible();
   await expect(page.getByRole('progressbar')).toHaveCount(0);
 

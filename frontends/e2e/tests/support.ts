@@ -72,3 +72,49 @@ export async function makeAdmin(page: Page, uid: string): Promise<void> {
   );
   expect(response.ok(), await response.text()).toBe(true);
 }
+
+/** The Shopify simulator of the local stack (its control API seeds shops). */
+export const simUrl = (process.env.UPLIFT_SHOPIFY_SIM_URL || 'http://127.0.0.1:9300').replace(/\/$/, '');
+
+/**
+ * A shop of this test's own with the demo shop's four months of history (a
+ * shop feeds one business only, so tests never share one). A few slow answers
+ * make the first import take long enough to watch.
+ */
+export async function seedShop(page: Page): Promise<{ domain: string; name: string }> {
+  const domain = `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.myshopify.com`;
+  const name = 'E2E Outfitters';
+  const created = await page.request.post(`${simUrl}/_sim/shops`, { data: { domain, name, demo: true } });
+  expect(created.status(), await created.text()).toBe(201);
+  const fault = await page.request.post(`${simUrl}/_sim/shops/${domain}/faults`, {
+    data: { kind: 'slow', delayMs: 800, count: 6 },
+  });
+  expect(fault.ok(), await fault.text()).toBe(true);
+  return { domain, name };
+}
+
+/** The SMTP sink of the local stack (MailDev's REST API). */
+export const smtpSinkApi = (process.env.SMTP_SINK_API || 'http://127.0.0.1:1080').replace(/\/$/, '');
+
+export interface SinkMail {
+  id: string;
+  subject: string;
+  to: Array<{ address: string }>;
+}
+
+/** Waits for the newest email to `to` whose subject matches, and returns it. */
+export async function waitForMail(page: Page, to: string, subject: RegExp): Promise<SinkMail> {
+  let found: SinkMail | undefined;
+  await expect
+    .poll(
+      async () => {
+        const response = await page.request.get(`${smtpSinkApi}/api/email`);
+        const mails = (await response.json()) as SinkMail[];
+        found = [...mails].reverse().find((m) => m.to.some((t) => t.address === to) && subject.test(m.subject));
+        return Boolean(found);
+      },
+      { timeout: 30_000, message: `an email to ${to} matching ${subject}` },
+    )
+    .toBe(true);
+  return found!;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getConnectionsQueryOptions, isShopifySyncing, SHOPIFY_SYNC_POLL_MS } from './get-connections';
+import { HttpError } from '../http/http-error';
+import { getConnectionsQueryOptions, isShopifySyncing, NEW_BUSINESS_RETRIES, SHOPIFY_SYNC_POLL_MS } from './get-connections';
 import type { GetConnectionsResponseJson } from './types';
 
 type IntervalQuery = Parameters<Extract<ReturnType<typeof getConnectionsQueryOptions>['refetchInterval'], Function>>[0];
@@ -28,5 +29,18 @@ describe('connections polling', () => {
     expect(interval({ shopify: { status: 'CONNECTED', sync: { phase: 'DONE' } } })).toBe(false);
     expect(interval({})).toBe(false);
     expect(interval(undefined)).toBe(false);
+  });
+});
+
+describe('a business still being created', () => {
+  it('retries a 404 for a few seconds, and nothing else', () => {
+    const retry = getConnectionsQueryOptions('cat1').retry;
+    if (typeof retry !== 'function') throw new Error('expected a function');
+    const notYet = new HttpError(404, 'Not Found', { message: 'No such business.' });
+    expect(retry(0, notYet)).toBe(true);
+    expect(retry(NEW_BUSINESS_RETRIES - 1, notYet)).toBe(true);
+    expect(retry(NEW_BUSINESS_RETRIES, notYet)).toBe(false);
+    expect(retry(0, new HttpError(403, 'Forbidden'))).toBe(false);
+    expect(retry(0, new Error('network'))).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http } from '../http/client';
+import { isHttpError } from '../http/http-error';
 import { categoryPath } from './category-path';
 import { categoryKeys } from './query-keys';
 import type { GetConnectionsResponseJson, ShopifyConnectionJson } from './types';
@@ -28,8 +29,15 @@ export function getConnectionsQueryOptions(categoryId: string) {
     refetchInterval: (query) => (isShopifySyncing(query.state.data?.shopify) ? SHOPIFY_SYNC_POLL_MS : false),
     // The page shows its own error; a failing poll must not raise a toast every 2 s.
     meta: { toast: false },
+    // Right after sign-up the business is still being created (from the
+    // account's event), so its first reads can be 404 for a moment.
+    retry: (failures, error) => isHttpError(error) && error.status === 404 && failures < NEW_BUSINESS_RETRIES,
+    retryDelay: 1000,
   });
 }
+
+/** How many times a just-created business's 404 is retried, a second apart. */
+export const NEW_BUSINESS_RETRIES = 8;
 
 export function useConnections(categoryId: string | undefined) {
   return useQuery({ ...getConnectionsQueryOptions(categoryId ?? ''), enabled: Boolean(categoryId) });

@@ -1,0 +1,78 @@
+import { expect, test } from '@playwright/test';
+import {
+  emulatorSignIn,
+  freshEmail,
+  gatewayUrl,
+  openSignedOut,
+  PASSWORD,
+  seedShop,
+  signUpThroughUi,
+  smtpSinkApi,
+  waitForMail,
+} from './support';
+
+/**
+ * The AI email digest as its reader meets it: asked for once a minute at
+ * most, read at 375 px and 1280 px (screenshots in the test output), a link
+ * that leads back into the app, and the unsubscribe link's page.
+ */
+test('the AI email digest: sent once a minute, read on a phone, links back, unsubscribes', async ({ page, context }, testInfo) => {
+  test.setTimeout(120_000);
+  const email = freshEmail('digest');
+  const shop = await seedShop(page);
+  await openSignedOut(page, '/connections');
+  await signUpThroughUi(page, email, PASSWORD);
+  await page.getByLabel('Shop domain').fill(shop.domain);
+  await page.getByRole('button', { name: 'Connect Shopify' }).click();
+  await page.getByRole('button', { name: 'Install app' }).click();
+  await expect(page.getByText(/Last synced/)).toBeVisible({ timeout: 60_000 });
+
+  // The store's own numbers give the digest an idea to carry.
+  const { uid, idToken } = await emulatorSignIn(page, email, PASSWORD);
+  const auth = { Authorization: `Bearer ${idToken}` };
+  const profile = await page.request.get(`${gatewayUrl}/internal/users/${uid}`, { headers: auth });
+  const categoryId = ((await profile.json()) as { categoryId: string }).categoryId;
+  await expect
+    .poll(async () => {
+      const r = await page.request.get(`${gatewayUrl}/internal/categories/${categoryId}/business-data/reports/ideas/recent`, { headers: auth });
+      return (((await r.json()) as { ideas?: unknown[] }).ideas ?? []).length;
+    }, { timeout: 30_000 })
+    .toBeGreaterThan(0);
+
+  const send = () => page.request.post(`${gatewayUrl}/internal/categories/${categoryId}/sendAIEmailDigest`, { headers: auth, data: {} });
+  expect((await send()).status()).toBe(200);
+  const again = await send();
+  expect(again.status()).toBe(429);
+  expect(((await again.json()) as { message: string }).message).toContain('already on its way');
+
+  const mail = await waitForMail(page, email, /^Your AI digest for /);
+  const source = await (await page.request.get(`${smtpSinkApi}/api/email/${mail.id}/source`)).text();
+  expect(source).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+  const unsubscribe = /^List-Unsubscribe: <([^>]+)>/m.exec(source)?.[1];
+  expect(unsubscribe).toBeTruthy();
+  const html = await (await page.request.get(`${smtpSinkApi}/api/email/${mail.id}/html`)).text();
+
+  const reader = await context.newPage();
+  await reader.setContent(html);
+  for (const width of [375, 1280]) {
+    await reader.setViewportSize({ width, height: 900 });
+    // Nothing wider than the screen on a phone.
+    expect(await reader.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await testInfo.attach(`ai-digest-${width}px.png`, { body: await reader.screenshot({ fullPage: true }), contentType: 'image/png' });
+  }
+  const ideaLink = reader.locator('a[href*="/ideas/"]').first();
+  const ideaHref = await ideaLink.getAttribute('href');
+  expect(ideaHref).toMatch(/^http:\/\/localhost:3000\/ideas\//);
+
+  // The idea's link opens it in the app.
+  await page.goto(ideaHref!);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByText('Something went wrong')).toHaveCount(0);
+
+  // The unsubscribe link: a page that says what was turned off, and turns it back on.
+  await page.goto(unsubscribe!);
+  await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
+  await expect(page.getByText(/AI email digest/i)).toBeVisible();
+  await page.getByRole('button', { name: 'Turn it back on' }).click();
+  await expect(page.getByRole('heading', { name: 'You are subscribed again' })).toBeVisible();
+});
