@@ -2,9 +2,9 @@ package domain
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
+
+	"uplift.dev/platform/money"
 )
 
 // StoreSignals are what the store's own numbers say as of one store-local
@@ -214,54 +214,12 @@ type StoreChange struct {
 // dayLayout writes a day for people: "Sun 22 Nov".
 const dayLayout = "Mon 2 Jan"
 
-// currencySymbols are the symbols people expect before an amount; other
-// currencies are written after it by code ("1,200.00 PKR").
-var currencySymbols = map[string]string{"USD": "$", "GBP": "£", "EUR": "€", "CAD": "CA$", "AUD": "A$", "NZD": "NZ$", "JPY": "¥", "INR": "₹"}
-
 // CurrencySymbol returns the symbol written before amounts of a currency,
 // and whether it has one.
-func CurrencySymbol(currency string) (string, bool) {
-	s, ok := currencySymbols[strings.ToUpper(currency)]
-	return s, ok
-}
+func CurrencySymbol(currency string) (string, bool) { return money.Symbol(currency) }
 
-// FormatMinorUnits writes an amount in minor units for people, exactly,
-// with the currency's decimals and thousands grouped: "$1,234.50",
-// "¥1,200", "-€5.00", "16,940.00 PKR".
+// FormatMinorUnits writes an amount in minor units for people, exactly:
+// "$1,234.50", "¥1,200", "-€5.00", "16,940.00 PKR".
 func FormatMinorUnits(v int64, decimals int, currency string) string {
-	neg := v < 0
-	u := uint64(v)
-	if neg {
-		u = -u
-	}
-	digits := strconv.FormatUint(u, 10)
-	if decimals > 0 && len(digits) <= decimals {
-		digits = strings.Repeat("0", decimals-len(digits)+1) + digits
-	}
-	intPart, frac := digits, ""
-	if decimals > 0 {
-		intPart, frac = digits[:len(digits)-decimals], digits[len(digits)-decimals:]
-	}
-	var b strings.Builder
-	for i, r := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	num := b.String()
-	if frac != "" {
-		num += "." + frac
-	}
-	sign := ""
-	if neg {
-		sign = "-"
-	}
-	if sym, ok := CurrencySymbol(currency); ok {
-		return sign + sym + num
-	}
-	if currency != "" {
-		return sign + num + " " + strings.ToUpper(currency)
-	}
-	return sign + num
+	return money.Text(money.Decimal(v, decimals), currency)
 }

@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strings"
 	"time"
+
+	"uplift.dev/platform/money"
 )
 
 // ErrNothingToReport means a daily report has no numbers worth an email
@@ -138,7 +140,7 @@ func ReportSummary(ms []ReportMetric, currency string) string {
 	}
 	sales := "no sales"
 	if v := by["totalSales"].Value; v != nil {
-		sales = MoneyText(*v, currency) + " in sales"
+		sales = money.Text(*v, currency) + " in sales"
 	}
 	for _, m := range ms {
 		if m.ChangePercent != nil {
@@ -193,36 +195,4 @@ func SuggestAction(ms []ReportMetric, bestSeller string) string {
 		return fmt.Sprintf(ActionFeature, bestSeller)
 	}
 	return ActionLook
-}
-
-// currencySymbols are the symbols written before an amount; other
-// currencies are written after it by code ("1,234.50 SEK").
-var currencySymbols = map[string]string{"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹",
-	"CAD": "CA$", "AUD": "A$", "NZD": "NZ$"}
-
-// MoneyText writes a decimal amount for people: thousands separated, with
-// the currency's symbol or code.
-func MoneyText(amount, currency string) string {
-	neg := strings.HasPrefix(amount, "-")
-	whole, frac, hasFrac := strings.Cut(strings.TrimPrefix(amount, "-"), ".")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	if sym, ok := currencySymbols[currency]; ok {
-		b.WriteString(sym)
-	}
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if hasFrac {
-		b.WriteString("." + frac)
-	}
-	if _, ok := currencySymbols[currency]; !ok && currency != "" {
-		b.WriteString(" " + currency)
-	}
-	return b.String()
 }

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"uplift.dev/digest/internal/domain"
+	"uplift.dev/platform/money"
 )
 
 //go:embed files/*.tmpl
@@ -228,7 +229,7 @@ func dailyReport(p domain.Params, webURL string) *report {
 		}
 		switch key {
 		case "totalSales", "averageOrderValue", "returns":
-			return domain.MoneyText(*v, p.Currency)
+			return money.Text(*v, p.Currency)
 		case "conversionRate":
 			return *v + " %"
 		}

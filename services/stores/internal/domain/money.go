@@ -103,39 +103,3 @@ func ParseMoney(s, currency string) (Money, error) {
 	}
 	return Money(v), nil
 }
-
-// currencySymbols are the symbols people expect before an amount; other
-// currencies are written with their code after it ("1,250.00 PKR"), which is
-// never ambiguous.
-var currencySymbols = map[string]string{"USD": "$", "CAD": "$", "AUD": "$", "NZD": "$", "EUR": "€", "GBP": "£", "INR": "₹", "JPY": "¥"}
-
-// MoneyText writes a decimal amount ("2062.01", as FormatMoney gives it)
-// for a sentence people read: thousands grouped and the currency shown
-// ("$2,062.01", "-€15.00", "1,250.00 PKR").
-func MoneyText(amount, currency string) string {
-	neg := strings.HasPrefix(amount, "-")
-	amount = strings.TrimPrefix(amount, "-")
-	whole, frac, hasFrac := strings.Cut(amount, ".")
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	out := b.String()
-	if hasFrac {
-		out += "." + frac
-	}
-	sign := ""
-	if neg {
-		sign = "-"
-	}
-	if sym, ok := currencySymbols[currency]; ok {
-		return sign + sym + out
-	}
-	if currency == "" {
-		return sign + out
-	}
-	return sign + out + " " + currency
-}

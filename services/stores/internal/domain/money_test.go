@@ -63,20 +63,3 @@ func TestParseMoney(t *testing.T) {
 		}
 	}
 }
-
-func TestMoneyText(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct{ amount, currency, want string }{
-		{"2062.01", "USD", "$2,062.01"},
-		{"585942.00", "INR", "₹585,942.00"},
-		{"-15.00", "EUR", "-€15.00"},
-		{"1250.00", "PKR", "1,250.00 PKR"},
-		{"100", "JPY", "¥100"},
-		{"1234567.5", "", "1,234,567.5"},
-		{"0.00", "GBP", "£0.00"},
-	} {
-		if got := MoneyText(c.amount, c.currency); got != c.want {
-			t.Errorf("MoneyText(%q, %q) = %q, want %q", c.amount, c.currency, got, c.want)
-		}
-	}
-}

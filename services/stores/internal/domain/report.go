@@ -3,6 +3,8 @@ package domain
 import (
 	"fmt"
 	"math/big"
+
+	"uplift.dev/platform/money"
 )
 
 // Comparison is one number of the daily report against the week before.
@@ -308,7 +310,7 @@ func explain(ms []*metric, currency string) (headline string, notes []string) {
 		switch {
 		case ts.Value != nil && ts.Average != nil:
 			headline = fmt.Sprintf("A usual day: total sales of %s against a 7-day average of %s; nothing moved enough to flag.",
-				MoneyText(*ts.Value, currency), MoneyText(*ts.Average, currency))
+				money.Text(*ts.Value, currency), money.Text(*ts.Average, currency))
 		default:
 			headline = "A usual day: nothing moved enough to flag."
 		}
