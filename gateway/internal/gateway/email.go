@@ -20,10 +20,11 @@ var emailPage = template.Must(template.New("email").Parse(`<!doctype html>
 <title>{{.Title}} · Uplift</title>
 <style>
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f6f7fb;color:#1f2330}
-main{max-width:32rem;margin:3rem auto;padding:1.5rem;background:#fff;border:1px solid #e3e6ee;border-radius:12px}
+main{max-width:32rem;margin:3rem auto;padding:1.5rem;box-sizing:border-box;background:#fff;border:1px solid #e3e6ee;border-radius:12px}
 h1{font-size:1.35rem;margin:0 0 .75rem}p{line-height:1.5}
 button,a.button{display:inline-block;font:inherit;font-weight:600;padding:.7rem 1.1rem;border-radius:8px;border:0;background:#4f46e5;color:#fff;text-decoration:none;cursor:pointer}
-.muted{color:#5b6275}.error{color:#b91c1c}
+.muted{color:#5b6275}.error{color:#b91c1c}a{color:#4f46e5}
+@media (max-width:34rem){main{margin:1rem}}
 </style></head>
 <body><main>
 <h1>{{.Title}}</h1>
