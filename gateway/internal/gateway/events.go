@@ -81,6 +81,13 @@ func reportStream(nc *nats.Conn, categories categoriesv1.CategoriesServiceClient
 			return
 		}
 		defer func() { _ = sub.Unsubscribe() }()
+		// ": connected" promises that events from now on arrive: the server
+		// must have the subscription before the client is told so.
+		if err := nc.FlushTimeout(5 * time.Second); err != nil {
+			log.WarnContext(ctx, "events: subscribe not confirmed", "err", err)
+			writeJSONError(w, http.StatusServiceUnavailable, codes.Unavailable, "Live updates are not available. The page still refreshes on its own.")
+			return
+		}
 
 		h := w.Header()
 		h.Set("Content-Type", "text/event-stream")

@@ -155,7 +155,11 @@ func TestReportEventsStreamOnlyTheCallersCategory(t *testing.T) {
 	publishReport(t, nc, "c1", "r1", "REPORT_STATUS_GENERATING", 40)
 	var got []string
 	sawHeartbeat := false
+	streamDeadline := time.Now().Add(10 * time.Second)
 	for len(got) < 2 {
+		if time.Now().After(streamDeadline) {
+			t.Fatalf("only heartbeats for 10 s; events so far: %v", got)
+		}
 		l := next()
 		switch {
 		case l == ": heartbeat":
