@@ -93,20 +93,22 @@ func occasions(y int, market string) []Occasion {
 	return out
 }
 
-// upcoming returns the occasions from today up to eight weeks ahead, or,
-// when none falls in that window, the next one after it.
+// upcoming returns the occasions after today up to eight weeks ahead, or,
+// when none falls in that window, the next one after it. Today is the
+// calendar day of now in now's own time zone: an occasion on that day has
+// already begun and is never planned for.
 func upcoming(now time.Time, market string) []Occasion {
 	today := date(now.Year(), now.Month(), now.Day())
 	all := append(occasions(now.Year(), market), occasions(now.Year()+1, market)...)
 	var out []Occasion
 	for _, o := range all {
-		if !o.Date.Before(today) && o.Date.Sub(today) <= upcomingWindow {
+		if o.Date.After(today) && o.Date.Sub(today) <= upcomingWindow {
 			out = append(out, o)
 		}
 	}
 	if len(out) == 0 {
 		for _, o := range all {
-			if !o.Date.Before(today) {
+			if o.Date.After(today) {
 				return []Occasion{o}
 			}
 		}

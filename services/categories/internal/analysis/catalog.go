@@ -212,17 +212,31 @@ func jsonldProduct(obj map[string]any, pageURL string) (product, bool) {
 	}
 	pr.Price = math.Inf(1)
 	for _, o := range offers {
-		for _, key := range []string{"price", "lowPrice", "highPrice"} {
-			if v := parsePrice(str(o[key])); v > 0 {
-				pr.Price = min(pr.Price, v)
-				pr.MaxPrice = max(pr.MaxPrice, v)
+		// A price may sit on the offer or in its priceSpecification (one
+		// or several, e.g. a sale price and a list price).
+		priced := []map[string]any{o}
+		switch ps := o["priceSpecification"].(type) {
+		case map[string]any:
+			priced = append(priced, ps)
+		case []any:
+			for _, e := range ps {
+				if m, ok := e.(map[string]any); ok {
+					priced = append(priced, m)
+				}
 			}
 		}
-		if c := str(o["priceCurrency"]); c != "" && pr.Currency == "" {
-			pr.Currency = strings.ToUpper(c)
+		for _, src := range priced {
+			for _, key := range []string{"price", "lowPrice", "highPrice", "minPrice", "maxPrice"} {
+				if v := parsePrice(str(src[key])); v > 0 {
+					pr.Price = min(pr.Price, v)
+					pr.MaxPrice = max(pr.MaxPrice, v)
+				}
+			}
+			if c := str(src["priceCurrency"]); c != "" && pr.Currency == "" {
+				pr.Currency = strings.ToUpper(c)
+			}
 		}
-		av := strings.ToLower(str(o["availability"]))
-		if av == "" || strings.Contains(av, "instock") || strings.Contains(av, "preorder") || strings.Contains(av, "limited") {
+		if buyable(str(o["availability"])) {
 			pr.Available = true
 		}
 	}
@@ -234,6 +248,23 @@ func jsonldProduct(obj map[string]any, pageURL string) (product, bool) {
 	}
 	pr.Variants = len(offers)
 	return pr, true
+}
+
+// unavailable are the schema.org ItemAvailability values under which a
+// product cannot be ordered. Every other value (InStock, BackOrder,
+// PreOrder, PreSale, MadeToOrder, LimitedAvailability, OnlineOnly,
+// InStoreOnly) can be, so it is not "sold out".
+var unavailable = []string{"outofstock", "soldout", "discontinued", "reserved"}
+
+// buyable reads an availability as schema.org defines it, written as a
+// full URL ("https://schema.org/BackOrder"), a short name or a
+// "schema:" term; an empty or unknown value is not taken as sold out.
+func buyable(availability string) bool {
+	a := strings.ToLower(strings.TrimSpace(availability))
+	if i := strings.LastIndexAny(a, "/:"); i >= 0 {
+		a = a[i+1:]
+	}
+	return !slices.Contains(unavailable, a)
 }
 
 // str renders a JSON-LD scalar as a string.

@@ -35,7 +35,7 @@ type site struct {
 	SitemapURLs  []string
 	Catalogue    catalogue
 	Assets       []asset
-	Shopify      bool
+	Platform     string // the store platform, see platform.go
 }
 
 // asset is a resource of the home page that was measured.
@@ -106,7 +106,7 @@ func (a *Analyzer) read(ctx context.Context, siteURL string, o readOpts) (*site,
 	home := parsePage(resp.URL, resp.Body)
 	fillResponse(home, resp)
 	hu, _ := url.Parse(resp.URL)
-	s := &site{URL: resp.URL, Origin: hu.Scheme + "://" + hu.Host, Home: home, Broken: map[string]int{}, Shopify: home.Shopify}
+	s := &site{URL: resp.URL, Origin: hu.Scheme + "://" + hu.Host, Home: home, Broken: map[string]int{}, Platform: home.Platform}
 	re := rc.entry(ctx, hu)
 	s.RobotsStatus = re.status
 
@@ -139,7 +139,7 @@ func (a *Analyzer) read(ctx context.Context, siteURL string, o readOpts) (*site,
 	}
 
 	currency := pageCurrency(home, resp.Body)
-	if o.catalogue && s.Shopify {
+	if o.catalogue && s.Platform == PlatformShopify {
 		progress(55, "Reading your product catalogue")
 		if r, err := a.f.get(ctx, http.MethodGet, s.Origin+"/products.json?limit=250", 0); err == nil && r.Status == http.StatusOK {
 			if ps, err := parseShopifyProducts(r.Body, s.Origin, currency); err == nil && len(ps) > 0 {
@@ -171,6 +171,7 @@ func (a *Analyzer) read(ctx context.Context, siteURL string, o readOpts) (*site,
 func fillResponse(p *page, r *response) {
 	p.Status, p.Truncated, p.Compressed = r.Status, r.Truncated, r.Compressed
 	p.CacheCtl = r.Header.Get("Cache-Control")
+	p.XRobotsTag = r.Header.Values("X-Robots-Tag")
 }
 
 // parallel runs fn(0..n-1) on a few workers and waits.

@@ -3,9 +3,11 @@ package analysis
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"net"
 	"net/url"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -17,44 +19,37 @@ var genericTitles = map[string]bool{"home": true, "homepage": true, "home page":
 // titleSeparators split a page title into brand and description parts.
 var titleSeparators = []string{" | ", " – ", " — ", " - ", " :: ", ": ", " · "}
 
-// storeName is the store's name from its own markup: og:site_name, the
-// business in JSON-LD, the brand part of the home title, or the host name.
+// storeName is the store's name from its own markup, in this order:
+// og:site_name, the business in JSON-LD (Organization and its kinds, then
+// WebSite), the brand part of the home page's title, then the host name.
+// Navigation text (a "logo" link, a "log out" button) is never used: it
+// names menus, not stores.
 func storeName(s *site) string {
 	h := s.Home
-	if n := h.OG["og:site_name"]; n != "" {
+	if n := cleanName(h.OG["og:site_name"]); n != "" {
 		return n
 	}
-	for _, obj := range h.JSONLD {
-		if jsonldIs(obj, orgTypes...) && !jsonldIs(obj, "website") {
-			if n := collapse(str(obj["name"])); n != "" && len(n) <= 60 {
-				return n
+	for _, website := range []bool{false, true} {
+		for _, obj := range h.JSONLD {
+			if jsonldIs(obj, orgTypes...) && jsonldIs(obj, "website") == website {
+				if n := cleanName(str(obj["name"])); n != "" {
+					return n
+				}
 			}
 		}
 	}
-	parts := splitTitle(h.Title)
-	parts = slices.DeleteFunc(parts, func(p string) bool { return genericTitles[strings.ToLower(p)] })
-	if h.Logo != "" && len(parts) != 1 {
-		return h.Logo
+	var subjects []string
+	for _, pr := range productsFromPage(h) {
+		subjects = append(subjects, pr.Name)
 	}
-	if len(parts) > 1 {
-		// The brand is usually the shortest part ("Acme | Soy candles").
-		best := parts[0]
-		for _, p := range parts[1:] {
-			if len(p) < len(best) {
-				best = p
-			}
-		}
-		if len(best) <= 40 {
-			return best
-		}
-	} else if len(parts) == 1 && len(parts[0]) <= 30 {
-		return parts[0]
+	if isProductPage(h) {
+		subjects = append(subjects, h.H1...) // a product page's h1 is the product
 	}
-	if h.Logo != "" {
-		return h.Logo
+	if n := titleBrand(h.Title, s.URL, subjects...); n != "" {
+		return n
 	}
 	u, err := url.Parse(s.URL)
-	if err != nil || net.ParseIP(u.Hostname()) != nil {
+	if err != nil || net.ParseIP(u.Hostname()) != nil || !strings.Contains(u.Hostname(), ".") {
 		return "your store"
 	}
 	host := strings.TrimPrefix(u.Hostname(), "www.")
@@ -62,6 +57,98 @@ func storeName(s *site) string {
 		host = host[:i]
 	}
 	return titleCase(strings.ReplaceAll(host, "-", " "))
+}
+
+// cleanName trims a name read from markup and refuses what is no name.
+func cleanName(n string) string {
+	n = collapse(html.UnescapeString(n))
+	if n == "" || len([]rune(n)) > 60 || genericTitles[strings.ToLower(n)] {
+		return ""
+	}
+	return n
+}
+
+// welcomePrefixes open titles that greet or describe rather than name.
+var welcomePrefixes = []string{"welcome to the ", "welcome to ", "bienvenue chez ", "bienvenue sur ", "willkommen bei ", "bienvenido a ",
+	"online store ", "online shop ", "интернет-магазин ", "spletna trgovina ", "boutique en ligne "}
+
+// pageWords name a kind of page, never a store ("Contact us", "О компании").
+var pageWords = []string{"about", "über uns", "о компании", "qui sommes", "chi siamo", "sobre nosotros", "quem somos"}
+
+var domainWord = regexp.MustCompile(`(?i)\b[a-z0-9][a-z0-9-]*\.(com|net|org|shop|store|co\.uk|co|de|fr|si|it|es|pt|nl|eu|ca|au|uk)\b`)
+
+// titleBrand picks the store's name out of a title. The page's own
+// subject (its h1, its product) is taken out first; of what is left, the
+// name is a part that repeats, a part that matches the host, a domain
+// written in the title, the only part, or the end part with fewer words
+// (titles read "Page | Store" or "Store | tagline").
+func titleBrand(title, siteURL string, subjects ...string) string {
+	for _, sub := range subjects {
+		if strings.EqualFold(strings.TrimSpace(sub), strings.TrimSpace(title)) {
+			return "" // the title is the product's name alone
+		}
+		if sub = strings.TrimSpace(sub); len(sub) >= 4 && strings.Contains(title, sub) && strings.TrimSpace(strings.Replace(title, sub, "", 1)) != "" {
+			title = strings.Replace(title, sub, "", 1)
+		}
+	}
+	parts := splitTitle(strings.Trim(title, " |–—-:·"))
+	for i, p := range parts {
+		lp := strings.ToLower(p)
+		for _, w := range welcomePrefixes {
+			if strings.HasPrefix(lp, w) {
+				parts[i] = strings.TrimSpace(p[len(w):])
+				break
+			}
+		}
+	}
+	parts = slices.DeleteFunc(parts, func(p string) bool {
+		lp := strings.ToLower(p)
+		return p == "" || genericTitles[lp] || len(pageKinds("", lp)) > 0 || containsAny(lp, pageWords)
+	})
+	if len(parts) == 0 {
+		return ""
+	}
+	seen := map[string]bool{}
+	for _, p := range parts {
+		if seen[strings.ToLower(p)] {
+			return p
+		}
+		seen[strings.ToLower(p)] = true
+	}
+	host := ""
+	if u, err := url.Parse(siteURL); err == nil {
+		host = strings.ReplaceAll(strings.TrimPrefix(strings.ToLower(u.Hostname()), "www."), "-", "")
+	}
+	for _, p := range parts {
+		squashed := strings.ToLower(strings.Join(strings.FieldsFunc(p, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }), ""))
+		if squashed != "" && host != "" && strings.HasPrefix(host, squashed) {
+			return p
+		}
+	}
+	for _, p := range parts {
+		if d := domainWord.FindString(p); d != "" && len(parts) > 1 {
+			return d
+		}
+	}
+	if len(parts) == 1 {
+		if p := parts[0]; len([]rune(p)) <= 30 {
+			return p
+		}
+		// "Micromania, acheter jeux vidéo, PS4, …": a short lead before a comma.
+		if lead, _, ok := strings.Cut(parts[0], ","); ok && len([]rune(lead)) <= 25 && len(strings.Fields(lead)) <= 3 {
+			return strings.TrimSpace(lead)
+		}
+		return ""
+	}
+	first, last := parts[0], parts[len(parts)-1]
+	best := last
+	if len(strings.Fields(first)) < len(strings.Fields(last)) {
+		best = first
+	}
+	if len([]rune(best)) <= 40 {
+		return best
+	}
+	return ""
 }
 
 func splitTitle(t string) []string {
@@ -187,35 +274,25 @@ func (r *reviewer) suggestH1(p *page) string {
 	return r.store
 }
 
-// suggestAlt turns an image's file name (or the product it shows) into alt text.
-func (r *reviewer) suggestAlt(img imageRef) string {
-	base := path.Base(img.Src)
-	if u, err := url.Parse(img.Src); err == nil {
-		base = path.Base(u.Path)
-	}
-	base = strings.TrimSuffix(base, path.Ext(base))
-	// Drop size suffixes and hashes such as "_800x" or "-1a2b3c4d".
-	var words []string
-	for _, w := range strings.FieldsFunc(base, func(c rune) bool { return c == '-' || c == '_' || c == '.' || c == '@' }) {
-		lw := strings.ToLower(w)
-		if len(w) >= 8 && strings.IndexFunc(w, unicode.IsDigit) >= 0 || strings.Contains(lw, "x") && strings.IndexFunc(lw, unicode.IsDigit) == 0 {
-			continue
-		}
-		if lw == "img" || lw == "image" || lw == "photo" || lw == "copy" || lw == "large" || lw == "small" || lw == "thumb" {
-			continue
-		}
-		words = append(words, lw)
-	}
-	for _, p := range r.s.Catalogue.Products {
-		if strings.Contains(strings.ToLower(strings.Join(words, " ")), strings.ToLower(p.Name)) {
-			return p.Name
+// suggestAlt drafts alt text from what the page knows about the image:
+// the product it shows on a product page, the image's own title, the link
+// or caption around it. A file name is never used ("IMG_5134" describes
+// nothing); when nothing better is known it asks the owner to describe it.
+func (r *reviewer) suggestAlt(p *page, img imageRef) string {
+	if isProductPage(p) {
+		if pr := productsFromPage(p); len(pr) == 1 && img.Src == p.OG["og:image"] {
+			return pr[0].Name
 		}
 	}
-	if len(words) == 0 {
-		return "Describe what this image shows"
+	if c := img.Context; c != "" && len([]rune(c)) <= 100 {
+		for _, pr := range r.s.Catalogue.Products {
+			if strings.Contains(strings.ToLower(c), strings.ToLower(pr.Name)) {
+				return pr.Name
+			}
+		}
+		return strings.ReplaceAll(c, `"`, "'")
 	}
-	s := strings.Join(words, " ")
-	return strings.ToUpper(s[:1]) + s[1:]
+	return "describe the image"
 }
 
 // productSnippet drafts Product JSON-LD for a product page from what the page

@@ -41,17 +41,46 @@ type page struct {
 	Buttons      []string // text of buttons and submit inputs
 	Paragraphs   []string // first paragraphs of visible text, for drafting copy
 	JSONLD       []map[string]any
-	Logo         string // text or alt of the first element marked as the logo
-	ReviewMarker bool   // a review widget or review markup was seen
-	Shopify      bool
+	ReviewMarker bool     // a review widget or review markup was seen
 	MixedContent []string // http:// resources on an https page
+	Platform     string   // the store platform the page's markup proves, "" when none
+
+	// What Lighthouse's SEO audits read, kept as Lighthouse sees it.
+	HasTitle      bool        // a <title> with text (document-title)
+	Canonicals    []string    // raw hrefs of rel=canonical links in <head>
+	Hreflangs     []hreflang  // rel=alternate links with hreflang
+	Anchors       []anchorRef // every <a>, for link-text and crawlable-anchors
+	MetaRobots    []string    // content of <meta name="robots|googlebot">
+	XRobotsTag    []string    // X-Robots-Tag response headers
+	ImgNoAltCount int         // <img> with no text alternative, as axe's image-alt rule counts
+}
+
+// hreflang is a <link rel="alternate" hreflang> as written.
+type hreflang struct {
+	Lang, RawHref string
+	InHead        bool
+}
+
+// anchorRef is an <a> element as Lighthouse's AnchorElements artifact has it.
+type anchorRef struct {
+	RawHref    string // the href attribute as written
+	HasHref    bool
+	Href       string // resolved, "" when it does not resolve
+	Text       string
+	Lang       string // the nearest lang attribute
+	Rel        string
+	Name, Role string
+	ID         string
+	Attrs      []string // attribute names
+	Current    string   // aria-current
 }
 
 type imageRef struct {
-	Src    string
-	Alt    string
-	HasAlt bool
-	Tag    string // the element as a short string for findings
+	Src     string
+	Alt     string
+	HasAlt  bool
+	Tag     string // the element as a short string for findings
+	Context string // what the page says around the image: its title, link or caption
 }
 
 type linkRef struct {
@@ -71,6 +100,18 @@ type formRef struct {
 // reviewHints are class, id and script fragments of common review widgets.
 var reviewHints = []string{"review", "rating", "stars", "yotpo", "judgeme", "judge.me", "okendo", "stamped", "trustpilot", "loox", "feefo", "bazaarvoice", "trustedshops", "avis", "bewertung"}
 
+// maxAnchors bounds the <a> elements kept for the link audits.
+const maxAnchors = 3000
+
+// walkState is what the walk knows about a node's ancestors.
+type walkState struct {
+	inHead bool
+	form   *formRef
+	lang   string // the nearest lang attribute
+	near   string // what an enclosing link or figure says, for images
+	hidden bool   // an ancestor is hidden on phones (see hiddenOnPhones)
+}
+
 // parsePage parses an HTML document fetched from pageURL.
 func parsePage(pageURL string, body []byte) *page {
 	p := &page{URL: pageURL, Bytes: len(body), OG: map[string]string{}}
@@ -79,10 +120,7 @@ func parsePage(pageURL string, body []byte) *page {
 	if err != nil || base == nil {
 		return p
 	}
-	if bytes.Contains(body, []byte("cdn.shopify.com")) || bytes.Contains(body, []byte("Shopify.theme")) ||
-		bytes.Contains(body, []byte("shopify-section")) || bytes.Contains(body, []byte("myshopify.com")) {
-		p.Shopify = true
-	}
+	sig := platformSignals{body: body}
 	https := base.Scheme == "https"
 	resolve := func(ref string) string {
 		ref = strings.TrimSpace(ref)
@@ -96,18 +134,22 @@ func parsePage(pageURL string, body []byte) *page {
 		u.Fragment = ""
 		return u.String()
 	}
-	// <base href> changes how relative links resolve.
-	var walk func(n *html.Node, inHead bool, inForm *formRef)
-	walk = func(n *html.Node, inHead bool, inForm *formRef) {
+	var walk func(n *html.Node, st walkState)
+	walk = func(n *html.Node, st walkState) {
 		if n.Type == html.ElementNode {
+			if l, ok := attrOK(n, "lang"); ok {
+				st.lang = l
+			}
+			st.hidden = st.hidden || hiddenOnPhones(n)
 			switch n.DataAtom {
 			case atom.Html:
 				p.Lang = attr(n, "lang")
 			case atom.Head:
-				inHead = true
+				st.inHead = true
 			case atom.Body:
-				inHead = false
+				st.inHead = false
 			case atom.Base:
+				// <base href> changes how relative links resolve.
 				if b := resolve(attr(n, "href")); b != "" {
 					if nb, err := url.Parse(b); err == nil {
 						base = nb
@@ -116,6 +158,7 @@ func parsePage(pageURL string, body []byte) *page {
 			case atom.Title:
 				if p.Title == "" && !insideSVG(n) {
 					p.Title = collapse(textOf(n))
+					p.HasTitle = p.Title != ""
 				}
 			case atom.Meta:
 				name := strings.ToLower(attr(n, "name"))
@@ -126,6 +169,10 @@ func parsePage(pageURL string, body []byte) *page {
 					p.HasMetaDesc, p.MetaDesc = true, collapse(content)
 				case name == "viewport":
 					p.HasViewport, p.Viewport = true, content
+				case name == "robots" || name == "googlebot":
+					p.MetaRobots = append(p.MetaRobots, content)
+				case name == "generator":
+					sig.generator += " " + strings.ToLower(content)
 				case strings.HasPrefix(prop, "og:") || strings.HasPrefix(prop, "product:"):
 					if _, ok := p.OG[prop]; !ok {
 						p.OG[prop] = collapse(content)
@@ -136,10 +183,19 @@ func parsePage(pageURL string, body []byte) *page {
 				}
 			case atom.Link:
 				rel := strings.ToLower(attr(n, "rel"))
-				href := resolve(attr(n, "href"))
+				raw, hasHref := attrOK(n, "href")
+				href := resolve(raw)
+				sig.resources = append(sig.resources, href)
 				switch {
-				case hasToken(rel, "canonical") && p.Canonical == "":
-					p.Canonical, p.HasCanonical = href, true
+				case hasToken(rel, "canonical"):
+					if st.inHead && strings.TrimSpace(raw) != "" {
+						p.Canonicals = append(p.Canonicals, strings.TrimSpace(raw))
+					}
+					if !p.HasCanonical {
+						p.Canonical, p.HasCanonical = href, true
+					}
+				case hasToken(rel, "alternate") && hasAttr(n, "hreflang") && hasHref:
+					p.Hreflangs = append(p.Hreflangs, hreflang{Lang: strings.TrimSpace(attr(n, "hreflang")), RawHref: strings.TrimSpace(raw), InHead: st.inHead})
 				case hasToken(rel, "stylesheet") && href != "":
 					p.Stylesheets = append(p.Stylesheets, href)
 					if https && strings.HasPrefix(href, "http://") {
@@ -154,11 +210,10 @@ func parsePage(pageURL string, body []byte) *page {
 				}
 				src := resolve(attr(n, "src"))
 				if src == "" {
-					if strings.Contains(strings.ToLower(rawText(n)), "shopify") {
-						p.Shopify = true
-					}
+					sig.inline(rawText(n))
 					break
 				}
+				sig.resources = append(sig.resources, src)
 				p.Scripts = append(p.Scripts, src)
 				if containsAny(strings.ToLower(src), reviewHints[3:]) {
 					p.ReviewMarker = true
@@ -166,7 +221,7 @@ func parsePage(pageURL string, body []byte) *page {
 				if https && strings.HasPrefix(src, "http://") {
 					p.MixedContent = append(p.MixedContent, src)
 				}
-				if inHead && !hasAttr(n, "async") && !hasAttr(n, "defer") && typ != "module" {
+				if st.inHead && !hasAttr(n, "async") && !hasAttr(n, "defer") && typ != "module" {
 					p.BlockingJS = append(p.BlockingJS, src)
 				}
 			case atom.H1:
@@ -175,21 +230,44 @@ func parsePage(pageURL string, body []byte) *page {
 				if len(p.H2) < 30 {
 					p.H2 = append(p.H2, collapse(textOf(n)))
 				}
+			case atom.Figure:
+				if c := findChild(n, atom.Figcaption); c != nil {
+					st.near = firstNonEmpty(collapse(textOf(c)), st.near)
+				}
 			case atom.Img:
+				if !st.hidden && !imgHasTextAlternative(n) {
+					p.ImgNoAltCount++
+				}
 				src := attr(n, "src")
 				if src == "" {
 					src = attr(n, "data-src")
 				}
 				if abs := resolve(src); abs != "" && !isTrackingPixel(n) {
+					sig.resources = append(sig.resources, abs)
 					alt, has := attrOK(n, "alt")
-					p.Images = append(p.Images, imageRef{Src: abs, Alt: collapse(alt), HasAlt: has, Tag: shortTag(n)})
+					p.Images = append(p.Images, imageRef{Src: abs, Alt: collapse(alt), HasAlt: has, Tag: shortTag(n),
+						Context: firstNonEmpty(collapse(attr(n, "title")), st.near)})
 					if https && strings.HasPrefix(abs, "http://") {
 						p.MixedContent = append(p.MixedContent, abs)
 					}
 				}
 			case atom.A:
-				if href := resolve(attr(n, "href")); href != "" && len(p.Links) < 2000 {
-					text := collapse(textOf(n))
+				raw, hasHref := attrOK(n, "href")
+				text := collapse(textOf(n))
+				if len(p.Anchors) < maxAnchors {
+					a := anchorRef{RawHref: raw, HasHref: hasHref, Text: text, Lang: st.lang, Rel: strings.ToLower(attr(n, "rel")),
+						Name: attr(n, "name"), Role: attr(n, "role"), ID: attr(n, "id"), Current: strings.ToLower(strings.TrimSpace(attr(n, "aria-current")))}
+					if u, err := base.Parse(strings.TrimSpace(raw)); hasHref && err == nil {
+						a.Href = u.String()
+					}
+					for _, at := range n.Attr {
+						a.Attrs = append(a.Attrs, strings.ToLower(at.Key))
+					}
+					p.Anchors = append(p.Anchors, a)
+				}
+				label := firstNonEmpty(attr(n, "aria-label"), attr(n, "title"), text)
+				st.near = firstNonEmpty(label, st.near)
+				if href := resolve(raw); href != "" && len(p.Links) < 2000 {
 					if text == "" {
 						text = collapse(attr(n, "title") + " " + attr(n, "aria-label"))
 					}
@@ -198,8 +276,10 @@ func parsePage(pageURL string, body []byte) *page {
 			case atom.Form:
 				f := &formRef{Action: resolve(attr(n, "action"))}
 				f.CartAdd = strings.Contains(f.Action, "/cart/add") || strings.Contains(strings.ToLower(attr(n, "class")+attr(n, "id")), "add-to-cart")
+				inner := st
+				inner.form = f
 				for c := n.FirstChild; c != nil; c = c.NextSibling {
-					walk(c, inHead, f)
+					walk(c, inner)
 				}
 				f.Text = truncateWords(collapse(textOf(n)), 200)
 				p.Forms = append(p.Forms, *f)
@@ -207,60 +287,114 @@ func parsePage(pageURL string, body []byte) *page {
 			case atom.Input:
 				typ := strings.ToLower(attr(n, "type"))
 				name := strings.ToLower(attr(n, "name") + " " + attr(n, "id"))
-				if inForm != nil {
+				if st.form != nil {
 					switch {
 					case typ == "email" || (typ != "hidden" && strings.Contains(name, "email")):
-						inForm.HasEmail = true
+						st.form.HasEmail = true
 					case typ == "password":
-						inForm.HasPassword = true
+						st.form.HasPassword = true
 					}
 				}
 				if typ == "submit" || typ == "button" {
 					p.Buttons = append(p.Buttons, collapse(attr(n, "value")))
 				}
 			case atom.Textarea:
-				if inForm != nil {
-					inForm.HasTextarea = true
+				if st.form != nil {
+					st.form.HasTextarea = true
 				}
 			case atom.Button:
 				p.Buttons = append(p.Buttons, collapse(textOf(n)+" "+attr(n, "value")))
-				if inForm != nil && isAddToCart(textOf(n)) {
-					inForm.CartAdd = true
+				if st.form != nil && isAddToCart(textOf(n)) {
+					st.form.CartAdd = true
 				}
 			case atom.P:
 				if len(p.Paragraphs) < 12 {
-					if t := collapse(textOf(n)); len(t) >= 40 {
+					if t := collapse(textOf(n)); len(t) >= 40 && !isBoilerplate(t) {
 						p.Paragraphs = append(p.Paragraphs, t)
 					}
 				}
 			case atom.Noscript, atom.Template:
 				return
 			}
-			if p.Logo == "" && n.DataAtom != atom.Html && n.DataAtom != atom.Body && strings.Contains(strings.ToLower(attr(n, "class")+" "+attr(n, "id")), "logo") {
-				if t := collapse(textOf(n)); t != "" && len(t) <= 40 {
-					p.Logo = t
-				} else if n.DataAtom == atom.Img && len(collapse(attr(n, "alt"))) <= 40 {
-					p.Logo = collapse(attr(n, "alt"))
-				}
+			// Any element can be made a button with role="button" (themes
+			// build add-to-cart out of <div>s and <a>s).
+			if n.DataAtom != atom.Button && strings.EqualFold(strings.TrimSpace(attr(n, "role")), "button") {
+				p.Buttons = append(p.Buttons, collapse(textOf(n)+" "+attr(n, "aria-label")))
 			}
+			cls := strings.ToLower(attr(n, "class"))
+			sig.class(cls)
 			if !p.ReviewMarker {
-				cls := strings.ToLower(attr(n, "class") + " " + attr(n, "id") + " " + attr(n, "itemprop"))
-				if cls != "  " && containsAny(cls, reviewHints) {
+				marks := cls + " " + strings.ToLower(attr(n, "id")+" "+attr(n, "itemprop"))
+				if marks != "  " && containsAny(marks, reviewHints) {
 					p.ReviewMarker = true
 				}
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c, inHead, inForm)
+			walk(c, st)
 		}
 	}
-	walk(doc, false, nil)
+	walk(doc, walkState{})
 	for _, obj := range p.JSONLD {
 		if jsonldHasReview(obj) {
 			p.ReviewMarker = true
 		}
 	}
+	p.Platform = sig.platform()
 	return p
+}
+
+// imgHasTextAlternative applies axe's image-alt rule (what Lighthouse's
+// image-alt audit runs): an alt attribute (even empty), an aria label, a
+// title, or a presentational role.
+func imgHasTextAlternative(n *html.Node) bool {
+	if hasAttr(n, "alt") || strings.TrimSpace(attr(n, "aria-label")) != "" || strings.TrimSpace(attr(n, "aria-labelledby")) != "" ||
+		strings.TrimSpace(attr(n, "title")) != "" || attr(n, "aria-hidden") == "true" {
+		return true
+	}
+	switch strings.ToLower(strings.TrimSpace(attr(n, "role"))) {
+	case "none", "presentation":
+		return true
+	}
+	return false
+}
+
+// hiddenOnPhones reports whether markup alone hides an element on a
+// phone-sized screen, the screen Lighthouse emulates: the hidden
+// attribute, an inline display:none or visibility:hidden, or the hiding
+// classes of Bootstrap and similar frameworks (modals are closed). Accessibility audits skip hidden elements.
+func hiddenOnPhones(n *html.Node) bool {
+	if hasAttr(n, "hidden") {
+		return true
+	}
+	if style := strings.ReplaceAll(strings.ToLower(attr(n, "style")), " ", ""); strings.Contains(style, "display:none") || strings.Contains(style, "visibility:hidden") {
+		return true
+	}
+	for _, c := range strings.Fields(strings.ToLower(attr(n, "class"))) {
+		switch c {
+		case "hidden", "hide", "hidden-xs", "d-none", "visible-lg", "visible-md", "hidden-mobile", "hide-mobile", "modal":
+			return true
+		}
+	}
+	return false
+}
+
+func findChild(n *html.Node, a atom.Atom) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.DataAtom == a {
+			return c
+		}
+	}
+	return nil
+}
+
+// boilerplateWords mark paragraphs that are the shop's machinery talking
+// (currency pickers, cookie banners, browser warnings), not the store
+// describing itself.
+var boilerplateWords = []string{"currency", "cookie", "javascript", "your browser", "you are now shopping", "sign in", "log in", "logged in", "shopping cart", "your cart", "newsletter", "subscribe", "copyright", "©", "all rights reserved"}
+
+func isBoilerplate(t string) bool {
+	return containsAny(strings.ToLower(t), boilerplateWords)
 }
 
 // decodeJSONLD returns the objects in a JSON-LD script, flattening arrays

@@ -105,9 +105,9 @@ func buildBrief(s *site, rv domain.Review, now time.Time) Brief {
 			titles[f.Check] = f.Title
 		}
 	}
-	for _, w := range Weights {
-		if t, ok := titles[w.Check]; ok {
-			b.Findings = append(b.Findings, BriefFinding{Check: w.Check, Title: t, PointsLost: lost[w.Check]})
+	for _, c := range Checks {
+		if t, ok := titles[c.ID]; ok {
+			b.Findings = append(b.Findings, BriefFinding{Check: c.ID, Title: t, PointsLost: lost[c.ID]})
 		}
 	}
 	slices.SortStableFunc(b.Findings, func(x, y BriefFinding) int { return y.PointsLost - x.PointsLost })
@@ -233,12 +233,12 @@ func insights(s *site, rv domain.Review) []domain.Insight {
 				dearest = p
 			}
 		}
-		text := fmt.Sprintf("Your cheapest product is %s, most are %s–%s.", money(ps.Min, cur), money(ps.Low, cur), money(ps.High, cur))
-		if ps.Low == ps.High {
+		text := fmt.Sprintf("Your cheapest product is %s, most are %s.", money(ps.Min, cur), priceRange(ps.Low, ps.High, cur))
+		if money(ps.Low, cur) == money(ps.High, cur) {
 			text = fmt.Sprintf("Your cheapest product is %s, most sell for about %s.", money(ps.Min, cur), money(ps.Median, cur))
 		}
-		add("prices", text, fmt.Sprintf("%d priced products from %s: cheapest %s (%s), most expensive %s (%s), median %s.",
-			ps.Count, cat.Source, cheapest.Name, money(cheapest.Price, cur), dearest.Name, money(dearest.Price, cur), money(ps.Median, cur)))
+		add("prices", text, fmt.Sprintf("%s from %s: cheapest %s (%s), most expensive %s (%s), median %s.",
+			plural(ps.Count, "priced product", "priced products"), cat.Source, cheapest.Name, money(cheapest.Price, cur), dearest.Name, money(dearest.Price, cur), money(ps.Median, cur)))
 	}
 	if n := len(cat.Products); n > 0 {
 		var noDesc, soldOut, onSale, onePhoto []product
@@ -257,16 +257,16 @@ func insights(s *site, rv domain.Review) []domain.Insight {
 			}
 		}
 		if len(noDesc) > 0 {
-			add("no-description", fmt.Sprintf("%d of your %d products have no description.", len(noDesc), n), "No description: "+list(noDesc)+".")
+			add("no-description", someOf(len(noDesc), n, "has no description.", "have no description."), "No description: "+list(noDesc)+".")
 		}
 		if len(soldOut) > 0 {
-			add("sold-out", fmt.Sprintf("%d of your %d products are sold out.", len(soldOut), n), "Sold out: "+list(soldOut)+".")
+			add("sold-out", someOf(len(soldOut), n, "is sold out.", "are sold out."), "Sold out: "+list(soldOut)+".")
 		}
 		if len(onePhoto) > 0 && cat.Source == "products.json" {
-			add("photos", fmt.Sprintf("%d of your %d products have one photo or none.", len(onePhoto), n), "One photo or none: "+list(onePhoto)+".")
+			add("photos", someOf(len(onePhoto), n, "has one photo or none.", "have one photo or none."), "One photo or none: "+list(onePhoto)+".")
 		}
 		if len(onSale) > 0 {
-			add("on-sale", fmt.Sprintf("%d of your %d products are on sale.", len(onSale), n), "Marked down: "+list(onSale)+".")
+			add("on-sale", someOf(len(onSale), n, "is on sale.", "are on sale."), "Marked down: "+list(onSale)+".")
 		}
 		if types := topTypes(cat.Products, 1); len(types) > 0 {
 			c := 0
@@ -294,7 +294,7 @@ func insights(s *site, rv domain.Review) []domain.Insight {
 				titles = append(titles, f.Title)
 			}
 		}
-		add("weakest-"+g, fmt.Sprintf("Your website loses the most points on %s: %d of your %d lost points.", groupName(g), lostBy[g], 100-rv.Score),
+		add("weakest-"+g, fmt.Sprintf("Your website loses the most points on %s: %d of your %s.", groupName(g), lostBy[g], plural(100-rv.Score, "lost point", "lost points")),
 			strings.Join(limitStrings(titles, 4), "; ")+".")
 	}
 	var noMeta []string
@@ -305,7 +305,7 @@ func insights(s *site, rv domain.Review) []domain.Insight {
 		}
 	}
 	if len(noMeta) > 0 && len(pages) > 1 {
-		add("meta", fmt.Sprintf("%d of the %d pages we read have no meta description.", len(noMeta), len(pages)), strings.Join(limitStrings(noMeta, 8), ", "))
+		add("meta", fmt.Sprintf("%d of the %d pages we read %s no meta description.", len(noMeta), len(pages), map[bool]string{true: "has", false: "have"}[len(noMeta) == 1]), strings.Join(limitStrings(noMeta, 8), ", "))
 	}
 	return out
 }

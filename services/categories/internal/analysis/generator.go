@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // TextGenerator writes the store summary and campaign ideas from a Brief.
@@ -55,6 +56,9 @@ type detWriter struct{ b Brief }
 
 func (g *detWriter) price(v float64) string { return money(v, g.b.Currency) }
 
+// band is the usual price band, "$12–$45" or "$19.99" when it is one price.
+func (g *detWriter) band() string { return priceRange(g.b.Prices.Low, g.b.Prices.High, g.b.Currency) }
+
 func (g *detWriter) summary() string {
 	b := g.b
 	if len(b.Products) == 0 {
@@ -71,14 +75,17 @@ func (g *detWriter) summary() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s sells %s online to %s.", b.StoreName, what, b.Audience)
 	if len(b.ProductTypes) > 0 {
-		fmt.Fprintf(&sb, " Its catalogue (%d products read) includes %s.", len(b.Products), joinAnd(g.names(b.Products, 3)))
+		fmt.Fprintf(&sb, " Its catalogue (%s read) includes %s.", plural(len(b.Products), "product", "products"), joinAnd(g.names(b.Products, 3)))
 	} else {
-		fmt.Fprintf(&sb, " We read %d products.", len(b.Products))
+		fmt.Fprintf(&sb, " We read %s.", plural(len(b.Products), "product", "products"))
 	}
 	if p := b.Prices; p.Count > 0 {
-		if p.Min == p.Max {
+		switch {
+		case g.price(p.Min) == g.price(p.Max):
 			fmt.Fprintf(&sb, " Prices are %s.", g.price(p.Min))
-		} else {
+		case g.price(p.Low) == g.price(p.High):
+			fmt.Fprintf(&sb, " Prices run from %s to %s, most at %s.", g.price(p.Min), g.price(p.Max), g.price(p.Low))
+		default:
 			fmt.Fprintf(&sb, " Prices run from %s to %s, most between %s and %s.", g.price(p.Min), g.price(p.Max), g.price(p.Low), g.price(p.High))
 		}
 	}
@@ -170,40 +177,95 @@ func names(ps []BriefProduct) []string {
 	return out
 }
 
-func day(s string) string {
+func parseDay(s string) (time.Time, bool) {
 	t, err := time.Parse(time.DateOnly, s)
-	if err != nil {
+	return t, err == nil
+}
+
+func day(s string) string {
+	t, ok := parseDay(s)
+	if !ok {
 		return s
 	}
 	return t.Format("Mon 2 Jan")
 }
 
-func shift(s string, days int) string {
-	t, err := time.Parse(time.DateOnly, s)
-	if err != nil {
-		return s
+// Campaign lead times, in days before the occasion.
+const (
+	emailLead    = 10 // the campaign email goes out this early at most
+	reminderLead = 3  // the reminder
+	lastOrder    = 5  // the last order date that still arrives in time
+	minEmailLead = 3  // an occasion closer than this is too late for an email campaign
+	minPostLead  = 1  // an occasion closer than this is too late for a post
+)
+
+// plan is a campaign's dated steps, each on or after today: steps that
+// would fall in the past are dropped or moved to today, never printed as
+// dates that have gone.
+type plan struct {
+	today, date time.Time
+}
+
+func (g *detWriter) planFor(o BriefDate) (plan, bool) {
+	today, ok1 := parseDay(g.b.Today)
+	d, ok2 := parseDay(o.Date)
+	return plan{today: today, date: d}, ok1 && ok2
+}
+
+// at is the day n days before the occasion, or false when it has passed.
+func (p plan) at(n int) (time.Time, bool) {
+	t := p.date.AddDate(0, 0, -n)
+	return t, !t.Before(p.today)
+}
+
+// say names a day for people: "today", "tomorrow" or "Mon 2 Jan".
+func (p plan) say(t time.Time) string {
+	switch t.Sub(p.today).Hours() / 24 {
+	case 0:
+		return "today (" + t.Format("Mon 2 Jan") + ")"
+	case 1:
+		return "tomorrow (" + t.Format("Mon 2 Jan") + ")"
 	}
-	return t.AddDate(0, 0, days).Format("Mon 2 Jan")
+	return t.Format("Mon 2 Jan")
+}
+
+func daysAway(n int) string {
+	if n == 1 {
+		return "tomorrow"
+	}
+	return fmt.Sprintf("%d days away", n)
+}
+
+// nextOccasion returns the first occasion at least lead days away, not
+// named skip.
+func (g *detWriter) nextOccasion(lead int, skip string) (BriefDate, bool) {
+	for _, o := range g.b.Occasions {
+		if o.DaysAway >= lead && o.Name != skip {
+			return o, true
+		}
+	}
+	return BriefDate{}, false
 }
 
 func (g *detWriter) ideas() []IdeaText {
-	b := g.b
 	var out []IdeaText
 	used := []string{}
-	if len(b.Occasions) > 0 {
-		o := b.Occasions[0]
-		picks := g.core(3)
-		used = append(used, names(picks)...)
-		out = append(out, g.occasionEmail(o, picks))
+	emailed := ""
+	if o, ok := g.nextOccasion(minEmailLead, ""); ok {
+		if idea, ok := g.occasionEmail(o, g.core(3)); ok {
+			used = append(used, idea.Products...)
+			emailed = o.Name
+			out = append(out, idea)
+		}
 	}
-	if len(b.Occasions) > 1 {
-		o := b.Occasions[1]
+	if o, ok := g.nextOccasion(minPostLead, emailed); ok {
 		picks := g.core(2, used...)
 		if len(picks) == 0 {
 			picks = g.core(2)
 		}
-		used = append(used, names(picks)...)
-		out = append(out, g.occasionSocial(o, picks))
+		if idea, ok := g.occasionSocial(o, picks); ok {
+			out = append(out, idea)
+		}
 	}
 	out = append(out, g.fixIdea())
 	if idea, ok := g.starterIdea(); ok {
@@ -223,32 +285,75 @@ func (g *detWriter) ideas() []IdeaText {
 	return out[:min(5, len(out))]
 }
 
-func (g *detWriter) occasionEmail(o BriefDate, picks []BriefProduct) IdeaText {
+func (g *detWriter) occasionEmail(o BriefDate, picks []BriefProduct) (IdeaText, bool) {
 	b := g.b
-	lead := min(10, max(o.DaysAway-1, 0))
+	p, ok := g.planFor(o)
+	if !ok {
+		return IdeaText{}, false
+	}
+	send, _ := p.at(min(emailLead, o.DaysAway)) // today when the occasion is close
+	if send.Before(p.today) {
+		send = p.today
+	}
 	kind := "picks"
 	if o.Gift {
 		kind = "gift guide"
 	}
 	title := fmt.Sprintf("%s %s from %s", o.Name, kind, b.StoreName)
-	why := fmt.Sprintf("%s is %d days away (%s).", o.Name, o.DaysAway, day(o.Date))
+	why := fmt.Sprintf("%s is %s (%s).", o.Name, daysAway(o.DaysAway), day(o.Date))
 	if b.Prices.Count > 0 {
-		why += fmt.Sprintf(" Most of your products sell for %s–%s, a comfortable %s budget; these picks sit in that band.", g.price(b.Prices.Low), g.price(b.Prices.High), strings.ToLower(kind))
+		why += fmt.Sprintf(" Most of your products sell for %s, a comfortable %s budget; these picks sit in that band.", g.band(), strings.ToLower(kind))
 	}
 	subject := fmt.Sprintf("%s is %s — %s", o.Name, day(o.Date), strings.ToLower(kind))
 	if len(picks) > 0 {
 		subject = fmt.Sprintf("%s: %s and more from %s", o.Name, picks[0].Name, b.StoreName)
 	}
-	body := fmt.Sprintf("Hi {first_name},\n\n%s is on %s. To make it easy, here are our favourites this season:\n\n%s\nOrder by %s so it arrives in time.\n\n%s",
-		o.Name, day(o.Date), g.lines(picks), shift(o.Date, -5), b.StoreName)
+	timing := []string{fmt.Sprintf("send %s, %s before", p.say(send), plural(int(p.date.Sub(send).Hours()/24), "day", "days"))}
+	if r, ok := p.at(reminderLead); ok && r.After(send) {
+		timing = append(timing, "reminder "+p.say(r))
+	}
+	deliver := ""
+	if o.Gift {
+		if last, ok := p.at(lastOrder); ok && !last.Before(send) {
+			timing = append(timing, "last order date "+p.say(last))
+			deliver = fmt.Sprintf("Order by %s so it arrives in time.", last.Format("Mon 2 Jan"))
+		} else {
+			// Honest about the calendar: delivery by the day can no longer
+			// be promised, so the email says what still works.
+			timing = append(timing, "too late to promise delivery, so the email leads with gift cards and pickup")
+			deliver = "Too late for delivery? A gift card arrives instantly."
+		}
+	}
+	list := g.lines(picks)
+	if list == "" {
+		list = "• everything in the shop: " + b.SiteURL + "\n" // no products could be read: link, never an empty list
+	}
+	body := fmt.Sprintf("Hi {first_name},\n\n%s is on %s. To make it easy, here are our favourites this season:\n\n%s", o.Name, day(o.Date), list)
+	if deliver != "" {
+		body += "\n" + deliver
+	}
+	body += "\n\n" + b.StoreName
 	return IdeaText{Title: title, WhyNow: why, Channel: ChannelEmail, SubjectLine: subject, Body: body, Products: names(picks),
-		Timing: fmt.Sprintf("Send %s (%d days before), reminder %s; last order date %s.", shift(o.Date, -lead), lead, shift(o.Date, -3), shift(o.Date, -5))}
+		Timing: upperFirst(strings.Join(timing, "; ")) + "."}, true
 }
 
-func (g *detWriter) occasionSocial(o BriefDate, picks []BriefProduct) IdeaText {
+func (g *detWriter) occasionSocial(o BriefDate, picks []BriefProduct) (IdeaText, bool) {
 	b := g.b
+	p, ok := g.planFor(o)
+	if !ok {
+		return IdeaText{}, false
+	}
+	var posts []string
+	for _, n := range []int{14, 7, 2} {
+		if t, ok := p.at(n); ok {
+			posts = append(posts, p.say(t))
+		}
+	}
+	if len(posts) == 0 {
+		posts = []string{p.say(p.today)}
+	}
 	title := fmt.Sprintf("Countdown to %s on social", o.Name)
-	why := fmt.Sprintf("%s follows on %s (%d days away); a short series of posts keeps %s in mind between emails.", o.Name, day(o.Date), o.DaysAway, b.StoreName)
+	why := fmt.Sprintf("%s follows on %s (%s); a short series of posts keeps %s in mind between emails.", o.Name, day(o.Date), daysAway(o.DaysAway), b.StoreName)
 	var post strings.Builder
 	fmt.Fprintf(&post, "%s is coming (%s). ", o.Name, day(o.Date))
 	for i, p := range picks {
@@ -262,10 +367,20 @@ func (g *detWriter) occasionSocial(o BriefDate, picks []BriefProduct) IdeaText {
 		}
 	}
 	fmt.Fprintf(&post, " Shop now at %s", b.SiteURL)
+	count := map[int]string{1: "One post", 2: "Two posts", 3: "Three posts"}[len(posts)]
 	return IdeaText{Title: title, WhyNow: why, Channel: ChannelSocial,
 		SubjectLine: fmt.Sprintf("%s is coming — which would you pick?", o.Name),
 		Body:        post.String(), Products: names(picks),
-		Timing: fmt.Sprintf("Three posts: %s, %s and %s.", shift(o.Date, -14), shift(o.Date, -7), shift(o.Date, -2))}
+		Timing: fmt.Sprintf("%s: %s.", count, joinAnd(posts))}, true
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
 }
 
 // fixIdea turns the review's costliest conversion or trust gap into a campaign.
@@ -330,8 +445,8 @@ func (g *detWriter) starterIdea() (IdeaText, bool) {
 		return IdeaText{}, false
 	}
 	return IdeaText{Title: fmt.Sprintf("Win new customers with %s", entry.Name), Channel: ChannelAds,
-		WhyNow: fmt.Sprintf("Your cheapest product is %s (%s) while most sell for %s–%s: a low-risk first order that introduces new shoppers to %s.",
-			entry.Name, entry.Display, g.price(b.Prices.Low), g.price(b.Prices.High), b.StoreName),
+		WhyNow: fmt.Sprintf("Your cheapest product is %s (%s) while most sell for %s: a low-risk first order that introduces new shoppers to %s.",
+			entry.Name, entry.Display, g.band(), b.StoreName),
 		SubjectLine: fmt.Sprintf("Try %s for just %s", entry.Name, entry.Display),
 		Body: fmt.Sprintf("Ad for people who do not know you yet: \"New to %s? Start with %s — %s.\" Link straight to the product page%s. Retarget buyers a week later with your core range.",
 			b.StoreName, entry.Name, entry.Display, urlSuffix(entry.URL)),
@@ -345,7 +460,7 @@ func (g *detWriter) premiumIdea() (IdeaText, bool) {
 		return IdeaText{}, false
 	}
 	return IdeaText{Title: fmt.Sprintf("Spotlight your flagship: %s", top.Name), Channel: ChannelEmail,
-		WhyNow:      fmt.Sprintf("%s is your most expensive product at %s, above your usual %s–%s; one sale is worth several ordinary orders.", top.Name, top.Display, g.price(b.Prices.Low), g.price(b.Prices.High)),
+		WhyNow:      fmt.Sprintf("%s is your most expensive product at %s, above your usual %s; one sale is worth several ordinary orders.", top.Name, top.Display, g.band()),
 		SubjectLine: fmt.Sprintf("Why %s is worth it", top.Name),
 		Body: fmt.Sprintf("Hi {first_name},\n\n%s is the piece we are proudest of. Here is what goes into it, and why customers keep it for years. %s\n\n[See %s]",
 			top.Name, "Show three close-up photos and one customer quote.", top.Name),

@@ -9,71 +9,10 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"uplift.dev/categories/internal/domain"
 )
-
-// Check ids of the website review.
-const (
-	CheckTitle          = "title"
-	CheckMetaDesc       = "meta-description"
-	CheckHeadings       = "headings"
-	CheckCanonical      = "canonical"
-	CheckImageAlt       = "image-alt"
-	CheckStructuredData = "structured-data"
-	CheckSitemapRobots  = "sitemap-robots"
-	CheckOpenGraph      = "open-graph"
-	CheckPageWeight     = "page-weight"
-	CheckImageWeight    = "image-weight"
-	CheckRenderBlocking = "render-blocking"
-	CheckCompression    = "compression"
-	CheckCaching        = "caching"
-	CheckViewport       = "viewport"
-	CheckHTTPS          = "https"
-	CheckContact        = "contact-page"
-	CheckReturns        = "returns-page"
-	CheckShipping       = "shipping-page"
-	CheckPrivacy        = "privacy-page"
-	CheckAddToCart      = "add-to-cart"
-	CheckReviews        = "reviews"
-	CheckEmailCapture   = "email-capture"
-)
-
-// Weight is one check of the website review and the points it is worth.
-type Weight struct {
-	Check  string
-	Group  string
-	Points int
-}
-
-// Weights is the published scoring table: a review's score is the sum of
-// the points earned on each check, and the points sum to 100, so a store
-// owner can see exactly where every lost point went. Changing a weight
-// changes every store's score; do it deliberately and update the tests.
-var Weights = []Weight{
-	{CheckTitle, domain.GroupSearch, 6},
-	{CheckMetaDesc, domain.GroupSearch, 6},
-	{CheckHeadings, domain.GroupSearch, 4},
-	{CheckCanonical, domain.GroupSearch, 3},
-	{CheckImageAlt, domain.GroupSearch, 4},
-	{CheckStructuredData, domain.GroupSearch, 5},
-	{CheckSitemapRobots, domain.GroupSearch, 3},
-	{CheckOpenGraph, domain.GroupSearch, 4},
-	{CheckPageWeight, domain.GroupSpeed, 4},
-	{CheckImageWeight, domain.GroupSpeed, 5},
-	{CheckRenderBlocking, domain.GroupSpeed, 6},
-	{CheckCompression, domain.GroupSpeed, 4},
-	{CheckCaching, domain.GroupSpeed, 3},
-	{CheckViewport, domain.GroupMobile, 8},
-	{CheckHTTPS, domain.GroupTrust, 8},
-	{CheckContact, domain.GroupTrust, 3},
-	{CheckReturns, domain.GroupTrust, 3},
-	{CheckShipping, domain.GroupTrust, 3},
-	{CheckPrivacy, domain.GroupTrust, 3},
-	{CheckAddToCart, domain.GroupConversion, 6},
-	{CheckReviews, domain.GroupConversion, 4},
-	{CheckEmailCapture, domain.GroupConversion, 5},
-}
 
 // Thresholds the speed checks use.
 const (
@@ -97,38 +36,42 @@ type draft struct {
 
 // reviewer runs every check on one site.
 type reviewer struct {
-	s     *site
-	store string
+	s      *site
+	store  string
+	steps  platformSteps
+	points map[string]int // check id → points
+	// platformKnown is true when the fixes can name the platform's menus.
+	platformKnown bool
 }
 
 // review produces the website review of s, comparing with previous.
 func review(s *site, previous *domain.Review) domain.Review {
-	r := &reviewer{s: s, store: storeName(s)}
-	checks := map[string]func() []draft{
-		CheckTitle: r.title, CheckMetaDesc: r.metaDesc, CheckHeadings: r.headings, CheckCanonical: r.canonical,
-		CheckImageAlt: r.imageAlt, CheckStructuredData: r.structuredData, CheckSitemapRobots: r.sitemapRobots,
-		CheckOpenGraph: r.openGraph, CheckPageWeight: r.pageWeight, CheckImageWeight: r.imageWeight,
-		CheckRenderBlocking: r.renderBlocking, CheckCompression: r.compression, CheckCaching: r.caching,
-		CheckViewport: r.viewport, CheckHTTPS: r.https,
-		CheckContact:   func() []draft { return r.trustPage(kindContact) },
-		CheckReturns:   func() []draft { return r.trustPage(kindReturns) },
-		CheckShipping:  func() []draft { return r.trustPage(kindShipping) },
-		CheckPrivacy:   func() []draft { return r.trustPage(kindPrivacy) },
-		CheckAddToCart: r.addToCart, CheckReviews: r.reviews, CheckEmailCapture: r.emailCapture,
+	r := &reviewer{s: s, store: storeName(s), points: map[string]int{}}
+	r.steps, r.platformKnown = stepsFor(s.Platform)
+	for _, c := range Checks {
+		r.points[c.ID] = c.Points
 	}
 	out := domain.Review{SiteURL: s.URL}
-	for _, w := range Weights {
-		drafts := checks[w.Check]()
-		remaining := w.Points
-		for _, d := range drafts {
+	for _, c := range Checks {
+		remaining := c.Points
+		for _, d := range c.run(r) {
 			lost := min(d.cost, remaining)
 			remaining -= lost
-			out.Findings = append(out.Findings, domain.Finding{
-				ID: findingID(w.Check, d.url, d.key), Group: w.Group, Check: w.Check, Title: d.title,
+			f := domain.Finding{
+				ID: findingID(c.ID, d.url, d.key), Group: c.Group, Check: c.ID, Title: d.title,
 				URL: d.url, Element: d.element, Why: d.why, Fix: d.fix, PointsLost: lost, State: domain.StateNew,
-			})
+			}
+			if lost == 0 {
+				out.Notes = append(out.Notes, f)
+			} else {
+				out.Findings = append(out.Findings, f)
+			}
 		}
-		out.Checks = append(out.Checks, domain.CheckResult{Check: w.Check, Group: w.Group, Weight: w.Points, Earned: remaining})
+		res := domain.CheckResult{Check: c.ID, Group: c.Group, Weight: c.Points, Earned: remaining}
+		if c.Audit != "" {
+			res.Lighthouse = &domain.AuditVerdict{Audit: c.Audit, Pass: c.passes(s.Home, s)}
+		}
+		out.Checks = append(out.Checks, res)
 		out.Score += remaining
 	}
 	compare(&out, previous)
@@ -148,6 +91,9 @@ func compare(r *domain.Review, previous *domain.Review) {
 		}
 	}
 	now := map[string]bool{}
+	for _, n := range r.Notes {
+		now[n.ID] = true // still true, only no longer costing points
+	}
 	for i := range r.Findings {
 		now[r.Findings[i].ID] = true
 		if before[r.Findings[i].ID] {
@@ -163,14 +109,34 @@ func compare(r *domain.Review, previous *domain.Review) {
 }
 
 // findingID is stable for the same check, page and element, so the next
-// review can tell what is still open.
+// review can tell what is still open. Neither the page nor the key keeps
+// the scheme, host or port of the store: a move to https, to www or to a
+// new domain leaves every id as it was.
 func findingID(check, pageURL, key string) string {
 	u := pageURL
 	if p, err := url.Parse(pageURL); err == nil {
-		u = p.EscapedPath() // http→https or www changes keep the same ids
+		u = p.EscapedPath()
+		key = siteRelative(key, p.Hostname())
 	}
 	sum := sha256.Sum256([]byte(check + "\x00" + u + "\x00" + key))
 	return check + "-" + hex.EncodeToString(sum[:5])
+}
+
+// siteRelative drops the scheme of an absolute URL, and its host and port
+// too when it is the page's own host (ignoring "www."). Other text is kept.
+func siteRelative(key, pageHost string) string {
+	k, err := url.Parse(key)
+	if err != nil || (k.Scheme != "http" && k.Scheme != "https") || k.Host == "" {
+		return key
+	}
+	rest := k.EscapedPath()
+	if k.RawQuery != "" {
+		rest += "?" + k.RawQuery
+	}
+	if strings.TrimPrefix(strings.ToLower(k.Hostname()), "www.") == strings.TrimPrefix(strings.ToLower(pageHost), "www.") {
+		return rest
+	}
+	return strings.TrimPrefix(strings.ToLower(k.Hostname()), "www.") + rest
 }
 
 // ratioCost spreads lost = ceil(weight*failed/total) over the drafts, so a
@@ -189,68 +155,119 @@ func ratioCost(drafts []draft, failed, total, weight int) []draft {
 	return drafts
 }
 
-func (r *reviewer) weight(check string) int {
-	for _, w := range Weights {
-		if w.Check == check {
-			return w.Points
-		}
-	}
-	return 0
-}
+// weight is the points of a check; the table is handed to the reviewer
+// (not read here) because the table itself refers to the checks.
+func (r *reviewer) weight(check string) int { return r.points[check] }
 
 // ---- search ----
+
+// gradedCost grades a check by its worst page: lost = round(weight *
+// largest share), given to that page's draft; the others become notes. A
+// title two characters too long costs nothing but a note, a title of
+// "Home" the check's points, and never as much as a missing title.
+func gradedCost(drafts []draft, shares []float64, weight int) []draft {
+	worst := -1
+	for i, sh := range shares {
+		if worst < 0 || sh > shares[worst] {
+			worst = i
+		}
+	}
+	if worst >= 0 {
+		drafts[worst].cost = int(float64(weight)*shares[worst] + 0.5)
+	}
+	return drafts
+}
+
+// Title and description lengths search engines show in full.
+const (
+	titleMin, titleMax = 15, 60
+	descMin, descMax   = 50, 160
+)
+
+// overShare grades how far a length is past the limit: nothing at the
+// limit, all of it at half as long again.
+func overShare(n, limit int) float64 {
+	return min(1, float64(n-limit)/(float64(limit)/2))
+}
 
 func (r *reviewer) title() []draft {
 	var out []draft
 	pages := r.s.all()
-	homeTitle := strings.ToLower(r.s.Home.Title)
-	for i, p := range pages {
-		t := p.Title
-		suggest := r.suggestTitle(p)
-		switch {
-		case t == "":
+	for _, p := range pages {
+		if !p.HasTitle {
 			out = append(out, draft{key: "missing", title: "Page has no title", url: p.URL, element: "<title>",
 				why: "The title is the blue link people click in Google and the name of the browser tab; without one, search engines make one up.",
-				fix: fmt.Sprintf("Add <title>%s</title> inside <head>.", suggest)})
-		case len([]rune(t)) < 15:
-			out = append(out, draft{key: "short", title: "Page title is too short", url: p.URL, element: "<title>" + t + "</title>",
-				why: "A very short title wastes the most valuable words on the search results page and says little about what you sell.",
-				fix: fmt.Sprintf("Use a descriptive title of 30–60 characters, for example: <title>%s</title>", suggest)})
-		case len([]rune(t)) > 70:
-			out = append(out, draft{key: "long", title: "Page title is too long", url: p.URL, element: "<title>" + truncateWords(t, 90) + "</title>",
-				why: "Google cuts titles after about 60 characters, so the end of this one is never seen.",
-				fix: fmt.Sprintf("Shorten it to under 60 characters, for example: <title>%s</title>", suggest)})
-		case i > 0 && strings.ToLower(t) == homeTitle:
-			out = append(out, draft{key: "duplicate", title: "Page reuses the home page title", url: p.URL, element: "<title>" + t + "</title>",
-				why: "When many pages share one title, search engines cannot tell them apart and may show the wrong page.",
-				fix: fmt.Sprintf("Give this page its own title, for example: <title>%s</title>", suggest)})
+				fix: fmt.Sprintf("Add <title>%s</title> inside <head>.", r.suggestTitle(p))})
 		}
 	}
 	return ratioCost(out, len(out), len(pages), r.weight(CheckTitle))
+}
+
+func (r *reviewer) titleLength() []draft {
+	var out []draft
+	var shares []float64
+	pages := r.s.all()
+	homeTitle := strings.ToLower(r.s.Home.Title)
+	for i, p := range pages {
+		t := p.Title
+		n := len([]rune(t))
+		switch {
+		case !p.HasTitle:
+		case n < titleMin:
+			out = append(out, draft{key: "short", title: "Page title is too short", url: p.URL, element: "<title>" + t + "</title>",
+				why: "A very short title wastes the most valuable words on the search results page and says little about what you sell.",
+				fix: fmt.Sprintf("Use a descriptive title of 30–60 characters, for example: <title>%s</title>", r.suggestTitle(p))})
+			shares = append(shares, 1)
+		case n > titleMax:
+			out = append(out, draft{key: "long", title: fmt.Sprintf("Page title is %d characters over the %d Google shows", n-titleMax, titleMax), url: p.URL, element: "<title>" + truncateWords(t, 90) + "</title>",
+				why: "Google cuts titles after about 60 characters, so the end of this one is not seen.",
+				fix: fmt.Sprintf("Shorten it to under 60 characters, for example: <title>%s</title>", r.suggestTitle(p))})
+			shares = append(shares, overShare(n, titleMax))
+		case i > 0 && strings.ToLower(t) == homeTitle:
+			out = append(out, draft{key: "duplicate", title: "Page reuses the home page title", url: p.URL, element: "<title>" + t + "</title>",
+				why: "When many pages share one title, search engines cannot tell them apart and may show the wrong page.",
+				fix: fmt.Sprintf("Give this page its own title, for example: <title>%s</title>", r.suggestTitle(p))})
+			shares = append(shares, 1)
+		}
+	}
+	return gradedCost(out, shares, r.weight(CheckTitleLength))
 }
 
 func (r *reviewer) metaDesc() []draft {
 	var out []draft
 	pages := r.s.all()
 	for _, p := range pages {
-		d := p.MetaDesc
-		suggest := r.suggestDescription(p)
-		switch {
-		case !p.HasMetaDesc || d == "":
+		if !auditMetaDesc(p, r.s) {
 			out = append(out, draft{key: "missing", title: "Page has no meta description", url: p.URL, element: `<meta name="description">`,
 				why: "Search engines show the meta description under your link; without one they pick a random snippet, and fewer people click.",
-				fix: fmt.Sprintf(`Add inside <head>: <meta name="description" content="%s">`, suggest)})
-		case len([]rune(d)) < 50:
-			out = append(out, draft{key: "short", title: "Meta description is too short", url: p.URL, element: fmt.Sprintf(`<meta name="description" content="%s">`, d),
-				why: "A one-line description does not give shoppers a reason to click your result over the next one.",
-				fix: fmt.Sprintf(`Replace it with 120–155 characters that say what you sell and why: <meta name="description" content="%s">`, suggest)})
-		case len([]rune(d)) > 170:
-			out = append(out, draft{key: "long", title: "Meta description is too long", url: p.URL, element: fmt.Sprintf(`<meta name="description" content="%s">`, truncateWords(d, 100)),
-				why: "Search engines cut descriptions after about 155 characters, so the end of yours is hidden.",
-				fix: fmt.Sprintf(`Shorten it to under 155 characters: <meta name="description" content="%s">`, suggest)})
+				fix: fmt.Sprintf(`Add inside <head>: <meta name="description" content="%s">`, r.suggestDescription(p))})
 		}
 	}
 	return ratioCost(out, len(out), len(pages), r.weight(CheckMetaDesc))
+}
+
+func (r *reviewer) metaDescLength() []draft {
+	var out []draft
+	var shares []float64
+	pages := r.s.all()
+	for _, p := range pages {
+		d := p.MetaDesc
+		n := len([]rune(d))
+		switch {
+		case d == "":
+		case n < descMin:
+			out = append(out, draft{key: "short", title: "Meta description is too short", url: p.URL, element: fmt.Sprintf(`<meta name="description" content="%s">`, d),
+				why: "A one-line description does not give shoppers a reason to click your result over the next one.",
+				fix: fmt.Sprintf(`Replace it with 120–155 characters that say what you sell and why: <meta name="description" content="%s">`, r.suggestDescription(p))})
+			shares = append(shares, float64(descMin-n)/descMin)
+		case n > descMax:
+			out = append(out, draft{key: "long", title: "Meta description is too long", url: p.URL, element: fmt.Sprintf(`<meta name="description" content="%s">`, truncateWords(d, 100)),
+				why: "Search engines cut descriptions after about 155 characters, so the end of yours is hidden.",
+				fix: fmt.Sprintf(`Shorten it to under 155 characters: <meta name="description" content="%s">`, r.suggestDescription(p))})
+			shares = append(shares, overShare(n, descMax))
+		}
+	}
+	return gradedCost(out, shares, r.weight(CheckMetaDescLength))
 }
 
 func (r *reviewer) headings() []draft {
@@ -266,27 +283,35 @@ func (r *reviewer) headings() []draft {
 			out = append(out, draft{key: "many", title: fmt.Sprintf("Page has %d main headings (h1)", n), url: p.URL,
 				element: "<h1>" + strings.Join(limitStrings(p.H1, 4), "</h1>, <h1>") + "</h1>",
 				why:     "Several h1s blur what the page is about; search engines and screen readers expect one.",
-				fix:     fmt.Sprintf("Keep <h1>%s</h1> and change the other %d to <h2>.", firstNonEmpty(p.H1[0], r.suggestH1(p)), n-1)})
+				fix:     fmt.Sprintf("Keep <h1>%s</h1> and change the other %s to <h2>.", firstNonEmpty(p.H1[0], r.suggestH1(p)), plural(n-1, "heading", "headings"))})
 		}
 	}
 	return ratioCost(out, len(out), len(pages), r.weight(CheckHeadings))
 }
 
+// canonical loses points on Lighthouse's criterion (a canonical link that
+// is invalid, relative, conflicting or pointing at the home page); a page
+// with none at all is only a note, as Lighthouse does not require one.
 func (r *reviewer) canonical() []draft {
-	var out []draft
+	var bad, notes []draft
 	pages := r.s.all()
 	for _, p := range pages {
-		if p.HasCanonical && p.Canonical == "" {
-			out = append(out, draft{key: "empty", title: "Canonical link is empty", url: p.URL, element: `<link rel="canonical" href="">`,
+		switch why := canonicalProblem(p); {
+		case why != "":
+			bad = append(bad, draft{key: "invalid", title: "Canonical link is wrong", url: p.URL, element: `<link rel="canonical" href="` + strings.Join(p.Canonicals, `">, <link rel="canonical" href="`) + `">`,
+				why: "The canonical link tells search engines which address to rank; here " + why + ", so they may ignore it or rank the wrong page.",
+				fix: fmt.Sprintf(`Keep exactly one, with the page's full address: <link rel="canonical" href="%s">`, p.URL)})
+		case p.HasCanonical && len(p.Canonicals) == 0:
+			notes = append(notes, draft{key: "empty", title: "Canonical link is empty", url: p.URL, element: `<link rel="canonical" href="">`,
 				why: "An empty canonical link points search engines nowhere, so they guess which address of the page to rank.",
 				fix: fmt.Sprintf(`Fill in the address: <link rel="canonical" href="%s">`, p.URL)})
-		} else if p.Canonical == "" {
-			out = append(out, draft{key: "missing", title: "Page has no canonical link", url: p.URL, element: `<link rel="canonical">`,
+		case !p.HasCanonical:
+			notes = append(notes, draft{key: "missing", title: "Page has no canonical link", url: p.URL, element: `<link rel="canonical">`,
 				why: "Stores reach the same page through many URLs (filters, tracking tags, collections); a canonical link tells search engines which one to rank.",
 				fix: fmt.Sprintf(`Add inside <head>: <link rel="canonical" href="%s">`, p.URL)})
 		}
 	}
-	return ratioCost(out, len(out), len(pages), r.weight(CheckCanonical))
+	return append(ratioCost(bad, len(bad), len(pages), r.weight(CheckCanonical)), notes...)
 }
 
 func (r *reviewer) imageAlt() []draft {
@@ -306,25 +331,121 @@ func (r *reviewer) imageAlt() []draft {
 				bad = append(bad, img)
 			}
 		}
+		unlisted := 0
 		if len(bad) == 0 {
-			continue
+			// Images without a file or too small to list still fail the
+			// audit when they have no text alternative.
+			if p.ImgNoAltCount == 0 {
+				continue
+			}
+			unlisted = p.ImgNoAltCount
 		}
 		var fixes []string
 		for _, img := range bad[:min(5, len(bad))] {
-			fixes = append(fixes, fmt.Sprintf(`%s → alt="%s"`, path.Base(img.Src), r.suggestAlt(img)))
+			fixes = append(fixes, fmt.Sprintf(`%s → alt="%s"`, path.Base(img.Src), r.suggestAlt(p, img)))
 		}
 		more := ""
 		if len(bad) > 5 {
 			more = fmt.Sprintf(" (and %d more)", len(bad)-5)
 		}
-		out = append(out, draft{key: "missing", title: fmt.Sprintf("%d images have no alt text", len(bad)), url: p.URL, element: bad[0].Tag + more,
-			why: "Alt text describes an image to blind shoppers and to Google Images, which sends product traffic.",
-			fix: "Add an alt attribute describing each image: " + strings.Join(fixes, "; ") + more + "."})
-		if len(bad) == 1 {
-			out[len(out)-1].title = "An image has no alt text"
+		n := max(len(bad), unlisted)
+		d := draft{key: "missing", title: plural(n, "image has", "images have") + " no alt text", url: p.URL,
+			why: "Alt text describes an image to blind shoppers and to Google Images, which sends product traffic."}
+		if len(bad) > 0 {
+			d.element = bad[0].Tag + more
+			d.fix = "Add an alt attribute describing each image: " + strings.Join(fixes, "; ") + more + "."
+		} else {
+			d.element, d.fix = "<img> without alt", `Add alt="" to images that only decorate (tracking pixels, spacers) and a description to the others.`
+			d.cost = 1
 		}
+		if n == 1 {
+			d.title = "An image has no alt text"
+		}
+		out = append(out, d)
 	}
 	return ratioCost(out, missing, total, r.weight(CheckImageAlt))
+}
+
+func (r *reviewer) linkText() []draft {
+	var out []draft
+	pages := r.s.all()
+	for _, p := range pages {
+		bad := vagueLinks(p)
+		if len(bad) == 0 {
+			continue
+		}
+		var shown []string
+		for _, a := range bad[:min(3, len(bad))] {
+			shown = append(shown, fmt.Sprintf(`<a href="%s">%s</a>`, a.RawHref, a.Text))
+		}
+		out = append(out, draft{key: "vague", title: plural(len(bad), "link says", "links say") + " nothing about where it goes", url: p.URL,
+			element: strings.Join(shown, ", "),
+			why:     "Search engines and screen-reader users read link text to know what is behind a link; \"click here\" or \"more\" tells them nothing.",
+			fix:     fmt.Sprintf("Write what the link leads to, for example %q instead of %q.", "Read our shipping policy", bad[0].Text)})
+	}
+	return ratioCost(out, len(out), len(pages), r.weight(CheckLinkText))
+}
+
+func (r *reviewer) crawlableAnchors() []draft {
+	var out []draft
+	pages := r.s.all()
+	for _, p := range pages {
+		bad := uncrawlable(p)
+		if len(bad) == 0 {
+			continue
+		}
+		var shown []string
+		for _, a := range bad[:min(3, len(bad))] {
+			el := "<a"
+			if a.HasHref {
+				el += fmt.Sprintf(` href="%s"`, a.RawHref)
+			}
+			shown = append(shown, el+">"+truncateWords(a.Text, 40)+"</a>")
+		}
+		out = append(out, draft{key: "uncrawlable", title: plural(len(bad), "link search engines cannot follow", "links search engines cannot follow"), url: p.URL,
+			element: strings.Join(shown, ", "),
+			why:     "Search engines find your pages by following href addresses; a link without one (or with javascript:void(0)) is a dead end for them.",
+			fix:     "Give each link a real address, <a href=\"/collections/sale\">…</a>; for something that only opens a menu or runs a script, use a <button> instead of <a>."})
+	}
+	return ratioCost(out, len(out), len(pages), r.weight(CheckCrawlable))
+}
+
+func (r *reviewer) indexable() []draft {
+	var out []draft
+	pages := r.s.all()
+	for _, p := range pages {
+		if why := noindexReason(p, time.Now()); why != "" {
+			out = append(out, draft{key: "noindex", title: "Search engines are told not to list this page", url: p.URL, element: why,
+				why: "A noindex directive keeps the page out of Google entirely, so shoppers searching for it never find it.",
+				fix: "Remove noindex from the robots meta tag or the X-Robots-Tag header (often a leftover \"hide while building\" setting)."})
+		}
+	}
+	return ratioCost(out, len(out), len(pages), r.weight(CheckIndexable))
+}
+
+func (r *reviewer) hreflang() []draft {
+	var out []draft
+	pages := r.s.all()
+	for _, p := range pages {
+		if bad := badHreflangs(p); len(bad) > 0 {
+			out = append(out, draft{key: "hreflang", title: "Language versions are announced wrongly", url: p.URL, element: strings.Join(limitStrings(bad, 3), "; "),
+				why: "hreflang links tell search engines which language version to show each shopper; invalid ones are ignored.",
+				fix: `Use ISO language codes (en, en-GB, fr, x-default) and full addresses in <head>: <link rel="alternate" hreflang="fr" href="https://…/fr/">.`})
+		}
+	}
+	return ratioCost(out, len(out), len(pages), r.weight(CheckHreflang))
+}
+
+func (r *reviewer) httpStatus() []draft {
+	var out []draft
+	for _, p := range r.s.all() {
+		if !auditHTTPStatus(p, r.s) {
+			out = append(out, draft{key: "status", title: fmt.Sprintf("Page answers HTTP %d", p.Status), url: p.URL, element: fmt.Sprintf("HTTP %d", p.Status),
+				why: "Search engines drop pages that answer with an error status, even when they show content.",
+				fix: "Serve the page with status 200, or redirect it (301) to the page that replaced it.", cost: r.weight(CheckHTTPStatus)})
+		}
+	}
+	return out
 }
 
 // orgTypes are JSON-LD types that describe the business itself.
@@ -517,7 +638,9 @@ func (r *reviewer) viewport() []draft {
 			out = append(out, draft{key: "missing", title: "Page is not set up for phones", url: p.URL, element: `<meta name="viewport">`,
 				why: "Without a viewport tag, phones show a shrunken desktop page that shoppers must pinch to read — and most store visits are on phones.",
 				fix: "Add inside <head>: " + fixTag})
-		case !strings.Contains(vp, "width=device-width"):
+		case !strings.Contains(vp, "width=device-width") && !strings.Contains(vp, "initial-scale="):
+			// Browsers lay a page out for the phone with either; Lighthouse's
+			// viewport audit accepts both.
 			failed++
 			out = append(out, draft{key: "width", title: "Viewport does not follow the phone's width", url: p.URL, element: fmt.Sprintf(`<meta name="viewport" content="%s">`, p.Viewport),
 				why: "A fixed-width viewport makes phones scale the page instead of laying it out for the screen.",
@@ -556,19 +679,18 @@ func (r *reviewer) https() []draft {
 	return out
 }
 
-var trustCopy = map[string]struct{ name, why, fix, shopify string }{
+var trustCopy = map[string]struct {
+	name, why, fix string
+	policy         bool // a policy page, which some platforms write for you
+}{
 	kindContact: {"contact", "Shoppers look for a way to reach a real person before they buy from a store they do not know.",
-		"Add a Contact page with an email address (and phone or form) and link it in the footer as \"Contact us\".",
-		"In Shopify: Online Store → Pages → Add page, choose the \"contact\" template, then add it to the footer menu."},
+		"Add a Contact page with an email address (and phone or form) and link it in the footer as \"Contact us\".", false},
 	kindReturns: {"returns", "A clear returns policy is one of the first things shoppers check; without it many will not risk an order.",
-		"Publish a Returns & refunds page (how many days, who pays return shipping, how refunds are paid) and link it in the footer.",
-		"In Shopify: Settings → Policies → Refund policy, then add it to the footer menu."},
+		"Publish a Returns & refunds page (how many days, who pays return shipping, how refunds are paid) and link it in the footer.", true},
 	kindShipping: {"shipping", "Surprise shipping costs are the most common reason carts are abandoned; shoppers want costs and times up front.",
-		"Publish a Shipping page (where you ship, costs, delivery times, free-shipping threshold) and link it in the footer.",
-		"In Shopify: Settings → Policies → Shipping policy, then add it to the footer menu."},
+		"Publish a Shipping page (where you ship, costs, delivery times, free-shipping threshold) and link it in the footer.", true},
 	kindPrivacy: {"privacy", "A privacy policy is required by law when you collect emails or orders, and its absence looks untrustworthy.",
-		"Publish a Privacy policy (what you collect, why, who you share it with, how to ask for deletion) and link it in the footer.",
-		"In Shopify: Settings → Policies → Privacy policy, then add it to the footer menu."},
+		"Publish a Privacy policy (what you collect, why, who you share it with, how to ask for deletion) and link it in the footer.", true},
 }
 
 func (r *reviewer) trustPage(kind string) []draft {
@@ -591,8 +713,12 @@ func (r *reviewer) trustPage(kind string) []draft {
 		return nil
 	}
 	fix := c.fix
-	if r.s.Shopify {
-		fix += " " + c.shopify
+	if r.platformKnown {
+		step := r.steps.page
+		if c.policy && r.steps.policy != "" {
+			step = r.steps.policy
+		}
+		fix += " " + step
 	}
 	for _, u := range r.s.SitemapURLs {
 		if slices.Contains(pageKinds(u, ""), kind) {
@@ -684,8 +810,8 @@ func (r *reviewer) reviews() []draft {
 		}
 	}
 	fix := "Collect reviews from past buyers (an email a week after delivery) and show the stars and reviews on each product page."
-	if r.s.Shopify {
-		fix += " A free app such as Shopify Product Reviews or Judge.me adds this and the review markup Google needs."
+	if r.platformKnown {
+		fix += " " + r.steps.reviews
 	}
 	return []draft{{key: "reviews", title: "No customer reviews on product pages", url: u, element: "product reviews section",
 		why: "Most shoppers read reviews before buying from a store they do not know; products with reviews convert noticeably better.",

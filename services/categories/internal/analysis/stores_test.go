@@ -154,7 +154,7 @@ func goodStore(t *testing.T) *httptest.Server {
 func poorStore(t *testing.T) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
-	head := `<title>Home</title>
+	head := `<title>Home</title><meta property="og:site_name" content="Bramble Honey">
 <script src="/js/jquery.js"></script><script src="/js/slider.js"></script>
 <link rel="stylesheet" href="/css/a.css"><link rel="stylesheet" href="/css/b.css"><link rel="stylesheet" href="/css/c.css"><link rel="stylesheet" href="/css/d.css"><link rel="stylesheet" href="/css/e.css">`
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {

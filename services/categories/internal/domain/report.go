@@ -73,6 +73,16 @@ type CheckResult struct {
 	Group  string
 	Weight int // points the check is worth; all weights sum to 100
 	Earned int // points earned, 0..Weight
+	// Lighthouse is the Lighthouse SEO audit this check reaches a verdict
+	// on, with that verdict, on Lighthouse's own criterion; nil for checks
+	// Lighthouse has no audit for.
+	Lighthouse *AuditVerdict `json:",omitempty"`
+}
+
+// AuditVerdict is a Lighthouse audit's pass or fail on the reviewed page.
+type AuditVerdict struct {
+	Audit string
+	Pass  bool
 }
 
 // Review is one website review.
@@ -80,7 +90,10 @@ type Review struct {
 	SiteURL  string
 	Score    int
 	Checks   []CheckResult
-	Findings []Finding
+	Findings []Finding // each loses points
+	// Notes are true of the site but cost nothing (the check's points are
+	// already spent), kept apart so findings stay a list of what to fix.
+	Notes []Finding `json:",omitempty"`
 }
 
 // Insight is a short, specific observation with the evidence behind it.

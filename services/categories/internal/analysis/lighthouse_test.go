@@ -1,0 +1,141 @@
+package analysis
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// lighthouseVerdicts reads lighthouse-seo.tsv: page → audit → pass. An
+// audit Lighthouse found not applicable is absent, and counts as a pass.
+func lighthouseVerdicts(t *testing.T) map[string]map[string]bool {
+	t.Helper()
+	f, err := os.Open(filepath.Join(corpusDir, "lighthouse-seo.tsv"))
+	if err != nil {
+		t.Skipf("store corpus not available at %s: %v", corpusDir, err)
+	}
+	defer f.Close()
+	out := map[string]map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Scan() // header
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) < 3 {
+			continue
+		}
+		audits := map[string]bool{}
+		for _, kv := range strings.Split(cols[2], ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			audits[k] = v == "1"
+		}
+		out[cols[0]] = audits
+	}
+	return out
+}
+
+// servePage serves one corpus page at / on loopback, as Lighthouse was run.
+func servePage(t *testing.T, body []byte) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// knownDifferences are the verdicts where the review deliberately, or
+// unavoidably, differs from Lighthouse, with the reason.
+var knownDifferences = map[string]string{
+	// The page's only offending anchor is an <a class="thumbnail"> with no
+	// href in the product zoom gallery. Lighthouse judges the DOM after the
+	// page's scripts ran (the gallery script rebuilds it); the review reads
+	// the HTML as served, where a link without an address is a dead end
+	// for crawlers that do not run scripts.
+	"peb-3.html/crawlable-anchors": "served HTML, not the scripted DOM",
+}
+
+// TestLighthouseSEOAgreement reviews each corpus page and compares every
+// check that matches a Lighthouse SEO audit with Lighthouse 13's verdict
+// on the same page, printing the agreement table.
+func TestLighthouseSEOAgreement(t *testing.T) {
+	verdicts := lighthouseVerdicts(t)
+	pages := make([]string, 0, len(verdicts))
+	for p := range verdicts {
+		pages = append(pages, p)
+	}
+	sort.Strings(pages)
+	var audits []string
+	for _, c := range Checks {
+		if c.Audit != "" {
+			audits = append(audits, c.Audit)
+		}
+	}
+	type cell struct{ ours, theirs bool }
+	table := map[string]map[string]cell{}
+	agree, total := 0, 0
+	for _, name := range pages {
+		body, err := os.ReadFile(filepath.Join(corpusDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := servePage(t, body)
+		a := newTestAnalyzer(t, srv, Options{Timeout: 2 * time.Second})
+		rv, err := a.Score(context.Background(), srv.URL)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		table[name] = map[string]cell{}
+		for _, c := range rv.Checks {
+			if c.Lighthouse == nil {
+				continue
+			}
+			want, ok := verdicts[name][c.Lighthouse.Audit]
+			if !ok {
+				want = true // not applicable
+			}
+			table[name][c.Lighthouse.Audit] = cell{c.Lighthouse.Pass, want}
+			total++
+			if c.Lighthouse.Pass == want {
+				agree++
+			} else if _, known := knownDifferences[name+"/"+c.Lighthouse.Audit]; !known {
+				t.Errorf("%s: %s: review says pass=%v, Lighthouse %v", name, c.Lighthouse.Audit, c.Lighthouse.Pass, want)
+			}
+			// A failed verdict always costs points, a pass never does.
+			if c.Lighthouse.Pass != (c.Earned == c.Weight) && c.Check != CheckImageAlt {
+				t.Errorf("%s: %s earned %d of %d with verdict pass=%v", name, c.Check, c.Earned, c.Weight, c.Lighthouse.Pass)
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n| page | %s |\n|---|%s\n", strings.Join(audits, " | "), strings.Repeat("---|", len(audits)))
+	for _, name := range pages {
+		fmt.Fprintf(&b, "| %s |", name)
+		for _, au := range audits {
+			c := table[name][au]
+			mark := map[bool]string{true: "pass", false: "FAIL"}[c.ours]
+			if c.ours != c.theirs {
+				mark += " ≠"
+			}
+			fmt.Fprintf(&b, " %s |", mark)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "agreement: %d of %d verdicts (%.1f%%)\n", agree, total, 100*float64(agree)/float64(total))
+	t.Log(b.String())
+	if agree*100 < total*95 {
+		t.Errorf("agreement %d of %d is under 95%%", agree, total)
+	}
+}
