@@ -135,8 +135,7 @@ func isPort(s string) bool {
 
 // Check fetches the home page only, quickly: nil if the site can be read.
 func (a *Analyzer) Check(ctx context.Context, siteURL string) error {
-	ctx = withRobots(ctx, newRobotsCache(a.f))
-	_, err := a.readHome(ctx, siteURL)
+	_, err := readHome(ctx, a.f.session(), siteURL)
 	return err
 }
 

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -35,7 +36,8 @@ type site struct {
 	SitemapURLs  []string
 	Catalogue    catalogue
 	Assets       []asset
-	Platform     string // the store platform, see platform.go
+	Platform     string   // the store platform, see platform.go
+	SlowHosts    []string // asset hosts that ran out of time
 }
 
 // asset is a resource of the home page that was measured.
@@ -70,12 +72,12 @@ func unreadable(err error) error {
 }
 
 // readHome fetches and checks the home page.
-func (a *Analyzer) readHome(ctx context.Context, siteURL string) (*response, error) {
+func readHome(ctx context.Context, sess *session, siteURL string) (*response, error) {
 	u, err := NormalizeURL(siteURL)
 	if err != nil {
 		return nil, unreadable(err)
 	}
-	resp, err := a.f.get(ctx, http.MethodGet, u, 0)
+	resp, err := sess.get(ctx, http.MethodGet, u, 0)
 	if err != nil {
 		return nil, unreadable(err)
 	}
@@ -95,11 +97,9 @@ func (a *Analyzer) read(ctx context.Context, siteURL string, o readOpts) (*site,
 	if progress == nil {
 		progress = func(int, string) {}
 	}
-	rc := newRobotsCache(a.f)
-	ctx = withRobots(ctx, rc)
-
+	sess := a.f.session()
 	progress(5, "Reading your home page")
-	resp, err := a.readHome(ctx, siteURL)
+	resp, err := readHome(ctx, sess, siteURL)
 	if err != nil {
 		return nil, err
 	}
@@ -107,18 +107,18 @@ func (a *Analyzer) read(ctx context.Context, siteURL string, o readOpts) (*site,
 	fillResponse(home, resp)
 	hu, _ := url.Parse(resp.URL)
 	s := &site{URL: resp.URL, Origin: hu.Scheme + "://" + hu.Host, Home: home, Broken: map[string]int{}, Platform: home.Platform}
-	re := rc.entry(ctx, hu)
+	re := sess.robots.entry(ctx, hu)
 	s.RobotsStatus = re.status
 
 	progress(15, "Reading your sitemap")
-	s.readSitemaps(ctx, a, re.rules.sitemaps)
+	s.readSitemaps(ctx, sess, re.rules.sitemaps)
 
 	targets := s.choosePages(a.opts.MaxPages)
 	progress(25, fmt.Sprintf("Checking %d pages", len(targets)+1))
 	pages := make([]*page, len(targets))
 	statuses := make([]int, len(targets))
 	parallel(len(targets), func(i int) {
-		r, err := a.f.get(ctx, http.MethodGet, targets[i], 0)
+		r, err := sess.get(ctx, http.MethodGet, targets[i], 0)
 		switch {
 		case err != nil:
 			statuses[i] = -1
@@ -141,7 +141,7 @@ func (a *Analyzer) read(ctx context.Context, siteURL string, o readOpts) (*site,
 	currency := pageCurrency(home, resp.Body)
 	if o.catalogue && s.Platform == PlatformShopify {
 		progress(55, "Reading your product catalogue")
-		if r, err := a.f.get(ctx, http.MethodGet, s.Origin+"/products.json?limit=250", 0); err == nil && r.Status == http.StatusOK {
+		if r, err := sess.get(ctx, http.MethodGet, s.Origin+"/products.json?limit=250", 0); err == nil && r.Status == http.StatusOK {
 			if ps, err := parseShopifyProducts(r.Body, s.Origin, currency); err == nil && len(ps) > 0 {
 				s.Catalogue = catalogue{Products: ps, Source: "products.json"}
 			}
@@ -164,7 +164,7 @@ func (a *Analyzer) read(ctx context.Context, siteURL string, o readOpts) (*site,
 	}
 
 	progress(65, "Checking images and files")
-	s.measureAssets(ctx, a)
+	s.measureAssets(ctx, sess)
 	return s, nil
 }
 
@@ -204,7 +204,7 @@ type sitemapDoc struct {
 
 // readSitemaps reads the sitemaps robots.txt names (same site only), or
 // /sitemap.xml, following an index to a few child sitemaps.
-func (s *site) readSitemaps(ctx context.Context, a *Analyzer, fromRobots []string) {
+func (s *site) readSitemaps(ctx context.Context, sess *session, fromRobots []string) {
 	var queue []string
 	for _, sm := range fromRobots {
 		if s.sameSite(sm) {
@@ -223,7 +223,7 @@ func (s *site) readSitemaps(ctx context.Context, a *Analyzer, fromRobots []strin
 		}
 		seen[sm] = true
 		read++
-		r, err := a.f.get(ctx, http.MethodGet, sm, 0)
+		r, err := sess.get(ctx, http.MethodGet, sm, 0)
 		if err != nil || r.Status != http.StatusOK {
 			continue
 		}
@@ -415,9 +415,19 @@ func (s *site) choosePages(limit int) []string {
 	return out
 }
 
+// Time bounds of the asset checks: a slow or silent asset host (a CDN, a
+// widget's server) must not hold up the review of the page.
+const (
+	assetHostBudget  = time.Second            // all of one host's asset requests together
+	assetPhaseBudget = 1500 * time.Millisecond // the whole asset phase
+	assetHostConns   = 3                       // requests to one host at once
+)
+
 // measureAssets sizes a few of the home page's images, stylesheets and
-// scripts and reads their caching headers.
-func (s *site) measureAssets(ctx context.Context, a *Analyzer) {
+// scripts and reads their caching headers: all at once, each host within
+// its own time budget. A host that runs out of time is named in SlowHosts
+// and its files are left unmeasured rather than waited for.
+func (s *site) measureAssets(ctx context.Context, sess *session) {
 	var list []asset
 	seen := map[string]bool{}
 	add := func(u, kind string) {
@@ -438,23 +448,67 @@ func (s *site) measureAssets(ctx context.Context, a *Analyzer) {
 	for _, js := range s.Home.Scripts[:min(3, len(s.Home.Scripts))] {
 		add(js, "script")
 	}
-	parallel(len(list), func(i int) {
+	ctx, cancel := context.WithTimeout(ctx, assetPhaseBudget)
+	defer cancel()
+	type host struct {
+		ctx   context.Context
+		conns chan struct{}
+		slow  atomic.Bool
+	}
+	hosts := map[string]*host{}
+	for _, as := range list {
+		h := hostOf(as.URL)
+		if hosts[h] == nil {
+			hctx, hcancel := context.WithTimeout(ctx, assetHostBudget)
+			defer hcancel()
+			hosts[h] = &host{ctx: hctx, conns: make(chan struct{}, assetHostConns)}
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range list {
 		as := &list[i]
-		r, err := a.f.get(ctx, http.MethodHead, as.URL, 0)
-		if err == nil && (r.Status == http.StatusMethodNotAllowed || r.size() < 0) {
-			r, err = a.f.get(ctx, http.MethodGet, as.URL, 0)
-		}
-		if err != nil {
-			return
-		}
-		as.Status, as.Bytes, as.Compressed = r.Status, r.size(), r.Compressed
-		as.CacheCtl, as.Expires, as.Date = r.Header.Get("Cache-Control"), r.Header.Get("Expires"), r.Header.Get("Date")
-	})
+		h := hosts[hostOf(as.URL)]
+		wg.Go(func() {
+			select {
+			case h.conns <- struct{}{}:
+				defer func() { <-h.conns }()
+			case <-h.ctx.Done():
+				h.slow.Store(true)
+				return
+			}
+			r, err := sess.get(h.ctx, http.MethodHead, as.URL, 0)
+			if err == nil && (r.Status == http.StatusMethodNotAllowed || r.size() < 0) {
+				r, err = sess.get(h.ctx, http.MethodGet, as.URL, 0)
+			}
+			if err != nil {
+				if h.ctx.Err() != nil {
+					h.slow.Store(true)
+				}
+				return
+			}
+			as.Status, as.Bytes, as.Compressed = r.Status, r.size(), r.Compressed
+			as.CacheCtl, as.Expires, as.Date = r.Header.Get("Cache-Control"), r.Header.Get("Expires"), r.Header.Get("Date")
+		})
+	}
+	wg.Wait()
 	for _, as := range list {
 		if as.Status == http.StatusOK {
 			s.Assets = append(s.Assets, as)
 		}
 	}
+	for name, h := range hosts {
+		if h.slow.Load() {
+			s.SlowHosts = append(s.SlowHosts, name)
+		}
+	}
+	slices.Sort(s.SlowHosts)
+}
+
+func hostOf(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Host
+	}
+	return ""
 }
 
 // cachedLong reports whether an asset may be cached by browsers for at least

@@ -95,7 +95,15 @@ func newFetcher(o Options) *fetcher {
 		IdleConnTimeout:       30 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}
-	f.client = &http.Client{
+	f.client = f.newClient(nil)
+	return f
+}
+
+// newClient returns a client over the fetcher's guarded transport whose
+// redirects are checked like first requests: target, and robots.txt when rc
+// is not nil. Clients are cheap; the transport and its connections are shared.
+func (f *fetcher) newClient(rc *robotsCache) *http.Client {
+	return &http.Client{
 		Transport: f.transport,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) > maxRedirects {
@@ -104,13 +112,41 @@ func newFetcher(o Options) *fetcher {
 			if err := checkTarget(req.URL); err != nil {
 				return err
 			}
-			if rc := robotsFrom(req.Context()); rc != nil {
+			if rc != nil {
 				return rc.check(req.Context(), req.URL)
 			}
 			return nil
 		},
 	}
-	return f
+}
+
+// session is one read of one site: every request it makes, redirects
+// included, obeys the robots.txt of the host it goes to, fetched once per
+// host for the session.
+type session struct {
+	f      *fetcher
+	robots *robotsCache
+	client *http.Client
+}
+
+func (f *fetcher) session() *session {
+	rc := newRobotsCache(f)
+	return &session{f: f, robots: rc, client: f.newClient(rc)}
+}
+
+// get reads rawURL as fetcher.get does, after checking robots.txt.
+func (s *session) get(ctx context.Context, method, rawURL string, limit int64) (*response, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTarget(u); err != nil {
+		return nil, err
+	}
+	if err := s.robots.check(ctx, u); err != nil {
+		return nil, err
+	}
+	return s.f.do(ctx, s.client, method, u, limit)
 }
 
 // lookup resolves host and returns its addresses only if every one of them is
@@ -281,10 +317,12 @@ type response struct {
 	Elapsed    time.Duration
 }
 
-// get reads u with the method given, following at most maxRedirects
+// get reads rawURL with the method given, following at most maxRedirects
 // redirects, and keeps at most limit bytes of the body (limit <= 0 means the
-// fetcher's bound). Errors are not wrapped in ErrUnreadable: callers decide
-// whether a failure makes the whole site unreadable.
+// fetcher's bound). It does not consult robots.txt (robots.txt itself is
+// read this way); a site's pages are read through a session. Errors are not
+// wrapped in ErrUnreadable: callers decide whether a failure makes the whole
+// site unreadable.
 func (f *fetcher) get(ctx context.Context, method, rawURL string, limit int64) (*response, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -293,11 +331,11 @@ func (f *fetcher) get(ctx context.Context, method, rawURL string, limit int64) (
 	if err := checkTarget(u); err != nil {
 		return nil, err
 	}
-	if rc := robotsFrom(ctx); rc != nil {
-		if err := rc.check(ctx, u); err != nil {
-			return nil, err
-		}
-	}
+	return f.do(ctx, f.client, method, u, limit)
+}
+
+// do performs one bounded request with client.
+func (f *fetcher) do(ctx context.Context, client *http.Client, method string, u *url.URL, limit int64) (*response, error) {
 	if limit <= 0 || limit > f.maxBytes {
 		limit = f.maxBytes
 	}
@@ -313,7 +351,7 @@ func (f *fetcher) get(ctx context.Context, method, rawURL string, limit int64) (
 	// decompresses transparently; the size bound applies to decompressed
 	// bytes, so a gzip bomb cannot blow it.
 	start := time.Now()
-	resp, err := f.client.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -359,19 +397,6 @@ func (r *response) isHTML() bool {
 	return strings.Contains(ct, "text/html") || strings.Contains(ct, "application/xhtml")
 }
 
-// robotsKey is the context key under which a read carries its robots cache,
-// so redirects (checked inside the http.Client) honour robots.txt too.
-type robotsKey struct{}
-
-func withRobots(ctx context.Context, rc *robotsCache) context.Context {
-	return context.WithValue(ctx, robotsKey{}, rc)
-}
-
-func robotsFrom(ctx context.Context) *robotsCache {
-	rc, _ := ctx.Value(robotsKey{}).(*robotsCache)
-	return rc
-}
-
 // robotsCache fetches and remembers each host's robots.txt for one read of
 // a site, so every page fetched in that read obeys it.
 type robotsCache struct {
@@ -404,7 +429,7 @@ func (rc *robotsCache) entry(ctx context.Context, u *url.URL) *robotsEntry {
 	rc.mu.Unlock()
 	e.once.Do(func() {
 		// robots.txt itself is fetched without the robots check.
-		resp, err := rc.f.get(context.WithValue(ctx, robotsKey{}, (*robotsCache)(nil)), http.MethodGet, key+"/robots.txt", 512<<10)
+		resp, err := rc.f.get(ctx, http.MethodGet, key+"/robots.txt", 512<<10)
 		switch {
 		case err != nil:
 			// RFC 9309: an unreachable robots.txt means the site may not be

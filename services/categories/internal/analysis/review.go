@@ -620,7 +620,13 @@ func (r *reviewer) caching() []draft {
 				fix:     fmt.Sprintf("Serve %s with \"Cache-Control: public, max-age=31536000, immutable\" (and change the file name when the file changes).", path.Base(as.URL))})
 		}
 	}
-	return ratioCost(out, len(out), len(r.s.Assets), r.weight(CheckCaching))
+	out = ratioCost(out, len(out), len(r.s.Assets), r.weight(CheckCaching))
+	for _, h := range r.s.SlowHosts {
+		out = append(out, draft{key: "slow:" + h, title: "Files from " + h + " did not answer within a second", url: r.s.Home.URL, element: h,
+			why: "The review does not wait for slow file hosts; shoppers' browsers do, and a slow host delays the page for them too.",
+			fix: "Check that " + h + " is still needed and answers quickly, or host its files with the rest of the store."})
+	}
+	return out
 }
 
 // ---- mobile ----
