@@ -418,7 +418,7 @@ func (s *site) choosePages(limit int) []string {
 // Time bounds of the asset checks: a slow or silent asset host (a CDN, a
 // widget's server) must not hold up the review of the page.
 const (
-	assetHostBudget  = time.Second            // all of one host's asset requests together
+	assetHostBudget  = time.Second             // all of one host's asset requests together
 	assetPhaseBudget = 1500 * time.Millisecond // the whole asset phase
 	assetHostConns   = 3                       // requests to one host at once
 )

@@ -283,7 +283,7 @@ func (r *reviewer) headings() []draft {
 			out = append(out, draft{key: "many", title: fmt.Sprintf("Page has %d main headings (h1)", n), url: p.URL,
 				element: "<h1>" + strings.Join(limitStrings(p.H1, 4), "</h1>, <h1>") + "</h1>",
 				why:     "Several h1s blur what the page is about; search engines and screen readers expect one.",
-				fix:     fmt.Sprintf("Keep <h1>%s</h1> and change the other %s to <h2>.", firstNonEmpty(p.H1[0], r.suggestH1(p)), plural(n-1, "heading", "headings"))})
+				fix:     fmt.Sprintf("Keep <h1>%s</h1> and change %s to <h2>.", firstNonEmpty(p.H1[0], r.suggestH1(p)), map[bool]string{true: "the other one", false: fmt.Sprintf("the other %d", n-1)}[n == 2])})
 		}
 	}
 	return ratioCost(out, len(out), len(pages), r.weight(CheckHeadings))
@@ -378,7 +378,7 @@ func (r *reviewer) linkText() []draft {
 		for _, a := range bad[:min(3, len(bad))] {
 			shown = append(shown, fmt.Sprintf(`<a href="%s">%s</a>`, a.RawHref, a.Text))
 		}
-		out = append(out, draft{key: "vague", title: plural(len(bad), "link says", "links say") + " nothing about where it goes", url: p.URL,
+		out = append(out, draft{key: "vague", title: plural(len(bad), "link says nothing about where it goes", "links say nothing about where they go"), url: p.URL,
 			element: strings.Join(shown, ", "),
 			why:     "Search engines and screen-reader users read link text to know what is behind a link; \"click here\" or \"more\" tells them nothing.",
 			fix:     fmt.Sprintf("Write what the link leads to, for example %q instead of %q.", "Read our shipping policy", bad[0].Text)})
