@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"uplift.dev/categories/internal/domain"
 )
 
 // Bounds of one read beyond the per-request ones in Options.
@@ -73,7 +75,7 @@ func unreadable(err error) error {
 
 // readHome fetches and checks the home page.
 func readHome(ctx context.Context, sess *session, siteURL string) (*response, error) {
-	u, err := NormalizeURL(siteURL)
+	u, err := domain.NormalizeSiteURL(siteURL)
 	if err != nil {
 		return nil, unreadable(err)
 	}

@@ -67,8 +67,6 @@ type Repository interface {
 
 // Analyzer reads store websites (the analysis engine).
 type Analyzer interface {
-	// NormalizeURL turns what a person typed into the site's canonical URL.
-	NormalizeURL(raw string) (string, error)
 	// Check reads the site's home page, quickly, so a save can refuse a site
 	// that cannot be read.
 	Check(ctx context.Context, siteURL string) error
@@ -320,7 +318,7 @@ func (a *App) normalize(raw string) (string, error) {
 	if err := domain.CheckSiteURLInput(raw); err != nil {
 		return "", err
 	}
-	site, err := a.analyzer.NormalizeURL(strings.TrimSpace(raw))
+	site, err := domain.NormalizeSiteURL(strings.TrimSpace(raw))
 	if err != nil || site == "" {
 		return "", fmt.Errorf("%w: %v", domain.ErrUnreadableSite, err)
 	}

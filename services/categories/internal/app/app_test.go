@@ -292,16 +292,6 @@ type fakeAnalyzer struct {
 	checked  []string
 }
 
-func (f *fakeAnalyzer) NormalizeURL(raw string) (string, error) {
-	if strings.Contains(raw, " ") {
-		return "", errors.New("bad url")
-	}
-	if !strings.Contains(raw, "://") {
-		raw = "https://" + raw
-	}
-	return strings.TrimSuffix(raw, "/") + "/", nil
-}
-
 func (f *fakeAnalyzer) Check(_ context.Context, site string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -46,16 +46,6 @@ type fakeAnalyzer struct {
 	gate  chan struct{}
 }
 
-func (f *fakeAnalyzer) NormalizeURL(raw string) (string, error) {
-	if strings.ContainsAny(raw, " <>") {
-		return "", errors.New("not a url")
-	}
-	if !strings.Contains(raw, "://") {
-		raw = "https://" + raw
-	}
-	return strings.TrimSuffix(raw, "/") + "/", nil
-}
-
 func (f *fakeAnalyzer) get(site string) (domain.Analysis, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

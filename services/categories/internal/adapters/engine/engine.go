@@ -27,6 +27,3 @@ func New(s Settings) Engine {
 	}
 	return Engine{analysis.New(o)}
 }
-
-// NormalizeURL implements app.Analyzer.
-func (Engine) NormalizeURL(raw string) (string, error) { return analysis.NormalizeURL(raw) }
