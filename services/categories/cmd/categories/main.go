@@ -24,6 +24,9 @@ type settings struct {
 	LLMModel   string `env:"LLM_MODEL"`
 	// FetchAllowLoopback lets the website reader fetch 127.0.0.1; for tests only.
 	FetchAllowLoopback bool `env:"FETCH_ALLOW_LOOPBACK" default:"false"`
+	// FetchAllowOrigins are origins (comma-separated, "http://127.0.0.1:9400")
+	// the website reader may read on loopback: the local stack's demo store.
+	FetchAllowOrigins []string `env:"FETCH_ALLOW_ORIGINS"`
 }
 
 func main() {
@@ -33,7 +36,7 @@ func main() {
 			UsersAddr: cfg.UsersAddr,
 			Analyzer: engine.New(engine.Settings{
 				LLMBaseURL: cfg.LLMBaseURL, LLMAPIKey: cfg.LLMAPIKey, LLMModel: cfg.LLMModel,
-				AllowLoopback: cfg.FetchAllowLoopback,
+				AllowLoopback: cfg.FetchAllowLoopback, AllowOrigins: cfg.FetchAllowOrigins,
 			}),
 		})(ctx, rt)
 	})

@@ -29,13 +29,16 @@ const (
 
 // Options configure an Analyzer. The zero value is production-ready.
 type Options struct {
-	AllowLoopback bool          // tests only: permit 127.0.0.1/::1 targets
-	UserAgent     string        // default DefaultUserAgent
-	Timeout       time.Duration // per request, default 10s
-	MaxPages      int           // same-site pages read besides the home page, default 8
-	MaxBytes      int64         // per response, default 2 MiB
-	Generator     TextGenerator // nil = the built-in deterministic generator
-	Now           func() time.Time
+	AllowLoopback bool // tests only: permit 127.0.0.1/::1 targets
+	// AllowOrigins are origins ("http://127.0.0.1:9400") read even on
+	// loopback: a local stack's demo store. Private addresses stay refused.
+	AllowOrigins []string
+	UserAgent    string        // default DefaultUserAgent
+	Timeout      time.Duration // per request, default 10s
+	MaxPages     int           // same-site pages read besides the home page, default 8
+	MaxBytes     int64         // per response, default 2 MiB
+	Generator    TextGenerator // nil = the built-in deterministic generator
+	Now          func() time.Time
 }
 
 // Analyzer reads store websites. Safe for concurrent use.

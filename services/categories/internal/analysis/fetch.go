@@ -41,6 +41,7 @@ type fetcher struct {
 	timeout       time.Duration
 	maxBytes      int64
 	allowLoopback bool
+	origins       map[string]bool // host:port of origins allowed on loopback
 	resolve       resolveFunc
 	transport     *http.Transport
 	client        *http.Client
@@ -52,21 +53,19 @@ func newFetcher(o Options) *fetcher {
 		timeout:       o.Timeout,
 		maxBytes:      o.MaxBytes,
 		allowLoopback: o.AllowLoopback,
+		origins:       map[string]bool{},
+	}
+	for _, o := range o.AllowOrigins {
+		if u, err := url.Parse(strings.TrimSpace(o)); err == nil && u.Host != "" {
+			port := u.Port()
+			if port == "" {
+				port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+			}
+			f.origins[strings.ToLower(net.JoinHostPort(u.Hostname(), port))] = true
+		}
 	}
 	f.resolve = func(ctx context.Context, host string) ([]netip.Addr, error) {
 		return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-	}
-	dialer := &net.Dialer{
-		Timeout: f.timeout,
-		// Control runs on the socket about to connect: a last check that the
-		// address really is the one the policy allowed.
-		Control: func(_, address string, _ syscall.RawConn) error {
-			ap, err := netip.ParseAddrPort(address)
-			if err != nil {
-				return fmt.Errorf("%w: %s", errBlockedAddress, address)
-			}
-			return f.allowed(ap.Addr())
-		},
 	}
 	f.transport = &http.Transport{
 		Proxy: nil, // never route user-supplied URLs through an environment proxy
@@ -75,9 +74,24 @@ func newFetcher(o Options) *fetcher {
 			if err != nil {
 				return nil, err
 			}
-			ips, err := f.lookup(ctx, host)
+			// An allow-listed origin (a local stack's demo store) may be on
+			// loopback; nothing else changes for it.
+			loopback := f.allowLoopback || f.origins[strings.ToLower(addr)]
+			ips, err := f.lookup(ctx, host, loopback)
 			if err != nil {
 				return nil, err
+			}
+			dialer := &net.Dialer{
+				Timeout: f.timeout,
+				// Control runs on the socket about to connect: a last check
+				// that the address really is the one the policy allowed.
+				Control: func(_, address string, _ syscall.RawConn) error {
+					ap, err := netip.ParseAddrPort(address)
+					if err != nil {
+						return fmt.Errorf("%w: %s", errBlockedAddress, address)
+					}
+					return allowed(ap.Addr(), loopback)
+				},
 			}
 			var lastErr error
 			for _, ip := range ips {
@@ -152,9 +166,9 @@ func (s *session) get(ctx context.Context, method, rawURL string, limit int64) (
 // lookup resolves host and returns its addresses only if every one of them is
 // allowed. Refusing the whole answer (not just the bad addresses) means a
 // name that mixes public and private addresses is treated as hostile.
-func (f *fetcher) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
+func (f *fetcher) lookup(ctx context.Context, host string, loopback bool) ([]netip.Addr, error) {
 	if ip, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
-		if err := f.allowed(ip); err != nil {
+		if err := allowed(ip, loopback); err != nil {
 			return nil, err
 		}
 		return []netip.Addr{ip}, nil
@@ -167,7 +181,7 @@ func (f *fetcher) lookup(ctx context.Context, host string) ([]netip.Addr, error)
 		return nil, fmt.Errorf("looking up %s: no addresses", host)
 	}
 	for _, ip := range ips {
-		if err := f.allowed(ip); err != nil {
+		if err := allowed(ip, loopback); err != nil {
 			return nil, fmt.Errorf("%s resolves to %w", host, err)
 		}
 	}
@@ -175,10 +189,10 @@ func (f *fetcher) lookup(ctx context.Context, host string) ([]netip.Addr, error)
 }
 
 // allowed applies the address policy: only public unicast addresses, plus
-// loopback when the options allow it for tests.
-func (f *fetcher) allowed(ip netip.Addr) error {
+// loopback when the options allow it (tests, an allow-listed origin).
+func allowed(ip netip.Addr, loopback bool) error {
 	ip = ip.Unmap()
-	if f.allowLoopback && ip.IsLoopback() {
+	if loopback && ip.IsLoopback() {
 		return nil
 	}
 	if !isPublic(ip) {

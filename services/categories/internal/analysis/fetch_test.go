@@ -330,3 +330,14 @@ func TestRobotsRules(t *testing.T) {
 		t.Errorf("sitemaps %v", r.sitemaps)
 	}
 }
+
+func TestAllowListedOriginIsTheOnlyLoopbackAllowed(t *testing.T) {
+	demo := htmlServer(t, nil)
+	other := htmlServer(t, nil)
+	a := New(Options{AllowOrigins: []string{demo.URL}, Timeout: time.Second})
+	if err := a.Check(context.Background(), demo.URL); err != nil {
+		t.Errorf("the allow-listed origin was refused: %v", err)
+	}
+	mustRefuse(t, a.Check(context.Background(), other.URL), errBlockedAddress)
+	mustRefuse(t, a.Check(context.Background(), "http://10.0.0.1/"), errBlockedAddress)
+}

@@ -62,4 +62,3 @@ func isPort(s string) bool {
 	}
 	return n > 0 && (n == len(s) || s[n] == '/')
 }
-

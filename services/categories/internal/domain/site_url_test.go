@@ -20,4 +20,3 @@ func TestNormalizeSiteURL(t *testing.T) {
 		}
 	}
 }
-

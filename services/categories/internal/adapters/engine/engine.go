@@ -14,6 +14,9 @@ type Settings struct {
 	LLMBaseURL, LLMAPIKey, LLMModel string
 	// AllowLoopback lets tests review sites served on 127.0.0.1.
 	AllowLoopback bool
+	// AllowOrigins are origins read even on loopback (a local stack's demo
+	// store); everything else keeps the address policy.
+	AllowOrigins []string
 }
 
 // Engine implements app.Analyzer over *analysis.Analyzer.
@@ -21,7 +24,7 @@ type Engine struct{ *analysis.Analyzer }
 
 // New builds the engine from s.
 func New(s Settings) Engine {
-	o := analysis.Options{AllowLoopback: s.AllowLoopback}
+	o := analysis.Options{AllowLoopback: s.AllowLoopback, AllowOrigins: s.AllowOrigins}
 	if s.LLMModel != "" {
 		o.Generator = &analysis.OpenAI{BaseURL: s.LLMBaseURL, APIKey: s.LLMAPIKey, Model: s.LLMModel}
 	}
