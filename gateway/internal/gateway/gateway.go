@@ -29,7 +29,6 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -41,6 +40,7 @@ import (
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
 
 	"uplift.dev/gateway/internal/openapi"
+	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcerr"
 )
 
@@ -126,8 +126,7 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 	slices.Sort(names)
 	limits := newRPCLimits(o)
 	for _, name := range names {
-		conn, err := grpc.NewClient(o.Backends[name], grpc.WithTransportCredentials(insecure.NewCredentials()),
-			grpc.WithChainUnaryInterceptor(limits.intercept))
+		conn, err := grpcclient.New(o.Backends[name], grpc.WithChainUnaryInterceptor(limits.intercept))
 		if err != nil {
 			closeAll()
 			return nil, nil, fmt.Errorf("backend %s: %w", name, err)

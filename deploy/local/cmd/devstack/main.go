@@ -58,13 +58,11 @@ func run() (int, error) {
 		}
 		fmt.Printf("\nUplift is running (started in %s). Open http://localhost:%d\nPress Ctrl-C to stop.\n",
 			time.Since(start).Round(100*time.Millisecond), s.Ports.Web)
-		select {
-		case <-ctx.Done():
-			fmt.Println("\nStopping…")
-			return 0, nil
-		case name := <-s.Exited():
-			return 1, fmt.Errorf("%s stopped unexpectedly; see .local/logs/%s.log", name, name)
-		}
+		// A service that dies is restarted with backoff (and said so here
+		// and in its log); only Ctrl-C stops the stack.
+		<-ctx.Done()
+		fmt.Println("\nStopping…")
+		return 0, nil
 	case "exec":
 		fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 		apps := fs.Bool("apps", false, "also start the services, gateway and web")

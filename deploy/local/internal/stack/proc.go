@@ -9,64 +9,215 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"sync"
 	"syscall"
 	"time"
 )
 
-// proc is one child process, run in its own process group so that stopping
-// it also stops what it started (npx, node workers).
+// Restart backoff, as a process supervisor would use: the first restart comes
+// quickly so a killed service is back within a few seconds; a process that
+// keeps crashing is retried less and less often, up to restartMaxDelay. A run
+// that lasted restartStableAfter counts as healthy and resets the delay.
+const (
+	restartFirstDelay  = 100 * time.Millisecond
+	restartMaxDelay    = 5 * time.Second
+	restartStableAfter = 10 * time.Second
+)
+
+// proc is one supervised child process, run in its own process group so
+// that stopping it also stops what it started (npx, node workers). When it
+// ends on its own it is started again with backoff; only stop ends it for
+// good.
 type proc struct {
-	name string
-	cmd  *exec.Cmd
-	done chan struct{}
-	err  error
+	name    string
+	argv    []string
+	env     []string
+	dir     string
+	logPath string
+	pidPath string
+	say     func(format string, args ...any)
+	// grace is how long stop waits after SIGTERM before SIGKILL.
+	grace time.Duration
+
+	mu       sync.Mutex
+	cmd      *exec.Cmd
+	stopping bool
+	restarts int
+
+	stopCh    chan struct{} // closed by stop
+	firstExit chan struct{} // closed when the first run ends, for start-up checks
+	firstErr  error
+	done      chan struct{} // closed when supervision has ended
 }
 
 func (s *Stack) start(name string, env []string, dir string, argv ...string) (*proc, error) {
-	logPath := filepath.Join(s.LogDir, name+".log")
-	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err != nil {
+	p := &proc{
+		name: name, argv: argv, env: append(os.Environ(), env...), dir: dir,
+		logPath: filepath.Join(s.LogDir, name+".log"),
+		pidPath: filepath.Join(s.StateDir, "pids", name+".pid"),
+		say:     s.say, grace: 10 * time.Second,
+		stopCh:  make(chan struct{}), firstExit: make(chan struct{}), done: make(chan struct{}),
+	}
+	if err := os.MkdirAll(filepath.Dir(p.pidPath), 0o755); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		logFile.Close()
-		return nil, fmt.Errorf("start %s: %w", name, err)
+	if err := p.launch(true); err != nil {
+		return nil, err
 	}
-	p := &proc{name: name, cmd: cmd, done: make(chan struct{})}
-	go func() {
-		p.err = cmd.Wait()
-		logFile.Close()
-		close(p.done)
-	}()
+	go p.supervise()
 	s.procs = append(s.procs, p)
 	return p, nil
 }
 
-// stop asks the group to end, then kills it after grace.
-func (p *proc) stop(grace time.Duration) {
-	select {
-	case <-p.done:
-		return
-	default:
+// launch starts one run. The log is started afresh on the first run and
+// appended to on restarts, so the crash stays readable above the restart.
+func (p *proc) launch(first bool) error {
+	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	if first {
+		flags |= os.O_TRUNC
 	}
+	logFile, err := os.OpenFile(p.logPath, flags, 0o644)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopping {
+		logFile.Close()
+		return errStopping
+	}
+	cmd := exec.Command(p.argv[0], p.argv[1:]...)
+	cmd.Dir = p.dir
+	cmd.Env = p.env
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err = cmd.Start()
+	logFile.Close() // the child holds its own copy
+	if err != nil {
+		return fmt.Errorf("start %s: %w", p.name, err)
+	}
+	p.cmd = cmd
+	_ = os.WriteFile(p.pidPath, []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o644)
+	return nil
+}
+
+var errStopping = errors.New("stopping")
+
+// supervise waits for each run to end and starts the next one after a
+// backoff, until stop.
+func (p *proc) supervise() {
+	defer close(p.done)
+	delay := restartFirstDelay
+	first := true
+	for {
+		p.mu.Lock()
+		cmd := p.cmd
+		p.mu.Unlock()
+		started := time.Now()
+		err := cmd.Wait()
+		// Whatever the leader left behind in its group (node workers) would
+		// hold the ports the next run needs.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		if first {
+			p.firstErr = err
+			close(p.firstExit)
+			first = false
+		}
+		if p.isStopping() {
+			return
+		}
+		if time.Since(started) >= restartStableAfter {
+			delay = restartFirstDelay
+		}
+		for {
+			p.mu.Lock()
+			p.restarts++
+			n := p.restarts
+			p.mu.Unlock()
+			p.note("%s exited (%s); restarting in %s (restart %d)", p.name, exitReason(err), delay, n)
+			select {
+			case <-p.stopCh:
+				return
+			case <-time.After(delay):
+			}
+			delay = min(delay*2, restartMaxDelay)
+			err = p.launch(false)
+			if errors.Is(err, errStopping) {
+				return
+			}
+			if err == nil {
+				p.note("%s restarted (pid %d)", p.name, p.pid())
+				break
+			}
+		}
+	}
+}
+
+// note tells the person running the stack and appends the same line to the
+// process's own log, where someone reading about the crash will look.
+func (p *proc) note(format string, args ...any) {
+	line := fmt.Sprintf(format, args...)
+	p.say("%s devstack: %s", time.Now().Format("15:04:05.000"), line)
+	if f, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
+		fmt.Fprintf(f, "%s devstack: %s\n", time.Now().UTC().Format(time.RFC3339Nano), line)
+		f.Close()
+	}
+}
+
+func exitReason(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
+}
+
+func (p *proc) isStopping() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stopping
+}
+
+func (p *proc) pid() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cmd.Process.Pid
+}
+
+// Restarts is how often the process was restarted after ending on its own.
+func (p *proc) Restarts() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.restarts
+}
+
+// stop ends supervision, asks the group to end, then kills it after its grace.
+func (p *proc) stop() {
+	p.mu.Lock()
+	if p.stopping {
+		p.mu.Unlock()
+		<-p.done
+		return
+	}
+	p.stopping = true
+	close(p.stopCh)
 	pgid := p.cmd.Process.Pid
+	p.mu.Unlock()
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
 	select {
 	case <-p.done:
-	case <-time.After(grace):
+	case <-time.After(p.grace):
 		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 		<-p.done
 	}
 	// Reap stragglers that left the leader behind.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	_ = os.Remove(p.pidPath)
 }
 
-// waitFor polls check until it succeeds, the process dies or timeout passes.
+// waitFor polls check until it succeeds, the process's first run ends or
+// timeout passes: a process that dies while starting is a start-up error to
+// report, not one to restart behind the person's back.
 func (s *Stack) waitFor(ctx context.Context, p *proc, what string, timeout time.Duration, check func() bool) error {
 	deadline := time.Now().Add(timeout)
 	for {
@@ -75,8 +226,8 @@ func (s *Stack) waitFor(ctx context.Context, p *proc, what string, timeout time.
 		}
 		if p != nil {
 			select {
-			case <-p.done:
-				return fmt.Errorf("%s exited before it was ready (%v); see %s", p.name, p.err, filepath.Join(s.LogDir, p.name+".log"))
+			case <-p.firstExit:
+				return fmt.Errorf("%s exited before it was ready (%v); see %s", p.name, p.firstErr, p.logPath)
 			default:
 			}
 		}

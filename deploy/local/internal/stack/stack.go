@@ -7,6 +7,7 @@ package stack
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -23,6 +24,9 @@ import (
 // Ports are the loopback ports of the local stack.
 type Ports struct {
 	Postgres, NATS, AuthEmulator, StripeHTTP, StripeHTTPS, SMTP, SMTPWeb, ShopifySim, Gateway, Web int
+	// EmulatorHub and EmulatorLogging are the Firebase emulator suite's own
+	// ports beside the Auth emulator.
+	EmulatorHub, EmulatorLogging int
 	// GatewayMetrics is the gateway's internal /metrics port, apart from
 	// its public one.
 	GatewayMetrics int
@@ -36,7 +40,7 @@ type Ports struct {
 
 // DefaultPorts is what the README documents.
 var DefaultPorts = Ports{
-	Postgres: 55432, NATS: 14222, AuthEmulator: 9099, StripeHTTP: 12111, StripeHTTPS: 12112,
+	Postgres: 55432, NATS: 14222, AuthEmulator: 9099, EmulatorHub: 4400, EmulatorLogging: 4500, StripeHTTP: 12111, StripeHTTPS: 12112,
 	SMTP: 1025, SMTPWeb: 1080, SMTPWebInternal: 11080, ShopifySim: 9300, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
 	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004, "stores": 9005},
 }
@@ -150,6 +154,8 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 		"SHOPIFY_API_KEY=" + shopifyAPIKey,
 		"SHOPIFY_API_SECRET=" + shopifyAPISecret,
 		"UPLIFT_SHOPIFY_SIM_URL=http://" + addr(s.Ports.ShopifySim),
+		// Where each supervised process's current pid is, for the fault tests.
+		"UPLIFT_STACK_PIDS=" + filepath.Join(s.StateDir, "pids"),
 	}
 	return nil
 }
@@ -258,7 +264,7 @@ func (s *Stack) Stop() {
 	}
 	s.servers = nil
 	for i := len(s.procs) - 1; i >= 0; i-- {
-		s.procs[i].stop(10 * time.Second)
+		s.procs[i].stop()
 	}
 	s.procs = nil
 	if s.nats != nil {
@@ -270,19 +276,6 @@ func (s *Stack) Stop() {
 		s.stopPG()
 		s.stopPG = nil
 	}
-}
-
-// Exited reports a child that ended on its own, so `run` can stop rather
-// than carry on half-working.
-func (s *Stack) Exited() <-chan string {
-	ch := make(chan string, len(s.procs))
-	for _, p := range s.procs {
-		go func() {
-			<-p.done
-			ch <- p.name
-		}()
-	}
-	return ch
 }
 
 func (s *Stack) startNATS() (string, error) {
@@ -304,17 +297,51 @@ func (s *Stack) startNATS() (string, error) {
 	return ns.ClientURL(), nil
 }
 
+// startEmulator starts the Firebase Auth emulator with the accounts it had
+// when it last stopped: PostgreSQL keeps the users across `make run`s, so
+// the emulator must keep their sign-ins too, or every earlier local user is
+// locked out (and their email taken). It exports on a clean stop (Ctrl-C,
+// the end of `devstack exec`); a kill -9 of the stack loses what changed
+// since the last clean stop.
 func (s *Stack) startEmulator(ctx context.Context) error {
-	if err := portFree(addr(s.Ports.AuthEmulator)); err != nil {
-		return err
+	for _, port := range []int{s.Ports.AuthEmulator, s.Ports.EmulatorHub, s.Ports.EmulatorLogging} {
+		if err := portFree(addr(port)); err != nil {
+			return err
+		}
 	}
-	dir := filepath.Join(s.Root, "deploy", "local")
-	p, err := s.start("firebase-auth-emulator", []string{"NO_UPDATE_NOTIFIER=1", "FIREBASE_CLI_DISABLE_UPDATE_CHECK=true"}, dir,
-		filepath.Join(dir, "node_modules", ".bin", "firebase"), "emulators:start", "--only", "auth", "--project", FirebaseProject)
+	config, err := s.writeFirebaseConfig()
 	if err != nil {
 		return err
 	}
+	data := filepath.Join(s.StateDir, "firebase-auth")
+	dir := filepath.Join(s.Root, "deploy", "local")
+	p, err := s.start("firebase-auth-emulator", []string{"NO_UPDATE_NOTIFIER=1", "FIREBASE_CLI_DISABLE_UPDATE_CHECK=true"}, dir,
+		filepath.Join(dir, "node_modules", ".bin", "firebase"), "emulators:start", "--only", "auth", "--project", FirebaseProject,
+		"--config", config, "--import", data, "--export-on-exit", data)
+	if err != nil {
+		return err
+	}
+	p.grace = time.Minute // the export on exit must not be cut short
 	return s.waitFor(ctx, p, "Firebase Auth emulator", 90*time.Second, httpOK("http://"+addr(s.Ports.AuthEmulator)+"/"))
+}
+
+// writeFirebaseConfig writes the emulator's firebase.json with the stack's
+// ports (a test stack runs on other ports than `make run`).
+func (s *Stack) writeFirebaseConfig() (string, error) {
+	host := "127.0.0.1"
+	cfg := map[string]any{"emulators": map[string]any{
+		"auth":              map[string]any{"host": host, "port": s.Ports.AuthEmulator},
+		"hub":               map[string]any{"host": host, "port": s.Ports.EmulatorHub},
+		"logging":           map[string]any{"host": host, "port": s.Ports.EmulatorLogging},
+		"ui":                map[string]any{"enabled": false},
+		"singleProjectMode": true,
+	}}
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(s.StateDir, "firebase.json")
+	return path, os.WriteFile(path, b, 0o644)
 }
 
 func (s *Stack) startStripeMock(ctx context.Context) error {

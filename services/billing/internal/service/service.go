@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	billingv1 "uplift.dev/proto/gen/uplift/billing/v1"
 
@@ -27,6 +26,7 @@ import (
 	"uplift.dev/billing/internal/ports/eventport"
 	"uplift.dev/billing/internal/ports/grpcport"
 	"uplift.dev/billing/internal/ports/testcheckout"
+	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/service"
 )
@@ -85,7 +85,7 @@ func Wire(s *Settings) service.Wire {
 		if err != nil {
 			return grpcserver.Options{}, nil, err
 		}
-		conn, err := grpc.NewClient(s.UsersAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		conn, err := grpcclient.New(s.UsersAddr)
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("USERS_ADDR: %w", err)
 		}

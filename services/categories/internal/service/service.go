@@ -8,7 +8,6 @@ import (
 	"fmt"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 
@@ -17,6 +16,7 @@ import (
 	"uplift.dev/categories/internal/app"
 	"uplift.dev/categories/internal/ports/eventport"
 	"uplift.dev/categories/internal/ports/grpcport"
+	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/service"
 )
@@ -33,7 +33,7 @@ type Deps struct {
 // Wire returns the service's wiring for a started runtime.
 func Wire(d Deps) service.Wire {
 	return func(_ context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
-		conn, err := grpc.NewClient(d.UsersAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		conn, err := grpcclient.New(d.UsersAddr)
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("users service %s: %w", d.UsersAddr, err)
 		}

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 
+	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
 	pgplatform "uplift.dev/platform/postgres"
 	"uplift.dev/platform/service"
@@ -71,7 +71,7 @@ func Wire(s *Settings) service.Wire {
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("SHOPIFY_TOKEN_KEY: %w", err)
 		}
-		conn, err := grpc.NewClient(s.CategoriesAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		conn, err := grpcclient.New(s.CategoriesAddr)
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("CATEGORIES_ADDR: %w", err)
 		}
