@@ -42,6 +42,9 @@ type Payments interface {
 	// ParseEvent verifies the signature and extracts what billing needs;
 	// domain.ErrBadSignature when verification fails.
 	ParseEvent(payload []byte, signature string) (domain.PaymentEvent, error)
+	// Subscription reads a subscription's current state from Stripe;
+	// domain.ErrSubscriptionNotFound when Stripe has none with that id.
+	Subscription(ctx context.Context, id string) (domain.Subscription, error)
 }
 
 // PendingCheckout is a local test checkout waiting to be completed.
@@ -211,6 +214,20 @@ func (a *App) HandleWebhook(ctx context.Context, payload []byte, signature strin
 		return err
 	}
 	log := a.Log.With("event", ev.ID, "type", ev.Type)
+	if ev.NeedsCurrent() {
+		// Stripe's advice: an event says something changed; what it is now
+		// is the subscription's current state, fetched on every event.
+		sub, err := a.Payments.Subscription(ctx, ev.SubscriptionID)
+		if errors.Is(err, domain.ErrSubscriptionNotFound) {
+			log.WarnContext(ctx, "stripe event names a subscription Stripe does not have", "subscription", ev.SubscriptionID)
+			_, err := a.Repo.RecordEvent(ctx, ev.ID)
+			return err
+		}
+		if err != nil {
+			return err // Stripe retries the webhook; nothing was recorded
+		}
+		ev = ev.WithCurrent(sub)
+	}
 	tier, ok, err := domain.TierFor(ev, a.Tiers)
 	if errors.Is(err, domain.ErrUnknownPrice) {
 		// Acknowledged so Stripe stops retrying; a price we do not sell is an

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"uplift.dev/billing/internal/domain"
 )
@@ -14,6 +15,12 @@ import (
 type fakePayments struct {
 	customers int
 	last      CheckoutParams
+	// events are what ParseEvent reads, by payload; subs are Stripe's
+	// subscriptions as they are now.
+	events  map[string]domain.PaymentEvent
+	subs    map[string]domain.Subscription
+	subErr  error
+	fetches int
 }
 
 func (f *fakePayments) CreateCustomer(context.Context, string, string) (string, error) {
@@ -27,8 +34,22 @@ func (f *fakePayments) CreateCheckout(_ context.Context, p CheckoutParams) (stri
 func (f *fakePayments) CreatePortal(context.Context, string, string) (string, error) {
 	return "https://portal.example/session", nil
 }
-func (f *fakePayments) ParseEvent([]byte, string) (domain.PaymentEvent, error) {
+func (f *fakePayments) ParseEvent(payload []byte, _ string) (domain.PaymentEvent, error) {
+	if ev, ok := f.events[string(payload)]; ok {
+		return ev, nil
+	}
 	return domain.PaymentEvent{}, domain.ErrBadSignature
+}
+func (f *fakePayments) Subscription(_ context.Context, id string) (domain.Subscription, error) {
+	f.fetches++
+	if f.subErr != nil {
+		return domain.Subscription{}, f.subErr
+	}
+	sub, ok := f.subs[id]
+	if !ok {
+		return domain.Subscription{}, domain.ErrSubscriptionNotFound
+	}
+	return sub, nil
 }
 
 type fakeProfiles struct{ cat, orig string }
@@ -45,6 +66,7 @@ type fakeRepo struct {
 	pending   []PendingCheckout
 	changes   int
 	audit     []domain.AuditEntry
+	events    map[string]bool
 }
 
 func (f *fakeRepo) CustomerID(_ context.Context, u string) (string, error) {
@@ -59,11 +81,37 @@ func (f *fakeRepo) SaveCustomer(_ context.Context, u, c string) (string, error) 
 func (f *fakeRepo) Billing(_ context.Context, u string) (*domain.Billing, error) {
 	return f.billing[u], nil
 }
-func (f *fakeRepo) Change(_ context.Context, _ string, u string, c domain.Change, audit ...domain.AuditEntry) (domain.Decision, bool, error) {
-	f.changes++
+
+// Change decides as the Postgres repository does, under domain.Apply.
+func (f *fakeRepo) Change(_ context.Context, eventID string, u string, c domain.Change, audit ...domain.AuditEntry) (domain.Decision, bool, error) {
+	if eventID != "" {
+		if replay, _ := f.RecordEvent(context.Background(), eventID); replay {
+			return domain.IgnoredSame, true, nil
+		}
+	}
 	f.audit = append(f.audit, audit...)
-	f.billing[u] = &domain.Billing{UserID: u, Tier: c.Tier, IsManuallySet: c.IsManuallySet, SourceTime: c.SourceTime}
-	return domain.Applied, false, nil
+	d := domain.Apply(f.billing[u], c)
+	if d == domain.Applied {
+		f.changes++
+		f.billing[u] = &domain.Billing{UserID: u, Tier: c.Tier, IsManuallySet: c.IsManuallySet, SourceTime: c.SourceTime}
+	}
+	return d, false, nil
+}
+func (f *fakeRepo) RecordEvent(_ context.Context, eventID string) (bool, error) {
+	if f.events == nil {
+		f.events = map[string]bool{}
+	}
+	seen := f.events[eventID]
+	f.events[eventID] = true
+	return seen, nil
+}
+func (f *fakeRepo) UserByCustomer(_ context.Context, c string) (string, error) {
+	for u, id := range f.customers {
+		if id == c {
+			return u, nil
+		}
+	}
+	return "", nil
 }
 func (f *fakeRepo) SavePendingCheckout(_ context.Context, p PendingCheckout) error {
 	f.pending = append(f.pending, p)
@@ -196,5 +244,103 @@ func TestSetBilling(t *testing.T) {
 	b, err := a.SetBilling(ctx, Caller{UID: "a", Admin: true}, "u2", "pro")
 	if err != nil || !b.IsManuallySet || repo.billing["u2"].Tier != "pro" {
 		t.Fatalf("%+v %v", b, err)
+	}
+}
+
+// TestAStaleActiveEventDoesNotBringProBack: Stripe sends events out of
+// order, and created times have one-second resolution. A stale
+// "subscription active" in the same second as the cancellation used to
+// bring Pro back, because the event's own payload was trusted. Every event
+// is now judged by the subscription's current state, in any arrival order.
+func TestAStaleActiveEventDoesNotBringProBack(t *testing.T) {
+	t.Parallel()
+	second := time.Date(2026, 3, 8, 7, 0, 0, 0, time.UTC) // both events in this second
+	active := domain.PaymentEvent{ID: "evt_active", Type: domain.EventSubscriptionUpdated, Created: second,
+		UserID: "u1", CustomerID: "cus_1", SubscriptionID: "sub_1", Status: "active", PriceID: "price_pro"}
+	canceled := domain.PaymentEvent{ID: "evt_cancel", Type: domain.EventSubscriptionUpdated, Created: second,
+		UserID: "u1", CustomerID: "cus_1", SubscriptionID: "sub_1", Status: "canceled", PriceID: "price_pro"}
+	deleted := canceled
+	deleted.ID, deleted.Type = "evt_deleted", domain.EventSubscriptionDeleted
+	lateCheckout := domain.PaymentEvent{ID: "evt_checkout", Type: domain.EventCheckoutCompleted, Created: second.Add(-time.Minute),
+		UserID: "u1", CustomerID: "cus_1", SubscriptionID: "sub_1", Status: "paid", MetadataTier: "pro"}
+	nowCanceled := domain.Subscription{ID: "sub_1", Status: "canceled", CustomerID: "cus_1", PriceID: "price_pro", UserID: "u1"}
+
+	for _, tt := range []struct {
+		name  string
+		order []domain.PaymentEvent
+	}{
+		{"the cancellation, then the stale active", []domain.PaymentEvent{canceled, active}},
+		{"the stale active, then the cancellation", []domain.PaymentEvent{active, canceled}},
+		{"the deletion, then the stale active", []domain.PaymentEvent{deleted, active}},
+		{"the stale active alone, the cancellation still on its way", []domain.PaymentEvent{active}},
+		{"a late checkout of a subscription that has ended", []domain.PaymentEvent{lateCheckout}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a, repo, pay := newApp()
+			repo.billing["u1"] = &domain.Billing{UserID: "u1", Tier: "pro", SourceTime: second.Add(-time.Hour)}
+			pay.subs = map[string]domain.Subscription{"sub_1": nowCanceled}
+			pay.events = map[string]domain.PaymentEvent{}
+			for _, ev := range tt.order {
+				pay.events[ev.ID] = ev
+				if err := a.HandleWebhook(context.Background(), []byte(ev.ID), "sig"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := repo.billing["u1"].Tier; got != "free" {
+				t.Fatalf("tier %q after %d events, want free", got, len(tt.order))
+			}
+		})
+	}
+
+	t.Run("an active subscription still upgrades", func(t *testing.T) {
+		a, repo, pay := newApp()
+		pay.subs = map[string]domain.Subscription{"sub_1": {ID: "sub_1", Status: "active", CustomerID: "cus_1", PriceID: "price_pro", UserID: "u1"}}
+		// The event carried an older state ("incomplete"); the subscription is active now.
+		ev := active
+		ev.Status = "incomplete"
+		pay.events = map[string]domain.PaymentEvent{ev.ID: ev}
+		if err := a.HandleWebhook(context.Background(), []byte(ev.ID), "sig"); err != nil {
+			t.Fatal(err)
+		}
+		if b := repo.billing["u1"]; b == nil || b.Tier != "pro" {
+			t.Fatalf("billing %+v, want pro", b)
+		}
+	})
+}
+
+// TestStripeUnreachableLeavesTheEventForARetry: when the current state
+// cannot be read the webhook fails, nothing is recorded, and Stripe's retry
+// applies it later.
+func TestStripeUnreachableLeavesTheEventForARetry(t *testing.T) {
+	t.Parallel()
+	a, repo, pay := newApp()
+	ev := domain.PaymentEvent{ID: "evt_1", Type: domain.EventSubscriptionUpdated, Created: time.Now(),
+		UserID: "u1", SubscriptionID: "sub_1", Status: "active", PriceID: "price_pro"}
+	pay.events = map[string]domain.PaymentEvent{ev.ID: ev}
+	pay.subErr = errors.New("connection refused")
+	if err := a.HandleWebhook(context.Background(), []byte(ev.ID), "sig"); err == nil {
+		t.Fatal("the webhook succeeded without the subscription's state")
+	}
+	if len(repo.events) != 0 || repo.changes != 0 {
+		t.Fatalf("recorded %v, %d changes", repo.events, repo.changes)
+	}
+	pay.subErr = nil
+	pay.subs = map[string]domain.Subscription{"sub_1": {ID: "sub_1", Status: "active", PriceID: "price_pro", UserID: "u1"}}
+	if err := a.HandleWebhook(context.Background(), []byte(ev.ID), "sig"); err != nil {
+		t.Fatal(err)
+	}
+	if b := repo.billing["u1"]; b == nil || b.Tier != "pro" {
+		t.Fatalf("retry: billing %+v", b)
+	}
+
+	// A subscription Stripe does not have is acknowledged, not retried forever.
+	gone := domain.PaymentEvent{ID: "evt_gone", Type: domain.EventSubscriptionUpdated, Created: time.Now(),
+		UserID: "u2", SubscriptionID: "sub_gone", Status: "active", PriceID: "price_pro"}
+	pay.events[gone.ID] = gone
+	if err := a.HandleWebhook(context.Background(), []byte(gone.ID), "sig"); err != nil {
+		t.Fatal(err)
+	}
+	if !repo.events["evt_gone"] || repo.billing["u2"] != nil {
+		t.Fatalf("unknown subscription: recorded=%v billing=%+v", repo.events["evt_gone"], repo.billing["u2"])
 	}
 }

@@ -14,6 +14,8 @@ var (
 	ErrNotPaid          = errors.New("no paid subscription to manage")
 	ErrBadSignature     = errors.New("webhook signature is missing or invalid")
 	ErrCheckoutNotFound = errors.New("test checkout not found or already used")
+	// ErrSubscriptionNotFound: Stripe has no subscription with that id.
+	ErrSubscriptionNotFound = errors.New("subscription not found")
 )
 
 // ValidationError is a client's mistake in one field.
@@ -124,6 +126,55 @@ type PaymentEvent struct {
 	MetadataTier string
 	// Status is the subscription status, or the checkout's payment status.
 	Status string
+	// SubscriptionID is the subscription the event is about (a
+	// subscription event's object, a checkout's subscription); empty when
+	// there is none (the local test checkout).
+	SubscriptionID string
+}
+
+// Subscription is a subscription's state as Stripe holds it now.
+type Subscription struct {
+	ID, Status, CustomerID, PriceID string
+	// UserID and Tier are metadata.userId and metadata.tier, set by our checkout.
+	UserID, Tier string
+}
+
+// WithCurrent is ev judged by its subscription's current state instead of
+// the state the event carried. Stripe delivers events out of order and more
+// than once, and created times have one-second resolution, so a stale
+// "active" can arrive after, and in the same second as, the cancellation;
+// the subscription as Stripe holds it now is the one truth. A checkout is
+// then judged as its subscription: a checkout whose subscription has since
+// ended does not bring the plan back.
+func (ev PaymentEvent) WithCurrent(sub Subscription) PaymentEvent {
+	if ev.Type == EventCheckoutCompleted {
+		ev.Type = EventSubscriptionUpdated
+	}
+	ev.Status, ev.PriceID = sub.Status, sub.PriceID
+	if sub.Tier != "" {
+		ev.MetadataTier = sub.Tier
+	}
+	if ev.UserID == "" {
+		ev.UserID = sub.UserID
+	}
+	if ev.CustomerID == "" {
+		ev.CustomerID = sub.CustomerID
+	}
+	return ev
+}
+
+// NeedsCurrent says whether an event's outcome depends on its
+// subscription's current state. A deletion does not: a deleted subscription
+// is canceled for good, whatever order its events come in.
+func (ev PaymentEvent) NeedsCurrent() bool {
+	if ev.SubscriptionID == "" {
+		return false
+	}
+	switch ev.Type {
+	case EventCheckoutCompleted, EventSubscriptionCreated, EventSubscriptionUpdated:
+		return true
+	}
+	return false
 }
 
 // TierFor maps an event to the tier it implies. ok is false for events that

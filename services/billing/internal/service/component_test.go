@@ -4,14 +4,18 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -54,6 +58,55 @@ func (fakeUsers) GetProfile(ctx context.Context, r *usersv1.GetProfileRequest) (
 type harness struct {
 	client billingv1.BillingServiceClient
 	db     *pgxpool.Pool
+	stripe *stripeState
+}
+
+// stripeState stands in front of stripe-mock, which is stateless and answers
+// every subscription with one fixed "active" fixture: it holds the
+// subscriptions' current state as the test sets it, and passes every other
+// request to stripe-mock.
+type stripeState struct {
+	mu   sync.Mutex
+	subs map[string]string // id → subscription JSON
+}
+
+// set makes obj (a subscription object, "UID" replaced by uid) the
+// subscription's current state.
+func (s *stripeState) set(uid, obj string) {
+	obj = strings.ReplaceAll(obj, "UID", uid)
+	var sub struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(obj), &sub); err != nil || sub.ID == "" {
+		panic("subscription without id: " + obj)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.subs[sub.ID] = obj
+}
+
+func (s *stripeState) serve(mock string) http.Handler {
+	target, err := url.Parse(mock)
+	if err != nil {
+		panic(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if id, ok := strings.CutPrefix(r.URL.Path, "/v1/subscriptions/"); ok && r.Method == http.MethodGet {
+			s.mu.Lock()
+			obj, found := s.subs[id]
+			s.mu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			if !found {
+				w.WriteHeader(http.StatusNotFound)
+				_, _ = w.Write([]byte(`{"error":{"type":"invalid_request_error","code":"resource_missing"}}`))
+				return
+			}
+			_, _ = w.Write([]byte(obj))
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	})
 }
 
 func stripeMock(t *testing.T) string {
@@ -96,9 +149,11 @@ func start(t *testing.T) harness {
 		_, _ = w.Write([]byte(`{"received":true}`))
 	}))
 
+	subs := &stripeState{subs: map[string]string{}}
+	stripeAPI := httptest.NewServer(subs.serve(mock))
 	s := &billing.Settings{
 		Base:            servicetest.Base(t),
-		StripeSecretKey: "sk_test_fakekey", StripeAPIBase: mock, StripeWebhookSecret: whsec,
+		StripeSecretKey: "sk_test_fakekey", StripeAPIBase: stripeAPI.URL, StripeWebhookSecret: whsec,
 		UsersAddr: lis.Addr().String(), TestCheckoutAddr: "127.0.0.1:0", GatewayURL: gw.URL,
 		WebOrigins: []string{"http://localhost:3000"},
 	}
@@ -113,9 +168,10 @@ func start(t *testing.T) harness {
 	t.Cleanup(func() {
 		db.Close()
 		gw.Close()
+		stripeAPI.Close()
 		us.Stop()
 	})
-	return harness{client: client, db: db}
+	return harness{client: client, db: db, stripe: subs}
 }
 
 // signIn makes an emulator user (with optional custom claims) and returns
@@ -334,9 +390,9 @@ func event(id, typ, uid string, created time.Time, object string) (payload []byt
 
 const (
 	checkoutObj = `{"object":"checkout.session","client_reference_id":"UID","customer":"cus_UID","payment_status":"paid","metadata":{"userId":"UID","tier":"pro"}}`
-	subActive   = `{"object":"subscription","status":"active","customer":"cus_UID","metadata":{"userId":"UID"},"items":{"data":[{"price":{"id":"price_uplift_pro_monthly"}}]}}`
-	subUnpaid   = `{"object":"subscription","status":"unpaid","customer":"cus_UID","metadata":{"userId":"UID"},"items":{"data":[{"price":{"id":"price_uplift_pro_monthly"}}]}}`
-	subDeleted  = `{"object":"subscription","status":"canceled","customer":"cus_UID","items":{"data":[{"price":{"id":"price_uplift_pro_monthly"}}]}}`
+	subActive   = `{"id":"sub_UID","object":"subscription","status":"active","customer":"cus_UID","metadata":{"userId":"UID"},"items":{"data":[{"price":{"id":"price_uplift_pro_monthly"}}]}}`
+	subUnpaid   = `{"id":"sub_UID","object":"subscription","status":"unpaid","customer":"cus_UID","metadata":{"userId":"UID"},"items":{"data":[{"price":{"id":"price_uplift_pro_monthly"}}]}}`
+	subDeleted  = `{"id":"sub_UID","object":"subscription","status":"canceled","customer":"cus_UID","items":{"data":[{"price":{"id":"price_uplift_pro_monthly"}}]}}`
 	invoiceObj  = `{"object":"invoice","customer":"cus_UID","status":"open"}`
 )
 
@@ -377,6 +433,9 @@ func TestWebhooks(t *testing.T) {
 			{"customer.subscription.deleted", subDeleted, state{"free", false, 4}},
 		}
 		for i, st := range steps {
+			if strings.Contains(st.obj, `"object":"subscription"`) {
+				h.stripe.set(uid, st.obj) // delivered in order: what it says is current
+			}
 			p, sig := event(fmt.Sprintf("evt_%s_%d", uid, i), st.typ, uid, t0.Add(time.Duration(i)*time.Minute), st.obj)
 			if err := send(p, sig); err != nil {
 				t.Fatalf("%s: %v", st.typ, err)
@@ -408,6 +467,7 @@ func TestWebhooks(t *testing.T) {
 		older, osig := event("evt_old_"+uid, "customer.subscription.created", uid, t0, subActive)
 		// The deletion names only the customer; link it first via checkout.
 		ck, csig := event("evt_ck_"+uid, "checkout.session.completed", uid, t0.Add(-time.Hour), checkoutObj)
+		h.stripe.set(uid, subDeleted)
 		for _, e := range [][2]any{{ck, csig}, {newer, nsig}, {older, osig}} {
 			if err := send(e[0].([]byte), e[1].(string)); err != nil {
 				t.Fatal(err)
@@ -415,6 +475,26 @@ func TestWebhooks(t *testing.T) {
 		}
 		if s := h.state(t, uid); s != (state{"free", false, 2}) {
 			t.Fatalf("state %+v", s)
+		}
+	})
+
+	// The finding: a stale "active" in the same second as the cancellation
+	// brought Pro back, because each event's own payload was trusted and
+	// equal times apply. The subscription's current state decides now.
+	t.Run("a stale active in the same second as the cancellation", func(t *testing.T) {
+		uid := "u-" + uuid.NewString()[:8]
+		second := t0.Add(2 * time.Hour)
+		ck, csig := event("evt_ck_"+uid, "checkout.session.completed", uid, second.Add(-time.Hour), checkoutObj)
+		cancel, xsig := event("evt_cancel_"+uid, "customer.subscription.updated", uid, second, subDeleted)
+		stale, ssig := event("evt_stale_"+uid, "customer.subscription.updated", uid, second, subActive)
+		h.stripe.set(uid, subDeleted) // at Stripe the subscription is canceled
+		for _, e := range [][2]any{{ck, csig}, {cancel, xsig}, {stale, ssig}} {
+			if err := send(e[0].([]byte), e[1].(string)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if s := h.state(t, uid); s != (state{"free", false, 2}) {
+			t.Fatalf("state %+v, want free after the cancellation", s)
 		}
 	})
 

@@ -93,12 +93,17 @@ func (c *Client) CreatePortal(ctx context.Context, customerID, returnURL string)
 // billing reads. Parsed by hand so an endpoint on another API version
 // still works: these fields have been stable for years.
 type object struct {
-	ClientReferenceID string            `json:"client_reference_id"`
-	Customer          json.RawMessage   `json:"customer"`
-	Metadata          map[string]string `json:"metadata"`
-	Status            string            `json:"status"`
-	PaymentStatus     string            `json:"payment_status"`
-	Items             struct {
+	ID                string `json:"id"`
+	Object            string `json:"object"`
+	ClientReferenceID string `json:"client_reference_id"`
+	// Subscription is a checkout session's subscription (an id or an
+	// expanded object).
+	Subscription  json.RawMessage   `json:"subscription"`
+	Customer      json.RawMessage   `json:"customer"`
+	Metadata      map[string]string `json:"metadata"`
+	Status        string            `json:"status"`
+	PaymentStatus string            `json:"payment_status"`
+	Items         struct {
 		Data []struct {
 			Price struct {
 				ID string `json:"id"`
@@ -141,7 +146,7 @@ func (c *Client) ParseEvent(payload []byte, signature string) (domain.PaymentEve
 	}
 	out := domain.PaymentEvent{
 		ID: ev.ID, Type: string(ev.Type), Created: time.Unix(ev.Created, 0).UTC(),
-		UserID: o.ClientReferenceID, CustomerID: customerID(o.Customer),
+		UserID: o.ClientReferenceID, CustomerID: idOf(o.Customer),
 		MetadataTier: meta["tier"], Status: o.Status,
 	}
 	if out.UserID == "" {
@@ -150,14 +155,39 @@ func (c *Client) ParseEvent(payload []byte, signature string) (domain.PaymentEve
 	if len(o.Items.Data) > 0 {
 		out.PriceID = o.Items.Data[0].Price.ID
 	}
-	if out.Type == domain.EventCheckoutCompleted {
+	switch {
+	case out.Type == domain.EventCheckoutCompleted:
 		out.Status = o.PaymentStatus
+		out.SubscriptionID = idOf(o.Subscription)
+	case o.Object == "subscription":
+		out.SubscriptionID = o.ID
 	}
 	return out, nil
 }
 
-// customerID reads "customer", which is an id or an expanded object.
-func customerID(raw json.RawMessage) string {
+// Subscription reads a subscription as Stripe holds it now.
+func (c *Client) Subscription(ctx context.Context, id string) (domain.Subscription, error) {
+	sub, err := c.sc.V1Subscriptions.Retrieve(ctx, id, nil)
+	if err != nil {
+		var se *stripego.Error
+		if errors.As(err, &se) && se.HTTPStatusCode == 404 {
+			return domain.Subscription{}, domain.ErrSubscriptionNotFound
+		}
+		return domain.Subscription{}, fmt.Errorf("stripe: retrieve subscription: %w", err)
+	}
+	out := domain.Subscription{ID: sub.ID, Status: string(sub.Status),
+		UserID: sub.Metadata["userId"], Tier: sub.Metadata["tier"]}
+	if sub.Customer != nil {
+		out.CustomerID = sub.Customer.ID
+	}
+	if sub.Items != nil && len(sub.Items.Data) > 0 && sub.Items.Data[0].Price != nil {
+		out.PriceID = sub.Items.Data[0].Price.ID
+	}
+	return out, nil
+}
+
+// idOf reads a reference that is an id or an expanded object.
+func idOf(raw json.RawMessage) string {
 	var id string
 	if json.Unmarshal(raw, &id) == nil {
 		return id

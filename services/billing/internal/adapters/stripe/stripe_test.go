@@ -3,6 +3,8 @@ package stripe
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -68,7 +70,7 @@ func TestParseEvent(t *testing.T) {
 	t.Parallel()
 	c, _ := New("sk_test_fakekey", "", secret)
 	payload := []byte(`{"id":"evt_1","object":"event","api_version":"2020-08-27","created":1767225600,
-		"type":"customer.subscription.updated","data":{"object":{"object":"subscription","status":"active",
+		"type":"customer.subscription.updated","data":{"object":{"id":"sub_9","object":"subscription","status":"active",
 		"customer":"cus_9","metadata":{"userId":"u9","tier":"pro"},"items":{"data":[{"price":{"id":"price_uplift_pro_monthly"}}]}}}}`)
 	sign := func(s string, at time.Time) string {
 		return webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: s, Timestamp: at}).Header
@@ -78,7 +80,8 @@ func TestParseEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := domain.PaymentEvent{ID: "evt_1", Type: "customer.subscription.updated", Created: time.Unix(1767225600, 0).UTC(),
-		UserID: "u9", CustomerID: "cus_9", PriceID: "price_uplift_pro_monthly", MetadataTier: "pro", Status: "active"}
+		UserID: "u9", CustomerID: "cus_9", PriceID: "price_uplift_pro_monthly", MetadataTier: "pro", Status: "active",
+		SubscriptionID: "sub_9"}
 	if ev != want {
 		t.Fatalf("event %+v\nwant %+v", ev, want)
 	}
@@ -91,5 +94,63 @@ func TestParseEvent(t *testing.T) {
 		if _, err := c.ParseEvent(payload, sig); !errors.Is(err, domain.ErrBadSignature) {
 			t.Fatalf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestSubscriptionAgainstStripeMock: the current state is read with the
+// real API call. stripe-mock answers every id with one fixed fixture
+// (always "active"), so this checks the request and the reading of the
+// answer; the ordering rules are tested in the app with a fake whose state
+// the test sets.
+func TestSubscriptionAgainstStripeMock(t *testing.T) {
+	t.Parallel()
+	c, err := New("sk_test_fakekey", mockURL(t), secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := c.Subscription(context.Background(), "sub_uplift_current")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sub.ID != "sub_uplift_current" || sub.Status != "active" || !strings.HasPrefix(sub.CustomerID, "cus_") || !strings.HasPrefix(sub.PriceID, "price_") {
+		t.Fatalf("subscription %+v", sub)
+	}
+}
+
+// TestSubscriptionNotFound: Stripe's 404 is domain.ErrSubscriptionNotFound
+// (acknowledged), any other failure an error (Stripe retries the webhook).
+func TestSubscriptionNotFound(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/sub_missing") {
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(`{"error":{"type":"invalid_request_error","code":"resource_missing","message":"No such subscription"}}`))
+			return
+		}
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = w.Write([]byte(`{"error":{"type":"api_error","message":"down"}}`))
+	}))
+	defer srv.Close()
+	c, _ := New("sk_test_fakekey", srv.URL, secret)
+	if _, err := c.Subscription(context.Background(), "sub_missing"); !errors.Is(err, domain.ErrSubscriptionNotFound) {
+		t.Fatalf("missing: %v", err)
+	}
+	if _, err := c.Subscription(context.Background(), "sub_other"); err == nil || errors.Is(err, domain.ErrSubscriptionNotFound) {
+		t.Fatalf("server error: %v", err)
+	}
+}
+
+// TestParseEventNamesTheCheckoutsSubscription: a checkout is judged by the
+// subscription it created.
+func TestParseEventNamesTheCheckoutsSubscription(t *testing.T) {
+	t.Parallel()
+	c, _ := New("sk_test_fakekey", "", secret)
+	payload := []byte(`{"id":"evt_2","object":"event","created":1767225600,"type":"checkout.session.completed",
+		"data":{"object":{"id":"cs_1","object":"checkout.session","payment_status":"paid","client_reference_id":"u9",
+		"customer":"cus_9","subscription":{"id":"sub_7","object":"subscription"}}}}`)
+	sig := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: secret}).Header
+	ev, err := c.ParseEvent(payload, sig)
+	if err != nil || ev.SubscriptionID != "sub_7" || ev.Status != "paid" {
+		t.Fatalf("%+v %v", ev, err)
 	}
 }
