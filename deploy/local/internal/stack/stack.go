@@ -2,7 +2,8 @@
 // with no accounts and no internet: PostgreSQL (DATABASE_URL, else a
 // project-local cluster), NATS JetStream (NATS_URL, else embedded), the
 // Firebase Auth emulator, stripe-mock, an SMTP sink, the Shopify simulator
-// with its demo shop, the five services, the gateway and the web. Everything it starts it stops again.
+// with its demo shop, a demo store website, the five services, the gateway
+// and the web. Everything it starts it stops again.
 package stack
 
 import (
@@ -16,9 +17,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+
+	"uplift.dev/devstack/internal/demostore"
 )
 
 // Ports are the loopback ports of the local stack.
@@ -27,6 +31,9 @@ type Ports struct {
 	// EmulatorHub and EmulatorLogging are the Firebase emulator suite's own
 	// ports beside the Auth emulator.
 	EmulatorHub, EmulatorLogging int
+	// DemoStore is the demo store website (package demostore), the one
+	// loopback origin the website reader may fetch under `make run`.
+	DemoStore int
 	// GatewayMetrics is the gateway's internal /metrics port, apart from
 	// its public one.
 	GatewayMetrics int
@@ -41,7 +48,7 @@ type Ports struct {
 // DefaultPorts is what the README documents.
 var DefaultPorts = Ports{
 	Postgres: 55432, NATS: 14222, AuthEmulator: 9099, EmulatorHub: 4400, EmulatorLogging: 4500, StripeHTTP: 12111, StripeHTTPS: 12112,
-	SMTP: 1025, SMTPWeb: 1080, SMTPWebInternal: 11080, ShopifySim: 9300, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
+	SMTP: 1025, SMTPWeb: 1080, SMTPWebInternal: 11080, ShopifySim: 9300, DemoStore: 9400, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
 	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004, "stores": 9005},
 }
 
@@ -138,6 +145,10 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 		return err
 	}
 	s.say("shopify sim  http://%s (demo shop %s: connect it on Connections)", addr(s.Ports.ShopifySim), "uplift-demo.myshopify.com")
+	if err := s.startDemoStore(); err != nil {
+		return err
+	}
+	s.say("demo store   %s (save it as your website in the Business profile)", s.DemoStoreURL())
 	s.natsURL = natsURL
 	s.env = []string{
 		"DATABASE_URL=" + dbURL,
@@ -156,6 +167,7 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 		"UPLIFT_SHOPIFY_SIM_URL=http://" + addr(s.Ports.ShopifySim),
 		// Where each supervised process's current pid is, for the fault tests.
 		"UPLIFT_STACK_PIDS=" + filepath.Join(s.StateDir, "pids"),
+		"UPLIFT_DEMO_STORE_URL=" + s.DemoStoreURL(),
 	}
 	return nil
 }
@@ -232,7 +244,10 @@ func (s *Stack) serviceEnv(name string) []string {
 		return []string{users, "STRIPE_WEBHOOK_SECRET=whsec_local_fake_secret",
 			"TEST_CHECKOUT_ADDR=127.0.0.1:9203", "GATEWAY_URL=http://" + addr(s.Ports.Gateway)}
 	case "categories":
-		return []string{users, "FETCH_ALLOW_LOOPBACK=" + strconv.FormatBool(s.ForTests)}
+		// The demo store is the one loopback origin `make run` may read;
+		// the tests also serve stores of their own on other loopback ports.
+		return []string{users, "FETCH_ALLOW_ORIGINS=" + strings.TrimSuffix(s.DemoStoreURL(), "/"),
+			"FETCH_ALLOW_LOOPBACK=" + strconv.FormatBool(s.ForTests)}
 	case "digest":
 		// Local only: an obviously fake signing secret for unsubscribe links,
 		// which point to the local gateway.
@@ -396,4 +411,20 @@ func (s *Stack) startShopifySim(ctx context.Context) error {
 		return err
 	}
 	return s.waitFor(ctx, p, "Shopify simulator", 30*time.Second, httpOK("http://"+addr(s.Ports.ShopifySim)+"/_sim/healthz"))
+}
+
+// DemoStoreURL is the demo store's home page.
+func (s *Stack) DemoStoreURL() string { return "http://" + addr(s.Ports.DemoStore) + "/" }
+
+// startDemoStore serves the demo store website from this process, so a
+// newcomer on an offline machine has a store the website review can read.
+func (s *Stack) startDemoStore() error {
+	lis, err := net.Listen("tcp", addr(s.Ports.DemoStore))
+	if err != nil {
+		return fmt.Errorf("demo store: %w", err)
+	}
+	srv := &http.Server{Handler: demostore.Handler("http://" + addr(s.Ports.DemoStore)), ReadHeaderTimeout: 10 * time.Second}
+	s.servers = append(s.servers, srv)
+	go func() { _ = srv.Serve(lis) }()
+	return nil
 }

@@ -1,0 +1,30 @@
+package stack
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestOnlyTheDemoStoreIsReadableUnderRun: `make run` lets the website reader
+// fetch the demo store's origin and no other loopback address; the tests'
+// stack also allows loopback, where they serve stores of their own.
+func TestOnlyTheDemoStoreIsReadableUnderRun(t *testing.T) {
+	s := New(t.TempDir(), nil)
+	run := s.serviceEnv("categories")
+	for _, want := range []string{"FETCH_ALLOW_ORIGINS=http://127.0.0.1:9400", "FETCH_ALLOW_LOOPBACK=false"} {
+		if !slices.Contains(run, want) {
+			t.Errorf("run: categories env %v lacks %s", run, want)
+		}
+	}
+	s.ForTests = true
+	if tests := s.serviceEnv("categories"); !slices.Contains(tests, "FETCH_ALLOW_LOOPBACK=true") {
+		t.Errorf("tests: categories env %v does not allow loopback", tests)
+	}
+	for _, name := range []string{"users", "billing", "digest", "stores"} {
+		for _, kv := range s.serviceEnv(name) {
+			if len(kv) > 6 && kv[:6] == "FETCH_" {
+				t.Errorf("%s gets %s; only categories reads websites", name, kv)
+			}
+		}
+	}
+}
