@@ -5,6 +5,7 @@ import { BrowserRouter } from 'react-router';
 import type { Env } from '@uplift/platform';
 import { AuthProvider } from '../features/auth';
 import { EnvProvider } from '../lib/env-context';
+import { RootErrorBoundary } from '../lib/route-error-boundary';
 import { createQueryClient } from '../lib/query-client';
 import { AppRoutes } from './routes';
 
@@ -16,7 +17,9 @@ export function App({ env, auth }: { env: Env; auth: Auth }) {
       <QueryClientProvider client={queryClient}>
         <AuthProvider auth={auth} tokenSyncUrl={env.tokenSyncUrl}>
           <BrowserRouter>
-            <AppRoutes />
+            <RootErrorBoundary>
+              <AppRoutes />
+            </RootErrorBoundary>
           </BrowserRouter>
         </AuthProvider>
       </QueryClientProvider>

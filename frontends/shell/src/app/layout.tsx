@@ -4,11 +4,14 @@ import { onOpenBusinessProfile, Toaster, useSession } from '@uplift/platform';
 import { TopBar } from '../components/layout/top-bar';
 import { AccountSettingsDialog } from '../features/account-settings/components/account-settings-dialog';
 import { AuthControls } from '../features/auth';
-import { BusinessProfileDialog } from '../features/business-profile';
+import { BusinessProfileDialog, useSiteUrlFromAddress } from '../features/business-profile';
 import { resetCodeFrom } from '../features/auth/lib/password-reset';
 import { OnBehalfBanner } from '../features/on-behalf/components/on-behalf-banner';
 import { UpgradePlanDialog, useCheckoutReturn, useTrialDialog } from '../features/billing';
+import { useProductLink } from '../features/product-link/product-link';
 import { useEnv } from '../lib/env-context';
+import { RouteErrorBoundary } from '../lib/route-error-boundary';
+import { STUDIO_PATH } from './routes-config';
 
 /** Page frame: top bar, the routed page, toasts and the dialogs the menu opens. */
 export function Layout() {
@@ -17,8 +20,15 @@ export function Layout() {
   const [accountOpen, setAccountOpen] = useState(false);
   const [upgradeOpen, setUpgradeOpen] = useState(false);
   const [businessProfileOpen, setBusinessProfileOpen] = useState(false);
+  // A website from the address that could not be saved: the dialog opens with it filled in.
+  const [prefillWebsite, setPrefillWebsite] = useState<string | undefined>();
   const trial = useTrialDialog();
   useCheckoutReturn();
+  useProductLink(STUDIO_PATH);
+  useSiteUrlFromAddress((siteUrl) => {
+    setPrefillWebsite(siteUrl);
+    setBusinessProfileOpen(true);
+  });
   // Remotes (e.g. Home's empty state) ask for the dialog with a DOM event; they cannot import the shell.
   useEffect(() => onOpenBusinessProfile(() => setBusinessProfileOpen(true)), []);
 
@@ -48,11 +58,20 @@ export function Layout() {
           />
         }
       />
-      <Outlet />
+      <RouteErrorBoundary>
+        <Outlet />
+      </RouteErrorBoundary>
       {session.status === 'signedIn' && (
         <>
           <AccountSettingsDialog open={accountOpen} onClose={() => setAccountOpen(false)} />
-          <BusinessProfileDialog open={businessProfileOpen} onClose={() => setBusinessProfileOpen(false)} />
+          <BusinessProfileDialog
+            open={businessProfileOpen}
+            prefillWebsite={prefillWebsite}
+            onClose={() => {
+              setBusinessProfileOpen(false);
+              setPrefillWebsite(undefined);
+            }}
+          />
           {/* The trial dialog is this same dialog, forced open by the address (spec section 4). */}
           <UpgradePlanDialog open={upgradeOpen || trial.open} onClose={closeUpgrade} />
           <OnBehalfBanner userId={session.user.uid} />

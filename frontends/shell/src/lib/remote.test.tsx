@@ -1,7 +1,8 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { parseEnv } from '@uplift/platform';
+import { MemoryRouter } from 'react-router';
+import { HttpError, parseEnv } from '@uplift/platform';
 import { EnvProvider } from './env-context';
 import { RemoteModule } from './remote';
 
@@ -14,9 +15,11 @@ describe('RemoteModule', () => {
   it("renders the remote's module from the configured URL, with 'loading...' meanwhile", async () => {
     loadRemoteModule.mockResolvedValueOnce({ default: () => <h1>Analytics</h1> });
     render(
+      <MemoryRouter>
       <EnvProvider env={env}>
         <RemoteModule remote="analytics" module="./App" />
-      </EnvProvider>,
+      </EnvProvider>
+      </MemoryRouter>,
     );
     expect(screen.getByText('loading...')).toBeTruthy();
     expect(await screen.findByRole('heading', { name: 'Analytics' })).toBeTruthy();
@@ -30,10 +33,12 @@ describe('RemoteModule', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     loadRemoteModule.mockRejectedValueOnce(new Error('Could not load'));
     render(
+      <MemoryRouter>
       <EnvProvider env={env}>
         <p>rest of the page</p>
         <RemoteModule remote="connections" module="./App" />
-      </EnvProvider>,
+      </EnvProvider>
+      </MemoryRouter>,
     );
     expect(await screen.findByRole('heading', { name: 'Connections could not be loaded' })).toBeTruthy();
     expect(screen.getByText('rest of the page')).toBeTruthy();
@@ -41,5 +46,39 @@ describe('RemoteModule', () => {
     loadRemoteModule.mockResolvedValueOnce({ default: () => <h1>Connections</h1> });
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { name: 'Connections' })).toBeTruthy();
+  });
+
+  it("shows a remote page's HTTP error as its status and status text; other errors reach the card", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    loadRemoteModule.mockResolvedValueOnce({
+      default: () => {
+        throw new HttpError(403, 'Forbidden');
+      },
+    });
+    const { unmount } = render(
+      <MemoryRouter>
+        <EnvProvider env={env}>
+          <RemoteModule remote="home" module="./Forbidden" />
+        </EnvProvider>
+      </MemoryRouter>,
+    );
+    expect(await screen.findByRole('heading', { name: '403 Forbidden' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to Home' })).toBeTruthy();
+    unmount();
+
+    loadRemoteModule.mockResolvedValueOnce({
+      default: () => {
+        throw new TypeError('a bug');
+      },
+    });
+    render(
+      <MemoryRouter>
+        <EnvProvider env={env}>
+          <RemoteModule remote="home" module="./Buggy" />
+        </EnvProvider>
+      </MemoryRouter>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Home could not be loaded' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: /^\d{3} / })).toBeNull();
   });
 });

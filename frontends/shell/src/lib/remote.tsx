@@ -3,6 +3,7 @@ import { Button, ErrorCard, LOADING_TEXT, type RemoteName } from '@uplift/platfo
 import { useEnv } from './env-context';
 import { ErrorBoundary } from './error-boundary';
 import { loadRemoteModule } from './federation';
+import { RouteErrorBoundary } from './route-error-boundary';
 
 const TITLES: Record<RemoteName, string> = {
   home: 'Home',
@@ -56,9 +57,12 @@ export function RemoteModule({ remote, module }: { remote: RemoteName; module: s
         </ErrorCard>
       )}
     >
-      <Suspense fallback={<p>{LOADING_TEXT}</p>}>
-        <RemoteBody remote={remote} url={url} module={module} />
-      </Suspense>
+      {/* Inside: a remote page's HTTP error shows its status; anything else reaches the card above. */}
+      <RouteErrorBoundary>
+        <Suspense fallback={<p>{LOADING_TEXT}</p>}>
+          <RemoteBody remote={remote} url={url} module={module} />
+        </Suspense>
+      </RouteErrorBoundary>
     </ErrorBoundary>
   );
 }

@@ -1,5 +1,5 @@
 import { Link, useParams } from 'react-router';
-import { ErrorCard, Spinner, useCategoryId, useIdea, usePageTitle, useSession, type IdeaJson } from '@uplift/platform';
+import { ErrorCard, isHttpError, Spinner, useCategoryId, useIdea, usePageTitle, useSession, type IdeaJson } from '@uplift/platform';
 
 /** One campaign idea with everything needed to run it (`/ideas/:ideaId`). */
 export function IdeaPage() {
@@ -31,6 +31,9 @@ function IdeaContent({ ideaId }: { ideaId: string | undefined }) {
     );
   }
   if (idea.isError) {
+    // A missing idea gets a way back; any other failure (a malformed id is a
+    // 400) is a status for the route error boundary to show.
+    if (!isHttpError(idea.error) || idea.error.status !== 404) throw idea.error;
     return (
       <ErrorCard title="We couldn't load this idea">
         <p>It may have been replaced by newer ideas. Go back to Home to see your latest ones.</p>

@@ -91,4 +91,10 @@ describe('WebsiteScorePage', () => {
     await userEvent.click(link);
     expect(screen.getByTestId('where').textContent).toBe('/?requireSignup=true');
   });
+
+  it('carries the scored website to sign-up, so it is saved after', async () => {
+    renderAt('/website-score?url=https%3A%2F%2Fshop.example%2F', () => json({ url: 'https://shop.example/', score: 60 }));
+    const link = screen.getByRole('link', { name: 'Sign up for weekly reviews' });
+    expect(link.getAttribute('href')).toBe('/?requireSignup=true&siteUrl=https%3A%2F%2Fshop.example%2F');
+  });
 });

@@ -68,13 +68,15 @@ export function WebsiteScorePage() {
           )}
         </>
       )}
-      <SignUpInvite />
+      <SignUpInvite siteUrl={url} />
     </main>
   );
 }
 
-function SignUpInvite() {
+/** Signing up from here carries the scored website along (`siteUrl`), so it is saved and reviewed at once. */
+function SignUpInvite({ siteUrl }: { siteUrl: string | undefined }) {
   const session = useSession();
+  const signUp = new URLSearchParams({ requireSignup: 'true', ...(siteUrl ? { siteUrl } : {}) });
   return (
     <section className="u-card" aria-labelledby="weekly-title" style={{ marginTop: '1rem' }}>
       <h2 id="weekly-title">Get a weekly review of your website</h2>
@@ -85,7 +87,7 @@ function SignUpInvite() {
       {session.status === 'signedIn' ? (
         <Button onClick={openBusinessProfile}>Add your website to your business profile</Button>
       ) : (
-        <Link className="u-btn" to="/?requireSignup=true">
+        <Link className="u-btn" to={`/?${signUp.toString()}`}>
           Sign up for weekly reviews
         </Link>
       )}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { Button, useSession } from '@uplift/platform';
-import { wantsSignUp } from '../lib/require-signup';
+import { emailFromAddress, wantsSignUp } from '../lib/require-signup';
 import { AvatarMenu } from './avatar-menu';
 import { ResetPasswordDialog } from './reset-password-dialog';
 import { SignDialog, type SignMode } from './sign-dialog';
@@ -17,6 +17,7 @@ export function AuthControls({ onOpenAccountSettings, onOpenUpgradePlan, onOpenB
   const session = useSession();
   const { search } = useLocation();
   const requireSignup = wantsSignUp(search);
+  const prefilledEmail = emailFromAddress(search);
   // The dialog that is open: the sign dialog in a mode, Reset password, or none.
   const [signMode, setSignMode] = useState<SignMode | 'resetPassword' | null>(null);
   const signedOut = session.status === 'signedOut';
@@ -41,13 +42,14 @@ export function AuthControls({ onOpenAccountSettings, onOpenUpgradePlan, onOpenB
       <Button onClick={() => setSignMode('signIn')}>Sign in</Button>
       {/* Remounted on each open so it starts clean in the requested mode. */}
       {signMode === 'resetPassword' && (
-        <ResetPasswordDialog open onClose={() => setSignMode(null)} onBackToSignIn={() => setSignMode('signIn')} />
+        <ResetPasswordDialog open initialEmail={prefilledEmail} onClose={() => setSignMode(null)} onBackToSignIn={() => setSignMode('signIn')} />
       )}
       {signMode && signMode !== 'resetPassword' && (
         <SignDialog
           key={signMode}
           open
           initialMode={signMode}
+          initialEmail={prefilledEmail}
           onClose={() => setSignMode(null)}
           onForgotPassword={() => setSignMode('resetPassword')}
         />

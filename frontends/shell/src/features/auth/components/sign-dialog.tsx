@@ -25,6 +25,8 @@ export interface SignDialogProps {
   open: boolean;
   onClose: () => void;
   initialMode?: SignMode;
+  /** The email to start with (from `?email=`). */
+  initialEmail?: string;
   /** Custom titles, per mode; default 'Sign in' / 'Sign up'. */
   titles?: Partial<Record<SignMode, string>>;
   /** Custom descriptions, per mode; default 'Please sign in/up below to continue.' */
@@ -38,13 +40,14 @@ export function SignDialog({
   open,
   onClose,
   initialMode = 'signIn',
+  initialEmail = '',
   titles,
   descriptions,
   onForgotPassword,
 }: SignDialogProps) {
   const actions = useAuthActions();
   const [mode, setMode] = useState<SignMode>(initialMode);
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);

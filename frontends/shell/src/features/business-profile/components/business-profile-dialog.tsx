@@ -11,19 +11,21 @@ const SUMMARY_PLACEHOLDER =
 export interface BusinessProfileDialogProps {
   open: boolean;
   onClose: () => void;
+  /** A website to fill in instead of the saved one (from `?siteUrl=` when it could not be saved). */
+  prefillWebsite?: string;
 }
 
 /** The Business profile dialog (spec section 2, dialog 4). */
-export function BusinessProfileDialog({ open, onClose }: BusinessProfileDialogProps) {
+export function BusinessProfileDialog({ open, onClose, prefillWebsite }: BusinessProfileDialogProps) {
   return (
     <Dialog open={open} onClose={onClose} title={BUSINESS_PROFILE_TITLE} description={DESCRIPTION}>
       {/* Mounted only while open, so each opening starts from the saved values. */}
-      {open && <BusinessProfileContent onClose={onClose} />}
+      {open && <BusinessProfileContent onClose={onClose} prefillWebsite={prefillWebsite} />}
     </Dialog>
   );
 }
 
-function BusinessProfileContent({ onClose }: { onClose: () => void }) {
+function BusinessProfileContent({ onClose, prefillWebsite }: { onClose: () => void; prefillWebsite?: string }) {
   const { categoryId, isPending: userPending } = useCategoryId();
   const label = useCategoryLabel(categoryId);
   const params = useContentGenerationParams(categoryId);
@@ -43,7 +45,7 @@ function BusinessProfileContent({ onClose }: { onClose: () => void }) {
       categoryId={categoryId}
       initial={{
         name: label.data?.name ?? '',
-        website: params.data?.siteUrl ?? '',
+        website: prefillWebsite || params.data?.siteUrl || '',
         weeklyWebsiteReview: !params.data?.disableWeeklyEmail,
         dailyBusinessReport: !preferences.data?.disableBusinessReport,
       }}

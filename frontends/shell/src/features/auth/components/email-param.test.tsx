@@ -1,0 +1,50 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { MemoryRouter } from 'react-router';
+import { SessionProvider } from '@uplift/platform';
+import type { AuthActions } from '../lib/auth-actions';
+import { AuthActionsContext } from './auth-provider';
+import { AuthControls } from './auth-controls';
+
+const actions: AuthActions = {
+  signIn: vi.fn(async () => 'u1'),
+  signUp: vi.fn(async () => 'u1'),
+  signInWithGoogle: vi.fn(async () => {}),
+  signOut: vi.fn(async () => {}),
+};
+
+function renderAt(path: string) {
+  render(
+    <SessionProvider session={{ status: 'signedOut', user: null }}>
+      <AuthActionsContext.Provider value={actions}>
+        <MemoryRouter initialEntries={[path]}>
+          <AuthControls onOpenAccountSettings={vi.fn()} onOpenUpgradePlan={vi.fn()} onOpenBusinessProfile={vi.fn()} />
+        </MemoryRouter>
+      </AuthActionsContext.Provider>
+    </SessionProvider>,
+  );
+  return userEvent.setup();
+}
+
+describe('?email=', () => {
+  it('prefills the email of Sign in, Sign up and Reset password', async () => {
+    const user = renderAt('/?email=jane%40example.com');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('jane@example.com');
+    await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('jane@example.com');
+  });
+
+  it('prefills Sign up when the visitor is sent to sign up', async () => {
+    renderAt('/?requireSignup=true&email=sam%40example.com');
+    expect(await screen.findByRole('dialog', { name: 'Sign up' })).toBeTruthy();
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('sam@example.com');
+  });
+
+  it('leaves the field empty without the parameter', async () => {
+    const user = renderAt('/');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
+  });
+});
