@@ -44,7 +44,7 @@ type Options struct {
 // Analyzer reads store websites. Safe for concurrent use.
 type Analyzer struct {
 	opts Options
-	f    *fetcher
+	f    *Fetcher
 	gen  TextGenerator
 	now  func() time.Time
 }
@@ -67,7 +67,7 @@ func New(o Options) *Analyzer {
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = DefaultMaxBytes
 	}
-	a := &Analyzer{opts: o, f: newFetcher(o), gen: o.Generator, now: o.Now}
+	a := &Analyzer{opts: o, f: NewFetcher(o), gen: o.Generator, now: o.Now}
 	if a.gen == nil {
 		a.gen = Deterministic{}
 	}
@@ -79,7 +79,7 @@ func New(o Options) *Analyzer {
 
 // Check fetches the home page only, quickly: nil if the site can be read.
 func (a *Analyzer) Check(ctx context.Context, siteURL string) error {
-	_, err := readHome(ctx, a.f.session(), siteURL)
+	_, err := ReadHome(ctx, a.f.Session(), siteURL)
 	return err
 }
 
@@ -98,23 +98,23 @@ func (a *Analyzer) Analyze(ctx context.Context, siteURL string, previous *domain
 	ctx, cancel := a.budget(ctx)
 	defer cancel()
 	progress(0, "Starting")
-	s, err := a.read(ctx, siteURL, readOpts{catalogue: true, progress: progress})
+	s, err := a.read(ctx, siteURL, ReadOptions{catalogue: true, progress: progress})
 	if err != nil {
 		return domain.Analysis{}, err
 	}
 	progress(75, "Reviewing your website")
 	rv := review(s, previous)
 	now := a.now()
-	brief := buildBrief(s, rv, now)
+	brief := BuildBrief(s, rv, now)
 	progress(85, "Writing campaign ideas")
 	text, err := a.gen.Generate(ctx, brief)
-	if err != nil || validateText(&text, brief) != nil {
+	if err != nil || ValidateText(&text, brief) != nil {
 		text, _ = Deterministic{}.Generate(ctx, brief)
 	}
-	out := domain.Analysis{Summary: text.Summary, Review: rv, Insights: insights(s, rv)}
+	out := domain.Analysis{Summary: text.Summary, Review: rv, Insights: Insights(s, rv)}
 	for _, it := range text.Ideas {
 		out.Ideas = append(out.Ideas, domain.Idea{
-			ID: ideaID(s.URL, it.Title), Title: it.Title, WhyNow: it.WhyNow, Channel: it.Channel,
+			ID: IdeaID(s.URL, it.Title), Title: it.Title, WhyNow: it.WhyNow, Channel: it.Channel,
 			SubjectLine: it.SubjectLine, Body: it.Body, Products: it.Products, Timing: it.Timing, CreatedAt: now,
 		})
 	}
@@ -127,7 +127,7 @@ func (a *Analyzer) Analyze(ctx context.Context, siteURL string, previous *domain
 func (a *Analyzer) Score(ctx context.Context, siteURL string) (domain.Review, error) {
 	ctx, cancel := a.budget(ctx)
 	defer cancel()
-	s, err := a.read(ctx, siteURL, readOpts{})
+	s, err := a.read(ctx, siteURL, ReadOptions{})
 	if err != nil {
 		return domain.Review{}, err
 	}

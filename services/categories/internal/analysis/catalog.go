@@ -13,12 +13,12 @@ import (
 	"uplift.dev/categories/internal/domain"
 )
 
-// maxProducts bounds how much of a catalogue one read keeps.
-const maxProducts = 250
+// MaxProducts bounds how much of a catalogue one read keeps.
+const MaxProducts = 250
 
-// product is one item the store sells, as read from its public catalogue
+// Product is one item the store sells, as read from its public catalogue
 // (Shopify's /products.json) or from the structured data on its pages.
-type product struct {
+type Product struct {
 	Name           string
 	URL            string
 	Type           string
@@ -35,9 +35,9 @@ type product struct {
 	Source         string // "products.json", "json-ld" or "meta"
 }
 
-// catalogue is a store's products in a stable order with its currency.
-type catalogue struct {
-	Products []product
+// Catalogue is a store's products in a stable order with its currency.
+type Catalogue struct {
+	Products []Product
 	Currency string
 	Source   string // where the list came from, for evidence
 }
@@ -78,22 +78,22 @@ func (f *flexNumber) UnmarshalJSON(b []byte) error {
 }
 
 // parseShopifyProducts reads a /products.json body.
-func parseShopifyProducts(body []byte, siteURL, currency string) ([]product, error) {
+func parseShopifyProducts(body []byte, siteURL, currency string) ([]Product, error) {
 	var sp shopifyProducts
 	if err := json.Unmarshal(body, &sp); err != nil {
 		return nil, fmt.Errorf("products.json: %w", err)
 	}
-	var out []product
+	var out []Product
 	for _, p := range sp.Products {
-		name := collapse(p.Title)
+		name := Collapse(p.Title)
 		if name == "" {
 			continue
 		}
-		desc := collapse(stripTags(p.BodyHTML))
-		pr := product{
-			Name: name, Type: collapse(p.ProductType), Vendor: collapse(p.Vendor),
+		desc := Collapse(StripTags(p.BodyHTML))
+		pr := Product{
+			Name: name, Type: Collapse(p.ProductType), Vendor: Collapse(p.Vendor),
 			URL:         strings.TrimRight(siteURL, "/") + "/products/" + p.Handle,
-			Description: truncateWords(desc, 300), HasDescription: len(desc) >= 20,
+			Description: Truncate(desc, 300), HasDescription: len(desc) >= 20,
 			Images: len(p.Images), Variants: len(p.Variants), Currency: currency, Source: "products.json",
 		}
 		pr.Price = math.Inf(1)
@@ -114,7 +114,7 @@ func parseShopifyProducts(body []byte, siteURL, currency string) ([]product, err
 			pr.Price = 0
 		}
 		out = append(out, pr)
-		if len(out) == maxProducts {
+		if len(out) == MaxProducts {
 			break
 		}
 	}
@@ -123,27 +123,27 @@ func parseShopifyProducts(body []byte, siteURL, currency string) ([]product, err
 
 var tagRE = regexp.MustCompile(`(?s)<[^>]*>`)
 
-// stripTags turns a fragment of HTML into plain text.
-func stripTags(s string) string {
+// StripTags turns a fragment of HTML into plain text.
+func StripTags(s string) string {
 	return html.UnescapeString(tagRE.ReplaceAllString(s, " "))
 }
 
-// productsFromPage reads the products a page describes in JSON-LD, or, for a
+// ProductsFrom reads the products a page describes in JSON-LD, or, for a
 // product page without JSON-LD, from its Open Graph product tags.
-func productsFromPage(p *page) []product {
-	var out []product
+func ProductsFrom(p *page) []Product {
+	var out []Product
 	var visit func(obj map[string]any, depth int)
 	visit = func(obj map[string]any, depth int) {
 		if depth > 3 {
 			return
 		}
-		if jsonldIs(obj, "product", "productgroup") {
+		if JSONLDIs(obj, "product", "productgroup") {
 			if pr, ok := jsonldProduct(obj, p.URL); ok {
 				out = append(out, pr)
 			}
 			return
 		}
-		if jsonldIs(obj, "itemlist", "offercatalog") {
+		if JSONLDIs(obj, "itemlist", "offercatalog") {
 			items, _ := obj["itemListElement"].([]any)
 			for _, it := range items {
 				m, ok := it.(map[string]any)
@@ -161,13 +161,13 @@ func productsFromPage(p *page) []product {
 		visit(obj, 0)
 	}
 	if len(out) == 0 && strings.Contains(strings.ToLower(p.OG["og:type"]), "product") {
-		price := parsePrice(firstNonEmpty(p.OG["product:price:amount"], p.OG["og:price:amount"], p.OG["itemprop:price"]))
-		name := firstNonEmpty(p.OG["og:title"], firstOf(p.H1), p.Title)
+		price := ParsePrice(FirstNonEmpty(p.OG["product:price:amount"], p.OG["og:price:amount"], p.OG["itemprop:price"]))
+		name := FirstNonEmpty(p.OG["og:title"], First(p.H1), p.Title)
 		if name != "" {
-			out = append(out, product{
+			out = append(out, Product{
 				Name: name, URL: p.URL, Price: price, MaxPrice: price,
-				Currency:    strings.ToUpper(firstNonEmpty(p.OG["product:price:currency"], p.OG["og:price:currency"])),
-				Description: truncateWords(firstNonEmpty(p.OG["og:description"], p.MetaDesc), 300),
+				Currency:    strings.ToUpper(FirstNonEmpty(p.OG["product:price:currency"], p.OG["og:price:currency"])),
+				Description: Truncate(FirstNonEmpty(p.OG["og:description"], p.MetaDesc), 300),
 				Images:      -1, Available: true, Source: "meta",
 			})
 			out[0].HasDescription = len(out[0].Description) >= 20
@@ -176,21 +176,21 @@ func productsFromPage(p *page) []product {
 	return out
 }
 
-func jsonldProduct(obj map[string]any, pageURL string) (product, bool) {
-	name := collapse(html.UnescapeString(str(obj["name"])))
+func jsonldProduct(obj map[string]any, pageURL string) (Product, bool) {
+	name := Collapse(html.UnescapeString(JSONString(obj["name"])))
 	if name == "" {
-		return product{}, false
+		return Product{}, false
 	}
-	desc := collapse(stripTags(html.UnescapeString(str(obj["description"]))))
-	pr := product{
-		Name: name, URL: firstNonEmpty(str(obj["url"]), pageURL), Description: truncateWords(desc, 300),
+	desc := Collapse(StripTags(html.UnescapeString(JSONString(obj["description"]))))
+	pr := Product{
+		Name: name, URL: FirstNonEmpty(JSONString(obj["url"]), pageURL), Description: Truncate(desc, 300),
 		HasDescription: len(desc) >= 20, Images: -1, Source: "json-ld",
-		Type: collapse(str(obj["category"])),
+		Type: Collapse(JSONString(obj["category"])),
 	}
 	if b, ok := obj["brand"].(map[string]any); ok {
-		pr.Vendor = collapse(str(b["name"]))
+		pr.Vendor = Collapse(JSONString(b["name"]))
 	} else {
-		pr.Vendor = collapse(str(obj["brand"]))
+		pr.Vendor = Collapse(JSONString(obj["brand"]))
 	}
 	var offers []map[string]any
 	switch o := obj["offers"].(type) {
@@ -227,16 +227,16 @@ func jsonldProduct(obj map[string]any, pageURL string) (product, bool) {
 		}
 		for _, src := range priced {
 			for _, key := range []string{"price", "lowPrice", "highPrice", "minPrice", "maxPrice"} {
-				if v := parsePrice(str(src[key])); v > 0 {
+				if v := ParsePrice(JSONString(src[key])); v > 0 {
 					pr.Price = min(pr.Price, v)
 					pr.MaxPrice = max(pr.MaxPrice, v)
 				}
 			}
-			if c := str(src["priceCurrency"]); c != "" && pr.Currency == "" {
+			if c := JSONString(src["priceCurrency"]); c != "" && pr.Currency == "" {
 				pr.Currency = strings.ToUpper(c)
 			}
 		}
-		if buyable(str(o["availability"])) {
+		if buyable(JSONString(o["availability"])) {
 			pr.Available = true
 		}
 	}
@@ -267,8 +267,8 @@ func buyable(availability string) bool {
 	return !slices.Contains(unavailable, a)
 }
 
-// str renders a JSON-LD scalar as a string.
-func str(v any) string {
+// JSONString renders a JSON-LD scalar as a string.
+func JSONString(v any) string {
 	switch t := v.(type) {
 	case string:
 		return t
@@ -276,7 +276,7 @@ func str(v any) string {
 		return strconv.FormatFloat(t, 'f', -1, 64)
 	case []any:
 		if len(t) > 0 {
-			return str(t[0])
+			return JSONString(t[0])
 		}
 	}
 	return ""
@@ -284,8 +284,8 @@ func str(v any) string {
 
 var priceRE = regexp.MustCompile(`\d[\d.,\s]*`)
 
-// parsePrice reads "1,299.00", "1.299,00", "12" or "12.5" as a number.
-func parsePrice(s string) float64 {
+// ParsePrice reads "1,299.00", "1.299,00", "12" or "12.5" as a number.
+func ParsePrice(s string) float64 {
 	m := strings.ReplaceAll(priceRE.FindString(s), " ", "")
 	if m == "" {
 		return 0
@@ -308,35 +308,35 @@ func parsePrice(s string) float64 {
 
 var shopifyCurrencyRE = regexp.MustCompile(`Shopify\.currency\s*=\s*\{\s*"active"\s*:\s*"([A-Z]{3})"`)
 
-// pageCurrency finds the shop's currency in its page: Shopify's currency
+// Currency finds the shop's currency in its page: Shopify's currency
 // object, structured data or Open Graph price tags.
-func pageCurrency(p *page, body []byte) string {
+func Currency(p *page, body []byte) string {
 	if m := shopifyCurrencyRE.FindSubmatch(body); m != nil {
 		return string(m[1])
 	}
-	for _, pr := range productsFromPage(p) {
+	for _, pr := range ProductsFrom(p) {
 		if pr.Currency != "" {
 			return pr.Currency
 		}
 	}
-	return strings.ToUpper(firstNonEmpty(p.OG["product:price:currency"], p.OG["og:price:currency"]))
+	return strings.ToUpper(FirstNonEmpty(p.OG["product:price:currency"], p.OG["og:price:currency"]))
 }
 
 // mergeProducts adds products not already known by name, keeping order.
-func mergeProducts(into []product, more ...product) []product {
+func mergeProducts(into []Product, more ...Product) []Product {
 	for _, m := range more {
-		if len(into) >= maxProducts {
+		if len(into) >= MaxProducts {
 			break
 		}
-		if !slices.ContainsFunc(into, func(p product) bool { return strings.EqualFold(p.Name, m.Name) }) {
+		if !slices.ContainsFunc(into, func(p Product) bool { return strings.EqualFold(p.Name, m.Name) }) {
 			into = append(into, m)
 		}
 	}
 	return into
 }
 
-// money formats an amount for people: "$12", "$12.50", "€1,299".
-func money(v float64, currency string) string {
+// Money formats an amount for people: "$12", "$12.50", "€1,299".
+func Money(v float64, currency string) string {
 	var num string
 	if v == math.Trunc(v) {
 		num = groupThousands(strconv.FormatFloat(v, 'f', 0, 64))
@@ -367,7 +367,7 @@ func groupThousands(s string) string {
 	return b.String()
 }
 
-func firstNonEmpty(vals ...string) string {
+func FirstNonEmpty(vals ...string) string {
 	for _, v := range vals {
 		if strings.TrimSpace(v) != "" {
 			return strings.TrimSpace(v)
@@ -376,7 +376,7 @@ func firstNonEmpty(vals ...string) string {
 	return ""
 }
 
-func firstOf(s []string) string {
+func First(s []string) string {
 	if len(s) > 0 {
 		return s[0]
 	}

@@ -45,11 +45,11 @@ type Check struct {
 	Points int
 	Audit  string // Lighthouse SEO audit id, "" when Lighthouse has none
 	run    func(r *reviewer) []draft
-	audit  func(p *page, s *site) bool
+	audit  func(p *page, s *Site) bool
 }
 
 // passes applies the check's Lighthouse criterion to p.
-func (c Check) passes(p *page, s *site) bool {
+func (c Check) passes(p *page, s *Site) bool {
 	if c.audit == nil {
 		return true
 	}
@@ -89,10 +89,10 @@ var Checks = []Check{
 	{CheckCaching, domain.GroupSpeed, 3, "", (*reviewer).caching, nil},
 	{CheckViewport, domain.GroupMobile, 7, "", (*reviewer).viewport, nil},
 	{CheckHTTPS, domain.GroupTrust, 8, "", (*reviewer).https, nil},
-	{CheckContact, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(kindContact) }, nil},
-	{CheckReturns, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(kindReturns) }, nil},
-	{CheckShipping, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(kindShipping) }, nil},
-	{CheckPrivacy, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(kindPrivacy) }, nil},
+	{CheckContact, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(KindContact) }, nil},
+	{CheckReturns, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(KindReturns) }, nil},
+	{CheckShipping, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(KindShipping) }, nil},
+	{CheckPrivacy, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(KindPrivacy) }, nil},
 	{CheckAddToCart, domain.GroupConversion, 6, "", (*reviewer).addToCart, nil},
 	{CheckReviews, domain.GroupConversion, 4, "", (*reviewer).reviews, nil},
 	{CheckEmailCapture, domain.GroupConversion, 5, "", (*reviewer).emailCapture, nil},

@@ -96,7 +96,7 @@ func TestCorpusPagesReviewWithoutPanicAndTruthfully(t *testing.T) {
 			if want == "" {
 				want = row["detected"]
 			}
-			if p := parsePage(home, body); p.Platform != want {
+			if p := ParsePage(home, body); p.Platform != want {
 				t.Errorf("platform detected = %q, INDEX says %q", p.Platform, row["detected"])
 			}
 			if row["og"] == "n" && !hasFinding(CheckOpenGraph) {

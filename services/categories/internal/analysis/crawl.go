@@ -26,8 +26,8 @@ const (
 	fetchWorkers     = 4
 )
 
-// site is everything read from one store website.
-type site struct {
+// Site is everything read from one store website.
+type Site struct {
 	URL          string // the home page's final URL
 	Origin       string // scheme://host of the home page
 	Home         *page
@@ -36,14 +36,14 @@ type site struct {
 	RobotsStatus int
 	SitemapURL   string // the sitemap read, "" when none was found
 	SitemapURLs  []string
-	Catalogue    catalogue
-	Assets       []asset
+	Catalogue    Catalogue
+	Assets       []Asset
 	Platform     string   // the store platform, see platform.go
 	SlowHosts    []string // asset hosts that ran out of time
 }
 
-// asset is a resource of the home page that was measured.
-type asset struct {
+// Asset is a resource of the home page that was measured.
+type Asset struct {
 	URL        string
 	Kind       string // "image", "stylesheet" or "script"
 	Bytes      int64  // -1 when unknown
@@ -54,13 +54,13 @@ type asset struct {
 	Compressed bool
 }
 
-// all returns the home page followed by the other pages read.
-func (s *site) all() []*page {
+// All returns the home page followed by the other pages read.
+func (s *Site) All() []*page {
 	return append([]*page{s.Home}, s.Pages...)
 }
 
-// readOpts choose how much of a site a read covers.
-type readOpts struct {
+// ReadOptions choose how much of a site a read covers.
+type ReadOptions struct {
 	catalogue bool // read /products.json on Shopify stores
 	progress  func(int, string)
 }
@@ -73,20 +73,20 @@ func unreadable(err error) error {
 	return fmt.Errorf("%w: %w", ErrUnreadable, err)
 }
 
-// readHome fetches and checks the home page.
-func readHome(ctx context.Context, sess *session, siteURL string) (*response, error) {
+// ReadHome fetches and checks the home page.
+func ReadHome(ctx context.Context, sess *Session, siteURL string) (*Response, error) {
 	u, err := domain.NormalizeSiteURL(siteURL)
 	if err != nil {
 		return nil, unreadable(err)
 	}
-	resp, err := sess.get(ctx, http.MethodGet, u, 0)
+	resp, err := sess.Get(ctx, http.MethodGet, u, 0)
 	if err != nil {
 		return nil, unreadable(err)
 	}
 	if resp.Status >= 400 {
 		return nil, unreadable(fmt.Errorf("home page answered HTTP %d", resp.Status))
 	}
-	if !resp.isHTML() {
+	if !resp.IsHTML() {
 		return nil, unreadable(fmt.Errorf("home page is %q, not HTML", resp.Header.Get("Content-Type")))
 	}
 	return resp, nil
@@ -94,21 +94,21 @@ func readHome(ctx context.Context, sess *session, siteURL string) (*response, er
 
 // read reads the site: home page, sitemap, a bounded set of same-site pages,
 // the Shopify catalogue and a sample of assets.
-func (a *Analyzer) read(ctx context.Context, siteURL string, o readOpts) (*site, error) {
+func (a *Analyzer) read(ctx context.Context, siteURL string, o ReadOptions) (*Site, error) {
 	progress := o.progress
 	if progress == nil {
 		progress = func(int, string) {}
 	}
-	sess := a.f.session()
+	sess := a.f.Session()
 	progress(5, "Reading your home page")
-	resp, err := readHome(ctx, sess, siteURL)
+	resp, err := ReadHome(ctx, sess, siteURL)
 	if err != nil {
 		return nil, err
 	}
-	home := parsePage(resp.URL, resp.Body)
+	home := ParsePage(resp.URL, resp.Body)
 	fillResponse(home, resp)
 	hu, _ := url.Parse(resp.URL)
-	s := &site{URL: resp.URL, Origin: hu.Scheme + "://" + hu.Host, Home: home, Broken: map[string]int{}, Platform: home.Platform}
+	s := &Site{URL: resp.URL, Origin: hu.Scheme + "://" + hu.Host, Home: home, Broken: map[string]int{}, Platform: home.Platform}
 	re := sess.robots.entry(ctx, hu)
 	s.RobotsStatus = re.status
 
@@ -117,22 +117,22 @@ func (a *Analyzer) read(ctx context.Context, siteURL string, o readOpts) (*site,
 
 	targets := s.choosePages(a.opts.MaxPages)
 	progress(25, fmt.Sprintf("Checking %d pages", len(targets)+1))
-	pages := make([]*page, len(targets))
+	Page := make([]*page, len(targets))
 	statuses := make([]int, len(targets))
 	parallel(len(targets), func(i int) {
-		r, err := sess.get(ctx, http.MethodGet, targets[i], 0)
+		r, err := sess.Get(ctx, http.MethodGet, targets[i], 0)
 		switch {
 		case err != nil:
 			statuses[i] = -1
 		case r.Status >= 400:
 			statuses[i] = r.Status
-		case r.isHTML():
-			p := parsePage(r.URL, r.Body)
+		case r.IsHTML():
+			p := ParsePage(r.URL, r.Body)
 			fillResponse(p, r)
-			pages[i] = p
+			Page[i] = p
 		}
 	})
-	for i, p := range pages {
+	for i, p := range Page {
 		if p != nil {
 			s.Pages = append(s.Pages, p)
 		} else if statuses[i] != 0 {
@@ -140,17 +140,17 @@ func (a *Analyzer) read(ctx context.Context, siteURL string, o readOpts) (*site,
 		}
 	}
 
-	currency := pageCurrency(home, resp.Body)
+	currency := Currency(home, resp.Body)
 	if o.catalogue && s.Platform == PlatformShopify {
 		progress(55, "Reading your product catalogue")
-		if r, err := sess.get(ctx, http.MethodGet, s.Origin+"/products.json?limit=250", 0); err == nil && r.Status == http.StatusOK {
+		if r, err := sess.Get(ctx, http.MethodGet, s.Origin+"/products.json?limit=250", 0); err == nil && r.Status == http.StatusOK {
 			if ps, err := parseShopifyProducts(r.Body, s.Origin, currency); err == nil && len(ps) > 0 {
-				s.Catalogue = catalogue{Products: ps, Source: "products.json"}
+				s.Catalogue = Catalogue{Products: ps, Source: "products.json"}
 			}
 		}
 	}
-	for _, p := range s.all() {
-		found := productsFromPage(p)
+	for _, p := range s.All() {
+		found := ProductsFrom(p)
 		if s.Catalogue.Source == "" && len(found) > 0 {
 			s.Catalogue.Source = "structured data"
 		}
@@ -170,7 +170,7 @@ func (a *Analyzer) read(ctx context.Context, siteURL string, o readOpts) (*site,
 	return s, nil
 }
 
-func fillResponse(p *page, r *response) {
+func fillResponse(p *page, r *Response) {
 	p.Status, p.Truncated, p.Compressed = r.Status, r.Truncated, r.Compressed
 	p.CacheCtl = r.Header.Get("Cache-Control")
 	p.XRobotsTag = r.Header.Values("X-Robots-Tag")
@@ -206,10 +206,10 @@ type sitemapDoc struct {
 
 // readSitemaps reads the sitemaps robots.txt names (same site only), or
 // /sitemap.xml, following an index to a few child sitemaps.
-func (s *site) readSitemaps(ctx context.Context, sess *session, fromRobots []string) {
+func (s *Site) readSitemaps(ctx context.Context, sess *Session, fromRobots []string) {
 	var queue []string
 	for _, sm := range fromRobots {
-		if s.sameSite(sm) {
+		if s.SameSite(sm) {
 			queue = append(queue, sm)
 		}
 	}
@@ -225,7 +225,7 @@ func (s *site) readSitemaps(ctx context.Context, sess *session, fromRobots []str
 		}
 		seen[sm] = true
 		read++
-		r, err := sess.get(ctx, http.MethodGet, sm, 0)
+		r, err := sess.Get(ctx, http.MethodGet, sm, 0)
 		if err != nil || r.Status != http.StatusOK {
 			continue
 		}
@@ -238,7 +238,7 @@ func (s *site) readSitemaps(ctx context.Context, sess *session, fromRobots []str
 		}
 		var children []string
 		for _, c := range doc.Sitemaps {
-			if loc := strings.TrimSpace(c.Loc); s.sameSite(loc) {
+			if loc := strings.TrimSpace(c.Loc); s.SameSite(loc) {
 				children = append(children, loc)
 			}
 		}
@@ -246,7 +246,7 @@ func (s *site) readSitemaps(ctx context.Context, sess *session, fromRobots []str
 		slices.SortStableFunc(children, func(x, y string) int { return sitemapRank(x) - sitemapRank(y) })
 		queue = append(queue, children...)
 		for _, u := range doc.URLs {
-			if loc := strings.TrimSpace(u.Loc); s.sameSite(loc) && len(s.SitemapURLs) < maxSitemapURLs {
+			if loc := strings.TrimSpace(u.Loc); s.SameSite(loc) && len(s.SitemapURLs) < maxSitemapURLs {
 				s.SitemapURLs = append(s.SitemapURLs, loc)
 			}
 		}
@@ -266,8 +266,8 @@ func sitemapRank(u string) int {
 	return 3
 }
 
-// sameSite reports whether raw is on the store's own host (ignoring "www.").
-func (s *site) sameSite(raw string) bool {
+// SameSite reports whether raw is on the store's own host (ignoring "www.").
+func (s *Site) SameSite(raw string) bool {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return false
@@ -278,26 +278,26 @@ func (s *site) sameSite(raw string) bool {
 
 // Page kinds the crawler looks for.
 const (
-	kindProduct    = "product"
-	kindCollection = "collection"
-	kindContact    = "contact"
-	kindReturns    = "returns"
-	kindShipping   = "shipping"
-	kindPrivacy    = "privacy"
+	KindProduct    = "product"
+	KindCollection = "collection"
+	KindContact    = "contact"
+	KindReturns    = "returns"
+	KindShipping   = "shipping"
+	KindPrivacy    = "privacy"
 )
 
 var kindWords = map[string][]string{
-	kindContact:  {"contact", "kontakt", "contatti", "contacto", "contato", "kontakte"},
-	kindReturns:  {"return", "refund", "retour", "devolu", "widerruf", "rückgabe", "rueckgabe", "reso", "remboursement", "umtausch"},
-	kindShipping: {"shipping", "delivery", "livraison", "versand", "envio", "envío", "entrega", "spedizion", "dostava", "lieferung", "expédition"},
-	kindPrivacy:  {"privacy", "datenschutz", "confidentialit", "privacidad", "privacidade", "gdpr", "rgpd", "données personnelles", "privacybeleid"},
+	KindContact:  {"contact", "kontakt", "contatti", "contacto", "contato", "kontakte"},
+	KindReturns:  {"return", "refund", "retour", "devolu", "widerruf", "rückgabe", "rueckgabe", "reso", "remboursement", "umtausch"},
+	KindShipping: {"shipping", "delivery", "livraison", "versand", "envio", "envío", "entrega", "spedizion", "dostava", "lieferung", "expédition"},
+	KindPrivacy:  {"privacy", "datenschutz", "confidentialit", "privacidad", "privacidade", "gdpr", "rgpd", "données personnelles", "privacybeleid"},
 }
 
-// trustKinds lists the trust pages in the order the review checks them.
-var trustKinds = []string{kindContact, kindReturns, kindShipping, kindPrivacy}
+// TrustKinds lists the trust pages in the order the review checks them.
+var TrustKinds = []string{KindContact, KindReturns, KindShipping, KindPrivacy}
 
-// pageKinds classifies a URL (and its link text) into the kinds above.
-func pageKinds(raw, text string) []string {
+// Kinds classifies a URL (and its link text) into the kinds above.
+func Kinds(raw, text string) []string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil
@@ -305,14 +305,14 @@ func pageKinds(raw, text string) []string {
 	p := strings.ToLower(u.Path)
 	switch {
 	case strings.Contains(p, "/products/") || strings.Contains(p, "/product/") || strings.HasSuffix(p, ".product.html"):
-		return []string{kindProduct}
+		return []string{KindProduct}
 	case strings.Contains(p, "/collections/") || strings.Contains(p, "/collection/") || strings.Contains(p, "/category/") || strings.Contains(p, "/categories/"):
-		return []string{kindCollection}
+		return []string{KindCollection}
 	}
 	hay := p + " " + strings.ToLower(text)
 	var out []string
-	for _, k := range trustKinds {
-		if containsAny(hay, kindWords[k]) {
+	for _, k := range TrustKinds {
+		if ContainsAny(hay, kindWords[k]) {
 			out = append(out, k)
 		}
 	}
@@ -322,10 +322,10 @@ func pageKinds(raw, text string) []string {
 // skipExt are file types that are not pages.
 var skipExt = map[string]bool{".jpg": true, ".jpeg": true, ".png": true, ".gif": true, ".webp": true, ".svg": true, ".pdf": true, ".zip": true, ".css": true, ".js": true, ".xml": true, ".json": true, ".ico": true, ".mp4": true}
 
-// candidate cleans a URL for crawling: same site, no query or fragment, no
+// Candidate cleans a URL for crawling: same site, no query or fragment, no
 // files, carts, accounts or searches. It returns "" to skip.
-func (s *site) candidate(raw string) string {
-	if !s.sameSite(raw) {
+func (s *Site) Candidate(raw string) string {
+	if !s.SameSite(raw) {
 		return ""
 	}
 	u, err := url.Parse(raw)
@@ -355,7 +355,7 @@ func (s *site) candidate(raw string) string {
 // choosePages picks up to max pages to read: the trust pages linked from the
 // home page first, then products, collections and the rest, sitemap entries
 // before home-page links so the choice does not depend on theme layout.
-func (s *site) choosePages(limit int) []string {
+func (s *Site) choosePages(limit int) []string {
 	type cand struct {
 		url   string
 		kinds []string
@@ -363,16 +363,16 @@ func (s *site) choosePages(limit int) []string {
 	var cands []cand
 	seen := map[string]bool{}
 	add := func(raw, text string) {
-		c := s.candidate(raw)
+		c := s.Candidate(raw)
 		if c == "" || seen[c] {
 			return
 		}
 		seen[c] = true
-		cands = append(cands, cand{c, pageKinds(c, text)})
+		cands = append(cands, cand{c, Kinds(c, text)})
 	}
 	// Home-page links first for trust pages: they are what shoppers see.
 	for _, l := range s.Home.Links {
-		if ks := pageKinds(l.Href, l.Text); len(ks) > 0 && ks[0] != kindProduct && ks[0] != kindCollection {
+		if ks := Kinds(l.Href, l.Text); len(ks) > 0 && ks[0] != KindProduct && ks[0] != KindCollection {
 			add(l.Href, l.Text)
 		}
 	}
@@ -391,7 +391,7 @@ func (s *site) choosePages(limit int) []string {
 		}
 	}
 	covered := map[string]bool{}
-	for _, k := range trustKinds {
+	for _, k := range TrustKinds {
 		for _, c := range cands {
 			if !covered[k] && slices.Contains(c.kinds, k) {
 				take(c)
@@ -401,8 +401,8 @@ func (s *site) choosePages(limit int) []string {
 			}
 		}
 	}
-	quota := map[string]int{kindProduct: 3, kindCollection: 2}
-	for _, k := range []string{kindProduct, kindCollection} {
+	quota := map[string]int{KindProduct: 3, KindCollection: 2}
+	for _, k := range []string{KindProduct, KindCollection} {
 		n := 0
 		for _, c := range cands {
 			if n < quota[k] && slices.Contains(c.kinds, k) && !taken[c.url] {
@@ -420,8 +420,8 @@ func (s *site) choosePages(limit int) []string {
 // Time bounds of the asset checks: a slow or silent asset host (a CDN, a
 // widget's server) must not hold up the review of the page.
 const (
-	assetHostBudget  = time.Second             // all of one host's asset requests together
-	assetPhaseBudget = 1500 * time.Millisecond // the whole asset phase
+	AssetHostBudget  = time.Second             // all of one host's asset requests together
+	AssetPhaseBudget = 1500 * time.Millisecond // the whole asset phase
 	assetHostConns   = 3                       // requests to one host at once
 )
 
@@ -429,13 +429,13 @@ const (
 // scripts and reads their caching headers: all at once, each host within
 // its own time budget. A host that runs out of time is named in SlowHosts
 // and its files are left unmeasured rather than waited for.
-func (s *site) measureAssets(ctx context.Context, sess *session) {
-	var list []asset
+func (s *Site) measureAssets(ctx context.Context, sess *Session) {
+	var list []Asset
 	seen := map[string]bool{}
 	add := func(u, kind string) {
 		if u != "" && !seen[u] && len(list) < maxAssets {
 			seen[u] = true
-			list = append(list, asset{URL: u, Kind: kind, Bytes: -1})
+			list = append(list, Asset{URL: u, Kind: kind, Bytes: -1})
 		}
 	}
 	for i, img := range s.Home.Images {
@@ -450,7 +450,7 @@ func (s *site) measureAssets(ctx context.Context, sess *session) {
 	for _, js := range s.Home.Scripts[:min(3, len(s.Home.Scripts))] {
 		add(js, "script")
 	}
-	ctx, cancel := context.WithTimeout(ctx, assetPhaseBudget)
+	ctx, cancel := context.WithTimeout(ctx, AssetPhaseBudget)
 	defer cancel()
 	type host struct {
 		ctx   context.Context
@@ -461,7 +461,7 @@ func (s *site) measureAssets(ctx context.Context, sess *session) {
 	for _, as := range list {
 		h := hostOf(as.URL)
 		if hosts[h] == nil {
-			hctx, hcancel := context.WithTimeout(ctx, assetHostBudget)
+			hctx, hcancel := context.WithTimeout(ctx, AssetHostBudget)
 			defer hcancel()
 			hosts[h] = &host{ctx: hctx, conns: make(chan struct{}, assetHostConns)}
 		}
@@ -478,9 +478,9 @@ func (s *site) measureAssets(ctx context.Context, sess *session) {
 				h.slow.Store(true)
 				return
 			}
-			r, err := sess.get(h.ctx, http.MethodHead, as.URL, 0)
-			if err == nil && (r.Status == http.StatusMethodNotAllowed || r.size() < 0) {
-				r, err = sess.get(h.ctx, http.MethodGet, as.URL, 0)
+			r, err := sess.Get(h.ctx, http.MethodHead, as.URL, 0)
+			if err == nil && (r.Status == http.StatusMethodNotAllowed || r.Size() < 0) {
+				r, err = sess.Get(h.ctx, http.MethodGet, as.URL, 0)
 			}
 			if err != nil {
 				if h.ctx.Err() != nil {
@@ -488,7 +488,7 @@ func (s *site) measureAssets(ctx context.Context, sess *session) {
 				}
 				return
 			}
-			as.Status, as.Bytes, as.Compressed = r.Status, r.size(), r.Compressed
+			as.Status, as.Bytes, as.Compressed = r.Status, r.Size(), r.Compressed
 			as.CacheCtl, as.Expires, as.Date = r.Header.Get("Cache-Control"), r.Header.Get("Expires"), r.Header.Get("Date")
 		})
 	}
@@ -513,9 +513,9 @@ func hostOf(raw string) string {
 	return ""
 }
 
-// cachedLong reports whether an asset may be cached by browsers for at least
+// CachedLong reports whether an asset may be cached by browsers for at least
 // a day, by Cache-Control max-age/immutable or a far Expires date.
-func (as asset) cachedLong() bool {
+func (as Asset) CachedLong() bool {
 	cc := strings.ToLower(as.CacheCtl)
 	if strings.Contains(cc, "no-store") || strings.Contains(cc, "no-cache") {
 		return false

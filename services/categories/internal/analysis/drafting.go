@@ -19,30 +19,30 @@ var genericTitles = map[string]bool{"home": true, "homepage": true, "home page":
 // titleSeparators split a page title into brand and description parts.
 var titleSeparators = []string{" | ", " – ", " — ", " - ", " :: ", ": ", " · "}
 
-// storeName is the store's name from its own markup, in this order:
+// StoreName is the store's name from its own markup, in this order:
 // og:site_name, the business in JSON-LD (Organization and its kinds, then
 // WebSite), the brand part of the home page's title, then the host name.
 // Navigation text (a "logo" link, a "log out" button) is never used: it
 // names menus, not stores.
-func storeName(s *site) string {
+func StoreName(s *Site) string {
 	h := s.Home
 	if n := cleanName(h.OG["og:site_name"]); n != "" {
 		return n
 	}
 	for _, website := range []bool{false, true} {
 		for _, obj := range h.JSONLD {
-			if jsonldIs(obj, orgTypes...) && jsonldIs(obj, "website") == website {
-				if n := cleanName(str(obj["name"])); n != "" {
+			if JSONLDIs(obj, OrgTypes...) && JSONLDIs(obj, "website") == website {
+				if n := cleanName(JSONString(obj["name"])); n != "" {
 					return n
 				}
 			}
 		}
 	}
 	var subjects []string
-	for _, pr := range productsFromPage(h) {
+	for _, pr := range ProductsFrom(h) {
 		subjects = append(subjects, pr.Name)
 	}
-	if isProductPage(h) {
+	if IsProductPage(h) {
 		subjects = append(subjects, h.H1...) // a product page's h1 is the product
 	}
 	if n := titleBrand(h.Title, s.URL, subjects...); n != "" {
@@ -61,7 +61,7 @@ func storeName(s *site) string {
 
 // cleanName trims a name read from markup and refuses what is no name.
 func cleanName(n string) string {
-	n = collapse(html.UnescapeString(n))
+	n = Collapse(html.UnescapeString(n))
 	if n == "" || len([]rune(n)) > 60 || genericTitles[strings.ToLower(n)] {
 		return ""
 	}
@@ -103,7 +103,7 @@ func titleBrand(title, siteURL string, subjects ...string) string {
 	}
 	parts = slices.DeleteFunc(parts, func(p string) bool {
 		lp := strings.ToLower(p)
-		return p == "" || genericTitles[lp] || len(pageKinds("", lp)) > 0 || containsAny(lp, pageWords)
+		return p == "" || genericTitles[lp] || len(Kinds("", lp)) > 0 || ContainsAny(lp, pageWords)
 	})
 	if len(parts) == 0 {
 		return ""
@@ -181,7 +181,7 @@ func titleCase(s string) string {
 
 // pageTopic is the best short statement of what a page is about.
 func pageTopic(p *page) string {
-	if pr := productsFromPage(p); len(pr) == 1 && isProductPage(p) {
+	if pr := ProductsFrom(p); len(pr) == 1 && IsProductPage(p) {
 		return pr[0].Name
 	}
 	if len(p.H1) > 0 && p.H1[0] != "" && len(p.H1[0]) <= 70 {
@@ -205,27 +205,27 @@ func (r *reviewer) suggestTitle(p *page) string {
 		if what == "" {
 			return r.store
 		}
-		return truncateWords(r.store+" – "+what, 60)
+		return Truncate(r.store+" – "+what, 60)
 	}
 	topic := pageTopic(p)
 	if topic == "" || strings.EqualFold(topic, r.store) {
 		return r.store
 	}
-	return truncateWords(topic+" – "+r.store, 60)
+	return Truncate(topic+" – "+r.store, 60)
 }
 
 // sellsPhrase names what the store sells from its catalogue or headings.
 func (r *reviewer) sellsPhrase() string {
 	types := topTypes(r.s.Catalogue.Products, 3)
 	if len(types) > 0 {
-		return joinAnd(types)
+		return JoinAnd(types)
 	}
 	if n := len(r.s.Catalogue.Products); n > 0 {
 		names := make([]string, 0, 2)
 		for _, p := range r.s.Catalogue.Products[:min(2, n)] {
 			names = append(names, p.Name)
 		}
-		return joinAnd(names)
+		return JoinAnd(names)
 	}
 	if len(r.s.Home.H1) > 0 && !strings.EqualFold(r.s.Home.H1[0], r.store) && len(r.s.Home.H1[0]) <= 50 {
 		return r.s.Home.H1[0]
@@ -237,26 +237,26 @@ func (r *reviewer) sellsPhrase() string {
 // own content: its product, its first paragraph, or the catalogue.
 func (r *reviewer) suggestDescription(p *page) string {
 	var text string
-	if isProductPage(p) {
-		if pr := productsFromPage(p); len(pr) > 0 {
+	if IsProductPage(p) {
+		if pr := ProductsFrom(p); len(pr) > 0 {
 			price := ""
 			if pr[0].Price > 0 {
-				price = " for " + money(pr[0].Price, firstNonEmpty(pr[0].Currency, r.s.Catalogue.Currency))
+				price = " for " + Money(pr[0].Price, FirstNonEmpty(pr[0].Currency, r.s.Catalogue.Currency))
 			}
 			text = fmt.Sprintf("%s%s at %s. %s", pr[0].Name, price, r.store, pr[0].Description)
 		}
 	}
 	if text == "" && p == r.s.Home {
 		names := productNames(r.s.Catalogue.Products, 3)
-		lead := firstOf(p.Paragraphs)
+		lead := First(p.Paragraphs)
 		if len(names) > 0 {
-			text = fmt.Sprintf("Shop %s at %s: %s. %s", firstNonEmpty(r.sellsPhrase(), "our range"), r.store, joinAnd(names), lead)
+			text = fmt.Sprintf("Shop %s at %s: %s. %s", FirstNonEmpty(r.sellsPhrase(), "our range"), r.store, JoinAnd(names), lead)
 		} else if lead != "" {
 			text = r.store + ": " + lead
 		}
 	}
 	if text == "" {
-		text = firstNonEmpty(firstOf(p.Paragraphs), p.OG["og:description"])
+		text = FirstNonEmpty(First(p.Paragraphs), p.OG["og:description"])
 		if topic := pageTopic(p); topic != "" {
 			text = strings.TrimSpace(topic + " – " + r.store + ". " + text)
 		}
@@ -264,7 +264,7 @@ func (r *reviewer) suggestDescription(p *page) string {
 	if text == "" {
 		text = "Shop " + r.store + " online."
 	}
-	return strings.ReplaceAll(truncateWords(collapse(text), 155), `"`, "'")
+	return strings.ReplaceAll(Truncate(Collapse(text), 155), `"`, "'")
 }
 
 func (r *reviewer) suggestH1(p *page) string {
@@ -278,9 +278,9 @@ func (r *reviewer) suggestH1(p *page) string {
 // the product it shows on a product page, the image's own title, the link
 // or caption around it. A file name is never used ("IMG_5134" describes
 // nothing); when nothing better is known it asks the owner to describe it.
-func (r *reviewer) suggestAlt(p *page, img imageRef) string {
-	if isProductPage(p) {
-		if pr := productsFromPage(p); len(pr) == 1 && img.Src == p.OG["og:image"] {
+func (r *reviewer) suggestAlt(p *page, img Image) string {
+	if IsProductPage(p) {
+		if pr := ProductsFrom(p); len(pr) == 1 && img.Src == p.OG["og:image"] {
 			return pr[0].Name
 		}
 	}
@@ -299,7 +299,7 @@ func (r *reviewer) suggestAlt(p *page, img imageRef) string {
 // and the catalogue say about it.
 func (r *reviewer) productSnippet(p *page) string {
 	name := pageTopic(p)
-	var pr *product
+	var pr *Product
 	for i := range r.s.Catalogue.Products {
 		c := &r.s.Catalogue.Products[i]
 		if strings.EqualFold(c.Name, name) || c.URL == p.URL {
@@ -311,15 +311,15 @@ func (r *reviewer) productSnippet(p *page) string {
 	if len(p.Images) > 0 {
 		obj["image"] = p.Images[0].Src
 	}
-	desc := firstNonEmpty(p.MetaDesc, firstOf(p.Paragraphs))
+	desc := FirstNonEmpty(p.MetaDesc, First(p.Paragraphs))
 	if pr != nil {
-		desc = firstNonEmpty(pr.Description, desc)
+		desc = FirstNonEmpty(pr.Description, desc)
 	}
 	if desc != "" {
-		obj["description"] = truncateWords(desc, 200)
+		obj["description"] = Truncate(desc, 200)
 	}
 	offer := map[string]any{"@type": "Offer", "availability": "https://schema.org/InStock", "url": p.URL}
-	price := parsePrice(firstNonEmpty(p.OG["product:price:amount"], p.OG["og:price:amount"], p.OG["itemprop:price"]))
+	price := ParsePrice(FirstNonEmpty(p.OG["product:price:amount"], p.OG["og:price:amount"], p.OG["itemprop:price"]))
 	if pr != nil && pr.Price > 0 {
 		price = pr.Price
 	}
@@ -328,7 +328,7 @@ func (r *reviewer) productSnippet(p *page) string {
 	} else {
 		offer["price"] = "PRICE"
 	}
-	offer["priceCurrency"] = firstNonEmpty(r.s.Catalogue.Currency, "USD")
+	offer["priceCurrency"] = FirstNonEmpty(r.s.Catalogue.Currency, "USD")
 	obj["offers"] = offer
 	b, _ := json.Marshal(obj)
 	return string(b)
@@ -341,8 +341,8 @@ func (r *reviewer) ctaLabel() string {
 	return "now"
 }
 
-// joinAnd joins "a", "a and b", "a, b and c".
-func joinAnd(items []string) string {
+// JoinAnd joins "a", "a and b", "a, b and c".
+func JoinAnd(items []string) string {
 	switch len(items) {
 	case 0:
 		return ""

@@ -32,12 +32,12 @@ type page struct {
 	OG           map[string]string // og:* and product:* meta properties
 	H1           []string
 	H2           []string
-	Images       []imageRef
+	Images       []Image
 	BlockingJS   []string // external scripts in <head> without async/defer/module
 	Scripts      []string // every external script
 	Stylesheets  []string
-	Links        []linkRef
-	Forms        []formRef
+	Links        []Link
+	Forms        []Form
 	Buttons      []string // text of buttons and submit inputs
 	Paragraphs   []string // first paragraphs of visible text, for drafting copy
 	JSONLD       []map[string]any
@@ -48,21 +48,21 @@ type page struct {
 	// What Lighthouse's SEO audits read, kept as Lighthouse sees it.
 	HasTitle      bool        // a <title> with text (document-title)
 	Canonicals    []string    // raw hrefs of rel=canonical links in <head>
-	Hreflangs     []hreflang  // rel=alternate links with hreflang
-	Anchors       []anchorRef // every <a>, for link-text and crawlable-anchors
+	Hreflangs     []Hreflang  // rel=alternate links with hreflang
+	Anchors       []Anchor // every <a>, for link-text and crawlable-anchors
 	MetaRobots    []string    // content of <meta name="robots|googlebot">
 	XRobotsTag    []string    // X-Robots-Tag response headers
 	ImgNoAltCount int         // <img> with no text alternative, as axe's image-alt rule counts
 }
 
-// hreflang is a <link rel="alternate" hreflang> as written.
-type hreflang struct {
+// Hreflang is a <link rel="alternate" Hreflang> as written.
+type Hreflang struct {
 	Lang, RawHref string
 	InHead        bool
 }
 
-// anchorRef is an <a> element as Lighthouse's AnchorElements artifact has it.
-type anchorRef struct {
+// Anchor is an <a> element as Lighthouse's AnchorElements artifact has it.
+type Anchor struct {
 	RawHref    string // the href attribute as written
 	HasHref    bool
 	Href       string // resolved, "" when it does not resolve
@@ -75,7 +75,7 @@ type anchorRef struct {
 	Current    string   // aria-current
 }
 
-type imageRef struct {
+type Image struct {
 	Src     string
 	Alt     string
 	HasAlt  bool
@@ -83,12 +83,12 @@ type imageRef struct {
 	Context string // what the page says around the image: its title, link or caption
 }
 
-type linkRef struct {
+type Link struct {
 	Href string // absolute URL
 	Text string
 }
 
-type formRef struct {
+type Form struct {
 	Action      string
 	HasEmail    bool
 	HasPassword bool
@@ -106,14 +106,14 @@ const maxAnchors = 3000
 // walkState is what the walk knows about a node's ancestors.
 type walkState struct {
 	inHead bool
-	form   *formRef
+	form   *Form
 	lang   string // the nearest lang attribute
 	near   string // what an enclosing link or figure says, for images
 	hidden bool   // an ancestor is hidden on phones (see hiddenOnPhones)
 }
 
-// parsePage parses an HTML document fetched from pageURL.
-func parsePage(pageURL string, body []byte) *page {
+// ParsePage parses an HTML document fetched from pageURL.
+func ParsePage(pageURL string, body []byte) *page {
 	p := &page{URL: pageURL, Bytes: len(body), OG: map[string]string{}}
 	base, _ := url.Parse(pageURL)
 	doc, err := html.Parse(bytes.NewReader(body))
@@ -157,7 +157,7 @@ func parsePage(pageURL string, body []byte) *page {
 				}
 			case atom.Title:
 				if p.Title == "" && !insideSVG(n) {
-					p.Title = collapse(textOf(n))
+					p.Title = Collapse(textOf(n))
 					p.HasTitle = p.Title != ""
 				}
 			case atom.Meta:
@@ -166,7 +166,7 @@ func parsePage(pageURL string, body []byte) *page {
 				content := attr(n, "content")
 				switch {
 				case name == "description" && !p.HasMetaDesc:
-					p.HasMetaDesc, p.MetaDesc = true, collapse(content)
+					p.HasMetaDesc, p.MetaDesc = true, Collapse(content)
 				case name == "viewport":
 					p.HasViewport, p.Viewport = true, content
 				case name == "robots" || name == "googlebot":
@@ -175,7 +175,7 @@ func parsePage(pageURL string, body []byte) *page {
 					sig.generator += " " + strings.ToLower(content)
 				case strings.HasPrefix(prop, "og:") || strings.HasPrefix(prop, "product:"):
 					if _, ok := p.OG[prop]; !ok {
-						p.OG[prop] = collapse(content)
+						p.OG[prop] = Collapse(content)
 					}
 				}
 				if attr(n, "itemprop") == "price" && content != "" {
@@ -195,7 +195,7 @@ func parsePage(pageURL string, body []byte) *page {
 						p.Canonical, p.HasCanonical = href, true
 					}
 				case hasToken(rel, "alternate") && hasAttr(n, "hreflang") && hasHref:
-					p.Hreflangs = append(p.Hreflangs, hreflang{Lang: strings.TrimSpace(attr(n, "hreflang")), RawHref: strings.TrimSpace(raw), InHead: st.inHead})
+					p.Hreflangs = append(p.Hreflangs, Hreflang{Lang: strings.TrimSpace(attr(n, "hreflang")), RawHref: strings.TrimSpace(raw), InHead: st.inHead})
 				case hasToken(rel, "stylesheet") && href != "":
 					p.Stylesheets = append(p.Stylesheets, href)
 					if https && strings.HasPrefix(href, "http://") {
@@ -215,7 +215,7 @@ func parsePage(pageURL string, body []byte) *page {
 				}
 				sig.resources = append(sig.resources, src)
 				p.Scripts = append(p.Scripts, src)
-				if containsAny(strings.ToLower(src), reviewHints[3:]) {
+				if ContainsAny(strings.ToLower(src), reviewHints[3:]) {
 					p.ReviewMarker = true
 				}
 				if https && strings.HasPrefix(src, "http://") {
@@ -225,14 +225,14 @@ func parsePage(pageURL string, body []byte) *page {
 					p.BlockingJS = append(p.BlockingJS, src)
 				}
 			case atom.H1:
-				p.H1 = append(p.H1, collapse(textOf(n)))
+				p.H1 = append(p.H1, Collapse(textOf(n)))
 			case atom.H2:
 				if len(p.H2) < 30 {
-					p.H2 = append(p.H2, collapse(textOf(n)))
+					p.H2 = append(p.H2, Collapse(textOf(n)))
 				}
 			case atom.Figure:
 				if c := findChild(n, atom.Figcaption); c != nil {
-					st.near = firstNonEmpty(collapse(textOf(c)), st.near)
+					st.near = FirstNonEmpty(Collapse(textOf(c)), st.near)
 				}
 			case atom.Img:
 				if !st.hidden && !imgHasTextAlternative(n) {
@@ -245,17 +245,17 @@ func parsePage(pageURL string, body []byte) *page {
 				if abs := resolve(src); abs != "" && !isTrackingPixel(n) {
 					sig.resources = append(sig.resources, abs)
 					alt, has := attrOK(n, "alt")
-					p.Images = append(p.Images, imageRef{Src: abs, Alt: collapse(alt), HasAlt: has, Tag: shortTag(n),
-						Context: firstNonEmpty(collapse(attr(n, "title")), st.near)})
+					p.Images = append(p.Images, Image{Src: abs, Alt: Collapse(alt), HasAlt: has, Tag: shortTag(n),
+						Context: FirstNonEmpty(Collapse(attr(n, "title")), st.near)})
 					if https && strings.HasPrefix(abs, "http://") {
 						p.MixedContent = append(p.MixedContent, abs)
 					}
 				}
 			case atom.A:
 				raw, hasHref := attrOK(n, "href")
-				text := collapse(textOf(n))
+				text := Collapse(textOf(n))
 				if len(p.Anchors) < maxAnchors {
-					a := anchorRef{RawHref: raw, HasHref: hasHref, Text: text, Lang: st.lang, Rel: strings.ToLower(attr(n, "rel")),
+					a := Anchor{RawHref: raw, HasHref: hasHref, Text: text, Lang: st.lang, Rel: strings.ToLower(attr(n, "rel")),
 						Name: attr(n, "name"), Role: attr(n, "role"), ID: attr(n, "id"), Current: strings.ToLower(strings.TrimSpace(attr(n, "aria-current")))}
 					if u, err := base.Parse(strings.TrimSpace(raw)); hasHref && err == nil {
 						a.Href = u.String()
@@ -265,23 +265,23 @@ func parsePage(pageURL string, body []byte) *page {
 					}
 					p.Anchors = append(p.Anchors, a)
 				}
-				label := firstNonEmpty(attr(n, "aria-label"), attr(n, "title"), text)
-				st.near = firstNonEmpty(label, st.near)
+				label := FirstNonEmpty(attr(n, "aria-label"), attr(n, "title"), text)
+				st.near = FirstNonEmpty(label, st.near)
 				if href := resolve(raw); href != "" && len(p.Links) < 2000 {
 					if text == "" {
-						text = collapse(attr(n, "title") + " " + attr(n, "aria-label"))
+						text = Collapse(attr(n, "title") + " " + attr(n, "aria-label"))
 					}
-					p.Links = append(p.Links, linkRef{Href: href, Text: text})
+					p.Links = append(p.Links, Link{Href: href, Text: text})
 				}
 			case atom.Form:
-				f := &formRef{Action: resolve(attr(n, "action"))}
+				f := &Form{Action: resolve(attr(n, "action"))}
 				f.CartAdd = strings.Contains(f.Action, "/cart/add") || strings.Contains(strings.ToLower(attr(n, "class")+attr(n, "id")), "add-to-cart")
 				inner := st
 				inner.form = f
 				for c := n.FirstChild; c != nil; c = c.NextSibling {
 					walk(c, inner)
 				}
-				f.Text = truncateWords(collapse(textOf(n)), 200)
+				f.Text = Truncate(Collapse(textOf(n)), 200)
 				p.Forms = append(p.Forms, *f)
 				return
 			case atom.Input:
@@ -296,20 +296,20 @@ func parsePage(pageURL string, body []byte) *page {
 					}
 				}
 				if typ == "submit" || typ == "button" {
-					p.Buttons = append(p.Buttons, collapse(attr(n, "value")))
+					p.Buttons = append(p.Buttons, Collapse(attr(n, "value")))
 				}
 			case atom.Textarea:
 				if st.form != nil {
 					st.form.HasTextarea = true
 				}
 			case atom.Button:
-				p.Buttons = append(p.Buttons, collapse(textOf(n)+" "+attr(n, "value")))
-				if st.form != nil && isAddToCart(textOf(n)) {
+				p.Buttons = append(p.Buttons, Collapse(textOf(n)+" "+attr(n, "value")))
+				if st.form != nil && IsAddToCart(textOf(n)) {
 					st.form.CartAdd = true
 				}
 			case atom.P:
 				if len(p.Paragraphs) < 12 {
-					if t := collapse(textOf(n)); len(t) >= 40 && !isBoilerplate(t) {
+					if t := Collapse(textOf(n)); len(t) >= 40 && !isBoilerplate(t) {
 						p.Paragraphs = append(p.Paragraphs, t)
 					}
 				}
@@ -319,13 +319,13 @@ func parsePage(pageURL string, body []byte) *page {
 			// Any element can be made a button with role="button" (themes
 			// build add-to-cart out of <div>s and <a>s).
 			if n.DataAtom != atom.Button && strings.EqualFold(strings.TrimSpace(attr(n, "role")), "button") {
-				p.Buttons = append(p.Buttons, collapse(textOf(n)+" "+attr(n, "aria-label")))
+				p.Buttons = append(p.Buttons, Collapse(textOf(n)+" "+attr(n, "aria-label")))
 			}
 			cls := strings.ToLower(attr(n, "class"))
 			sig.class(cls)
 			if !p.ReviewMarker {
 				marks := cls + " " + strings.ToLower(attr(n, "id")+" "+attr(n, "itemprop"))
-				if marks != "  " && containsAny(marks, reviewHints) {
+				if marks != "  " && ContainsAny(marks, reviewHints) {
 					p.ReviewMarker = true
 				}
 			}
@@ -394,7 +394,7 @@ func findChild(n *html.Node, a atom.Atom) *html.Node {
 var boilerplateWords = []string{"currency", "cookie", "javascript", "your browser", "you are now shopping", "sign in", "log in", "logged in", "shopping cart", "your cart", "newsletter", "subscribe", "copyright", "©", "all rights reserved"}
 
 func isBoilerplate(t string) bool {
-	return containsAny(strings.ToLower(t), boilerplateWords)
+	return ContainsAny(strings.ToLower(t), boilerplateWords)
 }
 
 // decodeJSONLD returns the objects in a JSON-LD script, flattening arrays
@@ -445,7 +445,7 @@ func jsonldTypes(obj map[string]any) []string {
 	return nil
 }
 
-func jsonldIs(obj map[string]any, types ...string) bool {
+func JSONLDIs(obj map[string]any, types ...string) bool {
 	for _, t := range jsonldTypes(obj) {
 		for _, want := range types {
 			if t == want {
@@ -463,7 +463,7 @@ func jsonldHasReview(obj map[string]any) bool {
 	if _, ok := obj["review"]; ok {
 		return true
 	}
-	return jsonldIs(obj, "review", "aggregaterating")
+	return JSONLDIs(obj, "review", "aggregaterating")
 }
 
 func attr(n *html.Node, key string) string {
@@ -542,12 +542,12 @@ func rawText(n *html.Node) string {
 	return b.String()
 }
 
-// collapse trims and folds runs of white space into one space.
-func collapse(s string) string {
+// Collapse trims and folds runs of white space into one space.
+func Collapse(s string) string {
 	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
 }
 
-func containsAny(s string, subs []string) bool {
+func ContainsAny(s string, subs []string) bool {
 	for _, sub := range subs {
 		if strings.Contains(s, sub) {
 			return true
@@ -587,12 +587,12 @@ var addToCartWords = []string{
 	"kosár", "köp", "lägg i varukorg", "купить", "в корзину", "panier", "warenkorb", "carrinho", "carrito",
 }
 
-func isAddToCart(s string) bool {
-	return containsAny(strings.ToLower(collapse(s)), addToCartWords)
+func IsAddToCart(s string) bool {
+	return ContainsAny(strings.ToLower(Collapse(s)), addToCartWords)
 }
 
-// truncateWords shortens s to at most n bytes at a word boundary, adding "…".
-func truncateWords(s string, n int) string {
+// Truncate shortens s to at most n bytes at a word boundary, adding "…".
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

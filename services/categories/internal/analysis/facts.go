@@ -72,11 +72,11 @@ type BriefDate struct {
 // maxBriefProducts bounds the products sent to a generator.
 const maxBriefProducts = 40
 
-func buildBrief(s *site, rv domain.Review, now time.Time) Brief {
+func BuildBrief(s *Site, rv domain.Review, now time.Time) Brief {
 	cat := s.Catalogue
 	b := Brief{
-		StoreName: storeName(s), SiteURL: s.URL, Title: s.Home.Title,
-		Description: firstNonEmpty(s.Home.MetaDesc, s.Home.OG["og:description"], firstOf(s.Home.Paragraphs)),
+		StoreName: StoreName(s), SiteURL: s.URL, Title: s.Home.Title,
+		Description: FirstNonEmpty(s.Home.MetaDesc, s.Home.OG["og:description"], First(s.Home.Paragraphs)),
 		Currency:    cat.Currency, Score: rv.Score, Today: now.Format(time.DateOnly),
 		ProductTypes: topTypes(cat.Products, 5), Prices: priceStats(cat.Products),
 	}
@@ -89,7 +89,7 @@ func buildBrief(s *site, rv domain.Review, now time.Time) Brief {
 	for _, p := range cat.Products[:min(maxBriefProducts, len(cat.Products))] {
 		bp := BriefProduct{Name: p.Name, Type: p.Type, Price: p.Price, OnSale: p.CompareAt > 0, Available: p.Available, URL: p.URL}
 		if p.Price > 0 {
-			bp.Display = money(p.Price, firstNonEmpty(p.Currency, cat.Currency))
+			bp.Display = Money(p.Price, FirstNonEmpty(p.Currency, cat.Currency))
 		}
 		b.Products = append(b.Products, bp)
 	}
@@ -136,7 +136,7 @@ var audienceWords = []struct {
 }
 
 // audienceOf names who the store sells to from the words on its site.
-func audienceOf(s *site, products []product) string {
+func audienceOf(s *Site, products []Product) string {
 	var b strings.Builder
 	b.WriteString(s.Home.Title + " " + s.Home.MetaDesc + " " + strings.Join(s.Home.H1, " ") + " " + strings.Join(s.Home.H2, " ") + " ")
 	for _, p := range products {
@@ -155,11 +155,11 @@ func audienceOf(s *site, products []product) string {
 	if len(who) == 0 {
 		return "online shoppers"
 	}
-	return joinAnd(who)
+	return JoinAnd(who)
 }
 
 // topTypes returns the most common product types, most common first.
-func topTypes(products []product, n int) []string {
+func topTypes(products []Product, n int) []string {
 	counts := map[string]int{}
 	var order []string
 	for _, p := range products {
@@ -176,7 +176,7 @@ func topTypes(products []product, n int) []string {
 	return order[:min(n, len(order))]
 }
 
-func productNames(products []product, n int) []string {
+func productNames(products []Product, n int) []string {
 	var out []string
 	for _, p := range products {
 		if len(out) == n {
@@ -188,7 +188,7 @@ func productNames(products []product, n int) []string {
 }
 
 // priceStats summarises the priced products.
-func priceStats(products []product) PriceStats {
+func priceStats(products []Product) PriceStats {
 	var prices []float64
 	for _, p := range products {
 		if p.Price > 0 {
@@ -203,9 +203,9 @@ func priceStats(products []product) PriceStats {
 	return PriceStats{Count: len(prices), Min: prices[0], Max: prices[len(prices)-1], Median: q(0.5), Low: q(0.25), High: q(0.75)}
 }
 
-// insights are short, specific observations about the store, each with the
+// Insights are short, specific observations about the store, each with the
 // evidence behind it, drawn from the catalogue and the review.
-func insights(s *site, rv domain.Review) []domain.Insight {
+func Insights(s *Site, rv domain.Review) []domain.Insight {
 	var out []domain.Insight
 	add := func(key, text, evidence string) {
 		sum := sha256.Sum256([]byte(key))
@@ -213,7 +213,7 @@ func insights(s *site, rv domain.Review) []domain.Insight {
 	}
 	cat := s.Catalogue
 	cur := cat.Currency
-	list := func(ps []product) string {
+	list := func(ps []Product) string {
 		var names []string
 		for _, p := range ps[:min(10, len(ps))] {
 			names = append(names, p.Name)
@@ -224,7 +224,7 @@ func insights(s *site, rv domain.Review) []domain.Insight {
 		return strings.Join(names, "; ")
 	}
 	if ps := priceStats(cat.Products); ps.Count >= 2 {
-		var cheapest, dearest product
+		var cheapest, dearest Product
 		for _, p := range cat.Products {
 			if p.Price > 0 && (cheapest.Name == "" || p.Price < cheapest.Price) {
 				cheapest = p
@@ -233,15 +233,15 @@ func insights(s *site, rv domain.Review) []domain.Insight {
 				dearest = p
 			}
 		}
-		text := fmt.Sprintf("Your cheapest product is %s, most are %s.", money(ps.Min, cur), priceRange(ps.Low, ps.High, cur))
-		if money(ps.Low, cur) == money(ps.High, cur) {
-			text = fmt.Sprintf("Your cheapest product is %s, most sell for about %s.", money(ps.Min, cur), money(ps.Median, cur))
+		text := fmt.Sprintf("Your cheapest product is %s, most are %s.", Money(ps.Min, cur), PriceRange(ps.Low, ps.High, cur))
+		if Money(ps.Low, cur) == Money(ps.High, cur) {
+			text = fmt.Sprintf("Your cheapest product is %s, most sell for about %s.", Money(ps.Min, cur), Money(ps.Median, cur))
 		}
 		add("prices", text, fmt.Sprintf("%s from %s: cheapest %s (%s), most expensive %s (%s), median %s.",
-			plural(ps.Count, "priced product", "priced products"), cat.Source, cheapest.Name, money(cheapest.Price, cur), dearest.Name, money(dearest.Price, cur), money(ps.Median, cur)))
+			Plural(ps.Count, "priced product", "priced products"), cat.Source, cheapest.Name, Money(cheapest.Price, cur), dearest.Name, Money(dearest.Price, cur), Money(ps.Median, cur)))
 	}
 	if n := len(cat.Products); n > 0 {
-		var noDesc, soldOut, onSale, onePhoto []product
+		var noDesc, soldOut, onSale, onePhoto []Product
 		for _, p := range cat.Products {
 			if !p.HasDescription {
 				noDesc = append(noDesc, p)
@@ -257,16 +257,16 @@ func insights(s *site, rv domain.Review) []domain.Insight {
 			}
 		}
 		if len(noDesc) > 0 {
-			add("no-description", someOf(len(noDesc), n, "has no description.", "have no description."), "No description: "+list(noDesc)+".")
+			add("no-description", SomeOf(len(noDesc), n, "has no description.", "have no description."), "No description: "+list(noDesc)+".")
 		}
 		if len(soldOut) > 0 {
-			add("sold-out", someOf(len(soldOut), n, "is sold out.", "are sold out."), "Sold out: "+list(soldOut)+".")
+			add("sold-out", SomeOf(len(soldOut), n, "is sold out.", "are sold out."), "Sold out: "+list(soldOut)+".")
 		}
 		if len(onePhoto) > 0 && cat.Source == "products.json" {
-			add("photos", someOf(len(onePhoto), n, "has one photo or none.", "have one photo or none."), "One photo or none: "+list(onePhoto)+".")
+			add("photos", SomeOf(len(onePhoto), n, "has one photo or none.", "have one photo or none."), "One photo or none: "+list(onePhoto)+".")
 		}
 		if len(onSale) > 0 {
-			add("on-sale", someOf(len(onSale), n, "is on sale.", "are on sale."), "Marked down: "+list(onSale)+".")
+			add("on-sale", SomeOf(len(onSale), n, "is on sale.", "are on sale."), "Marked down: "+list(onSale)+".")
 		}
 		if types := topTypes(cat.Products, 1); len(types) > 0 {
 			c := 0
@@ -294,18 +294,18 @@ func insights(s *site, rv domain.Review) []domain.Insight {
 				titles = append(titles, f.Title)
 			}
 		}
-		add("weakest-"+g, fmt.Sprintf("Your website loses the most points on %s: %d of your %s.", groupName(g), lostBy[g], plural(100-rv.Score, "lost point", "lost points")),
-			strings.Join(limitStrings(titles, 4), "; ")+".")
+		add("weakest-"+g, fmt.Sprintf("Your website loses the most points on %s: %d of your %s.", groupName(g), lostBy[g], Plural(100-rv.Score, "lost point", "lost points")),
+			strings.Join(Limit(titles, 4), "; ")+".")
 	}
 	var noMeta []string
-	pages := s.all()
+	pages := s.All()
 	for _, p := range pages {
 		if p.MetaDesc == "" {
 			noMeta = append(noMeta, p.URL)
 		}
 	}
 	if len(noMeta) > 0 && len(pages) > 1 {
-		add("meta", fmt.Sprintf("%d of the %d pages we read %s no meta description.", len(noMeta), len(pages), map[bool]string{true: "has", false: "have"}[len(noMeta) == 1]), strings.Join(limitStrings(noMeta, 8), ", "))
+		add("meta", fmt.Sprintf("%d of the %d pages we read %s no meta description.", len(noMeta), len(pages), map[bool]string{true: "has", false: "have"}[len(noMeta) == 1]), strings.Join(Limit(noMeta, 8), ", "))
 	}
 	return out
 }
@@ -324,7 +324,7 @@ func groupName(g string) string {
 	return "conversion"
 }
 
-func ideaID(site, title string) string {
+func IdeaID(site, title string) string {
 	sum := sha256.Sum256([]byte(site + "\x00" + title))
 	return "idea-" + hex.EncodeToString(sum[:5])
 }

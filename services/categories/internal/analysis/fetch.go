@@ -19,24 +19,24 @@ import (
 // maxRedirects bounds how many redirects one request may follow.
 const maxRedirects = 5
 
-// errBlockedAddress marks a target refused because it is not a public
+// ErrBlockedAddress marks a target refused because it is not a public
 // internet address (private, loopback, link-local, metadata…). It is always
 // wrapped together with ErrUnreadable.
-var errBlockedAddress = errors.New("address is not a public internet address")
+var ErrBlockedAddress = errors.New("address is not a public internet address")
 
-// errRobots marks a URL that the site's robots.txt does not let the bot read.
-var errRobots = errors.New("robots.txt does not allow reading this page")
+// ErrRobots marks a URL that the site's robots.txt does not let the bot read.
+var ErrRobots = errors.New("robots.txt does not allow reading this page")
 
 // resolveFunc looks a host name up. It is a field so tests can make a name
 // resolve to a private address without touching real DNS.
 type resolveFunc func(ctx context.Context, host string) ([]netip.Addr, error)
 
-// fetcher is the one way this package reads a user-supplied URL. Every
+// Fetcher is the one way this package reads a user-supplied URL. Every
 // connection it opens goes to an address it resolved and checked itself, so a
 // store URL (or a redirect, or a DNS answer that changes between look-ups)
 // can never make the service talk to its own network or a cloud metadata
 // endpoint.
-type fetcher struct {
+type Fetcher struct {
 	userAgent     string
 	timeout       time.Duration
 	maxBytes      int64
@@ -47,8 +47,8 @@ type fetcher struct {
 	client        *http.Client
 }
 
-func newFetcher(o Options) *fetcher {
-	f := &fetcher{
+func NewFetcher(o Options) *Fetcher {
+	f := &Fetcher{
 		userAgent:     o.UserAgent,
 		timeout:       o.Timeout,
 		maxBytes:      o.MaxBytes,
@@ -88,7 +88,7 @@ func newFetcher(o Options) *fetcher {
 				Control: func(_, address string, _ syscall.RawConn) error {
 					ap, err := netip.ParseAddrPort(address)
 					if err != nil {
-						return fmt.Errorf("%w: %s", errBlockedAddress, address)
+						return fmt.Errorf("%w: %s", ErrBlockedAddress, address)
 					}
 					return allowed(ap.Addr(), loopback)
 				},
@@ -116,7 +116,7 @@ func newFetcher(o Options) *fetcher {
 // newClient returns a client over the fetcher's guarded transport whose
 // redirects are checked like first requests: target, and robots.txt when rc
 // is not nil. Clients are cheap; the transport and its connections are shared.
-func (f *fetcher) newClient(rc *robotsCache) *http.Client {
+func (f *Fetcher) newClient(rc *robotsCache) *http.Client {
 	return &http.Client{
 		Transport: f.transport,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
@@ -134,22 +134,22 @@ func (f *fetcher) newClient(rc *robotsCache) *http.Client {
 	}
 }
 
-// session is one read of one site: every request it makes, redirects
+// Session is one read of one site: every request it makes, redirects
 // included, obeys the robots.txt of the host it goes to, fetched once per
-// host for the session.
-type session struct {
-	f      *fetcher
+// host for the Session.
+type Session struct {
+	f      *Fetcher
 	robots *robotsCache
 	client *http.Client
 }
 
-func (f *fetcher) session() *session {
+func (f *Fetcher) Session() *Session {
 	rc := newRobotsCache(f)
-	return &session{f: f, robots: rc, client: f.newClient(rc)}
+	return &Session{f: f, robots: rc, client: f.newClient(rc)}
 }
 
-// get reads rawURL as fetcher.get does, after checking robots.txt.
-func (s *session) get(ctx context.Context, method, rawURL string, limit int64) (*response, error) {
+// Get reads rawURL as fetcher.Get does, after checking robots.txt.
+func (s *Session) Get(ctx context.Context, method, rawURL string, limit int64) (*Response, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, err
@@ -166,7 +166,7 @@ func (s *session) get(ctx context.Context, method, rawURL string, limit int64) (
 // lookup resolves host and returns its addresses only if every one of them is
 // allowed. Refusing the whole answer (not just the bad addresses) means a
 // name that mixes public and private addresses is treated as hostile.
-func (f *fetcher) lookup(ctx context.Context, host string, loopback bool) ([]netip.Addr, error) {
+func (f *Fetcher) lookup(ctx context.Context, host string, loopback bool) ([]netip.Addr, error) {
 	if ip, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
 		if err := allowed(ip, loopback); err != nil {
 			return nil, err
@@ -196,7 +196,7 @@ func allowed(ip netip.Addr, loopback bool) error {
 		return nil
 	}
 	if !isPublic(ip) {
-		return fmt.Errorf("%w: %s", errBlockedAddress, ip)
+		return fmt.Errorf("%w: %s", ErrBlockedAddress, ip)
 	}
 	return nil
 }
@@ -320,8 +320,8 @@ func checkTarget(u *url.URL) error {
 	return nil
 }
 
-// response is what the fetcher keeps of one HTTP response.
-type response struct {
+// Response is what the fetcher keeps of one HTTP Response.
+type Response struct {
 	URL        string // final URL after redirects
 	Status     int
 	Header     http.Header
@@ -337,7 +337,7 @@ type response struct {
 // read this way); a site's pages are read through a session. Errors are not
 // wrapped in ErrUnreadable: callers decide whether a failure makes the whole
 // site unreadable.
-func (f *fetcher) get(ctx context.Context, method, rawURL string, limit int64) (*response, error) {
+func (f *Fetcher) get(ctx context.Context, method, rawURL string, limit int64) (*Response, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, err
@@ -349,7 +349,7 @@ func (f *fetcher) get(ctx context.Context, method, rawURL string, limit int64) (
 }
 
 // do performs one bounded request with client.
-func (f *fetcher) do(ctx context.Context, client *http.Client, method string, u *url.URL, limit int64) (*response, error) {
+func (f *Fetcher) do(ctx context.Context, client *http.Client, method string, u *url.URL, limit int64) (*Response, error) {
 	if limit <= 0 || limit > f.maxBytes {
 		limit = f.maxBytes
 	}
@@ -370,7 +370,7 @@ func (f *fetcher) do(ctx context.Context, client *http.Client, method string, u 
 		return nil, err
 	}
 	defer resp.Body.Close()
-	out := &response{
+	out := &Response{
 		URL:        resp.Request.URL.String(),
 		Status:     resp.StatusCode,
 		Header:     resp.Header,
@@ -390,9 +390,9 @@ func (f *fetcher) do(ctx context.Context, client *http.Client, method string, u 
 	return out, nil
 }
 
-// size returns the response's size in bytes: the body read, or for HEAD the
+// Size returns the response's Size in bytes: the body read, or for HEAD the
 // declared Content-Length (-1 when unknown).
-func (r *response) size() int64 {
+func (r *Response) Size() int64 {
 	if r.Body != nil {
 		return int64(len(r.Body))
 	}
@@ -402,8 +402,8 @@ func (r *response) size() int64 {
 	return -1
 }
 
-// isHTML reports whether the response declares (or, undeclared, looks like) HTML.
-func (r *response) isHTML() bool {
+// IsHTML reports whether the response declares (or, undeclared, looks like) HTML.
+func (r *Response) IsHTML() bool {
 	ct := strings.ToLower(r.Header.Get("Content-Type"))
 	if ct == "" {
 		ct = strings.ToLower(http.DetectContentType(r.Body))
@@ -414,7 +414,7 @@ func (r *response) isHTML() bool {
 // robotsCache fetches and remembers each host's robots.txt for one read of
 // a site, so every page fetched in that read obeys it.
 type robotsCache struct {
-	f     *fetcher
+	f     *Fetcher
 	agent string
 	mu    sync.Mutex
 	hosts map[string]*robotsEntry
@@ -427,7 +427,7 @@ type robotsEntry struct {
 	err    error // why robots.txt could not be fetched
 }
 
-func newRobotsCache(f *fetcher) *robotsCache {
+func newRobotsCache(f *Fetcher) *robotsCache {
 	return &robotsCache{f: f, agent: botToken(f.userAgent), hosts: map[string]*robotsEntry{}}
 }
 
@@ -474,7 +474,7 @@ func (rc *robotsCache) check(ctx context.Context, u *url.URL) error {
 		return e.err
 	}
 	if !e.rules.allows(u.EscapedPath(), u.RawQuery) {
-		return errRobots
+		return ErrRobots
 	}
 	return nil
 }

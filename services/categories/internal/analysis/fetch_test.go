@@ -112,12 +112,12 @@ func TestEmbeddedIPv4TargetsAreRefused(t *testing.T) {
 		"http://[::127.0.0.1]/", "http://[::a9fe:a9fe]/", "http://[2002:a9fe:a9fe::1]/",
 		"http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", "http://[64:ff9b::a00:1]/", "http://[64:ff9b:1::808:808]/",
 	} {
-		mustRefuse(t, a.Check(context.Background(), u), errBlockedAddress)
+		mustRefuse(t, a.Check(context.Background(), u), ErrBlockedAddress)
 	}
 	a.f.resolve = func(_ context.Context, host string) ([]netip.Addr, error) {
 		return []netip.Addr{netip.MustParseAddr("2002:a00:1::1")}, nil
 	}
-	mustRefuse(t, a.Check(context.Background(), "http://six-to-four.example/"), errBlockedAddress)
+	mustRefuse(t, a.Check(context.Background(), "http://six-to-four.example/"), ErrBlockedAddress)
 }
 
 func mustRefuse(t *testing.T, err error, why error) {
@@ -146,9 +146,9 @@ func TestLoopbackIsRefusedWithoutTheTestAllowance(t *testing.T) {
 	var hits atomic.Int32
 	srv := htmlServer(t, &hits)
 	a := New(Options{Timeout: 2 * time.Second})
-	mustRefuse(t, a.Check(context.Background(), srv.URL), errBlockedAddress)
+	mustRefuse(t, a.Check(context.Background(), srv.URL), ErrBlockedAddress)
 	_, err := a.Score(context.Background(), strings.Replace(srv.URL, "127.0.0.1", "localhost", 1))
-	mustRefuse(t, err, errBlockedAddress)
+	mustRefuse(t, err, ErrBlockedAddress)
 	if hits.Load() != 0 {
 		t.Fatalf("the loopback server was reached %d times", hits.Load())
 	}
@@ -168,7 +168,7 @@ func TestRedirectToPrivateOrMetadataAddressIsRefused(t *testing.T) {
 				http.Redirect(w, r, target, http.StatusFound)
 			}))
 			t.Cleanup(srv.Close)
-			mustRefuse(t, newTestAnalyzer(t, nil, Options{}).Check(context.Background(), srv.URL), errBlockedAddress)
+			mustRefuse(t, newTestAnalyzer(t, nil, Options{}).Check(context.Background(), srv.URL), ErrBlockedAddress)
 		})
 	}
 }
@@ -176,7 +176,7 @@ func TestRedirectToPrivateOrMetadataAddressIsRefused(t *testing.T) {
 func TestMetadataAndPrivateLiteralsAreRefused(t *testing.T) {
 	a := newTestAnalyzer(t, nil, Options{Timeout: time.Second})
 	for _, u := range []string{"http://169.254.169.254/latest/meta-data/", "http://[fd00:ec2::254]/", "http://100.100.100.200/", "http://0.0.0.0/", "http://[::ffff:10.0.0.1]/"} {
-		mustRefuse(t, a.Check(context.Background(), u), errBlockedAddress)
+		mustRefuse(t, a.Check(context.Background(), u), ErrBlockedAddress)
 	}
 }
 
@@ -193,8 +193,8 @@ func TestHostnameResolvingToPrivateAddressIsRefused(t *testing.T) {
 		}
 		return nil, errors.New("no such host")
 	}
-	mustRefuse(t, a.Check(context.Background(), "http://shop.example/"), errBlockedAddress)
-	mustRefuse(t, a.Check(context.Background(), "mixed.example"), errBlockedAddress)
+	mustRefuse(t, a.Check(context.Background(), "http://shop.example/"), ErrBlockedAddress)
+	mustRefuse(t, a.Check(context.Background(), "mixed.example"), ErrBlockedAddress)
 	mustRefuse(t, a.Check(context.Background(), "http://missing.example/"), nil)
 	if len(asked) < 3 {
 		t.Errorf("resolver asked %v", asked)
@@ -265,7 +265,7 @@ func TestRobotsDisallowIsHonoured(t *testing.T) {
 	if secret.Load() != 0 {
 		t.Errorf("a page robots.txt disallows for UpliftBot was fetched %d times", secret.Load())
 	}
-	mustRefuse(t, a.Check(context.Background(), srv.URL+"/products/secret"), errRobots)
+	mustRefuse(t, a.Check(context.Background(), srv.URL+"/products/secret"), ErrRobots)
 	// The UpliftBot group replaces "*", so /private is allowed for us.
 	if err := a.Check(context.Background(), srv.URL+"/private"); err != nil {
 		t.Errorf("/private: %v", err)
@@ -279,7 +279,7 @@ func TestRobotsDisallowIsHonoured(t *testing.T) {
 		t.Errorf("fetched %s despite Disallow: /", r.URL.Path)
 	}))
 	t.Cleanup(blocked.Close)
-	mustRefuse(t, a.Check(context.Background(), blocked.URL), errRobots)
+	mustRefuse(t, a.Check(context.Background(), blocked.URL), ErrRobots)
 }
 
 func TestRedirectAndTimeBounds(t *testing.T) {
@@ -338,6 +338,6 @@ func TestAllowListedOriginIsTheOnlyLoopbackAllowed(t *testing.T) {
 	if err := a.Check(context.Background(), demo.URL); err != nil {
 		t.Errorf("the allow-listed origin was refused: %v", err)
 	}
-	mustRefuse(t, a.Check(context.Background(), other.URL), errBlockedAddress)
-	mustRefuse(t, a.Check(context.Background(), "http://10.0.0.1/"), errBlockedAddress)
+	mustRefuse(t, a.Check(context.Background(), other.URL), ErrBlockedAddress)
+	mustRefuse(t, a.Check(context.Background(), "http://10.0.0.1/"), ErrBlockedAddress)
 }

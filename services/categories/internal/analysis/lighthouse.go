@@ -14,13 +14,13 @@ import (
 // criterion (Lighthouse 13, core/audits/seo). An audit Lighthouse marks
 // "not applicable" passes, as Lighthouse scores it.
 
-func auditTitle(p *page, _ *site) bool { return p.HasTitle }
+func auditTitle(p *page, _ *Site) bool { return p.HasTitle }
 
-func auditMetaDesc(p *page, _ *site) bool { return p.HasMetaDesc && p.MetaDesc != "" }
+func auditMetaDesc(p *page, _ *Site) bool { return p.HasMetaDesc && p.MetaDesc != "" }
 
-func auditHTTPStatus(p *page, _ *site) bool { return p.Status == 0 || p.Status < 400 }
+func auditHTTPStatus(p *page, _ *Site) bool { return p.Status == 0 || p.Status < 400 }
 
-func auditImageAlt(p *page, _ *site) bool { return p.ImgNoAltCount == 0 }
+func auditImageAlt(p *page, _ *Site) bool { return p.ImgNoAltCount == 0 }
 
 // canonicalProblem returns why a page's canonical links fail Lighthouse's
 // canonical audit, or "" when they pass (none at all is not applicable).
@@ -69,7 +69,7 @@ func canonicalProblem(p *page) string {
 	return ""
 }
 
-func auditCanonical(p *page, _ *site) bool { return canonicalProblem(p) == "" }
+func auditCanonical(p *page, _ *Site) bool { return canonicalProblem(p) == "" }
 
 // nonDescriptiveLinkTexts are the link texts Lighthouse's link-text audit
 // refuses, by language.
@@ -106,8 +106,8 @@ func isNonDescriptive(text, lang string) bool {
 }
 
 // vagueLinks returns the anchors that fail the link-text audit.
-func vagueLinks(p *page) []anchorRef {
-	var out []anchorRef
+func vagueLinks(p *page) []Anchor {
+	var out []Anchor
 	pageURL := withoutFragment(p.URL)
 	for _, a := range p.Anchors {
 		if a.Href == "" || strings.Contains(a.Rel, "nofollow") {
@@ -139,7 +139,7 @@ func withoutFragment(s string) string {
 	return s
 }
 
-func auditLinkText(p *page, _ *site) bool { return len(vagueLinks(p)) == 0 }
+func auditLinkText(p *page, _ *Site) bool { return len(vagueLinks(p)) == 0 }
 
 var (
 	javaScriptVoid = regexp.MustCompile(`javascript:void(\(|)0(\)|)`)
@@ -149,9 +149,9 @@ var (
 // uncrawlable returns the anchors that fail the crawlable-anchors audit:
 // links a crawler cannot follow (no href, javascript:void(0), a file: URL
 // or an address that does not parse).
-func uncrawlable(p *page) []anchorRef {
+func uncrawlable(p *page) []Anchor {
 	base, _ := url.Parse(p.URL)
-	var out []anchorRef
+	var out []Anchor
 	for _, a := range p.Anchors {
 		raw := strings.Join(strings.Fields(a.RawHref), "")
 		if strings.TrimSpace(a.Role) != "" || strings.HasPrefix(raw, "mailto:") || (raw == "" && a.ID != "") {
@@ -195,7 +195,7 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-func auditCrawlableAnchors(p *page, _ *site) bool { return len(uncrawlable(p)) == 0 }
+func auditCrawlableAnchors(p *page, _ *Site) bool { return len(uncrawlable(p)) == 0 }
 
 // noindexReason returns what keeps search engines from indexing the page
 // (a robots meta tag or an X-Robots-Tag header saying noindex or none, or
@@ -242,7 +242,7 @@ func blocksIndexing(directives string, now time.Time) bool {
 	return false
 }
 
-func auditIndexable(p *page, _ *site) bool { return noindexReason(p, time.Now()) == "" }
+func auditIndexable(p *page, _ *Site) bool { return noindexReason(p, time.Now()) == "" }
 
 // badHreflangs returns why each hreflang link fails Lighthouse's hreflang
 // audit: an unknown language code, a relative address, or a link outside
@@ -281,4 +281,4 @@ func isAbsolute(raw string) bool {
 	return err == nil && u.IsAbs() && u.Host != ""
 }
 
-func auditHreflang(p *page, _ *site) bool { return len(badHreflangs(p)) == 0 }
+func auditHreflang(p *page, _ *Site) bool { return len(badHreflangs(p)) == 0 }

@@ -116,15 +116,15 @@ func (o *OpenAI) generate(ctx context.Context, b Brief) (Text, error) {
 	if err := dec.Decode(&t); err != nil {
 		return Text{}, fmt.Errorf("text generator: %w", err)
 	}
-	if err := validateText(&t, b); err != nil {
+	if err := ValidateText(&t, b); err != nil {
 		return Text{}, err
 	}
 	return t, nil
 }
 
-// validateText checks a generator's answer against the schema and the
+// ValidateText checks a generator's answer against the schema and the
 // Brief: lengths, channels, 3–5 ideas, and only the store's real products.
-func validateText(t *Text, b Brief) error {
+func ValidateText(t *Text, b Brief) error {
 	t.Summary = strings.TrimSpace(t.Summary)
 	if t.Summary == "" || len(t.Summary) > 1200 {
 		return errors.New("text generator: summary missing or too long")

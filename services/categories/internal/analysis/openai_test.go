@@ -108,7 +108,7 @@ func TestDeterministicGeneratorIsStoreSpecific(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := validateText(&text, testBrief()); err != nil {
+	if err := ValidateText(&text, testBrief()); err != nil {
 		t.Fatalf("deterministic output fails its own schema: %v", err)
 	}
 	if !strings.Contains(text.Summary, "Wildflower Honey 340g") || !strings.Contains(text.Summary, "£12") {

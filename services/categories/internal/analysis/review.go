@@ -36,7 +36,7 @@ type draft struct {
 
 // reviewer runs every check on one site.
 type reviewer struct {
-	s      *site
+	s      *Site
 	store  string
 	steps  platformSteps
 	points map[string]int // check id → points
@@ -45,8 +45,8 @@ type reviewer struct {
 }
 
 // review produces the website review of s, comparing with previous.
-func review(s *site, previous *domain.Review) domain.Review {
-	r := &reviewer{s: s, store: storeName(s), points: map[string]int{}}
+func review(s *Site, previous *domain.Review) domain.Review {
+	r := &reviewer{s: s, store: StoreName(s), points: map[string]int{}}
 	r.steps, r.platformKnown = stepsFor(s.Platform)
 	for _, c := range Checks {
 		r.points[c.ID] = c.Points
@@ -192,7 +192,7 @@ func overShare(n, limit int) float64 {
 
 func (r *reviewer) title() []draft {
 	var out []draft
-	pages := r.s.all()
+	pages := r.s.All()
 	for _, p := range pages {
 		if !p.HasTitle {
 			out = append(out, draft{key: "missing", title: "Page has no title", url: p.URL, element: "<title>",
@@ -206,7 +206,7 @@ func (r *reviewer) title() []draft {
 func (r *reviewer) titleLength() []draft {
 	var out []draft
 	var shares []float64
-	pages := r.s.all()
+	pages := r.s.All()
 	homeTitle := strings.ToLower(r.s.Home.Title)
 	for i, p := range pages {
 		t := p.Title
@@ -219,7 +219,7 @@ func (r *reviewer) titleLength() []draft {
 				fix: fmt.Sprintf("Use a descriptive title of 30–60 characters, for example: <title>%s</title>", r.suggestTitle(p))})
 			shares = append(shares, 1)
 		case n > titleMax:
-			out = append(out, draft{key: "long", title: fmt.Sprintf("Page title is %d characters over the %d Google shows", n-titleMax, titleMax), url: p.URL, element: "<title>" + truncateWords(t, 90) + "</title>",
+			out = append(out, draft{key: "long", title: fmt.Sprintf("Page title is %d characters over the %d Google shows", n-titleMax, titleMax), url: p.URL, element: "<title>" + Truncate(t, 90) + "</title>",
 				why: "Google cuts titles after about 60 characters, so the end of this one is not seen.",
 				fix: fmt.Sprintf("Shorten it to under 60 characters, for example: <title>%s</title>", r.suggestTitle(p))})
 			shares = append(shares, overShare(n, titleMax))
@@ -235,7 +235,7 @@ func (r *reviewer) titleLength() []draft {
 
 func (r *reviewer) metaDesc() []draft {
 	var out []draft
-	pages := r.s.all()
+	pages := r.s.All()
 	for _, p := range pages {
 		if !auditMetaDesc(p, r.s) {
 			out = append(out, draft{key: "missing", title: "Page has no meta description", url: p.URL, element: `<meta name="description">`,
@@ -249,7 +249,7 @@ func (r *reviewer) metaDesc() []draft {
 func (r *reviewer) metaDescLength() []draft {
 	var out []draft
 	var shares []float64
-	pages := r.s.all()
+	pages := r.s.All()
 	for _, p := range pages {
 		d := p.MetaDesc
 		n := len([]rune(d))
@@ -261,7 +261,7 @@ func (r *reviewer) metaDescLength() []draft {
 				fix: fmt.Sprintf(`Replace it with 120–155 characters that say what you sell and why: <meta name="description" content="%s">`, r.suggestDescription(p))})
 			shares = append(shares, float64(descMin-n)/descMin)
 		case n > descMax:
-			out = append(out, draft{key: "long", title: "Meta description is too long", url: p.URL, element: fmt.Sprintf(`<meta name="description" content="%s">`, truncateWords(d, 100)),
+			out = append(out, draft{key: "long", title: "Meta description is too long", url: p.URL, element: fmt.Sprintf(`<meta name="description" content="%s">`, Truncate(d, 100)),
 				why: "Search engines cut descriptions after about 155 characters, so the end of yours is hidden.",
 				fix: fmt.Sprintf(`Shorten it to under 155 characters: <meta name="description" content="%s">`, r.suggestDescription(p))})
 			shares = append(shares, overShare(n, descMax))
@@ -272,7 +272,7 @@ func (r *reviewer) metaDescLength() []draft {
 
 func (r *reviewer) headings() []draft {
 	var out []draft
-	pages := r.s.all()
+	pages := r.s.All()
 	for _, p := range pages {
 		switch n := len(p.H1); {
 		case n == 0:
@@ -281,9 +281,9 @@ func (r *reviewer) headings() []draft {
 				fix: fmt.Sprintf("Add one visible heading near the top: <h1>%s</h1>", r.suggestH1(p))})
 		case n > 1:
 			out = append(out, draft{key: "many", title: fmt.Sprintf("Page has %d main headings (h1)", n), url: p.URL,
-				element: "<h1>" + strings.Join(limitStrings(p.H1, 4), "</h1>, <h1>") + "</h1>",
+				element: "<h1>" + strings.Join(Limit(p.H1, 4), "</h1>, <h1>") + "</h1>",
 				why:     "Several h1s blur what the page is about; search engines and screen readers expect one.",
-				fix:     fmt.Sprintf("Keep <h1>%s</h1> and change %s to <h2>.", firstNonEmpty(p.H1[0], r.suggestH1(p)), map[bool]string{true: "the other one", false: fmt.Sprintf("the other %d", n-1)}[n == 2])})
+				fix:     fmt.Sprintf("Keep <h1>%s</h1> and change %s to <h2>.", FirstNonEmpty(p.H1[0], r.suggestH1(p)), map[bool]string{true: "the other one", false: fmt.Sprintf("the other %d", n-1)}[n == 2])})
 		}
 	}
 	return ratioCost(out, len(out), len(pages), r.weight(CheckHeadings))
@@ -294,7 +294,7 @@ func (r *reviewer) headings() []draft {
 // with none at all is only a note, as Lighthouse does not require one.
 func (r *reviewer) canonical() []draft {
 	var bad, notes []draft
-	pages := r.s.all()
+	pages := r.s.All()
 	for _, p := range pages {
 		switch why := canonicalProblem(p); {
 		case why != "":
@@ -318,8 +318,8 @@ func (r *reviewer) imageAlt() []draft {
 	var out []draft
 	total, missing := 0, 0
 	seen := map[string]bool{}
-	for _, p := range r.s.all() {
-		var bad []imageRef
+	for _, p := range r.s.All() {
+		var bad []Image
 		for _, img := range p.Images {
 			if seen[img.Src] {
 				continue
@@ -349,7 +349,7 @@ func (r *reviewer) imageAlt() []draft {
 			more = fmt.Sprintf(" (and %d more)", len(bad)-5)
 		}
 		n := max(len(bad), unlisted)
-		d := draft{key: "missing", title: plural(n, "image has", "images have") + " no alt text", url: p.URL,
+		d := draft{key: "missing", title: Plural(n, "image has", "images have") + " no alt text", url: p.URL,
 			why: "Alt text describes an image to blind shoppers and to Google Images, which sends product traffic."}
 		if len(bad) > 0 {
 			d.element = bad[0].Tag + more
@@ -368,7 +368,7 @@ func (r *reviewer) imageAlt() []draft {
 
 func (r *reviewer) linkText() []draft {
 	var out []draft
-	pages := r.s.all()
+	pages := r.s.All()
 	for _, p := range pages {
 		bad := vagueLinks(p)
 		if len(bad) == 0 {
@@ -378,7 +378,7 @@ func (r *reviewer) linkText() []draft {
 		for _, a := range bad[:min(3, len(bad))] {
 			shown = append(shown, fmt.Sprintf(`<a href="%s">%s</a>`, a.RawHref, a.Text))
 		}
-		out = append(out, draft{key: "vague", title: plural(len(bad), "link says nothing about where it goes", "links say nothing about where they go"), url: p.URL,
+		out = append(out, draft{key: "vague", title: Plural(len(bad), "link says nothing about where it goes", "links say nothing about where they go"), url: p.URL,
 			element: strings.Join(shown, ", "),
 			why:     "Search engines and screen-reader users read link text to know what is behind a link; \"click here\" or \"more\" tells them nothing.",
 			fix:     fmt.Sprintf("Write what the link leads to, for example %q instead of %q.", "Read our shipping policy", bad[0].Text)})
@@ -388,7 +388,7 @@ func (r *reviewer) linkText() []draft {
 
 func (r *reviewer) crawlableAnchors() []draft {
 	var out []draft
-	pages := r.s.all()
+	pages := r.s.All()
 	for _, p := range pages {
 		bad := uncrawlable(p)
 		if len(bad) == 0 {
@@ -400,9 +400,9 @@ func (r *reviewer) crawlableAnchors() []draft {
 			if a.HasHref {
 				el += fmt.Sprintf(` href="%s"`, a.RawHref)
 			}
-			shown = append(shown, el+">"+truncateWords(a.Text, 40)+"</a>")
+			shown = append(shown, el+">"+Truncate(a.Text, 40)+"</a>")
 		}
-		out = append(out, draft{key: "uncrawlable", title: plural(len(bad), "link search engines cannot follow", "links search engines cannot follow"), url: p.URL,
+		out = append(out, draft{key: "uncrawlable", title: Plural(len(bad), "link search engines cannot follow", "links search engines cannot follow"), url: p.URL,
 			element: strings.Join(shown, ", "),
 			why:     "Search engines find your pages by following href addresses; a link without one (or with javascript:void(0)) is a dead end for them.",
 			fix:     "Give each link a real address, <a href=\"/collections/sale\">…</a>; for something that only opens a menu or runs a script, use a <button> instead of <a>."})
@@ -412,7 +412,7 @@ func (r *reviewer) crawlableAnchors() []draft {
 
 func (r *reviewer) indexable() []draft {
 	var out []draft
-	pages := r.s.all()
+	pages := r.s.All()
 	for _, p := range pages {
 		if why := noindexReason(p, time.Now()); why != "" {
 			out = append(out, draft{key: "noindex", title: "Search engines are told not to list this page", url: p.URL, element: why,
@@ -425,10 +425,10 @@ func (r *reviewer) indexable() []draft {
 
 func (r *reviewer) hreflang() []draft {
 	var out []draft
-	pages := r.s.all()
+	pages := r.s.All()
 	for _, p := range pages {
 		if bad := badHreflangs(p); len(bad) > 0 {
-			out = append(out, draft{key: "hreflang", title: "Language versions are announced wrongly", url: p.URL, element: strings.Join(limitStrings(bad, 3), "; "),
+			out = append(out, draft{key: "hreflang", title: "Language versions are announced wrongly", url: p.URL, element: strings.Join(Limit(bad, 3), "; "),
 				why: "hreflang links tell search engines which language version to show each shopper; invalid ones are ignored.",
 				fix: `Use ISO language codes (en, en-GB, fr, x-default) and full addresses in <head>: <link rel="alternate" hreflang="fr" href="https://…/fr/">.`})
 		}
@@ -438,7 +438,7 @@ func (r *reviewer) hreflang() []draft {
 
 func (r *reviewer) httpStatus() []draft {
 	var out []draft
-	for _, p := range r.s.all() {
+	for _, p := range r.s.All() {
 		if !auditHTTPStatus(p, r.s) {
 			out = append(out, draft{key: "status", title: fmt.Sprintf("Page answers HTTP %d", p.Status), url: p.URL, element: fmt.Sprintf("HTTP %d", p.Status),
 				why: "Search engines drop pages that answer with an error status, even when they show content.",
@@ -448,14 +448,14 @@ func (r *reviewer) httpStatus() []draft {
 	return out
 }
 
-// orgTypes are JSON-LD types that describe the business itself.
-var orgTypes = []string{"organization", "onlinestore", "store", "localbusiness", "website", "corporation", "brand", "clothingstore", "onlinebusiness"}
+// OrgTypes are JSON-LD types that describe the business itself.
+var OrgTypes = []string{"organization", "onlinestore", "store", "localbusiness", "website", "corporation", "brand", "clothingstore", "onlinebusiness"}
 
 func (r *reviewer) structuredData() []draft {
 	var out []draft
 	hasOrg := false
 	for _, obj := range r.s.Home.JSONLD {
-		if jsonldIs(obj, orgTypes...) {
+		if JSONLDIs(obj, OrgTypes...) {
 			hasOrg = true
 		}
 	}
@@ -467,14 +467,14 @@ func (r *reviewer) structuredData() []draft {
 			cost: 2})
 	}
 	var productPages, missing []*page
-	for _, p := range r.s.all() {
-		if !isProductPage(p) {
+	for _, p := range r.s.All() {
+		if !IsProductPage(p) {
 			continue
 		}
 		productPages = append(productPages, p)
 		has := false
 		for _, obj := range p.JSONLD {
-			if jsonldIs(obj, "product", "productgroup") {
+			if JSONLDIs(obj, "product", "productgroup") {
 				has = true
 			}
 		}
@@ -525,7 +525,7 @@ func (r *reviewer) openGraph() []draft {
 		img = h.Images[0].Src
 	}
 	add("og:image", img, 2)
-	add("og:title", firstNonEmpty(h.Title, r.suggestTitle(h)), 1)
+	add("og:title", FirstNonEmpty(h.Title, r.suggestTitle(h)), 1)
 	add("og:description", r.suggestDescription(h), 1)
 	return out
 }
@@ -592,7 +592,7 @@ func (r *reviewer) renderBlocking() []draft {
 func (r *reviewer) compression() []draft {
 	var out []draft
 	eligible := 0
-	for _, p := range r.s.all() {
+	for _, p := range r.s.All() {
 		if p.Bytes < 1024 {
 			continue
 		}
@@ -609,7 +609,7 @@ func (r *reviewer) compression() []draft {
 func (r *reviewer) caching() []draft {
 	var out []draft
 	for _, as := range r.s.Assets {
-		if !as.cachedLong() {
+		if !as.CachedLong() {
 			cc := as.CacheCtl
 			if cc == "" {
 				cc = "none"
@@ -633,7 +633,7 @@ func (r *reviewer) caching() []draft {
 
 func (r *reviewer) viewport() []draft {
 	var out []draft
-	pages := r.s.all()
+	pages := r.s.All()
 	failed := 0
 	const fixTag = `<meta name="viewport" content="width=device-width, initial-scale=1">`
 	for _, p := range pages {
@@ -673,12 +673,12 @@ func (r *reviewer) https() []draft {
 			cost: 8}}
 	}
 	var out []draft
-	for _, p := range r.s.all() {
+	for _, p := range r.s.All() {
 		if len(p.MixedContent) > 0 {
 			out = append(out, draft{key: "mixed", title: "Secure page loads insecure files", url: p.URL,
-				element: strings.Join(limitStrings(p.MixedContent, 3), ", "),
+				element: strings.Join(Limit(p.MixedContent, 3), ", "),
 				why:     "Files loaded over http:// on an https:// page trigger browser warnings or are blocked, breaking images and scripts.",
-				fix:     "Change these addresses to https:// (or to relative URLs): " + strings.Join(limitStrings(p.MixedContent, 5), ", "),
+				fix:     "Change these addresses to https:// (or to relative URLs): " + strings.Join(Limit(p.MixedContent, 5), ", "),
 				cost:    3})
 		}
 	}
@@ -689,13 +689,13 @@ var trustCopy = map[string]struct {
 	name, why, fix string
 	policy         bool // a policy page, which some platforms write for you
 }{
-	kindContact: {"contact", "Shoppers look for a way to reach a real person before they buy from a store they do not know.",
+	KindContact: {"contact", "Shoppers look for a way to reach a real person before they buy from a store they do not know.",
 		"Add a Contact page with an email address (and phone or form) and link it in the footer as \"Contact us\".", false},
-	kindReturns: {"returns", "A clear returns policy is one of the first things shoppers check; without it many will not risk an order.",
+	KindReturns: {"returns", "A clear returns policy is one of the first things shoppers check; without it many will not risk an order.",
 		"Publish a Returns & refunds page (how many days, who pays return shipping, how refunds are paid) and link it in the footer.", true},
-	kindShipping: {"shipping", "Surprise shipping costs are the most common reason carts are abandoned; shoppers want costs and times up front.",
+	KindShipping: {"shipping", "Surprise shipping costs are the most common reason carts are abandoned; shoppers want costs and times up front.",
 		"Publish a Shipping page (where you ship, costs, delivery times, free-shipping threshold) and link it in the footer.", true},
-	kindPrivacy: {"privacy", "A privacy policy is required by law when you collect emails or orders, and its absence looks untrustworthy.",
+	KindPrivacy: {"privacy", "A privacy policy is required by law when you collect emails or orders, and its absence looks untrustworthy.",
 		"Publish a Privacy policy (what you collect, why, who you share it with, how to ask for deletion) and link it in the footer.", true},
 }
 
@@ -703,13 +703,13 @@ func (r *reviewer) trustPage(kind string) []draft {
 	c := trustCopy[kind]
 	var linked string
 	for _, l := range r.s.Home.Links {
-		if slices.Contains(pageKinds(l.Href, l.Text), kind) && r.s.sameSite(l.Href) {
+		if slices.Contains(Kinds(l.Href, l.Text), kind) && r.s.SameSite(l.Href) {
 			linked = l.Href
 			break
 		}
 	}
 	if linked != "" {
-		if cand := r.s.candidate(linked); cand != "" {
+		if cand := r.s.Candidate(linked); cand != "" {
 			if st, ok := r.s.Broken[cand]; ok && st > 0 {
 				return []draft{{key: "broken", title: fmt.Sprintf("The %s page link is broken", c.name), url: r.s.Home.URL,
 					element: fmt.Sprintf(`<a href="%s"> (HTTP %d)`, linked, st), why: c.why,
@@ -727,7 +727,7 @@ func (r *reviewer) trustPage(kind string) []draft {
 		fix += " " + step
 	}
 	for _, u := range r.s.SitemapURLs {
-		if slices.Contains(pageKinds(u, ""), kind) {
+		if slices.Contains(Kinds(u, ""), kind) {
 			fix = fmt.Sprintf("You already have %s, but the home page does not link to it: add it to the footer menu.", u)
 			break
 		}
@@ -742,8 +742,8 @@ func (r *reviewer) addToCart() []draft {
 	var out []draft
 	var productPages []*page
 	found := false
-	for _, p := range r.s.all() {
-		if isProductPage(p) {
+	for _, p := range r.s.All() {
+		if IsProductPage(p) {
 			productPages = append(productPages, p)
 		}
 		if hasAddToCart(p) {
@@ -763,8 +763,8 @@ func (r *reviewer) addToCart() []draft {
 	// A call to action on the home page that leads into the catalogue.
 	cta := false
 	for _, l := range r.s.Home.Links {
-		kinds := pageKinds(l.Href, l.Text)
-		if len(kinds) > 0 && (kinds[0] == kindProduct || kinds[0] == kindCollection) && containsAny(strings.ToLower(l.Text), ctaWords) {
+		kinds := Kinds(l.Href, l.Text)
+		if len(kinds) > 0 && (kinds[0] == KindProduct || kinds[0] == KindCollection) && ContainsAny(strings.ToLower(l.Text), ctaWords) {
 			cta = true
 			break
 		}
@@ -772,7 +772,7 @@ func (r *reviewer) addToCart() []draft {
 	if !cta && !hasAddToCart(r.s.Home) {
 		target := r.s.Origin + "/collections/all"
 		for _, l := range r.s.Home.Links {
-			if ks := pageKinds(l.Href, l.Text); len(ks) > 0 && ks[0] == kindCollection {
+			if ks := Kinds(l.Href, l.Text); len(ks) > 0 && ks[0] == KindCollection {
 				target = l.Href
 				break
 			}
@@ -795,7 +795,7 @@ func hasAddToCart(p *page) bool {
 		}
 	}
 	for _, b := range p.Buttons {
-		if isAddToCart(b) {
+		if IsAddToCart(b) {
 			return true
 		}
 	}
@@ -803,21 +803,21 @@ func hasAddToCart(p *page) bool {
 }
 
 func (r *reviewer) reviews() []draft {
-	for _, p := range r.s.all() {
+	for _, p := range r.s.All() {
 		if p.ReviewMarker {
 			return nil
 		}
 	}
 	u := r.s.Home.URL
-	for _, p := range r.s.all() {
-		if isProductPage(p) {
+	for _, p := range r.s.All() {
+		if IsProductPage(p) {
 			u = p.URL
 			break
 		}
 	}
 	fix := "Collect reviews from past buyers (an email a week after delivery) and show the stars and reviews on each product page."
 	if r.platformKnown {
-		fix += " " + r.steps.reviews
+		fix += " " + r.steps.Review
 	}
 	return []draft{{key: "reviews", title: "No customer reviews on product pages", url: u, element: "product reviews section",
 		why: "Most shoppers read reviews before buying from a store they do not know; products with reviews convert noticeably better.",
@@ -825,7 +825,7 @@ func (r *reviewer) reviews() []draft {
 }
 
 func (r *reviewer) emailCapture() []draft {
-	for _, p := range r.s.all() {
+	for _, p := range r.s.All() {
 		for _, f := range p.Forms {
 			if f.HasEmail && !f.HasPassword && !f.HasTextarea {
 				return nil
@@ -838,22 +838,22 @@ func (r *reviewer) emailCapture() []draft {
 		cost: 5}}
 }
 
-// isProductPage reports whether p is a single product's page.
-func isProductPage(p *page) bool {
-	if ks := pageKinds(p.URL, ""); len(ks) > 0 && ks[0] == kindProduct {
+// IsProductPage reports whether p is a single product's page.
+func IsProductPage(p *page) bool {
+	if ks := Kinds(p.URL, ""); len(ks) > 0 && ks[0] == KindProduct {
 		return true
 	}
 	if strings.Contains(strings.ToLower(p.OG["og:type"]), "product") {
 		return true
 	}
 	for _, obj := range p.JSONLD {
-		if jsonldIs(obj, "product") {
+		if JSONLDIs(obj, "product") {
 			return true
 		}
 	}
 	return false
 }
 
-func limitStrings(s []string, n int) []string {
+func Limit(s []string, n int) []string {
 	return s[:min(n, len(s))]
 }

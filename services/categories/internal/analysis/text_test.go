@@ -75,11 +75,11 @@ func TestStoreNamesOnRealPages(t *testing.T) {
 	for _, row := range corpusRows(t) {
 		t.Run(row["file"], func(t *testing.T) {
 			a, u := atOriginalHost(t, row, Options{})
-			s, err := a.read(context.Background(), u, readOpts{})
+			s, err := a.read(context.Background(), u, ReadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := storeName(s); got != want[row["file"]] {
+			if got := StoreName(s); got != want[row["file"]] {
 				t.Errorf("store name %q, want %q", got, want[row["file"]])
 			}
 		})
@@ -95,9 +95,9 @@ func TestStoreNameNeverComesFromNavigation(t *testing.T) {
 		{`<title>Acme Candles</title><script type="application/ld+json">{"@type":"WebSite","name":"Acme Co"}</script>`, ``, "Acme Co"},
 		{`<title>Soy candles – Acme</title><script type="application/ld+json">[{"@type":"WebSite","name":"Acme Site"},{"@type":"Organization","name":"Acme Ltd"}]</script>`, ``, "Acme Ltd"},
 	} {
-		p := parsePage("https://green-roads.example/", []byte("<html><head>"+tt.head+"</head><body>"+tt.body+"</body></html>"))
-		s := &site{URL: "https://green-roads.example/", Home: p}
-		if got := storeName(s); got != tt.want {
+		p := ParsePage("https://green-roads.example/", []byte("<html><head>"+tt.head+"</head><body>"+tt.body+"</body></html>"))
+		s := &Site{URL: "https://green-roads.example/", Home: p}
+		if got := StoreName(s); got != tt.want {
 			t.Errorf("%s: store name %q, want %q", tt.head, got, tt.want)
 		}
 	}
@@ -242,13 +242,13 @@ func TestTheNextOccasionThatLeavesTime(t *testing.T) {
 
 func TestPluralsAndRanges(t *testing.T) {
 	for _, tt := range []struct{ got, want string }{
-		{plural(1, "product", "products"), "1 product"},
-		{plural(2, "product", "products"), "2 products"},
-		{someOf(1, 6, "is sold out.", "are sold out."), "1 of your 6 products is sold out."},
-		{someOf(2, 6, "is sold out.", "are sold out."), "2 of your 6 products are sold out."},
-		{someOf(1, 1, "is sold out.", "are sold out."), "Your only product is sold out."},
-		{priceRange(19.99, 19.99, "USD"), "$19.99"},
-		{priceRange(12, 45, "GBP"), "£12–£45"},
+		{Plural(1, "product", "products"), "1 product"},
+		{Plural(2, "product", "products"), "2 products"},
+		{SomeOf(1, 6, "is sold out.", "are sold out."), "1 of your 6 products is sold out."},
+		{SomeOf(2, 6, "is sold out.", "are sold out."), "2 of your 6 products are sold out."},
+		{SomeOf(1, 1, "is sold out.", "are sold out."), "Your only product is sold out."},
+		{PriceRange(19.99, 19.99, "USD"), "$19.99"},
+		{PriceRange(12, 45, "GBP"), "£12–£45"},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("got %q, want %q", tt.got, tt.want)
@@ -273,7 +273,7 @@ func TestPluralsAndRanges(t *testing.T) {
 
 func TestAvailabilityAndPriceSpecification(t *testing.T) {
 	page := func(offer string) *page {
-		return parsePage("https://shop.example/products/x", []byte(`<html><head><script type="application/ld+json">
+		return ParsePage("https://shop.example/products/x", []byte(`<html><head><script type="application/ld+json">
 {"@context":"https://schema.org","@type":"Product","name":"Tent","offers":`+offer+`}</script></head><body></body></html>`))
 	}
 	for _, tt := range []struct {
@@ -290,7 +290,7 @@ func TestAvailabilityAndPriceSpecification(t *testing.T) {
 		{`{"@type":"Offer","priceSpecification":{"@type":"UnitPriceSpecification","price":"149.50","priceCurrency":"EUR"}}`, true, 149.5},
 		{`{"@type":"Offer","priceSpecification":[{"@type":"UnitPriceSpecification","price":"99"},{"@type":"UnitPriceSpecification","price":"129","priceType":"https://schema.org/ListPrice"}]}`, true, 99},
 	} {
-		ps := productsFromPage(page(tt.offer))
+		ps := ProductsFrom(page(tt.offer))
 		if len(ps) != 1 || ps[0].Available != tt.available || ps[0].Price != tt.price {
 			t.Errorf("%s: got %+v, want available=%v price=%v", tt.offer, ps, tt.available, tt.price)
 		}
@@ -298,13 +298,13 @@ func TestAvailabilityAndPriceSpecification(t *testing.T) {
 }
 
 func TestAddToCartAndViewportAsBrowsersRead(t *testing.T) {
-	p := parsePage("https://shop.example/products/x", []byte(`<html><head>
+	p := ParsePage("https://shop.example/products/x", []byte(`<html><head>
 <meta name="viewport" content="initial-scale=1"></head><body>
 <div role="button" class="btn" tabindex="0">Add to cart</div></body></html>`))
 	if !hasAddToCart(p) {
 		t.Error(`a div role="button" add-to-cart is not recognised`)
 	}
-	s := &site{URL: p.URL, Home: p}
+	s := &Site{URL: p.URL, Home: p}
 	r := &reviewer{s: s, points: map[string]int{CheckViewport: 7}}
 	if d := r.viewport(); len(d) != 0 {
 		t.Errorf("initial-scale=1 should be accepted, got %+v", d)
@@ -325,15 +325,15 @@ func TestPlatformFromStrongSignalsOnly(t *testing.T) {
 		{`<head><meta name="generator" content="PrestaShop"></head>`, PlatformPrestaShop},
 		{`<body><script type="text/x-magento-init">{}</script></body>`, PlatformMagento},
 	} {
-		p := parsePage("https://shop.example/", []byte("<html>"+tt.html+"</html>"))
+		p := ParsePage("https://shop.example/", []byte("<html>"+tt.html+"</html>"))
 		if p.Platform != tt.want {
 			t.Errorf("platform %q, want %q for %s", p.Platform, tt.want, tt.html)
 		}
 	}
 	// The fix names the platform's own menus, or none at all.
 	for platform, want := range map[string]string{PlatformSquarespace: "In Squarespace:", PlatformShopify: "In Shopify:", "": ""} {
-		p := parsePage("https://shop.example/", []byte(`<html><body></body></html>`))
-		s := &site{URL: p.URL, Origin: "https://shop.example", Home: p, Platform: platform}
+		p := ParsePage("https://shop.example/", []byte(`<html><body></body></html>`))
+		s := &Site{URL: p.URL, Origin: "https://shop.example", Home: p, Platform: platform}
 		rv := review(s, nil)
 		for _, f := range rv.Findings {
 			if f.Check != CheckShipping {
@@ -352,12 +352,12 @@ func TestPlatformFromStrongSignalsOnly(t *testing.T) {
 }
 
 func TestAltTextIsSuggestedFromThePageNeverTheFileName(t *testing.T) {
-	p := parsePage("https://shop.example/", []byte(`<html><body>
+	p := ParsePage("https://shop.example/", []byte(`<html><body>
 <a href="/collections/candles" aria-label="Soy candles"><img src="/img/Servicedropdown_191001.jpg"></a>
 <figure><img src="/img/5134.jpg"><figcaption>Our workshop in Portland</figcaption></figure>
 <img src="/img/IMG_2231-hero-banner.png">
 </body></html>`))
-	s := &site{URL: p.URL, Origin: "https://shop.example", Home: p}
+	s := &Site{URL: p.URL, Origin: "https://shop.example", Home: p}
 	r := &reviewer{s: s}
 	var got []string
 	for _, img := range p.Images {
@@ -371,8 +371,8 @@ func TestAltTextIsSuggestedFromThePageNeverTheFileName(t *testing.T) {
 
 func TestTitleLengthIsGradedApartFromAMissingTitle(t *testing.T) {
 	review := func(title string) domain.Review {
-		p := parsePage("https://shop.example/", []byte(`<html><head><title>`+title+`</title></head><body></body></html>`))
-		return review(&site{URL: p.URL, Origin: "https://shop.example", Home: p}, nil)
+		p := ParsePage("https://shop.example/", []byte(`<html><head><title>`+title+`</title></head><body></body></html>`))
+		return review(&Site{URL: p.URL, Origin: "https://shop.example", Home: p}, nil)
 	}
 	lost := func(rv domain.Review, check string) int {
 		for _, c := range rv.Checks {
