@@ -4,7 +4,7 @@
 // and campaign ideas grounded in the store's own products, prices and the
 // coming seasonal dates.
 //
-// All website reads go through one guarded fetcher (see fetch.go): it
+// All website reads go through one guarded fetcher (package fetch): it
 // resolves names itself and dials only public addresses it has checked,
 // on every redirect, within time, size and redirect bounds, honouring
 // robots.txt with an honest user agent. A store URL is user input; this is
@@ -13,9 +13,15 @@ package analysis
 
 import (
 	"context"
-	"errors"
+	"crypto/x509"
+	"net/netip"
 	"time"
 
+	"uplift.dev/categories/internal/analysis/review"
+
+	"uplift.dev/categories/internal/analysis/fetch"
+	"uplift.dev/categories/internal/analysis/site"
+	"uplift.dev/categories/internal/analysis/write"
 	"uplift.dev/categories/internal/domain"
 )
 
@@ -33,25 +39,29 @@ type Options struct {
 	// AllowOrigins are origins ("http://127.0.0.1:9400") read even on
 	// loopback: a local stack's demo store. Private addresses stay refused.
 	AllowOrigins []string
-	UserAgent    string        // default DefaultUserAgent
-	Timeout      time.Duration // per request, default 10s
-	MaxPages     int           // same-site pages read besides the home page, default 8
-	MaxBytes     int64         // per response, default 2 MiB
-	Generator    TextGenerator // nil = the built-in deterministic generator
+	UserAgent    string              // default DefaultUserAgent
+	Timeout      time.Duration       // per request, default 10s
+	MaxPages     int                 // same-site pages read besides the home page, default 8
+	MaxBytes     int64               // per response, default 2 MiB
+	Generator    write.TextGenerator // nil = the built-in deterministic generator
 	Now          func() time.Time
+	// Resolve and RootCAs are the fetcher's (see fetch.Options): tests map
+	// names to loopback and trust their own certificates with them.
+	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
+	RootCAs *x509.CertPool
 }
 
 // Analyzer reads store websites. Safe for concurrent use.
 type Analyzer struct {
 	opts Options
-	f    *Fetcher
-	gen  TextGenerator
+	f    *fetch.Fetcher
+	gen  write.TextGenerator
 	now  func() time.Time
 }
 
 // ErrUnreadable wraps every reason a site cannot be read (bad URL, refused
 // address, DNS, timeout, non-HTML, HTTP error), so callers show one message.
-var ErrUnreadable = errors.New("website cannot be read")
+var ErrUnreadable = site.ErrUnreadable
 
 // New returns an Analyzer with defaults filled in.
 func New(o Options) *Analyzer {
@@ -67,9 +77,11 @@ func New(o Options) *Analyzer {
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = DefaultMaxBytes
 	}
-	a := &Analyzer{opts: o, f: NewFetcher(o), gen: o.Generator, now: o.Now}
+	f := fetch.New(fetch.Options{UserAgent: o.UserAgent, Timeout: o.Timeout, MaxBytes: o.MaxBytes,
+		AllowLoopback: o.AllowLoopback, AllowOrigins: o.AllowOrigins, Resolve: o.Resolve, RootCAs: o.RootCAs})
+	a := &Analyzer{opts: o, f: f, gen: o.Generator, now: o.Now}
 	if a.gen == nil {
-		a.gen = Deterministic{}
+		a.gen = write.Deterministic{}
 	}
 	if a.now == nil {
 		a.now = time.Now
@@ -79,7 +91,7 @@ func New(o Options) *Analyzer {
 
 // Check fetches the home page only, quickly: nil if the site can be read.
 func (a *Analyzer) Check(ctx context.Context, siteURL string) error {
-	_, err := ReadHome(ctx, a.f.Session(), siteURL)
+	_, err := site.ReadHome(ctx, a.f.Session(), siteURL)
 	return err
 }
 
@@ -98,23 +110,23 @@ func (a *Analyzer) Analyze(ctx context.Context, siteURL string, previous *domain
 	ctx, cancel := a.budget(ctx)
 	defer cancel()
 	progress(0, "Starting")
-	s, err := a.read(ctx, siteURL, ReadOptions{catalogue: true, progress: progress})
+	s, err := site.Read(ctx, a.f.Session(), siteURL, site.ReadOptions{Catalogue: true, MaxPages: a.opts.MaxPages, Progress: progress})
 	if err != nil {
 		return domain.Analysis{}, err
 	}
 	progress(75, "Reviewing your website")
-	rv := review(s, previous)
+	rv := review.Review(s, previous)
 	now := a.now()
-	brief := BuildBrief(s, rv, now)
+	brief := write.BuildBrief(s, rv, now)
 	progress(85, "Writing campaign ideas")
 	text, err := a.gen.Generate(ctx, brief)
-	if err != nil || ValidateText(&text, brief) != nil {
-		text, _ = Deterministic{}.Generate(ctx, brief)
+	if err != nil || write.ValidateText(&text, brief) != nil {
+		text, _ = write.Deterministic{}.Generate(ctx, brief)
 	}
-	out := domain.Analysis{Summary: text.Summary, Review: rv, Insights: Insights(s, rv)}
+	out := domain.Analysis{Summary: text.Summary, Review: rv, Insights: write.Insights(s, rv)}
 	for _, it := range text.Ideas {
 		out.Ideas = append(out.Ideas, domain.Idea{
-			ID: IdeaID(s.URL, it.Title), Title: it.Title, WhyNow: it.WhyNow, Channel: it.Channel,
+			ID: write.IdeaID(s.URL, it.Title), Title: it.Title, WhyNow: it.WhyNow, Channel: it.Channel,
 			SubjectLine: it.SubjectLine, Body: it.Body, Products: it.Products, Timing: it.Timing, CreatedAt: now,
 		})
 	}
@@ -127,9 +139,9 @@ func (a *Analyzer) Analyze(ctx context.Context, siteURL string, previous *domain
 func (a *Analyzer) Score(ctx context.Context, siteURL string) (domain.Review, error) {
 	ctx, cancel := a.budget(ctx)
 	defer cancel()
-	s, err := a.read(ctx, siteURL, ReadOptions{})
+	s, err := site.Read(ctx, a.f.Session(), siteURL, site.ReadOptions{MaxPages: a.opts.MaxPages})
 	if err != nil {
 		return domain.Review{}, err
 	}
-	return review(s, nil), nil
+	return review.Review(s, nil), nil
 }

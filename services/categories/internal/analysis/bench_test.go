@@ -93,15 +93,26 @@ func BenchmarkReview20PageStore(b *testing.B) {
 	b.Run("baseline=fetch-20-pages", func(b *testing.B) {
 		peak := watchHeap()
 		for b.Loop() {
-			parallel(len(paths), func(i int) {
-				resp, err := http.Get(srv.URL + paths[i])
-				if err != nil {
-					b.Error(err)
-					return
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-			})
+			var wg sync.WaitGroup
+			next := make(chan string)
+			for range 4 {
+				wg.Go(func() {
+					for p := range next {
+						resp, err := http.Get(srv.URL + p)
+						if err != nil {
+							b.Error(err)
+							continue
+						}
+						io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+					}
+				})
+			}
+			for _, p := range paths {
+				next <- p
+			}
+			close(next)
+			wg.Wait()
 		}
 		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/store")
 		b.ReportMetric(peak()/(1<<20), "peak-heap-MiB")

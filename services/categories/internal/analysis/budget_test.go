@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"uplift.dev/categories/internal/analysis/review"
+	"uplift.dev/categories/internal/analysis/site"
 )
 
 // TestSlowAssetHostCannotStallAReview serves a page whose images and
@@ -42,15 +45,15 @@ func TestSlowAssetHostCannotStallAReview(t *testing.T) {
 	}
 	// The bound is structural: the asset phase stops at its budget, so the
 	// whole review takes the budget plus the time to read one local page.
-	if elapsed > AssetPhaseBudget+time.Second {
-		t.Errorf("review took %v with a silent asset host; the asset budget is %v", elapsed, AssetPhaseBudget)
+	if elapsed > site.AssetPhaseBudget+time.Second {
+		t.Errorf("review took %v with a silent asset host; the asset budget is %v", elapsed, site.AssetPhaseBudget)
 	}
 	var noted, fastMeasured bool
 	for _, n := range rv.Notes {
 		noted = noted || strings.Contains(n.Title, strings.TrimPrefix(slow.URL, "http://"))
 	}
 	for _, c := range rv.Checks {
-		fastMeasured = fastMeasured || (c.Check == CheckCaching && c.Earned == c.Weight)
+		fastMeasured = fastMeasured || (c.Check == review.CheckCaching && c.Earned == c.Weight)
 	}
 	if !noted {
 		t.Errorf("the slow host is not named: %+v", rv.Notes)

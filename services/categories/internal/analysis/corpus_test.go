@@ -2,42 +2,21 @@ package analysis
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"uplift.dev/categories/internal/analysis/corpus"
+	"uplift.dev/categories/internal/analysis/page"
+	"uplift.dev/categories/internal/analysis/review"
 )
 
-// corpusDir holds real store pages (see its README); they are read in
-// place, never copied into this repository. shared/ sits beside the
-// repository's folder, on a developer's machine and in CI alike.
-var corpusDir = func() string {
-	dir, _ := os.Getwd()
-	for d := dir; ; d = filepath.Dir(d) {
-		if c := filepath.Join(d, "shared", "corpus", "stores"); isDir(c) {
-			return c
-		}
-		if filepath.Dir(d) == d {
-			return filepath.Join(dir, "shared", "corpus", "stores")
-		}
-	}
-}()
-
-func isDir(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
-}
-
 func TestCorpusPagesReviewWithoutPanicAndTruthfully(t *testing.T) {
-	for _, row := range corpusRows(t) {
+	for _, row := range corpus.Rows(t) {
 		name := row["file"]
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			body, err := os.ReadFile(filepath.Join(corpusDir, name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			body := corpus.Page(t, name)
 			srv := servePage(t, body)
 			a := newTestAnalyzer(t, srv, Options{Timeout: 2 * time.Second})
 			start := time.Now()
@@ -61,7 +40,7 @@ func TestCorpusPagesReviewWithoutPanicAndTruthfully(t *testing.T) {
 			}
 			missingMeta := false
 			for _, f := range rv.Findings {
-				if f.Check == CheckMetaDesc && f.URL == home && f.Title == "Page has no meta description" {
+				if f.Check == review.CheckMetaDesc && f.URL == home && f.Title == "Page has no meta description" {
 					missingMeta = true
 				}
 			}
@@ -77,7 +56,7 @@ func TestCorpusPagesReviewWithoutPanicAndTruthfully(t *testing.T) {
 			}
 			missingCanonical := false
 			for _, f := range append(rv.Findings, rv.Notes...) {
-				missingCanonical = missingCanonical || (f.Check == CheckCanonical && f.URL == home && f.Title == "Page has no canonical link")
+				missingCanonical = missingCanonical || (f.Check == review.CheckCanonical && f.URL == home && f.Title == "Page has no canonical link")
 			}
 			if row["canonical"] == "n" && !missingCanonical {
 				t.Error("INDEX says no canonical link, but no finding")
@@ -87,19 +66,19 @@ func TestCorpusPagesReviewWithoutPanicAndTruthfully(t *testing.T) {
 			}
 			if row["title"] == "y" {
 				for _, f := range rv.Findings {
-					if f.Check == CheckTitle && f.URL == home && strings.Contains(f.Title, "no title") {
+					if f.Check == review.CheckTitle && f.URL == home && strings.Contains(f.Title, "no title") {
 						t.Error("INDEX says the page has a title, but it was reported missing")
 					}
 				}
 			}
-			want := map[string]string{"sfcc": PlatformSFCC}[row["detected"]]
+			want := map[string]string{"sfcc": page.PlatformSFCC}[row["detected"]]
 			if want == "" {
 				want = row["detected"]
 			}
-			if p := ParsePage(home, body); p.Platform != want {
+			if p := page.ParsePage(home, body); p.Platform != want {
 				t.Errorf("platform detected = %q, INDEX says %q", p.Platform, row["detected"])
 			}
-			if row["og"] == "n" && !hasFinding(CheckOpenGraph) {
+			if row["og"] == "n" && !hasFinding(review.CheckOpenGraph) {
 				t.Error("INDEX says no Open Graph tags, but no finding")
 			}
 			if res.Summary == "" || len(res.Ideas) < 3 {

@@ -12,15 +12,18 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"uplift.dev/categories/internal/analysis/corpus"
+	"uplift.dev/categories/internal/analysis/review"
 )
 
 // lighthouseVerdicts reads lighthouse-seo.tsv: page → audit → pass. An
 // audit Lighthouse found not applicable is absent, and counts as a pass.
 func lighthouseVerdicts(t *testing.T) map[string]map[string]bool {
 	t.Helper()
-	f, err := os.Open(filepath.Join(corpusDir, "lighthouse-seo.tsv"))
+	f, err := os.Open(filepath.Join(corpus.Dir, "lighthouse-seo.tsv"))
 	if err != nil {
-		t.Skipf("store corpus not available at %s: %v", corpusDir, err)
+		t.Skipf("store corpus not available at %s: %v", corpus.Dir, err)
 	}
 	defer f.Close()
 	out := map[string]map[string]bool{}
@@ -78,7 +81,7 @@ func TestLighthouseSEOAgreement(t *testing.T) {
 	}
 	sort.Strings(pages)
 	var audits []string
-	for _, c := range Checks {
+	for _, c := range review.Checks {
 		if c.Audit != "" {
 			audits = append(audits, c.Audit)
 		}
@@ -87,10 +90,7 @@ func TestLighthouseSEOAgreement(t *testing.T) {
 	table := map[string]map[string]cell{}
 	agree, total := 0, 0
 	for _, name := range pages {
-		body, err := os.ReadFile(filepath.Join(corpusDir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		body := corpus.Page(t, name)
 		srv := servePage(t, body)
 		a := newTestAnalyzer(t, srv, Options{Timeout: 2 * time.Second})
 		rv, err := a.Score(context.Background(), srv.URL)
@@ -114,7 +114,7 @@ func TestLighthouseSEOAgreement(t *testing.T) {
 				t.Errorf("%s: %s: review says pass=%v, Lighthouse %v", name, c.Lighthouse.Audit, c.Lighthouse.Pass, want)
 			}
 			// A failed verdict always costs points, a pass never does.
-			if c.Lighthouse.Pass != (c.Earned == c.Weight) && c.Check != CheckImageAlt {
+			if c.Lighthouse.Pass != (c.Earned == c.Weight) && c.Check != review.CheckImageAlt {
 				t.Errorf("%s: %s earned %d of %d with verdict pass=%v", name, c.Check, c.Earned, c.Weight, c.Lighthouse.Pass)
 			}
 		}

@@ -7,25 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"uplift.dev/categories/internal/analysis/review"
+	"uplift.dev/categories/internal/analysis/write"
 	"uplift.dev/categories/internal/domain"
 )
-
-func TestWeightsArePublishedAndSumTo100(t *testing.T) {
-	sum, seen := 0, map[string]bool{}
-	for _, c := range Checks {
-		if seen[c.ID] {
-			t.Errorf("check %s listed twice", c.ID)
-		}
-		seen[c.ID] = true
-		sum += c.Points
-		if c.run == nil || c.Group == "" || c.Points <= 0 || (c.Audit == "") != (c.audit == nil) {
-			t.Errorf("check %s is incomplete", c.ID)
-		}
-	}
-	if sum != 100 {
-		t.Fatalf("weights sum to %d, want 100", sum)
-	}
-}
 
 // analyze runs a full analysis of a test store.
 func analyze(t *testing.T, a *Analyzer, u string, prev *domain.Review) domain.Analysis {
@@ -56,12 +41,12 @@ func checkAccounting(t *testing.T, rv domain.Review) {
 			t.Errorf("note %s costs %d points", n.Title, n.PointsLost)
 		}
 	}
-	if len(rv.Checks) != len(Checks) {
-		t.Fatalf("%d checks, want %d", len(rv.Checks), len(Checks))
+	if len(rv.Checks) != len(review.Checks) {
+		t.Fatalf("%d checks, want %d", len(rv.Checks), len(review.Checks))
 	}
 	for i, c := range rv.Checks {
-		if c.Check != Checks[i].ID || c.Weight != Checks[i].Points {
-			t.Errorf("check %d = %s/%d, want %s/%d", i, c.Check, c.Weight, Checks[i].ID, Checks[i].Points)
+		if c.Check != review.Checks[i].ID || c.Weight != review.Checks[i].Points {
+			t.Errorf("check %d = %s/%d, want %s/%d", i, c.Check, c.Weight, review.Checks[i].ID, review.Checks[i].Points)
 		}
 		if c.Weight-c.Earned != lost[c.Check] {
 			t.Errorf("check %s lost %d points but its findings account for %d", c.Check, c.Weight-c.Earned, lost[c.Check])
@@ -110,7 +95,7 @@ func checkIdeas(t *testing.T, ideas []domain.Idea, real []string) {
 		if i.Title == "" || i.WhyNow == "" || i.SubjectLine == "" || i.Body == "" || i.Timing == "" || i.ID == "" {
 			t.Errorf("idea missing a field: %+v", i)
 		}
-		if !slices.Contains([]string{ChannelEmail, ChannelSocial, ChannelAds, ChannelOnsite}, i.Channel) {
+		if !slices.Contains([]string{write.ChannelEmail, write.ChannelSocial, write.ChannelAds, write.ChannelOnsite}, i.Channel) {
 			t.Errorf("idea %q has channel %q", i.Title, i.Channel)
 		}
 		for _, p := range i.Products {
@@ -157,25 +142,25 @@ func TestPoorStoreLosesTheRightPoints(t *testing.T) {
 	// Five pages read (home, contact, three products); each expectation
 	// follows from the weights: ratio checks lose ceil(weight*failed/total).
 	want := map[string]int{
-		CheckTitleLength:    2, // "Home" is far too short: graded by the worst page, the whole 2
-		CheckMetaDesc:       4, // 5 of 5 pages
-		CheckHeadings:       3, // home has no h1, products have two: ceil(3*4/5)
-		CheckImageAlt:       3, // 5 of 5 images
-		CheckStructuredData: 4, // no Organization (2) and 3 of 3 product pages (2)
-		CheckSitemapRobots:  2,
-		CheckOpenGraph:      2,
-		CheckImageWeight:    2, // 1 of 2 measured images is 900 KB: ceil(4*1/2)
-		CheckRenderBlocking: 5, // two blocking scripts (2 each) and five stylesheets (2), capped
-		CheckCompression:    3,
-		CheckCaching:        3,
-		CheckViewport:       7,
-		CheckHTTPS:          8,
-		CheckReturns:        3,
-		CheckShipping:       3,
-		CheckPrivacy:        3,
-		CheckAddToCart:      6, // no cart button (4), no shop-now link (2)
-		CheckReviews:        4,
-		CheckEmailCapture:   5, // the contact form (textarea) is not a sign-up
+		review.CheckTitleLength:    2, // "Home" is far too short: graded by the worst page, the whole 2
+		review.CheckMetaDesc:       4, // 5 of 5 pages
+		review.CheckHeadings:       3, // home has no h1, products have two: ceil(3*4/5)
+		review.CheckImageAlt:       3, // 5 of 5 images
+		review.CheckStructuredData: 4, // no Organization (2) and 3 of 3 product pages (2)
+		review.CheckSitemapRobots:  2,
+		review.CheckOpenGraph:      2,
+		review.CheckImageWeight:    2, // 1 of 2 measured images is 900 KB: ceil(4*1/2)
+		review.CheckRenderBlocking: 5, // two blocking scripts (2 each) and five stylesheets (2), capped
+		review.CheckCompression:    3,
+		review.CheckCaching:        3,
+		review.CheckViewport:       7,
+		review.CheckHTTPS:          8,
+		review.CheckReturns:        3,
+		review.CheckShipping:       3,
+		review.CheckPrivacy:        3,
+		review.CheckAddToCart:      6, // no cart button (4), no shop-now link (2)
+		review.CheckReviews:        4,
+		review.CheckEmailCapture:   5, // the contact form (textarea) is not a sign-up
 	}
 	if got := lostBy(rv); !reflect.DeepEqual(got, want) {
 		t.Errorf("lost points\n got %v\nwant %v", got, want)
@@ -186,7 +171,7 @@ func TestPoorStoreLosesTheRightPoints(t *testing.T) {
 	// Lighthouse does not require a canonical link: its absence is a note.
 	var canonicalNote bool
 	for _, n := range rv.Notes {
-		canonicalNote = canonicalNote || (n.Check == CheckCanonical && n.Title == "Page has no canonical link")
+		canonicalNote = canonicalNote || (n.Check == review.CheckCanonical && n.Title == "Page has no canonical link")
 	}
 	if !canonicalNote {
 		t.Error("missing canonical links should be noted")
@@ -194,15 +179,15 @@ func TestPoorStoreLosesTheRightPoints(t *testing.T) {
 	if domain.BandOf(rv.Score) != domain.BandLow {
 		t.Errorf("band %s, want low", domain.BandOf(rv.Score))
 	}
-	if f := findings(rv, CheckContact); len(f) != 0 {
+	if f := findings(rv, review.CheckContact); len(f) != 0 {
 		t.Errorf("contact page is linked, got finding %+v", f)
 	}
-	if f := findings(rv, CheckPageWeight); len(f) != 0 {
+	if f := findings(rv, review.CheckPageWeight); len(f) != 0 {
 		t.Errorf("small HTML, got page-weight finding %+v", f)
 	}
 	home := srv.URL + "/"
 	var meta *domain.Finding
-	for _, f := range findings(rv, CheckMetaDesc) {
+	for _, f := range findings(rv, review.CheckMetaDesc) {
 		if f.URL == home {
 			meta = &f
 		}
@@ -211,13 +196,13 @@ func TestPoorStoreLosesTheRightPoints(t *testing.T) {
 		t.Errorf("home meta description finding should draft one from the store's content: %+v", meta)
 	}
 	var heavy bool
-	for _, f := range findings(rv, CheckImageWeight) {
+	for _, f := range findings(rv, review.CheckImageWeight) {
 		heavy = heavy || strings.Contains(f.Element, "banner.jpg") && strings.Contains(f.Element, "900 KB")
 	}
 	if !heavy {
 		t.Error("the 900 KB banner is not named")
 	}
-	if f := findings(rv, CheckTitleLength); len(f) != 1 || f[0].Element != "<title>Home</title>" || !strings.Contains(f[0].Fix, "Bramble Honey") {
+	if f := findings(rv, review.CheckTitleLength); len(f) != 1 || f[0].Element != "<title>Home</title>" || !strings.Contains(f[0].Fix, "Bramble Honey") {
 		t.Errorf("title finding: %+v", f)
 	}
 	for _, want := range []string{"Bramble Honey", "Wildflower Honey 340g", "£12", "£45"} {
@@ -231,7 +216,7 @@ func TestPoorStoreLosesTheRightPoints(t *testing.T) {
 	}
 	var welcome bool
 	for _, i := range res.Ideas {
-		welcome = welcome || (i.Channel == ChannelOnsite && strings.Contains(i.WhyNow, "no newsletter sign-up"))
+		welcome = welcome || (i.Channel == write.ChannelOnsite && strings.Contains(i.WhyNow, "no newsletter sign-up"))
 	}
 	if !welcome {
 		t.Error("the missing sign-up should become a campaign idea")
@@ -250,17 +235,17 @@ func TestShopifyStoreReadsTheCatalogue(t *testing.T) {
 	res := analyze(t, newTestAnalyzer(t, srv, Options{}), srv.URL, nil)
 	rv := res.Review
 	checkAccounting(t, rv)
-	want := map[string]int{CheckMetaDesc: 4, CheckStructuredData: 4, CheckOpenGraph: 2, CheckHTTPS: 8, CheckShipping: 3, CheckPrivacy: 3, CheckReviews: 4}
+	want := map[string]int{review.CheckMetaDesc: 4, review.CheckStructuredData: 4, review.CheckOpenGraph: 2, review.CheckHTTPS: 8, review.CheckShipping: 3, review.CheckPrivacy: 3, review.CheckReviews: 4}
 	if got := lostBy(rv); !reflect.DeepEqual(got, want) {
 		t.Errorf("lost points\n got %v\nwant %v", got, want)
 	}
 	if rv.Score != 72 {
 		t.Errorf("score %d, want 72", rv.Score)
 	}
-	if f := findings(rv, CheckShipping); len(f) != 1 || !strings.Contains(f[0].Fix, "/policies/shipping-policy") {
+	if f := findings(rv, review.CheckShipping); len(f) != 1 || !strings.Contains(f[0].Fix, "/policies/shipping-policy") {
 		t.Errorf("shipping finding should point at the existing page from the sitemap: %+v", f)
 	}
-	if f := findings(rv, CheckPrivacy); len(f) != 1 || !strings.Contains(f[0].Fix, "Settings → Policies") {
+	if f := findings(rv, review.CheckPrivacy); len(f) != 1 || !strings.Contains(f[0].Fix, "Settings → Policies") {
 		t.Errorf("privacy finding should give the Shopify steps: %+v", f)
 	}
 	for _, want := range []string{"Hearth & Loom", "table linen", "£19", "£95", "Linen Apron"} {
@@ -325,7 +310,7 @@ func TestPreviousReviewMarksNewOpenAndFixed(t *testing.T) {
 	}
 	prev := first
 	prev.Findings = append([]domain.Finding{}, first.Findings[1:]...) // the first finding was not there before
-	gone := domain.Finding{ID: "canonical-gone", Group: domain.GroupSearch, Check: CheckCanonical, Title: "Old", URL: srv.URL + "/old", Element: "<link rel=\"canonical\">", Why: "w", Fix: "f", PointsLost: 1, State: domain.StateOpen}
+	gone := domain.Finding{ID: "canonical-gone", Group: domain.GroupSearch, Check: review.CheckCanonical, Title: "Old", URL: srv.URL + "/old", Element: "<link rel=\"canonical\">", Why: "w", Fix: "f", PointsLost: 1, State: domain.StateOpen}
 	prev.Findings = append(prev.Findings, gone, domain.Finding{ID: "long-fixed", State: domain.StateFixed})
 
 	second := analyze(t, a, srv.URL, &prev).Review

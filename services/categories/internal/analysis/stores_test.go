@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"compress/gzip"
-	"crypto/tls"
 	"crypto/x509"
 	"fmt"
 	"net/http"
@@ -28,13 +27,11 @@ func newTestAnalyzer(t *testing.T, srv *httptest.Server, o Options) *Analyzer {
 	if o.Timeout == 0 {
 		o.Timeout = 5 * time.Second
 	}
-	a := New(o)
 	if srv != nil && srv.Certificate() != nil {
-		pool := x509.NewCertPool()
-		pool.AddCert(srv.Certificate())
-		a.f.transport.TLSClientConfig = &tls.Config{RootCAs: pool}
+		o.RootCAs = x509.NewCertPool()
+		o.RootCAs.AddCert(srv.Certificate())
 	}
-	return a
+	return New(o)
 }
 
 // gzipped compresses responses for clients that accept gzip, as a good host does.

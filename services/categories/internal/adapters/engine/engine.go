@@ -5,6 +5,7 @@ package engine
 
 import (
 	"uplift.dev/categories/internal/analysis"
+	"uplift.dev/categories/internal/analysis/write"
 )
 
 // Settings choose how the engine writes text and what it may fetch.
@@ -26,7 +27,7 @@ type Engine struct{ *analysis.Analyzer }
 func New(s Settings) Engine {
 	o := analysis.Options{AllowLoopback: s.AllowLoopback, AllowOrigins: s.AllowOrigins}
 	if s.LLMModel != "" {
-		o.Generator = &analysis.OpenAI{BaseURL: s.LLMBaseURL, APIKey: s.LLMAPIKey, Model: s.LLMModel}
+		o.Generator = &write.OpenAI{BaseURL: s.LLMBaseURL, APIKey: s.LLMAPIKey, Model: s.LLMModel}
 	}
 	return Engine{analysis.New(o)}
 }

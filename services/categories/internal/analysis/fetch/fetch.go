@@ -1,7 +1,13 @@
-package analysis
+// Package fetch is the one way the review reads a user-supplied URL: it
+// resolves names itself and dials only public addresses it has checked,
+// on every redirect, within time, size and redirect bounds, honouring
+// robots.txt with an honest user agent.
+package fetch
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -47,7 +53,23 @@ type Fetcher struct {
 	client        *http.Client
 }
 
-func NewFetcher(o Options) *Fetcher {
+// Options bound the fetcher and open it, for tests and local stacks only, to
+// loopback.
+type Options struct {
+	UserAgent     string
+	Timeout       time.Duration // per request
+	MaxBytes      int64         // per response body
+	AllowLoopback bool          // tests only: permit 127.0.0.1/::1 targets
+	AllowOrigins  []string      // origins read even on loopback (a local demo store)
+	// Resolve looks host names up; nil is the system resolver. Tests map
+	// names to loopback with it; every answer still passes the policy.
+	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
+	// RootCAs are the certificates trusted for HTTPS; nil is the system's.
+	RootCAs *x509.CertPool
+}
+
+// New returns a fetcher with o's bounds.
+func New(o Options) *Fetcher {
 	f := &Fetcher{
 		userAgent:     o.UserAgent,
 		timeout:       o.Timeout,
@@ -66,6 +88,9 @@ func NewFetcher(o Options) *Fetcher {
 	}
 	f.resolve = func(ctx context.Context, host string) ([]netip.Addr, error) {
 		return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	}
+	if o.Resolve != nil {
+		f.resolve = o.Resolve
 	}
 	f.transport = &http.Transport{
 		Proxy: nil, // never route user-supplied URLs through an environment proxy
@@ -108,6 +133,7 @@ func NewFetcher(o Options) *Fetcher {
 		MaxIdleConnsPerHost:   4,
 		IdleConnTimeout:       30 * time.Second,
 		ForceAttemptHTTP2:     true,
+		TLSClientConfig:       &tls.Config{RootCAs: o.RootCAs},
 	}
 	f.client = f.newClient(nil)
 	return f
@@ -486,4 +512,11 @@ func botToken(ua string) string {
 		return ua[:i]
 	}
 	return ua
+}
+
+// Robots returns the HTTP status of the robots.txt of u's host (0 when it
+// could not be read) and the sitemaps it names.
+func (s *Session) Robots(ctx context.Context, u *url.URL) (status int, sitemaps []string) {
+	e := s.robots.entry(ctx, u)
+	return e.status, e.rules.sitemaps
 }

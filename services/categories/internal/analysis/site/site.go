@@ -1,4 +1,7 @@
-package analysis
+// Package site reads a store website through a fetch session: the home
+// page, robots.txt and sitemaps, a bounded set of its pages, its catalogue
+// and a sample of its files, each within time and size bounds.
+package site
 
 import (
 	"context"
@@ -14,6 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"uplift.dev/categories/internal/analysis/fetch"
+	"uplift.dev/categories/internal/analysis/page"
 	"uplift.dev/categories/internal/domain"
 )
 
@@ -30,8 +35,8 @@ const (
 type Site struct {
 	URL          string // the home page's final URL
 	Origin       string // scheme://host of the home page
-	Home         *page
-	Pages        []*page // other HTML pages read, in a stable order
+	Home         *page.Page
+	Pages        []*page.Page // other HTML pages read, in a stable order
 	Broken       map[string]int
 	RobotsStatus int
 	SitemapURL   string // the sitemap read, "" when none was found
@@ -55,15 +60,20 @@ type Asset struct {
 }
 
 // All returns the home page followed by the other pages read.
-func (s *Site) All() []*page {
-	return append([]*page{s.Home}, s.Pages...)
+func (s *Site) All() []*page.Page {
+	return append([]*page.Page{s.Home}, s.Pages...)
 }
 
 // ReadOptions choose how much of a site a read covers.
 type ReadOptions struct {
-	catalogue bool // read /products.json on Shopify stores
-	progress  func(int, string)
+	Catalogue bool              // read /products.json on Shopify stores
+	MaxPages  int               // same-site pages read besides the home page
+	Progress  func(int, string) // nil = no progress reports
 }
+
+// ErrUnreadable wraps every reason a site cannot be read (bad URL, refused
+// address, DNS, timeout, non-HTML, HTTP error), so callers show one message.
+var ErrUnreadable = errors.New("website cannot be read")
 
 // unreadable wraps a reason a site cannot be read in ErrUnreadable.
 func unreadable(err error) error {
@@ -74,7 +84,7 @@ func unreadable(err error) error {
 }
 
 // ReadHome fetches and checks the home page.
-func ReadHome(ctx context.Context, sess *Session, siteURL string) (*Response, error) {
+func ReadHome(ctx context.Context, sess *fetch.Session, siteURL string) (*fetch.Response, error) {
 	u, err := domain.NormalizeSiteURL(siteURL)
 	if err != nil {
 		return nil, unreadable(err)
@@ -92,32 +102,31 @@ func ReadHome(ctx context.Context, sess *Session, siteURL string) (*Response, er
 	return resp, nil
 }
 
-// read reads the site: home page, sitemap, a bounded set of same-site pages,
-// the Shopify catalogue and a sample of assets.
-func (a *Analyzer) read(ctx context.Context, siteURL string, o ReadOptions) (*Site, error) {
-	progress := o.progress
+// Read reads the site through sess: home page, sitemap, a bounded set of
+// same-site pages, the Shopify catalogue and a sample of assets.
+func Read(ctx context.Context, sess *fetch.Session, siteURL string, o ReadOptions) (*Site, error) {
+	progress := o.Progress
 	if progress == nil {
 		progress = func(int, string) {}
 	}
-	sess := a.f.Session()
 	progress(5, "Reading your home page")
 	resp, err := ReadHome(ctx, sess, siteURL)
 	if err != nil {
 		return nil, err
 	}
-	home := ParsePage(resp.URL, resp.Body)
+	home := page.ParsePage(resp.URL, resp.Body)
 	fillResponse(home, resp)
 	hu, _ := url.Parse(resp.URL)
 	s := &Site{URL: resp.URL, Origin: hu.Scheme + "://" + hu.Host, Home: home, Broken: map[string]int{}, Platform: home.Platform}
-	re := sess.robots.entry(ctx, hu)
-	s.RobotsStatus = re.status
+	status, sitemaps := sess.Robots(ctx, hu)
+	s.RobotsStatus = status
 
 	progress(15, "Reading your sitemap")
-	s.readSitemaps(ctx, sess, re.rules.sitemaps)
+	s.readSitemaps(ctx, sess, sitemaps)
 
-	targets := s.choosePages(a.opts.MaxPages)
+	targets := s.choosePages(o.MaxPages)
 	progress(25, fmt.Sprintf("Checking %d pages", len(targets)+1))
-	Page := make([]*page, len(targets))
+	pages := make([]*page.Page, len(targets))
 	statuses := make([]int, len(targets))
 	parallel(len(targets), func(i int) {
 		r, err := sess.Get(ctx, http.MethodGet, targets[i], 0)
@@ -127,12 +136,12 @@ func (a *Analyzer) read(ctx context.Context, siteURL string, o ReadOptions) (*Si
 		case r.Status >= 400:
 			statuses[i] = r.Status
 		case r.IsHTML():
-			p := ParsePage(r.URL, r.Body)
+			p := page.ParsePage(r.URL, r.Body)
 			fillResponse(p, r)
-			Page[i] = p
+			pages[i] = p
 		}
 	})
-	for i, p := range Page {
+	for i, p := range pages {
 		if p != nil {
 			s.Pages = append(s.Pages, p)
 		} else if statuses[i] != 0 {
@@ -140,8 +149,8 @@ func (a *Analyzer) read(ctx context.Context, siteURL string, o ReadOptions) (*Si
 		}
 	}
 
-	currency := Currency(home, resp.Body)
-	if o.catalogue && s.Platform == PlatformShopify {
+	currency := page.Currency(home, resp.Body)
+	if o.Catalogue && s.Platform == page.PlatformShopify {
 		progress(55, "Reading your product catalogue")
 		if r, err := sess.Get(ctx, http.MethodGet, s.Origin+"/products.json?limit=250", 0); err == nil && r.Status == http.StatusOK {
 			if ps, err := parseShopifyProducts(r.Body, s.Origin, currency); err == nil && len(ps) > 0 {
@@ -150,7 +159,7 @@ func (a *Analyzer) read(ctx context.Context, siteURL string, o ReadOptions) (*Si
 		}
 	}
 	for _, p := range s.All() {
-		found := ProductsFrom(p)
+		found := page.ProductsFrom(p)
 		if s.Catalogue.Source == "" && len(found) > 0 {
 			s.Catalogue.Source = "structured data"
 		}
@@ -170,7 +179,7 @@ func (a *Analyzer) read(ctx context.Context, siteURL string, o ReadOptions) (*Si
 	return s, nil
 }
 
-func fillResponse(p *page, r *Response) {
+func fillResponse(p *page.Page, r *fetch.Response) {
 	p.Status, p.Truncated, p.Compressed = r.Status, r.Truncated, r.Compressed
 	p.CacheCtl = r.Header.Get("Cache-Control")
 	p.XRobotsTag = r.Header.Values("X-Robots-Tag")
@@ -206,7 +215,7 @@ type sitemapDoc struct {
 
 // readSitemaps reads the sitemaps robots.txt names (same site only), or
 // /sitemap.xml, following an index to a few child sitemaps.
-func (s *Site) readSitemaps(ctx context.Context, sess *Session, fromRobots []string) {
+func (s *Site) readSitemaps(ctx context.Context, sess *fetch.Session, fromRobots []string) {
 	var queue []string
 	for _, sm := range fromRobots {
 		if s.SameSite(sm) {
@@ -276,49 +285,6 @@ func (s *Site) SameSite(raw string) bool {
 	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.") == strings.TrimPrefix(strings.ToLower(o.Hostname()), "www.")
 }
 
-// Page kinds the crawler looks for.
-const (
-	KindProduct    = "product"
-	KindCollection = "collection"
-	KindContact    = "contact"
-	KindReturns    = "returns"
-	KindShipping   = "shipping"
-	KindPrivacy    = "privacy"
-)
-
-var kindWords = map[string][]string{
-	KindContact:  {"contact", "kontakt", "contatti", "contacto", "contato", "kontakte"},
-	KindReturns:  {"return", "refund", "retour", "devolu", "widerruf", "rückgabe", "rueckgabe", "reso", "remboursement", "umtausch"},
-	KindShipping: {"shipping", "delivery", "livraison", "versand", "envio", "envío", "entrega", "spedizion", "dostava", "lieferung", "expédition"},
-	KindPrivacy:  {"privacy", "datenschutz", "confidentialit", "privacidad", "privacidade", "gdpr", "rgpd", "données personnelles", "privacybeleid"},
-}
-
-// TrustKinds lists the trust pages in the order the review checks them.
-var TrustKinds = []string{KindContact, KindReturns, KindShipping, KindPrivacy}
-
-// Kinds classifies a URL (and its link text) into the kinds above.
-func Kinds(raw, text string) []string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil
-	}
-	p := strings.ToLower(u.Path)
-	switch {
-	case strings.Contains(p, "/products/") || strings.Contains(p, "/product/") || strings.HasSuffix(p, ".product.html"):
-		return []string{KindProduct}
-	case strings.Contains(p, "/collections/") || strings.Contains(p, "/collection/") || strings.Contains(p, "/category/") || strings.Contains(p, "/categories/"):
-		return []string{KindCollection}
-	}
-	hay := p + " " + strings.ToLower(text)
-	var out []string
-	for _, k := range TrustKinds {
-		if ContainsAny(hay, kindWords[k]) {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
 // skipExt are file types that are not pages.
 var skipExt = map[string]bool{".jpg": true, ".jpeg": true, ".png": true, ".gif": true, ".webp": true, ".svg": true, ".pdf": true, ".zip": true, ".css": true, ".js": true, ".xml": true, ".json": true, ".ico": true, ".mp4": true}
 
@@ -368,11 +334,11 @@ func (s *Site) choosePages(limit int) []string {
 			return
 		}
 		seen[c] = true
-		cands = append(cands, cand{c, Kinds(c, text)})
+		cands = append(cands, cand{c, page.Kinds(c, text)})
 	}
 	// Home-page links first for trust pages: they are what shoppers see.
 	for _, l := range s.Home.Links {
-		if ks := Kinds(l.Href, l.Text); len(ks) > 0 && ks[0] != KindProduct && ks[0] != KindCollection {
+		if ks := page.Kinds(l.Href, l.Text); len(ks) > 0 && ks[0] != page.KindProduct && ks[0] != page.KindCollection {
 			add(l.Href, l.Text)
 		}
 	}
@@ -391,7 +357,7 @@ func (s *Site) choosePages(limit int) []string {
 		}
 	}
 	covered := map[string]bool{}
-	for _, k := range TrustKinds {
+	for _, k := range page.TrustKinds {
 		for _, c := range cands {
 			if !covered[k] && slices.Contains(c.kinds, k) {
 				take(c)
@@ -401,8 +367,8 @@ func (s *Site) choosePages(limit int) []string {
 			}
 		}
 	}
-	quota := map[string]int{KindProduct: 3, KindCollection: 2}
-	for _, k := range []string{KindProduct, KindCollection} {
+	quota := map[string]int{page.KindProduct: 3, page.KindCollection: 2}
+	for _, k := range []string{page.KindProduct, page.KindCollection} {
 		n := 0
 		for _, c := range cands {
 			if n < quota[k] && slices.Contains(c.kinds, k) && !taken[c.url] {
@@ -429,7 +395,7 @@ const (
 // scripts and reads their caching headers: all at once, each host within
 // its own time budget. A host that runs out of time is named in SlowHosts
 // and its files are left unmeasured rather than waited for.
-func (s *Site) measureAssets(ctx context.Context, sess *Session) {
+func (s *Site) measureAssets(ctx context.Context, sess *fetch.Session) {
 	var list []Asset
 	seen := map[string]bool{}
 	add := func(u, kind string) {

@@ -1,4 +1,4 @@
-package analysis
+package write
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"uplift.dev/categories/internal/analysis/review"
+	"uplift.dev/categories/internal/analysis/words"
 )
 
 // TextGenerator writes the store summary and campaign ideas from a Brief.
@@ -54,30 +57,32 @@ func (Deterministic) Generate(_ context.Context, b Brief) (Text, error) {
 
 type detWriter struct{ b Brief }
 
-func (g *detWriter) price(v float64) string { return Money(v, g.b.Currency) }
+func (g *detWriter) price(v float64) string { return words.Money(v, g.b.Currency) }
 
 // band is the usual price band, "$12–$45" or "$19.99" when it is one price.
-func (g *detWriter) band() string { return PriceRange(g.b.Prices.Low, g.b.Prices.High, g.b.Currency) }
+func (g *detWriter) band() string {
+	return words.PriceRange(g.b.Prices.Low, g.b.Prices.High, g.b.Currency)
+}
 
 func (g *detWriter) summary() string {
 	b := g.b
 	if len(b.Products) == 0 {
-		desc := FirstNonEmpty(b.Description, First(b.Headings))
+		desc := words.FirstNonEmpty(b.Description, words.First(b.Headings))
 		if desc == "" {
 			return fmt.Sprintf("%s is an online store at %s. We could not find its products or prices on the pages we read.", b.StoreName, b.SiteURL)
 		}
-		return fmt.Sprintf("%s: %s We could not find product prices on the pages we read, so this summary comes from the site's own description.", b.StoreName, strings.TrimRight(Truncate(desc, 240), ".")+".")
+		return fmt.Sprintf("%s: %s We could not find product prices on the pages we read, so this summary comes from the site's own description.", b.StoreName, strings.TrimRight(words.Truncate(desc, 240), ".")+".")
 	}
-	what := "products such as " + JoinAnd(g.names(g.b.Products, 3))
+	what := "products such as " + words.JoinAnd(g.names(g.b.Products, 3))
 	if len(b.ProductTypes) > 0 {
-		what = strings.ToLower(JoinAnd(b.ProductTypes[:min(3, len(b.ProductTypes))]))
+		what = strings.ToLower(words.JoinAnd(b.ProductTypes[:min(3, len(b.ProductTypes))]))
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s sells %s online to %s.", b.StoreName, what, b.Audience)
 	if len(b.ProductTypes) > 0 {
-		fmt.Fprintf(&sb, " Its catalogue (%s read) includes %s.", Plural(len(b.Products), "product", "products"), JoinAnd(g.names(b.Products, 3)))
+		fmt.Fprintf(&sb, " Its catalogue (%s read) includes %s.", words.Plural(len(b.Products), "product", "products"), words.JoinAnd(g.names(b.Products, 3)))
 	} else {
-		fmt.Fprintf(&sb, " We read %s.", Plural(len(b.Products), "product", "products"))
+		fmt.Fprintf(&sb, " We read %s.", words.Plural(len(b.Products), "product", "products"))
 	}
 	if p := b.Prices; p.Count > 0 {
 		switch {
@@ -90,7 +95,7 @@ func (g *detWriter) summary() string {
 		}
 	}
 	if b.Description != "" {
-		fmt.Fprintf(&sb, " In its own words: \"%s\"", Truncate(b.Description, 160))
+		fmt.Fprintf(&sb, " In its own words: \"%s\"", words.Truncate(b.Description, 160))
 	}
 	return sb.String()
 }
@@ -308,7 +313,7 @@ func (g *detWriter) occasionEmail(o BriefDate, picks []BriefProduct) (IdeaText, 
 	if len(picks) > 0 {
 		subject = fmt.Sprintf("%s: %s and more from %s", o.Name, picks[0].Name, b.StoreName)
 	}
-	timing := []string{fmt.Sprintf("send %s, %s before", p.say(send), Plural(int(p.date.Sub(send).Hours()/24), "day", "days"))}
+	timing := []string{fmt.Sprintf("send %s, %s before", p.say(send), words.Plural(int(p.date.Sub(send).Hours()/24), "day", "days"))}
 	if r, ok := p.at(reminderLead); ok && r.After(send) {
 		timing = append(timing, "reminder "+p.say(r))
 	}
@@ -371,7 +376,7 @@ func (g *detWriter) occasionSocial(o BriefDate, picks []BriefProduct) (IdeaText,
 	return IdeaText{Title: title, WhyNow: why, Channel: ChannelSocial,
 		SubjectLine: fmt.Sprintf("%s is coming — which would you pick?", o.Name),
 		Body:        post.String(), Products: names(picks),
-		Timing: fmt.Sprintf("%s: %s.", count, JoinAnd(posts))}, true
+		Timing: fmt.Sprintf("%s: %s.", count, words.JoinAnd(posts))}, true
 }
 
 func upperFirst(s string) string {
@@ -393,7 +398,7 @@ func (g *detWriter) fixIdea() IdeaText {
 	entry, hasEntry := g.cheapest()
 	picks := g.core(3)
 	switch {
-	case failed[CheckEmailCapture] > 0:
+	case failed[review.CheckEmailCapture] > 0:
 		var prods []string
 		offer := "10% off your first order"
 		if hasEntry {
@@ -401,19 +406,19 @@ func (g *detWriter) fixIdea() IdeaText {
 			offer = fmt.Sprintf("10%% off your first order — %s from %s", entry.Name, entry.Display)
 		}
 		return IdeaText{Title: "Start a welcome list with a first-order offer", Channel: ChannelOnsite,
-			WhyNow:      fmt.Sprintf("Your website review found no newsletter sign-up (%d points lost), so visitors who do not buy today are gone for good.", failed[CheckEmailCapture]),
+			WhyNow:      fmt.Sprintf("Your website review found no newsletter sign-up (%d points lost), so visitors who do not buy today are gone for good.", failed[review.CheckEmailCapture]),
 			SubjectLine: fmt.Sprintf("Welcome to %s — here is 10%% off", b.StoreName),
 			Body: fmt.Sprintf("Footer and exit-intent box: \"Join the %s list: new arrivals first and %s.\" [email] [Subscribe]\nWelcome email: thank them, show your best sellers and the code WELCOME10.",
 				b.StoreName, offer),
 			Products: prods, Timing: "Put the form live this week, before the next seasonal campaign, so the list grows in time."}
-	case failed[CheckReviews] > 0:
+	case failed[review.CheckReviews] > 0:
 		return IdeaText{Title: "Ask recent buyers for reviews", Channel: ChannelEmail,
-			WhyNow:      fmt.Sprintf("Your product pages show no customer reviews (%d points lost); shoppers who do not know %s look for them before buying.", failed[CheckReviews], b.StoreName),
-			SubjectLine: fmt.Sprintf("How are you finding your %s?", FirstNonEmpty(First(names(picks)), "order")),
+			WhyNow:      fmt.Sprintf("Your product pages show no customer reviews (%d points lost); shoppers who do not know %s look for them before buying.", failed[review.CheckReviews], b.StoreName),
+			SubjectLine: fmt.Sprintf("How are you finding your %s?", words.FirstNonEmpty(words.First(names(picks)), "order")),
 			Body: fmt.Sprintf("Hi {first_name},\n\nThank you for ordering from %s. Could you spare a minute to tell other shoppers what you think? One line is plenty.\n\n[Write a review]\n\n%s",
 				b.StoreName, b.StoreName),
 			Products: names(picks), Timing: "Send to every customer 7 days after delivery; start with orders from the last 60 days."}
-	case failed[CheckShipping] > 0 || failed[CheckReturns] > 0:
+	case failed[review.CheckShipping] > 0 || failed[review.CheckReturns] > 0:
 		return IdeaText{Title: "Shipping and returns promise bar", Channel: ChannelOnsite,
 			WhyNow:      "Your website review found no shipping or returns page linked from the home page; surprise costs are the top reason carts are abandoned.",
 			SubjectLine: "Free returns within 30 days",
@@ -430,7 +435,7 @@ func (g *detWriter) storyIdea() IdeaText {
 	if len(p) > 1 {
 		p = p[:1]
 	}
-	name := FirstNonEmpty(First(names(p)), b.StoreName)
+	name := words.FirstNonEmpty(words.First(names(p)), b.StoreName)
 	return IdeaText{Title: fmt.Sprintf("The story behind %s", name), Channel: ChannelSocial,
 		WhyNow:      fmt.Sprintf("Your site scores %d/100 and already covers the basics; people share stories, not catalogues.", b.Score),
 		SubjectLine: fmt.Sprintf("How we make %s", name),
@@ -479,10 +484,10 @@ func urlSuffix(u string) string {
 func (g *detWriter) newsletterIdea() IdeaText {
 	b := g.b
 	picks := g.core(3)
-	topic := FirstNonEmpty(First(b.Headings), "what is new")
+	topic := words.FirstNonEmpty(words.First(b.Headings), "what is new")
 	return IdeaText{Title: fmt.Sprintf("A monthly \"new at %s\" email", b.StoreName), Channel: ChannelEmail,
 		WhyNow:      fmt.Sprintf("A regular email keeps %s in mind between seasonal dates; your home page leads with \"%s\".", b.StoreName, topic),
 		SubjectLine: fmt.Sprintf("New this month at %s", b.StoreName),
-		Body:        fmt.Sprintf("Hi {first_name},\n\nHere is what is new at %s this month:\n\n%s\n[Shop now](%s)", b.StoreName, FirstNonEmpty(g.lines(picks), "• "+topic+"\n"), b.SiteURL),
+		Body:        fmt.Sprintf("Hi {first_name},\n\nHere is what is new at %s this month:\n\n%s\n[Shop now](%s)", b.StoreName, words.FirstNonEmpty(g.lines(picks), "• "+topic+"\n"), b.SiteURL),
 		Products:    names(picks), Timing: "First Tuesday of each month, starting next month."}
 }

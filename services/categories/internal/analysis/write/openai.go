@@ -1,4 +1,4 @@
-package analysis
+package write
 
 import (
 	"bytes"
@@ -30,6 +30,7 @@ type OpenAI struct {
 }
 
 const systemPrompt = `You write marketing copy for a small online store. You are given facts read from the store's website as JSON.
+
 Use only those facts; never invent products, prices or dates. Reply with one JSON object:
 {"summary": string (2-3 sentences: what the store sells, to whom, price range),
  "ideas": [3 to 5 objects {"title","whyNow","channel" (one of email, social, ads, onsite),"subjectLine","body","products" (names exactly as in the facts),"timing"}]}.

@@ -1,4 +1,4 @@
-package analysis
+package review
 
 import (
 	"fmt"
@@ -8,23 +8,25 @@ import (
 	"time"
 
 	"golang.org/x/text/language"
+	"uplift.dev/categories/internal/analysis/page"
+	"uplift.dev/categories/internal/analysis/site"
 )
 
 // Lighthouse's SEO audits, each applied to one page on Lighthouse's own
 // criterion (Lighthouse 13, core/audits/seo). An audit Lighthouse marks
 // "not applicable" passes, as Lighthouse scores it.
 
-func auditTitle(p *page, _ *Site) bool { return p.HasTitle }
+func auditTitle(p *page.Page, _ *site.Site) bool { return p.HasTitle }
 
-func auditMetaDesc(p *page, _ *Site) bool { return p.HasMetaDesc && p.MetaDesc != "" }
+func auditMetaDesc(p *page.Page, _ *site.Site) bool { return p.HasMetaDesc && p.MetaDesc != "" }
 
-func auditHTTPStatus(p *page, _ *Site) bool { return p.Status == 0 || p.Status < 400 }
+func auditHTTPStatus(p *page.Page, _ *site.Site) bool { return p.Status == 0 || p.Status < 400 }
 
-func auditImageAlt(p *page, _ *Site) bool { return p.ImgNoAltCount == 0 }
+func auditImageAlt(p *page.Page, _ *site.Site) bool { return p.ImgNoAltCount == 0 }
 
 // canonicalProblem returns why a page's canonical links fail Lighthouse's
 // canonical audit, or "" when they pass (none at all is not applicable).
-func canonicalProblem(p *page) string {
+func canonicalProblem(p *page.Page) string {
 	base, err := url.Parse(p.URL)
 	if err != nil {
 		return ""
@@ -69,7 +71,7 @@ func canonicalProblem(p *page) string {
 	return ""
 }
 
-func auditCanonical(p *page, _ *Site) bool { return canonicalProblem(p) == "" }
+func auditCanonical(p *page.Page, _ *site.Site) bool { return canonicalProblem(p) == "" }
 
 // nonDescriptiveLinkTexts are the link texts Lighthouse's link-text audit
 // refuses, by language.
@@ -106,8 +108,8 @@ func isNonDescriptive(text, lang string) bool {
 }
 
 // vagueLinks returns the anchors that fail the link-text audit.
-func vagueLinks(p *page) []Anchor {
-	var out []Anchor
+func vagueLinks(p *page.Page) []page.Anchor {
+	var out []page.Anchor
 	pageURL := withoutFragment(p.URL)
 	for _, a := range p.Anchors {
 		if a.Href == "" || strings.Contains(a.Rel, "nofollow") {
@@ -139,7 +141,7 @@ func withoutFragment(s string) string {
 	return s
 }
 
-func auditLinkText(p *page, _ *Site) bool { return len(vagueLinks(p)) == 0 }
+func auditLinkText(p *page.Page, _ *site.Site) bool { return len(vagueLinks(p)) == 0 }
 
 var (
 	javaScriptVoid = regexp.MustCompile(`javascript:void(\(|)0(\)|)`)
@@ -149,9 +151,9 @@ var (
 // uncrawlable returns the anchors that fail the crawlable-anchors audit:
 // links a crawler cannot follow (no href, javascript:void(0), a file: URL
 // or an address that does not parse).
-func uncrawlable(p *page) []Anchor {
+func uncrawlable(p *page.Page) []page.Anchor {
 	base, _ := url.Parse(p.URL)
-	var out []Anchor
+	var out []page.Anchor
 	for _, a := range p.Anchors {
 		raw := strings.Join(strings.Fields(a.RawHref), "")
 		if strings.TrimSpace(a.Role) != "" || strings.HasPrefix(raw, "mailto:") || (raw == "" && a.ID != "") {
@@ -195,12 +197,12 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-func auditCrawlableAnchors(p *page, _ *Site) bool { return len(uncrawlable(p)) == 0 }
+func auditCrawlableAnchors(p *page.Page, _ *site.Site) bool { return len(uncrawlable(p)) == 0 }
 
 // noindexReason returns what keeps search engines from indexing the page
 // (a robots meta tag or an X-Robots-Tag header saying noindex or none, or
 // an unavailable_after date that has passed), or "".
-func noindexReason(p *page, now time.Time) string {
+func noindexReason(p *page.Page, now time.Time) string {
 	for _, c := range p.MetaRobots {
 		if blocksIndexing(c, now) {
 			return fmt.Sprintf(`<meta name="robots" content="%s">`, c)
@@ -242,12 +244,12 @@ func blocksIndexing(directives string, now time.Time) bool {
 	return false
 }
 
-func auditIndexable(p *page, _ *Site) bool { return noindexReason(p, time.Now()) == "" }
+func auditIndexable(p *page.Page, _ *site.Site) bool { return noindexReason(p, time.Now()) == "" }
 
 // badHreflangs returns why each hreflang link fails Lighthouse's hreflang
 // audit: an unknown language code, a relative address, or a link outside
 // <head>.
-func badHreflangs(p *page) []string {
+func badHreflangs(p *page.Page) []string {
 	var out []string
 	for _, h := range p.Hreflangs {
 		switch {
@@ -281,4 +283,4 @@ func isAbsolute(raw string) bool {
 	return err == nil && u.IsAbs() && u.Host != ""
 }
 
-func auditHreflang(p *page, _ *Site) bool { return len(badHreflangs(p)) == 0 }
+func auditHreflang(p *page.Page, _ *site.Site) bool { return len(badHreflangs(p)) == 0 }

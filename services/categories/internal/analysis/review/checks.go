@@ -1,6 +1,12 @@
-package analysis
+// Package review runs the website review's one check table over a site
+// and explains every lost point with the exact fix.
+package review
 
-import "uplift.dev/categories/internal/domain"
+import (
+	"uplift.dev/categories/internal/analysis/page"
+	"uplift.dev/categories/internal/analysis/site"
+	"uplift.dev/categories/internal/domain"
+)
 
 // Check ids of the website review.
 const (
@@ -45,11 +51,11 @@ type Check struct {
 	Points int
 	Audit  string // Lighthouse SEO audit id, "" when Lighthouse has none
 	run    func(r *reviewer) []draft
-	audit  func(p *page, s *Site) bool
+	audit  func(p *page.Page, s *site.Site) bool
 }
 
 // passes applies the check's Lighthouse criterion to p.
-func (c Check) passes(p *page, s *Site) bool {
+func (c Check) passes(p *page.Page, s *site.Site) bool {
 	if c.audit == nil {
 		return true
 	}
@@ -89,10 +95,10 @@ var Checks = []Check{
 	{CheckCaching, domain.GroupSpeed, 3, "", (*reviewer).caching, nil},
 	{CheckViewport, domain.GroupMobile, 7, "", (*reviewer).viewport, nil},
 	{CheckHTTPS, domain.GroupTrust, 8, "", (*reviewer).https, nil},
-	{CheckContact, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(KindContact) }, nil},
-	{CheckReturns, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(KindReturns) }, nil},
-	{CheckShipping, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(KindShipping) }, nil},
-	{CheckPrivacy, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(KindPrivacy) }, nil},
+	{CheckContact, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(page.KindContact) }, nil},
+	{CheckReturns, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(page.KindReturns) }, nil},
+	{CheckShipping, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(page.KindShipping) }, nil},
+	{CheckPrivacy, domain.GroupTrust, 3, "", func(r *reviewer) []draft { return r.trustPage(page.KindPrivacy) }, nil},
 	{CheckAddToCart, domain.GroupConversion, 6, "", (*reviewer).addToCart, nil},
 	{CheckReviews, domain.GroupConversion, 4, "", (*reviewer).reviews, nil},
 	{CheckEmailCapture, domain.GroupConversion, 5, "", (*reviewer).emailCapture, nil},

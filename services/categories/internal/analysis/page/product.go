@@ -1,8 +1,6 @@
-package analysis
+package page
 
 import (
-	"encoding/json"
-	"fmt"
 	"html"
 	"math"
 	"regexp"
@@ -10,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"uplift.dev/categories/internal/domain"
+	"uplift.dev/categories/internal/analysis/words"
 )
 
 // MaxProducts bounds how much of a catalogue one read keeps.
@@ -35,92 +33,6 @@ type Product struct {
 	Source         string // "products.json", "json-ld" or "meta"
 }
 
-// Catalogue is a store's products in a stable order with its currency.
-type Catalogue struct {
-	Products []Product
-	Currency string
-	Source   string // where the list came from, for evidence
-}
-
-// shopifyProducts is the part of Shopify's public /products.json we read.
-type shopifyProducts struct {
-	Products []struct {
-		Title       string            `json:"title"`
-		Handle      string            `json:"handle"`
-		BodyHTML    string            `json:"body_html"`
-		ProductType string            `json:"product_type"`
-		Vendor      string            `json:"vendor"`
-		Images      []json.RawMessage `json:"images"`
-		Variants    []struct {
-			Title     string     `json:"title"`
-			Price     flexNumber `json:"price"`
-			CompareAt flexNumber `json:"compare_at_price"`
-			Available *bool      `json:"available"`
-		} `json:"variants"`
-	} `json:"products"`
-}
-
-// flexNumber accepts prices written as JSON numbers or strings ("12.00").
-type flexNumber float64
-
-func (f *flexNumber) UnmarshalJSON(b []byte) error {
-	s := strings.Trim(string(b), `"`)
-	if s == "" || s == "null" {
-		*f = 0
-		return nil
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return nil // a price we cannot read is treated as unknown
-	}
-	*f = flexNumber(v)
-	return nil
-}
-
-// parseShopifyProducts reads a /products.json body.
-func parseShopifyProducts(body []byte, siteURL, currency string) ([]Product, error) {
-	var sp shopifyProducts
-	if err := json.Unmarshal(body, &sp); err != nil {
-		return nil, fmt.Errorf("products.json: %w", err)
-	}
-	var out []Product
-	for _, p := range sp.Products {
-		name := Collapse(p.Title)
-		if name == "" {
-			continue
-		}
-		desc := Collapse(StripTags(p.BodyHTML))
-		pr := Product{
-			Name: name, Type: Collapse(p.ProductType), Vendor: Collapse(p.Vendor),
-			URL:         strings.TrimRight(siteURL, "/") + "/products/" + p.Handle,
-			Description: Truncate(desc, 300), HasDescription: len(desc) >= 20,
-			Images: len(p.Images), Variants: len(p.Variants), Currency: currency, Source: "products.json",
-		}
-		pr.Price = math.Inf(1)
-		for _, v := range p.Variants {
-			price := float64(v.Price)
-			if price > 0 {
-				pr.Price = min(pr.Price, price)
-				pr.MaxPrice = max(pr.MaxPrice, price)
-			}
-			if float64(v.CompareAt) > price && price > 0 {
-				pr.CompareAt = max(pr.CompareAt, float64(v.CompareAt))
-			}
-			if v.Available == nil || *v.Available {
-				pr.Available = true
-			}
-		}
-		if math.IsInf(pr.Price, 1) {
-			pr.Price = 0
-		}
-		out = append(out, pr)
-		if len(out) == MaxProducts {
-			break
-		}
-	}
-	return out, nil
-}
-
 var tagRE = regexp.MustCompile(`(?s)<[^>]*>`)
 
 // StripTags turns a fragment of HTML into plain text.
@@ -130,7 +42,7 @@ func StripTags(s string) string {
 
 // ProductsFrom reads the products a page describes in JSON-LD, or, for a
 // product page without JSON-LD, from its Open Graph product tags.
-func ProductsFrom(p *page) []Product {
+func ProductsFrom(p *Page) []Product {
 	var out []Product
 	var visit func(obj map[string]any, depth int)
 	visit = func(obj map[string]any, depth int) {
@@ -161,13 +73,13 @@ func ProductsFrom(p *page) []Product {
 		visit(obj, 0)
 	}
 	if len(out) == 0 && strings.Contains(strings.ToLower(p.OG["og:type"]), "product") {
-		price := ParsePrice(FirstNonEmpty(p.OG["product:price:amount"], p.OG["og:price:amount"], p.OG["itemprop:price"]))
-		name := FirstNonEmpty(p.OG["og:title"], First(p.H1), p.Title)
+		price := ParsePrice(words.FirstNonEmpty(p.OG["product:price:amount"], p.OG["og:price:amount"], p.OG["itemprop:price"]))
+		name := words.FirstNonEmpty(p.OG["og:title"], words.First(p.H1), p.Title)
 		if name != "" {
 			out = append(out, Product{
 				Name: name, URL: p.URL, Price: price, MaxPrice: price,
-				Currency:    strings.ToUpper(FirstNonEmpty(p.OG["product:price:currency"], p.OG["og:price:currency"])),
-				Description: Truncate(FirstNonEmpty(p.OG["og:description"], p.MetaDesc), 300),
+				Currency:    strings.ToUpper(words.FirstNonEmpty(p.OG["product:price:currency"], p.OG["og:price:currency"])),
+				Description: words.Truncate(words.FirstNonEmpty(p.OG["og:description"], p.MetaDesc), 300),
 				Images:      -1, Available: true, Source: "meta",
 			})
 			out[0].HasDescription = len(out[0].Description) >= 20
@@ -177,20 +89,20 @@ func ProductsFrom(p *page) []Product {
 }
 
 func jsonldProduct(obj map[string]any, pageURL string) (Product, bool) {
-	name := Collapse(html.UnescapeString(JSONString(obj["name"])))
+	name := words.Collapse(html.UnescapeString(JSONString(obj["name"])))
 	if name == "" {
 		return Product{}, false
 	}
-	desc := Collapse(StripTags(html.UnescapeString(JSONString(obj["description"]))))
+	desc := words.Collapse(StripTags(html.UnescapeString(JSONString(obj["description"]))))
 	pr := Product{
-		Name: name, URL: FirstNonEmpty(JSONString(obj["url"]), pageURL), Description: Truncate(desc, 300),
+		Name: name, URL: words.FirstNonEmpty(JSONString(obj["url"]), pageURL), Description: words.Truncate(desc, 300),
 		HasDescription: len(desc) >= 20, Images: -1, Source: "json-ld",
-		Type: Collapse(JSONString(obj["category"])),
+		Type: words.Collapse(JSONString(obj["category"])),
 	}
 	if b, ok := obj["brand"].(map[string]any); ok {
-		pr.Vendor = Collapse(JSONString(b["name"]))
+		pr.Vendor = words.Collapse(JSONString(b["name"]))
 	} else {
-		pr.Vendor = Collapse(JSONString(obj["brand"]))
+		pr.Vendor = words.Collapse(JSONString(obj["brand"]))
 	}
 	var offers []map[string]any
 	switch o := obj["offers"].(type) {
@@ -310,7 +222,7 @@ var shopifyCurrencyRE = regexp.MustCompile(`Shopify\.currency\s*=\s*\{\s*"active
 
 // Currency finds the shop's currency in its page: Shopify's currency
 // object, structured data or Open Graph price tags.
-func Currency(p *page, body []byte) string {
+func Currency(p *Page, body []byte) string {
 	if m := shopifyCurrencyRE.FindSubmatch(body); m != nil {
 		return string(m[1])
 	}
@@ -319,66 +231,50 @@ func Currency(p *page, body []byte) string {
 			return pr.Currency
 		}
 	}
-	return strings.ToUpper(FirstNonEmpty(p.OG["product:price:currency"], p.OG["og:price:currency"]))
+	return strings.ToUpper(words.FirstNonEmpty(p.OG["product:price:currency"], p.OG["og:price:currency"]))
 }
 
-// mergeProducts adds products not already known by name, keeping order.
-func mergeProducts(into []Product, more ...Product) []Product {
-	for _, m := range more {
-		if len(into) >= MaxProducts {
+// IsProductPage reports whether p is a single product's page.
+func IsProductPage(p *Page) bool {
+	if ks := Kinds(p.URL, ""); len(ks) > 0 && ks[0] == KindProduct {
+		return true
+	}
+	if strings.Contains(strings.ToLower(p.OG["og:type"]), "product") {
+		return true
+	}
+	for _, obj := range p.JSONLD {
+		if JSONLDIs(obj, "product") {
+			return true
+		}
+	}
+	return false
+}
+
+// TopTypes returns the most common product types, most common first.
+func TopTypes(products []Product, n int) []string {
+	counts := map[string]int{}
+	var order []string
+	for _, p := range products {
+		t := strings.TrimSpace(p.Type)
+		if t == "" {
+			continue
+		}
+		if counts[t] == 0 {
+			order = append(order, t)
+		}
+		counts[t]++
+	}
+	slices.SortStableFunc(order, func(a, b string) int { return counts[b] - counts[a] })
+	return order[:min(n, len(order))]
+}
+
+func ProductNames(products []Product, n int) []string {
+	var out []string
+	for _, p := range products {
+		if len(out) == n {
 			break
 		}
-		if !slices.ContainsFunc(into, func(p Product) bool { return strings.EqualFold(p.Name, m.Name) }) {
-			into = append(into, m)
-		}
+		out = append(out, p.Name)
 	}
-	return into
-}
-
-// Money formats an amount for people: "$12", "$12.50", "€1,299".
-func Money(v float64, currency string) string {
-	var num string
-	if v == math.Trunc(v) {
-		num = groupThousands(strconv.FormatFloat(v, 'f', 0, 64))
-	} else {
-		num = groupThousands(strconv.FormatFloat(v, 'f', 2, 64))
-	}
-	if sym, ok := domain.CurrencySymbol(currency); ok {
-		return sym + num
-	}
-	if currency != "" {
-		return num + " " + currency
-	}
-	return num
-}
-
-func groupThousands(s string) string {
-	intPart, frac, hasFrac := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if hasFrac {
-		b.WriteString("." + frac)
-	}
-	return b.String()
-}
-
-func FirstNonEmpty(vals ...string) string {
-	for _, v := range vals {
-		if strings.TrimSpace(v) != "" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
-}
-
-func First(s []string) string {
-	if len(s) > 0 {
-		return s[0]
-	}
-	return ""
+	return out
 }

@@ -1,4 +1,7 @@
-package analysis
+// Package write turns a reviewed site into words: the brief a text
+// generator sees, the store summary, insights and campaign ideas dated
+// against the calendar.
+package write
 
 import (
 	"cmp"
@@ -10,6 +13,10 @@ import (
 	"time"
 	"unicode"
 
+	"uplift.dev/categories/internal/analysis/page"
+	"uplift.dev/categories/internal/analysis/review"
+	"uplift.dev/categories/internal/analysis/site"
+	"uplift.dev/categories/internal/analysis/words"
 	"uplift.dev/categories/internal/domain"
 )
 
@@ -72,13 +79,13 @@ type BriefDate struct {
 // maxBriefProducts bounds the products sent to a generator.
 const maxBriefProducts = 40
 
-func BuildBrief(s *Site, rv domain.Review, now time.Time) Brief {
+func BuildBrief(s *site.Site, rv domain.Review, now time.Time) Brief {
 	cat := s.Catalogue
 	b := Brief{
-		StoreName: StoreName(s), SiteURL: s.URL, Title: s.Home.Title,
-		Description: FirstNonEmpty(s.Home.MetaDesc, s.Home.OG["og:description"], First(s.Home.Paragraphs)),
+		StoreName: review.StoreName(s), SiteURL: s.URL, Title: s.Home.Title,
+		Description: words.FirstNonEmpty(s.Home.MetaDesc, s.Home.OG["og:description"], words.First(s.Home.Paragraphs)),
 		Currency:    cat.Currency, Score: rv.Score, Today: now.Format(time.DateOnly),
-		ProductTypes: topTypes(cat.Products, 5), Prices: priceStats(cat.Products),
+		ProductTypes: page.TopTypes(cat.Products, 5), Prices: priceStats(cat.Products),
 	}
 	b.Market = marketOf(cat.Currency, s.URL, s.Home.Lang)
 	for _, h := range append(append([]string{}, s.Home.H1...), s.Home.H2...) {
@@ -89,7 +96,7 @@ func BuildBrief(s *Site, rv domain.Review, now time.Time) Brief {
 	for _, p := range cat.Products[:min(maxBriefProducts, len(cat.Products))] {
 		bp := BriefProduct{Name: p.Name, Type: p.Type, Price: p.Price, OnSale: p.CompareAt > 0, Available: p.Available, URL: p.URL}
 		if p.Price > 0 {
-			bp.Display = Money(p.Price, FirstNonEmpty(p.Currency, cat.Currency))
+			bp.Display = words.Money(p.Price, words.FirstNonEmpty(p.Currency, cat.Currency))
 		}
 		b.Products = append(b.Products, bp)
 	}
@@ -105,7 +112,7 @@ func BuildBrief(s *Site, rv domain.Review, now time.Time) Brief {
 			titles[f.Check] = f.Title
 		}
 	}
-	for _, c := range Checks {
+	for _, c := range review.Checks {
 		if t, ok := titles[c.ID]; ok {
 			b.Findings = append(b.Findings, BriefFinding{Check: c.ID, Title: t, PointsLost: lost[c.ID]})
 		}
@@ -136,59 +143,30 @@ var audienceWords = []struct {
 }
 
 // audienceOf names who the store sells to from the words on its site.
-func audienceOf(s *Site, products []Product) string {
+func audienceOf(s *site.Site, products []page.Product) string {
 	var b strings.Builder
 	b.WriteString(s.Home.Title + " " + s.Home.MetaDesc + " " + strings.Join(s.Home.H1, " ") + " " + strings.Join(s.Home.H2, " ") + " ")
 	for _, p := range products {
 		b.WriteString(p.Name + " " + p.Type + " ")
 	}
-	words := map[string]bool{}
+	seen := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(b.String()), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		words[w] = true
+		seen[w] = true
 	}
 	var who []string
 	for _, a := range audienceWords {
-		if slices.ContainsFunc(a.words, func(w string) bool { return words[w] }) && len(who) < 2 {
+		if slices.ContainsFunc(a.words, func(w string) bool { return seen[w] }) && len(who) < 2 {
 			who = append(who, a.who)
 		}
 	}
 	if len(who) == 0 {
 		return "online shoppers"
 	}
-	return JoinAnd(who)
-}
-
-// topTypes returns the most common product types, most common first.
-func topTypes(products []Product, n int) []string {
-	counts := map[string]int{}
-	var order []string
-	for _, p := range products {
-		t := strings.TrimSpace(p.Type)
-		if t == "" {
-			continue
-		}
-		if counts[t] == 0 {
-			order = append(order, t)
-		}
-		counts[t]++
-	}
-	slices.SortStableFunc(order, func(a, b string) int { return counts[b] - counts[a] })
-	return order[:min(n, len(order))]
-}
-
-func productNames(products []Product, n int) []string {
-	var out []string
-	for _, p := range products {
-		if len(out) == n {
-			break
-		}
-		out = append(out, p.Name)
-	}
-	return out
+	return words.JoinAnd(who)
 }
 
 // priceStats summarises the priced products.
-func priceStats(products []Product) PriceStats {
+func priceStats(products []page.Product) PriceStats {
 	var prices []float64
 	for _, p := range products {
 		if p.Price > 0 {
@@ -205,7 +183,7 @@ func priceStats(products []Product) PriceStats {
 
 // Insights are short, specific observations about the store, each with the
 // evidence behind it, drawn from the catalogue and the review.
-func Insights(s *Site, rv domain.Review) []domain.Insight {
+func Insights(s *site.Site, rv domain.Review) []domain.Insight {
 	var out []domain.Insight
 	add := func(key, text, evidence string) {
 		sum := sha256.Sum256([]byte(key))
@@ -213,7 +191,7 @@ func Insights(s *Site, rv domain.Review) []domain.Insight {
 	}
 	cat := s.Catalogue
 	cur := cat.Currency
-	list := func(ps []Product) string {
+	list := func(ps []page.Product) string {
 		var names []string
 		for _, p := range ps[:min(10, len(ps))] {
 			names = append(names, p.Name)
@@ -224,7 +202,7 @@ func Insights(s *Site, rv domain.Review) []domain.Insight {
 		return strings.Join(names, "; ")
 	}
 	if ps := priceStats(cat.Products); ps.Count >= 2 {
-		var cheapest, dearest Product
+		var cheapest, dearest page.Product
 		for _, p := range cat.Products {
 			if p.Price > 0 && (cheapest.Name == "" || p.Price < cheapest.Price) {
 				cheapest = p
@@ -233,15 +211,15 @@ func Insights(s *Site, rv domain.Review) []domain.Insight {
 				dearest = p
 			}
 		}
-		text := fmt.Sprintf("Your cheapest product is %s, most are %s.", Money(ps.Min, cur), PriceRange(ps.Low, ps.High, cur))
-		if Money(ps.Low, cur) == Money(ps.High, cur) {
-			text = fmt.Sprintf("Your cheapest product is %s, most sell for about %s.", Money(ps.Min, cur), Money(ps.Median, cur))
+		text := fmt.Sprintf("Your cheapest product is %s, most are %s.", words.Money(ps.Min, cur), words.PriceRange(ps.Low, ps.High, cur))
+		if words.Money(ps.Low, cur) == words.Money(ps.High, cur) {
+			text = fmt.Sprintf("Your cheapest product is %s, most sell for about %s.", words.Money(ps.Min, cur), words.Money(ps.Median, cur))
 		}
 		add("prices", text, fmt.Sprintf("%s from %s: cheapest %s (%s), most expensive %s (%s), median %s.",
-			Plural(ps.Count, "priced product", "priced products"), cat.Source, cheapest.Name, Money(cheapest.Price, cur), dearest.Name, Money(dearest.Price, cur), Money(ps.Median, cur)))
+			words.Plural(ps.Count, "priced product", "priced products"), cat.Source, cheapest.Name, words.Money(cheapest.Price, cur), dearest.Name, words.Money(dearest.Price, cur), words.Money(ps.Median, cur)))
 	}
 	if n := len(cat.Products); n > 0 {
-		var noDesc, soldOut, onSale, onePhoto []Product
+		var noDesc, soldOut, onSale, onePhoto []page.Product
 		for _, p := range cat.Products {
 			if !p.HasDescription {
 				noDesc = append(noDesc, p)
@@ -257,18 +235,18 @@ func Insights(s *Site, rv domain.Review) []domain.Insight {
 			}
 		}
 		if len(noDesc) > 0 {
-			add("no-description", SomeOf(len(noDesc), n, "has no description.", "have no description."), "No description: "+list(noDesc)+".")
+			add("no-description", words.SomeOf(len(noDesc), n, "has no description.", "have no description."), "No description: "+list(noDesc)+".")
 		}
 		if len(soldOut) > 0 {
-			add("sold-out", SomeOf(len(soldOut), n, "is sold out.", "are sold out."), "Sold out: "+list(soldOut)+".")
+			add("sold-out", words.SomeOf(len(soldOut), n, "is sold out.", "are sold out."), "Sold out: "+list(soldOut)+".")
 		}
 		if len(onePhoto) > 0 && cat.Source == "products.json" {
-			add("photos", SomeOf(len(onePhoto), n, "has one photo or none.", "have one photo or none."), "One photo or none: "+list(onePhoto)+".")
+			add("photos", words.SomeOf(len(onePhoto), n, "has one photo or none.", "have one photo or none."), "One photo or none: "+list(onePhoto)+".")
 		}
 		if len(onSale) > 0 {
-			add("on-sale", SomeOf(len(onSale), n, "is on sale.", "are on sale."), "Marked down: "+list(onSale)+".")
+			add("on-sale", words.SomeOf(len(onSale), n, "is on sale.", "are on sale."), "Marked down: "+list(onSale)+".")
 		}
-		if types := topTypes(cat.Products, 1); len(types) > 0 {
+		if types := page.TopTypes(cat.Products, 1); len(types) > 0 {
 			c := 0
 			for _, p := range cat.Products {
 				if p.Type == types[0] {
@@ -276,7 +254,7 @@ func Insights(s *Site, rv domain.Review) []domain.Insight {
 				}
 			}
 			if c*2 >= n && n >= 3 {
-				add("types", fmt.Sprintf("Most of your catalogue is %s (%d of %d products).", types[0], c, n), "Product types: "+strings.Join(topTypes(cat.Products, 5), ", ")+".")
+				add("types", fmt.Sprintf("Most of your catalogue is %s (%d of %d products).", types[0], c, n), "Product types: "+strings.Join(page.TopTypes(cat.Products, 5), ", ")+".")
 			}
 		}
 	}
@@ -294,8 +272,8 @@ func Insights(s *Site, rv domain.Review) []domain.Insight {
 				titles = append(titles, f.Title)
 			}
 		}
-		add("weakest-"+g, fmt.Sprintf("Your website loses the most points on %s: %d of your %s.", groupName(g), lostBy[g], Plural(100-rv.Score, "lost point", "lost points")),
-			strings.Join(Limit(titles, 4), "; ")+".")
+		add("weakest-"+g, fmt.Sprintf("Your website loses the most points on %s: %d of your %s.", groupName(g), lostBy[g], words.Plural(100-rv.Score, "lost point", "lost points")),
+			strings.Join(words.Limit(titles, 4), "; ")+".")
 	}
 	var noMeta []string
 	pages := s.All()
@@ -305,7 +283,7 @@ func Insights(s *Site, rv domain.Review) []domain.Insight {
 		}
 	}
 	if len(noMeta) > 0 && len(pages) > 1 {
-		add("meta", fmt.Sprintf("%d of the %d pages we read %s no meta description.", len(noMeta), len(pages), map[bool]string{true: "has", false: "have"}[len(noMeta) == 1]), strings.Join(Limit(noMeta, 8), ", "))
+		add("meta", fmt.Sprintf("%d of the %d pages we read %s no meta description.", len(noMeta), len(pages), map[bool]string{true: "has", false: "have"}[len(noMeta) == 1]), strings.Join(words.Limit(noMeta, 8), ", "))
 	}
 	return out
 }

@@ -1,19 +1,22 @@
-package analysis
+// Package page reads one HTML page into what the review needs: its head
+// elements, headings, images, links, forms, structured data and the store
+// platform its markup proves. No I/O.
+package page
 
 import (
 	"bytes"
 	"encoding/json"
 	"net/url"
 	"strings"
-	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+	"uplift.dev/categories/internal/analysis/words"
 )
 
-// page is what the review and the summary need from one HTML page: its head
+// Page is what the review and the summary need from one HTML page: its head
 // elements, headings, images, links, forms and the structured data it carries.
-type page struct {
+type Page struct {
 	URL        string
 	Status     int
 	Bytes      int
@@ -46,16 +49,16 @@ type page struct {
 	Platform     string   // the store platform the page's markup proves, "" when none
 
 	// What Lighthouse's SEO audits read, kept as Lighthouse sees it.
-	HasTitle      bool        // a <title> with text (document-title)
-	Canonicals    []string    // raw hrefs of rel=canonical links in <head>
-	Hreflangs     []Hreflang  // rel=alternate links with hreflang
-	Anchors       []Anchor // every <a>, for link-text and crawlable-anchors
-	MetaRobots    []string    // content of <meta name="robots|googlebot">
-	XRobotsTag    []string    // X-Robots-Tag response headers
-	ImgNoAltCount int         // <img> with no text alternative, as axe's image-alt rule counts
+	HasTitle      bool       // a <title> with text (document-title)
+	Canonicals    []string   // raw hrefs of rel=canonical links in <head>
+	Hreflangs     []Hreflang // rel=alternate links with hreflang
+	Anchors       []Anchor   // every <a>, for link-text and crawlable-anchors
+	MetaRobots    []string   // content of <meta name="robots|googlebot">
+	XRobotsTag    []string   // X-Robots-Tag response headers
+	ImgNoAltCount int        // <img> with no text alternative, as axe's image-alt rule counts
 }
 
-// Hreflang is a <link rel="alternate" Hreflang> as written.
+// Hreflang is a <link rel="alternate" hreflang> as written.
 type Hreflang struct {
 	Lang, RawHref string
 	InHead        bool
@@ -113,8 +116,8 @@ type walkState struct {
 }
 
 // ParsePage parses an HTML document fetched from pageURL.
-func ParsePage(pageURL string, body []byte) *page {
-	p := &page{URL: pageURL, Bytes: len(body), OG: map[string]string{}}
+func ParsePage(pageURL string, body []byte) *Page {
+	p := &Page{URL: pageURL, Bytes: len(body), OG: map[string]string{}}
 	base, _ := url.Parse(pageURL)
 	doc, err := html.Parse(bytes.NewReader(body))
 	if err != nil || base == nil {
@@ -157,7 +160,7 @@ func ParsePage(pageURL string, body []byte) *page {
 				}
 			case atom.Title:
 				if p.Title == "" && !insideSVG(n) {
-					p.Title = Collapse(textOf(n))
+					p.Title = words.Collapse(textOf(n))
 					p.HasTitle = p.Title != ""
 				}
 			case atom.Meta:
@@ -166,7 +169,7 @@ func ParsePage(pageURL string, body []byte) *page {
 				content := attr(n, "content")
 				switch {
 				case name == "description" && !p.HasMetaDesc:
-					p.HasMetaDesc, p.MetaDesc = true, Collapse(content)
+					p.HasMetaDesc, p.MetaDesc = true, words.Collapse(content)
 				case name == "viewport":
 					p.HasViewport, p.Viewport = true, content
 				case name == "robots" || name == "googlebot":
@@ -175,7 +178,7 @@ func ParsePage(pageURL string, body []byte) *page {
 					sig.generator += " " + strings.ToLower(content)
 				case strings.HasPrefix(prop, "og:") || strings.HasPrefix(prop, "product:"):
 					if _, ok := p.OG[prop]; !ok {
-						p.OG[prop] = Collapse(content)
+						p.OG[prop] = words.Collapse(content)
 					}
 				}
 				if attr(n, "itemprop") == "price" && content != "" {
@@ -215,7 +218,7 @@ func ParsePage(pageURL string, body []byte) *page {
 				}
 				sig.resources = append(sig.resources, src)
 				p.Scripts = append(p.Scripts, src)
-				if ContainsAny(strings.ToLower(src), reviewHints[3:]) {
+				if words.ContainsAny(strings.ToLower(src), reviewHints[3:]) {
 					p.ReviewMarker = true
 				}
 				if https && strings.HasPrefix(src, "http://") {
@@ -225,14 +228,14 @@ func ParsePage(pageURL string, body []byte) *page {
 					p.BlockingJS = append(p.BlockingJS, src)
 				}
 			case atom.H1:
-				p.H1 = append(p.H1, Collapse(textOf(n)))
+				p.H1 = append(p.H1, words.Collapse(textOf(n)))
 			case atom.H2:
 				if len(p.H2) < 30 {
-					p.H2 = append(p.H2, Collapse(textOf(n)))
+					p.H2 = append(p.H2, words.Collapse(textOf(n)))
 				}
 			case atom.Figure:
 				if c := findChild(n, atom.Figcaption); c != nil {
-					st.near = FirstNonEmpty(Collapse(textOf(c)), st.near)
+					st.near = words.FirstNonEmpty(words.Collapse(textOf(c)), st.near)
 				}
 			case atom.Img:
 				if !st.hidden && !imgHasTextAlternative(n) {
@@ -245,15 +248,15 @@ func ParsePage(pageURL string, body []byte) *page {
 				if abs := resolve(src); abs != "" && !isTrackingPixel(n) {
 					sig.resources = append(sig.resources, abs)
 					alt, has := attrOK(n, "alt")
-					p.Images = append(p.Images, Image{Src: abs, Alt: Collapse(alt), HasAlt: has, Tag: shortTag(n),
-						Context: FirstNonEmpty(Collapse(attr(n, "title")), st.near)})
+					p.Images = append(p.Images, Image{Src: abs, Alt: words.Collapse(alt), HasAlt: has, Tag: shortTag(n),
+						Context: words.FirstNonEmpty(words.Collapse(attr(n, "title")), st.near)})
 					if https && strings.HasPrefix(abs, "http://") {
 						p.MixedContent = append(p.MixedContent, abs)
 					}
 				}
 			case atom.A:
 				raw, hasHref := attrOK(n, "href")
-				text := Collapse(textOf(n))
+				text := words.Collapse(textOf(n))
 				if len(p.Anchors) < maxAnchors {
 					a := Anchor{RawHref: raw, HasHref: hasHref, Text: text, Lang: st.lang, Rel: strings.ToLower(attr(n, "rel")),
 						Name: attr(n, "name"), Role: attr(n, "role"), ID: attr(n, "id"), Current: strings.ToLower(strings.TrimSpace(attr(n, "aria-current")))}
@@ -265,11 +268,11 @@ func ParsePage(pageURL string, body []byte) *page {
 					}
 					p.Anchors = append(p.Anchors, a)
 				}
-				label := FirstNonEmpty(attr(n, "aria-label"), attr(n, "title"), text)
-				st.near = FirstNonEmpty(label, st.near)
+				label := words.FirstNonEmpty(attr(n, "aria-label"), attr(n, "title"), text)
+				st.near = words.FirstNonEmpty(label, st.near)
 				if href := resolve(raw); href != "" && len(p.Links) < 2000 {
 					if text == "" {
-						text = Collapse(attr(n, "title") + " " + attr(n, "aria-label"))
+						text = words.Collapse(attr(n, "title") + " " + attr(n, "aria-label"))
 					}
 					p.Links = append(p.Links, Link{Href: href, Text: text})
 				}
@@ -281,7 +284,7 @@ func ParsePage(pageURL string, body []byte) *page {
 				for c := n.FirstChild; c != nil; c = c.NextSibling {
 					walk(c, inner)
 				}
-				f.Text = Truncate(Collapse(textOf(n)), 200)
+				f.Text = words.Truncate(words.Collapse(textOf(n)), 200)
 				p.Forms = append(p.Forms, *f)
 				return
 			case atom.Input:
@@ -296,20 +299,20 @@ func ParsePage(pageURL string, body []byte) *page {
 					}
 				}
 				if typ == "submit" || typ == "button" {
-					p.Buttons = append(p.Buttons, Collapse(attr(n, "value")))
+					p.Buttons = append(p.Buttons, words.Collapse(attr(n, "value")))
 				}
 			case atom.Textarea:
 				if st.form != nil {
 					st.form.HasTextarea = true
 				}
 			case atom.Button:
-				p.Buttons = append(p.Buttons, Collapse(textOf(n)+" "+attr(n, "value")))
+				p.Buttons = append(p.Buttons, words.Collapse(textOf(n)+" "+attr(n, "value")))
 				if st.form != nil && IsAddToCart(textOf(n)) {
 					st.form.CartAdd = true
 				}
 			case atom.P:
 				if len(p.Paragraphs) < 12 {
-					if t := Collapse(textOf(n)); len(t) >= 40 && !isBoilerplate(t) {
+					if t := words.Collapse(textOf(n)); len(t) >= 40 && !isBoilerplate(t) {
 						p.Paragraphs = append(p.Paragraphs, t)
 					}
 				}
@@ -319,13 +322,13 @@ func ParsePage(pageURL string, body []byte) *page {
 			// Any element can be made a button with role="button" (themes
 			// build add-to-cart out of <div>s and <a>s).
 			if n.DataAtom != atom.Button && strings.EqualFold(strings.TrimSpace(attr(n, "role")), "button") {
-				p.Buttons = append(p.Buttons, Collapse(textOf(n)+" "+attr(n, "aria-label")))
+				p.Buttons = append(p.Buttons, words.Collapse(textOf(n)+" "+attr(n, "aria-label")))
 			}
 			cls := strings.ToLower(attr(n, "class"))
 			sig.class(cls)
 			if !p.ReviewMarker {
 				marks := cls + " " + strings.ToLower(attr(n, "id")+" "+attr(n, "itemprop"))
-				if marks != "  " && ContainsAny(marks, reviewHints) {
+				if marks != "  " && words.ContainsAny(marks, reviewHints) {
 					p.ReviewMarker = true
 				}
 			}
@@ -394,7 +397,7 @@ func findChild(n *html.Node, a atom.Atom) *html.Node {
 var boilerplateWords = []string{"currency", "cookie", "javascript", "your browser", "you are now shopping", "sign in", "log in", "logged in", "shopping cart", "your cart", "newsletter", "subscribe", "copyright", "©", "all rights reserved"}
 
 func isBoilerplate(t string) bool {
-	return ContainsAny(strings.ToLower(t), boilerplateWords)
+	return words.ContainsAny(strings.ToLower(t), boilerplateWords)
 }
 
 // decodeJSONLD returns the objects in a JSON-LD script, flattening arrays
@@ -542,20 +545,6 @@ func rawText(n *html.Node) string {
 	return b.String()
 }
 
-// Collapse trims and folds runs of white space into one space.
-func Collapse(s string) string {
-	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
-}
-
-func ContainsAny(s string, subs []string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
-}
-
 func isTrackingPixel(n *html.Node) bool {
 	w, h := attr(n, "width"), attr(n, "height")
 	return (w == "1" || w == "0") && (h == "1" || h == "0")
@@ -588,22 +577,5 @@ var addToCartWords = []string{
 }
 
 func IsAddToCart(s string) bool {
-	return ContainsAny(strings.ToLower(Collapse(s)), addToCartWords)
+	return words.ContainsAny(strings.ToLower(words.Collapse(s)), addToCartWords)
 }
-
-// Truncate shortens s to at most n bytes at a word boundary, adding "…".
-func Truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:n], ' ')
-	if cut < n/2 {
-		cut = n
-		for cut > 0 && !utf8Start(s[cut]) {
-			cut--
-		}
-	}
-	return strings.TrimRight(s[:cut], " ,.;:-–") + "…"
-}
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

@@ -1,4 +1,4 @@
-package analysis
+package review
 
 import (
 	"encoding/json"
@@ -11,6 +11,10 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"uplift.dev/categories/internal/analysis/page"
+	"uplift.dev/categories/internal/analysis/site"
+	"uplift.dev/categories/internal/analysis/words"
 )
 
 // genericTitles are title parts that name no store.
@@ -24,25 +28,25 @@ var titleSeparators = []string{" | ", " – ", " — ", " - ", " :: ", ": ", " �
 // WebSite), the brand part of the home page's title, then the host name.
 // Navigation text (a "logo" link, a "log out" button) is never used: it
 // names menus, not stores.
-func StoreName(s *Site) string {
+func StoreName(s *site.Site) string {
 	h := s.Home
 	if n := cleanName(h.OG["og:site_name"]); n != "" {
 		return n
 	}
 	for _, website := range []bool{false, true} {
 		for _, obj := range h.JSONLD {
-			if JSONLDIs(obj, OrgTypes...) && JSONLDIs(obj, "website") == website {
-				if n := cleanName(JSONString(obj["name"])); n != "" {
+			if page.JSONLDIs(obj, OrgTypes...) && page.JSONLDIs(obj, "website") == website {
+				if n := cleanName(page.JSONString(obj["name"])); n != "" {
 					return n
 				}
 			}
 		}
 	}
 	var subjects []string
-	for _, pr := range ProductsFrom(h) {
+	for _, pr := range page.ProductsFrom(h) {
 		subjects = append(subjects, pr.Name)
 	}
-	if IsProductPage(h) {
+	if page.IsProductPage(h) {
 		subjects = append(subjects, h.H1...) // a product page's h1 is the product
 	}
 	if n := titleBrand(h.Title, s.URL, subjects...); n != "" {
@@ -56,12 +60,12 @@ func StoreName(s *Site) string {
 	if i := strings.IndexByte(host, '.'); i > 0 {
 		host = host[:i]
 	}
-	return titleCase(strings.ReplaceAll(host, "-", " "))
+	return words.TitleCase(strings.ReplaceAll(host, "-", " "))
 }
 
 // cleanName trims a name read from markup and refuses what is no name.
 func cleanName(n string) string {
-	n = Collapse(html.UnescapeString(n))
+	n = words.Collapse(html.UnescapeString(n))
 	if n == "" || len([]rune(n)) > 60 || genericTitles[strings.ToLower(n)] {
 		return ""
 	}
@@ -103,7 +107,7 @@ func titleBrand(title, siteURL string, subjects ...string) string {
 	}
 	parts = slices.DeleteFunc(parts, func(p string) bool {
 		lp := strings.ToLower(p)
-		return p == "" || genericTitles[lp] || len(Kinds("", lp)) > 0 || ContainsAny(lp, pageWords)
+		return p == "" || genericTitles[lp] || len(page.Kinds("", lp)) > 0 || words.ContainsAny(lp, pageWords)
 	})
 	if len(parts) == 0 {
 		return ""
@@ -169,19 +173,9 @@ func splitTitle(t string) []string {
 	return out
 }
 
-func titleCase(s string) string {
-	words := strings.Fields(s)
-	for i, w := range words {
-		r := []rune(w)
-		r[0] = unicode.ToUpper(r[0])
-		words[i] = string(r)
-	}
-	return strings.Join(words, " ")
-}
-
 // pageTopic is the best short statement of what a page is about.
-func pageTopic(p *page) string {
-	if pr := ProductsFrom(p); len(pr) == 1 && IsProductPage(p) {
+func pageTopic(p *page.Page) string {
+	if pr := page.ProductsFrom(p); len(pr) == 1 && page.IsProductPage(p) {
 		return pr[0].Name
 	}
 	if len(p.H1) > 0 && p.H1[0] != "" && len(p.H1[0]) <= 70 {
@@ -192,40 +186,40 @@ func pageTopic(p *page) string {
 	}
 	u, _ := url.Parse(p.URL)
 	if u != nil && u.Path != "/" && u.Path != "" {
-		return titleCase(strings.NewReplacer("-", " ", "_", " ").Replace(path.Base(u.Path)))
+		return words.TitleCase(strings.NewReplacer("-", " ", "_", " ").Replace(path.Base(u.Path)))
 	}
 	return ""
 }
 
 // suggestTitle drafts a title: "Topic – Store" for inner pages, and
 // "Store – what it sells" for the home page.
-func (r *reviewer) suggestTitle(p *page) string {
+func (r *reviewer) suggestTitle(p *page.Page) string {
 	if p == r.s.Home {
 		what := r.sellsPhrase()
 		if what == "" {
 			return r.store
 		}
-		return Truncate(r.store+" – "+what, 60)
+		return words.Truncate(r.store+" – "+what, 60)
 	}
 	topic := pageTopic(p)
 	if topic == "" || strings.EqualFold(topic, r.store) {
 		return r.store
 	}
-	return Truncate(topic+" – "+r.store, 60)
+	return words.Truncate(topic+" – "+r.store, 60)
 }
 
 // sellsPhrase names what the store sells from its catalogue or headings.
 func (r *reviewer) sellsPhrase() string {
-	types := topTypes(r.s.Catalogue.Products, 3)
+	types := page.TopTypes(r.s.Catalogue.Products, 3)
 	if len(types) > 0 {
-		return JoinAnd(types)
+		return words.JoinAnd(types)
 	}
 	if n := len(r.s.Catalogue.Products); n > 0 {
 		names := make([]string, 0, 2)
 		for _, p := range r.s.Catalogue.Products[:min(2, n)] {
 			names = append(names, p.Name)
 		}
-		return JoinAnd(names)
+		return words.JoinAnd(names)
 	}
 	if len(r.s.Home.H1) > 0 && !strings.EqualFold(r.s.Home.H1[0], r.store) && len(r.s.Home.H1[0]) <= 50 {
 		return r.s.Home.H1[0]
@@ -235,28 +229,28 @@ func (r *reviewer) sellsPhrase() string {
 
 // suggestDescription drafts a 155-character meta description from the page's
 // own content: its product, its first paragraph, or the catalogue.
-func (r *reviewer) suggestDescription(p *page) string {
+func (r *reviewer) suggestDescription(p *page.Page) string {
 	var text string
-	if IsProductPage(p) {
-		if pr := ProductsFrom(p); len(pr) > 0 {
+	if page.IsProductPage(p) {
+		if pr := page.ProductsFrom(p); len(pr) > 0 {
 			price := ""
 			if pr[0].Price > 0 {
-				price = " for " + Money(pr[0].Price, FirstNonEmpty(pr[0].Currency, r.s.Catalogue.Currency))
+				price = " for " + words.Money(pr[0].Price, words.FirstNonEmpty(pr[0].Currency, r.s.Catalogue.Currency))
 			}
 			text = fmt.Sprintf("%s%s at %s. %s", pr[0].Name, price, r.store, pr[0].Description)
 		}
 	}
 	if text == "" && p == r.s.Home {
-		names := productNames(r.s.Catalogue.Products, 3)
-		lead := First(p.Paragraphs)
+		names := page.ProductNames(r.s.Catalogue.Products, 3)
+		lead := words.First(p.Paragraphs)
 		if len(names) > 0 {
-			text = fmt.Sprintf("Shop %s at %s: %s. %s", FirstNonEmpty(r.sellsPhrase(), "our range"), r.store, JoinAnd(names), lead)
+			text = fmt.Sprintf("Shop %s at %s: %s. %s", words.FirstNonEmpty(r.sellsPhrase(), "our range"), r.store, words.JoinAnd(names), lead)
 		} else if lead != "" {
 			text = r.store + ": " + lead
 		}
 	}
 	if text == "" {
-		text = FirstNonEmpty(First(p.Paragraphs), p.OG["og:description"])
+		text = words.FirstNonEmpty(words.First(p.Paragraphs), p.OG["og:description"])
 		if topic := pageTopic(p); topic != "" {
 			text = strings.TrimSpace(topic + " – " + r.store + ". " + text)
 		}
@@ -264,10 +258,10 @@ func (r *reviewer) suggestDescription(p *page) string {
 	if text == "" {
 		text = "Shop " + r.store + " online."
 	}
-	return strings.ReplaceAll(Truncate(Collapse(text), 155), `"`, "'")
+	return strings.ReplaceAll(words.Truncate(words.Collapse(text), 155), `"`, "'")
 }
 
-func (r *reviewer) suggestH1(p *page) string {
+func (r *reviewer) suggestH1(p *page.Page) string {
 	if t := pageTopic(p); t != "" {
 		return t
 	}
@@ -278,9 +272,9 @@ func (r *reviewer) suggestH1(p *page) string {
 // the product it shows on a product page, the image's own title, the link
 // or caption around it. A file name is never used ("IMG_5134" describes
 // nothing); when nothing better is known it asks the owner to describe it.
-func (r *reviewer) suggestAlt(p *page, img Image) string {
-	if IsProductPage(p) {
-		if pr := ProductsFrom(p); len(pr) == 1 && img.Src == p.OG["og:image"] {
+func (r *reviewer) suggestAlt(p *page.Page, img page.Image) string {
+	if page.IsProductPage(p) {
+		if pr := page.ProductsFrom(p); len(pr) == 1 && img.Src == p.OG["og:image"] {
 			return pr[0].Name
 		}
 	}
@@ -297,9 +291,9 @@ func (r *reviewer) suggestAlt(p *page, img Image) string {
 
 // productSnippet drafts Product JSON-LD for a product page from what the page
 // and the catalogue say about it.
-func (r *reviewer) productSnippet(p *page) string {
+func (r *reviewer) productSnippet(p *page.Page) string {
 	name := pageTopic(p)
-	var pr *Product
+	var pr *page.Product
 	for i := range r.s.Catalogue.Products {
 		c := &r.s.Catalogue.Products[i]
 		if strings.EqualFold(c.Name, name) || c.URL == p.URL {
@@ -311,15 +305,15 @@ func (r *reviewer) productSnippet(p *page) string {
 	if len(p.Images) > 0 {
 		obj["image"] = p.Images[0].Src
 	}
-	desc := FirstNonEmpty(p.MetaDesc, First(p.Paragraphs))
+	desc := words.FirstNonEmpty(p.MetaDesc, words.First(p.Paragraphs))
 	if pr != nil {
-		desc = FirstNonEmpty(pr.Description, desc)
+		desc = words.FirstNonEmpty(pr.Description, desc)
 	}
 	if desc != "" {
-		obj["description"] = Truncate(desc, 200)
+		obj["description"] = words.Truncate(desc, 200)
 	}
 	offer := map[string]any{"@type": "Offer", "availability": "https://schema.org/InStock", "url": p.URL}
-	price := ParsePrice(FirstNonEmpty(p.OG["product:price:amount"], p.OG["og:price:amount"], p.OG["itemprop:price"]))
+	price := page.ParsePrice(words.FirstNonEmpty(p.OG["product:price:amount"], p.OG["og:price:amount"], p.OG["itemprop:price"]))
 	if pr != nil && pr.Price > 0 {
 		price = pr.Price
 	}
@@ -328,26 +322,15 @@ func (r *reviewer) productSnippet(p *page) string {
 	} else {
 		offer["price"] = "PRICE"
 	}
-	offer["priceCurrency"] = FirstNonEmpty(r.s.Catalogue.Currency, "USD")
+	offer["priceCurrency"] = words.FirstNonEmpty(r.s.Catalogue.Currency, "USD")
 	obj["offers"] = offer
 	b, _ := json.Marshal(obj)
 	return string(b)
 }
 
 func (r *reviewer) ctaLabel() string {
-	if t := topTypes(r.s.Catalogue.Products, 1); len(t) > 0 {
+	if t := page.TopTypes(r.s.Catalogue.Products, 1); len(t) > 0 {
 		return strings.ToLower(t[0])
 	}
 	return "now"
-}
-
-// JoinAnd joins "a", "a and b", "a, b and c".
-func JoinAnd(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

@@ -1,4 +1,4 @@
-package analysis
+package review
 
 import (
 	"crypto/sha256"
@@ -11,6 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"uplift.dev/categories/internal/analysis/page"
+	"uplift.dev/categories/internal/analysis/site"
+	"uplift.dev/categories/internal/analysis/words"
 	"uplift.dev/categories/internal/domain"
 )
 
@@ -36,7 +39,7 @@ type draft struct {
 
 // reviewer runs every check on one site.
 type reviewer struct {
-	s      *Site
+	s      *site.Site
 	store  string
 	steps  platformSteps
 	points map[string]int // check id → points
@@ -44,8 +47,8 @@ type reviewer struct {
 	platformKnown bool
 }
 
-// review produces the website review of s, comparing with previous.
-func review(s *Site, previous *domain.Review) domain.Review {
+// Review produces the website review of s, comparing with previous.
+func Review(s *site.Site, previous *domain.Review) domain.Review {
 	r := &reviewer{s: s, store: StoreName(s), points: map[string]int{}}
 	r.steps, r.platformKnown = stepsFor(s.Platform)
 	for _, c := range Checks {
@@ -219,7 +222,7 @@ func (r *reviewer) titleLength() []draft {
 				fix: fmt.Sprintf("Use a descriptive title of 30–60 characters, for example: <title>%s</title>", r.suggestTitle(p))})
 			shares = append(shares, 1)
 		case n > titleMax:
-			out = append(out, draft{key: "long", title: fmt.Sprintf("Page title is %d characters over the %d Google shows", n-titleMax, titleMax), url: p.URL, element: "<title>" + Truncate(t, 90) + "</title>",
+			out = append(out, draft{key: "long", title: fmt.Sprintf("Page title is %d characters over the %d Google shows", n-titleMax, titleMax), url: p.URL, element: "<title>" + words.Truncate(t, 90) + "</title>",
 				why: "Google cuts titles after about 60 characters, so the end of this one is not seen.",
 				fix: fmt.Sprintf("Shorten it to under 60 characters, for example: <title>%s</title>", r.suggestTitle(p))})
 			shares = append(shares, overShare(n, titleMax))
@@ -261,7 +264,7 @@ func (r *reviewer) metaDescLength() []draft {
 				fix: fmt.Sprintf(`Replace it with 120–155 characters that say what you sell and why: <meta name="description" content="%s">`, r.suggestDescription(p))})
 			shares = append(shares, float64(descMin-n)/descMin)
 		case n > descMax:
-			out = append(out, draft{key: "long", title: "Meta description is too long", url: p.URL, element: fmt.Sprintf(`<meta name="description" content="%s">`, Truncate(d, 100)),
+			out = append(out, draft{key: "long", title: "Meta description is too long", url: p.URL, element: fmt.Sprintf(`<meta name="description" content="%s">`, words.Truncate(d, 100)),
 				why: "Search engines cut descriptions after about 155 characters, so the end of yours is hidden.",
 				fix: fmt.Sprintf(`Shorten it to under 155 characters: <meta name="description" content="%s">`, r.suggestDescription(p))})
 			shares = append(shares, overShare(n, descMax))
@@ -281,9 +284,9 @@ func (r *reviewer) headings() []draft {
 				fix: fmt.Sprintf("Add one visible heading near the top: <h1>%s</h1>", r.suggestH1(p))})
 		case n > 1:
 			out = append(out, draft{key: "many", title: fmt.Sprintf("Page has %d main headings (h1)", n), url: p.URL,
-				element: "<h1>" + strings.Join(Limit(p.H1, 4), "</h1>, <h1>") + "</h1>",
+				element: "<h1>" + strings.Join(words.Limit(p.H1, 4), "</h1>, <h1>") + "</h1>",
 				why:     "Several h1s blur what the page is about; search engines and screen readers expect one.",
-				fix:     fmt.Sprintf("Keep <h1>%s</h1> and change %s to <h2>.", FirstNonEmpty(p.H1[0], r.suggestH1(p)), map[bool]string{true: "the other one", false: fmt.Sprintf("the other %d", n-1)}[n == 2])})
+				fix:     fmt.Sprintf("Keep <h1>%s</h1> and change %s to <h2>.", words.FirstNonEmpty(p.H1[0], r.suggestH1(p)), map[bool]string{true: "the other one", false: fmt.Sprintf("the other %d", n-1)}[n == 2])})
 		}
 	}
 	return ratioCost(out, len(out), len(pages), r.weight(CheckHeadings))
@@ -319,7 +322,7 @@ func (r *reviewer) imageAlt() []draft {
 	total, missing := 0, 0
 	seen := map[string]bool{}
 	for _, p := range r.s.All() {
-		var bad []Image
+		var bad []page.Image
 		for _, img := range p.Images {
 			if seen[img.Src] {
 				continue
@@ -349,7 +352,7 @@ func (r *reviewer) imageAlt() []draft {
 			more = fmt.Sprintf(" (and %d more)", len(bad)-5)
 		}
 		n := max(len(bad), unlisted)
-		d := draft{key: "missing", title: Plural(n, "image has", "images have") + " no alt text", url: p.URL,
+		d := draft{key: "missing", title: words.Plural(n, "image has", "images have") + " no alt text", url: p.URL,
 			why: "Alt text describes an image to blind shoppers and to Google Images, which sends product traffic."}
 		if len(bad) > 0 {
 			d.element = bad[0].Tag + more
@@ -378,7 +381,7 @@ func (r *reviewer) linkText() []draft {
 		for _, a := range bad[:min(3, len(bad))] {
 			shown = append(shown, fmt.Sprintf(`<a href="%s">%s</a>`, a.RawHref, a.Text))
 		}
-		out = append(out, draft{key: "vague", title: Plural(len(bad), "link says nothing about where it goes", "links say nothing about where they go"), url: p.URL,
+		out = append(out, draft{key: "vague", title: words.Plural(len(bad), "link says nothing about where it goes", "links say nothing about where they go"), url: p.URL,
 			element: strings.Join(shown, ", "),
 			why:     "Search engines and screen-reader users read link text to know what is behind a link; \"click here\" or \"more\" tells them nothing.",
 			fix:     fmt.Sprintf("Write what the link leads to, for example %q instead of %q.", "Read our shipping policy", bad[0].Text)})
@@ -400,9 +403,9 @@ func (r *reviewer) crawlableAnchors() []draft {
 			if a.HasHref {
 				el += fmt.Sprintf(` href="%s"`, a.RawHref)
 			}
-			shown = append(shown, el+">"+Truncate(a.Text, 40)+"</a>")
+			shown = append(shown, el+">"+words.Truncate(a.Text, 40)+"</a>")
 		}
-		out = append(out, draft{key: "uncrawlable", title: Plural(len(bad), "link search engines cannot follow", "links search engines cannot follow"), url: p.URL,
+		out = append(out, draft{key: "uncrawlable", title: words.Plural(len(bad), "link search engines cannot follow", "links search engines cannot follow"), url: p.URL,
 			element: strings.Join(shown, ", "),
 			why:     "Search engines find your pages by following href addresses; a link without one (or with javascript:void(0)) is a dead end for them.",
 			fix:     "Give each link a real address, <a href=\"/collections/sale\">…</a>; for something that only opens a menu or runs a script, use a <button> instead of <a>."})
@@ -428,7 +431,7 @@ func (r *reviewer) hreflang() []draft {
 	pages := r.s.All()
 	for _, p := range pages {
 		if bad := badHreflangs(p); len(bad) > 0 {
-			out = append(out, draft{key: "hreflang", title: "Language versions are announced wrongly", url: p.URL, element: strings.Join(Limit(bad, 3), "; "),
+			out = append(out, draft{key: "hreflang", title: "Language versions are announced wrongly", url: p.URL, element: strings.Join(words.Limit(bad, 3), "; "),
 				why: "hreflang links tell search engines which language version to show each shopper; invalid ones are ignored.",
 				fix: `Use ISO language codes (en, en-GB, fr, x-default) and full addresses in <head>: <link rel="alternate" hreflang="fr" href="https://…/fr/">.`})
 		}
@@ -455,7 +458,7 @@ func (r *reviewer) structuredData() []draft {
 	var out []draft
 	hasOrg := false
 	for _, obj := range r.s.Home.JSONLD {
-		if JSONLDIs(obj, OrgTypes...) {
+		if page.JSONLDIs(obj, OrgTypes...) {
 			hasOrg = true
 		}
 	}
@@ -466,15 +469,15 @@ func (r *reviewer) structuredData() []draft {
 			fix:  fmt.Sprintf(`Add to the home page: <script type="application/ld+json">%s</script>`, snippet),
 			cost: 2})
 	}
-	var productPages, missing []*page
+	var productPages, missing []*page.Page
 	for _, p := range r.s.All() {
-		if !IsProductPage(p) {
+		if !page.IsProductPage(p) {
 			continue
 		}
 		productPages = append(productPages, p)
 		has := false
 		for _, obj := range p.JSONLD {
-			if JSONLDIs(obj, "product", "productgroup") {
+			if page.JSONLDIs(obj, "product", "productgroup") {
 				has = true
 			}
 		}
@@ -525,7 +528,7 @@ func (r *reviewer) openGraph() []draft {
 		img = h.Images[0].Src
 	}
 	add("og:image", img, 2)
-	add("og:title", FirstNonEmpty(h.Title, r.suggestTitle(h)), 1)
+	add("og:title", words.FirstNonEmpty(h.Title, r.suggestTitle(h)), 1)
 	add("og:description", r.suggestDescription(h), 1)
 	return out
 }
@@ -676,9 +679,9 @@ func (r *reviewer) https() []draft {
 	for _, p := range r.s.All() {
 		if len(p.MixedContent) > 0 {
 			out = append(out, draft{key: "mixed", title: "Secure page loads insecure files", url: p.URL,
-				element: strings.Join(Limit(p.MixedContent, 3), ", "),
+				element: strings.Join(words.Limit(p.MixedContent, 3), ", "),
 				why:     "Files loaded over http:// on an https:// page trigger browser warnings or are blocked, breaking images and scripts.",
-				fix:     "Change these addresses to https:// (or to relative URLs): " + strings.Join(Limit(p.MixedContent, 5), ", "),
+				fix:     "Change these addresses to https:// (or to relative URLs): " + strings.Join(words.Limit(p.MixedContent, 5), ", "),
 				cost:    3})
 		}
 	}
@@ -689,13 +692,13 @@ var trustCopy = map[string]struct {
 	name, why, fix string
 	policy         bool // a policy page, which some platforms write for you
 }{
-	KindContact: {"contact", "Shoppers look for a way to reach a real person before they buy from a store they do not know.",
+	page.KindContact: {"contact", "Shoppers look for a way to reach a real person before they buy from a store they do not know.",
 		"Add a Contact page with an email address (and phone or form) and link it in the footer as \"Contact us\".", false},
-	KindReturns: {"returns", "A clear returns policy is one of the first things shoppers check; without it many will not risk an order.",
+	page.KindReturns: {"returns", "A clear returns policy is one of the first things shoppers check; without it many will not risk an order.",
 		"Publish a Returns & refunds page (how many days, who pays return shipping, how refunds are paid) and link it in the footer.", true},
-	KindShipping: {"shipping", "Surprise shipping costs are the most common reason carts are abandoned; shoppers want costs and times up front.",
+	page.KindShipping: {"shipping", "Surprise shipping costs are the most common reason carts are abandoned; shoppers want costs and times up front.",
 		"Publish a Shipping page (where you ship, costs, delivery times, free-shipping threshold) and link it in the footer.", true},
-	KindPrivacy: {"privacy", "A privacy policy is required by law when you collect emails or orders, and its absence looks untrustworthy.",
+	page.KindPrivacy: {"privacy", "A privacy policy is required by law when you collect emails or orders, and its absence looks untrustworthy.",
 		"Publish a Privacy policy (what you collect, why, who you share it with, how to ask for deletion) and link it in the footer.", true},
 }
 
@@ -703,7 +706,7 @@ func (r *reviewer) trustPage(kind string) []draft {
 	c := trustCopy[kind]
 	var linked string
 	for _, l := range r.s.Home.Links {
-		if slices.Contains(Kinds(l.Href, l.Text), kind) && r.s.SameSite(l.Href) {
+		if slices.Contains(page.Kinds(l.Href, l.Text), kind) && r.s.SameSite(l.Href) {
 			linked = l.Href
 			break
 		}
@@ -727,7 +730,7 @@ func (r *reviewer) trustPage(kind string) []draft {
 		fix += " " + step
 	}
 	for _, u := range r.s.SitemapURLs {
-		if slices.Contains(Kinds(u, ""), kind) {
+		if slices.Contains(page.Kinds(u, ""), kind) {
 			fix = fmt.Sprintf("You already have %s, but the home page does not link to it: add it to the footer menu.", u)
 			break
 		}
@@ -740,10 +743,10 @@ func (r *reviewer) trustPage(kind string) []draft {
 
 func (r *reviewer) addToCart() []draft {
 	var out []draft
-	var productPages []*page
+	var productPages []*page.Page
 	found := false
 	for _, p := range r.s.All() {
-		if IsProductPage(p) {
+		if page.IsProductPage(p) {
 			productPages = append(productPages, p)
 		}
 		if hasAddToCart(p) {
@@ -763,8 +766,8 @@ func (r *reviewer) addToCart() []draft {
 	// A call to action on the home page that leads into the catalogue.
 	cta := false
 	for _, l := range r.s.Home.Links {
-		kinds := Kinds(l.Href, l.Text)
-		if len(kinds) > 0 && (kinds[0] == KindProduct || kinds[0] == KindCollection) && ContainsAny(strings.ToLower(l.Text), ctaWords) {
+		kinds := page.Kinds(l.Href, l.Text)
+		if len(kinds) > 0 && (kinds[0] == page.KindProduct || kinds[0] == page.KindCollection) && words.ContainsAny(strings.ToLower(l.Text), ctaWords) {
 			cta = true
 			break
 		}
@@ -772,7 +775,7 @@ func (r *reviewer) addToCart() []draft {
 	if !cta && !hasAddToCart(r.s.Home) {
 		target := r.s.Origin + "/collections/all"
 		for _, l := range r.s.Home.Links {
-			if ks := Kinds(l.Href, l.Text); len(ks) > 0 && ks[0] == KindCollection {
+			if ks := page.Kinds(l.Href, l.Text); len(ks) > 0 && ks[0] == page.KindCollection {
 				target = l.Href
 				break
 			}
@@ -788,14 +791,14 @@ func (r *reviewer) addToCart() []draft {
 // ctaWords are words of links that invite shoppers into the catalogue.
 var ctaWords = []string{"shop", "buy", "browse", "order", "discover", "explore", "see all", "view all", "acheter", "kaufen", "comprar", "découvrir", "entdecken"}
 
-func hasAddToCart(p *page) bool {
+func hasAddToCart(p *page.Page) bool {
 	for _, f := range p.Forms {
 		if f.CartAdd {
 			return true
 		}
 	}
 	for _, b := range p.Buttons {
-		if IsAddToCart(b) {
+		if page.IsAddToCart(b) {
 			return true
 		}
 	}
@@ -810,7 +813,7 @@ func (r *reviewer) reviews() []draft {
 	}
 	u := r.s.Home.URL
 	for _, p := range r.s.All() {
-		if IsProductPage(p) {
+		if page.IsProductPage(p) {
 			u = p.URL
 			break
 		}
@@ -836,24 +839,4 @@ func (r *reviewer) emailCapture() []draft {
 		why:  "Most first-time visitors do not buy; an email sign-up lets you bring them back with new products and offers.",
 		fix:  fmt.Sprintf(`Add a sign-up form to the footer with the line "Join the %s list for new arrivals and 10%% off your first order", an email field and a "Subscribe" button.`, r.store),
 		cost: 5}}
-}
-
-// IsProductPage reports whether p is a single product's page.
-func IsProductPage(p *page) bool {
-	if ks := Kinds(p.URL, ""); len(ks) > 0 && ks[0] == KindProduct {
-		return true
-	}
-	if strings.Contains(strings.ToLower(p.OG["og:type"]), "product") {
-		return true
-	}
-	for _, obj := range p.JSONLD {
-		if JSONLDIs(obj, "product") {
-			return true
-		}
-	}
-	return false
-}
-
-func Limit(s []string, n int) []string {
-	return s[:min(n, len(s))]
 }
