@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // NormalizeSiteURL trims, adds https:// when no scheme, rejects non-http(s), and
@@ -13,6 +15,9 @@ func NormalizeSiteURL(raw string) (string, error) {
 	s := strings.TrimSpace(raw)
 	if s == "" {
 		return "", errors.New("empty website address")
+	}
+	if !utf8.ValidString(s) || strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		return "", errors.New("invalid website address: it has characters no address has")
 	}
 	if !strings.Contains(s, "://") {
 		if i := strings.IndexByte(s, ':'); i > 0 && !strings.ContainsAny(s[:i], "./") && !isPort(s[i+1:]) {
@@ -31,7 +36,9 @@ func NormalizeSiteURL(raw string) (string, error) {
 	if u.User != nil {
 		return "", errors.New("website address must not contain a user name or password")
 	}
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	// Every trailing dot goes ("shop.com.." is shop.com), so the result
+	// normalises to itself.
+	host := strings.TrimRight(strings.ToLower(u.Hostname()), ".")
 	if host == "" || strings.ContainsAny(host, " _\\") {
 		return "", fmt.Errorf("invalid host %q", u.Hostname())
 	}
@@ -50,6 +57,9 @@ func NormalizeSiteURL(raw string) (string, error) {
 		u.Path = "/"
 	}
 	u.Fragment, u.RawFragment = "", ""
+	// url.URL.String writes the query as it came; a space in it would be
+	// trimmed the next time, and the stored address would change.
+	u.RawQuery = strings.ReplaceAll(u.RawQuery, " ", "%20")
 	return u.String(), nil
 }
 
