@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"uplift.dev/categories/internal/analysis"
+	"uplift.dev/categories/internal/analysis/write"
 	"uplift.dev/categories/internal/domain"
 )
 
@@ -85,16 +86,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // report is the --json output.
 type report struct {
-	URL      string    `json:"url"`
-	Score    int       `json:"score"`
-	Band     string    `json:"band"`
-	Checks   []check   `json:"checks"`
-	Findings []finding `json:"findings"`
-	Notes    []finding `json:"notes"`
-	Summary  string    `json:"summary"`
-	Insights []insight `json:"insights"`
-	Ideas    []idea    `json:"ideas"`
-	Speed    speed     `json:"speed"`
+	URL      string           `json:"url"`
+	Score    int              `json:"score"`
+	Band     string           `json:"band"`
+	Checks   []check          `json:"checks"`
+	Findings []finding        `json:"findings"`
+	Notes    []finding        `json:"notes"`
+	Summary  string           `json:"summary"`
+	Insights []insight        `json:"insights"`
+	Ideas    []write.IdeaText `json:"ideas"`
+	Speed    speed            `json:"speed"`
 }
 
 type check struct {
@@ -127,16 +128,6 @@ type insight struct {
 	Evidence string `json:"evidence"`
 }
 
-type idea struct {
-	Title       string   `json:"title"`
-	WhyNow      string   `json:"whyNow"`
-	Channel     string   `json:"channel"`
-	SubjectLine string   `json:"subjectLine"`
-	Body        string   `json:"body"`
-	Products    []string `json:"products"`
-	Timing      string   `json:"timing"`
-}
-
 // speed is the speed group of the review. Lab metrics from a real browser
 // (LCP, CLS, TBT) are not measured yet: lab stays null and says so.
 type speed struct {
@@ -149,7 +140,7 @@ type speed struct {
 func toReport(res domain.Analysis) report {
 	rv := res.Review
 	out := report{URL: rv.SiteURL, Score: rv.Score, Band: string(domain.BandOf(rv.Score)), Summary: res.Summary,
-		Checks: []check{}, Findings: []finding{}, Notes: []finding{}, Insights: []insight{}, Ideas: []idea{},
+		Checks: []check{}, Findings: []finding{}, Notes: []finding{}, Insights: []insight{}, Ideas: []write.IdeaText{},
 		Speed: speed{Note: "Measured from the page's HTML and file headers; lab metrics from a browser are not measured yet."}}
 	for _, c := range rv.Checks {
 		ck := check{ID: c.Check, Group: c.Group, Earned: c.Earned, Weight: c.Weight}
@@ -177,7 +168,7 @@ func toReport(res domain.Analysis) report {
 		out.Insights = append(out.Insights, insight{Text: in.Text, Evidence: in.Evidence})
 	}
 	for _, i := range res.Ideas {
-		out.Ideas = append(out.Ideas, idea{Title: i.Title, WhyNow: i.WhyNow, Channel: i.Channel, SubjectLine: i.SubjectLine,
+		out.Ideas = append(out.Ideas, write.IdeaText{Title: i.Title, WhyNow: i.WhyNow, Channel: i.Channel, SubjectLine: i.SubjectLine,
 			Body: i.Body, Products: append([]string{}, i.Products...), Timing: i.Timing})
 	}
 	return out

@@ -17,20 +17,20 @@ const MaxProducts = 250
 // Product is one item the store sells, as read from its public catalogue
 // (Shopify's /products.json) or from the structured data on its pages.
 type Product struct {
-	Name           string
-	URL            string
-	Type           string
-	Vendor         string
-	Price          float64 // lowest variant price
-	MaxPrice       float64 // highest variant price
-	CompareAt      float64 // highest "was" price, 0 when not on sale
-	Currency       string
-	Description    string // plain text, shortened
-	HasDescription bool
-	Images         int // -1 when unknown
-	Variants       int
-	Available      bool
-	Source         string // "products.json", "json-ld" or "meta"
+	Name           string  `json:"name"`
+	URL            string  `json:"url,omitempty"`
+	Type           string  `json:"type,omitempty"`
+	Vendor         string  `json:"vendor,omitempty"`
+	Price          float64 `json:"price,omitempty"`          // lowest variant price
+	MaxPrice       float64 `json:"maxPrice,omitempty"`       // highest variant price
+	CompareAt      float64 `json:"compareAtPrice,omitempty"` // highest "was" price, 0 when not on sale
+	Currency       string  `json:"currency,omitempty"`
+	Description    string  `json:"description,omitempty"` // plain text, shortened
+	HasDescription bool    `json:"-"`
+	Images         int     `json:"-"` // -1 when unknown
+	Variants       int     `json:"-"`
+	Available      bool    `json:"available"`
+	Source         string  `json:"-"` // "products.json", "json-ld" or "meta"
 }
 
 var tagRE = regexp.MustCompile(`(?s)<[^>]*>`)

@@ -32,23 +32,12 @@ type Brief struct {
 	Currency     string         `json:"currency"`
 	Audience     string         `json:"audience"`
 	ProductTypes []string       `json:"productTypes"`
-	Products     []BriefProduct `json:"products"`
+	Products     []page.Product `json:"products"` // each with its currency
 	Prices       PriceStats     `json:"prices"`
 	Score        int            `json:"score"`
 	Findings     []BriefFinding `json:"findings"` // failed checks, most points lost first
 	Occasions    []BriefDate    `json:"occasions"`
 	Today        string         `json:"today"` // YYYY-MM-DD
-}
-
-// BriefProduct is one product as the generator sees it.
-type BriefProduct struct {
-	Name      string  `json:"name"`
-	Type      string  `json:"type,omitempty"`
-	Price     float64 `json:"price,omitempty"`
-	Display   string  `json:"displayPrice,omitempty"`
-	OnSale    bool    `json:"onSale,omitempty"`
-	Available bool    `json:"available"`
-	URL       string  `json:"url,omitempty"`
 }
 
 // PriceStats summarise the catalogue's prices.
@@ -94,11 +83,8 @@ func BuildBrief(s *site.Site, rv domain.Review, now time.Time) Brief {
 		}
 	}
 	for _, p := range cat.Products[:min(maxBriefProducts, len(cat.Products))] {
-		bp := BriefProduct{Name: p.Name, Type: p.Type, Price: p.Price, OnSale: p.CompareAt > 0, Available: p.Available, URL: p.URL}
-		if p.Price > 0 {
-			bp.Display = words.Money(p.Price, words.FirstNonEmpty(p.Currency, cat.Currency))
-		}
-		b.Products = append(b.Products, bp)
+		p.Currency = words.FirstNonEmpty(p.Currency, cat.Currency)
+		b.Products = append(b.Products, p)
 	}
 	b.Audience = audienceOf(s, cat.Products)
 	lost := map[string]int{}

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode"
 
+	"uplift.dev/categories/internal/analysis/page"
 	"uplift.dev/categories/internal/analysis/review"
 	"uplift.dev/categories/internal/analysis/words"
 )
@@ -59,6 +60,14 @@ type detWriter struct{ b Brief }
 
 func (g *detWriter) price(v float64) string { return words.Money(v, g.b.Currency) }
 
+// show is a product's price for people, "" when it has none.
+func (g *detWriter) show(p page.Product) string {
+	if p.Price <= 0 {
+		return ""
+	}
+	return words.Money(p.Price, words.FirstNonEmpty(p.Currency, g.b.Currency))
+}
+
 // band is the usual price band, "$12–$45" or "$19.99" when it is one price.
 func (g *detWriter) band() string {
 	return words.PriceRange(g.b.Prices.Low, g.b.Prices.High, g.b.Currency)
@@ -73,14 +82,14 @@ func (g *detWriter) summary() string {
 		}
 		return fmt.Sprintf("%s: %s We could not find product prices on the pages we read, so this summary comes from the site's own description.", b.StoreName, strings.TrimRight(words.Truncate(desc, 240), ".")+".")
 	}
-	what := "products such as " + words.JoinAnd(g.names(g.b.Products, 3))
+	what := "products such as " + words.JoinAnd(page.ProductNames(g.b.Products, 3))
 	if len(b.ProductTypes) > 0 {
 		what = strings.ToLower(words.JoinAnd(b.ProductTypes[:min(3, len(b.ProductTypes))]))
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s sells %s online to %s.", b.StoreName, what, b.Audience)
 	if len(b.ProductTypes) > 0 {
-		fmt.Fprintf(&sb, " Its catalogue (%s read) includes %s.", words.Plural(len(b.Products), "product", "products"), words.JoinAnd(g.names(b.Products, 3)))
+		fmt.Fprintf(&sb, " Its catalogue (%s read) includes %s.", words.Plural(len(b.Products), "product", "products"), words.JoinAnd(page.ProductNames(b.Products, 3)))
 	} else {
 		fmt.Fprintf(&sb, " We read %s.", words.Plural(len(b.Products), "product", "products"))
 	}
@@ -100,20 +109,9 @@ func (g *detWriter) summary() string {
 	return sb.String()
 }
 
-func (g *detWriter) names(ps []BriefProduct, n int) []string {
-	var out []string
-	for _, p := range ps {
-		if len(out) == n {
-			break
-		}
-		out = append(out, p.Name)
-	}
-	return out
-}
-
 // available returns the products that can be bought, in catalogue order.
-func (g *detWriter) available() []BriefProduct {
-	var out []BriefProduct
+func (g *detWriter) available() []page.Product {
+	var out []page.Product
 	for _, p := range g.b.Products {
 		if p.Available {
 			out = append(out, p)
@@ -126,8 +124,8 @@ func (g *detWriter) available() []BriefProduct {
 }
 
 // core returns up to n available products priced in the store's usual band.
-func (g *detWriter) core(n int, skip ...string) []BriefProduct {
-	var out []BriefProduct
+func (g *detWriter) core(n int, skip ...string) []page.Product {
+	var out []page.Product
 	pr := g.b.Prices
 	for _, p := range g.available() {
 		if len(out) < n && !slices.Contains(skip, p.Name) && (pr.Count == 0 || p.Price == 0 || (p.Price >= pr.Low && p.Price <= pr.High)) {
@@ -135,15 +133,15 @@ func (g *detWriter) core(n int, skip ...string) []BriefProduct {
 		}
 	}
 	for _, p := range g.available() {
-		if len(out) < n && !slices.Contains(skip, p.Name) && !slices.ContainsFunc(out, func(o BriefProduct) bool { return o.Name == p.Name }) {
+		if len(out) < n && !slices.Contains(skip, p.Name) && !slices.ContainsFunc(out, func(o page.Product) bool { return o.Name == p.Name }) {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-func (g *detWriter) cheapest() (BriefProduct, bool) {
-	var best BriefProduct
+func (g *detWriter) cheapest() (page.Product, bool) {
+	var best page.Product
 	for _, p := range g.available() {
 		if p.Price > 0 && (best.Name == "" || p.Price < best.Price) {
 			best = p
@@ -152,8 +150,8 @@ func (g *detWriter) cheapest() (BriefProduct, bool) {
 	return best, best.Name != ""
 }
 
-func (g *detWriter) priciest() (BriefProduct, bool) {
-	var best BriefProduct
+func (g *detWriter) priciest() (page.Product, bool) {
+	var best page.Product
 	for _, p := range g.available() {
 		if p.Price > best.Price {
 			best = p
@@ -162,11 +160,11 @@ func (g *detWriter) priciest() (BriefProduct, bool) {
 	return best, best.Name != ""
 }
 
-func (g *detWriter) lines(ps []BriefProduct) string {
+func (g *detWriter) lines(ps []page.Product) string {
 	var b strings.Builder
 	for _, p := range ps {
-		if p.Display != "" {
-			fmt.Fprintf(&b, "• %s — %s\n", p.Name, p.Display)
+		if d := g.show(p); d != "" {
+			fmt.Fprintf(&b, "• %s — %s\n", p.Name, d)
 		} else {
 			fmt.Fprintf(&b, "• %s\n", p.Name)
 		}
@@ -174,13 +172,8 @@ func (g *detWriter) lines(ps []BriefProduct) string {
 	return b.String()
 }
 
-func names(ps []BriefProduct) []string {
-	out := make([]string, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, p.Name)
-	}
-	return out
-}
+// names are the products' names, all of them.
+func names(ps []page.Product) []string { return page.ProductNames(ps, len(ps)) }
 
 func parseDay(s string) (time.Time, bool) {
 	t, err := time.Parse(time.DateOnly, s)
@@ -290,7 +283,7 @@ func (g *detWriter) ideas() []IdeaText {
 	return out[:min(5, len(out))]
 }
 
-func (g *detWriter) occasionEmail(o BriefDate, picks []BriefProduct) (IdeaText, bool) {
+func (g *detWriter) occasionEmail(o BriefDate, picks []page.Product) (IdeaText, bool) {
 	b := g.b
 	p, ok := g.planFor(o)
 	if !ok {
@@ -342,7 +335,7 @@ func (g *detWriter) occasionEmail(o BriefDate, picks []BriefProduct) (IdeaText, 
 		Timing: upperFirst(strings.Join(timing, "; ")) + "."}, true
 }
 
-func (g *detWriter) occasionSocial(o BriefDate, picks []BriefProduct) (IdeaText, bool) {
+func (g *detWriter) occasionSocial(o BriefDate, picks []page.Product) (IdeaText, bool) {
 	b := g.b
 	p, ok := g.planFor(o)
 	if !ok {
@@ -365,8 +358,8 @@ func (g *detWriter) occasionSocial(o BriefDate, picks []BriefProduct) (IdeaText,
 		if i > 0 {
 			post.WriteString(" Or ")
 		}
-		if p.Display != "" {
-			fmt.Fprintf(&post, "%s, %s.", p.Name, p.Display)
+		if d := g.show(p); d != "" {
+			fmt.Fprintf(&post, "%s, %s.", p.Name, d)
 		} else {
 			fmt.Fprintf(&post, "%s.", p.Name)
 		}
@@ -403,7 +396,7 @@ func (g *detWriter) fixIdea() IdeaText {
 		offer := "10% off your first order"
 		if hasEntry {
 			prods = []string{entry.Name}
-			offer = fmt.Sprintf("10%% off your first order — %s from %s", entry.Name, entry.Display)
+			offer = fmt.Sprintf("10%% off your first order — %s from %s", entry.Name, g.show(entry))
 		}
 		return IdeaText{Title: "Start a welcome list with a first-order offer", Channel: ChannelOnsite,
 			WhyNow:      fmt.Sprintf("Your website review found no newsletter sign-up (%d points lost), so visitors who do not buy today are gone for good.", failed[review.CheckEmailCapture]),
@@ -451,10 +444,10 @@ func (g *detWriter) starterIdea() (IdeaText, bool) {
 	}
 	return IdeaText{Title: fmt.Sprintf("Win new customers with %s", entry.Name), Channel: ChannelAds,
 		WhyNow: fmt.Sprintf("Your cheapest product is %s (%s) while most sell for %s: a low-risk first order that introduces new shoppers to %s.",
-			entry.Name, entry.Display, g.band(), b.StoreName),
-		SubjectLine: fmt.Sprintf("Try %s for just %s", entry.Name, entry.Display),
+			entry.Name, g.show(entry), g.band(), b.StoreName),
+		SubjectLine: fmt.Sprintf("Try %s for just %s", entry.Name, g.show(entry)),
 		Body: fmt.Sprintf("Ad for people who do not know you yet: \"New to %s? Start with %s — %s.\" Link straight to the product page%s. Retarget buyers a week later with your core range.",
-			b.StoreName, entry.Name, entry.Display, urlSuffix(entry.URL)),
+			b.StoreName, entry.Name, g.show(entry), urlSuffix(entry.URL)),
 		Products: []string{entry.Name}, Timing: "Run for two weeks with a small daily budget; keep it going if the cost per first order is under your margin on it."}, true
 }
 
@@ -465,7 +458,7 @@ func (g *detWriter) premiumIdea() (IdeaText, bool) {
 		return IdeaText{}, false
 	}
 	return IdeaText{Title: fmt.Sprintf("Spotlight your flagship: %s", top.Name), Channel: ChannelEmail,
-		WhyNow:      fmt.Sprintf("%s is your most expensive product at %s, above your usual %s; one sale is worth several ordinary orders.", top.Name, top.Display, g.band()),
+		WhyNow:      fmt.Sprintf("%s is your most expensive product at %s, above your usual %s; one sale is worth several ordinary orders.", top.Name, g.show(top), g.band()),
 		SubjectLine: fmt.Sprintf("Why %s is worth it", top.Name),
 		Body: fmt.Sprintf("Hi {first_name},\n\n%s is the piece we are proudest of. Here is what goes into it, and why customers keep it for years. %s\n\n[See %s]",
 			top.Name, "Show three close-up photos and one customer quote.", top.Name),

@@ -9,13 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"uplift.dev/categories/internal/analysis/page"
 	"uplift.dev/categories/internal/analysis/review"
 )
 
 func testBrief() Brief {
 	return Brief{
 		StoreName: "Bramble Honey", SiteURL: "https://bramble.example/", Currency: "GBP", Audience: "food lovers",
-		Products:  []BriefProduct{{Name: "Wildflower Honey 340g", Price: 12, Display: "£12", Available: true}, {Name: "Cut Honeycomb 400g", Price: 45, Display: "£45", Available: true}},
+		Products:  []page.Product{{Name: "Wildflower Honey 340g", Price: 12, Currency: "GBP", Available: true}, {Name: "Cut Honeycomb 400g", Price: 45, Currency: "GBP", Available: true}},
 		Prices:    PriceStats{Count: 2, Min: 12, Max: 45, Median: 45, Low: 12, High: 45},
 		Findings:  []BriefFinding{{Check: review.CheckEmailCapture, Title: "No newsletter sign-up", PointsLost: 5}},
 		Occasions: []BriefDate{{Name: "Valentine's Day", Date: "2026-02-14", DaysAway: 25, Gift: true}},
