@@ -8,6 +8,7 @@ package events
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -41,6 +42,7 @@ const (
 	SubjectReportUpdated          = "uplift.categories.report_updated"
 	SubjectStoreSignalsUpdated    = "uplift.stores.signals_updated"
 	SubjectDailyReportReady       = "uplift.stores.daily_report_ready"
+	SubjectWeeklyReviewReady      = "uplift.categories.weekly_review_ready"
 )
 
 //go:embed migrations/*.sql
@@ -203,6 +205,74 @@ func Consume(ctx context.Context, js jetstream.JetStream, pool *pgxpool.Pool, lo
 			return
 		}
 		_ = msg.Ack()
+	})
+	if err != nil {
+		return fmt.Errorf("consume %s: %w", durable, err)
+	}
+	<-ctx.Done()
+	cc.Stop()
+	return nil
+}
+
+// RetryLater is an error a ConsumeEach handler returns to have its message
+// delivered again after Delay, without a warning in the log: the work is
+// held elsewhere for now (e.g. another replica's run).
+type RetryLater struct {
+	Delay time.Duration
+	Err   error
+}
+
+func (e *RetryLater) Error() string { return e.Err.Error() }
+func (e *RetryLater) Unwrap() error { return e.Err }
+
+// ConsumeEach runs a durable consumer like Consume, but calls h with no
+// transaction open: for long work (reading a website for minutes) that must
+// not hold a database transaction, and whose handler is idempotent on its
+// own (it claims the work and records the result in short transactions of
+// its own). While h runs the message's lease is renewed every leaseEvery,
+// so JetStream does not deliver it again meanwhile.
+func ConsumeEach(ctx context.Context, js jetstream.JetStream, log *slog.Logger, durable, subject string,
+	leaseEvery time.Duration, h func(ctx context.Context, msg jetstream.Msg) error) error {
+	cons, err := js.CreateOrUpdateConsumer(ctx, StreamName, jetstream.ConsumerConfig{
+		Durable:       durable,
+		FilterSubject: subject,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		MaxDeliver:    -1,
+		AckWait:       30 * time.Second,
+	})
+	if err != nil {
+		return fmt.Errorf("consume %s: %w", durable, err)
+	}
+	if leaseEvery <= 0 {
+		leaseEvery = 10 * time.Second
+	}
+	cc, err := cons.Consume(func(msg jetstream.Msg) {
+		stop := make(chan struct{})
+		go func() {
+			t := time.NewTicker(leaseEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-t.C:
+					_ = msg.InProgress()
+				}
+			}
+		}()
+		err := h(ctx, msg)
+		close(stop)
+		var later *RetryLater
+		switch {
+		case errors.As(err, &later):
+			log.Info("event held elsewhere; will retry", "consumer", durable, "subject", msg.Subject(), "err", err)
+			_ = msg.NakWithDelay(later.Delay)
+		case err != nil:
+			log.Warn("event handling failed; will retry", "consumer", durable, "subject", msg.Subject(), "err", err)
+			_ = msg.NakWithDelay(2 * time.Second)
+		default:
+			_ = msg.Ack()
+		}
 	})
 	if err != nil {
 		return fmt.Errorf("consume %s: %w", durable, err)

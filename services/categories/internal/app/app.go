@@ -44,10 +44,22 @@ type Repository interface {
 	// readers see the bar move.
 	ReviewProgress(ctx context.Context, categoryID, reportID string, pct int, step string) error
 	// FinishReview stores a READY report, its insights and ideas and the
-	// summary on the category, and publishes ReportUpdated. It reports false,
-	// storing nothing but the report's failure, when a newer report has
-	// replaced this one meanwhile.
-	FinishReview(ctx context.Context, categoryID, reportID string, a domain.Analysis) (bool, error)
+	// summary on the category, and publishes ReportUpdated (and, for a
+	// weekly re-review, WeeklyReviewReady with weekly), in one short
+	// transaction. It reports false, storing nothing but the report's
+	// failure, when a newer report has replaced this one meanwhile.
+	FinishReview(ctx context.Context, categoryID, reportID string, a domain.Analysis, weekly *domain.WeeklyReview) (bool, error)
+	// ClaimReview marks a GENERATING report as being read until until, and
+	// commits at once; false when another run holds it or it is done.
+	ClaimReview(ctx context.Context, reportID string, until time.Time) (bool, error)
+	// WeeklyReviewCandidates lists the categories with a website and the
+	// weekly email on, each with the newest week started.
+	WeeklyReviewCandidates(ctx context.Context) ([]domain.WeeklyReviewCandidate, error)
+	// StartWeeklyReview claims the category's week and starts its review
+	// (the report newReport makes, with ReviewRequested) in one
+	// transaction; false when the week was started already or the
+	// category no longer has a website or wants the email.
+	StartWeeklyReview(ctx context.Context, categoryID, week string, newReport func(domain.Category) *domain.Report) (bool, error)
 	// FailReview marks a report FAILED with a message for people and publishes ReportUpdated.
 	FailReview(ctx context.Context, categoryID, reportID, message string) error
 	// DeleteOwnedBy deletes every category ownerID owns with everything
@@ -213,16 +225,22 @@ func (a *App) CreateFromSignUp(ctx context.Context, s SignUp) error {
 
 // CreateCategory creates (or finds) the caller's own category, the one the
 // users service assigned them, and links a Shopify category id remembered
-// from before sign-up. Calling it again changes nothing. It is never an
-// action on behalf (the category is always the caller's own, and another
-// owner's is refused), so it writes no audit row.
-func (a *App) CreateCategory(ctx context.Context, caller domain.Caller, email, shopifyID string) (domain.Category, error) {
+// from before sign-up and the browser's time zone (empty: none sent; it
+// fills only a category without one). Calling it again changes nothing. It
+// is never an action on behalf (the category is always the caller's own,
+// and another owner's is refused), so it writes no audit row.
+func (a *App) CreateCategory(ctx context.Context, caller domain.Caller, email, shopifyID, timeZone string) (domain.Category, error) {
 	if caller.UID == "" {
 		return domain.Category{}, domain.ErrPermissionDenied
 	}
 	shopifyID, err := domain.NormalizeShopifyID(shopifyID)
 	if err != nil {
 		return domain.Category{}, err
+	}
+	if timeZone != "" {
+		if err := domain.ValidateTimeZone(timeZone); err != nil {
+			return domain.Category{}, err
+		}
 	}
 	id, err := a.profiles.OwnCategoryID(ctx, caller.UID)
 	if err != nil {
@@ -235,7 +253,7 @@ func (a *App) CreateCategory(ctx context.Context, caller domain.Caller, email, s
 	if name, err = domain.NormalizeLabel(name); err != nil {
 		name = ""
 	}
-	c, err := a.repo.Ensure(ctx, domain.Category{ID: id, OwnerID: caller.UID, Name: name, ShopifyCategoryID: shopifyID})
+	c, err := a.repo.Ensure(ctx, domain.Category{ID: id, OwnerID: caller.UID, Name: name, ShopifyCategoryID: shopifyID, TimeZone: timeZone})
 	if err != nil {
 		return domain.Category{}, err
 	}
@@ -271,6 +289,8 @@ func (a *App) UpdateLabel(ctx context.Context, caller domain.Caller, id, name st
 type ContentParams struct {
 	SiteURL            *string
 	DisableWeeklyEmail *bool
+	// TimeZone, when set, changes the business's IANA time zone.
+	TimeZone *string
 }
 
 // UpdateContentParams saves the profile's inputs. A new website is read
@@ -280,6 +300,11 @@ func (a *App) UpdateContentParams(ctx context.Context, caller domain.Caller, id 
 	cat, err := a.authorized(ctx, caller, id)
 	if err != nil {
 		return domain.Category{}, err
+	}
+	if in.TimeZone != nil {
+		if err := domain.ValidateTimeZone(*in.TimeZone); err != nil {
+			return domain.Category{}, err
+		}
 	}
 	site := ""
 	if in.SiteURL != nil && strings.TrimSpace(*in.SiteURL) != "" {
@@ -309,6 +334,9 @@ func (a *App) UpdateContentParams(ctx context.Context, caller domain.Caller, id 
 		}
 		if in.DisableWeeklyEmail != nil {
 			c.DisableWeeklyEmail = *in.DisableWeeklyEmail
+		}
+		if in.TimeZone != nil {
+			c.TimeZone = *in.TimeZone
 		}
 		return eff, nil
 	})

@@ -26,11 +26,16 @@ type memRepo struct {
 	effects  []domain.Effects
 	progress []int
 	signals  map[string]domain.StoreSignals
+	// weekly: started weeks by category; claims: claimed report ids;
+	// weeklyReady: what FinishReview published for the weekly email.
+	weekly      map[string][]string
+	claims      map[string]bool
+	weeklyReady []domain.WeeklyReview
 }
 
 func newMemRepo() *memRepo {
 	return &memRepo{cats: map[string]domain.Category{}, ideas: map[string][]domain.Idea{}, stale: map[string]bool{},
-		signals: map[string]domain.StoreSignals{}}
+		signals: map[string]domain.StoreSignals{}, weekly: map[string][]string{}, claims: map[string]bool{}}
 }
 
 func (m *memRepo) Ensure(_ context.Context, c domain.Category) (domain.Category, error) {
@@ -47,6 +52,9 @@ func (m *memRepo) Ensure(_ context.Context, c domain.Category) (domain.Category,
 		}
 		if got.ShopifyCategoryID == "" {
 			got.ShopifyCategoryID = c.ShopifyCategoryID
+		}
+		if got.TimeZone == "" {
+			got.TimeZone = c.TimeZone
 		}
 		m.cats[c.ID] = got
 	}
@@ -218,9 +226,12 @@ func (m *memRepo) ReviewProgress(_ context.Context, _, id string, pct int, step 
 	return nil
 }
 
-func (m *memRepo) FinishReview(_ context.Context, cat, id string, a domain.Analysis) (bool, error) {
+func (m *memRepo) FinishReview(_ context.Context, cat, id string, a domain.Analysis, weekly *domain.WeeklyReview) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if weekly != nil {
+		m.weeklyReady = append(m.weeklyReady, *weekly)
+	}
 	ideas := slices.Clone(a.Ideas)
 	for i := range ideas {
 		ideas[i].ID = uuid.NewString()
@@ -529,15 +540,15 @@ func TestWhoMayActOnACategory(t *testing.T) {
 func TestCreateCategoryLinksShopifyOnceAndIsSafeToRepeat(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	c, err := f.app.CreateCategory(ctx, f.owner, "mugs@example.com", "shopify-1")
+	c, err := f.app.CreateCategory(ctx, f.owner, "mugs@example.com", "shopify-1", "")
 	if err != nil || c.ID != f.catID || c.ShopifyCategoryID != "shopify-1" || c.Name != "Mugs & Co" {
 		t.Fatalf("%+v %v", c, err)
 	}
-	c, err = f.app.CreateCategory(ctx, f.owner, "mugs@example.com", "shopify-2")
+	c, err = f.app.CreateCategory(ctx, f.owner, "mugs@example.com", "shopify-2", "")
 	if err != nil || c.ShopifyCategoryID != "shopify-1" {
 		t.Fatalf("second call changed the link: %+v %v", c, err)
 	}
-	if _, err := f.app.CreateCategory(ctx, domain.Caller{UID: "ghost"}, "", ""); !errors.Is(err, domain.ErrNoProfile) {
+	if _, err := f.app.CreateCategory(ctx, domain.Caller{UID: "ghost"}, "", "", ""); !errors.Is(err, domain.ErrNoProfile) {
 		t.Fatalf("no profile: %v", err)
 	}
 }

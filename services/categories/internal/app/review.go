@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
+	"time"
 
 	"uplift.dev/categories/internal/domain"
 )
@@ -17,6 +19,13 @@ type ReviewRequest struct {
 // read. It does nothing for a report that is finished already or that a
 // newer report has replaced, so redelivery and out-of-date requests are
 // harmless.
+//
+// The website is read with no database transaction open (issue 13): the
+// run first claims the report (ClaimReview, committed at once), then reads
+// the site, then records the result with its events in one short
+// transaction (FinishReview). A report another run holds is ErrReviewHeld,
+// to be retried once that run's claim has lapsed (it crashed) or the report
+// is done (the retry then finds nothing to do).
 //
 // A returned error means "try again later" (e.g. shutting down); a site that
 // cannot be read is a FAILED report, not an error.
@@ -56,6 +65,14 @@ func (a *App) RunReview(ctx context.Context, req ReviewRequest) error {
 		previous = prev.Review
 	}
 
+	claimed, err := a.repo.ClaimReview(ctx, rep.ID, a.now().Add(a.opts.ReviewTimeout+claimSlack))
+	if err != nil {
+		return err
+	}
+	if !claimed {
+		return ErrReviewHeld
+	}
+
 	rctx, cancel := context.WithTimeout(ctx, a.opts.ReviewTimeout)
 	defer cancel()
 	progress := func(pct int, step string) {
@@ -75,10 +92,61 @@ func (a *App) RunReview(ctx context.Context, req ReviewRequest) error {
 	if analysis.Review.SiteURL == "" {
 		analysis.Review.SiteURL = rep.SiteURL
 	}
-	done, err := a.repo.FinishReview(ctx, cat.ID, rep.ID, analysis)
+	var weekly *domain.WeeklyReview
+	if rep.Week != "" {
+		w := domain.NewWeeklyReview(cat, rep.ID, rep.Week, analysis, previous)
+		weekly = &w
+	}
+	done, err := a.repo.FinishReview(ctx, cat.ID, rep.ID, analysis, weekly)
 	if err != nil {
 		return err
 	}
 	a.log.InfoContext(ctx, "review finished", "category", cat.ID, "report", rep.ID, "score", analysis.Review.Score, "current", done)
 	return nil
+}
+
+// ErrReviewHeld means another run holds the report's claim; try later.
+var ErrReviewHeld = errors.New("another run is reviewing this report")
+
+// claimSlack is how long past the review's own time limit a claim holds,
+// so a run that is still writing its result is not overtaken.
+const claimSlack = time.Minute
+
+// StartDueWeeklyReviews starts the weekly re-review of every category whose
+// week is due (domain.WeeklyReviewSlot in the category's time zone, UTC
+// while none is known): a new report, not the stored one, requested like
+// any review, whose result also publishes WeeklyReviewReady for the email.
+// The worker runs it on a timer; replicas may run it at the same moment,
+// and the week's row in weekly_reviews, written with the outbox row, lets
+// exactly one of them start it. It returns how many it started.
+func (a *App) StartDueWeeklyReviews(ctx context.Context) (int, error) {
+	cands, err := a.repo.WeeklyReviewCandidates(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("weekly reviews: %w", err)
+	}
+	var errs []error
+	started := 0
+	for _, c := range cands {
+		if ctx.Err() != nil {
+			break
+		}
+		week, due := domain.WeeklyReviewSlot.Due(a.now(), domain.Category{TimeZone: c.TimeZone}.Location(), c.LastWeek)
+		if !due {
+			continue
+		}
+		ok, err := a.repo.StartWeeklyReview(ctx, c.CategoryID, week.String(), func(cat domain.Category) *domain.Report {
+			r := a.newReport(&cat)
+			r.Week = week.String()
+			return r
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("weekly review of %s for %s: %w", c.CategoryID, week, err))
+			continue
+		}
+		if ok {
+			started++
+			a.log.InfoContext(ctx, "weekly review started", "category", c.CategoryID, "week", week.String())
+		}
+	}
+	return started, errors.Join(errs...)
 }

@@ -63,7 +63,11 @@ type Category struct {
 	DisableWeeklyEmail    bool
 	DisableBusinessReport bool
 	ShopifyCategoryID     string
-	CreatedAt             time.Time
+	// TimeZone is the business's IANA time zone ("Europe/Paris"), empty
+	// while unknown: from the browser at sign-up, changeable in the
+	// business profile. The weekly website review follows it.
+	TimeZone  string
+	CreatedAt time.Time
 	// LastDigestRequestedAt is when the AI digest was last requested; zero
 	// if never.
 	LastDigestRequestedAt time.Time
@@ -84,7 +88,8 @@ func (c *Category) RequestDigest(now time.Time) error {
 // email switch. The digest service keeps these for its emails.
 func AnnouncedChange(before, after Category) bool {
 	return before.Name != after.Name || before.SiteURL != after.SiteURL ||
-		before.DisableWeeklyEmail != after.DisableWeeklyEmail || before.DisableBusinessReport != after.DisableBusinessReport
+		before.DisableWeeklyEmail != after.DisableWeeklyEmail || before.DisableBusinessReport != after.DisableBusinessReport ||
+		before.TimeZone != after.TimeZone
 }
 
 // DigestRequest is what the AI digest email shows, read from the

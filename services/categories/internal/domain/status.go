@@ -28,6 +28,9 @@ type Report struct {
 	Insights   []Insight
 	Ideas      []Idea
 	CreatedAt  time.Time
+	// Week is the store-local Monday (YYYY-MM-DD) of a weekly re-review,
+	// empty for a review a person started.
+	Week string
 }
 
 // ClampProgress keeps a reported percentage in 0–100, so a misbehaving

@@ -6,6 +6,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"google.golang.org/grpc"
 
@@ -18,6 +19,7 @@ import (
 	"uplift.dev/categories/internal/ports/grpcport"
 	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
+	"uplift.dev/platform/schedule"
 	"uplift.dev/platform/service"
 )
 
@@ -28,6 +30,11 @@ type Deps struct {
 	UsersAddr string
 	Analyzer  app.Analyzer
 	Options   app.Options
+	// WeeklyPoll is how often categories are checked for a due weekly
+	// website review; 0 turns the schedule off on this replica.
+	WeeklyPoll time.Duration
+	// Now is the clock the schedule reads; nil is time.Now. Tests move it.
+	Now func() time.Time
 }
 
 // Wire returns the service's wiring for a started runtime.
@@ -39,17 +46,29 @@ func Wire(d Deps) service.Wire {
 		}
 		repo := postgres.New(rt.Pool)
 		a := app.New(repo, d.Analyzer, users.New(conn), rt.Log, d.Options)
+		if d.Now != nil {
+			a = a.WithClock(d.Now)
+		}
 		consumers := eventport.Consumers{JS: rt.JS, Pool: rt.Pool, Repo: repo, App: a, Log: rt.Log}
 		closeConn := func(ctx context.Context) error {
 			<-ctx.Done()
 			return conn.Close()
 		}
+		workers := []func(context.Context) error{consumers.RunUsers, consumers.RunUsersDeleted, consumers.RunUnsubscribed,
+			consumers.RunEmailKindUnsubscribed, consumers.RunReviews, consumers.RunStoreSignals, closeConn}
+		if d.WeeklyPoll > 0 {
+			workers = append(workers, func(ctx context.Context) error {
+				return schedule.Every(ctx, d.WeeklyPoll, func(ctx context.Context) error {
+					_, err := a.StartDueWeeklyReviews(ctx)
+					return err
+				}, func(err error) { rt.Log.Warn("weekly reviews round failed; will retry", "err", err) })
+			})
+		}
 		return grpcserver.Options{
-				Public: grpcport.PublicMethods,
-				Register: func(s *grpc.Server) {
-					categoriesv1.RegisterCategoriesServiceServer(s, &grpcport.Server{App: a, Log: rt.Log})
-				},
-			}, []func(context.Context) error{consumers.RunUsers, consumers.RunUsersDeleted, consumers.RunUnsubscribed,
-				consumers.RunEmailKindUnsubscribed, consumers.RunReviews, consumers.RunStoreSignals, closeConn}, nil
+			Public: grpcport.PublicMethods,
+			Register: func(s *grpc.Server) {
+				categoriesv1.RegisterCategoriesServiceServer(s, &grpcport.Server{App: a, Log: rt.Log})
+			},
+		}, workers, nil
 	}
 }

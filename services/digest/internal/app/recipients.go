@@ -148,6 +148,44 @@ func (a *App) QueueDailyReport(ctx context.Context, out DigestOutbox, r domain.D
 	return a.add(ctx, out, e)
 }
 
+// QueueWeeklyReview queues the weekly website review email of a store to
+// the category's owner (the event's, else the stored store's), keyed by
+// category and week, with the store's newest name. ErrNoRecipient when the
+// owner's address is not known. Whether the owner turned the weekly email
+// off is checked when it is sent, so a suppressed one stays in the send log.
+func (a *App) QueueWeeklyReview(ctx context.Context, out DigestOutbox, w domain.WeeklyReview) error {
+	if w.CategoryID == "" {
+		return domain.ErrMissingID
+	}
+	if w.OwnerUserID == "" {
+		owner, err := out.CategoryOwner(ctx, w.CategoryID)
+		if err != nil {
+			return err
+		}
+		w.OwnerUserID = owner
+	}
+	if w.OwnerUserID == "" {
+		return ErrNoRecipient
+	}
+	rc, ok, err := out.Recipient(ctx, w.OwnerUserID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrNoRecipient
+	}
+	if name, err := out.StoreName(ctx, w.CategoryID); err != nil {
+		return err
+	} else if name != "" {
+		w.StoreName = name
+	}
+	e, err := domain.NewWeeklyReview(w, rc.Email)
+	if err != nil {
+		return err
+	}
+	return a.add(ctx, out, e)
+}
+
 // ChangeSubscription applies an unsubscribe link's token: off turns its
 // kind off for its user, !off back on. It returns what the token allowed;
 // domain.ErrTokenInvalid or domain.ErrTokenExpired refuse the link.

@@ -45,7 +45,8 @@ const (
 const (
 	// KindAIDigest is the AI email digest sent on demand (sendAIEmailDigest).
 	KindAIDigest Kind = "ai_digest"
-	// KindWeeklyReview is the weekly website review (not built yet).
+	// KindWeeklyReview is the weekly website review, each Monday morning
+	// in the store's time zone (WeeklyReviewReady).
 	KindWeeklyReview Kind = "weekly_review"
 	// KindDailyReport is the daily business report, each morning in the
 	// store's time zone (DailyReportReady).
@@ -117,6 +118,20 @@ type Params struct {
 	BestSeller string         `json:"bestSeller,omitempty"`
 	Summary    string         `json:"summary,omitempty"`
 	Action     string         `json:"action,omitempty"`
+
+	// The weekly website review's content (WeeklyReviewReady); its idea
+	// is Ideas[0]. The lists are bounded, the counts are not.
+	Week          string    `json:"week,omitempty"`
+	Score         int       `json:"score,omitempty"`
+	Band          string    `json:"band,omitempty"`
+	PreviousScore *int      `json:"previousScore,omitempty"`
+	NewFindings   []Finding `json:"newFindings,omitempty"`
+	FixedFindings []Finding `json:"fixedFindings,omitempty"`
+	OpenFindings  []Finding `json:"openFindings,omitempty"`
+	TopFixes      []Finding `json:"topFixes,omitempty"`
+	NewCount      int       `json:"newCount,omitempty"`
+	FixedCount    int       `json:"fixedCount,omitempty"`
+	OpenCount     int       `json:"openCount,omitempty"`
 }
 
 // Insight is one insight an email shows.

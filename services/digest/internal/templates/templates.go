@@ -4,7 +4,7 @@
 // escaped for its context; copy lives in files/ so it reads as copy.
 //
 // Transactional mail uses files/layout.*; the emails a person may turn off
-// (the AI digest now, the weekly review and daily report later) use
+// (the AI digest, the weekly website review and the daily report) use
 // files/recurring_layout.*: a hidden preheader, the store's name, a single
 // column at most 600 px wide with system fonts and big tap targets, and a
 // footer with the unsubscribe link. Styles are written inline in the
@@ -19,6 +19,7 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"net/url"
+	"strconv"
 	"strings"
 	texttemplate "text/template"
 	"time"
@@ -41,6 +42,7 @@ var subjects = map[domain.Kind]string{
 	domain.KindPasswordReset:  "Reset your Uplift password",
 	domain.KindAIDigest:       "Your AI digest for {store}: insights and campaign ideas",
 	domain.KindDailyReport:    "Yesterday at {store}: {summary}",
+	domain.KindWeeklyReview:   "Your website this week: {score}/100 for {store}",
 }
 
 // preheaders are the one-line previews inboxes show after the subject.
@@ -48,6 +50,8 @@ var preheaders = map[domain.Kind]string{
 	domain.KindAIDigest: "What Uplift sees for {store} right now, and campaign ideas to act on.",
 	// The daily report's preheader is its headline (see dailyReport).
 	domain.KindDailyReport: "{headline}",
+	// The weekly review's preheader is built from its content (weeklyReview).
+	domain.KindWeeklyReview: "{weekly}",
 }
 
 // Renderer renders every kind of email; it is safe for concurrent use.
@@ -102,7 +106,10 @@ func New(webURL string) (*Renderer, error) {
 		html:   map[domain.Kind]*htmltemplate.Template{},
 		text:   map[domain.Kind]*texttemplate.Template{},
 	}
-	funcs := map[string]any{"button": func(u, label string) map[string]string { return map[string]string{"URL": u, "Label": label} }}
+	funcs := map[string]any{
+		"button": func(u, label string) map[string]string { return map[string]string{"URL": u, "Label": label} },
+		"inc":    func(i int) int { return i + 1 },
+	}
 	for kind := range subjects {
 		layout := "layout"
 		if kind.Unsubscribable() {
@@ -112,7 +119,7 @@ func New(webURL string) (*Renderer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("templates: %s html: %w", kind, err)
 		}
-		t, err := texttemplate.New("").ParseFS(files, "files/"+layout+".txt.tmpl", "files/"+string(kind)+".txt.tmpl")
+		t, err := texttemplate.New("").Funcs(texttemplate.FuncMap{"inc": funcs["inc"]}).ParseFS(files, "files/"+layout+".txt.tmpl", "files/"+string(kind)+".txt.tmpl")
 		if err != nil {
 			return nil, fmt.Errorf("templates: %s text: %w", kind, err)
 		}
@@ -136,6 +143,63 @@ type data struct {
 
 	// The daily report.
 	Report *report
+	// The weekly website review.
+	Weekly *weekly
+}
+
+// weekly is the weekly website review as the templates show it.
+type weekly struct {
+	// WeekDay is the week's Monday for people: "Monday 16 November 2026".
+	WeekDay                string
+	Score                  int
+	BandLabel, BandRange   string
+	Change                 string
+	Fixed, New, Open, Tops []domain.Finding
+	NewCount, OpenCount    int
+	FixedMore, OpenMore    int
+	Idea                   *idea
+}
+
+// bands name a score's band for people, with its range (the spec's
+// thresholds LOW 5, MED 30, HIGH 70).
+var bands = map[string][2]string{
+	"poor":   {"Poor", "below 5"},
+	"low":    {"Low", "5 to 29"},
+	"medium": {"Medium", "30 to 69"},
+	"high":   {"High", "70 and above"},
+}
+
+// weeklyReview turns the weekly review's content into what the email shows,
+// and its one-line preview.
+func weeklyReview(p domain.Params, ideas []idea) (*weekly, string) {
+	w := &weekly{WeekDay: p.Week, Score: p.Score, Fixed: p.FixedFindings, New: p.NewFindings, Open: p.OpenFindings,
+		Tops: p.TopFixes, NewCount: p.NewCount, OpenCount: p.OpenCount,
+		FixedMore: p.FixedCount - len(p.FixedFindings), OpenMore: p.OpenCount - len(p.OpenFindings)}
+	if t, err := time.Parse(time.DateOnly, p.Week); err == nil {
+		w.WeekDay = t.Format("Monday 2 January 2006")
+	}
+	b, ok := bands[p.Band]
+	if !ok {
+		b = [2]string{p.Band, "out of 100"}
+	}
+	w.BandLabel, w.BandRange = b[0], b[1]
+	w.Change = domain.ScoreChange(p.Score, p.PreviousScore)
+	if w.Change == "" {
+		w.Change = "Your first weekly review: next week's shows what changed."
+	} else {
+		w.Change = strings.ToUpper(w.Change[:1]) + w.Change[1:] + "."
+	}
+	if len(ideas) > 0 {
+		w.Idea = &ideas[0]
+	}
+	pre := fmt.Sprintf("%d fixed, %d new, %d still open.", p.FixedCount, p.NewCount, p.OpenCount)
+	if p.FixedCount > 0 {
+		pre = fmt.Sprintf("You fixed %d since last week. %d new, %d still open.", p.FixedCount, p.NewCount, p.OpenCount)
+	}
+	if ch := domain.ScoreChange(p.Score, p.PreviousScore); ch != "" {
+		pre = strings.ToUpper(ch[:1]) + ch[1:] + ". " + pre
+	}
+	return w, pre
 }
 
 // report is the daily report as the templates show it.
@@ -202,6 +266,13 @@ func (r *Renderer) Render(e domain.Email) (domain.Message, error) {
 		d.Subject = strings.ReplaceAll(d.Subject, "{summary}", e.Params.Summary)
 		subject = d.Subject
 		d.Preheader = strings.ReplaceAll(d.Preheader, "{headline}", e.Params.Headline)
+	}
+	if e.Kind == domain.KindWeeklyReview {
+		var pre string
+		d.Weekly, pre = weeklyReview(e.Params, d.Ideas)
+		d.Subject = strings.ReplaceAll(d.Subject, "{score}", strconv.Itoa(e.Params.Score))
+		subject = d.Subject
+		d.Preheader = strings.ReplaceAll(d.Preheader, "{weekly}", pre)
 	}
 	if e.Kind == domain.KindPasswordReset && d.Link == "" {
 		return domain.Message{}, fmt.Errorf("templates: password reset without a link")

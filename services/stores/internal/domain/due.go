@@ -1,10 +1,19 @@
 package domain
 
-import "time"
+import (
+	"time"
+
+	"uplift.dev/platform/schedule"
+)
 
 // ReportHour is the store-local hour from which yesterday's daily report
 // goes out.
 const ReportHour = 7
+
+// reportSlot is the daily report's moment on the store's wall clock; the
+// categories service's weekly website review uses the same rule
+// (platform/schedule), so both recurring emails are scheduled one way.
+var reportSlot = schedule.Daily(ReportHour)
 
 // ReportDue says whether a store's daily report is due at now and for which
 // day. The report of a store-local day D is due from 07:00 on D+1 in loc
@@ -17,18 +26,14 @@ const ReportHour = 7
 // or 25 hours) still has exactly one 07:00; in a zone where 07:00 itself
 // were skipped, the first instant after the gap counts.
 func ReportDue(now time.Time, loc *time.Location, lastSent Date) (Date, bool) {
-	if loc == nil {
-		loc = time.UTC
+	var last schedule.Date
+	if lastSent != (Date{}) {
+		// The morning after a reported day is the slot that sent it.
+		last = schedule.Date{Year: int(lastSent.y), Month: time.Month(lastSent.m), Day: int(lastSent.d)}.AddDays(1)
 	}
-	local := now.In(loc)
-	today := DateOf(local)
-	y, m, d := local.Date()
-	if local.Before(time.Date(y, m, d, ReportHour, 0, 0, 0, loc)) {
+	morning, due := reportSlot.Due(now, loc, last)
+	if !due {
 		return Date{}, false
 	}
-	day := today.AddDays(-1)
-	if lastSent != (Date{}) && !lastSent.Before(day) {
-		return Date{}, false
-	}
-	return day, true
+	return DateOf(morning.At(time.UTC, 12)).AddDays(-1), true
 }

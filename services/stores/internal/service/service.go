@@ -17,6 +17,7 @@ import (
 	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
 	pgplatform "uplift.dev/platform/postgres"
+	"uplift.dev/platform/schedule"
 	"uplift.dev/platform/service"
 	"uplift.dev/stores/internal/adapters/categories"
 	"uplift.dev/stores/internal/adapters/postgres"
@@ -105,7 +106,7 @@ func Wire(s *Settings) service.Wire {
 		}
 		if s.ReportPoll > 0 {
 			workers = append(workers, func(ctx context.Context) error {
-				return runEvery(ctx, s.ReportPoll, func(ctx context.Context) error {
+				return schedule.Every(ctx, s.ReportPoll, func(ctx context.Context) error {
 					_, err := a.PublishDueReports(ctx)
 					return err
 				}, func(err error) { rt.Log.Warn("daily reports round failed; will retry", "err", err) })
@@ -118,22 +119,5 @@ func Wire(s *Settings) service.Wire {
 				storesv1.RegisterStoresServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
 			},
 		}, workers, nil
-	}
-}
-
-// runEvery runs round at once and then every interval until ctx ends; a
-// failed round is reported and retried at the next tick.
-func runEvery(ctx context.Context, interval time.Duration, round func(context.Context) error, failed func(error)) error {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		if err := round(ctx); err != nil && ctx.Err() == nil {
-			failed(err)
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-		}
 	}
 }

@@ -171,8 +171,14 @@ type CreateCategoryRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// shopify_category_id links a category remembered from the Shopify app.
 	ShopifyCategoryId string `protobuf:"bytes,1,opt,name=shopify_category_id,json=shopifyCategoryId,proto3" json:"shopify_category_id,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// time_zone is the browser's IANA time zone at sign-up
+	// (Intl.DateTimeFormat().resolvedOptions().timeZone), e.g. "Europe/Paris".
+	// It sets the zone of a category that has none yet; the recurring emails
+	// follow it until a connected shop's zone takes over. Anything that is
+	// not an IANA zone name is refused (400).
+	TimeZone      string `protobuf:"bytes,2,opt,name=time_zone,json=timeZone,proto3" json:"time_zone,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CreateCategoryRequest) Reset() {
@@ -208,6 +214,13 @@ func (*CreateCategoryRequest) Descriptor() ([]byte, []int) {
 func (x *CreateCategoryRequest) GetShopifyCategoryId() string {
 	if x != nil {
 		return x.ShopifyCategoryId
+	}
+	return ""
+}
+
+func (x *CreateCategoryRequest) GetTimeZone() string {
+	if x != nil {
+		return x.TimeZone
 	}
 	return ""
 }
@@ -498,8 +511,12 @@ type GetContentGenerationParamsResponse struct {
 	DisableWeeklyEmail bool    `protobuf:"varint,2,opt,name=disable_weekly_email,json=disableWeeklyEmail,proto3" json:"disable_weekly_email,omitempty"`
 	// additional_info is the read-only summary.
 	AdditionalInfo string `protobuf:"bytes,3,opt,name=additional_info,json=additionalInfo,proto3" json:"additional_info,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// time_zone is the business's IANA time zone (empty when unknown): the
+	// weekly website review and the daily report follow it. An extension of
+	// the spec's fields.
+	TimeZone      string `protobuf:"bytes,4,opt,name=time_zone,json=timeZone,proto3" json:"time_zone,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetContentGenerationParamsResponse) Reset() {
@@ -553,6 +570,13 @@ func (x *GetContentGenerationParamsResponse) GetAdditionalInfo() string {
 	return ""
 }
 
+func (x *GetContentGenerationParamsResponse) GetTimeZone() string {
+	if x != nil {
+		return x.TimeZone
+	}
+	return ""
+}
+
 // UpdateContentGenerationParamsRequest saves the profile's inputs. An empty
 // website is sent as null and clears it.
 type UpdateContentGenerationParamsRequest struct {
@@ -561,8 +585,11 @@ type UpdateContentGenerationParamsRequest struct {
 	SiteUrl            *string                `protobuf:"bytes,2,opt,name=site_url,json=siteUrl,proto3,oneof" json:"site_url,omitempty"`
 	DisableWeeklyEmail *bool                  `protobuf:"varint,3,opt,name=disable_weekly_email,json=disableWeeklyEmail,proto3,oneof" json:"disable_weekly_email,omitempty"`
 	AdditionalInfo     *string                `protobuf:"bytes,4,opt,name=additional_info,json=additionalInfo,proto3,oneof" json:"additional_info,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// time_zone changes the business's IANA time zone; absent leaves it.
+	// Anything that is not an IANA zone name is refused (400).
+	TimeZone      *string `protobuf:"bytes,5,opt,name=time_zone,json=timeZone,proto3,oneof" json:"time_zone,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UpdateContentGenerationParamsRequest) Reset() {
@@ -623,12 +650,20 @@ func (x *UpdateContentGenerationParamsRequest) GetAdditionalInfo() string {
 	return ""
 }
 
+func (x *UpdateContentGenerationParamsRequest) GetTimeZone() string {
+	if x != nil && x.TimeZone != nil {
+		return *x.TimeZone
+	}
+	return ""
+}
+
 // UpdateContentGenerationParamsResponse is the saved inputs.
 type UpdateContentGenerationParamsResponse struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
 	SiteUrl            *string                `protobuf:"bytes,1,opt,name=site_url,json=siteUrl,proto3,oneof" json:"site_url,omitempty"`
 	DisableWeeklyEmail bool                   `protobuf:"varint,2,opt,name=disable_weekly_email,json=disableWeeklyEmail,proto3" json:"disable_weekly_email,omitempty"`
 	AdditionalInfo     string                 `protobuf:"bytes,3,opt,name=additional_info,json=additionalInfo,proto3" json:"additional_info,omitempty"`
+	TimeZone           string                 `protobuf:"bytes,4,opt,name=time_zone,json=timeZone,proto3" json:"time_zone,omitempty"`
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
@@ -680,6 +715,13 @@ func (x *UpdateContentGenerationParamsResponse) GetDisableWeeklyEmail() bool {
 func (x *UpdateContentGenerationParamsResponse) GetAdditionalInfo() string {
 	if x != nil {
 		return x.AdditionalInfo
+	}
+	return ""
+}
+
+func (x *UpdateContentGenerationParamsResponse) GetTimeZone() string {
+	if x != nil {
+		return x.TimeZone
 	}
 	return ""
 }
@@ -2167,9 +2209,10 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\bsite_url\x18\x03 \x01(\tR\asiteUrl\x12'\n" +
 	"\x0fadditional_info\x18\x04 \x01(\tR\x0eadditionalInfo\x120\n" +
 	"\x14disable_weekly_email\x18\x05 \x01(\bR\x12disableWeeklyEmail\x126\n" +
-	"\x17disable_business_report\x18\x06 \x01(\bR\x15disableBusinessReport\"G\n" +
+	"\x17disable_business_report\x18\x06 \x01(\bR\x15disableBusinessReport\"d\n" +
 	"\x15CreateCategoryRequest\x12.\n" +
-	"\x13shopify_category_id\x18\x01 \x01(\tR\x11shopifyCategoryId\"T\n" +
+	"\x13shopify_category_id\x18\x01 \x01(\tR\x11shopifyCategoryId\x12\x1b\n" +
+	"\ttime_zone\x18\x02 \x01(\tR\btimeZone\"T\n" +
 	"\x16CreateCategoryResponse\x12:\n" +
 	"\bcategory\x18\x01 \x01(\v2\x1e.uplift.categories.v1.CategoryR\bcategory\"2\n" +
 	"\x0fGetLabelRequest\x12\x1f\n" +
@@ -2185,25 +2228,30 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"D\n" +
 	"!GetContentGenerationParamsRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
-	"categoryId\"\xac\x01\n" +
+	"categoryId\"\xc9\x01\n" +
 	"\"GetContentGenerationParamsResponse\x12\x1e\n" +
 	"\bsite_url\x18\x01 \x01(\tH\x00R\asiteUrl\x88\x01\x01\x120\n" +
 	"\x14disable_weekly_email\x18\x02 \x01(\bR\x12disableWeeklyEmail\x12'\n" +
-	"\x0fadditional_info\x18\x03 \x01(\tR\x0eadditionalInfoB\v\n" +
-	"\t_site_url\"\x86\x02\n" +
+	"\x0fadditional_info\x18\x03 \x01(\tR\x0eadditionalInfo\x12\x1b\n" +
+	"\ttime_zone\x18\x04 \x01(\tR\btimeZoneB\v\n" +
+	"\t_site_url\"\xb6\x02\n" +
 	"$UpdateContentGenerationParamsRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x1e\n" +
 	"\bsite_url\x18\x02 \x01(\tH\x00R\asiteUrl\x88\x01\x01\x125\n" +
 	"\x14disable_weekly_email\x18\x03 \x01(\bH\x01R\x12disableWeeklyEmail\x88\x01\x01\x12,\n" +
-	"\x0fadditional_info\x18\x04 \x01(\tH\x02R\x0eadditionalInfo\x88\x01\x01B\v\n" +
+	"\x0fadditional_info\x18\x04 \x01(\tH\x02R\x0eadditionalInfo\x88\x01\x01\x12 \n" +
+	"\ttime_zone\x18\x05 \x01(\tH\x03R\btimeZone\x88\x01\x01B\v\n" +
 	"\t_site_urlB\x17\n" +
 	"\x15_disable_weekly_emailB\x12\n" +
-	"\x10_additional_info\"\xaf\x01\n" +
+	"\x10_additional_infoB\f\n" +
+	"\n" +
+	"_time_zone\"\xcc\x01\n" +
 	"%UpdateContentGenerationParamsResponse\x12\x1e\n" +
 	"\bsite_url\x18\x01 \x01(\tH\x00R\asiteUrl\x88\x01\x01\x120\n" +
 	"\x14disable_weekly_email\x18\x02 \x01(\bR\x12disableWeeklyEmail\x12'\n" +
-	"\x0fadditional_info\x18\x03 \x01(\tR\x0eadditionalInfoB\v\n" +
+	"\x0fadditional_info\x18\x03 \x01(\tR\x0eadditionalInfo\x12\x1b\n" +
+	"\ttime_zone\x18\x04 \x01(\tR\btimeZoneB\v\n" +
 	"\t_site_url\"\x99\x01\n" +
 	"\x1dUpdateEmailPreferencesRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +

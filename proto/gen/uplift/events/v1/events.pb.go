@@ -433,8 +433,10 @@ type CategoryUpdated struct {
 	DisableWeeklyEmail    bool                   `protobuf:"varint,5,opt,name=disable_weekly_email,json=disableWeeklyEmail,proto3" json:"disable_weekly_email,omitempty"`
 	DisableBusinessReport bool                   `protobuf:"varint,6,opt,name=disable_business_report,json=disableBusinessReport,proto3" json:"disable_business_report,omitempty"`
 	OccurTime             *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
-	unknownFields         protoimpl.UnknownFields
-	sizeCache             protoimpl.SizeCache
+	// time_zone is the business's IANA time zone, empty when unknown.
+	TimeZone      string `protobuf:"bytes,8,opt,name=time_zone,json=timeZone,proto3" json:"time_zone,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CategoryUpdated) Reset() {
@@ -514,6 +516,13 @@ func (x *CategoryUpdated) GetOccurTime() *timestamppb.Timestamp {
 		return x.OccurTime
 	}
 	return nil
+}
+
+func (x *CategoryUpdated) GetTimeZone() string {
+	if x != nil {
+		return x.TimeZone
+	}
+	return ""
 }
 
 // EmailKindUnsubscribed is published on "uplift.digest.email_kind_unsubscribed"
@@ -1144,6 +1153,175 @@ func (x *DailyReportReady) GetOccurTime() *timestamppb.Timestamp {
 	return nil
 }
 
+// WeeklyReviewReady is published on "uplift.categories.weekly_review_ready"
+// when the weekly re-review of a store's website is done: once per category
+// and store-local week (the categories service's weekly_reviews table, whose
+// row is claimed in the transaction that starts the review). The digest
+// service turns it into the weekly website review email, keyed by category
+// and week.
+type WeeklyReviewReady struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId  string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	OwnerUserId string                 `protobuf:"bytes,2,opt,name=owner_user_id,json=ownerUserId,proto3" json:"owner_user_id,omitempty"`
+	StoreName   string                 `protobuf:"bytes,3,opt,name=store_name,json=storeName,proto3" json:"store_name,omitempty"`
+	SiteUrl     string                 `protobuf:"bytes,4,opt,name=site_url,json=siteUrl,proto3" json:"site_url,omitempty"`
+	ReportId    string                 `protobuf:"bytes,5,opt,name=report_id,json=reportId,proto3" json:"report_id,omitempty"`
+	// week is the store-local Monday of the review's week, YYYY-MM-DD.
+	Week string `protobuf:"bytes,6,opt,name=week,proto3" json:"week,omitempty"`
+	// score is 0-100; band is "poor", "low", "medium" or "high".
+	Score int32  `protobuf:"varint,7,opt,name=score,proto3" json:"score,omitempty"`
+	Band  string `protobuf:"bytes,8,opt,name=band,proto3" json:"band,omitempty"`
+	// previous_score is the last review's score before this one, absent when
+	// there was none for this website.
+	PreviousScore *int32 `protobuf:"varint,9,opt,name=previous_score,json=previousScore,proto3,oneof" json:"previous_score,omitempty"`
+	// new_findings appeared since the last review, fixed_findings were fixed
+	// since then, open_findings are still open.
+	NewFindings   []*WeeklyReviewReady_Finding `protobuf:"bytes,10,rep,name=new_findings,json=newFindings,proto3" json:"new_findings,omitempty"`
+	FixedFindings []*WeeklyReviewReady_Finding `protobuf:"bytes,11,rep,name=fixed_findings,json=fixedFindings,proto3" json:"fixed_findings,omitempty"`
+	OpenFindings  []*WeeklyReviewReady_Finding `protobuf:"bytes,12,rep,name=open_findings,json=openFindings,proto3" json:"open_findings,omitempty"`
+	// top_fixes are the (at most three) open findings worth the most points.
+	TopFixes      []*WeeklyReviewReady_Finding `protobuf:"bytes,13,rep,name=top_fixes,json=topFixes,proto3" json:"top_fixes,omitempty"`
+	Idea          *WeeklyReviewReady_Idea      `protobuf:"bytes,14,opt,name=idea,proto3" json:"idea,omitempty"`
+	OccurTime     *timestamppb.Timestamp       `protobuf:"bytes,15,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WeeklyReviewReady) Reset() {
+	*x = WeeklyReviewReady{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WeeklyReviewReady) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WeeklyReviewReady) ProtoMessage() {}
+
+func (x *WeeklyReviewReady) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WeeklyReviewReady.ProtoReflect.Descriptor instead.
+func (*WeeklyReviewReady) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *WeeklyReviewReady) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *WeeklyReviewReady) GetOwnerUserId() string {
+	if x != nil {
+		return x.OwnerUserId
+	}
+	return ""
+}
+
+func (x *WeeklyReviewReady) GetStoreName() string {
+	if x != nil {
+		return x.StoreName
+	}
+	return ""
+}
+
+func (x *WeeklyReviewReady) GetSiteUrl() string {
+	if x != nil {
+		return x.SiteUrl
+	}
+	return ""
+}
+
+func (x *WeeklyReviewReady) GetReportId() string {
+	if x != nil {
+		return x.ReportId
+	}
+	return ""
+}
+
+func (x *WeeklyReviewReady) GetWeek() string {
+	if x != nil {
+		return x.Week
+	}
+	return ""
+}
+
+func (x *WeeklyReviewReady) GetScore() int32 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+func (x *WeeklyReviewReady) GetBand() string {
+	if x != nil {
+		return x.Band
+	}
+	return ""
+}
+
+func (x *WeeklyReviewReady) GetPreviousScore() int32 {
+	if x != nil && x.PreviousScore != nil {
+		return *x.PreviousScore
+	}
+	return 0
+}
+
+func (x *WeeklyReviewReady) GetNewFindings() []*WeeklyReviewReady_Finding {
+	if x != nil {
+		return x.NewFindings
+	}
+	return nil
+}
+
+func (x *WeeklyReviewReady) GetFixedFindings() []*WeeklyReviewReady_Finding {
+	if x != nil {
+		return x.FixedFindings
+	}
+	return nil
+}
+
+func (x *WeeklyReviewReady) GetOpenFindings() []*WeeklyReviewReady_Finding {
+	if x != nil {
+		return x.OpenFindings
+	}
+	return nil
+}
+
+func (x *WeeklyReviewReady) GetTopFixes() []*WeeklyReviewReady_Finding {
+	if x != nil {
+		return x.TopFixes
+	}
+	return nil
+}
+
+func (x *WeeklyReviewReady) GetIdea() *WeeklyReviewReady_Idea {
+	if x != nil {
+		return x.Idea
+	}
+	return nil
+}
+
+func (x *WeeklyReviewReady) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
 // Insight is one current insight, as Home shows it.
 type DigestRequested_Insight struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1156,7 +1334,7 @@ type DigestRequested_Insight struct {
 
 func (x *DigestRequested_Insight) Reset() {
 	*x = DigestRequested_Insight{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1168,7 +1346,7 @@ func (x *DigestRequested_Insight) String() string {
 func (*DigestRequested_Insight) ProtoMessage() {}
 
 func (x *DigestRequested_Insight) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1212,7 +1390,7 @@ type DigestRequested_Idea struct {
 
 func (x *DigestRequested_Idea) Reset() {
 	*x = DigestRequested_Idea{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1224,7 +1402,7 @@ func (x *DigestRequested_Idea) String() string {
 func (*DigestRequested_Idea) ProtoMessage() {}
 
 func (x *DigestRequested_Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1282,7 +1460,7 @@ type StoreSignalsUpdated_BestSeller struct {
 
 func (x *StoreSignalsUpdated_BestSeller) Reset() {
 	*x = StoreSignalsUpdated_BestSeller{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1294,7 +1472,7 @@ func (x *StoreSignalsUpdated_BestSeller) String() string {
 func (*StoreSignalsUpdated_BestSeller) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_BestSeller) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1353,7 +1531,7 @@ type StoreSignalsUpdated_FallingProduct struct {
 
 func (x *StoreSignalsUpdated_FallingProduct) Reset() {
 	*x = StoreSignalsUpdated_FallingProduct{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1365,7 +1543,7 @@ func (x *StoreSignalsUpdated_FallingProduct) String() string {
 func (*StoreSignalsUpdated_FallingProduct) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_FallingProduct) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1434,7 +1612,7 @@ type DailyReportReady_Metric struct {
 
 func (x *DailyReportReady_Metric) Reset() {
 	*x = DailyReportReady_Metric{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1446,7 +1624,7 @@ func (x *DailyReportReady_Metric) String() string {
 func (*DailyReportReady_Metric) ProtoMessage() {}
 
 func (x *DailyReportReady_Metric) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1511,6 +1689,147 @@ func (x *DailyReportReady_Metric) GetFormula() string {
 	return ""
 }
 
+// Finding is one finding of the review as the email shows it.
+type WeeklyReviewReady_Finding struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Title string                 `protobuf:"bytes,1,opt,name=title,proto3" json:"title,omitempty"`
+	// fix is the exact fix.
+	Fix string `protobuf:"bytes,2,opt,name=fix,proto3" json:"fix,omitempty"`
+	// points is what fixing it is worth.
+	Points int32 `protobuf:"varint,3,opt,name=points,proto3" json:"points,omitempty"`
+	// url is the page the finding is about.
+	Url           string `protobuf:"bytes,4,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WeeklyReviewReady_Finding) Reset() {
+	*x = WeeklyReviewReady_Finding{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WeeklyReviewReady_Finding) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WeeklyReviewReady_Finding) ProtoMessage() {}
+
+func (x *WeeklyReviewReady_Finding) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WeeklyReviewReady_Finding.ProtoReflect.Descriptor instead.
+func (*WeeklyReviewReady_Finding) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13, 0}
+}
+
+func (x *WeeklyReviewReady_Finding) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *WeeklyReviewReady_Finding) GetFix() string {
+	if x != nil {
+		return x.Fix
+	}
+	return ""
+}
+
+func (x *WeeklyReviewReady_Finding) GetPoints() int32 {
+	if x != nil {
+		return x.Points
+	}
+	return 0
+}
+
+func (x *WeeklyReviewReady_Finding) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+// Idea is the campaign idea for the coming week.
+type WeeklyReviewReady_Idea struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Title         string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	WhyNow        string                 `protobuf:"bytes,3,opt,name=why_now,json=whyNow,proto3" json:"why_now,omitempty"`
+	Channel       string                 `protobuf:"bytes,4,opt,name=channel,proto3" json:"channel,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WeeklyReviewReady_Idea) Reset() {
+	*x = WeeklyReviewReady_Idea{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WeeklyReviewReady_Idea) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WeeklyReviewReady_Idea) ProtoMessage() {}
+
+func (x *WeeklyReviewReady_Idea) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WeeklyReviewReady_Idea.ProtoReflect.Descriptor instead.
+func (*WeeklyReviewReady_Idea) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13, 1}
+}
+
+func (x *WeeklyReviewReady_Idea) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *WeeklyReviewReady_Idea) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *WeeklyReviewReady_Idea) GetWhyNow() string {
+	if x != nil {
+		return x.WhyNow
+	}
+	return ""
+}
+
+func (x *WeeklyReviewReady_Idea) GetChannel() string {
+	if x != nil {
+		return x.Channel
+	}
+	return ""
+}
+
 var File_uplift_events_v1_events_proto protoreflect.FileDescriptor
 
 const file_uplift_events_v1_events_proto_rawDesc = "" +
@@ -1562,7 +1881,7 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x18\n" +
 	"\achannel\x18\x03 \x01(\tR\achannel\x12\x17\n" +
-	"\awhy_now\x18\x04 \x01(\tR\x06whyNow\"\xaa\x02\n" +
+	"\awhy_now\x18\x04 \x01(\tR\x06whyNow\"\xc7\x02\n" +
 	"\x0fCategoryUpdated\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\"\n" +
@@ -1572,7 +1891,8 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\x14disable_weekly_email\x18\x05 \x01(\bR\x12disableWeeklyEmail\x126\n" +
 	"\x17disable_business_report\x18\x06 \x01(\bR\x15disableBusinessReport\x129\n" +
 	"\n" +
-	"occur_time\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\xc4\x01\n" +
+	"occur_time\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\x12\x1b\n" +
+	"\ttime_zone\x18\b \x01(\tR\btimeZone\"\xc4\x01\n" +
 	"\x15EmailKindUnsubscribed\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x1f\n" +
 	"\vcategory_id\x18\x02 \x01(\tR\n" +
@@ -1656,7 +1976,38 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\x06_valueB\n" +
 	"\n" +
 	"\b_averageB\x11\n" +
-	"\x0f_change_percentB\xb5\x01\n" +
+	"\x0f_change_percent\"\xa3\a\n" +
+	"\x11WeeklyReviewReady\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\"\n" +
+	"\rowner_user_id\x18\x02 \x01(\tR\vownerUserId\x12\x1d\n" +
+	"\n" +
+	"store_name\x18\x03 \x01(\tR\tstoreName\x12\x19\n" +
+	"\bsite_url\x18\x04 \x01(\tR\asiteUrl\x12\x1b\n" +
+	"\treport_id\x18\x05 \x01(\tR\breportId\x12\x12\n" +
+	"\x04week\x18\x06 \x01(\tR\x04week\x12\x14\n" +
+	"\x05score\x18\a \x01(\x05R\x05score\x12\x12\n" +
+	"\x04band\x18\b \x01(\tR\x04band\x12*\n" +
+	"\x0eprevious_score\x18\t \x01(\x05H\x00R\rpreviousScore\x88\x01\x01\x12N\n" +
+	"\fnew_findings\x18\n" +
+	" \x03(\v2+.uplift.events.v1.WeeklyReviewReady.FindingR\vnewFindings\x12R\n" +
+	"\x0efixed_findings\x18\v \x03(\v2+.uplift.events.v1.WeeklyReviewReady.FindingR\rfixedFindings\x12P\n" +
+	"\ropen_findings\x18\f \x03(\v2+.uplift.events.v1.WeeklyReviewReady.FindingR\fopenFindings\x12H\n" +
+	"\ttop_fixes\x18\r \x03(\v2+.uplift.events.v1.WeeklyReviewReady.FindingR\btopFixes\x12<\n" +
+	"\x04idea\x18\x0e \x01(\v2(.uplift.events.v1.WeeklyReviewReady.IdeaR\x04idea\x129\n" +
+	"\n" +
+	"occur_time\x18\x0f \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\x1a[\n" +
+	"\aFinding\x12\x14\n" +
+	"\x05title\x18\x01 \x01(\tR\x05title\x12\x10\n" +
+	"\x03fix\x18\x02 \x01(\tR\x03fix\x12\x16\n" +
+	"\x06points\x18\x03 \x01(\x05R\x06points\x12\x10\n" +
+	"\x03url\x18\x04 \x01(\tR\x03url\x1a_\n" +
+	"\x04Idea\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12\x17\n" +
+	"\awhy_now\x18\x03 \x01(\tR\x06whyNow\x12\x18\n" +
+	"\achannel\x18\x04 \x01(\tR\achannelB\x11\n" +
+	"\x0f_previous_scoreB\xb5\x01\n" +
 	"\x14com.uplift.events.v1B\vEventsProtoP\x01Z.uplift.dev/proto/gen/uplift/events/v1;eventsv1\xa2\x02\x03UEX\xaa\x02\x10Uplift.Events.V1\xca\x02\x10Uplift\\Events\\V1\xe2\x02\x1cUplift\\Events\\V1\\GPBMetadata\xea\x02\x12Uplift::Events::V1b\x06proto3"
 
 var (
@@ -1671,7 +2022,7 @@ func file_uplift_events_v1_events_proto_rawDescGZIP() []byte {
 	return file_uplift_events_v1_events_proto_rawDescData
 }
 
-var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*UserCreated)(nil),                        // 0: uplift.events.v1.UserCreated
 	(*UserDeleted)(nil),                        // 1: uplift.events.v1.UserDeleted
@@ -1686,37 +2037,46 @@ var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*UserUnsubscribed)(nil),                   // 10: uplift.events.v1.UserUnsubscribed
 	(*StoreSignalsUpdated)(nil),                // 11: uplift.events.v1.StoreSignalsUpdated
 	(*DailyReportReady)(nil),                   // 12: uplift.events.v1.DailyReportReady
-	(*DigestRequested_Insight)(nil),            // 13: uplift.events.v1.DigestRequested.Insight
-	(*DigestRequested_Idea)(nil),               // 14: uplift.events.v1.DigestRequested.Idea
-	(*StoreSignalsUpdated_BestSeller)(nil),     // 15: uplift.events.v1.StoreSignalsUpdated.BestSeller
-	(*StoreSignalsUpdated_FallingProduct)(nil), // 16: uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	(*DailyReportReady_Metric)(nil),            // 17: uplift.events.v1.DailyReportReady.Metric
-	(*timestamppb.Timestamp)(nil),              // 18: google.protobuf.Timestamp
+	(*WeeklyReviewReady)(nil),                  // 13: uplift.events.v1.WeeklyReviewReady
+	(*DigestRequested_Insight)(nil),            // 14: uplift.events.v1.DigestRequested.Insight
+	(*DigestRequested_Idea)(nil),               // 15: uplift.events.v1.DigestRequested.Idea
+	(*StoreSignalsUpdated_BestSeller)(nil),     // 16: uplift.events.v1.StoreSignalsUpdated.BestSeller
+	(*StoreSignalsUpdated_FallingProduct)(nil), // 17: uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	(*DailyReportReady_Metric)(nil),            // 18: uplift.events.v1.DailyReportReady.Metric
+	(*WeeklyReviewReady_Finding)(nil),          // 19: uplift.events.v1.WeeklyReviewReady.Finding
+	(*WeeklyReviewReady_Idea)(nil),             // 20: uplift.events.v1.WeeklyReviewReady.Idea
+	(*timestamppb.Timestamp)(nil),              // 21: google.protobuf.Timestamp
 }
 var file_uplift_events_v1_events_proto_depIdxs = []int32{
-	18, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
-	18, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
-	18, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
-	18, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
-	18, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
-	13, // 5: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
-	14, // 6: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
-	18, // 7: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	18, // 8: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	18, // 9: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
-	18, // 10: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	18, // 11: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
-	18, // 12: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	15, // 13: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
-	16, // 14: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	18, // 15: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	17, // 16: uplift.events.v1.DailyReportReady.metrics:type_name -> uplift.events.v1.DailyReportReady.Metric
-	18, // 17: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
-	18, // [18:18] is the sub-list for method output_type
-	18, // [18:18] is the sub-list for method input_type
-	18, // [18:18] is the sub-list for extension type_name
-	18, // [18:18] is the sub-list for extension extendee
-	0,  // [0:18] is the sub-list for field type_name
+	21, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
+	21, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
+	21, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
+	21, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
+	21, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
+	14, // 5: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
+	15, // 6: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
+	21, // 7: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	21, // 8: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	21, // 9: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
+	21, // 10: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	21, // 11: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
+	21, // 12: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	16, // 13: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
+	17, // 14: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	21, // 15: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	18, // 16: uplift.events.v1.DailyReportReady.metrics:type_name -> uplift.events.v1.DailyReportReady.Metric
+	21, // 17: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
+	19, // 18: uplift.events.v1.WeeklyReviewReady.new_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	19, // 19: uplift.events.v1.WeeklyReviewReady.fixed_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	19, // 20: uplift.events.v1.WeeklyReviewReady.open_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	19, // 21: uplift.events.v1.WeeklyReviewReady.top_fixes:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	20, // 22: uplift.events.v1.WeeklyReviewReady.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
+	21, // 23: uplift.events.v1.WeeklyReviewReady.occur_time:type_name -> google.protobuf.Timestamp
+	24, // [24:24] is the sub-list for method output_type
+	24, // [24:24] is the sub-list for method input_type
+	24, // [24:24] is the sub-list for extension type_name
+	24, // [24:24] is the sub-list for extension extendee
+	0,  // [0:24] is the sub-list for field type_name
 }
 
 func init() { file_uplift_events_v1_events_proto_init() }
@@ -1724,14 +2084,15 @@ func file_uplift_events_v1_events_proto_init() {
 	if File_uplift_events_v1_events_proto != nil {
 		return
 	}
-	file_uplift_events_v1_events_proto_msgTypes[17].OneofWrappers = []any{}
+	file_uplift_events_v1_events_proto_msgTypes[13].OneofWrappers = []any{}
+	file_uplift_events_v1_events_proto_msgTypes[18].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_events_v1_events_proto_rawDesc), len(file_uplift_events_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   18,
+			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

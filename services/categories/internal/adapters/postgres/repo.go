@@ -21,6 +21,7 @@ import (
 
 	"uplift.dev/categories/internal/domain"
 	"uplift.dev/platform/events"
+	"uplift.dev/platform/schedule"
 )
 
 // db is what both a pool and a transaction offer; Begin on a transaction
@@ -46,13 +47,13 @@ func New(pool *pgxpool.Pool) Repo { return Repo{db: pool, pool: pool} }
 func (r Repo) WithTx(tx pgx.Tx) Repo { return Repo{db: tx, pool: r.pool} }
 
 const categoryColumns = `id, owner_id, name, coalesce(site_url, ''), additional_info, disable_weekly_email,
-	disable_business_report, coalesce(shopify_category_id, ''), created_at, last_digest_requested_at`
+	disable_business_report, coalesce(shopify_category_id, ''), created_at, last_digest_requested_at, time_zone`
 
 func scanCategory(row pgx.Row) (domain.Category, error) {
 	var c domain.Category
 	var lastDigest *time.Time
 	err := row.Scan(&c.ID, &c.OwnerID, &c.Name, &c.SiteURL, &c.AdditionalInfo, &c.DisableWeeklyEmail,
-		&c.DisableBusinessReport, &c.ShopifyCategoryID, &c.CreatedAt, &lastDigest)
+		&c.DisableBusinessReport, &c.ShopifyCategoryID, &c.CreatedAt, &lastDigest, &c.TimeZone)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return domain.Category{}, domain.ErrNotFound
 	}
@@ -74,7 +75,7 @@ func enqueueCategoryUpdated(ctx context.Context, tx pgx.Tx, c domain.Category) e
 	return events.Enqueue(ctx, tx, events.SubjectCategoryUpdated, &eventsv1.CategoryUpdated{
 		CategoryId: c.ID, OwnerUserId: c.OwnerID, Name: c.Name, SiteUrl: c.SiteURL,
 		DisableWeeklyEmail: c.DisableWeeklyEmail, DisableBusinessReport: c.DisableBusinessReport,
-		OccurTime: timestamppb.New(time.Now()),
+		OccurTime: timestamppb.New(time.Now()), TimeZone: c.TimeZone,
 	})
 }
 
@@ -95,14 +96,15 @@ func (r Repo) Ensure(ctx context.Context, c domain.Category) (domain.Category, e
 		if err != nil && !created {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO categories (id, owner_id, name, shopify_category_id)
-			VALUES ($1, $2, $3, $4)
+		if _, err := tx.Exec(ctx, `INSERT INTO categories (id, owner_id, name, shopify_category_id, time_zone)
+			VALUES ($1, $2, $3, $4, $5)
 			ON CONFLICT (id) DO UPDATE SET
 				name = CASE WHEN categories.name = '' THEN EXCLUDED.name ELSE categories.name END,
 				shopify_category_id = coalesce(categories.shopify_category_id, EXCLUDED.shopify_category_id),
+				time_zone = CASE WHEN categories.time_zone = '' THEN EXCLUDED.time_zone ELSE categories.time_zone END,
 				updated_at = now()
 			WHERE categories.owner_id = EXCLUDED.owner_id`,
-			c.ID, c.OwnerID, c.Name, nullIfEmpty(c.ShopifyCategoryID)); err != nil {
+			c.ID, c.OwnerID, c.Name, nullIfEmpty(c.ShopifyCategoryID), c.TimeZone); err != nil {
 			return err
 		}
 		out, err = scanCategory(tx.QueryRow(ctx, `SELECT `+categoryColumns+` FROM categories WHERE id = $1`, c.ID))
@@ -135,10 +137,11 @@ func (r Repo) Update(ctx context.Context, id string, fn func(*domain.Category) (
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE categories SET name = $2, site_url = $3, additional_info = $4,
-			disable_weekly_email = $5, disable_business_report = $6, last_digest_requested_at = $7, updated_at = now()
+			disable_weekly_email = $5, disable_business_report = $6, last_digest_requested_at = $7, time_zone = $8,
+			updated_at = now()
 			WHERE id = $1`,
 			c.ID, c.Name, nullIfEmpty(c.SiteURL), c.AdditionalInfo, c.DisableWeeklyEmail, c.DisableBusinessReport,
-			nullIfZero(c.LastDigestRequestedAt)); err != nil {
+			nullIfZero(c.LastDigestRequestedAt), c.TimeZone); err != nil {
 			return err
 		}
 		if err := applyEffects(ctx, tx, c, eff); err != nil {
@@ -158,8 +161,8 @@ func applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, eff domain.
 		}
 	}
 	if rep := eff.NewReport; rep != nil {
-		if _, err := tx.Exec(ctx, `INSERT INTO reports (id, category_id, site_url, status, step)
-			VALUES ($1, $2, $3, 'GENERATING', 'Waiting to start')`, rep.ID, c.ID, rep.SiteURL); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO reports (id, category_id, site_url, status, step, week)
+			VALUES ($1, $2, $3, 'GENERATING', 'Waiting to start', $4::date)`, rep.ID, c.ID, rep.SiteURL, nullIfEmpty(rep.Week)); err != nil {
 			return err
 		}
 		if err := events.Enqueue(ctx, tx, events.SubjectReviewRequested, &eventsv1.ReviewRequested{
@@ -260,14 +263,15 @@ func enqueueReportUpdated(ctx context.Context, tx pgx.Tx, categoryID, reportID s
 	})
 }
 
-const reportColumns = `id, category_id, site_url, status, progress, step, review, summary, error, created_at`
+const reportColumns = `id, category_id, site_url, status, progress, step, review, summary, error, created_at,
+	coalesce(week::text, '')`
 
 func (r Repo) loadReport(ctx context.Context, where string, args ...any) (*domain.Report, error) {
 	var rep domain.Report
 	var review []byte
 	err := r.db.QueryRow(ctx, `SELECT `+reportColumns+` FROM reports WHERE `+where, args...).Scan(
 		&rep.ID, &rep.CategoryID, &rep.SiteURL, &rep.Status, &rep.Progress, &rep.Step, &review,
-		&rep.Summary, &rep.Error, &rep.CreatedAt)
+		&rep.Summary, &rep.Error, &rep.CreatedAt, &rep.Week)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -368,7 +372,7 @@ func (r Repo) ReviewProgress(ctx context.Context, categoryID, reportID string, p
 }
 
 // FinishReview implements app.Repository.
-func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a domain.Analysis) (bool, error) {
+func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a domain.Analysis, weekly *domain.WeeklyReview) (bool, error) {
 	current := false
 	err := pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
 		// The category lock orders this against a concurrent website change.
@@ -409,6 +413,7 @@ func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a d
 		}
 		// One time for the batch, so "newest first" keeps the engine's order.
 		batch := time.Now()
+		ideaIDs := make([]string, len(a.Ideas))
 		for i, idea := range a.Ideas {
 			created := idea.CreatedAt
 			if created.IsZero() {
@@ -418,10 +423,16 @@ func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a d
 			if products == nil {
 				products = []string{}
 			}
+			ideaIDs[i] = uuid.NewString()
 			if _, err := tx.Exec(ctx, `INSERT INTO ideas (id, category_id, report_id, position, title, why_now, channel,
 				subject_line, body, products, timing, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-				uuid.NewString(), categoryID, reportID, i, idea.Title, idea.WhyNow, idea.Channel, idea.SubjectLine,
+				ideaIDs[i], categoryID, reportID, i, idea.Title, idea.WhyNow, idea.Channel, idea.SubjectLine,
 				idea.Body, products, idea.Timing, created); err != nil {
+				return err
+			}
+		}
+		if weekly != nil {
+			if err := events.Enqueue(ctx, tx, events.SubjectWeeklyReviewReady, toProtoWeekly(*weekly, a.Ideas, ideaIDs)); err != nil {
 				return err
 			}
 		}
@@ -432,6 +443,93 @@ func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a d
 		return enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusReady, 100)
 	})
 	return current, err
+}
+
+// ClaimReview implements app.Repository. It commits at once (on the pool,
+// never inside a caller's transaction), so the website is read with no
+// transaction open.
+func (r Repo) ClaimReview(ctx context.Context, reportID string, until time.Time) (bool, error) {
+	tag, err := r.pool.Exec(ctx, `UPDATE reports SET run_claimed_until = $2, updated_at = now()
+		WHERE id = $1 AND status = 'GENERATING' AND (run_claimed_until IS NULL OR run_claimed_until < now())`, reportID, until)
+	return tag.RowsAffected() == 1, err
+}
+
+// WeeklyReviewCandidates implements app.Repository: categories with a
+// website and the weekly email on, with the newest week started.
+func (r Repo) WeeklyReviewCandidates(ctx context.Context) ([]domain.WeeklyReviewCandidate, error) {
+	rows, err := r.db.Query(ctx, `SELECT c.id, c.time_zone,
+			(SELECT max(week) FROM weekly_reviews w WHERE w.category_id = c.id)
+		FROM categories c WHERE c.site_url IS NOT NULL AND NOT c.disable_weekly_email ORDER BY c.id`)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.WeeklyReviewCandidate, error) {
+		var c domain.WeeklyReviewCandidate
+		var last *time.Time
+		err := row.Scan(&c.CategoryID, &c.TimeZone, &last)
+		if last != nil {
+			c.LastWeek = schedule.DateOf(last.UTC())
+		}
+		return c, err
+	})
+}
+
+// StartWeeklyReview implements app.Repository: the week's row, the report
+// and ReviewRequested are written in one transaction, or nothing when the
+// week was started already (by another replica) or the category no longer
+// wants it.
+func (r Repo) StartWeeklyReview(ctx context.Context, categoryID, week string, newReport func(domain.Category) *domain.Report) (bool, error) {
+	started := false
+	err := pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
+		c, err := scanCategory(tx.QueryRow(ctx, `SELECT `+categoryColumns+` FROM categories WHERE id = $1 FOR UPDATE`, categoryID))
+		if errors.Is(err, domain.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if c.SiteURL == "" || c.DisableWeeklyEmail {
+			return nil
+		}
+		rep := newReport(c)
+		tag, err := tx.Exec(ctx, `INSERT INTO weekly_reviews (category_id, week, report_id) VALUES ($1, $2::date, $3)
+			ON CONFLICT DO NOTHING`, categoryID, week, rep.ID)
+		if err != nil || tag.RowsAffected() == 0 {
+			return err
+		}
+		started = true
+		return applyEffects(ctx, tx, c, domain.Effects{NewReport: rep})
+	})
+	return started, err
+}
+
+// toProtoWeekly is the WeeklyReviewReady of w; ids are the ids the
+// review's ideas were stored under, in ideas' order.
+func toProtoWeekly(w domain.WeeklyReview, ideas []domain.Idea, ids []string) *eventsv1.WeeklyReviewReady {
+	findings := func(fs []domain.Finding) []*eventsv1.WeeklyReviewReady_Finding {
+		out := make([]*eventsv1.WeeklyReviewReady_Finding, 0, len(fs))
+		for _, f := range fs {
+			out = append(out, &eventsv1.WeeklyReviewReady_Finding{Title: f.Title, Fix: f.Fix, Points: int32(f.PointsLost), Url: f.URL})
+		}
+		return out
+	}
+	ev := &eventsv1.WeeklyReviewReady{CategoryId: w.CategoryID, OwnerUserId: w.OwnerID, StoreName: w.StoreName,
+		SiteUrl: w.SiteURL, ReportId: w.ReportID, Week: w.Week, Score: int32(w.Score), Band: string(w.Band),
+		NewFindings: findings(w.New), FixedFindings: findings(w.Fixed), OpenFindings: findings(w.Open),
+		TopFixes: findings(w.Tops), OccurTime: timestamppb.New(time.Now())}
+	if w.PreviousScore != nil {
+		p := int32(*w.PreviousScore)
+		ev.PreviousScore = &p
+	}
+	if w.Idea != nil {
+		for i := range ideas {
+			if ideas[i].Title == w.Idea.Title && ideas[i].WhyNow == w.Idea.WhyNow {
+				ev.Idea = &eventsv1.WeeklyReviewReady_Idea{Id: ids[i], Title: w.Idea.Title, WhyNow: w.Idea.WhyNow, Channel: w.Idea.Channel}
+				break
+			}
+		}
+	}
+	return ev
 }
 
 // FailReview implements app.Repository.

@@ -7,6 +7,7 @@ package eventport
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -62,9 +63,11 @@ func (c Consumers) RunUnsubscribed(ctx context.Context) error {
 	return events.Consume(ctx, c.JS, c.Pool, c.Log, UnsubscribedDurable, events.SubjectUserUnsubscribed, c.HandleUserUnsubscribed)
 }
 
-// RunReviews consumes ReviewRequested until ctx ends.
+// RunReviews consumes ReviewRequested until ctx ends. A review reads a
+// website for up to minutes, so it runs with no transaction open
+// (events.ConsumeEach); RunReview is idempotent on its own.
 func (c Consumers) RunReviews(ctx context.Context) error {
-	return events.Consume(ctx, c.JS, c.Pool, c.Log, ReviewDurable, events.SubjectReviewRequested, c.HandleReviewRequested)
+	return events.ConsumeEach(ctx, c.JS, c.Log, ReviewDurable, events.SubjectReviewRequested, c.LeaseEvery, c.HandleReviewRequested)
 }
 
 // RunStoreSignals consumes StoreSignalsUpdated until ctx ends.
@@ -126,36 +129,28 @@ func (c Consumers) HandleUserUnsubscribed(ctx context.Context, tx pgx.Tx, msg je
 	return c.App.Within(c.Repo.WithTx(tx)).Unsubscribe(ctx, ev.GetUserId())
 }
 
-// HandleReviewRequested runs one review. The run's result is stored in the
-// message's transaction; its progress is committed as it goes.
-func (c Consumers) HandleReviewRequested(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+// HandleReviewRequested runs one review: claimed and committed first, the
+// website read with no transaction open, the result recorded in a short
+// transaction of its own (app.RunReview). A report another run holds is
+// tried again in a while.
+func (c Consumers) HandleReviewRequested(ctx context.Context, msg jetstream.Msg) error {
 	var ev eventsv1.ReviewRequested
 	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
 		c.Log.ErrorContext(ctx, "unreadable ReviewRequested dropped", "err", err)
 		return nil
 	}
-	every := c.LeaseEvery
-	if every <= 0 {
-		every = 10 * time.Second
-	}
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				_ = msg.InProgress()
-			}
-		}
-	}()
-	return c.App.Within(c.Repo.WithTx(tx)).RunReview(ctx, app.ReviewRequest{
+	err := c.App.RunReview(ctx, app.ReviewRequest{
 		CategoryID: ev.GetCategoryId(), ReportID: ev.GetReportId(), SiteURL: ev.GetSiteUrl(),
 	})
+	if errors.Is(err, app.ErrReviewHeld) {
+		return &events.RetryLater{Delay: heldRetry, Err: err}
+	}
+	return err
 }
+
+// heldRetry is how long a request for a report another run holds waits
+// before it is tried again.
+const heldRetry = 30 * time.Second
 
 // HandleStoreSignals keeps the newest signals of a store and its store
 // ideas, in the transaction that records the message.

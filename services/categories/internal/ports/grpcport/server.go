@@ -41,7 +41,7 @@ func caller(ctx context.Context) (domain.Caller, string) {
 // CreateCategory creates or links the caller's own business.
 func (s *Server) CreateCategory(ctx context.Context, req *categoriesv1.CreateCategoryRequest) (*categoriesv1.CreateCategoryResponse, error) {
 	who, email := caller(ctx)
-	c, err := s.App.CreateCategory(ctx, who, email, req.GetShopifyCategoryId())
+	c, err := s.App.CreateCategory(ctx, who, email, req.GetShopifyCategoryId(), req.GetTimeZone())
 	if err != nil {
 		return nil, s.toStatus(ctx, err)
 	}
@@ -77,6 +77,7 @@ func (s *Server) GetContentGenerationParams(ctx context.Context, req *categories
 	}
 	return &categoriesv1.GetContentGenerationParamsResponse{
 		SiteUrl: optional(c.SiteURL), DisableWeeklyEmail: c.DisableWeeklyEmail, AdditionalInfo: c.AdditionalInfo,
+		TimeZone: c.TimeZone,
 	}, nil
 }
 
@@ -85,13 +86,14 @@ func (s *Server) GetContentGenerationParams(ctx context.Context, req *categories
 func (s *Server) UpdateContentGenerationParams(ctx context.Context, req *categoriesv1.UpdateContentGenerationParamsRequest) (*categoriesv1.UpdateContentGenerationParamsResponse, error) {
 	who, _ := caller(ctx)
 	c, err := s.App.UpdateContentParams(ctx, who, req.GetCategoryId(), app.ContentParams{
-		SiteURL: req.SiteUrl, DisableWeeklyEmail: req.DisableWeeklyEmail,
+		SiteURL: req.SiteUrl, DisableWeeklyEmail: req.DisableWeeklyEmail, TimeZone: req.TimeZone,
 	})
 	if err != nil {
 		return nil, s.toStatus(ctx, err)
 	}
 	return &categoriesv1.UpdateContentGenerationParamsResponse{
 		SiteUrl: optional(c.SiteURL), DisableWeeklyEmail: c.DisableWeeklyEmail, AdditionalInfo: c.AdditionalInfo,
+		TimeZone: c.TimeZone,
 	}, nil
 }
 

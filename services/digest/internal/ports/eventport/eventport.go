@@ -35,6 +35,7 @@ const (
 	CategoryDurable     = "digest-category-updated"
 	AIDigestDurable     = "digest-ai-digest"
 	DailyReportDurable  = "digest-daily-report"
+	WeeklyReviewDurable = "digest-weekly-review"
 )
 
 // noRecipientRetries is how many deliveries a digest request waits for
@@ -85,6 +86,9 @@ func (c Consumers) Workers() []func(context.Context) error {
 		},
 		func(ctx context.Context) error {
 			return events.Consume(ctx, c.JS, c.Pool, c.Log, DailyReportDurable, events.SubjectDailyReportReady, c.HandleDailyReportReady)
+		},
+		func(ctx context.Context) error {
+			return events.Consume(ctx, c.JS, c.Pool, c.Log, WeeklyReviewDurable, events.SubjectWeeklyReviewReady, c.HandleWeeklyReviewReady)
 		},
 	}
 }
@@ -202,6 +206,45 @@ func (c Consumers) HandleDailyReportReady(ctx context.Context, tx pgx.Tx, msg je
 		return c.drop(ctx, msg, err)
 	}
 	return c.result(ctx, msg, err)
+}
+
+// HandleWeeklyReviewReady queues the weekly website review email; when the
+// owner's address has not arrived yet it is retried for a while, then
+// dropped with an error in the log.
+func (c Consumers) HandleWeeklyReviewReady(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.WeeklyReviewReady
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
+		return c.drop(ctx, msg, err)
+	}
+	err := c.App.QueueWeeklyReview(ctx, c.InTx(tx), fromProtoWeekly(&ev))
+	if errors.Is(err, app.ErrNoRecipient) {
+		if meta, _ := msg.Metadata(); meta != nil && meta.NumDelivered < noRecipientRetries {
+			return fmt.Errorf("%s: %w (delivery %d)", msg.Subject(), err, meta.NumDelivered)
+		}
+		return c.drop(ctx, msg, err)
+	}
+	return c.result(ctx, msg, err)
+}
+
+func fromProtoWeekly(ev *eventsv1.WeeklyReviewReady) domain.WeeklyReview {
+	fs := func(in []*eventsv1.WeeklyReviewReady_Finding) []domain.Finding {
+		var out []domain.Finding
+		for _, f := range in {
+			out = append(out, domain.Finding{Title: f.GetTitle(), Fix: f.GetFix(), Points: int(f.GetPoints()), URL: f.GetUrl()})
+		}
+		return out
+	}
+	w := domain.WeeklyReview{CategoryID: ev.GetCategoryId(), OwnerUserID: ev.GetOwnerUserId(), StoreName: ev.GetStoreName(),
+		SiteURL: ev.GetSiteUrl(), Week: ev.GetWeek(), Score: int(ev.GetScore()), Band: ev.GetBand(),
+		New: fs(ev.GetNewFindings()), Fixed: fs(ev.GetFixedFindings()), Open: fs(ev.GetOpenFindings()), Tops: fs(ev.GetTopFixes())}
+	if ev.PreviousScore != nil {
+		p := int(ev.GetPreviousScore())
+		w.PreviousScore = &p
+	}
+	if i := ev.GetIdea(); i != nil {
+		w.Idea = &domain.Idea{ID: i.GetId(), Title: i.GetTitle(), Channel: i.GetChannel(), WhyNow: i.GetWhyNow()}
+	}
+	return w
 }
 
 func fromProtoDailyReport(ev *eventsv1.DailyReportReady) domain.DailyReport {

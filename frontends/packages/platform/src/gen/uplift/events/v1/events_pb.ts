@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/events/v1/events.proto.
  */
 export const file_uplift_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0DCg9EaWdlc3RSZXF1ZXN0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSFAoMcmVxdWVzdGVkX2J5GAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDW93bmVyX3VzZXJfaWQYBCABKAkSEgoKc3RvcmVfbmFtZRgFIAEoCRIQCghzaXRlX3VybBgGIAEoCRI7CghpbnNpZ2h0cxgHIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGlnZXN0UmVxdWVzdGVkLkluc2lnaHQSNQoFaWRlYXMYCCADKAsyJi51cGxpZnQuZXZlbnRzLnYxLkRpZ2VzdFJlcXVlc3RlZC5JZGVhGikKB0luc2lnaHQSDAoEdGV4dBgBIAEoCRIQCghldmlkZW5jZRgCIAEoCRpDCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDwoHd2h5X25vdxgEIAEoCSLMAQoPQ2F0ZWdvcnlVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghzaXRlX3VybBgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCBIuCgpvY2N1cl90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoVRW1haWxLaW5kVW5zdWJzY3JpYmVkEg8KB3VzZXJfaWQYASABKAkSEwoLY2F0ZWdvcnlfaWQYAiABKAkSDAoEa2luZBgDIAEoCRIUCgxyZXN1YnNjcmliZWQYBCABKAgSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiewoPUmV2aWV3UmVxdWVzdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCHNpdGVfdXJsGAIgASgJEhEKCXJlcG9ydF9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoNUmVwb3J0VXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIRCglyZXBvcnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhgKEHByb2dyZXNzX3BlcmNlbnQYBCABKAUSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZQoWUGFzc3dvcmRSZXNldFJlcXVlc3RlZBINCgVlbWFpbBgBIAEoCRIMCgRsaW5rGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIncKEFVzZXJVbnN1YnNjcmliZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRITCgtjYXRlZ29yeV9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKEBAoTU3RvcmVTaWduYWxzVXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIZChFjdXJyZW5jeV9kZWNpbWFscxgDIAEoBRINCgVhc19vZhgEIAEoCRJFCgtiZXN0X3NlbGxlchgFIAEoCzIwLnVwbGlmdC5ldmVudHMudjEuU3RvcmVTaWduYWxzVXBkYXRlZC5CZXN0U2VsbGVyEk0KD2ZhbGxpbmdfcHJvZHVjdBgGIAEoCzI0LnVwbGlmdC5ldmVudHMudjEuU3RvcmVTaWduYWxzVXBkYXRlZC5GYWxsaW5nUHJvZHVjdBIYChB1bnVzdWFsX2hlYWRsaW5lGAcgASgJEi4KCm9jY3VyX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wGkYKCkJlc3RTZWxsZXISDQoFdGl0bGUYASABKAkSFwoPbmV0X3NhbGVzX21pbm9yGAIgASgDEhAKCHF1YW50aXR5GAMgASgDGnQKDkZhbGxpbmdQcm9kdWN0Eg0KBXRpdGxlGAEgASgJEh4KFm5ldF9zYWxlc19iZWZvcmVfbWlub3IYAiABKAMSHQoVbmV0X3NhbGVzX2FmdGVyX21pbm9yGAMgASgDEhQKDGZhbGxfcGVyY2VudBgEIAEoBSLEAwoQRGFpbHlSZXBvcnRSZWFkeRITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRkYXRlGAIgASgJEhAKCHRpbWV6b25lGAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEg4KBnN0YXR1cxgFIAEoCRI6CgdtZXRyaWNzGAYgAygLMikudXBsaWZ0LmV2ZW50cy52MS5EYWlseVJlcG9ydFJlYWR5Lk1ldHJpYxIQCghoZWFkbGluZRgHIAEoCRINCgVub3RlcxgIIAMoCRITCgtiZXN0X3NlbGxlchgJIAEoCRIuCgpvY2N1cl90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBq2AQoGTWV0cmljEgsKA2tleRgBIAEoCRINCgVsYWJlbBgCIAEoCRISCgV2YWx1ZRgDIAEoCUgAiAEBEhQKB2F2ZXJhZ2UYBCABKAlIAYgBARIbCg5jaGFuZ2VfcGVyY2VudBgFIAEoCUgCiAEBEg8KB3VudXN1YWwYBiABKAgSDwoHZm9ybXVsYRgHIAEoCUIICgZfdmFsdWVCCgoIX2F2ZXJhZ2VCEQoPX2NoYW5nZV9wZXJjZW50QrUBChRjb20udXBsaWZ0LmV2ZW50cy52MUILRXZlbnRzUHJvdG9QAVoudXBsaWZ0LmRldi9wcm90by9nZW4vdXBsaWZ0L2V2ZW50cy92MTtldmVudHN2MaICA1VFWKoCEFVwbGlmdC5FdmVudHMuVjHKAhBVcGxpZnRcRXZlbnRzXFYx4gIcVXBsaWZ0XEV2ZW50c1xWMVxHUEJNZXRhZGF0YeoCElVwbGlmdDo6RXZlbnRzOjpWMWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0DCg9EaWdlc3RSZXF1ZXN0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSFAoMcmVxdWVzdGVkX2J5GAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDW93bmVyX3VzZXJfaWQYBCABKAkSEgoKc3RvcmVfbmFtZRgFIAEoCRIQCghzaXRlX3VybBgGIAEoCRI7CghpbnNpZ2h0cxgHIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGlnZXN0UmVxdWVzdGVkLkluc2lnaHQSNQoFaWRlYXMYCCADKAsyJi51cGxpZnQuZXZlbnRzLnYxLkRpZ2VzdFJlcXVlc3RlZC5JZGVhGikKB0luc2lnaHQSDAoEdGV4dBgBIAEoCRIQCghldmlkZW5jZRgCIAEoCRpDCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDwoHd2h5X25vdxgEIAEoCSLfAQoPQ2F0ZWdvcnlVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghzaXRlX3VybBgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCBIuCgpvY2N1cl90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCgl0aW1lX3pvbmUYCCABKAkikQEKFUVtYWlsS2luZFVuc3Vic2NyaWJlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEgwKBGtpbmQYAyABKAkSFAoMcmVzdWJzY3JpYmVkGAQgASgIEi4KCm9jY3VyX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKD1Jldmlld1JlcXVlc3RlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghzaXRlX3VybBgCIAEoCRIRCglyZXBvcnRfaWQYAyABKAkSLgoKb2NjdXJfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAikQEKDVJlcG9ydFVwZGF0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSEQoJcmVwb3J0X2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIYChBwcm9ncmVzc19wZXJjZW50GAQgASgFEi4KCm9jY3VyX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImUKFlBhc3N3b3JkUmVzZXRSZXF1ZXN0ZWQSDQoFZW1haWwYASABKAkSDAoEbGluaxgCIAEoCRIuCgpvY2N1cl90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ3ChBVc2VyVW5zdWJzY3JpYmVkEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSEwoLY2F0ZWdvcnlfaWQYAyABKAkSLgoKb2NjdXJfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAihAQKE1N0b3JlU2lnbmFsc1VwZGF0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSEAoIY3VycmVuY3kYAiABKAkSGQoRY3VycmVuY3lfZGVjaW1hbHMYAyABKAUSDQoFYXNfb2YYBCABKAkSRQoLYmVzdF9zZWxsZXIYBSABKAsyMC51cGxpZnQuZXZlbnRzLnYxLlN0b3JlU2lnbmFsc1VwZGF0ZWQuQmVzdFNlbGxlchJNCg9mYWxsaW5nX3Byb2R1Y3QYBiABKAsyNC51cGxpZnQuZXZlbnRzLnYxLlN0b3JlU2lnbmFsc1VwZGF0ZWQuRmFsbGluZ1Byb2R1Y3QSGAoQdW51c3VhbF9oZWFkbGluZRgHIAEoCRIuCgpvY2N1cl90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBpGCgpCZXN0U2VsbGVyEg0KBXRpdGxlGAEgASgJEhcKD25ldF9zYWxlc19taW5vchgCIAEoAxIQCghxdWFudGl0eRgDIAEoAxp0Cg5GYWxsaW5nUHJvZHVjdBINCgV0aXRsZRgBIAEoCRIeChZuZXRfc2FsZXNfYmVmb3JlX21pbm9yGAIgASgDEh0KFW5ldF9zYWxlc19hZnRlcl9taW5vchgDIAEoAxIUCgxmYWxsX3BlcmNlbnQYBCABKAUixAMKEERhaWx5UmVwb3J0UmVhZHkSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEZGF0ZRgCIAEoCRIQCgh0aW1lem9uZRgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSOgoHbWV0cmljcxgGIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGFpbHlSZXBvcnRSZWFkeS5NZXRyaWMSEAoIaGVhZGxpbmUYByABKAkSDQoFbm90ZXMYCCADKAkSEwoLYmVzdF9zZWxsZXIYCSABKAkSLgoKb2NjdXJfdGltZRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAatgEKBk1ldHJpYxILCgNrZXkYASABKAkSDQoFbGFiZWwYAiABKAkSEgoFdmFsdWUYAyABKAlIAIgBARIUCgdhdmVyYWdlGAQgASgJSAGIAQESGwoOY2hhbmdlX3BlcmNlbnQYBSABKAlIAogBARIPCgd1bnVzdWFsGAYgASgIEg8KB2Zvcm11bGEYByABKAlCCAoGX3ZhbHVlQgoKCF9hdmVyYWdlQhEKD19jaGFuZ2VfcGVyY2VudCLQBQoRV2Vla2x5UmV2aWV3UmVhZHkSEwoLY2F0ZWdvcnlfaWQYASABKAkSFQoNb3duZXJfdXNlcl9pZBgCIAEoCRISCgpzdG9yZV9uYW1lGAMgASgJEhAKCHNpdGVfdXJsGAQgASgJEhEKCXJlcG9ydF9pZBgFIAEoCRIMCgR3ZWVrGAYgASgJEg0KBXNjb3JlGAcgASgFEgwKBGJhbmQYCCABKAkSGwoOcHJldmlvdXNfc2NvcmUYCSABKAVIAIgBARJBCgxuZXdfZmluZGluZ3MYCiADKAsyKy51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LkZpbmRpbmcSQwoOZml4ZWRfZmluZGluZ3MYCyADKAsyKy51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LkZpbmRpbmcSQgoNb3Blbl9maW5kaW5ncxgMIAMoCzIrLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuRmluZGluZxI+Cgl0b3BfZml4ZXMYDSADKAsyKy51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LkZpbmRpbmcSNgoEaWRlYRgOIAEoCzIoLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuSWRlYRIuCgpvY2N1cl90aW1lGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBpCCgdGaW5kaW5nEg0KBXRpdGxlGAEgASgJEgsKA2ZpeBgCIAEoCRIOCgZwb2ludHMYAyABKAUSCwoDdXJsGAQgASgJGkMKBElkZWESCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSDwoHd2h5X25vdxgDIAEoCRIPCgdjaGFubmVsGAQgASgJQhEKD19wcmV2aW91c19zY29yZUK1AQoUY29tLnVwbGlmdC5ldmVudHMudjFCC0V2ZW50c1Byb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9ldmVudHMvdjE7ZXZlbnRzdjGiAgNVRViqAhBVcGxpZnQuRXZlbnRzLlYxygIQVXBsaWZ0XEV2ZW50c1xWMeICHFVwbGlmdFxFdmVudHNcVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OkV2ZW50czo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * UserCreated is published on "uplift.users.created" when an account is made.
@@ -558,6 +558,13 @@ export type CategoryUpdated = Message<"uplift.events.v1.CategoryUpdated"> & {
    * @generated from field: google.protobuf.Timestamp occur_time = 7;
    */
   occurTime?: Timestamp | undefined;
+
+  /**
+   * time_zone is the business's IANA time zone, empty when unknown.
+   *
+   * @generated from field: string time_zone = 8;
+   */
+  timeZone: string;
 };
 
 /**
@@ -607,6 +614,13 @@ export type CategoryUpdatedJson = {
    * @generated from field: google.protobuf.Timestamp occur_time = 7;
    */
   occurTime?: TimestampJson;
+
+  /**
+   * time_zone is the business's IANA time zone, empty when unknown.
+   *
+   * @generated from field: string time_zone = 8;
+   */
+  timeZone?: string;
 };
 
 /**
@@ -1565,4 +1579,343 @@ export type DailyReportReady_MetricJson = {
  */
 export const DailyReportReady_MetricSchema: GenMessage<DailyReportReady_Metric, {jsonType: DailyReportReady_MetricJson}> = /*@__PURE__*/
   messageDesc(file_uplift_events_v1_events, 12, 0);
+
+/**
+ * WeeklyReviewReady is published on "uplift.categories.weekly_review_ready"
+ * when the weekly re-review of a store's website is done: once per category
+ * and store-local week (the categories service's weekly_reviews table, whose
+ * row is claimed in the transaction that starts the review). The digest
+ * service turns it into the weekly website review email, keyed by category
+ * and week.
+ *
+ * @generated from message uplift.events.v1.WeeklyReviewReady
+ */
+export type WeeklyReviewReady = Message<"uplift.events.v1.WeeklyReviewReady"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * @generated from field: string owner_user_id = 2;
+   */
+  ownerUserId: string;
+
+  /**
+   * @generated from field: string store_name = 3;
+   */
+  storeName: string;
+
+  /**
+   * @generated from field: string site_url = 4;
+   */
+  siteUrl: string;
+
+  /**
+   * @generated from field: string report_id = 5;
+   */
+  reportId: string;
+
+  /**
+   * week is the store-local Monday of the review's week, YYYY-MM-DD.
+   *
+   * @generated from field: string week = 6;
+   */
+  week: string;
+
+  /**
+   * score is 0-100; band is "poor", "low", "medium" or "high".
+   *
+   * @generated from field: int32 score = 7;
+   */
+  score: number;
+
+  /**
+   * @generated from field: string band = 8;
+   */
+  band: string;
+
+  /**
+   * previous_score is the last review's score before this one, absent when
+   * there was none for this website.
+   *
+   * @generated from field: optional int32 previous_score = 9;
+   */
+  previousScore?: number | undefined;
+
+  /**
+   * new_findings appeared since the last review, fixed_findings were fixed
+   * since then, open_findings are still open.
+   *
+   * @generated from field: repeated uplift.events.v1.WeeklyReviewReady.Finding new_findings = 10;
+   */
+  newFindings: WeeklyReviewReady_Finding[];
+
+  /**
+   * @generated from field: repeated uplift.events.v1.WeeklyReviewReady.Finding fixed_findings = 11;
+   */
+  fixedFindings: WeeklyReviewReady_Finding[];
+
+  /**
+   * @generated from field: repeated uplift.events.v1.WeeklyReviewReady.Finding open_findings = 12;
+   */
+  openFindings: WeeklyReviewReady_Finding[];
+
+  /**
+   * top_fixes are the (at most three) open findings worth the most points.
+   *
+   * @generated from field: repeated uplift.events.v1.WeeklyReviewReady.Finding top_fixes = 13;
+   */
+  topFixes: WeeklyReviewReady_Finding[];
+
+  /**
+   * @generated from field: uplift.events.v1.WeeklyReviewReady.Idea idea = 14;
+   */
+  idea?: WeeklyReviewReady_Idea | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 15;
+   */
+  occurTime?: Timestamp | undefined;
+};
+
+/**
+ * WeeklyReviewReady is published on "uplift.categories.weekly_review_ready"
+ * when the weekly re-review of a store's website is done: once per category
+ * and store-local week (the categories service's weekly_reviews table, whose
+ * row is claimed in the transaction that starts the review). The digest
+ * service turns it into the weekly website review email, keyed by category
+ * and week.
+ *
+ * @generated from message uplift.events.v1.WeeklyReviewReady
+ */
+export type WeeklyReviewReadyJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * @generated from field: string owner_user_id = 2;
+   */
+  ownerUserId?: string;
+
+  /**
+   * @generated from field: string store_name = 3;
+   */
+  storeName?: string;
+
+  /**
+   * @generated from field: string site_url = 4;
+   */
+  siteUrl?: string;
+
+  /**
+   * @generated from field: string report_id = 5;
+   */
+  reportId?: string;
+
+  /**
+   * week is the store-local Monday of the review's week, YYYY-MM-DD.
+   *
+   * @generated from field: string week = 6;
+   */
+  week?: string;
+
+  /**
+   * score is 0-100; band is "poor", "low", "medium" or "high".
+   *
+   * @generated from field: int32 score = 7;
+   */
+  score?: number;
+
+  /**
+   * @generated from field: string band = 8;
+   */
+  band?: string;
+
+  /**
+   * previous_score is the last review's score before this one, absent when
+   * there was none for this website.
+   *
+   * @generated from field: optional int32 previous_score = 9;
+   */
+  previousScore?: number;
+
+  /**
+   * new_findings appeared since the last review, fixed_findings were fixed
+   * since then, open_findings are still open.
+   *
+   * @generated from field: repeated uplift.events.v1.WeeklyReviewReady.Finding new_findings = 10;
+   */
+  newFindings?: WeeklyReviewReady_FindingJson[];
+
+  /**
+   * @generated from field: repeated uplift.events.v1.WeeklyReviewReady.Finding fixed_findings = 11;
+   */
+  fixedFindings?: WeeklyReviewReady_FindingJson[];
+
+  /**
+   * @generated from field: repeated uplift.events.v1.WeeklyReviewReady.Finding open_findings = 12;
+   */
+  openFindings?: WeeklyReviewReady_FindingJson[];
+
+  /**
+   * top_fixes are the (at most three) open findings worth the most points.
+   *
+   * @generated from field: repeated uplift.events.v1.WeeklyReviewReady.Finding top_fixes = 13;
+   */
+  topFixes?: WeeklyReviewReady_FindingJson[];
+
+  /**
+   * @generated from field: uplift.events.v1.WeeklyReviewReady.Idea idea = 14;
+   */
+  idea?: WeeklyReviewReady_IdeaJson;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 15;
+   */
+  occurTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.WeeklyReviewReady.
+ * Use `create(WeeklyReviewReadySchema)` to create a new message.
+ */
+export const WeeklyReviewReadySchema: GenMessage<WeeklyReviewReady, {jsonType: WeeklyReviewReadyJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 13);
+
+/**
+ * Finding is one finding of the review as the email shows it.
+ *
+ * @generated from message uplift.events.v1.WeeklyReviewReady.Finding
+ */
+export type WeeklyReviewReady_Finding = Message<"uplift.events.v1.WeeklyReviewReady.Finding"> & {
+  /**
+   * @generated from field: string title = 1;
+   */
+  title: string;
+
+  /**
+   * fix is the exact fix.
+   *
+   * @generated from field: string fix = 2;
+   */
+  fix: string;
+
+  /**
+   * points is what fixing it is worth.
+   *
+   * @generated from field: int32 points = 3;
+   */
+  points: number;
+
+  /**
+   * url is the page the finding is about.
+   *
+   * @generated from field: string url = 4;
+   */
+  url: string;
+};
+
+/**
+ * Finding is one finding of the review as the email shows it.
+ *
+ * @generated from message uplift.events.v1.WeeklyReviewReady.Finding
+ */
+export type WeeklyReviewReady_FindingJson = {
+  /**
+   * @generated from field: string title = 1;
+   */
+  title?: string;
+
+  /**
+   * fix is the exact fix.
+   *
+   * @generated from field: string fix = 2;
+   */
+  fix?: string;
+
+  /**
+   * points is what fixing it is worth.
+   *
+   * @generated from field: int32 points = 3;
+   */
+  points?: number;
+
+  /**
+   * url is the page the finding is about.
+   *
+   * @generated from field: string url = 4;
+   */
+  url?: string;
+};
+
+/**
+ * Describes the message uplift.events.v1.WeeklyReviewReady.Finding.
+ * Use `create(WeeklyReviewReady_FindingSchema)` to create a new message.
+ */
+export const WeeklyReviewReady_FindingSchema: GenMessage<WeeklyReviewReady_Finding, {jsonType: WeeklyReviewReady_FindingJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 13, 0);
+
+/**
+ * Idea is the campaign idea for the coming week.
+ *
+ * @generated from message uplift.events.v1.WeeklyReviewReady.Idea
+ */
+export type WeeklyReviewReady_Idea = Message<"uplift.events.v1.WeeklyReviewReady.Idea"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * @generated from field: string why_now = 3;
+   */
+  whyNow: string;
+
+  /**
+   * @generated from field: string channel = 4;
+   */
+  channel: string;
+};
+
+/**
+ * Idea is the campaign idea for the coming week.
+ *
+ * @generated from message uplift.events.v1.WeeklyReviewReady.Idea
+ */
+export type WeeklyReviewReady_IdeaJson = {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id?: string;
+
+  /**
+   * @generated from field: string title = 2;
+   */
+  title?: string;
+
+  /**
+   * @generated from field: string why_now = 3;
+   */
+  whyNow?: string;
+
+  /**
+   * @generated from field: string channel = 4;
+   */
+  channel?: string;
+};
+
+/**
+ * Describes the message uplift.events.v1.WeeklyReviewReady.Idea.
+ * Use `create(WeeklyReviewReady_IdeaSchema)` to create a new message.
+ */
+export const WeeklyReviewReady_IdeaSchema: GenMessage<WeeklyReviewReady_Idea, {jsonType: WeeklyReviewReady_IdeaJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 13, 1);
 

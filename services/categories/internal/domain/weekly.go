@@ -1,0 +1,101 @@
+package domain
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+
+	"uplift.dev/platform/schedule"
+)
+
+// WeeklyReviewSlot is when a store's website is reviewed afresh each week:
+// Monday from 08:00 on the store's wall clock (an hour after the daily
+// report), by the same rule that schedules the daily report.
+var WeeklyReviewSlot = schedule.Weekly(time.Monday, 8)
+
+// WeeklyReviewCandidate is a category the weekly review may be due for.
+type WeeklyReviewCandidate struct {
+	CategoryID string
+	TimeZone   string
+	// LastWeek is the newest week already started, zero when none.
+	LastWeek schedule.Date
+}
+
+// TopFixes is how many fixes the weekly email lists.
+const TopFixes = 3
+
+// WeeklyReview is what the weekly website review email shows: this week's
+// review against the last one.
+type WeeklyReview struct {
+	CategoryID, OwnerID, StoreName, SiteURL, ReportID string
+	Week                                              string
+	Score                                             int
+	Band                                              Band
+	// PreviousScore is the last review's score, nil when there was none.
+	PreviousScore          *int
+	New, Fixed, Open, Tops []Finding
+	// Idea is the campaign idea for the coming week; the repository sets
+	// its id when it stores the ideas.
+	Idea *Idea
+}
+
+// NewWeeklyReview compares a fresh review of cat's website with the
+// previous one (nil when none) for the email of week: findings by state
+// (the engine marks each new, open or fixed against previous), and the
+// open ones worth the most points first, each with its exact fix.
+func NewWeeklyReview(cat Category, reportID, week string, a Analysis, previous *Review) WeeklyReview {
+	w := WeeklyReview{CategoryID: cat.ID, OwnerID: cat.OwnerID, StoreName: cat.Name, SiteURL: cat.SiteURL,
+		ReportID: reportID, Week: week, Score: a.Review.Score, Band: BandOf(a.Review.Score)}
+	if previous != nil {
+		s := previous.Score
+		w.PreviousScore = &s
+	}
+	for _, f := range a.Review.Findings {
+		switch f.State {
+		case StateFixed:
+			w.Fixed = append(w.Fixed, f)
+		case StateNew:
+			w.New = append(w.New, f)
+			w.Tops = append(w.Tops, f)
+		default:
+			w.Open = append(w.Open, f)
+			w.Tops = append(w.Tops, f)
+		}
+	}
+	// Worth the most points first; equal ones in the engine's order.
+	slices.SortStableFunc(w.Tops, func(x, y Finding) int { return cmp.Compare(y.PointsLost, x.PointsLost) })
+	w.Tops = w.Tops[:min(len(w.Tops), TopFixes)]
+	for _, i := range a.Ideas {
+		if strings.TrimSpace(i.Title) != "" {
+			idea := i
+			w.Idea = &idea
+			break
+		}
+	}
+	return w
+}
+
+// ValidateTimeZone checks an IANA time zone name as a browser reports it
+// ("Europe/Paris", "UTC"). Go's own names that are not zones ("Local"), an
+// empty string and anything the zone database does not know are refused.
+func ValidateTimeZone(name string) error {
+	bad := &ValidationError{"timeZone", "timeZone must be an IANA time zone such as Europe/Paris."}
+	if name == "" || name == "Local" || len(name) > 64 || strings.ContainsAny(name, " \\") || strings.HasPrefix(name, "/") {
+		return bad
+	}
+	if _, err := time.LoadLocation(name); err != nil {
+		return bad
+	}
+	return nil
+}
+
+// Location is the category's time zone, UTC while none is known.
+func (c Category) Location() *time.Location {
+	if c.TimeZone != "" {
+		if loc, err := time.LoadLocation(c.TimeZone); err == nil {
+			return loc
+		}
+	}
+	return time.UTC
+}

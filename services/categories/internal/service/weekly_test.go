@@ -1,0 +1,216 @@
+package service_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go"
+	"google.golang.org/protobuf/proto"
+
+	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
+
+	"uplift.dev/categories/internal/adapters/postgres"
+	"uplift.dev/categories/internal/app"
+	"uplift.dev/categories/internal/domain"
+	"uplift.dev/platform/events"
+)
+
+// txWatcher wraps the fake engine and, while a review reads the site,
+// counts the service's database sessions that sit in an open transaction
+// on the review's tables.
+type txWatcher struct {
+	*fakeAnalyzer
+	mu     sync.Mutex
+	db     *pgxpool.Pool
+	opened []int
+}
+
+func (w *txWatcher) Analyze(ctx context.Context, site string, prev *domain.Review, progress func(int, string)) (domain.Analysis, error) {
+	w.mu.Lock()
+	db := w.db
+	w.mu.Unlock()
+	if db != nil {
+		var n int
+		// A session idle inside a transaction that has touched the review's
+		// tables: what a consumer waiting on the crawl inside its
+		// transaction looks like (other sessions' short statements are
+		// "active", not idle, while they hold their locks).
+		if err := db.QueryRow(ctx, `SELECT count(DISTINCT a.pid) FROM pg_stat_activity a
+			JOIN pg_locks l ON l.pid = a.pid JOIN pg_class c ON c.oid = l.relation
+			WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()
+			  AND a.state LIKE 'idle in transaction%'
+			  AND c.relname IN ('reports', 'categories', 'processed_messages')`).Scan(&n); err == nil {
+			w.mu.Lock()
+			w.opened = append(w.opened, n)
+			w.mu.Unlock()
+		}
+	}
+	return w.fakeAnalyzer.Analyze(ctx, site, prev, progress)
+}
+
+// TestReviewReadsTheSiteWithNoTransactionOpen (issue 13): the website is
+// read after the run's claim has committed and before its result is
+// recorded, so no transaction of the service is open meanwhile. Before,
+// the consumer read the site inside the transaction that recorded the
+// message, holding it (and its locks) for the whole crawl.
+func TestReviewReadsTheSiteWithNoTransactionOpen(t *testing.T) {
+	t.Parallel()
+	w := &txWatcher{fakeAnalyzer: &fakeAnalyzer{sites: map[string]domain.Analysis{goodSite: sampleAnalysis()}}}
+	h := startWith(t, w)
+	w.mu.Lock()
+	w.db = h.db
+	w.mu.Unlock()
+	cat, tok := h.owner(t)
+	site := goodSite
+	if _, err := h.client.UpdateContentGenerationParams(as(tok), &categoriesv1.UpdateContentGenerationParamsRequest{CategoryId: cat, SiteUrl: &site}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, func() bool {
+		r, err := h.client.GetCurrentReport(as(tok), &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
+		return err == nil && r.GetReport().GetStatus() == categoriesv1.ReportStatus_REPORT_STATUS_READY
+	})
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.opened) == 0 {
+		t.Fatal("the review never read the site")
+	}
+	for _, n := range w.opened {
+		if n != 0 {
+			t.Fatalf("%d transaction(s) open while the website was read", n)
+		}
+	}
+	var claimed bool
+	if err := h.db.QueryRow(context.Background(), `SELECT run_claimed_until IS NOT NULL FROM reports WHERE category_id = $1`, cat).Scan(&claimed); err != nil || !claimed {
+		t.Fatalf("the run did not claim its report first: %v %v", claimed, err)
+	}
+}
+
+// TestWeeklyReviewOncePerWeekAcrossReplicasAndDST: two replicas' schedules
+// run on a clock moved half an hour at a time through the spring
+// daylight-saving change in New York; each Monday 08:00 starts one new
+// review, and the one that completes publishes one WeeklyReviewReady with
+// last week's score and the stored idea's id.
+func TestWeeklyReviewOncePerWeekAcrossReplicasAndDST(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	cat, tok := h.owner(t)
+	site, zone := goodSite, "America/New_York"
+	if _, err := h.client.UpdateContentGenerationParams(as(tok), &categoriesv1.UpdateContentGenerationParamsRequest{
+		CategoryId: cat, SiteUrl: &site, TimeZone: &zone}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, func() bool {
+		r, err := h.client.GetCurrentReport(as(tok), &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
+		return err == nil && r.GetReport().GetStatus() == categoriesv1.ReportStatus_REPORT_STATUS_READY
+	})
+
+	var mu sync.Mutex
+	var ready []*eventsv1.WeeklyReviewReady
+	sub, err := h.nc.Subscribe(events.SubjectWeeklyReviewReady, func(m *nats.Msg) {
+		var ev eventsv1.WeeklyReviewReady
+		if proto.Unmarshal(m.Data, &ev) == nil && ev.GetCategoryId() == cat {
+			mu.Lock()
+			ready = append(ready, &ev)
+			mu.Unlock()
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var clock struct {
+		sync.Mutex
+		now time.Time
+	}
+	now := func() time.Time { clock.Lock(); defer clock.Unlock(); return clock.now }
+	replicas := []*app.App{
+		app.New(postgres.New(h.db), h.analyzer, nil, log, app.Options{}).WithClock(now),
+		app.New(postgres.New(h.db), h.analyzer, nil, log, app.Options{}).WithClock(now),
+	}
+	ny, _ := time.LoadLocation(zone)
+	started := map[string]time.Time{}
+	// Monday 2 March 00:00 (before that week's slot, after the last
+	// week's window) to Tuesday 10 March 2026; DST starts Sunday 8 March.
+	for t0 := time.Date(2026, 3, 2, 0, 0, 0, 0, ny); t0.Before(time.Date(2026, 3, 10, 0, 0, 0, 0, ny)); t0 = t0.Add(30 * time.Minute) {
+		clock.Lock()
+		clock.now = t0
+		clock.Unlock()
+		var wg sync.WaitGroup
+		counts := make([]int, len(replicas))
+		for i, r := range replicas {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				n, err := r.StartDueWeeklyReviews(ctx)
+				if err != nil {
+					t.Error(err)
+				}
+				counts[i] = n
+			}()
+		}
+		wg.Wait()
+		if counts[0]+counts[1] > 0 {
+			started[t0.In(ny).Format(time.DateTime)] = t0
+		}
+		if counts[0]+counts[1] > 1 {
+			t.Fatalf("%s: %v started by both replicas", t0, counts)
+		}
+	}
+	if len(started) != 2 || started["2026-03-02 08:00:00"].IsZero() || started["2026-03-09 08:00:00"].IsZero() {
+		t.Fatalf("weekly reviews started at %v, want Monday 2 and Monday 9 March at 08:00 New York time", started)
+	}
+	var weeks []string
+	rows, _ := h.db.Query(ctx, `SELECT week::text FROM weekly_reviews WHERE category_id = $1 ORDER BY week`, cat)
+	for rows.Next() {
+		var w string
+		_ = rows.Scan(&w)
+		weeks = append(weeks, w)
+	}
+	if len(weeks) != 2 || weeks[0] != "2026-03-02" || weeks[1] != "2026-03-09" {
+		t.Fatalf("weeks = %v", weeks)
+	}
+	// The last week's review is not replaced by a newer one, so it
+	// completes and announces itself once.
+	eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, ev := range ready {
+			if ev.GetWeek() == "2026-03-09" {
+				return true
+			}
+		}
+		return false
+	})
+	time.Sleep(300 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	n := 0
+	for _, ev := range ready {
+		if ev.GetWeek() != "2026-03-09" {
+			continue
+		}
+		n++
+		if ev.GetScore() != 72 || ev.GetBand() != "high" || ev.PreviousScore == nil || ev.GetOwnerUserId() == "" || ev.GetSiteUrl() != goodSite {
+			t.Errorf("weekly event = %v", ev)
+		}
+		var found int
+		if ev.GetIdea() != nil {
+			_ = h.db.QueryRow(ctx, `SELECT count(*) FROM ideas WHERE id = $1 AND category_id = $2`, ev.GetIdea().GetId(), cat).Scan(&found)
+		}
+		if found != 1 {
+			t.Errorf("the idea %v is not a stored idea of the category", ev.GetIdea())
+		}
+	}
+	if n != 1 {
+		t.Fatalf("WeeklyReviewReady for the week published %d times", n)
+	}
+}

@@ -1,0 +1,121 @@
+// Package schedule is Uplift's one rule for recurring work in a store's own
+// time zone (the daily business report, the weekly website review) and the
+// loop that checks it. It decides only *whether* a period's work is due; a
+// service makes it happen once by claiming the period in a table (primary
+// key category and period) in the transaction that writes its outbox event,
+// so two replicas, a restart or a clock that jumps across a daylight-saving
+// change still do each period's work once.
+package schedule
+
+import (
+	"context"
+	"time"
+)
+
+// Date is a calendar day in some time zone, without a zone.
+type Date struct {
+	Year  int
+	Month time.Month
+	Day   int
+}
+
+// DateOf is t's calendar day in t's own location.
+func DateOf(t time.Time) Date {
+	y, m, d := t.Date()
+	return Date{y, m, d}
+}
+
+// ParseDate reads YYYY-MM-DD.
+func ParseDate(s string) (Date, error) {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return Date{}, err
+	}
+	return DateOf(t), nil
+}
+
+// String is YYYY-MM-DD.
+func (d Date) String() string { return d.At(time.UTC, 0).Format(time.DateOnly) }
+
+// IsZero reports whether d is the zero Date ("never").
+func (d Date) IsZero() bool { return d == Date{} }
+
+// AddDays is d moved by n calendar days.
+func (d Date) AddDays(n int) Date {
+	return DateOf(time.Date(d.Year, d.Month, d.Day+n, 12, 0, 0, 0, time.UTC))
+}
+
+// Before reports whether d is an earlier day than o.
+func (d Date) Before(o Date) bool { return d.At(time.UTC, 0).Before(o.At(time.UTC, 0)) }
+
+// At is the instant of hour:00 on d's wall clock in loc. In a zone where
+// that hour is skipped by a daylight-saving change, it is the first instant
+// after the gap (Go's time.Date normalises it so).
+func (d Date) At(loc *time.Location, hour int) time.Time {
+	return time.Date(d.Year, d.Month, d.Day, hour, 0, 0, 0, loc)
+}
+
+// Slot is one recurring moment on a store's wall clock: every day at Hour,
+// or with Weekly every Weekday at Hour. Its work may run from that moment
+// until the end of the slot's window (the rest of that day for a daily
+// slot, the rest of that week for a weekly one); a slot missed entirely
+// (the service was down all through its window) is skipped, never sent
+// stale after a newer one.
+type Slot struct {
+	Hour    int
+	Weekly  bool
+	Weekday time.Weekday
+}
+
+// Daily is every day at hour.
+func Daily(hour int) Slot { return Slot{Hour: hour} }
+
+// Weekly is every weekday at hour.
+func Weekly(weekday time.Weekday, hour int) Slot {
+	return Slot{Hour: hour, Weekly: true, Weekday: weekday}
+}
+
+// Due says whether a slot's work is due at now in loc and for which
+// occurrence: the local date of the newest slot at or before now whose
+// window still holds. last is the newest occurrence already done (the zero
+// Date when none was); an occurrence at or before it is not due again.
+//
+// The rule reads the wall clock in loc, so the 23- and 25-hour days of a
+// daylight-saving change still have exactly one slot.
+func (s Slot) Due(now time.Time, loc *time.Location, last Date) (Date, bool) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	local := now.In(loc)
+	today := DateOf(local)
+	occ := today
+	if s.Weekly {
+		occ = today.AddDays(-((int(local.Weekday()) - int(s.Weekday) + 7) % 7))
+	}
+	// Before today's slot (daily: yesterday's window closed at midnight;
+	// weekly: on the slot's own day last week's window ends at the slot).
+	if local.Before(occ.At(loc, s.Hour)) {
+		return Date{}, false
+	}
+	if !last.IsZero() && !last.Before(occ) {
+		return Date{}, false
+	}
+	return occ, true
+}
+
+// Every runs round at once and then every interval until ctx ends; a
+// failed round is reported to failed and retried at the next tick.
+func Every(ctx context.Context, interval time.Duration, round func(context.Context) error, failed func(error)) error {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if err := round(ctx); err != nil && ctx.Err() == nil {
+			failed(err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
