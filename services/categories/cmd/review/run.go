@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"uplift.dev/categories/internal/analysis"
+	"uplift.dev/categories/internal/analysis/lab"
 	"uplift.dev/categories/internal/analysis/write"
 	"uplift.dev/categories/internal/domain"
 )
@@ -22,6 +23,7 @@ const (
 	exitUnder     = 1 // the score is under --fail-under
 	exitUsage     = 2 // bad arguments, or a site that cannot be read
 	reviewTimeout = 2 * time.Minute
+	labTimeout    = 90 * time.Second
 )
 
 const usage = `usage: review [--json] [--fail-under N] [--allow-loopback] URL
@@ -40,6 +42,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the review as one JSON object")
 	failUnder := fs.Int("fail-under", 0, "exit with status 1 when the score is under `N` (0-100)")
 	loopback := fs.Bool("allow-loopback", false, "allow a site on 127.0.0.1 or ::1 (a local theme preview); private addresses stay refused")
+	withLab := fs.Bool("lab", true, "measure LCP, CLS, FCP and TBT in Chromium (a phone, slow 4G, median of 3 runs)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -65,6 +68,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	out := toReport(res)
+	if *withLab {
+		// The page was read through the guarded fetcher first; the browser
+		// loads the same address.
+		lctx, lcancel := context.WithTimeout(ctx, labTimeout)
+		r, err := lab.Measure(lctx, res.Review.SiteURL, lab.Options{})
+		lcancel()
+		switch {
+		case err == nil:
+			out.Speed.Lab = &r
+			out.Speed.Note = "Lab metrics: median of 3 runs in Chromium as a phone on slow 4G with a 4x slower CPU, scored on Lighthouse's curves (Speed Index not measured)."
+		case errors.Is(err, lab.ErrNoBrowser):
+			out.Speed.Note = "Chromium was not found, so lab metrics were not measured (set CHROME_PATH)."
+		default:
+			out.Speed.Note = "Lab metrics could not be measured: " + err.Error()
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -128,20 +147,20 @@ type insight struct {
 	Evidence string `json:"evidence"`
 }
 
-// speed is the speed group of the review. Lab metrics from a real browser
-// (LCP, CLS, TBT) are not measured yet: lab stays null and says so.
+// speed is the speed group of the review and, with --lab, the lab
+// metrics from a real browser (null when not measured, the note says why).
 type speed struct {
-	Earned int     `json:"earned"`
-	Weight int     `json:"weight"`
-	Lab    *string `json:"lab"`
-	Note   string  `json:"note"`
+	Earned int         `json:"earned"`
+	Weight int         `json:"weight"`
+	Lab    *lab.Result `json:"lab"`
+	Note   string      `json:"note"`
 }
 
 func toReport(res domain.Analysis) report {
 	rv := res.Review
 	out := report{URL: rv.SiteURL, Score: rv.Score, Band: string(domain.BandOf(rv.Score)), Summary: res.Summary,
 		Checks: []check{}, Findings: []finding{}, Notes: []finding{}, Insights: []insight{}, Ideas: []write.IdeaText{},
-		Speed: speed{Note: "Measured from the page's HTML and file headers; lab metrics from a browser are not measured yet."}}
+		Speed: speed{Note: "Measured from the page's HTML and file headers; lab metrics were not asked for (--lab=false)."}}
 	for _, c := range rv.Checks {
 		ck := check{ID: c.Check, Group: c.Group, Earned: c.Earned, Weight: c.Weight}
 		if c.Lighthouse != nil {
@@ -185,6 +204,14 @@ func writeText(w io.Writer, r report) {
 			}
 		}
 		fmt.Fprintf(w, "  %-11s %2d/%d\n", g, earned, weight)
+	}
+	if l := r.Speed.Lab; l != nil {
+		m := l.Median
+		fmt.Fprintf(w, "\nLab speed %d/100 (median of %d runs, phone on slow 4G):\n  LCP %.1f s (%s) %s\n  CLS %.2f (%s) %s\n  FCP %.1f s (%s)\n  TBT %.0f ms (%s)\n  %d KB transferred\n",
+			l.Score, len(l.Runs), m.LCP/1000, l.Ratings["lcp"], m.LCPElement, m.CLS, l.Ratings["cls"], strings.Join(m.Shifted, ", "),
+			m.FCP/1000, l.Ratings["fcp"], m.TBT, l.Ratings["tbt"], m.Bytes>>10)
+	} else {
+		fmt.Fprintf(w, "\n%s\n", r.Speed.Note)
 	}
 	fmt.Fprintln(w, "\nLighthouse SEO audits:")
 	for _, c := range r.Checks {

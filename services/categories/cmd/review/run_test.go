@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -40,7 +42,7 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 
 func TestJSONHasEveryFieldAndLighthouseVerdicts(t *testing.T) {
 	srv := store(t)
-	code, out, errOut := runCLI(t, "--json", "--allow-loopback", srv.URL)
+	code, out, errOut := runCLI(t, "--json", "--lab=false", "--allow-loopback", srv.URL)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -88,11 +90,11 @@ func TestJSONHasEveryFieldAndLighthouseVerdicts(t *testing.T) {
 
 func TestFailUnderSetsTheExitStatus(t *testing.T) {
 	srv := store(t)
-	code, out, _ := runCLI(t, "--fail-under", "100", "--allow-loopback", srv.URL)
+	code, out, _ := runCLI(t, "--lab=false", "--fail-under", "100", "--allow-loopback", srv.URL)
 	if code != exitUnder || !strings.Contains(out, "is under 100") {
 		t.Errorf("exit %d under --fail-under 100:\n%s", code, out)
 	}
-	code, out, _ = runCLI(t, "--fail-under", "1", "--allow-loopback", srv.URL)
+	code, out, _ = runCLI(t, "--lab=false", "--fail-under", "1", "--allow-loopback", srv.URL)
 	if code != exitOK || !strings.Contains(out, "Score ") || !strings.Contains(out, "link-text") {
 		t.Errorf("exit %d under --fail-under 1:\n%s", code, out)
 	}
@@ -116,5 +118,26 @@ func TestBadArguments(t *testing.T) {
 		if code, _, errOut := runCLI(t, args...); code != exitUsage || errOut == "" {
 			t.Errorf("%q: exit %d, stderr %q", args, code, errOut)
 		}
+	}
+}
+
+func TestLabMetricsInTheJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real browser: not in -short")
+	}
+	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("CHROME_PATH") == "" {
+		t.Skip("no Chromium (make and .ci/run install it)")
+	}
+	srv := store(t)
+	code, out, errOut := runCLI(t, "--json", "--allow-loopback", srv.URL)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Speed.Lab == nil || len(r.Speed.Lab.Runs) != 3 || r.Speed.Lab.Median.FCP <= 0 || r.Speed.Lab.Score <= 0 {
+		t.Errorf("lab metrics missing: %+v (%s)", r.Speed.Lab, r.Speed.Note)
 	}
 }

@@ -1,0 +1,293 @@
+// Package lab measures a page's speed in a real browser, the way
+// Lighthouse's lab run does: Debian's Chromium driven over the DevTools
+// protocol, a phone's screen, a slow 4G network and a 4× slower CPU, each
+// run in a fresh tab with the cache off, the median of the runs kept. It
+// reads LCP (and its element), CLS (and the elements that moved), FCP, TBT
+// (the lab's stand-in for INP) and the bytes transferred, and scores them
+// on Lighthouse's published curves and weights.
+//
+// The browser is heavy: this package is meant to run in a review worker,
+// apart from the API.
+package lab
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// Lighthouse's default mobile conditions (its "slow 4G" and "moto g power").
+const (
+	latencyMs     = 150 * 3.75      // round trip, as DevTools throttling applies it
+	downloadBps   = 1.6e6 * 0.9 / 8 // 1.6 Mbit/s
+	uploadBps     = 750e3 * 0.9 / 8 // 750 kbit/s
+	cpuSlowdown   = 4               // a mid-range phone's CPU
+	screenWidth   = 412             // CSS pixels
+	screenHeight  = 823             //
+	screenDPR     = 1.75            //
+	settleAfterLd = 2 * time.Second // late shifts and long tasks after load still count
+	mobileUA      = "Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36 UpliftBot/1.0"
+)
+
+// ErrNoBrowser means Chromium is not installed where Options says.
+var ErrNoBrowser = errors.New("no Chromium to measure with")
+
+// Options choose the browser and how many runs.
+type Options struct {
+	ExecPath string        // Chromium; default $CHROME_PATH, else /usr/bin/chromium
+	Runs     int           // default 3; the median is kept
+	Timeout  time.Duration // per run, default 20 s
+}
+
+// Metrics are one run's measurements (times in milliseconds from the
+// start of navigation).
+type Metrics struct {
+	FCP        float64  `json:"fcpMs"`
+	LCP        float64  `json:"lcpMs"`
+	CLS        float64  `json:"cls"`
+	TBT        float64  `json:"tbtMs"`
+	Bytes      int64    `json:"bytes"`
+	LCPElement string   `json:"lcpElement,omitempty"`
+	Shifted    []string `json:"shifted,omitempty"` // elements that moved, largest shift first
+}
+
+// Result is a page's lab measurement: the median run, every run, the
+// 0–100 score and each metric's rating against web.dev's thresholds.
+type Result struct {
+	URL     string            `json:"url"`
+	Median  Metrics           `json:"median"`
+	Runs    []Metrics         `json:"runs"`
+	Score   int               `json:"score"`
+	Ratings map[string]string `json:"ratings"` // metric → good, needs-improvement or poor
+}
+
+// Measure loads url Runs times and returns the median. url is reached
+// directly by the browser: callers check it with the guarded fetcher first.
+func Measure(ctx context.Context, url string, o Options) (Result, error) {
+	if o.ExecPath == "" {
+		o.ExecPath = os.Getenv("CHROME_PATH")
+	}
+	if o.ExecPath == "" {
+		o.ExecPath = "/usr/bin/chromium"
+	}
+	if _, err := exec.LookPath(o.ExecPath); err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrNoBrowser, err)
+	}
+	if o.Runs <= 0 {
+		o.Runs = 3
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 20 * time.Second
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(o.ExecPath), chromedp.Headless, chromedp.NoFirstRun, chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("disable-extensions", true))
+	defer cancelAlloc()
+	browser, cancelBrowser := chromedp.NewContext(allocCtx)
+	defer cancelBrowser()
+	if err := chromedp.Do(browser); err != nil { // starts the browser
+		return Result{}, fmt.Errorf("starting Chromium: %w", err)
+	}
+	res := Result{URL: url}
+	for range o.Runs {
+		m, err := run(browser, url, o.Timeout)
+		if err != nil {
+			return Result{}, err
+		}
+		res.Runs = append(res.Runs, m)
+	}
+	res.Median = median(res.Runs)
+	res.Score, res.Ratings = score(res.Median)
+	return res, nil
+}
+
+// run measures one load in a fresh tab.
+func run(browser context.Context, url string, timeout time.Duration) (Metrics, error) {
+	tab, cancelTab := chromedp.NewContext(browser)
+	defer cancelTab()
+	var bytes atomic.Int64
+	if err := chromedp.Listen(tab, func(ev any) {
+		if e, ok := ev.(*network.EventLoadingFinished); ok {
+			bytes.Add(int64(e.EncodedDataLength))
+		}
+	}); err != nil {
+		return Metrics{}, err
+	}
+	setup := chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		steps := []func() error{
+			func() error { _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{}); return err },
+			func() error {
+				_, err := cdp.Call(ctx, t, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true})
+				return err
+			},
+			func() error {
+				_, err := cdp.Call(ctx, t, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+					MatchedNetworkConditions: []*network.Conditions{{Latency: latencyMs, DownloadThroughput: downloadBps, UploadThroughput: uploadBps}}})
+				return err
+			},
+			func() error {
+				_, err := cdp.Call(ctx, t, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: cpuSlowdown})
+				return err
+			},
+			func() error {
+				_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+					Width: screenWidth, Height: screenHeight, DeviceScaleFactor: screenDPR, Mobile: true})
+				return err
+			},
+			func() error {
+				_, err := cdp.Call(ctx, t, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: mobileUA})
+				return err
+			},
+			func() error {
+				_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: observer})
+				return err
+			},
+		}
+		for _, s := range steps {
+			if err := s(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err := chromedp.Do(tab, setup); err != nil {
+		return Metrics{}, fmt.Errorf("setting up the tab: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(tab, timeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.Sleep(settleAfterLd)); err != nil {
+		return Metrics{}, fmt.Errorf("loading %s: %w", url, err)
+	}
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify(window.__upliftLab.read())`))
+	if err != nil {
+		return Metrics{}, fmt.Errorf("reading the metrics: %w", err)
+	}
+	var m Metrics
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		return Metrics{}, fmt.Errorf("reading the metrics: %w", err)
+	}
+	m.Bytes = bytes.Load()
+	return m, nil
+}
+
+// observer runs in the page before its own scripts and records what
+// Lighthouse reads from the trace: paints, the largest contentful paint,
+// layout shifts (in session windows) and long tasks.
+const observer = `(() => {
+  const lab = {fcp: 0, lcp: 0, lcpEl: '', shifts: [], tasks: []};
+  const describe = (el) => {
+    if (!el || !el.tagName) return '';
+    let s = el.tagName.toLowerCase();
+    if (el.id) s += '#' + el.id;
+    else if (el.classList && el.classList.length) s += '.' + [...el.classList].slice(0, 2).join('.');
+    const src = el.currentSrc || el.src;
+    if (src) s += ' (' + String(src).split('/').pop().slice(0, 60) + ')';
+    return s;
+  };
+  const watch = (type, fn) => { try { new PerformanceObserver((l) => l.getEntries().forEach(fn)).observe({type, buffered: true}); } catch (e) {} };
+  watch('paint', (e) => { if (e.name === 'first-contentful-paint') lab.fcp = e.startTime; });
+  watch('largest-contentful-paint', (e) => { lab.lcp = e.renderTime || e.loadTime || e.startTime; lab.lcpEl = describe(e.element); });
+  watch('layout-shift', (e) => { if (!e.hadRecentInput) lab.shifts.push({t: e.startTime, v: e.value, who: (e.sources || []).map((s) => describe(s.node)).filter(Boolean)}); });
+  watch('longtask', (e) => lab.tasks.push({t: e.startTime, d: e.duration}));
+  window.__upliftLab = {read: () => {
+    let cls = 0, win = 0, first = 0, last = 0;
+    const moved = [];
+    for (const s of lab.shifts) {
+      if (win && s.t - last < 1000 && s.t - first < 5000) { win += s.v; last = s.t; } else { win = s.v; first = last = s.t; }
+      cls = Math.max(cls, win);
+    }
+    [...lab.shifts].sort((a, b) => b.v - a.v).forEach((s) => s.who.forEach((w) => { if (!moved.includes(w)) moved.push(w); }));
+    let tbt = 0;
+    for (const t of lab.tasks) { if (t.t + t.d > lab.fcp) tbt += Math.max(0, t.d - 50); }
+    return {fcpMs: lab.fcp, lcpMs: lab.lcp || lab.fcp, cls, tbtMs: tbt, lcpElement: lab.lcpEl, shifted: moved.slice(0, 5)};
+  }};
+})();`
+
+// median keeps, for each metric, the middle of the runs; the LCP element
+// and the shifted elements come from the run with the median LCP.
+func median(runs []Metrics) Metrics {
+	mid := func(f func(Metrics) float64) float64 {
+		v := make([]float64, len(runs))
+		for i, r := range runs {
+			v[i] = f(r)
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	m := Metrics{
+		FCP: mid(func(r Metrics) float64 { return r.FCP }), LCP: mid(func(r Metrics) float64 { return r.LCP }),
+		CLS: mid(func(r Metrics) float64 { return r.CLS }), TBT: mid(func(r Metrics) float64 { return r.TBT }),
+		Bytes: int64(mid(func(r Metrics) float64 { return float64(r.Bytes) })),
+	}
+	for _, r := range runs {
+		if r.LCP == m.LCP {
+			m.LCPElement, m.Shifted = r.LCPElement, r.Shifted
+			break
+		}
+	}
+	return m
+}
+
+// curve is one metric's Lighthouse scoring curve (log-normal, from the
+// value scoring 0.9 and the median scoring 0.5), its weight in the
+// performance score, and web.dev's good and poor thresholds.
+type curve struct {
+	name             string
+	p10, med, weight float64
+	good, poor       float64
+	value            func(Metrics) float64
+}
+
+// curves are Lighthouse 10+'s mobile curves and weights. Speed Index
+// (weight 10) is not measured; the other weights are scaled up to 100.
+var curves = []curve{
+	{"fcp", 1800, 3000, 10, 1800, 3000, func(m Metrics) float64 { return m.FCP }},
+	{"lcp", 2500, 4000, 25, 2500, 4000, func(m Metrics) float64 { return m.LCP }},
+	{"tbt", 200, 600, 30, 200, 600, func(m Metrics) float64 { return m.TBT }},
+	{"cls", 0.1, 0.25, 25, 0.1, 0.25, func(m Metrics) float64 { return m.CLS }},
+}
+
+// logNormalScore is Lighthouse's metric score: 1 at zero, 0.9 at p10, 0.5
+// at the median, falling towards 0.
+func logNormalScore(value, p10, med float64) float64 {
+	if value <= 0 {
+		return 1
+	}
+	const inverseErfcOneFifth = 0.9061938024368232 // erfc(x) = 0.2
+	standardized := math.Log(value/med) * inverseErfcOneFifth / -math.Log(p10/med)
+	return min(1, max(0, math.Erfc(standardized)/2))
+}
+
+func score(m Metrics) (int, map[string]string) {
+	total, weights := 0.0, 0.0
+	ratings := map[string]string{}
+	for _, c := range curves {
+		v := c.value(m)
+		total += c.weight * logNormalScore(v, c.p10, c.med)
+		weights += c.weight
+		switch {
+		case v <= c.good:
+			ratings[c.name] = "good"
+		case v <= c.poor:
+			ratings[c.name] = "needs-improvement"
+		default:
+			ratings[c.name] = "poor"
+		}
+	}
+	return int(math.Round(100 * total / weights)), ratings
+}

@@ -1,0 +1,131 @@
+package lab
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// slowPages serves pages built to be slow in one way each: an LCP image
+// that arrives after 3 s, a banner that pushes the content down a second
+// after load, and a 600 ms long task after the first paint.
+func slowPages(t *testing.T) *httptest.Server {
+	t.Helper()
+	var img bytes.Buffer
+	pic := image.NewRGBA(image.Rect(0, 0, 400, 300))
+	for x := range 400 {
+		for y := range 300 {
+			pic.Set(x, y, color.RGBA{uint8(x), uint8(y), 120, 255})
+		}
+	}
+	png.Encode(&img, pic)
+	text := strings.Repeat("<p>Hand-poured soy candles, made in small batches in Portland and shipped in two days.</p>", 8)
+	mux := http.NewServeMux()
+	page := func(body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, `<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Lab</title></head><body>%s</body></html>`, body)
+		}
+	}
+	mux.HandleFunc("/fast", page(`<h1>Candles</h1>`+text))
+	mux.HandleFunc("/slow-lcp", page(`<h1>Candles</h1><img id="hero" src="/hero.png" width="400" height="300">`))
+	mux.HandleFunc("/late-shift", page(`<div id="top"></div><h1>Candles</h1>`+text+`<script>
+setTimeout(() => { const b = document.getElementById('top'); b.style.height = '300px'; b.className = 'promo-banner'; b.textContent = 'Sale'; }, 1000);</script>`))
+	mux.HandleFunc("/long-task", page(`<h1>Candles</h1>`+text+`<script>
+setTimeout(() => { const end = Date.now() + 600; while (Date.now() < end) {} }, 300);</script>`))
+	mux.HandleFunc("/hero.png", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(3 * time.Second):
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "image/png")
+		w.Write(img.Bytes())
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func needBrowser(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("a real browser: not in -short")
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err != nil && os.Getenv("CHROME_PATH") == "" {
+		t.Skip("no Chromium (make and .ci/run install it)")
+	}
+}
+
+func TestLabMetricsOnPagesBuiltToBeSlow(t *testing.T) {
+	needBrowser(t)
+	srv := slowPages(t)
+	measure := func(path string, runs int) Result {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		r, err := Measure(ctx, srv.URL+path, Options{Runs: runs})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		t.Logf("%s: score %d, median %+v, ratings %v", path, r.Score, r.Median, r.Ratings)
+		return r
+	}
+	fast := measure("/fast", 3)
+	if len(fast.Runs) != 3 {
+		t.Errorf("%d runs, want 3", len(fast.Runs))
+	}
+	// Throttled like Lighthouse's phone, even a small page takes a round
+	// trip or two before the first paint, and nothing moves or blocks.
+	if m := fast.Median; m.FCP < 500 || m.FCP > 4000 || m.CLS > 0.01 || m.TBT > 100 || m.Bytes <= 0 {
+		t.Errorf("fast page: %+v", m)
+	}
+	if fast.Score < 80 {
+		t.Errorf("fast page scores %d", fast.Score)
+	}
+
+	lcp := measure("/slow-lcp", 1)
+	if m := lcp.Median; m.LCP < 3000 || m.LCP > 12000 || !strings.Contains(m.LCPElement, "hero") {
+		t.Errorf("slow LCP image: LCP %.0f ms on %q, want 3–12 s on the hero image", m.LCP, m.LCPElement)
+	}
+	if lcp.Ratings["lcp"] == "good" || lcp.Score >= fast.Score {
+		t.Errorf("slow LCP rated %v with score %d (fast page %d)", lcp.Ratings, lcp.Score, fast.Score)
+	}
+
+	shift := measure("/late-shift", 1)
+	if m := shift.Median; m.CLS < 0.1 || m.CLS > 2 || len(m.Shifted) == 0 {
+		t.Errorf("late layout shift: CLS %.3f, shifted %v", m.CLS, m.Shifted)
+	}
+
+	task := measure("/long-task", 1)
+	if m := task.Median; m.TBT < 400 || m.TBT > 3000 {
+		t.Errorf("long task: TBT %.0f ms, want 400–3000", m.TBT)
+	}
+	if task.Ratings["tbt"] == "good" {
+		t.Errorf("long task rated %v", task.Ratings)
+	}
+}
+
+func TestScoreFollowsLighthouseCurves(t *testing.T) {
+	for _, tt := range []struct {
+		value, p10, med, want float64
+	}{{2500, 2500, 4000, 0.9}, {4000, 2500, 4000, 0.5}, {0, 2500, 4000, 1}, {0.1, 0.1, 0.25, 0.9}} {
+		if got := logNormalScore(tt.value, tt.p10, tt.med); got < tt.want-0.001 || got > tt.want+0.001 {
+			t.Errorf("score(%v) = %.3f, want %.3f", tt.value, got, tt.want)
+		}
+	}
+	best, ratings := score(Metrics{FCP: 900, LCP: 1200, TBT: 0, CLS: 0})
+	worst, _ := score(Metrics{FCP: 9000, LCP: 20000, TBT: 5000, CLS: 1})
+	if best < 98 || worst > 2 || ratings["lcp"] != "good" {
+		t.Errorf("best %d, worst %d, ratings %v", best, worst, ratings)
+	}
+}
