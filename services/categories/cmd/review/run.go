@@ -13,6 +13,7 @@ import (
 
 	"uplift.dev/categories/internal/analysis"
 	"uplift.dev/categories/internal/analysis/lab"
+	"uplift.dev/categories/internal/analysis/words"
 	"uplift.dev/categories/internal/analysis/write"
 	"uplift.dev/categories/internal/domain"
 )
@@ -77,7 +78,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		switch {
 		case err == nil:
 			out.Speed.Lab = &r
-			out.Speed.Note = "Lab metrics: median of 3 runs in Chromium as a phone on slow 4G with a 4x slower CPU, scored on Lighthouse's curves (Speed Index not measured)."
+			out.Speed.Note = "Lab metrics: median of " + words.Plural(len(r.Runs), "run", "runs") + " (up to 3 within 15 s) in Chromium as a phone on slow 4G with a 4x slower CPU, scored on Lighthouse's curves (Speed Index not measured)."
 		case errors.Is(err, lab.ErrNoBrowser):
 			out.Speed.Note = "Chromium was not found, so lab metrics were not measured (set CHROME_PATH)."
 		default:
@@ -207,8 +208,8 @@ func writeText(w io.Writer, r report) {
 	}
 	if l := r.Speed.Lab; l != nil {
 		m := l.Median
-		fmt.Fprintf(w, "\nLab speed %d/100 (median of %d runs, phone on slow 4G):\n  LCP %.1f s (%s) %s\n  CLS %.2f (%s) %s\n  FCP %.1f s (%s)\n  TBT %.0f ms (%s)\n  %d KB transferred\n",
-			l.Score, len(l.Runs), m.LCP/1000, l.Ratings["lcp"], m.LCPElement, m.CLS, l.Ratings["cls"], strings.Join(m.Shifted, ", "),
+		fmt.Fprintf(w, "\nLab speed %d/100 (median of %s, phone on slow 4G):\n  LCP %.1f s (%s) %s\n  CLS %.2f (%s) %s\n  FCP %.1f s (%s)\n  TBT %.0f ms (%s)\n  %d KB transferred\n",
+			l.Score, words.Plural(len(l.Runs), "run", "runs"), m.LCP/1000, l.Ratings["lcp"], m.LCPElement, m.CLS, l.Ratings["cls"], strings.Join(m.Shifted, ", "),
 			m.FCP/1000, l.Ratings["fcp"], m.TBT, l.Ratings["tbt"], m.Bytes>>10)
 	} else {
 		fmt.Fprintf(w, "\n%s\n", r.Speed.Note)
