@@ -62,6 +62,11 @@ frontends/node_modules/.installed: frontends/package-lock.json
 	cd frontends && npm ci --no-audit --no-fund
 	touch $@
 
+# Lighthouse, for `make bench` only: the website review beside a Lighthouse run.
+services/categories/bench/node_modules/.installed: services/categories/bench/package-lock.json
+	cd services/categories/bench && npm ci --no-audit --no-fund
+	touch $@
+
 deploy/local/node_modules/.installed: deploy/local/package-lock.json
 	cd deploy/local && npm ci --no-audit --no-fund
 	touch $@
@@ -91,7 +96,7 @@ test-e2e:
 	cd frontends && npm run e2e --silent
 
 .PHONY: bench
-bench: build ## run the Go benchmarks (product beside a bare baseline, on the real PostgreSQL and NATS)
+bench: build services/categories/bench/node_modules/.installed ## run the Go benchmarks (product beside a bare baseline, on the real PostgreSQL and NATS)
 	@$(BIN)/devstack exec -- go test -run='^$$' -bench=. -benchmem $(GO_PKGS)
 
 # ---------------------------------------------------------------- protos and lint

@@ -45,7 +45,7 @@ func lighthouseVerdicts(t *testing.T) map[string]map[string]bool {
 }
 
 // servePage serves one corpus page at / on loopback, as Lighthouse was run.
-func servePage(t *testing.T, body []byte) *httptest.Server {
+func servePage(t testing.TB, body []byte) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {

@@ -1,0 +1,104 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"uplift.dev/categories/internal/analysis/corpus"
+)
+
+// lighthouseBin is Lighthouse as `make bench` installs it
+// (services/categories/bench).
+func lighthouseBin(b *testing.B) string {
+	b.Helper()
+	_, here, _, _ := runtime.Caller(0)
+	bin := filepath.Join(filepath.Dir(here), "..", "..", "bench", "node_modules", ".bin", "lighthouse")
+	if _, err := os.Stat(bin); err != nil {
+		b.Skip("Lighthouse is not installed (make bench installs it)")
+	}
+	return bin
+}
+
+// lighthouseSEO runs Lighthouse's SEO category on url in Debian's Chromium
+// and returns each binary audit's verdict.
+func lighthouseSEO(b *testing.B, bin, url string) map[string]bool {
+	b.Helper()
+	out := filepath.Join(b.TempDir(), "lh.json")
+	cmd := exec.Command(bin, url, "--only-categories=seo", "--output=json", "--output-path="+out, "--quiet",
+		"--chrome-flags=--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run")
+	cmd.Env = append(os.Environ(), "CHROME_PATH=/usr/bin/chromium")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("lighthouse: %v\n%s", err, msg)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rep struct {
+		Audits map[string]struct {
+			Score *float64 `json:"score"`
+			Mode  string   `json:"scoreDisplayMode"`
+		} `json:"audits"`
+	}
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		b.Fatal(err)
+	}
+	verdicts := map[string]bool{}
+	for id, a := range rep.Audits {
+		switch {
+		case a.Mode == "binary" && a.Score != nil:
+			verdicts[id] = *a.Score == 1
+		case a.Mode == "notApplicable":
+			verdicts[id] = true
+		}
+	}
+	return verdicts
+}
+
+// BenchmarkReviewBesideLighthouse reviews one real store page and runs
+// Lighthouse's SEO category on the same page in the same run: the time of
+// each, and whether every shared SEO verdict agrees.
+func BenchmarkReviewBesideLighthouse(b *testing.B) {
+	bin := lighthouseBin(b)
+	srv := servePage(b, corpus.Page(b, "formasaurus-1.html"))
+	var lh map[string]bool
+	var lhTime time.Duration
+	b.Run("baseline=lighthouse-seo", func(b *testing.B) {
+		for b.Loop() {
+			start := time.Now()
+			lh = lighthouseSEO(b, bin, srv.URL+"/")
+			lhTime = time.Since(start)
+		}
+		b.ReportMetric(float64(lhTime.Milliseconds()), "ms/page")
+	})
+	b.Run("product=review", func(b *testing.B) {
+		a := New(Options{AllowLoopback: true, Now: fixedNow})
+		for b.Loop() {
+			rv, err := a.Score(context.Background(), srv.URL)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, c := range rv.Checks {
+				if c.Lighthouse == nil {
+					continue
+				}
+				if want, ok := lh[c.Lighthouse.Audit]; ok && want != c.Lighthouse.Pass {
+					b.Errorf("%s: review pass=%v, Lighthouse %v", c.Lighthouse.Audit, c.Lighthouse.Pass, want)
+				}
+			}
+		}
+		// The page names assets on hosts this offline machine cannot
+		// resolve: each costs the asset budget, as a dead host would.
+		each := b.Elapsed() / time.Duration(b.N)
+		b.ReportMetric(float64(each.Microseconds())/1000, "ms/page")
+		if lhTime > 0 {
+			b.ReportMetric(float64(lhTime)/float64(each), "x-faster")
+		}
+	})
+}
