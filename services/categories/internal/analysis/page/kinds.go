@@ -40,7 +40,12 @@ func Kinds(raw, text string) []string {
 	case strings.Contains(p, "/collections/") || strings.Contains(p, "/collection/") || strings.Contains(p, "/category/") || strings.Contains(p, "/categories/"):
 		return []string{KindCollection}
 	}
-	hay := p + " " + strings.ToLower(text)
+	// Link text counts only when it is a short label ("Shipping",
+	// "Returns & refunds"): "Grocery & Household Delivery" names a service.
+	hay := p
+	if len(strings.Fields(text)) <= 3 {
+		hay += " " + strings.ToLower(text)
+	}
 	var out []string
 	for _, k := range TrustKinds {
 		if words.ContainsAny(hay, kindWords[k]) {

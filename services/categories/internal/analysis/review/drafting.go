@@ -237,7 +237,8 @@ func (r *reviewer) suggestDescription(p *page.Page) string {
 			if pr[0].Price > 0 {
 				price = " for " + words.Money(pr[0].Price, words.FirstNonEmpty(pr[0].Currency, r.s.Catalogue.Currency))
 			}
-			text = fmt.Sprintf("%s%s at %s. %s", pr[0].Name, price, r.store, pr[0].Description)
+			desc := strings.TrimSpace(strings.TrimPrefix(pr[0].Description, pr[0].Name))
+			text = fmt.Sprintf("%s%s at %s. %s", pr[0].Name, price, r.store, desc)
 		}
 	}
 	if text == "" && p == r.s.Home {
@@ -303,7 +304,7 @@ func (r *reviewer) productSnippet(p *page.Page) string {
 	}
 	obj := map[string]any{"@context": "https://schema.org", "@type": "Product", "name": name}
 	if len(p.Images) > 0 {
-		obj["image"] = p.Images[0].Src
+		obj["image"] = words.FirstNonEmpty(p.OG["og:image"], p.Images[0].Src) // the first image is often the logo
 	}
 	desc := words.FirstNonEmpty(p.MetaDesc, words.First(p.Paragraphs))
 	if pr != nil {

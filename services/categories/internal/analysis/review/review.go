@@ -576,11 +576,21 @@ func (r *reviewer) imageWeight() []draft {
 func (r *reviewer) renderBlocking() []draft {
 	h := r.s.Home
 	var out []draft
-	for _, js := range h.BlockingJS {
-		out = append(out, draft{key: js, title: "Script blocks the page from showing", url: h.URL, element: fmt.Sprintf(`<script src="%s">`, js),
-			why:  "A script in <head> without async or defer stops the browser from drawing the page until it has downloaded and run.",
-			fix:  fmt.Sprintf(`Change it to <script src="%s" defer></script>, or move it to the end of <body>.`, js),
-			cost: 2})
+	// One finding for all of them: the fix is the same, and a list of
+	// identical findings (most worth nothing once the points are spent)
+	// buries what else there is to fix.
+	if n := len(h.BlockingJS); n > 0 {
+		js := h.BlockingJS[0]
+		d := draft{key: "scripts", title: words.Plural(n, "script blocks", "scripts block") + " the page from showing", url: h.URL,
+			element: fmt.Sprintf(`<script src="%s">`, js),
+			why:     "A script in <head> without async or defer stops the browser from drawing the page until it has downloaded and run.",
+			fix:     fmt.Sprintf(`Change it to <script src="%s" defer></script>, or move it to the end of <body>.`, js),
+			cost:    2 * n}
+		if n > 1 {
+			d.element = fmt.Sprintf(`<script src="%s"> and %d more: %s`, js, n-1, strings.Join(words.Limit(h.BlockingJS[1:], 4), ", "))
+			d.fix = fmt.Sprintf(`Add defer to each of the %d scripts in <head> (<script src="…" defer>), or move them to the end of <body>; scripts that must run first (consent, A/B tests) can stay.`, n)
+		}
+		out = append(out, d)
 	}
 	if n := len(h.Stylesheets); n > maxStylesheets {
 		out = append(out, draft{key: "stylesheets", title: fmt.Sprintf("%d stylesheets load before the page shows", n), url: h.URL,
@@ -611,19 +621,33 @@ func (r *reviewer) compression() []draft {
 
 func (r *reviewer) caching() []draft {
 	var out []draft
+	var uncached []site.Asset
 	for _, as := range r.s.Assets {
 		if !as.CachedLong() {
+			uncached = append(uncached, as)
+		}
+	}
+	if n := len(uncached); n > 0 {
+		var shown []string
+		for _, as := range uncached[:min(4, n)] {
 			cc := as.CacheCtl
 			if cc == "" {
 				cc = "none"
 			}
-			out = append(out, draft{key: as.URL, title: "File is not cached by browsers", url: r.s.Home.URL,
-				element: fmt.Sprintf("%s %s (Cache-Control: %s)", as.Kind, as.URL, cc),
-				why:     "Without caching, returning shoppers download the same files on every page.",
-				fix:     fmt.Sprintf("Serve %s with \"Cache-Control: public, max-age=31536000, immutable\" (and change the file name when the file changes).", path.Base(as.URL))})
+			shown = append(shown, fmt.Sprintf("%s %s (Cache-Control: %s)", as.Kind, as.URL, cc))
 		}
+		if n > 4 {
+			shown = append(shown, fmt.Sprintf("and %d more", n-4))
+		}
+		d := draft{key: "uncached", title: words.Plural(n, "file is", "files are") + " not cached by browsers", url: r.s.Home.URL,
+			element: strings.Join(shown, "; "),
+			why:     "Without caching, returning shoppers download the same files on every page.",
+			fix:     fmt.Sprintf("Serve %s with \"Cache-Control: public, max-age=31536000, immutable\" (and change the file name when the file changes).", path.Base(uncached[0].URL))}
+		if n > 1 {
+			d.fix = "Serve your images, stylesheets and scripts with \"Cache-Control: public, max-age=31536000, immutable\" (and change a file's name when it changes); most hosts and CDNs have a setting for it."
+		}
+		out = ratioCost([]draft{d}, n, len(r.s.Assets), r.weight(CheckCaching))
 	}
-	out = ratioCost(out, len(out), len(r.s.Assets), r.weight(CheckCaching))
 	for _, h := range r.s.SlowHosts {
 		out = append(out, draft{key: "slow:" + h, title: "Files from " + h + " did not answer within a second", url: r.s.Home.URL, element: h,
 			why: "The review does not wait for slow file hosts; shoppers' browsers do, and a slow host delays the page for them too.",

@@ -87,7 +87,11 @@ func (g *detWriter) summary() string {
 		what = strings.ToLower(words.JoinAnd(b.ProductTypes[:min(3, len(b.ProductTypes))]))
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s sells %s online to %s.", b.StoreName, what, b.Audience)
+	if b.Audience == "" || b.Audience == "online shoppers" {
+		fmt.Fprintf(&sb, "%s sells %s online.", b.StoreName, what)
+	} else {
+		fmt.Fprintf(&sb, "%s sells %s online to %s.", b.StoreName, what, b.Audience)
+	}
 	if len(b.ProductTypes) > 0 {
 		fmt.Fprintf(&sb, " Its catalogue (%s read) includes %s.", words.Plural(len(b.Products), "product", "products"), words.JoinAnd(page.ProductNames(b.Products, 3)))
 	} else {
