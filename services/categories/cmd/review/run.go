@@ -70,10 +70,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	out := toReport(res)
 	if *withLab {
-		// The page was read through the guarded fetcher first; the browser
-		// loads the same address.
+		// The browser's requests go through the guarded fetcher's proxy.
 		lctx, lcancel := context.WithTimeout(ctx, labTimeout)
-		r, err := lab.Measure(lctx, res.Review.SiteURL, lab.Options{})
+		r, err := a.Lab(lctx, res.Review.SiteURL, lab.Options{})
 		lcancel()
 		switch {
 		case err == nil:

@@ -17,6 +17,7 @@ import (
 	"net/netip"
 	"time"
 
+	"uplift.dev/categories/internal/analysis/lab"
 	"uplift.dev/categories/internal/analysis/review"
 
 	"uplift.dev/categories/internal/analysis/fetch"
@@ -93,6 +94,26 @@ func New(o Options) *Analyzer {
 func (a *Analyzer) Check(ctx context.Context, siteURL string) error {
 	_, err := site.ReadHome(ctx, a.f.Session(), siteURL)
 	return err
+}
+
+// Lab measures the site's page in a real browser (see package lab), after
+// the guarded fetcher has read it, with every request of the browser sent
+// through the fetcher's proxy so it reaches only what the fetcher may.
+func (a *Analyzer) Lab(ctx context.Context, siteURL string, o lab.Options) (lab.Result, error) {
+	if err := a.Check(ctx, siteURL); err != nil {
+		return lab.Result{}, err
+	}
+	u, err := domain.NormalizeSiteURL(siteURL)
+	if err != nil {
+		return lab.Result{}, err
+	}
+	addr, stop, err := a.f.Proxy()
+	if err != nil {
+		return lab.Result{}, err
+	}
+	defer stop()
+	o.Proxy = addr
+	return lab.Measure(ctx, u, o)
 }
 
 // budget bounds a whole read, beyond the per-request timeout.
