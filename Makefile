@@ -37,8 +37,8 @@ test: build studio-assets ## run every test: Go (-race) on the real parts, web u
 	@$(BIN)/devstack exec -apps -- $(MAKE) --no-print-directory test-go test-web test-e2e
 
 .PHONY: chaos
-chaos: build ## fault tests on a stack of their own: kill -9 each service under load (CI runs it after test)
-	@$(BIN)/devstack exec -apps -- env UPLIFT_CHAOS=1 go test -count=1 -v -run . ./gateway/internal/chaos/
+chaos: build ## fault tests on a stack of their own: kill -9 each service under load, NATS down 60 s (CI runs it after test)
+	@$(BIN)/devstack exec -apps -- env UPLIFT_CHAOS=1 go test -count=1 -v -run 'TestKill|TestNATSOutage' ./gateway/internal/chaos/ ./services/platform/events/
 
 # ---------------------------------------------------------------- pieces
 
