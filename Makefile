@@ -11,9 +11,9 @@ SHELL := /bin/bash
 export GOPROXY := $(shell go env GOPROXY | sed 's/,direct$$//')
 
 BIN := $(CURDIR)/.bin
-GO_MODULES := proto services/platform services/users services/categories services/billing services/digest services/stores gateway deploy/local deploy/shopifysim
+GO_MODULES := proto services/platform services/users services/categories services/billing services/digest services/stores services/studio gateway deploy/local deploy/shopifysim
 GO_PKGS := $(addsuffix /...,$(addprefix ./,$(GO_MODULES)))
-SERVICES := users categories billing digest stores
+SERVICES := users categories billing digest stores studio
 
 # Pinned tool versions.
 BUF_VERSION := v1.75.0
@@ -29,7 +29,7 @@ help: ## list the verbs
 # ---------------------------------------------------------------- the two commands
 
 .PHONY: run
-run: build ## run the whole product locally (http://localhost:3000); Ctrl-C stops it
+run: build studio-assets ## run the whole product locally (http://localhost:3000); Ctrl-C stops it
 	@$(BIN)/devstack run
 
 .PHONY: test
@@ -73,7 +73,7 @@ deploy/local/node_modules/.installed: deploy/local/package-lock.json
 
 .PHONY: build
 build: deps frontends/.built ## build the service binaries into .bin and the web into frontends/*/dist
-	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./services/categories/cmd/review ./gateway/cmd/gateway ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim
+	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./services/categories/cmd/review ./services/studio/cmd/studioworker ./gateway/cmd/gateway ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim
 
 # The web is rebuilt only when a file under frontends/ changed (Go caches its own builds).
 WEB_SOURCES := $(shell find frontends \( -name node_modules -o -name dist -o -name test-results -o -name playwright-report -o -name .built \) -prune -o -type f -print)
@@ -96,7 +96,7 @@ test-e2e:
 	cd frontends && npm run e2e --silent
 
 .PHONY: bench
-bench: build services/categories/bench/node_modules/.installed ## run the Go benchmarks (product beside a bare baseline, on the real PostgreSQL and NATS)
+bench: build studio-assets services/categories/bench/node_modules/.installed ## run the Go benchmarks (product beside a bare baseline, on the real PostgreSQL and NATS)
 	@$(BIN)/devstack exec -- go test -run='^$$' -bench=. -benchmem $(GO_PKGS)
 
 # ---------------------------------------------------------------- protos and lint

@@ -21,6 +21,7 @@ type settings struct {
 	BillingAddr    string `env:"BILLING_ADDR" default:"127.0.0.1:9003"`
 	DigestAddr     string `env:"DIGEST_ADDR" default:"127.0.0.1:9004"`
 	StoresAddr     string `env:"STORES_ADDR" default:"127.0.0.1:9005"`
+	StudioAddr     string `env:"STUDIO_ADDR" default:"127.0.0.1:9006"`
 	// WebURL is the web app, where expired Shopify links send the browser.
 	WebURL       string   `env:"WEB_URL" default:"http://localhost:3000"`
 	WebOrigins   []string `env:"WEB_ORIGINS" default:"http://localhost:3000,http://127.0.0.1:3000"`
@@ -79,6 +80,7 @@ func run(ctx context.Context) error {
 		Backends: map[string]string{
 			"users": cfg.UsersAddr, "categories": cfg.CategoriesAddr,
 			"billing": cfg.BillingAddr, "digest": cfg.DigestAddr, "stores": cfg.StoresAddr,
+			"studio": cfg.StudioAddr,
 		},
 		WebURL:                cfg.WebURL,
 		AllowedOrigins:        cfg.WebOrigins,

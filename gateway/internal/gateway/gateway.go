@@ -37,6 +37,7 @@ import (
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 	digestv1 "uplift.dev/proto/gen/uplift/digest/v1"
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
+	studiov1 "uplift.dev/proto/gen/uplift/studio/v1"
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
 
 	"uplift.dev/gateway/internal/openapi"
@@ -89,6 +90,10 @@ type Options struct {
 	AllowedHosts []string
 }
 
+// maxResponseBytes bounds a backend's answer; gRPC's default of 4 MiB is
+// smaller than a studio download.
+const maxResponseBytes = 64 << 20
+
 // registrars mount each service's REST rules on the mux.
 var registrars = map[string]func(context.Context, *runtime.ServeMux, *grpc.ClientConn) error{
 	"users":      usersv1.RegisterUsersServiceHandler,
@@ -96,6 +101,7 @@ var registrars = map[string]func(context.Context, *runtime.ServeMux, *grpc.Clien
 	"digest":     digestv1.RegisterDigestServiceHandler,
 	"billing":    billingv1.RegisterBillingServiceHandler,
 	"stores":     storesv1.RegisterStoresServiceHandler,
+	"studio":     studiov1.RegisterStudioServiceHandler,
 }
 
 // New builds the gateway handler. Close releases its backend connections.
@@ -126,7 +132,9 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 	slices.Sort(names)
 	limits := newRPCLimits(o)
 	for _, name := range names {
-		conn, err := grpcclient.New(o.Backends[name], grpc.WithChainUnaryInterceptor(limits.intercept))
+		conn, err := grpcclient.New(o.Backends[name], grpc.WithChainUnaryInterceptor(limits.intercept),
+			// studio downloads carry whole images (a 3840 px cut-out PNG)
+			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxResponseBytes)))
 		if err != nil {
 			closeAll()
 			return nil, nil, fmt.Errorf("backend %s: %w", name, err)

@@ -24,8 +24,12 @@ const shopifyCookiePath = "/connections/shopify"
 // completed for a reason of ours; the service logged the cause.
 const unavailableMessage = "We could not complete the connection just now. Please try again in a minute."
 
-// importPathSuffix marks the one route that takes large bodies.
-const importPathSuffix = "/business-data/orders/import"
+// importPathSuffix and studioUploadSuffix mark the routes that take large
+// bodies: order exports, and product photos (25 MB as base64 JSON).
+const (
+	importPathSuffix   = "/business-data/orders/import"
+	studioUploadSuffix = "/studio/images"
+)
 
 // mountShopify adds the routes Shopify and the browser reach directly: the
 // start of the OAuth dance, its callback and the webhooks. They carry no
@@ -110,7 +114,7 @@ func isHTTPS(r *http.Request) bool {
 func limitBodies(max, importMax int64, next http.Handler) http.Handler {
 	normal, large := limitBody(max, next), limitBody(importMax, next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, importPathSuffix) {
+		if r.Method == http.MethodPost && (strings.HasSuffix(r.URL.Path, importPathSuffix) || strings.HasSuffix(r.URL.Path, studioUploadSuffix)) {
 			// Not supported only outside a real server (httptest recorders).
 			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(importReadTimeout))
 			large.ServeHTTP(w, r)

@@ -2,8 +2,8 @@
 // with no accounts and no internet: PostgreSQL (DATABASE_URL, else a
 // project-local cluster), NATS JetStream (NATS_URL, else embedded), the
 // Firebase Auth emulator, stripe-mock, an SMTP sink, the Shopify simulator
-// with its demo shop, a demo store website, the five services, the gateway
-// and the web. Everything it starts it stops again.
+// with its demo shop, a demo store website, the six services and the studio worker,
+// the gateway and the web. Everything it starts it stops again.
 package stack
 
 import (
@@ -40,7 +40,7 @@ type Ports struct {
 	// SMTPWebInternal is where MailDev's own web server listens; the stack
 	// serves it on SMTPWeb through a guard (sinkGuard).
 	SMTPWebInternal int
-	// Services are the gRPC ports of users, categories, billing, digest and stores;
+	// Services are the gRPC ports of users, categories, billing, digest, stores and studio;
 	// each serves /metrics on its port + 100.
 	Services map[string]int
 }
@@ -49,11 +49,11 @@ type Ports struct {
 var DefaultPorts = Ports{
 	Postgres: 55432, NATS: 14222, AuthEmulator: 9099, EmulatorHub: 4400, EmulatorLogging: 4500, StripeHTTP: 12111, StripeHTTPS: 12112,
 	SMTP: 1025, SMTPWeb: 1080, SMTPWebInternal: 11080, ShopifySim: 9300, DemoStore: 9400, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
-	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004, "stores": 9005},
+	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004, "stores": 9005, "studio": 9006},
 }
 
 // ServiceNames in start order.
-var ServiceNames = []string{"users", "categories", "billing", "digest", "stores"}
+var ServiceNames = []string{"users", "categories", "billing", "digest", "stores", "studio"}
 
 // Local Shopify app credentials: obviously fake, accepted only by the
 // simulator. The token key seals shop tokens at rest (32 bytes, base64).
@@ -189,6 +189,9 @@ func (s *Stack) StartApps(ctx context.Context) error {
 		}
 		backends = append(backends, fmt.Sprintf("%s_ADDR=%s", upper(name), addr(port)))
 	}
+	if err := s.startStudioWorker(bin); err != nil {
+		return err
+	}
 	for _, port := range []int{s.Ports.Gateway, s.Ports.GatewayMetrics} {
 		if err := portFree(addr(port)); err != nil {
 			return err
@@ -253,6 +256,8 @@ func (s *Stack) serviceEnv(name string) []string {
 		// which point to the local gateway.
 		return []string{"PUBLIC_API_URL=http://" + addr(s.Ports.Gateway),
 			"UNSUBSCRIBE_SECRET=local-fake-unsubscribe-secret-never-use-in-production"}
+	case "studio":
+		return []string{"CATEGORIES_ADDR=" + addr(s.Ports.Services["categories"]), "STUDIO_BLOB_URL=" + s.studioBlobURL()}
 	case "stores":
 		return []string{"CATEGORIES_ADDR=" + addr(s.Ports.Services["categories"]),
 			"PUBLIC_API_URL=http://" + addr(s.Ports.Gateway), "WEB_URL=http://localhost:" + strconv.Itoa(s.Ports.Web),

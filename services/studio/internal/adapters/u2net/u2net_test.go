@@ -1,0 +1,77 @@
+package u2net_test
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"uplift.dev/studio/internal/adapters/u2net"
+	"uplift.dev/studio/internal/pipeline"
+	"uplift.dev/studio/internal/testphotos"
+)
+
+// load opens the real model from STUDIO_ORT_LIB and STUDIO_MODEL (`make
+// studio-assets` fetches them; the Makefile exports both). Without them the
+// test skips on a laptop but fails in CI, where the assets must be there.
+func load(t testing.TB) *u2net.Model {
+	t.Helper()
+	lib, model := os.Getenv("STUDIO_ORT_LIB"), os.Getenv("STUDIO_MODEL")
+	missing := lib == "" || model == ""
+	if !missing {
+		for _, p := range []string{lib, model} {
+			if _, err := os.Stat(p); err != nil {
+				missing = true
+			}
+		}
+	}
+	if missing {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the studio's model assets are missing (STUDIO_ORT_LIB=%q STUDIO_MODEL=%q): run make studio-assets", lib, model)
+		}
+		t.Skip("STUDIO_ORT_LIB / STUDIO_MODEL not set: run make studio-assets")
+	}
+	m, err := u2net.Load(lib, model, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	return m
+}
+
+// TestRealModelMasks runs u2netp on every test photo and checks the masks,
+// after the worker's own post-processing, against the exact truth: the
+// issue's goals are mean IoU ≥ 0.97 without cast shadows and ≥ 0.93 with
+// them, and no photo may fall apart (≥ 0.8).
+func TestRealModelMasks(t *testing.T) {
+	m := load(t)
+	var sum [2]float64
+	var n [2]int
+	for _, sc := range testphotos.All() {
+		img, truth := testphotos.Generate(sc, 512)
+		start := time.Now()
+		mask, err := m.Mask(context.Background(), img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw := testphotos.IoU(mask, truth)
+		pipeline.Refine(img, mask)
+		iou := testphotos.IoU(mask, truth)
+		t.Logf("%-20s raw IoU %.4f refined %.4f (%v)", sc.Name(), raw, iou, time.Since(start).Round(time.Millisecond))
+		if iou < 0.8 {
+			t.Errorf("%s: IoU %.4f, want ≥ 0.8", sc.Name(), iou)
+		}
+		g := 0
+		if sc.CastShadow() {
+			g = 1
+		}
+		sum[g] += iou
+		n[g]++
+	}
+	if mean := sum[0] / float64(n[0]); mean < 0.97 {
+		t.Errorf("mean IoU without cast shadows %.4f, want ≥ 0.97", mean)
+	}
+	if mean := sum[1] / float64(n[1]); mean < 0.93 {
+		t.Errorf("mean IoU with cast shadows %.4f, want ≥ 0.93", mean)
+	}
+}

@@ -1,0 +1,93 @@
+// Package app holds the studio's use cases: the API's (upload, queue, the
+// gallery, previews and downloads as the plan allows) and the worker's
+// (lease a job, make its results). Storage, blobs, the model and the
+// categories service are reached through the narrow interfaces declared
+// here.
+package app
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+
+	"uplift.dev/studio/internal/domain"
+	"uplift.dev/studio/internal/pipeline"
+)
+
+// Access asks whether the caller may act on a category (the owner, or an
+// uplifter on their behalf): the categories service owns that rule.
+type Access interface {
+	// Check returns nil, domain.ErrNotFound or domain.ErrPermissionDenied.
+	Check(ctx context.Context, categoryID string) error
+}
+
+// Blobs stores images by key (a local directory, S3 or GCS).
+type Blobs interface {
+	Put(ctx context.Context, key string, data []byte, contentType string) error
+	// Get returns domain.ErrNotFound for a missing key.
+	Get(ctx context.Context, key string) ([]byte, error)
+	Delete(ctx context.Context, key string) error
+}
+
+// StoredResult is a result with where its files are.
+type StoredResult struct {
+	domain.Result
+	Key, PreviewKey string
+}
+
+// Repository stores the studio's rows.
+type Repository interface {
+	CreateImage(ctx context.Context, img domain.Image, format, sourceKey string) error
+	// GetImage returns domain.ErrNotFound unless the image is in category.
+	GetImage(ctx context.Context, categoryID, imageID string) (domain.Image, string, error)
+	CreateJob(ctx context.Context, j domain.Job) error
+	// GetJob returns the job with its results and image, or domain.ErrNotFound.
+	GetJob(ctx context.Context, categoryID, jobID string) (domain.Job, error)
+	ListJobs(ctx context.Context, categoryID string, limit int) ([]domain.Job, error)
+	// DeleteJob removes the job and returns its results' blob keys.
+	DeleteJob(ctx context.Context, categoryID, jobID string) ([]string, error)
+	GetResult(ctx context.Context, categoryID, resultID string) (StoredResult, error)
+	// Plan is the category owner's plan (free when billing has said nothing).
+	Plan(ctx context.Context, categoryID string) (domain.Plan, error)
+	DownloadsUsed(ctx context.Context, categoryID, month string) (int, error)
+	// RecordDownload counts the download unless check refuses it, in one
+	// transaction serialised per category (two tabs cannot both take the
+	// last free download). It returns the month's count after it.
+	RecordDownload(ctx context.Context, categoryID, resultID, month string, check func(used int, repeat bool) error) (int, error)
+}
+
+// App is the API's use cases.
+type App struct {
+	repo   Repository
+	blobs  Blobs
+	access Access
+	log    *slog.Logger
+	now    func() time.Time
+	newID  func() string
+}
+
+// New returns the API's use cases.
+func New(repo Repository, blobs Blobs, access Access, log *slog.Logger) *App {
+	return &App{repo: repo, blobs: blobs, access: access, log: log, now: time.Now, newID: uuid.NewString}
+}
+
+// SetClock replaces the clock (tests of the monthly allowance).
+func (a *App) SetClock(now func() time.Time) { a.now = now }
+
+func (a *App) check(ctx context.Context, categoryID string) error {
+	if err := domain.ValidateID("categoryId", categoryID); err != nil {
+		return err
+	}
+	return a.access.Check(ctx, categoryID)
+}
+
+// IsClientError reports whether err is the caller's mistake rather than ours.
+func IsClientError(err error) bool {
+	var ve *domain.ValidationError
+	var le *domain.LimitError
+	return errors.As(err, &ve) || errors.As(err, &le) || errors.Is(err, domain.ErrNotFound) ||
+		errors.Is(err, domain.ErrPermissionDenied) || pipeline.IsClientError(err)
+}

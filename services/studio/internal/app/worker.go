@@ -1,0 +1,219 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"log/slog"
+	"time"
+
+	"uplift.dev/studio/internal/domain"
+	"uplift.dev/studio/internal/pipeline"
+)
+
+// Segmenter is the background-removal model: a raw mask at the photo's size.
+type Segmenter interface {
+	Mask(ctx context.Context, img *image.NRGBA) (*image.Gray, error)
+}
+
+// Leased is a job a worker holds, with its photo's blob keys.
+type Leased struct {
+	domain.Job
+	SourceKey, MaskKey string
+}
+
+// Queue is the durable job queue (PostgreSQL).
+type Queue interface {
+	// Lease takes the oldest queued job, or one whose lease expired (its
+	// worker died), for lease; ok is false when there is none. Jobs leased
+	// domain.MaxAttempts times already are failed instead.
+	Lease(ctx context.Context, lease time.Duration) (job Leased, ok bool, err error)
+	// Renew extends a held lease.
+	Renew(ctx context.Context, jobID string, lease time.Duration) error
+	SetProgress(ctx context.Context, jobID string, percent int) error
+	SaveMask(ctx context.Context, imageID, key string) error
+	// Complete stores the results and marks the job done, atomically.
+	Complete(ctx context.Context, jobID string, results []StoredResult) error
+	// Fail marks the job failed with a message for the owner.
+	Fail(ctx context.Context, jobID, message string) error
+}
+
+// Worker runs jobs one at a time: the model session is not safe for
+// concurrent runs, and one job already uses every core. Scale with more
+// worker processes.
+type Worker struct {
+	Queue  Queue
+	Blobs  Blobs
+	Model  Segmenter
+	Log    *slog.Logger
+	Lease  time.Duration
+	Poll   time.Duration
+	NewID  func() string
+	OnDone func(kind domain.Kind, d time.Duration, err error)
+}
+
+// Run works through the queue until ctx ends.
+func (w *Worker) Run(ctx context.Context) error {
+	for {
+		worked, err := w.RunOnce(ctx)
+		if err != nil && ctx.Err() == nil {
+			w.Log.ErrorContext(ctx, "job failed; it will be retried when its lease ends", "err", err)
+		}
+		if worked && err == nil {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(w.Poll):
+		}
+	}
+}
+
+// RunOnce leases and runs one job; worked is false when the queue was empty.
+func (w *Worker) RunOnce(ctx context.Context) (worked bool, err error) {
+	job, ok, err := w.Queue.Lease(ctx, w.Lease)
+	if err != nil || !ok {
+		return false, err
+	}
+	start := time.Now()
+	// Keep the lease while working; if this process dies, it runs out and
+	// another worker takes the job.
+	hctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		t := time.NewTicker(w.Lease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-hctx.Done():
+				return
+			case <-t.C:
+				if err := w.Queue.Renew(hctx, job.ID, w.Lease); err != nil && hctx.Err() == nil {
+					w.Log.WarnContext(hctx, "lease not renewed", "job", job.ID, "err", err)
+				}
+			}
+		}
+	}()
+	results, err := w.process(ctx, job)
+	if w.OnDone != nil {
+		w.OnDone(job.Kind, time.Since(start), err)
+	}
+	if err != nil {
+		if pipeline.IsClientError(err) {
+			msg := err.Error()
+			var ve *domain.ValidationError
+			if errors.As(err, &ve) {
+				msg = ve.Message
+			} else if errors.Is(err, pipeline.ErrNoProduct) {
+				msg = "No product was found in the photo. Try a photo with the product in clear view."
+			}
+			return true, w.Queue.Fail(ctx, job.ID, msg)
+		}
+		return true, fmt.Errorf("job %s: %w", job.ID, err)
+	}
+	w.Log.InfoContext(ctx, "job done", "job", job.ID, "kind", job.Kind, "results", len(results), "took", time.Since(start).Round(time.Millisecond))
+	return true, w.Queue.Complete(ctx, job.ID, results)
+}
+
+func (w *Worker) progress(ctx context.Context, job Leased, p int) {
+	if err := w.Queue.SetProgress(ctx, job.ID, p); err != nil {
+		w.Log.WarnContext(ctx, "progress not saved", "job", job.ID, "err", err)
+	}
+}
+
+func (w *Worker) process(ctx context.Context, job Leased) ([]StoredResult, error) {
+	w.progress(ctx, job, 5)
+	data, err := w.Blobs.Get(ctx, job.SourceKey)
+	if err != nil {
+		return nil, err
+	}
+	img, _, err := pipeline.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	mask, err := w.mask(ctx, job, img)
+	if err != nil {
+		return nil, err
+	}
+	w.progress(ctx, job, 40)
+	var outs []pipeline.Output
+	switch job.Kind {
+	case domain.KindCutout:
+		outs, err = pipeline.RenderCutout(img, mask)
+	case domain.KindStudio:
+		outs, err = pipeline.RenderStudio(img, mask, job.Size, job.Backdrop)
+	case domain.KindPresets:
+		outs, err = pipeline.RenderPresets(img, mask, job.Backdrop, func(done, total int) {
+			w.progress(ctx, job, 40+50*done/total)
+		})
+	default:
+		err = fmt.Errorf("unknown kind %q", job.Kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	w.progress(ctx, job, 92)
+	return w.store(ctx, job, outs)
+}
+
+// mask returns the photo's refined mask, made once per photo and kept, so a
+// studio image and its presets cut the product out identically.
+func (w *Worker) mask(ctx context.Context, job Leased, img *image.NRGBA) (*image.Gray, error) {
+	if job.MaskKey != "" {
+		data, err := w.Blobs.Get(ctx, job.MaskKey)
+		if err == nil {
+			if m, err := png.Decode(bytes.NewReader(data)); err == nil {
+				if g, ok := m.(*image.Gray); ok && g.Rect == img.Rect {
+					return g, nil
+				}
+			}
+		} else if !errors.Is(err, domain.ErrNotFound) {
+			return nil, err
+		}
+	}
+	mask, err := w.Model.Mask(ctx, img)
+	if err != nil {
+		return nil, err
+	}
+	pipeline.Refine(img, mask)
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, mask); err != nil {
+		return nil, err
+	}
+	key := fmt.Sprintf("%s/images/%s/mask.png", job.CategoryID, job.ImageID)
+	if err := w.Blobs.Put(ctx, key, buf.Bytes(), "image/png"); err != nil {
+		return nil, err
+	}
+	return mask, w.Queue.SaveMask(ctx, job.ImageID, key)
+}
+
+func (w *Worker) store(ctx context.Context, job Leased, outs []pipeline.Output) ([]StoredResult, error) {
+	results := make([]StoredResult, 0, len(outs))
+	for _, o := range outs {
+		r := domain.Result{ID: w.NewID(), JobID: job.ID, Name: o.Name, Format: o.Format,
+			Width: o.Width, Height: o.Height, Bytes: int64(len(o.Data))}
+		prefix := fmt.Sprintf("%s/jobs/%s/%s-%s", job.CategoryID, job.ID, o.Name, o.Format)
+		sr := StoredResult{Result: r, Key: prefix + "." + r.Ext()}
+		previewFormat, previewExt := "jpeg", "jpg"
+		if o.Format == "png" {
+			previewFormat, previewExt = "png", "png"
+		}
+		sr.PreviewKey = prefix + "-preview." + previewExt
+		preview, err := pipeline.Encode(o.Preview, previewFormat)
+		if err != nil {
+			return nil, err
+		}
+		if err := w.Blobs.Put(ctx, sr.Key, o.Data, r.ContentType()); err != nil {
+			return nil, err
+		}
+		if err := w.Blobs.Put(ctx, sr.PreviewKey, preview, "image/"+previewFormat); err != nil {
+			return nil, err
+		}
+		results = append(results, sr)
+	}
+	return results, nil
+}

@@ -1,0 +1,27 @@
+// Package domain holds the studio's types and rules: jobs and their results,
+// channel presets, backdrops and the plan's entitlements. No I/O.
+package domain
+
+import "errors"
+
+// Sentinel errors the gRPC port maps to statuses.
+var (
+	// ErrNotFound: the category, image, job or result does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrPermissionDenied: the caller may not act on this category.
+	ErrPermissionDenied = errors.New("permission denied")
+)
+
+// ValidationError is a client's mistake in one field, with a message for people.
+type ValidationError struct {
+	Field   string
+	Message string
+}
+
+func (e *ValidationError) Error() string { return e.Field + ": " + e.Message }
+
+// LimitError is a plan limit reached (the free plan's monthly downloads):
+// the message says what the plan allows and how to get more.
+type LimitError struct{ Message string }
+
+func (e *LimitError) Error() string { return e.Message }

@@ -1,0 +1,212 @@
+package pipeline
+
+import (
+	"image"
+	"image/color"
+	"slices"
+)
+
+// Mask post-processing. u2netp's one known weakness on product photos is a
+// cast shadow on a light backdrop: it takes the shadow for part of the
+// product. SuppressShadow removes mask pixels that look like the backdrop
+// in shade (the backdrop's own colour, only darker) and that reach the
+// mask's edge through such pixels; Harden then turns the model's soft
+// ramp into an alpha that is fully opaque inside the product.
+
+// backdropColor estimates the backdrop from a band along the photo's border
+// where the mask says "background": the per-channel median, so a product
+// that touches the border does not skew it. ok is false when too little of
+// the border is background to tell.
+func backdropColor(img *image.NRGBA, mask *image.Gray) (c color.NRGBA, ok bool) {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	band := max(2, min(w, h)/32)
+	var rs, gs, bs []uint8
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if x >= band && x < w-band && y >= band && y < h-band {
+				x = w - band - 1
+				continue
+			}
+			if mask.Pix[y*mask.Stride+x] >= 32 {
+				continue
+			}
+			i := y*img.Stride + x*4
+			rs, gs, bs = append(rs, img.Pix[i]), append(gs, img.Pix[i+1]), append(bs, img.Pix[i+2])
+		}
+	}
+	if len(rs) < 64 {
+		return color.NRGBA{}, false
+	}
+	med := func(v []uint8) uint8 { slices.Sort(v); return v[len(v)/2] }
+	return color.NRGBA{med(rs), med(gs), med(bs), 255}, true
+}
+
+func luma(r, g, b float64) float64 { return 0.299*r + 0.587*g + 0.114*b }
+
+// LightBackdropLuma is how light (0–255) the backdrop must be for shadow
+// suppression: on dark or busy backdrops the model already leaves the
+// shadow out, and a dark product could pass for shade.
+const LightBackdropLuma = 150
+
+// shadowLike reports whether a pixel is the backdrop colour in shade: darker
+// by a common factor on every channel (within tolerance), not near-black.
+// It returns the darkening factor k (pixel ≈ k × backdrop) and whether the
+// pixel is shade at all (k below 0.9: a vignette is not a shadow).
+func shadowLike(p []uint8, bg color.NRGBA, bgLuma float64) (float64, bool) {
+	r, g, b := float64(p[0]), float64(p[1]), float64(p[2])
+	l := luma(r, g, b)
+	k := l / bgLuma
+	if k >= 0.9 || k < 0.2 {
+		return k, false
+	}
+	const tol = 0.07
+	for _, pair := range [3][2]float64{{r, float64(bg.R)}, {g, float64(bg.G)}, {b, float64(bg.B)}} {
+		if d := pair[0]/255 - k*pair[1]/255; d > tol || d < -tol {
+			return k, false
+		}
+	}
+	return k, true
+}
+
+// shadeFactor is the cast shadow's own depth: the median darkening of the
+// shade just outside the mask (where the model left the shadow out), or,
+// when there is none, of the shade inside it (the model took it all).
+// ok is false when there is no shade at all.
+func shadeFactor(img *image.NRGBA, mask *image.Gray, bg color.NRGBA, bgLuma float64) (float64, bool) {
+	var outside, inside []float64
+	for y := 0; y < img.Rect.Dy(); y++ {
+		for x := 0; x < img.Rect.Dx(); x++ {
+			i := y*img.Stride + x*4
+			k, ok := shadowLike(img.Pix[i:i+3], bg, bgLuma)
+			if !ok {
+				continue
+			}
+			if mask.Pix[y*mask.Stride+x] >= 128 {
+				inside = append(inside, k)
+			} else {
+				outside = append(outside, k)
+			}
+		}
+	}
+	if len(outside) >= 64 {
+		slices.Sort(outside)
+		return outside[len(outside)/2], true
+	}
+	if len(inside) < 16 {
+		return 0, false
+	}
+	// Without shade outside to confirm it, only deep shade inside counts: a
+	// light label or a pale product in soft light is lighter than this.
+	slices.Sort(inside)
+	k := inside[len(inside)/2]
+	return k, k <= maxInsideShade
+}
+
+// maxInsideShade is the lightest shade taken for a cast shadow when the
+// model left none of it outside the mask.
+const maxInsideShade = 0.72
+
+// SuppressShadow clears, in place, the mask's shadow pixels (see above) and
+// reports how many it cleared. It does nothing when the backdrop is not
+// light, or when the "shadow" would be most of the mask (then it is more
+// likely a grey product than a shadow).
+func SuppressShadow(img *image.NRGBA, mask *image.Gray) int {
+	bg, ok := backdropColor(img, mask)
+	if !ok {
+		return 0
+	}
+	bgLuma := luma(float64(bg.R), float64(bg.G), float64(bg.B))
+	if bgLuma < LightBackdropLuma {
+		return 0
+	}
+	ks, ok := shadeFactor(img, mask, bg, bgLuma)
+	if !ok {
+		return 0
+	}
+	// Inside the mask, shade counts as shadow only at the shadow's own depth
+	// (a light label on a shaded product is lighter than any cast shadow).
+	shadow := func(p []uint8) bool {
+		k, ok := shadowLike(p, bg, bgLuma)
+		return ok && k > ks-0.12 && k < ks+0.12
+	}
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	const inside = 128
+	cand := make([]bool, w*h)
+	area := 0
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if mask.Pix[y*mask.Stride+x] < inside {
+				continue
+			}
+			area++
+			i := y*img.Stride + x*4
+			cand[y*w+x] = shadow(img.Pix[i : i+3])
+		}
+	}
+	// Seeds: candidates on the mask's edge; the shadow is what the flood
+	// reaches from them.
+	out := func(x, y int) bool {
+		return x < 0 || y < 0 || x >= w || y >= h || mask.Pix[y*mask.Stride+x] < inside
+	}
+	removed := make([]bool, w*h)
+	var stack []int
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if cand[y*w+x] && (out(x-1, y) || out(x+1, y) || out(x, y-1) || out(x, y+1)) {
+				removed[y*w+x] = true
+				stack = append(stack, y*w+x)
+			}
+		}
+	}
+	n := len(stack)
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x, y := p%w, p/w
+		for _, q := range [4][2]int{{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}} {
+			if q[0] < 0 || q[1] < 0 || q[0] >= w || q[1] >= h {
+				continue
+			}
+			j := q[1]*w + q[0]
+			if cand[j] && !removed[j] {
+				removed[j] = true
+				n++
+				stack = append(stack, j)
+			}
+		}
+	}
+	if n == 0 || n*2 > area {
+		return 0
+	}
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if removed[y*w+x] {
+				mask.Pix[y*mask.Stride+x] = 0
+			}
+		}
+	}
+	return n
+}
+
+// Harden maps the model's soft mask to the cut-out's alpha: values up to lo
+// become transparent, from hi fully opaque, linear between. The model's
+// confidence inside a product is rarely a clean 255; without this the
+// product would be faintly see-through.
+func Harden(mask *image.Gray, lo, hi uint8) {
+	for i, v := range mask.Pix {
+		switch {
+		case v <= lo:
+			mask.Pix[i] = 0
+		case v >= hi:
+			mask.Pix[i] = 255
+		default:
+			mask.Pix[i] = uint8((int(v-lo)*255 + int(hi-lo)/2) / int(hi-lo))
+		}
+	}
+}
+
+// Refine is the post-processing the worker applies to every model mask.
+func Refine(img *image.NRGBA, mask *image.Gray) {
+	SuppressShadow(img, mask)
+	Harden(mask, 48, 208)
+}

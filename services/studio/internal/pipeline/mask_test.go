@@ -1,0 +1,112 @@
+package pipeline_test
+
+import (
+	"image"
+	"image/color"
+	"testing"
+
+	"uplift.dev/studio/internal/pipeline"
+)
+
+// scene: light paper, a red product at (30..70, 30..70), and a grey shade
+// region to its right (70..90, 40..70), the backdrop darkened by 0.55.
+func shadowScene(label bool) (*image.NRGBA, *image.Gray, *image.Gray) {
+	bg := color.NRGBA{236, 233, 228, 255}
+	img := solid(100, 100, bg)
+	mask := image.NewGray(img.Rect)
+	truth := image.NewGray(img.Rect)
+	for y := 30; y < 70; y++ {
+		for x := 30; x < 70; x++ {
+			c := color.NRGBA{200, 30, 30, 255}
+			if label && y >= 45 && y < 55 {
+				// a cream label, shaded like the product: looks like shade
+				c = color.NRGBA{190, 188, 180, 255}
+			}
+			img.SetNRGBA(x, y, c)
+			mask.SetGray(x, y, color.Gray{255})
+			truth.SetGray(x, y, color.Gray{255})
+		}
+	}
+	if !label {
+		for y := 40; y < 70; y++ {
+			for x := 70; x < 95; x++ {
+				img.SetNRGBA(x, y, color.NRGBA{130, 128, 125, 255})
+				if x < 90 {
+					mask.SetGray(x, y, color.Gray{255}) // the model took the shadow
+				}
+			}
+		}
+	}
+	return img, mask, truth
+}
+
+func TestSuppressShadowRemovesCastShadow(t *testing.T) {
+	img, mask, truth := shadowScene(false)
+	n := pipeline.SuppressShadow(img, mask)
+	if n != 20*30 {
+		t.Errorf("removed %d pixels, want the 600 of the shadow", n)
+	}
+	for i := range mask.Pix {
+		if (mask.Pix[i] >= 128) != (truth.Pix[i] >= 128) {
+			t.Fatalf("pixel %d: mask %d truth %d", i, mask.Pix[i], truth.Pix[i])
+		}
+	}
+}
+
+func TestSuppressShadowKeepsAProductLabel(t *testing.T) {
+	img, mask, _ := shadowScene(true)
+	if n := pipeline.SuppressShadow(img, mask); n != 0 {
+		t.Errorf("removed %d pixels of a product with a light label and no shadow", n)
+	}
+}
+
+func TestSuppressShadowLeavesDarkBackdropsAlone(t *testing.T) {
+	img, mask, _ := shadowScene(false)
+	for i := 0; i < len(img.Pix); i += 4 {
+		img.Pix[i], img.Pix[i+1], img.Pix[i+2] = img.Pix[i]/3, img.Pix[i+1]/3, img.Pix[i+2]/3
+	}
+	if n := pipeline.SuppressShadow(img, mask); n != 0 {
+		t.Errorf("removed %d pixels on a dark backdrop", n)
+	}
+}
+
+func TestHarden(t *testing.T) {
+	m := image.NewGray(image.Rect(0, 0, 5, 1))
+	copy(m.Pix, []uint8{0, 48, 128, 208, 250})
+	pipeline.Harden(m, 48, 208)
+	want := []uint8{0, 0, 128, 255, 255}
+	for i := range want {
+		if m.Pix[i] != want[i] {
+			t.Errorf("harden %v, want %v", m.Pix, want)
+			break
+		}
+	}
+}
+
+func TestModelInputAndMask(t *testing.T) {
+	in := pipeline.ModelInput(solid(640, 480, color.NRGBA{255, 255, 255, 255}))
+	if len(in) != 3*pipeline.ModelSide*pipeline.ModelSide {
+		t.Fatalf("input has %d values", len(in))
+	}
+	// white scaled by its peak is 1.0, normalised per channel
+	for c, want := range []float32{(1 - 0.485) / 0.229, (1 - 0.456) / 0.224, (1 - 0.406) / 0.225} {
+		if got := in[c*pipeline.ModelSide*pipeline.ModelSide+77]; got < want-1e-4 || got > want+1e-4 {
+			t.Errorf("channel %d: %v, want %v", c, got, want)
+		}
+	}
+	pred := make([]float32, pipeline.ModelSide*pipeline.ModelSide)
+	for i := range pred {
+		if i%pipeline.ModelSide >= pipeline.ModelSide/2 {
+			pred[i] = 0.8 // right half salient
+		} else {
+			pred[i] = 0.1
+		}
+	}
+	m := pipeline.ModelMask(pred, 64, 32)
+	if m.Rect.Dx() != 64 || m.Rect.Dy() != 32 {
+		t.Fatalf("mask %v", m.Rect)
+	}
+	if m.GrayAt(2, 10).Y != 0 || m.GrayAt(60, 10).Y != 255 {
+		t.Errorf("mask left %d right %d: want stretched to 0 and 255", m.GrayAt(2, 10).Y, m.GrayAt(60, 10).Y)
+	}
+}

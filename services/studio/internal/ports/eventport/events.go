@@ -1,0 +1,102 @@
+// Package eventport is the studio's NATS side: durable consumers that keep
+// the studio's copy of who owns each category (UserCreated, UserDeleted)
+// and of each user's plan (BillingChanged), so the entitlement check reads
+// the plan from its own database, and a plan change applies as soon as
+// billing announces it.
+package eventport
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go/jetstream"
+	"google.golang.org/protobuf/proto"
+
+	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
+
+	"uplift.dev/platform/events"
+	"uplift.dev/studio/internal/domain"
+)
+
+// Durable consumer names; JetStream remembers each one's position.
+const (
+	UsersCreatedDurable = "studio-users-created"
+	UsersDeletedDurable = "studio-users-deleted"
+	BillingDurable      = "studio-billing"
+)
+
+// Store applies the events in the consumer's transaction.
+type Store interface {
+	SetOwner(ctx context.Context, tx pgx.Tx, categoryID, userID string) error
+	ApplyBilling(ctx context.Context, tx pgx.Tx, userID string, p domain.Plan, sourceTime time.Time) error
+	ForgetUser(ctx context.Context, tx pgx.Tx, userID string) error
+}
+
+// Consumers runs the three consumers.
+type Consumers struct {
+	JS    jetstream.JetStream
+	Pool  *pgxpool.Pool
+	Store Store
+	Log   *slog.Logger
+}
+
+// Workers are the consumers as service workers.
+func (c Consumers) Workers() []func(context.Context) error {
+	return []func(context.Context) error{
+		func(ctx context.Context) error {
+			return events.Consume(ctx, c.JS, c.Pool, c.Log, UsersCreatedDurable, events.SubjectUserCreated, c.HandleUserCreated)
+		},
+		func(ctx context.Context) error {
+			return events.Consume(ctx, c.JS, c.Pool, c.Log, UsersDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted)
+		},
+		func(ctx context.Context) error {
+			return events.Consume(ctx, c.JS, c.Pool, c.Log, BillingDurable, events.SubjectBillingChanged, c.HandleBillingChanged)
+		},
+	}
+}
+
+// unreadable drops a message that can never be read rather than retrying it
+// forever.
+func (c Consumers) unreadable(ctx context.Context, kind string, err error) error {
+	c.Log.ErrorContext(ctx, "unreadable "+kind+" dropped", "err", err)
+	return nil
+}
+
+// HandleUserCreated records the new user's own category.
+func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.UserCreated
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
+		return c.unreadable(ctx, "UserCreated", err)
+	}
+	if ev.GetCategoryId() == "" || domain.ValidateID("categoryId", ev.GetCategoryId()) != nil {
+		return nil
+	}
+	return c.Store.SetOwner(ctx, tx, ev.GetCategoryId(), ev.GetUserId())
+}
+
+// HandleUserDeleted forgets the user's ownership and plan.
+func (c Consumers) HandleUserDeleted(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.UserDeleted
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
+		return c.unreadable(ctx, "UserDeleted", err)
+	}
+	return c.Store.ForgetUser(ctx, tx, ev.GetUserId())
+}
+
+// HandleBillingChanged records the user's plan (a newer change wins).
+func (c Consumers) HandleBillingChanged(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+	var ev eventsv1.BillingChanged
+	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
+		return c.unreadable(ctx, "BillingChanged", err)
+	}
+	tier := ev.GetTier()
+	if tier == "" {
+		tier = domain.FreeTier
+	}
+	c.Log.InfoContext(ctx, "billing change", "user", ev.GetUserId(), "tier", tier, "manual", ev.GetIsManuallySet())
+	return c.Store.ApplyBilling(ctx, tx, ev.GetUserId(), domain.Plan{Tier: tier, IsManuallySet: ev.GetIsManuallySet()},
+		ev.GetSourceTime().AsTime())
+}

@@ -1,0 +1,65 @@
+// Package service is the studio API's composition root: it wires the
+// Postgres, blob and categories adapters into the app, and the app into the
+// gRPC port and the event consumers. The model never loads here: it runs in
+// the worker (package worker, binary studioworker).
+package service
+
+import (
+	"context"
+	"fmt"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	studiov1 "uplift.dev/proto/gen/uplift/studio/v1"
+
+	"uplift.dev/platform/grpcserver"
+	"uplift.dev/platform/service"
+	"uplift.dev/studio/internal/adapters/blobstore"
+	"uplift.dev/studio/internal/adapters/categories"
+	"uplift.dev/studio/internal/adapters/postgres"
+	"uplift.dev/studio/internal/app"
+	"uplift.dev/studio/internal/ports/eventport"
+	"uplift.dev/studio/internal/ports/grpcport"
+)
+
+// Settings are the studio binary's settings.
+type Settings struct {
+	service.Base
+	CategoriesAddr string `env:"CATEGORIES_ADDR" default:"127.0.0.1:9002"`
+	// BlobURL is where images are kept: file:///dir (the default, under
+	// .local), s3://bucket?region=… or gs://bucket.
+	BlobURL string `env:"STUDIO_BLOB_URL" required:"true"`
+}
+
+// MaxUploadMessage is the largest request the service accepts: a 25 MB
+// photo as base64 in JSON is about 34 MB.
+const MaxUploadMessage = 40 << 20
+
+// Wire returns the composition root for settings s.
+func Wire(s *Settings) service.Wire {
+	return func(ctx context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
+		blobs, err := blobstore.Open(ctx, s.BlobURL)
+		if err != nil {
+			return grpcserver.Options{}, nil, fmt.Errorf("STUDIO_BLOB_URL: %w", err)
+		}
+		conn, err := grpc.NewClient(s.CategoriesAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			return grpcserver.Options{}, nil, fmt.Errorf("CATEGORIES_ADDR: %w", err)
+		}
+		repo := postgres.Repo{Pool: rt.Pool}
+		a := app.New(repo, blobs, categories.New(conn), rt.Log)
+		consumers := eventport.Consumers{JS: rt.JS, Pool: rt.Pool, Store: repo, Log: rt.Log}
+		workers := append(consumers.Workers(), func(ctx context.Context) error {
+			<-ctx.Done()
+			_ = conn.Close()
+			return blobs.Close()
+		})
+		return grpcserver.Options{
+			MaxRecvMsgBytes: MaxUploadMessage,
+			Register: func(g *grpc.Server) {
+				studiov1.RegisterStudioServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
+			},
+		}, workers, nil
+	}
+}
