@@ -29,7 +29,11 @@ func Encode(img *image.NRGBA, format string) ([]byte, error) {
 		// Speed over the last few percent of size: cut-outs are large.
 		err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img)
 	case "jpeg":
-		err = jpeg.Encode(&buf, flatten(img, domain.White), &jpeg.Options{Quality: domain.DefaultQuality})
+		// An opaque NRGBA has the same bytes as an RGBA, and image/jpeg only
+		// takes its fast path for *image.RGBA (else it calls At per pixel).
+		flat := flatten(img, domain.White)
+		rgba := &image.RGBA{Pix: flat.Pix, Stride: flat.Stride, Rect: flat.Rect}
+		err = jpeg.Encode(&buf, rgba, &jpeg.Options{Quality: domain.DefaultQuality})
 	case "webp":
 		// gen2brain/webp runs libwebp compiled to WebAssembly (or the
 		// system's libwebp when present): no cgo, nothing from apt.

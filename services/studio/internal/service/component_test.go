@@ -177,7 +177,7 @@ func (h *harness) runJob(ctx context.Context, cat, imageID, kind string) *studio
 	if res.GetJob().GetStatus() != "queued" {
 		h.t.Fatalf("new job is %q", res.GetJob().GetStatus())
 	}
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(3 * time.Minute) // presets under -race on 2 cores
 	for {
 		j, err := h.client.GetJob(ctx, &studiov1.GetJobRequest{CategoryId: cat, JobId: res.GetJob().GetId()})
 		if err != nil {
