@@ -1,0 +1,80 @@
+package review
+
+import (
+	"net/http"
+	"testing"
+
+	"uplift.dev/categories/internal/analysis/page"
+	"uplift.dev/categories/internal/analysis/site"
+)
+
+// TestLighthouseCriteria checks each audit's criterion on pages built to
+// pass or fail it the way Lighthouse 13 decides (core/audits/seo).
+func TestLighthouseCriteria(t *testing.T) {
+	const u = "https://shop.example/products/mug"
+	for _, tt := range []struct {
+		name, audit, head, body string
+		header                  http.Header
+		status                  int
+		pass                    bool
+	}{
+		{"title present", "document-title", `<title>Mug</title>`, ``, nil, 200, true},
+		{"title empty", "document-title", `<title>  </title>`, ``, nil, 200, false},
+		{"no title", "document-title", ``, ``, nil, 200, false},
+		{"description", "meta-description", `<meta name="description" content="A mug.">`, ``, nil, 200, true},
+		{"description empty", "meta-description", `<meta name="description" content=" ">`, ``, nil, 200, false},
+		{"status 200", "http-status-code", ``, ``, nil, 200, true},
+		{"status 404", "http-status-code", ``, ``, nil, 404, false},
+		{"indexable", "is-crawlable", `<meta name="robots" content="index, follow">`, ``, nil, 200, true},
+		{"meta noindex", "is-crawlable", `<meta name="robots" content="noindex">`, ``, nil, 200, false},
+		{"meta none", "is-crawlable", `<meta name="googlebot" content="none">`, ``, nil, 200, false},
+		{"header noindex", "is-crawlable", ``, ``, http.Header{"X-Robots-Tag": {"noindex, nofollow"}}, 200, false},
+		{"header for googlebot", "is-crawlable", ``, ``, http.Header{"X-Robots-Tag": {"googlebot: noindex"}}, 200, false},
+		{"header for another bot", "is-crawlable", ``, ``, http.Header{"X-Robots-Tag": {"otherbot: noindex"}}, 200, true},
+		{"unavailable after a past date", "is-crawlable", `<meta name="robots" content="unavailable_after: 2020-01-01">`, ``, nil, 200, false},
+		{"unavailable after a future date", "is-crawlable", `<meta name="robots" content="unavailable_after: 2099-01-01">`, ``, nil, 200, true},
+		{"hreflang valid", "hreflang", `<link rel="alternate" hreflang="en-GB" href="https://shop.example/uk/"><link rel="alternate" hreflang="x-default" href="https://shop.example/">`, ``, nil, 200, true},
+		{"hreflang unknown language", "hreflang", `<link rel="alternate" hreflang="english" href="https://shop.example/en/">`, ``, nil, 200, false},
+		{"hreflang relative", "hreflang", `<link rel="alternate" hreflang="fr" href="/fr/">`, ``, nil, 200, false},
+		{"hreflang in body", "hreflang", ``, `<link rel="alternate" hreflang="fr" href="https://shop.example/fr/">`, nil, 200, false},
+		{"no canonical is not applicable", "canonical", ``, ``, nil, 200, true},
+		{"canonical valid", "canonical", `<link rel="canonical" href="https://shop.example/products/mug">`, ``, nil, 200, true},
+		{"canonical relative", "canonical", `<link rel="canonical" href="/products/mug">`, ``, nil, 200, false},
+		{"canonicals conflict", "canonical", `<link rel="canonical" href="https://shop.example/a"><link rel="canonical" href="https://shop.example/b">`, ``, nil, 200, false},
+		{"canonical to the home page", "canonical", `<link rel="canonical" href="https://shop.example/">`, ``, nil, 200, false},
+		{"canonical to another language", "canonical", `<link rel="canonical" href="https://shop.example/fr/products/mug"><link rel="alternate" hreflang="fr" href="https://shop.example/fr/products/mug"><link rel="alternate" hreflang="en" href="https://shop.example/products/mug">`, ``, nil, 200, false},
+		{"canonical in body ignored", "canonical", ``, `<link rel="canonical" href="/x">`, nil, 200, true},
+		{"descriptive links", "link-text", ``, `<a href="/shipping">Shipping policy</a><a href="#top">more</a><a href="javascript:void(0)">here</a>`, nil, 200, true},
+		{"click here", "link-text", ``, `<a href="/shipping">click here</a>`, nil, 200, false},
+		{"a bare URL as text", "link-text", ``, `<a href="/x">https://shop.example/x</a>`, nil, 200, false},
+		{"German in a German page", "link-text", ``, `<div lang="de"><a href="/x">Weiterlesen</a></div>`, nil, 200, false},
+		{"German word in an English page", "link-text", ``, `<div lang="en"><a href="/x">weiterlesen</a></div>`, nil, 200, true},
+		{"nofollow is not judged", "link-text", ``, `<a href="/x" rel="nofollow">here</a>`, nil, 200, true},
+		{"crawlable links", "crawlable-anchors", ``, `<a href="/a">A</a><a id="top"></a><a role="button">Menu</a><a href="mailto:x@y.z">Mail</a><a name="n">N</a>`, nil, 200, true},
+		{"javascript:void(0)", "crawlable-anchors", ``, `<a href="javascript:void(0)">Menu</a>`, nil, 200, false},
+		{"no href", "crawlable-anchors", ``, `<a class="thumbnail">Pic</a>`, nil, 200, false},
+		{"placeholder for the current page", "crawlable-anchors", ``, `<a aria-current="page">Home</a>`, nil, 200, true},
+		{"file: link", "crawlable-anchors", ``, `<a href="file:///c:/price-list.pdf" role="">List</a>`, nil, 200, false},
+		{"alt everywhere", "image-alt", ``, `<img src="/a.jpg" alt="Mug"><img src="/b.jpg" alt=""><img src="/c.jpg" role="presentation">`, nil, 200, true},
+		{"an image without alt", "image-alt", ``, `<img src="/a.jpg">`, nil, 200, false},
+		{"a hidden image without alt", "image-alt", ``, `<div style="display: none"><img src="/a.jpg"></div>`, nil, 200, true},
+	} {
+		p := page.ParsePage(u, []byte("<!doctype html><html><head>"+tt.head+"</head><body>"+tt.body+"</body></html>"))
+		p.Status = tt.status
+		p.XRobotsTag = tt.header.Values("X-Robots-Tag")
+		s := &site.Site{URL: u, Origin: "https://shop.example", Home: p}
+		var found bool
+		for _, c := range Checks {
+			if c.Audit != tt.audit {
+				continue
+			}
+			found = true
+			if got := c.passes(p, s); got != tt.pass {
+				t.Errorf("%s: %s pass=%v, want %v", tt.name, tt.audit, got, tt.pass)
+			}
+		}
+		if !found {
+			t.Fatalf("no check for %s", tt.audit)
+		}
+	}
+}
