@@ -58,7 +58,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, reviewTimeout)
 	defer cancel()
-	a := analysis.New(analysis.Options{AllowLoopback: *loopback})
+	// With the browser at hand (--lab), a catalogue drawn by JavaScript is
+	// read from the rendered page too.
+	a := analysis.New(analysis.Options{AllowLoopback: *loopback, RenderJS: *withLab})
 	res, err := a.Analyze(ctx, fs.Arg(0), nil, nil)
 	if err != nil {
 		msg := err.Error()

@@ -18,7 +18,9 @@ import (
 	"time"
 
 	"uplift.dev/categories/internal/analysis/lab"
+	"uplift.dev/categories/internal/analysis/page"
 	"uplift.dev/categories/internal/analysis/review"
+	"uplift.dev/categories/internal/analysis/words"
 
 	"uplift.dev/categories/internal/analysis/fetch"
 	"uplift.dev/categories/internal/analysis/site"
@@ -46,6 +48,11 @@ type Options struct {
 	MaxBytes     int64               // per response, default 2 MiB
 	Generator    write.TextGenerator // nil = the built-in deterministic generator
 	Now          func() time.Time
+	// RenderJS reads the home page again in Chromium, after its scripts
+	// ran, when the served HTML shows no products (a catalogue drawn by
+	// JavaScript). The browser's requests go through the guarded fetcher.
+	// Off in the service until the review runs in a worker with a browser.
+	RenderJS bool
 	// Resolve and RootCAs are the fetcher's (see fetch.Options): tests map
 	// names to loopback and trust their own certificates with them.
 	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
@@ -116,6 +123,31 @@ func (a *Analyzer) Lab(ctx context.Context, siteURL string, o lab.Options) (lab.
 	return lab.Measure(ctx, u, o)
 }
 
+// readRendered adds the products the home page shows once its scripts
+// have run. A browser that cannot be had leaves the catalogue as it was.
+func (a *Analyzer) readRendered(ctx context.Context, s *site.Site) {
+	addr, stop, err := a.f.Proxy()
+	if err != nil {
+		return
+	}
+	defer stop()
+	html, err := lab.Render(ctx, s.URL, lab.Options{Proxy: addr})
+	if err != nil {
+		return
+	}
+	found := page.ProductsFrom(page.ParsePage(s.URL, []byte(html)))
+	for i := range found {
+		found[i].Currency = words.FirstNonEmpty(found[i].Currency, s.Catalogue.Currency)
+	}
+	if len(found) > 0 {
+		s.Catalogue.Products = found[:min(len(found), page.MaxProducts)]
+		s.Catalogue.Source = "the page as shown in a browser"
+		if s.Catalogue.Currency == "" {
+			s.Catalogue.Currency = found[0].Currency
+		}
+	}
+}
+
 // budget bounds a whole read, beyond the per-request timeout.
 func (a *Analyzer) budget(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, 6*a.opts.Timeout)
@@ -134,6 +166,10 @@ func (a *Analyzer) Analyze(ctx context.Context, siteURL string, previous *domain
 	s, err := site.Read(ctx, a.f.Session(), siteURL, site.ReadOptions{Catalogue: true, MaxPages: a.opts.MaxPages, Progress: progress})
 	if err != nil {
 		return domain.Analysis{}, err
+	}
+	if a.opts.RenderJS && len(s.Catalogue.Products) == 0 {
+		progress(70, "Reading products your pages draw with JavaScript")
+		a.readRendered(ctx, s)
 	}
 	progress(75, "Reviewing your website")
 	rv := review.Review(s, previous)

@@ -81,9 +81,8 @@ type Result struct {
 	Ratings map[string]string `json:"ratings"` // metric → good, needs-improvement or poor
 }
 
-// Measure loads url Runs times and returns the median. url is reached
-// directly by the browser: callers check it with the guarded fetcher first.
-func Measure(ctx context.Context, url string, o Options) (Result, error) {
+// browser finds Chromium: ExecPath, else $CHROME_PATH, else Debian's.
+func (o *Options) browser() error {
 	if o.ExecPath == "" {
 		o.ExecPath = os.Getenv("CHROME_PATH")
 	}
@@ -91,18 +90,14 @@ func Measure(ctx context.Context, url string, o Options) (Result, error) {
 		o.ExecPath = "/usr/bin/chromium"
 	}
 	if _, err := exec.LookPath(o.ExecPath); err != nil {
-		return Result{}, fmt.Errorf("%w: %v", ErrNoBrowser, err)
+		return fmt.Errorf("%w: %v", ErrNoBrowser, err)
 	}
-	if o.Runs <= 0 {
-		o.Runs = 3
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = 10 * time.Second
-	}
-	if o.Budget <= 0 {
-		o.Budget = 15 * time.Second
-	}
-	start := time.Now()
+	return nil
+}
+
+// flags are the browser's: headless and quiet on a closed network, and
+// with a proxy, every request through it.
+func (o Options) flags() []chromedp.ExecAllocatorOption {
 	flags := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(o.ExecPath), chromedp.Headless, chromedp.NoFirstRun, chromedp.NoSandbox,
 		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-background-networking", true),
@@ -114,7 +109,26 @@ func Measure(ctx context.Context, url string, o Options) (Result, error) {
 		// so loopback addresses meet the proxy's policy too.
 		flags = append(flags, chromedp.ProxyServer("http://"+o.Proxy), chromedp.Flag("proxy-bypass-list", "<-loopback>"))
 	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, flags...)
+	return flags
+}
+
+// Measure loads url Runs times and returns the median. url is reached
+// directly by the browser: callers check it with the guarded fetcher first.
+func Measure(ctx context.Context, url string, o Options) (Result, error) {
+	if err := o.browser(); err != nil {
+		return Result{}, err
+	}
+	if o.Runs <= 0 {
+		o.Runs = 3
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	if o.Budget <= 0 {
+		o.Budget = 15 * time.Second
+	}
+	start := time.Now()
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, o.flags()...)
 	defer cancelAlloc()
 	browser, cancelBrowser := chromedp.NewContext(allocCtx)
 	defer cancelBrowser()
@@ -319,4 +333,31 @@ func score(m Metrics) (int, map[string]string) {
 		}
 	}
 	return int(math.Round(100 * total / weights)), ratings
+}
+
+// Render loads url in the browser as a desktop would, without throttling,
+// and returns the DOM after its scripts have run: for stores whose pages
+// show their products only with JavaScript.
+func Render(ctx context.Context, url string, o Options) (string, error) {
+	if err := o.browser(); err != nil {
+		return "", err
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, o.flags()...)
+	defer cancelAlloc()
+	tab, cancelTab := chromedp.NewContext(allocCtx)
+	defer cancelTab()
+	if err := chromedp.Do(tab); err != nil {
+		return "", fmt.Errorf("starting Chromium: %w", err)
+	}
+	nctx, cancel := context.WithTimeout(tab, o.Timeout)
+	defer cancel()
+	if err := chromedp.Do(nctx, chromedp.Navigate(url), chromedp.Sleep(time.Second)); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return "", fmt.Errorf("loading %s: %w", url, err)
+	}
+	rctx, rcancel := context.WithTimeout(tab, 3*time.Second)
+	defer rcancel()
+	return chromedp.Run(rctx, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
 }
