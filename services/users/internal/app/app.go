@@ -58,11 +58,13 @@ type Repository interface {
 	// entries, atomically, and returns what was deleted (domain.ErrNotFound
 	// when nothing).
 	Delete(ctx context.Context, id string, audit ...domain.AuditEntry) (domain.User, error)
-	// RequestPasswordReset claims email's reset slot unless one was claimed
-	// within interval (domain.ErrRateLimited), gets the link from link and
-	// records PasswordResetRequested, all in one transaction, so a failed
-	// link leaves the slot free for a retry.
-	RequestPasswordReset(ctx context.Context, email string, interval time.Duration, link func(context.Context) (string, error)) error
+	// ClaimPasswordReset takes email's reset slot, committed, unless one was
+	// taken within interval (domain.ErrRateLimited); it returns when.
+	ClaimPasswordReset(ctx context.Context, email string, interval time.Duration) (time.Time, error)
+	// ReleasePasswordReset frees a slot claimed at claimed.
+	ReleasePasswordReset(ctx context.Context, email string, claimed time.Time) error
+	// RecordPasswordReset records PasswordResetRequested with its link.
+	RecordPasswordReset(ctx context.Context, email, link string, at time.Time) error
 	// Audit writes entries on their own, for actions whose change lives in
 	// another store.
 	Audit(ctx context.Context, entries ...domain.AuditEntry) error

@@ -122,12 +122,13 @@ func (f *fakeRepo) Delete(ctx context.Context, id string, audit ...domain.AuditE
 	}
 	return u, err
 }
-func (f *fakeRepo) RequestPasswordReset(ctx context.Context, _ string, _ time.Duration, link func(context.Context) (string, error)) error {
-	l, err := link(ctx)
-	if err == nil {
-		f.resets = append(f.resets, l)
-	}
-	return err
+func (f *fakeRepo) ClaimPasswordReset(context.Context, string, time.Duration) (time.Time, error) {
+	return time.Now(), nil
+}
+func (f *fakeRepo) ReleasePasswordReset(context.Context, string, time.Time) error { return nil }
+func (f *fakeRepo) RecordPasswordReset(_ context.Context, _, link string, _ time.Time) error {
+	f.resets = append(f.resets, link)
+	return nil
 }
 func (f *fakeRepo) Audit(_ context.Context, entries ...domain.AuditEntry) error {
 	f.audit = append(f.audit, entries...)

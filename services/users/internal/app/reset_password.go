@@ -92,9 +92,7 @@ func (a *App) sendPasswordReset(ctx context.Context, email string) {
 		a.log.ErrorContext(ctx, "password reset: look-up failed", "err", err)
 		return
 	}
-	err := a.repo.RequestPasswordReset(ctx, email, domain.PasswordResetInterval, func(ctx context.Context) (string, error) {
-		return a.identity.PasswordResetLink(ctx, email)
-	})
+	err := a.requestPasswordReset(ctx, email)
 	switch {
 	case errors.Is(err, domain.ErrRateLimited):
 		a.log.InfoContext(ctx, "password reset rate-limited")
@@ -104,6 +102,24 @@ func (a *App) sendPasswordReset(ctx context.Context, email string) {
 	case err != nil:
 		a.log.ErrorContext(ctx, "password reset failed", "err", err)
 	}
+}
+
+// requestPasswordReset claims the slot (committed), asks Firebase for the
+// link with no transaction open, then records the event in a short
+// transaction of its own. A link that cannot be made frees the slot again.
+func (a *App) requestPasswordReset(ctx context.Context, email string) error {
+	claimed, err := a.repo.ClaimPasswordReset(ctx, email, domain.PasswordResetInterval)
+	if err != nil {
+		return err
+	}
+	link, err := a.identity.PasswordResetLink(ctx, email)
+	if err != nil {
+		if rerr := a.repo.ReleasePasswordReset(ctx, email, claimed); rerr != nil {
+			a.log.WarnContext(ctx, "password reset: slot not released", "err", rerr)
+		}
+		return err
+	}
+	return a.repo.RecordPasswordReset(ctx, email, link, a.now())
 }
 
 // pendingPasswordResets is the number of resets queued or being sent.

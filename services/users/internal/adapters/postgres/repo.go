@@ -211,27 +211,35 @@ func (r Repo) Delete(ctx context.Context, id string, audit ...domain.AuditEntry)
 	return out, err
 }
 
-// RequestPasswordReset claims the email's slot, gets the link and records
-// the event in one transaction; see app.Repository.
-func (r Repo) RequestPasswordReset(ctx context.Context, email string, interval time.Duration, link func(context.Context) (string, error)) error {
+// ClaimPasswordReset takes email's reset slot unless it was taken within
+// interval (domain.ErrRateLimited), and commits at once: the Firebase call
+// that follows must not hold a transaction or the row lock.
+func (r Repo) ClaimPasswordReset(ctx context.Context, email string, interval time.Duration) (time.Time, error) {
+	// The upsert locks the row, so two concurrent requests cannot both
+	// claim the slot; the WHERE leaves a recent slot untouched.
+	var claimed time.Time
+	err := r.Pool.QueryRow(ctx, `INSERT INTO password_reset_requests AS p (email, last_requested_at) VALUES ($1, now())
+		ON CONFLICT (email) DO UPDATE SET last_requested_at = now()
+		WHERE p.last_requested_at <= now() - make_interval(secs => $2)
+		RETURNING last_requested_at`, email, interval.Seconds()).Scan(&claimed)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return time.Time{}, domain.ErrRateLimited
+	}
+	return claimed, err
+}
+
+// ReleasePasswordReset frees the slot claimed at claimed, so a reset whose
+// link could not be made can be asked for again at once.
+func (r Repo) ReleasePasswordReset(ctx context.Context, email string, claimed time.Time) error {
+	_, err := r.Pool.Exec(ctx, `DELETE FROM password_reset_requests WHERE email = $1 AND last_requested_at = $2`, email, claimed)
+	return err
+}
+
+// RecordPasswordReset records PasswordResetRequested with its link.
+func (r Repo) RecordPasswordReset(ctx context.Context, email, link string, at time.Time) error {
 	return pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
-		// The upsert locks the row, so two concurrent requests cannot both
-		// claim the slot; the WHERE leaves a recent slot untouched.
-		tag, err := tx.Exec(ctx, `INSERT INTO password_reset_requests AS p (email, last_requested_at) VALUES ($1, now())
-			ON CONFLICT (email) DO UPDATE SET last_requested_at = now()
-			WHERE p.last_requested_at <= now() - make_interval(secs => $2)`, email, interval.Seconds())
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			return domain.ErrRateLimited
-		}
-		l, err := link(ctx)
-		if err != nil {
-			return err
-		}
 		return events.Enqueue(ctx, tx, events.SubjectPasswordResetRequested, &eventsv1.PasswordResetRequested{
-			Email: email, Link: l, OccurTime: timestamppb.New(time.Now()),
+			Email: email, Link: link, OccurTime: timestamppb.New(at),
 		})
 	})
 }
