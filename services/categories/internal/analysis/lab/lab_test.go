@@ -86,10 +86,11 @@ func TestLabMetricsOnPagesBuiltToBeSlow(t *testing.T) {
 	}
 	// Throttled like Lighthouse's phone, even a small page takes a round
 	// trip or two before the first paint, and nothing moves or blocks.
-	if m := fast.Median; m.FCP < 500 || m.FCP > 4000 || m.CLS > 0.01 || m.TBT > 100 || m.Bytes <= 0 {
+	// (Bounds leave room for a CI machine busy with other tests.)
+	if m := fast.Median; m.FCP < 500 || m.FCP > 5000 || m.CLS > 0.01 || m.TBT > 300 || m.Bytes <= 0 {
 		t.Errorf("fast page: %+v", m)
 	}
-	if fast.Score < 80 {
+	if fast.Score < 70 {
 		t.Errorf("fast page scores %d", fast.Score)
 	}
 
