@@ -31,22 +31,25 @@ type settings struct {
 	// FetchAllowOrigins are origins (comma-separated, "http://127.0.0.1:9400")
 	// the website reader may read on loopback: the local stack's demo store.
 	FetchAllowOrigins []string `env:"FETCH_ALLOW_ORIGINS"`
-	// WeeklyPoll is how often categories are checked for a due weekly
-	// website review (Monday 08:00 in the business's time zone); 0 turns
-	// the schedule off on this replica.
-	WeeklyPoll time.Duration `env:"WEEKLY_REVIEW_POLL" default:"1m"`
+	// SchedulePoll is how often categories are checked for a due weekly
+	// website review (Monday 08:00 in the business's time zone) or daily
+	// report without store data (07:00); 0 turns the schedule off on this
+	// replica.
+	SchedulePoll time.Duration `env:"EMAIL_SCHEDULE_POLL" default:"1m"`
 }
 
 func main() {
 	var cfg settings
 	service.Main("categories", &cfg, &cfg.Base, migrations.FS, func(ctx context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
+		eng := engine.New(engine.Settings{
+			LLMBaseURL: cfg.LLMBaseURL, LLMAPIKey: cfg.LLMAPIKey, LLMModel: cfg.LLMModel,
+			AllowLoopback: cfg.FetchAllowLoopback, AllowOrigins: cfg.FetchAllowOrigins,
+		})
 		return categories.Wire(categories.Deps{
-			UsersAddr:  cfg.UsersAddr,
-			WeeklyPoll: cfg.WeeklyPoll,
-			Analyzer: engine.New(engine.Settings{
-				LLMBaseURL: cfg.LLMBaseURL, LLMAPIKey: cfg.LLMAPIKey, LLMModel: cfg.LLMModel,
-				AllowLoopback: cfg.FetchAllowLoopback, AllowOrigins: cfg.FetchAllowOrigins,
-			}),
+			UsersAddr:    cfg.UsersAddr,
+			SchedulePoll: cfg.SchedulePoll,
+			Analyzer:     eng,
+			Calendar:     eng,
 		})(ctx, rt)
 	})
 }

@@ -60,6 +60,13 @@ type Repository interface {
 	// transaction; false when the week was started already or the
 	// category no longer has a website or wants the email.
 	StartWeeklyReview(ctx context.Context, categoryID, week string, newReport func(domain.Category) *domain.Report) (bool, error)
+	// NoDataCandidates lists the categories with the daily report on and
+	// no store data, each with the newest day published.
+	NoDataCandidates(ctx context.Context) ([]domain.NoDataCandidate, error)
+	// PublishNoDataReport claims the category's day and writes its
+	// DailyReportReady to the outbox in one transaction; false when the
+	// day was published already.
+	PublishNoDataReport(ctx context.Context, r domain.NoDataReport) (bool, error)
 	// FailReview marks a report FAILED with a message for people and publishes ReportUpdated.
 	FailReview(ctx context.Context, categoryID, reportID, message string) error
 	// DeleteOwnedBy deletes every category ownerID owns with everything
@@ -88,6 +95,13 @@ type Analyzer interface {
 	Score(ctx context.Context, siteURL string) (domain.Review, error)
 }
 
+// Calendar knows the seasonal dates stores plan campaigns around.
+type Calendar interface {
+	// NextOccasion is the soonest seasonal date after now for the store
+	// at siteURL; false when none is known.
+	NextOccasion(now time.Time, siteURL string) (name string, date time.Time, ok bool)
+}
+
 // Profiles reads the users service.
 type Profiles interface {
 	// OwnCategoryID returns the id of the category the users service gave
@@ -112,6 +126,7 @@ type App struct {
 	profiles Profiles
 	log      *slog.Logger
 	opts     Options
+	calendar Calendar
 	newID    func() string
 	now      func() time.Time
 }
@@ -129,6 +144,13 @@ func New(repo Repository, analyzer Analyzer, profiles Profiles, log *slog.Logger
 	}
 	return &App{repo: repo, analyzer: analyzer, profiles: profiles, log: log, opts: opts,
 		newID: uuid.NewString, now: time.Now}
+}
+
+// WithCalendar returns the use cases naming seasonal dates from c.
+func (a *App) WithCalendar(c Calendar) *App {
+	cp := *a
+	cp.calendar = c
+	return &cp
 }
 
 // WithClock returns the use cases reading time from now; tests move it.

@@ -31,6 +31,7 @@ type memRepo struct {
 	weekly      map[string][]string
 	claims      map[string]bool
 	weeklyReady []domain.WeeklyReview
+	noData      []domain.NoDataReport
 }
 
 func newMemRepo() *memRepo {

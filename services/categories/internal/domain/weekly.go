@@ -99,3 +99,47 @@ func (c Category) Location() *time.Location {
 	}
 	return time.UTC
 }
+
+// NoDataReportSlot is when the daily report of a store without data goes
+// out: 07:00 on the store's wall clock, like the stores service's report
+// of a store with data (the two are keyed alike, so never both).
+var NoDataReportSlot = schedule.Daily(7)
+
+// NoDataCandidate is a category the daily report without data may be due
+// for: it has no store data and the daily report is on.
+type NoDataCandidate struct {
+	CategoryID, TimeZone string
+	// LastDay is the newest report day already published, zero if none.
+	LastDay schedule.Date
+	// CreatedAt is when the business was created: there is no report of
+	// a day before it (the first one comes the morning after sign-up).
+	CreatedAt time.Time
+}
+
+// NoDataReport is what the daily report of a store without data carries
+// instead of numbers: the website's status, the next seasonal date and an
+// idea.
+type NoDataReport struct {
+	Category Category
+	// Day is the report's store-local day (yesterday).
+	Day string
+	// Website is the newest report (nil when none); Ready the last ready one.
+	WebsiteStatus ReportStatus
+	Ready         *Review
+	OccasionName  string
+	OccasionDate  string
+	Idea          *Idea
+}
+
+// OpenFindings counts the findings of r still to fix.
+func OpenFindings(r *Review) int {
+	n := 0
+	if r != nil {
+		for _, f := range r.Findings {
+			if f.State != StateFixed {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -5,6 +5,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -30,9 +31,13 @@ type Deps struct {
 	UsersAddr string
 	Analyzer  app.Analyzer
 	Options   app.Options
-	// WeeklyPoll is how often categories are checked for a due weekly
-	// website review; 0 turns the schedule off on this replica.
-	WeeklyPoll time.Duration
+	// SchedulePoll is how often categories are checked for a due weekly
+	// website review or daily report without data; 0 turns the schedule
+	// off on this replica.
+	SchedulePoll time.Duration
+	// Calendar names seasonal dates in the daily report without data; nil
+	// leaves them out.
+	Calendar app.Calendar
 	// Now is the clock the schedule reads; nil is time.Now. Tests move it.
 	Now func() time.Time
 }
@@ -49,6 +54,9 @@ func Wire(d Deps) service.Wire {
 		if d.Now != nil {
 			a = a.WithClock(d.Now)
 		}
+		if d.Calendar != nil {
+			a = a.WithCalendar(d.Calendar)
+		}
 		consumers := eventport.Consumers{JS: rt.JS, Pool: rt.Pool, Repo: repo, App: a, Log: rt.Log}
 		closeConn := func(ctx context.Context) error {
 			<-ctx.Done()
@@ -56,12 +64,13 @@ func Wire(d Deps) service.Wire {
 		}
 		workers := []func(context.Context) error{consumers.RunUsers, consumers.RunUsersDeleted, consumers.RunUnsubscribed,
 			consumers.RunEmailKindUnsubscribed, consumers.RunReviews, consumers.RunStoreSignals, closeConn}
-		if d.WeeklyPoll > 0 {
+		if d.SchedulePoll > 0 {
 			workers = append(workers, func(ctx context.Context) error {
-				return schedule.Every(ctx, d.WeeklyPoll, func(ctx context.Context) error {
-					_, err := a.StartDueWeeklyReviews(ctx)
-					return err
-				}, func(err error) { rt.Log.Warn("weekly reviews round failed; will retry", "err", err) })
+				return schedule.Every(ctx, d.SchedulePoll, func(ctx context.Context) error {
+					_, werr := a.StartDueWeeklyReviews(ctx)
+					_, derr := a.PublishDueNoDataReports(ctx)
+					return errors.Join(werr, derr)
+				}, func(err error) { rt.Log.Warn("recurring email round failed; will retry", "err", err) })
 			})
 		}
 		return grpcserver.Options{

@@ -148,6 +148,42 @@ func (a *App) QueueDailyReport(ctx context.Context, out DigestOutbox, r domain.D
 	return a.add(ctx, out, e)
 }
 
+// QueueDailyReportWithoutData queues the daily report of a store without
+// store data to the category's owner, keyed like the report with data.
+// ErrNoRecipient when the owner's address is not known.
+func (a *App) QueueDailyReportWithoutData(ctx context.Context, out DigestOutbox, r domain.DailyReportWithoutData) error {
+	if r.CategoryID == "" {
+		return domain.ErrMissingID
+	}
+	if r.OwnerUserID == "" {
+		owner, err := out.CategoryOwner(ctx, r.CategoryID)
+		if err != nil {
+			return err
+		}
+		r.OwnerUserID = owner
+	}
+	if r.OwnerUserID == "" {
+		return ErrNoRecipient
+	}
+	rc, ok, err := out.Recipient(ctx, r.OwnerUserID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrNoRecipient
+	}
+	if name, err := out.StoreName(ctx, r.CategoryID); err != nil {
+		return err
+	} else if name != "" {
+		r.StoreName = name
+	}
+	e, err := domain.NewDailyReportWithoutData(r, rc.Email)
+	if err != nil {
+		return err
+	}
+	return a.add(ctx, out, e)
+}
+
 // QueueWeeklyReview queues the weekly website review email of a store to
 // the category's owner (the event's, else the stored store's), keyed by
 // category and week, with the store's newest name. ErrNoRecipient when the

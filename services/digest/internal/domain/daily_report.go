@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net/url"
 	"strings"
 	"time"
 
@@ -195,4 +196,64 @@ func SuggestAction(ms []ReportMetric, bestSeller string) string {
 		return fmt.Sprintf(ActionFeature, bestSeller)
 	}
 	return ActionLook
+}
+
+// NoData is what the daily report of a store without store data says
+// instead of numbers.
+type NoData struct {
+	// WebsiteStatus is "READY", "GENERATING", "FAILED" or "NO_WEBSITE".
+	WebsiteStatus string `json:"websiteStatus"`
+	// WebsiteScore and WebsiteBand are the last ready review's; nil/empty
+	// when there was none.
+	WebsiteScore *int   `json:"websiteScore,omitempty"`
+	WebsiteBand  string `json:"websiteBand,omitempty"`
+	OpenFindings int    `json:"openFindings,omitempty"`
+	// OccasionName and OccasionDate (YYYY-MM-DD) are the next seasonal date.
+	OccasionName string `json:"occasionName,omitempty"`
+	OccasionDate string `json:"occasionDate,omitempty"`
+}
+
+// DailyReportWithoutData is the categories service's DailyReportReady for
+// a store that has no store data yet.
+type DailyReportWithoutData struct {
+	CategoryID, OwnerUserID string
+	StoreName, SiteURL      string
+	Date                    string
+	NoData                  NoData
+	Idea                    *Idea
+}
+
+// NoDataSummary and NoDataHeadline are the subject's summary and the
+// preheader of the daily report without data.
+const (
+	NoDataSummary  = "no sales data yet"
+	NoDataHeadline = "Connect your store to see yesterday's sales, orders and visitors here each morning."
+)
+
+// NewDailyReportWithoutData is the daily report email of a store without
+// data: one line saying so, leading to Connections, with the website's
+// status, the next seasonal date and an idea. It is keyed like the report
+// with data (category and day), so a store never gets both for one day.
+func NewDailyReportWithoutData(r DailyReportWithoutData, to string) (Email, error) {
+	if strings.TrimSpace(r.CategoryID) == "" || strings.TrimSpace(r.OwnerUserID) == "" {
+		return Email{}, ErrMissingID
+	}
+	if _, err := time.Parse(time.DateOnly, r.Date); err != nil {
+		return Email{}, fmt.Errorf("daily report date %q: %w", r.Date, ErrMissingID)
+	}
+	addr, err := ParseAddress(to)
+	if err != nil {
+		return Email{}, err
+	}
+	nd := r.NoData
+	nd.WebsiteBand, nd.OccasionName = clip(nd.WebsiteBand), clip(nd.OccasionName)
+	if _, err := time.Parse(time.DateOnly, nd.OccasionDate); err != nil {
+		nd.OccasionName, nd.OccasionDate = "", ""
+	}
+	p := Params{CategoryID: r.CategoryID, StoreName: cleanName(r.StoreName), SiteURL: safeLink(r.SiteURL), Date: r.Date,
+		Headline: NoDataHeadline, Summary: NoDataSummary, NoData: &nd}
+	if i := r.Idea; i != nil && i.ID != "" && url.PathEscape(i.ID) == i.ID && strings.TrimSpace(i.Title) != "" {
+		p.Ideas = []Idea{{ID: i.ID, Title: clip(i.Title), Channel: clip(i.Channel), WhyNow: clip(i.WhyNow)}}
+	}
+	return pending("daily-report:"+r.CategoryID+":"+r.Date, KindDailyReport, r.OwnerUserID, addr, p), nil
 }

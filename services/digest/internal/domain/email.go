@@ -119,6 +119,9 @@ type Params struct {
 	Summary    string         `json:"summary,omitempty"`
 	Action     string         `json:"action,omitempty"`
 
+	// The daily report of a store without data (its idea is Ideas[0]).
+	NoData *NoData `json:"noData,omitempty"`
+
 	// The weekly website review's content (WeeklyReviewReady); its idea
 	// is Ideas[0]. The lists are bounded, the counts are not.
 	Week          string    `json:"week,omitempty"`

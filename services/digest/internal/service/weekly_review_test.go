@@ -114,3 +114,52 @@ func TestWeeklyReviewEmail(t *testing.T) {
 		t.Fatalf("%d weekly reviews after switching it off", n)
 	}
 }
+
+// TestDailyReportWithoutData: the daily report of a store with no data yet
+// says so in one line, leads to Connections, and carries the website's
+// status, the next seasonal date and an idea; never a table of zeros.
+func TestDailyReportWithoutData(t *testing.T) {
+	t.Parallel()
+	sink := sinktest.New(t)
+	h := start(t, sink.SMTPAddr)
+	user, addr, cat := h.owner(t, "Clay & Co")
+	score := int32(64)
+	ev := &eventsv1.DailyReportReady{CategoryId: cat, Date: "2026-11-24", Timezone: "Europe/Paris", Status: "NO_DATA",
+		WithoutData: &eventsv1.DailyReportReady_WithoutData{StoreName: "Clay & Co", OwnerUserId: user, SiteUrl: "https://clay.example/",
+			WebsiteStatus: "READY", WebsiteScore: &score, WebsiteBand: "medium", OpenFindings: 5,
+			OccasionName: "Black Friday", OccasionDate: "2026-11-27",
+			Idea: &eventsv1.WeeklyReviewReady_Idea{Id: "7b0c6f6e-5a55-4f7e-9a43-1c7c2f0f2d11", Title: "Mug of the month", WhyNow: "Gift season"}},
+		OccurTime: timestamppb.Now()}
+	h.publish(t, events.SubjectDailyReportReady, "n1", ev)
+	h.publish(t, events.SubjectDailyReportReady, "n1-again", ev)
+	h.waitInt(t, "sent", `SELECT count(*) FROM send_log WHERE user_id = $1 AND kind = 'daily_report' AND status = 'sent'`,
+		func(n int) bool { return n == 1 }, user)
+	got := dailyReports(sink.Wait(t, addr, 1, 15*time.Second))
+	time.Sleep(300 * time.Millisecond)
+	if got = dailyReports(sink.To(t, addr)); len(got) != 1 {
+		t.Fatalf("%d daily reports, want 1", len(got))
+	}
+	m := got[0]
+	if m.Subject != "Yesterday at Clay & Co: "+domain.NoDataSummary {
+		t.Fatalf("subject %q", m.Subject)
+	}
+	for _, w := range []string{"We don't have your store's numbers yet", "Connect your store: " + webURL + "/connections",
+		"Your website scored 64/100 (Medium) in its last review, with 5 things to fix.",
+		"Black Friday is on Friday 27 November, in 2 days.", "Mug of the month",
+		"Open the idea: " + webURL + "/ideas/7b0c6f6e-5a55-4f7e-9a43-1c7c2f0f2d11"} {
+		if !strings.Contains(m.Text, w) {
+			t.Fatalf("text lacks %q:\n%s", w, m.Text)
+		}
+	}
+	for _, no := range []string{"0.00", "7-day average", "not available"} {
+		if strings.Contains(m.Text, no) || strings.Contains(m.HTML, no) {
+			t.Fatalf("an email without data shows %q:\n%s", no, m.Text)
+		}
+	}
+	if !strings.Contains(m.HTML, `href="`+webURL+`/connections"`) {
+		t.Fatalf("HTML lacks the Connections link:\n%s", m.HTML)
+	}
+	if hdr := sink.RawHeader(t, m); hdr.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
+		t.Fatal("no one-click unsubscribe")
+	}
+}

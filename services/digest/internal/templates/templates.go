@@ -145,6 +145,65 @@ type data struct {
 	Report *report
 	// The weekly website review.
 	Weekly *weekly
+	// The daily report of a store without data.
+	NoData *noData
+}
+
+// noData is the daily report of a store without data as the templates
+// show it: every line already in words.
+type noData struct {
+	ConnectionsURL string
+	// Website is the website's status in one sentence; WebsiteLink says
+	// where to act on it.
+	Website, WebsiteLinkLabel, WebsiteLink string
+	// Occasion is the next seasonal date in one sentence, empty if none.
+	Occasion string
+	Idea     *idea
+}
+
+// noDataReport turns the report of a store without data into words.
+func noDataReport(p domain.Params, webURL string, ideas []idea) *noData {
+	n := p.NoData
+	out := &noData{ConnectionsURL: webURL + "connections", WebsiteLink: webURL, WebsiteLinkLabel: "See your website review"}
+	switch {
+	case n.WebsiteStatus == "NO_WEBSITE":
+		out.Website = "Add your website in your business profile and Uplift will review it for you."
+		out.WebsiteLinkLabel = "Open Uplift"
+	case n.WebsiteScore != nil:
+		b, ok := bands[n.WebsiteBand]
+		if !ok {
+			b = [2]string{n.WebsiteBand, ""}
+		}
+		out.Website = fmt.Sprintf("Your website scored %d/100 (%s) in its last review", *n.WebsiteScore, b[0])
+		if n.OpenFindings > 0 {
+			out.Website += fmt.Sprintf(", with %d %s to fix.", n.OpenFindings, map[bool]string{true: "thing", false: "things"}[n.OpenFindings == 1])
+			out.WebsiteLinkLabel = "See what to fix"
+		} else {
+			out.Website += ", with nothing left to fix."
+		}
+	case n.WebsiteStatus == "FAILED":
+		out.Website = "We could not read your website in its last review: check that it is online."
+	default:
+		out.Website = "Your website is being reviewed; the result will be on Home shortly."
+	}
+	if day, err := time.Parse(time.DateOnly, p.Date); err == nil && n.OccasionName != "" {
+		if when, err := time.Parse(time.DateOnly, n.OccasionDate); err == nil {
+			today := day.AddDate(0, 0, 1)
+			days := int(when.Sub(today).Hours() / 24)
+			in := fmt.Sprintf("in %d days", days)
+			switch days {
+			case 0:
+				in = "today"
+			case 1:
+				in = "tomorrow"
+			}
+			out.Occasion = fmt.Sprintf("%s is on %s, %s.", n.OccasionName, when.Format("Monday 2 January"), in)
+		}
+	}
+	if len(ideas) > 0 {
+		out.Idea = &ideas[0]
+	}
+	return out
 }
 
 // weekly is the weekly website review as the templates show it.
@@ -260,6 +319,9 @@ func (r *Renderer) Render(e domain.Email) (domain.Message, error) {
 		for _, i := range e.Params.Ideas {
 			d.Ideas = append(d.Ideas, idea{Idea: i, URL: r.webURL + "ideas/" + url.PathEscape(i.ID)})
 		}
+	}
+	if e.Kind == domain.KindDailyReport && e.Params.NoData != nil {
+		d.NoData = noDataReport(e.Params, r.webURL, d.Ideas)
 	}
 	if e.Kind == domain.KindDailyReport {
 		d.Report = dailyReport(e.Params, r.webURL)

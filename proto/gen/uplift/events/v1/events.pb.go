@@ -1047,8 +1047,13 @@ type DailyReportReady struct {
 	// notes are further sentences about the other unusual changes.
 	Notes []string `protobuf:"bytes,8,rep,name=notes,proto3" json:"notes,omitempty"`
 	// best_seller is the day's top product by net sales; empty when none sold.
-	BestSeller    string                 `protobuf:"bytes,9,opt,name=best_seller,json=bestSeller,proto3" json:"best_seller,omitempty"`
-	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	BestSeller string                 `protobuf:"bytes,9,opt,name=best_seller,json=bestSeller,proto3" json:"best_seller,omitempty"`
+	OccurTime  *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	// without_data is set (with status "NO_DATA") when the categories service
+	// publishes the report of a store that has no store data yet: the email
+	// then says so in one line, leads to Connections, and carries what is
+	// useful without orders.
+	WithoutData   *DailyReportReady_WithoutData `protobuf:"bytes,11,opt,name=without_data,json=withoutData,proto3" json:"without_data,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1149,6 +1154,13 @@ func (x *DailyReportReady) GetBestSeller() string {
 func (x *DailyReportReady) GetOccurTime() *timestamppb.Timestamp {
 	if x != nil {
 		return x.OccurTime
+	}
+	return nil
+}
+
+func (x *DailyReportReady) GetWithoutData() *DailyReportReady_WithoutData {
+	if x != nil {
+		return x.WithoutData
 	}
 	return nil
 }
@@ -1689,6 +1701,127 @@ func (x *DailyReportReady_Metric) GetFormula() string {
 	return ""
 }
 
+// WithoutData is what a daily report can say before any store data.
+type DailyReportReady_WithoutData struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	StoreName   string                 `protobuf:"bytes,1,opt,name=store_name,json=storeName,proto3" json:"store_name,omitempty"`
+	OwnerUserId string                 `protobuf:"bytes,2,opt,name=owner_user_id,json=ownerUserId,proto3" json:"owner_user_id,omitempty"`
+	SiteUrl     string                 `protobuf:"bytes,3,opt,name=site_url,json=siteUrl,proto3" json:"site_url,omitempty"`
+	// website_status is "READY", "GENERATING", "FAILED" or "NO_WEBSITE".
+	WebsiteStatus string `protobuf:"bytes,4,opt,name=website_status,json=websiteStatus,proto3" json:"website_status,omitempty"`
+	// website_score and website_band are the last ready review's.
+	WebsiteScore *int32 `protobuf:"varint,5,opt,name=website_score,json=websiteScore,proto3,oneof" json:"website_score,omitempty"`
+	WebsiteBand  string `protobuf:"bytes,6,opt,name=website_band,json=websiteBand,proto3" json:"website_band,omitempty"`
+	OpenFindings int32  `protobuf:"varint,7,opt,name=open_findings,json=openFindings,proto3" json:"open_findings,omitempty"`
+	// occasion_name and occasion_date (YYYY-MM-DD) are the next seasonal
+	// date; empty when none is known.
+	OccasionName  string                  `protobuf:"bytes,8,opt,name=occasion_name,json=occasionName,proto3" json:"occasion_name,omitempty"`
+	OccasionDate  string                  `protobuf:"bytes,9,opt,name=occasion_date,json=occasionDate,proto3" json:"occasion_date,omitempty"`
+	Idea          *WeeklyReviewReady_Idea `protobuf:"bytes,10,opt,name=idea,proto3" json:"idea,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DailyReportReady_WithoutData) Reset() {
+	*x = DailyReportReady_WithoutData{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DailyReportReady_WithoutData) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DailyReportReady_WithoutData) ProtoMessage() {}
+
+func (x *DailyReportReady_WithoutData) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DailyReportReady_WithoutData.ProtoReflect.Descriptor instead.
+func (*DailyReportReady_WithoutData) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{12, 1}
+}
+
+func (x *DailyReportReady_WithoutData) GetStoreName() string {
+	if x != nil {
+		return x.StoreName
+	}
+	return ""
+}
+
+func (x *DailyReportReady_WithoutData) GetOwnerUserId() string {
+	if x != nil {
+		return x.OwnerUserId
+	}
+	return ""
+}
+
+func (x *DailyReportReady_WithoutData) GetSiteUrl() string {
+	if x != nil {
+		return x.SiteUrl
+	}
+	return ""
+}
+
+func (x *DailyReportReady_WithoutData) GetWebsiteStatus() string {
+	if x != nil {
+		return x.WebsiteStatus
+	}
+	return ""
+}
+
+func (x *DailyReportReady_WithoutData) GetWebsiteScore() int32 {
+	if x != nil && x.WebsiteScore != nil {
+		return *x.WebsiteScore
+	}
+	return 0
+}
+
+func (x *DailyReportReady_WithoutData) GetWebsiteBand() string {
+	if x != nil {
+		return x.WebsiteBand
+	}
+	return ""
+}
+
+func (x *DailyReportReady_WithoutData) GetOpenFindings() int32 {
+	if x != nil {
+		return x.OpenFindings
+	}
+	return 0
+}
+
+func (x *DailyReportReady_WithoutData) GetOccasionName() string {
+	if x != nil {
+		return x.OccasionName
+	}
+	return ""
+}
+
+func (x *DailyReportReady_WithoutData) GetOccasionDate() string {
+	if x != nil {
+		return x.OccasionDate
+	}
+	return ""
+}
+
+func (x *DailyReportReady_WithoutData) GetIdea() *WeeklyReviewReady_Idea {
+	if x != nil {
+		return x.Idea
+	}
+	return nil
+}
+
 // Finding is one finding of the review as the email shows it.
 type WeeklyReviewReady_Finding struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1705,7 +1838,7 @@ type WeeklyReviewReady_Finding struct {
 
 func (x *WeeklyReviewReady_Finding) Reset() {
 	*x = WeeklyReviewReady_Finding{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1717,7 +1850,7 @@ func (x *WeeklyReviewReady_Finding) String() string {
 func (*WeeklyReviewReady_Finding) ProtoMessage() {}
 
 func (x *WeeklyReviewReady_Finding) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1774,7 +1907,7 @@ type WeeklyReviewReady_Idea struct {
 
 func (x *WeeklyReviewReady_Idea) Reset() {
 	*x = WeeklyReviewReady_Idea{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1786,7 +1919,7 @@ func (x *WeeklyReviewReady_Idea) String() string {
 func (*WeeklyReviewReady_Idea) ProtoMessage() {}
 
 func (x *WeeklyReviewReady_Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1949,7 +2082,7 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\x05title\x18\x01 \x01(\tR\x05title\x123\n" +
 	"\x16net_sales_before_minor\x18\x02 \x01(\x03R\x13netSalesBeforeMinor\x121\n" +
 	"\x15net_sales_after_minor\x18\x03 \x01(\x03R\x12netSalesAfterMinor\x12!\n" +
-	"\ffall_percent\x18\x04 \x01(\x05R\vfallPercent\"\xe0\x04\n" +
+	"\ffall_percent\x18\x04 \x01(\x05R\vfallPercent\"\xd4\b\n" +
 	"\x10DailyReportReady\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x12\n" +
@@ -1964,7 +2097,8 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"bestSeller\x129\n" +
 	"\n" +
 	"occur_time\x18\n" +
-	" \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\x1a\xf3\x01\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\x12Q\n" +
+	"\fwithout_data\x18\v \x01(\v2..uplift.events.v1.DailyReportReady.WithoutDataR\vwithoutData\x1a\xf3\x01\n" +
 	"\x06Metric\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x19\n" +
@@ -1976,7 +2110,21 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\x06_valueB\n" +
 	"\n" +
 	"\b_averageB\x11\n" +
-	"\x0f_change_percent\"\xa3\a\n" +
+	"\x0f_change_percent\x1a\x9e\x03\n" +
+	"\vWithoutData\x12\x1d\n" +
+	"\n" +
+	"store_name\x18\x01 \x01(\tR\tstoreName\x12\"\n" +
+	"\rowner_user_id\x18\x02 \x01(\tR\vownerUserId\x12\x19\n" +
+	"\bsite_url\x18\x03 \x01(\tR\asiteUrl\x12%\n" +
+	"\x0ewebsite_status\x18\x04 \x01(\tR\rwebsiteStatus\x12(\n" +
+	"\rwebsite_score\x18\x05 \x01(\x05H\x00R\fwebsiteScore\x88\x01\x01\x12!\n" +
+	"\fwebsite_band\x18\x06 \x01(\tR\vwebsiteBand\x12#\n" +
+	"\ropen_findings\x18\a \x01(\x05R\fopenFindings\x12#\n" +
+	"\roccasion_name\x18\b \x01(\tR\foccasionName\x12#\n" +
+	"\roccasion_date\x18\t \x01(\tR\foccasionDate\x12<\n" +
+	"\x04idea\x18\n" +
+	" \x01(\v2(.uplift.events.v1.WeeklyReviewReady.IdeaR\x04ideaB\x10\n" +
+	"\x0e_website_score\"\xa3\a\n" +
 	"\x11WeeklyReviewReady\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\"\n" +
@@ -2022,7 +2170,7 @@ func file_uplift_events_v1_events_proto_rawDescGZIP() []byte {
 	return file_uplift_events_v1_events_proto_rawDescData
 }
 
-var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*UserCreated)(nil),                        // 0: uplift.events.v1.UserCreated
 	(*UserDeleted)(nil),                        // 1: uplift.events.v1.UserDeleted
@@ -2043,40 +2191,43 @@ var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*StoreSignalsUpdated_BestSeller)(nil),     // 16: uplift.events.v1.StoreSignalsUpdated.BestSeller
 	(*StoreSignalsUpdated_FallingProduct)(nil), // 17: uplift.events.v1.StoreSignalsUpdated.FallingProduct
 	(*DailyReportReady_Metric)(nil),            // 18: uplift.events.v1.DailyReportReady.Metric
-	(*WeeklyReviewReady_Finding)(nil),          // 19: uplift.events.v1.WeeklyReviewReady.Finding
-	(*WeeklyReviewReady_Idea)(nil),             // 20: uplift.events.v1.WeeklyReviewReady.Idea
-	(*timestamppb.Timestamp)(nil),              // 21: google.protobuf.Timestamp
+	(*DailyReportReady_WithoutData)(nil),       // 19: uplift.events.v1.DailyReportReady.WithoutData
+	(*WeeklyReviewReady_Finding)(nil),          // 20: uplift.events.v1.WeeklyReviewReady.Finding
+	(*WeeklyReviewReady_Idea)(nil),             // 21: uplift.events.v1.WeeklyReviewReady.Idea
+	(*timestamppb.Timestamp)(nil),              // 22: google.protobuf.Timestamp
 }
 var file_uplift_events_v1_events_proto_depIdxs = []int32{
-	21, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
-	21, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
-	21, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
-	21, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
-	21, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
+	22, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
 	14, // 5: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
 	15, // 6: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
-	21, // 7: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	21, // 8: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	21, // 9: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
-	21, // 10: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	21, // 11: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
-	21, // 12: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 7: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 8: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 9: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 10: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 11: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 12: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
 	16, // 13: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
 	17, // 14: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	21, // 15: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 15: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
 	18, // 16: uplift.events.v1.DailyReportReady.metrics:type_name -> uplift.events.v1.DailyReportReady.Metric
-	21, // 17: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
-	19, // 18: uplift.events.v1.WeeklyReviewReady.new_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	19, // 19: uplift.events.v1.WeeklyReviewReady.fixed_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	19, // 20: uplift.events.v1.WeeklyReviewReady.open_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	19, // 21: uplift.events.v1.WeeklyReviewReady.top_fixes:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	20, // 22: uplift.events.v1.WeeklyReviewReady.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
-	21, // 23: uplift.events.v1.WeeklyReviewReady.occur_time:type_name -> google.protobuf.Timestamp
-	24, // [24:24] is the sub-list for method output_type
-	24, // [24:24] is the sub-list for method input_type
-	24, // [24:24] is the sub-list for extension type_name
-	24, // [24:24] is the sub-list for extension extendee
-	0,  // [0:24] is the sub-list for field type_name
+	22, // 17: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
+	19, // 18: uplift.events.v1.DailyReportReady.without_data:type_name -> uplift.events.v1.DailyReportReady.WithoutData
+	20, // 19: uplift.events.v1.WeeklyReviewReady.new_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	20, // 20: uplift.events.v1.WeeklyReviewReady.fixed_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	20, // 21: uplift.events.v1.WeeklyReviewReady.open_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	20, // 22: uplift.events.v1.WeeklyReviewReady.top_fixes:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	21, // 23: uplift.events.v1.WeeklyReviewReady.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
+	22, // 24: uplift.events.v1.WeeklyReviewReady.occur_time:type_name -> google.protobuf.Timestamp
+	21, // 25: uplift.events.v1.DailyReportReady.WithoutData.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
+	26, // [26:26] is the sub-list for method output_type
+	26, // [26:26] is the sub-list for method input_type
+	26, // [26:26] is the sub-list for extension type_name
+	26, // [26:26] is the sub-list for extension extendee
+	0,  // [0:26] is the sub-list for field type_name
 }
 
 func init() { file_uplift_events_v1_events_proto_init() }
@@ -2086,13 +2237,14 @@ func file_uplift_events_v1_events_proto_init() {
 	}
 	file_uplift_events_v1_events_proto_msgTypes[13].OneofWrappers = []any{}
 	file_uplift_events_v1_events_proto_msgTypes[18].OneofWrappers = []any{}
+	file_uplift_events_v1_events_proto_msgTypes[19].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_events_v1_events_proto_rawDesc), len(file_uplift_events_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   21,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

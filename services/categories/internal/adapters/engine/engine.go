@@ -4,6 +4,8 @@
 package engine
 
 import (
+	"time"
+
 	"uplift.dev/categories/internal/analysis"
 	"uplift.dev/categories/internal/analysis/write"
 )
@@ -30,4 +32,19 @@ func New(s Settings) Engine {
 		o.Generator = &write.OpenAI{BaseURL: s.LLMBaseURL, APIKey: s.LLMAPIKey, Model: s.LLMModel}
 	}
 	return Engine{analysis.New(o)}
+}
+
+// NextOccasion implements app.Calendar: the soonest seasonal date after now
+// for the store at siteURL.
+func (Engine) NextOccasion(now time.Time, siteURL string) (string, time.Time, bool) {
+	var best *write.Occasion
+	for _, o := range write.Upcoming(now, siteURL) {
+		if best == nil || o.Date.Before(best.Date) {
+			best = &o
+		}
+	}
+	if best == nil {
+		return "", time.Time{}, false
+	}
+	return best.Name, best.Date, true
 }

@@ -152,3 +152,10 @@ func marketOf(currency, siteURL, lang string) string {
 	}
 	return "US"
 }
+
+// Upcoming is the seasonal dates ahead of now for a store at siteURL (its
+// market guessed from the address alone). The daily email of a store with
+// no data yet names the soonest.
+func Upcoming(now time.Time, siteURL string) []Occasion {
+	return upcoming(now, marketOf("", siteURL, ""))
+}

@@ -194,7 +194,12 @@ func (c Consumers) HandleDailyReportReady(ctx context.Context, tx pgx.Tx, msg je
 	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
 		return c.drop(ctx, msg, err)
 	}
-	err := c.App.QueueDailyReport(ctx, c.InTx(tx), fromProtoDailyReport(&ev))
+	var err error
+	if w := ev.GetWithoutData(); w != nil {
+		err = c.App.QueueDailyReportWithoutData(ctx, c.InTx(tx), fromProtoWithoutData(&ev))
+	} else {
+		err = c.App.QueueDailyReport(ctx, c.InTx(tx), fromProtoDailyReport(&ev))
+	}
 	switch {
 	case errors.Is(err, domain.ErrNothingToReport):
 		c.Log.InfoContext(ctx, "daily report without data: no email", "category", ev.GetCategoryId(), "date", ev.GetDate())
@@ -245,6 +250,22 @@ func fromProtoWeekly(ev *eventsv1.WeeklyReviewReady) domain.WeeklyReview {
 		w.Idea = &domain.Idea{ID: i.GetId(), Title: i.GetTitle(), Channel: i.GetChannel(), WhyNow: i.GetWhyNow()}
 	}
 	return w
+}
+
+func fromProtoWithoutData(ev *eventsv1.DailyReportReady) domain.DailyReportWithoutData {
+	w := ev.GetWithoutData()
+	r := domain.DailyReportWithoutData{CategoryID: ev.GetCategoryId(), OwnerUserID: w.GetOwnerUserId(), StoreName: w.GetStoreName(),
+		SiteURL: w.GetSiteUrl(), Date: ev.GetDate(), NoData: domain.NoData{WebsiteStatus: w.GetWebsiteStatus(),
+			WebsiteBand: w.GetWebsiteBand(), OpenFindings: int(w.GetOpenFindings()), OccasionName: w.GetOccasionName(),
+			OccasionDate: w.GetOccasionDate()}}
+	if w.WebsiteScore != nil {
+		s := int(w.GetWebsiteScore())
+		r.NoData.WebsiteScore = &s
+	}
+	if i := w.GetIdea(); i != nil {
+		r.Idea = &domain.Idea{ID: i.GetId(), Title: i.GetTitle(), Channel: i.GetChannel(), WhyNow: i.GetWhyNow()}
+	}
+	return r
 }
 
 func fromProtoDailyReport(ev *eventsv1.DailyReportReady) domain.DailyReport {

@@ -66,7 +66,9 @@ describe('afterSignUp', () => {
     const queryClient = new QueryClient();
     await afterSignUp('u1', queryClient);
     expect(calls()).toEqual(['POST internal/categories', 'GET internal/users/u1/metricsCategory']);
-    expect(fetchMock.mock.calls[0]![1]?.body).toBe('{"shopifyCategoryId":"shop-42"}');
+    // The browser's time zone goes with it, so the emails follow the owner's clock.
+    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    expect(JSON.parse(String(fetchMock.mock.calls[0]![1]?.body))).toEqual({ shopifyCategoryId: 'shop-42', timeZone });
     expect(localStorage.getItem('shopify-categoryId')).toBeNull();
     expect(queryClient.getQueryData(['users', 'u1', 'metricsCategory'])).toEqual({ categoryId: 'c1' });
   });

@@ -49,11 +49,25 @@ export async function ensureProfile(userId: string): Promise<void> {
   await getProfile(userId);
 }
 
+/**
+ * The browser's IANA time zone ("Europe/Paris"): the business's recurring
+ * emails follow it until a connected shop's zone takes over. Undefined when
+ * the browser does not say.
+ */
+export function browserTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Best-effort set-up after sign-up; failures are logged, never block the user. */
 export async function afterSignUp(userId: string, queryClient: QueryClient): Promise<void> {
   try {
     const shopifyCategoryId = localStorage.getItem(STORAGE_KEYS.shopifyCategoryId) ?? undefined;
-    await createCategory(shopifyCategoryId ? { shopifyCategoryId } : {});
+    const timeZone = browserTimeZone();
+    await createCategory({ ...(shopifyCategoryId ? { shopifyCategoryId } : {}), ...(timeZone ? { timeZone } : {}) });
     localStorage.removeItem(STORAGE_KEYS.shopifyCategoryId);
   } catch (error) {
     console.warn('Could not create the category after sign-up', error);

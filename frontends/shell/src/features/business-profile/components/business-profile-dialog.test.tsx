@@ -20,6 +20,7 @@ interface Saved {
   additionalInfo?: string;
   disableWeeklyEmail?: boolean;
   disableBusinessReport?: boolean;
+  timeZone?: string;
 }
 
 /** A fake gateway holding one category; PATCH params fails when `failParams` is set. */
@@ -37,11 +38,12 @@ function gateway(saved: Saved, options: { failParams?: boolean } = {}) {
         saved.name = body.name;
         return json({ name: saved.name });
       case `GET ${base}/business-data/contentGenerationParams`:
-        return json({ siteUrl: saved.siteUrl, disableWeeklyEmail: saved.disableWeeklyEmail, additionalInfo: saved.additionalInfo });
+        return json({ siteUrl: saved.siteUrl, disableWeeklyEmail: saved.disableWeeklyEmail, additionalInfo: saved.additionalInfo, timeZone: saved.timeZone });
       case `PATCH ${base}/business-data/contentGenerationParams`:
         if (options.failParams) return json({ message: 'could not read the website', code: 3 }, 400);
         saved.siteUrl = body.siteUrl ?? undefined;
         saved.disableWeeklyEmail = body.disableWeeklyEmail;
+        if (body.timeZone) saved.timeZone = body.timeZone;
         return json({ siteUrl: saved.siteUrl, disableWeeklyEmail: saved.disableWeeklyEmail });
       case `PATCH ${base}/business-data/emailPreferences`:
         saved.disableBusinessReport = body.disableBusinessReport;
@@ -136,6 +138,34 @@ describe('BusinessProfileDialog', () => {
     expect(calls('GET', '/label')).toHaveLength(2);
     expect(calls('GET', '/business-data/contentGenerationParams')).toHaveLength(2);
     expect(calls('GET', '/emailPreferences')).toHaveLength(2);
+  });
+
+  it('shows the saved time zone and sends it only when changed', async () => {
+    const { calls } = gateway({ name: 'Acme', siteUrl: 'https://acme.test', timeZone: 'Europe/Paris' });
+    const { onClose, user } = renderDialog();
+    const dialog = await dialogLoaded();
+    const zone = within(dialog).getByLabelText('Time zone') as HTMLSelectElement;
+    expect(zone.value).toBe('Europe/Paris');
+    expect(within(dialog).getByText('Your weekly review and daily report arrive in the morning in this time zone.')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.[1]?.body))).not.toHaveProperty('timeZone');
+  });
+
+  it('saves a changed time zone with the profile', async () => {
+    const { calls } = gateway({ name: 'Acme', siteUrl: 'https://acme.test' });
+    const { onClose, user } = renderDialog();
+    const dialog = await dialogLoaded();
+    const zone = within(dialog).getByLabelText('Time zone') as HTMLSelectElement;
+    expect(zone.value).toBe('');
+    await user.selectOptions(zone, 'America/New_York');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.[1]?.body))).toEqual({
+      siteUrl: 'https://acme.test',
+      disableWeeklyEmail: false,
+      timeZone: 'America/New_York',
+    });
   });
 
   it('does not invalidate ideas when the website is unchanged', async () => {

@@ -48,12 +48,19 @@ function BusinessProfileContent({ onClose, prefillWebsite }: { onClose: () => vo
         website: prefillWebsite || params.data?.siteUrl || '',
         weeklyWebsiteReview: !params.data?.disableWeeklyEmail,
         dailyBusinessReport: !preferences.data?.disableBusinessReport,
+        timeZone: params.data?.timeZone ?? '',
       }}
       savedSiteUrl={params.data?.siteUrl}
       summary={params.data?.additionalInfo ?? ''}
       onClose={onClose}
     />
   );
+}
+
+/** Every IANA zone the browser knows, with the saved one even if it does not. */
+function timeZones(current: string): string[] {
+  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return current && !all.includes(current) ? [current, ...all] : all;
 }
 
 interface FormProps {
@@ -68,7 +75,7 @@ function BusinessProfileForm({ categoryId, initial, savedSiteUrl, summary, onClo
   const queryClient = useQueryClient();
   const [values, setValues] = useState(initial);
   const save = useMutation({
-    mutationFn: () => saveBusinessProfile(queryClient, categoryId, values, savedSiteUrl),
+    mutationFn: () => saveBusinessProfile(queryClient, categoryId, values, savedSiteUrl, initial.timeZone),
     onSuccess: onClose,
     // The dialog shows its own message; no toast on top of it.
     meta: { toast: false },
@@ -111,6 +118,27 @@ function BusinessProfileForm({ categoryId, initial, savedSiteUrl, summary, onClo
         Summary
         <TextArea readOnly name="summary" placeholder={SUMMARY_PLACEHOLDER} value={summary} />
       </label>
+      <div className="u-field">
+        <label htmlFor="business-profile-time-zone">Time zone</label>
+        <select
+          id="business-profile-time-zone"
+          className="u-input"
+          name="timeZone"
+          aria-describedby="business-profile-time-zone-hint"
+          value={values.timeZone}
+          onChange={(event) => set('timeZone', event.target.value)}
+        >
+          {!values.timeZone && <option value="">Not set (UTC)</option>}
+          {timeZones(values.timeZone).map((zone) => (
+            <option key={zone} value={zone}>
+              {zone.replaceAll('_', ' ')}
+            </option>
+          ))}
+        </select>
+        <span id="business-profile-time-zone-hint" className="u-switch__description">
+          Your weekly review and daily report arrive in the morning in this time zone.
+        </span>
+      </div>
       <Switch
         label="Weekly Website Review"
         description="Receive a weekly email with an updated website review"

@@ -19,6 +19,8 @@ export interface BusinessProfileValues {
   website: string;
   weeklyWebsiteReview: boolean;
   dailyBusinessReport: boolean;
+  /** The business's IANA time zone; '' while none is set. */
+  timeZone: string;
 }
 
 /** The saved website as a comparable value: unset, empty and null all mean "none". */
@@ -39,10 +41,13 @@ export async function saveBusinessProfile(
   categoryId: string,
   values: BusinessProfileValues,
   savedSiteUrl: string | null | undefined,
+  savedTimeZone = '',
 ): Promise<void> {
   const siteUrl = siteUrlForWire(values.website);
+  // The time zone (an extension of the spec's fields) goes only when changed.
+  const timeZone = values.timeZone && values.timeZone !== savedTimeZone ? { timeZone: values.timeZone } : {};
   await updateCategoryLabel(categoryId, values.name.trim());
-  await updateContentGenerationParams(categoryId, { siteUrl, disableWeeklyEmail: !values.weeklyWebsiteReview });
+  await updateContentGenerationParams(categoryId, { siteUrl, disableWeeklyEmail: !values.weeklyWebsiteReview, ...timeZone });
   await updateEmailPreferences(categoryId, { disableBusinessReport: !values.dailyBusinessReport });
   if (siteUrl !== normalisedSiteUrl(savedSiteUrl)) await invalidateCampaignIdeas(categoryId);
 

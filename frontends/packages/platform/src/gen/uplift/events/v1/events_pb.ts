@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/events/v1/events.proto.
  */
 export const file_uplift_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0DCg9EaWdlc3RSZXF1ZXN0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSFAoMcmVxdWVzdGVkX2J5GAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDW93bmVyX3VzZXJfaWQYBCABKAkSEgoKc3RvcmVfbmFtZRgFIAEoCRIQCghzaXRlX3VybBgGIAEoCRI7CghpbnNpZ2h0cxgHIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGlnZXN0UmVxdWVzdGVkLkluc2lnaHQSNQoFaWRlYXMYCCADKAsyJi51cGxpZnQuZXZlbnRzLnYxLkRpZ2VzdFJlcXVlc3RlZC5JZGVhGikKB0luc2lnaHQSDAoEdGV4dBgBIAEoCRIQCghldmlkZW5jZRgCIAEoCRpDCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDwoHd2h5X25vdxgEIAEoCSLfAQoPQ2F0ZWdvcnlVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghzaXRlX3VybBgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCBIuCgpvY2N1cl90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCgl0aW1lX3pvbmUYCCABKAkikQEKFUVtYWlsS2luZFVuc3Vic2NyaWJlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEgwKBGtpbmQYAyABKAkSFAoMcmVzdWJzY3JpYmVkGAQgASgIEi4KCm9jY3VyX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKD1Jldmlld1JlcXVlc3RlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghzaXRlX3VybBgCIAEoCRIRCglyZXBvcnRfaWQYAyABKAkSLgoKb2NjdXJfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAikQEKDVJlcG9ydFVwZGF0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSEQoJcmVwb3J0X2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIYChBwcm9ncmVzc19wZXJjZW50GAQgASgFEi4KCm9jY3VyX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImUKFlBhc3N3b3JkUmVzZXRSZXF1ZXN0ZWQSDQoFZW1haWwYASABKAkSDAoEbGluaxgCIAEoCRIuCgpvY2N1cl90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ3ChBVc2VyVW5zdWJzY3JpYmVkEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSEwoLY2F0ZWdvcnlfaWQYAyABKAkSLgoKb2NjdXJfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAihAQKE1N0b3JlU2lnbmFsc1VwZGF0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSEAoIY3VycmVuY3kYAiABKAkSGQoRY3VycmVuY3lfZGVjaW1hbHMYAyABKAUSDQoFYXNfb2YYBCABKAkSRQoLYmVzdF9zZWxsZXIYBSABKAsyMC51cGxpZnQuZXZlbnRzLnYxLlN0b3JlU2lnbmFsc1VwZGF0ZWQuQmVzdFNlbGxlchJNCg9mYWxsaW5nX3Byb2R1Y3QYBiABKAsyNC51cGxpZnQuZXZlbnRzLnYxLlN0b3JlU2lnbmFsc1VwZGF0ZWQuRmFsbGluZ1Byb2R1Y3QSGAoQdW51c3VhbF9oZWFkbGluZRgHIAEoCRIuCgpvY2N1cl90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBpGCgpCZXN0U2VsbGVyEg0KBXRpdGxlGAEgASgJEhcKD25ldF9zYWxlc19taW5vchgCIAEoAxIQCghxdWFudGl0eRgDIAEoAxp0Cg5GYWxsaW5nUHJvZHVjdBINCgV0aXRsZRgBIAEoCRIeChZuZXRfc2FsZXNfYmVmb3JlX21pbm9yGAIgASgDEh0KFW5ldF9zYWxlc19hZnRlcl9taW5vchgDIAEoAxIUCgxmYWxsX3BlcmNlbnQYBCABKAUixAMKEERhaWx5UmVwb3J0UmVhZHkSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEZGF0ZRgCIAEoCRIQCgh0aW1lem9uZRgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSOgoHbWV0cmljcxgGIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGFpbHlSZXBvcnRSZWFkeS5NZXRyaWMSEAoIaGVhZGxpbmUYByABKAkSDQoFbm90ZXMYCCADKAkSEwoLYmVzdF9zZWxsZXIYCSABKAkSLgoKb2NjdXJfdGltZRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAatgEKBk1ldHJpYxILCgNrZXkYASABKAkSDQoFbGFiZWwYAiABKAkSEgoFdmFsdWUYAyABKAlIAIgBARIUCgdhdmVyYWdlGAQgASgJSAGIAQESGwoOY2hhbmdlX3BlcmNlbnQYBSABKAlIAogBARIPCgd1bnVzdWFsGAYgASgIEg8KB2Zvcm11bGEYByABKAlCCAoGX3ZhbHVlQgoKCF9hdmVyYWdlQhEKD19jaGFuZ2VfcGVyY2VudCLQBQoRV2Vla2x5UmV2aWV3UmVhZHkSEwoLY2F0ZWdvcnlfaWQYASABKAkSFQoNb3duZXJfdXNlcl9pZBgCIAEoCRISCgpzdG9yZV9uYW1lGAMgASgJEhAKCHNpdGVfdXJsGAQgASgJEhEKCXJlcG9ydF9pZBgFIAEoCRIMCgR3ZWVrGAYgASgJEg0KBXNjb3JlGAcgASgFEgwKBGJhbmQYCCABKAkSGwoOcHJldmlvdXNfc2NvcmUYCSABKAVIAIgBARJBCgxuZXdfZmluZGluZ3MYCiADKAsyKy51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LkZpbmRpbmcSQwoOZml4ZWRfZmluZGluZ3MYCyADKAsyKy51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LkZpbmRpbmcSQgoNb3Blbl9maW5kaW5ncxgMIAMoCzIrLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuRmluZGluZxI+Cgl0b3BfZml4ZXMYDSADKAsyKy51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LkZpbmRpbmcSNgoEaWRlYRgOIAEoCzIoLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuSWRlYRIuCgpvY2N1cl90aW1lGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBpCCgdGaW5kaW5nEg0KBXRpdGxlGAEgASgJEgsKA2ZpeBgCIAEoCRIOCgZwb2ludHMYAyABKAUSCwoDdXJsGAQgASgJGkMKBElkZWESCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSDwoHd2h5X25vdxgDIAEoCRIPCgdjaGFubmVsGAQgASgJQhEKD19wcmV2aW91c19zY29yZUK1AQoUY29tLnVwbGlmdC5ldmVudHMudjFCC0V2ZW50c1Byb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9ldmVudHMvdjE7ZXZlbnRzdjGiAgNVRViqAhBVcGxpZnQuRXZlbnRzLlYxygIQVXBsaWZ0XEV2ZW50c1xWMeICHFVwbGlmdFxFdmVudHNcVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OkV2ZW50czo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0DCg9EaWdlc3RSZXF1ZXN0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSFAoMcmVxdWVzdGVkX2J5GAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDW93bmVyX3VzZXJfaWQYBCABKAkSEgoKc3RvcmVfbmFtZRgFIAEoCRIQCghzaXRlX3VybBgGIAEoCRI7CghpbnNpZ2h0cxgHIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGlnZXN0UmVxdWVzdGVkLkluc2lnaHQSNQoFaWRlYXMYCCADKAsyJi51cGxpZnQuZXZlbnRzLnYxLkRpZ2VzdFJlcXVlc3RlZC5JZGVhGikKB0luc2lnaHQSDAoEdGV4dBgBIAEoCRIQCghldmlkZW5jZRgCIAEoCRpDCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDwoHd2h5X25vdxgEIAEoCSLfAQoPQ2F0ZWdvcnlVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghzaXRlX3VybBgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCBIuCgpvY2N1cl90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCgl0aW1lX3pvbmUYCCABKAkikQEKFUVtYWlsS2luZFVuc3Vic2NyaWJlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEgwKBGtpbmQYAyABKAkSFAoMcmVzdWJzY3JpYmVkGAQgASgIEi4KCm9jY3VyX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKD1Jldmlld1JlcXVlc3RlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghzaXRlX3VybBgCIAEoCRIRCglyZXBvcnRfaWQYAyABKAkSLgoKb2NjdXJfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAikQEKDVJlcG9ydFVwZGF0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSEQoJcmVwb3J0X2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIYChBwcm9ncmVzc19wZXJjZW50GAQgASgFEi4KCm9jY3VyX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImUKFlBhc3N3b3JkUmVzZXRSZXF1ZXN0ZWQSDQoFZW1haWwYASABKAkSDAoEbGluaxgCIAEoCRIuCgpvY2N1cl90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ3ChBVc2VyVW5zdWJzY3JpYmVkEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSEwoLY2F0ZWdvcnlfaWQYAyABKAkSLgoKb2NjdXJfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAihAQKE1N0b3JlU2lnbmFsc1VwZGF0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSEAoIY3VycmVuY3kYAiABKAkSGQoRY3VycmVuY3lfZGVjaW1hbHMYAyABKAUSDQoFYXNfb2YYBCABKAkSRQoLYmVzdF9zZWxsZXIYBSABKAsyMC51cGxpZnQuZXZlbnRzLnYxLlN0b3JlU2lnbmFsc1VwZGF0ZWQuQmVzdFNlbGxlchJNCg9mYWxsaW5nX3Byb2R1Y3QYBiABKAsyNC51cGxpZnQuZXZlbnRzLnYxLlN0b3JlU2lnbmFsc1VwZGF0ZWQuRmFsbGluZ1Byb2R1Y3QSGAoQdW51c3VhbF9oZWFkbGluZRgHIAEoCRIuCgpvY2N1cl90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBpGCgpCZXN0U2VsbGVyEg0KBXRpdGxlGAEgASgJEhcKD25ldF9zYWxlc19taW5vchgCIAEoAxIQCghxdWFudGl0eRgDIAEoAxp0Cg5GYWxsaW5nUHJvZHVjdBINCgV0aXRsZRgBIAEoCRIeChZuZXRfc2FsZXNfYmVmb3JlX21pbm9yGAIgASgDEh0KFW5ldF9zYWxlc19hZnRlcl9taW5vchgDIAEoAxIUCgxmYWxsX3BlcmNlbnQYBCABKAUisAYKEERhaWx5UmVwb3J0UmVhZHkSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEZGF0ZRgCIAEoCRIQCgh0aW1lem9uZRgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSOgoHbWV0cmljcxgGIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGFpbHlSZXBvcnRSZWFkeS5NZXRyaWMSEAoIaGVhZGxpbmUYByABKAkSDQoFbm90ZXMYCCADKAkSEwoLYmVzdF9zZWxsZXIYCSABKAkSLgoKb2NjdXJfdGltZRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASRAoMd2l0aG91dF9kYXRhGAsgASgLMi4udXBsaWZ0LmV2ZW50cy52MS5EYWlseVJlcG9ydFJlYWR5LldpdGhvdXREYXRhGrYBCgZNZXRyaWMSCwoDa2V5GAEgASgJEg0KBWxhYmVsGAIgASgJEhIKBXZhbHVlGAMgASgJSACIAQESFAoHYXZlcmFnZRgEIAEoCUgBiAEBEhsKDmNoYW5nZV9wZXJjZW50GAUgASgJSAKIAQESDwoHdW51c3VhbBgGIAEoCBIPCgdmb3JtdWxhGAcgASgJQggKBl92YWx1ZUIKCghfYXZlcmFnZUIRCg9fY2hhbmdlX3BlcmNlbnQaowIKC1dpdGhvdXREYXRhEhIKCnN0b3JlX25hbWUYASABKAkSFQoNb3duZXJfdXNlcl9pZBgCIAEoCRIQCghzaXRlX3VybBgDIAEoCRIWCg53ZWJzaXRlX3N0YXR1cxgEIAEoCRIaCg13ZWJzaXRlX3Njb3JlGAUgASgFSACIAQESFAoMd2Vic2l0ZV9iYW5kGAYgASgJEhUKDW9wZW5fZmluZGluZ3MYByABKAUSFQoNb2NjYXNpb25fbmFtZRgIIAEoCRIVCg1vY2Nhc2lvbl9kYXRlGAkgASgJEjYKBGlkZWEYCiABKAsyKC51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LklkZWFCEAoOX3dlYnNpdGVfc2NvcmUi0AUKEVdlZWtseVJldmlld1JlYWR5EhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSEgoKc3RvcmVfbmFtZRgDIAEoCRIQCghzaXRlX3VybBgEIAEoCRIRCglyZXBvcnRfaWQYBSABKAkSDAoEd2VlaxgGIAEoCRINCgVzY29yZRgHIAEoBRIMCgRiYW5kGAggASgJEhsKDnByZXZpb3VzX3Njb3JlGAkgASgFSACIAQESQQoMbmV3X2ZpbmRpbmdzGAogAygLMisudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5GaW5kaW5nEkMKDmZpeGVkX2ZpbmRpbmdzGAsgAygLMisudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5GaW5kaW5nEkIKDW9wZW5fZmluZGluZ3MYDCADKAsyKy51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LkZpbmRpbmcSPgoJdG9wX2ZpeGVzGA0gAygLMisudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5GaW5kaW5nEjYKBGlkZWEYDiABKAsyKC51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LklkZWESLgoKb2NjdXJfdGltZRgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAaQgoHRmluZGluZxINCgV0aXRsZRgBIAEoCRILCgNmaXgYAiABKAkSDgoGcG9pbnRzGAMgASgFEgsKA3VybBgEIAEoCRpDCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB3doeV9ub3cYAyABKAkSDwoHY2hhbm5lbBgEIAEoCUIRCg9fcHJldmlvdXNfc2NvcmVCtQEKFGNvbS51cGxpZnQuZXZlbnRzLnYxQgtFdmVudHNQcm90b1ABWi51cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvZXZlbnRzL3YxO2V2ZW50c3YxogIDVUVYqgIQVXBsaWZ0LkV2ZW50cy5WMcoCEFVwbGlmdFxFdmVudHNcVjHiAhxVcGxpZnRcRXZlbnRzXFYxXEdQQk1ldGFkYXRh6gISVXBsaWZ0OjpFdmVudHM6OlYxYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * UserCreated is published on "uplift.users.created" when an account is made.
@@ -1369,6 +1369,16 @@ export type DailyReportReady = Message<"uplift.events.v1.DailyReportReady"> & {
    * @generated from field: google.protobuf.Timestamp occur_time = 10;
    */
   occurTime?: Timestamp | undefined;
+
+  /**
+   * without_data is set (with status "NO_DATA") when the categories service
+   * publishes the report of a store that has no store data yet: the email
+   * then says so in one line, leads to Connections, and carries what is
+   * useful without orders.
+   *
+   * @generated from field: uplift.events.v1.DailyReportReady.WithoutData without_data = 11;
+   */
+  withoutData?: DailyReportReady_WithoutData | undefined;
 };
 
 /**
@@ -1450,6 +1460,16 @@ export type DailyReportReadyJson = {
    * @generated from field: google.protobuf.Timestamp occur_time = 10;
    */
   occurTime?: TimestampJson;
+
+  /**
+   * without_data is set (with status "NO_DATA") when the categories service
+   * publishes the report of a store that has no store data yet: the email
+   * then says so in one line, leads to Connections, and carries what is
+   * useful without orders.
+   *
+   * @generated from field: uplift.events.v1.DailyReportReady.WithoutData without_data = 11;
+   */
+  withoutData?: DailyReportReady_WithoutDataJson;
 };
 
 /**
@@ -1579,6 +1599,141 @@ export type DailyReportReady_MetricJson = {
  */
 export const DailyReportReady_MetricSchema: GenMessage<DailyReportReady_Metric, {jsonType: DailyReportReady_MetricJson}> = /*@__PURE__*/
   messageDesc(file_uplift_events_v1_events, 12, 0);
+
+/**
+ * WithoutData is what a daily report can say before any store data.
+ *
+ * @generated from message uplift.events.v1.DailyReportReady.WithoutData
+ */
+export type DailyReportReady_WithoutData = Message<"uplift.events.v1.DailyReportReady.WithoutData"> & {
+  /**
+   * @generated from field: string store_name = 1;
+   */
+  storeName: string;
+
+  /**
+   * @generated from field: string owner_user_id = 2;
+   */
+  ownerUserId: string;
+
+  /**
+   * @generated from field: string site_url = 3;
+   */
+  siteUrl: string;
+
+  /**
+   * website_status is "READY", "GENERATING", "FAILED" or "NO_WEBSITE".
+   *
+   * @generated from field: string website_status = 4;
+   */
+  websiteStatus: string;
+
+  /**
+   * website_score and website_band are the last ready review's.
+   *
+   * @generated from field: optional int32 website_score = 5;
+   */
+  websiteScore?: number | undefined;
+
+  /**
+   * @generated from field: string website_band = 6;
+   */
+  websiteBand: string;
+
+  /**
+   * @generated from field: int32 open_findings = 7;
+   */
+  openFindings: number;
+
+  /**
+   * occasion_name and occasion_date (YYYY-MM-DD) are the next seasonal
+   * date; empty when none is known.
+   *
+   * @generated from field: string occasion_name = 8;
+   */
+  occasionName: string;
+
+  /**
+   * @generated from field: string occasion_date = 9;
+   */
+  occasionDate: string;
+
+  /**
+   * @generated from field: uplift.events.v1.WeeklyReviewReady.Idea idea = 10;
+   */
+  idea?: WeeklyReviewReady_Idea | undefined;
+};
+
+/**
+ * WithoutData is what a daily report can say before any store data.
+ *
+ * @generated from message uplift.events.v1.DailyReportReady.WithoutData
+ */
+export type DailyReportReady_WithoutDataJson = {
+  /**
+   * @generated from field: string store_name = 1;
+   */
+  storeName?: string;
+
+  /**
+   * @generated from field: string owner_user_id = 2;
+   */
+  ownerUserId?: string;
+
+  /**
+   * @generated from field: string site_url = 3;
+   */
+  siteUrl?: string;
+
+  /**
+   * website_status is "READY", "GENERATING", "FAILED" or "NO_WEBSITE".
+   *
+   * @generated from field: string website_status = 4;
+   */
+  websiteStatus?: string;
+
+  /**
+   * website_score and website_band are the last ready review's.
+   *
+   * @generated from field: optional int32 website_score = 5;
+   */
+  websiteScore?: number;
+
+  /**
+   * @generated from field: string website_band = 6;
+   */
+  websiteBand?: string;
+
+  /**
+   * @generated from field: int32 open_findings = 7;
+   */
+  openFindings?: number;
+
+  /**
+   * occasion_name and occasion_date (YYYY-MM-DD) are the next seasonal
+   * date; empty when none is known.
+   *
+   * @generated from field: string occasion_name = 8;
+   */
+  occasionName?: string;
+
+  /**
+   * @generated from field: string occasion_date = 9;
+   */
+  occasionDate?: string;
+
+  /**
+   * @generated from field: uplift.events.v1.WeeklyReviewReady.Idea idea = 10;
+   */
+  idea?: WeeklyReviewReady_IdeaJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.DailyReportReady.WithoutData.
+ * Use `create(DailyReportReady_WithoutDataSchema)` to create a new message.
+ */
+export const DailyReportReady_WithoutDataSchema: GenMessage<DailyReportReady_WithoutData, {jsonType: DailyReportReady_WithoutDataJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 12, 1);
 
 /**
  * WeeklyReviewReady is published on "uplift.categories.weekly_review_ready"

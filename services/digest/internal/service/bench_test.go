@@ -1,0 +1,187 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/smtp"
+	"os"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
+
+	"uplift.dev/digest/internal/adapters/postgres"
+	smtpmailer "uplift.dev/digest/internal/adapters/smtp"
+	"uplift.dev/digest/internal/app"
+	"uplift.dev/digest/internal/domain"
+	"uplift.dev/digest/internal/templates"
+	"uplift.dev/digest/migrations"
+	"uplift.dev/platform/events"
+	"uplift.dev/platform/pgtest"
+	platformpg "uplift.dev/platform/postgres"
+)
+
+// benchStores is how many stores' daily reports one run renders and sends.
+const benchStores = 10_000
+
+// benchSenders is how many senders run at once, as replicas (or one
+// replica's rounds) would: each claims due rows with SKIP LOCKED.
+const benchSenders = 4
+
+func sinkAddr(b *testing.B) string {
+	addr := os.Getenv("SMTP_ADDR")
+	if addr == "" {
+		b.Skip("SMTP_ADDR not set; run with `make bench` to send to the local sink")
+	}
+	return addr
+}
+
+// BenchmarkDailyReports queues 10,000 stores' daily reports in the real
+// PostgreSQL queue, then times the product's sender (claim, suppression
+// check, render both parts, sign the unsubscribe link, SMTP to the local
+// sink, mark sent) draining it, beside a bare net/smtp loop that sends one
+// fixed message the same number of times over the same number of
+// connections at once. Both report emails/s and peak Go heap.
+func BenchmarkDailyReports(b *testing.B) {
+	addr := sinkAddr(b)
+	ctx := context.Background()
+	b.Run("product", func(b *testing.B) {
+		pool := pgtest.Pool(b, "digest")
+		if err := platformpg.Migrate(ctx, pool, events.Migrations(), migrations.FS); err != nil {
+			b.Fatal(err)
+		}
+		store := postgres.Repo{DB: pool}
+		signer, _ := domain.NewTokenSigner("bench-secret-bench-secret-bench-secret-0123")
+		r, err := templates.New(webURL)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r, err = r.WithUnsubscribe(publicAPI, signer, time.Now); err != nil {
+			b.Fatal(err)
+		}
+		mailer, err := smtpmailer.New(smtpmailer.Config{Addr: addr, From: "Uplift <hello@uplift.example>"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		a := app.New(store, r, mailer, domain.RetryPolicy{Base: time.Second, Max: time.Minute, MaxAttempts: 3},
+			slog.New(slog.NewTextHandler(io.Discard, nil)))
+		b.ResetTimer()
+		var sent atomic.Int64
+		var peak func() float64
+		for i := range b.N {
+			b.StopTimer()
+			for s := range benchStores {
+				ev := reportReady(fmt.Sprintf("bench-%d-%d", i, s), "2026-03-07")
+				e, err := domain.NewDailyReport(domain.DailyReport{CategoryID: ev.CategoryId, OwnerUserID: fmt.Sprintf("u-%d", s),
+					StoreName: fmt.Sprintf("Store %d", s), Date: ev.Date, Currency: ev.Currency, Status: ev.Status,
+					Metrics: metricsOf(ev), Headline: ev.Headline, BestSeller: ev.BestSeller}, fmt.Sprintf("owner%d@bench.example", s))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := store.Add(ctx, e); err != nil {
+					b.Fatal(err)
+				}
+			}
+			peak = watchHeap()
+			b.StartTimer()
+			var wg sync.WaitGroup
+			for range benchSenders {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						n, err := a.SendDue(ctx)
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						sent.Add(int64(n))
+						if n == 0 {
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+		}
+		b.StopTimer()
+		if got := sent.Load(); got != int64(benchStores*b.N) {
+			b.Fatalf("sent %d of %d", got, benchStores*b.N)
+		}
+		b.ReportMetric(float64(benchStores*b.N)/b.Elapsed().Seconds(), "emails/s")
+		b.ReportMetric(peak()/(1<<20), "peak-heap-MiB")
+	})
+	b.Run("baseline-net-smtp", func(b *testing.B) {
+		msg := []byte("From: hello@uplift.example\r\nTo: owner@bench.example\r\nSubject: baseline\r\n" +
+			"Content-Type: text/plain; charset=utf-8\r\n\r\nA fixed message.\r\n")
+		peak := watchHeap()
+		b.ResetTimer()
+		for range b.N {
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			for range benchSenders {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for next.Add(1) <= benchStores {
+						if err := smtp.SendMail(addr, nil, "hello@uplift.example", []string{"owner@bench.example"}, msg); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+		}
+		b.StopTimer()
+		b.ReportMetric(float64(benchStores*b.N)/b.Elapsed().Seconds(), "emails/s")
+		b.ReportMetric(peak()/(1<<20), "peak-heap-MiB")
+	})
+}
+
+// metricsOf reads the event's metrics as the consumer does.
+func metricsOf(ev *eventsv1.DailyReportReady) []domain.ReportMetric {
+	var out []domain.ReportMetric
+	for _, m := range ev.GetMetrics() {
+		out = append(out, domain.ReportMetric{Key: m.GetKey(), Label: m.GetLabel(), Value: m.Value,
+			Average: m.Average, ChangePercent: m.ChangePercent, Unusual: m.GetUnusual()})
+	}
+	return out
+}
+
+// watchHeap samples the live Go heap every millisecond until the returned
+// function is called, which gives the peak in bytes.
+func watchHeap() func() float64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var mu sync.Mutex
+	var peak uint64
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(sample)
+			mu.Lock()
+			peak = max(peak, sample[0].Value.Uint64())
+			mu.Unlock()
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() float64 {
+		close(stop)
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		return float64(peak)
+	}
+}
