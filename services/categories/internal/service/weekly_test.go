@@ -214,3 +214,58 @@ func TestWeeklyReviewOncePerWeekAcrossReplicasAndDST(t *testing.T) {
 		t.Fatalf("WeeklyReviewReady for the week published %d times", n)
 	}
 }
+
+// TestDailyReportWithoutDataOncePerDay: the morning after sign-up a store
+// with no data gets one DailyReportReady (NO_DATA, with what is useful
+// without orders), however many replicas run the round.
+func TestDailyReportWithoutDataOncePerDay(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	cat, tok := h.owner(t)
+	site, zone := goodSite, "Asia/Kolkata"
+	if _, err := h.client.UpdateContentGenerationParams(as(tok), &categoriesv1.UpdateContentGenerationParamsRequest{
+		CategoryId: cat, SiteUrl: &site, TimeZone: &zone}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, func() bool {
+		r, err := h.client.GetCurrentReport(as(tok), &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
+		return err == nil && r.GetReport().GetStatus() == categoriesv1.ReportStatus_REPORT_STATUS_READY
+	})
+	var mu sync.Mutex
+	var got []*eventsv1.DailyReportReady
+	sub, err := h.nc.Subscribe(events.SubjectDailyReportReady, func(m *nats.Msg) {
+		var ev eventsv1.DailyReportReady
+		if proto.Unmarshal(m.Data, &ev) == nil && ev.GetCategoryId() == cat {
+			mu.Lock()
+			got = append(got, &ev)
+			mu.Unlock()
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	kolkata, _ := time.LoadLocation(zone)
+	y, m, d := time.Now().In(kolkata).AddDate(0, 0, 1).Date()
+	tomorrow7 := time.Date(y, m, d, 7, 0, 0, 0, kolkata)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	total := 0
+	for range 3 {
+		n, err := app.New(postgres.New(h.db), h.analyzer, nil, log, app.Options{}).
+			WithClock(func() time.Time { return tomorrow7 }).PublishDueNoDataReports(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += n
+	}
+	if total != 1 {
+		t.Fatalf("published %d reports, want 1", total)
+	}
+	eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(got) == 1 })
+	ev := got[0]
+	w := ev.GetWithoutData()
+	if ev.GetStatus() != "NO_DATA" || ev.GetDate() != time.Now().In(kolkata).Format(time.DateOnly) || w == nil ||
+		w.GetWebsiteStatus() != "READY" || w.GetWebsiteScore() != 72 || w.GetOwnerUserId() == "" || w.GetIdea().GetId() == "" {
+		t.Fatalf("report without data = %v", ev)
+	}
+}
