@@ -79,7 +79,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		switch {
 		case err == nil:
 			out.Speed.Lab = &r
-			out.Speed.Note = "Lab metrics: median of " + words.Plural(len(r.Runs), "run", "runs") + " (up to 3 within 15 s) in Chromium as a phone on slow 4G with a 4x slower CPU, scored on Lighthouse's curves (Speed Index not measured)."
+			out.Speed.Note = "Lab metrics: median of " + words.Plural(len(r.Runs), "run", "runs") + " (up to 3 within 12 s) in Chromium as a phone on slow 4G with a 4x slower CPU, scored on Lighthouse's curves (Speed Index not measured)."
 		case errors.Is(err, lab.ErrNoBrowser):
 			out.Speed.Note = "Chromium was not found, so lab metrics were not measured (set CHROME_PATH)."
 		default:
