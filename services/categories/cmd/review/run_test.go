@@ -137,7 +137,8 @@ func TestLabMetricsInTheJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Speed.Lab == nil || len(r.Speed.Lab.Runs) != 3 || r.Speed.Lab.Median.FCP <= 0 || r.Speed.Lab.Score <= 0 {
+	// Up to 3 runs, as many as fit in the lab's time budget.
+	if r.Speed.Lab == nil || len(r.Speed.Lab.Runs) < 1 || len(r.Speed.Lab.Runs) > 3 || r.Speed.Lab.Median.FCP <= 0 || r.Speed.Lab.Score <= 0 {
 		t.Errorf("lab metrics missing: %+v (%s)", r.Speed.Lab, r.Speed.Note)
 	}
 }
