@@ -207,7 +207,10 @@ func writeText(w io.Writer, r report) {
 		}
 		fmt.Fprintf(w, "  %-11s %2d/%d\n", g, earned, weight)
 	}
-	if l := r.Speed.Lab; l != nil {
+	if l := r.Speed.Lab; l != nil && !l.Median.Painted {
+		fmt.Fprintf(w, "\nLab speed %d/100: the page painted nothing in %.0f s as a phone on slow 4G (median of %s).\n",
+			l.Score, l.Median.FCP/1000, words.Plural(len(l.Runs), "run", "runs"))
+	} else if l != nil {
 		m := l.Median
 		fmt.Fprintf(w, "\nLab speed %d/100 (median of %s, phone on slow 4G):\n  LCP %.1f s (%s) %s\n  CLS %.2f (%s) %s\n  FCP %.1f s (%s)\n  TBT %.0f ms (%s)\n  %d KB transferred\n",
 			l.Score, words.Plural(len(l.Runs), "run", "runs"), m.LCP/1000, l.Ratings["lcp"], m.LCPElement, m.CLS, l.Ratings["cls"], strings.Join(m.Shifted, ", "),

@@ -63,13 +63,17 @@ type Options struct {
 // Metrics are one run's measurements (times in milliseconds from the
 // start of navigation).
 type Metrics struct {
-	FCP        float64  `json:"fcpMs"`
-	LCP        float64  `json:"lcpMs"`
-	CLS        float64  `json:"cls"`
-	TBT        float64  `json:"tbtMs"`
-	Bytes      int64    `json:"bytes"`
-	LCPElement string   `json:"lcpElement,omitempty"`
-	Shifted    []string `json:"shifted,omitempty"` // elements that moved, largest shift first
+	FCP        float64 `json:"fcpMs"`
+	LCP        float64 `json:"lcpMs"`
+	CLS        float64 `json:"cls"`
+	TBT        float64 `json:"tbtMs"`
+	Bytes      int64   `json:"bytes"`
+	LCPElement string  `json:"lcpElement,omitempty"`
+	// Painted is false when the page painted nothing before the run's time
+	// was up; FCP and LCP are then that time (a floor, scored as such),
+	// never a zero that would read as instant.
+	Painted bool     `json:"painted"`
+	Shifted []string `json:"shifted,omitempty"` // elements that moved, largest shift first
 }
 
 // Result is a page's lab measurement: the median run, every run, the
@@ -208,6 +212,7 @@ func run(browser context.Context, url string, timeout time.Duration) (Metrics, e
 	if err := chromedp.Do(tab, setup); err != nil {
 		return Metrics{}, fmt.Errorf("setting up the tab: %w", err)
 	}
+	began := time.Now()
 	ctx, cancel := context.WithTimeout(tab, timeout)
 	defer cancel()
 	// A page whose load event never comes (a third-party host that hangs)
@@ -226,6 +231,11 @@ func run(browser context.Context, url string, timeout time.Duration) (Metrics, e
 		return Metrics{}, fmt.Errorf("reading the metrics: %w", err)
 	}
 	m.Bytes = bytes.Load()
+	m.Painted = m.FCP > 0
+	if !m.Painted {
+		waited := float64(time.Since(began).Milliseconds())
+		m.FCP, m.LCP = waited, waited
+	}
 	return m, nil
 }
 
@@ -278,6 +288,7 @@ func median(runs []Metrics) Metrics {
 		CLS: mid(func(r Metrics) float64 { return r.CLS }), TBT: mid(func(r Metrics) float64 { return r.TBT }),
 		Bytes: int64(mid(func(r Metrics) float64 { return float64(r.Bytes) })),
 	}
+	m.Painted = m.FCP > 0 && slices.ContainsFunc(runs, func(r Metrics) bool { return r.Painted && r.FCP == m.FCP })
 	for _, r := range runs {
 		if r.LCP == m.LCP {
 			m.LCPElement, m.Shifted = r.LCPElement, r.Shifted
@@ -322,8 +333,12 @@ func score(m Metrics) (int, map[string]string) {
 	ratings := map[string]string{}
 	for _, c := range curves {
 		v := c.value(m)
-		total += c.weight * logNormalScore(v, c.p10, c.med)
 		weights += c.weight
+		if !m.Painted && (c.name == "fcp" || c.name == "lcp") {
+			ratings[c.name] = "poor" // nothing painted: as bad as it gets, like Lighthouse's NO_FCP
+			continue
+		}
+		total += c.weight * logNormalScore(v, c.p10, c.med)
 		switch {
 		case v <= c.good:
 			ratings[c.name] = "good"

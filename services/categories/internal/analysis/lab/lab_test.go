@@ -37,6 +37,7 @@ func slowPages(t *testing.T) *httptest.Server {
 		}
 	}
 	mux.HandleFunc("/fast", page(`<h1>Candles</h1>`+text))
+	mux.HandleFunc("/blank", page(`<div style="display:none"><h1>Candles</h1></div>`))
 	mux.HandleFunc("/slow-lcp", page(`<h1>Candles</h1><img id="hero" src="/hero.png" width="400" height="300">`))
 	mux.HandleFunc("/late-shift", page(`<div id="top"></div><h1>Candles</h1>`+text+`<script>
 setTimeout(() => { const b = document.getElementById('top'); b.style.height = '300px'; b.className = 'promo-banner'; b.textContent = 'Sale'; }, 1000);</script>`))
@@ -94,6 +95,14 @@ func TestLabMetricsOnPagesBuiltToBeSlow(t *testing.T) {
 		t.Errorf("fast page scores %d", fast.Score)
 	}
 
+	if !fast.Median.Painted {
+		t.Error("the fast page should have painted")
+	}
+	blank := measure("/blank", 1)
+	if m := blank.Median; m.Painted || m.FCP < 1000 || blank.Ratings["fcp"] != "poor" || blank.Score > 70 {
+		t.Errorf("a page that paints nothing must not read as instant: %+v %v", m, blank.Ratings)
+	}
+
 	lcp := measure("/slow-lcp", 1)
 	if m := lcp.Median; m.LCP < 3000 || m.LCP > 12000 || !strings.Contains(m.LCPElement, "hero") {
 		t.Errorf("slow LCP image: LCP %.0f ms on %q, want 3–12 s on the hero image", m.LCP, m.LCPElement)
@@ -124,8 +133,8 @@ func TestScoreFollowsLighthouseCurves(t *testing.T) {
 			t.Errorf("score(%v) = %.3f, want %.3f", tt.value, got, tt.want)
 		}
 	}
-	best, ratings := score(Metrics{FCP: 900, LCP: 1200, TBT: 0, CLS: 0})
-	worst, _ := score(Metrics{FCP: 9000, LCP: 20000, TBT: 5000, CLS: 1})
+	best, ratings := score(Metrics{FCP: 900, LCP: 1200, TBT: 0, CLS: 0, Painted: true})
+	worst, _ := score(Metrics{FCP: 9000, LCP: 20000, TBT: 5000, CLS: 1, Painted: true})
 	if best < 98 || worst > 2 || ratings["lcp"] != "good" {
 		t.Errorf("best %d, worst %d, ratings %v", best, worst, ratings)
 	}
