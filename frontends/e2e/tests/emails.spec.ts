@@ -69,8 +69,11 @@ test('the AI email digest: sent once a minute, read on a phone, links back, unsu
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByText('Something went wrong')).toHaveCount(0);
 
-  // The unsubscribe link: a page that says what was turned off, and turns it back on.
+  // The unsubscribe link: a page that asks first (a link scanner's GET
+  // changes nothing), then says what was turned off, and turns it back on.
   await page.goto(unsubscribe!);
+  await expect(page.getByRole('heading', { name: 'Unsubscribe from these emails?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Unsubscribe' }).click();
   await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
   await expect(page.getByText(/AI email digest/i)).toBeVisible();
   await page.getByRole('button', { name: 'Turn it back on' }).click();

@@ -77,7 +77,7 @@ func TestKillEachServiceUnderLoad(t *testing.T) {
 		{"categories", "GET", "/internal/categories/" + owner.CategoryID + "/label", owner.Token, ok2xx},
 		{"billing", "GET", "/internal/billing/metricsSubscriptionTiers", "", ok2xx},
 		// A bad token is the digest's own 400; 503 only when it is down.
-		{"digest", "GET", "/email/unsubscribe?token=not-a-token", "", func(c int) bool { return c == http.StatusBadRequest }},
+		{"digest", "POST", "/email/unsubscribe/confirm?token=not-a-token", "", func(c int) bool { return c == http.StatusBadRequest }},
 		{"stores", "GET", "/internal/categories/" + owner.CategoryID + "/connections", owner.Token, ok2xx},
 	}
 

@@ -12,7 +12,9 @@ import (
 )
 
 // emailPage is the small page a person sees after following an email's
-// unsubscribe link: what was turned off and a button to turn it back on.
+// unsubscribe link: first a button that confirms (a link scanner that
+// follows every link in an email with GET must not unsubscribe anyone),
+// then what was turned off and a button to turn it back on.
 // It is HTML because a person, not a program, opened it; the one-click POST
 // of RFC 8058 (mail clients) keeps its JSON answer on the REST mapping.
 var emailPage = template.Must(template.New("email").Parse(`<!doctype html>
@@ -29,6 +31,7 @@ button,a.button{display:inline-block;font:inherit;font-weight:600;padding:.7rem 
 <body><main>
 <h1>{{.Title}}</h1>
 <p{{if .Error}} class="error" role="alert"{{end}}>{{.Message}}</p>
+{{if .Confirm}}<form method="post" action="/email/unsubscribe/confirm?token={{.Confirm}}"><button type="submit">Unsubscribe</button></form>{{end}}
 {{if .Token}}<form method="post" action="/email/resubscribe?token={{.Token}}"><button type="submit">Turn it back on</button></form>{{end}}
 <p class="muted"><a href="{{.WebURL}}/">Go to Uplift</a></p>
 </main></body></html>
@@ -36,7 +39,9 @@ button,a.button{display:inline-block;font:inherit;font-weight:600;padding:.7rem 
 
 type emailPageData struct {
 	Title, Message, Token, WebURL string
-	Error                         bool
+	// Confirm is the token of a link not yet confirmed.
+	Confirm string
+	Error   bool
 }
 
 // mountEmail adds the pages behind the links in Uplift's emails. The token
@@ -60,7 +65,19 @@ func mountEmail(root *http.ServeMux, digest digestv1.DigestServiceClient, webURL
 		}
 		render(w, code, emailPageData{Title: "This link did not work", Message: msg, Error: true})
 	}
+	// GET changes nothing: it asks. The one-click POST of RFC 8058 on the
+	// same address (the REST mapping) stays a single step for mail clients.
 	root.HandleFunc("GET /email/unsubscribe", func(w http.ResponseWriter, r *http.Request) {
+		token := r.URL.Query().Get("token")
+		if token == "" {
+			render(w, http.StatusBadRequest, emailPageData{Title: "This link did not work",
+				Message: "This unsubscribe link is not valid.", Error: true})
+			return
+		}
+		render(w, http.StatusOK, emailPageData{Title: "Unsubscribe from these emails?",
+			Message: "Press Unsubscribe to stop this kind of email from Uplift. Nothing changes until you do.", Confirm: token})
+	})
+	root.HandleFunc("POST /email/unsubscribe/confirm", func(w http.ResponseWriter, r *http.Request) {
 		token := r.URL.Query().Get("token")
 		res, err := digest.Unsubscribe(r.Context(), &digestv1.UnsubscribeRequest{Token: token})
 		if err != nil {

@@ -48,12 +48,19 @@ func page(t *testing.T, method, u string) (int, string, string) {
 	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
 }
 
-// The link in an email opens a page for a person: what was turned off, and
-// a button that turns it back on with the same token.
+// The link in an email opens a page for a person that first asks (a GET
+// changes nothing, so a link scanner unsubscribes nobody), then says what
+// was turned off, with a button that turns it back on with the same token.
 func TestUnsubscribeLinkShowsAPage(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	code, ctype, body := page(t, "GET", e.url+"/email/unsubscribe?token=good%2F%2B%3D")
+	if code != 200 || !strings.HasPrefix(ctype, "text/html") || !strings.Contains(body, "Unsubscribe from these emails?") ||
+		!strings.Contains(strings.ToLower(body), `action="/email/unsubscribe/confirm?token=good%2f%2b%3d"`) ||
+		strings.Contains(body, "You are unsubscribed") {
+		t.Fatalf("confirm page: %d %s\n%s", code, ctype, body)
+	}
+	code, ctype, body = page(t, "POST", e.url+"/email/unsubscribe/confirm?token=good%2F%2B%3D")
 	if code != 200 || !strings.HasPrefix(ctype, "text/html") {
 		t.Fatalf("unsubscribe page: %d %s", code, ctype)
 	}
@@ -69,7 +76,7 @@ func TestUnsubscribeLinkShowsAPage(t *testing.T) {
 		t.Fatalf("resubscribe: %d\n%s", code, body)
 	}
 
-	code, ctype, body = page(t, "GET", e.url+"/email/unsubscribe?token=forged")
+	code, ctype, body = page(t, "POST", e.url+"/email/unsubscribe/confirm?token=forged")
 	if code != 400 || !strings.HasPrefix(ctype, "text/html") || !strings.Contains(body, "This unsubscribe link is not valid.") ||
 		strings.Contains(body, "Turn it back on") {
 		t.Fatalf("forged token: %d %s\n%s", code, ctype, body)
