@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/smtp"
+	"net/url"
 	"os"
 	"runtime/metrics"
 	"sync"
@@ -51,7 +52,20 @@ func BenchmarkDailyReports(b *testing.B) {
 	addr := sinkAddr(b)
 	ctx := context.Background()
 	b.Run("product", func(b *testing.B) {
-		pool := pgtest.Pool(b, "digest")
+		// Each sender holds a connection for its claimed row and needs a
+		// second one for the suppression check: size the pool for that.
+		u, err := url.Parse(pgtest.URL(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		q := u.Query()
+		q.Set("pool_max_conns", fmt.Sprint(2*benchSenders+2))
+		u.RawQuery = q.Encode()
+		pool, err := platformpg.Open(ctx, u.String(), "digest")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer pool.Close()
 		if err := platformpg.Migrate(ctx, pool, events.Migrations(), migrations.FS); err != nil {
 			b.Fatal(err)
 		}
