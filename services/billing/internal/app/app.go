@@ -263,9 +263,17 @@ func (a *App) HandleWebhook(ctx context.Context, payload []byte, signature strin
 	return nil
 }
 
-// TestCheckout returns a pending local test checkout for its page.
-func (a *App) TestCheckout(ctx context.Context, token string) (PendingCheckout, error) {
+// PendingCheckout returns an unused local test checkout for its page, or
+// domain.ErrCheckoutNotFound.
+func (a *App) PendingCheckout(ctx context.Context, token string) (PendingCheckout, error) {
 	return a.Repo.PendingCheckout(ctx, token)
+}
+
+// CompletePendingCheckout marks a local test checkout used, once
+// (domain.ErrCheckoutNotFound the second time), before its page sends the
+// checkout's webhook event.
+func (a *App) CompletePendingCheckout(ctx context.Context, token string) error {
+	return a.Repo.CompletePendingCheckout(ctx, token)
 }
 
 func (a *App) checkCategory(ctx context.Context, c Caller, categoryID string) error {

@@ -218,7 +218,7 @@ func TestTiersCheckoutPortalAndTestPage(t *testing.T) {
 	}
 	pro := tiers.GetTiers()["pro"]
 	if tiers.GetTiers()["free"] == nil || pro.GetPrices().GetMonthly().GetStripeId() != "price_uplift_pro_monthly" ||
-		len(pro.GetIncluded()) != 4 || len(pro.GetComingSoon()) != 2 {
+		!slices.Contains(pro.GetIncluded(), "Resizing images") || len(pro.GetIncluded()) != 5 || len(pro.GetComingSoon()) != 1 {
 		t.Fatalf("tiers %v", tiers)
 	}
 

@@ -648,10 +648,3 @@ func (a *App) Unsubscribe(ctx context.Context, userID string) error {
 	return err
 }
 
-// IsClientError reports whether err is the caller's mistake rather than ours.
-func IsClientError(err error) bool {
-	var ve *domain.ValidationError
-	return errors.As(err, &ve) || errors.Is(err, domain.ErrNotFound) || errors.Is(err, domain.ErrIdeaNotFound) ||
-		errors.Is(err, domain.ErrPermissionDenied) || errors.Is(err, domain.ErrUnreadableSite) ||
-		errors.Is(err, domain.ErrNoProfile) || errors.Is(err, domain.ErrDigestTooSoon)
-}

@@ -26,7 +26,7 @@ import (
 	"uplift.dev/billing/internal/domain"
 )
 
-// Checkouts is what the page needs from the app and storage.
+// Checkouts is what the page needs from the app.
 type Checkouts interface {
 	PendingCheckout(ctx context.Context, token string) (app.PendingCheckout, error)
 	CompletePendingCheckout(ctx context.Context, token string) error
