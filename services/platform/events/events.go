@@ -43,6 +43,7 @@ const (
 	SubjectStoreSignalsUpdated    = "uplift.stores.signals_updated"
 	SubjectDailyReportReady       = "uplift.stores.daily_report_ready"
 	SubjectWeeklyReviewReady      = "uplift.categories.weekly_review_ready"
+	SubjectActedOnBehalf          = "uplift.audit.acted_on_behalf"
 )
 
 //go:embed migrations/*.sql

@@ -68,6 +68,10 @@ type Repository interface {
 	// Audit writes entries on their own, for actions whose change lives in
 	// another store.
 	Audit(ctx context.Context, entries ...domain.AuditEntry) error
+	// AuditLog reads audit rows, newest first (see domain.AuditQuery).
+	AuditLog(ctx context.Context, q domain.AuditQuery) ([]domain.AuditRecord, error)
+	// PurgeAudit deletes audit rows written before before and says how many.
+	PurgeAudit(ctx context.Context, before time.Time) (int64, error)
 }
 
 // App is the users service's use cases.

@@ -61,7 +61,9 @@ type fakeRepo struct {
 	users     map[string]domain.User
 	failWrite error
 	audit     []domain.AuditEntry
-	resets    []string // links recorded
+	// auditQueries are the AuditLog reads, for the permission tests.
+	auditQueries []domain.AuditQuery
+	resets       []string // links recorded
 }
 
 func (f *fakeRepo) Create(_ context.Context, u domain.User, _ bool) error {
@@ -134,6 +136,12 @@ func (f *fakeRepo) Audit(_ context.Context, entries ...domain.AuditEntry) error 
 	f.audit = append(f.audit, entries...)
 	return nil
 }
+
+func (f *fakeRepo) AuditLog(_ context.Context, q domain.AuditQuery) ([]domain.AuditRecord, error) {
+	f.auditQueries = append(f.auditQueries, q)
+	return nil, nil
+}
+func (f *fakeRepo) PurgeAudit(context.Context, time.Time) (int64, error) { return 0, nil }
 
 func newApp() (*App, *fakeIdentity, *fakeRepo) {
 	id := &fakeIdentity{users: map[string]string{}}

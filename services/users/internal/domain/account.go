@@ -127,3 +127,51 @@ const (
 	RoleAdmin    Role = "admin"
 	RoleUplifter Role = "uplifter"
 )
+
+// AuditLogWindow is how far back an owner or an uplifter reads the audit
+// log in the app (issue 11: the last 90 days).
+const AuditLogWindow = 90 * 24 * time.Hour
+
+// AuditLogLimit bounds one read of the audit log.
+const AuditLogLimit = 200
+
+// DefaultAuditRetention is how long audit rows are kept, also after the
+// users and data they describe are deleted.
+const DefaultAuditRetention = 400 * 24 * time.Hour
+
+// AuditRole is which side of the log a read takes.
+type AuditRole string
+
+// Sides of the audit log.
+const (
+	// AuditAsSubject reads what others did on the user's behalf.
+	AuditAsSubject AuditRole = "subject"
+	// AuditAsActor reads what the user did on behalf of others.
+	AuditAsActor AuditRole = "actor"
+)
+
+// ParseAuditRole reads the role of ListAuditLog; empty means subject.
+func ParseAuditRole(s string) (AuditRole, error) {
+	switch AuditRole(s) {
+	case "", AuditAsSubject:
+		return AuditAsSubject, nil
+	case AuditAsActor:
+		return AuditAsActor, nil
+	}
+	return "", &ValidationError{"role", `role must be "subject" or "actor".`}
+}
+
+// AuditQuery selects audit rows: one user's side since a time, newest first.
+type AuditQuery struct {
+	UserID string
+	Role   AuditRole
+	Since  time.Time
+	Limit  int
+}
+
+// AuditRecord is an audit entry as the log's reader sees it, with the
+// emails of the people in it (empty once they are deleted).
+type AuditRecord struct {
+	AuditEntry
+	ActorEmail, OwnerEmail string
+}

@@ -95,6 +95,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 			_, err := c.GetMetricsUser(ctx, &usersv1.GetMetricsUserRequest{UserId: owner.id})
 			return err
 		}, [5]codes.Code{codes.Unauthenticated, codes.PermissionDenied, codes.PermissionDenied, codes.OK, codes.OK}},
+		{"ListAuditLog", func(ctx context.Context) error {
+			_, err := c.ListAuditLog(ctx, &usersv1.ListAuditLogRequest{UserId: owner.id})
+			return err
+		}, [5]codes.Code{codes.Unauthenticated, codes.PermissionDenied, codes.OK, codes.PermissionDenied, codes.OK}},
 		{"DeleteUser", func(ctx context.Context) error {
 			_, err := c.DeleteUser(ctx, &usersv1.DeleteUserRequest{UserId: owner.id})
 			return err

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"time"
 
 	"google.golang.org/grpc"
 
@@ -16,6 +17,7 @@ import (
 	"uplift.dev/users/internal/adapters/firebase"
 	"uplift.dev/users/internal/adapters/postgres"
 	"uplift.dev/users/internal/app"
+	"uplift.dev/users/internal/domain"
 	"uplift.dev/users/internal/ports/eventport"
 	"uplift.dev/users/internal/ports/grpcport"
 )
@@ -25,6 +27,10 @@ type Settings struct {
 	service.Base
 	// WebURL is the web app; reset-password links continue there.
 	WebURL string `env:"WEB_URL" default:"http://localhost:3000"`
+	// AuditRetention is how long audit rows are kept, also after the users
+	// and data they describe are deleted; unset, domain.DefaultAuditRetention
+	// (400 days).
+	AuditRetention time.Duration `env:"AUDIT_RETENTION"`
 }
 
 // Wire returns the composition root for settings s (read by service.Main
@@ -36,12 +42,21 @@ func Wire(s *Settings) service.Wire {
 		}
 		repo := postgres.Repo{Pool: rt.Pool}
 		a := app.New(firebase.Identity{Client: rt.Auth, ResetContinueURL: s.WebURL}, repo, rt.Log)
+		keep := s.AuditRetention
+		if keep == 0 {
+			keep = domain.DefaultAuditRetention
+		}
+		if keep < domain.AuditLogWindow {
+			return grpcserver.Options{}, nil, fmt.Errorf("AUDIT_RETENTION: %s is shorter than the %s owners can read", keep, domain.AuditLogWindow)
+		}
 		billing := eventport.BillingConsumer{JS: rt.JS, Pool: rt.Pool, Store: repo, Log: rt.Log}
+		audit := eventport.AuditConsumer{JS: rt.JS, Pool: rt.Pool, Store: repo, Log: rt.Log}
+		retention := func(ctx context.Context) error { return a.RunAuditRetention(ctx, keep, time.Hour) }
 		return grpcserver.Options{
 			Public: grpcport.PublicMethods,
 			Register: func(g *grpc.Server) {
 				usersv1.RegisterUsersServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
 			},
-		}, []func(context.Context) error{billing.Run, a.RunPasswordResets}, nil
+		}, []func(context.Context) error{billing.Run, audit.Run, retention, a.RunPasswordResets}, nil
 	}
 }

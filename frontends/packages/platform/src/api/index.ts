@@ -12,6 +12,7 @@ export * from './update-email';
 export * from './switch-metrics-category';
 export * from './list-metrics-users';
 export * from './get-metrics-user';
+export * from './get-audit-log';
 export * from './get-subscription-tiers';
 export * from './create-stripe-checkout';
 export * from './create-stripe-customer-portal';

@@ -2,6 +2,7 @@
 export const userKeys = {
   all: ['users'] as const,
   detail: (userId: string) => [...userKeys.all, userId] as const,
+  auditLog: (userId: string, role: 'subject' | 'actor') => [...userKeys.detail(userId), 'auditLog', role] as const,
 };
 
 /** Store owners as an uplifter searches them (internal/metricsUsers). */

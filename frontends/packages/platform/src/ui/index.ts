@@ -11,3 +11,4 @@ export * from './text-area';
 export * from './error-banner';
 export * from './formula-hint';
 export * from './progress-bar';
+export * from './audit-log-list';

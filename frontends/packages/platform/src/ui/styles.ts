@@ -157,6 +157,12 @@ a { color: inherit; }
 .daily-metric__value { margin: .25rem 0; font-size: 1.35rem; font-weight: 800; overflow-wrap: anywhere; }
 .daily-metric__detail { margin: 0; font-size: .85rem; color: var(--muted); }
 .daily-report__notes { margin: 0 0 1rem; padding-left: 1.25rem; }
+.audit-log { list-style: none; margin: 0; padding: 0; }
+.audit-log__entry { display: flex; flex-wrap: wrap; gap: .25rem .5rem; padding: .5rem 0; border-bottom: 1px solid var(--line); }
+.audit-log__entry:last-child { border-bottom: 0; }
+.audit-log__what { font-weight: 600; }
+.audit-log__who { overflow-wrap: anywhere; }
+.audit-log__when { flex-basis: 100%; font-size: .875rem; }
 `;
 
 let injected = false;

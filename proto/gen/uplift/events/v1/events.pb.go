@@ -1334,6 +1334,110 @@ func (x *WeeklyReviewReady) GetOccurTime() *timestamppb.Timestamp {
 	return nil
 }
 
+// ActedOnBehalf is published on "uplift.audit.acted_on_behalf" when someone
+// changes another user's data: an uplifter editing a store owner's business
+// while viewing as them (categories), an admin setting billing by hand
+// (billing). The users service keeps these in its audit log, which outlives
+// the data they describe for its retention period, so the owner can see who
+// acted for them and what they changed.
+type ActedOnBehalf struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The user who acted (the uplifter or admin).
+	ActorId string `protobuf:"bytes,1,opt,name=actor_id,json=actorId,proto3" json:"actor_id,omitempty"`
+	// The user acted for: the owner of the business or account.
+	OwnerId string `protobuf:"bytes,2,opt,name=owner_id,json=ownerId,proto3" json:"owner_id,omitempty"`
+	// The business acted in, when there is one.
+	CategoryId string `protobuf:"bytes,3,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	// What was done: the call's name, e.g. "UpdateLabel" or "set_billing".
+	Action string `protobuf:"bytes,4,opt,name=action,proto3" json:"action,omitempty"`
+	// Free text for the reader of the log, e.g. "tier pro".
+	Detail string `protobuf:"bytes,5,opt,name=detail,proto3" json:"detail,omitempty"`
+	// The service that made the change ("categories", "billing").
+	Service       string                 `protobuf:"bytes,6,opt,name=service,proto3" json:"service,omitempty"`
+	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ActedOnBehalf) Reset() {
+	*x = ActedOnBehalf{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ActedOnBehalf) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ActedOnBehalf) ProtoMessage() {}
+
+func (x *ActedOnBehalf) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ActedOnBehalf.ProtoReflect.Descriptor instead.
+func (*ActedOnBehalf) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *ActedOnBehalf) GetActorId() string {
+	if x != nil {
+		return x.ActorId
+	}
+	return ""
+}
+
+func (x *ActedOnBehalf) GetOwnerId() string {
+	if x != nil {
+		return x.OwnerId
+	}
+	return ""
+}
+
+func (x *ActedOnBehalf) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *ActedOnBehalf) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
+func (x *ActedOnBehalf) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
+func (x *ActedOnBehalf) GetService() string {
+	if x != nil {
+		return x.Service
+	}
+	return ""
+}
+
+func (x *ActedOnBehalf) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
 // Insight is one current insight, as Home shows it.
 type DigestRequested_Insight struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1346,7 +1450,7 @@ type DigestRequested_Insight struct {
 
 func (x *DigestRequested_Insight) Reset() {
 	*x = DigestRequested_Insight{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1358,7 +1462,7 @@ func (x *DigestRequested_Insight) String() string {
 func (*DigestRequested_Insight) ProtoMessage() {}
 
 func (x *DigestRequested_Insight) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1402,7 +1506,7 @@ type DigestRequested_Idea struct {
 
 func (x *DigestRequested_Idea) Reset() {
 	*x = DigestRequested_Idea{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1414,7 +1518,7 @@ func (x *DigestRequested_Idea) String() string {
 func (*DigestRequested_Idea) ProtoMessage() {}
 
 func (x *DigestRequested_Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1472,7 +1576,7 @@ type StoreSignalsUpdated_BestSeller struct {
 
 func (x *StoreSignalsUpdated_BestSeller) Reset() {
 	*x = StoreSignalsUpdated_BestSeller{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1484,7 +1588,7 @@ func (x *StoreSignalsUpdated_BestSeller) String() string {
 func (*StoreSignalsUpdated_BestSeller) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_BestSeller) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1543,7 +1647,7 @@ type StoreSignalsUpdated_FallingProduct struct {
 
 func (x *StoreSignalsUpdated_FallingProduct) Reset() {
 	*x = StoreSignalsUpdated_FallingProduct{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1555,7 +1659,7 @@ func (x *StoreSignalsUpdated_FallingProduct) String() string {
 func (*StoreSignalsUpdated_FallingProduct) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_FallingProduct) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1624,7 +1728,7 @@ type DailyReportReady_Metric struct {
 
 func (x *DailyReportReady_Metric) Reset() {
 	*x = DailyReportReady_Metric{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1636,7 +1740,7 @@ func (x *DailyReportReady_Metric) String() string {
 func (*DailyReportReady_Metric) ProtoMessage() {}
 
 func (x *DailyReportReady_Metric) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1724,7 +1828,7 @@ type DailyReportReady_WithoutData struct {
 
 func (x *DailyReportReady_WithoutData) Reset() {
 	*x = DailyReportReady_WithoutData{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1736,7 +1840,7 @@ func (x *DailyReportReady_WithoutData) String() string {
 func (*DailyReportReady_WithoutData) ProtoMessage() {}
 
 func (x *DailyReportReady_WithoutData) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1838,7 +1942,7 @@ type WeeklyReviewReady_Finding struct {
 
 func (x *WeeklyReviewReady_Finding) Reset() {
 	*x = WeeklyReviewReady_Finding{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1850,7 +1954,7 @@ func (x *WeeklyReviewReady_Finding) String() string {
 func (*WeeklyReviewReady_Finding) ProtoMessage() {}
 
 func (x *WeeklyReviewReady_Finding) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1907,7 +2011,7 @@ type WeeklyReviewReady_Idea struct {
 
 func (x *WeeklyReviewReady_Idea) Reset() {
 	*x = WeeklyReviewReady_Idea{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1919,7 +2023,7 @@ func (x *WeeklyReviewReady_Idea) String() string {
 func (*WeeklyReviewReady_Idea) ProtoMessage() {}
 
 func (x *WeeklyReviewReady_Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2155,7 +2259,17 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x17\n" +
 	"\awhy_now\x18\x03 \x01(\tR\x06whyNow\x12\x18\n" +
 	"\achannel\x18\x04 \x01(\tR\achannelB\x11\n" +
-	"\x0f_previous_scoreB\xb5\x01\n" +
+	"\x0f_previous_score\"\xeb\x01\n" +
+	"\rActedOnBehalf\x12\x19\n" +
+	"\bactor_id\x18\x01 \x01(\tR\aactorId\x12\x19\n" +
+	"\bowner_id\x18\x02 \x01(\tR\aownerId\x12\x1f\n" +
+	"\vcategory_id\x18\x03 \x01(\tR\n" +
+	"categoryId\x12\x16\n" +
+	"\x06action\x18\x04 \x01(\tR\x06action\x12\x16\n" +
+	"\x06detail\x18\x05 \x01(\tR\x06detail\x12\x18\n" +
+	"\aservice\x18\x06 \x01(\tR\aservice\x129\n" +
+	"\n" +
+	"occur_time\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\toccurTimeB\xb5\x01\n" +
 	"\x14com.uplift.events.v1B\vEventsProtoP\x01Z.uplift.dev/proto/gen/uplift/events/v1;eventsv1\xa2\x02\x03UEX\xaa\x02\x10Uplift.Events.V1\xca\x02\x10Uplift\\Events\\V1\xe2\x02\x1cUplift\\Events\\V1\\GPBMetadata\xea\x02\x12Uplift::Events::V1b\x06proto3"
 
 var (
@@ -2170,7 +2284,7 @@ func file_uplift_events_v1_events_proto_rawDescGZIP() []byte {
 	return file_uplift_events_v1_events_proto_rawDescData
 }
 
-var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*UserCreated)(nil),                        // 0: uplift.events.v1.UserCreated
 	(*UserDeleted)(nil),                        // 1: uplift.events.v1.UserDeleted
@@ -2186,48 +2300,50 @@ var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*StoreSignalsUpdated)(nil),                // 11: uplift.events.v1.StoreSignalsUpdated
 	(*DailyReportReady)(nil),                   // 12: uplift.events.v1.DailyReportReady
 	(*WeeklyReviewReady)(nil),                  // 13: uplift.events.v1.WeeklyReviewReady
-	(*DigestRequested_Insight)(nil),            // 14: uplift.events.v1.DigestRequested.Insight
-	(*DigestRequested_Idea)(nil),               // 15: uplift.events.v1.DigestRequested.Idea
-	(*StoreSignalsUpdated_BestSeller)(nil),     // 16: uplift.events.v1.StoreSignalsUpdated.BestSeller
-	(*StoreSignalsUpdated_FallingProduct)(nil), // 17: uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	(*DailyReportReady_Metric)(nil),            // 18: uplift.events.v1.DailyReportReady.Metric
-	(*DailyReportReady_WithoutData)(nil),       // 19: uplift.events.v1.DailyReportReady.WithoutData
-	(*WeeklyReviewReady_Finding)(nil),          // 20: uplift.events.v1.WeeklyReviewReady.Finding
-	(*WeeklyReviewReady_Idea)(nil),             // 21: uplift.events.v1.WeeklyReviewReady.Idea
-	(*timestamppb.Timestamp)(nil),              // 22: google.protobuf.Timestamp
+	(*ActedOnBehalf)(nil),                      // 14: uplift.events.v1.ActedOnBehalf
+	(*DigestRequested_Insight)(nil),            // 15: uplift.events.v1.DigestRequested.Insight
+	(*DigestRequested_Idea)(nil),               // 16: uplift.events.v1.DigestRequested.Idea
+	(*StoreSignalsUpdated_BestSeller)(nil),     // 17: uplift.events.v1.StoreSignalsUpdated.BestSeller
+	(*StoreSignalsUpdated_FallingProduct)(nil), // 18: uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	(*DailyReportReady_Metric)(nil),            // 19: uplift.events.v1.DailyReportReady.Metric
+	(*DailyReportReady_WithoutData)(nil),       // 20: uplift.events.v1.DailyReportReady.WithoutData
+	(*WeeklyReviewReady_Finding)(nil),          // 21: uplift.events.v1.WeeklyReviewReady.Finding
+	(*WeeklyReviewReady_Idea)(nil),             // 22: uplift.events.v1.WeeklyReviewReady.Idea
+	(*timestamppb.Timestamp)(nil),              // 23: google.protobuf.Timestamp
 }
 var file_uplift_events_v1_events_proto_depIdxs = []int32{
-	22, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
-	22, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
-	22, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
-	22, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
-	22, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
-	14, // 5: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
-	15, // 6: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
-	22, // 7: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	22, // 8: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	22, // 9: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
-	22, // 10: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	22, // 11: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
-	22, // 12: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	16, // 13: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
-	17, // 14: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	22, // 15: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	18, // 16: uplift.events.v1.DailyReportReady.metrics:type_name -> uplift.events.v1.DailyReportReady.Metric
-	22, // 17: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
-	19, // 18: uplift.events.v1.DailyReportReady.without_data:type_name -> uplift.events.v1.DailyReportReady.WithoutData
-	20, // 19: uplift.events.v1.WeeklyReviewReady.new_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	20, // 20: uplift.events.v1.WeeklyReviewReady.fixed_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	20, // 21: uplift.events.v1.WeeklyReviewReady.open_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	20, // 22: uplift.events.v1.WeeklyReviewReady.top_fixes:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	21, // 23: uplift.events.v1.WeeklyReviewReady.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
-	22, // 24: uplift.events.v1.WeeklyReviewReady.occur_time:type_name -> google.protobuf.Timestamp
-	21, // 25: uplift.events.v1.DailyReportReady.WithoutData.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
-	26, // [26:26] is the sub-list for method output_type
-	26, // [26:26] is the sub-list for method input_type
-	26, // [26:26] is the sub-list for extension type_name
-	26, // [26:26] is the sub-list for extension extendee
-	0,  // [0:26] is the sub-list for field type_name
+	23, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
+	23, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
+	23, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
+	23, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
+	23, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
+	15, // 5: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
+	16, // 6: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
+	23, // 7: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	23, // 8: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	23, // 9: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
+	23, // 10: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	23, // 11: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
+	23, // 12: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	17, // 13: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
+	18, // 14: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	23, // 15: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	19, // 16: uplift.events.v1.DailyReportReady.metrics:type_name -> uplift.events.v1.DailyReportReady.Metric
+	23, // 17: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
+	20, // 18: uplift.events.v1.DailyReportReady.without_data:type_name -> uplift.events.v1.DailyReportReady.WithoutData
+	21, // 19: uplift.events.v1.WeeklyReviewReady.new_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	21, // 20: uplift.events.v1.WeeklyReviewReady.fixed_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	21, // 21: uplift.events.v1.WeeklyReviewReady.open_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	21, // 22: uplift.events.v1.WeeklyReviewReady.top_fixes:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	22, // 23: uplift.events.v1.WeeklyReviewReady.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
+	23, // 24: uplift.events.v1.WeeklyReviewReady.occur_time:type_name -> google.protobuf.Timestamp
+	23, // 25: uplift.events.v1.ActedOnBehalf.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 26: uplift.events.v1.DailyReportReady.WithoutData.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
+	27, // [27:27] is the sub-list for method output_type
+	27, // [27:27] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_uplift_events_v1_events_proto_init() }
@@ -2236,15 +2352,15 @@ func file_uplift_events_v1_events_proto_init() {
 		return
 	}
 	file_uplift_events_v1_events_proto_msgTypes[13].OneofWrappers = []any{}
-	file_uplift_events_v1_events_proto_msgTypes[18].OneofWrappers = []any{}
 	file_uplift_events_v1_events_proto_msgTypes[19].OneofWrappers = []any{}
+	file_uplift_events_v1_events_proto_msgTypes[20].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_events_v1_events_proto_rawDesc), len(file_uplift_events_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   22,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

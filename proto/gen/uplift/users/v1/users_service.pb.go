@@ -1607,6 +1607,212 @@ func (x *CreateOnboardingResponse) GetOriginalCategoryId() string {
 	return ""
 }
 
+// ListAuditLogRequest names whose log to read and from which side.
+type ListAuditLogRequest struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	UserId string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	// "subject" (default): actions taken on behalf of user_id; "actor":
+	// actions user_id took on behalf of others.
+	Role          string `protobuf:"bytes,2,opt,name=role,proto3" json:"role,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListAuditLogRequest) Reset() {
+	*x = ListAuditLogRequest{}
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListAuditLogRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListAuditLogRequest) ProtoMessage() {}
+
+func (x *ListAuditLogRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListAuditLogRequest.ProtoReflect.Descriptor instead.
+func (*ListAuditLogRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *ListAuditLogRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *ListAuditLogRequest) GetRole() string {
+	if x != nil {
+		return x.Role
+	}
+	return ""
+}
+
+// AuditLogEntry is one action taken on behalf of someone.
+type AuditLogEntry struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Who acted, and their email (empty once they are deleted).
+	ActorId    string `protobuf:"bytes,1,opt,name=actor_id,json=actorId,proto3" json:"actor_id,omitempty"`
+	ActorEmail string `protobuf:"bytes,2,opt,name=actor_email,json=actorEmail,proto3" json:"actor_email,omitempty"`
+	// For whom, and their email (empty once they are deleted).
+	OwnerId    string `protobuf:"bytes,3,opt,name=owner_id,json=ownerId,proto3" json:"owner_id,omitempty"`
+	OwnerEmail string `protobuf:"bytes,4,opt,name=owner_email,json=ownerEmail,proto3" json:"owner_email,omitempty"`
+	// The business acted in, when there is one.
+	CategoryId string `protobuf:"bytes,5,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	// What was done, e.g. "switch_metrics_category", "UpdateLabel", "set_billing".
+	Action string `protobuf:"bytes,6,opt,name=action,proto3" json:"action,omitempty"`
+	// Free text, e.g. the tier set.
+	Detail        string                 `protobuf:"bytes,7,opt,name=detail,proto3" json:"detail,omitempty"`
+	CreateTime    *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuditLogEntry) Reset() {
+	*x = AuditLogEntry{}
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuditLogEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuditLogEntry) ProtoMessage() {}
+
+func (x *AuditLogEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuditLogEntry.ProtoReflect.Descriptor instead.
+func (*AuditLogEntry) Descriptor() ([]byte, []int) {
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *AuditLogEntry) GetActorId() string {
+	if x != nil {
+		return x.ActorId
+	}
+	return ""
+}
+
+func (x *AuditLogEntry) GetActorEmail() string {
+	if x != nil {
+		return x.ActorEmail
+	}
+	return ""
+}
+
+func (x *AuditLogEntry) GetOwnerId() string {
+	if x != nil {
+		return x.OwnerId
+	}
+	return ""
+}
+
+func (x *AuditLogEntry) GetOwnerEmail() string {
+	if x != nil {
+		return x.OwnerEmail
+	}
+	return ""
+}
+
+func (x *AuditLogEntry) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *AuditLogEntry) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
+func (x *AuditLogEntry) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
+func (x *AuditLogEntry) GetCreateTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreateTime
+	}
+	return nil
+}
+
+// ListAuditLogResponse is the log, newest first.
+type ListAuditLogResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Entries       []*AuditLogEntry       `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListAuditLogResponse) Reset() {
+	*x = ListAuditLogResponse{}
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListAuditLogResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListAuditLogResponse) ProtoMessage() {}
+
+func (x *ListAuditLogResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListAuditLogResponse.ProtoReflect.Descriptor instead.
+func (*ListAuditLogResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *ListAuditLogResponse) GetEntries() []*AuditLogEntry {
+	if x != nil {
+		return x.Entries
+	}
+	return nil
+}
+
 var File_uplift_users_v1_users_service_proto protoreflect.FileDescriptor
 
 const file_uplift_users_v1_users_service_proto_rawDesc = "" +
@@ -1709,14 +1915,33 @@ const file_uplift_users_v1_users_service_proto_rawDesc = "" +
 	"\x18CreateOnboardingResponse\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x120\n" +
-	"\x14original_category_id\x18\x02 \x01(\tR\x12originalCategoryId2\xb5\x0f\n" +
+	"\x14original_category_id\x18\x02 \x01(\tR\x12originalCategoryId\"B\n" +
+	"\x13ListAuditLogRequest\x12\x17\n" +
+	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x12\n" +
+	"\x04role\x18\x02 \x01(\tR\x04role\"\x95\x02\n" +
+	"\rAuditLogEntry\x12\x19\n" +
+	"\bactor_id\x18\x01 \x01(\tR\aactorId\x12\x1f\n" +
+	"\vactor_email\x18\x02 \x01(\tR\n" +
+	"actorEmail\x12\x19\n" +
+	"\bowner_id\x18\x03 \x01(\tR\aownerId\x12\x1f\n" +
+	"\vowner_email\x18\x04 \x01(\tR\n" +
+	"ownerEmail\x12\x1f\n" +
+	"\vcategory_id\x18\x05 \x01(\tR\n" +
+	"categoryId\x12\x16\n" +
+	"\x06action\x18\x06 \x01(\tR\x06action\x12\x16\n" +
+	"\x06detail\x18\a \x01(\tR\x06detail\x12;\n" +
+	"\vcreate_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"createTime\"P\n" +
+	"\x14ListAuditLogResponse\x128\n" +
+	"\aentries\x18\x01 \x03(\v2\x1e.uplift.users.v1.AuditLogEntryR\aentries2\xbf\x10\n" +
 	"\fUsersService\x12q\n" +
 	"\n" +
 	"CreateUser\x12\".uplift.users.v1.CreateUserRequest\x1a#.uplift.users.v1.CreateUserResponse\"\x1a\x82\xd3\xe4\x93\x02\x14:\x01*\"\x0f/internal/users\x12\x94\x01\n" +
 	"\x10FinishGoogleAuth\x12(.uplift.users.v1.FinishGoogleAuthRequest\x1a).uplift.users.v1.FinishGoogleAuthResponse\"+\x82\xd3\xe4\x93\x02%:\x01*\" /internal/users/finishGoogleAuth\x12\x88\x01\n" +
 	"\rResetPassword\x12%.uplift.users.v1.ResetPasswordRequest\x1a&.uplift.users.v1.ResetPasswordResponse\"(\x82\xd3\xe4\x93\x02\":\x01*\"\x1d/internal/users/resetPassword\x12\x8a\x01\n" +
 	"\vUpdateEmail\x12#.uplift.users.v1.UpdateEmailRequest\x1a$.uplift.users.v1.UpdateEmailResponse\"0\x82\xd3\xe4\x93\x02*:\x01*\"%/internal/users/{user_id}/updateEmail\x12\x8a\x01\n" +
-	"\vUnsubscribe\x12#.uplift.users.v1.UnsubscribeRequest\x1a$.uplift.users.v1.UnsubscribeResponse\"0\x82\xd3\xe4\x93\x02*:\x01*\"%/internal/users/{user_id}/unsubscribe\x12u\n" +
+	"\vUnsubscribe\x12#.uplift.users.v1.UnsubscribeRequest\x1a$.uplift.users.v1.UnsubscribeResponse\"0\x82\xd3\xe4\x93\x02*:\x01*\"%/internal/users/{user_id}/unsubscribe\x12\x87\x01\n" +
+	"\fListAuditLog\x12$.uplift.users.v1.ListAuditLogRequest\x1a%.uplift.users.v1.ListAuditLogResponse\"*\x82\xd3\xe4\x93\x02$\x12\"/internal/users/{user_id}/auditLog\x12u\n" +
 	"\aGetUser\x12\x1f.uplift.users.v1.GetUserRequest\x1a .uplift.users.v1.GetUserResponse\"'\x82\xd3\xe4\x93\x02!b\x04user\x12\x19/internal/users/{user_id}\x12\xa0\x01\n" +
 	"\x12GetMetricsCategory\x12*.uplift.users.v1.GetMetricsCategoryRequest\x1a+.uplift.users.v1.GetMetricsCategoryResponse\"1\x82\xd3\xe4\x93\x02+\x12)/internal/users/{user_id}/metricsCategory\x12\xb2\x01\n" +
 	"\x15SwitchMetricsCategory\x12-.uplift.users.v1.SwitchMetricsCategoryRequest\x1a..uplift.users.v1.SwitchMetricsCategoryResponse\":\x82\xd3\xe4\x93\x024:\x01*\"//internal/users/{user_id}/switchMetricsCategory\x12k\n" +
@@ -1742,7 +1967,7 @@ func file_uplift_users_v1_users_service_proto_rawDescGZIP() []byte {
 	return file_uplift_users_v1_users_service_proto_rawDescData
 }
 
-var file_uplift_users_v1_users_service_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_uplift_users_v1_users_service_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_uplift_users_v1_users_service_proto_goTypes = []any{
 	(*User)(nil),                          // 0: uplift.users.v1.User
 	(*BillingInfo)(nil),                   // 1: uplift.users.v1.BillingInfo
@@ -1774,48 +1999,55 @@ var file_uplift_users_v1_users_service_proto_goTypes = []any{
 	(*GetProfileResponse)(nil),            // 27: uplift.users.v1.GetProfileResponse
 	(*CreateOnboardingRequest)(nil),       // 28: uplift.users.v1.CreateOnboardingRequest
 	(*CreateOnboardingResponse)(nil),      // 29: uplift.users.v1.CreateOnboardingResponse
-	(*timestamppb.Timestamp)(nil),         // 30: google.protobuf.Timestamp
+	(*ListAuditLogRequest)(nil),           // 30: uplift.users.v1.ListAuditLogRequest
+	(*AuditLogEntry)(nil),                 // 31: uplift.users.v1.AuditLogEntry
+	(*ListAuditLogResponse)(nil),          // 32: uplift.users.v1.ListAuditLogResponse
+	(*timestamppb.Timestamp)(nil),         // 33: google.protobuf.Timestamp
 }
 var file_uplift_users_v1_users_service_proto_depIdxs = []int32{
 	1,  // 0: uplift.users.v1.User.billing_info:type_name -> uplift.users.v1.BillingInfo
-	30, // 1: uplift.users.v1.User.create_time:type_name -> google.protobuf.Timestamp
+	33, // 1: uplift.users.v1.User.create_time:type_name -> google.protobuf.Timestamp
 	0,  // 2: uplift.users.v1.GetUserResponse.user:type_name -> uplift.users.v1.User
 	0,  // 3: uplift.users.v1.ListUsersResponse.users:type_name -> uplift.users.v1.User
 	0,  // 4: uplift.users.v1.ListMetricsUsersResponse.users:type_name -> uplift.users.v1.User
 	0,  // 5: uplift.users.v1.GetMetricsUserResponse.user:type_name -> uplift.users.v1.User
-	2,  // 6: uplift.users.v1.UsersService.CreateUser:input_type -> uplift.users.v1.CreateUserRequest
-	4,  // 7: uplift.users.v1.UsersService.FinishGoogleAuth:input_type -> uplift.users.v1.FinishGoogleAuthRequest
-	6,  // 8: uplift.users.v1.UsersService.ResetPassword:input_type -> uplift.users.v1.ResetPasswordRequest
-	8,  // 9: uplift.users.v1.UsersService.UpdateEmail:input_type -> uplift.users.v1.UpdateEmailRequest
-	10, // 10: uplift.users.v1.UsersService.Unsubscribe:input_type -> uplift.users.v1.UnsubscribeRequest
-	12, // 11: uplift.users.v1.UsersService.GetUser:input_type -> uplift.users.v1.GetUserRequest
-	14, // 12: uplift.users.v1.UsersService.GetMetricsCategory:input_type -> uplift.users.v1.GetMetricsCategoryRequest
-	16, // 13: uplift.users.v1.UsersService.SwitchMetricsCategory:input_type -> uplift.users.v1.SwitchMetricsCategoryRequest
-	18, // 14: uplift.users.v1.UsersService.ListUsers:input_type -> uplift.users.v1.ListUsersRequest
-	20, // 15: uplift.users.v1.UsersService.ListMetricsUsers:input_type -> uplift.users.v1.ListMetricsUsersRequest
-	22, // 16: uplift.users.v1.UsersService.GetMetricsUser:input_type -> uplift.users.v1.GetMetricsUserRequest
-	24, // 17: uplift.users.v1.UsersService.DeleteUser:input_type -> uplift.users.v1.DeleteUserRequest
-	26, // 18: uplift.users.v1.UsersService.GetProfile:input_type -> uplift.users.v1.GetProfileRequest
-	28, // 19: uplift.users.v1.UsersService.CreateOnboarding:input_type -> uplift.users.v1.CreateOnboardingRequest
-	3,  // 20: uplift.users.v1.UsersService.CreateUser:output_type -> uplift.users.v1.CreateUserResponse
-	5,  // 21: uplift.users.v1.UsersService.FinishGoogleAuth:output_type -> uplift.users.v1.FinishGoogleAuthResponse
-	7,  // 22: uplift.users.v1.UsersService.ResetPassword:output_type -> uplift.users.v1.ResetPasswordResponse
-	9,  // 23: uplift.users.v1.UsersService.UpdateEmail:output_type -> uplift.users.v1.UpdateEmailResponse
-	11, // 24: uplift.users.v1.UsersService.Unsubscribe:output_type -> uplift.users.v1.UnsubscribeResponse
-	13, // 25: uplift.users.v1.UsersService.GetUser:output_type -> uplift.users.v1.GetUserResponse
-	15, // 26: uplift.users.v1.UsersService.GetMetricsCategory:output_type -> uplift.users.v1.GetMetricsCategoryResponse
-	17, // 27: uplift.users.v1.UsersService.SwitchMetricsCategory:output_type -> uplift.users.v1.SwitchMetricsCategoryResponse
-	19, // 28: uplift.users.v1.UsersService.ListUsers:output_type -> uplift.users.v1.ListUsersResponse
-	21, // 29: uplift.users.v1.UsersService.ListMetricsUsers:output_type -> uplift.users.v1.ListMetricsUsersResponse
-	23, // 30: uplift.users.v1.UsersService.GetMetricsUser:output_type -> uplift.users.v1.GetMetricsUserResponse
-	25, // 31: uplift.users.v1.UsersService.DeleteUser:output_type -> uplift.users.v1.DeleteUserResponse
-	27, // 32: uplift.users.v1.UsersService.GetProfile:output_type -> uplift.users.v1.GetProfileResponse
-	29, // 33: uplift.users.v1.UsersService.CreateOnboarding:output_type -> uplift.users.v1.CreateOnboardingResponse
-	20, // [20:34] is the sub-list for method output_type
-	6,  // [6:20] is the sub-list for method input_type
-	6,  // [6:6] is the sub-list for extension type_name
-	6,  // [6:6] is the sub-list for extension extendee
-	0,  // [0:6] is the sub-list for field type_name
+	33, // 6: uplift.users.v1.AuditLogEntry.create_time:type_name -> google.protobuf.Timestamp
+	31, // 7: uplift.users.v1.ListAuditLogResponse.entries:type_name -> uplift.users.v1.AuditLogEntry
+	2,  // 8: uplift.users.v1.UsersService.CreateUser:input_type -> uplift.users.v1.CreateUserRequest
+	4,  // 9: uplift.users.v1.UsersService.FinishGoogleAuth:input_type -> uplift.users.v1.FinishGoogleAuthRequest
+	6,  // 10: uplift.users.v1.UsersService.ResetPassword:input_type -> uplift.users.v1.ResetPasswordRequest
+	8,  // 11: uplift.users.v1.UsersService.UpdateEmail:input_type -> uplift.users.v1.UpdateEmailRequest
+	10, // 12: uplift.users.v1.UsersService.Unsubscribe:input_type -> uplift.users.v1.UnsubscribeRequest
+	30, // 13: uplift.users.v1.UsersService.ListAuditLog:input_type -> uplift.users.v1.ListAuditLogRequest
+	12, // 14: uplift.users.v1.UsersService.GetUser:input_type -> uplift.users.v1.GetUserRequest
+	14, // 15: uplift.users.v1.UsersService.GetMetricsCategory:input_type -> uplift.users.v1.GetMetricsCategoryRequest
+	16, // 16: uplift.users.v1.UsersService.SwitchMetricsCategory:input_type -> uplift.users.v1.SwitchMetricsCategoryRequest
+	18, // 17: uplift.users.v1.UsersService.ListUsers:input_type -> uplift.users.v1.ListUsersRequest
+	20, // 18: uplift.users.v1.UsersService.ListMetricsUsers:input_type -> uplift.users.v1.ListMetricsUsersRequest
+	22, // 19: uplift.users.v1.UsersService.GetMetricsUser:input_type -> uplift.users.v1.GetMetricsUserRequest
+	24, // 20: uplift.users.v1.UsersService.DeleteUser:input_type -> uplift.users.v1.DeleteUserRequest
+	26, // 21: uplift.users.v1.UsersService.GetProfile:input_type -> uplift.users.v1.GetProfileRequest
+	28, // 22: uplift.users.v1.UsersService.CreateOnboarding:input_type -> uplift.users.v1.CreateOnboardingRequest
+	3,  // 23: uplift.users.v1.UsersService.CreateUser:output_type -> uplift.users.v1.CreateUserResponse
+	5,  // 24: uplift.users.v1.UsersService.FinishGoogleAuth:output_type -> uplift.users.v1.FinishGoogleAuthResponse
+	7,  // 25: uplift.users.v1.UsersService.ResetPassword:output_type -> uplift.users.v1.ResetPasswordResponse
+	9,  // 26: uplift.users.v1.UsersService.UpdateEmail:output_type -> uplift.users.v1.UpdateEmailResponse
+	11, // 27: uplift.users.v1.UsersService.Unsubscribe:output_type -> uplift.users.v1.UnsubscribeResponse
+	32, // 28: uplift.users.v1.UsersService.ListAuditLog:output_type -> uplift.users.v1.ListAuditLogResponse
+	13, // 29: uplift.users.v1.UsersService.GetUser:output_type -> uplift.users.v1.GetUserResponse
+	15, // 30: uplift.users.v1.UsersService.GetMetricsCategory:output_type -> uplift.users.v1.GetMetricsCategoryResponse
+	17, // 31: uplift.users.v1.UsersService.SwitchMetricsCategory:output_type -> uplift.users.v1.SwitchMetricsCategoryResponse
+	19, // 32: uplift.users.v1.UsersService.ListUsers:output_type -> uplift.users.v1.ListUsersResponse
+	21, // 33: uplift.users.v1.UsersService.ListMetricsUsers:output_type -> uplift.users.v1.ListMetricsUsersResponse
+	23, // 34: uplift.users.v1.UsersService.GetMetricsUser:output_type -> uplift.users.v1.GetMetricsUserResponse
+	25, // 35: uplift.users.v1.UsersService.DeleteUser:output_type -> uplift.users.v1.DeleteUserResponse
+	27, // 36: uplift.users.v1.UsersService.GetProfile:output_type -> uplift.users.v1.GetProfileResponse
+	29, // 37: uplift.users.v1.UsersService.CreateOnboarding:output_type -> uplift.users.v1.CreateOnboardingResponse
+	23, // [23:38] is the sub-list for method output_type
+	8,  // [8:23] is the sub-list for method input_type
+	8,  // [8:8] is the sub-list for extension type_name
+	8,  // [8:8] is the sub-list for extension extendee
+	0,  // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_uplift_users_v1_users_service_proto_init() }
@@ -1829,7 +2061,7 @@ func file_uplift_users_v1_users_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_users_v1_users_service_proto_rawDesc), len(file_uplift_users_v1_users_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   30,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -24,6 +24,7 @@ const (
 	UsersService_ResetPassword_FullMethodName         = "/uplift.users.v1.UsersService/ResetPassword"
 	UsersService_UpdateEmail_FullMethodName           = "/uplift.users.v1.UsersService/UpdateEmail"
 	UsersService_Unsubscribe_FullMethodName           = "/uplift.users.v1.UsersService/Unsubscribe"
+	UsersService_ListAuditLog_FullMethodName          = "/uplift.users.v1.UsersService/ListAuditLog"
 	UsersService_GetUser_FullMethodName               = "/uplift.users.v1.UsersService/GetUser"
 	UsersService_GetMetricsCategory_FullMethodName    = "/uplift.users.v1.UsersService/GetMetricsCategory"
 	UsersService_SwitchMetricsCategory_FullMethodName = "/uplift.users.v1.UsersService/SwitchMetricsCategory"
@@ -54,6 +55,12 @@ type UsersServiceClient interface {
 	UpdateEmail(ctx context.Context, in *UpdateEmailRequest, opts ...grpc.CallOption) (*UpdateEmailResponse, error)
 	// Unsubscribe stops the user's marketing and digest emails.
 	Unsubscribe(ctx context.Context, in *UnsubscribeRequest, opts ...grpc.CallOption) (*UnsubscribeResponse, error)
+	// ListAuditLog returns the audit log of the last 90 days for user_id:
+	// with role "subject" (the default) what others did on their behalf (an
+	// uplifter viewing as them, an admin changing their account or billing);
+	// with role "actor" what user_id did on behalf of others. A user reads
+	// only their own log; admins read anyone's. Newest first, at most 200.
+	ListAuditLog(ctx context.Context, in *ListAuditLogRequest, opts ...grpc.CallOption) (*ListAuditLogResponse, error)
 	// GetUser returns the stored user. A user reads only themselves; uplifters
 	// and admins read anyone.
 	GetUser(ctx context.Context, in *GetUserRequest, opts ...grpc.CallOption) (*GetUserResponse, error)
@@ -130,6 +137,16 @@ func (c *usersServiceClient) Unsubscribe(ctx context.Context, in *UnsubscribeReq
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(UnsubscribeResponse)
 	err := c.cc.Invoke(ctx, UsersService_Unsubscribe_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *usersServiceClient) ListAuditLog(ctx context.Context, in *ListAuditLogRequest, opts ...grpc.CallOption) (*ListAuditLogResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListAuditLogResponse)
+	err := c.cc.Invoke(ctx, UsersService_ListAuditLog_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -245,6 +262,12 @@ type UsersServiceServer interface {
 	UpdateEmail(context.Context, *UpdateEmailRequest) (*UpdateEmailResponse, error)
 	// Unsubscribe stops the user's marketing and digest emails.
 	Unsubscribe(context.Context, *UnsubscribeRequest) (*UnsubscribeResponse, error)
+	// ListAuditLog returns the audit log of the last 90 days for user_id:
+	// with role "subject" (the default) what others did on their behalf (an
+	// uplifter viewing as them, an admin changing their account or billing);
+	// with role "actor" what user_id did on behalf of others. A user reads
+	// only their own log; admins read anyone's. Newest first, at most 200.
+	ListAuditLog(context.Context, *ListAuditLogRequest) (*ListAuditLogResponse, error)
 	// GetUser returns the stored user. A user reads only themselves; uplifters
 	// and admins read anyone.
 	GetUser(context.Context, *GetUserRequest) (*GetUserResponse, error)
@@ -291,6 +314,9 @@ func (UnimplementedUsersServiceServer) UpdateEmail(context.Context, *UpdateEmail
 }
 func (UnimplementedUsersServiceServer) Unsubscribe(context.Context, *UnsubscribeRequest) (*UnsubscribeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Unsubscribe not implemented")
+}
+func (UnimplementedUsersServiceServer) ListAuditLog(context.Context, *ListAuditLogRequest) (*ListAuditLogResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListAuditLog not implemented")
 }
 func (UnimplementedUsersServiceServer) GetUser(context.Context, *GetUserRequest) (*GetUserResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetUser not implemented")
@@ -426,6 +452,24 @@ func _UsersService_Unsubscribe_Handler(srv interface{}, ctx context.Context, dec
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(UsersServiceServer).Unsubscribe(ctx, req.(*UnsubscribeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _UsersService_ListAuditLog_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListAuditLogRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(UsersServiceServer).ListAuditLog(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: UsersService_ListAuditLog_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(UsersServiceServer).ListAuditLog(ctx, req.(*ListAuditLogRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -618,6 +662,10 @@ var UsersService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Unsubscribe",
 			Handler:    _UsersService_Unsubscribe_Handler,
+		},
+		{
+			MethodName: "ListAuditLog",
+			Handler:    _UsersService_ListAuditLog_Handler,
 		},
 		{
 			MethodName: "GetUser",

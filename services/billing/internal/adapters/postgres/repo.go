@@ -97,6 +97,13 @@ func (r Repo) Change(ctx context.Context, eventID, userID string, change domain.
 				VALUES ($1, $2, $3, $4, $5)`, e.ActorID, e.UserID, e.Action, e.Detail, e.At); err != nil {
 				return fmt.Errorf("audit: %w", err)
 			}
+			// The users service keeps the user's audit log, which they read.
+			if err := events.Enqueue(ctx, tx, events.SubjectActedOnBehalf, &eventsv1.ActedOnBehalf{
+				ActorId: e.ActorID, OwnerId: e.UserID, Action: e.Action, Detail: e.Detail,
+				Service: "billing", OccurTime: timestamppb.New(e.At),
+			}); err != nil {
+				return err
+			}
 		}
 		if d = domain.Apply(current, change); d != domain.Applied {
 			return nil

@@ -179,6 +179,14 @@ func applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, eff domain.
 			VALUES ($1, $2, $3, $4)`, e.ActorID, e.OwnerID, c.ID, e.Action); err != nil {
 			return err
 		}
+		// The users service keeps the owner's audit log, which outlives this
+		// category (its rows here go with it).
+		if err := events.Enqueue(ctx, tx, events.SubjectActedOnBehalf, &eventsv1.ActedOnBehalf{
+			ActorId: e.ActorID, OwnerId: e.OwnerID, CategoryId: c.ID, Action: e.Action,
+			Service: "categories", OccurTime: now,
+		}); err != nil {
+			return err
+		}
 	}
 	if d := eff.Digest; d != nil {
 		ev := &eventsv1.DigestRequested{

@@ -133,6 +133,47 @@ func (r Repo) Audit(ctx context.Context, entries ...domain.AuditEntry) error {
 	return pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error { return insertAudit(ctx, tx, entries) })
 }
 
+// AuditTx writes entries in tx: the audit consumer records another
+// service's action in the transaction that marks its event handled.
+func (Repo) AuditTx(ctx context.Context, tx pgx.Tx, entries ...domain.AuditEntry) error {
+	return insertAudit(ctx, tx, entries)
+}
+
+// AuditLog reads one side of a user's audit log with the emails of the
+// people in it; a deleted user's email is empty, their rows stay.
+func (r Repo) AuditLog(ctx context.Context, q domain.AuditQuery) ([]domain.AuditRecord, error) {
+	side := `a.on_behalf_of_id = $1 AND a.actor_id <> $1`
+	if q.Role == domain.AuditAsActor {
+		side = `a.actor_id = $1 AND a.on_behalf_of_id IS DISTINCT FROM $1`
+	}
+	rows, err := r.Pool.Query(ctx, `SELECT a.actor_id, coalesce(actor.email, ''), coalesce(a.on_behalf_of_id, ''),
+			coalesce(owner.email, ''), a.category_id, a.action, a.detail, a.created_at
+		FROM audit_log a
+		LEFT JOIN users actor ON actor.id = a.actor_id
+		LEFT JOIN users owner ON owner.id = a.on_behalf_of_id
+		WHERE `+side+` AND a.created_at >= $2
+		ORDER BY a.created_at DESC, a.id DESC
+		LIMIT $3`, q.UserID, q.Since, q.Limit)
+	if err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.AuditRecord, error) {
+		var rec domain.AuditRecord
+		err := row.Scan(&rec.ActorID, &rec.ActorEmail, &rec.OnBehalfOfID, &rec.OwnerEmail, &rec.CategoryID,
+			&rec.Action, &rec.Detail, &rec.At)
+		return rec, err
+	})
+}
+
+// PurgeAudit deletes audit rows written before before.
+func (r Repo) PurgeAudit(ctx context.Context, before time.Time) (int64, error) {
+	tag, err := r.Pool.Exec(ctx, `DELETE FROM audit_log WHERE created_at < $1`, before)
+	if err != nil {
+		return 0, fmt.Errorf("purge audit: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
 func insertAudit(ctx context.Context, tx pgx.Tx, entries []domain.AuditEntry) error {
 	for _, e := range entries {
 		var owner *string

@@ -155,6 +155,22 @@ func (s *Server) GetMetricsUser(ctx context.Context, req *usersv1.GetMetricsUser
 	return &usersv1.GetMetricsUserResponse{User: toProtoUser(u)}, nil
 }
 
+// ListAuditLog returns one side of a user's audit log (last 90 days).
+func (s *Server) ListAuditLog(ctx context.Context, req *usersv1.ListAuditLogRequest) (*usersv1.ListAuditLogResponse, error) {
+	records, err := s.App.ListAuditLog(ctx, caller(ctx), req.GetUserId(), req.GetRole())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	resp := &usersv1.ListAuditLogResponse{Entries: make([]*usersv1.AuditLogEntry, 0, len(records))}
+	for _, r := range records {
+		resp.Entries = append(resp.Entries, &usersv1.AuditLogEntry{
+			ActorId: r.ActorID, ActorEmail: r.ActorEmail, OwnerId: r.OnBehalfOfID, OwnerEmail: r.OwnerEmail,
+			CategoryId: r.CategoryID, Action: r.Action, Detail: r.Detail, CreateTime: timestamppb.New(r.At),
+		})
+	}
+	return resp, nil
+}
+
 // DeleteUser removes a user and, through UserDeleted, their data (admin).
 func (s *Server) DeleteUser(ctx context.Context, req *usersv1.DeleteUserRequest) (*usersv1.DeleteUserResponse, error) {
 	if err := s.App.DeleteUser(ctx, caller(ctx), req.GetUserId()); err != nil {

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AccountSecurityProvider, configureHttp, SessionProvider, type AccountSecurity } from '@uplift/platform';
+import { AccountSecurityProvider, configureHttp, getAuditLogQueryOptions, SessionProvider, type AccountSecurity } from '@uplift/platform';
 import * as browser from '../lib/browser';
 import { AccountSettings } from './account-settings';
 
@@ -25,6 +25,8 @@ function renderSettings(security?: AccountSecurity) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   // The stored user, as the avatar menu has already loaded it.
   client.setQueryData(['users', 'u1'], { id: 'u1', email: 'jane@example.com' });
+  // Nobody acted for this user (the audit log has its own test).
+  client.setQueryData(getAuditLogQueryOptions('u1', 'subject').queryKey, { entries: [] });
   const tree = (
     <SessionProvider
       session={{ status: 'signedIn', user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null } }}

@@ -2,8 +2,9 @@ import { useSession, useUser } from '@uplift/platform';
 import { EmailRow } from './email-row';
 import { PasswordRow } from './password-row';
 import { TwoStepRow } from './two-step-row';
+import { AuditLogSection } from './audit-log-section';
 
-/** Account Settings content (spec section 2, dialog 3): email, password and two-step sign-in. */
+/** Account Settings content (spec section 2, dialog 3): email, password, two-step sign-in, and who acted for you. */
 export function AccountSettings() {
   const session = useSession();
   const uid = session.user?.uid ?? '';
@@ -12,10 +13,13 @@ export function AccountSettings() {
   const email = user.data?.email || session.user?.email || '';
   if (!uid) return null;
   return (
-    <dl className="account-settings">
-      <EmailRow userId={uid} email={email} />
-      <PasswordRow email={email} />
-      <TwoStepRow />
-    </dl>
+    <>
+      <dl className="account-settings">
+        <EmailRow userId={uid} email={email} />
+        <PasswordRow email={email} />
+        <TwoStepRow />
+      </dl>
+      <AuditLogSection userId={uid} />
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, ErrorBanner, LOADING_TEXT, serverMessage, switchMetricsCategory, toast, UNKNOWN_ERROR_MESSAGE, useMetricsUsers, usePageTitle, type UserJson, useSession } from '@uplift/platform';
+import { AuditLogList, Button, ErrorBanner, LOADING_TEXT, serverMessage, switchMetricsCategory, toast, UNKNOWN_ERROR_MESSAGE, useAuditLog, useMetricsUsers, usePageTitle, type UserJson, useSession } from '@uplift/platform';
 import { reloadTo } from '../../on-behalf/lib/browser';
 
 /** /dashboard, for uplifters: find a store owner and view the site as them. */
@@ -75,6 +75,24 @@ export function DashboardPage() {
           Load more
         </Button>
       )}
+      <YourActions userId={uid} />
     </main>
+  );
+}
+
+/** What this uplifter did on behalf of store owners, the last 90 days (the audit log, issue 11). */
+function YourActions({ userId }: { userId: string }) {
+  const log = useAuditLog(userId || undefined, 'actor');
+  return (
+    <section className="u-card" aria-labelledby="your-actions-title" style={{ marginTop: '1.5rem' }}>
+      <h2 id="your-actions-title">Your actions on behalf of others</h2>
+      {log.isPending ? (
+        <p>{LOADING_TEXT}</p>
+      ) : log.isError ? (
+        <ErrorBanner message={serverMessage(log.error, UNKNOWN_ERROR_MESSAGE)} />
+      ) : (
+        <AuditLogList entries={log.data.entries ?? []} role="actor" emptyText="You have not acted for anyone in the last 90 days." />
+      )}
+    </section>
   );
 }

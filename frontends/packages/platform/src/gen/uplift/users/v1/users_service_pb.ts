@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/users/v1/users_service.proto.
  */
 export const file_uplift_users_v1_users_service: GenFile = /*@__PURE__*/
-  fileDesc("CiN1cGxpZnQvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxIPdXBsaWZ0LnVzZXJzLnYxIuQBCgRVc2VyEgoKAmlkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRITCgtjYXRlZ29yeV9pZBgEIAEoCRIcChRvcmlnaW5hbF9jYXRlZ29yeV9pZBgFIAEoCRITCgtpc191cGxpZnRlchgGIAEoCBIyCgxiaWxsaW5nX2luZm8YByABKAsyHC51cGxpZnQudXNlcnMudjEuQmlsbGluZ0luZm8SLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjQKC0JpbGxpbmdJbmZvEgwKBHRpZXIYASABKAkSFwoPaXNfbWFudWFsbHlfc2V0GAIgASgIIoIBChFDcmVhdGVVc2VyUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIeChZzdXBwcmVzc193ZWxjb21lX2VtYWlsGAMgASgIEgwKBG5hbWUYBCABKAkSHgoWbWV0cmljc19zaWduX3VwX3NvdXJjZRgFIAEoCSI3ChJDcmVhdGVVc2VyUmVzcG9uc2USCgoCaWQYASABKAkSFQoNc2lnbl9pbl90b2tlbhgCIAEoCSJzChdGaW5pc2hHb29nbGVBdXRoUmVxdWVzdBIMCgRuYW1lGAEgASgJEg0KBWVtYWlsGAIgASgJEhsKE2lkX2Zyb21fZ29vZ2xlX2F1dGgYAyABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgEIAEoCCImChhGaW5pc2hHb29nbGVBdXRoUmVzcG9uc2USCgoCaWQYASABKAkiJQoUUmVzZXRQYXNzd29yZFJlcXVlc3QSDQoFZW1haWwYASABKAkiFwoVUmVzZXRQYXNzd29yZFJlc3BvbnNlIjQKElVwZGF0ZUVtYWlsUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJIiwKE1VwZGF0ZUVtYWlsUmVzcG9uc2USFQoNc2lnbl9pbl90b2tlbhgBIAEoCSIlChJVbnN1YnNjcmliZVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIVChNVbnN1YnNjcmliZVJlc3BvbnNlIiEKDkdldFVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiNgoPR2V0VXNlclJlc3BvbnNlEiMKBHVzZXIYASABKAsyFS51cGxpZnQudXNlcnMudjEuVXNlciIsChlHZXRNZXRyaWNzQ2F0ZWdvcnlSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiTwoaR2V0TWV0cmljc0NhdGVnb3J5UmVzcG9uc2USEwoLY2F0ZWdvcnlfaWQYASABKAkSHAoUb3JpZ2luYWxfY2F0ZWdvcnlfaWQYAiABKAkiRAocU3dpdGNoTWV0cmljc0NhdGVnb3J5UmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJIlIKHVN3aXRjaE1ldHJpY3NDYXRlZ29yeVJlc3BvbnNlEhMKC2NhdGVnb3J5X2lkGAEgASgJEhwKFG9yaWdpbmFsX2NhdGVnb3J5X2lkGAIgASgJIkgKEExpc3RVc2Vyc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiUgoRTGlzdFVzZXJzUmVzcG9uc2USJAoFdXNlcnMYASADKAsyFS51cGxpZnQudXNlcnMudjEuVXNlchIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiTwoXTGlzdE1ldHJpY3NVc2Vyc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiWQoYTGlzdE1ldHJpY3NVc2Vyc1Jlc3BvbnNlEiQKBXVzZXJzGAEgAygLMhUudXBsaWZ0LnVzZXJzLnYxLlVzZXISFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIigKFUdldE1ldHJpY3NVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIj0KFkdldE1ldHJpY3NVc2VyUmVzcG9uc2USIwoEdXNlchgBIAEoCzIVLnVwbGlmdC51c2Vycy52MS5Vc2VyIiQKEURlbGV0ZVVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiFAoSRGVsZXRlVXNlclJlc3BvbnNlIiQKEUdldFByb2ZpbGVSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiRwoSR2V0UHJvZmlsZVJlc3BvbnNlEhMKC2NhdGVnb3J5X2lkGAEgASgJEhwKFG9yaWdpbmFsX2NhdGVnb3J5X2lkGAIgASgJIlYKF0NyZWF0ZU9uYm9hcmRpbmdSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSFQoNb25ib2FyZGluZ19pZBgCIAEoCRITCgtjYXRlZ29yeV9pZBgDIAEoCSJNChhDcmVhdGVPbmJvYXJkaW5nUmVzcG9uc2USEwoLY2F0ZWdvcnlfaWQYASABKAkSHAoUb3JpZ2luYWxfY2F0ZWdvcnlfaWQYAiABKAkytQ8KDFVzZXJzU2VydmljZRJxCgpDcmVhdGVVc2VyEiIudXBsaWZ0LnVzZXJzLnYxLkNyZWF0ZVVzZXJSZXF1ZXN0GiMudXBsaWZ0LnVzZXJzLnYxLkNyZWF0ZVVzZXJSZXNwb25zZSIagtPkkwIUOgEqIg8vaW50ZXJuYWwvdXNlcnMSlAEKEEZpbmlzaEdvb2dsZUF1dGgSKC51cGxpZnQudXNlcnMudjEuRmluaXNoR29vZ2xlQXV0aFJlcXVlc3QaKS51cGxpZnQudXNlcnMudjEuRmluaXNoR29vZ2xlQXV0aFJlc3BvbnNlIiuC0+STAiU6ASoiIC9pbnRlcm5hbC91c2Vycy9maW5pc2hHb29nbGVBdXRoEogBCg1SZXNldFBhc3N3b3JkEiUudXBsaWZ0LnVzZXJzLnYxLlJlc2V0UGFzc3dvcmRSZXF1ZXN0GiYudXBsaWZ0LnVzZXJzLnYxLlJlc2V0UGFzc3dvcmRSZXNwb25zZSIogtPkkwIiOgEqIh0vaW50ZXJuYWwvdXNlcnMvcmVzZXRQYXNzd29yZBKKAQoLVXBkYXRlRW1haWwSIy51cGxpZnQudXNlcnMudjEuVXBkYXRlRW1haWxSZXF1ZXN0GiQudXBsaWZ0LnVzZXJzLnYxLlVwZGF0ZUVtYWlsUmVzcG9uc2UiMILT5JMCKjoBKiIlL2ludGVybmFsL3VzZXJzL3t1c2VyX2lkfS91cGRhdGVFbWFpbBKKAQoLVW5zdWJzY3JpYmUSIy51cGxpZnQudXNlcnMudjEuVW5zdWJzY3JpYmVSZXF1ZXN0GiQudXBsaWZ0LnVzZXJzLnYxLlVuc3Vic2NyaWJlUmVzcG9uc2UiMILT5JMCKjoBKiIlL2ludGVybmFsL3VzZXJzL3t1c2VyX2lkfS91bnN1YnNjcmliZRJ1CgdHZXRVc2VyEh8udXBsaWZ0LnVzZXJzLnYxLkdldFVzZXJSZXF1ZXN0GiAudXBsaWZ0LnVzZXJzLnYxLkdldFVzZXJSZXNwb25zZSIngtPkkwIhYgR1c2VyEhkvaW50ZXJuYWwvdXNlcnMve3VzZXJfaWR9EqABChJHZXRNZXRyaWNzQ2F0ZWdvcnkSKi51cGxpZnQudXNlcnMudjEuR2V0TWV0cmljc0NhdGVnb3J5UmVxdWVzdBorLnVwbGlmdC51c2Vycy52MS5HZXRNZXRyaWNzQ2F0ZWdvcnlSZXNwb25zZSIxgtPkkwIrEikvaW50ZXJuYWwvdXNlcnMve3VzZXJfaWR9L21ldHJpY3NDYXRlZ29yeRKyAQoVU3dpdGNoTWV0cmljc0NhdGVnb3J5Ei0udXBsaWZ0LnVzZXJzLnYxLlN3aXRjaE1ldHJpY3NDYXRlZ29yeVJlcXVlc3QaLi51cGxpZnQudXNlcnMudjEuU3dpdGNoTWV0cmljc0NhdGVnb3J5UmVzcG9uc2UiOoLT5JMCNDoBKiIvL2ludGVybmFsL3VzZXJzL3t1c2VyX2lkfS9zd2l0Y2hNZXRyaWNzQ2F0ZWdvcnkSawoJTGlzdFVzZXJzEiEudXBsaWZ0LnVzZXJzLnYxLkxpc3RVc2Vyc1JlcXVlc3QaIi51cGxpZnQudXNlcnMudjEuTGlzdFVzZXJzUmVzcG9uc2UiF4LT5JMCERIPL2ludGVybmFsL3VzZXJzEocBChBMaXN0TWV0cmljc1VzZXJzEigudXBsaWZ0LnVzZXJzLnYxLkxpc3RNZXRyaWNzVXNlcnNSZXF1ZXN0GikudXBsaWZ0LnVzZXJzLnYxLkxpc3RNZXRyaWNzVXNlcnNSZXNwb25zZSIegtPkkwIYEhYvaW50ZXJuYWwvbWV0cmljc1VzZXJzEpEBCg5HZXRNZXRyaWNzVXNlchImLnVwbGlmdC51c2Vycy52MS5HZXRNZXRyaWNzVXNlclJlcXVlc3QaJy51cGxpZnQudXNlcnMudjEuR2V0TWV0cmljc1VzZXJSZXNwb25zZSIugtPkkwIoYgR1c2VyEiAvaW50ZXJuYWwvbWV0cmljc1VzZXJzL3t1c2VyX2lkfRJ+CgpEZWxldGVVc2VyEiIudXBsaWZ0LnVzZXJzLnYxLkRlbGV0ZVVzZXJSZXF1ZXN0GiMudXBsaWZ0LnVzZXJzLnYxLkRlbGV0ZVVzZXJSZXNwb25zZSIngtPkkwIhKh8vaW50ZXJuYWwvdXNlcnMtYWRtaW4ve3VzZXJfaWR9EoABCgpHZXRQcm9maWxlEiIudXBsaWZ0LnVzZXJzLnYxLkdldFByb2ZpbGVSZXF1ZXN0GiMudXBsaWZ0LnVzZXJzLnYxLkdldFByb2ZpbGVSZXNwb25zZSIpgtPkkwIjEiEvaW50ZXJuYWwvdXNlcnMve3VzZXJfaWR9L3Byb2ZpbGUSmAEKEENyZWF0ZU9uYm9hcmRpbmcSKC51cGxpZnQudXNlcnMudjEuQ3JlYXRlT25ib2FyZGluZ1JlcXVlc3QaKS51cGxpZnQudXNlcnMudjEuQ3JlYXRlT25ib2FyZGluZ1Jlc3BvbnNlIi+C0+STAik6ASoiJC9pbnRlcm5hbC91c2Vycy97dXNlcl9pZH0vb25ib2FyZGluZ0K0AQoTY29tLnVwbGlmdC51c2Vycy52MUIRVXNlcnNTZXJ2aWNlUHJvdG9QAVosdXBsaWZ0LmRldi9wcm90by9nZW4vdXBsaWZ0L3VzZXJzL3YxO3VzZXJzdjGiAgNVVViqAg9VcGxpZnQuVXNlcnMuVjHKAg9VcGxpZnRcVXNlcnNcVjHiAhtVcGxpZnRcVXNlcnNcVjFcR1BCTWV0YWRhdGHqAhFVcGxpZnQ6OlVzZXJzOjpWMWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("CiN1cGxpZnQvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxIPdXBsaWZ0LnVzZXJzLnYxIuQBCgRVc2VyEgoKAmlkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRITCgtjYXRlZ29yeV9pZBgEIAEoCRIcChRvcmlnaW5hbF9jYXRlZ29yeV9pZBgFIAEoCRITCgtpc191cGxpZnRlchgGIAEoCBIyCgxiaWxsaW5nX2luZm8YByABKAsyHC51cGxpZnQudXNlcnMudjEuQmlsbGluZ0luZm8SLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjQKC0JpbGxpbmdJbmZvEgwKBHRpZXIYASABKAkSFwoPaXNfbWFudWFsbHlfc2V0GAIgASgIIoIBChFDcmVhdGVVc2VyUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIeChZzdXBwcmVzc193ZWxjb21lX2VtYWlsGAMgASgIEgwKBG5hbWUYBCABKAkSHgoWbWV0cmljc19zaWduX3VwX3NvdXJjZRgFIAEoCSI3ChJDcmVhdGVVc2VyUmVzcG9uc2USCgoCaWQYASABKAkSFQoNc2lnbl9pbl90b2tlbhgCIAEoCSJzChdGaW5pc2hHb29nbGVBdXRoUmVxdWVzdBIMCgRuYW1lGAEgASgJEg0KBWVtYWlsGAIgASgJEhsKE2lkX2Zyb21fZ29vZ2xlX2F1dGgYAyABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgEIAEoCCImChhGaW5pc2hHb29nbGVBdXRoUmVzcG9uc2USCgoCaWQYASABKAkiJQoUUmVzZXRQYXNzd29yZFJlcXVlc3QSDQoFZW1haWwYASABKAkiFwoVUmVzZXRQYXNzd29yZFJlc3BvbnNlIjQKElVwZGF0ZUVtYWlsUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJIiwKE1VwZGF0ZUVtYWlsUmVzcG9uc2USFQoNc2lnbl9pbl90b2tlbhgBIAEoCSIlChJVbnN1YnNjcmliZVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIVChNVbnN1YnNjcmliZVJlc3BvbnNlIiEKDkdldFVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiNgoPR2V0VXNlclJlc3BvbnNlEiMKBHVzZXIYASABKAsyFS51cGxpZnQudXNlcnMudjEuVXNlciIsChlHZXRNZXRyaWNzQ2F0ZWdvcnlSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiTwoaR2V0TWV0cmljc0NhdGVnb3J5UmVzcG9uc2USEwoLY2F0ZWdvcnlfaWQYASABKAkSHAoUb3JpZ2luYWxfY2F0ZWdvcnlfaWQYAiABKAkiRAocU3dpdGNoTWV0cmljc0NhdGVnb3J5UmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJIlIKHVN3aXRjaE1ldHJpY3NDYXRlZ29yeVJlc3BvbnNlEhMKC2NhdGVnb3J5X2lkGAEgASgJEhwKFG9yaWdpbmFsX2NhdGVnb3J5X2lkGAIgASgJIkgKEExpc3RVc2Vyc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiUgoRTGlzdFVzZXJzUmVzcG9uc2USJAoFdXNlcnMYASADKAsyFS51cGxpZnQudXNlcnMudjEuVXNlchIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiTwoXTGlzdE1ldHJpY3NVc2Vyc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiWQoYTGlzdE1ldHJpY3NVc2Vyc1Jlc3BvbnNlEiQKBXVzZXJzGAEgAygLMhUudXBsaWZ0LnVzZXJzLnYxLlVzZXISFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIigKFUdldE1ldHJpY3NVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIj0KFkdldE1ldHJpY3NVc2VyUmVzcG9uc2USIwoEdXNlchgBIAEoCzIVLnVwbGlmdC51c2Vycy52MS5Vc2VyIiQKEURlbGV0ZVVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiFAoSRGVsZXRlVXNlclJlc3BvbnNlIiQKEUdldFByb2ZpbGVSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiRwoSR2V0UHJvZmlsZVJlc3BvbnNlEhMKC2NhdGVnb3J5X2lkGAEgASgJEhwKFG9yaWdpbmFsX2NhdGVnb3J5X2lkGAIgASgJIlYKF0NyZWF0ZU9uYm9hcmRpbmdSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSFQoNb25ib2FyZGluZ19pZBgCIAEoCRITCgtjYXRlZ29yeV9pZBgDIAEoCSJNChhDcmVhdGVPbmJvYXJkaW5nUmVzcG9uc2USEwoLY2F0ZWdvcnlfaWQYASABKAkSHAoUb3JpZ2luYWxfY2F0ZWdvcnlfaWQYAiABKAkiNAoTTGlzdEF1ZGl0TG9nUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEgwKBHJvbGUYAiABKAkiwwEKDUF1ZGl0TG9nRW50cnkSEAoIYWN0b3JfaWQYASABKAkSEwoLYWN0b3JfZW1haWwYAiABKAkSEAoIb3duZXJfaWQYAyABKAkSEwoLb3duZXJfZW1haWwYBCABKAkSEwoLY2F0ZWdvcnlfaWQYBSABKAkSDgoGYWN0aW9uGAYgASgJEg4KBmRldGFpbBgHIAEoCRIvCgtjcmVhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiRwoUTGlzdEF1ZGl0TG9nUmVzcG9uc2USLwoHZW50cmllcxgBIAMoCzIeLnVwbGlmdC51c2Vycy52MS5BdWRpdExvZ0VudHJ5Mr8QCgxVc2Vyc1NlcnZpY2UScQoKQ3JlYXRlVXNlchIiLnVwbGlmdC51c2Vycy52MS5DcmVhdGVVc2VyUmVxdWVzdBojLnVwbGlmdC51c2Vycy52MS5DcmVhdGVVc2VyUmVzcG9uc2UiGoLT5JMCFDoBKiIPL2ludGVybmFsL3VzZXJzEpQBChBGaW5pc2hHb29nbGVBdXRoEigudXBsaWZ0LnVzZXJzLnYxLkZpbmlzaEdvb2dsZUF1dGhSZXF1ZXN0GikudXBsaWZ0LnVzZXJzLnYxLkZpbmlzaEdvb2dsZUF1dGhSZXNwb25zZSIrgtPkkwIlOgEqIiAvaW50ZXJuYWwvdXNlcnMvZmluaXNoR29vZ2xlQXV0aBKIAQoNUmVzZXRQYXNzd29yZBIlLnVwbGlmdC51c2Vycy52MS5SZXNldFBhc3N3b3JkUmVxdWVzdBomLnVwbGlmdC51c2Vycy52MS5SZXNldFBhc3N3b3JkUmVzcG9uc2UiKILT5JMCIjoBKiIdL2ludGVybmFsL3VzZXJzL3Jlc2V0UGFzc3dvcmQSigEKC1VwZGF0ZUVtYWlsEiMudXBsaWZ0LnVzZXJzLnYxLlVwZGF0ZUVtYWlsUmVxdWVzdBokLnVwbGlmdC51c2Vycy52MS5VcGRhdGVFbWFpbFJlc3BvbnNlIjCC0+STAio6ASoiJS9pbnRlcm5hbC91c2Vycy97dXNlcl9pZH0vdXBkYXRlRW1haWwSigEKC1Vuc3Vic2NyaWJlEiMudXBsaWZ0LnVzZXJzLnYxLlVuc3Vic2NyaWJlUmVxdWVzdBokLnVwbGlmdC51c2Vycy52MS5VbnN1YnNjcmliZVJlc3BvbnNlIjCC0+STAio6ASoiJS9pbnRlcm5hbC91c2Vycy97dXNlcl9pZH0vdW5zdWJzY3JpYmUShwEKDExpc3RBdWRpdExvZxIkLnVwbGlmdC51c2Vycy52MS5MaXN0QXVkaXRMb2dSZXF1ZXN0GiUudXBsaWZ0LnVzZXJzLnYxLkxpc3RBdWRpdExvZ1Jlc3BvbnNlIiqC0+STAiQSIi9pbnRlcm5hbC91c2Vycy97dXNlcl9pZH0vYXVkaXRMb2cSdQoHR2V0VXNlchIfLnVwbGlmdC51c2Vycy52MS5HZXRVc2VyUmVxdWVzdBogLnVwbGlmdC51c2Vycy52MS5HZXRVc2VyUmVzcG9uc2UiJ4LT5JMCIWIEdXNlchIZL2ludGVybmFsL3VzZXJzL3t1c2VyX2lkfRKgAQoSR2V0TWV0cmljc0NhdGVnb3J5EioudXBsaWZ0LnVzZXJzLnYxLkdldE1ldHJpY3NDYXRlZ29yeVJlcXVlc3QaKy51cGxpZnQudXNlcnMudjEuR2V0TWV0cmljc0NhdGVnb3J5UmVzcG9uc2UiMYLT5JMCKxIpL2ludGVybmFsL3VzZXJzL3t1c2VyX2lkfS9tZXRyaWNzQ2F0ZWdvcnkSsgEKFVN3aXRjaE1ldHJpY3NDYXRlZ29yeRItLnVwbGlmdC51c2Vycy52MS5Td2l0Y2hNZXRyaWNzQ2F0ZWdvcnlSZXF1ZXN0Gi4udXBsaWZ0LnVzZXJzLnYxLlN3aXRjaE1ldHJpY3NDYXRlZ29yeVJlc3BvbnNlIjqC0+STAjQ6ASoiLy9pbnRlcm5hbC91c2Vycy97dXNlcl9pZH0vc3dpdGNoTWV0cmljc0NhdGVnb3J5EmsKCUxpc3RVc2VycxIhLnVwbGlmdC51c2Vycy52MS5MaXN0VXNlcnNSZXF1ZXN0GiIudXBsaWZ0LnVzZXJzLnYxLkxpc3RVc2Vyc1Jlc3BvbnNlIheC0+STAhESDy9pbnRlcm5hbC91c2VycxKHAQoQTGlzdE1ldHJpY3NVc2VycxIoLnVwbGlmdC51c2Vycy52MS5MaXN0TWV0cmljc1VzZXJzUmVxdWVzdBopLnVwbGlmdC51c2Vycy52MS5MaXN0TWV0cmljc1VzZXJzUmVzcG9uc2UiHoLT5JMCGBIWL2ludGVybmFsL21ldHJpY3NVc2VycxKRAQoOR2V0TWV0cmljc1VzZXISJi51cGxpZnQudXNlcnMudjEuR2V0TWV0cmljc1VzZXJSZXF1ZXN0GicudXBsaWZ0LnVzZXJzLnYxLkdldE1ldHJpY3NVc2VyUmVzcG9uc2UiLoLT5JMCKGIEdXNlchIgL2ludGVybmFsL21ldHJpY3NVc2Vycy97dXNlcl9pZH0SfgoKRGVsZXRlVXNlchIiLnVwbGlmdC51c2Vycy52MS5EZWxldGVVc2VyUmVxdWVzdBojLnVwbGlmdC51c2Vycy52MS5EZWxldGVVc2VyUmVzcG9uc2UiJ4LT5JMCISofL2ludGVybmFsL3VzZXJzLWFkbWluL3t1c2VyX2lkfRKAAQoKR2V0UHJvZmlsZRIiLnVwbGlmdC51c2Vycy52MS5HZXRQcm9maWxlUmVxdWVzdBojLnVwbGlmdC51c2Vycy52MS5HZXRQcm9maWxlUmVzcG9uc2UiKYLT5JMCIxIhL2ludGVybmFsL3VzZXJzL3t1c2VyX2lkfS9wcm9maWxlEpgBChBDcmVhdGVPbmJvYXJkaW5nEigudXBsaWZ0LnVzZXJzLnYxLkNyZWF0ZU9uYm9hcmRpbmdSZXF1ZXN0GikudXBsaWZ0LnVzZXJzLnYxLkNyZWF0ZU9uYm9hcmRpbmdSZXNwb25zZSIvgtPkkwIpOgEqIiQvaW50ZXJuYWwvdXNlcnMve3VzZXJfaWR9L29uYm9hcmRpbmdCtAEKE2NvbS51cGxpZnQudXNlcnMudjFCEVVzZXJzU2VydmljZVByb3RvUAFaLHVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC91c2Vycy92MTt1c2Vyc3YxogIDVVVYqgIPVXBsaWZ0LlVzZXJzLlYxygIPVXBsaWZ0XFVzZXJzXFYx4gIbVXBsaWZ0XFVzZXJzXFYxXEdQQk1ldGFkYXRh6gIRVXBsaWZ0OjpVc2Vyczo6VjFiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * User is a store owner's account as stored by Uplift.
@@ -1286,6 +1286,205 @@ export const CreateOnboardingResponseSchema: GenMessage<CreateOnboardingResponse
   messageDesc(file_uplift_users_v1_users_service, 29);
 
 /**
+ * ListAuditLogRequest names whose log to read and from which side.
+ *
+ * @generated from message uplift.users.v1.ListAuditLogRequest
+ */
+export type ListAuditLogRequest = Message<"uplift.users.v1.ListAuditLogRequest"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * "subject" (default): actions taken on behalf of user_id; "actor":
+   * actions user_id took on behalf of others.
+   *
+   * @generated from field: string role = 2;
+   */
+  role: string;
+};
+
+/**
+ * ListAuditLogRequest names whose log to read and from which side.
+ *
+ * @generated from message uplift.users.v1.ListAuditLogRequest
+ */
+export type ListAuditLogRequestJson = {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId?: string;
+
+  /**
+   * "subject" (default): actions taken on behalf of user_id; "actor":
+   * actions user_id took on behalf of others.
+   *
+   * @generated from field: string role = 2;
+   */
+  role?: string;
+};
+
+/**
+ * Describes the message uplift.users.v1.ListAuditLogRequest.
+ * Use `create(ListAuditLogRequestSchema)` to create a new message.
+ */
+export const ListAuditLogRequestSchema: GenMessage<ListAuditLogRequest, {jsonType: ListAuditLogRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_users_v1_users_service, 30);
+
+/**
+ * AuditLogEntry is one action taken on behalf of someone.
+ *
+ * @generated from message uplift.users.v1.AuditLogEntry
+ */
+export type AuditLogEntry = Message<"uplift.users.v1.AuditLogEntry"> & {
+  /**
+   * Who acted, and their email (empty once they are deleted).
+   *
+   * @generated from field: string actor_id = 1;
+   */
+  actorId: string;
+
+  /**
+   * @generated from field: string actor_email = 2;
+   */
+  actorEmail: string;
+
+  /**
+   * For whom, and their email (empty once they are deleted).
+   *
+   * @generated from field: string owner_id = 3;
+   */
+  ownerId: string;
+
+  /**
+   * @generated from field: string owner_email = 4;
+   */
+  ownerEmail: string;
+
+  /**
+   * The business acted in, when there is one.
+   *
+   * @generated from field: string category_id = 5;
+   */
+  categoryId: string;
+
+  /**
+   * What was done, e.g. "switch_metrics_category", "UpdateLabel", "set_billing".
+   *
+   * @generated from field: string action = 6;
+   */
+  action: string;
+
+  /**
+   * Free text, e.g. the tier set.
+   *
+   * @generated from field: string detail = 7;
+   */
+  detail: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp create_time = 8;
+   */
+  createTime?: Timestamp | undefined;
+};
+
+/**
+ * AuditLogEntry is one action taken on behalf of someone.
+ *
+ * @generated from message uplift.users.v1.AuditLogEntry
+ */
+export type AuditLogEntryJson = {
+  /**
+   * Who acted, and their email (empty once they are deleted).
+   *
+   * @generated from field: string actor_id = 1;
+   */
+  actorId?: string;
+
+  /**
+   * @generated from field: string actor_email = 2;
+   */
+  actorEmail?: string;
+
+  /**
+   * For whom, and their email (empty once they are deleted).
+   *
+   * @generated from field: string owner_id = 3;
+   */
+  ownerId?: string;
+
+  /**
+   * @generated from field: string owner_email = 4;
+   */
+  ownerEmail?: string;
+
+  /**
+   * The business acted in, when there is one.
+   *
+   * @generated from field: string category_id = 5;
+   */
+  categoryId?: string;
+
+  /**
+   * What was done, e.g. "switch_metrics_category", "UpdateLabel", "set_billing".
+   *
+   * @generated from field: string action = 6;
+   */
+  action?: string;
+
+  /**
+   * Free text, e.g. the tier set.
+   *
+   * @generated from field: string detail = 7;
+   */
+  detail?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp create_time = 8;
+   */
+  createTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.users.v1.AuditLogEntry.
+ * Use `create(AuditLogEntrySchema)` to create a new message.
+ */
+export const AuditLogEntrySchema: GenMessage<AuditLogEntry, {jsonType: AuditLogEntryJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_users_v1_users_service, 31);
+
+/**
+ * ListAuditLogResponse is the log, newest first.
+ *
+ * @generated from message uplift.users.v1.ListAuditLogResponse
+ */
+export type ListAuditLogResponse = Message<"uplift.users.v1.ListAuditLogResponse"> & {
+  /**
+   * @generated from field: repeated uplift.users.v1.AuditLogEntry entries = 1;
+   */
+  entries: AuditLogEntry[];
+};
+
+/**
+ * ListAuditLogResponse is the log, newest first.
+ *
+ * @generated from message uplift.users.v1.ListAuditLogResponse
+ */
+export type ListAuditLogResponseJson = {
+  /**
+   * @generated from field: repeated uplift.users.v1.AuditLogEntry entries = 1;
+   */
+  entries?: AuditLogEntryJson[];
+};
+
+/**
+ * Describes the message uplift.users.v1.ListAuditLogResponse.
+ * Use `create(ListAuditLogResponseSchema)` to create a new message.
+ */
+export const ListAuditLogResponseSchema: GenMessage<ListAuditLogResponse, {jsonType: ListAuditLogResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_users_v1_users_service, 32);
+
+/**
  * UsersService owns accounts: the Firebase identity, the stored user record,
  * the profile that links a user to the business category they see, acting on
  * behalf of another user, and the admin views of users.
@@ -1343,6 +1542,20 @@ export const UsersService: GenService<{
     methodKind: "unary";
     input: typeof UnsubscribeRequestSchema;
     output: typeof UnsubscribeResponseSchema;
+  },
+  /**
+   * ListAuditLog returns the audit log of the last 90 days for user_id:
+   * with role "subject" (the default) what others did on their behalf (an
+   * uplifter viewing as them, an admin changing their account or billing);
+   * with role "actor" what user_id did on behalf of others. A user reads
+   * only their own log; admins read anyone's. Newest first, at most 200.
+   *
+   * @generated from rpc uplift.users.v1.UsersService.ListAuditLog
+   */
+  listAuditLog: {
+    methodKind: "unary";
+    input: typeof ListAuditLogRequestSchema;
+    output: typeof ListAuditLogResponseSchema;
   },
   /**
    * GetUser returns the stored user. A user reads only themselves; uplifters
