@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { INVALID_ENV_MESSAGE, parseEnv, type RawEnv } from './env';
+import { INVALID_ENV_MESSAGE, parseEnv, SERVER_ONLY_SETTING_MESSAGE, SERVER_ONLY_SETTINGS, type RawEnv } from './env';
 
 const complete: RawEnv = {
   firebaseApiKey: 'key',
@@ -96,5 +96,18 @@ describe('parseEnv', () => {
     expect(env.marketingUrl).toBe('https://example.com');
     expect(env.supportUrl).toBe('mailto:support@uplift.dev');
     expect(parseEnv({ ...complete, supportUrl: 'https://help.example.com' }).supportUrl).toBe('https://help.example.com');
+  });
+
+  it('throws when client code reads a server-only setting, even if one was passed in (spec section 5)', () => {
+    const env = parseEnv({ ...complete, stripeSecretKey: 'sk_live_should_never_be_here' }) as unknown as Record<string, unknown>;
+    for (const name of SERVER_ONLY_SETTINGS) {
+      expect(() => env[name]).toThrow(`${SERVER_ONLY_SETTING_MESSAGE}: ${name}`);
+    }
+    // The client's own settings read as before, and copying the settings never reads a secret.
+    expect(env.chatAppId).toBe('chat');
+    expect(Object.keys({ ...env })).not.toContain('stripeSecretKey');
+    const unvalidated = parseEnv({ skipEnvValidation: 'true', stripeSecretKey: 'sk_live_x' });
+    expect(Object.keys({ ...unvalidated })).not.toContain('stripeSecretKey');
+    expect(() => (unvalidated as unknown as Record<string, unknown>).stripeSecretKey).toThrow(SERVER_ONLY_SETTING_MESSAGE);
   });
 });

@@ -41,6 +41,37 @@ export interface Env extends RequiredEnv {
 
 export const INVALID_ENV_MESSAGE = 'Invalid environment variables';
 
+/**
+ * Settings only the servers hold (secrets). They are never sent to the
+ * browser; reading one in client code is a bug, and it throws at once rather
+ * than quietly reading undefined (spec section 5).
+ */
+export const SERVER_ONLY_SETTINGS = [
+  'stripeSecretKey',
+  'stripeWebhookSecret',
+  'firebaseServiceAccount',
+  'llmApiKey',
+  'shopifyApiSecret',
+  'unsubscribeSecret',
+] as const;
+
+export const SERVER_ONLY_SETTING_MESSAGE = '❌ Attempted to access a server-side environment variable on the client';
+
+/** Wraps the client's settings so a server-only one cannot be read. */
+function guardServerOnly<T extends object>(env: T): T {
+  const serverOnly = new Set<string>(SERVER_ONLY_SETTINGS);
+  // Never kept, even when validation is skipped and raw settings pass through.
+  const clean = Object.fromEntries(Object.entries(env).filter(([key]) => !serverOnly.has(key))) as T;
+  return new Proxy(clean, {
+    get(target, property, receiver) {
+      if (typeof property === 'string' && serverOnly.has(property)) {
+        throw new Error(`${SERVER_ONLY_SETTING_MESSAGE}: ${property}`);
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
 const REMOTE_PORTS: Record<RemoteName, number> = {
   home: 3001,
   analytics: 3002,
@@ -89,7 +120,7 @@ export function parseEnv(raw: RawEnv): Env {
   }
   const remote = (name: RemoteName, value: string | undefined) =>
     nonEmpty(value) ?? `http://localhost:${REMOTE_PORTS[name]}/remoteEntry.js`;
-  return {
+  return guardServerOnly({
     ...requiredEnv,
     local: raw.local === 'true',
     authEmulatorUrl: nonEmpty(raw.authEmulatorUrl),
@@ -102,7 +133,7 @@ export function parseEnv(raw: RawEnv): Env {
       connections: remote('connections', raw.remoteConnectionsUrl),
       account: remote('account', raw.remoteAccountUrl),
     },
-  };
+  });
 }
 
 declare global {

@@ -10,7 +10,7 @@ import {
   type SessionUser,
 } from '@uplift/platform';
 import { createAuthActions, type AuthActions } from '../lib/auth-actions';
-import { clearRefreshTokenCookie } from '../lib/cookies';
+import { clearRefreshTokenCookie, setRefreshTokenCookie } from '../lib/cookies';
 import { createPasswordReset, type PasswordReset } from '../lib/password-reset';
 import { syncToken } from '../lib/token-sync';
 import { createAccountSecurity } from '../lib/totp';
@@ -47,6 +47,7 @@ export function AuthProvider({ auth, tokenSyncUrl, children }: AuthProviderProps
         void syncToken(tokenSyncUrl, null);
         return;
       }
+      setRefreshTokenCookie(user.refreshToken);
       try {
         // Forced refresh on every change, so claims (e.g. uplifter) are current.
         const result = await user.getIdTokenResult(true);
@@ -59,7 +60,9 @@ export function AuthProvider({ auth, tokenSyncUrl, children }: AuthProviderProps
     });
     // Firebase renews the token hourly; keep the store in step without forcing a refresh.
     const stopToken = onIdTokenChanged(auth, async (user) => {
-      if (user) tokenStore.set(await user.getIdToken());
+      if (!user) return;
+      setRefreshTokenCookie(user.refreshToken);
+      tokenStore.set(await user.getIdToken());
     });
     return () => {
       stopState();
