@@ -11,5 +11,6 @@ export default createConfig({
     './App': './src/app/routes.tsx',
     './Ideas': './src/app/ideas-routes.tsx',
     './WebsiteScore': './src/app/website-score-routes.tsx',
+    './Studio': './src/app/studio-routes.tsx',
   },
 });

@@ -41,11 +41,12 @@ test('a visitor who scored their site and signs up lands with it saved and revie
   );
 });
 
-test('?product= is kept through sign-up while there is no product studio', async ({ page }) => {
+test('?product= is kept through sign-up and opens the product studio on that product', async ({ page }) => {
   await openSignedOut(page, '/?product=gid%3A%2F%2Fshopify%2FProduct%2F42');
   await signUpThroughUi(page, freshEmail('product'), PASSWORD);
-  await expect(page).toHaveURL(/product=gid/);
-  expect(await page.evaluate(() => sessionStorage.getItem('pendingProduct'))).toBe('gid://shopify/Product/42');
+  await expect(page).toHaveURL(/\/studio\?product=gid%3A%2F%2Fshopify%2FProduct%2F42$/);
+  await expect(page.getByRole('heading', { name: 'Product studio', level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => sessionStorage.getItem('pendingProduct'))).toBeNull();
 });
 
 test('a page that fails with an HTTP status shows the status and status text', async ({ page }) => {

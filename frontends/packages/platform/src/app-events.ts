@@ -14,3 +14,16 @@ export function onOpenBusinessProfile(listener: () => void): () => void {
   window.addEventListener(OPEN_BUSINESS_PROFILE_EVENT, listener);
   return () => window.removeEventListener(OPEN_BUSINESS_PROFILE_EVENT, listener);
 }
+
+export const OPEN_UPGRADE_PLAN_EVENT = 'uplift:open-upgrade-plan';
+
+/** Asks the shell to open the Upgrade plan dialog (e.g. the studio's free-plan limit). */
+export function openUpgradePlan(): void {
+  window.dispatchEvent(new CustomEvent(OPEN_UPGRADE_PLAN_EVENT));
+}
+
+/** For the shell: calls `listener` whenever a remote asks; returns the unsubscribe. */
+export function onOpenUpgradePlan(listener: () => void): () => void {
+  window.addEventListener(OPEN_UPGRADE_PLAN_EVENT, listener);
+  return () => window.removeEventListener(OPEN_UPGRADE_PLAN_EVENT, listener);
+}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { onOpenBusinessProfile, Toaster, useSession } from '@uplift/platform';
+import { onOpenBusinessProfile, onOpenUpgradePlan, Toaster, useSession } from '@uplift/platform';
 import { TopBar } from '../components/layout/top-bar';
 import { AccountSettingsDialog } from '../features/account-settings/components/account-settings-dialog';
 import { AuthControls } from '../features/auth';
@@ -31,6 +31,7 @@ export function Layout() {
   });
   // Remotes (e.g. Home's empty state) ask for the dialog with a DOM event; they cannot import the shell.
   useEffect(() => onOpenBusinessProfile(() => setBusinessProfileOpen(true)), []);
+  useEffect(() => onOpenUpgradePlan(() => setUpgradeOpen(true)), []);
 
   const { pathname, search } = useLocation();
 

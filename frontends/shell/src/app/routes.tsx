@@ -22,6 +22,7 @@ export function AppRoutes() {
         {/* Home's other pages; exposed separately so each keeps relative routes under its prefix. */}
         <Route path="ideas/*" element={<RemoteModule remote="home" module="./Ideas" />} />
         <Route path="website-score/*" element={<RemoteModule remote="home" module="./WebsiteScore" />} />
+        <Route path="studio/*" element={<RemoteModule remote="home" module="./Studio" />} />
         <Route path="analytics/*" element={<RemoteModule remote="analytics" module="./App" />} />
         <Route path="connections/*" element={<RemoteModule remote="connections" module="./App" />} />
         <Route path="logout" element={<LogoutRoute />} />

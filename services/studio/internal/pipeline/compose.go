@@ -37,26 +37,27 @@ func Trim(mask *image.Gray) (image.Rectangle, error) {
 }
 
 // Cutout is the product on a transparent background: the photo's own
-// colours with the mask as alpha, trimmed to the product and, if its longer
-// side exceeds maxSide, scaled down to it.
+// colours with the mask as alpha, in the photo's own frame (so it lines up
+// with the photo in the before/after view and in the owner's other tools)
+// and, if its longer side exceeds maxSide, scaled down to it.
 func Cutout(img *image.NRGBA, mask *image.Gray, maxSide int) (*image.NRGBA, error) {
-	box, err := Trim(mask)
-	if err != nil {
+	if _, err := Trim(mask); err != nil {
 		return nil, err
 	}
-	out := image.NewNRGBA(image.Rect(0, 0, box.Dx(), box.Dy()))
-	for y := 0; y < box.Dy(); y++ {
-		src := img.Pix[(box.Min.Y+y)*img.Stride+box.Min.X*4:]
-		m := mask.Pix[(box.Min.Y+y)*mask.Stride+box.Min.X:]
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	out := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		src := img.Pix[y*img.Stride:]
+		m := mask.Pix[y*mask.Stride:]
 		dst := out.Pix[y*out.Stride:]
-		for x := 0; x < box.Dx(); x++ {
+		for x := 0; x < w; x++ {
 			copy(dst[x*4:x*4+3], src[x*4:x*4+3])
 			dst[x*4+3] = m[x]
 		}
 	}
-	if s := max(box.Dx(), box.Dy()); s > maxSide {
+	if s := max(w, h); s > maxSide {
 		k := float64(maxSide) / float64(s)
-		out = imaging.Resize(out, max(1, int(math.Round(float64(box.Dx())*k))), max(1, int(math.Round(float64(box.Dy())*k))), Filter)
+		out = imaging.Resize(out, max(1, int(math.Round(float64(w)*k))), max(1, int(math.Round(float64(h)*k))), Filter)
 	}
 	return out, nil
 }

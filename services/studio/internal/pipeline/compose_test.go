@@ -112,30 +112,32 @@ func TestStudioWithoutProduct(t *testing.T) {
 	}
 }
 
-func TestCutoutIsTrimmedTransparentAndCapped(t *testing.T) {
+func TestCutoutIsTransparentInThePhotosFrameAndCapped(t *testing.T) {
 	img, truth := testphotos.Generate(testphotos.Scene{Shape: "bottle", Backdrop: "plain"}, 400)
 	cut, err := pipeline.Cutout(img, truth, domain.MaxCutoutSide)
 	if err != nil {
 		t.Fatal(err)
 	}
-	box, _ := pipeline.Trim(truth)
-	if cut.Rect.Dx() != box.Dx() || cut.Rect.Dy() != box.Dy() {
-		t.Fatalf("cut %v, box %v", cut.Rect, box)
+	if cut.Rect != img.Rect {
+		t.Fatalf("cut %v, photo %v", cut.Rect, img.Rect)
 	}
 	// transparent where the mask is empty, the photo's own colour where full
 	for y := 0; y < cut.Rect.Dy(); y++ {
 		for x := 0; x < cut.Rect.Dx(); x++ {
-			m := truth.GrayAt(box.Min.X+x, box.Min.Y+y).Y
+			m := truth.GrayAt(x, y).Y
 			c := cut.NRGBAAt(x, y)
-			s := img.NRGBAAt(box.Min.X+x, box.Min.Y+y)
+			s := img.NRGBAAt(x, y)
 			if c.A != m || (m == 255 && (c.R != s.R || c.G != s.G || c.B != s.B)) {
 				t.Fatalf("(%d,%d): cut %v, mask %d, photo %v", x, y, c, m, s)
 			}
 		}
 	}
 	small, err := pipeline.Cutout(img, truth, 100)
-	if err != nil || max(small.Rect.Dx(), small.Rect.Dy()) != 100 {
+	if err != nil || small.Rect.Dx() != 100 || small.Rect.Dy() != 100 {
 		t.Fatalf("capped cut-out %v, %v", small.Rect, err)
+	}
+	if _, err := pipeline.Cutout(img, image.NewGray(img.Rect), 100); err != pipeline.ErrNoProduct {
+		t.Fatalf("empty mask: %v", err)
 	}
 }
 

@@ -40,6 +40,14 @@ export const categoryKeys = {
     [...categoryKeys.storeData(categoryId), 'topProducts', from, to, limit] as const,
   dailyReport: (categoryId: string) => [...categoryKeys.storeData(categoryId), 'dailyReport'] as const,
   connections: (categoryId: string) => [...categoryKeys.detail(categoryId), 'connections'] as const,
+  /** The product image studio: its gallery, plan and previews. */
+  studio: (categoryId: string) => [...categoryKeys.detail(categoryId), 'studio'] as const,
+  studioJobs: (categoryId: string) => [...categoryKeys.studio(categoryId), 'jobs'] as const,
+  studioPlan: (categoryId: string) => [...categoryKeys.studio(categoryId), 'plan'] as const,
+  studioResultPreview: (categoryId: string, resultId: string) =>
+    [...categoryKeys.studio(categoryId), 'resultPreview', resultId] as const,
+  studioImagePreview: (categoryId: string, imageId: string) =>
+    [...categoryKeys.studio(categoryId), 'imagePreview', imageId] as const,
 };
 
 export const websiteScoreKeys = {

@@ -82,6 +82,21 @@ export type {
   ReportMetricJson,
 } from '../gen/uplift/stores/v1/stores_service_pb';
 
+// The product image studio; image bytes travel as base64 strings.
+export type {
+  CreateJobRequestJson as CreateStudioJobRequestJson,
+  CreateJobResponseJson as CreateStudioJobResponseJson,
+  DownloadResultResponseJson as DownloadStudioResultResponseJson,
+  GetImagePreviewResponseJson as GetStudioImagePreviewResponseJson,
+  GetResultPreviewResponseJson as GetStudioResultPreviewResponseJson,
+  GetStudioPlanResponseJson,
+  ImageJson as StudioImageJson,
+  JobJson as StudioJobJson,
+  ListJobsResponseJson as ListStudioJobsResponseJson,
+  ResultJson as StudioResultJson,
+  UploadImageResponseJson as UploadStudioImageResponseJson,
+} from '../gen/uplift/studio/v1/studio_service_pb';
+
 /**
  * The tiers endpoint answers with the map itself (the gateway's response_body
  * is `tiers`), keyed by tier id.

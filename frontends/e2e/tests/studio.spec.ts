@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { emulatorSignIn, freshEmail, gatewayUrl, makeAdmin, openSignedOut, PASSWORD, signUpThroughUi } from './support';
+
+/** A generated product photo: a red mug on light paper with a hard cast shadow. */
+const MUG = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'mug.jpg');
+
+async function uploadMug(page: Page) {
+  await page.getByLabel('Upload a product photo (JPEG, PNG or WebP, up to 25 MB)').setInputFiles(MUG);
+  await expect(page.getByText('Selected: mug')).toBeVisible();
+}
+
+/** Waits for the gallery card of a tool to be done (the worker runs the real model). */
+async function doneCard(page: Page, name: string) {
+  const card = page.getByRole('article', { name }).first();
+  await expect(card.getByText('Done', { exact: true })).toBeVisible({ timeout: 60_000 });
+  return card;
+}
+
+test('a paying owner removes a background, compares before and after, and downloads the cut-out', async ({ page }) => {
+  test.setTimeout(120_000);
+  const email = freshEmail('studio-pro');
+  await openSignedOut(page);
+  await signUpThroughUi(page, email, PASSWORD);
+  // Pro by hand (manual billing, as an admin sets it): there is no screen for it.
+  const { uid } = await emulatorSignIn(page, email, PASSWORD);
+  await makeAdmin(page, uid);
+  const { idToken } = await emulatorSignIn(page, email, PASSWORD);
+  const response = await page.request.post(`${gatewayUrl}/internal/metricsUsers/setBilling`, {
+    headers: { Authorization: `Bearer ${idToken}` },
+    data: { userId: uid, tier: 'pro' },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+
+  await page.goto('/studio');
+  await expect(page.getByRole('heading', { name: 'Product studio', level: 1 })).toBeVisible();
+  // The plan arrives from billing's event in a moment.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText('Your plan downloads without limit, at full resolution.')).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+
+  await uploadMug(page);
+  await page.getByRole('button', { name: 'Remove background' }).click();
+  const card = await doneCard(page, 'Background removed: mug');
+  await expect(card.getByRole('img', { name: 'After: the background removed' })).toBeVisible();
+  await expect(card.getByRole('img', { name: 'Before: the original photo' })).toBeVisible();
+  await card.getByRole('slider', { name: 'Before / after' }).fill('20');
+  await expect(card.getByText('Preview with a watermark')).toHaveCount(0);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: 'Download PNG' }).click()]);
+  expect(download.suggestedFilename()).toBe('mug-cutout.png');
+});
+
+test('the free plan previews with a watermark, downloads three results a month, then offers the upgrade', async ({ page }) => {
+  test.setTimeout(150_000);
+  await openSignedOut(page);
+  await signUpThroughUi(page, freshEmail('studio-free'), PASSWORD);
+  await page.goto('/studio');
+  await expect(page.getByText(/Free plan: preview every tool on a watermarked image and download 3 results a month\. 3 downloads left this month\./)).toBeVisible();
+
+  await uploadMug(page);
+  await page.getByRole('button', { name: 'Channel presets' }).click();
+  const card = await doneCard(page, 'Channel presets: mug');
+  await expect(card.getByRole('img', { name: 'Amazon main image preview' })).toBeVisible();
+
+  for (const preset of ['Shopify product', 'Instagram square', 'Story']) {
+    const tile = card.getByRole('listitem').filter({ hasText: preset });
+    const [download] = await Promise.all([page.waitForEvent('download'), tile.getByRole('button', { name: 'Download JPEG' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^mug-.*\.jpg$/);
+  }
+  await expect(page.getByText('0 downloads left this month.')).toBeVisible();
+
+  const fourth = card.getByRole('listitem').filter({ hasText: 'Facebook/Google feed' });
+  await fourth.getByRole('button', { name: 'Download WebP' }).click();
+  await expect(fourth.getByRole('alert')).toContainText('The free plan includes 3 downloads a month');
+  await fourth.getByRole('button', { name: 'Upgrade plan' }).click();
+  await expect(page.getByRole('dialog', { name: 'Upgrade plan' })).toBeVisible();
+});
+
+test('a file that is not a photo is refused with a clear message', async ({ page }) => {
+  await openSignedOut(page);
+  await signUpThroughUi(page, freshEmail('studio-bad'), PASSWORD);
+  await page.goto('/studio');
+  await page
+    .getByLabel('Upload a product photo (JPEG, PNG or WebP, up to 25 MB)')
+    .setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('this is not a photo') });
+  await expect(page.getByRole('alert')).toHaveText('Upload a JPEG, PNG or WebP photo.');
+});

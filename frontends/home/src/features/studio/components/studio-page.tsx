@@ -1,0 +1,189 @@
+import { useState, type ChangeEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import {
+  Button,
+  ErrorBanner,
+  openUpgradePlan,
+  serverMessage,
+  Spinner,
+  useCategoryId,
+  useCreateStudioJob,
+  usePageTitle,
+  useSession,
+  useStudioJobs,
+  useStudioPlan,
+  useUploadStudioImage,
+  type GetStudioPlanResponseJson,
+  type StudioImageJson,
+} from '@uplift/platform';
+import { precheck, toBase64 } from '../lib/files';
+import { Gallery } from './gallery';
+
+/** The product image studio (`/studio`, `/studio?product=<id>`). */
+export function StudioPage() {
+  usePageTitle('Product studio');
+  const session = useSession();
+  return (
+    <main className="u-page">
+      <h1>Product studio</h1>
+      {session.status === 'signedIn' ? <Studio /> : <p>Sign in to use the product studio.</p>}
+    </main>
+  );
+}
+
+function Studio() {
+  const { categoryId, isPending } = useCategoryId();
+  const [params] = useSearchParams();
+  const product = params.get('product');
+  const plan = useStudioPlan(categoryId);
+  if (isPending || !categoryId) {
+    return (
+      <p>
+        <Spinner /> Loading…
+      </p>
+    );
+  }
+  return (
+    <>
+      <p>
+        Remove the background from a product photo, put it on a clean studio backdrop, and size it for every
+        channel. Your product&apos;s own pixels are never changed.
+      </p>
+      {plan.data && <PlanNote plan={plan.data} />}
+      {product && (
+        <p className="u-note">
+          Opening a product from your catalogue is not available yet. Upload the product&apos;s photo below.
+        </p>
+      )}
+      <Workbench categoryId={categoryId} />
+      <Gallery categoryId={categoryId} paid={Boolean(plan.data?.paid)} />
+    </>
+  );
+}
+
+function PlanNote({ plan }: { plan: GetStudioPlanResponseJson }) {
+  if (plan.paid) {
+    return <p className="u-note">Your plan downloads without limit, at full resolution.</p>;
+  }
+  const left = plan.downloadsLeft ?? 0;
+  return (
+    <div className="u-note" role="status">
+      <p>
+        Free plan: preview every tool on a watermarked image and download {plan.downloadsPerMonth ?? 3} results a
+        month. {left === 1 ? '1 download' : `${left} downloads`} left this month.
+      </p>
+      <Button variant="secondary" onClick={openUpgradePlan}>
+        Upgrade for unlimited downloads
+      </Button>
+    </div>
+  );
+}
+
+const BACKDROPS = [
+  { value: 'white', label: 'White' },
+  { value: 'grey', label: 'Light grey' },
+  { value: 'color', label: 'Colour' },
+];
+
+const TOOLS = [
+  { kind: 'cutout', label: 'Remove background' },
+  { kind: 'studio', label: 'Studio image' },
+  { kind: 'presets', label: 'Channel presets' },
+] as const;
+
+function Workbench({ categoryId }: { categoryId: string }) {
+  const upload = useUploadStudioImage();
+  const createJob = useCreateStudioJob();
+  const jobs = useStudioJobs(categoryId);
+  const [image, setImage] = useState<StudioImageJson | undefined>();
+  const [problem, setProblem] = useState<string | null>(null);
+  const [backdrop, setBackdrop] = useState('white');
+  const [color, setColor] = useState('#e8f0ff');
+
+  const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    const refused = precheck(file);
+    setProblem(refused);
+    if (refused) return;
+    try {
+      const res = await upload.mutateAsync({ categoryId, filename: file.name, contentBase64: await toBase64(file) });
+      setImage(res.image);
+    } catch (error) {
+      setProblem(serverMessage(error, 'The photo could not be uploaded. Please try again.'));
+    }
+  };
+
+  const run = (kind: string) => {
+    if (!image?.id) return;
+    createJob.mutate({ categoryId, body: { imageId: image.id, kind, backdrop, color: backdrop === 'color' ? color : '' } });
+  };
+
+  // The photos already in the gallery can be used again without uploading.
+  const earlier = new Map<string, StudioImageJson>();
+  for (const j of jobs.data?.jobs ?? []) if (j.image?.id) earlier.set(j.image.id, j.image);
+
+  return (
+    <section className="u-card" aria-labelledby="studio-photo">
+      <h2 id="studio-photo">1. Pick a product photo</h2>
+      <label className="u-field">
+        <span>Upload a product photo (JPEG, PNG or WebP, up to 25 MB)</span>
+        <input type="file" accept="image/jpeg,image/png,image/webp" onChange={onFile} disabled={upload.isPending} />
+      </label>
+      {upload.isPending && (
+        <p>
+          <Spinner /> Uploading…
+        </p>
+      )}
+      <ErrorBanner message={problem} />
+      {earlier.size > 0 && (
+        <label className="u-field">
+          <span>Or use a photo from your gallery</span>
+          <select
+            className="u-input"
+            value={image?.id ?? ''}
+            onChange={(e) => setImage(earlier.get(e.target.value))}
+          >
+            <option value="">Choose a photo</option>
+            {[...earlier.values()].map((img) => (
+              <option key={img.id} value={img.id}>
+                {img.filename} ({img.width}×{img.height})
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {image && (
+        <p>
+          Selected: <strong>{image.filename}</strong> ({image.width}×{image.height})
+        </p>
+      )}
+      <h2>2. Choose a tool</h2>
+      <fieldset className="u-field">
+        <legend>Backdrop for studio images and presets</legend>
+        {BACKDROPS.map(({ value, label }) => (
+          <label key={value} style={{ marginRight: '1rem' }}>
+            <input type="radio" name="backdrop" value={value} checked={backdrop === value} onChange={() => setBackdrop(value)} />{' '}
+            {label}
+          </label>
+        ))}
+        {backdrop === 'color' && (
+          <label>
+            <span className="u-sr-only">Backdrop colour</span>
+            <input type="color" value={color} onChange={(e) => setColor(e.target.value || '#ffffff')} />
+          </label>
+        )}
+      </fieldset>
+      <p className="u-muted">The Amazon main image is always on pure white, as Amazon requires.</p>
+      <div style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap' }}>
+        {TOOLS.map((t) => (
+          <Button key={t.kind} onClick={() => run(t.kind)} disabled={!image || createJob.isPending}>
+            {t.label}
+          </Button>
+        ))}
+      </div>
+      {createJob.isError && <ErrorBanner message={serverMessage(createJob.error, 'The tool could not start. Please try again.')} />}
+    </section>
+  );
+}

@@ -1,0 +1,40 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { http } from '../http/client';
+import { categoryPath } from './category-path';
+import { categoryKeys } from './query-keys';
+import type { GetStudioImagePreviewResponseJson, UploadStudioImageResponseJson } from './types';
+
+/** The studio's upload limits (the server enforces them too). */
+export const STUDIO_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+export const STUDIO_UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+
+/** POST .../studio/images: stores a photo; a wrong type or size answers 400 with a message. */
+export function uploadStudioImage(categoryId: string, filename: string, contentBase64: string): Promise<UploadStudioImageResponseJson> {
+  return http.post<UploadStudioImageResponseJson>(categoryPath(categoryId, 'studio/images'), { filename, content: contentBase64 });
+}
+
+export function useUploadStudioImage() {
+  return useMutation({
+    mutationFn: ({ categoryId, filename, contentBase64 }: { categoryId: string; filename: string; contentBase64: string }) =>
+      uploadStudioImage(categoryId, filename, contentBase64),
+    // The page shows the server's message beside the picker.
+    meta: { toast: false },
+  });
+}
+
+/** GET .../studio/images/{imageId}/preview: the photo, reduced, for the before/after view. */
+export function getStudioImagePreview(categoryId: string, imageId: string): Promise<GetStudioImagePreviewResponseJson> {
+  return http.get<GetStudioImagePreviewResponseJson>(categoryPath(categoryId, `studio/images/${encodeURIComponent(imageId)}/preview`));
+}
+
+export function getStudioImagePreviewQueryOptions(categoryId: string, imageId: string) {
+  return queryOptions({
+    queryKey: categoryKeys.studioImagePreview(categoryId, imageId),
+    queryFn: () => getStudioImagePreview(categoryId, imageId),
+    staleTime: Infinity,
+  });
+}
+
+export function useStudioImagePreview(categoryId: string | undefined, imageId: string | undefined) {
+  return useQuery({ ...getStudioImagePreviewQueryOptions(categoryId ?? '', imageId ?? ''), enabled: Boolean(categoryId && imageId) });
+}
