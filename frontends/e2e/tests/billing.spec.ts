@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { emulatorSignIn, freshEmail, gatewayUrl, makeAdmin, openSignedOut, PASSWORD, signUpThroughUi } from './support';
+import { freshEmail, openSignedOut, PASSWORD, setTierByHand, signUpThroughUi } from './support';
 
 /** Opens the Upgrade plan dialog from the avatar menu. */
 async function openUpgradeDialog(page: Page) {
@@ -51,15 +51,7 @@ test("a manually billed user sees only that tier and 'Contact us'", async ({ pag
   await openSignedOut(page);
   await signUpThroughUi(page, email, PASSWORD);
 
-  // Set-up with no screen: make the user an admin, sign in again for a token with the claim, set billing by hand.
-  const { uid } = await emulatorSignIn(page, email, PASSWORD);
-  await makeAdmin(page, uid);
-  const { idToken } = await emulatorSignIn(page, email, PASSWORD);
-  const response = await page.request.post(`${gatewayUrl}/internal/metricsUsers/setBilling`, {
-    headers: { Authorization: `Bearer ${idToken}` },
-    data: { userId: uid, tier: 'pro' },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
+  await setTierByHand(page, email, PASSWORD, 'pro');
 
   await expect(async () => {
     await page.reload();

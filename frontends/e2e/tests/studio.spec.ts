@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { emulatorSignIn, freshEmail, gatewayUrl, makeAdmin, openSignedOut, PASSWORD, signUpThroughUi } from './support';
+import { freshEmail, openSignedOut, PASSWORD, setTierByHand, signUpThroughUi } from './support';
 
 /** A generated product photo: a red mug on light paper with a hard cast shadow. */
 const MUG = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'mug.jpg');
@@ -23,15 +23,7 @@ test('a paying owner removes a background, compares before and after, and downlo
   const email = freshEmail('studio-pro');
   await openSignedOut(page);
   await signUpThroughUi(page, email, PASSWORD);
-  // Pro by hand (manual billing, as an admin sets it): there is no screen for it.
-  const { uid } = await emulatorSignIn(page, email, PASSWORD);
-  await makeAdmin(page, uid);
-  const { idToken } = await emulatorSignIn(page, email, PASSWORD);
-  const response = await page.request.post(`${gatewayUrl}/internal/metricsUsers/setBilling`, {
-    headers: { Authorization: `Bearer ${idToken}` },
-    data: { userId: uid, tier: 'pro' },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
+  await setTierByHand(page, email, PASSWORD, 'pro');
 
   await page.goto('/studio');
   await expect(page.getByRole('heading', { name: 'Product studio', level: 1 })).toBeVisible();

@@ -73,6 +73,22 @@ export async function makeAdmin(page: Page, uid: string): Promise<void> {
   expect(response.ok(), await response.text()).toBe(true);
 }
 
+/**
+ * Sets a user's tier by hand (manual billing), as an admin would; there is no
+ * screen for it. The user is made an admin and signs in again for a token with
+ * the claim.
+ */
+export async function setTierByHand(page: Page, email: string, password: string, tier: string): Promise<void> {
+  const { uid } = await emulatorSignIn(page, email, password);
+  await makeAdmin(page, uid);
+  const { idToken } = await emulatorSignIn(page, email, password);
+  const response = await page.request.post(`${gatewayUrl}/internal/metricsUsers/setBilling`, {
+    headers: { Authorization: `Bearer ${idToken}` },
+    data: { userId: uid, tier },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
 /** The Shopify simulator of the local stack (its control API seeds shops). */
 export const simUrl = (process.env.UPLIFT_SHOPIFY_SIM_URL || 'http://127.0.0.1:9300').replace(/\/$/, '');
 
