@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureHttp, SessionProvider, type UserJson } from '@uplift/platform';
+import { configureHttp, getAuditLogQueryOptions, SessionProvider, type UserJson } from '@uplift/platform';
 import { DashboardPage } from '../../dashboard/components/dashboard-page';
 import * as browser from '../lib/browser';
 import { isActingOnBehalf } from '../lib/on-behalf';
@@ -29,6 +29,8 @@ function withProviders(node: React.ReactNode, user?: UserJson) {
   // Fresh forever: the seeded user must not be refetched (that would use up the mocked responses).
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   if (user) client.setQueryData(['users', 'me'], user);
+  // The dashboard's own actions list (the audit log) has its own tests.
+  client.setQueryData(getAuditLogQueryOptions('me', 'actor').queryKey, { entries: [] });
   render(
     <QueryClientProvider client={client}>
       <SessionProvider
