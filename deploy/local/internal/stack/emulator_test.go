@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -33,6 +34,10 @@ func identityToolkit(t *testing.T, port int, method string, body any) int {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		t.Logf("%s answered %d: %s", method, resp.StatusCode, b)
+	}
 	return resp.StatusCode
 }
 

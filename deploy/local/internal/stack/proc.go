@@ -39,6 +39,9 @@ type proc struct {
 	say     func(format string, args ...any)
 	// grace is how long stop waits after SIGTERM before SIGKILL.
 	grace time.Duration
+	// beforeStop, when set, runs before the SIGTERM, while the process
+	// still serves (the Auth emulator saves its accounts then).
+	beforeStop func()
 
 	mu       sync.Mutex
 	cmd      *exec.Cmd
@@ -57,7 +60,7 @@ func (s *Stack) start(name string, env []string, dir string, argv ...string) (*p
 		logPath: filepath.Join(s.LogDir, name+".log"),
 		pidPath: filepath.Join(s.StateDir, "pids", name+".pid"),
 		say:     s.say, grace: 10 * time.Second,
-		stopCh:  make(chan struct{}), firstExit: make(chan struct{}), done: make(chan struct{}),
+		stopCh: make(chan struct{}), firstExit: make(chan struct{}), done: make(chan struct{}),
 	}
 	if err := os.MkdirAll(filepath.Dir(p.pidPath), 0o755); err != nil {
 		return nil, err
@@ -98,7 +101,10 @@ func (p *proc) launch(first bool) error {
 		return fmt.Errorf("start %s: %w", p.name, err)
 	}
 	p.cmd = cmd
-	_ = os.WriteFile(p.pidPath, []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o644)
+	// Written whole and renamed into place: a reader never sees it empty.
+	if tmp := p.pidPath + ".tmp"; os.WriteFile(tmp, []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o644) == nil {
+		_ = os.Rename(tmp, p.pidPath)
+	}
 	return nil
 }
 
@@ -203,6 +209,9 @@ func (p *proc) stop() {
 	close(p.stopCh)
 	pgid := p.cmd.Process.Pid
 	p.mu.Unlock()
+	if p.beforeStop != nil {
+		p.beforeStop()
+	}
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
 	select {
 	case <-p.done:

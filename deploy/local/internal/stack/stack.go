@@ -7,6 +7,7 @@
 package stack
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -334,15 +335,44 @@ func (s *Stack) startEmulator(ctx context.Context) error {
 		return err
 	}
 	data := filepath.Join(s.StateDir, "firebase-auth")
+	// The emulator finds its hub through a locator file in the temp folder,
+	// keyed by project only: with a second stack running (a test's, `make
+	// chaos`), the export on exit would read the other stack's accounts.
+	// A temp folder per stack keeps each emulator to its own hub.
+	tmp := filepath.Join(s.StateDir, "firebase-tmp")
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return err
+	}
 	dir := filepath.Join(s.Root, "deploy", "local")
-	p, err := s.start("firebase-auth-emulator", []string{"NO_UPDATE_NOTIFIER=1", "FIREBASE_CLI_DISABLE_UPDATE_CHECK=true"}, dir,
+	p, err := s.start("firebase-auth-emulator", []string{"NO_UPDATE_NOTIFIER=1", "FIREBASE_CLI_DISABLE_UPDATE_CHECK=true", "TMPDIR=" + tmp}, dir,
 		filepath.Join(dir, "node_modules", ".bin", "firebase"), "emulators:start", "--only", "auth", "--project", FirebaseProject,
 		"--config", config, "--import", data, "--export-on-exit", data)
 	if err != nil {
 		return err
 	}
 	p.grace = time.Minute // the export on exit must not be cut short
+	// The export on exit (SIGTERM) was seen to save the project's config
+	// but not its accounts; asking the hub for the export while the
+	// emulator still serves, and waiting for its answer, saves both.
+	p.beforeStop = func() { s.exportEmulator(data) }
 	return s.waitFor(ctx, p, "Firebase Auth emulator", 90*time.Second, httpOK("http://"+addr(s.Ports.AuthEmulator)+"/"))
+}
+
+// exportEmulator asks the emulator hub to save the accounts into dir and
+// waits for it to finish; a failure is said, not fatal (the export on exit
+// still tries).
+func (s *Stack) exportEmulator(dir string) {
+	body, _ := json.Marshal(map[string]string{"path": dir, "initiatedBy": "devstack"})
+	client := &http.Client{Timeout: 30 * time.Second}
+	resp, err := client.Post("http://"+addr(s.Ports.EmulatorHub)+"/_admin/export", "application/json", bytes.NewReader(body))
+	if err != nil {
+		s.say("firebase     could not save the emulator's accounts: %v", err)
+		return
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		s.say("firebase     could not save the emulator's accounts: hub answered %s", resp.Status)
+	}
 }
 
 // writeFirebaseConfig writes the emulator's firebase.json with the stack's

@@ -76,7 +76,22 @@ func TestAKilledProcessIsRestarted(t *testing.T) {
 	}
 	bystanderPID := readPID(t, s, "bystander")
 
+	logPath := filepath.Join(s.LogDir, "victim.log")
+	// runsLogged waits until the victim's log shows n runs: a restarted
+	// victim is alive a moment before its echo reaches the log, and one
+	// killed in that moment never writes it.
+	runsLogged := func(n int) string {
+		t.Helper()
+		var log []byte
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if log, err = os.ReadFile(logPath); err == nil && strings.Count(string(log), "run\n") >= n {
+				break
+			}
+		}
+		return string(log)
+	}
 	for round := 1; round <= 3; round++ {
+		runsLogged(round)
 		old := readPID(t, s, "victim")
 		if !alive(old) {
 			t.Fatalf("round %d: victim pid %d is not running", round, old)
@@ -110,14 +125,11 @@ func TestAKilledProcessIsRestarted(t *testing.T) {
 			t.Errorf("the terminal was not told %q; it got:\n%s", want, out)
 		}
 	}
-	log, err := os.ReadFile(filepath.Join(s.LogDir, "victim.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(string(log), "run\n"); n != 4 {
+	log := runsLogged(4)
+	if n := strings.Count(log, "run\n"); n != 4 {
 		t.Errorf("the log kept %d runs, want all 4 (appended on restart):\n%s", n, log)
 	}
-	if !strings.Contains(string(log), "devstack: victim exited (signal: killed); restarting") {
+	if !strings.Contains(log, "devstack: victim exited (signal: killed); restarting") {
 		t.Errorf("the restart is not in the process's own log:\n%s", log)
 	}
 
