@@ -647,4 +647,3 @@ func (a *App) Unsubscribe(ctx context.Context, userID string) error {
 	_, err := a.repo.UnsubscribeOwnedBy(ctx, userID)
 	return err
 }
-

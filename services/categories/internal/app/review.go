@@ -92,12 +92,10 @@ func (a *App) RunReview(ctx context.Context, req ReviewRequest) error {
 	if analysis.Review.SiteURL == "" {
 		analysis.Review.SiteURL = rep.SiteURL
 	}
-	var weekly *domain.WeeklyReview
-	if rep.Week != "" {
-		w := domain.NewWeeklyReview(cat, rep.ID, rep.Week, analysis, previous)
-		weekly = &w
-	}
-	done, err := a.repo.FinishReview(ctx, cat.ID, rep.ID, analysis, weekly)
+	// Always offered: the repository publishes it only when the report is
+	// (or became, while it ran) the week's review.
+	weekly := domain.NewWeeklyReview(cat, rep.ID, rep.Week, analysis, previous)
+	done, err := a.repo.FinishReview(ctx, cat.ID, rep.ID, analysis, &weekly)
 	if err != nil {
 		return err
 	}

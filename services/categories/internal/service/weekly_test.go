@@ -269,3 +269,47 @@ func TestDailyReportWithoutDataOncePerDay(t *testing.T) {
 		t.Fatalf("report without data = %v", ev)
 	}
 }
+
+// TestWeeklyReviewAdoptsAReviewUnderWay: on Monday morning a review the
+// owner started is still running; the week's review is that one (not a
+// new one replacing it), and it announces the week when it is done.
+func TestWeeklyReviewAdoptsAReviewUnderWay(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	gate := make(chan struct{})
+	h.analyzer.mu.Lock()
+	h.analyzer.gate = gate
+	h.analyzer.mu.Unlock()
+	cat, tok := h.owner(t)
+	site := goodSite
+	if _, err := h.client.UpdateContentGenerationParams(as(tok), &categoriesv1.UpdateContentGenerationParamsRequest{CategoryId: cat, SiteUrl: &site}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var ready []*eventsv1.WeeklyReviewReady
+	sub, err := h.nc.Subscribe(events.SubjectWeeklyReviewReady, func(m *nats.Msg) {
+		var ev eventsv1.WeeklyReviewReady
+		if proto.Unmarshal(m.Data, &ev) == nil && ev.GetCategoryId() == cat {
+			mu.Lock()
+			ready = append(ready, &ev)
+			mu.Unlock()
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	monday := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
+	a := app.New(postgres.New(h.db), h.analyzer, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), app.Options{}).
+		WithClock(func() time.Time { return monday })
+	if n, err := a.StartDueWeeklyReviews(context.Background()); err != nil || n != 1 {
+		t.Fatalf("started %d, %v", n, err)
+	}
+	var reports int
+	_ = h.db.QueryRow(context.Background(), `SELECT count(*) FROM reports WHERE category_id = $1`, cat).Scan(&reports)
+	if reports != 1 {
+		t.Fatalf("%d reports: the review under way was replaced", reports)
+	}
+	close(gate)
+	eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(ready) == 1 && ready[0].GetWeek() == "2026-11-16" })
+}

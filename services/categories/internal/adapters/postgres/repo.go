@@ -439,8 +439,14 @@ func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a d
 				return err
 			}
 		}
-		if weekly != nil {
-			if err := events.Enqueue(ctx, tx, events.SubjectWeeklyReviewReady, toProtoWeekly(*weekly, a.Ideas, ideaIDs)); err != nil {
+		var week string
+		if err := tx.QueryRow(ctx, `SELECT coalesce(week::text, '') FROM reports WHERE id = $1`, reportID).Scan(&week); err != nil {
+			return err
+		}
+		if weekly != nil && week != "" {
+			w := *weekly
+			w.Week = week
+			if err := events.Enqueue(ctx, tx, events.SubjectWeeklyReviewReady, toProtoWeekly(w, a.Ideas, ideaIDs)); err != nil {
 				return err
 			}
 		}
@@ -499,13 +505,29 @@ func (r Repo) StartWeeklyReview(ctx context.Context, categoryID, week string, ne
 		if c.SiteURL == "" || c.DisableWeeklyEmail {
 			return nil
 		}
+		// A review of the same site already under way (the owner just saved
+		// it) becomes the week's, rather than being replaced by a new one.
+		var latestID, latestSite, latestStatus string
+		err = tx.QueryRow(ctx, `SELECT id, site_url, status FROM reports WHERE category_id = $1 ORDER BY created_at DESC, id LIMIT 1`,
+			categoryID).Scan(&latestID, &latestSite, &latestStatus)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		adopt := latestStatus == string(domain.StatusGenerating) && latestSite == c.SiteURL
 		rep := newReport(c)
+		if adopt {
+			rep.ID = latestID
+		}
 		tag, err := tx.Exec(ctx, `INSERT INTO weekly_reviews (category_id, week, report_id) VALUES ($1, $2::date, $3)
 			ON CONFLICT DO NOTHING`, categoryID, week, rep.ID)
 		if err != nil || tag.RowsAffected() == 0 {
 			return err
 		}
 		started = true
+		if adopt {
+			_, err := tx.Exec(ctx, `UPDATE reports SET week = $2::date WHERE id = $1 AND week IS NULL`, rep.ID, week)
+			return err
+		}
 		return applyEffects(ctx, tx, c, domain.Effects{NewReport: rep})
 	})
 	return started, err
