@@ -112,6 +112,7 @@ a { color: inherit; }
 .account-settings { display: grid; gap: 1rem; }
 .account-settings__row { display: flex; align-items: center; justify-content: space-between; gap: 1rem; flex-wrap: wrap; }
 .account-settings__row dt { font-weight: 600; } .account-settings__row dd { margin: 0; flex: 1; overflow-wrap: anywhere; }
+.account-settings__row dd.account-settings__actions { display: contents; }
 .totp__qr { display: block; width: 12rem; height: 12rem; image-rendering: pixelated; }
 .totp__secret { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
 .owners { list-style: none; padding: 0; display: grid; gap: .5rem; }

@@ -32,6 +32,8 @@ export function EmailRow({ userId, email }: { userId: string; email: string }) {
     <div className="account-settings__row">
       <dt>Email</dt>
       <dd>{email}</dd>
+      {/* Only dt and dd may sit in a definition list's row: the controls go in a dd of their own. */}
+      <dd className="account-settings__actions">
       {!editing && (
         <Button variant="secondary" onClick={() => setEditing(true)}>
           Edit
@@ -59,6 +61,7 @@ export function EmailRow({ userId, email }: { userId: string; email: string }) {
           </Button>
         </form>
       )}
+      </dd>
     </div>
   );
 }

@@ -7,6 +7,8 @@ export function PasswordRow({ email }: { email: string }) {
     <div className="account-settings__row">
       <dt>Password</dt>
       <dd>••••••••</dd>
+      {/* Only dt and dd may sit in a definition list's row: the controls go in a dd of their own. */}
+      <dd className="account-settings__actions">
       <Button variant="secondary" loading={reset.isPending} disabled={!email} onClick={() => reset.mutate(email)}>
         Reset password
       </Button>
@@ -16,6 +18,7 @@ export function PasswordRow({ email }: { email: string }) {
         </p>
       )}
       <ErrorBanner message={reset.isError && serverMessage(reset.error, UNKNOWN_ERROR_MESSAGE)} style={{ width: '100%' }} />
+      </dd>
     </div>
   );
 }

@@ -74,6 +74,8 @@ export function TwoStepRow() {
     <div className="account-settings__row">
       <dt>Two-step sign-in</dt>
       <dd>{enabled ? 'On' : 'Off'}</dd>
+      {/* Only dt and dd may sit in a definition list's row: the controls go in a dd of their own. */}
+      <dd className="account-settings__actions">
       {!enabled && !enrollment && (
         <Button variant="secondary" loading={busy} onClick={() => void start()}>
           Set up two-step sign-in
@@ -108,6 +110,7 @@ export function TwoStepRow() {
           </Button>
         </form>
       )}
+      </dd>
     </div>
   );
 }

@@ -21,8 +21,24 @@ export function AvatarMenu({ user, onOpenAccountSettings, onOpenUpgradePlan, onO
 
   useEffect(() => {
     if (!open) return;
+    // The WAI-ARIA menu pattern: arrows, Home and End move between the items.
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
+      if (event.key === 'Escape') {
+        setOpen(false);
+        return;
+      }
+      const items = [...(rootRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+      if (items.length === 0) return;
+      const at = items.indexOf(document.activeElement as HTMLElement);
+      const next =
+        event.key === 'ArrowDown' ? (at + 1) % items.length
+        : event.key === 'ArrowUp' ? (at <= 0 ? items.length - 1 : at - 1)
+        : event.key === 'Home' ? 0
+        : event.key === 'End' ? items.length - 1
+        : null;
+      if (next === null) return;
+      event.preventDefault();
+      items[next]!.focus();
     };
     const onPointerDown = (event: MouseEvent) => {
       if (!rootRef.current?.contains(event.target as Node)) setOpen(false);

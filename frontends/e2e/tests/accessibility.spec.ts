@@ -1,0 +1,115 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
+
+/**
+ * Accessibility (issue 11): axe finds no serious or critical violation on
+ * Home, Analytics, Connections, the website-score page and every dialog, and
+ * the main flows work with the keyboard alone.
+ */
+const demoStoreUrl = process.env.UPLIFT_DEMO_STORE_URL || 'http://127.0.0.1:9400/';
+
+async function expectNoSeriousViolations(page: Page, what: string, include?: string): Promise<void> {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious, `${what}: serious or critical axe violations`).toEqual([]);
+}
+
+async function openMenuDialog(page: Page, item: string) {
+  await page.getByRole('button', { name: 'Open account menu' }).click();
+  await page.getByRole('menuitem', { name: item }).click();
+  const dialog = page.getByRole('dialog', { name: item === 'Upgrade plan' ? /plan/i : item });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test('signed out: the website-score page and the sign dialogs', async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.goto(`/website-score?url=${encodeURIComponent(demoStoreUrl)}`);
+  await expect(page.getByRole('region', { name: /^Score for / })).toBeVisible({ timeout: 45_000 });
+  await expectNoSeriousViolations(page, 'website score');
+
+  await openSignedOut(page);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('dialog', { name: 'Sign in' })).toBeVisible();
+  await expectNoSeriousViolations(page, 'Sign in dialog', '[role="dialog"]');
+  await page.getByRole('button', { name: 'First time here?' }).click();
+  await expect(page.getByRole('dialog', { name: 'Sign up' })).toBeVisible();
+  await expectNoSeriousViolations(page, 'Sign up dialog', '[role="dialog"]');
+  await page.getByRole('button', { name: 'Already have an account?' }).click();
+  await page.getByRole('button', { name: 'Forgot password?' }).click();
+  await expect(page.getByRole('dialog', { name: 'Reset password' })).toBeVisible();
+  await expectNoSeriousViolations(page, 'Reset password dialog', '[role="dialog"]');
+});
+
+test('signed in: Home, Analytics, Connections and every menu dialog', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openSignedOut(page);
+  await signUpThroughUi(page, freshEmail('a11y'), PASSWORD);
+  await expectNoSeriousViolations(page, 'Home');
+  await page.goto('/analytics');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expectNoSeriousViolations(page, 'Analytics');
+  await page.goto('/connections');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expectNoSeriousViolations(page, 'Connections');
+
+  for (const item of ['Account Settings', 'Business profile', 'Upgrade plan']) {
+    const dialog = await openMenuDialog(page, item);
+    await page.waitForLoadState('networkidle');
+    await expectNoSeriousViolations(page, `${item} dialog`, '[role="dialog"]');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  }
+});
+
+test('keyboard only: sign up, open the Business profile, save, close with Escape', async ({ page }) => {
+  test.setTimeout(60_000);
+  await openSignedOut(page);
+  // Tab to 'Sign in' and open it with Enter.
+  const signIn = page.getByRole('button', { name: 'Sign in' });
+  for (let i = 0; i < 10 && !(await signIn.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab');
+  }
+  await expect(signIn).toBeFocused();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Sign in' });
+  await expect(dialog).toBeVisible();
+  // Focus moved into the dialog; Tab reaches the toggle to Sign up.
+  const toggle = dialog.getByRole('button', { name: 'First time here?' });
+  for (let i = 0; i < 12 && !(await toggle.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab');
+  }
+  await expect(toggle).toBeFocused();
+  await page.keyboard.press('Enter');
+  const signUp = page.getByRole('dialog', { name: 'Sign up' });
+  const email = signUp.getByLabel('Email');
+  for (let i = 0; i < 12 && !(await email.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab');
+  }
+  await expect(email).toBeFocused();
+  await page.keyboard.type(freshEmail('keyboard'));
+  await page.keyboard.press('Tab');
+  await expect(signUp.getByLabel('Password')).toBeFocused();
+  await page.keyboard.type(PASSWORD);
+  await page.keyboard.press('Enter');
+  const menu = page.getByRole('button', { name: 'Open account menu' });
+  await expect(menu).toBeVisible();
+
+  await menu.focus();
+  await page.keyboard.press('Enter');
+  const item = page.getByRole('menuitem', { name: 'Business profile' });
+  for (let i = 0; i < 8 && !(await item.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  await expect(item).toBeFocused();
+  await page.keyboard.press('Enter');
+  const profile = page.getByRole('dialog', { name: 'Business profile' });
+  await expect(profile.getByRole('textbox', { name: 'Name' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(profile).toBeHidden();
+});
