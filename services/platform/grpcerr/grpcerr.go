@@ -64,6 +64,12 @@ func Internal(ctx context.Context, log *slog.Logger, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return status.Error(codes.DeadlineExceeded, "request took too long")
 	}
+	// A service this one depends on is down or restarting: say so (the
+	// gateway answers 503 with Retry-After), as the service itself would.
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Unavailable {
+		log.WarnContext(ctx, "a service this call needs is unavailable", "err", err)
+		return status.Error(codes.Unavailable, "The service is temporarily unavailable. Please try again.")
+	}
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) && (strings.HasPrefix(pg.Code, "22") || pg.Code == "54000") {
 		log.WarnContext(ctx, "request value refused by the database", "err", err)

@@ -45,3 +45,16 @@ func TestInternalMapsDatabaseValueErrorsToInvalidArgument(t *testing.T) {
 		}
 	}
 }
+
+// A dependency that is down (a categories restart behind the studio's or
+// the stores' access check) is 503 for the caller, not a 500.
+func TestInternalPassesOnAnUnavailableDependency(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	down := fmt.Errorf("check access: %w", status.Error(codes.Unavailable, "connection refused"))
+	if got := status.Code(Internal(context.Background(), log, down)); got != codes.Unavailable {
+		t.Fatalf("an unavailable dependency became %s, want Unavailable", got)
+	}
+	if got := status.Code(Internal(context.Background(), log, errors.New("boom"))); got != codes.Internal {
+		t.Fatalf("a plain failure became %s, want Internal", got)
+	}
+}

@@ -220,9 +220,6 @@ func (s *Server) toStatus(ctx context.Context, err error) error {
 	case errors.Is(err, domain.ErrBadWebhook):
 		return status.Error(codes.Unauthenticated, "The webhook signature does not verify.")
 	}
-	if st, ok := status.FromError(err); ok && st.Code() == codes.Unavailable {
-		return status.Error(codes.Unavailable, "The service is temporarily unavailable. Please try again.")
-	}
 	return grpcerr.Internal(ctx, s.Log, err)
 }
 
