@@ -1,46 +1,35 @@
-// Package categories asks the categories service whether the caller may act
-// on a category, forwarding the caller's own bearer token: the categories
-// service owns that rule (the owner, or an uplifter on their behalf), and
-// the stores service holds no power of its own over categories.
+// Package categories is app.Access through the categories service
+// (platform/categoryaccess), with its refusals as the stores service's
+// errors: the categories service owns who may act on a category.
 package categories
 
 import (
 	"context"
+	"errors"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 
-	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
-
+	"uplift.dev/platform/categoryaccess"
 	"uplift.dev/stores/internal/domain"
 )
 
 // Access implements app.Access.
 type Access struct {
-	Client categoriesv1.CategoriesServiceClient
+	checker categoryaccess.Checker
 }
 
 // New returns Access over conn.
 func New(conn grpc.ClientConnInterface) Access {
-	return Access{Client: categoriesv1.NewCategoriesServiceClient(conn)}
+	return Access{checker: categoryaccess.New(conn)}
 }
 
-// Check reads the category's label as the caller: allowed callers get it,
-// others get the categories service's own refusal.
+// Check implements app.Access.
 func (a Access) Check(ctx context.Context, categoryID string) error {
-	md, _ := metadata.FromIncomingContext(ctx)
-	if v := md.Get("authorization"); len(v) > 0 {
-		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", v[0])
-	}
-	_, err := a.Client.GetLabel(ctx, &categoriesv1.GetLabelRequest{CategoryId: categoryID})
-	switch status.Code(err) {
-	case codes.OK:
-		return nil
-	case codes.NotFound:
+	err := a.checker.Check(ctx, categoryID)
+	switch {
+	case errors.Is(err, categoryaccess.ErrNotFound):
 		return domain.ErrNotFound
-	case codes.PermissionDenied, codes.Unauthenticated:
+	case errors.Is(err, categoryaccess.ErrPermissionDenied):
 		return domain.ErrPermissionDenied
 	}
 	return err
