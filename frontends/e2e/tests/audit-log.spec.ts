@@ -31,7 +31,10 @@ test('the owner sees who acted for them; the uplifter sees what they did', async
     env: process.env,
     stdio: 'pipe',
   });
+  // /logout lands on / once the sign-out is done; going on before that
+  // interrupted the sign-out and left the owner signed in (seen in CI).
   await page.goto('/logout');
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await signIn(page, uplifterEmail);
 
   await page.goto('/dashboard');
