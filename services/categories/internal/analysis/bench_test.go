@@ -6,11 +6,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime/metrics"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"uplift.dev/platform/benchmem"
 )
 
 // reviewTarget is the bound for one page's review, whatever slow
@@ -91,7 +92,7 @@ func BenchmarkReview20PageStore(b *testing.B) {
 	srv, paths := benchStore(b, "")
 	ctx := context.Background()
 	b.Run("baseline=fetch-20-pages", func(b *testing.B) {
-		peak := watchHeap()
+		peak := benchmem.WatchHeap()
 		for b.Loop() {
 			var wg sync.WaitGroup
 			next := make(chan string)
@@ -119,7 +120,7 @@ func BenchmarkReview20PageStore(b *testing.B) {
 	})
 	b.Run("product=review", func(b *testing.B) {
 		a := New(Options{AllowLoopback: true, MaxPages: len(paths) - 1, Now: fixedNow})
-		peak := watchHeap()
+		peak := benchmem.WatchHeap()
 		for b.Loop() {
 			res, err := a.Analyze(ctx, srv.URL, nil, nil)
 			if err != nil {
@@ -159,37 +160,5 @@ func BenchmarkReviewWithSilentAssetHost(b *testing.B) {
 	b.ReportMetric(float64(worst.Milliseconds()), "worst-ms")
 	if worst > reviewTarget {
 		b.Errorf("a review took %v with a silent asset host; the target is %v", worst, reviewTarget)
-	}
-}
-
-// watchHeap samples the live Go heap every millisecond until the returned
-// function is called, which gives the peak in bytes.
-func watchHeap() func() float64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var mu sync.Mutex
-	var peak uint64
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			metrics.Read(sample)
-			mu.Lock()
-			peak = max(peak, sample[0].Value.Uint64())
-			mu.Unlock()
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return func() float64 {
-		close(stop)
-		<-done
-		mu.Lock()
-		defer mu.Unlock()
-		return float64(peak)
 	}
 }

@@ -8,11 +8,12 @@ import (
 	"net/smtp"
 	"net/url"
 	"os"
-	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"uplift.dev/platform/benchmem"
 
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
@@ -101,7 +102,7 @@ func BenchmarkDailyReports(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			peak = watchHeap()
+			peak = benchmem.WatchHeap()
 			b.StartTimer()
 			var wg sync.WaitGroup
 			for range benchSenders {
@@ -133,7 +134,7 @@ func BenchmarkDailyReports(b *testing.B) {
 	b.Run("baseline-net-smtp", func(b *testing.B) {
 		msg := []byte("From: hello@uplift.example\r\nTo: owner@bench.example\r\nSubject: baseline\r\n" +
 			"Content-Type: text/plain; charset=utf-8\r\n\r\nA fixed message.\r\n")
-		peak := watchHeap()
+		peak := benchmem.WatchHeap()
 		b.ResetTimer()
 		for range b.N {
 			var next atomic.Int64
@@ -166,36 +167,4 @@ func metricsOf(ev *eventsv1.DailyReportReady) []domain.ReportMetric {
 			Average: m.Average, ChangePercent: m.ChangePercent, Unusual: m.GetUnusual()})
 	}
 	return out
-}
-
-// watchHeap samples the live Go heap every millisecond until the returned
-// function is called, which gives the peak in bytes.
-func watchHeap() func() float64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var mu sync.Mutex
-	var peak uint64
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			metrics.Read(sample)
-			mu.Lock()
-			peak = max(peak, sample[0].Value.Uint64())
-			mu.Unlock()
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return func() float64 {
-		close(stop)
-		<-done
-		mu.Lock()
-		defer mu.Unlock()
-		return float64(peak)
-	}
 }

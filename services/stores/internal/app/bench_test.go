@@ -5,11 +5,11 @@ import (
 	"encoding/csv"
 	"io"
 	"log/slog"
-	"runtime/metrics"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"uplift.dev/platform/benchmem"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -58,7 +58,7 @@ func BenchmarkImportOrders(b *testing.B) {
 		if _, err := repo.Pool.Exec(ctx, `CREATE UNLOGGED TABLE IF NOT EXISTS bench_raw (line int, fields text[])`); err != nil {
 			b.Fatal(err)
 		}
-		peak := watchHeap()
+		peak := benchmem.WatchHeap()
 		for b.Loop() {
 			for _, f := range files {
 				r := csv.NewReader(strings.NewReader(f))
@@ -81,7 +81,7 @@ func BenchmarkImportOrders(b *testing.B) {
 		b.ReportMetric(peak()/(1<<20), "peak-heap-MiB")
 	})
 	b.Run("product=ImportOrders", func(b *testing.B) {
-		peak := watchHeap()
+		peak := benchmem.WatchHeap()
 		for b.Loop() {
 			cat := uuid.NewString()
 			for _, f := range files {
@@ -111,7 +111,7 @@ func BenchmarkYearOfMetrics(b *testing.B) {
 	from, to := "2025-01-01", "2025-12-31"
 
 	b.Run("baseline=bare-query", func(b *testing.B) {
-		peak := watchHeap()
+		peak := benchmem.WatchHeap()
 		for b.Loop() {
 			rows, err := repo.Pool.Query(ctx, `SELECT day, orders, gross, discounts, returns, shipping, taxes
 				FROM daily WHERE category_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day`, cat, from, to)
@@ -134,7 +134,7 @@ func BenchmarkYearOfMetrics(b *testing.B) {
 		b.ReportMetric(peak()/(1<<20), "peak-heap-MiB")
 	})
 	b.Run("product=GetMetrics", func(b *testing.B) {
-		peak := watchHeap()
+		peak := benchmem.WatchHeap()
 		for b.Loop() {
 			m, err := a.GetMetrics(ctx, cat, from, to)
 			if err != nil || len(m.Days) != 365 || m.Totals.Orders != benchOrders {
@@ -149,37 +149,4 @@ func BenchmarkYearOfMetrics(b *testing.B) {
 func yearFiles() []string {
 	return []string{string(ordercsvtest.ExportYear(benchOrders, 2025, 0, 2)),
 		string(ordercsvtest.ExportYear(benchOrders, 2025, 1, 2))}
-}
-
-// watchHeap samples the live Go heap every millisecond until the returned
-// function is called, which gives the peak in bytes.
-func watchHeap() func() float64 {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var mu sync.Mutex
-	var peak uint64
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			metrics.Read(sample)
-			mu.Lock()
-			peak = max(peak, sample[0].Value.Uint64())
-			mu.Unlock()
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return func() float64 {
-		close(stop)
-		<-done
-		mu.Lock()
-		defer mu.Unlock()
-		return float64(peak)
-	}
 }
