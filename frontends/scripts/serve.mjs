@@ -14,12 +14,14 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const host = process.env.HOST || '127.0.0.1';
 const webPort = Number(process.env.WEB_PORT || 3000);
 
+// The remotes sit on the ports after the shell's (3001–3004 by default), so a
+// stack on other ports (UPLIFT_PORT_OFFSET) moves them along.
 const apps = [
   { name: 'shell', port: webPort, spa: true },
-  { name: 'home', port: 3001 },
-  { name: 'analytics', port: 3002 },
-  { name: 'connections', port: 3003 },
-  { name: 'account', port: 3004 },
+  { name: 'home', port: webPort + 1 },
+  { name: 'analytics', port: webPort + 2 },
+  { name: 'connections', port: webPort + 3 },
+  { name: 'account', port: webPort + 4 },
 ];
 
 const TYPES = {

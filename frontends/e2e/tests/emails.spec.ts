@@ -62,7 +62,8 @@ test('the AI email digest: sent once a minute, read on a phone, links back, unsu
   }
   const ideaLink = reader.locator('a[href*="/ideas/"]').first();
   const ideaHref = await ideaLink.getAttribute('href');
-  expect(ideaHref).toMatch(/^http:\/\/localhost:3000\/ideas\//);
+  // Links point at the web this stack serves (UPLIFT_WEB_URL), not the API.
+  expect(ideaHref!.startsWith(`${new URL(testInfo.project.use.baseURL!).origin}/ideas/`)).toBe(true);
 
   // The idea's link opens it in the app.
   await page.goto(ideaHref!);

@@ -4,6 +4,9 @@
 //	devstack exec [-apps] -- CMD start the parts (and with -apps the whole
 //	                             product), run CMD with their addresses in
 //	                             its environment, stop everything, exit as CMD
+//
+// UPLIFT_PORT_OFFSET=N (10, 20, … 90) moves every port by N, so that several
+// stacks can run side by side, e.g. one per git worktree.
 package main
 
 import (
@@ -15,6 +18,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -41,7 +45,16 @@ func run() (int, error) {
 		return 1, err
 	}
 	say := func(format string, args ...any) { fmt.Printf("  "+format+"\n", args...) }
-	s := stack.New(root, say)
+	offset := 0
+	if v := os.Getenv(stack.PortOffsetEnv); v != "" {
+		if offset, err = strconv.Atoi(v); err != nil {
+			return 2, fmt.Errorf("%s=%q is not a number", stack.PortOffsetEnv, v)
+		}
+	}
+	s, err := stack.New(root, offset, say)
+	if err != nil {
+		return 2, fmt.Errorf("%s: %w", stack.PortOffsetEnv, err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	defer s.Stop()

@@ -9,7 +9,10 @@ import (
 // fetch the demo store's origin and no other loopback address; the tests'
 // stack also allows loopback, where they serve stores of their own.
 func TestOnlyTheDemoStoreIsReadableUnderRun(t *testing.T) {
-	s := New(t.TempDir(), nil)
+	s, err := New(t.TempDir(), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	run := s.serviceEnv("categories")
 	for _, want := range []string{"FETCH_ALLOW_ORIGINS=http://127.0.0.1:9400", "FETCH_ALLOW_LOOPBACK=false"} {
 		if !slices.Contains(run, want) {

@@ -41,6 +41,11 @@ type Ports struct {
 	// SMTPWebInternal is where MailDev's own web server listens; the stack
 	// serves it on SMTPWeb through a guard (sinkGuard).
 	SMTPWebInternal int
+	// TestCheckout is billing's local test checkout page (stripe-mock hosts
+	// none); StudioWorker is the studio worker's /healthz and /metrics.
+	TestCheckout, StudioWorker int
+	// The web's remotes (home, analytics, connections, account) are served
+	// on Web+1 … Web+4 (frontends/scripts/serve.mjs).
 	// Services are the gRPC ports of users, categories, billing, digest, stores and studio;
 	// each serves /metrics on its port + 100.
 	Services map[string]int
@@ -50,8 +55,36 @@ type Ports struct {
 var DefaultPorts = Ports{
 	Postgres: 55432, NATS: 14222, AuthEmulator: 9099, EmulatorHub: 4400, EmulatorLogging: 4500, StripeHTTP: 12111, StripeHTTPS: 12112,
 	SMTP: 1025, SMTPWeb: 1080, SMTPWebInternal: 11080, ShopifySim: 9300, DemoStore: 9400, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
+	TestCheckout: 9203, StudioWorker: 9206,
 	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004, "stores": 9005, "studio": 9006},
 }
+
+// MaxPortOffset bounds Shift: offsets are multiples of 10 below it, so that no
+// two stacks' ports meet (the closest default ports that differ by a multiple
+// of ten are 100 apart, e.g. 8080 and 8180).
+const MaxPortOffset = 100
+
+// Shift moves every port by offset, so that several stacks (one per
+// worktree, or a test stack beside `make run`) can run on one machine.
+func (p Ports) Shift(offset int) (Ports, error) {
+	if offset < 0 || offset >= MaxPortOffset || offset%10 != 0 {
+		return p, fmt.Errorf("port offset %d: use a multiple of 10 from 0 to %d", offset, MaxPortOffset-10)
+	}
+	out := p
+	for _, port := range []*int{&out.Postgres, &out.NATS, &out.AuthEmulator, &out.StripeHTTP, &out.StripeHTTPS, &out.SMTP,
+		&out.SMTPWeb, &out.ShopifySim, &out.Gateway, &out.Web, &out.EmulatorHub, &out.EmulatorLogging, &out.DemoStore,
+		&out.GatewayMetrics, &out.SMTPWebInternal, &out.TestCheckout, &out.StudioWorker} {
+		*port += offset
+	}
+	out.Services = make(map[string]int, len(p.Services))
+	for name, port := range p.Services {
+		out.Services[name] = port + offset
+	}
+	return out, nil
+}
+
+// PortOffsetEnv names the variable devstack reads the port offset from.
+const PortOffsetEnv = "UPLIFT_PORT_OFFSET"
 
 // ServiceNames in start order.
 var ServiceNames = []string{"users", "categories", "billing", "digest", "stores", "studio"}
@@ -88,11 +121,22 @@ type Stack struct {
 	env     []string
 }
 
-// New prepares a stack rooted at the repository root.
-func New(root string, say func(string, ...any)) *Stack {
+// New prepares a stack rooted at the repository root, on the default ports
+// shifted by portOffset (its state then lives apart, in .local/stack-N).
+func New(root string, portOffset int, say func(string, ...any)) (*Stack, error) {
+	ports, err := DefaultPorts.Shift(portOffset)
+	if err != nil {
+		return nil, err
+	}
 	state := filepath.Join(root, ".local")
-	return &Stack{Root: root, StateDir: state, LogDir: filepath.Join(state, "logs"), Ports: DefaultPorts, Say: say}
+	if portOffset != 0 {
+		state = filepath.Join(state, "stack-"+strconv.Itoa(portOffset))
+	}
+	return &Stack{Root: root, StateDir: state, LogDir: filepath.Join(state, "logs"), Ports: ports, Say: say}, nil
 }
+
+// webURL is where people open the product.
+func (s *Stack) webURL() string { return "http://localhost:" + strconv.Itoa(s.Ports.Web) }
 
 func (s *Stack) say(format string, args ...any) {
 	if s.Say != nil {
@@ -169,6 +213,9 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 		// Where each supervised process's current pid is, for the fault tests.
 		"UPLIFT_STACK_PIDS=" + filepath.Join(s.StateDir, "pids"),
 		"UPLIFT_DEMO_STORE_URL=" + s.DemoStoreURL(),
+		// Where the services' links and CORS point: the web on this stack's port.
+		"WEB_URL=" + s.webURL(),
+		"WEB_ORIGINS=" + s.webURL() + ",http://" + addr(s.Ports.Web),
 	}
 	return nil
 }
@@ -200,7 +247,7 @@ func (s *Stack) StartApps(ctx context.Context) error {
 	}
 	// The gateway streams report events to the web from the stack's NATS.
 	gwEnv := append(backends, "GATEWAY_ADDR="+addr(s.Ports.Gateway), "GATEWAY_METRICS_ADDR="+addr(s.Ports.GatewayMetrics),
-		"NATS_URL="+s.natsURL)
+		"NATS_URL="+s.natsURL, "WEB_URL="+s.webURL(), "WEB_ORIGINS="+s.webURL()+",http://"+addr(s.Ports.Web))
 	if s.ForTests {
 		// The end-to-end tests sign up dozens of accounts, all from 127.0.0.1.
 		gwEnv = append(gwEnv, "SIGN_UPS_PER_HOUR=10000")
@@ -226,16 +273,29 @@ func (s *Stack) StartApps(ctx context.Context) error {
 		"UPLIFT_LOCAL=true", "WEB_PORT=" + strconv.Itoa(s.Ports.Web),
 		"UPLIFT_AUTH_EMULATOR_URL=http://" + addr(s.Ports.AuthEmulator),
 		"UPLIFT_FIREBASE_PROJECT_ID=" + FirebaseProject,
+		"UPLIFT_API_DOMAIN=localhost:" + strconv.Itoa(s.Ports.Gateway),
+		"UPLIFT_STREAM_DOMAIN=localhost:" + strconv.Itoa(s.Ports.Gateway),
+		"UPLIFT_REST_BASE_URL=http://localhost:" + strconv.Itoa(s.Ports.Gateway) + "/",
+		"UPLIFT_STREAM_BASE_URL=http://localhost:" + strconv.Itoa(s.Ports.Gateway) + "/events",
+		"UPLIFT_REMOTE_HOME_URL=" + s.remoteURL(1),
+		"UPLIFT_REMOTE_ANALYTICS_URL=" + s.remoteURL(2),
+		"UPLIFT_REMOTE_CONNECTIONS_URL=" + s.remoteURL(3),
+		"UPLIFT_REMOTE_ACCOUNT_URL=" + s.remoteURL(4),
 	}, s.Root, "node", filepath.Join(s.Root, "frontends", "scripts", "serve.mjs"))
 	if err != nil {
 		return err
 	}
-	webURL := "http://localhost:" + strconv.Itoa(s.Ports.Web)
+	webURL := s.webURL()
 	if err := s.waitFor(ctx, web, "web", 30*time.Second, httpOK("http://"+addr(s.Ports.Web)+"/")); err != nil {
 		return err
 	}
 	s.env = append(s.env, "UPLIFT_GATEWAY_URL="+gatewayURL, "UPLIFT_WEB_URL="+webURL)
 	return nil
+}
+
+// remoteURL is the remoteEntry.js of the web's n-th remote (serve.mjs order).
+func (s *Stack) remoteURL(n int) string {
+	return "http://localhost:" + strconv.Itoa(s.Ports.Web+n) + "/remoteEntry.js"
 }
 
 // serviceEnv is what one service needs beyond the common settings.
@@ -246,7 +306,7 @@ func (s *Stack) serviceEnv(name string) []string {
 		// Local only: an obviously fake webhook secret, and the test checkout
 		// page (stripe-mock hosts none) posting to the gateway.
 		return []string{users, "STRIPE_WEBHOOK_SECRET=whsec_local_fake_secret",
-			"TEST_CHECKOUT_ADDR=127.0.0.1:9203", "GATEWAY_URL=http://" + addr(s.Ports.Gateway)}
+			"TEST_CHECKOUT_ADDR=" + addr(s.Ports.TestCheckout), "GATEWAY_URL=http://" + addr(s.Ports.Gateway)}
 	case "categories":
 		// The demo store is the one loopback origin `make run` may read;
 		// the tests also serve stores of their own on other loopback ports.
@@ -261,7 +321,7 @@ func (s *Stack) serviceEnv(name string) []string {
 		return []string{"CATEGORIES_ADDR=" + addr(s.Ports.Services["categories"]), "STUDIO_BLOB_URL=" + s.studioBlobURL()}
 	case "stores":
 		return []string{"CATEGORIES_ADDR=" + addr(s.Ports.Services["categories"]),
-			"PUBLIC_API_URL=http://" + addr(s.Ports.Gateway), "WEB_URL=http://localhost:" + strconv.Itoa(s.Ports.Web),
+			"PUBLIC_API_URL=http://" + addr(s.Ports.Gateway),
 			"SHOPIFY_API_BASE=http://" + addr(s.Ports.ShopifySim), "SHOPIFY_TOKEN_KEY=" + shopifyTokenKey,
 			"SYNC_POLL=2s"}
 	}

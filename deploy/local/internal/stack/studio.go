@@ -5,9 +5,6 @@ import (
 	"path/filepath"
 )
 
-// StudioWorkerMetrics is the studio worker's /healthz and /metrics port.
-const StudioWorkerMetrics = 9206
-
 // studioBlobURL is the local bucket both the studio and its worker use.
 func (s *Stack) studioBlobURL() string {
 	u := url.URL{Scheme: "file", Path: filepath.Join(s.StateDir, "studio"), RawQuery: "create_dir=1&no_tmp_dir=1"}
@@ -21,8 +18,8 @@ func (s *Stack) startStudioWorker(bin string) error {
 	ml := filepath.Join(s.Root, ".ml")
 	env := append(s.Env(), "STUDIO_BLOB_URL="+s.studioBlobURL(),
 		"STUDIO_ORT_LIB="+filepath.Join(ml, "libonnxruntime.so.1"), "STUDIO_MODEL="+filepath.Join(ml, "u2netp.onnx"),
-		"STUDIO_WORKER_METRICS_ADDR="+addr(StudioWorkerMetrics))
-	if err := portFree(addr(StudioWorkerMetrics)); err != nil {
+		"STUDIO_WORKER_METRICS_ADDR="+addr(s.Ports.StudioWorker))
+	if err := portFree(addr(s.Ports.StudioWorker)); err != nil {
 		return err
 	}
 	_, err := s.start("studioworker", env, s.Root, filepath.Join(bin, "studioworker"))

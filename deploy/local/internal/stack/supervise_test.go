@@ -18,7 +18,10 @@ func testStack(t *testing.T) (*Stack, *lines) {
 	t.Helper()
 	dir := t.TempDir()
 	said := &lines{}
-	s := New(dir, said.add)
+	s, err := New(dir, 0, said.add)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s.StateDir = filepath.Join(dir, ".local")
 	s.LogDir = filepath.Join(s.StateDir, "logs")
 	if err := os.MkdirAll(s.LogDir, 0o755); err != nil {
