@@ -32,7 +32,12 @@ type Base struct {
 	NATSStreamReplicas       int    `env:"NATS_STREAM_REPLICAS" default:"1"`
 	FirebaseProjectID        string `env:"FIREBASE_PROJECT_ID" required:"true"`
 	FirebaseAuthEmulatorHost string `env:"FIREBASE_AUTH_EMULATOR_HOST"`
-	LogLevel                 string `env:"LOG_LEVEL" default:"info"`
+	// FirebaseTestCertsURL makes the service check ID tokens against a
+	// local key set (auth.KeySetVerifier), as it would against Google's:
+	// the benchmark stack only, refused outside a demo- project on the
+	// emulator and off loopback.
+	FirebaseTestCertsURL string `env:"FIREBASE_TEST_CERTS_URL"`
+	LogLevel             string `env:"LOG_LEVEL" default:"info"`
 }
 
 // Runtime is what a service's composition root gets to build its app from.
@@ -44,6 +49,8 @@ type Runtime struct {
 	JS   jetstream.JetStream
 	Auth *fbauth.Client
 	base Base
+	// verifier checks each call's ID token (before the claims cache).
+	verifier auth.Verifier
 }
 
 // Start opens every connection and applies the outbox schema and then the
@@ -53,6 +60,14 @@ func Start(ctx context.Context, name, schema string, base Base, log *slog.Logger
 	var err error
 	if rt.Auth, err = auth.NewFirebaseClient(ctx, base.FirebaseProjectID, base.FirebaseAuthEmulatorHost); err != nil {
 		return nil, err
+	}
+	rt.verifier = auth.FirebaseVerifier{Client: rt.Auth}
+	if base.FirebaseTestCertsURL != "" {
+		if rt.verifier, err = auth.NewTestCertsVerifier(base.FirebaseProjectID, base.FirebaseAuthEmulatorHost,
+			base.FirebaseTestCertsURL, rt.Auth); err != nil {
+			return nil, err
+		}
+		log.Warn("ID tokens are checked against a local test key set (benchmark stack)", "certs", base.FirebaseTestCertsURL)
 	}
 	if rt.Pool, err = postgres.Open(ctx, base.DatabaseURL, schema); err != nil {
 		return nil, err
@@ -88,7 +103,7 @@ func (rt *Runtime) Serve(ctx context.Context, o grpcserver.Options, workers ...f
 	if o.MetricsAddr == "" {
 		o.MetricsAddr = rt.base.MetricsAddr
 	}
-	o.Verifier = auth.FirebaseVerifier{Client: rt.Auth}
+	o.Verifier = rt.verifier
 	g, ctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return grpcserver.Run(ctx, o) })
 	relay := &events.Relay{Pool: rt.Pool, JS: rt.JS, Log: rt.Log}

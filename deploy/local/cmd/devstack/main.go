@@ -3,7 +3,9 @@
 //	devstack run                 start everything and wait for Ctrl-C
 //	devstack exec [-apps] -- CMD start the parts (and with -apps the whole
 //	                             product), run CMD with their addresses in
-//	                             its environment, stop everything, exit as CMD
+//	                             its environment, stop everything, exit as CMD;
+//	                             -test-keys: services trust tokens signed by
+//	                             a local key (make bench)
 //
 // UPLIFT_PORT_OFFSET=N (10, 20, … 90) moves every port by N, so that several
 // stacks can run side by side, e.g. one per git worktree.
@@ -79,6 +81,7 @@ func run() (int, error) {
 	case "exec":
 		fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 		apps := fs.Bool("apps", false, "also start the services, gateway and web")
+		keys := fs.Bool("test-keys", false, "with -apps: services trust ID tokens signed by a local test key (the benchmark's)")
 		if err := fs.Parse(os.Args[2:]); err != nil {
 			return 2, err
 		}
@@ -90,6 +93,11 @@ func run() (int, error) {
 		s.ForTests = true
 		if err := s.StartInfra(ctx); err != nil {
 			return 1, err
+		}
+		if *keys {
+			if err := s.UseTestKeys(); err != nil {
+				return 1, err
+			}
 		}
 		if *apps {
 			if err := s.StartApps(ctx); err != nil {
