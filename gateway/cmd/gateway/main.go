@@ -47,6 +47,9 @@ type settings struct {
 	// "name" for any port or "name:port"); empty serves localhost,
 	// 127.0.0.1 and [::1] on GATEWAY_ADDR's port. Others get 421.
 	AllowedHosts []string `env:"GATEWAY_ALLOWED_HOSTS"`
+	// ConnsPerBackend is how many gRPC connections go to each service,
+	// used in turn (one HTTP/2 connection serialises the calls under load).
+	ConnsPerBackend int `env:"GATEWAY_CONNS_PER_BACKEND" default:"4"`
 }
 
 func main() {
@@ -93,5 +96,6 @@ func run(ctx context.Context) error {
 		MetricsAddr:           cfg.MetricsAddr,
 		ReadTimeout:           cfg.ReadTimeout,
 		AllowedHosts:          hosts,
+		ConnsPerBackend:       cfg.ConnsPerBackend,
 	})
 }

@@ -43,6 +43,7 @@ import (
 	"uplift.dev/gateway/internal/openapi"
 	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcerr"
+	"uplift.dev/platform/profiling"
 )
 
 // Options configure the gateway.
@@ -84,6 +85,9 @@ type Options struct {
 	// ReadTimeout bounds how long Run waits for a request's headers and
 	// body; 0 means 15 s.
 	ReadTimeout time.Duration
+	// ConnsPerBackend is how many gRPC connections the gateway keeps to
+	// each backend, used in turn; 0 means DefaultConnsPerBackend.
+	ConnsPerBackend int
 	// AllowedHosts are the Host header values served (ParseAllowedHosts);
 	// others get 421, except on /healthz. Empty: New serves every name, Run
 	// serves LocalHosts on its own port.
@@ -95,14 +99,30 @@ type Options struct {
 const maxResponseBytes = 64 << 20
 
 // registrars mount each service's REST rules on the mux.
-var registrars = map[string]func(context.Context, *runtime.ServeMux, *grpc.ClientConn) error{
-	"users":      usersv1.RegisterUsersServiceHandler,
-	"categories": categoriesv1.RegisterCategoriesServiceHandler,
-	"digest":     digestv1.RegisterDigestServiceHandler,
-	"billing":    billingv1.RegisterBillingServiceHandler,
-	"stores":     storesv1.RegisterStoresServiceHandler,
-	"studio":     studiov1.RegisterStudioServiceHandler,
+var registrars = map[string]func(context.Context, *runtime.ServeMux, grpc.ClientConnInterface) error{
+	"users": func(ctx context.Context, mux *runtime.ServeMux, cc grpc.ClientConnInterface) error {
+		return usersv1.RegisterUsersServiceHandlerClient(ctx, mux, usersv1.NewUsersServiceClient(cc))
+	},
+	"categories": func(ctx context.Context, mux *runtime.ServeMux, cc grpc.ClientConnInterface) error {
+		return categoriesv1.RegisterCategoriesServiceHandlerClient(ctx, mux, categoriesv1.NewCategoriesServiceClient(cc))
+	},
+	"digest": func(ctx context.Context, mux *runtime.ServeMux, cc grpc.ClientConnInterface) error {
+		return digestv1.RegisterDigestServiceHandlerClient(ctx, mux, digestv1.NewDigestServiceClient(cc))
+	},
+	"billing": func(ctx context.Context, mux *runtime.ServeMux, cc grpc.ClientConnInterface) error {
+		return billingv1.RegisterBillingServiceHandlerClient(ctx, mux, billingv1.NewBillingServiceClient(cc))
+	},
+	"stores": func(ctx context.Context, mux *runtime.ServeMux, cc grpc.ClientConnInterface) error {
+		return storesv1.RegisterStoresServiceHandlerClient(ctx, mux, storesv1.NewStoresServiceClient(cc))
+	},
+	"studio": func(ctx context.Context, mux *runtime.ServeMux, cc grpc.ClientConnInterface) error {
+		return studiov1.RegisterStudioServiceHandlerClient(ctx, mux, studiov1.NewStudioServiceClient(cc))
+	},
 }
+
+// DefaultConnsPerBackend is how many connections the gateway keeps to each
+// backend when Options.ConnsPerBackend is 0 (grpcclient.Pool).
+const DefaultConnsPerBackend = 4
 
 // New builds the gateway handler. Close releases its backend connections.
 func New(ctx context.Context, o Options) (http.Handler, func(), error) {
@@ -119,7 +139,7 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: true},
 		}),
 	)
-	conns := map[string]*grpc.ClientConn{}
+	conns := map[string]*grpcclient.Pool{}
 	closeAll := func() {
 		for _, c := range conns {
 			_ = c.Close()
@@ -132,7 +152,11 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 	slices.Sort(names)
 	limits := newRPCLimits(o)
 	for _, name := range names {
-		conn, err := grpcclient.New(o.Backends[name], grpc.WithChainUnaryInterceptor(limits.intercept),
+		n := o.ConnsPerBackend
+		if n <= 0 {
+			n = DefaultConnsPerBackend
+		}
+		conn, err := grpcclient.NewPool(o.Backends[name], n, grpc.WithChainUnaryInterceptor(limits.intercept),
 			// studio downloads carry whole images (a 3840 px cut-out PNG)
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxResponseBytes)))
 		if err != nil {
@@ -362,7 +386,7 @@ func ready(w http.ResponseWriter, _ *http.Request) {
 // backendHealth reports each backend's gRPC health (SERVING, NOT_SERVING or
 // UNREACHABLE); 200 only when all serve, else 503 with status "degraded". For
 // operators, dashboards and the local stack's start-up wait; not a probe.
-func backendHealth(names []string, conns map[string]*grpc.ClientConn) http.HandlerFunc {
+func backendHealth(names []string, conns map[string]*grpcclient.Pool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
@@ -430,9 +454,17 @@ func methodLabel(m string) string {
 	return "OTHER"
 }
 
+// slowLogAfter is how long a request may take before its log line is
+// written at info level even when it succeeded.
+const slowLogAfter = time.Second
+
 // observe records each request's duration by method and status (both
 // bounded) and logs it with the client's address; the path and method in the
-// log are cut, as they are whatever the client sent.
+// log are cut, as they are whatever the client sent. A request that
+// answered below 500 within slowLogAfter is logged at debug only: at info,
+// two synchronous JSON lines per call (here and in the service) were a
+// measurable share of the read path's CPU (issue 14), and the histogram
+// already counts every request.
 func observe(log *slog.Logger, h *prometheus.HistogramVec, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -440,8 +472,12 @@ func observe(log *slog.Logger, h *prometheus.HistogramVec, next http.Handler) ht
 		next.ServeHTTP(rec, r)
 		elapsed := time.Since(start)
 		h.WithLabelValues(methodLabel(r.Method), strconv.Itoa(rec.code)).Observe(elapsed.Seconds())
-		if !healthPaths[r.URL.Path] {
-			log.InfoContext(r.Context(), "http", "method", grpcerr.Clip(r.Method), "path", grpcerr.Clip(r.URL.Path),
+		level := slog.LevelDebug
+		if rec.code >= 500 || elapsed >= slowLogAfter {
+			level = slog.LevelInfo
+		}
+		if !healthPaths[r.URL.Path] && log.Enabled(r.Context(), level) {
+			log.Log(r.Context(), level, "http", "method", grpcerr.Clip(r.Method), "path", grpcerr.Clip(r.URL.Path),
 				"client", clientFrom(r.Context()), "status", rec.code, "ms", elapsed.Milliseconds())
 		}
 	})
@@ -522,10 +558,11 @@ func Run(ctx context.Context, addr string, o Options) error {
 	return nil
 }
 
-// MetricsHandler serves reg's metrics at GET /metrics, for the internal
-// metrics address only.
+// MetricsHandler serves reg's metrics at GET /metrics and Go's profiles at
+// /debug/pprof/, for the internal metrics address only.
 func MetricsHandler(reg *prometheus.Registry) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	profiling.Mount(mux)
 	return mux
 }

@@ -271,6 +271,15 @@ func TestRunServesMetricsOnTheInternalAddressOnly(t *testing.T) {
 	if code := get("http://" + public + "/metrics"); code != http.StatusNotFound {
 		t.Fatalf("public /metrics: %d", code)
 	}
+	// Go's profiles too: on the internal address only.
+	if code := get("http://" + internal + "/debug/pprof/heap"); code != 200 {
+		t.Fatalf("internal /debug/pprof/heap: %d", code)
+	}
+	for _, p := range []string{"/debug/pprof/", "/debug/pprof/heap", "/debug/pprof/profile?seconds=1"} {
+		if code := get("http://" + public + p); code != http.StatusNotFound {
+			t.Fatalf("public %s: %d", p, code)
+		}
+	}
 }
 
 func freeAddr(t *testing.T) string {

@@ -1,6 +1,6 @@
 // Package grpcserver runs a service's gRPC server the same way everywhere:
 // panic recovery, structured access logs, Prometheus metrics, error messages
-// cut to a bounded length, token auth (revocation checked, verdicts cached
+// cut to a bounded length, Go profiles on the internal metrics port, token auth (revocation checked, verdicts cached
 // for auth.RevocationCheckTTL), refusal of input no service can store
 // (NUL bytes, invalid UTF-8, megabyte ids), gRPC health, a /metrics and
 // /healthz HTTP listener, and a graceful stop.
@@ -27,6 +27,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"uplift.dev/platform/auth"
+	"uplift.dev/platform/profiling"
 )
 
 // Options describe one service's server.
@@ -98,6 +99,7 @@ func Run(ctx context.Context, o Options) error {
 			gather = append(gather, o.Metrics)
 		}
 		mux.Handle("GET /metrics", promhttp.HandlerFor(gather, promhttp.HandlerOpts{}))
+		profiling.Mount(mux)
 		mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 			resp, err := hs.Check(r.Context(), &healthpb.HealthCheckRequest{})
 			if err != nil || resp.GetStatus() != healthpb.HealthCheckResponse_SERVING {
@@ -170,6 +172,12 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	return m
 }
 
+// slowCall is how long a call may take before its log line is written at
+// info level even when it succeeded.
+const slowCall = time.Second
+
+// observe counts and times every call and logs it: failures at info (error
+// for server faults), successes at debug unless slower than slowCall.
 func observe(log *slog.Logger, m *metrics) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
 		start := time.Now()
@@ -179,8 +187,16 @@ func observe(log *slog.Logger, m *metrics) grpc.UnaryServerInterceptor {
 		m.handled.WithLabelValues(info.FullMethod, code.String()).Inc()
 		m.duration.WithLabelValues(info.FullMethod).Observe(elapsed.Seconds())
 		level := slog.LevelInfo
-		if code == codes.Internal || code == codes.Unknown || code == codes.DataLoss {
+		switch {
+		case code == codes.Internal || code == codes.Unknown || code == codes.DataLoss:
 			level = slog.LevelError
+		case code == codes.OK && elapsed < slowCall:
+			// Every call is counted above; a line per fast success at info
+			// cost a measurable share of the read path (issue 14).
+			level = slog.LevelDebug
+		}
+		if !log.Enabled(ctx, level) {
+			return resp, err
 		}
 		attrs := []any{"method", info.FullMethod, "code", code.String(), "ms", elapsed.Milliseconds()}
 		if err != nil {
