@@ -73,7 +73,7 @@ deploy/local/node_modules/.installed: deploy/local/package-lock.json
 
 .PHONY: build
 build: deps frontends/.built ## build the service binaries into .bin and the web into frontends/*/dist
-	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./services/categories/cmd/review ./services/studio/cmd/studioworker ./gateway/cmd/gateway ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim
+	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./services/categories/cmd/review ./services/studio/cmd/studioworker ./gateway/cmd/gateway ./gateway/cmd/apibench ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim
 
 # The web is rebuilt only when a file under frontends/ changed (Go caches its own builds).
 WEB_SOURCES := $(shell find frontends \( -name node_modules -o -name dist -o -name test-results -o -name playwright-report -o -name .built \) -prune -o -type f -print)
@@ -95,9 +95,13 @@ test-web:
 test-e2e:
 	cd frontends && npm run e2e --silent
 
+# One table: the API through the gateway beside a bare net/http handler doing
+# the same token check and queries (apibench, on a stack whose services trust
+# a local test key), then every Go benchmark's product beside its baseline.
+# The Go benchmarks' own output is kept in .local/logs/bench-go.txt.
 .PHONY: bench
-bench: build studio-assets services/categories/bench/node_modules/.installed ## run the Go benchmarks (product beside a bare baseline, on the real PostgreSQL and NATS)
-	@$(BIN)/devstack exec -- go test -run='^$$' -bench=. -benchmem $(GO_PKGS)
+bench: build studio-assets services/categories/bench/node_modules/.installed ## one table: each measure beside its bare baseline, ratio and peak memory (real PostgreSQL, NATS, services)
+	@$(BIN)/devstack exec -apps -test-keys -- $(BIN)/apibench -gobench-log $(CURDIR)/.local/logs/bench-go.txt $(GO_PKGS)
 
 # ---------------------------------------------------------------- protos and lint
 

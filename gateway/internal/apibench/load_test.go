@@ -1,0 +1,37 @@
+package apibench
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+func TestLoadPhases(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if r.URL.Path == "/fail" {
+			w.WriteHeader(http.StatusInternalServerError)
+		}
+	}))
+	defer srv.Close()
+	get := func(path string) Request {
+		return func(int, int64) (*http.Request, error) { return http.NewRequest("GET", srv.URL+path, nil) }
+	}
+	c := Client(4)
+	ctx := context.Background()
+	if r := Max(ctx, c, 4, 300*time.Millisecond, get("/")); r.Requests == 0 || r.Errors != 0 || r.PerSecond <= 0 {
+		t.Fatalf("max: %+v", r)
+	}
+	// 100 a second for 1 s: about 100 answers, each at least 20 ms late.
+	r := Rate(ctx, c, 8, 100, time.Second, get("/slow"))
+	if r.Requests < 80 || r.Requests > 101 || r.P50 < 20*time.Millisecond {
+		t.Fatalf("rate: %+v", r)
+	}
+	if r := Max(ctx, c, 2, 100*time.Millisecond, get("/fail")); r.Errors == 0 || r.FirstError == "" || r.Requests != 0 {
+		t.Fatalf("errors: %+v", r)
+	}
+}

@@ -1,0 +1,176 @@
+package apibench
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Line is one line of the `make bench` table.
+type Line struct {
+	Measure, Product, Baseline, Ratio, Peak, Goal string
+}
+
+// APILines turns the rounds into medians: throughput as a ratio of the
+// bare handler's, and p99 at half of the product's maximum.
+func APILines(rows []Row) []Line {
+	var out []Line
+	for _, r := range rows {
+		p := median(r.Product, func(x Result) float64 { return x.PerSecond })
+		b := median(r.Bare, func(x Result) float64 { return x.PerSecond })
+		pp := median(r.ProductPeak, func(x int64) float64 { return float64(x) })
+		bp := median(r.BarePeak, func(x int64) float64 { return float64(x) })
+		ratioGoal, p99Goal, _ := strings.Cut(r.Measure.Goal, ", ")
+		out = append(out, Line{
+			Measure: r.Measure.Name + " max", Product: fmt.Sprintf("%.0f req/s", p), Baseline: fmt.Sprintf("%.0f req/s", b),
+			Ratio: fmt.Sprintf("%.2f×", p/b), Peak: fmt.Sprintf("%s / %s", mib(pp), mib(bp)), Goal: ratioGoal,
+		})
+		half := median(r.ProductHalf, func(x Result) float64 { return x.PerSecond })
+		p99 := median(r.ProductHalf, func(x Result) float64 { return float64(x.P99) })
+		b99 := median(r.BareHalf, func(x Result) float64 { return float64(x.P99) })
+		out = append(out, Line{
+			Measure: fmt.Sprintf("  p99 at half the product's max (%.0f req/s)", half),
+			Product: ms(p99), Baseline: ms(b99), Ratio: fmt.Sprintf("%.2f×", b99/p99), Peak: "", Goal: p99Goal,
+		})
+	}
+	return out
+}
+
+func mib(b float64) string { return fmt.Sprintf("%.0f MiB", b/(1<<20)) }
+
+func ms(ns float64) string {
+	return fmt.Sprintf("%.2f ms", float64(time.Duration(ns))/float64(time.Millisecond))
+}
+
+var benchLine = regexp.MustCompile(`^(Benchmark[^\s]+?)(-\d+)?\s+(\d+)\s+(.*)$`)
+
+type goBench struct {
+	name    string
+	metrics map[string]float64
+	order   []string
+}
+
+// GoBenchLines reads `go test -bench` output: benchmarks with product…
+// and baseline… sub-benchmarks become one line with their ratio (by the
+// first "/s" metric, else time per op); others are listed alone.
+func GoBenchLines(r io.Reader) []Line {
+	var benches []goBench
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		m := benchLine.FindStringSubmatch(strings.TrimSpace(sc.Text()))
+		if m == nil {
+			continue
+		}
+		b := goBench{name: m[1], metrics: map[string]float64{}}
+		f := strings.Fields(m[4])
+		for i := 0; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				continue
+			}
+			b.metrics[f[i+1]] = v
+			b.order = append(b.order, f[i+1])
+		}
+		benches = append(benches, b)
+	}
+	type pair struct{ product, baseline *goBench }
+	pairs := map[string]*pair{}
+	var names []string
+	var out []Line
+	for i := range benches {
+		b := &benches[i]
+		parent, sub, ok := strings.Cut(b.name, "/")
+		role := ""
+		if ok && strings.HasPrefix(sub, "product") {
+			role = "product"
+		} else if ok && strings.HasPrefix(sub, "baseline") {
+			role = "baseline"
+		}
+		if role == "" {
+			continue
+		}
+		p, seen := pairs[parent]
+		if !seen {
+			p = &pair{}
+			pairs[parent] = p
+			names = append(names, parent)
+		}
+		if role == "product" {
+			p.product = b
+		} else {
+			p.baseline = b
+		}
+	}
+	paired := map[*goBench]bool{}
+	for _, n := range names {
+		p := pairs[n]
+		if p.product == nil || p.baseline == nil {
+			continue
+		}
+		paired[p.product], paired[p.baseline] = true, true
+		unit, higher := primary(p.product)
+		pv, bv := p.product.metrics[unit], p.baseline.metrics[unit]
+		ratio := "—"
+		if pv > 0 && bv > 0 {
+			if higher {
+				ratio = fmt.Sprintf("%.2f×", pv/bv)
+			} else {
+				ratio = fmt.Sprintf("%.2f×", bv/pv)
+			}
+		}
+		out = append(out, Line{Measure: strings.TrimPrefix(n, "Benchmark"), Product: value(pv, unit), Baseline: value(bv, unit),
+			Ratio: ratio, Peak: peak(p.product) + " / " + peak(p.baseline)})
+	}
+	for i := range benches {
+		b := &benches[i]
+		if paired[b] {
+			continue
+		}
+		unit, _ := primary(b)
+		out = append(out, Line{Measure: strings.TrimPrefix(b.name, "Benchmark"), Product: value(b.metrics[unit], unit),
+			Baseline: "—", Ratio: "—", Peak: peak(b)})
+	}
+	return out
+}
+
+// primary is the metric a benchmark is judged by: the first rate it
+// reports (higher is better), else its time per operation.
+func primary(b *goBench) (string, bool) {
+	for _, u := range b.order {
+		if strings.HasSuffix(u, "/s") {
+			return u, true
+		}
+	}
+	return "ns/op", false
+}
+
+func value(v float64, unit string) string {
+	if unit == "ns/op" {
+		return time.Duration(v).Round(time.Microsecond).String() + "/op"
+	}
+	return fmt.Sprintf("%.4g %s", v, unit)
+}
+
+func peak(b *goBench) string {
+	for _, u := range []string{"peak-heap-MiB", "peak-MB"} {
+		if v, ok := b.metrics[u]; ok {
+			return fmt.Sprintf("%.0f %s", v, strings.TrimPrefix(u, "peak-"))
+		}
+	}
+	return "—"
+}
+
+// Print writes the one table.
+func Print(w io.Writer, lines []Line) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "MEASURE\tPRODUCT\tBASELINE\tRATIO\tPEAK MEMORY (product / baseline)\tGOAL")
+	for _, l := range lines {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Measure, l.Product, l.Baseline, l.Ratio, l.Peak, l.Goal)
+	}
+	_ = tw.Flush()
+}
