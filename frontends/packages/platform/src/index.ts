@@ -17,3 +17,5 @@ export * from './ui';
 export * from './events/sse-parser';
 export * from './events/category-events';
 export * from './app-events';
+export * from './third-party/load-script';
+export * from './third-party/analytics';

@@ -9,6 +9,8 @@ import { resetCodeFrom } from '../features/auth/lib/password-reset';
 import { OnBehalfBanner } from '../features/on-behalf/components/on-behalf-banner';
 import { UpgradePlanDialog, useCheckoutReturn, useTrialDialog } from '../features/billing';
 import { useProductLink } from '../features/product-link/product-link';
+import { useSupportChat } from '../features/support-chat';
+import { ConsentBanner, useAnalyticsConsent } from '../features/analytics-consent';
 import { useEnv } from '../lib/env-context';
 import { RouteErrorBoundary } from '../lib/route-error-boundary';
 import { STUDIO_PATH } from './routes-config';
@@ -25,6 +27,8 @@ export function Layout() {
   const trial = useTrialDialog();
   useCheckoutReturn();
   useProductLink(STUDIO_PATH);
+  useSupportChat(env.chatAppId);
+  const consent = useAnalyticsConsent(env.firebaseMeasurementId);
   useSiteUrlFromAddress((siteUrl) => {
     setPrefillWebsite(siteUrl);
     setBusinessProfileOpen(true);
@@ -59,6 +63,7 @@ export function Layout() {
           />
         }
       />
+      {consent.choice === null && <ConsentBanner onChoose={consent.choose} />}
       <RouteErrorBoundary>
         <Outlet />
       </RouteErrorBoundary>

@@ -12,3 +12,4 @@ export * from './error-banner';
 export * from './formula-hint';
 export * from './progress-bar';
 export * from './audit-log-list';
+export * from './image';

@@ -1,5 +1,6 @@
+import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import { ErrorCard, isHttpError, Spinner, useCategoryId, useIdea, usePageTitle, useSession, type IdeaJson } from '@uplift/platform';
+import { ErrorCard, isHttpError, Spinner, useCategoryId, useIdea, usePageTitle, useSession, trackEvent, type IdeaJson } from '@uplift/platform';
 
 /** One campaign idea with everything needed to run it (`/ideas/:ideaId`). */
 export function IdeaPage() {
@@ -40,7 +41,13 @@ function IdeaContent({ ideaId }: { ideaId: string | undefined }) {
       </ErrorCard>
     );
   }
-  return <IdeaDetails idea={idea.data} />;
+  return <OpenedIdea idea={idea.data} />;
+}
+
+/** The idea, counted once as opened (analytics, after consent). */
+function OpenedIdea({ idea }: { idea: IdeaJson }) {
+  useEffect(() => trackEvent('idea_opened', { idea_id: idea.id ?? '' }), [idea.id]);
+  return <IdeaDetails idea={idea} />;
 }
 
 export function IdeaDetails({ idea }: { idea: IdeaJson }) {

@@ -1,9 +1,11 @@
+import { useEffect } from 'react';
 import {
   Button,
   openBusinessProfile,
   ProgressBar,
   type IdeaJson,
   type InsightJson,
+  trackEvent,
   type ReportJson,
 } from '@uplift/platform';
 import { FindingsList } from '../../../lib/review/findings-list';
@@ -104,6 +106,8 @@ function Failed({ report }: { report: ReportJson | undefined }) {
 function Ready({ report, insights, ideas }: { report: ReportJson; insights?: InsightJson[]; ideas?: IdeaJson[] }) {
   const shownInsights = insights && insights.length > 0 ? insights : (report.insights ?? []);
   const shownIdeas = ideas && ideas.length > 0 ? ideas : (report.ideas ?? []);
+  // Once per review shown, not per poll or re-render.
+  useEffect(() => trackEvent('review_viewed', { score: report.score ?? 0 }), [report.id]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <>
       <section className="u-card" aria-labelledby="score-title">

@@ -3,6 +3,7 @@ import {
   Button,
   dataUrl,
   ErrorBanner,
+  Image,
   isHttpError,
   openUpgradePlan,
   ProgressBar,
@@ -123,9 +124,12 @@ function ResultTile({
   return (
     <li style={{ width: 220 }}>
       {showPicture && (
-        <img
-          src={dataUrl(preview.data?.contentType, preview.data?.content)}
+        <Image
+          src={dataUrl(preview.data?.contentType, preview.data?.content) ?? ''}
           alt={`${name} preview`}
+          width={result.width ?? 1}
+          height={result.height ?? 1}
+          sizes="220px"
           style={{ width: '100%', aspectRatio: `${result.width} / ${result.height}`, objectFit: 'contain', background: '#f5f5f5' }}
         />
       )}

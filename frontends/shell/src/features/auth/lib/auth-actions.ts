@@ -19,6 +19,7 @@ import {
   getProfile,
   STORAGE_KEYS,
   tokenStore,
+  trackEvent,
   webSignUpBody,
 } from '@uplift/platform';
 import { toSignInFailure, toSignUpFailure } from './auth-errors';
@@ -119,7 +120,16 @@ export async function afterGoogle(auth: Auth, credential: UserCredential): Promi
     await firebaseSignOut(auth).catch(() => undefined);
     throw error;
   }
-  return afterSignIn(credential.user);
+  const userId = await afterSignIn(credential.user);
+  trackEvent(getAdditionalUserInfo(credential)?.isNewUser ? 'sign_up' : 'login', { method: 'google' });
+  return userId;
+}
+
+/** A password sign-in (with or without a second step) is complete. */
+async function afterPasswordSignIn(user: User): Promise<string> {
+  const userId = await afterSignIn(user);
+  trackEvent('login', { method: 'password' });
+  return userId;
 }
 
 export function createAuthActions(auth: Auth, queryClient: QueryClient): AuthActions {
@@ -135,6 +145,7 @@ export function createAuthActions(auth: Auth, queryClient: QueryClient): AuthAct
       const credential = await signInWithCustomToken(auth, created.signInToken);
       tokenStore.set(await credential.user.getIdToken());
       void afterSignUp(created.id, queryClient);
+      trackEvent('sign_up', { method: 'password' });
       return created.id;
     },
 
@@ -143,11 +154,11 @@ export function createAuthActions(auth: Auth, queryClient: QueryClient): AuthAct
       try {
         credential = await signInWithEmailAndPassword(auth, email, password);
       } catch (error) {
-        const challenge = secondFactorChallenge(auth, error, (resolved) => afterSignIn(resolved.user));
+        const challenge = secondFactorChallenge(auth, error, (resolved) => afterPasswordSignIn(resolved.user));
         if (challenge) throw challenge;
         throw toSignInFailure(error);
       }
-      return afterSignIn(credential.user);
+      return afterPasswordSignIn(credential.user);
     },
 
     async signInWithGoogle() {

@@ -1,10 +1,13 @@
 import { useState } from 'react';
 import {
+  CENTS_PER_UNIT,
   Dialog,
   LOADING_TEXT,
+  openSupportChat,
   Spinner,
   UNKNOWN_ERROR_MESSAGE,
   toast,
+  trackEvent,
   useCreateStripeCheckout,
   useCreateStripeCustomerPortal,
   useProfile,
@@ -85,6 +88,10 @@ function UpgradePlanContent() {
         { categoryId, body: checkoutBody({ plan, customerEmail: email, currentUrl: browser.currentUrl() }) },
         {
           onSuccess: (response) => {
+            trackEvent('begin_checkout', {
+              tier: plan.id,
+              value: (plan.tier.prices?.monthly?.amount ?? 0) / CENTS_PER_UNIT,
+            });
             try {
               leaveFor(response.url);
             } catch (error) {
@@ -117,7 +124,16 @@ function UpgradePlanContent() {
     <>
       {manual ? (
         <p className="plans__note">
-          <a href={env.supportUrl}>Contact us</a> to manage subscription
+          <a
+            href={env.supportUrl}
+            onClick={(event) => {
+              // The support chat when it is running; otherwise the link itself (e.g. offline).
+              if (openSupportChat()) event.preventDefault();
+            }}
+          >
+            Contact us
+          </a>{' '}
+          to manage subscription
         </p>
       ) : (
         isPaidTier(currentTier) && (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { getUserQueryOptions, useSession } from '@uplift/platform';
+import { getUserQueryOptions, trackEvent, useSession } from '@uplift/platform';
 import { currentTierId, isPaidTier } from './plans';
 
 /** How often, and for how long, the user is refetched after Stripe sends the browser back. */
@@ -33,9 +33,10 @@ export function useCheckoutReturn(): void {
 
   useEffect(() => {
     if (!returning || !paid) return;
+    trackEvent('plan_changed', { tier: currentTierId(user.data?.billingInfo) });
     const params = new URLSearchParams(search);
     params.delete('checkout');
     const rest = params.toString();
     navigate({ pathname, search: rest ? `?${rest}` : '' }, { replace: true });
-  }, [returning, paid, pathname, search, navigate]);
+  }, [returning, paid, pathname, search, navigate, user.data?.billingInfo]);
 }

@@ -8,6 +8,7 @@ import {
   getRecentIdeasQueryOptions,
   invalidateCampaignIdeas,
   siteUrlForWire,
+  trackEvent,
   updateCategoryLabel,
   updateContentGenerationParams,
   updateEmailPreferences,
@@ -49,7 +50,10 @@ export async function saveBusinessProfile(
   await updateCategoryLabel(categoryId, values.name.trim());
   await updateContentGenerationParams(categoryId, { siteUrl, disableWeeklyEmail: !values.weeklyWebsiteReview, ...timeZone });
   await updateEmailPreferences(categoryId, { disableBusinessReport: !values.dailyBusinessReport });
-  if (siteUrl !== normalisedSiteUrl(savedSiteUrl)) await invalidateCampaignIdeas(categoryId);
+  if (siteUrl !== normalisedSiteUrl(savedSiteUrl)) {
+    await invalidateCampaignIdeas(categoryId);
+    if (siteUrl) trackEvent('website_saved', { source: 'business_profile' });
+  }
 
   await Promise.all(
     [

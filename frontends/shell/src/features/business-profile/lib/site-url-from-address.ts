@@ -8,6 +8,7 @@ import {
   getRecentIdeasQueryOptions,
   getUserQueryOptions,
   isHttpError,
+  trackEvent,
   updateContentGenerationParams,
   useSession,
 } from '@uplift/platform';
@@ -66,6 +67,7 @@ export async function saveSiteUrlFromAddress(
   ]) {
     void queryClient.invalidateQueries({ queryKey: options.queryKey });
   }
+  trackEvent('website_saved', { source: 'address' });
   return 'saved';
 }
 

@@ -1,0 +1,2 @@
+export { ConsentBanner } from './components/consent-banner';
+export { useAnalyticsConsent } from './components/use-analytics-consent';

@@ -1,0 +1,1 @@
+export { useSupportChat } from './components/use-support-chat';
