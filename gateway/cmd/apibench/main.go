@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -47,6 +48,7 @@ func run(ctx context.Context) error {
 	users := flag.Int("users", 8, "signed-up owners the writes spread over")
 	goLog := flag.String("gobench-log", "", "where the Go benchmarks' own output goes (default: discarded)")
 	apiOnly := flag.Bool("api-only", false, "skip the Go benchmarks")
+	only := flag.Int("measures", 0, "run only the first N API measures (0: all), e.g. 1 to profile the read path")
 	flag.Parse()
 	if *bare != "" {
 		return serveBare(ctx, *bare)
@@ -80,6 +82,7 @@ func run(ctx context.Context) error {
 		GatewayURL: os.Getenv("UPLIFT_GATEWAY_URL"), BareURL: "http://" + addr,
 		ProjectID: os.Getenv("FIREBASE_PROJECT_ID"), Keys: keys, PidDir: os.Getenv("UPLIFT_STACK_PIDS"),
 		BarePid: bareCmd.Process.Pid, Conns: *conns, Phase: *phase, Rounds: *rounds, Users: *users, Log: os.Stdout,
+		Measures: *only,
 	})
 	if err != nil {
 		return err
@@ -92,6 +95,9 @@ func run(ctx context.Context) error {
 		var out bytes.Buffer
 		var w io.Writer = &out
 		if *goLog != "" {
+			if err := os.MkdirAll(filepath.Dir(*goLog), 0o755); err != nil {
+				return err
+			}
 			f, err := os.Create(*goLog)
 			if err != nil {
 				return err

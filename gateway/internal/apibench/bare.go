@@ -92,7 +92,7 @@ func (b *Bare) getUser(w http.ResponseWriter, r *http.Request, c auth.Claims) {
 			IsManuallySet bool   `json:"isManuallySet"`
 		}{*tier, manual}
 	}
-	writeJSON(w, map[string]any{"user": u})
+	writeJSON(w, u) // the user itself, as the gateway answers (response_body: "user")
 }
 
 // category is the row the writes lock, change and announce.

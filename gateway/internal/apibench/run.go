@@ -33,6 +33,8 @@ type Settings struct {
 	// per owner's business, as real traffic spreads over businesses).
 	Users int
 	Log   io.Writer
+	// Measures, when above 0, runs only the first that many of Measures.
+	Measures int
 }
 
 // Measure is one row pair of the table.
@@ -110,7 +112,11 @@ func Run(ctx context.Context, s Settings) ([]Row, error) {
 		return nil, err
 	}
 	var rows []Row
-	for _, m := range Measures {
+	measures := Measures
+	if s.Measures > 0 && s.Measures < len(measures) {
+		measures = measures[:s.Measures]
+	}
+	for _, m := range measures {
 		row := Row{Measure: m}
 		targets := []struct {
 			base string
@@ -220,13 +226,11 @@ func signUp(ctx context.Context, c *http.Client, s Settings) ([]Owner, error) {
 		if err != nil {
 			return nil, err
 		}
-		var got struct {
-			User struct{ CategoryID string } `json:"user"`
-		}
+		var got struct{ CategoryID string } // the user itself (response_body: "user")
 		if err := call(ctx, c, http.MethodGet, s.GatewayURL+"/internal/users/"+created.ID, tok, nil, &got); err != nil {
 			return nil, fmt.Errorf("read the new user: %w", err)
 		}
-		owners = append(owners, Owner{ID: created.ID, Token: tok, CategoryID: got.User.CategoryID})
+		owners = append(owners, Owner{ID: created.ID, Token: tok, CategoryID: got.CategoryID})
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for _, o := range owners {

@@ -52,7 +52,7 @@ type fixture struct {
 	v     auth.KeySetVerifier
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	keys, err := testkeys.New()
 	if err != nil {
