@@ -107,7 +107,7 @@ type CheckoutInput struct {
 }
 
 // CreateCheckout starts a subscription checkout for the caller's own
-// category (or any, for an uplifter) and returns where the browser goes.
+// business and returns where the browser goes.
 func (a *App) CreateCheckout(ctx context.Context, c Caller, in CheckoutInput) (string, error) {
 	if c.UID == "" {
 		return "", domain.ErrNotSignedIn
@@ -125,7 +125,7 @@ func (a *App) CreateCheckout(ctx context.Context, c Caller, in CheckoutInput) (s
 	if err := a.ReturnOrigins.CheckReturnURL("cancelUrl", in.CancelURL); err != nil {
 		return "", err
 	}
-	if err := a.checkCategory(ctx, c, in.CategoryID); err != nil {
+	if err := a.checkOwnCategory(ctx, c, in.CategoryID); err != nil {
 		return "", err
 	}
 	referral := strings.TrimSpace(in.ReferralID)
@@ -169,7 +169,7 @@ func (a *App) CreatePortal(ctx context.Context, c Caller, categoryID, redirectUR
 	if err := a.ReturnOrigins.CheckReturnURL("redirectUrl", redirectURL); err != nil {
 		return "", err
 	}
-	if err := a.checkCategory(ctx, c, categoryID); err != nil {
+	if err := a.checkOwnCategory(ctx, c, categoryID); err != nil {
 		return "", err
 	}
 	b, err := a.Repo.Billing(ctx, c.UID)
@@ -276,10 +276,12 @@ func (a *App) CompletePendingCheckout(ctx context.Context, token string) error {
 	return a.Repo.CompletePendingCheckout(ctx, token)
 }
 
-func (a *App) checkCategory(ctx context.Context, c Caller, categoryID string) error {
-	if c.Uplifter {
-		return nil
-	}
+// checkOwnCategory lets a caller buy or manage a plan only for their own
+// business. A plan belongs to a user, so a checkout or portal opened while
+// viewing as someone (an uplifter's current category differs from their
+// original one) would charge and change the uplifter's own account while the
+// owner stays where they were: that is refused with ErrOnBehalf.
+func (a *App) checkOwnCategory(ctx context.Context, c Caller, categoryID string) error {
 	if strings.TrimSpace(categoryID) == "" {
 		return &domain.ValidationError{Field: "categoryId", Message: "categoryId is required."}
 	}
@@ -287,10 +289,20 @@ func (a *App) checkCategory(ctx context.Context, c Caller, categoryID string) er
 	if err != nil {
 		return err
 	}
-	if categoryID != cat && categoryID != orig {
-		return domain.ErrPermissionDenied
+	own := orig
+	if own == "" {
+		own = cat
 	}
-	return nil
+	switch categoryID {
+	case own:
+		return nil
+	case cat:
+		return domain.ErrOnBehalf
+	}
+	if c.Uplifter {
+		return domain.ErrOnBehalf
+	}
+	return domain.ErrPermissionDenied
 }
 
 func (a *App) customer(ctx context.Context, userID, email string) (string, error) {

@@ -126,12 +126,41 @@ func newApp() (*App, *fakeRepo, *fakePayments) {
 	if err != nil {
 		panic(err)
 	}
-	return &App{Tiers: tiers, Repo: repo, Payments: pay, Profiles: fakeProfiles{"cat-now", "cat-orig"},
+	return &App{Tiers: tiers, Repo: repo, Payments: pay, Profiles: fakeProfiles{"cat-now", "cat-now"},
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), ReturnOrigins: origins}, repo, pay
 }
 
 func checkout(cat, price string) CheckoutInput {
 	return CheckoutInput{CategoryID: cat, PriceID: price, SuccessURL: "http://localhost:3000/ok", CancelURL: "http://localhost:3000/no"}
+}
+
+// An uplifter viewing as an owner has the owner's category as their current
+// one: a checkout or portal there would charge the uplifter's own account and
+// leave the owner on Free, so both are refused and nothing reaches Stripe.
+func TestPlansAreNotBoughtOnBehalf(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a, repo, pay := newApp()
+	a.Profiles = fakeProfiles{cat: "cat-owner", orig: "cat-uplifter"}
+	up := Caller{UID: "up", Email: "up@example.com", Uplifter: true}
+	if _, err := a.CreateCheckout(ctx, up, checkout("cat-owner", "price_pro")); !errors.Is(err, domain.ErrOnBehalf) {
+		t.Fatalf("checkout on behalf: err = %v, want ErrOnBehalf", err)
+	}
+	if pay.last.UserID != "" || len(repo.customers) != 0 || len(repo.pending) != 0 {
+		t.Fatalf("a refused checkout still reached Stripe or the store: %+v, %v", pay.last, repo.customers)
+	}
+	repo.billing["up"] = &domain.Billing{Tier: "pro"}
+	repo.customers["up"] = "cus_up"
+	if _, err := a.CreatePortal(ctx, up, "cat-owner", "http://localhost:3000/"); !errors.Is(err, domain.ErrOnBehalf) {
+		t.Fatalf("portal on behalf: err = %v, want ErrOnBehalf", err)
+	}
+	// Their own business, even while viewing as someone, is theirs to pay for.
+	if _, err := a.CreateCheckout(ctx, up, checkout("cat-uplifter", "price_pro")); err != nil || pay.last.UserID != "up" {
+		t.Fatalf("own checkout: err %v, params %+v", err, pay.last)
+	}
+	if u, err := a.CreatePortal(ctx, up, "cat-uplifter", "http://localhost:3000/"); err != nil || u == "" {
+		t.Fatalf("own portal: %q %v", u, err)
+	}
 }
 
 func TestCreateCheckoutRules(t *testing.T) {
@@ -152,8 +181,9 @@ func TestCreateCheckoutRules(t *testing.T) {
 		{"success url on another host", owner, CheckoutInput{CategoryID: "cat-now", PriceID: "price_pro", SuccessURL: "https://evil.example/", CancelURL: "http://localhost:3000/"}, "successUrl", nil},
 		{"cancel url on another host", owner, CheckoutInput{CategoryID: "cat-now", PriceID: "price_pro", SuccessURL: "http://localhost:3000/", CancelURL: "http://localhost:3000.evil.example/"}, "cancelUrl", nil},
 		{"own current category", owner, checkout("cat-now", "price_pro"), "", nil},
-		{"own original category", owner, checkout("cat-orig", "price_pro"), "", nil},
-		{"uplifter for anyone", Caller{UID: "up", Uplifter: true}, checkout("cat-other", "price_pro"), "", nil},
+		{"no category", owner, checkout(" ", "price_pro"), "categoryId", nil},
+		{"uplifter for their own business", Caller{UID: "up", Uplifter: true}, checkout("cat-now", "price_pro"), "", nil},
+		{"uplifter for someone else", Caller{UID: "up", Uplifter: true}, checkout("cat-other", "price_pro"), "", domain.ErrOnBehalf},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

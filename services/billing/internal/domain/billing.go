@@ -14,6 +14,9 @@ var (
 	ErrNotPaid          = errors.New("no paid subscription to manage")
 	ErrBadSignature     = errors.New("webhook signature is missing or invalid")
 	ErrCheckoutNotFound = errors.New("test checkout not found or already used")
+	// ErrOnBehalf: the plan is bought and managed by the store's owner, not
+	// by an uplifter viewing as them (it would be charged to the uplifter).
+	ErrOnBehalf = errors.New("plans are bought by the store's owner")
 	// ErrSubscriptionNotFound: Stripe has no subscription with that id.
 	ErrSubscriptionNotFound = errors.New("subscription not found")
 )

@@ -101,6 +101,8 @@ func (s *Server) toStatus(ctx context.Context, err error) error {
 		return status.Error(codes.Unauthenticated, "Please sign in to continue.")
 	case errors.Is(err, domain.ErrPermissionDenied):
 		return status.Error(codes.PermissionDenied, "You do not have access to this account's billing.")
+	case errors.Is(err, domain.ErrOnBehalf):
+		return status.Error(codes.FailedPrecondition, "Only the store's owner can buy or change its plan. Exit on-behalf mode to manage your own.")
 	case errors.Is(err, domain.ErrNotPaid):
 		return status.Error(codes.FailedPrecondition, "There is no paid subscription to manage. Upgrade first.")
 	case errors.Is(err, domain.ErrCheckoutNotFound):
