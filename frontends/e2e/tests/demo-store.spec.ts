@@ -9,7 +9,7 @@ import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support'
  */
 const demoStoreUrl = process.env.UPLIFT_DEMO_STORE_URL || 'http://127.0.0.1:9400/';
 
-test('saving the demo store fills Home with a review, summary, insights and ideas', async ({ page }) => {
+test('saving the demo store fills Home with a review, its speed, summary, insights and ideas', async ({ page }) => {
   test.setTimeout(120_000);
   await openSignedOut(page);
   await signUpThroughUi(page, freshEmail('demo'), PASSWORD);
@@ -28,6 +28,13 @@ test('saving the demo store fills Home with a review, summary, insights and idea
   const findings = page.getByRole('region', { name: 'Findings' });
   await expect(findings.getByRole('button', { name: /meta description/i }).first()).toBeVisible();
   await expect(findings.getByRole('button', { name: /alt text/i }).first()).toBeVisible();
+  // The review worker measured the home page in Chromium as a phone would:
+  // a speed score, each measure rated, and the slowest element named.
+  const speed = page.getByRole('region', { name: 'Speed on a phone' });
+  await expect(speed.getByTestId('speed-score')).toHaveText(/^\d{1,3}\/100$/);
+  await expect(speed.getByRole('row', { name: /Largest paint \(LCP\)/ })).toContainText(/\d+\.\d s/);
+  await expect(speed.getByRole('row', { name: /Speed Index/ })).toBeVisible();
+  await expect(speed.getByTestId('speed-slowest')).toContainText('Slowest element:');
   await expect(page.getByRole('region', { name: 'Summary' }).getByText(/tea/i).first()).toBeVisible();
   await expect(page.getByRole('region', { name: 'Insights' }).getByRole('listitem').first()).toBeVisible({ timeout: 60_000 });
   // Ideas are grounded in the store's own products.

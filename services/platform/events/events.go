@@ -247,6 +247,8 @@ func ConsumeEach(ctx context.Context, js jetstream.JetStream, log *slog.Logger, 
 	if leaseEvery <= 0 {
 		leaseEvery = 10 * time.Second
 	}
+	// One message at a time, none held in a buffer meanwhile: a replica busy
+	// with a long job leaves the next to another replica.
 	cc, err := cons.Consume(func(msg jetstream.Msg) {
 		stop := make(chan struct{})
 		go func() {
@@ -274,7 +276,7 @@ func ConsumeEach(ctx context.Context, js jetstream.JetStream, log *slog.Logger, 
 		default:
 			_ = msg.Ack()
 		}
-	})
+	}, jetstream.PullMaxMessages(1))
 	if err != nil {
 		return fmt.Errorf("consume %s: %w", durable, err)
 	}

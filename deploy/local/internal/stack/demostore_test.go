@@ -23,6 +23,17 @@ func TestOnlyTheDemoStoreIsReadableUnderRun(t *testing.T) {
 	if tests := s.serviceEnv("categories"); !slices.Contains(tests, "FETCH_ALLOW_LOOPBACK=true") {
 		t.Errorf("tests: categories env %v does not allow loopback", tests)
 	}
+	// The review worker reads websites too, under the same policy, and the
+	// API leaves the reviews to it.
+	if !slices.Contains(run, "REVIEWS_IN_WORKER=true") {
+		t.Errorf("categories env %v does not leave reviews to the worker", run)
+	}
+	s.ForTests = false
+	for _, want := range []string{"FETCH_ALLOW_ORIGINS=http://127.0.0.1:9400", "FETCH_ALLOW_LOOPBACK=false", "REVIEW_WORKER_METRICS_ADDR=127.0.0.1:9207"} {
+		if w := s.reviewWorkerEnv(); !slices.Contains(w, want) {
+			t.Errorf("review worker env %v lacks %s", w, want)
+		}
+	}
 	for _, name := range []string{"users", "billing", "digest", "stores"} {
 		for _, kv := range s.serviceEnv(name) {
 			if len(kv) > 6 && kv[:6] == "FETCH_" {

@@ -2,7 +2,8 @@
 // with no accounts and no internet: PostgreSQL (DATABASE_URL, else a
 // project-local cluster), NATS JetStream (NATS_URL, else embedded), the
 // Firebase Auth emulator, stripe-mock, an SMTP sink, the Shopify simulator
-// with its demo shop, a demo store website, the six services and the studio worker,
+// with its demo shop, a demo store website, the six services, the studio
+// worker and the review worker,
 // the gateway and the web. Everything it starts it stops again.
 package stack
 
@@ -240,6 +241,9 @@ func (s *Stack) StartApps(ctx context.Context) error {
 	if err := s.startStudioWorker(bin); err != nil {
 		return err
 	}
+	if err := s.startReviewWorker(bin); err != nil {
+		return err
+	}
 	for _, port := range []int{s.Ports.Gateway, s.Ports.GatewayMetrics} {
 		if err := portFree(addr(port)); err != nil {
 			return err
@@ -310,8 +314,9 @@ func (s *Stack) serviceEnv(name string) []string {
 	case "categories":
 		// The demo store is the one loopback origin `make run` may read;
 		// the tests also serve stores of their own on other loopback ports.
+		// The reviews themselves run in the review worker (with a browser).
 		return []string{users, "FETCH_ALLOW_ORIGINS=" + strings.TrimSuffix(s.DemoStoreURL(), "/"),
-			"FETCH_ALLOW_LOOPBACK=" + strconv.FormatBool(s.ForTests)}
+			"FETCH_ALLOW_LOOPBACK=" + strconv.FormatBool(s.ForTests), "REVIEWS_IN_WORKER=true"}
 	case "digest":
 		// Local only: an obviously fake signing secret for unsubscribe links,
 		// which point to the local gateway.

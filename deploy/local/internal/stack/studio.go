@@ -3,6 +3,7 @@ package stack
 import (
 	"net/url"
 	"path/filepath"
+	"strings"
 )
 
 // studioBlobURL is the local bucket both the studio and its worker use.
@@ -24,4 +25,32 @@ func (s *Stack) startStudioWorker(bin string) error {
 	}
 	_, err := s.start("studioworker", env, s.Root, filepath.Join(bin, "studioworker"))
 	return err
+}
+
+// ReviewWorkerMetrics is the review worker's /healthz and /metrics port.
+const ReviewWorkerMetrics = 9207
+
+// startReviewWorker starts the website review worker: it runs the reviews
+// categories asks for, with the home page's speed measured in Chromium, a
+// process of its own so the browser never weighs on the API. It reads
+// websites under the same policy as categories.
+func (s *Stack) startReviewWorker(bin string) error {
+	env := append(s.Env(), s.reviewWorkerEnv()...)
+	if err := portFree(addr(ReviewWorkerMetrics)); err != nil {
+		return err
+	}
+	_, err := s.start("reviewworker", env, s.Root, filepath.Join(bin, "reviewworker"))
+	return err
+}
+
+// reviewWorkerEnv is the review worker's own settings: the fetch policy of
+// categories (without its gRPC address) and its metrics address.
+func (s *Stack) reviewWorkerEnv() []string {
+	var env []string
+	for _, kv := range s.serviceEnv("categories") {
+		if strings.HasPrefix(kv, "FETCH_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "REVIEW_WORKER_METRICS_ADDR="+addr(ReviewWorkerMetrics))
 }

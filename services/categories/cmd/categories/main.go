@@ -36,6 +36,10 @@ type settings struct {
 	// report without store data (07:00); 0 turns the schedule off on this
 	// replica.
 	SchedulePoll time.Duration `env:"EMAIL_SCHEDULE_POLL" default:"1m"`
+	// ReviewsInWorker leaves the website reviews to the review worker
+	// (reviewworker), which also measures speed in Chromium; false runs
+	// them here, without a browser.
+	ReviewsInWorker bool `env:"REVIEWS_IN_WORKER" default:"false"`
 }
 
 func main() {
@@ -46,10 +50,11 @@ func main() {
 			AllowLoopback: cfg.FetchAllowLoopback, AllowOrigins: cfg.FetchAllowOrigins,
 		})
 		return categories.Wire(categories.Deps{
-			UsersAddr:    cfg.UsersAddr,
-			SchedulePoll: cfg.SchedulePoll,
-			Analyzer:     eng,
-			Calendar:     eng,
+			UsersAddr:        cfg.UsersAddr,
+			SchedulePoll:     cfg.SchedulePoll,
+			ReviewsElsewhere: cfg.ReviewsInWorker,
+			Analyzer:         eng,
+			Calendar:         eng,
 		})(ctx, rt)
 	})
 }

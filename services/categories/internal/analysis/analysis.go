@@ -14,6 +14,7 @@ package analysis
 import (
 	"context"
 	"crypto/x509"
+	"errors"
 	"net/netip"
 	"time"
 
@@ -53,6 +54,11 @@ type Options struct {
 	// JavaScript). The browser's requests go through the guarded fetcher.
 	// Off in the service until the review runs in a worker with a browser.
 	RenderJS bool
+	// Lab, when set, measures the home page's speed in Chromium after the
+	// review (Review.Speed), with these options; a browser that cannot be
+	// had leaves the review standing with Speed saying why. Nil (the API,
+	// the public score) measures nothing in a browser.
+	Lab *lab.Options
 	// Resolve and RootCAs are the fetcher's (see fetch.Options): tests map
 	// names to loopback and trust their own certificates with them.
 	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
@@ -114,6 +120,11 @@ func (a *Analyzer) Lab(ctx context.Context, siteURL string, o lab.Options) (lab.
 	if err != nil {
 		return lab.Result{}, err
 	}
+	return a.measure(ctx, u, o)
+}
+
+// measure runs the lab on a page the fetcher has read already.
+func (a *Analyzer) measure(ctx context.Context, u string, o lab.Options) (lab.Result, error) {
 	addr, stop, err := a.f.Proxy()
 	if err != nil {
 		return lab.Result{}, err
@@ -173,6 +184,10 @@ func (a *Analyzer) Analyze(ctx context.Context, siteURL string, previous *domain
 	}
 	progress(75, "Reviewing your website")
 	rv := review.Review(s, previous)
+	if a.opts.Lab != nil {
+		progress(78, "Measuring your home page's speed in a phone's browser")
+		rv.Speed = a.speed(ctx, s.URL)
+	}
 	now := a.now()
 	brief := write.BuildBrief(s, rv, now)
 	progress(85, "Writing campaign ideas")
@@ -201,4 +216,25 @@ func (a *Analyzer) Score(ctx context.Context, siteURL string) (domain.Review, er
 		return domain.Review{}, err
 	}
 	return review.Review(s, nil), nil
+}
+
+// speed measures the home page in the browser for Review.Speed; when that
+// cannot be done the review still stands and Speed says why.
+func (a *Analyzer) speed(ctx context.Context, u string) *domain.Speed {
+	r, err := a.measure(ctx, u, *a.opts.Lab)
+	switch {
+	case errors.Is(err, lab.ErrNoBrowser):
+		return &domain.Speed{Reason: domain.SpeedNoBrowser}
+	case err != nil:
+		return &domain.Speed{Reason: domain.SpeedFailed}
+	}
+	return SpeedOf(r)
+}
+
+// SpeedOf is a lab result as the review keeps it.
+func SpeedOf(r lab.Result) *domain.Speed {
+	m := r.Median
+	return &domain.Speed{Measured: true, Score: r.Score, Runs: len(r.Runs), FCPMs: m.FCP, LCPMs: m.LCP, TBTMs: m.TBT,
+		SpeedIndexMs: m.SpeedIndex, INPMs: m.INP, CLS: m.CLS, Bytes: m.Bytes, Painted: m.Painted,
+		LCPElement: m.LCPElement, Shifted: m.Shifted, Ratings: r.Ratings}
 }

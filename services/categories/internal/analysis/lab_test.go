@@ -1,8 +1,12 @@
 package analysis
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +16,7 @@ import (
 	"time"
 
 	"uplift.dev/categories/internal/analysis/lab"
+	"uplift.dev/categories/internal/domain"
 )
 
 // TestLabBrowserMeetsTheFetchersPolicy runs the browser on a page from the
@@ -82,4 +87,100 @@ document.getElementById('grid').innerHTML = items.map(([n, p]) => '<div class="c
 		}
 	}
 	checkIdeas(t, rendered.Ideas, []string{"Cedar & Smoke", "Fig Leaf", "Sea Salt"})
+}
+
+// slowStore is a one-page store built to be slow: its hero image (the
+// largest paint) arrives after 3 s and a script blocks the page for
+// 600 ms after the first paint.
+func slowStore(t *testing.T) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Juniper Candle Co. | Hand-poured soy candles</title><meta name="description" content="Hand-poured soy candles made in small batches in Portland, shipped in two days.">
+</head><body><h1>Hand-poured soy candles</h1><img id="hero" src="/hero.png" width="400" height="300" alt="Cedar candle on a shelf">
+<p>Cedar & Smoke $32.00 · Fig Leaf $28.00 · Sea Salt $24.00</p>
+<script>setTimeout(() => { const end = Date.now() + 600; while (Date.now() < end) {} }, 200);</script></body></html>`)
+	})
+	mux.HandleFunc("/hero.png", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(3 * time.Second):
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "image/png")
+		w.Write(heroPNG(t))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func heroPNG(t *testing.T) []byte {
+	var b bytes.Buffer
+	pic := image.NewRGBA(image.Rect(0, 0, 400, 300))
+	for x := range 400 {
+		for y := range 300 {
+			pic.Set(x, y, color.RGBA{uint8(x), uint8(y), 90, 255})
+		}
+	}
+	if err := png.Encode(&b, pic); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestReviewMeasuresSpeedInTheBrowser: with the lab on (the review
+// worker), the review a store owner sees carries the home page's real
+// speed, the slowest element named; the review itself is unchanged.
+func TestReviewMeasuresSpeedInTheBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real browser: not in -short")
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err != nil && os.Getenv("CHROME_PATH") == "" {
+		t.Skip("no Chromium (make and .ci/run install it)")
+	}
+	srv := slowStore(t)
+	plain := analyze(t, newTestAnalyzer(t, srv, Options{}), srv.URL, nil)
+	if plain.Review.Speed != nil {
+		t.Fatalf("a review without the lab has speed %+v", plain.Review.Speed)
+	}
+	res := analyze(t, newTestAnalyzer(t, srv, Options{Lab: &lab.Options{Runs: 1, Budget: time.Minute}}), srv.URL, nil)
+	sp := res.Review.Speed
+	if sp == nil || !sp.Measured || sp.Reason != "" {
+		t.Fatalf("speed not measured: %+v", sp)
+	}
+	t.Logf("speed %+v", *sp)
+	if sp.LCPMs < 3000 || sp.LCPMs > 12000 || !strings.Contains(sp.LCPElement, "hero") || sp.Ratings["lcp"] == "good" {
+		t.Errorf("LCP %.0f ms on %q (%v), want 3–12 s on the hero image", sp.LCPMs, sp.LCPElement, sp.Ratings)
+	}
+	if sp.TBTMs < 400 || sp.INPMs < 550 || sp.FCPMs <= 0 || sp.SpeedIndexMs < sp.FCPMs || sp.Bytes < 1000 || sp.Runs != 1 {
+		t.Errorf("TBT %.0f, INP %.0f, FCP %.0f, SI %.0f, %d bytes, %d runs", sp.TBTMs, sp.INPMs, sp.FCPMs, sp.SpeedIndexMs, sp.Bytes, sp.Runs)
+	}
+	if sp.Score <= 0 || sp.Score >= 90 {
+		t.Errorf("a page this slow scores %d", sp.Score)
+	}
+	if res.Review.Score != plain.Review.Score || len(res.Review.Checks) != len(plain.Review.Checks) {
+		t.Errorf("the lab changed the review: %d vs %d", res.Review.Score, plain.Review.Score)
+	}
+}
+
+// TestReviewWithoutABrowserSaysSo: a worker whose Chromium is missing
+// still delivers the whole review, and speed says it was not measured
+// and why, never a zero that reads as fast.
+func TestReviewWithoutABrowserSaysSo(t *testing.T) {
+	srv := slowStore(t)
+	res := analyze(t, newTestAnalyzer(t, srv, Options{Lab: &lab.Options{ExecPath: "/nonexistent/chromium"}}), srv.URL, nil)
+	sp := res.Review.Speed
+	if sp == nil || sp.Measured || sp.Reason != domain.SpeedNoBrowser || sp.Score != 0 || sp.LCPMs != 0 {
+		t.Fatalf("speed %+v, want not measured with the reason", sp)
+	}
+	if res.Review.Score <= 0 || len(res.Review.Checks) == 0 || res.Summary == "" || len(res.Ideas) == 0 {
+		t.Errorf("the review did not stand without the browser: score %d, %d checks, summary %q", res.Review.Score, len(res.Review.Checks), res.Summary)
+	}
 }

@@ -94,6 +94,10 @@ type Review struct {
 	// Notes are true of the site but cost nothing (the check's points are
 	// already spent), kept apart so findings stay a list of what to fix.
 	Notes []Finding `json:",omitempty"`
+	// Speed is the home page measured in a real browser; nil when the
+	// review was made without one (the public score, or a service that
+	// reviews without the worker).
+	Speed *Speed `json:",omitempty"`
 }
 
 // Insight is a short, specific observation with the evidence behind it.

@@ -36,6 +36,7 @@ import (
 	"uplift.dev/categories/migrations"
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/firebasetest"
+	"uplift.dev/platform/service"
 )
 
 // fakeAnalyzer stands in for the analysis engine: sites it knows can be
@@ -119,6 +120,9 @@ type harness struct {
 	// db is the service's own pool, for asserting on rows no RPC shows
 	// (the audit log, what a deletion left behind).
 	db *pgxpool.Pool
+	// base is the service's settings: a worker joins the same database
+	// and NATS with them.
+	base service.Base
 }
 
 const goodSite = "https://good-store.test/"
@@ -150,6 +154,13 @@ func start(t *testing.T) harness {
 // startWith runs the service with analyzer, or the fake when nil.
 func startWith(t *testing.T, analyzer app.Analyzer) harness {
 	t.Helper()
+	return startDeps(t, categories.Deps{Analyzer: analyzer})
+}
+
+// startDeps runs the service with d (its users address is the fake's).
+func startDeps(t *testing.T, d categories.Deps) harness {
+	t.Helper()
+	analyzer := d.Analyzer
 	users := &fakeUsers{profiles: map[string]string{}}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -164,10 +175,11 @@ func startWith(t *testing.T, analyzer app.Analyzer) harness {
 	if analyzer == nil {
 		analyzer = an
 	}
-	conn, rt := servicetest.Run(t, "categories", servicetest.Base(t), migrations.FS,
-		categories.Wire(categories.Deps{UsersAddr: lis.Addr().String(), Analyzer: analyzer}))
+	d.UsersAddr, d.Analyzer = lis.Addr().String(), analyzer
+	base := servicetest.Base(t)
+	conn, rt := servicetest.Run(t, "categories", base, migrations.FS, categories.Wire(d))
 	return harness{client: categoriesv1.NewCategoriesServiceClient(conn), js: rt.JS, nc: rt.NC,
-		analyzer: an, users: users, fb: firebasetest.Client(t), db: rt.Pool}
+		analyzer: an, users: users, fb: firebasetest.Client(t), db: rt.Pool, base: base}
 }
 
 // signUp makes a Firebase user (an uplifter when asked) and returns its uid

@@ -40,6 +40,10 @@ type Deps struct {
 	Calendar app.Calendar
 	// Now is the clock the schedule reads; nil is time.Now. Tests move it.
 	Now func() time.Time
+	// ReviewsElsewhere leaves ReviewRequested to the review worker
+	// (cmd/reviewworker), which measures speed in a browser; the API then
+	// only asks for reviews.
+	ReviewsElsewhere bool
 }
 
 // Wire returns the service's wiring for a started runtime.
@@ -63,7 +67,10 @@ func Wire(d Deps) service.Wire {
 			return conn.Close()
 		}
 		workers := []func(context.Context) error{consumers.RunUsers, consumers.RunUsersDeleted, consumers.RunUnsubscribed,
-			consumers.RunEmailKindUnsubscribed, consumers.RunReviews, consumers.RunStoreSignals, closeConn}
+			consumers.RunEmailKindUnsubscribed, consumers.RunStoreSignals, closeConn}
+		if !d.ReviewsElsewhere {
+			workers = append(workers, consumers.RunReviews)
+		}
 		if d.SchedulePoll > 0 {
 			workers = append(workers, func(ctx context.Context) error {
 				return schedule.Every(ctx, d.SchedulePoll, func(ctx context.Context) error {

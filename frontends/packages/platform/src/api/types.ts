@@ -52,6 +52,7 @@ export type {
   ListRecentIdeasResponseJson,
   ReportJson,
   ReportStatusJson,
+  SpeedJson,
   UpdateContentGenerationParamsRequestJson,
   UpdateContentGenerationParamsResponseJson,
   UpdateEmailPreferencesRequestJson,

@@ -1051,7 +1051,10 @@ type Report struct {
 	// progress_step says what a generating report is doing now.
 	ProgressStep string `protobuf:"bytes,13,opt,name=progress_step,json=progressStep,proto3" json:"progress_step,omitempty"`
 	// error_message says why a failed report failed.
-	ErrorMessage  string `protobuf:"bytes,14,opt,name=error_message,json=errorMessage,proto3" json:"error_message,omitempty"`
+	ErrorMessage string `protobuf:"bytes,14,opt,name=error_message,json=errorMessage,proto3" json:"error_message,omitempty"`
+	// speed is the home page measured in a real browser (an extension of
+	// the spec's report); absent when the review was made without one.
+	Speed         *Speed `protobuf:"bytes,15,opt,name=speed,proto3" json:"speed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1184,6 +1187,181 @@ func (x *Report) GetErrorMessage() string {
 	return ""
 }
 
+func (x *Report) GetSpeed() *Speed {
+	if x != nil {
+		return x.Speed
+	}
+	return nil
+}
+
+// Speed is the home page's lab speed, as Lighthouse's mobile run measures
+// it (a phone on slow 4G with a 4x slower CPU, median of up to 3 loads),
+// or why it was not measured.
+type Speed struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// measured is false when no browser measured the page; reason says why.
+	Measured bool   `protobuf:"varint,1,opt,name=measured,proto3" json:"measured,omitempty"`
+	Reason   string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// score is 0–100 on Lighthouse's curves and weights.
+	Score        int32   `protobuf:"varint,3,opt,name=score,proto3" json:"score,omitempty"`
+	Runs         int32   `protobuf:"varint,4,opt,name=runs,proto3" json:"runs,omitempty"`
+	FcpMs        float64 `protobuf:"fixed64,5,opt,name=fcp_ms,json=fcpMs,proto3" json:"fcp_ms,omitempty"`
+	LcpMs        float64 `protobuf:"fixed64,6,opt,name=lcp_ms,json=lcpMs,proto3" json:"lcp_ms,omitempty"`
+	TbtMs        float64 `protobuf:"fixed64,7,opt,name=tbt_ms,json=tbtMs,proto3" json:"tbt_ms,omitempty"`
+	SpeedIndexMs float64 `protobuf:"fixed64,8,opt,name=speed_index_ms,json=speedIndexMs,proto3" json:"speed_index_ms,omitempty"`
+	// inp_ms is the lab's proxy for Interaction to Next Paint: the longest
+	// task a tap could meet after the first paint.
+	InpMs      float64 `protobuf:"fixed64,9,opt,name=inp_ms,json=inpMs,proto3" json:"inp_ms,omitempty"`
+	Cls        float64 `protobuf:"fixed64,10,opt,name=cls,proto3" json:"cls,omitempty"`
+	TotalBytes int64   `protobuf:"varint,11,opt,name=total_bytes,json=totalBytes,proto3" json:"total_bytes,omitempty"`
+	// painted is false when the page painted nothing in the time given.
+	Painted bool `protobuf:"varint,12,opt,name=painted,proto3" json:"painted,omitempty"`
+	// lcp_element names the slowest element (the largest contentful paint).
+	LcpElement string `protobuf:"bytes,13,opt,name=lcp_element,json=lcpElement,proto3" json:"lcp_element,omitempty"`
+	// shifted are the elements that moved, largest shift first.
+	Shifted []string `protobuf:"bytes,14,rep,name=shifted,proto3" json:"shifted,omitempty"`
+	// ratings map fcp, lcp, tbt, cls, si and inp to good,
+	// needs-improvement or poor (web.dev's thresholds).
+	Ratings       map[string]string `protobuf:"bytes,15,rep,name=ratings,proto3" json:"ratings,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Speed) Reset() {
+	*x = Speed{}
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Speed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Speed) ProtoMessage() {}
+
+func (x *Speed) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Speed.ProtoReflect.Descriptor instead.
+func (*Speed) Descriptor() ([]byte, []int) {
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *Speed) GetMeasured() bool {
+	if x != nil {
+		return x.Measured
+	}
+	return false
+}
+
+func (x *Speed) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *Speed) GetScore() int32 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+func (x *Speed) GetRuns() int32 {
+	if x != nil {
+		return x.Runs
+	}
+	return 0
+}
+
+func (x *Speed) GetFcpMs() float64 {
+	if x != nil {
+		return x.FcpMs
+	}
+	return 0
+}
+
+func (x *Speed) GetLcpMs() float64 {
+	if x != nil {
+		return x.LcpMs
+	}
+	return 0
+}
+
+func (x *Speed) GetTbtMs() float64 {
+	if x != nil {
+		return x.TbtMs
+	}
+	return 0
+}
+
+func (x *Speed) GetSpeedIndexMs() float64 {
+	if x != nil {
+		return x.SpeedIndexMs
+	}
+	return 0
+}
+
+func (x *Speed) GetInpMs() float64 {
+	if x != nil {
+		return x.InpMs
+	}
+	return 0
+}
+
+func (x *Speed) GetCls() float64 {
+	if x != nil {
+		return x.Cls
+	}
+	return 0
+}
+
+func (x *Speed) GetTotalBytes() int64 {
+	if x != nil {
+		return x.TotalBytes
+	}
+	return 0
+}
+
+func (x *Speed) GetPainted() bool {
+	if x != nil {
+		return x.Painted
+	}
+	return false
+}
+
+func (x *Speed) GetLcpElement() string {
+	if x != nil {
+		return x.LcpElement
+	}
+	return ""
+}
+
+func (x *Speed) GetShifted() []string {
+	if x != nil {
+		return x.Shifted
+	}
+	return nil
+}
+
+func (x *Speed) GetRatings() map[string]string {
+	if x != nil {
+		return x.Ratings
+	}
+	return nil
+}
+
 // CheckResult is one check's share of the score.
 type CheckResult struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1198,7 +1376,7 @@ type CheckResult struct {
 
 func (x *CheckResult) Reset() {
 	*x = CheckResult{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1210,7 +1388,7 @@ func (x *CheckResult) String() string {
 func (*CheckResult) ProtoMessage() {}
 
 func (x *CheckResult) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1223,7 +1401,7 @@ func (x *CheckResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckResult.ProtoReflect.Descriptor instead.
 func (*CheckResult) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{18}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CheckResult) GetCheck() string {
@@ -1276,7 +1454,7 @@ type Finding struct {
 
 func (x *Finding) Reset() {
 	*x = Finding{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1288,7 +1466,7 @@ func (x *Finding) String() string {
 func (*Finding) ProtoMessage() {}
 
 func (x *Finding) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1301,7 +1479,7 @@ func (x *Finding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Finding.ProtoReflect.Descriptor instead.
 func (*Finding) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{19}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Finding) GetId() string {
@@ -1386,7 +1564,7 @@ type Insight struct {
 
 func (x *Insight) Reset() {
 	*x = Insight{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1398,7 +1576,7 @@ func (x *Insight) String() string {
 func (*Insight) ProtoMessage() {}
 
 func (x *Insight) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1411,7 +1589,7 @@ func (x *Insight) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Insight.ProtoReflect.Descriptor instead.
 func (*Insight) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{20}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Insight) GetId() string {
@@ -1453,7 +1631,7 @@ type Idea struct {
 
 func (x *Idea) Reset() {
 	*x = Idea{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1465,7 +1643,7 @@ func (x *Idea) String() string {
 func (*Idea) ProtoMessage() {}
 
 func (x *Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1478,7 +1656,7 @@ func (x *Idea) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Idea.ProtoReflect.Descriptor instead.
 func (*Idea) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{21}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Idea) GetId() string {
@@ -1554,7 +1732,7 @@ type GetCurrentReportRequest struct {
 
 func (x *GetCurrentReportRequest) Reset() {
 	*x = GetCurrentReportRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1566,7 +1744,7 @@ func (x *GetCurrentReportRequest) String() string {
 func (*GetCurrentReportRequest) ProtoMessage() {}
 
 func (x *GetCurrentReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1579,7 +1757,7 @@ func (x *GetCurrentReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentReportRequest.ProtoReflect.Descriptor instead.
 func (*GetCurrentReportRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{22}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *GetCurrentReportRequest) GetCategoryId() string {
@@ -1599,7 +1777,7 @@ type GetCurrentReportResponse struct {
 
 func (x *GetCurrentReportResponse) Reset() {
 	*x = GetCurrentReportResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1611,7 +1789,7 @@ func (x *GetCurrentReportResponse) String() string {
 func (*GetCurrentReportResponse) ProtoMessage() {}
 
 func (x *GetCurrentReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1624,7 +1802,7 @@ func (x *GetCurrentReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentReportResponse.ProtoReflect.Descriptor instead.
 func (*GetCurrentReportResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{23}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *GetCurrentReportResponse) GetReport() *Report {
@@ -1644,7 +1822,7 @@ type GetInsightsRequest struct {
 
 func (x *GetInsightsRequest) Reset() {
 	*x = GetInsightsRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1656,7 +1834,7 @@ func (x *GetInsightsRequest) String() string {
 func (*GetInsightsRequest) ProtoMessage() {}
 
 func (x *GetInsightsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1669,7 +1847,7 @@ func (x *GetInsightsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetInsightsRequest.ProtoReflect.Descriptor instead.
 func (*GetInsightsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{24}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetInsightsRequest) GetCategoryId() string {
@@ -1689,7 +1867,7 @@ type GetInsightsResponse struct {
 
 func (x *GetInsightsResponse) Reset() {
 	*x = GetInsightsResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1701,7 +1879,7 @@ func (x *GetInsightsResponse) String() string {
 func (*GetInsightsResponse) ProtoMessage() {}
 
 func (x *GetInsightsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1714,7 +1892,7 @@ func (x *GetInsightsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetInsightsResponse.ProtoReflect.Descriptor instead.
 func (*GetInsightsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{25}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetInsightsResponse) GetInsights() []*Insight {
@@ -1734,7 +1912,7 @@ type ListRecentIdeasRequest struct {
 
 func (x *ListRecentIdeasRequest) Reset() {
 	*x = ListRecentIdeasRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1746,7 +1924,7 @@ func (x *ListRecentIdeasRequest) String() string {
 func (*ListRecentIdeasRequest) ProtoMessage() {}
 
 func (x *ListRecentIdeasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1759,7 +1937,7 @@ func (x *ListRecentIdeasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRecentIdeasRequest.ProtoReflect.Descriptor instead.
 func (*ListRecentIdeasRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{26}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ListRecentIdeasRequest) GetCategoryId() string {
@@ -1779,7 +1957,7 @@ type ListRecentIdeasResponse struct {
 
 func (x *ListRecentIdeasResponse) Reset() {
 	*x = ListRecentIdeasResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1791,7 +1969,7 @@ func (x *ListRecentIdeasResponse) String() string {
 func (*ListRecentIdeasResponse) ProtoMessage() {}
 
 func (x *ListRecentIdeasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1804,7 +1982,7 @@ func (x *ListRecentIdeasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRecentIdeasResponse.ProtoReflect.Descriptor instead.
 func (*ListRecentIdeasResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{27}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ListRecentIdeasResponse) GetIdeas() []*Idea {
@@ -1825,7 +2003,7 @@ type GetIdeaRequest struct {
 
 func (x *GetIdeaRequest) Reset() {
 	*x = GetIdeaRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1837,7 +2015,7 @@ func (x *GetIdeaRequest) String() string {
 func (*GetIdeaRequest) ProtoMessage() {}
 
 func (x *GetIdeaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1850,7 +2028,7 @@ func (x *GetIdeaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdeaRequest.ProtoReflect.Descriptor instead.
 func (*GetIdeaRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{28}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *GetIdeaRequest) GetCategoryId() string {
@@ -1877,7 +2055,7 @@ type GetIdeaResponse struct {
 
 func (x *GetIdeaResponse) Reset() {
 	*x = GetIdeaResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1889,7 +2067,7 @@ func (x *GetIdeaResponse) String() string {
 func (*GetIdeaResponse) ProtoMessage() {}
 
 func (x *GetIdeaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1902,7 +2080,7 @@ func (x *GetIdeaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdeaResponse.ProtoReflect.Descriptor instead.
 func (*GetIdeaResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{29}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *GetIdeaResponse) GetIdea() *Idea {
@@ -1922,7 +2100,7 @@ type InvalidateCampaignIdeasRequest struct {
 
 func (x *InvalidateCampaignIdeasRequest) Reset() {
 	*x = InvalidateCampaignIdeasRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1934,7 +2112,7 @@ func (x *InvalidateCampaignIdeasRequest) String() string {
 func (*InvalidateCampaignIdeasRequest) ProtoMessage() {}
 
 func (x *InvalidateCampaignIdeasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1947,7 +2125,7 @@ func (x *InvalidateCampaignIdeasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateCampaignIdeasRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateCampaignIdeasRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{30}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *InvalidateCampaignIdeasRequest) GetCategoryId() string {
@@ -1966,7 +2144,7 @@ type InvalidateCampaignIdeasResponse struct {
 
 func (x *InvalidateCampaignIdeasResponse) Reset() {
 	*x = InvalidateCampaignIdeasResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1978,7 +2156,7 @@ func (x *InvalidateCampaignIdeasResponse) String() string {
 func (*InvalidateCampaignIdeasResponse) ProtoMessage() {}
 
 func (x *InvalidateCampaignIdeasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1991,7 +2169,7 @@ func (x *InvalidateCampaignIdeasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateCampaignIdeasResponse.ProtoReflect.Descriptor instead.
 func (*InvalidateCampaignIdeasResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{31}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{32}
 }
 
 // GetWebsiteScoreRequest names the site to score.
@@ -2004,7 +2182,7 @@ type GetWebsiteScoreRequest struct {
 
 func (x *GetWebsiteScoreRequest) Reset() {
 	*x = GetWebsiteScoreRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2016,7 +2194,7 @@ func (x *GetWebsiteScoreRequest) String() string {
 func (*GetWebsiteScoreRequest) ProtoMessage() {}
 
 func (x *GetWebsiteScoreRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2029,7 +2207,7 @@ func (x *GetWebsiteScoreRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWebsiteScoreRequest.ProtoReflect.Descriptor instead.
 func (*GetWebsiteScoreRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{32}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *GetWebsiteScoreRequest) GetUrl() string {
@@ -2053,7 +2231,7 @@ type GetWebsiteScoreResponse struct {
 
 func (x *GetWebsiteScoreResponse) Reset() {
 	*x = GetWebsiteScoreResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2065,7 +2243,7 @@ func (x *GetWebsiteScoreResponse) String() string {
 func (*GetWebsiteScoreResponse) ProtoMessage() {}
 
 func (x *GetWebsiteScoreResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2078,7 +2256,7 @@ func (x *GetWebsiteScoreResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWebsiteScoreResponse.ProtoReflect.Descriptor instead.
 func (*GetWebsiteScoreResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{33}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *GetWebsiteScoreResponse) GetUrl() string {
@@ -2126,7 +2304,7 @@ type SendAIEmailDigestRequest struct {
 
 func (x *SendAIEmailDigestRequest) Reset() {
 	*x = SendAIEmailDigestRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2138,7 +2316,7 @@ func (x *SendAIEmailDigestRequest) String() string {
 func (*SendAIEmailDigestRequest) ProtoMessage() {}
 
 func (x *SendAIEmailDigestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2151,7 +2329,7 @@ func (x *SendAIEmailDigestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendAIEmailDigestRequest.ProtoReflect.Descriptor instead.
 func (*SendAIEmailDigestRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{34}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *SendAIEmailDigestRequest) GetCategoryId() string {
@@ -2170,7 +2348,7 @@ type SendAIEmailDigestResponse struct {
 
 func (x *SendAIEmailDigestResponse) Reset() {
 	*x = SendAIEmailDigestResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2182,7 +2360,7 @@ func (x *SendAIEmailDigestResponse) String() string {
 func (*SendAIEmailDigestResponse) ProtoMessage() {}
 
 func (x *SendAIEmailDigestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2195,7 +2373,7 @@ func (x *SendAIEmailDigestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendAIEmailDigestResponse.ProtoReflect.Descriptor instead.
 func (*SendAIEmailDigestResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{35}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{36}
 }
 
 var File_uplift_categories_v1_categories_service_proto protoreflect.FileDescriptor
@@ -2272,7 +2450,7 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"categoryId\"\x87\x01\n" +
 	"\x1bGetEmailPreferencesResponse\x126\n" +
 	"\x17disable_business_report\x18\x01 \x01(\bR\x15disableBusinessReport\x120\n" +
-	"\x14disable_weekly_email\x18\x02 \x01(\bR\x12disableWeeklyEmail\"\xc8\x04\n" +
+	"\x14disable_weekly_email\x18\x02 \x01(\bR\x12disableWeeklyEmail\"\xfb\x04\n" +
 	"\x06Report\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12:\n" +
 	"\x06status\x18\x02 \x01(\x0e2\".uplift.categories.v1.ReportStatusR\x06status\x12)\n" +
@@ -2289,7 +2467,30 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\x06checks\x18\v \x03(\v2!.uplift.categories.v1.CheckResultR\x06checks\x12\x19\n" +
 	"\bsite_url\x18\f \x01(\tR\asiteUrl\x12#\n" +
 	"\rprogress_step\x18\r \x01(\tR\fprogressStep\x12#\n" +
-	"\rerror_message\x18\x0e \x01(\tR\ferrorMessage\"i\n" +
+	"\rerror_message\x18\x0e \x01(\tR\ferrorMessage\x121\n" +
+	"\x05speed\x18\x0f \x01(\v2\x1b.uplift.categories.v1.SpeedR\x05speed\"\xef\x03\n" +
+	"\x05Speed\x12\x1a\n" +
+	"\bmeasured\x18\x01 \x01(\bR\bmeasured\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x14\n" +
+	"\x05score\x18\x03 \x01(\x05R\x05score\x12\x12\n" +
+	"\x04runs\x18\x04 \x01(\x05R\x04runs\x12\x15\n" +
+	"\x06fcp_ms\x18\x05 \x01(\x01R\x05fcpMs\x12\x15\n" +
+	"\x06lcp_ms\x18\x06 \x01(\x01R\x05lcpMs\x12\x15\n" +
+	"\x06tbt_ms\x18\a \x01(\x01R\x05tbtMs\x12$\n" +
+	"\x0espeed_index_ms\x18\b \x01(\x01R\fspeedIndexMs\x12\x15\n" +
+	"\x06inp_ms\x18\t \x01(\x01R\x05inpMs\x12\x10\n" +
+	"\x03cls\x18\n" +
+	" \x01(\x01R\x03cls\x12\x1f\n" +
+	"\vtotal_bytes\x18\v \x01(\x03R\n" +
+	"totalBytes\x12\x18\n" +
+	"\apainted\x18\f \x01(\bR\apainted\x12\x1f\n" +
+	"\vlcp_element\x18\r \x01(\tR\n" +
+	"lcpElement\x12\x18\n" +
+	"\ashifted\x18\x0e \x03(\tR\ashifted\x12B\n" +
+	"\aratings\x18\x0f \x03(\v2(.uplift.categories.v1.Speed.RatingsEntryR\aratings\x1a:\n" +
+	"\fRatingsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"i\n" +
 	"\vCheckResult\x12\x14\n" +
 	"\x05check\x18\x01 \x01(\tR\x05check\x12\x14\n" +
 	"\x05group\x18\x02 \x01(\tR\x05group\x12\x16\n" +
@@ -2397,7 +2598,7 @@ func file_uplift_categories_v1_categories_service_proto_rawDescGZIP() []byte {
 }
 
 var file_uplift_categories_v1_categories_service_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_uplift_categories_v1_categories_service_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
+var file_uplift_categories_v1_categories_service_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_uplift_categories_v1_categories_service_proto_goTypes = []any{
 	(ReportStatus)(0),                             // 0: uplift.categories.v1.ReportStatus
 	(*Category)(nil),                              // 1: uplift.categories.v1.Category
@@ -2418,76 +2619,80 @@ var file_uplift_categories_v1_categories_service_proto_goTypes = []any{
 	(*GetEmailPreferencesRequest)(nil),            // 16: uplift.categories.v1.GetEmailPreferencesRequest
 	(*GetEmailPreferencesResponse)(nil),           // 17: uplift.categories.v1.GetEmailPreferencesResponse
 	(*Report)(nil),                                // 18: uplift.categories.v1.Report
-	(*CheckResult)(nil),                           // 19: uplift.categories.v1.CheckResult
-	(*Finding)(nil),                               // 20: uplift.categories.v1.Finding
-	(*Insight)(nil),                               // 21: uplift.categories.v1.Insight
-	(*Idea)(nil),                                  // 22: uplift.categories.v1.Idea
-	(*GetCurrentReportRequest)(nil),               // 23: uplift.categories.v1.GetCurrentReportRequest
-	(*GetCurrentReportResponse)(nil),              // 24: uplift.categories.v1.GetCurrentReportResponse
-	(*GetInsightsRequest)(nil),                    // 25: uplift.categories.v1.GetInsightsRequest
-	(*GetInsightsResponse)(nil),                   // 26: uplift.categories.v1.GetInsightsResponse
-	(*ListRecentIdeasRequest)(nil),                // 27: uplift.categories.v1.ListRecentIdeasRequest
-	(*ListRecentIdeasResponse)(nil),               // 28: uplift.categories.v1.ListRecentIdeasResponse
-	(*GetIdeaRequest)(nil),                        // 29: uplift.categories.v1.GetIdeaRequest
-	(*GetIdeaResponse)(nil),                       // 30: uplift.categories.v1.GetIdeaResponse
-	(*InvalidateCampaignIdeasRequest)(nil),        // 31: uplift.categories.v1.InvalidateCampaignIdeasRequest
-	(*InvalidateCampaignIdeasResponse)(nil),       // 32: uplift.categories.v1.InvalidateCampaignIdeasResponse
-	(*GetWebsiteScoreRequest)(nil),                // 33: uplift.categories.v1.GetWebsiteScoreRequest
-	(*GetWebsiteScoreResponse)(nil),               // 34: uplift.categories.v1.GetWebsiteScoreResponse
-	(*SendAIEmailDigestRequest)(nil),              // 35: uplift.categories.v1.SendAIEmailDigestRequest
-	(*SendAIEmailDigestResponse)(nil),             // 36: uplift.categories.v1.SendAIEmailDigestResponse
-	(*timestamppb.Timestamp)(nil),                 // 37: google.protobuf.Timestamp
+	(*Speed)(nil),                                 // 19: uplift.categories.v1.Speed
+	(*CheckResult)(nil),                           // 20: uplift.categories.v1.CheckResult
+	(*Finding)(nil),                               // 21: uplift.categories.v1.Finding
+	(*Insight)(nil),                               // 22: uplift.categories.v1.Insight
+	(*Idea)(nil),                                  // 23: uplift.categories.v1.Idea
+	(*GetCurrentReportRequest)(nil),               // 24: uplift.categories.v1.GetCurrentReportRequest
+	(*GetCurrentReportResponse)(nil),              // 25: uplift.categories.v1.GetCurrentReportResponse
+	(*GetInsightsRequest)(nil),                    // 26: uplift.categories.v1.GetInsightsRequest
+	(*GetInsightsResponse)(nil),                   // 27: uplift.categories.v1.GetInsightsResponse
+	(*ListRecentIdeasRequest)(nil),                // 28: uplift.categories.v1.ListRecentIdeasRequest
+	(*ListRecentIdeasResponse)(nil),               // 29: uplift.categories.v1.ListRecentIdeasResponse
+	(*GetIdeaRequest)(nil),                        // 30: uplift.categories.v1.GetIdeaRequest
+	(*GetIdeaResponse)(nil),                       // 31: uplift.categories.v1.GetIdeaResponse
+	(*InvalidateCampaignIdeasRequest)(nil),        // 32: uplift.categories.v1.InvalidateCampaignIdeasRequest
+	(*InvalidateCampaignIdeasResponse)(nil),       // 33: uplift.categories.v1.InvalidateCampaignIdeasResponse
+	(*GetWebsiteScoreRequest)(nil),                // 34: uplift.categories.v1.GetWebsiteScoreRequest
+	(*GetWebsiteScoreResponse)(nil),               // 35: uplift.categories.v1.GetWebsiteScoreResponse
+	(*SendAIEmailDigestRequest)(nil),              // 36: uplift.categories.v1.SendAIEmailDigestRequest
+	(*SendAIEmailDigestResponse)(nil),             // 37: uplift.categories.v1.SendAIEmailDigestResponse
+	nil,                                           // 38: uplift.categories.v1.Speed.RatingsEntry
+	(*timestamppb.Timestamp)(nil),                 // 39: google.protobuf.Timestamp
 }
 var file_uplift_categories_v1_categories_service_proto_depIdxs = []int32{
 	1,  // 0: uplift.categories.v1.CreateCategoryResponse.category:type_name -> uplift.categories.v1.Category
 	0,  // 1: uplift.categories.v1.Report.status:type_name -> uplift.categories.v1.ReportStatus
-	20, // 2: uplift.categories.v1.Report.findings:type_name -> uplift.categories.v1.Finding
-	21, // 3: uplift.categories.v1.Report.insights:type_name -> uplift.categories.v1.Insight
-	22, // 4: uplift.categories.v1.Report.ideas:type_name -> uplift.categories.v1.Idea
-	37, // 5: uplift.categories.v1.Report.create_time:type_name -> google.protobuf.Timestamp
-	19, // 6: uplift.categories.v1.Report.checks:type_name -> uplift.categories.v1.CheckResult
-	37, // 7: uplift.categories.v1.Idea.create_time:type_name -> google.protobuf.Timestamp
-	18, // 8: uplift.categories.v1.GetCurrentReportResponse.report:type_name -> uplift.categories.v1.Report
-	21, // 9: uplift.categories.v1.GetInsightsResponse.insights:type_name -> uplift.categories.v1.Insight
-	22, // 10: uplift.categories.v1.ListRecentIdeasResponse.ideas:type_name -> uplift.categories.v1.Idea
-	22, // 11: uplift.categories.v1.GetIdeaResponse.idea:type_name -> uplift.categories.v1.Idea
-	19, // 12: uplift.categories.v1.GetWebsiteScoreResponse.checks:type_name -> uplift.categories.v1.CheckResult
-	20, // 13: uplift.categories.v1.GetWebsiteScoreResponse.findings:type_name -> uplift.categories.v1.Finding
-	2,  // 14: uplift.categories.v1.CategoriesService.CreateCategory:input_type -> uplift.categories.v1.CreateCategoryRequest
-	4,  // 15: uplift.categories.v1.CategoriesService.GetLabel:input_type -> uplift.categories.v1.GetLabelRequest
-	6,  // 16: uplift.categories.v1.CategoriesService.UpdateLabel:input_type -> uplift.categories.v1.UpdateLabelRequest
-	8,  // 17: uplift.categories.v1.CategoriesService.GetContentGenerationParams:input_type -> uplift.categories.v1.GetContentGenerationParamsRequest
-	10, // 18: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:input_type -> uplift.categories.v1.UpdateContentGenerationParamsRequest
-	12, // 19: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:input_type -> uplift.categories.v1.UpdateEmailPreferencesRequest
-	14, // 20: uplift.categories.v1.CategoriesService.DisableBusinessReport:input_type -> uplift.categories.v1.DisableBusinessReportRequest
-	16, // 21: uplift.categories.v1.CategoriesService.GetEmailPreferences:input_type -> uplift.categories.v1.GetEmailPreferencesRequest
-	23, // 22: uplift.categories.v1.CategoriesService.GetCurrentReport:input_type -> uplift.categories.v1.GetCurrentReportRequest
-	25, // 23: uplift.categories.v1.CategoriesService.GetInsights:input_type -> uplift.categories.v1.GetInsightsRequest
-	27, // 24: uplift.categories.v1.CategoriesService.ListRecentIdeas:input_type -> uplift.categories.v1.ListRecentIdeasRequest
-	29, // 25: uplift.categories.v1.CategoriesService.GetIdea:input_type -> uplift.categories.v1.GetIdeaRequest
-	31, // 26: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:input_type -> uplift.categories.v1.InvalidateCampaignIdeasRequest
-	33, // 27: uplift.categories.v1.CategoriesService.GetWebsiteScore:input_type -> uplift.categories.v1.GetWebsiteScoreRequest
-	35, // 28: uplift.categories.v1.CategoriesService.SendAIEmailDigest:input_type -> uplift.categories.v1.SendAIEmailDigestRequest
-	3,  // 29: uplift.categories.v1.CategoriesService.CreateCategory:output_type -> uplift.categories.v1.CreateCategoryResponse
-	5,  // 30: uplift.categories.v1.CategoriesService.GetLabel:output_type -> uplift.categories.v1.GetLabelResponse
-	7,  // 31: uplift.categories.v1.CategoriesService.UpdateLabel:output_type -> uplift.categories.v1.UpdateLabelResponse
-	9,  // 32: uplift.categories.v1.CategoriesService.GetContentGenerationParams:output_type -> uplift.categories.v1.GetContentGenerationParamsResponse
-	11, // 33: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:output_type -> uplift.categories.v1.UpdateContentGenerationParamsResponse
-	13, // 34: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:output_type -> uplift.categories.v1.UpdateEmailPreferencesResponse
-	15, // 35: uplift.categories.v1.CategoriesService.DisableBusinessReport:output_type -> uplift.categories.v1.DisableBusinessReportResponse
-	17, // 36: uplift.categories.v1.CategoriesService.GetEmailPreferences:output_type -> uplift.categories.v1.GetEmailPreferencesResponse
-	24, // 37: uplift.categories.v1.CategoriesService.GetCurrentReport:output_type -> uplift.categories.v1.GetCurrentReportResponse
-	26, // 38: uplift.categories.v1.CategoriesService.GetInsights:output_type -> uplift.categories.v1.GetInsightsResponse
-	28, // 39: uplift.categories.v1.CategoriesService.ListRecentIdeas:output_type -> uplift.categories.v1.ListRecentIdeasResponse
-	30, // 40: uplift.categories.v1.CategoriesService.GetIdea:output_type -> uplift.categories.v1.GetIdeaResponse
-	32, // 41: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:output_type -> uplift.categories.v1.InvalidateCampaignIdeasResponse
-	34, // 42: uplift.categories.v1.CategoriesService.GetWebsiteScore:output_type -> uplift.categories.v1.GetWebsiteScoreResponse
-	36, // 43: uplift.categories.v1.CategoriesService.SendAIEmailDigest:output_type -> uplift.categories.v1.SendAIEmailDigestResponse
-	29, // [29:44] is the sub-list for method output_type
-	14, // [14:29] is the sub-list for method input_type
-	14, // [14:14] is the sub-list for extension type_name
-	14, // [14:14] is the sub-list for extension extendee
-	0,  // [0:14] is the sub-list for field type_name
+	21, // 2: uplift.categories.v1.Report.findings:type_name -> uplift.categories.v1.Finding
+	22, // 3: uplift.categories.v1.Report.insights:type_name -> uplift.categories.v1.Insight
+	23, // 4: uplift.categories.v1.Report.ideas:type_name -> uplift.categories.v1.Idea
+	39, // 5: uplift.categories.v1.Report.create_time:type_name -> google.protobuf.Timestamp
+	20, // 6: uplift.categories.v1.Report.checks:type_name -> uplift.categories.v1.CheckResult
+	19, // 7: uplift.categories.v1.Report.speed:type_name -> uplift.categories.v1.Speed
+	38, // 8: uplift.categories.v1.Speed.ratings:type_name -> uplift.categories.v1.Speed.RatingsEntry
+	39, // 9: uplift.categories.v1.Idea.create_time:type_name -> google.protobuf.Timestamp
+	18, // 10: uplift.categories.v1.GetCurrentReportResponse.report:type_name -> uplift.categories.v1.Report
+	22, // 11: uplift.categories.v1.GetInsightsResponse.insights:type_name -> uplift.categories.v1.Insight
+	23, // 12: uplift.categories.v1.ListRecentIdeasResponse.ideas:type_name -> uplift.categories.v1.Idea
+	23, // 13: uplift.categories.v1.GetIdeaResponse.idea:type_name -> uplift.categories.v1.Idea
+	20, // 14: uplift.categories.v1.GetWebsiteScoreResponse.checks:type_name -> uplift.categories.v1.CheckResult
+	21, // 15: uplift.categories.v1.GetWebsiteScoreResponse.findings:type_name -> uplift.categories.v1.Finding
+	2,  // 16: uplift.categories.v1.CategoriesService.CreateCategory:input_type -> uplift.categories.v1.CreateCategoryRequest
+	4,  // 17: uplift.categories.v1.CategoriesService.GetLabel:input_type -> uplift.categories.v1.GetLabelRequest
+	6,  // 18: uplift.categories.v1.CategoriesService.UpdateLabel:input_type -> uplift.categories.v1.UpdateLabelRequest
+	8,  // 19: uplift.categories.v1.CategoriesService.GetContentGenerationParams:input_type -> uplift.categories.v1.GetContentGenerationParamsRequest
+	10, // 20: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:input_type -> uplift.categories.v1.UpdateContentGenerationParamsRequest
+	12, // 21: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:input_type -> uplift.categories.v1.UpdateEmailPreferencesRequest
+	14, // 22: uplift.categories.v1.CategoriesService.DisableBusinessReport:input_type -> uplift.categories.v1.DisableBusinessReportRequest
+	16, // 23: uplift.categories.v1.CategoriesService.GetEmailPreferences:input_type -> uplift.categories.v1.GetEmailPreferencesRequest
+	24, // 24: uplift.categories.v1.CategoriesService.GetCurrentReport:input_type -> uplift.categories.v1.GetCurrentReportRequest
+	26, // 25: uplift.categories.v1.CategoriesService.GetInsights:input_type -> uplift.categories.v1.GetInsightsRequest
+	28, // 26: uplift.categories.v1.CategoriesService.ListRecentIdeas:input_type -> uplift.categories.v1.ListRecentIdeasRequest
+	30, // 27: uplift.categories.v1.CategoriesService.GetIdea:input_type -> uplift.categories.v1.GetIdeaRequest
+	32, // 28: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:input_type -> uplift.categories.v1.InvalidateCampaignIdeasRequest
+	34, // 29: uplift.categories.v1.CategoriesService.GetWebsiteScore:input_type -> uplift.categories.v1.GetWebsiteScoreRequest
+	36, // 30: uplift.categories.v1.CategoriesService.SendAIEmailDigest:input_type -> uplift.categories.v1.SendAIEmailDigestRequest
+	3,  // 31: uplift.categories.v1.CategoriesService.CreateCategory:output_type -> uplift.categories.v1.CreateCategoryResponse
+	5,  // 32: uplift.categories.v1.CategoriesService.GetLabel:output_type -> uplift.categories.v1.GetLabelResponse
+	7,  // 33: uplift.categories.v1.CategoriesService.UpdateLabel:output_type -> uplift.categories.v1.UpdateLabelResponse
+	9,  // 34: uplift.categories.v1.CategoriesService.GetContentGenerationParams:output_type -> uplift.categories.v1.GetContentGenerationParamsResponse
+	11, // 35: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:output_type -> uplift.categories.v1.UpdateContentGenerationParamsResponse
+	13, // 36: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:output_type -> uplift.categories.v1.UpdateEmailPreferencesResponse
+	15, // 37: uplift.categories.v1.CategoriesService.DisableBusinessReport:output_type -> uplift.categories.v1.DisableBusinessReportResponse
+	17, // 38: uplift.categories.v1.CategoriesService.GetEmailPreferences:output_type -> uplift.categories.v1.GetEmailPreferencesResponse
+	25, // 39: uplift.categories.v1.CategoriesService.GetCurrentReport:output_type -> uplift.categories.v1.GetCurrentReportResponse
+	27, // 40: uplift.categories.v1.CategoriesService.GetInsights:output_type -> uplift.categories.v1.GetInsightsResponse
+	29, // 41: uplift.categories.v1.CategoriesService.ListRecentIdeas:output_type -> uplift.categories.v1.ListRecentIdeasResponse
+	31, // 42: uplift.categories.v1.CategoriesService.GetIdea:output_type -> uplift.categories.v1.GetIdeaResponse
+	33, // 43: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:output_type -> uplift.categories.v1.InvalidateCampaignIdeasResponse
+	35, // 44: uplift.categories.v1.CategoriesService.GetWebsiteScore:output_type -> uplift.categories.v1.GetWebsiteScoreResponse
+	37, // 45: uplift.categories.v1.CategoriesService.SendAIEmailDigest:output_type -> uplift.categories.v1.SendAIEmailDigestResponse
+	31, // [31:46] is the sub-list for method output_type
+	16, // [16:31] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_uplift_categories_v1_categories_service_proto_init() }
@@ -2505,7 +2710,7 @@ func file_uplift_categories_v1_categories_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_categories_v1_categories_service_proto_rawDesc), len(file_uplift_categories_v1_categories_service_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   36,
+			NumMessages:   38,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"uplift.dev/categories/internal/analysis"
+	"uplift.dev/categories/internal/analysis/lab"
 	"uplift.dev/categories/internal/analysis/write"
 )
 
@@ -20,6 +21,9 @@ type Settings struct {
 	// AllowOrigins are origins read even on loopback (a local stack's demo
 	// store); everything else keeps the address policy.
 	AllowOrigins []string
+	// Lab measures each review's home page in Chromium (the review
+	// worker); nil reviews without a browser (the API).
+	Lab *lab.Options
 }
 
 // Engine implements app.Analyzer over *analysis.Analyzer.
@@ -27,7 +31,8 @@ type Engine struct{ *analysis.Analyzer }
 
 // New builds the engine from s.
 func New(s Settings) Engine {
-	o := analysis.Options{AllowLoopback: s.AllowLoopback, AllowOrigins: s.AllowOrigins}
+	// With a browser at hand, a catalogue drawn by JavaScript is read too.
+	o := analysis.Options{AllowLoopback: s.AllowLoopback, AllowOrigins: s.AllowOrigins, Lab: s.Lab, RenderJS: s.Lab != nil}
 	if s.LLMModel != "" {
 		o.Generator = &write.OpenAI{BaseURL: s.LLMBaseURL, APIKey: s.LLMAPIKey, Model: s.LLMModel}
 	}

@@ -3,8 +3,11 @@
 // protocol, a phone's screen, a slow 4G network and a 4× slower CPU, each
 // run in a fresh tab with the cache off, the median of the runs kept. It
 // reads LCP (and its element), CLS (and the elements that moved), FCP, TBT
-// (the lab's stand-in for INP) and the bytes transferred, and scores them
-// on Lighthouse's published curves and weights.
+// (the lab's stand-in for INP), Speed Index (from the screen as it was
+// painted, frame by frame), an INP proxy (the longest task a tap could
+// meet after the first paint, Lighthouse's "max potential first input
+// delay") and the bytes transferred, and scores them on Lighthouse's
+// published curves and weights.
 //
 // The browser is heavy: this package is meant to run in a review worker,
 // apart from the API.
@@ -42,8 +45,24 @@ const (
 	mobileUA      = "Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36 UpliftBot/1.0"
 )
 
-// ErrNoBrowser means Chromium is not installed where Options says.
+// ErrNoBrowser means Chromium is not installed where Options says, or
+// would not start.
 var ErrNoBrowser = errors.New("no Chromium to measure with")
+
+// slot lets one Chromium run at a time in a process: on a machine of two
+// cores, two browsers measuring at once slow each other down and both
+// report a slower page than the store has.
+var slot = make(chan struct{}, 1)
+
+// take waits for the browser slot; the returned func gives it back.
+func take(ctx context.Context) (func(), error) {
+	select {
+	case slot <- struct{}{}:
+		return func() { <-slot }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
 
 // Options choose the browser, how many runs and how long they may take.
 type Options struct {
@@ -63,10 +82,15 @@ type Options struct {
 // Metrics are one run's measurements (times in milliseconds from the
 // start of navigation).
 type Metrics struct {
-	FCP        float64 `json:"fcpMs"`
-	LCP        float64 `json:"lcpMs"`
-	CLS        float64 `json:"cls"`
-	TBT        float64 `json:"tbtMs"`
+	FCP float64 `json:"fcpMs"`
+	LCP float64 `json:"lcpMs"`
+	CLS float64 `json:"cls"`
+	TBT float64 `json:"tbtMs"`
+	// SpeedIndex is how quickly the screen fills in (0 when the browser
+	// sent no frames to read it from); INP is the lab's proxy for
+	// Interaction to Next Paint.
+	SpeedIndex float64 `json:"speedIndexMs"`
+	INP        float64 `json:"inpMs"`
 	Bytes      int64   `json:"bytes"`
 	LCPElement string  `json:"lcpElement,omitempty"`
 	// Painted is false when the page painted nothing before the run's time
@@ -132,13 +156,18 @@ func Measure(ctx context.Context, url string, o Options) (Result, error) {
 	if o.Budget <= 0 {
 		o.Budget = 12 * time.Second
 	}
-	start := time.Now()
+	give, err := take(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	defer give()
+	start := time.Now() // the budget is the browser's, not the wait for it
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, o.flags()...)
 	defer cancelAlloc()
 	browser, cancelBrowser := chromedp.NewContext(allocCtx)
 	defer cancelBrowser()
 	if err := chromedp.Do(browser); err != nil { // starts the browser
-		return Result{}, fmt.Errorf("starting Chromium: %w", err)
+		return Result{}, fmt.Errorf("%w: starting Chromium: %v", ErrNoBrowser, err)
 	}
 	res := Result{URL: url}
 	var last time.Duration
@@ -165,14 +194,27 @@ func run(browser context.Context, url string, timeout time.Duration) (Metrics, e
 	tab, cancelTab := chromedp.NewContext(browser)
 	defer cancelTab()
 	var bytes atomic.Int64
+	var film filmstrip
+	var target *chromedp.Target
 	if err := chromedp.Listen(tab, func(ev any) {
-		if e, ok := ev.(*network.EventLoadingFinished); ok {
+		switch e := ev.(type) {
+		case *network.EventLoadingFinished:
 			bytes.Add(int64(e.EncodedDataLength))
+		case *page.EventScreencastFrame:
+			film.add(e)
+			// The next frame comes only once this one is acknowledged;
+			// a listener must not block, so the ack goes on its own.
+			if t := target; t != nil {
+				go func() {
+					_, _ = cdp.Call(tab, t, page.ScreencastFrameAck, page.ScreencastFrameAckParams{SessionID: e.SessionID})
+				}()
+			}
 		}
 	}); err != nil {
 		return Metrics{}, err
 	}
 	setup := chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		target = t
 		steps := []func() error{
 			func() error { _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{}); return err },
 			func() error {
@@ -199,6 +241,13 @@ func run(browser context.Context, url string, timeout time.Duration) (Metrics, e
 			},
 			func() error {
 				_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: observer})
+				return err
+			},
+			func() error {
+				// Small frames are enough to see how much of the screen is
+				// painted, and cheap to read back.
+				_, err := cdp.Call(ctx, t, page.StartScreencast, page.StartScreencastParams{
+					Format: page.StartScreencastFormatJpeg, MaxWidth: filmWidth, MaxHeight: filmWidth * screenHeight / screenWidth, EveryNthFrame: 1})
 				return err
 			},
 		}
@@ -230,8 +279,15 @@ func run(browser context.Context, url string, timeout time.Duration) (Metrics, e
 	if err := json.Unmarshal([]byte(raw), &m); err != nil {
 		return Metrics{}, fmt.Errorf("reading the metrics: %w", err)
 	}
+	var origin struct {
+		Origin float64 `json:"origin"`
+	}
+	_ = json.Unmarshal([]byte(raw), &origin)
 	m.Bytes = bytes.Load()
 	m.Painted = m.FCP > 0
+	if m.Painted {
+		m.SpeedIndex = film.speedIndex(origin.Origin, m.FCP)
+	}
 	if !m.Painted {
 		waited := float64(time.Since(began).Milliseconds())
 		m.FCP, m.LCP = waited, waited
@@ -266,9 +322,12 @@ const observer = `(() => {
       cls = Math.max(cls, win);
     }
     [...lab.shifts].sort((a, b) => b.v - a.v).forEach((s) => s.who.forEach((w) => { if (!moved.includes(w)) moved.push(w); }));
-    let tbt = 0;
-    for (const t of lab.tasks) { if (t.t + t.d > lab.fcp) tbt += Math.max(0, t.d - 50); }
-    return {fcpMs: lab.fcp, lcpMs: lab.lcp || lab.fcp, cls, tbtMs: tbt, lcpElement: lab.lcpEl, shifted: moved.slice(0, 5)};
+    let tbt = 0, longest = 0;
+    for (const t of lab.tasks) {
+      if (t.t + t.d > lab.fcp) { tbt += Math.max(0, t.d - 50); longest = Math.max(longest, t.d); }
+    }
+    return {fcpMs: lab.fcp, lcpMs: lab.lcp || lab.fcp, cls, tbtMs: tbt, inpMs: longest, lcpElement: lab.lcpEl,
+      shifted: moved.slice(0, 5), origin: performance.timeOrigin};
   }};
 })();`
 
@@ -286,6 +345,7 @@ func median(runs []Metrics) Metrics {
 	m := Metrics{
 		FCP: mid(func(r Metrics) float64 { return r.FCP }), LCP: mid(func(r Metrics) float64 { return r.LCP }),
 		CLS: mid(func(r Metrics) float64 { return r.CLS }), TBT: mid(func(r Metrics) float64 { return r.TBT }),
+		SpeedIndex: mid(func(r Metrics) float64 { return r.SpeedIndex }), INP: mid(func(r Metrics) float64 { return r.INP }),
 		Bytes: int64(mid(func(r Metrics) float64 { return float64(r.Bytes) })),
 	}
 	m.Painted = m.FCP > 0 && slices.ContainsFunc(runs, func(r Metrics) bool { return r.Painted && r.FCP == m.FCP })
@@ -308,13 +368,18 @@ type curve struct {
 	value            func(Metrics) float64
 }
 
-// curves are Lighthouse 10+'s mobile curves and weights. Speed Index
-// (weight 10) is not measured; the other weights are scaled up to 100.
+// curves are Lighthouse 10+'s mobile curves and weights (summing to 100).
+// The INP proxy is rated on web.dev's INP thresholds but weighs nothing,
+// as INP has no weight in Lighthouse's lab score. A Speed Index that
+// could not be read (no frames) is left out and the other weights are
+// scaled up to 100.
 var curves = []curve{
 	{"fcp", 1800, 3000, 10, 1800, 3000, func(m Metrics) float64 { return m.FCP }},
+	{"si", 3387, 5800, 10, 3387, 5800, func(m Metrics) float64 { return m.SpeedIndex }},
 	{"lcp", 2500, 4000, 25, 2500, 4000, func(m Metrics) float64 { return m.LCP }},
 	{"tbt", 200, 600, 30, 200, 600, func(m Metrics) float64 { return m.TBT }},
 	{"cls", 0.1, 0.25, 25, 0.1, 0.25, func(m Metrics) float64 { return m.CLS }},
+	{"inp", 200, 500, 0, 200, 500, func(m Metrics) float64 { return m.INP }},
 }
 
 // logNormalScore is Lighthouse's metric score: 1 at zero, 0.9 at p10, 0.5
@@ -333,8 +398,11 @@ func score(m Metrics) (int, map[string]string) {
 	ratings := map[string]string{}
 	for _, c := range curves {
 		v := c.value(m)
+		if c.name == "si" && m.Painted && v <= 0 {
+			continue // not read: neither rated nor weighed
+		}
 		weights += c.weight
-		if !m.Painted && (c.name == "fcp" || c.name == "lcp") {
+		if !m.Painted && (c.name == "fcp" || c.name == "lcp" || c.name == "si") {
 			ratings[c.name] = "poor" // nothing painted: as bad as it gets, like Lighthouse's NO_FCP
 			continue
 		}
@@ -361,12 +429,17 @@ func Render(ctx context.Context, url string, o Options) (string, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Second
 	}
+	give, err := take(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer give()
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, o.flags()...)
 	defer cancelAlloc()
 	tab, cancelTab := chromedp.NewContext(allocCtx)
 	defer cancelTab()
 	if err := chromedp.Do(tab); err != nil {
-		return "", fmt.Errorf("starting Chromium: %w", err)
+		return "", fmt.Errorf("%w: starting Chromium: %v", ErrNoBrowser, err)
 	}
 	nctx, cancel := context.WithTimeout(tab, o.Timeout)
 	defer cancel()

@@ -273,8 +273,21 @@ func toProtoReport(r domain.Report) *categoriesv1.Report {
 		p.Band = string(domain.BandOf(r.Review.Score))
 		p.Checks = toProtoChecks(r.Review.Checks)
 		p.Findings = toProtoFindings(r.Review.Findings)
+		p.Speed = toProtoSpeed(r.Review.Speed)
 	}
 	return p
+}
+
+func toProtoSpeed(s *domain.Speed) *categoriesv1.Speed {
+	if s == nil {
+		return nil
+	}
+	return &categoriesv1.Speed{
+		Measured: s.Measured, Reason: s.Reason, Score: int32(s.Score), Runs: int32(s.Runs),
+		FcpMs: s.FCPMs, LcpMs: s.LCPMs, TbtMs: s.TBTMs, SpeedIndexMs: s.SpeedIndexMs, InpMs: s.INPMs,
+		Cls: s.CLS, TotalBytes: s.Bytes, Painted: s.Painted, LcpElement: s.LCPElement, Shifted: s.Shifted,
+		Ratings: s.Ratings,
+	}
 }
 
 func toProtoChecks(cs []domain.CheckResult) []*categoriesv1.CheckResult {

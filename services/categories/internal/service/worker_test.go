@@ -1,0 +1,141 @@
+package service_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+
+	"uplift.dev/categories/internal/adapters/engine"
+	"uplift.dev/categories/internal/domain"
+	categories "uplift.dev/categories/internal/service"
+	"uplift.dev/categories/internal/worker"
+)
+
+// slowStore serves a store home page built to be slow: its hero image (the
+// largest paint) arrives after 3 s.
+func slowStore(t *testing.T) *httptest.Server {
+	t.Helper()
+	var img bytes.Buffer
+	pic := image.NewRGBA(image.Rect(0, 0, 400, 300))
+	for x := range 400 {
+		for y := range 300 {
+			pic.Set(x, y, color.RGBA{uint8(x), 80, uint8(y), 255})
+		}
+	}
+	if err := png.Encode(&img, pic); err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Clay &amp; Co mugs</title></head><body><h1>Hand-made mugs</h1><img id="hero" src="/hero.png" width="400" height="300" alt="A stoneware mug">
+<p>Stoneware mugs from 18 EUR.</p><a href="/contact">Contact</a></body></html>`)
+	})
+	mux.HandleFunc("/hero.png", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(3 * time.Second):
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(img.Bytes())
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// reviewedBy saves the store's site as an owner and waits for the review
+// that the worker (not the API, which leaves reviews to it) finishes.
+func reviewedBy(t *testing.T, chrome string) *categoriesv1.Report {
+	t.Helper()
+	store := slowStore(t)
+	h := startDeps(t, categories.Deps{Analyzer: engine.New(engine.Settings{AllowLoopback: true}), ReviewsElsewhere: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- worker.Run(ctx, worker.Settings{DatabaseURL: h.base.DatabaseURL, NATSURL: h.base.NATSURL,
+			FetchAllowLoopback: true, ChromePath: chrome}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("worker: %v", err)
+		}
+	})
+	cat, tok := h.owner(t)
+	if _, err := h.client.UpdateContentGenerationParams(as(tok), &categoriesv1.UpdateContentGenerationParamsRequest{
+		CategoryId: cat, SiteUrl: proto.String(store.URL),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// Three loads in a throttled browser on a shared machine: give it time.
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		r, err := h.client.GetCurrentReport(as(tok), &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
+		if err == nil && r.GetReport().GetStatus() != categoriesv1.ReportStatus_REPORT_STATUS_GENERATING {
+			return r.GetReport()
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no review finished in time: %v %v", r.GetReport(), err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// TestReviewWorkerMeasuresSpeed: categories leaves the review to the
+// worker, whose Chromium measures the store's home page; the owner's
+// report carries the speed with the slowest element named.
+func TestReviewWorkerMeasuresSpeed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real browser: not in -short")
+	}
+	chrome := "/usr/bin/chromium"
+	if p := os.Getenv("CHROME_PATH"); p != "" {
+		chrome = p
+	}
+	if _, err := os.Stat(chrome); err != nil {
+		t.Skip("no Chromium (make and .ci/run install it)")
+	}
+	rep := reviewedBy(t, chrome)
+	sp := rep.GetSpeed()
+	if rep.GetStatus() != categoriesv1.ReportStatus_REPORT_STATUS_READY || len(rep.GetChecks()) == 0 || !sp.GetMeasured() {
+		t.Fatalf("report %v", rep)
+	}
+	if sp.GetLcpMs() < 3000 || !strings.Contains(sp.GetLcpElement(), "hero") || sp.GetRatings()["lcp"] == "good" ||
+		sp.GetRuns() < 1 || sp.GetTotalBytes() <= 0 || sp.GetFcpMs() <= 0 || sp.GetScore() <= 0 {
+		t.Errorf("speed %v", sp)
+	}
+}
+
+// TestReviewWorkerWithoutABrowser: a worker whose Chromium is missing
+// still delivers the review; its speed says it was not measured and why.
+func TestReviewWorkerWithoutABrowser(t *testing.T) {
+	rep := reviewedBy(t, "/nonexistent/chromium")
+	if rep.GetStatus() != categoriesv1.ReportStatus_REPORT_STATUS_READY || len(rep.GetChecks()) == 0 || rep.GetSummary() == "" {
+		t.Fatalf("report %v", rep)
+	}
+	if sp := rep.GetSpeed(); sp == nil || sp.GetMeasured() || sp.GetReason() != domain.SpeedNoBrowser || sp.GetLcpMs() != 0 {
+		t.Errorf("speed %v, want not measured with the reason", sp)
+	}
+}

@@ -1,0 +1,181 @@
+// Package worker is the review worker's composition root. It takes the
+// categories service's ReviewRequested events from the same durable
+// JetStream consumer the API would use, runs each review with the home
+// page's speed measured in Chromium (one review and one browser at a time:
+// the machine has two cores, and two browsers at once would each report a
+// slower store than it is), records the result in the categories schema
+// and publishes its events through the same outbox. It serves /healthz
+// and /metrics on its own address. Run one per machine with a browser;
+// JetStream shares the work between them.
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/sync/errgroup"
+
+	"uplift.dev/categories/internal/adapters/engine"
+	pgrepo "uplift.dev/categories/internal/adapters/postgres"
+	"uplift.dev/categories/internal/analysis/lab"
+	"uplift.dev/categories/internal/app"
+	"uplift.dev/categories/internal/domain"
+	"uplift.dev/categories/internal/ports/eventport"
+	"uplift.dev/categories/migrations"
+	"uplift.dev/platform/config"
+	"uplift.dev/platform/events"
+	"uplift.dev/platform/logging"
+	"uplift.dev/platform/postgres"
+)
+
+// Settings are the worker binary's settings.
+type Settings struct {
+	DatabaseURL        string `env:"DATABASE_URL" required:"true" secret:"true"`
+	NATSURL            string `env:"NATS_URL" required:"true"`
+	NATSStreamReplicas int    `env:"NATS_STREAM_REPLICAS" default:"1"`
+	// The text generator and the fetcher's policy, as the categories
+	// service reads them (see its settings).
+	LLMBaseURL         string   `env:"LLM_BASE_URL" default:"https://api.openai.com/v1"`
+	LLMAPIKey          string   `env:"LLM_API_KEY" secret:"true"`
+	LLMModel           string   `env:"LLM_MODEL"`
+	FetchAllowLoopback bool     `env:"FETCH_ALLOW_LOOPBACK" default:"false"`
+	FetchAllowOrigins  []string `env:"FETCH_ALLOW_ORIGINS"`
+	// ChromePath is Debian's Chromium; when it is missing the reviews
+	// still run and say speed was not measured and why.
+	ChromePath string `env:"CHROME_PATH" default:"/usr/bin/chromium"`
+	// ReviewTimeout bounds one review, browser included.
+	ReviewTimeout time.Duration `env:"REVIEW_TIMEOUT" default:"3m"`
+	MetricsAddr   string        `env:"REVIEW_WORKER_METRICS_ADDR"`
+	LogLevel      string        `env:"LOG_LEVEL" default:"info"`
+}
+
+// Main runs the worker until SIGINT or SIGTERM and exits non-zero with a
+// message naming the problem if it cannot start.
+func Main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx)
+	stop()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "reviewworker: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	var s Settings
+	if err := config.Load(&s, os.LookupEnv); err != nil {
+		return err
+	}
+	log := logging.New(os.Stderr, "reviewworker", s.LogLevel)
+	log.Info("starting", "config", config.Describe(&s))
+	return Run(ctx, s, log)
+}
+
+// Run runs the worker with s until ctx ends; tests run it in-process.
+func Run(ctx context.Context, s Settings, log *slog.Logger) error {
+	if s.ReviewTimeout <= 0 {
+		s.ReviewTimeout = 3 * time.Minute
+	}
+	if s.NATSStreamReplicas <= 0 {
+		s.NATSStreamReplicas = 1
+	}
+	if _, err := exec.LookPath(s.ChromePath); err != nil {
+		// Not fatal: the reviews go on and tell the owner speed was not measured.
+		log.Warn("no Chromium: reviews will say their speed was not measured", "chrome", s.ChromePath, "err", err)
+	}
+	pool, err := postgres.Open(ctx, s.DatabaseURL, "categories")
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	// The API applies the same migrations; the advisory lock lets both start.
+	if err := postgres.Migrate(ctx, pool, events.Migrations(), migrations.FS); err != nil {
+		return err
+	}
+	nc, js, err := events.Connect(ctx, s.NATSURL, "reviewworker", s.NATSStreamReplicas)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = nc.Drain() }()
+
+	reg := prometheus.NewRegistry()
+	reviews := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "review_worker_review_duration_seconds", Help: "Website reviews by whether their speed was measured.",
+		Buckets: []float64{1, 2, 4, 8, 15, 30, 60, 120},
+	}, []string{"speed"})
+	reg.MustRegister(reviews, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+
+	eng := engine.New(engine.Settings{
+		LLMBaseURL: s.LLMBaseURL, LLMAPIKey: s.LLMAPIKey, LLMModel: s.LLMModel,
+		AllowLoopback: s.FetchAllowLoopback, AllowOrigins: s.FetchAllowOrigins,
+		Lab: &lab.Options{ExecPath: s.ChromePath},
+	})
+	repo := pgrepo.New(pool)
+	// Reviews need no caller's profile: the worker has no users client.
+	a := app.New(repo, Observed{Analyzer: eng, Took: reviews}, nil, log, app.Options{ReviewTimeout: s.ReviewTimeout})
+	consumers := eventport.Consumers{JS: js, Pool: pool, Repo: repo, App: a, Log: log}
+
+	g, ctx := errgroup.WithContext(ctx)
+	if s.MetricsAddr != "" {
+		g.Go(func() error { return serveMetrics(ctx, s.MetricsAddr, reg, pool.Ping, log) })
+	}
+	relay := &events.Relay{Pool: pool, JS: js, Log: log}
+	g.Go(func() error { return relay.Run(ctx) })
+	g.Go(func() error { return consumers.RunReviews(ctx) })
+	log.Info("ready", "chrome", s.ChromePath)
+	return g.Wait()
+}
+
+// Observed is an analyzer whose reviews are counted by whether their
+// speed was measured, so a worker that lost its browser shows on /metrics.
+type Observed struct {
+	app.Analyzer
+	Took *prometheus.HistogramVec
+}
+
+// Analyze implements app.Analyzer.
+func (o Observed) Analyze(ctx context.Context, siteURL string, previous *domain.Review, progress func(int, string)) (domain.Analysis, error) {
+	began := time.Now()
+	res, err := o.Analyzer.Analyze(ctx, siteURL, previous, progress)
+	if err == nil {
+		label := "not_measured"
+		if sp := res.Review.Speed; sp != nil && sp.Measured {
+			label = "measured"
+		}
+		o.Took.WithLabelValues(label).Observe(time.Since(began).Seconds())
+	}
+	return res, err
+}
+
+// serveMetrics serves /metrics and /healthz (the database reachable) until ctx ends.
+func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, ping func(context.Context) error, log *slog.Logger) error {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		if err := ping(r.Context()); err != nil {
+			http.Error(w, "database unreachable", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Error("metrics listener", "err", err)
+		return err
+	}
+	return nil
+}
