@@ -168,6 +168,15 @@ func (a *Analyzer) budget(ctx context.Context) (context.Context, context.CancelF
 // the last review, to mark each finding new/open and list fixed ones.
 // progress (may be nil) is called with 0..100 and a short step for people.
 func (a *Analyzer) Analyze(ctx context.Context, siteURL string, previous *domain.Review, progress func(pct int, step string)) (domain.Analysis, error) {
+	return a.AnalyzeIn(ctx, siteURL, previous, nil, progress)
+}
+
+// AnalyzeIn is Analyze for a store in the time zone loc: "today" in its
+// campaign plans is the store's calendar day, not the server's (a review
+// run at 03:00 UTC on 25 December is still Christmas Eve for a store in
+// Los Angeles). A nil loc keeps the clock's own zone (the CLI's: the
+// person running it).
+func (a *Analyzer) AnalyzeIn(ctx context.Context, siteURL string, previous *domain.Review, loc *time.Location, progress func(pct int, step string)) (domain.Analysis, error) {
 	if progress == nil {
 		progress = func(int, string) {}
 	}
@@ -189,6 +198,9 @@ func (a *Analyzer) Analyze(ctx context.Context, siteURL string, previous *domain
 		rv.Speed = a.speed(ctx, s.URL)
 	}
 	now := a.now()
+	if loc != nil {
+		now = now.In(loc)
+	}
 	brief := write.BuildBrief(s, rv, now)
 	progress(85, "Writing campaign ideas")
 	text, err := a.gen.Generate(ctx, brief)

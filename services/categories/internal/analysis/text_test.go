@@ -220,3 +220,59 @@ func TestFindingIDsSurviveAMoveOfSchemeHostAndPort(t *testing.T) {
 func toLoopback(context.Context, string) ([]netip.Addr, error) {
 	return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
 }
+
+// TestPlansFollowTheStoresCalendar: the service's clock reads UTC, but a
+// plan's "today" is the store's calendar day in its own time zone. One
+// instant, several zones: each plan starts on that zone's day, never on a
+// day already gone there, across a DST change, and with the real clock.
+func TestPlansFollowTheStoresCalendar(t *testing.T) {
+	zone := func(name string) *time.Location {
+		l, err := time.LoadLocation(name)
+		if err != nil {
+			t.Fatalf("time zone %s: %v", name, err)
+		}
+		return l
+	}
+	srv := shopifyStore(t)
+	for _, tt := range []struct {
+		name string
+		at   time.Time
+		zone *time.Location
+		want string // what the plans say, counted from that zone's day
+	}{
+		{"Christmas Day in UTC, still 24 December in Los Angeles", time.Date(2026, 12, 25, 3, 0, 0, 0, time.UTC), zone("America/Los_Angeles"), "today (Thu 24 Dec)"},
+		{"the same instant in UTC", time.Date(2026, 12, 25, 3, 0, 0, 0, time.UTC), time.UTC, "today (Fri 25 Dec)"},
+		{"two days before Black Friday in Sydney", time.Date(2026, 11, 25, 5, 0, 0, 0, time.UTC), zone("Australia/Sydney"), "today (Wed 25 Nov)"},
+		{"the same instant in Los Angeles", time.Date(2026, 11, 25, 5, 0, 0, 0, time.UTC), zone("America/Los_Angeles"), "today (Tue 24 Nov)"},
+		{"New York's last evening of daylight saving time", time.Date(2026, 11, 1, 3, 30, 0, 0, time.UTC), zone("America/New_York"), "Black Friday is 27 days away"}, // 26 from UTC's 1 November
+		{"London's first night of summer time", time.Date(2026, 3, 29, 23, 30, 0, 0, time.UTC), zone("Europe/London"), "today (Mon 30 Mar)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newTestAnalyzer(t, srv, Options{Now: func() time.Time { return tt.at }})
+			res, err := a.AnalyzeIn(context.Background(), srv.URL, nil, tt.zone, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			local := tt.at.In(tt.zone)
+			checkIdeaText(t, "shopify store", res, time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC))
+			var all strings.Builder
+			for _, i := range res.Ideas {
+				all.WriteString(i.Timing + "\n" + i.WhyNow + "\n")
+			}
+			if !strings.Contains(all.String(), tt.want) {
+				t.Errorf("plans do not say %q there:\n%s", tt.want, all.String())
+			}
+		})
+	}
+	// The real clock, at both ends of the world's zones: no plan names a
+	// day already gone in the store's own zone.
+	for _, name := range []string{"Pacific/Kiritimati", "Pacific/Pago_Pago"} {
+		loc := zone(name)
+		res, err := newTestAnalyzer(t, srv, Options{Now: time.Now}).AnalyzeIn(context.Background(), srv.URL, nil, loc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now().In(loc)
+		checkIdeaText(t, "shopify store, "+name, res, time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC))
+	}
+}

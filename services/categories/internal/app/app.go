@@ -89,8 +89,9 @@ type Analyzer interface {
 	// Check reads the site's home page, quickly, so a save can refuse a site
 	// that cannot be read.
 	Check(ctx context.Context, siteURL string) error
-	// Analyze reviews the site and writes the summary, insights and ideas.
-	Analyze(ctx context.Context, siteURL string, previous *domain.Review, progress func(pct int, step string)) (domain.Analysis, error)
+	// Analyze reviews the site and writes the summary, insights and ideas,
+	// dating campaign plans by the calendar in loc (the store's zone).
+	Analyze(ctx context.Context, siteURL string, previous *domain.Review, loc *time.Location, progress func(pct int, step string)) (domain.Analysis, error)
 	// Score reviews the site only, for the public website score.
 	Score(ctx context.Context, siteURL string) (domain.Review, error)
 }

@@ -302,6 +302,7 @@ type fakeAnalyzer struct {
 	sites    map[string]domain.Analysis
 	previous []*domain.Review
 	checked  []string
+	zones    []string // the zone each review's plans were dated in
 }
 
 func (f *fakeAnalyzer) Check(_ context.Context, site string) error {
@@ -314,10 +315,11 @@ func (f *fakeAnalyzer) Check(_ context.Context, site string) error {
 	return nil
 }
 
-func (f *fakeAnalyzer) Analyze(_ context.Context, site string, prev *domain.Review, progress func(int, string)) (domain.Analysis, error) {
+func (f *fakeAnalyzer) Analyze(_ context.Context, site string, prev *domain.Review, loc *time.Location, progress func(int, string)) (domain.Analysis, error) {
 	f.mu.Lock()
 	a, ok := f.sites[site]
 	f.previous = append(f.previous, prev)
+	f.zones = append(f.zones, loc.String())
 	f.mu.Unlock()
 	progress(50, "Reading pages")
 	progress(150, "Writing ideas")
@@ -376,6 +378,34 @@ func newFixture(t *testing.T) fixture {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestReviewPlansInTheStoresZone: the review is asked to date its plans
+// by the business's time zone, UTC while none is known.
+func TestReviewPlansInTheStoresZone(t *testing.T) {
+	for _, zone := range []string{"", "America/Los_Angeles", "Australia/Sydney"} {
+		f := newFixture(t)
+		ctx := context.Background()
+		if zone != "" {
+			if _, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{TimeZone: ptr(zone)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop)}); err != nil {
+			t.Fatal(err)
+		}
+		rep := f.repo.effects[len(f.repo.effects)-1].NewReport
+		if err := f.app.RunReview(ctx, ReviewRequest{CategoryID: f.catID, ReportID: rep.ID, SiteURL: shop}); err != nil {
+			t.Fatal(err)
+		}
+		want := zone
+		if want == "" {
+			want = "UTC"
+		}
+		if !slices.Equal(f.analyzer.zones, []string{want}) {
+			t.Errorf("zone %q: review dated in %v", zone, f.analyzer.zones)
+		}
+	}
+}
 
 func TestSavingAWebsiteStartsAReviewThatFillsTheReport(t *testing.T) {
 	f := newFixture(t)

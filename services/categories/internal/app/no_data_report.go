@@ -80,7 +80,8 @@ func (a *App) noDataReport(ctx context.Context, categoryID, day string) (domain.
 		}
 	}
 	if a.calendar != nil {
-		if name, date, ok := a.calendar.NextOccasion(a.now(), cat.SiteURL); ok {
+		// The store's calendar day decides what is still to come.
+		if name, date, ok := a.calendar.NextOccasion(a.now().In(cat.Location()), cat.SiteURL); ok {
 			r.OccasionName, r.OccasionDate = name, date.Format(time.DateOnly)
 		}
 	}

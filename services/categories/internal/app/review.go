@@ -81,7 +81,8 @@ func (a *App) RunReview(ctx context.Context, req ReviewRequest) error {
 		}
 	}
 	progress(0, "Starting the review")
-	analysis, err := a.analyzer.Analyze(rctx, rep.SiteURL, previous, progress)
+	// Plans are dated by the store's calendar, not the server's.
+	analysis, err := a.analyzer.Analyze(rctx, rep.SiteURL, previous, cat.Location(), progress)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -61,7 +61,7 @@ func (f *fakeAnalyzer) Check(_ context.Context, site string) error {
 	return nil
 }
 
-func (f *fakeAnalyzer) Analyze(ctx context.Context, site string, _ *domain.Review, progress func(int, string)) (domain.Analysis, error) {
+func (f *fakeAnalyzer) Analyze(ctx context.Context, site string, _ *domain.Review, _ *time.Location, progress func(int, string)) (domain.Analysis, error) {
 	progress(30, "Reading your pages")
 	f.mu.Lock()
 	gate := f.gate

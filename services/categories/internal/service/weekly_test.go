@@ -31,7 +31,7 @@ type txWatcher struct {
 	opened []int
 }
 
-func (w *txWatcher) Analyze(ctx context.Context, site string, prev *domain.Review, progress func(int, string)) (domain.Analysis, error) {
+func (w *txWatcher) Analyze(ctx context.Context, site string, prev *domain.Review, loc *time.Location, progress func(int, string)) (domain.Analysis, error) {
 	w.mu.Lock()
 	db := w.db
 	w.mu.Unlock()
@@ -51,7 +51,7 @@ func (w *txWatcher) Analyze(ctx context.Context, site string, prev *domain.Revie
 			w.mu.Unlock()
 		}
 	}
-	return w.fakeAnalyzer.Analyze(ctx, site, prev, progress)
+	return w.fakeAnalyzer.Analyze(ctx, site, prev, loc, progress)
 }
 
 // TestReviewReadsTheSiteWithNoTransactionOpen (issue 13): the website is

@@ -144,9 +144,9 @@ type Observed struct {
 }
 
 // Analyze implements app.Analyzer.
-func (o Observed) Analyze(ctx context.Context, siteURL string, previous *domain.Review, progress func(int, string)) (domain.Analysis, error) {
+func (o Observed) Analyze(ctx context.Context, siteURL string, previous *domain.Review, loc *time.Location, progress func(int, string)) (domain.Analysis, error) {
 	began := time.Now()
-	res, err := o.Analyzer.Analyze(ctx, siteURL, previous, progress)
+	res, err := o.Analyzer.Analyze(ctx, siteURL, previous, loc, progress)
 	if err == nil {
 		label := "not_measured"
 		if sp := res.Review.Speed; sp != nil && sp.Measured {

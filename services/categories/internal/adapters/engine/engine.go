@@ -4,11 +4,13 @@
 package engine
 
 import (
+	"context"
 	"time"
 
 	"uplift.dev/categories/internal/analysis"
 	"uplift.dev/categories/internal/analysis/lab"
 	"uplift.dev/categories/internal/analysis/write"
+	"uplift.dev/categories/internal/domain"
 )
 
 // Settings choose how the engine writes text and what it may fetch.
@@ -37,6 +39,11 @@ func New(s Settings) Engine {
 		o.Generator = &write.OpenAI{BaseURL: s.LLMBaseURL, APIKey: s.LLMAPIKey, Model: s.LLMModel}
 	}
 	return Engine{analysis.New(o)}
+}
+
+// Analyze implements app.Analyzer: the review with plans dated in loc.
+func (e Engine) Analyze(ctx context.Context, siteURL string, previous *domain.Review, loc *time.Location, progress func(int, string)) (domain.Analysis, error) {
+	return e.AnalyzeIn(ctx, siteURL, previous, loc, progress)
 }
 
 // NextOccasion implements app.Calendar: the soonest seasonal date after now
