@@ -143,3 +143,62 @@ test('an unreadable website shows the error and the dialog stays open', async ({
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Save' })).toBeEnabled();
 });
+
+/** A competitor's site that does the basics the test store lacks (description, alt text, returns). */
+async function startCompetitor(): Promise<{ url: string; server: Server }> {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Ironbridge Anvils – anvils and forging tools</title>
+<meta name="description" content="Ironbridge Anvils sells cast-iron and steel anvils, hammers and tongs to blacksmiths, with free returns within 30 days.">
+</head><body><header><a href="/">Ironbridge Anvils</a> <nav><a href="/contact">Contact</a> <a href="/returns">Returns</a></nav></header>
+<main><h1>Anvils for every forge</h1><img src="/anvil.jpg" alt="A 50 kg steel anvil on a stand">
+<p>Steel anvils from $99, forging hammers from $35.</p></main>
+<footer><a href="/contact">Contact us</a> <a href="/shipping">Shipping</a> <a href="/returns">Returns</a></footer></body></html>`;
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://rival').pathname;
+    if (path === '/' || path === '/contact' || path === '/returns' || path === '/shipping') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(html);
+    } else {
+      response.writeHead(404, { 'content-type': 'text/plain' });
+      response.end('not found');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, server };
+}
+
+test('competitors saved in the Business profile are reviewed beside the store on Home', async ({ page }) => {
+  test.setTimeout(150_000);
+  const rival = await startCompetitor();
+  try {
+    await openSignedOut(page);
+    await signUpThroughUi(page, freshEmail('rivals'), PASSWORD);
+
+    const dialog = await openBusinessProfile(page);
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Northfield Forge');
+    await dialog.getByRole('textbox', { name: 'Website' }).fill(store.url);
+    await dialog.getByRole('textbox', { name: 'Competitor 1 website' }).fill(rival.url);
+    // A competitor that cannot be read is kept and says so; it never blocks the save.
+    await dialog.getByRole('textbox', { name: 'Competitor 2 website' }).fill('http://127.0.0.1:1/');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden({ timeout: 30_000 });
+
+    const competitors = page.getByRole('region', { name: 'Your competitors' });
+    await expect(competitors).toBeVisible({ timeout: 90_000 });
+    await expect(competitors.getByRole('row', { name: /Your website/ })).toContainText(/\d+\/100/);
+    const rivalRow = competitors.getByRole('row', { name: new RegExp(new URL(rival.url).host.replace(/\./g, '\\.')) });
+    await expect(rivalRow).toContainText(/\d+\/100/);
+    // It has the description and alt text the store lacks: it wins on search.
+    await expect(rivalRow).toContainText('Search');
+    await expect(competitors.getByRole('row', { name: /127\.0\.0\.1:1/ })).toContainText('We could not read this website');
+
+    // The profile keeps them.
+    const reopened = await openBusinessProfile(page);
+    await expect(reopened.getByRole('textbox', { name: 'Competitor 1 website' })).toHaveValue(rival.url);
+    await expect(reopened.getByRole('textbox', { name: 'Competitor 2 website' })).toHaveValue('http://127.0.0.1:1/');
+  } finally {
+    await new Promise((resolve) => rival.server.close(resolve));
+  }
+});

@@ -314,6 +314,9 @@ type ContentParams struct {
 	DisableWeeklyEmail *bool
 	// TimeZone, when set, changes the business's IANA time zone.
 	TimeZone *string
+	// Competitors, when set, replaces the competitor websites (up to
+	// domain.MaxCompetitors; empty clears them).
+	Competitors *[]string
 }
 
 // UpdateContentParams saves the profile's inputs. A new website is read
@@ -332,6 +335,12 @@ func (a *App) UpdateContentParams(ctx context.Context, caller domain.Caller, id 
 	site := ""
 	if in.SiteURL != nil && strings.TrimSpace(*in.SiteURL) != "" {
 		if site, err = a.normalize(*in.SiteURL); err != nil {
+			return domain.Category{}, err
+		}
+	}
+	var competitors []string
+	if in.Competitors != nil {
+		if competitors, err = a.normalizeCompetitors(*in.Competitors, site, cat.SiteURL); err != nil {
 			return domain.Category{}, err
 		}
 	}
@@ -361,8 +370,41 @@ func (a *App) UpdateContentParams(ctx context.Context, caller domain.Caller, id 
 		if in.TimeZone != nil {
 			c.TimeZone = *in.TimeZone
 		}
+		// New competitors are reviewed beside the store at once.
+		if in.Competitors != nil && c.SetCompetitors(competitors) && c.SiteURL != "" && eff.NewReport == nil {
+			eff.NewReport = a.newReport(c)
+		}
 		return eff, nil
 	})
+}
+
+// normalizeCompetitors checks and normalises the competitor websites: at
+// most domain.MaxCompetitors, each a valid address and none the store's
+// own (site, the one being saved, else current). Blank entries are dropped.
+// They are not read on save: one that cannot be read says so in the review.
+func (a *App) normalizeCompetitors(raw []string, site, current string) ([]string, error) {
+	own := site
+	if own == "" {
+		own = current
+	}
+	var out []string
+	for _, r := range raw {
+		if strings.TrimSpace(r) == "" {
+			continue
+		}
+		u, err := a.normalize(r)
+		if err != nil {
+			return nil, &domain.ValidationError{Field: domain.CompetitorsField, Message: domain.BadCompetitorMsg}
+		}
+		if u == own {
+			return nil, &domain.ValidationError{Field: domain.CompetitorsField, Message: domain.CompetitorIsYouMessage}
+		}
+		out = append(out, u)
+	}
+	if len(out) > domain.MaxCompetitors {
+		return nil, &domain.ValidationError{Field: domain.CompetitorsField, Message: domain.TooManyCompetitorsMsg}
+	}
+	return out, nil
 }
 
 func (a *App) normalize(raw string) (string, error) {

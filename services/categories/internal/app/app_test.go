@@ -596,3 +596,74 @@ func TestWebsiteScore(t *testing.T) {
 		}
 	}
 }
+
+// competitorReview is a review whose checks earn the given points per group.
+func competitorReview(score int, earned map[string]int) domain.Review {
+	r := domain.Review{Score: score}
+	for _, g := range []string{domain.GroupSearch, domain.GroupSpeed, domain.GroupMobile, domain.GroupTrust, domain.GroupConversion} {
+		r.Checks = append(r.Checks, domain.CheckResult{Check: g + "-check", Group: g, Weight: 20, Earned: earned[g]})
+	}
+	return r
+}
+
+func TestCompetitorsAreCheckedSavedAndReviewedBesideTheStore(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	own := analysisOf(64)
+	own.Review.Checks = competitorReview(64, map[string]int{"search": 10, "speed": 14, "mobile": 20, "trust": 10, "conversion": 10}).Checks
+	f.analyzer.sites[shop] = own
+	rival := analysisOf(70)
+	rival.Review = competitorReview(70, map[string]int{"search": 18, "speed": 10, "mobile": 20, "trust": 12, "conversion": 10})
+	f.analyzer.sites["https://rival.example/"] = rival
+	if _, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop)}); err != nil {
+		t.Fatal(err)
+	}
+	var ve *domain.ValidationError
+	for _, tt := range []struct {
+		urls []string
+		msg  string
+	}{
+		{[]string{"a.example", "b.example", "c.example", "d.example"}, domain.TooManyCompetitorsMsg},
+		{[]string{"not a url at all"}, domain.BadCompetitorMsg},
+		{[]string{"https://shop.example"}, domain.CompetitorIsYouMessage},
+	} {
+		_, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop), Competitors: &tt.urls})
+		if !errors.As(err, &ve) || ve.Field != domain.CompetitorsField || ve.Message != tt.msg {
+			t.Errorf("%v: %v, want %q", tt.urls, err, tt.msg)
+		}
+	}
+	// (The profile sends its website with every save: an absent one clears it.)
+	reports := len(f.repo.reports)
+	urls := []string{" rival.example ", "", "https://rival.example/", "gone.example"}
+	c, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop), Competitors: &urls})
+	if err != nil || !slices.Equal(c.Competitors, []string{"https://rival.example/", "https://gone.example/"}) {
+		t.Fatalf("saved %v, %v", c.Competitors, err)
+	}
+	if len(f.repo.reports) != reports+1 {
+		t.Fatal("new competitors did not start a review")
+	}
+	// The same list again changes nothing and starts nothing.
+	if _, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop), Competitors: &urls}); err != nil || len(f.repo.reports) != reports+1 {
+		t.Fatalf("same competitors: %v, %d reports", err, len(f.repo.reports))
+	}
+	latest, _ := f.repo.LatestReport(ctx, f.catID)
+	if err := f.app.RunReview(ctx, ReviewRequest{CategoryID: f.catID, ReportID: latest.ID}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := f.app.CurrentReport(ctx, f.owner, f.catID)
+	comps := r.Review.Competitors
+	if len(comps) != 2 {
+		t.Fatalf("competitors %+v", comps)
+	}
+	if c := comps[0]; !c.Reviewed || c.Score != 70 || !slices.Equal(c.Wins, []string{"search", "trust"}) {
+		t.Errorf("rival %+v: should win search and trust only", c)
+	}
+	if c := comps[1]; c.Reviewed || c.Error != domain.CompetitorNotReadMessage || c.Score != 0 {
+		t.Errorf("unreadable competitor %+v", c)
+	}
+	// Clearing them is an empty list.
+	none := []string{}
+	if c, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop), Competitors: &none}); err != nil || len(c.Competitors) != 0 {
+		t.Fatalf("cleared: %v %v", c.Competitors, err)
+	}
+}

@@ -93,6 +93,10 @@ func (a *App) RunReview(ctx context.Context, req ReviewRequest) error {
 	if analysis.Review.SiteURL == "" {
 		analysis.Review.SiteURL = rep.SiteURL
 	}
+	if len(cat.Competitors) > 0 {
+		progress(95, "Reviewing your competitors' websites")
+		analysis.Review.Competitors = a.reviewCompetitors(rctx, cat.Competitors, analysis.Review)
+	}
 	// Always offered: the repository publishes it only when the report is
 	// (or became, while it ran) the week's review.
 	weekly := domain.NewWeeklyReview(cat, rep.ID, rep.Week, analysis, previous)
@@ -148,4 +152,24 @@ func (a *App) StartDueWeeklyReviews(ctx context.Context) (int, error) {
 		}
 	}
 	return started, errors.Join(errs...)
+}
+
+// reviewCompetitors reviews each competitor's website with the same checks
+// and the same guarded fetcher as the store's own (no browser: speed in
+// the lab is the store's alone), one at a time, each within ScoreTimeout.
+// One that cannot be read is kept with the reason, not dropped.
+func (a *App) reviewCompetitors(ctx context.Context, urls []string, own domain.Review) []domain.CompetitorReview {
+	out := make([]domain.CompetitorReview, 0, len(urls))
+	for _, u := range urls {
+		cctx, cancel := context.WithTimeout(ctx, a.opts.ScoreTimeout)
+		theirs, err := a.analyzer.Score(cctx, u)
+		cancel()
+		if err != nil {
+			a.log.InfoContext(ctx, "competitor not reviewed", "site", u, "err", err)
+			out = append(out, domain.CompetitorReview{SiteURL: u, Error: domain.CompetitorNotReadMessage})
+			continue
+		}
+		out = append(out, domain.CompareCompetitor(u, own, theirs))
+	}
+	return out
 }

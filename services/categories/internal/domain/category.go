@@ -66,8 +66,11 @@ type Category struct {
 	// TimeZone is the business's IANA time zone ("Europe/Paris"), empty
 	// while unknown: from the browser at sign-up, changeable in the
 	// business profile. The weekly website review follows it.
-	TimeZone  string
-	CreatedAt time.Time
+	TimeZone string
+	// Competitors are up to MaxCompetitors competitor websites, reviewed
+	// beside the store's own (an extension of the spec's profile).
+	Competitors []string
+	CreatedAt   time.Time
 	// LastDigestRequestedAt is when the AI digest was last requested; zero
 	// if never.
 	LastDigestRequestedAt time.Time

@@ -98,6 +98,9 @@ type Review struct {
 	// review was made without one (the public score, or a service that
 	// reviews without the worker).
 	Speed *Speed `json:",omitempty"`
+	// Competitors are the business's competitor websites reviewed the
+	// same way when this review ran, each with where it does better.
+	Competitors []CompetitorReview `json:",omitempty"`
 }
 
 // Insight is a short, specific observation with the evidence behind it.

@@ -39,6 +39,7 @@ export type {
 } from '../gen/uplift/billing/v1/billing_service_pb';
 export type {
   CheckResultJson,
+  CompetitorScoreJson,
   CreateCategoryRequestJson,
   CreateCategoryResponseJson,
   FindingJson,

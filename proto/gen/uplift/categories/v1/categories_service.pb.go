@@ -514,9 +514,12 @@ type GetContentGenerationParamsResponse struct {
 	// time_zone is the business's IANA time zone (empty when unknown): the
 	// weekly website review and the daily report follow it. An extension of
 	// the spec's fields.
-	TimeZone      string `protobuf:"bytes,4,opt,name=time_zone,json=timeZone,proto3" json:"time_zone,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	TimeZone string `protobuf:"bytes,4,opt,name=time_zone,json=timeZone,proto3" json:"time_zone,omitempty"`
+	// competitor_urls are up to 3 competitor websites, reviewed beside the
+	// store's own (an extension of the spec's fields).
+	CompetitorUrls []string `protobuf:"bytes,5,rep,name=competitor_urls,json=competitorUrls,proto3" json:"competitor_urls,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *GetContentGenerationParamsResponse) Reset() {
@@ -577,6 +580,13 @@ func (x *GetContentGenerationParamsResponse) GetTimeZone() string {
 	return ""
 }
 
+func (x *GetContentGenerationParamsResponse) GetCompetitorUrls() []string {
+	if x != nil {
+		return x.CompetitorUrls
+	}
+	return nil
+}
+
 // UpdateContentGenerationParamsRequest saves the profile's inputs. An empty
 // website is sent as null and clears it.
 type UpdateContentGenerationParamsRequest struct {
@@ -587,7 +597,11 @@ type UpdateContentGenerationParamsRequest struct {
 	AdditionalInfo     *string                `protobuf:"bytes,4,opt,name=additional_info,json=additionalInfo,proto3,oneof" json:"additional_info,omitempty"`
 	// time_zone changes the business's IANA time zone; absent leaves it.
 	// Anything that is not an IANA zone name is refused (400).
-	TimeZone      *string `protobuf:"bytes,5,opt,name=time_zone,json=timeZone,proto3,oneof" json:"time_zone,omitempty"`
+	TimeZone *string `protobuf:"bytes,5,opt,name=time_zone,json=timeZone,proto3,oneof" json:"time_zone,omitempty"`
+	// competitors, when present, replaces the competitor websites (up to 3,
+	// none the store's own; an empty list clears them). A changed list
+	// starts a new review when a website is set.
+	Competitors   *CompetitorUrls `protobuf:"bytes,6,opt,name=competitors,proto3" json:"competitors,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -657,6 +671,58 @@ func (x *UpdateContentGenerationParamsRequest) GetTimeZone() string {
 	return ""
 }
 
+func (x *UpdateContentGenerationParamsRequest) GetCompetitors() *CompetitorUrls {
+	if x != nil {
+		return x.Competitors
+	}
+	return nil
+}
+
+// CompetitorUrls is a list of competitor websites.
+type CompetitorUrls struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Urls          []string               `protobuf:"bytes,1,rep,name=urls,proto3" json:"urls,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompetitorUrls) Reset() {
+	*x = CompetitorUrls{}
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompetitorUrls) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompetitorUrls) ProtoMessage() {}
+
+func (x *CompetitorUrls) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompetitorUrls.ProtoReflect.Descriptor instead.
+func (*CompetitorUrls) Descriptor() ([]byte, []int) {
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *CompetitorUrls) GetUrls() []string {
+	if x != nil {
+		return x.Urls
+	}
+	return nil
+}
+
 // UpdateContentGenerationParamsResponse is the saved inputs.
 type UpdateContentGenerationParamsResponse struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
@@ -664,13 +730,14 @@ type UpdateContentGenerationParamsResponse struct {
 	DisableWeeklyEmail bool                   `protobuf:"varint,2,opt,name=disable_weekly_email,json=disableWeeklyEmail,proto3" json:"disable_weekly_email,omitempty"`
 	AdditionalInfo     string                 `protobuf:"bytes,3,opt,name=additional_info,json=additionalInfo,proto3" json:"additional_info,omitempty"`
 	TimeZone           string                 `protobuf:"bytes,4,opt,name=time_zone,json=timeZone,proto3" json:"time_zone,omitempty"`
+	CompetitorUrls     []string               `protobuf:"bytes,5,rep,name=competitor_urls,json=competitorUrls,proto3" json:"competitor_urls,omitempty"`
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
 
 func (x *UpdateContentGenerationParamsResponse) Reset() {
 	*x = UpdateContentGenerationParamsResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[10]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -682,7 +749,7 @@ func (x *UpdateContentGenerationParamsResponse) String() string {
 func (*UpdateContentGenerationParamsResponse) ProtoMessage() {}
 
 func (x *UpdateContentGenerationParamsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[10]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -695,7 +762,7 @@ func (x *UpdateContentGenerationParamsResponse) ProtoReflect() protoreflect.Mess
 
 // Deprecated: Use UpdateContentGenerationParamsResponse.ProtoReflect.Descriptor instead.
 func (*UpdateContentGenerationParamsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{10}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *UpdateContentGenerationParamsResponse) GetSiteUrl() string {
@@ -726,6 +793,13 @@ func (x *UpdateContentGenerationParamsResponse) GetTimeZone() string {
 	return ""
 }
 
+func (x *UpdateContentGenerationParamsResponse) GetCompetitorUrls() []string {
+	if x != nil {
+		return x.CompetitorUrls
+	}
+	return nil
+}
+
 // UpdateEmailPreferencesRequest switches the daily report.
 type UpdateEmailPreferencesRequest struct {
 	state                 protoimpl.MessageState `protogen:"open.v1"`
@@ -737,7 +811,7 @@ type UpdateEmailPreferencesRequest struct {
 
 func (x *UpdateEmailPreferencesRequest) Reset() {
 	*x = UpdateEmailPreferencesRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[11]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -749,7 +823,7 @@ func (x *UpdateEmailPreferencesRequest) String() string {
 func (*UpdateEmailPreferencesRequest) ProtoMessage() {}
 
 func (x *UpdateEmailPreferencesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[11]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -762,7 +836,7 @@ func (x *UpdateEmailPreferencesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateEmailPreferencesRequest.ProtoReflect.Descriptor instead.
 func (*UpdateEmailPreferencesRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{11}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *UpdateEmailPreferencesRequest) GetCategoryId() string {
@@ -790,7 +864,7 @@ type UpdateEmailPreferencesResponse struct {
 
 func (x *UpdateEmailPreferencesResponse) Reset() {
 	*x = UpdateEmailPreferencesResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[12]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -802,7 +876,7 @@ func (x *UpdateEmailPreferencesResponse) String() string {
 func (*UpdateEmailPreferencesResponse) ProtoMessage() {}
 
 func (x *UpdateEmailPreferencesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[12]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -815,7 +889,7 @@ func (x *UpdateEmailPreferencesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateEmailPreferencesResponse.ProtoReflect.Descriptor instead.
 func (*UpdateEmailPreferencesResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{12}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *UpdateEmailPreferencesResponse) GetDisableBusinessReport() bool {
@@ -842,7 +916,7 @@ type DisableBusinessReportRequest struct {
 
 func (x *DisableBusinessReportRequest) Reset() {
 	*x = DisableBusinessReportRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[13]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -854,7 +928,7 @@ func (x *DisableBusinessReportRequest) String() string {
 func (*DisableBusinessReportRequest) ProtoMessage() {}
 
 func (x *DisableBusinessReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[13]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -867,7 +941,7 @@ func (x *DisableBusinessReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisableBusinessReportRequest.ProtoReflect.Descriptor instead.
 func (*DisableBusinessReportRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{13}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *DisableBusinessReportRequest) GetCategoryId() string {
@@ -888,7 +962,7 @@ type DisableBusinessReportResponse struct {
 
 func (x *DisableBusinessReportResponse) Reset() {
 	*x = DisableBusinessReportResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[14]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -900,7 +974,7 @@ func (x *DisableBusinessReportResponse) String() string {
 func (*DisableBusinessReportResponse) ProtoMessage() {}
 
 func (x *DisableBusinessReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[14]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -913,7 +987,7 @@ func (x *DisableBusinessReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisableBusinessReportResponse.ProtoReflect.Descriptor instead.
 func (*DisableBusinessReportResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{14}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *DisableBusinessReportResponse) GetDisableBusinessReport() bool {
@@ -940,7 +1014,7 @@ type GetEmailPreferencesRequest struct {
 
 func (x *GetEmailPreferencesRequest) Reset() {
 	*x = GetEmailPreferencesRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[15]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -952,7 +1026,7 @@ func (x *GetEmailPreferencesRequest) String() string {
 func (*GetEmailPreferencesRequest) ProtoMessage() {}
 
 func (x *GetEmailPreferencesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[15]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -965,7 +1039,7 @@ func (x *GetEmailPreferencesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEmailPreferencesRequest.ProtoReflect.Descriptor instead.
 func (*GetEmailPreferencesRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{15}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GetEmailPreferencesRequest) GetCategoryId() string {
@@ -986,7 +1060,7 @@ type GetEmailPreferencesResponse struct {
 
 func (x *GetEmailPreferencesResponse) Reset() {
 	*x = GetEmailPreferencesResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[16]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -998,7 +1072,7 @@ func (x *GetEmailPreferencesResponse) String() string {
 func (*GetEmailPreferencesResponse) ProtoMessage() {}
 
 func (x *GetEmailPreferencesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[16]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1011,7 +1085,7 @@ func (x *GetEmailPreferencesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEmailPreferencesResponse.ProtoReflect.Descriptor instead.
 func (*GetEmailPreferencesResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{16}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *GetEmailPreferencesResponse) GetDisableBusinessReport() bool {
@@ -1054,14 +1128,17 @@ type Report struct {
 	ErrorMessage string `protobuf:"bytes,14,opt,name=error_message,json=errorMessage,proto3" json:"error_message,omitempty"`
 	// speed is the home page measured in a real browser (an extension of
 	// the spec's report); absent when the review was made without one.
-	Speed         *Speed `protobuf:"bytes,15,opt,name=speed,proto3" json:"speed,omitempty"`
+	Speed *Speed `protobuf:"bytes,15,opt,name=speed,proto3" json:"speed,omitempty"`
+	// competitors are the competitor websites reviewed the same way when
+	// this review ran (an extension of the spec's report).
+	Competitors   []*CompetitorScore `protobuf:"bytes,16,rep,name=competitors,proto3" json:"competitors,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[17]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1073,7 +1150,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[17]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1086,7 +1163,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{17}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Report) GetId() string {
@@ -1194,6 +1271,101 @@ func (x *Report) GetSpeed() *Speed {
 	return nil
 }
 
+func (x *Report) GetCompetitors() []*CompetitorScore {
+	if x != nil {
+		return x.Competitors
+	}
+	return nil
+}
+
+// CompetitorScore is a competitor's website reviewed like the store's own.
+type CompetitorScore struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	SiteUrl string                 `protobuf:"bytes,1,opt,name=site_url,json=siteUrl,proto3" json:"site_url,omitempty"`
+	// reviewed is false when the site could not be read; error_message says so.
+	Reviewed     bool   `protobuf:"varint,2,opt,name=reviewed,proto3" json:"reviewed,omitempty"`
+	ErrorMessage string `protobuf:"bytes,3,opt,name=error_message,json=errorMessage,proto3" json:"error_message,omitempty"`
+	Score        int32  `protobuf:"varint,4,opt,name=score,proto3" json:"score,omitempty"`
+	Band         string `protobuf:"bytes,5,opt,name=band,proto3" json:"band,omitempty"`
+	// wins are the groups (search, speed, mobile, trust, conversion) where
+	// the competitor earned a larger share of the points than the store.
+	Wins          []string `protobuf:"bytes,6,rep,name=wins,proto3" json:"wins,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompetitorScore) Reset() {
+	*x = CompetitorScore{}
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompetitorScore) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompetitorScore) ProtoMessage() {}
+
+func (x *CompetitorScore) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompetitorScore.ProtoReflect.Descriptor instead.
+func (*CompetitorScore) Descriptor() ([]byte, []int) {
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *CompetitorScore) GetSiteUrl() string {
+	if x != nil {
+		return x.SiteUrl
+	}
+	return ""
+}
+
+func (x *CompetitorScore) GetReviewed() bool {
+	if x != nil {
+		return x.Reviewed
+	}
+	return false
+}
+
+func (x *CompetitorScore) GetErrorMessage() string {
+	if x != nil {
+		return x.ErrorMessage
+	}
+	return ""
+}
+
+func (x *CompetitorScore) GetScore() int32 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+func (x *CompetitorScore) GetBand() string {
+	if x != nil {
+		return x.Band
+	}
+	return ""
+}
+
+func (x *CompetitorScore) GetWins() []string {
+	if x != nil {
+		return x.Wins
+	}
+	return nil
+}
+
 // Speed is the home page's lab speed, as Lighthouse's mobile run measures
 // it (a phone on slow 4G with a 4x slower CPU, median of up to 3 loads),
 // or why it was not measured.
@@ -1229,7 +1401,7 @@ type Speed struct {
 
 func (x *Speed) Reset() {
 	*x = Speed{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1241,7 +1413,7 @@ func (x *Speed) String() string {
 func (*Speed) ProtoMessage() {}
 
 func (x *Speed) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1254,7 +1426,7 @@ func (x *Speed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Speed.ProtoReflect.Descriptor instead.
 func (*Speed) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{18}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Speed) GetMeasured() bool {
@@ -1376,7 +1548,7 @@ type CheckResult struct {
 
 func (x *CheckResult) Reset() {
 	*x = CheckResult{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1388,7 +1560,7 @@ func (x *CheckResult) String() string {
 func (*CheckResult) ProtoMessage() {}
 
 func (x *CheckResult) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1401,7 +1573,7 @@ func (x *CheckResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckResult.ProtoReflect.Descriptor instead.
 func (*CheckResult) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{19}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *CheckResult) GetCheck() string {
@@ -1454,7 +1626,7 @@ type Finding struct {
 
 func (x *Finding) Reset() {
 	*x = Finding{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1466,7 +1638,7 @@ func (x *Finding) String() string {
 func (*Finding) ProtoMessage() {}
 
 func (x *Finding) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1479,7 +1651,7 @@ func (x *Finding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Finding.ProtoReflect.Descriptor instead.
 func (*Finding) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{20}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Finding) GetId() string {
@@ -1564,7 +1736,7 @@ type Insight struct {
 
 func (x *Insight) Reset() {
 	*x = Insight{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1576,7 +1748,7 @@ func (x *Insight) String() string {
 func (*Insight) ProtoMessage() {}
 
 func (x *Insight) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1589,7 +1761,7 @@ func (x *Insight) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Insight.ProtoReflect.Descriptor instead.
 func (*Insight) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{21}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Insight) GetId() string {
@@ -1631,7 +1803,7 @@ type Idea struct {
 
 func (x *Idea) Reset() {
 	*x = Idea{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1643,7 +1815,7 @@ func (x *Idea) String() string {
 func (*Idea) ProtoMessage() {}
 
 func (x *Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1656,7 +1828,7 @@ func (x *Idea) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Idea.ProtoReflect.Descriptor instead.
 func (*Idea) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{22}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Idea) GetId() string {
@@ -1732,7 +1904,7 @@ type GetCurrentReportRequest struct {
 
 func (x *GetCurrentReportRequest) Reset() {
 	*x = GetCurrentReportRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1744,7 +1916,7 @@ func (x *GetCurrentReportRequest) String() string {
 func (*GetCurrentReportRequest) ProtoMessage() {}
 
 func (x *GetCurrentReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1757,7 +1929,7 @@ func (x *GetCurrentReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentReportRequest.ProtoReflect.Descriptor instead.
 func (*GetCurrentReportRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{23}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetCurrentReportRequest) GetCategoryId() string {
@@ -1777,7 +1949,7 @@ type GetCurrentReportResponse struct {
 
 func (x *GetCurrentReportResponse) Reset() {
 	*x = GetCurrentReportResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1789,7 +1961,7 @@ func (x *GetCurrentReportResponse) String() string {
 func (*GetCurrentReportResponse) ProtoMessage() {}
 
 func (x *GetCurrentReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1802,7 +1974,7 @@ func (x *GetCurrentReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentReportResponse.ProtoReflect.Descriptor instead.
 func (*GetCurrentReportResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{24}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetCurrentReportResponse) GetReport() *Report {
@@ -1822,7 +1994,7 @@ type GetInsightsRequest struct {
 
 func (x *GetInsightsRequest) Reset() {
 	*x = GetInsightsRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1834,7 +2006,7 @@ func (x *GetInsightsRequest) String() string {
 func (*GetInsightsRequest) ProtoMessage() {}
 
 func (x *GetInsightsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1847,7 +2019,7 @@ func (x *GetInsightsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetInsightsRequest.ProtoReflect.Descriptor instead.
 func (*GetInsightsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{25}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *GetInsightsRequest) GetCategoryId() string {
@@ -1867,7 +2039,7 @@ type GetInsightsResponse struct {
 
 func (x *GetInsightsResponse) Reset() {
 	*x = GetInsightsResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1879,7 +2051,7 @@ func (x *GetInsightsResponse) String() string {
 func (*GetInsightsResponse) ProtoMessage() {}
 
 func (x *GetInsightsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1892,7 +2064,7 @@ func (x *GetInsightsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetInsightsResponse.ProtoReflect.Descriptor instead.
 func (*GetInsightsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{26}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *GetInsightsResponse) GetInsights() []*Insight {
@@ -1912,7 +2084,7 @@ type ListRecentIdeasRequest struct {
 
 func (x *ListRecentIdeasRequest) Reset() {
 	*x = ListRecentIdeasRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1924,7 +2096,7 @@ func (x *ListRecentIdeasRequest) String() string {
 func (*ListRecentIdeasRequest) ProtoMessage() {}
 
 func (x *ListRecentIdeasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1937,7 +2109,7 @@ func (x *ListRecentIdeasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRecentIdeasRequest.ProtoReflect.Descriptor instead.
 func (*ListRecentIdeasRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{27}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ListRecentIdeasRequest) GetCategoryId() string {
@@ -1957,7 +2129,7 @@ type ListRecentIdeasResponse struct {
 
 func (x *ListRecentIdeasResponse) Reset() {
 	*x = ListRecentIdeasResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1969,7 +2141,7 @@ func (x *ListRecentIdeasResponse) String() string {
 func (*ListRecentIdeasResponse) ProtoMessage() {}
 
 func (x *ListRecentIdeasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1982,7 +2154,7 @@ func (x *ListRecentIdeasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRecentIdeasResponse.ProtoReflect.Descriptor instead.
 func (*ListRecentIdeasResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{28}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ListRecentIdeasResponse) GetIdeas() []*Idea {
@@ -2003,7 +2175,7 @@ type GetIdeaRequest struct {
 
 func (x *GetIdeaRequest) Reset() {
 	*x = GetIdeaRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2015,7 +2187,7 @@ func (x *GetIdeaRequest) String() string {
 func (*GetIdeaRequest) ProtoMessage() {}
 
 func (x *GetIdeaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2028,7 +2200,7 @@ func (x *GetIdeaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdeaRequest.ProtoReflect.Descriptor instead.
 func (*GetIdeaRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{29}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *GetIdeaRequest) GetCategoryId() string {
@@ -2055,7 +2227,7 @@ type GetIdeaResponse struct {
 
 func (x *GetIdeaResponse) Reset() {
 	*x = GetIdeaResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2067,7 +2239,7 @@ func (x *GetIdeaResponse) String() string {
 func (*GetIdeaResponse) ProtoMessage() {}
 
 func (x *GetIdeaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2080,7 +2252,7 @@ func (x *GetIdeaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdeaResponse.ProtoReflect.Descriptor instead.
 func (*GetIdeaResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{30}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *GetIdeaResponse) GetIdea() *Idea {
@@ -2100,7 +2272,7 @@ type InvalidateCampaignIdeasRequest struct {
 
 func (x *InvalidateCampaignIdeasRequest) Reset() {
 	*x = InvalidateCampaignIdeasRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2112,7 +2284,7 @@ func (x *InvalidateCampaignIdeasRequest) String() string {
 func (*InvalidateCampaignIdeasRequest) ProtoMessage() {}
 
 func (x *InvalidateCampaignIdeasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2125,7 +2297,7 @@ func (x *InvalidateCampaignIdeasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateCampaignIdeasRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateCampaignIdeasRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{31}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *InvalidateCampaignIdeasRequest) GetCategoryId() string {
@@ -2144,7 +2316,7 @@ type InvalidateCampaignIdeasResponse struct {
 
 func (x *InvalidateCampaignIdeasResponse) Reset() {
 	*x = InvalidateCampaignIdeasResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2156,7 +2328,7 @@ func (x *InvalidateCampaignIdeasResponse) String() string {
 func (*InvalidateCampaignIdeasResponse) ProtoMessage() {}
 
 func (x *InvalidateCampaignIdeasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2169,7 +2341,7 @@ func (x *InvalidateCampaignIdeasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateCampaignIdeasResponse.ProtoReflect.Descriptor instead.
 func (*InvalidateCampaignIdeasResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{32}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{34}
 }
 
 // GetWebsiteScoreRequest names the site to score.
@@ -2182,7 +2354,7 @@ type GetWebsiteScoreRequest struct {
 
 func (x *GetWebsiteScoreRequest) Reset() {
 	*x = GetWebsiteScoreRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2194,7 +2366,7 @@ func (x *GetWebsiteScoreRequest) String() string {
 func (*GetWebsiteScoreRequest) ProtoMessage() {}
 
 func (x *GetWebsiteScoreRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2207,7 +2379,7 @@ func (x *GetWebsiteScoreRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWebsiteScoreRequest.ProtoReflect.Descriptor instead.
 func (*GetWebsiteScoreRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{33}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetWebsiteScoreRequest) GetUrl() string {
@@ -2231,7 +2403,7 @@ type GetWebsiteScoreResponse struct {
 
 func (x *GetWebsiteScoreResponse) Reset() {
 	*x = GetWebsiteScoreResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2243,7 +2415,7 @@ func (x *GetWebsiteScoreResponse) String() string {
 func (*GetWebsiteScoreResponse) ProtoMessage() {}
 
 func (x *GetWebsiteScoreResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2256,7 +2428,7 @@ func (x *GetWebsiteScoreResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWebsiteScoreResponse.ProtoReflect.Descriptor instead.
 func (*GetWebsiteScoreResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{34}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *GetWebsiteScoreResponse) GetUrl() string {
@@ -2304,7 +2476,7 @@ type SendAIEmailDigestRequest struct {
 
 func (x *SendAIEmailDigestRequest) Reset() {
 	*x = SendAIEmailDigestRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2316,7 +2488,7 @@ func (x *SendAIEmailDigestRequest) String() string {
 func (*SendAIEmailDigestRequest) ProtoMessage() {}
 
 func (x *SendAIEmailDigestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2329,7 +2501,7 @@ func (x *SendAIEmailDigestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendAIEmailDigestRequest.ProtoReflect.Descriptor instead.
 func (*SendAIEmailDigestRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{35}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *SendAIEmailDigestRequest) GetCategoryId() string {
@@ -2348,7 +2520,7 @@ type SendAIEmailDigestResponse struct {
 
 func (x *SendAIEmailDigestResponse) Reset() {
 	*x = SendAIEmailDigestResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2360,7 +2532,7 @@ func (x *SendAIEmailDigestResponse) String() string {
 func (*SendAIEmailDigestResponse) ProtoMessage() {}
 
 func (x *SendAIEmailDigestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2373,7 +2545,7 @@ func (x *SendAIEmailDigestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendAIEmailDigestResponse.ProtoReflect.Descriptor instead.
 func (*SendAIEmailDigestResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{36}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{38}
 }
 
 var File_uplift_categories_v1_categories_service_proto protoreflect.FileDescriptor
@@ -2406,30 +2578,35 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"D\n" +
 	"!GetContentGenerationParamsRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
-	"categoryId\"\xc9\x01\n" +
+	"categoryId\"\xf2\x01\n" +
 	"\"GetContentGenerationParamsResponse\x12\x1e\n" +
 	"\bsite_url\x18\x01 \x01(\tH\x00R\asiteUrl\x88\x01\x01\x120\n" +
 	"\x14disable_weekly_email\x18\x02 \x01(\bR\x12disableWeeklyEmail\x12'\n" +
 	"\x0fadditional_info\x18\x03 \x01(\tR\x0eadditionalInfo\x12\x1b\n" +
-	"\ttime_zone\x18\x04 \x01(\tR\btimeZoneB\v\n" +
-	"\t_site_url\"\xb6\x02\n" +
+	"\ttime_zone\x18\x04 \x01(\tR\btimeZone\x12'\n" +
+	"\x0fcompetitor_urls\x18\x05 \x03(\tR\x0ecompetitorUrlsB\v\n" +
+	"\t_site_url\"\xfe\x02\n" +
 	"$UpdateContentGenerationParamsRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x1e\n" +
 	"\bsite_url\x18\x02 \x01(\tH\x00R\asiteUrl\x88\x01\x01\x125\n" +
 	"\x14disable_weekly_email\x18\x03 \x01(\bH\x01R\x12disableWeeklyEmail\x88\x01\x01\x12,\n" +
 	"\x0fadditional_info\x18\x04 \x01(\tH\x02R\x0eadditionalInfo\x88\x01\x01\x12 \n" +
-	"\ttime_zone\x18\x05 \x01(\tH\x03R\btimeZone\x88\x01\x01B\v\n" +
+	"\ttime_zone\x18\x05 \x01(\tH\x03R\btimeZone\x88\x01\x01\x12F\n" +
+	"\vcompetitors\x18\x06 \x01(\v2$.uplift.categories.v1.CompetitorUrlsR\vcompetitorsB\v\n" +
 	"\t_site_urlB\x17\n" +
 	"\x15_disable_weekly_emailB\x12\n" +
 	"\x10_additional_infoB\f\n" +
 	"\n" +
-	"_time_zone\"\xcc\x01\n" +
+	"_time_zone\"$\n" +
+	"\x0eCompetitorUrls\x12\x12\n" +
+	"\x04urls\x18\x01 \x03(\tR\x04urls\"\xf5\x01\n" +
 	"%UpdateContentGenerationParamsResponse\x12\x1e\n" +
 	"\bsite_url\x18\x01 \x01(\tH\x00R\asiteUrl\x88\x01\x01\x120\n" +
 	"\x14disable_weekly_email\x18\x02 \x01(\bR\x12disableWeeklyEmail\x12'\n" +
 	"\x0fadditional_info\x18\x03 \x01(\tR\x0eadditionalInfo\x12\x1b\n" +
-	"\ttime_zone\x18\x04 \x01(\tR\btimeZoneB\v\n" +
+	"\ttime_zone\x18\x04 \x01(\tR\btimeZone\x12'\n" +
+	"\x0fcompetitor_urls\x18\x05 \x03(\tR\x0ecompetitorUrlsB\v\n" +
 	"\t_site_url\"\x99\x01\n" +
 	"\x1dUpdateEmailPreferencesRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
@@ -2450,7 +2627,7 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"categoryId\"\x87\x01\n" +
 	"\x1bGetEmailPreferencesResponse\x126\n" +
 	"\x17disable_business_report\x18\x01 \x01(\bR\x15disableBusinessReport\x120\n" +
-	"\x14disable_weekly_email\x18\x02 \x01(\bR\x12disableWeeklyEmail\"\xfb\x04\n" +
+	"\x14disable_weekly_email\x18\x02 \x01(\bR\x12disableWeeklyEmail\"\xc4\x05\n" +
 	"\x06Report\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12:\n" +
 	"\x06status\x18\x02 \x01(\x0e2\".uplift.categories.v1.ReportStatusR\x06status\x12)\n" +
@@ -2468,7 +2645,15 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\bsite_url\x18\f \x01(\tR\asiteUrl\x12#\n" +
 	"\rprogress_step\x18\r \x01(\tR\fprogressStep\x12#\n" +
 	"\rerror_message\x18\x0e \x01(\tR\ferrorMessage\x121\n" +
-	"\x05speed\x18\x0f \x01(\v2\x1b.uplift.categories.v1.SpeedR\x05speed\"\xef\x03\n" +
+	"\x05speed\x18\x0f \x01(\v2\x1b.uplift.categories.v1.SpeedR\x05speed\x12G\n" +
+	"\vcompetitors\x18\x10 \x03(\v2%.uplift.categories.v1.CompetitorScoreR\vcompetitors\"\xab\x01\n" +
+	"\x0fCompetitorScore\x12\x19\n" +
+	"\bsite_url\x18\x01 \x01(\tR\asiteUrl\x12\x1a\n" +
+	"\breviewed\x18\x02 \x01(\bR\breviewed\x12#\n" +
+	"\rerror_message\x18\x03 \x01(\tR\ferrorMessage\x12\x14\n" +
+	"\x05score\x18\x04 \x01(\x05R\x05score\x12\x12\n" +
+	"\x04band\x18\x05 \x01(\tR\x04band\x12\x12\n" +
+	"\x04wins\x18\x06 \x03(\tR\x04wins\"\xef\x03\n" +
 	"\x05Speed\x12\x1a\n" +
 	"\bmeasured\x18\x01 \x01(\bR\bmeasured\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x14\n" +
@@ -2598,7 +2783,7 @@ func file_uplift_categories_v1_categories_service_proto_rawDescGZIP() []byte {
 }
 
 var file_uplift_categories_v1_categories_service_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_uplift_categories_v1_categories_service_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_uplift_categories_v1_categories_service_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_uplift_categories_v1_categories_service_proto_goTypes = []any{
 	(ReportStatus)(0),                             // 0: uplift.categories.v1.ReportStatus
 	(*Category)(nil),                              // 1: uplift.categories.v1.Category
@@ -2611,88 +2796,92 @@ var file_uplift_categories_v1_categories_service_proto_goTypes = []any{
 	(*GetContentGenerationParamsRequest)(nil),     // 8: uplift.categories.v1.GetContentGenerationParamsRequest
 	(*GetContentGenerationParamsResponse)(nil),    // 9: uplift.categories.v1.GetContentGenerationParamsResponse
 	(*UpdateContentGenerationParamsRequest)(nil),  // 10: uplift.categories.v1.UpdateContentGenerationParamsRequest
-	(*UpdateContentGenerationParamsResponse)(nil), // 11: uplift.categories.v1.UpdateContentGenerationParamsResponse
-	(*UpdateEmailPreferencesRequest)(nil),         // 12: uplift.categories.v1.UpdateEmailPreferencesRequest
-	(*UpdateEmailPreferencesResponse)(nil),        // 13: uplift.categories.v1.UpdateEmailPreferencesResponse
-	(*DisableBusinessReportRequest)(nil),          // 14: uplift.categories.v1.DisableBusinessReportRequest
-	(*DisableBusinessReportResponse)(nil),         // 15: uplift.categories.v1.DisableBusinessReportResponse
-	(*GetEmailPreferencesRequest)(nil),            // 16: uplift.categories.v1.GetEmailPreferencesRequest
-	(*GetEmailPreferencesResponse)(nil),           // 17: uplift.categories.v1.GetEmailPreferencesResponse
-	(*Report)(nil),                                // 18: uplift.categories.v1.Report
-	(*Speed)(nil),                                 // 19: uplift.categories.v1.Speed
-	(*CheckResult)(nil),                           // 20: uplift.categories.v1.CheckResult
-	(*Finding)(nil),                               // 21: uplift.categories.v1.Finding
-	(*Insight)(nil),                               // 22: uplift.categories.v1.Insight
-	(*Idea)(nil),                                  // 23: uplift.categories.v1.Idea
-	(*GetCurrentReportRequest)(nil),               // 24: uplift.categories.v1.GetCurrentReportRequest
-	(*GetCurrentReportResponse)(nil),              // 25: uplift.categories.v1.GetCurrentReportResponse
-	(*GetInsightsRequest)(nil),                    // 26: uplift.categories.v1.GetInsightsRequest
-	(*GetInsightsResponse)(nil),                   // 27: uplift.categories.v1.GetInsightsResponse
-	(*ListRecentIdeasRequest)(nil),                // 28: uplift.categories.v1.ListRecentIdeasRequest
-	(*ListRecentIdeasResponse)(nil),               // 29: uplift.categories.v1.ListRecentIdeasResponse
-	(*GetIdeaRequest)(nil),                        // 30: uplift.categories.v1.GetIdeaRequest
-	(*GetIdeaResponse)(nil),                       // 31: uplift.categories.v1.GetIdeaResponse
-	(*InvalidateCampaignIdeasRequest)(nil),        // 32: uplift.categories.v1.InvalidateCampaignIdeasRequest
-	(*InvalidateCampaignIdeasResponse)(nil),       // 33: uplift.categories.v1.InvalidateCampaignIdeasResponse
-	(*GetWebsiteScoreRequest)(nil),                // 34: uplift.categories.v1.GetWebsiteScoreRequest
-	(*GetWebsiteScoreResponse)(nil),               // 35: uplift.categories.v1.GetWebsiteScoreResponse
-	(*SendAIEmailDigestRequest)(nil),              // 36: uplift.categories.v1.SendAIEmailDigestRequest
-	(*SendAIEmailDigestResponse)(nil),             // 37: uplift.categories.v1.SendAIEmailDigestResponse
-	nil,                                           // 38: uplift.categories.v1.Speed.RatingsEntry
-	(*timestamppb.Timestamp)(nil),                 // 39: google.protobuf.Timestamp
+	(*CompetitorUrls)(nil),                        // 11: uplift.categories.v1.CompetitorUrls
+	(*UpdateContentGenerationParamsResponse)(nil), // 12: uplift.categories.v1.UpdateContentGenerationParamsResponse
+	(*UpdateEmailPreferencesRequest)(nil),         // 13: uplift.categories.v1.UpdateEmailPreferencesRequest
+	(*UpdateEmailPreferencesResponse)(nil),        // 14: uplift.categories.v1.UpdateEmailPreferencesResponse
+	(*DisableBusinessReportRequest)(nil),          // 15: uplift.categories.v1.DisableBusinessReportRequest
+	(*DisableBusinessReportResponse)(nil),         // 16: uplift.categories.v1.DisableBusinessReportResponse
+	(*GetEmailPreferencesRequest)(nil),            // 17: uplift.categories.v1.GetEmailPreferencesRequest
+	(*GetEmailPreferencesResponse)(nil),           // 18: uplift.categories.v1.GetEmailPreferencesResponse
+	(*Report)(nil),                                // 19: uplift.categories.v1.Report
+	(*CompetitorScore)(nil),                       // 20: uplift.categories.v1.CompetitorScore
+	(*Speed)(nil),                                 // 21: uplift.categories.v1.Speed
+	(*CheckResult)(nil),                           // 22: uplift.categories.v1.CheckResult
+	(*Finding)(nil),                               // 23: uplift.categories.v1.Finding
+	(*Insight)(nil),                               // 24: uplift.categories.v1.Insight
+	(*Idea)(nil),                                  // 25: uplift.categories.v1.Idea
+	(*GetCurrentReportRequest)(nil),               // 26: uplift.categories.v1.GetCurrentReportRequest
+	(*GetCurrentReportResponse)(nil),              // 27: uplift.categories.v1.GetCurrentReportResponse
+	(*GetInsightsRequest)(nil),                    // 28: uplift.categories.v1.GetInsightsRequest
+	(*GetInsightsResponse)(nil),                   // 29: uplift.categories.v1.GetInsightsResponse
+	(*ListRecentIdeasRequest)(nil),                // 30: uplift.categories.v1.ListRecentIdeasRequest
+	(*ListRecentIdeasResponse)(nil),               // 31: uplift.categories.v1.ListRecentIdeasResponse
+	(*GetIdeaRequest)(nil),                        // 32: uplift.categories.v1.GetIdeaRequest
+	(*GetIdeaResponse)(nil),                       // 33: uplift.categories.v1.GetIdeaResponse
+	(*InvalidateCampaignIdeasRequest)(nil),        // 34: uplift.categories.v1.InvalidateCampaignIdeasRequest
+	(*InvalidateCampaignIdeasResponse)(nil),       // 35: uplift.categories.v1.InvalidateCampaignIdeasResponse
+	(*GetWebsiteScoreRequest)(nil),                // 36: uplift.categories.v1.GetWebsiteScoreRequest
+	(*GetWebsiteScoreResponse)(nil),               // 37: uplift.categories.v1.GetWebsiteScoreResponse
+	(*SendAIEmailDigestRequest)(nil),              // 38: uplift.categories.v1.SendAIEmailDigestRequest
+	(*SendAIEmailDigestResponse)(nil),             // 39: uplift.categories.v1.SendAIEmailDigestResponse
+	nil,                                           // 40: uplift.categories.v1.Speed.RatingsEntry
+	(*timestamppb.Timestamp)(nil),                 // 41: google.protobuf.Timestamp
 }
 var file_uplift_categories_v1_categories_service_proto_depIdxs = []int32{
 	1,  // 0: uplift.categories.v1.CreateCategoryResponse.category:type_name -> uplift.categories.v1.Category
-	0,  // 1: uplift.categories.v1.Report.status:type_name -> uplift.categories.v1.ReportStatus
-	21, // 2: uplift.categories.v1.Report.findings:type_name -> uplift.categories.v1.Finding
-	22, // 3: uplift.categories.v1.Report.insights:type_name -> uplift.categories.v1.Insight
-	23, // 4: uplift.categories.v1.Report.ideas:type_name -> uplift.categories.v1.Idea
-	39, // 5: uplift.categories.v1.Report.create_time:type_name -> google.protobuf.Timestamp
-	20, // 6: uplift.categories.v1.Report.checks:type_name -> uplift.categories.v1.CheckResult
-	19, // 7: uplift.categories.v1.Report.speed:type_name -> uplift.categories.v1.Speed
-	38, // 8: uplift.categories.v1.Speed.ratings:type_name -> uplift.categories.v1.Speed.RatingsEntry
-	39, // 9: uplift.categories.v1.Idea.create_time:type_name -> google.protobuf.Timestamp
-	18, // 10: uplift.categories.v1.GetCurrentReportResponse.report:type_name -> uplift.categories.v1.Report
-	22, // 11: uplift.categories.v1.GetInsightsResponse.insights:type_name -> uplift.categories.v1.Insight
-	23, // 12: uplift.categories.v1.ListRecentIdeasResponse.ideas:type_name -> uplift.categories.v1.Idea
-	23, // 13: uplift.categories.v1.GetIdeaResponse.idea:type_name -> uplift.categories.v1.Idea
-	20, // 14: uplift.categories.v1.GetWebsiteScoreResponse.checks:type_name -> uplift.categories.v1.CheckResult
-	21, // 15: uplift.categories.v1.GetWebsiteScoreResponse.findings:type_name -> uplift.categories.v1.Finding
-	2,  // 16: uplift.categories.v1.CategoriesService.CreateCategory:input_type -> uplift.categories.v1.CreateCategoryRequest
-	4,  // 17: uplift.categories.v1.CategoriesService.GetLabel:input_type -> uplift.categories.v1.GetLabelRequest
-	6,  // 18: uplift.categories.v1.CategoriesService.UpdateLabel:input_type -> uplift.categories.v1.UpdateLabelRequest
-	8,  // 19: uplift.categories.v1.CategoriesService.GetContentGenerationParams:input_type -> uplift.categories.v1.GetContentGenerationParamsRequest
-	10, // 20: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:input_type -> uplift.categories.v1.UpdateContentGenerationParamsRequest
-	12, // 21: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:input_type -> uplift.categories.v1.UpdateEmailPreferencesRequest
-	14, // 22: uplift.categories.v1.CategoriesService.DisableBusinessReport:input_type -> uplift.categories.v1.DisableBusinessReportRequest
-	16, // 23: uplift.categories.v1.CategoriesService.GetEmailPreferences:input_type -> uplift.categories.v1.GetEmailPreferencesRequest
-	24, // 24: uplift.categories.v1.CategoriesService.GetCurrentReport:input_type -> uplift.categories.v1.GetCurrentReportRequest
-	26, // 25: uplift.categories.v1.CategoriesService.GetInsights:input_type -> uplift.categories.v1.GetInsightsRequest
-	28, // 26: uplift.categories.v1.CategoriesService.ListRecentIdeas:input_type -> uplift.categories.v1.ListRecentIdeasRequest
-	30, // 27: uplift.categories.v1.CategoriesService.GetIdea:input_type -> uplift.categories.v1.GetIdeaRequest
-	32, // 28: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:input_type -> uplift.categories.v1.InvalidateCampaignIdeasRequest
-	34, // 29: uplift.categories.v1.CategoriesService.GetWebsiteScore:input_type -> uplift.categories.v1.GetWebsiteScoreRequest
-	36, // 30: uplift.categories.v1.CategoriesService.SendAIEmailDigest:input_type -> uplift.categories.v1.SendAIEmailDigestRequest
-	3,  // 31: uplift.categories.v1.CategoriesService.CreateCategory:output_type -> uplift.categories.v1.CreateCategoryResponse
-	5,  // 32: uplift.categories.v1.CategoriesService.GetLabel:output_type -> uplift.categories.v1.GetLabelResponse
-	7,  // 33: uplift.categories.v1.CategoriesService.UpdateLabel:output_type -> uplift.categories.v1.UpdateLabelResponse
-	9,  // 34: uplift.categories.v1.CategoriesService.GetContentGenerationParams:output_type -> uplift.categories.v1.GetContentGenerationParamsResponse
-	11, // 35: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:output_type -> uplift.categories.v1.UpdateContentGenerationParamsResponse
-	13, // 36: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:output_type -> uplift.categories.v1.UpdateEmailPreferencesResponse
-	15, // 37: uplift.categories.v1.CategoriesService.DisableBusinessReport:output_type -> uplift.categories.v1.DisableBusinessReportResponse
-	17, // 38: uplift.categories.v1.CategoriesService.GetEmailPreferences:output_type -> uplift.categories.v1.GetEmailPreferencesResponse
-	25, // 39: uplift.categories.v1.CategoriesService.GetCurrentReport:output_type -> uplift.categories.v1.GetCurrentReportResponse
-	27, // 40: uplift.categories.v1.CategoriesService.GetInsights:output_type -> uplift.categories.v1.GetInsightsResponse
-	29, // 41: uplift.categories.v1.CategoriesService.ListRecentIdeas:output_type -> uplift.categories.v1.ListRecentIdeasResponse
-	31, // 42: uplift.categories.v1.CategoriesService.GetIdea:output_type -> uplift.categories.v1.GetIdeaResponse
-	33, // 43: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:output_type -> uplift.categories.v1.InvalidateCampaignIdeasResponse
-	35, // 44: uplift.categories.v1.CategoriesService.GetWebsiteScore:output_type -> uplift.categories.v1.GetWebsiteScoreResponse
-	37, // 45: uplift.categories.v1.CategoriesService.SendAIEmailDigest:output_type -> uplift.categories.v1.SendAIEmailDigestResponse
-	31, // [31:46] is the sub-list for method output_type
-	16, // [16:31] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	11, // 1: uplift.categories.v1.UpdateContentGenerationParamsRequest.competitors:type_name -> uplift.categories.v1.CompetitorUrls
+	0,  // 2: uplift.categories.v1.Report.status:type_name -> uplift.categories.v1.ReportStatus
+	23, // 3: uplift.categories.v1.Report.findings:type_name -> uplift.categories.v1.Finding
+	24, // 4: uplift.categories.v1.Report.insights:type_name -> uplift.categories.v1.Insight
+	25, // 5: uplift.categories.v1.Report.ideas:type_name -> uplift.categories.v1.Idea
+	41, // 6: uplift.categories.v1.Report.create_time:type_name -> google.protobuf.Timestamp
+	22, // 7: uplift.categories.v1.Report.checks:type_name -> uplift.categories.v1.CheckResult
+	21, // 8: uplift.categories.v1.Report.speed:type_name -> uplift.categories.v1.Speed
+	20, // 9: uplift.categories.v1.Report.competitors:type_name -> uplift.categories.v1.CompetitorScore
+	40, // 10: uplift.categories.v1.Speed.ratings:type_name -> uplift.categories.v1.Speed.RatingsEntry
+	41, // 11: uplift.categories.v1.Idea.create_time:type_name -> google.protobuf.Timestamp
+	19, // 12: uplift.categories.v1.GetCurrentReportResponse.report:type_name -> uplift.categories.v1.Report
+	24, // 13: uplift.categories.v1.GetInsightsResponse.insights:type_name -> uplift.categories.v1.Insight
+	25, // 14: uplift.categories.v1.ListRecentIdeasResponse.ideas:type_name -> uplift.categories.v1.Idea
+	25, // 15: uplift.categories.v1.GetIdeaResponse.idea:type_name -> uplift.categories.v1.Idea
+	22, // 16: uplift.categories.v1.GetWebsiteScoreResponse.checks:type_name -> uplift.categories.v1.CheckResult
+	23, // 17: uplift.categories.v1.GetWebsiteScoreResponse.findings:type_name -> uplift.categories.v1.Finding
+	2,  // 18: uplift.categories.v1.CategoriesService.CreateCategory:input_type -> uplift.categories.v1.CreateCategoryRequest
+	4,  // 19: uplift.categories.v1.CategoriesService.GetLabel:input_type -> uplift.categories.v1.GetLabelRequest
+	6,  // 20: uplift.categories.v1.CategoriesService.UpdateLabel:input_type -> uplift.categories.v1.UpdateLabelRequest
+	8,  // 21: uplift.categories.v1.CategoriesService.GetContentGenerationParams:input_type -> uplift.categories.v1.GetContentGenerationParamsRequest
+	10, // 22: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:input_type -> uplift.categories.v1.UpdateContentGenerationParamsRequest
+	13, // 23: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:input_type -> uplift.categories.v1.UpdateEmailPreferencesRequest
+	15, // 24: uplift.categories.v1.CategoriesService.DisableBusinessReport:input_type -> uplift.categories.v1.DisableBusinessReportRequest
+	17, // 25: uplift.categories.v1.CategoriesService.GetEmailPreferences:input_type -> uplift.categories.v1.GetEmailPreferencesRequest
+	26, // 26: uplift.categories.v1.CategoriesService.GetCurrentReport:input_type -> uplift.categories.v1.GetCurrentReportRequest
+	28, // 27: uplift.categories.v1.CategoriesService.GetInsights:input_type -> uplift.categories.v1.GetInsightsRequest
+	30, // 28: uplift.categories.v1.CategoriesService.ListRecentIdeas:input_type -> uplift.categories.v1.ListRecentIdeasRequest
+	32, // 29: uplift.categories.v1.CategoriesService.GetIdea:input_type -> uplift.categories.v1.GetIdeaRequest
+	34, // 30: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:input_type -> uplift.categories.v1.InvalidateCampaignIdeasRequest
+	36, // 31: uplift.categories.v1.CategoriesService.GetWebsiteScore:input_type -> uplift.categories.v1.GetWebsiteScoreRequest
+	38, // 32: uplift.categories.v1.CategoriesService.SendAIEmailDigest:input_type -> uplift.categories.v1.SendAIEmailDigestRequest
+	3,  // 33: uplift.categories.v1.CategoriesService.CreateCategory:output_type -> uplift.categories.v1.CreateCategoryResponse
+	5,  // 34: uplift.categories.v1.CategoriesService.GetLabel:output_type -> uplift.categories.v1.GetLabelResponse
+	7,  // 35: uplift.categories.v1.CategoriesService.UpdateLabel:output_type -> uplift.categories.v1.UpdateLabelResponse
+	9,  // 36: uplift.categories.v1.CategoriesService.GetContentGenerationParams:output_type -> uplift.categories.v1.GetContentGenerationParamsResponse
+	12, // 37: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:output_type -> uplift.categories.v1.UpdateContentGenerationParamsResponse
+	14, // 38: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:output_type -> uplift.categories.v1.UpdateEmailPreferencesResponse
+	16, // 39: uplift.categories.v1.CategoriesService.DisableBusinessReport:output_type -> uplift.categories.v1.DisableBusinessReportResponse
+	18, // 40: uplift.categories.v1.CategoriesService.GetEmailPreferences:output_type -> uplift.categories.v1.GetEmailPreferencesResponse
+	27, // 41: uplift.categories.v1.CategoriesService.GetCurrentReport:output_type -> uplift.categories.v1.GetCurrentReportResponse
+	29, // 42: uplift.categories.v1.CategoriesService.GetInsights:output_type -> uplift.categories.v1.GetInsightsResponse
+	31, // 43: uplift.categories.v1.CategoriesService.ListRecentIdeas:output_type -> uplift.categories.v1.ListRecentIdeasResponse
+	33, // 44: uplift.categories.v1.CategoriesService.GetIdea:output_type -> uplift.categories.v1.GetIdeaResponse
+	35, // 45: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:output_type -> uplift.categories.v1.InvalidateCampaignIdeasResponse
+	37, // 46: uplift.categories.v1.CategoriesService.GetWebsiteScore:output_type -> uplift.categories.v1.GetWebsiteScoreResponse
+	39, // 47: uplift.categories.v1.CategoriesService.SendAIEmailDigest:output_type -> uplift.categories.v1.SendAIEmailDigestResponse
+	33, // [33:48] is the sub-list for method output_type
+	18, // [18:33] is the sub-list for method input_type
+	18, // [18:18] is the sub-list for extension type_name
+	18, // [18:18] is the sub-list for extension extendee
+	0,  // [0:18] is the sub-list for field type_name
 }
 
 func init() { file_uplift_categories_v1_categories_service_proto_init() }
@@ -2702,15 +2891,15 @@ func file_uplift_categories_v1_categories_service_proto_init() {
 	}
 	file_uplift_categories_v1_categories_service_proto_msgTypes[8].OneofWrappers = []any{}
 	file_uplift_categories_v1_categories_service_proto_msgTypes[9].OneofWrappers = []any{}
-	file_uplift_categories_v1_categories_service_proto_msgTypes[10].OneofWrappers = []any{}
 	file_uplift_categories_v1_categories_service_proto_msgTypes[11].OneofWrappers = []any{}
+	file_uplift_categories_v1_categories_service_proto_msgTypes[12].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_categories_v1_categories_service_proto_rawDesc), len(file_uplift_categories_v1_categories_service_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   38,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -47,13 +47,13 @@ func New(pool *pgxpool.Pool) Repo { return Repo{db: pool, pool: pool} }
 func (r Repo) WithTx(tx pgx.Tx) Repo { return Repo{db: tx, pool: r.pool} }
 
 const categoryColumns = `id, owner_id, name, coalesce(site_url, ''), additional_info, disable_weekly_email,
-	disable_business_report, coalesce(shopify_category_id, ''), created_at, last_digest_requested_at, time_zone`
+	disable_business_report, coalesce(shopify_category_id, ''), created_at, last_digest_requested_at, time_zone, competitors`
 
 func scanCategory(row pgx.Row) (domain.Category, error) {
 	var c domain.Category
 	var lastDigest *time.Time
 	err := row.Scan(&c.ID, &c.OwnerID, &c.Name, &c.SiteURL, &c.AdditionalInfo, &c.DisableWeeklyEmail,
-		&c.DisableBusinessReport, &c.ShopifyCategoryID, &c.CreatedAt, &lastDigest, &c.TimeZone)
+		&c.DisableBusinessReport, &c.ShopifyCategoryID, &c.CreatedAt, &lastDigest, &c.TimeZone, &c.Competitors)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return domain.Category{}, domain.ErrNotFound
 	}
@@ -138,10 +138,10 @@ func (r Repo) Update(ctx context.Context, id string, fn func(*domain.Category) (
 		}
 		if _, err := tx.Exec(ctx, `UPDATE categories SET name = $2, site_url = $3, additional_info = $4,
 			disable_weekly_email = $5, disable_business_report = $6, last_digest_requested_at = $7, time_zone = $8,
-			updated_at = now()
+			competitors = $9, updated_at = now()
 			WHERE id = $1`,
 			c.ID, c.Name, nullIfEmpty(c.SiteURL), c.AdditionalInfo, c.DisableWeeklyEmail, c.DisableBusinessReport,
-			nullIfZero(c.LastDigestRequestedAt), c.TimeZone); err != nil {
+			nullIfZero(c.LastDigestRequestedAt), c.TimeZone, competitorsOrEmpty(c.Competitors)); err != nil {
 			return err
 		}
 		if err := applyEffects(ctx, tx, c, eff); err != nil {
@@ -733,4 +733,12 @@ func (r Repo) UpdateStoreSignals(ctx context.Context, categoryID string,
 		}
 		return nil
 	})
+}
+
+// competitorsOrEmpty keeps the column's NOT NULL: no competitors is '{}'.
+func competitorsOrEmpty(urls []string) []string {
+	if urls == nil {
+		return []string{}
+	}
+	return urls
 }

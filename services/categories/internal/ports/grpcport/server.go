@@ -77,7 +77,7 @@ func (s *Server) GetContentGenerationParams(ctx context.Context, req *categories
 	}
 	return &categoriesv1.GetContentGenerationParamsResponse{
 		SiteUrl: optional(c.SiteURL), DisableWeeklyEmail: c.DisableWeeklyEmail, AdditionalInfo: c.AdditionalInfo,
-		TimeZone: c.TimeZone,
+		TimeZone: c.TimeZone, CompetitorUrls: c.Competitors,
 	}, nil
 }
 
@@ -85,15 +85,18 @@ func (s *Server) GetContentGenerationParams(ctx context.Context, req *categories
 // is read-only and ignored.
 func (s *Server) UpdateContentGenerationParams(ctx context.Context, req *categoriesv1.UpdateContentGenerationParamsRequest) (*categoriesv1.UpdateContentGenerationParamsResponse, error) {
 	who, _ := caller(ctx)
-	c, err := s.App.UpdateContentParams(ctx, who, req.GetCategoryId(), app.ContentParams{
-		SiteURL: req.SiteUrl, DisableWeeklyEmail: req.DisableWeeklyEmail, TimeZone: req.TimeZone,
-	})
+	in := app.ContentParams{SiteURL: req.SiteUrl, DisableWeeklyEmail: req.DisableWeeklyEmail, TimeZone: req.TimeZone}
+	if req.Competitors != nil {
+		urls := req.GetCompetitors().GetUrls()
+		in.Competitors = &urls
+	}
+	c, err := s.App.UpdateContentParams(ctx, who, req.GetCategoryId(), in)
 	if err != nil {
 		return nil, s.toStatus(ctx, err)
 	}
 	return &categoriesv1.UpdateContentGenerationParamsResponse{
 		SiteUrl: optional(c.SiteURL), DisableWeeklyEmail: c.DisableWeeklyEmail, AdditionalInfo: c.AdditionalInfo,
-		TimeZone: c.TimeZone,
+		TimeZone: c.TimeZone, CompetitorUrls: c.Competitors,
 	}, nil
 }
 
@@ -274,8 +277,22 @@ func toProtoReport(r domain.Report) *categoriesv1.Report {
 		p.Checks = toProtoChecks(r.Review.Checks)
 		p.Findings = toProtoFindings(r.Review.Findings)
 		p.Speed = toProtoSpeed(r.Review.Speed)
+		for _, c := range r.Review.Competitors {
+			p.Competitors = append(p.Competitors, &categoriesv1.CompetitorScore{
+				SiteUrl: c.SiteURL, Reviewed: c.Reviewed, ErrorMessage: c.Error, Score: int32(c.Score),
+				Band: bandIf(c), Wins: c.Wins,
+			})
+		}
 	}
 	return p
+}
+
+// bandIf is a reviewed competitor's band; one not read has none.
+func bandIf(c domain.CompetitorReview) string {
+	if !c.Reviewed {
+		return ""
+	}
+	return string(domain.BandOf(c.Score))
 }
 
 func toProtoSpeed(s *domain.Speed) *categoriesv1.Speed {

@@ -13,6 +13,7 @@ import { PointsBreakdown } from '../../../lib/review/points-breakdown';
 import { ScoreBadge } from '../../../lib/review/score-badge';
 import { IdeasList } from './ideas-list';
 import { InsightsList } from './insights-list';
+import { CompetitorsCard } from './competitors-card';
 import { SpeedCard } from './speed-card';
 
 export interface ReportViewProps {
@@ -125,6 +126,7 @@ function Ready({ report, insights, ideas }: { report: ReportJson; insights?: Ins
         <p className="u-muted">Open a finding to see why it matters and how to fix it.</p>
         <FindingsList findings={report.findings ?? []} />
       </section>
+      <CompetitorsCard score={report.score} band={report.band} competitors={report.competitors ?? []} />
       <SpeedCard speed={report.speed} />
       {(report.checks?.length ?? 0) > 0 && (
         <section className="u-card" aria-labelledby="points-title">

@@ -21,6 +21,7 @@ interface Saved {
   disableWeeklyEmail?: boolean;
   disableBusinessReport?: boolean;
   timeZone?: string;
+  competitorUrls?: string[];
 }
 
 /** A fake gateway holding one category; PATCH params fails when `failParams` is set. */
@@ -38,12 +39,13 @@ function gateway(saved: Saved, options: { failParams?: boolean } = {}) {
         saved.name = body.name;
         return json({ name: saved.name });
       case `GET ${base}/business-data/contentGenerationParams`:
-        return json({ siteUrl: saved.siteUrl, disableWeeklyEmail: saved.disableWeeklyEmail, additionalInfo: saved.additionalInfo, timeZone: saved.timeZone });
+        return json({ siteUrl: saved.siteUrl, disableWeeklyEmail: saved.disableWeeklyEmail, additionalInfo: saved.additionalInfo, timeZone: saved.timeZone, competitorUrls: saved.competitorUrls });
       case `PATCH ${base}/business-data/contentGenerationParams`:
         if (options.failParams) return json({ message: 'could not read the website', code: 3 }, 400);
         saved.siteUrl = body.siteUrl ?? undefined;
         saved.disableWeeklyEmail = body.disableWeeklyEmail;
         if (body.timeZone) saved.timeZone = body.timeZone;
+        if (body.competitors) saved.competitorUrls = body.competitors.urls;
         return json({ siteUrl: saved.siteUrl, disableWeeklyEmail: saved.disableWeeklyEmail });
       case `PATCH ${base}/business-data/emailPreferences`:
         saved.disableBusinessReport = body.disableBusinessReport;
@@ -150,6 +152,34 @@ describe('BusinessProfileDialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
     expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.[1]?.body))).not.toHaveProperty('timeZone');
+  });
+
+  it('shows the saved competitors in three boxes and sends them only when changed', async () => {
+    const { calls } = gateway({ name: 'Acme', siteUrl: 'https://acme.test', competitorUrls: ['https://rival.test/'] });
+    const { onClose, user } = renderDialog();
+    const dialog = await dialogLoaded();
+    const first = within(dialog).getByRole('textbox', { name: 'Competitor 1 website' }) as HTMLInputElement;
+    expect(first.value).toBe('https://rival.test/');
+    expect((within(dialog).getByRole('textbox', { name: 'Competitor 3 website' }) as HTMLInputElement).value).toBe('');
+    expect(within(dialog).queryByRole('textbox', { name: 'Competitor 4 website' })).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.[1]?.body))).not.toHaveProperty('competitors');
+  });
+
+  it('saves changed competitors, blanks left out', async () => {
+    const { calls } = gateway({ name: 'Acme', siteUrl: 'https://acme.test', competitorUrls: ['https://rival.test/'] });
+    const { onClose, user } = renderDialog();
+    const dialog = await dialogLoaded();
+    await user.clear(within(dialog).getByRole('textbox', { name: 'Competitor 1 website' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Competitor 2 website' }), ' other.test ');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.[1]?.body))).toEqual({
+      siteUrl: 'https://acme.test',
+      disableWeeklyEmail: false,
+      competitors: { urls: ['other.test'] },
+    });
   });
 
   it('saves a changed time zone with the profile', async () => {

@@ -49,13 +49,22 @@ function BusinessProfileContent({ onClose, prefillWebsite }: { onClose: () => vo
         weeklyWebsiteReview: !params.data?.disableWeeklyEmail,
         dailyBusinessReport: !preferences.data?.disableBusinessReport,
         timeZone: params.data?.timeZone ?? '',
+        competitors: padCompetitors(params.data?.competitorUrls ?? []),
       }}
+      savedCompetitors={params.data?.competitorUrls ?? []}
       savedSiteUrl={params.data?.siteUrl}
       summary={params.data?.additionalInfo ?? ''}
       onClose={onClose}
     />
   );
 }
+
+/** Three boxes, the saved competitors first. */
+function padCompetitors(saved: string[]): string[] {
+  return [...saved, '', '', ''].slice(0, MAX_COMPETITORS);
+}
+
+const MAX_COMPETITORS = 3;
 
 /** Every IANA zone the browser knows, with the saved one even if it does not. */
 function timeZones(current: string): string[] {
@@ -67,15 +76,17 @@ interface FormProps {
   categoryId: string;
   initial: BusinessProfileValues;
   savedSiteUrl: string | undefined;
+  savedCompetitors: string[];
   summary: string;
   onClose: () => void;
 }
 
-function BusinessProfileForm({ categoryId, initial, savedSiteUrl, summary, onClose }: FormProps) {
+function BusinessProfileForm({ categoryId, initial, savedSiteUrl, savedCompetitors, summary, onClose }: FormProps) {
   const queryClient = useQueryClient();
   const [values, setValues] = useState(initial);
   const save = useMutation({
-    mutationFn: () => saveBusinessProfile(queryClient, categoryId, values, savedSiteUrl, initial.timeZone),
+    mutationFn: () =>
+      saveBusinessProfile(queryClient, categoryId, values, savedSiteUrl, initial.timeZone, savedCompetitors),
     onSuccess: onClose,
     // The dialog shows its own message; no toast on top of it.
     meta: { toast: false },
@@ -139,6 +150,32 @@ function BusinessProfileForm({ categoryId, initial, savedSiteUrl, summary, onClo
           Your weekly review and daily report arrive in the morning in this time zone.
         </span>
       </div>
+      <fieldset className="u-field" aria-describedby="business-profile-competitors-hint">
+        <legend>Competitors</legend>
+        {values.competitors.map((competitor, index) => (
+          <input
+            // The boxes never reorder: the index is their identity.
+            // eslint-disable-next-line react/no-array-index-key
+            key={index}
+            className="u-input"
+            name={`competitor${index + 1}`}
+            type="url"
+            inputMode="url"
+            aria-label={`Competitor ${index + 1} website`}
+            placeholder="Enter a competitor's website URL"
+            value={competitor}
+            onChange={(event) =>
+              set(
+                'competitors',
+                values.competitors.map((current, at) => (at === index ? event.target.value : current)),
+              )
+            }
+          />
+        ))}
+        <span id="business-profile-competitors-hint" className="u-switch__description">
+          Optional: up to three competitors, reviewed like your website and shown beside it on Home.
+        </span>
+      </fieldset>
       <Switch
         label="Weekly Website Review"
         description="Receive a weekly email with an updated website review"

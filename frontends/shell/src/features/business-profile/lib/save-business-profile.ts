@@ -22,6 +22,13 @@ export interface BusinessProfileValues {
   dailyBusinessReport: boolean;
   /** The business's IANA time zone; '' while none is set. */
   timeZone: string;
+  /** Up to three competitor websites (an extension of the spec's fields); '' for an empty box. */
+  competitors: string[];
+}
+
+/** The competitor boxes as the list the server keeps: trimmed, blanks left out. */
+export function competitorList(boxes: string[]): string[] {
+  return boxes.map((box) => box.trim()).filter(Boolean);
 }
 
 /** The saved website as a comparable value: unset, empty and null all mean "none". */
@@ -43,12 +50,22 @@ export async function saveBusinessProfile(
   values: BusinessProfileValues,
   savedSiteUrl: string | null | undefined,
   savedTimeZone = '',
+  savedCompetitors: string[] = [],
 ): Promise<void> {
   const siteUrl = siteUrlForWire(values.website);
   // The time zone (an extension of the spec's fields) goes only when changed.
   const timeZone = values.timeZone && values.timeZone !== savedTimeZone ? { timeZone: values.timeZone } : {};
   await updateCategoryLabel(categoryId, values.name.trim());
-  await updateContentGenerationParams(categoryId, { siteUrl, disableWeeklyEmail: !values.weeklyWebsiteReview, ...timeZone });
+  // Competitors too go only when changed; a changed list starts a new review.
+  const list = competitorList(values.competitors);
+  const competitors =
+    list.join('\n') !== savedCompetitors.join('\n') ? { competitors: { urls: list } } : {};
+  await updateContentGenerationParams(categoryId, {
+    siteUrl,
+    disableWeeklyEmail: !values.weeklyWebsiteReview,
+    ...timeZone,
+    ...competitors,
+  });
   await updateEmailPreferences(categoryId, { disableBusinessReport: !values.dailyBusinessReport });
   if (siteUrl !== normalisedSiteUrl(savedSiteUrl)) {
     await invalidateCampaignIdeas(categoryId);

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/categories/v1/categories_service.proto.
  */
 export const file_uplift_categories_v1_categories_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci11cGxpZnQvY2F0ZWdvcmllcy92MS9jYXRlZ29yaWVzX3NlcnZpY2UucHJvdG8SFHVwbGlmdC5jYXRlZ29yaWVzLnYxIo4BCghDYXRlZ29yeRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHNpdGVfdXJsGAMgASgJEhcKD2FkZGl0aW9uYWxfaW5mbxgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCCJHChVDcmVhdGVDYXRlZ29yeVJlcXVlc3QSGwoTc2hvcGlmeV9jYXRlZ29yeV9pZBgBIAEoCRIRCgl0aW1lX3pvbmUYAiABKAkiSgoWQ3JlYXRlQ2F0ZWdvcnlSZXNwb25zZRIwCghjYXRlZ29yeRgBIAEoCzIeLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNhdGVnb3J5IiYKD0dldExhYmVsUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIgChBHZXRMYWJlbFJlc3BvbnNlEgwKBG5hbWUYASABKAkiNwoSVXBkYXRlTGFiZWxSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBG5hbWUYAiABKAkiIwoTVXBkYXRlTGFiZWxSZXNwb25zZRIMCgRuYW1lGAEgASgJIjgKIUdldENvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSKSAQoiR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXNSZXNwb25zZRIVCghzaXRlX3VybBgBIAEoCUgAiAEBEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIEhcKD2FkZGl0aW9uYWxfaW5mbxgDIAEoCRIRCgl0aW1lX3pvbmUYBCABKAlCCwoJX3NpdGVfdXJsIvMBCiRVcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSFQoIc2l0ZV91cmwYAiABKAlIAIgBARIhChRkaXNhYmxlX3dlZWtseV9lbWFpbBgDIAEoCEgBiAEBEhwKD2FkZGl0aW9uYWxfaW5mbxgEIAEoCUgCiAEBEhYKCXRpbWVfem9uZRgFIAEoCUgDiAEBQgsKCV9zaXRlX3VybEIXChVfZGlzYWJsZV93ZWVrbHlfZW1haWxCEgoQX2FkZGl0aW9uYWxfaW5mb0IMCgpfdGltZV96b25lIpUBCiVVcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtc1Jlc3BvbnNlEhUKCHNpdGVfdXJsGAEgASgJSACIAQESHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYAiABKAgSFwoPYWRkaXRpb25hbF9pbmZvGAMgASgJEhEKCXRpbWVfem9uZRgEIAEoCUILCglfc2l0ZV91cmwidgodVXBkYXRlRW1haWxQcmVmZXJlbmNlc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSJAoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYAiABKAhIAIgBAUIaChhfZGlzYWJsZV9idXNpbmVzc19yZXBvcnQiXwoeVXBkYXRlRW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlEh8KF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAEgASgIEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIIjMKHERpc2FibGVCdXNpbmVzc1JlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiXgodRGlzYWJsZUJ1c2luZXNzUmVwb3J0UmVzcG9uc2USHwoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYASABKAgSHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYAiABKAgiMQoaR2V0RW1haWxQcmVmZXJlbmNlc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiXAobR2V0RW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlEh8KF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAEgASgIEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIIu0DCgZSZXBvcnQSCgoCaWQYASABKAkSMgoGc3RhdHVzGAIgASgOMiIudXBsaWZ0LmNhdGVnb3JpZXMudjEuUmVwb3J0U3RhdHVzEhgKEHByb2dyZXNzX3BlcmNlbnQYAyABKAUSDQoFc2NvcmUYBCABKAUSLwoIZmluZGluZ3MYBSADKAsyHS51cGxpZnQuY2F0ZWdvcmllcy52MS5GaW5kaW5nEi8KCGluc2lnaHRzGAYgAygLMh0udXBsaWZ0LmNhdGVnb3JpZXMudjEuSW5zaWdodBIpCgVpZGVhcxgHIAMoCzIaLnVwbGlmdC5jYXRlZ29yaWVzLnYxLklkZWESLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBGJhbmQYCSABKAkSDwoHc3VtbWFyeRgKIAEoCRIxCgZjaGVja3MYCyADKAsyIS51cGxpZnQuY2F0ZWdvcmllcy52MS5DaGVja1Jlc3VsdBIQCghzaXRlX3VybBgMIAEoCRIVCg1wcm9ncmVzc19zdGVwGA0gASgJEhUKDWVycm9yX21lc3NhZ2UYDiABKAkSKgoFc3BlZWQYDyABKAsyGy51cGxpZnQuY2F0ZWdvcmllcy52MS5TcGVlZCLiAgoFU3BlZWQSEAoIbWVhc3VyZWQYASABKAgSDgoGcmVhc29uGAIgASgJEg0KBXNjb3JlGAMgASgFEgwKBHJ1bnMYBCABKAUSDgoGZmNwX21zGAUgASgBEg4KBmxjcF9tcxgGIAEoARIOCgZ0YnRfbXMYByABKAESFgoOc3BlZWRfaW5kZXhfbXMYCCABKAESDgoGaW5wX21zGAkgASgBEgsKA2NscxgKIAEoARITCgt0b3RhbF9ieXRlcxgLIAEoAxIPCgdwYWludGVkGAwgASgIEhMKC2xjcF9lbGVtZW50GA0gASgJEg8KB3NoaWZ0ZWQYDiADKAkSOQoHcmF0aW5ncxgPIAMoCzIoLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlNwZWVkLlJhdGluZ3NFbnRyeRouCgxSYXRpbmdzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJLCgtDaGVja1Jlc3VsdBINCgVjaGVjaxgBIAEoCRINCgVncm91cBgCIAEoCRIOCgZ3ZWlnaHQYAyABKAUSDgoGZWFybmVkGAQgASgFIp4BCgdGaW5kaW5nEgoKAmlkGAEgASgJEg0KBWdyb3VwGAIgASgJEg0KBWNoZWNrGAMgASgJEg0KBXRpdGxlGAQgASgJEgsKA3VybBgFIAEoCRIPCgdlbGVtZW50GAYgASgJEgsKA3doeRgHIAEoCRILCgNmaXgYCCABKAkSEwoLcG9pbnRzX2xvc3QYCSABKAUSDQoFc3RhdGUYCiABKAkiNQoHSW5zaWdodBIKCgJpZBgBIAEoCRIMCgR0ZXh0GAIgASgJEhAKCGV2aWRlbmNlGAMgASgJIroBCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB3doeV9ub3cYAyABKAkSDwoHY2hhbm5lbBgEIAEoCRIUCgxzdWJqZWN0X2xpbmUYBSABKAkSDAoEYm9keRgGIAEoCRIQCghwcm9kdWN0cxgHIAMoCRIOCgZ0aW1pbmcYCCABKAkSLwoLY3JlYXRlX3RpbWUYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIi4KF0dldEN1cnJlbnRSZXBvcnRSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIkgKGEdldEN1cnJlbnRSZXBvcnRSZXNwb25zZRIsCgZyZXBvcnQYASABKAsyHC51cGxpZnQuY2F0ZWdvcmllcy52MS5SZXBvcnQiKQoSR2V0SW5zaWdodHNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIkYKE0dldEluc2lnaHRzUmVzcG9uc2USLwoIaW5zaWdodHMYASADKAsyHS51cGxpZnQuY2F0ZWdvcmllcy52MS5JbnNpZ2h0Ii0KFkxpc3RSZWNlbnRJZGVhc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiRAoXTGlzdFJlY2VudElkZWFzUmVzcG9uc2USKQoFaWRlYXMYASADKAsyGi51cGxpZnQuY2F0ZWdvcmllcy52MS5JZGVhIjYKDkdldElkZWFSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEg8KB2lkZWFfaWQYAiABKAkiOwoPR2V0SWRlYVJlc3BvbnNlEigKBGlkZWEYASABKAsyGi51cGxpZnQuY2F0ZWdvcmllcy52MS5JZGVhIjUKHkludmFsaWRhdGVDYW1wYWlnbklkZWFzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIhCh9JbnZhbGlkYXRlQ2FtcGFpZ25JZGVhc1Jlc3BvbnNlIiUKFkdldFdlYnNpdGVTY29yZVJlcXVlc3QSCwoDdXJsGAEgASgJIqcBChdHZXRXZWJzaXRlU2NvcmVSZXNwb25zZRILCgN1cmwYASABKAkSDQoFc2NvcmUYAiABKAUSDAoEYmFuZBgDIAEoCRIxCgZjaGVja3MYBCADKAsyIS51cGxpZnQuY2F0ZWdvcmllcy52MS5DaGVja1Jlc3VsdBIvCghmaW5kaW5ncxgFIAMoCzIdLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkZpbmRpbmciLwoYU2VuZEFJRW1haWxEaWdlc3RSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhsKGVNlbmRBSUVtYWlsRGlnZXN0UmVzcG9uc2UqnAEKDFJlcG9ydFN0YXR1cxIdChlSRVBPUlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHAoYUkVQT1JUX1NUQVRVU19HRU5FUkFUSU5HEAESFwoTUkVQT1JUX1NUQVRVU19SRUFEWRACEhgKFFJFUE9SVF9TVEFUVVNfRkFJTEVEEAMSHAoYUkVQT1JUX1NUQVRVU19OT19XRUJTSVRFEAQykhYKEUNhdGVnb3JpZXNTZXJ2aWNlEowBCg5DcmVhdGVDYXRlZ29yeRIrLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNyZWF0ZUNhdGVnb3J5UmVxdWVzdBosLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2UiH4LT5JMCGToBKiIUL2ludGVybmFsL2NhdGVnb3JpZXMSiwEKCEdldExhYmVsEiUudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0TGFiZWxSZXF1ZXN0GiYudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0TGFiZWxSZXNwb25zZSIwgtPkkwIqEigvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2xhYmVsEpcBCgtVcGRhdGVMYWJlbBIoLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUxhYmVsUmVxdWVzdBopLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUxhYmVsUmVzcG9uc2UiM4LT5JMCLToBKhooL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9sYWJlbBLhAQoaR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXMSNy51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRDb250ZW50R2VuZXJhdGlvblBhcmFtc1JlcXVlc3QaOC51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRDb250ZW50R2VuZXJhdGlvblBhcmFtc1Jlc3BvbnNlIlCC0+STAkoSSC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9jb250ZW50R2VuZXJhdGlvblBhcmFtcxLtAQodVXBkYXRlQ29udGVudEdlbmVyYXRpb25QYXJhbXMSOi51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtc1JlcXVlc3QaOy51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtc1Jlc3BvbnNlIlOC0+STAk06ASoySC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9jb250ZW50R2VuZXJhdGlvblBhcmFtcxLRAQoWVXBkYXRlRW1haWxQcmVmZXJlbmNlcxIzLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUVtYWlsUHJlZmVyZW5jZXNSZXF1ZXN0GjQudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlRW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlIkyC0+STAkY6ASoyQS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9lbWFpbFByZWZlcmVuY2VzEuQBChVEaXNhYmxlQnVzaW5lc3NSZXBvcnQSMi51cGxpZnQuY2F0ZWdvcmllcy52MS5EaXNhYmxlQnVzaW5lc3NSZXBvcnRSZXF1ZXN0GjMudXBsaWZ0LmNhdGVnb3JpZXMudjEuRGlzYWJsZUJ1c2luZXNzUmVwb3J0UmVzcG9uc2UiYoLT5JMCXDoBKjJXL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2VtYWlsUHJlZmVyZW5jZXMvZGlzYWJsZUJ1c2luZXNzUmVwb3J0ErcBChNHZXRFbWFpbFByZWZlcmVuY2VzEjAudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0RW1haWxQcmVmZXJlbmNlc1JlcXVlc3QaMS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRFbWFpbFByZWZlcmVuY2VzUmVzcG9uc2UiO4LT5JMCNRIzL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9lbWFpbFByZWZlcmVuY2VzEsEBChBHZXRDdXJyZW50UmVwb3J0Ei0udXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0Q3VycmVudFJlcG9ydFJlcXVlc3QaLi51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRDdXJyZW50UmVwb3J0UmVzcG9uc2UiToLT5JMCSGIGcmVwb3J0Ej4vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvY3VycmVudFJlcG9ydBKlAQoLR2V0SW5zaWdodHMSKC51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRJbnNpZ2h0c1JlcXVlc3QaKS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRJbnNpZ2h0c1Jlc3BvbnNlIkGC0+STAjsSOS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9pbnNpZ2h0cxK9AQoPTGlzdFJlY2VudElkZWFzEiwudXBsaWZ0LmNhdGVnb3JpZXMudjEuTGlzdFJlY2VudElkZWFzUmVxdWVzdBotLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkxpc3RSZWNlbnRJZGVhc1Jlc3BvbnNlIk2C0+STAkcSRS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9yZXBvcnRzL2lkZWFzL3JlY2VudBKmAQoHR2V0SWRlYRIkLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldElkZWFSZXF1ZXN0GiUudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0SWRlYVJlc3BvbnNlIk6C0+STAkhiBGlkZWESQC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9pZGVhcy97aWRlYV9pZH0S3QEKF0ludmFsaWRhdGVDYW1wYWlnbklkZWFzEjQudXBsaWZ0LmNhdGVnb3JpZXMudjEuSW52YWxpZGF0ZUNhbXBhaWduSWRlYXNSZXF1ZXN0GjUudXBsaWZ0LmNhdGVnb3JpZXMudjEuSW52YWxpZGF0ZUNhbXBhaWduSWRlYXNSZXNwb25zZSJVgtPkkwJPOgEqIkovaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvY2FtcGFpZ24taWRlYXMvaW52YWxpZGF0ZRKPAQoPR2V0V2Vic2l0ZVNjb3JlEiwudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0V2Vic2l0ZVNjb3JlUmVxdWVzdBotLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldFdlYnNpdGVTY29yZVJlc3BvbnNlIh+C0+STAhkSFy9pbnRlcm5hbC93ZWJzaXRlLXNjb3JlErUBChFTZW5kQUlFbWFpbERpZ2VzdBIuLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlNlbmRBSUVtYWlsRGlnZXN0UmVxdWVzdBovLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlNlbmRBSUVtYWlsRGlnZXN0UmVzcG9uc2UiP4LT5JMCOToBKiI0L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9zZW5kQUlFbWFpbERpZ2VzdELcAQoYY29tLnVwbGlmdC5jYXRlZ29yaWVzLnYxQhZDYXRlZ29yaWVzU2VydmljZVByb3RvUAFaNnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9jYXRlZ29yaWVzL3YxO2NhdGVnb3JpZXN2MaICA1VDWKoCFFVwbGlmdC5DYXRlZ29yaWVzLlYxygIUVXBsaWZ0XENhdGVnb3JpZXNcVjHiAiBVcGxpZnRcQ2F0ZWdvcmllc1xWMVxHUEJNZXRhZGF0YeoCFlVwbGlmdDo6Q2F0ZWdvcmllczo6VjFiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("Ci11cGxpZnQvY2F0ZWdvcmllcy92MS9jYXRlZ29yaWVzX3NlcnZpY2UucHJvdG8SFHVwbGlmdC5jYXRlZ29yaWVzLnYxIo4BCghDYXRlZ29yeRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHNpdGVfdXJsGAMgASgJEhcKD2FkZGl0aW9uYWxfaW5mbxgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCCJHChVDcmVhdGVDYXRlZ29yeVJlcXVlc3QSGwoTc2hvcGlmeV9jYXRlZ29yeV9pZBgBIAEoCRIRCgl0aW1lX3pvbmUYAiABKAkiSgoWQ3JlYXRlQ2F0ZWdvcnlSZXNwb25zZRIwCghjYXRlZ29yeRgBIAEoCzIeLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNhdGVnb3J5IiYKD0dldExhYmVsUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIgChBHZXRMYWJlbFJlc3BvbnNlEgwKBG5hbWUYASABKAkiNwoSVXBkYXRlTGFiZWxSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBG5hbWUYAiABKAkiIwoTVXBkYXRlTGFiZWxSZXNwb25zZRIMCgRuYW1lGAEgASgJIjgKIUdldENvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSKrAQoiR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXNSZXNwb25zZRIVCghzaXRlX3VybBgBIAEoCUgAiAEBEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIEhcKD2FkZGl0aW9uYWxfaW5mbxgDIAEoCRIRCgl0aW1lX3pvbmUYBCABKAkSFwoPY29tcGV0aXRvcl91cmxzGAUgAygJQgsKCV9zaXRlX3VybCKuAgokVXBkYXRlQ29udGVudEdlbmVyYXRpb25QYXJhbXNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKCHNpdGVfdXJsGAIgASgJSACIAQESIQoUZGlzYWJsZV93ZWVrbHlfZW1haWwYAyABKAhIAYgBARIcCg9hZGRpdGlvbmFsX2luZm8YBCABKAlIAogBARIWCgl0aW1lX3pvbmUYBSABKAlIA4gBARI5Cgtjb21wZXRpdG9ycxgGIAEoCzIkLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNvbXBldGl0b3JVcmxzQgsKCV9zaXRlX3VybEIXChVfZGlzYWJsZV93ZWVrbHlfZW1haWxCEgoQX2FkZGl0aW9uYWxfaW5mb0IMCgpfdGltZV96b25lIh4KDkNvbXBldGl0b3JVcmxzEgwKBHVybHMYASADKAkirgEKJVVwZGF0ZUNvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVzcG9uc2USFQoIc2l0ZV91cmwYASABKAlIAIgBARIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgCIAEoCBIXCg9hZGRpdGlvbmFsX2luZm8YAyABKAkSEQoJdGltZV96b25lGAQgASgJEhcKD2NvbXBldGl0b3JfdXJscxgFIAMoCUILCglfc2l0ZV91cmwidgodVXBkYXRlRW1haWxQcmVmZXJlbmNlc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSJAoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYAiABKAhIAIgBAUIaChhfZGlzYWJsZV9idXNpbmVzc19yZXBvcnQiXwoeVXBkYXRlRW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlEh8KF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAEgASgIEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIIjMKHERpc2FibGVCdXNpbmVzc1JlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiXgodRGlzYWJsZUJ1c2luZXNzUmVwb3J0UmVzcG9uc2USHwoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYASABKAgSHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYAiABKAgiMQoaR2V0RW1haWxQcmVmZXJlbmNlc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiXAobR2V0RW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlEh8KF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAEgASgIEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIIqkECgZSZXBvcnQSCgoCaWQYASABKAkSMgoGc3RhdHVzGAIgASgOMiIudXBsaWZ0LmNhdGVnb3JpZXMudjEuUmVwb3J0U3RhdHVzEhgKEHByb2dyZXNzX3BlcmNlbnQYAyABKAUSDQoFc2NvcmUYBCABKAUSLwoIZmluZGluZ3MYBSADKAsyHS51cGxpZnQuY2F0ZWdvcmllcy52MS5GaW5kaW5nEi8KCGluc2lnaHRzGAYgAygLMh0udXBsaWZ0LmNhdGVnb3JpZXMudjEuSW5zaWdodBIpCgVpZGVhcxgHIAMoCzIaLnVwbGlmdC5jYXRlZ29yaWVzLnYxLklkZWESLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBGJhbmQYCSABKAkSDwoHc3VtbWFyeRgKIAEoCRIxCgZjaGVja3MYCyADKAsyIS51cGxpZnQuY2F0ZWdvcmllcy52MS5DaGVja1Jlc3VsdBIQCghzaXRlX3VybBgMIAEoCRIVCg1wcm9ncmVzc19zdGVwGA0gASgJEhUKDWVycm9yX21lc3NhZ2UYDiABKAkSKgoFc3BlZWQYDyABKAsyGy51cGxpZnQuY2F0ZWdvcmllcy52MS5TcGVlZBI6Cgtjb21wZXRpdG9ycxgQIAMoCzIlLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNvbXBldGl0b3JTY29yZSJ3Cg9Db21wZXRpdG9yU2NvcmUSEAoIc2l0ZV91cmwYASABKAkSEAoIcmV2aWV3ZWQYAiABKAgSFQoNZXJyb3JfbWVzc2FnZRgDIAEoCRINCgVzY29yZRgEIAEoBRIMCgRiYW5kGAUgASgJEgwKBHdpbnMYBiADKAki4gIKBVNwZWVkEhAKCG1lYXN1cmVkGAEgASgIEg4KBnJlYXNvbhgCIAEoCRINCgVzY29yZRgDIAEoBRIMCgRydW5zGAQgASgFEg4KBmZjcF9tcxgFIAEoARIOCgZsY3BfbXMYBiABKAESDgoGdGJ0X21zGAcgASgBEhYKDnNwZWVkX2luZGV4X21zGAggASgBEg4KBmlucF9tcxgJIAEoARILCgNjbHMYCiABKAESEwoLdG90YWxfYnl0ZXMYCyABKAMSDwoHcGFpbnRlZBgMIAEoCBITCgtsY3BfZWxlbWVudBgNIAEoCRIPCgdzaGlmdGVkGA4gAygJEjkKB3JhdGluZ3MYDyADKAsyKC51cGxpZnQuY2F0ZWdvcmllcy52MS5TcGVlZC5SYXRpbmdzRW50cnkaLgoMUmF0aW5nc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSwoLQ2hlY2tSZXN1bHQSDQoFY2hlY2sYASABKAkSDQoFZ3JvdXAYAiABKAkSDgoGd2VpZ2h0GAMgASgFEg4KBmVhcm5lZBgEIAEoBSKeAQoHRmluZGluZxIKCgJpZBgBIAEoCRINCgVncm91cBgCIAEoCRINCgVjaGVjaxgDIAEoCRINCgV0aXRsZRgEIAEoCRILCgN1cmwYBSABKAkSDwoHZWxlbWVudBgGIAEoCRILCgN3aHkYByABKAkSCwoDZml4GAggASgJEhMKC3BvaW50c19sb3N0GAkgASgFEg0KBXN0YXRlGAogASgJIjUKB0luc2lnaHQSCgoCaWQYASABKAkSDAoEdGV4dBgCIAEoCRIQCghldmlkZW5jZRgDIAEoCSK6AQoESWRlYRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgd3aHlfbm93GAMgASgJEg8KB2NoYW5uZWwYBCABKAkSFAoMc3ViamVjdF9saW5lGAUgASgJEgwKBGJvZHkYBiABKAkSEAoIcHJvZHVjdHMYByADKAkSDgoGdGltaW5nGAggASgJEi8KC2NyZWF0ZV90aW1lGAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIuChdHZXRDdXJyZW50UmVwb3J0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSJIChhHZXRDdXJyZW50UmVwb3J0UmVzcG9uc2USLAoGcmVwb3J0GAEgASgLMhwudXBsaWZ0LmNhdGVnb3JpZXMudjEuUmVwb3J0IikKEkdldEluc2lnaHRzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSJGChNHZXRJbnNpZ2h0c1Jlc3BvbnNlEi8KCGluc2lnaHRzGAEgAygLMh0udXBsaWZ0LmNhdGVnb3JpZXMudjEuSW5zaWdodCItChZMaXN0UmVjZW50SWRlYXNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIkQKF0xpc3RSZWNlbnRJZGVhc1Jlc3BvbnNlEikKBWlkZWFzGAEgAygLMhoudXBsaWZ0LmNhdGVnb3JpZXMudjEuSWRlYSI2Cg5HZXRJZGVhUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIPCgdpZGVhX2lkGAIgASgJIjsKD0dldElkZWFSZXNwb25zZRIoCgRpZGVhGAEgASgLMhoudXBsaWZ0LmNhdGVnb3JpZXMudjEuSWRlYSI1Ch5JbnZhbGlkYXRlQ2FtcGFpZ25JZGVhc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiIQofSW52YWxpZGF0ZUNhbXBhaWduSWRlYXNSZXNwb25zZSIlChZHZXRXZWJzaXRlU2NvcmVSZXF1ZXN0EgsKA3VybBgBIAEoCSKnAQoXR2V0V2Vic2l0ZVNjb3JlUmVzcG9uc2USCwoDdXJsGAEgASgJEg0KBXNjb3JlGAIgASgFEgwKBGJhbmQYAyABKAkSMQoGY2hlY2tzGAQgAygLMiEudXBsaWZ0LmNhdGVnb3JpZXMudjEuQ2hlY2tSZXN1bHQSLwoIZmluZGluZ3MYBSADKAsyHS51cGxpZnQuY2F0ZWdvcmllcy52MS5GaW5kaW5nIi8KGFNlbmRBSUVtYWlsRGlnZXN0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIbChlTZW5kQUlFbWFpbERpZ2VzdFJlc3BvbnNlKpwBCgxSZXBvcnRTdGF0dXMSHQoZUkVQT1JUX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGFJFUE9SVF9TVEFUVVNfR0VORVJBVElORxABEhcKE1JFUE9SVF9TVEFUVVNfUkVBRFkQAhIYChRSRVBPUlRfU1RBVFVTX0ZBSUxFRBADEhwKGFJFUE9SVF9TVEFUVVNfTk9fV0VCU0lURRAEMpIWChFDYXRlZ29yaWVzU2VydmljZRKMAQoOQ3JlYXRlQ2F0ZWdvcnkSKy51cGxpZnQuY2F0ZWdvcmllcy52MS5DcmVhdGVDYXRlZ29yeVJlcXVlc3QaLC51cGxpZnQuY2F0ZWdvcmllcy52MS5DcmVhdGVDYXRlZ29yeVJlc3BvbnNlIh+C0+STAhk6ASoiFC9pbnRlcm5hbC9jYXRlZ29yaWVzEosBCghHZXRMYWJlbBIlLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldExhYmVsUmVxdWVzdBomLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldExhYmVsUmVzcG9uc2UiMILT5JMCKhIoL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9sYWJlbBKXAQoLVXBkYXRlTGFiZWwSKC51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVMYWJlbFJlcXVlc3QaKS51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVMYWJlbFJlc3BvbnNlIjOC0+STAi06ASoaKC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vbGFiZWwS4QEKGkdldENvbnRlbnRHZW5lcmF0aW9uUGFyYW1zEjcudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXNSZXF1ZXN0GjgudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXNSZXNwb25zZSJQgtPkkwJKEkgvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvY29udGVudEdlbmVyYXRpb25QYXJhbXMS7QEKHVVwZGF0ZUNvbnRlbnRHZW5lcmF0aW9uUGFyYW1zEjoudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlQ29udGVudEdlbmVyYXRpb25QYXJhbXNSZXF1ZXN0GjsudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlQ29udGVudEdlbmVyYXRpb25QYXJhbXNSZXNwb25zZSJTgtPkkwJNOgEqMkgvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvY29udGVudEdlbmVyYXRpb25QYXJhbXMS0QEKFlVwZGF0ZUVtYWlsUHJlZmVyZW5jZXMSMy51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVFbWFpbFByZWZlcmVuY2VzUmVxdWVzdBo0LnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUVtYWlsUHJlZmVyZW5jZXNSZXNwb25zZSJMgtPkkwJGOgEqMkEvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvZW1haWxQcmVmZXJlbmNlcxLkAQoVRGlzYWJsZUJ1c2luZXNzUmVwb3J0EjIudXBsaWZ0LmNhdGVnb3JpZXMudjEuRGlzYWJsZUJ1c2luZXNzUmVwb3J0UmVxdWVzdBozLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkRpc2FibGVCdXNpbmVzc1JlcG9ydFJlc3BvbnNlImKC0+STAlw6ASoyVy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9lbWFpbFByZWZlcmVuY2VzL2Rpc2FibGVCdXNpbmVzc1JlcG9ydBK3AQoTR2V0RW1haWxQcmVmZXJlbmNlcxIwLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldEVtYWlsUHJlZmVyZW5jZXNSZXF1ZXN0GjEudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0RW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlIjuC0+STAjUSMy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vZW1haWxQcmVmZXJlbmNlcxLBAQoQR2V0Q3VycmVudFJlcG9ydBItLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldEN1cnJlbnRSZXBvcnRSZXF1ZXN0Gi4udXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0Q3VycmVudFJlcG9ydFJlc3BvbnNlIk6C0+STAkhiBnJlcG9ydBI+L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2N1cnJlbnRSZXBvcnQSpQEKC0dldEluc2lnaHRzEigudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0SW5zaWdodHNSZXF1ZXN0GikudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0SW5zaWdodHNSZXNwb25zZSJBgtPkkwI7EjkvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvaW5zaWdodHMSvQEKD0xpc3RSZWNlbnRJZGVhcxIsLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkxpc3RSZWNlbnRJZGVhc1JlcXVlc3QaLS51cGxpZnQuY2F0ZWdvcmllcy52MS5MaXN0UmVjZW50SWRlYXNSZXNwb25zZSJNgtPkkwJHEkUvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvcmVwb3J0cy9pZGVhcy9yZWNlbnQSpgEKB0dldElkZWESJC51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRJZGVhUmVxdWVzdBolLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldElkZWFSZXNwb25zZSJOgtPkkwJIYgRpZGVhEkAvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvaWRlYXMve2lkZWFfaWR9Et0BChdJbnZhbGlkYXRlQ2FtcGFpZ25JZGVhcxI0LnVwbGlmdC5jYXRlZ29yaWVzLnYxLkludmFsaWRhdGVDYW1wYWlnbklkZWFzUmVxdWVzdBo1LnVwbGlmdC5jYXRlZ29yaWVzLnYxLkludmFsaWRhdGVDYW1wYWlnbklkZWFzUmVzcG9uc2UiVYLT5JMCTzoBKiJKL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2NhbXBhaWduLWlkZWFzL2ludmFsaWRhdGUSjwEKD0dldFdlYnNpdGVTY29yZRIsLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldFdlYnNpdGVTY29yZVJlcXVlc3QaLS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRXZWJzaXRlU2NvcmVSZXNwb25zZSIfgtPkkwIZEhcvaW50ZXJuYWwvd2Vic2l0ZS1zY29yZRK1AQoRU2VuZEFJRW1haWxEaWdlc3QSLi51cGxpZnQuY2F0ZWdvcmllcy52MS5TZW5kQUlFbWFpbERpZ2VzdFJlcXVlc3QaLy51cGxpZnQuY2F0ZWdvcmllcy52MS5TZW5kQUlFbWFpbERpZ2VzdFJlc3BvbnNlIj+C0+STAjk6ASoiNC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vc2VuZEFJRW1haWxEaWdlc3RC3AEKGGNvbS51cGxpZnQuY2F0ZWdvcmllcy52MUIWQ2F0ZWdvcmllc1NlcnZpY2VQcm90b1ABWjZ1cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvY2F0ZWdvcmllcy92MTtjYXRlZ29yaWVzdjGiAgNVQ1iqAhRVcGxpZnQuQ2F0ZWdvcmllcy5WMcoCFFVwbGlmdFxDYXRlZ29yaWVzXFYx4gIgVXBsaWZ0XENhdGVnb3JpZXNcVjFcR1BCTWV0YWRhdGHqAhZVcGxpZnQ6OkNhdGVnb3JpZXM6OlYxYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * Category is a business.
@@ -386,6 +386,14 @@ export type GetContentGenerationParamsResponse = Message<"uplift.categories.v1.G
    * @generated from field: string time_zone = 4;
    */
   timeZone: string;
+
+  /**
+   * competitor_urls are up to 3 competitor websites, reviewed beside the
+   * store's own (an extension of the spec's fields).
+   *
+   * @generated from field: repeated string competitor_urls = 5;
+   */
+  competitorUrls: string[];
 };
 
 /**
@@ -421,6 +429,14 @@ export type GetContentGenerationParamsResponseJson = {
    * @generated from field: string time_zone = 4;
    */
   timeZone?: string;
+
+  /**
+   * competitor_urls are up to 3 competitor websites, reviewed beside the
+   * store's own (an extension of the spec's fields).
+   *
+   * @generated from field: repeated string competitor_urls = 5;
+   */
+  competitorUrls?: string[];
 };
 
 /**
@@ -464,6 +480,15 @@ export type UpdateContentGenerationParamsRequest = Message<"uplift.categories.v1
    * @generated from field: optional string time_zone = 5;
    */
   timeZone?: string | undefined;
+
+  /**
+   * competitors, when present, replaces the competitor websites (up to 3,
+   * none the store's own; an empty list clears them). A changed list
+   * starts a new review when a website is set.
+   *
+   * @generated from field: uplift.categories.v1.CompetitorUrls competitors = 6;
+   */
+  competitors?: CompetitorUrls | undefined;
 };
 
 /**
@@ -500,6 +525,15 @@ export type UpdateContentGenerationParamsRequestJson = {
    * @generated from field: optional string time_zone = 5;
    */
   timeZone?: string;
+
+  /**
+   * competitors, when present, replaces the competitor websites (up to 3,
+   * none the store's own; an empty list clears them). A changed list
+   * starts a new review when a website is set.
+   *
+   * @generated from field: uplift.categories.v1.CompetitorUrls competitors = 6;
+   */
+  competitors?: CompetitorUrlsJson;
 };
 
 /**
@@ -508,6 +542,37 @@ export type UpdateContentGenerationParamsRequestJson = {
  */
 export const UpdateContentGenerationParamsRequestSchema: GenMessage<UpdateContentGenerationParamsRequest, {jsonType: UpdateContentGenerationParamsRequestJson}> = /*@__PURE__*/
   messageDesc(file_uplift_categories_v1_categories_service, 9);
+
+/**
+ * CompetitorUrls is a list of competitor websites.
+ *
+ * @generated from message uplift.categories.v1.CompetitorUrls
+ */
+export type CompetitorUrls = Message<"uplift.categories.v1.CompetitorUrls"> & {
+  /**
+   * @generated from field: repeated string urls = 1;
+   */
+  urls: string[];
+};
+
+/**
+ * CompetitorUrls is a list of competitor websites.
+ *
+ * @generated from message uplift.categories.v1.CompetitorUrls
+ */
+export type CompetitorUrlsJson = {
+  /**
+   * @generated from field: repeated string urls = 1;
+   */
+  urls?: string[];
+};
+
+/**
+ * Describes the message uplift.categories.v1.CompetitorUrls.
+ * Use `create(CompetitorUrlsSchema)` to create a new message.
+ */
+export const CompetitorUrlsSchema: GenMessage<CompetitorUrls, {jsonType: CompetitorUrlsJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_categories_v1_categories_service, 10);
 
 /**
  * UpdateContentGenerationParamsResponse is the saved inputs.
@@ -534,6 +599,11 @@ export type UpdateContentGenerationParamsResponse = Message<"uplift.categories.v
    * @generated from field: string time_zone = 4;
    */
   timeZone: string;
+
+  /**
+   * @generated from field: repeated string competitor_urls = 5;
+   */
+  competitorUrls: string[];
 };
 
 /**
@@ -561,6 +631,11 @@ export type UpdateContentGenerationParamsResponseJson = {
    * @generated from field: string time_zone = 4;
    */
   timeZone?: string;
+
+  /**
+   * @generated from field: repeated string competitor_urls = 5;
+   */
+  competitorUrls?: string[];
 };
 
 /**
@@ -568,7 +643,7 @@ export type UpdateContentGenerationParamsResponseJson = {
  * Use `create(UpdateContentGenerationParamsResponseSchema)` to create a new message.
  */
 export const UpdateContentGenerationParamsResponseSchema: GenMessage<UpdateContentGenerationParamsResponse, {jsonType: UpdateContentGenerationParamsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 10);
+  messageDesc(file_uplift_categories_v1_categories_service, 11);
 
 /**
  * UpdateEmailPreferencesRequest switches the daily report.
@@ -609,7 +684,7 @@ export type UpdateEmailPreferencesRequestJson = {
  * Use `create(UpdateEmailPreferencesRequestSchema)` to create a new message.
  */
 export const UpdateEmailPreferencesRequestSchema: GenMessage<UpdateEmailPreferencesRequest, {jsonType: UpdateEmailPreferencesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 11);
+  messageDesc(file_uplift_categories_v1_categories_service, 12);
 
 /**
  * UpdateEmailPreferencesResponse is the saved switches.
@@ -650,7 +725,7 @@ export type UpdateEmailPreferencesResponseJson = {
  * Use `create(UpdateEmailPreferencesResponseSchema)` to create a new message.
  */
 export const UpdateEmailPreferencesResponseSchema: GenMessage<UpdateEmailPreferencesResponse, {jsonType: UpdateEmailPreferencesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 12);
+  messageDesc(file_uplift_categories_v1_categories_service, 13);
 
 /**
  * DisableBusinessReportRequest names the category.
@@ -681,7 +756,7 @@ export type DisableBusinessReportRequestJson = {
  * Use `create(DisableBusinessReportRequestSchema)` to create a new message.
  */
 export const DisableBusinessReportRequestSchema: GenMessage<DisableBusinessReportRequest, {jsonType: DisableBusinessReportRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 13);
+  messageDesc(file_uplift_categories_v1_categories_service, 14);
 
 /**
  * DisableBusinessReportResponse is the saved switches.
@@ -722,7 +797,7 @@ export type DisableBusinessReportResponseJson = {
  * Use `create(DisableBusinessReportResponseSchema)` to create a new message.
  */
 export const DisableBusinessReportResponseSchema: GenMessage<DisableBusinessReportResponse, {jsonType: DisableBusinessReportResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 14);
+  messageDesc(file_uplift_categories_v1_categories_service, 15);
 
 /**
  * GetEmailPreferencesRequest names the category.
@@ -753,7 +828,7 @@ export type GetEmailPreferencesRequestJson = {
  * Use `create(GetEmailPreferencesRequestSchema)` to create a new message.
  */
 export const GetEmailPreferencesRequestSchema: GenMessage<GetEmailPreferencesRequest, {jsonType: GetEmailPreferencesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 15);
+  messageDesc(file_uplift_categories_v1_categories_service, 16);
 
 /**
  * GetEmailPreferencesResponse is the email switches.
@@ -794,7 +869,7 @@ export type GetEmailPreferencesResponseJson = {
  * Use `create(GetEmailPreferencesResponseSchema)` to create a new message.
  */
 export const GetEmailPreferencesResponseSchema: GenMessage<GetEmailPreferencesResponse, {jsonType: GetEmailPreferencesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 16);
+  messageDesc(file_uplift_categories_v1_categories_service, 17);
 
 /**
  * Report is a website review with its insights and ideas.
@@ -893,6 +968,14 @@ export type Report = Message<"uplift.categories.v1.Report"> & {
    * @generated from field: uplift.categories.v1.Speed speed = 15;
    */
   speed?: Speed | undefined;
+
+  /**
+   * competitors are the competitor websites reviewed the same way when
+   * this review ran (an extension of the spec's report).
+   *
+   * @generated from field: repeated uplift.categories.v1.CompetitorScore competitors = 16;
+   */
+  competitors: CompetitorScore[];
 };
 
 /**
@@ -992,6 +1075,14 @@ export type ReportJson = {
    * @generated from field: uplift.categories.v1.Speed speed = 15;
    */
   speed?: SpeedJson;
+
+  /**
+   * competitors are the competitor websites reviewed the same way when
+   * this review ran (an extension of the spec's report).
+   *
+   * @generated from field: repeated uplift.categories.v1.CompetitorScore competitors = 16;
+   */
+  competitors?: CompetitorScoreJson[];
 };
 
 /**
@@ -999,7 +1090,98 @@ export type ReportJson = {
  * Use `create(ReportSchema)` to create a new message.
  */
 export const ReportSchema: GenMessage<Report, {jsonType: ReportJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 17);
+  messageDesc(file_uplift_categories_v1_categories_service, 18);
+
+/**
+ * CompetitorScore is a competitor's website reviewed like the store's own.
+ *
+ * @generated from message uplift.categories.v1.CompetitorScore
+ */
+export type CompetitorScore = Message<"uplift.categories.v1.CompetitorScore"> & {
+  /**
+   * @generated from field: string site_url = 1;
+   */
+  siteUrl: string;
+
+  /**
+   * reviewed is false when the site could not be read; error_message says so.
+   *
+   * @generated from field: bool reviewed = 2;
+   */
+  reviewed: boolean;
+
+  /**
+   * @generated from field: string error_message = 3;
+   */
+  errorMessage: string;
+
+  /**
+   * @generated from field: int32 score = 4;
+   */
+  score: number;
+
+  /**
+   * @generated from field: string band = 5;
+   */
+  band: string;
+
+  /**
+   * wins are the groups (search, speed, mobile, trust, conversion) where
+   * the competitor earned a larger share of the points than the store.
+   *
+   * @generated from field: repeated string wins = 6;
+   */
+  wins: string[];
+};
+
+/**
+ * CompetitorScore is a competitor's website reviewed like the store's own.
+ *
+ * @generated from message uplift.categories.v1.CompetitorScore
+ */
+export type CompetitorScoreJson = {
+  /**
+   * @generated from field: string site_url = 1;
+   */
+  siteUrl?: string;
+
+  /**
+   * reviewed is false when the site could not be read; error_message says so.
+   *
+   * @generated from field: bool reviewed = 2;
+   */
+  reviewed?: boolean;
+
+  /**
+   * @generated from field: string error_message = 3;
+   */
+  errorMessage?: string;
+
+  /**
+   * @generated from field: int32 score = 4;
+   */
+  score?: number;
+
+  /**
+   * @generated from field: string band = 5;
+   */
+  band?: string;
+
+  /**
+   * wins are the groups (search, speed, mobile, trust, conversion) where
+   * the competitor earned a larger share of the points than the store.
+   *
+   * @generated from field: repeated string wins = 6;
+   */
+  wins?: string[];
+};
+
+/**
+ * Describes the message uplift.categories.v1.CompetitorScore.
+ * Use `create(CompetitorScoreSchema)` to create a new message.
+ */
+export const CompetitorScoreSchema: GenMessage<CompetitorScore, {jsonType: CompetitorScoreJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_categories_v1_categories_service, 19);
 
 /**
  * Speed is the home page's lab speed, as Lighthouse's mobile run measures
@@ -1206,7 +1388,7 @@ export type SpeedJson = {
  * Use `create(SpeedSchema)` to create a new message.
  */
 export const SpeedSchema: GenMessage<Speed, {jsonType: SpeedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 18);
+  messageDesc(file_uplift_categories_v1_categories_service, 20);
 
 /**
  * CheckResult is one check's share of the score.
@@ -1271,7 +1453,7 @@ export type CheckResultJson = {
  * Use `create(CheckResultSchema)` to create a new message.
  */
 export const CheckResultSchema: GenMessage<CheckResult, {jsonType: CheckResultJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 19);
+  messageDesc(file_uplift_categories_v1_categories_service, 21);
 
 /**
  * Finding is one check of the website review.
@@ -1404,7 +1586,7 @@ export type FindingJson = {
  * Use `create(FindingSchema)` to create a new message.
  */
 export const FindingSchema: GenMessage<Finding, {jsonType: FindingJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 20);
+  messageDesc(file_uplift_categories_v1_categories_service, 22);
 
 /**
  * Insight is a short observation with its evidence.
@@ -1455,7 +1637,7 @@ export type InsightJson = {
  * Use `create(InsightSchema)` to create a new message.
  */
 export const InsightSchema: GenMessage<Insight, {jsonType: InsightJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 21);
+  messageDesc(file_uplift_categories_v1_categories_service, 23);
 
 /**
  * Idea is a campaign idea grounded in the store.
@@ -1566,7 +1748,7 @@ export type IdeaJson = {
  * Use `create(IdeaSchema)` to create a new message.
  */
 export const IdeaSchema: GenMessage<Idea, {jsonType: IdeaJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 22);
+  messageDesc(file_uplift_categories_v1_categories_service, 24);
 
 /**
  * GetCurrentReportRequest names the category.
@@ -1597,7 +1779,7 @@ export type GetCurrentReportRequestJson = {
  * Use `create(GetCurrentReportRequestSchema)` to create a new message.
  */
 export const GetCurrentReportRequestSchema: GenMessage<GetCurrentReportRequest, {jsonType: GetCurrentReportRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 23);
+  messageDesc(file_uplift_categories_v1_categories_service, 25);
 
 /**
  * GetCurrentReportResponse wraps the report; REST returns the report itself.
@@ -1628,7 +1810,7 @@ export type GetCurrentReportResponseJson = {
  * Use `create(GetCurrentReportResponseSchema)` to create a new message.
  */
 export const GetCurrentReportResponseSchema: GenMessage<GetCurrentReportResponse, {jsonType: GetCurrentReportResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 24);
+  messageDesc(file_uplift_categories_v1_categories_service, 26);
 
 /**
  * GetInsightsRequest names the category.
@@ -1659,7 +1841,7 @@ export type GetInsightsRequestJson = {
  * Use `create(GetInsightsRequestSchema)` to create a new message.
  */
 export const GetInsightsRequestSchema: GenMessage<GetInsightsRequest, {jsonType: GetInsightsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 25);
+  messageDesc(file_uplift_categories_v1_categories_service, 27);
 
 /**
  * GetInsightsResponse lists the insights.
@@ -1690,7 +1872,7 @@ export type GetInsightsResponseJson = {
  * Use `create(GetInsightsResponseSchema)` to create a new message.
  */
 export const GetInsightsResponseSchema: GenMessage<GetInsightsResponse, {jsonType: GetInsightsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 26);
+  messageDesc(file_uplift_categories_v1_categories_service, 28);
 
 /**
  * ListRecentIdeasRequest names the category.
@@ -1721,7 +1903,7 @@ export type ListRecentIdeasRequestJson = {
  * Use `create(ListRecentIdeasRequestSchema)` to create a new message.
  */
 export const ListRecentIdeasRequestSchema: GenMessage<ListRecentIdeasRequest, {jsonType: ListRecentIdeasRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 27);
+  messageDesc(file_uplift_categories_v1_categories_service, 29);
 
 /**
  * ListRecentIdeasResponse lists the newest ideas first.
@@ -1752,7 +1934,7 @@ export type ListRecentIdeasResponseJson = {
  * Use `create(ListRecentIdeasResponseSchema)` to create a new message.
  */
 export const ListRecentIdeasResponseSchema: GenMessage<ListRecentIdeasResponse, {jsonType: ListRecentIdeasResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 28);
+  messageDesc(file_uplift_categories_v1_categories_service, 30);
 
 /**
  * GetIdeaRequest names the idea.
@@ -1793,7 +1975,7 @@ export type GetIdeaRequestJson = {
  * Use `create(GetIdeaRequestSchema)` to create a new message.
  */
 export const GetIdeaRequestSchema: GenMessage<GetIdeaRequest, {jsonType: GetIdeaRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 29);
+  messageDesc(file_uplift_categories_v1_categories_service, 31);
 
 /**
  * GetIdeaResponse wraps the idea; REST returns the idea itself.
@@ -1824,7 +2006,7 @@ export type GetIdeaResponseJson = {
  * Use `create(GetIdeaResponseSchema)` to create a new message.
  */
 export const GetIdeaResponseSchema: GenMessage<GetIdeaResponse, {jsonType: GetIdeaResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 30);
+  messageDesc(file_uplift_categories_v1_categories_service, 32);
 
 /**
  * InvalidateCampaignIdeasRequest names the category.
@@ -1855,7 +2037,7 @@ export type InvalidateCampaignIdeasRequestJson = {
  * Use `create(InvalidateCampaignIdeasRequestSchema)` to create a new message.
  */
 export const InvalidateCampaignIdeasRequestSchema: GenMessage<InvalidateCampaignIdeasRequest, {jsonType: InvalidateCampaignIdeasRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 31);
+  messageDesc(file_uplift_categories_v1_categories_service, 33);
 
 /**
  * InvalidateCampaignIdeasResponse is empty on success.
@@ -1878,7 +2060,7 @@ export type InvalidateCampaignIdeasResponseJson = {
  * Use `create(InvalidateCampaignIdeasResponseSchema)` to create a new message.
  */
 export const InvalidateCampaignIdeasResponseSchema: GenMessage<InvalidateCampaignIdeasResponse, {jsonType: InvalidateCampaignIdeasResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 32);
+  messageDesc(file_uplift_categories_v1_categories_service, 34);
 
 /**
  * GetWebsiteScoreRequest names the site to score.
@@ -1909,7 +2091,7 @@ export type GetWebsiteScoreRequestJson = {
  * Use `create(GetWebsiteScoreRequestSchema)` to create a new message.
  */
 export const GetWebsiteScoreRequestSchema: GenMessage<GetWebsiteScoreRequest, {jsonType: GetWebsiteScoreRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 33);
+  messageDesc(file_uplift_categories_v1_categories_service, 35);
 
 /**
  * GetWebsiteScoreResponse is the site's review.
@@ -1980,7 +2162,7 @@ export type GetWebsiteScoreResponseJson = {
  * Use `create(GetWebsiteScoreResponseSchema)` to create a new message.
  */
 export const GetWebsiteScoreResponseSchema: GenMessage<GetWebsiteScoreResponse, {jsonType: GetWebsiteScoreResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 34);
+  messageDesc(file_uplift_categories_v1_categories_service, 36);
 
 /**
  * SendAIEmailDigestRequest names the category.
@@ -2011,7 +2193,7 @@ export type SendAIEmailDigestRequestJson = {
  * Use `create(SendAIEmailDigestRequestSchema)` to create a new message.
  */
 export const SendAIEmailDigestRequestSchema: GenMessage<SendAIEmailDigestRequest, {jsonType: SendAIEmailDigestRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 35);
+  messageDesc(file_uplift_categories_v1_categories_service, 37);
 
 /**
  * SendAIEmailDigestResponse is empty: the email is queued.
@@ -2034,7 +2216,7 @@ export type SendAIEmailDigestResponseJson = {
  * Use `create(SendAIEmailDigestResponseSchema)` to create a new message.
  */
 export const SendAIEmailDigestResponseSchema: GenMessage<SendAIEmailDigestResponse, {jsonType: SendAIEmailDigestResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 36);
+  messageDesc(file_uplift_categories_v1_categories_service, 38);
 
 /**
  * ReportStatus is where a report is in its life.
