@@ -1,12 +1,8 @@
 package analysis
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +12,7 @@ import (
 	"time"
 
 	"uplift.dev/categories/internal/analysis/lab"
+	"uplift.dev/categories/internal/analysis/lab/labtest"
 	"uplift.dev/categories/internal/domain"
 )
 
@@ -107,44 +104,17 @@ func slowStore(t *testing.T) *httptest.Server {
 <p>Cedar & Smoke $32.00 · Fig Leaf $28.00 · Sea Salt $24.00</p>
 <script>setTimeout(() => { const end = Date.now() + 600; while (Date.now() < end) {} }, 200);</script></body></html>`)
 	})
-	mux.HandleFunc("/hero.png", func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-time.After(3 * time.Second):
-		case <-r.Context().Done():
-			return
-		}
-		w.Header().Set("Content-Type", "image/png")
-		w.Write(heroPNG(t))
-	})
+	mux.HandleFunc("/hero.png", labtest.SlowImage(labtest.HeroPNG(t), 3*time.Second))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
-}
-
-func heroPNG(t *testing.T) []byte {
-	var b bytes.Buffer
-	pic := image.NewRGBA(image.Rect(0, 0, 400, 300))
-	for x := range 400 {
-		for y := range 300 {
-			pic.Set(x, y, color.RGBA{uint8(x), uint8(y), 90, 255})
-		}
-	}
-	if err := png.Encode(&b, pic); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
 }
 
 // TestReviewMeasuresSpeedInTheBrowser: with the lab on (the review
 // worker), the review a store owner sees carries the home page's real
 // speed, the slowest element named; the review itself is unchanged.
 func TestReviewMeasuresSpeedInTheBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a real browser: not in -short")
-	}
-	if _, err := os.Stat("/usr/bin/chromium"); err != nil && os.Getenv("CHROME_PATH") == "" {
-		t.Skip("no Chromium (make and .ci/run install it)")
-	}
+	labtest.Chromium(t)
 	srv := slowStore(t)
 	plain := analyze(t, newTestAnalyzer(t, srv, Options{}), srv.URL, nil)
 	if plain.Review.Speed != nil {

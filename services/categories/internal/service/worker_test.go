@@ -1,17 +1,12 @@
 package service_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +16,7 @@ import (
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 
 	"uplift.dev/categories/internal/adapters/engine"
+	"uplift.dev/categories/internal/analysis/lab/labtest"
 	"uplift.dev/categories/internal/domain"
 	categories "uplift.dev/categories/internal/service"
 	"uplift.dev/categories/internal/worker"
@@ -30,16 +26,6 @@ import (
 // largest paint) arrives after 3 s.
 func slowStore(t *testing.T) *httptest.Server {
 	t.Helper()
-	var img bytes.Buffer
-	pic := image.NewRGBA(image.Rect(0, 0, 400, 300))
-	for x := range 400 {
-		for y := range 300 {
-			pic.Set(x, y, color.RGBA{uint8(x), 80, uint8(y), 255})
-		}
-	}
-	if err := png.Encode(&img, pic); err != nil {
-		t.Fatal(err)
-	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
@@ -51,15 +37,7 @@ func slowStore(t *testing.T) *httptest.Server {
 <title>Clay &amp; Co mugs</title></head><body><h1>Hand-made mugs</h1><img id="hero" src="/hero.png" width="400" height="300" alt="A stoneware mug">
 <p>Stoneware mugs from 18 EUR.</p><a href="/contact">Contact</a></body></html>`)
 	})
-	mux.HandleFunc("/hero.png", func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-time.After(3 * time.Second):
-		case <-r.Context().Done():
-			return
-		}
-		w.Header().Set("Content-Type", "image/png")
-		_, _ = w.Write(img.Bytes())
-	})
+	mux.HandleFunc("/hero.png", labtest.SlowImage(labtest.HeroPNG(t), 3*time.Second))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
@@ -107,17 +85,7 @@ func reviewedBy(t *testing.T, chrome string) *categoriesv1.Report {
 // worker, whose Chromium measures the store's home page; the owner's
 // report carries the speed with the slowest element named.
 func TestReviewWorkerMeasuresSpeed(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a real browser: not in -short")
-	}
-	chrome := "/usr/bin/chromium"
-	if p := os.Getenv("CHROME_PATH"); p != "" {
-		chrome = p
-	}
-	if _, err := os.Stat(chrome); err != nil {
-		t.Skip("no Chromium (make and .ci/run install it)")
-	}
-	rep := reviewedBy(t, chrome)
+	rep := reviewedBy(t, labtest.Chromium(t))
 	sp := rep.GetSpeed()
 	if rep.GetStatus() != categoriesv1.ReportStatus_REPORT_STATUS_READY || len(rep.GetChecks()) == 0 || !sp.GetMeasured() {
 		t.Fatalf("report %v", rep)

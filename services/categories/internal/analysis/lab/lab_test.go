@@ -1,18 +1,15 @@
 package lab
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"uplift.dev/categories/internal/analysis/lab/labtest"
 )
 
 // slowPages serves pages built to be slow in one way each: an LCP image
@@ -20,14 +17,6 @@ import (
 // after load, and a 600 ms long task after the first paint.
 func slowPages(t *testing.T) *httptest.Server {
 	t.Helper()
-	var img bytes.Buffer
-	pic := image.NewRGBA(image.Rect(0, 0, 400, 300))
-	for x := range 400 {
-		for y := range 300 {
-			pic.Set(x, y, color.RGBA{uint8(x), uint8(y), 120, 255})
-		}
-	}
-	png.Encode(&img, pic)
 	text := strings.Repeat("<p>Hand-poured soy candles, made in small batches in Portland and shipped in two days.</p>", 8)
 	mux := http.NewServeMux()
 	page := func(body string) http.HandlerFunc {
@@ -48,15 +37,7 @@ setTimeout(() => { const end = Date.now() + 600; while (Date.now() < end) {} }, 
 	// not contentful: LCP stays with the text).
 	mux.HandleFunc("/late-content", page(`<p>Loading</p><div id="late"></div><script>
 addEventListener('load', () => setTimeout(() => { const d = document.getElementById('late'); d.style.cssText = 'height:2000px;background:linear-gradient(#7a3,#136)'; }, 1200));</script>`))
-	mux.HandleFunc("/hero.png", func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-time.After(3 * time.Second):
-		case <-r.Context().Done():
-			return
-		}
-		w.Header().Set("Content-Type", "image/png")
-		w.Write(img.Bytes())
-	})
+	mux.HandleFunc("/hero.png", labtest.SlowImage(labtest.HeroPNG(t), 3*time.Second))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
@@ -64,12 +45,7 @@ addEventListener('load', () => setTimeout(() => { const d = document.getElementB
 
 func needBrowser(t *testing.T) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("a real browser: not in -short")
-	}
-	if _, err := os.Stat("/usr/bin/chromium"); err != nil && os.Getenv("CHROME_PATH") == "" {
-		t.Skip("no Chromium (make and .ci/run install it)")
-	}
+	labtest.Chromium(t)
 }
 
 func TestLabMetricsOnPagesBuiltToBeSlow(t *testing.T) {
