@@ -13,7 +13,7 @@ func allPorts(p Ports) map[string]int {
 		"emulator logging": p.EmulatorLogging, "stripe http": p.StripeHTTP, "stripe https": p.StripeHTTPS,
 		"smtp": p.SMTP, "smtp web": p.SMTPWeb, "smtp web internal": p.SMTPWebInternal, "shopify sim": p.ShopifySim,
 		"demo store": p.DemoStore, "gateway": p.Gateway, "gateway metrics": p.GatewayMetrics,
-		"test checkout": p.TestCheckout, "studio worker": p.StudioWorker,
+		"test checkout": p.TestCheckout, "studio worker": p.StudioWorker, "review worker": p.ReviewWorker,
 	}
 	for i, remote := range []string{"web", "home", "analytics", "connections", "account"} {
 		out[remote] = p.Web + i

@@ -43,8 +43,9 @@ type Ports struct {
 	// serves it on SMTPWeb through a guard (sinkGuard).
 	SMTPWebInternal int
 	// TestCheckout is billing's local test checkout page (stripe-mock hosts
-	// none); StudioWorker is the studio worker's /healthz and /metrics.
-	TestCheckout, StudioWorker int
+	// none); StudioWorker and ReviewWorker are the workers' /healthz and
+	// /metrics.
+	TestCheckout, StudioWorker, ReviewWorker int
 	// The web's remotes (home, analytics, connections, account) are served
 	// on Web+1 … Web+4 (frontends/scripts/serve.mjs).
 	// Services are the gRPC ports of users, categories, billing, digest, stores and studio;
@@ -56,7 +57,7 @@ type Ports struct {
 var DefaultPorts = Ports{
 	Postgres: 55432, NATS: 14222, AuthEmulator: 9099, EmulatorHub: 4400, EmulatorLogging: 4500, StripeHTTP: 12111, StripeHTTPS: 12112,
 	SMTP: 1025, SMTPWeb: 1080, SMTPWebInternal: 11080, ShopifySim: 9300, DemoStore: 9400, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
-	TestCheckout: 9203, StudioWorker: 9206,
+	TestCheckout: 9203, StudioWorker: 9206, ReviewWorker: 9207,
 	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004, "stores": 9005, "studio": 9006},
 }
 
@@ -74,7 +75,7 @@ func (p Ports) Shift(offset int) (Ports, error) {
 	out := p
 	for _, port := range []*int{&out.Postgres, &out.NATS, &out.AuthEmulator, &out.StripeHTTP, &out.StripeHTTPS, &out.SMTP,
 		&out.SMTPWeb, &out.ShopifySim, &out.Gateway, &out.Web, &out.EmulatorHub, &out.EmulatorLogging, &out.DemoStore,
-		&out.GatewayMetrics, &out.SMTPWebInternal, &out.TestCheckout, &out.StudioWorker} {
+		&out.GatewayMetrics, &out.SMTPWebInternal, &out.TestCheckout, &out.StudioWorker, &out.ReviewWorker} {
 		*port += offset
 	}
 	out.Services = make(map[string]int, len(p.Services))

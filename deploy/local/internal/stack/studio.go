@@ -27,16 +27,13 @@ func (s *Stack) startStudioWorker(bin string) error {
 	return err
 }
 
-// ReviewWorkerMetrics is the review worker's /healthz and /metrics port.
-const ReviewWorkerMetrics = 9207
-
 // startReviewWorker starts the website review worker: it runs the reviews
 // categories asks for, with the home page's speed measured in Chromium, a
 // process of its own so the browser never weighs on the API. It reads
 // websites under the same policy as categories.
 func (s *Stack) startReviewWorker(bin string) error {
 	env := append(s.Env(), s.reviewWorkerEnv()...)
-	if err := portFree(addr(ReviewWorkerMetrics)); err != nil {
+	if err := portFree(addr(s.Ports.ReviewWorker)); err != nil {
 		return err
 	}
 	_, err := s.start("reviewworker", env, s.Root, filepath.Join(bin, "reviewworker"))
@@ -52,5 +49,5 @@ func (s *Stack) reviewWorkerEnv() []string {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "REVIEW_WORKER_METRICS_ADDR="+addr(ReviewWorkerMetrics))
+	return append(env, "REVIEW_WORKER_METRICS_ADDR="+addr(s.Ports.ReviewWorker))
 }
