@@ -179,9 +179,9 @@ test('competitors saved in the Business profile are reviewed beside the store on
     const dialog = await openBusinessProfile(page);
     await dialog.getByRole('textbox', { name: 'Name' }).fill('Northfield Forge');
     await dialog.getByRole('textbox', { name: 'Website' }).fill(store.url);
-    await dialog.getByRole('textbox', { name: 'Competitor 1 website' }).fill(rival.url);
+    await dialog.getByRole('textbox', { name: 'Competitor 1' }).fill(rival.url);
     // A competitor that cannot be read is kept and says so; it never blocks the save.
-    await dialog.getByRole('textbox', { name: 'Competitor 2 website' }).fill('http://127.0.0.1:1/');
+    await dialog.getByRole('textbox', { name: 'Competitor 2' }).fill('http://127.0.0.1:1/');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(dialog).toBeHidden({ timeout: 30_000 });
 
@@ -196,8 +196,8 @@ test('competitors saved in the Business profile are reviewed beside the store on
 
     // The profile keeps them.
     const reopened = await openBusinessProfile(page);
-    await expect(reopened.getByRole('textbox', { name: 'Competitor 1 website' })).toHaveValue(rival.url);
-    await expect(reopened.getByRole('textbox', { name: 'Competitor 2 website' })).toHaveValue('http://127.0.0.1:1/');
+    await expect(reopened.getByRole('textbox', { name: 'Competitor 1' })).toHaveValue(rival.url);
+    await expect(reopened.getByRole('textbox', { name: 'Competitor 2' })).toHaveValue('http://127.0.0.1:1/');
   } finally {
     await new Promise((resolve) => rival.server.close(resolve));
   }

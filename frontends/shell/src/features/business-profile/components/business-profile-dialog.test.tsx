@@ -158,10 +158,10 @@ describe('BusinessProfileDialog', () => {
     const { calls } = gateway({ name: 'Acme', siteUrl: 'https://acme.test', competitorUrls: ['https://rival.test/'] });
     const { onClose, user } = renderDialog();
     const dialog = await dialogLoaded();
-    const first = within(dialog).getByRole('textbox', { name: 'Competitor 1 website' }) as HTMLInputElement;
+    const first = within(dialog).getByRole('textbox', { name: 'Competitor 1' }) as HTMLInputElement;
     expect(first.value).toBe('https://rival.test/');
-    expect((within(dialog).getByRole('textbox', { name: 'Competitor 3 website' }) as HTMLInputElement).value).toBe('');
-    expect(within(dialog).queryByRole('textbox', { name: 'Competitor 4 website' })).toBeNull();
+    expect((within(dialog).getByRole('textbox', { name: 'Competitor 3' }) as HTMLInputElement).value).toBe('');
+    expect(within(dialog).queryByRole('textbox', { name: 'Competitor 4' })).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
     expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.[1]?.body))).not.toHaveProperty('competitors');
@@ -171,8 +171,8 @@ describe('BusinessProfileDialog', () => {
     const { calls } = gateway({ name: 'Acme', siteUrl: 'https://acme.test', competitorUrls: ['https://rival.test/'] });
     const { onClose, user } = renderDialog();
     const dialog = await dialogLoaded();
-    await user.clear(within(dialog).getByRole('textbox', { name: 'Competitor 1 website' }));
-    await user.type(within(dialog).getByRole('textbox', { name: 'Competitor 2 website' }), ' other.test ');
+    await user.clear(within(dialog).getByRole('textbox', { name: 'Competitor 1' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Competitor 2' }), ' other.test ');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
     expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.[1]?.body))).toEqual({

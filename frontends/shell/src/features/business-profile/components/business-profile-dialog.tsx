@@ -161,7 +161,7 @@ function BusinessProfileForm({ categoryId, initial, savedSiteUrl, savedCompetito
             name={`competitor${index + 1}`}
             type="url"
             inputMode="url"
-            aria-label={`Competitor ${index + 1} website`}
+            aria-label={`Competitor ${index + 1}`}
             placeholder="Enter a competitor's website URL"
             value={competitor}
             onChange={(event) =>
