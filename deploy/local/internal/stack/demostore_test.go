@@ -34,6 +34,13 @@ func TestOnlyTheDemoStoreIsReadableUnderRun(t *testing.T) {
 			t.Errorf("review worker env %v lacks %s", w, want)
 		}
 	}
+	if w := s.reviewWorkerEnv(); slices.Contains(w, "REVIEW_LAB_RUNS=1") {
+		t.Errorf("make run's review worker measures one load only: %v", w)
+	}
+	s.ForTests = true
+	if w := s.reviewWorkerEnv(); !slices.Contains(w, "REVIEW_LAB_RUNS=1") {
+		t.Errorf("the tests' review worker env %v measures more than one load", w)
+	}
 	for _, name := range []string{"users", "billing", "digest", "stores"} {
 		for _, kv := range s.serviceEnv(name) {
 			if len(kv) > 6 && kv[:6] == "FETCH_" {
