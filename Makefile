@@ -97,11 +97,13 @@ test-e2e:
 
 # One table: the API through the gateway beside a bare net/http handler doing
 # the same token check and queries (apibench, on a stack whose services trust
-# a local test key), then every Go benchmark's product beside its baseline.
-# The Go benchmarks' own output is kept in .local/logs/bench-go.txt.
+# a local test key), then every Go benchmark's product beside its baseline on
+# a stack of infrastructure only (a running digest or stores service would
+# take the benchmarks' events). Their own output: .local/logs/bench-go.txt.
 .PHONY: bench
 bench: build studio-assets services/categories/bench/node_modules/.installed ## one table: each measure beside its bare baseline, ratio and peak memory (real PostgreSQL, NATS, services)
-	@$(BIN)/devstack exec -apps -test-keys -- $(BIN)/apibench -gobench-log $(CURDIR)/.local/logs/bench-go.txt $(GO_PKGS)
+	@$(BIN)/devstack exec -apps -test-keys -- $(BIN)/apibench -save $(CURDIR)/.local/bench-api.json
+	@$(BIN)/devstack exec -- $(BIN)/apibench -go-after $(CURDIR)/.local/bench-api.json -gobench-log $(CURDIR)/.local/logs/bench-go.txt $(GO_PKGS)
 
 # ---------------------------------------------------------------- protos and lint
 

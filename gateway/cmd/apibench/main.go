@@ -4,13 +4,19 @@
 // table of both. Run it inside `devstack exec -apps -test-keys`, which
 // starts the stack and hands it the addresses and the test signing key.
 //
-//	apibench [-phase 4s] [-rounds 3] [-conns 32] [-gobench-log FILE] [PKG...]
+//	apibench [-phase 4s] [-rounds 3] [-conns 32] [-save FILE] [-gobench-log FILE] [PKG...]
+//	apibench -go-after FILE [-gobench-log FILE] PKG...
 //	apibench -bare ADDR    serve the bare baseline (started by apibench itself)
+//
+// make bench runs the API on a stack with the whole product (-save), then
+// the Go benchmarks on a stack of infrastructure only (-go-after), whose
+// own consumers must not race the product's services for their events.
 package main
 
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -48,10 +54,23 @@ func run(ctx context.Context) error {
 	users := flag.Int("users", 8, "signed-up owners the writes spread over")
 	goLog := flag.String("gobench-log", "", "where the Go benchmarks' own output goes (default: discarded)")
 	apiOnly := flag.Bool("api-only", false, "skip the Go benchmarks")
+	save := flag.String("save", "", "write the API lines to this file (JSON) instead of printing the table")
+	goOnly := flag.String("go-after", "", "skip the API: read its lines from this file (-save), run the Go benchmarks, print the one table")
 	only := flag.Int("measures", 0, "run only the first N API measures (0: all), e.g. 1 to profile the read path")
 	flag.Parse()
 	if *bare != "" {
 		return serveBare(ctx, *bare)
+	}
+	if *goOnly != "" {
+		b, err := os.ReadFile(*goOnly)
+		if err != nil {
+			return fmt.Errorf("the API lines (run apibench -save first): %w", err)
+		}
+		var lines []apibench.Line
+		if err := json.Unmarshal(b, &lines); err != nil {
+			return err
+		}
+		return goBenchmarks(ctx, lines, *goLog, time.Now())
 	}
 
 	keys, err := testkeys.ReadKeyFile(os.Getenv("UPLIFT_TEST_SIGNING_KEY"))
@@ -89,33 +108,49 @@ func run(ctx context.Context) error {
 	}
 	lines := apibench.APILines(rows)
 	fmt.Printf("API measured in %s\n", time.Since(start).Round(time.Second))
-
-	if !*apiOnly && flag.NArg() > 0 {
-		fmt.Println("Go benchmarks:", flag.Args())
-		var out bytes.Buffer
-		var w io.Writer = &out
-		if *goLog != "" {
-			if err := os.MkdirAll(filepath.Dir(*goLog), 0o755); err != nil {
-				return err
-			}
-			f, err := os.Create(*goLog)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			w = io.MultiWriter(&out, f)
+	if *save != "" {
+		b, err := json.Marshal(lines)
+		if err != nil {
+			return err
 		}
-		cmd := exec.CommandContext(ctx, "go", append([]string{"test", "-run=^$", "-bench=.", "-benchmem"}, flag.Args()...)...)
-		cmd.Stdout, cmd.Stderr = w, w
-		if err := cmd.Run(); err != nil {
-			os.Stdout.Write(out.Bytes())
-			return fmt.Errorf("go benchmarks: %w", err)
-		}
-		lines = append(lines, apibench.GoBenchLines(&out)...)
+		return os.WriteFile(*save, b, 0o644)
 	}
+	if *apiOnly || flag.NArg() == 0 {
+		return printTable(lines, start)
+	}
+	return goBenchmarks(ctx, lines, *goLog, start)
+}
+
+// goBenchmarks runs `go test -bench` on the packages named on the command
+// line and prints the one table: the API lines, then the benchmarks'.
+func goBenchmarks(ctx context.Context, lines []apibench.Line, goLog string, start time.Time) error {
+	fmt.Println("Go benchmarks:", flag.Args())
+	var out bytes.Buffer
+	var w io.Writer = &out
+	if goLog != "" {
+		if err := os.MkdirAll(filepath.Dir(goLog), 0o755); err != nil {
+			return err
+		}
+		f, err := os.Create(goLog)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = io.MultiWriter(&out, f)
+	}
+	cmd := exec.CommandContext(ctx, "go", append([]string{"test", "-run=^$", "-bench=.", "-benchmem"}, flag.Args()...)...)
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Run(); err != nil {
+		os.Stdout.Write(out.Bytes())
+		return fmt.Errorf("go benchmarks: %w", err)
+	}
+	return printTable(append(lines, apibench.GoBenchLines(&out)...), start)
+}
+
+func printTable(lines []apibench.Line, start time.Time) error {
 	fmt.Println()
 	apibench.Print(os.Stdout, lines)
-	fmt.Printf("\nRatio: product ÷ baseline throughput (for p99 rows, baseline ÷ product); peak memory is peak RSS of the gateway and the service for API rows, peak Go heap otherwise. Total %s.\n",
+	fmt.Printf("\nRatio: product ÷ baseline throughput (for p99 rows, baseline ÷ product); peak memory is peak RSS of the gateway and the service for API rows, peak Go heap otherwise. This part took %s.\n",
 		time.Since(start).Round(time.Second))
 	return nil
 }
