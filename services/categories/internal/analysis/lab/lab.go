@@ -307,6 +307,11 @@ const observer = `(() => {
     else if (el.classList && el.classList.length) s += '.' + [...el.classList].slice(0, 2).join('.');
     const src = el.currentSrc || el.src;
     if (src) s += ' (' + String(src).split('/').pop().slice(0, 60) + ')';
+    else {
+      // A text block is named by its first words, so an owner can find it.
+      const text = (el.textContent || '').replace(/\s+/g, ' ').trim();
+      if (text) s += ' "' + (text.length > 48 ? text.slice(0, 47) + '…' : text) + '"';
+    }
     return s;
   };
   const watch = (type, fn) => { try { new PerformanceObserver((l) => l.getEntries().forEach(fn)).observe({type, buffered: true}); } catch (e) {} };

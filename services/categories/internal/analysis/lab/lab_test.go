@@ -87,6 +87,10 @@ func TestLabMetricsOnPagesBuiltToBeSlow(t *testing.T) {
 		t.Errorf("fast page: INP proxy %.0f ms (%v)", m.INP, fast.Ratings)
 	}
 
+	// A text block is named with its first words, for the owner to find it.
+	if el := fast.Median.LCPElement; !strings.HasPrefix(el, "p \"Hand-poured soy candles") && !strings.HasPrefix(el, "h1 \"Candles") {
+		t.Errorf("fast page's largest paint named %q", el)
+	}
 	if !fast.Median.Painted {
 		t.Error("the fast page should have painted")
 	}
