@@ -79,7 +79,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		switch {
 		case err == nil:
 			out.Speed.Lab = &r
-			out.Speed.Note = "Lab metrics: median of " + words.Plural(len(r.Runs), "run", "runs") + " (up to 3 within 12 s) in Chromium as a phone on slow 4G with a 4x slower CPU, scored on Lighthouse's curves (Speed Index not measured)."
+			out.Speed.Note = "Lab metrics: median of " + words.Plural(len(r.Runs), "run", "runs") + " (up to 3 within 12 s) in Chromium as a phone on slow 4G with a 4x slower CPU, scored on Lighthouse's curves and weights; INP is the lab's estimate (the longest task a tap could meet), rated but not weighed."
 		case errors.Is(err, lab.ErrNoBrowser):
 			out.Speed.Note = "Chromium was not found, so lab metrics were not measured (set CHROME_PATH)."
 		default:
@@ -212,9 +212,9 @@ func writeText(w io.Writer, r report) {
 			l.Score, l.Median.FCP/1000, words.Plural(len(l.Runs), "run", "runs"))
 	} else if l != nil {
 		m := l.Median
-		fmt.Fprintf(w, "\nLab speed %d/100 (median of %s, phone on slow 4G):\n  LCP %.1f s (%s) %s\n  CLS %.2f (%s) %s\n  FCP %.1f s (%s)\n  TBT %.0f ms (%s)\n  %d KB transferred\n",
+		fmt.Fprintf(w, "\nLab speed %d/100 (median of %s, phone on slow 4G):\n  LCP %.1f s (%s) %s\n  CLS %.2f (%s) %s\n  FCP %.1f s (%s)\n  Speed Index %.1f s (%s)\n  TBT %.0f ms (%s)\n  INP (lab estimate) %.0f ms (%s)\n  %d KB transferred\n",
 			l.Score, words.Plural(len(l.Runs), "run", "runs"), m.LCP/1000, l.Ratings["lcp"], m.LCPElement, m.CLS, l.Ratings["cls"], strings.Join(m.Shifted, ", "),
-			m.FCP/1000, l.Ratings["fcp"], m.TBT, l.Ratings["tbt"], m.Bytes>>10)
+			m.FCP/1000, l.Ratings["fcp"], m.SpeedIndex/1000, words.FirstNonEmpty(l.Ratings["si"], "not read"), m.TBT, l.Ratings["tbt"], m.INP, l.Ratings["inp"], m.Bytes>>10)
 	} else {
 		fmt.Fprintf(w, "\n%s\n", r.Speed.Note)
 	}

@@ -141,4 +141,11 @@ func TestLabMetricsInTheJSON(t *testing.T) {
 	if r.Speed.Lab == nil || len(r.Speed.Lab.Runs) < 1 || len(r.Speed.Lab.Runs) > 3 || r.Speed.Lab.Median.FCP <= 0 || r.Speed.Lab.Score <= 0 {
 		t.Errorf("lab metrics missing: %+v (%s)", r.Speed.Lab, r.Speed.Note)
 	}
+	// Speed Index is read from the frames: at or after the first paint.
+	if m := r.Speed.Lab.Median; m.SpeedIndex < m.FCP || r.Speed.Lab.Ratings["si"] == "" || r.Speed.Lab.Ratings["inp"] == "" {
+		t.Errorf("Speed Index %.0f ms against FCP %.0f ms, ratings %v", m.SpeedIndex, m.FCP, r.Speed.Lab.Ratings)
+	}
+	if strings.Contains(r.Speed.Note, "not measured") {
+		t.Errorf("the note says something is not measured: %s", r.Speed.Note)
+	}
 }
