@@ -378,6 +378,10 @@ func (a *App) UpdateContentParams(ctx context.Context, caller domain.Caller, id 
 	})
 }
 
+// maxCompetitorEntries bounds the entries of a competitor list, blank ones
+// included (the profile sends its three boxes).
+const maxCompetitorEntries = 10
+
 // normalizeCompetitors checks and normalises the competitor websites: at
 // most domain.MaxCompetitors, each a valid address and none the store's
 // own (site, the one being saved, else current). Blank entries are dropped.
@@ -386,6 +390,10 @@ func (a *App) normalizeCompetitors(raw []string, site, current string) ([]string
 	own := site
 	if own == "" {
 		own = current
+	}
+	// A list far longer than the boxes is refused before any is read.
+	if len(raw) > maxCompetitorEntries {
+		return nil, &domain.ValidationError{Field: domain.CompetitorsField, Message: domain.TooManyCompetitorsMsg}
 	}
 	var out []string
 	for _, r := range raw {

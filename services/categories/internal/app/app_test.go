@@ -624,6 +624,7 @@ func TestCompetitorsAreCheckedSavedAndReviewedBesideTheStore(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"a.example", "b.example", "c.example", "d.example"}, domain.TooManyCompetitorsMsg},
+		{make([]string, 5000), domain.TooManyCompetitorsMsg},
 		{[]string{"not a url at all"}, domain.BadCompetitorMsg},
 		{[]string{"https://shop.example"}, domain.CompetitorIsYouMessage},
 	} {
