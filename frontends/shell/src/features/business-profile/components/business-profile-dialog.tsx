@@ -155,7 +155,6 @@ function BusinessProfileForm({ categoryId, initial, savedSiteUrl, savedCompetito
         {values.competitors.map((competitor, index) => (
           <input
             // The boxes never reorder: the index is their identity.
-            // eslint-disable-next-line react/no-array-index-key
             key={index}
             className="u-input"
             name={`competitor${index + 1}`}
