@@ -1,13 +1,14 @@
 // @vitest-environment node
 // The web's security headers: the policy built from the configuration, and
 // what a real request to serve.mjs's handler gets back.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, securityHeaders } from './security-headers.mjs';
-import { createHandler, runtimeEnv } from './serve.mjs';
+import { cacheControlFor, createHandler, etagMatches, pickEncoding, runtimeEnv } from './serve.mjs';
 
 /** The production settings of deploy/k8s/config.yaml (uplift-web-config), as /env.js carries them. */
 const production = runtimeEnv({
@@ -131,6 +132,54 @@ describe('contentSecurityPolicy', () => {
   });
 });
 
+// Compressible and over the size below which nothing is compressed.
+const CHUNK = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word${i % 37}`))};\n`;
+
+/** A GET that leaves the body encoded (fetch would decode it): status, headers, raw bytes. */
+function rawGet(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('pickEncoding', () => {
+  it('prefers brotli, then gzip, and honours q=0', () => {
+    expect(pickEncoding('gzip, deflate, br, zstd')).toBe('br');
+    expect(pickEncoding('gzip, deflate')).toBe('gzip');
+    expect(pickEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(pickEncoding('*;q=0')).toBe('identity');
+    expect(pickEncoding('*')).toBe('br');
+    expect(pickEncoding('')).toBe('identity');
+    expect(pickEncoding(undefined)).toBe('identity');
+  });
+});
+
+describe('cacheControlFor', () => {
+  it('is immutable only for content-hashed chunk names', () => {
+    expect(cacheControlFor('/dist/main.0123abcd.js')).toBe('public, max-age=31536000, immutable');
+    expect(cacheControlFor('/dist/842.9f8e7d6c.js')).toBe('public, max-age=31536000, immutable');
+    for (const file of ['/dist/index.html', '/dist/remoteEntry.js', '/dist/main.js', '/dist/main.0123ABCZ.js', '/dist/logo.svg']) {
+      expect(cacheControlFor(file), file).toBe('no-cache');
+    }
+  });
+});
+
+describe('etagMatches', () => {
+  it('matches a listed tag, a weak form of it, or *', () => {
+    expect(etagMatches('"a", "b-br"', '"b-br"')).toBe(true);
+    expect(etagMatches('W/"b-br"', '"b-br"')).toBe(true);
+    expect(etagMatches('*', '"x"')).toBe(true);
+    expect(etagMatches('"b"', '"b-br"')).toBe(false);
+    expect(etagMatches(undefined, '"b"')).toBe(false);
+  });
+});
+
 describe('serve.mjs', () => {
   let dist;
   let servers = [];
@@ -140,6 +189,8 @@ describe('serve.mjs', () => {
     await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Uplift</title>');
     await writeFile(path.join(dist, 'main.0123abcd.js'), 'console.log(1);\n');
     await writeFile(path.join(dist, 'main.0123abcd.js.map'), '{"version":3,"sources":["secret.ts"]}');
+    await writeFile(path.join(dist, 'vendor.89abcdef.js'), CHUNK);
+    await writeFile(path.join(dist, 'remoteEntry.js'), CHUNK);
   });
 
   afterAll(async () => {
@@ -200,5 +251,78 @@ describe('serve.mjs', () => {
     }
     const localBase = await start({ name: 'shell', spa: true }, local);
     expect((await fetch(localBase + '/main.0123abcd.js.map')).status).toBe(200);
+  });
+
+  it('sends brotli or gzip as asked, with Vary, and the bytes decode to the file', async () => {
+    const base = await start({ name: 'home' }, production);
+    const br = await rawGet(base + '/vendor.89abcdef.js', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('Accept-Encoding');
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(br.body.length).toBeLessThan(CHUNK.length / 3);
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(CHUNK);
+
+    const gz = await rawGet(base + '/vendor.89abcdef.js', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.body).toString()).toBe(CHUNK);
+
+    const plain = await rawGet(base + '/vendor.89abcdef.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(CHUNK);
+    // One ETag per representation, so a cache never serves brotli to a client that asked for gzip.
+    expect(new Set([br.headers.etag, gz.headers.etag, plain.headers.etag]).size).toBe(3);
+
+    // Too small to gain from compression: sent as it is.
+    const tiny = await rawGet(base + '/main.0123abcd.js', { 'accept-encoding': 'br' });
+    expect(tiny.headers['content-encoding']).toBeUndefined();
+    expect(tiny.body.toString()).toBe('console.log(1);\n');
+  });
+
+  it('answers 304 to a matching If-None-Match, and 200 once the file changed', async () => {
+    const base = await start({ name: 'shell', spa: true }, production);
+    const first = await rawGet(base + '/remoteEntry.js', { 'accept-encoding': 'br' });
+    expect(first.headers.etag).toMatch(/^"[\w-]+"$/);
+    const again = await rawGet(base + '/remoteEntry.js', { 'accept-encoding': 'br', 'if-none-match': first.headers.etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(again.headers['cache-control']).toBe('no-cache');
+    // Another encoding's tag does not match this representation.
+    const gz = await rawGet(base + '/remoteEntry.js', { 'accept-encoding': 'gzip', 'if-none-match': first.headers.etag });
+    expect(gz.status).toBe(200);
+
+    for (const pathname of ['/', '/env.js']) {
+      const page = await rawGet(base + pathname);
+      expect(page.headers['cache-control'], pathname).toBe('no-cache');
+      const revalidated = await rawGet(base + pathname, { 'if-none-match': page.headers.etag });
+      expect(revalidated.status, pathname).toBe(304);
+    }
+
+    const changed = CHUNK.replace('word1', 'wordX');
+    await writeFile(path.join(dist, 'remoteEntry.js'), changed);
+    const later = new Date(Date.now() + 5000);
+    await utimes(path.join(dist, 'remoteEntry.js'), later, later);
+    const after = await rawGet(base + '/remoteEntry.js', { 'accept-encoding': 'br', 'if-none-match': first.headers.etag });
+    expect(after.status).toBe(200);
+    expect(zlib.brotliDecompressSync(after.body).toString()).toBe(changed);
+    await writeFile(path.join(dist, 'remoteEntry.js'), CHUNK);
+  });
+
+  it('caches hashed chunks for a year and everything else not without asking', async () => {
+    const base = await start({ name: 'shell', spa: true }, production);
+    const hashed = await rawGet(base + '/vendor.89abcdef.js');
+    expect(hashed.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const pathname of ['/', '/analytics', '/remoteEntry.js', '/env.js']) {
+      expect((await rawGet(base + pathname)).headers['cache-control'], pathname).toBe('no-cache');
+    }
+  });
+
+  it('HEAD sends the headers of GET and no body', async () => {
+    const base = await start({ name: 'home' }, production);
+    const head = await fetch(base + '/vendor.89abcdef.js', { method: 'HEAD', headers: { 'accept-encoding': 'br' } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('etag')).toMatch(/-br"$/);
+    expect(await head.text()).toBe('');
   });
 });
