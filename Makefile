@@ -90,6 +90,7 @@ test-go:
 .PHONY: test-web
 test-web:
 	cd frontends && npm test --silent
+	cd frontends && node scripts/bundle-budget.mjs
 
 .PHONY: test-e2e
 test-e2e:
@@ -104,6 +105,11 @@ test-e2e:
 bench: build studio-assets services/categories/bench/node_modules/.installed ## one table: each measure beside its bare baseline, ratio and peak memory (real PostgreSQL, NATS, services)
 	@$(BIN)/devstack exec -apps -test-keys -- $(BIN)/apibench -save $(CURDIR)/.local/bench-api.json
 	@$(BIN)/devstack exec -- $(BIN)/apibench -go-after $(CURDIR)/.local/bench-api.json -gobench-log $(CURDIR)/.local/logs/bench-go.txt $(GO_PKGS)
+	@$(MAKE) --no-print-directory bench-web
+
+.PHONY: bench-web
+bench-web: build services/categories/bench/node_modules/.installed ## the web: first-load KB against the budget, Lighthouse desktop on /, Home, Analytics, /website-score
+	@$(BIN)/devstack exec -apps -- node frontends/scripts/bench-web.mjs
 
 # ---------------------------------------------------------------- protos and lint
 

@@ -119,7 +119,9 @@ const HASHED = /\.[0-9a-f]{8}\.(js|css)(\.map)?$/;
 export const cacheControlFor = (file) =>
   HASHED.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache';
 
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.svg', '.txt']);
+// Not .map: source maps go out only in local mode, and compressing them (the
+// largest files) at start would compete with the first visits for the CPU.
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt']);
 // Below this a compressed body saves less than its headers cost.
 const MIN_COMPRESS_BYTES = 1024;
 

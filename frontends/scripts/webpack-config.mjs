@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import webpack from 'webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
-import { sharedSingletons } from '../packages/platform/mf/shared.js';
+import { sharedAliases, sharedSingletons } from '../packages/platform/mf/shared.js';
 
 const prelude = fileURLToPath(new URL('./csp-prelude.mjs', import.meta.url));
 
@@ -39,7 +39,7 @@ export function createConfig({ dir, name, exposes, host = false, title }) {
       uniqueName: name,
       clean: true,
     },
-    resolve: { extensions: ['.tsx', '.ts', '.jsx', '.js'] },
+    resolve: { extensions: ['.tsx', '.ts', '.jsx', '.js'], alias: sharedAliases },
     module: {
       rules: [
         {

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   OPEN_BUSINESS_PROFILE_EVENT,
   SessionProvider,
@@ -76,6 +76,11 @@ function renderHome(session: Session = signedIn) {
 }
 
 beforeEach(() => configureHttp({ baseUrl: 'http://api.test/' }));
+// The signed-in parts are a lazy chunk; compiling them once here keeps that
+// cost out of each test's waiting time.
+beforeAll(async () => {
+  await import('./report-parts');
+});
 
 describe('HomePage', () => {
   it('welcomes visitors and invites them to sign in', () => {

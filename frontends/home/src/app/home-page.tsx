@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import {
   ErrorCard,
@@ -10,8 +11,12 @@ import {
   useRecentIdeas,
   useSession,
 } from '@uplift/platform';
-import { DailyReportCard } from '../features/daily-report/components/daily-report-card';
-import { ReportView } from '../features/report/components/report-view';
+
+let reportParts: Promise<typeof import('./report-parts')> | undefined;
+/** Starts fetching the signed-in parts once; every caller shares the one request. */
+const loadReportParts = () => (reportParts ??= import('./report-parts'));
+const DailyReportCard = lazy(() => loadReportParts().then((parts) => ({ default: parts.DailyReportCard })));
+const ReportView = lazy(() => loadReportParts().then((parts) => ({ default: parts.ReportView })));
 
 /**
  * Home (`/`): a welcome for visitors; for signed-in owners the daily business
@@ -43,24 +48,25 @@ function Welcome() {
 }
 
 function SignedInHome() {
+  // Fetched alongside the report's data rather than after it.
+  void loadReportParts();
   const { categoryId, isPending } = useCategoryId();
   const report = useCurrentReport(categoryId);
   const insights = useInsights(categoryId);
   const ideas = useRecentIdeas(categoryId);
   useCategoryEvents(categoryId);
 
-  if (isPending || (categoryId && report.isPending)) {
-    return (
-      <p>
-        <Spinner /> Loading your business report…
-      </p>
-    );
-  }
+  const loading = (
+    <p>
+      <Spinner /> Loading your business report…
+    </p>
+  );
+  if (isPending || (categoryId && report.isPending)) return loading;
   if (!categoryId) {
     return <p className="u-muted">Your account is still being set up. Refresh the page in a moment.</p>;
   }
   return (
-    <>
+    <Suspense fallback={loading}>
       <DailyReportCard categoryId={categoryId} />
       {report.isError && !report.data ? (
         <ErrorCard title="We couldn't load your report">
@@ -69,6 +75,6 @@ function SignedInHome() {
       ) : (
         <ReportView report={report.data} insights={insights.data?.insights} ideas={ideas.data?.ideas} />
       )}
-    </>
+    </Suspense>
   );
 }

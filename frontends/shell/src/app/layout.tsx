@@ -4,16 +4,25 @@ import { onOpenBusinessProfile, onOpenUpgradePlan, Toaster, useSession } from '@
 import { TopBar } from '../components/layout/top-bar';
 import { AccountSettingsDialog } from '../features/account-settings/components/account-settings-dialog';
 import { AuthControls } from '../features/auth';
-import { BusinessProfileDialog, useSiteUrlFromAddress } from '../features/business-profile';
+import { useSiteUrlFromAddress } from '../features/business-profile/lib/site-url-from-address';
 import { resetCodeFrom } from '../features/auth/lib/password-reset';
 import { OnBehalfBanner } from '../features/on-behalf/components/on-behalf-banner';
-import { UpgradePlanDialog, useCheckoutReturn, useTrialDialog } from '../features/billing';
+import { useCheckoutReturn } from '../features/billing/lib/use-checkout-return';
+import { useTrialDialog } from '../features/billing/lib/use-trial-dialog';
 import { useProductLink } from '../features/product-link/product-link';
 import { useSupportChat } from '../features/support-chat';
 import { ConsentBanner, useAnalyticsConsent } from '../features/analytics-consent';
 import { useEnv } from '../lib/env-context';
+import { lazyNamed, WhenOpened } from '../lib/lazy';
 import { RouteErrorBoundary } from '../lib/route-error-boundary';
 import { STUDIO_PATH } from './routes-config';
+
+// Fetched when first opened, not with the first page.
+const BusinessProfileDialog = lazyNamed(
+  () => import('../features/business-profile/components/business-profile-dialog'),
+  'BusinessProfileDialog',
+);
+const UpgradePlanDialog = lazyNamed(() => import('../features/billing/components/upgrade-plan-dialog'), 'UpgradePlanDialog');
 
 /** Page frame: top bar, the routed page, toasts and the dialogs the menu opens. */
 export function Layout() {
@@ -70,16 +79,20 @@ export function Layout() {
       {session.status === 'signedIn' && (
         <>
           <AccountSettingsDialog open={accountOpen} onClose={() => setAccountOpen(false)} />
-          <BusinessProfileDialog
-            open={businessProfileOpen}
-            prefillWebsite={prefillWebsite}
-            onClose={() => {
-              setBusinessProfileOpen(false);
-              setPrefillWebsite(undefined);
-            }}
-          />
+          <WhenOpened open={businessProfileOpen}>
+            <BusinessProfileDialog
+              open={businessProfileOpen}
+              prefillWebsite={prefillWebsite}
+              onClose={() => {
+                setBusinessProfileOpen(false);
+                setPrefillWebsite(undefined);
+              }}
+            />
+          </WhenOpened>
           {/* The trial dialog is this same dialog, forced open by the address (spec section 4). */}
-          <UpgradePlanDialog open={upgradeOpen || trial.open} onClose={closeUpgrade} />
+          <WhenOpened open={upgradeOpen || trial.open}>
+            <UpgradePlanDialog open={upgradeOpen || trial.open} onClose={closeUpgrade} />
+          </WhenOpened>
           <OnBehalfBanner userId={session.user.uid} />
         </>
       )}

@@ -1,8 +1,15 @@
 import { Route, Routes } from 'react-router';
-import { DashboardPage } from '../features/dashboard/components/dashboard-page';
-import { LogoutRoute, RequireUplifter, ResetPasswordPage } from '../features/auth';
+import { Suspense } from 'react';
+import { LOADING_TEXT } from '@uplift/platform';
+import { LogoutRoute, RequireUplifter } from '../features/auth';
+import { lazyNamed } from '../lib/lazy';
 import { RemoteModule } from '../lib/remote';
 import { Layout } from './layout';
+
+// Pages few visitors open: fetched when they do.
+const DashboardPage = lazyNamed(() => import('../features/dashboard/components/dashboard-page'), 'DashboardPage');
+const ResetPasswordPage = lazyNamed(() => import('../features/auth/components/reset-password-page'), 'ResetPasswordPage');
+const loading = <p>{LOADING_TEXT}</p>;
 
 function NotFound() {
   return (
@@ -26,12 +33,21 @@ export function AppRoutes() {
         <Route path="analytics/*" element={<RemoteModule remote="analytics" module="./App" />} />
         <Route path="connections/*" element={<RemoteModule remote="connections" module="./App" />} />
         <Route path="logout" element={<LogoutRoute />} />
-        <Route path="reset-password" element={<ResetPasswordPage />} />
+        <Route
+          path="reset-password"
+          element={
+            <Suspense fallback={loading}>
+              <ResetPasswordPage />
+            </Suspense>
+          }
+        />
         <Route
           path="dashboard"
           element={
             <RequireUplifter redirectTo="/">
-              <DashboardPage />
+              <Suspense fallback={loading}>
+                <DashboardPage />
+              </Suspense>
             </RequireUplifter>
           }
         />

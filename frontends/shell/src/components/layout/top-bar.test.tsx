@@ -68,7 +68,8 @@ describe('TopBar', () => {
   it("offers 'Sign in' when signed out, opening the sign dialog", async () => {
     renderAt('/', { status: 'signedOut', user: null });
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(screen.getByRole('dialog', { name: 'Sign in' })).toBeTruthy();
+    // The dialog's code is fetched on first open.
+    expect(await screen.findByRole('dialog', { name: 'Sign in' })).toBeTruthy();
   });
 
   it('shows an avatar menu with the email when signed in; Sign Out goes to /logout', async () => {

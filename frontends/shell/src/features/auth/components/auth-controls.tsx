@@ -1,10 +1,14 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { Button, useSession } from '@uplift/platform';
 import { emailFromAddress, wantsSignUp } from '../lib/require-signup';
 import { AvatarMenu } from './avatar-menu';
-import { ResetPasswordDialog } from './reset-password-dialog';
-import { SignDialog, type SignMode } from './sign-dialog';
+import { lazyNamed } from '../../../lib/lazy';
+import type { SignMode } from './sign-dialog';
+
+// Fetched when a visitor first asks for them, not with the first page.
+const SignDialog = lazyNamed(() => import('./sign-dialog'), 'SignDialog');
+const ResetPasswordDialog = lazyNamed(() => import('./reset-password-dialog'), 'ResetPasswordDialog');
 
 /** The top bar's right side: 'Sign in' when signed out, the avatar menu when signed in. */
 export interface AuthControlsProps {
@@ -40,20 +44,22 @@ export function AuthControls({ onOpenAccountSettings, onOpenUpgradePlan, onOpenB
   return (
     <>
       <Button onClick={() => setSignMode('signIn')}>Sign in</Button>
-      {/* Remounted on each open so it starts clean in the requested mode. */}
-      {signMode === 'resetPassword' && (
-        <ResetPasswordDialog open initialEmail={prefilledEmail} onClose={() => setSignMode(null)} onBackToSignIn={() => setSignMode('signIn')} />
-      )}
-      {signMode && signMode !== 'resetPassword' && (
-        <SignDialog
-          key={signMode}
-          open
-          initialMode={signMode}
-          initialEmail={prefilledEmail}
-          onClose={() => setSignMode(null)}
-          onForgotPassword={() => setSignMode('resetPassword')}
-        />
-      )}
+      <Suspense fallback={null}>
+        {/* Remounted on each open so it starts clean in the requested mode. */}
+        {signMode === 'resetPassword' && (
+          <ResetPasswordDialog open initialEmail={prefilledEmail} onClose={() => setSignMode(null)} onBackToSignIn={() => setSignMode('signIn')} />
+        )}
+        {signMode && signMode !== 'resetPassword' && (
+          <SignDialog
+            key={signMode}
+            open
+            initialMode={signMode}
+            initialEmail={prefilledEmail}
+            onClose={() => setSignMode(null)}
+            onForgotPassword={() => setSignMode('resetPassword')}
+          />
+        )}
+      </Suspense>
     </>
   );
 }

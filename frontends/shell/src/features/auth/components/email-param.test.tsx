@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router';
@@ -31,9 +31,11 @@ describe('?email=', () => {
   it('prefills the email of Sign in, Sign up and Reset password', async () => {
     const user = renderAt('/?email=jane%40example.com');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('jane@example.com');
+    // Each dialog's code is fetched on first open.
+    expect(((await screen.findByLabelText('Email')) as HTMLInputElement).value).toBe('jane@example.com');
     await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
-    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('jane@example.com');
+    const reset = await screen.findByRole('dialog', { name: 'Reset password' });
+    expect((within(reset).getByLabelText('Email') as HTMLInputElement).value).toBe('jane@example.com');
   });
 
   it('prefills Sign up when the visitor is sent to sign up', async () => {
@@ -45,6 +47,6 @@ describe('?email=', () => {
   it('leaves the field empty without the parameter', async () => {
     const user = renderAt('/');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
+    expect(((await screen.findByLabelText('Email')) as HTMLInputElement).value).toBe('');
   });
 });

@@ -1,11 +1,10 @@
 import {
   CENTS_PER_UNIT,
-  FREE_TIER_ID,
-  type BillingInfoJson,
   type CreateStripeCheckoutBody,
   type SubscriptionTierJson,
   type SubscriptionTiersJson,
 } from '@uplift/platform';
+import { currentTierId, type MaybeBillingInfo } from './tier';
 
 /** A tier with its id, as the upgrade dialog lists it. */
 export interface Plan {
@@ -13,18 +12,9 @@ export interface Plan {
   tier: SubscriptionTierJson;
 }
 
-/** The proto's JSON may send billingInfo as null or leave it out; both mean 'free'. */
-export type MaybeBillingInfo = BillingInfoJson | null | undefined;
-
-export function currentTierId(billingInfo: MaybeBillingInfo): string {
-  return billingInfo?.tier || FREE_TIER_ID;
-}
-
-/** Paid means a tier other than 'free' (spec section 6): those users may open the portal. */
-export function isPaidTier(tierId: string): boolean {
-  return tierId !== FREE_TIER_ID;
-}
-
+// The tier rules use-checkout-return needs on every page live in tier.ts, so
+// the rest of this file loads with the upgrade dialog.
+export { currentTierId, isPaidTier, type MaybeBillingInfo } from './tier';
 /**
  * The cards to show: hidden tiers dropped, sorted by sortOrder (ties by id, so
  * the order is stable). Manually set billing shows only that tier, even a hidden

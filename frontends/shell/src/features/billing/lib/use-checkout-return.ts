@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { getUserQueryOptions, trackEvent, useSession } from '@uplift/platform';
-import { currentTierId, isPaidTier } from './plans';
+import { currentTierId, isPaidTier } from './tier';
 
 /** How often, and for how long, the user is refetched after Stripe sends the browser back. */
 export const CHECKOUT_POLL_MS = 2_000;

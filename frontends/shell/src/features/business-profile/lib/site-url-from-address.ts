@@ -12,7 +12,6 @@ import {
   updateContentGenerationParams,
   useSession,
 } from '@uplift/platform';
-import { normalisedSiteUrl } from './save-business-profile';
 
 /** `?siteUrl=`: the website a visitor arrived with (e.g. from /website-score). */
 export const SITE_URL_PARAM = 'siteUrl';
@@ -54,6 +53,8 @@ export async function saveSiteUrlFromAddress(
       await sleep(CATEGORY_WAIT.delayMs);
     }
   }
+  // The Business profile's rules, fetched only when an address carries ?siteUrl=.
+  const { normalisedSiteUrl } = await import('./save-business-profile');
   if (normalisedSiteUrl(params.siteUrl)) return 'kept';
   await updateContentGenerationParams(categoryId, {
     siteUrl: siteUrl.trim(),
