@@ -38,7 +38,7 @@ const ANALYTICS = {
   connect: ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com'],
   img: ['https://*.google-analytics.com', 'https://*.googletagmanager.com'],
 };
-/** Customer reviews: Trustpilot's TrustBox (reviewsBusinessUnitId). */
+/** Customer reviews: Trustpilot's TrustBox (reviewsBusinessUnitId and reviewsTemplateId). */
 const REVIEWS = {
   script: ['https://widget.trustpilot.com'],
   frame: ['https://widget.trustpilot.com'],
@@ -55,7 +55,7 @@ function widgetsFor(env) {
   return [
     SUPPORT_CHAT,
     ANALYTICS,
-    nonEmpty(env.reviewsBusinessUnitId) && REVIEWS,
+    nonEmpty(env.reviewsBusinessUnitId) && nonEmpty(env.reviewsTemplateId) && REVIEWS,
     nonEmpty(env.stripePublishableKey) && IDENTITY,
   ].filter(Boolean);
 }

@@ -68,6 +68,9 @@ const ENV_KEYS = {
   UPLIFT_REMOTE_ACCOUNT_URL: 'remoteAccountUrl',
   UPLIFT_MARKETING_URL: 'marketingUrl',
   UPLIFT_SUPPORT_URL: 'supportUrl',
+  UPLIFT_REVIEWS_BUSINESS_UNIT_ID: 'reviewsBusinessUnitId',
+  UPLIFT_REVIEWS_TEMPLATE_ID: 'reviewsTemplateId',
+  UPLIFT_STRIPE_PUBLISHABLE_KEY: 'stripePublishableKey',
 };
 
 // Obviously fake values for local runs against the emulator; never real credentials.
@@ -83,6 +86,11 @@ const LOCAL_DEFAULTS = {
   stripeConnectClientId: 'demo-stripe-connect-client-id',
   chatAppId: 'demo-chat-app-id',
   publicCategoryId: 'demo-public-category-id',
+  // The optional widgets are on locally, so a developer sees where they go
+  // (offline, their scripts fail quietly and the reviews box disappears).
+  reviewsBusinessUnitId: 'demo-reviews-business-unit',
+  reviewsTemplateId: 'demo-reviews-template',
+  stripePublishableKey: 'pk_test_demo',
 };
 
 /** window.__UPLIFT_ENV__ for the process environment given. */

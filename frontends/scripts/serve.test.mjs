@@ -84,6 +84,9 @@ describe('contentSecurityPolicy', () => {
       'https://widget.intercom.io',
       'https://js.intercomcdn.com',
       'https://www.googletagmanager.com',
+      // Locally the optional widgets are on, with fake settings.
+      'https://widget.trustpilot.com',
+      'https://js.stripe.com',
     ]);
     expect(policy['connect-src'].slice(0, 5)).toEqual([
       "'self'",
@@ -97,6 +100,9 @@ describe('contentSecurityPolicy', () => {
       'https://accounts.google.com',
       'http://127.0.0.1:9099',
       'https://intercom-sheets.com',
+      'https://widget.trustpilot.com',
+      'https://js.stripe.com',
+      'https://verify.stripe.com',
     ]);
   });
 
@@ -118,7 +124,12 @@ describe('contentSecurityPolicy', () => {
     expect(without['script-src']).not.toContain('https://widget.trustpilot.com');
     expect(without['script-src']).not.toContain('https://js.stripe.com');
     const withWidgets = directives(
-      contentSecurityPolicy({ ...production, reviewsBusinessUnitId: 'demo-unit', stripePublishableKey: 'pk_test_demo' }),
+      contentSecurityPolicy({
+        ...production,
+        reviewsBusinessUnitId: 'demo-unit',
+        reviewsTemplateId: 'demo-template',
+        stripePublishableKey: 'pk_test_demo',
+      }),
     );
     expect(withWidgets['script-src']).toEqual(expect.arrayContaining(['https://widget.trustpilot.com', 'https://js.stripe.com']));
     expect(withWidgets['frame-src']).toEqual(expect.arrayContaining(['https://widget.trustpilot.com', 'https://js.stripe.com']));

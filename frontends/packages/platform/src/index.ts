@@ -19,3 +19,6 @@ export * from './events/category-events';
 export * from './app-events';
 export * from './third-party/load-script';
 export * from './third-party/analytics';
+export * from './third-party/widget-settings';
+export * from './third-party/customer-reviews';
+export * from './third-party/identity-verification';

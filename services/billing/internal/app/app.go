@@ -39,6 +39,9 @@ type Payments interface {
 	CreateCustomer(ctx context.Context, userID, email string) (string, error)
 	CreateCheckout(ctx context.Context, p CheckoutParams) (string, error)
 	CreatePortal(ctx context.Context, customerID, returnURL string) (string, error)
+	// CreateIdentityVerification starts a document-and-selfie verification
+	// of the user (email prefilled when known).
+	CreateIdentityVerification(ctx context.Context, userID, email string) (domain.IdentityVerification, error)
 	// ParseEvent verifies the signature and extracts what billing needs;
 	// domain.ErrBadSignature when verification fails.
 	ParseEvent(payload []byte, signature string) (domain.PaymentEvent, error)
@@ -184,6 +187,23 @@ func (a *App) CreatePortal(ctx context.Context, c Caller, categoryID, redirectUR
 		return "", domain.ErrNotPaid
 	}
 	return a.Payments.CreatePortal(ctx, customer, redirectURL)
+}
+
+// StartIdentityVerification starts a Stripe Identity verification of the
+// caller themself: an uplifter acting on behalf of an owner still verifies
+// only their own identity.
+func (a *App) StartIdentityVerification(ctx context.Context, c Caller) (domain.IdentityVerification, error) {
+	if c.UID == "" {
+		return domain.IdentityVerification{}, domain.ErrNotSignedIn
+	}
+	v, err := a.Payments.CreateIdentityVerification(ctx, c.UID, c.Email)
+	if err != nil {
+		return domain.IdentityVerification{}, err
+	}
+	if v.ClientSecret == "" && v.URL == "" {
+		return domain.IdentityVerification{}, domain.ErrIdentityUnavailable
+	}
+	return v, nil
 }
 
 // SetBilling sets a user's tier by hand; admins only. Each call is written

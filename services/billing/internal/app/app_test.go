@@ -21,6 +21,9 @@ type fakePayments struct {
 	subs    map[string]domain.Subscription
 	subErr  error
 	fetches int
+	// verified lists "userID email" per identity verification started.
+	verified []string
+	noSecret bool
 }
 
 func (f *fakePayments) CreateCustomer(context.Context, string, string) (string, error) {
@@ -33,6 +36,13 @@ func (f *fakePayments) CreateCheckout(_ context.Context, p CheckoutParams) (stri
 }
 func (f *fakePayments) CreatePortal(context.Context, string, string) (string, error) {
 	return "https://portal.example/session", nil
+}
+func (f *fakePayments) CreateIdentityVerification(_ context.Context, userID, email string) (domain.IdentityVerification, error) {
+	f.verified = append(f.verified, userID+" "+email)
+	if f.noSecret {
+		return domain.IdentityVerification{ID: "vs_fake"}, nil
+	}
+	return domain.IdentityVerification{ID: "vs_fake", ClientSecret: "vs_fake_secret", URL: "https://verify.example/vs_fake"}, nil
 }
 func (f *fakePayments) ParseEvent(payload []byte, _ string) (domain.PaymentEvent, error) {
 	if ev, ok := f.events[string(payload)]; ok {
@@ -254,6 +264,28 @@ func TestPortalOnlyForPaid(t *testing.T) {
 	}
 	if _, err := a.CreatePortal(ctx, c, "cat-other", "http://localhost:3000/"); !errors.Is(err, domain.ErrPermissionDenied) {
 		t.Fatalf("other category: %v", err)
+	}
+}
+
+func TestIdentityVerificationIsTheCallersOwn(t *testing.T) {
+	t.Parallel()
+	a, _, pay := newApp()
+	ctx := context.Background()
+	if _, err := a.StartIdentityVerification(ctx, Caller{}); !errors.Is(err, domain.ErrNotSignedIn) {
+		t.Fatalf("signed out: %v", err)
+	}
+	// An uplifter viewing as an owner still verifies themself.
+	v, err := a.StartIdentityVerification(ctx, Caller{UID: "uplifter-1", Email: "up@example.com", Uplifter: true})
+	if err != nil || v.ClientSecret == "" {
+		t.Fatalf("verification: %+v %v", v, err)
+	}
+	if want := []string{"uplifter-1 up@example.com"}; len(pay.verified) != 1 || pay.verified[0] != want[0] {
+		t.Fatalf("started for %v, want %v", pay.verified, want)
+	}
+	// A session the browser cannot open (stripe-mock's) is refused, not handed on.
+	pay.noSecret = true
+	if _, err := a.StartIdentityVerification(ctx, Caller{UID: "u1"}); !errors.Is(err, domain.ErrIdentityUnavailable) {
+		t.Fatalf("no client secret: %v", err)
 	}
 }
 

@@ -564,3 +564,20 @@ func TestSetBillingIsAudited(t *testing.T) {
 		t.Fatalf("audit %q, want %q", got, want)
 	}
 }
+
+// TestIdentityVerificationThroughStripeMock: the call reaches Stripe
+// (stripe-mock validates the request) for a signed-in caller only; the
+// mock's fixture session has no client secret, so the browser is told the
+// verification is unavailable rather than handed a session it cannot open.
+func TestIdentityVerificationThroughStripeMock(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	if _, err := h.client.CreateIdentityVerification(context.Background(), &billingv1.CreateIdentityVerificationRequest{}); status.Code(err) != codes.Unauthenticated {
+		t.Fatalf("signed out: %v", err)
+	}
+	_, ctx := signIn(t, nil)
+	_, err := h.client.CreateIdentityVerification(ctx, &billingv1.CreateIdentityVerificationRequest{})
+	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(status.Convert(err).Message(), "Identity verification is not available") {
+		t.Fatalf("against stripe-mock: %v", err)
+	}
+}

@@ -27,6 +27,7 @@ export type {
   UserJson,
 } from '../gen/uplift/users/v1/users_service_pb';
 export type {
+  CreateIdentityVerificationResponseJson,
   CreateStripeCheckoutRequestJson,
   CreateStripeCheckoutResponseJson,
   CreateStripeCustomerPortalRequestJson,

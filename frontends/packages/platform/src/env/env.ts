@@ -38,6 +38,11 @@ export interface Env extends RequiredEnv {
   marketingUrl: string;
   /** Where 'Contact us' points (a mailto: or a help page). */
   supportUrl: string;
+  /** Optional: the customer reviews widget (Trustpilot TrustBox); shown only with both. */
+  reviewsBusinessUnitId?: string;
+  reviewsTemplateId?: string;
+  /** Optional: Stripe's publishable key, for the identity verification widget. */
+  stripePublishableKey?: string;
   remotes: Record<RemoteName, string>;
 }
 
@@ -129,6 +134,9 @@ export function parseEnv(raw: RawEnv): Env {
     tokenSyncUrl: nonEmpty(raw.tokenSyncUrl),
     marketingUrl: nonEmpty(raw.marketingUrl) ?? '/',
     supportUrl: nonEmpty(raw.supportUrl) ?? DEFAULT_SUPPORT_URL,
+    reviewsBusinessUnitId: nonEmpty(raw.reviewsBusinessUnitId),
+    reviewsTemplateId: nonEmpty(raw.reviewsTemplateId),
+    stripePublishableKey: nonEmpty(raw.stripePublishableKey),
     remotes: {
       home: remote('home', raw.remoteHomeUrl),
       analytics: remote('analytics', raw.remoteAnalyticsUrl),

@@ -30,6 +30,11 @@ export function loadScript(src: string): Promise<void> {
   return promise;
 }
 
+/** Forgets every load (tests start from a page that has loaded nothing). */
+export function forgetLoadedScripts(): void {
+  loading.clear();
+}
+
 /** Resolves once the page has loaded and the browser has a moment to spare. */
 export function whenIdle(): Promise<void> {
   return new Promise((resolve) => {

@@ -729,6 +729,107 @@ func (*HandleStripeWebhookResponse) Descriptor() ([]byte, []int) {
 	return file_uplift_billing_v1_billing_service_proto_rawDescGZIP(), []int{12}
 }
 
+// CreateIdentityVerificationRequest has no fields: the caller is verified.
+type CreateIdentityVerificationRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateIdentityVerificationRequest) Reset() {
+	*x = CreateIdentityVerificationRequest{}
+	mi := &file_uplift_billing_v1_billing_service_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateIdentityVerificationRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateIdentityVerificationRequest) ProtoMessage() {}
+
+func (x *CreateIdentityVerificationRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_billing_v1_billing_service_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateIdentityVerificationRequest.ProtoReflect.Descriptor instead.
+func (*CreateIdentityVerificationRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_billing_v1_billing_service_proto_rawDescGZIP(), []int{13}
+}
+
+// CreateIdentityVerificationResponse is a Stripe Identity verification session.
+type CreateIdentityVerificationResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the verification session's id (vs_…).
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// client_secret opens the session in Stripe.js (stripe.verifyIdentity).
+	ClientSecret string `protobuf:"bytes,2,opt,name=client_secret,json=clientSecret,proto3" json:"client_secret,omitempty"`
+	// url is Stripe's hosted verification page, for browsers without Stripe.js.
+	Url           string `protobuf:"bytes,3,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateIdentityVerificationResponse) Reset() {
+	*x = CreateIdentityVerificationResponse{}
+	mi := &file_uplift_billing_v1_billing_service_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateIdentityVerificationResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateIdentityVerificationResponse) ProtoMessage() {}
+
+func (x *CreateIdentityVerificationResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_billing_v1_billing_service_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateIdentityVerificationResponse.ProtoReflect.Descriptor instead.
+func (*CreateIdentityVerificationResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_billing_v1_billing_service_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *CreateIdentityVerificationResponse) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *CreateIdentityVerificationResponse) GetClientSecret() string {
+	if x != nil {
+		return x.ClientSecret
+	}
+	return ""
+}
+
+func (x *CreateIdentityVerificationResponse) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
 var File_uplift_billing_v1_billing_service_proto protoreflect.FileDescriptor
 
 const file_uplift_billing_v1_billing_service_proto_rawDesc = "" +
@@ -786,13 +887,19 @@ const file_uplift_billing_v1_billing_service_proto_rawDesc = "" +
 	"\x1aHandleStripeWebhookRequest\x12\x18\n" +
 	"\apayload\x18\x01 \x01(\fR\apayload\x12\x1c\n" +
 	"\tsignature\x18\x02 \x01(\tR\tsignature\"\x1d\n" +
-	"\x1bHandleStripeWebhookResponse2\xdc\x06\n" +
+	"\x1bHandleStripeWebhookResponse\"#\n" +
+	"!CreateIdentityVerificationRequest\"k\n" +
+	"\"CreateIdentityVerificationResponse\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12#\n" +
+	"\rclient_secret\x18\x02 \x01(\tR\fclientSecret\x12\x10\n" +
+	"\x03url\x18\x03 \x01(\tR\x03url2\xa1\b\n" +
 	"\x0eBillingService\x12\xb5\x01\n" +
 	"\x15ListSubscriptionTiers\x12/.uplift.billing.v1.ListSubscriptionTiersRequest\x1a0.uplift.billing.v1.ListSubscriptionTiersResponse\"9\x82\xd3\xe4\x93\x023b\x05tiers\x12*/internal/billing/metricsSubscriptionTiers\x12\xbb\x01\n" +
 	"\x14CreateStripeCheckout\x12..uplift.billing.v1.CreateStripeCheckoutRequest\x1a/.uplift.billing.v1.CreateStripeCheckoutResponse\"B\x82\xd3\xe4\x93\x02<:\x01*\"7/internal/categories/{category_id}/createStripeCheckout\x12\xd3\x01\n" +
 	"\x1aCreateStripeCustomerPortal\x124.uplift.billing.v1.CreateStripeCustomerPortalRequest\x1a5.uplift.billing.v1.CreateStripeCustomerPortalResponse\"H\x82\xd3\xe4\x93\x02B:\x01*\"=/internal/categories/{category_id}/createStripeCustomerPortal\x12\x87\x01\n" +
 	"\n" +
-	"SetBilling\x12$.uplift.billing.v1.SetBillingRequest\x1a%.uplift.billing.v1.SetBillingResponse\",\x82\xd3\xe4\x93\x02&:\x01*\"!/internal/metricsUsers/setBilling\x12t\n" +
+	"SetBilling\x12$.uplift.billing.v1.SetBillingRequest\x1a%.uplift.billing.v1.SetBillingResponse\",\x82\xd3\xe4\x93\x02&:\x01*\"!/internal/metricsUsers/setBilling\x12\xc2\x01\n" +
+	"\x1aCreateIdentityVerification\x124.uplift.billing.v1.CreateIdentityVerificationRequest\x1a5.uplift.billing.v1.CreateIdentityVerificationResponse\"7\x82\xd3\xe4\x93\x021:\x01*\",/internal/billing/createIdentityVerification\x12t\n" +
 	"\x13HandleStripeWebhook\x12-.uplift.billing.v1.HandleStripeWebhookRequest\x1a..uplift.billing.v1.HandleStripeWebhookResponseB\xc4\x01\n" +
 	"\x15com.uplift.billing.v1B\x13BillingServiceProtoP\x01Z0uplift.dev/proto/gen/uplift/billing/v1;billingv1\xa2\x02\x03UBX\xaa\x02\x11Uplift.Billing.V1\xca\x02\x11Uplift\\Billing\\V1\xe2\x02\x1dUplift\\Billing\\V1\\GPBMetadata\xea\x02\x13Uplift::Billing::V1b\x06proto3"
 
@@ -808,7 +915,7 @@ func file_uplift_billing_v1_billing_service_proto_rawDescGZIP() []byte {
 	return file_uplift_billing_v1_billing_service_proto_rawDescData
 }
 
-var file_uplift_billing_v1_billing_service_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
+var file_uplift_billing_v1_billing_service_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_uplift_billing_v1_billing_service_proto_goTypes = []any{
 	(*SubscriptionTier)(nil),                   // 0: uplift.billing.v1.SubscriptionTier
 	(*Prices)(nil),                             // 1: uplift.billing.v1.Prices
@@ -823,25 +930,29 @@ var file_uplift_billing_v1_billing_service_proto_goTypes = []any{
 	(*SetBillingResponse)(nil),                 // 10: uplift.billing.v1.SetBillingResponse
 	(*HandleStripeWebhookRequest)(nil),         // 11: uplift.billing.v1.HandleStripeWebhookRequest
 	(*HandleStripeWebhookResponse)(nil),        // 12: uplift.billing.v1.HandleStripeWebhookResponse
-	nil,                                        // 13: uplift.billing.v1.ListSubscriptionTiersResponse.TiersEntry
+	(*CreateIdentityVerificationRequest)(nil),  // 13: uplift.billing.v1.CreateIdentityVerificationRequest
+	(*CreateIdentityVerificationResponse)(nil), // 14: uplift.billing.v1.CreateIdentityVerificationResponse
+	nil, // 15: uplift.billing.v1.ListSubscriptionTiersResponse.TiersEntry
 }
 var file_uplift_billing_v1_billing_service_proto_depIdxs = []int32{
 	1,  // 0: uplift.billing.v1.SubscriptionTier.prices:type_name -> uplift.billing.v1.Prices
 	2,  // 1: uplift.billing.v1.Prices.monthly:type_name -> uplift.billing.v1.Price
-	13, // 2: uplift.billing.v1.ListSubscriptionTiersResponse.tiers:type_name -> uplift.billing.v1.ListSubscriptionTiersResponse.TiersEntry
+	15, // 2: uplift.billing.v1.ListSubscriptionTiersResponse.tiers:type_name -> uplift.billing.v1.ListSubscriptionTiersResponse.TiersEntry
 	0,  // 3: uplift.billing.v1.ListSubscriptionTiersResponse.TiersEntry.value:type_name -> uplift.billing.v1.SubscriptionTier
 	3,  // 4: uplift.billing.v1.BillingService.ListSubscriptionTiers:input_type -> uplift.billing.v1.ListSubscriptionTiersRequest
 	5,  // 5: uplift.billing.v1.BillingService.CreateStripeCheckout:input_type -> uplift.billing.v1.CreateStripeCheckoutRequest
 	7,  // 6: uplift.billing.v1.BillingService.CreateStripeCustomerPortal:input_type -> uplift.billing.v1.CreateStripeCustomerPortalRequest
 	9,  // 7: uplift.billing.v1.BillingService.SetBilling:input_type -> uplift.billing.v1.SetBillingRequest
-	11, // 8: uplift.billing.v1.BillingService.HandleStripeWebhook:input_type -> uplift.billing.v1.HandleStripeWebhookRequest
-	4,  // 9: uplift.billing.v1.BillingService.ListSubscriptionTiers:output_type -> uplift.billing.v1.ListSubscriptionTiersResponse
-	6,  // 10: uplift.billing.v1.BillingService.CreateStripeCheckout:output_type -> uplift.billing.v1.CreateStripeCheckoutResponse
-	8,  // 11: uplift.billing.v1.BillingService.CreateStripeCustomerPortal:output_type -> uplift.billing.v1.CreateStripeCustomerPortalResponse
-	10, // 12: uplift.billing.v1.BillingService.SetBilling:output_type -> uplift.billing.v1.SetBillingResponse
-	12, // 13: uplift.billing.v1.BillingService.HandleStripeWebhook:output_type -> uplift.billing.v1.HandleStripeWebhookResponse
-	9,  // [9:14] is the sub-list for method output_type
-	4,  // [4:9] is the sub-list for method input_type
+	13, // 8: uplift.billing.v1.BillingService.CreateIdentityVerification:input_type -> uplift.billing.v1.CreateIdentityVerificationRequest
+	11, // 9: uplift.billing.v1.BillingService.HandleStripeWebhook:input_type -> uplift.billing.v1.HandleStripeWebhookRequest
+	4,  // 10: uplift.billing.v1.BillingService.ListSubscriptionTiers:output_type -> uplift.billing.v1.ListSubscriptionTiersResponse
+	6,  // 11: uplift.billing.v1.BillingService.CreateStripeCheckout:output_type -> uplift.billing.v1.CreateStripeCheckoutResponse
+	8,  // 12: uplift.billing.v1.BillingService.CreateStripeCustomerPortal:output_type -> uplift.billing.v1.CreateStripeCustomerPortalResponse
+	10, // 13: uplift.billing.v1.BillingService.SetBilling:output_type -> uplift.billing.v1.SetBillingResponse
+	14, // 14: uplift.billing.v1.BillingService.CreateIdentityVerification:output_type -> uplift.billing.v1.CreateIdentityVerificationResponse
+	12, // 15: uplift.billing.v1.BillingService.HandleStripeWebhook:output_type -> uplift.billing.v1.HandleStripeWebhookResponse
+	10, // [10:16] is the sub-list for method output_type
+	4,  // [4:10] is the sub-list for method input_type
 	4,  // [4:4] is the sub-list for extension type_name
 	4,  // [4:4] is the sub-list for extension extendee
 	0,  // [0:4] is the sub-list for field type_name
@@ -858,7 +969,7 @@ func file_uplift_billing_v1_billing_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_billing_v1_billing_service_proto_rawDesc), len(file_uplift_billing_v1_billing_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   14,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -23,6 +23,7 @@ const (
 	BillingService_CreateStripeCheckout_FullMethodName       = "/uplift.billing.v1.BillingService/CreateStripeCheckout"
 	BillingService_CreateStripeCustomerPortal_FullMethodName = "/uplift.billing.v1.BillingService/CreateStripeCustomerPortal"
 	BillingService_SetBilling_FullMethodName                 = "/uplift.billing.v1.BillingService/SetBilling"
+	BillingService_CreateIdentityVerification_FullMethodName = "/uplift.billing.v1.BillingService/CreateIdentityVerification"
 	BillingService_HandleStripeWebhook_FullMethodName        = "/uplift.billing.v1.BillingService/HandleStripeWebhook"
 )
 
@@ -42,6 +43,11 @@ type BillingServiceClient interface {
 	CreateStripeCustomerPortal(ctx context.Context, in *CreateStripeCustomerPortalRequest, opts ...grpc.CallOption) (*CreateStripeCustomerPortalResponse, error)
 	// SetBilling sets a user's tier by hand (admin).
 	SetBilling(ctx context.Context, in *SetBillingRequest, opts ...grpc.CallOption) (*SetBillingResponse, error)
+	// CreateIdentityVerification starts a Stripe Identity verification of the
+	// signed-in caller (an identity document and a matching selfie) and returns
+	// the session for Stripe.js's verification modal. The caller's own identity
+	// only: nobody is verified on someone else's behalf.
+	CreateIdentityVerification(ctx context.Context, in *CreateIdentityVerificationRequest, opts ...grpc.CallOption) (*CreateIdentityVerificationResponse, error)
 	// HandleStripeWebhook applies a Stripe event. The gateway passes the raw
 	// body and signature through; there is no REST mapping of its own.
 	HandleStripeWebhook(ctx context.Context, in *HandleStripeWebhookRequest, opts ...grpc.CallOption) (*HandleStripeWebhookResponse, error)
@@ -95,6 +101,16 @@ func (c *billingServiceClient) SetBilling(ctx context.Context, in *SetBillingReq
 	return out, nil
 }
 
+func (c *billingServiceClient) CreateIdentityVerification(ctx context.Context, in *CreateIdentityVerificationRequest, opts ...grpc.CallOption) (*CreateIdentityVerificationResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateIdentityVerificationResponse)
+	err := c.cc.Invoke(ctx, BillingService_CreateIdentityVerification_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *billingServiceClient) HandleStripeWebhook(ctx context.Context, in *HandleStripeWebhookRequest, opts ...grpc.CallOption) (*HandleStripeWebhookResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(HandleStripeWebhookResponse)
@@ -121,6 +137,11 @@ type BillingServiceServer interface {
 	CreateStripeCustomerPortal(context.Context, *CreateStripeCustomerPortalRequest) (*CreateStripeCustomerPortalResponse, error)
 	// SetBilling sets a user's tier by hand (admin).
 	SetBilling(context.Context, *SetBillingRequest) (*SetBillingResponse, error)
+	// CreateIdentityVerification starts a Stripe Identity verification of the
+	// signed-in caller (an identity document and a matching selfie) and returns
+	// the session for Stripe.js's verification modal. The caller's own identity
+	// only: nobody is verified on someone else's behalf.
+	CreateIdentityVerification(context.Context, *CreateIdentityVerificationRequest) (*CreateIdentityVerificationResponse, error)
 	// HandleStripeWebhook applies a Stripe event. The gateway passes the raw
 	// body and signature through; there is no REST mapping of its own.
 	HandleStripeWebhook(context.Context, *HandleStripeWebhookRequest) (*HandleStripeWebhookResponse, error)
@@ -145,6 +166,9 @@ func (UnimplementedBillingServiceServer) CreateStripeCustomerPortal(context.Cont
 }
 func (UnimplementedBillingServiceServer) SetBilling(context.Context, *SetBillingRequest) (*SetBillingResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method SetBilling not implemented")
+}
+func (UnimplementedBillingServiceServer) CreateIdentityVerification(context.Context, *CreateIdentityVerificationRequest) (*CreateIdentityVerificationResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateIdentityVerification not implemented")
 }
 func (UnimplementedBillingServiceServer) HandleStripeWebhook(context.Context, *HandleStripeWebhookRequest) (*HandleStripeWebhookResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method HandleStripeWebhook not implemented")
@@ -242,6 +266,24 @@ func _BillingService_SetBilling_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _BillingService_CreateIdentityVerification_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateIdentityVerificationRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(BillingServiceServer).CreateIdentityVerification(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: BillingService_CreateIdentityVerification_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(BillingServiceServer).CreateIdentityVerification(ctx, req.(*CreateIdentityVerificationRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _BillingService_HandleStripeWebhook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(HandleStripeWebhookRequest)
 	if err := dec(in); err != nil {
@@ -282,6 +324,10 @@ var BillingService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "SetBilling",
 			Handler:    _BillingService_SetBilling_Handler,
+		},
+		{
+			MethodName: "CreateIdentityVerification",
+			Handler:    _BillingService_CreateIdentityVerification_Handler,
 		},
 		{
 			MethodName: "HandleStripeWebhook",

@@ -55,6 +55,15 @@ func TestRequestsAgainstStripeMock(t *testing.T) {
 	if err != nil || !strings.HasPrefix(p, "https://") {
 		t.Fatalf("portal %q %v", p, err)
 	}
+	// stripe-mock checks the request against Stripe's API description (type,
+	// options, provided details) and answers with its fixture session, whose
+	// client secret and URL are null (a real session has them).
+	for _, email := range []string{"owner@example.com", ""} {
+		v, err := c.CreateIdentityVerification(ctx, "u1", email)
+		if err != nil || !strings.HasPrefix(v.ID, "vs_") {
+			t.Fatalf("identity verification (email %q): %+v %v", email, v, err)
+		}
+	}
 }
 
 func TestNewRefusesNonSecretKey(t *testing.T) {

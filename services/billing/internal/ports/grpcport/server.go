@@ -76,6 +76,15 @@ func (s *Server) SetBilling(ctx context.Context, r *billingv1.SetBillingRequest)
 	return &billingv1.SetBillingResponse{Tier: b.Tier, IsManuallySet: b.IsManuallySet}, nil
 }
 
+// CreateIdentityVerification starts a Stripe Identity verification of the caller.
+func (s *Server) CreateIdentityVerification(ctx context.Context, _ *billingv1.CreateIdentityVerificationRequest) (*billingv1.CreateIdentityVerificationResponse, error) {
+	v, err := s.App.StartIdentityVerification(ctx, caller(ctx))
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &billingv1.CreateIdentityVerificationResponse{Id: v.ID, ClientSecret: v.ClientSecret, Url: v.URL}, nil
+}
+
 // HandleStripeWebhook applies a signed Stripe event.
 func (s *Server) HandleStripeWebhook(ctx context.Context, r *billingv1.HandleStripeWebhookRequest) (*billingv1.HandleStripeWebhookResponse, error) {
 	if err := s.App.HandleWebhook(ctx, r.GetPayload(), r.GetSignature()); err != nil {
@@ -103,6 +112,9 @@ func (s *Server) toStatus(ctx context.Context, err error) error {
 		return status.Error(codes.PermissionDenied, "You do not have access to this account's billing.")
 	case errors.Is(err, domain.ErrOnBehalf):
 		return status.Error(codes.FailedPrecondition, "Only the store's owner can buy or change its plan. Exit on-behalf mode to manage your own.")
+	case errors.Is(err, domain.ErrIdentityUnavailable):
+		// Not a 5xx: retrying will not help while Stripe (stripe-mock) makes such sessions.
+		return status.Error(codes.FailedPrecondition, "Identity verification is not available right now. Please try again later.")
 	case errors.Is(err, domain.ErrNotPaid):
 		return status.Error(codes.FailedPrecondition, "There is no paid subscription to manage. Upgrade first.")
 	case errors.Is(err, domain.ErrCheckoutNotFound):

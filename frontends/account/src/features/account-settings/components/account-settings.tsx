@@ -2,6 +2,7 @@ import { useSession, useUser } from '@uplift/platform';
 import { EmailRow } from './email-row';
 import { PasswordRow } from './password-row';
 import { TwoStepRow } from './two-step-row';
+import { IdentityRow } from './identity-row';
 import { AuditLogSection } from './audit-log-section';
 
 /** Account Settings content (spec section 2, dialog 3): email, password, two-step sign-in, and who acted for you. */
@@ -18,6 +19,7 @@ export function AccountSettings() {
         <EmailRow userId={uid} email={email} />
         <PasswordRow email={email} />
         <TwoStepRow />
+        <IdentityRow />
       </dl>
       <AuditLogSection userId={uid} />
     </>

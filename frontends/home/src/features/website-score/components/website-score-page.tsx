@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Button, ErrorBanner, openBusinessProfile, Spinner, usePageTitle, useSession, useWebsiteScore } from '@uplift/platform';
+import { Button, CustomerReviews, ErrorBanner, openBusinessProfile, Spinner, usePageTitle, useSession, useWebsiteScore } from '@uplift/platform';
 import { FindingsList } from '../../../lib/review/findings-list';
 import { PointsBreakdown } from '../../../lib/review/points-breakdown';
 import { ScoreBadge } from '../../../lib/review/score-badge';
@@ -69,6 +69,7 @@ export function WebsiteScorePage() {
         </>
       )}
       <SignUpInvite siteUrl={url} />
+      <CustomerReviews />
     </main>
   );
 }

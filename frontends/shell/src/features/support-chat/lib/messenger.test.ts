@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { forgetLoadedScripts } from '@uplift/platform';
 import { createIntercomMessenger, messengerScriptUrl } from './messenger';
 
 afterEach(() => {
   delete window.Intercom;
+  forgetLoadedScripts();
   document.head.querySelectorAll('script').forEach((script) => script.remove());
 });
 

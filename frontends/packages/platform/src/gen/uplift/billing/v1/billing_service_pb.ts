@@ -11,7 +11,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/billing/v1/billing_service.proto.
  */
 export const file_uplift_billing_v1_billing_service: GenFile = /*@__PURE__*/
-  fileDesc("Cid1cGxpZnQvYmlsbGluZy92MS9iaWxsaW5nX3NlcnZpY2UucHJvdG8SEXVwbGlmdC5iaWxsaW5nLnYxIpYBChBTdWJzY3JpcHRpb25UaWVyEgwKBG5hbWUYASABKAkSEgoKc29ydF9vcmRlchgCIAEoBRIOCgZoaWRkZW4YAyABKAgSKQoGcHJpY2VzGAQgASgLMhkudXBsaWZ0LmJpbGxpbmcudjEuUHJpY2VzEhAKCGluY2x1ZGVkGAUgAygJEhMKC2NvbWluZ19zb29uGAYgAygJIjMKBlByaWNlcxIpCgdtb250aGx5GAEgASgLMhgudXBsaWZ0LmJpbGxpbmcudjEuUHJpY2UiKgoFUHJpY2USDgoGYW1vdW50GAEgASgFEhEKCXN0cmlwZV9pZBgCIAEoCSIeChxMaXN0U3Vic2NyaXB0aW9uVGllcnNSZXF1ZXN0Ir4BCh1MaXN0U3Vic2NyaXB0aW9uVGllcnNSZXNwb25zZRJKCgV0aWVycxgBIAMoCzI7LnVwbGlmdC5iaWxsaW5nLnYxLkxpc3RTdWJzY3JpcHRpb25UaWVyc1Jlc3BvbnNlLlRpZXJzRW50cnkaUQoKVGllcnNFbnRyeRILCgNrZXkYASABKAkSMgoFdmFsdWUYAiABKAsyIy51cGxpZnQuYmlsbGluZy52MS5TdWJzY3JpcHRpb25UaWVyOgI4ASLLAQobQ3JlYXRlU3RyaXBlQ2hlY2tvdXRSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCHByaWNlX2lkGAIgASgJEhYKDmN1c3RvbWVyX2VtYWlsGAMgASgJEhIKCmZyZWVfdHJpYWwYBCABKAgSEwoLc3VjY2Vzc191cmwYBSABKAkSEgoKY2FuY2VsX3VybBgGIAEoCRIbChNmb3JfbWV0cmljc19wcm9kdWN0GAcgASgIEhMKC3JlZmVycmFsX2lkGAggASgJIisKHENyZWF0ZVN0cmlwZUNoZWNrb3V0UmVzcG9uc2USCwoDdXJsGAEgASgJIk4KIUNyZWF0ZVN0cmlwZUN1c3RvbWVyUG9ydGFsUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIUCgxyZWRpcmVjdF91cmwYAiABKAkiMQoiQ3JlYXRlU3RyaXBlQ3VzdG9tZXJQb3J0YWxSZXNwb25zZRILCgN1cmwYASABKAkiMgoRU2V0QmlsbGluZ1JlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgR0aWVyGAIgASgJIjsKElNldEJpbGxpbmdSZXNwb25zZRIMCgR0aWVyGAEgASgJEhcKD2lzX21hbnVhbGx5X3NldBgCIAEoCCJAChpIYW5kbGVTdHJpcGVXZWJob29rUmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEhEKCXNpZ25hdHVyZRgCIAEoCSIdChtIYW5kbGVTdHJpcGVXZWJob29rUmVzcG9uc2Uy3AYKDkJpbGxpbmdTZXJ2aWNlErUBChVMaXN0U3Vic2NyaXB0aW9uVGllcnMSLy51cGxpZnQuYmlsbGluZy52MS5MaXN0U3Vic2NyaXB0aW9uVGllcnNSZXF1ZXN0GjAudXBsaWZ0LmJpbGxpbmcudjEuTGlzdFN1YnNjcmlwdGlvblRpZXJzUmVzcG9uc2UiOYLT5JMCM2IFdGllcnMSKi9pbnRlcm5hbC9iaWxsaW5nL21ldHJpY3NTdWJzY3JpcHRpb25UaWVycxK7AQoUQ3JlYXRlU3RyaXBlQ2hlY2tvdXQSLi51cGxpZnQuYmlsbGluZy52MS5DcmVhdGVTdHJpcGVDaGVja291dFJlcXVlc3QaLy51cGxpZnQuYmlsbGluZy52MS5DcmVhdGVTdHJpcGVDaGVja291dFJlc3BvbnNlIkKC0+STAjw6ASoiNy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY3JlYXRlU3RyaXBlQ2hlY2tvdXQS0wEKGkNyZWF0ZVN0cmlwZUN1c3RvbWVyUG9ydGFsEjQudXBsaWZ0LmJpbGxpbmcudjEuQ3JlYXRlU3RyaXBlQ3VzdG9tZXJQb3J0YWxSZXF1ZXN0GjUudXBsaWZ0LmJpbGxpbmcudjEuQ3JlYXRlU3RyaXBlQ3VzdG9tZXJQb3J0YWxSZXNwb25zZSJIgtPkkwJCOgEqIj0vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2NyZWF0ZVN0cmlwZUN1c3RvbWVyUG9ydGFsEocBCgpTZXRCaWxsaW5nEiQudXBsaWZ0LmJpbGxpbmcudjEuU2V0QmlsbGluZ1JlcXVlc3QaJS51cGxpZnQuYmlsbGluZy52MS5TZXRCaWxsaW5nUmVzcG9uc2UiLILT5JMCJjoBKiIhL2ludGVybmFsL21ldHJpY3NVc2Vycy9zZXRCaWxsaW5nEnQKE0hhbmRsZVN0cmlwZVdlYmhvb2sSLS51cGxpZnQuYmlsbGluZy52MS5IYW5kbGVTdHJpcGVXZWJob29rUmVxdWVzdBouLnVwbGlmdC5iaWxsaW5nLnYxLkhhbmRsZVN0cmlwZVdlYmhvb2tSZXNwb25zZULEAQoVY29tLnVwbGlmdC5iaWxsaW5nLnYxQhNCaWxsaW5nU2VydmljZVByb3RvUAFaMHVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9iaWxsaW5nL3YxO2JpbGxpbmd2MaICA1VCWKoCEVVwbGlmdC5CaWxsaW5nLlYxygIRVXBsaWZ0XEJpbGxpbmdcVjHiAh1VcGxpZnRcQmlsbGluZ1xWMVxHUEJNZXRhZGF0YeoCE1VwbGlmdDo6QmlsbGluZzo6VjFiBnByb3RvMw", [file_google_api_annotations]);
+  fileDesc("Cid1cGxpZnQvYmlsbGluZy92MS9iaWxsaW5nX3NlcnZpY2UucHJvdG8SEXVwbGlmdC5iaWxsaW5nLnYxIpYBChBTdWJzY3JpcHRpb25UaWVyEgwKBG5hbWUYASABKAkSEgoKc29ydF9vcmRlchgCIAEoBRIOCgZoaWRkZW4YAyABKAgSKQoGcHJpY2VzGAQgASgLMhkudXBsaWZ0LmJpbGxpbmcudjEuUHJpY2VzEhAKCGluY2x1ZGVkGAUgAygJEhMKC2NvbWluZ19zb29uGAYgAygJIjMKBlByaWNlcxIpCgdtb250aGx5GAEgASgLMhgudXBsaWZ0LmJpbGxpbmcudjEuUHJpY2UiKgoFUHJpY2USDgoGYW1vdW50GAEgASgFEhEKCXN0cmlwZV9pZBgCIAEoCSIeChxMaXN0U3Vic2NyaXB0aW9uVGllcnNSZXF1ZXN0Ir4BCh1MaXN0U3Vic2NyaXB0aW9uVGllcnNSZXNwb25zZRJKCgV0aWVycxgBIAMoCzI7LnVwbGlmdC5iaWxsaW5nLnYxLkxpc3RTdWJzY3JpcHRpb25UaWVyc1Jlc3BvbnNlLlRpZXJzRW50cnkaUQoKVGllcnNFbnRyeRILCgNrZXkYASABKAkSMgoFdmFsdWUYAiABKAsyIy51cGxpZnQuYmlsbGluZy52MS5TdWJzY3JpcHRpb25UaWVyOgI4ASLLAQobQ3JlYXRlU3RyaXBlQ2hlY2tvdXRSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCHByaWNlX2lkGAIgASgJEhYKDmN1c3RvbWVyX2VtYWlsGAMgASgJEhIKCmZyZWVfdHJpYWwYBCABKAgSEwoLc3VjY2Vzc191cmwYBSABKAkSEgoKY2FuY2VsX3VybBgGIAEoCRIbChNmb3JfbWV0cmljc19wcm9kdWN0GAcgASgIEhMKC3JlZmVycmFsX2lkGAggASgJIisKHENyZWF0ZVN0cmlwZUNoZWNrb3V0UmVzcG9uc2USCwoDdXJsGAEgASgJIk4KIUNyZWF0ZVN0cmlwZUN1c3RvbWVyUG9ydGFsUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIUCgxyZWRpcmVjdF91cmwYAiABKAkiMQoiQ3JlYXRlU3RyaXBlQ3VzdG9tZXJQb3J0YWxSZXNwb25zZRILCgN1cmwYASABKAkiMgoRU2V0QmlsbGluZ1JlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgR0aWVyGAIgASgJIjsKElNldEJpbGxpbmdSZXNwb25zZRIMCgR0aWVyGAEgASgJEhcKD2lzX21hbnVhbGx5X3NldBgCIAEoCCJAChpIYW5kbGVTdHJpcGVXZWJob29rUmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEhEKCXNpZ25hdHVyZRgCIAEoCSIdChtIYW5kbGVTdHJpcGVXZWJob29rUmVzcG9uc2UiIwohQ3JlYXRlSWRlbnRpdHlWZXJpZmljYXRpb25SZXF1ZXN0IlQKIkNyZWF0ZUlkZW50aXR5VmVyaWZpY2F0aW9uUmVzcG9uc2USCgoCaWQYASABKAkSFQoNY2xpZW50X3NlY3JldBgCIAEoCRILCgN1cmwYAyABKAkyoQgKDkJpbGxpbmdTZXJ2aWNlErUBChVMaXN0U3Vic2NyaXB0aW9uVGllcnMSLy51cGxpZnQuYmlsbGluZy52MS5MaXN0U3Vic2NyaXB0aW9uVGllcnNSZXF1ZXN0GjAudXBsaWZ0LmJpbGxpbmcudjEuTGlzdFN1YnNjcmlwdGlvblRpZXJzUmVzcG9uc2UiOYLT5JMCM2IFdGllcnMSKi9pbnRlcm5hbC9iaWxsaW5nL21ldHJpY3NTdWJzY3JpcHRpb25UaWVycxK7AQoUQ3JlYXRlU3RyaXBlQ2hlY2tvdXQSLi51cGxpZnQuYmlsbGluZy52MS5DcmVhdGVTdHJpcGVDaGVja291dFJlcXVlc3QaLy51cGxpZnQuYmlsbGluZy52MS5DcmVhdGVTdHJpcGVDaGVja291dFJlc3BvbnNlIkKC0+STAjw6ASoiNy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY3JlYXRlU3RyaXBlQ2hlY2tvdXQS0wEKGkNyZWF0ZVN0cmlwZUN1c3RvbWVyUG9ydGFsEjQudXBsaWZ0LmJpbGxpbmcudjEuQ3JlYXRlU3RyaXBlQ3VzdG9tZXJQb3J0YWxSZXF1ZXN0GjUudXBsaWZ0LmJpbGxpbmcudjEuQ3JlYXRlU3RyaXBlQ3VzdG9tZXJQb3J0YWxSZXNwb25zZSJIgtPkkwJCOgEqIj0vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2NyZWF0ZVN0cmlwZUN1c3RvbWVyUG9ydGFsEocBCgpTZXRCaWxsaW5nEiQudXBsaWZ0LmJpbGxpbmcudjEuU2V0QmlsbGluZ1JlcXVlc3QaJS51cGxpZnQuYmlsbGluZy52MS5TZXRCaWxsaW5nUmVzcG9uc2UiLILT5JMCJjoBKiIhL2ludGVybmFsL21ldHJpY3NVc2Vycy9zZXRCaWxsaW5nEsIBChpDcmVhdGVJZGVudGl0eVZlcmlmaWNhdGlvbhI0LnVwbGlmdC5iaWxsaW5nLnYxLkNyZWF0ZUlkZW50aXR5VmVyaWZpY2F0aW9uUmVxdWVzdBo1LnVwbGlmdC5iaWxsaW5nLnYxLkNyZWF0ZUlkZW50aXR5VmVyaWZpY2F0aW9uUmVzcG9uc2UiN4LT5JMCMToBKiIsL2ludGVybmFsL2JpbGxpbmcvY3JlYXRlSWRlbnRpdHlWZXJpZmljYXRpb24SdAoTSGFuZGxlU3RyaXBlV2ViaG9vaxItLnVwbGlmdC5iaWxsaW5nLnYxLkhhbmRsZVN0cmlwZVdlYmhvb2tSZXF1ZXN0Gi4udXBsaWZ0LmJpbGxpbmcudjEuSGFuZGxlU3RyaXBlV2ViaG9va1Jlc3BvbnNlQsQBChVjb20udXBsaWZ0LmJpbGxpbmcudjFCE0JpbGxpbmdTZXJ2aWNlUHJvdG9QAVowdXBsaWZ0LmRldi9wcm90by9nZW4vdXBsaWZ0L2JpbGxpbmcvdjE7YmlsbGluZ3YxogIDVUJYqgIRVXBsaWZ0LkJpbGxpbmcuVjHKAhFVcGxpZnRcQmlsbGluZ1xWMeICHVVwbGlmdFxCaWxsaW5nXFYxXEdQQk1ldGFkYXRh6gITVXBsaWZ0OjpCaWxsaW5nOjpWMWIGcHJvdG8z", [file_google_api_annotations]);
 
 /**
  * SubscriptionTier is a plan a user can be on.
@@ -579,6 +579,92 @@ export const HandleStripeWebhookResponseSchema: GenMessage<HandleStripeWebhookRe
   messageDesc(file_uplift_billing_v1_billing_service, 12);
 
 /**
+ * CreateIdentityVerificationRequest has no fields: the caller is verified.
+ *
+ * @generated from message uplift.billing.v1.CreateIdentityVerificationRequest
+ */
+export type CreateIdentityVerificationRequest = Message<"uplift.billing.v1.CreateIdentityVerificationRequest"> & {
+};
+
+/**
+ * CreateIdentityVerificationRequest has no fields: the caller is verified.
+ *
+ * @generated from message uplift.billing.v1.CreateIdentityVerificationRequest
+ */
+export type CreateIdentityVerificationRequestJson = {
+};
+
+/**
+ * Describes the message uplift.billing.v1.CreateIdentityVerificationRequest.
+ * Use `create(CreateIdentityVerificationRequestSchema)` to create a new message.
+ */
+export const CreateIdentityVerificationRequestSchema: GenMessage<CreateIdentityVerificationRequest, {jsonType: CreateIdentityVerificationRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_billing_v1_billing_service, 13);
+
+/**
+ * CreateIdentityVerificationResponse is a Stripe Identity verification session.
+ *
+ * @generated from message uplift.billing.v1.CreateIdentityVerificationResponse
+ */
+export type CreateIdentityVerificationResponse = Message<"uplift.billing.v1.CreateIdentityVerificationResponse"> & {
+  /**
+   * id is the verification session's id (vs_…).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * client_secret opens the session in Stripe.js (stripe.verifyIdentity).
+   *
+   * @generated from field: string client_secret = 2;
+   */
+  clientSecret: string;
+
+  /**
+   * url is Stripe's hosted verification page, for browsers without Stripe.js.
+   *
+   * @generated from field: string url = 3;
+   */
+  url: string;
+};
+
+/**
+ * CreateIdentityVerificationResponse is a Stripe Identity verification session.
+ *
+ * @generated from message uplift.billing.v1.CreateIdentityVerificationResponse
+ */
+export type CreateIdentityVerificationResponseJson = {
+  /**
+   * id is the verification session's id (vs_…).
+   *
+   * @generated from field: string id = 1;
+   */
+  id?: string;
+
+  /**
+   * client_secret opens the session in Stripe.js (stripe.verifyIdentity).
+   *
+   * @generated from field: string client_secret = 2;
+   */
+  clientSecret?: string;
+
+  /**
+   * url is Stripe's hosted verification page, for browsers without Stripe.js.
+   *
+   * @generated from field: string url = 3;
+   */
+  url?: string;
+};
+
+/**
+ * Describes the message uplift.billing.v1.CreateIdentityVerificationResponse.
+ * Use `create(CreateIdentityVerificationResponseSchema)` to create a new message.
+ */
+export const CreateIdentityVerificationResponseSchema: GenMessage<CreateIdentityVerificationResponse, {jsonType: CreateIdentityVerificationResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_billing_v1_billing_service, 14);
+
+/**
  * BillingService owns the paid plan: the subscription tiers, Stripe checkout
  * and customer portal sessions, Stripe webhooks and manual billing.
  *
@@ -625,6 +711,19 @@ export const BillingService: GenService<{
     methodKind: "unary";
     input: typeof SetBillingRequestSchema;
     output: typeof SetBillingResponseSchema;
+  },
+  /**
+   * CreateIdentityVerification starts a Stripe Identity verification of the
+   * signed-in caller (an identity document and a matching selfie) and returns
+   * the session for Stripe.js's verification modal. The caller's own identity
+   * only: nobody is verified on someone else's behalf.
+   *
+   * @generated from rpc uplift.billing.v1.BillingService.CreateIdentityVerification
+   */
+  createIdentityVerification: {
+    methodKind: "unary";
+    input: typeof CreateIdentityVerificationRequestSchema;
+    output: typeof CreateIdentityVerificationResponseSchema;
   },
   /**
    * HandleStripeWebhook applies a Stripe event. The gateway passes the raw
