@@ -19,6 +19,11 @@ export interface AccountSecurity {
   hasTotp(): boolean;
   /** Starts enrolment: a new secret for the signed-in user. */
   startTotpEnrollment(): Promise<TotpEnrollment>;
+  /**
+   * Turns two-step sign-in off, after proving it is the owner: the password
+   * and a fresh code from the authenticator app (a fresh sign-in).
+   */
+  disableTotp(password: string, code: string): Promise<void>;
   /** Signs in again with a token the server gave, e.g. after an email change ended the session. */
   resumeSession(signInToken: string): Promise<void>;
 }

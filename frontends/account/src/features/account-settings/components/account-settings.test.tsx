@@ -75,7 +75,7 @@ describe('AccountSettings', () => {
     });
     reloadTo.mockImplementation(() => order.push('reload'));
     fetchMock.mockResolvedValueOnce(json({ signInToken: 'fresh-token' }));
-    const user = renderSettings({ hasTotp: () => false, startTotpEnrollment: vi.fn(), resumeSession });
+    const user = renderSettings({ hasTotp: () => false, startTotpEnrollment: vi.fn(), disableTotp: vi.fn(), resumeSession });
     await user.click(screen.getByRole('button', { name: 'Edit' }));
     await user.type(screen.getByLabelText('New email'), 'new@example.com');
     await user.click(screen.getByRole('button', { name: 'Update email' }));
@@ -120,6 +120,7 @@ describe('AccountSettings', () => {
         otpauthUrl: 'otpauth://totp/Uplift:jane%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Uplift',
         finish,
       })),
+      disableTotp: vi.fn(),
       resumeSession: vi.fn(),
     };
     const user = renderSettings(security);
@@ -142,6 +143,7 @@ describe('AccountSettings', () => {
     const security: AccountSecurity = {
       hasTotp: () => false,
       startTotpEnrollment: vi.fn().mockRejectedValue(new Error('An unknown error occurred. Please try again.')),
+      disableTotp: vi.fn(),
       resumeSession: vi.fn(),
     };
     const user = renderSettings(security);
@@ -149,8 +151,31 @@ describe('AccountSettings', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('An unknown error occurred. Please try again.');
   });
 
+  it('turns two-step sign-in off after the password and a fresh code', async () => {
+    const disableTotp = vi
+      .fn<(password: string, code: string) => Promise<void>>()
+      .mockRejectedValueOnce(new Error('That code is not valid. Please try again.'))
+      .mockResolvedValueOnce(undefined);
+    const user = renderSettings({ hasTotp: () => true, startTotpEnrollment: vi.fn(), disableTotp, resumeSession: vi.fn() });
+    await user.click(screen.getByRole('button', { name: 'Turn off two-step sign-in' }));
+    const turnOff = screen.getByRole('button', { name: 'Turn off' }) as HTMLButtonElement;
+    expect(turnOff.disabled).toBe(true);
+    await user.type(screen.getByLabelText('Password'), 'pw-1');
+    await user.type(screen.getByLabelText('Verification code'), '111111');
+    await user.click(turnOff);
+    expect((await screen.findByRole('alert')).textContent).toBe('That code is not valid. Please try again.');
+    expect(screen.getByText('On')).toBeTruthy();
+    await user.clear(screen.getByLabelText('Verification code'));
+    await user.type(screen.getByLabelText('Verification code'), '222222');
+    await user.click(screen.getByRole('button', { name: 'Turn off' }));
+    expect(await screen.findByText('Off')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toMatch(/Two-step sign-in is off/);
+    expect(disableTotp).toHaveBeenLastCalledWith('pw-1', '222222');
+    expect(screen.getByRole('button', { name: 'Set up two-step sign-in' })).toBeTruthy();
+  });
+
   it('says two-step sign-in is on for an enrolled user', () => {
-    renderSettings({ hasTotp: () => true, startTotpEnrollment: vi.fn(), resumeSession: vi.fn() });
+    renderSettings({ hasTotp: () => true, startTotpEnrollment: vi.fn(), disableTotp: vi.fn(), resumeSession: vi.fn() });
     expect(screen.queryByRole('button', { name: 'Set up two-step sign-in' })).toBeNull();
     expect(screen.getByText('On')).toBeTruthy();
   });

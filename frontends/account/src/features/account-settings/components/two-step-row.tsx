@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import { Button, ErrorBanner, type TotpEnrollment, UNKNOWN_ERROR_MESSAGE, useAccountSecurity } from '@uplift/platform';
 
 export const TWO_STEP_ON_MESSAGE = 'Two-step sign-in is on. You will be asked for a code when you sign in.';
+export const TWO_STEP_OFF_MESSAGE = 'Two-step sign-in is off. Your password alone signs you in.';
 
 /** The shell's AccountSecurity rejects with messages meant for people. */
 function messageFor(error: unknown): string {
@@ -38,6 +39,10 @@ export function TwoStepRow() {
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Turning it off: asked for the password and a fresh code first.
+  const [turningOff, setTurningOff] = useState(false);
+  const [password, setPassword] = useState('');
+  const [turnedOff, setTurnedOff] = useState(false);
   const qr = useQrCode(enrollment?.otpauthUrl);
 
   if (!security) return null;
@@ -62,7 +67,27 @@ export function TwoStepRow() {
     try {
       await enrollment.finish(code.trim());
       setEnrollment(null);
+      setCode('');
       setEnabled(true);
+      setTurnedOff(false);
+    } catch (failure) {
+      setError(messageFor(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const turnOff = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await security.disableTotp(password, code.trim());
+      setTurningOff(false);
+      setPassword('');
+      setCode('');
+      setEnabled(false);
+      setTurnedOff(true);
     } catch (failure) {
       setError(messageFor(failure));
     } finally {
@@ -86,6 +111,49 @@ export function TwoStepRow() {
         <p role="status" className="u-note" style={{ width: '100%' }}>
           {TWO_STEP_ON_MESSAGE}
         </p>
+      )}
+      {turnedOff && (
+        <p role="status" className="u-note" style={{ width: '100%' }}>
+          {TWO_STEP_OFF_MESSAGE}
+        </p>
+      )}
+      {enabled && !turningOff && (
+        <Button variant="secondary" onClick={() => setTurningOff(true)}>
+          Turn off two-step sign-in
+        </Button>
+      )}
+      {enabled && turningOff && (
+        <form onSubmit={turnOff} noValidate style={{ width: '100%' }}>
+          <p>To turn it off, confirm your password and a current code from your authenticator app.</p>
+          <label className="u-field">
+            Password
+            <input
+              className="u-input"
+              type="password"
+              name="current-password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </label>
+          <label className="u-field">
+            Verification code
+            <input
+              className="u-input"
+              name="totp-code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+            />
+          </label>
+          <Button type="submit" loading={busy} disabled={!password || !code.trim()}>
+            Turn off
+          </Button>{' '}
+          <Button variant="ghost" onClick={() => setTurningOff(false)}>
+            Cancel
+          </Button>
+        </form>
       )}
       {enrollment && (
         <form onSubmit={verify} noValidate style={{ width: '100%' }}>

@@ -13,6 +13,7 @@ const fb = vi.hoisted(() => ({
   assertionForSignIn: vi.fn((uid: string, code: string) => ({ uid, code })),
   assertionForEnrollment: vi.fn((secret: unknown, code: string) => ({ secret, code })),
   generateSecret: vi.fn(),
+  reauthenticateWithCredential: vi.fn(),
 }));
 vi.mock('firebase/auth', () => ({
   GoogleAuthProvider: class {
@@ -31,10 +32,12 @@ vi.mock('firebase/auth', () => ({
   getAdditionalUserInfo: fb.getAdditionalUserInfo,
   getMultiFactorResolver: fb.getMultiFactorResolver,
   multiFactor: fb.multiFactor,
+  reauthenticateWithCredential: fb.reauthenticateWithCredential,
+  EmailAuthProvider: { credential: (email: string, password: string) => ({ email, password }) },
 }));
 
 const { createAuthActions } = await import('./auth-actions');
-const { createAccountSecurity, isSecondFactorRequired, TOTP_CODE_INVALID_MESSAGE } = await import('./totp');
+const { createAccountSecurity, isSecondFactorRequired, TOTP_CODE_INVALID_MESSAGE, TOTP_PASSWORD_INVALID_MESSAGE } = await import('./totp');
 
 const fetchMock = vi.fn<typeof fetch>();
 const json = (body: unknown, status = 200) =>
@@ -179,5 +182,45 @@ describe('TOTP enrolment', () => {
     await expect(
       createAccountSecurity({ currentUser: { email: 'a@b.co' } } as never).startTotpEnrollment(),
     ).rejects.toThrow('An unknown error occurred. Please try again.');
+  });
+});
+
+describe('turning two-step sign-in off', () => {
+  const totpFactor = { factorId: 'totp', uid: 'factor-1' };
+  const user = { email: 'jane@example.com' };
+
+  it('signs in afresh with the password and a current code, then removes the factor', async () => {
+    const unenroll = vi.fn(async () => {});
+    fb.multiFactor.mockReturnValue({ enrolledFactors: [totpFactor], unenroll });
+    const mfaRequired = { code: 'auth/multi-factor-auth-required' };
+    fb.reauthenticateWithCredential.mockRejectedValueOnce(mfaRequired);
+    const resolveSignIn = vi.fn(async () => ({}));
+    fb.getMultiFactorResolver.mockReturnValueOnce({ hints: [{ factorId: 'phone', uid: 'p' }, totpFactor], resolveSignIn });
+    const auth = { currentUser: user };
+
+    await createAccountSecurity(auth as never).disableTotp('pw-1', '123456');
+    expect(fb.reauthenticateWithCredential).toHaveBeenCalledWith(user, { email: 'jane@example.com', password: 'pw-1' });
+    expect(fb.getMultiFactorResolver).toHaveBeenCalledWith(auth, mfaRequired);
+    expect(resolveSignIn).toHaveBeenCalledWith({ uid: 'factor-1', code: '123456' });
+    expect(unenroll).toHaveBeenCalledWith(totpFactor);
+  });
+
+  it('keeps the factor when the password or the code is wrong, with a message for people', async () => {
+    const unenroll = vi.fn(async () => {});
+    fb.multiFactor.mockReturnValue({ enrolledFactors: [totpFactor], unenroll });
+    fb.reauthenticateWithCredential.mockRejectedValueOnce({ code: 'auth/invalid-credential' });
+    await expect(createAccountSecurity({ currentUser: user } as never).disableTotp('nope', '123456')).rejects.toThrow(
+      TOTP_PASSWORD_INVALID_MESSAGE,
+    );
+
+    fb.reauthenticateWithCredential.mockRejectedValueOnce({ code: 'auth/multi-factor-auth-required' });
+    fb.getMultiFactorResolver.mockReturnValueOnce({
+      hints: [totpFactor],
+      resolveSignIn: vi.fn().mockRejectedValue({ code: 'auth/invalid-verification-code' }),
+    });
+    await expect(createAccountSecurity({ currentUser: user } as never).disableTotp('pw-1', '000000')).rejects.toThrow(
+      TOTP_CODE_INVALID_MESSAGE,
+    );
+    expect(unenroll).not.toHaveBeenCalled();
   });
 });

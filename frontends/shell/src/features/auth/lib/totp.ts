@@ -1,5 +1,7 @@
 import {
+  EmailAuthProvider,
   getMultiFactorResolver,
+  reauthenticateWithCredential,
   multiFactor,
   signInWithCustomToken,
   TotpMultiFactorGenerator,
@@ -16,6 +18,7 @@ export const TOTP_ISSUER = 'Uplift';
 export const TOTP_CODE_INVALID_MESSAGE = 'That code is not valid. Please try again.';
 export const TOTP_RECENT_LOGIN_MESSAGE = 'For your security, please sign out, sign in again and retry.';
 export const TOTP_UNVERIFIED_EMAIL_MESSAGE = 'Please verify your email address before turning on two-step sign-in.';
+export const TOTP_PASSWORD_INVALID_MESSAGE = 'That password is not right. Please try again.';
 
 function codeOf(error: unknown): string | undefined {
   return error && typeof error === 'object' && 'code' in error && typeof error.code === 'string'
@@ -33,6 +36,10 @@ export function totpErrorMessage(error: unknown): string {
       return TOTP_RECENT_LOGIN_MESSAGE;
     case 'auth/unverified-email':
       return TOTP_UNVERIFIED_EMAIL_MESSAGE;
+    case 'auth/wrong-password':
+    case 'auth/invalid-credential':
+    case 'auth/invalid-login-credentials':
+      return TOTP_PASSWORD_INVALID_MESSAGE;
     default:
       return UNKNOWN_ERROR_MESSAGE;
   }
@@ -114,6 +121,24 @@ export function createAccountSecurity(auth: Auth): AccountSecurity {
           }),
       };
     }),
+    disableTotp: (password: string, code: string) =>
+      friendly(async () => {
+        const user = requireUser(auth);
+        const factor = multiFactor(user).enrolledFactors.find((f) => f.factorId === TotpMultiFactorGenerator.FACTOR_ID);
+        if (!factor) return;
+        // Firebase removes a factor only after a recent sign-in; with two-step
+        // sign-in on, that sign-in takes the password and then a current code.
+        try {
+          await reauthenticateWithCredential(user, EmailAuthProvider.credential(user.email ?? '', password));
+        } catch (error) {
+          if (codeOf(error) !== 'auth/multi-factor-auth-required') throw error;
+          const resolver = getMultiFactorResolver(auth, error as MultiFactorError);
+          const hint = resolver.hints.find((h) => h.factorId === TotpMultiFactorGenerator.FACTOR_ID);
+          if (!hint) throw error;
+          await resolver.resolveSignIn(TotpMultiFactorGenerator.assertionForSignIn(hint.uid, code));
+        }
+        await multiFactor(user).unenroll(factor);
+      }),
     async resumeSession(signInToken: string) {
       await signInWithCustomToken(auth, signInToken);
     },
