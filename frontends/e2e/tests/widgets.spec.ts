@@ -27,6 +27,7 @@ test('the reviews widget on /website-score: its script only near the screen, its
   await expect(reviews).toHaveCount(1);
   const top = await reviews.evaluate((element) => element.getBoundingClientRect().top);
   await page.setViewportSize({ width: 1280, height: Math.max(120, Math.floor(top - 160)) });
+  requested.length = 0; // the tall window's load fetched it; count from the short one's
   await page.reload();
   await expect(reviews).toHaveCount(1);
   await page.waitForTimeout(800);
@@ -46,8 +47,9 @@ test('offline, the reviews box disappears and the page works', async ({ page }) 
   await page.route('https://widget.trustpilot.com/**', (route) => route.abort('internetdisconnected'));
   await openSignedOut(page, '/website-score');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await page.getByRole('region', { name: 'Customer reviews' }).scrollIntoViewIfNeeded().catch(() => undefined);
+  // The box is within reach of the default window, so its script is tried at once, fails, and the box goes.
   await expect(page.getByRole('region', { name: 'Customer reviews' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });
 
 test('identity verification in Account Settings reaches Stripe (stripe-mock) and says why it cannot open', async ({
