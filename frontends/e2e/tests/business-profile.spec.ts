@@ -1,85 +1,15 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
-import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
+import { expect, test } from '@playwright/test';
+import { freshEmail, openBusinessProfile, openSignedOut, PASSWORD, signUpThroughUi } from './support';
+import { startStore, type TestStore } from './test-store';
 
-/**
- * A tiny store served by the test itself on loopback (the backend must run with
- * FETCH_ALLOW_LOOPBACK=true). It is deliberately imperfect (no meta
- * description, an image without alt text, no returns page) so the review has
- * findings, and it has a Shopify-like /products.json catalogue for the ideas.
- */
-const products = [
-  { id: 1, title: 'Classic Cast-Iron Anvil', handle: 'classic-anvil', product_type: 'Anvils', variants: [{ price: '189.00' }] },
-  { id: 2, title: 'Mini Jewellers Anvil', handle: 'mini-anvil', product_type: 'Anvils', variants: [{ price: '39.00' }] },
-  { id: 3, title: 'Forging Hammer 1kg', handle: 'forging-hammer', product_type: 'Hammers', variants: [{ price: '54.50' }] },
-];
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
-<header><a href="/">Northfield Forge</a> <nav><a href="/products/classic-anvil">Anvils</a> <a href="/contact">Contact</a></nav></header>
-<main>${body}</main>
-<footer><a href="/contact">Contact us</a> <a href="/shipping">Shipping</a></footer></body></html>`;
-}
-
-const pages: Record<string, string> = {
-  '/': page(
-    'Northfield Forge',
-    `<h1>Hand-finished anvils and forging tools</h1>
-<p>Northfield Forge sells cast-iron anvils and forging hammers to hobby blacksmiths and jewellers, from $39 to $189.</p>
-<img src="/anvil.jpg">
-${products.map((p) => `<article><h2><a href="/products/${p.handle}">${p.title}</a></h2><p>$${p.variants[0]!.price}</p><form action="/cart/add" method="post"><button>Add to cart</button></form></article>`).join('\n')}`,
-  ),
-  '/contact': page('Contact – Northfield Forge', '<h1>Contact</h1><p>Email hello@northfield.test</p>'),
-  '/shipping': page('Shipping – Northfield Forge', '<h1>Shipping</h1><p>We ship within 3 days.</p>'),
-  ...Object.fromEntries(
-    products.map((p) => [
-      `/products/${p.handle}`,
-      page(`${p.title} – Northfield Forge`, `<h1>${p.title}</h1><p>$${p.variants[0]!.price}</p><button>Add to cart</button>`),
-    ]),
-  ),
-};
-
-async function startStore(): Promise<{ url: string; server: Server }> {
-  const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://store').pathname;
-    if (path === '/products.json') {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ products }));
-    } else if (path === '/robots.txt') {
-      response.writeHead(200, { 'content-type': 'text/plain' });
-      response.end('User-agent: *\nAllow: /\n');
-    } else if (pages[path]) {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(pages[path]);
-    } else {
-      response.writeHead(404, { 'content-type': 'text/plain' });
-      response.end('not found');
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/`, server };
-}
-
-/** Opens the Business profile dialog from the avatar menu and waits for the saved values. */
-async function openBusinessProfile(page: Page) {
-  await page.getByRole('button', { name: 'Open account menu' }).click();
-  await page.getByRole('menuitem', { name: 'Business profile' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Business profile' });
-  await expect(dialog.getByText('Your business profile is used to personalize ideas and insights.')).toBeVisible();
-  await expect(dialog.getByPlaceholder('Enter business name')).toBeVisible();
-  return dialog;
-}
-
-let store: { url: string; server: Server };
+let store: TestStore;
 
 test.beforeAll(async () => {
   store = await startStore();
 });
 
 test.afterAll(async () => {
-  await new Promise((resolve) => store.server.close(resolve));
+  await store.close();
 });
 
 test('saving a website in the Business profile fills Home with a review, summary and ideas', async ({ page }) => {

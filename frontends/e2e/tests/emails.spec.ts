@@ -3,11 +3,11 @@ import {
   emulatorSignIn,
   freshEmail,
   gatewayUrl,
-  openSignedOut,
+  mailParts,
   PASSWORD,
-  seedShop,
-  signUpThroughUi,
-  smtpSinkApi,
+  readEmail,
+  signUpWithShop,
+  unsubscribeThroughPage,
   waitForMail,
 } from './support';
 
@@ -19,13 +19,7 @@ import {
 test('the AI email digest: sent once a minute, read on a phone, links back, unsubscribes', async ({ page, context }, testInfo) => {
   test.setTimeout(120_000);
   const email = freshEmail('digest');
-  const shop = await seedShop(page);
-  await openSignedOut(page, '/connections');
-  await signUpThroughUi(page, email, PASSWORD);
-  await page.getByLabel('Shop domain').fill(shop.domain);
-  await page.getByRole('button', { name: 'Connect Shopify' }).click();
-  await page.getByRole('button', { name: 'Install app' }).click();
-  await expect(page.getByText(/Last synced/)).toBeVisible({ timeout: 60_000 });
+  await signUpWithShop(page, email);
 
   // The store's own numbers give the digest an idea to carry.
   const { uid, idToken } = await emulatorSignIn(page, email, PASSWORD);
@@ -46,20 +40,8 @@ test('the AI email digest: sent once a minute, read on a phone, links back, unsu
   expect(((await again.json()) as { message: string }).message).toContain('already on its way');
 
   const mail = await waitForMail(page, email, /^Your AI digest for /);
-  const source = await (await page.request.get(`${smtpSinkApi}/api/email/${mail.id}/source`)).text();
-  expect(source).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
-  const unsubscribe = /^List-Unsubscribe: <([^>]+)>/m.exec(source)?.[1];
-  expect(unsubscribe).toBeTruthy();
-  const html = await (await page.request.get(`${smtpSinkApi}/api/email/${mail.id}/html`)).text();
-
-  const reader = await context.newPage();
-  await reader.setContent(html);
-  for (const width of [375, 1280]) {
-    await reader.setViewportSize({ width, height: 900 });
-    // Nothing wider than the screen on a phone.
-    expect(await reader.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-    await testInfo.attach(`ai-digest-${width}px.png`, { body: await reader.screenshot({ fullPage: true }), contentType: 'image/png' });
-  }
+  const { html, unsubscribe } = await mailParts(page, mail);
+  const reader = await readEmail(context, testInfo, html, 'ai-digest');
   const ideaLink = reader.locator('a[href*="/ideas/"]').first();
   const ideaHref = await ideaLink.getAttribute('href');
   // Links point at the web this stack serves (UPLIFT_WEB_URL), not the API.
@@ -72,11 +54,7 @@ test('the AI email digest: sent once a minute, read on a phone, links back, unsu
 
   // The unsubscribe link: a page that asks first (a link scanner's GET
   // changes nothing), then says what was turned off, and turns it back on.
-  await page.goto(unsubscribe!);
-  await expect(page.getByRole('heading', { name: 'Unsubscribe from these emails?' })).toBeVisible();
-  await page.getByRole('button', { name: 'Unsubscribe' }).click();
-  await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
-  await expect(page.getByText(/AI email digest/i)).toBeVisible();
+  await unsubscribeThroughPage(page, unsubscribe, /AI email digest/i);
   await page.getByRole('button', { name: 'Turn it back on' }).click();
   await expect(page.getByRole('heading', { name: 'You are subscribed again' })).toBeVisible();
 });

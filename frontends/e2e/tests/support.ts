@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 
 /** The Firebase Auth emulator the stack runs; tests use it only to set up users. */
 export const authEmulatorUrl = process.env.UPLIFT_AUTH_EMULATOR_URL || 'http://127.0.0.1:9099';
@@ -45,6 +45,16 @@ export async function signUpThroughUi(page: Page, email: string, password: strin
   await dialog.getByLabel('Password').fill(password);
   await dialog.getByRole('button', { name: 'Sign up' }).click();
   await expect(page.getByRole('button', { name: 'Open account menu' })).toBeVisible();
+}
+
+/** Opens the Business profile dialog from the avatar menu and waits for the saved values. */
+export async function openBusinessProfile(page: Page) {
+  await page.getByRole('button', { name: 'Open account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Business profile' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Business profile' });
+  await expect(dialog.getByText('Your business profile is used to personalize ideas and insights.')).toBeVisible();
+  await expect(dialog.getByPlaceholder('Enter business name')).toBeVisible();
+  return dialog;
 }
 
 /** The API gateway, for test set-up calls the UI has no screen for. */
@@ -119,7 +129,7 @@ export interface SinkMail {
 }
 
 /** Waits for the newest email to `to` whose subject matches, and returns it. */
-export async function waitForMail(page: Page, to: string, subject: RegExp): Promise<SinkMail> {
+export async function waitForMail(page: Page, to: string, subject: RegExp, timeout = 30_000): Promise<SinkMail> {
   let found: SinkMail | undefined;
   await expect
     .poll(
@@ -129,8 +139,92 @@ export async function waitForMail(page: Page, to: string, subject: RegExp): Prom
         found = [...mails].reverse().find((m) => m.to.some((t) => t.address === to) && subject.test(m.subject));
         return Boolean(found);
       },
-      { timeout: 30_000, message: `an email to ${to} matching ${subject}` },
+      { timeout, message: `an email to ${to} matching ${subject}` },
     )
     .toBe(true);
   return found!;
+}
+
+/**
+ * A fresh admin's ID token: operator-only calls (a recurring email sent ahead
+ * of its hour) need the admin claim, which no store owner has.
+ */
+export async function adminToken(page: Page): Promise<string> {
+  const email = freshEmail('ops');
+  await createEmulatorUser(page, email, PASSWORD);
+  const { uid } = await emulatorSignIn(page, email, PASSWORD);
+  await makeAdmin(page, uid);
+  return (await emulatorSignIn(page, email, PASSWORD)).idToken;
+}
+
+/** The signed-up user's category id, read as the app reads it. */
+export async function categoryOf(page: Page, email: string): Promise<{ categoryId: string; idToken: string }> {
+  const { uid, idToken } = await emulatorSignIn(page, email, PASSWORD);
+  const profile = await page.request.get(`${gatewayUrl}/internal/users/${uid}`, { headers: { Authorization: `Bearer ${idToken}` } });
+  expect(profile.ok(), await profile.text()).toBe(true);
+  return { categoryId: ((await profile.json()) as { categoryId: string }).categoryId, idToken };
+}
+
+/**
+ * Opens an email's HTML as a mail client would show it, at 375 px (a phone)
+ * and 1280 px, checks nothing is wider than a phone's screen, and attaches
+ * both screenshots to the test's output (test-results/…/<name>-375px.png).
+ * Returns the page, left at 1280 px, to follow its links.
+ */
+export async function readEmail(context: BrowserContext, testInfo: TestInfo, html: string, name: string): Promise<Page> {
+  const reader = await context.newPage();
+  await reader.setContent(html);
+  for (const width of [375, 1280]) {
+    await reader.setViewportSize({ width, height: 900 });
+    expect(await reader.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px`).toBeLessThanOrEqual(width);
+    const path = testInfo.outputPath(`${name}-${width}px.png`);
+    await reader.screenshot({ path, fullPage: true });
+    await testInfo.attach(`${name}-${width}px.png`, { path, contentType: 'image/png' });
+  }
+  return reader;
+}
+
+/** An email's raw source and HTML part from the sink, and its List-Unsubscribe link. */
+export async function mailParts(page: Page, mail: SinkMail): Promise<{ source: string; html: string; unsubscribe: string }> {
+  const source = await (await page.request.get(`${smtpSinkApi}/api/email/${mail.id}/source`)).text();
+  expect(source).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+  const unsubscribe = /^List-Unsubscribe: <([^>]+)>/m.exec(source)?.[1];
+  expect(unsubscribe, 'List-Unsubscribe header').toBeTruthy();
+  const html = await (await page.request.get(`${smtpSinkApi}/api/email/${mail.id}/html`)).text();
+  return { source, html, unsubscribe: unsubscribe! };
+}
+
+/** Signs a fresh user up on Connections and connects a seeded shop, waiting for its first sync. */
+export async function signUpWithShop(page: Page, email: string): Promise<{ domain: string; name: string }> {
+  const shop = await seedShop(page);
+  await openSignedOut(page, '/connections');
+  await signUpThroughUi(page, email, PASSWORD);
+  await page.getByLabel('Shop domain').fill(shop.domain);
+  await page.getByRole('button', { name: 'Connect Shopify' }).click();
+  await page.getByRole('button', { name: 'Install app' }).click();
+  await expect(page.getByText(/Last synced/)).toBeVisible({ timeout: 60_000 });
+  return shop;
+}
+
+/**
+ * Follows an email's unsubscribe link as a person: the page asks first (a
+ * link scanner's GET changes nothing), then says what was turned off.
+ */
+export async function unsubscribeThroughPage(page: Page, link: string, kind: RegExp): Promise<void> {
+  await page.goto(link);
+  await expect(page.getByRole('heading', { name: 'Unsubscribe from these emails?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Unsubscribe' }).click();
+  await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
+  await expect(page.getByText(kind).first()).toBeVisible();
+}
+
+/** Waits until the Business profile's two email switches read as given. */
+export async function expectEmailSwitches(page: Page, weekly: boolean, daily: boolean): Promise<void> {
+  await page.goto('/');
+  await expect(async () => {
+    const dialog = await openBusinessProfile(page);
+    const state = async (name: string) => dialog.getByRole('switch', { name }).isChecked();
+    expect([await state('Weekly Website Review'), await state('Daily Business Report')]).toEqual([weekly, daily]);
+    await page.keyboard.press('Escape');
+  }).toPass({ timeout: 30_000 });
 }

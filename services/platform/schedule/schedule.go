@@ -55,6 +55,24 @@ func (d Date) At(loc *time.Location, hour int) time.Time {
 	return time.Date(d.Year, d.Month, d.Day, hour, 0, 0, 0, loc)
 }
 
+// Zone reads a store's time zone as the services keep it: an IANA name
+// ("Europe/Paris"), or the fixed offset an imported order file carried
+// ("-05:00", which knows no daylight saving). ok is false for an empty or
+// unknown name.
+func Zone(name string) (loc *time.Location, fixed, ok bool) {
+	if name == "" || name == "Local" {
+		return nil, false, false
+	}
+	if l, err := time.LoadLocation(name); err == nil {
+		return l, false, true
+	}
+	if t, err := time.Parse("-07:00", name); err == nil {
+		_, off := t.Zone()
+		return time.FixedZone(name, off), true, true
+	}
+	return nil, false, false
+}
+
 // Slot is one recurring moment on a store's wall clock: every day at Hour,
 // or with Weekly every Weekday at Hour. Its work may run from that moment
 // until the end of the slot's window (the rest of that day for a daily
@@ -87,11 +105,7 @@ func (s Slot) Due(now time.Time, loc *time.Location, last Date) (Date, bool) {
 		loc = time.UTC
 	}
 	local := now.In(loc)
-	today := DateOf(local)
-	occ := today
-	if s.Weekly {
-		occ = today.AddDays(-((int(local.Weekday()) - int(s.Weekday) + 7) % 7))
-	}
+	occ := s.Period(now, loc)
 	// Before today's slot (daily: yesterday's window closed at midnight;
 	// weekly: on the slot's own day last week's window ends at the slot).
 	if local.Before(occ.At(loc, s.Hour)) {
@@ -101,6 +115,23 @@ func (s Slot) Due(now time.Time, loc *time.Location, last Date) (Date, bool) {
 		return Date{}, false
 	}
 	return occ, true
+}
+
+// Period is the occurrence whose period holds now in loc, whether or not
+// its hour has come: today for a daily slot, the week's slot day (the most
+// recent Weekday, today included) for a weekly one. An operator who sends
+// a period's work ahead of its hour claims this occurrence, so the slot
+// itself then finds it done and nothing goes out twice.
+func (s Slot) Period(now time.Time, loc *time.Location) Date {
+	if loc == nil {
+		loc = time.UTC
+	}
+	local := now.In(loc)
+	today := DateOf(local)
+	if !s.Weekly {
+		return today
+	}
+	return today.AddDays(-((int(local.Weekday()) - int(s.Weekday) + 7) % 7))
 }
 
 // Every runs round at once and then every interval until ctx ends; a

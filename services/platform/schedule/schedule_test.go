@@ -105,3 +105,32 @@ func TestDateHelpers(t *testing.T) {
 		t.Fatal("30 February parsed")
 	}
 }
+
+// TestPeriodIsTheOccurrenceHoldingNow: what an operator's "send it now"
+// claims, before and after the slot's hour, across a daylight-saving change
+// and on either side of the date line.
+func TestPeriodIsTheOccurrenceHoldingNow(t *testing.T) {
+	paris := zone(t, "Europe/Paris")
+	auckland := zone(t, "Pacific/Auckland")
+	cases := []struct {
+		name string
+		slot Slot
+		now  string
+		loc  *time.Location
+		want string
+	}{
+		{"weekly, Monday before 08:00 is this week", Weekly(time.Monday, 8), "2026-06-08T05:00:00Z", paris, "2026-06-08"},
+		{"weekly, Sunday night is still the week's", Weekly(time.Monday, 8), "2026-06-14T21:30:00Z", paris, "2026-06-08"},
+		{"weekly, Sunday 22:30 UTC is Monday in Paris", Weekly(time.Monday, 8), "2026-06-14T22:30:00Z", paris, "2026-06-15"},
+		{"weekly, the Sunday clocks go forward", Weekly(time.Monday, 8), "2026-03-29T01:30:00Z", paris, "2026-03-23"},
+		{"weekly, Auckland is a day ahead", Weekly(time.Monday, 8), "2026-06-14T13:00:00Z", auckland, "2026-06-15"},
+		{"daily, before the hour is today", Daily(7), "2026-10-25T01:30:00Z", paris, "2026-10-25"},
+		{"daily, nil zone is UTC", Daily(7), "2026-10-25T23:30:00Z", nil, "2026-10-25"},
+	}
+	for _, c := range cases {
+		now, _ := time.Parse(time.RFC3339, c.now)
+		if got := c.slot.Period(now, c.loc).String(); got != c.want {
+			t.Errorf("%s: Period(%s) = %s, want %s", c.name, c.now, got, c.want)
+		}
+	}
+}

@@ -67,8 +67,10 @@ type Repository interface {
 	// DailyReportReady to the outbox in one transaction; false when the
 	// day was published already.
 	PublishNoDataReport(ctx context.Context, r domain.NoDataReport) (bool, error)
-	// FailReview marks a report FAILED with a message for people and publishes ReportUpdated.
-	FailReview(ctx context.Context, categoryID, reportID, message string) error
+	// FailReview marks a report FAILED with a message for people and
+	// publishes ReportUpdated; weekly, when set, is offered as the week's
+	// email like FinishReview's (published only if the report is the week's).
+	FailReview(ctx context.Context, categoryID, reportID, message string, weekly *domain.WeeklyReview) error
 	// DeleteOwnedBy deletes every category ownerID owns with everything
 	// stored under it, and reports how many categories went.
 	DeleteOwnedBy(ctx context.Context, ownerID string) (int, error)

@@ -285,12 +285,17 @@ func (m *memRepo) UnsubscribeOwnedBy(_ context.Context, owner string) (int, erro
 	return n, nil
 }
 
-func (m *memRepo) FailReview(_ context.Context, _, id, msg string) error {
+func (m *memRepo) FailReview(_ context.Context, _, id, msg string, weekly *domain.WeeklyReview) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.setReport(id, func(r *domain.Report) {
 		if r.Status == domain.StatusGenerating {
 			r.Status, r.Error = domain.StatusFailed, msg
+			if weekly != nil && r.Week != "" {
+				w := *weekly
+				w.Week = r.Week
+				m.weeklyReady = append(m.weeklyReady, w)
+			}
 		}
 	})
 	return nil

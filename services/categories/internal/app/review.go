@@ -53,7 +53,7 @@ func (a *App) RunReview(ctx context.Context, req ReviewRequest) error {
 		return err
 	}
 	if latest == nil || latest.ID != rep.ID || cat.SiteURL != rep.SiteURL {
-		return a.repo.FailReview(ctx, cat.ID, rep.ID, domain.SupersededMessage)
+		return a.repo.FailReview(ctx, cat.ID, rep.ID, domain.SupersededMessage, nil)
 	}
 	var previous *domain.Review
 	prev, err := a.repo.LatestReadyReport(ctx, cat.ID)
@@ -88,7 +88,16 @@ func (a *App) RunReview(ctx context.Context, req ReviewRequest) error {
 			return ctx.Err()
 		}
 		a.log.WarnContext(ctx, "review failed", "category", cat.ID, "report", rep.ID, "site", rep.SiteURL, "err", err)
-		return a.repo.FailReview(ctx, cat.ID, rep.ID, domain.FailureMessage)
+		// The week's review still sends its email: that the site could not
+		// be read, why, and the last known score (offered always; the
+		// repository publishes it only for the week's report).
+		reason := ""
+		var ue *domain.UnreadableError
+		if errors.As(err, &ue) {
+			reason = ue.Reason
+		}
+		weekly := domain.NewWeeklyFailure(cat, rep.ID, rep.Week, reason, previous)
+		return a.repo.FailReview(ctx, cat.ID, rep.ID, domain.FailureMessage, &weekly)
 	}
 	if analysis.Review.SiteURL == "" {
 		analysis.Review.SiteURL = rep.SiteURL
@@ -106,6 +115,62 @@ func (a *App) RunReview(ctx context.Context, req ReviewRequest) error {
 	}
 	a.log.InfoContext(ctx, "review finished", "category", cat.ID, "report", rep.ID, "score", analysis.Review.Score, "current", done)
 	return nil
+}
+
+// RunWeeklyReviewNow starts the current week's website review of one
+// business at once instead of at its Monday 08:00 slot, for an operator
+// (admins only) and for the end-to-end tests, which cannot wait for
+// Monday. It claims the same week's row the slot would
+// (domain.WeeklyReviewSlot.Period in the business's time zone), so the
+// week's email still goes out once: a week already started is
+// domain.ErrAlreadySent, and the slot then finds the week done. It
+// returns the week (its store-local Monday).
+func (a *App) RunWeeklyReviewNow(ctx context.Context, caller domain.Caller, categoryID string) (string, error) {
+	if !caller.Admin {
+		return "", domain.ErrPermissionDenied
+	}
+	if err := domain.ValidateCategoryID(categoryID); err != nil {
+		return "", err
+	}
+	cat, err := a.repo.Get(ctx, categoryID)
+	if err != nil {
+		return "", err
+	}
+	if cat.SiteURL == "" || cat.DisableWeeklyEmail {
+		return "", domain.ErrWeeklyReviewOff
+	}
+	loc, err := a.weeklyLocation(ctx, cat)
+	if err != nil {
+		return "", err
+	}
+	week := domain.WeeklyReviewSlot.Period(a.now(), loc).String()
+	ok, err := a.repo.StartWeeklyReview(ctx, categoryID, week, func(c domain.Category) *domain.Report {
+		r := a.newReport(&c)
+		r.Week = week
+		return r
+	})
+	if err != nil {
+		return "", fmt.Errorf("weekly review of %s for %s: %w", categoryID, week, err)
+	}
+	if !ok {
+		return week, domain.ErrAlreadySent
+	}
+	a.log.InfoContext(ctx, "weekly review started by an operator", "category", categoryID, "week", week, "actor", caller.UID)
+	return week, nil
+}
+
+// weeklyLocation is the zone cat's weekly review is timed in
+// (domain.ScheduleLocation: the shop's zone over the business's).
+func (a *App) weeklyLocation(ctx context.Context, cat domain.Category) (*time.Location, error) {
+	sig, err := a.repo.StoreSignals(ctx, cat.ID)
+	if err != nil {
+		return nil, err
+	}
+	store := ""
+	if sig != nil {
+		store = sig.TimeZone
+	}
+	return domain.ScheduleLocation(cat.TimeZone, store), nil
 }
 
 // ErrReviewHeld means another run holds the report's claim; try later.
@@ -133,7 +198,7 @@ func (a *App) StartDueWeeklyReviews(ctx context.Context) (int, error) {
 		if ctx.Err() != nil {
 			break
 		}
-		week, due := domain.WeeklyReviewSlot.Due(a.now(), domain.Category{TimeZone: c.TimeZone}.Location(), c.LastWeek)
+		week, due := domain.WeeklyReviewSlot.Due(a.now(), domain.ScheduleLocation(c.TimeZone, c.StoreTimeZone), c.LastWeek)
 		if !due {
 			continue
 		}

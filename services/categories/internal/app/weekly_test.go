@@ -29,7 +29,7 @@ func (m *memRepo) WeeklyReviewCandidates(context.Context) ([]domain.WeeklyReview
 		if c.SiteURL == "" || c.DisableWeeklyEmail {
 			continue
 		}
-		cand := domain.WeeklyReviewCandidate{CategoryID: id, TimeZone: c.TimeZone}
+		cand := domain.WeeklyReviewCandidate{CategoryID: id, TimeZone: c.TimeZone, StoreTimeZone: m.signals[id].TimeZone}
 		if ws := m.weekly[id]; len(ws) > 0 {
 			cand.LastWeek, _ = schedule.ParseDate(slices.Max(ws))
 		}
@@ -199,5 +199,139 @@ func TestTimeZoneIsCheckedAndKept(t *testing.T) {
 	}
 	if _, err := f.app.CreateCategory(ctx, f.owner, "mugs@example.com", "", "Nowhere/Else"); err == nil {
 		t.Error("CreateCategory took a zone that does not exist")
+	}
+}
+
+// TestWeeklyReviewIsTimedInTheShopsZone: the business signed up in Paris,
+// but its connected shop keeps New York time, so the review starts at
+// 08:00 in New York, once a week, on a clock moved a quarter of an hour at
+// a time through both of New York's daylight-saving changes (which fall on
+// other weekends than Paris's).
+func TestWeeklyReviewIsTimedInTheShopsZone(t *testing.T) {
+	ny, _ := time.LoadLocation("America/New_York")
+	for _, span := range []struct{ from, to string }{
+		// From a Monday 00:00 in New York (last week's window closed, this
+		// week's slot not yet come). DST starts Sunday 8 March 2026 in New
+		// York (Paris: 29 March) and ends Sunday 1 November (Paris: 25
+		// October).
+		{"2026-03-02T05:00:00Z", "2026-03-17T00:00:00Z"},
+		{"2026-10-26T04:00:00Z", "2026-11-10T00:00:00Z"},
+	} {
+		f := newFixture(t)
+		ctx := context.Background()
+		if _, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop), TimeZone: ptr("Europe/Paris")}); err != nil {
+			t.Fatal(err)
+		}
+		f.repo.mu.Lock()
+		f.repo.signals[f.catID] = domain.StoreSignals{CategoryID: f.catID, TimeZone: "America/New_York"}
+		f.repo.mu.Unlock()
+		from, _ := time.Parse(time.RFC3339, span.from)
+		to, _ := time.Parse(time.RFC3339, span.to)
+		var starts []string
+		for now := from; now.Before(to); now = now.Add(15 * time.Minute) {
+			n, err := f.app.WithClock(func() time.Time { return now }).StartDueWeeklyReviews(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n > 0 {
+				starts = append(starts, now.In(ny).Format("Mon 2006-01-02 15:04 MST"))
+			}
+		}
+		var want []string
+		for d := from.In(ny); d.Before(to); d = d.AddDate(0, 0, 1) {
+			if slot := time.Date(d.Year(), d.Month(), d.Day(), 8, 0, 0, 0, ny); d.Weekday() == time.Monday && slot.Before(to) {
+				want = append(want, slot.Format("Mon 2006-01-02 15:04 MST"))
+			}
+		}
+		if !slices.Equal(starts, want) {
+			t.Errorf("%s to %s: weekly reviews started %v, want %v", span.from, span.to, starts, want)
+		}
+	}
+}
+
+// TestOperatorRunsTheWeeksReviewAheadOfMonday: an admin may start this
+// week's review at once (the email follows when it is done); it claims the
+// week the Monday slot would, so the slot then sends nothing more and a
+// second run is refused. Owners may not, nor may anyone for a business
+// without a website or with the weekly email off.
+func TestOperatorRunsTheWeeksReviewAheadOfMonday(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	admin := domain.Caller{UID: "ops", Admin: true}
+	// Sunday 15 November 2026, 23:30 in Sydney (the shop's zone) is still
+	// the week of Monday 9 November there, while it is already Monday 16
+	// November 00:30 in Tokyo (the business's zone from sign-up).
+	sunday := f.app.WithClock(at(t, "2026-11-15T12:30:00Z"))
+	if _, err := sunday.RunWeeklyReviewNow(ctx, admin, f.catID); !errors.Is(err, domain.ErrWeeklyReviewOff) {
+		t.Fatalf("without a website: %v", err)
+	}
+	if _, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop), TimeZone: ptr("Asia/Tokyo")}); err != nil {
+		t.Fatal(err)
+	}
+	f.repo.mu.Lock()
+	f.repo.signals[f.catID] = domain.StoreSignals{CategoryID: f.catID, TimeZone: "Australia/Sydney"}
+	f.repo.mu.Unlock()
+	if _, err := sunday.RunWeeklyReviewNow(ctx, f.owner, f.catID); !errors.Is(err, domain.ErrPermissionDenied) {
+		t.Fatalf("an owner ran it: %v", err)
+	}
+	if _, err := sunday.RunWeeklyReviewNow(ctx, domain.Caller{UID: "ops", Uplifter: true}, f.catID); !errors.Is(err, domain.ErrPermissionDenied) {
+		t.Fatalf("an uplifter (not an admin) ran it: %v", err)
+	}
+	var ve *domain.ValidationError
+	if _, err := sunday.RunWeeklyReviewNow(ctx, admin, "not-a-uuid"); !errors.As(err, &ve) {
+		t.Fatalf("bad id: %v", err)
+	}
+	week, err := sunday.RunWeeklyReviewNow(ctx, admin, f.catID)
+	if err != nil || week != "2026-11-09" {
+		t.Fatalf("week %q, %v; want the Sydney week of 2026-11-09", week, err)
+	}
+	if last := f.repo.effects[len(f.repo.effects)-1]; last.NewReport == nil || last.NewReport.Week != week {
+		t.Fatalf("no new report for the week: %+v", last)
+	}
+	if _, err := sunday.RunWeeklyReviewNow(ctx, admin, f.catID); !errors.Is(err, domain.ErrAlreadySent) {
+		t.Fatalf("second run: %v", err)
+	}
+	// The slot finds the week done; the next Monday 08:00 in Sydney starts the next.
+	if n, _ := sunday.StartDueWeeklyReviews(ctx); n != 0 {
+		t.Fatal("the slot started the week again")
+	}
+	if n, _ := f.app.WithClock(at(t, "2026-11-15T20:59:00Z")).StartDueWeeklyReviews(ctx); n != 0 {
+		t.Fatal("started before Monday 08:00 in Sydney")
+	}
+	if n, _ := f.app.WithClock(at(t, "2026-11-15T21:00:00Z")).StartDueWeeklyReviews(ctx); n != 1 {
+		t.Fatal("not started at Monday 08:00 in Sydney")
+	}
+	off := newFixture(t)
+	if _, err := off.app.UpdateContentParams(ctx, off.owner, off.catID, ContentParams{SiteURL: ptr(shop), DisableWeeklyEmail: ptr(true)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := off.app.RunWeeklyReviewNow(ctx, admin, off.catID); !errors.Is(err, domain.ErrWeeklyReviewOff) {
+		t.Fatalf("weekly email off: %v", err)
+	}
+}
+
+// TestOperatorRunOnTheRealClock: with the real clock the week claimed is
+// the current one in the shop's zone: a Monday, at most six days ago.
+func TestOperatorRunOnTheRealClock(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	if _, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop)}); err != nil {
+		t.Fatal(err)
+	}
+	f.repo.mu.Lock()
+	f.repo.signals[f.catID] = domain.StoreSignals{CategoryID: f.catID, TimeZone: "Pacific/Kiritimati"}
+	f.repo.mu.Unlock()
+	before := time.Now()
+	week, err := f.app.RunWeeklyReviewNow(ctx, domain.Caller{UID: "ops", Admin: true}, f.catID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kiritimati, _ := time.LoadLocation("Pacific/Kiritimati")
+	monday, err := time.ParseInLocation(time.DateOnly, week, kiritimati)
+	if err != nil || monday.Weekday() != time.Monday {
+		t.Fatalf("week %q is not a Monday (%v)", week, err)
+	}
+	if age := before.Sub(monday); age < 0 || age >= 7*24*time.Hour {
+		t.Fatalf("week %s is not the current one in Kiritimati (now %s)", week, before.In(kiritimati))
 	}
 }

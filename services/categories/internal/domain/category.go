@@ -23,6 +23,10 @@ var (
 	// ErrDigestTooSoon is a second AI digest request for a category within
 	// DigestInterval; people see DigestTooSoonMessage.
 	ErrDigestTooSoon = errors.New("an AI digest was requested less than a minute ago")
+	// ErrWeeklyReviewOff: the business has no website or its weekly email is off.
+	ErrWeeklyReviewOff = errors.New("no weekly review for this business")
+	// ErrAlreadySent: the period's recurring email was already started.
+	ErrAlreadySent = errors.New("this period's email was already started")
 )
 
 // DigestInterval is how long after an AI digest request another one for
@@ -108,6 +112,8 @@ type DigestRequest struct {
 type Caller struct {
 	UID      string
 	Uplifter bool
+	// Admin may run operator actions (a recurring email ahead of its hour).
+	Admin bool
 }
 
 // CanAccess reports whether the caller may read and change c: its owner, or

@@ -27,6 +27,9 @@ type StoreSignals struct {
 	// UnusualHeadline is the daily report's headline for AsOf when any of
 	// its numbers was unusual; empty otherwise.
 	UnusualHeadline string
+	// TimeZone is the store's zone: the connected shop's IANA name or an
+	// imported file's fixed offset ("-05:00"); empty when unknown.
+	TimeZone string
 }
 
 // StoreBestSeller is the product with the highest net sales in the 7 days to AsOf.

@@ -17,7 +17,9 @@ var WeeklyReviewSlot = schedule.Weekly(time.Monday, 8)
 // WeeklyReviewCandidate is a category the weekly review may be due for.
 type WeeklyReviewCandidate struct {
 	CategoryID string
-	TimeZone   string
+	// TimeZone is the business's, StoreTimeZone the store's (see
+	// ScheduleLocation for which counts).
+	TimeZone, StoreTimeZone string
 	// LastWeek is the newest week already started, zero when none.
 	LastWeek schedule.Date
 }
@@ -38,6 +40,41 @@ type WeeklyReview struct {
 	// Idea is the campaign idea for the coming week; the repository sets
 	// its id when it stores the ideas.
 	Idea *Idea
+	// Failure, when set, says why the website could not be read this week
+	// (in words for its owner): the email then says so, what to do, and
+	// the last known score (PreviousScore) instead of a new one.
+	Failure string
+}
+
+// UnreadableError is a website the engine could not read, with why in
+// words for its owner ("it did not answer within 60 seconds").
+type UnreadableError struct {
+	Reason string
+	Err    error
+}
+
+func (e *UnreadableError) Error() string { return "website cannot be read: " + e.Err.Error() }
+func (e *UnreadableError) Unwrap() error { return e.Err }
+
+// UnknownReason is why a site could not be read when the engine did not say.
+const UnknownReason = "it could not be read"
+
+// NewWeeklyFailure is the weekly email of a week whose fresh review could
+// not read cat's website: why (reason, UnknownReason when empty) and the
+// last review of the same site (previous, nil when none), so the owner is
+// not left wondering where this week's email went.
+func NewWeeklyFailure(cat Category, reportID, week, reason string, previous *Review) WeeklyReview {
+	if strings.TrimSpace(reason) == "" {
+		reason = UnknownReason
+	}
+	w := WeeklyReview{CategoryID: cat.ID, OwnerID: cat.OwnerID, StoreName: cat.Name, SiteURL: cat.SiteURL,
+		ReportID: reportID, Week: week, Failure: reason}
+	if previous != nil {
+		s := previous.Score
+		w.PreviousScore = &s
+		w.Band = BandOf(s)
+	}
+	return w
 }
 
 // NewWeeklyReview compares a fresh review of cat's website with the
@@ -96,6 +133,27 @@ func (c Category) Location() *time.Location {
 		if loc, err := time.LoadLocation(c.TimeZone); err == nil {
 			return loc
 		}
+	}
+	return time.UTC
+}
+
+// ScheduleLocation is the zone a store's recurring emails are timed in:
+// the connected shop's own IANA zone first (it is where the owner's
+// business day is, as the issue says: "each morning in the store's time
+// zone"), else the business's zone (from the browser at sign-up, or set in
+// the Business profile), else the fixed offset of an imported order file
+// (it knows no daylight saving, so a named zone is preferred to it), else
+// UTC.
+func ScheduleLocation(businessTZ, storeTZ string) *time.Location {
+	store, fixed, ok := schedule.Zone(storeTZ)
+	if ok && !fixed {
+		return store
+	}
+	if loc, _, bok := schedule.Zone(businessTZ); bok {
+		return loc
+	}
+	if ok {
+		return store
 	}
 	return time.UTC
 }

@@ -4,12 +4,15 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
@@ -110,20 +113,7 @@ func TestWeeklyReviewOncePerWeekAcrossReplicasAndDST(t *testing.T) {
 		return err == nil && r.GetReport().GetStatus() == categoriesv1.ReportStatus_REPORT_STATUS_READY
 	})
 
-	var mu sync.Mutex
-	var ready []*eventsv1.WeeklyReviewReady
-	sub, err := h.nc.Subscribe(events.SubjectWeeklyReviewReady, func(m *nats.Msg) {
-		var ev eventsv1.WeeklyReviewReady
-		if proto.Unmarshal(m.Data, &ev) == nil && ev.GetCategoryId() == cat {
-			mu.Lock()
-			ready = append(ready, &ev)
-			mu.Unlock()
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = sub.Unsubscribe() }()
+	ready := h.weeklyEvents(t, cat)
 
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -181,9 +171,7 @@ func TestWeeklyReviewOncePerWeekAcrossReplicasAndDST(t *testing.T) {
 	// The last week's review is not replaced by a newer one, so it
 	// completes and announces itself once.
 	eventually(t, func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, ev := range ready {
+		for _, ev := range ready() {
 			if ev.GetWeek() == "2026-03-09" {
 				return true
 			}
@@ -191,10 +179,8 @@ func TestWeeklyReviewOncePerWeekAcrossReplicasAndDST(t *testing.T) {
 		return false
 	})
 	time.Sleep(300 * time.Millisecond)
-	mu.Lock()
-	defer mu.Unlock()
 	n := 0
-	for _, ev := range ready {
+	for _, ev := range ready() {
 		if ev.GetWeek() != "2026-03-09" {
 			continue
 		}
@@ -285,20 +271,7 @@ func TestWeeklyReviewAdoptsAReviewUnderWay(t *testing.T) {
 	if _, err := h.client.UpdateContentGenerationParams(as(tok), &categoriesv1.UpdateContentGenerationParamsRequest{CategoryId: cat, SiteUrl: &site}); err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var ready []*eventsv1.WeeklyReviewReady
-	sub, err := h.nc.Subscribe(events.SubjectWeeklyReviewReady, func(m *nats.Msg) {
-		var ev eventsv1.WeeklyReviewReady
-		if proto.Unmarshal(m.Data, &ev) == nil && ev.GetCategoryId() == cat {
-			mu.Lock()
-			ready = append(ready, &ev)
-			mu.Unlock()
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = sub.Unsubscribe() }()
+	ready := h.weeklyEvents(t, cat)
 	monday := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
 	a := app.New(postgres.New(h.db), h.analyzer, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), app.Options{}).
 		WithClock(func() time.Time { return monday })
@@ -311,5 +284,121 @@ func TestWeeklyReviewAdoptsAReviewUnderWay(t *testing.T) {
 		t.Fatalf("%d reports: the review under way was replaced", reports)
 	}
 	close(gate)
-	eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(ready) == 1 && ready[0].GetWeek() == "2026-11-16" })
+	eventually(t, func() bool { got := ready(); return len(got) == 1 && got[0].GetWeek() == "2026-11-16" })
+}
+
+// TestWeeklyReviewOfAnUnreadableSiteStillEmails: an operator starts the
+// week's review at once (admins only, once a week); the site cannot be
+// read this week, so the week's WeeklyReviewReady says FAILED, why, and
+// the last known score, once; Home shows the failure.
+func TestWeeklyReviewOfAnUnreadableSiteStillEmails(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	cat, tok := h.owner(t)
+	h.reviewed(t, cat, tok)
+	ready := h.weeklyEvents(t, cat)
+
+	// The site goes down.
+	h.analyzer.mu.Lock()
+	delete(h.analyzer.sites, goodSite)
+	h.analyzer.mu.Unlock()
+
+	run := func(token string) (*categoriesv1.RunWeeklyReviewResponse, error) {
+		return h.client.RunWeeklyReview(as(token), &categoriesv1.RunWeeklyReviewRequest{CategoryId: cat})
+	}
+	if _, err := run(tok); status.Code(err) != codes.PermissionDenied {
+		t.Fatalf("the owner ran it: %v", err)
+	}
+	if _, uplifter := h.signUp(t, true); status.Code(func() error { _, err := run(uplifter); return err }()) != codes.PermissionDenied {
+		t.Fatal("an uplifter (not an admin) ran it")
+	}
+	_, admin := h.signUpWith(t, map[string]any{"admin": true})
+	res, err := run(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(admin); status.Code(err) != codes.AlreadyExists {
+		t.Fatalf("second run: %v", err)
+	}
+	eventually(t, func() bool { return len(ready()) > 0 })
+	time.Sleep(300 * time.Millisecond)
+	got := ready()
+	if len(got) != 1 {
+		t.Fatalf("%d WeeklyReviewReady for the week, want 1", len(got))
+	}
+	ev := got[0]
+	if ev.GetStatus() != "FAILED" || ev.GetFailure() != "it did not answer in time" || ev.GetWeek() != res.GetWeek() ||
+		ev.PreviousScore == nil || ev.GetPreviousScore() != 72 || ev.GetPreviousBand() != "high" || ev.GetScore() != 0 ||
+		len(ev.GetTopFixes()) != 0 || ev.GetOwnerUserId() == "" {
+		t.Fatalf("event %v", ev)
+	}
+	r, err := h.client.GetCurrentReport(as(tok), &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
+	if err != nil || r.GetReport().GetStatus() != categoriesv1.ReportStatus_REPORT_STATUS_FAILED {
+		t.Fatalf("Home: %v %v", r, err)
+	}
+}
+
+// TestWeeklyReviewInTheShopsZone: a business that signed up in Paris
+// connects a shop that keeps New York time (StoreSignalsUpdated carries
+// the shop's zone): the Monday review starts at 08:00 New York time, the
+// week after New York's clocks moved and Paris's had not.
+func TestWeeklyReviewInTheShopsZone(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	cat, tok := h.owner(t)
+	site, zone := goodSite, "Europe/Paris"
+	if _, err := h.client.UpdateContentGenerationParams(as(tok), &categoriesv1.UpdateContentGenerationParamsRequest{
+		CategoryId: cat, SiteUrl: &site, TimeZone: &zone}); err != nil {
+		t.Fatal(err)
+	}
+	ev := storeSignals(cat)
+	ev.Timezone = "America/New_York"
+	h.publish(t, events.SubjectStoreSignalsUpdated, ev)
+	eventually(t, func() bool {
+		var tz string
+		_ = h.db.QueryRow(context.Background(), `SELECT time_zone FROM store_signals WHERE category_id = $1`, cat).Scan(&tz)
+		return tz == "America/New_York"
+	})
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, c := range []struct {
+		at   string
+		want int
+	}{
+		{"2026-03-09T07:00:00Z", 0}, // 08:00 in Paris (CET)
+		{"2026-03-09T11:59:00Z", 0},
+		{"2026-03-09T12:00:00Z", 1}, // 08:00 in New York (EDT since Sunday)
+		{"2026-03-09T12:15:00Z", 0},
+	} {
+		now, _ := time.Parse(time.RFC3339, c.at)
+		a := app.New(postgres.New(h.db), h.analyzer, nil, log, app.Options{}).WithClock(func() time.Time { return now })
+		n, err := a.StartDueWeeklyReviews(context.Background())
+		if err != nil || n != c.want {
+			t.Fatalf("at %s: started %d (%v), want %d", c.at, n, err, c.want)
+		}
+	}
+}
+
+// weeklyEvents collects cat's WeeklyReviewReady events from NATS until the
+// test ends; the returned func reads what arrived so far.
+func (h harness) weeklyEvents(t *testing.T, cat string) func() []*eventsv1.WeeklyReviewReady {
+	t.Helper()
+	var mu sync.Mutex
+	var got []*eventsv1.WeeklyReviewReady
+	sub, err := h.nc.Subscribe(events.SubjectWeeklyReviewReady, func(m *nats.Msg) {
+		var ev eventsv1.WeeklyReviewReady
+		if proto.Unmarshal(m.Data, &ev) == nil && ev.GetCategoryId() == cat {
+			mu.Lock()
+			got = append(got, &ev)
+			mu.Unlock()
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sub.Unsubscribe() })
+	return func() []*eventsv1.WeeklyReviewReady {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(got)
+	}
 }

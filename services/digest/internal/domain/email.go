@@ -135,6 +135,9 @@ type Params struct {
 	NewCount      int       `json:"newCount,omitempty"`
 	FixedCount    int       `json:"fixedCount,omitempty"`
 	OpenCount     int       `json:"openCount,omitempty"`
+	// Failure is why this week's review could not read the website; Band
+	// is then the last known score's (PreviousScore).
+	Failure string `json:"failure,omitempty"`
 }
 
 // Insight is one insight an email shows.

@@ -13,6 +13,18 @@ type Finding struct {
 	Fix    string `json:"fix,omitempty"`
 	Points int    `json:"points,omitempty"`
 	URL    string `json:"url,omitempty"`
+	// Pages is how many pages share this finding in a list (0 or 1: one).
+	Pages int `json:"pages,omitempty"`
+}
+
+// Covered is how many findings a bounded list stands for (a finding on
+// four pages is listed once), so "and N more" counts right.
+func Covered(fs []Finding) int {
+	n := 0
+	for _, f := range fs {
+		n += max(1, f.Pages)
+	}
+	return n
 }
 
 // WeeklyReview is the categories service's WeeklyReviewReady: this week's
@@ -28,6 +40,10 @@ type WeeklyReview struct {
 	PreviousScore          *int
 	New, Fixed, Open, Tops []Finding
 	Idea                   *Idea
+	// Failure, when set, is why the website could not be read this week
+	// (the event's status FAILED): the email says so, what to do, and the
+	// last known score (PreviousScore, PreviousBand) instead of a new one.
+	Failure, PreviousBand string
 }
 
 // Bounds on what one weekly email lists, so a site with a hundred findings
@@ -53,11 +69,17 @@ func NewWeeklyReview(w WeeklyReview, to string) (Email, error) {
 	}
 	p := Params{CategoryID: w.CategoryID, StoreName: cleanName(w.StoreName), SiteURL: safeLink(w.SiteURL),
 		Week: w.Week, Score: max(0, min(100, w.Score)), Band: clip(w.Band), PreviousScore: w.PreviousScore,
-		NewFindings: findings(w.New, maxWeeklyListed), FixedFindings: findings(w.Fixed, maxWeeklyListed),
-		OpenFindings: findings(w.Open, maxWeeklyListed), TopFixes: findings(w.Tops, maxWeeklyTops),
+		NewFindings: grouped(w.New, maxWeeklyListed), FixedFindings: grouped(w.Fixed, maxWeeklyListed),
+		OpenFindings: grouped(w.Open, maxWeeklyListed), TopFixes: findings(w.Tops, maxWeeklyTops),
 		NewCount: len(w.New), FixedCount: len(w.Fixed), OpenCount: len(w.Open)}
 	if i := w.Idea; i != nil && i.ID != "" && url.PathEscape(i.ID) == i.ID && strings.TrimSpace(i.Title) != "" {
 		p.Ideas = []Idea{{ID: i.ID, Title: clip(i.Title), Channel: clip(i.Channel), WhyNow: clip(i.WhyNow)}}
+	}
+	if f := clip(w.Failure); f != "" {
+		// A week whose review could not be done has nothing of its own to
+		// show: only why, and the last known score.
+		p = Params{CategoryID: p.CategoryID, StoreName: p.StoreName, SiteURL: p.SiteURL, Week: p.Week,
+			PreviousScore: p.PreviousScore, Band: clip(w.PreviousBand), Failure: f}
 	}
 	return pending("weekly-review:"+w.CategoryID+":"+w.Week, KindWeeklyReview, w.OwnerUserID, addr, p), nil
 }
@@ -96,4 +118,26 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
+}
+
+// grouped lists findings once per title, in order of first appearance,
+// with how many pages share it: the review finds "Page has no meta
+// description" on each page, and a list of the same line four times reads
+// as a fault on a phone.
+func grouped(fs []Finding, limit int) []Finding {
+	var out []Finding
+	at := map[string]int{}
+	for _, f := range findings(fs, len(fs)) {
+		if i, ok := at[f.Title]; ok {
+			out[i].Pages++
+			continue
+		}
+		if len(out) == limit {
+			continue
+		}
+		f.Pages = 1
+		at[f.Title] = len(out)
+		out = append(out, f)
+	}
+	return out
 }

@@ -115,6 +115,45 @@ func TestWeeklyReviewEmail(t *testing.T) {
 	}
 }
 
+// TestWeeklyReviewThatCouldNotReadTheSite: the week's review could not
+// read the site (status FAILED): the owner still gets the week's one
+// email, saying so, why, the last known score and what to do, with the
+// recurring headers; the same week's event again sends nothing more.
+func TestWeeklyReviewThatCouldNotReadTheSite(t *testing.T) {
+	t.Parallel()
+	sink := sinktest.New(t)
+	h := start(t, sink.SMTPAddr)
+	user, addr, cat := h.owner(t, "Clay & Co")
+	prev := int32(61)
+	ev := &eventsv1.WeeklyReviewReady{CategoryId: cat, StoreName: "Clay & Co", SiteUrl: "https://clay.example/", ReportId: "r-2",
+		Week: "2026-11-23", PreviousScore: &prev, Status: "FAILED", Failure: "it answered that the site is unavailable (HTTP 503)",
+		PreviousBand: "medium", OccurTime: timestamppb.Now()}
+	h.publish(t, events.SubjectWeeklyReviewReady, "f1", ev)
+	h.publish(t, events.SubjectWeeklyReviewReady, "f1-again", ev)
+	h.waitInt(t, "sent", `SELECT count(*) FROM send_log WHERE user_id = $1 AND kind = 'weekly_review' AND status = 'sent'`,
+		func(n int) bool { return n == 1 }, user)
+	_ = sink.Wait(t, addr, 1, 15*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	got := sink.To(t, addr)
+	if len(got) != 1 || got[0].Subject != "We couldn't review your website this week, Clay & Co" {
+		t.Fatalf("mails %+v", got)
+	}
+	m := got[0]
+	hdr := sink.RawHeader(t, m)
+	if hdr.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" || !strings.HasPrefix(hdr.Get("List-Unsubscribe"), "<"+publicAPI) {
+		t.Fatalf("unsubscribe headers %q", hdr.Get("List-Unsubscribe"))
+	}
+	for _, w := range []string{"for the week of Monday 23 November 2026, but it answered that the site is unavailable (HTTP 503).",
+		"Its last score was 61/100 (Medium, 30 to 69).", "WHAT TO DO", "Open Uplift Home: " + webURL + "/"} {
+		if !strings.Contains(m.Text, w) {
+			t.Fatalf("text lacks %q:\n%s", w, m.Text)
+		}
+	}
+	if strings.Contains(m.Text, "SCORE: 0/100") || strings.Contains(m.HTML, "well done") {
+		t.Fatalf("the email shows a review that was not done:\n%s", m.Text)
+	}
+}
+
 // TestDailyReportWithoutData: the daily report of a store with no data yet
 // says so in one line, leads to Connections, and carries the website's
 // status, the next seasonal date and an idea; never a table of zeros.

@@ -217,6 +217,9 @@ type weekly struct {
 	NewCount, OpenCount    int
 	FixedMore, OpenMore    int
 	Idea                   *idea
+	// Failure is why this week's review could not be done ("it did not
+	// answer in time"); LastScore then says the last known score in words.
+	Failure, LastScore string
 }
 
 // bands name a score's band for people, with its range (the spec's
@@ -233,7 +236,7 @@ var bands = map[string][2]string{
 func weeklyReview(p domain.Params, ideas []idea) (*weekly, string) {
 	w := &weekly{WeekDay: p.Week, Score: p.Score, Fixed: p.FixedFindings, New: p.NewFindings, Open: p.OpenFindings,
 		Tops: p.TopFixes, NewCount: p.NewCount, OpenCount: p.OpenCount,
-		FixedMore: p.FixedCount - len(p.FixedFindings), OpenMore: p.OpenCount - len(p.OpenFindings)}
+		FixedMore: max(0, p.FixedCount-domain.Covered(p.FixedFindings)), OpenMore: max(0, p.OpenCount-domain.Covered(p.OpenFindings))}
 	if t, err := time.Parse(time.DateOnly, p.Week); err == nil {
 		w.WeekDay = t.Format("Monday 2 January 2006")
 	}
@@ -242,6 +245,16 @@ func weeklyReview(p domain.Params, ideas []idea) (*weekly, string) {
 		b = [2]string{p.Band, "out of 100"}
 	}
 	w.BandLabel, w.BandRange = b[0], b[1]
+	if p.Failure != "" {
+		w.Failure = p.Failure
+		w.LastScore = "There is no score yet: this would have been its first review."
+		pre := strings.ToUpper(p.Failure[:1]) + p.Failure[1:] + "."
+		if p.PreviousScore != nil {
+			w.LastScore = fmt.Sprintf("Its last score was %d/100 (%s, %s).", *p.PreviousScore, b[0], b[1])
+			pre += fmt.Sprintf(" Your last score was %d/100.", *p.PreviousScore)
+		}
+		return w, pre + " Here is what to check."
+	}
 	w.Change = domain.ScoreChange(p.Score, p.PreviousScore)
 	if w.Change == "" {
 		w.Change = "Your first weekly review: next week's shows what changed."
@@ -332,6 +345,9 @@ func (r *Renderer) Render(e domain.Email) (domain.Message, error) {
 	if e.Kind == domain.KindWeeklyReview {
 		var pre string
 		d.Weekly, pre = weeklyReview(e.Params, d.Ideas)
+		if e.Params.Failure != "" {
+			d.Subject = "We couldn't review your website this week, " + store
+		}
 		d.Subject = strings.ReplaceAll(d.Subject, "{score}", strconv.Itoa(e.Params.Score))
 		subject = d.Subject
 		d.Preheader = strings.ReplaceAll(d.Preheader, "{weekly}", pre)

@@ -74,6 +74,66 @@ func TestWeeklyReviewRendering(t *testing.T) {
 	}
 }
 
+// TestWeeklyReviewThatCouldNotReadTheSite: a week whose fresh review could
+// not read the website still emails its owner: that it could not, why,
+// the last known score and what to do; nothing of a review it did not do.
+func TestWeeklyReviewThatCouldNotReadTheSite(t *testing.T) {
+	t.Parallel()
+	r, _ := unsubRenderer(t)
+	prev := 64
+	for _, c := range []struct {
+		name      string
+		previous  *int
+		band      string
+		last      string
+		preheader string
+	}{
+		{"with a last score", &prev, "medium", "Its last score was 64/100 (Medium, 30 to 69).",
+			"It did not answer in time. Your last score was 64/100. Here is what to check."},
+		{"never reviewed", nil, "", "There is no score yet: this would have been its first review.",
+			"It did not answer in time. Here is what to check."},
+	} {
+		w := sampleWeekly(c.previous, []domain.Finding{{Title: "No meta description"}})
+		w.Failure, w.PreviousBand, w.Score, w.Band = "it did not answer in time", c.band, 0, ""
+		e, err := domain.NewWeeklyReview(w, "owner@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Key != "weekly-review:cat-1:2026-11-16" {
+			t.Errorf("%s: key %q: a failed week must share the week's key, so it is sent once", c.name, e.Key)
+		}
+		m, err := r.Render(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Subject != "We couldn't review your website this week, Clay & <Co>" {
+			t.Errorf("%s: subject %q", c.name, m.Subject)
+		}
+		for _, part := range []string{m.HTML, m.Text} {
+			for _, want := range []string{"for the week of Monday 16 November 2026, but it did not answer in time.",
+				"What to do", "check it is online for everyone", "update it in your Business profile",
+				"https://app.uplift.example/"} {
+				want = strings.ReplaceAll(want, "What to do", map[bool]string{true: "WHAT TO DO", false: "What to do"}[part == m.Text])
+				if !strings.Contains(part, want) {
+					t.Errorf("%s: a part lacks %q", c.name, want)
+				}
+			}
+			if !strings.Contains(strings.ReplaceAll(part, "&#39;", "'"), c.last) {
+				t.Errorf("%s: the last score %q is missing", c.name, c.last)
+			}
+			for _, not := range []string{"well done", "No meta description", "Mug of the month", "0/100", "Slow hero image"} {
+				if strings.Contains(part, not) {
+					t.Errorf("%s: shows %q from a review that was not done", c.name, not)
+				}
+			}
+		}
+		if !strings.Contains(m.HTML, c.preheader) || m.Unsubscribe == "" {
+			t.Errorf("%s: preheader %q or unsubscribe link missing", c.name, c.preheader)
+		}
+		writeSample(t, "weekly-unreadable-"+strings.ReplaceAll(c.name, " ", "-"), m.HTML)
+	}
+}
+
 func TestDailyReportWithoutDataRendering(t *testing.T) {
 	t.Parallel()
 	r, _ := unsubRenderer(t)
@@ -119,4 +179,40 @@ func writeSample(t *testing.T, name, html string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestWeeklyReviewGroupsAFindingOnManyPages: the review finds the same
+// thing on each page; the email lists it once with how many pages, and
+// "and N more" still counts every finding.
+func TestWeeklyReviewGroupsAFindingOnManyPages(t *testing.T) {
+	t.Parallel()
+	r, _ := unsubRenderer(t)
+	w := sampleWeekly(nil, nil)
+	meta := domain.Finding{Title: "Page has no meta description"}
+	w.Fixed = []domain.Finding{meta, meta, meta, meta, {Title: "An image has no alt text"}}
+	w.Open = nil
+	for i := range 9 {
+		w.Open = append(w.Open, domain.Finding{Title: "Product page has no product markup", URL: "https://clay.example/p/" + string(rune('a'+i))})
+	}
+	for _, title := range []string{"No sitemap", "No favicon", "No returns page", "No contact page", "No reviews", "No newsletter"} {
+		w.Open = append(w.Open, domain.Finding{Title: title})
+	}
+	e, err := domain.NewWeeklyReview(w, "owner@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.Render(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"- Page has no meta description (4 pages)\n- An image has no alt text\n",
+		"STILL OPEN (15)\n- Product page has no product markup (9 pages)\n- No sitemap\n- No favicon\n- No returns page\n- No contact page\nand 2 more on Home"} {
+		if !strings.Contains(m.Text, want) {
+			t.Errorf("text lacks %q:\n%s", want, m.Text)
+		}
+	}
+	if n := strings.Count(m.HTML, "Page has no meta description"); n != 1 {
+		t.Errorf("HTML lists the meta description %d times", n)
+	}
+	writeSample(t, "weekly-grouped", m.HTML)
 }

@@ -19,6 +19,8 @@ import (
 // Caller is who is asking, as the auth interceptor verified it.
 type Caller struct {
 	UID string
+	// Admin may run operator actions (a daily report ahead of its hour).
+	Admin bool
 }
 
 // Access answers whether the caller may act on a category: the categories
@@ -118,8 +120,16 @@ func (a *App) WithClock(now func() time.Time) *App {
 
 // authorize checks the category id and that the caller may act on it.
 func (a *App) authorize(ctx context.Context, categoryID string) error {
-	if uuid.Validate(categoryID) != nil {
-		return &domain.ValidationError{Field: "categoryId", Message: "categoryId is not a valid id."}
+	if err := validateCategoryID(categoryID); err != nil {
+		return err
 	}
 	return a.access.Check(ctx, categoryID)
+}
+
+// validateCategoryID checks an id from a path: categories are UUIDs.
+func validateCategoryID(id string) error {
+	if uuid.Validate(id) != nil {
+		return &domain.ValidationError{Field: "categoryId", Message: "categoryId is not a valid id."}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"uplift.dev/stores/internal/domain"
 )
@@ -46,4 +47,45 @@ func (a *App) PublishDueReports(ctx context.Context) (int, error) {
 		}
 	}
 	return published, errors.Join(errs...)
+}
+
+// SendDailyReportNow publishes one store's report of yesterday (store-local)
+// at once instead of at its 07:00 slot, for an operator (admins only) and
+// for the end-to-end tests, which cannot wait for the morning. It claims
+// the same day's row the slot would, so the day's report still goes out
+// once: a day already published is domain.ErrAlreadySent, and the slot
+// then finds the day done. A store without data is domain.ErrNoReportData
+// (no email of empty zeros). It returns the day reported.
+func (a *App) SendDailyReportNow(ctx context.Context, who Caller, categoryID string) (domain.Date, error) {
+	if !who.Admin {
+		return domain.Date{}, domain.ErrPermissionDenied
+	}
+	if err := validateCategoryID(categoryID); err != nil {
+		return domain.Date{}, err
+	}
+	stores, err := a.repo.ReportStores(ctx)
+	if err != nil {
+		return domain.Date{}, err
+	}
+	i := slices.IndexFunc(stores, func(s ReportStore) bool { return s.CategoryID == categoryID })
+	if i < 0 {
+		return domain.Date{}, domain.ErrNoReportData
+	}
+	day := domain.DateOf(a.now().In(StoreLocation(stores[i].Timezone))).AddDays(-1)
+	r, err := a.dailyReport(ctx, categoryID, day)
+	if err != nil {
+		return day, err
+	}
+	if !r.HasData {
+		return day, domain.ErrNoReportData
+	}
+	ok, err := a.repo.PublishDailyReport(ctx, categoryID, r, a.now())
+	if err != nil {
+		return day, err
+	}
+	if !ok {
+		return day, domain.ErrAlreadySent
+	}
+	a.log.InfoContext(ctx, "daily report published by an operator", "category", categoryID, "day", day.String(), "actor", who.UID)
+	return day, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"uplift.dev/platform/schedule"
 	"uplift.dev/stores/internal/domain"
 )
 
@@ -195,15 +196,8 @@ func (a *App) dailyReport(ctx context.Context, categoryID string, day domain.Dat
 // StoreLocation is the location a store's days are counted in: its IANA
 // zone, the fixed offset an imported file carried, or UTC when unknown.
 func StoreLocation(tz string) *time.Location {
-	if tz == "" {
-		return time.UTC
-	}
-	if loc, err := time.LoadLocation(tz); err == nil {
+	if loc, _, ok := schedule.Zone(tz); ok {
 		return loc
-	}
-	if t, err := time.Parse("-07:00", tz); err == nil {
-		_, off := t.Zone()
-		return time.FixedZone(tz, off)
 	}
 	return time.UTC
 }

@@ -74,5 +74,7 @@ func (a *App) signals(ctx context.Context, categoryID string) (domain.Signals, e
 		return domain.Signals{}, err
 	}
 	report := domain.CompareDay(m.Days[7], m.Days[:7], st.Currency)
-	return domain.ComputeSignals(categoryID, st.Currency, asOf, products, report), nil
+	sig := domain.ComputeSignals(categoryID, st.Currency, asOf, products, report)
+	sig.Timezone = st.Timezone
+	return sig, nil
 }

@@ -16,6 +16,10 @@ var (
 	ErrBadWebhook = errors.New("webhook signature does not verify")
 	// ErrBusy: the same request was made moments ago and is still running.
 	ErrBusy = errors.New("busy")
+	// ErrAlreadySent: the period's report was already published.
+	ErrAlreadySent = errors.New("already sent")
+	// ErrNoReportData: the store has no numbers to report.
+	ErrNoReportData = errors.New("no data to report")
 )
 
 // ValidationError is a client's mistake in one field, with a message for people.

@@ -36,6 +36,9 @@ type Signals struct {
 	// UnusualHeadline is the daily report's headline for AsOf when any of
 	// its metrics is unusual; empty otherwise.
 	UnusualHeadline string
+	// Timezone is the store's zone (IANA name or fixed offset), so the
+	// categories service schedules the weekly review in the shop's zone.
+	Timezone string
 }
 
 // BestSeller is the product with the highest net sales in a window.

@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -18,6 +19,7 @@ import (
 	"uplift.dev/shopifysim/sim"
 	"uplift.dev/stores/internal/adapters/postgres"
 	"uplift.dev/stores/internal/app"
+	"uplift.dev/stores/internal/domain"
 	"uplift.dev/stores/internal/ordercsv/ordercsvtest"
 )
 
@@ -163,5 +165,51 @@ func TestADueStorePublishesOneDailyReport(t *testing.T) {
 	got = h.dailyReportsIn(cat)
 	if len(got) != 2 || got[0].GetDate() == got[1].GetDate() || (got[0].GetDate() != "2026-03-08" && got[1].GetDate() != "2026-03-08") {
 		t.Fatalf("after the next morning: %v", got)
+	}
+}
+
+// TestOperatorSendsYesterdaysReportAheadOfTheHour: at 03:00 store-local an
+// admin publishes yesterday's report at once; the 07:00 slot then finds
+// the day sent, a second send is refused, and a store owner may not send
+// it (only an admin). The next morning's slot sends the next day.
+func TestOperatorSendsYesterdaysReportAheadOfTheHour(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, sim.Options{AutoApprove: true})
+	ctx, cat := h.owner()
+	offset := time.FixedZone("", -5*3600)
+	day := time.Date(2026, 3, 7, 0, 0, 0, 0, offset)
+	var orders []ordercsvtest.Order
+	for ago := 7; ago >= 0; ago-- {
+		orders = append(orders, ordercsvtest.Order{Name: fmt.Sprintf("#%d", ago), CreatedAt: day.AddDate(0, 0, -ago).Add(10 * time.Hour),
+			Title: "Trail Mug", SKU: "MUG", Quantity: 1, Price: "20.00"})
+	}
+	if _, err := h.client.ImportOrders(ctx, &storesv1.ImportOrdersRequest{CategoryId: cat, Format: "shopify-orders-csv",
+		Csv: string(ordercsvtest.Orders("USD", orders))}); err != nil {
+		t.Fatal(err)
+	}
+	early := h.replica(func() time.Time { return time.Date(2026, 3, 8, 3, 0, 0, 0, offset) })
+	if _, err := early.SendDailyReportNow(context.Background(), app.Caller{UID: "owner"}, cat); !errors.Is(err, domain.ErrPermissionDenied) {
+		t.Fatalf("an owner sent it: %v", err)
+	}
+	admin := app.Caller{UID: "ops", Admin: true}
+	d, err := early.SendDailyReportNow(context.Background(), admin, cat)
+	if err != nil || d.String() != "2026-03-07" {
+		t.Fatalf("sent %s, %v; want 2026-03-07", d, err)
+	}
+	if _, err := early.SendDailyReportNow(context.Background(), admin, cat); !errors.Is(err, domain.ErrAlreadySent) {
+		t.Fatalf("second send: %v", err)
+	}
+	if n, err := h.replica(func() time.Time { return time.Date(2026, 3, 8, 7, 5, 0, 0, offset) }).PublishDueReports(context.Background()); err != nil || n != 0 {
+		t.Fatalf("the 07:00 slot published %d more (%v)", n, err)
+	}
+	if n, err := h.replica(func() time.Time { return time.Date(2026, 3, 9, 7, 5, 0, 0, offset) }).PublishDueReports(context.Background()); err != nil || n != 1 {
+		t.Fatalf("the next morning published %d (%v), want 1", n, err)
+	}
+	got := h.dailyReportsIn(cat)
+	if len(got) != 2 || got[0].GetDate() == got[1].GetDate() {
+		t.Fatalf("%d reports in the outbox: %v", len(got), got)
+	}
+	if _, err := early.SendDailyReportNow(context.Background(), admin, "9d3f0a4e-1f5b-4c55-8a7e-2d2b6c7f0a11"); !errors.Is(err, domain.ErrNoReportData) {
+		t.Fatalf("a store without data: %v", err)
 	}
 }

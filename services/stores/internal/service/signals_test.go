@@ -82,6 +82,8 @@ func TestAnImportPublishesTheStoreSignals(t *testing.T) {
 			NetSalesBeforeMinor: 53400, NetSalesAfterMinor: 0, FallPercent: 100},
 		// Too few orders a day for any change to be unusual.
 		UnusualHeadline: "",
+		// The file's offset is the store's zone until a shop is connected.
+		Timezone: "-05:00",
 	}
 	occurred := ev.GetOccurTime().AsTime()
 	if since := time.Since(occurred); since < 0 || since > time.Minute {

@@ -34,6 +34,7 @@ const (
 	CategoriesService_InvalidateCampaignIdeas_FullMethodName       = "/uplift.categories.v1.CategoriesService/InvalidateCampaignIdeas"
 	CategoriesService_GetWebsiteScore_FullMethodName               = "/uplift.categories.v1.CategoriesService/GetWebsiteScore"
 	CategoriesService_SendAIEmailDigest_FullMethodName             = "/uplift.categories.v1.CategoriesService/SendAIEmailDigest"
+	CategoriesService_RunWeeklyReview_FullMethodName               = "/uplift.categories.v1.CategoriesService/RunWeeklyReview"
 )
 
 // CategoriesServiceClient is the client API for CategoriesService service.
@@ -85,6 +86,14 @@ type CategoriesServiceClient interface {
 	// within a minute sends nothing and is refused with 429
 	// (RESOURCE_EXHAUSTED) and a message saying so.
 	SendAIEmailDigest(ctx context.Context, in *SendAIEmailDigestRequest, opts ...grpc.CallOption) (*SendAIEmailDigestResponse, error)
+	// RunWeeklyReview starts this week's website review of a business now,
+	// ahead of its Monday 08:00 slot in the store's time zone; its email goes
+	// out when the review is done. Admins only (403 otherwise): an operator's
+	// tool, and how the end-to-end tests get the email without waiting for
+	// Monday. It claims the week the slot would, so the week's email is still
+	// sent once: a week already started is 409 (ALREADY_EXISTS), a business
+	// without a website or with the weekly email off 400 (FAILED_PRECONDITION).
+	RunWeeklyReview(ctx context.Context, in *RunWeeklyReviewRequest, opts ...grpc.CallOption) (*RunWeeklyReviewResponse, error)
 }
 
 type categoriesServiceClient struct {
@@ -245,6 +254,16 @@ func (c *categoriesServiceClient) SendAIEmailDigest(ctx context.Context, in *Sen
 	return out, nil
 }
 
+func (c *categoriesServiceClient) RunWeeklyReview(ctx context.Context, in *RunWeeklyReviewRequest, opts ...grpc.CallOption) (*RunWeeklyReviewResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RunWeeklyReviewResponse)
+	err := c.cc.Invoke(ctx, CategoriesService_RunWeeklyReview_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // CategoriesServiceServer is the server API for CategoriesService service.
 // All implementations must embed UnimplementedCategoriesServiceServer
 // for forward compatibility.
@@ -294,6 +313,14 @@ type CategoriesServiceServer interface {
 	// within a minute sends nothing and is refused with 429
 	// (RESOURCE_EXHAUSTED) and a message saying so.
 	SendAIEmailDigest(context.Context, *SendAIEmailDigestRequest) (*SendAIEmailDigestResponse, error)
+	// RunWeeklyReview starts this week's website review of a business now,
+	// ahead of its Monday 08:00 slot in the store's time zone; its email goes
+	// out when the review is done. Admins only (403 otherwise): an operator's
+	// tool, and how the end-to-end tests get the email without waiting for
+	// Monday. It claims the week the slot would, so the week's email is still
+	// sent once: a week already started is 409 (ALREADY_EXISTS), a business
+	// without a website or with the weekly email off 400 (FAILED_PRECONDITION).
+	RunWeeklyReview(context.Context, *RunWeeklyReviewRequest) (*RunWeeklyReviewResponse, error)
 	mustEmbedUnimplementedCategoriesServiceServer()
 }
 
@@ -348,6 +375,9 @@ func (UnimplementedCategoriesServiceServer) GetWebsiteScore(context.Context, *Ge
 }
 func (UnimplementedCategoriesServiceServer) SendAIEmailDigest(context.Context, *SendAIEmailDigestRequest) (*SendAIEmailDigestResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method SendAIEmailDigest not implemented")
+}
+func (UnimplementedCategoriesServiceServer) RunWeeklyReview(context.Context, *RunWeeklyReviewRequest) (*RunWeeklyReviewResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RunWeeklyReview not implemented")
 }
 func (UnimplementedCategoriesServiceServer) mustEmbedUnimplementedCategoriesServiceServer() {}
 func (UnimplementedCategoriesServiceServer) testEmbeddedByValue()                           {}
@@ -640,6 +670,24 @@ func _CategoriesService_SendAIEmailDigest_Handler(srv interface{}, ctx context.C
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CategoriesService_RunWeeklyReview_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RunWeeklyReviewRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CategoriesServiceServer).RunWeeklyReview(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CategoriesService_RunWeeklyReview_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CategoriesServiceServer).RunWeeklyReview(ctx, req.(*RunWeeklyReviewRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // CategoriesService_ServiceDesc is the grpc.ServiceDesc for CategoriesService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -706,6 +754,10 @@ var CategoriesService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "SendAIEmailDigest",
 			Handler:    _CategoriesService_SendAIEmailDigest_Handler,
+		},
+		{
+			MethodName: "RunWeeklyReview",
+			Handler:    _CategoriesService_RunWeeklyReview_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

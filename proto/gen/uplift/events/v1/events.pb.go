@@ -929,8 +929,12 @@ type StoreSignalsUpdated struct {
 	// otherwise.
 	UnusualHeadline string                 `protobuf:"bytes,7,opt,name=unusual_headline,json=unusualHeadline,proto3" json:"unusual_headline,omitempty"`
 	OccurTime       *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// timezone is the store's zone: the connected shop's IANA name, or the
+	// fixed offset ("-05:00") an imported file carried; empty when unknown.
+	// The categories service schedules the weekly review in it.
+	Timezone      string `protobuf:"bytes,9,opt,name=timezone,proto3" json:"timezone,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *StoreSignalsUpdated) Reset() {
@@ -1017,6 +1021,13 @@ func (x *StoreSignalsUpdated) GetOccurTime() *timestamppb.Timestamp {
 		return x.OccurTime
 	}
 	return nil
+}
+
+func (x *StoreSignalsUpdated) GetTimezone() string {
+	if x != nil {
+		return x.Timezone
+	}
+	return ""
 }
 
 // DailyReportReady is published on "uplift.stores.daily_report_ready" by the
@@ -1192,9 +1203,19 @@ type WeeklyReviewReady struct {
 	FixedFindings []*WeeklyReviewReady_Finding `protobuf:"bytes,11,rep,name=fixed_findings,json=fixedFindings,proto3" json:"fixed_findings,omitempty"`
 	OpenFindings  []*WeeklyReviewReady_Finding `protobuf:"bytes,12,rep,name=open_findings,json=openFindings,proto3" json:"open_findings,omitempty"`
 	// top_fixes are the (at most three) open findings worth the most points.
-	TopFixes      []*WeeklyReviewReady_Finding `protobuf:"bytes,13,rep,name=top_fixes,json=topFixes,proto3" json:"top_fixes,omitempty"`
-	Idea          *WeeklyReviewReady_Idea      `protobuf:"bytes,14,opt,name=idea,proto3" json:"idea,omitempty"`
-	OccurTime     *timestamppb.Timestamp       `protobuf:"bytes,15,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	TopFixes  []*WeeklyReviewReady_Finding `protobuf:"bytes,13,rep,name=top_fixes,json=topFixes,proto3" json:"top_fixes,omitempty"`
+	Idea      *WeeklyReviewReady_Idea      `protobuf:"bytes,14,opt,name=idea,proto3" json:"idea,omitempty"`
+	OccurTime *timestamppb.Timestamp       `protobuf:"bytes,15,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	// status is "READY" (or empty, from before it existed), or "FAILED" when
+	// the website could not be read this week: the email then says so, why
+	// (failure), what to do, and the last known score (previous_score); it
+	// has no score, band or findings of its own.
+	Status string `protobuf:"bytes,16,opt,name=status,proto3" json:"status,omitempty"`
+	// failure is why the website could not be read, in words for its owner
+	// ("it did not answer within 15 seconds").
+	Failure string `protobuf:"bytes,17,opt,name=failure,proto3" json:"failure,omitempty"`
+	// previous_band is previous_score's band, for a FAILED week.
+	PreviousBand  string `protobuf:"bytes,18,opt,name=previous_band,json=previousBand,proto3" json:"previous_band,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1332,6 +1353,27 @@ func (x *WeeklyReviewReady) GetOccurTime() *timestamppb.Timestamp {
 		return x.OccurTime
 	}
 	return nil
+}
+
+func (x *WeeklyReviewReady) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *WeeklyReviewReady) GetFailure() string {
+	if x != nil {
+		return x.Failure
+	}
+	return ""
+}
+
+func (x *WeeklyReviewReady) GetPreviousBand() string {
+	if x != nil {
+		return x.PreviousBand
+	}
+	return ""
 }
 
 // ActedOnBehalf is published on "uplift.audit.acted_on_behalf" when someone
@@ -2164,7 +2206,7 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\vcategory_id\x18\x03 \x01(\tR\n" +
 	"categoryId\x129\n" +
 	"\n" +
-	"occur_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\xc8\x05\n" +
+	"occur_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\xe4\x05\n" +
 	"\x13StoreSignalsUpdated\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x1a\n" +
@@ -2176,7 +2218,8 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\x0ffalling_product\x18\x06 \x01(\v24.uplift.events.v1.StoreSignalsUpdated.FallingProductR\x0efallingProduct\x12)\n" +
 	"\x10unusual_headline\x18\a \x01(\tR\x0funusualHeadline\x129\n" +
 	"\n" +
-	"occur_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\x1af\n" +
+	"occur_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\x12\x1a\n" +
+	"\btimezone\x18\t \x01(\tR\btimezone\x1af\n" +
 	"\n" +
 	"BestSeller\x12\x14\n" +
 	"\x05title\x18\x01 \x01(\tR\x05title\x12&\n" +
@@ -2228,7 +2271,7 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\roccasion_date\x18\t \x01(\tR\foccasionDate\x12<\n" +
 	"\x04idea\x18\n" +
 	" \x01(\v2(.uplift.events.v1.WeeklyReviewReady.IdeaR\x04ideaB\x10\n" +
-	"\x0e_website_score\"\xa3\a\n" +
+	"\x0e_website_score\"\xfa\a\n" +
 	"\x11WeeklyReviewReady\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\"\n" +
@@ -2248,7 +2291,10 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\ttop_fixes\x18\r \x03(\v2+.uplift.events.v1.WeeklyReviewReady.FindingR\btopFixes\x12<\n" +
 	"\x04idea\x18\x0e \x01(\v2(.uplift.events.v1.WeeklyReviewReady.IdeaR\x04idea\x129\n" +
 	"\n" +
-	"occur_time\x18\x0f \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\x1a[\n" +
+	"occur_time\x18\x0f \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\x12\x16\n" +
+	"\x06status\x18\x10 \x01(\tR\x06status\x12\x18\n" +
+	"\afailure\x18\x11 \x01(\tR\afailure\x12#\n" +
+	"\rprevious_band\x18\x12 \x01(\tR\fpreviousBand\x1a[\n" +
 	"\aFinding\x12\x14\n" +
 	"\x05title\x18\x01 \x01(\tR\x05title\x12\x10\n" +
 	"\x03fix\x18\x02 \x01(\tR\x03fix\x12\x16\n" +

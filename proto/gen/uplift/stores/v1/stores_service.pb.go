@@ -681,6 +681,96 @@ func (x *GetTopProductsResponse) GetProducts() []*ProductSales {
 
 // GetDailyReportRequest names the category; `date` (YYYY-MM-DD) picks
 // another day than yesterday.
+type SendDailyReportRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SendDailyReportRequest) Reset() {
+	*x = SendDailyReportRequest{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SendDailyReportRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SendDailyReportRequest) ProtoMessage() {}
+
+func (x *SendDailyReportRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SendDailyReportRequest.ProtoReflect.Descriptor instead.
+func (*SendDailyReportRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *SendDailyReportRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+// SendDailyReportResponse names the day reported.
+type SendDailyReportResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// date is the report's store-local day, YYYY-MM-DD (yesterday).
+	Date          string `protobuf:"bytes,1,opt,name=date,proto3" json:"date,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SendDailyReportResponse) Reset() {
+	*x = SendDailyReportResponse{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SendDailyReportResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SendDailyReportResponse) ProtoMessage() {}
+
+func (x *SendDailyReportResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SendDailyReportResponse.ProtoReflect.Descriptor instead.
+func (*SendDailyReportResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *SendDailyReportResponse) GetDate() string {
+	if x != nil {
+		return x.Date
+	}
+	return ""
+}
+
 type GetDailyReportRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
@@ -691,7 +781,7 @@ type GetDailyReportRequest struct {
 
 func (x *GetDailyReportRequest) Reset() {
 	*x = GetDailyReportRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[8]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -703,7 +793,7 @@ func (x *GetDailyReportRequest) String() string {
 func (*GetDailyReportRequest) ProtoMessage() {}
 
 func (x *GetDailyReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[8]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -716,7 +806,7 @@ func (x *GetDailyReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDailyReportRequest.ProtoReflect.Descriptor instead.
 func (*GetDailyReportRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{8}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetDailyReportRequest) GetCategoryId() string {
@@ -756,7 +846,7 @@ type ReportMetric struct {
 
 func (x *ReportMetric) Reset() {
 	*x = ReportMetric{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[9]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -768,7 +858,7 @@ func (x *ReportMetric) String() string {
 func (*ReportMetric) ProtoMessage() {}
 
 func (x *ReportMetric) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[9]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -781,7 +871,7 @@ func (x *ReportMetric) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportMetric.ProtoReflect.Descriptor instead.
 func (*ReportMetric) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{9}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ReportMetric) GetKey() string {
@@ -855,7 +945,7 @@ type DailyReport struct {
 
 func (x *DailyReport) Reset() {
 	*x = DailyReport{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[10]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -867,7 +957,7 @@ func (x *DailyReport) String() string {
 func (*DailyReport) ProtoMessage() {}
 
 func (x *DailyReport) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[10]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -880,7 +970,7 @@ func (x *DailyReport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DailyReport.ProtoReflect.Descriptor instead.
 func (*DailyReport) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{10}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *DailyReport) GetStatus() string {
@@ -956,7 +1046,7 @@ type GetDailyReportResponse struct {
 
 func (x *GetDailyReportResponse) Reset() {
 	*x = GetDailyReportResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[11]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -968,7 +1058,7 @@ func (x *GetDailyReportResponse) String() string {
 func (*GetDailyReportResponse) ProtoMessage() {}
 
 func (x *GetDailyReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[11]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -981,7 +1071,7 @@ func (x *GetDailyReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDailyReportResponse.ProtoReflect.Descriptor instead.
 func (*GetDailyReportResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{11}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetDailyReportResponse) GetReport() *DailyReport {
@@ -1001,7 +1091,7 @@ type GetConnectionsRequest struct {
 
 func (x *GetConnectionsRequest) Reset() {
 	*x = GetConnectionsRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[12]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1013,7 +1103,7 @@ func (x *GetConnectionsRequest) String() string {
 func (*GetConnectionsRequest) ProtoMessage() {}
 
 func (x *GetConnectionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[12]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1026,7 +1116,7 @@ func (x *GetConnectionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetConnectionsRequest.ProtoReflect.Descriptor instead.
 func (*GetConnectionsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{12}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetConnectionsRequest) GetCategoryId() string {
@@ -1056,7 +1146,7 @@ type SyncProgress struct {
 
 func (x *SyncProgress) Reset() {
 	*x = SyncProgress{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[13]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1068,7 +1158,7 @@ func (x *SyncProgress) String() string {
 func (*SyncProgress) ProtoMessage() {}
 
 func (x *SyncProgress) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[13]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1081,7 +1171,7 @@ func (x *SyncProgress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncProgress.ProtoReflect.Descriptor instead.
 func (*SyncProgress) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{13}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *SyncProgress) GetPhase() string {
@@ -1152,7 +1242,7 @@ type ShopifyConnection struct {
 
 func (x *ShopifyConnection) Reset() {
 	*x = ShopifyConnection{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[14]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1164,7 +1254,7 @@ func (x *ShopifyConnection) String() string {
 func (*ShopifyConnection) ProtoMessage() {}
 
 func (x *ShopifyConnection) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[14]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1177,7 +1267,7 @@ func (x *ShopifyConnection) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShopifyConnection.ProtoReflect.Descriptor instead.
 func (*ShopifyConnection) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{14}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ShopifyConnection) GetStatus() string {
@@ -1250,7 +1340,7 @@ type OrderImport struct {
 
 func (x *OrderImport) Reset() {
 	*x = OrderImport{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[15]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1262,7 +1352,7 @@ func (x *OrderImport) String() string {
 func (*OrderImport) ProtoMessage() {}
 
 func (x *OrderImport) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[15]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1275,7 +1365,7 @@ func (x *OrderImport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OrderImport.ProtoReflect.Descriptor instead.
 func (*OrderImport) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{15}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *OrderImport) GetOrders() int32 {
@@ -1325,7 +1415,7 @@ type GetConnectionsResponse struct {
 
 func (x *GetConnectionsResponse) Reset() {
 	*x = GetConnectionsResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[16]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1337,7 +1427,7 @@ func (x *GetConnectionsResponse) String() string {
 func (*GetConnectionsResponse) ProtoMessage() {}
 
 func (x *GetConnectionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[16]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1350,7 +1440,7 @@ func (x *GetConnectionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetConnectionsResponse.ProtoReflect.Descriptor instead.
 func (*GetConnectionsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{16}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetConnectionsResponse) GetShopify() *ShopifyConnection {
@@ -1379,7 +1469,7 @@ type StartShopifyConnectRequest struct {
 
 func (x *StartShopifyConnectRequest) Reset() {
 	*x = StartShopifyConnectRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1391,7 +1481,7 @@ func (x *StartShopifyConnectRequest) String() string {
 func (*StartShopifyConnectRequest) ProtoMessage() {}
 
 func (x *StartShopifyConnectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1404,7 +1494,7 @@ func (x *StartShopifyConnectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartShopifyConnectRequest.ProtoReflect.Descriptor instead.
 func (*StartShopifyConnectRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{17}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *StartShopifyConnectRequest) GetCategoryId() string {
@@ -1431,7 +1521,7 @@ type StartShopifyConnectResponse struct {
 
 func (x *StartShopifyConnectResponse) Reset() {
 	*x = StartShopifyConnectResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1443,7 +1533,7 @@ func (x *StartShopifyConnectResponse) String() string {
 func (*StartShopifyConnectResponse) ProtoMessage() {}
 
 func (x *StartShopifyConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1456,7 +1546,7 @@ func (x *StartShopifyConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartShopifyConnectResponse.ProtoReflect.Descriptor instead.
 func (*StartShopifyConnectResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{18}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *StartShopifyConnectResponse) GetRedirectUrl() string {
@@ -1476,7 +1566,7 @@ type SyncShopifyRequest struct {
 
 func (x *SyncShopifyRequest) Reset() {
 	*x = SyncShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1488,7 +1578,7 @@ func (x *SyncShopifyRequest) String() string {
 func (*SyncShopifyRequest) ProtoMessage() {}
 
 func (x *SyncShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1501,7 +1591,7 @@ func (x *SyncShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncShopifyRequest.ProtoReflect.Descriptor instead.
 func (*SyncShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{19}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SyncShopifyRequest) GetCategoryId() string {
@@ -1520,7 +1610,7 @@ type SyncShopifyResponse struct {
 
 func (x *SyncShopifyResponse) Reset() {
 	*x = SyncShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1532,7 +1622,7 @@ func (x *SyncShopifyResponse) String() string {
 func (*SyncShopifyResponse) ProtoMessage() {}
 
 func (x *SyncShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1545,7 +1635,7 @@ func (x *SyncShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncShopifyResponse.ProtoReflect.Descriptor instead.
 func (*SyncShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{20}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{22}
 }
 
 // DisconnectShopifyRequest names the category.
@@ -1558,7 +1648,7 @@ type DisconnectShopifyRequest struct {
 
 func (x *DisconnectShopifyRequest) Reset() {
 	*x = DisconnectShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1570,7 +1660,7 @@ func (x *DisconnectShopifyRequest) String() string {
 func (*DisconnectShopifyRequest) ProtoMessage() {}
 
 func (x *DisconnectShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1583,7 +1673,7 @@ func (x *DisconnectShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisconnectShopifyRequest.ProtoReflect.Descriptor instead.
 func (*DisconnectShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{21}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *DisconnectShopifyRequest) GetCategoryId() string {
@@ -1602,7 +1692,7 @@ type DisconnectShopifyResponse struct {
 
 func (x *DisconnectShopifyResponse) Reset() {
 	*x = DisconnectShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1614,7 +1704,7 @@ func (x *DisconnectShopifyResponse) String() string {
 func (*DisconnectShopifyResponse) ProtoMessage() {}
 
 func (x *DisconnectShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1627,7 +1717,7 @@ func (x *DisconnectShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisconnectShopifyResponse.ProtoReflect.Descriptor instead.
 func (*DisconnectShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{22}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{24}
 }
 
 // AuthorizeShopifyRequest carries the state StartShopifyConnect issued.
@@ -1640,7 +1730,7 @@ type AuthorizeShopifyRequest struct {
 
 func (x *AuthorizeShopifyRequest) Reset() {
 	*x = AuthorizeShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1652,7 +1742,7 @@ func (x *AuthorizeShopifyRequest) String() string {
 func (*AuthorizeShopifyRequest) ProtoMessage() {}
 
 func (x *AuthorizeShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1665,7 +1755,7 @@ func (x *AuthorizeShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthorizeShopifyRequest.ProtoReflect.Descriptor instead.
 func (*AuthorizeShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{23}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *AuthorizeShopifyRequest) GetState() string {
@@ -1685,7 +1775,7 @@ type AuthorizeShopifyResponse struct {
 
 func (x *AuthorizeShopifyResponse) Reset() {
 	*x = AuthorizeShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1697,7 +1787,7 @@ func (x *AuthorizeShopifyResponse) String() string {
 func (*AuthorizeShopifyResponse) ProtoMessage() {}
 
 func (x *AuthorizeShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1710,7 +1800,7 @@ func (x *AuthorizeShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthorizeShopifyResponse.ProtoReflect.Descriptor instead.
 func (*AuthorizeShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{24}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *AuthorizeShopifyResponse) GetAuthorizeUrl() string {
@@ -1733,7 +1823,7 @@ type CompleteShopifyConnectRequest struct {
 
 func (x *CompleteShopifyConnectRequest) Reset() {
 	*x = CompleteShopifyConnectRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1745,7 +1835,7 @@ func (x *CompleteShopifyConnectRequest) String() string {
 func (*CompleteShopifyConnectRequest) ProtoMessage() {}
 
 func (x *CompleteShopifyConnectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1758,7 +1848,7 @@ func (x *CompleteShopifyConnectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteShopifyConnectRequest.ProtoReflect.Descriptor instead.
 func (*CompleteShopifyConnectRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{25}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *CompleteShopifyConnectRequest) GetRawQuery() string {
@@ -1785,7 +1875,7 @@ type CompleteShopifyConnectResponse struct {
 
 func (x *CompleteShopifyConnectResponse) Reset() {
 	*x = CompleteShopifyConnectResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1797,7 +1887,7 @@ func (x *CompleteShopifyConnectResponse) String() string {
 func (*CompleteShopifyConnectResponse) ProtoMessage() {}
 
 func (x *CompleteShopifyConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1810,7 +1900,7 @@ func (x *CompleteShopifyConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteShopifyConnectResponse.ProtoReflect.Descriptor instead.
 func (*CompleteShopifyConnectResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{26}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *CompleteShopifyConnectResponse) GetRedirectUrl() string {
@@ -1837,7 +1927,7 @@ type HandleShopifyWebhookRequest struct {
 
 func (x *HandleShopifyWebhookRequest) Reset() {
 	*x = HandleShopifyWebhookRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1849,7 +1939,7 @@ func (x *HandleShopifyWebhookRequest) String() string {
 func (*HandleShopifyWebhookRequest) ProtoMessage() {}
 
 func (x *HandleShopifyWebhookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1862,7 +1952,7 @@ func (x *HandleShopifyWebhookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleShopifyWebhookRequest.ProtoReflect.Descriptor instead.
 func (*HandleShopifyWebhookRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{27}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *HandleShopifyWebhookRequest) GetPayload() []byte {
@@ -1930,7 +2020,7 @@ type HandleShopifyWebhookResponse struct {
 
 func (x *HandleShopifyWebhookResponse) Reset() {
 	*x = HandleShopifyWebhookResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1942,7 +2032,7 @@ func (x *HandleShopifyWebhookResponse) String() string {
 func (*HandleShopifyWebhookResponse) ProtoMessage() {}
 
 func (x *HandleShopifyWebhookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1955,7 +2045,7 @@ func (x *HandleShopifyWebhookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleShopifyWebhookResponse.ProtoReflect.Descriptor instead.
 func (*HandleShopifyWebhookResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{28}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{30}
 }
 
 var File_uplift_stores_v1_stores_service_proto protoreflect.FileDescriptor
@@ -2019,7 +2109,12 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\tnet_sales\x18\x04 \x01(\tR\bnetSales\"p\n" +
 	"\x16GetTopProductsResponse\x12\x1a\n" +
 	"\bcurrency\x18\x01 \x01(\tR\bcurrency\x12:\n" +
-	"\bproducts\x18\x02 \x03(\v2\x1e.uplift.stores.v1.ProductSalesR\bproducts\"L\n" +
+	"\bproducts\x18\x02 \x03(\v2\x1e.uplift.stores.v1.ProductSalesR\bproducts\"9\n" +
+	"\x16SendDailyReportRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\"-\n" +
+	"\x17SendDailyReportResponse\x12\x12\n" +
+	"\x04date\x18\x01 \x01(\tR\x04date\"L\n" +
 	"\x15GetDailyReportRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x12\n" +
@@ -2111,13 +2206,14 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\vapi_version\x18\a \x01(\tR\n" +
 	"apiVersion\x12!\n" +
 	"\ftriggered_at\x18\b \x01(\tR\vtriggeredAt\"\x1e\n" +
-	"\x1cHandleShopifyWebhookResponse2\xc0\r\n" +
+	"\x1cHandleShopifyWebhookResponse2\xf7\x0e\n" +
 	"\rStoresService\x12\xa8\x01\n" +
 	"\fImportOrders\x12%.uplift.stores.v1.ImportOrdersRequest\x1a&.uplift.stores.v1.ImportOrdersResponse\"I\x82\xd3\xe4\x93\x02C:\x01*\">/internal/categories/{category_id}/business-data/orders/import\x12\x99\x01\n" +
 	"\n" +
 	"GetMetrics\x12#.uplift.stores.v1.GetMetricsRequest\x1a$.uplift.stores.v1.GetMetricsResponse\"@\x82\xd3\xe4\x93\x02:\x128/internal/categories/{category_id}/business-data/metrics\x12\xaa\x01\n" +
 	"\x0eGetTopProducts\x12'.uplift.stores.v1.GetTopProductsRequest\x1a(.uplift.stores.v1.GetTopProductsResponse\"E\x82\xd3\xe4\x93\x02?\x12=/internal/categories/{category_id}/business-data/top-products\x12\xb1\x01\n" +
-	"\x0eGetDailyReport\x12'.uplift.stores.v1.GetDailyReportRequest\x1a(.uplift.stores.v1.GetDailyReportResponse\"L\x82\xd3\xe4\x93\x02Fb\x06report\x12</internal/categories/{category_id}/business-data/dailyReport\x12\x9b\x01\n" +
+	"\x0eGetDailyReport\x12'.uplift.stores.v1.GetDailyReportRequest\x1a(.uplift.stores.v1.GetDailyReportResponse\"L\x82\xd3\xe4\x93\x02Fb\x06report\x12</internal/categories/{category_id}/business-data/dailyReport\x12\xb4\x01\n" +
+	"\x0fSendDailyReport\x12(.uplift.stores.v1.SendDailyReportRequest\x1a).uplift.stores.v1.SendDailyReportResponse\"L\x82\xd3\xe4\x93\x02F:\x01*\"A/internal/categories/{category_id}/business-data/dailyReport/send\x12\x9b\x01\n" +
 	"\x0eGetConnections\x12'.uplift.stores.v1.GetConnectionsRequest\x1a(.uplift.stores.v1.GetConnectionsResponse\"6\x82\xd3\xe4\x93\x020\x12./internal/categories/{category_id}/connections\x12\xb5\x01\n" +
 	"\x13StartShopifyConnect\x12,.uplift.stores.v1.StartShopifyConnectRequest\x1a-.uplift.stores.v1.StartShopifyConnectResponse\"A\x82\xd3\xe4\x93\x02;:\x01*\"6/internal/categories/{category_id}/connections/shopify\x12\xa2\x01\n" +
 	"\vSyncShopify\x12$.uplift.stores.v1.SyncShopifyRequest\x1a%.uplift.stores.v1.SyncShopifyResponse\"F\x82\xd3\xe4\x93\x02@:\x01*\";/internal/categories/{category_id}/connections/shopify/sync\x12\xac\x01\n" +
@@ -2139,7 +2235,7 @@ func file_uplift_stores_v1_stores_service_proto_rawDescGZIP() []byte {
 	return file_uplift_stores_v1_stores_service_proto_rawDescData
 }
 
-var file_uplift_stores_v1_stores_service_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_uplift_stores_v1_stores_service_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
 var file_uplift_stores_v1_stores_service_proto_goTypes = []any{
 	(*ImportOrdersRequest)(nil),            // 0: uplift.stores.v1.ImportOrdersRequest
 	(*ImportOrdersResponse)(nil),           // 1: uplift.stores.v1.ImportOrdersResponse
@@ -2149,74 +2245,78 @@ var file_uplift_stores_v1_stores_service_proto_goTypes = []any{
 	(*GetTopProductsRequest)(nil),          // 5: uplift.stores.v1.GetTopProductsRequest
 	(*ProductSales)(nil),                   // 6: uplift.stores.v1.ProductSales
 	(*GetTopProductsResponse)(nil),         // 7: uplift.stores.v1.GetTopProductsResponse
-	(*GetDailyReportRequest)(nil),          // 8: uplift.stores.v1.GetDailyReportRequest
-	(*ReportMetric)(nil),                   // 9: uplift.stores.v1.ReportMetric
-	(*DailyReport)(nil),                    // 10: uplift.stores.v1.DailyReport
-	(*GetDailyReportResponse)(nil),         // 11: uplift.stores.v1.GetDailyReportResponse
-	(*GetConnectionsRequest)(nil),          // 12: uplift.stores.v1.GetConnectionsRequest
-	(*SyncProgress)(nil),                   // 13: uplift.stores.v1.SyncProgress
-	(*ShopifyConnection)(nil),              // 14: uplift.stores.v1.ShopifyConnection
-	(*OrderImport)(nil),                    // 15: uplift.stores.v1.OrderImport
-	(*GetConnectionsResponse)(nil),         // 16: uplift.stores.v1.GetConnectionsResponse
-	(*StartShopifyConnectRequest)(nil),     // 17: uplift.stores.v1.StartShopifyConnectRequest
-	(*StartShopifyConnectResponse)(nil),    // 18: uplift.stores.v1.StartShopifyConnectResponse
-	(*SyncShopifyRequest)(nil),             // 19: uplift.stores.v1.SyncShopifyRequest
-	(*SyncShopifyResponse)(nil),            // 20: uplift.stores.v1.SyncShopifyResponse
-	(*DisconnectShopifyRequest)(nil),       // 21: uplift.stores.v1.DisconnectShopifyRequest
-	(*DisconnectShopifyResponse)(nil),      // 22: uplift.stores.v1.DisconnectShopifyResponse
-	(*AuthorizeShopifyRequest)(nil),        // 23: uplift.stores.v1.AuthorizeShopifyRequest
-	(*AuthorizeShopifyResponse)(nil),       // 24: uplift.stores.v1.AuthorizeShopifyResponse
-	(*CompleteShopifyConnectRequest)(nil),  // 25: uplift.stores.v1.CompleteShopifyConnectRequest
-	(*CompleteShopifyConnectResponse)(nil), // 26: uplift.stores.v1.CompleteShopifyConnectResponse
-	(*HandleShopifyWebhookRequest)(nil),    // 27: uplift.stores.v1.HandleShopifyWebhookRequest
-	(*HandleShopifyWebhookResponse)(nil),   // 28: uplift.stores.v1.HandleShopifyWebhookResponse
-	(*wrapperspb.StringValue)(nil),         // 29: google.protobuf.StringValue
-	(*wrapperspb.Int32Value)(nil),          // 30: google.protobuf.Int32Value
-	(*timestamppb.Timestamp)(nil),          // 31: google.protobuf.Timestamp
+	(*SendDailyReportRequest)(nil),         // 8: uplift.stores.v1.SendDailyReportRequest
+	(*SendDailyReportResponse)(nil),        // 9: uplift.stores.v1.SendDailyReportResponse
+	(*GetDailyReportRequest)(nil),          // 10: uplift.stores.v1.GetDailyReportRequest
+	(*ReportMetric)(nil),                   // 11: uplift.stores.v1.ReportMetric
+	(*DailyReport)(nil),                    // 12: uplift.stores.v1.DailyReport
+	(*GetDailyReportResponse)(nil),         // 13: uplift.stores.v1.GetDailyReportResponse
+	(*GetConnectionsRequest)(nil),          // 14: uplift.stores.v1.GetConnectionsRequest
+	(*SyncProgress)(nil),                   // 15: uplift.stores.v1.SyncProgress
+	(*ShopifyConnection)(nil),              // 16: uplift.stores.v1.ShopifyConnection
+	(*OrderImport)(nil),                    // 17: uplift.stores.v1.OrderImport
+	(*GetConnectionsResponse)(nil),         // 18: uplift.stores.v1.GetConnectionsResponse
+	(*StartShopifyConnectRequest)(nil),     // 19: uplift.stores.v1.StartShopifyConnectRequest
+	(*StartShopifyConnectResponse)(nil),    // 20: uplift.stores.v1.StartShopifyConnectResponse
+	(*SyncShopifyRequest)(nil),             // 21: uplift.stores.v1.SyncShopifyRequest
+	(*SyncShopifyResponse)(nil),            // 22: uplift.stores.v1.SyncShopifyResponse
+	(*DisconnectShopifyRequest)(nil),       // 23: uplift.stores.v1.DisconnectShopifyRequest
+	(*DisconnectShopifyResponse)(nil),      // 24: uplift.stores.v1.DisconnectShopifyResponse
+	(*AuthorizeShopifyRequest)(nil),        // 25: uplift.stores.v1.AuthorizeShopifyRequest
+	(*AuthorizeShopifyResponse)(nil),       // 26: uplift.stores.v1.AuthorizeShopifyResponse
+	(*CompleteShopifyConnectRequest)(nil),  // 27: uplift.stores.v1.CompleteShopifyConnectRequest
+	(*CompleteShopifyConnectResponse)(nil), // 28: uplift.stores.v1.CompleteShopifyConnectResponse
+	(*HandleShopifyWebhookRequest)(nil),    // 29: uplift.stores.v1.HandleShopifyWebhookRequest
+	(*HandleShopifyWebhookResponse)(nil),   // 30: uplift.stores.v1.HandleShopifyWebhookResponse
+	(*wrapperspb.StringValue)(nil),         // 31: google.protobuf.StringValue
+	(*wrapperspb.Int32Value)(nil),          // 32: google.protobuf.Int32Value
+	(*timestamppb.Timestamp)(nil),          // 33: google.protobuf.Timestamp
 }
 var file_uplift_stores_v1_stores_service_proto_depIdxs = []int32{
-	29, // 0: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
-	30, // 1: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
-	29, // 2: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
-	29, // 3: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
+	31, // 0: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
+	32, // 1: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
+	31, // 2: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
+	31, // 3: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
 	3,  // 4: uplift.stores.v1.GetMetricsResponse.days:type_name -> uplift.stores.v1.DayMetrics
 	3,  // 5: uplift.stores.v1.GetMetricsResponse.totals:type_name -> uplift.stores.v1.DayMetrics
 	6,  // 6: uplift.stores.v1.GetTopProductsResponse.products:type_name -> uplift.stores.v1.ProductSales
-	29, // 7: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
-	29, // 8: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
-	29, // 9: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
-	9,  // 10: uplift.stores.v1.DailyReport.metrics:type_name -> uplift.stores.v1.ReportMetric
-	10, // 11: uplift.stores.v1.GetDailyReportResponse.report:type_name -> uplift.stores.v1.DailyReport
-	31, // 12: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
-	31, // 13: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
-	13, // 14: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
-	31, // 15: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
-	14, // 16: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
-	15, // 17: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
+	31, // 7: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
+	31, // 8: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
+	31, // 9: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
+	11, // 10: uplift.stores.v1.DailyReport.metrics:type_name -> uplift.stores.v1.ReportMetric
+	12, // 11: uplift.stores.v1.GetDailyReportResponse.report:type_name -> uplift.stores.v1.DailyReport
+	33, // 12: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
+	33, // 13: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
+	15, // 14: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
+	33, // 15: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
+	16, // 16: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
+	17, // 17: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
 	0,  // 18: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
 	2,  // 19: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
 	5,  // 20: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
-	8,  // 21: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
-	12, // 22: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
-	17, // 23: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
-	19, // 24: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
-	21, // 25: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
-	23, // 26: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
-	25, // 27: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
-	27, // 28: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
-	1,  // 29: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
-	4,  // 30: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
-	7,  // 31: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
-	11, // 32: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
-	16, // 33: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
-	18, // 34: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
-	20, // 35: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
-	22, // 36: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
-	24, // 37: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
-	26, // 38: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
-	28, // 39: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
-	29, // [29:40] is the sub-list for method output_type
-	18, // [18:29] is the sub-list for method input_type
+	10, // 21: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
+	8,  // 22: uplift.stores.v1.StoresService.SendDailyReport:input_type -> uplift.stores.v1.SendDailyReportRequest
+	14, // 23: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
+	19, // 24: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
+	21, // 25: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
+	23, // 26: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
+	25, // 27: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
+	27, // 28: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
+	29, // 29: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
+	1,  // 30: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
+	4,  // 31: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
+	7,  // 32: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
+	13, // 33: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
+	9,  // 34: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
+	18, // 35: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
+	20, // 36: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
+	22, // 37: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
+	24, // 38: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
+	26, // 39: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
+	28, // 40: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
+	30, // 41: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
+	30, // [30:42] is the sub-list for method output_type
+	18, // [18:30] is the sub-list for method input_type
 	18, // [18:18] is the sub-list for extension type_name
 	18, // [18:18] is the sub-list for extension extendee
 	0,  // [0:18] is the sub-list for field type_name
@@ -2233,7 +2333,7 @@ func file_uplift_stores_v1_stores_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_stores_v1_stores_service_proto_rawDesc), len(file_uplift_stores_v1_stores_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   29,
+			NumMessages:   31,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

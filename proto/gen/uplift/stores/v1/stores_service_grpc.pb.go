@@ -23,6 +23,7 @@ const (
 	StoresService_GetMetrics_FullMethodName             = "/uplift.stores.v1.StoresService/GetMetrics"
 	StoresService_GetTopProducts_FullMethodName         = "/uplift.stores.v1.StoresService/GetTopProducts"
 	StoresService_GetDailyReport_FullMethodName         = "/uplift.stores.v1.StoresService/GetDailyReport"
+	StoresService_SendDailyReport_FullMethodName        = "/uplift.stores.v1.StoresService/SendDailyReport"
 	StoresService_GetConnections_FullMethodName         = "/uplift.stores.v1.StoresService/GetConnections"
 	StoresService_StartShopifyConnect_FullMethodName    = "/uplift.stores.v1.StoresService/StartShopifyConnect"
 	StoresService_SyncShopify_FullMethodName            = "/uplift.stores.v1.StoresService/SyncShopify"
@@ -54,6 +55,13 @@ type StoresServiceClient interface {
 	// GetDailyReport compares yesterday (store-local) with the average of the
 	// seven days before it and says what is unusual.
 	GetDailyReport(ctx context.Context, in *GetDailyReportRequest, opts ...grpc.CallOption) (*GetDailyReportResponse, error)
+	// SendDailyReport publishes yesterday's daily business report (store-local)
+	// now, ahead of its 07:00 slot; the digest service emails it. Admins only
+	// (403 otherwise): an operator's tool, and how the end-to-end tests get
+	// the email without waiting for the morning. It claims the day the slot
+	// would, so the day's report is still sent once: a day already sent is
+	// 409 (ALREADY_EXISTS), a store without data 400 (FAILED_PRECONDITION).
+	SendDailyReport(ctx context.Context, in *SendDailyReportRequest, opts ...grpc.CallOption) (*SendDailyReportResponse, error)
 	// GetConnections returns the store connections and the last order import.
 	GetConnections(ctx context.Context, in *GetConnectionsRequest, opts ...grpc.CallOption) (*GetConnectionsResponse, error)
 	// StartShopifyConnect validates the shop domain and returns the address
@@ -118,6 +126,16 @@ func (c *storesServiceClient) GetDailyReport(ctx context.Context, in *GetDailyRe
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetDailyReportResponse)
 	err := c.cc.Invoke(ctx, StoresService_GetDailyReport_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *storesServiceClient) SendDailyReport(ctx context.Context, in *SendDailyReportRequest, opts ...grpc.CallOption) (*SendDailyReportResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SendDailyReportResponse)
+	err := c.cc.Invoke(ctx, StoresService_SendDailyReport_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -216,6 +234,13 @@ type StoresServiceServer interface {
 	// GetDailyReport compares yesterday (store-local) with the average of the
 	// seven days before it and says what is unusual.
 	GetDailyReport(context.Context, *GetDailyReportRequest) (*GetDailyReportResponse, error)
+	// SendDailyReport publishes yesterday's daily business report (store-local)
+	// now, ahead of its 07:00 slot; the digest service emails it. Admins only
+	// (403 otherwise): an operator's tool, and how the end-to-end tests get
+	// the email without waiting for the morning. It claims the day the slot
+	// would, so the day's report is still sent once: a day already sent is
+	// 409 (ALREADY_EXISTS), a store without data 400 (FAILED_PRECONDITION).
+	SendDailyReport(context.Context, *SendDailyReportRequest) (*SendDailyReportResponse, error)
 	// GetConnections returns the store connections and the last order import.
 	GetConnections(context.Context, *GetConnectionsRequest) (*GetConnectionsResponse, error)
 	// StartShopifyConnect validates the shop domain and returns the address
@@ -257,6 +282,9 @@ func (UnimplementedStoresServiceServer) GetTopProducts(context.Context, *GetTopP
 }
 func (UnimplementedStoresServiceServer) GetDailyReport(context.Context, *GetDailyReportRequest) (*GetDailyReportResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetDailyReport not implemented")
+}
+func (UnimplementedStoresServiceServer) SendDailyReport(context.Context, *SendDailyReportRequest) (*SendDailyReportResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SendDailyReport not implemented")
 }
 func (UnimplementedStoresServiceServer) GetConnections(context.Context, *GetConnectionsRequest) (*GetConnectionsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetConnections not implemented")
@@ -368,6 +396,24 @@ func _StoresService_GetDailyReport_Handler(srv interface{}, ctx context.Context,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(StoresServiceServer).GetDailyReport(ctx, req.(*GetDailyReportRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StoresService_SendDailyReport_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SendDailyReportRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).SendDailyReport(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_SendDailyReport_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).SendDailyReport(ctx, req.(*SendDailyReportRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -520,6 +566,10 @@ var StoresService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetDailyReport",
 			Handler:    _StoresService_GetDailyReport_Handler,
+		},
+		{
+			MethodName: "SendDailyReport",
+			Handler:    _StoresService_SendDailyReport_Handler,
 		},
 		{
 			MethodName: "GetConnections",

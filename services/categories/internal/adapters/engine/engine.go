@@ -5,6 +5,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"uplift.dev/categories/internal/analysis"
@@ -41,9 +42,15 @@ func New(s Settings) Engine {
 	return Engine{analysis.New(o)}
 }
 
-// Analyze implements app.Analyzer: the review with plans dated in loc.
+// Analyze implements app.Analyzer: the review with plans dated in loc; a
+// site that cannot be read is a *domain.UnreadableError saying why in
+// words for its owner.
 func (e Engine) Analyze(ctx context.Context, siteURL string, previous *domain.Review, loc *time.Location, progress func(int, string)) (domain.Analysis, error) {
-	return e.AnalyzeIn(ctx, siteURL, previous, loc, progress)
+	a, err := e.AnalyzeIn(ctx, siteURL, previous, loc, progress)
+	if err != nil && errors.Is(err, analysis.ErrUnreadable) {
+		return a, &domain.UnreadableError{Reason: analysis.Reason(err), Err: err}
+	}
+	return a, err
 }
 
 // NextOccasion implements app.Calendar: the soonest seasonal date after now

@@ -471,16 +471,17 @@ func (r Repo) ClaimReview(ctx context.Context, reportID string, until time.Time)
 // WeeklyReviewCandidates implements app.Repository: categories with a
 // website and the weekly email on, with the newest week started.
 func (r Repo) WeeklyReviewCandidates(ctx context.Context) ([]domain.WeeklyReviewCandidate, error) {
-	rows, err := r.db.Query(ctx, `SELECT c.id, c.time_zone,
+	rows, err := r.db.Query(ctx, `SELECT c.id, c.time_zone, coalesce(s.time_zone, ''),
 			(SELECT max(week) FROM weekly_reviews w WHERE w.category_id = c.id)
-		FROM categories c WHERE c.site_url IS NOT NULL AND NOT c.disable_weekly_email ORDER BY c.id`)
+		FROM categories c LEFT JOIN store_signals s ON s.category_id = c.id
+		WHERE c.site_url IS NOT NULL AND NOT c.disable_weekly_email ORDER BY c.id`)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.WeeklyReviewCandidate, error) {
 		var c domain.WeeklyReviewCandidate
 		var last *time.Time
-		err := row.Scan(&c.CategoryID, &c.TimeZone, &last)
+		err := row.Scan(&c.CategoryID, &c.TimeZone, &c.StoreTimeZone, &last)
 		if last != nil {
 			c.LastWeek = schedule.DateOf(last.UTC())
 		}
@@ -551,6 +552,12 @@ func toProtoWeekly(w domain.WeeklyReview, ideas []domain.Idea, ids []string) *ev
 		p := int32(*w.PreviousScore)
 		ev.PreviousScore = &p
 	}
+	ev.Status = "READY"
+	if w.Failure != "" {
+		// No review this week: no score, band or findings of its own; the
+		// band is the last known score's.
+		ev.Status, ev.Failure, ev.Score, ev.Band, ev.PreviousBand = "FAILED", w.Failure, 0, "", string(w.Band)
+	}
 	if w.Idea != nil {
 		for i := range ideas {
 			if ideas[i].Title == w.Idea.Title && ideas[i].WhyNow == w.Idea.WhyNow {
@@ -563,23 +570,38 @@ func toProtoWeekly(w domain.WeeklyReview, ideas []domain.Idea, ids []string) *ev
 }
 
 // FailReview implements app.Repository.
-func (r Repo) FailReview(ctx context.Context, categoryID, reportID, message string) error {
+func (r Repo) FailReview(ctx context.Context, categoryID, reportID, message string, weekly *domain.WeeklyReview) error {
 	return pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
-		return failReport(ctx, tx, categoryID, reportID, message)
+		week, failed, err := failReportWeek(ctx, tx, categoryID, reportID, message)
+		if err != nil || !failed || weekly == nil || week == "" {
+			return err
+		}
+		// The week's review failed: its email says so, once (this UPDATE
+		// moved the report out of GENERATING in this transaction).
+		w := *weekly
+		w.Week = week
+		return events.Enqueue(ctx, tx, events.SubjectWeeklyReviewReady, toProtoWeekly(w, nil, nil))
 	})
 }
 
 func failReport(ctx context.Context, tx pgx.Tx, categoryID, reportID, message string) error {
+	_, _, err := failReportWeek(ctx, tx, categoryID, reportID, message)
+	return err
+}
+
+// failReportWeek marks a generating report FAILED; failed says whether it
+// did, week is the report's week ('' when it is not a weekly review).
+func failReportWeek(ctx context.Context, tx pgx.Tx, categoryID, reportID, message string) (week string, failed bool, err error) {
 	var pct int
-	err := tx.QueryRow(ctx, `UPDATE reports SET status = 'FAILED', error = $2, updated_at = now()
-		WHERE id = $1 AND status = 'GENERATING' RETURNING progress`, reportID, message).Scan(&pct)
+	err = tx.QueryRow(ctx, `UPDATE reports SET status = 'FAILED', error = $2, updated_at = now()
+		WHERE id = $1 AND status = 'GENERATING' RETURNING progress, coalesce(week::text, '')`, reportID, message).Scan(&pct, &week)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil
+		return "", false, nil
 	}
 	if err != nil {
-		return err
+		return "", false, err
 	}
-	return enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusFailed, pct)
+	return week, true, enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusFailed, pct)
 }
 
 // DeleteOwnedBy implements app.Repository. Reports, insights, ideas and
@@ -629,7 +651,8 @@ func (r Repo) UnsubscribeOwnedBy(ctx context.Context, ownerID string) (int, erro
 }
 
 const storeSignalsColumns = `category_id, currency, currency_decimals, as_of, occur_time, best_seller_title,
-	best_seller_net, best_seller_quantity, falling_title, falling_before, falling_after, falling_percent, unusual_headline`
+	best_seller_net, best_seller_quantity, falling_title, falling_before, falling_after, falling_percent, unusual_headline,
+	time_zone`
 
 // StoreSignals implements app.Repository.
 func (r Repo) StoreSignals(ctx context.Context, categoryID string) (*domain.StoreSignals, error) {
@@ -639,7 +662,7 @@ func (r Repo) StoreSignals(ctx context.Context, categoryID string) (*domain.Stor
 	var fallPct *int
 	err := r.db.QueryRow(ctx, `SELECT `+storeSignalsColumns+` FROM store_signals WHERE category_id = $1`, categoryID).Scan(
 		&s.CategoryID, &s.Currency, &s.CurrencyDecimals, &s.AsOf, &s.OccurTime, &bestTitle, &bestNet, &bestQty,
-		&fallTitle, &fallBefore, &fallAfter, &fallPct, &s.UnusualHeadline)
+		&fallTitle, &fallBefore, &fallAfter, &fallPct, &s.UnusualHeadline, &s.TimeZone)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -697,16 +720,16 @@ func (r Repo) UpdateStoreSignals(ctx context.Context, categoryID string,
 			fallTitle, fallBefore, fallAfter, fallPct = &f.Title, &f.Before, &f.After, &f.Percent
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO store_signals (`+storeSignalsColumns+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
 			ON CONFLICT (category_id) DO UPDATE SET currency = excluded.currency,
 				currency_decimals = excluded.currency_decimals, as_of = excluded.as_of, occur_time = excluded.occur_time,
 				best_seller_title = excluded.best_seller_title, best_seller_net = excluded.best_seller_net,
 				best_seller_quantity = excluded.best_seller_quantity, falling_title = excluded.falling_title,
 				falling_before = excluded.falling_before, falling_after = excluded.falling_after,
 				falling_percent = excluded.falling_percent, unusual_headline = excluded.unusual_headline,
-				received_at = now()`,
+				time_zone = excluded.time_zone, received_at = now()`,
 			categoryID, s.Currency, s.CurrencyDecimals, s.AsOf, s.OccurTime, bestTitle, bestNet, bestQty,
-			fallTitle, fallBefore, fallAfter, fallPct, s.UnusualHeadline); err != nil {
+			fallTitle, fallBefore, fallAfter, fallPct, s.UnusualHeadline, s.TimeZone); err != nil {
 			return err
 		}
 		if len(ch.RetireIdeas) > 0 {

@@ -33,6 +33,18 @@ var ErrBlockedAddress = errors.New("address is not a public internet address")
 // ErrRobots marks a URL that the site's robots.txt does not let the bot read.
 var ErrRobots = errors.New("robots.txt does not allow reading this page")
 
+// RobotsServerError is a robots.txt that answered with a server error: the
+// site may not be read (RFC 9309), and it is ErrRobots, but its likeliest
+// cause is a site that is down, which is what its owner should be told.
+type RobotsServerError struct{ Status int }
+
+func (e RobotsServerError) Error() string {
+	return fmt.Sprintf("%v: robots.txt answered HTTP %d", ErrRobots, e.Status)
+}
+
+// Is makes a RobotsServerError an ErrRobots.
+func (e RobotsServerError) Is(target error) bool { return target == ErrRobots }
+
 // resolveFunc looks a host name up. It is a field so tests can make a name
 // resolve to a private address without touching real DNS.
 type resolveFunc func(ctx context.Context, host string) ([]netip.Addr, error)
@@ -498,6 +510,9 @@ func (rc *robotsCache) check(ctx context.Context, u *url.URL) error {
 	e := rc.entry(ctx, u)
 	if e.err != nil {
 		return e.err
+	}
+	if e.status >= 500 {
+		return RobotsServerError{Status: e.status}
 	}
 	if !e.rules.allows(u.EscapedPath(), u.RawQuery) {
 		return ErrRobots

@@ -83,6 +83,16 @@ func unreadable(err error) error {
 	return fmt.Errorf("%w: %w", ErrUnreadable, err)
 }
 
+// StatusError is a home page that answered with an HTTP error status.
+type StatusError struct{ Status int }
+
+func (e StatusError) Error() string { return fmt.Sprintf("home page answered HTTP %d", e.Status) }
+
+// NotHTMLError is a home page that is not a web page.
+type NotHTMLError struct{ ContentType string }
+
+func (e NotHTMLError) Error() string { return fmt.Sprintf("home page is %q, not HTML", e.ContentType) }
+
 // ReadHome fetches and checks the home page.
 func ReadHome(ctx context.Context, sess *fetch.Session, siteURL string) (*fetch.Response, error) {
 	u, err := domain.NormalizeSiteURL(siteURL)
@@ -94,10 +104,10 @@ func ReadHome(ctx context.Context, sess *fetch.Session, siteURL string) (*fetch.
 		return nil, unreadable(err)
 	}
 	if resp.Status >= 400 {
-		return nil, unreadable(fmt.Errorf("home page answered HTTP %d", resp.Status))
+		return nil, unreadable(StatusError{Status: resp.Status})
 	}
 	if !resp.IsHTML() {
-		return nil, unreadable(fmt.Errorf("home page is %q, not HTML", resp.Header.Get("Content-Type")))
+		return nil, unreadable(NotHTMLError{ContentType: resp.Header.Get("Content-Type")})
 	}
 	return resp, nil
 }

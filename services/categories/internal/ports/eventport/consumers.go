@@ -168,7 +168,7 @@ func (c Consumers) HandleStoreSignals(ctx context.Context, tx pgx.Tx, msg jetstr
 func fromProtoSignals(ev *eventsv1.StoreSignalsUpdated) domain.StoreSignals {
 	s := domain.StoreSignals{CategoryID: ev.GetCategoryId(), Currency: ev.GetCurrency(),
 		CurrencyDecimals: int(ev.GetCurrencyDecimals()), OccurTime: ev.GetOccurTime().AsTime(),
-		UnusualHeadline: ev.GetUnusualHeadline()}
+		UnusualHeadline: ev.GetUnusualHeadline(), TimeZone: ev.GetTimezone()}
 	if d, err := time.Parse(time.DateOnly, ev.GetAsOf()); err == nil {
 		s.AsOf = d
 	}

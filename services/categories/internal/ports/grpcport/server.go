@@ -35,7 +35,7 @@ type Server struct {
 
 func caller(ctx context.Context) (domain.Caller, string) {
 	c, _ := auth.FromContext(ctx)
-	return domain.Caller{UID: c.UID, Uplifter: c.Uplifter}, c.Email
+	return domain.Caller{UID: c.UID, Uplifter: c.Uplifter, Admin: c.Admin}, c.Email
 }
 
 // CreateCategory creates or links the caller's own business.
@@ -226,12 +226,26 @@ func (s *Server) toStatus(ctx context.Context, err error) error {
 		return status.Error(codes.FailedPrecondition, "Your account has no business yet. Please sign in again.")
 	case errors.Is(err, domain.ErrDigestTooSoon):
 		return status.Error(codes.ResourceExhausted, domain.DigestTooSoonMessage)
+	case errors.Is(err, domain.ErrWeeklyReviewOff):
+		return status.Error(codes.FailedPrecondition, "This business has no website or its weekly email is off.")
+	case errors.Is(err, domain.ErrAlreadySent):
+		return status.Error(codes.AlreadyExists, "This week's website review was already started.")
 	}
 	// A status from the users service (e.g. Unavailable) keeps its meaning.
 	if st, ok := status.FromError(err); ok && st.Code() != codes.Unknown && st.Code() != codes.Internal {
 		return st.Err()
 	}
 	return grpcerr.Internal(ctx, s.Log, err)
+}
+
+// RunWeeklyReview starts this week's website review now (admins only).
+func (s *Server) RunWeeklyReview(ctx context.Context, req *categoriesv1.RunWeeklyReviewRequest) (*categoriesv1.RunWeeklyReviewResponse, error) {
+	who, _ := caller(ctx)
+	week, err := s.App.RunWeeklyReviewNow(ctx, who, req.GetCategoryId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.RunWeeklyReviewResponse{Week: week}, nil
 }
 
 func optional(s string) *string {

@@ -249,6 +249,12 @@ func fromProtoWeekly(ev *eventsv1.WeeklyReviewReady) domain.WeeklyReview {
 	if i := ev.GetIdea(); i != nil {
 		w.Idea = &domain.Idea{ID: i.GetId(), Title: i.GetTitle(), Channel: i.GetChannel(), WhyNow: i.GetWhyNow()}
 	}
+	if ev.GetStatus() == "FAILED" {
+		w.Failure, w.PreviousBand = ev.GetFailure(), ev.GetPreviousBand()
+		if w.Failure == "" {
+			w.Failure = "it could not be read"
+		}
+	}
 	return w
 }
 

@@ -81,7 +81,7 @@ func (r Repo) PublishSignals(ctx context.Context, s domain.Signals, at time.Time
 func toProtoSignals(s domain.Signals, at time.Time) *eventsv1.StoreSignalsUpdated {
 	ev := &eventsv1.StoreSignalsUpdated{
 		CategoryId: s.CategoryID, Currency: s.Currency, CurrencyDecimals: int32(domain.MinorUnits(s.Currency)),
-		AsOf: s.AsOf.String(), UnusualHeadline: s.UnusualHeadline, OccurTime: timestamppb.New(at),
+		AsOf: s.AsOf.String(), UnusualHeadline: s.UnusualHeadline, OccurTime: timestamppb.New(at), Timezone: s.Timezone,
 	}
 	if b := s.BestSeller; b != nil {
 		ev.BestSeller = &eventsv1.StoreSignalsUpdated_BestSeller{Title: b.Title, NetSalesMinor: int64(b.NetSales), Quantity: b.Quantity}

@@ -39,7 +39,7 @@ type Server struct {
 
 func caller(ctx context.Context) app.Caller {
 	c, _ := auth.FromContext(ctx)
-	return app.Caller{UID: c.UID}
+	return app.Caller{UID: c.UID, Admin: c.Admin}
 }
 
 // ImportOrders imports an order export.
@@ -219,8 +219,21 @@ func (s *Server) toStatus(ctx context.Context, err error) error {
 		return status.Error(codes.AlreadyExists, "This shop is already connected to another Uplift account.")
 	case errors.Is(err, domain.ErrBadWebhook):
 		return status.Error(codes.Unauthenticated, "The webhook signature does not verify.")
+	case errors.Is(err, domain.ErrAlreadySent):
+		return status.Error(codes.AlreadyExists, "Yesterday's daily report was already sent.")
+	case errors.Is(err, domain.ErrNoReportData):
+		return status.Error(codes.FailedPrecondition, "This store has no numbers to report yet.")
 	}
 	return grpcerr.Internal(ctx, s.Log, err)
+}
+
+// SendDailyReport publishes yesterday's report now (admins only).
+func (s *Server) SendDailyReport(ctx context.Context, req *storesv1.SendDailyReportRequest) (*storesv1.SendDailyReportResponse, error) {
+	day, err := s.App.SendDailyReportNow(ctx, caller(ctx), req.GetCategoryId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &storesv1.SendDailyReportResponse{Date: day.String()}, nil
 }
 
 // optString is a wrapper, so "not available" reaches JSON as null.

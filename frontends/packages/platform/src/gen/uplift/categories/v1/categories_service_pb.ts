@@ -13,7 +13,69 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/categories/v1/categories_service.proto.
  */
 export const file_uplift_categories_v1_categories_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci11cGxpZnQvY2F0ZWdvcmllcy92MS9jYXRlZ29yaWVzX3NlcnZpY2UucHJvdG8SFHVwbGlmdC5jYXRlZ29yaWVzLnYxIo4BCghDYXRlZ29yeRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhAKCHNpdGVfdXJsGAMgASgJEhcKD2FkZGl0aW9uYWxfaW5mbxgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCCJHChVDcmVhdGVDYXRlZ29yeVJlcXVlc3QSGwoTc2hvcGlmeV9jYXRlZ29yeV9pZBgBIAEoCRIRCgl0aW1lX3pvbmUYAiABKAkiSgoWQ3JlYXRlQ2F0ZWdvcnlSZXNwb25zZRIwCghjYXRlZ29yeRgBIAEoCzIeLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNhdGVnb3J5IiYKD0dldExhYmVsUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIgChBHZXRMYWJlbFJlc3BvbnNlEgwKBG5hbWUYASABKAkiNwoSVXBkYXRlTGFiZWxSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBG5hbWUYAiABKAkiIwoTVXBkYXRlTGFiZWxSZXNwb25zZRIMCgRuYW1lGAEgASgJIjgKIUdldENvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSKrAQoiR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXNSZXNwb25zZRIVCghzaXRlX3VybBgBIAEoCUgAiAEBEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIEhcKD2FkZGl0aW9uYWxfaW5mbxgDIAEoCRIRCgl0aW1lX3pvbmUYBCABKAkSFwoPY29tcGV0aXRvcl91cmxzGAUgAygJQgsKCV9zaXRlX3VybCKuAgokVXBkYXRlQ29udGVudEdlbmVyYXRpb25QYXJhbXNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKCHNpdGVfdXJsGAIgASgJSACIAQESIQoUZGlzYWJsZV93ZWVrbHlfZW1haWwYAyABKAhIAYgBARIcCg9hZGRpdGlvbmFsX2luZm8YBCABKAlIAogBARIWCgl0aW1lX3pvbmUYBSABKAlIA4gBARI5Cgtjb21wZXRpdG9ycxgGIAEoCzIkLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNvbXBldGl0b3JVcmxzQgsKCV9zaXRlX3VybEIXChVfZGlzYWJsZV93ZWVrbHlfZW1haWxCEgoQX2FkZGl0aW9uYWxfaW5mb0IMCgpfdGltZV96b25lIh4KDkNvbXBldGl0b3JVcmxzEgwKBHVybHMYASADKAkirgEKJVVwZGF0ZUNvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVzcG9uc2USFQoIc2l0ZV91cmwYASABKAlIAIgBARIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgCIAEoCBIXCg9hZGRpdGlvbmFsX2luZm8YAyABKAkSEQoJdGltZV96b25lGAQgASgJEhcKD2NvbXBldGl0b3JfdXJscxgFIAMoCUILCglfc2l0ZV91cmwidgodVXBkYXRlRW1haWxQcmVmZXJlbmNlc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSJAoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYAiABKAhIAIgBAUIaChhfZGlzYWJsZV9idXNpbmVzc19yZXBvcnQiXwoeVXBkYXRlRW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlEh8KF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAEgASgIEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIIjMKHERpc2FibGVCdXNpbmVzc1JlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiXgodRGlzYWJsZUJ1c2luZXNzUmVwb3J0UmVzcG9uc2USHwoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYASABKAgSHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYAiABKAgiMQoaR2V0RW1haWxQcmVmZXJlbmNlc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiXAobR2V0RW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlEh8KF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAEgASgIEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIIqkECgZSZXBvcnQSCgoCaWQYASABKAkSMgoGc3RhdHVzGAIgASgOMiIudXBsaWZ0LmNhdGVnb3JpZXMudjEuUmVwb3J0U3RhdHVzEhgKEHByb2dyZXNzX3BlcmNlbnQYAyABKAUSDQoFc2NvcmUYBCABKAUSLwoIZmluZGluZ3MYBSADKAsyHS51cGxpZnQuY2F0ZWdvcmllcy52MS5GaW5kaW5nEi8KCGluc2lnaHRzGAYgAygLMh0udXBsaWZ0LmNhdGVnb3JpZXMudjEuSW5zaWdodBIpCgVpZGVhcxgHIAMoCzIaLnVwbGlmdC5jYXRlZ29yaWVzLnYxLklkZWESLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEgwKBGJhbmQYCSABKAkSDwoHc3VtbWFyeRgKIAEoCRIxCgZjaGVja3MYCyADKAsyIS51cGxpZnQuY2F0ZWdvcmllcy52MS5DaGVja1Jlc3VsdBIQCghzaXRlX3VybBgMIAEoCRIVCg1wcm9ncmVzc19zdGVwGA0gASgJEhUKDWVycm9yX21lc3NhZ2UYDiABKAkSKgoFc3BlZWQYDyABKAsyGy51cGxpZnQuY2F0ZWdvcmllcy52MS5TcGVlZBI6Cgtjb21wZXRpdG9ycxgQIAMoCzIlLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNvbXBldGl0b3JTY29yZSJ3Cg9Db21wZXRpdG9yU2NvcmUSEAoIc2l0ZV91cmwYASABKAkSEAoIcmV2aWV3ZWQYAiABKAgSFQoNZXJyb3JfbWVzc2FnZRgDIAEoCRINCgVzY29yZRgEIAEoBRIMCgRiYW5kGAUgASgJEgwKBHdpbnMYBiADKAki4gIKBVNwZWVkEhAKCG1lYXN1cmVkGAEgASgIEg4KBnJlYXNvbhgCIAEoCRINCgVzY29yZRgDIAEoBRIMCgRydW5zGAQgASgFEg4KBmZjcF9tcxgFIAEoARIOCgZsY3BfbXMYBiABKAESDgoGdGJ0X21zGAcgASgBEhYKDnNwZWVkX2luZGV4X21zGAggASgBEg4KBmlucF9tcxgJIAEoARILCgNjbHMYCiABKAESEwoLdG90YWxfYnl0ZXMYCyABKAMSDwoHcGFpbnRlZBgMIAEoCBITCgtsY3BfZWxlbWVudBgNIAEoCRIPCgdzaGlmdGVkGA4gAygJEjkKB3JhdGluZ3MYDyADKAsyKC51cGxpZnQuY2F0ZWdvcmllcy52MS5TcGVlZC5SYXRpbmdzRW50cnkaLgoMUmF0aW5nc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSwoLQ2hlY2tSZXN1bHQSDQoFY2hlY2sYASABKAkSDQoFZ3JvdXAYAiABKAkSDgoGd2VpZ2h0GAMgASgFEg4KBmVhcm5lZBgEIAEoBSKeAQoHRmluZGluZxIKCgJpZBgBIAEoCRINCgVncm91cBgCIAEoCRINCgVjaGVjaxgDIAEoCRINCgV0aXRsZRgEIAEoCRILCgN1cmwYBSABKAkSDwoHZWxlbWVudBgGIAEoCRILCgN3aHkYByABKAkSCwoDZml4GAggASgJEhMKC3BvaW50c19sb3N0GAkgASgFEg0KBXN0YXRlGAogASgJIjUKB0luc2lnaHQSCgoCaWQYASABKAkSDAoEdGV4dBgCIAEoCRIQCghldmlkZW5jZRgDIAEoCSK6AQoESWRlYRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgd3aHlfbm93GAMgASgJEg8KB2NoYW5uZWwYBCABKAkSFAoMc3ViamVjdF9saW5lGAUgASgJEgwKBGJvZHkYBiABKAkSEAoIcHJvZHVjdHMYByADKAkSDgoGdGltaW5nGAggASgJEi8KC2NyZWF0ZV90aW1lGAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIuChdHZXRDdXJyZW50UmVwb3J0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSJIChhHZXRDdXJyZW50UmVwb3J0UmVzcG9uc2USLAoGcmVwb3J0GAEgASgLMhwudXBsaWZ0LmNhdGVnb3JpZXMudjEuUmVwb3J0IikKEkdldEluc2lnaHRzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSJGChNHZXRJbnNpZ2h0c1Jlc3BvbnNlEi8KCGluc2lnaHRzGAEgAygLMh0udXBsaWZ0LmNhdGVnb3JpZXMudjEuSW5zaWdodCItChZMaXN0UmVjZW50SWRlYXNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIkQKF0xpc3RSZWNlbnRJZGVhc1Jlc3BvbnNlEikKBWlkZWFzGAEgAygLMhoudXBsaWZ0LmNhdGVnb3JpZXMudjEuSWRlYSI2Cg5HZXRJZGVhUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIPCgdpZGVhX2lkGAIgASgJIjsKD0dldElkZWFSZXNwb25zZRIoCgRpZGVhGAEgASgLMhoudXBsaWZ0LmNhdGVnb3JpZXMudjEuSWRlYSI1Ch5JbnZhbGlkYXRlQ2FtcGFpZ25JZGVhc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiIQofSW52YWxpZGF0ZUNhbXBhaWduSWRlYXNSZXNwb25zZSIlChZHZXRXZWJzaXRlU2NvcmVSZXF1ZXN0EgsKA3VybBgBIAEoCSKnAQoXR2V0V2Vic2l0ZVNjb3JlUmVzcG9uc2USCwoDdXJsGAEgASgJEg0KBXNjb3JlGAIgASgFEgwKBGJhbmQYAyABKAkSMQoGY2hlY2tzGAQgAygLMiEudXBsaWZ0LmNhdGVnb3JpZXMudjEuQ2hlY2tSZXN1bHQSLwoIZmluZGluZ3MYBSADKAsyHS51cGxpZnQuY2F0ZWdvcmllcy52MS5GaW5kaW5nIi8KGFNlbmRBSUVtYWlsRGlnZXN0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIbChlTZW5kQUlFbWFpbERpZ2VzdFJlc3BvbnNlKpwBCgxSZXBvcnRTdGF0dXMSHQoZUkVQT1JUX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGFJFUE9SVF9TVEFUVVNfR0VORVJBVElORxABEhcKE1JFUE9SVF9TVEFUVVNfUkVBRFkQAhIYChRSRVBPUlRfU1RBVFVTX0ZBSUxFRBADEhwKGFJFUE9SVF9TVEFUVVNfTk9fV0VCU0lURRAEMpIWChFDYXRlZ29yaWVzU2VydmljZRKMAQoOQ3JlYXRlQ2F0ZWdvcnkSKy51cGxpZnQuY2F0ZWdvcmllcy52MS5DcmVhdGVDYXRlZ29yeVJlcXVlc3QaLC51cGxpZnQuY2F0ZWdvcmllcy52MS5DcmVhdGVDYXRlZ29yeVJlc3BvbnNlIh+C0+STAhk6ASoiFC9pbnRlcm5hbC9jYXRlZ29yaWVzEosBCghHZXRMYWJlbBIlLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldExhYmVsUmVxdWVzdBomLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldExhYmVsUmVzcG9uc2UiMILT5JMCKhIoL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9sYWJlbBKXAQoLVXBkYXRlTGFiZWwSKC51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVMYWJlbFJlcXVlc3QaKS51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVMYWJlbFJlc3BvbnNlIjOC0+STAi06ASoaKC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vbGFiZWwS4QEKGkdldENvbnRlbnRHZW5lcmF0aW9uUGFyYW1zEjcudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXNSZXF1ZXN0GjgudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXNSZXNwb25zZSJQgtPkkwJKEkgvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvY29udGVudEdlbmVyYXRpb25QYXJhbXMS7QEKHVVwZGF0ZUNvbnRlbnRHZW5lcmF0aW9uUGFyYW1zEjoudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlQ29udGVudEdlbmVyYXRpb25QYXJhbXNSZXF1ZXN0GjsudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlQ29udGVudEdlbmVyYXRpb25QYXJhbXNSZXNwb25zZSJTgtPkkwJNOgEqMkgvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvY29udGVudEdlbmVyYXRpb25QYXJhbXMS0QEKFlVwZGF0ZUVtYWlsUHJlZmVyZW5jZXMSMy51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVFbWFpbFByZWZlcmVuY2VzUmVxdWVzdBo0LnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUVtYWlsUHJlZmVyZW5jZXNSZXNwb25zZSJMgtPkkwJGOgEqMkEvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvZW1haWxQcmVmZXJlbmNlcxLkAQoVRGlzYWJsZUJ1c2luZXNzUmVwb3J0EjIudXBsaWZ0LmNhdGVnb3JpZXMudjEuRGlzYWJsZUJ1c2luZXNzUmVwb3J0UmVxdWVzdBozLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkRpc2FibGVCdXNpbmVzc1JlcG9ydFJlc3BvbnNlImKC0+STAlw6ASoyVy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9lbWFpbFByZWZlcmVuY2VzL2Rpc2FibGVCdXNpbmVzc1JlcG9ydBK3AQoTR2V0RW1haWxQcmVmZXJlbmNlcxIwLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldEVtYWlsUHJlZmVyZW5jZXNSZXF1ZXN0GjEudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0RW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlIjuC0+STAjUSMy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vZW1haWxQcmVmZXJlbmNlcxLBAQoQR2V0Q3VycmVudFJlcG9ydBItLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldEN1cnJlbnRSZXBvcnRSZXF1ZXN0Gi4udXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0Q3VycmVudFJlcG9ydFJlc3BvbnNlIk6C0+STAkhiBnJlcG9ydBI+L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2N1cnJlbnRSZXBvcnQSpQEKC0dldEluc2lnaHRzEigudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0SW5zaWdodHNSZXF1ZXN0GikudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0SW5zaWdodHNSZXNwb25zZSJBgtPkkwI7EjkvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvaW5zaWdodHMSvQEKD0xpc3RSZWNlbnRJZGVhcxIsLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkxpc3RSZWNlbnRJZGVhc1JlcXVlc3QaLS51cGxpZnQuY2F0ZWdvcmllcy52MS5MaXN0UmVjZW50SWRlYXNSZXNwb25zZSJNgtPkkwJHEkUvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvcmVwb3J0cy9pZGVhcy9yZWNlbnQSpgEKB0dldElkZWESJC51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRJZGVhUmVxdWVzdBolLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldElkZWFSZXNwb25zZSJOgtPkkwJIYgRpZGVhEkAvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvaWRlYXMve2lkZWFfaWR9Et0BChdJbnZhbGlkYXRlQ2FtcGFpZ25JZGVhcxI0LnVwbGlmdC5jYXRlZ29yaWVzLnYxLkludmFsaWRhdGVDYW1wYWlnbklkZWFzUmVxdWVzdBo1LnVwbGlmdC5jYXRlZ29yaWVzLnYxLkludmFsaWRhdGVDYW1wYWlnbklkZWFzUmVzcG9uc2UiVYLT5JMCTzoBKiJKL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2NhbXBhaWduLWlkZWFzL2ludmFsaWRhdGUSjwEKD0dldFdlYnNpdGVTY29yZRIsLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldFdlYnNpdGVTY29yZVJlcXVlc3QaLS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRXZWJzaXRlU2NvcmVSZXNwb25zZSIfgtPkkwIZEhcvaW50ZXJuYWwvd2Vic2l0ZS1zY29yZRK1AQoRU2VuZEFJRW1haWxEaWdlc3QSLi51cGxpZnQuY2F0ZWdvcmllcy52MS5TZW5kQUlFbWFpbERpZ2VzdFJlcXVlc3QaLy51cGxpZnQuY2F0ZWdvcmllcy52MS5TZW5kQUlFbWFpbERpZ2VzdFJlc3BvbnNlIj+C0+STAjk6ASoiNC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vc2VuZEFJRW1haWxEaWdlc3RC3AEKGGNvbS51cGxpZnQuY2F0ZWdvcmllcy52MUIWQ2F0ZWdvcmllc1NlcnZpY2VQcm90b1ABWjZ1cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvY2F0ZWdvcmllcy92MTtjYXRlZ29yaWVzdjGiAgNVQ1iqAhRVcGxpZnQuQ2F0ZWdvcmllcy5WMcoCFFVwbGlmdFxDYXRlZ29yaWVzXFYx4gIgVXBsaWZ0XENhdGVnb3JpZXNcVjFcR1BCTWV0YWRhdGHqAhZVcGxpZnQ6OkNhdGVnb3JpZXM6OlYxYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("Ci11cGxpZnQvY2F0ZWdvcmllcy92MS9jYXRlZ29yaWVzX3NlcnZpY2UucHJvdG8SFHVwbGlmdC5jYXRlZ29yaWVzLnYxIi0KFlJ1bldlZWtseVJldmlld1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiJwoXUnVuV2Vla2x5UmV2aWV3UmVzcG9uc2USDAoEd2VlaxgBIAEoCSKOAQoIQ2F0ZWdvcnkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghzaXRlX3VybBgDIAEoCRIXCg9hZGRpdGlvbmFsX2luZm8YBCABKAkSHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYBSABKAgSHwoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYBiABKAgiRwoVQ3JlYXRlQ2F0ZWdvcnlSZXF1ZXN0EhsKE3Nob3BpZnlfY2F0ZWdvcnlfaWQYASABKAkSEQoJdGltZV96b25lGAIgASgJIkoKFkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2USMAoIY2F0ZWdvcnkYASABKAsyHi51cGxpZnQuY2F0ZWdvcmllcy52MS5DYXRlZ29yeSImCg9HZXRMYWJlbFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiIAoQR2V0TGFiZWxSZXNwb25zZRIMCgRuYW1lGAEgASgJIjcKElVwZGF0ZUxhYmVsUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIiMKE1VwZGF0ZUxhYmVsUmVzcG9uc2USDAoEbmFtZRgBIAEoCSI4CiFHZXRDb250ZW50R2VuZXJhdGlvblBhcmFtc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiqwEKIkdldENvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVzcG9uc2USFQoIc2l0ZV91cmwYASABKAlIAIgBARIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgCIAEoCBIXCg9hZGRpdGlvbmFsX2luZm8YAyABKAkSEQoJdGltZV96b25lGAQgASgJEhcKD2NvbXBldGl0b3JfdXJscxgFIAMoCUILCglfc2l0ZV91cmwirgIKJFVwZGF0ZUNvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIVCghzaXRlX3VybBgCIAEoCUgAiAEBEiEKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAMgASgISAGIAQESHAoPYWRkaXRpb25hbF9pbmZvGAQgASgJSAKIAQESFgoJdGltZV96b25lGAUgASgJSAOIAQESOQoLY29tcGV0aXRvcnMYBiABKAsyJC51cGxpZnQuY2F0ZWdvcmllcy52MS5Db21wZXRpdG9yVXJsc0ILCglfc2l0ZV91cmxCFwoVX2Rpc2FibGVfd2Vla2x5X2VtYWlsQhIKEF9hZGRpdGlvbmFsX2luZm9CDAoKX3RpbWVfem9uZSIeCg5Db21wZXRpdG9yVXJscxIMCgR1cmxzGAEgAygJIq4BCiVVcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtc1Jlc3BvbnNlEhUKCHNpdGVfdXJsGAEgASgJSACIAQESHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYAiABKAgSFwoPYWRkaXRpb25hbF9pbmZvGAMgASgJEhEKCXRpbWVfem9uZRgEIAEoCRIXCg9jb21wZXRpdG9yX3VybHMYBSADKAlCCwoJX3NpdGVfdXJsInYKHVVwZGF0ZUVtYWlsUHJlZmVyZW5jZXNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEiQKF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAIgASgISACIAQFCGgoYX2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0Il8KHlVwZGF0ZUVtYWlsUHJlZmVyZW5jZXNSZXNwb25zZRIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgBIAEoCBIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgCIAEoCCIzChxEaXNhYmxlQnVzaW5lc3NSZXBvcnRSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIl4KHURpc2FibGVCdXNpbmVzc1JlcG9ydFJlc3BvbnNlEh8KF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAEgASgIEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIIjEKGkdldEVtYWlsUHJlZmVyZW5jZXNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIlwKG0dldEVtYWlsUHJlZmVyZW5jZXNSZXNwb25zZRIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgBIAEoCBIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgCIAEoCCKpBAoGUmVwb3J0EgoKAmlkGAEgASgJEjIKBnN0YXR1cxgCIAEoDjIiLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlJlcG9ydFN0YXR1cxIYChBwcm9ncmVzc19wZXJjZW50GAMgASgFEg0KBXNjb3JlGAQgASgFEi8KCGZpbmRpbmdzGAUgAygLMh0udXBsaWZ0LmNhdGVnb3JpZXMudjEuRmluZGluZxIvCghpbnNpZ2h0cxgGIAMoCzIdLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkluc2lnaHQSKQoFaWRlYXMYByADKAsyGi51cGxpZnQuY2F0ZWdvcmllcy52MS5JZGVhEi8KC2NyZWF0ZV90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRiYW5kGAkgASgJEg8KB3N1bW1hcnkYCiABKAkSMQoGY2hlY2tzGAsgAygLMiEudXBsaWZ0LmNhdGVnb3JpZXMudjEuQ2hlY2tSZXN1bHQSEAoIc2l0ZV91cmwYDCABKAkSFQoNcHJvZ3Jlc3Nfc3RlcBgNIAEoCRIVCg1lcnJvcl9tZXNzYWdlGA4gASgJEioKBXNwZWVkGA8gASgLMhsudXBsaWZ0LmNhdGVnb3JpZXMudjEuU3BlZWQSOgoLY29tcGV0aXRvcnMYECADKAsyJS51cGxpZnQuY2F0ZWdvcmllcy52MS5Db21wZXRpdG9yU2NvcmUidwoPQ29tcGV0aXRvclNjb3JlEhAKCHNpdGVfdXJsGAEgASgJEhAKCHJldmlld2VkGAIgASgIEhUKDWVycm9yX21lc3NhZ2UYAyABKAkSDQoFc2NvcmUYBCABKAUSDAoEYmFuZBgFIAEoCRIMCgR3aW5zGAYgAygJIuICCgVTcGVlZBIQCghtZWFzdXJlZBgBIAEoCBIOCgZyZWFzb24YAiABKAkSDQoFc2NvcmUYAyABKAUSDAoEcnVucxgEIAEoBRIOCgZmY3BfbXMYBSABKAESDgoGbGNwX21zGAYgASgBEg4KBnRidF9tcxgHIAEoARIWCg5zcGVlZF9pbmRleF9tcxgIIAEoARIOCgZpbnBfbXMYCSABKAESCwoDY2xzGAogASgBEhMKC3RvdGFsX2J5dGVzGAsgASgDEg8KB3BhaW50ZWQYDCABKAgSEwoLbGNwX2VsZW1lbnQYDSABKAkSDwoHc2hpZnRlZBgOIAMoCRI5CgdyYXRpbmdzGA8gAygLMigudXBsaWZ0LmNhdGVnb3JpZXMudjEuU3BlZWQuUmF0aW5nc0VudHJ5Gi4KDFJhdGluZ3NFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIksKC0NoZWNrUmVzdWx0Eg0KBWNoZWNrGAEgASgJEg0KBWdyb3VwGAIgASgJEg4KBndlaWdodBgDIAEoBRIOCgZlYXJuZWQYBCABKAUingEKB0ZpbmRpbmcSCgoCaWQYASABKAkSDQoFZ3JvdXAYAiABKAkSDQoFY2hlY2sYAyABKAkSDQoFdGl0bGUYBCABKAkSCwoDdXJsGAUgASgJEg8KB2VsZW1lbnQYBiABKAkSCwoDd2h5GAcgASgJEgsKA2ZpeBgIIAEoCRITCgtwb2ludHNfbG9zdBgJIAEoBRINCgVzdGF0ZRgKIAEoCSI1CgdJbnNpZ2h0EgoKAmlkGAEgASgJEgwKBHRleHQYAiABKAkSEAoIZXZpZGVuY2UYAyABKAkiugEKBElkZWESCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSDwoHd2h5X25vdxgDIAEoCRIPCgdjaGFubmVsGAQgASgJEhQKDHN1YmplY3RfbGluZRgFIAEoCRIMCgRib2R5GAYgASgJEhAKCHByb2R1Y3RzGAcgAygJEg4KBnRpbWluZxgIIAEoCRIvCgtjcmVhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiLgoXR2V0Q3VycmVudFJlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiSAoYR2V0Q3VycmVudFJlcG9ydFJlc3BvbnNlEiwKBnJlcG9ydBgBIAEoCzIcLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlJlcG9ydCIpChJHZXRJbnNpZ2h0c1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiRgoTR2V0SW5zaWdodHNSZXNwb25zZRIvCghpbnNpZ2h0cxgBIAMoCzIdLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkluc2lnaHQiLQoWTGlzdFJlY2VudElkZWFzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSJEChdMaXN0UmVjZW50SWRlYXNSZXNwb25zZRIpCgVpZGVhcxgBIAMoCzIaLnVwbGlmdC5jYXRlZ29yaWVzLnYxLklkZWEiNgoOR2V0SWRlYVJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDwoHaWRlYV9pZBgCIAEoCSI7Cg9HZXRJZGVhUmVzcG9uc2USKAoEaWRlYRgBIAEoCzIaLnVwbGlmdC5jYXRlZ29yaWVzLnYxLklkZWEiNQoeSW52YWxpZGF0ZUNhbXBhaWduSWRlYXNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIiEKH0ludmFsaWRhdGVDYW1wYWlnbklkZWFzUmVzcG9uc2UiJQoWR2V0V2Vic2l0ZVNjb3JlUmVxdWVzdBILCgN1cmwYASABKAkipwEKF0dldFdlYnNpdGVTY29yZVJlc3BvbnNlEgsKA3VybBgBIAEoCRINCgVzY29yZRgCIAEoBRIMCgRiYW5kGAMgASgJEjEKBmNoZWNrcxgEIAMoCzIhLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNoZWNrUmVzdWx0Ei8KCGZpbmRpbmdzGAUgAygLMh0udXBsaWZ0LmNhdGVnb3JpZXMudjEuRmluZGluZyIvChhTZW5kQUlFbWFpbERpZ2VzdFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiGwoZU2VuZEFJRW1haWxEaWdlc3RSZXNwb25zZSqcAQoMUmVwb3J0U3RhdHVzEh0KGVJFUE9SVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIcChhSRVBPUlRfU1RBVFVTX0dFTkVSQVRJTkcQARIXChNSRVBPUlRfU1RBVFVTX1JFQURZEAISGAoUUkVQT1JUX1NUQVRVU19GQUlMRUQQAxIcChhSRVBPUlRfU1RBVFVTX05PX1dFQlNJVEUQBDLDFwoRQ2F0ZWdvcmllc1NlcnZpY2USjAEKDkNyZWF0ZUNhdGVnb3J5EisudXBsaWZ0LmNhdGVnb3JpZXMudjEuQ3JlYXRlQ2F0ZWdvcnlSZXF1ZXN0GiwudXBsaWZ0LmNhdGVnb3JpZXMudjEuQ3JlYXRlQ2F0ZWdvcnlSZXNwb25zZSIfgtPkkwIZOgEqIhQvaW50ZXJuYWwvY2F0ZWdvcmllcxKLAQoIR2V0TGFiZWwSJS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRMYWJlbFJlcXVlc3QaJi51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRMYWJlbFJlc3BvbnNlIjCC0+STAioSKC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vbGFiZWwSlwEKC1VwZGF0ZUxhYmVsEigudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlTGFiZWxSZXF1ZXN0GikudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlTGFiZWxSZXNwb25zZSIzgtPkkwItOgEqGigvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2xhYmVsEuEBChpHZXRDb250ZW50R2VuZXJhdGlvblBhcmFtcxI3LnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldENvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVxdWVzdBo4LnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldENvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVzcG9uc2UiUILT5JMCShJIL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2NvbnRlbnRHZW5lcmF0aW9uUGFyYW1zEu0BCh1VcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtcxI6LnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUNvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVxdWVzdBo7LnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUNvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVzcG9uc2UiU4LT5JMCTToBKjJIL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2NvbnRlbnRHZW5lcmF0aW9uUGFyYW1zEtEBChZVcGRhdGVFbWFpbFByZWZlcmVuY2VzEjMudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlRW1haWxQcmVmZXJlbmNlc1JlcXVlc3QaNC51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVFbWFpbFByZWZlcmVuY2VzUmVzcG9uc2UiTILT5JMCRjoBKjJBL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2VtYWlsUHJlZmVyZW5jZXMS5AEKFURpc2FibGVCdXNpbmVzc1JlcG9ydBIyLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkRpc2FibGVCdXNpbmVzc1JlcG9ydFJlcXVlc3QaMy51cGxpZnQuY2F0ZWdvcmllcy52MS5EaXNhYmxlQnVzaW5lc3NSZXBvcnRSZXNwb25zZSJigtPkkwJcOgEqMlcvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvZW1haWxQcmVmZXJlbmNlcy9kaXNhYmxlQnVzaW5lc3NSZXBvcnQStwEKE0dldEVtYWlsUHJlZmVyZW5jZXMSMC51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRFbWFpbFByZWZlcmVuY2VzUmVxdWVzdBoxLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldEVtYWlsUHJlZmVyZW5jZXNSZXNwb25zZSI7gtPkkwI1EjMvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2VtYWlsUHJlZmVyZW5jZXMSwQEKEEdldEN1cnJlbnRSZXBvcnQSLS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRDdXJyZW50UmVwb3J0UmVxdWVzdBouLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldEN1cnJlbnRSZXBvcnRSZXNwb25zZSJOgtPkkwJIYgZyZXBvcnQSPi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9jdXJyZW50UmVwb3J0EqUBCgtHZXRJbnNpZ2h0cxIoLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldEluc2lnaHRzUmVxdWVzdBopLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldEluc2lnaHRzUmVzcG9uc2UiQYLT5JMCOxI5L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2luc2lnaHRzEr0BCg9MaXN0UmVjZW50SWRlYXMSLC51cGxpZnQuY2F0ZWdvcmllcy52MS5MaXN0UmVjZW50SWRlYXNSZXF1ZXN0Gi0udXBsaWZ0LmNhdGVnb3JpZXMudjEuTGlzdFJlY2VudElkZWFzUmVzcG9uc2UiTYLT5JMCRxJFL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL3JlcG9ydHMvaWRlYXMvcmVjZW50EqYBCgdHZXRJZGVhEiQudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0SWRlYVJlcXVlc3QaJS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRJZGVhUmVzcG9uc2UiToLT5JMCSGIEaWRlYRJAL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2lkZWFzL3tpZGVhX2lkfRLdAQoXSW52YWxpZGF0ZUNhbXBhaWduSWRlYXMSNC51cGxpZnQuY2F0ZWdvcmllcy52MS5JbnZhbGlkYXRlQ2FtcGFpZ25JZGVhc1JlcXVlc3QaNS51cGxpZnQuY2F0ZWdvcmllcy52MS5JbnZhbGlkYXRlQ2FtcGFpZ25JZGVhc1Jlc3BvbnNlIlWC0+STAk86ASoiSi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9jYW1wYWlnbi1pZGVhcy9pbnZhbGlkYXRlEo8BCg9HZXRXZWJzaXRlU2NvcmUSLC51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRXZWJzaXRlU2NvcmVSZXF1ZXN0Gi0udXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0V2Vic2l0ZVNjb3JlUmVzcG9uc2UiH4LT5JMCGRIXL2ludGVybmFsL3dlYnNpdGUtc2NvcmUStQEKEVNlbmRBSUVtYWlsRGlnZXN0Ei4udXBsaWZ0LmNhdGVnb3JpZXMudjEuU2VuZEFJRW1haWxEaWdlc3RSZXF1ZXN0Gi8udXBsaWZ0LmNhdGVnb3JpZXMudjEuU2VuZEFJRW1haWxEaWdlc3RSZXNwb25zZSI/gtPkkwI5OgEqIjQvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L3NlbmRBSUVtYWlsRGlnZXN0Eq4BCg9SdW5XZWVrbHlSZXZpZXcSLC51cGxpZnQuY2F0ZWdvcmllcy52MS5SdW5XZWVrbHlSZXZpZXdSZXF1ZXN0Gi0udXBsaWZ0LmNhdGVnb3JpZXMudjEuUnVuV2Vla2x5UmV2aWV3UmVzcG9uc2UiPoLT5JMCODoBKiIzL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS93ZWVrbHlSZXZpZXcvcnVuQtwBChhjb20udXBsaWZ0LmNhdGVnb3JpZXMudjFCFkNhdGVnb3JpZXNTZXJ2aWNlUHJvdG9QAVo2dXBsaWZ0LmRldi9wcm90by9nZW4vdXBsaWZ0L2NhdGVnb3JpZXMvdjE7Y2F0ZWdvcmllc3YxogIDVUNYqgIUVXBsaWZ0LkNhdGVnb3JpZXMuVjHKAhRVcGxpZnRcQ2F0ZWdvcmllc1xWMeICIFVwbGlmdFxDYXRlZ29yaWVzXFYxXEdQQk1ldGFkYXRh6gIWVXBsaWZ0OjpDYXRlZ29yaWVzOjpWMWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp]);
+
+/**
+ * @generated from message uplift.categories.v1.RunWeeklyReviewRequest
+ */
+export type RunWeeklyReviewRequest = Message<"uplift.categories.v1.RunWeeklyReviewRequest"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+};
+
+/**
+ * @generated from message uplift.categories.v1.RunWeeklyReviewRequest
+ */
+export type RunWeeklyReviewRequestJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+};
+
+/**
+ * Describes the message uplift.categories.v1.RunWeeklyReviewRequest.
+ * Use `create(RunWeeklyReviewRequestSchema)` to create a new message.
+ */
+export const RunWeeklyReviewRequestSchema: GenMessage<RunWeeklyReviewRequest, {jsonType: RunWeeklyReviewRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_categories_v1_categories_service, 0);
+
+/**
+ * RunWeeklyReviewResponse names the week started.
+ *
+ * @generated from message uplift.categories.v1.RunWeeklyReviewResponse
+ */
+export type RunWeeklyReviewResponse = Message<"uplift.categories.v1.RunWeeklyReviewResponse"> & {
+  /**
+   * week is the store-local Monday of the week, YYYY-MM-DD.
+   *
+   * @generated from field: string week = 1;
+   */
+  week: string;
+};
+
+/**
+ * RunWeeklyReviewResponse names the week started.
+ *
+ * @generated from message uplift.categories.v1.RunWeeklyReviewResponse
+ */
+export type RunWeeklyReviewResponseJson = {
+  /**
+   * week is the store-local Monday of the week, YYYY-MM-DD.
+   *
+   * @generated from field: string week = 1;
+   */
+  week?: string;
+};
+
+/**
+ * Describes the message uplift.categories.v1.RunWeeklyReviewResponse.
+ * Use `create(RunWeeklyReviewResponseSchema)` to create a new message.
+ */
+export const RunWeeklyReviewResponseSchema: GenMessage<RunWeeklyReviewResponse, {jsonType: RunWeeklyReviewResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_categories_v1_categories_service, 1);
 
 /**
  * Category is a business.
@@ -98,7 +160,7 @@ export type CategoryJson = {
  * Use `create(CategorySchema)` to create a new message.
  */
 export const CategorySchema: GenMessage<Category, {jsonType: CategoryJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 0);
+  messageDesc(file_uplift_categories_v1_categories_service, 2);
 
 /**
  * CreateCategoryRequest creates a business for the caller.
@@ -155,7 +217,7 @@ export type CreateCategoryRequestJson = {
  * Use `create(CreateCategoryRequestSchema)` to create a new message.
  */
 export const CreateCategoryRequestSchema: GenMessage<CreateCategoryRequest, {jsonType: CreateCategoryRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 1);
+  messageDesc(file_uplift_categories_v1_categories_service, 3);
 
 /**
  * CreateCategoryResponse is the new business.
@@ -186,7 +248,7 @@ export type CreateCategoryResponseJson = {
  * Use `create(CreateCategoryResponseSchema)` to create a new message.
  */
 export const CreateCategoryResponseSchema: GenMessage<CreateCategoryResponse, {jsonType: CreateCategoryResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 2);
+  messageDesc(file_uplift_categories_v1_categories_service, 4);
 
 /**
  * GetLabelRequest names the category.
@@ -217,7 +279,7 @@ export type GetLabelRequestJson = {
  * Use `create(GetLabelRequestSchema)` to create a new message.
  */
 export const GetLabelRequestSchema: GenMessage<GetLabelRequest, {jsonType: GetLabelRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 3);
+  messageDesc(file_uplift_categories_v1_categories_service, 5);
 
 /**
  * GetLabelResponse is the business name.
@@ -248,7 +310,7 @@ export type GetLabelResponseJson = {
  * Use `create(GetLabelResponseSchema)` to create a new message.
  */
 export const GetLabelResponseSchema: GenMessage<GetLabelResponse, {jsonType: GetLabelResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 4);
+  messageDesc(file_uplift_categories_v1_categories_service, 6);
 
 /**
  * UpdateLabelRequest renames the business.
@@ -289,7 +351,7 @@ export type UpdateLabelRequestJson = {
  * Use `create(UpdateLabelRequestSchema)` to create a new message.
  */
 export const UpdateLabelRequestSchema: GenMessage<UpdateLabelRequest, {jsonType: UpdateLabelRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 5);
+  messageDesc(file_uplift_categories_v1_categories_service, 7);
 
 /**
  * UpdateLabelResponse is the saved name.
@@ -320,7 +382,7 @@ export type UpdateLabelResponseJson = {
  * Use `create(UpdateLabelResponseSchema)` to create a new message.
  */
 export const UpdateLabelResponseSchema: GenMessage<UpdateLabelResponse, {jsonType: UpdateLabelResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 6);
+  messageDesc(file_uplift_categories_v1_categories_service, 8);
 
 /**
  * GetContentGenerationParamsRequest names the category.
@@ -351,7 +413,7 @@ export type GetContentGenerationParamsRequestJson = {
  * Use `create(GetContentGenerationParamsRequestSchema)` to create a new message.
  */
 export const GetContentGenerationParamsRequestSchema: GenMessage<GetContentGenerationParamsRequest, {jsonType: GetContentGenerationParamsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 7);
+  messageDesc(file_uplift_categories_v1_categories_service, 9);
 
 /**
  * GetContentGenerationParamsResponse is the business profile's inputs.
@@ -444,7 +506,7 @@ export type GetContentGenerationParamsResponseJson = {
  * Use `create(GetContentGenerationParamsResponseSchema)` to create a new message.
  */
 export const GetContentGenerationParamsResponseSchema: GenMessage<GetContentGenerationParamsResponse, {jsonType: GetContentGenerationParamsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 8);
+  messageDesc(file_uplift_categories_v1_categories_service, 10);
 
 /**
  * UpdateContentGenerationParamsRequest saves the profile's inputs. An empty
@@ -541,7 +603,7 @@ export type UpdateContentGenerationParamsRequestJson = {
  * Use `create(UpdateContentGenerationParamsRequestSchema)` to create a new message.
  */
 export const UpdateContentGenerationParamsRequestSchema: GenMessage<UpdateContentGenerationParamsRequest, {jsonType: UpdateContentGenerationParamsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 9);
+  messageDesc(file_uplift_categories_v1_categories_service, 11);
 
 /**
  * CompetitorUrls is a list of competitor websites.
@@ -572,7 +634,7 @@ export type CompetitorUrlsJson = {
  * Use `create(CompetitorUrlsSchema)` to create a new message.
  */
 export const CompetitorUrlsSchema: GenMessage<CompetitorUrls, {jsonType: CompetitorUrlsJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 10);
+  messageDesc(file_uplift_categories_v1_categories_service, 12);
 
 /**
  * UpdateContentGenerationParamsResponse is the saved inputs.
@@ -643,7 +705,7 @@ export type UpdateContentGenerationParamsResponseJson = {
  * Use `create(UpdateContentGenerationParamsResponseSchema)` to create a new message.
  */
 export const UpdateContentGenerationParamsResponseSchema: GenMessage<UpdateContentGenerationParamsResponse, {jsonType: UpdateContentGenerationParamsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 11);
+  messageDesc(file_uplift_categories_v1_categories_service, 13);
 
 /**
  * UpdateEmailPreferencesRequest switches the daily report.
@@ -684,7 +746,7 @@ export type UpdateEmailPreferencesRequestJson = {
  * Use `create(UpdateEmailPreferencesRequestSchema)` to create a new message.
  */
 export const UpdateEmailPreferencesRequestSchema: GenMessage<UpdateEmailPreferencesRequest, {jsonType: UpdateEmailPreferencesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 12);
+  messageDesc(file_uplift_categories_v1_categories_service, 14);
 
 /**
  * UpdateEmailPreferencesResponse is the saved switches.
@@ -725,7 +787,7 @@ export type UpdateEmailPreferencesResponseJson = {
  * Use `create(UpdateEmailPreferencesResponseSchema)` to create a new message.
  */
 export const UpdateEmailPreferencesResponseSchema: GenMessage<UpdateEmailPreferencesResponse, {jsonType: UpdateEmailPreferencesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 13);
+  messageDesc(file_uplift_categories_v1_categories_service, 15);
 
 /**
  * DisableBusinessReportRequest names the category.
@@ -756,7 +818,7 @@ export type DisableBusinessReportRequestJson = {
  * Use `create(DisableBusinessReportRequestSchema)` to create a new message.
  */
 export const DisableBusinessReportRequestSchema: GenMessage<DisableBusinessReportRequest, {jsonType: DisableBusinessReportRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 14);
+  messageDesc(file_uplift_categories_v1_categories_service, 16);
 
 /**
  * DisableBusinessReportResponse is the saved switches.
@@ -797,7 +859,7 @@ export type DisableBusinessReportResponseJson = {
  * Use `create(DisableBusinessReportResponseSchema)` to create a new message.
  */
 export const DisableBusinessReportResponseSchema: GenMessage<DisableBusinessReportResponse, {jsonType: DisableBusinessReportResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 15);
+  messageDesc(file_uplift_categories_v1_categories_service, 17);
 
 /**
  * GetEmailPreferencesRequest names the category.
@@ -828,7 +890,7 @@ export type GetEmailPreferencesRequestJson = {
  * Use `create(GetEmailPreferencesRequestSchema)` to create a new message.
  */
 export const GetEmailPreferencesRequestSchema: GenMessage<GetEmailPreferencesRequest, {jsonType: GetEmailPreferencesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 16);
+  messageDesc(file_uplift_categories_v1_categories_service, 18);
 
 /**
  * GetEmailPreferencesResponse is the email switches.
@@ -869,7 +931,7 @@ export type GetEmailPreferencesResponseJson = {
  * Use `create(GetEmailPreferencesResponseSchema)` to create a new message.
  */
 export const GetEmailPreferencesResponseSchema: GenMessage<GetEmailPreferencesResponse, {jsonType: GetEmailPreferencesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 17);
+  messageDesc(file_uplift_categories_v1_categories_service, 19);
 
 /**
  * Report is a website review with its insights and ideas.
@@ -1090,7 +1152,7 @@ export type ReportJson = {
  * Use `create(ReportSchema)` to create a new message.
  */
 export const ReportSchema: GenMessage<Report, {jsonType: ReportJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 18);
+  messageDesc(file_uplift_categories_v1_categories_service, 20);
 
 /**
  * CompetitorScore is a competitor's website reviewed like the store's own.
@@ -1181,7 +1243,7 @@ export type CompetitorScoreJson = {
  * Use `create(CompetitorScoreSchema)` to create a new message.
  */
 export const CompetitorScoreSchema: GenMessage<CompetitorScore, {jsonType: CompetitorScoreJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 19);
+  messageDesc(file_uplift_categories_v1_categories_service, 21);
 
 /**
  * Speed is the home page's lab speed, as Lighthouse's mobile run measures
@@ -1388,7 +1450,7 @@ export type SpeedJson = {
  * Use `create(SpeedSchema)` to create a new message.
  */
 export const SpeedSchema: GenMessage<Speed, {jsonType: SpeedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 20);
+  messageDesc(file_uplift_categories_v1_categories_service, 22);
 
 /**
  * CheckResult is one check's share of the score.
@@ -1453,7 +1515,7 @@ export type CheckResultJson = {
  * Use `create(CheckResultSchema)` to create a new message.
  */
 export const CheckResultSchema: GenMessage<CheckResult, {jsonType: CheckResultJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 21);
+  messageDesc(file_uplift_categories_v1_categories_service, 23);
 
 /**
  * Finding is one check of the website review.
@@ -1586,7 +1648,7 @@ export type FindingJson = {
  * Use `create(FindingSchema)` to create a new message.
  */
 export const FindingSchema: GenMessage<Finding, {jsonType: FindingJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 22);
+  messageDesc(file_uplift_categories_v1_categories_service, 24);
 
 /**
  * Insight is a short observation with its evidence.
@@ -1637,7 +1699,7 @@ export type InsightJson = {
  * Use `create(InsightSchema)` to create a new message.
  */
 export const InsightSchema: GenMessage<Insight, {jsonType: InsightJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 23);
+  messageDesc(file_uplift_categories_v1_categories_service, 25);
 
 /**
  * Idea is a campaign idea grounded in the store.
@@ -1748,7 +1810,7 @@ export type IdeaJson = {
  * Use `create(IdeaSchema)` to create a new message.
  */
 export const IdeaSchema: GenMessage<Idea, {jsonType: IdeaJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 24);
+  messageDesc(file_uplift_categories_v1_categories_service, 26);
 
 /**
  * GetCurrentReportRequest names the category.
@@ -1779,7 +1841,7 @@ export type GetCurrentReportRequestJson = {
  * Use `create(GetCurrentReportRequestSchema)` to create a new message.
  */
 export const GetCurrentReportRequestSchema: GenMessage<GetCurrentReportRequest, {jsonType: GetCurrentReportRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 25);
+  messageDesc(file_uplift_categories_v1_categories_service, 27);
 
 /**
  * GetCurrentReportResponse wraps the report; REST returns the report itself.
@@ -1810,7 +1872,7 @@ export type GetCurrentReportResponseJson = {
  * Use `create(GetCurrentReportResponseSchema)` to create a new message.
  */
 export const GetCurrentReportResponseSchema: GenMessage<GetCurrentReportResponse, {jsonType: GetCurrentReportResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 26);
+  messageDesc(file_uplift_categories_v1_categories_service, 28);
 
 /**
  * GetInsightsRequest names the category.
@@ -1841,7 +1903,7 @@ export type GetInsightsRequestJson = {
  * Use `create(GetInsightsRequestSchema)` to create a new message.
  */
 export const GetInsightsRequestSchema: GenMessage<GetInsightsRequest, {jsonType: GetInsightsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 27);
+  messageDesc(file_uplift_categories_v1_categories_service, 29);
 
 /**
  * GetInsightsResponse lists the insights.
@@ -1872,7 +1934,7 @@ export type GetInsightsResponseJson = {
  * Use `create(GetInsightsResponseSchema)` to create a new message.
  */
 export const GetInsightsResponseSchema: GenMessage<GetInsightsResponse, {jsonType: GetInsightsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 28);
+  messageDesc(file_uplift_categories_v1_categories_service, 30);
 
 /**
  * ListRecentIdeasRequest names the category.
@@ -1903,7 +1965,7 @@ export type ListRecentIdeasRequestJson = {
  * Use `create(ListRecentIdeasRequestSchema)` to create a new message.
  */
 export const ListRecentIdeasRequestSchema: GenMessage<ListRecentIdeasRequest, {jsonType: ListRecentIdeasRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 29);
+  messageDesc(file_uplift_categories_v1_categories_service, 31);
 
 /**
  * ListRecentIdeasResponse lists the newest ideas first.
@@ -1934,7 +1996,7 @@ export type ListRecentIdeasResponseJson = {
  * Use `create(ListRecentIdeasResponseSchema)` to create a new message.
  */
 export const ListRecentIdeasResponseSchema: GenMessage<ListRecentIdeasResponse, {jsonType: ListRecentIdeasResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 30);
+  messageDesc(file_uplift_categories_v1_categories_service, 32);
 
 /**
  * GetIdeaRequest names the idea.
@@ -1975,7 +2037,7 @@ export type GetIdeaRequestJson = {
  * Use `create(GetIdeaRequestSchema)` to create a new message.
  */
 export const GetIdeaRequestSchema: GenMessage<GetIdeaRequest, {jsonType: GetIdeaRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 31);
+  messageDesc(file_uplift_categories_v1_categories_service, 33);
 
 /**
  * GetIdeaResponse wraps the idea; REST returns the idea itself.
@@ -2006,7 +2068,7 @@ export type GetIdeaResponseJson = {
  * Use `create(GetIdeaResponseSchema)` to create a new message.
  */
 export const GetIdeaResponseSchema: GenMessage<GetIdeaResponse, {jsonType: GetIdeaResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 32);
+  messageDesc(file_uplift_categories_v1_categories_service, 34);
 
 /**
  * InvalidateCampaignIdeasRequest names the category.
@@ -2037,7 +2099,7 @@ export type InvalidateCampaignIdeasRequestJson = {
  * Use `create(InvalidateCampaignIdeasRequestSchema)` to create a new message.
  */
 export const InvalidateCampaignIdeasRequestSchema: GenMessage<InvalidateCampaignIdeasRequest, {jsonType: InvalidateCampaignIdeasRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 33);
+  messageDesc(file_uplift_categories_v1_categories_service, 35);
 
 /**
  * InvalidateCampaignIdeasResponse is empty on success.
@@ -2060,7 +2122,7 @@ export type InvalidateCampaignIdeasResponseJson = {
  * Use `create(InvalidateCampaignIdeasResponseSchema)` to create a new message.
  */
 export const InvalidateCampaignIdeasResponseSchema: GenMessage<InvalidateCampaignIdeasResponse, {jsonType: InvalidateCampaignIdeasResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 34);
+  messageDesc(file_uplift_categories_v1_categories_service, 36);
 
 /**
  * GetWebsiteScoreRequest names the site to score.
@@ -2091,7 +2153,7 @@ export type GetWebsiteScoreRequestJson = {
  * Use `create(GetWebsiteScoreRequestSchema)` to create a new message.
  */
 export const GetWebsiteScoreRequestSchema: GenMessage<GetWebsiteScoreRequest, {jsonType: GetWebsiteScoreRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 35);
+  messageDesc(file_uplift_categories_v1_categories_service, 37);
 
 /**
  * GetWebsiteScoreResponse is the site's review.
@@ -2162,7 +2224,7 @@ export type GetWebsiteScoreResponseJson = {
  * Use `create(GetWebsiteScoreResponseSchema)` to create a new message.
  */
 export const GetWebsiteScoreResponseSchema: GenMessage<GetWebsiteScoreResponse, {jsonType: GetWebsiteScoreResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 36);
+  messageDesc(file_uplift_categories_v1_categories_service, 38);
 
 /**
  * SendAIEmailDigestRequest names the category.
@@ -2193,7 +2255,7 @@ export type SendAIEmailDigestRequestJson = {
  * Use `create(SendAIEmailDigestRequestSchema)` to create a new message.
  */
 export const SendAIEmailDigestRequestSchema: GenMessage<SendAIEmailDigestRequest, {jsonType: SendAIEmailDigestRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 37);
+  messageDesc(file_uplift_categories_v1_categories_service, 39);
 
 /**
  * SendAIEmailDigestResponse is empty: the email is queued.
@@ -2216,7 +2278,7 @@ export type SendAIEmailDigestResponseJson = {
  * Use `create(SendAIEmailDigestResponseSchema)` to create a new message.
  */
 export const SendAIEmailDigestResponseSchema: GenMessage<SendAIEmailDigestResponse, {jsonType: SendAIEmailDigestResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 38);
+  messageDesc(file_uplift_categories_v1_categories_service, 40);
 
 /**
  * ReportStatus is where a report is in its life.
@@ -2433,6 +2495,22 @@ export const CategoriesService: GenService<{
     methodKind: "unary";
     input: typeof SendAIEmailDigestRequestSchema;
     output: typeof SendAIEmailDigestResponseSchema;
+  },
+  /**
+   * RunWeeklyReview starts this week's website review of a business now,
+   * ahead of its Monday 08:00 slot in the store's time zone; its email goes
+   * out when the review is done. Admins only (403 otherwise): an operator's
+   * tool, and how the end-to-end tests get the email without waiting for
+   * Monday. It claims the week the slot would, so the week's email is still
+   * sent once: a week already started is 409 (ALREADY_EXISTS), a business
+   * without a website or with the weekly email off 400 (FAILED_PRECONDITION).
+   *
+   * @generated from rpc uplift.categories.v1.CategoriesService.RunWeeklyReview
+   */
+  runWeeklyReview: {
+    methodKind: "unary";
+    input: typeof RunWeeklyReviewRequestSchema;
+    output: typeof RunWeeklyReviewResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_uplift_categories_v1_categories_service, 0);

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/stores/v1/stores_service.proto.
  */
 export const file_uplift_stores_v1_stores_service: GenFile = /*@__PURE__*/
-  fileDesc("CiV1cGxpZnQvc3RvcmVzL3YxL3N0b3Jlc19zZXJ2aWNlLnByb3RvEhB1cGxpZnQuc3RvcmVzLnYxIkcKE0ltcG9ydE9yZGVyc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDgoGZm9ybWF0GAIgASgJEgsKA2NzdhgDIAEoCSJvChRJbXBvcnRPcmRlcnNSZXNwb25zZRIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHdhcm5pbmdzGAUgAygJIkIKEUdldE1ldHJpY3NSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBGZyb20YAiABKAkSCgoCdG8YAyABKAkisQMKCkRheU1ldHJpY3MSDAoEZGF0ZRgBIAEoCRIOCgZvcmRlcnMYAiABKAUSEwoLZ3Jvc3Nfc2FsZXMYAyABKAkSEQoJZGlzY291bnRzGAQgASgJEg8KB3JldHVybnMYBSABKAkSEQoJbmV0X3NhbGVzGAYgASgJEhAKCHNoaXBwaW5nGAcgASgJEg0KBXRheGVzGAggASgJEhMKC3RvdGFsX3NhbGVzGAkgASgJEjkKE2F2ZXJhZ2Vfb3JkZXJfdmFsdWUYCiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLQoIc2Vzc2lvbnMYCyABKAsyGy5nb29nbGUucHJvdG9idWYuSW50MzJWYWx1ZRI1Cg9jb252ZXJzaW9uX3JhdGUYDCABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDgoGZHV0aWVzGA0gASgJEhcKD2FkZGl0aW9uYWxfZmVlcxgOIAEoCRI5ChNzaG9waWZ5X3RvdGFsX3NhbGVzGA8gASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlIqIBChJHZXRNZXRyaWNzUmVzcG9uc2USEAoIY3VycmVuY3kYASABKAkSEAoIdGltZXpvbmUYAiABKAkSDgoGc291cmNlGAMgASgJEioKBGRheXMYBCADKAsyHC51cGxpZnQuc3RvcmVzLnYxLkRheU1ldHJpY3MSLAoGdG90YWxzGAUgASgLMhwudXBsaWZ0LnN0b3Jlcy52MS5EYXlNZXRyaWNzIlUKFUdldFRvcFByb2R1Y3RzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRmcm9tGAIgASgJEgoKAnRvGAMgASgJEg0KBWxpbWl0GAQgASgFIlcKDFByb2R1Y3RTYWxlcxINCgV0aXRsZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoBRITCgtncm9zc19zYWxlcxgDIAEoCRIRCgluZXRfc2FsZXMYBCABKAkiXAoWR2V0VG9wUHJvZHVjdHNSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIwCghwcm9kdWN0cxgCIAMoCzIeLnVwbGlmdC5zdG9yZXMudjEuUHJvZHVjdFNhbGVzIjoKFUdldERhaWx5UmVwb3J0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRkYXRlGAIgASgJIt4BCgxSZXBvcnRNZXRyaWMSCwoDa2V5GAEgASgJEg0KBWxhYmVsGAIgASgJEisKBXZhbHVlGAMgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi0KB2F2ZXJhZ2UYBCABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSNAoOY2hhbmdlX3BlcmNlbnQYBSABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDwoHdW51c3VhbBgGIAEoCBIPCgdmb3JtdWxhGAcgASgJIsYBCgtEYWlseVJlcG9ydBIOCgZzdGF0dXMYASABKAkSDAoEZGF0ZRgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRIQCgh0aW1lem9uZRgEIAEoCRIOCgZzb3VyY2UYBSABKAkSLwoHbWV0cmljcxgGIAMoCzIeLnVwbGlmdC5zdG9yZXMudjEuUmVwb3J0TWV0cmljEhAKCGhlYWRsaW5lGAcgASgJEg0KBW5vdGVzGAggAygJEhMKC2Jlc3Rfc2VsbGVyGAkgASgJIkcKFkdldERhaWx5UmVwb3J0UmVzcG9uc2USLQoGcmVwb3J0GAEgASgLMh0udXBsaWZ0LnN0b3Jlcy52MS5EYWlseVJlcG9ydCIsChVHZXRDb25uZWN0aW9uc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkipgEKDFN5bmNQcm9ncmVzcxINCgVwaGFzZRgBIAEoCRIOCgZvcmRlcnMYAiABKAUSEAoIcHJvZHVjdHMYAyABKAUSEQoJY3VzdG9tZXJzGAQgASgFEg8KB3BlcmNlbnQYBSABKAUSDQoFZXJyb3IYBiABKAkSMgoObGFzdF9zeW5jZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIt8BChFTaG9waWZ5Q29ubmVjdGlvbhIOCgZzdGF0dXMYASABKAkSDAoEc2hvcBgCIAEoCRIMCgRuYW1lGAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHRpbWV6b25lGAUgASgJEjAKDGNvbm5lY3RlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoEc3luYxgHIAEoCzIeLnVwbGlmdC5zdG9yZXMudjEuU3luY1Byb2dyZXNzEhoKEnNlc3Npb25zX2F2YWlsYWJsZRgIIAEoCCKFAQoLT3JkZXJJbXBvcnQSDgoGb3JkZXJzGAEgASgFEhEKCWZpcnN0X2RheRgCIAEoCRIQCghsYXN0X2RheRgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIvCgtpbXBvcnRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiggEKFkdldENvbm5lY3Rpb25zUmVzcG9uc2USNAoHc2hvcGlmeRgBIAEoCzIjLnVwbGlmdC5zdG9yZXMudjEuU2hvcGlmeUNvbm5lY3Rpb24SMgoLbGFzdF9pbXBvcnQYAiABKAsyHS51cGxpZnQuc3RvcmVzLnYxLk9yZGVySW1wb3J0Ij8KGlN0YXJ0U2hvcGlmeUNvbm5lY3RSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBHNob3AYAiABKAkiMwobU3RhcnRTaG9waWZ5Q29ubmVjdFJlc3BvbnNlEhQKDHJlZGlyZWN0X3VybBgBIAEoCSIpChJTeW5jU2hvcGlmeVJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiFQoTU3luY1Nob3BpZnlSZXNwb25zZSIvChhEaXNjb25uZWN0U2hvcGlmeVJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiGwoZRGlzY29ubmVjdFNob3BpZnlSZXNwb25zZSIoChdBdXRob3JpemVTaG9waWZ5UmVxdWVzdBINCgVzdGF0ZRgBIAEoCSIxChhBdXRob3JpemVTaG9waWZ5UmVzcG9uc2USFQoNYXV0aG9yaXplX3VybBgBIAEoCSJJCh1Db21wbGV0ZVNob3BpZnlDb25uZWN0UmVxdWVzdBIRCglyYXdfcXVlcnkYASABKAkSFQoNYnJvd3Nlcl9zdGF0ZRgCIAEoCSI2Ch5Db21wbGV0ZVNob3BpZnlDb25uZWN0UmVzcG9uc2USFAoMcmVkaXJlY3RfdXJsGAEgASgJIrEBChtIYW5kbGVTaG9waWZ5V2ViaG9va1JlcXVlc3QSDwoHcGF5bG9hZBgBIAEoDBIMCgRobWFjGAIgASgJEg0KBXRvcGljGAMgASgJEhMKC3Nob3BfZG9tYWluGAQgASgJEhIKCndlYmhvb2tfaWQYBSABKAkSEAoIZXZlbnRfaWQYBiABKAkSEwoLYXBpX3ZlcnNpb24YByABKAkSFAoMdHJpZ2dlcmVkX2F0GAggASgJIh4KHEhhbmRsZVNob3BpZnlXZWJob29rUmVzcG9uc2UywA0KDVN0b3Jlc1NlcnZpY2USqAEKDEltcG9ydE9yZGVycxIlLnVwbGlmdC5zdG9yZXMudjEuSW1wb3J0T3JkZXJzUmVxdWVzdBomLnVwbGlmdC5zdG9yZXMudjEuSW1wb3J0T3JkZXJzUmVzcG9uc2UiSYLT5JMCQzoBKiI+L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL29yZGVycy9pbXBvcnQSmQEKCkdldE1ldHJpY3MSIy51cGxpZnQuc3RvcmVzLnYxLkdldE1ldHJpY3NSZXF1ZXN0GiQudXBsaWZ0LnN0b3Jlcy52MS5HZXRNZXRyaWNzUmVzcG9uc2UiQILT5JMCOhI4L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL21ldHJpY3MSqgEKDkdldFRvcFByb2R1Y3RzEicudXBsaWZ0LnN0b3Jlcy52MS5HZXRUb3BQcm9kdWN0c1JlcXVlc3QaKC51cGxpZnQuc3RvcmVzLnYxLkdldFRvcFByb2R1Y3RzUmVzcG9uc2UiRYLT5JMCPxI9L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL3RvcC1wcm9kdWN0cxKxAQoOR2V0RGFpbHlSZXBvcnQSJy51cGxpZnQuc3RvcmVzLnYxLkdldERhaWx5UmVwb3J0UmVxdWVzdBooLnVwbGlmdC5zdG9yZXMudjEuR2V0RGFpbHlSZXBvcnRSZXNwb25zZSJMgtPkkwJGYgZyZXBvcnQSPC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9kYWlseVJlcG9ydBKbAQoOR2V0Q29ubmVjdGlvbnMSJy51cGxpZnQuc3RvcmVzLnYxLkdldENvbm5lY3Rpb25zUmVxdWVzdBooLnVwbGlmdC5zdG9yZXMudjEuR2V0Q29ubmVjdGlvbnNSZXNwb25zZSI2gtPkkwIwEi4vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zErUBChNTdGFydFNob3BpZnlDb25uZWN0EiwudXBsaWZ0LnN0b3Jlcy52MS5TdGFydFNob3BpZnlDb25uZWN0UmVxdWVzdBotLnVwbGlmdC5zdG9yZXMudjEuU3RhcnRTaG9waWZ5Q29ubmVjdFJlc3BvbnNlIkGC0+STAjs6ASoiNi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvc2hvcGlmeRKiAQoLU3luY1Nob3BpZnkSJC51cGxpZnQuc3RvcmVzLnYxLlN5bmNTaG9waWZ5UmVxdWVzdBolLnVwbGlmdC5zdG9yZXMudjEuU3luY1Nob3BpZnlSZXNwb25zZSJGgtPkkwJAOgEqIjsvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3Nob3BpZnkvc3luYxKsAQoRRGlzY29ubmVjdFNob3BpZnkSKi51cGxpZnQuc3RvcmVzLnYxLkRpc2Nvbm5lY3RTaG9waWZ5UmVxdWVzdBorLnVwbGlmdC5zdG9yZXMudjEuRGlzY29ubmVjdFNob3BpZnlSZXNwb25zZSI+gtPkkwI4KjYvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3Nob3BpZnkSaQoQQXV0aG9yaXplU2hvcGlmeRIpLnVwbGlmdC5zdG9yZXMudjEuQXV0aG9yaXplU2hvcGlmeVJlcXVlc3QaKi51cGxpZnQuc3RvcmVzLnYxLkF1dGhvcml6ZVNob3BpZnlSZXNwb25zZRJ7ChZDb21wbGV0ZVNob3BpZnlDb25uZWN0Ei8udXBsaWZ0LnN0b3Jlcy52MS5Db21wbGV0ZVNob3BpZnlDb25uZWN0UmVxdWVzdBowLnVwbGlmdC5zdG9yZXMudjEuQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlc3BvbnNlEnUKFEhhbmRsZVNob3BpZnlXZWJob29rEi0udXBsaWZ0LnN0b3Jlcy52MS5IYW5kbGVTaG9waWZ5V2ViaG9va1JlcXVlc3QaLi51cGxpZnQuc3RvcmVzLnYxLkhhbmRsZVNob3BpZnlXZWJob29rUmVzcG9uc2VCvAEKFGNvbS51cGxpZnQuc3RvcmVzLnYxQhJTdG9yZXNTZXJ2aWNlUHJvdG9QAVoudXBsaWZ0LmRldi9wcm90by9nZW4vdXBsaWZ0L3N0b3Jlcy92MTtzdG9yZXN2MaICA1VTWKoCEFVwbGlmdC5TdG9yZXMuVjHKAhBVcGxpZnRcU3RvcmVzXFYx4gIcVXBsaWZ0XFN0b3Jlc1xWMVxHUEJNZXRhZGF0YeoCElVwbGlmdDo6U3RvcmVzOjpWMWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
+  fileDesc("CiV1cGxpZnQvc3RvcmVzL3YxL3N0b3Jlc19zZXJ2aWNlLnByb3RvEhB1cGxpZnQuc3RvcmVzLnYxIkcKE0ltcG9ydE9yZGVyc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDgoGZm9ybWF0GAIgASgJEgsKA2NzdhgDIAEoCSJvChRJbXBvcnRPcmRlcnNSZXNwb25zZRIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHdhcm5pbmdzGAUgAygJIkIKEUdldE1ldHJpY3NSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBGZyb20YAiABKAkSCgoCdG8YAyABKAkisQMKCkRheU1ldHJpY3MSDAoEZGF0ZRgBIAEoCRIOCgZvcmRlcnMYAiABKAUSEwoLZ3Jvc3Nfc2FsZXMYAyABKAkSEQoJZGlzY291bnRzGAQgASgJEg8KB3JldHVybnMYBSABKAkSEQoJbmV0X3NhbGVzGAYgASgJEhAKCHNoaXBwaW5nGAcgASgJEg0KBXRheGVzGAggASgJEhMKC3RvdGFsX3NhbGVzGAkgASgJEjkKE2F2ZXJhZ2Vfb3JkZXJfdmFsdWUYCiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLQoIc2Vzc2lvbnMYCyABKAsyGy5nb29nbGUucHJvdG9idWYuSW50MzJWYWx1ZRI1Cg9jb252ZXJzaW9uX3JhdGUYDCABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDgoGZHV0aWVzGA0gASgJEhcKD2FkZGl0aW9uYWxfZmVlcxgOIAEoCRI5ChNzaG9waWZ5X3RvdGFsX3NhbGVzGA8gASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlIqIBChJHZXRNZXRyaWNzUmVzcG9uc2USEAoIY3VycmVuY3kYASABKAkSEAoIdGltZXpvbmUYAiABKAkSDgoGc291cmNlGAMgASgJEioKBGRheXMYBCADKAsyHC51cGxpZnQuc3RvcmVzLnYxLkRheU1ldHJpY3MSLAoGdG90YWxzGAUgASgLMhwudXBsaWZ0LnN0b3Jlcy52MS5EYXlNZXRyaWNzIlUKFUdldFRvcFByb2R1Y3RzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRmcm9tGAIgASgJEgoKAnRvGAMgASgJEg0KBWxpbWl0GAQgASgFIlcKDFByb2R1Y3RTYWxlcxINCgV0aXRsZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoBRITCgtncm9zc19zYWxlcxgDIAEoCRIRCgluZXRfc2FsZXMYBCABKAkiXAoWR2V0VG9wUHJvZHVjdHNSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIwCghwcm9kdWN0cxgCIAMoCzIeLnVwbGlmdC5zdG9yZXMudjEuUHJvZHVjdFNhbGVzIi0KFlNlbmREYWlseVJlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiJwoXU2VuZERhaWx5UmVwb3J0UmVzcG9uc2USDAoEZGF0ZRgBIAEoCSI6ChVHZXREYWlseVJlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEZGF0ZRgCIAEoCSLeAQoMUmVwb3J0TWV0cmljEgsKA2tleRgBIAEoCRINCgVsYWJlbBgCIAEoCRIrCgV2YWx1ZRgDIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRItCgdhdmVyYWdlGAQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjQKDmNoYW5nZV9wZXJjZW50GAUgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEg8KB3VudXN1YWwYBiABKAgSDwoHZm9ybXVsYRgHIAEoCSLGAQoLRGFpbHlSZXBvcnQSDgoGc3RhdHVzGAEgASgJEgwKBGRhdGUYAiABKAkSEAoIY3VycmVuY3kYAyABKAkSEAoIdGltZXpvbmUYBCABKAkSDgoGc291cmNlGAUgASgJEi8KB21ldHJpY3MYBiADKAsyHi51cGxpZnQuc3RvcmVzLnYxLlJlcG9ydE1ldHJpYxIQCghoZWFkbGluZRgHIAEoCRINCgVub3RlcxgIIAMoCRITCgtiZXN0X3NlbGxlchgJIAEoCSJHChZHZXREYWlseVJlcG9ydFJlc3BvbnNlEi0KBnJlcG9ydBgBIAEoCzIdLnVwbGlmdC5zdG9yZXMudjEuRGFpbHlSZXBvcnQiLAoVR2V0Q29ubmVjdGlvbnNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIqYBCgxTeW5jUHJvZ3Jlc3MSDQoFcGhhc2UYASABKAkSDgoGb3JkZXJzGAIgASgFEhAKCHByb2R1Y3RzGAMgASgFEhEKCWN1c3RvbWVycxgEIAEoBRIPCgdwZXJjZW50GAUgASgFEg0KBWVycm9yGAYgASgJEjIKDmxhc3Rfc3luY2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLfAQoRU2hvcGlmeUNvbm5lY3Rpb24SDgoGc3RhdHVzGAEgASgJEgwKBHNob3AYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIQCgh0aW1lem9uZRgFIAEoCRIwCgxjb25uZWN0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKBHN5bmMYByABKAsyHi51cGxpZnQuc3RvcmVzLnYxLlN5bmNQcm9ncmVzcxIaChJzZXNzaW9uc19hdmFpbGFibGUYCCABKAgihQEKC09yZGVySW1wb3J0Eg4KBm9yZGVycxgBIAEoBRIRCglmaXJzdF9kYXkYAiABKAkSEAoIbGFzdF9kYXkYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSLwoLaW1wb3J0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoIBChZHZXRDb25uZWN0aW9uc1Jlc3BvbnNlEjQKB3Nob3BpZnkYASABKAsyIy51cGxpZnQuc3RvcmVzLnYxLlNob3BpZnlDb25uZWN0aW9uEjIKC2xhc3RfaW1wb3J0GAIgASgLMh0udXBsaWZ0LnN0b3Jlcy52MS5PcmRlckltcG9ydCI/ChpTdGFydFNob3BpZnlDb25uZWN0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRzaG9wGAIgASgJIjMKG1N0YXJ0U2hvcGlmeUNvbm5lY3RSZXNwb25zZRIUCgxyZWRpcmVjdF91cmwYASABKAkiKQoSU3luY1Nob3BpZnlSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhUKE1N5bmNTaG9waWZ5UmVzcG9uc2UiLwoYRGlzY29ubmVjdFNob3BpZnlSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhsKGURpc2Nvbm5lY3RTaG9waWZ5UmVzcG9uc2UiKAoXQXV0aG9yaXplU2hvcGlmeVJlcXVlc3QSDQoFc3RhdGUYASABKAkiMQoYQXV0aG9yaXplU2hvcGlmeVJlc3BvbnNlEhUKDWF1dGhvcml6ZV91cmwYASABKAkiSQodQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlcXVlc3QSEQoJcmF3X3F1ZXJ5GAEgASgJEhUKDWJyb3dzZXJfc3RhdGUYAiABKAkiNgoeQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlc3BvbnNlEhQKDHJlZGlyZWN0X3VybBgBIAEoCSKxAQobSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXF1ZXN0Eg8KB3BheWxvYWQYASABKAwSDAoEaG1hYxgCIAEoCRINCgV0b3BpYxgDIAEoCRITCgtzaG9wX2RvbWFpbhgEIAEoCRISCgp3ZWJob29rX2lkGAUgASgJEhAKCGV2ZW50X2lkGAYgASgJEhMKC2FwaV92ZXJzaW9uGAcgASgJEhQKDHRyaWdnZXJlZF9hdBgIIAEoCSIeChxIYW5kbGVTaG9waWZ5V2ViaG9va1Jlc3BvbnNlMvcOCg1TdG9yZXNTZXJ2aWNlEqgBCgxJbXBvcnRPcmRlcnMSJS51cGxpZnQuc3RvcmVzLnYxLkltcG9ydE9yZGVyc1JlcXVlc3QaJi51cGxpZnQuc3RvcmVzLnYxLkltcG9ydE9yZGVyc1Jlc3BvbnNlIkmC0+STAkM6ASoiPi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9vcmRlcnMvaW1wb3J0EpkBCgpHZXRNZXRyaWNzEiMudXBsaWZ0LnN0b3Jlcy52MS5HZXRNZXRyaWNzUmVxdWVzdBokLnVwbGlmdC5zdG9yZXMudjEuR2V0TWV0cmljc1Jlc3BvbnNlIkCC0+STAjoSOC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9tZXRyaWNzEqoBCg5HZXRUb3BQcm9kdWN0cxInLnVwbGlmdC5zdG9yZXMudjEuR2V0VG9wUHJvZHVjdHNSZXF1ZXN0GigudXBsaWZ0LnN0b3Jlcy52MS5HZXRUb3BQcm9kdWN0c1Jlc3BvbnNlIkWC0+STAj8SPS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS90b3AtcHJvZHVjdHMSsQEKDkdldERhaWx5UmVwb3J0EicudXBsaWZ0LnN0b3Jlcy52MS5HZXREYWlseVJlcG9ydFJlcXVlc3QaKC51cGxpZnQuc3RvcmVzLnYxLkdldERhaWx5UmVwb3J0UmVzcG9uc2UiTILT5JMCRmIGcmVwb3J0EjwvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvZGFpbHlSZXBvcnQStAEKD1NlbmREYWlseVJlcG9ydBIoLnVwbGlmdC5zdG9yZXMudjEuU2VuZERhaWx5UmVwb3J0UmVxdWVzdBopLnVwbGlmdC5zdG9yZXMudjEuU2VuZERhaWx5UmVwb3J0UmVzcG9uc2UiTILT5JMCRjoBKiJBL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2RhaWx5UmVwb3J0L3NlbmQSmwEKDkdldENvbm5lY3Rpb25zEicudXBsaWZ0LnN0b3Jlcy52MS5HZXRDb25uZWN0aW9uc1JlcXVlc3QaKC51cGxpZnQuc3RvcmVzLnYxLkdldENvbm5lY3Rpb25zUmVzcG9uc2UiNoLT5JMCMBIuL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucxK1AQoTU3RhcnRTaG9waWZ5Q29ubmVjdBIsLnVwbGlmdC5zdG9yZXMudjEuU3RhcnRTaG9waWZ5Q29ubmVjdFJlcXVlc3QaLS51cGxpZnQuc3RvcmVzLnYxLlN0YXJ0U2hvcGlmeUNvbm5lY3RSZXNwb25zZSJBgtPkkwI7OgEqIjYvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3Nob3BpZnkSogEKC1N5bmNTaG9waWZ5EiQudXBsaWZ0LnN0b3Jlcy52MS5TeW5jU2hvcGlmeVJlcXVlc3QaJS51cGxpZnQuc3RvcmVzLnYxLlN5bmNTaG9waWZ5UmVzcG9uc2UiRoLT5JMCQDoBKiI7L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy9zaG9waWZ5L3N5bmMSrAEKEURpc2Nvbm5lY3RTaG9waWZ5EioudXBsaWZ0LnN0b3Jlcy52MS5EaXNjb25uZWN0U2hvcGlmeVJlcXVlc3QaKy51cGxpZnQuc3RvcmVzLnYxLkRpc2Nvbm5lY3RTaG9waWZ5UmVzcG9uc2UiPoLT5JMCOCo2L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy9zaG9waWZ5EmkKEEF1dGhvcml6ZVNob3BpZnkSKS51cGxpZnQuc3RvcmVzLnYxLkF1dGhvcml6ZVNob3BpZnlSZXF1ZXN0GioudXBsaWZ0LnN0b3Jlcy52MS5BdXRob3JpemVTaG9waWZ5UmVzcG9uc2USewoWQ29tcGxldGVTaG9waWZ5Q29ubmVjdBIvLnVwbGlmdC5zdG9yZXMudjEuQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlcXVlc3QaMC51cGxpZnQuc3RvcmVzLnYxLkNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXNwb25zZRJ1ChRIYW5kbGVTaG9waWZ5V2ViaG9vaxItLnVwbGlmdC5zdG9yZXMudjEuSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXF1ZXN0Gi4udXBsaWZ0LnN0b3Jlcy52MS5IYW5kbGVTaG9waWZ5V2ViaG9va1Jlc3BvbnNlQrwBChRjb20udXBsaWZ0LnN0b3Jlcy52MUISU3RvcmVzU2VydmljZVByb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9zdG9yZXMvdjE7c3RvcmVzdjGiAgNVU1iqAhBVcGxpZnQuU3RvcmVzLlYxygIQVXBsaWZ0XFN0b3Jlc1xWMeICHFVwbGlmdFxTdG9yZXNcVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OlN0b3Jlczo6VjFiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * ImportOrdersRequest carries the export's text.
@@ -711,6 +711,71 @@ export const GetTopProductsResponseSchema: GenMessage<GetTopProductsResponse, {j
  * GetDailyReportRequest names the category; `date` (YYYY-MM-DD) picks
  * another day than yesterday.
  *
+ * @generated from message uplift.stores.v1.SendDailyReportRequest
+ */
+export type SendDailyReportRequest = Message<"uplift.stores.v1.SendDailyReportRequest"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+};
+
+/**
+ * GetDailyReportRequest names the category; `date` (YYYY-MM-DD) picks
+ * another day than yesterday.
+ *
+ * @generated from message uplift.stores.v1.SendDailyReportRequest
+ */
+export type SendDailyReportRequestJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.SendDailyReportRequest.
+ * Use `create(SendDailyReportRequestSchema)` to create a new message.
+ */
+export const SendDailyReportRequestSchema: GenMessage<SendDailyReportRequest, {jsonType: SendDailyReportRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 8);
+
+/**
+ * SendDailyReportResponse names the day reported.
+ *
+ * @generated from message uplift.stores.v1.SendDailyReportResponse
+ */
+export type SendDailyReportResponse = Message<"uplift.stores.v1.SendDailyReportResponse"> & {
+  /**
+   * date is the report's store-local day, YYYY-MM-DD (yesterday).
+   *
+   * @generated from field: string date = 1;
+   */
+  date: string;
+};
+
+/**
+ * SendDailyReportResponse names the day reported.
+ *
+ * @generated from message uplift.stores.v1.SendDailyReportResponse
+ */
+export type SendDailyReportResponseJson = {
+  /**
+   * date is the report's store-local day, YYYY-MM-DD (yesterday).
+   *
+   * @generated from field: string date = 1;
+   */
+  date?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.SendDailyReportResponse.
+ * Use `create(SendDailyReportResponseSchema)` to create a new message.
+ */
+export const SendDailyReportResponseSchema: GenMessage<SendDailyReportResponse, {jsonType: SendDailyReportResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 9);
+
+/**
  * @generated from message uplift.stores.v1.GetDailyReportRequest
  */
 export type GetDailyReportRequest = Message<"uplift.stores.v1.GetDailyReportRequest"> & {
@@ -726,9 +791,6 @@ export type GetDailyReportRequest = Message<"uplift.stores.v1.GetDailyReportRequ
 };
 
 /**
- * GetDailyReportRequest names the category; `date` (YYYY-MM-DD) picks
- * another day than yesterday.
- *
  * @generated from message uplift.stores.v1.GetDailyReportRequest
  */
 export type GetDailyReportRequestJson = {
@@ -748,7 +810,7 @@ export type GetDailyReportRequestJson = {
  * Use `create(GetDailyReportRequestSchema)` to create a new message.
  */
 export const GetDailyReportRequestSchema: GenMessage<GetDailyReportRequest, {jsonType: GetDailyReportRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 8);
+  messageDesc(file_uplift_stores_v1_stores_service, 10);
 
 /**
  * ReportMetric is one number of the daily report.
@@ -863,7 +925,7 @@ export type ReportMetricJson = {
  * Use `create(ReportMetricSchema)` to create a new message.
  */
 export const ReportMetricSchema: GenMessage<ReportMetric, {jsonType: ReportMetricJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 9);
+  messageDesc(file_uplift_stores_v1_stores_service, 11);
 
 /**
  * DailyReport is yesterday against the seven days before it.
@@ -990,7 +1052,7 @@ export type DailyReportJson = {
  * Use `create(DailyReportSchema)` to create a new message.
  */
 export const DailyReportSchema: GenMessage<DailyReport, {jsonType: DailyReportJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 10);
+  messageDesc(file_uplift_stores_v1_stores_service, 12);
 
 /**
  * GetDailyReportResponse wraps the report.
@@ -1021,7 +1083,7 @@ export type GetDailyReportResponseJson = {
  * Use `create(GetDailyReportResponseSchema)` to create a new message.
  */
 export const GetDailyReportResponseSchema: GenMessage<GetDailyReportResponse, {jsonType: GetDailyReportResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 11);
+  messageDesc(file_uplift_stores_v1_stores_service, 13);
 
 /**
  * GetConnectionsRequest names the category.
@@ -1052,7 +1114,7 @@ export type GetConnectionsRequestJson = {
  * Use `create(GetConnectionsRequestSchema)` to create a new message.
  */
 export const GetConnectionsRequestSchema: GenMessage<GetConnectionsRequest, {jsonType: GetConnectionsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 12);
+  messageDesc(file_uplift_stores_v1_stores_service, 14);
 
 /**
  * SyncProgress counts what the sync has brought in.
@@ -1157,7 +1219,7 @@ export type SyncProgressJson = {
  * Use `create(SyncProgressSchema)` to create a new message.
  */
 export const SyncProgressSchema: GenMessage<SyncProgress, {jsonType: SyncProgressJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 13);
+  messageDesc(file_uplift_stores_v1_stores_service, 15);
 
 /**
  * ShopifyConnection is the category's Shopify shop, if any.
@@ -1266,7 +1328,7 @@ export type ShopifyConnectionJson = {
  * Use `create(ShopifyConnectionSchema)` to create a new message.
  */
 export const ShopifyConnectionSchema: GenMessage<ShopifyConnection, {jsonType: ShopifyConnectionJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 14);
+  messageDesc(file_uplift_stores_v1_stores_service, 16);
 
 /**
  * OrderImport is the last order export imported.
@@ -1337,7 +1399,7 @@ export type OrderImportJson = {
  * Use `create(OrderImportSchema)` to create a new message.
  */
 export const OrderImportSchema: GenMessage<OrderImport, {jsonType: OrderImportJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 15);
+  messageDesc(file_uplift_stores_v1_stores_service, 17);
 
 /**
  * GetConnectionsResponse lists the connections.
@@ -1382,7 +1444,7 @@ export type GetConnectionsResponseJson = {
  * Use `create(GetConnectionsResponseSchema)` to create a new message.
  */
 export const GetConnectionsResponseSchema: GenMessage<GetConnectionsResponse, {jsonType: GetConnectionsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 16);
+  messageDesc(file_uplift_stores_v1_stores_service, 18);
 
 /**
  * StartShopifyConnectRequest names the shop.
@@ -1427,7 +1489,7 @@ export type StartShopifyConnectRequestJson = {
  * Use `create(StartShopifyConnectRequestSchema)` to create a new message.
  */
 export const StartShopifyConnectRequestSchema: GenMessage<StartShopifyConnectRequest, {jsonType: StartShopifyConnectRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 17);
+  messageDesc(file_uplift_stores_v1_stores_service, 19);
 
 /**
  * StartShopifyConnectResponse is where the browser goes next.
@@ -1458,7 +1520,7 @@ export type StartShopifyConnectResponseJson = {
  * Use `create(StartShopifyConnectResponseSchema)` to create a new message.
  */
 export const StartShopifyConnectResponseSchema: GenMessage<StartShopifyConnectResponse, {jsonType: StartShopifyConnectResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 18);
+  messageDesc(file_uplift_stores_v1_stores_service, 20);
 
 /**
  * SyncShopifyRequest names the category.
@@ -1489,7 +1551,7 @@ export type SyncShopifyRequestJson = {
  * Use `create(SyncShopifyRequestSchema)` to create a new message.
  */
 export const SyncShopifyRequestSchema: GenMessage<SyncShopifyRequest, {jsonType: SyncShopifyRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 19);
+  messageDesc(file_uplift_stores_v1_stores_service, 21);
 
 /**
  * SyncShopifyResponse is empty.
@@ -1512,7 +1574,7 @@ export type SyncShopifyResponseJson = {
  * Use `create(SyncShopifyResponseSchema)` to create a new message.
  */
 export const SyncShopifyResponseSchema: GenMessage<SyncShopifyResponse, {jsonType: SyncShopifyResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 20);
+  messageDesc(file_uplift_stores_v1_stores_service, 22);
 
 /**
  * DisconnectShopifyRequest names the category.
@@ -1543,7 +1605,7 @@ export type DisconnectShopifyRequestJson = {
  * Use `create(DisconnectShopifyRequestSchema)` to create a new message.
  */
 export const DisconnectShopifyRequestSchema: GenMessage<DisconnectShopifyRequest, {jsonType: DisconnectShopifyRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 21);
+  messageDesc(file_uplift_stores_v1_stores_service, 23);
 
 /**
  * DisconnectShopifyResponse is empty.
@@ -1566,7 +1628,7 @@ export type DisconnectShopifyResponseJson = {
  * Use `create(DisconnectShopifyResponseSchema)` to create a new message.
  */
 export const DisconnectShopifyResponseSchema: GenMessage<DisconnectShopifyResponse, {jsonType: DisconnectShopifyResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 22);
+  messageDesc(file_uplift_stores_v1_stores_service, 24);
 
 /**
  * AuthorizeShopifyRequest carries the state StartShopifyConnect issued.
@@ -1597,7 +1659,7 @@ export type AuthorizeShopifyRequestJson = {
  * Use `create(AuthorizeShopifyRequestSchema)` to create a new message.
  */
 export const AuthorizeShopifyRequestSchema: GenMessage<AuthorizeShopifyRequest, {jsonType: AuthorizeShopifyRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 23);
+  messageDesc(file_uplift_stores_v1_stores_service, 25);
 
 /**
  * AuthorizeShopifyResponse is Shopify's consent page.
@@ -1628,7 +1690,7 @@ export type AuthorizeShopifyResponseJson = {
  * Use `create(AuthorizeShopifyResponseSchema)` to create a new message.
  */
 export const AuthorizeShopifyResponseSchema: GenMessage<AuthorizeShopifyResponse, {jsonType: AuthorizeShopifyResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 24);
+  messageDesc(file_uplift_stores_v1_stores_service, 26);
 
 /**
  * CompleteShopifyConnectRequest is Shopify's callback as it arrived.
@@ -1677,7 +1739,7 @@ export type CompleteShopifyConnectRequestJson = {
  * Use `create(CompleteShopifyConnectRequestSchema)` to create a new message.
  */
 export const CompleteShopifyConnectRequestSchema: GenMessage<CompleteShopifyConnectRequest, {jsonType: CompleteShopifyConnectRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 25);
+  messageDesc(file_uplift_stores_v1_stores_service, 27);
 
 /**
  * CompleteShopifyConnectResponse is where the browser goes back to.
@@ -1708,7 +1770,7 @@ export type CompleteShopifyConnectResponseJson = {
  * Use `create(CompleteShopifyConnectResponseSchema)` to create a new message.
  */
 export const CompleteShopifyConnectResponseSchema: GenMessage<CompleteShopifyConnectResponse, {jsonType: CompleteShopifyConnectResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 26);
+  messageDesc(file_uplift_stores_v1_stores_service, 28);
 
 /**
  * HandleShopifyWebhookRequest is one delivery as it arrived.
@@ -1809,7 +1871,7 @@ export type HandleShopifyWebhookRequestJson = {
  * Use `create(HandleShopifyWebhookRequestSchema)` to create a new message.
  */
 export const HandleShopifyWebhookRequestSchema: GenMessage<HandleShopifyWebhookRequest, {jsonType: HandleShopifyWebhookRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 27);
+  messageDesc(file_uplift_stores_v1_stores_service, 29);
 
 /**
  * HandleShopifyWebhookResponse is empty.
@@ -1832,7 +1894,7 @@ export type HandleShopifyWebhookResponseJson = {
  * Use `create(HandleShopifyWebhookResponseSchema)` to create a new message.
  */
 export const HandleShopifyWebhookResponseSchema: GenMessage<HandleShopifyWebhookResponse, {jsonType: HandleShopifyWebhookResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 28);
+  messageDesc(file_uplift_stores_v1_stores_service, 30);
 
 /**
  * StoresService owns what Uplift knows of a store's business: the Shopify
@@ -1887,6 +1949,21 @@ export const StoresService: GenService<{
     methodKind: "unary";
     input: typeof GetDailyReportRequestSchema;
     output: typeof GetDailyReportResponseSchema;
+  },
+  /**
+   * SendDailyReport publishes yesterday's daily business report (store-local)
+   * now, ahead of its 07:00 slot; the digest service emails it. Admins only
+   * (403 otherwise): an operator's tool, and how the end-to-end tests get
+   * the email without waiting for the morning. It claims the day the slot
+   * would, so the day's report is still sent once: a day already sent is
+   * 409 (ALREADY_EXISTS), a store without data 400 (FAILED_PRECONDITION).
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.SendDailyReport
+   */
+  sendDailyReport: {
+    methodKind: "unary";
+    input: typeof SendDailyReportRequestSchema;
+    output: typeof SendDailyReportResponseSchema;
   },
   /**
    * GetConnections returns the store connections and the last order import.

@@ -1,0 +1,5 @@
+-- The store's own time zone as the stores service reports it with its
+-- signals (the connected shop's IANA name, or the fixed offset of an
+-- imported file): the weekly review is scheduled in the shop's zone rather
+-- than the browser's guess at sign-up. '' while unknown.
+ALTER TABLE store_signals ADD COLUMN time_zone text NOT NULL DEFAULT '';
