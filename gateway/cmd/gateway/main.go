@@ -9,8 +9,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"uplift.dev/gateway/internal/gateway"
 	"uplift.dev/platform/config"
+	"uplift.dev/platform/events"
 	"uplift.dev/platform/logging"
 )
 
@@ -29,6 +31,14 @@ type settings struct {
 	LogLevel     string   `env:"LOG_LEVEL" default:"info"`
 	// NATSURL feeds the live report stream; unset, /events answers 503.
 	NATSURL string `env:"NATS_URL"`
+	// NATSNKeySeed is the gateway's own NATS user nkey seed: it may only
+	// listen to report events. Required with NATS_URL.
+	NATSNKeySeed string `env:"NATS_NKEY_SEED" secret:"true"`
+	// NATSSenderKeys are the publishers' public nkeys (service=U...,...):
+	// a report event not signed by categories is not streamed.
+	NATSSenderKeys string `env:"NATS_SENDER_KEYS"`
+	// NATSCAFile is the CA of the NATS servers' certificates (tls:// URL).
+	NATSCAFile string `env:"NATS_CA_FILE"`
 	// WebsiteScorePerMinute limits public website checks per client IP.
 	WebsiteScorePerMinute int `env:"WEBSITE_SCORE_PER_MINUTE" default:"10"`
 	// SignUpsPerHour limits sign-ups (POST internal/users) per client IP.
@@ -78,6 +88,10 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("GATEWAY_ALLOWED_HOSTS: %w", err)
 	}
+	natsOpts, trust, err := natsSettings(cfg)
+	if err != nil {
+		return err
+	}
 	log := logging.New(os.Stderr, "gateway", cfg.LogLevel)
 	return gateway.Run(ctx, cfg.Addr, gateway.Options{
 		Backends: map[string]string{
@@ -90,6 +104,8 @@ func run(ctx context.Context) error {
 		MaxBodyBytes:          int64(cfg.MaxBodyBytes),
 		Log:                   log,
 		NATSURL:               cfg.NATSURL,
+		NATSOptions:           natsOpts,
+		EventTrust:            trust,
 		WebsiteScorePerMinute: cfg.WebsiteScorePerMinute,
 		SignUpsPerHour:        cfg.SignUpsPerHour,
 		TrustedProxies:        trusted,
@@ -98,4 +114,28 @@ func run(ctx context.Context) error {
 		AllowedHosts:          hosts,
 		ConnsPerBackend:       cfg.ConnsPerBackend,
 	})
+}
+
+// natsSettings reads the gateway's NATS identity: with NATS_URL set, the
+// gateway signs in with its own key and believes only signed events.
+func natsSettings(cfg settings) ([]nats.Option, *events.Trust, error) {
+	if cfg.NATSURL == "" {
+		return nil, nil, nil
+	}
+	if cfg.NATSNKeySeed == "" || cfg.NATSSenderKeys == "" {
+		return nil, nil, fmt.Errorf("NATS_NKEY_SEED and NATS_SENDER_KEYS: required with NATS_URL")
+	}
+	signer, err := events.NewSigner("gateway", []byte(cfg.NATSNKeySeed))
+	if err != nil {
+		return nil, nil, fmt.Errorf("NATS_NKEY_SEED: %w", err)
+	}
+	trust, err := events.ParseTrust(cfg.NATSSenderKeys)
+	if err != nil {
+		return nil, nil, fmt.Errorf("NATS_SENDER_KEYS: %w", err)
+	}
+	opts := []nats.Option{signer.NATSOption()}
+	if cfg.NATSCAFile != "" {
+		opts = append(opts, nats.RootCAs(cfg.NATSCAFile))
+	}
+	return opts, trust, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
@@ -37,7 +38,7 @@ type reportEvent struct {
 // caller's bearer token goes to its GetLabel, which applies the same owner
 // or uplifter rule as every other category call. Core NATS (not a durable
 // consumer) is enough: a missed event is caught by the next poll.
-func reportStream(nc *nats.Conn, categories categoriesv1.CategoriesServiceClient, heartbeat time.Duration, log *slog.Logger) http.HandlerFunc {
+func reportStream(nc *nats.Conn, trust *events.Trust, categories categoriesv1.CategoriesServiceClient, heartbeat time.Duration, log *slog.Logger) http.HandlerFunc {
 	if heartbeat <= 0 {
 		heartbeat = defaultHeartbeat
 	}
@@ -66,6 +67,10 @@ func reportStream(nc *nats.Conn, categories categoriesv1.CategoriesServiceClient
 
 		msgs := make(chan reportEvent, 64)
 		sub, err := nc.Subscribe(events.SubjectReportUpdated, func(m *nats.Msg) {
+			if _, err := trust.Check(m.Subject, m.Header.Get(jetstream.MsgIDHeader), m.Header, m.Data); err != nil {
+				log.Warn("events: report event refused", "err", err)
+				return
+			}
 			var ev eventsv1.ReportUpdated
 			if proto.Unmarshal(m.Data, &ev) != nil || ev.GetCategoryId() != categoryID {
 				return
@@ -127,13 +132,14 @@ func mountEvents(root *http.ServeMux, o Options, categories categoriesv1.Categor
 	var nc *nats.Conn
 	if o.NATSURL != "" {
 		var err error
-		nc, err = nats.Connect(o.NATSURL, nats.Name("gateway"), nats.MaxReconnects(-1), nats.RetryOnFailedConnect(true))
+		opts := append([]nats.Option{nats.Name("gateway"), nats.MaxReconnects(-1), nats.RetryOnFailedConnect(true)}, o.NATSOptions...)
+		nc, err = nats.Connect(o.NATSURL, opts...)
 		if err != nil {
 			return nil, fmt.Errorf("nats %s: %w", o.NATSURL, err)
 		}
 	}
 	if categories != nil {
-		root.HandleFunc("GET /events/categories/{categoryId}", reportStream(nc, categories, o.EventsHeartbeat, o.Log))
+		root.HandleFunc("GET /events/categories/{categoryId}", reportStream(nc, o.EventTrust, categories, o.EventsHeartbeat, o.Log))
 	}
 	return func() {
 		if nc != nil {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
+	"github.com/nats-io/nats.go"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -41,6 +42,7 @@ import (
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
 
 	"uplift.dev/gateway/internal/openapi"
+	"uplift.dev/platform/events"
 	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcerr"
 	"uplift.dev/platform/profiling"
@@ -65,6 +67,11 @@ type Options struct {
 	// NATSURL is where the live report events come from; empty makes
 	// /events answer 503 (the web falls back to polling).
 	NATSURL string
+	// NATSOptions add the gateway's NATS credentials and TLS.
+	NATSOptions []nats.Option
+	// EventTrust checks that a report event was signed by a service that
+	// may publish it (events.Publishers); nil believes any (tests' plain NATS).
+	EventTrust *events.Trust
 	// EventsHeartbeat is how often an idle event stream sends a comment; 0 means 15 s.
 	EventsHeartbeat time.Duration
 	// WebsiteScorePerMinute limits public website checks per client IP; 0 means 10.

@@ -59,11 +59,14 @@ func Migrations() fs.FS {
 // Connect dials NATS and makes sure the stream exists with its duplicate
 // window, so a fresh NATS needs no manual set-up. replicas is how many
 // servers of a JetStream cluster keep the stream (1 on a single server).
-func Connect(ctx context.Context, url, clientName string, replicas int) (*nats.Conn, jetstream.JetStream, error) {
+// opts add the service's credentials and TLS (Signer.NATSOption,
+// nats.RootCAs).
+func Connect(ctx context.Context, url, clientName string, replicas int, opts ...nats.Option) (*nats.Conn, jetstream.JetStream, error) {
 	if replicas < 1 {
 		replicas = 1
 	}
-	nc, err := nats.Connect(url, nats.Name(clientName), nats.MaxReconnects(-1), nats.RetryOnFailedConnect(true))
+	opts = append([]nats.Option{nats.Name(clientName), nats.MaxReconnects(-1), nats.RetryOnFailedConnect(true)}, opts...)
+	nc, err := nats.Connect(url, opts...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("nats: connect %s: %w", url, err)
 	}
@@ -116,6 +119,9 @@ type Relay struct {
 	Log  *slog.Logger
 	// Poll is how long the relay waits for a notification before looking anyway.
 	Poll time.Duration
+	// Signer signs each event as this service's; nil publishes unsigned
+	// events, which only a test's plain NATS (Trust nil) accepts.
+	Signer *Signer
 }
 
 // Run relays until ctx ends. A failed publish leaves the row for the next
@@ -159,6 +165,11 @@ func (r *Relay) RelayOnce(ctx context.Context) (int, error) {
 		}
 		for _, x := range batch {
 			msg := &nats.Msg{Subject: x.subject, Data: x.payload, Header: nats.Header{}}
+			if r.Signer != nil {
+				if err := r.Signer.Sign(msg, x.id.String()); err != nil {
+					return err
+				}
+			}
 			if _, err := r.JS.PublishMsg(ctx, msg, jetstream.WithMsgID(x.id.String())); err != nil {
 				break // what was published is stamped below; the rest waits
 			}
@@ -172,14 +183,41 @@ func (r *Relay) RelayOnce(ctx context.Context) (int, error) {
 	return sent, err
 }
 
+// Bus is what a service's consumers need from the event bus: JetStream, the
+// database their effects go to, a log, and whom to believe.
+type Bus struct {
+	JS   jetstream.JetStream
+	Pool *pgxpool.Pool
+	Log  *slog.Logger
+	// Trust checks each event's sender before any handler sees it; nil
+	// believes every event (a test's plain NATS only: a service outside
+	// local mode refuses to start without it).
+	Trust *Trust
+}
+
+// trusted reports whether msg comes from a service that may publish its
+// subject. An event that does not is terminated (never redelivered) and
+// logged: it is a forgery or a misconfiguration, not a passing failure.
+func (b Bus) trusted(durable string, msg jetstream.Msg) bool {
+	id := msg.Headers().Get(jetstream.MsgIDHeader)
+	if _, err := b.Trust.Check(msg.Subject(), id, msg.Headers(), msg.Data()); err != nil {
+		b.Log.Error("event refused", "consumer", durable, "subject", msg.Subject(), "id", id, "err", err)
+		_ = msg.Term()
+		return false
+	}
+	return true
+}
+
 // Handler applies one event inside tx; returning an error rolls it back and
 // asks for redelivery.
 type Handler func(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error
 
 // Consume runs a durable consumer named durable for subject until ctx ends.
 // Each message is handled at most once per consumer, even when JetStream
-// delivers it again after a crash or a lost ack.
-func Consume(ctx context.Context, js jetstream.JetStream, pool *pgxpool.Pool, log *slog.Logger, durable, subject string, h Handler) error {
+// delivers it again after a crash or a lost ack; a message whose sender the
+// bus does not trust is never handled.
+func Consume(ctx context.Context, bus Bus, durable, subject string, h Handler) error {
+	js, pool, log := bus.JS, bus.Pool, bus.Log
 	cons, err := js.CreateOrUpdateConsumer(ctx, StreamName, jetstream.ConsumerConfig{
 		Durable:       durable,
 		FilterSubject: subject,
@@ -192,6 +230,9 @@ func Consume(ctx context.Context, js jetstream.JetStream, pool *pgxpool.Pool, lo
 		return fmt.Errorf("consume %s: %w", durable, err)
 	}
 	cc, err := cons.Consume(func(msg jetstream.Msg) {
+		if !bus.trusted(durable, msg) {
+			return
+		}
 		id := msg.Headers().Get(jetstream.MsgIDHeader)
 		if id == "" {
 			meta, _ := msg.Metadata()
@@ -232,8 +273,9 @@ func (e *RetryLater) Unwrap() error { return e.Err }
 // own (it claims the work and records the result in short transactions of
 // its own). While h runs the message's lease is renewed every leaseEvery,
 // so JetStream does not deliver it again meanwhile.
-func ConsumeEach(ctx context.Context, js jetstream.JetStream, log *slog.Logger, durable, subject string,
+func ConsumeEach(ctx context.Context, bus Bus, durable, subject string,
 	leaseEvery time.Duration, h func(ctx context.Context, msg jetstream.Msg) error) error {
+	js, log := bus.JS, bus.Log
 	cons, err := js.CreateOrUpdateConsumer(ctx, StreamName, jetstream.ConsumerConfig{
 		Durable:       durable,
 		FilterSubject: subject,
@@ -250,6 +292,9 @@ func ConsumeEach(ctx context.Context, js jetstream.JetStream, log *slog.Logger, 
 	// One message at a time, none held in a buffer meanwhile: a replica busy
 	// with a long job leaves the next to another replica.
 	cc, err := cons.Consume(func(msg jetstream.Msg) {
+		if !bus.trusted(durable, msg) {
+			return
+		}
 		stop := make(chan struct{})
 		go func() {
 			t := time.NewTicker(leaseEvery)

@@ -90,7 +90,7 @@ func TestOutboxToConsumerExactlyOnce(t *testing.T) {
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
-		_ = events.Consume(cctx, js, pool, quiet, "test-consumer", events.SubjectUserCreated,
+		_ = events.Consume(cctx, events.Bus{JS: js, Pool: pool, Log: quiet}, "test-consumer", events.SubjectUserCreated,
 			func(_ context.Context, _ pgx.Tx, m jetstream.Msg) error {
 				var ev eventsv1.UserCreated
 				if err := proto.Unmarshal(m.Data(), &ev); err != nil {

@@ -72,7 +72,7 @@ func TestNATSOutage(t *testing.T) {
 	relay := &events.Relay{Pool: pool, JS: js, Log: quiet, Poll: 200 * time.Millisecond}
 	go func() { _ = relay.Run(ctx) }()
 	go func() {
-		_ = events.Consume(ctx, js, pool, quiet, "outage-consumer", events.SubjectUserCreated,
+		_ = events.Consume(ctx, events.Bus{JS: js, Pool: pool, Log: quiet}, "outage-consumer", events.SubjectUserCreated,
 			func(ctx context.Context, tx pgx.Tx, m jetstream.Msg) error {
 				var ev eventsv1.UserCreated
 				if err := proto.Unmarshal(m.Data(), &ev); err != nil {

@@ -1,20 +1,36 @@
 // Package natstest starts a real, embedded NATS server with JetStream for a
 // test, on a random loopback port with its own store, stopped at cleanup.
+//
+// Start gives a plain server that anyone may use, for tests of one piece
+// that want plain NATS; StartSecure gives one with the production rules:
+// per-service nkey users with their permissions (package natsauth), so a
+// test sees what the cluster would refuse.
 package natstest
 
 import (
+	"context"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"uplift.dev/platform/events"
+	"uplift.dev/platform/natsauth"
 )
 
 // Start returns the client URL of a fresh JetStream-enabled server.
 func Start(t testing.TB) string {
 	t.Helper()
-	s, err := server.NewServer(&server.Options{
-		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
-	})
+	return start(t, &server.Options{})
+}
+
+func start(t testing.TB, o *server.Options) string {
+	t.Helper()
+	o.Host, o.Port, o.JetStream, o.StoreDir, o.NoLog, o.NoSigs = "127.0.0.1", -1, true, t.TempDir(), true, true
+	s, err := server.NewServer(o)
 	if err != nil {
 		t.Fatalf("natstest: %v", err)
 	}
@@ -24,4 +40,99 @@ func Start(t testing.TB) string {
 	}
 	t.Cleanup(s.Shutdown)
 	return s.ClientURL()
+}
+
+// keyrings remembers each secure server's keys by URL, so servicetest can
+// hand a service its own seed from the settings alone.
+var keyrings sync.Map
+
+// StartSecure starts a server that admits only the Uplift programs' nkey
+// users (natsauth.Services), each with its permissions, and returns its URL
+// and the keyring.
+func StartSecure(t testing.TB) (string, *natsauth.Keyring) {
+	t.Helper()
+	k, err := natsauth.NewKeyring(natsauth.Services...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := start(t, &server.Options{Nkeys: k.Users()})
+	keyrings.Store(url, k)
+	t.Cleanup(func() { keyrings.Delete(url) })
+	return url, k
+}
+
+// Keyring is the keyring of the secure server at url, nil for a plain one.
+func Keyring(url string) *natsauth.Keyring {
+	k, ok := keyrings.Load(url)
+	if !ok {
+		return nil
+	}
+	return k.(*natsauth.Keyring)
+}
+
+// Sender publishes events into a secure server as one service would: with
+// its credentials, signed with its key.
+type Sender struct {
+	js     jetstream.JetStream
+	signer *events.Signer
+}
+
+// As connects to the secure server at url as service.
+func As(t testing.TB, url, service string) *Sender {
+	t.Helper()
+	k := Keyring(url)
+	if k == nil {
+		t.Fatalf("natstest: %s is not a secure server", url)
+	}
+	signer, err := events.NewSigner(service, k.Seed(service))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// events.Connect also makes the stream, as the service would.
+	nc, js, err := events.Connect(context.Background(), url, service, 1, signer.NATSOption())
+	if err != nil {
+		t.Fatalf("natstest: connect as %s: %v", service, err)
+	}
+	t.Cleanup(nc.Close)
+	return &Sender{js: js, signer: signer}
+}
+
+// SignedAs is the same connection signing with another service's key, as
+// a message that reached the subject with a stolen or wrong key would be.
+func (s *Sender) SignedAs(t testing.TB, url, service string) *Sender {
+	t.Helper()
+	signer, err := events.NewSigner(service, Keyring(url).Seed(service))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Sender{js: s.js, signer: signer}
+}
+
+// Publish publishes data on subject with message id id, signed.
+func (s *Sender) Publish(ctx context.Context, subject, id string, data []byte) error {
+	msg := &nats.Msg{Subject: subject, Data: data}
+	if err := s.signer.Sign(msg, id); err != nil {
+		return err
+	}
+	_, err := s.js.PublishMsg(ctx, msg, jetstream.WithMsgID(id))
+	return err
+}
+
+// PublishUnsigned publishes with the service's credentials but without its
+// signature, as a message that reached the subject by another way would be.
+func (s *Sender) PublishUnsigned(ctx context.Context, subject, id string, data []byte) error {
+	_, err := s.js.PublishMsg(ctx, &nats.Msg{Subject: subject, Data: data}, jetstream.WithMsgID(id))
+	return err
+}
+
+// PublishAsOwner publishes data on subject into the secure server at url as
+// the service that publishes that subject in production (the first of
+// events.Publishers), signed, with message id id.
+func PublishAsOwner(t testing.TB, url, subject, id string, data []byte) error {
+	t.Helper()
+	owners := events.Publishers[subject]
+	if len(owners) == 0 {
+		t.Fatalf("natstest: nobody publishes %s", subject)
+	}
+	return As(t, url, owners[0]).Publish(context.Background(), subject, id, data)
 }

@@ -20,11 +20,14 @@ import (
 )
 
 // Base returns settings for one test: a fresh database, a fresh embedded
-// NATS, the Auth emulator and a random loopback port.
+// NATS with the production's per-service credentials and permissions, the
+// Auth emulator and a random loopback port. Run gives the service its own
+// NATS key; natstest.As publishes as another service.
 func Base(t testing.TB) service.Base {
 	t.Helper()
+	url, keys := natstest.StartSecure(t)
 	return service.Base{
-		GRPCAddr: "127.0.0.1:0", DatabaseURL: pgtest.URL(t), NATSURL: natstest.Start(t),
+		GRPCAddr: "127.0.0.1:0", DatabaseURL: pgtest.URL(t), NATSURL: url, NATSSenderKeys: keys.SenderKeys(),
 		FirebaseProjectID: firebasetest.ProjectID(), FirebaseAuthEmulatorHost: firebasetest.Host(t),
 	}
 }
@@ -36,6 +39,9 @@ func Run(t testing.TB, name string, base service.Base, migrations fs.FS, wire se
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if k := natstest.Keyring(base.NATSURL); k != nil && base.NATSNKeySeed == "" {
+		base.NATSNKeySeed = string(k.Seed(name))
+	}
 	rt, err := service.Start(ctx, name, name, base, log, migrations)
 	if err != nil {
 		cancel()

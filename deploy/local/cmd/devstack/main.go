@@ -9,6 +9,8 @@
 //
 // UPLIFT_PORT_OFFSET=N (10, 20, … 90) moves every port by N, so that several
 // stacks can run side by side, e.g. one per git worktree.
+//	devstack nats-keys DIR       write fresh NATS keys for a cluster into DIR
+//	                             (outside the repository): deploy/README.md
 package main
 
 import (
@@ -40,7 +42,13 @@ func main() {
 
 func run() (int, error) {
 	if len(os.Args) < 2 {
-		return 2, errors.New("usage: devstack run | devstack exec [-apps] -- command [args...]")
+		return 2, errors.New("usage: devstack run | devstack exec [-apps] -- command [args...] | devstack nats-keys DIR")
+	}
+	if os.Args[1] == "nats-keys" {
+		if len(os.Args) != 3 {
+			return 2, errors.New("usage: devstack nats-keys DIR")
+		}
+		return 0, natsKeys(os.Args[2], "uplift")
 	}
 	root, err := repoRoot()
 	if err != nil {

@@ -25,6 +25,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 
 	"uplift.dev/devstack/internal/demostore"
+	"uplift.dev/platform/natsauth"
 )
 
 // Ports are the loopback ports of the local stack.
@@ -119,8 +120,11 @@ type Stack struct {
 	servers []*http.Server // served by this process (the SMTP sink's guard)
 	nats    *server.Server
 	natsURL string
-	stopPG  func()
-	env     []string
+	// natsKeys are this run's NATS identities, one per program, made at
+	// start and never written down.
+	natsKeys *natsauth.Keyring
+	stopPG   func()
+	env      []string
 }
 
 // New prepares a stack rooted at the repository root, on the default ports
@@ -166,16 +170,14 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 	} else {
 		s.say("postgres     from DATABASE_URL")
 	}
-	natsURL := os.Getenv("NATS_URL")
-	if natsURL == "" {
-		var err error
-		if natsURL, err = s.startNATS(); err != nil {
-			return err
-		}
-		s.say("nats         %s (embedded, JetStream)", natsURL)
-	} else {
-		s.say("nats         %s (from NATS_URL)", natsURL)
+	// The stack always runs its own NATS, with a key per program and the
+	// production's permissions: a machine's NATS_URL (no auth) is ignored,
+	// so no local stack runs on a bus anyone can publish to.
+	natsURL, err := s.startNATS()
+	if err != nil {
+		return err
 	}
+	s.say("nats         %s (embedded, JetStream, a key per service)", natsURL)
 	if err := s.startEmulator(ctx); err != nil {
 		return err
 	}
@@ -200,6 +202,7 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 	s.env = []string{
 		"DATABASE_URL=" + dbURL,
 		"NATS_URL=" + natsURL,
+		"NATS_SENDER_KEYS=" + s.natsKeys.SenderKeys(),
 		"FIREBASE_PROJECT_ID=" + FirebaseProject,
 		"FIREBASE_AUTH_EMULATOR_HOST=" + addr(s.Ports.AuthEmulator),
 		"STRIPE_API_BASE=http://" + addr(s.Ports.StripeHTTP),
@@ -234,6 +237,7 @@ func (s *Stack) StartApps(ctx context.Context) error {
 		}
 		env := append(s.Env(), "GRPC_ADDR="+addr(port), "METRICS_ADDR="+addr(port+100))
 		env = append(env, s.serviceEnv(name)...)
+		env = append(env, "NATS_NKEY_SEED="+string(s.natsKeys.Seed(name)))
 		if _, err := s.start(name, env, s.Root, filepath.Join(bin, name)); err != nil {
 			return err
 		}
@@ -252,7 +256,8 @@ func (s *Stack) StartApps(ctx context.Context) error {
 	}
 	// The gateway streams report events to the web from the stack's NATS.
 	gwEnv := append(backends, "GATEWAY_ADDR="+addr(s.Ports.Gateway), "GATEWAY_METRICS_ADDR="+addr(s.Ports.GatewayMetrics),
-		"NATS_URL="+s.natsURL, "WEB_URL="+s.webURL(), "WEB_ORIGINS="+s.webURL()+",http://"+addr(s.Ports.Web))
+		"NATS_URL="+s.natsURL, "WEB_URL="+s.webURL(), "WEB_ORIGINS="+s.webURL()+",http://"+addr(s.Ports.Web),
+		"NATS_NKEY_SEED="+string(s.natsKeys.Seed(natsauth.Gateway)), "NATS_SENDER_KEYS="+s.natsKeys.SenderKeys())
 	if s.ForTests {
 		// The end-to-end tests sign up dozens of accounts, all from 127.0.0.1.
 		gwEnv = append(gwEnv, "SIGN_UPS_PER_HOUR=10000")
@@ -369,8 +374,14 @@ func (s *Stack) startNATS() (string, error) {
 	if err := portFree(addr(s.Ports.NATS)); err != nil {
 		return "", err
 	}
+	keys, err := natsauth.NewKeyring(natsauth.Services...)
+	if err != nil {
+		return "", err
+	}
+	s.natsKeys = keys
 	ns, err := server.NewServer(&server.Options{
-		Host: "127.0.0.1", Port: s.Ports.NATS, JetStream: true,
+		Nkeys: keys.Users(),
+		Host:  "127.0.0.1", Port: s.Ports.NATS, JetStream: true,
 		StoreDir: filepath.Join(s.StateDir, "nats"), NoSigs: true, NoLog: true,
 	})
 	if err != nil {

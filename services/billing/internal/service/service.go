@@ -96,7 +96,7 @@ func Wire(s *Settings) service.Wire {
 			<-ctx.Done()
 			return conn.Close()
 		}}
-		workers = append(workers, eventport.UserDeletedConsumer{JS: rt.JS, Pool: rt.Pool, Log: rt.Log}.Run)
+		workers = append(workers, eventport.UserDeletedConsumer{Bus: rt.Bus}.Run)
 		if s.TestCheckoutAddr != "" {
 			if !strings.HasPrefix(s.StripeSecretKey, "sk_test_") || s.StripeAPIBase == "" {
 				_ = conn.Close()
@@ -132,7 +132,7 @@ func Wire(s *Settings) service.Wire {
 		return grpcserver.Options{
 			Public: grpcport.PublicMethods,
 			Register: func(g *grpc.Server) {
-				billingv1.RegisterBillingServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
+				billingv1.RegisterBillingServiceServer(g, &grpcport.Server{App: a})
 			},
 		}, workers, nil
 	}

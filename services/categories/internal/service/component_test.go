@@ -36,6 +36,7 @@ import (
 	"uplift.dev/categories/migrations"
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/firebasetest"
+	"uplift.dev/platform/natstest"
 	"uplift.dev/platform/service"
 )
 
@@ -232,7 +233,7 @@ func (h harness) ownerUser(t *testing.T) (uid, categoryID, token string) {
 		CategoryId: categoryID, OccurTime: timestamppb.Now()})
 	// Published twice with different ids: the category is still made once.
 	for range 2 {
-		if _, err := h.js.Publish(context.Background(), events.SubjectUserCreated, data, jetstream.WithMsgID(uuid.NewString())); err != nil {
+		if err := natstest.PublishAsOwner(t, h.base.NATSURL, events.SubjectUserCreated, uuid.NewString(), data); err != nil {
 			t.Fatal(err)
 		}
 	}

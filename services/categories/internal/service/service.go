@@ -61,7 +61,7 @@ func Wire(d Deps) service.Wire {
 		if d.Calendar != nil {
 			a = a.WithCalendar(d.Calendar)
 		}
-		consumers := eventport.Consumers{JS: rt.JS, Pool: rt.Pool, Repo: repo, App: a, Log: rt.Log}
+		consumers := eventport.Consumers{Bus: rt.Bus, Repo: repo, App: a}
 		closeConn := func(ctx context.Context) error {
 			<-ctx.Done()
 			return conn.Close()
@@ -83,7 +83,7 @@ func Wire(d Deps) service.Wire {
 		return grpcserver.Options{
 			Public: grpcport.PublicMethods,
 			Register: func(s *grpc.Server) {
-				categoriesv1.RegisterCategoriesServiceServer(s, &grpcport.Server{App: a, Log: rt.Log})
+				categoriesv1.RegisterCategoriesServiceServer(s, &grpcport.Server{App: a})
 			},
 		}, workers, nil
 	}

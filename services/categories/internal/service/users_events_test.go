@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -16,6 +15,7 @@ import (
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
 	"uplift.dev/platform/events"
+	"uplift.dev/platform/natstest"
 )
 
 // publish sends ev on subject as the users service's relay would, with a
@@ -27,7 +27,7 @@ func (h harness) publish(t *testing.T, subject string, ev proto.Message) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.js.Publish(context.Background(), subject, data, jetstream.WithMsgID(uuid.NewString())); err != nil {
+	if err := natstest.PublishAsOwner(t, h.base.NATSURL, subject, uuid.NewString(), data); err != nil {
 		t.Fatal(err)
 	}
 }

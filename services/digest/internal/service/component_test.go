@@ -25,6 +25,7 @@ import (
 	"uplift.dev/digest/internal/sinktest"
 	"uplift.dev/digest/migrations"
 	"uplift.dev/platform/events"
+	"uplift.dev/platform/natstest"
 )
 
 const webURL = "http://shop.localtest:3000"
@@ -38,6 +39,7 @@ type harness struct {
 	pool   *pgxpool.Pool
 	js     jetstream.JetStream
 	client digestv1.DigestServiceClient
+	nats   string
 }
 
 // start runs the real digest service (gRPC server, consumers, sender) on its
@@ -54,7 +56,7 @@ func start(t *testing.T, smtpAddr string) harness {
 		PublicAPIURL: publicAPI, UnsubscribeSecret: secret,
 	}
 	conn, rt := servicetest.Run(t, "digest", cfg.Base, migrations.FS, digest.Wire(cfg))
-	return harness{pool: rt.Pool, js: rt.JS, client: digestv1.NewDigestServiceClient(conn)}
+	return harness{pool: rt.Pool, js: rt.JS, client: digestv1.NewDigestServiceClient(conn), nats: cfg.Base.NATSURL}
 }
 
 func (h harness) publish(t *testing.T, subject, msgID string, m proto.Message) {
@@ -63,7 +65,7 @@ func (h harness) publish(t *testing.T, subject, msgID string, m proto.Message) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.js.Publish(context.Background(), subject, data, jetstream.WithMsgID(msgID)); err != nil {
+	if err := natstest.PublishAsOwner(t, h.nats, subject, msgID, data); err != nil {
 		t.Fatal(err)
 	}
 }

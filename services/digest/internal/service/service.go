@@ -90,7 +90,7 @@ func Wire(cfg *Settings) service.Wire {
 		}
 		a := app.New(repo, render, mailer, retry, rt.Log).WithTokens(signer).WithMetrics(counters)
 		consumers := eventport.Consumers{
-			JS: rt.JS, Pool: rt.Pool, App: a, Log: rt.Log,
+			Bus: rt.Bus, App: a,
 			InTx: func(tx pgx.Tx) eventport.TxStore { return postgres.Repo{DB: tx} },
 		}
 		sender := sendworker.Worker{Pool: rt.Pool, Channel: postgres.NotifyChannel, Sender: a, Log: rt.Log, Poll: cfg.EmailPoll}

@@ -76,7 +76,7 @@ func Wire(s *Settings) service.Wire {
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("CATEGORIES_ADDR: %w", err)
 		}
-		cfg := shopify.Config{APIKey: s.ShopifyAPIKey, APISecret: s.ShopifyAPISecret, APIVersion: s.ShopifyAPIVersion, Log: rt.Log}
+		cfg := shopify.Config{APIKey: s.ShopifyAPIKey, APISecret: s.ShopifyAPISecret, APIVersion: s.ShopifyAPIVersion}
 		if base := strings.TrimRight(s.ShopifyAPIBase, "/"); base != "" {
 			cfg.BaseURL = func(shop string) string { return base + "/" + shop }
 			rt.Log.Warn("Shopify calls go to a simulator", "base", base)
@@ -98,7 +98,7 @@ func Wire(s *Settings) service.Wire {
 				<-ctx.Done()
 				return conn.Close()
 			},
-			eventport.UserDeletedConsumer{JS: rt.JS, Pool: rt.Pool, Log: rt.Log, App: a}.Run,
+			eventport.UserDeletedConsumer{Bus: rt.Bus, App: a}.Run,
 			func(ctx context.Context) error {
 				return pgplatform.RunOnNotify(ctx, rt.Pool, postgres.NotifyChannel, s.SyncPoll, a.SyncRound,
 					func(err error) { rt.Log.Warn("sync round failed; will retry", "err", err) })
@@ -116,7 +116,7 @@ func Wire(s *Settings) service.Wire {
 			Public:          grpcport.PublicMethods,
 			MaxRecvMsgBytes: MaxImportMessage,
 			Register: func(g *grpc.Server) {
-				storesv1.RegisterStoresServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
+				storesv1.RegisterStoresServiceServer(g, &grpcport.Server{App: a})
 			},
 		}, workers, nil
 	}

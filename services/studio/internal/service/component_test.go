@@ -26,6 +26,7 @@ import (
 
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/firebasetest"
+	"uplift.dev/platform/natstest"
 	"uplift.dev/platform/servicetest"
 	"uplift.dev/studio/internal/adapters/blobstore"
 	"uplift.dev/studio/internal/adapters/postgres"
@@ -73,6 +74,7 @@ type harness struct {
 	client studiov1.StudioServiceClient
 	cats   *fakeCategories
 	js     jetstream.JetStream
+	nats   string
 }
 
 func newHarness(t *testing.T) *harness {
@@ -91,7 +93,7 @@ func newHarness(t *testing.T) *harness {
 	cfg := &studio.Settings{Base: servicetest.Base(t), CategoriesAddr: lis.Addr().String(), BlobURL: blobURL}
 	conn, rt := servicetest.Run(t, "studio", cfg.Base, migrations.FS, studio.Wire(cfg))
 	h.client = studiov1.NewStudioServiceClient(conn)
-	h.js = rt.JS
+	h.js, h.nats = rt.JS, cfg.Base.NATSURL
 
 	// the worker, in-process, on the same database and bucket
 	blobs, err := blobstore.Open(context.Background(), blobURL)
@@ -128,7 +130,7 @@ func (h *harness) owner() (context.Context, string, string) {
 func (h *harness) publish(subject string, m proto.Message) {
 	h.t.Helper()
 	data, _ := proto.Marshal(m)
-	if _, err := h.js.Publish(context.Background(), subject, data, jetstream.WithMsgID(uuid.NewString())); err != nil {
+	if err := natstest.PublishAsOwner(h.t, h.nats, subject, uuid.NewString(), data); err != nil {
 		h.t.Fatal(err)
 	}
 }

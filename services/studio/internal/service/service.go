@@ -49,7 +49,7 @@ func Wire(s *Settings) service.Wire {
 		}
 		repo := postgres.Repo{Pool: rt.Pool}
 		a := app.New(repo, blobs, categories.New(conn), rt.Log)
-		consumers := eventport.Consumers{JS: rt.JS, Pool: rt.Pool, Store: repo, Log: rt.Log}
+		consumers := eventport.Consumers{Bus: rt.Bus, Store: repo}
 		workers := append(consumers.Workers(), func(ctx context.Context) error {
 			<-ctx.Done()
 			_ = conn.Close()
@@ -58,7 +58,7 @@ func Wire(s *Settings) service.Wire {
 		return grpcserver.Options{
 			MaxRecvMsgBytes: MaxUploadMessage,
 			Register: func(g *grpc.Server) {
-				studiov1.RegisterStudioServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
+				studiov1.RegisterStudioServiceServer(g, &grpcport.Server{App: a})
 			},
 		}, workers, nil
 	}

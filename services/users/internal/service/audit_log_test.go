@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -15,6 +14,7 @@ import (
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
 
 	"uplift.dev/platform/events"
+	"uplift.dev/platform/natstest"
 )
 
 // publish sends ev as another service's outbox would, with a message id.
@@ -24,7 +24,7 @@ func publish(t *testing.T, h harness, id string, ev *eventsv1.ActedOnBehalf) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.js.Publish(context.Background(), events.SubjectActedOnBehalf, data, jetstream.WithMsgID(id)); err != nil {
+	if err := natstest.PublishAsOwner(t, h.nats, events.SubjectActedOnBehalf, id, data); err != nil {
 		t.Fatal(err)
 	}
 }

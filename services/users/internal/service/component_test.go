@@ -20,6 +20,7 @@ import (
 
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/firebasetest"
+	"uplift.dev/platform/natstest"
 	"uplift.dev/platform/servicetest"
 	users "uplift.dev/users/internal/service"
 	"uplift.dev/users/migrations"
@@ -29,6 +30,7 @@ type harness struct {
 	client usersv1.UsersServiceClient
 	js     jetstream.JetStream
 	db     *pgxpool.Pool
+	nats   string // the NATS URL, to publish as another service
 }
 
 // start runs the real users service: real gRPC server, its own PostgreSQL
@@ -38,7 +40,7 @@ func start(t *testing.T) harness {
 	base := servicetest.Base(t)
 	conn, rt := servicetest.Run(t, "users", base, migrations.FS,
 		users.Wire(&users.Settings{Base: base, WebURL: "http://localhost:3000"}))
-	return harness{client: usersv1.NewUsersServiceClient(conn), js: rt.JS, db: rt.Pool}
+	return harness{client: usersv1.NewUsersServiceClient(conn), js: rt.JS, db: rt.Pool, nats: base.NATSURL}
 }
 
 func as(token string) context.Context {
@@ -184,7 +186,7 @@ func TestBillingChangedShowsOnUser(t *testing.T) {
 	publish := func(id, tier string, manual bool, at time.Time) {
 		t.Helper()
 		data, _ := proto.Marshal(&eventsv1.BillingChanged{UserId: res.GetId(), Tier: tier, IsManuallySet: manual, SourceTime: timestamppb.New(at)})
-		if _, err := h.js.Publish(context.Background(), events.SubjectBillingChanged, data, jetstream.WithMsgID(id)); err != nil {
+		if err := natstest.PublishAsOwner(t, h.nats, events.SubjectBillingChanged, id, data); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -49,13 +49,13 @@ func Wire(s *Settings) service.Wire {
 		if keep < domain.AuditLogWindow {
 			return grpcserver.Options{}, nil, fmt.Errorf("AUDIT_RETENTION: %s is shorter than the %s owners can read", keep, domain.AuditLogWindow)
 		}
-		billing := eventport.BillingConsumer{JS: rt.JS, Pool: rt.Pool, Store: repo, Log: rt.Log}
-		audit := eventport.AuditConsumer{JS: rt.JS, Pool: rt.Pool, Store: repo, Log: rt.Log}
+		billing := eventport.BillingConsumer{Bus: rt.Bus, Store: repo}
+		audit := eventport.AuditConsumer{Bus: rt.Bus, Store: repo}
 		retention := func(ctx context.Context) error { return a.RunAuditRetention(ctx, keep, time.Hour) }
 		return grpcserver.Options{
 			Public: grpcport.PublicMethods,
 			Register: func(g *grpc.Server) {
-				usersv1.RegisterUsersServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
+				usersv1.RegisterUsersServiceServer(g, &grpcport.Server{App: a})
 			},
 		}, []func(context.Context) error{billing.Run, audit.Run, retention, a.RunPasswordResets}, nil
 	}

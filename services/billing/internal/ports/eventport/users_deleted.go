@@ -5,10 +5,8 @@ package eventport
 import (
 	"context"
 	"fmt"
-	"log/slog"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
 
@@ -25,14 +23,12 @@ const UserDeletedDurable = "billing-users-deleted"
 // left here. The Stripe customer itself stays in Stripe, where invoices must
 // be kept.
 type UserDeletedConsumer struct {
-	JS   jetstream.JetStream
-	Pool *pgxpool.Pool
-	Log  *slog.Logger
+	Bus events.Bus
 }
 
 // Run consumes UserDeleted until ctx ends.
 func (c UserDeletedConsumer) Run(ctx context.Context) error {
-	return events.Consume(ctx, c.JS, c.Pool, c.Log, UserDeletedDurable, events.SubjectUserDeleted, c.Handle)
+	return events.Consume(ctx, c.Bus, UserDeletedDurable, events.SubjectUserDeleted, c.Handle)
 }
 
 // Handle deletes one user's rows inside the consumer's transaction, which
@@ -42,7 +38,7 @@ func (c UserDeletedConsumer) Handle(ctx context.Context, tx pgx.Tx, msg jetstrea
 	var ev eventsv1.UserDeleted
 	if err := proto.Unmarshal(msg.Data(), &ev); err != nil || ev.GetUserId() == "" {
 		// A message that can never be applied is dropped, not retried forever.
-		c.Log.ErrorContext(ctx, "unusable UserDeleted dropped", "err", err)
+		c.Bus.Log.ErrorContext(ctx, "unusable UserDeleted dropped", "err", err)
 		return nil
 	}
 	for _, table := range []string{"pending_checkouts", "billing", "customers"} {
@@ -50,6 +46,6 @@ func (c UserDeletedConsumer) Handle(ctx context.Context, tx pgx.Tx, msg jetstrea
 			return fmt.Errorf("delete %s of deleted user: %w", table, err)
 		}
 	}
-	c.Log.InfoContext(ctx, "deleted user's billing data removed", "user", ev.GetUserId())
+	c.Bus.Log.InfoContext(ctx, "deleted user's billing data removed", "user", ev.GetUserId())
 	return nil
 }

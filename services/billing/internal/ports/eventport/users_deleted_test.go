@@ -50,7 +50,7 @@ func TestUserDeletedRemovesOnlyThatUsersRows(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		done <- eventport.UserDeletedConsumer{JS: js, Pool: pool, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}.Run(ctx)
+		done <- eventport.UserDeletedConsumer{Bus: events.Bus{JS: js, Pool: pool, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}}.Run(ctx)
 	}()
 	data, _ := proto.Marshal(&eventsv1.UserDeleted{UserId: "gone", CategoryId: "cat-gone"})
 	for range 2 { // the second is a redelivery with a new id: still harmless

@@ -8,11 +8,9 @@ package eventport
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
 
@@ -37,11 +35,9 @@ const (
 // Consumers runs the service's event consumers. Each message is handled in
 // a transaction that also records its id, so redelivery changes nothing.
 type Consumers struct {
-	JS   jetstream.JetStream
-	Pool *pgxpool.Pool
+	Bus  events.Bus
 	Repo postgres.Repo
 	App  *app.App
-	Log  *slog.Logger
 	// LeaseEvery is how often a running review tells JetStream it is still
 	// working, so the message is not redelivered meanwhile; 0 means 10 s.
 	LeaseEvery time.Duration
@@ -49,35 +45,35 @@ type Consumers struct {
 
 // RunUsers consumes UserCreated until ctx ends.
 func (c Consumers) RunUsers(ctx context.Context) error {
-	return events.Consume(ctx, c.JS, c.Pool, c.Log, UsersDurable, events.SubjectUserCreated, c.HandleUserCreated)
+	return events.Consume(ctx, c.Bus, UsersDurable, events.SubjectUserCreated, c.HandleUserCreated)
 }
 
 // RunUsersDeleted consumes UserDeleted until ctx ends. It is its own
 // durable consumer so a slow deletion never holds up sign-ups.
 func (c Consumers) RunUsersDeleted(ctx context.Context) error {
-	return events.Consume(ctx, c.JS, c.Pool, c.Log, UsersDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted)
+	return events.Consume(ctx, c.Bus, UsersDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted)
 }
 
 // RunUnsubscribed consumes UserUnsubscribed until ctx ends.
 func (c Consumers) RunUnsubscribed(ctx context.Context) error {
-	return events.Consume(ctx, c.JS, c.Pool, c.Log, UnsubscribedDurable, events.SubjectUserUnsubscribed, c.HandleUserUnsubscribed)
+	return events.Consume(ctx, c.Bus, UnsubscribedDurable, events.SubjectUserUnsubscribed, c.HandleUserUnsubscribed)
 }
 
 // RunReviews consumes ReviewRequested until ctx ends. A review reads a
 // website for up to minutes, so it runs with no transaction open
 // (events.ConsumeEach); RunReview is idempotent on its own.
 func (c Consumers) RunReviews(ctx context.Context) error {
-	return events.ConsumeEach(ctx, c.JS, c.Log, ReviewDurable, events.SubjectReviewRequested, c.LeaseEvery, c.HandleReviewRequested)
+	return events.ConsumeEach(ctx, c.Bus, ReviewDurable, events.SubjectReviewRequested, c.LeaseEvery, c.HandleReviewRequested)
 }
 
 // RunStoreSignals consumes StoreSignalsUpdated until ctx ends.
 func (c Consumers) RunStoreSignals(ctx context.Context) error {
-	return events.Consume(ctx, c.JS, c.Pool, c.Log, StoreSignalsDurable, events.SubjectStoreSignalsUpdated, c.HandleStoreSignals)
+	return events.Consume(ctx, c.Bus, StoreSignalsDurable, events.SubjectStoreSignalsUpdated, c.HandleStoreSignals)
 }
 
 // RunEmailKindUnsubscribed consumes EmailKindUnsubscribed until ctx ends.
 func (c Consumers) RunEmailKindUnsubscribed(ctx context.Context) error {
-	return events.Consume(ctx, c.JS, c.Pool, c.Log, EmailKindDurable, events.SubjectEmailKindUnsubscribed, c.HandleEmailKindUnsubscribed)
+	return events.Consume(ctx, c.Bus, EmailKindDurable, events.SubjectEmailKindUnsubscribed, c.HandleEmailKindUnsubscribed)
 }
 
 // HandleEmailKindUnsubscribed flips the profile's switch for a kind of
@@ -85,7 +81,7 @@ func (c Consumers) RunEmailKindUnsubscribed(ctx context.Context) error {
 func (c Consumers) HandleEmailKindUnsubscribed(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
 	var ev eventsv1.EmailKindUnsubscribed
 	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		c.Log.ErrorContext(ctx, "unreadable EmailKindUnsubscribed dropped", "err", err)
+		c.Bus.Log.ErrorContext(ctx, "unreadable EmailKindUnsubscribed dropped", "err", err)
 		return nil
 	}
 	return c.App.Within(c.Repo.WithTx(tx)).ApplyEmailKindChange(ctx, app.EmailKindChange{
@@ -98,7 +94,7 @@ func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, msg jetstre
 	var ev eventsv1.UserCreated
 	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
 		// A message that can never be read is dropped, not retried forever.
-		c.Log.ErrorContext(ctx, "unreadable UserCreated dropped", "err", err)
+		c.Bus.Log.ErrorContext(ctx, "unreadable UserCreated dropped", "err", err)
 		return nil
 	}
 	return c.App.Within(c.Repo.WithTx(tx)).CreateFromSignUp(ctx, app.SignUp{
@@ -111,7 +107,7 @@ func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, msg jetstre
 func (c Consumers) HandleUserDeleted(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
 	var ev eventsv1.UserDeleted
 	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		c.Log.ErrorContext(ctx, "unreadable UserDeleted dropped", "err", err)
+		c.Bus.Log.ErrorContext(ctx, "unreadable UserDeleted dropped", "err", err)
 		return nil
 	}
 	return c.App.Within(c.Repo.WithTx(tx)).DeleteUserData(ctx, app.UserDeleted{
@@ -123,7 +119,7 @@ func (c Consumers) HandleUserDeleted(ctx context.Context, tx pgx.Tx, msg jetstre
 func (c Consumers) HandleUserUnsubscribed(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
 	var ev eventsv1.UserUnsubscribed
 	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		c.Log.ErrorContext(ctx, "unreadable UserUnsubscribed dropped", "err", err)
+		c.Bus.Log.ErrorContext(ctx, "unreadable UserUnsubscribed dropped", "err", err)
 		return nil
 	}
 	return c.App.Within(c.Repo.WithTx(tx)).Unsubscribe(ctx, ev.GetUserId())
@@ -136,7 +132,7 @@ func (c Consumers) HandleUserUnsubscribed(ctx context.Context, tx pgx.Tx, msg je
 func (c Consumers) HandleReviewRequested(ctx context.Context, msg jetstream.Msg) error {
 	var ev eventsv1.ReviewRequested
 	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		c.Log.ErrorContext(ctx, "unreadable ReviewRequested dropped", "err", err)
+		c.Bus.Log.ErrorContext(ctx, "unreadable ReviewRequested dropped", "err", err)
 		return nil
 	}
 	err := c.App.RunReview(ctx, app.ReviewRequest{
@@ -157,7 +153,7 @@ const heldRetry = 30 * time.Second
 func (c Consumers) HandleStoreSignals(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
 	var ev eventsv1.StoreSignalsUpdated
 	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		c.Log.ErrorContext(ctx, "unreadable StoreSignalsUpdated dropped", "err", err)
+		c.Bus.Log.ErrorContext(ctx, "unreadable StoreSignalsUpdated dropped", "err", err)
 		return nil
 	}
 	return c.App.Within(c.Repo.WithTx(tx)).ApplyStoreSignals(ctx, fromProtoSignals(&ev))

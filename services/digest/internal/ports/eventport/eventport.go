@@ -11,10 +11,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"log/slog"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
 
@@ -52,43 +50,41 @@ type TxStore interface {
 
 // Consumers feeds user events to the mail use cases.
 type Consumers struct {
-	JS   jetstream.JetStream
-	Pool *pgxpool.Pool
-	App  *app.App
+	Bus events.Bus
+	App *app.App
 	// InTx binds the outbox to the transaction of the event being handled.
 	InTx func(pgx.Tx) TxStore
-	Log  *slog.Logger
 }
 
 // Workers are the consumers to run beside the gRPC server.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
 		func(ctx context.Context) error {
-			return events.Consume(ctx, c.JS, c.Pool, c.Log, WelcomeDurable, events.SubjectUserCreated, c.HandleUserCreated)
+			return events.Consume(ctx, c.Bus, WelcomeDurable, events.SubjectUserCreated, c.HandleUserCreated)
 		},
 		func(ctx context.Context) error {
-			return events.Consume(ctx, c.JS, c.Pool, c.Log, EmailChangedDurable, events.SubjectUserEmailChanged, c.HandleEmailChanged)
+			return events.Consume(ctx, c.Bus, EmailChangedDurable, events.SubjectUserEmailChanged, c.HandleEmailChanged)
 		},
 		func(ctx context.Context) error {
-			return events.Consume(ctx, c.JS, c.Pool, c.Log, UserDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted)
+			return events.Consume(ctx, c.Bus, UserDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted)
 		},
 		func(ctx context.Context) error {
-			return events.Consume(ctx, c.JS, c.Pool, c.Log, ResetDurable, events.SubjectPasswordResetRequested, c.HandlePasswordReset)
+			return events.Consume(ctx, c.Bus, ResetDurable, events.SubjectPasswordResetRequested, c.HandlePasswordReset)
 		},
 		func(ctx context.Context) error {
-			return events.Consume(ctx, c.JS, c.Pool, c.Log, UnsubscribedDurable, events.SubjectUserUnsubscribed, c.HandleUserUnsubscribed)
+			return events.Consume(ctx, c.Bus, UnsubscribedDurable, events.SubjectUserUnsubscribed, c.HandleUserUnsubscribed)
 		},
 		func(ctx context.Context) error {
-			return events.Consume(ctx, c.JS, c.Pool, c.Log, CategoryDurable, events.SubjectCategoryUpdated, c.HandleCategoryUpdated)
+			return events.Consume(ctx, c.Bus, CategoryDurable, events.SubjectCategoryUpdated, c.HandleCategoryUpdated)
 		},
 		func(ctx context.Context) error {
-			return events.Consume(ctx, c.JS, c.Pool, c.Log, AIDigestDurable, events.SubjectDigestRequested, c.HandleDigestRequested)
+			return events.Consume(ctx, c.Bus, AIDigestDurable, events.SubjectDigestRequested, c.HandleDigestRequested)
 		},
 		func(ctx context.Context) error {
-			return events.Consume(ctx, c.JS, c.Pool, c.Log, DailyReportDurable, events.SubjectDailyReportReady, c.HandleDailyReportReady)
+			return events.Consume(ctx, c.Bus, DailyReportDurable, events.SubjectDailyReportReady, c.HandleDailyReportReady)
 		},
 		func(ctx context.Context) error {
-			return events.Consume(ctx, c.JS, c.Pool, c.Log, WeeklyReviewDurable, events.SubjectWeeklyReviewReady, c.HandleWeeklyReviewReady)
+			return events.Consume(ctx, c.Bus, WeeklyReviewDurable, events.SubjectWeeklyReviewReady, c.HandleWeeklyReviewReady)
 		},
 	}
 }
@@ -202,7 +198,7 @@ func (c Consumers) HandleDailyReportReady(ctx context.Context, tx pgx.Tx, msg je
 	}
 	switch {
 	case errors.Is(err, domain.ErrNothingToReport):
-		c.Log.InfoContext(ctx, "daily report without data: no email", "category", ev.GetCategoryId(), "date", ev.GetDate())
+		c.Bus.Log.InfoContext(ctx, "daily report without data: no email", "category", ev.GetCategoryId(), "date", ev.GetDate())
 		return nil
 	case errors.Is(err, app.ErrNoRecipient):
 		if meta, _ := msg.Metadata(); meta != nil && meta.NumDelivered < noRecipientRetries {
@@ -326,6 +322,6 @@ func (c Consumers) result(ctx context.Context, msg jetstream.Msg, err error) err
 }
 
 func (c Consumers) drop(ctx context.Context, msg jetstream.Msg, err error) error {
-	c.Log.ErrorContext(ctx, "unusable event dropped", "subject", msg.Subject(), "err", err)
+	c.Bus.Log.ErrorContext(ctx, "unusable event dropped", "subject", msg.Subject(), "err", err)
 	return nil
 }

@@ -4,10 +4,8 @@ package eventport
 
 import (
 	"context"
-	"log/slog"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
 
@@ -26,15 +24,13 @@ type Deleter interface {
 
 // UserDeletedConsumer removes a deleted user's store data.
 type UserDeletedConsumer struct {
-	JS   jetstream.JetStream
-	Pool *pgxpool.Pool
-	Log  *slog.Logger
-	App  Deleter
+	Bus events.Bus
+	App Deleter
 }
 
 // Run consumes UserDeleted until ctx ends.
 func (c UserDeletedConsumer) Run(ctx context.Context) error {
-	return events.Consume(ctx, c.JS, c.Pool, c.Log, UserDeletedDurable, events.SubjectUserDeleted, c.Handle)
+	return events.Consume(ctx, c.Bus, UserDeletedDurable, events.SubjectUserDeleted, c.Handle)
 }
 
 // Handle deletes the user's data. Deleting is idempotent, so a redelivery
@@ -42,12 +38,12 @@ func (c UserDeletedConsumer) Run(ctx context.Context) error {
 func (c UserDeletedConsumer) Handle(ctx context.Context, _ pgx.Tx, msg jetstream.Msg) error {
 	var ev eventsv1.UserDeleted
 	if err := proto.Unmarshal(msg.Data(), &ev); err != nil || ev.GetUserId() == "" {
-		c.Log.ErrorContext(ctx, "unusable UserDeleted dropped", "err", err)
+		c.Bus.Log.ErrorContext(ctx, "unusable UserDeleted dropped", "err", err)
 		return nil
 	}
 	if err := c.App.DeleteUserData(ctx, ev.GetUserId(), ev.GetCategoryId()); err != nil {
 		return err
 	}
-	c.Log.InfoContext(ctx, "deleted user's store data removed", "user", ev.GetUserId(), "category", ev.GetCategoryId())
+	c.Bus.Log.InfoContext(ctx, "deleted user's store data removed", "user", ev.GetUserId(), "category", ev.GetCategoryId())
 	return nil
 }

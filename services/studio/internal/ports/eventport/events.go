@@ -7,11 +7,9 @@ package eventport
 
 import (
 	"context"
-	"log/slog"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
 
@@ -37,23 +35,21 @@ type Store interface {
 
 // Consumers runs the three consumers.
 type Consumers struct {
-	JS    jetstream.JetStream
-	Pool  *pgxpool.Pool
+	Bus   events.Bus
 	Store Store
-	Log   *slog.Logger
 }
 
 // Workers are the consumers as service workers.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
 		func(ctx context.Context) error {
-			return events.Consume(ctx, c.JS, c.Pool, c.Log, UsersCreatedDurable, events.SubjectUserCreated, c.HandleUserCreated)
+			return events.Consume(ctx, c.Bus, UsersCreatedDurable, events.SubjectUserCreated, c.HandleUserCreated)
 		},
 		func(ctx context.Context) error {
-			return events.Consume(ctx, c.JS, c.Pool, c.Log, UsersDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted)
+			return events.Consume(ctx, c.Bus, UsersDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted)
 		},
 		func(ctx context.Context) error {
-			return events.Consume(ctx, c.JS, c.Pool, c.Log, BillingDurable, events.SubjectBillingChanged, c.HandleBillingChanged)
+			return events.Consume(ctx, c.Bus, BillingDurable, events.SubjectBillingChanged, c.HandleBillingChanged)
 		},
 	}
 }
@@ -61,7 +57,7 @@ func (c Consumers) Workers() []func(context.Context) error {
 // unreadable drops a message that can never be read rather than retrying it
 // forever.
 func (c Consumers) unreadable(ctx context.Context, kind string, err error) error {
-	c.Log.ErrorContext(ctx, "unreadable "+kind+" dropped", "err", err)
+	c.Bus.Log.ErrorContext(ctx, "unreadable "+kind+" dropped", "err", err)
 	return nil
 }
 
@@ -96,7 +92,7 @@ func (c Consumers) HandleBillingChanged(ctx context.Context, tx pgx.Tx, msg jets
 	if tier == "" {
 		tier = domain.FreeTier
 	}
-	c.Log.InfoContext(ctx, "billing change", "user", ev.GetUserId(), "tier", tier, "manual", ev.GetIsManuallySet())
+	c.Bus.Log.InfoContext(ctx, "billing change", "user", ev.GetUserId(), "tier", tier, "manual", ev.GetIsManuallySet())
 	return c.Store.ApplyBilling(ctx, tx, ev.GetUserId(), domain.Plan{Tier: tier, IsManuallySet: ev.GetIsManuallySet()},
 		ev.GetSourceTime().AsTime())
 }

@@ -3,10 +3,8 @@ package eventport
 import (
 	"context"
 	"fmt"
-	"log/slog"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
 
@@ -28,15 +26,13 @@ type AuditStore interface {
 // (ActedOnBehalf) into the users service's audit log, so an owner reads one
 // log, and it outlives the data it describes for its retention period.
 type AuditConsumer struct {
-	JS    jetstream.JetStream
-	Pool  *pgxpool.Pool
+	Bus   events.Bus
 	Store AuditStore
-	Log   *slog.Logger
 }
 
 // Run consumes ActedOnBehalf until ctx ends.
 func (c AuditConsumer) Run(ctx context.Context) error {
-	return events.Consume(ctx, c.JS, c.Pool, c.Log, AuditDurable, events.SubjectActedOnBehalf, c.Handle)
+	return events.Consume(ctx, c.Bus, AuditDurable, events.SubjectActedOnBehalf, c.Handle)
 }
 
 // Handle writes one ActedOnBehalf message; a redelivery is skipped by
@@ -44,11 +40,11 @@ func (c AuditConsumer) Run(ctx context.Context) error {
 func (c AuditConsumer) Handle(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
 	var ev eventsv1.ActedOnBehalf
 	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		c.Log.ErrorContext(ctx, "unreadable ActedOnBehalf dropped", "err", err)
+		c.Bus.Log.ErrorContext(ctx, "unreadable ActedOnBehalf dropped", "err", err)
 		return nil
 	}
 	if ev.GetActorId() == "" || ev.GetAction() == "" {
-		c.Log.ErrorContext(ctx, "ActedOnBehalf without actor or action dropped", "service", ev.GetService())
+		c.Bus.Log.ErrorContext(ctx, "ActedOnBehalf without actor or action dropped", "service", ev.GetService())
 		return nil
 	}
 	if err := c.Store.AuditTx(ctx, tx, toAuditEntry(&ev)); err != nil {

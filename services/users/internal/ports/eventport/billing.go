@@ -5,10 +5,8 @@ package eventport
 import (
 	"context"
 	"fmt"
-	"log/slog"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
 
@@ -29,15 +27,13 @@ type BillingStore interface {
 // BillingConsumer keeps each user's billingInfo in step with the billing
 // service, so GET internal/users/{userId} shows the current plan.
 type BillingConsumer struct {
-	JS    jetstream.JetStream
-	Pool  *pgxpool.Pool
+	Bus   events.Bus
 	Store BillingStore
-	Log   *slog.Logger
 }
 
 // Run consumes BillingChanged until ctx ends.
 func (c BillingConsumer) Run(ctx context.Context) error {
-	return events.Consume(ctx, c.JS, c.Pool, c.Log, BillingDurable, events.SubjectBillingChanged, c.Handle)
+	return events.Consume(ctx, c.Bus, BillingDurable, events.SubjectBillingChanged, c.Handle)
 }
 
 // Handle applies one BillingChanged message.
@@ -45,7 +41,7 @@ func (c BillingConsumer) Handle(ctx context.Context, tx pgx.Tx, msg jetstream.Ms
 	var ev eventsv1.BillingChanged
 	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
 		// A message that can never be read is dropped, not retried forever.
-		c.Log.ErrorContext(ctx, "unreadable BillingChanged dropped", "err", err)
+		c.Bus.Log.ErrorContext(ctx, "unreadable BillingChanged dropped", "err", err)
 		return nil
 	}
 	applied, err := c.Store.ApplyBilling(ctx, tx, domain.BillingChange{
@@ -55,6 +51,6 @@ func (c BillingConsumer) Handle(ctx context.Context, tx pgx.Tx, msg jetstream.Ms
 	if err != nil {
 		return fmt.Errorf("apply billing: %w", err)
 	}
-	c.Log.InfoContext(ctx, "billing change", "user", ev.GetUserId(), "tier", ev.GetTier(), "applied", applied)
+	c.Bus.Log.InfoContext(ctx, "billing change", "user", ev.GetUserId(), "tier", ev.GetTier(), "applied", applied)
 	return nil
 }

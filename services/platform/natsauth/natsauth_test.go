@@ -1,0 +1,124 @@
+package natsauth_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"uplift.dev/platform/events"
+	"uplift.dev/platform/natsauth"
+)
+
+// TestRenderedConfigEnforcesPublishers starts nats-server from the
+// configuration the cluster gets (Render, as `devstack nats-keys` writes it)
+// and checks what it lets each program do: no key, no connection; each
+// service publishes its own subjects and nothing else; the gateway may only
+// listen to report events.
+func TestRenderedConfigEnforcesPublishers(t *testing.T) {
+	t.Parallel()
+	k, err := natsauth.NewKeyring(natsauth.Services...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	conf := "listen: 127.0.0.1:-1\njetstream { store_dir: " + `"` + filepath.Join(dir, "js") + `"` + " }\n" + k.Render()
+	path := filepath.Join(dir, "nats.conf")
+	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opts, err := server.ProcessConfigFile(path)
+	if err != nil {
+		t.Fatalf("nats-server rejects the rendered config: %v", err)
+	}
+	opts.NoLog, opts.NoSigs = true, true
+	s, err := server.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("server not ready")
+	}
+	t.Cleanup(s.Shutdown)
+	url := s.ClientURL()
+
+	if nc, err := nats.Connect(url, nats.NoReconnect()); err == nil {
+		nc.Close()
+		t.Fatal("a client without a key was let in")
+	}
+	connect := func(service string) (*nats.Conn, jetstream.JetStream) {
+		t.Helper()
+		signer, err := events.NewSigner(service, k.Seed(service))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nc, js, err := events.Connect(context.Background(), url, service, 1, signer.NATSOption())
+		if err != nil {
+			t.Fatalf("%s: %v", service, err)
+		}
+		t.Cleanup(nc.Close)
+		return nc, js
+	}
+	publish := func(js jetstream.JetStream, subject string) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_, err := js.Publish(ctx, subject, []byte("x"))
+		return err
+	}
+	_, billing := connect("billing")
+	_, users := connect("users")
+	if err := publish(billing, events.SubjectBillingChanged); err != nil {
+		t.Fatalf("billing may publish BillingChanged: %v", err)
+	}
+	if err := publish(users, events.SubjectBillingChanged); err == nil {
+		t.Fatal("users published BillingChanged")
+	}
+	if err := publish(users, events.SubjectUserCreated); err != nil {
+		t.Fatalf("users may publish UserCreated: %v", err)
+	}
+	// Every service can still set up its consumers (the JetStream API).
+	if _, err := users.CreateOrUpdateConsumer(context.Background(), events.StreamName, jetstream.ConsumerConfig{
+		Durable: "users-check", FilterSubject: events.SubjectBillingChanged, AckPolicy: jetstream.AckExplicitPolicy,
+	}); err != nil {
+		t.Fatalf("users cannot make its consumer: %v", err)
+	}
+	// ... but not throw the stream away.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := users.DeleteStream(ctx, events.StreamName); err == nil {
+		t.Fatal("users deleted the stream")
+	}
+
+	signer, _ := events.NewSigner(natsauth.Gateway, k.Seed(natsauth.Gateway))
+	gw, err := nats.Connect(url, signer.NATSOption())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gw.Close()
+	got := make(chan *nats.Msg, 1)
+	if _, err := gw.Subscribe(events.SubjectReportUpdated, func(m *nats.Msg) { got <- m }); err != nil {
+		t.Fatal(err)
+	}
+	if err := gw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 1)
+	gw.SetErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { errs <- err })
+	_ = gw.Publish(events.SubjectReportUpdated, []byte("x"))
+	select {
+	case err := <-errs:
+		if err == nil {
+			t.Fatal("no error")
+		}
+	case <-got:
+		t.Fatal("the gateway published a report event")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the gateway's publish was neither refused nor delivered")
+	}
+}
