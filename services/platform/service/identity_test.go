@@ -1,0 +1,37 @@
+package service
+
+import (
+	"strings"
+	"testing"
+
+	"uplift.dev/platform/natsauth"
+)
+
+// TestNATSIdentityRequiredOutsideLocalMode: a service in production (no
+// Auth emulator) never runs on NATS without its own key and the senders'
+// keys; locally it may (a test's plain NATS).
+func TestNATSIdentityRequiredOutsideLocalMode(t *testing.T) {
+	t.Parallel()
+	k, err := natsauth.NewKeyring("users", "billing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := Base{NATSNKeySeed: string(k.Seed("users")), NATSSenderKeys: k.SenderKeys()}
+	if s, tr, err := natsIdentity("users", full); err != nil || s == nil || tr == nil {
+		t.Fatalf("full settings: %v %v %v", s, tr, err)
+	}
+	for _, b := range []Base{{}, {NATSNKeySeed: full.NATSNKeySeed}, {NATSSenderKeys: full.NATSSenderKeys}} {
+		if _, _, err := natsIdentity("users", b); err == nil || !strings.Contains(err.Error(), "NATS_NKEY_SEED") {
+			t.Fatalf("production without keys: %v", err)
+		}
+		b.FirebaseAuthEmulatorHost = "127.0.0.1:9099"
+		if _, _, err := natsIdentity("users", b); err != nil {
+			t.Fatalf("local mode: %v", err)
+		}
+	}
+	bad := full
+	bad.NATSNKeySeed = "SUnot-a-seed"
+	if _, _, err := natsIdentity("users", bad); err == nil {
+		t.Fatal("a bad seed was accepted")
+	}
+}
