@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"google.golang.org/grpc"
 
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
@@ -49,14 +50,14 @@ func Wire(s *Settings) service.Wire {
 		if keep < domain.AuditLogWindow {
 			return grpcserver.Options{}, nil, fmt.Errorf("AUDIT_RETENTION: %s is shorter than the %s owners can read", keep, domain.AuditLogWindow)
 		}
-		billing := eventport.BillingConsumer{Bus: rt.Bus, Store: repo}
-		audit := eventport.AuditConsumer{Bus: rt.Bus, Store: repo}
+		consumers := eventport.Consumers{Bus: rt.Bus, App: a,
+			InTx: func(tx pgx.Tx) app.EventStore { return postgres.TxRepo{Tx: tx} }}
 		retention := func(ctx context.Context) error { return a.RunAuditRetention(ctx, keep, time.Hour) }
 		return grpcserver.Options{
 			Public: grpcport.PublicMethods,
 			Register: func(g *grpc.Server) {
 				usersv1.RegisterUsersServiceServer(g, &grpcport.Server{App: a})
 			},
-		}, []func(context.Context) error{billing.Run, audit.Run, retention, a.RunPasswordResets}, nil
+		}, append(consumers.Workers(), retention, a.RunPasswordResets), nil
 	}
 }

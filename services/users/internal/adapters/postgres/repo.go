@@ -133,12 +133,6 @@ func (r Repo) Audit(ctx context.Context, entries ...domain.AuditEntry) error {
 	return pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error { return insertAudit(ctx, tx, entries) })
 }
 
-// AuditTx writes entries in tx: the audit consumer records another
-// service's action in the transaction that marks its event handled.
-func (Repo) AuditTx(ctx context.Context, tx pgx.Tx, entries ...domain.AuditEntry) error {
-	return insertAudit(ctx, tx, entries)
-}
-
 // AuditLog reads one side of a user's audit log with the emails of the
 // people in it; a deleted user's email is empty, their rows stay.
 func (r Repo) AuditLog(ctx context.Context, q domain.AuditQuery) ([]domain.AuditRecord, error) {
@@ -303,19 +297,29 @@ func scan(row pgx.Row) (domain.User, error) {
 	return u, nil
 }
 
-// ApplyBilling applies a BillingChanged event inside tx (the consumer's
-// transaction, which also records the message id). An unknown user or an
-// older change is skipped; applied reports which.
-func (r Repo) ApplyBilling(ctx context.Context, tx pgx.Tx, c domain.BillingChange) (applied bool, err error) {
+// TxRepo is the storage an event consumer changes inside its own
+// transaction (app.EventStore).
+type TxRepo struct{ Tx pgx.Tx }
+
+// BillingSourceTime locks the user's row and returns the source time of
+// the billing change it shows.
+func (r TxRepo) BillingSourceTime(ctx context.Context, userID string) (*time.Time, error) {
 	var stored *time.Time
-	err = tx.QueryRow(ctx, `SELECT billing_source_time FROM users WHERE id = $1 FOR UPDATE`, c.UserID).Scan(&stored)
+	err := r.Tx.QueryRow(ctx, `SELECT billing_source_time FROM users WHERE id = $1 FOR UPDATE`, userID).Scan(&stored)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return false, nil
+		return nil, domain.ErrNotFound
 	}
-	if err != nil || !domain.ShouldApplyBilling(stored, c) {
-		return false, err
-	}
-	_, err = tx.Exec(ctx, `UPDATE users SET billing_tier = $2, billing_manually_set = $3, billing_source_time = $4,
+	return stored, err
+}
+
+// SetBilling stores the user's billing.
+func (r TxRepo) SetBilling(ctx context.Context, c domain.BillingChange) error {
+	_, err := r.Tx.Exec(ctx, `UPDATE users SET billing_tier = $2, billing_manually_set = $3, billing_source_time = $4,
 		updated_at = now() WHERE id = $1`, c.UserID, c.Tier, c.IsManuallySet, c.SourceTime)
-	return err == nil, err
+	return err
+}
+
+// Audit writes audit entries in the consumer's transaction.
+func (r TxRepo) Audit(ctx context.Context, entries ...domain.AuditEntry) error {
+	return insertAudit(ctx, r.Tx, entries)
 }
