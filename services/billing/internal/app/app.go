@@ -346,3 +346,24 @@ func newToken() (string, error) {
 	}
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
+
+// ErrNoUser is a UserDeleted without a user id: it can never apply.
+var ErrNoUser = errors.New("event names no user")
+
+// UserDataStore removes a user's billing data inside the consumer's
+// transaction (which also records the message as handled).
+type UserDataStore interface {
+	// DeleteUserData deletes the rows keyed by userID: its Stripe customer
+	// link, plan and unfinished test checkouts.
+	DeleteUserData(ctx context.Context, userID string) error
+}
+
+// ForgetUser deletes a deleted user's billing data, so nothing of theirs
+// is left here. The Stripe customer itself stays in Stripe, where invoices
+// must be kept.
+func (a *App) ForgetUser(ctx context.Context, s UserDataStore, userID string) error {
+	if userID == "" {
+		return ErrNoUser
+	}
+	return s.DeleteUserData(ctx, userID)
+}

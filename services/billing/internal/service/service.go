@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"google.golang.org/grpc"
 
 	billingv1 "uplift.dev/proto/gen/uplift/billing/v1"
@@ -96,7 +97,8 @@ func Wire(s *Settings) service.Wire {
 			<-ctx.Done()
 			return conn.Close()
 		}}
-		workers = append(workers, eventport.UserDeletedConsumer{Bus: rt.Bus}.Run)
+		workers = append(workers, eventport.UserDeletedConsumer{Bus: rt.Bus, App: a,
+			InTx: func(tx pgx.Tx) app.UserDataStore { return postgres.TxRepo{Tx: tx} }}.Run)
 		if s.TestCheckoutAddr != "" {
 			if !strings.HasPrefix(s.StripeSecretKey, "sk_test_") || s.StripeAPIBase == "" {
 				_ = conn.Close()

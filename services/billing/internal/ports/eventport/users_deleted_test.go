@@ -7,10 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"google.golang.org/protobuf/proto"
 
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
+	billingpg "uplift.dev/billing/internal/adapters/postgres"
+	"uplift.dev/billing/internal/app"
 	"uplift.dev/billing/internal/ports/eventport"
 	"uplift.dev/billing/migrations"
 	"uplift.dev/platform/events"
@@ -50,7 +53,8 @@ func TestUserDeletedRemovesOnlyThatUsersRows(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		done <- eventport.UserDeletedConsumer{Bus: events.Bus{JS: js, Pool: pool, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}}.Run(ctx)
+		done <- eventport.UserDeletedConsumer{Bus: events.Bus{JS: js, Pool: pool, Log: slog.New(slog.NewTextHandler(io.Discard, nil))},
+			App: &app.App{}, InTx: func(tx pgx.Tx) app.UserDataStore { return billingpg.TxRepo{Tx: tx} }}.Run(ctx)
 	}()
 	data, _ := proto.Marshal(&eventsv1.UserDeleted{UserId: "gone", CategoryId: "cat-gone"})
 	for range 2 { // the second is a redelivery with a new id: still harmless

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/nats-io/nats.go/jetstream"
-	"google.golang.org/protobuf/proto"
 
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
@@ -45,58 +43,47 @@ type Consumers struct {
 
 // RunUsers consumes UserCreated until ctx ends.
 func (c Consumers) RunUsers(ctx context.Context) error {
-	return events.Consume(ctx, c.Bus, UsersDurable, events.SubjectUserCreated, c.HandleUserCreated)
+	return events.On(c.Bus, UsersDurable, events.SubjectUserCreated, c.HandleUserCreated)(ctx)
 }
 
 // RunUsersDeleted consumes UserDeleted until ctx ends. It is its own
 // durable consumer so a slow deletion never holds up sign-ups.
 func (c Consumers) RunUsersDeleted(ctx context.Context) error {
-	return events.Consume(ctx, c.Bus, UsersDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted)
+	return events.On(c.Bus, UsersDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted)(ctx)
 }
 
 // RunUnsubscribed consumes UserUnsubscribed until ctx ends.
 func (c Consumers) RunUnsubscribed(ctx context.Context) error {
-	return events.Consume(ctx, c.Bus, UnsubscribedDurable, events.SubjectUserUnsubscribed, c.HandleUserUnsubscribed)
+	return events.On(c.Bus, UnsubscribedDurable, events.SubjectUserUnsubscribed, c.HandleUserUnsubscribed)(ctx)
 }
 
 // RunReviews consumes ReviewRequested until ctx ends. A review reads a
 // website for up to minutes, so it runs with no transaction open
 // (events.ConsumeEach); RunReview is idempotent on its own.
 func (c Consumers) RunReviews(ctx context.Context) error {
-	return events.ConsumeEach(ctx, c.Bus, ReviewDurable, events.SubjectReviewRequested, c.LeaseEvery, c.HandleReviewRequested)
+	return events.OnEach(c.Bus, ReviewDurable, events.SubjectReviewRequested, c.LeaseEvery, c.HandleReviewRequested)(ctx)
 }
 
 // RunStoreSignals consumes StoreSignalsUpdated until ctx ends.
 func (c Consumers) RunStoreSignals(ctx context.Context) error {
-	return events.Consume(ctx, c.Bus, StoreSignalsDurable, events.SubjectStoreSignalsUpdated, c.HandleStoreSignals)
+	return events.On(c.Bus, StoreSignalsDurable, events.SubjectStoreSignalsUpdated, c.HandleStoreSignals)(ctx)
 }
 
 // RunEmailKindUnsubscribed consumes EmailKindUnsubscribed until ctx ends.
 func (c Consumers) RunEmailKindUnsubscribed(ctx context.Context) error {
-	return events.Consume(ctx, c.Bus, EmailKindDurable, events.SubjectEmailKindUnsubscribed, c.HandleEmailKindUnsubscribed)
+	return events.On(c.Bus, EmailKindDurable, events.SubjectEmailKindUnsubscribed, c.HandleEmailKindUnsubscribed)(ctx)
 }
 
 // HandleEmailKindUnsubscribed flips the profile's switch for a kind of
 // email turned off (or on) from an email's unsubscribe link.
-func (c Consumers) HandleEmailKindUnsubscribed(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.EmailKindUnsubscribed
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		c.Bus.Log.ErrorContext(ctx, "unreadable EmailKindUnsubscribed dropped", "err", err)
-		return nil
-	}
+func (c Consumers) HandleEmailKindUnsubscribed(ctx context.Context, tx pgx.Tx, ev *eventsv1.EmailKindUnsubscribed, _ events.Meta) error {
 	return c.App.Within(c.Repo.WithTx(tx)).ApplyEmailKindChange(ctx, app.EmailKindChange{
 		UserID: ev.GetUserId(), CategoryID: ev.GetCategoryId(), Kind: ev.GetKind(), Resubscribed: ev.GetResubscribed(),
 	})
 }
 
 // HandleUserCreated creates the new user's category.
-func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.UserCreated
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		// A message that can never be read is dropped, not retried forever.
-		c.Bus.Log.ErrorContext(ctx, "unreadable UserCreated dropped", "err", err)
-		return nil
-	}
+func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserCreated, _ events.Meta) error {
 	return c.App.Within(c.Repo.WithTx(tx)).CreateFromSignUp(ctx, app.SignUp{
 		UserID: ev.GetUserId(), CategoryID: ev.GetCategoryId(), DisplayName: ev.GetDisplayName(),
 	})
@@ -104,24 +91,14 @@ func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, msg jetstre
 
 // HandleUserDeleted removes everything the deleted user owns here, in the
 // transaction that records the message, so it happens exactly once.
-func (c Consumers) HandleUserDeleted(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.UserDeleted
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		c.Bus.Log.ErrorContext(ctx, "unreadable UserDeleted dropped", "err", err)
-		return nil
-	}
+func (c Consumers) HandleUserDeleted(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserDeleted, _ events.Meta) error {
 	return c.App.Within(c.Repo.WithTx(tx)).DeleteUserData(ctx, app.UserDeleted{
 		UserID: ev.GetUserId(), CategoryID: ev.GetCategoryId(),
 	})
 }
 
 // HandleUserUnsubscribed turns off the user's category emails.
-func (c Consumers) HandleUserUnsubscribed(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.UserUnsubscribed
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		c.Bus.Log.ErrorContext(ctx, "unreadable UserUnsubscribed dropped", "err", err)
-		return nil
-	}
+func (c Consumers) HandleUserUnsubscribed(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserUnsubscribed, _ events.Meta) error {
 	return c.App.Within(c.Repo.WithTx(tx)).Unsubscribe(ctx, ev.GetUserId())
 }
 
@@ -129,12 +106,7 @@ func (c Consumers) HandleUserUnsubscribed(ctx context.Context, tx pgx.Tx, msg je
 // website read with no transaction open, the result recorded in a short
 // transaction of its own (app.RunReview). A report another run holds is
 // tried again in a while.
-func (c Consumers) HandleReviewRequested(ctx context.Context, msg jetstream.Msg) error {
-	var ev eventsv1.ReviewRequested
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		c.Bus.Log.ErrorContext(ctx, "unreadable ReviewRequested dropped", "err", err)
-		return nil
-	}
+func (c Consumers) HandleReviewRequested(ctx context.Context, ev *eventsv1.ReviewRequested, _ events.Meta) error {
 	err := c.App.RunReview(ctx, app.ReviewRequest{
 		CategoryID: ev.GetCategoryId(), ReportID: ev.GetReportId(), SiteURL: ev.GetSiteUrl(),
 	})
@@ -150,13 +122,8 @@ const heldRetry = 30 * time.Second
 
 // HandleStoreSignals keeps the newest signals of a store and its store
 // ideas, in the transaction that records the message.
-func (c Consumers) HandleStoreSignals(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.StoreSignalsUpdated
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		c.Bus.Log.ErrorContext(ctx, "unreadable StoreSignalsUpdated dropped", "err", err)
-		return nil
-	}
-	return c.App.Within(c.Repo.WithTx(tx)).ApplyStoreSignals(ctx, fromProtoSignals(&ev))
+func (c Consumers) HandleStoreSignals(ctx context.Context, tx pgx.Tx, ev *eventsv1.StoreSignalsUpdated, _ events.Meta) error {
+	return c.App.Within(c.Repo.WithTx(tx)).ApplyStoreSignals(ctx, fromProtoSignals(ev))
 }
 
 // fromProtoSignals reads the event; a day that cannot be read is left

@@ -13,8 +13,6 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/nats-io/nats.go/jetstream"
-	"google.golang.org/protobuf/proto"
 
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
@@ -59,62 +57,36 @@ type Consumers struct {
 // Workers are the consumers to run beside the gRPC server.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
-		func(ctx context.Context) error {
-			return events.Consume(ctx, c.Bus, WelcomeDurable, events.SubjectUserCreated, c.HandleUserCreated)
-		},
-		func(ctx context.Context) error {
-			return events.Consume(ctx, c.Bus, EmailChangedDurable, events.SubjectUserEmailChanged, c.HandleEmailChanged)
-		},
-		func(ctx context.Context) error {
-			return events.Consume(ctx, c.Bus, UserDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted)
-		},
-		func(ctx context.Context) error {
-			return events.Consume(ctx, c.Bus, ResetDurable, events.SubjectPasswordResetRequested, c.HandlePasswordReset)
-		},
-		func(ctx context.Context) error {
-			return events.Consume(ctx, c.Bus, UnsubscribedDurable, events.SubjectUserUnsubscribed, c.HandleUserUnsubscribed)
-		},
-		func(ctx context.Context) error {
-			return events.Consume(ctx, c.Bus, CategoryDurable, events.SubjectCategoryUpdated, c.HandleCategoryUpdated)
-		},
-		func(ctx context.Context) error {
-			return events.Consume(ctx, c.Bus, AIDigestDurable, events.SubjectDigestRequested, c.HandleDigestRequested)
-		},
-		func(ctx context.Context) error {
-			return events.Consume(ctx, c.Bus, DailyReportDurable, events.SubjectDailyReportReady, c.HandleDailyReportReady)
-		},
-		func(ctx context.Context) error {
-			return events.Consume(ctx, c.Bus, WeeklyReviewDurable, events.SubjectWeeklyReviewReady, c.HandleWeeklyReviewReady)
-		},
+		events.On(c.Bus, WelcomeDurable, events.SubjectUserCreated, c.HandleUserCreated),
+		events.On(c.Bus, EmailChangedDurable, events.SubjectUserEmailChanged, c.HandleEmailChanged),
+		events.On(c.Bus, UserDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted),
+		events.On(c.Bus, ResetDurable, events.SubjectPasswordResetRequested, c.HandlePasswordReset),
+		events.On(c.Bus, UnsubscribedDurable, events.SubjectUserUnsubscribed, c.HandleUserUnsubscribed),
+		events.On(c.Bus, CategoryDurable, events.SubjectCategoryUpdated, c.HandleCategoryUpdated),
+		events.On(c.Bus, AIDigestDurable, events.SubjectDigestRequested, c.HandleDigestRequested),
+		events.On(c.Bus, DailyReportDurable, events.SubjectDailyReportReady, c.HandleDailyReportReady),
+		events.On(c.Bus, WeeklyReviewDurable, events.SubjectWeeklyReviewReady, c.HandleWeeklyReviewReady),
 	}
 }
 
 // HandleUserCreated records the new user's address and queues the welcome
 // email.
-func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.UserCreated
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		return c.drop(ctx, msg, err)
-	}
+func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserCreated, m events.Meta) error {
 	in := c.InTx(tx)
 	if err := c.App.RecordRecipient(ctx, in, domain.Recipient{UserID: ev.GetUserId(), Email: ev.GetEmail(),
 		CategoryID: ev.GetCategoryId()}, ev.GetOccurTime().AsTime()); err != nil {
-		return c.result(ctx, msg, err)
+		return c.result(ctx, m, err)
 	}
 	err := c.App.QueueWelcome(ctx, in, app.UserCreated{
 		UserID: ev.GetUserId(), Email: ev.GetEmail(), DisplayName: ev.GetDisplayName(),
 		SuppressWelcomeEmail: ev.GetSuppressWelcomeEmail(),
 	})
-	return c.result(ctx, msg, err)
+	return c.result(ctx, m, err)
 }
 
 // HandleEmailChanged queues the notice to the old address and the
 // confirmation to the new one.
-func (c Consumers) HandleEmailChanged(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.UserEmailChanged
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		return c.drop(ctx, msg, err)
-	}
+func (c Consumers) HandleEmailChanged(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserEmailChanged, m events.Meta) error {
 	ch := app.EmailChanged{UserID: ev.GetUserId(), OldEmail: ev.GetOldEmail(), NewEmail: ev.GetNewEmail()}
 	if ev.GetOccurTime() != nil {
 		ch.At = ev.GetOccurTime().AsTime()
@@ -122,41 +94,29 @@ func (c Consumers) HandleEmailChanged(ctx context.Context, tx pgx.Tx, msg jetstr
 	in := c.InTx(tx)
 	if err := c.App.RecordRecipient(ctx, in, domain.Recipient{UserID: ev.GetUserId(), Email: ev.GetNewEmail()},
 		ev.GetOccurTime().AsTime()); err != nil {
-		return c.result(ctx, msg, err)
+		return c.result(ctx, m, err)
 	}
-	return c.result(ctx, msg, c.App.QueueEmailChanged(ctx, in, ch))
+	return c.result(ctx, m, c.App.QueueEmailChanged(ctx, in, ch))
 }
 
 // HandleUserDeleted removes the user's emails.
-func (c Consumers) HandleUserDeleted(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.UserDeleted
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		return c.drop(ctx, msg, err)
-	}
+func (c Consumers) HandleUserDeleted(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserDeleted, m events.Meta) error {
 	in := c.InTx(tx)
 	if err := c.App.ForgetRecipient(ctx, in, ev.GetUserId()); err != nil {
-		return c.result(ctx, msg, err)
+		return c.result(ctx, m, err)
 	}
-	return c.result(ctx, msg, c.App.ForgetUser(ctx, in, ev.GetUserId()))
+	return c.result(ctx, m, c.App.ForgetUser(ctx, in, ev.GetUserId()))
 }
 
 // HandleUserUnsubscribed turns every non-transactional email off for the
 // user.
-func (c Consumers) HandleUserUnsubscribed(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.UserUnsubscribed
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		return c.drop(ctx, msg, err)
-	}
-	return c.result(ctx, msg, c.App.UnsubscribeAll(ctx, c.InTx(tx), ev.GetUserId(), ev.GetOccurTime().AsTime()))
+func (c Consumers) HandleUserUnsubscribed(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserUnsubscribed, m events.Meta) error {
+	return c.result(ctx, m, c.App.UnsubscribeAll(ctx, c.InTx(tx), ev.GetUserId(), ev.GetOccurTime().AsTime()))
 }
 
 // HandleCategoryUpdated keeps the newest snapshot of a store.
-func (c Consumers) HandleCategoryUpdated(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.CategoryUpdated
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		return c.drop(ctx, msg, err)
-	}
-	return c.result(ctx, msg, c.App.ApplyStore(ctx, c.InTx(tx), domain.Store{
+func (c Consumers) HandleCategoryUpdated(ctx context.Context, tx pgx.Tx, ev *eventsv1.CategoryUpdated, m events.Meta) error {
+	return c.result(ctx, m, c.App.ApplyStore(ctx, c.InTx(tx), domain.Store{
 		CategoryID: ev.GetCategoryId(), OwnerUserID: ev.GetOwnerUserId(), Name: ev.GetName(), SiteURL: ev.GetSiteUrl(),
 		DisableWeeklyEmail: ev.GetDisableWeeklyEmail(), DisableBusinessReport: ev.GetDisableBusinessReport(),
 		At: ev.GetOccurTime().AsTime(),
@@ -166,65 +126,53 @@ func (c Consumers) HandleCategoryUpdated(ctx context.Context, tx pgx.Tx, msg jet
 // HandleDigestRequested queues the AI email digest. When the owner's
 // address has not arrived yet the request is retried for a while, then
 // dropped with an error in the log.
-func (c Consumers) HandleDigestRequested(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.DigestRequested
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		return c.drop(ctx, msg, err)
-	}
-	err := c.App.QueueAIDigest(ctx, c.InTx(tx), fromProtoDigest(&ev))
+func (c Consumers) HandleDigestRequested(ctx context.Context, tx pgx.Tx, ev *eventsv1.DigestRequested, m events.Meta) error {
+	err := c.App.QueueAIDigest(ctx, c.InTx(tx), fromProtoDigest(ev))
 	if errors.Is(err, app.ErrNoRecipient) {
-		if meta, _ := msg.Metadata(); meta != nil && meta.NumDelivered < noRecipientRetries {
-			return fmt.Errorf("%s: %w (delivery %d)", msg.Subject(), err, meta.NumDelivered)
+		if m.Delivered < noRecipientRetries {
+			return fmt.Errorf("%s: %w (delivery %d)", m.Subject, err, m.Delivered)
 		}
-		return c.drop(ctx, msg, err)
+		return c.drop(ctx, m, err)
 	}
-	return c.result(ctx, msg, err)
+	return c.result(ctx, m, err)
 }
 
 // HandleDailyReportReady queues the daily business report email. A report
 // without data sends nothing (never an email of empty zeros); when the
 // owner's address has not arrived yet it is retried for a while, then
 // dropped with an error in the log.
-func (c Consumers) HandleDailyReportReady(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.DailyReportReady
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		return c.drop(ctx, msg, err)
-	}
+func (c Consumers) HandleDailyReportReady(ctx context.Context, tx pgx.Tx, ev *eventsv1.DailyReportReady, m events.Meta) error {
 	var err error
 	if w := ev.GetWithoutData(); w != nil {
-		err = c.App.QueueDailyReportWithoutData(ctx, c.InTx(tx), fromProtoWithoutData(&ev))
+		err = c.App.QueueDailyReportWithoutData(ctx, c.InTx(tx), fromProtoWithoutData(ev))
 	} else {
-		err = c.App.QueueDailyReport(ctx, c.InTx(tx), fromProtoDailyReport(&ev))
+		err = c.App.QueueDailyReport(ctx, c.InTx(tx), fromProtoDailyReport(ev))
 	}
 	switch {
 	case errors.Is(err, domain.ErrNothingToReport):
 		c.Bus.Log.InfoContext(ctx, "daily report without data: no email", "category", ev.GetCategoryId(), "date", ev.GetDate())
 		return nil
 	case errors.Is(err, app.ErrNoRecipient):
-		if meta, _ := msg.Metadata(); meta != nil && meta.NumDelivered < noRecipientRetries {
-			return fmt.Errorf("%s: %w (delivery %d)", msg.Subject(), err, meta.NumDelivered)
+		if m.Delivered < noRecipientRetries {
+			return fmt.Errorf("%s: %w (delivery %d)", m.Subject, err, m.Delivered)
 		}
-		return c.drop(ctx, msg, err)
+		return c.drop(ctx, m, err)
 	}
-	return c.result(ctx, msg, err)
+	return c.result(ctx, m, err)
 }
 
 // HandleWeeklyReviewReady queues the weekly website review email; when the
 // owner's address has not arrived yet it is retried for a while, then
 // dropped with an error in the log.
-func (c Consumers) HandleWeeklyReviewReady(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.WeeklyReviewReady
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		return c.drop(ctx, msg, err)
-	}
-	err := c.App.QueueWeeklyReview(ctx, c.InTx(tx), fromProtoWeekly(&ev))
+func (c Consumers) HandleWeeklyReviewReady(ctx context.Context, tx pgx.Tx, ev *eventsv1.WeeklyReviewReady, m events.Meta) error {
+	err := c.App.QueueWeeklyReview(ctx, c.InTx(tx), fromProtoWeekly(ev))
 	if errors.Is(err, app.ErrNoRecipient) {
-		if meta, _ := msg.Metadata(); meta != nil && meta.NumDelivered < noRecipientRetries {
-			return fmt.Errorf("%s: %w (delivery %d)", msg.Subject(), err, meta.NumDelivered)
+		if m.Delivered < noRecipientRetries {
+			return fmt.Errorf("%s: %w (delivery %d)", m.Subject, err, m.Delivered)
 		}
-		return c.drop(ctx, msg, err)
+		return c.drop(ctx, m, err)
 	}
-	return c.result(ctx, msg, err)
+	return c.result(ctx, m, err)
 }
 
 func fromProtoWeekly(ev *eventsv1.WeeklyReviewReady) domain.WeeklyReview {
@@ -295,33 +243,29 @@ func fromProtoDigest(ev *eventsv1.DigestRequested) domain.AIDigest {
 // HandlePasswordReset queues the reset email. The request is named by the
 // event's message id (the producer's outbox row), or else by a hash of the
 // link, whose one-time code is unique per request.
-func (c Consumers) HandlePasswordReset(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.PasswordResetRequested
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		return c.drop(ctx, msg, err)
-	}
-	id := msg.Headers().Get(jetstream.MsgIDHeader)
+func (c Consumers) HandlePasswordReset(ctx context.Context, tx pgx.Tx, ev *eventsv1.PasswordResetRequested, m events.Meta) error {
+	id := m.ID
 	if id == "" {
 		sum := sha256.Sum256([]byte(ev.GetLink()))
 		id = "link-" + hex.EncodeToString(sum[:16])
 	}
-	return c.result(ctx, msg, c.App.QueuePasswordResetIn(ctx, c.InTx(tx),
+	return c.result(ctx, m, c.App.QueuePasswordResetIn(ctx, c.InTx(tx),
 		app.PasswordReset{RequestID: id, Email: ev.GetEmail(), Link: ev.GetLink()}))
 }
 
 // result drops an event that can never become an email (retrying would
 // not help) and returns other errors for redelivery.
-func (c Consumers) result(ctx context.Context, msg jetstream.Msg, err error) error {
+func (c Consumers) result(ctx context.Context, m events.Meta, err error) error {
 	if errors.Is(err, domain.ErrInvalidAddress) || errors.Is(err, domain.ErrMissingID) || errors.Is(err, domain.ErrInvalidLink) {
-		return c.drop(ctx, msg, err)
+		return c.drop(ctx, m, err)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", msg.Subject(), err)
+		return fmt.Errorf("%s: %w", m.Subject, err)
 	}
 	return nil
 }
 
-func (c Consumers) drop(ctx context.Context, msg jetstream.Msg, err error) error {
-	c.Bus.Log.ErrorContext(ctx, "unusable event dropped", "subject", msg.Subject(), "err", err)
+func (c Consumers) drop(ctx context.Context, m events.Meta, err error) error {
+	c.Bus.Log.ErrorContext(ctx, "unusable event dropped", "subject", m.Subject, "id", m.ID, "err", err)
 	return nil
 }

@@ -6,8 +6,6 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/nats-io/nats.go/jetstream"
-	"google.golang.org/protobuf/proto"
 
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
@@ -30,15 +28,14 @@ type UserDeletedConsumer struct {
 
 // Run consumes UserDeleted until ctx ends.
 func (c UserDeletedConsumer) Run(ctx context.Context) error {
-	return events.Consume(ctx, c.Bus, UserDeletedDurable, events.SubjectUserDeleted, c.Handle)
+	return events.On(c.Bus, UserDeletedDurable, events.SubjectUserDeleted, c.Handle)(ctx)
 }
 
 // Handle deletes the user's data. Deleting is idempotent, so a redelivery
 // after a crash between the delete and the message's record is harmless.
-func (c UserDeletedConsumer) Handle(ctx context.Context, _ pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.UserDeleted
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil || ev.GetUserId() == "" {
-		c.Bus.Log.ErrorContext(ctx, "unusable UserDeleted dropped", "err", err)
+func (c UserDeletedConsumer) Handle(ctx context.Context, _ pgx.Tx, ev *eventsv1.UserDeleted, _ events.Meta) error {
+	if ev.GetUserId() == "" {
+		c.Bus.Log.ErrorContext(ctx, "UserDeleted without a user dropped")
 		return nil
 	}
 	if err := c.App.DeleteUserData(ctx, ev.GetUserId(), ev.GetCategoryId()); err != nil {

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/nats-io/nats.go/jetstream"
-	"google.golang.org/protobuf/proto"
 
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
@@ -42,31 +40,14 @@ type Consumers struct {
 // Workers are the consumers as service workers.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
-		func(ctx context.Context) error {
-			return events.Consume(ctx, c.Bus, UsersCreatedDurable, events.SubjectUserCreated, c.HandleUserCreated)
-		},
-		func(ctx context.Context) error {
-			return events.Consume(ctx, c.Bus, UsersDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted)
-		},
-		func(ctx context.Context) error {
-			return events.Consume(ctx, c.Bus, BillingDurable, events.SubjectBillingChanged, c.HandleBillingChanged)
-		},
+		events.On(c.Bus, UsersCreatedDurable, events.SubjectUserCreated, c.HandleUserCreated),
+		events.On(c.Bus, UsersDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted),
+		events.On(c.Bus, BillingDurable, events.SubjectBillingChanged, c.HandleBillingChanged),
 	}
-}
-
-// unreadable drops a message that can never be read rather than retrying it
-// forever.
-func (c Consumers) unreadable(ctx context.Context, kind string, err error) error {
-	c.Bus.Log.ErrorContext(ctx, "unreadable "+kind+" dropped", "err", err)
-	return nil
 }
 
 // HandleUserCreated records the new user's own category.
-func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.UserCreated
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		return c.unreadable(ctx, "UserCreated", err)
-	}
+func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserCreated, _ events.Meta) error {
 	if ev.GetCategoryId() == "" || domain.ValidateID("categoryId", ev.GetCategoryId()) != nil {
 		return nil
 	}
@@ -74,20 +55,12 @@ func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, msg jetstre
 }
 
 // HandleUserDeleted forgets the user's ownership and plan.
-func (c Consumers) HandleUserDeleted(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.UserDeleted
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		return c.unreadable(ctx, "UserDeleted", err)
-	}
+func (c Consumers) HandleUserDeleted(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserDeleted, _ events.Meta) error {
 	return c.Store.ForgetUser(ctx, tx, ev.GetUserId())
 }
 
 // HandleBillingChanged records the user's plan (a newer change wins).
-func (c Consumers) HandleBillingChanged(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-	var ev eventsv1.BillingChanged
-	if err := proto.Unmarshal(msg.Data(), &ev); err != nil {
-		return c.unreadable(ctx, "BillingChanged", err)
-	}
+func (c Consumers) HandleBillingChanged(ctx context.Context, tx pgx.Tx, ev *eventsv1.BillingChanged, _ events.Meta) error {
 	tier := ev.GetTier()
 	if tier == "" {
 		tier = domain.FreeTier
