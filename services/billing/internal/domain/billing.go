@@ -3,6 +3,8 @@ package domain
 import (
 	"errors"
 	"time"
+
+	"uplift.dev/platform/validation"
 )
 
 // Sentinel errors the gRPC port maps to statuses.
@@ -21,13 +23,9 @@ var (
 	ErrSubscriptionNotFound = errors.New("subscription not found")
 )
 
-// ValidationError is a client's mistake in one field.
-type ValidationError struct {
-	Field   string
-	Message string
-}
-
-func (e *ValidationError) Error() string { return e.Field + ": " + e.Message }
+// ValidationError is a client's mistake in one field: the platform's one
+// type (validation.Error), so every service maps it to 400 the same way.
+type ValidationError = validation.Error
 
 // Billing is a user's plan as the billing service knows it.
 type Billing struct {

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+
+	"uplift.dev/platform/validation"
 )
 
 // Sentinel errors the transport maps to statuses.
@@ -41,13 +43,9 @@ const DigestTooSoonMessage = "Your AI digest is already on its way. You can ask 
 // also used by the public website score.
 const UnreadableSiteMessage = "Something went wrong. Please ensure the website url is properly formatted and try again."
 
-// ValidationError is a client's mistake in one field.
-type ValidationError struct {
-	Field   string
-	Message string
-}
-
-func (e *ValidationError) Error() string { return e.Field + ": " + e.Message }
+// ValidationError is a client's mistake in one field: the platform's one
+// type (validation.Error), so every service maps it to 400 the same way.
+type ValidationError = validation.Error
 
 // Bounds that keep stored text sane.
 const (
@@ -126,7 +124,7 @@ func (c Caller) CanAccess(cat Category) bool {
 // UUIDs, so anything else can never name a category.
 func ValidateCategoryID(id string) error {
 	if uuid.Validate(id) != nil {
-		return &ValidationError{"categoryId", "categoryId is not a valid id."}
+		return &ValidationError{Field: "categoryId", Message: "categoryId is not a valid id."}
 	}
 	return nil
 }
@@ -134,7 +132,7 @@ func ValidateCategoryID(id string) error {
 // ValidateIdeaID checks an idea id from a path.
 func ValidateIdeaID(id string) error {
 	if uuid.Validate(id) != nil {
-		return &ValidationError{"ideaId", "ideaId is not a valid id."}
+		return &ValidationError{Field: "ideaId", Message: "ideaId is not a valid id."}
 	}
 	return nil
 }
@@ -146,11 +144,11 @@ func NormalizeLabel(name string) (string, error) {
 	n := utf8.RuneCountInString(name)
 	switch {
 	case n == 0:
-		return "", &ValidationError{"name", "Please enter a business name."}
+		return "", &ValidationError{Field: "name", Message: "Please enter a business name."}
 	case n > MaxLabelLength:
-		return "", &ValidationError{"name", "The business name must be at most 100 characters."}
+		return "", &ValidationError{Field: "name", Message: "The business name must be at most 100 characters."}
 	case !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl):
-		return "", &ValidationError{"name", "The business name contains characters that are not allowed."}
+		return "", &ValidationError{Field: "name", Message: "The business name contains characters that are not allowed."}
 	}
 	return name, nil
 }
@@ -159,7 +157,7 @@ func NormalizeLabel(name string) (string, error) {
 func NormalizeShopifyID(id string) (string, error) {
 	id = strings.TrimSpace(id)
 	if len(id) > maxShopifyIDLength || strings.ContainsFunc(id, unicode.IsControl) {
-		return "", &ValidationError{"shopifyCategoryId", "shopifyCategoryId is not a valid id."}
+		return "", &ValidationError{Field: "shopifyCategoryId", Message: "shopifyCategoryId is not a valid id."}
 	}
 	return id, nil
 }

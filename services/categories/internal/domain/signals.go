@@ -62,11 +62,11 @@ const (
 func ValidateStoreSignals(s StoreSignals) error {
 	switch {
 	case ValidateCategoryID(s.CategoryID) != nil:
-		return &ValidationError{"categoryId", "categoryId is not a valid id."}
+		return &ValidationError{Field: "categoryId", Message: "categoryId is not a valid id."}
 	case s.AsOf.IsZero():
-		return &ValidationError{"asOf", "asOf must be a day like 2026-11-23."}
+		return &ValidationError{Field: "asOf", Message: "asOf must be a day like 2026-11-23."}
 	case s.CurrencyDecimals < 0 || s.CurrencyDecimals > 4:
-		return &ValidationError{"currencyDecimals", "currencyDecimals must be 0 to 4."}
+		return &ValidationError{Field: "currencyDecimals", Message: "currencyDecimals must be 0 to 4."}
 	}
 	return nil
 }

@@ -117,7 +117,7 @@ func NewWeeklyReview(cat Category, reportID, week string, a Analysis, previous *
 // ("Europe/Paris", "UTC"). Go's own names that are not zones ("Local"), an
 // empty string and anything the zone database does not know are refused.
 func ValidateTimeZone(name string) error {
-	bad := &ValidationError{"timeZone", "timeZone must be an IANA time zone such as Europe/Paris."}
+	bad := &ValidationError{Field: "timeZone", Message: "timeZone must be an IANA time zone such as Europe/Paris."}
 	if name == "" || name == "Local" || len(name) > 64 || strings.ContainsAny(name, " \\") || strings.HasPrefix(name, "/") {
 		return bad
 	}

@@ -1,6 +1,10 @@
 package domain
 
-import "errors"
+import (
+	"errors"
+
+	"uplift.dev/platform/validation"
+)
 
 // Sentinel errors the gRPC port maps to statuses.
 var (
@@ -22,10 +26,6 @@ var (
 	ErrNoReportData = errors.New("no data to report")
 )
 
-// ValidationError is a client's mistake in one field, with a message for people.
-type ValidationError struct {
-	Field   string
-	Message string
-}
-
-func (e *ValidationError) Error() string { return e.Field + ": " + e.Message }
+// ValidationError is a client's mistake in one field: the platform's one
+// type (validation.Error), so every service maps it to 400 the same way.
+type ValidationError = validation.Error

@@ -2,7 +2,11 @@
 // channel presets, backdrops and the plan's entitlements. No I/O.
 package domain
 
-import "errors"
+import (
+	"errors"
+
+	"uplift.dev/platform/validation"
+)
 
 // Sentinel errors the gRPC port maps to statuses.
 var (
@@ -12,13 +16,9 @@ var (
 	ErrPermissionDenied = errors.New("permission denied")
 )
 
-// ValidationError is a client's mistake in one field, with a message for people.
-type ValidationError struct {
-	Field   string
-	Message string
-}
-
-func (e *ValidationError) Error() string { return e.Field + ": " + e.Message }
+// ValidationError is a client's mistake in one field: the platform's one
+// type (validation.Error), so every service maps it to 400 the same way.
+type ValidationError = validation.Error
 
 // LimitError is a plan limit reached (the free plan's monthly downloads):
 // the message says what the plan allows and how to get more.

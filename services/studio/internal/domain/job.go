@@ -25,7 +25,7 @@ func ParseKind(s string) (Kind, error) {
 	case KindCutout, KindStudio, KindPresets:
 		return Kind(s), nil
 	}
-	return "", &ValidationError{"kind", "The tool must be cutout, studio or presets."}
+	return "", &ValidationError{Field: "kind", Message: "The tool must be cutout, studio or presets."}
 }
 
 // Status is where a job is.
@@ -106,7 +106,7 @@ func (r Result) Ext() string {
 // users service assigns category ids), so anything else names nothing.
 func ValidateID(field, id string) error {
 	if uuid.Validate(id) != nil {
-		return &ValidationError{field, field + " is not a valid id."}
+		return &ValidationError{Field: field, Message: field + " is not a valid id."}
 	}
 	return nil
 }

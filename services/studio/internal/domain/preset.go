@@ -72,11 +72,11 @@ func ParseBackdrop(kind, code string) (Backdrop, error) {
 	case "color", "colour":
 		rgb, err := hex.DecodeString(strings.TrimPrefix(code, "#"))
 		if len(code) != 7 || code[0] != '#' || err != nil {
-			return Backdrop{}, &ValidationError{"color", "Choose the backdrop colour as #rrggbb."}
+			return Backdrop{}, &ValidationError{Field: "color", Message: "Choose the backdrop colour as #rrggbb."}
 		}
 		return Backdrop{Kind: "color", Color: color.NRGBA{rgb[0], rgb[1], rgb[2], 255}}, nil
 	}
-	return Backdrop{}, &ValidationError{"backdrop", "The backdrop must be white, grey or a colour."}
+	return Backdrop{}, &ValidationError{Field: "backdrop", Message: "The backdrop must be white, grey or a colour."}
 }
 
 // Hex is the backdrop colour as #rrggbb.
@@ -91,7 +91,7 @@ func ValidateStudioSize(size int) (int, error) {
 		return DefaultStudioSize, nil
 	}
 	if !slices.Contains(ImageWidths, size) {
-		return 0, &ValidationError{"size", "The size must be one of 640, 750, 828, 1080, 1200, 1920, 2048 or 3840."}
+		return 0, &ValidationError{Field: "size", Message: "The size must be one of 640, 750, 828, 1080, 1200, 1920, 2048 or 3840."}
 	}
 	return size, nil
 }

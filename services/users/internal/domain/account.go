@@ -18,9 +18,9 @@ const PasswordResetInterval = time.Minute
 func ValidateID(field, id string) error {
 	switch {
 	case id == "":
-		return &ValidationError{field, field + " is required."}
+		return &ValidationError{Field: field, Message: field + " is required."}
 	case len(id) > MaxIDLength || strings.ContainsAny(id, "/\\ \t\r\n"):
-		return &ValidationError{field, field + " is not a valid user id."}
+		return &ValidationError{Field: field, Message: field + " is not a valid user id."}
 	}
 	return nil
 }
@@ -48,7 +48,7 @@ func NewGoogleSignUp(c Caller, name string) (GoogleSignUp, error) {
 		name = DefaultName(email)
 	}
 	if utf8.RuneCountInString(name) > maxNameLength {
-		return GoogleSignUp{}, &ValidationError{"name", "Name is too long."}
+		return GoogleSignUp{}, &ValidationError{Field: "name", Message: "Name is too long."}
 	}
 	return GoogleSignUp{Email: email, Name: name}, nil
 }
@@ -158,7 +158,7 @@ func ParseAuditRole(s string) (AuditRole, error) {
 	case AuditAsActor:
 		return AuditAsActor, nil
 	}
-	return "", &ValidationError{"role", `role must be "subject" or "actor".`}
+	return "", &ValidationError{Field: "role", Message: `role must be "subject" or "actor".`}
 }
 
 // AuditQuery selects audit rows: one user's side since a time, newest first.

@@ -42,12 +42,12 @@ type Cursor struct {
 func NewSearch(query string, pageSize int32, pageToken string) (Search, error) {
 	query = strings.ToLower(strings.TrimSpace(query))
 	if utf8.RuneCountInString(query) > maxQueryLength {
-		return Search{}, &ValidationError{"query", "Search text is too long."}
+		return Search{}, &ValidationError{Field: "query", Message: "Search text is too long."}
 	}
 	s := Search{Query: query, PageSize: int(pageSize)}
 	switch {
 	case pageSize < 0:
-		return Search{}, &ValidationError{"pageSize", "pageSize must not be negative."}
+		return Search{}, &ValidationError{Field: "pageSize", Message: "pageSize must not be negative."}
 	case pageSize == 0:
 		s.PageSize = DefaultPageSize
 	case pageSize > MaxPageSize:
@@ -56,7 +56,7 @@ func NewSearch(query string, pageSize int32, pageToken string) (Search, error) {
 	if pageToken != "" {
 		c, err := parseToken(pageToken)
 		if err != nil || c.Query != query {
-			return Search{}, &ValidationError{"pageToken", "pageToken is not valid for this search."}
+			return Search{}, &ValidationError{Field: "pageToken", Message: "pageToken is not valid for this search."}
 		}
 		s.After = &c
 	}
@@ -72,7 +72,7 @@ func (s Search) NextToken(last User) string {
 func parseToken(tok string) (Cursor, error) {
 	var c Cursor
 	if len(tok) > maxTokenLength {
-		return c, &ValidationError{"pageToken", "too long"}
+		return c, &ValidationError{Field: "pageToken", Message: "too long"}
 	}
 	b, err := base64.RawURLEncoding.DecodeString(tok)
 	if err != nil {
@@ -84,7 +84,7 @@ func parseToken(tok string) (Cursor, error) {
 		return c, err
 	}
 	if c.Email == "" || c.ID == "" {
-		return c, &ValidationError{"pageToken", "incomplete"}
+		return c, &ValidationError{Field: "pageToken", Message: "incomplete"}
 	}
 	return c, nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"uplift.dev/platform/validation"
 )
 
 // Sentinel errors the transport maps to statuses.
@@ -25,13 +27,9 @@ var (
 	ErrEmailNotVerified = errors.New("the sign-in carries no verified email")
 )
 
-// ValidationError is a client's mistake in one field.
-type ValidationError struct {
-	Field   string
-	Message string
-}
-
-func (e *ValidationError) Error() string { return e.Field + ": " + e.Message }
+// ValidationError is a client's mistake in one field: the platform's one
+// type (validation.Error), so every service maps it to 400 the same way.
+type ValidationError = validation.Error
 
 // MinPasswordLength is Firebase Auth's own minimum.
 const MinPasswordLength = 6
@@ -85,24 +83,24 @@ func NewSignUp(email, password, name, source string) (SignUp, error) {
 		return SignUp{}, err
 	}
 	if utf8.RuneCountInString(password) < MinPasswordLength {
-		return SignUp{}, &ValidationError{"password", "Password must be at least 6 characters."}
+		return SignUp{}, &ValidationError{Field: "password", Message: "Password must be at least 6 characters."}
 	}
 	if len(password) > maxPasswordLength {
-		return SignUp{}, &ValidationError{"password", "Password is too long."}
+		return SignUp{}, &ValidationError{Field: "password", Message: "Password is too long."}
 	}
 	name = strings.TrimSpace(name)
 	if name == "" {
 		name = DefaultName(email)
 	}
 	if utf8.RuneCountInString(name) > maxNameLength {
-		return SignUp{}, &ValidationError{"name", "Name is too long."}
+		return SignUp{}, &ValidationError{Field: "name", Message: "Name is too long."}
 	}
 	source = strings.TrimSpace(source)
 	if source == "" {
 		source = "web"
 	}
 	if len(source) > maxSourceLength {
-		return SignUp{}, &ValidationError{"metricsSignUpSource", "Sign-up source is too long."}
+		return SignUp{}, &ValidationError{Field: "metricsSignUpSource", Message: "Sign-up source is too long."}
 	}
 	return SignUp{Email: email, Password: password, Name: name, Source: source}, nil
 }
@@ -111,7 +109,7 @@ func NewSignUp(email, password, name, source string) (SignUp, error) {
 // address with a dotted domain.
 func NormalizeEmail(email string) (string, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
-	bad := &ValidationError{"email", "Please enter a valid email address."}
+	bad := &ValidationError{Field: "email", Message: "Please enter a valid email address."}
 	if email == "" || len(email) > maxEmailLength {
 		return "", bad
 	}
