@@ -54,5 +54,7 @@ func (s *Stack) reviewWorkerEnv() []string {
 		// one measured load each keeps the queue short.
 		env = append(env, "REVIEW_LAB_RUNS=1")
 	}
+	// A second categories process on the bus: categories' NATS key.
+	env = append(env, "NATS_NKEY_SEED="+string(s.natsKeys.Seed("categories")))
 	return append(env, "REVIEW_WORKER_METRICS_ADDR="+addr(s.Ports.ReviewWorker))
 }

@@ -20,6 +20,7 @@ import (
 	"uplift.dev/categories/internal/domain"
 	categories "uplift.dev/categories/internal/service"
 	"uplift.dev/categories/internal/worker"
+	"uplift.dev/platform/natstest"
 )
 
 // slowStore serves a store home page built to be slow: its hero image (the
@@ -53,6 +54,8 @@ func reviewedBy(t *testing.T, chrome string) *categoriesv1.Report {
 	done := make(chan error, 1)
 	go func() {
 		done <- worker.Run(ctx, worker.Settings{DatabaseURL: h.base.DatabaseURL, NATSURL: h.base.NATSURL,
+			// categories' key: the worker is a second categories process.
+			NATSNKeySeed: string(natstest.Keyring(h.base.NATSURL).Seed("categories")), NATSSenderKeys: h.base.NATSSenderKeys,
 			FetchAllowLoopback: true, ChromePath: chrome}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}()
 	t.Cleanup(func() {

@@ -21,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"golang.org/x/sync/errgroup"
@@ -43,6 +44,14 @@ type Settings struct {
 	DatabaseURL        string `env:"DATABASE_URL" required:"true" secret:"true"`
 	NATSURL            string `env:"NATS_URL" required:"true"`
 	NATSStreamReplicas int    `env:"NATS_STREAM_REPLICAS" default:"1"`
+	// The worker is a second process of the categories service on the
+	// bus: it signs in and signs the events it relays with categories' key
+	// (NATS_NKEY_SEED) and believes only the senders in NATS_SENDER_KEYS.
+	// Both are required unless NATS_ANONYMOUS is set (a test's plain NATS).
+	NATSNKeySeed   string `env:"NATS_NKEY_SEED" secret:"true"`
+	NATSSenderKeys string `env:"NATS_SENDER_KEYS"`
+	NATSCAFile     string `env:"NATS_CA_FILE"`
+	NATSAnonymous  bool   `env:"NATS_ANONYMOUS" default:"false"`
 	// The text generator and the fetcher's policy, as the categories
 	// service reads them (see its settings).
 	LLMBaseURL         string   `env:"LLM_BASE_URL" default:"https://api.openai.com/v1"`
@@ -106,7 +115,11 @@ func Run(ctx context.Context, s Settings, log *slog.Logger) error {
 	if err := postgres.Migrate(ctx, pool, events.Migrations(), migrations.FS); err != nil {
 		return err
 	}
-	nc, js, err := events.Connect(ctx, s.NATSURL, "reviewworker", s.NATSStreamReplicas)
+	signer, trust, natsOpts, err := natsIdentity(s)
+	if err != nil {
+		return err
+	}
+	nc, js, err := events.Connect(ctx, s.NATSURL, "reviewworker", s.NATSStreamReplicas, natsOpts...)
 	if err != nil {
 		return err
 	}
@@ -127,13 +140,13 @@ func Run(ctx context.Context, s Settings, log *slog.Logger) error {
 	repo := pgrepo.New(pool)
 	// Reviews need no caller's profile: the worker has no users client.
 	a := app.New(repo, Observed{Analyzer: eng, Took: reviews}, nil, log, app.Options{ReviewTimeout: s.ReviewTimeout})
-	consumers := eventport.Consumers{JS: js, Pool: pool, Repo: repo, App: a, Log: log}
+	consumers := eventport.Consumers{Bus: events.Bus{JS: js, Pool: pool, Log: log, Trust: trust}, Repo: repo, App: a}
 
 	g, ctx := errgroup.WithContext(ctx)
 	if s.MetricsAddr != "" {
 		g.Go(func() error { return serveMetrics(ctx, s.MetricsAddr, reg, pool.Ping, log) })
 	}
-	relay := &events.Relay{Pool: pool, JS: js, Log: log}
+	relay := &events.Relay{Pool: pool, JS: js, Log: log, Signer: signer}
 	g.Go(func() error { return relay.Run(ctx) })
 	g.Go(func() error { return consumers.RunReviews(ctx) })
 	log.Info("ready", "chrome", s.ChromePath)
@@ -182,4 +195,27 @@ func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, pi
 		return err
 	}
 	return nil
+}
+
+// natsIdentity reads the worker's NATS credentials (categories' own).
+func natsIdentity(s Settings) (*events.Signer, *events.Trust, []nats.Option, error) {
+	if s.NATSNKeySeed == "" || s.NATSSenderKeys == "" {
+		if s.NATSAnonymous {
+			return nil, nil, nil, nil
+		}
+		return nil, nil, nil, fmt.Errorf("NATS_NKEY_SEED and NATS_SENDER_KEYS: required (categories' key), unless NATS_ANONYMOUS")
+	}
+	signer, err := events.NewSigner("categories", []byte(s.NATSNKeySeed))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("NATS_NKEY_SEED: %w", err)
+	}
+	trust, err := events.ParseTrust(s.NATSSenderKeys)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("NATS_SENDER_KEYS: %w", err)
+	}
+	opts := []nats.Option{signer.NATSOption()}
+	if s.NATSCAFile != "" {
+		opts = append(opts, nats.RootCAs(s.NATSCAFile))
+	}
+	return signer, trust, opts, nil
 }
