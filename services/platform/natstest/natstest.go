@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
 
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/natsauth"
@@ -55,10 +56,42 @@ func StartSecure(t testing.TB) (string, *natsauth.Keyring) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := start(t, &server.Options{Nkeys: k.Users()})
+	// A test-only user that may watch every event and publish nothing, for
+	// tests that assert on what a service published.
+	obs, err := nkeys.CreateUser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	obsPub, _ := obs.PublicKey()
+	users := append(k.Users(), &server.NkeyUser{Nkey: obsPub, Permissions: &server.Permissions{
+		Publish:   &server.SubjectPermission{Deny: []string{">"}},
+		Subscribe: &server.SubjectPermission{Allow: []string{"uplift.>", "_INBOX.>"}},
+	}})
+	url := start(t, &server.Options{Nkeys: users})
 	keyrings.Store(url, k)
-	t.Cleanup(func() { keyrings.Delete(url) })
+	observers.Store(url, obs)
+	t.Cleanup(func() { keyrings.Delete(url); observers.Delete(url) })
 	return url, k
+}
+
+var observers sync.Map
+
+// Observer connects to the secure server at url as the test-only user
+// that may subscribe to every event and publish nothing.
+func Observer(t testing.TB, url string) *nats.Conn {
+	t.Helper()
+	kp, ok := observers.Load(url)
+	if !ok {
+		t.Fatalf("natstest: %s is not a secure server", url)
+	}
+	obs := kp.(nkeys.KeyPair)
+	pub, _ := obs.PublicKey()
+	nc, err := nats.Connect(url, nats.Nkey(pub, obs.Sign))
+	if err != nil {
+		t.Fatalf("natstest: observer: %v", err)
+	}
+	t.Cleanup(nc.Close)
+	return nc
 }
 
 // Keyring is the keyring of the secure server at url, nil for a plain one.
