@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { Button, useSession } from '@uplift/platform';
+import { loadAuthActions } from '../lib/lazy-auth-actions';
 import { emailFromAddress, wantsSignUp } from '../lib/require-signup';
 import { AvatarMenu } from './avatar-menu';
 import { lazyNamed } from '../../../lib/lazy';
@@ -25,6 +26,10 @@ export function AuthControls({ onOpenAccountSettings, onOpenUpgradePlan, onOpenB
   // The dialog that is open: the sign dialog in a mode, Reset password, or none.
   const [signMode, setSignMode] = useState<SignMode | 'resetPassword' | null>(null);
   const signedOut = session.status === 'signedOut';
+  // The flows' code comes with the dialog, before any of its buttons is pressed.
+  useEffect(() => {
+    if (signMode) void loadAuthActions();
+  }, [signMode]);
 
   // ?requireSignup=true (e.g. from the website-score page) opens Sign up for visitors.
   useEffect(() => {

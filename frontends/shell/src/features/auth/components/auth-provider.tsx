@@ -9,8 +9,9 @@ import {
   type Session,
   type SessionUser,
 } from '@uplift/platform';
-import { createAuthActions, type AuthActions } from '../lib/auth-actions';
+import type { AuthActions } from '../lib/auth-actions';
 import { clearRefreshTokenCookie, setRefreshTokenCookie } from '../lib/cookies';
+import { lazyAuthActions } from '../lib/lazy-auth-actions';
 import { createPasswordReset, type PasswordReset } from '../lib/password-reset';
 import { syncToken } from '../lib/token-sync';
 import { createAccountSecurity } from '../lib/totp';
@@ -33,7 +34,7 @@ export interface AuthProviderProps {
 export function AuthProvider({ auth, tokenSyncUrl, children }: AuthProviderProps) {
   const queryClient = useQueryClient();
   const [session, setSession] = useState<Session>({ status: 'unknown', user: null });
-  const actions = useMemo(() => createAuthActions(auth, queryClient), [auth, queryClient]);
+  const actions = useMemo(() => lazyAuthActions(auth, queryClient), [auth, queryClient]);
   const passwordReset = useMemo(() => createPasswordReset(auth), [auth]);
   const security = useMemo(() => createAccountSecurity(auth), [auth]);
 
