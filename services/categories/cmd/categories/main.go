@@ -55,6 +55,7 @@ func main() {
 			ReviewsElsewhere: cfg.ReviewsInWorker,
 			Analyzer:         eng,
 			Calendar:         eng,
+			Catalogue:        eng,
 		})(ctx, rt)
 	})
 }

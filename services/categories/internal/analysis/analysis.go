@@ -15,6 +15,8 @@ import (
 	"context"
 	"crypto/x509"
 	"errors"
+	"fmt"
+	"net/http"
 	"net/netip"
 	"time"
 
@@ -217,6 +219,44 @@ func (a *Analyzer) AnalyzeIn(ctx context.Context, siteURL string, previous *doma
 	progress(100, "Done")
 	return out, nil
 }
+
+// Catalogue reads the store's products, with their photos, as a review
+// does (Shopify's /products.json, structured data on the pages read, and
+// what the home page draws with scripts when the browser is on), without
+// reviewing anything.
+func (a *Analyzer) Catalogue(ctx context.Context, siteURL string) (site.Catalogue, error) {
+	ctx, cancel := a.budget(ctx)
+	defer cancel()
+	s, err := site.Read(ctx, a.f.Session(), siteURL, site.ReadOptions{Catalogue: true, MaxPages: a.opts.MaxPages, SkipAssets: true})
+	if err != nil {
+		return site.Catalogue{}, err
+	}
+	if a.opts.RenderJS && len(s.Catalogue.Products) == 0 {
+		a.readRendered(ctx, s)
+	}
+	return s.Catalogue, nil
+}
+
+// FetchImage reads one picture through the guarded fetcher (address
+// policy, robots.txt, redirects checked): at most limit bytes, else
+// ErrTooLarge. An HTTP error or a body that is not an image is
+// ErrUnreadable.
+func (a *Analyzer) FetchImage(ctx context.Context, rawURL string, limit int64) ([]byte, error) {
+	r, err := a.f.Session().Get(ctx, http.MethodGet, rawURL, limit)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
+	}
+	if r.Status != http.StatusOK {
+		return nil, fmt.Errorf("%w: HTTP %d", ErrUnreadable, r.Status)
+	}
+	if r.Truncated {
+		return nil, ErrTooLarge
+	}
+	return r.Body, nil
+}
+
+// ErrTooLarge is a picture over FetchImage's limit.
+var ErrTooLarge = errors.New("image too large")
 
 // Score reviews a site for the public website-score page (review only, no
 // catalogue and no ideas, so it is cheap enough to offer without sign-in).

@@ -130,8 +130,10 @@ type App struct {
 	log      *slog.Logger
 	opts     Options
 	calendar Calendar
-	newID    func() string
-	now      func() time.Time
+	// catalogue reads store catalogues for the product studio (nil: not wired).
+	catalogue *catalogueCache
+	newID     func() string
+	now       func() time.Time
 }
 
 // New returns the use cases over the given adapters.

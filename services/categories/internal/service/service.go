@@ -38,6 +38,9 @@ type Deps struct {
 	// Calendar names seasonal dates in the daily report without data; nil
 	// leaves them out.
 	Calendar app.Calendar
+	// Catalogue reads store catalogues for the product studio; nil leaves
+	// ListCatalogueProducts and GetProductImage failing.
+	Catalogue app.Catalogue
 	// Now is the clock the schedule reads; nil is time.Now. Tests move it.
 	Now func() time.Time
 	// ReviewsElsewhere leaves ReviewRequested to the review worker
@@ -60,6 +63,9 @@ func Wire(d Deps) service.Wire {
 		}
 		if d.Calendar != nil {
 			a = a.WithCalendar(d.Calendar)
+		}
+		if d.Catalogue != nil {
+			a = a.WithCatalogue(d.Catalogue)
 		}
 		consumers := eventport.Consumers{Bus: rt.Bus, Repo: repo, App: a}
 		closeConn := func(ctx context.Context) error {

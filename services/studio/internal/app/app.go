@@ -43,7 +43,15 @@ type Repository interface {
 	CreateImage(ctx context.Context, img domain.Image, format, sourceKey string) error
 	// GetImage returns domain.ErrNotFound unless the image is in category.
 	GetImage(ctx context.Context, categoryID, imageID string) (domain.Image, string, error)
-	CreateJob(ctx context.Context, j domain.Job) error
+	// MaskKey is the blob key of the photo's mask, "" while it has none.
+	MaskKey(ctx context.Context, categoryID, imageID string) (string, error)
+	// SaveMask records the photo's mask (a touched-up one replaces it).
+	SaveMask(ctx context.Context, imageID, key string) error
+	// CreateJob stores j unless check refuses it given the month's tool
+	// runs and the store's open jobs, in one transaction serialised per
+	// category, and counts it in month.
+	CreateJob(ctx context.Context, j domain.Job, month string, check func(used, open int) error) error
+	JobsUsed(ctx context.Context, categoryID, month string) (int, error)
 	// GetJob returns the job with its results and image, or domain.ErrNotFound.
 	GetJob(ctx context.Context, categoryID, jobID string) (domain.Job, error)
 	ListJobs(ctx context.Context, categoryID string, limit int) ([]domain.Job, error)
@@ -64,9 +72,11 @@ type App struct {
 	repo   Repository
 	blobs  Blobs
 	access Access
-	log    *slog.Logger
-	now    func() time.Time
-	newID  func() string
+	// catalogue reads photos from the store's catalogue (nil: not wired).
+	catalogue Catalogue
+	log       *slog.Logger
+	now       func() time.Time
+	newID     func() string
 }
 
 // New returns the API's use cases.

@@ -22,10 +22,10 @@ func (a *App) Entitlement(ctx context.Context, categoryID string) (domain.Entitl
 	return domain.EntitlementFor(p.Tier), nil
 }
 
-// PlanView is the plan with this month's downloads.
+// PlanView is the plan with this month's downloads and tool runs.
 type PlanView struct {
 	domain.Entitlement
-	DownloadsLeft int
+	DownloadsLeft, JobsLeft int
 }
 
 // GetPlan says what the category's plan allows, now.
@@ -37,11 +37,16 @@ func (a *App) GetPlan(ctx context.Context, categoryID string) (PlanView, error) 
 	if err != nil {
 		return PlanView{}, err
 	}
-	used, err := a.repo.DownloadsUsed(ctx, categoryID, domain.MonthOf(a.now()))
+	month := domain.MonthOf(a.now())
+	used, err := a.repo.DownloadsUsed(ctx, categoryID, month)
 	if err != nil {
 		return PlanView{}, err
 	}
-	return PlanView{Entitlement: e, DownloadsLeft: e.DownloadsLeft(used)}, nil
+	runs, err := a.repo.JobsUsed(ctx, categoryID, month)
+	if err != nil {
+		return PlanView{}, err
+	}
+	return PlanView{Entitlement: e, DownloadsLeft: e.DownloadsLeft(used), JobsLeft: e.JobsLeft(runs)}, nil
 }
 
 // Preview is a reduced picture of a result.

@@ -36,10 +36,21 @@ func (a *App) CreateJob(ctx context.Context, in CreateJobInput) (domain.Job, err
 	if err != nil {
 		return domain.Job{}, err
 	}
+	return a.queue(ctx, img, kind, bg, size)
+}
+
+// queue stores a job as the plan allows: the free plan's monthly tool runs
+// and every store's cap on open jobs, decided on the server from the
+// billing tier at the moment of the request.
+func (a *App) queue(ctx context.Context, img domain.Image, kind domain.Kind, bg domain.Backdrop, size int) (domain.Job, error) {
+	e, err := a.Entitlement(ctx, img.CategoryID)
+	if err != nil {
+		return domain.Job{}, err
+	}
 	now := a.now()
-	j := domain.Job{ID: a.newID(), CategoryID: in.CategoryID, ImageID: in.ImageID, Kind: kind, Backdrop: bg,
+	j := domain.Job{ID: a.newID(), CategoryID: img.CategoryID, ImageID: img.ID, Kind: kind, Backdrop: bg,
 		Size: size, Status: domain.StatusQueued, CreatedAt: now, UpdatedAt: now}
-	if err := a.repo.CreateJob(ctx, j); err != nil {
+	if err := a.repo.CreateJob(ctx, j, domain.MonthOf(now), e.CheckJob); err != nil {
 		return domain.Job{}, err
 	}
 	j.Image = &img

@@ -18,12 +18,18 @@ func (a *App) UploadImage(ctx context.Context, categoryID, filename string, cont
 	if err := a.check(ctx, categoryID); err != nil {
 		return domain.Image{}, err
 	}
+	return a.storeImage(ctx, categoryID, filename, "", content)
+}
+
+// storeImage checks a photo (uploaded or read from the catalogue) from its
+// header and stores it.
+func (a *App) storeImage(ctx context.Context, categoryID, filename, productID string, content []byte) (domain.Image, error) {
 	info, err := pipeline.Inspect(content)
 	if err != nil {
 		return domain.Image{}, err
 	}
 	img := domain.Image{ID: a.newID(), CategoryID: categoryID, Filename: cleanName(filename),
-		Width: info.Width, Height: info.Height, CreatedAt: a.now()}
+		Width: info.Width, Height: info.Height, CreatedAt: a.now(), ProductID: productID}
 	key := fmt.Sprintf("%s/images/%s/source.%s", categoryID, img.ID, info.Format)
 	if err := a.blobs.Put(ctx, key, content, "image/"+info.Format); err != nil {
 		return domain.Image{}, err

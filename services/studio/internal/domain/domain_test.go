@@ -3,6 +3,7 @@ package domain_test
 import (
 	"errors"
 	"image/color"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -116,5 +117,68 @@ func TestPresetsAreTheChannels(t *testing.T) {
 	}
 	if s, _ := domain.ValidateStudioSize(0); s != 2048 {
 		t.Error("default size")
+	}
+}
+
+func TestToolRunLimits(t *testing.T) {
+	free, pro := domain.EntitlementFor("free"), domain.EntitlementFor("pro")
+	for _, tc := range []struct {
+		e          domain.Entitlement
+		used, open int
+		refused    bool
+	}{
+		{free, 0, 0, false},
+		{free, domain.FreeJobsPerMonth - 1, 0, false},
+		{free, domain.FreeJobsPerMonth, 0, true},
+		{pro, 10_000, 0, false},
+		{pro, 0, domain.MaxOpenJobs - 1, false},
+		{pro, 0, domain.MaxOpenJobs, true},
+		{free, 0, domain.MaxOpenJobs, true},
+	} {
+		err := tc.e.CheckJob(tc.used, tc.open)
+		var le *domain.LimitError
+		if (err != nil) != tc.refused || (err != nil && !errors.As(err, &le)) {
+			t.Errorf("%s used %d open %d: %v", tc.e.Tier, tc.used, tc.open, err)
+		}
+	}
+	if free.JobsLeft(28) != 2 || free.JobsLeft(40) != 0 || pro.JobsLeft(5) != -1 {
+		t.Error("jobs left")
+	}
+}
+
+func TestParseStrokes(t *testing.T) {
+	ok := func(modes []string, radii []float32, pts [][]float32) error {
+		_, err := domain.ParseStrokes(modes, radii, pts)
+		return err
+	}
+	if err := ok([]string{"keep", "remove"}, []float32{0.05, 0.25}, [][]float32{{0.1, 0.2}, {0, 0, 1, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := domain.ParseStrokes([]string{"keep"}, []float32{0.1}, [][]float32{{0.25, 0.75, 0.5, 0.5}})
+	if !s[0].Keep || len(s[0].Points) != 2 || s[0].Points[0] != [2]float64{0.25, 0.75} {
+		t.Fatalf("parsed %+v", s)
+	}
+	nan := float32(math.NaN())
+	for name, tc := range map[string]struct {
+		modes []string
+		radii []float32
+		pts   [][]float32
+	}{
+		"none":       {nil, nil, nil},
+		"mode":       {[]string{"erase"}, []float32{0.1}, [][]float32{{0.5, 0.5}}},
+		"radius 0":   {[]string{"keep"}, []float32{0}, [][]float32{{0.5, 0.5}}},
+		"radius big": {[]string{"keep"}, []float32{0.3}, [][]float32{{0.5, 0.5}}},
+		"radius NaN": {[]string{"keep"}, []float32{nan}, [][]float32{{0.5, 0.5}}},
+		"odd":        {[]string{"keep"}, []float32{0.1}, [][]float32{{0.5, 0.5, 0.1}}},
+		"empty":      {[]string{"keep"}, []float32{0.1}, [][]float32{{}}},
+		"off photo":  {[]string{"keep"}, []float32{0.1}, [][]float32{{0.5, 2}}},
+		"NaN point":  {[]string{"keep"}, []float32{0.1}, [][]float32{{nan, 0.5}}},
+		"too many":   {make([]string, domain.MaxStrokes+1), nil, nil},
+		"too long":   {[]string{"keep"}, []float32{0.1}, [][]float32{make([]float32, 2*domain.MaxStrokePoints+2)}},
+	} {
+		var ve *domain.ValidationError
+		if err := ok(tc.modes, tc.radii, tc.pts); !errors.As(err, &ve) {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }

@@ -12,6 +12,16 @@ const FreeTier = "free"
 // calendar month (UTC).
 const FreeDownloadsPerMonth = 3
 
+// FreeJobsPerMonth is how many tools (background removals, studio images,
+// preset sets, touch-ups) the free plan runs in a calendar month (UTC):
+// enough to try every tool on a few photos, not to run a catalogue
+// through the model for free.
+const FreeJobsPerMonth = 30
+
+// MaxOpenJobs is how many of one store's jobs may wait or run at once, on
+// any plan: the queue is shared, and one store must not fill it.
+const MaxOpenJobs = 10
+
 // Plan is what the studio knows of a category owner's billing, fed by the
 // billing service's BillingChanged events.
 type Plan struct {
@@ -28,6 +38,8 @@ type Entitlement struct {
 	Paid bool
 	// DownloadsPerMonth is the monthly download allowance; -1 is unlimited.
 	DownloadsPerMonth int
+	// JobsPerMonth is the monthly allowance of tool runs; -1 is unlimited.
+	JobsPerMonth int
 	// Beta lists the beta features this plan has early access to.
 	Beta []string
 }
@@ -54,9 +66,10 @@ func EntitlementFor(tier string) Entitlement {
 	if tier == "" {
 		tier = FreeTier
 	}
-	e := Entitlement{Tier: tier, Paid: tier != FreeTier, DownloadsPerMonth: -1}
+	e := Entitlement{Tier: tier, Paid: tier != FreeTier, DownloadsPerMonth: -1, JobsPerMonth: -1}
 	if !e.Paid {
 		e.DownloadsPerMonth = FreeDownloadsPerMonth
+		e.JobsPerMonth = FreeJobsPerMonth
 	}
 	for feature, tiers := range BetaTiers {
 		for _, t := range tiers {
@@ -99,4 +112,28 @@ func (e Entitlement) DownloadsLeft(used int) int {
 		return -1
 	}
 	return max(0, e.DownloadsPerMonth-used)
+}
+
+// CheckJob decides whether a tool may be queued given this month's tool
+// runs (used) and the store's jobs waiting or running (open).
+func (e Entitlement) CheckJob(used, open int) error {
+	if open >= MaxOpenJobs {
+		return &LimitError{Message: fmt.Sprintf(
+			"You have %d images being made already. Wait for one to finish, then try again.", open)}
+	}
+	if e.JobsPerMonth >= 0 && used >= e.JobsPerMonth {
+		return &LimitError{Message: fmt.Sprintf(
+			"The free plan includes %d tool runs a month, and you have used them. Upgrade to Pro to make images without limit.",
+			e.JobsPerMonth)}
+	}
+	return nil
+}
+
+// JobsLeft is what the plan has left of its tool runs this month; -1 is
+// unlimited.
+func (e Entitlement) JobsLeft(used int) int {
+	if e.JobsPerMonth < 0 {
+		return -1
+	}
+	return max(0, e.JobsPerMonth-used)
 }

@@ -25,3 +25,12 @@ type ValidationError = validation.Error
 type LimitError struct{ Message string }
 
 func (e *LimitError) Error() string { return e.Message }
+
+// MissingError is something the caller named that does not exist, with a
+// message saying what (a product that is not in the catalogue).
+type MissingError struct{ Message string }
+
+func (e *MissingError) Error() string { return e.Message }
+
+// Is makes a MissingError an ErrNotFound.
+func (e *MissingError) Is(target error) bool { return target == ErrNotFound }

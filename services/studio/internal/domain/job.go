@@ -52,6 +52,8 @@ type Image struct {
 	Filename      string
 	Width, Height int
 	CreatedAt     time.Time
+	// ProductID is the catalogue product the photo came from ("" for an upload).
+	ProductID string
 }
 
 // Job is one request for a tool on an image.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -43,6 +44,7 @@ type fakeCategories struct {
 	mu       sync.Mutex
 	owners   map[string]string // category id → bearer token
 	uplifter string
+	photo    []byte // product 7001's photo
 }
 
 func (f *fakeCategories) GetLabel(ctx context.Context, r *categoriesv1.GetLabelRequest) (*categoriesv1.GetLabelResponse, error) {
@@ -60,6 +62,21 @@ func (f *fakeCategories) GetLabel(ctx context.Context, r *categoriesv1.GetLabelR
 	return nil, status.Error(codes.PermissionDenied, "not yours")
 }
 
+// GetProductImage answers as the categories service would for a store
+// whose catalogue has one product with a photo (7001) and one without.
+func (f *fakeCategories) GetProductImage(ctx context.Context, r *categoriesv1.GetProductImageRequest) (*categoriesv1.GetProductImageResponse, error) {
+	if _, err := f.GetLabel(ctx, &categoriesv1.GetLabelRequest{CategoryId: r.GetCategoryId()}); err != nil {
+		return nil, err
+	}
+	switch r.GetProductId() {
+	case "7001":
+		return &categoriesv1.GetProductImageResponse{Product: &categoriesv1.CatalogueProduct{Id: "7001", Name: "Red mug"}, Content: f.photo}, nil
+	case "7002":
+		return nil, status.Error(codes.FailedPrecondition, "This product has no photo on your website. Upload one instead.")
+	}
+	return nil, status.Error(codes.NotFound, "This product is not in your website's catalogue.")
+}
+
 // truthSegmenter stands in for the model (the real one is tested in
 // adapters/u2net): it returns the exact mask of the test photo it is given.
 type truthSegmenter struct{ scene testphotos.Scene }
@@ -75,11 +92,12 @@ type harness struct {
 	cats   *fakeCategories
 	js     jetstream.JetStream
 	nats   string
+	pool   *pgxpool.Pool
 }
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	h := &harness{t: t, cats: &fakeCategories{owners: map[string]string{}}}
+	h := &harness{t: t, cats: &fakeCategories{owners: map[string]string{}, photo: photo(t)}}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +112,7 @@ func newHarness(t *testing.T) *harness {
 	conn, rt := servicetest.Run(t, "studio", cfg.Base, migrations.FS, studio.Wire(cfg))
 	h.client = studiov1.NewStudioServiceClient(conn)
 	h.js, h.nats = rt.JS, cfg.Base.NATSURL
+	h.pool = rt.Pool
 
 	// the worker, in-process, on the same database and bucket
 	blobs, err := blobstore.Open(context.Background(), blobURL)
@@ -363,5 +382,155 @@ func TestStudioAuthzAndBadInput(t *testing.T) {
 		if _, err := h.client.CreateJob(ctx, req); status.Code(err) != codes.InvalidArgument {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// A photo from the catalogue, touched up with the brush; the free plan's
+// tool runs and every store's cap on open jobs.
+func TestStudioCatalogueTouchUpAndToolLimits(t *testing.T) {
+	h := newHarness(t)
+	ctx, uid, cat := h.owner()
+	other, _, _ := h.owner()
+
+	im, err := h.client.ImportProductImage(ctx, &studiov1.ImportProductImageRequest{CategoryId: cat, ProductId: "7001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if im.GetImage().GetProductId() != "7001" || im.GetImage().GetFilename() != "Red mug" || im.GetImage().GetWidth() != 320 {
+		t.Fatalf("imported %+v", im.GetImage())
+	}
+	for id, want := range map[string]codes.Code{"7002": codes.InvalidArgument, "9999": codes.NotFound, "": codes.InvalidArgument} {
+		_, err := h.client.ImportProductImage(ctx, &studiov1.ImportProductImageRequest{CategoryId: cat, ProductId: id})
+		if status.Code(err) != want {
+			t.Errorf("product %q: %v, want %v", id, err, want)
+		}
+	}
+	if _, err := h.client.ImportProductImage(other, &studiov1.ImportProductImageRequest{CategoryId: cat, ProductId: "7001"}); status.Code(err) != codes.PermissionDenied {
+		t.Errorf("another owner's import: %v", err)
+	}
+
+	imageID := im.GetImage().GetId()
+	remove := &studiov1.BrushStroke{Mode: "remove", Radius: 0.08, Points: []float32{0.44, 0.55}}
+	_, err = h.client.EditMask(ctx, &studiov1.EditMaskRequest{CategoryId: cat, ImageId: imageID, Strokes: []*studiov1.BrushStroke{remove}})
+	if status.Code(err) != codes.InvalidArgument || status.Convert(err).Message() != "Remove the background of this photo first, then touch up its cut-out." {
+		t.Fatalf("touch-up before a cut-out: %v", err)
+	}
+	before := h.runJob(ctx, cat, imageID, "cutout")
+	alphaAt := func(job *studiov1.Job, x, y int) uint8 {
+		t.Helper()
+		d, err := h.client.DownloadResult(ctx, &studiov1.DownloadResultRequest{CategoryId: cat, ResultId: job.GetResults()[0].GetId()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(d.GetContent()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, _, a := img.At(x, y).RGBA()
+		return uint8(a >> 8)
+	}
+	// (141, 176) is in the mug's body: opaque before, cleared by the stroke
+	if a := alphaAt(before, 141, 176); a != 255 {
+		t.Fatalf("mug body alpha %d before the touch-up", a)
+	}
+	for name, bad := range map[string]*studiov1.BrushStroke{
+		"mode":   {Mode: "blur", Radius: 0.1, Points: []float32{0.5, 0.5}},
+		"radius": {Mode: "keep", Radius: 0, Points: []float32{0.5, 0.5}},
+		"points": {Mode: "keep", Radius: 0.1, Points: []float32{0.5}},
+		"far":    {Mode: "keep", Radius: 0.1, Points: []float32{0.5, 9}},
+	} {
+		_, err := h.client.EditMask(ctx, &studiov1.EditMaskRequest{CategoryId: cat, ImageId: imageID, Strokes: []*studiov1.BrushStroke{bad}})
+		if status.Code(err) != codes.InvalidArgument {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	res, err := h.client.EditMask(ctx, &studiov1.EditMaskRequest{CategoryId: cat, ImageId: imageID, Strokes: []*studiov1.BrushStroke{remove}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := h.waitJob(ctx, cat, res.GetJob().GetId())
+	if a := alphaAt(after, 141, 176); a != 0 {
+		t.Fatalf("mug body alpha %d after a remove stroke", a)
+	}
+	// the body away from the stroke stays opaque
+	if a := alphaAt(after, 100, 120); a != 255 || alphaAt(before, 100, 120) != 255 {
+		t.Fatalf("untouched pixel changed: %d", a)
+	}
+
+	// The free plan's tool runs: 3 used above (two cut-outs and a
+	// touch-up counted as one); use up the month's rest directly.
+	month := time.Now().UTC().Format("2006-01")
+	p := h.waitTier(ctx, cat, "free")
+	if p.GetJobsPerMonth() != 30 || p.GetJobsLeft() != 28 {
+		t.Fatalf("free plan tool runs %d, left %d (want 30, 28)", p.GetJobsPerMonth(), p.GetJobsLeft())
+	}
+	for range 27 {
+		if _, err := h.pool.Exec(context.Background(), `INSERT INTO job_runs (category_id, month, job_id) VALUES ($1, $2, $3)`,
+			cat, month, uuid.NewString()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	create := func() error {
+		_, err := h.client.CreateJob(ctx, &studiov1.CreateJobRequest{CategoryId: cat, ImageId: imageID, Kind: "studio"})
+		return err
+	}
+	if err := create(); err != nil {
+		t.Fatalf("the month's last free tool run: %v", err)
+	}
+	err = create()
+	if status.Code(err) != codes.ResourceExhausted ||
+		status.Convert(err).Message() != "The free plan includes 30 tool runs a month, and you have used them. Upgrade to Pro to make images without limit." {
+		t.Fatalf("a tool past the free plan's runs: %v", err)
+	}
+	if p, _ := h.client.GetStudioPlan(ctx, &studiov1.GetStudioPlanRequest{CategoryId: cat}); p.GetJobsLeft() != 0 {
+		t.Fatalf("jobs left %d", p.GetJobsLeft())
+	}
+	t0 := time.Now()
+	h.setTier(uid, "pro", true, t0) // manual billing
+	if p := h.waitTier(ctx, cat, "pro"); p.GetJobsLeft() != -1 {
+		t.Fatalf("pro jobs left %d", p.GetJobsLeft())
+	}
+	if err := create(); err != nil {
+		t.Fatalf("pro tool run: %v", err)
+	}
+	h.setTier(uid, "free", false, t0.Add(time.Second)) // downgrade
+	h.waitTier(ctx, cat, "free")
+	if err := create(); status.Code(err) != codes.ResourceExhausted {
+		t.Fatalf("after the downgrade: %v", err)
+	}
+
+	// Any plan: at most 10 jobs waiting or running at once per store.
+	h.setTier(uid, "pro", false, t0.Add(2*time.Second))
+	h.waitTier(ctx, cat, "pro")
+	for range 10 {
+		if _, err := h.pool.Exec(context.Background(), `INSERT INTO jobs (id, category_id, image_id, kind, backdrop, color, size, status, lease_until)
+			VALUES ($1, $2, $3, 'cutout', 'white', '#ffffff', 2048, 'working', now() + interval '1 hour')`, uuid.NewString(), cat, imageID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = create()
+	if status.Code(err) != codes.ResourceExhausted || status.Convert(err).Message() != "You have 10 images being made already. Wait for one to finish, then try again." {
+		t.Fatalf("an 11th open job: %v", err)
+	}
+}
+
+func (h *harness) waitJob(ctx context.Context, cat, jobID string) *studiov1.Job {
+	h.t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		j, err := h.client.GetJob(ctx, &studiov1.GetJobRequest{CategoryId: cat, JobId: jobID})
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		switch j.GetJob().GetStatus() {
+		case "done":
+			return j.GetJob()
+		case "failed":
+			h.t.Fatalf("job failed: %s", j.GetJob().GetError())
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("job still %s", j.GetJob().GetStatus())
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -43,12 +43,14 @@ func Wire(s *Settings) service.Wire {
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("STUDIO_BLOB_URL: %w", err)
 		}
-		conn, err := grpc.NewClient(s.CategoriesAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		// A catalogue photo comes back whole in one message (up to 25 MB).
+		conn, err := grpc.NewClient(s.CategoriesAddr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxUploadMessage)))
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("CATEGORIES_ADDR: %w", err)
 		}
 		repo := postgres.Repo{Pool: rt.Pool}
-		a := app.New(repo, blobs, categories.New(conn), rt.Log)
+		a := app.New(repo, blobs, categories.New(conn), rt.Log).WithCatalogue(categories.NewCatalogue(conn))
 		consumers := eventport.Consumers{Bus: rt.Bus, Store: repo}
 		workers := append(consumers.Workers(), func(ctx context.Context) error {
 			<-ctx.Done()

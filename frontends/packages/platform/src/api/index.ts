@@ -40,6 +40,7 @@ export * from './import-orders';
 export * from './get-store-metrics';
 export * from './get-top-products';
 export * from './get-daily-report';
+export * from './catalogue';
 export * from './studio-plan';
 export * from './studio-jobs';
 export * from './studio-images';

@@ -42,6 +42,8 @@ export const categoryKeys = {
   connections: (categoryId: string) => [...categoryKeys.detail(categoryId), 'connections'] as const,
   /** The product image studio: its gallery, plan and previews. */
   studio: (categoryId: string) => [...categoryKeys.detail(categoryId), 'studio'] as const,
+  /** The store website's products (the catalogue the studio picks photos from). */
+  catalogueProducts: (categoryId: string) => [...categoryKeys.detail(categoryId), 'catalogueProducts'] as const,
   studioJobs: (categoryId: string) => [...categoryKeys.studio(categoryId), 'jobs'] as const,
   studioPlan: (categoryId: string) => [...categoryKeys.studio(categoryId), 'plan'] as const,
   studioResultPreview: (categoryId: string, resultId: string) =>

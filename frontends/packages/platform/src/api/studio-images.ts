@@ -1,8 +1,16 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '../http/client';
 import { categoryPath } from './category-path';
 import { categoryKeys } from './query-keys';
-import type { GetStudioImagePreviewResponseJson, UploadStudioImageResponseJson } from './types';
+import type {
+  EditStudioMaskResponseJson,
+  GetStudioImagePreviewResponseJson,
+  ImportStudioProductImageResponseJson,
+  StudioBrushStrokeJson,
+  UploadStudioImageResponseJson,
+} from './types';
+import { listStudioJobsQueryOptions } from './studio-jobs';
+import { getStudioPlanQueryOptions } from './studio-plan';
 
 /** The studio's upload limits (the server enforces them too). */
 export const STUDIO_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -37,4 +45,35 @@ export function getStudioImagePreviewQueryOptions(categoryId: string, imageId: s
 
 export function useStudioImagePreview(categoryId: string | undefined, imageId: string | undefined) {
   return useQuery({ ...getStudioImagePreviewQueryOptions(categoryId ?? '', imageId ?? ''), enabled: Boolean(categoryId && imageId) });
+}
+
+/** POST .../studio/images/fromCatalogue: stores a catalogue product's main photo (read by the server). */
+export function importStudioProductImage(categoryId: string, productId: string): Promise<ImportStudioProductImageResponseJson> {
+  return http.post<ImportStudioProductImageResponseJson>(categoryPath(categoryId, 'studio/images/fromCatalogue'), { productId });
+}
+
+export function useImportStudioProductImage() {
+  return useMutation({
+    mutationFn: ({ categoryId, productId }: { categoryId: string; productId: string }) => importStudioProductImage(categoryId, productId),
+    meta: { toast: false },
+  });
+}
+
+/** POST .../studio/images/{imageId}/mask: applies keep/remove brush strokes and queues a new cut-out. */
+export function editStudioMask(categoryId: string, imageId: string, strokes: StudioBrushStrokeJson[]): Promise<EditStudioMaskResponseJson> {
+  return http.post<EditStudioMaskResponseJson>(categoryPath(categoryId, `studio/images/${encodeURIComponent(imageId)}/mask`), { strokes });
+}
+
+export function useEditStudioMask() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ categoryId, imageId, strokes }: { categoryId: string; imageId: string; strokes: StudioBrushStrokeJson[] }) =>
+      editStudioMask(categoryId, imageId, strokes),
+    meta: { toast: false },
+    onSuccess: (_data, { categoryId }) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: listStudioJobsQueryOptions(categoryId).queryKey }),
+        queryClient.invalidateQueries({ queryKey: getStudioPlanQueryOptions(categoryId).queryKey }),
+      ]),
+  });
 }

@@ -41,8 +41,14 @@ export function useCreateStudioJob() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ categoryId, body }: { categoryId: string; body: CreateStudioJobBody }) => createStudioJob(categoryId, body),
-    onSuccess: (_data, { categoryId }) =>
-      queryClient.invalidateQueries({ queryKey: listStudioJobsQueryOptions(categoryId).queryKey }),
+    // The page shows the refusal (the free plan's limit) with its upgrade prompt.
+    meta: { toast: false },
+    // A tool run counts against the free plan's month, so the plan is read again too.
+    onSettled: (_data, _error, { categoryId }) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: listStudioJobsQueryOptions(categoryId).queryKey }),
+        queryClient.invalidateQueries({ queryKey: categoryKeys.studioPlan(categoryId) }),
+      ]),
   });
 }
 

@@ -39,6 +39,7 @@ export type {
   SubscriptionTierJson,
 } from '../gen/uplift/billing/v1/billing_service_pb';
 export type {
+  CatalogueProductJson,
   CheckResultJson,
   CompetitorScoreJson,
   CreateCategoryRequestJson,
@@ -50,6 +51,7 @@ export type {
   GetLabelResponseJson,
   GetWebsiteScoreResponseJson,
   IdeaJson,
+  ListCatalogueProductsResponseJson,
   InsightJson,
   ListRecentIdeasResponseJson,
   ReportJson,
@@ -87,6 +89,9 @@ export type {
 
 // The product image studio; image bytes travel as base64 strings.
 export type {
+  BrushStrokeJson as StudioBrushStrokeJson,
+  EditMaskResponseJson as EditStudioMaskResponseJson,
+  ImportProductImageResponseJson as ImportStudioProductImageResponseJson,
   CreateJobRequestJson as CreateStudioJobRequestJson,
   CreateJobResponseJson as CreateStudioJobResponseJson,
   DownloadResultResponseJson as DownloadStudioResultResponseJson,

@@ -170,6 +170,292 @@ func (x *RunWeeklyReviewResponse) GetWeek() string {
 	return ""
 }
 
+// CatalogueProduct is one product on the store's website.
+type CatalogueProduct struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is Shopify's product id, else the structured data's productID or
+	// sku, else the last segment of the product's address.
+	Id   string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Url  string `protobuf:"bytes,3,opt,name=url,proto3" json:"url,omitempty"`
+	// price is the lowest price, 0 when unknown; currency is ISO 4217.
+	Price    float64 `protobuf:"fixed64,4,opt,name=price,proto3" json:"price,omitempty"`
+	Currency string  `protobuf:"bytes,5,opt,name=currency,proto3" json:"currency,omitempty"`
+	// image_urls are the product's photos, main photo first.
+	ImageUrls     []string `protobuf:"bytes,6,rep,name=image_urls,json=imageUrls,proto3" json:"image_urls,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CatalogueProduct) Reset() {
+	*x = CatalogueProduct{}
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CatalogueProduct) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CatalogueProduct) ProtoMessage() {}
+
+func (x *CatalogueProduct) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CatalogueProduct.ProtoReflect.Descriptor instead.
+func (*CatalogueProduct) Descriptor() ([]byte, []int) {
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *CatalogueProduct) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *CatalogueProduct) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CatalogueProduct) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *CatalogueProduct) GetPrice() float64 {
+	if x != nil {
+		return x.Price
+	}
+	return 0
+}
+
+func (x *CatalogueProduct) GetCurrency() string {
+	if x != nil {
+		return x.Currency
+	}
+	return ""
+}
+
+func (x *CatalogueProduct) GetImageUrls() []string {
+	if x != nil {
+		return x.ImageUrls
+	}
+	return nil
+}
+
+// ListCatalogueProductsRequest names the category.
+type ListCatalogueProductsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListCatalogueProductsRequest) Reset() {
+	*x = ListCatalogueProductsRequest{}
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListCatalogueProductsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListCatalogueProductsRequest) ProtoMessage() {}
+
+func (x *ListCatalogueProductsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListCatalogueProductsRequest.ProtoReflect.Descriptor instead.
+func (*ListCatalogueProductsRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *ListCatalogueProductsRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+// ListCatalogueProductsResponse lists the products in the website's order.
+type ListCatalogueProductsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Products      []*CatalogueProduct    `protobuf:"bytes,1,rep,name=products,proto3" json:"products,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListCatalogueProductsResponse) Reset() {
+	*x = ListCatalogueProductsResponse{}
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListCatalogueProductsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListCatalogueProductsResponse) ProtoMessage() {}
+
+func (x *ListCatalogueProductsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListCatalogueProductsResponse.ProtoReflect.Descriptor instead.
+func (*ListCatalogueProductsResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ListCatalogueProductsResponse) GetProducts() []*CatalogueProduct {
+	if x != nil {
+		return x.Products
+	}
+	return nil
+}
+
+// GetProductImageRequest names the product (its id, or a Shopify
+// gid://shopify/Product/<id>).
+type GetProductImageRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	ProductId     string                 `protobuf:"bytes,2,opt,name=product_id,json=productId,proto3" json:"product_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetProductImageRequest) Reset() {
+	*x = GetProductImageRequest{}
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetProductImageRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetProductImageRequest) ProtoMessage() {}
+
+func (x *GetProductImageRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetProductImageRequest.ProtoReflect.Descriptor instead.
+func (*GetProductImageRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *GetProductImageRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *GetProductImageRequest) GetProductId() string {
+	if x != nil {
+		return x.ProductId
+	}
+	return ""
+}
+
+// GetProductImageResponse is the product and its main photo's bytes.
+type GetProductImageResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Product       *CatalogueProduct      `protobuf:"bytes,1,opt,name=product,proto3" json:"product,omitempty"`
+	Content       []byte                 `protobuf:"bytes,2,opt,name=content,proto3" json:"content,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetProductImageResponse) Reset() {
+	*x = GetProductImageResponse{}
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetProductImageResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetProductImageResponse) ProtoMessage() {}
+
+func (x *GetProductImageResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetProductImageResponse.ProtoReflect.Descriptor instead.
+func (*GetProductImageResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *GetProductImageResponse) GetProduct() *CatalogueProduct {
+	if x != nil {
+		return x.Product
+	}
+	return nil
+}
+
+func (x *GetProductImageResponse) GetContent() []byte {
+	if x != nil {
+		return x.Content
+	}
+	return nil
+}
+
 // Category is a business.
 type Category struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
@@ -186,7 +472,7 @@ type Category struct {
 
 func (x *Category) Reset() {
 	*x = Category{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[2]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -198,7 +484,7 @@ func (x *Category) String() string {
 func (*Category) ProtoMessage() {}
 
 func (x *Category) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[2]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -211,7 +497,7 @@ func (x *Category) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Category.ProtoReflect.Descriptor instead.
 func (*Category) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{2}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Category) GetId() string {
@@ -273,7 +559,7 @@ type CreateCategoryRequest struct {
 
 func (x *CreateCategoryRequest) Reset() {
 	*x = CreateCategoryRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[3]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -285,7 +571,7 @@ func (x *CreateCategoryRequest) String() string {
 func (*CreateCategoryRequest) ProtoMessage() {}
 
 func (x *CreateCategoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[3]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -298,7 +584,7 @@ func (x *CreateCategoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateCategoryRequest.ProtoReflect.Descriptor instead.
 func (*CreateCategoryRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{3}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CreateCategoryRequest) GetShopifyCategoryId() string {
@@ -325,7 +611,7 @@ type CreateCategoryResponse struct {
 
 func (x *CreateCategoryResponse) Reset() {
 	*x = CreateCategoryResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[4]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -337,7 +623,7 @@ func (x *CreateCategoryResponse) String() string {
 func (*CreateCategoryResponse) ProtoMessage() {}
 
 func (x *CreateCategoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[4]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -350,7 +636,7 @@ func (x *CreateCategoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateCategoryResponse.ProtoReflect.Descriptor instead.
 func (*CreateCategoryResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{4}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *CreateCategoryResponse) GetCategory() *Category {
@@ -370,7 +656,7 @@ type GetLabelRequest struct {
 
 func (x *GetLabelRequest) Reset() {
 	*x = GetLabelRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[5]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -382,7 +668,7 @@ func (x *GetLabelRequest) String() string {
 func (*GetLabelRequest) ProtoMessage() {}
 
 func (x *GetLabelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[5]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -395,7 +681,7 @@ func (x *GetLabelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLabelRequest.ProtoReflect.Descriptor instead.
 func (*GetLabelRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{5}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetLabelRequest) GetCategoryId() string {
@@ -415,7 +701,7 @@ type GetLabelResponse struct {
 
 func (x *GetLabelResponse) Reset() {
 	*x = GetLabelResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[6]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -427,7 +713,7 @@ func (x *GetLabelResponse) String() string {
 func (*GetLabelResponse) ProtoMessage() {}
 
 func (x *GetLabelResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[6]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -440,7 +726,7 @@ func (x *GetLabelResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLabelResponse.ProtoReflect.Descriptor instead.
 func (*GetLabelResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{6}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *GetLabelResponse) GetName() string {
@@ -461,7 +747,7 @@ type UpdateLabelRequest struct {
 
 func (x *UpdateLabelRequest) Reset() {
 	*x = UpdateLabelRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[7]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -473,7 +759,7 @@ func (x *UpdateLabelRequest) String() string {
 func (*UpdateLabelRequest) ProtoMessage() {}
 
 func (x *UpdateLabelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[7]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -486,7 +772,7 @@ func (x *UpdateLabelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateLabelRequest.ProtoReflect.Descriptor instead.
 func (*UpdateLabelRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{7}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *UpdateLabelRequest) GetCategoryId() string {
@@ -513,7 +799,7 @@ type UpdateLabelResponse struct {
 
 func (x *UpdateLabelResponse) Reset() {
 	*x = UpdateLabelResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[8]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -525,7 +811,7 @@ func (x *UpdateLabelResponse) String() string {
 func (*UpdateLabelResponse) ProtoMessage() {}
 
 func (x *UpdateLabelResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[8]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -538,7 +824,7 @@ func (x *UpdateLabelResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateLabelResponse.ProtoReflect.Descriptor instead.
 func (*UpdateLabelResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{8}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *UpdateLabelResponse) GetName() string {
@@ -558,7 +844,7 @@ type GetContentGenerationParamsRequest struct {
 
 func (x *GetContentGenerationParamsRequest) Reset() {
 	*x = GetContentGenerationParamsRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[9]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -570,7 +856,7 @@ func (x *GetContentGenerationParamsRequest) String() string {
 func (*GetContentGenerationParamsRequest) ProtoMessage() {}
 
 func (x *GetContentGenerationParamsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[9]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -583,7 +869,7 @@ func (x *GetContentGenerationParamsRequest) ProtoReflect() protoreflect.Message 
 
 // Deprecated: Use GetContentGenerationParamsRequest.ProtoReflect.Descriptor instead.
 func (*GetContentGenerationParamsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{9}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetContentGenerationParamsRequest) GetCategoryId() string {
@@ -614,7 +900,7 @@ type GetContentGenerationParamsResponse struct {
 
 func (x *GetContentGenerationParamsResponse) Reset() {
 	*x = GetContentGenerationParamsResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[10]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -626,7 +912,7 @@ func (x *GetContentGenerationParamsResponse) String() string {
 func (*GetContentGenerationParamsResponse) ProtoMessage() {}
 
 func (x *GetContentGenerationParamsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[10]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -639,7 +925,7 @@ func (x *GetContentGenerationParamsResponse) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use GetContentGenerationParamsResponse.ProtoReflect.Descriptor instead.
 func (*GetContentGenerationParamsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{10}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetContentGenerationParamsResponse) GetSiteUrl() string {
@@ -698,7 +984,7 @@ type UpdateContentGenerationParamsRequest struct {
 
 func (x *UpdateContentGenerationParamsRequest) Reset() {
 	*x = UpdateContentGenerationParamsRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[11]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -710,7 +996,7 @@ func (x *UpdateContentGenerationParamsRequest) String() string {
 func (*UpdateContentGenerationParamsRequest) ProtoMessage() {}
 
 func (x *UpdateContentGenerationParamsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[11]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -723,7 +1009,7 @@ func (x *UpdateContentGenerationParamsRequest) ProtoReflect() protoreflect.Messa
 
 // Deprecated: Use UpdateContentGenerationParamsRequest.ProtoReflect.Descriptor instead.
 func (*UpdateContentGenerationParamsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{11}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *UpdateContentGenerationParamsRequest) GetCategoryId() string {
@@ -778,7 +1064,7 @@ type CompetitorUrls struct {
 
 func (x *CompetitorUrls) Reset() {
 	*x = CompetitorUrls{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[12]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -790,7 +1076,7 @@ func (x *CompetitorUrls) String() string {
 func (*CompetitorUrls) ProtoMessage() {}
 
 func (x *CompetitorUrls) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[12]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -803,7 +1089,7 @@ func (x *CompetitorUrls) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompetitorUrls.ProtoReflect.Descriptor instead.
 func (*CompetitorUrls) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{12}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *CompetitorUrls) GetUrls() []string {
@@ -827,7 +1113,7 @@ type UpdateContentGenerationParamsResponse struct {
 
 func (x *UpdateContentGenerationParamsResponse) Reset() {
 	*x = UpdateContentGenerationParamsResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[13]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -839,7 +1125,7 @@ func (x *UpdateContentGenerationParamsResponse) String() string {
 func (*UpdateContentGenerationParamsResponse) ProtoMessage() {}
 
 func (x *UpdateContentGenerationParamsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[13]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -852,7 +1138,7 @@ func (x *UpdateContentGenerationParamsResponse) ProtoReflect() protoreflect.Mess
 
 // Deprecated: Use UpdateContentGenerationParamsResponse.ProtoReflect.Descriptor instead.
 func (*UpdateContentGenerationParamsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{13}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *UpdateContentGenerationParamsResponse) GetSiteUrl() string {
@@ -901,7 +1187,7 @@ type UpdateEmailPreferencesRequest struct {
 
 func (x *UpdateEmailPreferencesRequest) Reset() {
 	*x = UpdateEmailPreferencesRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[14]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -913,7 +1199,7 @@ func (x *UpdateEmailPreferencesRequest) String() string {
 func (*UpdateEmailPreferencesRequest) ProtoMessage() {}
 
 func (x *UpdateEmailPreferencesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[14]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -926,7 +1212,7 @@ func (x *UpdateEmailPreferencesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateEmailPreferencesRequest.ProtoReflect.Descriptor instead.
 func (*UpdateEmailPreferencesRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{14}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *UpdateEmailPreferencesRequest) GetCategoryId() string {
@@ -954,7 +1240,7 @@ type UpdateEmailPreferencesResponse struct {
 
 func (x *UpdateEmailPreferencesResponse) Reset() {
 	*x = UpdateEmailPreferencesResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[15]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -966,7 +1252,7 @@ func (x *UpdateEmailPreferencesResponse) String() string {
 func (*UpdateEmailPreferencesResponse) ProtoMessage() {}
 
 func (x *UpdateEmailPreferencesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[15]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -979,7 +1265,7 @@ func (x *UpdateEmailPreferencesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateEmailPreferencesResponse.ProtoReflect.Descriptor instead.
 func (*UpdateEmailPreferencesResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{15}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *UpdateEmailPreferencesResponse) GetDisableBusinessReport() bool {
@@ -1006,7 +1292,7 @@ type DisableBusinessReportRequest struct {
 
 func (x *DisableBusinessReportRequest) Reset() {
 	*x = DisableBusinessReportRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[16]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1018,7 +1304,7 @@ func (x *DisableBusinessReportRequest) String() string {
 func (*DisableBusinessReportRequest) ProtoMessage() {}
 
 func (x *DisableBusinessReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[16]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1031,7 +1317,7 @@ func (x *DisableBusinessReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisableBusinessReportRequest.ProtoReflect.Descriptor instead.
 func (*DisableBusinessReportRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{16}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *DisableBusinessReportRequest) GetCategoryId() string {
@@ -1052,7 +1338,7 @@ type DisableBusinessReportResponse struct {
 
 func (x *DisableBusinessReportResponse) Reset() {
 	*x = DisableBusinessReportResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[17]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1064,7 +1350,7 @@ func (x *DisableBusinessReportResponse) String() string {
 func (*DisableBusinessReportResponse) ProtoMessage() {}
 
 func (x *DisableBusinessReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[17]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1077,7 +1363,7 @@ func (x *DisableBusinessReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisableBusinessReportResponse.ProtoReflect.Descriptor instead.
 func (*DisableBusinessReportResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{17}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *DisableBusinessReportResponse) GetDisableBusinessReport() bool {
@@ -1104,7 +1390,7 @@ type GetEmailPreferencesRequest struct {
 
 func (x *GetEmailPreferencesRequest) Reset() {
 	*x = GetEmailPreferencesRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1116,7 +1402,7 @@ func (x *GetEmailPreferencesRequest) String() string {
 func (*GetEmailPreferencesRequest) ProtoMessage() {}
 
 func (x *GetEmailPreferencesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1129,7 +1415,7 @@ func (x *GetEmailPreferencesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEmailPreferencesRequest.ProtoReflect.Descriptor instead.
 func (*GetEmailPreferencesRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{18}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *GetEmailPreferencesRequest) GetCategoryId() string {
@@ -1150,7 +1436,7 @@ type GetEmailPreferencesResponse struct {
 
 func (x *GetEmailPreferencesResponse) Reset() {
 	*x = GetEmailPreferencesResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1162,7 +1448,7 @@ func (x *GetEmailPreferencesResponse) String() string {
 func (*GetEmailPreferencesResponse) ProtoMessage() {}
 
 func (x *GetEmailPreferencesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1175,7 +1461,7 @@ func (x *GetEmailPreferencesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEmailPreferencesResponse.ProtoReflect.Descriptor instead.
 func (*GetEmailPreferencesResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{19}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *GetEmailPreferencesResponse) GetDisableBusinessReport() bool {
@@ -1228,7 +1514,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1240,7 +1526,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1253,7 +1539,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{20}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Report) GetId() string {
@@ -1386,7 +1672,7 @@ type CompetitorScore struct {
 
 func (x *CompetitorScore) Reset() {
 	*x = CompetitorScore{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1398,7 +1684,7 @@ func (x *CompetitorScore) String() string {
 func (*CompetitorScore) ProtoMessage() {}
 
 func (x *CompetitorScore) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1411,7 +1697,7 @@ func (x *CompetitorScore) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompetitorScore.ProtoReflect.Descriptor instead.
 func (*CompetitorScore) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{21}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *CompetitorScore) GetSiteUrl() string {
@@ -1491,7 +1777,7 @@ type Speed struct {
 
 func (x *Speed) Reset() {
 	*x = Speed{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1503,7 +1789,7 @@ func (x *Speed) String() string {
 func (*Speed) ProtoMessage() {}
 
 func (x *Speed) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1516,7 +1802,7 @@ func (x *Speed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Speed.ProtoReflect.Descriptor instead.
 func (*Speed) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{22}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Speed) GetMeasured() bool {
@@ -1638,7 +1924,7 @@ type CheckResult struct {
 
 func (x *CheckResult) Reset() {
 	*x = CheckResult{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1650,7 +1936,7 @@ func (x *CheckResult) String() string {
 func (*CheckResult) ProtoMessage() {}
 
 func (x *CheckResult) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1663,7 +1949,7 @@ func (x *CheckResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckResult.ProtoReflect.Descriptor instead.
 func (*CheckResult) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{23}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *CheckResult) GetCheck() string {
@@ -1716,7 +2002,7 @@ type Finding struct {
 
 func (x *Finding) Reset() {
 	*x = Finding{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1728,7 +2014,7 @@ func (x *Finding) String() string {
 func (*Finding) ProtoMessage() {}
 
 func (x *Finding) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1741,7 +2027,7 @@ func (x *Finding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Finding.ProtoReflect.Descriptor instead.
 func (*Finding) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{24}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Finding) GetId() string {
@@ -1826,7 +2112,7 @@ type Insight struct {
 
 func (x *Insight) Reset() {
 	*x = Insight{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1838,7 +2124,7 @@ func (x *Insight) String() string {
 func (*Insight) ProtoMessage() {}
 
 func (x *Insight) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1851,7 +2137,7 @@ func (x *Insight) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Insight.ProtoReflect.Descriptor instead.
 func (*Insight) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{25}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Insight) GetId() string {
@@ -1893,7 +2179,7 @@ type Idea struct {
 
 func (x *Idea) Reset() {
 	*x = Idea{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1905,7 +2191,7 @@ func (x *Idea) String() string {
 func (*Idea) ProtoMessage() {}
 
 func (x *Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1918,7 +2204,7 @@ func (x *Idea) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Idea.ProtoReflect.Descriptor instead.
 func (*Idea) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{26}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Idea) GetId() string {
@@ -1994,7 +2280,7 @@ type GetCurrentReportRequest struct {
 
 func (x *GetCurrentReportRequest) Reset() {
 	*x = GetCurrentReportRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2006,7 +2292,7 @@ func (x *GetCurrentReportRequest) String() string {
 func (*GetCurrentReportRequest) ProtoMessage() {}
 
 func (x *GetCurrentReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2019,7 +2305,7 @@ func (x *GetCurrentReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentReportRequest.ProtoReflect.Descriptor instead.
 func (*GetCurrentReportRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{27}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *GetCurrentReportRequest) GetCategoryId() string {
@@ -2039,7 +2325,7 @@ type GetCurrentReportResponse struct {
 
 func (x *GetCurrentReportResponse) Reset() {
 	*x = GetCurrentReportResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2051,7 +2337,7 @@ func (x *GetCurrentReportResponse) String() string {
 func (*GetCurrentReportResponse) ProtoMessage() {}
 
 func (x *GetCurrentReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2064,7 +2350,7 @@ func (x *GetCurrentReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentReportResponse.ProtoReflect.Descriptor instead.
 func (*GetCurrentReportResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{28}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *GetCurrentReportResponse) GetReport() *Report {
@@ -2084,7 +2370,7 @@ type GetInsightsRequest struct {
 
 func (x *GetInsightsRequest) Reset() {
 	*x = GetInsightsRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2096,7 +2382,7 @@ func (x *GetInsightsRequest) String() string {
 func (*GetInsightsRequest) ProtoMessage() {}
 
 func (x *GetInsightsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2109,7 +2395,7 @@ func (x *GetInsightsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetInsightsRequest.ProtoReflect.Descriptor instead.
 func (*GetInsightsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{29}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *GetInsightsRequest) GetCategoryId() string {
@@ -2129,7 +2415,7 @@ type GetInsightsResponse struct {
 
 func (x *GetInsightsResponse) Reset() {
 	*x = GetInsightsResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2141,7 +2427,7 @@ func (x *GetInsightsResponse) String() string {
 func (*GetInsightsResponse) ProtoMessage() {}
 
 func (x *GetInsightsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2154,7 +2440,7 @@ func (x *GetInsightsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetInsightsResponse.ProtoReflect.Descriptor instead.
 func (*GetInsightsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{30}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetInsightsResponse) GetInsights() []*Insight {
@@ -2174,7 +2460,7 @@ type ListRecentIdeasRequest struct {
 
 func (x *ListRecentIdeasRequest) Reset() {
 	*x = ListRecentIdeasRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2186,7 +2472,7 @@ func (x *ListRecentIdeasRequest) String() string {
 func (*ListRecentIdeasRequest) ProtoMessage() {}
 
 func (x *ListRecentIdeasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2199,7 +2485,7 @@ func (x *ListRecentIdeasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRecentIdeasRequest.ProtoReflect.Descriptor instead.
 func (*ListRecentIdeasRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{31}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ListRecentIdeasRequest) GetCategoryId() string {
@@ -2219,7 +2505,7 @@ type ListRecentIdeasResponse struct {
 
 func (x *ListRecentIdeasResponse) Reset() {
 	*x = ListRecentIdeasResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2231,7 +2517,7 @@ func (x *ListRecentIdeasResponse) String() string {
 func (*ListRecentIdeasResponse) ProtoMessage() {}
 
 func (x *ListRecentIdeasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2244,7 +2530,7 @@ func (x *ListRecentIdeasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRecentIdeasResponse.ProtoReflect.Descriptor instead.
 func (*ListRecentIdeasResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{32}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ListRecentIdeasResponse) GetIdeas() []*Idea {
@@ -2265,7 +2551,7 @@ type GetIdeaRequest struct {
 
 func (x *GetIdeaRequest) Reset() {
 	*x = GetIdeaRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2277,7 +2563,7 @@ func (x *GetIdeaRequest) String() string {
 func (*GetIdeaRequest) ProtoMessage() {}
 
 func (x *GetIdeaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2290,7 +2576,7 @@ func (x *GetIdeaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdeaRequest.ProtoReflect.Descriptor instead.
 func (*GetIdeaRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{33}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *GetIdeaRequest) GetCategoryId() string {
@@ -2317,7 +2603,7 @@ type GetIdeaResponse struct {
 
 func (x *GetIdeaResponse) Reset() {
 	*x = GetIdeaResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2329,7 +2615,7 @@ func (x *GetIdeaResponse) String() string {
 func (*GetIdeaResponse) ProtoMessage() {}
 
 func (x *GetIdeaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2342,7 +2628,7 @@ func (x *GetIdeaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdeaResponse.ProtoReflect.Descriptor instead.
 func (*GetIdeaResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{34}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *GetIdeaResponse) GetIdea() *Idea {
@@ -2362,7 +2648,7 @@ type InvalidateCampaignIdeasRequest struct {
 
 func (x *InvalidateCampaignIdeasRequest) Reset() {
 	*x = InvalidateCampaignIdeasRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2374,7 +2660,7 @@ func (x *InvalidateCampaignIdeasRequest) String() string {
 func (*InvalidateCampaignIdeasRequest) ProtoMessage() {}
 
 func (x *InvalidateCampaignIdeasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2387,7 +2673,7 @@ func (x *InvalidateCampaignIdeasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateCampaignIdeasRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateCampaignIdeasRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{35}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *InvalidateCampaignIdeasRequest) GetCategoryId() string {
@@ -2406,7 +2692,7 @@ type InvalidateCampaignIdeasResponse struct {
 
 func (x *InvalidateCampaignIdeasResponse) Reset() {
 	*x = InvalidateCampaignIdeasResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2418,7 +2704,7 @@ func (x *InvalidateCampaignIdeasResponse) String() string {
 func (*InvalidateCampaignIdeasResponse) ProtoMessage() {}
 
 func (x *InvalidateCampaignIdeasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2431,7 +2717,7 @@ func (x *InvalidateCampaignIdeasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateCampaignIdeasResponse.ProtoReflect.Descriptor instead.
 func (*InvalidateCampaignIdeasResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{36}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{41}
 }
 
 // GetWebsiteScoreRequest names the site to score.
@@ -2444,7 +2730,7 @@ type GetWebsiteScoreRequest struct {
 
 func (x *GetWebsiteScoreRequest) Reset() {
 	*x = GetWebsiteScoreRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[37]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2456,7 +2742,7 @@ func (x *GetWebsiteScoreRequest) String() string {
 func (*GetWebsiteScoreRequest) ProtoMessage() {}
 
 func (x *GetWebsiteScoreRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[37]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2469,7 +2755,7 @@ func (x *GetWebsiteScoreRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWebsiteScoreRequest.ProtoReflect.Descriptor instead.
 func (*GetWebsiteScoreRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{37}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *GetWebsiteScoreRequest) GetUrl() string {
@@ -2493,7 +2779,7 @@ type GetWebsiteScoreResponse struct {
 
 func (x *GetWebsiteScoreResponse) Reset() {
 	*x = GetWebsiteScoreResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[38]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2505,7 +2791,7 @@ func (x *GetWebsiteScoreResponse) String() string {
 func (*GetWebsiteScoreResponse) ProtoMessage() {}
 
 func (x *GetWebsiteScoreResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[38]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2518,7 +2804,7 @@ func (x *GetWebsiteScoreResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWebsiteScoreResponse.ProtoReflect.Descriptor instead.
 func (*GetWebsiteScoreResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{38}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *GetWebsiteScoreResponse) GetUrl() string {
@@ -2566,7 +2852,7 @@ type SendAIEmailDigestRequest struct {
 
 func (x *SendAIEmailDigestRequest) Reset() {
 	*x = SendAIEmailDigestRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[39]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2578,7 +2864,7 @@ func (x *SendAIEmailDigestRequest) String() string {
 func (*SendAIEmailDigestRequest) ProtoMessage() {}
 
 func (x *SendAIEmailDigestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[39]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2591,7 +2877,7 @@ func (x *SendAIEmailDigestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendAIEmailDigestRequest.ProtoReflect.Descriptor instead.
 func (*SendAIEmailDigestRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{39}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *SendAIEmailDigestRequest) GetCategoryId() string {
@@ -2610,7 +2896,7 @@ type SendAIEmailDigestResponse struct {
 
 func (x *SendAIEmailDigestResponse) Reset() {
 	*x = SendAIEmailDigestResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[40]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2622,7 +2908,7 @@ func (x *SendAIEmailDigestResponse) String() string {
 func (*SendAIEmailDigestResponse) ProtoMessage() {}
 
 func (x *SendAIEmailDigestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[40]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2635,7 +2921,7 @@ func (x *SendAIEmailDigestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendAIEmailDigestResponse.ProtoReflect.Descriptor instead.
 func (*SendAIEmailDigestResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{40}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{45}
 }
 
 var File_uplift_categories_v1_categories_service_proto protoreflect.FileDescriptor
@@ -2647,7 +2933,28 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\"-\n" +
 	"\x17RunWeeklyReviewResponse\x12\x12\n" +
-	"\x04week\x18\x01 \x01(\tR\x04week\"\xdc\x01\n" +
+	"\x04week\x18\x01 \x01(\tR\x04week\"\x99\x01\n" +
+	"\x10CatalogueProduct\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x10\n" +
+	"\x03url\x18\x03 \x01(\tR\x03url\x12\x14\n" +
+	"\x05price\x18\x04 \x01(\x01R\x05price\x12\x1a\n" +
+	"\bcurrency\x18\x05 \x01(\tR\bcurrency\x12\x1d\n" +
+	"\n" +
+	"image_urls\x18\x06 \x03(\tR\timageUrls\"?\n" +
+	"\x1cListCatalogueProductsRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\"c\n" +
+	"\x1dListCatalogueProductsResponse\x12B\n" +
+	"\bproducts\x18\x01 \x03(\v2&.uplift.categories.v1.CatalogueProductR\bproducts\"X\n" +
+	"\x16GetProductImageRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x1d\n" +
+	"\n" +
+	"product_id\x18\x02 \x01(\tR\tproductId\"u\n" +
+	"\x17GetProductImageResponse\x12@\n" +
+	"\aproduct\x18\x01 \x01(\v2&.uplift.categories.v1.CatalogueProductR\aproduct\x12\x18\n" +
+	"\acontent\x18\x02 \x01(\fR\acontent\"\xdc\x01\n" +
 	"\bCategory\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x19\n" +
@@ -2846,7 +3153,7 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\x18REPORT_STATUS_GENERATING\x10\x01\x12\x17\n" +
 	"\x13REPORT_STATUS_READY\x10\x02\x12\x18\n" +
 	"\x14REPORT_STATUS_FAILED\x10\x03\x12\x1c\n" +
-	"\x18REPORT_STATUS_NO_WEBSITE\x10\x042\xc3\x17\n" +
+	"\x18REPORT_STATUS_NO_WEBSITE\x10\x042\xf5\x19\n" +
 	"\x11CategoriesService\x12\x8c\x01\n" +
 	"\x0eCreateCategory\x12+.uplift.categories.v1.CreateCategoryRequest\x1a,.uplift.categories.v1.CreateCategoryResponse\"\x1f\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/internal/categories\x12\x8b\x01\n" +
 	"\bGetLabel\x12%.uplift.categories.v1.GetLabelRequest\x1a&.uplift.categories.v1.GetLabelResponse\"0\x82\xd3\xe4\x93\x02*\x12(/internal/categories/{category_id}/label\x12\x97\x01\n" +
@@ -2863,7 +3170,9 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\x17InvalidateCampaignIdeas\x124.uplift.categories.v1.InvalidateCampaignIdeasRequest\x1a5.uplift.categories.v1.InvalidateCampaignIdeasResponse\"U\x82\xd3\xe4\x93\x02O:\x01*\"J/internal/categories/{category_id}/business-data/campaign-ideas/invalidate\x12\x8f\x01\n" +
 	"\x0fGetWebsiteScore\x12,.uplift.categories.v1.GetWebsiteScoreRequest\x1a-.uplift.categories.v1.GetWebsiteScoreResponse\"\x1f\x82\xd3\xe4\x93\x02\x19\x12\x17/internal/website-score\x12\xb5\x01\n" +
 	"\x11SendAIEmailDigest\x12..uplift.categories.v1.SendAIEmailDigestRequest\x1a/.uplift.categories.v1.SendAIEmailDigestResponse\"?\x82\xd3\xe4\x93\x029:\x01*\"4/internal/categories/{category_id}/sendAIEmailDigest\x12\xae\x01\n" +
-	"\x0fRunWeeklyReview\x12,.uplift.categories.v1.RunWeeklyReviewRequest\x1a-.uplift.categories.v1.RunWeeklyReviewResponse\">\x82\xd3\xe4\x93\x028:\x01*\"3/internal/categories/{category_id}/weeklyReview/runB\xdc\x01\n" +
+	"\x0fRunWeeklyReview\x12,.uplift.categories.v1.RunWeeklyReviewRequest\x1a-.uplift.categories.v1.RunWeeklyReviewResponse\">\x82\xd3\xe4\x93\x028:\x01*\"3/internal/categories/{category_id}/weeklyReview/run\x12\xbf\x01\n" +
+	"\x15ListCatalogueProducts\x122.uplift.categories.v1.ListCatalogueProductsRequest\x1a3.uplift.categories.v1.ListCatalogueProductsResponse\"=\x82\xd3\xe4\x93\x027\x125/internal/categories/{category_id}/catalogue/products\x12n\n" +
+	"\x0fGetProductImage\x12,.uplift.categories.v1.GetProductImageRequest\x1a-.uplift.categories.v1.GetProductImageResponseB\xdc\x01\n" +
 	"\x18com.uplift.categories.v1B\x16CategoriesServiceProtoP\x01Z6uplift.dev/proto/gen/uplift/categories/v1;categoriesv1\xa2\x02\x03UCX\xaa\x02\x14Uplift.Categories.V1\xca\x02\x14Uplift\\Categories\\V1\xe2\x02 Uplift\\Categories\\V1\\GPBMetadata\xea\x02\x16Uplift::Categories::V1b\x06proto3"
 
 var (
@@ -2879,109 +3188,120 @@ func file_uplift_categories_v1_categories_service_proto_rawDescGZIP() []byte {
 }
 
 var file_uplift_categories_v1_categories_service_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_uplift_categories_v1_categories_service_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
+var file_uplift_categories_v1_categories_service_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
 var file_uplift_categories_v1_categories_service_proto_goTypes = []any{
 	(ReportStatus)(0),                             // 0: uplift.categories.v1.ReportStatus
 	(*RunWeeklyReviewRequest)(nil),                // 1: uplift.categories.v1.RunWeeklyReviewRequest
 	(*RunWeeklyReviewResponse)(nil),               // 2: uplift.categories.v1.RunWeeklyReviewResponse
-	(*Category)(nil),                              // 3: uplift.categories.v1.Category
-	(*CreateCategoryRequest)(nil),                 // 4: uplift.categories.v1.CreateCategoryRequest
-	(*CreateCategoryResponse)(nil),                // 5: uplift.categories.v1.CreateCategoryResponse
-	(*GetLabelRequest)(nil),                       // 6: uplift.categories.v1.GetLabelRequest
-	(*GetLabelResponse)(nil),                      // 7: uplift.categories.v1.GetLabelResponse
-	(*UpdateLabelRequest)(nil),                    // 8: uplift.categories.v1.UpdateLabelRequest
-	(*UpdateLabelResponse)(nil),                   // 9: uplift.categories.v1.UpdateLabelResponse
-	(*GetContentGenerationParamsRequest)(nil),     // 10: uplift.categories.v1.GetContentGenerationParamsRequest
-	(*GetContentGenerationParamsResponse)(nil),    // 11: uplift.categories.v1.GetContentGenerationParamsResponse
-	(*UpdateContentGenerationParamsRequest)(nil),  // 12: uplift.categories.v1.UpdateContentGenerationParamsRequest
-	(*CompetitorUrls)(nil),                        // 13: uplift.categories.v1.CompetitorUrls
-	(*UpdateContentGenerationParamsResponse)(nil), // 14: uplift.categories.v1.UpdateContentGenerationParamsResponse
-	(*UpdateEmailPreferencesRequest)(nil),         // 15: uplift.categories.v1.UpdateEmailPreferencesRequest
-	(*UpdateEmailPreferencesResponse)(nil),        // 16: uplift.categories.v1.UpdateEmailPreferencesResponse
-	(*DisableBusinessReportRequest)(nil),          // 17: uplift.categories.v1.DisableBusinessReportRequest
-	(*DisableBusinessReportResponse)(nil),         // 18: uplift.categories.v1.DisableBusinessReportResponse
-	(*GetEmailPreferencesRequest)(nil),            // 19: uplift.categories.v1.GetEmailPreferencesRequest
-	(*GetEmailPreferencesResponse)(nil),           // 20: uplift.categories.v1.GetEmailPreferencesResponse
-	(*Report)(nil),                                // 21: uplift.categories.v1.Report
-	(*CompetitorScore)(nil),                       // 22: uplift.categories.v1.CompetitorScore
-	(*Speed)(nil),                                 // 23: uplift.categories.v1.Speed
-	(*CheckResult)(nil),                           // 24: uplift.categories.v1.CheckResult
-	(*Finding)(nil),                               // 25: uplift.categories.v1.Finding
-	(*Insight)(nil),                               // 26: uplift.categories.v1.Insight
-	(*Idea)(nil),                                  // 27: uplift.categories.v1.Idea
-	(*GetCurrentReportRequest)(nil),               // 28: uplift.categories.v1.GetCurrentReportRequest
-	(*GetCurrentReportResponse)(nil),              // 29: uplift.categories.v1.GetCurrentReportResponse
-	(*GetInsightsRequest)(nil),                    // 30: uplift.categories.v1.GetInsightsRequest
-	(*GetInsightsResponse)(nil),                   // 31: uplift.categories.v1.GetInsightsResponse
-	(*ListRecentIdeasRequest)(nil),                // 32: uplift.categories.v1.ListRecentIdeasRequest
-	(*ListRecentIdeasResponse)(nil),               // 33: uplift.categories.v1.ListRecentIdeasResponse
-	(*GetIdeaRequest)(nil),                        // 34: uplift.categories.v1.GetIdeaRequest
-	(*GetIdeaResponse)(nil),                       // 35: uplift.categories.v1.GetIdeaResponse
-	(*InvalidateCampaignIdeasRequest)(nil),        // 36: uplift.categories.v1.InvalidateCampaignIdeasRequest
-	(*InvalidateCampaignIdeasResponse)(nil),       // 37: uplift.categories.v1.InvalidateCampaignIdeasResponse
-	(*GetWebsiteScoreRequest)(nil),                // 38: uplift.categories.v1.GetWebsiteScoreRequest
-	(*GetWebsiteScoreResponse)(nil),               // 39: uplift.categories.v1.GetWebsiteScoreResponse
-	(*SendAIEmailDigestRequest)(nil),              // 40: uplift.categories.v1.SendAIEmailDigestRequest
-	(*SendAIEmailDigestResponse)(nil),             // 41: uplift.categories.v1.SendAIEmailDigestResponse
-	nil,                                           // 42: uplift.categories.v1.Speed.RatingsEntry
-	(*timestamppb.Timestamp)(nil),                 // 43: google.protobuf.Timestamp
+	(*CatalogueProduct)(nil),                      // 3: uplift.categories.v1.CatalogueProduct
+	(*ListCatalogueProductsRequest)(nil),          // 4: uplift.categories.v1.ListCatalogueProductsRequest
+	(*ListCatalogueProductsResponse)(nil),         // 5: uplift.categories.v1.ListCatalogueProductsResponse
+	(*GetProductImageRequest)(nil),                // 6: uplift.categories.v1.GetProductImageRequest
+	(*GetProductImageResponse)(nil),               // 7: uplift.categories.v1.GetProductImageResponse
+	(*Category)(nil),                              // 8: uplift.categories.v1.Category
+	(*CreateCategoryRequest)(nil),                 // 9: uplift.categories.v1.CreateCategoryRequest
+	(*CreateCategoryResponse)(nil),                // 10: uplift.categories.v1.CreateCategoryResponse
+	(*GetLabelRequest)(nil),                       // 11: uplift.categories.v1.GetLabelRequest
+	(*GetLabelResponse)(nil),                      // 12: uplift.categories.v1.GetLabelResponse
+	(*UpdateLabelRequest)(nil),                    // 13: uplift.categories.v1.UpdateLabelRequest
+	(*UpdateLabelResponse)(nil),                   // 14: uplift.categories.v1.UpdateLabelResponse
+	(*GetContentGenerationParamsRequest)(nil),     // 15: uplift.categories.v1.GetContentGenerationParamsRequest
+	(*GetContentGenerationParamsResponse)(nil),    // 16: uplift.categories.v1.GetContentGenerationParamsResponse
+	(*UpdateContentGenerationParamsRequest)(nil),  // 17: uplift.categories.v1.UpdateContentGenerationParamsRequest
+	(*CompetitorUrls)(nil),                        // 18: uplift.categories.v1.CompetitorUrls
+	(*UpdateContentGenerationParamsResponse)(nil), // 19: uplift.categories.v1.UpdateContentGenerationParamsResponse
+	(*UpdateEmailPreferencesRequest)(nil),         // 20: uplift.categories.v1.UpdateEmailPreferencesRequest
+	(*UpdateEmailPreferencesResponse)(nil),        // 21: uplift.categories.v1.UpdateEmailPreferencesResponse
+	(*DisableBusinessReportRequest)(nil),          // 22: uplift.categories.v1.DisableBusinessReportRequest
+	(*DisableBusinessReportResponse)(nil),         // 23: uplift.categories.v1.DisableBusinessReportResponse
+	(*GetEmailPreferencesRequest)(nil),            // 24: uplift.categories.v1.GetEmailPreferencesRequest
+	(*GetEmailPreferencesResponse)(nil),           // 25: uplift.categories.v1.GetEmailPreferencesResponse
+	(*Report)(nil),                                // 26: uplift.categories.v1.Report
+	(*CompetitorScore)(nil),                       // 27: uplift.categories.v1.CompetitorScore
+	(*Speed)(nil),                                 // 28: uplift.categories.v1.Speed
+	(*CheckResult)(nil),                           // 29: uplift.categories.v1.CheckResult
+	(*Finding)(nil),                               // 30: uplift.categories.v1.Finding
+	(*Insight)(nil),                               // 31: uplift.categories.v1.Insight
+	(*Idea)(nil),                                  // 32: uplift.categories.v1.Idea
+	(*GetCurrentReportRequest)(nil),               // 33: uplift.categories.v1.GetCurrentReportRequest
+	(*GetCurrentReportResponse)(nil),              // 34: uplift.categories.v1.GetCurrentReportResponse
+	(*GetInsightsRequest)(nil),                    // 35: uplift.categories.v1.GetInsightsRequest
+	(*GetInsightsResponse)(nil),                   // 36: uplift.categories.v1.GetInsightsResponse
+	(*ListRecentIdeasRequest)(nil),                // 37: uplift.categories.v1.ListRecentIdeasRequest
+	(*ListRecentIdeasResponse)(nil),               // 38: uplift.categories.v1.ListRecentIdeasResponse
+	(*GetIdeaRequest)(nil),                        // 39: uplift.categories.v1.GetIdeaRequest
+	(*GetIdeaResponse)(nil),                       // 40: uplift.categories.v1.GetIdeaResponse
+	(*InvalidateCampaignIdeasRequest)(nil),        // 41: uplift.categories.v1.InvalidateCampaignIdeasRequest
+	(*InvalidateCampaignIdeasResponse)(nil),       // 42: uplift.categories.v1.InvalidateCampaignIdeasResponse
+	(*GetWebsiteScoreRequest)(nil),                // 43: uplift.categories.v1.GetWebsiteScoreRequest
+	(*GetWebsiteScoreResponse)(nil),               // 44: uplift.categories.v1.GetWebsiteScoreResponse
+	(*SendAIEmailDigestRequest)(nil),              // 45: uplift.categories.v1.SendAIEmailDigestRequest
+	(*SendAIEmailDigestResponse)(nil),             // 46: uplift.categories.v1.SendAIEmailDigestResponse
+	nil,                                           // 47: uplift.categories.v1.Speed.RatingsEntry
+	(*timestamppb.Timestamp)(nil),                 // 48: google.protobuf.Timestamp
 }
 var file_uplift_categories_v1_categories_service_proto_depIdxs = []int32{
-	3,  // 0: uplift.categories.v1.CreateCategoryResponse.category:type_name -> uplift.categories.v1.Category
-	13, // 1: uplift.categories.v1.UpdateContentGenerationParamsRequest.competitors:type_name -> uplift.categories.v1.CompetitorUrls
-	0,  // 2: uplift.categories.v1.Report.status:type_name -> uplift.categories.v1.ReportStatus
-	25, // 3: uplift.categories.v1.Report.findings:type_name -> uplift.categories.v1.Finding
-	26, // 4: uplift.categories.v1.Report.insights:type_name -> uplift.categories.v1.Insight
-	27, // 5: uplift.categories.v1.Report.ideas:type_name -> uplift.categories.v1.Idea
-	43, // 6: uplift.categories.v1.Report.create_time:type_name -> google.protobuf.Timestamp
-	24, // 7: uplift.categories.v1.Report.checks:type_name -> uplift.categories.v1.CheckResult
-	23, // 8: uplift.categories.v1.Report.speed:type_name -> uplift.categories.v1.Speed
-	22, // 9: uplift.categories.v1.Report.competitors:type_name -> uplift.categories.v1.CompetitorScore
-	42, // 10: uplift.categories.v1.Speed.ratings:type_name -> uplift.categories.v1.Speed.RatingsEntry
-	43, // 11: uplift.categories.v1.Idea.create_time:type_name -> google.protobuf.Timestamp
-	21, // 12: uplift.categories.v1.GetCurrentReportResponse.report:type_name -> uplift.categories.v1.Report
-	26, // 13: uplift.categories.v1.GetInsightsResponse.insights:type_name -> uplift.categories.v1.Insight
-	27, // 14: uplift.categories.v1.ListRecentIdeasResponse.ideas:type_name -> uplift.categories.v1.Idea
-	27, // 15: uplift.categories.v1.GetIdeaResponse.idea:type_name -> uplift.categories.v1.Idea
-	24, // 16: uplift.categories.v1.GetWebsiteScoreResponse.checks:type_name -> uplift.categories.v1.CheckResult
-	25, // 17: uplift.categories.v1.GetWebsiteScoreResponse.findings:type_name -> uplift.categories.v1.Finding
-	4,  // 18: uplift.categories.v1.CategoriesService.CreateCategory:input_type -> uplift.categories.v1.CreateCategoryRequest
-	6,  // 19: uplift.categories.v1.CategoriesService.GetLabel:input_type -> uplift.categories.v1.GetLabelRequest
-	8,  // 20: uplift.categories.v1.CategoriesService.UpdateLabel:input_type -> uplift.categories.v1.UpdateLabelRequest
-	10, // 21: uplift.categories.v1.CategoriesService.GetContentGenerationParams:input_type -> uplift.categories.v1.GetContentGenerationParamsRequest
-	12, // 22: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:input_type -> uplift.categories.v1.UpdateContentGenerationParamsRequest
-	15, // 23: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:input_type -> uplift.categories.v1.UpdateEmailPreferencesRequest
-	17, // 24: uplift.categories.v1.CategoriesService.DisableBusinessReport:input_type -> uplift.categories.v1.DisableBusinessReportRequest
-	19, // 25: uplift.categories.v1.CategoriesService.GetEmailPreferences:input_type -> uplift.categories.v1.GetEmailPreferencesRequest
-	28, // 26: uplift.categories.v1.CategoriesService.GetCurrentReport:input_type -> uplift.categories.v1.GetCurrentReportRequest
-	30, // 27: uplift.categories.v1.CategoriesService.GetInsights:input_type -> uplift.categories.v1.GetInsightsRequest
-	32, // 28: uplift.categories.v1.CategoriesService.ListRecentIdeas:input_type -> uplift.categories.v1.ListRecentIdeasRequest
-	34, // 29: uplift.categories.v1.CategoriesService.GetIdea:input_type -> uplift.categories.v1.GetIdeaRequest
-	36, // 30: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:input_type -> uplift.categories.v1.InvalidateCampaignIdeasRequest
-	38, // 31: uplift.categories.v1.CategoriesService.GetWebsiteScore:input_type -> uplift.categories.v1.GetWebsiteScoreRequest
-	40, // 32: uplift.categories.v1.CategoriesService.SendAIEmailDigest:input_type -> uplift.categories.v1.SendAIEmailDigestRequest
-	1,  // 33: uplift.categories.v1.CategoriesService.RunWeeklyReview:input_type -> uplift.categories.v1.RunWeeklyReviewRequest
-	5,  // 34: uplift.categories.v1.CategoriesService.CreateCategory:output_type -> uplift.categories.v1.CreateCategoryResponse
-	7,  // 35: uplift.categories.v1.CategoriesService.GetLabel:output_type -> uplift.categories.v1.GetLabelResponse
-	9,  // 36: uplift.categories.v1.CategoriesService.UpdateLabel:output_type -> uplift.categories.v1.UpdateLabelResponse
-	11, // 37: uplift.categories.v1.CategoriesService.GetContentGenerationParams:output_type -> uplift.categories.v1.GetContentGenerationParamsResponse
-	14, // 38: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:output_type -> uplift.categories.v1.UpdateContentGenerationParamsResponse
-	16, // 39: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:output_type -> uplift.categories.v1.UpdateEmailPreferencesResponse
-	18, // 40: uplift.categories.v1.CategoriesService.DisableBusinessReport:output_type -> uplift.categories.v1.DisableBusinessReportResponse
-	20, // 41: uplift.categories.v1.CategoriesService.GetEmailPreferences:output_type -> uplift.categories.v1.GetEmailPreferencesResponse
-	29, // 42: uplift.categories.v1.CategoriesService.GetCurrentReport:output_type -> uplift.categories.v1.GetCurrentReportResponse
-	31, // 43: uplift.categories.v1.CategoriesService.GetInsights:output_type -> uplift.categories.v1.GetInsightsResponse
-	33, // 44: uplift.categories.v1.CategoriesService.ListRecentIdeas:output_type -> uplift.categories.v1.ListRecentIdeasResponse
-	35, // 45: uplift.categories.v1.CategoriesService.GetIdea:output_type -> uplift.categories.v1.GetIdeaResponse
-	37, // 46: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:output_type -> uplift.categories.v1.InvalidateCampaignIdeasResponse
-	39, // 47: uplift.categories.v1.CategoriesService.GetWebsiteScore:output_type -> uplift.categories.v1.GetWebsiteScoreResponse
-	41, // 48: uplift.categories.v1.CategoriesService.SendAIEmailDigest:output_type -> uplift.categories.v1.SendAIEmailDigestResponse
-	2,  // 49: uplift.categories.v1.CategoriesService.RunWeeklyReview:output_type -> uplift.categories.v1.RunWeeklyReviewResponse
-	34, // [34:50] is the sub-list for method output_type
-	18, // [18:34] is the sub-list for method input_type
-	18, // [18:18] is the sub-list for extension type_name
-	18, // [18:18] is the sub-list for extension extendee
-	0,  // [0:18] is the sub-list for field type_name
+	3,  // 0: uplift.categories.v1.ListCatalogueProductsResponse.products:type_name -> uplift.categories.v1.CatalogueProduct
+	3,  // 1: uplift.categories.v1.GetProductImageResponse.product:type_name -> uplift.categories.v1.CatalogueProduct
+	8,  // 2: uplift.categories.v1.CreateCategoryResponse.category:type_name -> uplift.categories.v1.Category
+	18, // 3: uplift.categories.v1.UpdateContentGenerationParamsRequest.competitors:type_name -> uplift.categories.v1.CompetitorUrls
+	0,  // 4: uplift.categories.v1.Report.status:type_name -> uplift.categories.v1.ReportStatus
+	30, // 5: uplift.categories.v1.Report.findings:type_name -> uplift.categories.v1.Finding
+	31, // 6: uplift.categories.v1.Report.insights:type_name -> uplift.categories.v1.Insight
+	32, // 7: uplift.categories.v1.Report.ideas:type_name -> uplift.categories.v1.Idea
+	48, // 8: uplift.categories.v1.Report.create_time:type_name -> google.protobuf.Timestamp
+	29, // 9: uplift.categories.v1.Report.checks:type_name -> uplift.categories.v1.CheckResult
+	28, // 10: uplift.categories.v1.Report.speed:type_name -> uplift.categories.v1.Speed
+	27, // 11: uplift.categories.v1.Report.competitors:type_name -> uplift.categories.v1.CompetitorScore
+	47, // 12: uplift.categories.v1.Speed.ratings:type_name -> uplift.categories.v1.Speed.RatingsEntry
+	48, // 13: uplift.categories.v1.Idea.create_time:type_name -> google.protobuf.Timestamp
+	26, // 14: uplift.categories.v1.GetCurrentReportResponse.report:type_name -> uplift.categories.v1.Report
+	31, // 15: uplift.categories.v1.GetInsightsResponse.insights:type_name -> uplift.categories.v1.Insight
+	32, // 16: uplift.categories.v1.ListRecentIdeasResponse.ideas:type_name -> uplift.categories.v1.Idea
+	32, // 17: uplift.categories.v1.GetIdeaResponse.idea:type_name -> uplift.categories.v1.Idea
+	29, // 18: uplift.categories.v1.GetWebsiteScoreResponse.checks:type_name -> uplift.categories.v1.CheckResult
+	30, // 19: uplift.categories.v1.GetWebsiteScoreResponse.findings:type_name -> uplift.categories.v1.Finding
+	9,  // 20: uplift.categories.v1.CategoriesService.CreateCategory:input_type -> uplift.categories.v1.CreateCategoryRequest
+	11, // 21: uplift.categories.v1.CategoriesService.GetLabel:input_type -> uplift.categories.v1.GetLabelRequest
+	13, // 22: uplift.categories.v1.CategoriesService.UpdateLabel:input_type -> uplift.categories.v1.UpdateLabelRequest
+	15, // 23: uplift.categories.v1.CategoriesService.GetContentGenerationParams:input_type -> uplift.categories.v1.GetContentGenerationParamsRequest
+	17, // 24: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:input_type -> uplift.categories.v1.UpdateContentGenerationParamsRequest
+	20, // 25: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:input_type -> uplift.categories.v1.UpdateEmailPreferencesRequest
+	22, // 26: uplift.categories.v1.CategoriesService.DisableBusinessReport:input_type -> uplift.categories.v1.DisableBusinessReportRequest
+	24, // 27: uplift.categories.v1.CategoriesService.GetEmailPreferences:input_type -> uplift.categories.v1.GetEmailPreferencesRequest
+	33, // 28: uplift.categories.v1.CategoriesService.GetCurrentReport:input_type -> uplift.categories.v1.GetCurrentReportRequest
+	35, // 29: uplift.categories.v1.CategoriesService.GetInsights:input_type -> uplift.categories.v1.GetInsightsRequest
+	37, // 30: uplift.categories.v1.CategoriesService.ListRecentIdeas:input_type -> uplift.categories.v1.ListRecentIdeasRequest
+	39, // 31: uplift.categories.v1.CategoriesService.GetIdea:input_type -> uplift.categories.v1.GetIdeaRequest
+	41, // 32: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:input_type -> uplift.categories.v1.InvalidateCampaignIdeasRequest
+	43, // 33: uplift.categories.v1.CategoriesService.GetWebsiteScore:input_type -> uplift.categories.v1.GetWebsiteScoreRequest
+	45, // 34: uplift.categories.v1.CategoriesService.SendAIEmailDigest:input_type -> uplift.categories.v1.SendAIEmailDigestRequest
+	1,  // 35: uplift.categories.v1.CategoriesService.RunWeeklyReview:input_type -> uplift.categories.v1.RunWeeklyReviewRequest
+	4,  // 36: uplift.categories.v1.CategoriesService.ListCatalogueProducts:input_type -> uplift.categories.v1.ListCatalogueProductsRequest
+	6,  // 37: uplift.categories.v1.CategoriesService.GetProductImage:input_type -> uplift.categories.v1.GetProductImageRequest
+	10, // 38: uplift.categories.v1.CategoriesService.CreateCategory:output_type -> uplift.categories.v1.CreateCategoryResponse
+	12, // 39: uplift.categories.v1.CategoriesService.GetLabel:output_type -> uplift.categories.v1.GetLabelResponse
+	14, // 40: uplift.categories.v1.CategoriesService.UpdateLabel:output_type -> uplift.categories.v1.UpdateLabelResponse
+	16, // 41: uplift.categories.v1.CategoriesService.GetContentGenerationParams:output_type -> uplift.categories.v1.GetContentGenerationParamsResponse
+	19, // 42: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:output_type -> uplift.categories.v1.UpdateContentGenerationParamsResponse
+	21, // 43: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:output_type -> uplift.categories.v1.UpdateEmailPreferencesResponse
+	23, // 44: uplift.categories.v1.CategoriesService.DisableBusinessReport:output_type -> uplift.categories.v1.DisableBusinessReportResponse
+	25, // 45: uplift.categories.v1.CategoriesService.GetEmailPreferences:output_type -> uplift.categories.v1.GetEmailPreferencesResponse
+	34, // 46: uplift.categories.v1.CategoriesService.GetCurrentReport:output_type -> uplift.categories.v1.GetCurrentReportResponse
+	36, // 47: uplift.categories.v1.CategoriesService.GetInsights:output_type -> uplift.categories.v1.GetInsightsResponse
+	38, // 48: uplift.categories.v1.CategoriesService.ListRecentIdeas:output_type -> uplift.categories.v1.ListRecentIdeasResponse
+	40, // 49: uplift.categories.v1.CategoriesService.GetIdea:output_type -> uplift.categories.v1.GetIdeaResponse
+	42, // 50: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:output_type -> uplift.categories.v1.InvalidateCampaignIdeasResponse
+	44, // 51: uplift.categories.v1.CategoriesService.GetWebsiteScore:output_type -> uplift.categories.v1.GetWebsiteScoreResponse
+	46, // 52: uplift.categories.v1.CategoriesService.SendAIEmailDigest:output_type -> uplift.categories.v1.SendAIEmailDigestResponse
+	2,  // 53: uplift.categories.v1.CategoriesService.RunWeeklyReview:output_type -> uplift.categories.v1.RunWeeklyReviewResponse
+	5,  // 54: uplift.categories.v1.CategoriesService.ListCatalogueProducts:output_type -> uplift.categories.v1.ListCatalogueProductsResponse
+	7,  // 55: uplift.categories.v1.CategoriesService.GetProductImage:output_type -> uplift.categories.v1.GetProductImageResponse
+	38, // [38:56] is the sub-list for method output_type
+	20, // [20:38] is the sub-list for method input_type
+	20, // [20:20] is the sub-list for extension type_name
+	20, // [20:20] is the sub-list for extension extendee
+	0,  // [0:20] is the sub-list for field type_name
 }
 
 func init() { file_uplift_categories_v1_categories_service_proto_init() }
@@ -2989,17 +3309,17 @@ func file_uplift_categories_v1_categories_service_proto_init() {
 	if File_uplift_categories_v1_categories_service_proto != nil {
 		return
 	}
-	file_uplift_categories_v1_categories_service_proto_msgTypes[10].OneofWrappers = []any{}
-	file_uplift_categories_v1_categories_service_proto_msgTypes[11].OneofWrappers = []any{}
-	file_uplift_categories_v1_categories_service_proto_msgTypes[13].OneofWrappers = []any{}
-	file_uplift_categories_v1_categories_service_proto_msgTypes[14].OneofWrappers = []any{}
+	file_uplift_categories_v1_categories_service_proto_msgTypes[15].OneofWrappers = []any{}
+	file_uplift_categories_v1_categories_service_proto_msgTypes[16].OneofWrappers = []any{}
+	file_uplift_categories_v1_categories_service_proto_msgTypes[18].OneofWrappers = []any{}
+	file_uplift_categories_v1_categories_service_proto_msgTypes[19].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_categories_v1_categories_service_proto_rawDesc), len(file_uplift_categories_v1_categories_service_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   42,
+			NumMessages:   47,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -701,6 +701,45 @@ func local_request_CategoriesService_RunWeeklyReview_0(ctx context.Context, mars
 	return msg, metadata, err
 }
 
+func request_CategoriesService_ListCatalogueProducts_0(ctx context.Context, marshaler runtime.Marshaler, client CategoriesServiceClient, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq ListCatalogueProductsRequest
+		metadata runtime.ServerMetadata
+		err      error
+	)
+	val, ok := pathParams["category_id"]
+	if !ok {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "category_id")
+	}
+	protoReq.CategoryId, err = runtime.String(val)
+	if err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "category_id", err)
+	}
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+	}
+	msg, err := client.ListCatalogueProducts(ctx, &protoReq, grpc.Header(&metadata.HeaderMD), grpc.Trailer(&metadata.TrailerMD))
+	return msg, metadata, err
+}
+
+func local_request_CategoriesService_ListCatalogueProducts_0(ctx context.Context, marshaler runtime.Marshaler, server CategoriesServiceServer, req *http.Request, pathParams map[string]string) (proto.Message, runtime.ServerMetadata, error) {
+	var (
+		protoReq ListCatalogueProductsRequest
+		metadata runtime.ServerMetadata
+		err      error
+	)
+	val, ok := pathParams["category_id"]
+	if !ok {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "missing parameter %s", "category_id")
+	}
+	protoReq.CategoryId, err = runtime.String(val)
+	if err != nil {
+		return nil, metadata, status.Errorf(codes.InvalidArgument, "type mismatch, parameter: %s, error: %v", "category_id", err)
+	}
+	msg, err := server.ListCatalogueProducts(ctx, &protoReq)
+	return msg, metadata, err
+}
+
 // RegisterCategoriesServiceHandlerServer registers the http handlers for service CategoriesService to "mux".
 // UnaryRPC     :call CategoriesServiceServer directly.
 // StreamingRPC :currently unsupported pending https://github.com/grpc/grpc-go/issues/906.
@@ -1027,6 +1066,26 @@ func RegisterCategoriesServiceHandlerServer(ctx context.Context, mux *runtime.Se
 		}
 		forward_CategoriesService_RunWeeklyReview_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodGet, pattern_CategoriesService_ListCatalogueProducts_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		var stream runtime.ServerTransportStream
+		ctx = grpc.NewContextWithServerTransportStream(ctx, &stream)
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateIncomingContext(ctx, mux, req, "/uplift.categories.v1.CategoriesService/ListCatalogueProducts", runtime.WithHTTPPathPattern("/internal/categories/{category_id}/catalogue/products"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := local_request_CategoriesService_ListCatalogueProducts_0(annotatedContext, inboundMarshaler, server, req, pathParams)
+		md.HeaderMD, md.TrailerMD = metadata.Join(md.HeaderMD, stream.Header()), metadata.Join(md.TrailerMD, stream.Trailer())
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_CategoriesService_ListCatalogueProducts_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
 
 	return nil
 }
@@ -1339,6 +1398,23 @@ func RegisterCategoriesServiceHandlerClient(ctx context.Context, mux *runtime.Se
 		}
 		forward_CategoriesService_RunWeeklyReview_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
 	})
+	mux.Handle(http.MethodGet, pattern_CategoriesService_ListCatalogueProducts_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+		ctx, cancel := context.WithCancel(req.Context())
+		defer cancel()
+		inboundMarshaler, outboundMarshaler := runtime.MarshalerForRequest(mux, req)
+		annotatedContext, err := runtime.AnnotateContext(ctx, mux, req, "/uplift.categories.v1.CategoriesService/ListCatalogueProducts", runtime.WithHTTPPathPattern("/internal/categories/{category_id}/catalogue/products"))
+		if err != nil {
+			runtime.HTTPError(ctx, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		resp, md, err := request_CategoriesService_ListCatalogueProducts_0(annotatedContext, inboundMarshaler, client, req, pathParams)
+		annotatedContext = runtime.NewServerMetadataContext(annotatedContext, md)
+		if err != nil {
+			runtime.HTTPError(annotatedContext, mux, outboundMarshaler, w, req, err)
+			return
+		}
+		forward_CategoriesService_ListCatalogueProducts_0(annotatedContext, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+	})
 	return nil
 }
 
@@ -1377,6 +1453,7 @@ var (
 	pattern_CategoriesService_GetWebsiteScore_0               = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1}, []string{"internal", "website-score"}, ""))
 	pattern_CategoriesService_SendAIEmailDigest_0             = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3}, []string{"internal", "categories", "category_id", "sendAIEmailDigest"}, ""))
 	pattern_CategoriesService_RunWeeklyReview_0               = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4}, []string{"internal", "categories", "category_id", "weeklyReview", "run"}, ""))
+	pattern_CategoriesService_ListCatalogueProducts_0         = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 1, 5, 2, 2, 3, 2, 4}, []string{"internal", "categories", "category_id", "catalogue", "products"}, ""))
 )
 
 var (
@@ -1396,4 +1473,5 @@ var (
 	forward_CategoriesService_GetWebsiteScore_0               = runtime.ForwardResponseMessage
 	forward_CategoriesService_SendAIEmailDigest_0             = runtime.ForwardResponseMessage
 	forward_CategoriesService_RunWeeklyReview_0               = runtime.ForwardResponseMessage
+	forward_CategoriesService_ListCatalogueProducts_0         = runtime.ForwardResponseMessage
 )

@@ -35,6 +35,8 @@ const (
 	CategoriesService_GetWebsiteScore_FullMethodName               = "/uplift.categories.v1.CategoriesService/GetWebsiteScore"
 	CategoriesService_SendAIEmailDigest_FullMethodName             = "/uplift.categories.v1.CategoriesService/SendAIEmailDigest"
 	CategoriesService_RunWeeklyReview_FullMethodName               = "/uplift.categories.v1.CategoriesService/RunWeeklyReview"
+	CategoriesService_ListCatalogueProducts_FullMethodName         = "/uplift.categories.v1.CategoriesService/ListCatalogueProducts"
+	CategoriesService_GetProductImage_FullMethodName               = "/uplift.categories.v1.CategoriesService/GetProductImage"
 )
 
 // CategoriesServiceClient is the client API for CategoriesService service.
@@ -94,6 +96,18 @@ type CategoriesServiceClient interface {
 	// sent once: a week already started is 409 (ALREADY_EXISTS), a business
 	// without a website or with the weekly email off 400 (FAILED_PRECONDITION).
 	RunWeeklyReview(ctx context.Context, in *RunWeeklyReviewRequest, opts ...grpc.CallOption) (*RunWeeklyReviewResponse, error)
+	// ListCatalogueProducts lists the products on the store's website (the
+	// catalogue the website review reads: Shopify's /products.json or the
+	// structured data on its pages), with their photos' addresses, for the
+	// product studio. Read through the guarded fetcher and kept for a few
+	// minutes. A business without a website is refused with 400
+	// (FAILED_PRECONDITION) and a message saying so.
+	ListCatalogueProducts(ctx context.Context, in *ListCatalogueProductsRequest, opts ...grpc.CallOption) (*ListCatalogueProductsResponse, error)
+	// GetProductImage reads a catalogue product's main photo through the
+	// guarded fetcher (at most 25 MB): only photos the catalogue lists, so it
+	// is no open proxy. The studio service calls it with the caller's own
+	// token; it has no REST route.
+	GetProductImage(ctx context.Context, in *GetProductImageRequest, opts ...grpc.CallOption) (*GetProductImageResponse, error)
 }
 
 type categoriesServiceClient struct {
@@ -264,6 +278,26 @@ func (c *categoriesServiceClient) RunWeeklyReview(ctx context.Context, in *RunWe
 	return out, nil
 }
 
+func (c *categoriesServiceClient) ListCatalogueProducts(ctx context.Context, in *ListCatalogueProductsRequest, opts ...grpc.CallOption) (*ListCatalogueProductsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListCatalogueProductsResponse)
+	err := c.cc.Invoke(ctx, CategoriesService_ListCatalogueProducts_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *categoriesServiceClient) GetProductImage(ctx context.Context, in *GetProductImageRequest, opts ...grpc.CallOption) (*GetProductImageResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetProductImageResponse)
+	err := c.cc.Invoke(ctx, CategoriesService_GetProductImage_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // CategoriesServiceServer is the server API for CategoriesService service.
 // All implementations must embed UnimplementedCategoriesServiceServer
 // for forward compatibility.
@@ -321,6 +355,18 @@ type CategoriesServiceServer interface {
 	// sent once: a week already started is 409 (ALREADY_EXISTS), a business
 	// without a website or with the weekly email off 400 (FAILED_PRECONDITION).
 	RunWeeklyReview(context.Context, *RunWeeklyReviewRequest) (*RunWeeklyReviewResponse, error)
+	// ListCatalogueProducts lists the products on the store's website (the
+	// catalogue the website review reads: Shopify's /products.json or the
+	// structured data on its pages), with their photos' addresses, for the
+	// product studio. Read through the guarded fetcher and kept for a few
+	// minutes. A business without a website is refused with 400
+	// (FAILED_PRECONDITION) and a message saying so.
+	ListCatalogueProducts(context.Context, *ListCatalogueProductsRequest) (*ListCatalogueProductsResponse, error)
+	// GetProductImage reads a catalogue product's main photo through the
+	// guarded fetcher (at most 25 MB): only photos the catalogue lists, so it
+	// is no open proxy. The studio service calls it with the caller's own
+	// token; it has no REST route.
+	GetProductImage(context.Context, *GetProductImageRequest) (*GetProductImageResponse, error)
 	mustEmbedUnimplementedCategoriesServiceServer()
 }
 
@@ -378,6 +424,12 @@ func (UnimplementedCategoriesServiceServer) SendAIEmailDigest(context.Context, *
 }
 func (UnimplementedCategoriesServiceServer) RunWeeklyReview(context.Context, *RunWeeklyReviewRequest) (*RunWeeklyReviewResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method RunWeeklyReview not implemented")
+}
+func (UnimplementedCategoriesServiceServer) ListCatalogueProducts(context.Context, *ListCatalogueProductsRequest) (*ListCatalogueProductsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListCatalogueProducts not implemented")
+}
+func (UnimplementedCategoriesServiceServer) GetProductImage(context.Context, *GetProductImageRequest) (*GetProductImageResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetProductImage not implemented")
 }
 func (UnimplementedCategoriesServiceServer) mustEmbedUnimplementedCategoriesServiceServer() {}
 func (UnimplementedCategoriesServiceServer) testEmbeddedByValue()                           {}
@@ -688,6 +740,42 @@ func _CategoriesService_RunWeeklyReview_Handler(srv interface{}, ctx context.Con
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CategoriesService_ListCatalogueProducts_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListCatalogueProductsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CategoriesServiceServer).ListCatalogueProducts(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CategoriesService_ListCatalogueProducts_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CategoriesServiceServer).ListCatalogueProducts(ctx, req.(*ListCatalogueProductsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _CategoriesService_GetProductImage_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetProductImageRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CategoriesServiceServer).GetProductImage(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CategoriesService_GetProductImage_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CategoriesServiceServer).GetProductImage(ctx, req.(*GetProductImageRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // CategoriesService_ServiceDesc is the grpc.ServiceDesc for CategoriesService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -758,6 +846,14 @@ var CategoriesService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RunWeeklyReview",
 			Handler:    _CategoriesService_RunWeeklyReview_Handler,
+		},
+		{
+			MethodName: "ListCatalogueProducts",
+			Handler:    _CategoriesService_ListCatalogueProducts_Handler,
+		},
+		{
+			MethodName: "GetProductImage",
+			Handler:    _CategoriesService_GetProductImage_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

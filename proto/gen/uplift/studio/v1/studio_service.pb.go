@@ -25,12 +25,14 @@ const (
 
 // Image is a product photo in the studio.
 type Image struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	Filename      string                 `protobuf:"bytes,2,opt,name=filename,proto3" json:"filename,omitempty"`
-	Width         int32                  `protobuf:"varint,3,opt,name=width,proto3" json:"width,omitempty"`
-	Height        int32                  `protobuf:"varint,4,opt,name=height,proto3" json:"height,omitempty"`
-	CreateTime    *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Id         string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Filename   string                 `protobuf:"bytes,2,opt,name=filename,proto3" json:"filename,omitempty"`
+	Width      int32                  `protobuf:"varint,3,opt,name=width,proto3" json:"width,omitempty"`
+	Height     int32                  `protobuf:"varint,4,opt,name=height,proto3" json:"height,omitempty"`
+	CreateTime *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	// product_id is the catalogue product the photo came from, if any.
+	ProductId     string `protobuf:"bytes,6,opt,name=product_id,json=productId,proto3" json:"product_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -98,6 +100,13 @@ func (x *Image) GetCreateTime() *timestamppb.Timestamp {
 		return x.CreateTime
 	}
 	return nil
+}
+
+func (x *Image) GetProductId() string {
+	if x != nil {
+		return x.ProductId
+	}
+	return ""
 }
 
 // Result is one file a job made.
@@ -432,6 +441,276 @@ func (x *UploadImageResponse) GetImage() *Image {
 	return nil
 }
 
+// ImportProductImageRequest names the catalogue product (its id, or a
+// Shopify gid://shopify/Product/<id>).
+type ImportProductImageRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	ProductId     string                 `protobuf:"bytes,2,opt,name=product_id,json=productId,proto3" json:"product_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportProductImageRequest) Reset() {
+	*x = ImportProductImageRequest{}
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportProductImageRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportProductImageRequest) ProtoMessage() {}
+
+func (x *ImportProductImageRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportProductImageRequest.ProtoReflect.Descriptor instead.
+func (*ImportProductImageRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *ImportProductImageRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *ImportProductImageRequest) GetProductId() string {
+	if x != nil {
+		return x.ProductId
+	}
+	return ""
+}
+
+// ImportProductImageResponse is the stored photo.
+type ImportProductImageResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Image         *Image                 `protobuf:"bytes,1,opt,name=image,proto3" json:"image,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportProductImageResponse) Reset() {
+	*x = ImportProductImageResponse{}
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportProductImageResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportProductImageResponse) ProtoMessage() {}
+
+func (x *ImportProductImageResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportProductImageResponse.ProtoReflect.Descriptor instead.
+func (*ImportProductImageResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *ImportProductImageResponse) GetImage() *Image {
+	if x != nil {
+		return x.Image
+	}
+	return nil
+}
+
+// BrushStroke is one stroke of the touch-up brush.
+type BrushStroke struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// mode is keep (part of the product) or remove (background).
+	Mode string `protobuf:"bytes,1,opt,name=mode,proto3" json:"mode,omitempty"`
+	// radius is the brush's radius as a fraction of the photo's width.
+	Radius float32 `protobuf:"fixed32,2,opt,name=radius,proto3" json:"radius,omitempty"`
+	// points are x, y pairs along the stroke, each a fraction (0–1) of the
+	// photo's width and height.
+	Points        []float32 `protobuf:"fixed32,3,rep,packed,name=points,proto3" json:"points,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BrushStroke) Reset() {
+	*x = BrushStroke{}
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BrushStroke) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BrushStroke) ProtoMessage() {}
+
+func (x *BrushStroke) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BrushStroke.ProtoReflect.Descriptor instead.
+func (*BrushStroke) Descriptor() ([]byte, []int) {
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *BrushStroke) GetMode() string {
+	if x != nil {
+		return x.Mode
+	}
+	return ""
+}
+
+func (x *BrushStroke) GetRadius() float32 {
+	if x != nil {
+		return x.Radius
+	}
+	return 0
+}
+
+func (x *BrushStroke) GetPoints() []float32 {
+	if x != nil {
+		return x.Points
+	}
+	return nil
+}
+
+// EditMaskRequest carries the strokes, in the order they were painted.
+type EditMaskRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	ImageId       string                 `protobuf:"bytes,2,opt,name=image_id,json=imageId,proto3" json:"image_id,omitempty"`
+	Strokes       []*BrushStroke         `protobuf:"bytes,3,rep,name=strokes,proto3" json:"strokes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EditMaskRequest) Reset() {
+	*x = EditMaskRequest{}
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EditMaskRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EditMaskRequest) ProtoMessage() {}
+
+func (x *EditMaskRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EditMaskRequest.ProtoReflect.Descriptor instead.
+func (*EditMaskRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *EditMaskRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *EditMaskRequest) GetImageId() string {
+	if x != nil {
+		return x.ImageId
+	}
+	return ""
+}
+
+func (x *EditMaskRequest) GetStrokes() []*BrushStroke {
+	if x != nil {
+		return x.Strokes
+	}
+	return nil
+}
+
+// EditMaskResponse is the queued background removal.
+type EditMaskResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Job           *Job                   `protobuf:"bytes,1,opt,name=job,proto3" json:"job,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EditMaskResponse) Reset() {
+	*x = EditMaskResponse{}
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EditMaskResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EditMaskResponse) ProtoMessage() {}
+
+func (x *EditMaskResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EditMaskResponse.ProtoReflect.Descriptor instead.
+func (*EditMaskResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *EditMaskResponse) GetJob() *Job {
+	if x != nil {
+		return x.Job
+	}
+	return nil
+}
+
 // GetImagePreviewRequest names the photo.
 type GetImagePreviewRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -443,7 +722,7 @@ type GetImagePreviewRequest struct {
 
 func (x *GetImagePreviewRequest) Reset() {
 	*x = GetImagePreviewRequest{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[5]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -455,7 +734,7 @@ func (x *GetImagePreviewRequest) String() string {
 func (*GetImagePreviewRequest) ProtoMessage() {}
 
 func (x *GetImagePreviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[5]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -468,7 +747,7 @@ func (x *GetImagePreviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetImagePreviewRequest.ProtoReflect.Descriptor instead.
 func (*GetImagePreviewRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{5}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetImagePreviewRequest) GetCategoryId() string {
@@ -496,7 +775,7 @@ type GetImagePreviewResponse struct {
 
 func (x *GetImagePreviewResponse) Reset() {
 	*x = GetImagePreviewResponse{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[6]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -508,7 +787,7 @@ func (x *GetImagePreviewResponse) String() string {
 func (*GetImagePreviewResponse) ProtoMessage() {}
 
 func (x *GetImagePreviewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[6]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -521,7 +800,7 @@ func (x *GetImagePreviewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetImagePreviewResponse.ProtoReflect.Descriptor instead.
 func (*GetImagePreviewResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{6}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *GetImagePreviewResponse) GetContentType() string {
@@ -556,7 +835,7 @@ type CreateJobRequest struct {
 
 func (x *CreateJobRequest) Reset() {
 	*x = CreateJobRequest{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[7]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -568,7 +847,7 @@ func (x *CreateJobRequest) String() string {
 func (*CreateJobRequest) ProtoMessage() {}
 
 func (x *CreateJobRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[7]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -581,7 +860,7 @@ func (x *CreateJobRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateJobRequest.ProtoReflect.Descriptor instead.
 func (*CreateJobRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{7}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CreateJobRequest) GetCategoryId() string {
@@ -636,7 +915,7 @@ type CreateJobResponse struct {
 
 func (x *CreateJobResponse) Reset() {
 	*x = CreateJobResponse{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[8]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -648,7 +927,7 @@ func (x *CreateJobResponse) String() string {
 func (*CreateJobResponse) ProtoMessage() {}
 
 func (x *CreateJobResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[8]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -661,7 +940,7 @@ func (x *CreateJobResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateJobResponse.ProtoReflect.Descriptor instead.
 func (*CreateJobResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{8}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CreateJobResponse) GetJob() *Job {
@@ -681,7 +960,7 @@ type ListJobsRequest struct {
 
 func (x *ListJobsRequest) Reset() {
 	*x = ListJobsRequest{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[9]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -693,7 +972,7 @@ func (x *ListJobsRequest) String() string {
 func (*ListJobsRequest) ProtoMessage() {}
 
 func (x *ListJobsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[9]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -706,7 +985,7 @@ func (x *ListJobsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListJobsRequest.ProtoReflect.Descriptor instead.
 func (*ListJobsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{9}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ListJobsRequest) GetCategoryId() string {
@@ -726,7 +1005,7 @@ type ListJobsResponse struct {
 
 func (x *ListJobsResponse) Reset() {
 	*x = ListJobsResponse{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[10]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -738,7 +1017,7 @@ func (x *ListJobsResponse) String() string {
 func (*ListJobsResponse) ProtoMessage() {}
 
 func (x *ListJobsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[10]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -751,7 +1030,7 @@ func (x *ListJobsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListJobsResponse.ProtoReflect.Descriptor instead.
 func (*ListJobsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{10}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ListJobsResponse) GetJobs() []*Job {
@@ -772,7 +1051,7 @@ type GetJobRequest struct {
 
 func (x *GetJobRequest) Reset() {
 	*x = GetJobRequest{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[11]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -784,7 +1063,7 @@ func (x *GetJobRequest) String() string {
 func (*GetJobRequest) ProtoMessage() {}
 
 func (x *GetJobRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[11]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -797,7 +1076,7 @@ func (x *GetJobRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetJobRequest.ProtoReflect.Descriptor instead.
 func (*GetJobRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{11}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GetJobRequest) GetCategoryId() string {
@@ -824,7 +1103,7 @@ type GetJobResponse struct {
 
 func (x *GetJobResponse) Reset() {
 	*x = GetJobResponse{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[12]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -836,7 +1115,7 @@ func (x *GetJobResponse) String() string {
 func (*GetJobResponse) ProtoMessage() {}
 
 func (x *GetJobResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[12]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -849,7 +1128,7 @@ func (x *GetJobResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetJobResponse.ProtoReflect.Descriptor instead.
 func (*GetJobResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{12}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *GetJobResponse) GetJob() *Job {
@@ -870,7 +1149,7 @@ type DeleteJobRequest struct {
 
 func (x *DeleteJobRequest) Reset() {
 	*x = DeleteJobRequest{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[13]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -882,7 +1161,7 @@ func (x *DeleteJobRequest) String() string {
 func (*DeleteJobRequest) ProtoMessage() {}
 
 func (x *DeleteJobRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[13]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -895,7 +1174,7 @@ func (x *DeleteJobRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteJobRequest.ProtoReflect.Descriptor instead.
 func (*DeleteJobRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{13}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *DeleteJobRequest) GetCategoryId() string {
@@ -921,7 +1200,7 @@ type DeleteJobResponse struct {
 
 func (x *DeleteJobResponse) Reset() {
 	*x = DeleteJobResponse{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[14]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -933,7 +1212,7 @@ func (x *DeleteJobResponse) String() string {
 func (*DeleteJobResponse) ProtoMessage() {}
 
 func (x *DeleteJobResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[14]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -946,7 +1225,7 @@ func (x *DeleteJobResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteJobResponse.ProtoReflect.Descriptor instead.
 func (*DeleteJobResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{14}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{19}
 }
 
 // GetResultPreviewRequest names the result.
@@ -960,7 +1239,7 @@ type GetResultPreviewRequest struct {
 
 func (x *GetResultPreviewRequest) Reset() {
 	*x = GetResultPreviewRequest{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[15]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -972,7 +1251,7 @@ func (x *GetResultPreviewRequest) String() string {
 func (*GetResultPreviewRequest) ProtoMessage() {}
 
 func (x *GetResultPreviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[15]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -985,7 +1264,7 @@ func (x *GetResultPreviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetResultPreviewRequest.ProtoReflect.Descriptor instead.
 func (*GetResultPreviewRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{15}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetResultPreviewRequest) GetCategoryId() string {
@@ -1014,7 +1293,7 @@ type GetResultPreviewResponse struct {
 
 func (x *GetResultPreviewResponse) Reset() {
 	*x = GetResultPreviewResponse{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[16]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1026,7 +1305,7 @@ func (x *GetResultPreviewResponse) String() string {
 func (*GetResultPreviewResponse) ProtoMessage() {}
 
 func (x *GetResultPreviewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[16]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1039,7 +1318,7 @@ func (x *GetResultPreviewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetResultPreviewResponse.ProtoReflect.Descriptor instead.
 func (*GetResultPreviewResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{16}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *GetResultPreviewResponse) GetContentType() string {
@@ -1074,7 +1353,7 @@ type DownloadResultRequest struct {
 
 func (x *DownloadResultRequest) Reset() {
 	*x = DownloadResultRequest{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[17]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1086,7 +1365,7 @@ func (x *DownloadResultRequest) String() string {
 func (*DownloadResultRequest) ProtoMessage() {}
 
 func (x *DownloadResultRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[17]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1099,7 +1378,7 @@ func (x *DownloadResultRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DownloadResultRequest.ProtoReflect.Descriptor instead.
 func (*DownloadResultRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{17}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *DownloadResultRequest) GetCategoryId() string {
@@ -1130,7 +1409,7 @@ type DownloadResultResponse struct {
 
 func (x *DownloadResultResponse) Reset() {
 	*x = DownloadResultResponse{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[18]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1142,7 +1421,7 @@ func (x *DownloadResultResponse) String() string {
 func (*DownloadResultResponse) ProtoMessage() {}
 
 func (x *DownloadResultResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[18]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1155,7 +1434,7 @@ func (x *DownloadResultResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DownloadResultResponse.ProtoReflect.Descriptor instead.
 func (*DownloadResultResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{18}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *DownloadResultResponse) GetFilename() string {
@@ -1196,7 +1475,7 @@ type GetStudioPlanRequest struct {
 
 func (x *GetStudioPlanRequest) Reset() {
 	*x = GetStudioPlanRequest{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[19]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1208,7 +1487,7 @@ func (x *GetStudioPlanRequest) String() string {
 func (*GetStudioPlanRequest) ProtoMessage() {}
 
 func (x *GetStudioPlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[19]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1221,7 +1500,7 @@ func (x *GetStudioPlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStudioPlanRequest.ProtoReflect.Descriptor instead.
 func (*GetStudioPlanRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{19}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *GetStudioPlanRequest) GetCategoryId() string {
@@ -1242,14 +1521,18 @@ type GetStudioPlanResponse struct {
 	// downloads_left this month; -1 is unlimited.
 	DownloadsLeft int32 `protobuf:"varint,4,opt,name=downloads_left,json=downloadsLeft,proto3" json:"downloads_left,omitempty"`
 	// beta_features this plan has early access to.
-	BetaFeatures  []string `protobuf:"bytes,5,rep,name=beta_features,json=betaFeatures,proto3" json:"beta_features,omitempty"`
+	BetaFeatures []string `protobuf:"bytes,5,rep,name=beta_features,json=betaFeatures,proto3" json:"beta_features,omitempty"`
+	// jobs_per_month is the monthly allowance of tool runs; -1 is unlimited.
+	JobsPerMonth int32 `protobuf:"varint,6,opt,name=jobs_per_month,json=jobsPerMonth,proto3" json:"jobs_per_month,omitempty"`
+	// jobs_left this month; -1 is unlimited.
+	JobsLeft      int32 `protobuf:"varint,7,opt,name=jobs_left,json=jobsLeft,proto3" json:"jobs_left,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetStudioPlanResponse) Reset() {
 	*x = GetStudioPlanResponse{}
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[20]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1261,7 +1544,7 @@ func (x *GetStudioPlanResponse) String() string {
 func (*GetStudioPlanResponse) ProtoMessage() {}
 
 func (x *GetStudioPlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[20]
+	mi := &file_uplift_studio_v1_studio_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1274,7 +1557,7 @@ func (x *GetStudioPlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStudioPlanResponse.ProtoReflect.Descriptor instead.
 func (*GetStudioPlanResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{20}
+	return file_uplift_studio_v1_studio_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetStudioPlanResponse) GetTier() string {
@@ -1312,18 +1595,34 @@ func (x *GetStudioPlanResponse) GetBetaFeatures() []string {
 	return nil
 }
 
+func (x *GetStudioPlanResponse) GetJobsPerMonth() int32 {
+	if x != nil {
+		return x.JobsPerMonth
+	}
+	return 0
+}
+
+func (x *GetStudioPlanResponse) GetJobsLeft() int32 {
+	if x != nil {
+		return x.JobsLeft
+	}
+	return 0
+}
+
 var File_uplift_studio_v1_studio_service_proto protoreflect.FileDescriptor
 
 const file_uplift_studio_v1_studio_service_proto_rawDesc = "" +
 	"\n" +
-	"%uplift/studio/v1/studio_service.proto\x12\x10uplift.studio.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9e\x01\n" +
+	"%uplift/studio/v1/studio_service.proto\x12\x10uplift.studio.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xbd\x01\n" +
 	"\x05Image\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1a\n" +
 	"\bfilename\x18\x02 \x01(\tR\bfilename\x12\x14\n" +
 	"\x05width\x18\x03 \x01(\x05R\x05width\x12\x16\n" +
 	"\x06height\x18\x04 \x01(\x05R\x06height\x12;\n" +
 	"\vcreate_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"createTime\"\x88\x01\n" +
+	"createTime\x12\x1d\n" +
+	"\n" +
+	"product_id\x18\x06 \x01(\tR\tproductId\"\x88\x01\n" +
 	"\x06Result\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x16\n" +
@@ -1352,7 +1651,25 @@ const file_uplift_studio_v1_studio_service_proto_rawDesc = "" +
 	"\bfilename\x18\x02 \x01(\tR\bfilename\x12\x18\n" +
 	"\acontent\x18\x03 \x01(\fR\acontent\"D\n" +
 	"\x13UploadImageResponse\x12-\n" +
-	"\x05image\x18\x01 \x01(\v2\x17.uplift.studio.v1.ImageR\x05image\"T\n" +
+	"\x05image\x18\x01 \x01(\v2\x17.uplift.studio.v1.ImageR\x05image\"[\n" +
+	"\x19ImportProductImageRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x1d\n" +
+	"\n" +
+	"product_id\x18\x02 \x01(\tR\tproductId\"K\n" +
+	"\x1aImportProductImageResponse\x12-\n" +
+	"\x05image\x18\x01 \x01(\v2\x17.uplift.studio.v1.ImageR\x05image\"Q\n" +
+	"\vBrushStroke\x12\x12\n" +
+	"\x04mode\x18\x01 \x01(\tR\x04mode\x12\x16\n" +
+	"\x06radius\x18\x02 \x01(\x02R\x06radius\x12\x16\n" +
+	"\x06points\x18\x03 \x03(\x02R\x06points\"\x86\x01\n" +
+	"\x0fEditMaskRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x19\n" +
+	"\bimage_id\x18\x02 \x01(\tR\aimageId\x127\n" +
+	"\astrokes\x18\x03 \x03(\v2\x1d.uplift.studio.v1.BrushStrokeR\astrokes\";\n" +
+	"\x10EditMaskResponse\x12'\n" +
+	"\x03job\x18\x01 \x01(\v2\x15.uplift.studio.v1.JobR\x03job\"T\n" +
 	"\x16GetImagePreviewRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x19\n" +
@@ -1405,15 +1722,19 @@ const file_uplift_studio_v1_studio_service_proto_rawDesc = "" +
 	"\x0edownloads_left\x18\x04 \x01(\x05R\rdownloadsLeft\"7\n" +
 	"\x14GetStudioPlanRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
-	"categoryId\"\xbb\x01\n" +
+	"categoryId\"\xfe\x01\n" +
 	"\x15GetStudioPlanResponse\x12\x12\n" +
 	"\x04tier\x18\x01 \x01(\tR\x04tier\x12\x12\n" +
 	"\x04paid\x18\x02 \x01(\bR\x04paid\x12.\n" +
 	"\x13downloads_per_month\x18\x03 \x01(\x05R\x11downloadsPerMonth\x12%\n" +
 	"\x0edownloads_left\x18\x04 \x01(\x05R\rdownloadsLeft\x12#\n" +
-	"\rbeta_features\x18\x05 \x03(\tR\fbetaFeatures2\xb3\v\n" +
+	"\rbeta_features\x18\x05 \x03(\tR\fbetaFeatures\x12$\n" +
+	"\x0ejobs_per_month\x18\x06 \x01(\x05R\fjobsPerMonth\x12\x1b\n" +
+	"\tjobs_left\x18\a \x01(\x05R\bjobsLeft2\x91\x0e\n" +
 	"\rStudioService\x12\x97\x01\n" +
-	"\vUploadImage\x12$.uplift.studio.v1.UploadImageRequest\x1a%.uplift.studio.v1.UploadImageResponse\";\x82\xd3\xe4\x93\x025:\x01*\"0/internal/categories/{category_id}/studio/images\x12\xb3\x01\n" +
+	"\vUploadImage\x12$.uplift.studio.v1.UploadImageRequest\x1a%.uplift.studio.v1.UploadImageResponse\";\x82\xd3\xe4\x93\x025:\x01*\"0/internal/categories/{category_id}/studio/images\x12\xba\x01\n" +
+	"\x12ImportProductImage\x12+.uplift.studio.v1.ImportProductImageRequest\x1a,.uplift.studio.v1.ImportProductImageResponse\"I\x82\xd3\xe4\x93\x02C:\x01*\">/internal/categories/{category_id}/studio/images/fromCatalogue\x12\x9e\x01\n" +
+	"\bEditMask\x12!.uplift.studio.v1.EditMaskRequest\x1a\".uplift.studio.v1.EditMaskResponse\"K\x82\xd3\xe4\x93\x02E:\x01*\"@/internal/categories/{category_id}/studio/images/{image_id}/mask\x12\xb3\x01\n" +
 	"\x0fGetImagePreview\x12(.uplift.studio.v1.GetImagePreviewRequest\x1a).uplift.studio.v1.GetImagePreviewResponse\"K\x82\xd3\xe4\x93\x02E\x12C/internal/categories/{category_id}/studio/images/{image_id}/preview\x12\x8f\x01\n" +
 	"\tCreateJob\x12\".uplift.studio.v1.CreateJobRequest\x1a#.uplift.studio.v1.CreateJobResponse\"9\x82\xd3\xe4\x93\x023:\x01*\"./internal/categories/{category_id}/studio/jobs\x12\x89\x01\n" +
 	"\bListJobs\x12!.uplift.studio.v1.ListJobsRequest\x1a\".uplift.studio.v1.ListJobsResponse\"6\x82\xd3\xe4\x93\x020\x12./internal/categories/{category_id}/studio/jobs\x12\x8c\x01\n" +
@@ -1436,63 +1757,75 @@ func file_uplift_studio_v1_studio_service_proto_rawDescGZIP() []byte {
 	return file_uplift_studio_v1_studio_service_proto_rawDescData
 }
 
-var file_uplift_studio_v1_studio_service_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_uplift_studio_v1_studio_service_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_uplift_studio_v1_studio_service_proto_goTypes = []any{
-	(*Image)(nil),                    // 0: uplift.studio.v1.Image
-	(*Result)(nil),                   // 1: uplift.studio.v1.Result
-	(*Job)(nil),                      // 2: uplift.studio.v1.Job
-	(*UploadImageRequest)(nil),       // 3: uplift.studio.v1.UploadImageRequest
-	(*UploadImageResponse)(nil),      // 4: uplift.studio.v1.UploadImageResponse
-	(*GetImagePreviewRequest)(nil),   // 5: uplift.studio.v1.GetImagePreviewRequest
-	(*GetImagePreviewResponse)(nil),  // 6: uplift.studio.v1.GetImagePreviewResponse
-	(*CreateJobRequest)(nil),         // 7: uplift.studio.v1.CreateJobRequest
-	(*CreateJobResponse)(nil),        // 8: uplift.studio.v1.CreateJobResponse
-	(*ListJobsRequest)(nil),          // 9: uplift.studio.v1.ListJobsRequest
-	(*ListJobsResponse)(nil),         // 10: uplift.studio.v1.ListJobsResponse
-	(*GetJobRequest)(nil),            // 11: uplift.studio.v1.GetJobRequest
-	(*GetJobResponse)(nil),           // 12: uplift.studio.v1.GetJobResponse
-	(*DeleteJobRequest)(nil),         // 13: uplift.studio.v1.DeleteJobRequest
-	(*DeleteJobResponse)(nil),        // 14: uplift.studio.v1.DeleteJobResponse
-	(*GetResultPreviewRequest)(nil),  // 15: uplift.studio.v1.GetResultPreviewRequest
-	(*GetResultPreviewResponse)(nil), // 16: uplift.studio.v1.GetResultPreviewResponse
-	(*DownloadResultRequest)(nil),    // 17: uplift.studio.v1.DownloadResultRequest
-	(*DownloadResultResponse)(nil),   // 18: uplift.studio.v1.DownloadResultResponse
-	(*GetStudioPlanRequest)(nil),     // 19: uplift.studio.v1.GetStudioPlanRequest
-	(*GetStudioPlanResponse)(nil),    // 20: uplift.studio.v1.GetStudioPlanResponse
-	(*timestamppb.Timestamp)(nil),    // 21: google.protobuf.Timestamp
+	(*Image)(nil),                      // 0: uplift.studio.v1.Image
+	(*Result)(nil),                     // 1: uplift.studio.v1.Result
+	(*Job)(nil),                        // 2: uplift.studio.v1.Job
+	(*UploadImageRequest)(nil),         // 3: uplift.studio.v1.UploadImageRequest
+	(*UploadImageResponse)(nil),        // 4: uplift.studio.v1.UploadImageResponse
+	(*ImportProductImageRequest)(nil),  // 5: uplift.studio.v1.ImportProductImageRequest
+	(*ImportProductImageResponse)(nil), // 6: uplift.studio.v1.ImportProductImageResponse
+	(*BrushStroke)(nil),                // 7: uplift.studio.v1.BrushStroke
+	(*EditMaskRequest)(nil),            // 8: uplift.studio.v1.EditMaskRequest
+	(*EditMaskResponse)(nil),           // 9: uplift.studio.v1.EditMaskResponse
+	(*GetImagePreviewRequest)(nil),     // 10: uplift.studio.v1.GetImagePreviewRequest
+	(*GetImagePreviewResponse)(nil),    // 11: uplift.studio.v1.GetImagePreviewResponse
+	(*CreateJobRequest)(nil),           // 12: uplift.studio.v1.CreateJobRequest
+	(*CreateJobResponse)(nil),          // 13: uplift.studio.v1.CreateJobResponse
+	(*ListJobsRequest)(nil),            // 14: uplift.studio.v1.ListJobsRequest
+	(*ListJobsResponse)(nil),           // 15: uplift.studio.v1.ListJobsResponse
+	(*GetJobRequest)(nil),              // 16: uplift.studio.v1.GetJobRequest
+	(*GetJobResponse)(nil),             // 17: uplift.studio.v1.GetJobResponse
+	(*DeleteJobRequest)(nil),           // 18: uplift.studio.v1.DeleteJobRequest
+	(*DeleteJobResponse)(nil),          // 19: uplift.studio.v1.DeleteJobResponse
+	(*GetResultPreviewRequest)(nil),    // 20: uplift.studio.v1.GetResultPreviewRequest
+	(*GetResultPreviewResponse)(nil),   // 21: uplift.studio.v1.GetResultPreviewResponse
+	(*DownloadResultRequest)(nil),      // 22: uplift.studio.v1.DownloadResultRequest
+	(*DownloadResultResponse)(nil),     // 23: uplift.studio.v1.DownloadResultResponse
+	(*GetStudioPlanRequest)(nil),       // 24: uplift.studio.v1.GetStudioPlanRequest
+	(*GetStudioPlanResponse)(nil),      // 25: uplift.studio.v1.GetStudioPlanResponse
+	(*timestamppb.Timestamp)(nil),      // 26: google.protobuf.Timestamp
 }
 var file_uplift_studio_v1_studio_service_proto_depIdxs = []int32{
-	21, // 0: uplift.studio.v1.Image.create_time:type_name -> google.protobuf.Timestamp
+	26, // 0: uplift.studio.v1.Image.create_time:type_name -> google.protobuf.Timestamp
 	1,  // 1: uplift.studio.v1.Job.results:type_name -> uplift.studio.v1.Result
-	21, // 2: uplift.studio.v1.Job.create_time:type_name -> google.protobuf.Timestamp
+	26, // 2: uplift.studio.v1.Job.create_time:type_name -> google.protobuf.Timestamp
 	0,  // 3: uplift.studio.v1.Job.image:type_name -> uplift.studio.v1.Image
 	0,  // 4: uplift.studio.v1.UploadImageResponse.image:type_name -> uplift.studio.v1.Image
-	2,  // 5: uplift.studio.v1.CreateJobResponse.job:type_name -> uplift.studio.v1.Job
-	2,  // 6: uplift.studio.v1.ListJobsResponse.jobs:type_name -> uplift.studio.v1.Job
-	2,  // 7: uplift.studio.v1.GetJobResponse.job:type_name -> uplift.studio.v1.Job
-	3,  // 8: uplift.studio.v1.StudioService.UploadImage:input_type -> uplift.studio.v1.UploadImageRequest
-	5,  // 9: uplift.studio.v1.StudioService.GetImagePreview:input_type -> uplift.studio.v1.GetImagePreviewRequest
-	7,  // 10: uplift.studio.v1.StudioService.CreateJob:input_type -> uplift.studio.v1.CreateJobRequest
-	9,  // 11: uplift.studio.v1.StudioService.ListJobs:input_type -> uplift.studio.v1.ListJobsRequest
-	11, // 12: uplift.studio.v1.StudioService.GetJob:input_type -> uplift.studio.v1.GetJobRequest
-	13, // 13: uplift.studio.v1.StudioService.DeleteJob:input_type -> uplift.studio.v1.DeleteJobRequest
-	15, // 14: uplift.studio.v1.StudioService.GetResultPreview:input_type -> uplift.studio.v1.GetResultPreviewRequest
-	17, // 15: uplift.studio.v1.StudioService.DownloadResult:input_type -> uplift.studio.v1.DownloadResultRequest
-	19, // 16: uplift.studio.v1.StudioService.GetStudioPlan:input_type -> uplift.studio.v1.GetStudioPlanRequest
-	4,  // 17: uplift.studio.v1.StudioService.UploadImage:output_type -> uplift.studio.v1.UploadImageResponse
-	6,  // 18: uplift.studio.v1.StudioService.GetImagePreview:output_type -> uplift.studio.v1.GetImagePreviewResponse
-	8,  // 19: uplift.studio.v1.StudioService.CreateJob:output_type -> uplift.studio.v1.CreateJobResponse
-	10, // 20: uplift.studio.v1.StudioService.ListJobs:output_type -> uplift.studio.v1.ListJobsResponse
-	12, // 21: uplift.studio.v1.StudioService.GetJob:output_type -> uplift.studio.v1.GetJobResponse
-	14, // 22: uplift.studio.v1.StudioService.DeleteJob:output_type -> uplift.studio.v1.DeleteJobResponse
-	16, // 23: uplift.studio.v1.StudioService.GetResultPreview:output_type -> uplift.studio.v1.GetResultPreviewResponse
-	18, // 24: uplift.studio.v1.StudioService.DownloadResult:output_type -> uplift.studio.v1.DownloadResultResponse
-	20, // 25: uplift.studio.v1.StudioService.GetStudioPlan:output_type -> uplift.studio.v1.GetStudioPlanResponse
-	17, // [17:26] is the sub-list for method output_type
-	8,  // [8:17] is the sub-list for method input_type
-	8,  // [8:8] is the sub-list for extension type_name
-	8,  // [8:8] is the sub-list for extension extendee
-	0,  // [0:8] is the sub-list for field type_name
+	0,  // 5: uplift.studio.v1.ImportProductImageResponse.image:type_name -> uplift.studio.v1.Image
+	7,  // 6: uplift.studio.v1.EditMaskRequest.strokes:type_name -> uplift.studio.v1.BrushStroke
+	2,  // 7: uplift.studio.v1.EditMaskResponse.job:type_name -> uplift.studio.v1.Job
+	2,  // 8: uplift.studio.v1.CreateJobResponse.job:type_name -> uplift.studio.v1.Job
+	2,  // 9: uplift.studio.v1.ListJobsResponse.jobs:type_name -> uplift.studio.v1.Job
+	2,  // 10: uplift.studio.v1.GetJobResponse.job:type_name -> uplift.studio.v1.Job
+	3,  // 11: uplift.studio.v1.StudioService.UploadImage:input_type -> uplift.studio.v1.UploadImageRequest
+	5,  // 12: uplift.studio.v1.StudioService.ImportProductImage:input_type -> uplift.studio.v1.ImportProductImageRequest
+	8,  // 13: uplift.studio.v1.StudioService.EditMask:input_type -> uplift.studio.v1.EditMaskRequest
+	10, // 14: uplift.studio.v1.StudioService.GetImagePreview:input_type -> uplift.studio.v1.GetImagePreviewRequest
+	12, // 15: uplift.studio.v1.StudioService.CreateJob:input_type -> uplift.studio.v1.CreateJobRequest
+	14, // 16: uplift.studio.v1.StudioService.ListJobs:input_type -> uplift.studio.v1.ListJobsRequest
+	16, // 17: uplift.studio.v1.StudioService.GetJob:input_type -> uplift.studio.v1.GetJobRequest
+	18, // 18: uplift.studio.v1.StudioService.DeleteJob:input_type -> uplift.studio.v1.DeleteJobRequest
+	20, // 19: uplift.studio.v1.StudioService.GetResultPreview:input_type -> uplift.studio.v1.GetResultPreviewRequest
+	22, // 20: uplift.studio.v1.StudioService.DownloadResult:input_type -> uplift.studio.v1.DownloadResultRequest
+	24, // 21: uplift.studio.v1.StudioService.GetStudioPlan:input_type -> uplift.studio.v1.GetStudioPlanRequest
+	4,  // 22: uplift.studio.v1.StudioService.UploadImage:output_type -> uplift.studio.v1.UploadImageResponse
+	6,  // 23: uplift.studio.v1.StudioService.ImportProductImage:output_type -> uplift.studio.v1.ImportProductImageResponse
+	9,  // 24: uplift.studio.v1.StudioService.EditMask:output_type -> uplift.studio.v1.EditMaskResponse
+	11, // 25: uplift.studio.v1.StudioService.GetImagePreview:output_type -> uplift.studio.v1.GetImagePreviewResponse
+	13, // 26: uplift.studio.v1.StudioService.CreateJob:output_type -> uplift.studio.v1.CreateJobResponse
+	15, // 27: uplift.studio.v1.StudioService.ListJobs:output_type -> uplift.studio.v1.ListJobsResponse
+	17, // 28: uplift.studio.v1.StudioService.GetJob:output_type -> uplift.studio.v1.GetJobResponse
+	19, // 29: uplift.studio.v1.StudioService.DeleteJob:output_type -> uplift.studio.v1.DeleteJobResponse
+	21, // 30: uplift.studio.v1.StudioService.GetResultPreview:output_type -> uplift.studio.v1.GetResultPreviewResponse
+	23, // 31: uplift.studio.v1.StudioService.DownloadResult:output_type -> uplift.studio.v1.DownloadResultResponse
+	25, // 32: uplift.studio.v1.StudioService.GetStudioPlan:output_type -> uplift.studio.v1.GetStudioPlanResponse
+	22, // [22:33] is the sub-list for method output_type
+	11, // [11:22] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_uplift_studio_v1_studio_service_proto_init() }
@@ -1506,7 +1839,7 @@ func file_uplift_studio_v1_studio_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_studio_v1_studio_service_proto_rawDesc), len(file_uplift_studio_v1_studio_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   21,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

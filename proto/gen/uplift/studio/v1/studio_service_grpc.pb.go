@@ -19,15 +19,17 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	StudioService_UploadImage_FullMethodName      = "/uplift.studio.v1.StudioService/UploadImage"
-	StudioService_GetImagePreview_FullMethodName  = "/uplift.studio.v1.StudioService/GetImagePreview"
-	StudioService_CreateJob_FullMethodName        = "/uplift.studio.v1.StudioService/CreateJob"
-	StudioService_ListJobs_FullMethodName         = "/uplift.studio.v1.StudioService/ListJobs"
-	StudioService_GetJob_FullMethodName           = "/uplift.studio.v1.StudioService/GetJob"
-	StudioService_DeleteJob_FullMethodName        = "/uplift.studio.v1.StudioService/DeleteJob"
-	StudioService_GetResultPreview_FullMethodName = "/uplift.studio.v1.StudioService/GetResultPreview"
-	StudioService_DownloadResult_FullMethodName   = "/uplift.studio.v1.StudioService/DownloadResult"
-	StudioService_GetStudioPlan_FullMethodName    = "/uplift.studio.v1.StudioService/GetStudioPlan"
+	StudioService_UploadImage_FullMethodName        = "/uplift.studio.v1.StudioService/UploadImage"
+	StudioService_ImportProductImage_FullMethodName = "/uplift.studio.v1.StudioService/ImportProductImage"
+	StudioService_EditMask_FullMethodName           = "/uplift.studio.v1.StudioService/EditMask"
+	StudioService_GetImagePreview_FullMethodName    = "/uplift.studio.v1.StudioService/GetImagePreview"
+	StudioService_CreateJob_FullMethodName          = "/uplift.studio.v1.StudioService/CreateJob"
+	StudioService_ListJobs_FullMethodName           = "/uplift.studio.v1.StudioService/ListJobs"
+	StudioService_GetJob_FullMethodName             = "/uplift.studio.v1.StudioService/GetJob"
+	StudioService_DeleteJob_FullMethodName          = "/uplift.studio.v1.StudioService/DeleteJob"
+	StudioService_GetResultPreview_FullMethodName   = "/uplift.studio.v1.StudioService/GetResultPreview"
+	StudioService_DownloadResult_FullMethodName     = "/uplift.studio.v1.StudioService/DownloadResult"
+	StudioService_GetStudioPlan_FullMethodName      = "/uplift.studio.v1.StudioService/GetStudioPlan"
 )
 
 // StudioServiceClient is the client API for StudioService service.
@@ -42,11 +44,21 @@ type StudioServiceClient interface {
 	// UploadImage stores a product photo (JPEG, PNG or WebP; at most 25 MB and
 	// 50 megapixels). Anything else is refused with a message saying why.
 	UploadImage(ctx context.Context, in *UploadImageRequest, opts ...grpc.CallOption) (*UploadImageResponse, error)
+	// ImportProductImage stores the main photo of a product from the store's
+	// catalogue (the products the website review reads), fetched through the
+	// categories service's guarded fetcher, checked like an upload.
+	ImportProductImage(ctx context.Context, in *ImportProductImageRequest, opts ...grpc.CallOption) (*ImportProductImageResponse, error)
+	// EditMask applies keep/remove brush strokes to the photo's cut-out mask
+	// and queues a new background removal with the touched-up mask. The photo
+	// needs a finished background removal first.
+	EditMask(ctx context.Context, in *EditMaskRequest, opts ...grpc.CallOption) (*EditMaskResponse, error)
 	// GetImagePreview returns a reduced copy of the photo (640 px wide at
 	// most), for the before/after view.
 	GetImagePreview(ctx context.Context, in *GetImagePreviewRequest, opts ...grpc.CallOption) (*GetImagePreviewResponse, error)
 	// CreateJob queues a tool on a photo: "cutout" (remove the background),
-	// "studio" (studio image) or "presets" (every channel preset).
+	// "studio" (studio image) or "presets" (every channel preset). The free
+	// plan runs 30 tools a month, and a store has at most 10 jobs waiting or
+	// running at once; past either, 429 (RESOURCE_EXHAUSTED) with a message.
 	CreateJob(ctx context.Context, in *CreateJobRequest, opts ...grpc.CallOption) (*CreateJobResponse, error)
 	// ListJobs is the store's gallery, newest first.
 	ListJobs(ctx context.Context, in *ListJobsRequest, opts ...grpc.CallOption) (*ListJobsResponse, error)
@@ -77,6 +89,26 @@ func (c *studioServiceClient) UploadImage(ctx context.Context, in *UploadImageRe
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(UploadImageResponse)
 	err := c.cc.Invoke(ctx, StudioService_UploadImage_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *studioServiceClient) ImportProductImage(ctx context.Context, in *ImportProductImageRequest, opts ...grpc.CallOption) (*ImportProductImageResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ImportProductImageResponse)
+	err := c.cc.Invoke(ctx, StudioService_ImportProductImage_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *studioServiceClient) EditMask(ctx context.Context, in *EditMaskRequest, opts ...grpc.CallOption) (*EditMaskResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EditMaskResponse)
+	err := c.cc.Invoke(ctx, StudioService_EditMask_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -175,11 +207,21 @@ type StudioServiceServer interface {
 	// UploadImage stores a product photo (JPEG, PNG or WebP; at most 25 MB and
 	// 50 megapixels). Anything else is refused with a message saying why.
 	UploadImage(context.Context, *UploadImageRequest) (*UploadImageResponse, error)
+	// ImportProductImage stores the main photo of a product from the store's
+	// catalogue (the products the website review reads), fetched through the
+	// categories service's guarded fetcher, checked like an upload.
+	ImportProductImage(context.Context, *ImportProductImageRequest) (*ImportProductImageResponse, error)
+	// EditMask applies keep/remove brush strokes to the photo's cut-out mask
+	// and queues a new background removal with the touched-up mask. The photo
+	// needs a finished background removal first.
+	EditMask(context.Context, *EditMaskRequest) (*EditMaskResponse, error)
 	// GetImagePreview returns a reduced copy of the photo (640 px wide at
 	// most), for the before/after view.
 	GetImagePreview(context.Context, *GetImagePreviewRequest) (*GetImagePreviewResponse, error)
 	// CreateJob queues a tool on a photo: "cutout" (remove the background),
-	// "studio" (studio image) or "presets" (every channel preset).
+	// "studio" (studio image) or "presets" (every channel preset). The free
+	// plan runs 30 tools a month, and a store has at most 10 jobs waiting or
+	// running at once; past either, 429 (RESOURCE_EXHAUSTED) with a message.
 	CreateJob(context.Context, *CreateJobRequest) (*CreateJobResponse, error)
 	// ListJobs is the store's gallery, newest first.
 	ListJobs(context.Context, *ListJobsRequest) (*ListJobsResponse, error)
@@ -208,6 +250,12 @@ type UnimplementedStudioServiceServer struct{}
 
 func (UnimplementedStudioServiceServer) UploadImage(context.Context, *UploadImageRequest) (*UploadImageResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method UploadImage not implemented")
+}
+func (UnimplementedStudioServiceServer) ImportProductImage(context.Context, *ImportProductImageRequest) (*ImportProductImageResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ImportProductImage not implemented")
+}
+func (UnimplementedStudioServiceServer) EditMask(context.Context, *EditMaskRequest) (*EditMaskResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method EditMask not implemented")
 }
 func (UnimplementedStudioServiceServer) GetImagePreview(context.Context, *GetImagePreviewRequest) (*GetImagePreviewResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetImagePreview not implemented")
@@ -268,6 +316,42 @@ func _StudioService_UploadImage_Handler(srv interface{}, ctx context.Context, de
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(StudioServiceServer).UploadImage(ctx, req.(*UploadImageRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StudioService_ImportProductImage_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ImportProductImageRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StudioServiceServer).ImportProductImage(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StudioService_ImportProductImage_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StudioServiceServer).ImportProductImage(ctx, req.(*ImportProductImageRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StudioService_EditMask_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(EditMaskRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StudioServiceServer).EditMask(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StudioService_EditMask_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StudioServiceServer).EditMask(ctx, req.(*EditMaskRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -426,6 +510,14 @@ var StudioService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "UploadImage",
 			Handler:    _StudioService_UploadImage_Handler,
+		},
+		{
+			MethodName: "ImportProductImage",
+			Handler:    _StudioService_ImportProductImage_Handler,
+		},
+		{
+			MethodName: "EditMask",
+			Handler:    _StudioService_EditMask_Handler,
 		},
 		{
 			MethodName: "GetImagePreview",

@@ -6,6 +6,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"uplift.dev/categories/internal/analysis"
@@ -66,4 +67,34 @@ func (Engine) NextOccasion(now time.Time, siteURL string) (string, time.Time, bo
 		return "", time.Time{}, false
 	}
 	return best.Name, best.Date, true
+}
+
+// Products implements app.Catalogue: the products a review reads, with
+// their photos.
+func (e Engine) Products(ctx context.Context, siteURL string) ([]domain.Product, error) {
+	cat, err := e.Analyzer.Catalogue(ctx, siteURL)
+	if errors.Is(err, analysis.ErrUnreadable) {
+		return nil, fmt.Errorf("%w: %w", domain.ErrUnreadableSite, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]domain.Product, 0, len(cat.Products))
+	for _, p := range cat.Products {
+		out = append(out, domain.Product{ID: p.ID, Name: p.Name, URL: p.URL, Price: p.Price,
+			Currency: p.Currency, ImageURLs: p.ImageURLs})
+	}
+	return out, nil
+}
+
+// FetchImage implements app.Catalogue through the guarded fetcher.
+func (e Engine) FetchImage(ctx context.Context, imageURL string, limit int64) ([]byte, error) {
+	data, err := e.Analyzer.FetchImage(ctx, imageURL, limit)
+	switch {
+	case errors.Is(err, analysis.ErrTooLarge):
+		return nil, domain.ErrProductImageSize
+	case err != nil:
+		return nil, fmt.Errorf("%w: %w", domain.ErrProductImageRead, err)
+	}
+	return data, nil
 }

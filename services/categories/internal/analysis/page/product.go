@@ -3,6 +3,7 @@ package page
 import (
 	"html"
 	"math"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -17,6 +18,10 @@ const MaxProducts = 250
 // Product is one item the store sells, as read from its public catalogue
 // (Shopify's /products.json) or from the structured data on its pages.
 type Product struct {
+	// ID names the product for the product studio's `?product=`: Shopify's
+	// product id, else the structured data's productID or sku, else the
+	// last segment of its address.
+	ID             string  `json:"id,omitempty"`
 	Name           string  `json:"name"`
 	URL            string  `json:"url,omitempty"`
 	Type           string  `json:"type,omitempty"`
@@ -31,6 +36,9 @@ type Product struct {
 	Variants       int     `json:"-"`
 	Available      bool    `json:"available"`
 	Source         string  `json:"-"` // "products.json", "json-ld" or "meta"
+	// ImageURLs are the product's photos, absolute, main photo first (the
+	// product studio fetches them through the guarded fetcher).
+	ImageURLs []string `json:"imageUrls,omitempty"`
 }
 
 var tagRE = regexp.MustCompile(`(?s)<[^>]*>`)
@@ -81,7 +89,9 @@ func ProductsFrom(p *Page) []Product {
 				Currency:    strings.ToUpper(words.FirstNonEmpty(p.OG["product:price:currency"], p.OG["og:price:currency"])),
 				Description: words.Truncate(words.FirstNonEmpty(p.OG["og:description"], p.MetaDesc), 300),
 				Images:      -1, Available: true, Source: "meta",
+				ImageURLs: AbsoluteURLs(p.URL, p.OG["og:image"]),
 			})
+			out[0].ID = LastSegment(p.URL)
 			out[0].HasDescription = len(out[0].Description) >= 20
 		}
 	}
@@ -99,6 +109,8 @@ func jsonldProduct(obj map[string]any, pageURL string) (Product, bool) {
 		HasDescription: len(desc) >= 20, Images: -1, Source: "json-ld",
 		Type: words.Collapse(JSONString(obj["category"])),
 	}
+	pr.ImageURLs = AbsoluteURLs(pageURL, jsonldImages(obj["image"])...)
+	pr.ID = words.FirstNonEmpty(words.Collapse(JSONString(obj["productID"])), words.Collapse(JSONString(obj["sku"])), LastSegment(pr.URL))
 	if b, ok := obj["brand"].(map[string]any); ok {
 		pr.Vendor = words.Collapse(JSONString(b["name"]))
 	} else {
@@ -160,6 +172,66 @@ func jsonldProduct(obj map[string]any, pageURL string) (Product, bool) {
 	}
 	pr.Variants = len(offers)
 	return pr, true
+}
+
+// jsonldImages reads schema.org's image property: a URL, an ImageObject
+// (url or contentUrl) or a list of either.
+func jsonldImages(v any) []string {
+	switch t := v.(type) {
+	case string:
+		return []string{t}
+	case map[string]any:
+		return []string{words.FirstNonEmpty(JSONString(t["url"]), JSONString(t["contentUrl"]))}
+	case []any:
+		var out []string
+		for _, e := range t {
+			out = append(out, jsonldImages(e)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// MaxImageURLs bounds how many photos of one product are kept.
+const MaxImageURLs = 10
+
+// AbsoluteURLs resolves image addresses against the page they were found
+// on, keeping http(s) ones only, without repeats.
+func AbsoluteURLs(pageURL string, raw ...string) []string {
+	base, err := url.Parse(pageURL)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, r := range raw {
+		r = strings.TrimSpace(r)
+		if r == "" {
+			continue
+		}
+		u, err := base.Parse(r)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			continue
+		}
+		u.Fragment = ""
+		if s := u.String(); !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+		if len(out) == MaxImageURLs {
+			break
+		}
+	}
+	return out
+}
+
+// LastSegment is the last non-empty path segment of an address ("green-tea"
+// for https://shop.example/products/green-tea/), "" when it has none.
+func LastSegment(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+	return parts[len(parts)-1]
 }
 
 // unavailable are the schema.org ItemAvailability values under which a

@@ -22,6 +22,7 @@ type Catalogue struct {
 // shopifyProducts is the part of Shopify's public /products.json we read.
 type shopifyProducts struct {
 	Products []struct {
+		ID          json.RawMessage   `json:"id"` // a number; a string is taken too
 		Title       string            `json:"title"`
 		Handle      string            `json:"handle"`
 		BodyHTML    string            `json:"body_html"`
@@ -54,6 +55,19 @@ func (f *flexNumber) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// rawID reads an id written as a JSON number or string ("" otherwise).
+func rawID(b json.RawMessage) string {
+	var n json.Number
+	if json.Unmarshal(b, &n) == nil {
+		return n.String()
+	}
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		return strings.TrimSpace(s)
+	}
+	return ""
+}
+
 // parseShopifyProducts reads a /products.json body.
 func parseShopifyProducts(body []byte, siteURL, currency string) ([]page.Product, error) {
 	var sp shopifyProducts
@@ -72,7 +86,18 @@ func parseShopifyProducts(body []byte, siteURL, currency string) ([]page.Product
 			URL:         strings.TrimRight(siteURL, "/") + "/products/" + p.Handle,
 			Description: words.Truncate(desc, 300), HasDescription: len(desc) >= 20,
 			Images: len(p.Images), Variants: len(p.Variants), Currency: currency, Source: "products.json",
+			ID: words.FirstNonEmpty(rawID(p.ID), p.Handle),
 		}
+		var srcs []string
+		for _, raw := range p.Images {
+			var img struct {
+				Src string `json:"src"`
+			}
+			if json.Unmarshal(raw, &img) == nil {
+				srcs = append(srcs, img.Src)
+			}
+		}
+		pr.ImageURLs = page.AbsoluteURLs(pr.URL, srcs...)
 		pr.Price = math.Inf(1)
 		for _, v := range p.Variants {
 			price := float64(v.Price)

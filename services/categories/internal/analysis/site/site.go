@@ -69,6 +69,9 @@ type ReadOptions struct {
 	Catalogue bool              // read /products.json on Shopify stores
 	MaxPages  int               // same-site pages read besides the home page
 	Progress  func(int, string) // nil = no progress reports
+	// SkipAssets leaves images and scripts unmeasured (a catalogue read
+	// for the product studio needs the products only).
+	SkipAssets bool
 }
 
 // ErrUnreadable wraps every reason a site cannot be read (bad URL, refused
@@ -184,8 +187,10 @@ func Read(ctx context.Context, sess *fetch.Session, siteURL string, o ReadOption
 		}
 	}
 
-	progress(65, "Checking images and files")
-	s.measureAssets(ctx, sess)
+	if !o.SkipAssets {
+		progress(65, "Checking images and files")
+		s.measureAssets(ctx, sess)
+	}
 	return s, nil
 }
 

@@ -362,3 +362,53 @@ func toProtoIdeas(ideas []domain.Idea) []*categoriesv1.Idea {
 	}
 	return out
 }
+
+// ListCatalogueProducts lists the products on the store's website.
+func (s *Server) ListCatalogueProducts(ctx context.Context, req *categoriesv1.ListCatalogueProductsRequest) (*categoriesv1.ListCatalogueProductsResponse, error) {
+	who, _ := caller(ctx)
+	ps, err := s.App.CatalogueProducts(ctx, who, req.GetCategoryId())
+	if err != nil {
+		return nil, s.catalogueStatus(ctx, err)
+	}
+	out := &categoriesv1.ListCatalogueProductsResponse{Products: make([]*categoriesv1.CatalogueProduct, 0, len(ps))}
+	for _, p := range ps {
+		out.Products = append(out.Products, toProtoProduct(p))
+	}
+	return out, nil
+}
+
+// GetProductImage reads a catalogue product's main photo.
+func (s *Server) GetProductImage(ctx context.Context, req *categoriesv1.GetProductImageRequest) (*categoriesv1.GetProductImageResponse, error) {
+	who, _ := caller(ctx)
+	p, data, err := s.App.ProductImage(ctx, who, req.GetCategoryId(), req.GetProductId())
+	if err != nil {
+		return nil, s.catalogueStatus(ctx, err)
+	}
+	return &categoriesv1.GetProductImageResponse{Product: toProtoProduct(p), Content: data}, nil
+}
+
+// catalogueStatus maps the catalogue's refusals; the store's website is
+// not ours, so a site or photo that cannot be read is a precondition the
+// owner can act on, not our failure.
+func (s *Server) catalogueStatus(ctx context.Context, err error) error {
+	switch {
+	case errors.Is(err, domain.ErrNoWebsite):
+		return status.Error(codes.FailedPrecondition, domain.NoWebsiteMessage)
+	case errors.Is(err, domain.ErrUnreadableSite):
+		return status.Error(codes.FailedPrecondition, domain.CatalogueUnreadableMessage)
+	case errors.Is(err, domain.ErrProductNotFound):
+		return status.Error(codes.NotFound, domain.ProductNotFoundMessage)
+	case errors.Is(err, domain.ErrProductNoImage):
+		return status.Error(codes.FailedPrecondition, domain.ProductNoImageMessage)
+	case errors.Is(err, domain.ErrProductImageSize):
+		return status.Error(codes.FailedPrecondition, domain.ProductImageSizeMessage)
+	case errors.Is(err, domain.ErrProductImageRead):
+		return status.Error(codes.FailedPrecondition, domain.ProductImageReadMessage)
+	}
+	return s.toStatus(ctx, err)
+}
+
+func toProtoProduct(p domain.Product) *categoriesv1.CatalogueProduct {
+	return &categoriesv1.CatalogueProduct{Id: p.ID, Name: p.Name, Url: p.URL, Price: p.Price,
+		Currency: p.Currency, ImageUrls: p.ImageURLs}
+}

@@ -1,5 +1,6 @@
 // Package categories is app.Access through the categories service
-// (platform/categoryaccess), with its refusals as the studio's errors.
+// (platform/categoryaccess), with its refusals as the studio's errors, and
+// app.Catalogue: a product's photo from the store's catalogue.
 package categories
 
 import (
@@ -7,6 +8,11 @@ import (
 	"errors"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 
 	"uplift.dev/platform/categoryaccess"
 	"uplift.dev/studio/internal/domain"
@@ -32,4 +38,39 @@ func (a Access) Check(ctx context.Context, categoryID string) error {
 		return domain.ErrPermissionDenied
 	}
 	return err
+}
+
+// Catalogue implements app.Catalogue through the categories service, with
+// the caller's own token (the categories service decides who may).
+type Catalogue struct {
+	client categoriesv1.CategoriesServiceClient
+}
+
+// NewCatalogue returns Catalogue over conn. conn must accept messages of
+// a full-size photo (25 MB).
+func NewCatalogue(conn grpc.ClientConnInterface) Catalogue {
+	return Catalogue{client: categoriesv1.NewCategoriesServiceClient(conn)}
+}
+
+// ProductImage implements app.Catalogue.
+func (c Catalogue) ProductImage(ctx context.Context, categoryID, productID string) (string, []byte, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	if v := md.Get("authorization"); len(v) > 0 {
+		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", v[0])
+	}
+	res, err := c.client.GetProductImage(ctx, &categoriesv1.GetProductImageRequest{CategoryId: categoryID, ProductId: productID})
+	st := status.Convert(err)
+	switch st.Code() {
+	case codes.OK:
+		return res.GetProduct().GetName(), res.GetContent(), nil
+	case codes.NotFound:
+		return "", nil, &domain.MissingError{Message: st.Message()}
+	case codes.FailedPrecondition, codes.InvalidArgument:
+		// The categories service's message says why (no website, no
+		// photo, too large, unreadable) for the owner.
+		return "", nil, &domain.ValidationError{Field: "productId", Message: st.Message()}
+	case codes.PermissionDenied, codes.Unauthenticated:
+		return "", nil, domain.ErrPermissionDenied
+	}
+	return "", nil, err
 }

@@ -30,9 +30,9 @@ func notFound(err error) error {
 // CreateImage implements app.Repository.
 func (r Repo) CreateImage(ctx context.Context, img domain.Image, format, sourceKey string) error {
 	_, err := r.Pool.Exec(ctx, `
-		INSERT INTO images (id, category_id, filename, format, width, height, source_key, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		img.ID, img.CategoryID, img.Filename, format, img.Width, img.Height, sourceKey, img.CreatedAt)
+		INSERT INTO images (id, category_id, filename, format, width, height, source_key, created_at, product_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		img.ID, img.CategoryID, img.Filename, format, img.Width, img.Height, sourceKey, img.CreatedAt, img.ProductID)
 	return err
 }
 
@@ -41,24 +41,64 @@ func (r Repo) GetImage(ctx context.Context, categoryID, imageID string) (domain.
 	var img domain.Image
 	var key string
 	err := r.Pool.QueryRow(ctx, `
-		SELECT id, category_id, filename, width, height, created_at, source_key FROM images
+		SELECT id, category_id, filename, width, height, created_at, product_id, source_key FROM images
 		WHERE id = $1 AND category_id = $2`, imageID, categoryID).
-		Scan(&img.ID, &img.CategoryID, &img.Filename, &img.Width, &img.Height, &img.CreatedAt, &key)
+		Scan(&img.ID, &img.CategoryID, &img.Filename, &img.Width, &img.Height, &img.CreatedAt, &img.ProductID, &key)
 	return img, key, notFound(err)
 }
 
-// CreateJob implements app.Repository.
-func (r Repo) CreateJob(ctx context.Context, j domain.Job) error {
-	_, err := r.Pool.Exec(ctx, `
-		INSERT INTO jobs (id, category_id, image_id, kind, backdrop, color, size, status, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		j.ID, j.CategoryID, j.ImageID, j.Kind, j.Backdrop.Kind, j.Backdrop.Hex(), j.Size, j.Status, j.CreatedAt, j.UpdatedAt)
-	return err
+// MaskKey implements app.Repository.
+func (r Repo) MaskKey(ctx context.Context, categoryID, imageID string) (string, error) {
+	var key *string
+	err := r.Pool.QueryRow(ctx, `SELECT mask_key FROM images WHERE id = $1 AND category_id = $2`, imageID, categoryID).Scan(&key)
+	if err != nil {
+		return "", notFound(err)
+	}
+	if key == nil {
+		return "", nil
+	}
+	return *key, nil
+}
+
+// JobsUsed implements app.Repository.
+func (r Repo) JobsUsed(ctx context.Context, categoryID, month string) (int, error) {
+	var n int
+	err := r.Pool.QueryRow(ctx, `SELECT count(*) FROM job_runs WHERE category_id = $1 AND month = $2`, categoryID, month).Scan(&n)
+	return n, err
+}
+
+// CreateJob implements app.Repository. A transaction-scoped advisory lock
+// on the category serialises one store's requests, so two tabs cannot both
+// take the last tool run of the month.
+func (r Repo) CreateJob(ctx context.Context, j domain.Job, month string, check func(used, open int) error) error {
+	return pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('studio-jobs:' || $1, 0))`, j.CategoryID); err != nil {
+			return err
+		}
+		var used, open int
+		if err := tx.QueryRow(ctx, `SELECT
+			(SELECT count(*) FROM job_runs WHERE category_id = $1 AND month = $2),
+			(SELECT count(*) FROM jobs WHERE category_id = $1 AND status IN ('queued', 'working'))`,
+			j.CategoryID, month).Scan(&used, &open); err != nil {
+			return err
+		}
+		if err := check(used, open); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO jobs (id, category_id, image_id, kind, backdrop, color, size, status, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			j.ID, j.CategoryID, j.ImageID, j.Kind, j.Backdrop.Kind, j.Backdrop.Hex(), j.Size, j.Status, j.CreatedAt, j.UpdatedAt); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO job_runs (category_id, month, job_id) VALUES ($1, $2, $3)`, j.CategoryID, month, j.ID)
+		return err
+	})
 }
 
 const jobColumns = `j.id, j.category_id, j.image_id, j.kind, j.backdrop, j.color, j.size, j.status, j.progress,
 	j.error, j.attempts, j.created_at, j.updated_at,
-	i.id, i.category_id, i.filename, i.width, i.height, i.created_at`
+	i.id, i.category_id, i.filename, i.width, i.height, i.created_at, i.product_id`
 
 func scanJob(row pgx.Row) (domain.Job, error) {
 	var j domain.Job
@@ -66,7 +106,7 @@ func scanJob(row pgx.Row) (domain.Job, error) {
 	var backdrop, hex string
 	err := row.Scan(&j.ID, &j.CategoryID, &j.ImageID, &j.Kind, &backdrop, &hex, &j.Size, &j.Status, &j.Progress,
 		&j.Error, &j.Attempts, &j.CreatedAt, &j.UpdatedAt,
-		&img.ID, &img.CategoryID, &img.Filename, &img.Width, &img.Height, &img.CreatedAt)
+		&img.ID, &img.CategoryID, &img.Filename, &img.Width, &img.Height, &img.CreatedAt, &img.ProductID)
 	if err != nil {
 		return domain.Job{}, notFound(err)
 	}

@@ -36,6 +36,34 @@ func (s *Server) UploadImage(ctx context.Context, req *studiov1.UploadImageReque
 	return &studiov1.UploadImageResponse{Image: toProtoImage(img)}, nil
 }
 
+// ImportProductImage stores a catalogue product's main photo.
+func (s *Server) ImportProductImage(ctx context.Context, req *studiov1.ImportProductImageRequest) (*studiov1.ImportProductImageResponse, error) {
+	img, err := s.App.ImportProductImage(ctx, req.GetCategoryId(), req.GetProductId())
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &studiov1.ImportProductImageResponse{Image: toProtoImage(img)}, nil
+}
+
+// EditMask applies brush strokes to a photo's mask and queues a cut-out.
+func (s *Server) EditMask(ctx context.Context, req *studiov1.EditMaskRequest) (*studiov1.EditMaskResponse, error) {
+	modes := make([]string, len(req.GetStrokes()))
+	radii := make([]float32, len(modes))
+	points := make([][]float32, len(modes))
+	for i, st := range req.GetStrokes() {
+		modes[i], radii[i], points[i] = st.GetMode(), st.GetRadius(), st.GetPoints()
+	}
+	strokes, err := domain.ParseStrokes(modes, radii, points)
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	j, err := s.App.EditMask(ctx, req.GetCategoryId(), req.GetImageId(), strokes)
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &studiov1.EditMaskResponse{Job: toProtoJob(j)}, nil
+}
+
 // GetImagePreview returns a reduced copy of a photo.
 func (s *Server) GetImagePreview(ctx context.Context, req *studiov1.GetImagePreviewRequest) (*studiov1.GetImagePreviewResponse, error) {
 	data, err := s.App.ImagePreview(ctx, req.GetCategoryId(), req.GetImageId())
@@ -111,13 +139,17 @@ func (s *Server) GetStudioPlan(ctx context.Context, req *studiov1.GetStudioPlanR
 		return nil, s.toStatus(ctx, err)
 	}
 	return &studiov1.GetStudioPlanResponse{Tier: p.Tier, Paid: p.Paid, DownloadsPerMonth: int32(p.DownloadsPerMonth),
-		DownloadsLeft: int32(p.DownloadsLeft), BetaFeatures: p.Beta}, nil
+		DownloadsLeft: int32(p.DownloadsLeft), BetaFeatures: p.Beta,
+		JobsPerMonth: int32(p.JobsPerMonth), JobsLeft: int32(p.JobsLeft)}, nil
 }
 
 func (s *Server) toStatus(ctx context.Context, err error) error {
 	var ve *domain.ValidationError
 	var le *domain.LimitError
+	var me *domain.MissingError
 	switch {
+	case errors.As(err, &me):
+		return status.Error(codes.NotFound, me.Message)
 	case errors.As(err, &ve):
 		return grpcerr.InvalidField(ve.Field, ve.Message)
 	case errors.As(err, &le):
@@ -135,7 +167,7 @@ func (s *Server) toStatus(ctx context.Context, err error) error {
 
 func toProtoImage(img domain.Image) *studiov1.Image {
 	return &studiov1.Image{Id: img.ID, Filename: img.Filename, Width: int32(img.Width), Height: int32(img.Height),
-		CreateTime: timestamppb.New(img.CreatedAt)}
+		CreateTime: timestamppb.New(img.CreatedAt), ProductId: img.ProductID}
 }
 
 func toProtoJob(j domain.Job) *studiov1.Job {

@@ -17,6 +17,7 @@ import {
   type StudioResultJson,
 } from '@uplift/platform';
 import { KIND_NAMES, RESULT_NAMES, saveFile, STATUS_NAMES } from '../lib/files';
+import { TouchUp } from './touch-up';
 
 const FORMAT_NAMES: Record<string, string> = { jpeg: 'JPEG', webp: 'WebP', png: 'PNG' };
 
@@ -41,6 +42,7 @@ export function Gallery({ categoryId, paid }: { categoryId: string; paid: boolea
 
 function JobCard({ categoryId, job, paid }: { categoryId: string; job: StudioJobJson; paid: boolean }) {
   const del = useDeleteStudioJob();
+  const [touching, setTouching] = useState(false);
   const status = job.status ?? 'queued';
   const title = `${KIND_NAMES[job.kind ?? ''] ?? job.kind}: ${job.image?.filename ?? 'photo'}`;
   return (
@@ -54,6 +56,15 @@ function JobCard({ categoryId, job, paid }: { categoryId: string; job: StudioJob
       {status === 'failed' && <ErrorBanner message={job.error || 'This image could not be made.'} />}
       {status === 'done' && job.kind === 'cutout' && job.results?.[0] && (
         <BeforeAfter categoryId={categoryId} imageId={job.imageId} result={job.results[0]} />
+      )}
+      {status === 'done' && job.kind === 'cutout' && job.results?.[0] && job.imageId && (
+        touching ? (
+          <TouchUp categoryId={categoryId} imageId={job.imageId} result={job.results[0]} paid={paid} onDone={() => setTouching(false)} />
+        ) : (
+          <Button variant="secondary" onClick={() => setTouching(true)}>
+            Touch up
+          </Button>
+        )
       )}
       {status === 'done' && (
         <ul style={{ listStyle: 'none', padding: 0, display: 'flex', flexWrap: 'wrap', gap: '1rem' }}>

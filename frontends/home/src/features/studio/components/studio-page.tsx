@@ -1,18 +1,23 @@
-import { useState, type ChangeEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   Button,
   ErrorBanner,
+  formatMoney,
+  isHttpError,
   openUpgradePlan,
   serverMessage,
   Spinner,
+  useCatalogueProducts,
   useCategoryId,
   useCreateStudioJob,
+  useImportStudioProductImage,
   usePageTitle,
   useSession,
   useStudioJobs,
   useStudioPlan,
   useUploadStudioImage,
+  type CatalogueProductJson,
   type GetStudioPlanResponseJson,
   type StudioImageJson,
 } from '@uplift/platform';
@@ -50,12 +55,7 @@ function Studio() {
         channel. Your product&apos;s own pixels are never changed.
       </p>
       {plan.data && <PlanNote plan={plan.data} />}
-      {product && (
-        <p className="u-note">
-          Opening a product from your catalogue is not available yet. Upload the product&apos;s photo below.
-        </p>
-      )}
-      <Workbench categoryId={categoryId} />
+      <Workbench categoryId={categoryId} product={product} paid={Boolean(plan.data?.paid)} />
       <Gallery categoryId={categoryId} paid={Boolean(plan.data?.paid)} />
     </>
   );
@@ -66,11 +66,13 @@ function PlanNote({ plan }: { plan: GetStudioPlanResponseJson }) {
     return <p className="u-note">Your plan downloads without limit, at full resolution.</p>;
   }
   const left = plan.downloadsLeft ?? 0;
+  const runs = plan.jobsLeft ?? 0;
   return (
     <div className="u-note" role="status">
       <p>
-        Free plan: preview every tool on a watermarked image and download {plan.downloadsPerMonth ?? 3} results a
-        month. {left === 1 ? '1 download' : `${left} downloads`} left this month.
+        Free plan: preview every tool on a watermarked image, run {plan.jobsPerMonth ?? 30} tools and download{' '}
+        {plan.downloadsPerMonth ?? 3} results a month. {left === 1 ? '1 download' : `${left} downloads`} and{' '}
+        {runs === 1 ? '1 tool run' : `${runs} tool runs`} left this month.
       </p>
       <Button variant="secondary" onClick={openUpgradePlan}>
         Upgrade for unlimited downloads
@@ -91,8 +93,9 @@ const TOOLS = [
   { kind: 'presets', label: 'Channel presets' },
 ] as const;
 
-function Workbench({ categoryId }: { categoryId: string }) {
+function Workbench({ categoryId, product, paid }: { categoryId: string; product: string | null; paid: boolean }) {
   const upload = useUploadStudioImage();
+  const importProduct = useImportStudioProductImage();
   const createJob = useCreateStudioJob();
   const jobs = useStudioJobs(categoryId);
   const [image, setImage] = useState<StudioImageJson | undefined>();
@@ -115,6 +118,25 @@ function Workbench({ categoryId }: { categoryId: string }) {
     }
   };
 
+  const fromCatalogue = async (productId: string) => {
+    setProblem(null);
+    try {
+      const res = await importProduct.mutateAsync({ categoryId, productId });
+      setImage(res.image);
+    } catch (error) {
+      setProblem(serverMessage(error, "The product's photo could not be read. Please try again, or upload it."));
+    }
+  };
+
+  // `?product=<id>` opens the studio on that product's photo, once per address.
+  const opened = useRef<string | null>(null);
+  useEffect(() => {
+    if (!product || opened.current === product) return;
+    opened.current = product;
+    void fromCatalogue(product);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per product in the address
+  }, [product]);
+
   const run = (kind: string) => {
     if (!image?.id) return;
     createJob.mutate({ categoryId, body: { imageId: image.id, kind, backdrop, color: backdrop === 'color' ? color : '' } });
@@ -134,6 +156,12 @@ function Workbench({ categoryId }: { categoryId: string }) {
       {upload.isPending && (
         <p>
           <Spinner /> Uploading…
+        </p>
+      )}
+      <CataloguePicker categoryId={categoryId} busy={importProduct.isPending} onPick={fromCatalogue} />
+      {importProduct.isPending && (
+        <p>
+          <Spinner /> Reading the product&apos;s photo from your website…
         </p>
       )}
       <ErrorBanner message={problem} />
@@ -157,6 +185,7 @@ function Workbench({ categoryId }: { categoryId: string }) {
       {image && (
         <p>
           Selected: <strong>{image.filename}</strong> ({image.width}×{image.height})
+          {image.productId ? ', from your catalogue' : ''}
         </p>
       )}
       <h2>2. Choose a tool</h2>
@@ -184,6 +213,54 @@ function Workbench({ categoryId }: { categoryId: string }) {
         ))}
       </div>
       {createJob.isError && <ErrorBanner message={serverMessage(createJob.error, 'The tool could not start. Please try again.')} />}
+      {createJob.isError && isHttpError(createJob.error) && createJob.error.status === 429 && !paid && (
+        <Button variant="secondary" onClick={openUpgradePlan}>
+          Upgrade plan
+        </Button>
+      )}
     </section>
+  );
+}
+
+function productLabel(p: CatalogueProductJson): string {
+  const price = p.price ? ` · ${formatMoney(p.price, p.currency)}` : '';
+  return `${p.name}${price}${p.imageUrls?.length ? '' : ' (no photo)'}`;
+}
+
+/** The products on the store's website (read by the server through its guarded fetcher). */
+function CataloguePicker({ categoryId, busy, onPick }: { categoryId: string; busy: boolean; onPick: (id: string) => void }) {
+  const catalogue = useCatalogueProducts(categoryId);
+  const [chosen, setChosen] = useState('');
+  if (catalogue.isPending) {
+    return (
+      <p className="u-muted">
+        <Spinner /> Reading your website&apos;s catalogue…
+      </p>
+    );
+  }
+  if (catalogue.isError) {
+    return <p className="u-muted">{serverMessage(catalogue.error, 'Your catalogue could not be read just now.')}</p>;
+  }
+  const products = catalogue.data.products ?? [];
+  if (products.length === 0) {
+    return <p className="u-muted">No products were found on your website, so there is nothing to pick: upload a photo.</p>;
+  }
+  return (
+    <div className="u-field">
+      <label htmlFor="studio-catalogue">Or pick a product from your website</label>
+      <div style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap' }}>
+        <select id="studio-catalogue" className="u-input" value={chosen} onChange={(e) => setChosen(e.target.value)}>
+          <option value="">Choose a product</option>
+          {products.map((p) => (
+            <option key={p.id} value={p.id} disabled={!p.imageUrls?.length}>
+              {productLabel(p)}
+            </option>
+          ))}
+        </select>
+        <Button variant="secondary" disabled={!chosen || busy} onClick={() => onPick(chosen)}>
+          Use its photo
+        </Button>
+      </div>
+    </div>
   );
 }

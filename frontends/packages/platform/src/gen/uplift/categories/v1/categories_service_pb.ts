@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/categories/v1/categories_service.proto.
  */
 export const file_uplift_categories_v1_categories_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci11cGxpZnQvY2F0ZWdvcmllcy92MS9jYXRlZ29yaWVzX3NlcnZpY2UucHJvdG8SFHVwbGlmdC5jYXRlZ29yaWVzLnYxIi0KFlJ1bldlZWtseVJldmlld1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiJwoXUnVuV2Vla2x5UmV2aWV3UmVzcG9uc2USDAoEd2VlaxgBIAEoCSKOAQoIQ2F0ZWdvcnkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIQCghzaXRlX3VybBgDIAEoCRIXCg9hZGRpdGlvbmFsX2luZm8YBCABKAkSHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYBSABKAgSHwoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYBiABKAgiRwoVQ3JlYXRlQ2F0ZWdvcnlSZXF1ZXN0EhsKE3Nob3BpZnlfY2F0ZWdvcnlfaWQYASABKAkSEQoJdGltZV96b25lGAIgASgJIkoKFkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2USMAoIY2F0ZWdvcnkYASABKAsyHi51cGxpZnQuY2F0ZWdvcmllcy52MS5DYXRlZ29yeSImCg9HZXRMYWJlbFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiIAoQR2V0TGFiZWxSZXNwb25zZRIMCgRuYW1lGAEgASgJIjcKElVwZGF0ZUxhYmVsUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIiMKE1VwZGF0ZUxhYmVsUmVzcG9uc2USDAoEbmFtZRgBIAEoCSI4CiFHZXRDb250ZW50R2VuZXJhdGlvblBhcmFtc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiqwEKIkdldENvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVzcG9uc2USFQoIc2l0ZV91cmwYASABKAlIAIgBARIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgCIAEoCBIXCg9hZGRpdGlvbmFsX2luZm8YAyABKAkSEQoJdGltZV96b25lGAQgASgJEhcKD2NvbXBldGl0b3JfdXJscxgFIAMoCUILCglfc2l0ZV91cmwirgIKJFVwZGF0ZUNvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIVCghzaXRlX3VybBgCIAEoCUgAiAEBEiEKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAMgASgISAGIAQESHAoPYWRkaXRpb25hbF9pbmZvGAQgASgJSAKIAQESFgoJdGltZV96b25lGAUgASgJSAOIAQESOQoLY29tcGV0aXRvcnMYBiABKAsyJC51cGxpZnQuY2F0ZWdvcmllcy52MS5Db21wZXRpdG9yVXJsc0ILCglfc2l0ZV91cmxCFwoVX2Rpc2FibGVfd2Vla2x5X2VtYWlsQhIKEF9hZGRpdGlvbmFsX2luZm9CDAoKX3RpbWVfem9uZSIeCg5Db21wZXRpdG9yVXJscxIMCgR1cmxzGAEgAygJIq4BCiVVcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtc1Jlc3BvbnNlEhUKCHNpdGVfdXJsGAEgASgJSACIAQESHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYAiABKAgSFwoPYWRkaXRpb25hbF9pbmZvGAMgASgJEhEKCXRpbWVfem9uZRgEIAEoCRIXCg9jb21wZXRpdG9yX3VybHMYBSADKAlCCwoJX3NpdGVfdXJsInYKHVVwZGF0ZUVtYWlsUHJlZmVyZW5jZXNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEiQKF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAIgASgISACIAQFCGgoYX2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0Il8KHlVwZGF0ZUVtYWlsUHJlZmVyZW5jZXNSZXNwb25zZRIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgBIAEoCBIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgCIAEoCCIzChxEaXNhYmxlQnVzaW5lc3NSZXBvcnRSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIl4KHURpc2FibGVCdXNpbmVzc1JlcG9ydFJlc3BvbnNlEh8KF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAEgASgIEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIIjEKGkdldEVtYWlsUHJlZmVyZW5jZXNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIlwKG0dldEVtYWlsUHJlZmVyZW5jZXNSZXNwb25zZRIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgBIAEoCBIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgCIAEoCCKpBAoGUmVwb3J0EgoKAmlkGAEgASgJEjIKBnN0YXR1cxgCIAEoDjIiLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlJlcG9ydFN0YXR1cxIYChBwcm9ncmVzc19wZXJjZW50GAMgASgFEg0KBXNjb3JlGAQgASgFEi8KCGZpbmRpbmdzGAUgAygLMh0udXBsaWZ0LmNhdGVnb3JpZXMudjEuRmluZGluZxIvCghpbnNpZ2h0cxgGIAMoCzIdLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkluc2lnaHQSKQoFaWRlYXMYByADKAsyGi51cGxpZnQuY2F0ZWdvcmllcy52MS5JZGVhEi8KC2NyZWF0ZV90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRiYW5kGAkgASgJEg8KB3N1bW1hcnkYCiABKAkSMQoGY2hlY2tzGAsgAygLMiEudXBsaWZ0LmNhdGVnb3JpZXMudjEuQ2hlY2tSZXN1bHQSEAoIc2l0ZV91cmwYDCABKAkSFQoNcHJvZ3Jlc3Nfc3RlcBgNIAEoCRIVCg1lcnJvcl9tZXNzYWdlGA4gASgJEioKBXNwZWVkGA8gASgLMhsudXBsaWZ0LmNhdGVnb3JpZXMudjEuU3BlZWQSOgoLY29tcGV0aXRvcnMYECADKAsyJS51cGxpZnQuY2F0ZWdvcmllcy52MS5Db21wZXRpdG9yU2NvcmUidwoPQ29tcGV0aXRvclNjb3JlEhAKCHNpdGVfdXJsGAEgASgJEhAKCHJldmlld2VkGAIgASgIEhUKDWVycm9yX21lc3NhZ2UYAyABKAkSDQoFc2NvcmUYBCABKAUSDAoEYmFuZBgFIAEoCRIMCgR3aW5zGAYgAygJIuICCgVTcGVlZBIQCghtZWFzdXJlZBgBIAEoCBIOCgZyZWFzb24YAiABKAkSDQoFc2NvcmUYAyABKAUSDAoEcnVucxgEIAEoBRIOCgZmY3BfbXMYBSABKAESDgoGbGNwX21zGAYgASgBEg4KBnRidF9tcxgHIAEoARIWCg5zcGVlZF9pbmRleF9tcxgIIAEoARIOCgZpbnBfbXMYCSABKAESCwoDY2xzGAogASgBEhMKC3RvdGFsX2J5dGVzGAsgASgDEg8KB3BhaW50ZWQYDCABKAgSEwoLbGNwX2VsZW1lbnQYDSABKAkSDwoHc2hpZnRlZBgOIAMoCRI5CgdyYXRpbmdzGA8gAygLMigudXBsaWZ0LmNhdGVnb3JpZXMudjEuU3BlZWQuUmF0aW5nc0VudHJ5Gi4KDFJhdGluZ3NFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIksKC0NoZWNrUmVzdWx0Eg0KBWNoZWNrGAEgASgJEg0KBWdyb3VwGAIgASgJEg4KBndlaWdodBgDIAEoBRIOCgZlYXJuZWQYBCABKAUingEKB0ZpbmRpbmcSCgoCaWQYASABKAkSDQoFZ3JvdXAYAiABKAkSDQoFY2hlY2sYAyABKAkSDQoFdGl0bGUYBCABKAkSCwoDdXJsGAUgASgJEg8KB2VsZW1lbnQYBiABKAkSCwoDd2h5GAcgASgJEgsKA2ZpeBgIIAEoCRITCgtwb2ludHNfbG9zdBgJIAEoBRINCgVzdGF0ZRgKIAEoCSI1CgdJbnNpZ2h0EgoKAmlkGAEgASgJEgwKBHRleHQYAiABKAkSEAoIZXZpZGVuY2UYAyABKAkiugEKBElkZWESCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSDwoHd2h5X25vdxgDIAEoCRIPCgdjaGFubmVsGAQgASgJEhQKDHN1YmplY3RfbGluZRgFIAEoCRIMCgRib2R5GAYgASgJEhAKCHByb2R1Y3RzGAcgAygJEg4KBnRpbWluZxgIIAEoCRIvCgtjcmVhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiLgoXR2V0Q3VycmVudFJlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiSAoYR2V0Q3VycmVudFJlcG9ydFJlc3BvbnNlEiwKBnJlcG9ydBgBIAEoCzIcLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlJlcG9ydCIpChJHZXRJbnNpZ2h0c1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiRgoTR2V0SW5zaWdodHNSZXNwb25zZRIvCghpbnNpZ2h0cxgBIAMoCzIdLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkluc2lnaHQiLQoWTGlzdFJlY2VudElkZWFzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSJEChdMaXN0UmVjZW50SWRlYXNSZXNwb25zZRIpCgVpZGVhcxgBIAMoCzIaLnVwbGlmdC5jYXRlZ29yaWVzLnYxLklkZWEiNgoOR2V0SWRlYVJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDwoHaWRlYV9pZBgCIAEoCSI7Cg9HZXRJZGVhUmVzcG9uc2USKAoEaWRlYRgBIAEoCzIaLnVwbGlmdC5jYXRlZ29yaWVzLnYxLklkZWEiNQoeSW52YWxpZGF0ZUNhbXBhaWduSWRlYXNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIiEKH0ludmFsaWRhdGVDYW1wYWlnbklkZWFzUmVzcG9uc2UiJQoWR2V0V2Vic2l0ZVNjb3JlUmVxdWVzdBILCgN1cmwYASABKAkipwEKF0dldFdlYnNpdGVTY29yZVJlc3BvbnNlEgsKA3VybBgBIAEoCRINCgVzY29yZRgCIAEoBRIMCgRiYW5kGAMgASgJEjEKBmNoZWNrcxgEIAMoCzIhLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNoZWNrUmVzdWx0Ei8KCGZpbmRpbmdzGAUgAygLMh0udXBsaWZ0LmNhdGVnb3JpZXMudjEuRmluZGluZyIvChhTZW5kQUlFbWFpbERpZ2VzdFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiGwoZU2VuZEFJRW1haWxEaWdlc3RSZXNwb25zZSqcAQoMUmVwb3J0U3RhdHVzEh0KGVJFUE9SVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIcChhSRVBPUlRfU1RBVFVTX0dFTkVSQVRJTkcQARIXChNSRVBPUlRfU1RBVFVTX1JFQURZEAISGAoUUkVQT1JUX1NUQVRVU19GQUlMRUQQAxIcChhSRVBPUlRfU1RBVFVTX05PX1dFQlNJVEUQBDLDFwoRQ2F0ZWdvcmllc1NlcnZpY2USjAEKDkNyZWF0ZUNhdGVnb3J5EisudXBsaWZ0LmNhdGVnb3JpZXMudjEuQ3JlYXRlQ2F0ZWdvcnlSZXF1ZXN0GiwudXBsaWZ0LmNhdGVnb3JpZXMudjEuQ3JlYXRlQ2F0ZWdvcnlSZXNwb25zZSIfgtPkkwIZOgEqIhQvaW50ZXJuYWwvY2F0ZWdvcmllcxKLAQoIR2V0TGFiZWwSJS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRMYWJlbFJlcXVlc3QaJi51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRMYWJlbFJlc3BvbnNlIjCC0+STAioSKC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vbGFiZWwSlwEKC1VwZGF0ZUxhYmVsEigudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlTGFiZWxSZXF1ZXN0GikudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlTGFiZWxSZXNwb25zZSIzgtPkkwItOgEqGigvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2xhYmVsEuEBChpHZXRDb250ZW50R2VuZXJhdGlvblBhcmFtcxI3LnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldENvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVxdWVzdBo4LnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldENvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVzcG9uc2UiUILT5JMCShJIL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2NvbnRlbnRHZW5lcmF0aW9uUGFyYW1zEu0BCh1VcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtcxI6LnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUNvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVxdWVzdBo7LnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUNvbnRlbnRHZW5lcmF0aW9uUGFyYW1zUmVzcG9uc2UiU4LT5JMCTToBKjJIL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2NvbnRlbnRHZW5lcmF0aW9uUGFyYW1zEtEBChZVcGRhdGVFbWFpbFByZWZlcmVuY2VzEjMudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlRW1haWxQcmVmZXJlbmNlc1JlcXVlc3QaNC51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVFbWFpbFByZWZlcmVuY2VzUmVzcG9uc2UiTILT5JMCRjoBKjJBL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2VtYWlsUHJlZmVyZW5jZXMS5AEKFURpc2FibGVCdXNpbmVzc1JlcG9ydBIyLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkRpc2FibGVCdXNpbmVzc1JlcG9ydFJlcXVlc3QaMy51cGxpZnQuY2F0ZWdvcmllcy52MS5EaXNhYmxlQnVzaW5lc3NSZXBvcnRSZXNwb25zZSJigtPkkwJcOgEqMlcvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvZW1haWxQcmVmZXJlbmNlcy9kaXNhYmxlQnVzaW5lc3NSZXBvcnQStwEKE0dldEVtYWlsUHJlZmVyZW5jZXMSMC51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRFbWFpbFByZWZlcmVuY2VzUmVxdWVzdBoxLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldEVtYWlsUHJlZmVyZW5jZXNSZXNwb25zZSI7gtPkkwI1EjMvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2VtYWlsUHJlZmVyZW5jZXMSwQEKEEdldEN1cnJlbnRSZXBvcnQSLS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRDdXJyZW50UmVwb3J0UmVxdWVzdBouLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldEN1cnJlbnRSZXBvcnRSZXNwb25zZSJOgtPkkwJIYgZyZXBvcnQSPi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9jdXJyZW50UmVwb3J0EqUBCgtHZXRJbnNpZ2h0cxIoLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldEluc2lnaHRzUmVxdWVzdBopLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldEluc2lnaHRzUmVzcG9uc2UiQYLT5JMCOxI5L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2luc2lnaHRzEr0BCg9MaXN0UmVjZW50SWRlYXMSLC51cGxpZnQuY2F0ZWdvcmllcy52MS5MaXN0UmVjZW50SWRlYXNSZXF1ZXN0Gi0udXBsaWZ0LmNhdGVnb3JpZXMudjEuTGlzdFJlY2VudElkZWFzUmVzcG9uc2UiTYLT5JMCRxJFL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL3JlcG9ydHMvaWRlYXMvcmVjZW50EqYBCgdHZXRJZGVhEiQudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0SWRlYVJlcXVlc3QaJS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRJZGVhUmVzcG9uc2UiToLT5JMCSGIEaWRlYRJAL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2lkZWFzL3tpZGVhX2lkfRLdAQoXSW52YWxpZGF0ZUNhbXBhaWduSWRlYXMSNC51cGxpZnQuY2F0ZWdvcmllcy52MS5JbnZhbGlkYXRlQ2FtcGFpZ25JZGVhc1JlcXVlc3QaNS51cGxpZnQuY2F0ZWdvcmllcy52MS5JbnZhbGlkYXRlQ2FtcGFpZ25JZGVhc1Jlc3BvbnNlIlWC0+STAk86ASoiSi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9jYW1wYWlnbi1pZGVhcy9pbnZhbGlkYXRlEo8BCg9HZXRXZWJzaXRlU2NvcmUSLC51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRXZWJzaXRlU2NvcmVSZXF1ZXN0Gi0udXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0V2Vic2l0ZVNjb3JlUmVzcG9uc2UiH4LT5JMCGRIXL2ludGVybmFsL3dlYnNpdGUtc2NvcmUStQEKEVNlbmRBSUVtYWlsRGlnZXN0Ei4udXBsaWZ0LmNhdGVnb3JpZXMudjEuU2VuZEFJRW1haWxEaWdlc3RSZXF1ZXN0Gi8udXBsaWZ0LmNhdGVnb3JpZXMudjEuU2VuZEFJRW1haWxEaWdlc3RSZXNwb25zZSI/gtPkkwI5OgEqIjQvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L3NlbmRBSUVtYWlsRGlnZXN0Eq4BCg9SdW5XZWVrbHlSZXZpZXcSLC51cGxpZnQuY2F0ZWdvcmllcy52MS5SdW5XZWVrbHlSZXZpZXdSZXF1ZXN0Gi0udXBsaWZ0LmNhdGVnb3JpZXMudjEuUnVuV2Vla2x5UmV2aWV3UmVzcG9uc2UiPoLT5JMCODoBKiIzL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS93ZWVrbHlSZXZpZXcvcnVuQtwBChhjb20udXBsaWZ0LmNhdGVnb3JpZXMudjFCFkNhdGVnb3JpZXNTZXJ2aWNlUHJvdG9QAVo2dXBsaWZ0LmRldi9wcm90by9nZW4vdXBsaWZ0L2NhdGVnb3JpZXMvdjE7Y2F0ZWdvcmllc3YxogIDVUNYqgIUVXBsaWZ0LkNhdGVnb3JpZXMuVjHKAhRVcGxpZnRcQ2F0ZWdvcmllc1xWMeICIFVwbGlmdFxDYXRlZ29yaWVzXFYxXEdQQk1ldGFkYXRh6gIWVXBsaWZ0OjpDYXRlZ29yaWVzOjpWMWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("Ci11cGxpZnQvY2F0ZWdvcmllcy92MS9jYXRlZ29yaWVzX3NlcnZpY2UucHJvdG8SFHVwbGlmdC5jYXRlZ29yaWVzLnYxIi0KFlJ1bldlZWtseVJldmlld1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiJwoXUnVuV2Vla2x5UmV2aWV3UmVzcG9uc2USDAoEd2VlaxgBIAEoCSJuChBDYXRhbG9ndWVQcm9kdWN0EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSCwoDdXJsGAMgASgJEg0KBXByaWNlGAQgASgBEhAKCGN1cnJlbmN5GAUgASgJEhIKCmltYWdlX3VybHMYBiADKAkiMwocTGlzdENhdGFsb2d1ZVByb2R1Y3RzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSJZCh1MaXN0Q2F0YWxvZ3VlUHJvZHVjdHNSZXNwb25zZRI4Cghwcm9kdWN0cxgBIAMoCzImLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNhdGFsb2d1ZVByb2R1Y3QiQQoWR2V0UHJvZHVjdEltYWdlUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRISCgpwcm9kdWN0X2lkGAIgASgJImMKF0dldFByb2R1Y3RJbWFnZVJlc3BvbnNlEjcKB3Byb2R1Y3QYASABKAsyJi51cGxpZnQuY2F0ZWdvcmllcy52MS5DYXRhbG9ndWVQcm9kdWN0Eg8KB2NvbnRlbnQYAiABKAwijgEKCENhdGVnb3J5EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSEAoIc2l0ZV91cmwYAyABKAkSFwoPYWRkaXRpb25hbF9pbmZvGAQgASgJEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAUgASgIEh8KF2Rpc2FibGVfYnVzaW5lc3NfcmVwb3J0GAYgASgIIkcKFUNyZWF0ZUNhdGVnb3J5UmVxdWVzdBIbChNzaG9waWZ5X2NhdGVnb3J5X2lkGAEgASgJEhEKCXRpbWVfem9uZRgCIAEoCSJKChZDcmVhdGVDYXRlZ29yeVJlc3BvbnNlEjAKCGNhdGVnb3J5GAEgASgLMh4udXBsaWZ0LmNhdGVnb3JpZXMudjEuQ2F0ZWdvcnkiJgoPR2V0TGFiZWxSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIiAKEEdldExhYmVsUmVzcG9uc2USDAoEbmFtZRgBIAEoCSI3ChJVcGRhdGVMYWJlbFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEbmFtZRgCIAEoCSIjChNVcGRhdGVMYWJlbFJlc3BvbnNlEgwKBG5hbWUYASABKAkiOAohR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIqsBCiJHZXRDb250ZW50R2VuZXJhdGlvblBhcmFtc1Jlc3BvbnNlEhUKCHNpdGVfdXJsGAEgASgJSACIAQESHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYAiABKAgSFwoPYWRkaXRpb25hbF9pbmZvGAMgASgJEhEKCXRpbWVfem9uZRgEIAEoCRIXCg9jb21wZXRpdG9yX3VybHMYBSADKAlCCwoJX3NpdGVfdXJsIq4CCiRVcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSFQoIc2l0ZV91cmwYAiABKAlIAIgBARIhChRkaXNhYmxlX3dlZWtseV9lbWFpbBgDIAEoCEgBiAEBEhwKD2FkZGl0aW9uYWxfaW5mbxgEIAEoCUgCiAEBEhYKCXRpbWVfem9uZRgFIAEoCUgDiAEBEjkKC2NvbXBldGl0b3JzGAYgASgLMiQudXBsaWZ0LmNhdGVnb3JpZXMudjEuQ29tcGV0aXRvclVybHNCCwoJX3NpdGVfdXJsQhcKFV9kaXNhYmxlX3dlZWtseV9lbWFpbEISChBfYWRkaXRpb25hbF9pbmZvQgwKCl90aW1lX3pvbmUiHgoOQ29tcGV0aXRvclVybHMSDAoEdXJscxgBIAMoCSKuAQolVXBkYXRlQ29udGVudEdlbmVyYXRpb25QYXJhbXNSZXNwb25zZRIVCghzaXRlX3VybBgBIAEoCUgAiAEBEhwKFGRpc2FibGVfd2Vla2x5X2VtYWlsGAIgASgIEhcKD2FkZGl0aW9uYWxfaW5mbxgDIAEoCRIRCgl0aW1lX3pvbmUYBCABKAkSFwoPY29tcGV0aXRvcl91cmxzGAUgAygJQgsKCV9zaXRlX3VybCJ2Ch1VcGRhdGVFbWFpbFByZWZlcmVuY2VzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIkChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgCIAEoCEgAiAEBQhoKGF9kaXNhYmxlX2J1c2luZXNzX3JlcG9ydCJfCh5VcGRhdGVFbWFpbFByZWZlcmVuY2VzUmVzcG9uc2USHwoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYASABKAgSHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYAiABKAgiMwocRGlzYWJsZUJ1c2luZXNzUmVwb3J0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSJeCh1EaXNhYmxlQnVzaW5lc3NSZXBvcnRSZXNwb25zZRIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgBIAEoCBIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgCIAEoCCIxChpHZXRFbWFpbFByZWZlcmVuY2VzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSJcChtHZXRFbWFpbFByZWZlcmVuY2VzUmVzcG9uc2USHwoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYASABKAgSHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYAiABKAgiqQQKBlJlcG9ydBIKCgJpZBgBIAEoCRIyCgZzdGF0dXMYAiABKA4yIi51cGxpZnQuY2F0ZWdvcmllcy52MS5SZXBvcnRTdGF0dXMSGAoQcHJvZ3Jlc3NfcGVyY2VudBgDIAEoBRINCgVzY29yZRgEIAEoBRIvCghmaW5kaW5ncxgFIAMoCzIdLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkZpbmRpbmcSLwoIaW5zaWdodHMYBiADKAsyHS51cGxpZnQuY2F0ZWdvcmllcy52MS5JbnNpZ2h0EikKBWlkZWFzGAcgAygLMhoudXBsaWZ0LmNhdGVnb3JpZXMudjEuSWRlYRIvCgtjcmVhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDAoEYmFuZBgJIAEoCRIPCgdzdW1tYXJ5GAogASgJEjEKBmNoZWNrcxgLIAMoCzIhLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNoZWNrUmVzdWx0EhAKCHNpdGVfdXJsGAwgASgJEhUKDXByb2dyZXNzX3N0ZXAYDSABKAkSFQoNZXJyb3JfbWVzc2FnZRgOIAEoCRIqCgVzcGVlZBgPIAEoCzIbLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlNwZWVkEjoKC2NvbXBldGl0b3JzGBAgAygLMiUudXBsaWZ0LmNhdGVnb3JpZXMudjEuQ29tcGV0aXRvclNjb3JlIncKD0NvbXBldGl0b3JTY29yZRIQCghzaXRlX3VybBgBIAEoCRIQCghyZXZpZXdlZBgCIAEoCBIVCg1lcnJvcl9tZXNzYWdlGAMgASgJEg0KBXNjb3JlGAQgASgFEgwKBGJhbmQYBSABKAkSDAoEd2lucxgGIAMoCSLiAgoFU3BlZWQSEAoIbWVhc3VyZWQYASABKAgSDgoGcmVhc29uGAIgASgJEg0KBXNjb3JlGAMgASgFEgwKBHJ1bnMYBCABKAUSDgoGZmNwX21zGAUgASgBEg4KBmxjcF9tcxgGIAEoARIOCgZ0YnRfbXMYByABKAESFgoOc3BlZWRfaW5kZXhfbXMYCCABKAESDgoGaW5wX21zGAkgASgBEgsKA2NscxgKIAEoARITCgt0b3RhbF9ieXRlcxgLIAEoAxIPCgdwYWludGVkGAwgASgIEhMKC2xjcF9lbGVtZW50GA0gASgJEg8KB3NoaWZ0ZWQYDiADKAkSOQoHcmF0aW5ncxgPIAMoCzIoLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlNwZWVkLlJhdGluZ3NFbnRyeRouCgxSYXRpbmdzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJLCgtDaGVja1Jlc3VsdBINCgVjaGVjaxgBIAEoCRINCgVncm91cBgCIAEoCRIOCgZ3ZWlnaHQYAyABKAUSDgoGZWFybmVkGAQgASgFIp4BCgdGaW5kaW5nEgoKAmlkGAEgASgJEg0KBWdyb3VwGAIgASgJEg0KBWNoZWNrGAMgASgJEg0KBXRpdGxlGAQgASgJEgsKA3VybBgFIAEoCRIPCgdlbGVtZW50GAYgASgJEgsKA3doeRgHIAEoCRILCgNmaXgYCCABKAkSEwoLcG9pbnRzX2xvc3QYCSABKAUSDQoFc3RhdGUYCiABKAkiNQoHSW5zaWdodBIKCgJpZBgBIAEoCRIMCgR0ZXh0GAIgASgJEhAKCGV2aWRlbmNlGAMgASgJIroBCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB3doeV9ub3cYAyABKAkSDwoHY2hhbm5lbBgEIAEoCRIUCgxzdWJqZWN0X2xpbmUYBSABKAkSDAoEYm9keRgGIAEoCRIQCghwcm9kdWN0cxgHIAMoCRIOCgZ0aW1pbmcYCCABKAkSLwoLY3JlYXRlX3RpbWUYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIi4KF0dldEN1cnJlbnRSZXBvcnRSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIkgKGEdldEN1cnJlbnRSZXBvcnRSZXNwb25zZRIsCgZyZXBvcnQYASABKAsyHC51cGxpZnQuY2F0ZWdvcmllcy52MS5SZXBvcnQiKQoSR2V0SW5zaWdodHNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIkYKE0dldEluc2lnaHRzUmVzcG9uc2USLwoIaW5zaWdodHMYASADKAsyHS51cGxpZnQuY2F0ZWdvcmllcy52MS5JbnNpZ2h0Ii0KFkxpc3RSZWNlbnRJZGVhc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiRAoXTGlzdFJlY2VudElkZWFzUmVzcG9uc2USKQoFaWRlYXMYASADKAsyGi51cGxpZnQuY2F0ZWdvcmllcy52MS5JZGVhIjYKDkdldElkZWFSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEg8KB2lkZWFfaWQYAiABKAkiOwoPR2V0SWRlYVJlc3BvbnNlEigKBGlkZWEYASABKAsyGi51cGxpZnQuY2F0ZWdvcmllcy52MS5JZGVhIjUKHkludmFsaWRhdGVDYW1wYWlnbklkZWFzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIhCh9JbnZhbGlkYXRlQ2FtcGFpZ25JZGVhc1Jlc3BvbnNlIiUKFkdldFdlYnNpdGVTY29yZVJlcXVlc3QSCwoDdXJsGAEgASgJIqcBChdHZXRXZWJzaXRlU2NvcmVSZXNwb25zZRILCgN1cmwYASABKAkSDQoFc2NvcmUYAiABKAUSDAoEYmFuZBgDIAEoCRIxCgZjaGVja3MYBCADKAsyIS51cGxpZnQuY2F0ZWdvcmllcy52MS5DaGVja1Jlc3VsdBIvCghmaW5kaW5ncxgFIAMoCzIdLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkZpbmRpbmciLwoYU2VuZEFJRW1haWxEaWdlc3RSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhsKGVNlbmRBSUVtYWlsRGlnZXN0UmVzcG9uc2UqnAEKDFJlcG9ydFN0YXR1cxIdChlSRVBPUlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHAoYUkVQT1JUX1NUQVRVU19HRU5FUkFUSU5HEAESFwoTUkVQT1JUX1NUQVRVU19SRUFEWRACEhgKFFJFUE9SVF9TVEFUVVNfRkFJTEVEEAMSHAoYUkVQT1JUX1NUQVRVU19OT19XRUJTSVRFEAQy9RkKEUNhdGVnb3JpZXNTZXJ2aWNlEowBCg5DcmVhdGVDYXRlZ29yeRIrLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNyZWF0ZUNhdGVnb3J5UmVxdWVzdBosLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkNyZWF0ZUNhdGVnb3J5UmVzcG9uc2UiH4LT5JMCGToBKiIUL2ludGVybmFsL2NhdGVnb3JpZXMSiwEKCEdldExhYmVsEiUudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0TGFiZWxSZXF1ZXN0GiYudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0TGFiZWxSZXNwb25zZSIwgtPkkwIqEigvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2xhYmVsEpcBCgtVcGRhdGVMYWJlbBIoLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUxhYmVsUmVxdWVzdBopLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUxhYmVsUmVzcG9uc2UiM4LT5JMCLToBKhooL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9sYWJlbBLhAQoaR2V0Q29udGVudEdlbmVyYXRpb25QYXJhbXMSNy51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRDb250ZW50R2VuZXJhdGlvblBhcmFtc1JlcXVlc3QaOC51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRDb250ZW50R2VuZXJhdGlvblBhcmFtc1Jlc3BvbnNlIlCC0+STAkoSSC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9jb250ZW50R2VuZXJhdGlvblBhcmFtcxLtAQodVXBkYXRlQ29udGVudEdlbmVyYXRpb25QYXJhbXMSOi51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtc1JlcXVlc3QaOy51cGxpZnQuY2F0ZWdvcmllcy52MS5VcGRhdGVDb250ZW50R2VuZXJhdGlvblBhcmFtc1Jlc3BvbnNlIlOC0+STAk06ASoySC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9jb250ZW50R2VuZXJhdGlvblBhcmFtcxLRAQoWVXBkYXRlRW1haWxQcmVmZXJlbmNlcxIzLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlVwZGF0ZUVtYWlsUHJlZmVyZW5jZXNSZXF1ZXN0GjQudXBsaWZ0LmNhdGVnb3JpZXMudjEuVXBkYXRlRW1haWxQcmVmZXJlbmNlc1Jlc3BvbnNlIkyC0+STAkY6ASoyQS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9lbWFpbFByZWZlcmVuY2VzEuQBChVEaXNhYmxlQnVzaW5lc3NSZXBvcnQSMi51cGxpZnQuY2F0ZWdvcmllcy52MS5EaXNhYmxlQnVzaW5lc3NSZXBvcnRSZXF1ZXN0GjMudXBsaWZ0LmNhdGVnb3JpZXMudjEuRGlzYWJsZUJ1c2luZXNzUmVwb3J0UmVzcG9uc2UiYoLT5JMCXDoBKjJXL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2VtYWlsUHJlZmVyZW5jZXMvZGlzYWJsZUJ1c2luZXNzUmVwb3J0ErcBChNHZXRFbWFpbFByZWZlcmVuY2VzEjAudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0RW1haWxQcmVmZXJlbmNlc1JlcXVlc3QaMS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRFbWFpbFByZWZlcmVuY2VzUmVzcG9uc2UiO4LT5JMCNRIzL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9lbWFpbFByZWZlcmVuY2VzEsEBChBHZXRDdXJyZW50UmVwb3J0Ei0udXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0Q3VycmVudFJlcG9ydFJlcXVlc3QaLi51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRDdXJyZW50UmVwb3J0UmVzcG9uc2UiToLT5JMCSGIGcmVwb3J0Ej4vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvY3VycmVudFJlcG9ydBKlAQoLR2V0SW5zaWdodHMSKC51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRJbnNpZ2h0c1JlcXVlc3QaKS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRJbnNpZ2h0c1Jlc3BvbnNlIkGC0+STAjsSOS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9pbnNpZ2h0cxK9AQoPTGlzdFJlY2VudElkZWFzEiwudXBsaWZ0LmNhdGVnb3JpZXMudjEuTGlzdFJlY2VudElkZWFzUmVxdWVzdBotLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkxpc3RSZWNlbnRJZGVhc1Jlc3BvbnNlIk2C0+STAkcSRS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9yZXBvcnRzL2lkZWFzL3JlY2VudBKmAQoHR2V0SWRlYRIkLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldElkZWFSZXF1ZXN0GiUudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0SWRlYVJlc3BvbnNlIk6C0+STAkhiBGlkZWESQC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9pZGVhcy97aWRlYV9pZH0S3QEKF0ludmFsaWRhdGVDYW1wYWlnbklkZWFzEjQudXBsaWZ0LmNhdGVnb3JpZXMudjEuSW52YWxpZGF0ZUNhbXBhaWduSWRlYXNSZXF1ZXN0GjUudXBsaWZ0LmNhdGVnb3JpZXMudjEuSW52YWxpZGF0ZUNhbXBhaWduSWRlYXNSZXNwb25zZSJVgtPkkwJPOgEqIkovaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvY2FtcGFpZ24taWRlYXMvaW52YWxpZGF0ZRKPAQoPR2V0V2Vic2l0ZVNjb3JlEiwudXBsaWZ0LmNhdGVnb3JpZXMudjEuR2V0V2Vic2l0ZVNjb3JlUmVxdWVzdBotLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldFdlYnNpdGVTY29yZVJlc3BvbnNlIh+C0+STAhkSFy9pbnRlcm5hbC93ZWJzaXRlLXNjb3JlErUBChFTZW5kQUlFbWFpbERpZ2VzdBIuLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlNlbmRBSUVtYWlsRGlnZXN0UmVxdWVzdBovLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlNlbmRBSUVtYWlsRGlnZXN0UmVzcG9uc2UiP4LT5JMCOToBKiI0L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9zZW5kQUlFbWFpbERpZ2VzdBKuAQoPUnVuV2Vla2x5UmV2aWV3EiwudXBsaWZ0LmNhdGVnb3JpZXMudjEuUnVuV2Vla2x5UmV2aWV3UmVxdWVzdBotLnVwbGlmdC5jYXRlZ29yaWVzLnYxLlJ1bldlZWtseVJldmlld1Jlc3BvbnNlIj6C0+STAjg6ASoiMy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vd2Vla2x5UmV2aWV3L3J1bhK/AQoVTGlzdENhdGFsb2d1ZVByb2R1Y3RzEjIudXBsaWZ0LmNhdGVnb3JpZXMudjEuTGlzdENhdGFsb2d1ZVByb2R1Y3RzUmVxdWVzdBozLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkxpc3RDYXRhbG9ndWVQcm9kdWN0c1Jlc3BvbnNlIj2C0+STAjcSNS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY2F0YWxvZ3VlL3Byb2R1Y3RzEm4KD0dldFByb2R1Y3RJbWFnZRIsLnVwbGlmdC5jYXRlZ29yaWVzLnYxLkdldFByb2R1Y3RJbWFnZVJlcXVlc3QaLS51cGxpZnQuY2F0ZWdvcmllcy52MS5HZXRQcm9kdWN0SW1hZ2VSZXNwb25zZULcAQoYY29tLnVwbGlmdC5jYXRlZ29yaWVzLnYxQhZDYXRlZ29yaWVzU2VydmljZVByb3RvUAFaNnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9jYXRlZ29yaWVzL3YxO2NhdGVnb3JpZXN2MaICA1VDWKoCFFVwbGlmdC5DYXRlZ29yaWVzLlYxygIUVXBsaWZ0XENhdGVnb3JpZXNcVjHiAiBVcGxpZnRcQ2F0ZWdvcmllc1xWMVxHUEJNZXRhZGF0YeoCFlVwbGlmdDo6Q2F0ZWdvcmllczo6VjFiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message uplift.categories.v1.RunWeeklyReviewRequest
@@ -76,6 +76,247 @@ export type RunWeeklyReviewResponseJson = {
  */
 export const RunWeeklyReviewResponseSchema: GenMessage<RunWeeklyReviewResponse, {jsonType: RunWeeklyReviewResponseJson}> = /*@__PURE__*/
   messageDesc(file_uplift_categories_v1_categories_service, 1);
+
+/**
+ * CatalogueProduct is one product on the store's website.
+ *
+ * @generated from message uplift.categories.v1.CatalogueProduct
+ */
+export type CatalogueProduct = Message<"uplift.categories.v1.CatalogueProduct"> & {
+  /**
+   * id is Shopify's product id, else the structured data's productID or
+   * sku, else the last segment of the product's address.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string url = 3;
+   */
+  url: string;
+
+  /**
+   * price is the lowest price, 0 when unknown; currency is ISO 4217.
+   *
+   * @generated from field: double price = 4;
+   */
+  price: number;
+
+  /**
+   * @generated from field: string currency = 5;
+   */
+  currency: string;
+
+  /**
+   * image_urls are the product's photos, main photo first.
+   *
+   * @generated from field: repeated string image_urls = 6;
+   */
+  imageUrls: string[];
+};
+
+/**
+ * CatalogueProduct is one product on the store's website.
+ *
+ * @generated from message uplift.categories.v1.CatalogueProduct
+ */
+export type CatalogueProductJson = {
+  /**
+   * id is Shopify's product id, else the structured data's productID or
+   * sku, else the last segment of the product's address.
+   *
+   * @generated from field: string id = 1;
+   */
+  id?: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name?: string;
+
+  /**
+   * @generated from field: string url = 3;
+   */
+  url?: string;
+
+  /**
+   * price is the lowest price, 0 when unknown; currency is ISO 4217.
+   *
+   * @generated from field: double price = 4;
+   */
+  price?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * @generated from field: string currency = 5;
+   */
+  currency?: string;
+
+  /**
+   * image_urls are the product's photos, main photo first.
+   *
+   * @generated from field: repeated string image_urls = 6;
+   */
+  imageUrls?: string[];
+};
+
+/**
+ * Describes the message uplift.categories.v1.CatalogueProduct.
+ * Use `create(CatalogueProductSchema)` to create a new message.
+ */
+export const CatalogueProductSchema: GenMessage<CatalogueProduct, {jsonType: CatalogueProductJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_categories_v1_categories_service, 2);
+
+/**
+ * ListCatalogueProductsRequest names the category.
+ *
+ * @generated from message uplift.categories.v1.ListCatalogueProductsRequest
+ */
+export type ListCatalogueProductsRequest = Message<"uplift.categories.v1.ListCatalogueProductsRequest"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+};
+
+/**
+ * ListCatalogueProductsRequest names the category.
+ *
+ * @generated from message uplift.categories.v1.ListCatalogueProductsRequest
+ */
+export type ListCatalogueProductsRequestJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+};
+
+/**
+ * Describes the message uplift.categories.v1.ListCatalogueProductsRequest.
+ * Use `create(ListCatalogueProductsRequestSchema)` to create a new message.
+ */
+export const ListCatalogueProductsRequestSchema: GenMessage<ListCatalogueProductsRequest, {jsonType: ListCatalogueProductsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_categories_v1_categories_service, 3);
+
+/**
+ * ListCatalogueProductsResponse lists the products in the website's order.
+ *
+ * @generated from message uplift.categories.v1.ListCatalogueProductsResponse
+ */
+export type ListCatalogueProductsResponse = Message<"uplift.categories.v1.ListCatalogueProductsResponse"> & {
+  /**
+   * @generated from field: repeated uplift.categories.v1.CatalogueProduct products = 1;
+   */
+  products: CatalogueProduct[];
+};
+
+/**
+ * ListCatalogueProductsResponse lists the products in the website's order.
+ *
+ * @generated from message uplift.categories.v1.ListCatalogueProductsResponse
+ */
+export type ListCatalogueProductsResponseJson = {
+  /**
+   * @generated from field: repeated uplift.categories.v1.CatalogueProduct products = 1;
+   */
+  products?: CatalogueProductJson[];
+};
+
+/**
+ * Describes the message uplift.categories.v1.ListCatalogueProductsResponse.
+ * Use `create(ListCatalogueProductsResponseSchema)` to create a new message.
+ */
+export const ListCatalogueProductsResponseSchema: GenMessage<ListCatalogueProductsResponse, {jsonType: ListCatalogueProductsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_categories_v1_categories_service, 4);
+
+/**
+ * GetProductImageRequest names the product (its id, or a Shopify
+ * gid://shopify/Product/<id>).
+ *
+ * @generated from message uplift.categories.v1.GetProductImageRequest
+ */
+export type GetProductImageRequest = Message<"uplift.categories.v1.GetProductImageRequest"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * @generated from field: string product_id = 2;
+   */
+  productId: string;
+};
+
+/**
+ * GetProductImageRequest names the product (its id, or a Shopify
+ * gid://shopify/Product/<id>).
+ *
+ * @generated from message uplift.categories.v1.GetProductImageRequest
+ */
+export type GetProductImageRequestJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * @generated from field: string product_id = 2;
+   */
+  productId?: string;
+};
+
+/**
+ * Describes the message uplift.categories.v1.GetProductImageRequest.
+ * Use `create(GetProductImageRequestSchema)` to create a new message.
+ */
+export const GetProductImageRequestSchema: GenMessage<GetProductImageRequest, {jsonType: GetProductImageRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_categories_v1_categories_service, 5);
+
+/**
+ * GetProductImageResponse is the product and its main photo's bytes.
+ *
+ * @generated from message uplift.categories.v1.GetProductImageResponse
+ */
+export type GetProductImageResponse = Message<"uplift.categories.v1.GetProductImageResponse"> & {
+  /**
+   * @generated from field: uplift.categories.v1.CatalogueProduct product = 1;
+   */
+  product?: CatalogueProduct | undefined;
+
+  /**
+   * @generated from field: bytes content = 2;
+   */
+  content: Uint8Array;
+};
+
+/**
+ * GetProductImageResponse is the product and its main photo's bytes.
+ *
+ * @generated from message uplift.categories.v1.GetProductImageResponse
+ */
+export type GetProductImageResponseJson = {
+  /**
+   * @generated from field: uplift.categories.v1.CatalogueProduct product = 1;
+   */
+  product?: CatalogueProductJson;
+
+  /**
+   * @generated from field: bytes content = 2;
+   */
+  content?: string;
+};
+
+/**
+ * Describes the message uplift.categories.v1.GetProductImageResponse.
+ * Use `create(GetProductImageResponseSchema)` to create a new message.
+ */
+export const GetProductImageResponseSchema: GenMessage<GetProductImageResponse, {jsonType: GetProductImageResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_categories_v1_categories_service, 6);
 
 /**
  * Category is a business.
@@ -160,7 +401,7 @@ export type CategoryJson = {
  * Use `create(CategorySchema)` to create a new message.
  */
 export const CategorySchema: GenMessage<Category, {jsonType: CategoryJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 2);
+  messageDesc(file_uplift_categories_v1_categories_service, 7);
 
 /**
  * CreateCategoryRequest creates a business for the caller.
@@ -217,7 +458,7 @@ export type CreateCategoryRequestJson = {
  * Use `create(CreateCategoryRequestSchema)` to create a new message.
  */
 export const CreateCategoryRequestSchema: GenMessage<CreateCategoryRequest, {jsonType: CreateCategoryRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 3);
+  messageDesc(file_uplift_categories_v1_categories_service, 8);
 
 /**
  * CreateCategoryResponse is the new business.
@@ -248,7 +489,7 @@ export type CreateCategoryResponseJson = {
  * Use `create(CreateCategoryResponseSchema)` to create a new message.
  */
 export const CreateCategoryResponseSchema: GenMessage<CreateCategoryResponse, {jsonType: CreateCategoryResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 4);
+  messageDesc(file_uplift_categories_v1_categories_service, 9);
 
 /**
  * GetLabelRequest names the category.
@@ -279,7 +520,7 @@ export type GetLabelRequestJson = {
  * Use `create(GetLabelRequestSchema)` to create a new message.
  */
 export const GetLabelRequestSchema: GenMessage<GetLabelRequest, {jsonType: GetLabelRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 5);
+  messageDesc(file_uplift_categories_v1_categories_service, 10);
 
 /**
  * GetLabelResponse is the business name.
@@ -310,7 +551,7 @@ export type GetLabelResponseJson = {
  * Use `create(GetLabelResponseSchema)` to create a new message.
  */
 export const GetLabelResponseSchema: GenMessage<GetLabelResponse, {jsonType: GetLabelResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 6);
+  messageDesc(file_uplift_categories_v1_categories_service, 11);
 
 /**
  * UpdateLabelRequest renames the business.
@@ -351,7 +592,7 @@ export type UpdateLabelRequestJson = {
  * Use `create(UpdateLabelRequestSchema)` to create a new message.
  */
 export const UpdateLabelRequestSchema: GenMessage<UpdateLabelRequest, {jsonType: UpdateLabelRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 7);
+  messageDesc(file_uplift_categories_v1_categories_service, 12);
 
 /**
  * UpdateLabelResponse is the saved name.
@@ -382,7 +623,7 @@ export type UpdateLabelResponseJson = {
  * Use `create(UpdateLabelResponseSchema)` to create a new message.
  */
 export const UpdateLabelResponseSchema: GenMessage<UpdateLabelResponse, {jsonType: UpdateLabelResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 8);
+  messageDesc(file_uplift_categories_v1_categories_service, 13);
 
 /**
  * GetContentGenerationParamsRequest names the category.
@@ -413,7 +654,7 @@ export type GetContentGenerationParamsRequestJson = {
  * Use `create(GetContentGenerationParamsRequestSchema)` to create a new message.
  */
 export const GetContentGenerationParamsRequestSchema: GenMessage<GetContentGenerationParamsRequest, {jsonType: GetContentGenerationParamsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 9);
+  messageDesc(file_uplift_categories_v1_categories_service, 14);
 
 /**
  * GetContentGenerationParamsResponse is the business profile's inputs.
@@ -506,7 +747,7 @@ export type GetContentGenerationParamsResponseJson = {
  * Use `create(GetContentGenerationParamsResponseSchema)` to create a new message.
  */
 export const GetContentGenerationParamsResponseSchema: GenMessage<GetContentGenerationParamsResponse, {jsonType: GetContentGenerationParamsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 10);
+  messageDesc(file_uplift_categories_v1_categories_service, 15);
 
 /**
  * UpdateContentGenerationParamsRequest saves the profile's inputs. An empty
@@ -603,7 +844,7 @@ export type UpdateContentGenerationParamsRequestJson = {
  * Use `create(UpdateContentGenerationParamsRequestSchema)` to create a new message.
  */
 export const UpdateContentGenerationParamsRequestSchema: GenMessage<UpdateContentGenerationParamsRequest, {jsonType: UpdateContentGenerationParamsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 11);
+  messageDesc(file_uplift_categories_v1_categories_service, 16);
 
 /**
  * CompetitorUrls is a list of competitor websites.
@@ -634,7 +875,7 @@ export type CompetitorUrlsJson = {
  * Use `create(CompetitorUrlsSchema)` to create a new message.
  */
 export const CompetitorUrlsSchema: GenMessage<CompetitorUrls, {jsonType: CompetitorUrlsJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 12);
+  messageDesc(file_uplift_categories_v1_categories_service, 17);
 
 /**
  * UpdateContentGenerationParamsResponse is the saved inputs.
@@ -705,7 +946,7 @@ export type UpdateContentGenerationParamsResponseJson = {
  * Use `create(UpdateContentGenerationParamsResponseSchema)` to create a new message.
  */
 export const UpdateContentGenerationParamsResponseSchema: GenMessage<UpdateContentGenerationParamsResponse, {jsonType: UpdateContentGenerationParamsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 13);
+  messageDesc(file_uplift_categories_v1_categories_service, 18);
 
 /**
  * UpdateEmailPreferencesRequest switches the daily report.
@@ -746,7 +987,7 @@ export type UpdateEmailPreferencesRequestJson = {
  * Use `create(UpdateEmailPreferencesRequestSchema)` to create a new message.
  */
 export const UpdateEmailPreferencesRequestSchema: GenMessage<UpdateEmailPreferencesRequest, {jsonType: UpdateEmailPreferencesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 14);
+  messageDesc(file_uplift_categories_v1_categories_service, 19);
 
 /**
  * UpdateEmailPreferencesResponse is the saved switches.
@@ -787,7 +1028,7 @@ export type UpdateEmailPreferencesResponseJson = {
  * Use `create(UpdateEmailPreferencesResponseSchema)` to create a new message.
  */
 export const UpdateEmailPreferencesResponseSchema: GenMessage<UpdateEmailPreferencesResponse, {jsonType: UpdateEmailPreferencesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 15);
+  messageDesc(file_uplift_categories_v1_categories_service, 20);
 
 /**
  * DisableBusinessReportRequest names the category.
@@ -818,7 +1059,7 @@ export type DisableBusinessReportRequestJson = {
  * Use `create(DisableBusinessReportRequestSchema)` to create a new message.
  */
 export const DisableBusinessReportRequestSchema: GenMessage<DisableBusinessReportRequest, {jsonType: DisableBusinessReportRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 16);
+  messageDesc(file_uplift_categories_v1_categories_service, 21);
 
 /**
  * DisableBusinessReportResponse is the saved switches.
@@ -859,7 +1100,7 @@ export type DisableBusinessReportResponseJson = {
  * Use `create(DisableBusinessReportResponseSchema)` to create a new message.
  */
 export const DisableBusinessReportResponseSchema: GenMessage<DisableBusinessReportResponse, {jsonType: DisableBusinessReportResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 17);
+  messageDesc(file_uplift_categories_v1_categories_service, 22);
 
 /**
  * GetEmailPreferencesRequest names the category.
@@ -890,7 +1131,7 @@ export type GetEmailPreferencesRequestJson = {
  * Use `create(GetEmailPreferencesRequestSchema)` to create a new message.
  */
 export const GetEmailPreferencesRequestSchema: GenMessage<GetEmailPreferencesRequest, {jsonType: GetEmailPreferencesRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 18);
+  messageDesc(file_uplift_categories_v1_categories_service, 23);
 
 /**
  * GetEmailPreferencesResponse is the email switches.
@@ -931,7 +1172,7 @@ export type GetEmailPreferencesResponseJson = {
  * Use `create(GetEmailPreferencesResponseSchema)` to create a new message.
  */
 export const GetEmailPreferencesResponseSchema: GenMessage<GetEmailPreferencesResponse, {jsonType: GetEmailPreferencesResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 19);
+  messageDesc(file_uplift_categories_v1_categories_service, 24);
 
 /**
  * Report is a website review with its insights and ideas.
@@ -1152,7 +1393,7 @@ export type ReportJson = {
  * Use `create(ReportSchema)` to create a new message.
  */
 export const ReportSchema: GenMessage<Report, {jsonType: ReportJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 20);
+  messageDesc(file_uplift_categories_v1_categories_service, 25);
 
 /**
  * CompetitorScore is a competitor's website reviewed like the store's own.
@@ -1243,7 +1484,7 @@ export type CompetitorScoreJson = {
  * Use `create(CompetitorScoreSchema)` to create a new message.
  */
 export const CompetitorScoreSchema: GenMessage<CompetitorScore, {jsonType: CompetitorScoreJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 21);
+  messageDesc(file_uplift_categories_v1_categories_service, 26);
 
 /**
  * Speed is the home page's lab speed, as Lighthouse's mobile run measures
@@ -1450,7 +1691,7 @@ export type SpeedJson = {
  * Use `create(SpeedSchema)` to create a new message.
  */
 export const SpeedSchema: GenMessage<Speed, {jsonType: SpeedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 22);
+  messageDesc(file_uplift_categories_v1_categories_service, 27);
 
 /**
  * CheckResult is one check's share of the score.
@@ -1515,7 +1756,7 @@ export type CheckResultJson = {
  * Use `create(CheckResultSchema)` to create a new message.
  */
 export const CheckResultSchema: GenMessage<CheckResult, {jsonType: CheckResultJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 23);
+  messageDesc(file_uplift_categories_v1_categories_service, 28);
 
 /**
  * Finding is one check of the website review.
@@ -1648,7 +1889,7 @@ export type FindingJson = {
  * Use `create(FindingSchema)` to create a new message.
  */
 export const FindingSchema: GenMessage<Finding, {jsonType: FindingJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 24);
+  messageDesc(file_uplift_categories_v1_categories_service, 29);
 
 /**
  * Insight is a short observation with its evidence.
@@ -1699,7 +1940,7 @@ export type InsightJson = {
  * Use `create(InsightSchema)` to create a new message.
  */
 export const InsightSchema: GenMessage<Insight, {jsonType: InsightJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 25);
+  messageDesc(file_uplift_categories_v1_categories_service, 30);
 
 /**
  * Idea is a campaign idea grounded in the store.
@@ -1810,7 +2051,7 @@ export type IdeaJson = {
  * Use `create(IdeaSchema)` to create a new message.
  */
 export const IdeaSchema: GenMessage<Idea, {jsonType: IdeaJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 26);
+  messageDesc(file_uplift_categories_v1_categories_service, 31);
 
 /**
  * GetCurrentReportRequest names the category.
@@ -1841,7 +2082,7 @@ export type GetCurrentReportRequestJson = {
  * Use `create(GetCurrentReportRequestSchema)` to create a new message.
  */
 export const GetCurrentReportRequestSchema: GenMessage<GetCurrentReportRequest, {jsonType: GetCurrentReportRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 27);
+  messageDesc(file_uplift_categories_v1_categories_service, 32);
 
 /**
  * GetCurrentReportResponse wraps the report; REST returns the report itself.
@@ -1872,7 +2113,7 @@ export type GetCurrentReportResponseJson = {
  * Use `create(GetCurrentReportResponseSchema)` to create a new message.
  */
 export const GetCurrentReportResponseSchema: GenMessage<GetCurrentReportResponse, {jsonType: GetCurrentReportResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 28);
+  messageDesc(file_uplift_categories_v1_categories_service, 33);
 
 /**
  * GetInsightsRequest names the category.
@@ -1903,7 +2144,7 @@ export type GetInsightsRequestJson = {
  * Use `create(GetInsightsRequestSchema)` to create a new message.
  */
 export const GetInsightsRequestSchema: GenMessage<GetInsightsRequest, {jsonType: GetInsightsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 29);
+  messageDesc(file_uplift_categories_v1_categories_service, 34);
 
 /**
  * GetInsightsResponse lists the insights.
@@ -1934,7 +2175,7 @@ export type GetInsightsResponseJson = {
  * Use `create(GetInsightsResponseSchema)` to create a new message.
  */
 export const GetInsightsResponseSchema: GenMessage<GetInsightsResponse, {jsonType: GetInsightsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 30);
+  messageDesc(file_uplift_categories_v1_categories_service, 35);
 
 /**
  * ListRecentIdeasRequest names the category.
@@ -1965,7 +2206,7 @@ export type ListRecentIdeasRequestJson = {
  * Use `create(ListRecentIdeasRequestSchema)` to create a new message.
  */
 export const ListRecentIdeasRequestSchema: GenMessage<ListRecentIdeasRequest, {jsonType: ListRecentIdeasRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 31);
+  messageDesc(file_uplift_categories_v1_categories_service, 36);
 
 /**
  * ListRecentIdeasResponse lists the newest ideas first.
@@ -1996,7 +2237,7 @@ export type ListRecentIdeasResponseJson = {
  * Use `create(ListRecentIdeasResponseSchema)` to create a new message.
  */
 export const ListRecentIdeasResponseSchema: GenMessage<ListRecentIdeasResponse, {jsonType: ListRecentIdeasResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 32);
+  messageDesc(file_uplift_categories_v1_categories_service, 37);
 
 /**
  * GetIdeaRequest names the idea.
@@ -2037,7 +2278,7 @@ export type GetIdeaRequestJson = {
  * Use `create(GetIdeaRequestSchema)` to create a new message.
  */
 export const GetIdeaRequestSchema: GenMessage<GetIdeaRequest, {jsonType: GetIdeaRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 33);
+  messageDesc(file_uplift_categories_v1_categories_service, 38);
 
 /**
  * GetIdeaResponse wraps the idea; REST returns the idea itself.
@@ -2068,7 +2309,7 @@ export type GetIdeaResponseJson = {
  * Use `create(GetIdeaResponseSchema)` to create a new message.
  */
 export const GetIdeaResponseSchema: GenMessage<GetIdeaResponse, {jsonType: GetIdeaResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 34);
+  messageDesc(file_uplift_categories_v1_categories_service, 39);
 
 /**
  * InvalidateCampaignIdeasRequest names the category.
@@ -2099,7 +2340,7 @@ export type InvalidateCampaignIdeasRequestJson = {
  * Use `create(InvalidateCampaignIdeasRequestSchema)` to create a new message.
  */
 export const InvalidateCampaignIdeasRequestSchema: GenMessage<InvalidateCampaignIdeasRequest, {jsonType: InvalidateCampaignIdeasRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 35);
+  messageDesc(file_uplift_categories_v1_categories_service, 40);
 
 /**
  * InvalidateCampaignIdeasResponse is empty on success.
@@ -2122,7 +2363,7 @@ export type InvalidateCampaignIdeasResponseJson = {
  * Use `create(InvalidateCampaignIdeasResponseSchema)` to create a new message.
  */
 export const InvalidateCampaignIdeasResponseSchema: GenMessage<InvalidateCampaignIdeasResponse, {jsonType: InvalidateCampaignIdeasResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 36);
+  messageDesc(file_uplift_categories_v1_categories_service, 41);
 
 /**
  * GetWebsiteScoreRequest names the site to score.
@@ -2153,7 +2394,7 @@ export type GetWebsiteScoreRequestJson = {
  * Use `create(GetWebsiteScoreRequestSchema)` to create a new message.
  */
 export const GetWebsiteScoreRequestSchema: GenMessage<GetWebsiteScoreRequest, {jsonType: GetWebsiteScoreRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 37);
+  messageDesc(file_uplift_categories_v1_categories_service, 42);
 
 /**
  * GetWebsiteScoreResponse is the site's review.
@@ -2224,7 +2465,7 @@ export type GetWebsiteScoreResponseJson = {
  * Use `create(GetWebsiteScoreResponseSchema)` to create a new message.
  */
 export const GetWebsiteScoreResponseSchema: GenMessage<GetWebsiteScoreResponse, {jsonType: GetWebsiteScoreResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 38);
+  messageDesc(file_uplift_categories_v1_categories_service, 43);
 
 /**
  * SendAIEmailDigestRequest names the category.
@@ -2255,7 +2496,7 @@ export type SendAIEmailDigestRequestJson = {
  * Use `create(SendAIEmailDigestRequestSchema)` to create a new message.
  */
 export const SendAIEmailDigestRequestSchema: GenMessage<SendAIEmailDigestRequest, {jsonType: SendAIEmailDigestRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 39);
+  messageDesc(file_uplift_categories_v1_categories_service, 44);
 
 /**
  * SendAIEmailDigestResponse is empty: the email is queued.
@@ -2278,7 +2519,7 @@ export type SendAIEmailDigestResponseJson = {
  * Use `create(SendAIEmailDigestResponseSchema)` to create a new message.
  */
 export const SendAIEmailDigestResponseSchema: GenMessage<SendAIEmailDigestResponse, {jsonType: SendAIEmailDigestResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_categories_v1_categories_service, 40);
+  messageDesc(file_uplift_categories_v1_categories_service, 45);
 
 /**
  * ReportStatus is where a report is in its life.
@@ -2511,6 +2752,34 @@ export const CategoriesService: GenService<{
     methodKind: "unary";
     input: typeof RunWeeklyReviewRequestSchema;
     output: typeof RunWeeklyReviewResponseSchema;
+  },
+  /**
+   * ListCatalogueProducts lists the products on the store's website (the
+   * catalogue the website review reads: Shopify's /products.json or the
+   * structured data on its pages), with their photos' addresses, for the
+   * product studio. Read through the guarded fetcher and kept for a few
+   * minutes. A business without a website is refused with 400
+   * (FAILED_PRECONDITION) and a message saying so.
+   *
+   * @generated from rpc uplift.categories.v1.CategoriesService.ListCatalogueProducts
+   */
+  listCatalogueProducts: {
+    methodKind: "unary";
+    input: typeof ListCatalogueProductsRequestSchema;
+    output: typeof ListCatalogueProductsResponseSchema;
+  },
+  /**
+   * GetProductImage reads a catalogue product's main photo through the
+   * guarded fetcher (at most 25 MB): only photos the catalogue lists, so it
+   * is no open proxy. The studio service calls it with the caller's own
+   * token; it has no REST route.
+   *
+   * @generated from rpc uplift.categories.v1.CategoriesService.GetProductImage
+   */
+  getProductImage: {
+    methodKind: "unary";
+    input: typeof GetProductImageRequestSchema;
+    output: typeof GetProductImageResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_uplift_categories_v1_categories_service, 0);

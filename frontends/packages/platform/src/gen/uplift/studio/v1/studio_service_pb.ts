@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/studio/v1/studio_service.proto.
  */
 export const file_uplift_studio_v1_studio_service: GenFile = /*@__PURE__*/
-  fileDesc("CiV1cGxpZnQvc3R1ZGlvL3YxL3N0dWRpb19zZXJ2aWNlLnByb3RvEhB1cGxpZnQuc3R1ZGlvLnYxInUKBUltYWdlEgoKAmlkGAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEg0KBXdpZHRoGAMgASgFEg4KBmhlaWdodBgEIAEoBRIvCgtjcmVhdGVfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiYAoGUmVzdWx0EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDgoGZm9ybWF0GAMgASgJEg0KBXdpZHRoGAQgASgFEg4KBmhlaWdodBgFIAEoBRINCgVieXRlcxgGIAEoAyKVAgoDSm9iEgoKAmlkGAEgASgJEhAKCGltYWdlX2lkGAIgASgJEgwKBGtpbmQYAyABKAkSDgoGc3RhdHVzGAQgASgJEhAKCHByb2dyZXNzGAUgASgFEg0KBWVycm9yGAYgASgJEhAKCGJhY2tkcm9wGAcgASgJEg0KBWNvbG9yGAggASgJEgwKBHNpemUYCSABKAUSKQoHcmVzdWx0cxgKIAMoCzIYLnVwbGlmdC5zdHVkaW8udjEuUmVzdWx0Ei8KC2NyZWF0ZV90aW1lGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgVpbWFnZRgMIAEoCzIXLnVwbGlmdC5zdHVkaW8udjEuSW1hZ2UiTAoSVXBsb2FkSW1hZ2VSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEg8KB2NvbnRlbnQYAyABKAwiPQoTVXBsb2FkSW1hZ2VSZXNwb25zZRImCgVpbWFnZRgBIAEoCzIXLnVwbGlmdC5zdHVkaW8udjEuSW1hZ2UiPwoWR2V0SW1hZ2VQcmV2aWV3UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghpbWFnZV9pZBgCIAEoCSJAChdHZXRJbWFnZVByZXZpZXdSZXNwb25zZRIUCgxjb250ZW50X3R5cGUYASABKAkSDwoHY29udGVudBgCIAEoDCJ2ChBDcmVhdGVKb2JSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCGltYWdlX2lkGAIgASgJEgwKBGtpbmQYAyABKAkSEAoIYmFja2Ryb3AYBCABKAkSDQoFY29sb3IYBSABKAkSDAoEc2l6ZRgGIAEoBSI3ChFDcmVhdGVKb2JSZXNwb25zZRIiCgNqb2IYASABKAsyFS51cGxpZnQuc3R1ZGlvLnYxLkpvYiImCg9MaXN0Sm9ic1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiNwoQTGlzdEpvYnNSZXNwb25zZRIjCgRqb2JzGAEgAygLMhUudXBsaWZ0LnN0dWRpby52MS5Kb2IiNAoNR2V0Sm9iUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIOCgZqb2JfaWQYAiABKAkiNAoOR2V0Sm9iUmVzcG9uc2USIgoDam9iGAEgASgLMhUudXBsaWZ0LnN0dWRpby52MS5Kb2IiNwoQRGVsZXRlSm9iUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIOCgZqb2JfaWQYAiABKAkiEwoRRGVsZXRlSm9iUmVzcG9uc2UiQQoXR2V0UmVzdWx0UHJldmlld1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSEQoJcmVzdWx0X2lkGAIgASgJIlYKGEdldFJlc3VsdFByZXZpZXdSZXNwb25zZRIUCgxjb250ZW50X3R5cGUYASABKAkSDwoHY29udGVudBgCIAEoDBITCgt3YXRlcm1hcmtlZBgDIAEoCCI/ChVEb3dubG9hZFJlc3VsdFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSEQoJcmVzdWx0X2lkGAIgASgJImkKFkRvd25sb2FkUmVzdWx0UmVzcG9uc2USEAoIZmlsZW5hbWUYASABKAkSFAoMY29udGVudF90eXBlGAIgASgJEg8KB2NvbnRlbnQYAyABKAwSFgoOZG93bmxvYWRzX2xlZnQYBCABKAUiKwoUR2V0U3R1ZGlvUGxhblJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkifwoVR2V0U3R1ZGlvUGxhblJlc3BvbnNlEgwKBHRpZXIYASABKAkSDAoEcGFpZBgCIAEoCBIbChNkb3dubG9hZHNfcGVyX21vbnRoGAMgASgFEhYKDmRvd25sb2Fkc19sZWZ0GAQgASgFEhUKDWJldGFfZmVhdHVyZXMYBSADKAkyswsKDVN0dWRpb1NlcnZpY2USlwEKC1VwbG9hZEltYWdlEiQudXBsaWZ0LnN0dWRpby52MS5VcGxvYWRJbWFnZVJlcXVlc3QaJS51cGxpZnQuc3R1ZGlvLnYxLlVwbG9hZEltYWdlUmVzcG9uc2UiO4LT5JMCNToBKiIwL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9zdHVkaW8vaW1hZ2VzErMBCg9HZXRJbWFnZVByZXZpZXcSKC51cGxpZnQuc3R1ZGlvLnYxLkdldEltYWdlUHJldmlld1JlcXVlc3QaKS51cGxpZnQuc3R1ZGlvLnYxLkdldEltYWdlUHJldmlld1Jlc3BvbnNlIkuC0+STAkUSQy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vc3R1ZGlvL2ltYWdlcy97aW1hZ2VfaWR9L3ByZXZpZXcSjwEKCUNyZWF0ZUpvYhIiLnVwbGlmdC5zdHVkaW8udjEuQ3JlYXRlSm9iUmVxdWVzdBojLnVwbGlmdC5zdHVkaW8udjEuQ3JlYXRlSm9iUmVzcG9uc2UiOYLT5JMCMzoBKiIuL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9zdHVkaW8vam9icxKJAQoITGlzdEpvYnMSIS51cGxpZnQuc3R1ZGlvLnYxLkxpc3RKb2JzUmVxdWVzdBoiLnVwbGlmdC5zdHVkaW8udjEuTGlzdEpvYnNSZXNwb25zZSI2gtPkkwIwEi4vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L3N0dWRpby9qb2JzEowBCgZHZXRKb2ISHy51cGxpZnQuc3R1ZGlvLnYxLkdldEpvYlJlcXVlc3QaIC51cGxpZnQuc3R1ZGlvLnYxLkdldEpvYlJlc3BvbnNlIj+C0+STAjkSNy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vc3R1ZGlvL2pvYnMve2pvYl9pZH0SlQEKCURlbGV0ZUpvYhIiLnVwbGlmdC5zdHVkaW8udjEuRGVsZXRlSm9iUmVxdWVzdBojLnVwbGlmdC5zdHVkaW8udjEuRGVsZXRlSm9iUmVzcG9uc2UiP4LT5JMCOSo3L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9zdHVkaW8vam9icy97am9iX2lkfRK4AQoQR2V0UmVzdWx0UHJldmlldxIpLnVwbGlmdC5zdHVkaW8udjEuR2V0UmVzdWx0UHJldmlld1JlcXVlc3QaKi51cGxpZnQuc3R1ZGlvLnYxLkdldFJlc3VsdFByZXZpZXdSZXNwb25zZSJNgtPkkwJHEkUvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L3N0dWRpby9yZXN1bHRzL3tyZXN1bHRfaWR9L3ByZXZpZXcStgEKDkRvd25sb2FkUmVzdWx0EicudXBsaWZ0LnN0dWRpby52MS5Eb3dubG9hZFJlc3VsdFJlcXVlc3QaKC51cGxpZnQuc3R1ZGlvLnYxLkRvd25sb2FkUmVzdWx0UmVzcG9uc2UiUYLT5JMCSzoBKiJGL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9zdHVkaW8vcmVzdWx0cy97cmVzdWx0X2lkfS9kb3dubG9hZBKYAQoNR2V0U3R1ZGlvUGxhbhImLnVwbGlmdC5zdHVkaW8udjEuR2V0U3R1ZGlvUGxhblJlcXVlc3QaJy51cGxpZnQuc3R1ZGlvLnYxLkdldFN0dWRpb1BsYW5SZXNwb25zZSI2gtPkkwIwEi4vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L3N0dWRpby9wbGFuQrwBChRjb20udXBsaWZ0LnN0dWRpby52MUISU3R1ZGlvU2VydmljZVByb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9zdHVkaW8vdjE7c3R1ZGlvdjGiAgNVU1iqAhBVcGxpZnQuU3R1ZGlvLlYxygIQVXBsaWZ0XFN0dWRpb1xWMeICHFVwbGlmdFxTdHVkaW9cVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OlN0dWRpbzo6VjFiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("CiV1cGxpZnQvc3R1ZGlvL3YxL3N0dWRpb19zZXJ2aWNlLnByb3RvEhB1cGxpZnQuc3R1ZGlvLnYxIokBCgVJbWFnZRIKCgJpZBgBIAEoCRIQCghmaWxlbmFtZRgCIAEoCRINCgV3aWR0aBgDIAEoBRIOCgZoZWlnaHQYBCABKAUSLwoLY3JlYXRlX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCnByb2R1Y3RfaWQYBiABKAkiYAoGUmVzdWx0EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDgoGZm9ybWF0GAMgASgJEg0KBXdpZHRoGAQgASgFEg4KBmhlaWdodBgFIAEoBRINCgVieXRlcxgGIAEoAyKVAgoDSm9iEgoKAmlkGAEgASgJEhAKCGltYWdlX2lkGAIgASgJEgwKBGtpbmQYAyABKAkSDgoGc3RhdHVzGAQgASgJEhAKCHByb2dyZXNzGAUgASgFEg0KBWVycm9yGAYgASgJEhAKCGJhY2tkcm9wGAcgASgJEg0KBWNvbG9yGAggASgJEgwKBHNpemUYCSABKAUSKQoHcmVzdWx0cxgKIAMoCzIYLnVwbGlmdC5zdHVkaW8udjEuUmVzdWx0Ei8KC2NyZWF0ZV90aW1lGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgVpbWFnZRgMIAEoCzIXLnVwbGlmdC5zdHVkaW8udjEuSW1hZ2UiTAoSVXBsb2FkSW1hZ2VSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCGZpbGVuYW1lGAIgASgJEg8KB2NvbnRlbnQYAyABKAwiPQoTVXBsb2FkSW1hZ2VSZXNwb25zZRImCgVpbWFnZRgBIAEoCzIXLnVwbGlmdC5zdHVkaW8udjEuSW1hZ2UiRAoZSW1wb3J0UHJvZHVjdEltYWdlUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRISCgpwcm9kdWN0X2lkGAIgASgJIkQKGkltcG9ydFByb2R1Y3RJbWFnZVJlc3BvbnNlEiYKBWltYWdlGAEgASgLMhcudXBsaWZ0LnN0dWRpby52MS5JbWFnZSI7CgtCcnVzaFN0cm9rZRIMCgRtb2RlGAEgASgJEg4KBnJhZGl1cxgCIAEoAhIOCgZwb2ludHMYAyADKAIiaAoPRWRpdE1hc2tSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCGltYWdlX2lkGAIgASgJEi4KB3N0cm9rZXMYAyADKAsyHS51cGxpZnQuc3R1ZGlvLnYxLkJydXNoU3Ryb2tlIjYKEEVkaXRNYXNrUmVzcG9uc2USIgoDam9iGAEgASgLMhUudXBsaWZ0LnN0dWRpby52MS5Kb2IiPwoWR2V0SW1hZ2VQcmV2aWV3UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghpbWFnZV9pZBgCIAEoCSJAChdHZXRJbWFnZVByZXZpZXdSZXNwb25zZRIUCgxjb250ZW50X3R5cGUYASABKAkSDwoHY29udGVudBgCIAEoDCJ2ChBDcmVhdGVKb2JSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCGltYWdlX2lkGAIgASgJEgwKBGtpbmQYAyABKAkSEAoIYmFja2Ryb3AYBCABKAkSDQoFY29sb3IYBSABKAkSDAoEc2l6ZRgGIAEoBSI3ChFDcmVhdGVKb2JSZXNwb25zZRIiCgNqb2IYASABKAsyFS51cGxpZnQuc3R1ZGlvLnYxLkpvYiImCg9MaXN0Sm9ic1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiNwoQTGlzdEpvYnNSZXNwb25zZRIjCgRqb2JzGAEgAygLMhUudXBsaWZ0LnN0dWRpby52MS5Kb2IiNAoNR2V0Sm9iUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIOCgZqb2JfaWQYAiABKAkiNAoOR2V0Sm9iUmVzcG9uc2USIgoDam9iGAEgASgLMhUudXBsaWZ0LnN0dWRpby52MS5Kb2IiNwoQRGVsZXRlSm9iUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIOCgZqb2JfaWQYAiABKAkiEwoRRGVsZXRlSm9iUmVzcG9uc2UiQQoXR2V0UmVzdWx0UHJldmlld1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSEQoJcmVzdWx0X2lkGAIgASgJIlYKGEdldFJlc3VsdFByZXZpZXdSZXNwb25zZRIUCgxjb250ZW50X3R5cGUYASABKAkSDwoHY29udGVudBgCIAEoDBITCgt3YXRlcm1hcmtlZBgDIAEoCCI/ChVEb3dubG9hZFJlc3VsdFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSEQoJcmVzdWx0X2lkGAIgASgJImkKFkRvd25sb2FkUmVzdWx0UmVzcG9uc2USEAoIZmlsZW5hbWUYASABKAkSFAoMY29udGVudF90eXBlGAIgASgJEg8KB2NvbnRlbnQYAyABKAwSFgoOZG93bmxvYWRzX2xlZnQYBCABKAUiKwoUR2V0U3R1ZGlvUGxhblJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiqgEKFUdldFN0dWRpb1BsYW5SZXNwb25zZRIMCgR0aWVyGAEgASgJEgwKBHBhaWQYAiABKAgSGwoTZG93bmxvYWRzX3Blcl9tb250aBgDIAEoBRIWCg5kb3dubG9hZHNfbGVmdBgEIAEoBRIVCg1iZXRhX2ZlYXR1cmVzGAUgAygJEhYKDmpvYnNfcGVyX21vbnRoGAYgASgFEhEKCWpvYnNfbGVmdBgHIAEoBTKRDgoNU3R1ZGlvU2VydmljZRKXAQoLVXBsb2FkSW1hZ2USJC51cGxpZnQuc3R1ZGlvLnYxLlVwbG9hZEltYWdlUmVxdWVzdBolLnVwbGlmdC5zdHVkaW8udjEuVXBsb2FkSW1hZ2VSZXNwb25zZSI7gtPkkwI1OgEqIjAvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L3N0dWRpby9pbWFnZXMSugEKEkltcG9ydFByb2R1Y3RJbWFnZRIrLnVwbGlmdC5zdHVkaW8udjEuSW1wb3J0UHJvZHVjdEltYWdlUmVxdWVzdBosLnVwbGlmdC5zdHVkaW8udjEuSW1wb3J0UHJvZHVjdEltYWdlUmVzcG9uc2UiSYLT5JMCQzoBKiI+L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9zdHVkaW8vaW1hZ2VzL2Zyb21DYXRhbG9ndWUSngEKCEVkaXRNYXNrEiEudXBsaWZ0LnN0dWRpby52MS5FZGl0TWFza1JlcXVlc3QaIi51cGxpZnQuc3R1ZGlvLnYxLkVkaXRNYXNrUmVzcG9uc2UiS4LT5JMCRToBKiJAL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9zdHVkaW8vaW1hZ2VzL3tpbWFnZV9pZH0vbWFzaxKzAQoPR2V0SW1hZ2VQcmV2aWV3EigudXBsaWZ0LnN0dWRpby52MS5HZXRJbWFnZVByZXZpZXdSZXF1ZXN0GikudXBsaWZ0LnN0dWRpby52MS5HZXRJbWFnZVByZXZpZXdSZXNwb25zZSJLgtPkkwJFEkMvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L3N0dWRpby9pbWFnZXMve2ltYWdlX2lkfS9wcmV2aWV3Eo8BCglDcmVhdGVKb2ISIi51cGxpZnQuc3R1ZGlvLnYxLkNyZWF0ZUpvYlJlcXVlc3QaIy51cGxpZnQuc3R1ZGlvLnYxLkNyZWF0ZUpvYlJlc3BvbnNlIjmC0+STAjM6ASoiLi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vc3R1ZGlvL2pvYnMSiQEKCExpc3RKb2JzEiEudXBsaWZ0LnN0dWRpby52MS5MaXN0Sm9ic1JlcXVlc3QaIi51cGxpZnQuc3R1ZGlvLnYxLkxpc3RKb2JzUmVzcG9uc2UiNoLT5JMCMBIuL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9zdHVkaW8vam9icxKMAQoGR2V0Sm9iEh8udXBsaWZ0LnN0dWRpby52MS5HZXRKb2JSZXF1ZXN0GiAudXBsaWZ0LnN0dWRpby52MS5HZXRKb2JSZXNwb25zZSI/gtPkkwI5EjcvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L3N0dWRpby9qb2JzL3tqb2JfaWR9EpUBCglEZWxldGVKb2ISIi51cGxpZnQuc3R1ZGlvLnYxLkRlbGV0ZUpvYlJlcXVlc3QaIy51cGxpZnQuc3R1ZGlvLnYxLkRlbGV0ZUpvYlJlc3BvbnNlIj+C0+STAjkqNy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vc3R1ZGlvL2pvYnMve2pvYl9pZH0SuAEKEEdldFJlc3VsdFByZXZpZXcSKS51cGxpZnQuc3R1ZGlvLnYxLkdldFJlc3VsdFByZXZpZXdSZXF1ZXN0GioudXBsaWZ0LnN0dWRpby52MS5HZXRSZXN1bHRQcmV2aWV3UmVzcG9uc2UiTYLT5JMCRxJFL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9zdHVkaW8vcmVzdWx0cy97cmVzdWx0X2lkfS9wcmV2aWV3ErYBCg5Eb3dubG9hZFJlc3VsdBInLnVwbGlmdC5zdHVkaW8udjEuRG93bmxvYWRSZXN1bHRSZXF1ZXN0GigudXBsaWZ0LnN0dWRpby52MS5Eb3dubG9hZFJlc3VsdFJlc3BvbnNlIlGC0+STAks6ASoiRi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vc3R1ZGlvL3Jlc3VsdHMve3Jlc3VsdF9pZH0vZG93bmxvYWQSmAEKDUdldFN0dWRpb1BsYW4SJi51cGxpZnQuc3R1ZGlvLnYxLkdldFN0dWRpb1BsYW5SZXF1ZXN0GicudXBsaWZ0LnN0dWRpby52MS5HZXRTdHVkaW9QbGFuUmVzcG9uc2UiNoLT5JMCMBIuL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9zdHVkaW8vcGxhbkK8AQoUY29tLnVwbGlmdC5zdHVkaW8udjFCElN0dWRpb1NlcnZpY2VQcm90b1ABWi51cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvc3R1ZGlvL3YxO3N0dWRpb3YxogIDVVNYqgIQVXBsaWZ0LlN0dWRpby5WMcoCEFVwbGlmdFxTdHVkaW9cVjHiAhxVcGxpZnRcU3R1ZGlvXFYxXEdQQk1ldGFkYXRh6gISVXBsaWZ0OjpTdHVkaW86OlYxYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * Image is a product photo in the studio.
@@ -45,6 +45,13 @@ export type Image = Message<"uplift.studio.v1.Image"> & {
    * @generated from field: google.protobuf.Timestamp create_time = 5;
    */
   createTime?: Timestamp | undefined;
+
+  /**
+   * product_id is the catalogue product the photo came from, if any.
+   *
+   * @generated from field: string product_id = 6;
+   */
+  productId: string;
 };
 
 /**
@@ -77,6 +84,13 @@ export type ImageJson = {
    * @generated from field: google.protobuf.Timestamp create_time = 5;
    */
   createTime?: TimestampJson;
+
+  /**
+   * product_id is the catalogue product the photo came from, if any.
+   *
+   * @generated from field: string product_id = 6;
+   */
+  productId?: string;
 };
 
 /**
@@ -421,6 +435,227 @@ export const UploadImageResponseSchema: GenMessage<UploadImageResponse, {jsonTyp
   messageDesc(file_uplift_studio_v1_studio_service, 4);
 
 /**
+ * ImportProductImageRequest names the catalogue product (its id, or a
+ * Shopify gid://shopify/Product/<id>).
+ *
+ * @generated from message uplift.studio.v1.ImportProductImageRequest
+ */
+export type ImportProductImageRequest = Message<"uplift.studio.v1.ImportProductImageRequest"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * @generated from field: string product_id = 2;
+   */
+  productId: string;
+};
+
+/**
+ * ImportProductImageRequest names the catalogue product (its id, or a
+ * Shopify gid://shopify/Product/<id>).
+ *
+ * @generated from message uplift.studio.v1.ImportProductImageRequest
+ */
+export type ImportProductImageRequestJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * @generated from field: string product_id = 2;
+   */
+  productId?: string;
+};
+
+/**
+ * Describes the message uplift.studio.v1.ImportProductImageRequest.
+ * Use `create(ImportProductImageRequestSchema)` to create a new message.
+ */
+export const ImportProductImageRequestSchema: GenMessage<ImportProductImageRequest, {jsonType: ImportProductImageRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_studio_v1_studio_service, 5);
+
+/**
+ * ImportProductImageResponse is the stored photo.
+ *
+ * @generated from message uplift.studio.v1.ImportProductImageResponse
+ */
+export type ImportProductImageResponse = Message<"uplift.studio.v1.ImportProductImageResponse"> & {
+  /**
+   * @generated from field: uplift.studio.v1.Image image = 1;
+   */
+  image?: Image | undefined;
+};
+
+/**
+ * ImportProductImageResponse is the stored photo.
+ *
+ * @generated from message uplift.studio.v1.ImportProductImageResponse
+ */
+export type ImportProductImageResponseJson = {
+  /**
+   * @generated from field: uplift.studio.v1.Image image = 1;
+   */
+  image?: ImageJson;
+};
+
+/**
+ * Describes the message uplift.studio.v1.ImportProductImageResponse.
+ * Use `create(ImportProductImageResponseSchema)` to create a new message.
+ */
+export const ImportProductImageResponseSchema: GenMessage<ImportProductImageResponse, {jsonType: ImportProductImageResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_studio_v1_studio_service, 6);
+
+/**
+ * BrushStroke is one stroke of the touch-up brush.
+ *
+ * @generated from message uplift.studio.v1.BrushStroke
+ */
+export type BrushStroke = Message<"uplift.studio.v1.BrushStroke"> & {
+  /**
+   * mode is keep (part of the product) or remove (background).
+   *
+   * @generated from field: string mode = 1;
+   */
+  mode: string;
+
+  /**
+   * radius is the brush's radius as a fraction of the photo's width.
+   *
+   * @generated from field: float radius = 2;
+   */
+  radius: number;
+
+  /**
+   * points are x, y pairs along the stroke, each a fraction (0–1) of the
+   * photo's width and height.
+   *
+   * @generated from field: repeated float points = 3;
+   */
+  points: number[];
+};
+
+/**
+ * BrushStroke is one stroke of the touch-up brush.
+ *
+ * @generated from message uplift.studio.v1.BrushStroke
+ */
+export type BrushStrokeJson = {
+  /**
+   * mode is keep (part of the product) or remove (background).
+   *
+   * @generated from field: string mode = 1;
+   */
+  mode?: string;
+
+  /**
+   * radius is the brush's radius as a fraction of the photo's width.
+   *
+   * @generated from field: float radius = 2;
+   */
+  radius?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * points are x, y pairs along the stroke, each a fraction (0–1) of the
+   * photo's width and height.
+   *
+   * @generated from field: repeated float points = 3;
+   */
+  points?: (number | "NaN" | "Infinity" | "-Infinity")[];
+};
+
+/**
+ * Describes the message uplift.studio.v1.BrushStroke.
+ * Use `create(BrushStrokeSchema)` to create a new message.
+ */
+export const BrushStrokeSchema: GenMessage<BrushStroke, {jsonType: BrushStrokeJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_studio_v1_studio_service, 7);
+
+/**
+ * EditMaskRequest carries the strokes, in the order they were painted.
+ *
+ * @generated from message uplift.studio.v1.EditMaskRequest
+ */
+export type EditMaskRequest = Message<"uplift.studio.v1.EditMaskRequest"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * @generated from field: string image_id = 2;
+   */
+  imageId: string;
+
+  /**
+   * @generated from field: repeated uplift.studio.v1.BrushStroke strokes = 3;
+   */
+  strokes: BrushStroke[];
+};
+
+/**
+ * EditMaskRequest carries the strokes, in the order they were painted.
+ *
+ * @generated from message uplift.studio.v1.EditMaskRequest
+ */
+export type EditMaskRequestJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * @generated from field: string image_id = 2;
+   */
+  imageId?: string;
+
+  /**
+   * @generated from field: repeated uplift.studio.v1.BrushStroke strokes = 3;
+   */
+  strokes?: BrushStrokeJson[];
+};
+
+/**
+ * Describes the message uplift.studio.v1.EditMaskRequest.
+ * Use `create(EditMaskRequestSchema)` to create a new message.
+ */
+export const EditMaskRequestSchema: GenMessage<EditMaskRequest, {jsonType: EditMaskRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_studio_v1_studio_service, 8);
+
+/**
+ * EditMaskResponse is the queued background removal.
+ *
+ * @generated from message uplift.studio.v1.EditMaskResponse
+ */
+export type EditMaskResponse = Message<"uplift.studio.v1.EditMaskResponse"> & {
+  /**
+   * @generated from field: uplift.studio.v1.Job job = 1;
+   */
+  job?: Job | undefined;
+};
+
+/**
+ * EditMaskResponse is the queued background removal.
+ *
+ * @generated from message uplift.studio.v1.EditMaskResponse
+ */
+export type EditMaskResponseJson = {
+  /**
+   * @generated from field: uplift.studio.v1.Job job = 1;
+   */
+  job?: JobJson;
+};
+
+/**
+ * Describes the message uplift.studio.v1.EditMaskResponse.
+ * Use `create(EditMaskResponseSchema)` to create a new message.
+ */
+export const EditMaskResponseSchema: GenMessage<EditMaskResponse, {jsonType: EditMaskResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_studio_v1_studio_service, 9);
+
+/**
  * GetImagePreviewRequest names the photo.
  *
  * @generated from message uplift.studio.v1.GetImagePreviewRequest
@@ -459,7 +694,7 @@ export type GetImagePreviewRequestJson = {
  * Use `create(GetImagePreviewRequestSchema)` to create a new message.
  */
 export const GetImagePreviewRequestSchema: GenMessage<GetImagePreviewRequest, {jsonType: GetImagePreviewRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 5);
+  messageDesc(file_uplift_studio_v1_studio_service, 10);
 
 /**
  * GetImagePreviewResponse is a reduced JPEG of the photo.
@@ -500,7 +735,7 @@ export type GetImagePreviewResponseJson = {
  * Use `create(GetImagePreviewResponseSchema)` to create a new message.
  */
 export const GetImagePreviewResponseSchema: GenMessage<GetImagePreviewResponse, {jsonType: GetImagePreviewResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 6);
+  messageDesc(file_uplift_studio_v1_studio_service, 11);
 
 /**
  * CreateJobRequest says which tool to run on which photo.
@@ -591,7 +826,7 @@ export type CreateJobRequestJson = {
  * Use `create(CreateJobRequestSchema)` to create a new message.
  */
 export const CreateJobRequestSchema: GenMessage<CreateJobRequest, {jsonType: CreateJobRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 7);
+  messageDesc(file_uplift_studio_v1_studio_service, 12);
 
 /**
  * CreateJobResponse is the queued job.
@@ -622,7 +857,7 @@ export type CreateJobResponseJson = {
  * Use `create(CreateJobResponseSchema)` to create a new message.
  */
 export const CreateJobResponseSchema: GenMessage<CreateJobResponse, {jsonType: CreateJobResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 8);
+  messageDesc(file_uplift_studio_v1_studio_service, 13);
 
 /**
  * ListJobsRequest names the store.
@@ -653,7 +888,7 @@ export type ListJobsRequestJson = {
  * Use `create(ListJobsRequestSchema)` to create a new message.
  */
 export const ListJobsRequestSchema: GenMessage<ListJobsRequest, {jsonType: ListJobsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 9);
+  messageDesc(file_uplift_studio_v1_studio_service, 14);
 
 /**
  * ListJobsResponse is the gallery.
@@ -684,7 +919,7 @@ export type ListJobsResponseJson = {
  * Use `create(ListJobsResponseSchema)` to create a new message.
  */
 export const ListJobsResponseSchema: GenMessage<ListJobsResponse, {jsonType: ListJobsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 10);
+  messageDesc(file_uplift_studio_v1_studio_service, 15);
 
 /**
  * GetJobRequest names the job.
@@ -725,7 +960,7 @@ export type GetJobRequestJson = {
  * Use `create(GetJobRequestSchema)` to create a new message.
  */
 export const GetJobRequestSchema: GenMessage<GetJobRequest, {jsonType: GetJobRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 11);
+  messageDesc(file_uplift_studio_v1_studio_service, 16);
 
 /**
  * GetJobResponse is the job.
@@ -756,7 +991,7 @@ export type GetJobResponseJson = {
  * Use `create(GetJobResponseSchema)` to create a new message.
  */
 export const GetJobResponseSchema: GenMessage<GetJobResponse, {jsonType: GetJobResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 12);
+  messageDesc(file_uplift_studio_v1_studio_service, 17);
 
 /**
  * DeleteJobRequest names the job.
@@ -797,7 +1032,7 @@ export type DeleteJobRequestJson = {
  * Use `create(DeleteJobRequestSchema)` to create a new message.
  */
 export const DeleteJobRequestSchema: GenMessage<DeleteJobRequest, {jsonType: DeleteJobRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 13);
+  messageDesc(file_uplift_studio_v1_studio_service, 18);
 
 /**
  * DeleteJobResponse is empty.
@@ -820,7 +1055,7 @@ export type DeleteJobResponseJson = {
  * Use `create(DeleteJobResponseSchema)` to create a new message.
  */
 export const DeleteJobResponseSchema: GenMessage<DeleteJobResponse, {jsonType: DeleteJobResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 14);
+  messageDesc(file_uplift_studio_v1_studio_service, 19);
 
 /**
  * GetResultPreviewRequest names the result.
@@ -861,7 +1096,7 @@ export type GetResultPreviewRequestJson = {
  * Use `create(GetResultPreviewRequestSchema)` to create a new message.
  */
 export const GetResultPreviewRequestSchema: GenMessage<GetResultPreviewRequest, {jsonType: GetResultPreviewRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 15);
+  messageDesc(file_uplift_studio_v1_studio_service, 20);
 
 /**
  * GetResultPreviewResponse is the preview picture.
@@ -912,7 +1147,7 @@ export type GetResultPreviewResponseJson = {
  * Use `create(GetResultPreviewResponseSchema)` to create a new message.
  */
 export const GetResultPreviewResponseSchema: GenMessage<GetResultPreviewResponse, {jsonType: GetResultPreviewResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 16);
+  messageDesc(file_uplift_studio_v1_studio_service, 21);
 
 /**
  * DownloadResultRequest names the result.
@@ -953,7 +1188,7 @@ export type DownloadResultRequestJson = {
  * Use `create(DownloadResultRequestSchema)` to create a new message.
  */
 export const DownloadResultRequestSchema: GenMessage<DownloadResultRequest, {jsonType: DownloadResultRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 17);
+  messageDesc(file_uplift_studio_v1_studio_service, 22);
 
 /**
  * DownloadResultResponse is the file.
@@ -1018,7 +1253,7 @@ export type DownloadResultResponseJson = {
  * Use `create(DownloadResultResponseSchema)` to create a new message.
  */
 export const DownloadResultResponseSchema: GenMessage<DownloadResultResponse, {jsonType: DownloadResultResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 18);
+  messageDesc(file_uplift_studio_v1_studio_service, 23);
 
 /**
  * GetStudioPlanRequest names the store.
@@ -1049,7 +1284,7 @@ export type GetStudioPlanRequestJson = {
  * Use `create(GetStudioPlanRequestSchema)` to create a new message.
  */
 export const GetStudioPlanRequestSchema: GenMessage<GetStudioPlanRequest, {jsonType: GetStudioPlanRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 19);
+  messageDesc(file_uplift_studio_v1_studio_service, 24);
 
 /**
  * GetStudioPlanResponse is what the plan allows.
@@ -1089,6 +1324,20 @@ export type GetStudioPlanResponse = Message<"uplift.studio.v1.GetStudioPlanRespo
    * @generated from field: repeated string beta_features = 5;
    */
   betaFeatures: string[];
+
+  /**
+   * jobs_per_month is the monthly allowance of tool runs; -1 is unlimited.
+   *
+   * @generated from field: int32 jobs_per_month = 6;
+   */
+  jobsPerMonth: number;
+
+  /**
+   * jobs_left this month; -1 is unlimited.
+   *
+   * @generated from field: int32 jobs_left = 7;
+   */
+  jobsLeft: number;
 };
 
 /**
@@ -1129,6 +1378,20 @@ export type GetStudioPlanResponseJson = {
    * @generated from field: repeated string beta_features = 5;
    */
   betaFeatures?: string[];
+
+  /**
+   * jobs_per_month is the monthly allowance of tool runs; -1 is unlimited.
+   *
+   * @generated from field: int32 jobs_per_month = 6;
+   */
+  jobsPerMonth?: number;
+
+  /**
+   * jobs_left this month; -1 is unlimited.
+   *
+   * @generated from field: int32 jobs_left = 7;
+   */
+  jobsLeft?: number;
 };
 
 /**
@@ -1136,7 +1399,7 @@ export type GetStudioPlanResponseJson = {
  * Use `create(GetStudioPlanResponseSchema)` to create a new message.
  */
 export const GetStudioPlanResponseSchema: GenMessage<GetStudioPlanResponse, {jsonType: GetStudioPlanResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_studio_v1_studio_service, 20);
+  messageDesc(file_uplift_studio_v1_studio_service, 25);
 
 /**
  * StudioService is the product image studio: a store's product photos, the
@@ -1159,6 +1422,30 @@ export const StudioService: GenService<{
     output: typeof UploadImageResponseSchema;
   },
   /**
+   * ImportProductImage stores the main photo of a product from the store's
+   * catalogue (the products the website review reads), fetched through the
+   * categories service's guarded fetcher, checked like an upload.
+   *
+   * @generated from rpc uplift.studio.v1.StudioService.ImportProductImage
+   */
+  importProductImage: {
+    methodKind: "unary";
+    input: typeof ImportProductImageRequestSchema;
+    output: typeof ImportProductImageResponseSchema;
+  },
+  /**
+   * EditMask applies keep/remove brush strokes to the photo's cut-out mask
+   * and queues a new background removal with the touched-up mask. The photo
+   * needs a finished background removal first.
+   *
+   * @generated from rpc uplift.studio.v1.StudioService.EditMask
+   */
+  editMask: {
+    methodKind: "unary";
+    input: typeof EditMaskRequestSchema;
+    output: typeof EditMaskResponseSchema;
+  },
+  /**
    * GetImagePreview returns a reduced copy of the photo (640 px wide at
    * most), for the before/after view.
    *
@@ -1171,7 +1458,9 @@ export const StudioService: GenService<{
   },
   /**
    * CreateJob queues a tool on a photo: "cutout" (remove the background),
-   * "studio" (studio image) or "presets" (every channel preset).
+   * "studio" (studio image) or "presets" (every channel preset). The free
+   * plan runs 30 tools a month, and a store has at most 10 jobs waiting or
+   * running at once; past either, 429 (RESOURCE_EXHAUSTED) with a message.
    *
    * @generated from rpc uplift.studio.v1.StudioService.CreateJob
    */
