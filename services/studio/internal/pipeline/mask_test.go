@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"testing"
 
+	"golang.org/x/image/draw"
+
 	"uplift.dev/studio/internal/pipeline"
 )
 
@@ -108,5 +110,30 @@ func TestModelInputAndMask(t *testing.T) {
 	}
 	if m.GrayAt(2, 10).Y != 0 || m.GrayAt(60, 10).Y != 255 {
 		t.Errorf("mask left %d right %d: want stretched to 0 and 255", m.GrayAt(2, 10).Y, m.GrayAt(60, 10).Y)
+	}
+}
+
+// The mask's upscale is x/image/draw's BiLinear on bytes: the same values
+// within rounding.
+func TestModelMaskMatchesDrawBiLinear(t *testing.T) {
+	pred := make([]float32, pipeline.ModelSide*pipeline.ModelSide)
+	for i := range pred {
+		x, y := i%pipeline.ModelSide, i/pipeline.ModelSide
+		pred[i] = float32((x*7+y*13)%97) / 96 // a ragged pattern, all of 0..1
+	}
+	pred[0], pred[1] = 0, 1
+	for _, size := range [][2]int{{1024, 1024}, {801, 533}, {320, 320}, {100, 40}} {
+		got := pipeline.ModelMask(pred, size[0], size[1])
+		small := image.NewGray(image.Rect(0, 0, pipeline.ModelSide, pipeline.ModelSide))
+		for i, v := range pred {
+			small.Pix[i] = uint8(v*255 + 0.5)
+		}
+		want := image.NewGray(image.Rect(0, 0, size[0], size[1]))
+		draw.BiLinear.Scale(want, want.Rect, small, small.Rect, draw.Src, nil)
+		for i := range want.Pix {
+			if d := int(got.Pix[i]) - int(want.Pix[i]); d > 1 || d < -1 {
+				t.Fatalf("%v: pixel %d is %d, draw.BiLinear gives %d", size, i, got.Pix[i], want.Pix[i])
+			}
+		}
 	}
 }

@@ -26,12 +26,21 @@ func RenderCutout(img *image.NRGBA, mask *image.Gray) ([]Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The PNG's compression runs on one core; the preview is made on the
+	// other meanwhile.
+	var preview *image.NRGBA
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		preview = Reduce(cut, domain.PreviewWidth)
+	}()
 	data, err := Encode(cut, "png")
+	<-done
 	if err != nil {
 		return nil, err
 	}
 	return []Output{{Name: "cutout", Format: "png", Width: cut.Rect.Dx(), Height: cut.Rect.Dy(), Data: data,
-		Preview: Reduce(cut, domain.PreviewWidth)}}, nil
+		Preview: preview}}, nil
 }
 
 // RenderStudio makes the square studio image in JPEG and WebP.

@@ -1,0 +1,93 @@
+package pipeline_test
+
+import (
+	"image"
+	"testing"
+
+	"uplift.dev/studio/internal/pipeline"
+	"uplift.dev/studio/internal/testphotos"
+)
+
+// filled is the truth with every enclosed hole filled, as u2netp returns
+// a mug: the backdrop not reachable from the border becomes "product".
+func filled(truth *image.Gray) *image.Gray {
+	w, h := truth.Rect.Dx(), truth.Rect.Dy()
+	out := image.NewGray(truth.Rect)
+	for i := range out.Pix {
+		out.Pix[i] = 255
+	}
+	var stack []int
+	push := func(x, y int) {
+		if x >= 0 && y >= 0 && x < w && y < h && truth.Pix[y*w+x] == 0 && out.Pix[y*w+x] == 255 {
+			out.Pix[y*w+x] = 0
+			stack = append(stack, y*w+x)
+		}
+	}
+	for x := 0; x < w; x++ {
+		push(x, 0)
+		push(x, h-1)
+	}
+	for y := 0; y < h; y++ {
+		push(0, y)
+		push(w-1, y)
+	}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x, y := p%w, p/w
+		push(x-1, y)
+		push(x+1, y)
+		push(x, y-1)
+		push(x, y+1)
+	}
+	return out
+}
+
+func TestRecoverHolesOpensTheMugHandle(t *testing.T) {
+	for _, backdrop := range []string{"plain", "fabric", "paper-shadow", "wood-shadow"} {
+		img, truth := testphotos.Generate(testphotos.Scene{Shape: "mug", Backdrop: backdrop}, 400)
+		mask := filled(truth)
+		before := testphotos.IoU(mask, truth)
+		if before > 0.97 {
+			t.Fatalf("%s: the filled mask is already %.3f: the test shows nothing", backdrop, before)
+		}
+		n := pipeline.RecoverHoles(img, mask)
+		if after := testphotos.IoU(mask, truth); n == 0 || after < 0.995 {
+			t.Errorf("%s: cleared %d pixels, IoU %.4f → %.4f", backdrop, n, before, after)
+		}
+	}
+}
+
+// An enclosed part of the product that is not the backdrop's colour stays:
+// the box's light label, on a light backdrop, and every shape's own body.
+func TestRecoverHolesKeepsTheProduct(t *testing.T) {
+	for _, sc := range testphotos.All() {
+		if sc.Shape == "mug" {
+			continue
+		}
+		img, truth := testphotos.Generate(sc, 300)
+		mask := image.NewGray(truth.Rect)
+		copy(mask.Pix, truth.Pix)
+		if n := pipeline.RecoverHoles(img, mask); n != 0 {
+			t.Errorf("%s: cleared %d pixels of a product with no hole", sc.Name(), n)
+		}
+	}
+}
+
+// A hole smaller than a speck (a few pixels) is left: at that size it is
+// more likely a reflection than a hole.
+func TestRecoverHolesIgnoresSpecks(t *testing.T) {
+	img, truth := testphotos.Generate(testphotos.Scene{Shape: "box", Backdrop: "plain"}, 300)
+	mask := image.NewGray(truth.Rect)
+	copy(mask.Pix, truth.Pix)
+	// paint a 3×3 backdrop-coloured speck in the box's body
+	bg := img.Pix[10*img.Stride+10*4 : 10*img.Stride+10*4+4]
+	for y := 150; y < 153; y++ {
+		for x := 110; x < 113; x++ {
+			copy(img.Pix[y*img.Stride+x*4:], bg)
+		}
+	}
+	if n := pipeline.RecoverHoles(img, mask); n != 0 {
+		t.Errorf("cleared %d pixels of a speck", n)
+	}
+}
