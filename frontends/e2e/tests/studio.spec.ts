@@ -50,7 +50,7 @@ test('the free plan previews with a watermark, downloads three results a month, 
   await openSignedOut(page);
   await signUpThroughUi(page, freshEmail('studio-free'), PASSWORD);
   await page.goto('/studio');
-  await expect(page.getByText(/Free plan: preview every tool on a watermarked image and download 3 results a month\. 3 downloads left this month\./)).toBeVisible();
+  await expect(page.getByText(/Free plan: preview every tool on a watermarked image, run 30 tools and download 3 results a month\. 3 downloads and 30 tool runs left this month\./)).toBeVisible();
 
   await uploadMug(page);
   await page.getByRole('button', { name: 'Channel presets' }).click();
@@ -62,7 +62,7 @@ test('the free plan previews with a watermark, downloads three results a month, 
     const [download] = await Promise.all([page.waitForEvent('download'), tile.getByRole('button', { name: 'Download JPEG' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^mug-.*\.jpg$/);
   }
-  await expect(page.getByText('0 downloads left this month.')).toBeVisible();
+  await expect(page.getByText(/0 downloads and 29 tool runs left this month\./)).toBeVisible();
 
   const fourth = card.getByRole('listitem').filter({ hasText: 'Facebook/Google feed' });
   await fourth.getByRole('button', { name: 'Download WebP' }).click();
@@ -79,4 +79,46 @@ test('a file that is not a photo is refused with a clear message', async ({ page
     .getByLabel('Upload a product photo (JPEG, PNG or WebP, up to 25 MB)')
     .setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('this is not a photo') });
   await expect(page.getByRole('alert')).toHaveText('Upload a JPEG, PNG or WebP photo.');
+});
+
+const demoStoreUrl = process.env.UPLIFT_DEMO_STORE_URL || 'http://127.0.0.1:9400/';
+
+test('?product= opens the studio on a product of the store’s website, whose cut-out the owner touches up', async ({ page }) => {
+  test.setTimeout(180_000);
+  const email = freshEmail('studio-catalogue');
+  await openSignedOut(page);
+  await signUpThroughUi(page, email, PASSWORD);
+  await setTierByHand(page, email, PASSWORD, 'pro');
+  await page.getByRole('button', { name: 'Open account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Business profile' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Business profile' });
+  await dialog.getByRole('textbox', { name: 'Website' }).fill(demoStoreUrl);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+
+  // The demo store's JSON-LD names each tea's photo and its sku.
+  await page.goto('/studio?product=MORNING-ASSAM');
+  await expect(page.getByText('Selected: Morning Assam, from your catalogue')).toBeVisible({ timeout: 30_000 });
+  // The picker lists the website's products with their prices.
+  await expect(page.getByLabel('Or pick a product from your website').getByRole('option', { name: /Jasmine Pearls · \$26\.00/ })).toBeAttached();
+
+  await page.getByRole('button', { name: 'Remove background' }).click();
+  const card = await doneCard(page, 'Background removed: Morning Assam');
+  await card.getByRole('button', { name: 'Touch up' }).click();
+  const touchUp = card.getByRole('region', { name: 'Touch up the cut-out' });
+  await touchUp.getByRole('radio', { name: 'Remove' }).check();
+  const canvas = touchUp.getByLabel('Touch-up canvas: paint over the cut-out with the pointer');
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error('no canvas');
+  await page.mouse.move(box.x + box.width * 0.45, box.y + box.height * 0.5);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.55, box.y + box.height * 0.55, { steps: 8 });
+  await page.mouse.up();
+  await touchUp.getByRole('button', { name: 'Apply touch-up' }).click();
+  await expect(touchUp).toBeHidden();
+  // A new cut-out with the touched-up mask joins the gallery.
+  await expect(page.getByRole('article', { name: 'Background removed: Morning Assam' })).toHaveCount(2);
+  await expect(page.getByRole('article', { name: 'Background removed: Morning Assam' }).first().getByText('Done', { exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
 });

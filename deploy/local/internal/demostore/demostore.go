@@ -108,6 +108,16 @@ func Handler(origin string) http.Handler {
 		render(w, "product.html", pageData{Name: Name, Title: p.Title + " – " + Name, Origin: origin,
 			Path: "/products/" + p.Handle, Products: Catalogue, Product: p})
 	})
+	// Product photos (JPEG) for the product studio, named by the JSON-LD.
+	mux.HandleFunc("GET /photos/{file}", func(w http.ResponseWriter, r *http.Request) {
+		p, ok := byHandle[strings.TrimSuffix(r.PathValue("file"), ".jpg")]
+		if !ok || !strings.HasSuffix(r.PathValue("file"), ".jpg") {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "image/jpeg")
+		_, _ = w.Write(photo(p.Colour))
+	})
 	mux.HandleFunc("GET /images/{handle}", func(w http.ResponseWriter, r *http.Request) {
 		handle := strings.TrimSuffix(r.PathValue("handle"), ".svg")
 		colour := "#3d6b4f"
@@ -157,7 +167,7 @@ func productJSONLD(origin string, p Product) template.JS {
 		"@type":       "Product",
 		"name":        p.Title,
 		"description": p.Description,
-		"image":       origin + "/images/" + p.Handle + ".svg",
+		"image":       origin + "/photos/" + p.Handle + ".jpg",
 		"sku":         strings.ToUpper(p.Handle),
 		"brand":       map[string]any{"@type": "Brand", "name": Name},
 		"offers": map[string]any{

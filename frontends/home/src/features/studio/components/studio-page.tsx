@@ -55,7 +55,7 @@ function Studio() {
         channel. Your product&apos;s own pixels are never changed.
       </p>
       {plan.data && <PlanNote plan={plan.data} />}
-      <Workbench categoryId={categoryId} product={product} paid={Boolean(plan.data?.paid)} />
+      <Workbench categoryId={categoryId} product={product} plan={plan.data} />
       <Gallery categoryId={categoryId} paid={Boolean(plan.data?.paid)} />
     </>
   );
@@ -93,7 +93,15 @@ const TOOLS = [
   { kind: 'presets', label: 'Channel presets' },
 ] as const;
 
-function Workbench({ categoryId, product, paid }: { categoryId: string; product: string | null; paid: boolean }) {
+function Workbench({
+  categoryId,
+  product,
+  plan,
+}: {
+  categoryId: string;
+  product: string | null;
+  plan: GetStudioPlanResponseJson | undefined;
+}) {
   const upload = useUploadStudioImage();
   const importProduct = useImportStudioProductImage();
   const createJob = useCreateStudioJob();
@@ -213,7 +221,8 @@ function Workbench({ categoryId, product, paid }: { categoryId: string; product:
         ))}
       </div>
       {createJob.isError && <ErrorBanner message={serverMessage(createJob.error, 'The tool could not start. Please try again.')} />}
-      {createJob.isError && isHttpError(createJob.error) && createJob.error.status === 429 && !paid && (
+      {/* Upgrading helps with the month's tool runs, not with jobs still waiting. */}
+      {createJob.isError && isHttpError(createJob.error) && createJob.error.status === 429 && !plan?.paid && plan?.jobsLeft === 0 && (
         <Button variant="secondary" onClick={openUpgradePlan}>
           Upgrade plan
         </Button>
