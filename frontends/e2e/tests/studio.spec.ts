@@ -32,6 +32,8 @@ test('a paying owner removes a background, compares before and after, and downlo
     await page.reload();
     await expect(page.getByText('Your plan downloads without limit, at full resolution.')).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
+  // Pro's "Early access to new AI features" is a real beta feature, named.
+  await expect(page.getByText(/Early access to new AI features \(beta\): hole recovery/)).toBeVisible();
 
   await uploadMug(page);
   await page.getByRole('button', { name: 'Remove background' }).click();

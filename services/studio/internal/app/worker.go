@@ -39,6 +39,8 @@ type Queue interface {
 	Complete(ctx context.Context, jobID string, results []StoredResult) error
 	// Fail marks the job failed with a message for the owner.
 	Fail(ctx context.Context, jobID, message string) error
+	// Plan is the category owner's plan (its beta features shape the mask).
+	Plan(ctx context.Context, categoryID string) (domain.Plan, error)
 }
 
 // Worker runs jobs one at a time: the model session is not safe for
@@ -179,7 +181,11 @@ func (w *Worker) mask(ctx context.Context, job Leased, img *image.NRGBA) (*image
 	if err != nil {
 		return nil, err
 	}
-	pipeline.Refine(img, mask)
+	plan, err := w.Queue.Plan(ctx, job.CategoryID)
+	if err != nil {
+		return nil, err
+	}
+	pipeline.Refine(img, mask, domain.EntitlementFor(plan.Tier).HasBeta(domain.BetaHoleRecovery))
 	var buf bytes.Buffer
 	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, mask); err != nil {
 		return nil, err

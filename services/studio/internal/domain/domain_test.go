@@ -13,7 +13,7 @@ import (
 
 func TestEntitlementFor(t *testing.T) {
 	free := domain.EntitlementFor("free")
-	if free.Paid || free.DownloadsPerMonth != 3 || len(free.Beta) != 0 {
+	if free.Paid || free.DownloadsPerMonth != 3 || len(free.Beta) != 0 || free.HasBeta(domain.BetaHoleRecovery) {
 		t.Errorf("free: %+v", free)
 	}
 	if domain.EntitlementFor("").Tier != "free" {
@@ -21,7 +21,7 @@ func TestEntitlementFor(t *testing.T) {
 	}
 	for _, tier := range []string{"pro", "enterprise-manual"} {
 		e := domain.EntitlementFor(tier)
-		if !e.Paid || e.DownloadsPerMonth != -1 || !e.HasBeta(domain.BetaAdCreator) || !e.HasBeta(domain.BetaCompetitorComparison) {
+		if !e.Paid || e.DownloadsPerMonth != -1 || !e.HasBeta(domain.BetaHoleRecovery) {
 			t.Errorf("%s: %+v", tier, e)
 		}
 	}

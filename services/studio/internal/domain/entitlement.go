@@ -45,18 +45,22 @@ type Entitlement struct {
 }
 
 // Beta features, each on for the tiers BetaTiers names. Paid plans get them
-// first ("Early access to new AI features").
+// first: this is what "Early access to new AI features" on the Pro plan's
+// list gives.
 const (
-	BetaAdCreator            = "ad-creator"
-	BetaCompetitorComparison = "competitor-comparison"
+	// BetaHoleRecovery clears the backdrop showing through a product's
+	// holes (a mug's handle, a ring) that the model filled in
+	// (pipeline.RecoverHoles).
+	BetaHoleRecovery = "hole-recovery"
 )
 
 // BetaTiers is the feature flag per tier: a beta feature is on for a tier
 // listed here. Any tier other than free counts as paid and is listed via
-// the "*paid" entry.
+// the "*paid" entry. A feature joins the table when it is built (the ad
+// creator and competitor comparison are not), so a plan never lists
+// something it does not have.
 var BetaTiers = map[string][]string{
-	BetaAdCreator:            {"*paid"},
-	BetaCompetitorComparison: {"*paid"},
+	BetaHoleRecovery: {"*paid"},
 }
 
 // EntitlementFor returns what tier may do. Unknown tiers other than free

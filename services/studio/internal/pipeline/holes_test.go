@@ -91,3 +91,15 @@ func TestRecoverHolesIgnoresSpecks(t *testing.T) {
 		t.Errorf("cleared %d pixels of a speck", n)
 	}
 }
+
+// Hole recovery is a beta feature: Refine runs it only when asked (paid
+// plans), and the free plan's mask keeps the model's filled hole.
+func TestRefineRunsHoleRecoveryOnlyWhenAsked(t *testing.T) {
+	img, truth := testphotos.Generate(testphotos.Scene{Shape: "mug", Backdrop: "fabric"}, 300)
+	free, paid := filled(truth), filled(truth)
+	pipeline.Refine(img, free, false)
+	pipeline.Refine(img, paid, true)
+	if f, p := testphotos.IoU(free, truth), testphotos.IoU(paid, truth); f > 0.97 || p < 0.995 {
+		t.Fatalf("IoU free %.4f (want the hole filled), paid %.4f (want it open)", f, p)
+	}
+}

@@ -209,9 +209,12 @@ func Harden(mask *image.Gray, lo, hi uint8) {
 
 // Refine is the post-processing the worker applies to every model mask:
 // the shadow first, so the backdrop's colours include its shade when the
-// holes are looked for.
-func Refine(img *image.NRGBA, mask *image.Gray) {
+// holes are looked for. holes turns hole recovery on (a beta feature, on
+// for paid plans first: domain.BetaHoleRecovery).
+func Refine(img *image.NRGBA, mask *image.Gray, holes bool) {
 	SuppressShadow(img, mask)
-	RecoverHoles(img, mask)
+	if holes {
+		RecoverHoles(img, mask)
+	}
 	Harden(mask, 48, 208)
 }

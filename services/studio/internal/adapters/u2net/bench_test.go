@@ -2,6 +2,7 @@ package u2net_test
 
 import (
 	"context"
+	"image"
 	"syscall"
 	"testing"
 
@@ -28,8 +29,8 @@ func peakMB(b *testing.B) {
 
 var benchScene = testphotos.Scene{Shape: "mug", Backdrop: "paper-shadow"}
 
-// BenchmarkRemoveBackground1024 is the cut-out job's work: mask, shadow
-// suppression, cut-out, PNG.
+// BenchmarkRemoveBackground1024 is the cut-out job's work on a paid plan:
+// mask, shadow suppression, hole recovery, cut-out, PNG.
 func BenchmarkRemoveBackground1024(b *testing.B) {
 	m := load(b)
 	img, _ := testphotos.Generate(benchScene, 1024)
@@ -39,7 +40,7 @@ func BenchmarkRemoveBackground1024(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		pipeline.Refine(img, mask)
+		pipeline.Refine(img, mask, true)
 		if _, err := pipeline.RenderCutout(img, mask); err != nil {
 			b.Fatal(err)
 		}
@@ -118,14 +119,15 @@ func BenchmarkBaselinePresetResizes(b *testing.B) {
 }
 
 // BenchmarkMaskIoU reports mean IoU on the 16 test photos (1024²), with the
-// worker's post-processing (iou-*) beside the model's raw mask
-// (baseline-iou-*).
+// worker's post-processing on a paid plan (iou-*: shadow suppression and
+// hole recovery) and on the free plan (free-iou-*: no hole recovery, a
+// beta feature) beside the model's raw mask (baseline-iou-*).
 func BenchmarkMaskIoU(b *testing.B) {
 	m := load(b)
 	scenes := testphotos.All()
 	b.ResetTimer()
 	for b.Loop() {
-		var sum, raw [2]float64
+		var sum, free, raw [2]float64
 		var n [2]int
 		for _, sc := range scenes {
 			img, truth := testphotos.Generate(sc, 1024)
@@ -138,12 +140,18 @@ func BenchmarkMaskIoU(b *testing.B) {
 				g = 1
 			}
 			raw[g] += testphotos.IoU(mask, truth)
-			pipeline.Refine(img, mask)
+			f := image.NewGray(mask.Rect)
+			copy(f.Pix, mask.Pix)
+			pipeline.Refine(img, f, false)
+			free[g] += testphotos.IoU(f, truth)
+			pipeline.Refine(img, mask, true)
 			sum[g] += testphotos.IoU(mask, truth)
 			n[g]++
 		}
 		b.ReportMetric(sum[0]/float64(n[0]), "iou-no-shadow")
 		b.ReportMetric(sum[1]/float64(n[1]), "iou-cast-shadow")
+		b.ReportMetric(free[0]/float64(n[0]), "free-iou-no-shadow")
+		b.ReportMetric(free[1]/float64(n[1]), "free-iou-cast-shadow")
 		b.ReportMetric(raw[0]/float64(n[0]), "baseline-iou-no-shadow")
 		b.ReportMetric(raw[1]/float64(n[1]), "baseline-iou-cast-shadow")
 	}

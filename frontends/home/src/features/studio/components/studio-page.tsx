@@ -61,9 +61,20 @@ function Studio() {
   );
 }
 
+/** What each beta feature does, as the plan note names it (GetStudioPlan's betaFeatures). */
+const BETA_FEATURES: Record<string, string> = {
+  'hole-recovery': 'hole recovery, which clears the background showing through handles and rings',
+};
+
 function PlanNote({ plan }: { plan: GetStudioPlanResponseJson }) {
   if (plan.paid) {
-    return <p className="u-note">Your plan downloads without limit, at full resolution.</p>;
+    const beta = (plan.betaFeatures ?? []).map((f) => BETA_FEATURES[f]).filter(Boolean);
+    return (
+      <div className="u-note">
+        <p>Your plan downloads without limit, at full resolution.</p>
+        {beta.length > 0 && <p>Early access to new AI features (beta): {beta.join('; ')}.</p>}
+      </div>
+    );
   }
   const left = plan.downloadsLeft ?? 0;
   const runs = plan.jobsLeft ?? 0;
@@ -74,6 +85,7 @@ function PlanNote({ plan }: { plan: GetStudioPlanResponseJson }) {
         {plan.downloadsPerMonth ?? 3} results a month. {left === 1 ? '1 download' : `${left} downloads`} and{' '}
         {runs === 1 ? '1 tool run' : `${runs} tool runs`} left this month.
       </p>
+      <p>Paid plans get early access to new AI features: now hole recovery (beta), which clears the background showing through handles and rings.</p>
       <Button variant="secondary" onClick={openUpgradePlan}>
         Upgrade for unlimited downloads
       </Button>
