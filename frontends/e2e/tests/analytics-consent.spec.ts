@@ -123,10 +123,15 @@ test('checkout started and plan changed, sent across the checkout round trip', a
   );
 });
 
-test('declining is remembered: no banner, no script, no event', async ({ page }) => {
+test('declining (with the keyboard alone) is remembered: no banner, no script, no event', async ({ page }) => {
   const { scripts, hits } = await stubAnalytics(page);
   await openSignedOut(page);
-  await consent(page).getByRole('button', { name: 'No thanks' }).click();
+  const noThanks = consent(page).getByRole('button', { name: 'No thanks' });
+  for (let i = 0; i < 15 && !(await noThanks.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab');
+  }
+  await expect(noThanks).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(consent(page)).toBeHidden();
   await page.reload();
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
