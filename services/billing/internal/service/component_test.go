@@ -41,8 +41,9 @@ import (
 
 const whsec = "whsec_test_fake_secret"
 
-// fakeUsers answers GetProfile with "cat-<userId>", and only when the
-// caller's token was forwarded.
+// fakeUsers answers GetProfile with "orig-<userId>" as the user's own
+// category and "cat-<userId>" as the one they are viewing (on-behalf mode),
+// and only when the caller's token was forwarded.
 type fakeUsers struct {
 	usersv1.UnimplementedUsersServiceServer
 }
@@ -237,9 +238,14 @@ func TestTiersCheckoutPortalAndTestPage(t *testing.T) {
 		!strings.Contains(status.Convert(err).Message(), "priceId") {
 		t.Fatalf("unknown price: %v", err)
 	}
-	_, err = h.client.CreateStripeCustomerPortal(ctx, &billingv1.CreateStripeCustomerPortalRequest{CategoryId: "cat-" + uid, RedirectUrl: "http://localhost:3000/"})
-	if status.Code(err) != codes.FailedPrecondition {
+	_, err = h.client.CreateStripeCustomerPortal(ctx, &billingv1.CreateStripeCustomerPortalRequest{CategoryId: "orig-" + uid, RedirectUrl: "http://localhost:3000/"})
+	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(status.Convert(err).Message(), "no paid subscription") {
 		t.Fatalf("portal before paying: %v", err)
+	}
+	// The category being viewed on someone's behalf is not the caller's to pay for.
+	_, err = h.client.CreateStripeCheckout(ctx, req("cat-"+uid, "price_uplift_pro_monthly"))
+	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(status.Convert(err).Message(), "Only the store's owner") {
+		t.Fatalf("checkout on behalf: %v", err)
 	}
 
 	res, err := h.client.CreateStripeCheckout(ctx, req("orig-"+uid, "price_uplift_pro_monthly"))
@@ -279,7 +285,7 @@ func TestTiersCheckoutPortalAndTestPage(t *testing.T) {
 	}
 
 	// One customer per user, reused.
-	if _, err := h.client.CreateStripeCheckout(ctx, req("cat-"+uid, "price_uplift_pro_monthly")); err != nil {
+	if _, err := h.client.CreateStripeCheckout(ctx, req("orig-"+uid, "price_uplift_pro_monthly")); err != nil {
 		t.Fatal(err)
 	}
 	var customers int
@@ -287,7 +293,7 @@ func TestTiersCheckoutPortalAndTestPage(t *testing.T) {
 	if customers != 1 {
 		t.Fatalf("customers %d", customers)
 	}
-	portal, err := h.client.CreateStripeCustomerPortal(ctx, &billingv1.CreateStripeCustomerPortalRequest{CategoryId: "cat-" + uid, RedirectUrl: "http://localhost:3000/"})
+	portal, err := h.client.CreateStripeCustomerPortal(ctx, &billingv1.CreateStripeCustomerPortalRequest{CategoryId: "orig-" + uid, RedirectUrl: "http://localhost:3000/"})
 	if err != nil || !strings.HasPrefix(portal.GetUrl(), "https://") {
 		t.Fatalf("portal: %v %v", portal, err)
 	}
@@ -311,15 +317,15 @@ func TestReturnURLsStayOnTheWebApp(t *testing.T) {
 		"javascript:alert(1)",
 	} {
 		for _, r := range []*billingv1.CreateStripeCheckoutRequest{
-			{CategoryId: "cat-" + uid, PriceId: "price_uplift_pro_monthly", SuccessUrl: bad, CancelUrl: good},
-			{CategoryId: "cat-" + uid, PriceId: "price_uplift_pro_monthly", SuccessUrl: good, CancelUrl: bad},
+			{CategoryId: "orig-" + uid, PriceId: "price_uplift_pro_monthly", SuccessUrl: bad, CancelUrl: good},
+			{CategoryId: "orig-" + uid, PriceId: "price_uplift_pro_monthly", SuccessUrl: good, CancelUrl: bad},
 		} {
 			_, err := h.client.CreateStripeCheckout(ctx, r)
 			if status.Code(err) != codes.InvalidArgument || !strings.Contains(status.Convert(err).Message(), "Url") {
 				t.Errorf("checkout with %q: %v", bad, err)
 			}
 		}
-		_, err := h.client.CreateStripeCustomerPortal(ctx, &billingv1.CreateStripeCustomerPortalRequest{CategoryId: "cat-" + uid, RedirectUrl: bad})
+		_, err := h.client.CreateStripeCustomerPortal(ctx, &billingv1.CreateStripeCustomerPortalRequest{CategoryId: "orig-" + uid, RedirectUrl: bad})
 		if status.Code(err) != codes.InvalidArgument || !strings.Contains(status.Convert(err).Message(), "redirectUrl") {
 			t.Errorf("portal with %q: %v", bad, err)
 		}
@@ -345,13 +351,13 @@ func TestMalformedInputIsInvalidArgument(t *testing.T) {
 		call func() error
 	}{
 		{"a 1 MB price id", func() error {
-			return checkout(&billingv1.CreateStripeCheckoutRequest{CategoryId: "cat-" + uid, PriceId: huge})
+			return checkout(&billingv1.CreateStripeCheckoutRequest{CategoryId: "orig-" + uid, PriceId: huge})
 		}},
 		{"NUL in a price id", func() error {
-			return checkout(&billingv1.CreateStripeCheckoutRequest{CategoryId: "cat-" + uid, PriceId: "price\x00"})
+			return checkout(&billingv1.CreateStripeCheckoutRequest{CategoryId: "orig-" + uid, PriceId: "price\x00"})
 		}},
 		{"NUL in a referral id", func() error {
-			return checkout(&billingv1.CreateStripeCheckoutRequest{CategoryId: "cat-" + uid, PriceId: "price_uplift_pro_monthly", ReferralId: "r\x00"})
+			return checkout(&billingv1.CreateStripeCheckoutRequest{CategoryId: "orig-" + uid, PriceId: "price_uplift_pro_monthly", ReferralId: "r\x00"})
 		}},
 		{"NUL in a user id", func() error {
 			_, err := h.client.SetBilling(adminCtx, &billingv1.SetBillingRequest{UserId: "u\x00", Tier: "pro"})
