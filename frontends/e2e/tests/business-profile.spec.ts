@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { freshEmail, openBusinessProfile, openSignedOut, PASSWORD, signUpThroughUi } from './support';
 import { startStore, type TestStore } from './test-store';
