@@ -31,9 +31,11 @@ test('on a wide screen the top links navigate and highlight the active page', as
   await expect(main.getByRole('link', { name: 'Home' })).not.toHaveAttribute('aria-current', 'page');
 });
 
-test('a remote that fails to load shows an error card; the rest keeps working', async ({ page }) => {
+test('a remote that fails to load shows an error card; the rest keeps working', async ({ page, baseURL }) => {
+  // The analytics remote is served two ports after the shell (serve.mjs).
+  const analyticsPort = `:${Number(new URL(baseURL!).port) + 2}/`;
   await page.route('**/remoteEntry.js', (route) =>
-    route.request().url().includes(':3002/') || route.request().url().includes('analytics')
+    route.request().url().includes(analyticsPort) || route.request().url().includes('analytics')
       ? route.abort()
       : route.continue(),
   );
