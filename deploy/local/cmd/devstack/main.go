@@ -6,11 +6,11 @@
 //	                             its environment, stop everything, exit as CMD;
 //	                             -test-keys: services trust tokens signed by
 //	                             a local key (make bench)
+//	devstack nats-keys DIR       write fresh NATS keys for a cluster into DIR
+//	                             (outside the repository): deploy/README.md
 //
 // UPLIFT_PORT_OFFSET=N (10, 20, … 90) moves every port by N, so that several
 // stacks can run side by side, e.g. one per git worktree.
-//	devstack nats-keys DIR       write fresh NATS keys for a cluster into DIR
-//	                             (outside the repository): deploy/README.md
 package main
 
 import (

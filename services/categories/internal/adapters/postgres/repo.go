@@ -590,7 +590,7 @@ func failReport(ctx context.Context, tx pgx.Tx, categoryID, reportID, message st
 }
 
 // failReportWeek marks a generating report FAILED; failed says whether it
-// did, week is the report's week ('' when it is not a weekly review).
+// did, week is the report's week (empty when it is not a weekly review).
 func failReportWeek(ctx context.Context, tx pgx.Tx, categoryID, reportID, message string) (week string, failed bool, err error) {
 	var pct int
 	err = tx.QueryRow(ctx, `UPDATE reports SET status = 'FAILED', error = $2, updated_at = now()
