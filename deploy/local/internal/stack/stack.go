@@ -1,6 +1,6 @@
 // Package stack starts Uplift and the real parts it runs on, on loopback,
 // with no accounts and no internet: PostgreSQL (DATABASE_URL, else a
-// project-local cluster), NATS JetStream (NATS_URL, else embedded), the
+// project-local cluster), NATS JetStream (always embedded, with auth), the
 // Firebase Auth emulator, stripe-mock, an SMTP sink, the Shopify simulator
 // with its demo shop, a demo store website, the six services, the studio
 // worker and the review worker,
