@@ -70,6 +70,10 @@ func Clip(s string) string {
 // index) come from the request's values, so they are the client's mistake:
 // InvalidArgument with a generic message, never Internal.
 func Internal(ctx context.Context, log *slog.Logger, err error) error {
+	if log == nil {
+		// A port built without its logger must still answer, not panic.
+		log = slog.Default()
+	}
 	if errors.Is(err, context.Canceled) {
 		return status.Error(codes.Canceled, "request cancelled")
 	}

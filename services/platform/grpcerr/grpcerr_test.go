@@ -84,3 +84,12 @@ func TestFromValidation(t *testing.T) {
 		t.Fatal("a plain error taken for a field mistake")
 	}
 }
+
+// A port whose logger was left out still maps errors (it once panicked, and
+// the recovery turned every 400 and 503 of five services into a 500).
+func TestInternalWithoutALogger(t *testing.T) {
+	tooLong := &pgconn.PgError{Code: "54000", Message: "index row size exceeds btree maximum"}
+	if got := status.Code(Internal(context.Background(), nil, tooLong)); got != codes.InvalidArgument {
+		t.Fatalf("got %s, want InvalidArgument", got)
+	}
+}

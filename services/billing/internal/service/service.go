@@ -134,7 +134,7 @@ func Wire(s *Settings) service.Wire {
 		return grpcserver.Options{
 			Public: grpcport.PublicMethods,
 			Register: func(g *grpc.Server) {
-				billingv1.RegisterBillingServiceServer(g, &grpcport.Server{App: a})
+				billingv1.RegisterBillingServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
 			},
 		}, workers, nil
 	}

@@ -89,7 +89,7 @@ func Wire(d Deps) service.Wire {
 		return grpcserver.Options{
 			Public: grpcport.PublicMethods,
 			Register: func(s *grpc.Server) {
-				categoriesv1.RegisterCategoriesServiceServer(s, &grpcport.Server{App: a})
+				categoriesv1.RegisterCategoriesServiceServer(s, &grpcport.Server{App: a, Log: rt.Log})
 			},
 		}, workers, nil
 	}

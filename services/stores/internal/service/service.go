@@ -116,7 +116,7 @@ func Wire(s *Settings) service.Wire {
 			Public:          grpcport.PublicMethods,
 			MaxRecvMsgBytes: MaxImportMessage,
 			Register: func(g *grpc.Server) {
-				storesv1.RegisterStoresServiceServer(g, &grpcport.Server{App: a})
+				storesv1.RegisterStoresServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
 			},
 		}, workers, nil
 	}

@@ -60,7 +60,7 @@ func Wire(s *Settings) service.Wire {
 		return grpcserver.Options{
 			MaxRecvMsgBytes: MaxUploadMessage,
 			Register: func(g *grpc.Server) {
-				studiov1.RegisterStudioServiceServer(g, &grpcport.Server{App: a})
+				studiov1.RegisterStudioServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
 			},
 		}, workers, nil
 	}

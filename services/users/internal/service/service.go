@@ -56,7 +56,7 @@ func Wire(s *Settings) service.Wire {
 		return grpcserver.Options{
 			Public: grpcport.PublicMethods,
 			Register: func(g *grpc.Server) {
-				usersv1.RegisterUsersServiceServer(g, &grpcport.Server{App: a})
+				usersv1.RegisterUsersServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
 			},
 		}, append(consumers.Workers(), retention, a.RunPasswordResets), nil
 	}
