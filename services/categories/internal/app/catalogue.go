@@ -60,11 +60,11 @@ func (a *App) CatalogueProducts(ctx context.Context, caller domain.Caller, categ
 }
 
 func (a *App) products(ctx context.Context, c domain.Category) ([]domain.Product, error) {
-	if a.catalogue == nil {
-		return nil, errors.New("no catalogue reader configured")
-	}
 	if c.SiteURL == "" {
 		return nil, domain.ErrNoWebsite
+	}
+	if a.catalogue == nil {
+		return nil, errors.New("no catalogue reader configured")
 	}
 	cc := a.catalogue
 	now := a.now()
