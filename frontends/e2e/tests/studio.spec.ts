@@ -100,7 +100,7 @@ test('?product= opens the studio on a product of the store’s website, whose cu
 
   // The demo store's JSON-LD names each tea's photo and its sku.
   await page.goto('/studio?product=MORNING-ASSAM');
-  await expect(page.getByText('Selected: Morning Assam, from your catalogue')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(/Selected: Morning Assam \(800×800\), from your catalogue/)).toBeVisible({ timeout: 30_000 });
   // The picker lists the website's products with their prices.
   await expect(page.getByLabel('Or pick a product from your website').getByRole('option', { name: /Jasmine Pearls · \$26\.00/ })).toBeAttached();
 
