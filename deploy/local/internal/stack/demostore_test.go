@@ -3,6 +3,8 @@ package stack
 import (
 	"slices"
 	"testing"
+
+	"uplift.dev/platform/natsauth"
 )
 
 // TestOnlyTheDemoStoreIsReadableUnderRun: `make run` lets the website reader
@@ -11,6 +13,10 @@ import (
 func TestOnlyTheDemoStoreIsReadableUnderRun(t *testing.T) {
 	s, err := New(t.TempDir(), 0, nil)
 	if err != nil {
+		t.Fatal(err)
+	}
+	// The NATS identities startNATS would make.
+	if s.natsKeys, err = natsauth.NewKeyring(natsauth.Services...); err != nil {
 		t.Fatal(err)
 	}
 	run := s.serviceEnv("categories")
