@@ -102,7 +102,7 @@ test('?product= opens the studio on a product of the store’s website, whose cu
   await page.goto('/studio?product=MORNING-ASSAM');
   await expect(page.getByText(/Selected: Morning Assam \(800×800\), from your catalogue/)).toBeVisible({ timeout: 30_000 });
   // The picker lists the website's products with their prices.
-  await expect(page.getByLabel('Or pick a product from your website').getByRole('option', { name: /Jasmine Pearls · \$26\.00/ })).toBeAttached();
+  await expect(page.getByLabel('Or pick a product from your website').getByRole('option', { name: 'Sencha Kagoshima · $18.00' })).toBeAttached();
 
   await page.getByRole('button', { name: 'Remove background' }).click();
   const card = await doneCard(page, 'Background removed: Morning Assam');
@@ -110,6 +110,8 @@ test('?product= opens the studio on a product of the store’s website, whose cu
   const touchUp = card.getByRole('region', { name: 'Touch up the cut-out' });
   await touchUp.getByRole('radio', { name: 'Remove' }).check();
   const canvas = touchUp.getByLabel('Touch-up canvas: paint over the cut-out with the pointer');
+  // The mouse works in viewport coordinates: bring the canvas into view first.
+  await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
   if (!box) throw new Error('no canvas');
   await page.mouse.move(box.x + box.width * 0.45, box.y + box.height * 0.5);
