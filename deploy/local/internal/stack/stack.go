@@ -401,6 +401,14 @@ func (s *Stack) startNATS() (string, error) {
 // locked out (and their email taken). It exports on a clean stop (Ctrl-C,
 // the end of `devstack exec`); a kill -9 of the stack loses what changed
 // since the last clean stop.
+//
+// The export is ours alone, asked of the hub while the emulator still
+// serves and waited for. The emulator's own --export-on-exit is not used:
+// it runs while SIGTERM is already stopping the Auth emulator, and when it
+// lost that race it replaced the good export with one whose accounts.json
+// was empty (CI saw an account vanish across a restart). The emulator runs
+// in a process group of its own, so a terminal's Ctrl-C never reaches it
+// before the export.
 func (s *Stack) startEmulator(ctx context.Context) error {
 	for _, port := range []int{s.Ports.AuthEmulator, s.Ports.EmulatorHub, s.Ports.EmulatorLogging} {
 		if err := portFree(addr(port)); err != nil {
@@ -414,33 +422,32 @@ func (s *Stack) startEmulator(ctx context.Context) error {
 	data := filepath.Join(s.StateDir, "firebase-auth")
 	// The emulator finds its hub through a locator file in the temp folder,
 	// keyed by project only: with a second stack running (a test's, `make
-	// chaos`), the export on exit would read the other stack's accounts.
+	// chaos`), an export would read the other stack's accounts.
 	// A temp folder per stack keeps each emulator to its own hub.
 	tmp := filepath.Join(s.StateDir, "firebase-tmp")
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return err
 	}
 	dir := filepath.Join(s.Root, "deploy", "local")
-	p, err := s.start("firebase-auth-emulator", []string{"NO_UPDATE_NOTIFIER=1", "FIREBASE_CLI_DISABLE_UPDATE_CHECK=true", "TMPDIR=" + tmp}, dir,
-		filepath.Join(dir, "node_modules", ".bin", "firebase"), "emulators:start", "--only", "auth", "--project", FirebaseProject,
-		"--config", config, "--import", data, "--export-on-exit", data)
+	args := []string{filepath.Join(dir, "node_modules", ".bin", "firebase"), "emulators:start", "--only", "auth", "--project", FirebaseProject, "--config", config}
+	// The emulator refuses to start on an --import folder it did not write.
+	if _, err := os.Stat(filepath.Join(data, "firebase-export-metadata.json")); err == nil {
+		args = append(args, "--import", data)
+	}
+	p, err := s.start("firebase-auth-emulator", []string{"NO_UPDATE_NOTIFIER=1", "FIREBASE_CLI_DISABLE_UPDATE_CHECK=true", "TMPDIR=" + tmp}, dir, args...)
 	if err != nil {
 		return err
 	}
-	p.grace = time.Minute // the export on exit must not be cut short
-	// The export on exit (SIGTERM) was seen to save the project's config
-	// but not its accounts; asking the hub for the export while the
-	// emulator still serves, and waiting for its answer, saves both.
 	p.beforeStop = func() { s.exportEmulator(data) }
 	return s.waitFor(ctx, p, "Firebase Auth emulator", 90*time.Second, httpOK("http://"+addr(s.Ports.AuthEmulator)+"/"))
 }
 
 // exportEmulator asks the emulator hub to save the accounts into dir and
-// waits for it to finish; a failure is said, not fatal (the export on exit
-// still tries).
+// waits for it to finish; a failure is said, not fatal: the accounts of the
+// last good export stay where they were.
 func (s *Stack) exportEmulator(dir string) {
 	body, _ := json.Marshal(map[string]string{"path": dir, "initiatedBy": "devstack"})
-	client := &http.Client{Timeout: 30 * time.Second}
+	client := &http.Client{Timeout: time.Minute}
 	resp, err := client.Post("http://"+addr(s.Ports.EmulatorHub)+"/_admin/export", "application/json", bytes.NewReader(body))
 	if err != nil {
 		s.say("firebase     could not save the emulator's accounts: %v", err)
