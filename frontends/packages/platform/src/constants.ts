@@ -38,9 +38,6 @@ export const TOKEN_SYNC_MAX_AGE_SECONDS = 300;
 /** The local API gateway's port. */
 export const LOCAL_API_PORT = 8080;
 
-/** Narrow screens (below this width) get the bottom navigation bar. */
-export const NARROW_SCREEN_MAX_PX = 767;
-
 /** Keys the app stores in the browser. */
 export const STORAGE_KEYS = {
   shopifyCategoryId: 'shopify-categoryId',

@@ -1,12 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
 import { http } from '../http/client';
 import type { CreateCategoryRequestJson, CreateCategoryResponseJson } from './types';
 
 /** POST internal/categories: creates the user's business, optionally linked to Shopify. */
 export function createCategory(body: CreateCategoryRequestJson): Promise<CreateCategoryResponseJson> {
   return http.post<CreateCategoryResponseJson>('internal/categories', body);
-}
-
-export function useCreateCategory() {
-  return useMutation({ mutationFn: createCategory });
 }

@@ -1,6 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { http } from '../http/client';
-import { getProfileQueryOptions } from './get-profile';
 import type { CreateOnboardingRequestJson, CreateOnboardingResponseJson } from './types';
 
 export type CreateOnboardingBody = Omit<CreateOnboardingRequestJson, 'userId'>;
@@ -14,13 +12,4 @@ export function createOnboarding(
     `internal/users/${encodeURIComponent(userId)}/onboarding`,
     body,
   );
-}
-
-export function useCreateOnboarding(userId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CreateOnboardingBody) => createOnboarding(userId, body),
-    onSuccess: () =>
-      queryClient.invalidateQueries({ queryKey: getProfileQueryOptions(userId).queryKey }),
-  });
 }

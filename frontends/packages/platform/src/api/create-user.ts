@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { http } from '../http/client';
 import type { CreateUserRequestJson, CreateUserResponseJson } from './types';
 
@@ -16,8 +15,4 @@ export function webSignUpBody(email: string, password: string): CreateUserReques
     name: email.split('@')[0],
     metricsSignUpSource: 'web',
   };
-}
-
-export function useCreateUser() {
-  return useMutation({ mutationFn: createUser });
 }

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { http } from '../http/client';
 import { userKeys } from './query-keys';
 import type { GetMetricsCategoryResponseJson } from './types';
@@ -15,8 +15,4 @@ export function getMetricsCategoryQueryOptions(userId: string) {
     queryKey: [...userKeys.detail(userId), 'metricsCategory'] as const,
     queryFn: () => getMetricsCategory(userId),
   });
-}
-
-export function useMetricsCategory(userId: string | undefined) {
-  return useQuery({ ...getMetricsCategoryQueryOptions(userId ?? ''), enabled: Boolean(userId) });
 }

@@ -9,7 +9,6 @@ export const userKeys = {
 export const metricsUserKeys = {
   all: ['metricsUsers'] as const,
   search: (query: string) => [...metricsUserKeys.all, 'search', query] as const,
-  detail: (userId: string) => [...metricsUserKeys.all, 'detail', userId] as const,
 };
 
 export const billingKeys = {

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { http } from '../http/client';
 import type { SwitchMetricsCategoryRequestJson, SwitchMetricsCategoryResponseJson } from './types';
 
@@ -12,9 +11,4 @@ export function switchMetricsCategory(userId: string, categoryId: string): Promi
     `internal/users/${encodeURIComponent(userId)}/switchMetricsCategory`,
     body,
   );
-}
-
-export function useSwitchMetricsCategory(userId: string) {
-  // No cache to invalidate: every caller follows a switch with a full reload.
-  return useMutation({ mutationFn: (categoryId: string) => switchMetricsCategory(userId, categoryId) });
 }

@@ -1,7 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { http } from '../http/client';
 import { categoryPath } from './category-path';
-import { getContentGenerationParamsQueryOptions } from './get-content-generation-params';
 import type { UpdateContentGenerationParamsRequestJson, UpdateContentGenerationParamsResponseJson } from './types';
 
 /**
@@ -27,14 +25,4 @@ export function updateContentGenerationParams(
 export function siteUrlForWire(input: string): string | null {
   const trimmed = input.trim();
   return trimmed === '' ? null : trimmed;
-}
-
-export function useUpdateContentGenerationParams() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ categoryId, body }: { categoryId: string; body: UpdateContentGenerationParamsBody }) =>
-      updateContentGenerationParams(categoryId, body),
-    onSuccess: (_data, { categoryId }) =>
-      queryClient.invalidateQueries({ queryKey: getContentGenerationParamsQueryOptions(categoryId).queryKey }),
-  });
 }

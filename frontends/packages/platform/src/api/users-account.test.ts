@@ -5,7 +5,6 @@ import { HttpError, serverMessage } from '../http/http-error';
 import { parseEnv } from '../env/env';
 import { resetPasswordSentMessage, TOKEN_SYNC_MAX_AGE_SECONDS, UNKNOWN_ERROR_MESSAGE } from '../constants';
 import { finishGoogleAuth } from './finish-google-auth';
-import { getMetricsUser } from './get-metrics-user';
 import { getMetricsUsersInfiniteQueryOptions, listMetricsUsers } from './list-metrics-users';
 import { resetPassword } from './reset-password';
 import { switchMetricsCategory } from './switch-metrics-category';
@@ -72,12 +71,6 @@ describe('users account endpoints', () => {
     expect(options.getNextPageParam({ users: [], nextPageToken: 'p2' }, [], '', [])).toBe('p2');
     expect(options.getNextPageParam({ users: [] }, [], '', [])).toBeUndefined();
     expect(call(0).url).toBe('internal/metricsUsers?query=shop&pageSize=20');
-  });
-
-  it('getMetricsUser reads one store owner', async () => {
-    fetchMock.mockResolvedValueOnce(json({ id: 'u9', categoryId: 'c9' }));
-    await expect(getMetricsUser('u9')).resolves.toEqual({ id: 'u9', categoryId: 'c9' });
-    expect(call()).toMatchObject({ url: 'internal/metricsUsers/u9', method: 'GET' });
   });
 });
 

@@ -8,14 +8,6 @@ import { tokenStore } from '../auth/token-store';
 import { streamUrl } from '../http/client';
 import { createSseParser, type SseMessage } from './sse-parser';
 
-/** The `report` event's data: a report changed state or progressed. */
-export interface ReportEvent {
-  categoryId?: string;
-  reportId?: string;
-  status?: string;
-  progressPercent?: number;
-}
-
 export const RECONNECT_MIN_MS = 1_000;
 export const RECONNECT_MAX_MS = 30_000;
 

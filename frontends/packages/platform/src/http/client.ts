@@ -23,11 +23,6 @@ export function configureHttp(options: { baseUrl: string; streamBaseUrl?: string
   streamBaseUrl = options.streamBaseUrl ? withSlash(options.streamBaseUrl) : '';
 }
 
-/** An absolute URL under the REST base, for callers that cannot use `http`. */
-export function apiUrl(path: string, params?: Params): string {
-  return buildUrl(path, params);
-}
-
 /** An absolute URL under the event-stream base (spec: the event-stream base URL), or the REST base's `events/` when none is set. */
 export function streamUrl(path: string): string {
   return buildUrl(path, undefined, streamBaseUrl || (baseUrl ? `${baseUrl}events/` : ''));

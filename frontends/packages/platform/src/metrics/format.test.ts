@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatCount, formatMoney, formatPercent, percentChange, toCount, toOptionalCount } from './format';
+import { formatChange, formatCount, formatMoney, formatPercent, percentChange, toCount } from './format';
 import { METRIC_FORMULAS, formulaFor, higherIsBetter } from './formulas';
 
 describe('percentChange', () => {
@@ -68,8 +68,6 @@ describe('formatting', () => {
     expect(toCount('12')).toBe(12);
     expect(toCount(12)).toBe(12);
     expect(toCount(undefined)).toBe(0);
-    expect(toOptionalCount(undefined)).toBeNull();
-    expect(toOptionalCount('0')).toBe(0);
     expect(formatCount('1204')).toBe(new Intl.NumberFormat().format(1204));
     expect(formatPercent('2.13')).toBe(`${new Intl.NumberFormat().format(2.13)} %`);
     expect(formatPercent('4')).toBe(`${new Intl.NumberFormat(undefined, { minimumFractionDigits: 2 }).format(4)} %`);

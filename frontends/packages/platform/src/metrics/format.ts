@@ -35,13 +35,6 @@ export function toCount(value: MetricValue): number {
   return Number.isFinite(n) ? n : 0;
 }
 
-/** A count that may be "not available" (null when absent). */
-export function toOptionalCount(value: MetricValue): number | null {
-  if (value === null || value === undefined || value === '') return null;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : null;
-}
-
 /** A decimal string (money, a percent) as a number, for display and charts only; absent means zero. */
 export function toAmount(value: MetricValue): number {
   const n = Number(value ?? 0);

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { IMAGE_DEFAULT_QUALITY, IMAGE_WIDTHS } from '../constants';
-import { Image, imageSrcSet, imageWidthsFor, widthQueryLoader, type ImageLoader } from './image';
+import { Image, imageSrcSet, imageWidthsFor, type ImageLoader } from './image';
 
 const cdn: ImageLoader = ({ src, width, quality }) => `https://img.example.com/${width}/${quality}/${src}`;
 
@@ -24,12 +24,6 @@ describe('image widths', () => {
       'https://img.example.com/640/75/a.jpg 640w, https://img.example.com/750/75/a.jpg 750w, https://img.example.com/828/75/a.jpg 828w',
     );
     expect(imageSrcSet('a.jpg', 640, cdn, 40)).toBe('https://img.example.com/640/40/a.jpg 640w');
-  });
-
-  it('the query loader keeps the address and sets w and q', () => {
-    expect(widthQueryLoader({ src: 'https://shop.example.com/p.jpg?v=2', width: 750, quality: 75 })).toBe(
-      'https://shop.example.com/p.jpg?v=2&w=750&q=75',
-    );
   });
 });
 

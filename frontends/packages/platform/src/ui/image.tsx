@@ -18,17 +18,6 @@ export interface ImageLoaderArgs {
 
 export type ImageLoader = (args: ImageLoaderArgs) => string;
 
-/**
- * A loader for image services that take the width and quality as query
- * parameters (`w`, `q`), as most image CDNs do.
- */
-export const widthQueryLoader: ImageLoader = ({ src, width, quality }) => {
-  const url = new URL(src, window.location.href);
-  url.searchParams.set('w', String(width));
-  url.searchParams.set('q', String(quality));
-  return url.toString();
-};
-
 /** The spec's widths worth offering for an image `intrinsicWidth` wide: none larger (no upscaling). */
 export function imageWidthsFor(intrinsicWidth: number): number[] {
   const widths: number[] = IMAGE_WIDTHS.filter((width) => width <= intrinsicWidth);
