@@ -78,6 +78,11 @@ type Repository interface {
 	PendingCheckout(ctx context.Context, token string) (PendingCheckout, error)
 	// CompletePendingCheckout marks it used; domain.ErrCheckoutNotFound if it was.
 	CompletePendingCheckout(ctx context.Context, token string) error
+	// RecordIdentityOutcome records eventID and, unless it was seen before
+	// (replay), stores o when it supersedes the user's stored outcome.
+	RecordIdentityOutcome(ctx context.Context, eventID string, o domain.IdentityOutcome) (applied, replay bool, err error)
+	// IdentityOutcome is the user's latest outcome, nil when none.
+	IdentityOutcome(ctx context.Context, userID string) (*domain.IdentityOutcome, error)
 }
 
 // App is the billing use cases.
@@ -234,6 +239,9 @@ func (a *App) HandleWebhook(ctx context.Context, payload []byte, signature strin
 		return err
 	}
 	log := a.Log.With("event", ev.ID, "type", ev.Type)
+	if status, ok := domain.IdentityStatusFor(ev.Type); ok {
+		return a.recordIdentity(ctx, log, ev, status)
+	}
 	if ev.NeedsCurrent() {
 		// Stripe's advice: an event says something changed; what it is now
 		// is the subscription's current state, fetched on every event.
@@ -281,6 +289,32 @@ func (a *App) HandleWebhook(ctx context.Context, payload []byte, signature strin
 	}
 	log.InfoContext(ctx, "stripe event handled", "user", userID, "tier", tier, "decision", int(d), "replay", replay)
 	return nil
+}
+
+// recordIdentity stores an identity verification's outcome for the user our
+// session was made for (its client reference, else metadata.userId).
+func (a *App) recordIdentity(ctx context.Context, log *slog.Logger, ev domain.PaymentEvent, status string) error {
+	if ev.UserID == "" || ev.SessionID == "" {
+		log.WarnContext(ctx, "identity event without our user or session", "session", ev.SessionID)
+		_, err := a.Repo.RecordEvent(ctx, ev.ID)
+		return err
+	}
+	applied, replay, err := a.Repo.RecordIdentityOutcome(ctx, ev.ID,
+		domain.IdentityOutcome{UserID: ev.UserID, SessionID: ev.SessionID, Status: status, At: ev.Created})
+	if err != nil {
+		return err
+	}
+	log.InfoContext(ctx, "identity event handled", "user", ev.UserID, "status", status, "applied", applied, "replay", replay)
+	return nil
+}
+
+// IdentityOutcome is the caller's own latest verification outcome (nil:
+// none recorded).
+func (a *App) IdentityOutcome(ctx context.Context, c Caller) (*domain.IdentityOutcome, error) {
+	if c.UID == "" {
+		return nil, domain.ErrNotSignedIn
+	}
+	return a.Repo.IdentityOutcome(ctx, c.UID)
 }
 
 // PendingCheckout returns an unused local test checkout for its page, or

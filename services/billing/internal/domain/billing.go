@@ -131,6 +131,8 @@ type PaymentEvent struct {
 	// subscription event's object, a checkout's subscription); empty when
 	// there is none (the local test checkout).
 	SubscriptionID string
+	// SessionID is an identity verification session event's session.
+	SessionID string
 }
 
 // Subscription is a subscription's state as Stripe holds it now.

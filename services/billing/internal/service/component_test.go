@@ -587,3 +587,94 @@ func TestIdentityVerificationThroughStripeMock(t *testing.T) {
 		t.Fatalf("against stripe-mock: %v", err)
 	}
 }
+
+// identitySession is the identity.verification_session object of an event,
+// made for UID as CreateIdentityVerification makes it.
+func identitySession(session, status string) string {
+	return fmt.Sprintf(`{"id":%q,"object":"identity.verification_session","status":%q,"client_reference_id":"UID","metadata":{"userId":"UID"}}`, session, status)
+}
+
+// TestIdentityOutcomesThroughWebhooks: signed identity events, sent the way
+// the gateway passes Stripe's, are recorded per account, ordered by their
+// created time, at most once, and read back by the person alone.
+func TestIdentityOutcomesThroughWebhooks(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	uid, ctx := signIn(t, nil)
+	other, otherCtx := signIn(t, nil)
+	send := func(id, typ, user string, at time.Time, obj string) error {
+		p, sig := event(id, typ, user, at, obj)
+		_, err := h.client.HandleStripeWebhook(context.Background(), &billingv1.HandleStripeWebhookRequest{Payload: p, Signature: sig})
+		return err
+	}
+	get := func(ctx context.Context) *billingv1.GetIdentityVerificationResponse {
+		t.Helper()
+		r, err := h.client.GetIdentityVerification(ctx, &billingv1.GetIdentityVerificationRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if _, err := h.client.GetIdentityVerification(context.Background(), &billingv1.GetIdentityVerificationRequest{}); status.Code(err) != codes.Unauthenticated {
+		t.Fatalf("signed out: %v", err)
+	}
+	if r := get(ctx); r.GetStatus() != "" || r.GetUpdateTime() != "" {
+		t.Fatalf("before any event: %v", r)
+	}
+
+	t0 := time.Now().Add(-2 * time.Hour).Truncate(time.Second).UTC()
+	t1 := t0.Add(90 * time.Minute)
+
+	// A forged signature records nothing.
+	p, _ := event("evt_idf_"+uuid.NewString(), "identity.verification_session.verified", uid, t0, identitySession("vs_1", "verified"))
+	forged := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: p, Secret: "whsec_wrong"}).Header
+	if _, err := h.client.HandleStripeWebhook(context.Background(), &billingv1.HandleStripeWebhookRequest{Payload: p, Signature: forged}); status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("forged: %v", err)
+	}
+	if r := get(ctx); r.GetStatus() != "" {
+		t.Fatalf("a forged event was recorded: %v", r)
+	}
+
+	needsInput := "evt_idr_" + uuid.NewString()
+	if err := send(needsInput, "identity.verification_session.requires_input", uid, t0, identitySession("vs_1", "requires_input")); err != nil {
+		t.Fatal(err)
+	}
+	if r := get(ctx); r.GetStatus() != "requires_input" || r.GetUpdateTime() != t0.Format(time.RFC3339) {
+		t.Fatalf("after requires_input: %v", r)
+	}
+	if err := send("evt_idv_"+uuid.NewString(), "identity.verification_session.verified", uid, t1, identitySession("vs_2", "verified")); err != nil {
+		t.Fatal(err)
+	}
+	// The requires_input event again (Stripe retries), and a late canceled
+	// older than the verification: neither undoes it.
+	if err := send(needsInput, "identity.verification_session.requires_input", uid, t1.Add(time.Minute), identitySession("vs_1", "requires_input")); err != nil {
+		t.Fatal(err)
+	}
+	if err := send("evt_idc_"+uuid.NewString(), "identity.verification_session.canceled", uid, t0.Add(time.Minute), identitySession("vs_1", "canceled")); err != nil {
+		t.Fatal(err)
+	}
+	if r := get(ctx); r.GetStatus() != "verified" || r.GetUpdateTime() != t1.Format(time.RFC3339) {
+		t.Fatalf("after the verification and late events: %v", r)
+	}
+	// Each account has its own outcome.
+	if r := get(otherCtx); r.GetStatus() != "" {
+		t.Fatalf("another account sees %v", r)
+	}
+	if err := send("evt_idc_"+uuid.NewString(), "identity.verification_session.canceled", other, t1, identitySession("vs_3", "canceled")); err != nil {
+		t.Fatal(err)
+	}
+	if r := get(otherCtx); r.GetStatus() != "canceled" {
+		t.Fatalf("other after canceled: %v", r)
+	}
+	if r := get(ctx); r.GetStatus() != "verified" {
+		t.Fatalf("first account changed by another's event: %v", r)
+	}
+	// A session not made by Uplift (no user) is acknowledged, not recorded.
+	if err := send("evt_idx_"+uuid.NewString(), "identity.verification_session.verified", "", t1, `{"id":"vs_x","object":"identity.verification_session","status":"verified"}`); err != nil {
+		t.Fatalf("foreign session: %v", err)
+	}
+	var rows int
+	if err := h.db.QueryRow(context.Background(), `SELECT count(*) FROM identity_verifications WHERE session_id = 'vs_x'`).Scan(&rows); err != nil || rows != 0 {
+		t.Fatalf("foreign session rows %d, %v", rows, err)
+	}
+}

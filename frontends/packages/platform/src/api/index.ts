@@ -16,6 +16,7 @@ export * from './get-subscription-tiers';
 export * from './create-stripe-checkout';
 export * from './create-stripe-customer-portal';
 export * from './create-identity-verification';
+export * from './get-identity-verification';
 export * from './category-path';
 export * from './use-category-id';
 export * from './get-category-label';

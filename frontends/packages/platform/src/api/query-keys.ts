@@ -3,6 +3,8 @@ export const userKeys = {
   all: ['users'] as const,
   detail: (userId: string) => [...userKeys.all, userId] as const,
   auditLog: (userId: string, role: 'subject' | 'actor') => [...userKeys.detail(userId), 'auditLog', role] as const,
+  /** Under the user, so signing out forgets it. */
+  identityVerification: (userId: string) => [...userKeys.detail(userId), 'identityVerification'] as const,
 };
 
 /** Store owners as an uplifter searches them (internal/metricsUsers). */

@@ -28,6 +28,7 @@ export type {
 } from '../gen/uplift/users/v1/users_service_pb';
 export type {
   CreateIdentityVerificationResponseJson,
+  GetIdentityVerificationResponseJson,
   CreateStripeCheckoutRequestJson,
   CreateStripeCheckoutResponseJson,
   CreateStripeCustomerPortalRequestJson,

@@ -830,6 +830,99 @@ func (x *CreateIdentityVerificationResponse) GetUrl() string {
 	return ""
 }
 
+// GetIdentityVerificationRequest has no fields: the caller's own outcome.
+type GetIdentityVerificationRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetIdentityVerificationRequest) Reset() {
+	*x = GetIdentityVerificationRequest{}
+	mi := &file_uplift_billing_v1_billing_service_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetIdentityVerificationRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetIdentityVerificationRequest) ProtoMessage() {}
+
+func (x *GetIdentityVerificationRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_billing_v1_billing_service_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetIdentityVerificationRequest.ProtoReflect.Descriptor instead.
+func (*GetIdentityVerificationRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_billing_v1_billing_service_proto_rawDescGZIP(), []int{15}
+}
+
+// GetIdentityVerificationResponse is the latest recorded outcome.
+type GetIdentityVerificationResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// status is "verified", "requires_input" (Stripe needs more information:
+	// the person tries again) or "canceled"; empty when nothing was recorded.
+	Status string `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
+	// update_time is when Stripe reported it (RFC 3339); empty with no status.
+	UpdateTime    string `protobuf:"bytes,2,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetIdentityVerificationResponse) Reset() {
+	*x = GetIdentityVerificationResponse{}
+	mi := &file_uplift_billing_v1_billing_service_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetIdentityVerificationResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetIdentityVerificationResponse) ProtoMessage() {}
+
+func (x *GetIdentityVerificationResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_billing_v1_billing_service_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetIdentityVerificationResponse.ProtoReflect.Descriptor instead.
+func (*GetIdentityVerificationResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_billing_v1_billing_service_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *GetIdentityVerificationResponse) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *GetIdentityVerificationResponse) GetUpdateTime() string {
+	if x != nil {
+		return x.UpdateTime
+	}
+	return ""
+}
+
 var File_uplift_billing_v1_billing_service_proto protoreflect.FileDescriptor
 
 const file_uplift_billing_v1_billing_service_proto_rawDesc = "" +
@@ -892,14 +985,20 @@ const file_uplift_billing_v1_billing_service_proto_rawDesc = "" +
 	"\"CreateIdentityVerificationResponse\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12#\n" +
 	"\rclient_secret\x18\x02 \x01(\tR\fclientSecret\x12\x10\n" +
-	"\x03url\x18\x03 \x01(\tR\x03url2\xa1\b\n" +
+	"\x03url\x18\x03 \x01(\tR\x03url\" \n" +
+	"\x1eGetIdentityVerificationRequest\"Z\n" +
+	"\x1fGetIdentityVerificationResponse\x12\x16\n" +
+	"\x06status\x18\x01 \x01(\tR\x06status\x12\x1f\n" +
+	"\vupdate_time\x18\x02 \x01(\tR\n" +
+	"updateTime2\xd4\t\n" +
 	"\x0eBillingService\x12\xb5\x01\n" +
 	"\x15ListSubscriptionTiers\x12/.uplift.billing.v1.ListSubscriptionTiersRequest\x1a0.uplift.billing.v1.ListSubscriptionTiersResponse\"9\x82\xd3\xe4\x93\x023b\x05tiers\x12*/internal/billing/metricsSubscriptionTiers\x12\xbb\x01\n" +
 	"\x14CreateStripeCheckout\x12..uplift.billing.v1.CreateStripeCheckoutRequest\x1a/.uplift.billing.v1.CreateStripeCheckoutResponse\"B\x82\xd3\xe4\x93\x02<:\x01*\"7/internal/categories/{category_id}/createStripeCheckout\x12\xd3\x01\n" +
 	"\x1aCreateStripeCustomerPortal\x124.uplift.billing.v1.CreateStripeCustomerPortalRequest\x1a5.uplift.billing.v1.CreateStripeCustomerPortalResponse\"H\x82\xd3\xe4\x93\x02B:\x01*\"=/internal/categories/{category_id}/createStripeCustomerPortal\x12\x87\x01\n" +
 	"\n" +
 	"SetBilling\x12$.uplift.billing.v1.SetBillingRequest\x1a%.uplift.billing.v1.SetBillingResponse\",\x82\xd3\xe4\x93\x02&:\x01*\"!/internal/metricsUsers/setBilling\x12\xc2\x01\n" +
-	"\x1aCreateIdentityVerification\x124.uplift.billing.v1.CreateIdentityVerificationRequest\x1a5.uplift.billing.v1.CreateIdentityVerificationResponse\"7\x82\xd3\xe4\x93\x021:\x01*\",/internal/billing/createIdentityVerification\x12t\n" +
+	"\x1aCreateIdentityVerification\x124.uplift.billing.v1.CreateIdentityVerificationRequest\x1a5.uplift.billing.v1.CreateIdentityVerificationResponse\"7\x82\xd3\xe4\x93\x021:\x01*\",/internal/billing/createIdentityVerification\x12\xb0\x01\n" +
+	"\x17GetIdentityVerification\x121.uplift.billing.v1.GetIdentityVerificationRequest\x1a2.uplift.billing.v1.GetIdentityVerificationResponse\".\x82\xd3\xe4\x93\x02(\x12&/internal/billing/identityVerification\x12t\n" +
 	"\x13HandleStripeWebhook\x12-.uplift.billing.v1.HandleStripeWebhookRequest\x1a..uplift.billing.v1.HandleStripeWebhookResponseB\xc4\x01\n" +
 	"\x15com.uplift.billing.v1B\x13BillingServiceProtoP\x01Z0uplift.dev/proto/gen/uplift/billing/v1;billingv1\xa2\x02\x03UBX\xaa\x02\x11Uplift.Billing.V1\xca\x02\x11Uplift\\Billing\\V1\xe2\x02\x1dUplift\\Billing\\V1\\GPBMetadata\xea\x02\x13Uplift::Billing::V1b\x06proto3"
 
@@ -915,7 +1014,7 @@ func file_uplift_billing_v1_billing_service_proto_rawDescGZIP() []byte {
 	return file_uplift_billing_v1_billing_service_proto_rawDescData
 }
 
-var file_uplift_billing_v1_billing_service_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_uplift_billing_v1_billing_service_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_uplift_billing_v1_billing_service_proto_goTypes = []any{
 	(*SubscriptionTier)(nil),                   // 0: uplift.billing.v1.SubscriptionTier
 	(*Prices)(nil),                             // 1: uplift.billing.v1.Prices
@@ -932,27 +1031,31 @@ var file_uplift_billing_v1_billing_service_proto_goTypes = []any{
 	(*HandleStripeWebhookResponse)(nil),        // 12: uplift.billing.v1.HandleStripeWebhookResponse
 	(*CreateIdentityVerificationRequest)(nil),  // 13: uplift.billing.v1.CreateIdentityVerificationRequest
 	(*CreateIdentityVerificationResponse)(nil), // 14: uplift.billing.v1.CreateIdentityVerificationResponse
-	nil, // 15: uplift.billing.v1.ListSubscriptionTiersResponse.TiersEntry
+	(*GetIdentityVerificationRequest)(nil),     // 15: uplift.billing.v1.GetIdentityVerificationRequest
+	(*GetIdentityVerificationResponse)(nil),    // 16: uplift.billing.v1.GetIdentityVerificationResponse
+	nil,                                        // 17: uplift.billing.v1.ListSubscriptionTiersResponse.TiersEntry
 }
 var file_uplift_billing_v1_billing_service_proto_depIdxs = []int32{
 	1,  // 0: uplift.billing.v1.SubscriptionTier.prices:type_name -> uplift.billing.v1.Prices
 	2,  // 1: uplift.billing.v1.Prices.monthly:type_name -> uplift.billing.v1.Price
-	15, // 2: uplift.billing.v1.ListSubscriptionTiersResponse.tiers:type_name -> uplift.billing.v1.ListSubscriptionTiersResponse.TiersEntry
+	17, // 2: uplift.billing.v1.ListSubscriptionTiersResponse.tiers:type_name -> uplift.billing.v1.ListSubscriptionTiersResponse.TiersEntry
 	0,  // 3: uplift.billing.v1.ListSubscriptionTiersResponse.TiersEntry.value:type_name -> uplift.billing.v1.SubscriptionTier
 	3,  // 4: uplift.billing.v1.BillingService.ListSubscriptionTiers:input_type -> uplift.billing.v1.ListSubscriptionTiersRequest
 	5,  // 5: uplift.billing.v1.BillingService.CreateStripeCheckout:input_type -> uplift.billing.v1.CreateStripeCheckoutRequest
 	7,  // 6: uplift.billing.v1.BillingService.CreateStripeCustomerPortal:input_type -> uplift.billing.v1.CreateStripeCustomerPortalRequest
 	9,  // 7: uplift.billing.v1.BillingService.SetBilling:input_type -> uplift.billing.v1.SetBillingRequest
 	13, // 8: uplift.billing.v1.BillingService.CreateIdentityVerification:input_type -> uplift.billing.v1.CreateIdentityVerificationRequest
-	11, // 9: uplift.billing.v1.BillingService.HandleStripeWebhook:input_type -> uplift.billing.v1.HandleStripeWebhookRequest
-	4,  // 10: uplift.billing.v1.BillingService.ListSubscriptionTiers:output_type -> uplift.billing.v1.ListSubscriptionTiersResponse
-	6,  // 11: uplift.billing.v1.BillingService.CreateStripeCheckout:output_type -> uplift.billing.v1.CreateStripeCheckoutResponse
-	8,  // 12: uplift.billing.v1.BillingService.CreateStripeCustomerPortal:output_type -> uplift.billing.v1.CreateStripeCustomerPortalResponse
-	10, // 13: uplift.billing.v1.BillingService.SetBilling:output_type -> uplift.billing.v1.SetBillingResponse
-	14, // 14: uplift.billing.v1.BillingService.CreateIdentityVerification:output_type -> uplift.billing.v1.CreateIdentityVerificationResponse
-	12, // 15: uplift.billing.v1.BillingService.HandleStripeWebhook:output_type -> uplift.billing.v1.HandleStripeWebhookResponse
-	10, // [10:16] is the sub-list for method output_type
-	4,  // [4:10] is the sub-list for method input_type
+	15, // 9: uplift.billing.v1.BillingService.GetIdentityVerification:input_type -> uplift.billing.v1.GetIdentityVerificationRequest
+	11, // 10: uplift.billing.v1.BillingService.HandleStripeWebhook:input_type -> uplift.billing.v1.HandleStripeWebhookRequest
+	4,  // 11: uplift.billing.v1.BillingService.ListSubscriptionTiers:output_type -> uplift.billing.v1.ListSubscriptionTiersResponse
+	6,  // 12: uplift.billing.v1.BillingService.CreateStripeCheckout:output_type -> uplift.billing.v1.CreateStripeCheckoutResponse
+	8,  // 13: uplift.billing.v1.BillingService.CreateStripeCustomerPortal:output_type -> uplift.billing.v1.CreateStripeCustomerPortalResponse
+	10, // 14: uplift.billing.v1.BillingService.SetBilling:output_type -> uplift.billing.v1.SetBillingResponse
+	14, // 15: uplift.billing.v1.BillingService.CreateIdentityVerification:output_type -> uplift.billing.v1.CreateIdentityVerificationResponse
+	16, // 16: uplift.billing.v1.BillingService.GetIdentityVerification:output_type -> uplift.billing.v1.GetIdentityVerificationResponse
+	12, // 17: uplift.billing.v1.BillingService.HandleStripeWebhook:output_type -> uplift.billing.v1.HandleStripeWebhookResponse
+	11, // [11:18] is the sub-list for method output_type
+	4,  // [4:11] is the sub-list for method input_type
 	4,  // [4:4] is the sub-list for extension type_name
 	4,  // [4:4] is the sub-list for extension extendee
 	0,  // [0:4] is the sub-list for field type_name
@@ -969,7 +1072,7 @@ func file_uplift_billing_v1_billing_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_billing_v1_billing_service_proto_rawDesc), len(file_uplift_billing_v1_billing_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   16,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -24,6 +24,7 @@ const (
 	BillingService_CreateStripeCustomerPortal_FullMethodName = "/uplift.billing.v1.BillingService/CreateStripeCustomerPortal"
 	BillingService_SetBilling_FullMethodName                 = "/uplift.billing.v1.BillingService/SetBilling"
 	BillingService_CreateIdentityVerification_FullMethodName = "/uplift.billing.v1.BillingService/CreateIdentityVerification"
+	BillingService_GetIdentityVerification_FullMethodName    = "/uplift.billing.v1.BillingService/GetIdentityVerification"
 	BillingService_HandleStripeWebhook_FullMethodName        = "/uplift.billing.v1.BillingService/HandleStripeWebhook"
 )
 
@@ -48,6 +49,9 @@ type BillingServiceClient interface {
 	// the session for Stripe.js's verification modal. The caller's own identity
 	// only: nobody is verified on someone else's behalf.
 	CreateIdentityVerification(ctx context.Context, in *CreateIdentityVerificationRequest, opts ...grpc.CallOption) (*CreateIdentityVerificationResponse, error)
+	// GetIdentityVerification is the outcome of the caller's latest identity
+	// verification, as Stripe's webhooks reported it.
+	GetIdentityVerification(ctx context.Context, in *GetIdentityVerificationRequest, opts ...grpc.CallOption) (*GetIdentityVerificationResponse, error)
 	// HandleStripeWebhook applies a Stripe event. The gateway passes the raw
 	// body and signature through; there is no REST mapping of its own.
 	HandleStripeWebhook(ctx context.Context, in *HandleStripeWebhookRequest, opts ...grpc.CallOption) (*HandleStripeWebhookResponse, error)
@@ -111,6 +115,16 @@ func (c *billingServiceClient) CreateIdentityVerification(ctx context.Context, i
 	return out, nil
 }
 
+func (c *billingServiceClient) GetIdentityVerification(ctx context.Context, in *GetIdentityVerificationRequest, opts ...grpc.CallOption) (*GetIdentityVerificationResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetIdentityVerificationResponse)
+	err := c.cc.Invoke(ctx, BillingService_GetIdentityVerification_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *billingServiceClient) HandleStripeWebhook(ctx context.Context, in *HandleStripeWebhookRequest, opts ...grpc.CallOption) (*HandleStripeWebhookResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(HandleStripeWebhookResponse)
@@ -142,6 +156,9 @@ type BillingServiceServer interface {
 	// the session for Stripe.js's verification modal. The caller's own identity
 	// only: nobody is verified on someone else's behalf.
 	CreateIdentityVerification(context.Context, *CreateIdentityVerificationRequest) (*CreateIdentityVerificationResponse, error)
+	// GetIdentityVerification is the outcome of the caller's latest identity
+	// verification, as Stripe's webhooks reported it.
+	GetIdentityVerification(context.Context, *GetIdentityVerificationRequest) (*GetIdentityVerificationResponse, error)
 	// HandleStripeWebhook applies a Stripe event. The gateway passes the raw
 	// body and signature through; there is no REST mapping of its own.
 	HandleStripeWebhook(context.Context, *HandleStripeWebhookRequest) (*HandleStripeWebhookResponse, error)
@@ -169,6 +186,9 @@ func (UnimplementedBillingServiceServer) SetBilling(context.Context, *SetBilling
 }
 func (UnimplementedBillingServiceServer) CreateIdentityVerification(context.Context, *CreateIdentityVerificationRequest) (*CreateIdentityVerificationResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method CreateIdentityVerification not implemented")
+}
+func (UnimplementedBillingServiceServer) GetIdentityVerification(context.Context, *GetIdentityVerificationRequest) (*GetIdentityVerificationResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetIdentityVerification not implemented")
 }
 func (UnimplementedBillingServiceServer) HandleStripeWebhook(context.Context, *HandleStripeWebhookRequest) (*HandleStripeWebhookResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method HandleStripeWebhook not implemented")
@@ -284,6 +304,24 @@ func _BillingService_CreateIdentityVerification_Handler(srv interface{}, ctx con
 	return interceptor(ctx, in, info, handler)
 }
 
+func _BillingService_GetIdentityVerification_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetIdentityVerificationRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(BillingServiceServer).GetIdentityVerification(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: BillingService_GetIdentityVerification_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(BillingServiceServer).GetIdentityVerification(ctx, req.(*GetIdentityVerificationRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _BillingService_HandleStripeWebhook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(HandleStripeWebhookRequest)
 	if err := dec(in); err != nil {
@@ -328,6 +366,10 @@ var BillingService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CreateIdentityVerification",
 			Handler:    _BillingService_CreateIdentityVerification_Handler,
+		},
+		{
+			MethodName: "GetIdentityVerification",
+			Handler:    _BillingService_GetIdentityVerification_Handler,
 		},
 		{
 			MethodName: "HandleStripeWebhook",

@@ -111,8 +111,8 @@ func (c *Client) CreateIdentityVerification(ctx context.Context, userID, email s
 	return domain.IdentityVerification{ID: vs.ID, ClientSecret: vs.ClientSecret, URL: vs.URL}, nil
 }
 
-// object is the part of a checkout session, subscription or invoice that
-// billing reads. Parsed by hand so an endpoint on another API version
+// object is the part of a checkout session, subscription, invoice or
+// identity verification session that billing reads. Parsed by hand so an endpoint on another API version
 // still works: these fields have been stable for years.
 type object struct {
 	ID                string `json:"id"`
@@ -183,6 +183,8 @@ func (c *Client) ParseEvent(payload []byte, signature string) (domain.PaymentEve
 		out.SubscriptionID = idOf(o.Subscription)
 	case o.Object == "subscription":
 		out.SubscriptionID = o.ID
+	case o.Object == "identity.verification_session":
+		out.SessionID = o.ID
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -83,6 +84,18 @@ func (s *Server) CreateIdentityVerification(ctx context.Context, _ *billingv1.Cr
 		return nil, s.toStatus(ctx, err)
 	}
 	return &billingv1.CreateIdentityVerificationResponse{Id: v.ID, ClientSecret: v.ClientSecret, Url: v.URL}, nil
+}
+
+// GetIdentityVerification is the caller's latest recorded verification outcome.
+func (s *Server) GetIdentityVerification(ctx context.Context, _ *billingv1.GetIdentityVerificationRequest) (*billingv1.GetIdentityVerificationResponse, error) {
+	o, err := s.App.IdentityOutcome(ctx, caller(ctx))
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	if o == nil {
+		return &billingv1.GetIdentityVerificationResponse{}, nil
+	}
+	return &billingv1.GetIdentityVerificationResponse{Status: o.Status, UpdateTime: o.At.Format(time.RFC3339)}, nil
 }
 
 // HandleStripeWebhook applies a signed Stripe event.

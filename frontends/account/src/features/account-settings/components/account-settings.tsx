@@ -19,7 +19,7 @@ export function AccountSettings() {
         <EmailRow userId={uid} email={email} />
         <PasswordRow email={email} />
         <TwoStepRow />
-        <IdentityRow />
+        <IdentityRow userId={uid} />
       </dl>
       <AuditLogSection userId={uid} />
     </>

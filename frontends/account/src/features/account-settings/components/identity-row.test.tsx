@@ -3,16 +3,40 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp, forgetLoadedScripts, STRIPE_JS_URL, WidgetSettingsProvider } from '@uplift/platform';
-import { IDENTITY_SUBMITTED_MESSAGE, IdentityRow } from './identity-row';
+import {
+  IDENTITY_CANCELED,
+  IDENTITY_NEEDS_INPUT,
+  IDENTITY_NEEDS_INPUT_NOTE,
+  IDENTITY_NOT_VERIFIED,
+  IDENTITY_SUBMITTED_MESSAGE,
+  IDENTITY_VERIFIED,
+  IdentityRow,
+} from './identity-row';
 
 const fetchMock = vi.fn<typeof fetch>();
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
+const OUTCOME_URL = 'http://gw.test/internal/billing/identityVerification';
+const CREATE_URL = 'http://gw.test/internal/billing/createIdentityVerification';
+/** The recorded outcome the server answers with; tests change it as webhooks would. */
+let recorded: { status: string; updateTime: string };
+/** Sessions POST createIdentityVerification answers with, in turn. */
+let sessions: Response[];
+
 beforeEach(() => {
+  recorded = { status: '', updateTime: '' };
+  sessions = [];
+  fetchMock.mockImplementation(async (input) => {
+    const url = String(input);
+    if (url === OUTCOME_URL) return json(recorded);
+    if (url === CREATE_URL) return sessions.shift() ?? json({ id: 'vs_1', clientSecret: 'vs_1_secret_x' });
+    throw new Error(`unexpected fetch ${url}`);
+  });
   vi.stubGlobal('fetch', fetchMock);
   configureHttp({ baseUrl: 'http://gw.test/' });
 });
+const creates = () => fetchMock.mock.calls.filter(([url]) => String(url) === CREATE_URL);
 afterEach(() => {
   fetchMock.mockReset();
   vi.unstubAllGlobals();
@@ -21,18 +45,22 @@ afterEach(() => {
   document.head.querySelectorAll('script').forEach((script) => script.remove());
 });
 
-function renderRow(stripePublishableKey?: string) {
+function renderRow(stripePublishableKey?: string, fakeTimers = false) {
+  renderRowWithUnmount(stripePublishableKey);
+  return userEvent.setup(fakeTimers ? { advanceTimers: vi.advanceTimersByTime } : {});
+}
+
+function renderRowWithUnmount(stripePublishableKey?: string) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
+  return render(
     <QueryClientProvider client={client}>
       <WidgetSettingsProvider value={{ stripePublishableKey }}>
         <dl>
-          <IdentityRow />
+          <IdentityRow userId="u1" />
         </dl>
       </WidgetSettingsProvider>
     </QueryClientProvider>,
   );
-  return userEvent.setup();
 }
 
 /** Stripe.js as the page would get it once its script tag loads. */
@@ -59,7 +87,7 @@ describe('IdentityRow', () => {
   });
 
   it("opens Stripe's modal with the server's session and thanks the person once submitted", async () => {
-    fetchMock.mockResolvedValueOnce(json({ id: 'vs_1', clientSecret: 'vs_1_secret_x', url: '' }));
+    sessions.push(json({ id: 'vs_1', clientSecret: 'vs_1_secret_x', url: '' }));
     const verify = vi.fn(async () => ({}));
     const keys = stripeJsLoads(verify);
     const user = renderRow('pk_test_demo');
@@ -67,15 +95,13 @@ describe('IdentityRow', () => {
 
     await user.click(screen.getByRole('button', { name: 'Verify your identity' }));
     expect(await screen.findByText(IDENTITY_SUBMITTED_MESSAGE)).toBeTruthy();
-    const [url, init] = fetchMock.mock.calls[0]!;
-    expect(String(url)).toBe('http://gw.test/internal/billing/createIdentityVerification');
+    const [, init] = creates()[0]!;
     expect(init?.method).toBe('POST');
     expect(keys).toEqual(['pk_test_demo']);
     expect(verify).toHaveBeenCalledWith('vs_1_secret_x');
   });
 
   it('says nothing when the person closes the modal, and shows Stripe’s message on failure', async () => {
-    fetchMock.mockImplementation(async () => json({ id: 'vs_1', clientSecret: 'vs_1_secret_x' }));
     const verify = vi
       .fn()
       .mockResolvedValueOnce({ error: { code: 'session_cancelled', message: 'cancelled' } })
@@ -91,12 +117,58 @@ describe('IdentityRow', () => {
   });
 
   it("shows the server's message when no session can be started", async () => {
-    fetchMock.mockResolvedValueOnce(
-      json({ message: 'Identity verification is not available right now. Please try again later.' }, 400),
-    );
+    sessions.push(json({ message: 'Identity verification is not available right now. Please try again later.' }, 400));
     const user = renderRow('pk_test_demo');
     await user.click(screen.getByRole('button', { name: 'Verify your identity' }));
     expect(await screen.findByText('Identity verification is not available right now. Please try again later.')).toBeTruthy();
     expect(document.querySelector(`script[src="${STRIPE_JS_URL}"]`)).toBeNull();
+  });
+
+  it('shows the recorded outcome: verified, needs more information with a retry, cancelled', async () => {
+    recorded = { status: 'verified', updateTime: '2026-03-08T06:59:59Z' };
+    const { unmount } = renderRowWithUnmount('pk_test_demo');
+    expect(await screen.findByText(IDENTITY_VERIFIED)).toBeTruthy();
+    expect(screen.queryByRole('button')).toBeNull(); // nothing left to do
+    unmount();
+
+    recorded = { status: 'requires_input', updateTime: '2026-03-08T07:00:00Z' };
+    const second = renderRowWithUnmount('pk_test_demo');
+    expect(await screen.findByText(IDENTITY_NEEDS_INPUT)).toBeTruthy();
+    expect(screen.getByText(IDENTITY_NEEDS_INPUT_NOTE)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+    second.unmount();
+
+    recorded = { status: 'canceled', updateTime: '2026-11-01T05:30:00Z' };
+    renderRowWithUnmount('pk_test_demo');
+    expect(await screen.findByText(IDENTITY_CANCELED)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Verify your identity' })).toBeTruthy();
+  });
+
+  it('after a submission, asks again until Stripe’s outcome arrives, then shows it', async () => {
+    recorded = { status: 'requires_input', updateTime: '2026-03-08T07:00:00Z' };
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      stripeJsLoads(vi.fn(async () => ({})));
+      const user = renderRow('pk_test_demo', true);
+      await user.click(await screen.findByRole('button', { name: 'Try again' }));
+      expect(await screen.findByText(IDENTITY_SUBMITTED_MESSAGE)).toBeTruthy();
+      // The old outcome is not shown as the answer to the new submission.
+      expect(screen.queryByText(IDENTITY_NEEDS_INPUT)).toBeNull();
+      expect(screen.getByText(IDENTITY_NOT_VERIFIED)).toBeTruthy();
+      const asked = () => fetchMock.mock.calls.filter(([url]) => String(url) === OUTCOME_URL).length;
+      const before = asked();
+      await vi.advanceTimersByTimeAsync(5000);
+      await vi.waitFor(() => expect(asked()).toBeGreaterThan(before));
+
+      recorded = { status: 'verified', updateTime: '2026-03-08T07:03:00Z' };
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(await screen.findByText(IDENTITY_VERIFIED)).toBeTruthy();
+      expect(screen.queryByText(IDENTITY_SUBMITTED_MESSAGE)).toBeNull();
+      const settled = asked();
+      await vi.advanceTimersByTimeAsync(15000);
+      expect(asked()).toBe(settled); // polling stopped
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
