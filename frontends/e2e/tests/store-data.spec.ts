@@ -46,6 +46,8 @@ test('connect a Shopify shop, watch the import, then see Analytics and the daily
   await page.getByRole('link', { name: 'Analytics' }).first().click();
   await expect(page.getByRole('heading', { name: 'Analytics', level: 1 })).toBeVisible();
   await expect(page.getByText('Daily sales and orders')).toBeVisible();
+  // The plot arrives in a chunk of its own once there are numbers to draw.
+  await expect(page.getByRole('figure', { name: 'Daily sales and orders' }).locator('svg.recharts-surface').first()).toBeVisible();
   // The last 30 days of a shop with daily orders: every headline has a value.
   const totalSales = page.getByRole('group', { name: 'Total sales' });
   await expect(totalSales.getByText(/\$[1-9][\d,]*\.\d\d/)).toBeVisible();

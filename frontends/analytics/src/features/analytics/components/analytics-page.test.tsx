@@ -25,7 +25,9 @@ const json = (body: unknown, status = 200) =>
 const usd = (amount: number) => new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' }).format(amount);
 
 /** recharts' ResponsiveContainer measures its box; jsdom has no ResizeObserver. */
-beforeAll(() => {
+beforeAll(async () => {
+  // The plot is lazy: loading recharts once here keeps its first import out of each test's time limit.
+  await import('./sales-chart-plot');
   if (!('ResizeObserver' in globalThis)) {
     vi.stubGlobal(
       'ResizeObserver',
@@ -277,7 +279,9 @@ describe('AnalyticsPage: the numbers', () => {
       },
     });
     renderAnalytics();
-    expect(await screen.findByRole('figure', { name: 'Daily sales and orders' })).toBeTruthy();
+    const chart = await screen.findByRole('figure', { name: 'Daily sales and orders' });
+    // The plot comes in a chunk of its own, after the caption.
+    await waitFor(() => expect(chart.querySelector('.recharts-responsive-container')).not.toBeNull());
 
     const table = within(screen.getByRole('region', { name: 'By day' })).getByRole('table');
     const rows = within(table).getAllByRole('row');

@@ -1,13 +1,7 @@
-import { useId } from 'react';
-import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatCount, formatMoney, toAmount, toCount, type DayMetricsJson } from '@uplift/platform';
-import { formatDay } from '../lib/date-range';
+import { lazy, Suspense, useId } from 'react';
+import type { DayMetricsJson } from '@uplift/platform';
 
-const CHART_HEIGHT_PX = 300;
-const SALES_COLOUR = '#4f46e5';
-const ORDERS_COLOUR = '#a5b4fc';
-const SALES_NAME = 'Total sales';
-const ORDERS_NAME = 'Orders';
+export const CHART_HEIGHT_PX = 300;
 
 export interface SalesChartProps {
   /** Oldest first, one per day. */
@@ -15,19 +9,18 @@ export interface SalesChartProps {
   currency: string | undefined;
 }
 
+// recharts is most of the page's JavaScript: a page without numbers (or
+// still waiting for them) shows at once and never fetches it.
+const SalesChartPlot = lazy(() => import('./sales-chart-plot').then((chunk) => ({ default: chunk.SalesChartPlot })));
+
 /**
- * Total sales (a line, left axis) and orders (bars, right axis) by day, with
- * recharts. The daily table under it carries the same numbers for anyone who
- * cannot see the chart.
+ * Total sales (a line, left axis) and orders (bars, right axis) by day. The
+ * daily table under it carries the same numbers for anyone who cannot see the
+ * chart. The caption shows at once; the plot keeps its place while it loads.
  */
 export function SalesChart({ days, currency }: SalesChartProps) {
   const titleId = useId();
   const descriptionId = useId();
-  const data = days.map((day) => ({
-    date: day.date ?? '',
-    totalSales: toAmount(day.totalSales),
-    orders: toCount(day.orders),
-  }));
   return (
     <figure className="chart u-card" aria-labelledby={titleId} aria-describedby={descriptionId}>
       <figcaption>
@@ -37,48 +30,9 @@ export function SalesChart({ days, currency }: SalesChartProps) {
           numbers.
         </p>
       </figcaption>
-      <ResponsiveContainer width="100%" height={CHART_HEIGHT_PX} minWidth={0}>
-        <ComposedChart data={data} margin={{ top: 8, right: 4, bottom: 0, left: 4 }}>
-          <CartesianGrid stroke="#e4e4e7" vertical={false} />
-          <XAxis
-            dataKey="date"
-            tickFormatter={(date: string) => formatDay(date, { short: true })}
-            minTickGap={16}
-            tick={{ fontSize: 12 }}
-          />
-          <YAxis
-            yAxisId="sales"
-            tickFormatter={(value: number) => formatMoney(value, currency, { compact: true })}
-            width={64}
-            tick={{ fontSize: 12 }}
-          />
-          <YAxis
-            yAxisId="orders"
-            orientation="right"
-            allowDecimals={false}
-            width={36}
-            tick={{ fontSize: 12 }}
-          />
-          <Tooltip
-            labelFormatter={(label) => formatDay(String(label))}
-            formatter={(value, name) =>
-              name === SALES_NAME ? formatMoney(Number(value), currency) : formatCount(Number(value))
-            }
-          />
-          <Legend />
-          <Bar yAxisId="orders" dataKey="orders" name={ORDERS_NAME} fill={ORDERS_COLOUR} isAnimationActive={false} />
-          <Line
-            yAxisId="sales"
-            type="monotone"
-            dataKey="totalSales"
-            name={SALES_NAME}
-            stroke={SALES_COLOUR}
-            strokeWidth={2}
-            dot={days.length <= 31}
-            isAnimationActive={false}
-          />
-        </ComposedChart>
-      </ResponsiveContainer>
+      <Suspense fallback={<div style={{ height: CHART_HEIGHT_PX }} aria-busy="true" />}>
+        <SalesChartPlot days={days} currency={currency} />
+      </Suspense>
     </figure>
   );
 }
