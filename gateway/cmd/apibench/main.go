@@ -150,7 +150,7 @@ func goBenchmarks(ctx context.Context, lines []apibench.Line, goLog string, star
 func printTable(lines []apibench.Line, start time.Time) error {
 	fmt.Println()
 	apibench.Print(os.Stdout, lines)
-	fmt.Printf("\nRatio: product ÷ baseline throughput (for p99 rows, baseline ÷ product); peak memory is peak RSS of the gateway and the service for API rows, peak Go heap otherwise. This part took %s.\n",
+	fmt.Printf("\nRatio: product ÷ baseline throughput (for p99 rows, baseline ÷ product), for API rows the median of each round's ratio; peak memory is peak RSS of the gateway and the service for API rows, peak Go heap otherwise. This part took %s.\n",
 		time.Since(start).Round(time.Second))
 	return nil
 }

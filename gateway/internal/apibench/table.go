@@ -17,28 +17,43 @@ type Line struct {
 }
 
 // APILines turns the rounds into medians: throughput as a ratio of the
-// bare handler's, and p99 at half of the product's maximum.
+// bare handler's, and p99 at half of the product's maximum. Each ratio is
+// the median of the rounds' own ratios: product and baseline ran one right
+// after the other within a round, so a round's ratio is taken at one load
+// of the shared machine, where the medians of each side may come from
+// rounds far apart.
 func APILines(rows []Row) []Line {
 	var out []Line
 	for _, r := range rows {
 		p := median(r.Product, func(x Result) float64 { return x.PerSecond })
 		b := median(r.Bare, func(x Result) float64 { return x.PerSecond })
+		ratio := medianRatio(r.Product, r.Bare, func(p, b Result) float64 { return p.PerSecond / b.PerSecond })
+		p99Ratio := medianRatio(r.ProductHalf, r.BareHalf, func(p, b Result) float64 { return float64(b.P99) / float64(p.P99) })
 		pp := median(r.ProductPeak, func(x int64) float64 { return float64(x) })
 		bp := median(r.BarePeak, func(x int64) float64 { return float64(x) })
 		ratioGoal, p99Goal, _ := strings.Cut(r.Measure.Goal, ", ")
 		out = append(out, Line{
 			Measure: r.Measure.Name + " max", Product: fmt.Sprintf("%.0f req/s", p), Baseline: fmt.Sprintf("%.0f req/s", b),
-			Ratio: fmt.Sprintf("%.2f×", p/b), Peak: fmt.Sprintf("%s / %s", mib(pp), mib(bp)), Goal: ratioGoal,
+			Ratio: fmt.Sprintf("%.2f×", ratio), Peak: fmt.Sprintf("%s / %s", mib(pp), mib(bp)), Goal: ratioGoal,
 		})
 		half := median(r.ProductHalf, func(x Result) float64 { return x.PerSecond })
 		p99 := median(r.ProductHalf, func(x Result) float64 { return float64(x.P99) })
 		b99 := median(r.BareHalf, func(x Result) float64 { return float64(x.P99) })
 		out = append(out, Line{
 			Measure: fmt.Sprintf("  p99 at half the product's max (%.0f req/s)", half),
-			Product: ms(p99), Baseline: ms(b99), Ratio: fmt.Sprintf("%.2f×", b99/p99), Peak: "", Goal: p99Goal,
+			Product: ms(p99), Baseline: ms(b99), Ratio: fmt.Sprintf("%.2f×", p99Ratio), Peak: "", Goal: p99Goal,
 		})
 	}
 	return out
+}
+
+// medianRatio is the median over rounds of ratio(product, baseline).
+func medianRatio(product, baseline []Result, ratio func(p, b Result) float64) float64 {
+	rs := make([]float64, 0, len(product))
+	for i := range min(len(product), len(baseline)) {
+		rs = append(rs, ratio(product[i], baseline[i]))
+	}
+	return median(rs, func(x float64) float64 { return x })
 }
 
 func mib(b float64) string { return fmt.Sprintf("%.0f MiB", b/(1<<20)) }
