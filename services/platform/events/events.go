@@ -75,18 +75,35 @@ func Connect(ctx context.Context, url, clientName string, replicas int, opts ...
 		nc.Close()
 		return nil, nil, fmt.Errorf("nats: jetstream: %w", err)
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	if err := ensureStream(ctx, js, replicas); err != nil {
+		nc.Close()
+		return nil, nil, fmt.Errorf("nats: stream %s: %w", StreamName, err)
+	}
+	return nc, js, nil
+}
+
+// ensureStream creates the stream when it is missing and otherwise leaves it
+// as it is. Every service used to update it at start: an update racing
+// another service's consumer creation is a data race inside nats-server
+// (CI's -race run caught it), and a service has no business changing the
+// stream's settings anyway.
+func ensureStream(ctx context.Context, js jetstream.JetStream, replicas int) error {
+	_, err := js.Stream(ctx, StreamName)
+	if !errors.Is(err, jetstream.ErrStreamNotFound) {
+		return err
+	}
+	_, err = js.CreateStream(ctx, jetstream.StreamConfig{
 		Name:       StreamName,
 		Subjects:   []string{"uplift.>"},
 		Storage:    jetstream.FileStorage,
 		Duplicates: 10 * time.Minute,
 		MaxAge:     14 * 24 * time.Hour,
 		Replicas:   replicas,
-	}); err != nil {
-		nc.Close()
-		return nil, nil, fmt.Errorf("nats: stream %s: %w", StreamName, err)
+	})
+	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		return nil // another service created it first
 	}
-	return nc, js, nil
+	return err
 }
 
 // Enqueue records msg for publication on subject as part of tx. It becomes
