@@ -43,10 +43,11 @@ type Repository interface {
 	CreateImage(ctx context.Context, img domain.Image, format, sourceKey string) error
 	// GetImage returns domain.ErrNotFound unless the image is in category.
 	GetImage(ctx context.Context, categoryID, imageID string) (domain.Image, string, error)
-	// MaskKey is the blob key of the photo's mask, "" while it has none.
-	MaskKey(ctx context.Context, categoryID, imageID string) (string, error)
-	// SaveMask records the photo's mask (a touched-up one replaces it).
-	SaveMask(ctx context.Context, imageID, key string) error
+	// MaskKeys are the blob keys of the photo's model mask and of its
+	// touch-up layer, each "" while it has none.
+	MaskKeys(ctx context.Context, categoryID, imageID string) (mask, edits string, err error)
+	// SaveEdits records the photo's touch-up layer (a newer one replaces it).
+	SaveEdits(ctx context.Context, imageID, key string) error
 	// CreateJob stores j unless check refuses it given the month's tool
 	// runs and the store's open jobs, in one transaction serialised per
 	// category, and counts it in month.

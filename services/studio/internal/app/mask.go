@@ -11,10 +11,11 @@ import (
 	"uplift.dev/studio/internal/pipeline"
 )
 
-// EditMask applies the owner's keep/remove strokes to the photo's mask,
-// stores the touched-up mask as the photo's mask (later studio images and
-// presets use it), and queues a new background removal with it. The
-// touch-up counts as a tool run.
+// EditMask paints the owner's keep/remove strokes into the photo's
+// touch-up layer (kept apart from the model's mask, so the plan's
+// refinement can change under it), stores it under a new key, and queues
+// a new background removal with it; later studio images and presets use
+// it too. The touch-up counts as a tool run.
 func (a *App) EditMask(ctx context.Context, categoryID, imageID string, strokes []domain.Stroke) (domain.Job, error) {
 	if err := a.check(ctx, categoryID); err != nil {
 		return domain.Job{}, err
@@ -26,38 +27,43 @@ func (a *App) EditMask(ctx context.Context, categoryID, imageID string, strokes 
 	if err != nil {
 		return domain.Job{}, err
 	}
-	key, err := a.repo.MaskKey(ctx, categoryID, imageID)
+	maskKey, editsKey, err := a.repo.MaskKeys(ctx, categoryID, imageID)
 	if err != nil {
 		return domain.Job{}, err
 	}
-	if key == "" {
+	if maskKey == "" {
 		return domain.Job{}, &domain.ValidationError{Field: "imageId",
 			Message: "Remove the background of this photo first, then touch up its cut-out."}
 	}
-	data, err := a.blobs.Get(ctx, key)
+	var edits *image.Gray
+	if editsKey != "" {
+		if edits, err = loadGray(ctx, a.blobs, editsKey); err != nil {
+			return domain.Job{}, err
+		}
+	} else {
+		// the first touch-up: a layer the size of the mask, untouched
+		data, err := a.blobs.Get(ctx, maskKey)
+		if err != nil {
+			return domain.Job{}, err
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(data))
+		if err != nil {
+			return domain.Job{}, fmt.Errorf("mask %s: %w", maskKey, err)
+		}
+		edits = image.NewGray(image.Rect(0, 0, cfg.Width, cfg.Height))
+	}
+	pipeline.PaintStrokes(edits, strokes)
+	data, err := encodeGray(edits)
 	if err != nil {
 		return domain.Job{}, err
 	}
-	decoded, err := png.Decode(bytes.NewReader(data))
-	if err != nil {
-		return domain.Job{}, fmt.Errorf("mask %s: %w", key, err)
-	}
-	mask, ok := decoded.(*image.Gray)
-	if !ok {
-		return domain.Job{}, fmt.Errorf("mask %s is %T, not grey", key, decoded)
-	}
-	pipeline.ApplyStrokes(mask, strokes)
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, mask); err != nil {
-		return domain.Job{}, err
-	}
-	// A new key per touch-up: a job already reading the old mask keeps a
+	// A new key per touch-up: a job already reading the old layer keeps a
 	// whole one. The old file stays (a few kB) so no running job loses it.
-	newKey := fmt.Sprintf("%s/images/%s/mask-%s.png", categoryID, imageID, a.newID())
-	if err := a.blobs.Put(ctx, newKey, buf.Bytes(), "image/png"); err != nil {
+	newKey := fmt.Sprintf("%s/images/%s/edits-%s.png", categoryID, imageID, a.newID())
+	if err := a.blobs.Put(ctx, newKey, data, "image/png"); err != nil {
 		return domain.Job{}, err
 	}
-	if err := a.repo.SaveMask(ctx, imageID, newKey); err != nil {
+	if err := a.repo.SaveEdits(ctx, imageID, newKey); err != nil {
 		return domain.Job{}, err
 	}
 	return a.queue(ctx, img, domain.KindCutout, domain.Backdrop{Kind: "white", Color: domain.White}, domain.DefaultStudioSize)

@@ -19,10 +19,11 @@ type Segmenter interface {
 	Mask(ctx context.Context, img *image.NRGBA) (*image.Gray, error)
 }
 
-// Leased is a job a worker holds, with its photo's blob keys.
+// Leased is a job a worker holds, with its photo's blob keys: the source,
+// the kept model mask and the owner's touch-ups ("" while there is none).
 type Leased struct {
 	domain.Job
-	SourceKey, MaskKey string
+	SourceKey, MaskKey, EditsKey string
 }
 
 // Queue is the durable job queue (PostgreSQL).
@@ -34,12 +35,14 @@ type Queue interface {
 	// Renew extends a held lease.
 	Renew(ctx context.Context, jobID string, lease time.Duration) error
 	SetProgress(ctx context.Context, jobID string, percent int) error
+	// SaveMask records the photo's model mask.
 	SaveMask(ctx context.Context, imageID, key string) error
 	// Complete stores the results and marks the job done, atomically.
 	Complete(ctx context.Context, jobID string, results []StoredResult) error
 	// Fail marks the job failed with a message for the owner.
 	Fail(ctx context.Context, jobID, message string) error
-	// Plan is the category owner's plan (its beta features shape the mask).
+	// Plan is the category owner's plan now (its beta features shape the
+	// mask of each job).
 	Plan(ctx context.Context, categoryID string) (domain.Plan, error)
 }
 
@@ -162,22 +165,14 @@ func (w *Worker) process(ctx context.Context, job Leased) ([]StoredResult, error
 	return w.store(ctx, job, outs)
 }
 
-// mask returns the photo's refined mask, made once per photo and kept, so a
-// studio image and its presets cut the product out identically.
+// mask returns the photo's mask for this job: the model's mask after
+// shadow suppression, made once per photo and kept (so a studio image and
+// its presets cut the product out identically), finished under the
+// owner's plan at this moment (hole recovery is a beta feature: a plan
+// change applies from the next job on), with the owner's touch-ups laid
+// over it.
 func (w *Worker) mask(ctx context.Context, job Leased, img *image.NRGBA) (*image.Gray, error) {
-	if job.MaskKey != "" {
-		data, err := w.Blobs.Get(ctx, job.MaskKey)
-		if err == nil {
-			if m, err := png.Decode(bytes.NewReader(data)); err == nil {
-				if g, ok := m.(*image.Gray); ok && g.Rect == img.Rect {
-					return g, nil
-				}
-			}
-		} else if !errors.Is(err, domain.ErrNotFound) {
-			return nil, err
-		}
-	}
-	mask, err := w.Model.Mask(ctx, img)
+	mask, err := w.modelMask(ctx, job, img)
 	if err != nil {
 		return nil, err
 	}
@@ -185,16 +180,75 @@ func (w *Worker) mask(ctx context.Context, job Leased, img *image.NRGBA) (*image
 	if err != nil {
 		return nil, err
 	}
-	pipeline.Refine(img, mask, domain.EntitlementFor(plan.Tier).HasBeta(domain.BetaHoleRecovery))
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, mask); err != nil {
+	pipeline.Finish(img, mask, domain.EntitlementFor(plan.Tier).HasBeta(domain.BetaHoleRecovery))
+	if job.EditsKey == "" {
+		return mask, nil
+	}
+	edits, err := loadGray(ctx, w.Blobs, job.EditsKey)
+	if err != nil {
+		return nil, err
+	}
+	return mask, pipeline.ApplyEdits(mask, edits)
+}
+
+// modelMask is the photo's kept mask, or a new one from the model (after
+// shadow suppression, which does not depend on the plan), then kept.
+func (w *Worker) modelMask(ctx context.Context, job Leased, img *image.NRGBA) (*image.Gray, error) {
+	if job.MaskKey != "" {
+		m, err := loadGray(ctx, w.Blobs, job.MaskKey)
+		if err == nil && m.Rect == img.Rect {
+			return m, nil
+		}
+		if errors.Is(err, errBlob) {
+			return nil, err
+		}
+	}
+	mask, err := w.Model.Mask(ctx, img)
+	if err != nil {
+		return nil, err
+	}
+	pipeline.SuppressShadow(img, mask)
+	data, err := encodeGray(mask)
+	if err != nil {
 		return nil, err
 	}
 	key := fmt.Sprintf("%s/images/%s/mask.png", job.CategoryID, job.ImageID)
-	if err := w.Blobs.Put(ctx, key, buf.Bytes(), "image/png"); err != nil {
+	if err := w.Blobs.Put(ctx, key, data, "image/png"); err != nil {
 		return nil, err
 	}
 	return mask, w.Queue.SaveMask(ctx, job.ImageID, key)
+}
+
+// errBlob marks a failure to read a blob at all (the store is down), as
+// opposed to a missing or unreadable file, which a new mask replaces.
+var errBlob = errors.New("blob store")
+
+// loadGray reads a grey PNG (a mask or an edits layer) from the blobs.
+func loadGray(ctx context.Context, blobs Blobs, key string) (*image.Gray, error) {
+	data, err := blobs.Get(ctx, key)
+	if err != nil {
+		if errors.Is(err, domain.ErrNotFound) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %s: %w", errBlob, key, err)
+	}
+	m, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", key, err)
+	}
+	g, ok := m.(*image.Gray)
+	if !ok {
+		return nil, fmt.Errorf("%s is %T, not grey", key, m)
+	}
+	return g, nil
+}
+
+// encodeGray is a mask's or an edits layer's PNG: fast over small, since
+// it is written once per photo or touch-up and read by every job.
+func encodeGray(g *image.Gray) ([]byte, error) {
+	var buf bytes.Buffer
+	err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, g)
+	return buf.Bytes(), err
 }
 
 func (w *Worker) store(ctx context.Context, job Leased, outs []pipeline.Output) ([]StoredResult, error) {

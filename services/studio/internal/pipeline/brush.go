@@ -1,25 +1,38 @@
 package pipeline
 
 import (
+	"fmt"
 	"image"
 	"math"
 
 	"uplift.dev/studio/internal/domain"
 )
 
-// ApplyStrokes paints the owner's touch-up strokes into mask, in order:
-// a keep stroke makes what it covers fully opaque (255), a remove stroke
-// fully transparent (0). The brush has a hard edge on purpose: a pixel
-// the owner kept is exactly 255, so the studio image shows the photo's own
-// pixel there, unaltered. Each stroke is a capsule (a disc swept along
-// each segment), filled one row span at a time, so the cost is the
-// painted area, not the area times the number of points.
-func ApplyStrokes(mask *image.Gray, strokes []domain.Stroke) {
-	w, h := mask.Rect.Dx(), mask.Rect.Dy()
+// The owner's touch-ups are kept as a layer of their own, apart from the
+// photo's mask: the mask's plan-dependent refinement (hole recovery, a
+// beta feature) is made again for each job under the owner's plan of the
+// moment, and the touch-ups are laid over it, so a plan change applies at
+// once and never undoes what the owner painted.
+const (
+	// EditNone is a pixel the owner has not touched.
+	EditNone = 0
+	// EditRemove is a pixel a remove stroke covered last.
+	EditRemove = 1
+	// EditKeep is a pixel a keep stroke covered last.
+	EditKeep = 255
+)
+
+// PaintStrokes paints the owner's touch-up strokes into the edits layer,
+// in order (a later stroke wins where strokes overlap). Each stroke is a
+// capsule (a disc swept along each segment), filled one row span at a
+// time, so the cost is the painted area, not the area times the number
+// of points.
+func PaintStrokes(edits *image.Gray, strokes []domain.Stroke) {
+	w, h := edits.Rect.Dx(), edits.Rect.Dy()
 	for _, s := range strokes {
-		v := uint8(0)
+		v := uint8(EditRemove)
 		if s.Keep {
-			v = 255
+			v = EditKeep
 		}
 		r := s.Radius * float64(w)
 		pts := s.Points
@@ -29,14 +42,38 @@ func ApplyStrokes(mask *image.Gray, strokes []domain.Stroke) {
 		for i := 1; i < len(pts); i++ {
 			ax, ay := pts[i-1][0]*float64(w), pts[i-1][1]*float64(h)
 			bx, by := pts[i][0]*float64(w), pts[i][1]*float64(h)
-			paintCapsule(mask, w, h, ax, ay, bx, by, r, v)
+			paintCapsule(edits, w, h, ax, ay, bx, by, r, v)
 		}
 	}
 }
 
+// ApplyEdits lays the edits layer over a finished mask: a kept pixel
+// becomes fully opaque (255), a removed one fully transparent. The brush
+// has a hard edge on purpose: a pixel the owner kept is exactly 255, so
+// the studio image shows the photo's own pixel there, unaltered. A layer
+// of another size (a different photo) is refused.
+func ApplyEdits(mask, edits *image.Gray) error {
+	if edits.Rect != mask.Rect {
+		return fmt.Errorf("edits %v for a mask %v", edits.Rect, mask.Rect)
+	}
+	w, h := mask.Rect.Dx(), mask.Rect.Dy()
+	for y := 0; y < h; y++ {
+		row, e := mask.Pix[y*mask.Stride:y*mask.Stride+w], edits.Pix[y*edits.Stride:y*edits.Stride+w]
+		for x, v := range e {
+			switch v {
+			case EditKeep:
+				row[x] = 255
+			case EditRemove:
+				row[x] = 0
+			}
+		}
+	}
+	return nil
+}
+
 // paintCapsule sets every pixel whose centre lies within r of the segment
 // A–B to v.
-func paintCapsule(mask *image.Gray, w, h int, ax, ay, bx, by, r float64, v uint8) {
+func paintCapsule(layer *image.Gray, w, h int, ax, ay, bx, by, r float64, v uint8) {
 	y0 := max(0, int(math.Floor(min(ay, by)-r)))
 	y1 := min(h-1, int(math.Ceil(max(ay, by)+r)))
 	dx, dy := bx-ax, by-ay
@@ -64,7 +101,7 @@ func paintCapsule(mask *image.Gray, w, h int, ax, ay, bx, by, r float64, v uint8
 		}
 		xs := max(0, int(math.Ceil(lo-0.5)))
 		xe := min(w-1, int(math.Floor(hi-0.5)))
-		row := mask.Pix[y*mask.Stride:]
+		row := layer.Pix[y*layer.Stride:]
 		for x := xs; x <= xe; x++ {
 			row[x] = v
 		}

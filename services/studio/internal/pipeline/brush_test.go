@@ -34,7 +34,7 @@ func TestBrushPaintsExactlyTheStroke(t *testing.T) {
 	} {
 		mask := image.NewGray(image.Rect(0, 0, w, h))
 		s := domain.Stroke{Keep: true, Radius: 0.05, Points: pts}
-		pipeline.ApplyStrokes(mask, []domain.Stroke{s})
+		pipeline.PaintStrokes(mask, []domain.Stroke{s})
 		r := s.Radius * w
 		a, b := pts[0], pts[len(pts)-1]
 		painted := 0
@@ -57,17 +57,24 @@ func TestBrushPaintsExactlyTheStroke(t *testing.T) {
 	}
 }
 
-func TestBrushStrokesApplyInOrder(t *testing.T) {
-	mask := image.NewGray(image.Rect(0, 0, 100, 100))
-	for i := range mask.Pix {
-		mask.Pix[i] = 128
-	}
-	pipeline.ApplyStrokes(mask, []domain.Stroke{
+func TestBrushStrokesApplyInOrderOverTheMask(t *testing.T) {
+	edits := image.NewGray(image.Rect(0, 0, 100, 100))
+	pipeline.PaintStrokes(edits, []domain.Stroke{
 		{Keep: true, Radius: 0.2, Points: [][2]float64{{0.5, 0.5}}},
 		{Keep: false, Radius: 0.05, Points: [][2]float64{{0.5, 0.5}}},
 	})
+	mask := image.NewGray(edits.Rect)
+	for i := range mask.Pix {
+		mask.Pix[i] = 128
+	}
+	if err := pipeline.ApplyEdits(mask, edits); err != nil {
+		t.Fatal(err)
+	}
 	if c, ring, out := mask.GrayAt(50, 50).Y, mask.GrayAt(60, 50).Y, mask.GrayAt(90, 90).Y; c != 0 || ring != 255 || out != 128 {
 		t.Fatalf("centre %d (want 0), ring %d (want 255), outside %d (want 128 untouched)", c, ring, out)
+	}
+	if err := pipeline.ApplyEdits(image.NewGray(image.Rect(0, 0, 100, 99)), edits); err == nil {
+		t.Error("an edits layer of another size was applied")
 	}
 }
 
@@ -84,7 +91,11 @@ func TestTouchedUpMaskNeverAltersTheProduct(t *testing.T) {
 			mask.Pix[y*mask.Stride+x] = 0
 		}
 	}
-	pipeline.ApplyStrokes(mask, []domain.Stroke{{Keep: true, Radius: 0.08, Points: [][2]float64{{0.36, 0.38}, {0.36, 0.74}}}})
+	edits := image.NewGray(mask.Rect)
+	pipeline.PaintStrokes(edits, []domain.Stroke{{Keep: true, Radius: 0.08, Points: [][2]float64{{0.36, 0.38}, {0.36, 0.74}}}})
+	if err := pipeline.ApplyEdits(mask, edits); err != nil {
+		t.Fatal(err)
+	}
 	out, layout, err := pipeline.Studio(img, mask, 1080, 1080, 0.8, domain.White, true)
 	if err != nil {
 		t.Fatal(err)

@@ -8,45 +8,10 @@ import (
 	"uplift.dev/studio/internal/testphotos"
 )
 
-// filled is the truth with every enclosed hole filled, as u2netp returns
-// a mug: the backdrop not reachable from the border becomes "product".
-func filled(truth *image.Gray) *image.Gray {
-	w, h := truth.Rect.Dx(), truth.Rect.Dy()
-	out := image.NewGray(truth.Rect)
-	for i := range out.Pix {
-		out.Pix[i] = 255
-	}
-	var stack []int
-	push := func(x, y int) {
-		if x >= 0 && y >= 0 && x < w && y < h && truth.Pix[y*w+x] == 0 && out.Pix[y*w+x] == 255 {
-			out.Pix[y*w+x] = 0
-			stack = append(stack, y*w+x)
-		}
-	}
-	for x := 0; x < w; x++ {
-		push(x, 0)
-		push(x, h-1)
-	}
-	for y := 0; y < h; y++ {
-		push(0, y)
-		push(w-1, y)
-	}
-	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		x, y := p%w, p/w
-		push(x-1, y)
-		push(x+1, y)
-		push(x, y-1)
-		push(x, y+1)
-	}
-	return out
-}
-
 func TestRecoverHolesOpensTheMugHandle(t *testing.T) {
 	for _, backdrop := range []string{"plain", "fabric", "paper-shadow", "wood-shadow"} {
 		img, truth := testphotos.Generate(testphotos.Scene{Shape: "mug", Backdrop: backdrop}, 400)
-		mask := filled(truth)
+		mask := testphotos.Filled(truth)
 		before := testphotos.IoU(mask, truth)
 		if before > 0.97 {
 			t.Fatalf("%s: the filled mask is already %.3f: the test shows nothing", backdrop, before)
@@ -96,7 +61,7 @@ func TestRecoverHolesIgnoresSpecks(t *testing.T) {
 // plans), and the free plan's mask keeps the model's filled hole.
 func TestRefineRunsHoleRecoveryOnlyWhenAsked(t *testing.T) {
 	img, truth := testphotos.Generate(testphotos.Scene{Shape: "mug", Backdrop: "fabric"}, 300)
-	free, paid := filled(truth), filled(truth)
+	free, paid := testphotos.Filled(truth), testphotos.Filled(truth)
 	pipeline.Refine(img, free, false)
 	pipeline.Refine(img, paid, true)
 	if f, p := testphotos.IoU(free, truth), testphotos.IoU(paid, truth); f > 0.97 || p < 0.995 {

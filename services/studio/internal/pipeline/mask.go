@@ -207,12 +207,19 @@ func Harden(mask *image.Gray, lo, hi uint8) {
 	}
 }
 
-// Refine is the post-processing the worker applies to every model mask:
-// the shadow first, so the backdrop's colours include its shade when the
-// holes are looked for. holes turns hole recovery on (a beta feature, on
-// for paid plans first: domain.BetaHoleRecovery).
+// Refine is the post-processing of a model mask: the shadow first, so the
+// backdrop's colours include its shade when the holes are looked for,
+// then Finish. The worker keeps a photo's mask after SuppressShadow (it
+// does not depend on the plan) and finishes a copy for each job.
 func Refine(img *image.NRGBA, mask *image.Gray, holes bool) {
 	SuppressShadow(img, mask)
+	Finish(img, mask, holes)
+}
+
+// Finish turns a mask after shadow suppression into the cut-out's alpha.
+// holes turns hole recovery on (a beta feature, on for paid plans first:
+// domain.BetaHoleRecovery).
+func Finish(img *image.NRGBA, mask *image.Gray, holes bool) {
 	if holes {
 		RecoverHoles(img, mask)
 	}

@@ -78,13 +78,15 @@ func (f *fakeCategories) GetProductImage(ctx context.Context, r *categoriesv1.Ge
 	return nil, status.Error(codes.NotFound, "This product is not in your website's catalogue.")
 }
 
-// truthSegmenter stands in for the model (the real one is tested in
-// adapters/u2net): it returns the exact mask of the test photo it is given.
-type truthSegmenter struct{ scene testphotos.Scene }
+// holeFillingSegmenter stands in for the model (the real one is tested in
+// adapters/u2net): it returns the exact mask of the test photo it is
+// given with its enclosed holes filled (the mug's handle), as u2netp does,
+// so hole recovery, the paid plans' beta feature, has work to do.
+type holeFillingSegmenter struct{ scene testphotos.Scene }
 
-func (s truthSegmenter) Mask(_ context.Context, img *image.NRGBA) (*image.Gray, error) {
+func (s holeFillingSegmenter) Mask(_ context.Context, img *image.NRGBA) (*image.Gray, error) {
 	_, truth := testphotos.Generate(s.scene, img.Rect.Dx())
-	return truth, nil
+	return testphotos.Filled(truth), nil
 }
 
 type harness struct {
@@ -94,6 +96,7 @@ type harness struct {
 	js     jetstream.JetStream
 	nats   string
 	pool   *pgxpool.Pool
+	blobs  app.Blobs
 }
 
 func newHarness(t *testing.T) *harness {
@@ -121,11 +124,12 @@ func newHarness(t *testing.T) *harness {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &app.Worker{Queue: postgres.Repo{Pool: rt.Pool}, Blobs: blobs, Model: truthSegmenter{testphotos.Scene{Shape: "mug", Backdrop: "plain"}},
+	w := &app.Worker{Queue: postgres.Repo{Pool: rt.Pool}, Blobs: blobs, Model: holeFillingSegmenter{testphotos.Scene{Shape: "mug", Backdrop: "plain"}},
 		Log: rt.Log, Lease: 5 * time.Second, Poll: 50 * time.Millisecond, NewID: uuid.NewString}
 	done := make(chan struct{})
 	go func() { _ = w.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done; _ = blobs.Close() })
+	h.blobs = blobs
 	return h
 }
 
@@ -534,5 +538,75 @@ func (h *harness) waitJob(ctx context.Context, cat, jobID string) *studiov1.Job 
 			h.t.Fatalf("job still %s", j.GetJob().GetStatus())
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// resultAlpha reads a result's file from the bucket (not through
+// DownloadResult, which the free plan's allowance limits) and returns its
+// alpha at (x, y).
+func (h *harness) resultAlpha(job *studiov1.Job, x, y int) uint8 {
+	h.t.Helper()
+	var key string
+	if err := h.pool.QueryRow(context.Background(), `SELECT key FROM results WHERE id = $1`, job.GetResults()[0].GetId()).Scan(&key); err != nil {
+		h.t.Fatal(err)
+	}
+	data, err := h.blobs.Get(context.Background(), key)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	_, _, _, a := img.At(x, y).RGBA()
+	return uint8(a >> 8)
+}
+
+// A plan change applies to the same photo's next result at once: hole
+// recovery (the paid plans' beta feature) opens the mug's handle after an
+// upgrade, on the mask kept from the free plan, and a downgrade closes it
+// again; the owner's touch-up is kept through both.
+func TestPlanChangeAppliesToThePhotosMaskAtOnce(t *testing.T) {
+	h := newHarness(t)
+	ctx, uid, cat := h.owner()
+	up, err := h.client.UploadImage(ctx, &studiov1.UploadImageRequest{CategoryId: cat, Filename: "mug.jpg", Content: photo(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	imageID := up.GetImage().GetId()
+	// (211, 176) is inside the handle's hole, (141, 176) on the mug's
+	// body, (100, 120) on the body away from the stroke below
+	const holeX, holeY, bodyX, bodyY = 211, 176, 141, 176
+	h.waitTier(ctx, cat, "free")
+	free := h.runJob(ctx, cat, imageID, "cutout")
+	if a := h.resultAlpha(free, holeX, holeY); a != 255 {
+		t.Fatalf("free plan: the handle's hole has alpha %d, want the model's filled hole (255)", a)
+	}
+	res, err := h.client.EditMask(ctx, &studiov1.EditMaskRequest{CategoryId: cat, ImageId: imageID,
+		Strokes: []*studiov1.BrushStroke{{Mode: "remove", Radius: 0.05, Points: []float32{0.44, 0.55}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	touched := h.waitJob(ctx, cat, res.GetJob().GetId())
+	if a, hole := h.resultAlpha(touched, bodyX, bodyY), h.resultAlpha(touched, holeX, holeY); a != 0 || hole != 255 {
+		t.Fatalf("free plan after a remove stroke: body %d (want 0), hole %d (want 255)", a, hole)
+	}
+
+	t0 := time.Now()
+	h.setTier(uid, "pro", false, t0)
+	h.waitTier(ctx, cat, "pro")
+	paid := h.runJob(ctx, cat, imageID, "cutout")
+	if a := h.resultAlpha(paid, holeX, holeY); a != 0 {
+		t.Fatalf("after upgrading: the handle's hole has alpha %d, want 0 (recovered)", a)
+	}
+	if a, body := h.resultAlpha(paid, bodyX, bodyY), h.resultAlpha(paid, 100, 120); a != 0 || body != 255 {
+		t.Fatalf("after upgrading: the touch-up's pixel %d (want 0), the body %d (want 255)", a, body)
+	}
+
+	h.setTier(uid, "free", false, t0.Add(time.Second))
+	h.waitTier(ctx, cat, "free")
+	down := h.runJob(ctx, cat, imageID, "cutout")
+	if a, body := h.resultAlpha(down, holeX, holeY), h.resultAlpha(down, bodyX, bodyY); a != 255 || body != 0 {
+		t.Fatalf("after downgrading: hole %d (want 255, the beta is off), touch-up %d (want 0)", a, body)
 	}
 }

@@ -47,17 +47,18 @@ func (r Repo) GetImage(ctx context.Context, categoryID, imageID string) (domain.
 	return img, key, notFound(err)
 }
 
-// MaskKey implements app.Repository.
-func (r Repo) MaskKey(ctx context.Context, categoryID, imageID string) (string, error) {
-	var key *string
-	err := r.Pool.QueryRow(ctx, `SELECT mask_key FROM images WHERE id = $1 AND category_id = $2`, imageID, categoryID).Scan(&key)
-	if err != nil {
-		return "", notFound(err)
-	}
-	if key == nil {
-		return "", nil
-	}
-	return *key, nil
+// MaskKeys implements app.Repository.
+func (r Repo) MaskKeys(ctx context.Context, categoryID, imageID string) (string, string, error) {
+	var mask, edits string
+	err := r.Pool.QueryRow(ctx, `SELECT coalesce(mask_key, ''), coalesce(edits_key, '') FROM images WHERE id = $1 AND category_id = $2`,
+		imageID, categoryID).Scan(&mask, &edits)
+	return mask, edits, notFound(err)
+}
+
+// SaveEdits implements app.Repository.
+func (r Repo) SaveEdits(ctx context.Context, imageID, key string) error {
+	_, err := r.Pool.Exec(ctx, `UPDATE images SET edits_key = $2 WHERE id = $1`, imageID, key)
+	return err
 }
 
 // JobsUsed implements app.Repository.
@@ -276,8 +277,8 @@ func (r Repo) Lease(ctx context.Context, lease time.Duration) (app.Leased, bool,
 			return err
 		}
 		l.Job = j
-		return tx.QueryRow(ctx, `SELECT source_key, coalesce(mask_key, '') FROM images WHERE id = $1`, j.ImageID).
-			Scan(&l.SourceKey, &l.MaskKey)
+		return tx.QueryRow(ctx, `SELECT source_key, coalesce(mask_key, ''), coalesce(edits_key, '') FROM images WHERE id = $1`, j.ImageID).
+			Scan(&l.SourceKey, &l.MaskKey, &l.EditsKey)
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return app.Leased{}, false, nil
