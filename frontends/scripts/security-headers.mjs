@@ -84,7 +84,7 @@ const unique = (values) => [...new Set(values.filter(Boolean))];
  * - script-src: the page, each remote's origin (Module Federation loads
  *   remoteEntry.js and its chunks with script tags) and Google's gapi for the
  *   sign-in popup. No 'unsafe-inline', no 'unsafe-eval': the bundles need
- *   neither (zod runs jitless, see csp-prelude.mjs).
+ *   neither.
  * - style-src keeps 'unsafe-inline': the UI kit injects its stylesheet as a
  *   <style> element at run time (packages/platform/src/ui/styles.ts).
  * - connect-src: the REST and event-stream origins, Firebase Auth (or its

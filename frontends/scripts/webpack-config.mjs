@@ -2,12 +2,9 @@
 // built-in Module Federation plugin with the shared singletons, one HTML page.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import webpack from 'webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { sharedAliases, sharedSingletons } from '../packages/platform/mf/shared.js';
-
-const prelude = fileURLToPath(new URL('./csp-prelude.mjs', import.meta.url));
 
 /**
  * @param {object} options
@@ -24,8 +21,7 @@ export function createConfig({ dir, name, exposes, host = false, title }) {
     name,
     mode: production ? 'production' : 'development',
     context: dir,
-    // The prelude first: it makes the bundles run under the CSP without eval.
-    entry: { main: [prelude, './src/index.ts'] },
+    entry: { main: './src/index.ts' },
     // Production: maps are written but not referenced from the bundles, and
     // serve.mjs hands them out only in local mode. Development: full maps in
     // files, not eval, which the CSP refuses.

@@ -32,9 +32,4 @@ describe('createConfig', () => {
     expect(config.devtool).toMatch(/source-map$/);
     expect(config.devtool).not.toMatch(/eval|hidden/);
   });
-
-  it('starts every entry with the CSP prelude (zod without eval)', () => {
-    const entry = home().entry.main;
-    expect(Array.isArray(entry) ? entry[0] : entry).toBe(path.join(frontends, 'scripts', 'csp-prelude.mjs'));
-  });
 });

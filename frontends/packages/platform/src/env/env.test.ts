@@ -53,6 +53,13 @@ describe('parseEnv', () => {
     expect(logged).toContain('chatAppId');
   });
 
+  it('refuses a setting that is not text, and keeps only the settings it knows', () => {
+    // /env.js is JSON written by the server; a number there is a deployment mistake.
+    expect(failingFields({ ...complete, chatAppId: 42 as unknown as string })).toContain('chatAppId');
+    const env = parseEnv({ ...complete, somethingElse: 'x' });
+    expect(Object.keys({ ...env })).not.toContain('somethingElse');
+  });
+
   it('lists every failing field at once', () => {
     const logged = failingFields({});
     // Without domains or the local flag the base URLs cannot be derived either.

@@ -1,6 +1,3 @@
-// zod's mini build: the same schemas, tree-shaken to what is used (the
-// classic build brought about 80 KB to every first load for this one check).
-import * as z from 'zod/mini';
 import { DEFAULT_SUPPORT_URL, LOCAL_API_PORT } from '../constants';
 
 /**
@@ -9,24 +6,26 @@ import { DEFAULT_SUPPORT_URL, LOCAL_API_PORT } from '../constants';
  */
 export type RawEnv = Partial<Record<string, string>>;
 
-const required = z.string().check(z.minLength(1));
+/**
+ * The spec's eleven required client settings; empty counts as missing.
+ * Checked by hand: a schema library here would be in every first load for
+ * eleven non-empty strings (zod's was, issue 14).
+ */
+const REQUIRED_KEYS = [
+  'firebaseApiKey',
+  'firebaseProjectId',
+  'firebaseAppId',
+  'firebaseMeasurementId',
+  'apiDomain',
+  'streamDomain',
+  'restBaseUrl',
+  'streamBaseUrl',
+  'stripeConnectClientId',
+  'chatAppId',
+  'publicCategoryId',
+] as const;
 
-/** The spec's eleven required client settings; empty counts as missing. */
-const requiredSchema = z.object({
-  firebaseApiKey: required,
-  firebaseProjectId: required,
-  firebaseAppId: required,
-  firebaseMeasurementId: required,
-  apiDomain: required,
-  streamDomain: required,
-  restBaseUrl: required,
-  streamBaseUrl: required,
-  stripeConnectClientId: required,
-  chatAppId: required,
-  publicCategoryId: required,
-});
-
-export type RequiredEnv = z.infer<typeof requiredSchema>;
+export type RequiredEnv = Record<(typeof REQUIRED_KEYS)[number], string>;
 
 export type RemoteName = 'home' | 'analytics' | 'connections' | 'account';
 
@@ -117,13 +116,16 @@ export function parseEnv(raw: RawEnv): Env {
     // Escape hatch for builds and tools that run without real settings.
     requiredEnv = filled as RequiredEnv;
   } else {
-    const result = requiredSchema.safeParse(filled);
-    if (!result.success) {
-      const failing = [...new Set(result.error.issues.map((issue) => String(issue.path[0])))];
+    const failing = REQUIRED_KEYS.filter((key) => {
+      const value: unknown = filled[key];
+      return typeof value !== 'string' || value === '';
+    });
+    if (failing.length > 0) {
       console.error(`❌ ${INVALID_ENV_MESSAGE}:`, failing.join(', '));
       throw new Error(INVALID_ENV_MESSAGE);
     }
-    requiredEnv = result.data;
+    // Only the required settings, as validated; the rest are read one by one below.
+    requiredEnv = Object.fromEntries(REQUIRED_KEYS.map((key) => [key, filled[key]])) as RequiredEnv;
   }
   const remote = (name: RemoteName, value: string | undefined) =>
     nonEmpty(value) ?? `http://localhost:${REMOTE_PORTS[name]}/remoteEntry.js`;
