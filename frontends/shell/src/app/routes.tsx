@@ -5,6 +5,7 @@ import { LogoutRoute, RequireUplifter } from '../features/auth';
 import { lazyNamed } from '../lib/lazy';
 import { RemoteModule } from '../lib/remote';
 import { Layout } from './layout';
+import { REMOTE_PAGES } from './routes-config';
 
 // Pages few visitors open: fetched when they do.
 const DashboardPage = lazyNamed(() => import('../features/dashboard/components/dashboard-page'), 'DashboardPage');
@@ -25,13 +26,13 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route element={<Layout />}>
-        <Route index element={<RemoteModule remote="home" module="./App" />} />
-        {/* Home's other pages; exposed separately so each keeps relative routes under its prefix. */}
-        <Route path="ideas/*" element={<RemoteModule remote="home" module="./Ideas" />} />
-        <Route path="website-score/*" element={<RemoteModule remote="home" module="./WebsiteScore" />} />
-        <Route path="studio/*" element={<RemoteModule remote="home" module="./Studio" />} />
-        <Route path="analytics/*" element={<RemoteModule remote="analytics" module="./App" />} />
-        <Route path="connections/*" element={<RemoteModule remote="connections" module="./App" />} />
+        {REMOTE_PAGES.map(({ path, remote, module }) =>
+          path === '' ? (
+            <Route key={path} index element={<RemoteModule remote={remote} module={module} />} />
+          ) : (
+            <Route key={path} path={`${path}/*`} element={<RemoteModule remote={remote} module={module} />} />
+          ),
+        )}
         <Route path="logout" element={<LogoutRoute />} />
         <Route
           path="reset-password"

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router';
 import { HttpError, parseEnv } from '@uplift/platform';
 import { EnvProvider } from './env-context';
-import { RemoteModule } from './remote';
+import { preloadRemoteModule, RemoteModule } from './remote';
 
 const loadRemoteModule = vi.fn();
 vi.mock('./federation', () => ({ loadRemoteModule: (...args: unknown[]) => loadRemoteModule(...args) }));
@@ -80,5 +80,40 @@ describe('RemoteModule', () => {
     );
     expect(await screen.findByRole('heading', { name: 'Home could not be loaded' })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: /^\d{3} / })).toBeNull();
+  });
+
+  it('renders a preloaded module from the one fetch the preload started', async () => {
+    loadRemoteModule.mockClear();
+    loadRemoteModule.mockResolvedValueOnce({ default: () => <h1>Ideas</h1> });
+    preloadRemoteModule('home', env.remotes.home, './Ideas');
+    expect(loadRemoteModule).toHaveBeenCalledTimes(1);
+    render(
+      <MemoryRouter>
+        <EnvProvider env={env}>
+          <RemoteModule remote="home" module="./Ideas" />
+        </EnvProvider>
+      </MemoryRouter>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Ideas' })).toBeTruthy();
+    expect(loadRemoteModule).toHaveBeenCalledTimes(1);
+    expect(loadRemoteModule).toHaveBeenCalledWith({ scope: 'uplift_home', url: env.remotes.home }, './Ideas');
+  });
+
+  it('shows a failed preload as the error card when rendered, and tries again on request', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    loadRemoteModule.mockRejectedValueOnce(new Error('Could not load'));
+    preloadRemoteModule('home', env.remotes.home, './Studio');
+    render(
+      <MemoryRouter>
+        <EnvProvider env={env}>
+          <RemoteModule remote="home" module="./Studio" />
+        </EnvProvider>
+      </MemoryRouter>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Home could not be loaded' })).toBeTruthy();
+
+    loadRemoteModule.mockResolvedValueOnce({ default: () => <h1>Studio</h1> });
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Studio' })).toBeTruthy();
   });
 });

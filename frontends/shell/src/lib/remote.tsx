@@ -12,25 +12,44 @@ const TITLES: Record<RemoteName, string> = {
   account: 'Account',
 };
 
-// One lazy component per remote module, so re-renders do not reload it.
+// One load and one lazy component per remote module, so re-renders do not
+// reload it. A failure stays cached (React re-renders a failed lazy before
+// showing the boundary, so dropping it here would loop); 'Try again' drops it.
+const loads = new Map<string, Promise<{ default: ComponentType }>>();
 const components = new Map<string, LazyExoticComponent<ComponentType>>();
 
+const keyOf = (url: string, module: string) => `${url}#${module}`;
+
+function loadOnce(remote: RemoteName, url: string, module: string) {
+  const key = keyOf(url, module);
+  let load = loads.get(key);
+  if (!load) {
+    load = loadRemoteModule<{ default: ComponentType }>({ scope: `uplift_${remote}`, url }, module).then((loaded) => ({
+      default: loaded.default,
+    }));
+    loads.set(key, load);
+  }
+  return load;
+}
+
 function remoteComponent(remote: RemoteName, url: string, module: string) {
-  const key = `${url}#${module}`;
+  const key = keyOf(url, module);
   let component = components.get(key);
   if (!component) {
-    // A failure stays cached (React re-renders a failed lazy before showing the
-    // boundary, so dropping it here would loop); 'Try again' drops it.
-    component = lazy(async () => {
-      const loaded = await loadRemoteModule<{ default: ComponentType }>(
-        { scope: `uplift_${remote}`, url },
-        module,
-      );
-      return { default: loaded.default };
-    });
+    component = lazy(() => loadOnce(remote, url, module));
     components.set(key, component);
   }
   return component;
+}
+
+/**
+ * Starts fetching a remote's module before it is rendered (the page being
+ * opened, while the shell still waits for the session), so its remoteEntry.js
+ * and chunks do not wait in line behind sign-in. A failure shows when the
+ * module is rendered.
+ */
+export function preloadRemoteModule(remote: RemoteName, url: string, module: string): void {
+  loadOnce(remote, url, module).catch(() => {});
 }
 
 /** Renders a remote's exposed module behind Suspense and an error boundary. */
@@ -41,14 +60,15 @@ export function RemoteModule({ remote, module }: { remote: RemoteName; module: s
     // Keyed so that moving between routes that show different remotes never
     // reuses one remote's failed boundary for another.
     <ErrorBoundary
-      key={`${url}#${module}`}
+      key={keyOf(url, module)}
       fallback={(_error, reset) => (
         <ErrorCard title={`${TITLES[remote]} could not be loaded`}>
           <p>This part of Uplift is unavailable right now. The rest of the app still works.</p>
           <Button
             variant="secondary"
             onClick={() => {
-              components.delete(`${url}#${module}`);
+              loads.delete(keyOf(url, module));
+              components.delete(keyOf(url, module));
               reset();
             }}
           >
