@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -56,15 +57,12 @@ func Migrations() fs.FS {
 	return sub
 }
 
-// Connect dials NATS and makes sure the stream exists with its duplicate
-// window, so a fresh NATS needs no manual set-up. replicas is how many
-// servers of a JetStream cluster keep the stream (1 on a single server).
-// opts add the service's credentials and TLS (Signer.NATSOption,
-// nats.RootCAs).
-func Connect(ctx context.Context, url, clientName string, replicas int, opts ...nats.Option) (*nats.Conn, jetstream.JetStream, error) {
-	if replicas < 1 {
-		replicas = 1
-	}
+// Connect dials NATS and finds the Uplift stream. A service does not make
+// or change the stream: that is the admin's (natsauth.SetUp, run by the
+// local stack and the cluster's nats-setup Job), so no service can change
+// its retention or duplicate window. opts add the service's credentials
+// and TLS (Signer.NATSOption, nats.RootCAs).
+func Connect(ctx context.Context, url, clientName string, opts ...nats.Option) (*nats.Conn, jetstream.JetStream, error) {
 	opts = append([]nats.Option{nats.Name(clientName), nats.MaxReconnects(-1), nats.RetryOnFailedConnect(true)}, opts...)
 	nc, err := nats.Connect(url, opts...)
 	if err != nil {
@@ -75,35 +73,45 @@ func Connect(ctx context.Context, url, clientName string, replicas int, opts ...
 		nc.Close()
 		return nil, nil, fmt.Errorf("nats: jetstream: %w", err)
 	}
-	if err := ensureStream(ctx, js, replicas); err != nil {
+	if _, err := js.Stream(ctx, StreamName); err != nil {
 		nc.Close()
-		return nil, nil, fmt.Errorf("nats: stream %s: %w", StreamName, err)
+		return nil, nil, fmt.Errorf("nats: stream %s (made by the admin: devstack, or the nats-setup Job): %w", StreamName, err)
 	}
 	return nc, js, nil
 }
 
-// ensureStream creates the stream when it is missing and otherwise leaves it
-// as it is. Every service used to update it at start: an update racing
-// another service's consumer creation is a data race inside nats-server
-// (CI's -race run caught it), and a service has no business changing the
-// stream's settings anyway.
-func ensureStream(ctx context.Context, js jetstream.JetStream, replicas int) error {
-	_, err := js.Stream(ctx, StreamName)
-	if !errors.Is(err, jetstream.ErrStreamNotFound) {
-		return err
-	}
-	_, err = js.CreateStream(ctx, jetstream.StreamConfig{
+// EnsureStream makes the Uplift stream with its duplicate window, or
+// brings an existing one to these settings; replicas is how many servers
+// of a JetStream cluster keep it (1 on a single server). Only the admin
+// identity may (natsauth.SetUp). A stream already as wanted is left alone:
+// an update racing a service's consumer creation is a data race inside
+// nats-server (CI's -race run caught one when every service updated it).
+func EnsureStream(ctx context.Context, js jetstream.JetStream, replicas int) error {
+	want := jetstream.StreamConfig{
 		Name:       StreamName,
 		Subjects:   []string{"uplift.>"},
 		Storage:    jetstream.FileStorage,
 		Duplicates: 10 * time.Minute,
 		MaxAge:     14 * 24 * time.Hour,
-		Replicas:   replicas,
-	})
-	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
-		return nil // another service created it first
+		Replicas:   max(replicas, 1),
 	}
-	return err
+	s, err := js.Stream(ctx, StreamName)
+	switch {
+	case errors.Is(err, jetstream.ErrStreamNotFound):
+		_, err = js.CreateStream(ctx, want)
+	case err == nil:
+		have := s.CachedInfo().Config
+		if have.Duplicates != want.Duplicates || have.MaxAge != want.MaxAge || have.Replicas != want.Replicas ||
+			!slices.Equal(have.Subjects, want.Subjects) || have.Storage != want.Storage {
+			have.Subjects, have.Storage, have.Duplicates, have.MaxAge, have.Replicas =
+				want.Subjects, want.Storage, want.Duplicates, want.MaxAge, want.Replicas
+			_, err = js.UpdateStream(ctx, have)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("nats: stream %s: %w", StreamName, err)
+	}
+	return nil
 }
 
 // Enqueue records msg for publication on subject as part of tx. It becomes

@@ -44,7 +44,7 @@ func TestOutboxToConsumerExactlyOnce(t *testing.T) {
 	if err := postgres.Migrate(ctx, pool, events.Migrations()); err != nil {
 		t.Fatal(err)
 	}
-	nc, js, err := events.Connect(ctx, natstest.Start(t), "test", 1)
+	nc, js, err := events.Connect(ctx, natstest.StartWithStream(t), "test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
 
@@ -64,7 +65,16 @@ func TestNATSOutage(t *testing.T) {
 	ns := startNATS()
 	t.Cleanup(func() { ns.Shutdown() })
 
-	nc, js, err := events.Connect(ctx, ns.ClientURL(), "outage-test", 1)
+	adm, err := nats.Connect(ns.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	admJS, _ := jetstream.New(adm)
+	if err := events.EnsureStream(ctx, admJS, 1); err != nil {
+		t.Fatal(err)
+	}
+	adm.Close()
+	nc, js, err := events.Connect(ctx, ns.ClientURL(), "outage-test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func TestOnDecodesChecksAndDropsUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	signer, _ := events.NewSigner("digest", keys.Seed("digest"))
-	nc, js, err := events.Connect(ctx, url, "digest", 1, signer.NATSOption())
+	nc, js, err := events.Connect(ctx, url, "digest", signer.NATSOption())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,48 +6,93 @@
 package natsauth
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nkeys"
 
 	"uplift.dev/platform/events"
 )
 
 // Services are the programs that talk to NATS: the six services publish and
-// consume through JetStream; the gateway only listens to report events.
-var Services = []string{"users", "categories", "billing", "digest", "stores", "studio", "gateway"}
+// consume through JetStream; the gateway only listens to report events; the
+// admin sets the stream up.
+var Services = []string{"users", "categories", "billing", "digest", "stores", "studio", "gateway", Admin}
 
 // Gateway is the one program that is not a JetStream consumer.
 const Gateway = "gateway"
 
-// jsAPI is what a JetStream client needs on top of its own subjects: the
-// JetStream API (stream and consumer set-up, pulls), acks on the Uplift
-// stream, and replies on its inbox. Deleting or purging the stream or its
-// messages is left to an operator.
-var (
-	jsPublish = []string{"$JS.API.>", "$JS.ACK." + events.StreamName + ".>"}
-	jsDeny    = []string{"$JS.API.STREAM.DELETE.>", "$JS.API.STREAM.PURGE.>", "$JS.API.STREAM.MSG.DELETE.>"}
-)
+// Admin is the identity that manages the streams (SetUp): the local stack,
+// and the cluster's nats-setup Job. No service gets its rights, so a
+// service cannot change the stream's retention or duplicate window, nor
+// create or delete a stream.
+const Admin = "admin"
+
+// consumerAPI is what a JetStream client needs on top of its own subjects
+// to publish into the Uplift stream and consume from it: the stream's
+// info, its own durable consumers (made, looked at, pulled from), acks,
+// and replies on its inbox. Stream management ($JS.API.STREAM.CREATE,
+// UPDATE, DELETE, PURGE and message deletion) is the admin's alone.
+var consumerAPI = []string{
+	"$JS.API.STREAM.INFO." + events.StreamName,
+	"$JS.API.CONSUMER.CREATE." + events.StreamName + ".>",
+	"$JS.API.CONSUMER.DURABLE.CREATE." + events.StreamName + ".>",
+	"$JS.API.CONSUMER.INFO." + events.StreamName + ".>",
+	"$JS.API.CONSUMER.MSG.NEXT." + events.StreamName + ".>",
+	"$JS.ACK." + events.StreamName + ".>",
+}
 
 // Permissions is what service may publish and subscribe to.
 func Permissions(service string) *server.Permissions {
-	if service == Gateway {
+	inbox := &server.SubjectPermission{Allow: []string{"_INBOX.>"}}
+	switch service {
+	case Admin:
+		return &server.Permissions{
+			Publish:   &server.SubjectPermission{Allow: []string{"$JS.API.>"}},
+			Subscribe: inbox,
+		}
+	case Gateway:
 		return &server.Permissions{
 			Publish:   &server.SubjectPermission{Deny: []string{">"}},
 			Subscribe: &server.SubjectPermission{Allow: []string{events.SubjectReportUpdated}},
 		}
 	}
 	return &server.Permissions{
-		Publish: &server.SubjectPermission{
-			Allow: append(events.SubjectsOf(service), jsPublish...),
-			Deny:  slices.Clone(jsDeny),
-		},
-		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
+		Publish:   &server.SubjectPermission{Allow: append(events.SubjectsOf(service), consumerAPI...)},
+		Subscribe: inbox,
 	}
+}
+
+// SetUp makes or updates what the programs use and may not make
+// themselves: the Uplift stream, kept on replicas servers. js must be the
+// admin's.
+func SetUp(ctx context.Context, js jetstream.JetStream, replicas int) error {
+	return events.EnsureStream(ctx, js, replicas)
+}
+
+// ConnectAndSetUp signs in to NATS at url as the admin with seed and sets
+// up the streams (SetUp).
+func ConnectAndSetUp(ctx context.Context, url string, seed []byte, replicas int, opts ...nats.Option) error {
+	signer, err := events.NewSigner(Admin, seed)
+	if err != nil {
+		return fmt.Errorf("admin key: %w", err)
+	}
+	nc, err := nats.Connect(url, append([]nats.Option{nats.Name("nats-setup"), signer.NATSOption()}, opts...)...)
+	if err != nil {
+		return fmt.Errorf("nats: connect %s: %w", url, err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	return SetUp(ctx, js, replicas)
 }
 
 // Keyring holds one user nkey seed per program. It is made fresh when a
@@ -93,7 +138,7 @@ func (k *Keyring) names() []string { return slices.Sorted(maps.Keys(k.seeds)) }
 func (k *Keyring) SenderKeys() string {
 	var parts []string
 	for _, s := range k.names() {
-		if s != Gateway {
+		if s != Gateway && s != Admin {
 			parts = append(parts, s+"="+k.PublicKey(s))
 		}
 	}
@@ -118,11 +163,24 @@ func (k *Keyring) Render() string {
 	for _, s := range k.names() {
 		p := Permissions(s)
 		fmt.Fprintf(&b, "    # %s\n    { nkey: %s, permissions: {\n", s, k.PublicKey(s))
-		fmt.Fprintf(&b, "        publish: { allow: %s, deny: %s }\n", list(p.Publish.Allow), list(p.Publish.Deny))
-		fmt.Fprintf(&b, "        subscribe: { allow: %s }\n      } }\n", list(p.Subscribe.Allow))
+		fmt.Fprintf(&b, "        publish: { %s }\n", rules(p.Publish))
+		fmt.Fprintf(&b, "        subscribe: { %s }\n      } }\n", rules(p.Subscribe))
 	}
 	b.WriteString("  ]\n}\n")
 	return b.String()
+}
+
+// rules renders a permission's allow and deny lists; an empty allow list
+// is left out, since nats-server reads it as "allow everything".
+func rules(p *server.SubjectPermission) string {
+	var parts []string
+	if len(p.Allow) > 0 {
+		parts = append(parts, "allow: "+list(p.Allow))
+	}
+	if len(p.Deny) > 0 {
+		parts = append(parts, "deny: "+list(p.Deny))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func list(xs []string) string {

@@ -17,9 +17,10 @@ import (
 
 // TestRenderedConfigEnforcesPublishers starts nats-server from the
 // configuration the cluster gets (Render, as `devstack nats-keys` writes it)
-// and checks what it lets each program do: no key, no connection; each
-// service publishes its own subjects and nothing else; the gateway may only
-// listen to report events.
+// and checks what it lets each program do: no key, no connection; the
+// admin sets the stream up; each service publishes its own subjects and
+// nothing else, consumes and acks, but cannot update, create or delete a
+// stream; the gateway may only listen to report events.
 func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 	t.Parallel()
 	k, err := natsauth.NewKeyring(natsauth.Services...)
@@ -47,6 +48,9 @@ func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 	}
 	t.Cleanup(s.Shutdown)
 	url := s.ClientURL()
+	if err := natsauth.ConnectAndSetUp(context.Background(), url, k.Seed(natsauth.Admin), 1); err != nil {
+		t.Fatalf("the admin cannot set the stream up: %v", err)
+	}
 
 	if nc, err := nats.Connect(url, nats.NoReconnect()); err == nil {
 		nc.Close()
@@ -58,7 +62,7 @@ func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nc, js, err := events.Connect(context.Background(), url, service, 1, signer.NATSOption())
+		nc, js, err := events.Connect(context.Background(), url, service, signer.NATSOption())
 		if err != nil {
 			t.Fatalf("%s: %v", service, err)
 		}
@@ -82,19 +86,29 @@ func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 	if err := publish(users, events.SubjectUserCreated); err != nil {
 		t.Fatalf("users may publish UserCreated: %v", err)
 	}
-	// Every service can still set up its consumers (the JetStream API).
-	if _, err := users.CreateOrUpdateConsumer(context.Background(), events.StreamName, jetstream.ConsumerConfig{
+	// A service consumes as it does in production: its durable consumer
+	// is made, pulls the event billing published, and acks it.
+	cons, err := users.CreateOrUpdateConsumer(context.Background(), events.StreamName, jetstream.ConsumerConfig{
 		Durable: "users-check", FilterSubject: events.SubjectBillingChanged, AckPolicy: jetstream.AckExplicitPolicy,
-	}); err != nil {
+	})
+	if err != nil {
 		t.Fatalf("users cannot make its consumer: %v", err)
 	}
-	// ... but not throw the stream away.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := users.DeleteStream(ctx, events.StreamName); err == nil {
-		t.Fatal("users deleted the stream")
+	batch, err := cons.Fetch(1, jetstream.FetchMaxWait(2*time.Second))
+	if err != nil {
+		t.Fatal(err)
 	}
-
+	var pulled int
+	for m := range batch.Messages() {
+		pulled++
+		if err := m.DoubleAck(context.Background()); err != nil {
+			t.Fatalf("users cannot ack: %v", err)
+		}
+	}
+	if pulled != 1 || batch.Error() != nil {
+		t.Fatalf("users pulled %d events (%v), want 1", pulled, batch.Error())
+	}
+	assertStreamManagementRefused(t, users)
 	signer, _ := events.NewSigner(natsauth.Gateway, k.Seed(natsauth.Gateway))
 	gw, err := nats.Connect(url, signer.NATSOption())
 	if err != nil {
@@ -120,5 +134,39 @@ func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 		t.Fatal("the gateway published a report event")
 	case <-time.After(5 * time.Second):
 		t.Fatal("the gateway's publish was neither refused nor delivered")
+	}
+}
+
+// assertStreamManagementRefused: a service identity may not change the
+// stream's settings, make another stream, or throw the stream away; the
+// stream is as the admin left it.
+func assertStreamManagementRefused(t *testing.T, js jetstream.JetStream) {
+	t.Helper()
+	// A refused request has no answer: each waits a second for none.
+	ctx := func() context.Context {
+		c, cancel := context.WithTimeout(context.Background(), time.Second)
+		t.Cleanup(cancel)
+		return c
+	}
+	if _, err := js.UpdateStream(ctx(), jetstream.StreamConfig{
+		Name: events.StreamName, Subjects: []string{"uplift.>"}, MaxAge: time.Minute, Duplicates: time.Second,
+	}); err == nil {
+		t.Error("a service updated the stream ($JS.API.STREAM.UPDATE)")
+	}
+	if _, err := js.CreateStream(ctx(), jetstream.StreamConfig{Name: "ROGUE", Subjects: []string{"rogue.>"}}); err == nil {
+		t.Error("a service created a stream")
+	}
+	if err := js.DeleteStream(ctx(), events.StreamName); err == nil {
+		t.Error("a service deleted the stream")
+	}
+	if err := js.DeleteConsumer(ctx(), events.StreamName, "users-check"); err == nil {
+		t.Error("a service deleted a consumer")
+	}
+	stream, err := js.Stream(context.Background(), events.StreamName)
+	if err != nil {
+		t.Fatalf("a service cannot look the stream up: %v", err)
+	}
+	if c := stream.CachedInfo().Config; c.MaxAge != 14*24*time.Hour || c.Duplicates != 10*time.Minute {
+		t.Errorf("the stream's settings changed: max age %v, duplicates %v", c.MaxAge, c.Duplicates)
 	}
 }

@@ -2,9 +2,10 @@
 // test, on a random loopback port with its own store, stopped at cleanup.
 //
 // Start gives a plain server that anyone may use, for tests of one piece
-// that want plain NATS; StartSecure gives one with the production rules:
-// per-service nkey users with their permissions (package natsauth), so a
-// test sees what the cluster would refuse.
+// that want plain NATS (StartWithStream: with the stream made);
+// StartSecure gives one with the production rules: per-service nkey users
+// with their permissions (package natsauth) and the stream made by the
+// admin, so a test sees what the cluster would refuse.
 package natstest
 
 import (
@@ -22,10 +23,31 @@ import (
 	"uplift.dev/platform/natsauth"
 )
 
-// Start returns the client URL of a fresh JetStream-enabled server.
+// Start returns the client URL of a fresh JetStream-enabled server with
+// nothing on it.
 func Start(t testing.TB) string {
 	t.Helper()
 	return start(t, &server.Options{})
+}
+
+// StartWithStream is Start with the stream set up as the
+// admin would (natsauth.SetUp), for a piece that connects like a service.
+func StartWithStream(t testing.TB) string {
+	t.Helper()
+	url := Start(t)
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatalf("natstest: %v", err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatalf("natstest: %v", err)
+	}
+	if err := natsauth.SetUp(context.Background(), js, 1); err != nil {
+		t.Fatalf("natstest: %v", err)
+	}
+	return url
 }
 
 func start(t testing.TB, o *server.Options) string {
@@ -68,6 +90,9 @@ func StartSecure(t testing.TB) (string, *natsauth.Keyring) {
 		Subscribe: &server.SubjectPermission{Allow: []string{"uplift.>", "_INBOX.>"}},
 	}})
 	url := start(t, &server.Options{Nkeys: users})
+	if err := natsauth.ConnectAndSetUp(context.Background(), url, k.Seed(natsauth.Admin), 1); err != nil {
+		t.Fatalf("natstest: set up: %v", err)
+	}
 	keyrings.Store(url, k)
 	observers.Store(url, obs)
 	t.Cleanup(func() { keyrings.Delete(url); observers.Delete(url) })
@@ -103,6 +128,30 @@ func Keyring(url string) *natsauth.Keyring {
 	return k.(*natsauth.Keyring)
 }
 
+// Admin is JetStream as the admin of the secure server at url: for a test
+// that reads the stream's messages directly, which no service may.
+func Admin(t testing.TB, url string) jetstream.JetStream {
+	t.Helper()
+	k := Keyring(url)
+	if k == nil {
+		t.Fatalf("natstest: %s is not a secure server", url)
+	}
+	signer, err := events.NewSigner(natsauth.Admin, k.Seed(natsauth.Admin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(url, signer.NATSOption())
+	if err != nil {
+		t.Fatalf("natstest: admin: %v", err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
+}
+
 // Sender publishes events into a secure server as one service would: with
 // its credentials, signed with its key.
 type Sender struct {
@@ -121,8 +170,7 @@ func As(t testing.TB, url, service string) *Sender {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// events.Connect also makes the stream, as the service would.
-	nc, js, err := events.Connect(context.Background(), url, service, 1, signer.NATSOption())
+	nc, js, err := events.Connect(context.Background(), url, service, signer.NATSOption())
 	if err != nil {
 		t.Fatalf("natstest: connect as %s: %v", service, err)
 	}

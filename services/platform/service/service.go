@@ -25,11 +25,10 @@ import (
 // Base holds the settings every service reads. Embed it in a service's
 // own config struct.
 type Base struct {
-	GRPCAddr           string `env:"GRPC_ADDR" required:"true"`
-	MetricsAddr        string `env:"METRICS_ADDR"`
-	DatabaseURL        string `env:"DATABASE_URL" required:"true" secret:"true"`
-	NATSURL            string `env:"NATS_URL" required:"true"`
-	NATSStreamReplicas int    `env:"NATS_STREAM_REPLICAS" default:"1"`
+	GRPCAddr    string `env:"GRPC_ADDR" required:"true"`
+	MetricsAddr string `env:"METRICS_ADDR"`
+	DatabaseURL string `env:"DATABASE_URL" required:"true" secret:"true"`
+	NATSURL     string `env:"NATS_URL" required:"true"`
 	// NATSNKeySeed is this service's own NATS user nkey seed ("SU..."): it
 	// signs in to NATS with it and signs every event it publishes.
 	NATSNKeySeed string `env:"NATS_NKEY_SEED" secret:"true"`
@@ -123,7 +122,7 @@ func Start(ctx context.Context, name, schema string, base Base, log *slog.Logger
 		rt.Close()
 		return nil, err
 	}
-	if rt.NC, rt.JS, err = events.Connect(ctx, base.NATSURL, name, base.NATSStreamReplicas, natsOpts...); err != nil {
+	if rt.NC, rt.JS, err = events.Connect(ctx, base.NATSURL, name, natsOpts...); err != nil {
 		rt.Close()
 		return nil, err
 	}

@@ -392,6 +392,13 @@ func (s *Stack) startNATS() (string, error) {
 		return "", fmt.Errorf("embedded nats did not start")
 	}
 	s.nats = ns
+	// The stack is the admin: it makes the stream, which no program may
+	// (natsauth.Permissions).
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := natsauth.ConnectAndSetUp(ctx, ns.ClientURL(), keys.Seed(natsauth.Admin), 1); err != nil {
+		return "", fmt.Errorf("embedded nats: set up: %w", err)
+	}
 	return ns.ClientURL(), nil
 }
 

@@ -41,9 +41,8 @@ import (
 
 // Settings are the worker binary's settings.
 type Settings struct {
-	DatabaseURL        string `env:"DATABASE_URL" required:"true" secret:"true"`
-	NATSURL            string `env:"NATS_URL" required:"true"`
-	NATSStreamReplicas int    `env:"NATS_STREAM_REPLICAS" default:"1"`
+	DatabaseURL string `env:"DATABASE_URL" required:"true" secret:"true"`
+	NATSURL     string `env:"NATS_URL" required:"true"`
 	// The worker is a second process of the categories service on the
 	// bus: it signs in and signs the events it relays with categories' key
 	// (NATS_NKEY_SEED) and believes only the senders in NATS_SENDER_KEYS.
@@ -99,9 +98,6 @@ func Run(ctx context.Context, s Settings, log *slog.Logger) error {
 	if s.ReviewTimeout <= 0 {
 		s.ReviewTimeout = 3 * time.Minute
 	}
-	if s.NATSStreamReplicas <= 0 {
-		s.NATSStreamReplicas = 1
-	}
 	if _, err := exec.LookPath(s.ChromePath); err != nil {
 		// Not fatal: the reviews go on and tell the owner speed was not measured.
 		log.Warn("no Chromium: reviews will say their speed was not measured", "chrome", s.ChromePath, "err", err)
@@ -119,7 +115,7 @@ func Run(ctx context.Context, s Settings, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	nc, js, err := events.Connect(ctx, s.NATSURL, "reviewworker", s.NATSStreamReplicas, natsOpts...)
+	nc, js, err := events.Connect(ctx, s.NATSURL, "reviewworker", natsOpts...)
 	if err != nil {
 		return err
 	}

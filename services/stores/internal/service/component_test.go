@@ -27,6 +27,7 @@ import (
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 
 	"uplift.dev/platform/firebasetest"
+	"uplift.dev/platform/natstest"
 	"uplift.dev/platform/servicetest"
 	"uplift.dev/shopifysim/sim"
 	"uplift.dev/stores/internal/ordercsv/ordercsvtest"
@@ -69,8 +70,9 @@ type harness struct {
 	simURL string
 	cats   *fakeCategories
 	tokens map[string]string // uid → ID token
-	// js is the service's JetStream, to read the events it published, and
-	// db its own pool, to look at its outbox.
+	// js is the NATS admin's JetStream, to read the events the service
+	// published (reading the stream is not a service's right), and db the
+	// service's own pool, to look at its outbox.
 	js jetstream.JetStream
 	db *pgxpool.Pool
 }
@@ -133,7 +135,7 @@ func newHarness(t *testing.T, simOpts sim.Options) *harness {
 		SyncPoll: 200 * time.Millisecond, SweepEvery: time.Hour}
 	conn, rt := servicetest.Run(t, "stores", cfg.Base, migrations.FS, stores.Wire(cfg))
 	h.client = storesv1.NewStoresServiceClient(conn)
-	h.js, h.db = rt.JS, rt.Pool
+	h.js, h.db = natstest.Admin(t, cfg.NATSURL), rt.Pool
 	storesClient.Store(&h.client)
 	return h
 }

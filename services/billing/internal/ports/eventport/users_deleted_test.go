@@ -33,7 +33,7 @@ func TestUserDeletedRemovesOnlyThatUsersRows(t *testing.T) {
 	if err := postgres.Migrate(ctx, pool, events.Migrations(), migrations.FS); err != nil {
 		t.Fatal(err)
 	}
-	nc, js, err := events.Connect(ctx, natstest.Start(t), "test", 1)
+	nc, js, err := events.Connect(ctx, natstest.StartWithStream(t), "test")
 	if err != nil {
 		t.Fatal(err)
 	}

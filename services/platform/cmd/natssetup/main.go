@@ -1,0 +1,58 @@
+// Command natssetup makes or updates the NATS streams the Uplift programs
+// use and may not make themselves (natsauth.SetUp): the cluster's
+// nats-setup Job runs it as the admin identity on every deploy.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"uplift.dev/platform/config"
+	"uplift.dev/platform/natsauth"
+)
+
+type settings struct {
+	NATSURL string `env:"NATS_URL" required:"true"`
+	// NATSNKeySeed is the admin's nkey seed (the nats-key-admin Secret).
+	NATSNKeySeed string `env:"NATS_NKEY_SEED" required:"true" secret:"true"`
+	NATSCAFile   string `env:"NATS_CA_FILE"`
+	// StreamReplicas is how many servers keep each stream (3 in the
+	// cluster, 1 on a single server).
+	StreamReplicas int `env:"NATS_STREAM_REPLICAS" default:"1"`
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "natssetup:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	var s settings
+	if err := config.Load(&s, os.LookupEnv); err != nil {
+		return err
+	}
+	var opts []nats.Option
+	if s.NATSCAFile != "" {
+		opts = append(opts, nats.RootCAs(s.NATSCAFile))
+	}
+	// The Job is retried by Kubernetes; one try waits for a cluster that
+	// is still electing its JetStream leader.
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	if err := natsauth.ConnectAndSetUp(ctx, s.NATSURL, []byte(s.NATSNKeySeed), s.StreamReplicas, opts...); err != nil {
+		return err
+	}
+	fmt.Println("natssetup: streams set up with", s.StreamReplicas, "replicas")
+	return nil
+}
