@@ -126,24 +126,21 @@ func reportStream(nc *nats.Conn, trust *events.Trust, categories categoriesv1.Ca
 	}
 }
 
-// mountEvents adds the live report stream to root; New calls it once. It
-// returns what must be closed with the gateway.
-func mountEvents(root *http.ServeMux, o Options, categories categoriesv1.CategoriesServiceClient) (func(), error) {
-	var nc *nats.Conn
-	if o.NATSURL != "" {
-		var err error
-		opts := append([]nats.Option{nats.Name("gateway"), nats.MaxReconnects(-1), nats.RetryOnFailedConnect(true)}, o.NATSOptions...)
-		nc, err = nats.Connect(o.NATSURL, opts...)
-		if err != nil {
-			return nil, fmt.Errorf("nats %s: %w", o.NATSURL, err)
-		}
+// connectNATS connects to o.NATSURL, if set: the live report events and
+// the shared rate limits both use it.
+func connectNATS(o Options) (*nats.Conn, jetstream.JetStream, error) {
+	if o.NATSURL == "" {
+		return nil, nil, nil
 	}
-	if categories != nil {
-		root.HandleFunc("GET /events/categories/{categoryId}", reportStream(nc, o.EventTrust, categories, o.EventsHeartbeat, o.Log))
+	opts := append([]nats.Option{nats.Name("gateway"), nats.MaxReconnects(-1), nats.RetryOnFailedConnect(true)}, o.NATSOptions...)
+	nc, err := nats.Connect(o.NATSURL, opts...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("nats %s: %w", o.NATSURL, err)
 	}
-	return func() {
-		if nc != nil {
-			nc.Close()
-		}
-	}, nil
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, nil, fmt.Errorf("nats: jetstream: %w", err)
+	}
+	return nc, js, nil
 }

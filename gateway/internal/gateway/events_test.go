@@ -245,19 +245,3 @@ func TestWebsiteScoreIsRateLimitedPerClient(t *testing.T) {
 		t.Fatalf("label: %d", code)
 	}
 }
-
-func TestTokenBucketRefills(t *testing.T) {
-	l := newWebsiteScoreLimiter(2)
-	now := time.Unix(0, 0)
-	l.now = func() time.Time { return now }
-	if !l.allow("a") || !l.allow("a") || l.allow("a") {
-		t.Fatal("bucket of 2 should allow exactly 2")
-	}
-	if !l.allow("b") {
-		t.Fatal("another client has its own bucket")
-	}
-	now = now.Add(30 * time.Second) // half a minute refills one token
-	if !l.allow("a") || l.allow("a") {
-		t.Fatal("refill wrong")
-	}
-}

@@ -64,8 +64,9 @@ type Options struct {
 	// WebURL is the web app, where expired Shopify links send the browser.
 	WebURL string
 	Log    *slog.Logger
-	// NATSURL is where the live report events come from; empty makes
-	// /events answer 503 (the web falls back to polling).
+	// NATSURL is where the live report events come from and where the
+	// replicas share their rate limits; empty makes /events answer 503
+	// (the web falls back to polling) and keeps the limits in this process.
 	NATSURL string
 	// NATSOptions add the gateway's NATS credentials and TLS.
 	NATSOptions []nats.Option
@@ -146,10 +147,17 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: true},
 		}),
 	)
+	nc, js, err := connectNATS(o)
+	if err != nil {
+		return nil, nil, err
+	}
 	conns := map[string]*grpcclient.Pool{}
 	closeAll := func() {
 		for _, c := range conns {
 			_ = c.Close()
+		}
+		if nc != nil {
+			nc.Close()
 		}
 	}
 	names := make([]string, 0, len(o.Backends))
@@ -157,7 +165,11 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	limits := newRPCLimits(o)
+	limits, err := newRPCLimits(o, js)
+	if err != nil {
+		closeAll()
+		return nil, nil, err
+	}
 	for _, name := range names {
 		n := o.ConnsPerBackend
 		if n <= 0 {
@@ -201,13 +213,9 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 	if conn, ok := conns["categories"]; ok {
 		categories = categoriesv1.NewCategoriesServiceClient(conn)
 	}
-	closeEvents, err := mountEvents(root, o, categories)
-	if err != nil {
-		closeAll()
-		return nil, nil, err
+	if categories != nil {
+		root.HandleFunc("GET /events/categories/{categoryId}", reportStream(nc, o.EventTrust, categories, o.EventsHeartbeat, o.Log))
 	}
-	closeBackends := closeAll
-	closeAll = func() { closeEvents(); closeBackends() }
 	root.HandleFunc("GET /healthz", ready)
 	root.HandleFunc("GET /healthz/backends", backendHealth(names, conns))
 	root.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, _ *http.Request) {

@@ -1,13 +1,15 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"net/netip"
 	"strconv"
-	"sync"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
@@ -17,93 +19,13 @@ import (
 
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
+
+	"uplift.dev/platform/ratelimit"
 )
-
-// bucketLimiter is a token bucket per client: capacity tokens, refilled at
-// capacity per period. The buckets live in this process: each gateway
-// replica counts on its own, so with N replicas a client gets up to N times
-// the limit (see the README).
-type bucketLimiter struct {
-	mu       sync.Mutex
-	capacity float64
-	period   time.Duration
-	buckets  map[string]*bucket
-	now      func() time.Time
-	seen     int
-}
-
-type bucket struct {
-	tokens float64
-	last   time.Time
-}
-
-func newBucketLimiter(capacity int, period time.Duration) *bucketLimiter {
-	return &bucketLimiter{capacity: float64(capacity), period: period, buckets: map[string]*bucket{}, now: time.Now}
-}
-
-// newWebsiteScoreLimiter is the public website check's limit: every check
-// makes the categories service fetch a stranger's website, so one visitor
-// must not be able to turn it into a crawler.
-func newWebsiteScoreLimiter(perMinute int) *bucketLimiter {
-	if perMinute <= 0 {
-		perMinute = 10
-	}
-	return newBucketLimiter(perMinute, time.Minute)
-}
-
-// newSignUpLimiter is sign-up's limit: each sign-up makes a Firebase account
-// with the Admin SDK, which skips the abuse checks Firebase applies to
-// accounts made in the browser, and sends a welcome email.
-func newSignUpLimiter(perHour int) *bucketLimiter {
-	if perHour <= 0 {
-		perHour = 20
-	}
-	return newBucketLimiter(perHour, time.Hour)
-}
-
-// allow takes a token from key's bucket.
-func (l *bucketLimiter) allow(key string) bool {
-	ok, _ := l.take(key)
-	return ok
-}
-
-// take takes a token from key's bucket; when it is empty, wait is how long
-// until the next token.
-func (l *bucketLimiter) take(key string) (ok bool, wait time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
-	l.seen++
-	if l.seen%1024 == 0 {
-		l.prune(now)
-	}
-	b, found := l.buckets[key]
-	if !found {
-		b = &bucket{tokens: l.capacity, last: now}
-		l.buckets[key] = b
-	}
-	b.tokens = min(l.capacity, b.tokens+float64(now.Sub(b.last))/float64(l.period)*l.capacity)
-	b.last = now
-	if b.tokens < 1 {
-		return false, time.Duration((1 - b.tokens) / l.capacity * float64(l.period))
-	}
-	b.tokens--
-	return true, 0
-}
-
-// prune forgets buckets that have refilled, so memory stays bounded by the
-// clients of the last period.
-func (l *bucketLimiter) prune(now time.Time) {
-	for key, b := range l.buckets {
-		if now.Sub(b.last) > l.period {
-			delete(l.buckets, key)
-		}
-	}
-}
 
 // rpcLimit is one RPC's limit and the error that refuses a call past it.
 type rpcLimit struct {
-	limiter *bucketLimiter
+	limiter *ratelimit.Limiter
 	refuse  func(wait time.Duration) error
 }
 
@@ -113,17 +35,33 @@ type rpcLimit struct {
 // spends the same bucket.
 type rpcLimits map[string]rpcLimit
 
-func newRPCLimits(o Options) rpcLimits {
+// newRPCLimits makes the limits. With js (the gateway's NATS) every
+// replica counts in the shared ratelimits bucket; without it (no NATS_URL:
+// one local gateway, or a test) each counts on its own.
+func newRPCLimits(o Options, js jetstream.JetStream) (rpcLimits, error) {
+	// The website check makes categories fetch a stranger's website: one
+	// visitor must not be able to turn it into a crawler.
+	website, err := ratelimit.New("website-score", cmp.Or(o.WebsiteScorePerMinute, 10), time.Minute, js, o.Log)
+	if err != nil {
+		return nil, err
+	}
+	// Each sign-up makes a Firebase account with the Admin SDK, which skips
+	// the abuse checks Firebase applies to accounts made in the browser,
+	// and sends a welcome email.
+	signUp, err := ratelimit.New("sign-up", cmp.Or(o.SignUpsPerHour, 20), time.Hour, js, o.Log)
+	if err != nil {
+		return nil, err
+	}
 	return rpcLimits{
 		categoriesv1.CategoriesService_GetWebsiteScore_FullMethodName: {
-			limiter: newWebsiteScoreLimiter(o.WebsiteScorePerMinute),
+			limiter: website,
 			refuse:  func(time.Duration) error { return errWebsiteScoreLimited },
 		},
 		usersv1.UsersService_CreateUser_FullMethodName: {
-			limiter: newSignUpLimiter(o.SignUpsPerHour),
+			limiter: signUp,
 			refuse:  signUpLimited,
 		},
-	}
+	}, nil
 }
 
 // errWebsiteScoreLimited is the website check's 429; its RetryInfo becomes
@@ -154,7 +92,7 @@ func limitedError(msg string, wait time.Duration) error {
 // counted by its /64, the block one subscriber usually holds.
 func (l rpcLimits) intercept(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 	if lim, ok := l[method]; ok {
-		if allowed, wait := lim.limiter.take(bucketKey(clientFrom(ctx))); !allowed {
+		if allowed, wait := lim.limiter.Take(ctx, bucketKey(clientFrom(ctx))); !allowed {
 			return lim.refuse(wait)
 		}
 	}

@@ -18,11 +18,12 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"uplift.dev/platform/events"
+	"uplift.dev/platform/ratelimit"
 )
 
 // Services are the programs that talk to NATS: the six services publish and
-// consume through JetStream; the gateway only listens to report events; the
-// admin sets the stream up.
+// consume through JetStream; the gateway listens to report events and keeps
+// its rate limits in a key-value bucket; the admin sets the streams up.
 var Services = []string{"users", "categories", "billing", "digest", "stores", "studio", "gateway", Admin}
 
 // Gateway is the one program that is not a JetStream consumer.
@@ -59,8 +60,8 @@ func Permissions(service string) *server.Permissions {
 		}
 	case Gateway:
 		return &server.Permissions{
-			Publish:   &server.SubjectPermission{Deny: []string{">"}},
-			Subscribe: &server.SubjectPermission{Allow: []string{events.SubjectReportUpdated}},
+			Publish:   &server.SubjectPermission{Allow: ratelimit.ClientSubjects()},
+			Subscribe: &server.SubjectPermission{Allow: []string{events.SubjectReportUpdated, "_INBOX.>"}},
 		}
 	}
 	return &server.Permissions{
@@ -70,10 +71,13 @@ func Permissions(service string) *server.Permissions {
 }
 
 // SetUp makes or updates what the programs use and may not make
-// themselves: the Uplift stream, kept on replicas servers. js must be the
-// admin's.
+// themselves: the Uplift stream (kept on replicas servers) and the
+// gateway's rate-limit buckets. js must be the admin's.
 func SetUp(ctx context.Context, js jetstream.JetStream, replicas int) error {
-	return events.EnsureStream(ctx, js, replicas)
+	if err := events.EnsureStream(ctx, js, replicas); err != nil {
+		return err
+	}
+	return ratelimit.EnsureBuckets(ctx, js, replicas)
 }
 
 // ConnectAndSetUp signs in to NATS at url as the admin with seed and sets

@@ -13,6 +13,7 @@ import (
 
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/natsauth"
+	"uplift.dev/platform/ratelimit"
 )
 
 // TestRenderedConfigEnforcesPublishers starts nats-server from the
@@ -161,6 +162,9 @@ func assertStreamManagementRefused(t *testing.T, js jetstream.JetStream) {
 	}
 	if err := js.DeleteConsumer(ctx(), events.StreamName, "users-check"); err == nil {
 		t.Error("a service deleted a consumer")
+	}
+	if _, err := js.CreateOrUpdateKeyValue(ctx(), jetstream.KeyValueConfig{Bucket: ratelimit.Bucket}); err == nil {
+		t.Error("a service made a key-value bucket")
 	}
 	stream, err := js.Stream(context.Background(), events.StreamName)
 	if err != nil {

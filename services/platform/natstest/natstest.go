@@ -30,7 +30,7 @@ func Start(t testing.TB) string {
 	return start(t, &server.Options{})
 }
 
-// StartWithStream is Start with the stream set up as the
+// StartWithStream is Start with the stream and buckets set up as the
 // admin would (natsauth.SetUp), for a piece that connects like a service.
 func StartWithStream(t testing.TB) string {
 	t.Helper()

@@ -392,8 +392,8 @@ func (s *Stack) startNATS() (string, error) {
 		return "", fmt.Errorf("embedded nats did not start")
 	}
 	s.nats = ns
-	// The stack is the admin: it makes the stream, which no program may
-	// (natsauth.Permissions).
+	// The stack is the admin: it makes the stream and the gateway's
+	// rate-limit bucket, which no program may (natsauth.Permissions).
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := natsauth.ConnectAndSetUp(ctx, ns.ClientURL(), keys.Seed(natsauth.Admin), 1); err != nil {
