@@ -36,8 +36,8 @@ run: build studio-assets ## run the whole product locally (http://localhost:3000
 	@$(BIN)/devstack run
 
 .PHONY: test
-test: build studio-assets ## run every test: Go (-race) on the real parts, web unit tests, Chromium end-to-end
-	@$(BIN)/devstack exec -apps -- $(MAKE) --no-print-directory test-go test-web test-e2e
+test: build studio-assets ## run every test: Go (-race) on the real parts, web unit tests, Chromium end-to-end (each suite runs even when one before it failed)
+	@$(BIN)/devstack exec -apps -- $(MAKE) --no-print-directory --keep-going test-go test-web test-e2e
 
 .PHONY: chaos
 chaos: build ## fault tests on a stack of their own: kill -9 each service under load, NATS down 60 s (CI runs it after test)
