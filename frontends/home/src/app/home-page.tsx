@@ -1,7 +1,8 @@
-import { lazy, Suspense } from 'react';
+import { Suspense, use } from 'react';
 import { Link } from 'react-router';
 import {
   ErrorCard,
+  preloaded,
   Spinner,
   useCategoryEvents,
   useCategoryId,
@@ -12,11 +13,14 @@ import {
   useSession,
 } from '@uplift/platform';
 
-let reportParts: Promise<typeof import('./report-parts')> | undefined;
-/** Starts fetching the signed-in parts once; every caller shares the one request. */
-const loadReportParts = () => (reportParts ??= import('./report-parts'));
-const DailyReportCard = lazy(() => loadReportParts().then((parts) => ({ default: parts.DailyReportCard })));
-const ReportView = lazy(() => loadReportParts().then((parts) => ({ default: parts.ReportView })));
+type ReportParts = typeof import('./report-parts');
+let reportParts: Promise<ReportParts> | undefined;
+/**
+ * Starts fetching the signed-in parts once; every caller shares the one
+ * request. Once they are here they render at once (use() of a settled
+ * promise), not after a suspended render's wait.
+ */
+const loadReportParts = () => (reportParts ??= preloaded(import('./report-parts')));
 
 /**
  * Home (`/`): a welcome for visitors; for signed-in owners the daily business
@@ -49,7 +53,7 @@ function Welcome() {
 
 function SignedInHome() {
   // Fetched alongside the report's data rather than after it.
-  void loadReportParts();
+  const parts = loadReportParts();
   const { categoryId, isPending } = useCategoryId();
   const report = useCurrentReport(categoryId);
   const insights = useInsights(categoryId);
@@ -67,6 +71,23 @@ function SignedInHome() {
   }
   return (
     <Suspense fallback={loading}>
+      <Report parts={parts} categoryId={categoryId} report={report} insights={insights} ideas={ideas} />
+    </Suspense>
+  );
+}
+
+interface ReportProps {
+  parts: Promise<ReportParts>;
+  categoryId: string;
+  report: ReturnType<typeof useCurrentReport>;
+  insights: ReturnType<typeof useInsights>;
+  ideas: ReturnType<typeof useRecentIdeas>;
+}
+
+function Report({ parts, categoryId, report, insights, ideas }: ReportProps) {
+  const { DailyReportCard, ReportView } = use(parts);
+  return (
+    <>
       <DailyReportCard categoryId={categoryId} />
       {report.isError && !report.data ? (
         <ErrorCard title="We couldn't load your report">
@@ -75,6 +96,6 @@ function SignedInHome() {
       ) : (
         <ReportView report={report.data} insights={insights.data?.insights} ideas={ideas.data?.ideas} />
       )}
-    </Suspense>
+    </>
   );
 }

@@ -1,5 +1,5 @@
-import { render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { act, render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router';
 import { HttpError, parseEnv } from '@uplift/platform';
@@ -11,17 +11,28 @@ vi.mock('./federation', () => ({ loadRemoteModule: (...args: unknown[]) => loadR
 
 const env = parseEnv({ skipEnvValidation: 'true', remoteAnalyticsUrl: 'http://remotes.test/analytics.js' });
 
+/** Renders inside an awaited act: a page that suspends on use() is retried only there. */
+async function renderAsync(ui: ReactNode) {
+  let result!: ReturnType<typeof render>;
+  await act(async () => {
+    result = render(ui);
+  });
+  return result;
+}
+
 describe('RemoteModule', () => {
   it("renders the remote's module from the configured URL, with 'loading...' meanwhile", async () => {
-    loadRemoteModule.mockResolvedValueOnce({ default: () => <h1>Analytics</h1> });
-    render(
+    let arrive!: (module: unknown) => void;
+    loadRemoteModule.mockReturnValueOnce(new Promise((resolve) => (arrive = resolve)));
+    await renderAsync(
       <MemoryRouter>
-      <EnvProvider env={env}>
-        <RemoteModule remote="analytics" module="./App" />
-      </EnvProvider>
+        <EnvProvider env={env}>
+          <RemoteModule remote="analytics" module="./App" />
+        </EnvProvider>
       </MemoryRouter>,
     );
     expect(screen.getByText('loading...')).toBeTruthy();
+    await act(async () => arrive({ default: () => <h1>Analytics</h1> }));
     expect(await screen.findByRole('heading', { name: 'Analytics' })).toBeTruthy();
     expect(loadRemoteModule).toHaveBeenCalledWith(
       { scope: 'uplift_analytics', url: 'http://remotes.test/analytics.js' },
@@ -32,7 +43,7 @@ describe('RemoteModule', () => {
   it('shows an error card when the remote fails, and can try again', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     loadRemoteModule.mockRejectedValueOnce(new Error('Could not load'));
-    render(
+    await renderAsync(
       <MemoryRouter>
       <EnvProvider env={env}>
         <p>rest of the page</p>
@@ -44,7 +55,7 @@ describe('RemoteModule', () => {
     expect(screen.getByText('rest of the page')).toBeTruthy();
 
     loadRemoteModule.mockResolvedValueOnce({ default: () => <h1>Connections</h1> });
-    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await act(async () => screen.getByRole('button', { name: 'Try again' }).click());
     expect(await screen.findByRole('heading', { name: 'Connections' })).toBeTruthy();
   });
 
@@ -55,7 +66,7 @@ describe('RemoteModule', () => {
         throw new HttpError(403, 'Forbidden');
       },
     });
-    const { unmount } = render(
+    const { unmount } = await renderAsync(
       <MemoryRouter>
         <EnvProvider env={env}>
           <RemoteModule remote="home" module="./Forbidden" />
@@ -71,7 +82,7 @@ describe('RemoteModule', () => {
         throw new TypeError('a bug');
       },
     });
-    render(
+    await renderAsync(
       <MemoryRouter>
         <EnvProvider env={env}>
           <RemoteModule remote="home" module="./Buggy" />
@@ -87,7 +98,7 @@ describe('RemoteModule', () => {
     loadRemoteModule.mockResolvedValueOnce({ default: () => <h1>Ideas</h1> });
     preloadRemoteModule('home', env.remotes.home, './Ideas');
     expect(loadRemoteModule).toHaveBeenCalledTimes(1);
-    render(
+    await renderAsync(
       <MemoryRouter>
         <EnvProvider env={env}>
           <RemoteModule remote="home" module="./Ideas" />
@@ -103,7 +114,7 @@ describe('RemoteModule', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     loadRemoteModule.mockRejectedValueOnce(new Error('Could not load'));
     preloadRemoteModule('home', env.remotes.home, './Studio');
-    render(
+    await renderAsync(
       <MemoryRouter>
         <EnvProvider env={env}>
           <RemoteModule remote="home" module="./Studio" />
@@ -113,7 +124,7 @@ describe('RemoteModule', () => {
     expect(await screen.findByRole('heading', { name: 'Home could not be loaded' })).toBeTruthy();
 
     loadRemoteModule.mockResolvedValueOnce({ default: () => <h1>Studio</h1> });
-    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await act(async () => screen.getByRole('button', { name: 'Try again' }).click());
     expect(await screen.findByRole('heading', { name: 'Studio' })).toBeTruthy();
   });
 });

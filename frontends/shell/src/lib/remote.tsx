@@ -1,5 +1,5 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { Button, ErrorCard, LOADING_TEXT, type RemoteName } from '@uplift/platform';
+import { Suspense, use, type ComponentType } from 'react';
+import { Button, ErrorCard, LOADING_TEXT, preloaded, type RemoteName } from '@uplift/platform';
 import { useEnv } from './env-context';
 import { ErrorBoundary } from './error-boundary';
 import { loadRemoteModule } from './federation';
@@ -12,11 +12,10 @@ const TITLES: Record<RemoteName, string> = {
   account: 'Account',
 };
 
-// One load and one lazy component per remote module, so re-renders do not
-// reload it. A failure stays cached (React re-renders a failed lazy before
-// showing the boundary, so dropping it here would loop); 'Try again' drops it.
+// One load per remote module, so re-renders do not reload it. A failure
+// stays cached (React re-renders a failed read before showing the boundary,
+// so dropping it here would loop); 'Try again' drops it.
 const loads = new Map<string, Promise<{ default: ComponentType }>>();
-const components = new Map<string, LazyExoticComponent<ComponentType>>();
 
 const keyOf = (url: string, module: string) => `${url}#${module}`;
 
@@ -24,22 +23,11 @@ function loadOnce(remote: RemoteName, url: string, module: string) {
   const key = keyOf(url, module);
   let load = loads.get(key);
   if (!load) {
-    load = loadRemoteModule<{ default: ComponentType }>({ scope: `uplift_${remote}`, url }, module).then((loaded) => ({
-      default: loaded.default,
-    }));
+    // Marked as it settles, so a module that arrived before its page is shown renders without suspending.
+    load = preloaded(loadRemoteModule<{ default: ComponentType }>({ scope: `uplift_${remote}`, url }, module));
     loads.set(key, load);
   }
   return load;
-}
-
-function remoteComponent(remote: RemoteName, url: string, module: string) {
-  const key = keyOf(url, module);
-  let component = components.get(key);
-  if (!component) {
-    component = lazy(() => loadOnce(remote, url, module));
-    components.set(key, component);
-  }
-  return component;
 }
 
 /**
@@ -68,7 +56,6 @@ export function RemoteModule({ remote, module }: { remote: RemoteName; module: s
             variant="secondary"
             onClick={() => {
               loads.delete(keyOf(url, module));
-              components.delete(keyOf(url, module));
               reset();
             }}
           >
@@ -88,6 +75,6 @@ export function RemoteModule({ remote, module }: { remote: RemoteName; module: s
 }
 
 function RemoteBody({ remote, url, module }: { remote: RemoteName; url: string; module: string }) {
-  const Component = remoteComponent(remote, url, module);
+  const { default: Component } = use(loadOnce(remote, url, module));
   return <Component />;
 }

@@ -13,3 +13,4 @@ export * from './formula-hint';
 export * from './progress-bar';
 export * from './audit-log-list';
 export * from './image';
+export * from './preloaded';
