@@ -39,7 +39,10 @@ func Trim(mask *image.Gray) (image.Rectangle, error) {
 // Cutout is the product on a transparent background: the photo's own
 // colours with the mask as alpha, in the photo's own frame (so it lines up
 // with the photo in the before/after view and in the owner's other tools)
-// and, if its longer side exceeds maxSide, scaled down to it.
+// and, if its longer side exceeds maxSide, scaled down to it. A fully
+// transparent pixel keeps no colour (0, 0, 0, 0): the backdrop's grain
+// under it would be invisible yet cost the PNG most of its size and its
+// compression most of its time (a 1024² photo's PNG took 4× as long).
 func Cutout(img *image.NRGBA, mask *image.Gray, maxSide int) (*image.NRGBA, error) {
 	if _, err := Trim(mask); err != nil {
 		return nil, err
@@ -51,8 +54,10 @@ func Cutout(img *image.NRGBA, mask *image.Gray, maxSide int) (*image.NRGBA, erro
 		m := mask.Pix[y*mask.Stride:]
 		dst := out.Pix[y*out.Stride:]
 		for x := 0; x < w; x++ {
-			copy(dst[x*4:x*4+3], src[x*4:x*4+3])
-			dst[x*4+3] = m[x]
+			if a := m[x]; a != 0 {
+				copy(dst[x*4:x*4+3], src[x*4:x*4+3])
+				dst[x*4+3] = a
+			}
 		}
 	}
 	if s := max(w, h); s > maxSide {

@@ -121,13 +121,14 @@ func TestCutoutIsTransparentInThePhotosFrameAndCapped(t *testing.T) {
 	if cut.Rect != img.Rect {
 		t.Fatalf("cut %v, photo %v", cut.Rect, img.Rect)
 	}
-	// transparent where the mask is empty, the photo's own colour where full
+	// transparent (with no colour left under it) where the mask is empty,
+	// the photo's own colour where full
 	for y := 0; y < cut.Rect.Dy(); y++ {
 		for x := 0; x < cut.Rect.Dx(); x++ {
 			m := truth.GrayAt(x, y).Y
 			c := cut.NRGBAAt(x, y)
 			s := img.NRGBAAt(x, y)
-			if c.A != m || (m == 255 && (c.R != s.R || c.G != s.G || c.B != s.B)) {
+			if c.A != m || (m == 255 && (c.R != s.R || c.G != s.G || c.B != s.B)) || (m == 0 && c != (color.NRGBA{})) {
 				t.Fatalf("(%d,%d): cut %v, mask %d, photo %v", x, y, c, m, s)
 			}
 		}

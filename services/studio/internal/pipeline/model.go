@@ -21,7 +21,10 @@ var (
 // RGB): resized bilinearly, scaled by the brightest value as the model's
 // reference code does, then normalised per channel.
 func ModelInput(img *image.NRGBA) []float32 {
-	small := image.NewNRGBA(image.Rect(0, 0, ModelSide, ModelSide))
+	// An *image.RGBA destination takes draw's byte fast path (an NRGBA one
+	// goes through a colour conversion per pixel); a decoded photo is
+	// opaque, so the bytes are the same.
+	small := image.NewRGBA(image.Rect(0, 0, ModelSide, ModelSide))
 	draw.BiLinear.Scale(small, small.Rect, img, img.Rect, draw.Src, nil)
 	var peak uint8 = 1
 	for i := 0; i < len(small.Pix); i += 4 {
