@@ -16,14 +16,6 @@ import (
 	"uplift.dev/studio/internal/pipeline"
 )
 
-func solid(w, h int, c color.NRGBA) *image.NRGBA {
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for i := 0; i < len(img.Pix); i += 4 {
-		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = c.R, c.G, c.B, c.A
-	}
-	return img
-}
-
 func pngBytes(t *testing.T, img image.Image) []byte {
 	t.Helper()
 	var b bytes.Buffer

@@ -1,7 +1,6 @@
 package pipeline_test
 
 import (
-	"image"
 	"testing"
 
 	"uplift.dev/studio/internal/pipeline"
@@ -31,8 +30,7 @@ func TestRecoverHolesKeepsTheProduct(t *testing.T) {
 			continue
 		}
 		img, truth := testphotos.Generate(sc, 300)
-		mask := image.NewGray(truth.Rect)
-		copy(mask.Pix, truth.Pix)
+		mask := cloneGray(truth)
 		if n := pipeline.RecoverHoles(img, mask); n != 0 {
 			t.Errorf("%s: cleared %d pixels of a product with no hole", sc.Name(), n)
 		}
@@ -43,8 +41,7 @@ func TestRecoverHolesKeepsTheProduct(t *testing.T) {
 // more likely a reflection than a hole.
 func TestRecoverHolesIgnoresSpecks(t *testing.T) {
 	img, truth := testphotos.Generate(testphotos.Scene{Shape: "box", Backdrop: "plain"}, 300)
-	mask := image.NewGray(truth.Rect)
-	copy(mask.Pix, truth.Pix)
+	mask := cloneGray(truth)
 	// paint a 3×3 backdrop-coloured speck in the box's body
 	bg := img.Pix[10*img.Stride+10*4 : 10*img.Stride+10*4+4]
 	for y := 150; y < 153; y++ {
