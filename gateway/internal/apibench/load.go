@@ -26,6 +26,9 @@ type Result struct {
 	PerSecond  float64
 	P50, P99   time.Duration
 	FirstError string
+	// CPUPerRequest is the target's processes' CPU time over the phase per
+	// answered request (Run fills it for the maximum-throughput phases).
+	CPUPerRequest time.Duration
 }
 
 // Client is a keep-alive client sized for conns concurrent callers.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -35,5 +37,26 @@ func TestLoadPhases(t *testing.T) {
 	}
 	if r := Max(ctx, c, 2, 100*time.Millisecond, get("/fail")); r.Errors == 0 || r.FirstError == "" || r.Requests != 0 {
 		t.Fatalf("errors: %+v", r)
+	}
+}
+
+// readCPU counts this process's own CPU time: spinning for 100 ms of CPU
+// moves it by about that much.
+func TestReadCPUCountsTheProcess(t *testing.T) {
+	pids := []int{os.Getpid()}
+	before := readCPU(pids)
+	var ru0, ru1 syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	for {
+		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+		if time.Duration(ru1.Utime.Nano()+ru1.Stime.Nano()-ru0.Utime.Nano()-ru0.Stime.Nano()) >= 100*time.Millisecond {
+			break
+		}
+	}
+	if got := readCPU(pids) - before; got < 50*time.Millisecond || got > time.Second {
+		t.Fatalf("readCPU moved by %v over 100 ms of CPU", got)
+	}
+	if got := readCPU([]int{-1}); got != 0 {
+		t.Fatalf("a missing process counts %v", got)
 	}
 }

@@ -101,6 +101,8 @@ type Row struct {
 	Product, Bare         []Result // max throughput, per round
 	ProductHalf, BareHalf []Result // at half the product's max, per round
 	ProductPeak, BarePeak []int64  // peak RSS bytes, per round
+	// Max results carry CPUPerRequest: the gateway's and the service's
+	// together for the product, the baseline process's for bare.
 }
 
 // Run signs up the owners, then measures each measure Rounds times,
@@ -141,9 +143,14 @@ func Run(ctx context.Context, s Settings) ([]Row, error) {
 				order = []int{1, 0}
 			}
 			for _, i := range order {
-				resetPeak(targets[i].pids())
+				pids := targets[i].pids()
+				resetPeak(pids)
+				cpu0 := readCPU(pids)
 				max[i] = Max(ctx, client, s.Conns, s.Phase, m.Request(targets[i].base, owners))
-				peak[i] = readPeak(targets[i].pids())
+				if max[i].Requests > 0 {
+					max[i].CPUPerRequest = (readCPU(pids) - cpu0) / time.Duration(max[i].Requests)
+				}
+				peak[i] = readPeak(pids)
 			}
 			half := max[0].PerSecond / 2
 			var at [2]Result
@@ -153,9 +160,9 @@ func Run(ctx context.Context, s Settings) ([]Row, error) {
 			row.Product, row.Bare = append(row.Product, max[0]), append(row.Bare, max[1])
 			row.ProductHalf, row.BareHalf = append(row.ProductHalf, at[0]), append(row.BareHalf, at[1])
 			row.ProductPeak, row.BarePeak = append(row.ProductPeak, peak[0]), append(row.BarePeak, peak[1])
-			fmt.Fprintf(s.Log, "  %-46s round %d: product %7.0f/s (p99 %v at %.0f/s, %d errors)  bare %7.0f/s (p99 %v, %d errors)\n",
-				m.Name, round+1, max[0].PerSecond, at[0].P99.Round(10*time.Microsecond), half, max[0].Errors+at[0].Errors,
-				max[1].PerSecond, at[1].P99.Round(10*time.Microsecond), max[1].Errors+at[1].Errors)
+			fmt.Fprintf(s.Log, "  %-46s round %d: product %7.0f/s (CPU %v/req, p99 %v at %.0f/s, %d errors)  bare %7.0f/s (CPU %v/req, p99 %v, %d errors)\n",
+				m.Name, round+1, max[0].PerSecond, max[0].CPUPerRequest.Round(time.Microsecond), at[0].P99.Round(10*time.Microsecond), half, max[0].Errors+at[0].Errors,
+				max[1].PerSecond, max[1].CPUPerRequest.Round(time.Microsecond), at[1].P99.Round(10*time.Microsecond), max[1].Errors+at[1].Errors)
 			for _, r := range []Result{max[0], max[1], at[0], at[1]} {
 				if r.FirstError != "" {
 					fmt.Fprintf(s.Log, "    first error: %s\n", r.FirstError)
@@ -187,6 +194,36 @@ func resetPeak(pids []int) {
 	for _, p := range pids {
 		_ = os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", p), []byte("5"), 0)
 	}
+}
+
+// clockTick is the unit of /proc/PID/stat's CPU times (USER_HZ, 100 on
+// every Linux build we run on).
+const clockTick = 10 * time.Millisecond
+
+// readCPU is the CPU time (user and system) the processes have used so far.
+// Per request it is the measure that the machine's other load does not
+// move: waiting for a core costs throughput but no CPU.
+func readCPU(pids []int) time.Duration {
+	var sum time.Duration
+	for _, p := range pids {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		// Fields after the command (which may hold spaces), from field 3 on.
+		_, rest, ok := strings.Cut(string(b), ") ")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) < 13 {
+			continue
+		}
+		utime, _ := strconv.ParseInt(f[11], 10, 64)
+		stime, _ := strconv.ParseInt(f[12], 10, 64)
+		sum += time.Duration(utime+stime) * clockTick
+	}
+	return sum
 }
 
 // readPeak is the sum of the processes' peak RSS since resetPeak.

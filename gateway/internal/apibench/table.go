@@ -36,6 +36,15 @@ func APILines(rows []Row) []Line {
 			Measure: r.Measure.Name + " max", Product: fmt.Sprintf("%.0f req/s", p), Baseline: fmt.Sprintf("%.0f req/s", b),
 			Ratio: fmt.Sprintf("%.2f×", ratio), Peak: fmt.Sprintf("%s / %s", mib(pp), mib(bp)), Goal: ratioGoal,
 		})
+		if pc := median(r.Product, func(x Result) float64 { return float64(x.CPUPerRequest) }); pc > 0 {
+			bc := median(r.Bare, func(x Result) float64 { return float64(x.CPUPerRequest) })
+			out = append(out, Line{
+				Measure: "  CPU per request at max (gateway + service)", Product: us(pc), Baseline: us(bc),
+				Ratio: fmt.Sprintf("%.2f×", medianRatio(r.Product, r.Bare, func(p, b Result) float64 {
+					return float64(b.CPUPerRequest) / float64(p.CPUPerRequest)
+				})),
+			})
+		}
 		half := median(r.ProductHalf, func(x Result) float64 { return x.PerSecond })
 		p99 := median(r.ProductHalf, func(x Result) float64 { return float64(x.P99) })
 		b99 := median(r.BareHalf, func(x Result) float64 { return float64(x.P99) })
@@ -57,6 +66,10 @@ func medianRatio(product, baseline []Result, ratio func(p, b Result) float64) fl
 }
 
 func mib(b float64) string { return fmt.Sprintf("%.0f MiB", b/(1<<20)) }
+
+func us(ns float64) string {
+	return fmt.Sprintf("%.0f µs", float64(time.Duration(ns))/float64(time.Microsecond))
+}
 
 func ms(ns float64) string {
 	return fmt.Sprintf("%.2f ms", float64(time.Duration(ns))/float64(time.Millisecond))

@@ -32,8 +32,10 @@ PASS
 
 func TestAPILinesAreMediansOfRounds(t *testing.T) {
 	r := Row{Measure: Measures[0],
-		Product:     []Result{{PerSecond: 100}, {PerSecond: 300}, {PerSecond: 200}},
-		Bare:        []Result{{PerSecond: 400}, {PerSecond: 400}, {PerSecond: 500}},
+		Product: []Result{{PerSecond: 100, CPUPerRequest: 400 * time.Microsecond}, {PerSecond: 300, CPUPerRequest: 250 * time.Microsecond},
+			{PerSecond: 200, CPUPerRequest: 300 * time.Microsecond}},
+		Bare: []Result{{PerSecond: 400, CPUPerRequest: 100 * time.Microsecond}, {PerSecond: 400, CPUPerRequest: 100 * time.Microsecond},
+			{PerSecond: 500, CPUPerRequest: 120 * time.Microsecond}},
 		ProductHalf: []Result{{PerSecond: 100, P99: 4 * time.Millisecond}, {PerSecond: 100, P99: 9 * time.Millisecond}, {PerSecond: 100, P99: 5 * time.Millisecond}},
 		BareHalf:    []Result{{P99: time.Millisecond}, {P99: time.Millisecond}, {P99: time.Millisecond}},
 		ProductPeak: []int64{30 << 20, 40 << 20, 50 << 20}, BarePeak: []int64{10 << 20, 10 << 20, 10 << 20},
@@ -44,7 +46,10 @@ func TestAPILinesAreMediansOfRounds(t *testing.T) {
 	if l := lines[0]; l.Product != "200 req/s" || l.Baseline != "400 req/s" || l.Ratio != "0.40×" || l.Peak != "40 MiB / 10 MiB" {
 		t.Fatalf("throughput: %+v", l)
 	}
-	if l := lines[1]; l.Product != "5.00 ms" || l.Baseline != "1.00 ms" || l.Ratio != "0.20×" || !strings.Contains(l.Measure, "100 req/s") {
+	if l := lines[1]; l.Product != "300 µs" || l.Baseline != "100 µs" || l.Ratio != "0.40×" {
+		t.Fatalf("CPU per request: %+v", l)
+	}
+	if l := lines[2]; l.Product != "5.00 ms" || l.Baseline != "1.00 ms" || l.Ratio != "0.20×" || !strings.Contains(l.Measure, "100 req/s") {
 		t.Fatalf("p99: %+v", l)
 	}
 }
