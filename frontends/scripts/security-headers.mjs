@@ -2,7 +2,7 @@
 // runtime configuration /env.js gives the browser, so the Content-Security-Policy
 // allows exactly the origins the app is configured to talk to.
 
-/** Where the shell looks for a remote whose URL is not configured (platform env.ts). */
+/** Where the shell looks, in local mode only, for a remote whose URL is not configured (platform env.ts). */
 const REMOTE_FALLBACKS = {
   remoteHomeUrl: 'http://localhost:3001/remoteEntry.js',
   remoteAnalyticsUrl: 'http://localhost:3002/remoteEntry.js',
@@ -99,7 +99,7 @@ export function contentSecurityPolicy(env = {}) {
   const streamBaseUrl =
     nonEmpty(env.streamBaseUrl) ??
     (local ? 'http://localhost:8080/events' : nonEmpty(env.streamDomain) && `https://${env.streamDomain}/`);
-  const remotes = Object.entries(REMOTE_FALLBACKS).map(([key, fallback]) => originOf(nonEmpty(env[key]) ?? fallback));
+  const remotes = Object.entries(REMOTE_FALLBACKS).map(([key, fallback]) => originOf(nonEmpty(env[key]) ?? (local ? fallback : undefined)));
   const emulator = originOf(env.authEmulatorUrl);
   const authDomain = nonEmpty(env.firebaseProjectId) && `https://${env.firebaseProjectId}.firebaseapp.com`;
 

@@ -72,6 +72,14 @@ describe('contentSecurityPolicy', () => {
     }
   });
 
+  it('outside local mode never allows a localhost remote: a missing remote URL adds no origin', () => {
+    const { remoteAnalyticsUrl: _missing, ...withoutAnalytics } = production;
+    const scripts = directives(contentSecurityPolicy(withoutAnalytics))['script-src'];
+    expect(scripts).not.toContain('https://analytics.app.example.com');
+    expect(scripts.filter((source) => source.includes('localhost'))).toEqual([]);
+    expect(scripts).toContain('https://home.app.example.com');
+  });
+
   it('locally allows the gateway, the remotes on localhost and the Auth emulator', () => {
     const policy = directives(contentSecurityPolicy(local));
     expect(policy['script-src']).toEqual([

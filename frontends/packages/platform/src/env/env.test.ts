@@ -17,6 +17,15 @@ const complete: RawEnv = {
 
 const REQUIRED = Object.keys(complete);
 
+/** Required as well outside local mode (not among the spec's eleven). */
+const remotes: RawEnv = {
+  remoteHomeUrl: 'https://home.example.com/remoteEntry.js',
+  remoteAnalyticsUrl: 'https://analytics.example.com/remoteEntry.js',
+  remoteConnectionsUrl: 'https://connections.example.com/remoteEntry.js',
+  remoteAccountUrl: 'https://account.example.com/remoteEntry.js',
+};
+const deployed: RawEnv = { ...complete, ...remotes };
+
 function failingFields(raw: RawEnv): string {
   const error = vi.spyOn(console, 'error').mockImplementation(() => {});
   expect(() => parseEnv(raw)).toThrow(INVALID_ENV_MESSAGE);
@@ -28,11 +37,16 @@ describe('parseEnv', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('accepts a complete configuration', () => {
-    const env = parseEnv(complete);
+    const env = parseEnv(deployed);
     expect(env.firebaseProjectId).toBe('demo-uplift');
     expect(env.restBaseUrl).toBe('https://api.example.com/');
     expect(env.local).toBe(false);
-    expect(env.remotes.analytics).toBe('http://localhost:3002/remoteEntry.js');
+    expect(env.remotes).toEqual({
+      home: 'https://home.example.com/remoteEntry.js',
+      analytics: 'https://analytics.example.com/remoteEntry.js',
+      connections: 'https://connections.example.com/remoteEntry.js',
+      account: 'https://account.example.com/remoteEntry.js',
+    });
   });
 
   it('has eleven required settings', () => {
@@ -48,6 +62,22 @@ describe('parseEnv', () => {
     },
   );
 
+  it.each(Object.keys(remotes))('outside local mode rejects a configuration without %s rather than use localhost', (key) => {
+    const logged = failingFields({ ...deployed, [key]: '' });
+    expect(logged).toContain(key);
+    for (const other of Object.keys(remotes).filter((name) => name !== key)) expect(logged).not.toContain(other);
+  });
+
+  it('locally finds the remotes on their default ports unless told', () => {
+    const env = parseEnv({ ...complete, local: 'true', remoteAnalyticsUrl: 'http://127.0.0.1:3042/remoteEntry.js' });
+    expect(env.remotes).toEqual({
+      home: 'http://localhost:3001/remoteEntry.js',
+      analytics: 'http://127.0.0.1:3042/remoteEntry.js',
+      connections: 'http://localhost:3003/remoteEntry.js',
+      account: 'http://localhost:3004/remoteEntry.js',
+    });
+  });
+
   it('treats an empty string as missing', () => {
     const logged = failingFields({ ...complete, chatAppId: '' });
     expect(logged).toContain('chatAppId');
@@ -56,7 +86,7 @@ describe('parseEnv', () => {
   it('refuses a setting that is not text, and keeps only the settings it knows', () => {
     // /env.js is JSON written by the server; a number there is a deployment mistake.
     expect(failingFields({ ...complete, chatAppId: 42 as unknown as string })).toContain('chatAppId');
-    const env = parseEnv({ ...complete, somethingElse: 'x' });
+    const env = parseEnv({ ...deployed, somethingElse: 'x' });
     expect(Object.keys({ ...env })).not.toContain('somethingElse');
   });
 
@@ -67,7 +97,7 @@ describe('parseEnv', () => {
   });
 
   it('derives the base URLs from the domains when not set', () => {
-    const env = parseEnv({ ...complete, restBaseUrl: '', streamBaseUrl: undefined });
+    const env = parseEnv({ ...deployed, restBaseUrl: '', streamBaseUrl: undefined });
     expect(env.restBaseUrl).toBe('https://api.example.com/');
     expect(env.streamBaseUrl).toBe('https://stream.example.com/');
   });
@@ -92,21 +122,18 @@ describe('parseEnv', () => {
 
   it('reads the optional settings', () => {
     const env = parseEnv({
-      ...complete,
+      ...deployed,
       authEmulatorUrl: 'http://127.0.0.1:9099',
-      remoteAnalyticsUrl: 'https://cdn.example.com/analytics/remoteEntry.js',
       marketingUrl: 'https://example.com',
     });
     expect(env.authEmulatorUrl).toBe('http://127.0.0.1:9099');
-    expect(env.remotes.analytics).toBe('https://cdn.example.com/analytics/remoteEntry.js');
-    expect(env.remotes.home).toBe('http://localhost:3001/remoteEntry.js');
     expect(env.marketingUrl).toBe('https://example.com');
     expect(env.supportUrl).toBe('mailto:support@uplift.dev');
-    expect(parseEnv({ ...complete, supportUrl: 'https://help.example.com' }).supportUrl).toBe('https://help.example.com');
+    expect(parseEnv({ ...deployed, supportUrl: 'https://help.example.com' }).supportUrl).toBe('https://help.example.com');
   });
 
   it('throws when client code reads a server-only setting, even if one was passed in (spec section 5)', () => {
-    const env = parseEnv({ ...complete, stripeSecretKey: 'sk_live_should_never_be_here' }) as unknown as Record<string, unknown>;
+    const env = parseEnv({ ...deployed, stripeSecretKey: 'sk_live_should_never_be_here' }) as unknown as Record<string, unknown>;
     for (const name of SERVER_ONLY_SETTINGS) {
       expect(() => env[name]).toThrow(`${SERVER_ONLY_SETTING_MESSAGE}: ${name}`);
     }

@@ -29,6 +29,20 @@ export type RequiredEnv = Record<(typeof REQUIRED_KEYS)[number], string>;
 
 export type RemoteName = 'home' | 'analytics' | 'connections' | 'account';
 
+/** Each remote's remoteEntry.js setting (`UPLIFT_REMOTE_*_URL`). */
+const REMOTE_SETTINGS = {
+  home: 'remoteHomeUrl',
+  analytics: 'remoteAnalyticsUrl',
+  connections: 'remoteConnectionsUrl',
+  account: 'remoteAccountUrl',
+} as const satisfies Record<RemoteName, string>;
+
+/**
+ * Outside local mode the remote URLs are required too: a deployment that
+ * forgot one would otherwise load that remote from the visitor's own localhost.
+ */
+const DEPLOYED_REQUIRED_KEYS = [...REQUIRED_KEYS, ...Object.values(REMOTE_SETTINGS)];
+
 export interface Env extends RequiredEnv {
   local: boolean;
   authEmulatorUrl?: string;
@@ -88,14 +102,26 @@ const REMOTE_PORTS: Record<RemoteName, number> = {
 const nonEmpty = (value: string | undefined): string | undefined =>
   value === undefined || value === '' ? undefined : value;
 
-/** Fills the base URLs the spec derives from the local flag or the domains. */
+/**
+ * Fills the base URLs the spec derives from the local flag or the domains,
+ * and locally the remotes' default ports.
+ */
 function withDefaults(raw: RawEnv): RawEnv {
   const local = raw.local === 'true';
   const apiDomain = nonEmpty(raw.apiDomain);
   const streamDomain = nonEmpty(raw.streamDomain);
   const localRest = `http://localhost:${LOCAL_API_PORT}/`;
+  const remotes = local
+    ? Object.fromEntries(
+        Object.entries(REMOTE_SETTINGS).map(([name, key]) => [
+          key,
+          nonEmpty(raw[key]) ?? `http://localhost:${REMOTE_PORTS[name as RemoteName]}/remoteEntry.js`,
+        ]),
+      )
+    : {};
   return {
     ...raw,
+    ...remotes,
     restBaseUrl:
       nonEmpty(raw.restBaseUrl) ??
       (local ? localRest : apiDomain && `https://${apiDomain}/`),
@@ -111,12 +137,13 @@ function withDefaults(raw: RawEnv): RawEnv {
  */
 export function parseEnv(raw: RawEnv): Env {
   const filled = withDefaults(raw);
+  const local = raw.local === 'true';
   let requiredEnv: RequiredEnv;
   if (raw.skipEnvValidation === 'true') {
     // Escape hatch for builds and tools that run without real settings.
     requiredEnv = filled as RequiredEnv;
   } else {
-    const failing = REQUIRED_KEYS.filter((key) => {
+    const failing = (local ? REQUIRED_KEYS : DEPLOYED_REQUIRED_KEYS).filter((key) => {
       const value: unknown = filled[key];
       return typeof value !== 'string' || value === '';
     });
@@ -127,11 +154,11 @@ export function parseEnv(raw: RawEnv): Env {
     // Only the required settings, as validated; the rest are read one by one below.
     requiredEnv = Object.fromEntries(REQUIRED_KEYS.map((key) => [key, filled[key]])) as RequiredEnv;
   }
-  const remote = (name: RemoteName, value: string | undefined) =>
-    nonEmpty(value) ?? `http://localhost:${REMOTE_PORTS[name]}/remoteEntry.js`;
+  // Checked above (or the check skipped on purpose).
+  const remote = (name: RemoteName) => filled[REMOTE_SETTINGS[name]] as string;
   return guardServerOnly({
     ...requiredEnv,
-    local: raw.local === 'true',
+    local,
     authEmulatorUrl: nonEmpty(raw.authEmulatorUrl),
     tokenSyncUrl: nonEmpty(raw.tokenSyncUrl),
     marketingUrl: nonEmpty(raw.marketingUrl) ?? '/',
@@ -140,10 +167,10 @@ export function parseEnv(raw: RawEnv): Env {
     reviewsTemplateId: nonEmpty(raw.reviewsTemplateId),
     stripePublishableKey: nonEmpty(raw.stripePublishableKey),
     remotes: {
-      home: remote('home', raw.remoteHomeUrl),
-      analytics: remote('analytics', raw.remoteAnalyticsUrl),
-      connections: remote('connections', raw.remoteConnectionsUrl),
-      account: remote('account', raw.remoteAccountUrl),
+      home: remote('home'),
+      analytics: remote('analytics'),
+      connections: remote('connections'),
+      account: remote('account'),
     },
   });
 }
