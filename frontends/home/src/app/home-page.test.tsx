@@ -1,23 +1,17 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   OPEN_BUSINESS_PROFILE_EVENT,
-  SessionProvider,
   configureHttp,
-  queryDefaults,
   type DailyReportJson,
   type ReportJson,
   type Session,
 } from '@uplift/platform';
+import { renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import { HomePage } from './home-page';
 
-const signedIn: Session = {
-  status: 'signedIn',
-  user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null },
-};
+const signedIn = signedInAs('u1');
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -60,19 +54,11 @@ function gateway(
 }
 
 function renderHome(session: Session = signedIn) {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: queryDefaults })}>
-      <SessionProvider session={session}>
-        <MemoryRouter initialEntries={['/']}>
-          <Routes>
-            <Route index element={<HomePage />} />
-            <Route path="ideas/:ideaId" element={<p>idea page</p>} />
-            <Route path="connections" element={<p>connections page</p>} />
-          </Routes>
-        </MemoryRouter>
-      </SessionProvider>
-    </QueryClientProvider>,
-  );
+  renderWithProviders(<HomePage />, {
+    route: '/',
+    routes: { 'ideas/:ideaId': <p>idea page</p>, connections: <p>connections page</p> },
+    session,
+  });
 }
 
 beforeEach(() => configureHttp({ baseUrl: 'http://api.test/' }));

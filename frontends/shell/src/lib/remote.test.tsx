@@ -1,8 +1,8 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { MemoryRouter } from 'react-router';
 import { HttpError, parseEnv } from '@uplift/platform';
+import { renderWithProviders, type Rendered } from '@uplift/platform/testing';
 import { EnvProvider } from './env-context';
 import { preloadRemoteModule, RemoteModule } from './remote';
 
@@ -11,11 +11,11 @@ vi.mock('./federation', () => ({ loadRemoteModule: (...args: unknown[]) => loadR
 
 const env = parseEnv({ skipEnvValidation: 'true', remoteAnalyticsUrl: 'http://remotes.test/analytics.js' });
 
-/** Renders inside an awaited act: a page that suspends on use() is retried only there. */
+/** Renders in the shell's providers, inside an awaited act: a page that suspends on use() is retried only there. */
 async function renderAsync(ui: ReactNode) {
-  let result!: ReturnType<typeof render>;
+  let result!: Rendered;
   await act(async () => {
-    result = render(ui);
+    result = renderWithProviders(ui, { wrapper: ({ children }: { children: ReactNode }) => <EnvProvider env={env}>{children}</EnvProvider> });
   });
   return result;
 }
@@ -24,13 +24,7 @@ describe('RemoteModule', () => {
   it("renders the remote's module from the configured URL, with 'loading...' meanwhile", async () => {
     let arrive!: (module: unknown) => void;
     loadRemoteModule.mockReturnValueOnce(new Promise((resolve) => (arrive = resolve)));
-    await renderAsync(
-      <MemoryRouter>
-        <EnvProvider env={env}>
-          <RemoteModule remote="analytics" module="./App" />
-        </EnvProvider>
-      </MemoryRouter>,
-    );
+    await renderAsync(<RemoteModule remote="analytics" module="./App" />);
     expect(screen.getByText('loading...')).toBeTruthy();
     await act(async () => arrive({ default: () => <h1>Analytics</h1> }));
     expect(await screen.findByRole('heading', { name: 'Analytics' })).toBeTruthy();
@@ -44,12 +38,10 @@ describe('RemoteModule', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     loadRemoteModule.mockRejectedValueOnce(new Error('Could not load'));
     await renderAsync(
-      <MemoryRouter>
-      <EnvProvider env={env}>
+      <>
         <p>rest of the page</p>
         <RemoteModule remote="connections" module="./App" />
-      </EnvProvider>
-      </MemoryRouter>,
+      </>,
     );
     expect(await screen.findByRole('heading', { name: 'Connections could not be loaded' })).toBeTruthy();
     expect(screen.getByText('rest of the page')).toBeTruthy();
@@ -66,13 +58,7 @@ describe('RemoteModule', () => {
         throw new HttpError(403, 'Forbidden');
       },
     });
-    const { unmount } = await renderAsync(
-      <MemoryRouter>
-        <EnvProvider env={env}>
-          <RemoteModule remote="home" module="./Forbidden" />
-        </EnvProvider>
-      </MemoryRouter>,
-    );
+    const { unmount } = await renderAsync(<RemoteModule remote="home" module="./Forbidden" />);
     expect(await screen.findByRole('heading', { name: '403 Forbidden' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to Home' })).toBeTruthy();
     unmount();
@@ -82,13 +68,7 @@ describe('RemoteModule', () => {
         throw new TypeError('a bug');
       },
     });
-    await renderAsync(
-      <MemoryRouter>
-        <EnvProvider env={env}>
-          <RemoteModule remote="home" module="./Buggy" />
-        </EnvProvider>
-      </MemoryRouter>,
-    );
+    await renderAsync(<RemoteModule remote="home" module="./Buggy" />);
     expect(await screen.findByRole('heading', { name: 'Home could not be loaded' })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: /^\d{3} / })).toBeNull();
   });
@@ -98,13 +78,7 @@ describe('RemoteModule', () => {
     loadRemoteModule.mockResolvedValueOnce({ default: () => <h1>Ideas</h1> });
     preloadRemoteModule('home', env.remotes.home, './Ideas');
     expect(loadRemoteModule).toHaveBeenCalledTimes(1);
-    await renderAsync(
-      <MemoryRouter>
-        <EnvProvider env={env}>
-          <RemoteModule remote="home" module="./Ideas" />
-        </EnvProvider>
-      </MemoryRouter>,
-    );
+    await renderAsync(<RemoteModule remote="home" module="./Ideas" />);
     expect(await screen.findByRole('heading', { name: 'Ideas' })).toBeTruthy();
     expect(loadRemoteModule).toHaveBeenCalledTimes(1);
     expect(loadRemoteModule).toHaveBeenCalledWith({ scope: 'uplift_home', url: env.remotes.home }, './Ideas');
@@ -114,13 +88,7 @@ describe('RemoteModule', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     loadRemoteModule.mockRejectedValueOnce(new Error('Could not load'));
     preloadRemoteModule('home', env.remotes.home, './Studio');
-    await renderAsync(
-      <MemoryRouter>
-        <EnvProvider env={env}>
-          <RemoteModule remote="home" module="./Studio" />
-        </EnvProvider>
-      </MemoryRouter>,
-    );
+    await renderAsync(<RemoteModule remote="home" module="./Studio" />);
     expect(await screen.findByRole('heading', { name: 'Home could not be loaded' })).toBeTruthy();
 
     loadRemoteModule.mockResolvedValueOnce({ default: () => <h1>Studio</h1> });

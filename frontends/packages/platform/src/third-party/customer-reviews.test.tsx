@@ -1,8 +1,8 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '../testing/render-with-providers';
 import { CustomerReviews, TRUSTBOX_SCRIPT_URL } from './customer-reviews';
 import { forgetLoadedScripts } from './load-script';
-import { WidgetSettingsProvider } from './widget-settings';
 
 afterEach(() => {
   delete window.Trustpilot;
@@ -13,11 +13,7 @@ afterEach(() => {
 const reviews = { businessUnitId: 'demo-unit', templateId: 'demo-template' };
 
 function renderReviews(settings = { reviews }) {
-  return render(
-    <WidgetSettingsProvider value={settings}>
-      <CustomerReviews />
-    </WidgetSettingsProvider>,
-  );
+  return renderWithProviders(<CustomerReviews />, { widgets: settings });
 }
 
 const trustboxScript = () => document.head.querySelector<HTMLScriptElement>(`script[src="${TRUSTBOX_SCRIPT_URL}"]`);

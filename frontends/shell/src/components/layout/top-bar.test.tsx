@@ -1,20 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { SessionProvider, type Session } from '@uplift/platform';
+import type { Session } from '@uplift/platform';
+import { renderWithProviders, signedInAs, signedOut, testQueryClient } from '@uplift/platform/testing';
 import { AuthControls } from '../../features/auth';
-import { AuthActionsContext } from '../../features/auth/components/auth-provider';
-import type { AuthActions } from '../../features/auth/lib/auth-actions';
+import { fakeAuthActions, withAuthActions } from '../../features/auth/components/auth-test-kit';
 import { TopBar } from './top-bar';
 
-const actions: AuthActions = {
-  signIn: vi.fn(),
-  signUp: vi.fn(),
-  signInWithGoogle: vi.fn(),
-  signOut: vi.fn(),
-};
+const actions = fakeAuthActions();
 
 function renderAt(
   path: string,
@@ -23,40 +16,37 @@ function renderAt(
   onOpenUpgradePlan = vi.fn(),
   onOpenBusinessProfile = vi.fn(),
 ) {
-  const queryClient = new QueryClient();
+  const queryClient = testQueryClient();
   if (session.user) {
     queryClient.setQueryData(['users', session.user.uid], { id: session.user.uid, displayName: 'jane', email: session.user.email });
   }
-  render(
-    <QueryClientProvider client={queryClient}>
-      <AuthActionsContext.Provider value={actions}>
-        <SessionProvider session={session}>
-          <MemoryRouter initialEntries={[path]}>
-            <TopBar marketingUrl="https://marketing.test/" actions={<AuthControls
-                  onOpenAccountSettings={onOpenAccountSettings}
-                  onOpenUpgradePlan={onOpenUpgradePlan}
-                  onOpenBusinessProfile={onOpenBusinessProfile}
-                />} />
-            <Routes>
-              <Route path="*" element={null} />
-              <Route path="/logout" element={<p>logging out</p>} />
-            </Routes>
-          </MemoryRouter>
-        </SessionProvider>
-      </AuthActionsContext.Provider>
-    </QueryClientProvider>,
+  renderWithProviders(
+    <TopBar
+      marketingUrl="https://marketing.test/"
+      actions={
+        <AuthControls
+          onOpenAccountSettings={onOpenAccountSettings}
+          onOpenUpgradePlan={onOpenUpgradePlan}
+          onOpenBusinessProfile={onOpenBusinessProfile}
+        />
+      }
+    />,
+    {
+      path,
+      session,
+      queryClient,
+      routes: { '/logout': <p>logging out</p> },
+      wrapper: withAuthActions(actions),
+    },
   );
   return { onOpenAccountSettings, onOpenUpgradePlan, onOpenBusinessProfile };
 }
 
-const signedIn: Session = {
-  status: 'signedIn',
-  user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null },
-};
+const signedIn = signedInAs('u1');
 
 describe('TopBar', () => {
   it('links the logo to the marketing site and highlights the active section', () => {
-    renderAt('/analytics', { status: 'signedOut', user: null });
+    renderAt('/analytics', signedOut);
     expect(screen.getByRole('link', { name: 'Uplift' }).getAttribute('href')).toBe('https://marketing.test/');
     const main = screen.getByRole('navigation', { name: 'Main navigation' });
     expect(within(main).getByRole('link', { name: 'Analytics' }).getAttribute('aria-current')).toBe('page');
@@ -66,7 +56,7 @@ describe('TopBar', () => {
   });
 
   it("offers 'Sign in' when signed out, opening the sign dialog", async () => {
-    renderAt('/', { status: 'signedOut', user: null });
+    renderAt('/', signedOut);
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     // The dialog's code is fetched on first open.
     expect(await screen.findByRole('dialog', { name: 'Sign in' })).toBeTruthy();
@@ -106,7 +96,7 @@ describe('TopBar', () => {
   });
 
   it('opens the Sign up dialog when the address says requireSignup=true and nobody is signed in', async () => {
-    renderAt('/?requireSignup=true', { status: 'signedOut', user: null });
+    renderAt('/?requireSignup=true', signedOut);
     expect(await screen.findByRole('dialog', { name: 'Sign up' })).toBeTruthy();
     expect(screen.getByText('Please sign up below to continue.')).toBeTruthy();
   });

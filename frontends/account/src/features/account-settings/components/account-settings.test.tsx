@@ -1,8 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { QueryClient } from '@tanstack/react-query';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AccountSecurityProvider, configureHttp, getAuditLogQueryOptions, SessionProvider, type AccountSecurity } from '@uplift/platform';
+import { configureHttp, getAuditLogQueryOptions, type AccountSecurity } from '@uplift/platform';
+import { renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import * as browser from '../lib/browser';
 import { AccountSettings } from './account-settings';
 
@@ -27,19 +27,8 @@ function renderSettings(security?: AccountSecurity) {
   client.setQueryData(['users', 'u1'], { id: 'u1', email: 'jane@example.com' });
   // Nobody acted for this user (the audit log has its own test).
   client.setQueryData(getAuditLogQueryOptions('u1', 'subject').queryKey, { entries: [] });
-  const tree = (
-    <SessionProvider
-      session={{ status: 'signedIn', user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null } }}
-    >
-      <AccountSettings />
-    </SessionProvider>
-  );
-  render(
-    <QueryClientProvider client={client}>
-      {security ? <AccountSecurityProvider value={security}>{tree}</AccountSecurityProvider> : tree}
-    </QueryClientProvider>,
-  );
-  return userEvent.setup();
+  return renderWithProviders(<AccountSettings />, { session: signedInAs('u1'), queryClient: client, accountSecurity: security })
+    .user;
 }
 
 describe('AccountSettings', () => {

@@ -1,19 +1,17 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp } from '@uplift/platform';
+import { renderWithProviders } from '@uplift/platform/testing';
 import { AuditLogSection } from './audit-log-section';
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 function renderSection() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <AuditLogSection userId="u1" />
-    </QueryClientProvider>,
-  );
+  renderWithProviders(<AuditLogSection userId="u1" />, {
+    queryClient: new QueryClient({ defaultOptions: { queries: { retry: false } } }),
+  });
 }
 
 beforeEach(() => configureHttp({ baseUrl: 'http://gw.test/' }));

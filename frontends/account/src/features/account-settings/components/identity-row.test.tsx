@@ -1,8 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureHttp, forgetLoadedScripts, STRIPE_JS_URL, WidgetSettingsProvider } from '@uplift/platform';
+import { configureHttp, forgetLoadedScripts, STRIPE_JS_URL } from '@uplift/platform';
+import { renderWithProviders } from '@uplift/platform/testing';
 import {
   IDENTITY_CANCELED,
   IDENTITY_NEEDS_INPUT,
@@ -51,15 +52,11 @@ function renderRow(stripePublishableKey?: string, fakeTimers = false) {
 }
 
 function renderRowWithUnmount(stripePublishableKey?: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={client}>
-      <WidgetSettingsProvider value={{ stripePublishableKey }}>
-        <dl>
-          <IdentityRow userId="u1" />
-        </dl>
-      </WidgetSettingsProvider>
-    </QueryClientProvider>,
+  return renderWithProviders(
+    <dl>
+      <IdentityRow userId="u1" />
+    </dl>,
+    { queryClient: new QueryClient({ defaultOptions: { queries: { retry: false } } }), widgets: { stripePublishableKey } },
   );
 }
 

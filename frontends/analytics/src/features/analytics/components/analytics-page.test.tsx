@@ -1,23 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   METRIC_FORMULAS,
-  SessionProvider,
   configureHttp,
-  queryDefaults,
   type DayMetricsJson,
   type GetMetricsResponseJson,
-  type Session,
 } from '@uplift/platform';
+import { renderWithProviders, signedInAs, type Rendered } from '@uplift/platform/testing';
 import { AnalyticsPage } from './analytics-page';
-
-const signedIn: Session = {
-  status: 'signedIn',
-  user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null },
-};
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -102,25 +93,15 @@ function gateway(current: Period, previous: Period = { totals: {} }, options: { 
   return { fetchMock, asked };
 }
 
-function LocationProbe() {
-  const location = useLocation();
-  return <output data-testid="location">{location.pathname + location.search}</output>;
-}
+let page: Rendered;
 
 function renderAnalytics(path = '/analytics') {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: queryDefaults })}>
-      <SessionProvider session={signedIn}>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path="analytics" element={<AnalyticsPage />} />
-            <Route path="connections" element={<p>connections page</p>} />
-          </Routes>
-          <LocationProbe />
-        </MemoryRouter>
-      </SessionProvider>
-    </QueryClientProvider>,
-  );
+  page = renderWithProviders(<AnalyticsPage />, {
+    path,
+    route: 'analytics',
+    routes: { connections: <p>connections page</p> },
+    session: signedInAs('u1'),
+  });
 }
 
 /** Fakes only the clock, so the page's "today" is fixed while timers (react-query, user-event) run for real. */
@@ -152,12 +133,12 @@ describe('AnalyticsPage: the date range', () => {
     await user.selectOptions(screen.getByLabelText('Date range'), 'Last 7 days');
     await waitFor(() => expect(asked).toContainEqual({ from: '2024-12-27', to: '2025-01-02' }));
     expect(asked).toContainEqual({ from: '2024-12-20', to: '2024-12-26' });
-    expect(screen.getByTestId('location').textContent).toBe('/analytics?range=7d');
+    expect(page.location()).toBe('/analytics?range=7d');
 
     await user.selectOptions(screen.getByLabelText('Date range'), 'Last 90 days');
     await waitFor(() => expect(asked).toContainEqual({ from: '2024-10-05', to: '2025-01-02' }));
     expect(asked).toContainEqual({ from: '2024-07-07', to: '2024-10-04' });
-    expect(screen.getByTestId('location').textContent).toBe('/analytics?range=90d');
+    expect(page.location()).toBe('/analytics?range=90d');
   });
 
   it('reads the range from the address, so a reload or a shared link shows the same days', async () => {
@@ -206,7 +187,7 @@ describe('AnalyticsPage: the date range', () => {
     await waitFor(() => expect(asked).toContainEqual({ from: '2024-01-01', to: '2024-01-31' }));
     expect(asked).toContainEqual({ from: '2023-12-01', to: '2023-12-31' });
     expect(asked.some((a) => a.from === '2024-04-02' || a.from === '2023-02-25')).toBe(false);
-    expect(screen.getByTestId('location').textContent).toBe('/analytics?other=1&range=custom&from=2024-01-01&to=2024-01-31');
+    expect(page.location()).toBe('/analytics?other=1&range=custom&from=2024-01-01&to=2024-01-31');
   });
 });
 

@@ -20,13 +20,12 @@ describe('ConnectionsPage', () => {
   it("shows Shopify's error from the return address, drops the parameters without a new entry, and can be dismissed", async () => {
     gateway({ [CONNECTIONS]: () => json({ shopify: { status: 'NOT_CONNECTED' } }) });
     const message = 'Uplift needs permission to read read_orders. Please approve all requested permissions.';
-    renderPage(`/connections?tab=1&shopify=error&message=${encodeURIComponent(message)}`);
+    const page = renderPage(`/connections?tab=1&shopify=error&message=${encodeURIComponent(message)}`);
 
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toContain(message);
-    const location = screen.getByTestId('location');
-    await waitFor(() => expect(location.textContent).toBe('/connections?tab=1'));
-    expect(location.dataset.navigation).toBe('REPLACE');
+    await waitFor(() => expect(page.location()).toBe('/connections?tab=1'));
+    expect(page.navigationType()).toBe('REPLACE');
     // Still shown once the address no longer carries it.
     expect(screen.getByText(message)).toBeTruthy();
 
@@ -38,9 +37,9 @@ describe('ConnectionsPage', () => {
     gateway({
       [CONNECTIONS]: () => json({ shopify: { status: 'CONNECTED', shop: 'acme.myshopify.com', sync: { phase: 'QUEUED' } } }),
     });
-    renderPage('/connections?shopify=connected');
+    const page = renderPage('/connections?shopify=connected');
     expect(screen.getByRole('status').textContent).toContain('Your Shopify store is connected. Importing your orders…');
-    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/connections'));
+    await waitFor(() => expect(page.location()).toBe('/connections'));
     expect(await screen.findByRole('progressbar')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText(/Your Shopify store is connected/)).toBeNull();

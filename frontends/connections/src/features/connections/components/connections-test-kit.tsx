@@ -1,15 +1,11 @@
 /** Test helpers for the Connections page: a fake gateway on `fetch` and the page under a router. */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation, useNavigationType } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
 import { vi } from 'vitest';
-import { SessionProvider, queryDefaults, type Session } from '@uplift/platform';
+import { type Session } from '@uplift/platform';
+import { renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import { ConnectionsPage } from './connections-page';
 
-export const signedIn: Session = {
-  status: 'signedIn',
-  user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null },
-};
+export const signedIn = signedInAs('u1');
 
 export const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -40,35 +36,6 @@ export function gateway(handlers: Record<string, Handler>) {
   };
 }
 
-/** Where the router is, and how it got there (PUSH, REPLACE or POP). */
-function LocationProbe() {
-  const { pathname, search } = useLocation();
-  const type = useNavigationType();
-  return <div data-testid="location" data-navigation={type}>{`${pathname}${search}`}</div>;
-}
-
-export function renderPage(
-  path = '/connections',
-  { session = signedIn, queryClient = new QueryClient({ defaultOptions: queryDefaults }) } = {},
-) {
-  render(
-    <QueryClientProvider client={queryClient}>
-      <SessionProvider session={session}>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route
-              path="connections"
-              element={
-                <>
-                  <ConnectionsPage />
-                  <LocationProbe />
-                </>
-              }
-            />
-          </Routes>
-        </MemoryRouter>
-      </SessionProvider>
-    </QueryClientProvider>,
-  );
-  return { queryClient };
+export function renderPage(path = '/connections', { session = signedIn, queryClient }: { session?: Session; queryClient?: QueryClient } = {}) {
+  return renderWithProviders(<ConnectionsPage />, { path, route: 'connections', session, queryClient });
 }

@@ -1,16 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   METRIC_FORMULAS,
   POLL_INTERVAL_MS,
   configureHttp,
   getDailyReportQueryOptions,
-  queryDefaults,
   type DailyReportJson,
 } from '@uplift/platform';
+import { renderWithProviders } from '@uplift/platform/testing';
 import { DailyReportCard } from './daily-report-card';
 
 const json = (body: unknown, status = 200) =>
@@ -51,13 +49,7 @@ function serve(report: DailyReportJson) {
 }
 
 function renderCard() {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: queryDefaults })}>
-      <MemoryRouter>
-        <DailyReportCard categoryId="cat1" />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderWithProviders(<DailyReportCard categoryId="cat1" />);
 }
 
 /** The list item of one metric, found by its label. */

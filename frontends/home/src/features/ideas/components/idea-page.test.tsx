@@ -1,8 +1,7 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionProvider, configureHttp, queryDefaults } from '@uplift/platform';
+import { configureHttp } from '@uplift/platform';
+import { renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import { IdeaPage } from './idea-page';
 
 const json = (body: unknown, status = 200) =>
@@ -33,17 +32,7 @@ describe('IdeaPage', () => {
         return json({}, 404);
       }),
     );
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: queryDefaults })}>
-        <SessionProvider session={{ status: 'signedIn', user: { uid: 'u1', email: null, displayName: null, photoURL: null } }}>
-          <MemoryRouter initialEntries={['/ideas/idea1']}>
-            <Routes>
-              <Route path="ideas/:ideaId" element={<IdeaPage />} />
-            </Routes>
-          </MemoryRouter>
-        </SessionProvider>
-      </QueryClientProvider>,
-    );
+    renderWithProviders(<IdeaPage />, { path: '/ideas/idea1', route: 'ideas/:ideaId', session: signedInAs('u1') });
     expect(await screen.findByRole('heading', { level: 1, name: 'Anvil Week' })).toBeTruthy();
     for (const text of ['Spring projects start in March.', 'Email', 'Your spring anvil is here', 'Send Tuesday 9am', 'Classic Anvil', 'Mini Anvil']) {
       expect(screen.getByText(text)).toBeTruthy();

@@ -1,38 +1,22 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionProvider, configureHttp, queryDefaults } from '@uplift/platform';
+import { configureHttp } from '@uplift/platform';
+import { renderWithProviders, type Rendered } from '@uplift/platform/testing';
 import { RATE_LIMITED_MESSAGE, UNREADABLE_FALLBACK_MESSAGE } from '../lib/score-error';
 import { WebsiteScorePage } from './website-score-page';
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-function Where() {
-  const location = useLocation();
-  return <p data-testid="where">{location.pathname + location.search}</p>;
-}
+let page: Rendered;
 
 function renderAt(path: string, answer: (url: string) => Response) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, _init?: RequestInit) =>
     answer(new URL(String(input)).searchParams.get('url') ?? ''),
   );
   vi.stubGlobal('fetch', fetchMock);
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: queryDefaults })}>
-      <SessionProvider session={{ status: 'signedOut', user: null }}>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path="website-score" element={<WebsiteScorePage />} />
-            <Route path="*" element={null} />
-          </Routes>
-          <Where />
-        </MemoryRouter>
-      </SessionProvider>
-    </QueryClientProvider>,
-  );
+  page = renderWithProviders(<WebsiteScorePage />, { path, route: 'website-score', routes: { '*': null } });
   return fetchMock;
 }
 
@@ -61,7 +45,7 @@ describe('WebsiteScorePage', () => {
     renderAt('/website-score', () => json({ url: 'https://a.test', score: 80, band: 'high' }));
     await userEvent.type(screen.getByLabelText('Website URL'), 'https://a.test');
     await userEvent.click(screen.getByRole('button', { name: 'Score my website' }));
-    expect(screen.getByTestId('where').textContent).toBe('/website-score?url=https%3A%2F%2Fa.test');
+    expect(page.location()).toBe('/website-score?url=https%3A%2F%2Fa.test');
     expect(await screen.findByRole('heading', { name: 'Score for https://a.test' })).toBeTruthy();
   });
 
@@ -89,7 +73,7 @@ describe('WebsiteScorePage', () => {
     const link = screen.getByRole('link', { name: 'Sign up for weekly reviews' });
     expect(link.getAttribute('href')).toBe('/?requireSignup=true');
     await userEvent.click(link);
-    expect(screen.getByTestId('where').textContent).toBe('/?requireSignup=true');
+    expect(page.location()).toBe('/?requireSignup=true');
   });
 
   it('carries the scored website to sign-up, so it is saved after', async () => {

@@ -1,10 +1,10 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp } from '@uplift/platform';
+import { renderWithProviders } from '@uplift/platform/testing';
 import type { AuthActions } from '../lib/auth-actions';
 import { SecondFactorRequired } from '../lib/totp';
-import { AuthActionsContext } from './auth-provider';
+import { fakeAuthActions, withAuthActions } from './auth-test-kit';
 import { ResetPasswordDialog } from './reset-password-dialog';
 import { SignDialog, type SignDialogProps } from './sign-dialog';
 
@@ -22,20 +22,10 @@ afterEach(() => {
 });
 
 function renderSign(overrides: Partial<AuthActions> = {}, props: Partial<SignDialogProps> = {}) {
-  const actions: AuthActions = {
-    signIn: vi.fn(async () => 'u1'),
-    signUp: vi.fn(async () => 'u1'),
-    signInWithGoogle: vi.fn(async () => {}),
-    signOut: vi.fn(async () => {}),
-    ...overrides,
-  };
+  const actions = fakeAuthActions(overrides);
   const onClose = vi.fn();
-  render(
-    <AuthActionsContext.Provider value={actions}>
-      <SignDialog open onClose={onClose} {...props} />
-    </AuthActionsContext.Provider>,
-  );
-  return { actions, onClose, user: userEvent.setup() };
+  const { user } = renderWithProviders(<SignDialog open onClose={onClose} {...props} />, { wrapper: withAuthActions(actions) });
+  return { actions, onClose, user };
 }
 
 describe('SignDialog, account parts', () => {
@@ -92,8 +82,7 @@ describe('SignDialog, account parts', () => {
 
 describe('ResetPasswordDialog', () => {
   function renderReset(onBackToSignIn?: () => void) {
-    render(<ResetPasswordDialog open onClose={vi.fn()} onBackToSignIn={onBackToSignIn} />);
-    return userEvent.setup();
+    return renderWithProviders(<ResetPasswordDialog open onClose={vi.fn()} onBackToSignIn={onBackToSignIn} />).user;
   }
 
   it('explains itself, sends the reset email and shows the exact note', async () => {

@@ -1,9 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore, useSession } from '@uplift/platform';
+import { renderWithProviders } from '@uplift/platform/testing';
 
 const fb = vi.hoisted(() => ({
   stateListener: null as null | ((user: unknown) => Promise<void> | void),
@@ -37,20 +37,18 @@ function Status() {
   return <p>status: {session.status}</p>;
 }
 
-function renderProvider(children: React.ReactNode, path = '/', tokenSyncUrl?: string) {
-  render(
-    <QueryClientProvider client={new QueryClient()}>
+/** Under the real AuthProvider, whose session replaces the test's. */
+function renderProvider(children: ReactNode, path = '/', tokenSyncUrl?: string) {
+  renderWithProviders(children, {
+    path,
+    route: path.split('?')[0],
+    routes: { '/': <p>home page</p> },
+    wrapper: ({ children: app }: { children: ReactNode }) => (
       <AuthProvider auth={{} as never} tokenSyncUrl={tokenSyncUrl}>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path="/" element={<p>home page</p>} />
-            <Route path="/reset-password" element={children} />
-            <Route path="/status" element={children} />
-          </Routes>
-        </MemoryRouter>
+        {app}
       </AuthProvider>
-    </QueryClientProvider>,
-  );
+    ),
+  });
 }
 
 beforeEach(() => {

@@ -1,30 +1,16 @@
-import { render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { MemoryRouter } from 'react-router';
-import { SessionProvider } from '@uplift/platform';
-import type { AuthActions } from '../lib/auth-actions';
-import { AuthActionsContext } from './auth-provider';
+import { renderWithProviders } from '@uplift/platform/testing';
+import { fakeAuthActions, withAuthActions } from './auth-test-kit';
 import { AuthControls } from './auth-controls';
 
-const actions: AuthActions = {
-  signIn: vi.fn(async () => 'u1'),
-  signUp: vi.fn(async () => 'u1'),
-  signInWithGoogle: vi.fn(async () => {}),
-  signOut: vi.fn(async () => {}),
-};
+const actions = fakeAuthActions();
 
 function renderAt(path: string) {
-  render(
-    <SessionProvider session={{ status: 'signedOut', user: null }}>
-      <AuthActionsContext.Provider value={actions}>
-        <MemoryRouter initialEntries={[path]}>
-          <AuthControls onOpenAccountSettings={vi.fn()} onOpenUpgradePlan={vi.fn()} onOpenBusinessProfile={vi.fn()} />
-        </MemoryRouter>
-      </AuthActionsContext.Provider>
-    </SessionProvider>,
-  );
-  return userEvent.setup();
+  return renderWithProviders(
+    <AuthControls onOpenAccountSettings={vi.fn()} onOpenUpgradePlan={vi.fn()} onOpenBusinessProfile={vi.fn()} />,
+    { path, wrapper: withAuthActions(actions) },
+  ).user;
 }
 
 describe('?email=', () => {

@@ -1,43 +1,26 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { SessionProvider, type Session } from '@uplift/platform';
+import type { Session } from '@uplift/platform';
+import { renderWithProviders, signedInAs, signedOut, testQueryClient } from '@uplift/platform/testing';
 import { RequireAuth, RequireUplifter } from './guards';
 
-const signedIn: Session = {
-  status: 'signedIn',
-  user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null },
-};
+const signedIn = signedInAs('u1');
 
 function renderGuarded(session: Session, guard: 'auth' | 'uplifter', isUplifter = false) {
-  const queryClient = new QueryClient();
+  const queryClient = testQueryClient();
   queryClient.setQueryData(['users', 'u1'], { id: 'u1', isUplifter });
   const Guard = guard === 'auth' ? RequireAuth : RequireUplifter;
-  render(
-    <QueryClientProvider client={queryClient}>
-      <SessionProvider session={session}>
-        <MemoryRouter initialEntries={['/private']}>
-          <Routes>
-            <Route path="/" element={<p>home</p>} />
-            <Route
-              path="/private"
-              element={
-                <Guard redirectTo="/">
-                  <p>private</p>
-                </Guard>
-              }
-            />
-          </Routes>
-        </MemoryRouter>
-      </SessionProvider>
-    </QueryClientProvider>,
+  renderWithProviders(
+    <Guard redirectTo="/">
+      <p>private</p>
+    </Guard>,
+    { path: '/private', route: '/private', routes: { '/': <p>home</p> }, session, queryClient },
   );
 }
 
 describe('route guards', () => {
   it('RequireAuth redirects signed-out users', () => {
-    renderGuarded({ status: 'signedOut', user: null }, 'auth');
+    renderGuarded(signedOut, 'auth');
     expect(screen.getByText('home')).toBeTruthy();
   });
 
@@ -57,7 +40,7 @@ describe('route guards', () => {
   });
 
   it('RequireUplifter redirects signed-out users', () => {
-    renderGuarded({ status: 'signedOut', user: null }, 'uplifter', true);
+    renderGuarded(signedOut, 'uplifter', true);
     expect(screen.getByText('home')).toBeTruthy();
   });
 });

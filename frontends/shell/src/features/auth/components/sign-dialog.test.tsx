@@ -1,28 +1,18 @@
-import { render, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders, type Rendered } from '@uplift/platform/testing';
 import type { AuthActions } from '../lib/auth-actions';
-import { AuthActionsContext } from './auth-provider';
+import { fakeAuthActions, withAuthActions } from './auth-test-kit';
 import { SignDialog } from './sign-dialog';
 
 function setup(overrides: Partial<AuthActions> = {}) {
-  const actions: AuthActions = {
-    signIn: vi.fn(async () => 'u1'),
-    signUp: vi.fn(async () => 'u1'),
-    signInWithGoogle: vi.fn(async () => {}),
-    signOut: vi.fn(async () => {}),
-    ...overrides,
-  };
+  const actions = fakeAuthActions(overrides);
   const onClose = vi.fn();
-  render(
-    <AuthActionsContext.Provider value={actions}>
-      <SignDialog open onClose={onClose} />
-    </AuthActionsContext.Provider>,
-  );
-  return { actions, onClose, user: userEvent.setup() };
+  const { user } = renderWithProviders(<SignDialog open onClose={onClose} />, { wrapper: withAuthActions(actions) });
+  return { actions, onClose, user };
 }
 
-async function fill(user: ReturnType<typeof userEvent.setup>) {
+async function fill(user: Rendered['user']) {
   await user.type(screen.getByLabelText('Email'), 'jane@example.com');
   await user.type(screen.getByLabelText('Password'), 'secret123');
 }

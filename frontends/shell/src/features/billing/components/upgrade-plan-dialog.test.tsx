@@ -1,16 +1,15 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  SessionProvider,
   Toaster,
   configureHttp,
   parseEnv,
-  type Session,
   type SubscriptionTiersJson,
   type UserJson,
 } from '@uplift/platform';
+import { renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import { EnvProvider } from '../../../lib/env-context';
 import { createQueryClient } from '../../../lib/query-client';
 import { browser } from '../lib/browser';
@@ -28,10 +27,7 @@ const tiers: SubscriptionTiersJson = {
   secret: { name: 'Secret', sortOrder: 0, hidden: true, prices: { monthly: { amount: 100, stripeId: 'price_s' } } },
 };
 
-const session: Session = {
-  status: 'signedIn',
-  user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null },
-};
+const session = signedInAs('u1');
 
 type Handler = (init: RequestInit | undefined) => Response | Promise<Response>;
 
@@ -57,15 +53,12 @@ function gateway(user: UserJson, extra: Record<string, Handler> = {}) {
 
 function renderDialog() {
   const env = parseEnv({ skipEnvValidation: 'true', supportUrl: 'mailto:help@example.com' });
-  render(
-    <EnvProvider env={env}>
-      <QueryClientProvider client={createQueryClient()}>
-        <SessionProvider session={session}>
-          <UpgradePlanDialog open onClose={() => {}} />
-          <Toaster />
-        </SessionProvider>
-      </QueryClientProvider>
-    </EnvProvider>,
+  renderWithProviders(
+    <>
+      <UpgradePlanDialog open onClose={() => {}} />
+      <Toaster />
+    </>,
+    { session, queryClient: createQueryClient(), wrapper: ({ children }: { children: ReactNode }) => <EnvProvider env={env}>{children}</EnvProvider> },
   );
   return screen.getByRole('dialog', { name: 'Upgrade plan' });
 }

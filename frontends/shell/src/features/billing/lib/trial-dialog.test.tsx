@@ -1,9 +1,7 @@
-import type { ReactNode } from 'react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { renderHook } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SessionProvider, STORAGE_KEYS, type Session, type UserJson } from '@uplift/platform';
+import { STORAGE_KEYS, type Session, type UserJson } from '@uplift/platform';
+import { renderHookWithProviders, signedInAs } from '@uplift/platform/testing';
 import { askedForTrial, nextForced, trialDialogOpen } from './trial-dialog';
 import { useTrialDialog } from './use-trial-dialog';
 
@@ -31,22 +29,12 @@ describe('trial dialog rules', () => {
   });
 });
 
-const signedIn: Session = {
-  status: 'signedIn',
-  user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null },
-};
+const signedIn = signedInAs('u1');
 
 function renderTrial(path: string, user: UserJson | null, session: Session = signedIn) {
   const queryClient = new QueryClient();
   if (user) queryClient.setQueryData(['users', 'u1'], user);
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={queryClient}>
-      <SessionProvider session={session}>
-        <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>
-      </SessionProvider>
-    </QueryClientProvider>
-  );
-  return renderHook(() => useTrialDialog(), { wrapper });
+  return renderHookWithProviders(() => useTrialDialog(), { path, session, queryClient });
 }
 
 const stored = () => window.localStorage.getItem(STORAGE_KEYS.forceShowTrialDialog);

@@ -1,32 +1,22 @@
-import type { ReactNode } from 'react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { renderHook, waitFor } from '@testing-library/react';
-import { MemoryRouter, useLocation } from 'react-router';
+import { QueryClient } from '@tanstack/react-query';
+import { waitFor } from '@testing-library/react';
+import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionProvider, configureHttp, type Session } from '@uplift/platform';
+import { configureHttp } from '@uplift/platform';
+import { renderHookWithProviders, signedInAs } from '@uplift/platform/testing';
 import { useCheckoutReturn } from './use-checkout-return';
 
-const session: Session = {
-  status: 'signedIn',
-  user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null },
-};
+const session = signedInAs('u1');
 
 const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
 
 function renderAt(path: string) {
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={new QueryClient()}>
-      <SessionProvider session={session}>
-        <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>
-      </SessionProvider>
-    </QueryClientProvider>
-  );
-  return renderHook(
+  return renderHookWithProviders(
     () => {
       useCheckoutReturn();
       return useLocation();
     },
-    { wrapper },
+    { path, session, queryClient: new QueryClient() },
   );
 }
 

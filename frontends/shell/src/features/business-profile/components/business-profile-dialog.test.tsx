@@ -1,15 +1,11 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUSINESS_PROFILE_SAVE_ERROR, SessionProvider, configureHttp, type Session } from '@uplift/platform';
+import { BUSINESS_PROFILE_SAVE_ERROR, configureHttp } from '@uplift/platform';
+import { renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import { createQueryClient } from '../../../lib/query-client';
 import { BusinessProfileDialog } from './business-profile-dialog';
 
-const session: Session = {
-  status: 'signedIn',
-  user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null },
-};
+const session = signedInAs('u1');
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -68,14 +64,11 @@ function gateway(saved: Saved, options: { failParams?: boolean } = {}) {
 
 function renderDialog() {
   const onClose = vi.fn();
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <SessionProvider session={session}>
-        <BusinessProfileDialog open onClose={onClose} />
-      </SessionProvider>
-    </QueryClientProvider>,
-  );
-  return { onClose, user: userEvent.setup() };
+  const { user } = renderWithProviders(<BusinessProfileDialog open onClose={onClose} />, {
+    session,
+    queryClient: createQueryClient(),
+  });
+  return { onClose, user };
 }
 
 async function dialogLoaded() {

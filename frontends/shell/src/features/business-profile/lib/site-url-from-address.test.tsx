@@ -1,15 +1,11 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemoryRouter, useLocation } from 'react-router';
-import { configureHttp, SessionProvider, type Session } from '@uplift/platform';
+import { configureHttp } from '@uplift/platform';
+import { renderHookWithProviders, signedInAs } from '@uplift/platform/testing';
 import { createQueryClient } from '../../../lib/query-client';
 import { useSiteUrlFromAddress } from './site-url-from-address';
 
-const session: Session = {
-  status: 'signedIn',
-  user: { uid: 'u1', email: 'jane@example.com', displayName: null, photoURL: null },
-};
+const session = signedInAs('u1');
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -40,24 +36,14 @@ function gateway(options: { savedSiteUrl?: string; categoryAfter?: number; failP
   return { patches };
 }
 
-function Probe({ onUnsaved }: { onUnsaved: (url: string) => void }) {
-  useSiteUrlFromAddress(onUnsaved);
-  const { search } = useLocation();
-  return <output aria-label="search">{search}</output>;
-}
-
 function renderAt(path: string) {
   const onUnsaved = vi.fn();
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <SessionProvider session={session}>
-        <MemoryRouter initialEntries={[path]}>
-          <Probe onUnsaved={onUnsaved} />
-        </MemoryRouter>
-      </SessionProvider>
-    </QueryClientProvider>,
-  );
-  return { onUnsaved };
+  const { location } = renderHookWithProviders(() => useSiteUrlFromAddress(onUnsaved), {
+    path,
+    session,
+    queryClient: createQueryClient(),
+  });
+  return { onUnsaved, location };
 }
 
 beforeEach(() => configureHttp({ baseUrl: 'http://api.test/' }));
@@ -65,17 +51,17 @@ beforeEach(() => configureHttp({ baseUrl: 'http://api.test/' }));
 describe('useSiteUrlFromAddress', () => {
   it("saves ?siteUrl= as a new account's website once its business exists, keeping its settings, and drops it from the address", async () => {
     const { patches } = gateway({ categoryAfter: 1 });
-    renderAt('/?siteUrl=https%3A%2F%2Fshop.example&requireSignup=true');
+    const { location } = renderAt('/?siteUrl=https%3A%2F%2Fshop.example&requireSignup=true');
     await waitFor(() => expect(patches).toEqual([{ siteUrl: 'https://shop.example', disableWeeklyEmail: true }]), {
       timeout: 5_000,
     });
-    await waitFor(() => expect(screen.getByLabelText('search').textContent).toBe('?requireSignup=true'));
+    await waitFor(() => expect(location()).toBe('/?requireSignup=true'));
   });
 
   it('never replaces a website the business already has', async () => {
     const { patches } = gateway({ savedSiteUrl: 'https://mine.example' });
-    renderAt('/?siteUrl=https%3A%2F%2Fother.example');
-    await waitFor(() => expect(screen.getByLabelText('search').textContent).toBe(''));
+    const { location } = renderAt('/?siteUrl=https%3A%2F%2Fother.example');
+    await waitFor(() => expect(location()).toBe('/'));
     expect(patches).toEqual([]);
   });
 

@@ -1,8 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { QueryClient } from '@tanstack/react-query';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureHttp, getAuditLogQueryOptions, SessionProvider, type UserJson } from '@uplift/platform';
+import { configureHttp, getAuditLogQueryOptions, type UserJson } from '@uplift/platform';
+import { renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import { DashboardPage } from '../../dashboard/components/dashboard-page';
 import * as browser from '../lib/browser';
 import { isActingOnBehalf } from '../lib/on-behalf';
@@ -25,22 +26,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function withProviders(node: React.ReactNode, user?: UserJson) {
+function withProviders(node: ReactNode, user?: UserJson) {
   // Fresh forever: the seeded user must not be refetched (that would use up the mocked responses).
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   if (user) client.setQueryData(['users', 'me'], user);
   // The dashboard's own actions list (the audit log) has its own tests.
   client.setQueryData(getAuditLogQueryOptions('me', 'actor').queryKey, { entries: [] });
-  render(
-    <QueryClientProvider client={client}>
-      <SessionProvider
-        session={{ status: 'signedIn', user: { uid: 'me', email: 'up@example.com', displayName: null, photoURL: null } }}
-      >
-        {node}
-      </SessionProvider>
-    </QueryClientProvider>,
-  );
-  return userEvent.setup();
+  return renderWithProviders(node, { session: signedInAs('me', 'up@example.com'), queryClient: client }).user;
 }
 
 describe('on-behalf mode', () => {
