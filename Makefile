@@ -92,6 +92,7 @@ test-go:
 
 .PHONY: test-web
 test-web:
+	cd frontends && npm run lint --silent
 	cd frontends && npm test --silent
 	cd frontends && node scripts/bundle-budget.mjs
 
@@ -135,12 +136,13 @@ proto: $(PROTO_TOOLS) frontends/node_modules/.installed ## regenerate Go, OpenAP
 	$(BIN)/buf generate
 
 .PHONY: lint
-lint: $(PROTO_TOOLS) frontends/node_modules/.installed ## buf lint and format, go vet, gofmt, TypeScript
+lint: $(PROTO_TOOLS) frontends/node_modules/.installed ## buf lint and format, go vet, gofmt, TypeScript, the web's ESLint (import boundaries)
 	$(BIN)/buf lint
 	$(BIN)/buf format -d --exit-code --path proto/uplift
 	go vet $(GO_PKGS)
 	test -z "$$(gofmt -l $(GO_MODULES))" || { gofmt -l $(GO_MODULES); exit 1; }
 	cd frontends && npm run typecheck --silent
+	cd frontends && npm run lint --silent
 
 .PHONY: proto-check
 proto-check: proto ## fail if the committed generated code is stale

@@ -4,7 +4,7 @@ import { lazy, Suspense, useState, type ComponentType, type LazyExoticComponent,
  * React.lazy for a module's named export: the code moves to a chunk of its
  * own, fetched the first time the component renders (not on first load).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// `any` props: each named export keeps its own, which the returned component takes on.
 export function lazyNamed<M extends Record<K, ComponentType<any>>, K extends keyof M>(
   load: () => Promise<M>,
   name: K,

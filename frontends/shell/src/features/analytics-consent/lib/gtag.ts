@@ -22,7 +22,6 @@ export function startGtag(measurementId: string): AnalyticsSink {
     window.dataLayer = window.dataLayer ?? [];
     window.gtag = function gtag() {
       // gtag.js reads the arguments object itself, not an array copy.
-      // eslint-disable-next-line prefer-rest-params
       window.dataLayer!.push(arguments);
     };
     window.gtag('js', new Date());

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { AuditLogList, Button, ErrorBanner, LOADING_TEXT, serverMessage, switchMetricsCategory, toast, UNKNOWN_ERROR_MESSAGE, useAuditLog, useMetricsUsers, usePageTitle, type UserJson, useSession } from '@uplift/platform';
-import { reloadTo } from '../../on-behalf/lib/browser';
+import { reloadTo } from '../../../lib/browser';
 
 /** /dashboard, for uplifters: find a store owner and view the site as them. */
 export function DashboardPage() {

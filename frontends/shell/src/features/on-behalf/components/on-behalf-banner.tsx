@@ -7,7 +7,7 @@ import {
   UNKNOWN_ERROR_MESSAGE,
   useUser,
 } from '@uplift/platform';
-import { reloadTo } from '../lib/browser';
+import { reloadTo } from '../../../lib/browser';
 import { isActingOnBehalf } from '../lib/on-behalf';
 
 /**

@@ -2,10 +2,9 @@ import type { ReactNode } from 'react';
 import { QueryClient } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureHttp, getAuditLogQueryOptions, type UserJson } from '@uplift/platform';
+import { configureHttp, type UserJson } from '@uplift/platform';
 import { renderWithProviders, signedInAs } from '@uplift/platform/testing';
-import { DashboardPage } from '../../dashboard/components/dashboard-page';
-import * as browser from '../lib/browser';
+import * as browser from '../../../lib/browser';
 import { isActingOnBehalf } from '../lib/on-behalf';
 import { OnBehalfBanner } from './on-behalf-banner';
 
@@ -26,12 +25,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function withProviders(node: ReactNode, user?: UserJson) {
+function withProviders(node: ReactNode, user: UserJson) {
   // Fresh forever: the seeded user must not be refetched (that would use up the mocked responses).
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
-  if (user) client.setQueryData(['users', 'me'], user);
-  // The dashboard's own actions list (the audit log) has its own tests.
-  client.setQueryData(getAuditLogQueryOptions('me', 'actor').queryKey, { entries: [] });
+  client.setQueryData(['users', 'me'], user);
   return renderWithProviders(node, { session: signedInAs('me', 'up@example.com'), queryClient: client }).user;
 }
 
@@ -56,44 +53,5 @@ describe('on-behalf mode', () => {
     await user.click(within(banner).getByRole('button', { name: 'exit' }));
     await waitFor(() => expect(reloadTo).toHaveBeenCalledWith('/dashboard'));
     expect(requests()).toEqual(['POST internal/users/me/switchMetricsCategory {"categoryId":"c1"}']);
-  });
-});
-
-describe('DashboardPage', () => {
-  it("searches store owners, loads more and 'View as' switches, then goes to /", async () => {
-    fetchMock
-      .mockResolvedValueOnce(json({ users: [{ id: 'o1', email: 'one@shop.test', categoryId: 'c-one' }], nextPageToken: 'p2' }))
-      .mockResolvedValueOnce(json({ users: [{ id: 'o2', email: 'two@shop.test', displayName: 'Two', categoryId: 'c-two' }] }))
-      .mockResolvedValueOnce(json({ users: [{ id: 'o3', email: 'three@shop.test', categoryId: 'c-three' }] }))
-      .mockResolvedValueOnce(json({ categoryId: 'c-three', originalCategoryId: 'c-me' }));
-    const user = withProviders(<DashboardPage />);
-    expect(await screen.findByText('one@shop.test')).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Load more' }));
-    expect(await screen.findByText('Two')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
-
-    await user.type(screen.getByRole('searchbox', { name: 'Search store owners' }), 'three');
-    await user.click(screen.getByRole('button', { name: 'Search' }));
-    await user.click(await screen.findByRole('button', { name: 'View as three@shop.test' }));
-    await waitFor(() => expect(reloadTo).toHaveBeenCalledWith('/'));
-    expect(requests()).toEqual([
-      'GET internal/metricsUsers?pageSize=20',
-      'GET internal/metricsUsers?pageSize=20&pageToken=p2',
-      'GET internal/metricsUsers?query=three&pageSize=20',
-      'POST internal/users/me/switchMetricsCategory {"categoryId":"c-three"}',
-    ]);
-  });
-
-  it('shows a failed switch and stays', async () => {
-    fetchMock
-      .mockResolvedValueOnce(json({ users: [{ id: 'o1', email: 'one@shop.test', categoryId: 'c-one' }] }))
-      .mockResolvedValueOnce(json({ message: 'You may not act for this user.' }, 403));
-    const user = withProviders(<DashboardPage />);
-    await user.click(await screen.findByRole('button', { name: 'View as one@shop.test' }));
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
-    expect(reloadTo).not.toHaveBeenCalled();
-    await waitFor(() =>
-      expect((screen.getByRole('button', { name: 'View as one@shop.test' }) as HTMLButtonElement).disabled).toBe(false),
-    );
   });
 });

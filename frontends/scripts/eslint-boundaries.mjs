@@ -1,0 +1,105 @@
+// The import boundaries of the web (an ESLint rule, `uplift/boundaries`):
+// the shell and the remotes are deployed apart and meet only at run time, so
+// - an app never imports another app's files (a remote never the shell, the
+//   shell never a remote: it loads them with RemoteModule);
+// - what they share comes from `@uplift/platform`, never from its files by
+//   path, and `@uplift/platform/testing` only in tests;
+// - the platform imports no app;
+// - inside an app, one feature never imports another
+//   (`src/features/<a>` → `src/features/<b>`): what both need moves to the
+//   app's `lib/` or `components/`, and `app/` composes the features.
+// Relative paths are resolved, so `../../` that happens to climb into a
+// neighbour is caught as surely as a bare name.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const APPS = new Set(['shell', 'home', 'analytics', 'connections', 'account']);
+const PLATFORM = 'packages/platform';
+const PLATFORM_PACKAGE = '@uplift/platform';
+const TESTING_ENTRY = '@uplift/platform/testing';
+const FRONTENDS = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+/** Where a file sits: its app (or the platform) and, in an app, its feature. */
+function placeOf(relative) {
+  const parts = relative.split('/');
+  if (relative.startsWith(`${PLATFORM}/`)) return { area: PLATFORM };
+  if (!APPS.has(parts[0])) return { area: null };
+  const feature = parts[1] === 'src' && parts[2] === 'features' && parts.length > 4 ? parts[3] : null;
+  return { area: parts[0], feature };
+}
+
+const isTest = (relative) => /\.test\.[cm]?[jt]sx?$/.test(relative) || /test-kit\.[jt]sx?$/.test(relative);
+
+function problem(from, source, target) {
+  if (source.startsWith('@uplift/')) {
+    if (source === TESTING_ENTRY) return isTest(from.relative) ? null : 'testing';
+    if (source === PLATFORM_PACKAGE || source.startsWith(`${PLATFORM_PACKAGE}/mf/`)) {
+      return from.area === PLATFORM ? 'platformImportsItself' : null;
+    }
+    return 'otherPackage';
+  }
+  if (!target) return null;
+  if (target.area !== from.area) {
+    if (from.area === PLATFORM) return target.area ? 'platformImportsApp' : null;
+    if (target.area === PLATFORM) return 'platformByPath';
+    if (target.area === 'shell') return 'remoteImportsShell';
+    if (target.area) return from.area === 'shell' ? 'shellImportsRemote' : 'remoteImportsRemote';
+    return null;
+  }
+  if (from.feature && target.feature && from.feature !== target.feature) return 'crossFeature';
+  return null;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const boundaries = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'keeps the shell, the remotes, their features and the platform apart' },
+    schema: [],
+    messages: {
+      remoteImportsShell:
+        "A remote never imports the shell ('{{source}}'): ask the shell through @uplift/platform (an app event or a context it provides).",
+      shellImportsRemote: "The shell never imports a remote ('{{source}}'): it loads remotes at run time with RemoteModule.",
+      remoteImportsRemote: "Remotes never import each other ('{{source}}'): move what both need to @uplift/platform.",
+      platformByPath: "Import '@uplift/platform', not its files ('{{source}}').",
+      platformImportsApp: "The platform never imports an app ('{{source}}').",
+      platformImportsItself: "Inside the platform, import its modules by relative path, not '{{source}}'.",
+      otherPackage: "'{{source}}' is not shared: apps share code only through @uplift/platform.",
+      testing: "'{{source}}' is for tests only (*.test.ts(x), *-test-kit.tsx): it would put Testing Library in the bundle.",
+      crossFeature:
+        "Features do not import each other ('{{source}}' is in feature '{{target}}'): move what both need to the app's lib/ or components/, or compose them in app/.",
+    },
+  },
+  create(context) {
+    const filename = context.filename ?? context.getFilename();
+    const relative = path.relative(FRONTENDS, filename).split(path.sep).join('/');
+    const from = { ...placeOf(relative), relative };
+    if (!from.area) return {};
+
+    function check(node) {
+      if (!node || node.type !== 'Literal' || typeof node.value !== 'string') return;
+      const source = node.value;
+      const target = source.startsWith('.')
+        ? placeOf(path.relative(FRONTENDS, path.resolve(path.dirname(filename), source)).split(path.sep).join('/'))
+        : null;
+      const messageId = problem(from, source, target);
+      if (messageId) context.report({ node, messageId, data: { source, target: target?.feature ?? '' } });
+    }
+
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+      // vi.mock('../path') in tests reaches a module the same way an import does.
+      CallExpression: (node) => {
+        const callee = node.callee;
+        if (callee.type === 'MemberExpression' && callee.object.name === 'vi' && callee.property.name === 'mock') {
+          check(node.arguments[0]);
+        }
+      },
+    };
+  },
+};
+
+export default { meta: { name: 'uplift' }, rules: { boundaries } };
