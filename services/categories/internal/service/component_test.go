@@ -113,8 +113,8 @@ func (f *fakeUsers) GetProfile(ctx context.Context, r *usersv1.GetProfileRequest
 
 type harness struct {
 	client   categoriesv1.CategoriesServiceClient
-	js       jetstream.JetStream
-	nc       *nats.Conn // watches what the service publishes (natstest.Observer)
+	js       jetstream.JetStream // the NATS admin's: reads what the service published
+	nc       *nats.Conn          // watches what the service publishes (natstest.Observer)
 	analyzer *fakeAnalyzer
 	users    *fakeUsers
 	fb       *fbauth.Client
@@ -179,7 +179,7 @@ func startDeps(t *testing.T, d categories.Deps) harness {
 	d.UsersAddr, d.Analyzer = lis.Addr().String(), analyzer
 	base := servicetest.Base(t)
 	conn, rt := servicetest.Run(t, "categories", base, migrations.FS, categories.Wire(d))
-	return harness{client: categoriesv1.NewCategoriesServiceClient(conn), js: rt.JS, nc: natstest.Observer(t, base.NATSURL),
+	return harness{client: categoriesv1.NewCategoriesServiceClient(conn), js: natstest.Admin(t, base.NATSURL), nc: natstest.Observer(t, base.NATSURL),
 		analyzer: an, users: users, fb: firebasetest.Client(t), db: rt.Pool, base: base}
 }
 

@@ -37,7 +37,7 @@ const (
 
 type harness struct {
 	pool   *pgxpool.Pool
-	js     jetstream.JetStream
+	js     jetstream.JetStream // the NATS admin's: reads what the service published
 	client digestv1.DigestServiceClient
 	nats   string
 }
@@ -56,7 +56,7 @@ func start(t *testing.T, smtpAddr string) harness {
 		PublicAPIURL: publicAPI, UnsubscribeSecret: secret,
 	}
 	conn, rt := servicetest.Run(t, "digest", cfg.Base, migrations.FS, digest.Wire(cfg))
-	return harness{pool: rt.Pool, js: rt.JS, client: digestv1.NewDigestServiceClient(conn), nats: cfg.Base.NATSURL}
+	return harness{pool: rt.Pool, js: natstest.Admin(t, cfg.Base.NATSURL), client: digestv1.NewDigestServiceClient(conn), nats: cfg.Base.NATSURL}
 }
 
 func (h harness) publish(t *testing.T, subject, msgID string, m proto.Message) {

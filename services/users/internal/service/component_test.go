@@ -28,7 +28,7 @@ import (
 
 type harness struct {
 	client usersv1.UsersServiceClient
-	js     jetstream.JetStream
+	js     jetstream.JetStream // the NATS admin's: reads what the service published
 	db     *pgxpool.Pool
 	nats   string // the NATS URL, to publish as another service
 }
@@ -40,7 +40,7 @@ func start(t *testing.T) harness {
 	base := servicetest.Base(t)
 	conn, rt := servicetest.Run(t, "users", base, migrations.FS,
 		users.Wire(&users.Settings{Base: base, WebURL: "http://localhost:3000"}))
-	return harness{client: usersv1.NewUsersServiceClient(conn), js: rt.JS, db: rt.Pool, nats: base.NATSURL}
+	return harness{client: usersv1.NewUsersServiceClient(conn), js: natstest.Admin(t, base.NATSURL), db: rt.Pool, nats: base.NATSURL}
 }
 
 func as(token string) context.Context {
