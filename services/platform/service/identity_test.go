@@ -16,22 +16,21 @@ func TestNATSIdentityRequiredOutsideLocalMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	full := Base{NATSNKeySeed: string(k.Seed("users")), NATSSenderKeys: k.SenderKeys()}
-	if s, tr, err := natsIdentity("users", full); err != nil || s == nil || tr == nil {
+	full := NATS{NATSNKeySeed: string(k.Seed("users")), NATSSenderKeys: k.SenderKeys()}
+	if s, tr, err := full.identity("users", false); err != nil || s == nil || tr == nil {
 		t.Fatalf("full settings: %v %v %v", s, tr, err)
 	}
-	for _, b := range []Base{{}, {NATSNKeySeed: full.NATSNKeySeed}, {NATSSenderKeys: full.NATSSenderKeys}} {
-		if _, _, err := natsIdentity("users", b); err == nil || !strings.Contains(err.Error(), "NATS_NKEY_SEED") {
+	for _, n := range []NATS{{}, {NATSNKeySeed: full.NATSNKeySeed}, {NATSSenderKeys: full.NATSSenderKeys}} {
+		if _, _, err := n.identity("users", false); err == nil || !strings.Contains(err.Error(), "NATS_NKEY_SEED") {
 			t.Fatalf("production without keys: %v", err)
 		}
-		b.FirebaseAuthEmulatorHost = "127.0.0.1:9099"
-		if _, _, err := natsIdentity("users", b); err != nil {
+		if _, _, err := n.identity("users", true); err != nil {
 			t.Fatalf("local mode: %v", err)
 		}
 	}
 	bad := full
 	bad.NATSNKeySeed = "SUnot-a-seed"
-	if _, _, err := natsIdentity("users", bad); err == nil {
+	if _, _, err := bad.identity("users", false); err == nil {
 		t.Fatal("a bad seed was accepted")
 	}
 }

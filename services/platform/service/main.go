@@ -2,11 +2,18 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"uplift.dev/platform/config"
 	"uplift.dev/platform/grpcserver"
@@ -22,8 +29,34 @@ type Wire func(ctx context.Context, rt *Runtime) (grpcserver.Options, []func(con
 // with the service's migrations (nil for none) and serves what wire builds.
 // It exits non-zero with a message naming the problem if any step fails.
 func Main(name string, cfg any, base *Base, migrations fs.FS, wire Wire) {
+	Command(name, cfg, &base.LogLevel, func(ctx context.Context, log *slog.Logger) error {
+		rt, err := Start(ctx, name, name, *base, log, migrations)
+		if err != nil {
+			return err
+		}
+		defer rt.Close()
+		opts, workers, err := wire(ctx, rt)
+		if err != nil {
+			return err
+		}
+		return rt.Serve(ctx, opts, workers...)
+	})
+}
+
+// Command runs a binary (a service, or a worker beside one) until SIGINT
+// or SIGTERM: it loads settings into cfg, makes the log at the level
+// logLevel points to (a field of cfg) and runs run. It exits non-zero with
+// a message naming the problem if loading or run fails.
+func Command(name string, cfg any, logLevel *string, run func(ctx context.Context, log *slog.Logger) error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, name, cfg, base, migrations, wire)
+	err := func() error {
+		if err := config.Load(cfg, os.LookupEnv); err != nil {
+			return err
+		}
+		log := logging.New(os.Stderr, name, *logLevel)
+		log.Info("starting", "config", config.Describe(cfg))
+		return run(ctx, log)
+	}()
 	stop()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
@@ -31,20 +64,27 @@ func Main(name string, cfg any, base *Base, migrations fs.FS, wire Wire) {
 	}
 }
 
-func run(ctx context.Context, name string, cfg any, base *Base, migrations fs.FS, wire Wire) error {
-	if err := config.Load(cfg, os.LookupEnv); err != nil {
+// ServeHealth serves a worker's /metrics (reg) and /healthz (ping: the
+// database reachable) on addr until ctx ends. A worker has no gRPC port,
+// so this is what its probes and Prometheus reach.
+func ServeHealth(ctx context.Context, addr string, reg *prometheus.Registry, ping func(context.Context) error, log *slog.Logger) error {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		if err := ping(r.Context()); err != nil {
+			http.Error(w, "database unreachable", http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Error("metrics listener", "err", err)
 		return err
 	}
-	log := logging.New(os.Stderr, name, base.LogLevel)
-	log.Info("starting", "config", config.Describe(cfg))
-	rt, err := Start(ctx, name, name, *base, log, migrations)
-	if err != nil {
-		return err
-	}
-	defer rt.Close()
-	opts, workers, err := wire(ctx, rt)
-	if err != nil {
-		return err
-	}
-	return rt.Serve(ctx, opts, workers...)
+	return nil
 }

@@ -28,17 +28,7 @@ type Base struct {
 	GRPCAddr    string `env:"GRPC_ADDR" required:"true"`
 	MetricsAddr string `env:"METRICS_ADDR"`
 	DatabaseURL string `env:"DATABASE_URL" required:"true" secret:"true"`
-	NATSURL     string `env:"NATS_URL" required:"true"`
-	// NATSNKeySeed is this service's own NATS user nkey seed ("SU..."): it
-	// signs in to NATS with it and signs every event it publishes.
-	NATSNKeySeed string `env:"NATS_NKEY_SEED" secret:"true"`
-	// NATSSenderKeys lists every publisher's public nkey
-	// ("users=U...,billing=U..."); consumers refuse events not signed by a
-	// service that may publish their subject (events.Publishers).
-	NATSSenderKeys string `env:"NATS_SENDER_KEYS"`
-	// NATSCAFile is the CA that signed the NATS servers' certificates, for
-	// a tls:// NATS_URL with a private CA.
-	NATSCAFile               string `env:"NATS_CA_FILE"`
+	NATS
 	FirebaseProjectID        string `env:"FIREBASE_PROJECT_ID" required:"true"`
 	FirebaseAuthEmulatorHost string `env:"FIREBASE_AUTH_EMULATOR_HOST"`
 	// FirebaseTestCertsURL makes the service check ID tokens against a
@@ -66,44 +56,11 @@ type Runtime struct {
 	verifier auth.Verifier
 }
 
-// natsIdentity reads the service's NATS credentials. Outside local mode
-// (no Auth emulator) both are required: a service never runs on a bus where
-// anyone may publish anything.
-func natsIdentity(name string, base Base) (*events.Signer, *events.Trust, error) {
-	local := base.FirebaseAuthEmulatorHost != ""
-	if base.NATSNKeySeed == "" || base.NATSSenderKeys == "" {
-		if local {
-			return nil, nil, nil
-		}
-		return nil, nil, fmt.Errorf("NATS_NKEY_SEED and NATS_SENDER_KEYS: required outside local mode")
-	}
-	signer, err := events.NewSigner(name, []byte(base.NATSNKeySeed))
-	if err != nil {
-		return nil, nil, fmt.Errorf("NATS_NKEY_SEED: %w", err)
-	}
-	trust, err := events.ParseTrust(base.NATSSenderKeys)
-	if err != nil {
-		return nil, nil, fmt.Errorf("NATS_SENDER_KEYS: %w", err)
-	}
-	return signer, trust, nil
-}
-
 // Start opens every connection and applies the outbox schema and then the
 // service's migrations. Close releases what Start opened.
 func Start(ctx context.Context, name, schema string, base Base, log *slog.Logger, migrations fs.FS) (*Runtime, error) {
 	rt := &Runtime{Name: name, Log: log, base: base}
-	signer, trust, err := natsIdentity(name, base)
-	if err != nil {
-		return nil, err
-	}
-	rt.signer = signer
-	var natsOpts []nats.Option
-	if signer != nil {
-		natsOpts = append(natsOpts, signer.NATSOption())
-	}
-	if base.NATSCAFile != "" {
-		natsOpts = append(natsOpts, nats.RootCAs(base.NATSCAFile))
-	}
+	var err error
 	if rt.Auth, err = auth.NewFirebaseClient(ctx, base.FirebaseProjectID, base.FirebaseAuthEmulatorHost); err != nil {
 		return nil, err
 	}
@@ -122,11 +79,14 @@ func Start(ctx context.Context, name, schema string, base Base, log *slog.Logger
 		rt.Close()
 		return nil, err
 	}
-	if rt.NC, rt.JS, err = events.Connect(ctx, base.NATSURL, name, natsOpts...); err != nil {
+	// Outside local mode (no Auth emulator) the service's keys are required.
+	bus, err := base.NATS.Connect(ctx, name, name, base.FirebaseAuthEmulatorHost != "")
+	if err != nil {
 		rt.Close()
 		return nil, err
 	}
-	rt.Bus = events.Bus{JS: rt.JS, Pool: rt.Pool, Log: log, Trust: trust}
+	rt.NC, rt.JS, rt.signer = bus.NC, bus.JS, bus.Signer
+	rt.Bus = events.Bus{JS: rt.JS, Pool: rt.Pool, Log: log, Trust: bus.Trust}
 	return rt, nil
 }
 

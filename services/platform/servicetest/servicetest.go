@@ -27,7 +27,7 @@ func Base(t testing.TB) service.Base {
 	t.Helper()
 	url, keys := natstest.StartSecure(t)
 	return service.Base{
-		GRPCAddr: "127.0.0.1:0", DatabaseURL: pgtest.URL(t), NATSURL: url, NATSSenderKeys: keys.SenderKeys(),
+		GRPCAddr: "127.0.0.1:0", DatabaseURL: pgtest.URL(t), NATS: service.NATS{NATSURL: url, NATSSenderKeys: keys.SenderKeys()},
 		FirebaseProjectID: firebasetest.ProjectID(), FirebaseAuthEmulatorHost: firebasetest.Host(t),
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
+
+	"uplift.dev/categories/internal/analysis/lab/labtest"
 )
 
 // store serves a small store: a home page with a few real problems (no
@@ -122,12 +122,7 @@ func TestBadArguments(t *testing.T) {
 }
 
 func TestLabMetricsInTheJSON(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a real browser: not in -short")
-	}
-	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("CHROME_PATH") == "" {
-		t.Skip("no Chromium (make and .ci/run install it)")
-	}
+	labtest.Chromium(t)
 	srv := store(t)
 	code, out, errOut := runCLI(t, "--json", "--allow-loopback", srv.URL)
 	if code != exitOK {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -21,12 +20,7 @@ import (
 // server: the browser's requests go through the guarded fetcher's proxy,
 // so the page loads and the other server is never reached.
 func TestLabBrowserMeetsTheFetchersPolicy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a real browser: not in -short")
-	}
-	if _, err := os.Stat("/usr/bin/chromium"); err != nil && os.Getenv("CHROME_PATH") == "" {
-		t.Skip("no Chromium (make and .ci/run install it)")
-	}
+	labtest.Chromium(t)
 	var other, allowed atomic.Int32
 	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { other.Add(1) }))
 	defer elsewhere.Close()
@@ -56,12 +50,7 @@ func TestLabBrowserMeetsTheFetchersPolicy(t *testing.T) {
 // script runs: read as served, no products; with the browser, the
 // products, prices and ideas are the store's own.
 func TestCatalogueDrawnByJavaScript(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a real browser: not in -short")
-	}
-	if _, err := os.Stat("/usr/bin/chromium"); err != nil && os.Getenv("CHROME_PATH") == "" {
-		t.Skip("no Chromium (make and .ci/run install it)")
-	}
+	labtest.Chromium(t)
 	srv := servePage(t, []byte(`<!doctype html><html lang="en"><head><title>Juniper Candle Co.</title></head><body>
 <h1>Hand-poured soy candles</h1><div id="grid"></div>
 <script>
@@ -90,24 +79,11 @@ document.getElementById('grid').innerHTML = items.map(([n, p]) => '<div class="c
 // largest paint) arrives after 3 s and a script blocks the page for
 // 600 ms after the first paint.
 func slowStore(t *testing.T) *httptest.Server {
-	t.Helper()
-	mux := http.NewServeMux()
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1">
+	return labtest.SlowStore(t, `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Juniper Candle Co. | Hand-poured soy candles</title><meta name="description" content="Hand-poured soy candles made in small batches in Portland, shipped in two days.">
 </head><body><h1>Hand-poured soy candles</h1><img id="hero" src="/hero.png" width="400" height="300" alt="Cedar candle on a shelf">
 <p>Cedar & Smoke $32.00 · Fig Leaf $28.00 · Sea Salt $24.00</p>
 <script>setTimeout(() => { const end = Date.now() + 600; while (Date.now() < end) {} }, 200);</script></body></html>`)
-	})
-	mux.HandleFunc("/hero.png", labtest.SlowImage(labtest.HeroPNG(t), 3*time.Second))
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
 }
 
 // TestReviewMeasuresSpeedInTheBrowser: with the lab on (the review

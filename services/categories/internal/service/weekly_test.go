@@ -2,7 +2,6 @@ package service_test
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"slices"
 	"sync"
@@ -70,14 +69,7 @@ func TestReviewReadsTheSiteWithNoTransactionOpen(t *testing.T) {
 	w.db = h.db
 	w.mu.Unlock()
 	cat, tok := h.owner(t)
-	site := goodSite
-	if _, err := h.client.UpdateContentGenerationParams(as(tok), &categoriesv1.UpdateContentGenerationParamsRequest{CategoryId: cat, SiteUrl: &site}); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, func() bool {
-		r, err := h.client.GetCurrentReport(as(tok), &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
-		return err == nil && r.GetReport().GetStatus() == categoriesv1.ReportStatus_REPORT_STATUS_READY
-	})
+	h.reviewed(t, cat, tok)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if len(w.opened) == 0 {
@@ -102,30 +94,18 @@ func TestReviewReadsTheSiteWithNoTransactionOpen(t *testing.T) {
 func TestWeeklyReviewOncePerWeekAcrossReplicasAndDST(t *testing.T) {
 	t.Parallel()
 	h := start(t)
-	cat, tok := h.owner(t)
-	site, zone := goodSite, "America/New_York"
-	if _, err := h.client.UpdateContentGenerationParams(as(tok), &categoriesv1.UpdateContentGenerationParamsRequest{
-		CategoryId: cat, SiteUrl: &site, TimeZone: &zone}); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, func() bool {
-		r, err := h.client.GetCurrentReport(as(tok), &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
-		return err == nil && r.GetReport().GetStatus() == categoriesv1.ReportStatus_REPORT_STATUS_READY
-	})
+	zone := "America/New_York"
+	cat, _ := h.ownerReviewedIn(t, zone)
 
 	ready := h.weeklyEvents(t, cat)
 
 	ctx := context.Background()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var clock struct {
 		sync.Mutex
 		now time.Time
 	}
 	now := func() time.Time { clock.Lock(); defer clock.Unlock(); return clock.now }
-	replicas := []*app.App{
-		app.New(postgres.New(h.db), h.analyzer, nil, log, app.Options{}).WithClock(now),
-		app.New(postgres.New(h.db), h.analyzer, nil, log, app.Options{}).WithClock(now),
-	}
+	replicas := []*app.App{h.replicaAt(now), h.replicaAt(now)}
 	ny, _ := time.LoadLocation(zone)
 	started := map[string]time.Time{}
 	// Monday 2 March 00:00 (before that week's slot, after the last
@@ -207,38 +187,15 @@ func TestWeeklyReviewOncePerWeekAcrossReplicasAndDST(t *testing.T) {
 func TestDailyReportWithoutDataOncePerDay(t *testing.T) {
 	t.Parallel()
 	h := start(t)
-	cat, tok := h.owner(t)
-	site, zone := goodSite, "Asia/Kolkata"
-	if _, err := h.client.UpdateContentGenerationParams(as(tok), &categoriesv1.UpdateContentGenerationParamsRequest{
-		CategoryId: cat, SiteUrl: &site, TimeZone: &zone}); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, func() bool {
-		r, err := h.client.GetCurrentReport(as(tok), &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
-		return err == nil && r.GetReport().GetStatus() == categoriesv1.ReportStatus_REPORT_STATUS_READY
-	})
-	var mu sync.Mutex
-	var got []*eventsv1.DailyReportReady
-	sub, err := h.nc.Subscribe(events.SubjectDailyReportReady, func(m *nats.Msg) {
-		var ev eventsv1.DailyReportReady
-		if proto.Unmarshal(m.Data, &ev) == nil && ev.GetCategoryId() == cat {
-			mu.Lock()
-			got = append(got, &ev)
-			mu.Unlock()
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = sub.Unsubscribe() }()
+	zone := "Asia/Kolkata"
+	cat, _ := h.ownerReviewedIn(t, zone)
+	reports := collect(t, h, events.SubjectDailyReportReady, func(ev *eventsv1.DailyReportReady) bool { return ev.GetCategoryId() == cat })
 	kolkata, _ := time.LoadLocation(zone)
 	y, m, d := time.Now().In(kolkata).AddDate(0, 0, 1).Date()
 	tomorrow7 := time.Date(y, m, d, 7, 0, 0, 0, kolkata)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	total := 0
 	for range 3 {
-		n, err := app.New(postgres.New(h.db), h.analyzer, nil, log, app.Options{}).
-			WithClock(func() time.Time { return tomorrow7 }).PublishDueNoDataReports(context.Background())
+		n, err := h.replicaAt(func() time.Time { return tomorrow7 }).PublishDueNoDataReports(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,8 +204,8 @@ func TestDailyReportWithoutDataOncePerDay(t *testing.T) {
 	if total != 1 {
 		t.Fatalf("published %d reports, want 1", total)
 	}
-	eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(got) == 1 })
-	ev := got[0]
+	eventually(t, func() bool { return len(reports()) == 1 })
+	ev := reports()[0]
 	w := ev.GetWithoutData()
 	if ev.GetStatus() != "NO_DATA" || ev.GetDate() != time.Now().In(kolkata).Format(time.DateOnly) || w == nil ||
 		w.GetWebsiteStatus() != "READY" || w.GetWebsiteScore() != 72 || w.GetOwnerUserId() == "" || w.GetIdea().GetId() == "" {
@@ -273,8 +230,7 @@ func TestWeeklyReviewAdoptsAReviewUnderWay(t *testing.T) {
 	}
 	ready := h.weeklyEvents(t, cat)
 	monday := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
-	a := app.New(postgres.New(h.db), h.analyzer, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), app.Options{}).
-		WithClock(func() time.Time { return monday })
+	a := h.replicaAt(func() time.Time { return monday })
 	if n, err := a.StartDueWeeklyReviews(context.Background()); err != nil || n != 1 {
 		t.Fatalf("started %d, %v", n, err)
 	}
@@ -359,7 +315,6 @@ func TestWeeklyReviewInTheShopsZone(t *testing.T) {
 		_ = h.db.QueryRow(context.Background(), `SELECT time_zone FROM store_signals WHERE category_id = $1`, cat).Scan(&tz)
 		return tz == "America/New_York"
 	})
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	for _, c := range []struct {
 		at   string
 		want int
@@ -370,7 +325,7 @@ func TestWeeklyReviewInTheShopsZone(t *testing.T) {
 		{"2026-03-09T12:15:00Z", 0},
 	} {
 		now, _ := time.Parse(time.RFC3339, c.at)
-		a := app.New(postgres.New(h.db), h.analyzer, nil, log, app.Options{}).WithClock(func() time.Time { return now })
+		a := h.replicaAt(func() time.Time { return now })
 		n, err := a.StartDueWeeklyReviews(context.Background())
 		if err != nil || n != c.want {
 			t.Fatalf("at %s: started %d (%v), want %d", c.at, n, err, c.want)
@@ -382,13 +337,23 @@ func TestWeeklyReviewInTheShopsZone(t *testing.T) {
 // test ends; the returned func reads what arrived so far.
 func (h harness) weeklyEvents(t *testing.T, cat string) func() []*eventsv1.WeeklyReviewReady {
 	t.Helper()
+	return collect(t, h, events.SubjectWeeklyReviewReady, func(ev *eventsv1.WeeklyReviewReady) bool { return ev.GetCategoryId() == cat })
+}
+
+// collect gathers the events on subject that keep accepts until the test
+// ends; the returned func reads what arrived so far.
+func collect[T any, P interface {
+	*T
+	proto.Message
+}](t *testing.T, h harness, subject string, keep func(P) bool) func() []P {
+	t.Helper()
 	var mu sync.Mutex
-	var got []*eventsv1.WeeklyReviewReady
-	sub, err := h.nc.Subscribe(events.SubjectWeeklyReviewReady, func(m *nats.Msg) {
-		var ev eventsv1.WeeklyReviewReady
-		if proto.Unmarshal(m.Data, &ev) == nil && ev.GetCategoryId() == cat {
+	var got []P
+	sub, err := h.nc.Subscribe(subject, func(m *nats.Msg) {
+		ev := P(new(T))
+		if proto.Unmarshal(m.Data, ev) == nil && keep(ev) {
 			mu.Lock()
-			got = append(got, &ev)
+			got = append(got, ev)
 			mu.Unlock()
 		}
 	})
@@ -396,9 +361,32 @@ func (h harness) weeklyEvents(t *testing.T, cat string) func() []*eventsv1.Weekl
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = sub.Unsubscribe() })
-	return func() []*eventsv1.WeeklyReviewReady {
+	return func() []P {
 		mu.Lock()
 		defer mu.Unlock()
 		return slices.Clone(got)
 	}
+}
+
+// ownerReviewedIn signs up an owner whose business is in zone and waits
+// for the first review of its website.
+func (h harness) ownerReviewedIn(t *testing.T, zone string) (cat, tok string) {
+	t.Helper()
+	cat, tok = h.owner(t)
+	site := goodSite
+	if _, err := h.client.UpdateContentGenerationParams(as(tok), &categoriesv1.UpdateContentGenerationParamsRequest{
+		CategoryId: cat, SiteUrl: &site, TimeZone: &zone}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, func() bool {
+		r, err := h.client.GetCurrentReport(as(tok), &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
+		return err == nil && r.GetReport().GetStatus() == categoriesv1.ReportStatus_REPORT_STATUS_READY
+	})
+	return cat, tok
+}
+
+// replicaAt is another replica of the app on the service's database, its
+// clock at now.
+func (h harness) replicaAt(now func() time.Time) *app.App {
+	return app.New(postgres.New(h.db), h.analyzer, nil, slog.New(slog.DiscardHandler), app.Options{}).WithClock(now)
 }

@@ -2,10 +2,8 @@ package service_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -21,27 +19,15 @@ import (
 	categories "uplift.dev/categories/internal/service"
 	"uplift.dev/categories/internal/worker"
 	"uplift.dev/platform/natstest"
+	"uplift.dev/platform/service"
 )
 
 // slowStore serves a store home page built to be slow: its hero image (the
 // largest paint) arrives after 3 s.
 func slowStore(t *testing.T) *httptest.Server {
-	t.Helper()
-	mux := http.NewServeMux()
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1">
+	return labtest.SlowStore(t, `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Clay &amp; Co mugs</title></head><body><h1>Hand-made mugs</h1><img id="hero" src="/hero.png" width="400" height="300" alt="A stoneware mug">
 <p>Stoneware mugs from 18 EUR.</p><a href="/contact">Contact</a></body></html>`)
-	})
-	mux.HandleFunc("/hero.png", labtest.SlowImage(labtest.HeroPNG(t), 3*time.Second))
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
 }
 
 // reviewedBy saves the store's site as an owner and waits for the review
@@ -53,9 +39,9 @@ func reviewedBy(t *testing.T, chrome string) *categoriesv1.Report {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- worker.Run(ctx, worker.Settings{DatabaseURL: h.base.DatabaseURL, NATSURL: h.base.NATSURL,
+		done <- worker.Run(ctx, worker.Settings{DatabaseURL: h.base.DatabaseURL, NATS: service.NATS{NATSURL: h.base.NATSURL,
 			// categories' key: the worker is a second categories process.
-			NATSNKeySeed: string(natstest.Keyring(h.base.NATSURL).Seed("categories")), NATSSenderKeys: h.base.NATSSenderKeys,
+			NATSNKeySeed: string(natstest.Keyring(h.base.NATSURL).Seed("categories")), NATSSenderKeys: h.base.NATSSenderKeys},
 			FetchAllowLoopback: true, ChromePath: chrome}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}()
 	t.Cleanup(func() {

@@ -11,19 +11,11 @@ package worker
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
-	"net/http"
-	"os"
 	"os/exec"
-	"os/signal"
-	"syscall"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"golang.org/x/sync/errgroup"
 
 	"uplift.dev/categories/internal/adapters/engine"
@@ -33,24 +25,20 @@ import (
 	"uplift.dev/categories/internal/domain"
 	"uplift.dev/categories/internal/ports/eventport"
 	"uplift.dev/categories/migrations"
-	"uplift.dev/platform/config"
 	"uplift.dev/platform/events"
-	"uplift.dev/platform/logging"
 	"uplift.dev/platform/postgres"
+	"uplift.dev/platform/service"
 )
 
 // Settings are the worker binary's settings.
 type Settings struct {
 	DatabaseURL string `env:"DATABASE_URL" required:"true" secret:"true"`
-	NATSURL     string `env:"NATS_URL" required:"true"`
 	// The worker is a second process of the categories service on the
 	// bus: it signs in and signs the events it relays with categories' key
 	// (NATS_NKEY_SEED) and believes only the senders in NATS_SENDER_KEYS.
 	// Both are required unless NATS_ANONYMOUS is set (a test's plain NATS).
-	NATSNKeySeed   string `env:"NATS_NKEY_SEED" secret:"true"`
-	NATSSenderKeys string `env:"NATS_SENDER_KEYS"`
-	NATSCAFile     string `env:"NATS_CA_FILE"`
-	NATSAnonymous  bool   `env:"NATS_ANONYMOUS" default:"false"`
+	service.NATS
+	NATSAnonymous bool `env:"NATS_ANONYMOUS" default:"false"`
 	// The text generator and the fetcher's policy, as the categories
 	// service reads them (see its settings).
 	LLMBaseURL         string   `env:"LLM_BASE_URL" default:"https://api.openai.com/v1"`
@@ -74,23 +62,10 @@ type Settings struct {
 // Main runs the worker until SIGINT or SIGTERM and exits non-zero with a
 // message naming the problem if it cannot start.
 func Main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx)
-	stop()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "reviewworker: %v\n", err)
-		os.Exit(1)
-	}
-}
-
-func run(ctx context.Context) error {
 	var s Settings
-	if err := config.Load(&s, os.LookupEnv); err != nil {
-		return err
-	}
-	log := logging.New(os.Stderr, "reviewworker", s.LogLevel)
-	log.Info("starting", "config", config.Describe(&s))
-	return Run(ctx, s, log)
+	service.Command("reviewworker", &s, &s.LogLevel, func(ctx context.Context, log *slog.Logger) error {
+		return Run(ctx, s, log)
+	})
 }
 
 // Run runs the worker with s until ctx ends; tests run it in-process.
@@ -111,15 +86,11 @@ func Run(ctx context.Context, s Settings, log *slog.Logger) error {
 	if err := postgres.Migrate(ctx, pool, events.Migrations(), migrations.FS); err != nil {
 		return err
 	}
-	signer, trust, natsOpts, err := natsIdentity(s)
+	bus, err := s.NATS.Connect(ctx, "reviewworker", "categories", s.NATSAnonymous)
 	if err != nil {
 		return err
 	}
-	nc, js, err := events.Connect(ctx, s.NATSURL, "reviewworker", natsOpts...)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = nc.Drain() }()
+	defer func() { _ = bus.NC.Drain() }()
 
 	reg := prometheus.NewRegistry()
 	reviews := prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -136,13 +107,13 @@ func Run(ctx context.Context, s Settings, log *slog.Logger) error {
 	repo := pgrepo.New(pool)
 	// Reviews need no caller's profile: the worker has no users client.
 	a := app.New(repo, Observed{Analyzer: eng, Took: reviews}, nil, log, app.Options{ReviewTimeout: s.ReviewTimeout})
-	consumers := eventport.Consumers{Bus: events.Bus{JS: js, Pool: pool, Log: log, Trust: trust}, Repo: repo, App: a}
+	consumers := eventport.Consumers{Bus: events.Bus{JS: bus.JS, Pool: pool, Log: log, Trust: bus.Trust}, Repo: repo, App: a}
 
 	g, ctx := errgroup.WithContext(ctx)
 	if s.MetricsAddr != "" {
-		g.Go(func() error { return serveMetrics(ctx, s.MetricsAddr, reg, pool.Ping, log) })
+		g.Go(func() error { return service.ServeHealth(ctx, s.MetricsAddr, reg, pool.Ping, log) })
 	}
-	relay := &events.Relay{Pool: pool, JS: js, Log: log, Signer: signer}
+	relay := &events.Relay{Pool: pool, JS: bus.JS, Log: log, Signer: bus.Signer}
 	g.Go(func() error { return relay.Run(ctx) })
 	g.Go(func() error { return consumers.RunReviews(ctx) })
 	log.Info("ready", "chrome", s.ChromePath)
@@ -168,50 +139,4 @@ func (o Observed) Analyze(ctx context.Context, siteURL string, previous *domain.
 		o.Took.WithLabelValues(label).Observe(time.Since(began).Seconds())
 	}
 	return res, err
-}
-
-// serveMetrics serves /metrics and /healthz (the database reachable) until ctx ends.
-func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, ping func(context.Context) error, log *slog.Logger) error {
-	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		if err := ping(r.Context()); err != nil {
-			http.Error(w, "database unreachable", http.StatusServiceUnavailable)
-			return
-		}
-		_, _ = w.Write([]byte("ok\n"))
-	})
-	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go func() {
-		<-ctx.Done()
-		_ = srv.Close()
-	}()
-	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		log.Error("metrics listener", "err", err)
-		return err
-	}
-	return nil
-}
-
-// natsIdentity reads the worker's NATS credentials (categories' own).
-func natsIdentity(s Settings) (*events.Signer, *events.Trust, []nats.Option, error) {
-	if s.NATSNKeySeed == "" || s.NATSSenderKeys == "" {
-		if s.NATSAnonymous {
-			return nil, nil, nil, nil
-		}
-		return nil, nil, nil, fmt.Errorf("NATS_NKEY_SEED and NATS_SENDER_KEYS: required (categories' key), unless NATS_ANONYMOUS")
-	}
-	signer, err := events.NewSigner("categories", []byte(s.NATSNKeySeed))
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("NATS_NKEY_SEED: %w", err)
-	}
-	trust, err := events.ParseTrust(s.NATSSenderKeys)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("NATS_SENDER_KEYS: %w", err)
-	}
-	opts := []nats.Option{signer.NATSOption()}
-	if s.NATSCAFile != "" {
-		opts = append(opts, nats.RootCAs(s.NATSCAFile))
-	}
-	return signer, trust, opts, nil
 }

@@ -9,19 +9,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"os"
-	"os/signal"
-	"syscall"
+	"log/slog"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"uplift.dev/platform/config"
-	"uplift.dev/platform/logging"
 	"uplift.dev/platform/postgres"
+	"uplift.dev/platform/service"
 	"uplift.dev/studio/internal/adapters/blobstore"
 	pgrepo "uplift.dev/studio/internal/adapters/postgres"
 	"uplift.dev/studio/internal/adapters/u2net"
@@ -51,25 +46,14 @@ type Settings struct {
 // Main runs the worker until SIGINT or SIGTERM and exits non-zero with a
 // message naming the problem if it cannot start.
 func Main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx)
-	stop()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "studioworker: %v\n", err)
-		os.Exit(1)
-	}
+	var s Settings
+	service.Command("studioworker", &s, &s.LogLevel, func(ctx context.Context, log *slog.Logger) error { return run(ctx, s, log) })
 }
 
-func run(ctx context.Context) error {
-	var s Settings
-	if err := config.Load(&s, os.LookupEnv); err != nil {
-		return err
-	}
+func run(ctx context.Context, s Settings, log *slog.Logger) error {
 	if s.Lease < 3*time.Second || s.Poll <= 0 || s.Threads < 1 {
 		return errors.New("STUDIO_LEASE must be ≥ 3s, STUDIO_POLL and STUDIO_THREADS positive")
 	}
-	log := logging.New(os.Stderr, "studioworker", s.LogLevel)
-	log.Info("starting", "config", config.Describe(&s))
 	pool, err := postgres.Open(ctx, s.DatabaseURL, "studio")
 	if err != nil {
 		return err
@@ -97,22 +81,8 @@ func run(ctx context.Context) error {
 	}, []string{"kind", "outcome"})
 	reg.MustRegister(took, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	if s.MetricsAddr != "" {
-		mux := http.NewServeMux()
-		mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-		mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-			if err := pool.Ping(r.Context()); err != nil {
-				http.Error(w, "database unreachable", http.StatusServiceUnavailable)
-				return
-			}
-			_, _ = w.Write([]byte("ok\n"))
-		})
-		srv := &http.Server{Addr: s.MetricsAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-		go func() {
-			if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				log.Error("metrics listener", "err", err)
-			}
-		}()
-		defer srv.Close()
+		// A listener that fails is logged; the jobs go on without it.
+		go func() { _ = service.ServeHealth(ctx, s.MetricsAddr, reg, pool.Ping, log) }()
 	}
 	w := &app.Worker{Queue: pgrepo.Repo{Pool: pool}, Blobs: blobs, Model: model, Log: log,
 		Lease: s.Lease, Poll: s.Poll, NewID: uuid.NewString,

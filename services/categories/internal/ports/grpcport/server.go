@@ -6,6 +6,7 @@ package grpcport
 import (
 	"context"
 	"errors"
+	"slices"
 	"log/slog"
 
 	"google.golang.org/grpc/codes"
@@ -208,28 +209,54 @@ func (s *Server) GetWebsiteScore(ctx context.Context, req *categoriesv1.GetWebsi
 	}, nil
 }
 
-// toStatus is the one mapping from domain errors to gRPC statuses.
-func (s *Server) toStatus(ctx context.Context, err error) error {
+// statusRule is what a caller gets for a domain error: a status with a
+// message, or (field set) an invalid-argument status naming the field.
+type statusRule struct {
+	err   error
+	code  codes.Code
+	msg   string
+	field string
+}
+
+// statusRules map the domain errors every call may return.
+var statusRules = []statusRule{
+	{err: domain.ErrUnreadableSite, field: "siteUrl", msg: domain.UnreadableSiteMessage},
+	{err: domain.ErrNotFound, code: codes.NotFound, msg: "Business not found."},
+	{err: domain.ErrIdeaNotFound, code: codes.NotFound, msg: "Idea not found."},
+	{err: domain.ErrPermissionDenied, code: codes.PermissionDenied, msg: "You do not have access to this business."},
+	{err: domain.ErrNoProfile, code: codes.FailedPrecondition, msg: "Your account has no business yet. Please sign in again."},
+	{err: domain.ErrDigestTooSoon, code: codes.ResourceExhausted, msg: domain.DigestTooSoonMessage},
+	{err: domain.ErrWeeklyReviewOff, code: codes.FailedPrecondition, msg: "This business has no website or its weekly email is off."},
+	{err: domain.ErrAlreadySent, code: codes.AlreadyExists, msg: "This week's website review was already started."},
+}
+
+// catalogueRules come first for the catalogue calls: the store's website
+// is not ours, so a site or photo that cannot be read is a precondition
+// the owner can act on, not a bad argument or our failure.
+var catalogueRules = []statusRule{
+	{err: domain.ErrNoWebsite, code: codes.FailedPrecondition, msg: domain.NoWebsiteMessage},
+	{err: domain.ErrUnreadableSite, code: codes.FailedPrecondition, msg: domain.CatalogueUnreadableMessage},
+	{err: domain.ErrProductNotFound, code: codes.NotFound, msg: domain.ProductNotFoundMessage},
+	{err: domain.ErrProductNoImage, code: codes.FailedPrecondition, msg: domain.ProductNoImageMessage},
+	{err: domain.ErrProductImageSize, code: codes.FailedPrecondition, msg: domain.ProductImageSizeMessage},
+	{err: domain.ErrProductImageRead, code: codes.FailedPrecondition, msg: domain.ProductImageReadMessage},
+}
+
+// toStatus is the one mapping from domain errors to gRPC statuses: first
+// the call's own rules (first), then statusRules.
+func (s *Server) toStatus(ctx context.Context, err error, first ...statusRule) error {
 	var ve *domain.ValidationError
-	switch {
-	case errors.As(err, &ve):
+	if errors.As(err, &ve) {
 		return grpcerr.InvalidField(ve.Field, ve.Message)
-	case errors.Is(err, domain.ErrUnreadableSite):
-		return grpcerr.InvalidField("siteUrl", domain.UnreadableSiteMessage)
-	case errors.Is(err, domain.ErrNotFound):
-		return status.Error(codes.NotFound, "Business not found.")
-	case errors.Is(err, domain.ErrIdeaNotFound):
-		return status.Error(codes.NotFound, "Idea not found.")
-	case errors.Is(err, domain.ErrPermissionDenied):
-		return status.Error(codes.PermissionDenied, "You do not have access to this business.")
-	case errors.Is(err, domain.ErrNoProfile):
-		return status.Error(codes.FailedPrecondition, "Your account has no business yet. Please sign in again.")
-	case errors.Is(err, domain.ErrDigestTooSoon):
-		return status.Error(codes.ResourceExhausted, domain.DigestTooSoonMessage)
-	case errors.Is(err, domain.ErrWeeklyReviewOff):
-		return status.Error(codes.FailedPrecondition, "This business has no website or its weekly email is off.")
-	case errors.Is(err, domain.ErrAlreadySent):
-		return status.Error(codes.AlreadyExists, "This week's website review was already started.")
+	}
+	for _, r := range slices.Concat(first, statusRules) {
+		if !errors.Is(err, r.err) {
+			continue
+		}
+		if r.field != "" {
+			return grpcerr.InvalidField(r.field, r.msg)
+		}
+		return status.Error(r.code, r.msg)
 	}
 	// A status from the users service (e.g. Unavailable) keeps its meaning.
 	if st, ok := status.FromError(err); ok && st.Code() != codes.Unknown && st.Code() != codes.Internal {
@@ -368,7 +395,7 @@ func (s *Server) ListCatalogueProducts(ctx context.Context, req *categoriesv1.Li
 	who, _ := caller(ctx)
 	ps, err := s.App.CatalogueProducts(ctx, who, req.GetCategoryId())
 	if err != nil {
-		return nil, s.catalogueStatus(ctx, err)
+		return nil, s.toStatus(ctx, err, catalogueRules...)
 	}
 	out := &categoriesv1.ListCatalogueProductsResponse{Products: make([]*categoriesv1.CatalogueProduct, 0, len(ps))}
 	for _, p := range ps {
@@ -382,30 +409,9 @@ func (s *Server) GetProductImage(ctx context.Context, req *categoriesv1.GetProdu
 	who, _ := caller(ctx)
 	p, data, err := s.App.ProductImage(ctx, who, req.GetCategoryId(), req.GetProductId())
 	if err != nil {
-		return nil, s.catalogueStatus(ctx, err)
+		return nil, s.toStatus(ctx, err, catalogueRules...)
 	}
 	return &categoriesv1.GetProductImageResponse{Product: toProtoProduct(p), Content: data}, nil
-}
-
-// catalogueStatus maps the catalogue's refusals; the store's website is
-// not ours, so a site or photo that cannot be read is a precondition the
-// owner can act on, not our failure.
-func (s *Server) catalogueStatus(ctx context.Context, err error) error {
-	switch {
-	case errors.Is(err, domain.ErrNoWebsite):
-		return status.Error(codes.FailedPrecondition, domain.NoWebsiteMessage)
-	case errors.Is(err, domain.ErrUnreadableSite):
-		return status.Error(codes.FailedPrecondition, domain.CatalogueUnreadableMessage)
-	case errors.Is(err, domain.ErrProductNotFound):
-		return status.Error(codes.NotFound, domain.ProductNotFoundMessage)
-	case errors.Is(err, domain.ErrProductNoImage):
-		return status.Error(codes.FailedPrecondition, domain.ProductNoImageMessage)
-	case errors.Is(err, domain.ErrProductImageSize):
-		return status.Error(codes.FailedPrecondition, domain.ProductImageSizeMessage)
-	case errors.Is(err, domain.ErrProductImageRead):
-		return status.Error(codes.FailedPrecondition, domain.ProductImageReadMessage)
-	}
-	return s.toStatus(ctx, err)
 }
 
 func toProtoProduct(p domain.Product) *categoriesv1.CatalogueProduct {

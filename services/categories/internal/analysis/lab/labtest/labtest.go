@@ -7,7 +7,9 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"testing"
 	"time"
@@ -41,6 +43,25 @@ func SlowImage(img []byte, delay time.Duration) http.HandlerFunc {
 		w.Header().Set("Content-Type", "image/png")
 		_, _ = w.Write(img)
 	}
+}
+
+// SlowStore serves page as a store's home page, with its /hero.png (the
+// page's largest paint, HeroPNG) arriving after 3 s.
+func SlowStore(t testing.TB, page string) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, page)
+	})
+	mux.HandleFunc("/hero.png", SlowImage(HeroPNG(t), 3*time.Second))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 // Chromium returns the browser the lab would use, or skips the test when
