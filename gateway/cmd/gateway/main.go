@@ -43,6 +43,8 @@ type settings struct {
 	WebsiteScorePerMinute int `env:"WEBSITE_SCORE_PER_MINUTE" default:"10"`
 	// SignUpsPerHour limits sign-ups (POST internal/users) per client IP.
 	SignUpsPerHour int `env:"SIGN_UPS_PER_HOUR" default:"20"`
+	// RecoveryCodesPerHour limits recovery code tries per client IP.
+	RecoveryCodesPerHour int `env:"RECOVERY_CODES_PER_HOUR" default:"10"`
 	// TrustedProxyCIDRs are the ingress/load balancer addresses whose
 	// X-Forwarded-For is believed (comma-separated CIDRs or IPs); empty
 	// trusts nobody and the connection's peer is the client.
@@ -108,6 +110,7 @@ func run(ctx context.Context) error {
 		EventTrust:            trust,
 		WebsiteScorePerMinute: cfg.WebsiteScorePerMinute,
 		SignUpsPerHour:        cfg.SignUpsPerHour,
+		RecoveryCodesPerHour:  cfg.RecoveryCodesPerHour,
 		TrustedProxies:        trusted,
 		MetricsAddr:           cfg.MetricsAddr,
 		ReadTimeout:           cfg.ReadTimeout,

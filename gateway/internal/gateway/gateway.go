@@ -80,6 +80,9 @@ type Options struct {
 	// SignUpsPerHour limits sign-ups (POST internal/users) per client IP;
 	// 0 means 20.
 	SignUpsPerHour int
+	// RecoveryCodesPerHour limits recovery code tries (POST
+	// internal/users/useRecoveryCode) per client IP; 0 means 10.
+	RecoveryCodesPerHour int
 	// TrustedProxies are the proxies (ingress, load balancer) whose
 	// X-Forwarded-For is believed when they are the connection's peer;
 	// empty trusts nobody and the peer is the client.

@@ -329,3 +329,36 @@ func TestSignUpIsThrottledPerClient(t *testing.T) {
 		t.Fatalf("other calls are not limited: %d", code)
 	}
 }
+
+// TestRecoveryCodesAreThrottledPerClient: trying two-step recovery codes
+// (public, and each try a guess at a code) is limited per client address:
+// past the limit 429 with Retry-After and a message, whatever earlier tries
+// answered; another client is not affected.
+func TestRecoveryCodesAreThrottledPerClient(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	url := setupWith(t, e.backend, func(o *Options) {
+		o.RecoveryCodesPerHour = 2
+		o.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+	})
+	try := func(client string) (int, http.Header, map[string]any) {
+		return do(t, "POST", url+"/internal/users/useRecoveryCode", `{"email":"owner@example.com","code":"0000-0000-0000-0000"}`,
+			map[string]string{"X-Forwarded-For": client})
+	}
+	for i := range 2 {
+		if code, _, b := try("198.51.100.7"); code == http.StatusTooManyRequests || code >= 500 && code != http.StatusNotImplemented {
+			t.Fatalf("try %d: %d %v", i+1, code, b)
+		}
+	}
+	code, h, b := try("198.51.100.7")
+	retry, _ := strconv.Atoi(h.Get("Retry-After"))
+	if code != http.StatusTooManyRequests || retry < 60 || retry > 1800 {
+		t.Fatalf("third try: %d Retry-After %q %v", code, h.Get("Retry-After"), b)
+	}
+	if msg, _ := b["message"].(string); !strings.HasPrefix(msg, "Too many recovery codes tried from your network. Please try again in ") {
+		t.Fatalf("message %q", msg)
+	}
+	if code, _, b := try("198.51.100.8"); code == http.StatusTooManyRequests {
+		t.Fatalf("another client: %d %v", code, b)
+	}
+}

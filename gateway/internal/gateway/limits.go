@@ -52,6 +52,13 @@ func newRPCLimits(o Options, js jetstream.JetStream) (rpcLimits, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Each try of a recovery code is a guess at one; the users service also
+	// pauses an account after 5 wrong codes, whoever sends them, so guessing
+	// is bounded per client and per account.
+	recovery, err := ratelimit.New("recovery-code", cmp.Or(o.RecoveryCodesPerHour, 10), time.Hour, js, o.Log)
+	if err != nil {
+		return nil, err
+	}
 	return rpcLimits{
 		categoriesv1.CategoriesService_GetWebsiteScore_FullMethodName: {
 			limiter: website,
@@ -60,6 +67,10 @@ func newRPCLimits(o Options, js jetstream.JetStream) (rpcLimits, error) {
 		usersv1.UsersService_CreateUser_FullMethodName: {
 			limiter: signUp,
 			refuse:  signUpLimited,
+		},
+		usersv1.UsersService_UseRecoveryCode_FullMethodName: {
+			limiter: recovery,
+			refuse:  recoveryLimited,
 		},
 	}, nil
 }
@@ -70,12 +81,21 @@ var errWebsiteScoreLimited = limitedError("Too many website checks. Please try a
 
 // signUpLimited is sign-up's 429, saying when to try again.
 func signUpLimited(wait time.Duration) error {
+	return limitedError(fmt.Sprintf("Too many sign-ups from your network. Please try again %s.", inMinutes(wait)), wait)
+}
+
+// recoveryLimited is the recovery code's 429, saying when to try again.
+func recoveryLimited(wait time.Duration) error {
+	return limitedError(fmt.Sprintf("Too many recovery codes tried from your network. Please try again %s.", inMinutes(wait)), wait)
+}
+
+// inMinutes says wait as "in a minute" or "in N minutes", rounded up.
+func inMinutes(wait time.Duration) string {
 	minutes := int(math.Ceil(wait.Minutes()))
-	when := "in a minute"
 	if minutes > 1 {
-		when = "in " + strconv.Itoa(minutes) + " minutes"
+		return "in " + strconv.Itoa(minutes) + " minutes"
 	}
-	return limitedError(fmt.Sprintf("Too many sign-ups from your network. Please try again %s.", when), wait)
+	return "in a minute"
 }
 
 func limitedError(msg string, wait time.Duration) error {

@@ -34,6 +34,9 @@ type Claims struct {
 	Uplifter bool
 	// ExpiresAt is when the token expires (zero if unknown).
 	ExpiresAt time.Time
+	// AuthTime is when the person last proved who they are (signed in or
+	// reauthenticated), not when the token was refreshed; zero if unknown.
+	AuthTime time.Time
 }
 
 // ErrCheckUnavailable: the token could not be checked just now.
@@ -105,6 +108,9 @@ func (v FirebaseVerifier) Verify(ctx context.Context, idToken string) (Claims, e
 		return Claims{}, err
 	}
 	c := Claims{UID: tok.UID, ExpiresAt: time.Unix(tok.Expires, 0)}
+	if tok.AuthTime > 0 {
+		c.AuthTime = time.Unix(tok.AuthTime, 0)
+	}
 	c.Email, _ = tok.Claims["email"].(string)
 	c.EmailVerified, _ = tok.Claims["email_verified"].(bool)
 	c.Admin, _ = tok.Claims["admin"].(bool)

@@ -200,7 +200,7 @@ func (v KeySetVerifier) Verify(ctx context.Context, idToken string) (Claims, err
 		return Claims{}, errors.New("ID token has been revoked")
 	}
 	return Claims{UID: fc.Subject, Email: fc.Email, EmailVerified: fc.EmailVerified, Admin: fc.Admin,
-		Uplifter: fc.Uplifter, ExpiresAt: fc.ExpiresAt.Time}, nil
+		Uplifter: fc.Uplifter, ExpiresAt: fc.ExpiresAt.Time, AuthTime: time.Unix(fc.AuthTime, 0)}, nil
 }
 
 // NewTestCertsVerifier returns the benchmark stack's verifier: tokens

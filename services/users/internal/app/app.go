@@ -32,6 +32,10 @@ type Identity interface {
 	// keeping its other claims, and returns its uid (domain.ErrNotFound
 	// when there is none).
 	SetRole(ctx context.Context, email string, role domain.Role, on bool) (string, error)
+	// SecondFactors counts the account's enrolled second factors.
+	SecondFactors(ctx context.Context, uid string) (int, error)
+	// RemoveSecondFactors unenrols every second factor of the account.
+	RemoveSecondFactors(ctx context.Context, uid string) error
 }
 
 // Repository stores users. Create and Update also record the events their
@@ -72,6 +76,13 @@ type Repository interface {
 	AuditLog(ctx context.Context, q domain.AuditQuery) ([]domain.AuditRecord, error)
 	// PurgeAudit deletes audit rows written before before and says how many.
 	PurgeAudit(ctx context.Context, before time.Time) (int64, error)
+	// ReplaceRecoveryCodes replaces the user's recovery codes with hashes
+	// and writes audit, atomically.
+	ReplaceRecoveryCodes(ctx context.Context, userID string, hashes [][]byte, at time.Time, audit domain.AuditEntry) error
+	// UseRecoveryCode is one try at the user's codes (see
+	// domain.RecoveryAttempt); it returns the codes left, or
+	// domain.ErrRecoveryCodeRejected or domain.ErrRecoveryLocked.
+	UseRecoveryCode(ctx context.Context, attempt domain.RecoveryAttempt) (int, error)
 }
 
 // App is the users service's use cases.
@@ -82,6 +93,8 @@ type App struct {
 	newID    func() string
 	now      func() time.Time
 	resets   *resetQueue
+	// failureFloor replaces recoveryFailureFloor in tests.
+	failureFloor *time.Duration
 }
 
 // New returns the use cases over the given adapters.

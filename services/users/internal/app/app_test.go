@@ -19,6 +19,9 @@ type fakeIdentity struct {
 	// a slow Firebase would; resetAsked is told each email first.
 	resetGate  chan struct{}
 	resetAsked chan string
+	// factors counts each uid's second factors; removeErr fails removal.
+	factors   map[string]int
+	removeErr error
 }
 
 func (f *fakeIdentity) CreateUser(_ context.Context, email, _, _ string) (string, error) {
@@ -57,6 +60,17 @@ func (f *fakeIdentity) SetRole(_ context.Context, email string, _ domain.Role, _
 	return uid, nil
 }
 
+func (f *fakeIdentity) SecondFactors(_ context.Context, uid string) (int, error) {
+	return f.factors[uid], nil
+}
+func (f *fakeIdentity) RemoveSecondFactors(_ context.Context, uid string) error {
+	if f.removeErr != nil {
+		return f.removeErr
+	}
+	delete(f.factors, uid)
+	return nil
+}
+
 type fakeRepo struct {
 	users     map[string]domain.User
 	failWrite error
@@ -64,6 +78,10 @@ type fakeRepo struct {
 	// auditQueries are the AuditLog reads, for the permission tests.
 	auditQueries []domain.AuditQuery
 	resets       []string // links recorded
+	// recovery holds each user's unused code hashes; locked users are
+	// past the failure limit.
+	recovery map[string][][]byte
+	locked   map[string]bool
 }
 
 func (f *fakeRepo) Create(_ context.Context, u domain.User, _ bool) error {
@@ -142,6 +160,36 @@ func (f *fakeRepo) AuditLog(_ context.Context, q domain.AuditQuery) ([]domain.Au
 	return nil, nil
 }
 func (f *fakeRepo) PurgeAudit(context.Context, time.Time) (int64, error) { return 0, nil }
+
+func (f *fakeRepo) ReplaceRecoveryCodes(_ context.Context, userID string, hashes [][]byte, _ time.Time, audit domain.AuditEntry) error {
+	if f.recovery == nil {
+		f.recovery = map[string][][]byte{}
+	}
+	f.recovery[userID] = hashes
+	f.audit = append(f.audit, audit)
+	return nil
+}
+
+// UseRecoveryCode spends a matching code unless Then fails, as the
+// Postgres repository does (its locking and counting are tested there).
+func (f *fakeRepo) UseRecoveryCode(ctx context.Context, a domain.RecoveryAttempt) (int, error) {
+	if f.locked[a.UserID] {
+		return 0, domain.ErrRecoveryLocked
+	}
+	codes := f.recovery[a.UserID]
+	i := domain.MatchRecoveryCode(a.Hash, codes)
+	if i < 0 {
+		return 0, domain.ErrRecoveryCodeRejected
+	}
+	if err := a.Then(ctx); err != nil {
+		return 0, err
+	}
+	f.recovery[a.UserID] = append(codes[:i:i], codes[i+1:]...)
+	audit := a.Audit
+	audit.Detail = a.Detail(len(codes) - 1)
+	f.audit = append(f.audit, audit)
+	return len(codes) - 1, nil
+}
 
 func newApp() (*App, *fakeIdentity, *fakeRepo) {
 	id := &fakeIdentity{users: map[string]string{}}

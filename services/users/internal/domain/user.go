@@ -141,6 +141,8 @@ type Caller struct {
 	EmailVerified bool
 	Admin         bool
 	Uplifter      bool
+	// AuthTime is when the caller last signed in (with every factor).
+	AuthTime time.Time
 }
 
 // CanRead reports whether caller may see user id: themselves, an uplifter

@@ -48,6 +48,16 @@ func TestAuthorizationMatrix(t *testing.T) {
 			_, err := c.ResetPassword(ctx, &usersv1.ResetPasswordRequest{Email: owner.email})
 			return err
 		}, [5]codes.Code{codes.OK, codes.OK, codes.OK, codes.OK, codes.OK}},
+		// Nobody here has a second factor: a signed-in caller is told to turn
+		// two-step sign-in on first (recovery_test.go has the rest).
+		{"CreateRecoveryCodes", func(ctx context.Context) error {
+			_, err := c.CreateRecoveryCodes(ctx, &usersv1.CreateRecoveryCodesRequest{})
+			return err
+		}, [5]codes.Code{codes.Unauthenticated, codes.FailedPrecondition, codes.FailedPrecondition, codes.FailedPrecondition, codes.FailedPrecondition}},
+		{"UseRecoveryCode", func(ctx context.Context) error {
+			_, err := c.UseRecoveryCode(ctx, &usersv1.UseRecoveryCodeRequest{Email: owner.email, Code: "0000-0000-0000-0000"})
+			return err
+		}, [5]codes.Code{codes.InvalidArgument, codes.InvalidArgument, codes.InvalidArgument, codes.InvalidArgument, codes.InvalidArgument}},
 		{"UpdateEmail", func(ctx context.Context) error {
 			email := freshEmail()
 			_, err := c.UpdateEmail(ctx, &usersv1.UpdateEmailRequest{UserId: owner.id, Email: email})

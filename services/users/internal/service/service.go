@@ -37,12 +37,16 @@ type Settings struct {
 // Wire returns the composition root for settings s (read by service.Main
 // before Wire runs).
 func Wire(s *Settings) service.Wire {
-	return func(_ context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
+	return func(ctx context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
 		if u, err := url.Parse(s.WebURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return grpcserver.Options{}, nil, fmt.Errorf("WEB_URL: %q is not an absolute http(s) URL", s.WebURL)
 		}
 		repo := postgres.Repo{Pool: rt.Pool}
-		a := app.New(firebase.Identity{Client: rt.Auth, ResetContinueURL: s.WebURL}, repo, rt.Log)
+		accounts, err := firebase.NewAccountsAPI(ctx, s.FirebaseProjectID, s.FirebaseAuthEmulatorHost)
+		if err != nil {
+			return grpcserver.Options{}, nil, err
+		}
+		a := app.New(firebase.Identity{Client: rt.Auth, ResetContinueURL: s.WebURL, Accounts: accounts}, repo, rt.Log)
 		keep := s.AuditRetention
 		if keep == 0 {
 			keep = domain.DefaultAuditRetention

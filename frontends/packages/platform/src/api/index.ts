@@ -17,6 +17,7 @@ export * from './create-stripe-checkout';
 export * from './create-stripe-customer-portal';
 export * from './create-identity-verification';
 export * from './get-identity-verification';
+export * from './recovery-codes';
 export * from './category-path';
 export * from './use-category-id';
 export * from './get-category-label';

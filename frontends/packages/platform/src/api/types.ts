@@ -9,6 +9,7 @@ export type {
   BillingInfoJson,
   CreateOnboardingRequestJson,
   CreateOnboardingResponseJson,
+  CreateRecoveryCodesResponseJson,
   CreateUserRequestJson,
   CreateUserResponseJson,
   FinishGoogleAuthRequestJson,
@@ -24,6 +25,8 @@ export type {
   SwitchMetricsCategoryResponseJson,
   UpdateEmailRequestJson,
   UpdateEmailResponseJson,
+  UseRecoveryCodeRequestJson,
+  UseRecoveryCodeResponseJson,
   UserJson,
 } from '../gen/uplift/users/v1/users_service_pb';
 export type {

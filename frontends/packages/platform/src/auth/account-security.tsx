@@ -24,6 +24,11 @@ export interface AccountSecurity {
    * and a fresh code from the authenticator app (a fresh sign-in).
    */
   disableTotp(password: string, code: string): Promise<void>;
+  /**
+   * Signs in again with the password and a current code (two-step sign-in
+   * on), so the server sees a fresh sign-in: new recovery codes need one.
+   */
+  confirmSignIn(password: string, code: string): Promise<void>;
   /** Signs in again with a token the server gave, e.g. after an email change ended the session. */
   resumeSession(signInToken: string): Promise<void>;
 }

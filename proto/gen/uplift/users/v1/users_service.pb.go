@@ -515,6 +515,178 @@ func (*ResetPasswordResponse) Descriptor() ([]byte, []int) {
 	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{7}
 }
 
+// CreateRecoveryCodesRequest has no fields: the caller's own account.
+type CreateRecoveryCodesRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateRecoveryCodesRequest) Reset() {
+	*x = CreateRecoveryCodesRequest{}
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateRecoveryCodesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateRecoveryCodesRequest) ProtoMessage() {}
+
+func (x *CreateRecoveryCodesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateRecoveryCodesRequest.ProtoReflect.Descriptor instead.
+func (*CreateRecoveryCodesRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{8}
+}
+
+// CreateRecoveryCodesResponse holds the new codes, formatted XXXX-XXXX-XXXX-XXXX.
+type CreateRecoveryCodesResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Codes         []string               `protobuf:"bytes,1,rep,name=codes,proto3" json:"codes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateRecoveryCodesResponse) Reset() {
+	*x = CreateRecoveryCodesResponse{}
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateRecoveryCodesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateRecoveryCodesResponse) ProtoMessage() {}
+
+func (x *CreateRecoveryCodesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateRecoveryCodesResponse.ProtoReflect.Descriptor instead.
+func (*CreateRecoveryCodesResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *CreateRecoveryCodesResponse) GetCodes() []string {
+	if x != nil {
+		return x.Codes
+	}
+	return nil
+}
+
+// UseRecoveryCodeRequest is the account's email and one of its codes.
+type UseRecoveryCodeRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Email         string                 `protobuf:"bytes,1,opt,name=email,proto3" json:"email,omitempty"`
+	Code          string                 `protobuf:"bytes,2,opt,name=code,proto3" json:"code,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UseRecoveryCodeRequest) Reset() {
+	*x = UseRecoveryCodeRequest{}
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UseRecoveryCodeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UseRecoveryCodeRequest) ProtoMessage() {}
+
+func (x *UseRecoveryCodeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UseRecoveryCodeRequest.ProtoReflect.Descriptor instead.
+func (*UseRecoveryCodeRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *UseRecoveryCodeRequest) GetEmail() string {
+	if x != nil {
+		return x.Email
+	}
+	return ""
+}
+
+func (x *UseRecoveryCodeRequest) GetCode() string {
+	if x != nil {
+		return x.Code
+	}
+	return ""
+}
+
+// UseRecoveryCodeResponse is empty: two-step sign-in is off.
+type UseRecoveryCodeResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UseRecoveryCodeResponse) Reset() {
+	*x = UseRecoveryCodeResponse{}
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UseRecoveryCodeResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UseRecoveryCodeResponse) ProtoMessage() {}
+
+func (x *UseRecoveryCodeResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UseRecoveryCodeResponse.ProtoReflect.Descriptor instead.
+func (*UseRecoveryCodeResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{11}
+}
+
 // UpdateEmailRequest changes a user's email.
 type UpdateEmailRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -526,7 +698,7 @@ type UpdateEmailRequest struct {
 
 func (x *UpdateEmailRequest) Reset() {
 	*x = UpdateEmailRequest{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[8]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -538,7 +710,7 @@ func (x *UpdateEmailRequest) String() string {
 func (*UpdateEmailRequest) ProtoMessage() {}
 
 func (x *UpdateEmailRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[8]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -551,7 +723,7 @@ func (x *UpdateEmailRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateEmailRequest.ProtoReflect.Descriptor instead.
 func (*UpdateEmailRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{8}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *UpdateEmailRequest) GetUserId() string {
@@ -580,7 +752,7 @@ type UpdateEmailResponse struct {
 
 func (x *UpdateEmailResponse) Reset() {
 	*x = UpdateEmailResponse{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[9]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -592,7 +764,7 @@ func (x *UpdateEmailResponse) String() string {
 func (*UpdateEmailResponse) ProtoMessage() {}
 
 func (x *UpdateEmailResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[9]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -605,7 +777,7 @@ func (x *UpdateEmailResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateEmailResponse.ProtoReflect.Descriptor instead.
 func (*UpdateEmailResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{9}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *UpdateEmailResponse) GetSignInToken() string {
@@ -625,7 +797,7 @@ type UnsubscribeRequest struct {
 
 func (x *UnsubscribeRequest) Reset() {
 	*x = UnsubscribeRequest{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[10]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -637,7 +809,7 @@ func (x *UnsubscribeRequest) String() string {
 func (*UnsubscribeRequest) ProtoMessage() {}
 
 func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[10]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -650,7 +822,7 @@ func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnsubscribeRequest.ProtoReflect.Descriptor instead.
 func (*UnsubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{10}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *UnsubscribeRequest) GetUserId() string {
@@ -669,7 +841,7 @@ type UnsubscribeResponse struct {
 
 func (x *UnsubscribeResponse) Reset() {
 	*x = UnsubscribeResponse{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[11]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -681,7 +853,7 @@ func (x *UnsubscribeResponse) String() string {
 func (*UnsubscribeResponse) ProtoMessage() {}
 
 func (x *UnsubscribeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[11]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -694,7 +866,7 @@ func (x *UnsubscribeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnsubscribeResponse.ProtoReflect.Descriptor instead.
 func (*UnsubscribeResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{11}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{15}
 }
 
 // GetUserRequest names the user.
@@ -707,7 +879,7 @@ type GetUserRequest struct {
 
 func (x *GetUserRequest) Reset() {
 	*x = GetUserRequest{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[12]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -719,7 +891,7 @@ func (x *GetUserRequest) String() string {
 func (*GetUserRequest) ProtoMessage() {}
 
 func (x *GetUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[12]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -732,7 +904,7 @@ func (x *GetUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetUserRequest.ProtoReflect.Descriptor instead.
 func (*GetUserRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{12}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GetUserRequest) GetUserId() string {
@@ -752,7 +924,7 @@ type GetUserResponse struct {
 
 func (x *GetUserResponse) Reset() {
 	*x = GetUserResponse{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[13]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -764,7 +936,7 @@ func (x *GetUserResponse) String() string {
 func (*GetUserResponse) ProtoMessage() {}
 
 func (x *GetUserResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[13]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -777,7 +949,7 @@ func (x *GetUserResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetUserResponse.ProtoReflect.Descriptor instead.
 func (*GetUserResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{13}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *GetUserResponse) GetUser() *User {
@@ -797,7 +969,7 @@ type GetMetricsCategoryRequest struct {
 
 func (x *GetMetricsCategoryRequest) Reset() {
 	*x = GetMetricsCategoryRequest{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[14]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -809,7 +981,7 @@ func (x *GetMetricsCategoryRequest) String() string {
 func (*GetMetricsCategoryRequest) ProtoMessage() {}
 
 func (x *GetMetricsCategoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[14]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -822,7 +994,7 @@ func (x *GetMetricsCategoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetricsCategoryRequest.ProtoReflect.Descriptor instead.
 func (*GetMetricsCategoryRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{14}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetMetricsCategoryRequest) GetUserId() string {
@@ -843,7 +1015,7 @@ type GetMetricsCategoryResponse struct {
 
 func (x *GetMetricsCategoryResponse) Reset() {
 	*x = GetMetricsCategoryResponse{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[15]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -855,7 +1027,7 @@ func (x *GetMetricsCategoryResponse) String() string {
 func (*GetMetricsCategoryResponse) ProtoMessage() {}
 
 func (x *GetMetricsCategoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[15]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -868,7 +1040,7 @@ func (x *GetMetricsCategoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetricsCategoryResponse.ProtoReflect.Descriptor instead.
 func (*GetMetricsCategoryResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{15}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetMetricsCategoryResponse) GetCategoryId() string {
@@ -896,7 +1068,7 @@ type SwitchMetricsCategoryRequest struct {
 
 func (x *SwitchMetricsCategoryRequest) Reset() {
 	*x = SwitchMetricsCategoryRequest{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[16]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -908,7 +1080,7 @@ func (x *SwitchMetricsCategoryRequest) String() string {
 func (*SwitchMetricsCategoryRequest) ProtoMessage() {}
 
 func (x *SwitchMetricsCategoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[16]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -921,7 +1093,7 @@ func (x *SwitchMetricsCategoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwitchMetricsCategoryRequest.ProtoReflect.Descriptor instead.
 func (*SwitchMetricsCategoryRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{16}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *SwitchMetricsCategoryRequest) GetUserId() string {
@@ -949,7 +1121,7 @@ type SwitchMetricsCategoryResponse struct {
 
 func (x *SwitchMetricsCategoryResponse) Reset() {
 	*x = SwitchMetricsCategoryResponse{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[17]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -961,7 +1133,7 @@ func (x *SwitchMetricsCategoryResponse) String() string {
 func (*SwitchMetricsCategoryResponse) ProtoMessage() {}
 
 func (x *SwitchMetricsCategoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[17]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -974,7 +1146,7 @@ func (x *SwitchMetricsCategoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SwitchMetricsCategoryResponse.ProtoReflect.Descriptor instead.
 func (*SwitchMetricsCategoryResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{17}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SwitchMetricsCategoryResponse) GetCategoryId() string {
@@ -1004,7 +1176,7 @@ type ListUsersRequest struct {
 
 func (x *ListUsersRequest) Reset() {
 	*x = ListUsersRequest{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[18]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1016,7 +1188,7 @@ func (x *ListUsersRequest) String() string {
 func (*ListUsersRequest) ProtoMessage() {}
 
 func (x *ListUsersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[18]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1029,7 +1201,7 @@ func (x *ListUsersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListUsersRequest.ProtoReflect.Descriptor instead.
 func (*ListUsersRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{18}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListUsersRequest) GetQuery() string {
@@ -1064,7 +1236,7 @@ type ListUsersResponse struct {
 
 func (x *ListUsersResponse) Reset() {
 	*x = ListUsersResponse{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[19]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1076,7 +1248,7 @@ func (x *ListUsersResponse) String() string {
 func (*ListUsersResponse) ProtoMessage() {}
 
 func (x *ListUsersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[19]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1089,7 +1261,7 @@ func (x *ListUsersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListUsersResponse.ProtoReflect.Descriptor instead.
 func (*ListUsersResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{19}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ListUsersResponse) GetUsers() []*User {
@@ -1118,7 +1290,7 @@ type ListMetricsUsersRequest struct {
 
 func (x *ListMetricsUsersRequest) Reset() {
 	*x = ListMetricsUsersRequest{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[20]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1130,7 +1302,7 @@ func (x *ListMetricsUsersRequest) String() string {
 func (*ListMetricsUsersRequest) ProtoMessage() {}
 
 func (x *ListMetricsUsersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[20]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1143,7 +1315,7 @@ func (x *ListMetricsUsersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMetricsUsersRequest.ProtoReflect.Descriptor instead.
 func (*ListMetricsUsersRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{20}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ListMetricsUsersRequest) GetQuery() string {
@@ -1178,7 +1350,7 @@ type ListMetricsUsersResponse struct {
 
 func (x *ListMetricsUsersResponse) Reset() {
 	*x = ListMetricsUsersResponse{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[21]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1190,7 +1362,7 @@ func (x *ListMetricsUsersResponse) String() string {
 func (*ListMetricsUsersResponse) ProtoMessage() {}
 
 func (x *ListMetricsUsersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[21]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1203,7 +1375,7 @@ func (x *ListMetricsUsersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMetricsUsersResponse.ProtoReflect.Descriptor instead.
 func (*ListMetricsUsersResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{21}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ListMetricsUsersResponse) GetUsers() []*User {
@@ -1230,7 +1402,7 @@ type GetMetricsUserRequest struct {
 
 func (x *GetMetricsUserRequest) Reset() {
 	*x = GetMetricsUserRequest{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[22]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1242,7 +1414,7 @@ func (x *GetMetricsUserRequest) String() string {
 func (*GetMetricsUserRequest) ProtoMessage() {}
 
 func (x *GetMetricsUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[22]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1255,7 +1427,7 @@ func (x *GetMetricsUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetricsUserRequest.ProtoReflect.Descriptor instead.
 func (*GetMetricsUserRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{22}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetMetricsUserRequest) GetUserId() string {
@@ -1275,7 +1447,7 @@ type GetMetricsUserResponse struct {
 
 func (x *GetMetricsUserResponse) Reset() {
 	*x = GetMetricsUserResponse{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[23]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1287,7 +1459,7 @@ func (x *GetMetricsUserResponse) String() string {
 func (*GetMetricsUserResponse) ProtoMessage() {}
 
 func (x *GetMetricsUserResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[23]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1300,7 +1472,7 @@ func (x *GetMetricsUserResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetricsUserResponse.ProtoReflect.Descriptor instead.
 func (*GetMetricsUserResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{23}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *GetMetricsUserResponse) GetUser() *User {
@@ -1320,7 +1492,7 @@ type DeleteUserRequest struct {
 
 func (x *DeleteUserRequest) Reset() {
 	*x = DeleteUserRequest{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[24]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1332,7 +1504,7 @@ func (x *DeleteUserRequest) String() string {
 func (*DeleteUserRequest) ProtoMessage() {}
 
 func (x *DeleteUserRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[24]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1345,7 +1517,7 @@ func (x *DeleteUserRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteUserRequest.ProtoReflect.Descriptor instead.
 func (*DeleteUserRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{24}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *DeleteUserRequest) GetUserId() string {
@@ -1364,7 +1536,7 @@ type DeleteUserResponse struct {
 
 func (x *DeleteUserResponse) Reset() {
 	*x = DeleteUserResponse{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[25]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1376,7 +1548,7 @@ func (x *DeleteUserResponse) String() string {
 func (*DeleteUserResponse) ProtoMessage() {}
 
 func (x *DeleteUserResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[25]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1389,7 +1561,7 @@ func (x *DeleteUserResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteUserResponse.ProtoReflect.Descriptor instead.
 func (*DeleteUserResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{25}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{29}
 }
 
 // GetProfileRequest names the user.
@@ -1402,7 +1574,7 @@ type GetProfileRequest struct {
 
 func (x *GetProfileRequest) Reset() {
 	*x = GetProfileRequest{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[26]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1414,7 +1586,7 @@ func (x *GetProfileRequest) String() string {
 func (*GetProfileRequest) ProtoMessage() {}
 
 func (x *GetProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[26]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1427,7 +1599,7 @@ func (x *GetProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProfileRequest.ProtoReflect.Descriptor instead.
 func (*GetProfileRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{26}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *GetProfileRequest) GetUserId() string {
@@ -1449,7 +1621,7 @@ type GetProfileResponse struct {
 
 func (x *GetProfileResponse) Reset() {
 	*x = GetProfileResponse{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[27]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1461,7 +1633,7 @@ func (x *GetProfileResponse) String() string {
 func (*GetProfileResponse) ProtoMessage() {}
 
 func (x *GetProfileResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[27]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1474,7 +1646,7 @@ func (x *GetProfileResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProfileResponse.ProtoReflect.Descriptor instead.
 func (*GetProfileResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{27}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *GetProfileResponse) GetCategoryId() string {
@@ -1505,7 +1677,7 @@ type CreateOnboardingRequest struct {
 
 func (x *CreateOnboardingRequest) Reset() {
 	*x = CreateOnboardingRequest{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[28]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1517,7 +1689,7 @@ func (x *CreateOnboardingRequest) String() string {
 func (*CreateOnboardingRequest) ProtoMessage() {}
 
 func (x *CreateOnboardingRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[28]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1530,7 +1702,7 @@ func (x *CreateOnboardingRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateOnboardingRequest.ProtoReflect.Descriptor instead.
 func (*CreateOnboardingRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{28}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *CreateOnboardingRequest) GetUserId() string {
@@ -1565,7 +1737,7 @@ type CreateOnboardingResponse struct {
 
 func (x *CreateOnboardingResponse) Reset() {
 	*x = CreateOnboardingResponse{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[29]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1577,7 +1749,7 @@ func (x *CreateOnboardingResponse) String() string {
 func (*CreateOnboardingResponse) ProtoMessage() {}
 
 func (x *CreateOnboardingResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[29]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1590,7 +1762,7 @@ func (x *CreateOnboardingResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateOnboardingResponse.ProtoReflect.Descriptor instead.
 func (*CreateOnboardingResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{29}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *CreateOnboardingResponse) GetCategoryId() string {
@@ -1620,7 +1792,7 @@ type ListAuditLogRequest struct {
 
 func (x *ListAuditLogRequest) Reset() {
 	*x = ListAuditLogRequest{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[30]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1632,7 +1804,7 @@ func (x *ListAuditLogRequest) String() string {
 func (*ListAuditLogRequest) ProtoMessage() {}
 
 func (x *ListAuditLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[30]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1645,7 +1817,7 @@ func (x *ListAuditLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAuditLogRequest.ProtoReflect.Descriptor instead.
 func (*ListAuditLogRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{30}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ListAuditLogRequest) GetUserId() string {
@@ -1684,7 +1856,7 @@ type AuditLogEntry struct {
 
 func (x *AuditLogEntry) Reset() {
 	*x = AuditLogEntry{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[31]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1696,7 +1868,7 @@ func (x *AuditLogEntry) String() string {
 func (*AuditLogEntry) ProtoMessage() {}
 
 func (x *AuditLogEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[31]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1709,7 +1881,7 @@ func (x *AuditLogEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditLogEntry.ProtoReflect.Descriptor instead.
 func (*AuditLogEntry) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{31}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *AuditLogEntry) GetActorId() string {
@@ -1778,7 +1950,7 @@ type ListAuditLogResponse struct {
 
 func (x *ListAuditLogResponse) Reset() {
 	*x = ListAuditLogResponse{}
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[32]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1790,7 +1962,7 @@ func (x *ListAuditLogResponse) String() string {
 func (*ListAuditLogResponse) ProtoMessage() {}
 
 func (x *ListAuditLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_users_v1_users_service_proto_msgTypes[32]
+	mi := &file_uplift_users_v1_users_service_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1803,7 +1975,7 @@ func (x *ListAuditLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAuditLogResponse.ProtoReflect.Descriptor instead.
 func (*ListAuditLogResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{32}
+	return file_uplift_users_v1_users_service_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ListAuditLogResponse) GetEntries() []*AuditLogEntry {
@@ -1851,7 +2023,14 @@ const file_uplift_users_v1_users_service_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\",\n" +
 	"\x14ResetPasswordRequest\x12\x14\n" +
 	"\x05email\x18\x01 \x01(\tR\x05email\"\x17\n" +
-	"\x15ResetPasswordResponse\"C\n" +
+	"\x15ResetPasswordResponse\"\x1c\n" +
+	"\x1aCreateRecoveryCodesRequest\"3\n" +
+	"\x1bCreateRecoveryCodesResponse\x12\x14\n" +
+	"\x05codes\x18\x01 \x03(\tR\x05codes\"B\n" +
+	"\x16UseRecoveryCodeRequest\x12\x14\n" +
+	"\x05email\x18\x01 \x01(\tR\x05email\x12\x12\n" +
+	"\x04code\x18\x02 \x01(\tR\x04code\"\x19\n" +
+	"\x17UseRecoveryCodeResponse\"C\n" +
 	"\x12UpdateEmailRequest\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x14\n" +
 	"\x05email\x18\x02 \x01(\tR\x05email\"9\n" +
@@ -1933,12 +2112,14 @@ const file_uplift_users_v1_users_service_proto_rawDesc = "" +
 	"\vcreate_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"createTime\"P\n" +
 	"\x14ListAuditLogResponse\x128\n" +
-	"\aentries\x18\x01 \x03(\v2\x1e.uplift.users.v1.AuditLogEntryR\aentries2\xbf\x10\n" +
+	"\aentries\x18\x01 \x03(\v2\x1e.uplift.users.v1.AuditLogEntryR\aentries2\xf5\x12\n" +
 	"\fUsersService\x12q\n" +
 	"\n" +
 	"CreateUser\x12\".uplift.users.v1.CreateUserRequest\x1a#.uplift.users.v1.CreateUserResponse\"\x1a\x82\xd3\xe4\x93\x02\x14:\x01*\"\x0f/internal/users\x12\x94\x01\n" +
 	"\x10FinishGoogleAuth\x12(.uplift.users.v1.FinishGoogleAuthRequest\x1a).uplift.users.v1.FinishGoogleAuthResponse\"+\x82\xd3\xe4\x93\x02%:\x01*\" /internal/users/finishGoogleAuth\x12\x88\x01\n" +
-	"\rResetPassword\x12%.uplift.users.v1.ResetPasswordRequest\x1a&.uplift.users.v1.ResetPasswordResponse\"(\x82\xd3\xe4\x93\x02\":\x01*\"\x1d/internal/users/resetPassword\x12\x8a\x01\n" +
+	"\rResetPassword\x12%.uplift.users.v1.ResetPasswordRequest\x1a&.uplift.users.v1.ResetPasswordResponse\"(\x82\xd3\xe4\x93\x02\":\x01*\"\x1d/internal/users/resetPassword\x12\xa0\x01\n" +
+	"\x13CreateRecoveryCodes\x12+.uplift.users.v1.CreateRecoveryCodesRequest\x1a,.uplift.users.v1.CreateRecoveryCodesResponse\".\x82\xd3\xe4\x93\x02(:\x01*\"#/internal/users/createRecoveryCodes\x12\x90\x01\n" +
+	"\x0fUseRecoveryCode\x12'.uplift.users.v1.UseRecoveryCodeRequest\x1a(.uplift.users.v1.UseRecoveryCodeResponse\"*\x82\xd3\xe4\x93\x02$:\x01*\"\x1f/internal/users/useRecoveryCode\x12\x8a\x01\n" +
 	"\vUpdateEmail\x12#.uplift.users.v1.UpdateEmailRequest\x1a$.uplift.users.v1.UpdateEmailResponse\"0\x82\xd3\xe4\x93\x02*:\x01*\"%/internal/users/{user_id}/updateEmail\x12\x8a\x01\n" +
 	"\vUnsubscribe\x12#.uplift.users.v1.UnsubscribeRequest\x1a$.uplift.users.v1.UnsubscribeResponse\"0\x82\xd3\xe4\x93\x02*:\x01*\"%/internal/users/{user_id}/unsubscribe\x12\x87\x01\n" +
 	"\fListAuditLog\x12$.uplift.users.v1.ListAuditLogRequest\x1a%.uplift.users.v1.ListAuditLogResponse\"*\x82\xd3\xe4\x93\x02$\x12\"/internal/users/{user_id}/auditLog\x12u\n" +
@@ -1967,7 +2148,7 @@ func file_uplift_users_v1_users_service_proto_rawDescGZIP() []byte {
 	return file_uplift_users_v1_users_service_proto_rawDescData
 }
 
-var file_uplift_users_v1_users_service_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
+var file_uplift_users_v1_users_service_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
 var file_uplift_users_v1_users_service_proto_goTypes = []any{
 	(*User)(nil),                          // 0: uplift.users.v1.User
 	(*BillingInfo)(nil),                   // 1: uplift.users.v1.BillingInfo
@@ -1977,74 +2158,82 @@ var file_uplift_users_v1_users_service_proto_goTypes = []any{
 	(*FinishGoogleAuthResponse)(nil),      // 5: uplift.users.v1.FinishGoogleAuthResponse
 	(*ResetPasswordRequest)(nil),          // 6: uplift.users.v1.ResetPasswordRequest
 	(*ResetPasswordResponse)(nil),         // 7: uplift.users.v1.ResetPasswordResponse
-	(*UpdateEmailRequest)(nil),            // 8: uplift.users.v1.UpdateEmailRequest
-	(*UpdateEmailResponse)(nil),           // 9: uplift.users.v1.UpdateEmailResponse
-	(*UnsubscribeRequest)(nil),            // 10: uplift.users.v1.UnsubscribeRequest
-	(*UnsubscribeResponse)(nil),           // 11: uplift.users.v1.UnsubscribeResponse
-	(*GetUserRequest)(nil),                // 12: uplift.users.v1.GetUserRequest
-	(*GetUserResponse)(nil),               // 13: uplift.users.v1.GetUserResponse
-	(*GetMetricsCategoryRequest)(nil),     // 14: uplift.users.v1.GetMetricsCategoryRequest
-	(*GetMetricsCategoryResponse)(nil),    // 15: uplift.users.v1.GetMetricsCategoryResponse
-	(*SwitchMetricsCategoryRequest)(nil),  // 16: uplift.users.v1.SwitchMetricsCategoryRequest
-	(*SwitchMetricsCategoryResponse)(nil), // 17: uplift.users.v1.SwitchMetricsCategoryResponse
-	(*ListUsersRequest)(nil),              // 18: uplift.users.v1.ListUsersRequest
-	(*ListUsersResponse)(nil),             // 19: uplift.users.v1.ListUsersResponse
-	(*ListMetricsUsersRequest)(nil),       // 20: uplift.users.v1.ListMetricsUsersRequest
-	(*ListMetricsUsersResponse)(nil),      // 21: uplift.users.v1.ListMetricsUsersResponse
-	(*GetMetricsUserRequest)(nil),         // 22: uplift.users.v1.GetMetricsUserRequest
-	(*GetMetricsUserResponse)(nil),        // 23: uplift.users.v1.GetMetricsUserResponse
-	(*DeleteUserRequest)(nil),             // 24: uplift.users.v1.DeleteUserRequest
-	(*DeleteUserResponse)(nil),            // 25: uplift.users.v1.DeleteUserResponse
-	(*GetProfileRequest)(nil),             // 26: uplift.users.v1.GetProfileRequest
-	(*GetProfileResponse)(nil),            // 27: uplift.users.v1.GetProfileResponse
-	(*CreateOnboardingRequest)(nil),       // 28: uplift.users.v1.CreateOnboardingRequest
-	(*CreateOnboardingResponse)(nil),      // 29: uplift.users.v1.CreateOnboardingResponse
-	(*ListAuditLogRequest)(nil),           // 30: uplift.users.v1.ListAuditLogRequest
-	(*AuditLogEntry)(nil),                 // 31: uplift.users.v1.AuditLogEntry
-	(*ListAuditLogResponse)(nil),          // 32: uplift.users.v1.ListAuditLogResponse
-	(*timestamppb.Timestamp)(nil),         // 33: google.protobuf.Timestamp
+	(*CreateRecoveryCodesRequest)(nil),    // 8: uplift.users.v1.CreateRecoveryCodesRequest
+	(*CreateRecoveryCodesResponse)(nil),   // 9: uplift.users.v1.CreateRecoveryCodesResponse
+	(*UseRecoveryCodeRequest)(nil),        // 10: uplift.users.v1.UseRecoveryCodeRequest
+	(*UseRecoveryCodeResponse)(nil),       // 11: uplift.users.v1.UseRecoveryCodeResponse
+	(*UpdateEmailRequest)(nil),            // 12: uplift.users.v1.UpdateEmailRequest
+	(*UpdateEmailResponse)(nil),           // 13: uplift.users.v1.UpdateEmailResponse
+	(*UnsubscribeRequest)(nil),            // 14: uplift.users.v1.UnsubscribeRequest
+	(*UnsubscribeResponse)(nil),           // 15: uplift.users.v1.UnsubscribeResponse
+	(*GetUserRequest)(nil),                // 16: uplift.users.v1.GetUserRequest
+	(*GetUserResponse)(nil),               // 17: uplift.users.v1.GetUserResponse
+	(*GetMetricsCategoryRequest)(nil),     // 18: uplift.users.v1.GetMetricsCategoryRequest
+	(*GetMetricsCategoryResponse)(nil),    // 19: uplift.users.v1.GetMetricsCategoryResponse
+	(*SwitchMetricsCategoryRequest)(nil),  // 20: uplift.users.v1.SwitchMetricsCategoryRequest
+	(*SwitchMetricsCategoryResponse)(nil), // 21: uplift.users.v1.SwitchMetricsCategoryResponse
+	(*ListUsersRequest)(nil),              // 22: uplift.users.v1.ListUsersRequest
+	(*ListUsersResponse)(nil),             // 23: uplift.users.v1.ListUsersResponse
+	(*ListMetricsUsersRequest)(nil),       // 24: uplift.users.v1.ListMetricsUsersRequest
+	(*ListMetricsUsersResponse)(nil),      // 25: uplift.users.v1.ListMetricsUsersResponse
+	(*GetMetricsUserRequest)(nil),         // 26: uplift.users.v1.GetMetricsUserRequest
+	(*GetMetricsUserResponse)(nil),        // 27: uplift.users.v1.GetMetricsUserResponse
+	(*DeleteUserRequest)(nil),             // 28: uplift.users.v1.DeleteUserRequest
+	(*DeleteUserResponse)(nil),            // 29: uplift.users.v1.DeleteUserResponse
+	(*GetProfileRequest)(nil),             // 30: uplift.users.v1.GetProfileRequest
+	(*GetProfileResponse)(nil),            // 31: uplift.users.v1.GetProfileResponse
+	(*CreateOnboardingRequest)(nil),       // 32: uplift.users.v1.CreateOnboardingRequest
+	(*CreateOnboardingResponse)(nil),      // 33: uplift.users.v1.CreateOnboardingResponse
+	(*ListAuditLogRequest)(nil),           // 34: uplift.users.v1.ListAuditLogRequest
+	(*AuditLogEntry)(nil),                 // 35: uplift.users.v1.AuditLogEntry
+	(*ListAuditLogResponse)(nil),          // 36: uplift.users.v1.ListAuditLogResponse
+	(*timestamppb.Timestamp)(nil),         // 37: google.protobuf.Timestamp
 }
 var file_uplift_users_v1_users_service_proto_depIdxs = []int32{
 	1,  // 0: uplift.users.v1.User.billing_info:type_name -> uplift.users.v1.BillingInfo
-	33, // 1: uplift.users.v1.User.create_time:type_name -> google.protobuf.Timestamp
+	37, // 1: uplift.users.v1.User.create_time:type_name -> google.protobuf.Timestamp
 	0,  // 2: uplift.users.v1.GetUserResponse.user:type_name -> uplift.users.v1.User
 	0,  // 3: uplift.users.v1.ListUsersResponse.users:type_name -> uplift.users.v1.User
 	0,  // 4: uplift.users.v1.ListMetricsUsersResponse.users:type_name -> uplift.users.v1.User
 	0,  // 5: uplift.users.v1.GetMetricsUserResponse.user:type_name -> uplift.users.v1.User
-	33, // 6: uplift.users.v1.AuditLogEntry.create_time:type_name -> google.protobuf.Timestamp
-	31, // 7: uplift.users.v1.ListAuditLogResponse.entries:type_name -> uplift.users.v1.AuditLogEntry
+	37, // 6: uplift.users.v1.AuditLogEntry.create_time:type_name -> google.protobuf.Timestamp
+	35, // 7: uplift.users.v1.ListAuditLogResponse.entries:type_name -> uplift.users.v1.AuditLogEntry
 	2,  // 8: uplift.users.v1.UsersService.CreateUser:input_type -> uplift.users.v1.CreateUserRequest
 	4,  // 9: uplift.users.v1.UsersService.FinishGoogleAuth:input_type -> uplift.users.v1.FinishGoogleAuthRequest
 	6,  // 10: uplift.users.v1.UsersService.ResetPassword:input_type -> uplift.users.v1.ResetPasswordRequest
-	8,  // 11: uplift.users.v1.UsersService.UpdateEmail:input_type -> uplift.users.v1.UpdateEmailRequest
-	10, // 12: uplift.users.v1.UsersService.Unsubscribe:input_type -> uplift.users.v1.UnsubscribeRequest
-	30, // 13: uplift.users.v1.UsersService.ListAuditLog:input_type -> uplift.users.v1.ListAuditLogRequest
-	12, // 14: uplift.users.v1.UsersService.GetUser:input_type -> uplift.users.v1.GetUserRequest
-	14, // 15: uplift.users.v1.UsersService.GetMetricsCategory:input_type -> uplift.users.v1.GetMetricsCategoryRequest
-	16, // 16: uplift.users.v1.UsersService.SwitchMetricsCategory:input_type -> uplift.users.v1.SwitchMetricsCategoryRequest
-	18, // 17: uplift.users.v1.UsersService.ListUsers:input_type -> uplift.users.v1.ListUsersRequest
-	20, // 18: uplift.users.v1.UsersService.ListMetricsUsers:input_type -> uplift.users.v1.ListMetricsUsersRequest
-	22, // 19: uplift.users.v1.UsersService.GetMetricsUser:input_type -> uplift.users.v1.GetMetricsUserRequest
-	24, // 20: uplift.users.v1.UsersService.DeleteUser:input_type -> uplift.users.v1.DeleteUserRequest
-	26, // 21: uplift.users.v1.UsersService.GetProfile:input_type -> uplift.users.v1.GetProfileRequest
-	28, // 22: uplift.users.v1.UsersService.CreateOnboarding:input_type -> uplift.users.v1.CreateOnboardingRequest
-	3,  // 23: uplift.users.v1.UsersService.CreateUser:output_type -> uplift.users.v1.CreateUserResponse
-	5,  // 24: uplift.users.v1.UsersService.FinishGoogleAuth:output_type -> uplift.users.v1.FinishGoogleAuthResponse
-	7,  // 25: uplift.users.v1.UsersService.ResetPassword:output_type -> uplift.users.v1.ResetPasswordResponse
-	9,  // 26: uplift.users.v1.UsersService.UpdateEmail:output_type -> uplift.users.v1.UpdateEmailResponse
-	11, // 27: uplift.users.v1.UsersService.Unsubscribe:output_type -> uplift.users.v1.UnsubscribeResponse
-	32, // 28: uplift.users.v1.UsersService.ListAuditLog:output_type -> uplift.users.v1.ListAuditLogResponse
-	13, // 29: uplift.users.v1.UsersService.GetUser:output_type -> uplift.users.v1.GetUserResponse
-	15, // 30: uplift.users.v1.UsersService.GetMetricsCategory:output_type -> uplift.users.v1.GetMetricsCategoryResponse
-	17, // 31: uplift.users.v1.UsersService.SwitchMetricsCategory:output_type -> uplift.users.v1.SwitchMetricsCategoryResponse
-	19, // 32: uplift.users.v1.UsersService.ListUsers:output_type -> uplift.users.v1.ListUsersResponse
-	21, // 33: uplift.users.v1.UsersService.ListMetricsUsers:output_type -> uplift.users.v1.ListMetricsUsersResponse
-	23, // 34: uplift.users.v1.UsersService.GetMetricsUser:output_type -> uplift.users.v1.GetMetricsUserResponse
-	25, // 35: uplift.users.v1.UsersService.DeleteUser:output_type -> uplift.users.v1.DeleteUserResponse
-	27, // 36: uplift.users.v1.UsersService.GetProfile:output_type -> uplift.users.v1.GetProfileResponse
-	29, // 37: uplift.users.v1.UsersService.CreateOnboarding:output_type -> uplift.users.v1.CreateOnboardingResponse
-	23, // [23:38] is the sub-list for method output_type
-	8,  // [8:23] is the sub-list for method input_type
+	8,  // 11: uplift.users.v1.UsersService.CreateRecoveryCodes:input_type -> uplift.users.v1.CreateRecoveryCodesRequest
+	10, // 12: uplift.users.v1.UsersService.UseRecoveryCode:input_type -> uplift.users.v1.UseRecoveryCodeRequest
+	12, // 13: uplift.users.v1.UsersService.UpdateEmail:input_type -> uplift.users.v1.UpdateEmailRequest
+	14, // 14: uplift.users.v1.UsersService.Unsubscribe:input_type -> uplift.users.v1.UnsubscribeRequest
+	34, // 15: uplift.users.v1.UsersService.ListAuditLog:input_type -> uplift.users.v1.ListAuditLogRequest
+	16, // 16: uplift.users.v1.UsersService.GetUser:input_type -> uplift.users.v1.GetUserRequest
+	18, // 17: uplift.users.v1.UsersService.GetMetricsCategory:input_type -> uplift.users.v1.GetMetricsCategoryRequest
+	20, // 18: uplift.users.v1.UsersService.SwitchMetricsCategory:input_type -> uplift.users.v1.SwitchMetricsCategoryRequest
+	22, // 19: uplift.users.v1.UsersService.ListUsers:input_type -> uplift.users.v1.ListUsersRequest
+	24, // 20: uplift.users.v1.UsersService.ListMetricsUsers:input_type -> uplift.users.v1.ListMetricsUsersRequest
+	26, // 21: uplift.users.v1.UsersService.GetMetricsUser:input_type -> uplift.users.v1.GetMetricsUserRequest
+	28, // 22: uplift.users.v1.UsersService.DeleteUser:input_type -> uplift.users.v1.DeleteUserRequest
+	30, // 23: uplift.users.v1.UsersService.GetProfile:input_type -> uplift.users.v1.GetProfileRequest
+	32, // 24: uplift.users.v1.UsersService.CreateOnboarding:input_type -> uplift.users.v1.CreateOnboardingRequest
+	3,  // 25: uplift.users.v1.UsersService.CreateUser:output_type -> uplift.users.v1.CreateUserResponse
+	5,  // 26: uplift.users.v1.UsersService.FinishGoogleAuth:output_type -> uplift.users.v1.FinishGoogleAuthResponse
+	7,  // 27: uplift.users.v1.UsersService.ResetPassword:output_type -> uplift.users.v1.ResetPasswordResponse
+	9,  // 28: uplift.users.v1.UsersService.CreateRecoveryCodes:output_type -> uplift.users.v1.CreateRecoveryCodesResponse
+	11, // 29: uplift.users.v1.UsersService.UseRecoveryCode:output_type -> uplift.users.v1.UseRecoveryCodeResponse
+	13, // 30: uplift.users.v1.UsersService.UpdateEmail:output_type -> uplift.users.v1.UpdateEmailResponse
+	15, // 31: uplift.users.v1.UsersService.Unsubscribe:output_type -> uplift.users.v1.UnsubscribeResponse
+	36, // 32: uplift.users.v1.UsersService.ListAuditLog:output_type -> uplift.users.v1.ListAuditLogResponse
+	17, // 33: uplift.users.v1.UsersService.GetUser:output_type -> uplift.users.v1.GetUserResponse
+	19, // 34: uplift.users.v1.UsersService.GetMetricsCategory:output_type -> uplift.users.v1.GetMetricsCategoryResponse
+	21, // 35: uplift.users.v1.UsersService.SwitchMetricsCategory:output_type -> uplift.users.v1.SwitchMetricsCategoryResponse
+	23, // 36: uplift.users.v1.UsersService.ListUsers:output_type -> uplift.users.v1.ListUsersResponse
+	25, // 37: uplift.users.v1.UsersService.ListMetricsUsers:output_type -> uplift.users.v1.ListMetricsUsersResponse
+	27, // 38: uplift.users.v1.UsersService.GetMetricsUser:output_type -> uplift.users.v1.GetMetricsUserResponse
+	29, // 39: uplift.users.v1.UsersService.DeleteUser:output_type -> uplift.users.v1.DeleteUserResponse
+	31, // 40: uplift.users.v1.UsersService.GetProfile:output_type -> uplift.users.v1.GetProfileResponse
+	33, // 41: uplift.users.v1.UsersService.CreateOnboarding:output_type -> uplift.users.v1.CreateOnboardingResponse
+	25, // [25:42] is the sub-list for method output_type
+	8,  // [8:25] is the sub-list for method input_type
 	8,  // [8:8] is the sub-list for extension type_name
 	8,  // [8:8] is the sub-list for extension extendee
 	0,  // [0:8] is the sub-list for field type_name
@@ -2061,7 +2250,7 @@ func file_uplift_users_v1_users_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_users_v1_users_service_proto_rawDesc), len(file_uplift_users_v1_users_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   33,
+			NumMessages:   37,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

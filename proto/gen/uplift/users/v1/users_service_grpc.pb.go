@@ -22,6 +22,8 @@ const (
 	UsersService_CreateUser_FullMethodName            = "/uplift.users.v1.UsersService/CreateUser"
 	UsersService_FinishGoogleAuth_FullMethodName      = "/uplift.users.v1.UsersService/FinishGoogleAuth"
 	UsersService_ResetPassword_FullMethodName         = "/uplift.users.v1.UsersService/ResetPassword"
+	UsersService_CreateRecoveryCodes_FullMethodName   = "/uplift.users.v1.UsersService/CreateRecoveryCodes"
+	UsersService_UseRecoveryCode_FullMethodName       = "/uplift.users.v1.UsersService/UseRecoveryCode"
 	UsersService_UpdateEmail_FullMethodName           = "/uplift.users.v1.UsersService/UpdateEmail"
 	UsersService_Unsubscribe_FullMethodName           = "/uplift.users.v1.UsersService/Unsubscribe"
 	UsersService_ListAuditLog_FullMethodName          = "/uplift.users.v1.UsersService/ListAuditLog"
@@ -51,6 +53,16 @@ type UsersServiceClient interface {
 	FinishGoogleAuth(ctx context.Context, in *FinishGoogleAuthRequest, opts ...grpc.CallOption) (*FinishGoogleAuthResponse, error)
 	// ResetPassword emails a password-reset link. Public.
 	ResetPassword(ctx context.Context, in *ResetPasswordRequest, opts ...grpc.CallOption) (*ResetPasswordResponse, error)
+	// CreateRecoveryCodes makes new two-step recovery codes for the caller's
+	// own account, replacing the old ones, and returns them: the only time
+	// they are shown. Needs two-step sign-in on and a sign-in (password and a
+	// current code) within the last ten minutes.
+	CreateRecoveryCodes(ctx context.Context, in *CreateRecoveryCodesRequest, opts ...grpc.CallOption) (*CreateRecoveryCodesResponse, error)
+	// UseRecoveryCode spends one recovery code of the account with the email
+	// and turns its two-step sign-in off, so the password alone signs in.
+	// Public; every refusal is the same answer, whether or not the email has
+	// an account.
+	UseRecoveryCode(ctx context.Context, in *UseRecoveryCodeRequest, opts ...grpc.CallOption) (*UseRecoveryCodeResponse, error)
 	// UpdateEmail changes the user's sign-in email.
 	UpdateEmail(ctx context.Context, in *UpdateEmailRequest, opts ...grpc.CallOption) (*UpdateEmailResponse, error)
 	// Unsubscribe stops the user's marketing and digest emails.
@@ -117,6 +129,26 @@ func (c *usersServiceClient) ResetPassword(ctx context.Context, in *ResetPasswor
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ResetPasswordResponse)
 	err := c.cc.Invoke(ctx, UsersService_ResetPassword_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *usersServiceClient) CreateRecoveryCodes(ctx context.Context, in *CreateRecoveryCodesRequest, opts ...grpc.CallOption) (*CreateRecoveryCodesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateRecoveryCodesResponse)
+	err := c.cc.Invoke(ctx, UsersService_CreateRecoveryCodes_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *usersServiceClient) UseRecoveryCode(ctx context.Context, in *UseRecoveryCodeRequest, opts ...grpc.CallOption) (*UseRecoveryCodeResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UseRecoveryCodeResponse)
+	err := c.cc.Invoke(ctx, UsersService_UseRecoveryCode_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -258,6 +290,16 @@ type UsersServiceServer interface {
 	FinishGoogleAuth(context.Context, *FinishGoogleAuthRequest) (*FinishGoogleAuthResponse, error)
 	// ResetPassword emails a password-reset link. Public.
 	ResetPassword(context.Context, *ResetPasswordRequest) (*ResetPasswordResponse, error)
+	// CreateRecoveryCodes makes new two-step recovery codes for the caller's
+	// own account, replacing the old ones, and returns them: the only time
+	// they are shown. Needs two-step sign-in on and a sign-in (password and a
+	// current code) within the last ten minutes.
+	CreateRecoveryCodes(context.Context, *CreateRecoveryCodesRequest) (*CreateRecoveryCodesResponse, error)
+	// UseRecoveryCode spends one recovery code of the account with the email
+	// and turns its two-step sign-in off, so the password alone signs in.
+	// Public; every refusal is the same answer, whether or not the email has
+	// an account.
+	UseRecoveryCode(context.Context, *UseRecoveryCodeRequest) (*UseRecoveryCodeResponse, error)
 	// UpdateEmail changes the user's sign-in email.
 	UpdateEmail(context.Context, *UpdateEmailRequest) (*UpdateEmailResponse, error)
 	// Unsubscribe stops the user's marketing and digest emails.
@@ -308,6 +350,12 @@ func (UnimplementedUsersServiceServer) FinishGoogleAuth(context.Context, *Finish
 }
 func (UnimplementedUsersServiceServer) ResetPassword(context.Context, *ResetPasswordRequest) (*ResetPasswordResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ResetPassword not implemented")
+}
+func (UnimplementedUsersServiceServer) CreateRecoveryCodes(context.Context, *CreateRecoveryCodesRequest) (*CreateRecoveryCodesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateRecoveryCodes not implemented")
+}
+func (UnimplementedUsersServiceServer) UseRecoveryCode(context.Context, *UseRecoveryCodeRequest) (*UseRecoveryCodeResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UseRecoveryCode not implemented")
 }
 func (UnimplementedUsersServiceServer) UpdateEmail(context.Context, *UpdateEmailRequest) (*UpdateEmailResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method UpdateEmail not implemented")
@@ -416,6 +464,42 @@ func _UsersService_ResetPassword_Handler(srv interface{}, ctx context.Context, d
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(UsersServiceServer).ResetPassword(ctx, req.(*ResetPasswordRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _UsersService_CreateRecoveryCodes_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateRecoveryCodesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(UsersServiceServer).CreateRecoveryCodes(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: UsersService_CreateRecoveryCodes_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(UsersServiceServer).CreateRecoveryCodes(ctx, req.(*CreateRecoveryCodesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _UsersService_UseRecoveryCode_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UseRecoveryCodeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(UsersServiceServer).UseRecoveryCode(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: UsersService_UseRecoveryCode_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(UsersServiceServer).UseRecoveryCode(ctx, req.(*UseRecoveryCodeRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -654,6 +738,14 @@ var UsersService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ResetPassword",
 			Handler:    _UsersService_ResetPassword_Handler,
+		},
+		{
+			MethodName: "CreateRecoveryCodes",
+			Handler:    _UsersService_CreateRecoveryCodes_Handler,
+		},
+		{
+			MethodName: "UseRecoveryCode",
+			Handler:    _UsersService_UseRecoveryCode_Handler,
 		},
 		{
 			MethodName: "UpdateEmail",

@@ -17,6 +17,8 @@ type Identity struct {
 	// ResetContinueURL is where the reset page sends the user once the new
 	// password is set: the web app (WEB_URL).
 	ResetContinueURL string
+	// Accounts removes second factors, which Client cannot.
+	Accounts *AccountsAPI
 }
 
 // CreateUser creates the Firebase account.
@@ -96,4 +98,24 @@ func (i Identity) SetRole(ctx context.Context, email string, role domain.Role, o
 		return "", fmt.Errorf("firebase set claims: %w", err)
 	}
 	return rec.UID, nil
+}
+
+// SecondFactors counts the account's enrolled second factors.
+func (i Identity) SecondFactors(ctx context.Context, uid string) (int, error) {
+	rec, err := i.Client.GetUser(ctx, uid)
+	switch {
+	case fbauth.IsUserNotFound(err):
+		return 0, domain.ErrNotFound
+	case err != nil:
+		return 0, fmt.Errorf("firebase get user: %w", err)
+	}
+	if rec.MultiFactor == nil {
+		return 0, nil
+	}
+	return len(rec.MultiFactor.EnrolledFactors), nil
+}
+
+// RemoveSecondFactors unenrols every second factor of the account.
+func (i Identity) RemoveSecondFactors(ctx context.Context, uid string) error {
+	return i.Accounts.ClearSecondFactors(ctx, uid)
 }

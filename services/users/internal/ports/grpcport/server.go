@@ -25,7 +25,13 @@ import (
 var PublicMethods = []string{
 	usersv1.UsersService_CreateUser_FullMethodName,
 	usersv1.UsersService_ResetPassword_FullMethodName,
+	// Its caller has lost their second factor: the code stands in for it.
+	usersv1.UsersService_UseRecoveryCode_FullMethodName,
 }
+
+// RecoveryCodeRejectedMessage answers every refused recovery code: it names
+// no reason that would tell whether the email has an account.
+const RecoveryCodeRejectedMessage = "That recovery code does not work for this email: it may be mistyped or already used. After 5 wrong codes, recovery is paused for an hour."
 
 // Server implements usersv1.UsersServiceServer.
 type Server struct {
@@ -91,6 +97,23 @@ func (s *Server) ResetPassword(ctx context.Context, req *usersv1.ResetPasswordRe
 		return nil, s.toStatus(ctx, err)
 	}
 	return &usersv1.ResetPasswordResponse{}, nil
+}
+
+// CreateRecoveryCodes makes the caller's new recovery codes.
+func (s *Server) CreateRecoveryCodes(ctx context.Context, _ *usersv1.CreateRecoveryCodesRequest) (*usersv1.CreateRecoveryCodesResponse, error) {
+	codes, err := s.App.CreateRecoveryCodes(ctx, caller(ctx))
+	if err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &usersv1.CreateRecoveryCodesResponse{Codes: codes}, nil
+}
+
+// UseRecoveryCode turns two-step sign-in off with a recovery code.
+func (s *Server) UseRecoveryCode(ctx context.Context, req *usersv1.UseRecoveryCodeRequest) (*usersv1.UseRecoveryCodeResponse, error) {
+	if err := s.App.UseRecoveryCode(ctx, req.GetEmail(), req.GetCode()); err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &usersv1.UseRecoveryCodeResponse{}, nil
 }
 
 // UpdateEmail changes a user's email.
@@ -181,7 +204,8 @@ func (s *Server) DeleteUser(ctx context.Context, req *usersv1.DeleteUserRequest)
 
 func caller(ctx context.Context) domain.Caller {
 	c, _ := auth.FromContext(ctx)
-	return domain.Caller{UID: c.UID, Email: c.Email, EmailVerified: c.EmailVerified, Admin: c.Admin, Uplifter: c.Uplifter}
+	return domain.Caller{UID: c.UID, Email: c.Email, EmailVerified: c.EmailVerified, Admin: c.Admin, Uplifter: c.Uplifter,
+		AuthTime: c.AuthTime}
 }
 
 func toProtoUsers(us []domain.User) []*usersv1.User {
@@ -218,6 +242,12 @@ func (s *Server) toStatus(ctx context.Context, err error) error {
 		return status.Error(codes.PermissionDenied, "You do not have access to this user.")
 	case errors.Is(err, domain.ErrDeleteSelf):
 		return status.Error(codes.FailedPrecondition, "You cannot delete your own account here.")
+	case errors.Is(err, domain.ErrRecoveryCodeRejected):
+		return status.Error(codes.InvalidArgument, RecoveryCodeRejectedMessage)
+	case errors.Is(err, domain.ErrSignInNotFresh):
+		return status.Error(codes.FailedPrecondition, "For your security, confirm your password and a current code from your authenticator app first.")
+	case errors.Is(err, domain.ErrNoSecondFactor):
+		return status.Error(codes.FailedPrecondition, "Recovery codes are for two-step sign-in. Turn it on first.")
 	case errors.Is(err, domain.ErrEmailNotVerified):
 		return status.Error(codes.FailedPrecondition, "Your Google account has no verified email address. Please use a Google account with a verified email, or sign up with email and password.")
 	}

@@ -5,6 +5,8 @@ import { configureHttp, getAuditLogQueryOptions, type AccountSecurity } from '@u
 import { renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import * as browser from '../lib/browser';
 import { AccountSettings } from './account-settings';
+import { RECOVERY_CODES_COPIED, RECOVERY_CODES_FILE, recoveryCodesText } from './recovery-codes';
+import { RECOVERY_CODES_NOT_MADE } from './two-step-row';
 
 const fetchMock = vi.fn<typeof fetch>();
 const json = (body: unknown, status = 200) =>
@@ -20,6 +22,16 @@ afterEach(() => {
   fetchMock.mockReset();
   vi.unstubAllGlobals();
 });
+
+/** jsdom's Blob has no text(). */
+function readBlob(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(blob);
+  });
+}
 
 function renderSettings(security?: AccountSecurity) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
@@ -64,7 +76,7 @@ describe('AccountSettings', () => {
     });
     reloadTo.mockImplementation(() => order.push('reload'));
     fetchMock.mockResolvedValueOnce(json({ signInToken: 'fresh-token' }));
-    const user = renderSettings({ hasTotp: () => false, startTotpEnrollment: vi.fn(), disableTotp: vi.fn(), resumeSession });
+    const user = renderSettings({ hasTotp: () => false, startTotpEnrollment: vi.fn(), disableTotp: vi.fn(), confirmSignIn: vi.fn(), resumeSession });
     await user.click(screen.getByRole('button', { name: 'Edit' }));
     await user.type(screen.getByLabelText('New email'), 'new@example.com');
     await user.click(screen.getByRole('button', { name: 'Update email' }));
@@ -110,8 +122,11 @@ describe('AccountSettings', () => {
         finish,
       })),
       disableTotp: vi.fn(),
+      confirmSignIn: vi.fn(),
       resumeSession: vi.fn(),
     };
+    const codes = Array.from({ length: 10 }, (_, i) => `ABCD-EFGH-JKMN-PQ${String(i).padStart(2, '0')}`);
+    fetchMock.mockResolvedValueOnce(json({ codes }));
     const user = renderSettings(security);
     await user.click(screen.getByRole('button', { name: 'Set up two-step sign-in' }));
     const qr = (await screen.findByRole('img', { name: 'QR code for your authenticator app' })) as HTMLImageElement;
@@ -124,8 +139,77 @@ describe('AccountSettings', () => {
     await user.type(screen.getByLabelText('Verification code'), '222222');
     await user.click(screen.getByRole('button', { name: 'Verify and turn on' }));
     const row = (await screen.findByText('On')).closest('div')!;
-    expect(within(row).getByRole('status').textContent).toMatch(/Two-step sign-in is on/);
+    expect(within(row).getAllByRole('status')[0]!.textContent).toMatch(/Two-step sign-in is on/);
     expect(finish).toHaveBeenLastCalledWith('222222');
+    // Then the recovery codes, made by the server once two-step is on, shown once.
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(codes);
+    expect(String(fetchMock.mock.calls[0]![0])).toBe('http://gw.test/internal/users/createRecoveryCodes');
+    expect(fetchMock.mock.calls[0]![1]!.method).toBe('POST');
+    await user.click(screen.getByRole('button', { name: 'I have saved them' }));
+    expect(screen.queryByRole('list', { name: 'Recovery codes' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'New recovery codes' })).toBeTruthy();
+  });
+
+  it('says so when two-step is on but its recovery codes could not be made', async () => {
+    fetchMock.mockResolvedValueOnce(json({ message: 'For your security, confirm your password and a current code from your authenticator app first.' }, 400));
+    const security: AccountSecurity = {
+      hasTotp: () => false,
+      startTotpEnrollment: vi.fn(async () => ({ secretKey: 'S', otpauthUrl: 'otpauth://totp/x?secret=S', finish: vi.fn(async () => {}) })),
+      disableTotp: vi.fn(),
+      confirmSignIn: vi.fn(),
+      resumeSession: vi.fn(),
+    };
+    const user = renderSettings(security);
+    await user.click(screen.getByRole('button', { name: 'Set up two-step sign-in' }));
+    await user.type(await screen.findByLabelText('Verification code'), '222222');
+    await user.click(screen.getByRole('button', { name: 'Verify and turn on' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(RECOVERY_CODES_NOT_MADE);
+    expect(screen.getByText('On')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'New recovery codes' })).toBeTruthy();
+  });
+
+  it('makes new recovery codes after the password and a fresh code, and offers them to copy and download', async () => {
+    const codes = ['0123-4567-89AB-CDEF', 'GHJK-MNPQ-RSTV-WXYZ'];
+    fetchMock.mockResolvedValueOnce(json({ codes }));
+    const confirmSignIn = vi
+      .fn<(password: string, code: string) => Promise<void>>()
+      .mockRejectedValueOnce(new Error('That password is not right. Please try again.'))
+      .mockResolvedValueOnce(undefined);
+    const blobs: Blob[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, {
+      createObjectURL: vi.fn((blob: Blob) => {
+        blobs.push(blob);
+        return 'blob:codes';
+      }),
+      revokeObjectURL: vi.fn(),
+    }));
+    const clicked: HTMLAnchorElement[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    const user = renderSettings({ hasTotp: () => true, startTotpEnrollment: vi.fn(), disableTotp: vi.fn(), confirmSignIn, resumeSession: vi.fn() });
+    await user.click(screen.getByRole('button', { name: 'New recovery codes' }));
+    await user.type(screen.getByLabelText('Password'), 'pw-1');
+    await user.type(screen.getByLabelText('Verification code'), '111111');
+    await user.click(screen.getByRole('button', { name: 'Make new codes' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('That password is not right. Please try again.');
+    expect(fetchMock).not.toHaveBeenCalled(); // no codes without the fresh sign-in
+    await user.click(screen.getByRole('button', { name: 'Make new codes' }));
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(codes);
+    expect(confirmSignIn).toHaveBeenLastCalledWith('pw-1', '111111');
+
+    await user.click(screen.getByRole('button', { name: 'Copy' }));
+    // user-event's clipboard stands in for the browser's.
+    expect(await navigator.clipboard.readText()).toBe(codes.join('\n'));
+    expect(await screen.findByText(RECOVERY_CODES_COPIED)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Download' }));
+    expect(clicked[0]!.download).toBe(RECOVERY_CODES_FILE);
+    expect(await readBlob(blobs[0]!)).toBe(recoveryCodesText(codes));
+    expect(recoveryCodesText(codes).split('\n')).toEqual(expect.arrayContaining(codes));
+    vi.unstubAllGlobals();
+    click.mockRestore();
   });
 
   it('shows when enrolment cannot start (e.g. the Auth emulator refuses TOTP)', async () => {
@@ -133,6 +217,7 @@ describe('AccountSettings', () => {
       hasTotp: () => false,
       startTotpEnrollment: vi.fn().mockRejectedValue(new Error('An unknown error occurred. Please try again.')),
       disableTotp: vi.fn(),
+      confirmSignIn: vi.fn(),
       resumeSession: vi.fn(),
     };
     const user = renderSettings(security);
@@ -145,7 +230,7 @@ describe('AccountSettings', () => {
       .fn<(password: string, code: string) => Promise<void>>()
       .mockRejectedValueOnce(new Error('That code is not valid. Please try again.'))
       .mockResolvedValueOnce(undefined);
-    const user = renderSettings({ hasTotp: () => true, startTotpEnrollment: vi.fn(), disableTotp, resumeSession: vi.fn() });
+    const user = renderSettings({ hasTotp: () => true, startTotpEnrollment: vi.fn(), disableTotp, confirmSignIn: vi.fn(), resumeSession: vi.fn() });
     await user.click(screen.getByRole('button', { name: 'Turn off two-step sign-in' }));
     const turnOff = screen.getByRole('button', { name: 'Turn off' }) as HTMLButtonElement;
     expect(turnOff.disabled).toBe(true);
@@ -164,7 +249,13 @@ describe('AccountSettings', () => {
   });
 
   it('says two-step sign-in is on for an enrolled user', () => {
-    renderSettings({ hasTotp: () => true, startTotpEnrollment: vi.fn(), disableTotp: vi.fn(), resumeSession: vi.fn() });
+    renderSettings({
+      hasTotp: () => true,
+      startTotpEnrollment: vi.fn(),
+      disableTotp: vi.fn(),
+      confirmSignIn: vi.fn(),
+      resumeSession: vi.fn(),
+    });
     expect(screen.queryByRole('button', { name: 'Set up two-step sign-in' })).toBeNull();
     expect(screen.getByText('On')).toBeTruthy();
   });

@@ -1,9 +1,20 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
-import { Button, ErrorBanner, type TotpEnrollment, UNKNOWN_ERROR_MESSAGE, useAccountSecurity } from '@uplift/platform';
+import {
+  Button,
+  ErrorBanner,
+  serverMessage,
+  type TotpEnrollment,
+  UNKNOWN_ERROR_MESSAGE,
+  useAccountSecurity,
+  useCreateRecoveryCodes,
+} from '@uplift/platform';
+import { RecoveryCodes } from './recovery-codes';
 
 export const TWO_STEP_ON_MESSAGE = 'Two-step sign-in is on. You will be asked for a code when you sign in.';
 export const TWO_STEP_OFF_MESSAGE = 'Two-step sign-in is off. Your password alone signs you in.';
+export const RECOVERY_CODES_NOT_MADE =
+  "Two-step sign-in is on, but your recovery codes could not be made. Use 'New recovery codes' to make them.";
 
 /** The shell's AccountSecurity rejects with messages meant for people. */
 function messageFor(error: unknown): string {
@@ -30,7 +41,9 @@ function useQrCode(text: string | undefined): string | null {
 
 /**
  * Two-step sign-in with time-based codes (spec section 3): a QR code and the
- * secret for an authenticator app, then a code to prove it works.
+ * secret for an authenticator app, then a code to prove it works; then the
+ * recovery codes, shown once. Turning it off, and new recovery codes, take
+ * the password and a current code first.
  */
 export function TwoStepRow() {
   const security = useAccountSecurity();
@@ -39,13 +52,27 @@ export function TwoStepRow() {
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  // Turning it off: asked for the password and a fresh code first.
-  const [turningOff, setTurningOff] = useState(false);
+  // Turning it off, or new recovery codes: asked for the password and a fresh code first.
+  const [confirming, setConfirming] = useState<'off' | 'codes' | null>(null);
+  const turningOff = confirming === 'off';
+  const createCodes = useCreateRecoveryCodes();
+  const [codes, setCodes] = useState<string[] | null>(null);
   const [password, setPassword] = useState('');
   const [turnedOff, setTurnedOff] = useState(false);
   const qr = useQrCode(enrollment?.otpauthUrl);
 
   if (!security) return null;
+
+  /** Makes and shows new recovery codes; says so when they could not be made. */
+  const makeCodes = async (failure: (error: unknown) => string) => {
+    try {
+      setCodes(await createCodes.mutateAsync());
+      return true;
+    } catch (error) {
+      setError(failure(error));
+      return false;
+    }
+  };
 
   const start = async () => {
     setBusy(true);
@@ -70,6 +97,7 @@ export function TwoStepRow() {
       setCode('');
       setEnabled(true);
       setTurnedOff(false);
+      await makeCodes(() => RECOVERY_CODES_NOT_MADE);
     } catch (failure) {
       setError(messageFor(failure));
     } finally {
@@ -77,17 +105,23 @@ export function TwoStepRow() {
     }
   };
 
-  const turnOff = async (event: FormEvent<HTMLFormElement>) => {
+  const confirm = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      await security.disableTotp(password, code.trim());
-      setTurningOff(false);
+      if (turningOff) {
+        await security.disableTotp(password, code.trim());
+        setEnabled(false);
+        setTurnedOff(true);
+        setCodes(null);
+      } else {
+        await security.confirmSignIn(password, code.trim());
+        if (!(await makeCodes((failure) => serverMessage(failure, UNKNOWN_ERROR_MESSAGE)))) return;
+      }
+      setConfirming(null);
       setPassword('');
       setCode('');
-      setEnabled(false);
-      setTurnedOff(true);
     } catch (failure) {
       setError(messageFor(failure));
     } finally {
@@ -117,14 +151,24 @@ export function TwoStepRow() {
           {TWO_STEP_OFF_MESSAGE}
         </p>
       )}
-      {enabled && !turningOff && (
-        <Button variant="secondary" onClick={() => setTurningOff(true)}>
-          Turn off two-step sign-in
-        </Button>
+      {enabled && codes && <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />}
+      {enabled && !confirming && !codes && (
+        <>
+          <Button variant="secondary" onClick={() => setConfirming('codes')}>
+            New recovery codes
+          </Button>
+          <Button variant="secondary" onClick={() => setConfirming('off')}>
+            Turn off two-step sign-in
+          </Button>
+        </>
       )}
-      {enabled && turningOff && (
-        <form onSubmit={turnOff} noValidate style={{ width: '100%' }}>
-          <p>To turn it off, confirm your password and a current code from your authenticator app.</p>
+      {enabled && confirming && (
+        <form onSubmit={confirm} noValidate style={{ width: '100%' }}>
+          <p>
+            {turningOff
+              ? 'To turn it off, confirm your password and a current code from your authenticator app.'
+              : 'New recovery codes replace the old ones. Confirm your password and a current code from your authenticator app.'}
+          </p>
           <label className="u-field">
             Password
             <input
@@ -148,9 +192,9 @@ export function TwoStepRow() {
             />
           </label>
           <Button type="submit" loading={busy} disabled={!password || !code.trim()}>
-            Turn off
+            {turningOff ? 'Turn off' : 'Make new codes'}
           </Button>{' '}
-          <Button variant="ghost" onClick={() => setTurningOff(false)}>
+          <Button variant="ghost" onClick={() => setConfirming(null)}>
             Cancel
           </Button>
         </form>

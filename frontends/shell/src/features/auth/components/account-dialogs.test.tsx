@@ -6,7 +6,7 @@ import type { AuthActions } from '../lib/auth-actions';
 import { SecondFactorRequired } from '../lib/totp';
 import { fakeAuthActions, withAuthActions } from './auth-test-kit';
 import { ResetPasswordDialog } from './reset-password-dialog';
-import { SignDialog, type SignDialogProps } from './sign-dialog';
+import { RECOVERY_USED_MESSAGE, SignDialog, type SignDialogProps } from './sign-dialog';
 
 const fetchMock = vi.fn<typeof fetch>();
 const json = (body: unknown, status = 200) =>
@@ -77,6 +77,58 @@ describe('SignDialog, account parts', () => {
     await user.click(verify);
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(complete).toHaveBeenLastCalledWith('123456');
+  });
+
+  it('at the code prompt, a recovery code turns two-step off and the password signs in again', async () => {
+    const rejected = 'That recovery code does not work for this email: it may be mistyped or already used.';
+    fetchMock.mockResolvedValueOnce(json({ message: rejected, code: 3 }, 400)).mockResolvedValueOnce(json({}));
+    const complete = vi.fn<(code: string) => Promise<string>>();
+    const signIn = vi
+      .fn<AuthActions['signIn']>()
+      .mockRejectedValueOnce(new SecondFactorRequired(complete))
+      .mockResolvedValueOnce('u1');
+    const { onClose, user } = renderSign({ signIn });
+    await user.type(screen.getByLabelText('Email'), 'jane@example.com');
+    await user.type(screen.getByLabelText('Password'), 'pw-1');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await user.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Use a recovery code' });
+    expect((within(dialog).getByLabelText('Email') as HTMLInputElement).value).toBe('jane@example.com');
+    const use = within(dialog).getByRole('button', { name: 'Use recovery code' }) as HTMLButtonElement;
+    expect(use.disabled).toBe(true);
+    await user.type(within(dialog).getByLabelText('Recovery code'), 'abcd-efgh-jkmn-pqrs');
+    await user.click(use);
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(rejected);
+    await user.clear(within(dialog).getByLabelText('Recovery code'));
+    await user.type(within(dialog).getByLabelText('Recovery code'), ' 0123-4567-89AB-CDEF ');
+    await user.click(use);
+
+    const off = await screen.findByRole('dialog', { name: 'Two-step sign-in is off' });
+    expect(within(off).getByRole('status').textContent).toBe(RECOVERY_USED_MESSAGE);
+    expect(String(fetchMock.mock.calls[1]![0])).toBe('http://gw.test/internal/users/useRecoveryCode');
+    expect(fetchMock.mock.calls[1]![1]!.body).toBe('{"email":"jane@example.com","code":"0123-4567-89AB-CDEF"}');
+    expect(onClose).not.toHaveBeenCalled();
+    await user.click(within(off).getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(signIn).toHaveBeenCalledTimes(2);
+    expect(signIn).toHaveBeenLastCalledWith('jane@example.com', 'pw-1');
+    expect(complete).not.toHaveBeenCalled();
+  });
+
+  it('can go back from the recovery code to the authenticator code', async () => {
+    const complete = vi.fn<(code: string) => Promise<string>>().mockResolvedValue('u1');
+    const { onClose, user } = renderSign({ signIn: vi.fn().mockRejectedValue(new SecondFactorRequired(complete)) });
+    await user.type(screen.getByLabelText('Email'), 'jane@example.com');
+    await user.type(screen.getByLabelText('Password'), 'pw');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await user.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
+    await user.click(await screen.findByRole('button', { name: 'Use a code from your authenticator app' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Two-step sign-in' });
+    await user.type(within(dialog).getByLabelText('Verification code'), '123456');
+    await user.click(within(dialog).getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });
 

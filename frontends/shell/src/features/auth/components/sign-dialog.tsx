@@ -1,10 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Dialog, ErrorBanner } from '@uplift/platform';
+import { Button, Dialog, ErrorBanner, redeemRecoveryCode, serverMessage, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
 import { failureMessage, GOOGLE_SIGN_IN_FAILED_MESSAGE } from '../lib/auth-errors';
 import { isSecondFactorRequired, totpErrorMessage, type SecondFactorRequired } from '../lib/totp';
 import { useAuthActions } from './auth-provider';
 
 export type SignMode = 'signIn' | 'signUp';
+
+export const RECOVERY_USED_MESSAGE =
+  'Your recovery code worked: two-step sign-in is now off, so your password alone signs you in. Please set up two-step sign-in again in Account Settings; it gives you new recovery codes.';
 
 const COPY = {
   signIn: {
@@ -54,6 +57,10 @@ export function SignDialog({
   // Set when the account uses two-step sign-in: the dialog then asks for a code.
   const [challenge, setChallenge] = useState<SecondFactorRequired | null>(null);
   const [code, setCode] = useState('');
+  // At the code prompt: a recovery code instead, then the sign-in again.
+  const [recovering, setRecovering] = useState(false);
+  const [recoveryCode, setRecoveryCode] = useState('');
+  const [recovered, setRecovered] = useState(false);
   const copy = COPY[mode];
   const title = titles?.[mode] ?? copy.title;
   const description = descriptions?.[mode] ?? copy.description;
@@ -94,6 +101,39 @@ export function SignDialog({
     }
   };
 
+  const onRecover = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSubmitting(true);
+    setError(null);
+    try {
+      await redeemRecoveryCode(email.trim(), recoveryCode.trim());
+      setRecovered(true);
+    } catch (failure) {
+      setError(serverMessage(failure, UNKNOWN_ERROR_MESSAGE));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  /** After a recovery: the password sign-in again, now without a code; a Google one starts over. */
+  const onContinue = async () => {
+    setChallenge(null);
+    setRecovering(false);
+    setRecovered(false);
+    setRecoveryCode('');
+    if (!password) return;
+    setSubmitting(true);
+    try {
+      await actions.signIn(email, password);
+      setSubmitting(false);
+      onClose();
+    } catch (failure) {
+      if (isSecondFactorRequired(failure)) setChallenge(failure);
+      else setError(failureMessage(failure));
+      setSubmitting(false);
+    }
+  };
+
   const onGoogle = async () => {
     try {
       await actions.signInWithGoogle();
@@ -107,6 +147,70 @@ export function SignDialog({
       window.alert(GOOGLE_SIGN_IN_FAILED_MESSAGE);
     }
   };
+
+  if (challenge && recovered) {
+    return (
+      <Dialog open={open} onClose={onClose} title="Two-step sign-in is off">
+        <p role="status">{RECOVERY_USED_MESSAGE}</p>
+        <Button block loading={submitting} onClick={() => void onContinue()}>
+          {password ? 'Sign in' : 'Back to sign in'}
+        </Button>
+      </Dialog>
+    );
+  }
+
+  if (challenge && recovering) {
+    return (
+      <Dialog
+        open={open}
+        onClose={onClose}
+        title="Use a recovery code"
+        description="Enter your email and one of the recovery codes you saved when you turned on two-step sign-in."
+      >
+        <form onSubmit={onRecover} noValidate>
+          <ErrorBanner message={error} />
+          <label className="u-field">
+            Email
+            <input
+              className="u-input"
+              type="email"
+              name="email"
+              autoComplete="email"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+          </label>
+          <label className="u-field">
+            Recovery code
+            <input
+              className="u-input"
+              name="recovery-code"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              value={recoveryCode}
+              onChange={(event) => setRecoveryCode(event.target.value)}
+            />
+          </label>
+          <Button type="submit" block loading={submitting} disabled={!email.trim() || !recoveryCode.trim()}>
+            Use recovery code
+          </Button>
+        </form>
+        <p>
+          <button
+            type="button"
+            className="u-link-btn"
+            onClick={() => {
+              setRecovering(false);
+              setError(null);
+            }}
+          >
+            Use a code from your authenticator app
+          </button>
+        </p>
+      </Dialog>
+    );
+  }
 
   if (challenge) {
     return (
@@ -133,6 +237,18 @@ export function SignDialog({
             Verify
           </Button>
         </form>
+        <p>
+          <button
+            type="button"
+            className="u-link-btn"
+            onClick={() => {
+              setRecovering(true);
+              setError(null);
+            }}
+          >
+            Use a recovery code
+          </button>
+        </p>
       </Dialog>
     );
   }

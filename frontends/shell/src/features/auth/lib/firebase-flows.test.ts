@@ -224,3 +224,37 @@ describe('turning two-step sign-in off', () => {
     expect(unenroll).not.toHaveBeenCalled();
   });
 });
+
+describe('confirming a sign-in for new recovery codes', () => {
+  const totpFactor = { factorId: 'totp', uid: 'factor-1' };
+
+  it('signs in afresh with the password and a current code, and stores the new token at once', async () => {
+    const getIdToken = vi.fn(async (force?: boolean) => (force ? 'fresh-token' : 'old-token'));
+    const user = { email: 'jane@example.com', getIdToken };
+    fb.reauthenticateWithCredential.mockRejectedValueOnce({ code: 'auth/multi-factor-auth-required' });
+    const resolveSignIn = vi.fn(async () => ({}));
+    fb.getMultiFactorResolver.mockReturnValueOnce({ hints: [totpFactor], resolveSignIn });
+    tokenStore.set('old-token');
+
+    await createAccountSecurity({ currentUser: user } as never).confirmSignIn('pw-1', '123456');
+    expect(fb.reauthenticateWithCredential).toHaveBeenLastCalledWith(user, { email: 'jane@example.com', password: 'pw-1' });
+    expect(resolveSignIn).toHaveBeenCalledWith({ uid: 'factor-1', code: '123456' });
+    expect(getIdToken).toHaveBeenCalledWith(true);
+    expect(tokenStore.get()).toBe('fresh-token');
+  });
+
+  it('keeps the old token when the code is wrong, with a message for people', async () => {
+    const getIdToken = vi.fn(async () => 'fresh-token');
+    fb.reauthenticateWithCredential.mockRejectedValueOnce({ code: 'auth/multi-factor-auth-required' });
+    fb.getMultiFactorResolver.mockReturnValueOnce({
+      hints: [totpFactor],
+      resolveSignIn: vi.fn().mockRejectedValue({ code: 'auth/invalid-verification-code' }),
+    });
+    tokenStore.set('old-token');
+    await expect(
+      createAccountSecurity({ currentUser: { email: 'jane@example.com', getIdToken } } as never).confirmSignIn('pw-1', '000000'),
+    ).rejects.toThrow(TOTP_CODE_INVALID_MESSAGE);
+    expect(getIdToken).not.toHaveBeenCalled();
+    expect(tokenStore.get()).toBe('old-token');
+  });
+});

@@ -10,7 +10,7 @@ import {
   type User,
   type UserCredential,
 } from 'firebase/auth';
-import { UNKNOWN_ERROR_MESSAGE, type AccountSecurity } from '@uplift/platform';
+import { tokenStore, UNKNOWN_ERROR_MESSAGE, type AccountSecurity } from '@uplift/platform';
 
 /** The issuer name authenticator apps show next to the account. */
 export const TOTP_ISSUER = 'Uplift';
@@ -96,6 +96,23 @@ async function friendly<T>(step: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * Signs `user` in again with the password and, when Firebase asks for the
+ * second factor, a current code: Firebase removes a factor only after a
+ * recent sign-in, and the server makes recovery codes only after one.
+ */
+async function reauthenticate(auth: Auth, user: User, password: string, code: string): Promise<void> {
+  try {
+    await reauthenticateWithCredential(user, EmailAuthProvider.credential(user.email ?? '', password));
+  } catch (error) {
+    if (codeOf(error) !== 'auth/multi-factor-auth-required') throw error;
+    const resolver = getMultiFactorResolver(auth, error as MultiFactorError);
+    const hint = resolver.hints.find((h) => h.factorId === TotpMultiFactorGenerator.FACTOR_ID);
+    if (!hint) throw error;
+    await resolver.resolveSignIn(TotpMultiFactorGenerator.assertionForSignIn(hint.uid, code));
+  }
+}
+
+/**
  * Enrolment from Account Settings, on Firebase's TOTP multi-factor API. Its
  * promises reject with Errors whose messages can be shown as they are.
  */
@@ -126,18 +143,16 @@ export function createAccountSecurity(auth: Auth): AccountSecurity {
         const user = requireUser(auth);
         const factor = multiFactor(user).enrolledFactors.find((f) => f.factorId === TotpMultiFactorGenerator.FACTOR_ID);
         if (!factor) return;
-        // Firebase removes a factor only after a recent sign-in; with two-step
-        // sign-in on, that sign-in takes the password and then a current code.
-        try {
-          await reauthenticateWithCredential(user, EmailAuthProvider.credential(user.email ?? '', password));
-        } catch (error) {
-          if (codeOf(error) !== 'auth/multi-factor-auth-required') throw error;
-          const resolver = getMultiFactorResolver(auth, error as MultiFactorError);
-          const hint = resolver.hints.find((h) => h.factorId === TotpMultiFactorGenerator.FACTOR_ID);
-          if (!hint) throw error;
-          await resolver.resolveSignIn(TotpMultiFactorGenerator.assertionForSignIn(hint.uid, code));
-        }
+        await reauthenticate(auth, user, password, code);
         await multiFactor(user).unenroll(factor);
+      }),
+    confirmSignIn: (password: string, code: string) =>
+      friendly(async () => {
+        const user = requireUser(auth);
+        await reauthenticate(auth, user, password, code);
+        // The next call must carry the new sign-in's token, not wait for
+        // onIdTokenChanged to store it.
+        tokenStore.set(await user.getIdToken(true));
       }),
     async resumeSession(signInToken: string) {
       await signInWithCustomToken(auth, signInToken);

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/users/v1/users_service.proto.
  */
 export const file_uplift_users_v1_users_service: GenFile = /*@__PURE__*/
-  fileDesc("CiN1cGxpZnQvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxIPdXBsaWZ0LnVzZXJzLnYxIuQBCgRVc2VyEgoKAmlkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRITCgtjYXRlZ29yeV9pZBgEIAEoCRIcChRvcmlnaW5hbF9jYXRlZ29yeV9pZBgFIAEoCRITCgtpc191cGxpZnRlchgGIAEoCBIyCgxiaWxsaW5nX2luZm8YByABKAsyHC51cGxpZnQudXNlcnMudjEuQmlsbGluZ0luZm8SLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjQKC0JpbGxpbmdJbmZvEgwKBHRpZXIYASABKAkSFwoPaXNfbWFudWFsbHlfc2V0GAIgASgIIoIBChFDcmVhdGVVc2VyUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIeChZzdXBwcmVzc193ZWxjb21lX2VtYWlsGAMgASgIEgwKBG5hbWUYBCABKAkSHgoWbWV0cmljc19zaWduX3VwX3NvdXJjZRgFIAEoCSI3ChJDcmVhdGVVc2VyUmVzcG9uc2USCgoCaWQYASABKAkSFQoNc2lnbl9pbl90b2tlbhgCIAEoCSJzChdGaW5pc2hHb29nbGVBdXRoUmVxdWVzdBIMCgRuYW1lGAEgASgJEg0KBWVtYWlsGAIgASgJEhsKE2lkX2Zyb21fZ29vZ2xlX2F1dGgYAyABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgEIAEoCCImChhGaW5pc2hHb29nbGVBdXRoUmVzcG9uc2USCgoCaWQYASABKAkiJQoUUmVzZXRQYXNzd29yZFJlcXVlc3QSDQoFZW1haWwYASABKAkiFwoVUmVzZXRQYXNzd29yZFJlc3BvbnNlIjQKElVwZGF0ZUVtYWlsUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJIiwKE1VwZGF0ZUVtYWlsUmVzcG9uc2USFQoNc2lnbl9pbl90b2tlbhgBIAEoCSIlChJVbnN1YnNjcmliZVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIVChNVbnN1YnNjcmliZVJlc3BvbnNlIiEKDkdldFVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiNgoPR2V0VXNlclJlc3BvbnNlEiMKBHVzZXIYASABKAsyFS51cGxpZnQudXNlcnMudjEuVXNlciIsChlHZXRNZXRyaWNzQ2F0ZWdvcnlSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiTwoaR2V0TWV0cmljc0NhdGVnb3J5UmVzcG9uc2USEwoLY2F0ZWdvcnlfaWQYASABKAkSHAoUb3JpZ2luYWxfY2F0ZWdvcnlfaWQYAiABKAkiRAocU3dpdGNoTWV0cmljc0NhdGVnb3J5UmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJIlIKHVN3aXRjaE1ldHJpY3NDYXRlZ29yeVJlc3BvbnNlEhMKC2NhdGVnb3J5X2lkGAEgASgJEhwKFG9yaWdpbmFsX2NhdGVnb3J5X2lkGAIgASgJIkgKEExpc3RVc2Vyc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiUgoRTGlzdFVzZXJzUmVzcG9uc2USJAoFdXNlcnMYASADKAsyFS51cGxpZnQudXNlcnMudjEuVXNlchIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiTwoXTGlzdE1ldHJpY3NVc2Vyc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiWQoYTGlzdE1ldHJpY3NVc2Vyc1Jlc3BvbnNlEiQKBXVzZXJzGAEgAygLMhUudXBsaWZ0LnVzZXJzLnYxLlVzZXISFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIigKFUdldE1ldHJpY3NVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIj0KFkdldE1ldHJpY3NVc2VyUmVzcG9uc2USIwoEdXNlchgBIAEoCzIVLnVwbGlmdC51c2Vycy52MS5Vc2VyIiQKEURlbGV0ZVVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiFAoSRGVsZXRlVXNlclJlc3BvbnNlIiQKEUdldFByb2ZpbGVSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiRwoSR2V0UHJvZmlsZVJlc3BvbnNlEhMKC2NhdGVnb3J5X2lkGAEgASgJEhwKFG9yaWdpbmFsX2NhdGVnb3J5X2lkGAIgASgJIlYKF0NyZWF0ZU9uYm9hcmRpbmdSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSFQoNb25ib2FyZGluZ19pZBgCIAEoCRITCgtjYXRlZ29yeV9pZBgDIAEoCSJNChhDcmVhdGVPbmJvYXJkaW5nUmVzcG9uc2USEwoLY2F0ZWdvcnlfaWQYASABKAkSHAoUb3JpZ2luYWxfY2F0ZWdvcnlfaWQYAiABKAkiNAoTTGlzdEF1ZGl0TG9nUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEgwKBHJvbGUYAiABKAkiwwEKDUF1ZGl0TG9nRW50cnkSEAoIYWN0b3JfaWQYASABKAkSEwoLYWN0b3JfZW1haWwYAiABKAkSEAoIb3duZXJfaWQYAyABKAkSEwoLb3duZXJfZW1haWwYBCABKAkSEwoLY2F0ZWdvcnlfaWQYBSABKAkSDgoGYWN0aW9uGAYgASgJEg4KBmRldGFpbBgHIAEoCRIvCgtjcmVhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiRwoUTGlzdEF1ZGl0TG9nUmVzcG9uc2USLwoHZW50cmllcxgBIAMoCzIeLnVwbGlmdC51c2Vycy52MS5BdWRpdExvZ0VudHJ5Mr8QCgxVc2Vyc1NlcnZpY2UScQoKQ3JlYXRlVXNlchIiLnVwbGlmdC51c2Vycy52MS5DcmVhdGVVc2VyUmVxdWVzdBojLnVwbGlmdC51c2Vycy52MS5DcmVhdGVVc2VyUmVzcG9uc2UiGoLT5JMCFDoBKiIPL2ludGVybmFsL3VzZXJzEpQBChBGaW5pc2hHb29nbGVBdXRoEigudXBsaWZ0LnVzZXJzLnYxLkZpbmlzaEdvb2dsZUF1dGhSZXF1ZXN0GikudXBsaWZ0LnVzZXJzLnYxLkZpbmlzaEdvb2dsZUF1dGhSZXNwb25zZSIrgtPkkwIlOgEqIiAvaW50ZXJuYWwvdXNlcnMvZmluaXNoR29vZ2xlQXV0aBKIAQoNUmVzZXRQYXNzd29yZBIlLnVwbGlmdC51c2Vycy52MS5SZXNldFBhc3N3b3JkUmVxdWVzdBomLnVwbGlmdC51c2Vycy52MS5SZXNldFBhc3N3b3JkUmVzcG9uc2UiKILT5JMCIjoBKiIdL2ludGVybmFsL3VzZXJzL3Jlc2V0UGFzc3dvcmQSigEKC1VwZGF0ZUVtYWlsEiMudXBsaWZ0LnVzZXJzLnYxLlVwZGF0ZUVtYWlsUmVxdWVzdBokLnVwbGlmdC51c2Vycy52MS5VcGRhdGVFbWFpbFJlc3BvbnNlIjCC0+STAio6ASoiJS9pbnRlcm5hbC91c2Vycy97dXNlcl9pZH0vdXBkYXRlRW1haWwSigEKC1Vuc3Vic2NyaWJlEiMudXBsaWZ0LnVzZXJzLnYxLlVuc3Vic2NyaWJlUmVxdWVzdBokLnVwbGlmdC51c2Vycy52MS5VbnN1YnNjcmliZVJlc3BvbnNlIjCC0+STAio6ASoiJS9pbnRlcm5hbC91c2Vycy97dXNlcl9pZH0vdW5zdWJzY3JpYmUShwEKDExpc3RBdWRpdExvZxIkLnVwbGlmdC51c2Vycy52MS5MaXN0QXVkaXRMb2dSZXF1ZXN0GiUudXBsaWZ0LnVzZXJzLnYxLkxpc3RBdWRpdExvZ1Jlc3BvbnNlIiqC0+STAiQSIi9pbnRlcm5hbC91c2Vycy97dXNlcl9pZH0vYXVkaXRMb2cSdQoHR2V0VXNlchIfLnVwbGlmdC51c2Vycy52MS5HZXRVc2VyUmVxdWVzdBogLnVwbGlmdC51c2Vycy52MS5HZXRVc2VyUmVzcG9uc2UiJ4LT5JMCIWIEdXNlchIZL2ludGVybmFsL3VzZXJzL3t1c2VyX2lkfRKgAQoSR2V0TWV0cmljc0NhdGVnb3J5EioudXBsaWZ0LnVzZXJzLnYxLkdldE1ldHJpY3NDYXRlZ29yeVJlcXVlc3QaKy51cGxpZnQudXNlcnMudjEuR2V0TWV0cmljc0NhdGVnb3J5UmVzcG9uc2UiMYLT5JMCKxIpL2ludGVybmFsL3VzZXJzL3t1c2VyX2lkfS9tZXRyaWNzQ2F0ZWdvcnkSsgEKFVN3aXRjaE1ldHJpY3NDYXRlZ29yeRItLnVwbGlmdC51c2Vycy52MS5Td2l0Y2hNZXRyaWNzQ2F0ZWdvcnlSZXF1ZXN0Gi4udXBsaWZ0LnVzZXJzLnYxLlN3aXRjaE1ldHJpY3NDYXRlZ29yeVJlc3BvbnNlIjqC0+STAjQ6ASoiLy9pbnRlcm5hbC91c2Vycy97dXNlcl9pZH0vc3dpdGNoTWV0cmljc0NhdGVnb3J5EmsKCUxpc3RVc2VycxIhLnVwbGlmdC51c2Vycy52MS5MaXN0VXNlcnNSZXF1ZXN0GiIudXBsaWZ0LnVzZXJzLnYxLkxpc3RVc2Vyc1Jlc3BvbnNlIheC0+STAhESDy9pbnRlcm5hbC91c2VycxKHAQoQTGlzdE1ldHJpY3NVc2VycxIoLnVwbGlmdC51c2Vycy52MS5MaXN0TWV0cmljc1VzZXJzUmVxdWVzdBopLnVwbGlmdC51c2Vycy52MS5MaXN0TWV0cmljc1VzZXJzUmVzcG9uc2UiHoLT5JMCGBIWL2ludGVybmFsL21ldHJpY3NVc2VycxKRAQoOR2V0TWV0cmljc1VzZXISJi51cGxpZnQudXNlcnMudjEuR2V0TWV0cmljc1VzZXJSZXF1ZXN0GicudXBsaWZ0LnVzZXJzLnYxLkdldE1ldHJpY3NVc2VyUmVzcG9uc2UiLoLT5JMCKGIEdXNlchIgL2ludGVybmFsL21ldHJpY3NVc2Vycy97dXNlcl9pZH0SfgoKRGVsZXRlVXNlchIiLnVwbGlmdC51c2Vycy52MS5EZWxldGVVc2VyUmVxdWVzdBojLnVwbGlmdC51c2Vycy52MS5EZWxldGVVc2VyUmVzcG9uc2UiJ4LT5JMCISofL2ludGVybmFsL3VzZXJzLWFkbWluL3t1c2VyX2lkfRKAAQoKR2V0UHJvZmlsZRIiLnVwbGlmdC51c2Vycy52MS5HZXRQcm9maWxlUmVxdWVzdBojLnVwbGlmdC51c2Vycy52MS5HZXRQcm9maWxlUmVzcG9uc2UiKYLT5JMCIxIhL2ludGVybmFsL3VzZXJzL3t1c2VyX2lkfS9wcm9maWxlEpgBChBDcmVhdGVPbmJvYXJkaW5nEigudXBsaWZ0LnVzZXJzLnYxLkNyZWF0ZU9uYm9hcmRpbmdSZXF1ZXN0GikudXBsaWZ0LnVzZXJzLnYxLkNyZWF0ZU9uYm9hcmRpbmdSZXNwb25zZSIvgtPkkwIpOgEqIiQvaW50ZXJuYWwvdXNlcnMve3VzZXJfaWR9L29uYm9hcmRpbmdCtAEKE2NvbS51cGxpZnQudXNlcnMudjFCEVVzZXJzU2VydmljZVByb3RvUAFaLHVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC91c2Vycy92MTt1c2Vyc3YxogIDVVVYqgIPVXBsaWZ0LlVzZXJzLlYxygIPVXBsaWZ0XFVzZXJzXFYx4gIbVXBsaWZ0XFVzZXJzXFYxXEdQQk1ldGFkYXRh6gIRVXBsaWZ0OjpVc2Vyczo6VjFiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("CiN1cGxpZnQvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxIPdXBsaWZ0LnVzZXJzLnYxIuQBCgRVc2VyEgoKAmlkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRITCgtjYXRlZ29yeV9pZBgEIAEoCRIcChRvcmlnaW5hbF9jYXRlZ29yeV9pZBgFIAEoCRITCgtpc191cGxpZnRlchgGIAEoCBIyCgxiaWxsaW5nX2luZm8YByABKAsyHC51cGxpZnQudXNlcnMudjEuQmlsbGluZ0luZm8SLwoLY3JlYXRlX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjQKC0JpbGxpbmdJbmZvEgwKBHRpZXIYASABKAkSFwoPaXNfbWFudWFsbHlfc2V0GAIgASgIIoIBChFDcmVhdGVVc2VyUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIeChZzdXBwcmVzc193ZWxjb21lX2VtYWlsGAMgASgIEgwKBG5hbWUYBCABKAkSHgoWbWV0cmljc19zaWduX3VwX3NvdXJjZRgFIAEoCSI3ChJDcmVhdGVVc2VyUmVzcG9uc2USCgoCaWQYASABKAkSFQoNc2lnbl9pbl90b2tlbhgCIAEoCSJzChdGaW5pc2hHb29nbGVBdXRoUmVxdWVzdBIMCgRuYW1lGAEgASgJEg0KBWVtYWlsGAIgASgJEhsKE2lkX2Zyb21fZ29vZ2xlX2F1dGgYAyABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgEIAEoCCImChhGaW5pc2hHb29nbGVBdXRoUmVzcG9uc2USCgoCaWQYASABKAkiJQoUUmVzZXRQYXNzd29yZFJlcXVlc3QSDQoFZW1haWwYASABKAkiFwoVUmVzZXRQYXNzd29yZFJlc3BvbnNlIhwKGkNyZWF0ZVJlY292ZXJ5Q29kZXNSZXF1ZXN0IiwKG0NyZWF0ZVJlY292ZXJ5Q29kZXNSZXNwb25zZRINCgVjb2RlcxgBIAMoCSI1ChZVc2VSZWNvdmVyeUNvZGVSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEgwKBGNvZGUYAiABKAkiGQoXVXNlUmVjb3ZlcnlDb2RlUmVzcG9uc2UiNAoSVXBkYXRlRW1haWxSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkiLAoTVXBkYXRlRW1haWxSZXNwb25zZRIVCg1zaWduX2luX3Rva2VuGAEgASgJIiUKElVuc3Vic2NyaWJlUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIhUKE1Vuc3Vic2NyaWJlUmVzcG9uc2UiIQoOR2V0VXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSI2Cg9HZXRVc2VyUmVzcG9uc2USIwoEdXNlchgBIAEoCzIVLnVwbGlmdC51c2Vycy52MS5Vc2VyIiwKGUdldE1ldHJpY3NDYXRlZ29yeVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSJPChpHZXRNZXRyaWNzQ2F0ZWdvcnlSZXNwb25zZRITCgtjYXRlZ29yeV9pZBgBIAEoCRIcChRvcmlnaW5hbF9jYXRlZ29yeV9pZBgCIAEoCSJEChxTd2l0Y2hNZXRyaWNzQ2F0ZWdvcnlSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEwoLY2F0ZWdvcnlfaWQYAiABKAkiUgodU3dpdGNoTWV0cmljc0NhdGVnb3J5UmVzcG9uc2USEwoLY2F0ZWdvcnlfaWQYASABKAkSHAoUb3JpZ2luYWxfY2F0ZWdvcnlfaWQYAiABKAkiSAoQTGlzdFVzZXJzUmVxdWVzdBINCgVxdWVyeRgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCSJSChFMaXN0VXNlcnNSZXNwb25zZRIkCgV1c2VycxgBIAMoCzIVLnVwbGlmdC51c2Vycy52MS5Vc2VyEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJPChdMaXN0TWV0cmljc1VzZXJzUmVxdWVzdBINCgVxdWVyeRgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCSJZChhMaXN0TWV0cmljc1VzZXJzUmVzcG9uc2USJAoFdXNlcnMYASADKAsyFS51cGxpZnQudXNlcnMudjEuVXNlchIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiKAoVR2V0TWV0cmljc1VzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiPQoWR2V0TWV0cmljc1VzZXJSZXNwb25zZRIjCgR1c2VyGAEgASgLMhUudXBsaWZ0LnVzZXJzLnYxLlVzZXIiJAoRRGVsZXRlVXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSIUChJEZWxldGVVc2VyUmVzcG9uc2UiJAoRR2V0UHJvZmlsZVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSJHChJHZXRQcm9maWxlUmVzcG9uc2USEwoLY2F0ZWdvcnlfaWQYASABKAkSHAoUb3JpZ2luYWxfY2F0ZWdvcnlfaWQYAiABKAkiVgoXQ3JlYXRlT25ib2FyZGluZ1JlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIVCg1vbmJvYXJkaW5nX2lkGAIgASgJEhMKC2NhdGVnb3J5X2lkGAMgASgJIk0KGENyZWF0ZU9uYm9hcmRpbmdSZXNwb25zZRITCgtjYXRlZ29yeV9pZBgBIAEoCRIcChRvcmlnaW5hbF9jYXRlZ29yeV9pZBgCIAEoCSI0ChNMaXN0QXVkaXRMb2dSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSDAoEcm9sZRgCIAEoCSLDAQoNQXVkaXRMb2dFbnRyeRIQCghhY3Rvcl9pZBgBIAEoCRITCgthY3Rvcl9lbWFpbBgCIAEoCRIQCghvd25lcl9pZBgDIAEoCRITCgtvd25lcl9lbWFpbBgEIAEoCRITCgtjYXRlZ29yeV9pZBgFIAEoCRIOCgZhY3Rpb24YBiABKAkSDgoGZGV0YWlsGAcgASgJEi8KC2NyZWF0ZV90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJHChRMaXN0QXVkaXRMb2dSZXNwb25zZRIvCgdlbnRyaWVzGAEgAygLMh4udXBsaWZ0LnVzZXJzLnYxLkF1ZGl0TG9nRW50cnky9RIKDFVzZXJzU2VydmljZRJxCgpDcmVhdGVVc2VyEiIudXBsaWZ0LnVzZXJzLnYxLkNyZWF0ZVVzZXJSZXF1ZXN0GiMudXBsaWZ0LnVzZXJzLnYxLkNyZWF0ZVVzZXJSZXNwb25zZSIagtPkkwIUOgEqIg8vaW50ZXJuYWwvdXNlcnMSlAEKEEZpbmlzaEdvb2dsZUF1dGgSKC51cGxpZnQudXNlcnMudjEuRmluaXNoR29vZ2xlQXV0aFJlcXVlc3QaKS51cGxpZnQudXNlcnMudjEuRmluaXNoR29vZ2xlQXV0aFJlc3BvbnNlIiuC0+STAiU6ASoiIC9pbnRlcm5hbC91c2Vycy9maW5pc2hHb29nbGVBdXRoEogBCg1SZXNldFBhc3N3b3JkEiUudXBsaWZ0LnVzZXJzLnYxLlJlc2V0UGFzc3dvcmRSZXF1ZXN0GiYudXBsaWZ0LnVzZXJzLnYxLlJlc2V0UGFzc3dvcmRSZXNwb25zZSIogtPkkwIiOgEqIh0vaW50ZXJuYWwvdXNlcnMvcmVzZXRQYXNzd29yZBKgAQoTQ3JlYXRlUmVjb3ZlcnlDb2RlcxIrLnVwbGlmdC51c2Vycy52MS5DcmVhdGVSZWNvdmVyeUNvZGVzUmVxdWVzdBosLnVwbGlmdC51c2Vycy52MS5DcmVhdGVSZWNvdmVyeUNvZGVzUmVzcG9uc2UiLoLT5JMCKDoBKiIjL2ludGVybmFsL3VzZXJzL2NyZWF0ZVJlY292ZXJ5Q29kZXMSkAEKD1VzZVJlY292ZXJ5Q29kZRInLnVwbGlmdC51c2Vycy52MS5Vc2VSZWNvdmVyeUNvZGVSZXF1ZXN0GigudXBsaWZ0LnVzZXJzLnYxLlVzZVJlY292ZXJ5Q29kZVJlc3BvbnNlIiqC0+STAiQ6ASoiHy9pbnRlcm5hbC91c2Vycy91c2VSZWNvdmVyeUNvZGUSigEKC1VwZGF0ZUVtYWlsEiMudXBsaWZ0LnVzZXJzLnYxLlVwZGF0ZUVtYWlsUmVxdWVzdBokLnVwbGlmdC51c2Vycy52MS5VcGRhdGVFbWFpbFJlc3BvbnNlIjCC0+STAio6ASoiJS9pbnRlcm5hbC91c2Vycy97dXNlcl9pZH0vdXBkYXRlRW1haWwSigEKC1Vuc3Vic2NyaWJlEiMudXBsaWZ0LnVzZXJzLnYxLlVuc3Vic2NyaWJlUmVxdWVzdBokLnVwbGlmdC51c2Vycy52MS5VbnN1YnNjcmliZVJlc3BvbnNlIjCC0+STAio6ASoiJS9pbnRlcm5hbC91c2Vycy97dXNlcl9pZH0vdW5zdWJzY3JpYmUShwEKDExpc3RBdWRpdExvZxIkLnVwbGlmdC51c2Vycy52MS5MaXN0QXVkaXRMb2dSZXF1ZXN0GiUudXBsaWZ0LnVzZXJzLnYxLkxpc3RBdWRpdExvZ1Jlc3BvbnNlIiqC0+STAiQSIi9pbnRlcm5hbC91c2Vycy97dXNlcl9pZH0vYXVkaXRMb2cSdQoHR2V0VXNlchIfLnVwbGlmdC51c2Vycy52MS5HZXRVc2VyUmVxdWVzdBogLnVwbGlmdC51c2Vycy52MS5HZXRVc2VyUmVzcG9uc2UiJ4LT5JMCIWIEdXNlchIZL2ludGVybmFsL3VzZXJzL3t1c2VyX2lkfRKgAQoSR2V0TWV0cmljc0NhdGVnb3J5EioudXBsaWZ0LnVzZXJzLnYxLkdldE1ldHJpY3NDYXRlZ29yeVJlcXVlc3QaKy51cGxpZnQudXNlcnMudjEuR2V0TWV0cmljc0NhdGVnb3J5UmVzcG9uc2UiMYLT5JMCKxIpL2ludGVybmFsL3VzZXJzL3t1c2VyX2lkfS9tZXRyaWNzQ2F0ZWdvcnkSsgEKFVN3aXRjaE1ldHJpY3NDYXRlZ29yeRItLnVwbGlmdC51c2Vycy52MS5Td2l0Y2hNZXRyaWNzQ2F0ZWdvcnlSZXF1ZXN0Gi4udXBsaWZ0LnVzZXJzLnYxLlN3aXRjaE1ldHJpY3NDYXRlZ29yeVJlc3BvbnNlIjqC0+STAjQ6ASoiLy9pbnRlcm5hbC91c2Vycy97dXNlcl9pZH0vc3dpdGNoTWV0cmljc0NhdGVnb3J5EmsKCUxpc3RVc2VycxIhLnVwbGlmdC51c2Vycy52MS5MaXN0VXNlcnNSZXF1ZXN0GiIudXBsaWZ0LnVzZXJzLnYxLkxpc3RVc2Vyc1Jlc3BvbnNlIheC0+STAhESDy9pbnRlcm5hbC91c2VycxKHAQoQTGlzdE1ldHJpY3NVc2VycxIoLnVwbGlmdC51c2Vycy52MS5MaXN0TWV0cmljc1VzZXJzUmVxdWVzdBopLnVwbGlmdC51c2Vycy52MS5MaXN0TWV0cmljc1VzZXJzUmVzcG9uc2UiHoLT5JMCGBIWL2ludGVybmFsL21ldHJpY3NVc2VycxKRAQoOR2V0TWV0cmljc1VzZXISJi51cGxpZnQudXNlcnMudjEuR2V0TWV0cmljc1VzZXJSZXF1ZXN0GicudXBsaWZ0LnVzZXJzLnYxLkdldE1ldHJpY3NVc2VyUmVzcG9uc2UiLoLT5JMCKGIEdXNlchIgL2ludGVybmFsL21ldHJpY3NVc2Vycy97dXNlcl9pZH0SfgoKRGVsZXRlVXNlchIiLnVwbGlmdC51c2Vycy52MS5EZWxldGVVc2VyUmVxdWVzdBojLnVwbGlmdC51c2Vycy52MS5EZWxldGVVc2VyUmVzcG9uc2UiJ4LT5JMCISofL2ludGVybmFsL3VzZXJzLWFkbWluL3t1c2VyX2lkfRKAAQoKR2V0UHJvZmlsZRIiLnVwbGlmdC51c2Vycy52MS5HZXRQcm9maWxlUmVxdWVzdBojLnVwbGlmdC51c2Vycy52MS5HZXRQcm9maWxlUmVzcG9uc2UiKYLT5JMCIxIhL2ludGVybmFsL3VzZXJzL3t1c2VyX2lkfS9wcm9maWxlEpgBChBDcmVhdGVPbmJvYXJkaW5nEigudXBsaWZ0LnVzZXJzLnYxLkNyZWF0ZU9uYm9hcmRpbmdSZXF1ZXN0GikudXBsaWZ0LnVzZXJzLnYxLkNyZWF0ZU9uYm9hcmRpbmdSZXNwb25zZSIvgtPkkwIpOgEqIiQvaW50ZXJuYWwvdXNlcnMve3VzZXJfaWR9L29uYm9hcmRpbmdCtAEKE2NvbS51cGxpZnQudXNlcnMudjFCEVVzZXJzU2VydmljZVByb3RvUAFaLHVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC91c2Vycy92MTt1c2Vyc3YxogIDVVVYqgIPVXBsaWZ0LlVzZXJzLlYxygIPVXBsaWZ0XFVzZXJzXFYx4gIbVXBsaWZ0XFVzZXJzXFYxXEdQQk1ldGFkYXRh6gIRVXBsaWZ0OjpVc2Vyczo6VjFiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * User is a store owner's account as stored by Uplift.
@@ -460,6 +460,124 @@ export const ResetPasswordResponseSchema: GenMessage<ResetPasswordResponse, {jso
   messageDesc(file_uplift_users_v1_users_service, 7);
 
 /**
+ * CreateRecoveryCodesRequest has no fields: the caller's own account.
+ *
+ * @generated from message uplift.users.v1.CreateRecoveryCodesRequest
+ */
+export type CreateRecoveryCodesRequest = Message<"uplift.users.v1.CreateRecoveryCodesRequest"> & {
+};
+
+/**
+ * CreateRecoveryCodesRequest has no fields: the caller's own account.
+ *
+ * @generated from message uplift.users.v1.CreateRecoveryCodesRequest
+ */
+export type CreateRecoveryCodesRequestJson = {
+};
+
+/**
+ * Describes the message uplift.users.v1.CreateRecoveryCodesRequest.
+ * Use `create(CreateRecoveryCodesRequestSchema)` to create a new message.
+ */
+export const CreateRecoveryCodesRequestSchema: GenMessage<CreateRecoveryCodesRequest, {jsonType: CreateRecoveryCodesRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_users_v1_users_service, 8);
+
+/**
+ * CreateRecoveryCodesResponse holds the new codes, formatted XXXX-XXXX-XXXX-XXXX.
+ *
+ * @generated from message uplift.users.v1.CreateRecoveryCodesResponse
+ */
+export type CreateRecoveryCodesResponse = Message<"uplift.users.v1.CreateRecoveryCodesResponse"> & {
+  /**
+   * @generated from field: repeated string codes = 1;
+   */
+  codes: string[];
+};
+
+/**
+ * CreateRecoveryCodesResponse holds the new codes, formatted XXXX-XXXX-XXXX-XXXX.
+ *
+ * @generated from message uplift.users.v1.CreateRecoveryCodesResponse
+ */
+export type CreateRecoveryCodesResponseJson = {
+  /**
+   * @generated from field: repeated string codes = 1;
+   */
+  codes?: string[];
+};
+
+/**
+ * Describes the message uplift.users.v1.CreateRecoveryCodesResponse.
+ * Use `create(CreateRecoveryCodesResponseSchema)` to create a new message.
+ */
+export const CreateRecoveryCodesResponseSchema: GenMessage<CreateRecoveryCodesResponse, {jsonType: CreateRecoveryCodesResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_users_v1_users_service, 9);
+
+/**
+ * UseRecoveryCodeRequest is the account's email and one of its codes.
+ *
+ * @generated from message uplift.users.v1.UseRecoveryCodeRequest
+ */
+export type UseRecoveryCodeRequest = Message<"uplift.users.v1.UseRecoveryCodeRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string code = 2;
+   */
+  code: string;
+};
+
+/**
+ * UseRecoveryCodeRequest is the account's email and one of its codes.
+ *
+ * @generated from message uplift.users.v1.UseRecoveryCodeRequest
+ */
+export type UseRecoveryCodeRequestJson = {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email?: string;
+
+  /**
+   * @generated from field: string code = 2;
+   */
+  code?: string;
+};
+
+/**
+ * Describes the message uplift.users.v1.UseRecoveryCodeRequest.
+ * Use `create(UseRecoveryCodeRequestSchema)` to create a new message.
+ */
+export const UseRecoveryCodeRequestSchema: GenMessage<UseRecoveryCodeRequest, {jsonType: UseRecoveryCodeRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_users_v1_users_service, 10);
+
+/**
+ * UseRecoveryCodeResponse is empty: two-step sign-in is off.
+ *
+ * @generated from message uplift.users.v1.UseRecoveryCodeResponse
+ */
+export type UseRecoveryCodeResponse = Message<"uplift.users.v1.UseRecoveryCodeResponse"> & {
+};
+
+/**
+ * UseRecoveryCodeResponse is empty: two-step sign-in is off.
+ *
+ * @generated from message uplift.users.v1.UseRecoveryCodeResponse
+ */
+export type UseRecoveryCodeResponseJson = {
+};
+
+/**
+ * Describes the message uplift.users.v1.UseRecoveryCodeResponse.
+ * Use `create(UseRecoveryCodeResponseSchema)` to create a new message.
+ */
+export const UseRecoveryCodeResponseSchema: GenMessage<UseRecoveryCodeResponse, {jsonType: UseRecoveryCodeResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_users_v1_users_service, 11);
+
+/**
  * UpdateEmailRequest changes a user's email.
  *
  * @generated from message uplift.users.v1.UpdateEmailRequest
@@ -498,7 +616,7 @@ export type UpdateEmailRequestJson = {
  * Use `create(UpdateEmailRequestSchema)` to create a new message.
  */
 export const UpdateEmailRequestSchema: GenMessage<UpdateEmailRequest, {jsonType: UpdateEmailRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 8);
+  messageDesc(file_uplift_users_v1_users_service, 12);
 
 /**
  * UpdateEmailResponse lets the browser carry on signed in.
@@ -535,7 +653,7 @@ export type UpdateEmailResponseJson = {
  * Use `create(UpdateEmailResponseSchema)` to create a new message.
  */
 export const UpdateEmailResponseSchema: GenMessage<UpdateEmailResponse, {jsonType: UpdateEmailResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 9);
+  messageDesc(file_uplift_users_v1_users_service, 13);
 
 /**
  * UnsubscribeRequest stops a user's emails.
@@ -566,7 +684,7 @@ export type UnsubscribeRequestJson = {
  * Use `create(UnsubscribeRequestSchema)` to create a new message.
  */
 export const UnsubscribeRequestSchema: GenMessage<UnsubscribeRequest, {jsonType: UnsubscribeRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 10);
+  messageDesc(file_uplift_users_v1_users_service, 14);
 
 /**
  * UnsubscribeResponse is empty on success.
@@ -589,7 +707,7 @@ export type UnsubscribeResponseJson = {
  * Use `create(UnsubscribeResponseSchema)` to create a new message.
  */
 export const UnsubscribeResponseSchema: GenMessage<UnsubscribeResponse, {jsonType: UnsubscribeResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 11);
+  messageDesc(file_uplift_users_v1_users_service, 15);
 
 /**
  * GetUserRequest names the user.
@@ -620,7 +738,7 @@ export type GetUserRequestJson = {
  * Use `create(GetUserRequestSchema)` to create a new message.
  */
 export const GetUserRequestSchema: GenMessage<GetUserRequest, {jsonType: GetUserRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 12);
+  messageDesc(file_uplift_users_v1_users_service, 16);
 
 /**
  * GetUserResponse wraps the user; REST returns the user itself.
@@ -651,7 +769,7 @@ export type GetUserResponseJson = {
  * Use `create(GetUserResponseSchema)` to create a new message.
  */
 export const GetUserResponseSchema: GenMessage<GetUserResponse, {jsonType: GetUserResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 13);
+  messageDesc(file_uplift_users_v1_users_service, 17);
 
 /**
  * GetMetricsCategoryRequest names the user.
@@ -682,7 +800,7 @@ export type GetMetricsCategoryRequestJson = {
  * Use `create(GetMetricsCategoryRequestSchema)` to create a new message.
  */
 export const GetMetricsCategoryRequestSchema: GenMessage<GetMetricsCategoryRequest, {jsonType: GetMetricsCategoryRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 14);
+  messageDesc(file_uplift_users_v1_users_service, 18);
 
 /**
  * GetMetricsCategoryResponse is the category the user views.
@@ -723,7 +841,7 @@ export type GetMetricsCategoryResponseJson = {
  * Use `create(GetMetricsCategoryResponseSchema)` to create a new message.
  */
 export const GetMetricsCategoryResponseSchema: GenMessage<GetMetricsCategoryResponse, {jsonType: GetMetricsCategoryResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 15);
+  messageDesc(file_uplift_users_v1_users_service, 19);
 
 /**
  * SwitchMetricsCategoryRequest names the category to view.
@@ -764,7 +882,7 @@ export type SwitchMetricsCategoryRequestJson = {
  * Use `create(SwitchMetricsCategoryRequestSchema)` to create a new message.
  */
 export const SwitchMetricsCategoryRequestSchema: GenMessage<SwitchMetricsCategoryRequest, {jsonType: SwitchMetricsCategoryRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 16);
+  messageDesc(file_uplift_users_v1_users_service, 20);
 
 /**
  * SwitchMetricsCategoryResponse is the category now viewed.
@@ -805,7 +923,7 @@ export type SwitchMetricsCategoryResponseJson = {
  * Use `create(SwitchMetricsCategoryResponseSchema)` to create a new message.
  */
 export const SwitchMetricsCategoryResponseSchema: GenMessage<SwitchMetricsCategoryResponse, {jsonType: SwitchMetricsCategoryResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 17);
+  messageDesc(file_uplift_users_v1_users_service, 21);
 
 /**
  * ListUsersRequest searches users.
@@ -860,7 +978,7 @@ export type ListUsersRequestJson = {
  * Use `create(ListUsersRequestSchema)` to create a new message.
  */
 export const ListUsersRequestSchema: GenMessage<ListUsersRequest, {jsonType: ListUsersRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 18);
+  messageDesc(file_uplift_users_v1_users_service, 22);
 
 /**
  * ListUsersResponse is one page of users.
@@ -901,7 +1019,7 @@ export type ListUsersResponseJson = {
  * Use `create(ListUsersResponseSchema)` to create a new message.
  */
 export const ListUsersResponseSchema: GenMessage<ListUsersResponse, {jsonType: ListUsersResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 19);
+  messageDesc(file_uplift_users_v1_users_service, 23);
 
 /**
  * ListMetricsUsersRequest searches store owners.
@@ -952,7 +1070,7 @@ export type ListMetricsUsersRequestJson = {
  * Use `create(ListMetricsUsersRequestSchema)` to create a new message.
  */
 export const ListMetricsUsersRequestSchema: GenMessage<ListMetricsUsersRequest, {jsonType: ListMetricsUsersRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 20);
+  messageDesc(file_uplift_users_v1_users_service, 24);
 
 /**
  * ListMetricsUsersResponse is one page of store owners.
@@ -993,7 +1111,7 @@ export type ListMetricsUsersResponseJson = {
  * Use `create(ListMetricsUsersResponseSchema)` to create a new message.
  */
 export const ListMetricsUsersResponseSchema: GenMessage<ListMetricsUsersResponse, {jsonType: ListMetricsUsersResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 21);
+  messageDesc(file_uplift_users_v1_users_service, 25);
 
 /**
  * GetMetricsUserRequest names the store owner.
@@ -1024,7 +1142,7 @@ export type GetMetricsUserRequestJson = {
  * Use `create(GetMetricsUserRequestSchema)` to create a new message.
  */
 export const GetMetricsUserRequestSchema: GenMessage<GetMetricsUserRequest, {jsonType: GetMetricsUserRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 22);
+  messageDesc(file_uplift_users_v1_users_service, 26);
 
 /**
  * GetMetricsUserResponse wraps the store owner; REST returns the user itself.
@@ -1055,7 +1173,7 @@ export type GetMetricsUserResponseJson = {
  * Use `create(GetMetricsUserResponseSchema)` to create a new message.
  */
 export const GetMetricsUserResponseSchema: GenMessage<GetMetricsUserResponse, {jsonType: GetMetricsUserResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 23);
+  messageDesc(file_uplift_users_v1_users_service, 27);
 
 /**
  * DeleteUserRequest names the user to delete.
@@ -1086,7 +1204,7 @@ export type DeleteUserRequestJson = {
  * Use `create(DeleteUserRequestSchema)` to create a new message.
  */
 export const DeleteUserRequestSchema: GenMessage<DeleteUserRequest, {jsonType: DeleteUserRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 24);
+  messageDesc(file_uplift_users_v1_users_service, 28);
 
 /**
  * DeleteUserResponse is empty on success.
@@ -1109,7 +1227,7 @@ export type DeleteUserResponseJson = {
  * Use `create(DeleteUserResponseSchema)` to create a new message.
  */
 export const DeleteUserResponseSchema: GenMessage<DeleteUserResponse, {jsonType: DeleteUserResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 25);
+  messageDesc(file_uplift_users_v1_users_service, 29);
 
 /**
  * GetProfileRequest names the user.
@@ -1140,7 +1258,7 @@ export type GetProfileRequestJson = {
  * Use `create(GetProfileRequestSchema)` to create a new message.
  */
 export const GetProfileRequestSchema: GenMessage<GetProfileRequest, {jsonType: GetProfileRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 26);
+  messageDesc(file_uplift_users_v1_users_service, 30);
 
 /**
  * GetProfileResponse links the user to categories. Both ids are empty when
@@ -1183,7 +1301,7 @@ export type GetProfileResponseJson = {
  * Use `create(GetProfileResponseSchema)` to create a new message.
  */
 export const GetProfileResponseSchema: GenMessage<GetProfileResponse, {jsonType: GetProfileResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 27);
+  messageDesc(file_uplift_users_v1_users_service, 31);
 
 /**
  * CreateOnboardingRequest gives a user a profile.
@@ -1242,7 +1360,7 @@ export type CreateOnboardingRequestJson = {
  * Use `create(CreateOnboardingRequestSchema)` to create a new message.
  */
 export const CreateOnboardingRequestSchema: GenMessage<CreateOnboardingRequest, {jsonType: CreateOnboardingRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 28);
+  messageDesc(file_uplift_users_v1_users_service, 32);
 
 /**
  * CreateOnboardingResponse is the profile after onboarding.
@@ -1283,7 +1401,7 @@ export type CreateOnboardingResponseJson = {
  * Use `create(CreateOnboardingResponseSchema)` to create a new message.
  */
 export const CreateOnboardingResponseSchema: GenMessage<CreateOnboardingResponse, {jsonType: CreateOnboardingResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 29);
+  messageDesc(file_uplift_users_v1_users_service, 33);
 
 /**
  * ListAuditLogRequest names whose log to read and from which side.
@@ -1330,7 +1448,7 @@ export type ListAuditLogRequestJson = {
  * Use `create(ListAuditLogRequestSchema)` to create a new message.
  */
 export const ListAuditLogRequestSchema: GenMessage<ListAuditLogRequest, {jsonType: ListAuditLogRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 30);
+  messageDesc(file_uplift_users_v1_users_service, 34);
 
 /**
  * AuditLogEntry is one action taken on behalf of someone.
@@ -1451,7 +1569,7 @@ export type AuditLogEntryJson = {
  * Use `create(AuditLogEntrySchema)` to create a new message.
  */
 export const AuditLogEntrySchema: GenMessage<AuditLogEntry, {jsonType: AuditLogEntryJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 31);
+  messageDesc(file_uplift_users_v1_users_service, 35);
 
 /**
  * ListAuditLogResponse is the log, newest first.
@@ -1482,7 +1600,7 @@ export type ListAuditLogResponseJson = {
  * Use `create(ListAuditLogResponseSchema)` to create a new message.
  */
 export const ListAuditLogResponseSchema: GenMessage<ListAuditLogResponse, {jsonType: ListAuditLogResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_users_v1_users_service, 32);
+  messageDesc(file_uplift_users_v1_users_service, 36);
 
 /**
  * UsersService owns accounts: the Firebase identity, the stored user record,
@@ -1522,6 +1640,32 @@ export const UsersService: GenService<{
     methodKind: "unary";
     input: typeof ResetPasswordRequestSchema;
     output: typeof ResetPasswordResponseSchema;
+  },
+  /**
+   * CreateRecoveryCodes makes new two-step recovery codes for the caller's
+   * own account, replacing the old ones, and returns them: the only time
+   * they are shown. Needs two-step sign-in on and a sign-in (password and a
+   * current code) within the last ten minutes.
+   *
+   * @generated from rpc uplift.users.v1.UsersService.CreateRecoveryCodes
+   */
+  createRecoveryCodes: {
+    methodKind: "unary";
+    input: typeof CreateRecoveryCodesRequestSchema;
+    output: typeof CreateRecoveryCodesResponseSchema;
+  },
+  /**
+   * UseRecoveryCode spends one recovery code of the account with the email
+   * and turns its two-step sign-in off, so the password alone signs in.
+   * Public; every refusal is the same answer, whether or not the email has
+   * an account.
+   *
+   * @generated from rpc uplift.users.v1.UsersService.UseRecoveryCode
+   */
+  useRecoveryCode: {
+    methodKind: "unary";
+    input: typeof UseRecoveryCodeRequestSchema;
+    output: typeof UseRecoveryCodeResponseSchema;
   },
   /**
    * UpdateEmail changes the user's sign-in email.
