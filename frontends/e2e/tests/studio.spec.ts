@@ -101,8 +101,21 @@ test('?product= opens the studio on a product of the store’s website, whose cu
   // The demo store's JSON-LD names each tea's photo and its sku.
   await page.goto('/studio?product=MORNING-ASSAM');
   await expect(page.getByText(/Selected: Morning Assam \(800×800\), from your catalogue/)).toBeVisible({ timeout: 30_000 });
-  // The picker lists the website's products with their prices.
-  await expect(page.getByLabel('Or pick a product from your website').getByRole('option', { name: 'Sencha Kagoshima · $18.00' })).toBeAttached();
+  // The picker lists every product the website shows, not only the pages a
+  // review samples, with their prices; the tea whose page has no structured
+  // data is listed by its heading, with no photo to pick.
+  const picker = page.getByLabel('Or pick a product from your website');
+  for (const name of [
+    'Morning Assam · $14.50',
+    'First Flush Darjeeling · $22.00',
+    'Sencha Kagoshima · $18.00',
+    'Jasmine Pearls · $26.00',
+    'Cast-Iron Teapot 0.8 l · $59.00',
+  ]) {
+    await expect(picker.getByRole('option', { name, exact: true })).toBeEnabled();
+  }
+  await expect(picker.getByRole('option', { name: 'Whole Chamomile Flowers (no photo)', exact: true })).toBeDisabled();
+  await expect(picker.getByRole('option')).toHaveCount(1 + 6);
 
   await page.getByRole('button', { name: 'Remove background' }).click();
   const card = await doneCard(page, 'Background removed: Morning Assam');

@@ -220,14 +220,22 @@ func (a *Analyzer) AnalyzeIn(ctx context.Context, siteURL string, previous *doma
 	return out, nil
 }
 
+// CatalogueProductPages bounds the product pages a catalogue read adds to
+// the pages a review reads: a small store's whole range, read in a few
+// seconds; a larger store is usually on Shopify, whose /products.json
+// lists up to 250 products in one request.
+const CatalogueProductPages = 60
+
 // Catalogue reads the store's products, with their photos, as a review
 // does (Shopify's /products.json, structured data on the pages read, and
-// what the home page draws with scripts when the browser is on), without
-// reviewing anything.
+// what the home page draws with scripts when the browser is on), and
+// besides every product page those pages link to or the sitemap lists (up
+// to CatalogueProductPages), without reviewing anything.
 func (a *Analyzer) Catalogue(ctx context.Context, siteURL string) (site.Catalogue, error) {
 	ctx, cancel := a.budget(ctx)
 	defer cancel()
-	s, err := site.Read(ctx, a.f.Session(), siteURL, site.ReadOptions{Catalogue: true, MaxPages: a.opts.MaxPages, SkipAssets: true})
+	s, err := site.Read(ctx, a.f.Session(), siteURL, site.ReadOptions{Catalogue: true, MaxPages: a.opts.MaxPages, SkipAssets: true,
+		ProductPages: CatalogueProductPages})
 	if err != nil {
 		return site.Catalogue{}, err
 	}

@@ -579,3 +579,19 @@ var addToCartWords = []string{
 func IsAddToCart(s string) bool {
 	return words.ContainsAny(strings.ToLower(words.Collapse(s)), addToCartWords)
 }
+
+// HasAddToCart reports whether the page lets a shopper add something to
+// the cart: a cart form or an add-to-cart button.
+func HasAddToCart(p *Page) bool {
+	for _, f := range p.Forms {
+		if f.CartAdd {
+			return true
+		}
+	}
+	for _, b := range p.Buttons {
+		if IsAddToCart(b) {
+			return true
+		}
+	}
+	return false
+}

@@ -773,7 +773,7 @@ func (r *reviewer) addToCart() []draft {
 		if page.IsProductPage(p) {
 			productPages = append(productPages, p)
 		}
-		if hasAddToCart(p) {
+		if page.HasAddToCart(p) {
 			found = true
 		}
 	}
@@ -796,7 +796,7 @@ func (r *reviewer) addToCart() []draft {
 			break
 		}
 	}
-	if !cta && !hasAddToCart(r.s.Home) {
+	if !cta && !page.HasAddToCart(r.s.Home) {
 		target := r.s.Origin + "/collections/all"
 		for _, l := range r.s.Home.Links {
 			if ks := page.Kinds(l.Href, l.Text); len(ks) > 0 && ks[0] == page.KindCollection {
@@ -814,20 +814,6 @@ func (r *reviewer) addToCart() []draft {
 
 // ctaWords are words of links that invite shoppers into the catalogue.
 var ctaWords = []string{"shop", "buy", "browse", "order", "discover", "explore", "see all", "view all", "acheter", "kaufen", "comprar", "découvrir", "entdecken"}
-
-func hasAddToCart(p *page.Page) bool {
-	for _, f := range p.Forms {
-		if f.CartAdd {
-			return true
-		}
-	}
-	for _, b := range p.Buttons {
-		if page.IsAddToCart(b) {
-			return true
-		}
-	}
-	return false
-}
 
 func (r *reviewer) reviews() []draft {
 	for _, p := range r.s.All() {

@@ -48,7 +48,7 @@ func TestAddToCartAndViewportAsBrowsersRead(t *testing.T) {
 	p := page.ParsePage("https://shop.example/products/x", []byte(`<html><head>
 <meta name="viewport" content="initial-scale=1"></head><body>
 <div role="button" class="btn" tabindex="0">Add to cart</div></body></html>`))
-	if !hasAddToCart(p) {
+	if !page.HasAddToCart(p) {
 		t.Error(`a div role="button" add-to-cart is not recognised`)
 	}
 	s := &site.Site{URL: p.URL, Home: p}

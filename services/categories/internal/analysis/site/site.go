@@ -72,6 +72,13 @@ type ReadOptions struct {
 	// SkipAssets leaves images and scripts unmeasured (a catalogue read
 	// for the product studio needs the products only).
 	SkipAssets bool
+	// ProductPages, with Catalogue, reads up to this many more product
+	// pages (linked from the pages read or listed in the sitemap, on the
+	// store's own site) so that the catalogue lists every product the
+	// store shows, not only the few a review samples (the product
+	// studio's picker). A product page without structured data is then
+	// listed by its heading, without photos.
+	ProductPages int
 }
 
 // ErrUnreadable wraps every reason a site cannot be read (bad URL, refused
@@ -162,6 +169,11 @@ func Read(ctx context.Context, sess *fetch.Session, siteURL string, o ReadOption
 		}
 	}
 
+	if o.Catalogue && o.ProductPages > 0 {
+		progress(45, "Reading your product pages")
+		s.readProductPages(ctx, sess, o.ProductPages)
+	}
+
 	currency := page.Currency(home, resp.Body)
 	if o.Catalogue && s.Platform == page.PlatformShopify {
 		progress(55, "Reading your product catalogue")
@@ -173,6 +185,9 @@ func Read(ctx context.Context, sess *fetch.Session, siteURL string, o ReadOption
 	}
 	for _, p := range s.All() {
 		found := page.ProductsFrom(p)
+		if len(found) == 0 && o.ProductPages > 0 {
+			found = headingProduct(p)
+		}
 		if s.Catalogue.Source == "" && len(found) > 0 {
 			s.Catalogue.Source = "structured data"
 		}
@@ -192,6 +207,63 @@ func Read(ctx context.Context, sess *fetch.Session, siteURL string, o ReadOption
 		s.measureAssets(ctx, sess)
 	}
 	return s, nil
+}
+
+// readProductPages reads the product pages the pages already read link
+// to, and those the sitemap lists, that were not read yet: at most limit,
+// each through the session (the address policy, robots.txt and size
+// bounds apply as to any page), on the store's own site only.
+func (s *Site) readProductPages(ctx context.Context, sess *fetch.Session, limit int) {
+	read := map[string]bool{}
+	for _, p := range s.All() {
+		read[s.Candidate(p.URL)] = true
+	}
+	var targets []string
+	add := func(raw string) {
+		c := s.Candidate(raw)
+		if c == "" || read[c] || len(targets) >= limit {
+			return
+		}
+		if ks := page.Kinds(c, ""); len(ks) == 0 || ks[0] != page.KindProduct {
+			return
+		}
+		read[c] = true
+		targets = append(targets, c)
+	}
+	for _, p := range s.All() {
+		for _, l := range p.Links {
+			add(l.Href)
+		}
+	}
+	for _, u := range s.SitemapURLs {
+		add(u)
+	}
+	pages := make([]*page.Page, len(targets))
+	parallel(len(targets), func(i int) {
+		r, err := sess.Get(ctx, http.MethodGet, targets[i], 0)
+		if err == nil && r.Status < 400 && r.IsHTML() {
+			p := page.ParsePage(r.URL, r.Body)
+			fillResponse(p, r)
+			pages[i] = p
+		}
+	})
+	for _, p := range pages {
+		if p != nil {
+			s.Pages = append(s.Pages, p)
+		}
+	}
+}
+
+// headingProduct is a product page without structured data or Open Graph
+// product tags (at a product address, with an add-to-cart form or
+// button), as its first heading names it: the store sells it, so the
+// catalogue lists it, with no price or photo it could vouch for.
+func headingProduct(p *page.Page) []page.Product {
+	if !page.IsProductPage(p) || !page.HasAddToCart(p) || len(p.H1) == 0 || strings.TrimSpace(p.H1[0]) == "" {
+		return nil
+	}
+	return []page.Product{{ID: page.LastSegment(p.URL), Name: strings.TrimSpace(p.H1[0]), URL: p.URL,
+		Images: -1, Available: true, Source: "page"}}
 }
 
 func fillResponse(p *page.Page, r *fetch.Response) {
