@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"uplift.dev/billing/internal/domain"
+	"uplift.dev/platform/clock"
 )
 
 // Caller is who is asking, from the verified token.
@@ -98,15 +99,11 @@ type App struct {
 	// ReturnOrigins are the web app's origins: the only places checkout and
 	// portal return URLs may lead (none configured means none accepted).
 	ReturnOrigins domain.Origins
-	Now           func() time.Time
+	// Now is the clock; nil is the wall clock.
+	Now clock.Clock
 }
 
-func (a *App) now() time.Time {
-	if a.Now != nil {
-		return a.Now()
-	}
-	return time.Now()
-}
+func (a *App) now() time.Time { return a.Now.Now() }
 
 // CheckoutInput is the checkout request as received.
 type CheckoutInput struct {

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"uplift.dev/categories/internal/domain"
+	"uplift.dev/platform/clock"
 )
 
 // Repository stores categories, reports, insights and ideas. Update applies
@@ -133,7 +134,7 @@ type App struct {
 	// catalogue reads store catalogues for the product studio (nil: not wired).
 	catalogue *catalogueCache
 	newID     func() string
-	now       func() time.Time
+	now       clock.Clock
 }
 
 // New returns the use cases over the given adapters.
@@ -148,7 +149,7 @@ func New(repo Repository, analyzer Analyzer, profiles Profiles, log *slog.Logger
 		opts.ReviewTimeout = 10 * time.Minute
 	}
 	return &App{repo: repo, analyzer: analyzer, profiles: profiles, log: log, opts: opts,
-		newID: uuid.NewString, now: time.Now}
+		newID: uuid.NewString, now: clock.Real}
 }
 
 // WithCalendar returns the use cases naming seasonal dates from c.
@@ -159,7 +160,7 @@ func (a *App) WithCalendar(c Calendar) *App {
 }
 
 // WithClock returns the use cases reading time from now; tests move it.
-func (a *App) WithClock(now func() time.Time) *App {
+func (a *App) WithClock(now clock.Clock) *App {
 	c := *a
 	c.now = now
 	return &c

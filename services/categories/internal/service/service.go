@@ -18,6 +18,7 @@ import (
 	"uplift.dev/categories/internal/app"
 	"uplift.dev/categories/internal/ports/eventport"
 	"uplift.dev/categories/internal/ports/grpcport"
+	"uplift.dev/platform/clock"
 	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/schedule"
@@ -41,8 +42,8 @@ type Deps struct {
 	// Catalogue reads store catalogues for the product studio; nil leaves
 	// ListCatalogueProducts and GetProductImage failing.
 	Catalogue app.Catalogue
-	// Now is the clock the schedule reads; nil is time.Now. Tests move it.
-	Now func() time.Time
+	// Now is the clock the schedule reads; nil is the wall clock. Tests move it.
+	Now clock.Clock
 	// ReviewsElsewhere leaves ReviewRequested to the review worker
 	// (cmd/reviewworker), which measures speed in a browser; the API then
 	// only asks for reviews.

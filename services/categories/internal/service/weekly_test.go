@@ -20,6 +20,7 @@ import (
 	"uplift.dev/categories/internal/adapters/postgres"
 	"uplift.dev/categories/internal/app"
 	"uplift.dev/categories/internal/domain"
+	"uplift.dev/platform/clock"
 	"uplift.dev/platform/events"
 )
 
@@ -100,20 +101,14 @@ func TestWeeklyReviewOncePerWeekAcrossReplicasAndDST(t *testing.T) {
 	ready := h.weeklyEvents(t, cat)
 
 	ctx := context.Background()
-	var clock struct {
-		sync.Mutex
-		now time.Time
-	}
-	now := func() time.Time { clock.Lock(); defer clock.Unlock(); return clock.now }
-	replicas := []*app.App{h.replicaAt(now), h.replicaAt(now)}
+	wall := clock.NewManual(time.Time{})
+	replicas := []*app.App{h.replicaAt(wall.Clock()), h.replicaAt(wall.Clock())}
 	ny, _ := time.LoadLocation(zone)
 	started := map[string]time.Time{}
 	// Monday 2 March 00:00 (before that week's slot, after the last
 	// week's window) to Tuesday 10 March 2026; DST starts Sunday 8 March.
 	for t0 := time.Date(2026, 3, 2, 0, 0, 0, 0, ny); t0.Before(time.Date(2026, 3, 10, 0, 0, 0, 0, ny)); t0 = t0.Add(30 * time.Minute) {
-		clock.Lock()
-		clock.now = t0
-		clock.Unlock()
+		wall.Set(t0)
 		var wg sync.WaitGroup
 		counts := make([]int, len(replicas))
 		for i, r := range replicas {
@@ -195,7 +190,7 @@ func TestDailyReportWithoutDataOncePerDay(t *testing.T) {
 	tomorrow7 := time.Date(y, m, d, 7, 0, 0, 0, kolkata)
 	total := 0
 	for range 3 {
-		n, err := h.replicaAt(func() time.Time { return tomorrow7 }).PublishDueNoDataReports(context.Background())
+		n, err := h.replicaAt(clock.Fixed(tomorrow7)).PublishDueNoDataReports(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,7 +225,7 @@ func TestWeeklyReviewAdoptsAReviewUnderWay(t *testing.T) {
 	}
 	ready := h.weeklyEvents(t, cat)
 	monday := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
-	a := h.replicaAt(func() time.Time { return monday })
+	a := h.replicaAt(clock.Fixed(monday))
 	if n, err := a.StartDueWeeklyReviews(context.Background()); err != nil || n != 1 {
 		t.Fatalf("started %d, %v", n, err)
 	}
@@ -325,7 +320,7 @@ func TestWeeklyReviewInTheShopsZone(t *testing.T) {
 		{"2026-03-09T12:15:00Z", 0},
 	} {
 		now, _ := time.Parse(time.RFC3339, c.at)
-		a := h.replicaAt(func() time.Time { return now })
+		a := h.replicaAt(clock.Fixed(now))
 		n, err := a.StartDueWeeklyReviews(context.Background())
 		if err != nil || n != c.want {
 			t.Fatalf("at %s: started %d (%v), want %d", c.at, n, err, c.want)
@@ -387,6 +382,6 @@ func (h harness) ownerReviewedIn(t *testing.T, zone string) (cat, tok string) {
 
 // replicaAt is another replica of the app on the service's database, its
 // clock at now.
-func (h harness) replicaAt(now func() time.Time) *app.App {
+func (h harness) replicaAt(now clock.Clock) *app.App {
 	return app.New(postgres.New(h.db), h.analyzer, nil, slog.New(slog.DiscardHandler), app.Options{}).WithClock(now)
 }

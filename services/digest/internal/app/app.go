@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"uplift.dev/digest/internal/domain"
+	"uplift.dev/platform/clock"
 )
 
 // Outbox records emails to send. Add is a no-op (false) when an email with
@@ -103,14 +104,14 @@ type App struct {
 	mail   Mailer
 	retry  domain.RetryPolicy
 	log    *slog.Logger
-	now    func() time.Time
+	now    clock.Clock
 	tokens domain.TokenSigner
 	stats  Metrics
 }
 
 // New returns the use cases over the given adapters.
 func New(store Store, render Renderer, mail Mailer, retry domain.RetryPolicy, log *slog.Logger) *App {
-	return &App{store: store, render: render, mail: mail, retry: retry, log: log, now: time.Now, stats: noMetrics{}}
+	return &App{store: store, render: render, mail: mail, retry: retry, log: log, now: clock.Real, stats: noMetrics{}}
 }
 
 // WithTokens sets the signer that checks unsubscribe tokens.
@@ -120,7 +121,7 @@ func (a *App) WithTokens(t domain.TokenSigner) *App { a.tokens = t; return a }
 func (a *App) WithMetrics(m Metrics) *App { a.stats = m; return a }
 
 // SetClock replaces the clock; tests use it to step through retries.
-func (a *App) SetClock(now func() time.Time) { a.now = now }
+func (a *App) SetClock(now clock.Clock) { a.now = now }
 
 // UserCreated is what the welcome email needs from the UserCreated event.
 type UserCreated struct {

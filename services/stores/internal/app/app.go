@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"uplift.dev/platform/clock"
 	"uplift.dev/stores/internal/adapters/shopify"
 	"uplift.dev/stores/internal/domain"
 )
@@ -89,7 +90,7 @@ type App struct {
 	sealer  Sealer
 	log     *slog.Logger
 	opts    Options
-	now     func() time.Time
+	now     clock.Clock
 	newID   func() string
 	tokens  *tokenLocks
 }
@@ -108,11 +109,11 @@ func New(repo Repository, access Access, sh ShopifyAuth, client func(string, sho
 		opts.SyncLease = 30 * time.Minute
 	}
 	return &App{repo: repo, access: access, shopify: sh, client: client, sealer: sealer, log: log, opts: opts,
-		now: time.Now, newID: uuid.NewString, tokens: newTokenLocks()}
+		now: clock.Real, newID: uuid.NewString, tokens: newTokenLocks()}
 }
 
 // WithClock returns the use cases reading time from now; tests move it.
-func (a *App) WithClock(now func() time.Time) *App {
+func (a *App) WithClock(now clock.Clock) *App {
 	c := *a
 	c.now = now
 	return &c

@@ -9,10 +9,10 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"time"
 
 	"github.com/google/uuid"
 
+	"uplift.dev/platform/clock"
 	"uplift.dev/studio/internal/domain"
 	"uplift.dev/studio/internal/pipeline"
 )
@@ -76,17 +76,17 @@ type App struct {
 	// catalogue reads photos from the store's catalogue (nil: not wired).
 	catalogue Catalogue
 	log       *slog.Logger
-	now       func() time.Time
+	now       clock.Clock
 	newID     func() string
 }
 
 // New returns the API's use cases.
 func New(repo Repository, blobs Blobs, access Access, log *slog.Logger) *App {
-	return &App{repo: repo, blobs: blobs, access: access, log: log, now: time.Now, newID: uuid.NewString}
+	return &App{repo: repo, blobs: blobs, access: access, log: log, now: clock.Real, newID: uuid.NewString}
 }
 
 // SetClock replaces the clock (tests of the monthly allowance).
-func (a *App) SetClock(now func() time.Time) { a.now = now }
+func (a *App) SetClock(now clock.Clock) { a.now = now }
 
 func (a *App) check(ctx context.Context, categoryID string) error {
 	if err := domain.ValidateID("categoryId", categoryID); err != nil {

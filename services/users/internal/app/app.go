@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"uplift.dev/platform/clock"
 	"uplift.dev/users/internal/domain"
 )
 
@@ -91,7 +92,7 @@ type App struct {
 	repo     Repository
 	log      *slog.Logger
 	newID    func() string
-	now      func() time.Time
+	now      clock.Clock
 	resets   *resetQueue
 	// failureFloor replaces recoveryFailureFloor in tests.
 	failureFloor *time.Duration
@@ -100,7 +101,7 @@ type App struct {
 // New returns the use cases over the given adapters.
 func New(identity Identity, repo Repository, log *slog.Logger) *App {
 	return &App{identity: identity, repo: repo, log: log, newID: func() string { return uuid.NewString() },
-		now: time.Now, resets: newResetQueue()}
+		now: clock.Real, resets: newResetQueue()}
 }
 
 // CreateUserInput is the sign-up form as received.

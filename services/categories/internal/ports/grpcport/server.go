@@ -6,8 +6,8 @@ package grpcport
 import (
 	"context"
 	"errors"
-	"slices"
 	"log/slog"
+	"slices"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
