@@ -26,6 +26,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"uplift.dev/platform/clock"
 )
 
 // Bucket is the KV bucket that holds every limit's client buckets.
@@ -74,7 +76,7 @@ type Limiter struct {
 	period   time.Duration
 	js       jetstream.JetStream
 	log      *slog.Logger
-	now      func() time.Time
+	now      clock.Clock
 	local    *local
 
 	mu sync.Mutex
@@ -91,7 +93,7 @@ func New(name string, capacity int, period time.Duration, js jetstream.JetStream
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	l := &Limiter{name: name, capacity: float64(capacity), period: period, js: js, log: log, now: time.Now}
+	l := &Limiter{name: name, capacity: float64(capacity), period: period, js: js, log: log, now: clock.Real}
 	l.local = &local{l: l, buckets: map[string]state{}}
 	return l, nil
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"uplift.dev/platform/clock"
 )
 
 // startNATS is an embedded JetStream server with the limits bucket made
@@ -46,13 +48,13 @@ func replicaJS(t *testing.T, url string) jetstream.JetStream {
 	return js
 }
 
-func newLimiter(t *testing.T, capacity int, period time.Duration, js jetstream.JetStream, now *atomic.Int64) *Limiter {
+func newLimiter(t *testing.T, capacity int, period time.Duration, js jetstream.JetStream, now *clock.Manual) *Limiter {
 	t.Helper()
 	l, err := New("test", capacity, period, js, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.now = func() time.Time { return time.Unix(0, now.Load()) }
+	l.now = now.Clock()
 	return l
 }
 
@@ -64,9 +66,9 @@ func TestTokenBucketRefills(t *testing.T) {
 	url := startNATS(t).ClientURL()
 	for name, js := range map[string]jetstream.JetStream{"shared": replicaJS(t, url), "local": nil} {
 		t.Run(name, func(t *testing.T) {
-			var now atomic.Int64
-			now.Store(time.Date(2026, 3, 29, 0, 59, 45, 0, time.UTC).UnixNano())
-			l := newLimiter(t, 2, time.Minute, js, &now)
+			// Across the night Europe's clocks go forward (UTC is steady).
+			now := clock.NewManual(time.Date(2026, 3, 29, 0, 59, 45, 0, time.UTC))
+			l := newLimiter(t, 2, time.Minute, js, now)
 			ctx := context.Background()
 			take := func(client string) bool { ok, _ := l.Take(ctx, client); return ok }
 			if !take("a") || !take("a") || take("a") {
@@ -78,11 +80,11 @@ func TestTokenBucketRefills(t *testing.T) {
 			if !take("2001:db8::/64") {
 				t.Fatal("another client has its own bucket")
 			}
-			now.Add(int64(30 * time.Second)) // half a minute refills one token
+			now.Advance(30 * time.Second) // half a minute refills one token
 			if !take("a") || take("a") {
 				t.Fatal("refill wrong")
 			}
-			now.Add(int64(time.Hour)) // a long pause refills to capacity, no more
+			now.Advance(time.Hour) // a long pause refills to capacity, no more
 			if !take("a") || !take("a") || take("a") {
 				t.Fatal("a refilled bucket should hold its capacity")
 			}
@@ -97,11 +99,10 @@ func TestTokenBucketRefills(t *testing.T) {
 func TestReplicasShareOneBucket(t *testing.T) {
 	t.Parallel()
 	url := startNATS(t).ClientURL()
-	var now atomic.Int64
-	now.Store(time.Now().UnixNano())
+	now := clock.NewManual(time.Now())
 	replicas := []*Limiter{
-		newLimiter(t, 10, time.Hour, replicaJS(t, url), &now),
-		newLimiter(t, 10, time.Hour, replicaJS(t, url), &now),
+		newLimiter(t, 10, time.Hour, replicaJS(t, url), now),
+		newLimiter(t, 10, time.Hour, replicaJS(t, url), now),
 	}
 	var granted atomic.Int32
 	var wg sync.WaitGroup
@@ -126,9 +127,7 @@ func TestReplicasShareOneBucket(t *testing.T) {
 func TestStoreDownFallsBackToThisReplica(t *testing.T) {
 	t.Parallel()
 	s := startNATS(t)
-	var now atomic.Int64
-	now.Store(time.Now().UnixNano())
-	l := newLimiter(t, 3, time.Minute, replicaJS(t, s.ClientURL()), &now)
+	l := newLimiter(t, 3, time.Minute, replicaJS(t, s.ClientURL()), clock.NewManual(time.Now()))
 	if ok, _ := l.Take(context.Background(), "a"); !ok {
 		t.Fatal("first take refused")
 	}
