@@ -7,6 +7,41 @@ import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { sharedAliases, sharedSingletons } from '../packages/platform/mf/shared.js';
 
 /**
+ * The host's startup chunks: those the entry's own async imports and shared
+ * modules load (the bootstrap, Firebase, React, the router, the query client,
+ * the platform), not what those load later (dialogs, pages).
+ */
+export function startupChunkFiles(compilation, entryName = 'main') {
+  const files = new Set();
+  for (const group of compilation.entrypoints.get(entryName)?.getChildren() ?? []) {
+    for (const chunk of group.chunks) {
+      for (const file of chunk.files) if (file.endsWith('.js')) files.add(file);
+    }
+  }
+  return [...files].sort();
+}
+
+/**
+ * Preloads the startup chunks from index.html: without it the browser learns
+ * of them only once main.js has arrived and run, one round trip later
+ * (issue 14: no request waterfall before the first paint).
+ */
+class PreloadStartupChunks {
+  apply(compiler) {
+    compiler.hooks.compilation.tap('PreloadStartupChunks', (compilation) => {
+      HtmlWebpackPlugin.getCompilationHooks(compilation).alterAssetTags.tap('PreloadStartupChunks', (data) => {
+        for (const file of startupChunkFiles(compilation)) {
+          data.assetTags.meta.push(
+            HtmlWebpackPlugin.createHtmlTagObject('link', { rel: 'preload', as: 'script', href: `${data.publicPath}${file}` }),
+          );
+        }
+        return data;
+      });
+    });
+  }
+}
+
+/**
  * @param {object} options
  * @param {string} options.dir the app's folder
  * @param {string} options.name federation name (a JS identifier)
@@ -57,6 +92,7 @@ export function createConfig({ dir, name, exposes, host = false, title }) {
         chunks: ['main'],
         title,
       }),
+      ...(host ? [new PreloadStartupChunks()] : []),
     ],
     performance: { hints: false },
     stats: 'errors-warnings',
