@@ -22,6 +22,9 @@ a { color: inherit; }
 .u-dialog__description { margin: 0 0 1rem; color: var(--muted); }
 .u-field { display: flex; flex-direction: column; gap: .25rem; margin-bottom: .75rem; font-weight: 500; }
 .u-input { font: inherit; padding: .5rem .75rem; border: 1px solid var(--line); border-radius: .5rem; }
+.u-field__note { color: var(--muted); font-size: .9rem; font-weight: 400; }
+.u-field__error, .u-field__required { color: var(--danger); }
+.u-input[aria-invalid='true'] { border-color: var(--danger); }
 .u-alert { background: var(--danger-bg); color: var(--danger); border-radius: .5rem; padding: .5rem .75rem; margin-bottom: .75rem; }
 .u-error-card { border: 1px solid #fecaca; background: #fff5f5; border-radius: .75rem; padding: 1rem 1.25rem; margin: 1rem; }
 .u-error-card h2 { margin: 0 0 .25rem; font-size: 1.1rem; color: var(--danger); }

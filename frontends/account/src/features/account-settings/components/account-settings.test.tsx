@@ -91,7 +91,9 @@ describe('AccountSettings', () => {
     await user.click(screen.getByRole('button', { name: 'Edit' }));
     await user.type(screen.getByLabelText('New email'), 'taken@example.com');
     await user.click(screen.getByRole('button', { name: 'Update email' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('That email is already in use.');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('That email is already in use.');
+    expect(screen.getByLabelText('New email').getAttribute('aria-describedby')).toBe(alert.id);
     expect((screen.getByRole('button', { name: 'Update email' }) as HTMLButtonElement).disabled).toBe(false);
     await user.click(screen.getByRole('button', { name: 'Update email' }));
     await waitFor(() =>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, ErrorBanner, serverMessage, UNKNOWN_ERROR_MESSAGE, useAccountSecurity, useUpdateEmail } from '@uplift/platform';
+import { Button, serverMessage, TextField, UNKNOWN_ERROR_MESSAGE, useAccountSecurity, useUpdateEmail } from '@uplift/platform';
 import { reloadTo } from '../lib/browser';
 
 /** The email with 'Edit'; the form changes it and reloads the app on success (spec section 4). */
@@ -41,18 +41,16 @@ export function EmailRow({ userId, email }: { userId: string; email: string }) {
       )}
       {editing && (
         <form onSubmit={onSubmit} noValidate style={{ width: '100%' }}>
-          <ErrorBanner message={error} />
-          <label className="u-field">
-            New email
-            <input
-              className="u-input"
-              type="email"
-              name="new-email"
-              autoComplete="email"
-              value={newEmail}
-              onChange={(event) => setNewEmail(event.target.value)}
-            />
-          </label>
+          <TextField
+            label="New email"
+            required
+            error={error}
+            type="email"
+            name="new-email"
+            autoComplete="email"
+            value={newEmail}
+            onChange={(event) => setNewEmail(event.target.value)}
+          />
           <Button type="submit" loading={update.isPending} disabled={!newEmail.trim()}>
             Update email
           </Button>{' '}

@@ -4,6 +4,7 @@ import {
   Button,
   ErrorBanner,
   serverMessage,
+  TextField,
   type TotpEnrollment,
   UNKNOWN_ERROR_MESSAGE,
   useAccountSecurity,
@@ -169,28 +170,24 @@ export function TwoStepRow() {
               ? 'To turn it off, confirm your password and a current code from your authenticator app.'
               : 'New recovery codes replace the old ones. Confirm your password and a current code from your authenticator app.'}
           </p>
-          <label className="u-field">
-            Password
-            <input
-              className="u-input"
-              type="password"
-              name="current-password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          </label>
-          <label className="u-field">
-            Verification code
-            <input
-              className="u-input"
-              name="totp-code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-            />
-          </label>
+          <TextField
+            label="Password"
+            required
+            type="password"
+            name="current-password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+          <TextField
+            label="Verification code"
+            required
+            name="totp-code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+          />
           <Button type="submit" loading={busy} disabled={!password || !code.trim()}>
             {turningOff ? 'Turn off' : 'Make new codes'}
           </Button>{' '}
@@ -206,17 +203,15 @@ export function TwoStepRow() {
           <p>
             Secret key: <code className="totp__secret">{enrollment.secretKey}</code>
           </p>
-          <label className="u-field">
-            Verification code
-            <input
-              className="u-input"
-              name="totp-code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-            />
-          </label>
+          <TextField
+            label="Verification code"
+            required
+            name="totp-code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+          />
           <Button type="submit" loading={busy} disabled={!code.trim()}>
             Verify and turn on
           </Button>

@@ -159,7 +159,11 @@ describe('ResetPasswordDialog', () => {
     const user = renderReset();
     await user.type(screen.getByLabelText('Email'), 'bad');
     await user.click(screen.getByRole('button', { name: 'Reset password' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Please enter a valid email.');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Please enter a valid email.');
+    // The message belongs to the field it is about.
+    expect(screen.getByLabelText('Email').getAttribute('aria-describedby')).toBe(alert.id);
+    expect(screen.getByLabelText('Email').getAttribute('aria-invalid')).toBe('true');
     await user.click(screen.getByRole('button', { name: 'Reset password' }));
     await waitFor(() =>
       expect(screen.getByRole('alert').textContent).toBe('An unknown error occurred. Please try again.'),

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Dialog, ErrorBanner, resetPassword, resetPasswordSentMessage, serverMessage, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
+import { Button, Dialog, resetPassword, resetPasswordSentMessage, serverMessage, TextField, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
 
 export interface ResetPasswordDialogProps {
   open: boolean;
@@ -40,23 +40,21 @@ export function ResetPasswordDialog({ open, onClose, initialEmail = '', onBackTo
       description="Enter the email address of your account and we will send you a link to reset your password."
     >
       <form onSubmit={onSubmit} noValidate>
-        <ErrorBanner message={error} />
         {sentTo && (
           <p role="status" className="u-note">
             {resetPasswordSentMessage(sentTo)}
           </p>
         )}
-        <label className="u-field">
-          Email
-          <input
-            className="u-input"
-            type="email"
-            name="email"
-            autoComplete="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </label>
+        <TextField
+          label="Email"
+          required
+          error={error}
+          type="email"
+          name="email"
+          autoComplete="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
         <Button type="submit" block loading={submitting} disabled={!email.trim()}>
           Reset password
         </Button>

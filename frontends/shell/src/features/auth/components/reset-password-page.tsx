@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { Button, ErrorBanner, LOADING_TEXT, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
+import { Button, ErrorBanner, LOADING_TEXT, TextField, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
 import { resetCodeFrom, RESET_LINK_INVALID_MESSAGE } from '../lib/password-reset';
 import { isSecondFactorRequired } from '../lib/totp';
 import { useAuthActions, usePasswordReset } from './auth-provider';
@@ -79,18 +79,16 @@ export function ResetPasswordPage() {
       {state.step === 'form' && (
         <form onSubmit={onSubmit} noValidate style={{ maxWidth: '24rem' }}>
           <p>Choose a new password for {state.email}.</p>
-          <ErrorBanner message={error} />
-          <label className="u-field">
-            New password
-            <input
-              className="u-input"
-              type="password"
-              name="new-password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          </label>
+          <TextField
+            label="New password"
+            required
+            error={error}
+            type="password"
+            name="new-password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
           <Button type="submit" block loading={submitting} disabled={!password}>
             Save new password
           </Button>

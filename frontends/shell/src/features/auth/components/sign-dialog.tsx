@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Dialog, ErrorBanner, redeemRecoveryCode, serverMessage, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
+import { Button, Dialog, ErrorBanner, redeemRecoveryCode, serverMessage, TextField, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
 import { failureMessage, GOOGLE_SIGN_IN_FAILED_MESSAGE } from '../lib/auth-errors';
 import { isSecondFactorRequired, totpErrorMessage, type SecondFactorRequired } from '../lib/totp';
 import { useAuthActions } from './auth-provider';
@@ -169,29 +169,25 @@ export function SignDialog({
       >
         <form onSubmit={onRecover} noValidate>
           <ErrorBanner message={error} />
-          <label className="u-field">
-            Email
-            <input
-              className="u-input"
-              type="email"
-              name="email"
-              autoComplete="email"
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          </label>
-          <label className="u-field">
-            Recovery code
-            <input
-              className="u-input"
-              name="recovery-code"
-              autoComplete="off"
-              autoCapitalize="characters"
-              spellCheck={false}
-              value={recoveryCode}
-              onChange={(event) => setRecoveryCode(event.target.value)}
-            />
-          </label>
+          <TextField
+            label="Email"
+            required
+            type="email"
+            name="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+          <TextField
+            label="Recovery code"
+            required
+            name="recovery-code"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            value={recoveryCode}
+            onChange={(event) => setRecoveryCode(event.target.value)}
+          />
           <Button type="submit" block loading={submitting} disabled={!email.trim() || !recoveryCode.trim()}>
             Use recovery code
           </Button>
@@ -222,17 +218,15 @@ export function SignDialog({
       >
         <form onSubmit={onVerify} noValidate>
           <ErrorBanner message={error} />
-          <label className="u-field">
-            Verification code
-            <input
-              className="u-input"
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-            />
-          </label>
+          <TextField
+            label="Verification code"
+            required
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+          />
           <Button type="submit" block loading={submitting} disabled={!code.trim()}>
             Verify
           </Button>
@@ -257,28 +251,24 @@ export function SignDialog({
     <Dialog open={open} onClose={onClose} title={title} description={description}>
       <form onSubmit={onSubmit} noValidate>
         <ErrorBanner message={error} />
-        <label className="u-field">
-          Email
-          <input
-            className="u-input"
-            type="email"
-            name="email"
-            autoComplete="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
-        </label>
-        <label className="u-field">
-          Password
-          <input
-            className="u-input"
-            type="password"
-            name="password"
-            autoComplete={mode === 'signIn' ? 'current-password' : 'new-password'}
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-        </label>
+        <TextField
+          label="Email"
+          required
+          type="email"
+          name="email"
+          autoComplete="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <TextField
+          label="Password"
+          required
+          type="password"
+          name="password"
+          autoComplete={mode === 'signIn' ? 'current-password' : 'new-password'}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
         {mode === 'signIn' && onForgotPassword && (
           <p>
             <button type="button" className="u-link-btn" onClick={onForgotPassword}>

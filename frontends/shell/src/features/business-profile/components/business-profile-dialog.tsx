@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { BUSINESS_PROFILE_SAVE_ERROR, Button, Dialog, ErrorBanner, Spinner, Switch, TextArea, useCategoryId, useCategoryLabel, useContentGenerationParams, useEmailPreferences } from '@uplift/platform';
+import { BUSINESS_PROFILE_SAVE_ERROR, Button, Dialog, ErrorBanner, Spinner, Switch, TextArea, TextField, useCategoryId, useCategoryLabel, useContentGenerationParams, useEmailPreferences } from '@uplift/platform';
 import { saveBusinessProfile, type BusinessProfileValues } from '../lib/save-business-profile';
 
 export const BUSINESS_PROFILE_TITLE = 'Business profile';
@@ -103,28 +103,22 @@ function BusinessProfileForm({ categoryId, initial, savedSiteUrl, savedCompetito
   return (
     <form onSubmit={onSubmit} noValidate>
       <ErrorBanner message={save.isError && BUSINESS_PROFILE_SAVE_ERROR} />
-      <label className="u-field">
-        Name
-        <input
-          className="u-input"
-          name="name"
-          placeholder="Enter business name"
-          value={values.name}
-          onChange={(event) => set('name', event.target.value)}
-        />
-      </label>
-      <label className="u-field">
-        Website
-        <input
-          className="u-input"
-          name="website"
-          type="url"
-          inputMode="url"
-          placeholder="Enter your website URL"
-          value={values.website}
-          onChange={(event) => set('website', event.target.value)}
-        />
-      </label>
+      <TextField
+        label="Name"
+        name="name"
+        placeholder="Enter business name"
+        value={values.name}
+        onChange={(event) => set('name', event.target.value)}
+      />
+      <TextField
+        label="Website"
+        name="website"
+        type="url"
+        inputMode="url"
+        placeholder="Enter your website URL"
+        value={values.website}
+        onChange={(event) => set('website', event.target.value)}
+      />
       <label className="u-field">
         Summary
         <TextArea readOnly name="summary" placeholder={SUMMARY_PLACEHOLDER} value={summary} />

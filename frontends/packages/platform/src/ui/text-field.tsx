@@ -1,0 +1,52 @@
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'children'> {
+  label: ReactNode;
+  /** Why the value was refused: shown under the input, which it describes and marks invalid. */
+  error?: string | null | false;
+  /** A line of help under the input, which it also describes. */
+  hint?: ReactNode;
+}
+
+/**
+ * A labelled input: the label names it, the hint and the error describe it
+ * (aria-describedby), and a required field shows a star. The star sits
+ * outside the label and is hidden from assistive technology, so the field's
+ * name stays its label; `required` says it to them instead.
+ */
+export function TextField({ label, error, hint, id, className, required, ...input }: TextFieldProps) {
+  const ownId = useId();
+  const inputId = id ?? ownId;
+  const hintId = hint ? `${inputId}-hint` : undefined;
+  const errorId = error ? `${inputId}-error` : undefined;
+  return (
+    <div className="u-field">
+      <span>
+        <label htmlFor={inputId}>{label}</label>
+        {required && (
+          <span className="u-field__required" aria-hidden="true">
+            {' *'}
+          </span>
+        )}
+      </span>
+      <input
+        id={inputId}
+        className={className ? `u-input ${className}` : 'u-input'}
+        required={required}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
+        {...input}
+      />
+      {hint && (
+        <span id={hintId} className="u-field__note">
+          {hint}
+        </span>
+      )}
+      {error && (
+        <span id={errorId} role="alert" className="u-field__note u-field__error">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
