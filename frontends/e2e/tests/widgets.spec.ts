@@ -5,7 +5,8 @@ import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support'
  * The customer reviews and identity verification widgets (issue 11). The
  * local stack turns both on with fake settings; their third-party scripts
  * are stubbed at the network layer, and the identity session comes from the
- * billing service through stripe-mock.
+ * billing service through stripe-mock, opened on the local test stack's
+ * stand-in for Stripe's hosted page.
  */
 const TRUSTBOX_STUB = `window.Trustpilot = {
   loadFromElement: function (element) {
@@ -52,24 +53,36 @@ test('offline, the reviews box disappears and the page works', async ({ page }) 
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });
 
-test('identity verification in Account Settings reaches Stripe (stripe-mock) and says why it cannot open', async ({
+test('identity verification in Account Settings: the local stand-in for Stripe’s page reports each outcome through the signed webhook', async ({
   page,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   const stripeJs: string[] = [];
   await page.route('https://js.stripe.com/**', (route) => {
     stripeJs.push(route.request().url());
-    return route.fulfill({ contentType: 'text/javascript', body: 'window.Stripe = function () { return {}; };' });
+    return route.abort();
   });
   await openSignedOut(page);
   await signUpThroughUi(page, freshEmail('identity'), PASSWORD);
   await page.getByRole('button', { name: 'Open account menu' }).click();
   await page.getByRole('menuitem', { name: 'Account Settings' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Account Settings' });
-  const started = page.waitForResponse((response) => response.url().endsWith('/internal/billing/createIdentityVerification'));
-  await dialog.getByRole('button', { name: 'Verify your identity' }).click();
-  // stripe-mock's session has no client secret, so the service refuses to hand it on.
-  expect((await started).status()).toBe(400);
-  await expect(dialog.getByRole('alert')).toHaveText('Identity verification is not available right now. Please try again later.');
-  expect(stripeJs).toEqual([]);
+  const settings = page.getByRole('dialog', { name: 'Account Settings' });
+  await expect(settings.getByText('Verify who you are with a photo ID and a selfie, checked by Stripe.')).toBeVisible();
+
+  // stripe-mock's session has no client secret and no page: the browser goes
+  // to the local stand-in, which says it is a test and checks nothing.
+  await settings.getByRole('button', { name: 'Verify your identity' }).click();
+  await expect(page).toHaveURL(/\/test-identity\//);
+  await expect(page.getByRole('alert')).toContainText('Test identity verification — no real check');
+  await page.getByRole('button', { name: 'Needs more information (test)' }).click();
+
+  // Back in the app with Account Settings open, the outcome billing recorded from the signed event.
+  await expect(settings.getByText('Needs more information', { exact: true })).toBeVisible();
+  await expect(page).not.toHaveURL(/identity=returned/);
+  await settings.getByRole('button', { name: 'Try again' }).click();
+  await expect(page).toHaveURL(/\/test-identity\//);
+  await page.getByRole('button', { name: 'Verified (test)' }).click();
+  await expect(settings.getByText('Verified', { exact: true })).toBeVisible();
+  await expect(settings.getByRole('button', { name: /Verify your identity|Try again/ })).toHaveCount(0);
+  expect(stripeJs).toEqual([]); // no modal without a client secret
 });

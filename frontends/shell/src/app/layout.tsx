@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { onOpenBusinessProfile, onOpenUpgradePlan, Toaster, useSession } from '@uplift/platform';
 import { TopBar } from '../components/layout/top-bar';
 import { AccountSettingsDialog } from '../features/account-settings/components/account-settings-dialog';
+import { useIdentityReturn } from '../features/account-settings/lib/use-identity-return';
 import { AuthControls } from '../features/auth';
 import { useSiteUrlFromAddress } from '../features/business-profile/lib/site-url-from-address';
 import { resetCodeFrom } from '../features/auth/lib/password-reset';
@@ -29,12 +30,14 @@ export function Layout() {
   const session = useSession();
   const env = useEnv();
   const [accountOpen, setAccountOpen] = useState(false);
+  const openAccountSettings = useCallback(() => setAccountOpen(true), []);
   const [upgradeOpen, setUpgradeOpen] = useState(false);
   const [businessProfileOpen, setBusinessProfileOpen] = useState(false);
   // A website from the address that could not be saved: the dialog opens with it filled in.
   const [prefillWebsite, setPrefillWebsite] = useState<string | undefined>();
   const trial = useTrialDialog();
   useCheckoutReturn();
+  useIdentityReturn(openAccountSettings);
   useProductLink(STUDIO_PATH);
   useSupportChat(env.chatAppId);
   const consent = useAnalyticsConsent(env.firebaseMeasurementId);

@@ -41,14 +41,21 @@ type Payments interface {
 	CreateCheckout(ctx context.Context, p CheckoutParams) (string, error)
 	CreatePortal(ctx context.Context, customerID, returnURL string) (string, error)
 	// CreateIdentityVerification starts a document-and-selfie verification
-	// of the user (email prefilled when known).
-	CreateIdentityVerification(ctx context.Context, userID, email string) (domain.IdentityVerification, error)
+	// of the user (email prefilled when known; returnURL, when set, is where
+	// Stripe's hosted page leads back to).
+	CreateIdentityVerification(ctx context.Context, userID, email, returnURL string) (domain.IdentityVerification, error)
 	// ParseEvent verifies the signature and extracts what billing needs;
 	// domain.ErrBadSignature when verification fails.
 	ParseEvent(payload []byte, signature string) (domain.PaymentEvent, error)
 	// Subscription reads a subscription's current state from Stripe;
 	// domain.ErrSubscriptionNotFound when Stripe has none with that id.
 	Subscription(ctx context.Context, id string) (domain.Subscription, error)
+}
+
+// PendingIdentity is a local test identity verification waiting for its
+// outcome.
+type PendingIdentity struct {
+	Token, UserID, SessionID, ReturnURL string
 }
 
 // PendingCheckout is a local test checkout waiting to be completed.
@@ -84,6 +91,12 @@ type Repository interface {
 	RecordIdentityOutcome(ctx context.Context, eventID string, o domain.IdentityOutcome) (applied, replay bool, err error)
 	// IdentityOutcome is the user's latest outcome, nil when none.
 	IdentityOutcome(ctx context.Context, userID string) (*domain.IdentityOutcome, error)
+	SavePendingIdentity(ctx context.Context, p PendingIdentity) error
+	// PendingIdentity returns an unused test verification, or
+	// domain.ErrCheckoutNotFound.
+	PendingIdentity(ctx context.Context, token string) (PendingIdentity, error)
+	// CompletePendingIdentity marks it used; domain.ErrCheckoutNotFound if it was.
+	CompletePendingIdentity(ctx context.Context, token string) error
 }
 
 // App is the billing use cases.
@@ -94,7 +107,8 @@ type App struct {
 	Profiles Profiles
 	Log      *slog.Logger
 	// TestCheckoutURL, when set, is the base of the local test checkout
-	// page; CreateStripeCheckout then points the browser there.
+	// page; CreateStripeCheckout then points the browser there, and
+	// CreateIdentityVerification to its identity verification page.
 	TestCheckoutURL string
 	// ReturnOrigins are the web app's origins: the only places checkout and
 	// portal return URLs may lead (none configured means none accepted).
@@ -194,18 +208,51 @@ func (a *App) CreatePortal(ctx context.Context, c Caller, categoryID, redirectUR
 // StartIdentityVerification starts a Stripe Identity verification of the
 // caller themself: an uplifter acting on behalf of an owner still verifies
 // only their own identity.
-func (a *App) StartIdentityVerification(ctx context.Context, c Caller) (domain.IdentityVerification, error) {
+//
+// returnURL, when set, must be a page of the web app. On the local test
+// stack (TestCheckoutURL set) the session is made through the Stripe mock,
+// which hosts no verification page, and the browser is sent to the test
+// checkout's stand-in for it instead, which reports an outcome through the
+// real webhook path.
+func (a *App) StartIdentityVerification(ctx context.Context, c Caller, returnURL string) (domain.IdentityVerification, error) {
 	if c.UID == "" {
 		return domain.IdentityVerification{}, domain.ErrNotSignedIn
 	}
-	v, err := a.Payments.CreateIdentityVerification(ctx, c.UID, c.Email)
+	if returnURL != "" {
+		if err := a.ReturnOrigins.CheckReturnURL("returnUrl", returnURL); err != nil {
+			return domain.IdentityVerification{}, err
+		}
+	}
+	v, err := a.Payments.CreateIdentityVerification(ctx, c.UID, c.Email, returnURL)
 	if err != nil {
 		return domain.IdentityVerification{}, err
+	}
+	if a.TestCheckoutURL != "" {
+		token, err := newToken()
+		if err != nil {
+			return domain.IdentityVerification{}, err
+		}
+		if err := a.Repo.SavePendingIdentity(ctx, PendingIdentity{Token: token, UserID: c.UID, SessionID: v.ID, ReturnURL: returnURL}); err != nil {
+			return domain.IdentityVerification{}, err
+		}
+		return domain.IdentityVerification{ID: v.ID, URL: a.TestCheckoutURL + "/test-identity/" + token}, nil
 	}
 	if v.ClientSecret == "" && v.URL == "" {
 		return domain.IdentityVerification{}, domain.ErrIdentityUnavailable
 	}
 	return v, nil
+}
+
+// PendingIdentity returns an unused local test verification for its page,
+// or domain.ErrCheckoutNotFound.
+func (a *App) PendingIdentity(ctx context.Context, token string) (PendingIdentity, error) {
+	return a.Repo.PendingIdentity(ctx, token)
+}
+
+// CompletePendingIdentity marks a local test verification used, once,
+// before its page sends the outcome's webhook event.
+func (a *App) CompletePendingIdentity(ctx context.Context, token string) error {
+	return a.Repo.CompletePendingIdentity(ctx, token)
 }
 
 // SetBilling sets a user's tier by hand; admins only. Each call is written

@@ -37,8 +37,8 @@ func (f *fakePayments) CreateCheckout(_ context.Context, p CheckoutParams) (stri
 func (f *fakePayments) CreatePortal(context.Context, string, string) (string, error) {
 	return "https://portal.example/session", nil
 }
-func (f *fakePayments) CreateIdentityVerification(_ context.Context, userID, email string) (domain.IdentityVerification, error) {
-	f.verified = append(f.verified, userID+" "+email)
+func (f *fakePayments) CreateIdentityVerification(_ context.Context, userID, email, returnURL string) (domain.IdentityVerification, error) {
+	f.verified = append(f.verified, strings.TrimSpace(userID+" "+email+" "+returnURL))
 	if f.noSecret {
 		return domain.IdentityVerification{ID: "vs_fake"}, nil
 	}
@@ -74,9 +74,11 @@ type fakeRepo struct {
 	customers map[string]string
 	billing   map[string]*domain.Billing
 	pending   []PendingCheckout
-	changes   int
-	audit     []domain.AuditEntry
-	events    map[string]bool
+	// identities are the local test verifications saved.
+	identities []PendingIdentity
+	changes    int
+	audit      []domain.AuditEntry
+	events     map[string]bool
 }
 
 func (f *fakeRepo) CustomerID(_ context.Context, u string) (string, error) {
@@ -122,6 +124,10 @@ func (f *fakeRepo) UserByCustomer(_ context.Context, c string) (string, error) {
 		}
 	}
 	return "", nil
+}
+func (f *fakeRepo) SavePendingIdentity(_ context.Context, p PendingIdentity) error {
+	f.identities = append(f.identities, p)
+	return nil
 }
 func (f *fakeRepo) SavePendingCheckout(_ context.Context, p PendingCheckout) error {
 	f.pending = append(f.pending, p)
@@ -271,21 +277,64 @@ func TestIdentityVerificationIsTheCallersOwn(t *testing.T) {
 	t.Parallel()
 	a, _, pay := newApp()
 	ctx := context.Background()
-	if _, err := a.StartIdentityVerification(ctx, Caller{}); !errors.Is(err, domain.ErrNotSignedIn) {
+	if _, err := a.StartIdentityVerification(ctx, Caller{}, ""); !errors.Is(err, domain.ErrNotSignedIn) {
 		t.Fatalf("signed out: %v", err)
 	}
 	// An uplifter viewing as an owner still verifies themself.
-	v, err := a.StartIdentityVerification(ctx, Caller{UID: "uplifter-1", Email: "up@example.com", Uplifter: true})
+	v, err := a.StartIdentityVerification(ctx, Caller{UID: "uplifter-1", Email: "up@example.com", Uplifter: true}, "")
 	if err != nil || v.ClientSecret == "" {
 		t.Fatalf("verification: %+v %v", v, err)
 	}
 	if want := []string{"uplifter-1 up@example.com"}; len(pay.verified) != 1 || pay.verified[0] != want[0] {
 		t.Fatalf("started for %v, want %v", pay.verified, want)
 	}
+	// Stripe's hosted page leads back only to the web app.
+	var ve *domain.ValidationError
+	for _, bad := range []string{"https://evil.example/settings", "javascript:alert(1)", "/relative"} {
+		if _, err := a.StartIdentityVerification(ctx, Caller{UID: "u1"}, bad); !errors.As(err, &ve) || ve.Field != "returnUrl" {
+			t.Fatalf("return URL %q: %v", bad, err)
+		}
+	}
+	if _, err := a.StartIdentityVerification(ctx, Caller{UID: "u1"}, "http://localhost:3000/?identity=returned"); err != nil {
+		t.Fatal(err)
+	}
+	if got := pay.verified[len(pay.verified)-1]; got != "u1  http://localhost:3000/?identity=returned" {
+		t.Fatalf("Stripe asked with %q", got)
+	}
 	// A session the browser cannot open (stripe-mock's) is refused, not handed on.
 	pay.noSecret = true
-	if _, err := a.StartIdentityVerification(ctx, Caller{UID: "u1"}); !errors.Is(err, domain.ErrIdentityUnavailable) {
+	if _, err := a.StartIdentityVerification(ctx, Caller{UID: "u1"}, ""); !errors.Is(err, domain.ErrIdentityUnavailable) {
 		t.Fatalf("no client secret: %v", err)
+	}
+}
+
+// TestIdentityVerificationOnTheLocalTestStack: with the test checkout page
+// on, the browser goes to its stand-in for Stripe's page, one unguessable
+// token per verification, remembered with the user, session and return URL.
+func TestIdentityVerificationOnTheLocalTestStack(t *testing.T) {
+	t.Parallel()
+	a, repo, pay := newApp()
+	a.TestCheckoutURL = "http://127.0.0.1:9203"
+	pay.noSecret = true
+	ctx := context.Background()
+	first, err := a.StartIdentityVerification(ctx, Caller{UID: "u1"}, "http://localhost:3000/?identity=returned")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := a.StartIdentityVerification(ctx, Caller{UID: "u1"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.ClientSecret != "" || !strings.HasPrefix(first.URL, "http://127.0.0.1:9203/test-identity/") || first.URL == second.URL {
+		t.Fatalf("sessions %+v %+v", first, second)
+	}
+	if len(repo.identities) != 2 {
+		t.Fatalf("saved %+v", repo.identities)
+	}
+	p := repo.identities[0]
+	if first.URL != "http://127.0.0.1:9203/test-identity/"+p.Token || len(p.Token) < 20 || p.UserID != "u1" ||
+		p.SessionID != "vs_fake" || p.ReturnURL != "http://localhost:3000/?identity=returned" {
+		t.Fatalf("pending %+v for %s", p, first.URL)
 	}
 }
 

@@ -572,9 +572,11 @@ func TestSetBillingIsAudited(t *testing.T) {
 }
 
 // TestIdentityVerificationThroughStripeMock: the call reaches Stripe
-// (stripe-mock validates the request) for a signed-in caller only; the
-// mock's fixture session has no client secret, so the browser is told the
-// verification is unavailable rather than handed a session it cannot open.
+// (stripe-mock validates the request) for a signed-in caller only, with a
+// return URL on the web app only. The mock's session has no client secret
+// and no page, so on this test stack the browser is sent to the local
+// stand-in for Stripe's page, clearly a test, whose outcome comes back
+// through the real webhook path as a signed event, once per verification.
 func TestIdentityVerificationThroughStripeMock(t *testing.T) {
 	t.Parallel()
 	h := start(t)
@@ -582,9 +584,65 @@ func TestIdentityVerificationThroughStripeMock(t *testing.T) {
 		t.Fatalf("signed out: %v", err)
 	}
 	_, ctx := signIn(t, nil)
-	_, err := h.client.CreateIdentityVerification(ctx, &billingv1.CreateIdentityVerificationRequest{})
-	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(status.Convert(err).Message(), "Identity verification is not available") {
-		t.Fatalf("against stripe-mock: %v", err)
+	_, err := h.client.CreateIdentityVerification(ctx, &billingv1.CreateIdentityVerificationRequest{ReturnUrl: "https://evil.example/"})
+	if status.Code(err) != codes.InvalidArgument {
+		t.Fatalf("foreign return URL: %v", err)
+	}
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	verify := func(outcome string) *http.Response {
+		t.Helper()
+		res, err := h.client.CreateIdentityVerification(ctx, &billingv1.CreateIdentityVerificationRequest{ReturnUrl: "http://localhost:3000/?identity=returned"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.GetClientSecret() != "" || !strings.Contains(res.GetUrl(), "/test-identity/") || !strings.HasPrefix(res.GetId(), "vs_") {
+			t.Fatalf("session %v", res)
+		}
+		page, err := http.Get(res.GetUrl())
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(page.Body)
+		page.Body.Close()
+		if page.StatusCode != http.StatusOK || !strings.Contains(string(body), "Test identity verification — no real check") {
+			t.Fatalf("page %d %s", page.StatusCode, body)
+		}
+		resp, err := noRedirect.Post(res.GetUrl()+"/"+outcome, "application/x-www-form-urlencoded", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if outcome == "verified" || outcome == "requires_input" || outcome == "canceled" {
+			// Used once: the same verification cannot report again.
+			again, _ := noRedirect.Post(res.GetUrl()+"/verified", "", nil)
+			if again.StatusCode != http.StatusNotFound {
+				t.Fatalf("second outcome: %d", again.StatusCode)
+			}
+			again.Body.Close()
+		}
+		return resp
+	}
+	outcome := func() string {
+		t.Helper()
+		r, err := h.client.GetIdentityVerification(ctx, &billingv1.GetIdentityVerificationRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.GetStatus()
+	}
+	if resp := verify("approved"); resp.StatusCode != http.StatusNotFound || outcome() != "" {
+		t.Fatalf("an outcome Stripe has not: %d %q", resp.StatusCode, outcome())
+	}
+	for _, want := range []string{"requires_input", "canceled", "verified"} {
+		resp := verify(want)
+		if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "http://localhost:3000/?identity=returned" {
+			t.Fatalf("%s: %d %s", want, resp.StatusCode, resp.Header.Get("Location"))
+		}
+		if got := outcome(); got != want {
+			t.Fatalf("recorded %q, want %q", got, want)
+		}
+		// Created times have one-second resolution: the next verification is a later one.
+		time.Sleep(1100 * time.Millisecond)
 	}
 }
 

@@ -114,7 +114,7 @@ func Wire(s *Settings) service.Wire {
 				return grpcserver.Options{}, nil, fmt.Errorf("TEST_CHECKOUT_ADDR: %w", err)
 			}
 			a.TestCheckoutURL = "http://" + lis.Addr().String()
-			h := &testcheckout.Handler{Checkouts: a, Tiers: tiers, Log: rt.Log,
+			h := &testcheckout.Handler{Checkouts: a, Identities: a, Tiers: tiers, Log: rt.Log,
 				WebhookURL: strings.TrimRight(s.GatewayURL, "/") + "/webhooks/stripe", WebhookSecret: s.StripeWebhookSecret}
 			srv := &http.Server{Handler: h.Routes(), ReadHeaderTimeout: 10 * time.Second}
 			rt.Log.Warn("serving the TEST checkout page (no real payment)", "url", a.TestCheckoutURL)

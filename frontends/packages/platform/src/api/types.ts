@@ -30,6 +30,7 @@ export type {
   UserJson,
 } from '../gen/uplift/users/v1/users_service_pb';
 export type {
+  CreateIdentityVerificationRequestJson,
   CreateIdentityVerificationResponseJson,
   GetIdentityVerificationResponseJson,
   CreateStripeCheckoutRequestJson,

@@ -729,9 +729,13 @@ func (*HandleStripeWebhookResponse) Descriptor() ([]byte, []int) {
 	return file_uplift_billing_v1_billing_service_proto_rawDescGZIP(), []int{12}
 }
 
-// CreateIdentityVerificationRequest has no fields: the caller is verified.
+// CreateIdentityVerificationRequest: the caller is verified.
 type CreateIdentityVerificationRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// return_url is the web app's page a hosted verification page (Stripe's,
+	// or the local test stack's stand-in) leads back to; optional, and it
+	// must be a page of the web app.
+	ReturnUrl     string `protobuf:"bytes,1,opt,name=return_url,json=returnUrl,proto3" json:"return_url,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -766,6 +770,13 @@ func (*CreateIdentityVerificationRequest) Descriptor() ([]byte, []int) {
 	return file_uplift_billing_v1_billing_service_proto_rawDescGZIP(), []int{13}
 }
 
+func (x *CreateIdentityVerificationRequest) GetReturnUrl() string {
+	if x != nil {
+		return x.ReturnUrl
+	}
+	return ""
+}
+
 // CreateIdentityVerificationResponse is a Stripe Identity verification session.
 type CreateIdentityVerificationResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -773,7 +784,9 @@ type CreateIdentityVerificationResponse struct {
 	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
 	// client_secret opens the session in Stripe.js (stripe.verifyIdentity).
 	ClientSecret string `protobuf:"bytes,2,opt,name=client_secret,json=clientSecret,proto3" json:"client_secret,omitempty"`
-	// url is Stripe's hosted verification page, for browsers without Stripe.js.
+	// url is the hosted verification page, for browsers without Stripe.js
+	// and, on the local test stack, its stand-in for Stripe's page (the
+	// session then has no client secret).
 	Url           string `protobuf:"bytes,3,opt,name=url,proto3" json:"url,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -980,8 +993,10 @@ const file_uplift_billing_v1_billing_service_proto_rawDesc = "" +
 	"\x1aHandleStripeWebhookRequest\x12\x18\n" +
 	"\apayload\x18\x01 \x01(\fR\apayload\x12\x1c\n" +
 	"\tsignature\x18\x02 \x01(\tR\tsignature\"\x1d\n" +
-	"\x1bHandleStripeWebhookResponse\"#\n" +
-	"!CreateIdentityVerificationRequest\"k\n" +
+	"\x1bHandleStripeWebhookResponse\"B\n" +
+	"!CreateIdentityVerificationRequest\x12\x1d\n" +
+	"\n" +
+	"return_url\x18\x01 \x01(\tR\treturnUrl\"k\n" +
 	"\"CreateIdentityVerificationResponse\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12#\n" +
 	"\rclient_secret\x18\x02 \x01(\tR\fclientSecret\x12\x10\n" +

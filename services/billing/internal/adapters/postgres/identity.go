@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"uplift.dev/billing/internal/app"
 	"uplift.dev/billing/internal/domain"
 )
 
@@ -56,4 +57,35 @@ func identityOutcome(ctx context.Context, q querier, userID, lock string) (*doma
 	}
 	o.At = o.At.UTC()
 	return &o, nil
+}
+
+// SavePendingIdentity stores a local test verification.
+func (r Repo) SavePendingIdentity(ctx context.Context, p app.PendingIdentity) error {
+	_, err := r.Pool.Exec(ctx, `INSERT INTO pending_identity_verifications (token, user_id, session_id, return_url)
+		VALUES ($1, $2, $3, $4)`, p.Token, p.UserID, p.SessionID, p.ReturnURL)
+	return err
+}
+
+// PendingIdentity returns an unused test verification, or domain.ErrCheckoutNotFound.
+func (r Repo) PendingIdentity(ctx context.Context, token string) (app.PendingIdentity, error) {
+	p := app.PendingIdentity{Token: token}
+	err := r.Pool.QueryRow(ctx, `SELECT user_id, session_id, return_url FROM pending_identity_verifications
+		WHERE token = $1 AND completed_at IS NULL`, token).Scan(&p.UserID, &p.SessionID, &p.ReturnURL)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return app.PendingIdentity{}, domain.ErrCheckoutNotFound
+	}
+	return p, err
+}
+
+// CompletePendingIdentity marks a test verification used, once.
+func (r Repo) CompletePendingIdentity(ctx context.Context, token string) error {
+	tag, err := r.Pool.Exec(ctx, `UPDATE pending_identity_verifications SET completed_at = now()
+		WHERE token = $1 AND completed_at IS NULL`, token)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return domain.ErrCheckoutNotFound
+	}
+	return nil
 }

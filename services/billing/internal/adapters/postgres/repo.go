@@ -181,7 +181,7 @@ type TxRepo struct{ Tx pgx.Tx }
 
 // DeleteUserData deletes every row keyed by userID, children first.
 func (r TxRepo) DeleteUserData(ctx context.Context, userID string) error {
-	for _, table := range []string{"pending_checkouts", "identity_verifications", "billing", "customers"} {
+	for _, table := range []string{"pending_checkouts", "pending_identity_verifications", "identity_verifications", "billing", "customers"} {
 		if _, err := r.Tx.Exec(ctx, `DELETE FROM `+table+` WHERE user_id = $1`, userID); err != nil {
 			return fmt.Errorf("delete %s of deleted user: %w", table, err)
 		}

@@ -92,7 +92,7 @@ func (c *Client) CreatePortal(ctx context.Context, customerID, returnURL string)
 // CreateIdentityVerification starts a Stripe Identity session: an identity
 // document with a matching selfie, tagged with the user id (the client
 // reference and metadata) so the dashboard and later events name the user.
-func (c *Client) CreateIdentityVerification(ctx context.Context, userID, email string) (domain.IdentityVerification, error) {
+func (c *Client) CreateIdentityVerification(ctx context.Context, userID, email, returnURL string) (domain.IdentityVerification, error) {
 	p := &stripego.IdentityVerificationSessionCreateParams{
 		Type:              stripego.String(string(stripego.IdentityVerificationSessionTypeDocument)),
 		ClientReferenceID: stripego.String(userID),
@@ -103,6 +103,9 @@ func (c *Client) CreateIdentityVerification(ctx context.Context, userID, email s
 	}
 	if email != "" {
 		p.ProvidedDetails = &stripego.IdentityVerificationSessionCreateProvidedDetailsParams{Email: stripego.String(email)}
+	}
+	if returnURL != "" {
+		p.ReturnURL = stripego.String(returnURL)
 	}
 	vs, err := c.sc.V1IdentityVerificationSessions.Create(ctx, p)
 	if err != nil {

@@ -59,7 +59,7 @@ func TestRequestsAgainstStripeMock(t *testing.T) {
 	// options, provided details) and answers with its fixture session, whose
 	// client secret and URL are null (a real session has them).
 	for _, email := range []string{"owner@example.com", ""} {
-		v, err := c.CreateIdentityVerification(ctx, "u1", email)
+		v, err := c.CreateIdentityVerification(ctx, "u1", email, "http://localhost:3000/?identity=returned")
 		if err != nil || !strings.HasPrefix(v.ID, "vs_") {
 			t.Fatalf("identity verification (email %q): %+v %v", email, v, err)
 		}

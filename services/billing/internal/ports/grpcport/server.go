@@ -78,8 +78,8 @@ func (s *Server) SetBilling(ctx context.Context, r *billingv1.SetBillingRequest)
 }
 
 // CreateIdentityVerification starts a Stripe Identity verification of the caller.
-func (s *Server) CreateIdentityVerification(ctx context.Context, _ *billingv1.CreateIdentityVerificationRequest) (*billingv1.CreateIdentityVerificationResponse, error) {
-	v, err := s.App.StartIdentityVerification(ctx, caller(ctx))
+func (s *Server) CreateIdentityVerification(ctx context.Context, r *billingv1.CreateIdentityVerificationRequest) (*billingv1.CreateIdentityVerificationResponse, error) {
+	v, err := s.App.StartIdentityVerification(ctx, caller(ctx), r.GetReturnUrl())
 	if err != nil {
 		return nil, s.toStatus(ctx, err)
 	}

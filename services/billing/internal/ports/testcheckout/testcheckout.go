@@ -1,8 +1,11 @@
 // Package testcheckout is the local stand-in for Stripe's hosted Checkout
-// page, which stripe-mock does not provide. It shows a pending checkout,
-// clearly marked as a test with no real payment, and completes it by sending
-// a correctly signed checkout.session.completed event to the gateway's
-// webhook route, so the whole flow runs through the real webhook path. The
+// and Identity verification pages, which stripe-mock does not provide. It
+// shows a pending checkout, clearly marked as a test with no real payment,
+// and completes it by sending a correctly signed checkout.session.completed
+// event to the gateway's webhook route, so the whole flow runs through the
+// real webhook path; likewise a pending identity verification, clearly
+// marked as a test with no real check, ends with the signed
+// identity.verification_session event of the outcome the tester picks. The
 // service only mounts it with a test key against a Stripe mock.
 package testcheckout
 
@@ -34,8 +37,9 @@ type Checkouts interface {
 
 // Handler serves /test-checkout/{token}.
 type Handler struct {
-	Checkouts Checkouts
-	Tiers     domain.Tiers
+	Checkouts  Checkouts
+	Identities Identities
+	Tiers      domain.Tiers
 	// WebhookURL is the gateway's /webhooks/stripe.
 	WebhookURL    string
 	WebhookSecret string
@@ -48,6 +52,8 @@ func (h *Handler) Routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /test-checkout/{token}", h.show)
 	mux.HandleFunc("POST /test-checkout/{token}/complete", h.complete)
+	mux.HandleFunc("GET /test-identity/{token}", h.showIdentity)
+	mux.HandleFunc("POST /test-identity/{token}/{outcome}", h.completeIdentity)
 	return mux
 }
 

@@ -13,6 +13,7 @@ import {
   IDENTITY_VERIFIED,
   IdentityRow,
 } from './identity-row';
+import * as browser from '../lib/browser';
 
 const fetchMock = vi.fn<typeof fetch>();
 const json = (body: unknown, status = 200) =>
@@ -94,6 +95,10 @@ describe('IdentityRow', () => {
     expect(await screen.findByText(IDENTITY_SUBMITTED_MESSAGE)).toBeTruthy();
     const [, init] = creates()[0]!;
     expect(init?.method).toBe('POST');
+    // A hosted page would lead back here, with Account Settings opened again.
+    const returnUrl = new URL(JSON.parse(String(init?.body)).returnUrl);
+    expect(returnUrl.origin).toBe(window.location.origin);
+    expect(returnUrl.searchParams.get('identity')).toBe('returned');
     expect(keys).toEqual(['pk_test_demo']);
     expect(verify).toHaveBeenCalledWith('vs_1_secret_x');
   });
@@ -167,5 +172,16 @@ describe('IdentityRow', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('opens the hosted page of a session without a client secret (the local test stack’s stand-in)', async () => {
+    const goTo = vi.spyOn(browser, 'reloadTo').mockImplementation(() => {});
+    sessions.push(json({ id: 'vs_1', url: 'http://127.0.0.1:9203/test-identity/tok' }));
+    const user = renderRow('pk_test_demo');
+    await user.click(await screen.findByRole('button', { name: 'Verify your identity' }));
+    await vi.waitFor(() => expect(goTo).toHaveBeenCalledWith('http://127.0.0.1:9203/test-identity/tok'));
+    expect(document.querySelector(`script[src="${STRIPE_JS_URL}"]`)).toBeNull(); // no modal, no Stripe.js
+    expect(screen.queryByText(IDENTITY_SUBMITTED_MESSAGE)).toBeNull(); // nothing promised before the outcome
+    goTo.mockRestore();
   });
 });

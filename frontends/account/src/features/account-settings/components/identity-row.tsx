@@ -2,6 +2,7 @@ import { useState } from 'react';
 import {
   Button,
   ErrorBanner,
+  identityReturnUrl,
   openIdentityVerification,
   serverMessage,
   UNKNOWN_ERROR_MESSAGE,
@@ -11,6 +12,7 @@ import {
   type IdentityVerificationStatus,
   type VerificationOutcome,
 } from '@uplift/platform';
+import { reloadTo } from '../lib/browser';
 
 export const IDENTITY_SUBMITTED_MESSAGE =
   'Thank you. Stripe is checking your document and selfie; this usually takes a few minutes.';
@@ -37,9 +39,11 @@ function statusText(status: IdentityVerificationStatus): string {
 /**
  * Identity verification (spec section 1's third-party widget) in Account
  * Settings: the server starts a Stripe Identity session for the signed-in
- * person and Stripe's modal takes the document and selfie. Shown only when
- * the widget is configured (a Stripe publishable key). The outcome is what
- * billing recorded from Stripe's webhooks.
+ * person and Stripe's modal takes the document and selfie; a session
+ * without a client secret is opened on its hosted page instead (on the
+ * local test stack, the stand-in for Stripe's), which leads back here.
+ * Shown only when the widget is configured (a Stripe publishable key). The
+ * outcome is what billing recorded from Stripe's webhooks.
  */
 export function IdentityRow({ userId }: { userId: string }) {
   const { stripePublishableKey } = useWidgetSettings();
@@ -63,9 +67,13 @@ export function IdentityRow({ userId }: { userId: string }) {
     setOutcome(null);
     let session;
     try {
-      session = await create.mutateAsync();
+      session = await create.mutateAsync(identityReturnUrl(window.location.href));
     } catch {
       return; // create.error is shown below
+    }
+    if (!session.clientSecret && session.url) {
+      reloadTo(session.url);
+      return;
     }
     setOpening(true);
     try {
