@@ -2,8 +2,9 @@
 // the shell and the remotes are deployed apart and meet only at run time, so
 // - an app never imports another app's files (a remote never the shell, the
 //   shell never a remote: it loads them with RemoteModule);
-// - what they share comes from `@uplift/platform`, never from its files by
-//   path, and `@uplift/platform/testing` only in tests;
+// - what they share comes from `@uplift/platform` (or an entry of its
+//   package.json, like `@uplift/platform/text-field`), never from its files
+//   by path, and `@uplift/platform/testing` only in tests;
 // - the platform imports no app;
 // - inside an app, one feature never imports another
 //   (`src/features/<a>` → `src/features/<b>`): what both need moves to the
@@ -17,6 +18,8 @@ const APPS = new Set(['shell', 'home', 'analytics', 'connections', 'account']);
 const PLATFORM = 'packages/platform';
 const PLATFORM_PACKAGE = '@uplift/platform';
 const TESTING_ENTRY = '@uplift/platform/testing';
+/** Platform parts only lazily loaded pages use: bundled where imported, so not in every first load. */
+const LAZY_ENTRIES = new Set(['@uplift/platform/text-field']);
 const FRONTENDS = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 /** Where a file sits: its app (or the platform) and, in an app, its feature. */
@@ -33,7 +36,7 @@ const isTest = (relative) => /\.test\.[cm]?[jt]sx?$/.test(relative) || /test-kit
 function problem(from, source, target) {
   if (source.startsWith('@uplift/')) {
     if (source === TESTING_ENTRY) return isTest(from.relative) ? null : 'testing';
-    if (source === PLATFORM_PACKAGE || source.startsWith(`${PLATFORM_PACKAGE}/mf/`)) {
+    if (source === PLATFORM_PACKAGE || LAZY_ENTRIES.has(source) || source.startsWith(`${PLATFORM_PACKAGE}/mf/`)) {
       return from.area === PLATFORM ? 'platformImportsItself' : null;
     }
     return 'otherPackage';

@@ -42,6 +42,7 @@ describe('import boundaries', () => {
 
   it.each([
     ['home/src/app/home-page.tsx', "import { Button } from '@uplift/platform';"],
+    ['account/src/features/account-settings/components/email-row.tsx', "import { TextField } from '@uplift/platform/text-field';"],
     ['home/src/features/report/components/report-view.tsx', "import { ScoreBadge } from '../../../lib/review/score-badge';"],
     ['home/src/features/report/components/report-view.tsx', "import { InsightsList } from './insights-list';"],
     ['shell/src/app/routes.tsx', "import { DashboardPage } from '../features/dashboard/components/dashboard-page';"],

@@ -8,7 +8,6 @@ export * from './avatar';
 export * from './use-page-title';
 export * from './switch';
 export * from './text-area';
-export * from './text-field';
 export * from './error-banner';
 export * from './formula-hint';
 export * from './progress-bar';

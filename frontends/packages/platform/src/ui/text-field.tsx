@@ -9,6 +9,11 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 }
 
 /**
+ * Not in the package's index but its own entry (`@uplift/platform/text-field`):
+ * only forms in lazily loaded dialogs and pages use it, and the index is in
+ * every first load (a shared singleton). It holds no state, so a copy per app
+ * is harmless.
+ *
  * A labelled input: the label names it, the hint and the error describe it
  * (aria-describedby), and a required field shows a star. The star sits
  * outside the label and is hidden from assistive technology, so the field's

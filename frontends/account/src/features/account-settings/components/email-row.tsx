@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Button, serverMessage, TextField, UNKNOWN_ERROR_MESSAGE, useAccountSecurity, useUpdateEmail } from '@uplift/platform';
+import { Button, serverMessage, UNKNOWN_ERROR_MESSAGE, useAccountSecurity, useUpdateEmail } from '@uplift/platform';
+import { TextField } from '@uplift/platform/text-field';
 import { reloadTo } from '../lib/browser';
 
 /** The email with 'Edit'; the form changes it and reloads the app on success (spec section 4). */

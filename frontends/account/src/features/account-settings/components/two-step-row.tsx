@@ -4,12 +4,12 @@ import {
   Button,
   ErrorBanner,
   serverMessage,
-  TextField,
   type TotpEnrollment,
   UNKNOWN_ERROR_MESSAGE,
   useAccountSecurity,
   useCreateRecoveryCodes,
 } from '@uplift/platform';
+import { TextField } from '@uplift/platform/text-field';
 import { RecoveryCodes } from './recovery-codes';
 
 export const TWO_STEP_ON_MESSAGE = 'Two-step sign-in is on. You will be asked for a code when you sign in.';

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Dialog, resetPassword, resetPasswordSentMessage, serverMessage, TextField, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
+import { Button, Dialog, resetPassword, resetPasswordSentMessage, serverMessage, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
+import { TextField } from '@uplift/platform/text-field';
 
 export interface ResetPasswordDialogProps {
   open: boolean;

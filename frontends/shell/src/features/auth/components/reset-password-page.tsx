@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { Button, ErrorBanner, LOADING_TEXT, TextField, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
+import { Button, ErrorBanner, LOADING_TEXT, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
+import { TextField } from '@uplift/platform/text-field';
 import { resetCodeFrom, RESET_LINK_INVALID_MESSAGE } from '../lib/password-reset';
 import { isSecondFactorRequired } from '../lib/totp';
 import { useAuthActions, usePasswordReset } from './auth-provider';

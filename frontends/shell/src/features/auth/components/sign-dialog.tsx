@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Dialog, ErrorBanner, redeemRecoveryCode, serverMessage, TextField, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
+import { Button, Dialog, ErrorBanner, redeemRecoveryCode, serverMessage, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
+import { TextField } from '@uplift/platform/text-field';
 import { failureMessage, GOOGLE_SIGN_IN_FAILED_MESSAGE } from '../lib/auth-errors';
 import { isSecondFactorRequired, totpErrorMessage, type SecondFactorRequired } from '../lib/totp';
 import { useAuthActions } from './auth-provider';

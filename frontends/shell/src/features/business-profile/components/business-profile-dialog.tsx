@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { BUSINESS_PROFILE_SAVE_ERROR, Button, Dialog, ErrorBanner, Spinner, Switch, TextArea, TextField, useCategoryId, useCategoryLabel, useContentGenerationParams, useEmailPreferences } from '@uplift/platform';
+import { BUSINESS_PROFILE_SAVE_ERROR, Button, Dialog, ErrorBanner, Spinner, Switch, TextArea, useCategoryId, useCategoryLabel, useContentGenerationParams, useEmailPreferences } from '@uplift/platform';
+import { TextField } from '@uplift/platform/text-field';
 import { saveBusinessProfile, type BusinessProfileValues } from '../lib/save-business-profile';
 
 export const BUSINESS_PROFILE_TITLE = 'Business profile';
