@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
+import { expectNoSeriousViolations, freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
 
 /**
  * Accessibility (issue 11): axe finds no serious or critical violation on
@@ -8,16 +7,6 @@ import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support'
  * the main flows work with the keyboard alone.
  */
 const demoStoreUrl = process.env.UPLIFT_DEMO_STORE_URL || 'http://127.0.0.1:9400/';
-
-async function expectNoSeriousViolations(page: Page, what: string, include?: string): Promise<void> {
-  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
-  if (include) builder = builder.include(include);
-  const { violations } = await builder.analyze();
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(serious, `${what}: serious or critical axe violations`).toEqual([]);
-}
 
 async function openMenuDialog(page: Page, item: string) {
   await page.getByRole('button', { name: 'Open account menu' }).click();

@@ -1,5 +1,14 @@
 import { expect, test } from '@playwright/test';
-import { authEmulatorUrl, emulatorSignIn, fillSignIn, freshEmail, gatewayUrl, openSignedOut, PASSWORD } from './support';
+import {
+  authEmulatorUrl,
+  emulatorSignIn,
+  expectNoSeriousViolations,
+  fillSignIn,
+  freshEmail,
+  gatewayUrl,
+  openSignedOut,
+  PASSWORD,
+} from './support';
 
 /**
  * Two-step recovery codes through the real stack. The Auth emulator holds
@@ -51,6 +60,7 @@ test('a lost phone: a recovery code at the code prompt turns two-step off and th
   const prompt = page.getByRole('dialog', { name: 'Two-step sign-in' });
   await expect(prompt.getByLabel('Verification code')).toBeVisible();
   expect(factorsNamed).toEqual(['lost-phone']); // the emulator itself asked for the second factor
+  await expectNoSeriousViolations(page, 'Two-step sign-in dialog', '[role="dialog"]');
   await prompt.getByRole('button', { name: 'Use a recovery code' }).click();
 
   const recover = page.getByRole('dialog', { name: 'Use a recovery code' });
@@ -58,11 +68,14 @@ test('a lost phone: a recovery code at the code prompt turns two-step off and th
   await recover.getByLabel('Recovery code').fill('0000-0000-0000-0000');
   await recover.getByRole('button', { name: 'Use recovery code' }).click();
   await expect(recover.getByRole('alert')).toHaveText(REJECTED);
+  await expectNoSeriousViolations(page, 'Use a recovery code dialog, with its error', '[role="dialog"]');
 
+  // The keyboard alone: Enter in the field sends the code.
   await recover.getByLabel('Recovery code').fill(codes[4]!.toLowerCase());
-  await recover.getByRole('button', { name: 'Use recovery code' }).click();
+  await recover.getByLabel('Recovery code').press('Enter');
   const off = page.getByRole('dialog', { name: 'Two-step sign-in is off' });
   await expect(off.getByRole('status')).toContainText('two-step sign-in is now off');
+  await expectNoSeriousViolations(page, 'Two-step sign-in is off dialog', '[role="dialog"]');
   await off.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('button', { name: 'Open account menu' })).toBeVisible();
 

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 
 /** The Firebase Auth emulator the stack runs; tests use it only to set up users. */
@@ -227,4 +228,15 @@ export async function expectEmailSwitches(page: Page, weekly: boolean, daily: bo
     expect([await state('Weekly Website Review'), await state('Daily Business Report')]).toEqual([weekly, daily]);
     await page.keyboard.press('Escape');
   }).toPass({ timeout: 30_000 });
+}
+
+/** axe (WCAG 2.1 A and AA) finds no serious or critical violation on the page, or within include. */
+export async function expectNoSeriousViolations(page: Page, what: string, include?: string): Promise<void> {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious, `${what}: serious or critical axe violations`).toEqual([]);
 }
