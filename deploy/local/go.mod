@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/nats-io/nats-server/v2 v2.15.2
+	go.yaml.in/yaml/v3 v3.0.5
 	uplift.dev/platform v0.0.0
 )
 

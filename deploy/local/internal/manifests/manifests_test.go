@@ -1,0 +1,278 @@
+// Package manifests checks deploy/k8s against itself: nothing there is
+// applied to a cluster in CI, so a Service that targets a port no container
+// has, a setting read from a key the ConfigMap lacks, or a backend the
+// NetworkPolicies forgot would first be seen in production.
+package manifests
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+type object = map[string]any
+
+// get walks a path of map keys; a missing step gives nil.
+func get(o any, path ...string) any {
+	for _, p := range path {
+		m, ok := o.(object)
+		if !ok {
+			return nil
+		}
+		o = m[p]
+	}
+	return o
+}
+
+func str(o any, path ...string) string { s, _ := get(o, path...).(string); return s }
+
+func list(o any, path ...string) []any { l, _ := get(o, path...).([]any); return l }
+
+// port is a port as manifests write it: a number or a name.
+func port(v any) string {
+	switch p := v.(type) {
+	case int:
+		return strconv.Itoa(p)
+	case string:
+		return p
+	}
+	return ""
+}
+
+// load reads every document of the kustomization's resources.
+func load(t *testing.T) []object {
+	t.Helper()
+	dir := filepath.Join("..", "..", "..", "k8s")
+	k, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kust object
+	if err := yaml.Unmarshal(k, &kust); err != nil {
+		t.Fatal(err)
+	}
+	var docs []object
+	for _, r := range list(kust, "resources") {
+		b, err := os.ReadFile(filepath.Join(dir, r.(string)))
+		if err != nil {
+			t.Fatalf("kustomization lists %s: %v", r, err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		for {
+			var d object
+			err := dec.Decode(&d)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", r, err)
+			}
+			if d != nil {
+				docs = append(docs, d)
+			}
+		}
+	}
+	return docs
+}
+
+// workload is a pod template's app name and its containers' ports.
+type workload struct {
+	app   string
+	ports map[string]bool // by number and by name
+	pod   object
+}
+
+func workloads(docs []object) map[string]workload {
+	out := map[string]workload{}
+	for _, d := range docs {
+		switch str(d, "kind") {
+		case "Deployment", "StatefulSet", "Job":
+		default:
+			continue
+		}
+		pod := get(d, "spec", "template").(object)
+		w := workload{app: str(pod, "metadata", "labels", "app.kubernetes.io/name"), ports: map[string]bool{}, pod: pod}
+		for _, c := range list(pod, "spec", "containers") {
+			for _, p := range list(c, "ports") {
+				w.ports[port(get(p, "containerPort"))] = true
+				if n := str(p, "name"); n != "" {
+					w.ports[n] = true
+				}
+			}
+		}
+		out[w.app] = w
+	}
+	return out
+}
+
+func TestManifestsReferToWhatExists(t *testing.T) {
+	docs := load(t)
+	apps := workloads(docs)
+	config := map[string]map[string]bool{}
+	services := map[string]map[string]bool{} // Service name → its ports
+	for _, d := range docs {
+		switch str(d, "kind") {
+		case "ConfigMap":
+			keys := map[string]bool{}
+			for k := range get(d, "data").(object) {
+				keys[k] = true
+			}
+			config[str(d, "metadata", "name")] = keys
+		case "Service":
+			name := str(d, "metadata", "name")
+			app := str(d, "spec", "selector", "app.kubernetes.io/name")
+			w, ok := apps[app]
+			if !ok {
+				t.Errorf("Service %s selects app %q, which no workload is", name, app)
+				continue
+			}
+			services[name] = map[string]bool{}
+			for _, p := range list(d, "spec", "ports") {
+				services[name][port(get(p, "port"))] = true
+				if tp := port(get(p, "targetPort")); tp != "" && !w.ports[tp] {
+					t.Errorf("Service %s targets port %s, which %s's containers do not have", name, tp, app)
+				}
+			}
+		}
+	}
+
+	for app, w := range apps {
+		for _, c := range list(w.pod, "spec", "containers") {
+			for _, probe := range []string{"startupProbe", "readinessProbe", "livenessProbe"} {
+				for _, kind := range []string{"grpc", "httpGet", "tcpSocket"} {
+					if p := port(get(c, probe, kind, "port")); p != "" && !w.ports[p] {
+						t.Errorf("%s's %s checks port %s, which it does not open", app, probe, p)
+					}
+				}
+			}
+			for _, e := range list(c, "env") {
+				ref := get(e, "valueFrom", "configMapKeyRef")
+				if ref == nil {
+					continue
+				}
+				// Maps made outside the repository (the NATS senders from
+				// `devstack nats-keys`) are not checked.
+				if keys, ok := config[str(ref, "name")]; ok && !keys[str(ref, "key")] {
+					t.Errorf("%s reads %s from ConfigMap %s, which has no such key", app, str(ref, "key"), str(ref, "name"))
+				}
+			}
+		}
+	}
+
+	// Every backend address the gateway is given is a Service's port.
+	addrs := 0
+	for key := range config["uplift-config"] {
+		if !backendAddr(key) {
+			continue
+		}
+		addrs++
+		host, p, err := net.SplitHostPort(configValue(docs, key))
+		if err != nil {
+			t.Errorf("uplift-config %s: %v", key, err)
+			continue
+		}
+		if !services[host][p] {
+			t.Errorf("uplift-config %s is %s:%s, which no Service serves", key, host, p)
+		}
+	}
+	if addrs < 6 {
+		t.Errorf("uplift-config has %d backend addresses, want the six services'", addrs)
+	}
+}
+
+// backendAddr says whether an uplift-config key is a service's gRPC address
+// (USERS_ADDR …); SMTP_ADDR is the relay outside the cluster.
+func backendAddr(key string) bool {
+	return strings.HasSuffix(key, "_ADDR") && key != "SMTP_ADDR"
+}
+
+func configValue(docs []object, key string) string {
+	for _, d := range docs {
+		if str(d, "kind") == "ConfigMap" && str(d, "metadata", "name") == "uplift-config" {
+			return str(d, "data", key)
+		}
+	}
+	return ""
+}
+
+// allows says whether the rules (a policy's ingress "from" or egress "to")
+// let app through on port.
+func allows(rules []any, side, app, p string) bool {
+	for _, r := range rules {
+		ports := list(r, "ports")
+		portOK := len(ports) == 0
+		for _, rp := range ports {
+			portOK = portOK || port(get(rp, "port")) == p
+		}
+		if !portOK {
+			continue
+		}
+		for _, peer := range list(r, side) {
+			if str(peer, "podSelector", "matchLabels", "app.kubernetes.io/name") == app {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestNetworkPoliciesLetTheGatewayReachEveryBackend: the namespace denies
+// all traffic but what the policies allow, so a service the gateway is
+// pointed at must be allowed both out of the gateway and into the service.
+func TestNetworkPoliciesLetTheGatewayReachEveryBackend(t *testing.T) {
+	docs := load(t)
+	policies := map[string]object{}
+	for _, d := range docs {
+		if str(d, "kind") == "NetworkPolicy" {
+			if app := str(d, "spec", "podSelector", "matchLabels", "app.kubernetes.io/name"); app != "" {
+				policies[app] = d
+			}
+		}
+	}
+	gateway, ok := policies["gateway"]
+	if !ok {
+		t.Fatal("no NetworkPolicy for the gateway")
+	}
+	checked := 0
+	for _, d := range docs {
+		if str(d, "kind") != "ConfigMap" || str(d, "metadata", "name") != "uplift-config" {
+			continue
+		}
+		for key, v := range get(d, "data").(object) {
+			if !backendAddr(key) {
+				continue
+			}
+			host, p, _ := net.SplitHostPort(fmt.Sprint(v))
+			checked++
+			if !allows(list(gateway, "spec", "egress"), "to", host, p) {
+				t.Errorf("the gateway's policy does not let it reach %s on %s (%s)", host, p, key)
+			}
+			backend, ok := policies[host]
+			if !ok {
+				t.Errorf("%s (%s) has no NetworkPolicy of its own", host, key)
+				continue
+			}
+			if !allows(list(backend, "spec", "ingress"), "from", "gateway", p) {
+				t.Errorf("%s's policy does not let the gateway in on %s", host, p)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no backend addresses in uplift-config")
+	}
+	// Every workload has a policy of its own.
+	for app := range workloads(docs) {
+		if _, ok := policies[app]; !ok {
+			t.Errorf("workload %s has no NetworkPolicy selecting it", app)
+		}
+	}
+}
