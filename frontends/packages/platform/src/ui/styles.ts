@@ -110,6 +110,7 @@ a { color: inherit; }
 .avatar-menu__panel [role='menuitem'] { text-align: left; background: none; border: 0; font: inherit; padding: .5rem; border-radius: .375rem; cursor: pointer; }
 .avatar-menu__panel [role='menuitem']:hover, .avatar-menu__panel [role='menuitem']:focus-visible { background: var(--bg); }
 .u-note { background: #ecfdf5; color: #065f46; border-radius: .5rem; padding: .5rem .75rem; margin-bottom: .75rem; }
+.u-note--warn { background: #fffbeb; color: #92400e; }
 .on-behalf-banner { position: fixed; left: 0; right: 0; bottom: 0; z-index: 55; display: flex; align-items: center; justify-content: center; gap: 1rem; padding: .75rem 1rem; background: var(--danger); color: #fff; font-weight: 600; }
 .on-behalf-banner button { background: #fff; color: var(--danger); border: 0; border-radius: .375rem; padding: .25rem .75rem; font: inherit; cursor: pointer; }
 .consent-banner { max-width: 72rem; margin: .75rem auto 0; padding: .75rem 1rem; display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .75rem; border: 1px solid var(--line); border-radius: .5rem; background: var(--bg); }

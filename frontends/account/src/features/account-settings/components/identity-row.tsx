@@ -96,7 +96,7 @@ export function IdentityRow({ userId }: { userId: string }) {
       <dd>{statusText(status)}</dd>
       <dd className="account-settings__actions">
         {status === 'requires_input' && (
-          <p className="u-note" style={{ width: '100%' }}>
+          <p className="u-note u-note--warn" style={{ width: '100%' }}>
             {IDENTITY_NEEDS_INPUT_NOTE}
           </p>
         )}
