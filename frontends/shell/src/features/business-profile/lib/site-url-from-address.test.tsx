@@ -13,6 +13,7 @@ const json = (body: unknown, status = 200) =>
 /** A fake gateway: the category appears after `categoryAfter` reads of the user (as the sign-up event creates it). */
 function gateway(options: { savedSiteUrl?: string; categoryAfter?: number; failPatch?: boolean }) {
   let userReads = 0;
+  let saved = options.savedSiteUrl;
   const patches: unknown[] = [];
   vi.stubGlobal(
     'fetch',
@@ -23,10 +24,11 @@ function gateway(options: { savedSiteUrl?: string; categoryAfter?: number; failP
           userReads++;
           return json({ id: 'u1', categoryId: userReads > (options.categoryAfter ?? 0) ? 'cat1' : '' });
         case 'GET /internal/categories/cat1/business-data/contentGenerationParams':
-          return json({ siteUrl: options.savedSiteUrl, disableWeeklyEmail: true });
+          return json({ siteUrl: saved, disableWeeklyEmail: true });
         case 'PATCH /internal/categories/cat1/business-data/contentGenerationParams':
           patches.push(JSON.parse(String(init?.body)));
           if (options.failPatch) return json({ message: 'website cannot be read', code: 3 }, 400);
+          saved = (JSON.parse(String(init?.body)) as { siteUrl: string }).siteUrl;
           return json({});
         default:
           return json({}, 200);
@@ -38,12 +40,9 @@ function gateway(options: { savedSiteUrl?: string; categoryAfter?: number; failP
 
 function renderAt(path: string) {
   const onUnsaved = vi.fn();
-  const { location } = renderHookWithProviders(() => useSiteUrlFromAddress(onUnsaved), {
-    path,
-    session,
-    queryClient: createQueryClient(),
-  });
-  return { onUnsaved, location };
+  const queryClient = createQueryClient();
+  const { location } = renderHookWithProviders(() => useSiteUrlFromAddress(onUnsaved), { path, session, queryClient });
+  return { onUnsaved, location, queryClient };
 }
 
 beforeEach(() => configureHttp({ baseUrl: 'http://api.test/' }));
@@ -51,11 +50,14 @@ beforeEach(() => configureHttp({ baseUrl: 'http://api.test/' }));
 describe('useSiteUrlFromAddress', () => {
   it("saves ?siteUrl= as a new account's website once its business exists, keeping its settings, and drops it from the address", async () => {
     const { patches } = gateway({ categoryAfter: 1 });
-    const { location } = renderAt('/?siteUrl=https%3A%2F%2Fshop.example&requireSignup=true');
+    const { location, queryClient } = renderAt('/?siteUrl=https%3A%2F%2Fshop.example&requireSignup=true');
     await waitFor(() => expect(patches).toEqual([{ siteUrl: 'https://shop.example', disableWeeklyEmail: true }]), {
       timeout: 5_000,
     });
     await waitFor(() => expect(location()).toBe('/?requireSignup=true'));
+    // The Business profile opens on the cache: it holds the saved website, not the blank read before the save.
+    const cached = queryClient.getQueriesData<{ siteUrl?: string }>({}).map(([, data]) => data?.siteUrl);
+    expect(cached).toContain('https://shop.example');
   });
 
   it('never replaces a website the business already has', async () => {

@@ -60,8 +60,13 @@ export async function saveSiteUrlFromAddress(
     siteUrl: siteUrl.trim(),
     disableWeeklyEmail: params.disableWeeklyEmail ?? false,
   });
+  // The Business profile opens on this cache and keeps what it first shows,
+  // so it must hold the saved website now: the params read above would
+  // otherwise stay in it until something observing them refetched.
+  await queryClient
+    .fetchQuery({ ...getContentGenerationParamsQueryOptions(categoryId), staleTime: 0, retry: false })
+    .catch(() => queryClient.invalidateQueries({ queryKey: getContentGenerationParamsQueryOptions(categoryId).queryKey }));
   for (const options of [
-    getContentGenerationParamsQueryOptions(categoryId),
     getCurrentReportQueryOptions(categoryId),
     getInsightsQueryOptions(categoryId),
     getRecentIdeasQueryOptions(categoryId),
