@@ -5,16 +5,13 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
+	"log/slog"
 	"time"
 
 	"github.com/nats-io/nats.go"
 
-	"uplift.dev/platform/config"
 	"uplift.dev/platform/natsauth"
+	"uplift.dev/platform/service"
 )
 
 type settings struct {
@@ -24,35 +21,25 @@ type settings struct {
 	NATSCAFile   string `env:"NATS_CA_FILE"`
 	// StreamReplicas is how many servers keep each stream (3 in the
 	// cluster, 1 on a single server).
-	StreamReplicas int `env:"NATS_STREAM_REPLICAS" default:"1"`
+	StreamReplicas int    `env:"NATS_STREAM_REPLICAS" default:"1"`
+	LogLevel       string `env:"LOG_LEVEL" default:"info"`
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx)
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "natssetup:", err)
-		os.Exit(1)
-	}
-}
-
-func run(ctx context.Context) error {
 	var s settings
-	if err := config.Load(&s, os.LookupEnv); err != nil {
-		return err
-	}
-	var opts []nats.Option
-	if s.NATSCAFile != "" {
-		opts = append(opts, nats.RootCAs(s.NATSCAFile))
-	}
-	// The Job is retried by Kubernetes; one try waits for a cluster that
-	// is still electing its JetStream leader.
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	if err := natsauth.ConnectAndSetUp(ctx, s.NATSURL, []byte(s.NATSNKeySeed), s.StreamReplicas, opts...); err != nil {
-		return err
-	}
-	fmt.Println("natssetup: streams set up with", s.StreamReplicas, "replicas")
-	return nil
+	service.Command("natssetup", &s, &s.LogLevel, func(ctx context.Context, log *slog.Logger) error {
+		var opts []nats.Option
+		if s.NATSCAFile != "" {
+			opts = append(opts, nats.RootCAs(s.NATSCAFile))
+		}
+		// The Job is retried by Kubernetes; one try waits for a cluster that
+		// is still electing its JetStream leader.
+		ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+		defer cancel()
+		if err := natsauth.ConnectAndSetUp(ctx, s.NATSURL, []byte(s.NATSNKeySeed), s.StreamReplicas, opts...); err != nil {
+			return err
+		}
+		log.Info("streams set up", "replicas", s.StreamReplicas)
+		return nil
+	})
 }
