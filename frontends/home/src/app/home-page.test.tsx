@@ -8,13 +8,11 @@ import {
   type ReportJson,
   type Session,
 } from '@uplift/platform';
-import { renderWithProviders, signedInAs } from '@uplift/platform/testing';
+import { json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import { HomePage } from './home-page';
 
 const signedIn = signedInAs('u1');
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const readyReport: ReportJson = {
   id: 'r1',

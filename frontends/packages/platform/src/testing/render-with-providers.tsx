@@ -41,6 +41,10 @@ export interface Rendered extends RenderResult {
   navigationType: () => NavigationType;
 }
 
+/** A JSON answer from the gateway, for tests that fake fetch. */
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
 export const signedOut: Session = { status: 'signedOut', user: null };
 
 /** A signed-in session for the user `uid` (jane@example.com unless told). */

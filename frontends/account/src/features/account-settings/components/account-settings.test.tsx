@@ -2,15 +2,13 @@ import { QueryClient } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp, getAuditLogQueryOptions, type AccountSecurity } from '@uplift/platform';
-import { renderWithProviders, signedInAs } from '@uplift/platform/testing';
+import { json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import * as browser from '../lib/browser';
 import { AccountSettings } from './account-settings';
 import { RECOVERY_CODES_COPIED, RECOVERY_CODES_FILE, recoveryCodesText } from './recovery-codes';
 import { RECOVERY_CODES_NOT_MADE } from './two-step-row';
 
 const fetchMock = vi.fn<typeof fetch>();
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 let reloadTo: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {

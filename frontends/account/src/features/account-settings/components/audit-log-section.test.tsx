@@ -2,11 +2,9 @@ import { QueryClient } from '@tanstack/react-query';
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp } from '@uplift/platform';
-import { renderWithProviders } from '@uplift/platform/testing';
+import { json, renderWithProviders } from '@uplift/platform/testing';
 import { AuditLogSection } from './audit-log-section';
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 function renderSection() {
   renderWithProviders(<AuditLogSection userId="u1" />, {

@@ -3,7 +3,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp, forgetLoadedScripts, STRIPE_JS_URL } from '@uplift/platform';
-import { renderWithProviders } from '@uplift/platform/testing';
+import { json, renderWithProviders } from '@uplift/platform/testing';
 import {
   IDENTITY_CANCELED,
   IDENTITY_NEEDS_INPUT,
@@ -16,8 +16,6 @@ import {
 import * as browser from '../lib/browser';
 
 const fetchMock = vi.fn<typeof fetch>();
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const OUTCOME_URL = 'http://gw.test/internal/billing/identityVerification';
 const CREATE_URL = 'http://gw.test/internal/billing/createIdentityVerification';

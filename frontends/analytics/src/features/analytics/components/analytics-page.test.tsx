@@ -7,11 +7,9 @@ import {
   type DayMetricsJson,
   type GetMetricsResponseJson,
 } from '@uplift/platform';
-import { renderWithProviders, signedInAs, type Rendered } from '@uplift/platform/testing';
+import { json, renderWithProviders, signedInAs, type Rendered } from '@uplift/platform/testing';
 import { AnalyticsPage } from './analytics-page';
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const usd = (amount: number) => new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' }).format(amount);
 

@@ -8,11 +8,9 @@ import {
   getDailyReportQueryOptions,
   type DailyReportJson,
 } from '@uplift/platform';
-import { renderWithProviders } from '@uplift/platform/testing';
+import { json, renderWithProviders } from '@uplift/platform/testing';
 import { DailyReportCard } from './daily-report-card';
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const money = (amount: number, currency: string) =>
   new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);

@@ -1,11 +1,9 @@
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp } from '@uplift/platform';
-import { renderWithProviders, signedInAs } from '@uplift/platform/testing';
+import { json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import { IdeaPage } from './idea-page';
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 beforeEach(() => configureHttp({ baseUrl: 'http://api.test/' }));
 

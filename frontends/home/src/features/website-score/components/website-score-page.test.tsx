@@ -2,12 +2,10 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp } from '@uplift/platform';
-import { renderWithProviders, type Rendered } from '@uplift/platform/testing';
+import { json, renderWithProviders, type Rendered } from '@uplift/platform/testing';
 import { RATE_LIMITED_MESSAGE, UNREADABLE_FALLBACK_MESSAGE } from '../lib/score-error';
 import { WebsiteScorePage } from './website-score-page';
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 let page: Rendered;
 

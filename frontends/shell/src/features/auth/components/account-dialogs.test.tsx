@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp } from '@uplift/platform';
-import { renderWithProviders } from '@uplift/platform/testing';
+import { json, renderWithProviders } from '@uplift/platform/testing';
 import type { AuthActions } from '../lib/auth-actions';
 import { SecondFactorRequired } from '../lib/totp';
 import { fakeAuthActions, withAuthActions } from './auth-test-kit';
@@ -9,8 +9,6 @@ import { ResetPasswordDialog } from './reset-password-dialog';
 import { RECOVERY_USED_MESSAGE, SignDialog, type SignDialogProps } from './sign-dialog';
 
 const fetchMock = vi.fn<typeof fetch>();
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);

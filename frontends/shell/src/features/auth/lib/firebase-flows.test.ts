@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp, tokenStore } from '@uplift/platform';
+import { json } from '@uplift/platform/testing';
 
 // Firebase is mocked: these tests pin what the app does around its calls.
 const fb = vi.hoisted(() => ({
@@ -40,8 +41,6 @@ const { createAuthActions } = await import('./auth-actions');
 const { createAccountSecurity, isSecondFactorRequired, TOTP_CODE_INVALID_MESSAGE, TOTP_PASSWORD_INVALID_MESSAGE } = await import('./totp');
 
 const fetchMock = vi.fn<typeof fetch>();
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const calls = () =>
   fetchMock.mock.calls.map(([url, init]) => `${init?.method} ${String(url).replace('http://gw.test/', '')}`);
 

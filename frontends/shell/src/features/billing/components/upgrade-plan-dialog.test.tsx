@@ -9,7 +9,7 @@ import {
   type SubscriptionTiersJson,
   type UserJson,
 } from '@uplift/platform';
-import { renderWithProviders, signedInAs } from '@uplift/platform/testing';
+import { json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import { EnvProvider } from '../../../lib/env-context';
 import { createQueryClient } from '../../../lib/query-client';
 import { browser } from '../lib/browser';
@@ -31,8 +31,6 @@ const session = signedInAs('u1');
 
 type Handler = (init: RequestInit | undefined) => Response | Promise<Response>;
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** A fake gateway: handlers keyed by "METHOD path". */
 function gateway(user: UserJson, extra: Record<string, Handler> = {}) {

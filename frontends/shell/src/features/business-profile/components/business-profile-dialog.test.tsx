@@ -1,14 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BUSINESS_PROFILE_SAVE_ERROR, configureHttp } from '@uplift/platform';
-import { renderWithProviders, signedInAs } from '@uplift/platform/testing';
+import { json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import { createQueryClient } from '../../../lib/query-client';
 import { BusinessProfileDialog } from './business-profile-dialog';
 
 const session = signedInAs('u1');
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 interface Saved {
   name: string;

@@ -1,14 +1,12 @@
 import { waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp } from '@uplift/platform';
-import { renderHookWithProviders, signedInAs } from '@uplift/platform/testing';
+import { json, renderHookWithProviders, signedInAs } from '@uplift/platform/testing';
 import { createQueryClient } from '../../../lib/query-client';
 import { useSiteUrlFromAddress } from './site-url-from-address';
 
 const session = signedInAs('u1');
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** A fake gateway: the category appears after `categoryAfter` reads of the user (as the sign-up event creates it). */
 function gateway(options: { savedSiteUrl?: string; categoryAfter?: number; failPatch?: boolean }) {
