@@ -87,10 +87,20 @@ func (s *Signer) PublicKey() string {
 	return pub
 }
 
-// NATSOption authenticates a connection as this sender.
+// NATSOption authenticates a connection as this sender and has its
+// replies (JetStream's answers and the events it pulls) come to the
+// sender's own inbox, the only one NATS lets it read (natsauth).
 func (s *Signer) NATSOption() nats.Option {
-	return nats.Nkey(s.PublicKey(), s.key.Sign)
+	return func(o *nats.Options) error {
+		if err := nats.Nkey(s.PublicKey(), s.key.Sign)(o); err != nil {
+			return err
+		}
+		return nats.CustomInboxPrefix(InboxPrefix(s.Service))(o)
+	}
 }
+
+// InboxPrefix is where service's connections receive replies.
+func InboxPrefix(service string) string { return "_INBOX_" + service }
 
 // Sign adds the sender headers to msg, published with message id id.
 func (s *Signer) Sign(msg *nats.Msg, id string) error {

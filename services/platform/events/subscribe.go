@@ -25,15 +25,18 @@ type protoPtr[E any] interface {
 }
 
 // On is the one way a service consumes an event: it returns a worker that
-// runs the durable consumer durable on subject until its context ends. Each
+// runs the declared consumer c (ConsumersOf) until its context ends. Each
 // message's sender is checked (Bus.Trust), its payload decoded into a fresh
 // E, and h called in the transaction that records the message id, so the
 // effect happens once. A payload that cannot be decoded is logged and
 // dropped: retrying it could never succeed.
-func On[E any, P protoPtr[E]](bus Bus, durable, subject string, h func(ctx context.Context, tx pgx.Tx, ev P, m Meta) error) func(context.Context) error {
+func On[E any, P protoPtr[E]](bus Bus, c Consumer, h func(ctx context.Context, tx pgx.Tx, ev P, m Meta) error) func(context.Context) error {
 	return func(ctx context.Context) error {
-		return Consume(ctx, bus, durable, subject, func(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
-			ev, m, ok := decode[E, P](ctx, bus, durable, msg)
+		if err := c.check(); err != nil {
+			return err
+		}
+		return Consume(ctx, bus, c.Durable, c.Subject, func(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error {
+			ev, m, ok := decode[E, P](ctx, bus, c.Durable, msg)
 			if !ok {
 				return nil
 			}
@@ -45,10 +48,13 @@ func On[E any, P protoPtr[E]](bus Bus, durable, subject string, h func(ctx conte
 // OnEach is On for long work that must not hold a transaction (ConsumeEach):
 // h is called with none open and must be idempotent on its own; the
 // message's lease is renewed every leaseEvery while it runs.
-func OnEach[E any, P protoPtr[E]](bus Bus, durable, subject string, leaseEvery time.Duration, h func(ctx context.Context, ev P, m Meta) error) func(context.Context) error {
+func OnEach[E any, P protoPtr[E]](bus Bus, c Consumer, leaseEvery time.Duration, h func(ctx context.Context, ev P, m Meta) error) func(context.Context) error {
 	return func(ctx context.Context) error {
-		return ConsumeEach(ctx, bus, durable, subject, leaseEvery, func(ctx context.Context, msg jetstream.Msg) error {
-			ev, m, ok := decode[E, P](ctx, bus, durable, msg)
+		if err := c.check(); err != nil {
+			return err
+		}
+		return ConsumeEach(ctx, bus, c.Durable, c.Subject, leaseEvery, func(ctx context.Context, msg jetstream.Msg) error {
+			ev, m, ok := decode[E, P](ctx, bus, c.Durable, msg)
 			if !ok {
 				return nil
 			}

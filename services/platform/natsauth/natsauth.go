@@ -37,21 +37,35 @@ const Admin = "admin"
 
 // consumerAPI is what a JetStream client needs on top of its own subjects
 // to publish into the Uplift stream and consume from it: the stream's
-// info, its own durable consumers (made, looked at, pulled from), acks,
-// and replies on its inbox. Stream management ($JS.API.STREAM.CREATE,
-// UPDATE, DELETE, PURGE and message deletion) is the admin's alone.
-var consumerAPI = []string{
-	"$JS.API.STREAM.INFO." + events.StreamName,
-	"$JS.API.CONSUMER.CREATE." + events.StreamName + ".>",
-	"$JS.API.CONSUMER.DURABLE.CREATE." + events.StreamName + ".>",
-	"$JS.API.CONSUMER.INFO." + events.StreamName + ".>",
-	"$JS.API.CONSUMER.MSG.NEXT." + events.StreamName + ".>",
-	"$JS.ACK." + events.StreamName + ".>",
+// info, and for each of its own durable consumers (events.ConsumersOf)
+// making it on its one subject, looking at it, pulling from it and acking
+// its messages. These are the subjects nats.go's jetstream package uses
+// (CreateOrUpdateConsumer with a FilterSubject, Consumer.Info, Consume and
+// Fetch, Msg.Ack); the consumer's name is a token of each, so a service
+// cannot make, read, pull from or ack another's consumer, nor point its own
+// at a subject it does not read (CONSUMER.CREATE without the filter token
+// would let it). Stream management ($JS.API.STREAM.CREATE, UPDATE, DELETE,
+// PURGE, message reads and deletion) and deleting consumers are the admin's
+// alone.
+func consumerAPI(service string) []string {
+	api := []string{"$JS.API.STREAM.INFO." + events.StreamName}
+	for _, c := range events.ConsumersOf(service) {
+		on := events.StreamName + "." + c.Durable
+		api = append(api,
+			"$JS.API.CONSUMER.CREATE."+on+"."+c.Subject,
+			"$JS.API.CONSUMER.INFO."+on,
+			"$JS.API.CONSUMER.MSG.NEXT."+on,
+			"$JS.ACK."+on+".>",
+		)
+	}
+	return api
 }
 
-// Permissions is what service may publish and subscribe to.
+// Permissions is what service may publish and subscribe to. Each program
+// receives replies only on its own inbox (events.InboxPrefix): with a
+// shared _INBOX.> one service could read the events another pulls.
 func Permissions(service string) *server.Permissions {
-	inbox := &server.SubjectPermission{Allow: []string{"_INBOX.>"}}
+	inbox := &server.SubjectPermission{Allow: []string{events.InboxPrefix(service) + ".>"}}
 	switch service {
 	case Admin:
 		return &server.Permissions{
@@ -61,11 +75,11 @@ func Permissions(service string) *server.Permissions {
 	case Gateway:
 		return &server.Permissions{
 			Publish:   &server.SubjectPermission{Allow: ratelimit.ClientSubjects()},
-			Subscribe: &server.SubjectPermission{Allow: []string{events.SubjectReportUpdated, "_INBOX.>"}},
+			Subscribe: &server.SubjectPermission{Allow: append([]string{events.SubjectReportUpdated}, inbox.Allow...)},
 		}
 	}
 	return &server.Permissions{
-		Publish:   &server.SubjectPermission{Allow: append(events.SubjectsOf(service), consumerAPI...)},
+		Publish:   &server.SubjectPermission{Allow: append(events.SubjectsOf(service), consumerAPI(service)...)},
 		Subscribe: inbox,
 	}
 }

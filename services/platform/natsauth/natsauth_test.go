@@ -24,51 +24,11 @@ import (
 // stream; the gateway may only listen to report events.
 func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 	t.Parallel()
-	k, err := natsauth.NewKeyring(natsauth.Services...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	conf := "listen: 127.0.0.1:-1\njetstream { store_dir: " + `"` + filepath.Join(dir, "js") + `"` + " }\n" + k.Render()
-	path := filepath.Join(dir, "nats.conf")
-	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	opts, err := server.ProcessConfigFile(path)
-	if err != nil {
-		t.Fatalf("nats-server rejects the rendered config: %v", err)
-	}
-	opts.NoLog, opts.NoSigs = true, true
-	s, err := server.NewServer(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		t.Fatal("server not ready")
-	}
-	t.Cleanup(s.Shutdown)
-	url := s.ClientURL()
-	if err := natsauth.ConnectAndSetUp(context.Background(), url, k.Seed(natsauth.Admin), 1); err != nil {
-		t.Fatalf("the admin cannot set the stream up: %v", err)
-	}
+	url, k := startRendered(t)
 
 	if nc, err := nats.Connect(url, nats.NoReconnect()); err == nil {
 		nc.Close()
 		t.Fatal("a client without a key was let in")
-	}
-	connect := func(service string) (*nats.Conn, jetstream.JetStream) {
-		t.Helper()
-		signer, err := events.NewSigner(service, k.Seed(service))
-		if err != nil {
-			t.Fatal(err)
-		}
-		nc, js, err := events.Connect(context.Background(), url, service, signer.NATSOption())
-		if err != nil {
-			t.Fatalf("%s: %v", service, err)
-		}
-		t.Cleanup(nc.Close)
-		return nc, js
 	}
 	publish := func(js jetstream.JetStream, subject string) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -76,8 +36,8 @@ func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 		_, err := js.Publish(ctx, subject, []byte("x"))
 		return err
 	}
-	_, billing := connect("billing")
-	_, users := connect("users")
+	_, billing := connectAs(t, url, k, "billing")
+	_, users := connectAs(t, url, k, "users")
 	if err := publish(billing, events.SubjectBillingChanged); err != nil {
 		t.Fatalf("billing may publish BillingChanged: %v", err)
 	}
@@ -90,7 +50,7 @@ func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 	// A service consumes as it does in production: its durable consumer
 	// is made, pulls the event billing published, and acks it.
 	cons, err := users.CreateOrUpdateConsumer(context.Background(), events.StreamName, jetstream.ConsumerConfig{
-		Durable: "users-check", FilterSubject: events.SubjectBillingChanged, AckPolicy: jetstream.AckExplicitPolicy,
+		Durable: events.UsersBilling.Durable, FilterSubject: events.UsersBilling.Subject, AckPolicy: jetstream.AckExplicitPolicy,
 	})
 	if err != nil {
 		t.Fatalf("users cannot make its consumer: %v", err)
@@ -138,6 +98,57 @@ func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 	}
 }
 
+// startRendered starts nats-server from the configuration the cluster
+// gets (Render, as `devstack nats-keys` writes it) with the stream set up
+// by the admin, and returns its URL and keys.
+func startRendered(t *testing.T) (string, *natsauth.Keyring) {
+	t.Helper()
+	k, err := natsauth.NewKeyring(natsauth.Services...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	conf := "listen: 127.0.0.1:-1\njetstream { store_dir: " + `"` + filepath.Join(dir, "js") + `"` + " }\n" + k.Render()
+	path := filepath.Join(dir, "nats.conf")
+	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opts, err := server.ProcessConfigFile(path)
+	if err != nil {
+		t.Fatalf("nats-server rejects the rendered config: %v", err)
+	}
+	opts.NoLog, opts.NoSigs = true, true
+	s, err := server.NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("server not ready")
+	}
+	t.Cleanup(s.Shutdown)
+	url := s.ClientURL()
+	if err := natsauth.ConnectAndSetUp(context.Background(), url, k.Seed(natsauth.Admin), 1); err != nil {
+		t.Fatalf("the admin cannot set the stream up: %v", err)
+	}
+	return url, k
+}
+
+// connectAs connects to url as service, as the service does.
+func connectAs(t *testing.T, url string, k *natsauth.Keyring, service string, opts ...nats.Option) (*nats.Conn, jetstream.JetStream) {
+	t.Helper()
+	signer, err := events.NewSigner(service, k.Seed(service))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, js, err := events.Connect(context.Background(), url, service, append([]nats.Option{signer.NATSOption()}, opts...)...)
+	if err != nil {
+		t.Fatalf("%s: %v", service, err)
+	}
+	t.Cleanup(nc.Close)
+	return nc, js
+}
+
 // assertStreamManagementRefused: a service identity may not change the
 // stream's settings, make another stream, or throw the stream away; the
 // stream is as the admin left it.
@@ -160,7 +171,7 @@ func assertStreamManagementRefused(t *testing.T, js jetstream.JetStream) {
 	if err := js.DeleteStream(ctx(), events.StreamName); err == nil {
 		t.Error("a service deleted the stream")
 	}
-	if err := js.DeleteConsumer(ctx(), events.StreamName, "users-check"); err == nil {
+	if err := js.DeleteConsumer(ctx(), events.StreamName, events.UsersBilling.Durable); err == nil {
 		t.Error("a service deleted a consumer")
 	}
 	if _, err := js.CreateOrUpdateKeyValue(ctx(), jetstream.KeyValueConfig{Bucket: ratelimit.Bucket}); err == nil {

@@ -14,9 +14,6 @@ import (
 	"uplift.dev/platform/events"
 )
 
-// UserDeletedDurable is the consumer name; JetStream remembers its position.
-const UserDeletedDurable = "billing-users-deleted"
-
 // UserDeletedConsumer forgets a deleted user's billing data (app.ForgetUser).
 type UserDeletedConsumer struct {
 	Bus events.Bus
@@ -27,7 +24,7 @@ type UserDeletedConsumer struct {
 
 // Run consumes UserDeleted until ctx ends.
 func (c UserDeletedConsumer) Run(ctx context.Context) error {
-	return events.On(c.Bus, UserDeletedDurable, events.SubjectUserDeleted, c.Handle)(ctx)
+	return events.On(c.Bus, events.BillingUserDeleted, c.Handle)(ctx)
 }
 
 // Handle forgets one user inside the consumer's transaction, which also

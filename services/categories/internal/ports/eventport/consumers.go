@@ -20,16 +20,6 @@ import (
 	"uplift.dev/platform/events"
 )
 
-// Durable consumer names; JetStream remembers each one's position.
-const (
-	UsersDurable        = "categories-users"
-	UsersDeletedDurable = "categories-users-deleted"
-	UnsubscribedDurable = "categories-users-unsubscribed"
-	ReviewDurable       = "categories-review"
-	StoreSignalsDurable = "categories-store-signals"
-	EmailKindDurable    = "categories-email-kind-unsubscribed"
-)
-
 // Consumers runs the service's event consumers. Each message is handled in
 // a transaction that also records its id, so redelivery changes nothing.
 type Consumers struct {
@@ -43,35 +33,35 @@ type Consumers struct {
 
 // RunUsers consumes UserCreated until ctx ends.
 func (c Consumers) RunUsers(ctx context.Context) error {
-	return events.On(c.Bus, UsersDurable, events.SubjectUserCreated, c.HandleUserCreated)(ctx)
+	return events.On(c.Bus, events.CategoriesUsers, c.HandleUserCreated)(ctx)
 }
 
 // RunUsersDeleted consumes UserDeleted until ctx ends. It is its own
 // durable consumer so a slow deletion never holds up sign-ups.
 func (c Consumers) RunUsersDeleted(ctx context.Context) error {
-	return events.On(c.Bus, UsersDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted)(ctx)
+	return events.On(c.Bus, events.CategoriesUsersDeleted, c.HandleUserDeleted)(ctx)
 }
 
 // RunUnsubscribed consumes UserUnsubscribed until ctx ends.
 func (c Consumers) RunUnsubscribed(ctx context.Context) error {
-	return events.On(c.Bus, UnsubscribedDurable, events.SubjectUserUnsubscribed, c.HandleUserUnsubscribed)(ctx)
+	return events.On(c.Bus, events.CategoriesUnsubscribed, c.HandleUserUnsubscribed)(ctx)
 }
 
 // RunReviews consumes ReviewRequested until ctx ends. A review reads a
 // website for up to minutes, so it runs with no transaction open
 // (events.ConsumeEach); RunReview is idempotent on its own.
 func (c Consumers) RunReviews(ctx context.Context) error {
-	return events.OnEach(c.Bus, ReviewDurable, events.SubjectReviewRequested, c.LeaseEvery, c.HandleReviewRequested)(ctx)
+	return events.OnEach(c.Bus, events.CategoriesReview, c.LeaseEvery, c.HandleReviewRequested)(ctx)
 }
 
 // RunStoreSignals consumes StoreSignalsUpdated until ctx ends.
 func (c Consumers) RunStoreSignals(ctx context.Context) error {
-	return events.On(c.Bus, StoreSignalsDurable, events.SubjectStoreSignalsUpdated, c.HandleStoreSignals)(ctx)
+	return events.On(c.Bus, events.CategoriesStoreSignals, c.HandleStoreSignals)(ctx)
 }
 
 // RunEmailKindUnsubscribed consumes EmailKindUnsubscribed until ctx ends.
 func (c Consumers) RunEmailKindUnsubscribed(ctx context.Context) error {
-	return events.On(c.Bus, EmailKindDurable, events.SubjectEmailKindUnsubscribed, c.HandleEmailKindUnsubscribed)(ctx)
+	return events.On(c.Bus, events.CategoriesEmailKind, c.HandleEmailKindUnsubscribed)(ctx)
 }
 
 // HandleEmailKindUnsubscribed flips the profile's switch for a kind of

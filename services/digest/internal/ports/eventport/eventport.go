@@ -21,19 +21,6 @@ import (
 	"uplift.dev/platform/events"
 )
 
-// Durable consumer names; JetStream remembers each one's position.
-const (
-	WelcomeDurable      = "digest-welcome"
-	EmailChangedDurable = "digest-email-changed"
-	UserDeletedDurable  = "digest-user-deleted"
-	ResetDurable        = "digest-password-reset"
-	UnsubscribedDurable = "digest-user-unsubscribed"
-	CategoryDurable     = "digest-category-updated"
-	AIDigestDurable     = "digest-ai-digest"
-	DailyReportDurable  = "digest-daily-report"
-	WeeklyReviewDurable = "digest-weekly-review"
-)
-
 // noRecipientRetries is how many deliveries a digest request waits for
 // the owner's address to arrive (UserCreated on its own consumer) before
 // it is dropped; deliveries are 2 s apart.
@@ -57,15 +44,15 @@ type Consumers struct {
 // Workers are the consumers to run beside the gRPC server.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
-		events.On(c.Bus, WelcomeDurable, events.SubjectUserCreated, c.HandleUserCreated),
-		events.On(c.Bus, EmailChangedDurable, events.SubjectUserEmailChanged, c.HandleEmailChanged),
-		events.On(c.Bus, UserDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted),
-		events.On(c.Bus, ResetDurable, events.SubjectPasswordResetRequested, c.HandlePasswordReset),
-		events.On(c.Bus, UnsubscribedDurable, events.SubjectUserUnsubscribed, c.HandleUserUnsubscribed),
-		events.On(c.Bus, CategoryDurable, events.SubjectCategoryUpdated, c.HandleCategoryUpdated),
-		events.On(c.Bus, AIDigestDurable, events.SubjectDigestRequested, c.HandleDigestRequested),
-		events.On(c.Bus, DailyReportDurable, events.SubjectDailyReportReady, c.HandleDailyReportReady),
-		events.On(c.Bus, WeeklyReviewDurable, events.SubjectWeeklyReviewReady, c.HandleWeeklyReviewReady),
+		events.On(c.Bus, events.DigestWelcome, c.HandleUserCreated),
+		events.On(c.Bus, events.DigestEmailChanged, c.HandleEmailChanged),
+		events.On(c.Bus, events.DigestUserDeleted, c.HandleUserDeleted),
+		events.On(c.Bus, events.DigestReset, c.HandlePasswordReset),
+		events.On(c.Bus, events.DigestUnsubscribed, c.HandleUserUnsubscribed),
+		events.On(c.Bus, events.DigestCategory, c.HandleCategoryUpdated),
+		events.On(c.Bus, events.DigestAIDigest, c.HandleDigestRequested),
+		events.On(c.Bus, events.DigestDailyReport, c.HandleDailyReportReady),
+		events.On(c.Bus, events.DigestWeeklyReview, c.HandleWeeklyReviewReady),
 	}
 }
 

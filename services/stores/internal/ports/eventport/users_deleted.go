@@ -12,9 +12,6 @@ import (
 	"uplift.dev/platform/events"
 )
 
-// UserDeletedDurable is the consumer name; JetStream remembers its position.
-const UserDeletedDurable = "stores-users-deleted"
-
 // Deleter is the use case the consumer drives.
 type Deleter interface {
 	DeleteUserData(ctx context.Context, userID, categoryID string) error
@@ -28,7 +25,7 @@ type UserDeletedConsumer struct {
 
 // Run consumes UserDeleted until ctx ends.
 func (c UserDeletedConsumer) Run(ctx context.Context) error {
-	return events.On(c.Bus, UserDeletedDurable, events.SubjectUserDeleted, c.Handle)(ctx)
+	return events.On(c.Bus, events.StoresUserDeleted, c.Handle)(ctx)
 }
 
 // Handle deletes the user's data. Deleting is idempotent, so a redelivery

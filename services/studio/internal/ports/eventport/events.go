@@ -17,13 +17,6 @@ import (
 	"uplift.dev/studio/internal/domain"
 )
 
-// Durable consumer names; JetStream remembers each one's position.
-const (
-	UsersCreatedDurable = "studio-users-created"
-	UsersDeletedDurable = "studio-users-deleted"
-	BillingDurable      = "studio-billing"
-)
-
 // Store applies the events in the consumer's transaction.
 type Store interface {
 	SetOwner(ctx context.Context, tx pgx.Tx, categoryID, userID string) error
@@ -40,9 +33,9 @@ type Consumers struct {
 // Workers are the consumers as service workers.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
-		events.On(c.Bus, UsersCreatedDurable, events.SubjectUserCreated, c.HandleUserCreated),
-		events.On(c.Bus, UsersDeletedDurable, events.SubjectUserDeleted, c.HandleUserDeleted),
-		events.On(c.Bus, BillingDurable, events.SubjectBillingChanged, c.HandleBillingChanged),
+		events.On(c.Bus, events.StudioUsersCreated, c.HandleUserCreated),
+		events.On(c.Bus, events.StudioUsersDeleted, c.HandleUserDeleted),
+		events.On(c.Bus, events.StudioBilling, c.HandleBillingChanged),
 	}
 }
 

@@ -17,12 +17,6 @@ import (
 	"uplift.dev/users/internal/domain"
 )
 
-// Durable consumer names; JetStream remembers each one's position.
-const (
-	BillingDurable = "users-billing"
-	AuditDurable   = "users-audit"
-)
-
 // Consumers turn other services' events into changes of users.
 type Consumers struct {
 	Bus events.Bus
@@ -34,8 +28,8 @@ type Consumers struct {
 // Workers are the consumers to run beside the gRPC server.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
-		events.On(c.Bus, BillingDurable, events.SubjectBillingChanged, c.HandleBillingChanged),
-		events.On(c.Bus, AuditDurable, events.SubjectActedOnBehalf, c.HandleActedOnBehalf),
+		events.On(c.Bus, events.UsersBilling, c.HandleBillingChanged),
+		events.On(c.Bus, events.UsersAudit, c.HandleActedOnBehalf),
 	}
 }
 
