@@ -403,14 +403,31 @@ func TestAStaleActiveEventDoesNotBringProBack(t *testing.T) {
 		})
 	}
 
-	t.Run("an active subscription still upgrades", func(t *testing.T) {
+	// The other direction of the same rule: the event carried an older state
+	// ("incomplete") and the subscription is active now. Trusting the payload
+	// held Pro back. The same case runs through stripe-go and stripe-mock in
+	// the service's TestWebhooks, so it does not rest on this fake alone.
+	t.Run("a stale incomplete does not hold back a subscription active now", func(t *testing.T) {
 		a, repo, pay := newApp()
 		pay.subs = map[string]domain.Subscription{"sub_1": {ID: "sub_1", Status: "active", CustomerID: "cus_1", PriceID: "price_pro", UserID: "u1"}}
-		// The event carried an older state ("incomplete"); the subscription is active now.
 		ev := active
 		ev.Status = "incomplete"
 		pay.events = map[string]domain.PaymentEvent{ev.ID: ev}
 		if err := a.HandleWebhook(context.Background(), []byte(ev.ID), "sig"); err != nil {
+			t.Fatal(err)
+		}
+		if b := repo.billing["u1"]; b == nil || b.Tier != "pro" || pay.fetches != 1 {
+			t.Fatalf("billing %+v after %d reads of the subscription, want pro after 1", b, pay.fetches)
+		}
+	})
+
+	// A guard, not the finding: when the event and Stripe agree, an upgrade
+	// is an upgrade, with or without the read of the current state.
+	t.Run("an active subscription still upgrades", func(t *testing.T) {
+		a, repo, pay := newApp()
+		pay.subs = map[string]domain.Subscription{"sub_1": {ID: "sub_1", Status: "active", CustomerID: "cus_1", PriceID: "price_pro", UserID: "u1"}}
+		pay.events = map[string]domain.PaymentEvent{active.ID: active}
+		if err := a.HandleWebhook(context.Background(), []byte(active.ID), "sig"); err != nil {
 			t.Fatal(err)
 		}
 		if b := repo.billing["u1"]; b == nil || b.Tier != "pro" {

@@ -302,11 +302,30 @@ func TestTiersCheckoutPortalAndTestPage(t *testing.T) {
 // TestReturnURLsStayOnTheWebApp: Stripe sends the browser back to the
 // success, cancel and portal return URLs, so only the web app's own origins
 // are accepted; anything else would make Uplift's checkout an open redirect.
+// The user has paid first, so the portal would open for them and only the
+// return URL can refuse it.
 func TestReturnURLsStayOnTheWebApp(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	uid, ctx := signIn(t, nil)
 	good := "http://localhost:3000/analytics?checkout=success"
+	res, err := h.client.CreateStripeCheckout(ctx, &billingv1.CreateStripeCheckoutRequest{CategoryId: "orig-" + uid,
+		PriceId: "price_uplift_pro_monthly", SuccessUrl: good, CancelUrl: good})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noRedirect.Post(res.GetUrl()+"/complete", "application/x-www-form-urlencoded", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if s := h.state(t, uid); resp.StatusCode != http.StatusSeeOther || s.tier != "pro" {
+		t.Fatalf("test purchase: %d, billing %+v", resp.StatusCode, s)
+	}
+	if _, err := h.client.CreateStripeCustomerPortal(ctx, &billingv1.CreateStripeCustomerPortalRequest{CategoryId: "orig-" + uid, RedirectUrl: good}); err != nil {
+		t.Fatalf("portal back to the web app: %v", err)
+	}
 	for _, bad := range []string{
 		"https://evil.example/analytics",
 		"http://localhost:3000.evil.example/",
@@ -486,23 +505,34 @@ func TestWebhooks(t *testing.T) {
 
 	// The finding: a stale "active" in the same second as the cancellation
 	// brought Pro back, because each event's own payload was trusted and
-	// equal times apply. The subscription's current state decides now.
-	t.Run("a stale active in the same second as the cancellation", func(t *testing.T) {
-		uid := "u-" + uuid.NewString()[:8]
-		second := t0.Add(2 * time.Hour)
-		ck, csig := event("evt_ck_"+uid, "checkout.session.completed", uid, second.Add(-time.Hour), checkoutObj)
-		cancel, xsig := event("evt_cancel_"+uid, "customer.subscription.updated", uid, second, subDeleted)
-		stale, ssig := event("evt_stale_"+uid, "customer.subscription.updated", uid, second, subActive)
-		h.stripe.set(uid, subDeleted) // at Stripe the subscription is canceled
-		for _, e := range [][2]any{{ck, csig}, {cancel, xsig}, {stale, ssig}} {
-			if err := send(e[0].([]byte), e[1].(string)); err != nil {
-				t.Fatal(err)
+	// equal times apply; and the other way, a stale "unpaid" in the same
+	// second as the renewal took Pro away. The subscription's current state
+	// decides now, read by the real adapter (stripe-go) from stripe-mock
+	// behind stripeState.
+	for _, tt := range []struct {
+		name, current, stale string
+		want                 state
+	}{
+		{"a stale active in the same second as the cancellation", subDeleted, subActive, state{"free", false, 2}},
+		{"a stale unpaid in the same second as the renewal", subActive, subUnpaid, state{"pro", false, 1}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			uid := "u-" + uuid.NewString()[:8]
+			second := t0.Add(2 * time.Hour)
+			ck, csig := event("evt_ck_"+uid, "checkout.session.completed", uid, second.Add(-time.Hour), checkoutObj)
+			now, nsig := event("evt_now_"+uid, "customer.subscription.updated", uid, second, tt.current)
+			stale, ssig := event("evt_stale_"+uid, "customer.subscription.updated", uid, second, tt.stale)
+			h.stripe.set(uid, tt.current) // what Stripe holds
+			for _, e := range [][2]any{{ck, csig}, {now, nsig}, {stale, ssig}} {
+				if err := send(e[0].([]byte), e[1].(string)); err != nil {
+					t.Fatal(err)
+				}
 			}
-		}
-		if s := h.state(t, uid); s != (state{"free", false, 2}) {
-			t.Fatalf("state %+v, want free after the cancellation", s)
-		}
-	})
+			if s := h.state(t, uid); s != tt.want {
+				t.Fatalf("state %+v, want %+v as Stripe holds it", s, tt.want)
+			}
+		})
+	}
 
 	t.Run("manual billing is not overwritten by webhooks", func(t *testing.T) {
 		uid, userCtx := signIn(t, nil)
