@@ -111,6 +111,17 @@ bench: build studio-assets services/categories/bench/node_modules/.installed ## 
 	@$(BIN)/devstack exec -- $(BIN)/apibench -go-after $(CURDIR)/.local/bench-api.json -gobench-log $(CURDIR)/.local/logs/bench-go.txt $(BENCH_PKGS)
 	@$(MAKE) --no-print-directory bench-web
 
+# Lighthouse parity on saved pages: each page in DIR served from loopback,
+# Lighthouse 13's SEO category and the review judging it, agreement per
+# audit and every disagreement. Lighthouse's verdicts are kept in
+# DIR/lighthouse-seo.tsv; REFRESH=1 runs Lighthouse again on every page.
+DIR ?= ../shared/corpus/stores
+.PHONY: seo-agreement
+seo-agreement: services/categories/bench/node_modules/.installed ## Lighthouse SEO verdicts beside the review's on the pages in DIR (default: the store corpus)
+	go build -o $(BIN)/ ./services/categories/cmd/review
+	cd services/categories && go run ./bench/seoagreement -dir $(abspath $(DIR)) -review $(BIN)/review \
+		-lighthouse $(CURDIR)/services/categories/bench/node_modules/.bin/lighthouse $(if $(REFRESH),-refresh)
+
 .PHONY: bench-web
 bench-web: build services/categories/bench/node_modules/.installed ## the web: first-load KB against the budget, Lighthouse desktop on /, Home, Analytics, /website-score
 	@$(BIN)/devstack exec -apps -- node frontends/scripts/bench-web.mjs

@@ -75,7 +75,6 @@ type Anchor struct {
 	Name, Role string
 	ID         string
 	Attrs      []string // attribute names
-	Current    string   // aria-current
 }
 
 type Image struct {
@@ -259,7 +258,7 @@ func ParsePage(pageURL string, body []byte) *Page {
 				text := words.Collapse(textOf(n))
 				if len(p.Anchors) < maxAnchors {
 					a := Anchor{RawHref: raw, HasHref: hasHref, Text: text, Lang: st.lang, Rel: strings.ToLower(attr(n, "rel")),
-						Name: attr(n, "name"), Role: attr(n, "role"), ID: attr(n, "id"), Current: strings.ToLower(strings.TrimSpace(attr(n, "aria-current")))}
+						Name: attr(n, "name"), Role: attr(n, "role"), ID: attr(n, "id")}
 					if u, err := base.Parse(strings.TrimSpace(raw)); hasHref && err == nil {
 						a.Href = u.String()
 					}

@@ -166,13 +166,20 @@ func uncrawlable(p *page.Page) []page.Anchor {
 		if strings.TrimSpace(a.Name) != "" {
 			continue
 		}
-		placeholder := true
+		placeholder := !a.HasHref
 		for _, at := range hrefAttrs {
 			if containsString(a.Attrs, at) {
 				placeholder = false
 			}
 		}
-		if placeholder && (a.Current == "page" || a.Current == "location") {
+		// An <a> without href or any attribute that goes with one is a
+		// placeholder (HTML spec), which Lighthouse fails only when it
+		// listens for events. The served HTML shows inline handlers, not
+		// listeners a script adds later.
+		if placeholder {
+			if hasInlineHandler(a.Attrs) {
+				out = append(out, a)
+			}
 			continue
 		}
 		if !a.HasHref || javaScriptVoid.MatchString(raw) {
@@ -186,6 +193,16 @@ func uncrawlable(p *page.Page) []page.Anchor {
 		}
 	}
 	return out
+}
+
+// hasInlineHandler reports an on* event handler attribute (onclick...).
+func hasInlineHandler(attrs []string) bool {
+	for _, at := range attrs {
+		if len(at) > 2 && strings.HasPrefix(at, "on") {
+			return true
+		}
+	}
+	return false
 }
 
 func containsString(list []string, s string) bool {
