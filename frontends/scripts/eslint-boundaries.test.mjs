@@ -46,7 +46,7 @@ describe('import boundaries', () => {
     ['home/src/features/report/components/report-view.tsx', "import { ScoreBadge } from '../../../lib/review/score-badge';"],
     ['home/src/features/report/components/report-view.tsx', "import { InsightsList } from './insights-list';"],
     ['shell/src/app/routes.tsx', "import { DashboardPage } from '../features/dashboard/components/dashboard-page';"],
-    ['shell/src/features/dashboard/components/dashboard-page.tsx', "import { reloadTo } from '../../../lib/browser';"],
+    ['shell/src/features/dashboard/components/dashboard-page.tsx', "import { createQueryClient } from '../../../lib/query-client';"],
     ['shell/src/features/auth/components/guards.test.tsx', "import { renderWithProviders } from '@uplift/platform/testing';"],
     ['packages/platform/src/ui/button.tsx', "import { IMAGE_WIDTHS } from '../constants';"],
   ])('%s: %s is allowed', async (file, code) => {

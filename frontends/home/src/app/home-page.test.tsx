@@ -8,7 +8,7 @@ import {
   type ReportJson,
   type Session,
 } from '@uplift/platform';
-import { json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
+import { fakeGateway, json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import { HomePage } from './home-page';
 
 const signedIn = signedInAs('u1');
@@ -38,17 +38,15 @@ function gateway(
   ideas = [{ id: 'idea1', title: 'Anvil Week', channel: 'email', whyNow: 'Spring projects' }],
   dailyReport: DailyReportJson = noStoreData,
 ) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
-    const path = new URL(String(input)).pathname;
-    if (path === '/internal/users/u1') return json({ id: 'u1', categoryId: 'cat1' });
-    if (path === '/internal/categories/cat1/business-data/currentReport') return json(report);
-    if (path === '/internal/categories/cat1/business-data/dailyReport') return json(dailyReport);
-    if (path === '/internal/categories/cat1/business-data/insights') return json({});
-    if (path === '/internal/categories/cat1/business-data/reports/ideas/recent') return json({ ideas });
-    return new Response('not implemented', { status: 501 });
+  const category = '/internal/categories/cat1/business-data';
+  fakeGateway({
+    'GET /internal/users/u1': () => json({ id: 'u1', categoryId: 'cat1' }),
+    [`GET ${category}/currentReport`]: () => json(report),
+    [`GET ${category}/dailyReport`]: () => json(dailyReport),
+    [`GET ${category}/insights`]: () => json({}),
+    [`GET ${category}/reports/ideas/recent`]: () => json({ ideas }),
+    'GET /events/categories/cat1': () => new Response('not implemented', { status: 501 }),
   });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
 }
 
 function renderHome(session: Session = signedIn) {

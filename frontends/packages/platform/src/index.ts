@@ -5,6 +5,7 @@
  */
 export * from './constants';
 export * from './env/env';
+export * from './browser';
 export * from './http/http-error';
 export * from './http/client';
 export * from './auth/token-store';

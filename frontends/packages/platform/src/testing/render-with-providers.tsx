@@ -1,9 +1,8 @@
 /**
  * The one way a unit test renders a component: inside the providers the shell
  * gives every page (query client, session, widget settings, account security,
- * router), so a test sees what the app sees. Tests only: exported as
- * `@uplift/platform/testing`, never from the package's index (the apps'
- * bundles must not carry Testing Library).
+ * router), so a test sees what the app sees (exported with the other test
+ * helpers as `@uplift/platform/testing`).
  */
 import type { ComponentType, ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -40,10 +39,6 @@ export interface Rendered extends RenderResult {
   /** How the router got there: PUSH, REPLACE or POP. */
   navigationType: () => NavigationType;
 }
-
-/** A JSON answer from the gateway, for tests that fake fetch. */
-export const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 export const signedOut: Session = { status: 'signedOut', user: null };
 

@@ -22,7 +22,9 @@ a { color: inherit; }
 .u-dialog__description { margin: 0 0 1rem; color: var(--muted); }
 .u-field { display: flex; flex-direction: column; gap: .25rem; margin-bottom: .75rem; font-weight: 500; }
 .u-input { font: inherit; padding: .5rem .75rem; border: 1px solid var(--line); border-radius: .5rem; }
-.u-field__note { color: var(--muted); font-size: .9rem; font-weight: 400; }
+.u-field__note { color: var(--muted); font-size: .9rem; font-weight: 400; overflow-wrap: anywhere; }
+.u-field__row { display: flex; flex-wrap: wrap; gap: .5rem; }
+.u-field__row .u-input { flex: 1; min-width: min(100%, 14rem); }
 .u-field__error, .u-field__required { color: var(--danger); }
 .u-input[aria-invalid='true'] { border-color: var(--danger); }
 .u-alert { background: var(--danger-bg); color: var(--danger); border-radius: .5rem; padding: .5rem .75rem; margin-bottom: .75rem; }

@@ -1,12 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { describedBy as described } from '../testing/described-by';
 import { TextField } from './text-field';
-
-const described = (input: HTMLElement) =>
-  (input.getAttribute('aria-describedby') ?? '')
-    .split(' ')
-    .filter(Boolean)
-    .map((id) => document.getElementById(id)?.textContent);
 
 describe('TextField', () => {
   it('is named by its label alone, and a required one is marked for the eye and said by required', () => {
@@ -51,5 +46,43 @@ describe('TextField', () => {
     expect(code.id).toBe('code');
     expect(described(code)).toEqual(['Wrong code.']);
     expect(described(screen.getByLabelText('Password'))).toEqual(['Too short.']);
+  });
+
+  it('shares one error shown elsewhere: invalid and described by it, beside its own hint', () => {
+    const { rerender } = render(
+      <>
+        <TextField label="From" type="date" hint="Your store's time zone." sharedErrorId="range-error" />
+        <TextField label="To" type="date" sharedErrorId="range-error" />
+        <p id="range-error">The start date is after the end date.</p>
+      </>,
+    );
+    for (const name of ['From', 'To']) {
+      const input = screen.getByLabelText(name);
+      expect(input.getAttribute('aria-invalid')).toBe('true');
+      expect(described(input)).toContain('The start date is after the end date.');
+    }
+    expect(described(screen.getByLabelText('From'))).toEqual(["Your store's time zone.", 'The start date is after the end date.']);
+    // The field does not show the message again.
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    rerender(<TextField label="From" type="date" sharedErrorId={undefined} />);
+    expect(screen.getByLabelText('From').hasAttribute('aria-invalid')).toBe(false);
+    expect(screen.getByLabelText('From').hasAttribute('aria-describedby')).toBe(false);
+  });
+
+  it('puts an action beside the input, and the error under both', () => {
+    render(
+      <form>
+        <TextField label="Order export (CSV)" type="file" accept=".csv" error="This file is larger than 20 MB." action={<button type="submit">Import</button>} />
+      </form>,
+    );
+    const input = screen.getByLabelText('Order export (CSV)') as HTMLInputElement;
+    const button = screen.getByRole('button', { name: 'Import' });
+    expect(input.type).toBe('file');
+    expect(button.parentElement).toBe(input.parentElement);
+    expect(input.parentElement?.className).toBe('u-field__row');
+    // The error follows the row, so it reads after the button and stands under both.
+    expect(input.parentElement?.nextElementSibling).toBe(screen.getByRole('alert'));
+    expect(described(input)).toEqual(['This file is larger than 20 MB.']);
   });
 });

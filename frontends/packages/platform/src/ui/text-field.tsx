@@ -4,8 +4,15 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   label: ReactNode;
   /** Why the value was refused: shown under the input, which it describes and marks invalid. */
   error?: string | null | false;
+  /**
+   * The id of an error shown outside the field, for one message about several
+   * fields (a date range's two ends): the field is invalid and described by it.
+   */
+  sharedErrorId?: string;
   /** A line of help under the input, which it also describes. */
   hint?: ReactNode;
+  /** A control beside the input (a one-field form's button); the hint and the error go under both. */
+  action?: ReactNode;
 }
 
 /**
@@ -19,11 +26,21 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
  * outside the label and is hidden from assistive technology, so the field's
  * name stays its label; `required` says it to them instead.
  */
-export function TextField({ label, error, hint, id, className, required, ...input }: TextFieldProps) {
+export function TextField({ label, error, sharedErrorId, hint, action, id, className, required, ...input }: TextFieldProps) {
   const ownId = useId();
   const inputId = id ?? ownId;
   const hintId = hint ? `${inputId}-hint` : undefined;
-  const errorId = error ? `${inputId}-error` : undefined;
+  const errorId = error ? `${inputId}-error` : sharedErrorId;
+  const control = (
+    <input
+      id={inputId}
+      className={className ? `u-input ${className}` : 'u-input'}
+      required={required}
+      aria-invalid={errorId ? true : undefined}
+      aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
+      {...input}
+    />
+  );
   return (
     <div className="u-field">
       <span>
@@ -34,14 +51,14 @@ export function TextField({ label, error, hint, id, className, required, ...inpu
           </span>
         )}
       </span>
-      <input
-        id={inputId}
-        className={className ? `u-input ${className}` : 'u-input'}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        {...input}
-      />
+      {action ? (
+        <div className="u-field__row">
+          {control}
+          {action}
+        </div>
+      ) : (
+        control
+      )}
       {hint && (
         <span id={hintId} className="u-field__note">
           {hint}

@@ -1,20 +1,19 @@
 import { QueryClient } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureHttp, getAuditLogQueryOptions, type AccountSecurity } from '@uplift/platform';
+import { browser, configureHttp, getAuditLogQueryOptions, type AccountSecurity } from '@uplift/platform';
 import { json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
-import * as browser from '../lib/browser';
 import { AccountSettings } from './account-settings';
 import { RECOVERY_CODES_COPIED, RECOVERY_CODES_FILE, recoveryCodesText } from './recovery-codes';
 import { RECOVERY_CODES_NOT_MADE } from './two-step-row';
 
 const fetchMock = vi.fn<typeof fetch>();
 
-let reloadTo: ReturnType<typeof vi.spyOn>;
+let assign: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);
   configureHttp({ baseUrl: 'http://gw.test/' });
-  reloadTo = vi.spyOn(browser, 'reloadTo').mockImplementation(() => {});
+  assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
 });
 afterEach(() => {
   fetchMock.mockReset();
@@ -64,7 +63,7 @@ describe('AccountSettings', () => {
     expect(String(fetchMock.mock.calls[0]![0])).toBe('http://gw.test/internal/users/u1/updateEmail');
     expect(fetchMock.mock.calls[0]![1]!.body).toBe('{"email":"new@example.com"}');
     answer(json({}));
-    await waitFor(() => expect(reloadTo).toHaveBeenCalledWith('/'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/'));
   });
 
   it('signs in again with the returned token before reloading, since the change ended the session', async () => {
@@ -72,7 +71,7 @@ describe('AccountSettings', () => {
     const resumeSession = vi.fn(async (token: string) => {
       order.push(`resume ${token}`);
     });
-    reloadTo.mockImplementation(() => order.push('reload'));
+    assign.mockImplementation(() => order.push('reload'));
     fetchMock.mockResolvedValueOnce(json({ signInToken: 'fresh-token' }));
     const user = renderSettings({ hasTotp: () => false, startTotpEnrollment: vi.fn(), disableTotp: vi.fn(), confirmSignIn: vi.fn(), resumeSession });
     await user.click(screen.getByRole('button', { name: 'Edit' }));
@@ -97,7 +96,7 @@ describe('AccountSettings', () => {
     await waitFor(() =>
       expect(screen.getByRole('alert').textContent).toBe('An unknown error occurred. Please try again.'),
     );
-    expect(reloadTo).not.toHaveBeenCalled();
+    expect(assign).not.toHaveBeenCalled();
   });
 
   it("'Reset password' sends the reset email to the account email and shows the note", async () => {

@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Button, serverMessage, UNKNOWN_ERROR_MESSAGE, useAccountSecurity, useUpdateEmail } from '@uplift/platform';
+import { browser, Button, serverMessage, UNKNOWN_ERROR_MESSAGE, useAccountSecurity, useUpdateEmail } from '@uplift/platform';
 import { TextField } from '@uplift/platform/text-field';
-import { reloadTo } from '../lib/browser';
 
 /** The email with 'Edit'; the form changes it and reloads the app on success (spec section 4). */
 export function EmailRow({ userId, email }: { userId: string; email: string }) {
@@ -23,7 +22,7 @@ export function EmailRow({ userId, email }: { userId: string; email: string }) {
         } catch (failure) {
           console.warn('Could not sign in again after the email change', failure);
         }
-        reloadTo('/');
+        browser.assign('/');
       },
       onError: (failure) => setError(serverMessage(failure, UNKNOWN_ERROR_MESSAGE)),
     });

@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureHttp, forgetLoadedScripts, STRIPE_JS_URL } from '@uplift/platform';
+import { browser, configureHttp, forgetLoadedScripts, STRIPE_JS_URL } from '@uplift/platform';
 import { json, renderWithProviders } from '@uplift/platform/testing';
 import {
   IDENTITY_CANCELED,
@@ -13,7 +13,6 @@ import {
   IDENTITY_VERIFIED,
   IdentityRow,
 } from './identity-row';
-import * as browser from '../lib/browser';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -173,7 +172,7 @@ describe('IdentityRow', () => {
   });
 
   it('opens the hosted page of a session without a client secret (the local test stack’s stand-in)', async () => {
-    const goTo = vi.spyOn(browser, 'reloadTo').mockImplementation(() => {});
+    const goTo = vi.spyOn(browser, 'assign').mockImplementation(() => {});
     sessions.push(json({ id: 'vs_1', url: 'http://127.0.0.1:9203/test-identity/tok' }));
     const user = renderRow('pk_test_demo');
     await user.click(await screen.findByRole('button', { name: 'Verify your identity' }));

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import {
+  browser,
   Button,
   ErrorBanner,
   identityReturnUrl,
@@ -12,7 +13,6 @@ import {
   type IdentityVerificationStatus,
   type VerificationOutcome,
 } from '@uplift/platform';
-import { reloadTo } from '../lib/browser';
 
 export const IDENTITY_SUBMITTED_MESSAGE =
   'Thank you. Stripe is checking your document and selfie; this usually takes a few minutes.';
@@ -72,7 +72,7 @@ export function IdentityRow({ userId }: { userId: string }) {
       return; // create.error is shown below
     }
     if (!session.clientSecret && session.url) {
-      reloadTo(session.url);
+      browser.assign(session.url);
       return;
     }
     setOpening(true);

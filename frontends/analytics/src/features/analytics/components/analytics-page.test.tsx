@@ -7,7 +7,7 @@ import {
   type DayMetricsJson,
   type GetMetricsResponseJson,
 } from '@uplift/platform';
-import { json, renderWithProviders, signedInAs, type Rendered } from '@uplift/platform/testing';
+import { describedBy, fakeGateway, json, renderWithProviders, signedInAs, type Rendered } from '@uplift/platform/testing';
 import { AnalyticsPage } from './analytics-page';
 
 
@@ -54,12 +54,12 @@ interface Period {
  */
 function gateway(current: Period, previous: Period = { totals: {} }, options: { metricsStatus?: number } = {}) {
   const asked: { from: string; to: string }[] = [];
-  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
-    const url = new URL(String(input));
-    const from = url.searchParams.get('from') ?? '';
-    const to = url.searchParams.get('to') ?? '';
-    if (url.pathname === '/internal/users/u1') return json({ id: 'u1', categoryId: 'cat1' });
-    if (url.pathname === '/internal/categories/cat1/business-data/metrics') {
+  const category = '/internal/categories/cat1/business-data';
+  fakeGateway({
+    'GET /internal/users/u1': () => json({ id: 'u1', categoryId: 'cat1' }),
+    [`GET ${category}/metrics`]: (_init, url) => {
+      const from = url.searchParams.get('from') ?? '';
+      const to = url.searchParams.get('to') ?? '';
       asked.push({ from, to });
       if (options.metricsStatus) {
         return json({ code: 7, message: 'You may not see or change this business.' }, options.metricsStatus);
@@ -75,20 +75,17 @@ function gateway(current: Period, previous: Period = { totals: {} }, options: { 
         totals: period.totals,
       };
       return json(body);
-    }
-    if (url.pathname === '/internal/categories/cat1/business-data/top-products') {
-      return json({
+    },
+    [`GET ${category}/top-products`]: () =>
+      json({
         currency: 'USD',
         products: [
           { title: 'Anvil, 50 kg', quantity: 4, grossSales: '1200.00', netSales: '1100.00' },
           { title: 'Hammer', quantity: 7, netSales: '210.00' },
         ],
-      });
-    }
-    return new Response('not implemented', { status: 501 });
+      }),
   });
-  vi.stubGlobal('fetch', fetchMock);
-  return { fetchMock, asked };
+  return { asked };
 }
 
 let page: Rendered;
@@ -169,7 +166,11 @@ describe('AnalyticsPage: the date range', () => {
 
     fireEvent.change(from, { target: { value: '2024-04-02' } });
     expect(screen.getByRole('alert').textContent).toBe('The start date must be on or before the end date.');
-    expect(from.getAttribute('aria-invalid')).toBe('true');
+    // Both ends are invalid and described by the one message, shown once.
+    for (const end of [from, to]) {
+      expect(end.getAttribute('aria-invalid')).toBe('true');
+      expect(describedBy(end)).toEqual(['The start date must be on or before the end date.']);
+    }
     expect(screen.queryByRole('group', { name: 'Total sales' })).toBeNull();
 
     fireEvent.change(from, { target: { value: '2023-02-25' } }); // 401 days to 2024-03-31
@@ -177,6 +178,7 @@ describe('AnalyticsPage: the date range', () => {
 
     fireEvent.change(from, { target: { value: '2023-02-26' } }); // exactly 400 days
     expect(screen.queryByRole('alert')).toBeNull();
+    for (const end of [from, to]) expect(end.hasAttribute('aria-invalid')).toBe(false);
     await waitFor(() => expect(asked).toContainEqual({ from: '2023-02-26', to: '2024-03-31' }));
     expect(asked).toContainEqual({ from: '2022-01-22', to: '2023-02-25' });
 

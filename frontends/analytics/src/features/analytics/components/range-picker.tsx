@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { TextField } from '@uplift/platform/text-field';
 import { RANGE_PRESETS, localToday, type RangeChoice } from '../lib/date-range';
 import type { RangeSelectionState } from '../lib/use-range-selection';
 
@@ -28,30 +29,22 @@ export function RangePicker({ selection }: { selection: RangeSelectionState }) {
         </label>
         {custom && (
           <>
-            <label className="u-field">
-              From
-              <input
-                type="date"
-                className="u-input"
-                value={selection.customFrom}
-                max={today}
-                aria-invalid={invalid || undefined}
-                aria-describedby={invalid ? errorId : undefined}
-                onChange={(event) => selection.setCustom('from', event.target.value)}
-              />
-            </label>
-            <label className="u-field">
-              To
-              <input
-                type="date"
-                className="u-input"
-                value={selection.customTo}
-                max={today}
-                aria-invalid={invalid || undefined}
-                aria-describedby={invalid ? errorId : undefined}
-                onChange={(event) => selection.setCustom('to', event.target.value)}
-              />
-            </label>
+            <TextField
+              label="From"
+              type="date"
+              value={selection.customFrom}
+              max={today}
+              sharedErrorId={invalid ? errorId : undefined}
+              onChange={(event) => selection.setCustom('from', event.target.value)}
+            />
+            <TextField
+              label="To"
+              type="date"
+              value={selection.customTo}
+              max={today}
+              sharedErrorId={invalid ? errorId : undefined}
+              onChange={(event) => selection.setCustom('to', event.target.value)}
+            />
           </>
         )}
       </div>

@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp } from '@uplift/platform';
-import { CONNECTIONS, gateway, json, renderPage } from './connections-test-kit';
+import { json } from '@uplift/platform/testing';
+import { CONNECTIONS, gateway, renderPage } from './connections-test-kit';
 
 describe('ConnectionsPage', () => {
   beforeEach(() => configureHttp({ baseUrl: 'http://gateway.test/' }));

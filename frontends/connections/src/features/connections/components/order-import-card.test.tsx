@@ -3,7 +3,9 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { categoryKeys, configureHttp, ORDER_IMPORT_MAX_BYTES, queryDefaults } from '@uplift/platform';
-import { CONNECTIONS, gateway, json, renderPage } from './connections-test-kit';
+import { describedBy, json } from '@uplift/platform/testing';
+import { CONNECTIONS, gateway, renderPage } from './connections-test-kit';
+import { FILE_TOO_LARGE_MESSAGE } from './order-import-card';
 
 const IMPORT = 'POST /internal/categories/cat1/business-data/orders/import';
 
@@ -78,9 +80,13 @@ describe('Order export import', () => {
     const imports = await card();
     const big = csvFile();
     Object.defineProperty(big, 'size', { value: ORDER_IMPORT_MAX_BYTES + 1 });
-    await userEvent.upload(within(imports).getByLabelText('Order export (CSV)'), big);
+    const input = within(imports).getByLabelText('Order export (CSV)');
+    await userEvent.upload(input, big);
 
     expect(within(imports).getByRole('alert').textContent).toMatch(/larger than 20 MB/);
+    // The message is the file field's error: it describes the input and marks it invalid.
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(input)).toEqual([FILE_TOO_LARGE_MESSAGE]);
     const button = within(imports).getByRole('button', { name: 'Import' }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
     await userEvent.click(button);
@@ -89,8 +95,9 @@ describe('Order export import', () => {
     // A file of exactly 20 MB is still allowed.
     const limit = csvFile();
     Object.defineProperty(limit, 'size', { value: ORDER_IMPORT_MAX_BYTES });
-    await userEvent.upload(within(imports).getByLabelText('Order export (CSV)'), limit);
+    await userEvent.upload(input, limit);
     expect(within(imports).queryByRole('alert')).toBeNull();
+    expect(input.hasAttribute('aria-invalid')).toBe(false);
     expect(button.disabled).toBe(false);
   });
 });

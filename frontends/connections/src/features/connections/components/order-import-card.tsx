@@ -1,7 +1,6 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import {
   Button,
-  ErrorBanner,
   ORDER_IMPORT_MAX_BYTES,
   serverMessage,
   UNKNOWN_ERROR_MESSAGE,
@@ -9,6 +8,7 @@ import {
   type ImportOrdersResponseJson,
   type OrderImportJson,
 } from '@uplift/platform';
+import { TextField } from '@uplift/platform/text-field';
 import { countOf, formatWhen } from '../lib/format';
 
 export const FILE_TOO_LARGE_MESSAGE =
@@ -38,7 +38,6 @@ export interface OrderImportCardProps {
 
 /** Imports Shopify's order export (CSV) for stores that do not connect, or to add older orders. */
 export function OrderImportCard({ categoryId, lastImport }: OrderImportCardProps) {
-  const inputId = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [readError, setReadError] = useState<string | null>(null);
@@ -92,33 +91,28 @@ export function OrderImportCard({ categoryId, lastImport }: OrderImportCardProps
         </p>
       )}
       <form ref={formRef} onSubmit={submit} style={{ maxWidth: '40rem' }}>
-        <label className="u-field" htmlFor={inputId}>
-          Order export (CSV)
-        </label>
-        <div className="inline-form">
-          <input
-            id={inputId}
-            className="u-input"
-            style={{ maxWidth: '100%' }}
-            type="file"
-            accept=".csv,text/csv"
-            onChange={(event) => {
-              setFile(event.target.files?.[0] ?? null);
-              setReadError(null);
-              importOrders.reset();
-            }}
-          />
-          <Button type="submit" loading={reading || importOrders.isPending} disabled={!file || tooLarge}>
-            Import
-          </Button>
-        </div>
+        <TextField
+          label="Order export (CSV)"
+          type="file"
+          accept=".csv,text/csv"
+          onChange={(event) => {
+            setFile(event.target.files?.[0] ?? null);
+            setReadError(null);
+            importOrders.reset();
+          }}
+          error={error}
+          action={
+            <Button type="submit" loading={reading || importOrders.isPending} disabled={!file || tooLarge}>
+              Import
+            </Button>
+          }
+        />
       </form>
       {(reading || importOrders.isPending) && (
         <p className="u-muted" role="status">
           Uploading and reading your orders…
         </p>
       )}
-      <ErrorBanner message={error} style={{ marginTop: '.75rem', overflowWrap: 'anywhere' }} />
       {result && (
         <div role="status" className="u-note" style={{ marginTop: '.75rem' }}>
           <p style={{ margin: 0 }}>Imported {describeImport(result)}</p>

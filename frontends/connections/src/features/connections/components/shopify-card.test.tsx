@@ -2,13 +2,14 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  browser,
   configureHttp,
   type GetConnectionsResponseJson,
   type ShopifyConnectionJson,
   type SyncProgressJson,
 } from '@uplift/platform';
-import { browser } from '../lib/browser';
-import { CONNECTIONS, gateway, json, renderPage } from './connections-test-kit';
+import { describedBy, json } from '@uplift/platform/testing';
+import { CONNECTIONS, gateway, renderPage } from './connections-test-kit';
 
 const CONNECT = 'POST /internal/categories/cat1/connections/shopify';
 const SYNC = 'POST /internal/categories/cat1/connections/shopify/sync';
@@ -78,8 +79,15 @@ describe('Shopify card', () => {
     expect((await within(shopify).findByRole('alert')).textContent).toBe(
       'acme.com is not a Shopify domain: use name.myshopify.com.',
     );
+    // The message is the field's error: it describes the input and marks it invalid, until the domain is edited.
+    const input = within(shopify).getByLabelText('Shop domain');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(input)).toEqual(['acme.com is not a Shopify domain: use name.myshopify.com.']);
     expect(assign).not.toHaveBeenCalled();
     expect((within(shopify).getByRole('button', { name: 'Connect Shopify' }) as HTMLButtonElement).disabled).toBe(false);
+    await userEvent.clear(input);
+    expect(input.hasAttribute('aria-invalid')).toBe(false);
+    expect(within(shopify).queryByRole('alert')).toBeNull();
   });
 
   it('says when the shop belongs to another account (409)', async () => {

@@ -1,5 +1,6 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import {
+  browser,
   Button,
   Dialog,
   ErrorBanner,
@@ -14,7 +15,7 @@ import {
   type ShopifyConnectionJson,
   type SyncProgressJson,
 } from '@uplift/platform';
-import { browser } from '../lib/browser';
+import { TextField } from '@uplift/platform/text-field';
 import { formatWhen, syncCounts } from '../lib/format';
 
 /** What the sync is doing, in the owner's words. */
@@ -81,7 +82,6 @@ function ConnectForm({
   initialShop: string;
   submitLabel: string;
 }) {
-  const inputId = useId();
   const [shop, setShop] = useState(initialShop);
   const [leaving, setLeaving] = useState(false);
   const [noRedirect, setNoRedirect] = useState(false);
@@ -120,30 +120,26 @@ function ConnectForm({
 
   return (
     <form onSubmit={submit} noValidate style={{ maxWidth: '40rem' }}>
-      <label className="u-field" htmlFor={inputId}>
-        Shop domain
-      </label>
-      <div className="inline-form">
-        <input
-          id={inputId}
-          className="u-input"
-          type="text"
-          inputMode="url"
-          autoComplete="off"
-          autoCapitalize="none"
-          spellCheck={false}
-          placeholder="your-store.myshopify.com"
-          value={shop}
-          onChange={(event) => {
-            setShop(event.target.value);
-            if (connect.isError) connect.reset();
-          }}
-        />
-        <Button type="submit" loading={connect.isPending || leaving} disabled={!shop.trim()}>
-          {submitLabel}
-        </Button>
-      </div>
-      <ErrorBanner message={error} style={{ marginTop: '.75rem', overflowWrap: 'anywhere' }} />
+      <TextField
+        label="Shop domain"
+        type="text"
+        inputMode="url"
+        autoComplete="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        placeholder="your-store.myshopify.com"
+        value={shop}
+        onChange={(event) => {
+          setShop(event.target.value);
+          if (connect.isError) connect.reset();
+        }}
+        error={error}
+        action={
+          <Button type="submit" loading={connect.isPending || leaving} disabled={!shop.trim()}>
+            {submitLabel}
+          </Button>
+        }
+      />
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   METRIC_FORMULAS,
   POLL_INTERVAL_MS,
@@ -8,7 +8,7 @@ import {
   getDailyReportQueryOptions,
   type DailyReportJson,
 } from '@uplift/platform';
-import { json, renderWithProviders } from '@uplift/platform/testing';
+import { fakeGateway, json, renderWithProviders } from '@uplift/platform/testing';
 import { DailyReportCard } from './daily-report-card';
 
 
@@ -36,14 +36,7 @@ const ready: DailyReportJson = {
 };
 
 function serve(report: DailyReportJson) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL) =>
-      new URL(String(input)).pathname === '/internal/categories/cat1/business-data/dailyReport'
-        ? json(report)
-        : new Response('not implemented', { status: 501 }),
-    ),
-  );
+  fakeGateway({ 'GET /internal/categories/cat1/business-data/dailyReport': () => json(report) });
 }
 
 function renderCard() {

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { configureHttp } from '@uplift/platform';
-import { json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
+import { fakeGateway, json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import { IdeaPage } from './idea-page';
 
 
@@ -9,27 +9,21 @@ beforeEach(() => configureHttp({ baseUrl: 'http://api.test/' }));
 
 describe('IdeaPage', () => {
   it('shows every field of the idea', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL) => {
-        const path = new URL(String(input)).pathname;
-        if (path === '/internal/users/u1') return json({ categoryId: 'cat1' });
-        if (path === '/internal/categories/cat1/business-data/ideas/idea1') {
-          return json({
-            id: 'idea1',
-            title: 'Anvil Week',
-            whyNow: 'Spring projects start in March.',
-            channel: 'Email',
-            subjectLine: 'Your spring anvil is here',
-            body: 'Hi there,\nour anvils are 10% off.',
-            products: ['Classic Anvil', 'Mini Anvil'],
-            timing: 'Send Tuesday 9am',
-            createTime: '2026-03-01T09:00:00Z',
-          });
-        }
-        return json({}, 404);
-      }),
-    );
+    fakeGateway({
+      'GET /internal/users/u1': () => json({ categoryId: 'cat1' }),
+      'GET /internal/categories/cat1/business-data/ideas/idea1': () =>
+        json({
+          id: 'idea1',
+          title: 'Anvil Week',
+          whyNow: 'Spring projects start in March.',
+          channel: 'Email',
+          subjectLine: 'Your spring anvil is here',
+          body: 'Hi there,\nour anvils are 10% off.',
+          products: ['Classic Anvil', 'Mini Anvil'],
+          timing: 'Send Tuesday 9am',
+          createTime: '2026-03-01T09:00:00Z',
+        }),
+    });
     renderWithProviders(<IdeaPage />, { path: '/ideas/idea1', route: 'ideas/:ideaId', session: signedInAs('u1') });
     expect(await screen.findByRole('heading', { level: 1, name: 'Anvil Week' })).toBeTruthy();
     for (const text of ['Spring projects start in March.', 'Email', 'Your spring anvil is here', 'Send Tuesday 9am', 'Classic Anvil', 'Mini Anvil']) {

@@ -21,6 +21,7 @@ import {
   type GetStudioPlanResponseJson,
   type StudioImageJson,
 } from '@uplift/platform';
+import { TextField } from '@uplift/platform/text-field';
 import { precheck, toBase64 } from '../lib/files';
 import { Gallery } from './gallery';
 
@@ -119,7 +120,8 @@ function Workbench({
   const createJob = useCreateStudioJob();
   const jobs = useStudioJobs(categoryId);
   const [image, setImage] = useState<StudioImageJson | undefined>();
-  const [problem, setProblem] = useState<string | null>(null);
+  // One problem at a time, shown where it arose: under the file field, or under the catalogue picker.
+  const [problem, setProblem] = useState<{ from: 'file' | 'catalogue'; message: string } | null>(null);
   const [backdrop, setBackdrop] = useState('white');
   const [color, setColor] = useState('#e8f0ff');
 
@@ -128,13 +130,13 @@ function Workbench({
     e.target.value = '';
     if (!file) return;
     const refused = precheck(file);
-    setProblem(refused);
+    setProblem(refused ? { from: 'file', message: refused } : null);
     if (refused) return;
     try {
       const res = await upload.mutateAsync({ categoryId, filename: file.name, contentBase64: await toBase64(file) });
       setImage(res.image);
     } catch (error) {
-      setProblem(serverMessage(error, 'The photo could not be uploaded. Please try again.'));
+      setProblem({ from: 'file', message: serverMessage(error, 'The photo could not be uploaded. Please try again.') });
     }
   };
 
@@ -144,7 +146,7 @@ function Workbench({
       const res = await importProduct.mutateAsync({ categoryId, productId });
       setImage(res.image);
     } catch (error) {
-      setProblem(serverMessage(error, "The product's photo could not be read. Please try again, or upload it."));
+      setProblem({ from: 'catalogue', message: serverMessage(error, "The product's photo could not be read. Please try again, or upload it.") });
     }
   };
 
@@ -169,10 +171,14 @@ function Workbench({
   return (
     <section className="u-card" aria-labelledby="studio-photo">
       <h2 id="studio-photo">1. Pick a product photo</h2>
-      <label className="u-field">
-        <span>Upload a product photo (JPEG, PNG or WebP, up to 25 MB)</span>
-        <input type="file" accept="image/jpeg,image/png,image/webp" onChange={onFile} disabled={upload.isPending} />
-      </label>
+      <TextField
+        label="Upload a product photo (JPEG, PNG or WebP, up to 25 MB)"
+        type="file"
+        accept="image/jpeg,image/png,image/webp"
+        onChange={onFile}
+        disabled={upload.isPending}
+        error={problem?.from === 'file' && problem.message}
+      />
       {upload.isPending && (
         <p>
           <Spinner /> Uploading…
@@ -184,7 +190,7 @@ function Workbench({
           <Spinner /> Reading the product&apos;s photo from your website…
         </p>
       )}
-      <ErrorBanner message={problem} />
+      <ErrorBanner message={problem?.from === 'catalogue' && problem.message} />
       {earlier.size > 0 && (
         <label className="u-field">
           <span>Or use a photo from your gallery</span>

@@ -1,28 +1,29 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { configureHttp } from '@uplift/platform';
-import { json, renderWithProviders, type Rendered } from '@uplift/platform/testing';
+import { describedBy, fakeGateway, json, renderWithProviders, type Rendered } from '@uplift/platform/testing';
 import { RATE_LIMITED_MESSAGE, UNREADABLE_FALLBACK_MESSAGE } from '../lib/score-error';
 import { WebsiteScorePage } from './website-score-page';
 
 
 let page: Rendered;
 
+const SCORE = 'GET /internal/website-score';
+
 function renderAt(path: string, answer: (url: string) => Response) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, _init?: RequestInit) =>
-    answer(new URL(String(input)).searchParams.get('url') ?? ''),
-  );
-  vi.stubGlobal('fetch', fetchMock);
+  const api = fakeGateway({ [SCORE]: (_init, url) => answer(url.searchParams.get('url') ?? '') });
   page = renderWithProviders(<WebsiteScorePage />, { path, route: 'website-score', routes: { '*': null } });
-  return fetchMock;
+  return api;
 }
+
+const field = () => screen.getByLabelText('Website URL');
 
 beforeEach(() => configureHttp({ baseUrl: 'http://api.test/' }));
 
 describe('WebsiteScorePage', () => {
   it('scores the url from the address, signed out, and shows band and findings', async () => {
-    const fetchMock = renderAt('/website-score?url=https://shop.test', () =>
+    const api = renderAt('/website-score?url=https://shop.test', () =>
       json({
         url: 'https://shop.test',
         score: 3,
@@ -34,9 +35,7 @@ describe('WebsiteScorePage', () => {
     expect(await screen.findByRole('heading', { name: 'Score for https://shop.test' })).toBeTruthy();
     expect(document.querySelector('.score--poor')).toBeTruthy();
     expect(screen.getByRole('button', { name: /Not served over HTTPS/ })).toBeTruthy();
-    const called = new URL(String(fetchMock.mock.calls[0]?.[0]));
-    expect(called.pathname).toBe('/internal/website-score');
-    expect(fetchMock.mock.calls[0]?.[1]?.headers).toMatchObject({ Authorization: 'Bearer unauthed' });
+    expect(api.calls(SCORE)[0]?.headers).toMatchObject({ Authorization: 'Bearer unauthed' });
   });
 
   it('submits the form into the address', async () => {
@@ -50,6 +49,8 @@ describe('WebsiteScorePage', () => {
   it('explains a rate limit (429)', async () => {
     renderAt('/website-score?url=https://a.test', () => json({ message: 'too many requests' }, 429));
     expect((await screen.findByRole('alert')).textContent).toBe(RATE_LIMITED_MESSAGE);
+    // Not the address's fault: the field stays valid.
+    expect(field().hasAttribute('aria-invalid')).toBe(false);
   });
 
   it("shows the server's message for an unreadable site (400), with a fallback", async () => {
@@ -59,6 +60,9 @@ describe('WebsiteScorePage', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Something went wrong. Please ensure the website url is properly formatted and try again.',
     );
+    // The address was refused: the message is the URL field's error.
+    expect(field().getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(field())).toEqual(['Something went wrong. Please ensure the website url is properly formatted and try again.']);
   });
 
   it('falls back when a 400 carries no message', async () => {

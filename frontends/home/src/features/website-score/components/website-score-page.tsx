@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button, CustomerReviews, ErrorBanner, openBusinessProfile, Spinner, usePageTitle, useSession, useWebsiteScore } from '@uplift/platform';
+import { TextField } from '@uplift/platform/text-field';
 import { FindingsList } from '../../../lib/review/findings-list';
 import { PointsBreakdown } from '../../../lib/review/points-breakdown';
 import { ScoreBadge } from '../../../lib/review/score-badge';
-import { scoreErrorMessage } from '../lib/score-error';
+import { isAddressRefused, scoreErrorMessage } from '../lib/score-error';
 
 /** The public website score (`/website-score?url=…`): works signed out. */
 export function WebsiteScorePage() {
@@ -13,6 +14,8 @@ export function WebsiteScorePage() {
   const url = searchParams.get('url')?.trim() || undefined;
   const [input, setInput] = useState(url ?? '');
   const score = useWebsiteScore(url);
+  const failure = Boolean(url) && score.isError && scoreErrorMessage(score.error);
+  const refusedAddress = isAddressRefused(score.error);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -26,22 +29,22 @@ export function WebsiteScorePage() {
     <main className="u-page">
       <h1>Website score</h1>
       <p>Find out how well your store&apos;s website works for search, speed, mobile, trust and sales.</p>
-      <form className="inline-form" onSubmit={onSubmit} noValidate>
-        <label className="u-field" style={{ flex: 1, margin: 0 }}>
-          Website URL
-          <input
-            className="u-input"
-            name="url"
-            type="url"
-            inputMode="url"
-            placeholder="https://yourstore.com"
-            value={input}
-            onChange={(event) => setInput(event.target.value)}
-          />
-        </label>
-        <Button type="submit" loading={score.isFetching} style={{ alignSelf: 'flex-end' }}>
-          Score my website
-        </Button>
+      <form onSubmit={onSubmit} noValidate>
+        <TextField
+          label="Website URL"
+          name="url"
+          type="url"
+          inputMode="url"
+          placeholder="https://yourstore.com"
+          value={input}
+          onChange={(event) => setInput(event.target.value)}
+          error={refusedAddress && failure}
+          action={
+            <Button type="submit" loading={score.isFetching}>
+              Score my website
+            </Button>
+          }
+        />
       </form>
 
       {url && score.isPending && (
@@ -49,7 +52,7 @@ export function WebsiteScorePage() {
           <Spinner /> Reviewing {url}… this can take a few seconds.
         </p>
       )}
-      <ErrorBanner message={Boolean(url) && score.isError && scoreErrorMessage(score.error)} style={{ marginTop: '1rem' }} />
+      <ErrorBanner message={!refusedAddress && failure} style={{ marginTop: '1rem' }} />
       {url && score.data && (
         <>
           <section className="u-card" aria-labelledby="score-title" style={{ marginTop: '1rem' }}>

@@ -3,16 +3,16 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  browser,
   Toaster,
   configureHttp,
   parseEnv,
   type SubscriptionTiersJson,
   type UserJson,
 } from '@uplift/platform';
-import { json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
+import { fakeGateway, json, renderWithProviders, signedInAs, type GatewayRoute } from '@uplift/platform/testing';
 import { EnvProvider } from '../../../lib/env-context';
 import { createQueryClient } from '../../../lib/query-client';
-import { browser } from '../lib/browser';
 import { UpgradePlanDialog } from './upgrade-plan-dialog';
 
 const tiers: SubscriptionTiersJson = {
@@ -29,24 +29,14 @@ const tiers: SubscriptionTiersJson = {
 
 const session = signedInAs('u1');
 
-type Handler = (init: RequestInit | undefined) => Response | Promise<Response>;
-
-
-/** A fake gateway: handlers keyed by "METHOD path". */
-function gateway(user: UserJson, extra: Record<string, Handler> = {}) {
-  const handlers: Record<string, Handler> = {
+/** A fake gateway with the tiers, the user and their profile, and `extra` routes. */
+function gateway(user: UserJson, extra: Record<string, GatewayRoute> = {}) {
+  return fakeGateway({
     'GET /internal/billing/metricsSubscriptionTiers': () => json(tiers),
     'GET /internal/users/u1': () => json(user),
     'GET /internal/users/u1/profile': () => json({ categoryId: 'cat1', originalCategoryId: 'cat1' }),
     ...extra,
-  };
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const key = `${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`;
-    const handler = handlers[key];
-    return handler ? handler(init) : json({ message: `unexpected ${key}` }, 404);
   });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
 }
 
 function renderDialog() {
@@ -94,7 +84,7 @@ describe('UpgradePlanDialog', () => {
 
   it('creates a checkout, disables Upgrade while redirecting and goes to its URL', async () => {
     let release: (response: Response) => void = () => {};
-    const fetchMock = gateway(
+    const api = gateway(
       { id: 'u1', email: 'jane@example.com', categoryId: 'cat1' },
       {
         'POST /internal/categories/cat1/createStripeCheckout': () =>
@@ -108,8 +98,7 @@ describe('UpgradePlanDialog', () => {
     await userEvent.click(within(pro).getByRole('button', { name: 'Upgrade' }));
 
     await waitFor(() => expect(within(pro).getByRole('button', { name: 'Upgrade' })).toHaveProperty('disabled', true));
-    const call = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/createStripeCheckout'));
-    const body = JSON.parse(String(call?.[1]?.body)) as Record<string, unknown>;
+    const body = JSON.parse(String(api.calls('POST /internal/categories/cat1/createStripeCheckout')[0]?.body)) as Record<string, unknown>;
     expect(body).toMatchObject({
       priceId: 'price_pro',
       customerEmail: 'jane@example.com',
@@ -151,7 +140,7 @@ describe('UpgradePlanDialog', () => {
   });
 
   it("moves Current Plan to a paid tier and offers 'Manage subscription' (the portal)", async () => {
-    const fetchMock = gateway(
+    const api = gateway(
       { id: 'u1', email: 'jane@example.com', categoryId: 'cat1', billingInfo: { tier: 'pro' } },
       { 'POST /internal/categories/cat1/createStripeCustomerPortal': () => json({ url: 'https://portal.test/x' }) },
     );
@@ -163,8 +152,8 @@ describe('UpgradePlanDialog', () => {
 
     await userEvent.click(screen.getByRole('link', { name: 'Manage subscription' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://portal.test/x'));
-    const call = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/createStripeCustomerPortal'));
-    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ redirectUrl: 'http://app.test/analytics' });
+    const [portal] = api.calls('POST /internal/categories/cat1/createStripeCustomerPortal');
+    expect(JSON.parse(String(portal?.body))).toEqual({ redirectUrl: 'http://app.test/analytics' });
   });
 
   it("shows only the manually set tier, with 'Contact us' to manage subscription", async () => {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import {
+  browser,
   CENTS_PER_UNIT,
   Dialog,
   LOADING_TEXT,
@@ -16,7 +17,6 @@ import {
   useUser,
 } from '@uplift/platform';
 import { useEnv } from '../../../lib/env-context';
-import { browser } from '../lib/browser';
 import { checkoutBody, currentTierId, isPaidTier, isPurchasable, visiblePlans, type Plan } from '../lib/plans';
 import { PlanCard } from './plan-card';
 

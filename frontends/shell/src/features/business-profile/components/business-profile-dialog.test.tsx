@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { BUSINESS_PROFILE_SAVE_ERROR, configureHttp } from '@uplift/platform';
-import { json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
+import { fakeGateway, json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import { createQueryClient } from '../../../lib/query-client';
 import { BusinessProfileDialog } from './business-profile-dialog';
 
@@ -21,43 +21,35 @@ interface Saved {
 /** A fake gateway holding one category; PATCH params fails when `failParams` is set. */
 function gateway(saved: Saved, options: { failParams?: boolean } = {}) {
   const base = '/internal/categories/cat1';
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const key = `${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`;
-    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-    switch (key) {
-      case 'GET /internal/users/u1':
-        return json({ id: 'u1', categoryId: 'cat1' });
-      case `GET ${base}/label`:
-        return json({ name: saved.name });
-      case `PUT ${base}/label`:
-        saved.name = body.name;
-        return json({ name: saved.name });
-      case `GET ${base}/business-data/contentGenerationParams`:
-        return json({ siteUrl: saved.siteUrl, disableWeeklyEmail: saved.disableWeeklyEmail, additionalInfo: saved.additionalInfo, timeZone: saved.timeZone, competitorUrls: saved.competitorUrls });
-      case `PATCH ${base}/business-data/contentGenerationParams`:
-        if (options.failParams) return json({ message: 'could not read the website', code: 3 }, 400);
-        saved.siteUrl = body.siteUrl ?? undefined;
-        saved.disableWeeklyEmail = body.disableWeeklyEmail;
-        if (body.timeZone) saved.timeZone = body.timeZone;
-        if (body.competitors) saved.competitorUrls = body.competitors.urls;
-        return json({ siteUrl: saved.siteUrl, disableWeeklyEmail: saved.disableWeeklyEmail });
-      case `PATCH ${base}/business-data/emailPreferences`:
-        saved.disableBusinessReport = body.disableBusinessReport;
-        return json({ disableBusinessReport: saved.disableBusinessReport });
-      case `GET ${base}/emailPreferences`:
-        return json({ disableBusinessReport: saved.disableBusinessReport });
-      case `POST ${base}/business-data/campaign-ideas/invalidate`:
-        return json({});
-      default:
-        return json({ message: `unexpected ${key}` }, 404);
-    }
+  const body = (init: RequestInit | undefined) => JSON.parse(String(init?.body));
+  const api = fakeGateway({
+    'GET /internal/users/u1': () => json({ id: 'u1', categoryId: 'cat1' }),
+    [`GET ${base}/label`]: () => json({ name: saved.name }),
+    [`PUT ${base}/label`]: (init) => {
+      saved.name = body(init).name;
+      return json({ name: saved.name });
+    },
+    [`GET ${base}/business-data/contentGenerationParams`]: () =>
+      json({ siteUrl: saved.siteUrl, disableWeeklyEmail: saved.disableWeeklyEmail, additionalInfo: saved.additionalInfo, timeZone: saved.timeZone, competitorUrls: saved.competitorUrls }),
+    [`PATCH ${base}/business-data/contentGenerationParams`]: (init) => {
+      if (options.failParams) return json({ message: 'could not read the website', code: 3 }, 400);
+      const patch = body(init);
+      saved.siteUrl = patch.siteUrl ?? undefined;
+      saved.disableWeeklyEmail = patch.disableWeeklyEmail;
+      if (patch.timeZone) saved.timeZone = patch.timeZone;
+      if (patch.competitors) saved.competitorUrls = patch.competitors.urls;
+      return json({ siteUrl: saved.siteUrl, disableWeeklyEmail: saved.disableWeeklyEmail });
+    },
+    [`PATCH ${base}/business-data/emailPreferences`]: (init) => {
+      saved.disableBusinessReport = body(init).disableBusinessReport;
+      return json({ disableBusinessReport: saved.disableBusinessReport });
+    },
+    [`GET ${base}/emailPreferences`]: () => json({ disableBusinessReport: saved.disableBusinessReport }),
+    [`POST ${base}/business-data/campaign-ideas/invalidate`]: () => json({}),
   });
-  vi.stubGlobal('fetch', fetchMock);
-  const calls = (method: string, suffix: string) =>
-    fetchMock.mock.calls.filter(
-      ([input, init]) => (init?.method ?? 'GET') === method && new URL(String(input)).pathname === `${base}${suffix}`,
-    );
-  return { fetchMock, calls };
+  /** The request inits sent to one of the category's paths. */
+  const calls = (method: string, suffix: string) => api.calls(`${method} ${base}${suffix}`);
+  return { calls };
 }
 
 function renderDialog() {
@@ -117,12 +109,12 @@ describe('BusinessProfileDialog', () => {
     await user.type(name, 'New name{Enter}');
 
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
-    expect(JSON.parse(String(calls('PUT', '/label')[0]?.[1]?.body))).toEqual({ name: 'New name' });
-    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.[1]?.body))).toEqual({
+    expect(JSON.parse(String(calls('PUT', '/label')[0]?.body))).toEqual({ name: 'New name' });
+    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.body))).toEqual({
       siteUrl: null,
       disableWeeklyEmail: false,
     });
-    expect(JSON.parse(String(calls('PATCH', '/business-data/emailPreferences')[0]?.[1]?.body))).toEqual({
+    expect(JSON.parse(String(calls('PATCH', '/business-data/emailPreferences')[0]?.body))).toEqual({
       disableBusinessReport: true,
     });
     // The website changed (to none), so the old ideas go.
@@ -142,7 +134,7 @@ describe('BusinessProfileDialog', () => {
     expect(within(dialog).getByText('Your weekly review and daily report arrive in the morning in this time zone.')).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
-    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.[1]?.body))).not.toHaveProperty('timeZone');
+    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.body))).not.toHaveProperty('timeZone');
   });
 
   it('shows the saved competitors in three boxes and sends them only when changed', async () => {
@@ -155,7 +147,7 @@ describe('BusinessProfileDialog', () => {
     expect(within(dialog).queryByRole('textbox', { name: 'Competitor 4' })).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
-    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.[1]?.body))).not.toHaveProperty('competitors');
+    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.body))).not.toHaveProperty('competitors');
   });
 
   it('saves changed competitors, blanks left out', async () => {
@@ -166,7 +158,7 @@ describe('BusinessProfileDialog', () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Competitor 2' }), ' other.test ');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
-    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.[1]?.body))).toEqual({
+    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.body))).toEqual({
       siteUrl: 'https://acme.test',
       disableWeeklyEmail: false,
       competitors: { urls: ['other.test'] },
@@ -182,7 +174,7 @@ describe('BusinessProfileDialog', () => {
     await user.selectOptions(zone, 'America/New_York');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
-    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.[1]?.body))).toEqual({
+    expect(JSON.parse(String(calls('PATCH', '/business-data/contentGenerationParams')[0]?.body))).toEqual({
       siteUrl: 'https://acme.test',
       disableWeeklyEmail: false,
       timeZone: 'America/New_York',

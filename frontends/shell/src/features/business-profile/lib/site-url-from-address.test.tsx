@@ -1,7 +1,7 @@
 import { waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp } from '@uplift/platform';
-import { json, renderHookWithProviders, signedInAs } from '@uplift/platform/testing';
+import { fakeGateway, json, renderHookWithProviders, signedInAs } from '@uplift/platform/testing';
 import { createQueryClient } from '../../../lib/query-client';
 import { useSiteUrlFromAddress } from './site-url-from-address';
 
@@ -13,26 +13,20 @@ function gateway(options: { savedSiteUrl?: string; categoryAfter?: number; failP
   let userReads = 0;
   let saved = options.savedSiteUrl;
   const patches: unknown[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const key = `${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`;
-      switch (key) {
-        case 'GET /internal/users/u1':
-          userReads++;
-          return json({ id: 'u1', categoryId: userReads > (options.categoryAfter ?? 0) ? 'cat1' : '' });
-        case 'GET /internal/categories/cat1/business-data/contentGenerationParams':
-          return json({ siteUrl: saved, disableWeeklyEmail: true });
-        case 'PATCH /internal/categories/cat1/business-data/contentGenerationParams':
-          patches.push(JSON.parse(String(init?.body)));
-          if (options.failPatch) return json({ message: 'website cannot be read', code: 3 }, 400);
-          saved = (JSON.parse(String(init?.body)) as { siteUrl: string }).siteUrl;
-          return json({});
-        default:
-          return json({}, 200);
-      }
-    }),
-  );
+  fakeGateway({
+    'GET /internal/users/u1': () => {
+      userReads++;
+      return json({ id: 'u1', categoryId: userReads > (options.categoryAfter ?? 0) ? 'cat1' : '' });
+    },
+    'GET /internal/categories/cat1/business-data/contentGenerationParams': () => json({ siteUrl: saved, disableWeeklyEmail: true }),
+    'PATCH /internal/categories/cat1/business-data/contentGenerationParams': (init) => {
+      const patch = JSON.parse(String(init?.body)) as { siteUrl: string };
+      patches.push(patch);
+      if (options.failPatch) return json({ message: 'website cannot be read', code: 3 }, 400);
+      saved = patch.siteUrl;
+      return json({});
+    },
+  });
   return { patches };
 }
 

@@ -1,20 +1,19 @@
 import { QueryClient } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureHttp, getAuditLogQueryOptions } from '@uplift/platform';
+import { browser, configureHttp, getAuditLogQueryOptions } from '@uplift/platform';
 import { json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
-import * as browser from '../../../lib/browser';
 import { DashboardPage } from './dashboard-page';
 
 const fetchMock = vi.fn<typeof fetch>();
 const requests = () =>
   fetchMock.mock.calls.map(([url, init]) => `${init?.method} ${String(url).replace('http://gw.test/', '')} ${init?.body ?? ''}`.trim());
 
-let reloadTo: ReturnType<typeof vi.spyOn>;
+let assign: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);
   configureHttp({ baseUrl: 'http://gw.test/' });
-  reloadTo = vi.spyOn(browser, 'reloadTo').mockImplementation(() => {});
+  assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
 });
 afterEach(() => {
   fetchMock.mockReset();
@@ -45,7 +44,7 @@ describe('DashboardPage', () => {
     await user.type(screen.getByRole('searchbox', { name: 'Search store owners' }), 'three');
     await user.click(screen.getByRole('button', { name: 'Search' }));
     await user.click(await screen.findByRole('button', { name: 'View as three@shop.test' }));
-    await waitFor(() => expect(reloadTo).toHaveBeenCalledWith('/'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/'));
     expect(requests()).toEqual([
       'GET internal/metricsUsers?pageSize=20',
       'GET internal/metricsUsers?pageSize=20&pageToken=p2',
@@ -61,7 +60,7 @@ describe('DashboardPage', () => {
     const user = renderDashboard();
     await user.click(await screen.findByRole('button', { name: 'View as one@shop.test' }));
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
-    expect(reloadTo).not.toHaveBeenCalled();
+    expect(assign).not.toHaveBeenCalled();
     await waitFor(() =>
       expect((screen.getByRole('button', { name: 'View as one@shop.test' }) as HTMLButtonElement).disabled).toBe(false),
     );

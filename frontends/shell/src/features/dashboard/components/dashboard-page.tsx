@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { AuditLogList, Button, ErrorBanner, LOADING_TEXT, serverMessage, switchMetricsCategory, toast, UNKNOWN_ERROR_MESSAGE, useAuditLog, useMetricsUsers, usePageTitle, type UserJson, useSession } from '@uplift/platform';
-import { reloadTo } from '../../../lib/browser';
+import { AuditLogList, browser, Button, ErrorBanner, LOADING_TEXT, serverMessage, switchMetricsCategory, toast, UNKNOWN_ERROR_MESSAGE, useAuditLog, useMetricsUsers, usePageTitle, type UserJson, useSession } from '@uplift/platform';
 
 /** /dashboard, for uplifters: find a store owner and view the site as them. */
 export function DashboardPage() {
@@ -24,7 +23,7 @@ export function DashboardPage() {
     try {
       await switchMetricsCategory(uid, owner.categoryId);
       // A full reload, so nothing cached from the uplifter's own category survives.
-      reloadTo('/');
+      browser.assign('/');
     } catch (error) {
       toast.error(serverMessage(error, UNKNOWN_ERROR_MESSAGE));
       setSwitchingTo(null);

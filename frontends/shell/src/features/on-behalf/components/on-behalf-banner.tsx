@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import {
+  browser,
   ON_BEHALF_BANNER_TEXT,
   serverMessage,
   switchMetricsCategory,
@@ -7,7 +8,6 @@ import {
   UNKNOWN_ERROR_MESSAGE,
   useUser,
 } from '@uplift/platform';
-import { reloadTo } from '../../../lib/browser';
 import { isActingOnBehalf } from '../lib/on-behalf';
 
 /**
@@ -25,7 +25,7 @@ export function OnBehalfBanner({ userId }: { userId: string }) {
     try {
       await switchMetricsCategory(userId, original);
       // A full reload: every cached query belongs to the other user's category.
-      reloadTo('/dashboard');
+      browser.assign('/dashboard');
     } catch (error) {
       toast.error(serverMessage(error, UNKNOWN_ERROR_MESSAGE));
       setExiting(false);

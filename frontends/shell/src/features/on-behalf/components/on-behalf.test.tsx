@@ -2,9 +2,8 @@ import type { ReactNode } from 'react';
 import { QueryClient } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureHttp, type UserJson } from '@uplift/platform';
+import { browser, configureHttp, type UserJson } from '@uplift/platform';
 import { json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
-import * as browser from '../../../lib/browser';
 import { isActingOnBehalf } from '../lib/on-behalf';
 import { OnBehalfBanner } from './on-behalf-banner';
 
@@ -12,11 +11,11 @@ const fetchMock = vi.fn<typeof fetch>();
 const requests = () =>
   fetchMock.mock.calls.map(([url, init]) => `${init?.method} ${String(url).replace('http://gw.test/', '')} ${init?.body ?? ''}`.trim());
 
-let reloadTo: ReturnType<typeof vi.spyOn>;
+let assign: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);
   configureHttp({ baseUrl: 'http://gw.test/' });
-  reloadTo = vi.spyOn(browser, 'reloadTo').mockImplementation(() => {});
+  assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
 });
 afterEach(() => {
   fetchMock.mockReset();
@@ -49,7 +48,7 @@ describe('on-behalf mode', () => {
     const banner = screen.getByRole('region', { name: 'On behalf of another user' });
     expect(within(banner).getByText('You are navigating the site on behalf an other user')).toBeTruthy();
     await user.click(within(banner).getByRole('button', { name: 'exit' }));
-    await waitFor(() => expect(reloadTo).toHaveBeenCalledWith('/dashboard'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/dashboard'));
     expect(requests()).toEqual(['POST internal/users/me/switchMetricsCategory {"categoryId":"c1"}']);
   });
 });
