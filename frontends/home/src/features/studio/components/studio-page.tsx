@@ -175,6 +175,7 @@ function Workbench({
         label="Upload a product photo (JPEG, PNG or WebP, up to 25 MB)"
         type="file"
         accept="image/jpeg,image/png,image/webp"
+        style={{ maxWidth: '40rem' }}
         onChange={onFile}
         disabled={upload.isPending}
         error={problem?.from === 'file' && problem.message}
