@@ -49,13 +49,13 @@ type Page struct {
 	Platform     string   // the store platform the page's markup proves, "" when none
 
 	// What Lighthouse's SEO audits read, kept as Lighthouse sees it.
-	HasTitle      bool       // a <title> with text (document-title)
-	Canonicals    []string   // raw hrefs of rel=canonical links in <head>
-	Hreflangs     []Hreflang // rel=alternate links with hreflang
-	Anchors       []Anchor   // every <a>, for link-text and crawlable-anchors
-	MetaRobots    []string   // content of <meta name="robots|googlebot">
-	XRobotsTag    []string   // X-Robots-Tag response headers
-	ImgNoAltCount int        // <img> with no text alternative, as axe's image-alt rule counts
+	HasTitle      bool              // a <title> with text (document-title)
+	Canonicals    []string          // raw hrefs of rel=canonical links in <head>
+	Hreflangs     []Hreflang        // rel=alternate links with hreflang
+	Anchors       []Anchor          // every <a>, for link-text and crawlable-anchors
+	MetaRobots    map[string]string // name → content of the first <meta name="robots"> and of each crawler's own (googlebot, bingbot...)
+	XRobotsTag    []string          // X-Robots-Tag response headers
+	ImgNoAltCount int               // <img> with no text alternative, as axe's image-alt rule counts
 }
 
 // Hreflang is a <link rel="alternate" hreflang> as written.
@@ -65,6 +65,10 @@ type Hreflang struct {
 }
 
 // Anchor is an <a> element as Lighthouse's AnchorElements artifact has it.
+// robotsMetaNames are the robots meta tags Lighthouse's is-crawlable reads:
+// the generic one and those of the crawlers it asks for.
+var robotsMetaNames = map[string]bool{"robots": true, "googlebot": true, "bingbot": true, "duckduckbot": true, "archive.org_bot": true}
+
 type Anchor struct {
 	RawHref    string // the href attribute as written
 	HasHref    bool
@@ -171,8 +175,13 @@ func ParsePage(pageURL string, body []byte) *Page {
 					p.HasMetaDesc, p.MetaDesc = true, words.Collapse(content)
 				case name == "viewport":
 					p.HasViewport, p.Viewport = true, content
-				case name == "robots" || name == "googlebot":
-					p.MetaRobots = append(p.MetaRobots, content)
+				case robotsMetaNames[name]:
+					if _, seen := p.MetaRobots[name]; !seen {
+						if p.MetaRobots == nil {
+							p.MetaRobots = map[string]string{}
+						}
+						p.MetaRobots[name] = content
+					}
 				case name == "generator":
 					sig.generator += " " + strings.ToLower(content)
 				case strings.HasPrefix(prop, "og:") || strings.HasPrefix(prop, "product:"):

@@ -83,6 +83,7 @@ var nonDescriptiveLinkTexts = map[string][]string{
 	"de": {"klicke hier", "hier klicken", "hier", "mehr", "siehe", "dies", "das", "weiterlesen"},
 	"ja": {"ここをクリック", "こちらをクリック", "リンク", "続きを読む", "続く", "全文表示"},
 	"ko": {"여기", "여기를 클릭", "클릭", "링크", "자세히", "자세히 보기", "계속", "이동", "전체 보기"},
+	"ta": {"அடுத்த பக்கம்", "மறுபக்கம்", "முந்தைய பக்கம்", "முன்பக்கம்", "மேலும் அறிக", "மேலும் தகவலுக்கு", "மேலும் தரவுகளுக்கு", "தயவுசெய்து இங்கே அழுத்தவும்", "இங்கே கிளிக் செய்யவும்"},
 	"fa": {"اطلاعات بیشتر", "اطلاعات", "این", "اینجا بزنید", "اینجا کلیک کنید", "اینجا", "برو", "بیشتر بخوانید", "بیشتر بدانید", "بیشتر", "شروع"},
 }
 
@@ -121,10 +122,6 @@ func vagueLinks(p *page.Page) []page.Anchor {
 		}
 		t := strings.TrimSpace(a.Text)
 		if t == "" {
-			continue
-		}
-		if u, err := url.Parse(t); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
-			out = append(out, a)
 			continue
 		}
 		if isNonDescriptive(t, a.Lang) {
@@ -216,26 +213,48 @@ func containsString(list []string, s string) bool {
 
 func auditCrawlableAnchors(p *page.Page, _ *site.Site) bool { return len(uncrawlable(p)) == 0 }
 
-// noindexReason returns what keeps search engines from indexing the page
-// (a robots meta tag or an X-Robots-Tag header saying noindex or none, or
-// an unavailable_after date that has passed), or "".
+// crawlers are the user agents Lighthouse's is-crawlable asks for: ""
+// (any crawler) and four named ones. The page fails only when every one
+// of them is kept out.
+var crawlers = []string{"", "Googlebot", "bingbot", "DuckDuckBot", "archive.org_bot"}
+
+// noindexReason returns what keeps every crawler from indexing the page, as
+// Lighthouse 13 decides it, or "" when at least one may. A crawler reads
+// its own robots meta tag when there is one, else <meta name="robots">, and
+// the X-Robots-Tag headers that name no crawler or name it exactly.
+// (robots.txt is not read here: the review obeys it itself, so a page it
+// blocks is not reviewed at all.)
 func noindexReason(p *page.Page, now time.Time) string {
-	for _, c := range p.MetaRobots {
-		if blocksIndexing(c, now) {
-			return fmt.Sprintf(`<meta name="robots" content="%s">`, c)
+	var generic string
+	for _, ua := range crawlers {
+		why := blockedFor(p, ua, now)
+		if why == "" {
+			return ""
+		}
+		if ua == "" {
+			generic = why
 		}
 	}
+	return generic
+}
+
+// blockedFor returns the directive that keeps the crawler ua out, or "".
+func blockedFor(p *page.Page, ua string, now time.Time) string {
+	name := "robots"
+	if _, ok := p.MetaRobots[strings.ToLower(ua)]; ua != "" && ok {
+		name = strings.ToLower(ua)
+	}
+	if c, ok := p.MetaRobots[name]; ok && blocksIndexing(c, now) {
+		return fmt.Sprintf(`<meta name="%s" content="%s">`, name, c)
+	}
 	for _, h := range p.XRobotsTag {
-		directives := h
-		// "googlebot: noindex" applies to that bot only; Lighthouse judges
-		// as Google's crawler would.
-		if agent, rest, ok := strings.Cut(h, ":"); ok && !strings.ContainsAny(strings.TrimSpace(agent), " ,") &&
-			!strings.EqualFold(strings.TrimSpace(agent), "unavailable_after") {
-			a := strings.ToLower(strings.TrimSpace(agent))
-			if a != "googlebot" && a != "*" {
-				continue
-			}
-			directives = rest
+		agent := headerAgent(h)
+		if agent != "" && agent != ua {
+			continue
+		}
+		directives := strings.TrimSpace(h)
+		if ua != "" {
+			directives = strings.Replace(h, ua+":", "", 1)
 		}
 		if blocksIndexing(directives, now) {
 			return "X-Robots-Tag: " + h
@@ -243,6 +262,18 @@ func noindexReason(p *page.Page, now time.Time) string {
 	}
 	return ""
 }
+
+// headerAgent returns the crawler an X-Robots-Tag value is addressed to
+// ("googlebot: noindex"), matched as written, or "" for every crawler.
+func headerAgent(h string) string {
+	m := headerAgentPrefix.FindStringSubmatch(h)
+	if m == nil || strings.EqualFold(m[1], "unavailable_after") {
+		return ""
+	}
+	return m[1]
+}
+
+var headerAgentPrefix = regexp.MustCompile(`^([^,:]+):`)
 
 func blocksIndexing(directives string, now time.Time) bool {
 	for _, d := range strings.Split(directives, ",") {
@@ -263,19 +294,20 @@ func blocksIndexing(directives string, now time.Time) bool {
 
 func auditIndexable(p *page.Page, _ *site.Site) bool { return noindexReason(p, time.Now()) == "" }
 
-// badHreflangs returns why each hreflang link fails Lighthouse's hreflang
-// audit: an unknown language code, a relative address, or a link outside
-// <head>.
+// badHreflangs returns why each hreflang link in <head> fails Lighthouse's
+// hreflang audit: an unknown language code, or an address that does not
+// start with http: or https:. Lighthouse 13 leaves links in the body out.
 func badHreflangs(p *page.Page) []string {
 	var out []string
 	for _, h := range p.Hreflangs {
+		if !h.InHead {
+			continue
+		}
 		switch {
 		case !validHreflang(h.Lang):
 			out = append(out, fmt.Sprintf("hreflang=%q is not a language code", h.Lang))
-		case !isAbsolute(h.RawHref):
+		case !fullyQualified(h.RawHref):
 			out = append(out, fmt.Sprintf("hreflang %s links to %q, a relative address", h.Lang, h.RawHref))
-		case !h.InHead:
-			out = append(out, fmt.Sprintf("hreflang %s is in the page body, not in <head>", h.Lang))
 		}
 	}
 	return out
@@ -295,9 +327,9 @@ func validHreflang(code string) bool {
 	return err == nil
 }
 
-func isAbsolute(raw string) bool {
-	u, err := url.Parse(raw)
-	return err == nil && u.IsAbs() && u.Host != ""
+func fullyQualified(raw string) bool {
+	raw = strings.ToLower(raw)
+	return strings.HasPrefix(raw, "http:") || strings.HasPrefix(raw, "https:")
 }
 
 func auditHreflang(p *page.Page, _ *site.Site) bool { return len(badHreflangs(p)) == 0 }
