@@ -3,7 +3,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser, configureHttp, forgetLoadedScripts, STRIPE_JS_URL } from '@uplift/platform';
-import { json, renderWithProviders } from '@uplift/platform/testing';
+import { fakeGateway, json, renderWithProviders } from '@uplift/platform/testing';
 import {
   IDENTITY_CANCELED,
   IDENTITY_NEEDS_INPUT,
@@ -14,30 +14,26 @@ import {
   IdentityRow,
 } from './identity-row';
 
-const fetchMock = vi.fn<typeof fetch>();
-
-const OUTCOME_URL = 'http://gw.test/internal/billing/identityVerification';
-const CREATE_URL = 'http://gw.test/internal/billing/createIdentityVerification';
+const OUTCOME = 'GET /internal/billing/identityVerification';
+const CREATE = 'POST /internal/billing/createIdentityVerification';
 /** The recorded outcome the server answers with; tests change it as webhooks would. */
 let recorded: { status: string; updateTime: string };
 /** Sessions POST createIdentityVerification answers with, in turn. */
 let sessions: Response[];
 
+let api: ReturnType<typeof fakeGateway>;
+
 beforeEach(() => {
   recorded = { status: '', updateTime: '' };
   sessions = [];
-  fetchMock.mockImplementation(async (input) => {
-    const url = String(input);
-    if (url === OUTCOME_URL) return json(recorded);
-    if (url === CREATE_URL) return sessions.shift() ?? json({ id: 'vs_1', clientSecret: 'vs_1_secret_x' });
-    throw new Error(`unexpected fetch ${url}`);
+  api = fakeGateway({
+    [OUTCOME]: () => json(recorded),
+    [CREATE]: () => sessions.shift() ?? json({ id: 'vs_1', clientSecret: 'vs_1_secret_x' }),
   });
-  vi.stubGlobal('fetch', fetchMock);
   configureHttp({ baseUrl: 'http://gw.test/' });
 });
-const creates = () => fetchMock.mock.calls.filter(([url]) => String(url) === CREATE_URL);
+const creates = () => api.calls(CREATE);
 afterEach(() => {
-  fetchMock.mockReset();
   vi.unstubAllGlobals();
   delete window.Stripe;
   forgetLoadedScripts();
@@ -90,8 +86,7 @@ describe('IdentityRow', () => {
 
     await user.click(screen.getByRole('button', { name: 'Verify your identity' }));
     expect(await screen.findByText(IDENTITY_SUBMITTED_MESSAGE)).toBeTruthy();
-    const [, init] = creates()[0]!;
-    expect(init?.method).toBe('POST');
+    const [init] = creates();
     // A hosted page would lead back here, with Account Settings opened again.
     const returnUrl = new URL(JSON.parse(String(init?.body)).returnUrl);
     expect(returnUrl.origin).toBe(window.location.origin);
@@ -154,7 +149,7 @@ describe('IdentityRow', () => {
       // The old outcome is not shown as the answer to the new submission.
       expect(screen.queryByText(IDENTITY_NEEDS_INPUT)).toBeNull();
       expect(screen.getByText(IDENTITY_NOT_VERIFIED)).toBeTruthy();
-      const asked = () => fetchMock.mock.calls.filter(([url]) => String(url) === OUTCOME_URL).length;
+      const asked = () => api.calls(OUTCOME).length;
       const before = asked();
       await vi.advanceTimersByTimeAsync(5000);
       await vi.waitFor(() => expect(asked()).toBeGreaterThan(before));
