@@ -179,7 +179,7 @@ func serveBare(ctx context.Context, addr string) error {
 		return err
 	}
 	defer categories.Close()
-	b := &apibench.Bare{Users: users, Categories: categories, Verifier: auth.NewCache(v, auth.RevocationCheckTTL, auth.CacheSize)}
+	b := &apibench.Bare{Users: users, Categories: categories, Verifier: auth.NewCache(v, auth.RevocationCheckTTL, auth.CacheSize, nil)}
 	srv := &http.Server{Addr: addr, Handler: b.Handler(), ReadHeaderTimeout: 5 * time.Second}
 	go func() { <-ctx.Done(); _ = srv.Close() }()
 	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {

@@ -32,7 +32,7 @@ func BenchmarkTokenCheck(b *testing.B) {
 		}
 	})
 	b.Run("product=claims-cache", func(b *testing.B) {
-		c := auth.NewCache(f.v, 0, 0)
+		c := auth.NewCache(f.v, 0, 0, nil)
 		for b.Loop() {
 			if _, err := c.Verify(ctx, tok); err != nil {
 				b.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"sync"
 	"time"
+
+	"uplift.dev/platform/clock"
 )
 
 // RevocationCheckTTL is how long a verified token is believed without asking
@@ -25,7 +27,7 @@ type Cache struct {
 	next Verifier
 	ttl  time.Duration
 	max  int
-	now  func() time.Time
+	now  clock.Clock
 
 	mu      sync.Mutex
 	entries map[[sha256.Size]byte]cached
@@ -37,20 +39,22 @@ type cached struct {
 }
 
 // NewCache wraps next; ttl <= 0 means RevocationCheckTTL, max <= 0 CacheSize.
-func NewCache(next Verifier, ttl time.Duration, max int) *Cache {
+// now is the service's clock (nil: the wall clock), the one its verifier
+// judges expiry by, so a token leaves the cache when it expires.
+func NewCache(next Verifier, ttl time.Duration, max int, now clock.Clock) *Cache {
 	if ttl <= 0 {
 		ttl = RevocationCheckTTL
 	}
 	if max <= 0 {
 		max = CacheSize
 	}
-	return &Cache{next: next, ttl: ttl, max: max, now: time.Now, entries: map[[sha256.Size]byte]cached{}}
+	return &Cache{next: next, ttl: ttl, max: max, now: now, entries: map[[sha256.Size]byte]cached{}}
 }
 
 // Verify implements Verifier.
 func (c *Cache) Verify(ctx context.Context, idToken string) (Claims, error) {
 	key := sha256.Sum256([]byte(idToken))
-	now := c.now()
+	now := c.now.Now()
 	c.mu.Lock()
 	e, ok := c.entries[key]
 	if ok && now.Before(e.expires) {

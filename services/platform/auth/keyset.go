@@ -19,6 +19,8 @@ import (
 
 	fbauth "firebase.google.com/go/v4/auth"
 	"github.com/golang-jwt/jwt/v5"
+
+	"uplift.dev/platform/clock"
 )
 
 // TestCertsURLEnv names the setting that makes a service trust a local key
@@ -136,8 +138,8 @@ type KeySetVerifier struct {
 	ProjectID string
 	Keys      *KeySet
 	Users     UserLookup
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
+	// Now is the clock; nil is the wall clock.
+	Now clock.Clock
 }
 
 // firebaseClaims are the ID token's claims the services read.
@@ -152,11 +154,7 @@ type firebaseClaims struct {
 
 // Verify implements Verifier.
 func (v KeySetVerifier) Verify(ctx context.Context, idToken string) (Claims, error) {
-	now := time.Now
-	if v.Now != nil {
-		now = v.Now
-	}
-	t := now()
+	t := v.Now.Now()
 	var fc firebaseClaims
 	var keyErr error
 	_, err := jwt.ParseWithClaims(idToken, &fc, func(tok *jwt.Token) (any, error) {

@@ -14,6 +14,7 @@ import (
 
 	"uplift.dev/platform/auth"
 	"uplift.dev/platform/auth/testkeys"
+	"uplift.dev/platform/clock"
 )
 
 const project = "demo-keyset"
@@ -170,7 +171,7 @@ func TestCacheRefusesRevokedAndExpiredTokensWithinItsBound(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	const ttl = 400 * time.Millisecond
-	c := auth.NewCache(f.v, ttl, 100)
+	c := auth.NewCache(f.v, ttl, 100, nil)
 	now := time.Now()
 	tok := f.sign(t, testkeys.Token{UID: "alice", IssuedAt: now.Add(-2 * time.Second), ExpiresAt: now.Add(time.Hour)})
 	if _, err := c.Verify(ctx, tok); err != nil {
@@ -194,7 +195,7 @@ func TestCacheRefusesRevokedAndExpiredTokensWithinItsBound(t *testing.T) {
 	}
 
 	// A token that expires in 2 s, checked under a TTL longer than that.
-	long := auth.NewCache(f.v, time.Minute, 100)
+	long := auth.NewCache(f.v, time.Minute, 100, nil)
 	f.users.set("bob", func(*fbauth.UserRecord) {})
 	issued := time.Now().Truncate(time.Second)
 	short := f.sign(t, testkeys.Token{UID: "bob", IssuedAt: issued, ExpiresAt: issued.Add(2 * time.Second)})
@@ -216,32 +217,30 @@ func TestCacheBoundOnAFixedClock(t *testing.T) {
 		time.Date(2030, 10, 27, 1, 59, 59, 0, time.UTC),
 	} {
 		f := newFixture(t)
-		now := start
-		clock := func() time.Time { return now }
-		f.v.Now = clock
-		c := auth.NewCache(f.v, 0, 100)
-		auth.SetCacheClock(c, clock)
+		now := clock.NewManual(start)
+		f.v.Now = now.Clock()
+		c := auth.NewCache(f.v, 0, 100, now.Clock())
 		ctx := context.Background()
 		tok := f.sign(t, testkeys.Token{UID: "alice", IssuedAt: start.Add(-time.Minute), ExpiresAt: start.Add(45 * time.Second)})
 		if _, err := c.Verify(ctx, tok); err != nil {
 			t.Fatal(start, err)
 		}
 		f.users.set("alice", func(r *fbauth.UserRecord) { r.TokensValidAfterMillis = start.UnixMilli() })
-		now = start.Add(auth.RevocationCheckTTL - time.Second)
+		now.Set(start.Add(auth.RevocationCheckTTL - time.Second))
 		if _, err := c.Verify(ctx, tok); err != nil {
 			t.Fatalf("%v: inside the TTL the cached verdict stands: %v", start, err)
 		}
-		now = start.Add(auth.RevocationCheckTTL)
+		now.Set(start.Add(auth.RevocationCheckTTL))
 		if _, err := c.Verify(ctx, tok); err == nil {
 			t.Fatalf("%v: a revoked token was accepted at the TTL", start)
 		}
 
 		f.users.set("alice", func(r *fbauth.UserRecord) { r.TokensValidAfterMillis = 0 })
-		now = start.Add(40 * time.Second)
+		now.Set(start.Add(40 * time.Second))
 		if _, err := c.Verify(ctx, tok); err != nil {
 			t.Fatal(start, err)
 		}
-		now = start.Add(45 * time.Second) // the token's own expiry, inside a fresh TTL
+		now.Set(start.Add(45 * time.Second)) // the token's own expiry, inside a fresh TTL
 		if _, err := c.Verify(ctx, tok); err == nil {
 			t.Fatalf("%v: a token was accepted at its expiry", start)
 		}

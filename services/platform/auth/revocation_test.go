@@ -13,6 +13,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+
+	"uplift.dev/platform/clock"
 )
 
 // productionSDK behaves like the Admin SDK outside emulator mode:
@@ -106,11 +108,11 @@ func TestFirebaseVerifierRefusesRevokedSessions(t *testing.T) {
 // believed past its own expiry, and the cache stays bounded.
 func TestCacheStopsARevokedSessionWithinTheTTL(t *testing.T) {
 	sdk := newProductionSDK()
-	now := time.Unix(1_800_000_000, 0)
-	sdk.issue("tok-alice", "alice", now.Add(time.Hour))
-	sdk.issue("tok-short", "shorty", now.Add(10*time.Second))
-	c := NewCache(FirebaseVerifier{Client: sdk}, 0, 3)
-	c.now = func() time.Time { return now }
+	start := time.Unix(1_800_000_000, 0)
+	now := clock.NewManual(start)
+	sdk.issue("tok-alice", "alice", start.Add(time.Hour))
+	sdk.issue("tok-short", "shorty", start.Add(10*time.Second))
+	c := NewCache(FirebaseVerifier{Client: sdk}, 0, 3, now.Clock())
 	ctx := context.Background()
 	verify := func(tok string) error {
 		t.Helper()
@@ -127,11 +129,11 @@ func TestCacheStopsARevokedSessionWithinTheTTL(t *testing.T) {
 		t.Fatalf("%d revocation checks for one token within the TTL, want 1", sdk.checks)
 	}
 	sdk.revoked["alice"] = true
-	now = now.Add(RevocationCheckTTL - time.Second)
+	now.Advance(RevocationCheckTTL - time.Second)
 	if err := verify("tok-alice"); err != nil {
 		t.Fatalf("within the TTL the cached verdict stands: %v", err)
 	}
-	now = now.Add(time.Second)
+	now.Advance(time.Second)
 	if err := verify("tok-alice"); err == nil {
 		t.Fatal("a revoked session still worked after the TTL")
 	}
@@ -140,20 +142,24 @@ func TestCacheStopsARevokedSessionWithinTheTTL(t *testing.T) {
 	}
 
 	// A token that expires before the TTL is not believed past its expiry.
-	now = time.Unix(1_800_000_000, 0)
+	now.Set(start)
 	if err := verify("tok-short"); err != nil {
 		t.Fatal(err)
 	}
 	checks := sdk.checks
-	now = now.Add(10 * time.Second)
+	now.Set(start.Add(10*time.Second - time.Nanosecond))
+	if err := verify("tok-short"); err != nil || sdk.checks != checks {
+		t.Fatalf("a token was checked again before its expiry: %v, %d checks", err, sdk.checks-checks)
+	}
+	now.Set(start.Add(10 * time.Second))
 	_ = verify("tok-short")
 	if sdk.checks != checks+1 {
-		t.Fatal("an expired token was answered from the cache")
+		t.Fatal("a token was answered from the cache at its expiry")
 	}
 
 	for i := range 10 {
 		tok := fmt.Sprintf("tok-%d", i)
-		sdk.issue(tok, fmt.Sprintf("user-%d", i), now.Add(time.Hour))
+		sdk.issue(tok, fmt.Sprintf("user-%d", i), now.Now().Add(time.Hour))
 		if err := verify(tok); err != nil {
 			t.Fatal(err)
 		}

@@ -27,6 +27,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"uplift.dev/platform/auth"
+	"uplift.dev/platform/clock"
 	"uplift.dev/platform/profiling"
 )
 
@@ -40,6 +41,9 @@ type Options struct {
 	MetricsAddr string
 	Log         *slog.Logger
 	Verifier    auth.Verifier
+	// Clock is the service's clock; the claims cache judges a token's
+	// expiry by it. nil is the wall clock.
+	Clock clock.Clock
 	// Public lists full method names that anonymous callers may use.
 	Public []string
 	// Register adds the service implementations to the server.
@@ -79,7 +83,7 @@ func Run(ctx context.Context, o Options) error {
 		clipErrors(),
 		// Each token is checked with Firebase (revocation included) at
 		// most once per auth.RevocationCheckTTL.
-		auth.UnaryInterceptor(auth.NewCache(o.Verifier, auth.RevocationCheckTTL, auth.CacheSize), public),
+		auth.UnaryInterceptor(auth.NewCache(o.Verifier, auth.RevocationCheckTTL, auth.CacheSize, o.Clock), public),
 		checkInput(),
 	))...)
 	hs := health.NewServer()

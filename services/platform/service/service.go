@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"uplift.dev/platform/auth"
+	"uplift.dev/platform/clock"
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/postgres"
@@ -48,8 +49,13 @@ type Runtime struct {
 	JS   jetstream.JetStream
 	// Bus is what event consumers take: JetStream, the pool, the log and
 	// the senders to believe.
-	Bus    events.Bus
-	Auth   *fbauth.Client
+	Bus  events.Bus
+	Auth *fbauth.Client
+	// Clock is the service's one clock: Wire hands it to the app and to
+	// every adapter that decides by the time (expiries, dates shown to
+	// people, schedules), and Serve to the claims cache. The wall clock
+	// unless a test sets another before Wire runs.
+	Clock  clock.Clock
 	signer *events.Signer
 	base   Base
 	// verifier checks each call's ID token (before the claims cache).
@@ -59,7 +65,7 @@ type Runtime struct {
 // Start opens every connection and applies the outbox schema and then the
 // service's migrations. Close releases what Start opened.
 func Start(ctx context.Context, name, schema string, base Base, log *slog.Logger, migrations fs.FS) (*Runtime, error) {
-	rt := &Runtime{Name: name, Log: log, base: base}
+	rt := &Runtime{Name: name, Log: log, base: base, Clock: clock.Real}
 	var err error
 	if rt.Auth, err = auth.NewFirebaseClient(ctx, base.FirebaseProjectID, base.FirebaseAuthEmulatorHost); err != nil {
 		return nil, err
@@ -110,7 +116,11 @@ func (rt *Runtime) Serve(ctx context.Context, o grpcserver.Options, workers ...f
 	if o.MetricsAddr == "" {
 		o.MetricsAddr = rt.base.MetricsAddr
 	}
-	o.Verifier = rt.verifier
+	o.Verifier, o.Clock = rt.verifier, rt.Clock
+	if v, ok := o.Verifier.(auth.KeySetVerifier); ok {
+		v.Now = rt.Clock
+		o.Verifier = v
+	}
 	g, ctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return grpcserver.Run(ctx, o) })
 	relay := &events.Relay{Pool: rt.Pool, JS: rt.JS, Log: rt.Log, Signer: rt.signer}

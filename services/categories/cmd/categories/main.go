@@ -48,6 +48,7 @@ func main() {
 		eng := engine.New(engine.Settings{
 			LLMBaseURL: cfg.LLMBaseURL, LLMAPIKey: cfg.LLMAPIKey, LLMModel: cfg.LLMModel,
 			AllowLoopback: cfg.FetchAllowLoopback, AllowOrigins: cfg.FetchAllowOrigins,
+			Now: rt.Clock, // the one the app and the repository read (Wire)
 		})
 		return categories.Wire(categories.Deps{
 			UsersAddr:        cfg.UsersAddr,

@@ -29,6 +29,7 @@ import (
 	"uplift.dev/categories/internal/analysis/site"
 	"uplift.dev/categories/internal/analysis/write"
 	"uplift.dev/categories/internal/domain"
+	"uplift.dev/platform/clock"
 )
 
 // Defaults of Options.
@@ -50,7 +51,9 @@ type Options struct {
 	MaxPages     int                 // same-site pages read besides the home page, default 8
 	MaxBytes     int64               // per response, default 2 MiB
 	Generator    write.TextGenerator // nil = the built-in deterministic generator
-	Now          func() time.Time
+	// Now is the service's clock: campaign ideas are dated by it and
+	// noindex dates judged by it. nil is the wall clock.
+	Now clock.Clock
 	// RenderJS reads the home page again in Chromium, after its scripts
 	// ran, when the served HTML shows no products (a catalogue drawn by
 	// JavaScript). The browser's requests go through the guarded fetcher.
@@ -72,7 +75,7 @@ type Analyzer struct {
 	opts Options
 	f    *fetch.Fetcher
 	gen  write.TextGenerator
-	now  func() time.Time
+	now  clock.Clock
 }
 
 // ErrUnreadable wraps every reason a site cannot be read (bad URL, refused
@@ -98,9 +101,6 @@ func New(o Options) *Analyzer {
 	a := &Analyzer{opts: o, f: f, gen: o.Generator, now: o.Now}
 	if a.gen == nil {
 		a.gen = write.Deterministic{}
-	}
-	if a.now == nil {
-		a.now = time.Now
 	}
 	return a
 }
@@ -185,7 +185,7 @@ func (a *Analyzer) AnalyzeIn(ctx context.Context, siteURL string, previous *doma
 	ctx, cancel := a.budget(ctx)
 	defer cancel()
 	progress(0, "Starting")
-	s, err := site.Read(ctx, a.f.Session(), siteURL, site.ReadOptions{Catalogue: true, MaxPages: a.opts.MaxPages, Progress: progress})
+	s, err := site.Read(ctx, a.f.Session(), siteURL, site.ReadOptions{Catalogue: true, MaxPages: a.opts.MaxPages, Progress: progress, Now: a.now})
 	if err != nil {
 		return domain.Analysis{}, err
 	}
@@ -199,7 +199,7 @@ func (a *Analyzer) AnalyzeIn(ctx context.Context, siteURL string, previous *doma
 		progress(78, "Measuring your home page's speed in a phone's browser")
 		rv.Speed = a.speed(ctx, s.URL)
 	}
-	now := a.now()
+	now := a.now.Now()
 	if loc != nil {
 		now = now.In(loc)
 	}
@@ -271,7 +271,7 @@ var ErrTooLarge = errors.New("image too large")
 func (a *Analyzer) Score(ctx context.Context, siteURL string) (domain.Review, error) {
 	ctx, cancel := a.budget(ctx)
 	defer cancel()
-	s, err := site.Read(ctx, a.f.Session(), siteURL, site.ReadOptions{MaxPages: a.opts.MaxPages})
+	s, err := site.Read(ctx, a.f.Session(), siteURL, site.ReadOptions{MaxPages: a.opts.MaxPages, Now: a.now})
 	if err != nil {
 		return domain.Review{}, err
 	}

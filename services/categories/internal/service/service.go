@@ -42,7 +42,8 @@ type Deps struct {
 	// Catalogue reads store catalogues for the product studio; nil leaves
 	// ListCatalogueProducts and GetProductImage failing.
 	Catalogue app.Catalogue
-	// Now is the clock the schedule reads; nil is the wall clock. Tests move it.
+	// Now is the service's clock (the schedule, the dates it records and
+	// shows); nil is the runtime's (service.Runtime.Clock). Tests move it.
 	Now clock.Clock
 	// ReviewsElsewhere leaves ReviewRequested to the review worker
 	// (cmd/reviewworker), which measures speed in a browser; the API then
@@ -57,11 +58,12 @@ func Wire(d Deps) service.Wire {
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("users service %s: %w", d.UsersAddr, err)
 		}
-		repo := postgres.New(rt.Pool)
-		a := app.New(repo, d.Analyzer, users.New(conn), rt.Log, d.Options)
-		if d.Now != nil {
-			a = a.WithClock(d.Now)
+		now := d.Now
+		if now == nil {
+			now = rt.Clock
 		}
+		repo := postgres.New(rt.Pool).WithClock(now)
+		a := app.New(repo, d.Analyzer, users.New(conn), rt.Log, d.Options).WithClock(now)
 		if d.Calendar != nil {
 			a = a.WithCalendar(d.Calendar)
 		}

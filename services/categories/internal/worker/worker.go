@@ -25,6 +25,7 @@ import (
 	"uplift.dev/categories/internal/domain"
 	"uplift.dev/categories/internal/ports/eventport"
 	"uplift.dev/categories/migrations"
+	"uplift.dev/platform/clock"
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/postgres"
 	"uplift.dev/platform/service"
@@ -99,14 +100,16 @@ func Run(ctx context.Context, s Settings, log *slog.Logger) error {
 	}, []string{"speed"})
 	reg.MustRegister(reviews, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 
+	// One clock for the engine and the app, as in the API (service.Runtime).
+	now := clock.Real
 	eng := engine.New(engine.Settings{
 		LLMBaseURL: s.LLMBaseURL, LLMAPIKey: s.LLMAPIKey, LLMModel: s.LLMModel,
 		AllowLoopback: s.FetchAllowLoopback, AllowOrigins: s.FetchAllowOrigins,
-		Lab: &lab.Options{ExecPath: s.ChromePath, Runs: s.LabRuns},
+		Lab: &lab.Options{ExecPath: s.ChromePath, Runs: s.LabRuns}, Now: now,
 	})
-	repo := pgrepo.New(pool)
+	repo := pgrepo.New(pool).WithClock(now)
 	// Reviews need no caller's profile: the worker has no users client.
-	a := app.New(repo, Observed{Analyzer: eng, Took: reviews}, nil, log, app.Options{ReviewTimeout: s.ReviewTimeout})
+	a := app.New(repo, Observed{Analyzer: eng, Took: reviews}, nil, log, app.Options{ReviewTimeout: s.ReviewTimeout}).WithClock(now)
 	consumers := eventport.Consumers{Bus: events.Bus{JS: bus.JS, Pool: pool, Log: log, Trust: bus.Trust}, Repo: repo, App: a}
 
 	g, ctx := errgroup.WithContext(ctx)

@@ -64,7 +64,7 @@ func Wire(cfg *Settings) service.Wire {
 		}
 		mailer, err := smtp.New(smtp.Config{
 			Addr: cfg.SMTPAddr, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword,
-			From: cfg.SMTPFrom, Timeout: cfg.SMTPTimeout,
+			From: cfg.SMTPFrom, Timeout: cfg.SMTPTimeout, Clock: rt.Clock,
 		})
 		if err != nil {
 			return grpcserver.Options{}, nil, err
@@ -77,7 +77,7 @@ func Wire(cfg *Settings) service.Wire {
 		if err != nil {
 			return grpcserver.Options{}, nil, err
 		}
-		if render, err = render.WithUnsubscribe(cfg.PublicAPIURL, signer, time.Now); err != nil {
+		if render, err = render.WithUnsubscribe(cfg.PublicAPIURL, signer, rt.Clock); err != nil {
 			return grpcserver.Options{}, nil, err
 		}
 		repo := postgres.Repo{DB: rt.Pool}
@@ -89,6 +89,7 @@ func Wire(cfg *Settings) service.Wire {
 			return grpcserver.Options{}, nil, err
 		}
 		a := app.New(repo, render, mailer, retry, rt.Log).WithTokens(signer).WithMetrics(counters)
+		a.SetClock(rt.Clock)
 		consumers := eventport.Consumers{
 			Bus: rt.Bus, App: a,
 			InTx: func(tx pgx.Tx) eventport.TxStore { return postgres.Repo{DB: tx} },

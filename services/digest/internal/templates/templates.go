@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"uplift.dev/digest/internal/domain"
+	"uplift.dev/platform/clock"
 	"uplift.dev/platform/money"
 )
 
@@ -63,14 +64,14 @@ type Renderer struct {
 	// The unsubscribe link of non-transactional mail (WithUnsubscribe).
 	unsubURL string
 	signer   domain.TokenSigner
-	now      func() time.Time
+	now      clock.Clock
 }
 
 // WithUnsubscribe sets how unsubscribe links are made: publicAPIURL is the
 // gateway's public address (the link is publicAPIURL/email/unsubscribe),
 // signer signs the token and now dates its expiry. Without it, rendering an
 // email a person may turn off is an error.
-func (r *Renderer) WithUnsubscribe(publicAPIURL string, signer domain.TokenSigner, now func() time.Time) (*Renderer, error) {
+func (r *Renderer) WithUnsubscribe(publicAPIURL string, signer domain.TokenSigner, now clock.Clock) (*Renderer, error) {
 	u, err := url.Parse(publicAPIURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("PUBLIC_API_URL: %q is not an absolute http(s) URL", publicAPIURL)
@@ -87,7 +88,7 @@ func (r *Renderer) UnsubscribeURL(userID string, kind domain.Kind) (string, erro
 	if r.unsubURL == "" {
 		return "", errors.New("templates: unsubscribe links are not configured")
 	}
-	tok, err := r.signer.Sign(domain.Unsubscription{UserID: userID, Kind: kind, Expires: r.now().Add(domain.UnsubscribeValidFor)})
+	tok, err := r.signer.Sign(domain.Unsubscription{UserID: userID, Kind: kind, Expires: r.now.Now().Add(domain.UnsubscribeValidFor)})
 	if err != nil {
 		return "", fmt.Errorf("templates: unsubscribe token: %w", err)
 	}

@@ -23,6 +23,8 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
+	"uplift.dev/platform/grpcserver"
+	"uplift.dev/platform/service"
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 
@@ -133,7 +135,14 @@ func newHarness(t *testing.T, simOpts sim.Options) *harness {
 		PublicAPIURL: gw.URL, WebURL: "http://web.test", ShopifyAPIKey: testAPIKey, ShopifyAPISecret: testAPISecret,
 		ShopifyAPIBase: simSrv.URL, ShopifyAPIVersion: "2026-10", TokenKey: key,
 		SyncPoll: 200 * time.Millisecond, SweepEvery: time.Hour}
-	conn, rt := servicetest.Run(t, "stores", cfg.Base, migrations.FS, stores.Wire(cfg))
+	wire := stores.Wire(cfg)
+	if simOpts.Clock != nil { // the shop and the service on one clock
+		wire = func(ctx context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
+			rt.Clock = simOpts.Clock
+			return stores.Wire(cfg)(ctx, rt)
+		}
+	}
+	conn, rt := servicetest.Run(t, "stores", cfg.Base, migrations.FS, wire)
 	h.client = storesv1.NewStoresServiceClient(conn)
 	h.js, h.db = natstest.Admin(t, cfg.NATSURL), rt.Pool
 	storesClient.Store(&h.client)

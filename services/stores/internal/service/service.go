@@ -76,7 +76,7 @@ func Wire(s *Settings) service.Wire {
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("CATEGORIES_ADDR: %w", err)
 		}
-		cfg := shopify.Config{APIKey: s.ShopifyAPIKey, APISecret: s.ShopifyAPISecret, APIVersion: s.ShopifyAPIVersion}
+		cfg := shopify.Config{APIKey: s.ShopifyAPIKey, APISecret: s.ShopifyAPISecret, APIVersion: s.ShopifyAPIVersion, Clock: rt.Clock}
 		if base := strings.TrimRight(s.ShopifyAPIBase, "/"); base != "" {
 			cfg.BaseURL = func(shop string) string { return base + "/" + shop }
 			rt.Log.Warn("Shopify calls go to a simulator", "base", base)
@@ -92,7 +92,7 @@ func Wire(s *Settings) service.Wire {
 				WebhookURL:   api + "/webhooks/shopify",
 				WebURL:       strings.TrimRight(s.WebURL, "/"),
 				SweepEvery:   s.SweepEvery,
-			})
+			}).WithClock(rt.Clock)
 		workers := []func(context.Context) error{
 			func(ctx context.Context) error {
 				<-ctx.Done()

@@ -14,6 +14,7 @@ import (
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 
+	"uplift.dev/platform/clock"
 	"uplift.dev/shopifysim/sim"
 )
 
@@ -269,5 +270,45 @@ func eventually(t *testing.T, ok func() bool, what string) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestTokensAreRefreshedByTheServiceClock: the shop and the service share
+// one hand-moved clock. The hour-long access token expires an hour after
+// the connection by the service's clock; when that clock passes the
+// expiry, the next sync refreshes the token first, and the new one expires
+// an hour after that moment, to the second.
+func TestTokensAreRefreshedByTheServiceClock(t *testing.T) {
+	t.Parallel()
+	start := time.Now().Truncate(time.Second)
+	now := clock.NewManual(start)
+	h := newHarness(t, sim.Options{AutoApprove: true, TokenTTL: time.Hour, Clock: now.Now})
+	fixtureShop(t, h.sim, start)
+	ctx, cat := h.owner()
+	h.connect(ctx, cat, "fixture-goods")
+	h.waitSynced(ctx, cat)
+	expiry := func() time.Time {
+		t.Helper()
+		var at time.Time
+		if err := h.db.QueryRow(ctx, `SELECT access_expires_at FROM shopify_connections WHERE category_id = $1`, cat).Scan(&at); err != nil {
+			t.Fatal(err)
+		}
+		return at
+	}
+	if got := expiry(); !got.Equal(start.Add(time.Hour)) {
+		t.Fatalf("the token expires at %v, want an hour after the connection by the service clock (%v)", got, start.Add(time.Hour))
+	}
+	// Past the expiry, and past the hourly sweep, which uses the token.
+	now.Advance(time.Hour + time.Minute)
+	want := now.Now().Add(time.Hour)
+	deadline := time.Now().Add(30 * time.Second)
+	for got := expiry(); !got.Equal(want); got = expiry() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the token expires at %v, want %v: not refreshed by the service clock", got, want)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if phase := h.waitSynced(ctx, cat).GetSync().GetPhase(); phase != "DONE" {
+		t.Fatalf("the sweep after the refresh ended in %s", phase)
 	}
 }

@@ -104,6 +104,13 @@ func New(identity Identity, repo Repository, log *slog.Logger) *App {
 		now: clock.Real, resets: newResetQueue()}
 }
 
+// WithClock returns the use cases reading time from now (the service's clock).
+func (a *App) WithClock(now clock.Clock) *App {
+	c := *a
+	c.now = now
+	return &c
+}
+
 // CreateUserInput is the sign-up form as received.
 type CreateUserInput struct {
 	Email, Password, Name, Source string

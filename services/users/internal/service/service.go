@@ -41,12 +41,12 @@ func Wire(s *Settings) service.Wire {
 		if u, err := url.Parse(s.WebURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return grpcserver.Options{}, nil, fmt.Errorf("WEB_URL: %q is not an absolute http(s) URL", s.WebURL)
 		}
-		repo := postgres.Repo{Pool: rt.Pool}
+		repo := postgres.Repo{Pool: rt.Pool, Now: rt.Clock}
 		accounts, err := firebase.NewAccountsAPI(ctx, s.FirebaseProjectID, s.FirebaseAuthEmulatorHost)
 		if err != nil {
 			return grpcserver.Options{}, nil, err
 		}
-		a := app.New(firebase.Identity{Client: rt.Auth, ResetContinueURL: s.WebURL, Accounts: accounts}, repo, rt.Log)
+		a := app.New(firebase.Identity{Client: rt.Auth, ResetContinueURL: s.WebURL, Accounts: accounts}, repo, rt.Log).WithClock(rt.Clock)
 		keep := s.AuditRetention
 		if keep == 0 {
 			keep = domain.DefaultAuditRetention

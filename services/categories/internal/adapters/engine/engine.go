@@ -13,6 +13,7 @@ import (
 	"uplift.dev/categories/internal/analysis/lab"
 	"uplift.dev/categories/internal/analysis/write"
 	"uplift.dev/categories/internal/domain"
+	"uplift.dev/platform/clock"
 )
 
 // Settings choose how the engine writes text and what it may fetch.
@@ -28,6 +29,8 @@ type Settings struct {
 	// Lab measures each review's home page in Chromium (the review
 	// worker); nil reviews without a browser (the API).
 	Lab *lab.Options
+	// Now is the service's clock (analysis.Options.Now).
+	Now clock.Clock
 }
 
 // Engine implements app.Analyzer over *analysis.Analyzer.
@@ -36,7 +39,7 @@ type Engine struct{ *analysis.Analyzer }
 // New builds the engine from s.
 func New(s Settings) Engine {
 	// With a browser at hand, a catalogue drawn by JavaScript is read too.
-	o := analysis.Options{AllowLoopback: s.AllowLoopback, AllowOrigins: s.AllowOrigins, Lab: s.Lab, RenderJS: s.Lab != nil}
+	o := analysis.Options{AllowLoopback: s.AllowLoopback, AllowOrigins: s.AllowOrigins, Lab: s.Lab, RenderJS: s.Lab != nil, Now: s.Now}
 	if s.LLMModel != "" {
 		o.Generator = &write.OpenAI{BaseURL: s.LLMBaseURL, APIKey: s.LLMAPIKey, Model: s.LLMModel}
 	}

@@ -48,12 +48,12 @@ func (r Repo) PublishNoDataReport(ctx context.Context, rep domain.NoDataReport) 
 			return err
 		}
 		published = true
-		return events.Enqueue(ctx, tx, events.SubjectDailyReportReady, toProtoNoData(rep))
+		return events.Enqueue(ctx, tx, events.SubjectDailyReportReady, toProtoNoData(rep, r.now.Now()))
 	})
 	return published, err
 }
 
-func toProtoNoData(r domain.NoDataReport) *eventsv1.DailyReportReady {
+func toProtoNoData(r domain.NoDataReport, at time.Time) *eventsv1.DailyReportReady {
 	c := r.Category
 	w := &eventsv1.DailyReportReady_WithoutData{StoreName: c.Name, OwnerUserId: c.OwnerID, SiteUrl: c.SiteURL,
 		WebsiteStatus: string(r.WebsiteStatus), OccasionName: r.OccasionName, OccasionDate: r.OccasionDate}
@@ -65,5 +65,5 @@ func toProtoNoData(r domain.NoDataReport) *eventsv1.DailyReportReady {
 		w.Idea = &eventsv1.WeeklyReviewReady_Idea{Id: i.ID, Title: i.Title, WhyNow: i.WhyNow, Channel: i.Channel}
 	}
 	return &eventsv1.DailyReportReady{CategoryId: c.ID, Date: r.Day, Timezone: c.TimeZone, Status: "NO_DATA",
-		WithoutData: w, OccurTime: timestamppb.New(time.Now())}
+		WithoutData: w, OccurTime: timestamppb.New(at)}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"uplift.dev/platform/clock"
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
@@ -37,6 +38,9 @@ type db interface {
 type Repo struct {
 	db   db
 	pool *pgxpool.Pool
+	// now dates the events and ideas the repository records: the
+	// service's clock (WithClock), nil the wall clock.
+	now clock.Clock
 }
 
 // New returns a repository on pool.
@@ -44,7 +48,13 @@ func New(pool *pgxpool.Pool) Repo { return Repo{db: pool, pool: pool} }
 
 // WithTx returns the repository working inside tx (an event consumer's
 // transaction), except for ReviewProgress, which must commit at once.
-func (r Repo) WithTx(tx pgx.Tx) Repo { return Repo{db: tx, pool: r.pool} }
+func (r Repo) WithTx(tx pgx.Tx) Repo { return Repo{db: tx, pool: r.pool, now: r.now} }
+
+// WithClock returns the repository dating what it records by now.
+func (r Repo) WithClock(now clock.Clock) Repo {
+	r.now = now
+	return r
+}
 
 const categoryColumns = `id, owner_id, name, coalesce(site_url, ''), additional_info, disable_weekly_email,
 	disable_business_report, coalesce(shopify_category_id, ''), created_at, last_digest_requested_at, time_zone, competitors`
@@ -71,11 +81,11 @@ func nullIfZero(t time.Time) *time.Time {
 }
 
 // enqueueCategoryUpdated publishes the category as saved (CategoryUpdated).
-func enqueueCategoryUpdated(ctx context.Context, tx pgx.Tx, c domain.Category) error {
+func (r Repo) enqueueCategoryUpdated(ctx context.Context, tx pgx.Tx, c domain.Category) error {
 	return events.Enqueue(ctx, tx, events.SubjectCategoryUpdated, &eventsv1.CategoryUpdated{
 		CategoryId: c.ID, OwnerUserId: c.OwnerID, Name: c.Name, SiteUrl: c.SiteURL,
 		DisableWeeklyEmail: c.DisableWeeklyEmail, DisableBusinessReport: c.DisableBusinessReport,
-		OccurTime: timestamppb.New(time.Now()), TimeZone: c.TimeZone,
+		OccurTime: timestamppb.New(r.now.Now()), TimeZone: c.TimeZone,
 	})
 }
 
@@ -112,7 +122,7 @@ func (r Repo) Ensure(ctx context.Context, c domain.Category) (domain.Category, e
 			return err
 		}
 		if created || domain.AnnouncedChange(before, out) {
-			return enqueueCategoryUpdated(ctx, tx, out)
+			return r.enqueueCategoryUpdated(ctx, tx, out)
 		}
 		return nil
 	})
@@ -144,7 +154,7 @@ func (r Repo) Update(ctx context.Context, id string, fn func(*domain.Category) (
 			nullIfZero(c.LastDigestRequestedAt), c.TimeZone, competitorsOrEmpty(c.Competitors)); err != nil {
 			return err
 		}
-		if err := applyEffects(ctx, tx, c, eff); err != nil {
+		if err := r.applyEffects(ctx, tx, c, eff); err != nil {
 			return err
 		}
 		out = c
@@ -153,8 +163,8 @@ func (r Repo) Update(ctx context.Context, id string, fn func(*domain.Category) (
 	return out, err
 }
 
-func applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, eff domain.Effects) error {
-	now := timestamppb.New(time.Now())
+func (r Repo) applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, eff domain.Effects) error {
+	now := timestamppb.New(r.now.Now())
 	if eff.InvalidateIdeas {
 		if err := invalidateIdeas(ctx, tx, c.ID); err != nil {
 			return err
@@ -170,7 +180,7 @@ func applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, eff domain.
 		}); err != nil {
 			return err
 		}
-		if err := enqueueReportUpdated(ctx, tx, c.ID, rep.ID, domain.StatusGenerating, 0); err != nil {
+		if err := r.enqueueReportUpdated(ctx, tx, c.ID, rep.ID, domain.StatusGenerating, 0); err != nil {
 			return err
 		}
 	}
@@ -207,7 +217,7 @@ func applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, eff domain.
 		}
 	}
 	if eff.Announce {
-		if err := enqueueCategoryUpdated(ctx, tx, c); err != nil {
+		if err := r.enqueueCategoryUpdated(ctx, tx, c); err != nil {
 			return err
 		}
 	}
@@ -264,10 +274,10 @@ func StatusName(s domain.ReportStatus) string {
 	return categoriesv1.ReportStatus_REPORT_STATUS_UNSPECIFIED.String()
 }
 
-func enqueueReportUpdated(ctx context.Context, tx pgx.Tx, categoryID, reportID string, s domain.ReportStatus, pct int) error {
+func (r Repo) enqueueReportUpdated(ctx context.Context, tx pgx.Tx, categoryID, reportID string, s domain.ReportStatus, pct int) error {
 	return events.Enqueue(ctx, tx, events.SubjectReportUpdated, &eventsv1.ReportUpdated{
 		CategoryId: categoryID, ReportId: reportID, Status: StatusName(s),
-		ProgressPercent: int32(pct), OccurTime: timestamppb.New(time.Now()),
+		ProgressPercent: int32(pct), OccurTime: timestamppb.New(r.now.Now()),
 	})
 }
 
@@ -375,7 +385,7 @@ func (r Repo) ReviewProgress(ctx context.Context, categoryID, reportID string, p
 		if err != nil || tag.RowsAffected() == 0 {
 			return err
 		}
-		return enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusGenerating, pct)
+		return r.enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusGenerating, pct)
 	})
 }
 
@@ -394,7 +404,7 @@ func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a d
 			return err
 		}
 		if latest != reportID || site == nil || *site != repSite {
-			return failReport(ctx, tx, categoryID, reportID, domain.SupersededMessage)
+			return r.failReport(ctx, tx, categoryID, reportID, domain.SupersededMessage)
 		}
 		current = true
 		review, err := json.Marshal(a.Review)
@@ -420,7 +430,7 @@ func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a d
 			return err
 		}
 		// One time for the batch, so "newest first" keeps the engine's order.
-		batch := time.Now()
+		batch := r.now.Now()
 		ideaIDs := make([]string, len(a.Ideas))
 		for i, idea := range a.Ideas {
 			created := idea.CreatedAt
@@ -446,7 +456,7 @@ func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a d
 		if weekly != nil && week != "" {
 			w := *weekly
 			w.Week = week
-			if err := events.Enqueue(ctx, tx, events.SubjectWeeklyReviewReady, toProtoWeekly(w, a.Ideas, ideaIDs)); err != nil {
+			if err := events.Enqueue(ctx, tx, events.SubjectWeeklyReviewReady, toProtoWeekly(w, a.Ideas, ideaIDs, r.now.Now())); err != nil {
 				return err
 			}
 		}
@@ -454,7 +464,7 @@ func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a d
 			categoryID, a.Summary); err != nil {
 			return err
 		}
-		return enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusReady, 100)
+		return r.enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusReady, 100)
 	})
 	return current, err
 }
@@ -529,14 +539,14 @@ func (r Repo) StartWeeklyReview(ctx context.Context, categoryID, week string, ne
 			_, err := tx.Exec(ctx, `UPDATE reports SET week = $2::date WHERE id = $1 AND week IS NULL`, rep.ID, week)
 			return err
 		}
-		return applyEffects(ctx, tx, c, domain.Effects{NewReport: rep})
+		return r.applyEffects(ctx, tx, c, domain.Effects{NewReport: rep})
 	})
 	return started, err
 }
 
 // toProtoWeekly is the WeeklyReviewReady of w; ids are the ids the
 // review's ideas were stored under, in ideas' order.
-func toProtoWeekly(w domain.WeeklyReview, ideas []domain.Idea, ids []string) *eventsv1.WeeklyReviewReady {
+func toProtoWeekly(w domain.WeeklyReview, ideas []domain.Idea, ids []string, at time.Time) *eventsv1.WeeklyReviewReady {
 	findings := func(fs []domain.Finding) []*eventsv1.WeeklyReviewReady_Finding {
 		out := make([]*eventsv1.WeeklyReviewReady_Finding, 0, len(fs))
 		for _, f := range fs {
@@ -547,7 +557,7 @@ func toProtoWeekly(w domain.WeeklyReview, ideas []domain.Idea, ids []string) *ev
 	ev := &eventsv1.WeeklyReviewReady{CategoryId: w.CategoryID, OwnerUserId: w.OwnerID, StoreName: w.StoreName,
 		SiteUrl: w.SiteURL, ReportId: w.ReportID, Week: w.Week, Score: int32(w.Score), Band: string(w.Band),
 		NewFindings: findings(w.New), FixedFindings: findings(w.Fixed), OpenFindings: findings(w.Open),
-		TopFixes: findings(w.Tops), OccurTime: timestamppb.New(time.Now())}
+		TopFixes: findings(w.Tops), OccurTime: timestamppb.New(at)}
 	if w.PreviousScore != nil {
 		p := int32(*w.PreviousScore)
 		ev.PreviousScore = &p
@@ -572,7 +582,7 @@ func toProtoWeekly(w domain.WeeklyReview, ideas []domain.Idea, ids []string) *ev
 // FailReview implements app.Repository.
 func (r Repo) FailReview(ctx context.Context, categoryID, reportID, message string, weekly *domain.WeeklyReview) error {
 	return pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
-		week, failed, err := failReportWeek(ctx, tx, categoryID, reportID, message)
+		week, failed, err := r.failReportWeek(ctx, tx, categoryID, reportID, message)
 		if err != nil || !failed || weekly == nil || week == "" {
 			return err
 		}
@@ -580,18 +590,18 @@ func (r Repo) FailReview(ctx context.Context, categoryID, reportID, message stri
 		// moved the report out of GENERATING in this transaction).
 		w := *weekly
 		w.Week = week
-		return events.Enqueue(ctx, tx, events.SubjectWeeklyReviewReady, toProtoWeekly(w, nil, nil))
+		return events.Enqueue(ctx, tx, events.SubjectWeeklyReviewReady, toProtoWeekly(w, nil, nil, r.now.Now()))
 	})
 }
 
-func failReport(ctx context.Context, tx pgx.Tx, categoryID, reportID, message string) error {
-	_, _, err := failReportWeek(ctx, tx, categoryID, reportID, message)
+func (r Repo) failReport(ctx context.Context, tx pgx.Tx, categoryID, reportID, message string) error {
+	_, _, err := r.failReportWeek(ctx, tx, categoryID, reportID, message)
 	return err
 }
 
 // failReportWeek marks a generating report FAILED; failed says whether it
 // did, week is the report's week (empty when it is not a weekly review).
-func failReportWeek(ctx context.Context, tx pgx.Tx, categoryID, reportID, message string) (week string, failed bool, err error) {
+func (r Repo) failReportWeek(ctx context.Context, tx pgx.Tx, categoryID, reportID, message string) (week string, failed bool, err error) {
 	var pct int
 	err = tx.QueryRow(ctx, `UPDATE reports SET status = 'FAILED', error = $2, updated_at = now()
 		WHERE id = $1 AND status = 'GENERATING' RETURNING progress, coalesce(week::text, '')`, reportID, message).Scan(&pct, &week)
@@ -601,7 +611,7 @@ func failReportWeek(ctx context.Context, tx pgx.Tx, categoryID, reportID, messag
 	if err != nil {
 		return "", false, err
 	}
-	return week, true, enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusFailed, pct)
+	return week, true, r.enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusFailed, pct)
 }
 
 // DeleteOwnedBy implements app.Repository. Reports, insights, ideas and
@@ -640,7 +650,7 @@ func (r Repo) UnsubscribeOwnedBy(ctx context.Context, ownerID string) (int, erro
 			return err
 		}
 		for _, c := range changed {
-			if err := enqueueCategoryUpdated(ctx, tx, c); err != nil {
+			if err := r.enqueueCategoryUpdated(ctx, tx, c); err != nil {
 				return err
 			}
 		}
@@ -696,7 +706,7 @@ func (r Repo) UpdateStoreSignals(ctx context.Context, categoryID string,
 		if err != nil {
 			return err
 		}
-		in := Repo{db: tx, pool: r.pool}
+		in := r.WithTx(tx)
 		cur, err := in.StoreSignals(ctx, categoryID)
 		if err != nil {
 			return err
@@ -738,7 +748,7 @@ func (r Repo) UpdateStoreSignals(ctx context.Context, categoryID string,
 				return err
 			}
 		}
-		now := time.Now()
+		now := r.now.Now()
 		for i, idea := range ch.AddIdeas {
 			if idea.Topic == "" {
 				return fmt.Errorf("store idea %q has no topic", idea.Title)

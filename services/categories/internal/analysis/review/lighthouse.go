@@ -292,7 +292,7 @@ func blocksIndexing(directives string, now time.Time) bool {
 	return false
 }
 
-func auditIndexable(p *page.Page, _ *site.Site) bool { return noindexReason(p, time.Now()) == "" }
+func auditIndexable(p *page.Page, s *site.Site) bool { return noindexReason(p, s.ReadAt) == "" }
 
 // badHreflangs returns why each hreflang link in <head> fails Lighthouse's
 // hreflang audit: an unknown language code, or an address that does not

@@ -3,6 +3,7 @@ package review
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"uplift.dev/categories/internal/analysis/page"
 	"uplift.dev/categories/internal/analysis/site"
@@ -70,7 +71,7 @@ func TestLighthouseCriteria(t *testing.T) {
 		p := page.ParsePage(u, []byte("<!doctype html><html><head>"+tt.head+"</head><body>"+tt.body+"</body></html>"))
 		p.Status = tt.status
 		p.XRobotsTag = tt.header.Values("X-Robots-Tag")
-		s := &site.Site{URL: u, Origin: "https://shop.example", Home: p}
+		s := &site.Site{URL: u, Origin: "https://shop.example", Home: p, ReadAt: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)}
 		var found bool
 		for _, c := range Checks {
 			if c.Audit != tt.audit {
@@ -83,6 +84,35 @@ func TestLighthouseCriteria(t *testing.T) {
 		}
 		if !found {
 			t.Fatalf("no check for %s", tt.audit)
+		}
+	}
+}
+
+// TestUnavailableAfterIsJudgedWhenTheSiteWasRead: a page that asks to
+// leave search results after a date is indexable in a read before it and
+// not in one after, by the reader's clock (Site.ReadAt), whatever the
+// wall clock says.
+func TestUnavailableAfterIsJudgedWhenTheSiteWasRead(t *testing.T) {
+	const u = "https://shop.example/"
+	p := page.ParsePage(u, []byte(`<!doctype html><html><head><meta name="robots" content="unavailable_after: 2031-01-01"></head><body></body></html>`))
+	p.Status = 200
+	for _, c := range []struct {
+		readAt time.Time
+		pass   bool
+	}{
+		{time.Date(2030, 12, 31, 23, 0, 0, 0, time.UTC), true},
+		{time.Date(2031, 1, 1, 1, 0, 0, 0, time.UTC), false},
+	} {
+		s := &site.Site{URL: u, Origin: "https://shop.example", Home: p, ReadAt: c.readAt}
+		if got := auditIndexable(p, s); got != c.pass {
+			t.Errorf("read at %v: indexable %v, want %v", c.readAt, got, c.pass)
+		}
+		rv, noindex := Review(s, nil), false
+		for _, f := range append(rv.Findings, rv.Notes...) {
+			noindex = noindex || f.Title == "Search engines are told not to list this page"
+		}
+		if noindex == c.pass {
+			t.Errorf("read at %v: a noindex finding %v, want %v", c.readAt, noindex, !c.pass)
 		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"time"
 
 	"uplift.dev/categories/internal/analysis/page"
 	"uplift.dev/categories/internal/analysis/site"
@@ -417,7 +416,7 @@ func (r *reviewer) indexable() []draft {
 	var out []draft
 	pages := r.s.All()
 	for _, p := range pages {
-		if why := noindexReason(p, time.Now()); why != "" {
+		if why := noindexReason(p, r.s.ReadAt); why != "" {
 			out = append(out, draft{key: "noindex", title: "Search engines are told not to list this page", url: p.URL, element: why,
 				why: "A noindex directive keeps the page out of Google entirely, so shoppers searching for it never find it.",
 				fix: "Remove noindex from the robots meta tag or the X-Robots-Tag header (often a leftover \"hide while building\" setting)."})

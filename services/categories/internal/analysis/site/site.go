@@ -20,6 +20,7 @@ import (
 	"uplift.dev/categories/internal/analysis/fetch"
 	"uplift.dev/categories/internal/analysis/page"
 	"uplift.dev/categories/internal/domain"
+	"uplift.dev/platform/clock"
 )
 
 // Bounds of one read beyond the per-request ones in Options.
@@ -45,6 +46,9 @@ type Site struct {
 	Assets       []Asset
 	Platform     string   // the store platform, see platform.go
 	SlowHosts    []string // asset hosts that ran out of time
+	// ReadAt is when the site was read, on the reader's clock: a page's
+	// "unavailable_after" date is judged as of then.
+	ReadAt time.Time
 }
 
 // Asset is a resource of the home page that was measured.
@@ -66,6 +70,7 @@ func (s *Site) All() []*page.Page {
 
 // ReadOptions choose how much of a site a read covers.
 type ReadOptions struct {
+	Now       clock.Clock       // dates ReadAt; nil is the wall clock
 	Catalogue bool              // read /products.json on Shopify stores
 	MaxPages  int               // same-site pages read besides the home page
 	Progress  func(int, string) // nil = no progress reports
@@ -137,7 +142,8 @@ func Read(ctx context.Context, sess *fetch.Session, siteURL string, o ReadOption
 	home := page.ParsePage(resp.URL, resp.Body)
 	fillResponse(home, resp)
 	hu, _ := url.Parse(resp.URL)
-	s := &Site{URL: resp.URL, Origin: hu.Scheme + "://" + hu.Host, Home: home, Broken: map[string]int{}, Platform: home.Platform}
+	s := &Site{URL: resp.URL, Origin: hu.Scheme + "://" + hu.Host, Home: home, Broken: map[string]int{}, Platform: home.Platform,
+		ReadAt: o.Now.Now()}
 	status, sitemaps := sess.Robots(ctx, hu)
 	s.RobotsStatus = status
 

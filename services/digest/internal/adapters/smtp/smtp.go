@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"uplift.dev/digest/internal/domain"
+	"uplift.dev/platform/clock"
 )
 
 // Config is how to reach the relay.
@@ -34,6 +35,9 @@ type Config struct {
 	From string
 	// Timeout bounds one whole send, connect to QUIT.
 	Timeout time.Duration
+	// Clock dates each email (its Date header): the service's clock, nil
+	// the wall clock.
+	Clock clock.Clock
 }
 
 // Mailer implements app.Mailer over SMTP.
@@ -42,7 +46,6 @@ type Mailer struct {
 	host     string
 	from     *mail.Address
 	idDomain string
-	now      func() time.Time
 }
 
 // New checks cfg and returns a Mailer. It does not connect: the relay may
@@ -60,7 +63,7 @@ func New(cfg Config) (*Mailer, error) {
 		cfg.Timeout = 30 * time.Second
 	}
 	domainPart := from.Address[strings.LastIndex(from.Address, "@")+1:]
-	return &Mailer{cfg: cfg, host: host, from: from, idDomain: domainPart, now: time.Now}, nil
+	return &Mailer{cfg: cfg, host: host, from: from, idDomain: domainPart}, nil
 }
 
 // MessageID is the Message-ID the mailer gives the email keyed key.
@@ -176,7 +179,7 @@ func (m *Mailer) compose(msg domain.Message) ([]byte, error) {
 	header("From", m.from.String())
 	header("To", msg.To)
 	header("Subject", mime.QEncoding.Encode("utf-8", msg.Subject))
-	header("Date", m.now().Format(time.RFC1123Z))
+	header("Date", m.cfg.Clock.Now().Format(time.RFC1123Z))
 	header("Message-ID", m.MessageID(msg.Key))
 	header("MIME-Version", "1.0")
 	header("Auto-Submitted", "auto-generated")

@@ -13,6 +13,7 @@ import (
 	"uplift.dev/digest/internal/domain"
 	"uplift.dev/digest/internal/sinktest"
 	"uplift.dev/digest/internal/templates"
+	"uplift.dev/platform/clock"
 )
 
 func TestConfigIsChecked(t *testing.T) {
@@ -28,11 +29,13 @@ func TestConfigIsChecked(t *testing.T) {
 }
 
 // A real email to the sink: MailDev parses both parts, the subject and the
-// Message-ID derived from the key.
+// Message-ID derived from the key; the Date is the service clock's.
 func TestSendReachesTheSink(t *testing.T) {
 	t.Parallel()
 	sink := sinktest.New(t)
-	m, err := smtp.New(smtp.Config{Addr: sink.SMTPAddr, From: "Uplift <hello@uplift.example>", Timeout: 10 * time.Second})
+	sent := time.Date(2031, 3, 30, 1, 30, 0, 0, time.UTC)
+	m, err := smtp.New(smtp.Config{Addr: sink.SMTPAddr, From: "Uplift <hello@uplift.example>", Timeout: 10 * time.Second,
+		Clock: clock.Fixed(sent)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +62,8 @@ func TestSendReachesTheSink(t *testing.T) {
 	}
 	src := sink.Source(t, mail)
 	if !strings.Contains(src, "multipart/alternative") || !strings.Contains(src, "text/plain; charset=utf-8") ||
-		!strings.Contains(src, "text/html; charset=utf-8") || !strings.Contains(src, "From: \"Uplift\" <hello@uplift.example>") {
+		!strings.Contains(src, "text/html; charset=utf-8") || !strings.Contains(src, "From: \"Uplift\" <hello@uplift.example>") ||
+		!strings.Contains(src, "Date: Sun, 30 Mar 2031 01:30:00 +0000") {
 		t.Fatalf("source:\n%s", src)
 	}
 }

@@ -198,7 +198,9 @@ func (c *Client) do(ctx context.Context, query string, vars map[string]any, out 
 		if err := sleep(ctx, wait); err != nil {
 			return err
 		}
-		if err := sleep(ctx, c.bucket.delay(c.bucket.estimate(query), c.s.cfg.Clock(), c.s.maxWait)); err != nil {
+		// The bucket paces calls against Shopify's, which refills in real
+		// time while this one sleeps: the wall clock, not the service's.
+		if err := sleep(ctx, c.bucket.delay(c.bucket.estimate(query), time.Now(), c.s.maxWait)); err != nil {
 			return err
 		}
 		status, header, data, err := c.post(ctx, token, body)
@@ -242,7 +244,7 @@ func (c *Client) do(ctx context.Context, query string, vars map[string]any, out 
 		if err := json.Unmarshal(data, &r); err != nil {
 			return fmt.Errorf("shopify: unreadable answer: %w", err)
 		}
-		now := c.s.cfg.Clock()
+		now := time.Now()
 		var requested float64
 		var st *throttleStatus
 		if r.Extensions.Cost != nil {
@@ -279,7 +281,7 @@ func (c *Client) do(ctx context.Context, query string, vars map[string]any, out 
 func (c *Client) noteCost(query string, data []byte) {
 	var r gqlResponse
 	if json.Unmarshal(data, &r) == nil && r.Extensions.Cost != nil {
-		c.bucket.update(query, r.Extensions.Cost.RequestedQueryCost, r.Extensions.Cost.ThrottleStatus, c.s.cfg.Clock())
+		c.bucket.update(query, r.Extensions.Cost.RequestedQueryCost, r.Extensions.Cost.ThrottleStatus, time.Now())
 	}
 }
 

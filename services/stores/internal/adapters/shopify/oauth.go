@@ -45,7 +45,7 @@ func (s *Shopify) VerifyCallback(rawQuery string) (Callback, error) {
 		return Callback{}, ErrStaleTimestamp
 	}
 	ts := time.Unix(sec, 0)
-	if d := s.cfg.Clock().Sub(ts); d > clockTolerance || d < -clockTolerance {
+	if d := s.cfg.Clock.Now().Sub(ts); d > clockTolerance || d < -clockTolerance {
 		return Callback{}, ErrStaleTimestamp
 	}
 	shop := q.Get("shop")
@@ -156,7 +156,7 @@ func (s *Shopify) tokenRequest(ctx context.Context, shop string, form url.Values
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	now := s.cfg.Clock()
+	now := s.cfg.Clock.Now()
 	resp, err := s.cfg.HTTPClient.Do(req)
 	if err != nil {
 		return Token{}, fmt.Errorf("shopify token request: %w", err)

@@ -16,6 +16,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"uplift.dev/platform/clock"
 )
 
 // Sentinel errors the app maps to messages and retry decisions.
@@ -60,8 +62,9 @@ type Config struct {
 	ExtraShopDomains []string
 	// HTTPClient sends every request; default one with connect and header timeouts.
 	HTTPClient *http.Client
-	// Clock is the time used to check callback timestamps and token expiries.
-	Clock func() time.Time
+	// Clock is the service's clock: callback timestamps are checked and
+	// token expiries set by it. nil is the wall clock.
+	Clock clock.Clock
 	Log   *slog.Logger
 }
 
@@ -95,9 +98,6 @@ func New(c Config) *Shopify {
 			IdleConnTimeout:       90 * time.Second,
 			MaxIdleConnsPerHost:   4,
 		}}
-	}
-	if c.Clock == nil {
-		c.Clock = time.Now
 	}
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)

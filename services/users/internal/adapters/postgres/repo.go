@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"uplift.dev/platform/clock"
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
 	"uplift.dev/platform/events"
@@ -21,7 +22,12 @@ import (
 )
 
 // Repo implements app.Repository.
-type Repo struct{ Pool *pgxpool.Pool }
+type Repo struct {
+	Pool *pgxpool.Pool
+	// Now dates the events the repository records: the service's clock,
+	// nil the wall clock.
+	Now clock.Clock
+}
 
 const columns = `id, email, display_name, sign_up_source, category_id, original_category_id,
 	is_uplifter, billing_tier, billing_manually_set, unsubscribed_at, created_at`
@@ -36,7 +42,7 @@ func (r Repo) Create(ctx context.Context, u domain.User, suppressWelcomeEmail bo
 		}
 		return events.Enqueue(ctx, tx, events.SubjectUserCreated, &eventsv1.UserCreated{
 			UserId: u.ID, Email: u.Email, DisplayName: u.DisplayName, CategoryId: u.CategoryID,
-			SuppressWelcomeEmail: suppressWelcomeEmail, OccurTime: timestamppb.New(time.Now()),
+			SuppressWelcomeEmail: suppressWelcomeEmail, OccurTime: timestamppb.New(r.Now.Now()),
 		})
 	})
 	if postgres.IsUniqueViolation(err, "") {
@@ -96,7 +102,7 @@ func (r Repo) UpdateAudited(ctx context.Context, id string, fn func(*domain.User
 		if err := insertAudit(ctx, tx, entries); err != nil {
 			return err
 		}
-		if err := enqueueChanges(ctx, tx, before, u); err != nil {
+		if err := enqueueChanges(ctx, tx, before, u, r.Now.Now()); err != nil {
 			return err
 		}
 		out = u
@@ -109,8 +115,8 @@ func (r Repo) UpdateAudited(ctx context.Context, id string, fn func(*domain.User
 }
 
 // enqueueChanges records the events implied by going from before to after.
-func enqueueChanges(ctx context.Context, tx pgx.Tx, before, after domain.User) error {
-	now := timestamppb.New(time.Now())
+func enqueueChanges(ctx context.Context, tx pgx.Tx, before, after domain.User, at time.Time) error {
+	now := timestamppb.New(at)
 	if before.Email != after.Email {
 		if err := events.Enqueue(ctx, tx, events.SubjectUserEmailChanged, &eventsv1.UserEmailChanged{
 			UserId: after.ID, OldEmail: before.Email, NewEmail: after.Email, OccurTime: now,
@@ -240,7 +246,7 @@ func (r Repo) Delete(ctx context.Context, id string, audit ...domain.AuditEntry)
 			return err
 		}
 		return events.Enqueue(ctx, tx, events.SubjectUserDeleted, &eventsv1.UserDeleted{
-			UserId: u.ID, CategoryId: u.OriginalCategoryID, OccurTime: timestamppb.New(time.Now()),
+			UserId: u.ID, CategoryId: u.OriginalCategoryID, OccurTime: timestamppb.New(r.Now.Now()),
 		})
 	})
 	return out, err
