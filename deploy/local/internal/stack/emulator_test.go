@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -54,7 +55,7 @@ func TestAuthAccountsSurviveARestart(t *testing.T) {
 	if _, err := os.Stat(firebase); err != nil {
 		t.Skip("firebase-tools is not installed (make deps installs it)")
 	}
-	s, _ := testStack(t)
+	s, said := testStack(t)
 	s.Root = root
 	s.Ports.AuthEmulator, s.Ports.EmulatorHub, s.Ports.EmulatorLogging = freePort(t), freePort(t), freePort(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -73,8 +74,42 @@ func TestAuthAccountsSurviveARestart(t *testing.T) {
 		}
 		if code := identityToolkit(t, s.Ports.AuthEmulator, "signInWithPassword", account); code != http.StatusOK {
 			log, _ := os.ReadFile(filepath.Join(s.LogDir, "firebase-auth-emulator.log"))
-			t.Fatalf("run %d: sign-in answered %d; the account did not survive the restart\n%s", run, code, log)
+			t.Fatalf("run %d: sign-in answered %d; the account did not survive the restart\ndevstack said:\n%s\nthe emulator's log:\n%s", run, code, said.text(), log)
 		}
 		s.Stop() // as Ctrl-C on `make run` does
+		if run == 1 {
+			// What the next start imports: without it the accounts are gone.
+			if _, err := os.Stat(filepath.Join(s.StateDir, "firebase-auth", "firebase-export-metadata.json")); err != nil {
+				t.Fatalf("no export after a clean stop: %v\ndevstack said:\n%s", err, said.text())
+			}
+		}
+	}
+}
+
+// TestEmulatorIsReadyOnlyAfterItsImport: the Auth emulator answers HTTP
+// while it is still importing the saved accounts, so answering is not
+// ready; the log's "All emulators ready", written after the import, is.
+func TestEmulatorIsReadyOnlyAfterItsImport(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	defer srv.Close()
+	log := filepath.Join(t.TempDir(), "firebase-auth-emulator.log")
+	importing := "i  auth: Importing accounts from .local/firebase-auth/auth_export/accounts.json\n"
+	if err := os.WriteFile(log, []byte(importing), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ready := emulatorReady(srv.URL+"/", log)
+	if ready() {
+		t.Fatal("ready while the accounts were still being imported")
+	}
+	done := importing + "✔  All emulators ready! It is now safe to connect your app.\n"
+	if err := os.WriteFile(log, []byte(done), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !ready() {
+		t.Fatal("not ready after the emulator said so")
+	}
+	srv.Close()
+	if ready() {
+		t.Fatal("ready with nothing answering")
 	}
 }

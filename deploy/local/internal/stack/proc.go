@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -285,4 +286,10 @@ func portFree(addr string) error {
 		return err
 	}
 	return l.Close()
+}
+
+// logSays reports whether the process's log contains text.
+func logSays(path, text string) bool {
+	b, err := os.ReadFile(path)
+	return err == nil && bytes.Contains(b, []byte(text))
 }

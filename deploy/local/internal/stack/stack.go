@@ -447,7 +447,19 @@ func (s *Stack) startEmulator(ctx context.Context) error {
 		return err
 	}
 	p.beforeStop = func() { s.exportEmulator(data) }
-	return s.waitFor(ctx, p, "Firebase Auth emulator", 90*time.Second, httpOK("http://"+addr(s.Ports.AuthEmulator)+"/"))
+	// firebase-tools serves the Auth emulator first and imports the saved
+	// accounts after, so HTTP answers while the accounts are still loading
+	// and a sign-in then finds none (on a loaded machine
+	// TestAuthAccountsSurviveARestart got EMAIL_NOT_FOUND with "Importing
+	// accounts" the log's last line). "All emulators ready" comes after.
+	return s.waitFor(ctx, p, "Firebase Auth emulator", 90*time.Second, emulatorReady("http://"+addr(s.Ports.AuthEmulator)+"/", p.logPath))
+}
+
+// emulatorReady is true once the emulator at url answers and its log at
+// logPath says the start, the import included, is done.
+func emulatorReady(url, logPath string) func() bool {
+	serving := httpOK(url)
+	return func() bool { return serving() && logSays(logPath, "All emulators ready") }
 }
 
 // exportEmulator asks the emulator hub to save the accounts into dir and
