@@ -134,3 +134,46 @@ func TestLighthouseSEOAgreement(t *testing.T) {
 		t.Errorf("agreement %d of %d is under 95%%", agree, total)
 	}
 }
+
+// TestLighthouseHeadersReachTheVerdicts serves pages whose X-Robots-Tag and
+// Link headers decide Lighthouse's verdict, through the real fetcher.
+func TestLighthouseHeadersReachTheVerdicts(t *testing.T) {
+	page := []byte(`<!doctype html><html lang="en"><head><title>Mug</title><meta name="description" content="A blue mug."></head><body><h1>Mug</h1></body></html>`)
+	for _, tt := range []struct {
+		name, header, value, audit string
+		pass                       bool
+	}{
+		{"relative canonical in a Link header", "Link", `</x>; rel="canonical"`, "canonical", false},
+		{"hreflang with no language in a Link header", "Link", `<https://shop.example/fr/>; rel="alternate"; hreflang="french"`, "hreflang", false},
+		{"noindex for every crawler", "X-Robots-Tag", "noindex", "is-crawlable", false},
+		{"noindex for Googlebot only", "X-Robots-Tag", "Googlebot: noindex", "is-crawlable", true},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/" {
+				http.NotFound(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set(tt.header, tt.value)
+			w.Write(page)
+		}))
+		a := newTestAnalyzer(t, srv, Options{Timeout: 2 * time.Second})
+		rv, err := a.Score(context.Background(), srv.URL)
+		srv.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		found := false
+		for _, c := range rv.Checks {
+			if c.Lighthouse != nil && c.Lighthouse.Audit == tt.audit {
+				found = true
+				if c.Lighthouse.Pass != tt.pass {
+					t.Errorf("%s: %s pass=%v, want %v", tt.name, tt.audit, c.Lighthouse.Pass, tt.pass)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no verdict for %s", tt.name, tt.audit)
+		}
+	}
+}

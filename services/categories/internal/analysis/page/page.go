@@ -50,8 +50,8 @@ type Page struct {
 
 	// What Lighthouse's SEO audits read, kept as Lighthouse sees it.
 	HasTitle      bool              // a <title> with text (document-title)
-	Canonicals    []string          // raw hrefs of rel=canonical links in <head>
-	Hreflangs     []Hreflang        // rel=alternate links with hreflang
+	Canonicals    []string          // raw hrefs of rel=canonical links in <head> or Link headers
+	Hreflangs     []Hreflang        // rel=alternate links with hreflang, from <head>, the body or Link headers
 	Anchors       []Anchor          // every <a>, for link-text and crawlable-anchors
 	MetaRobots    map[string]string // name → content of the first <meta name="robots"> and of each crawler's own (googlebot, bingbot...)
 	XRobotsTag    []string          // X-Robots-Tag response headers
@@ -61,14 +61,14 @@ type Page struct {
 // Hreflang is a <link rel="alternate" hreflang> as written.
 type Hreflang struct {
 	Lang, RawHref string
-	InHead        bool
+	InHead        bool // in <head> or a Link header, where Lighthouse reads it
 }
 
-// Anchor is an <a> element as Lighthouse's AnchorElements artifact has it.
 // robotsMetaNames are the robots meta tags Lighthouse's is-crawlable reads:
 // the generic one and those of the crawlers it asks for.
 var robotsMetaNames = map[string]bool{"robots": true, "googlebot": true, "bingbot": true, "duckduckbot": true, "archive.org_bot": true}
 
+// Anchor is an <a> element as Lighthouse's AnchorElements artifact has it.
 type Anchor struct {
 	RawHref    string // the href attribute as written
 	HasHref    bool
@@ -602,4 +602,73 @@ func HasAddToCart(p *Page) bool {
 		}
 	}
 	return false
+}
+
+// AddLinkHeaders reads the canonical and hreflang links of HTTP Link
+// headers (RFC 8288), which Lighthouse counts with those in <head>.
+func (p *Page) AddLinkHeaders(values []string) {
+	base, err := url.Parse(p.URL)
+	if err != nil {
+		return
+	}
+	for _, v := range values {
+		for _, l := range parseLinkHeader(v) {
+			rel := strings.ToLower(l.rel)
+			switch {
+			case hasToken(rel, "canonical"):
+				if l.uri != "" {
+					p.Canonicals = append(p.Canonicals, l.uri)
+				}
+				if u, err := base.Parse(l.uri); err == nil && !p.HasCanonical {
+					p.Canonical, p.HasCanonical = u.String(), true
+				}
+			case hasToken(rel, "alternate") && l.hreflang != "":
+				p.Hreflangs = append(p.Hreflangs, Hreflang{Lang: l.hreflang, RawHref: l.uri, InHead: true})
+			}
+		}
+	}
+}
+
+type linkRef struct{ uri, rel, hreflang string }
+
+// parseLinkHeader splits one Link header value into its links:
+// `<uri>; rel="..."; hreflang=..., <uri>; ...`.
+func parseLinkHeader(v string) []linkRef {
+	var out []linkRef
+	for {
+		i := strings.IndexByte(v, '<')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(v[i:], '>')
+		if j < 0 {
+			return out
+		}
+		ref := linkRef{uri: strings.TrimSpace(v[i+1 : i+j])}
+		v = v[i+j+1:]
+		end, quoted := len(v), false
+		for k, r := range v {
+			if r == '"' {
+				quoted = !quoted
+			} else if r == ',' && !quoted {
+				end = k
+				break
+			}
+		}
+		for _, param := range strings.Split(v[:end], ";") {
+			key, val, ok := strings.Cut(param, "=")
+			if !ok {
+				continue
+			}
+			val = strings.Trim(strings.TrimSpace(val), `"`)
+			switch strings.ToLower(strings.TrimSpace(key)) {
+			case "rel":
+				ref.rel = val
+			case "hreflang":
+				ref.hreflang = val
+			}
+		}
+		out = append(out, ref)
+		v = v[end:]
+	}
 }

@@ -50,6 +50,10 @@ func TestLighthouseCriteria(t *testing.T) {
 		{"canonical to the home page", "canonical", `<link rel="canonical" href="https://shop.example/">`, ``, nil, 200, false},
 		{"canonical to another language", "canonical", `<link rel="canonical" href="https://shop.example/fr/products/mug"><link rel="alternate" hreflang="fr" href="https://shop.example/fr/products/mug"><link rel="alternate" hreflang="en" href="https://shop.example/products/mug">`, ``, nil, 200, false},
 		{"canonical in body ignored", "canonical", ``, `<link rel="canonical" href="/x">`, nil, 200, true},
+		{"canonical in a Link header", "canonical", ``, ``, http.Header{"Link": {`<https://shop.example/products/mug>; rel="canonical"`}}, 200, true},
+		{"relative canonical in a Link header", "canonical", ``, ``, http.Header{"Link": {`</products/mug>; rel="canonical"`}}, 200, false},
+		{"Link header canonical against <head>'s", "canonical", `<link rel="canonical" href="https://shop.example/products/mug">`, ``, http.Header{"Link": {`<https://shop.example/products/cup>; rel=canonical`}}, 200, false},
+		{"hreflang in a Link header", "hreflang", ``, ``, http.Header{"Link": {`<https://shop.example/fr/>; rel="alternate"; hreflang="french", <https://shop.example/>; rel="alternate"; hreflang="x-default"`}}, 200, false},
 		{"descriptive links", "link-text", ``, `<a href="/shipping">Shipping policy</a><a href="#top">more</a><a href="javascript:void(0)">here</a>`, nil, 200, true},
 		{"click here", "link-text", ``, `<a href="/shipping">click here</a>`, nil, 200, false},
 		{"a bare URL as text is not on Lighthouse's list", "link-text", ``, `<a href="/x">https://shop.example/x</a>`, nil, 200, true},
@@ -71,6 +75,7 @@ func TestLighthouseCriteria(t *testing.T) {
 		p := page.ParsePage(u, []byte("<!doctype html><html><head>"+tt.head+"</head><body>"+tt.body+"</body></html>"))
 		p.Status = tt.status
 		p.XRobotsTag = tt.header.Values("X-Robots-Tag")
+		p.AddLinkHeaders(tt.header.Values("Link"))
 		s := &site.Site{URL: u, Origin: "https://shop.example", Home: p, ReadAt: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)}
 		var found bool
 		for _, c := range Checks {

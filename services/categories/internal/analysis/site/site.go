@@ -276,6 +276,7 @@ func fillResponse(p *page.Page, r *fetch.Response) {
 	p.Status, p.Truncated, p.Compressed = r.Status, r.Truncated, r.Compressed
 	p.CacheCtl = r.Header.Get("Cache-Control")
 	p.XRobotsTag = r.Header.Values("X-Robots-Tag")
+	p.AddLinkHeaders(r.Header.Values("Link"))
 }
 
 // parallel runs fn(0..n-1) on a few workers and waits.
