@@ -314,7 +314,8 @@ func badHreflangs(p *page.Page) []string {
 }
 
 // validHreflang accepts x-default and codes whose language part is an
-// ISO 639 language, as Lighthouse does.
+// ISO 639 language, as Lighthouse (axe's language list) does. That list
+// holds a language once, by its shortest code: "en" but not "eng".
 func validHreflang(code string) bool {
 	if strings.EqualFold(code, "x-default") {
 		return true
@@ -323,8 +324,8 @@ func validHreflang(code string) bool {
 	if lang == "" {
 		return false
 	}
-	_, err := language.ParseBase(lang)
-	return err == nil
+	base, err := language.ParseBase(lang)
+	return err == nil && !(len(lang) == 3 && len(base.String()) == 2)
 }
 
 func fullyQualified(raw string) bool {

@@ -40,6 +40,8 @@ func TestLighthouseCriteria(t *testing.T) {
 		{"unavailable after a future date", "is-crawlable", `<meta name="robots" content="unavailable_after: 2099-01-01">`, ``, nil, 200, true},
 		{"hreflang valid", "hreflang", `<link rel="alternate" hreflang="en-GB" href="https://shop.example/uk/"><link rel="alternate" hreflang="x-default" href="https://shop.example/">`, ``, nil, 200, true},
 		{"hreflang unknown language", "hreflang", `<link rel="alternate" hreflang="english" href="https://shop.example/en/">`, ``, nil, 200, false},
+		{"hreflang three letters for a two-letter language", "hreflang", `<link rel="alternate" hreflang="eng" href="https://shop.example/en/">`, ``, nil, 200, false},
+		{"hreflang three letters with no two-letter code", "hreflang", `<link rel="alternate" hreflang="haw" href="https://shop.example/haw/">`, ``, nil, 200, true},
 		{"hreflang relative", "hreflang", `<link rel="alternate" hreflang="fr" href="/fr/">`, ``, nil, 200, false},
 		{"hreflang in body is left out", "hreflang", ``, `<link rel="alternate" hreflang="fr" href="/fr/">`, nil, 200, true},
 		{"hreflang to another scheme", "hreflang", `<link rel="alternate" hreflang="fr" href="ftp://shop.example/fr/">`, ``, nil, 200, false},
