@@ -87,10 +87,13 @@ var nonDescriptiveLinkTexts = map[string][]string{
 	"fa": {"اطلاعات بیشتر", "اطلاعات", "این", "اینجا بزنید", "اینجا کلیک کنید", "اینجا", "برو", "بیشتر بخوانید", "بیشتر بدانید", "بیشتر", "شروع"},
 }
 
+// isNonDescriptive matches the lists as Lighthouse does: the language's
+// list when the text has one, picked by the lang attribute as written (so
+// lang="EN" finds none), every list when it has none.
 func isNonDescriptive(text, lang string) bool {
 	t := strings.ToLower(text)
 	if lang != "" {
-		base, _, _ := strings.Cut(strings.ToLower(lang), "-")
+		base, _, _ := strings.Cut(lang, "-")
 		for _, w := range nonDescriptiveLinkTexts[base] {
 			if w == t {
 				return true

@@ -62,6 +62,7 @@ func TestLighthouseCriteria(t *testing.T) {
 		{"Tamil in a Tamil page", "link-text", ``, `<div lang="ta"><a href="/x">மேலும் அறிக</a></div>`, nil, 200, false},
 		{"German in a German page", "link-text", ``, `<div lang="de"><a href="/x">Weiterlesen</a></div>`, nil, 200, false},
 		{"German word in an English page", "link-text", ``, `<div lang="en"><a href="/x">weiterlesen</a></div>`, nil, 200, true},
+		{"lang in capitals matches no list", "link-text", ``, `<div lang="EN-US"><a href="/x">click here</a></div>`, nil, 200, true},
 		{"nofollow is not judged", "link-text", ``, `<a href="/x" rel="nofollow">here</a>`, nil, 200, true},
 		{"crawlable links", "crawlable-anchors", ``, `<a href="/a">A</a><a id="top"></a><a role="button">Menu</a><a href="mailto:x@y.z">Mail</a><a name="n">N</a>`, nil, 200, true},
 		{"javascript:void(0)", "crawlable-anchors", ``, `<a href="javascript:void(0)">Menu</a>`, nil, 200, false},
