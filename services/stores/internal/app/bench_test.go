@@ -145,6 +145,43 @@ func BenchmarkYearOfMetrics(b *testing.B) {
 	})
 }
 
+// BenchmarkEmptyStoreMetrics reads the 30 days Analytics opens on for a
+// business with no numbers yet (every new account), through the use case
+// the API serves. The baseline is one bare query of its (absent) daily rows:
+// the product reads the store, where its numbers come from, the days and
+// Shopify's own totals, and it should stay within a small multiple of that.
+func BenchmarkEmptyStoreMetrics(b *testing.B) {
+	a, repo := benchApp(b)
+	ctx := context.Background()
+	cat := uuid.NewString()
+	from, to := "2026-10-28", "2026-11-26"
+
+	b.Run("baseline=bare-query", func(b *testing.B) {
+		peak := benchmem.WatchHeap()
+		for b.Loop() {
+			rows, err := repo.Pool.Query(ctx, `SELECT day, orders FROM daily WHERE category_id = $1 AND day BETWEEN $2 AND $3`, cat, from, to)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rows.Close()
+			if rows.Err() != nil {
+				b.Fatal(rows.Err())
+			}
+		}
+		b.ReportMetric(peak()/(1<<20), "peak-heap-MiB")
+	})
+	b.Run("product=GetMetrics", func(b *testing.B) {
+		peak := benchmem.WatchHeap()
+		for b.Loop() {
+			m, err := a.GetMetrics(ctx, cat, from, to)
+			if err != nil || len(m.Days) != 30 || m.Source != app.SourceNone {
+				b.Fatalf("metrics: %d days, source %q, %v", len(m.Days), m.Source, err)
+			}
+		}
+		b.ReportMetric(peak()/(1<<20), "peak-heap-MiB")
+	})
+}
+
 // yearFiles is 2025's 100,000 orders as two exports.
 func yearFiles() []string {
 	return []string{string(ordercsvtest.ExportYear(benchOrders, 2025, 0, 2)),

@@ -43,24 +43,12 @@ func (a *App) GetMetrics(ctx context.Context, categoryID, from, to string) (Metr
 }
 
 func (a *App) metrics(ctx context.Context, categoryID string, from, to domain.Date) (Metrics, error) {
-	st, err := a.repo.Store(ctx, categoryID)
+	stored, err := a.repo.RangeNumbers(ctx, categoryID, from, to)
 	if err != nil {
 		return Metrics{}, err
 	}
-	source, err := a.source(ctx, categoryID)
-	if err != nil {
-		return Metrics{}, err
-	}
-	stored, err := a.repo.Daily(ctx, categoryID, from, to)
-	if err != nil {
-		return Metrics{}, err
-	}
-	shop, err := a.repo.ShopifyDaily(ctx, categoryID, from, to)
-	if err != nil {
-		return Metrics{}, err
-	}
-	byDay := make(map[domain.Date]domain.DayTotals, len(stored))
-	for _, d := range stored {
+	byDay := make(map[domain.Date]domain.DayTotals, len(stored.Days))
+	for _, d := range stored.Days {
 		byDay[d.Date] = d
 	}
 	n := domain.DaysBetween(from, to) + 1
@@ -72,9 +60,10 @@ func (a *App) metrics(ctx context.Context, categoryID string, from, to domain.Da
 		}
 		days = append(days, day)
 	}
+	st := stored.Store
 	futureDaysHadNoSessions(days, domain.DateOf(a.now().In(StoreLocation(st.Timezone))))
-	return Metrics{Currency: st.Currency, Timezone: st.Timezone, Source: source,
-		Days: days, Totals: domain.SumTotals(days), Shopify: shop}, nil
+	return Metrics{Currency: st.Currency, Timezone: st.Timezone, Source: source(stored.Connected, stored.Imported),
+		Days: days, Totals: domain.SumTotals(days), Shopify: stored.Shopify}, nil
 }
 
 // futureDaysHadNoSessions gives the days after the store's today zero
@@ -99,24 +88,16 @@ func futureDaysHadNoSessions(days []domain.DayTotals, today domain.Date) {
 }
 
 // source names where the category's numbers come from.
-func (a *App) source(ctx context.Context, categoryID string) (string, error) {
-	conn, err := a.repo.Connection(ctx, categoryID)
-	if err != nil {
-		return "", err
-	}
-	imp, err := a.repo.LastImport(ctx, categoryID)
-	if err != nil {
-		return "", err
-	}
+func source(connected, imported bool) string {
 	switch {
-	case conn != nil && imp != nil:
-		return SourceShopifyImport, nil
-	case conn != nil:
-		return SourceShopify, nil
-	case imp != nil:
-		return SourceImport, nil
+	case connected && imported:
+		return SourceShopifyImport
+	case connected:
+		return SourceShopify
+	case imported:
+		return SourceImport
 	}
-	return SourceNone, nil
+	return SourceNone
 }
 
 // TopProducts ranks products by net sales in [from, to].

@@ -24,11 +24,8 @@ type Repository interface {
 	// Store returns the currency and time zone of the category's numbers;
 	// a zero Store when it has none.
 	Store(ctx context.Context, categoryID string) (Store, error)
-	// Daily returns the stored days of [from, to] with sessions where known;
-	// days with nothing stored are absent.
-	Daily(ctx context.Context, categoryID string, from, to domain.Date) ([]domain.DayTotals, error)
-	// ShopifyDaily returns Shopify's own total sales per day, where it gave one.
-	ShopifyDaily(ctx context.Context, categoryID string, from, to domain.Date) (map[domain.Date]domain.Money, error)
+	// RangeNumbers returns what a range's metrics are made of, read together.
+	RangeNumbers(ctx context.Context, categoryID string, from, to domain.Date) (RangeNumbers, error)
 	// TopProducts ranks products by net sales in [from, to].
 	TopProducts(ctx context.Context, categoryID string, from, to domain.Date, limit int) ([]ProductSales, error)
 	// LastImport returns the newest import, nil if none.
@@ -123,6 +120,20 @@ type Store struct {
 	Currency string
 	// Timezone is an IANA name or a fixed offset like "-05:00".
 	Timezone string
+}
+
+// RangeNumbers are the stored numbers of a range of days.
+type RangeNumbers struct {
+	// Store is zero when the category has no numbers.
+	Store Store
+	// Connected: a Shopify shop is (or was) connected; Imported: an order
+	// export was imported.
+	Connected, Imported bool
+	// Days are the stored days of the range with sessions where known; days
+	// with nothing stored are absent.
+	Days []domain.DayTotals
+	// Shopify is Shopify's own total sales per day, where it gave one.
+	Shopify map[domain.Date]domain.Money
 }
 
 // Import is one imported order export.

@@ -241,53 +241,64 @@ func (r Repo) Store(ctx context.Context, categoryID string) (app.Store, error) {
 	return s, err
 }
 
-// Daily implements app.Repository.
-func (r Repo) Daily(ctx context.Context, categoryID string, from, to domain.Date) ([]domain.DayTotals, error) {
-	rows, err := r.Pool.Query(ctx, `
+// RangeNumbers implements app.Repository: the three reads go to PostgreSQL
+// in one batch, one round trip instead of one per read (Analytics asks for
+// them on every load, and on a busy machine each round trip waits for the
+// server process to be scheduled).
+func (r Repo) RangeNumbers(ctx context.Context, categoryID string, from, to domain.Date) (app.RangeNumbers, error) {
+	var out app.RangeNumbers
+	b := &pgx.Batch{}
+	b.Queue(`
+		SELECT coalesce(s.currency, ''), coalesce(s.timezone, ''),
+		       EXISTS (SELECT 1 FROM shopify_connections WHERE category_id = $1),
+		       EXISTS (SELECT 1 FROM imports WHERE category_id = $1)
+		FROM (SELECT $1::uuid AS category_id) c LEFT JOIN stores s USING (category_id)`, categoryID).
+		QueryRow(func(row pgx.Row) error {
+			return row.Scan(&out.Store.Currency, &out.Store.Timezone, &out.Connected, &out.Imported)
+		})
+	b.Queue(`
 		SELECT coalesce(d.day, ss.day), coalesce(d.orders, 0), coalesce(d.order_value, 0), coalesce(d.gross, 0),
 		       coalesce(d.discounts, 0), coalesce(d.returns, 0), coalesce(d.shipping, 0), coalesce(d.duties, 0),
 		       coalesce(d.fees, 0), coalesce(d.taxes, 0), coalesce(d.tips, 0), coalesce(d.gift_cards, 0),
 		       ss.sessions, ss.completed
 		FROM (SELECT * FROM daily WHERE category_id = $1 AND day BETWEEN $2 AND $3) d
 		FULL JOIN (SELECT * FROM daily_sessions WHERE category_id = $1 AND day BETWEEN $2 AND $3) ss ON ss.day = d.day
-		ORDER BY 1`, categoryID, pgDate(from), pgDate(to))
-	if err != nil {
-		return nil, err
+		ORDER BY 1`, categoryID, pgDate(from), pgDate(to)).
+		Query(func(rows pgx.Rows) (err error) {
+			out.Days, err = pgx.CollectRows(rows, scanDayTotals)
+			return err
+		})
+	out.Shopify = map[domain.Date]domain.Money{}
+	b.Queue(`SELECT day, total_sales FROM shopify_daily WHERE category_id = $1 AND day BETWEEN $2 AND $3`,
+		categoryID, pgDate(from), pgDate(to)).
+		Query(func(rows pgx.Rows) error {
+			var day time.Time
+			var total int64
+			_, err := pgx.ForEachRow(rows, []any{&day, &total}, func() error {
+				out.Shopify[fromPgDate(day)] = domain.Money(total)
+				return nil
+			})
+			return err
+		})
+	if err := r.Pool.SendBatch(ctx, b).Close(); err != nil {
+		return app.RangeNumbers{}, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.DayTotals, error) {
-		var d domain.DayTotals
-		var day time.Time
-		var orderValue, gross, discounts, returns, shipping, duties, fees, taxes, tips, giftCards int64
-		err := row.Scan(&day, &d.Orders, &orderValue, &gross, &discounts, &returns, &shipping, &duties,
-			&fees, &taxes, &tips, &giftCards, &d.Sessions, &d.CompletedSessions)
-		d.Date = fromPgDate(day)
-		d.OrderValue = domain.Money(orderValue)
-		d.Amounts = domain.Amounts{Gross: domain.Money(gross), Discounts: domain.Money(discounts),
-			Returns: domain.Money(returns), Shipping: domain.Money(shipping), Duties: domain.Money(duties),
-			AdditionalFees: domain.Money(fees), Taxes: domain.Money(taxes), Tips: domain.Money(tips),
-			GiftCards: domain.Money(giftCards)}
-		return d, err
-	})
+	return out, nil
 }
 
-// ShopifyDaily implements app.Repository.
-func (r Repo) ShopifyDaily(ctx context.Context, categoryID string, from, to domain.Date) (map[domain.Date]domain.Money, error) {
-	rows, err := r.Pool.Query(ctx, `SELECT day, total_sales FROM shopify_daily WHERE category_id = $1 AND day BETWEEN $2 AND $3`,
-		categoryID, pgDate(from), pgDate(to))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[domain.Date]domain.Money{}
-	for rows.Next() {
-		var day time.Time
-		var total int64
-		if err := rows.Scan(&day, &total); err != nil {
-			return nil, err
-		}
-		out[fromPgDate(day)] = domain.Money(total)
-	}
-	return out, rows.Err()
+func scanDayTotals(row pgx.CollectableRow) (domain.DayTotals, error) {
+	var d domain.DayTotals
+	var day time.Time
+	var orderValue, gross, discounts, returns, shipping, duties, fees, taxes, tips, giftCards int64
+	err := row.Scan(&day, &d.Orders, &orderValue, &gross, &discounts, &returns, &shipping, &duties,
+		&fees, &taxes, &tips, &giftCards, &d.Sessions, &d.CompletedSessions)
+	d.Date = fromPgDate(day)
+	d.OrderValue = domain.Money(orderValue)
+	d.Amounts = domain.Amounts{Gross: domain.Money(gross), Discounts: domain.Money(discounts),
+		Returns: domain.Money(returns), Shipping: domain.Money(shipping), Duties: domain.Money(duties),
+		AdditionalFees: domain.Money(fees), Taxes: domain.Money(taxes), Tips: domain.Money(tips),
+		GiftCards: domain.Money(giftCards)}
+	return d, err
 }
 
 // TopProducts implements app.Repository.

@@ -56,7 +56,10 @@ function StoreAnalytics({ categoryId }: { categoryId: string }) {
   const range = selection.range;
   const previous = useMemo(() => (range ? previousRange(range) : undefined), [range]);
   const metrics = useStoreMetrics(categoryId, range);
-  const previousMetrics = useStoreMetrics(categoryId, previous);
+  // The period before is asked for only once the range has numbers to compare
+  // it with: a store without data (what a new account opens) costs one request.
+  const hasNumbers = metrics.isSuccess && (metrics.data.source ?? 'none') !== 'none';
+  const previousMetrics = useStoreMetrics(categoryId, hasNumbers ? previous : undefined);
 
   let body;
   if (!range) {

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { onAuthStateChanged, onIdTokenChanged, type Auth, type User } from 'firebase/auth';
 import {
@@ -6,6 +6,7 @@ import {
   SessionProvider,
   tokenStore,
   userKeys,
+  useUser,
   type Session,
   type SessionUser,
 } from '@uplift/platform';
@@ -14,6 +15,7 @@ import { clearRefreshTokenCookie, setRefreshTokenCookie } from '../lib/cookies';
 import { lazyAuthActions } from '../lib/lazy-auth-actions';
 import { createPasswordReset, type PasswordReset } from '../lib/password-reset';
 import { syncToken } from '../lib/token-sync';
+import { mustRefreshKeptToken, rolesOutOfStep } from '../lib/token-freshness';
 import { createAccountSecurity } from '../lib/totp';
 
 export const AuthActionsContext = createContext<AuthActions | null>(null);
@@ -37,6 +39,23 @@ export function AuthProvider({ auth, tokenSyncUrl, children }: AuthProviderProps
   const actions = useMemo(() => lazyAuthActions(auth, queryClient), [auth, queryClient]);
   const passwordReset = useMemo(() => createPasswordReset(auth), [auth]);
   const security = useMemo(() => createAccountSecurity(auth), [auth]);
+  const signedInUser = useRef<User | null>(null);
+  const claims = useRef<Record<string, unknown>>({});
+  const refreshedFor = useRef<string | null>(null);
+  const stored = useUser(session.user?.uid).data;
+
+  // A role granted or revoked since the kept token was issued: one forced
+  // refresh per account (not a loop when the claim could not be set), then
+  // what was refused under the old claims is asked for again.
+  useEffect(() => {
+    const user = signedInUser.current;
+    if (!stored || !user || refreshedFor.current === user.uid || !rolesOutOfStep(claims.current, stored)) return;
+    refreshedFor.current = user.uid;
+    user
+      .getIdToken(true)
+      .then(() => queryClient.invalidateQueries())
+      .catch((error: unknown) => console.error('Could not refresh the ID token', error));
+  }, [stored, queryClient]);
 
   useEffect(() => {
     const stopState = onAuthStateChanged(auth, async (user) => {
@@ -49,9 +68,12 @@ export function AuthProvider({ auth, tokenSyncUrl, children }: AuthProviderProps
         return;
       }
       setRefreshTokenCookie(user.refreshToken);
+      signedInUser.current = user;
       try {
-        // Forced refresh on every change, so claims (e.g. uplifter) are current.
-        const result = await user.getIdTokenResult(true);
+        // The token kept from the last visit serves unless it is stale for its use (token-freshness.ts).
+        let result = await user.getIdTokenResult();
+        if (mustRefreshKeptToken(result, user, tokenSyncUrl)) result = await user.getIdTokenResult(true);
+        claims.current = result.claims;
         tokenStore.set(result.token);
         void syncToken(tokenSyncUrl, { value: result.token, issuedAtTime: result.issuedAtTime });
       } catch (error) {
@@ -63,7 +85,9 @@ export function AuthProvider({ auth, tokenSyncUrl, children }: AuthProviderProps
     const stopToken = onIdTokenChanged(auth, async (user) => {
       if (!user) return;
       setRefreshTokenCookie(user.refreshToken);
-      tokenStore.set(await user.getIdToken());
+      const result = await user.getIdTokenResult();
+      claims.current = result.claims;
+      tokenStore.set(result.token);
     });
     return () => {
       stopState();

@@ -3,7 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore, useSession } from '@uplift/platform';
-import { renderWithProviders } from '@uplift/platform/testing';
+import { json, renderWithProviders } from '@uplift/platform/testing';
 
 const fb = vi.hoisted(() => ({
   stateListener: null as null | ((user: unknown) => Promise<void> | void),
@@ -56,7 +56,10 @@ beforeEach(() => {
   fb.confirmPasswordReset.mockReset();
   fb.signInWithEmailAndPassword.mockReset();
   vi.stubGlobal('fetch', fetchMock);
-  fetchMock.mockImplementation(async () => new Response(null, { status: 204 }));
+  // The provider reads the signed-in user (its stored roles); the sync answers 204.
+  fetchMock.mockImplementation(async (input) =>
+    String(input).includes('/users/') ? json({ isUplifter: false }) : new Response(null, { status: 204 }),
+  );
 });
 afterEach(() => {
   fetchMock.mockReset();
@@ -66,11 +69,12 @@ afterEach(() => {
 });
 
 describe('auth state', () => {
-  it('refreshes and stores the token on sign-in and syncs a fresh one', async () => {
+  it('stores the kept token on sign-in without a round trip to Firebase and syncs it while fresh', async () => {
     renderProvider(<Status />, '/status', 'https://sync.test/session');
-    const getIdTokenResult = vi.fn(async () => ({ token: 'fresh', issuedAtTime: new Date().toUTCString() }));
-    await act(async () => fb.stateListener!({ uid: 'u1', email: 'a@b.co', getIdTokenResult }));
-    expect(getIdTokenResult).toHaveBeenCalledWith(true);
+    const getIdTokenResult = vi.fn(async () => ({ token: 'fresh', issuedAtTime: new Date().toUTCString(), claims: {} }));
+    await act(async () => fb.stateListener!({ uid: 'u1', email: 'a@b.co', emailVerified: false, getIdTokenResult }));
+    expect(getIdTokenResult).toHaveBeenCalledTimes(1);
+    expect(getIdTokenResult).not.toHaveBeenCalledWith(true);
     expect(tokenStore.get()).toBe('fresh');
     expect(screen.getByText('status: signedIn')).toBeTruthy();
     expect(fetchMock).toHaveBeenCalledWith('https://sync.test/session', {
@@ -78,6 +82,32 @@ describe('auth state', () => {
       headers: { Authorization: 'Bearer fresh' },
       credentials: 'include',
     });
+  });
+
+  it('forces a refresh when the email was verified after the kept token was issued', async () => {
+    renderProvider(<Status />, '/status');
+    const getIdTokenResult = vi.fn(async (force?: boolean) => ({
+      token: force ? 'fresh' : 'kept',
+      issuedAtTime: new Date().toUTCString(),
+      claims: { email_verified: Boolean(force) },
+    }));
+    await act(async () => fb.stateListener!({ uid: 'u1', email: 'a@b.co', emailVerified: true, getIdTokenResult }));
+    expect(getIdTokenResult).toHaveBeenCalledWith(true);
+    expect(tokenStore.get()).toBe('fresh');
+  });
+
+  it('forces one refresh when the stored uplifter flag and the token disagree, then reloads the data', async () => {
+    fetchMock.mockImplementation(async () => json({ isUplifter: true }));
+    renderProvider(<Status />, '/status');
+    const getIdTokenResult = vi.fn(async () => ({ token: 'kept', issuedAtTime: new Date().toUTCString(), claims: {} }));
+    const getIdToken = vi.fn(async () => 'with-role');
+    await act(async () =>
+      fb.stateListener!({ uid: 'u1', email: 'a@b.co', emailVerified: false, getIdTokenResult, getIdToken }),
+    );
+    await waitFor(() => expect(getIdToken).toHaveBeenCalledWith(true));
+    // The user is asked for again under the new token, and the claim still missing does not loop.
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    expect(getIdToken).toHaveBeenCalledTimes(1);
   });
 
   it('clears the token and the refresh-token cookie on sign-out and DELETEs the sync', async () => {
