@@ -533,14 +533,20 @@ func (a *App) Idea(ctx context.Context, caller domain.Caller, id, ideaID string)
 }
 
 // InvalidateIdeas discards the current ideas and, when a website is set,
-// starts a review that writes new ones.
+// has new ones written: by the review of that site already under way (the
+// Business profile asks for this right after the save that started one), or
+// else by a new review.
 func (a *App) InvalidateIdeas(ctx context.Context, caller domain.Caller, id string) error {
 	if _, err := a.authorized(ctx, caller, id); err != nil {
 		return err
 	}
-	_, err := a.update(ctx, caller, id, ActionInvalidateCampaignIdeas, func(c *domain.Category) (domain.Effects, error) {
+	latest, err := a.repo.LatestReport(ctx, id)
+	if err != nil {
+		return err
+	}
+	_, err = a.update(ctx, caller, id, ActionInvalidateCampaignIdeas, func(c *domain.Category) (domain.Effects, error) {
 		eff := domain.Effects{InvalidateIdeas: true}
-		if c.SiteURL != "" {
+		if c.SiteURL != "" && !latest.UnderWayFor(c.SiteURL) {
 			eff.NewReport = a.newReport(c)
 		}
 		return eff, nil

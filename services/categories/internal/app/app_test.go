@@ -434,6 +434,15 @@ func TestSavingAWebsiteStartsAReviewThatFillsTheReport(t *testing.T) {
 	if r.Status != domain.StatusGenerating {
 		t.Fatalf("after save: %+v", r)
 	}
+	// The Business profile then asks for new ideas (spec section 4): the
+	// review the save started writes them; a second review is not started.
+	n := len(f.repo.reports)
+	if err := f.app.InvalidateIdeas(ctx, f.owner, f.catID); err != nil || len(f.repo.reports) != n {
+		t.Fatalf("invalidate during the save's review started another: %v, %d reports, want %d", err, len(f.repo.reports), n)
+	}
+	if eff := f.repo.effects[len(f.repo.effects)-1]; !eff.InvalidateIdeas {
+		t.Fatalf("invalidate did not drop the ideas: %+v", eff)
+	}
 	if err := f.app.RunReview(ctx, ReviewRequest{CategoryID: f.catID, ReportID: eff.NewReport.ID, SiteURL: shop}); err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +458,7 @@ func TestSavingAWebsiteStartsAReviewThatFillsTheReport(t *testing.T) {
 		t.Fatalf("summary not saved: %q", c.AdditionalInfo)
 	}
 	// Saving the same site again starts nothing new.
-	n := len(f.repo.reports)
+	n = len(f.repo.reports)
 	if _, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop)}); err != nil || len(f.repo.reports) != n {
 		t.Fatalf("same site restarted the review: %v, %d reports", err, len(f.repo.reports))
 	}

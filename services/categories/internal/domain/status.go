@@ -33,6 +33,14 @@ type Report struct {
 	Week string
 }
 
+// UnderWayFor reports whether r is a review of site that has not finished:
+// asking for a review of that site again adopts it instead of starting a
+// second one (a website save starts one, and the spec's client then asks
+// for new ideas; the weekly schedule may find the owner's save under way).
+func (r *Report) UnderWayFor(site string) bool {
+	return r != nil && r.Status == StatusGenerating && site != "" && r.SiteURL == site
+}
+
 // ClampProgress keeps a reported percentage in 0–100, so a misbehaving
 // analyser can never show a bar past its end.
 func ClampProgress(pct int) int {

@@ -30,6 +30,7 @@ export * from './get-current-report';
 export * from './get-insights';
 export * from './get-recent-ideas';
 export * from './get-idea';
+export * from './invalidate-campaign-ideas';
 export * from './get-website-score';
 export * from './get-connections';
 export * from './start-shopify-connect';

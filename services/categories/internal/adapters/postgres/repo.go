@@ -524,7 +524,8 @@ func (r Repo) StartWeeklyReview(ctx context.Context, categoryID, week string, ne
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
-		adopt := latestStatus == string(domain.StatusGenerating) && latestSite == c.SiteURL
+		latest := domain.Report{Status: domain.ReportStatus(latestStatus), SiteURL: latestSite}
+		adopt := latest.UnderWayFor(c.SiteURL)
 		rep := newReport(c)
 		if adopt {
 			rep.ID = latestID

@@ -6,6 +6,7 @@ import {
   getEmailPreferencesQueryOptions,
   getInsightsQueryOptions,
   getRecentIdeasQueryOptions,
+  invalidateCampaignIdeas,
   siteUrlForWire,
   trackEvent,
   updateCategoryLabel,
@@ -37,11 +38,8 @@ export function normalisedSiteUrl(siteUrl: string | null | undefined): string | 
 
 /**
  * The save of spec section 4: label, params (empty website as null) and the
- * daily-report switch. When the website changed, the params save itself
- * invalidates the old ideas and starts the one review of the new site on the
- * server; asking for the ideas to be invalidated as well started a second
- * review of the same site (issue 13). Any failure rejects, so the dialog
- * stays open with its message.
+ * daily-report switch; then, when the website changed, the old ideas are
+ * invalidated. Any failure rejects, so the dialog stays open with its message.
  * Finally the dialog's three reads are refetched (awaited, so nothing stale
  * shows when it closes) and the report data, which a new website changes, is
  * marked stale.
@@ -69,7 +67,10 @@ export async function saveBusinessProfile(
     ...competitors,
   });
   await updateEmailPreferences(categoryId, { disableBusinessReport: !values.dailyBusinessReport });
-  if (siteUrl && siteUrl !== normalisedSiteUrl(savedSiteUrl)) trackEvent('website_saved', { source: 'business_profile' });
+  if (siteUrl !== normalisedSiteUrl(savedSiteUrl)) {
+    await invalidateCampaignIdeas(categoryId);
+    if (siteUrl) trackEvent('website_saved', { source: 'business_profile' });
+  }
 
   await Promise.all(
     [
