@@ -19,11 +19,11 @@ import (
 
 // lighthouseVerdicts reads lighthouse-seo.tsv: page → audit → pass. An
 // audit Lighthouse found not applicable is absent, and counts as a pass.
-func lighthouseVerdicts(t *testing.T) map[string]map[string]bool {
+func lighthouseVerdicts(t *testing.T, dir string) map[string]map[string]bool {
 	t.Helper()
-	f, err := os.Open(filepath.Join(corpus.Dir, "lighthouse-seo.tsv"))
+	f, err := os.Open(filepath.Join(dir, "lighthouse-seo.tsv"))
 	if err != nil {
-		t.Skipf("store corpus not available at %s: %v", corpus.Dir, err)
+		t.Skipf("no Lighthouse verdicts at %s: %v", dir, err)
 	}
 	defer f.Close()
 	out := map[string]map[string]bool{}
@@ -69,7 +69,7 @@ var knownDifferences = map[string]string{}
 // check that matches a Lighthouse SEO audit with Lighthouse 13's verdict
 // on the same page, printing the agreement table.
 func TestLighthouseSEOAgreement(t *testing.T) {
-	verdicts := lighthouseVerdicts(t)
+	verdicts := lighthouseVerdicts(t, corpus.Dir)
 	pages := make([]string, 0, len(verdicts))
 	for p := range verdicts {
 		pages = append(pages, p)
@@ -174,6 +174,42 @@ func TestLighthouseHeadersReachTheVerdicts(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%s: no verdict for %s", tt.name, tt.audit)
+		}
+	}
+}
+
+// TestLighthouseEdgeCases reviews pages built to sit on the edges of
+// Lighthouse's criteria (testdata/lighthouse-edges: addresses like http:foo,
+// rel="NoFollow", text hidden in a link, lang and robots in capitals...) and
+// expects Lighthouse 13.5's recorded verdict on each. The verdicts were
+// taken with make seo-agreement DIR=services/categories/internal/analysis/testdata/lighthouse-edges.
+func TestLighthouseEdgeCases(t *testing.T) {
+	dir := filepath.Join("testdata", "lighthouse-edges")
+	verdicts := lighthouseVerdicts(t, dir)
+	if len(verdicts) == 0 {
+		t.Fatal("no verdicts")
+	}
+	for name, want := range verdicts {
+		body, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := servePage(t, body)
+		rv, err := newTestAnalyzer(t, srv, Options{Timeout: 2 * time.Second}).Score(context.Background(), srv.URL)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, c := range rv.Checks {
+			if c.Lighthouse == nil {
+				continue
+			}
+			theirs, ok := want[c.Lighthouse.Audit]
+			if !ok {
+				theirs = true // not applicable
+			}
+			if c.Lighthouse.Pass != theirs {
+				t.Errorf("%s: %s: review pass=%v, Lighthouse %v", name, c.Lighthouse.Audit, c.Lighthouse.Pass, theirs)
+			}
 		}
 	}
 }

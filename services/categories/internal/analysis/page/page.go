@@ -75,7 +75,7 @@ type Anchor struct {
 	Href       string // resolved, "" when it does not resolve
 	Text       string
 	Lang       string // the nearest lang attribute
-	Rel        string
+	Rel        string // as written: Lighthouse's nofollow test is case-sensitive
 	Name, Role string
 	ID         string
 	Attrs      []string // attribute names
@@ -266,7 +266,7 @@ func ParsePage(pageURL string, body []byte) *Page {
 				raw, hasHref := attrOK(n, "href")
 				text := words.Collapse(textOf(n))
 				if len(p.Anchors) < maxAnchors {
-					a := Anchor{RawHref: raw, HasHref: hasHref, Text: text, Lang: st.lang, Rel: strings.ToLower(attr(n, "rel")),
+					a := Anchor{RawHref: raw, HasHref: hasHref, Text: words.Collapse(innerTextOf(n)), Lang: st.lang, Rel: attr(n, "rel"),
 						Name: attr(n, "name"), Role: attr(n, "role"), ID: attr(n, "id")}
 					if u, err := base.Parse(strings.TrimSpace(raw)); hasHref && err == nil {
 						a.Href = u.String()
@@ -370,15 +370,22 @@ func imgHasTextAlternative(n *html.Node) bool {
 	return false
 }
 
+// hiddenByMarkup reports an element hidden whatever the stylesheets say:
+// the hidden attribute, an inline display:none or visibility:hidden.
+func hiddenByMarkup(n *html.Node) bool {
+	if hasAttr(n, "hidden") {
+		return true
+	}
+	style := strings.ReplaceAll(strings.ToLower(attr(n, "style")), " ", "")
+	return strings.Contains(style, "display:none") || strings.Contains(style, "visibility:hidden")
+}
+
 // hiddenOnPhones reports whether markup alone hides an element on a
 // phone-sized screen, the screen Lighthouse emulates: the hidden
 // attribute, an inline display:none or visibility:hidden, or the hiding
 // classes of Bootstrap and similar frameworks (modals are closed). Accessibility audits skip hidden elements.
 func hiddenOnPhones(n *html.Node) bool {
-	if hasAttr(n, "hidden") {
-		return true
-	}
-	if style := strings.ReplaceAll(strings.ToLower(attr(n, "style")), " ", ""); strings.Contains(style, "display:none") || strings.Contains(style, "visibility:hidden") {
+	if hiddenByMarkup(n) {
 		return true
 	}
 	for _, c := range strings.Fields(strings.ToLower(attr(n, "class"))) {
@@ -516,7 +523,14 @@ func insideSVG(n *html.Node) bool {
 
 // textOf returns the text inside n, skipping nested scripts and styles,
 // bounded so a huge page cannot make one heading enormous.
-func textOf(root *html.Node) string {
+func textOf(root *html.Node) string { return collectText(root, false) }
+
+// innerTextOf is root's text as a browser renders it (innerText, which
+// Lighthouse's link-text reads): text inside descendants that markup hides
+// is left out.
+func innerTextOf(root *html.Node) string { return collectText(root, true) }
+
+func collectText(root *html.Node, rendered bool) string {
 	var b strings.Builder
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -531,6 +545,9 @@ func textOf(root *html.Node) string {
 		if n != root && n.Type == html.ElementNode {
 			switch n.DataAtom {
 			case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg:
+				return
+			}
+			if rendered && hiddenByMarkup(n) {
 				return
 			}
 		}

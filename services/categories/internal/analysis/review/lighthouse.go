@@ -186,13 +186,33 @@ func uncrawlable(p *page.Page) []page.Anchor {
 			out = append(out, a)
 			continue
 		}
-		if base != nil {
-			if u, err := base.Parse(raw); err != nil || ((u.Scheme == "http" || u.Scheme == "https") && u.Host == "") {
-				out = append(out, a)
-			}
+		if base != nil && !resolvable(base, raw) {
+			out = append(out, a)
 		}
 	}
 	return out
+}
+
+// resolvable reports whether new URL(raw, base) succeeds in a browser
+// (WHATWG URL): an http(s) address needs a host, but "http:foo" on an http
+// page is relative to it and "http:/x" or "http:///x" take "x" as the host.
+func resolvable(base *url.URL, raw string) bool {
+	u, err := base.Parse(raw)
+	if err != nil {
+		return false
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host != "" {
+		return true
+	}
+	rest := raw[len(u.Scheme)+1:]
+	if !strings.HasPrefix(rest, "/") && !strings.HasPrefix(rest, `\`) && u.Scheme == base.Scheme {
+		return true
+	}
+	host := strings.TrimLeft(rest, `/\`)
+	if i := strings.IndexAny(host, `/\?#`); i >= 0 {
+		host = host[:i]
+	}
+	return host != ""
 }
 
 // hasInlineHandler reports an on* event handler attribute (onclick...).
