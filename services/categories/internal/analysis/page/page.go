@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -50,6 +51,7 @@ type Page struct {
 
 	// What Lighthouse's SEO audits read, kept as Lighthouse sees it.
 	HasTitle      bool              // a <title> with text (document-title)
+	HeadMetaDesc  *string           // the first <meta name="description"> in <head>, trimmed; nil when none (meta-description)
 	Canonicals    []string          // raw hrefs of rel=canonical links in <head> or Link headers
 	Hreflangs     []Hreflang        // rel=alternate links with hreflang, from <head>, the body or Link headers
 	Anchors       []Anchor          // every <a>, for link-text and crawlable-anchors
@@ -116,6 +118,9 @@ type walkState struct {
 	lang   string // the nearest lang attribute
 	near   string // what an enclosing link or figure says, for images
 	hidden bool   // an ancestor is hidden on phones (see hiddenOnPhones)
+	// an ancestor has aria-hidden="true": axe leaves what is inside out
+	// of the accessibility tree, and so out of image-alt
+	ariaHidden bool
 }
 
 // ParsePage parses an HTML document fetched from pageURL.
@@ -140,6 +145,7 @@ func ParsePage(pageURL string, body []byte) *Page {
 		u.Fragment = ""
 		return u.String()
 	}
+	var labelledBy [][]string // images named only by aria-labelledby
 	var walk func(n *html.Node, st walkState)
 	walk = func(n *html.Node, st walkState) {
 		if n.Type == html.ElementNode {
@@ -147,6 +153,7 @@ func ParsePage(pageURL string, body []byte) *Page {
 				st.lang = l
 			}
 			st.hidden = st.hidden || hiddenOnPhones(n)
+			st.ariaHidden = st.ariaHidden || strings.TrimSpace(attr(n, "aria-hidden")) == "true"
 			switch n.DataAtom {
 			case atom.Html:
 				p.Lang = attr(n, "lang")
@@ -170,6 +177,10 @@ func ParsePage(pageURL string, body []byte) *Page {
 				name := strings.ToLower(attr(n, "name"))
 				prop := strings.ToLower(attr(n, "property"))
 				content := attr(n, "content")
+				if name == "description" && st.inHead && p.HeadMetaDesc == nil {
+					d := strings.TrimSpace(content)
+					p.HeadMetaDesc = &d
+				}
 				switch {
 				case name == "description" && !p.HasMetaDesc:
 					p.HasMetaDesc, p.MetaDesc = true, words.Collapse(content)
@@ -246,8 +257,12 @@ func ParsePage(pageURL string, body []byte) *Page {
 					st.near = words.FirstNonEmpty(words.Collapse(textOf(c)), st.near)
 				}
 			case atom.Img:
-				if !st.hidden && !imgHasTextAlternative(n) {
-					p.ImgNoAltCount++
+				if !st.hidden && !st.ariaHidden && !imgHasTextAlternative(n) {
+					if ids := strings.Fields(attr(n, "aria-labelledby")); len(ids) > 0 {
+						labelledBy = append(labelledBy, ids)
+					} else {
+						p.ImgNoAltCount++
+					}
 				}
 				src := attr(n, "src")
 				if src == "" {
@@ -346,6 +361,7 @@ func ParsePage(pageURL string, body []byte) *Page {
 		}
 	}
 	walk(doc, walkState{})
+	p.ImgNoAltCount += unlabelled(doc, labelledBy)
 	for _, obj := range p.JSONLD {
 		if jsonldHasReview(obj) {
 			p.ReviewMarker = true
@@ -355,11 +371,40 @@ func ParsePage(pageURL string, body []byte) *Page {
 	return p
 }
 
+// unlabelled counts the images whose aria-labelledby names no element with
+// text: axe reads the referenced elements' text, and none is no name.
+func unlabelled(doc *html.Node, refs [][]string) int {
+	if len(refs) == 0 {
+		return 0
+	}
+	named := map[string]bool{}
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			if id := attr(n, "id"); id != "" && !named[id] {
+				named[id] = strings.TrimSpace(textOf(n)) != "" || strings.TrimSpace(attr(n, "aria-label")) != ""
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	count := 0
+	for _, ids := range refs {
+		if !slices.ContainsFunc(ids, func(id string) bool { return named[id] }) {
+			count++
+		}
+	}
+	return count
+}
+
 // imgHasTextAlternative applies axe's image-alt rule (what Lighthouse's
-// image-alt audit runs): an alt attribute (even empty), an aria label, a
-// title, or a presentational role.
+// image-alt audit runs) apart from aria-labelledby, which needs the whole
+// page (unlabelled): an alt attribute (even empty), an aria label, a title,
+// or a presentational role.
 func imgHasTextAlternative(n *html.Node) bool {
-	if hasAttr(n, "alt") || strings.TrimSpace(attr(n, "aria-label")) != "" || strings.TrimSpace(attr(n, "aria-labelledby")) != "" ||
+	if hasAttr(n, "alt") || strings.TrimSpace(attr(n, "aria-label")) != "" ||
 		strings.TrimSpace(attr(n, "title")) != "" || attr(n, "aria-hidden") == "true" {
 		return true
 	}

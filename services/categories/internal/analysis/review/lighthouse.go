@@ -18,7 +18,10 @@ import (
 
 func auditTitle(p *page.Page, _ *site.Site) bool { return p.HasTitle }
 
-func auditMetaDesc(p *page.Page, _ *site.Site) bool { return p.HasMetaDesc && p.MetaDesc != "" }
+// auditMetaDesc reads the description in <head> only, as Lighthouse does.
+func auditMetaDesc(p *page.Page, _ *site.Site) bool {
+	return p.HeadMetaDesc != nil && *p.HeadMetaDesc != ""
+}
 
 func auditHTTPStatus(p *page.Page, _ *site.Site) bool { return p.Status == 0 || p.Status < 400 }
 
