@@ -197,25 +197,37 @@ func uncrawlable(p *page.Page) []page.Anchor {
 }
 
 // resolvable reports whether new URL(raw, base) succeeds in a browser
-// (WHATWG URL): an http(s) address needs a host, but "http:foo" on an http
-// page is relative to it and "http:/x" or "http:///x" take "x" as the host.
+// (WHATWG URL, where "\" counts as "/" in http(s) addresses): an address
+// that opens an authority ("//", or its own scheme not followed by a
+// relative path) needs a host there; "http:foo" on an http page is
+// relative to it, "https:foo" on an http page has host "foo".
 func resolvable(base *url.URL, raw string) bool {
 	u, err := base.Parse(raw)
 	if err != nil {
 		return false
 	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host != "" {
+	if u.Scheme != "http" && u.Scheme != "https" {
 		return true
 	}
-	rest := raw[len(u.Scheme)+1:]
-	if !strings.HasPrefix(rest, "/") && !strings.HasPrefix(rest, `\`) && u.Scheme == base.Scheme {
+	rest := raw
+	if i := strings.IndexByte(raw, ':'); i > 0 && strings.EqualFold(raw[:i], u.Scheme) {
+		rest = raw[i+1:]
+		if strings.EqualFold(raw[:i], base.Scheme) && !twoSlashes(rest) {
+			return true
+		}
+	} else if !twoSlashes(rest) {
 		return true
 	}
 	host := strings.TrimLeft(rest, `/\`)
-	if i := strings.IndexAny(host, `/\?#`); i >= 0 {
-		host = host[:i]
+	if k := strings.IndexAny(host, `/\?#`); k >= 0 {
+		host = host[:k]
 	}
 	return host != ""
+}
+
+func twoSlashes(s string) bool {
+	isSlash := func(b byte) bool { return b == '/' || b == '\\' }
+	return len(s) >= 2 && isSlash(s[0]) && isSlash(s[1])
 }
 
 // hasInlineHandler reports an on* event handler attribute (onclick...).

@@ -70,6 +70,7 @@ func TestLighthouseCriteria(t *testing.T) {
 		{"javascript:void(0)", "crawlable-anchors", ``, `<a href="javascript:void(0)">Menu</a>`, nil, 200, false},
 		{"https:foo on an https page is relative to it", "crawlable-anchors", ``, `<a href="https:foo">Foo</a>`, nil, 200, true},
 		{"http:// has no host", "crawlable-anchors", ``, `<a href="http://">Foo</a>`, nil, 200, false},
+		{"// has no host either", "crawlable-anchors", ``, `<a href="//">Foo</a>`, nil, 200, false},
 		{"placeholder without href", "crawlable-anchors", ``, `<a class="thumbnail">Pic</a>`, nil, 200, true},
 		{"placeholder for the current page", "crawlable-anchors", ``, `<a aria-current="page">Home</a>`, nil, 200, true},
 		{"placeholder with a click handler", "crawlable-anchors", ``, `<a class="btn" onclick="wishlist.add('98')">Save</a>`, nil, 200, false},
