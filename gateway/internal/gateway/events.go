@@ -37,7 +37,9 @@ type reportEvent struct {
 // its next 30 s poll. The categories service decides who may listen: the
 // caller's bearer token goes to its GetLabel, which applies the same owner
 // or uplifter rule as every other category call. Core NATS (not a durable
-// consumer) is enough: a missed event is caught by the next poll.
+// consumer) is enough: a missed event is caught by the next poll. Each
+// stream subscribes to its category's own subject, so NATS sends it that
+// category's events only, however many other Home pages are open.
 func reportStream(nc *nats.Conn, trust *events.Trust, categories categoriesv1.CategoriesServiceClient, heartbeat time.Duration, log *slog.Logger) http.HandlerFunc {
 	if heartbeat <= 0 {
 		heartbeat = defaultHeartbeat
@@ -48,12 +50,17 @@ func reportStream(nc *nats.Conn, trust *events.Trust, categories categoriesv1.Ca
 			return
 		}
 		categoryID := r.PathValue("categoryId")
+		subject, err := events.ReportUpdatedSubject(categoryID)
+		if err != nil {
+			writeJSONError(w, http.StatusBadRequest, codes.InvalidArgument, "categoryId is not a valid id.")
+			return
+		}
 		ctx := r.Context()
 		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		if auth := r.Header.Get("Authorization"); auth != "" {
 			actx = metadata.AppendToOutgoingContext(actx, "authorization", auth)
 		}
-		_, err := categories.GetLabel(actx, &categoriesv1.GetLabelRequest{CategoryId: categoryID})
+		_, err = categories.GetLabel(actx, &categoriesv1.GetLabelRequest{CategoryId: categoryID})
 		cancel()
 		if err != nil {
 			writeError(ctx, nil, nil, w, r, err)
@@ -66,7 +73,7 @@ func reportStream(nc *nats.Conn, trust *events.Trust, categories categoriesv1.Ca
 		}
 
 		msgs := make(chan reportEvent, 64)
-		sub, err := nc.Subscribe(events.SubjectReportUpdated, func(m *nats.Msg) {
+		sub, err := nc.Subscribe(subject, func(m *nats.Msg) {
 			if _, err := trust.Check(m.Subject, m.Header.Get(jetstream.MsgIDHeader), m.Header, m.Data); err != nil {
 				log.Warn("events: report event refused", "err", err)
 				return

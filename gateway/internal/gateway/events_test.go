@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,18 +28,21 @@ import (
 	"uplift.dev/platform/natstest"
 )
 
-// fakeCategories lets "Bearer owner" read category c1 only, like the real
-// service's owner rule, and scores any site.
+// fakeCategories lets "Bearer owner" read category c1 and "Bearer other"
+// category c2 only, like the real service's owner rule, and scores any site.
 type fakeCategories struct {
 	categoriesv1.UnimplementedCategoriesServiceServer
 }
 
+var fakeOwners = map[string]string{"Bearer owner": "c1", "Bearer other": "c2"}
+
 func (fakeCategories) GetLabel(ctx context.Context, r *categoriesv1.GetLabelRequest) (*categoriesv1.GetLabelResponse, error) {
 	md, _ := metadata.FromIncomingContext(ctx)
-	if a := md.Get("authorization"); len(a) == 0 || a[0] != "Bearer owner" {
+	a := md.Get("authorization")
+	if len(a) == 0 || fakeOwners[a[0]] == "" {
 		return nil, status.Error(codes.Unauthenticated, "Please sign in to continue.")
 	}
-	if r.GetCategoryId() != "c1" {
+	if r.GetCategoryId() != fakeOwners[a[0]] {
 		return nil, status.Error(codes.PermissionDenied, "You do not have access to this business.")
 	}
 	return &categoriesv1.GetLabelResponse{Name: "Clay & Co"}, nil
@@ -85,12 +89,107 @@ func setupEventsWith(t *testing.T, natsURL string, edit func(*Options)) string {
 func publishReport(t *testing.T, nc *nats.Conn, category, report, st string, pct int32) {
 	t.Helper()
 	data, _ := proto.Marshal(&eventsv1.ReportUpdated{CategoryId: category, ReportId: report, Status: st, ProgressPercent: pct})
-	if err := nc.Publish(events.SubjectReportUpdated, data); err != nil {
+	subject, err := events.ReportUpdatedSubject(category)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Publish(subject, data); err != nil {
 		t.Fatal(err)
 	}
 	_ = nc.Flush()
 }
 
+// openStream opens the live stream at url+path as auth and returns its
+// lines, one by one, once ": connected" has arrived; ending ctx ends it.
+func openStream(t *testing.T, ctx context.Context, url, path, auth string) (next func() string) {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url+path, nil)
+	req.Header.Set("Authorization", auth)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("%s: status %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	next = func() string {
+		t.Helper()
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("%s: stream ended", path)
+			}
+			return l
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: no line in time", path)
+		}
+		return ""
+	}
+	if l := next(); l != ": connected" {
+		t.Fatalf("%s: first line %q", path, l)
+	}
+	return next
+}
+
+// nextEvent skips heartbeats and returns the next event's data, noting
+// whether a heartbeat came first.
+func nextEvent(t *testing.T, next func() string, sawHeartbeat *bool) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatal("only heartbeats for 10 s")
+		}
+		l := next()
+		switch {
+		case l == ": heartbeat":
+			*sawHeartbeat = true
+		case l == "event: report":
+		case strings.HasPrefix(l, "data: "):
+			var ev map[string]any
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(l, "data: ")), &ev); err != nil {
+				t.Fatal(err)
+			}
+			return ev
+		case l != "":
+			t.Fatalf("unexpected line %q", l)
+		}
+	}
+}
+
+// gatewayReportSubs is the report subjects the gateway's NATS connection
+// subscribes to, and how many messages NATS has sent that connection.
+func gatewayReportSubs(t *testing.T, natsURL string) (subjects []string, delivered int64) {
+	t.Helper()
+	for _, c := range natstest.Connections(t, natsURL) {
+		if c.Name != "gateway" {
+			continue
+		}
+		for _, s := range c.Subs {
+			if strings.HasPrefix(s, "uplift.") {
+				subjects = append(subjects, s)
+			}
+		}
+		slices.Sort(subjects)
+		return subjects, c.OutMsgs
+	}
+	t.Fatal("the gateway is not connected to NATS")
+	return nil, 0
+}
+
+// TestReportEventsStreamOnlyTheCallersCategory: who may listen is the
+// categories service's decision; each open stream subscribes to its own
+// category's subject only (issue 13), so NATS sends the gateway each event
+// once, for the one stream it is for, and never another category's.
 func TestReportEventsStreamOnlyTheCallersCategory(t *testing.T) {
 	t.Parallel()
 	natsURL := natstest.Start(t)
@@ -101,13 +200,18 @@ func TestReportEventsStreamOnlyTheCallersCategory(t *testing.T) {
 	}
 	defer nc.Close()
 
-	// Who may listen is the categories service's decision.
 	for _, tt := range []struct {
 		auth, path string
 		want       int
 	}{
 		{"", "/events/categories/c1", http.StatusUnauthorized},
 		{"Bearer owner", "/events/categories/c2", http.StatusForbidden},
+		// Not one subject token: refused before any subscription is made.
+		{"Bearer owner", "/events/categories/c1.x", http.StatusBadRequest},
+		{"Bearer owner", "/events/categories/*", http.StatusBadRequest},
+		{"Bearer owner", "/events/categories/%3E", http.StatusBadRequest},
+		{"Bearer owner", "/events/categories/c1%20x", http.StatusBadRequest},
+		{"Bearer owner", "/events/categories/" + strings.Repeat("a", 65), http.StatusBadRequest},
 	} {
 		code, _, body := do(t, "GET", url+tt.path, "", map[string]string{"Authorization": tt.auth})
 		if code != tt.want || body["message"] == "" {
@@ -117,104 +221,62 @@ func TestReportEventsStreamOnlyTheCallersCategory(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", url+"/events/categories/c1", nil)
-	req.Header.Set("Authorization", "Bearer owner")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	nextA := openStream(t, ctx, url, "/events/categories/c1", "Bearer owner")
+	otherCtx, closeB := context.WithCancel(context.Background())
+	defer closeB()
+	nextB := openStream(t, otherCtx, url, "/events/categories/c2", "Bearer other")
+
+	subs, before := gatewayReportSubs(t, natsURL)
+	if want := []string{"uplift.categories.report_updated.c1", "uplift.categories.report_updated.c2"}; !slices.Equal(subs, want) {
+		t.Fatalf("the gateway subscribes to %v, want %v", subs, want)
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
-		t.Fatalf("status %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
-	}
-	lines := make(chan string, 100)
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	next := func() string {
-		t.Helper()
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatal("stream ended")
-			}
-			return l
-		case <-time.After(5 * time.Second):
-			t.Fatal("no line in time")
-		}
-		return ""
-	}
-	if l := next(); l != ": connected" {
-		t.Fatalf("first line %q", l)
-	}
-	publishReport(t, nc, "c2", "r9", "REPORT_STATUS_READY", 100) // someone else's: never sent
+	publishReport(t, nc, "c2", "r7", "REPORT_STATUS_GENERATING", 10)
+	publishReport(t, nc, "c2", "r8", "REPORT_STATUS_GENERATING", 60)
 	publishReport(t, nc, "c1", "r1", "REPORT_STATUS_GENERATING", 40)
-	var got []string
+	publishReport(t, nc, "c2", "r9", "REPORT_STATUS_READY", 100)
+
 	sawHeartbeat := false
-	streamDeadline := time.Now().Add(10 * time.Second)
-	for len(got) < 2 {
-		if time.Now().After(streamDeadline) {
-			t.Fatalf("only heartbeats for 10 s; events so far: %v", got)
-		}
-		l := next()
-		switch {
-		case l == ": heartbeat":
-			sawHeartbeat = true
-		case strings.HasPrefix(l, "event: ") || strings.HasPrefix(l, "data: "):
-			got = append(got, l)
+	if ev := nextEvent(t, nextA, &sawHeartbeat); ev["categoryId"] != "c1" || ev["reportId"] != "r1" ||
+		ev["status"] != "REPORT_STATUS_GENERATING" || ev["progressPercent"] != float64(40) {
+		t.Fatalf("c1's stream got %v", ev)
+	}
+	for _, want := range []string{"r7", "r8", "r9"} {
+		if ev := nextEvent(t, nextB, new(bool)); ev["categoryId"] != "c2" || ev["reportId"] != want {
+			t.Fatalf("c2's stream got %v, want %s", ev, want)
 		}
 	}
-	if got[0] != "event: report" {
-		t.Fatalf("event line %q", got[0])
-	}
-	var ev map[string]any
-	if err := json.Unmarshal([]byte(strings.TrimPrefix(got[1], "data: ")), &ev); err != nil {
-		t.Fatal(err)
-	}
-	if ev["categoryId"] != "c1" || ev["reportId"] != "r1" || ev["status"] != "REPORT_STATUS_GENERATING" || ev["progressPercent"] != float64(40) {
-		t.Fatalf("event %v", ev)
+	// Four events, each sent to the gateway once: none went to the other
+	// category's subscription to be decoded and dropped.
+	if _, after := gatewayReportSubs(t, natsURL); after-before != 4 {
+		t.Fatalf("NATS sent the gateway %d messages for 4 events", after-before)
 	}
 	for !sawHeartbeat {
-		if l := next(); l == ": heartbeat" {
+		if l := nextA(); l == ": heartbeat" {
 			sawHeartbeat = true
 		} else if strings.HasPrefix(l, "data: ") {
-			t.Fatalf("unexpected event %q", l)
+			t.Fatalf("c1's stream got another category's event %q", l)
 		}
 	}
-	// The client going away ends the subscription.
+	// A client going away ends its own subscription and no other.
 	cancel()
+	waitForSubs(t, natsURL, []string{"uplift.categories.report_updated.c2"})
+	closeB()
+	waitForSubs(t, natsURL, nil)
+}
+
+func waitForSubs(t *testing.T, natsURL string, want []string) {
+	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		n := subscriptions(t, natsURL)
-		if n == 0 {
-			break
+		subs, _ := gatewayReportSubs(t, natsURL)
+		if slices.Equal(subs, want) {
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d subscriptions left after the client went", n)
+			t.Fatalf("the gateway subscribes to %v, want %v", subs, want)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// subscriptions counts subscriptions on the report subject other than
-// this test's own connection's (it has none).
-func subscriptions(t *testing.T, natsURL string) int {
-	t.Helper()
-	nc, err := nats.Connect(natsURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	// A request to the subject gets no responders unless someone listens.
-	_, err = nc.Request(events.SubjectReportUpdated, nil, 100*time.Millisecond)
-	if err == nats.ErrNoResponders {
-		return 0
-	}
-	return 1
 }
 
 func TestEventsWithoutNATSAre503(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -40,12 +41,41 @@ const (
 	SubjectEmailKindUnsubscribed  = "uplift.digest.email_kind_unsubscribed"
 	SubjectCategoryUpdated        = "uplift.categories.updated"
 	SubjectReviewRequested        = "uplift.categories.review_requested"
-	SubjectReportUpdated          = "uplift.categories.report_updated"
+	SubjectReportUpdated          = "uplift.categories.report_updated.*" // every ReportUpdatedSubject
 	SubjectStoreSignalsUpdated    = "uplift.stores.signals_updated"
 	SubjectDailyReportReady       = "uplift.stores.daily_report_ready"
 	SubjectWeeklyReviewReady      = "uplift.categories.weekly_review_ready"
 	SubjectActedOnBehalf          = "uplift.audit.acted_on_behalf"
 )
+
+// ReportUpdatedSubject is the subject of categoryID's ReportUpdated: one
+// per category, so the gateway's stream of one category is sent that
+// category's events and no other's. The id must be one subject token;
+// letters, digits, '-' and '_' only (category ids are UUIDs), so no id can
+// add a token or a wildcard and name other categories' subjects.
+func ReportUpdatedSubject(categoryID string) (string, error) {
+	if !isPlainToken(categoryID) {
+		return "", fmt.Errorf("%w: category id %.40q", ErrBadSubjectToken, categoryID)
+	}
+	return strings.TrimSuffix(SubjectReportUpdated, "*") + categoryID, nil
+}
+
+// ErrBadSubjectToken is why ReportUpdatedSubject refuses an id.
+var ErrBadSubjectToken = errors.New("not a single subject token")
+
+// isPlainToken bounds the length too: an id of a megabyte would otherwise
+// go into NATS's protocol line.
+func isPlainToken(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 //go:embed migrations/*.sql
 var migrations embed.FS

@@ -16,7 +16,8 @@ import (
 // Publishers says which service may publish each subject. It is the one
 // table both sides of the bus are built from: the NATS server's publish
 // permissions (package natsauth) and every consumer's check of the sender
-// (Trust.Check). A subject missing here may be published by nobody.
+// (Trust.Check). A subject missing here may be published by nobody; a "*"
+// token stands for any one token, as in NATS.
 var Publishers = map[string][]string{
 	SubjectUserCreated:            {"users"},
 	SubjectUserDeleted:            {"users"},
@@ -39,7 +40,33 @@ var Publishers = map[string][]string{
 
 // MayPublish reports whether service may publish subject.
 func MayPublish(service, subject string) bool {
-	return slices.Contains(Publishers[subject], service)
+	return slices.Contains(PublishersOf(subject), service)
+}
+
+// PublishersOf lists the services that may publish subject, a subject a
+// message is published on (no wildcards).
+func PublishersOf(subject string) []string {
+	for pattern, senders := range Publishers {
+		if matches(pattern, subject) {
+			return senders
+		}
+	}
+	return nil
+}
+
+// matches reports whether subject is one of pattern's subjects. A subject
+// with a wildcard of its own names many subjects and matches none.
+func matches(pattern, subject string) bool {
+	want, got := strings.Split(pattern, "."), strings.Split(subject, ".")
+	if len(want) != len(got) {
+		return false
+	}
+	for i, tok := range got {
+		if tok == "" || tok == "*" || tok == ">" || (want[i] != "*" && want[i] != tok) {
+			return false
+		}
+	}
+	return true
 }
 
 // SubjectsOf lists the subjects service may publish, sorted.

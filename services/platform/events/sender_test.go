@@ -2,6 +2,7 @@ package events_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/nats-io/nats.go"
@@ -75,6 +76,55 @@ func TestTrustCheck(t *testing.T) {
 	for _, bad := range []string{"", "billing", "billing=not-a-key", "=" + billing.PublicKey()} {
 		if _, err := events.ParseTrust(bad); err == nil {
 			t.Errorf("ParseTrust(%q) accepted", bad)
+		}
+	}
+}
+
+// TestReportUpdatedPerCategory: each category's ReportUpdated has its own
+// subject, which only categories may publish; an id that is not one plain
+// token is refused, so no id names another subject or a wildcard.
+func TestReportUpdatedPerCategory(t *testing.T) {
+	t.Parallel()
+	const id = "0b9f6c1e-3f7d-4a55-9a43-6f0f1c2d3e4f"
+	a, err := events.ReportUpdatedSubject(id)
+	if err != nil || a != "uplift.categories.report_updated."+id {
+		t.Fatalf("ReportUpdatedSubject(%q) = %q, %v", id, a, err)
+	}
+	b, _ := events.ReportUpdatedSubject("c2")
+	for _, bad := range []string{"", "c1.x", "*", ">", "c1 x", "c1\tx", "c1\x00", "é", strings.Repeat("a", 65)} {
+		if got, err := events.ReportUpdatedSubject(bad); !errors.Is(err, events.ErrBadSubjectToken) {
+			t.Errorf("ReportUpdatedSubject(%q) = %q, %v; want refused", bad, got, err)
+		}
+	}
+
+	categories, stores := signer(t, "categories"), signer(t, "stores")
+	trust, err := events.ParseTrust("categories=" + categories.PublicKey() + ",stores=" + stores.PublicKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sign := func(s *events.Signer, subject string) nats.Header {
+		m := &nats.Msg{Subject: subject, Data: []byte("ev")}
+		if err := s.Sign(m, "id-1"); err != nil {
+			t.Fatal(err)
+		}
+		return m.Header
+	}
+	if got, err := trust.Check(a, "id-1", sign(categories, a), []byte("ev")); err != nil || got != "categories" {
+		t.Fatalf("categories' own event: %q, %v", got, err)
+	}
+	for name, try := range map[string]struct {
+		subject string
+		header  nats.Header
+	}{
+		"signed by stores":                    {a, sign(stores, a)},
+		"moved to another category's subject": {b, sign(categories, a)},
+		"the old shared subject":              {"uplift.categories.report_updated", sign(categories, "uplift.categories.report_updated")},
+		"a deeper subject":                    {a + ".x", sign(categories, a+".x")},
+		"the wildcard itself":                 {events.SubjectReportUpdated, sign(categories, events.SubjectReportUpdated)},
+		"an empty token":                      {"uplift.categories.report_updated.", sign(categories, "uplift.categories.report_updated.")},
+	} {
+		if _, err := trust.Check(try.subject, "id-1", try.header, []byte("ev")); !errors.Is(err, events.ErrUntrustedSender) {
+			t.Errorf("%s: believed (%v)", name, err)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -137,27 +138,11 @@ func TestEveryServiceMayRunItsConsumers(t *testing.T) {
 
 func matchesAny(patterns []string, subject string) bool {
 	for _, p := range patterns {
-		if subjectMatches(p, subject) {
+		if server.SubjectMatchesFilter(subject, p) {
 			return true
 		}
 	}
 	return false
-}
-
-// subjectMatches is NATS's token match: * one token, > the rest.
-func subjectMatches(pattern, subject string) bool {
-	p, s := strings.Split(pattern, "."), strings.Split(subject, ".")
-	for i, tok := range p {
-		switch {
-		case tok == ">":
-			return len(s) > i
-		case i >= len(s):
-			return false
-		case tok != "*" && tok != s[i]:
-			return false
-		}
-	}
-	return len(p) == len(s)
 }
 
 // violations records the permission errors the server sends a connection.

@@ -73,6 +73,9 @@ func Permissions(service string) *server.Permissions {
 			Subscribe: inbox,
 		}
 	case Gateway:
+		// Each live stream subscribes to its own category's subject; the
+		// gateway serves every category, so it may listen to all of them,
+		// and to nothing else on the bus.
 		return &server.Permissions{
 			Publish:   &server.SubjectPermission{Allow: ratelimit.ClientSubjects()},
 			Subscribe: &server.SubjectPermission{Allow: append([]string{events.SubjectReportUpdated}, inbox.Allow...)},

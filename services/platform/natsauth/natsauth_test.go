@@ -21,7 +21,8 @@ import (
 // and checks what it lets each program do: no key, no connection; the
 // admin sets the stream up; each service publishes its own subjects and
 // nothing else, consumes and acks, but cannot update, create or delete a
-// stream; the gateway may only listen to report events.
+// stream; the gateway may only listen to report events, one category's
+// subject at a time.
 func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 	t.Parallel()
 	url, k := startRendered(t)
@@ -70,31 +71,62 @@ func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 		t.Fatalf("users pulled %d events (%v), want 1", pulled, batch.Error())
 	}
 	assertStreamManagementRefused(t, users)
+	assertReportEventsPerCategory(t, url, k, publish)
+}
+
+// assertReportEventsPerCategory: report events go on one subject per
+// category (issue 13). Categories publishes them on a category's subject
+// and nowhere else, no other service may; the gateway listens to a
+// category's subject but not to the bus at large, and publishes nothing.
+func assertReportEventsPerCategory(t *testing.T, url string, k *natsauth.Keyring, publish func(jetstream.JetStream, string) error) {
+	t.Helper()
+	_, categories := connectAs(t, url, k, "categories")
+	_, stores := connectAs(t, url, k, "stores")
+	a, err := events.ReportUpdatedSubject("c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := &violations{}
 	signer, _ := events.NewSigner(natsauth.Gateway, k.Seed(natsauth.Gateway))
-	gw, err := nats.Connect(url, signer.NATSOption())
+	gw, err := nats.Connect(url, signer.NATSOption(), nats.ErrorHandler(refused.record))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer gw.Close()
-	got := make(chan *nats.Msg, 1)
-	if _, err := gw.Subscribe(events.SubjectReportUpdated, func(m *nats.Msg) { got <- m }); err != nil {
+	got := make(chan *nats.Msg, 8)
+	if _, err := gw.Subscribe(a, func(m *nats.Msg) { got <- m }); err != nil {
 		t.Fatal(err)
+	}
+	for _, broad := range []string{"uplift.>", "uplift.categories.>", events.SubjectBillingChanged} {
+		_, _ = gw.Subscribe(broad, func(m *nats.Msg) { got <- m })
+		refused.await(t, broad)
 	}
 	if err := gw.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	errs := make(chan error, 1)
-	gw.SetErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { errs <- err })
-	_ = gw.Publish(events.SubjectReportUpdated, []byte("x"))
+	if err := publish(stores, a); err == nil {
+		t.Error("stores published a report event")
+	}
+	if err := publish(categories, "uplift.categories.report_updated"); err == nil {
+		t.Error("categories published on the old shared report subject")
+	}
+	if err := publish(categories, a); err != nil {
+		t.Fatalf("categories may publish c1's report event: %v", err)
+	}
 	select {
-	case err := <-errs:
-		if err == nil {
-			t.Fatal("no error")
+	case m := <-got:
+		if m.Subject != a {
+			t.Fatalf("the gateway got %s", m.Subject)
 		}
-	case <-got:
-		t.Fatal("the gateway published a report event")
 	case <-time.After(5 * time.Second):
-		t.Fatal("the gateway's publish was neither refused nor delivered")
+		t.Fatal("the gateway did not get c1's report event")
+	}
+	_ = gw.Publish(a, []byte("x"))
+	refused.await(t, a)
+	select {
+	case m := <-got:
+		t.Fatalf("the gateway got %s after publishing one itself", m.Subject)
+	case <-time.After(500 * time.Millisecond):
 	}
 }
 

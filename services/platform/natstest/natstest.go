@@ -62,7 +62,28 @@ func start(t testing.TB, o *server.Options) string {
 		t.Fatal("natstest: server not ready")
 	}
 	t.Cleanup(s.Shutdown)
-	return s.ClientURL()
+	url := s.ClientURL()
+	servers.Store(url, s)
+	t.Cleanup(func() { servers.Delete(url) })
+	return url
+}
+
+var servers sync.Map
+
+// Connections is what the server at url knows of its clients (its
+// /connz): each one's name, subscriptions and message counts, for a test
+// that checks what a program subscribed to and what NATS sent it.
+func Connections(t testing.TB, url string) []*server.ConnInfo {
+	t.Helper()
+	s, ok := servers.Load(url)
+	if !ok {
+		t.Fatalf("natstest: no server at %s", url)
+	}
+	cz, err := s.(*server.Server).Connz(&server.ConnzOptions{Subscriptions: true, Limit: 1 << 10})
+	if err != nil {
+		t.Fatalf("natstest: connz: %v", err)
+	}
+	return cz.Conns
 }
 
 // keyrings remembers each secure server's keys by URL, so servicetest can
@@ -211,7 +232,7 @@ func (s *Sender) PublishUnsigned(ctx context.Context, subject, id string, data [
 // events.Publishers), signed, with message id id.
 func PublishAsOwner(t testing.TB, url, subject, id string, data []byte) error {
 	t.Helper()
-	owners := events.Publishers[subject]
+	owners := events.PublishersOf(subject)
 	if len(owners) == 0 {
 		t.Fatalf("natstest: nobody publishes %s", subject)
 	}

@@ -265,10 +265,15 @@ func TestSignUpThenWebsiteReviewToReady(t *testing.T) {
 	cat, tok := h.owner(t)
 	ctx := as(tok)
 
-	// Live events for this category, as the gateway would stream them.
+	// Live events for this category, on its own subject, as the gateway
+	// subscribes to them.
 	var mu sync.Mutex
 	var seen []string
-	sub, err := h.nc.Subscribe(events.SubjectReportUpdated, func(m *nats.Msg) {
+	subject, err := events.ReportUpdatedSubject(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := h.nc.Subscribe(subject, func(m *nats.Msg) {
 		var ev eventsv1.ReportUpdated
 		if proto.Unmarshal(m.Data, &ev) == nil && ev.GetCategoryId() == cat {
 			mu.Lock()

@@ -682,8 +682,9 @@ func (x *ReviewRequested) GetOccurTime() *timestamppb.Timestamp {
 	return nil
 }
 
-// ReportUpdated is published on "uplift.categories.report_updated" as a
-// report progresses; the gateway streams it to the web.
+// ReportUpdated is published on "uplift.categories.report_updated.<category_id>"
+// (one subject per category) as a report progresses; the gateway streams it
+// to the web, each stream subscribed to its own category's subject.
 type ReportUpdated struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	CategoryId string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`

@@ -275,7 +275,11 @@ func StatusName(s domain.ReportStatus) string {
 }
 
 func (r Repo) enqueueReportUpdated(ctx context.Context, tx pgx.Tx, categoryID, reportID string, s domain.ReportStatus, pct int) error {
-	return events.Enqueue(ctx, tx, events.SubjectReportUpdated, &eventsv1.ReportUpdated{
+	subject, err := events.ReportUpdatedSubject(categoryID)
+	if err != nil {
+		return err
+	}
+	return events.Enqueue(ctx, tx, subject, &eventsv1.ReportUpdated{
 		CategoryId: categoryID, ReportId: reportID, Status: StatusName(s),
 		ProgressPercent: int32(pct), OccurTime: timestamppb.New(r.now.Now()),
 	})

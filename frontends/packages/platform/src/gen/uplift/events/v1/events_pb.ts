@@ -791,8 +791,9 @@ export const ReviewRequestedSchema: GenMessage<ReviewRequested, {jsonType: Revie
   messageDesc(file_uplift_events_v1_events, 7);
 
 /**
- * ReportUpdated is published on "uplift.categories.report_updated" as a
- * report progresses; the gateway streams it to the web.
+ * ReportUpdated is published on "uplift.categories.report_updated.<category_id>"
+ * (one subject per category) as a report progresses; the gateway streams it
+ * to the web, each stream subscribed to its own category's subject.
  *
  * @generated from message uplift.events.v1.ReportUpdated
  */
@@ -826,8 +827,9 @@ export type ReportUpdated = Message<"uplift.events.v1.ReportUpdated"> & {
 };
 
 /**
- * ReportUpdated is published on "uplift.categories.report_updated" as a
- * report progresses; the gateway streams it to the web.
+ * ReportUpdated is published on "uplift.categories.report_updated.<category_id>"
+ * (one subject per category) as a report progresses; the gateway streams it
+ * to the web, each stream subscribed to its own category's subject.
  *
  * @generated from message uplift.events.v1.ReportUpdated
  */
