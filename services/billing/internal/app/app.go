@@ -117,6 +117,12 @@ type App struct {
 	Now clock.Clock
 }
 
+// New returns the billing use cases over their dependencies, as every
+// service's app is made; TestCheckoutURL and Now are set after, where wanted.
+func New(tiers domain.Tiers, repo Repository, payments Payments, profiles Profiles, log *slog.Logger, returnOrigins domain.Origins) *App {
+	return &App{Tiers: tiers, Repo: repo, Payments: payments, Profiles: profiles, Log: log, ReturnOrigins: returnOrigins}
+}
+
 func (a *App) now() time.Time { return a.Now.Now() }
 
 // CheckoutInput is the checkout request as received.

@@ -142,8 +142,7 @@ func newApp() (*App, *fakeRepo, *fakePayments) {
 	if err != nil {
 		panic(err)
 	}
-	return &App{Tiers: tiers, Repo: repo, Payments: pay, Profiles: fakeProfiles{"cat-now", "cat-now"},
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), ReturnOrigins: origins}, repo, pay
+	return New(tiers, repo, pay, fakeProfiles{"cat-now", "cat-now"}, slog.New(slog.NewTextHandler(io.Discard, nil)), origins), repo, pay
 }
 
 func checkout(cat, price string) CheckoutInput {

@@ -91,7 +91,7 @@ func Wire(s *Settings) service.Wire {
 			return grpcserver.Options{}, nil, fmt.Errorf("USERS_ADDR: %w", err)
 		}
 		repo := postgres.Repo{Pool: rt.Pool}
-		a := &app.App{Tiers: tiers, Repo: repo, Payments: payments, Profiles: users.New(conn), Log: rt.Log, ReturnOrigins: origins}
+		a := app.New(tiers, repo, payments, users.New(conn), rt.Log, origins)
 
 		workers := []func(context.Context) error{func(ctx context.Context) error {
 			<-ctx.Done()
