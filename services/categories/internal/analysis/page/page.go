@@ -145,6 +145,7 @@ func ParsePage(pageURL string, body []byte) *Page {
 		u.Fragment = ""
 		return u.String()
 	}
+	singleLang := documentLang(doc)
 	var labelledBy [][]string // images named only by aria-labelledby
 	var walk func(n *html.Node, st walkState)
 	walk = func(n *html.Node, st walkState) {
@@ -217,7 +218,7 @@ func ParsePage(pageURL string, body []byte) *Page {
 						p.Canonical, p.HasCanonical = href, true
 					}
 				case hasToken(rel, "alternate") && hasAttr(n, "hreflang") && hasHref:
-					p.Hreflangs = append(p.Hreflangs, Hreflang{Lang: strings.TrimSpace(attr(n, "hreflang")), RawHref: strings.TrimSpace(raw), InHead: st.inHead})
+					p.Hreflangs = append(p.Hreflangs, Hreflang{Lang: attr(n, "hreflang"), RawHref: strings.TrimSpace(raw), InHead: st.inHead})
 				case hasToken(rel, "stylesheet") && href != "":
 					p.Stylesheets = append(p.Stylesheets, href)
 					if https && strings.HasPrefix(href, "http://") {
@@ -281,7 +282,7 @@ func ParsePage(pageURL string, body []byte) *Page {
 				raw, hasHref := attrOK(n, "href")
 				text := words.Collapse(textOf(n))
 				if len(p.Anchors) < maxAnchors {
-					a := Anchor{RawHref: raw, HasHref: hasHref, Text: words.Collapse(innerTextOf(n)), Lang: st.lang, Rel: attr(n, "rel"),
+					a := Anchor{RawHref: raw, HasHref: hasHref, Text: words.Collapse(innerTextOf(n)), Lang: linkLang(n, st.lang, singleLang), Rel: attr(n, "rel"),
 						Name: attr(n, "name"), Role: attr(n, "role"), ID: attr(n, "id")}
 					if u, err := base.Parse(strings.TrimSpace(raw)); hasHref && err == nil {
 						a.Href = u.String()
@@ -371,6 +372,71 @@ func ParsePage(pageURL string, body []byte) *Page {
 	return p
 }
 
+// documentLang is the page's one language when a single element carries a
+// lang attribute and it is <html> or <body> (Lighthouse then gives every
+// link that language), else nil.
+func documentLang(doc *html.Node) *string {
+	var found []*html.Node
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if len(found) > 1 {
+			return
+		}
+		if n.Type == html.ElementNode && hasAttr(n, "lang") {
+			found = append(found, n)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	if len(found) != 1 || (found[0].DataAtom != atom.Html && found[0].DataAtom != atom.Body) {
+		return nil
+	}
+	l := attr(found[0], "lang")
+	return &l
+}
+
+// linkLang is the language of a link's text as Lighthouse reads it: the
+// page's one language, else the lang of the elements with text inside the
+// link (none when they disagree), else the link's own.
+func linkLang(a *html.Node, inherited string, single *string) string {
+	if single != nil {
+		return *single
+	}
+	var cur string
+	mixed := false
+	var walk func(n *html.Node, lang string)
+	walk = func(n *html.Node, lang string) {
+		for c := n.FirstChild; c != nil && !mixed; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			l := lang
+			if v, ok := attrOK(c, "lang"); ok {
+				l = v
+			}
+			if l != "" && collectText(c, false) != "" {
+				switch base, _, _ := strings.Cut(l, "-"); {
+				case cur == "":
+					cur = l
+				case base != strings.SplitN(cur, "-", 2)[0]:
+					mixed = true
+				}
+			}
+			walk(c, l)
+		}
+	}
+	walk(a, inherited)
+	switch {
+	case mixed:
+		return ""
+	case cur != "":
+		return cur
+	}
+	return inherited
+}
+
 // unlabelled counts the images whose aria-labelledby names no element with
 // text: axe reads the referenced elements' text, and none is no name.
 func unlabelled(doc *html.Node, refs [][]string) int {
@@ -404,7 +470,9 @@ func unlabelled(doc *html.Node, refs [][]string) int {
 // page (unlabelled): an alt attribute (even empty), an aria label, a title,
 // or a presentational role.
 func imgHasTextAlternative(n *html.Node) bool {
-	if hasAttr(n, "alt") || strings.TrimSpace(attr(n, "aria-label")) != "" ||
+	// alt="" marks a decorative image; an alt of spaces only is no name
+	// (axe's alt-space-value).
+	if alt, ok := attrOK(n, "alt"); (ok && (alt == "" || strings.TrimSpace(alt) != "")) || strings.TrimSpace(attr(n, "aria-label")) != "" ||
 		strings.TrimSpace(attr(n, "title")) != "" || attr(n, "aria-hidden") == "true" {
 		return true
 	}

@@ -313,6 +313,13 @@ func headerAgent(h string) string {
 
 var headerAgentPrefix = regexp.MustCompile(`^([^,:]+):`)
 
+// unavailableAfterLayouts are the date forms read in unavailable_after.
+// Directives are split at commas first (as Lighthouse splits them), so a
+// date with a comma (RFC 850, RFC 1123) never reaches a layout, here or
+// there.
+var unavailableAfterLayouts = []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02",
+	time.RFC822, time.RFC822Z, "2 Jan 2006 15:04:05 MST", "2 Jan 2006", "2 January 2006"}
+
 func blocksIndexing(directives string, now time.Time) bool {
 	for _, d := range strings.Split(directives, ",") {
 		d = strings.ToLower(strings.TrimSpace(d))
@@ -320,7 +327,7 @@ func blocksIndexing(directives string, now time.Time) bool {
 			return true
 		}
 		if v, ok := strings.CutPrefix(d, "unavailable_after:"); ok {
-			for _, layout := range []string{time.RFC850, time.RFC1123, time.RFC3339, "2 Jan 2006 15:04:05 MST", "2006-01-02"} {
+			for _, layout := range unavailableAfterLayouts {
 				if t, err := time.Parse(layout, strings.TrimSpace(v)); err == nil && t.Before(now) {
 					return true
 				}
@@ -338,8 +345,8 @@ func auditIndexable(p *page.Page, s *site.Site) bool { return noindexReason(p, s
 func badHreflangs(p *page.Page) []string {
 	var out []string
 	for _, h := range p.Hreflangs {
-		if !h.InHead {
-			continue
+		if !h.InHead || h.Lang == "" {
+			continue // Lighthouse audits hreflang links in <head> with a value
 		}
 		switch {
 		case !validHreflang(h.Lang):
