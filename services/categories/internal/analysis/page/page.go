@@ -147,6 +147,7 @@ func ParsePage(pageURL string, body []byte) *Page {
 	}
 	singleLang := documentLang(doc)
 	var labelledBy [][]string // images named only by aria-labelledby
+	sawTitle := false
 	var walk func(n *html.Node, st walkState)
 	walk = func(n *html.Node, st walkState) {
 		if n.Type == html.ElementNode {
@@ -170,9 +171,16 @@ func ParsePage(pageURL string, body []byte) *Page {
 					}
 				}
 			case atom.Title:
-				if p.Title == "" && !insideSVG(n) {
-					p.Title = words.Collapse(textOf(n))
-					p.HasTitle = p.Title != ""
+				if !insideSVG(n) {
+					t := words.Collapse(textOf(n))
+					// document.title, which Lighthouse reads, is the first
+					// <title>'s text even when a later one has some.
+					if !sawTitle {
+						sawTitle, p.HasTitle = true, t != ""
+					}
+					if p.Title == "" {
+						p.Title = t
+					}
 				}
 			case atom.Meta:
 				name := strings.ToLower(attr(n, "name"))
