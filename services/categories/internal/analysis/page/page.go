@@ -195,7 +195,7 @@ func ParsePage(pageURL string, body []byte) *Page {
 					p.HasMetaDesc, p.MetaDesc = true, words.Collapse(content)
 				case name == "viewport":
 					p.HasViewport, p.Viewport = true, content
-				case robotsMetaNames[name]:
+				case robotsMetaNames[name] && st.inHead: // Lighthouse reads head meta only
 					if _, seen := p.MetaRobots[name]; !seen {
 						if p.MetaRobots == nil {
 							p.MetaRobots = map[string]string{}
@@ -219,13 +219,15 @@ func ParsePage(pageURL string, body []byte) *Page {
 				sig.resources = append(sig.resources, href)
 				switch {
 				case hasToken(rel, "canonical"):
-					if st.inHead && strings.TrimSpace(raw) != "" {
+					// Lighthouse matches rel exactly (lowercased): "canonical
+					// nofollow" is not its canonical.
+					if st.inHead && rel == "canonical" && strings.TrimSpace(raw) != "" {
 						p.Canonicals = append(p.Canonicals, strings.TrimSpace(raw))
 					}
 					if !p.HasCanonical {
 						p.Canonical, p.HasCanonical = href, true
 					}
-				case hasToken(rel, "alternate") && hasAttr(n, "hreflang") && hasHref:
+				case rel == "alternate" && hasAttr(n, "hreflang") && hasHref:
 					p.Hreflangs = append(p.Hreflangs, Hreflang{Lang: attr(n, "hreflang"), RawHref: strings.TrimSpace(raw), InHead: st.inHead})
 				case hasToken(rel, "stylesheet") && href != "":
 					p.Stylesheets = append(p.Stylesheets, href)
@@ -753,14 +755,14 @@ func (p *Page) AddLinkHeaders(values []string) {
 		for _, l := range parseLinkHeader(v) {
 			rel := strings.ToLower(l.rel)
 			switch {
-			case hasToken(rel, "canonical"):
+			case rel == "canonical":
 				if l.uri != "" {
 					p.Canonicals = append(p.Canonicals, l.uri)
 				}
 				if u, err := base.Parse(l.uri); err == nil && !p.HasCanonical {
 					p.Canonical, p.HasCanonical = u.String(), true
 				}
-			case hasToken(rel, "alternate") && l.hreflang != "":
+			case rel == "alternate" && l.hreflang != "":
 				p.Hreflangs = append(p.Hreflangs, Hreflang{Lang: l.hreflang, RawHref: l.uri, InHead: true})
 			}
 		}

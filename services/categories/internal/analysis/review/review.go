@@ -303,7 +303,7 @@ func (r *reviewer) canonical() []draft {
 			bad = append(bad, draft{key: "invalid", title: "Canonical link is wrong", url: p.URL, element: `<link rel="canonical" href="` + strings.Join(p.Canonicals, `">, <link rel="canonical" href="`) + `">`,
 				why: "The canonical link tells search engines which address to rank; here " + why + ", so they may ignore it or rank the wrong page.",
 				fix: fmt.Sprintf(`Keep exactly one, with the page's full address: <link rel="canonical" href="%s">`, p.URL)})
-		case p.HasCanonical && len(p.Canonicals) == 0:
+		case p.HasCanonical && p.Canonical == "":
 			notes = append(notes, draft{key: "empty", title: "Canonical link is empty", url: p.URL, element: `<link rel="canonical" href="">`,
 				why: "An empty canonical link points search engines nowhere, so they guess which address of the page to rank.",
 				fix: fmt.Sprintf(`Fill in the address: <link rel="canonical" href="%s">`, p.URL)})
