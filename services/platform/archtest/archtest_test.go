@@ -1,8 +1,8 @@
 // Package archtest checks rules of issue 13's "one event and transaction
 // path" that no behaviour test sees, because they are about how the
 // services' code is put together: every event consumer goes through
-// events.On or events.OnEach, ports decode nothing and run no SQL, and
-// there is one ValidationError.
+// events.On or events.OnEach, ports decode nothing and run no SQL, there is
+// one ValidationError, and one way to dial another service.
 package archtest
 
 import (
@@ -51,6 +51,13 @@ func (f sourceFile) localName(importPath string) string {
 // provides the one way, and generated code are left out.
 func serviceFiles(t *testing.T) []sourceFile {
 	t.Helper()
+	return goFiles(t, func(rel string) bool { return rel == "platform" })
+}
+
+// goFiles parses the non-test Go files under services/ outside the folders
+// skip reports (rel is from services/, with slashes).
+func goFiles(t *testing.T, skip func(rel string) bool) []sourceFile {
+	t.Helper()
 	fset := token.NewFileSet()
 	var files []sourceFile
 	err := filepath.WalkDir(servicesDir, func(path string, d fs.DirEntry, err error) error {
@@ -63,7 +70,7 @@ func serviceFiles(t *testing.T) []sourceFile {
 		}
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel == "platform" || d.Name() == "node_modules" || d.Name() == "testdata" || rel != "." && strings.HasPrefix(d.Name(), ".") {
+			if skip(rel) || d.Name() == "node_modules" || d.Name() == "testdata" || rel != "." && strings.HasPrefix(d.Name(), ".") {
 				return filepath.SkipDir
 			}
 			return nil
@@ -189,5 +196,39 @@ func TestOneValidationError(t *testing.T) {
 		t.Errorf("%d ValidationError types beside platform/validation.Error:\n%s", len(bad), strings.Join(bad, "\n"))
 	} else if aliases == 0 {
 		t.Error("no domain names ValidationError any more; is this test still looking in the right place?")
+	}
+}
+
+// TestOneWayToDialAService: four places copied the caller's "authorization"
+// metadata onto their outgoing calls by hand, each a little differently, and
+// the studio dialled with grpc.NewClient, without the reconnect backoff.
+// grpcclient.New now dials every service and forwards the caller's identity
+// on every call; outside it (and the test helpers, which dial as a browser
+// would) no code under services/, the platform included, dials or puts an
+// authorization on an outgoing call.
+func TestOneWayToDialAService(t *testing.T) {
+	var bad []string
+	files := goFiles(t, func(rel string) bool {
+		return rel == "platform/grpcclient" || strings.HasSuffix(rel, "test")
+	})
+	for _, f := range files {
+		for _, c := range calls(f, "google.golang.org/grpc", "NewClient", "Dial", "DialContext") {
+			bad = append(bad, c+" (dial with grpcclient.New)")
+		}
+		if len(calls(f, "google.golang.org/grpc/metadata", "AppendToOutgoingContext", "NewOutgoingContext")) == 0 {
+			continue
+		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if v, err := strconv.Unquote(lit.Value); err == nil && strings.EqualFold(v, "authorization") {
+					bad = append(bad, f.at(lit)+`: "authorization" in a file that sets outgoing metadata (grpcclient.New forwards the caller's)`)
+				}
+			}
+			return true
+		})
+	}
+	sort.Strings(bad)
+	if len(bad) > 0 {
+		t.Errorf("%d places go around grpcclient:\n%s", len(bad), strings.Join(bad, "\n"))
 	}
 }

@@ -1,7 +1,8 @@
 // Package categoryaccess asks the categories service whether the caller may
-// act on a category, forwarding the caller's own bearer token: the
-// categories service owns that rule (the owner, or an uplifter on their
-// behalf), and other services hold no power of their own over categories.
+// act on a category, as the caller (a grpcclient connection forwards their
+// bearer token): the categories service owns that rule (the owner, or an
+// uplifter on their behalf), and other services hold no power of their own
+// over categories.
 package categoryaccess
 
 import (
@@ -10,7 +11,6 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
@@ -27,7 +27,7 @@ type Checker struct {
 	Client categoriesv1.CategoriesServiceClient
 }
 
-// New returns a Checker over conn.
+// New returns a Checker over conn, a grpcclient connection.
 func New(conn grpc.ClientConnInterface) Checker {
 	return Checker{Client: categoriesv1.NewCategoriesServiceClient(conn)}
 }
@@ -35,10 +35,6 @@ func New(conn grpc.ClientConnInterface) Checker {
 // Check reads the category's label as the caller: allowed callers get it,
 // others get ErrNotFound or ErrPermissionDenied (any other failure as is).
 func (c Checker) Check(ctx context.Context, categoryID string) error {
-	md, _ := metadata.FromIncomingContext(ctx)
-	if v := md.Get("authorization"); len(v) > 0 {
-		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", v[0])
-	}
 	_, err := c.Client.GetLabel(ctx, &categoriesv1.GetLabelRequest{CategoryId: categoryID})
 	switch status.Code(err) {
 	case codes.OK:

@@ -1,6 +1,6 @@
 // Package grpcclient is the one way a service or the gateway dials another
 // service, so every caller comes back the same way after the callee
-// restarts.
+// restarts, and a service calls another on its caller's behalf.
 package grpcclient
 
 import (
@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
 )
 
 // ReconnectBackoff replaces gRPC's default (1 s growing to 120 s): a service
@@ -27,12 +28,46 @@ var ReconnectBackoff = backoff.Config{
 
 // New dials addr lazily (gRPC connects on the first call). Traffic inside
 // the cluster is plaintext gRPC; mTLS belongs to the mesh, not the service.
+// Every call forwards the identity of the caller it is made for
+// (forwardCaller).
 func New(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
 	base := []grpc.DialOption{
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: ReconnectBackoff, MinConnectTimeout: 5 * time.Second}),
+		grpc.WithChainUnaryInterceptor(forwardUnary),
+		grpc.WithChainStreamInterceptor(forwardStream),
 	}
 	return grpc.NewClient(addr, append(base, opts...)...)
+}
+
+// forwardCaller returns ctx with the caller's "authorization" metadata (of
+// the gRPC call ctx serves) on the outgoing call. Services hold no power of
+// their own over each other: the callee applies its rules to the person who
+// asked. A call that already carries an authorization of its own (the
+// gateway puts the browser's token there) keeps it, and a call with no
+// caller (an event consumer, a schedule) carries none and is anonymous.
+func forwardCaller(ctx context.Context) context.Context {
+	in, _ := metadata.FromIncomingContext(ctx)
+	auth := in.Get("authorization")
+	if len(auth) == 0 {
+		return ctx
+	}
+	if out, _ := metadata.FromOutgoingContext(ctx); len(out.Get("authorization")) > 0 {
+		return ctx
+	}
+	kv := make([]string, 0, 2*len(auth))
+	for _, v := range auth {
+		kv = append(kv, "authorization", v)
+	}
+	return metadata.AppendToOutgoingContext(ctx, kv...)
+}
+
+func forwardUnary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoke grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	return invoke(forwardCaller(ctx), method, req, reply, cc, opts...)
+}
+
+func forwardStream(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, stream grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+	return stream(forwardCaller(ctx), desc, cc, method, opts...)
 }
 
 // Pool is several connections to one backend used in turn. One HTTP/2

@@ -9,10 +9,10 @@ import (
 	"fmt"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	studiov1 "uplift.dev/proto/gen/uplift/studio/v1"
 
+	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/service"
 	"uplift.dev/studio/internal/adapters/blobstore"
@@ -44,8 +44,7 @@ func Wire(s *Settings) service.Wire {
 			return grpcserver.Options{}, nil, fmt.Errorf("STUDIO_BLOB_URL: %w", err)
 		}
 		// A catalogue photo comes back whole in one message (up to 25 MB).
-		conn, err := grpc.NewClient(s.CategoriesAddr, grpc.WithTransportCredentials(insecure.NewCredentials()),
-			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxUploadMessage)))
+		conn, err := grpcclient.New(s.CategoriesAddr, grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxUploadMessage)))
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("CATEGORIES_ADDR: %w", err)
 		}

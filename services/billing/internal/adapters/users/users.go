@@ -1,6 +1,7 @@
 // Package users asks the users service which categories a user owns. The
-// caller's bearer token is forwarded, so the users service applies its own
-// access rules and billing trusts nothing it was not told by the owner.
+// caller's bearer token is forwarded (by the grpcclient connection), so the
+// users service applies its own access rules and billing trusts nothing it
+// was not told by the owner.
 package users
 
 import (
@@ -9,7 +10,6 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
@@ -23,19 +23,14 @@ type Client struct{ Users usersv1.UsersServiceClient }
 
 var _ app.Profiles = Client{}
 
-// New returns a client on conn.
+// New returns a client on conn, a grpcclient connection.
 func New(conn grpc.ClientConnInterface) Client {
 	return Client{Users: usersv1.NewUsersServiceClient(conn)}
 }
 
 // GetProfile returns the user's current and original category.
 func (c Client) GetProfile(ctx context.Context, userID string) (string, string, error) {
-	md, _ := metadata.FromIncomingContext(ctx)
-	out := metadata.MD{}
-	if v := md.Get("authorization"); len(v) > 0 {
-		out.Set("authorization", v...)
-	}
-	res, err := c.Users.GetProfile(metadata.NewOutgoingContext(ctx, out), &usersv1.GetProfileRequest{UserId: userID})
+	res, err := c.Users.GetProfile(ctx, &usersv1.GetProfileRequest{UserId: userID})
 	switch status.Code(err) {
 	case codes.OK:
 		return res.GetCategoryId(), res.GetOriginalCategoryId(), nil

@@ -1,6 +1,7 @@
 // Package users reads the users service over gRPC on the caller's behalf:
-// the caller's own bearer token is forwarded, so the users service applies
-// its own rules and the categories service holds no extra power.
+// the caller's own bearer token is forwarded (by the grpcclient
+// connection), so the users service applies its own rules and the
+// categories service holds no extra power.
 package users
 
 import (
@@ -8,7 +9,6 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
@@ -19,7 +19,7 @@ import (
 // Profiles implements app.Profiles.
 type Profiles struct{ Client usersv1.UsersServiceClient }
 
-// New returns Profiles over conn.
+// New returns Profiles over conn, a grpcclient connection.
 func New(conn grpc.ClientConnInterface) Profiles {
 	return Profiles{Client: usersv1.NewUsersServiceClient(conn)}
 }
@@ -28,7 +28,7 @@ func New(conn grpc.ClientConnInterface) Profiles {
 // the original one, so an uplifter acting on behalf never links someone
 // else's category to themselves.
 func (p Profiles) OwnCategoryID(ctx context.Context, uid string) (string, error) {
-	res, err := p.Client.GetProfile(forwardAuth(ctx), &usersv1.GetProfileRequest{UserId: uid})
+	res, err := p.Client.GetProfile(ctx, &usersv1.GetProfileRequest{UserId: uid})
 	switch status.Code(err) {
 	case codes.OK:
 	case codes.NotFound:
@@ -43,13 +43,4 @@ func (p Profiles) OwnCategoryID(ctx context.Context, uid string) (string, error)
 		return id, nil
 	}
 	return "", domain.ErrNoProfile
-}
-
-// forwardAuth copies the incoming authorization metadata to the outgoing call.
-func forwardAuth(ctx context.Context) context.Context {
-	md, _ := metadata.FromIncomingContext(ctx)
-	if v := md.Get("authorization"); len(v) > 0 {
-		return metadata.AppendToOutgoingContext(ctx, "authorization", v[0])
-	}
-	return ctx
 }

@@ -9,7 +9,6 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
@@ -23,7 +22,7 @@ type Access struct {
 	checker categoryaccess.Checker
 }
 
-// New returns Access over conn.
+// New returns Access over conn, a grpcclient connection.
 func New(conn grpc.ClientConnInterface) Access {
 	return Access{checker: categoryaccess.New(conn)}
 }
@@ -41,23 +40,20 @@ func (a Access) Check(ctx context.Context, categoryID string) error {
 }
 
 // Catalogue implements app.Catalogue through the categories service, with
-// the caller's own token (the categories service decides who may).
+// the caller's own token, which the grpcclient connection forwards (the
+// categories service decides who may).
 type Catalogue struct {
 	client categoriesv1.CategoriesServiceClient
 }
 
-// NewCatalogue returns Catalogue over conn. conn must accept messages of
-// a full-size photo (25 MB).
+// NewCatalogue returns Catalogue over conn, a grpcclient connection that
+// accepts messages of a full-size photo (25 MB).
 func NewCatalogue(conn grpc.ClientConnInterface) Catalogue {
 	return Catalogue{client: categoriesv1.NewCategoriesServiceClient(conn)}
 }
 
 // ProductImage implements app.Catalogue.
 func (c Catalogue) ProductImage(ctx context.Context, categoryID, productID string) (string, []byte, error) {
-	md, _ := metadata.FromIncomingContext(ctx)
-	if v := md.Get("authorization"); len(v) > 0 {
-		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", v[0])
-	}
 	res, err := c.client.GetProductImage(ctx, &categoriesv1.GetProductImageRequest{CategoryId: categoryID, ProductId: productID})
 	st := status.Convert(err)
 	switch st.Code() {
