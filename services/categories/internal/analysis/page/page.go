@@ -488,6 +488,16 @@ func imgHasTextAlternative(n *html.Node) bool {
 	}
 	switch strings.ToLower(strings.TrimSpace(attr(n, "role"))) {
 	case "none", "presentation":
+		// A browser ignores the role of a focusable image or one with
+		// ARIA attributes (presentational role conflict resolution).
+		if hasAttr(n, "tabindex") {
+			return false
+		}
+		for _, a := range n.Attr {
+			if strings.HasPrefix(strings.ToLower(a.Key), "aria-") {
+				return false
+			}
+		}
 		return true
 	}
 	return false
