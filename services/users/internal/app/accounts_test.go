@@ -35,9 +35,8 @@ func TestUpdateEmailRules(t *testing.T) {
 	if _, err := a.UpdateEmail(ctx, domain.Caller{UID: "up", Uplifter: true}, "u1", "x@example.com"); !errors.Is(err, domain.ErrPermissionDenied) {
 		t.Fatalf("uplifter: %v", err)
 	}
-	if _, err := a.UpdateEmail(ctx, domain.Caller{UID: "u1"}, "u1", "bad"); !IsClientError(err) {
-		t.Fatalf("bad email: %v", err)
-	}
+	_, err := a.UpdateEmail(ctx, domain.Caller{UID: "u1"}, "u1", "bad")
+	wantInvalid(t, err, "email")
 	if _, err := a.UpdateEmail(ctx, domain.Caller{UID: "u1"}, "u1", "old@example.com"); err != nil || len(id.emails) != 0 {
 		t.Fatalf("same email should be a no-op: %v %v", err, id.emails)
 	}
@@ -84,9 +83,8 @@ func TestSwitchMetricsCategoryAudits(t *testing.T) {
 	if e := repo.audit[1]; e.ActorID != "up" || e.OnBehalfOfID != "owner" || e.Action != "edit_profile" || e.CategoryID != catOther {
 		t.Fatalf("action entry %+v", e)
 	}
-	if _, err := a.SwitchMetricsCategory(ctx, uplifter, "up", "not-a-uuid"); !IsClientError(err) {
-		t.Fatalf("bad category: %v", err)
-	}
+	_, err = a.SwitchMetricsCategory(ctx, uplifter, "up", "not-a-uuid")
+	wantInvalid(t, err, "categoryId")
 }
 
 func TestResetPasswordNeverRevealsAccounts(t *testing.T) {
@@ -103,9 +101,7 @@ func TestResetPasswordNeverRevealsAccounts(t *testing.T) {
 	if !slices.Equal(repo.resets, []string{"https://reset/known@example.com"}) {
 		t.Fatalf("links %v", repo.resets)
 	}
-	if err := a.ResetPassword(ctx, "not an email"); !IsClientError(err) {
-		t.Fatalf("malformed: %v", err)
-	}
+	wantInvalid(t, a.ResetPassword(ctx, "not an email"), "email")
 }
 
 // TestResetPasswordAnswersBeforeFirebase is issue 13's timing finding:

@@ -4,7 +4,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -197,12 +196,4 @@ func (a *App) CreateOnboarding(ctx context.Context, caller domain.Caller, id, ca
 		return Profile{}, err
 	}
 	return Profile{u.CategoryID, u.OriginalCategoryID}, nil
-}
-
-// IsClientError reports whether err is the caller's mistake rather than ours.
-func IsClientError(err error) bool {
-	var ve *domain.ValidationError
-	return errors.As(err, &ve) || errors.Is(err, domain.ErrNotFound) ||
-		errors.Is(err, domain.ErrEmailTaken) || errors.Is(err, domain.ErrPermissionDenied) ||
-		errors.Is(err, domain.ErrDeleteSelf)
 }

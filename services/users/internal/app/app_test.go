@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"uplift.dev/platform/validation"
 	"uplift.dev/users/internal/domain"
 )
 
@@ -233,9 +234,7 @@ func TestCreateUserUndoesIdentityWhenStoreFails(t *testing.T) {
 func TestCreateUserRejectsBadInputBeforeTouchingIdentity(t *testing.T) {
 	a, id, _ := newApp()
 	_, err := a.CreateUser(context.Background(), CreateUserInput{Email: "nope", Password: "secret1"})
-	if !IsClientError(err) {
-		t.Fatalf("err = %v", err)
-	}
+	wantInvalid(t, err, "email")
 	if len(id.users) != 0 {
 		t.Fatal("identity created for invalid input")
 	}
@@ -270,10 +269,19 @@ func TestCreateOnboarding(t *testing.T) {
 	if err != nil || again != p {
 		t.Fatalf("second onboarding changed the profile: %+v, %v", again, err)
 	}
-	if _, err := a.CreateOnboarding(context.Background(), owner, "u1", "not-a-uuid"); !IsClientError(err) {
-		t.Fatalf("bad category id: %v", err)
-	}
+	_, err = a.CreateOnboarding(context.Background(), owner, "u1", "not-a-uuid")
+	wantInvalid(t, err, "categoryId")
 	if _, err := a.CreateOnboarding(context.Background(), domain.Caller{UID: "up", Uplifter: true}, "u1", ""); !errors.Is(err, domain.ErrPermissionDenied) {
 		t.Fatalf("uplifter may not onboard others: %v", err)
+	}
+}
+
+// wantInvalid fails unless err is the caller's mistake in field (the
+// platform's validation.Error, which the port maps to 400).
+func wantInvalid(t *testing.T, err error, field string) {
+	t.Helper()
+	var ve *validation.Error
+	if !errors.As(err, &ve) || ve.Field != field {
+		t.Fatalf("err = %v, want a validation error on %s", err, field)
 	}
 }
