@@ -2,18 +2,21 @@ package apibench
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 )
 
-// Line is one line of the `make bench` table.
+// Line is one line of the `make bench` table; Missed says its goal is not met.
 type Line struct {
 	Measure, Product, Baseline, Ratio, Peak, Goal string
+	Missed                                        bool `json:",omitempty"`
 }
 
 // APILines turns the rounds into medians: throughput as a ratio of the
@@ -31,10 +34,10 @@ func APILines(rows []Row) []Line {
 		p99Ratio := medianRatio(r.ProductHalf, r.BareHalf, func(p, b Result) float64 { return float64(b.P99) / float64(p.P99) })
 		pp := median(r.ProductPeak, func(x int64) float64 { return float64(x) })
 		bp := median(r.BarePeak, func(x int64) float64 { return float64(x) })
-		ratioGoal, p99Goal, _ := strings.Cut(r.Measure.Goal, ", ")
 		out = append(out, Line{
 			Measure: r.Measure.Name + " max", Product: fmt.Sprintf("%.0f req/s", p), Baseline: fmt.Sprintf("%.0f req/s", b),
-			Ratio: fmt.Sprintf("%.2f×", ratio), Peak: fmt.Sprintf("%s / %s", mib(pp), mib(bp)), Goal: ratioGoal,
+			Ratio: fmt.Sprintf("%.2f×", ratio), Peak: fmt.Sprintf("%s / %s", mib(pp), mib(bp)),
+			Goal: fmt.Sprintf("≥ %g×", r.Measure.MinRatio), Missed: ratio < r.Measure.MinRatio,
 		})
 		if pc := median(r.Product, func(x Result) float64 { return float64(x.CPUPerRequest) }); pc > 0 {
 			bc := median(r.Bare, func(x Result) float64 { return float64(x.CPUPerRequest) })
@@ -50,7 +53,8 @@ func APILines(rows []Row) []Line {
 		b99 := median(r.BareHalf, func(x Result) float64 { return float64(x.P99) })
 		out = append(out, Line{
 			Measure: fmt.Sprintf("  p99 at half the product's max (%.0f req/s)", half),
-			Product: ms(p99), Baseline: ms(b99), Ratio: fmt.Sprintf("%.2f×", p99Ratio), Peak: "", Goal: p99Goal,
+			Product: ms(p99), Baseline: ms(b99), Ratio: fmt.Sprintf("%.2f×", p99Ratio), Peak: "",
+			Goal: fmt.Sprintf("p99 ≤ %d ms", r.Measure.MaxP99.Milliseconds()), Missed: p99 > float64(r.Measure.MaxP99),
 		})
 	}
 	return out
@@ -201,4 +205,57 @@ func Print(w io.Writer, lines []Line) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Measure, l.Product, l.Baseline, l.Ratio, l.Peak, l.Goal)
 	}
 	_ = tw.Flush()
+}
+
+// Report prints make bench's one table: the API's lines, the Go
+// benchmarks' (from their raw output) and the web's, then the goals the
+// table misses and the benchmarks that failed, so that one failure or miss
+// neither hides the rest nor stops the run. It returns how many failed.
+func Report(w io.Writer, api []Line, goOut []byte, web []Line) int {
+	lines := append(append(slices.Clone(api), GoBenchLines(bytes.NewReader(goOut))...), web...)
+	fmt.Fprintln(w)
+	Print(w, lines)
+	fmt.Fprintln(w, "\nRatio: product ÷ baseline throughput (for p99 rows, baseline ÷ product), for API rows the median of each round's ratio; peak memory is peak RSS of the gateway and the service for API rows, peak Go heap otherwise.")
+	var missed []string
+	parent := ""
+	for _, l := range lines {
+		name := l.Measure
+		if strings.HasPrefix(name, "  ") { // a row under the measure above it
+			name = parent + ", " + strings.TrimSpace(name)
+		} else {
+			parent = strings.TrimSuffix(name, " max")
+		}
+		if !l.Missed {
+			continue
+		}
+		got := l.Product
+		if l.Ratio != "" && l.Ratio != "—" {
+			got += ", " + l.Ratio
+		}
+		missed = append(missed, fmt.Sprintf("  %s: %s (goal %s)", name, got, l.Goal))
+	}
+	if len(missed) > 0 {
+		fmt.Fprintf(w, "\nGoals missed (%d):\n%s\n", len(missed), strings.Join(missed, "\n"))
+	} else {
+		fmt.Fprintln(w, "\nEvery goal in the table is met.")
+	}
+	failed := FailedBenchmarks(goOut)
+	if len(failed) > 0 {
+		fmt.Fprintf(w, "Go benchmarks that failed (their output: .local/bench/go.txt): %s\n", strings.Join(failed, ", "))
+	}
+	return len(failed)
+}
+
+var failLine = regexp.MustCompile(`^\s*--- FAIL: (Benchmark\S+)`)
+
+// FailedBenchmarks names the benchmarks `go test -bench` output says failed.
+func FailedBenchmarks(out []byte) []string {
+	var names []string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if m := failLine.FindStringSubmatch(sc.Text()); m != nil {
+			names = append(names, m[1])
+		}
+	}
+	return names
 }

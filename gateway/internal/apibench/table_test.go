@@ -53,3 +53,45 @@ func TestAPILinesAreMediansOfRounds(t *testing.T) {
 		t.Fatalf("p99: %+v", l)
 	}
 }
+
+func TestAPILinesMarkTheGoalsMissed(t *testing.T) {
+	r := Row{Measure: Measures[0], // ≥ 0.6×, p99 ≤ 10 ms
+		Product: []Result{{PerSecond: 100}}, Bare: []Result{{PerSecond: 400}},
+		ProductHalf: []Result{{P99: 9 * time.Millisecond}}, BareHalf: []Result{{P99: time.Millisecond}},
+		ProductPeak: []int64{1}, BarePeak: []int64{1},
+	}
+	lines := APILines([]Row{r})
+	if l := lines[0]; !l.Missed || l.Goal != "≥ 0.6×" {
+		t.Fatalf("0.25× against ≥ 0.6×: %+v", l)
+	}
+	if l := lines[len(lines)-1]; l.Missed || l.Goal != "p99 ≤ 10 ms" {
+		t.Fatalf("9 ms against p99 ≤ 10 ms: %+v", l)
+	}
+}
+
+func TestReportGoesOnPastMissesAndFailures(t *testing.T) {
+	api := []Line{{Measure: "GET internal/users/{id} max", Product: "1659 req/s", Ratio: "0.27×", Goal: "≥ 0.6×", Missed: true},
+		{Measure: "  p99 at half the product's max", Product: "5 ms", Goal: "p99 ≤ 10 ms"},
+		{Measure: "PUT internal/categories/{id}/label max", Product: "300 req/s", Ratio: "0.9×", Goal: "≥ 0.5×"},
+		{Measure: "  p99 at half the product's max", Product: "60 ms", Ratio: "1.2×", Goal: "p99 ≤ 20 ms", Missed: true}}
+	goOut := []byte(`BenchmarkParse/baseline=encoding-csv-2   10   100000000 ns/op   2000 orders/s
+BenchmarkParse/product=ordercsv-2   10   200000000 ns/op   1000 orders/s
+--- FAIL: BenchmarkReviewWithSilentAssetHost-2
+    bench_test.go:170: a review took 2.5s with a silent asset host; the target is 2s
+FAIL
+`)
+	web := []Line{{Measure: "web Lighthouse, Analytics (signed in)", Product: "score 90, LCP 1.14 s", Goal: "score ≥ 98, LCP ≤ 1 s", Missed: true}}
+	var out strings.Builder
+	if failed := Report(&out, api, goOut, web); failed != 1 {
+		t.Errorf("%d failed, want 1", failed)
+	}
+	for _, want := range []string{"Parse", "0.50×", "web Lighthouse, Analytics (signed in)",
+		"Goals missed (3):\n  GET internal/users/{id} max: 1659 req/s, 0.27× (goal ≥ 0.6×)\n" +
+			"  PUT internal/categories/{id}/label, p99 at half the product's max: 60 ms, 1.2× (goal p99 ≤ 20 ms)\n" +
+			"  web Lighthouse, Analytics (signed in): score 90, LCP 1.14 s (goal score ≥ 98, LCP ≤ 1 s)\n",
+		"failed (their output: .local/bench/go.txt): BenchmarkReviewWithSilentAssetHost-2"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, out.String())
+		}
+	}
+}

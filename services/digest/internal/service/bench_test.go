@@ -40,8 +40,10 @@ const benchStores = 10_000
 // clients that talk too soon, and both sides here open one connection per
 // email: four senders make at most about 38 emails/s whatever Uplift does.
 // That pace holds steady through a run (34–37/s in each batch of 250, the
-// same 35/s that 10,000 gave), so 1,000 measure it in a tenth of the time.
-const maildevSample = 1_000
+// same 35/s that 10,000 gave), so 250 measure it: side by side on 26 Nov,
+// 1,000 gave ratios of 0.82 and 0.94, 250 gave 0.84 and 0.91, in 15–18 s
+// instead of 59–70 s.
+const maildevSample = 250
 
 // benchSenders is how many senders run at once, as replicas (or one
 // replica's rounds) would: each claims due rows with SKIP LOCKED.
@@ -55,7 +57,7 @@ func sinkAddr(b *testing.B) string {
 	return addr
 }
 
-// BenchmarkDailyReports queues 1,000 stores' daily reports in the real
+// BenchmarkDailyReports queues 250 stores' daily reports in the real
 // PostgreSQL queue, then times the product's sender (claim, suppression
 // check, render both parts, sign the unsubscribe link, SMTP to the local
 // sink, mark sent) draining it, beside a bare net/smtp loop that sends one
