@@ -23,6 +23,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"uplift.dev/categories/internal/lhcli"
 )
 
 func main() {
@@ -136,48 +138,20 @@ func serve(body []byte) (string, func(), error) {
 // Chromium: each binary audit's verdict (a not-applicable audit is left
 // out) and the category's score.
 func lighthouseSEO(bin, chrome, url string) (map[string]bool, string, error) {
-	tmp, err := os.MkdirTemp("", "seoagreement-")
-	if err != nil {
-		return nil, "", err
-	}
-	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, "lh.json")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, url, "--only-categories=seo", "--output=json", "--output-path="+out, "--quiet",
-		"--chrome-flags=--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run")
-	cmd.Env = append(os.Environ(), "CHROME_PATH="+chrome)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return nil, "", fmt.Errorf("lighthouse: %v\n%s", err, msg)
-	}
-	raw, err := os.ReadFile(out)
+	seo, err := lhcli.RunSEO(ctx, bin, chrome, url)
 	if err != nil {
 		return nil, "", err
-	}
-	var rep struct {
-		RuntimeError *struct{ Message string } `json:"runtimeError"`
-		Categories   map[string]struct {
-			Score *float64 `json:"score"`
-		} `json:"categories"`
-		Audits map[string]struct {
-			Score *float64 `json:"score"`
-			Mode  string   `json:"scoreDisplayMode"`
-		} `json:"audits"`
-	}
-	if err := json.Unmarshal(raw, &rep); err != nil {
-		return nil, "", err
-	}
-	if rep.RuntimeError != nil {
-		return nil, "", fmt.Errorf("lighthouse: %s", rep.RuntimeError.Message)
 	}
 	v := map[string]bool{}
 	for _, a := range audits {
-		if r, ok := rep.Audits[a]; ok && r.Mode == "binary" && r.Score != nil {
-			v[a] = *r.Score == 1
+		if pass, ok := seo.Pass[a]; ok {
+			v[a] = pass
 		}
 	}
 	score := ""
-	if s := rep.Categories["seo"].Score; s != nil {
+	if s := seo.Score; s != nil {
 		score = strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", *s), "0"), ".")
 	}
 	return v, score, nil

@@ -2,15 +2,14 @@ package analysis
 
 import (
 	"context"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
 
 	"uplift.dev/categories/internal/analysis/corpus"
+	"uplift.dev/categories/internal/lhcli"
 )
 
 // lighthouseBin is Lighthouse as `make bench` installs it
@@ -26,39 +25,18 @@ func lighthouseBin(b *testing.B) string {
 }
 
 // lighthouseSEO runs Lighthouse's SEO category on url in Debian's Chromium
-// and returns each binary audit's verdict.
+// and returns each audit's verdict, counting one it could not apply as
+// passed, as its score does.
 func lighthouseSEO(b *testing.B, bin, url string) map[string]bool {
 	b.Helper()
-	out := filepath.Join(b.TempDir(), "lh.json")
-	cmd := exec.Command(bin, url, "--only-categories=seo", "--output=json", "--output-path="+out, "--quiet",
-		"--chrome-flags=--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run")
-	cmd.Env = append(os.Environ(), "CHROME_PATH=/usr/bin/chromium")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("lighthouse: %v\n%s", err, msg)
-	}
-	raw, err := os.ReadFile(out)
+	seo, err := lhcli.RunSEO(context.Background(), bin, "/usr/bin/chromium", url)
 	if err != nil {
 		b.Fatal(err)
 	}
-	var rep struct {
-		Audits map[string]struct {
-			Score *float64 `json:"score"`
-			Mode  string   `json:"scoreDisplayMode"`
-		} `json:"audits"`
+	for id := range seo.NotApplicable {
+		seo.Pass[id] = true
 	}
-	if err := json.Unmarshal(raw, &rep); err != nil {
-		b.Fatal(err)
-	}
-	verdicts := map[string]bool{}
-	for id, a := range rep.Audits {
-		switch {
-		case a.Mode == "binary" && a.Score != nil:
-			verdicts[id] = *a.Score == 1
-		case a.Mode == "notApplicable":
-			verdicts[id] = true
-		}
-	}
-	return verdicts
+	return seo.Pass
 }
 
 // reviewsPerOp is how many reviews one timed operation holds. A review
