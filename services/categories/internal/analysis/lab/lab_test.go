@@ -127,9 +127,13 @@ func TestLabMetricsOnPagesBuiltToBeSlow(t *testing.T) {
 
 	late := measure("/late-content", 1)
 	// Most of the screen is painted 1.2 s after load: Speed Index counts
-	// the wait, while FCP and LCP (the first line of text) do not.
-	if m := late.Median; m.SpeedIndex < m.FCP+1000 || m.SpeedIndex > 12000 || m.LCP > m.FCP+500 {
-		t.Errorf("late content: Speed Index %.0f ms with FCP %.0f ms and LCP %.0f ms, want SI ≥ FCP + 1 s", m.SpeedIndex, m.FCP, m.LCP)
+	// the wait, while FCP and LCP (the first line of text) do not. The
+	// margin is well under the 1.2 s: on a loaded machine FCP lands late
+	// and the histogram credits the text's own frames (CI measured SI
+	// 972 ms past FCP once), while a Speed Index blind to the late block
+	// would sit at FCP.
+	if m := late.Median; m.SpeedIndex < m.FCP+600 || m.SpeedIndex > 12000 || m.LCP > m.FCP+500 {
+		t.Errorf("late content: Speed Index %.0f ms with FCP %.0f ms and LCP %.0f ms, want SI ≥ FCP + 0.6 s", m.SpeedIndex, m.FCP, m.LCP)
 	}
 }
 
