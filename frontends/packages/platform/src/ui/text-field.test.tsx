@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { describedBy as described } from '../testing/described-by';
-import { TextField } from './text-field';
+import { TextField, VerificationCodeField } from './text-field';
 
 describe('TextField', () => {
   it('is named by its label alone, and a required one is marked for the eye and said by required', () => {
@@ -84,5 +84,14 @@ describe('TextField', () => {
     // The error follows the row, so it reads after the button and stands under both.
     expect(input.parentElement?.nextElementSibling).toBe(screen.getByRole('alert'));
     expect(described(input)).toEqual(['This file is larger than 20 MB.']);
+  });
+
+  it('asks for the authenticator code the same way everywhere: required, numeric keypad, one-time-code autofill', () => {
+    render(<VerificationCodeField name="code" value="" onChange={() => {}} />);
+    const input = screen.getByRole('textbox', { name: 'Verification code' }) as HTMLInputElement;
+    expect(input.required).toBe(true);
+    expect(input.inputMode).toBe('numeric');
+    expect(input.autocomplete).toBe('one-time-code');
+    expect(input.name).toBe('code');
   });
 });

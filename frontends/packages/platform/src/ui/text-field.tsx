@@ -72,3 +72,12 @@ export function TextField({ label, error, sharedErrorId, hint, action, id, class
     </div>
   );
 }
+
+/**
+ * The 6-digit code from the owner's authenticator app, wherever two-step
+ * sign-in asks for one: a numeric keypad and the browser's one-time-code
+ * autofill.
+ */
+export function VerificationCodeField(props: Omit<TextFieldProps, 'label' | 'required' | 'inputMode' | 'autoComplete'>) {
+  return <TextField label="Verification code" required inputMode="numeric" autoComplete="one-time-code" {...props} />;
+}

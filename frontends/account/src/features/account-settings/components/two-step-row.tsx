@@ -9,7 +9,7 @@ import {
   useAccountSecurity,
   useCreateRecoveryCodes,
 } from '@uplift/platform';
-import { TextField } from '@uplift/platform/text-field';
+import { TextField, VerificationCodeField } from '@uplift/platform/text-field';
 import { RecoveryCodes } from './recovery-codes';
 
 export const TWO_STEP_ON_MESSAGE = 'Two-step sign-in is on. You will be asked for a code when you sign in.';
@@ -179,12 +179,8 @@ export function TwoStepRow() {
             value={password}
             onChange={(event) => setPassword(event.target.value)}
           />
-          <TextField
-            label="Verification code"
-            required
+          <VerificationCodeField
             name="totp-code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
             value={code}
             onChange={(event) => setCode(event.target.value)}
           />
@@ -203,12 +199,8 @@ export function TwoStepRow() {
           <p>
             Secret key: <code className="totp__secret">{enrollment.secretKey}</code>
           </p>
-          <TextField
-            label="Verification code"
-            required
+          <VerificationCodeField
             name="totp-code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
             value={code}
             onChange={(event) => setCode(event.target.value)}
           />

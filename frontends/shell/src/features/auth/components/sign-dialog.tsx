@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Dialog, ErrorBanner, redeemRecoveryCode, serverMessage, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
-import { TextField } from '@uplift/platform/text-field';
+import { TextField, VerificationCodeField } from '@uplift/platform/text-field';
 import { failureMessage, GOOGLE_SIGN_IN_FAILED_MESSAGE } from '../lib/auth-errors';
 import { isSecondFactorRequired, totpErrorMessage, type SecondFactorRequired } from '../lib/totp';
 import { useAuthActions } from './auth-provider';
@@ -219,12 +219,8 @@ export function SignDialog({
       >
         <form onSubmit={onVerify} noValidate>
           <ErrorBanner message={error} />
-          <TextField
-            label="Verification code"
-            required
+          <VerificationCodeField
             name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
             value={code}
             onChange={(event) => setCode(event.target.value)}
           />
