@@ -155,17 +155,7 @@ func Read(ctx context.Context, sess *fetch.Session, siteURL string, o ReadOption
 	pages := make([]*page.Page, len(targets))
 	statuses := make([]int, len(targets))
 	parallel(len(targets), func(i int) {
-		r, err := sess.Get(ctx, http.MethodGet, targets[i], 0)
-		switch {
-		case err != nil:
-			statuses[i] = -1
-		case r.Status >= 400:
-			statuses[i] = r.Status
-		case r.IsHTML():
-			p := page.ParsePage(r.URL, r.Body)
-			fillResponse(p, r)
-			pages[i] = p
-		}
+		pages[i], statuses[i] = readPage(ctx, sess, targets[i])
 	})
 	for i, p := range pages {
 		if p != nil {
@@ -215,6 +205,24 @@ func Read(ctx context.Context, sess *fetch.Session, siteURL string, o ReadOption
 	return s, nil
 }
 
+// readPage reads one page of the site in the session: the page when it
+// answered HTML, else nil with the failing status (HTTP 4xx/5xx, -1 when it
+// did not answer, 0 when it answered something that is not a page).
+func readPage(ctx context.Context, sess *fetch.Session, u string) (*page.Page, int) {
+	r, err := sess.Get(ctx, http.MethodGet, u, 0)
+	switch {
+	case err != nil:
+		return nil, -1
+	case r.Status >= 400:
+		return nil, r.Status
+	case r.IsHTML():
+		p := page.ParsePage(r.URL, r.Body)
+		fillResponse(p, r)
+		return p, 0
+	}
+	return nil, 0
+}
+
 // readProductPages reads the product pages the pages already read link
 // to, and those the sitemap lists, that were not read yet: at most limit,
 // each through the session (the address policy, robots.txt and size
@@ -246,12 +254,7 @@ func (s *Site) readProductPages(ctx context.Context, sess *fetch.Session, limit 
 	}
 	pages := make([]*page.Page, len(targets))
 	parallel(len(targets), func(i int) {
-		r, err := sess.Get(ctx, http.MethodGet, targets[i], 0)
-		if err == nil && r.Status < 400 && r.IsHTML() {
-			p := page.ParsePage(r.URL, r.Body)
-			fillResponse(p, r)
-			pages[i] = p
-		}
+		pages[i], _ = readPage(ctx, sess, targets[i])
 	})
 	for _, p := range pages {
 		if p != nil {
