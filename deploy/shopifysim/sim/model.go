@@ -336,7 +336,7 @@ func (s *Server) Refund(domain string, orderID int64, r RefundSpec) error {
 	}
 	od.agreements = append(od.agreements, ag)
 	od.updatedAt = r.At
-	s.emitLocked(sh, "refunds/create", map[string]any{"id": ag.id, "order_id": od.id, "created_at": iso(r.At)})
+	s.emitLocked(sh, "refunds/create", map[string]any{"id": ag.id, "admin_graphql_api_id": gid("Refund", ag.id), "order_id": od.id, "created_at": iso(r.At)})
 	s.emitLocked(sh, "orders/updated", orderPayload(od))
 	return nil
 }

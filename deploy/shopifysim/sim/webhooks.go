@@ -27,6 +27,10 @@ type Delivery struct {
 	Attempts  int    `json:"attempts"`
 	Status    int    `json:"status"` // last HTTP status, 0 when the request failed
 	Delivered bool   `json:"delivered"`
+	// Body is the payload as sent and HMAC its genuine signature: what
+	// anyone who saw the delivery holds, so tests can replay it.
+	Body json.RawMessage `json:"body"`
+	HMAC string          `json:"hmac"`
 }
 
 type subscription struct {
@@ -70,7 +74,7 @@ func (s *Server) deliverLocked(sh *shop, topic, uri string, payload any) {
 	eventID, webhookID := uuid(), uuid()
 	triggered := s.now().UTC().Format(time.RFC3339Nano)
 	for range copies {
-		d := &Delivery{Topic: topic, EventID: eventID, WebhookID: webhookID, URI: uri}
+		d := &Delivery{Topic: topic, EventID: eventID, WebhookID: webhookID, URI: uri, Body: body, HMAC: Sign(s.o.APISecret, body)}
 		sh.deliveries = append(sh.deliveries, d)
 		s.wg.Add(1)
 		go s.deliver(sh, d, body, triggered)

@@ -96,13 +96,13 @@ type Repository interface {
 	// SaveShopifyDaily stores Shopify's own figures per day.
 	SaveShopifyDaily(ctx context.Context, categoryID string, days []ShopifyDay) error
 
-	// RecordWebhook stores a delivery unless its event id was seen; it
-	// reports whether it was new.
+	// RecordWebhook stores a delivery unless its event id was seen for its
+	// shop; it reports whether it was new.
 	RecordWebhook(ctx context.Context, ev WebhookEvent) (bool, error)
 	// PendingWebhooks returns unprocessed deliveries, oldest first.
 	PendingWebhooks(ctx context.Context, limit int) ([]WebhookEvent, error)
-	// FinishWebhook marks a delivery processed, or records why it failed.
-	FinishWebhook(ctx context.Context, eventID string, failure string, at time.Time) error
+	// FinishWebhook marks a shop's delivery processed, or records why it failed.
+	FinishWebhook(ctx context.Context, shop, eventID, failure string, at time.Time) error
 
 	// DeleteCategory deletes everything stored for a category.
 	DeleteCategory(ctx context.Context, categoryID string) error
@@ -268,7 +268,9 @@ type ShopifyDay struct {
 	TotalSales, NetSales domain.Money
 }
 
-// WebhookEvent is one webhook delivery.
+// WebhookEvent is one webhook delivery. Shop is the shop it is for (held
+// to the body's own shop where the body names one); an event id is unique
+// per shop only.
 type WebhookEvent struct {
 	EventID, Shop, Topic string
 	Payload              json.RawMessage

@@ -2,10 +2,8 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"uplift.dev/stores/internal/domain"
 )
@@ -17,27 +15,43 @@ type Webhook struct {
 	APIVersion, TriggeredAt               string
 }
 
-// knownTopics are the topics acted on; others are acknowledged and dropped.
-var knownTopics = map[string]bool{
-	"orders/create": true, "orders/updated": true, "orders/cancelled": true, "orders/delete": true,
-	"refunds/create": true, "products/create": true, "products/update": true, "products/delete": true,
-	"customers/create": true, "customers/update": true, "customers/delete": true,
-	"app/uninstalled": true, "customers/data_request": true, "customers/redact": true, "shop/redact": true,
-}
-
-// ReceiveWebhook verifies a delivery and queues it, once per event id: the
-// answer must reach Shopify within seconds, so the work (fetching the order
-// it names) happens in the background. A bad signature is ErrBadWebhook.
+// ReceiveWebhook verifies a delivery and queues it, once per shop and event
+// id: the answer must reach Shopify within seconds, so the work (fetching
+// the order it names) happens in the background. A bad signature is
+// ErrBadWebhook.
+//
+// The signature covers the body only; the topic, the shop and the ids are
+// headers anyone holding one signed body can rewrite. So a delivery is held
+// to what its body can be (domain.ParseWebhook), and:
+//   - a body that names its shop (the privacy topics' shop_domain,
+//     app/uninstalled's myshopify_domain) is acted on for that shop only,
+//     and refused when the header names another: an erasure or an uninstall
+//     Shopify signed for one shop cannot be pointed at a second;
+//   - an order, refund, product or customer body names no shop, so it is
+//     taken as the header shop's, and nothing in it is trusted beyond an id:
+//     the order is read again from that shop's API with that shop's own
+//     token and stored as the API has it (orders/delete too: it deletes only
+//     when the API no longer has the order). Sent for another shop, such a
+//     body at most re-reads that shop's own order of the same id (Shopify's
+//     ids are global, so usually none). Product and customer bodies add a
+//     catalogue row (an id, a title) that no number or page reads;
+//   - the dedupe key is the shop with the event id, so an id replayed for
+//     another shop neither burns that shop's delivery nor is burned by it.
 func (a *App) ReceiveWebhook(ctx context.Context, w Webhook) error {
 	if w.HMAC == "" || !a.shopify.VerifyWebhook(w.Payload, w.HMAC) {
 		return domain.ErrBadWebhook
 	}
-	if !knownTopics[w.Topic] {
+	if !domain.WebhookTopic(w.Topic) {
 		a.log.InfoContext(ctx, "shopify webhook topic ignored", "topic", w.Topic, "shop", w.Shop)
 		return nil
 	}
-	if !json.Valid(w.Payload) {
-		return &domain.ValidationError{Field: "payload", Message: "The webhook body is not JSON."}
+	body, err := domain.ParseWebhook(w.Topic, w.Payload)
+	if err != nil {
+		return err
+	}
+	shop, err := a.webhookShop(w.Shop, body)
+	if err != nil {
+		return err
 	}
 	id := w.EventID
 	if id == "" {
@@ -46,15 +60,30 @@ func (a *App) ReceiveWebhook(ctx context.Context, w Webhook) error {
 	if id == "webhook:" {
 		return &domain.ValidationError{Field: "X-Shopify-Webhook-Id", Message: "The webhook has no id."}
 	}
-	isNew, err := a.repo.RecordWebhook(ctx, WebhookEvent{EventID: id, Shop: strings.ToLower(w.Shop), Topic: w.Topic,
+	isNew, err := a.repo.RecordWebhook(ctx, WebhookEvent{EventID: id, Shop: shop, Topic: w.Topic,
 		Payload: w.Payload, ReceivedAt: a.now()})
 	if err != nil {
 		return err
 	}
 	if !isNew {
-		a.log.InfoContext(ctx, "duplicate shopify webhook ignored", "event", id, "topic", w.Topic)
+		a.log.InfoContext(ctx, "duplicate shopify webhook ignored", "event", id, "topic", w.Topic, "shop", shop)
 	}
 	return nil
+}
+
+// webhookShop is the shop a delivery is for: the header's, which must be a
+// shop domain and, when the body names a shop, that one.
+func (a *App) webhookShop(header string, body domain.WebhookBody) (string, error) {
+	shop, err := a.shopify.NormalizeShop(header)
+	if err != nil {
+		return "", &domain.ValidationError{Field: "X-Shopify-Shop-Domain",
+			Message: "The X-Shopify-Shop-Domain header is not a Shopify shop domain."}
+	}
+	if body.Shop != "" && body.Shop != shop {
+		return "", &domain.ValidationError{Field: "X-Shopify-Shop-Domain",
+			Message: "The X-Shopify-Shop-Domain header names another shop than the webhook body."}
+	}
+	return shop, nil
 }
 
 // ProcessWebhooks applies queued deliveries, oldest first. A delivery that
@@ -73,43 +102,36 @@ func (a *App) ProcessWebhooks(ctx context.Context) error {
 			a.log.WarnContext(ctx, "shopify webhook not applied", "event", ev.EventID, "topic", ev.Topic, "err", err)
 			failure = err.Error()
 		}
-		if err := a.repo.FinishWebhook(ctx, ev.EventID, failure, a.now()); err != nil {
+		if err := a.repo.FinishWebhook(ctx, ev.Shop, ev.EventID, failure, a.now()); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-type webhookPayload struct {
-	ID       json.Number `json:"id"`
-	OrderID  json.Number `json:"order_id"`
-	Title    string      `json:"title"`
-	Customer *struct {
-		ID json.Number `json:"id"`
-	} `json:"customer"`
-	OrdersToRedact []json.Number `json:"orders_to_redact"`
-}
-
+// applyWebhook acts on a queued delivery. Its body is read again, and held
+// to its shop again, so a delivery queued before ReceiveWebhook checked
+// them is held to the same rules.
 func (a *App) applyWebhook(ctx context.Context, ev WebhookEvent) error {
-	if ev.Topic == "customers/data_request" {
+	body, err := domain.ParseWebhook(ev.Topic, ev.Payload)
+	if err != nil {
+		return err
+	}
+	if body.Shop != "" && body.Shop != ev.Shop {
+		return fmt.Errorf("the body names shop %q, the delivery %q", body.Shop, ev.Shop)
+	}
+	switch ev.Topic {
+	case "customers/data_request":
 		// Uplift keeps no personal data of a shop's customers (ids only), so
 		// there is nothing to send; the request is logged for the record.
 		a.log.InfoContext(ctx, "customer data request: no personal data held", "shop", ev.Shop)
 		return nil
-	}
-	if ev.Topic == "shop/redact" {
+	case "shop/redact":
 		return a.repo.DeleteShopData(ctx, ev.Shop)
-	}
-	var p webhookPayload
-	dec := json.NewDecoder(strings.NewReader(string(ev.Payload)))
-	dec.UseNumber()
-	if err := dec.Decode(&p); err != nil {
-		return fmt.Errorf("payload: %w", err)
-	}
-	if ev.Topic == "customers/redact" {
+	case "customers/redact":
 		// Owed whether or not the shop is still connected: a disconnected
 		// shop's orders are still stored.
-		return a.redactCustomer(ctx, ev.Shop, p)
+		return a.redactCustomer(ctx, ev.Shop, body)
 	}
 	conn, err := a.repo.ConnectionByShop(ctx, ev.Shop)
 	if err != nil {
@@ -122,32 +144,36 @@ func (a *App) applyWebhook(ctx context.Context, ev WebhookEvent) error {
 	case "app/uninstalled":
 		a.log.InfoContext(ctx, "shopify app uninstalled", "shop", ev.Shop, "category", conn.CategoryID)
 		return a.repo.Disconnect(ctx, conn.CategoryID, StatusUninstalled, a.now())
-	case "orders/delete":
-		return a.repo.DeleteOrder(ctx, conn.CategoryID, "shopify:"+p.ID.String())
-	case "orders/create", "orders/updated", "orders/cancelled", "refunds/create":
-		id := p.ID
-		if ev.Topic == "refunds/create" {
-			id = p.OrderID
-		}
-		return a.refetchOrder(ctx, conn, id)
+	case "orders/create", "orders/updated", "orders/cancelled", "orders/delete":
+		// orders/delete too reads the order: a deletion is stored only once
+		// the shop's API confirms the order is gone, so an order's id sent
+		// again under this topic (for this shop or another) deletes nothing
+		// that exists.
+		return a.refetchOrder(ctx, conn, body.ID)
+	case "refunds/create":
+		return a.refetchOrder(ctx, conn, body.OrderID)
 	case "products/create", "products/update":
-		return a.repo.SaveCatalog(ctx, conn.CategoryID, []CatalogProduct{{ID: "shopify:" + p.ID.String(), Title: p.Title}}, nil)
+		return a.repo.SaveCatalog(ctx, conn.CategoryID, []CatalogProduct{{ID: shopifyKey(body.ID), Title: body.Title}}, nil)
 	case "customers/create", "customers/update":
-		return a.repo.SaveCatalog(ctx, conn.CategoryID, nil, []CatalogCustomer{{ID: "shopify:" + p.ID.String()}})
+		return a.repo.SaveCatalog(ctx, conn.CategoryID, nil, []CatalogCustomer{{ID: shopifyKey(body.ID)}})
 	}
 	return nil // deletions of products and customers change no number
 }
 
+// shopifyKey is how a Shopify id is stored: orders, products and customers
+// alike.
+func shopifyKey(id int64) string { return "shopify:" + strconv.FormatInt(id, 10) }
+
 // redactCustomer forgets a customer (and their orders' customer keys) in
 // every business that ever connected the shop.
-func (a *App) redactCustomer(ctx context.Context, shop string, p webhookPayload) error {
+func (a *App) redactCustomer(ctx context.Context, shop string, body domain.WebhookBody) error {
 	var customers []string
-	if p.Customer != nil && p.Customer.ID != "" {
-		customers = append(customers, "shopify:"+p.Customer.ID.String())
+	if body.CustomerID != 0 {
+		customers = append(customers, shopifyKey(body.CustomerID))
 	}
-	orders := make([]string, 0, len(p.OrdersToRedact))
-	for _, id := range p.OrdersToRedact {
-		orders = append(orders, "shopify:"+id.String())
+	orders := make([]string, 0, len(body.OrdersToRedact))
+	for _, id := range body.OrdersToRedact {
+		orders = append(orders, shopifyKey(id))
 	}
 	cats, err := a.repo.CategoriesOfShop(ctx, shop)
 	if err != nil {
@@ -161,22 +187,20 @@ func (a *App) redactCustomer(ctx context.Context, shop string, p webhookPayload)
 	return nil
 }
 
-// refetchOrder reads an order a webhook names from the API: webhook bodies
-// carry no sales agreements, and the API's copy is the current one even
-// when deliveries arrive out of order.
-func (a *App) refetchOrder(ctx context.Context, conn *Connection, id json.Number) error {
-	n, err := strconv.ParseInt(id.String(), 10, 64)
-	if err != nil || n <= 0 {
-		return fmt.Errorf("order id %q", id)
-	}
+// refetchOrder reads an order a webhook names from the shop's API and
+// stores it as the API has it, or deletes it when the API has it no more:
+// webhook bodies carry no sales agreements, the API's copy is the current
+// one even when deliveries arrive out of order, and nothing a body says
+// about the order is believed.
+func (a *App) refetchOrder(ctx context.Context, conn *Connection, id int64) error {
 	loc := StoreLocation(conn.Timezone)
 	client := a.client(conn.Shop, tokenSource{a: a, categoryID: conn.CategoryID})
-	o, found, err := client.Order(ctx, n, loc)
+	o, found, err := client.Order(ctx, id, loc)
 	if err != nil {
 		return err
 	}
 	if !found {
-		return a.repo.DeleteOrder(ctx, conn.CategoryID, "shopify:"+id.String())
+		return a.repo.DeleteOrder(ctx, conn.CategoryID, shopifyKey(id))
 	}
 	_, err = a.repo.SaveOrders(ctx, conn.CategoryID, []domain.Order{o})
 	return err

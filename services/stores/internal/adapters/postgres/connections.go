@@ -311,7 +311,7 @@ func (r Repo) RecordWebhook(ctx context.Context, ev app.WebhookEvent) (bool, err
 	err := r.tx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `
 			INSERT INTO webhook_events (event_id, shop, topic, payload, received_at) VALUES ($1, $2, $3, $4, $5)
-			ON CONFLICT (event_id) DO NOTHING`, ev.EventID, ev.Shop, ev.Topic, []byte(ev.Payload), ev.ReceivedAt)
+			ON CONFLICT (shop, event_id) DO NOTHING`, ev.EventID, ev.Shop, ev.Topic, []byte(ev.Payload), ev.ReceivedAt)
 		if err != nil {
 			return err
 		}
@@ -344,12 +344,14 @@ func (r Repo) PendingWebhooks(ctx context.Context, limit int) ([]app.WebhookEven
 }
 
 // FinishWebhook implements app.Repository.
-func (r Repo) FinishWebhook(ctx context.Context, eventID, failure string, at time.Time) error {
+func (r Repo) FinishWebhook(ctx context.Context, shop, eventID, failure string, at time.Time) error {
 	var err error
 	if failure == "" {
-		_, err = r.Pool.Exec(ctx, `UPDATE webhook_events SET processed_at = $2, attempts = attempts + 1, last_error = '' WHERE event_id = $1`, eventID, at)
+		_, err = r.Pool.Exec(ctx, `UPDATE webhook_events SET processed_at = $3, attempts = attempts + 1, last_error = ''
+			WHERE shop = $1 AND event_id = $2`, shop, eventID, at)
 	} else {
-		_, err = r.Pool.Exec(ctx, `UPDATE webhook_events SET attempts = attempts + 1, last_error = $2 WHERE event_id = $1`, eventID, failure)
+		_, err = r.Pool.Exec(ctx, `UPDATE webhook_events SET attempts = attempts + 1, last_error = $3
+			WHERE shop = $1 AND event_id = $2`, shop, eventID, failure)
 	}
 	return err
 }
