@@ -337,9 +337,12 @@ func stripeWebhook(billing billingv1.BillingServiceClient, max int64) http.Handl
 			writeBodyError(w, err)
 			return
 		}
-		_, err = billing.HandleStripeWebhook(r.Context(), &billingv1.HandleStripeWebhookRequest{
-			Payload: payload, Signature: r.Header.Get("Stripe-Signature"),
-		})
+		h := headerText{h: r.Header}
+		req := &billingv1.HandleStripeWebhookRequest{Payload: payload, Signature: h.get("Stripe-Signature")}
+		if h.refuse(w) {
+			return
+		}
+		_, err = billing.HandleStripeWebhook(r.Context(), req)
 		if err != nil {
 			writeError(r.Context(), nil, nil, w, r, err)
 			return

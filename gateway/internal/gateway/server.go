@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"time"
+	"unicode/utf8"
 
 	"google.golang.org/grpc/codes"
 )
@@ -56,4 +57,30 @@ func writeBodyError(w http.ResponseWriter, err error) {
 	default:
 		writeJSONError(w, http.StatusBadRequest, codes.InvalidArgument, "The request body could not be read.")
 	}
+}
+
+// headerText reads the headers a raw webhook route passes on to a service.
+// They travel in proto string fields, which must hold UTF-8: a value with
+// other bytes (0xff) would fail to marshal, a 500 for the client's mistake.
+// bad names the first such header, for the handler to answer 400.
+type headerText struct {
+	h   http.Header
+	bad string
+}
+
+func (t *headerText) get(name string) string {
+	v := t.h.Get(name)
+	if !utf8.ValidString(v) && t.bad == "" {
+		t.bad = name
+	}
+	return v
+}
+
+// refuse answers 400 and reports true when a header read was not text.
+func (t *headerText) refuse(w http.ResponseWriter) bool {
+	if t.bad == "" {
+		return false
+	}
+	writeJSONError(w, http.StatusBadRequest, codes.InvalidArgument, "The "+t.bad+" header is not valid UTF-8 text.")
+	return true
 }

@@ -79,13 +79,17 @@ func mountShopify(root *http.ServeMux, stores storesv1.StoresServiceClient, webU
 			writeBodyError(w, err)
 			return
 		}
-		h := r.Header
-		_, err = stores.HandleShopifyWebhook(r.Context(), &storesv1.HandleShopifyWebhookRequest{
-			Payload: payload, Hmac: h.Get("X-Shopify-Hmac-Sha256"), Topic: h.Get("X-Shopify-Topic"),
-			ShopDomain: h.Get("X-Shopify-Shop-Domain"), WebhookId: h.Get("X-Shopify-Webhook-Id"),
-			EventId: h.Get("X-Shopify-Event-Id"), ApiVersion: h.Get("X-Shopify-API-Version"),
-			TriggeredAt: h.Get("X-Shopify-Triggered-At"),
-		})
+		h := headerText{h: r.Header}
+		req := &storesv1.HandleShopifyWebhookRequest{
+			Payload: payload, Hmac: h.get("X-Shopify-Hmac-Sha256"), Topic: h.get("X-Shopify-Topic"),
+			ShopDomain: h.get("X-Shopify-Shop-Domain"), WebhookId: h.get("X-Shopify-Webhook-Id"),
+			EventId: h.get("X-Shopify-Event-Id"), ApiVersion: h.get("X-Shopify-API-Version"),
+			TriggeredAt: h.get("X-Shopify-Triggered-At"),
+		}
+		if h.refuse(w) {
+			return
+		}
+		_, err = stores.HandleShopifyWebhook(r.Context(), req)
 		if err != nil {
 			writeError(r.Context(), nil, nil, w, r, err)
 			return

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/url"
 	"strings"
@@ -167,6 +168,29 @@ func TestShopifyWebhookPassesRawBodyAndHeaders(t *testing.T) {
 	}
 	if code, _, _ := do(t, "POST", e.url+"/webhooks/shopify", strings.Repeat("x", 1<<20+1), h); code != http.StatusRequestEntityTooLarge {
 		t.Fatalf("oversized webhook: %d, want 413", code)
+	}
+}
+
+// Issue 20, finding 9: a header holding bytes that are not UTF-8 (0xff)
+// cannot travel in the gRPC request's string fields; it was a 500, and is a
+// 400 naming the header. The Stripe route passes a header on the same way.
+func TestWebhookHeaderThatIsNotTextIsA400(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	h := map[string]string{"X-Shopify-Hmac-Sha256": "good", "X-Shopify-Topic": "orders/create",
+		"X-Shopify-Shop-Domain": "demo.myshopify.com", "X-Shopify-Webhook-Id": "w1"}
+	for _, name := range []string{"X-Shopify-Topic", "X-Shopify-Shop-Domain", "X-Shopify-Hmac-Sha256", "X-Shopify-Webhook-Id",
+		"X-Shopify-Event-Id", "X-Shopify-API-Version", "X-Shopify-Triggered-At"} {
+		bad := maps.Clone(h)
+		bad[name] = "orders\xff/create"
+		code, _, b := do(t, "POST", e.url+"/webhooks/shopify", `{"id":1}`, bad)
+		if msg, _ := b["message"].(string); code != http.StatusBadRequest || !strings.Contains(msg, name) {
+			t.Errorf("0xff in %s: %d %v, want 400 naming the header", name, code, b)
+		}
+	}
+	code, _, b := do(t, "POST", e.url+"/webhooks/stripe", `{"id":"evt_1"}`, map[string]string{"Stripe-Signature": "t=1,v1=\xff"})
+	if msg, _ := b["message"].(string); code != http.StatusBadRequest || !strings.Contains(msg, "Stripe-Signature") {
+		t.Errorf("0xff in Stripe-Signature: %d %v, want 400 naming the header", code, b)
 	}
 }
 
