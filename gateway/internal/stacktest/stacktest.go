@@ -46,9 +46,18 @@ type User struct {
 // Do sends one request and returns the status and body. token "" sends the
 // web's signed-out bearer ("unauthed").
 func (s *Stack) Do(method, path, token string, body []byte) (int, []byte, error) {
+	return s.DoWithHeader(method, path, token, body, nil)
+}
+
+// DoWithHeader is Do with more request headers, as a webhook sender sets
+// them.
+func (s *Stack) DoWithHeader(method, path, token string, body []byte, header http.Header) (int, []byte, error) {
 	req, err := http.NewRequest(method, s.Gateway+path, bytes.NewReader(body))
 	if err != nil {
 		return 0, nil, err
+	}
+	for k, v := range header {
+		req.Header[k] = v
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
