@@ -26,8 +26,11 @@ const (
 	Email
 	// Search is the text of a search of people: a name or an email.
 	Search
-	// Name is a person's, a business's or a file's name.
+	// Name is a person's or a business's name.
 	Name
+	// FileName is the name of a file a person uploads: what file systems
+	// allow.
+	FileName
 	// Title is a product's title: Shopify's own bound. Titles only come
 	// from Shopify and order exports, which are cut to it (ClipTitle in
 	// the stores domain), not refused.
@@ -55,6 +58,7 @@ const (
 	MaxEmailRunes    = 254
 	MaxSearchRunes   = MaxEmailRunes
 	MaxNameRunes     = 100
+	MaxFileNameRunes = 255
 	MaxTitleRunes    = 255
 	MaxShopRunes     = 255
 	MaxURLRunes      = 2048
@@ -76,6 +80,8 @@ func (k Kind) Max() int {
 		return MaxSearchRunes
 	case Name:
 		return MaxNameRunes
+	case FileName:
+		return MaxFileNameRunes
 	case Title:
 		return MaxTitleRunes
 	case Shop:
@@ -97,7 +103,7 @@ func (k Kind) Max() int {
 // fieldKinds are the fields whose kind their name's ending does not say.
 var fieldKinds = map[string]Kind{
 	"name":                   Name,
-	"filename":               Name,
+	"filename":               FileName,
 	"title":                  Title,
 	"shop":                   Shop,
 	"shop_domain":            Shop,

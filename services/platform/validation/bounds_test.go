@@ -14,7 +14,7 @@ func TestKindOf(t *testing.T) {
 		"category_id": ID, "categoryId": ID, "id": ID, "idFromGoogleAuth": ID, "price_id": ID,
 		"email": Email, "customerEmail": Email,
 		"query": Search,
-		"name":  Name, "filename": Name,
+		"name":  Name, "filename": FileName,
 		"title": Title,
 		"shop":  Shop, "shopDomain": Shop,
 		"siteUrl": URL, "url": URL, "urls": URL, "return_url": URL,
