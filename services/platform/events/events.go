@@ -2,7 +2,11 @@
 // losing or doubling any: producers write to an outbox in the transaction of
 // the change, a relay publishes with the row id as the message id (JetStream
 // drops replays inside its duplicate window), and consumers record each
-// message id in the transaction of their own change.
+// message id in the transaction of their own change. An event NATS will
+// never take (over its 1 MiB max_payload, or refused again and again) goes
+// to the dead letters (outbox_dead_letters, logged as an error and counted
+// as outbox_dead_letters_total on /metrics) instead of holding back every
+// event after it; while NATS is away the events wait, in order.
 package events
 
 import (
@@ -22,8 +26,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
-
-	"uplift.dev/platform/postgres"
 )
 
 // StreamName is the JetStream stream that holds every Uplift event.
@@ -160,82 +162,6 @@ func Enqueue(ctx context.Context, tx pgx.Tx, subject string, msg proto.Message) 
 		return fmt.Errorf("outbox: notify: %w", err)
 	}
 	return nil
-}
-
-// Publisher is the part of JetStream the relay needs.
-type Publisher interface {
-	PublishMsg(ctx context.Context, msg *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error)
-}
-
-// Relay moves outbox rows to JetStream.
-type Relay struct {
-	Pool *pgxpool.Pool
-	JS   Publisher
-	Log  *slog.Logger
-	// Poll is how long the relay waits for a notification before looking anyway.
-	Poll time.Duration
-	// Signer signs each event as this service's; nil publishes unsigned
-	// events, which only a test's plain NATS (Trust nil) accepts.
-	Signer *Signer
-}
-
-// Run relays until ctx ends. A failed publish leaves the row for the next
-// round, so nothing is lost while NATS is away.
-func (r *Relay) Run(ctx context.Context) error {
-	return postgres.RunOnNotify(ctx, r.Pool, "outbox_", r.Poll, func(ctx context.Context) error {
-		for {
-			n, err := r.RelayOnce(ctx)
-			if err != nil || n == 0 {
-				return err
-			}
-		}
-	}, func(err error) { r.Log.Warn("outbox relay round failed; will retry", "err", err) })
-}
-
-// RelayOnce publishes up to one batch of pending events and reports how many
-// went out. Rows are locked so several replicas can relay side by side.
-func (r *Relay) RelayOnce(ctx context.Context) (int, error) {
-	sent := 0
-	err := pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT id, subject, payload FROM outbox
-			WHERE published_at IS NULL ORDER BY created_at LIMIT 100 FOR UPDATE SKIP LOCKED`)
-		if err != nil {
-			return err
-		}
-		type row struct {
-			id      uuid.UUID
-			subject string
-			payload []byte
-		}
-		var batch []row
-		for rows.Next() {
-			var x row
-			if err := rows.Scan(&x.id, &x.subject, &x.payload); err != nil {
-				return err
-			}
-			batch = append(batch, x)
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		for _, x := range batch {
-			msg := &nats.Msg{Subject: x.subject, Data: x.payload, Header: nats.Header{}}
-			if r.Signer != nil {
-				if err := r.Signer.Sign(msg, x.id.String()); err != nil {
-					return err
-				}
-			}
-			if _, err := r.JS.PublishMsg(ctx, msg, jetstream.WithMsgID(x.id.String())); err != nil {
-				break // what was published is stamped below; the rest waits
-			}
-			if _, err := tx.Exec(ctx, `UPDATE outbox SET published_at = now() WHERE id = $1`, x.id); err != nil {
-				return err
-			}
-			sent++
-		}
-		return nil
-	})
-	return sent, err
 }
 
 // Bus is what a service's consumers need from the event bus: JetStream, the

@@ -24,7 +24,7 @@ import (
 
 // TestNATSOutage: NATS goes away while a service keeps committing events
 // (one every 50 ms) and comes back with its store. Every event is delivered
-// and applied exactly once: the outbox holds what could not be published,
+// and applied exactly once, none dead-lettered: the outbox holds what could not be published,
 // JetStream drops a publish it already has, and the consumer records each
 // message id in the transaction of its effect. `make chaos` keeps NATS down
 // for 60 s; `make test` for 3 s.
@@ -147,5 +147,10 @@ func TestNATSOutage(t *testing.T) {
 	}
 	if applied != total || twice != 0 {
 		t.Fatalf("%d committed, %d applied, %d applied more than once", total, applied, twice)
+	}
+	// An outage is something to wait out, never a reason to give up on an event.
+	var dead int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM outbox_dead_letters`).Scan(&dead); err != nil || dead != 0 {
+		t.Fatalf("%d events dead-lettered during the outage (%v)", dead, err)
 	}
 }

@@ -2,7 +2,7 @@
 // panic recovery, structured access logs, Prometheus metrics, error messages
 // cut to a bounded length, Go profiles on the internal metrics port, token auth (revocation checked, verdicts cached
 // for auth.RevocationCheckTTL), refusal of input no service can store
-// (NUL bytes, invalid UTF-8, megabyte ids), gRPC health, a /metrics and
+// (NUL bytes, invalid UTF-8, text over its kind's bound), gRPC health, a /metrics and
 // /healthz HTTP listener, and a graceful stop.
 package grpcserver
 

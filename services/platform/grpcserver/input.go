@@ -13,22 +13,17 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"uplift.dev/platform/grpcerr"
+	"uplift.dev/platform/validation"
 )
-
-// MaxIDBytes bounds every id field of a request (a field named "id" or
-// ending in "_id"). Uplift's ids are uids, UUIDs and Stripe or Shopify ids,
-// far shorter; a bigger one can only be a mistake or an attack, and is kept
-// out of service code, logs and PostgreSQL. Services check their ids more
-// tightly with their own messages ("userId is not a valid user id."); this
-// is the floor under all of them, and grpcerr.Internal maps what PostgreSQL
-// still refuses (an index holds about 2.7 kB) to InvalidArgument.
-const MaxIDBytes = 64 << 10
 
 // checkInput refuses requests that no service can store and that would
 // otherwise fail deep inside one as Internal: a NUL character (PostgreSQL
-// text cannot hold it), text that is not UTF-8, and an absurdly long id.
+// text cannot hold it), text that is not UTF-8, and text longer than its
+// kind's bound (validation.KindOf: ids, emails, names, URLs, tokens…), so
+// no megabyte of text reaches service code, logs, PostgreSQL or an event.
 // It walks every string of the request, nested messages, lists and maps
-// included; bytes fields (raw webhook bodies) are left alone.
+// included; bytes fields (raw webhook bodies, images) and documents (an
+// order export, bounded by the service that reads it) are left alone.
 func checkInput() grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
 		if m, ok := req.(proto.Message); ok {
@@ -84,15 +79,13 @@ func checkString(fd protoreflect.FieldDescriptor, s, name string) error {
 		return grpcerr.InvalidField(name, name+" contains a character that is not allowed (NUL).")
 	case !utf8.ValidString(s):
 		return grpcerr.InvalidField(name, name+" is not valid UTF-8 text.")
-	case len(s) > MaxIDBytes && isIDField(fd):
-		return grpcerr.InvalidField(name, name+" is too long to be an id.")
+	}
+	if kind := validation.KindOf(string(fd.Name())); kind != validation.Document {
+		if ve := validation.CheckLength(name, s, kind); ve != nil {
+			return grpcerr.InvalidField(ve.Field, ve.Message)
+		}
 	}
 	return nil
-}
-
-func isIDField(fd protoreflect.FieldDescriptor) bool {
-	n := string(fd.Name())
-	return n == "id" || strings.HasSuffix(n, "_id")
 }
 
 // clipErrors shortens the message of every error a handler returns, and

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"uplift.dev/platform/grpcerr"
+	"uplift.dev/platform/validation"
 )
 
 // The well-known error detail messages stand in for service requests: they
@@ -25,9 +26,16 @@ func TestCheckInput(t *testing.T) {
 		wantField string // "" means accepted
 	}{
 		{"plain text", &errdetails.RequestInfo{RequestId: "abc-123", ServingData: "é ✓ \n\t"}, ""},
-		{"a long string that is not an id", &errdetails.RequestInfo{ServingData: strings.Repeat("x", MaxIDBytes+1)}, ""},
-		{"an id at the limit", &errdetails.RequestInfo{RequestId: strings.Repeat("x", MaxIDBytes)}, ""},
-		{"an id over the limit", &errdetails.RequestInfo{RequestId: strings.Repeat("x", MaxIDBytes+1)}, "requestId"},
+		{"text longer than an id", &errdetails.RequestInfo{ServingData: strings.Repeat("x", validation.MaxIDRunes+1)}, ""},
+		{"text at its bound", &errdetails.RequestInfo{ServingData: strings.Repeat("é", validation.MaxTextRunes)}, ""},
+		{"text over its bound", &errdetails.RequestInfo{ServingData: strings.Repeat("é", validation.MaxTextRunes+1)}, "servingData"},
+		{"a megabyte of text", &errdetails.RequestInfo{ServingData: strings.Repeat("x", 1<<20)}, "servingData"},
+		{"an id at the limit", &errdetails.RequestInfo{RequestId: strings.Repeat("x", validation.MaxIDRunes)}, ""},
+		{"an id over the limit", &errdetails.RequestInfo{RequestId: strings.Repeat("x", validation.MaxIDRunes+1)}, "requestId"},
+		{"too long in a list of messages", &errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{
+			{Field: "ok"}, {Field: "a", Description: strings.Repeat("x", validation.MaxTextRunes+1)},
+		}}, "fieldViolations.description"},
+		{"too long in a map value", &errdetails.ErrorInfo{Metadata: map[string]string{"k": strings.Repeat("x", validation.MaxTextRunes+1)}}, "metadata"},
 		{"NUL", &errdetails.RequestInfo{ServingData: "a\x00b"}, "servingData"},
 		{"invalid UTF-8", &errdetails.RequestInfo{ServingData: "a\xffb"}, "servingData"},
 		{"NUL in a list of messages", &errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{

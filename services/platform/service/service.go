@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/errgroup"
 
 	"uplift.dev/platform/auth"
@@ -116,6 +117,14 @@ func (rt *Runtime) Serve(ctx context.Context, o grpcserver.Options, workers ...f
 	if o.MetricsAddr == "" {
 		o.MetricsAddr = rt.base.MetricsAddr
 	}
+	// The relay's dead letters are counted on the service's /metrics.
+	relayReg := prometheus.NewRegistry()
+	relay := &events.Relay{Pool: rt.Pool, JS: rt.JS, Log: rt.Log, Signer: rt.signer, Metrics: events.NewRelayMetrics(relayReg)}
+	if o.Metrics != nil {
+		o.Metrics = prometheus.Gatherers{o.Metrics, relayReg}
+	} else {
+		o.Metrics = relayReg
+	}
 	o.Verifier, o.Clock = rt.verifier, rt.Clock
 	if v, ok := o.Verifier.(auth.KeySetVerifier); ok {
 		v.Now = rt.Clock
@@ -123,7 +132,6 @@ func (rt *Runtime) Serve(ctx context.Context, o grpcserver.Options, workers ...f
 	}
 	g, ctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return grpcserver.Run(ctx, o) })
-	relay := &events.Relay{Pool: rt.Pool, JS: rt.JS, Log: rt.Log, Signer: rt.signer}
 	g.Go(func() error { return relay.Run(ctx) })
 	for _, w := range workers {
 		g.Go(func() error { return w(ctx) })

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 	"unicode"
@@ -47,11 +48,11 @@ const UnreadableSiteMessage = "Something went wrong. Please ensure the website u
 // type (validation.Error), so every service maps it to 400 the same way.
 type ValidationError = validation.Error
 
-// Bounds that keep stored text sane.
+// Bounds that keep stored text sane: the platform's, one per kind of field.
 const (
-	MaxLabelLength     = 100
-	maxShopifyIDLength = 100
-	maxSiteURLLength   = 2048
+	MaxLabelLength     = validation.MaxNameRunes
+	maxShopifyIDLength = validation.MaxIDRunes
+	maxSiteURLLength   = validation.MaxURLRunes
 )
 
 // Category is a store's business: the profile that personalises every
@@ -146,7 +147,7 @@ func NormalizeLabel(name string) (string, error) {
 	case n == 0:
 		return "", &ValidationError{Field: "name", Message: "Please enter a business name."}
 	case n > MaxLabelLength:
-		return "", &ValidationError{Field: "name", Message: "The business name must be at most 100 characters."}
+		return "", &ValidationError{Field: "name", Message: fmt.Sprintf("The business name must be at most %d characters.", MaxLabelLength)}
 	case !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl):
 		return "", &ValidationError{Field: "name", Message: "The business name contains characters that are not allowed."}
 	}

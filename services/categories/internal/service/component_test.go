@@ -38,6 +38,7 @@ import (
 	"uplift.dev/platform/firebasetest"
 	"uplift.dev/platform/natstest"
 	"uplift.dev/platform/service"
+	"uplift.dev/platform/validation"
 )
 
 // fakeAnalyzer stands in for the analysis engine: sites it knows can be
@@ -390,13 +391,20 @@ func TestUnreadableWebsiteSavesNothing(t *testing.T) {
 	h := start(t)
 	cat, tok := h.owner(t)
 	ctx := as(tok)
-	for _, site := range []string{"https://down-store.test", "not a url", strings.Repeat("x", 5000)} {
+	for _, site := range []string{"https://down-store.test", "not a url", strings.Repeat("x", validation.MaxURLRunes)} {
 		_, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{
 			CategoryId: cat, SiteUrl: proto.String(site), DisableWeeklyEmail: proto.Bool(true),
 		})
 		if status.Code(err) != codes.InvalidArgument || status.Convert(err).Message() != domain.UnreadableSiteMessage {
 			t.Fatalf("%.20q: %v", site, err)
 		}
+	}
+	// Longer than any address is refused before it is read, naming the field.
+	_, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{
+		CategoryId: cat, SiteUrl: proto.String(strings.Repeat("x", validation.MaxURLRunes+1)),
+	})
+	if status.Code(err) != codes.InvalidArgument || !strings.HasPrefix(status.Convert(err).Message(), "siteUrl is too long") {
+		t.Fatalf("a site address over the bound: %v", err)
 	}
 	got, err := h.client.GetContentGenerationParams(ctx, &categoriesv1.GetContentGenerationParamsRequest{CategoryId: cat})
 	if err != nil || got.SiteUrl != nil || got.GetDisableWeeklyEmail() {

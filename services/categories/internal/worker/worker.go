@@ -116,7 +116,7 @@ func Run(ctx context.Context, s Settings, log *slog.Logger) error {
 	if s.MetricsAddr != "" {
 		g.Go(func() error { return service.ServeHealth(ctx, s.MetricsAddr, reg, pool.Ping, log) })
 	}
-	relay := &events.Relay{Pool: pool, JS: bus.JS, Log: log, Signer: bus.Signer}
+	relay := &events.Relay{Pool: pool, JS: bus.JS, Log: log, Signer: bus.Signer, Metrics: events.NewRelayMetrics(reg)}
 	g.Go(func() error { return relay.Run(ctx) })
 	g.Go(func() error { return consumers.RunReviews(ctx) })
 	log.Info("ready", "chrome", s.ChromePath)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 
+	"uplift.dev/platform/validation"
 	"uplift.dev/stores/internal/domain"
 	"uplift.dev/stores/internal/ordercsv"
 )
@@ -15,8 +16,9 @@ import (
 // Orders → Export file.
 const FormatShopifyOrdersCSV = "shopify-orders-csv"
 
-// MaxImportBytes bounds an imported file (the 20 MB).
-const MaxImportBytes = 20 << 20
+// MaxImportBytes bounds an imported file (20 MB): the platform's bound on a
+// document sent as text.
+const MaxImportBytes = validation.MaxDocumentBytes
 
 // ImportResult is what an import brought in.
 type ImportResult struct {

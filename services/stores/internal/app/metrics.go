@@ -120,6 +120,9 @@ func (a *App) TopProducts(ctx context.Context, categoryID, from, to string, limi
 		return "", nil, err
 	}
 	products, err := a.repo.TopProducts(ctx, categoryID, f, t, limit)
+	for i := range products {
+		products[i].Title = domain.ClipTitle(products[i].Title) // titles stored before they were bounded
+	}
 	return st.Currency, products, err
 }
 
@@ -167,7 +170,7 @@ func (a *App) dailyReport(ctx context.Context, categoryID string, day domain.Dat
 	out.HasData = true
 	out.DailyReport = domain.CompareDay(m.Days[7], m.Days[:7], m.Currency)
 	if p, err := a.repo.TopProducts(ctx, categoryID, day, day, 1); err == nil && len(p) > 0 && p[0].NetSales > 0 {
-		out.BestSeller = p[0].Title
+		out.BestSeller = domain.ClipTitle(p[0].Title)
 	} else if err != nil {
 		return DailyReport{}, err
 	}

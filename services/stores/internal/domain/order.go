@@ -57,7 +57,8 @@ type Sale struct {
 	Action     Action
 	Line       Line
 	// ProductKey identifies the product across orders (a Shopify product id,
-	// else the SKU, else the title); ProductTitle is for people.
+	// else the SKU, else the title); ProductTitle is for people. Both are at
+	// most MaxTitleRunes (ClipTitle).
 	ProductKey   string
 	ProductTitle string
 	// Quantity is signed like the amounts.

@@ -172,7 +172,7 @@ func sumWindow(days []ProductDay, from, to Date) map[string]*window {
 	}
 	for _, d := range days {
 		if w := out[d.Key]; w != nil && (w.title == "" || d.Date.After(w.titleDay)) && d.Title != "" {
-			w.title, w.titleDay = d.Title, d.Date
+			w.title, w.titleDay = ClipTitle(d.Title), d.Date
 		}
 	}
 	return out

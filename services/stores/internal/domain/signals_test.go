@@ -2,6 +2,7 @@ package domain
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -127,6 +128,9 @@ func TestComputeSignals(t *testing.T) {
 		fall *fall
 	}{
 		{name: "nothing sold", days: nil},
+		{name: "a megabyte title is cut to its bound",
+			days: []ProductDay{pd(asOf, 0, "m", strings.Repeat("Mug ", 1<<18), 1, 500)},
+			best: &best{strings.Repeat("Mug ", MaxTitleRunes/4) + "Mu…", 500, 1}},
 		{name: "best seller by net sales, not units",
 			days: []ProductDay{pd(asOf, 0, "a", "Apron", 10, 10000), pd(asOf, 6, "b", "Bowl", 2, 30000)},
 			best: &best{"Bowl", 30000, 2}},

@@ -4,10 +4,13 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"uplift.dev/platform/validation"
 )
 
-// MaxIDLength is Firebase's own bound on a uid; longer ids cannot be ours.
-const MaxIDLength = 128
+// MaxIDLength is the platform's bound on an id, Firebase's own on a uid;
+// longer ids cannot be ours.
+const MaxIDLength = validation.MaxIDRunes
 
 // PasswordResetInterval is how often one email may be sent a reset link,
 // so the reset call cannot be used to flood someone's inbox.

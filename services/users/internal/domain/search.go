@@ -5,14 +5,16 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"uplift.dev/platform/validation"
 )
 
 // Page sizes of the user searches.
 const (
 	DefaultPageSize = 20
 	MaxPageSize     = 100
-	maxQueryLength  = 254
-	maxTokenLength  = 2048
+	maxQueryLength  = validation.MaxSearchRunes
+	maxTokenLength  = validation.MaxTokenRunes
 )
 
 // Search is a validated user search: a case-insensitive prefix of the email

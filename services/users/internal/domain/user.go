@@ -34,12 +34,12 @@ type ValidationError = validation.Error
 // MinPasswordLength is Firebase Auth's own minimum.
 const MinPasswordLength = 6
 
-// Bounds that keep stored text sane.
+// Bounds that keep stored text sane: the platform's, one per kind of field.
 const (
-	maxEmailLength    = 254
-	maxPasswordLength = 1024
-	maxNameLength     = 200
-	maxSourceLength   = 50
+	maxEmailLength    = validation.MaxEmailRunes
+	maxPasswordLength = validation.MaxPasswordRunes
+	maxNameLength     = validation.MaxNameRunes
+	maxSourceLength   = validation.MaxKeywordRunes
 )
 
 // User is a store owner's account.
@@ -85,7 +85,7 @@ func NewSignUp(email, password, name, source string) (SignUp, error) {
 	if utf8.RuneCountInString(password) < MinPasswordLength {
 		return SignUp{}, &ValidationError{Field: "password", Message: "Password must be at least 6 characters."}
 	}
-	if len(password) > maxPasswordLength {
+	if utf8.RuneCountInString(password) > maxPasswordLength {
 		return SignUp{}, &ValidationError{Field: "password", Message: "Password is too long."}
 	}
 	name = strings.TrimSpace(name)
@@ -99,7 +99,7 @@ func NewSignUp(email, password, name, source string) (SignUp, error) {
 	if source == "" {
 		source = "web"
 	}
-	if len(source) > maxSourceLength {
+	if utf8.RuneCountInString(source) > maxSourceLength {
 		return SignUp{}, &ValidationError{Field: "metricsSignUpSource", Message: "Sign-up source is too long."}
 	}
 	return SignUp{Email: email, Password: password, Name: name, Source: source}, nil

@@ -22,6 +22,7 @@ import (
 
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/firebasetest"
+	"uplift.dev/platform/validation"
 )
 
 // account is a signed-up user and a token carrying their current claims.
@@ -173,7 +174,7 @@ func TestFinishGoogleAuthCreatesOnceFromTheToken(t *testing.T) {
 	}
 	_, err = h.client.FinishGoogleAuth(as("unauthed"), req)
 	wantCode(t, err, codes.Unauthenticated, "sign in")
-	_, err = h.client.FinishGoogleAuth(as(tok), &usersv1.FinishGoogleAuthRequest{Name: strings.Repeat("n", 300)})
+	_, err = h.client.FinishGoogleAuth(as(tok), &usersv1.FinishGoogleAuthRequest{Name: strings.Repeat("n", validation.MaxNameRunes)})
 	if err != nil {
 		t.Fatalf("existing user: input no longer matters: %v", err)
 	}
@@ -308,7 +309,7 @@ func TestUpdateEmail(t *testing.T) {
 	}{
 		{"malformed", &usersv1.UpdateEmailRequest{UserId: a.id, Email: "nope"}, codes.InvalidArgument, "valid email"},
 		{"empty", &usersv1.UpdateEmailRequest{UserId: a.id}, codes.InvalidArgument, "valid email"},
-		{"huge", &usersv1.UpdateEmailRequest{UserId: a.id, Email: strings.Repeat("a", 300) + "@x.co"}, codes.InvalidArgument, "valid email"},
+		{"huge", &usersv1.UpdateEmailRequest{UserId: a.id, Email: strings.Repeat("a", 300) + "@x.co"}, codes.InvalidArgument, "email is too long"},
 		{"no user id", &usersv1.UpdateEmailRequest{Email: freshEmail()}, codes.InvalidArgument, "userId is required"},
 	} {
 		_, err := h.client.UpdateEmail(as(a.token), tt.req)

@@ -18,6 +18,7 @@ import (
 	"uplift.dev/categories/internal/app"
 	"uplift.dev/categories/internal/domain"
 	"uplift.dev/platform/events"
+	"uplift.dev/platform/validation"
 )
 
 // Consumers runs the service's event consumers. Each message is handled in
@@ -117,7 +118,8 @@ func (c Consumers) HandleStoreSignals(ctx context.Context, tx pgx.Tx, ev *events
 }
 
 // fromProtoSignals reads the event; a day that cannot be read is left
-// zero, which the app refuses.
+// zero, which the app refuses. Titles are cut to the platform's bound, as
+// stores cuts them, whatever a producer sent.
 func fromProtoSignals(ev *eventsv1.StoreSignalsUpdated) domain.StoreSignals {
 	s := domain.StoreSignals{CategoryID: ev.GetCategoryId(), Currency: ev.GetCurrency(),
 		CurrencyDecimals: int(ev.GetCurrencyDecimals()), OccurTime: ev.GetOccurTime().AsTime(),
@@ -126,10 +128,10 @@ func fromProtoSignals(ev *eventsv1.StoreSignalsUpdated) domain.StoreSignals {
 		s.AsOf = d
 	}
 	if b := ev.GetBestSeller(); b != nil {
-		s.BestSeller = &domain.StoreBestSeller{Title: b.GetTitle(), NetSales: b.GetNetSalesMinor(), Quantity: b.GetQuantity()}
+		s.BestSeller = &domain.StoreBestSeller{Title: validation.Clip(b.GetTitle(), validation.MaxTitleRunes), NetSales: b.GetNetSalesMinor(), Quantity: b.GetQuantity()}
 	}
 	if f := ev.GetFallingProduct(); f != nil {
-		s.Falling = &domain.StoreFallingProduct{Title: f.GetTitle(), Before: f.GetNetSalesBeforeMinor(),
+		s.Falling = &domain.StoreFallingProduct{Title: validation.Clip(f.GetTitle(), validation.MaxTitleRunes), Before: f.GetNetSalesBeforeMinor(),
 			After: f.GetNetSalesAfterMinor(), Percent: int(f.GetFallPercent())}
 	}
 	return s

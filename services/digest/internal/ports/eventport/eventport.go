@@ -19,6 +19,7 @@ import (
 	"uplift.dev/digest/internal/app"
 	"uplift.dev/digest/internal/domain"
 	"uplift.dev/platform/events"
+	"uplift.dev/platform/validation"
 )
 
 // noRecipientRetries is how many deliveries a digest request waits for
@@ -207,7 +208,8 @@ func fromProtoWithoutData(ev *eventsv1.DailyReportReady) domain.DailyReportWitho
 
 func fromProtoDailyReport(ev *eventsv1.DailyReportReady) domain.DailyReport {
 	r := domain.DailyReport{CategoryID: ev.GetCategoryId(), Date: ev.GetDate(), Currency: ev.GetCurrency(),
-		Status: ev.GetStatus(), Headline: ev.GetHeadline(), Notes: ev.GetNotes(), BestSeller: ev.GetBestSeller()}
+		Status: ev.GetStatus(), Headline: ev.GetHeadline(), Notes: ev.GetNotes(),
+		BestSeller: validation.Clip(ev.GetBestSeller(), validation.MaxTitleRunes)}
 	for _, m := range ev.GetMetrics() {
 		r.Metrics = append(r.Metrics, domain.ReportMetric{Key: m.GetKey(), Label: m.GetLabel(), Value: m.Value,
 			Average: m.Average, ChangePercent: m.ChangePercent, Unusual: m.GetUnusual()})

@@ -102,7 +102,7 @@ func (c *Client) BulkProducts(ctx context.Context, fn func(Product) error) error
 		if err := json.Unmarshal(root.raw, &p); err != nil {
 			return fmt.Errorf("shopify bulk product: %w", err)
 		}
-		return fn(Product{ID: "shopify:" + firstNonEmpty(p.LegacyResourceID, gidNumber(p.ID)), Title: p.Title})
+		return fn(Product{ID: "shopify:" + firstNonEmpty(p.LegacyResourceID, gidNumber(p.ID)), Title: domain.ClipTitle(p.Title)})
 	})
 }
 

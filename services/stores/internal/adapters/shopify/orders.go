@@ -319,17 +319,18 @@ func toSale(s gqlSale, at time.Time, orderCurrency string) (domain.Sale, error) 
 		}
 	}
 	if li := s.LineItem; li != nil {
-		ds.ProductTitle = li.Name
+		// Shopify's titles are its merchants' text: cut to the bound, not refused.
+		ds.ProductTitle = domain.ClipTitle(li.Name)
 		switch {
 		case li.Product != nil && (li.Product.LegacyResourceID != "" || li.Product.ID != ""):
 			ds.ProductKey = "shopify:" + firstNonEmpty(li.Product.LegacyResourceID, gidNumber(li.Product.ID))
 			if li.Product.Title != "" {
-				ds.ProductTitle = li.Product.Title
+				ds.ProductTitle = domain.ClipTitle(li.Product.Title)
 			}
 		case li.SKU != nil && *li.SKU != "":
-			ds.ProductKey = *li.SKU
+			ds.ProductKey = domain.ClipTitle(*li.SKU)
 		default:
-			ds.ProductKey = li.Name
+			ds.ProductKey = ds.ProductTitle
 		}
 	}
 	return ds, nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"uplift.dev/platform/validation"
 )
 
 // ShopInfo is what the app stores about a connected shop: the currency its
@@ -29,7 +31,7 @@ func (c *Client) Shop(ctx context.Context) (ShopInfo, error) {
 		return ShopInfo{}, err
 	}
 	s := r.Shop
-	return ShopInfo{Name: s.Name, Domain: s.MyshopifyDomain, Currency: s.CurrencyCode, Timezone: s.IanaTimezone,
+	return ShopInfo{Name: validation.Clip(s.Name, validation.MaxNameRunes), Domain: s.MyshopifyDomain, Currency: s.CurrencyCode, Timezone: s.IanaTimezone,
 		TaxesIncluded: s.TaxesIncluded}, nil
 }
 
