@@ -101,7 +101,7 @@ export function Layout() {
           </WhenOpened>
           {/* The trial dialog is this same dialog, forced open by the address (spec section 4). */}
           <WhenOpened open={upgradeOpen || trial.open}>
-            <UpgradePlanDialog open={upgradeOpen || trial.open} onClose={closeUpgrade} />
+            <UpgradePlanDialog open={upgradeOpen || trial.open} trial={trial.open && !upgradeOpen} onClose={closeUpgrade} />
           </WhenOpened>
           <WhenOpened open={checkoutReturn.confirmedTier !== null}>
             {checkoutReturn.confirmedTier !== null && (

@@ -153,7 +153,9 @@ select.u-input { max-width: 100%; min-width: 0; text-overflow: ellipsis; }
 .u-change { font-weight: 700; white-space: nowrap; }
 .u-change--good { color: #15803d; } .u-change--bad { color: #b91c1c; } .u-change--neutral { color: var(--muted); }
 .u-badge--unusual { background: #fef3c7; color: #92400e; }
-.u-table-scroll { max-width: 100%; overflow-x: auto; }
+/* position: the sr-only text in a wide table's cells is absolutely positioned; without a
+   positioned scroller its box escapes the clip and widens the whole page (issue 21, item 9). */
+.u-table-scroll { position: relative; max-width: 100%; overflow-x: auto; }
 .u-table-scroll:focus-visible { outline: 2px solid var(--brand); outline-offset: 2px; }
 .u-mismatch { display: block; font-size: .75rem; color: #b45309; }
 .u-mismatch::before { content: "≠ "; }

@@ -25,7 +25,13 @@ import { PlanCard } from './plan-card';
 export interface UpgradePlanDialogProps {
   open: boolean;
   onClose: () => void;
+  /** Opened as the trial dialog (`?showTrialDialog=true`): it says what the free trial of the tools is. */
+  trial?: boolean;
 }
+
+/** There is no paid trial (spec: freeTrial is sent false): the trial is the free plan's use of the paid tools. */
+export const TRIAL_DESCRIPTION =
+  'Your free trial: every Studio tool works on the free plan, on watermarked previews with a few downloads a month. Upgrade when you want more.';
 
 function errorMessage(error: unknown): string {
   return error instanceof Error && error.message ? error.message : UNKNOWN_ERROR_MESSAGE;
@@ -39,11 +45,17 @@ export const ALWAYS_FREE_NOTE =
  * The Upgrade plan dialog (spec section 2 item 5), also used as the trial
  * dialog; a paying user's is 'Your plan'. Only rendered for a signed-in user.
  */
-export function UpgradePlanDialog({ open, onClose }: UpgradePlanDialogProps) {
+export function UpgradePlanDialog({ open, onClose, trial = false }: UpgradePlanDialogProps) {
   const session = useSession();
   const user = useUser(session.status === 'signedIn' ? session.user.uid : undefined);
   return (
-    <Dialog open={open} onClose={onClose} title={planDialogTitle(user.data?.billingInfo)} size="5xl">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={planDialogTitle(user.data?.billingInfo)}
+      description={trial ? TRIAL_DESCRIPTION : undefined}
+      size="5xl"
+    >
       {open && <UpgradePlanContent onClose={onClose} />}
     </Dialog>
   );
