@@ -99,8 +99,6 @@ test('a file that is not a photo is refused with a clear message', async ({ page
   await expect(page.getByRole('alert')).toHaveText('Upload a JPEG, PNG or WebP photo.');
 });
 
-const demoStoreUrl = process.env.UPLIFT_DEMO_STORE_URL || 'http://127.0.0.1:9400/';
-
 test('?product= opens the studio on a product of the store’s website, whose cut-out the owner touches up', async ({ page }) => {
   test.setTimeout(180_000);
   const email = freshEmail('studio-catalogue');
