@@ -1,11 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { freshEmail, openSignedOut, PASSWORD, setTierByHand, signUpThroughUi } from './support';
 
-/** Opens the Upgrade plan dialog from the avatar menu. */
-async function openUpgradeDialog(page: Page) {
+/** Opens the plan dialog from the avatar menu: 'Upgrade plan', or 'Your plan' for a paying user. */
+async function openUpgradeDialog(page: Page, name = 'Upgrade plan') {
   await page.getByRole('button', { name: 'Open account menu' }).click();
-  await page.getByRole('menuitem', { name: 'Upgrade plan' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Upgrade plan' });
+  await page.getByRole('menuitem', { name }).click();
+  const dialog = page.getByRole('dialog', { name });
   await expect(dialog.getByRole('region').first()).toBeVisible();
   return dialog;
 }
@@ -16,6 +16,11 @@ test('a free user upgrades through the test checkout and then manages the subscr
   await signUpThroughUi(page, freshEmail('upgrade'), PASSWORD);
 
   let dialog = await openUpgradeDialog(page);
+  // What stays free is said, and a visible button closes the dialog (issue 21, item 12).
+  await expect(dialog.getByText(/^Always free, on every plan: your website review, the weekly and daily reports, campaign ideas and Analytics\./)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  dialog = await openUpgradeDialog(page);
   const free = dialog.getByRole('region', { name: 'Free' });
   await expect(free.getByRole('button', { name: 'Current Plan' })).toBeDisabled();
   await expect(free).toContainText('per month');
@@ -32,11 +37,16 @@ test('a free user upgrades through the test checkout and then manages the subscr
   await expect(page.getByText('Test checkout').first()).toBeVisible();
   await page.getByRole('button', { name: 'Complete test purchase' }).click();
 
-  // Back in the app; the plan arrives asynchronously (webhook → event → users).
+  // Back in the app; the plan arrives asynchronously (webhook → event → users),
+  // and the purchase is confirmed once it is there.
   await expect(page.getByRole('button', { name: 'Open account menu' })).toBeVisible();
+  const confirmation = page.getByRole('dialog', { name: `You're on the ${paidName} plan` });
+  await expect(confirmation.getByText('Thank you: your payment went through.')).toBeVisible({ timeout: 60_000 });
+  await confirmation.getByRole('button', { name: 'Done' }).click();
+  await expect(confirmation).toBeHidden();
   await expect(async () => {
     await page.reload();
-    dialog = await openUpgradeDialog(page);
+    dialog = await openUpgradeDialog(page, 'Your plan');
     await expect(dialog.getByRole('region', { name: paidName }).getByRole('button', { name: 'Current Plan' })).toBeDisabled({
       timeout: 3_000,
     });
@@ -55,11 +65,12 @@ test("a manually billed user sees only that tier and 'Contact us'", async ({ pag
 
   await expect(async () => {
     await page.reload();
-    const dialog = await openUpgradeDialog(page);
+    const dialog = await openUpgradeDialog(page, 'Your plan');
     await expect(dialog.getByRole('link', { name: 'Contact us' })).toBeVisible({ timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
 
-  const dialog = page.getByRole('dialog', { name: 'Upgrade plan' });
+  // A paying user sees their plan, not an upgrade.
+  const dialog = page.getByRole('dialog', { name: 'Your plan' });
   await expect(dialog.getByRole('region')).toHaveCount(1);
   await expect(dialog.getByRole('region').getByRole('button', { name: 'Current Plan' })).toBeDisabled();
   await expect(dialog.getByText('to manage subscription')).toBeVisible();
@@ -75,6 +86,8 @@ test('showTrialDialog=true opens the upgrade dialog for a user without billing i
   await signUpThroughUi(page, freshEmail('trial'), PASSWORD);
   const dialog = page.getByRole('dialog', { name: 'Upgrade plan' });
   await expect(dialog.getByRole('region', { name: 'Free' }).getByRole('button', { name: 'Current Plan' })).toBeVisible();
+  // It shows the trial: what the free plan already lets the owner try.
+  await expect(dialog.getByText(/^Your free trial: every Studio tool works on the free plan/)).toBeVisible();
 
   // Stored: it comes back on another page until the user has billing info.
   await page.goto('/analytics');

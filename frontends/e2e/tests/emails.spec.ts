@@ -1,6 +1,12 @@
 import { expect, test } from '@playwright/test';
 import {
+  demoStoreUrl,
   emulatorSignIn,
+  importOrderExport,
+  openSignedOut,
+  orderExport,
+  saveWebsite,
+  signUpThroughUi,
   freshEmail,
   gatewayUrl,
   mailParts,
@@ -57,4 +63,24 @@ test('the AI email digest: sent once a minute, read on a phone, links back, unsu
   await unsubscribeThroughPage(page, unsubscribe, /AI email digest/i);
   await page.getByRole('button', { name: 'Turn it back on' }).click();
   await expect(page.getByRole('heading', { name: 'You are subscribed again' })).toBeVisible();
+});
+
+test("Home's 'Email me the AI digest' sends it, and says so; a second ask within a minute is refused with why", async ({ page }) => {
+  test.setTimeout(150_000);
+  const email = freshEmail('digest-button');
+  await openSignedOut(page);
+  await signUpThroughUi(page, email, PASSWORD);
+  await saveWebsite(page, demoStoreUrl);
+  await importOrderExport(page, orderExport([{ product: 'Morning Assam', price: '14.50', quantity: 4, daysAgo: 1 }]));
+
+  await page.goto('/');
+  const ideas = page.getByRole('region', { name: 'Campaign ideas' });
+  const button = ideas.getByRole('button', { name: 'Email me the AI digest' });
+  await expect(button).toBeVisible({ timeout: 90_000 });
+  await button.click();
+  await expect(ideas.getByRole('status')).toHaveText('Sent: your insights and campaign ideas are on their way to your account email.');
+  await waitForMail(page, email, /^Your AI digest for /);
+
+  await button.click();
+  await expect(ideas.getByRole('alert')).toContainText('already on its way');
 });

@@ -38,6 +38,9 @@ test('connect a Shopify shop, watch the import, then see Analytics and the daily
   // The shop's name and zone arrive with the import's first step, which the
   // injected slow answers delay: wait for the import, then read them.
   await expect(card.getByText(/Last synced/)).toBeVisible({ timeout: 60_000 });
+  // The note that announced the import says it has ended (issue 21, item 19).
+  await expect(page.getByRole('status').filter({ hasText: 'Your Shopify store is connected and its orders are imported.' })).toBeVisible();
+  await expect(page.getByText('Importing your orders…')).toHaveCount(0);
   await expect(card.getByText(shop.name)).toBeVisible();
   await expect(card.getByText('America/New_York')).toBeVisible();
   await expect(card.getByText(/\d[\d,]* orders/)).toBeVisible();
@@ -62,6 +65,14 @@ test('connect a Shopify shop, watch the import, then see Analytics and the daily
   await page.getByRole('link', { name: 'Home' }).first().click();
   await expect(page.getByRole('heading', { name: /^Yesterday \(\d{4}-\d{2}-\d{2}\)$/ })).toBeVisible();
   await expect(page.getByText(/Best seller: /)).toBeVisible();
+});
+
+test('signed out, Analytics asks to sign in, as Connections does', async ({ page }) => {
+  await openSignedOut(page, '/analytics');
+  await expect(page.getByRole('heading', { name: "Sign in to see your store's numbers" })).toBeVisible();
+  await expect(page.getByText('Your account is still being set up')).toHaveCount(0);
+  await page.getByRole('link', { name: 'Connections' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Sign in to connect your store' })).toBeVisible();
 });
 
 test('import an order export, see its numbers, and a bad file names the row and column', async ({ page }) => {

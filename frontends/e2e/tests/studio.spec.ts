@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { freshEmail, openSignedOut, PASSWORD, setTierByHand, signUpThroughUi } from './support';
+import { demoStoreUrl, freshEmail, openSignedOut, PASSWORD, saveWebsite, setTierByHand, signUpThroughUi } from './support';
 
 /** A generated product photo: a red mug on light paper with a hard cast shadow. */
 const MUG = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'mug.jpg');
@@ -37,6 +37,8 @@ test('a paying owner removes a background, compares before and after, and downlo
 
   await uploadMug(page);
   await page.getByRole('button', { name: 'Remove background' }).click();
+  // While it runs the card says what it is doing, not what it has done (issue 21, item 20).
+  await expect(page.getByRole('article', { name: 'Removing the background: mug' })).toBeVisible();
   const card = await doneCard(page, 'Background removed: mug');
   await expect(card.getByRole('img', { name: 'After: the background removed' })).toBeVisible();
   await expect(card.getByRole('img', { name: 'Before: the original photo' })).toBeVisible();
@@ -59,12 +61,26 @@ test('the free plan previews with a watermark, downloads three results a month, 
   const card = await doneCard(page, 'Channel presets: mug');
   await expect(card.getByRole('img', { name: 'Amazon main image preview' })).toBeVisible();
 
-  for (const preset of ['Shopify product', 'Instagram square', 'Story']) {
+  // The download buttons say the limit before it is hit, and the usage note
+  // turns amber near it and red at it (issue 21, item 20).
+  const usage = page.getByRole('status').filter({ hasText: /^Free plan:/ });
+  await expect(usage).toHaveAttribute('data-usage', 'plenty');
+  const expected: Record<string, [string, string]> = {
+    'Shopify product': ['3 of 3 free downloads left this month; each download uses one.', 'plenty'],
+    'Instagram square': ['2 of 3 free downloads left this month; each download uses one.', 'low'],
+    Story: ['1 of 3 free downloads left this month; each download uses one.', 'out'],
+  };
+  for (const [preset, [allowance, after]] of Object.entries(expected)) {
     const tile = card.getByRole('listitem').filter({ hasText: preset });
-    const [download] = await Promise.all([page.waitForEvent('download'), tile.getByRole('button', { name: 'Download JPEG' }).click()]);
+    const button = tile.getByRole('button', { name: 'Download JPEG' });
+    await expect(button).toHaveAccessibleDescription(allowance);
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
     expect(download.suggestedFilename()).toMatch(/^mug-.*\.jpg$/);
+    await expect(usage).toHaveAttribute('data-usage', after);
   }
   await expect(page.getByText(/0 downloads and 29 tool runs left this month\./)).toBeVisible();
+  await expect(usage).toHaveCSS('color', 'rgb(185, 28, 28)');
+  await expect(card.getByText("You have used this month's 3 free downloads: upgrade to download more.").first()).toBeVisible();
 
   const fourth = card.getByRole('listitem').filter({ hasText: 'Facebook/Google feed' });
   await fourth.getByRole('button', { name: 'Download WebP' }).click();
@@ -82,8 +98,6 @@ test('a file that is not a photo is refused with a clear message', async ({ page
     .setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('this is not a photo') });
   await expect(page.getByRole('alert')).toHaveText('Upload a JPEG, PNG or WebP photo.');
 });
-
-const demoStoreUrl = process.env.UPLIFT_DEMO_STORE_URL || 'http://127.0.0.1:9400/';
 
 test('?product= opens the studio on a product of the store’s website, whose cut-out the owner touches up', async ({ page }) => {
   test.setTimeout(180_000);
@@ -138,4 +152,19 @@ test('?product= opens the studio on a product of the store’s website, whose cu
   await expect(page.getByRole('article', { name: 'Background removed: Morning Assam' }).first().getByText('Done', { exact: true })).toBeVisible({
     timeout: 60_000,
   });
+});
+
+test('on a phone the product picker fits the screen and the bottom bar names its links', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openSignedOut(page);
+  await signUpThroughUi(page, freshEmail('studio-phone'), PASSWORD);
+  await saveWebsite(page, demoStoreUrl);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/studio');
+  const picker = page.getByLabel('Or pick a product from your website');
+  await expect(picker.getByRole('option', { name: 'Morning Assam · $14.50', exact: true })).toBeAttached({ timeout: 30_000 });
+  const box = await picker.boundingBox();
+  expect(box!.x + box!.width, 'the picker’s right edge').toBeLessThanOrEqual(375);
+  const bar = page.getByRole('navigation', { name: 'Bottom navigation' });
+  for (const name of ['Home', 'Analytics', 'Connections']) await expect(bar.getByText(name, { exact: true })).toBeVisible();
 });

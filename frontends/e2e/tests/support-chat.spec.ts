@@ -84,11 +84,12 @@ test("'Contact us' on manual billing opens the chat", async ({ page }) => {
   await signUpThroughUi(page, email, PASSWORD);
   await setTierByHand(page, email, PASSWORD, 'pro');
 
-  const dialog = page.getByRole('dialog', { name: 'Upgrade plan' });
+  // A paying user's plan dialog is 'Your plan'.
+  const dialog = page.getByRole('dialog', { name: 'Your plan' });
   await expect(async () => {
     await page.reload();
     await page.getByRole('button', { name: 'Open account menu' }).click();
-    await page.getByRole('menuitem', { name: 'Upgrade plan' }).click();
+    await page.getByRole('menuitem', { name: 'Your plan' }).click();
     await expect(dialog.getByRole('link', { name: 'Contact us' })).toBeVisible({ timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
   // The messenger has booted (its script arrived) before the link can open it.

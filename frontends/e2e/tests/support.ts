@@ -240,3 +240,46 @@ export async function expectNoSeriousViolations(page: Page, what: string, includ
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(serious, `${what}: serious or critical axe violations`).toEqual([]);
 }
+
+/** One order of a small export written by a test: a product sold on a day (UTC noon). */
+export interface ExportOrder {
+  product: string;
+  price: string;
+  quantity?: number;
+  /** Days before today. */
+  daysAgo: number;
+}
+
+/**
+ * An order export in Shopify's CSV format with the given orders, in USD:
+ * the columns the import reads, nothing more.
+ */
+export function orderExport(orders: ExportOrder[]): string {
+  const header = 'Name,Email,Financial Status,Currency,Subtotal,Shipping,Taxes,Total,Discount Amount,Created at,Lineitem quantity,Lineitem name,Lineitem price';
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  const rows = orders.map((o, i) => {
+    const quantity = o.quantity ?? 1;
+    const total = (Number(o.price) * quantity).toFixed(2);
+    return [`#${1001 + i}`, `buyer${i}@example.com`, 'paid', 'USD', total, '0.00', '0.00', total, '0.00', `${day(o.daysAgo)} 12:00:00 +0000`, quantity, `"${o.product}"`, o.price].join(',');
+  });
+  return [header, ...rows].join('\n');
+}
+
+/** Imports an order export through Connections, as an owner would, and waits for its result. */
+export async function importOrderExport(page: Page, csv: string): Promise<void> {
+  await page.goto('/connections');
+  await page.getByLabel('Order export (CSV)').setInputFiles({ name: 'orders_export.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(page.getByText(/^Imported \d+ orders? from /)).toBeVisible({ timeout: 30_000 });
+}
+
+/** Sets the business's website in the Business profile and waits for the dialog to close. */
+export async function saveWebsite(page: Page, url: string): Promise<void> {
+  const dialog = await openBusinessProfile(page);
+  await dialog.getByRole('textbox', { name: 'Website' }).fill(url);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
+}
+
+/** The stack's demo tea shop website (its JSON-LD names each tea's photo and sku). */
+export const demoStoreUrl = process.env.UPLIFT_DEMO_STORE_URL || 'http://127.0.0.1:9400/';

@@ -2,6 +2,7 @@ import { Suspense, use } from 'react';
 import { Link } from 'react-router';
 import {
   ErrorCard,
+  studioPath,
   preloaded,
   Spinner,
   useCategoryEvents,
@@ -76,6 +77,19 @@ function SignedInHome() {
   );
 }
 
+/** Where the paid plan's image tools are: the top bar's three links (the spec's) leave the studio out. */
+function StudioCard() {
+  return (
+    <section className="u-card studio-card" aria-labelledby="studio-card-title">
+      <h2 id="studio-card-title">Studio</h2>
+      <p>Turn a product photo into a clean studio image, sized for your shop, Instagram, feeds and Amazon.</p>
+      <Link className="u-btn u-btn--secondary" to={studioPath()}>
+        Open the Studio
+      </Link>
+    </section>
+  );
+}
+
 interface ReportProps {
   parts: Promise<ReportParts>;
   categoryId: string;
@@ -89,12 +103,13 @@ function Report({ parts, categoryId, report, insights, ideas }: ReportProps) {
   return (
     <>
       <DailyReportCard categoryId={categoryId} />
+      <StudioCard />
       {report.isError && !report.data ? (
         <ErrorCard title="We couldn't load your report">
           <p>{report.error.message || 'Please try again in a moment.'} We&apos;ll keep trying in the background.</p>
         </ErrorCard>
       ) : (
-        <ReportView report={report.data} insights={insights.data?.insights} ideas={ideas.data?.ideas} />
+        <ReportView categoryId={categoryId} report={report.data} insights={insights.data?.insights} ideas={ideas.data?.ideas} />
       )}
     </>
   );

@@ -18,6 +18,7 @@ export * from './ui';
 export * from './events/sse-parser';
 export * from './events/category-events';
 export * from './app-events';
+export * from './studio-link';
 export * from './third-party/load-script';
 export * from './third-party/analytics';
 export * from './third-party/widget-settings';

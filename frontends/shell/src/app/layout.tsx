@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { onOpenBusinessProfile, onOpenUpgradePlan, Toaster, useSession } from '@uplift/platform';
+import { onOpenBusinessProfile, onOpenUpgradePlan, Toaster, useSession, useUser } from '@uplift/platform';
 import { TopBar } from '../components/layout/top-bar';
 import { AccountSettingsDialog } from '../features/account-settings/components/account-settings-dialog';
 import { useIdentityReturn } from '../features/account-settings/lib/use-identity-return';
@@ -9,6 +9,7 @@ import { useSiteUrlFromAddress } from '../features/business-profile/lib/site-url
 import { resetCodeFrom } from '../features/auth/lib/password-reset';
 import { OnBehalfBanner } from '../features/on-behalf/components/on-behalf-banner';
 import { useCheckoutReturn } from '../features/billing/lib/use-checkout-return';
+import { planDialogTitle } from '../features/billing/lib/tier';
 import { useTrialDialog } from '../features/billing/lib/use-trial-dialog';
 import { useProductLink } from '../features/product-link/product-link';
 import { useSupportChat } from '../features/support-chat';
@@ -24,6 +25,10 @@ const BusinessProfileDialog = lazyNamed(
   'BusinessProfileDialog',
 );
 const UpgradePlanDialog = lazyNamed(() => import('../features/billing/components/upgrade-plan-dialog'), 'UpgradePlanDialog');
+const PurchaseConfirmation = lazyNamed(
+  () => import('../features/billing/components/purchase-confirmation'),
+  'PurchaseConfirmation',
+);
 
 /** Page frame: top bar, the routed page, toasts and the dialogs the menu opens. */
 export function Layout() {
@@ -35,8 +40,9 @@ export function Layout() {
   const [businessProfileOpen, setBusinessProfileOpen] = useState(false);
   // A website from the address that could not be saved: the dialog opens with it filled in.
   const [prefillWebsite, setPrefillWebsite] = useState<string | undefined>();
+  const user = useUser(session.status === 'signedIn' ? session.user.uid : undefined);
   const trial = useTrialDialog();
-  useCheckoutReturn();
+  const checkoutReturn = useCheckoutReturn();
   useIdentityReturn(openAccountSettings);
   useProductLink(STUDIO_PATH);
   useSupportChat(env.chatAppId);
@@ -72,6 +78,7 @@ export function Layout() {
             onOpenAccountSettings={() => setAccountOpen(true)}
             onOpenUpgradePlan={() => setUpgradeOpen(true)}
             onOpenBusinessProfile={() => setBusinessProfileOpen(true)}
+            planLabel={planDialogTitle(user.data?.billingInfo)}
           />
         }
       />
@@ -94,7 +101,12 @@ export function Layout() {
           </WhenOpened>
           {/* The trial dialog is this same dialog, forced open by the address (spec section 4). */}
           <WhenOpened open={upgradeOpen || trial.open}>
-            <UpgradePlanDialog open={upgradeOpen || trial.open} onClose={closeUpgrade} />
+            <UpgradePlanDialog open={upgradeOpen || trial.open} trial={trial.open && !upgradeOpen} onClose={closeUpgrade} />
+          </WhenOpened>
+          <WhenOpened open={checkoutReturn.confirmedTier !== null}>
+            {checkoutReturn.confirmedTier !== null && (
+              <PurchaseConfirmation tierId={checkoutReturn.confirmedTier} onClose={checkoutReturn.dismiss} />
+            )}
           </WhenOpened>
           <OnBehalfBanner userId={session.user.uid} />
         </>

@@ -1,8 +1,8 @@
-import type { RemoteName } from '@uplift/platform';
+import { studioPath, type RemoteName } from '@uplift/platform';
 import type { StudioPath } from '../features/product-link/product-link';
 
 /** The product studio's address for `?product=<id>` (the studio route in routes.tsx). */
-export const STUDIO_PATH: StudioPath = (id) => `/studio?product=${encodeURIComponent(id)}`;
+export const STUDIO_PATH: StudioPath = studioPath;
 
 /** A remote's page and the top-level path the shell mounts it under ('' is `/`). */
 export interface RemotePage {

@@ -2,6 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { FindingJson } from '@uplift/platform';
+import { renderWithProviders } from '@uplift/platform/testing';
 import { FindingsList } from './findings-list';
 
 const findings: FindingJson[] = [
@@ -51,5 +52,29 @@ describe('FindingsList', () => {
   it('says so when there is nothing to fix', () => {
     render(<FindingsList findings={[]} />);
     expect(screen.getByText(/every check passed/)).toBeTruthy();
+  });
+
+  it("leads a finding about a page's images to the studio, on that page's product, in the owner's review only", async () => {
+    const image: FindingJson = {
+      id: 'f4',
+      group: 'search',
+      check: 'image-alt',
+      title: 'Image without alt text',
+      url: 'https://shop.test/products/anvil',
+      element: '<img src="/anvil.jpg">',
+    };
+    renderWithProviders(<FindingsList findings={[image, findings[1]!]} studioLinks />);
+    await userEvent.click(screen.getByRole('button', { name: /Image without alt text/ }));
+    expect(screen.getByRole('link', { name: 'Make a studio photo' }).getAttribute('href')).toBe(
+      '/studio?product=https%3A%2F%2Fshop.test%2Fproducts%2Fanvil',
+    );
+    await userEvent.click(screen.getByRole('button', { name: /Missing meta description/ }));
+    expect(screen.getAllByRole('link', { name: 'Make a studio photo' })).toHaveLength(1);
+  });
+
+  it('has no studio link on the public score, which reviews anyone’s site', async () => {
+    renderWithProviders(<FindingsList findings={[{ id: 'f4', group: 'search', check: 'image-alt', title: 'Image without alt text', url: 'https://x.test/' }]} />);
+    await userEvent.click(screen.getByRole('button', { name: /Image without alt text/ }));
+    expect(screen.queryByRole('link', { name: 'Make a studio photo' })).toBeNull();
   });
 });

@@ -1,9 +1,22 @@
 import { useId, useState } from 'react';
-import type { FindingJson } from '@uplift/platform';
+import { Link } from 'react-router';
+import { STUDIO_PHOTO_LINK_TEXT, studioPath, type FindingJson } from '@uplift/platform';
 import { groupRank, humanize } from '../score';
 
+/** The review's checks about a page's images (the categories service's check ids). */
+const IMAGE_CHECKS = new Set(['image-alt', 'image-weight']);
+
+export interface FindingsListProps {
+  findings: FindingJson[];
+  /**
+   * Whether a finding about images leads to the studio, on the page's product
+   * (the owner's own review; the public score reviews anyone's site).
+   */
+  studioLinks?: boolean;
+}
+
 /** Findings grouped by area; each opens to show why it matters and the exact fix. */
-export function FindingsList({ findings }: { findings: FindingJson[] }) {
+export function FindingsList({ findings, studioLinks = false }: FindingsListProps) {
   if (findings.length === 0) {
     return <p className="u-muted">No problems found. Nice work: every check passed.</p>;
   }
@@ -19,7 +32,7 @@ export function FindingsList({ findings }: { findings: FindingJson[] }) {
         <section key={group} aria-label={humanize(group)}>
           <h3 className="findings__group">{humanize(group)}</h3>
           {items.map((finding, index) => (
-            <FindingItem key={finding.id || `${group}-${index}`} finding={finding} />
+            <FindingItem key={finding.id || `${group}-${index}`} finding={finding} studioLink={studioLinks && IMAGE_CHECKS.has(finding.check ?? '')} />
           ))}
         </section>
       ))}
@@ -27,7 +40,7 @@ export function FindingsList({ findings }: { findings: FindingJson[] }) {
   );
 }
 
-function FindingItem({ finding }: { finding: FindingJson }) {
+function FindingItem({ finding, studioLink }: { finding: FindingJson; studioLink: boolean }) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const state = finding.state;
@@ -75,6 +88,15 @@ function FindingItem({ finding }: { finding: FindingJson }) {
               <dt>Element</dt>
               <dd>
                 <code>{finding.element}</code>
+              </dd>
+            </>
+          )}
+          {studioLink && (
+            <>
+              <dt>A better photo</dt>
+              <dd>
+                {/* The page's address: the studio opens the product it shows, or says it is not a product page. */}
+                <Link to={studioPath(finding.url)}>{STUDIO_PHOTO_LINK_TEXT}</Link>
               </dd>
             </>
           )}

@@ -28,6 +28,15 @@ describe('Dialog', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
+  it('closes with its visible Close button', () => {
+    const onClose = vi.fn();
+    render(<Dialog open onClose={onClose} title="Upgrade plan" />);
+    const close = screen.getByRole('button', { name: 'Close' });
+    expect(close.textContent).toBe('×');
+    fireEvent.click(close);
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
   it('renders nothing when closed', () => {
     render(<Dialog open={false} onClose={() => {}} title="T" />);
     expect(screen.queryByRole('dialog')).toBeNull();

@@ -12,7 +12,10 @@ export interface DialogProps {
   children?: ReactNode;
 }
 
-/** A modal dialog; Escape or a click outside the panel closes it (spec section 2). */
+/**
+ * A modal dialog; Escape or a click outside the panel closes it (spec section
+ * 2), and so does its visible Close button, for those who would not guess either.
+ */
 export function Dialog({ open, onClose, title, description, size = 'lg', children }: DialogProps) {
   const titleId = useId();
   const descriptionId = useId();
@@ -42,9 +45,14 @@ export function Dialog({ open, onClose, title, description, size = 'lg', childre
         aria-describedby={description ? descriptionId : undefined}
         className={`u-dialog u-dialog--${size}`}
       >
-        <h2 id={titleId} className="u-dialog__title">
-          {title}
-        </h2>
+        <div className="u-dialog__header">
+          <h2 id={titleId} className="u-dialog__title">
+            {title}
+          </h2>
+          <button type="button" className="u-dialog__close" aria-label="Close" onClick={onClose}>
+            <span aria-hidden="true">×</span>
+          </button>
+        </div>
         {description && (
           <p id={descriptionId} className="u-dialog__description">
             {description}

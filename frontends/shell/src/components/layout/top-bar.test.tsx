@@ -35,7 +35,7 @@ function renderAt(
       path,
       session,
       queryClient,
-      routes: { '/logout': <p>logging out</p> },
+      routes: { '/logout': <p>logging out</p>, '/studio': <p>the studio</p> },
       wrapper: withAuthActions(actions),
     },
   );
@@ -53,6 +53,12 @@ describe('TopBar', () => {
     expect(within(main).getByRole('link', { name: 'Home' }).getAttribute('aria-current')).toBeNull();
     const bottom = screen.getByRole('navigation', { name: 'Bottom navigation' });
     expect(within(bottom).getByRole('link', { name: 'Connections' }).getAttribute('href')).toBe('/connections');
+  });
+
+  it('labels the phone bar icons with words, not only for screen readers', () => {
+    renderAt('/', signedOut);
+    const bottom = screen.getByRole('navigation', { name: 'Bottom navigation' });
+    expect(within(bottom).getAllByRole('link').map((link) => link.textContent)).toEqual(['Home', 'Analytics', 'Connections']);
   });
 
   it("offers 'Sign in' when signed out, opening the sign dialog", async () => {
@@ -85,6 +91,14 @@ describe('TopBar', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Open account menu' }));
     await userEvent.click(screen.getByRole('menuitem', { name: 'Upgrade plan' }));
     expect(onOpenUpgradePlan).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it("offers the 'Studio' in the avatar menu, opening /studio", async () => {
+    renderAt('/', signedIn);
+    await userEvent.click(screen.getByRole('button', { name: 'Open account menu' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Studio' }));
+    expect(screen.getByText('the studio')).toBeTruthy();
     expect(screen.queryByRole('menu')).toBeNull();
   });
 

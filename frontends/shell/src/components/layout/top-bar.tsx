@@ -29,8 +29,10 @@ export function TopBar({ marketingUrl, actions }: TopBarProps) {
       </header>
       <nav role="navigation" aria-label="Bottom navigation" className="bottombar">
         {NAV_ITEMS.map((item) => (
-          <NavLink key={item.to} to={item.to} end={item.to === '/'} aria-label={item.label} className="bottombar__link">
+          <NavLink key={item.to} to={item.to} end={item.to === '/'} className="bottombar__link">
             {item.icon}
+            {/* Words under the icons: a phone user should not have to guess what a drawing means. */}
+            <span className="bottombar__label">{item.label}</span>
           </NavLink>
         ))}
       </nav>

@@ -7,7 +7,7 @@ import {
   type DayMetricsJson,
   type GetMetricsResponseJson,
 } from '@uplift/platform';
-import { describedBy, fakeGateway, json, renderWithProviders, signedInAs, type Rendered } from '@uplift/platform/testing';
+import { describedBy, fakeGateway, json, renderWithProviders, signedInAs, signedOut, type Rendered } from '@uplift/platform/testing';
 import { AnalyticsPage } from './analytics-page';
 
 
@@ -106,6 +106,16 @@ function today(year: number, monthIndex: number, day: number, hour = 12) {
 }
 
 const card = (name: string) => screen.getByRole('group', { name });
+
+describe('AnalyticsPage: signed out', () => {
+  it('asks a visitor to sign in, as Connections does, and calls nothing', () => {
+    const api = fakeGateway({});
+    renderWithProviders(<AnalyticsPage />, { path: '/analytics', route: 'analytics', session: signedOut });
+    expect(screen.getByRole('heading', { level: 2, name: "Sign in to see your store's numbers" })).toBeTruthy();
+    expect(screen.queryByText(/still being set up/)).toBeNull();
+    expect(api.fetchMock).not.toHaveBeenCalled();
+  });
+});
 
 describe('AnalyticsPage: the date range', () => {
   it('asks for the last 30 days ending today by default, and the 30 days before for the change', async () => {
@@ -285,8 +295,11 @@ describe('AnalyticsPage: the numbers', () => {
     const top = screen.getByRole('region', { name: 'Top products by net sales' });
     expect(await within(top).findByText('Anvil, 50 kg')).toBeTruthy();
     const productRows = within(top).getAllByRole('row');
-    expect(productRows[1]!.textContent).toBe(`Anvil, 50 kg4${usd(1100)}`);
-    expect(productRows[2]!.textContent).toBe(`Hammer7${usd(210)}`);
+    expect(productRows[1]!.textContent).toBe(`Anvil, 50 kgMake a studio photo4${usd(1100)}`);
+    expect(productRows[2]!.textContent).toBe(`HammerMake a studio photo7${usd(210)}`);
+    // Orders know a product by its title: the studio finds it by that name.
+    const studio = within(productRows[1]!).getByRole('link', { name: 'Make a studio photo of Anvil, 50 kg' });
+    expect(studio.getAttribute('href')).toBe('/studio?product=Anvil%2C%2050%20kg');
   });
 
   it('shows the formula next to a number on hover and on click', async () => {

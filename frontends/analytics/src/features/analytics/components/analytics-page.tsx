@@ -6,6 +6,7 @@ import {
   UNKNOWN_ERROR_MESSAGE,
   useCategoryId,
   usePageTitle,
+  useSession,
   useStoreMetrics,
   type GetMetricsResponseJson,
   type StoreDateRange,
@@ -28,10 +29,26 @@ const SOURCE_TEXT: Record<string, string> = {
 /** The Analytics page (`/analytics`): the store's numbers for a date range, as Shopify counts them. */
 export function AnalyticsPage() {
   usePageTitle('Analytics');
-  const { categoryId, isPending } = useCategoryId();
+  const session = useSession();
   return (
     <main className="u-page">
       <h1>Analytics</h1>
+      {session.status === 'signedIn' ? (
+        <SignedInAnalytics />
+      ) : (
+        <section className="u-card" aria-labelledby="analytics-sign-in-title">
+          <h2 id="analytics-sign-in-title">Sign in to see your store&apos;s numbers</h2>
+          <p>Once signed in, Analytics shows your sales, orders, average order value and conversion rate day by day.</p>
+        </section>
+      )}
+    </main>
+  );
+}
+
+function SignedInAnalytics() {
+  const { categoryId, isPending } = useCategoryId();
+  return (
+    <>
       {isPending ? (
         <Loading />
       ) : !categoryId ? (
@@ -39,7 +56,7 @@ export function AnalyticsPage() {
       ) : (
         <StoreAnalytics categoryId={categoryId} />
       )}
-    </main>
+    </>
   );
 }
 

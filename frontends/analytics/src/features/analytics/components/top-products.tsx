@@ -1,16 +1,23 @@
 import { useId } from 'react';
+import { Link } from 'react-router';
 import {
   ErrorBanner,
   FormulaHint,
   METRIC_FORMULAS,
   Spinner,
+  STUDIO_PHOTO_LINK_TEXT,
+  studioPath,
   formatCount,
   formatMoney,
   useTopProducts,
   type StoreDateRange,
 } from '@uplift/platform';
 
-/** The range's best products by net sales, highest first (the API's order). */
+/**
+ * The range's best products by net sales, highest first (the API's order),
+ * each with a way into the studio for its photo (orders know a product by its
+ * title only, which the studio finds in the website's catalogue).
+ */
 export function TopProducts({ categoryId, range }: { categoryId: string; range: StoreDateRange }) {
   const titleId = useId();
   const top = useTopProducts(categoryId, range);
@@ -44,7 +51,18 @@ export function TopProducts({ categoryId, range }: { categoryId: string; range: 
             <tbody>
               {products.map((product, index) => (
                 <tr key={`${index}-${product.title ?? ''}`}>
-                  <td>{product.title || 'Untitled product'}</td>
+                  <td>
+                    {product.title || 'Untitled product'}
+                    {product.title && (
+                      <Link
+                        className="studio-link"
+                        to={studioPath(product.title)}
+                        aria-label={`${STUDIO_PHOTO_LINK_TEXT} of ${product.title}`}
+                      >
+                        {STUDIO_PHOTO_LINK_TEXT}
+                      </Link>
+                    )}
+                  </td>
                   <td>{formatCount(product.quantity ?? '0')}</td>
                   <td>{formatMoney(product.netSales ?? '0', top.data.currency)}</td>
                 </tr>

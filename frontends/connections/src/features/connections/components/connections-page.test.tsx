@@ -46,6 +46,23 @@ describe('ConnectionsPage', () => {
     expect(screen.queryByText(/Your Shopify store is connected/)).toBeNull();
   });
 
+  it('says the orders are imported once the import it announced has ended', async () => {
+    let phase = 'ORDERS';
+    gateway({
+      [CONNECTIONS]: () =>
+        json({ shopify: { status: 'CONNECTED', shop: 'acme.myshopify.com', sync: { phase, percent: phase === 'DONE' ? 100 : 40 } } }),
+    });
+    renderPage('/connections?shopify=connected');
+    expect(screen.getByRole('status').textContent).toContain('Importing your orders…');
+    expect(await screen.findByRole('progressbar')).toBeTruthy();
+    phase = 'DONE';
+    // The page polls while the sync runs (every 2 s); the note follows it.
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Your Shopify store is connected and its orders are imported.'), {
+      timeout: 5_000,
+    });
+    expect(screen.queryByText(/Importing your orders/)).toBeNull();
+  });
+
   it("shows why the connections could not load", async () => {
     gateway({ [CONNECTIONS]: () => json({ message: 'You may not see this business.' }, 403) });
     renderPage();

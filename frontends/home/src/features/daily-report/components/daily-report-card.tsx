@@ -5,6 +5,8 @@ import {
   FormulaHint,
   NOT_AVAILABLE,
   Spinner,
+  STUDIO_PHOTO_LINK_TEXT,
+  studioPath,
   formatChange,
   formatMetric,
   formulaFor,
@@ -68,7 +70,18 @@ function ReadyReport({ report }: { report: DailyReportJson }) {
           ))}
         </ul>
       )}
-      {report.bestSeller && <p>Best seller: {report.bestSeller}</p>}
+      {report.bestSeller && (
+        <p>
+          Best seller: {report.bestSeller}{' '}
+          <Link
+            className="studio-link studio-link--inline"
+            to={studioPath(report.bestSeller)}
+            aria-label={`${STUDIO_PHOTO_LINK_TEXT} of ${report.bestSeller}`}
+          >
+            {STUDIO_PHOTO_LINK_TEXT}
+          </Link>
+        </p>
+      )}
     </section>
   );
 }

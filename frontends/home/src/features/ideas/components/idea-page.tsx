@@ -1,6 +1,18 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import { ErrorCard, isHttpError, Spinner, useCategoryId, useIdea, usePageTitle, useSession, trackEvent, type IdeaJson } from '@uplift/platform';
+import {
+  ErrorCard,
+  isHttpError,
+  Spinner,
+  STUDIO_PHOTO_LINK_TEXT,
+  studioPath,
+  useCategoryId,
+  useIdea,
+  usePageTitle,
+  useSession,
+  trackEvent,
+  type IdeaJson,
+} from '@uplift/platform';
 
 /** One campaign idea with everything needed to run it (`/ideas/:ideaId`). */
 export function IdeaPage() {
@@ -81,7 +93,18 @@ export function IdeaDetails({ idea }: { idea: IdeaJson }) {
         <h2 id="products">Products to feature</h2>
         {(idea.products?.length ?? 0) > 0 ? (
           <ul>
-            {idea.products?.map((product) => <li key={product}>{product}</li>)}
+            {idea.products?.map((product) => (
+              <li key={product}>
+                {product}{' '}
+                <Link
+                  className="studio-link studio-link--inline"
+                  to={studioPath(product)}
+                  aria-label={`${STUDIO_PHOTO_LINK_TEXT} of ${product}`}
+                >
+                  {STUDIO_PHOTO_LINK_TEXT}
+                </Link>
+              </li>
+            ))}
           </ul>
         ) : (
           <p className="u-muted">No specific products.</p>

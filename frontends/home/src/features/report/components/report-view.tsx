@@ -11,12 +11,15 @@ import {
 import { FindingsList } from '../../../lib/review/findings-list';
 import { PointsBreakdown } from '../../../lib/review/points-breakdown';
 import { ScoreBadge } from '../../../lib/review/score-badge';
+import { DigestButton } from './digest-button';
 import { IdeasList } from './ideas-list';
 import { InsightsList } from './insights-list';
 import { CompetitorsCard } from './competitors-card';
 import { SpeedCard } from './speed-card';
 
 export interface ReportViewProps {
+  /** The business, for the AI email digest beside the ideas. */
+  categoryId: string;
   report: ReportJson | undefined;
   /** From their own endpoints; the report's copies fill in while those load. */
   insights: InsightJson[] | undefined;
@@ -28,9 +31,9 @@ export interface ReportViewProps {
  * or ready. Insights and ideas drawn from the store's own numbers do not wait
  * for a website review, so they show in every state once there are any.
  */
-export function ReportView({ report, insights, ideas }: ReportViewProps) {
+export function ReportView({ categoryId, report, insights, ideas }: ReportViewProps) {
   const status = report?.status ?? 'REPORT_STATUS_NO_WEBSITE';
-  if (status === 'REPORT_STATUS_READY') return <Ready report={report ?? {}} insights={insights} ideas={ideas} />;
+  if (status === 'REPORT_STATUS_READY') return <Ready categoryId={categoryId} report={report ?? {}} insights={insights} ideas={ideas} />;
   let state = <NoWebsite />;
   if (status === 'REPORT_STATUS_GENERATING' || status === 'REPORT_STATUS_UNSPECIFIED') state = <Generating report={report} />;
   if (status === 'REPORT_STATUS_FAILED') state = <Failed report={report} />;
@@ -38,7 +41,7 @@ export function ReportView({ report, insights, ideas }: ReportViewProps) {
     <>
       {state}
       {(insights?.length ?? 0) > 0 && <InsightsCard insights={insights ?? []} />}
-      {(ideas?.length ?? 0) > 0 && <IdeasCard ideas={ideas ?? []} />}
+      {(ideas?.length ?? 0) > 0 && <IdeasCard categoryId={categoryId} ideas={ideas ?? []} />}
     </>
   );
 }
@@ -52,11 +55,12 @@ function InsightsCard({ insights }: { insights: InsightJson[] }) {
   );
 }
 
-function IdeasCard({ ideas }: { ideas: IdeaJson[] }) {
+function IdeasCard({ categoryId, ideas }: { categoryId: string; ideas: IdeaJson[] }) {
   return (
     <section className="u-card" aria-labelledby="ideas-title">
       <h2 id="ideas-title">Campaign ideas</h2>
       <IdeasList ideas={ideas} />
+      {ideas.length > 0 && <DigestButton categoryId={categoryId} />}
     </section>
   );
 }
@@ -105,7 +109,17 @@ function Failed({ report }: { report: ReportJson | undefined }) {
   );
 }
 
-function Ready({ report, insights, ideas }: { report: ReportJson; insights?: InsightJson[]; ideas?: IdeaJson[] }) {
+function Ready({
+  categoryId,
+  report,
+  insights,
+  ideas,
+}: {
+  categoryId: string;
+  report: ReportJson;
+  insights?: InsightJson[];
+  ideas?: IdeaJson[];
+}) {
   const shownInsights = insights && insights.length > 0 ? insights : (report.insights ?? []);
   const shownIdeas = ideas && ideas.length > 0 ? ideas : (report.ideas ?? []);
   // Once per review shown, not per poll or re-render.
@@ -124,7 +138,7 @@ function Ready({ report, insights, ideas }: { report: ReportJson; insights?: Ins
       <section className="u-card" aria-labelledby="findings-title">
         <h2 id="findings-title">Findings</h2>
         <p className="u-muted">Open a finding to see why it matters and how to fix it.</p>
-        <FindingsList findings={report.findings ?? []} />
+        <FindingsList findings={report.findings ?? []} studioLinks />
       </section>
       <CompetitorsCard score={report.score} band={report.band} competitors={report.competitors ?? []} />
       <SpeedCard speed={report.speed} />
@@ -135,7 +149,7 @@ function Ready({ report, insights, ideas }: { report: ReportJson; insights?: Ins
         </section>
       )}
       <InsightsCard insights={shownInsights} />
-      <IdeasCard ideas={shownIdeas} />
+      <IdeasCard categoryId={categoryId} ideas={shownIdeas} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import {
   Button,
   dataUrl,
@@ -13,10 +13,12 @@ import {
   useStudioImagePreview,
   useStudioJobs,
   useStudioResultPreview,
+  type GetStudioPlanResponseJson,
   type StudioJobJson,
   type StudioResultJson,
 } from '@uplift/platform';
-import { KIND_NAMES, RESULT_NAMES, saveFile, STATUS_NAMES } from '../lib/files';
+import { jobTitle, RESULT_NAMES, saveFile, STATUS_NAMES } from '../lib/files';
+import { downloadAllowance } from '../lib/plan-usage';
 import { TouchUp } from './touch-up';
 
 const FORMAT_NAMES: Record<string, string> = { jpeg: 'JPEG', webp: 'WebP', png: 'PNG' };
@@ -25,8 +27,11 @@ const FORMAT_NAMES: Record<string, string> = { jpeg: 'JPEG', webp: 'WebP', png: 
 const CHECKERBOARD = 'repeating-conic-gradient(#d9d9d9 0% 25%, #ffffff 0% 50%) 50% / 20px 20px';
 
 /** The store's results, newest first, until deleted. */
-export function Gallery({ categoryId, paid }: { categoryId: string; paid: boolean }) {
+export function Gallery({ categoryId, plan }: { categoryId: string; plan: GetStudioPlanResponseJson | undefined }) {
   const jobs = useStudioJobs(categoryId);
+  const paid = Boolean(plan?.paid);
+  const allowance = downloadAllowance(plan);
+  const outOfDownloads = !paid && plan?.downloadsLeft === 0;
   const list = jobs.data?.jobs ?? [];
   return (
     <section aria-labelledby="studio-gallery">
@@ -34,17 +39,29 @@ export function Gallery({ categoryId, paid }: { categoryId: string; paid: boolea
       {jobs.isPending && <p>Loading your images…</p>}
       {!jobs.isPending && list.length === 0 && <p className="u-muted">Nothing yet: upload a photo and choose a tool.</p>}
       {list.map((job) => (
-        <JobCard key={job.id} categoryId={categoryId} job={job} paid={paid} />
+        <JobCard key={job.id} categoryId={categoryId} job={job} paid={paid} allowance={allowance} outOfDownloads={outOfDownloads} />
       ))}
     </section>
   );
 }
 
-function JobCard({ categoryId, job, paid }: { categoryId: string; job: StudioJobJson; paid: boolean }) {
+function JobCard({
+  categoryId,
+  job,
+  paid,
+  allowance,
+  outOfDownloads,
+}: {
+  categoryId: string;
+  job: StudioJobJson;
+  paid: boolean;
+  allowance: string | null;
+  outOfDownloads: boolean;
+}) {
   const del = useDeleteStudioJob();
   const [touching, setTouching] = useState(false);
   const status = job.status ?? 'queued';
-  const title = `${KIND_NAMES[job.kind ?? ''] ?? job.kind}: ${job.image?.filename ?? 'photo'}`;
+  const title = jobTitle(job.kind, status, job.image?.filename);
   return (
     <article className="u-card" aria-label={title}>
       <h3>{title}</h3>
@@ -71,7 +88,16 @@ function JobCard({ categoryId, job, paid }: { categoryId: string; job: StudioJob
           {job.results?.map((r, i) =>
             // JPEG and WebP of one preset share a picture; show it once.
             job.kind !== 'cutout' && r.format === 'webp' ? null : (
-              <ResultTile key={r.id} categoryId={categoryId} result={r} webp={job.results?.[i + 1]} showPicture={job.kind !== 'cutout'} paid={paid} />
+              <ResultTile
+                key={r.id}
+                categoryId={categoryId}
+                result={r}
+                webp={job.results?.[i + 1]}
+                showPicture={job.kind !== 'cutout'}
+                paid={paid}
+                allowance={allowance}
+                outOfDownloads={outOfDownloads}
+              />
             ),
           )}
         </ul>
@@ -115,13 +141,19 @@ function ResultTile({
   webp,
   showPicture,
   paid,
+  allowance,
+  outOfDownloads,
 }: {
   categoryId: string;
   result: StudioResultJson;
   webp?: StudioResultJson;
   showPicture: boolean;
   paid: boolean;
+  /** What a download costs on a free plan, said before the button is pressed. */
+  allowance: string | null;
+  outOfDownloads: boolean;
 }) {
+  const allowanceId = useId();
   const preview = useStudioResultPreview(categoryId, showPicture ? result.id : undefined);
   const download = useDownloadStudioResult();
   const name = RESULT_NAMES[result.name ?? ''] ?? result.name;
@@ -149,13 +181,24 @@ function ResultTile({
       </p>
       <div style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap' }}>
         {files.map((f) => (
-          <Button key={f.id} variant="secondary" loading={download.isPending && download.variables?.resultId === f.id} onClick={() => save(f)}>
+          <Button
+            key={f.id}
+            variant="secondary"
+            loading={download.isPending && download.variables?.resultId === f.id}
+            aria-describedby={allowance ? allowanceId : undefined}
+            onClick={() => save(f)}
+          >
             Download {FORMAT_NAMES[f.format ?? ''] ?? f.format}
           </Button>
         ))}
       </div>
+      {allowance && (
+        <p id={allowanceId} className="studio-allowance u-muted">
+          {allowance}
+        </p>
+      )}
       {download.isError && <ErrorBanner message={serverMessage(download.error, 'The download failed. Please try again.')} />}
-      {limited && !paid && (
+      {(limited || outOfDownloads) && !paid && (
         <Button variant="secondary" onClick={openUpgradePlan}>
           Upgrade plan
         </Button>

@@ -23,6 +23,8 @@ import {
 } from '@uplift/platform';
 import { TextField } from '@uplift/platform/text-field';
 import { precheck, toBase64 } from '../lib/files';
+import { usageLevel } from '../lib/plan-usage';
+import { findCatalogueProduct, notInCatalogueMessage } from '../lib/product-ref';
 import { Gallery } from './gallery';
 
 /** The product image studio (`/studio`, `/studio?product=<id>`). */
@@ -57,7 +59,7 @@ function Studio() {
       </p>
       {plan.data && <PlanNote plan={plan.data} />}
       <Workbench categoryId={categoryId} product={product} plan={plan.data} />
-      <Gallery categoryId={categoryId} paid={Boolean(plan.data?.paid)} />
+      <Gallery categoryId={categoryId} plan={plan.data} />
     </>
   );
 }
@@ -79,8 +81,11 @@ function PlanNote({ plan }: { plan: GetStudioPlanResponseJson }) {
   }
   const left = plan.downloadsLeft ?? 0;
   const runs = plan.jobsLeft ?? 0;
+  // Amber near the month's limits, red at one, so the limit is no surprise.
+  const level = usageLevel(plan);
+  const tone = level === 'out' ? ' u-note--danger' : level === 'low' ? ' u-note--warn' : '';
   return (
-    <div className="u-note" role="status">
+    <div className={`u-note${tone}`} role="status" data-usage={level}>
       <p>
         Free plan: preview every tool on a watermarked image, run {plan.jobsPerMonth ?? 30} tools and download{' '}
         {plan.downloadsPerMonth ?? 3} results a month. {left === 1 ? '1 download' : `${left} downloads`} and{' '}
@@ -119,6 +124,8 @@ function Workbench({
   const importProduct = useImportStudioProductImage();
   const createJob = useCreateStudioJob();
   const jobs = useStudioJobs(categoryId);
+  const catalogue = useCatalogueProducts(categoryId);
+  const [chosen, setChosen] = useState('');
   const [image, setImage] = useState<StudioImageJson | undefined>();
   // One problem at a time, shown where it arose: under the file field, or under the catalogue picker.
   const [problem, setProblem] = useState<{ from: 'file' | 'catalogue'; message: string } | null>(null);
@@ -150,14 +157,26 @@ function Workbench({
     }
   };
 
-  // `?product=<id>` opens the studio on that product's photo, once per address.
+  // `?product=` opens the studio on that product's photo, once per address:
+  // found in the catalogue by id, page or name; without a catalogue list the
+  // server says why (no website, site unreadable).
   const opened = useRef<string | null>(null);
   useEffect(() => {
-    if (!product || opened.current === product) return;
+    if (!product || opened.current === product || catalogue.isPending) return;
     opened.current = product;
-    void fromCatalogue(product);
+    if (catalogue.isError) {
+      void fromCatalogue(product);
+      return;
+    }
+    const found = findCatalogueProduct(catalogue.data.products ?? [], product);
+    if (!found?.id) {
+      setProblem({ from: 'catalogue', message: notInCatalogueMessage(product) });
+      return;
+    }
+    setChosen(found.id);
+    void fromCatalogue(found.id);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per product in the address
-  }, [product]);
+  }, [product, catalogue.isPending]);
 
   const run = (kind: string) => {
     if (!image?.id) return;
@@ -185,7 +204,13 @@ function Workbench({
           <Spinner /> Uploading…
         </p>
       )}
-      <CataloguePicker categoryId={categoryId} busy={importProduct.isPending} onPick={fromCatalogue} />
+      <CataloguePicker
+        catalogue={catalogue}
+        chosen={chosen}
+        onChoose={setChosen}
+        busy={importProduct.isPending}
+        onPick={fromCatalogue}
+      />
       {importProduct.isPending && (
         <p>
           <Spinner /> Reading the product&apos;s photo from your website…
@@ -256,9 +281,19 @@ function productLabel(p: CatalogueProductJson): string {
 }
 
 /** The products on the store's website (read by the server through its guarded fetcher). */
-function CataloguePicker({ categoryId, busy, onPick }: { categoryId: string; busy: boolean; onPick: (id: string) => void }) {
-  const catalogue = useCatalogueProducts(categoryId);
-  const [chosen, setChosen] = useState('');
+function CataloguePicker({
+  catalogue,
+  chosen,
+  onChoose,
+  busy,
+  onPick,
+}: {
+  catalogue: ReturnType<typeof useCatalogueProducts>;
+  chosen: string;
+  onChoose: (id: string) => void;
+  busy: boolean;
+  onPick: (id: string) => void;
+}) {
   if (catalogue.isPending) {
     return (
       <p className="u-muted">
@@ -277,7 +312,7 @@ function CataloguePicker({ categoryId, busy, onPick }: { categoryId: string; bus
     <div className="u-field">
       <label htmlFor="studio-catalogue">Or pick a product from your website</label>
       <div style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap' }}>
-        <select id="studio-catalogue" className="u-input" value={chosen} onChange={(e) => setChosen(e.target.value)}>
+        <select id="studio-catalogue" className="u-input studio-picker" value={chosen} onChange={(e) => onChoose(e.target.value)}>
           <option value="">Choose a product</option>
           {products.map((p) => (
             <option key={p.id} value={p.id} disabled={!p.imageUrls?.length}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hasRunningStudioJob } from '@uplift/platform';
-import { precheck, toBase64 } from './files';
+import { jobTitle, precheck, toBase64 } from './files';
 
 describe('precheck', () => {
   it('lets photos through and refuses what the studio would refuse', () => {
@@ -26,5 +26,16 @@ describe('hasRunningStudioJob', () => {
     expect(hasRunningStudioJob([{ status: 'queued' }])).toBe(true);
     expect(hasRunningStudioJob([{ status: 'done' }, { status: 'failed' }])).toBe(false);
     expect(hasRunningStudioJob(undefined)).toBe(false);
+  });
+});
+
+describe('jobTitle', () => {
+  it('says what a job is doing while it runs, and what it made once done', () => {
+    expect(jobTitle('cutout', 'queued', 'mug')).toBe('Removing the background: mug');
+    expect(jobTitle('cutout', 'working', 'mug')).toBe('Removing the background: mug');
+    expect(jobTitle('cutout', 'done', 'mug')).toBe('Background removed: mug');
+    expect(jobTitle('cutout', 'failed', 'mug')).toBe('Background not removed: mug');
+    expect(jobTitle('presets', 'working', 'tin')).toBe('Making channel presets: tin');
+    expect(jobTitle('studio', 'done', undefined)).toBe('Studio image: photo');
   });
 });

@@ -35,12 +35,19 @@ export function saveFile(filename: string, contentType: string, base64: string):
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Names people read for the tools and presets. */
-export const KIND_NAMES: Record<string, string> = {
-  cutout: 'Background removed',
-  studio: 'Studio image',
-  presets: 'Channel presets',
+/** What a job is called while it runs, once it is done, and when it failed: a running cut-out is not 'removed' yet. */
+const KIND_NAMES: Record<string, { running: string; done: string; failed: string }> = {
+  cutout: { running: 'Removing the background', done: 'Background removed', failed: 'Background not removed' },
+  studio: { running: 'Making a studio image', done: 'Studio image', failed: 'Studio image not made' },
+  presets: { running: 'Making channel presets', done: 'Channel presets', failed: 'Channel presets not made' },
 };
+
+/** A gallery card's title: what the job is doing or did, to which photo. */
+export function jobTitle(kind: string | undefined, status: string | undefined, filename: string | undefined): string {
+  const names = KIND_NAMES[kind ?? ''];
+  const state = status === 'done' ? 'done' : status === 'failed' ? 'failed' : 'running';
+  return `${names ? names[state] : (kind ?? 'Image')}: ${filename ?? 'photo'}`;
+}
 
 export const RESULT_NAMES: Record<string, string> = {
   cutout: 'Cut-out',

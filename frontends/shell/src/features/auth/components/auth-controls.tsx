@@ -16,9 +16,11 @@ export interface AuthControlsProps {
   onOpenAccountSettings: () => void;
   onOpenUpgradePlan: () => void;
   onOpenBusinessProfile: () => void;
+  /** The avatar menu's plan entry ('Upgrade plan', or 'Your plan' when paying). */
+  planLabel?: string;
 }
 
-export function AuthControls({ onOpenAccountSettings, onOpenUpgradePlan, onOpenBusinessProfile }: AuthControlsProps) {
+export function AuthControls({ onOpenAccountSettings, onOpenUpgradePlan, onOpenBusinessProfile, planLabel }: AuthControlsProps) {
   const session = useSession();
   const { search } = useLocation();
   const requireSignup = wantsSignUp(search);
@@ -43,6 +45,7 @@ export function AuthControls({ onOpenAccountSettings, onOpenUpgradePlan, onOpenB
         onOpenAccountSettings={onOpenAccountSettings}
         onOpenUpgradePlan={onOpenUpgradePlan}
         onOpenBusinessProfile={onOpenBusinessProfile}
+        planLabel={planLabel}
       />
     );
   }

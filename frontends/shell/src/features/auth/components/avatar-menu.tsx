@@ -1,16 +1,28 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Avatar, useUser, type SessionUser } from '@uplift/platform';
+import { Avatar, studioPath, useUser, type SessionUser } from '@uplift/platform';
 
 export interface AvatarMenuProps {
   user: SessionUser;
   onOpenAccountSettings: () => void;
   onOpenUpgradePlan: () => void;
   onOpenBusinessProfile: () => void;
+  /** The plan entry's name: 'Upgrade plan', or 'Your plan' for a paying user. */
+  planLabel?: string;
 }
 
-/** The signed-in user's menu: their email, Account Settings, Business profile, Upgrade plan and Sign Out. */
-export function AvatarMenu({ user, onOpenAccountSettings, onOpenUpgradePlan, onOpenBusinessProfile }: AvatarMenuProps) {
+/**
+ * The signed-in user's menu: their email, Account Settings, Business profile,
+ * the product studio (the paid plan's tools, which the top bar's three spec
+ * links leave out), the plan and Sign Out.
+ */
+export function AvatarMenu({
+  user,
+  onOpenAccountSettings,
+  onOpenUpgradePlan,
+  onOpenBusinessProfile,
+  planLabel = 'Upgrade plan',
+}: AvatarMenuProps) {
   const [open, setOpen] = useState(false);
   const navigate = useNavigate();
   const menuId = useId();
@@ -78,8 +90,11 @@ export function AvatarMenu({ user, onOpenAccountSettings, onOpenUpgradePlan, onO
           <button type="button" role="menuitem" onClick={choose(onOpenBusinessProfile)}>
             Business profile
           </button>
+          <button type="button" role="menuitem" onClick={choose(() => navigate(studioPath()))}>
+            Studio
+          </button>
           <button type="button" role="menuitem" onClick={choose(onOpenUpgradePlan)}>
-            Upgrade plan
+            {planLabel}
           </button>
           <button type="button" role="menuitem" onClick={choose(() => navigate('/logout'))}>
             Sign Out

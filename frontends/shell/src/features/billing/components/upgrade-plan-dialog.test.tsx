@@ -39,7 +39,7 @@ function gateway(user: UserJson, extra: Record<string, GatewayRoute> = {}) {
   });
 }
 
-function renderDialog() {
+function renderDialog(name = 'Upgrade plan') {
   const env = parseEnv({ skipEnvValidation: 'true', supportUrl: 'mailto:help@example.com' });
   renderWithProviders(
     <>
@@ -48,7 +48,7 @@ function renderDialog() {
     </>,
     { session, queryClient: createQueryClient(), wrapper: ({ children }: { children: ReactNode }) => <EnvProvider env={env}>{children}</EnvProvider> },
   );
-  return screen.getByRole('dialog', { name: 'Upgrade plan' });
+  return screen.getByRole('dialog', { name });
 }
 
 const card = async (name: string) => screen.findByRole('region', { name });
@@ -80,6 +80,22 @@ describe('UpgradePlanDialog', () => {
     expect(within(pro).getByRole('list', { name: 'Coming soon' }).textContent).toContain('Product images into ads');
     expect(screen.queryByRole('link', { name: 'Manage subscription' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Contact us' })).toBeNull();
+  });
+
+  it('says what stays free, leads to the Studio it sells, and has a visible Close', async () => {
+    gateway({ id: 'u1', email: 'jane@example.com', categoryId: 'cat1' });
+    const dialog = renderDialog();
+    await card('Pro');
+    expect(within(dialog).getByText(/^Always free, on every plan: your website review, the weekly and daily reports/)).toBeTruthy();
+    expect(within(dialog).getByRole('link', { name: 'Studio' }).getAttribute('href')).toBe('/studio');
+    expect(within(dialog).getByRole('button', { name: 'Close' })).toBeTruthy();
+  });
+
+  it("is 'Your plan' for a paying user", async () => {
+    gateway({ id: 'u1', email: 'jane@example.com', categoryId: 'cat1', billingInfo: { tier: 'pro' } });
+    renderDialog('Upgrade plan');
+    expect(await screen.findByRole('dialog', { name: 'Your plan' })).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Upgrade plan' })).toBeNull();
   });
 
   it('creates a checkout, disables Upgrade while redirecting and goes to its URL', async () => {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import {
   browser,
   CENTS_PER_UNIT,
@@ -6,6 +7,7 @@ import {
   LOADING_TEXT,
   openSupportChat,
   Spinner,
+  studioPath,
   UNKNOWN_ERROR_MESSAGE,
   toast,
   trackEvent,
@@ -17,31 +19,49 @@ import {
   useUser,
 } from '@uplift/platform';
 import { useEnv } from '../../../lib/env-context';
-import { checkoutBody, currentTierId, isPaidTier, isPurchasable, visiblePlans, type Plan } from '../lib/plans';
+import { checkoutBody, currentTierId, isPaidTier, isPurchasable, planDialogTitle, visiblePlans, type Plan } from '../lib/plans';
 import { PlanCard } from './plan-card';
 
 export interface UpgradePlanDialogProps {
   open: boolean;
   onClose: () => void;
+  /** Opened as the trial dialog (`?showTrialDialog=true`): it says what the free trial of the tools is. */
+  trial?: boolean;
 }
+
+/** There is no paid trial (spec: freeTrial is sent false): the trial is the free plan's use of the paid tools. */
+export const TRIAL_DESCRIPTION =
+  'Your free trial: every Studio tool works on the free plan, on watermarked previews with a few downloads a month. Upgrade when you want more.';
 
 function errorMessage(error: unknown): string {
   return error instanceof Error && error.message ? error.message : UNKNOWN_ERROR_MESSAGE;
 }
 
+/** What every plan keeps, so nobody upgrades (or stays away) for the wrong reason. */
+export const ALWAYS_FREE_NOTE =
+  'Always free, on every plan: your website review, the weekly and daily reports, campaign ideas and Analytics.';
+
 /**
  * The Upgrade plan dialog (spec section 2 item 5), also used as the trial
- * dialog. Only rendered for a signed-in user.
+ * dialog; a paying user's is 'Your plan'. Only rendered for a signed-in user.
  */
-export function UpgradePlanDialog({ open, onClose }: UpgradePlanDialogProps) {
+export function UpgradePlanDialog({ open, onClose, trial = false }: UpgradePlanDialogProps) {
+  const session = useSession();
+  const user = useUser(session.status === 'signedIn' ? session.user.uid : undefined);
   return (
-    <Dialog open={open} onClose={onClose} title="Upgrade plan" size="5xl">
-      {open && <UpgradePlanContent />}
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={planDialogTitle(user.data?.billingInfo)}
+      description={trial ? TRIAL_DESCRIPTION : undefined}
+      size="5xl"
+    >
+      {open && <UpgradePlanContent onClose={onClose} />}
     </Dialog>
   );
 }
 
-function UpgradePlanContent() {
+function UpgradePlanContent({ onClose }: { onClose: () => void }) {
   const session = useSession();
   const env = useEnv();
   const uid = session.status === 'signedIn' ? session.user.uid : undefined;
@@ -122,6 +142,15 @@ function UpgradePlanContent() {
 
   return (
     <>
+      <p className="plans__intro">
+        The paid plan&apos;s image tools live in the{' '}
+        <Link to={studioPath()} onClick={onClose}>
+          Studio
+        </Link>
+        : remove a product photo&apos;s background, put it on a studio backdrop and size it for every channel. Try
+        them on the free plan, with a watermark.
+      </p>
+      <p className="plans__intro u-muted">{ALWAYS_FREE_NOTE}</p>
       {manual ? (
         <p className="plans__note">
           <a

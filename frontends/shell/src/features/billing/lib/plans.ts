@@ -14,7 +14,7 @@ export interface Plan {
 
 // The tier rules use-checkout-return needs on every page live in tier.ts, so
 // the rest of this file loads with the upgrade dialog.
-export { currentTierId, isPaidTier, type MaybeBillingInfo } from './tier';
+export { currentTierId, isPaidTier, planDialogTitle, type MaybeBillingInfo } from './tier';
 /**
  * The cards to show: hidden tiers dropped, sorted by sortOrder (ties by id, so
  * the order is stable). Manually set billing shows only that tier, even a hidden

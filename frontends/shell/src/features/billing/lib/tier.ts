@@ -11,3 +11,11 @@ export function currentTierId(billingInfo: MaybeBillingInfo): string {
 export function isPaidTier(tierId: string): boolean {
   return tierId !== FREE_TIER_ID;
 }
+
+/**
+ * What the plan dialog and its menu entry are called: a paying user has
+ * nothing to upgrade to, so they see their plan.
+ */
+export function planDialogTitle(billingInfo: MaybeBillingInfo): string {
+  return isPaidTier(currentTierId(billingInfo)) ? 'Your plan' : 'Upgrade plan';
+}

@@ -12,10 +12,7 @@ const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 
 
 function renderAt(path: string) {
   return renderHookWithProviders(
-    () => {
-      useCheckoutReturn();
-      return useLocation();
-    },
+    () => ({ ...useLocation(), confirmedTier: useCheckoutReturn().confirmedTier }),
     { path, session, queryClient: new QueryClient() },
   );
 }
@@ -34,7 +31,10 @@ describe('useCheckoutReturn', () => {
     vi.stubGlobal('fetch', fetchMock);
 
     const { result } = renderAt('/analytics?tab=2&checkout=success');
+    expect(result.current.confirmedTier).toBeNull();
     await waitFor(() => expect(result.current.search).toBe('?tab=2'), { timeout: 5_000 });
+    // The purchase is confirmed once the plan is there, and stays after the marker has gone.
+    expect(result.current.confirmedTier).toBe('pro');
     expect(result.current.pathname).toBe('/analytics');
     expect(fetchMock.mock.calls.length).toBeGreaterThanOrEqual(2);
   });
@@ -42,7 +42,8 @@ describe('useCheckoutReturn', () => {
   it('does not fetch anything on an ordinary page', () => {
     const fetchMock = vi.fn<typeof fetch>();
     vi.stubGlobal('fetch', fetchMock);
-    renderAt('/');
+    const { result } = renderAt('/');
     expect(fetchMock).not.toHaveBeenCalled();
+    expect(result.current.confirmedTier).toBeNull();
   });
 });

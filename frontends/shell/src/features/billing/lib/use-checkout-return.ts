@@ -8,16 +8,23 @@ import { currentTierId, isPaidTier } from './tier';
 export const CHECKOUT_POLL_MS = 2_000;
 export const CHECKOUT_POLL_FOR_MS = 60_000;
 
+/** The plan a purchase just brought, to confirm; `dismiss` closes the confirmation. */
+export interface CheckoutReturn {
+  confirmedTier: string | null;
+  dismiss: () => void;
+}
+
 /**
  * After a successful checkout the plan arrives asynchronously (webhook → event →
  * users), so the user is refetched until it shows a paid tier; then the
- * `checkout=success` marker leaves the address.
+ * `checkout=success` marker leaves the address and the new plan is confirmed.
  */
-export function useCheckoutReturn(): void {
+export function useCheckoutReturn(): CheckoutReturn {
   const session = useSession();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
   const [startedAt] = useState(() => Date.now());
+  const [confirmedTier, setConfirmedTier] = useState<string | null>(null);
   const userId = session.status === 'signedIn' ? session.user.uid : '';
   const returning = new URLSearchParams(search).get('checkout') === 'success';
 
@@ -33,10 +40,13 @@ export function useCheckoutReturn(): void {
 
   useEffect(() => {
     if (!returning || !paid) return;
-    trackEvent('plan_changed', { tier: currentTierId(user.data?.billingInfo) });
+    const tier = currentTierId(user.data?.billingInfo);
+    trackEvent('plan_changed', { tier });
+    setConfirmedTier(tier);
     const params = new URLSearchParams(search);
     params.delete('checkout');
     const rest = params.toString();
     navigate({ pathname, search: rest ? `?${rest}` : '' }, { replace: true });
   }, [returning, paid, pathname, search, navigate, user.data?.billingInfo]);
+  return { confirmedTier, dismiss: () => setConfirmedTier(null) };
 }
