@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/disintegration/imaging"
+
 	"uplift.dev/studio/internal/domain"
 	"uplift.dev/studio/internal/pipeline"
 )
@@ -88,7 +90,8 @@ func (a *App) ImagePreview(ctx context.Context, categoryID, imageID string) ([]b
 	}
 	var img *image.NRGBA
 	err = a.decoding(ctx, data, func() (err error) {
-		img, _, err = pipeline.Decode(data, domain.MaxCutoutSide)
+		// in the worker's frame, with the cheaper filter a preview needs
+		img, _, err = pipeline.Decode(data, domain.MaxCutoutSide, imaging.Linear)
 		return err
 	})
 	if err != nil {

@@ -176,7 +176,7 @@ func (w *Worker) process(ctx context.Context, job Leased) ([]StoredResult, error
 	}
 	// The photo is scaled to the widest result any tool makes as it is
 	// decoded, so no step holds more (issue 20).
-	img, _, err := pipeline.Decode(data, domain.MaxCutoutSide)
+	img, _, err := pipeline.Decode(data, domain.MaxCutoutSide, pipeline.Filter)
 	if err != nil {
 		return nil, err
 	}

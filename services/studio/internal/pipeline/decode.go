@@ -152,11 +152,11 @@ func Verify(data []byte) (Info, error) {
 	return info, nil
 }
 
-// Decode inspects data and decodes it scaled down to fit maxSide (never
-// up), with its EXIF orientation applied, as NRGBA. The full-size pixels
-// live only until the scaled copy is made: no step after decoding works
-// at more than maxSide.
-func Decode(data []byte, maxSide int) (*image.NRGBA, Info, error) {
+// Decode inspects data and decodes it scaled down with filter to fit
+// maxSide (never up), with its EXIF orientation applied, as NRGBA. The
+// full-size pixels live only until the scaled copy is made: no step after
+// decoding works at more than maxSide.
+func Decode(data []byte, maxSide int, filter imaging.ResampleFilter) (*image.NRGBA, Info, error) {
 	info, err := Inspect(data)
 	if err != nil {
 		return nil, Info{}, err
@@ -167,7 +167,7 @@ func Decode(data []byte, maxSide int) (*image.NRGBA, Info, error) {
 	}
 	var out *image.NRGBA
 	if b := full.Bounds(); max(b.Dx(), b.Dy()) > maxSide {
-		out = imaging.Fit(full, maxSide, maxSide, Filter)
+		out = imaging.Fit(full, maxSide, maxSide, filter)
 	} else {
 		out = toNRGBA(full)
 	}

@@ -79,7 +79,7 @@ func TestInspectRefusesWhatItCannotTake(t *testing.T) {
 
 func TestDecodeBombNeverAllocates(t *testing.T) {
 	data := withDimensions(pngBytes(t, solid(10, 10, color.NRGBA{1, 2, 3, 255})), 60000, 60000)
-	if _, _, err := pipeline.Decode(data, domain.MaxCutoutSide); err == nil || !strings.Contains(message(t, err), "50 megapixels") {
+	if _, _, err := pipeline.Decode(data, domain.MaxCutoutSide, pipeline.Filter); err == nil || !strings.Contains(message(t, err), "50 megapixels") {
 		t.Fatalf("bomb decoded: %v", err)
 	}
 }
@@ -118,7 +118,7 @@ func TestDecodeAppliesEXIFOrientation(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Orientation 6: shown rotated 90° clockwise, so left becomes top.
-	got, info, err := pipeline.Decode(exifOrientation(b.Bytes(), 6), domain.MaxCutoutSide)
+	got, info, err := pipeline.Decode(exifOrientation(b.Bytes(), 6), domain.MaxCutoutSide, pipeline.Filter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestDecodeAppliesEXIFOrientation(t *testing.T) {
 		t.Errorf("top %v bottom %v: want red on top, blue below", top, bottom)
 	}
 	// Without the tag it stays as it is.
-	plain, _, err := pipeline.Decode(b.Bytes(), domain.MaxCutoutSide)
+	plain, _, err := pipeline.Decode(b.Bytes(), domain.MaxCutoutSide, pipeline.Filter)
 	if err != nil || plain.Rect.Dx() != 40 {
 		t.Fatalf("plain decode: %v %v", plain.Rect, err)
 	}
@@ -144,7 +144,7 @@ func TestDecodeAcceptsTheThreeFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, data := range map[string][]byte{"jpeg": j.Bytes(), "png": pngBytes(t, img), "webp": webpData} {
-		got, info, err := pipeline.Decode(data, domain.MaxCutoutSide)
+		got, info, err := pipeline.Decode(data, domain.MaxCutoutSide, pipeline.Filter)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -250,7 +250,7 @@ func TestDecodeScalesToTheWorkingSize(t *testing.T) {
 		"8-bit 4000×1000":  bigPNG(t, 4000, 1000, 8, 2),
 		"16-bit 4000×1000": bigPNG(t, 4000, 1000, 16, 6),
 	} {
-		img, info, err := pipeline.Decode(data, domain.MaxCutoutSide)
+		img, info, err := pipeline.Decode(data, domain.MaxCutoutSide, pipeline.Filter)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
