@@ -11,6 +11,7 @@ import (
 	"log/slog"
 
 	"github.com/google/uuid"
+	"golang.org/x/sync/semaphore"
 
 	"uplift.dev/platform/clock"
 	"uplift.dev/studio/internal/domain"
@@ -78,15 +79,34 @@ type App struct {
 	log       *slog.Logger
 	now       clock.Clock
 	newID     func() string
+	// decodes is the memory the API's decodes (uploads verified, previews
+	// made) may hold at once: each takes its photo's decoding bytes, so the
+	// largest photo the limits allow decodes alone.
+	decodes *semaphore.Weighted
 }
 
 // New returns the API's use cases.
 func New(repo Repository, blobs Blobs, access Access, log *slog.Logger) *App {
-	return &App{repo: repo, blobs: blobs, access: access, log: log, now: clock.Real, newID: uuid.NewString}
+	return &App{repo: repo, blobs: blobs, access: access, log: log, now: clock.Real, newID: uuid.NewString,
+		decodes: semaphore.NewWeighted(pipeline.MaxDecodeBytes)}
 }
 
 // SetClock replaces the clock (tests of the monthly allowance).
 func (a *App) SetClock(now clock.Clock) { a.now = now }
+
+// decoding runs fn, which decodes data, once the decode budget has room for
+// it; data's header is checked first, so a refused photo waits for nothing.
+func (a *App) decoding(ctx context.Context, data []byte, fn func() error) error {
+	info, err := pipeline.Inspect(data)
+	if err != nil {
+		return err
+	}
+	if err := a.decodes.Acquire(ctx, info.DecodeBytes); err != nil {
+		return err
+	}
+	defer a.decodes.Release(info.DecodeBytes)
+	return fn()
+}
 
 func (a *App) check(ctx context.Context, categoryID string) error {
 	if err := domain.ValidateID("categoryId", categoryID); err != nil {

@@ -3,17 +3,21 @@ package app
 import (
 	"context"
 	"fmt"
+	"image"
 	"path"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/disintegration/imaging"
 
 	"uplift.dev/studio/internal/domain"
 	"uplift.dev/studio/internal/pipeline"
 )
 
-// UploadImage checks a photo from its header (type by magic bytes, size,
-// megapixels) and stores it. Decoding its pixels is the worker's job, so a
-// photo that only fails there fails its job, never the API.
+// UploadImage checks a photo (type by magic bytes, size, megapixels and
+// the memory its decoding takes, from its header; then a whole decode, so
+// a truncated or damaged file is refused here rather than failing a job)
+// and stores it.
 func (a *App) UploadImage(ctx context.Context, categoryID, filename string, content []byte) (domain.Image, error) {
 	if err := a.check(ctx, categoryID); err != nil {
 		return domain.Image{}, err
@@ -21,10 +25,14 @@ func (a *App) UploadImage(ctx context.Context, categoryID, filename string, cont
 	return a.storeImage(ctx, categoryID, filename, "", content)
 }
 
-// storeImage checks a photo (uploaded or read from the catalogue) from its
-// header and stores it.
+// storeImage checks a photo (uploaded or read from the catalogue) and
+// stores it.
 func (a *App) storeImage(ctx context.Context, categoryID, filename, productID string, content []byte) (domain.Image, error) {
-	info, err := pipeline.Inspect(content)
+	var info pipeline.Info
+	err := a.decoding(ctx, content, func() (err error) {
+		info, err = pipeline.Verify(content)
+		return err
+	})
 	if err != nil {
 		return domain.Image{}, err
 	}
@@ -80,7 +88,12 @@ func (a *App) ImagePreview(ctx context.Context, categoryID, imageID string) ([]b
 	if err != nil {
 		return nil, err
 	}
-	img, _, err := pipeline.Decode(data)
+	var img *image.NRGBA
+	err = a.decoding(ctx, data, func() (err error) {
+		// in the worker's frame, with the cheaper filter a preview needs
+		img, _, err = pipeline.Decode(data, domain.MaxCutoutSide, imaging.Linear)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"time"
 
+	xdraw "golang.org/x/image/draw"
+
 	"uplift.dev/studio/internal/domain"
 	"uplift.dev/studio/internal/pipeline"
 )
@@ -26,20 +28,32 @@ type Leased struct {
 	SourceKey, MaskKey, EditsKey string
 }
 
-// Queue is the durable job queue (PostgreSQL).
+// Queue is the durable job queue (PostgreSQL). A leased job is "working"
+// until its worker completes, fails, retries or releases it; one whose
+// lease runs out had its worker die under it.
 type Queue interface {
-	// Lease takes the oldest queued job, or one whose lease expired (its
-	// worker died), for lease; ok is false when there is none. Jobs leased
-	// domain.MaxAttempts times already are failed instead.
+	// FailAbandoned fails every working job whose lease ran out, with
+	// message, gives back their tool runs, and says how many there were.
+	FailAbandoned(ctx context.Context, message string) (int, error)
+	// Lease takes the next queued job for lease, counting the attempt (a
+	// job in flight when its worker dies has used it); ok is false when
+	// there is none. The store served least recently goes first, so no
+	// store's jobs wait behind another's.
 	Lease(ctx context.Context, lease time.Duration) (job Leased, ok bool, err error)
 	// Renew extends a held lease.
 	Renew(ctx context.Context, jobID string, lease time.Duration) error
+	// Retry queues a working job again, to be leased after the delay.
+	Retry(ctx context.Context, jobID string, after time.Duration) error
+	// Release queues a working job again as if it had not been leased (its
+	// worker is shutting down, not dying).
+	Release(ctx context.Context, jobID string) error
 	SetProgress(ctx context.Context, jobID string, percent int) error
 	// SaveMask records the photo's model mask.
 	SaveMask(ctx context.Context, imageID, key string) error
 	// Complete stores the results and marks the job done, atomically.
 	Complete(ctx context.Context, jobID string, results []StoredResult) error
-	// Fail marks the job failed with a message for the owner.
+	// Fail marks a working job failed with a message for the owner and
+	// gives back its tool run: a run is charged only for results.
 	Fail(ctx context.Context, jobID, message string) error
 	// Plan is the category owner's plan now (its beta features shape the
 	// mask of each job).
@@ -65,7 +79,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	for {
 		worked, err := w.RunOnce(ctx)
 		if err != nil && ctx.Err() == nil {
-			w.Log.ErrorContext(ctx, "job failed; it will be retried when its lease ends", "err", err)
+			w.Log.ErrorContext(ctx, "job not finished", "err", err)
 		}
 		if worked && err == nil {
 			continue
@@ -78,15 +92,27 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 }
 
-// RunOnce leases and runs one job; worked is false when the queue was empty.
+// finishTimeout bounds the queue writes that end a job, made even when
+// ctx ended meanwhile (a job done at shutdown must not look abandoned).
+const finishTimeout = 10 * time.Second
+
+// RunOnce fails the jobs whose worker died, then leases and runs one job;
+// worked is false when the queue was empty.
 func (w *Worker) RunOnce(ctx context.Context) (worked bool, err error) {
+	n, err := w.Queue.FailAbandoned(ctx, domain.MsgAbandoned)
+	if err != nil {
+		return false, err
+	}
+	if n > 0 {
+		w.Log.WarnContext(ctx, "jobs failed: their worker died while running them", "jobs", n)
+	}
 	job, ok, err := w.Queue.Lease(ctx, w.Lease)
 	if err != nil || !ok {
 		return false, err
 	}
 	start := time.Now()
 	// Keep the lease while working; if this process dies, it runs out and
-	// another worker takes the job.
+	// the next worker to look fails the job.
 	hctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go func() {
@@ -107,21 +133,33 @@ func (w *Worker) RunOnce(ctx context.Context) (worked bool, err error) {
 	if w.OnDone != nil {
 		w.OnDone(job.Kind, time.Since(start), err)
 	}
-	if err != nil {
-		if pipeline.IsClientError(err) {
-			msg := err.Error()
-			var ve *domain.ValidationError
-			if errors.As(err, &ve) {
-				msg = ve.Message
-			} else if errors.Is(err, pipeline.ErrNoProduct) {
-				msg = "No product was found in the photo. Try a photo with the product in clear view."
-			}
-			return true, w.Queue.Fail(ctx, job.ID, msg)
-		}
-		return true, fmt.Errorf("job %s: %w", job.ID, err)
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
+	defer cancel()
+	if err == nil {
+		w.Log.InfoContext(ctx, "job done", "job", job.ID, "kind", job.Kind, "results", len(results), "took", time.Since(start).Round(time.Millisecond))
+		return true, w.Queue.Complete(fctx, job.ID, results)
 	}
-	w.Log.InfoContext(ctx, "job done", "job", job.ID, "kind", job.Kind, "results", len(results), "took", time.Since(start).Round(time.Millisecond))
-	return true, w.Queue.Complete(ctx, job.ID, results)
+	return true, w.settle(ctx, fctx, job, err)
+}
+
+// settle records a job that ended in err: failed with the reason when it
+// is the photo's, queued again for a passing fault while it has attempts
+// left, put back untried when the worker is stopping.
+func (w *Worker) settle(ctx, fctx context.Context, job Leased, err error) error {
+	var ve *domain.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		return w.Queue.Fail(fctx, job.ID, ve.Message)
+	case errors.Is(err, pipeline.ErrNoProduct):
+		return w.Queue.Fail(fctx, job.ID, domain.MsgNoProduct)
+	case ctx.Err() != nil:
+		return errors.Join(fmt.Errorf("job %s stopped by shutdown: %w", job.ID, err), w.Queue.Release(fctx, job.ID))
+	case job.Attempts >= domain.MaxAttempts:
+		return errors.Join(fmt.Errorf("job %s failed after %d attempts: %w", job.ID, job.Attempts, err),
+			w.Queue.Fail(fctx, job.ID, domain.MsgGaveUp))
+	}
+	return errors.Join(fmt.Errorf("job %s, attempt %d, will be retried: %w", job.ID, job.Attempts, err),
+		w.Queue.Retry(fctx, job.ID, domain.RetryDelay))
 }
 
 func (w *Worker) progress(ctx context.Context, job Leased, p int) {
@@ -136,7 +174,9 @@ func (w *Worker) process(ctx context.Context, job Leased) ([]StoredResult, error
 	if err != nil {
 		return nil, err
 	}
-	img, _, err := pipeline.Decode(data)
+	// The photo is scaled to the widest result any tool makes as it is
+	// decoded, so no step holds more (issue 20).
+	img, _, err := pipeline.Decode(data, domain.MaxCutoutSide, pipeline.Filter)
 	if err != nil {
 		return nil, err
 	}
@@ -187,6 +227,13 @@ func (w *Worker) mask(ctx context.Context, job Leased, img *image.NRGBA) (*image
 	edits, err := loadGray(ctx, w.Blobs, job.EditsKey)
 	if err != nil {
 		return nil, err
+	}
+	if edits.Rect != mask.Rect {
+		// painted at the photo's full size, before photos over
+		// domain.MaxCutoutSide were scaled as they are decoded
+		scaled := image.NewGray(mask.Rect)
+		xdraw.NearestNeighbor.Scale(scaled, scaled.Rect, edits, edits.Rect, xdraw.Src, nil)
+		edits = scaled
 	}
 	return mask, pipeline.ApplyEdits(mask, edits)
 }

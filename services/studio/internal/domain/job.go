@@ -40,10 +40,25 @@ const (
 	StatusFailed  Status = "failed"
 )
 
-// MaxAttempts is how often a job is tried before it is failed: a worker
-// that dies mid-job leaves it leased, and it is retried once the lease
-// expires, but a photo that crashes every worker must not loop forever.
-const MaxAttempts = 3
+// A job is tried at most MaxAttempts times, RetryDelay apart, when it
+// fails for a passing reason (the bucket or the database did not answer).
+// A job whose worker died under it (killed for memory, crashed: its lease
+// ran out) is never run again: the photo that did it would kill the next
+// worker too, and every store's jobs wait while workers restart. It fails
+// at once with MsgAbandoned.
+const (
+	MaxAttempts = 3
+	RetryDelay  = 10 * time.Second
+)
+
+// What the owner reads on a failed job. A failed job never uses a tool
+// run: the run is given back when it fails.
+const (
+	MsgAbandoned = "This photo stopped our image tool before it finished, so it was not tried again. " +
+		"Try a smaller photo, or save it as an ordinary JPEG; this did not use a tool run."
+	MsgGaveUp    = "This photo could not be processed just now. Please try again in a few minutes; this did not use a tool run."
+	MsgNoProduct = "No product was found in the photo. Try a photo with the product in clear view."
+)
 
 // Image is a source photo the owner uploaded (or picked from the catalogue).
 type Image struct {

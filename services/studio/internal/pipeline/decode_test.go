@@ -16,7 +16,7 @@ import (
 	"uplift.dev/studio/internal/pipeline"
 )
 
-func pngBytes(t *testing.T, img image.Image) []byte {
+func pngBytes(t testing.TB, img image.Image) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := png.Encode(&b, img); err != nil {
@@ -79,7 +79,7 @@ func TestInspectRefusesWhatItCannotTake(t *testing.T) {
 
 func TestDecodeBombNeverAllocates(t *testing.T) {
 	data := withDimensions(pngBytes(t, solid(10, 10, color.NRGBA{1, 2, 3, 255})), 60000, 60000)
-	if _, _, err := pipeline.Decode(data); err == nil || !strings.Contains(message(t, err), "50 megapixels") {
+	if _, _, err := pipeline.Decode(data, domain.MaxCutoutSide, pipeline.Filter); err == nil || !strings.Contains(message(t, err), "50 megapixels") {
 		t.Fatalf("bomb decoded: %v", err)
 	}
 }
@@ -118,7 +118,7 @@ func TestDecodeAppliesEXIFOrientation(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Orientation 6: shown rotated 90° clockwise, so left becomes top.
-	got, info, err := pipeline.Decode(exifOrientation(b.Bytes(), 6))
+	got, info, err := pipeline.Decode(exifOrientation(b.Bytes(), 6), domain.MaxCutoutSide, pipeline.Filter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestDecodeAppliesEXIFOrientation(t *testing.T) {
 		t.Errorf("top %v bottom %v: want red on top, blue below", top, bottom)
 	}
 	// Without the tag it stays as it is.
-	plain, _, err := pipeline.Decode(b.Bytes())
+	plain, _, err := pipeline.Decode(b.Bytes(), domain.MaxCutoutSide, pipeline.Filter)
 	if err != nil || plain.Rect.Dx() != 40 {
 		t.Fatalf("plain decode: %v %v", plain.Rect, err)
 	}
@@ -144,7 +144,7 @@ func TestDecodeAcceptsTheThreeFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, data := range map[string][]byte{"jpeg": j.Bytes(), "png": pngBytes(t, img), "webp": webpData} {
-		got, info, err := pipeline.Decode(data)
+		got, info, err := pipeline.Decode(data, domain.MaxCutoutSide, pipeline.Filter)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -152,4 +152,131 @@ func TestDecodeAcceptsTheThreeFormats(t *testing.T) {
 			t.Errorf("%s: format %s size %v", name, info.Format, got.Rect)
 		}
 	}
+}
+
+// asProgressive rewrites a baseline JPEG's frame header to claim w×h and
+// progressive coding (SOF2): image.DecodeConfig reads only that header.
+func asProgressive(t *testing.T, jpg []byte, w, h uint16, progressive bool) []byte {
+	t.Helper()
+	out := bytes.Clone(jpg)
+	i := bytes.Index(out, []byte{0xFF, 0xC0})
+	if i < 0 {
+		t.Fatal("no SOF0 in the JPEG")
+	}
+	if progressive {
+		out[i+1] = 0xC2
+	}
+	binary.BigEndian.PutUint16(out[i+5:], h)
+	binary.BigEndian.PutUint16(out[i+7:], w)
+	return out
+}
+
+// Issue 20: the megapixel cap let a 0.38 MB 7000×7000 16-bit PNG through
+// (49 MP), and decoding it took the worker past its memory. What a photo
+// would take to decode is judged from its header: 16-bit colour counts
+// double, a progressive JPEG's coefficients count.
+func TestInspectCapsTheMemoryDecodingTakes(t *testing.T) {
+	var j bytes.Buffer
+	if err := jpeg.Encode(&j, solid(32, 32, color.NRGBA{200, 100, 50, 255}), nil); err != nil {
+		t.Fatal(err)
+	}
+	const tooBig = "The photo is too large to work on once opened (16-bit colour takes twice the memory). Save it as an 8-bit JPEG or PNG, or upload a smaller one."
+	for name, tc := range map[string]struct {
+		data []byte
+		want string // "" when it is accepted
+	}{
+		"7000² 16-bit RGBA PNG (392 MB)":          {bigPNG(t, 7000, 7000, 16, 6), tooBig},
+		"7000² 16-bit RGB PNG (392 MB)":           {bigPNG(t, 7000, 7000, 16, 2), tooBig},
+		"5000² 16-bit RGBA PNG (200 MB)":          {bigPNG(t, 5000, 5000, 16, 6), ""},
+		"7000² 8-bit RGB PNG (196 MB)":            {bigPNG(t, 7000, 7000, 8, 2), ""},
+		"7000² progressive JPEG (368 MB)":         {asProgressive(t, j.Bytes(), 7000, 7000, true), tooBig},
+		"7000² baseline JPEG (74 MB)":             {asProgressive(t, j.Bytes(), 7000, 7000, false), ""},
+		"5000×4000 progressive JPEG (150 MB)":     {asProgressive(t, j.Bytes(), 5000, 4000, true), ""},
+		"50 MP baseline JPEG, 10000×5000 (75 MB)": {asProgressive(t, j.Bytes(), 10000, 5000, false), ""},
+	} {
+		_, err := pipeline.Inspect(tc.data)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s refused: %v", name, err)
+		case tc.want != "" && err == nil:
+			t.Errorf("%s accepted", name)
+		case tc.want != "":
+			if got := message(t, err); got != tc.want {
+				t.Errorf("%s: %q, want %q", name, got, tc.want)
+			}
+		}
+	}
+}
+
+// A file whose header is sound but whose pixels are not (cut short, a
+// damaged byte) passes Inspect; Verify decodes it whole and refuses it, so
+// the upload is refused instead of a job failing later.
+func TestVerifyRefusesADamagedPhoto(t *testing.T) {
+	noisy := image.NewNRGBA(image.Rect(0, 0, 200, 150))
+	for i := range noisy.Pix {
+		noisy.Pix[i] = byte(i*7919 + i/3)
+	}
+	p := pngBytes(t, noisy)
+	var j bytes.Buffer
+	if err := jpeg.Encode(&j, noisy, &jpeg.Options{Quality: 90}); err != nil {
+		t.Fatal(err)
+	}
+	flipped := bytes.Clone(p)
+	flipped[len(flipped)/2] ^= 0xFF // inside IDAT: its CRC no longer matches
+	for name, data := range map[string][]byte{
+		"PNG cut short":       p[:len(p)*2/3],
+		"PNG, a damaged byte": flipped,
+		"JPEG cut short":      j.Bytes()[:j.Len()*2/3],
+	} {
+		if _, err := pipeline.Inspect(data); err != nil {
+			t.Fatalf("%s: the header check alone refused it (%v): the case tests nothing", name, err)
+		}
+		_, err := pipeline.Verify(data)
+		if got := message(t, err); got != "The photo could not be read; the file may be damaged." {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
+	for name, data := range map[string][]byte{"PNG": p, "JPEG": j.Bytes()} {
+		if info, err := pipeline.Verify(data); err != nil || info.Width != 200 || info.DecodeBytes <= 0 {
+			t.Errorf("sound %s: %+v, %v", name, info, err)
+		}
+	}
+}
+
+// The worker decodes a photo straight down to the largest side any result
+// needs: nothing after decoding works at the photo's full size.
+func TestDecodeScalesToTheWorkingSize(t *testing.T) {
+	for name, data := range map[string][]byte{
+		"8-bit 4000×1000":  bigPNG(t, 4000, 1000, 8, 2),
+		"16-bit 4000×1000": bigPNG(t, 4000, 1000, 16, 6),
+	} {
+		img, info, err := pipeline.Decode(data, domain.MaxCutoutSide, pipeline.Filter)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if img.Rect.Dx() != 3840 || img.Rect.Dy() != 960 || info.Width != 3840 || info.Height != 960 {
+			t.Errorf("%s: decoded %v (info %dx%d), want 3840×960", name, img.Rect, info.Width, info.Height)
+		}
+		if c := img.NRGBAAt(1900, 480); c.R != 0x80 {
+			t.Errorf("%s: pixel %v", name, c)
+		}
+	}
+}
+
+// FuzzInspect: no header, however malformed, panics the checks an upload
+// goes through first.
+func FuzzInspect(f *testing.F) {
+	img := solid(16, 8, color.NRGBA{10, 20, 30, 255})
+	var j bytes.Buffer
+	_ = jpeg.Encode(&j, img, nil)
+	f.Add(j.Bytes())
+	f.Add(exifOrientation(j.Bytes(), 6))
+	f.Add(pngBytes(f, img))
+	f.Add([]byte("RIFF\x10\x00\x00\x00WEBPVP8 garbage!"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		info, err := pipeline.Inspect(data)
+		if err == nil && (info.DecodeBytes <= 0 || info.DecodeBytes > pipeline.MaxDecodeBytes) {
+			t.Fatalf("accepted with decode bytes %d", info.DecodeBytes)
+		}
+	})
 }

@@ -249,26 +249,35 @@ func (r Repo) RecordDownload(ctx context.Context, categoryID, resultID, month st
 
 // ---------------------------------------------------------------- the queue
 
-// failedMessage is what the owner reads when a photo crashed its worker
-// MaxAttempts times.
-const failedMessage = "This photo could not be processed. Please try another photo."
+// FailAbandoned implements app.Queue.
+func (r Repo) FailAbandoned(ctx context.Context, message string) (int, error) {
+	var n int
+	err := r.Pool.QueryRow(ctx, `
+		WITH failed AS (
+			UPDATE jobs SET status = 'failed', error = $1, lease_until = NULL, updated_at = now()
+			WHERE status = 'working' AND lease_until < now()
+			RETURNING id, category_id),
+		refunded AS (
+			DELETE FROM job_runs WHERE (category_id, job_id) IN (SELECT category_id, id FROM failed))
+		SELECT count(*) FROM failed`, message).Scan(&n)
+	return n, err
+}
 
-// Lease implements app.Queue.
+// Lease implements app.Queue. Among the queued jobs, the one of the store
+// whose latest job started longest ago (or never) goes first, then the
+// oldest: a store with many jobs waiting takes turns with the others.
 func (r Repo) Lease(ctx context.Context, lease time.Duration) (app.Leased, bool, error) {
 	var l app.Leased
 	err := pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `UPDATE jobs SET status = 'failed', error = $2, lease_until = NULL, updated_at = now()
-			WHERE status = 'working' AND lease_until < now() AND attempts >= $1`, domain.MaxAttempts, failedMessage); err != nil {
-			return err
-		}
 		var id string
-		err := tx.QueryRow(ctx, `SELECT id FROM jobs
-			WHERE status = 'queued' OR (status = 'working' AND lease_until < now())
-			ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`).Scan(&id)
+		err := tx.QueryRow(ctx, `SELECT j.id FROM jobs j
+			WHERE j.status = 'queued' AND (j.run_after IS NULL OR j.run_after <= now())
+			ORDER BY (SELECT max(s.started_at) FROM jobs s WHERE s.category_id = j.category_id) NULLS FIRST, j.created_at, j.id
+			LIMIT 1 FOR UPDATE OF j SKIP LOCKED`).Scan(&id)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE jobs SET status = 'working', attempts = attempts + 1,
+		if _, err := tx.Exec(ctx, `UPDATE jobs SET status = 'working', attempts = attempts + 1, started_at = now(), run_after = NULL,
 			lease_until = now() + make_interval(secs => $2), updated_at = now() WHERE id = $1`, id, lease.Seconds()); err != nil {
 			return err
 		}
@@ -293,6 +302,20 @@ func (r Repo) Renew(ctx context.Context, jobID string, lease time.Duration) erro
 	return err
 }
 
+// Retry implements app.Queue.
+func (r Repo) Retry(ctx context.Context, jobID string, after time.Duration) error {
+	_, err := r.Pool.Exec(ctx, `UPDATE jobs SET status = 'queued', progress = 0, lease_until = NULL,
+		run_after = now() + make_interval(secs => $2), updated_at = now() WHERE id = $1 AND status = 'working'`, jobID, after.Seconds())
+	return err
+}
+
+// Release implements app.Queue.
+func (r Repo) Release(ctx context.Context, jobID string) error {
+	_, err := r.Pool.Exec(ctx, `UPDATE jobs SET status = 'queued', progress = 0, lease_until = NULL, attempts = attempts - 1,
+		updated_at = now() WHERE id = $1 AND status = 'working'`, jobID)
+	return err
+}
+
 // SetProgress implements app.Queue.
 func (r Repo) SetProgress(ctx context.Context, jobID string, percent int) error {
 	_, err := r.Pool.Exec(ctx, `UPDATE jobs SET progress = $2, updated_at = now() WHERE id = $1 AND status = 'working'`, jobID, percent)
@@ -305,12 +328,13 @@ func (r Repo) SaveMask(ctx context.Context, imageID, key string) error {
 	return err
 }
 
-// Complete implements app.Queue. A job deleted while it ran stays deleted.
+// Complete implements app.Queue. A job deleted while it ran stays deleted,
+// and one failed meanwhile (its lease ran out) stays failed.
 func (r Repo) Complete(ctx context.Context, jobID string, results []app.StoredResult) error {
 	return pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
 		var categoryID string
 		err := tx.QueryRow(ctx, `UPDATE jobs SET status = 'done', progress = 100, error = '', lease_until = NULL, updated_at = now()
-			WHERE id = $1 RETURNING category_id`, jobID).Scan(&categoryID)
+			WHERE id = $1 AND status = 'working' RETURNING category_id`, jobID).Scan(&categoryID)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
@@ -330,8 +354,12 @@ func (r Repo) Complete(ctx context.Context, jobID string, results []app.StoredRe
 
 // Fail implements app.Queue.
 func (r Repo) Fail(ctx context.Context, jobID, message string) error {
-	_, err := r.Pool.Exec(ctx, `UPDATE jobs SET status = 'failed', error = $2, lease_until = NULL, updated_at = now() WHERE id = $1`,
-		jobID, message)
+	_, err := r.Pool.Exec(ctx, `
+		WITH failed AS (
+			UPDATE jobs SET status = 'failed', error = $2, lease_until = NULL, updated_at = now()
+			WHERE id = $1 AND status = 'working'
+			RETURNING id, category_id)
+		DELETE FROM job_runs WHERE (category_id, job_id) IN (SELECT category_id, id FROM failed)`, jobID, message)
 	return err
 }
 
