@@ -83,6 +83,9 @@ type Options struct {
 	// RecoveryCodesPerHour limits recovery code tries (POST
 	// internal/users/useRecoveryCode) per client IP; 0 means 10.
 	RecoveryCodesPerHour int
+	// PasswordResetsPerHour limits password resets (POST
+	// internal/users/resetPassword) per client IP; 0 means 10.
+	PasswordResetsPerHour int
 	// TrustedProxies are the proxies (ingress, load balancer) whose
 	// X-Forwarded-For is believed when they are the connection's peer;
 	// empty trusts nobody and the peer is the client.
@@ -178,7 +181,7 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		if n <= 0 {
 			n = DefaultConnsPerBackend
 		}
-		conn, err := grpcclient.NewPool(o.Backends[name], n, grpc.WithChainUnaryInterceptor(limits.intercept),
+		conn, err := grpcclient.NewPool(o.Backends[name], n, grpc.WithChainUnaryInterceptor(forwardClient, limits.intercept),
 			// studio downloads carry whole images (a 3840 px cut-out PNG)
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxResponseBytes)))
 		if err != nil {

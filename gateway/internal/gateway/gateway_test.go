@@ -25,6 +25,8 @@ import (
 	digestv1 "uplift.dev/proto/gen/uplift/digest/v1"
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
+
+	"uplift.dev/platform/clientaddr"
 )
 
 // fakeUsers answers like the users service would, so the gateway's
@@ -33,6 +35,8 @@ type fakeUsers struct {
 	usersv1.UnimplementedUsersServiceServer
 	mu       sync.Mutex
 	lastAuth string
+	// lastClient is the client address the gateway sent (clientaddr).
+	lastClient []string
 }
 
 func (f *fakeUsers) CreateUser(_ context.Context, r *usersv1.CreateUserRequest) (*usersv1.CreateUserResponse, error) {
@@ -48,10 +52,17 @@ func (f *fakeUsers) CreateUser(_ context.Context, r *usersv1.CreateUserRequest) 
 	return &usersv1.CreateUserResponse{Id: "u1", SignInToken: "tok"}, nil
 }
 
+// ResetPassword answers success for any well-formed email, as the users
+// service does.
+func (f *fakeUsers) ResetPassword(context.Context, *usersv1.ResetPasswordRequest) (*usersv1.ResetPasswordResponse, error) {
+	return &usersv1.ResetPasswordResponse{}, nil
+}
+
 func (f *fakeUsers) GetUser(ctx context.Context, r *usersv1.GetUserRequest) (*usersv1.GetUserResponse, error) {
 	md, _ := metadata.FromIncomingContext(ctx)
 	f.mu.Lock()
 	f.lastAuth = strings.Join(md.Get("authorization"), ",")
+	f.lastClient = md.Get(clientaddr.MetadataKey)
 	f.mu.Unlock()
 	return &usersv1.GetUserResponse{User: &usersv1.User{Id: r.GetUserId(), DisplayName: "shop", Email: "shop@example.com"}}, nil
 }
@@ -219,6 +230,21 @@ func TestBearerTokenForwarded(t *testing.T) {
 	defer e.users.mu.Unlock()
 	if e.users.lastAuth != "Bearer abc.def" {
 		t.Fatalf("authorization seen by service: %q", e.users.lastAuth)
+	}
+}
+
+// TestClientAddressForwarded: the service hears the client's address as
+// the gateway found it, never one the request names (a Grpc-Metadata-
+// header grpc-gateway would pass through), so the users service can count
+// recovery tries per client.
+func TestClientAddressForwarded(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	do(t, "GET", e.url+"/internal/users/u1", "", map[string]string{"Grpc-Metadata-" + clientaddr.MetadataKey: "203.0.113.66"})
+	e.users.mu.Lock()
+	defer e.users.mu.Unlock()
+	if len(e.users.lastClient) != 1 || e.users.lastClient[0] != "127.0.0.1" {
+		t.Fatalf("client address at the service %q, want only the peer 127.0.0.1", e.users.lastClient)
 	}
 }
 

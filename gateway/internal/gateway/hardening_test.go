@@ -362,3 +362,36 @@ func TestRecoveryCodesAreThrottledPerClient(t *testing.T) {
 		t.Fatalf("another client: %d %v", code, b)
 	}
 }
+
+// TestPasswordResetsAreThrottledPerClient is issue 20's finding 7: one
+// client asked for the reset mail of 20 accounts. Resets are limited per
+// client address, whichever emails it names: past the limit 429 with
+// Retry-After and a message; another client is not affected.
+func TestPasswordResetsAreThrottledPerClient(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	url := setupWith(t, e.backend, func(o *Options) {
+		o.PasswordResetsPerHour = 2
+		o.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+	})
+	reset := func(email, client string) (int, http.Header, map[string]any) {
+		return do(t, "POST", url+"/internal/users/resetPassword", `{"email":"`+email+`"}`,
+			map[string]string{"X-Forwarded-For": client})
+	}
+	for i, email := range []string{"a@example.com", "b@example.com"} {
+		if code, _, b := reset(email, "198.51.100.9"); code != 200 {
+			t.Fatalf("reset %d: %d %v", i+1, code, b)
+		}
+	}
+	code, h, b := reset("c@example.com", "198.51.100.9")
+	retry, _ := strconv.Atoi(h.Get("Retry-After"))
+	if code != http.StatusTooManyRequests || b["code"] != float64(codes.ResourceExhausted) || retry < 60 || retry > 1800 {
+		t.Fatalf("third reset: %d Retry-After %q %v", code, h.Get("Retry-After"), b)
+	}
+	if msg, _ := b["message"].(string); !strings.HasPrefix(msg, "Too many password resets from your network. Please try again in ") {
+		t.Fatalf("message %q", msg)
+	}
+	if code, _, b := reset("c@example.com", "198.51.100.10"); code != 200 {
+		t.Fatalf("another client: %d %v", code, b)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
 
+	"uplift.dev/platform/clientaddr"
 	"uplift.dev/platform/ratelimit"
 )
 
@@ -59,6 +60,13 @@ func newRPCLimits(o Options, js jetstream.JetStream) (rpcLimits, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Each reset mails a link to whatever address is given: one client
+	// must not be able to send the mail of many accounts (the users
+	// service also sends at most one a minute per address, silently).
+	reset, err := ratelimit.New("password-reset", cmp.Or(o.PasswordResetsPerHour, 10), time.Hour, js, o.Log)
+	if err != nil {
+		return nil, err
+	}
 	return rpcLimits{
 		categoriesv1.CategoriesService_GetWebsiteScore_FullMethodName: {
 			limiter: website,
@@ -71,6 +79,10 @@ func newRPCLimits(o Options, js jetstream.JetStream) (rpcLimits, error) {
 		usersv1.UsersService_UseRecoveryCode_FullMethodName: {
 			limiter: recovery,
 			refuse:  recoveryLimited,
+		},
+		usersv1.UsersService_ResetPassword_FullMethodName: {
+			limiter: reset,
+			refuse:  resetLimited,
 		},
 	}, nil
 }
@@ -87,6 +99,13 @@ func signUpLimited(wait time.Duration) error {
 // recoveryLimited is the recovery code's 429, saying when to try again.
 func recoveryLimited(wait time.Duration) error {
 	return limitedError(fmt.Sprintf("Too many recovery codes tried from your network. Please try again %s.", inMinutes(wait)), wait)
+}
+
+// resetLimited is the password reset's 429, saying when to try again. It
+// counts every address a client asks for, so it tells nothing about which
+// of them have accounts.
+func resetLimited(wait time.Duration) error {
+	return limitedError(fmt.Sprintf("Too many password resets from your network. Please try again %s.", inMinutes(wait)), wait)
 }
 
 // inMinutes says wait as "in a minute" or "in N minutes", rounded up.
@@ -117,6 +136,14 @@ func (l rpcLimits) intercept(ctx context.Context, method string, req, reply any,
 		}
 	}
 	return invoker(ctx, method, req, reply, cc, opts...)
+}
+
+// forwardClient tells the service which client called (clientaddr), as
+// the limits count it (an IPv6 client by its /64), replacing whatever the
+// request carried, so the users service can count recovery tries per
+// client as well as per account.
+func forwardClient(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	return invoker(clientaddr.Outgoing(ctx, bucketKey(clientFrom(ctx))), method, req, reply, cc, opts...)
 }
 
 func bucketKey(client string) string {

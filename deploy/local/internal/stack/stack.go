@@ -259,9 +259,9 @@ func (s *Stack) StartApps(ctx context.Context) error {
 		"NATS_URL="+s.natsURL, "WEB_URL="+s.webURL(), "WEB_ORIGINS="+s.webURL()+",http://"+addr(s.Ports.Web),
 		"NATS_NKEY_SEED="+string(s.natsKeys.Seed(natsauth.Gateway)), "NATS_SENDER_KEYS="+s.natsKeys.SenderKeys())
 	if s.ForTests {
-		// The end-to-end tests sign up dozens of accounts, and try
-		// recovery codes, all from 127.0.0.1.
-		gwEnv = append(gwEnv, "SIGN_UPS_PER_HOUR=10000", "RECOVERY_CODES_PER_HOUR=1000")
+		// The end-to-end tests sign up dozens of accounts, try recovery
+		// codes and reset passwords, all from 127.0.0.1.
+		gwEnv = append(gwEnv, "SIGN_UPS_PER_HOUR=10000", "RECOVERY_CODES_PER_HOUR=1000", "PASSWORD_RESETS_PER_HOUR=1000")
 	}
 	gw, err := s.start("gateway", gwEnv, s.Root, filepath.Join(bin, "gateway"))
 	if err != nil {

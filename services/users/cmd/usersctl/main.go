@@ -5,8 +5,9 @@
 //
 // It reads DATABASE_URL, FIREBASE_PROJECT_ID and FIREBASE_AUTH_EMULATOR_HOST
 // like the users service, and USER to name the operator in the audit log,
-// where every change is written. A user's ID token carries the new claims after it
-// is next refreshed (at most an hour, or at their next sign-in).
+// where every change is written. A granted role shows in the user's ID token
+// once it is next refreshed; a revocation also ends the user's sessions, so
+// the services refuse the token they hold within auth.RevocationCheckTTL.
 package main
 
 import (
@@ -45,8 +46,9 @@ commands:
   revoke-uplifter  clear both
 
 environment: DATABASE_URL, FIREBASE_PROJECT_ID, FIREBASE_AUTH_EMULATOR_HOST
-(for the local emulator). Other claims on the account are kept. The user's
-token shows the change once it is refreshed (at the latest in an hour).
+(for the local emulator). Other claims on the account are kept. A grant
+shows once the user's token is refreshed; a revoke also signs the user out
+everywhere (within 30 s), so the role is gone from the token they hold.
 `
 
 // errUsage marks a mistake in the command line, answered with the usage.

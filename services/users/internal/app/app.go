@@ -32,6 +32,9 @@ type Identity interface {
 	// keeping its other claims, and returns its uid (domain.ErrNotFound
 	// when there is none).
 	SetRole(ctx context.Context, email string, role domain.Role, on bool) (string, error)
+	// RevokeSessions ends every session of the account: its refresh tokens
+	// stop working and its ID tokens fail the services' revocation check.
+	RevokeSessions(ctx context.Context, uid string) error
 	// SecondFactors counts the account's enrolled second factors.
 	SecondFactors(ctx context.Context, uid string) (int, error)
 	// RemoveSecondFactors unenrols every second factor of the account.

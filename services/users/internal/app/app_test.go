@@ -23,6 +23,9 @@ type fakeIdentity struct {
 	// factors counts each uid's second factors; removeErr fails removal.
 	factors   map[string]int
 	removeErr error
+	// revoked lists the uids whose sessions were ended; revokeErr fails that.
+	revoked   []string
+	revokeErr error
 }
 
 func (f *fakeIdentity) CreateUser(_ context.Context, email, _, _ string) (string, error) {
@@ -59,6 +62,13 @@ func (f *fakeIdentity) SetRole(_ context.Context, email string, _ domain.Role, _
 		return "", domain.ErrNotFound
 	}
 	return uid, nil
+}
+func (f *fakeIdentity) RevokeSessions(_ context.Context, uid string) error {
+	if f.revokeErr != nil {
+		return f.revokeErr
+	}
+	f.revoked = append(f.revoked, uid)
+	return nil
 }
 
 func (f *fakeIdentity) SecondFactors(_ context.Context, uid string) (int, error) {

@@ -56,8 +56,10 @@ func (a *App) CreateRecoveryCodes(ctx context.Context, caller domain.Caller) ([]
 // matching unused code is spent and the account's second factors are
 // removed, so they set two-step sign-in up again. Every failure is
 // domain.ErrRecoveryCodeRejected, answered no sooner than
-// recoveryFailureFloor, whether the email has an account or not.
-func (a *App) UseRecoveryCode(ctx context.Context, email, code string) (err error) {
+// recoveryFailureFloor, whether the email has an account or not. client is
+// the caller's address (clientaddr): wrong codes pause recovery for the
+// client that sent them, so a stranger's guesses do not lock the owner out.
+func (a *App) UseRecoveryCode(ctx context.Context, email, code, client string) (err error) {
 	email, err = domain.NormalizeEmail(email)
 	if err != nil {
 		return err // a malformed address says nothing about any account
@@ -80,7 +82,7 @@ func (a *App) UseRecoveryCode(ctx context.Context, email, code string) (err erro
 		return err
 	}
 	left, err := a.repo.UseRecoveryCode(ctx, domain.RecoveryAttempt{
-		UserID: u.ID, Hash: domain.HashRecoveryCode(u.ID, norm), At: start,
+		UserID: u.ID, Client: client, Hash: domain.HashRecoveryCode(u.ID, norm), At: start,
 		Audit: domain.AuditEntry{ActorID: u.ID, OnBehalfOfID: u.ID, Action: domain.ActionUseRecoveryCode, At: start},
 		Detail: func(remaining int) string {
 			return fmt.Sprintf("two-step sign-in turned off with a recovery code; %d codes left", remaining)
@@ -89,7 +91,7 @@ func (a *App) UseRecoveryCode(ctx context.Context, email, code string) (err erro
 	})
 	switch {
 	case errors.Is(err, domain.ErrRecoveryLocked):
-		a.log.WarnContext(ctx, "recovery code refused: too many wrong codes for the account", "uid", u.ID)
+		a.log.WarnContext(ctx, "recovery code refused: too many wrong codes for the account", "uid", u.ID, "client", client)
 		return domain.ErrRecoveryCodeRejected
 	case errors.Is(err, domain.ErrRecoveryCodeRejected):
 		a.log.InfoContext(ctx, "wrong recovery code", "uid", u.ID)

@@ -91,7 +91,7 @@ func TestUseRecoveryCode(t *testing.T) {
 	t.Run("a code turns two-step off once, typed as people type it", func(t *testing.T) {
 		a, id, repo, codes := setup(t)
 		typed := strings.ToLower(strings.ReplaceAll(codes[3], "-", " "))
-		if err := a.UseRecoveryCode(ctx, " Owner@Example.com ", typed); err != nil {
+		if err := a.UseRecoveryCode(ctx, " Owner@Example.com ", typed, ""); err != nil {
 			t.Fatal(err)
 		}
 		if id.factors["u1"] != 0 {
@@ -101,13 +101,13 @@ func TestUseRecoveryCode(t *testing.T) {
 			t.Fatalf("audit %+v", repo.audit)
 		}
 		id.factors["u1"] = 1 // set up again
-		if err := a.UseRecoveryCode(ctx, "owner@example.com", codes[3]); !errors.Is(err, domain.ErrRecoveryCodeRejected) {
+		if err := a.UseRecoveryCode(ctx, "owner@example.com", codes[3], ""); !errors.Is(err, domain.ErrRecoveryCodeRejected) {
 			t.Fatalf("the same code again: %v", err)
 		}
 		if id.factors["u1"] != 1 {
 			t.Fatal("a used code removed the factor")
 		}
-		if err := a.UseRecoveryCode(ctx, "owner@example.com", codes[4]); err != nil {
+		if err := a.UseRecoveryCode(ctx, "owner@example.com", codes[4], ""); err != nil {
 			t.Fatalf("another code: %v", err)
 		}
 	})
@@ -121,19 +121,19 @@ func TestUseRecoveryCode(t *testing.T) {
 			"unknown email":   {"nobody@example.com", codes[0]},
 			"another's email": {"owner2@example.com", codes[0]},
 		} {
-			if err := a.UseRecoveryCode(ctx, try[0], try[1]); !errors.Is(err, domain.ErrRecoveryCodeRejected) {
+			if err := a.UseRecoveryCode(ctx, try[0], try[1], ""); !errors.Is(err, domain.ErrRecoveryCodeRejected) {
 				t.Errorf("%s: %v", name, err)
 			}
 		}
 		repo.locked = map[string]bool{"u1": true}
-		if err := a.UseRecoveryCode(ctx, "owner@example.com", codes[0]); !errors.Is(err, domain.ErrRecoveryCodeRejected) {
+		if err := a.UseRecoveryCode(ctx, "owner@example.com", codes[0], ""); !errors.Is(err, domain.ErrRecoveryCodeRejected) {
 			t.Errorf("locked: %v", err)
 		}
 		if id.factors["u1"] != 1 || len(repo.audit) != 0 {
 			t.Fatal("a refusal changed the account")
 		}
 		var ve *domain.ValidationError
-		if err := a.UseRecoveryCode(ctx, "not-an-email", codes[0]); !errors.As(err, &ve) {
+		if err := a.UseRecoveryCode(ctx, "not-an-email", codes[0], ""); !errors.As(err, &ve) {
 			t.Errorf("malformed email: %v", err)
 		}
 	})
@@ -141,11 +141,11 @@ func TestUseRecoveryCode(t *testing.T) {
 	t.Run("when the factor cannot be removed the code is not spent", func(t *testing.T) {
 		a, id, repo, codes := setup(t)
 		id.removeErr = errors.New("firebase down")
-		if err := a.UseRecoveryCode(ctx, "owner@example.com", codes[0]); err == nil || errors.Is(err, domain.ErrRecoveryCodeRejected) {
+		if err := a.UseRecoveryCode(ctx, "owner@example.com", codes[0], ""); err == nil || errors.Is(err, domain.ErrRecoveryCodeRejected) {
 			t.Fatalf("%v, want the failure itself", err)
 		}
 		id.removeErr = nil
-		if err := a.UseRecoveryCode(ctx, "owner@example.com", codes[0]); err != nil {
+		if err := a.UseRecoveryCode(ctx, "owner@example.com", codes[0], ""); err != nil {
 			t.Fatalf("the code after Firebase is back: %v", err)
 		}
 		if len(repo.audit) != 1 {
@@ -168,13 +168,13 @@ func TestRecoveryRefusalsTakeTheSameTime(t *testing.T) {
 		"malformed":     {"owner@example.com", "x"},
 	} {
 		start := time.Now()
-		_ = a.UseRecoveryCode(ctx, try[0], try[1])
+		_ = a.UseRecoveryCode(ctx, try[0], try[1], "")
 		if took := time.Since(start); took < floor {
 			t.Errorf("%s answered in %v, before the %v floor", name, took, floor)
 		}
 	}
 	start := time.Now()
-	if err := a.UseRecoveryCode(ctx, "owner@example.com", codes[1]); err != nil {
+	if err := a.UseRecoveryCode(ctx, "owner@example.com", codes[1], ""); err != nil {
 		t.Fatal(err)
 	}
 	if took := time.Since(start); took >= floor {
@@ -184,7 +184,7 @@ func TestRecoveryRefusalsTakeTheSameTime(t *testing.T) {
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
 	defer cancel()
 	start = time.Now()
-	_ = a.UseRecoveryCode(cctx, "nobody@example.com", codes[2])
+	_ = a.UseRecoveryCode(cctx, "nobody@example.com", codes[2], "")
 	if took := time.Since(start); took >= floor {
 		t.Errorf("a cancelled call waited %v", took)
 	}

@@ -22,6 +22,13 @@ type SetRoleResult struct {
 // usersctl command, run by an operator, so it takes no caller: actor names
 // the operator in the audit log ("usersctl:alice"), where every change is
 // written (with the stored flag, in its transaction).
+//
+// Revoking a role also ends the account's sessions. The role travels in the
+// ID token, which Firebase refreshes only hourly, so a revoked uplifter kept
+// acting for owners with the token they held; with the sessions revoked,
+// every service refuses that token at its next revocation check (within
+// auth.RevocationCheckTTL, 30 s) and the person signs in again, getting a
+// token without the role.
 func (a *App) SetRole(ctx context.Context, actor, email string, role domain.Role, on bool) (SetRoleResult, error) {
 	email, err := domain.NormalizeEmail(email)
 	if err != nil {
@@ -33,6 +40,12 @@ func (a *App) SetRole(ctx context.Context, actor, email string, role domain.Role
 	uid, err := a.identity.SetRole(ctx, email, role, on)
 	if err != nil {
 		return SetRoleResult{}, err
+	}
+	if !on {
+		if err := a.identity.RevokeSessions(ctx, uid); err != nil {
+			// Run again: clearing the claim and revoking repeat safely.
+			return SetRoleResult{UID: uid}, fmt.Errorf("claim cleared but the sessions not ended: %w", err)
+		}
 	}
 	res := SetRoleResult{UID: uid, Stored: role == domain.RoleUplifter}
 	entry := domain.AuditEntry{ActorID: actor, OnBehalfOfID: uid, Action: domain.RoleAction(role, on), At: a.now()}

@@ -25,9 +25,18 @@ const (
 	// a current code) for new codes to be shown: a session left open on a
 	// shared computer must not be enough to take them.
 	RecoveryFreshSignIn = 10 * time.Minute
-	// RecoveryFailuresPerAccount wrong codes within RecoveryFailureWindow
-	// lock an account's recovery for the rest of the window, whoever tries.
-	RecoveryFailuresPerAccount = 5
+	// RecoveryFailuresPerClient wrong codes for one account from one client
+	// within RecoveryFailureWindow pause that client's tries at that
+	// account's recovery for the rest of the window. Counted per client,
+	// not per account alone: five wrong codes from anyone used to lock the
+	// owner out too, a denial of service for the price of five requests.
+	RecoveryFailuresPerClient = 5
+	// RecoveryFailuresPerAccount wrong codes from all clients together
+	// pause everyone's tries at the account: a bound on guessing spread
+	// over many clients (an IPv6 /48 holds 65,536 of the /64s counted as
+	// one each). With 80-bit codes, 100 guesses an hour is nothing to fear,
+	// and the owner is locked out only by 20 clients' worth of failures.
+	RecoveryFailuresPerAccount = 100
 	RecoveryFailureWindow      = time.Hour
 )
 
@@ -127,14 +136,24 @@ func MatchRecoveryCode(hash []byte, stored [][]byte) int {
 	return found
 }
 
-// ErrRecoveryLocked: the account had RecoveryFailuresPerAccount wrong codes
-// within RecoveryFailureWindow. Only the log tells it from
-// ErrRecoveryCodeRejected; the caller hears the same answer.
+// ErrRecoveryLocked: the client, or everyone, had too many wrong codes for
+// the account within RecoveryFailureWindow (RecoveryPaused). Only the log
+// tells it from ErrRecoveryCodeRejected; the caller hears the same answer.
 var ErrRecoveryLocked = errors.New("recovery locked after too many wrong codes")
+
+// RecoveryPaused reports whether a try at an account's codes is refused
+// unseen, given the wrong codes within RecoveryFailureWindow from the
+// trying client and from all clients.
+func RecoveryPaused(fromClient, fromAll int) bool {
+	return fromClient >= RecoveryFailuresPerClient || fromAll >= RecoveryFailuresPerAccount
+}
 
 // RecoveryAttempt is one try at a user's recovery codes.
 type RecoveryAttempt struct {
 	UserID string
+	// Client is the address the try came from (clientaddr; "" when not
+	// known), which its failure is counted against.
+	Client string
 	// Hash is HashRecoveryCode of the code tried.
 	Hash []byte
 	At   time.Time

@@ -125,3 +125,25 @@ func TestMatchRecoveryCode(t *testing.T) {
 		t.Fatalf("matched among no codes: %d", i)
 	}
 }
+
+// TestRecoveryPausedPerClientAndPerAccount is issue 20's finding 8: five
+// wrong codes from one client pause that client only; the owner trying
+// from elsewhere is still let through, until failures from many clients
+// together reach the account's bound.
+func TestRecoveryPausedPerClientAndPerAccount(t *testing.T) {
+	for _, tt := range []struct {
+		fromClient, fromAll int
+		paused              bool
+	}{
+		{0, 0, false},
+		{4, 4, false},
+		{5, 5, true},
+		{0, 5, false}, // five from a stranger: the owner's client is not paused
+		{0, RecoveryFailuresPerAccount - 1, false},
+		{0, RecoveryFailuresPerAccount, true},
+	} {
+		if got := RecoveryPaused(tt.fromClient, tt.fromAll); got != tt.paused {
+			t.Errorf("RecoveryPaused(%d, %d) = %v, want %v", tt.fromClient, tt.fromAll, got, tt.paused)
+		}
+	}
+}

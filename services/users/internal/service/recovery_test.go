@@ -15,6 +15,7 @@ import (
 
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
 
+	"uplift.dev/platform/clientaddr"
 	"uplift.dev/platform/firebasetest"
 	"uplift.dev/users/internal/ports/grpcport"
 )
@@ -181,6 +182,19 @@ func TestRecoveryCodesOnTheAuthEmulator(t *testing.T) {
 	if n := secondFactors(t, owner.id); n != 1 {
 		t.Fatal("recovery went through while paused")
 	}
+	// Those five came from one client (here: no address, as a direct call
+	// has): the owner trying from another one still gets in (issue 20,
+	// finding 8), and the first client stays paused.
+	fromOwner := clientaddr.Outgoing(ctx, "198.51.100.20")
+	if _, err := h.client.UseRecoveryCode(fromOwner, &usersv1.UseRecoveryCodeRequest{Email: owner.email, Code: codesShown[5]}); err != nil {
+		t.Fatalf("the owner, from another client, after a stranger's five wrong codes: %v", err)
+	}
+	if n := secondFactors(t, owner.id); n != 0 {
+		t.Fatalf("%d factors left after the owner's recovery", n)
+	}
+	enrolPhoneFactor(t, owner.id)
+	_, err = h.client.UseRecoveryCode(ctx, &usersv1.UseRecoveryCodeRequest{Email: owner.email, Code: codesShown[6]})
+	wantRejected(t, err, "a good code from the client that sent five wrong ones")
 	// Another account is not paused by the first one's failures.
 	enrolPhoneFactor(t, other.id)
 	otherCodes, err := h.client.CreateRecoveryCodes(as(other.token), &usersv1.CreateRecoveryCodesRequest{})

@@ -100,6 +100,15 @@ func (i Identity) SetRole(ctx context.Context, email string, role domain.Role, o
 	return rec.UID, nil
 }
 
+// RevokeSessions revokes the account's refresh tokens (Firebase's
+// validSince): ID tokens issued before now fail VerifyIDTokenAndCheckRevoked.
+func (i Identity) RevokeSessions(ctx context.Context, uid string) error {
+	if err := i.Client.RevokeRefreshTokens(ctx, uid); err != nil {
+		return fmt.Errorf("firebase revoke sessions: %w", err)
+	}
+	return nil
+}
+
 // SecondFactors counts the account's enrolled second factors.
 func (i Identity) SecondFactors(ctx context.Context, uid string) (int, error) {
 	rec, err := i.Client.GetUser(ctx, uid)

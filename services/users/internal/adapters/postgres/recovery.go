@@ -29,9 +29,9 @@ func (r Repo) ReplaceRecoveryCodes(ctx context.Context, userID string, hashes []
 
 // UseRecoveryCode is one attempt at a user's codes, serialised per user by
 // a lock on the user's row: a wrong code is counted (committed) and
-// domain.ErrRecoveryCodeRejected returned; past the failure limit nothing is
-// compared (domain.ErrRecoveryLocked); a matching code is marked used, the
-// failures forgotten and the audit entry written, and a.Then runs before
+// domain.ErrRecoveryCodeRejected returned; past the failure limits
+// (domain.RecoveryPaused) nothing is compared (domain.ErrRecoveryLocked); a matching code is marked used, the
+// client's failures forgotten and the audit entry written, and a.Then runs before
 // that commits. It returns the codes left.
 func (r Repo) UseRecoveryCode(ctx context.Context, a domain.RecoveryAttempt) (int, error) {
 	remaining := 0
@@ -45,12 +45,12 @@ func (r Repo) UseRecoveryCode(ctx context.Context, a domain.RecoveryAttempt) (in
 			}
 			return err
 		}
-		var failures int
-		if err := tx.QueryRow(ctx, `SELECT count(*) FROM recovery_failures WHERE user_id = $1 AND at > $2`,
-			a.UserID, a.At.Add(-domain.RecoveryFailureWindow)).Scan(&failures); err != nil {
+		var fromClient, fromAll int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE client = $3), count(*) FROM recovery_failures
+			WHERE user_id = $1 AND at > $2`, a.UserID, a.At.Add(-domain.RecoveryFailureWindow), a.Client).Scan(&fromClient, &fromAll); err != nil {
 			return err
 		}
-		if failures >= domain.RecoveryFailuresPerAccount {
+		if domain.RecoveryPaused(fromClient, fromAll) {
 			rejected = domain.ErrRecoveryLocked
 			return nil
 		}
@@ -75,13 +75,15 @@ func (r Repo) UseRecoveryCode(ctx context.Context, a domain.RecoveryAttempt) (in
 		i := domain.MatchRecoveryCode(a.Hash, hashes)
 		if i < 0 {
 			rejected = domain.ErrRecoveryCodeRejected
-			_, err := tx.Exec(ctx, `INSERT INTO recovery_failures (user_id, at) VALUES ($1, $2)`, a.UserID, a.At)
+			_, err := tx.Exec(ctx, `INSERT INTO recovery_failures (user_id, at, client) VALUES ($1, $2, $3)`, a.UserID, a.At, a.Client)
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE recovery_codes SET used_at = $2 WHERE id = $1`, ids[i], a.At); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM recovery_failures WHERE user_id = $1`, a.UserID); err != nil {
+		// The owner's success forgets their own client's failures, not a
+		// stranger's: those still pause the stranger.
+		if _, err := tx.Exec(ctx, `DELETE FROM recovery_failures WHERE user_id = $1 AND client = $2`, a.UserID, a.Client); err != nil {
 			return err
 		}
 		remaining = len(ids) - 1

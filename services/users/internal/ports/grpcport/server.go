@@ -16,6 +16,7 @@ import (
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
 
 	"uplift.dev/platform/auth"
+	"uplift.dev/platform/clientaddr"
 	"uplift.dev/platform/grpcerr"
 	"uplift.dev/users/internal/app"
 	"uplift.dev/users/internal/domain"
@@ -110,7 +111,7 @@ func (s *Server) CreateRecoveryCodes(ctx context.Context, _ *usersv1.CreateRecov
 
 // UseRecoveryCode turns two-step sign-in off with a recovery code.
 func (s *Server) UseRecoveryCode(ctx context.Context, req *usersv1.UseRecoveryCodeRequest) (*usersv1.UseRecoveryCodeResponse, error) {
-	if err := s.App.UseRecoveryCode(ctx, req.GetEmail(), req.GetCode()); err != nil {
+	if err := s.App.UseRecoveryCode(ctx, req.GetEmail(), req.GetCode(), clientaddr.FromIncoming(ctx)); err != nil {
 		return nil, s.toStatus(ctx, err)
 	}
 	return &usersv1.UseRecoveryCodeResponse{}, nil
