@@ -14,8 +14,10 @@ async function expectNoSidewaysScroll(page: Page, who: string) {
     for (const route of ROUTES) {
       await page.goto(route);
       await expect(page.locator('main').first()).toBeVisible();
-      // Late parts (the chart, the tables, the catalogue) settle first.
-      await page.waitForLoadState('networkidle');
+      // Late parts (the chart, the tables, the catalogue) settle first; the
+      // event stream keeps the network busy, so wait for the spinners instead.
+      await expect(page.locator('.u-spinner')).toHaveCount(0, { timeout: 30_000 });
+      await page.waitForTimeout(300);
       const { scrollWidth, clientWidth } = await page.evaluate(() => ({
         scrollWidth: document.documentElement.scrollWidth,
         clientWidth: document.documentElement.clientWidth,
