@@ -249,6 +249,7 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		}
 		mountEmail(root, digestv1.NewDigestServiceClient(conn), web)
 	}
+	mountSession(root, o.AllowedOrigins)
 	hosts, err := newHostList(o.AllowedHosts)
 	if err != nil {
 		closeAll()
@@ -380,6 +381,10 @@ func cors(origins []string, next http.Handler) http.Handler {
 			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Add("Vary", "Origin")
+			if r.URL.Path == refreshCookiePath {
+				// The one route whose answer sets a cookie (session.go).
+				h.Set("Access-Control-Allow-Credentials", "true")
+			}
 			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 				h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE")
 				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
