@@ -368,13 +368,19 @@ func limitBody(max int64, next http.Handler) http.Handler {
 	})
 }
 
-// cors lets the configured web origins call with a bearer token. Other
-// origins get no CORS headers, so browsers refuse them.
-func cors(origins []string, next http.Handler) http.Handler {
+// originSet is the web origins as a browser sends them (no trailing slash).
+func originSet(origins []string) map[string]bool {
 	allowed := map[string]bool{}
 	for _, o := range origins {
 		allowed[strings.TrimRight(o, "/")] = true
 	}
+	return allowed
+}
+
+// cors lets the configured web origins call with a bearer token. Other
+// origins get no CORS headers, so browsers refuse them.
+func cors(origins []string, next http.Handler) http.Handler {
+	allowed := originSet(origins)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		origin := r.Header.Get("Origin")
 		if origin != "" && allowed[origin] {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"mime"
 	"net/http"
-	"strings"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -32,10 +31,7 @@ const (
 // another site must not plant one), with a JSON body, so a browser always
 // asks first (CORS preflight).
 func mountSession(root *http.ServeMux, origins []string) {
-	allowed := map[string]bool{}
-	for _, o := range origins {
-		allowed[strings.TrimRight(o, "/")] = true
-	}
+	allowed := originSet(origins)
 	fromWeb := func(w http.ResponseWriter, r *http.Request) bool {
 		if !allowed[r.Header.Get("Origin")] {
 			writeJSONError(w, http.StatusForbidden, codes.PermissionDenied, "This origin may not call the API.")
