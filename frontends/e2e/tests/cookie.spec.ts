@@ -1,8 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
 
-/** The secure refresh-token cookie of spec section 3, in a real browser against the Auth emulator. */
-test('the refresh-token cookie is set secure on sign-in and cleared on sign-out', async ({ page, context }) => {
+/**
+ * The secure refresh-token cookie of spec section 3, in a real browser against the Auth emulator: set by the
+ * gateway, HttpOnly (issue 20, finding 14), so the page's scripts cannot read it.
+ */
+test('the refresh-token cookie is set secure and HttpOnly on sign-in and cleared on sign-out', async ({ page, context }) => {
   await openSignedOut(page);
   expect((await context.cookies()).find((c) => c.name === 'refresh-token')).toBeUndefined();
   await signUpThroughUi(page, freshEmail('cookie'), PASSWORD);
@@ -11,8 +14,9 @@ test('the refresh-token cookie is set secure on sign-in and cleared on sign-out'
   const cookie = (await context.cookies()).find((c) => c.name === 'refresh-token')!;
   expect(cookie.secure).toBe(true);
   expect(cookie.sameSite).toBe('Strict');
-  expect(cookie.path).toBe('/');
-  expect(cookie.httpOnly).toBe(false);
+  expect(cookie.path).toBe('/session/refreshToken');
+  expect(cookie.httpOnly).toBe(true);
+  expect(await page.evaluate(() => document.cookie)).not.toContain('refresh-token');
 
   await page.getByRole('button', { name: 'Open account menu' }).click();
   await page.getByRole('menuitem', { name: 'Sign Out' }).click();

@@ -249,6 +249,7 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		}
 		mountEmail(root, digestv1.NewDigestServiceClient(conn), web)
 	}
+	mountSession(root, o.AllowedOrigins)
 	hosts, err := newHostList(o.AllowedHosts)
 	if err != nil {
 		closeAll()
@@ -370,19 +371,29 @@ func limitBody(max int64, next http.Handler) http.Handler {
 	})
 }
 
-// cors lets the configured web origins call with a bearer token. Other
-// origins get no CORS headers, so browsers refuse them.
-func cors(origins []string, next http.Handler) http.Handler {
+// originSet is the web origins as a browser sends them (no trailing slash).
+func originSet(origins []string) map[string]bool {
 	allowed := map[string]bool{}
 	for _, o := range origins {
 		allowed[strings.TrimRight(o, "/")] = true
 	}
+	return allowed
+}
+
+// cors lets the configured web origins call with a bearer token. Other
+// origins get no CORS headers, so browsers refuse them.
+func cors(origins []string, next http.Handler) http.Handler {
+	allowed := originSet(origins)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		origin := r.Header.Get("Origin")
 		if origin != "" && allowed[origin] {
 			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Add("Vary", "Origin")
+			if r.URL.Path == refreshCookiePath {
+				// The one route whose answer sets a cookie (session.go).
+				h.Set("Access-Control-Allow-Credentials", "true")
+			}
 			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 				h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE")
 				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")

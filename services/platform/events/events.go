@@ -37,6 +37,7 @@ const (
 	SubjectUserDeleted            = "uplift.users.deleted"
 	SubjectUserEmailChanged       = "uplift.users.email_changed"
 	SubjectPasswordResetRequested = "uplift.users.password_reset_requested"
+	SubjectSignUpAttempted        = "uplift.users.sign_up_attempted"
 	SubjectUserUnsubscribed       = "uplift.users.unsubscribed"
 	SubjectBillingChanged         = "uplift.billing.changed"
 	SubjectDigestRequested        = "uplift.digest.requested"

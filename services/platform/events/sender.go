@@ -23,6 +23,7 @@ var Publishers = map[string][]string{
 	SubjectUserDeleted:            {"users"},
 	SubjectUserEmailChanged:       {"users"},
 	SubjectPasswordResetRequested: {"users"},
+	SubjectSignUpAttempted:        {"users"},
 	SubjectUserUnsubscribed:       {"users"},
 	SubjectBillingChanged:         {"billing"},
 	SubjectDigestRequested:        {"categories"},

@@ -42,7 +42,6 @@ export const LOCAL_API_PORT = 8080;
 export const STORAGE_KEYS = {
   shopifyCategoryId: 'shopify-categoryId',
   forceShowTrialDialog: 'forceShowTrialDialog',
-  refreshTokenCookie: 'refresh-token',
 } as const;
 
 /** Text shown while something loads. */

@@ -191,6 +191,23 @@ func (a *App) QueuePasswordResetIn(ctx context.Context, out Outbox, r PasswordRe
 	return a.add(ctx, out, e)
 }
 
+// SignUpAttempt is the SignUpAttempted event: someone signed up with the
+// email of an existing account.
+type SignUpAttempt struct {
+	UserID, Email string
+	At            time.Time
+}
+
+// QueueSignUpAttempt queues the notice to the account's address, once per
+// address per domain.SignUpAttemptEvery, in out.
+func (a *App) QueueSignUpAttempt(ctx context.Context, out Outbox, s SignUpAttempt) error {
+	e, err := domain.NewSignUpAttempt(s.UserID, s.Email, s.At)
+	if err != nil {
+		return err
+	}
+	return a.add(ctx, out, e)
+}
+
 func (a *App) add(ctx context.Context, out Outbox, e domain.Email) error {
 	added, err := out.Add(ctx, e)
 	if err != nil {

@@ -37,6 +37,9 @@ const (
 	KindEmailConfirmed Kind = "email_confirmed"
 	// KindPasswordReset carries a password-reset link.
 	KindPasswordReset Kind = "password_reset"
+	// KindSignUpAttempt tells an account's address that someone tried to
+	// sign up with it: sign-up no longer says so to whoever tries.
+	KindSignUpAttempt Kind = "sign_up_attempt"
 )
 
 // The emails a person may turn off (not transactional): each carries
@@ -244,6 +247,23 @@ func NewPasswordReset(requestID, userID, to, link string) (Email, error) {
 		return Email{}, ErrInvalidLink
 	}
 	return pending("password-reset:"+requestID, KindPasswordReset, userID, addr, Params{Link: link}), nil
+}
+
+// SignUpAttemptEvery is how often an address hears of sign-ups with it at
+// most: the first try in each period is told, so a stranger repeating the
+// sign-up cannot flood the owner's inbox.
+const SignUpAttemptEvery = time.Hour
+
+// NewSignUpAttempt is the notice that someone tried to sign up with to, the
+// email of an existing account, at at; userID may be empty (an account with
+// no stored user). One per address per SignUpAttemptEvery.
+func NewSignUpAttempt(userID, to string, at time.Time) (Email, error) {
+	addr, err := ParseAddress(to)
+	if err != nil {
+		return Email{}, err
+	}
+	period := at.UTC().Truncate(SignUpAttemptEvery).Format(time.RFC3339)
+	return pending("sign-up-attempt:"+strings.ToLower(addr)+":"+period, KindSignUpAttempt, userID, addr, Params{}), nil
 }
 
 // Bounds on what one AI digest shows, so a huge request stays an email.

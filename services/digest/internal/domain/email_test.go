@@ -145,3 +145,21 @@ func TestMessageIDIsStablePerKey(t *testing.T) {
 		t.Fatalf("id %s", a)
 	}
 }
+
+// TestSignUpAttemptOncePerAddressAnHour: tries within an hour share one
+// notice (the key), in any case of the address; the next hour is told again.
+func TestSignUpAttemptOncePerAddressAnHour(t *testing.T) {
+	at := time.Date(2026, 3, 2, 9, 5, 0, 0, time.UTC)
+	a, err := domain.NewSignUpAttempt("u1", "Owner@Shop.example", at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := domain.NewSignUpAttempt("u1", "owner@shop.example", at.Add(50*time.Minute))
+	c, _ := domain.NewSignUpAttempt("u1", "owner@shop.example", at.Add(time.Hour))
+	if a.Kind != domain.KindSignUpAttempt || a.To != "Owner@Shop.example" || a.UserID != "u1" || a.Key != b.Key || a.Key == c.Key {
+		t.Fatalf("keys %q %q %q (%+v)", a.Key, b.Key, c.Key, a)
+	}
+	if _, err := domain.NewSignUpAttempt("", "not an address", at); err == nil {
+		t.Fatal("a bad address became an email")
+	}
+}

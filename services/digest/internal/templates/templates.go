@@ -41,6 +41,7 @@ var subjects = map[domain.Kind]string{
 	domain.KindEmailChanged:   "Your Uplift sign-in email was changed",
 	domain.KindEmailConfirmed: "This is now your Uplift sign-in email",
 	domain.KindPasswordReset:  "Reset your Uplift password",
+	domain.KindSignUpAttempt:  "Someone tried to sign up to Uplift with your email",
 	domain.KindAIDigest:       "Your AI digest for {store}: insights and campaign ideas",
 	domain.KindDailyReport:    "Yesterday at {store}: {summary}",
 	domain.KindWeeklyReview:   "Your website this week: {score}/100 for {store}",

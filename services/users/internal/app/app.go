@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -72,6 +73,9 @@ type Repository interface {
 	ReleasePasswordReset(ctx context.Context, email string, claimed time.Time) error
 	// RecordPasswordReset records PasswordResetRequested with its link.
 	RecordPasswordReset(ctx context.Context, email, link string, at time.Time) error
+	// RecordSignUpAttempt records SignUpAttempted for the account with
+	// email (userID empty when it has no stored user).
+	RecordSignUpAttempt(ctx context.Context, userID, email string, at time.Time) error
 	// Audit writes entries on their own, for actions whose change lives in
 	// another store.
 	Audit(ctx context.Context, entries ...domain.AuditEntry) error
@@ -119,7 +123,8 @@ type CreateUserInput struct {
 	SuppressWelcomeEmail          bool
 }
 
-// CreateUserResult names the new user and how they sign in.
+// CreateUserResult names the new user and how they sign in. Both are empty
+// when the email already had an account.
 type CreateUserResult struct {
 	ID, SignInToken string
 }
@@ -127,12 +132,21 @@ type CreateUserResult struct {
 // CreateUser makes the identity and the stored user, giving the user their
 // own new category. If storing fails the identity is removed again, so a
 // retry with the same email can succeed.
+//
+// An email that already has an account is answered as a success too, with
+// no id or token, and its owner is told by email (SignUpAttempted) that
+// someone tried to sign up with it. A "taken" error let anyone learn which
+// emails have accounts; the owner who forgot they had one learns it from
+// their inbox instead.
 func (a *App) CreateUser(ctx context.Context, in CreateUserInput) (CreateUserResult, error) {
 	su, err := domain.NewSignUp(in.Email, in.Password, in.Name, in.Source)
 	if err != nil {
 		return CreateUserResult{}, err
 	}
 	uid, err := a.identity.CreateUser(ctx, su.Email, su.Password, su.Name)
+	if errors.Is(err, domain.ErrEmailTaken) {
+		return a.signUpAttempted(ctx, su.Email)
+	}
 	if err != nil {
 		return CreateUserResult{}, err
 	}
@@ -143,6 +157,9 @@ func (a *App) CreateUser(ctx context.Context, in CreateUserInput) (CreateUserRes
 		if derr := a.identity.DeleteUser(context.WithoutCancel(ctx), uid); derr != nil {
 			a.log.ErrorContext(ctx, "could not undo identity after failed store", "uid", uid, "err", derr)
 		}
+		if errors.Is(err, domain.ErrEmailTaken) {
+			return a.signUpAttempted(ctx, su.Email)
+		}
 		return CreateUserResult{}, err
 	}
 	token, err := a.identity.SignInToken(ctx, uid)
@@ -150,6 +167,23 @@ func (a *App) CreateUser(ctx context.Context, in CreateUserInput) (CreateUserRes
 		return CreateUserResult{}, fmt.Errorf("sign-in token: %w", err)
 	}
 	return CreateUserResult{ID: uid, SignInToken: token}, nil
+}
+
+// signUpAttempted records that someone signed up with email, which has an
+// account, so its owner is told, and answers as a sign-up does.
+func (a *App) signUpAttempted(ctx context.Context, email string) (CreateUserResult, error) {
+	var userID string
+	switch u, err := a.repo.GetByEmail(ctx, email); {
+	case err == nil:
+		userID = u.ID
+	case !errors.Is(err, domain.ErrNotFound):
+		return CreateUserResult{}, err
+	}
+	if err := a.repo.RecordSignUpAttempt(ctx, userID, email, a.now()); err != nil {
+		return CreateUserResult{}, err
+	}
+	a.log.InfoContext(ctx, "sign-up with the email of an existing account; the owner is told", "uid", userID)
+	return CreateUserResult{}, nil
 }
 
 // GetUser returns a user the caller may read.

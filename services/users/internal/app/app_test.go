@@ -89,6 +89,7 @@ type fakeRepo struct {
 	// auditQueries are the AuditLog reads, for the permission tests.
 	auditQueries []domain.AuditQuery
 	resets       []string // links recorded
+	signUpTries  []string // SignUpAttempted recorded: "uid email"
 	// recovery holds each user's unused code hashes; locked users are
 	// past the failure limit.
 	recovery map[string][][]byte
@@ -159,6 +160,10 @@ func (f *fakeRepo) ClaimPasswordReset(context.Context, string, time.Duration) (t
 func (f *fakeRepo) ReleasePasswordReset(context.Context, string, time.Time) error { return nil }
 func (f *fakeRepo) RecordPasswordReset(_ context.Context, _, link string, _ time.Time) error {
 	f.resets = append(f.resets, link)
+	return nil
+}
+func (f *fakeRepo) RecordSignUpAttempt(_ context.Context, userID, email string, _ time.Time) error {
+	f.signUpTries = append(f.signUpTries, userID+" "+email)
 	return nil
 }
 func (f *fakeRepo) Audit(_ context.Context, entries ...domain.AuditEntry) error {
@@ -238,6 +243,37 @@ func TestCreateUserUndoesIdentityWhenStoreFails(t *testing.T) {
 	}
 	if len(id.deleted) != 1 || id.deleted[0] != "uid-a@b.co" {
 		t.Fatalf("identity not undone: %v", id.deleted)
+	}
+}
+
+// TestSignUpWithATakenEmailAnswersAsANewOne is issue 20's finding 8: a
+// sign-up with the email of an account is not an error saying so; it
+// succeeds without a way in, and the owner is told by email.
+func TestSignUpWithATakenEmailAnswersAsANewOne(t *testing.T) {
+	a, id, repo := newApp()
+	ctx := context.Background()
+	first, err := a.CreateUser(ctx, CreateUserInput{Email: "shop@example.com", Password: "secret1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.CreateUser(ctx, CreateUserInput{Email: "SHOP@example.com", Password: "other12"})
+	if err != nil || res != (CreateUserResult{}) {
+		t.Fatalf("sign-up with a taken email: %+v %v, want an empty success", res, err)
+	}
+	if want := []string{first.ID + " shop@example.com"}; len(repo.signUpTries) != 1 || repo.signUpTries[0] != want[0] {
+		t.Fatalf("owner told %q, want %q", repo.signUpTries, want)
+	}
+	if len(id.deleted) != 0 {
+		t.Fatalf("the existing account was touched: %v", id.deleted)
+	}
+
+	// An account in Firebase without a stored user is still told, by email.
+	id.users["fb-only@example.com"] = "uid-fb"
+	if res, err := a.CreateUser(ctx, CreateUserInput{Email: "fb-only@example.com", Password: "secret1"}); err != nil || res.SignInToken != "" {
+		t.Fatalf("Firebase-only account: %+v %v", res, err)
+	}
+	if got := repo.signUpTries[1]; got != " fb-only@example.com" {
+		t.Fatalf("told %q", got)
 	}
 }
 

@@ -120,7 +120,6 @@ func TestCreateUserRejections(t *testing.T) {
 		code codes.Code
 		msg  string
 	}{
-		{"duplicate email, any case", &usersv1.CreateUserRequest{Email: strings.ToUpper(email), Password: "secret12"}, codes.AlreadyExists, "already exists"},
 		{"malformed email", &usersv1.CreateUserRequest{Email: "not-an-email", Password: "secret12"}, codes.InvalidArgument, "valid email"},
 		{"short password", &usersv1.CreateUserRequest{Email: freshEmail(), Password: "12345"}, codes.InvalidArgument, "at least 6"},
 	}
@@ -132,6 +131,30 @@ func TestCreateUserRejections(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSignUpWithATakenEmail is issue 20's finding 8: signing up with the
+// email of an account (in any case) is the same success as a new sign-up,
+// not a 409 that tells who has an account; it gives no way in, changes
+// nothing of the account, and SignUpAttempted tells the owner.
+func TestSignUpWithATakenEmail(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	email := freshEmail()
+	owner, err := h.client.CreateUser(context.Background(), &usersv1.CreateUserRequest{Email: email, Password: "secret12"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.client.CreateUser(context.Background(), &usersv1.CreateUserRequest{Email: strings.ToUpper(email), Password: "other123"})
+	if err != nil || res.GetId() != "" || res.GetSignInToken() != "" {
+		t.Fatalf("sign-up with a taken email: %+v %v, want success with no id or token", res, err)
+	}
+	var ev eventsv1.SignUpAttempted
+	lastEvent(t, h, events.SubjectSignUpAttempted, &ev)
+	if ev.GetUserId() != owner.GetId() || ev.GetEmail() != email {
+		t.Fatalf("event %+v, want the owner %s", &ev, owner.GetId())
+	}
+	firebasetest.SignInWithPassword(t, email, "secret12") // the owner's password is untouched
 }
 
 func TestWhoMayReadAUser(t *testing.T) {

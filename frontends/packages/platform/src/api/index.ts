@@ -8,6 +8,7 @@ export * from './create-category';
 export * from './get-metrics-category';
 export * from './finish-google-auth';
 export * from './reset-password';
+export * from './refresh-token-cookie';
 export * from './update-email';
 export * from './switch-metrics-category';
 export * from './list-metrics-users';

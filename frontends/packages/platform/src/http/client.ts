@@ -10,6 +10,8 @@ interface RequestOptions {
   params?: Params;
   body?: unknown;
   signal?: AbortSignal;
+  /** 'include' for the one call whose answer sets a cookie (api/refresh-token-cookie.ts). */
+  credentials?: RequestCredentials;
 }
 
 let baseUrl = '';
@@ -60,6 +62,7 @@ async function request<T>(method: Method, path: string, options: RequestOptions 
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
+      ...(options.credentials ? { credentials: options.credentials } : {}),
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;

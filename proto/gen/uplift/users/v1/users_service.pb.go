@@ -268,8 +268,10 @@ func (x *CreateUserRequest) GetMetricsSignUpSource() string {
 // CreateUserResponse carries the new user's id and a token to sign in with.
 type CreateUserResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	// sign_in_token is a Firebase custom token for signInWithCustomToken.
+	// id is the new user's; empty when the email already had an account.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// sign_in_token is a Firebase custom token for signInWithCustomToken;
+	// empty when the email already had an account.
 	SignInToken   string `protobuf:"bytes,2,opt,name=sign_in_token,json=signInToken,proto3" json:"sign_in_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

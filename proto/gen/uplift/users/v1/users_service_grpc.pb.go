@@ -48,6 +48,11 @@ const (
 type UsersServiceClient interface {
 	// CreateUser creates the Firebase user and the stored user, and returns a
 	// custom token the browser signs in with. Public: it is the sign-up call.
+	// An email that already has an account is not an error (that would tell
+	// anyone which emails have accounts): the answer is the same success with
+	// an empty id and sign_in_token, and the owner is emailed that someone
+	// tried to sign up with their address; the web then says to check the
+	// inbox.
 	CreateUser(ctx context.Context, in *CreateUserRequest, opts ...grpc.CallOption) (*CreateUserResponse, error)
 	// FinishGoogleAuth stores the user after a Google popup sign-in.
 	FinishGoogleAuth(ctx context.Context, in *FinishGoogleAuthRequest, opts ...grpc.CallOption) (*FinishGoogleAuthResponse, error)
@@ -285,6 +290,11 @@ func (c *usersServiceClient) CreateOnboarding(ctx context.Context, in *CreateOnb
 type UsersServiceServer interface {
 	// CreateUser creates the Firebase user and the stored user, and returns a
 	// custom token the browser signs in with. Public: it is the sign-up call.
+	// An email that already has an account is not an error (that would tell
+	// anyone which emails have accounts): the answer is the same success with
+	// an empty id and sign_in_token, and the owner is emailed that someone
+	// tried to sign up with their address; the web then says to check the
+	// inbox.
 	CreateUser(context.Context, *CreateUserRequest) (*CreateUserResponse, error)
 	// FinishGoogleAuth stores the user after a Google popup sign-in.
 	FinishGoogleAuth(context.Context, *FinishGoogleAuthRequest) (*FinishGoogleAuthResponse, error)

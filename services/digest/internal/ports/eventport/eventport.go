@@ -49,6 +49,7 @@ func (c Consumers) Workers() []func(context.Context) error {
 		events.On(c.Bus, events.DigestEmailChanged, c.HandleEmailChanged),
 		events.On(c.Bus, events.DigestUserDeleted, c.HandleUserDeleted),
 		events.On(c.Bus, events.DigestReset, c.HandlePasswordReset),
+		events.On(c.Bus, events.DigestSignUp, c.HandleSignUpAttempted),
 		events.On(c.Bus, events.DigestUnsubscribed, c.HandleUserUnsubscribed),
 		events.On(c.Bus, events.DigestCategory, c.HandleCategoryUpdated),
 		events.On(c.Bus, events.DigestAIDigest, c.HandleDigestRequested),
@@ -240,6 +241,13 @@ func (c Consumers) HandlePasswordReset(ctx context.Context, tx pgx.Tx, ev *event
 	}
 	return c.result(ctx, m, c.App.QueuePasswordResetIn(ctx, c.InTx(tx),
 		app.PasswordReset{RequestID: id, Email: ev.GetEmail(), Link: ev.GetLink()}))
+}
+
+// HandleSignUpAttempted queues the notice that someone tried to sign up
+// with the account's email.
+func (c Consumers) HandleSignUpAttempted(ctx context.Context, tx pgx.Tx, ev *eventsv1.SignUpAttempted, m events.Meta) error {
+	return c.result(ctx, m, c.App.QueueSignUpAttempt(ctx, c.InTx(tx),
+		app.SignUpAttempt{UserID: ev.GetUserId(), Email: ev.GetEmail(), At: ev.GetOccurTime().AsTime()}))
 }
 
 // result drops an event that can never become an email (retrying would

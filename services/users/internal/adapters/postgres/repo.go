@@ -285,6 +285,15 @@ func (r Repo) RecordPasswordReset(ctx context.Context, email, link string, at ti
 	})
 }
 
+// RecordSignUpAttempt records SignUpAttempted for the account with email.
+func (r Repo) RecordSignUpAttempt(ctx context.Context, userID, email string, at time.Time) error {
+	return pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
+		return events.Enqueue(ctx, tx, events.SubjectSignUpAttempted, &eventsv1.SignUpAttempted{
+			UserId: userID, Email: email, OccurTime: timestamppb.New(at),
+		})
+	})
+}
+
 func scan(row pgx.Row) (domain.User, error) {
 	var u domain.User
 	var tier *string

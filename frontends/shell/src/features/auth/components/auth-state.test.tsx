@@ -65,7 +65,6 @@ afterEach(() => {
   fetchMock.mockReset();
   vi.unstubAllGlobals();
   tokenStore.set(null);
-  document.cookie = 'refresh-token=; Max-Age=0; path=/';
 });
 
 describe('auth state', () => {
@@ -112,11 +111,13 @@ describe('auth state', () => {
 
   it('clears the token and the refresh-token cookie on sign-out and DELETEs the sync', async () => {
     tokenStore.set('old');
-    document.cookie = 'refresh-token=abc; path=/';
     renderProvider(<Status />, '/status', 'https://sync.test/session');
     await act(async () => fb.stateListener!(null));
     expect(tokenStore.get()).toBeNull();
-    expect(document.cookie).not.toContain('refresh-token=abc');
+    expect(fetchMock).toHaveBeenCalledWith(
+      expect.stringMatching(/\/session\/refreshToken$/),
+      expect.objectContaining({ method: 'DELETE', credentials: 'include' }),
+    );
     expect(screen.getByText('status: signedOut')).toBeTruthy();
     expect(fetchMock).toHaveBeenCalledWith('https://sync.test/session', { method: 'DELETE', credentials: 'include' });
   });
@@ -124,7 +125,7 @@ describe('auth state', () => {
   it('does not sync without a sync URL', async () => {
     renderProvider(<Status />, '/status');
     await act(async () => fb.stateListener!(null));
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.includes('sync'))).toEqual([]);
   });
 });
 

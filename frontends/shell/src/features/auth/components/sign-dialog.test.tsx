@@ -73,6 +73,20 @@ describe('SignDialog', () => {
     expect(screen.getByRole('dialog', { name: 'Sign in' })).toBeTruthy();
   });
 
+  it('says to check the inbox when the sign-up made no account, then offers sign-in', async () => {
+    const { onClose, user } = setup({ signUp: vi.fn(async () => null) });
+    await user.click(screen.getByRole('button', { name: 'First time here?' }));
+    await fill(user);
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(await screen.findByRole('dialog', { name: 'Check your email' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe("We've sent an email to jane@example.com with what to do next.");
+    expect(onClose).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.getByRole('dialog', { name: 'Sign in' })).toBeTruthy();
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('jane@example.com');
+    expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe('');
+  });
+
   it('alerts when Google sign-in fails', async () => {
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
     vi.spyOn(console, 'error').mockImplementation(() => {});

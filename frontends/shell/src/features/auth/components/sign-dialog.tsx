@@ -7,6 +7,14 @@ import { useAuthActions } from './auth-provider';
 
 export type SignMode = 'signIn' | 'signUp';
 
+/**
+ * After a sign-up with an email that already has an account: the server
+ * said no more than for a new one and emailed the address, so this says
+ * only what is true either way.
+ */
+export const CHECK_EMAIL_TITLE = 'Check your email';
+export const checkEmailMessage = (email: string) => `We've sent an email to ${email} with what to do next.`;
+
 export const RECOVERY_USED_MESSAGE =
   'Your recovery code worked: two-step sign-in is now off, so your password alone signs you in. Please set up two-step sign-in again in Account Settings; it gives you new recovery codes.';
 
@@ -62,6 +70,8 @@ export function SignDialog({
   const [recovering, setRecovering] = useState(false);
   const [recoveryCode, setRecoveryCode] = useState('');
   const [recovered, setRecovered] = useState(false);
+  // Set to the address after a sign-up that made no account (see CHECK_EMAIL_TITLE).
+  const [mailedTo, setMailedTo] = useState<string | null>(null);
   const copy = COPY[mode];
   const title = titles?.[mode] ?? copy.title;
   const description = descriptions?.[mode] ?? copy.description;
@@ -77,7 +87,12 @@ export function SignDialog({
     setError(null);
     try {
       if (mode === 'signIn') await actions.signIn(email, password);
-      else await actions.signUp(email, password);
+      else if ((await actions.signUp(email, password)) === null) {
+        setSubmitting(false);
+        setPassword('');
+        setMailedTo(email.trim());
+        return;
+      }
       setSubmitting(false);
       onClose();
     } catch (failure) {
@@ -148,6 +163,23 @@ export function SignDialog({
       window.alert(GOOGLE_SIGN_IN_FAILED_MESSAGE);
     }
   };
+
+  if (mailedTo !== null) {
+    return (
+      <Dialog open={open} onClose={onClose} title={CHECK_EMAIL_TITLE}>
+        <p role="status">{checkEmailMessage(mailedTo)}</p>
+        <Button
+          block
+          onClick={() => {
+            setMailedTo(null);
+            setMode('signIn');
+          }}
+        >
+          Sign in
+        </Button>
+      </Dialog>
+    );
+  }
 
   if (challenge && recovered) {
     return (

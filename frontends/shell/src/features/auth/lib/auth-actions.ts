@@ -30,7 +30,13 @@ import { secondFactorChallenge } from './totp';
  * the calls that follow a sign-in already carry it.
  */
 export interface AuthActions {
-  signUp(email: string, password: string): Promise<string>;
+  /**
+   * Resolves to the new user's id, or null when the email already has an
+   * account: the server answers that like a new sign-up, without a way to
+   * sign in (so it tells nobody who has an account), and emails the
+   * address's owner instead. Nobody is signed in then.
+   */
+  signUp(email: string, password: string): Promise<string | null>;
   /** Rejects with SecondFactorRequired when the account uses two-step sign-in. */
   signIn(email: string, password: string): Promise<string>;
   /** Rejects with SecondFactorRequired when the account uses two-step sign-in. */
@@ -141,6 +147,7 @@ export function createAuthActions(auth: Auth, queryClient: QueryClient): AuthAct
       } catch (error) {
         throw toSignUpFailure(error);
       }
+      if (!created.id && !created.signInToken) return null;
       if (!created.id || !created.signInToken) throw {};
       const credential = await signInWithCustomToken(auth, created.signInToken);
       tokenStore.set(await credential.user.getIdToken());

@@ -1,33 +1,50 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { clearRefreshTokenCookie, REFRESH_TOKEN_COOKIE_MAX_AGE, setRefreshTokenCookie } from './cookies';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureHttp } from '@uplift/platform';
+import { clearRefreshTokenCookie, setRefreshTokenCookie } from './cookies';
 
-/** What the page writes to document.cookie (jsdom's jar would drop Secure cookies on http). */
-function captureCookieWrites(): string[] {
-  const writes: string[] = [];
-  vi.spyOn(document, 'cookie', 'set').mockImplementation((value: string) => void writes.push(value));
-  return writes;
-}
+const fetchMock = vi.fn<typeof fetch>();
+let cookieWrites: string[];
 
-afterEach(() => vi.restoreAllMocks());
+beforeEach(() => {
+  configureHttp({ baseUrl: 'http://gw.test/' });
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockResolvedValue(new Response(null, { status: 204 }));
+  cookieWrites = [];
+  vi.spyOn(document, 'cookie', 'set').mockImplementation((value: string) => void cookieWrites.push(value));
+});
+afterEach(() => {
+  fetchMock.mockReset();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
-describe('the refresh-token cookie (spec section 3)', () => {
-  it('is set secure, SameSite=Strict, for the whole site, with the token escaped', () => {
-    const writes = captureCookieWrites();
+/** The spec's refresh-token cookie (section 3), issue 20's finding 14: never written by script. */
+describe('the refresh-token cookie', () => {
+  it('is handed to the gateway to set (HttpOnly there), never written to document.cookie', async () => {
     setRefreshTokenCookie('AMf-vB/x+y=z;');
-    expect(writes).toEqual([
-      `refresh-token=AMf-vB%2Fx%2By%3Dz%3B; Max-Age=${REFRESH_TOKEN_COOKIE_MAX_AGE}; path=/; secure; samesite=strict`,
-    ]);
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(String(url)).toBe('http://gw.test/session/refreshToken');
+    expect(init).toMatchObject({ method: 'PUT', credentials: 'include' });
+    expect(JSON.parse(String(init!.body))).toEqual({ refreshToken: 'AMf-vB/x+y=z;' });
+    expect(cookieWrites).toEqual([]);
   });
 
-  it('is cleared with the same attributes, so the browser drops that cookie', () => {
-    const writes = captureCookieWrites();
+  it('is cleared by the gateway on sign-out', async () => {
     clearRefreshTokenCookie();
-    expect(writes).toEqual(['refresh-token=; Max-Age=0; path=/; secure; samesite=strict']);
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(String(url)).toBe('http://gw.test/session/refreshToken');
+    expect(init).toMatchObject({ method: 'DELETE', credentials: 'include' });
+    expect(cookieWrites).toEqual([]);
   });
 
-  it('is not written without a token', () => {
-    const writes = captureCookieWrites();
+  it('is not asked for without a token, and a failure is only logged', async () => {
     setRefreshTokenCookie('');
-    expect(writes).toEqual([]);
+    expect(fetchMock).not.toHaveBeenCalled();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    fetchMock.mockRejectedValueOnce(new TypeError('offline'));
+    setRefreshTokenCookie('tok');
+    await vi.waitFor(() => expect(warn).toHaveBeenCalled());
   });
 });

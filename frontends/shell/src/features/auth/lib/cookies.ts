@@ -1,22 +1,18 @@
-import { STORAGE_KEYS } from '@uplift/platform';
+import { dropRefreshToken, keepRefreshToken } from '@uplift/platform';
 
 /**
- * The secure refresh-token cookie of spec section 3. Secure (HTTPS, and
- * localhost, which browsers treat as secure) and SameSite=Strict, so it is
- * never sent by another site's page; path / so every route sees it.
+ * The secure refresh-token cookie of spec section 3: set on sign-in (and
+ * when Firebase renews the token), cleared on sign-out. The gateway sets
+ * it, HttpOnly, Secure and SameSite=Strict, so no script on the page can
+ * read it; the page only hands the token over. Best-effort: a failure is
+ * logged and never stops a sign-in or sign-out.
  */
-const ATTRIBUTES = 'path=/; secure; samesite=strict';
-
-/** How long the cookie lives without a new sign-in: 30 days, in seconds. */
-export const REFRESH_TOKEN_COOKIE_MAX_AGE = 30 * 24 * 60 * 60;
-
-/** Stores the signed-in user's refresh token on sign-in (and when Firebase renews it). */
 export function setRefreshTokenCookie(refreshToken: string): void {
   if (!refreshToken) return;
-  document.cookie = `${STORAGE_KEYS.refreshTokenCookie}=${encodeURIComponent(refreshToken)}; Max-Age=${REFRESH_TOKEN_COOKIE_MAX_AGE}; ${ATTRIBUTES}`;
+  keepRefreshToken(refreshToken).catch((error: unknown) => console.warn('Could not set the refresh-token cookie', error));
 }
 
 /** Drops the refresh-token cookie on sign-out. */
 export function clearRefreshTokenCookie(): void {
-  document.cookie = `${STORAGE_KEYS.refreshTokenCookie}=; Max-Age=0; ${ATTRIBUTES}`;
+  dropRefreshToken().catch((error: unknown) => console.warn('Could not clear the refresh-token cookie', error));
 }

@@ -64,6 +64,17 @@ afterEach(() => {
   tokenStore.set(null);
 });
 
+describe('signUp', () => {
+  it('resolves to null, signing nobody in, when the server made no account (the email has one)', async () => {
+    const { signInWithCustomToken } = await import('firebase/auth');
+    fetchMock.mockResolvedValueOnce(json({ id: '', signInToken: '' }));
+    await expect(createAuthActions(auth, new QueryClient()).signUp('taken@example.com', 'secret123')).resolves.toBeNull();
+    expect(calls()).toEqual(['POST internal/users']);
+    expect(signInWithCustomToken).not.toHaveBeenCalled();
+    expect(tokenStore.get()).toBeNull();
+  });
+});
+
 describe('signInWithGoogle', () => {
   it('finishes Google auth for a new user with the welcome email, then ensures the profile', async () => {
     fb.signInWithPopup.mockResolvedValueOnce({ user: googleUser });

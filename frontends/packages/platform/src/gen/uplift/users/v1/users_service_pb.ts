@@ -275,12 +275,15 @@ export const CreateUserRequestSchema: GenMessage<CreateUserRequest, {jsonType: C
  */
 export type CreateUserResponse = Message<"uplift.users.v1.CreateUserResponse"> & {
   /**
+   * id is the new user's; empty when the email already had an account.
+   *
    * @generated from field: string id = 1;
    */
   id: string;
 
   /**
-   * sign_in_token is a Firebase custom token for signInWithCustomToken.
+   * sign_in_token is a Firebase custom token for signInWithCustomToken;
+   * empty when the email already had an account.
    *
    * @generated from field: string sign_in_token = 2;
    */
@@ -294,12 +297,15 @@ export type CreateUserResponse = Message<"uplift.users.v1.CreateUserResponse"> &
  */
 export type CreateUserResponseJson = {
   /**
+   * id is the new user's; empty when the email already had an account.
+   *
    * @generated from field: string id = 1;
    */
   id?: string;
 
   /**
-   * sign_in_token is a Firebase custom token for signInWithCustomToken.
+   * sign_in_token is a Firebase custom token for signInWithCustomToken;
+   * empty when the email already had an account.
    *
    * @generated from field: string sign_in_token = 2;
    */
@@ -1613,6 +1619,11 @@ export const UsersService: GenService<{
   /**
    * CreateUser creates the Firebase user and the stored user, and returns a
    * custom token the browser signs in with. Public: it is the sign-up call.
+   * An email that already has an account is not an error (that would tell
+   * anyone which emails have accounts): the answer is the same success with
+   * an empty id and sign_in_token, and the owner is emailed that someone
+   * tried to sign up with their address; the web then says to check the
+   * inbox.
    *
    * @generated from rpc uplift.users.v1.UsersService.CreateUser
    */
