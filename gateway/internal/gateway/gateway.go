@@ -240,7 +240,9 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		if web == "" {
 			web = "http://localhost:3000"
 		}
-		mountShopify(root, storesv1.NewStoresServiceClient(conn), web, maxWebhook)
+		stores := storesv1.NewStoresServiceClient(conn)
+		mountShopify(root, stores, web, maxWebhook)
+		root.Handle("POST "+importPattern, limitBodies(o.MaxBodyBytes, o.MaxImportBytes, importOrders(mux, stores)))
 	}
 	if conn, ok := conns["digest"]; ok {
 		web := o.WebURL

@@ -145,25 +145,54 @@ func FromContext(ctx context.Context) (Claims, bool) {
 // present but invalid is always refused.
 func UnaryInterceptor(v Verifier, public map[string]bool) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
-		if strings.HasPrefix(info.FullMethod, "/grpc.health.v1.Health/") {
-			return next(ctx, req)
-		}
-		token := bearer(ctx)
-		if token == "" {
-			if public[info.FullMethod] {
-				return next(ctx, req)
-			}
-			return nil, status.Error(codes.Unauthenticated, "Please sign in to continue.")
-		}
-		claims, err := v.Verify(ctx, token)
-		if errors.Is(err, ErrCheckUnavailable) {
-			return nil, status.Error(codes.Unavailable, "We could not check your sign-in just now. Please try again in a moment.")
-		}
+		ctx, err := check(ctx, v, public, info.FullMethod)
 		if err != nil {
-			return nil, status.Error(codes.Unauthenticated, "Your session is not valid. Please sign in again.")
+			return nil, err
 		}
-		return next(WithClaims(ctx, claims), req)
+		return next(ctx, req)
 	}
+}
+
+// StreamInterceptor is UnaryInterceptor for streaming calls (an upload):
+// the token is checked once, before the first message is read.
+func StreamInterceptor(v Verifier, public map[string]bool) grpc.StreamServerInterceptor {
+	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {
+		ctx, err := check(ss.Context(), v, public, info.FullMethod)
+		if err != nil {
+			return err
+		}
+		return next(srv, &contextStream{ServerStream: ss, ctx: ctx})
+	}
+}
+
+// contextStream is a stream whose handler sees the caller's claims.
+type contextStream struct {
+	grpc.ServerStream
+	ctx context.Context
+}
+
+func (s *contextStream) Context() context.Context { return s.ctx }
+
+// check returns ctx with the caller's claims, or the error that refuses the call.
+func check(ctx context.Context, v Verifier, public map[string]bool, method string) (context.Context, error) {
+	if strings.HasPrefix(method, "/grpc.health.v1.Health/") {
+		return ctx, nil
+	}
+	token := bearer(ctx)
+	if token == "" {
+		if public[method] {
+			return ctx, nil
+		}
+		return nil, status.Error(codes.Unauthenticated, "Please sign in to continue.")
+	}
+	claims, err := v.Verify(ctx, token)
+	if errors.Is(err, ErrCheckUnavailable) {
+		return nil, status.Error(codes.Unavailable, "We could not check your sign-in just now. Please try again in a moment.")
+	}
+	if err != nil {
+		return nil, status.Error(codes.Unauthenticated, "Your session is not valid. Please sign in again.")
+	}
+	return WithClaims(ctx, claims), nil
 }
 
 func bearer(ctx context.Context) string {

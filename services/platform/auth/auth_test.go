@@ -21,14 +21,37 @@ func (f fakeVerifier) Verify(_ context.Context, tok string) (Claims, error) {
 	return c, nil
 }
 
-func TestUnaryInterceptor(t *testing.T) {
+// fakeStream is a server stream with only a context.
+type fakeStream struct {
+	grpc.ServerStream
+	ctx context.Context
+}
+
+func (s fakeStream) Context() context.Context { return s.ctx }
+
+// TestInterceptors runs each case through the unary and the stream
+// interceptor: an upload is refused or admitted exactly as a call is.
+func TestInterceptors(t *testing.T) {
 	v := fakeVerifier{"good": {UID: "u1", Admin: true}}
-	icpt := UnaryInterceptor(v, map[string]bool{"/svc/Public": true})
+	public := map[string]bool{"/svc/Public": true}
 	var seen Claims
 	var seenOK bool
-	next := func(ctx context.Context, _ any) (any, error) {
-		seen, seenOK = FromContext(ctx)
-		return "ok", nil
+	unary := UnaryInterceptor(v, public)
+	stream := StreamInterceptor(v, public)
+	calls := map[string]func(ctx context.Context, method string) error{
+		"unary": func(ctx context.Context, method string) error {
+			_, err := unary(ctx, nil, &grpc.UnaryServerInfo{FullMethod: method}, func(ctx context.Context, _ any) (any, error) {
+				seen, seenOK = FromContext(ctx)
+				return "ok", nil
+			})
+			return err
+		},
+		"stream": func(ctx context.Context, method string) error {
+			return stream(nil, fakeStream{ctx: ctx}, &grpc.StreamServerInfo{FullMethod: method}, func(_ any, ss grpc.ServerStream) error {
+				seen, seenOK = FromContext(ss.Context())
+				return nil
+			})
+		},
 	}
 	tests := []struct {
 		name, method, header string
@@ -44,24 +67,26 @@ func TestUnaryInterceptor(t *testing.T) {
 		{"invalid token on public", "/svc/Public", "Bearer forged", codes.Unauthenticated, ""},
 		{"health is open", "/grpc.health.v1.Health/Check", "", codes.OK, ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			seen, seenOK = Claims{}, false
-			ctx := context.Background()
-			if tt.header != "" {
-				ctx = metadata.NewIncomingContext(ctx, metadata.Pairs("authorization", tt.header))
-			}
-			_, err := icpt(ctx, nil, &grpc.UnaryServerInfo{FullMethod: tt.method}, next)
-			if status.Code(err) != tt.want {
-				t.Fatalf("code = %v, want %v", status.Code(err), tt.want)
-			}
-			if tt.wantUID != "" && (!seenOK || seen.UID != tt.wantUID || !seen.Admin) {
-				t.Fatalf("claims = %+v, %v", seen, seenOK)
-			}
-			if tt.wantUID == "" && seenOK {
-				t.Fatalf("anonymous call carried claims %+v", seen)
-			}
-		})
+	for kind, call := range calls {
+		for _, tt := range tests {
+			t.Run(kind+"/"+tt.name, func(t *testing.T) {
+				seen, seenOK = Claims{}, false
+				ctx := context.Background()
+				if tt.header != "" {
+					ctx = metadata.NewIncomingContext(ctx, metadata.Pairs("authorization", tt.header))
+				}
+				err := call(ctx, tt.method)
+				if status.Code(err) != tt.want {
+					t.Fatalf("code = %v, want %v", status.Code(err), tt.want)
+				}
+				if tt.wantUID != "" && (!seenOK || seen.UID != tt.wantUID || !seen.Admin) {
+					t.Fatalf("claims = %+v, %v", seen, seenOK)
+				}
+				if tt.wantUID == "" && seenOK {
+					t.Fatalf("anonymous call carried claims %+v", seen)
+				}
+			})
+		}
 	}
 }
 

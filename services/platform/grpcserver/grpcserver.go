@@ -77,14 +77,21 @@ func Run(ctx context.Context, o Options) error {
 	if o.MaxRecvMsgBytes > 0 {
 		serverOpts = append(serverOpts, grpc.MaxRecvMsgSize(o.MaxRecvMsgBytes))
 	}
+	// Each token is checked with Firebase (revocation included) at most
+	// once per auth.RevocationCheckTTL.
+	verifier := auth.NewCache(o.Verifier, auth.RevocationCheckTTL, auth.CacheSize, o.Clock)
 	srv := grpc.NewServer(append(serverOpts, grpc.ChainUnaryInterceptor(
 		recovery(o.Log),
 		observe(o.Log, m),
 		clipErrors(),
-		// Each token is checked with Firebase (revocation included) at
-		// most once per auth.RevocationCheckTTL.
-		auth.UnaryInterceptor(auth.NewCache(o.Verifier, auth.RevocationCheckTTL, auth.CacheSize, o.Clock), public),
+		auth.UnaryInterceptor(verifier, public),
 		checkInput(),
+	), grpc.ChainStreamInterceptor(
+		recoveryStream(o.Log),
+		observeStream(o.Log, m),
+		clipErrorsStream(),
+		auth.StreamInterceptor(verifier, public),
+		checkInputStream(),
 	))...)
 	hs := health.NewServer()
 	healthpb.RegisterHealthServer(srv, hs)

@@ -79,6 +79,9 @@ type Options struct {
 	SweepEvery time.Duration
 	// SyncLease bounds one sync run before another worker may take it over; 0 is 30 minutes.
 	SyncLease time.Duration
+	// ImportsInFlight bounds the order imports this replica runs at once;
+	// 0 is DefaultImportsInFlight.
+	ImportsInFlight int
 }
 
 // App is the stores service's use cases.
@@ -93,6 +96,8 @@ type App struct {
 	now     clock.Clock
 	newID   func() string
 	tokens  *tokenLocks
+	// imports holds a token per import running (Options.ImportsInFlight).
+	imports chan struct{}
 }
 
 // New returns the use cases over the given adapters. client opens a shop's
@@ -108,8 +113,11 @@ func New(repo Repository, access Access, sh ShopifyAuth, client func(string, sho
 	if opts.SyncLease <= 0 {
 		opts.SyncLease = 30 * time.Minute
 	}
+	if opts.ImportsInFlight <= 0 {
+		opts.ImportsInFlight = DefaultImportsInFlight
+	}
 	return &App{repo: repo, access: access, shopify: sh, client: client, sealer: sealer, log: log, opts: opts,
-		now: clock.Real, newID: uuid.NewString, tokens: newTokenLocks()}
+		now: clock.Real, newID: uuid.NewString, tokens: newTokenLocks(), imports: make(chan struct{}, opts.ImportsInFlight)}
 }
 
 // WithClock returns the use cases reading time from now; tests move it.

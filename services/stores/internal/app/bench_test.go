@@ -3,9 +3,12 @@ package app_test
 import (
 	"context"
 	"encoding/csv"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,14 +36,14 @@ type allowAll struct{}
 
 func (allowAll) Check(context.Context, string) error { return nil }
 
-func benchApp(b *testing.B) (*app.App, postgres.Repo) {
+func benchApp(b *testing.B, opts app.Options) (*app.App, postgres.Repo) {
 	b.Helper()
 	pool := pgtest.Pool(b, "stores")
 	if err := pgplatform.Migrate(context.Background(), pool, events.Migrations(), migrations.FS); err != nil {
 		b.Fatal(err)
 	}
 	repo := postgres.Repo{Pool: pool}
-	a := app.New(repo, allowAll{}, nil, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), app.Options{})
+	a := app.New(repo, allowAll{}, nil, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), opts)
 	return a, repo
 }
 
@@ -50,7 +53,7 @@ func benchApp(b *testing.B) (*app.App, postgres.Repo) {
 // files. The baseline reads the same files with encoding/csv and COPYs every
 // record, as text, into an unlogged table: the floor of any import.
 func BenchmarkImportOrders(b *testing.B) {
-	a, repo := benchApp(b)
+	a, repo := benchApp(b, app.Options{})
 	ctx := context.Background()
 	files := yearFiles()
 
@@ -85,7 +88,7 @@ func BenchmarkImportOrders(b *testing.B) {
 		for b.Loop() {
 			cat := uuid.NewString()
 			for _, f := range files {
-				res, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, cat, "shopify-orders-csv", f)
+				res, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, cat, "shopify-orders-csv", strings.NewReader(f))
 				if err != nil || res.Orders != benchOrders/len(files) {
 					b.Fatalf("import: %+v, %v", res, err)
 				}
@@ -96,15 +99,94 @@ func BenchmarkImportOrders(b *testing.B) {
 	})
 }
 
+// uploadOrders is about 19.5 MB of export in ordercsvtest's rows, the size
+// of issue 20's files.
+const uploadOrders = 70000
+
+// maxConcurrentImportsHeapMiB is the goal for three such imports at once:
+// with the service's runtime it keeps a replica inside its 512 MiB pod.
+const maxConcurrentImportsHeapMiB = 220
+
+// BenchmarkConcurrentImports imports three ~19.5 MB exports at once, each
+// into a store of its own: three owners uploading together took the stores
+// service to 826 MB (issue 20, finding 4). The files stream in as they are
+// read, as an upload does, so the heap measured is the imports' own. The
+// baseline reads the same three streams with encoding/csv at once and
+// COPYs every record as text: the floor of three imports. It fails when
+// the product's peak heap passes maxConcurrentImportsHeapMiB.
+func BenchmarkConcurrentImports(b *testing.B) {
+	a, repo := benchApp(b, app.Options{ImportsInFlight: 3})
+	ctx := context.Background()
+	three := func(each func() error) {
+		var wg sync.WaitGroup
+		var errs [3]error
+		for i := range errs {
+			wg.Go(func() { errs[i] = each() })
+		}
+		wg.Wait()
+		if err := errors.Join(errs[:]...); err != nil {
+			b.Fatal(err)
+		}
+	}
+
+	b.Run("baseline=csv+copy", func(b *testing.B) {
+		if _, err := repo.Pool.Exec(ctx, `CREATE UNLOGGED TABLE IF NOT EXISTS bench_raw (line int, fields text[])`); err != nil {
+			b.Fatal(err)
+		}
+		peak := benchmem.WatchHeap()
+		for b.Loop() {
+			three(func() error {
+				r := csv.NewReader(ordercsvtest.ExportReader(uploadOrders))
+				line := 0
+				var rerr error
+				_, err := repo.Pool.CopyFrom(ctx, pgx.Identifier{"bench_raw"}, []string{"line", "fields"}, pgx.CopyFromFunc(func() ([]any, error) {
+					rec, err := r.Read()
+					if err == io.EOF {
+						return nil, nil
+					}
+					if err != nil {
+						rerr = err
+						return nil, err
+					}
+					line++
+					return []any{line, rec}, nil
+				}))
+				return errors.Join(err, rerr)
+			})
+		}
+		b.ReportMetric(3*uploadOrders*float64(b.N)/b.Elapsed().Seconds(), "orders/s")
+		b.ReportMetric(peak()/(1<<20), "peak-heap-MiB")
+	})
+	b.Run("product=ImportOrders", func(b *testing.B) {
+		peak := benchmem.WatchHeap()
+		for b.Loop() {
+			three(func() error {
+				res, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, uuid.NewString(), "shopify-orders-csv",
+					ordercsvtest.ExportReader(uploadOrders))
+				if err == nil && res.Orders != uploadOrders {
+					err = fmt.Errorf("imported %d orders of %d", res.Orders, uploadOrders)
+				}
+				return err
+			})
+		}
+		heap := peak() / (1 << 20)
+		b.ReportMetric(3*uploadOrders*float64(b.N)/b.Elapsed().Seconds(), "orders/s")
+		b.ReportMetric(heap, "peak-heap-MiB")
+		if heap > maxConcurrentImportsHeapMiB {
+			b.Errorf("three imports at once peaked at %.0f MiB of heap; the goal is at most %d", heap, maxConcurrentImportsHeapMiB)
+		}
+	})
+}
+
 // BenchmarkYearOfMetrics reads 365 days of numbers for a business with a
 // year of orders through the use case the API serves. The baseline is one
 // bare query of the same stored daily rows.
 func BenchmarkYearOfMetrics(b *testing.B) {
-	a, repo := benchApp(b)
+	a, repo := benchApp(b, app.Options{})
 	ctx := context.Background()
 	cat := uuid.NewString()
 	for _, f := range yearFiles() {
-		if _, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, cat, "shopify-orders-csv", f); err != nil {
+		if _, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, cat, "shopify-orders-csv", strings.NewReader(f)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -151,7 +233,7 @@ func BenchmarkYearOfMetrics(b *testing.B) {
 // the product reads the store, where its numbers come from, the days and
 // Shopify's own totals, and it should stay within a small multiple of that.
 func BenchmarkEmptyStoreMetrics(b *testing.B) {
-	a, repo := benchApp(b)
+	a, repo := benchApp(b, app.Options{})
 	ctx := context.Background()
 	cat := uuid.NewString()
 	from, to := "2026-10-28", "2026-11-26"

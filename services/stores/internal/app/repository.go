@@ -16,9 +16,13 @@ type Repository interface {
 	// An import never replaces an order a connected shop delivered. It
 	// returns how many orders were written.
 	SaveOrders(ctx context.Context, categoryID string, orders []domain.Order) (int, error)
-	// SaveImport is SaveOrders for an order export, also recording the
-	// import and the store's currency and time zone, all or nothing.
-	SaveImport(ctx context.Context, imp Import, orders []domain.Order) error
+	// SaveImport stores an order export all or nothing, one import of a
+	// category at a time across replicas: domain.ErrImportRunning, at once,
+	// while another runs. In its transaction, read reads the file and gives
+	// its orders to save a batch at a time (written as SaveOrders writes
+	// them), then returns the import, recorded with the store's currency
+	// and time zone. An error from read stores nothing.
+	SaveImport(ctx context.Context, categoryID string, read func(save func([]domain.Order) error) (Import, error)) error
 	// DeleteOrder removes an order and its sales (Shopify's orders/delete).
 	DeleteOrder(ctx context.Context, categoryID, orderID string) error
 	// Store returns the currency and time zone of the category's numbers;

@@ -24,6 +24,10 @@ var (
 	ErrAlreadySent = errors.New("already sent")
 	// ErrNoReportData: the store has no numbers to report.
 	ErrNoReportData = errors.New("no data to report")
+	// ErrImportRunning: the store's previous import has not finished.
+	ErrImportRunning = errors.New("an import is already running for this store")
+	// ErrTooManyImports: the service runs as many imports as it has room for.
+	ErrTooManyImports = errors.New("too many imports running")
 )
 
 // ValidationError is a client's mistake in one field: the platform's one

@@ -24,7 +24,7 @@ func TestCorpusTotals(t *testing.T) {
 		t.Fatalf("the real export is missing: %v", err)
 	}
 	defer f.Close()
-	res, err := Parse(f)
+	res, err := parseAll(f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ package ordercsv
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
@@ -19,31 +20,49 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"uplift.dev/stores/internal/domain"
 )
 
-// Result is a parsed export: its orders in file order, the one currency
-// they are in, the first and last day an order was placed (as the file
-// writes it) and sentences about what could only be approximated.
-type Result struct {
-	Orders            []domain.Order
-	Currency          string
+// File is a read export: what each order states, kept compact (each
+// distinct title once, no row's text), and what the whole file says. Its
+// orders are built a batch at a time (Each), so an import never holds them
+// all at once.
+type File struct {
+	// Orders is how many orders the file holds, test orders included.
+	Orders int
+	// Currency is the one currency the file is in; empty when it names none.
+	Currency string
+	// FirstDay and LastDay are the first and last day an order was placed,
+	// as the file writes them.
 	FirstDay, LastDay domain.Date
-	Warnings          []string
+	// Newest is when the newest order was placed, in the file's offset:
+	// an export carries no zone name, and its newest offset is the store's
+	// current one.
+	Newest time.Time
+	drafts []*draft
 }
 
 // Error names the place in the file a person must fix. Rows are numbered as
-// a spreadsheet shows them: the header is row 1.
+// a spreadsheet shows them: the header is row 1; an Error about the whole
+// file has no row.
 type Error struct {
 	Row     int
 	Column  string
 	Message string
 }
 
+// errNotCSV is what a photo, a spreadsheet's own format or any other
+// binary file chosen by mistake gets.
+var errNotCSV = &Error{Message: "This is not a CSV file. In Shopify Admin, go to Orders → Export, choose CSV and import that file."}
+
 // Error reads like `Row 12, column "Created at": … .` so the message can be
 // shown to the person who exported the file as it is.
 func (e *Error) Error() string {
+	if e.Row == 0 {
+		return e.Message
+	}
 	if e.Column == "" {
 		return fmt.Sprintf("Row %d: %s", e.Row, e.Message)
 	}
@@ -124,10 +143,13 @@ type line struct {
 
 // draft is an order being read, before its sales are built.
 type draft struct {
-	name, id, email, currency                            string
+	name, id, currency string
+	// customer is the hash of the email, kept as bytes until the order is
+	// built: a file's orders are all held at once.
+	customer                                             [sha256.Size]byte
 	created                                              time.Time
 	cancelled                                            *time.Time
-	test                                                 bool
+	test, hasCustomer                                    bool
 	subtotal, shipping, taxes, total, discount, refunded domain.Money
 	duties                                               domain.Money
 	hasTaxes, hasSubtotal, hasTotal                      bool
@@ -141,22 +163,41 @@ type draft struct {
 // currency), so no sum of amounts can overflow.
 const maxAmount = domain.Money(1e15)
 
-// Parse reads a whole export. It streams rows, keeps only what the orders
-// need, and returns either every order or an *Error and nothing.
-func Parse(r io.Reader) (*Result, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+// sniffBytes is how much of a file is looked at before reading it as CSV.
+const sniffBytes = 64 << 10
+
+// Read reads a whole export as it arrives. It keeps only what the orders
+// need and returns either the file or an *Error, having checked every row:
+// a file that reads imports whole.
+func Read(r io.Reader) (*File, error) {
+	br := bufio.NewReaderSize(r, sniffBytes)
 	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
 		_, _ = br.Discard(3) // Excel's byte-order mark
+	}
+	head, err := br.Peek(sniffBytes)
+	if err != nil && err != io.EOF {
+		return nil, err // the upload broke off: no fault of the file's
+	}
+	// No text file holds a NUL byte (PostgreSQL cannot store one either);
+	// a photo, a PDF or a spreadsheet's own format has them from the start.
+	// Text that is not UTF-8 is refused where a row's text is kept, by
+	// row and column, since a legacy encoding is still a CSV file.
+	if bytes.IndexByte(head, 0) >= 0 {
+		return nil, errNotCSV
 	}
 	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	rec, err := cr.Read()
-	if err == io.EOF {
+	if err == io.EOF || (err == nil && blank(rec)) {
 		return nil, &Error{Row: 1, Message: "the file is empty; export your orders from Shopify (Orders → Export) and import that file."}
 	}
-	if err != nil {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
 		return nil, &Error{Row: 1, Message: "the file is not a CSV file; export your orders from Shopify (Orders → Export) and import that file."}
+	}
+	if err != nil {
+		return nil, err
 	}
 	h := &header{index: map[string]int{}, names: make([]string, len(rec))}
 	for i, raw := range rec {
@@ -176,7 +217,7 @@ func Parse(r io.Reader) (*Result, error) {
 			return nil, &Error{Row: 1, Column: c.header, Message: "the header has no such column; is this Shopify's order export (Orders → Export)?"}
 		}
 	}
-	p := parser{h: h, byName: map[string]int{}, zones: map[int]*time.Location{}}
+	p := parser{h: h, byName: map[string]int{}, zones: map[int]*time.Location{}, texts: map[string]string{}}
 	row := 1
 	for {
 		rec, err := cr.Read()
@@ -184,13 +225,11 @@ func Parse(r io.Reader) (*Result, error) {
 			break
 		}
 		row++
+		if errors.As(err, &pe) {
+			return nil, &Error{Row: row, Message: "the row is not valid CSV: " + pe.Err.Error() + "."}
+		}
 		if err != nil {
-			var pe *csv.ParseError
-			msg := "the row is not valid CSV"
-			if errors.As(err, &pe) {
-				msg += ": " + pe.Err.Error()
-			}
-			return nil, &Error{Row: row, Message: msg + "."}
+			return nil, err
 		}
 		if blank(rec) {
 			continue
@@ -202,7 +241,7 @@ func Parse(r io.Reader) (*Result, error) {
 	if len(p.drafts) == 0 {
 		return nil, &Error{Row: 2, Message: "the file holds no orders."}
 	}
-	return p.result(), nil
+	return p.file(), nil
 }
 
 // blank reports an empty line, which spreadsheets often leave at the end.
@@ -223,15 +262,44 @@ type parser struct {
 	currency string
 	curRow   int
 	zones    map[int]*time.Location
+	// texts holds each distinct title and SKU once: a row's fields share
+	// the row's memory, and products repeat on every order.
+	texts map[string]string
 }
 
 func (p *parser) fail(row int, key, msg string) error {
 	return &Error{Row: row, Column: p.h.name(key), Message: msg}
 }
 
+// textField reads a column whose text is kept (stored, or published in
+// events): it must be UTF-8 without NUL, and at most max bytes.
+func (p *parser) textField(row int, rec []string, key string, max int) (string, error) {
+	s := p.h.get(rec, key)
+	if len(s) > max {
+		return "", p.fail(row, key, fmt.Sprintf("the text is too long (%d bytes, at most %d).", len(s), max))
+	}
+	if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
+		return "", p.fail(row, key, "the text is not UTF-8; save the file as CSV UTF-8 and import it again.")
+	}
+	return s, nil
+}
+
+// intern returns s without the row it was read from.
+func (p *parser) intern(s string) string {
+	if v, ok := p.texts[s]; ok {
+		return v
+	}
+	s = strings.Clone(s)
+	p.texts[s] = s
+	return s
+}
+
 func (p *parser) row(row int, rec []string) error {
 	h := p.h
-	name := h.get(rec, colName)
+	name, err := p.textField(row, rec, colName, domain.MaxOrderNameBytes)
+	if err != nil {
+		return err
+	}
 	if name == "" {
 		return p.fail(row, colName, "the order has no name; every row needs the order's name (like #1001).")
 	}
@@ -240,11 +308,11 @@ func (p *parser) row(row int, rec []string) error {
 	if seen {
 		d = p.drafts[i]
 	} else {
-		d = &draft{name: name}
+		d = &draft{name: strings.Clone(name)}
 		if err := p.orderColumns(row, rec, d); err != nil {
 			return err
 		}
-		p.byName[name] = len(p.drafts)
+		p.byName[d.name] = len(p.drafts)
 		p.drafts = append(p.drafts, d)
 	}
 	if c := strings.ToUpper(h.get(rec, colCurrency)); seen && c != "" && c != p.currency {
@@ -274,7 +342,7 @@ func (p *parser) currencyOf(row int, rec []string, d *draft) error {
 	} else if c != p.currency {
 		return p.fail(row, colCurrency, fmt.Sprintf("%q differs from %q on row %d; export one currency per file.", c, p.currency, p.curRow))
 	}
-	d.currency = c
+	d.currency = p.intern(c)
 	return nil
 }
 
@@ -325,8 +393,17 @@ func (p *parser) orderColumns(row int, rec []string, d *draft) error {
 		}
 		d.cancelled = &t
 	}
-	d.id = h.get(rec, colID)
-	d.email = h.get(rec, colEmail)
+	if id := h.get(rec, colID); isID(id) {
+		d.id = strings.Clone(id)
+	}
+	email, err := p.textField(row, rec, colEmail, domain.MaxEmailBytes)
+	if err != nil {
+		return err
+	}
+	if email != "" {
+		// Only the hash is kept: personal data itself is never stored.
+		d.customer, d.hasCustomer = sha256.Sum256([]byte(strings.ToLower(email))), true
+	}
 	if d.test, err = p.boolean(row, rec, colTest); err != nil {
 		return err
 	}
@@ -395,9 +472,16 @@ func (p *parser) lineColumns(row int, rec []string, d *draft) error {
 			return err
 		}
 	}
-	title := h.get(rec, colLineName)
+	title, err := p.textField(row, rec, colLineName, domain.MaxTitleBytes)
+	if err != nil {
+		return err
+	}
+	sku, err := p.textField(row, rec, colSKU, domain.MaxProductKeyBytes)
+	if err != nil {
+		return err
+	}
 	gift := strings.Contains(strings.ToLower(title), "gift card") && !ships
-	d.lines = append(d.lines, line{qty: qty, price: price, discount: disc, title: title, sku: h.get(rec, colSKU),
+	d.lines = append(d.lines, line{qty: qty, price: price, discount: disc, title: p.intern(title), sku: p.intern(sku),
 		giftCard: gift, untaxable: !taxable})
 	return nil
 }
@@ -457,33 +541,58 @@ func num(s string) (int, bool) {
 	return n, true
 }
 
-// result builds every order's sales once the whole file is read.
-func (p *parser) result() *Result {
-	res := &Result{Currency: p.currency, Orders: make([]domain.Order, 0, len(p.drafts))}
-	undated := 0
+// file sums up the whole file once every row is read.
+func (p *parser) file() *File {
+	f := &File{Orders: len(p.drafts), Currency: p.currency, drafts: p.drafts}
 	for i, d := range p.drafts {
-		o, refundUndated := build(d, p.currency)
+		day := domain.DateOf(d.created)
+		if i == 0 || day.Before(f.FirstDay) {
+			f.FirstDay = day
+		}
+		if i == 0 || day.After(f.LastDay) {
+			f.LastDay = day
+		}
+		if i == 0 || d.created.After(f.Newest) {
+			f.Newest = d.created
+		}
+	}
+	return f
+}
+
+// Each builds the file's orders with their sales, in file order, and gives
+// them to fn up to n at a time; the batch is reused after fn returns. It
+// returns sentences about what could only be approximated, or fn's error.
+func (f *File) Each(n int, fn func([]domain.Order) error) ([]string, error) {
+	batch := make([]domain.Order, 0, min(n, len(f.drafts)))
+	undated := 0
+	for _, d := range f.drafts {
+		o, refundUndated := build(d, f.Currency)
 		if refundUndated {
 			undated++
 		}
-		day := domain.DateOf(o.CreatedAt)
-		if i == 0 || day.Before(res.FirstDay) {
-			res.FirstDay = day
+		batch = append(batch, o)
+		if len(batch) == n {
+			if err := fn(batch); err != nil {
+				return nil, err
+			}
+			batch = batch[:0]
 		}
-		if i == 0 || day.After(res.LastDay) {
-			res.LastDay = day
-		}
-		res.Orders = append(res.Orders, o)
 	}
-	if p.currency == "" {
-		res.Warnings = append(res.Warnings, "The file has no currency; amounts were read with two decimals.")
+	if len(batch) > 0 {
+		if err := fn(batch); err != nil {
+			return nil, err
+		}
+	}
+	var warnings []string
+	if f.Currency == "" {
+		warnings = append(warnings, "The file has no currency; amounts were read with two decimals.")
 	}
 	if undated > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf(
+		warnings = append(warnings, fmt.Sprintf(
 			"%d %s a refunded amount the export does not date; it is counted as a return on the day the order was placed.",
 			undated, map[bool]string{true: "order has", false: "orders have"}[undated == 1]))
 	}
-	return res
+	return warnings, nil
 }
 
 // build turns a draft into an order with sales (research 6.2's fallback
@@ -502,14 +611,13 @@ func build(d *draft, currency string) (domain.Order, bool) {
 	if d.currency != "" {
 		o.Currency = d.currency
 	}
-	if isID(d.id) {
+	if d.id != "" {
 		o.ID = "shopify:" + d.id
 	} else {
 		o.ID = "import:" + d.name
 	}
-	if d.email != "" {
-		sum := sha256.Sum256([]byte(strings.ToLower(d.email)))
-		o.CustomerKey = hex.EncodeToString(sum[:])
+	if d.hasCustomer {
+		o.CustomerKey = hex.EncodeToString(d.customer[:])
 	}
 	tax := d.taxes
 	if !d.hasTaxes && d.hasTaxN {

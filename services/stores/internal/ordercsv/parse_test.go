@@ -6,6 +6,8 @@ import (
 	"encoding/csv"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"strings"
@@ -35,9 +37,38 @@ var basic = []string{"Name", "Email", "Currency", "Subtotal", "Shipping", "Taxes
 	"Created at", "Lineitem quantity", "Lineitem name", "Lineitem price", "Lineitem sku", "Lineitem requires shipping",
 	"Cancelled at", "Refunded Amount", "Id", "Lineitem discount"}
 
-func parse(t *testing.T, s string) *Result {
+// result is a whole file's orders, for tests to look at together.
+type result struct {
+	Orders            []domain.Order
+	Currency          string
+	FirstDay, LastDay domain.Date
+	Warnings          []string
+}
+
+// parseAll reads a file and builds all its orders, in batches of 7 so
+// that every test also crosses batch boundaries.
+func parseAll(r io.Reader) (*result, error) {
+	f, err := Read(r)
+	if err != nil {
+		return nil, err
+	}
+	res := &result{Currency: f.Currency, FirstDay: f.FirstDay, LastDay: f.LastDay}
+	res.Warnings, err = f.Each(7, func(batch []domain.Order) error {
+		res.Orders = append(res.Orders, batch...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Orders) != f.Orders {
+		return nil, fmt.Errorf("built %d orders of %d", len(res.Orders), f.Orders)
+	}
+	return res, nil
+}
+
+func parse(t *testing.T, s string) *result {
 	t.Helper()
-	res, err := Parse(strings.NewReader(s))
+	res, err := parseAll(strings.NewReader(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,12 +193,12 @@ func TestErrors(t *testing.T) {
 		{"mixed currencies", file(basic, row(nil), row(map[string]string{"Name": "#2", "Currency": "EUR"})),
 			`Row 3, column "Currency": "EUR" differs from "USD" on row 2; export one currency per file.`},
 		{"empty", "", `Row 1: the file is empty; export your orders from Shopify (Orders → Export) and import that file.`},
-		{"not csv", "\x89PNG\r\n\x1a\n\x00\x00binary", `Row 1, column "Name": the header has no such column; is this Shopify's order export (Orders → Export)?`},
+		{"not csv", "\x89PNG\r\n\x1a\n\x00\x00binary", notCSV},
 		{"broken quotes", file(basic, row(nil)) + "\"#2,\"oops\n", `Row 3: the row is not valid CSV: extraneous or missing " in quoted-field.`},
 		{"header only", file(basic), `Row 2: the file holds no orders.`},
 	}
 	for _, c := range cases {
-		res, err := Parse(strings.NewReader(c.in))
+		res, err := parseAll(strings.NewReader(c.in))
 		var perr *Error
 		if !errors.As(err, &perr) || res != nil {
 			t.Errorf("%s: got %v, %v; want an *Error and no result", c.name, res, err)
@@ -175,6 +206,75 @@ func TestErrors(t *testing.T) {
 		}
 		if err.Error() != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.name, err, c.want)
+		}
+	}
+}
+
+// notCSV is what a photo or another binary file chosen by mistake gets
+// (issue 21, item 18).
+const notCSV = "This is not a CSV file. In Shopify Admin, go to Orders → Export, choose CSV and import that file."
+
+func TestABinaryFileIsNotACSVFile(t *testing.T) {
+	t.Parallel()
+	// The start of a JPEG, as uploaded and as a browser's readAsText gives
+	// it (the bytes that are not UTF-8 become U+FFFD, the NULs stay).
+	jpeg := "\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00H\x00H\x00\x00\xff\xdb\x00C\x00\x08\x06\x06"
+	asText := strings.ToValidUTF8(jpeg, "\ufffd")
+	for name, in := range map[string]string{
+		"jpeg": jpeg, "jpeg read as text": asText,
+	} {
+		_, err := parseAll(strings.NewReader(in))
+		if err == nil || err.Error() != notCSV {
+			t.Errorf("%s: got %v, want %q", name, err, notCSV)
+		}
+	}
+}
+
+func TestTextFieldsAreBounded(t *testing.T) {
+	t.Parallel()
+	row := func(over map[string]string) map[string]string {
+		r := map[string]string{"Name": "#1", "Currency": "USD", "Total": "10.00", "Created at": "2025-12-06 10:37:33 -0500",
+			"Lineitem quantity": "1", "Lineitem name": "Mug", "Lineitem price": "10.00"}
+		for k, v := range over {
+			r[k] = v
+		}
+		return r
+	}
+	long := func(n int) string { return strings.Repeat("é", n/2) + strings.Repeat("x", n%2) }
+	res := parse(t, file(basic, row(map[string]string{"Lineitem name": long(domain.MaxTitleBytes),
+		"Lineitem sku": long(domain.MaxProductKeyBytes), "Name": long(domain.MaxOrderNameBytes),
+		"Email": long(domain.MaxEmailBytes)})))
+	if s := res.Orders[0].Sales[0]; len(s.ProductTitle) != domain.MaxTitleBytes || len(s.ProductKey) != domain.MaxProductKeyBytes {
+		t.Errorf("a title and SKU at the bound must be kept whole: %d, %d bytes", len(s.ProductTitle), len(s.ProductKey))
+	}
+	cases := []struct {
+		name string
+		over map[string]string
+		want string
+	}{
+		{"title", map[string]string{"Lineitem name": long(1 << 20)},
+			`Row 3, column "Lineitem name": the text is too long (1048576 bytes, at most 2048).`},
+		{"title by one byte", map[string]string{"Lineitem name": long(domain.MaxTitleBytes + 1)},
+			`Row 3, column "Lineitem name": the text is too long (2049 bytes, at most 2048).`},
+		{"sku", map[string]string{"Lineitem sku": long(domain.MaxProductKeyBytes + 1)},
+			`Row 3, column "Lineitem sku": the text is too long (2049 bytes, at most 2048).`},
+		{"order name", map[string]string{"Name": long(domain.MaxOrderNameBytes + 1)},
+			`Row 3, column "Name": the text is too long (256 bytes, at most 255).`},
+		{"email", map[string]string{"Name": "#2", "Email": long(domain.MaxEmailBytes + 1)},
+			`Row 3, column "Email": the text is too long (321 bytes, at most 320).`},
+		{"title not UTF-8", map[string]string{"Lineitem name": "Caf\xe9"},
+			`Row 3, column "Lineitem name": the text is not UTF-8; save the file as CSV UTF-8 and import it again.`},
+		{"NUL in a title past the first 64 KiB", map[string]string{"Lineitem name": "Mug\x00"},
+			`Row 3, column "Lineitem name": the text is not UTF-8; save the file as CSV UTF-8 and import it again.`},
+	}
+	for _, c := range cases {
+		// Notes the parser skips push row 3 past the first 64 KiB, which are
+		// looked at as a whole.
+		first := row(map[string]string{"Notes": strings.Repeat("x", 64<<10)})
+		res, err := parseAll(strings.NewReader(file(append(basic[:len(basic):len(basic)], "Notes"), first, row(c.over))))
+		var perr *Error
+		if !errors.As(err, &perr) || res != nil || err.Error() != c.want {
+			t.Errorf("%s:\n got %v\nwant %s", c.name, err, c.want)
 		}
 	}
 }
@@ -257,11 +357,11 @@ func TestIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the real export is missing: %v", err)
 	}
-	a, err := Parse(bytes.NewReader(data))
+	a, err := parseAll(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Parse(bytes.NewReader(data))
+	b, err := parseAll(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +386,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("")
 	f.Add("\"")
 	f.Fuzz(func(t *testing.T, s string) {
-		res, err := Parse(strings.NewReader(s))
+		res, err := parseAll(strings.NewReader(s))
 		if (res == nil) == (err == nil) {
 			t.Fatalf("result %v with error %v", res, err)
 		}

@@ -53,10 +53,15 @@ type Settings struct {
 	// (07:00 store-local); a report goes out at most this late. 0 turns the
 	// schedule off on this replica.
 	ReportPoll time.Duration `env:"REPORT_POLL" default:"1m"`
+	// ImportsInFlight is how many order imports a replica runs at once; one
+	// more is refused with 429 and Retry-After (the pod's memory is sized
+	// for these).
+	ImportsInFlight int `env:"IMPORTS_IN_FLIGHT" default:"2"`
 }
 
 // MaxImportMessage is the largest request the service accepts: a 20 MB
-// export as JSON, with room for escaping.
+// export sent whole to ImportOrders, with room for escaping. The gateway
+// streams exports (UploadOrders) in pieces far smaller.
 const MaxImportMessage = 64 << 20
 
 // Wire returns the composition root for settings s (read by service.Main
@@ -87,11 +92,12 @@ func Wire(s *Settings) service.Wire {
 		a := app.New(repo, categories.New(conn), sh,
 			func(shop string, ts shopify.TokenSource) app.ShopClient { return sh.Client(shop, ts) },
 			seal, rt.Log, app.Options{
-				CallbackURL:  api + "/connections/shopify/callback",
-				AuthorizeURL: api + "/connections/shopify/authorize",
-				WebhookURL:   api + "/webhooks/shopify",
-				WebURL:       strings.TrimRight(s.WebURL, "/"),
-				SweepEvery:   s.SweepEvery,
+				CallbackURL:     api + "/connections/shopify/callback",
+				AuthorizeURL:    api + "/connections/shopify/authorize",
+				WebhookURL:      api + "/webhooks/shopify",
+				WebURL:          strings.TrimRight(s.WebURL, "/"),
+				SweepEvery:      s.SweepEvery,
+				ImportsInFlight: s.ImportsInFlight,
 			}).WithClock(rt.Clock)
 		workers := []func(context.Context) error{
 			func(ctx context.Context) error {

@@ -87,6 +87,116 @@ func (x *ImportOrdersRequest) GetCsv() string {
 	return ""
 }
 
+// UploadOrdersRequest is one piece of an uploaded export.
+type UploadOrdersRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// category_id and format are read from the first message only.
+	CategoryId string `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	// format is "shopify-orders-csv".
+	Format string `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
+	// csv is the file's next bytes (at most 1 MiB a message), as sent: the
+	// service checks that they are text.
+	Csv           []byte `protobuf:"bytes,3,opt,name=csv,proto3" json:"csv,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UploadOrdersRequest) Reset() {
+	*x = UploadOrdersRequest{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UploadOrdersRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UploadOrdersRequest) ProtoMessage() {}
+
+func (x *UploadOrdersRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UploadOrdersRequest.ProtoReflect.Descriptor instead.
+func (*UploadOrdersRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *UploadOrdersRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *UploadOrdersRequest) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
+}
+
+func (x *UploadOrdersRequest) GetCsv() []byte {
+	if x != nil {
+		return x.Csv
+	}
+	return nil
+}
+
+// UploadOrdersResponse says what the file held.
+type UploadOrdersResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Result        *ImportOrdersResponse  `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UploadOrdersResponse) Reset() {
+	*x = UploadOrdersResponse{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UploadOrdersResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UploadOrdersResponse) ProtoMessage() {}
+
+func (x *UploadOrdersResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UploadOrdersResponse.ProtoReflect.Descriptor instead.
+func (*UploadOrdersResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *UploadOrdersResponse) GetResult() *ImportOrdersResponse {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
 // ImportOrdersResponse says what the file held.
 type ImportOrdersResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -104,7 +214,7 @@ type ImportOrdersResponse struct {
 
 func (x *ImportOrdersResponse) Reset() {
 	*x = ImportOrdersResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[1]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -116,7 +226,7 @@ func (x *ImportOrdersResponse) String() string {
 func (*ImportOrdersResponse) ProtoMessage() {}
 
 func (x *ImportOrdersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[1]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -129,7 +239,7 @@ func (x *ImportOrdersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportOrdersResponse.ProtoReflect.Descriptor instead.
 func (*ImportOrdersResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{1}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ImportOrdersResponse) GetOrders() int32 {
@@ -181,7 +291,7 @@ type GetMetricsRequest struct {
 
 func (x *GetMetricsRequest) Reset() {
 	*x = GetMetricsRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[2]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -193,7 +303,7 @@ func (x *GetMetricsRequest) String() string {
 func (*GetMetricsRequest) ProtoMessage() {}
 
 func (x *GetMetricsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[2]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -206,7 +316,7 @@ func (x *GetMetricsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetricsRequest.ProtoReflect.Descriptor instead.
 func (*GetMetricsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{2}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *GetMetricsRequest) GetCategoryId() string {
@@ -274,7 +384,7 @@ type DayMetrics struct {
 
 func (x *DayMetrics) Reset() {
 	*x = DayMetrics{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[3]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -286,7 +396,7 @@ func (x *DayMetrics) String() string {
 func (*DayMetrics) ProtoMessage() {}
 
 func (x *DayMetrics) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[3]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -299,7 +409,7 @@ func (x *DayMetrics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DayMetrics.ProtoReflect.Descriptor instead.
 func (*DayMetrics) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{3}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *DayMetrics) GetDate() string {
@@ -423,7 +533,7 @@ type GetMetricsResponse struct {
 
 func (x *GetMetricsResponse) Reset() {
 	*x = GetMetricsResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[4]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -435,7 +545,7 @@ func (x *GetMetricsResponse) String() string {
 func (*GetMetricsResponse) ProtoMessage() {}
 
 func (x *GetMetricsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[4]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -448,7 +558,7 @@ func (x *GetMetricsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMetricsResponse.ProtoReflect.Descriptor instead.
 func (*GetMetricsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{4}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *GetMetricsResponse) GetCurrency() string {
@@ -500,7 +610,7 @@ type GetTopProductsRequest struct {
 
 func (x *GetTopProductsRequest) Reset() {
 	*x = GetTopProductsRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[5]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -512,7 +622,7 @@ func (x *GetTopProductsRequest) String() string {
 func (*GetTopProductsRequest) ProtoMessage() {}
 
 func (x *GetTopProductsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[5]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -525,7 +635,7 @@ func (x *GetTopProductsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTopProductsRequest.ProtoReflect.Descriptor instead.
 func (*GetTopProductsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{5}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *GetTopProductsRequest) GetCategoryId() string {
@@ -570,7 +680,7 @@ type ProductSales struct {
 
 func (x *ProductSales) Reset() {
 	*x = ProductSales{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[6]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -582,7 +692,7 @@ func (x *ProductSales) String() string {
 func (*ProductSales) ProtoMessage() {}
 
 func (x *ProductSales) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[6]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -595,7 +705,7 @@ func (x *ProductSales) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProductSales.ProtoReflect.Descriptor instead.
 func (*ProductSales) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{6}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ProductSales) GetTitle() string {
@@ -637,7 +747,7 @@ type GetTopProductsResponse struct {
 
 func (x *GetTopProductsResponse) Reset() {
 	*x = GetTopProductsResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[7]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -649,7 +759,7 @@ func (x *GetTopProductsResponse) String() string {
 func (*GetTopProductsResponse) ProtoMessage() {}
 
 func (x *GetTopProductsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[7]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -662,7 +772,7 @@ func (x *GetTopProductsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTopProductsResponse.ProtoReflect.Descriptor instead.
 func (*GetTopProductsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{7}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *GetTopProductsResponse) GetCurrency() string {
@@ -690,7 +800,7 @@ type SendDailyReportRequest struct {
 
 func (x *SendDailyReportRequest) Reset() {
 	*x = SendDailyReportRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[8]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -702,7 +812,7 @@ func (x *SendDailyReportRequest) String() string {
 func (*SendDailyReportRequest) ProtoMessage() {}
 
 func (x *SendDailyReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[8]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -715,7 +825,7 @@ func (x *SendDailyReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendDailyReportRequest.ProtoReflect.Descriptor instead.
 func (*SendDailyReportRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{8}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *SendDailyReportRequest) GetCategoryId() string {
@@ -736,7 +846,7 @@ type SendDailyReportResponse struct {
 
 func (x *SendDailyReportResponse) Reset() {
 	*x = SendDailyReportResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[9]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -748,7 +858,7 @@ func (x *SendDailyReportResponse) String() string {
 func (*SendDailyReportResponse) ProtoMessage() {}
 
 func (x *SendDailyReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[9]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -761,7 +871,7 @@ func (x *SendDailyReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendDailyReportResponse.ProtoReflect.Descriptor instead.
 func (*SendDailyReportResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{9}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SendDailyReportResponse) GetDate() string {
@@ -781,7 +891,7 @@ type GetDailyReportRequest struct {
 
 func (x *GetDailyReportRequest) Reset() {
 	*x = GetDailyReportRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[10]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -793,7 +903,7 @@ func (x *GetDailyReportRequest) String() string {
 func (*GetDailyReportRequest) ProtoMessage() {}
 
 func (x *GetDailyReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[10]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -806,7 +916,7 @@ func (x *GetDailyReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDailyReportRequest.ProtoReflect.Descriptor instead.
 func (*GetDailyReportRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{10}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GetDailyReportRequest) GetCategoryId() string {
@@ -846,7 +956,7 @@ type ReportMetric struct {
 
 func (x *ReportMetric) Reset() {
 	*x = ReportMetric{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[11]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -858,7 +968,7 @@ func (x *ReportMetric) String() string {
 func (*ReportMetric) ProtoMessage() {}
 
 func (x *ReportMetric) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[11]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -871,7 +981,7 @@ func (x *ReportMetric) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportMetric.ProtoReflect.Descriptor instead.
 func (*ReportMetric) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{11}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ReportMetric) GetKey() string {
@@ -945,7 +1055,7 @@ type DailyReport struct {
 
 func (x *DailyReport) Reset() {
 	*x = DailyReport{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[12]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -957,7 +1067,7 @@ func (x *DailyReport) String() string {
 func (*DailyReport) ProtoMessage() {}
 
 func (x *DailyReport) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[12]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -970,7 +1080,7 @@ func (x *DailyReport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DailyReport.ProtoReflect.Descriptor instead.
 func (*DailyReport) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{12}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *DailyReport) GetStatus() string {
@@ -1046,7 +1156,7 @@ type GetDailyReportResponse struct {
 
 func (x *GetDailyReportResponse) Reset() {
 	*x = GetDailyReportResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[13]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1058,7 +1168,7 @@ func (x *GetDailyReportResponse) String() string {
 func (*GetDailyReportResponse) ProtoMessage() {}
 
 func (x *GetDailyReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[13]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1071,7 +1181,7 @@ func (x *GetDailyReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDailyReportResponse.ProtoReflect.Descriptor instead.
 func (*GetDailyReportResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{13}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetDailyReportResponse) GetReport() *DailyReport {
@@ -1091,7 +1201,7 @@ type GetConnectionsRequest struct {
 
 func (x *GetConnectionsRequest) Reset() {
 	*x = GetConnectionsRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[14]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1103,7 +1213,7 @@ func (x *GetConnectionsRequest) String() string {
 func (*GetConnectionsRequest) ProtoMessage() {}
 
 func (x *GetConnectionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[14]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1116,7 +1226,7 @@ func (x *GetConnectionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetConnectionsRequest.ProtoReflect.Descriptor instead.
 func (*GetConnectionsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{14}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GetConnectionsRequest) GetCategoryId() string {
@@ -1146,7 +1256,7 @@ type SyncProgress struct {
 
 func (x *SyncProgress) Reset() {
 	*x = SyncProgress{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[15]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1158,7 +1268,7 @@ func (x *SyncProgress) String() string {
 func (*SyncProgress) ProtoMessage() {}
 
 func (x *SyncProgress) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[15]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1171,7 +1281,7 @@ func (x *SyncProgress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncProgress.ProtoReflect.Descriptor instead.
 func (*SyncProgress) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{15}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *SyncProgress) GetPhase() string {
@@ -1242,7 +1352,7 @@ type ShopifyConnection struct {
 
 func (x *ShopifyConnection) Reset() {
 	*x = ShopifyConnection{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[16]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1254,7 +1364,7 @@ func (x *ShopifyConnection) String() string {
 func (*ShopifyConnection) ProtoMessage() {}
 
 func (x *ShopifyConnection) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[16]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1267,7 +1377,7 @@ func (x *ShopifyConnection) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShopifyConnection.ProtoReflect.Descriptor instead.
 func (*ShopifyConnection) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{16}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ShopifyConnection) GetStatus() string {
@@ -1340,7 +1450,7 @@ type OrderImport struct {
 
 func (x *OrderImport) Reset() {
 	*x = OrderImport{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1352,7 +1462,7 @@ func (x *OrderImport) String() string {
 func (*OrderImport) ProtoMessage() {}
 
 func (x *OrderImport) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1365,7 +1475,7 @@ func (x *OrderImport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OrderImport.ProtoReflect.Descriptor instead.
 func (*OrderImport) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{17}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *OrderImport) GetOrders() int32 {
@@ -1415,7 +1525,7 @@ type GetConnectionsResponse struct {
 
 func (x *GetConnectionsResponse) Reset() {
 	*x = GetConnectionsResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1427,7 +1537,7 @@ func (x *GetConnectionsResponse) String() string {
 func (*GetConnectionsResponse) ProtoMessage() {}
 
 func (x *GetConnectionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1440,7 +1550,7 @@ func (x *GetConnectionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetConnectionsResponse.ProtoReflect.Descriptor instead.
 func (*GetConnectionsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{18}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetConnectionsResponse) GetShopify() *ShopifyConnection {
@@ -1469,7 +1579,7 @@ type StartShopifyConnectRequest struct {
 
 func (x *StartShopifyConnectRequest) Reset() {
 	*x = StartShopifyConnectRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1481,7 +1591,7 @@ func (x *StartShopifyConnectRequest) String() string {
 func (*StartShopifyConnectRequest) ProtoMessage() {}
 
 func (x *StartShopifyConnectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1494,7 +1604,7 @@ func (x *StartShopifyConnectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartShopifyConnectRequest.ProtoReflect.Descriptor instead.
 func (*StartShopifyConnectRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{19}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *StartShopifyConnectRequest) GetCategoryId() string {
@@ -1521,7 +1631,7 @@ type StartShopifyConnectResponse struct {
 
 func (x *StartShopifyConnectResponse) Reset() {
 	*x = StartShopifyConnectResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1533,7 +1643,7 @@ func (x *StartShopifyConnectResponse) String() string {
 func (*StartShopifyConnectResponse) ProtoMessage() {}
 
 func (x *StartShopifyConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1546,7 +1656,7 @@ func (x *StartShopifyConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartShopifyConnectResponse.ProtoReflect.Descriptor instead.
 func (*StartShopifyConnectResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{20}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *StartShopifyConnectResponse) GetRedirectUrl() string {
@@ -1566,7 +1676,7 @@ type SyncShopifyRequest struct {
 
 func (x *SyncShopifyRequest) Reset() {
 	*x = SyncShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1578,7 +1688,7 @@ func (x *SyncShopifyRequest) String() string {
 func (*SyncShopifyRequest) ProtoMessage() {}
 
 func (x *SyncShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1591,7 +1701,7 @@ func (x *SyncShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncShopifyRequest.ProtoReflect.Descriptor instead.
 func (*SyncShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{21}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SyncShopifyRequest) GetCategoryId() string {
@@ -1610,7 +1720,7 @@ type SyncShopifyResponse struct {
 
 func (x *SyncShopifyResponse) Reset() {
 	*x = SyncShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1622,7 +1732,7 @@ func (x *SyncShopifyResponse) String() string {
 func (*SyncShopifyResponse) ProtoMessage() {}
 
 func (x *SyncShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1635,7 +1745,7 @@ func (x *SyncShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncShopifyResponse.ProtoReflect.Descriptor instead.
 func (*SyncShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{22}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{24}
 }
 
 // DisconnectShopifyRequest names the category.
@@ -1648,7 +1758,7 @@ type DisconnectShopifyRequest struct {
 
 func (x *DisconnectShopifyRequest) Reset() {
 	*x = DisconnectShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1660,7 +1770,7 @@ func (x *DisconnectShopifyRequest) String() string {
 func (*DisconnectShopifyRequest) ProtoMessage() {}
 
 func (x *DisconnectShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1673,7 +1783,7 @@ func (x *DisconnectShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisconnectShopifyRequest.ProtoReflect.Descriptor instead.
 func (*DisconnectShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{23}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *DisconnectShopifyRequest) GetCategoryId() string {
@@ -1692,7 +1802,7 @@ type DisconnectShopifyResponse struct {
 
 func (x *DisconnectShopifyResponse) Reset() {
 	*x = DisconnectShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1704,7 +1814,7 @@ func (x *DisconnectShopifyResponse) String() string {
 func (*DisconnectShopifyResponse) ProtoMessage() {}
 
 func (x *DisconnectShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1717,7 +1827,7 @@ func (x *DisconnectShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisconnectShopifyResponse.ProtoReflect.Descriptor instead.
 func (*DisconnectShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{24}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{26}
 }
 
 // AuthorizeShopifyRequest carries the state StartShopifyConnect issued.
@@ -1730,7 +1840,7 @@ type AuthorizeShopifyRequest struct {
 
 func (x *AuthorizeShopifyRequest) Reset() {
 	*x = AuthorizeShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1742,7 +1852,7 @@ func (x *AuthorizeShopifyRequest) String() string {
 func (*AuthorizeShopifyRequest) ProtoMessage() {}
 
 func (x *AuthorizeShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1755,7 +1865,7 @@ func (x *AuthorizeShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthorizeShopifyRequest.ProtoReflect.Descriptor instead.
 func (*AuthorizeShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{25}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *AuthorizeShopifyRequest) GetState() string {
@@ -1775,7 +1885,7 @@ type AuthorizeShopifyResponse struct {
 
 func (x *AuthorizeShopifyResponse) Reset() {
 	*x = AuthorizeShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1787,7 +1897,7 @@ func (x *AuthorizeShopifyResponse) String() string {
 func (*AuthorizeShopifyResponse) ProtoMessage() {}
 
 func (x *AuthorizeShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1800,7 +1910,7 @@ func (x *AuthorizeShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthorizeShopifyResponse.ProtoReflect.Descriptor instead.
 func (*AuthorizeShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{26}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *AuthorizeShopifyResponse) GetAuthorizeUrl() string {
@@ -1823,7 +1933,7 @@ type CompleteShopifyConnectRequest struct {
 
 func (x *CompleteShopifyConnectRequest) Reset() {
 	*x = CompleteShopifyConnectRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1835,7 +1945,7 @@ func (x *CompleteShopifyConnectRequest) String() string {
 func (*CompleteShopifyConnectRequest) ProtoMessage() {}
 
 func (x *CompleteShopifyConnectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1848,7 +1958,7 @@ func (x *CompleteShopifyConnectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteShopifyConnectRequest.ProtoReflect.Descriptor instead.
 func (*CompleteShopifyConnectRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{27}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CompleteShopifyConnectRequest) GetRawQuery() string {
@@ -1875,7 +1985,7 @@ type CompleteShopifyConnectResponse struct {
 
 func (x *CompleteShopifyConnectResponse) Reset() {
 	*x = CompleteShopifyConnectResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1887,7 +1997,7 @@ func (x *CompleteShopifyConnectResponse) String() string {
 func (*CompleteShopifyConnectResponse) ProtoMessage() {}
 
 func (x *CompleteShopifyConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1900,7 +2010,7 @@ func (x *CompleteShopifyConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteShopifyConnectResponse.ProtoReflect.Descriptor instead.
 func (*CompleteShopifyConnectResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{28}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *CompleteShopifyConnectResponse) GetRedirectUrl() string {
@@ -1927,7 +2037,7 @@ type HandleShopifyWebhookRequest struct {
 
 func (x *HandleShopifyWebhookRequest) Reset() {
 	*x = HandleShopifyWebhookRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1939,7 +2049,7 @@ func (x *HandleShopifyWebhookRequest) String() string {
 func (*HandleShopifyWebhookRequest) ProtoMessage() {}
 
 func (x *HandleShopifyWebhookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1952,7 +2062,7 @@ func (x *HandleShopifyWebhookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleShopifyWebhookRequest.ProtoReflect.Descriptor instead.
 func (*HandleShopifyWebhookRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{29}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *HandleShopifyWebhookRequest) GetPayload() []byte {
@@ -2020,7 +2130,7 @@ type HandleShopifyWebhookResponse struct {
 
 func (x *HandleShopifyWebhookResponse) Reset() {
 	*x = HandleShopifyWebhookResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2032,7 +2142,7 @@ func (x *HandleShopifyWebhookResponse) String() string {
 func (*HandleShopifyWebhookResponse) ProtoMessage() {}
 
 func (x *HandleShopifyWebhookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2045,7 +2155,7 @@ func (x *HandleShopifyWebhookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleShopifyWebhookResponse.ProtoReflect.Descriptor instead.
 func (*HandleShopifyWebhookResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{30}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{32}
 }
 
 var File_uplift_stores_v1_stores_service_proto protoreflect.FileDescriptor
@@ -2057,7 +2167,14 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x16\n" +
 	"\x06format\x18\x02 \x01(\tR\x06format\x12\x10\n" +
-	"\x03csv\x18\x03 \x01(\tR\x03csv\"\x9e\x01\n" +
+	"\x03csv\x18\x03 \x01(\tR\x03csv\"`\n" +
+	"\x13UploadOrdersRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x16\n" +
+	"\x06format\x18\x02 \x01(\tR\x06format\x12\x10\n" +
+	"\x03csv\x18\x03 \x01(\fR\x03csv\"V\n" +
+	"\x14UploadOrdersResponse\x12>\n" +
+	"\x06result\x18\x01 \x01(\v2&.uplift.stores.v1.ImportOrdersResponseR\x06result\"\x9e\x01\n" +
 	"\x14ImportOrdersResponse\x12\x16\n" +
 	"\x06orders\x18\x01 \x01(\x05R\x06orders\x12\x1b\n" +
 	"\tfirst_day\x18\x02 \x01(\tR\bfirstDay\x12\x19\n" +
@@ -2206,9 +2323,10 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\vapi_version\x18\a \x01(\tR\n" +
 	"apiVersion\x12!\n" +
 	"\ftriggered_at\x18\b \x01(\tR\vtriggeredAt\"\x1e\n" +
-	"\x1cHandleShopifyWebhookResponse2\xf7\x0e\n" +
+	"\x1cHandleShopifyWebhookResponse2\xd8\x0f\n" +
 	"\rStoresService\x12\xa8\x01\n" +
-	"\fImportOrders\x12%.uplift.stores.v1.ImportOrdersRequest\x1a&.uplift.stores.v1.ImportOrdersResponse\"I\x82\xd3\xe4\x93\x02C:\x01*\">/internal/categories/{category_id}/business-data/orders/import\x12\x99\x01\n" +
+	"\fImportOrders\x12%.uplift.stores.v1.ImportOrdersRequest\x1a&.uplift.stores.v1.ImportOrdersResponse\"I\x82\xd3\xe4\x93\x02C:\x01*\">/internal/categories/{category_id}/business-data/orders/import\x12_\n" +
+	"\fUploadOrders\x12%.uplift.stores.v1.UploadOrdersRequest\x1a&.uplift.stores.v1.UploadOrdersResponse(\x01\x12\x99\x01\n" +
 	"\n" +
 	"GetMetrics\x12#.uplift.stores.v1.GetMetricsRequest\x1a$.uplift.stores.v1.GetMetricsResponse\"@\x82\xd3\xe4\x93\x02:\x128/internal/categories/{category_id}/business-data/metrics\x12\xaa\x01\n" +
 	"\x0eGetTopProducts\x12'.uplift.stores.v1.GetTopProductsRequest\x1a(.uplift.stores.v1.GetTopProductsResponse\"E\x82\xd3\xe4\x93\x02?\x12=/internal/categories/{category_id}/business-data/top-products\x12\xb1\x01\n" +
@@ -2235,91 +2353,96 @@ func file_uplift_stores_v1_stores_service_proto_rawDescGZIP() []byte {
 	return file_uplift_stores_v1_stores_service_proto_rawDescData
 }
 
-var file_uplift_stores_v1_stores_service_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
+var file_uplift_stores_v1_stores_service_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_uplift_stores_v1_stores_service_proto_goTypes = []any{
 	(*ImportOrdersRequest)(nil),            // 0: uplift.stores.v1.ImportOrdersRequest
-	(*ImportOrdersResponse)(nil),           // 1: uplift.stores.v1.ImportOrdersResponse
-	(*GetMetricsRequest)(nil),              // 2: uplift.stores.v1.GetMetricsRequest
-	(*DayMetrics)(nil),                     // 3: uplift.stores.v1.DayMetrics
-	(*GetMetricsResponse)(nil),             // 4: uplift.stores.v1.GetMetricsResponse
-	(*GetTopProductsRequest)(nil),          // 5: uplift.stores.v1.GetTopProductsRequest
-	(*ProductSales)(nil),                   // 6: uplift.stores.v1.ProductSales
-	(*GetTopProductsResponse)(nil),         // 7: uplift.stores.v1.GetTopProductsResponse
-	(*SendDailyReportRequest)(nil),         // 8: uplift.stores.v1.SendDailyReportRequest
-	(*SendDailyReportResponse)(nil),        // 9: uplift.stores.v1.SendDailyReportResponse
-	(*GetDailyReportRequest)(nil),          // 10: uplift.stores.v1.GetDailyReportRequest
-	(*ReportMetric)(nil),                   // 11: uplift.stores.v1.ReportMetric
-	(*DailyReport)(nil),                    // 12: uplift.stores.v1.DailyReport
-	(*GetDailyReportResponse)(nil),         // 13: uplift.stores.v1.GetDailyReportResponse
-	(*GetConnectionsRequest)(nil),          // 14: uplift.stores.v1.GetConnectionsRequest
-	(*SyncProgress)(nil),                   // 15: uplift.stores.v1.SyncProgress
-	(*ShopifyConnection)(nil),              // 16: uplift.stores.v1.ShopifyConnection
-	(*OrderImport)(nil),                    // 17: uplift.stores.v1.OrderImport
-	(*GetConnectionsResponse)(nil),         // 18: uplift.stores.v1.GetConnectionsResponse
-	(*StartShopifyConnectRequest)(nil),     // 19: uplift.stores.v1.StartShopifyConnectRequest
-	(*StartShopifyConnectResponse)(nil),    // 20: uplift.stores.v1.StartShopifyConnectResponse
-	(*SyncShopifyRequest)(nil),             // 21: uplift.stores.v1.SyncShopifyRequest
-	(*SyncShopifyResponse)(nil),            // 22: uplift.stores.v1.SyncShopifyResponse
-	(*DisconnectShopifyRequest)(nil),       // 23: uplift.stores.v1.DisconnectShopifyRequest
-	(*DisconnectShopifyResponse)(nil),      // 24: uplift.stores.v1.DisconnectShopifyResponse
-	(*AuthorizeShopifyRequest)(nil),        // 25: uplift.stores.v1.AuthorizeShopifyRequest
-	(*AuthorizeShopifyResponse)(nil),       // 26: uplift.stores.v1.AuthorizeShopifyResponse
-	(*CompleteShopifyConnectRequest)(nil),  // 27: uplift.stores.v1.CompleteShopifyConnectRequest
-	(*CompleteShopifyConnectResponse)(nil), // 28: uplift.stores.v1.CompleteShopifyConnectResponse
-	(*HandleShopifyWebhookRequest)(nil),    // 29: uplift.stores.v1.HandleShopifyWebhookRequest
-	(*HandleShopifyWebhookResponse)(nil),   // 30: uplift.stores.v1.HandleShopifyWebhookResponse
-	(*wrapperspb.StringValue)(nil),         // 31: google.protobuf.StringValue
-	(*wrapperspb.Int32Value)(nil),          // 32: google.protobuf.Int32Value
-	(*timestamppb.Timestamp)(nil),          // 33: google.protobuf.Timestamp
+	(*UploadOrdersRequest)(nil),            // 1: uplift.stores.v1.UploadOrdersRequest
+	(*UploadOrdersResponse)(nil),           // 2: uplift.stores.v1.UploadOrdersResponse
+	(*ImportOrdersResponse)(nil),           // 3: uplift.stores.v1.ImportOrdersResponse
+	(*GetMetricsRequest)(nil),              // 4: uplift.stores.v1.GetMetricsRequest
+	(*DayMetrics)(nil),                     // 5: uplift.stores.v1.DayMetrics
+	(*GetMetricsResponse)(nil),             // 6: uplift.stores.v1.GetMetricsResponse
+	(*GetTopProductsRequest)(nil),          // 7: uplift.stores.v1.GetTopProductsRequest
+	(*ProductSales)(nil),                   // 8: uplift.stores.v1.ProductSales
+	(*GetTopProductsResponse)(nil),         // 9: uplift.stores.v1.GetTopProductsResponse
+	(*SendDailyReportRequest)(nil),         // 10: uplift.stores.v1.SendDailyReportRequest
+	(*SendDailyReportResponse)(nil),        // 11: uplift.stores.v1.SendDailyReportResponse
+	(*GetDailyReportRequest)(nil),          // 12: uplift.stores.v1.GetDailyReportRequest
+	(*ReportMetric)(nil),                   // 13: uplift.stores.v1.ReportMetric
+	(*DailyReport)(nil),                    // 14: uplift.stores.v1.DailyReport
+	(*GetDailyReportResponse)(nil),         // 15: uplift.stores.v1.GetDailyReportResponse
+	(*GetConnectionsRequest)(nil),          // 16: uplift.stores.v1.GetConnectionsRequest
+	(*SyncProgress)(nil),                   // 17: uplift.stores.v1.SyncProgress
+	(*ShopifyConnection)(nil),              // 18: uplift.stores.v1.ShopifyConnection
+	(*OrderImport)(nil),                    // 19: uplift.stores.v1.OrderImport
+	(*GetConnectionsResponse)(nil),         // 20: uplift.stores.v1.GetConnectionsResponse
+	(*StartShopifyConnectRequest)(nil),     // 21: uplift.stores.v1.StartShopifyConnectRequest
+	(*StartShopifyConnectResponse)(nil),    // 22: uplift.stores.v1.StartShopifyConnectResponse
+	(*SyncShopifyRequest)(nil),             // 23: uplift.stores.v1.SyncShopifyRequest
+	(*SyncShopifyResponse)(nil),            // 24: uplift.stores.v1.SyncShopifyResponse
+	(*DisconnectShopifyRequest)(nil),       // 25: uplift.stores.v1.DisconnectShopifyRequest
+	(*DisconnectShopifyResponse)(nil),      // 26: uplift.stores.v1.DisconnectShopifyResponse
+	(*AuthorizeShopifyRequest)(nil),        // 27: uplift.stores.v1.AuthorizeShopifyRequest
+	(*AuthorizeShopifyResponse)(nil),       // 28: uplift.stores.v1.AuthorizeShopifyResponse
+	(*CompleteShopifyConnectRequest)(nil),  // 29: uplift.stores.v1.CompleteShopifyConnectRequest
+	(*CompleteShopifyConnectResponse)(nil), // 30: uplift.stores.v1.CompleteShopifyConnectResponse
+	(*HandleShopifyWebhookRequest)(nil),    // 31: uplift.stores.v1.HandleShopifyWebhookRequest
+	(*HandleShopifyWebhookResponse)(nil),   // 32: uplift.stores.v1.HandleShopifyWebhookResponse
+	(*wrapperspb.StringValue)(nil),         // 33: google.protobuf.StringValue
+	(*wrapperspb.Int32Value)(nil),          // 34: google.protobuf.Int32Value
+	(*timestamppb.Timestamp)(nil),          // 35: google.protobuf.Timestamp
 }
 var file_uplift_stores_v1_stores_service_proto_depIdxs = []int32{
-	31, // 0: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
-	32, // 1: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
-	31, // 2: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
-	31, // 3: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
-	3,  // 4: uplift.stores.v1.GetMetricsResponse.days:type_name -> uplift.stores.v1.DayMetrics
-	3,  // 5: uplift.stores.v1.GetMetricsResponse.totals:type_name -> uplift.stores.v1.DayMetrics
-	6,  // 6: uplift.stores.v1.GetTopProductsResponse.products:type_name -> uplift.stores.v1.ProductSales
-	31, // 7: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
-	31, // 8: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
-	31, // 9: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
-	11, // 10: uplift.stores.v1.DailyReport.metrics:type_name -> uplift.stores.v1.ReportMetric
-	12, // 11: uplift.stores.v1.GetDailyReportResponse.report:type_name -> uplift.stores.v1.DailyReport
-	33, // 12: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
-	33, // 13: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
-	15, // 14: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
-	33, // 15: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
-	16, // 16: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
-	17, // 17: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
-	0,  // 18: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
-	2,  // 19: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
-	5,  // 20: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
-	10, // 21: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
-	8,  // 22: uplift.stores.v1.StoresService.SendDailyReport:input_type -> uplift.stores.v1.SendDailyReportRequest
-	14, // 23: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
-	19, // 24: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
-	21, // 25: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
-	23, // 26: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
-	25, // 27: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
-	27, // 28: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
-	29, // 29: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
-	1,  // 30: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
-	4,  // 31: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
-	7,  // 32: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
-	13, // 33: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
-	9,  // 34: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
-	18, // 35: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
-	20, // 36: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
-	22, // 37: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
-	24, // 38: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
-	26, // 39: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
-	28, // 40: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
-	30, // 41: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
-	30, // [30:42] is the sub-list for method output_type
-	18, // [18:30] is the sub-list for method input_type
-	18, // [18:18] is the sub-list for extension type_name
-	18, // [18:18] is the sub-list for extension extendee
-	0,  // [0:18] is the sub-list for field type_name
+	3,  // 0: uplift.stores.v1.UploadOrdersResponse.result:type_name -> uplift.stores.v1.ImportOrdersResponse
+	33, // 1: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
+	34, // 2: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
+	33, // 3: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
+	33, // 4: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
+	5,  // 5: uplift.stores.v1.GetMetricsResponse.days:type_name -> uplift.stores.v1.DayMetrics
+	5,  // 6: uplift.stores.v1.GetMetricsResponse.totals:type_name -> uplift.stores.v1.DayMetrics
+	8,  // 7: uplift.stores.v1.GetTopProductsResponse.products:type_name -> uplift.stores.v1.ProductSales
+	33, // 8: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
+	33, // 9: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
+	33, // 10: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
+	13, // 11: uplift.stores.v1.DailyReport.metrics:type_name -> uplift.stores.v1.ReportMetric
+	14, // 12: uplift.stores.v1.GetDailyReportResponse.report:type_name -> uplift.stores.v1.DailyReport
+	35, // 13: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
+	35, // 14: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
+	17, // 15: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
+	35, // 16: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
+	18, // 17: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
+	19, // 18: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
+	0,  // 19: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
+	1,  // 20: uplift.stores.v1.StoresService.UploadOrders:input_type -> uplift.stores.v1.UploadOrdersRequest
+	4,  // 21: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
+	7,  // 22: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
+	12, // 23: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
+	10, // 24: uplift.stores.v1.StoresService.SendDailyReport:input_type -> uplift.stores.v1.SendDailyReportRequest
+	16, // 25: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
+	21, // 26: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
+	23, // 27: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
+	25, // 28: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
+	27, // 29: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
+	29, // 30: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
+	31, // 31: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
+	3,  // 32: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
+	2,  // 33: uplift.stores.v1.StoresService.UploadOrders:output_type -> uplift.stores.v1.UploadOrdersResponse
+	6,  // 34: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
+	9,  // 35: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
+	15, // 36: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
+	11, // 37: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
+	20, // 38: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
+	22, // 39: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
+	24, // 40: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
+	26, // 41: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
+	28, // 42: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
+	30, // 43: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
+	32, // 44: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
+	32, // [32:45] is the sub-list for method output_type
+	19, // [19:32] is the sub-list for method input_type
+	19, // [19:19] is the sub-list for extension type_name
+	19, // [19:19] is the sub-list for extension extendee
+	0,  // [0:19] is the sub-list for field type_name
 }
 
 func init() { file_uplift_stores_v1_stores_service_proto_init() }
@@ -2333,7 +2456,7 @@ func file_uplift_stores_v1_stores_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_stores_v1_stores_service_proto_rawDesc), len(file_uplift_stores_v1_stores_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   31,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -20,6 +20,7 @@ const _ = grpc.SupportPackageIsVersion9
 
 const (
 	StoresService_ImportOrders_FullMethodName           = "/uplift.stores.v1.StoresService/ImportOrders"
+	StoresService_UploadOrders_FullMethodName           = "/uplift.stores.v1.StoresService/UploadOrders"
 	StoresService_GetMetrics_FullMethodName             = "/uplift.stores.v1.StoresService/GetMetrics"
 	StoresService_GetTopProducts_FullMethodName         = "/uplift.stores.v1.StoresService/GetTopProducts"
 	StoresService_GetDailyReport_FullMethodName         = "/uplift.stores.v1.StoresService/GetDailyReport"
@@ -45,8 +46,14 @@ const (
 type StoresServiceClient interface {
 	// ImportOrders imports an order export (Shopify's Admin → Orders → Export
 	// CSV). Importing the same file twice changes nothing; a file with an
-	// error imports nothing and the error names the row and column.
+	// error imports nothing and the error names the row and column. One
+	// import runs per business at a time (409 while one runs), and a few per
+	// server (429 with Retry-After when they are all busy).
 	ImportOrders(ctx context.Context, in *ImportOrdersRequest, opts ...grpc.CallOption) (*ImportOrdersResponse, error)
+	// UploadOrders is ImportOrders for the gateway, which serves ImportOrders'
+	// REST route through it: the file arrives in pieces as the browser sends
+	// it, so neither the gateway nor the service holds it whole.
+	UploadOrders(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[UploadOrdersRequest, UploadOrdersResponse], error)
 	// GetMetrics returns the store's numbers for every store-local day from
 	// `from` to `to` (inclusive, YYYY-MM-DD, at most 400 days) and their totals.
 	GetMetrics(ctx context.Context, in *GetMetricsRequest, opts ...grpc.CallOption) (*GetMetricsResponse, error)
@@ -101,6 +108,19 @@ func (c *storesServiceClient) ImportOrders(ctx context.Context, in *ImportOrders
 	}
 	return out, nil
 }
+
+func (c *storesServiceClient) UploadOrders(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[UploadOrdersRequest, UploadOrdersResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &StoresService_ServiceDesc.Streams[0], StoresService_UploadOrders_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[UploadOrdersRequest, UploadOrdersResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type StoresService_UploadOrdersClient = grpc.ClientStreamingClient[UploadOrdersRequest, UploadOrdersResponse]
 
 func (c *storesServiceClient) GetMetrics(ctx context.Context, in *GetMetricsRequest, opts ...grpc.CallOption) (*GetMetricsResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
@@ -224,8 +244,14 @@ func (c *storesServiceClient) HandleShopifyWebhook(ctx context.Context, in *Hand
 type StoresServiceServer interface {
 	// ImportOrders imports an order export (Shopify's Admin → Orders → Export
 	// CSV). Importing the same file twice changes nothing; a file with an
-	// error imports nothing and the error names the row and column.
+	// error imports nothing and the error names the row and column. One
+	// import runs per business at a time (409 while one runs), and a few per
+	// server (429 with Retry-After when they are all busy).
 	ImportOrders(context.Context, *ImportOrdersRequest) (*ImportOrdersResponse, error)
+	// UploadOrders is ImportOrders for the gateway, which serves ImportOrders'
+	// REST route through it: the file arrives in pieces as the browser sends
+	// it, so neither the gateway nor the service holds it whole.
+	UploadOrders(grpc.ClientStreamingServer[UploadOrdersRequest, UploadOrdersResponse]) error
 	// GetMetrics returns the store's numbers for every store-local day from
 	// `from` to `to` (inclusive, YYYY-MM-DD, at most 400 days) and their totals.
 	GetMetrics(context.Context, *GetMetricsRequest) (*GetMetricsResponse, error)
@@ -273,6 +299,9 @@ type UnimplementedStoresServiceServer struct{}
 
 func (UnimplementedStoresServiceServer) ImportOrders(context.Context, *ImportOrdersRequest) (*ImportOrdersResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ImportOrders not implemented")
+}
+func (UnimplementedStoresServiceServer) UploadOrders(grpc.ClientStreamingServer[UploadOrdersRequest, UploadOrdersResponse]) error {
+	return status.Error(codes.Unimplemented, "method UploadOrders not implemented")
 }
 func (UnimplementedStoresServiceServer) GetMetrics(context.Context, *GetMetricsRequest) (*GetMetricsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetMetrics not implemented")
@@ -345,6 +374,13 @@ func _StoresService_ImportOrders_Handler(srv interface{}, ctx context.Context, d
 	}
 	return interceptor(ctx, in, info, handler)
 }
+
+func _StoresService_UploadOrders_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(StoresServiceServer).UploadOrders(&grpc.GenericServerStream[UploadOrdersRequest, UploadOrdersResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type StoresService_UploadOrdersServer = grpc.ClientStreamingServer[UploadOrdersRequest, UploadOrdersResponse]
 
 func _StoresService_GetMetrics_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetMetricsRequest)
@@ -600,6 +636,12 @@ var StoresService_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _StoresService_HandleShopifyWebhook_Handler,
 		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "UploadOrders",
+			Handler:       _StoresService_UploadOrders_Handler,
+			ClientStreams: true,
+		},
+	},
 	Metadata: "uplift/stores/v1/stores_service.proto",
 }

@@ -53,10 +53,24 @@ func (r Repo) SaveOrders(ctx context.Context, categoryID string, orders []domain
 	return n, err
 }
 
-// SaveImport implements app.Repository.
-func (r Repo) SaveImport(ctx context.Context, imp app.Import, orders []domain.Order) error {
+// SaveImport implements app.Repository. The transaction-scoped advisory
+// lock is the category's import slot: it is held by whichever replica runs
+// the import and released with the transaction, even when its replica dies.
+func (r Repo) SaveImport(ctx context.Context, categoryID string, read func(save func([]domain.Order) error) (app.Import, error)) error {
 	return r.tx(ctx, func(tx pgx.Tx) error {
-		if _, err := saveOrders(ctx, tx, imp.CategoryID, orders); err != nil {
+		var free bool
+		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock(hashtextextended('stores.import:' || $1, 0))`,
+			categoryID).Scan(&free); err != nil {
+			return fmt.Errorf("import slot: %w", err)
+		}
+		if !free {
+			return domain.ErrImportRunning
+		}
+		imp, err := read(func(orders []domain.Order) error {
+			_, err := saveOrders(ctx, tx, categoryID, orders)
+			return err
+		})
+		if err != nil {
 			return err
 		}
 		// A connected shop's currency and zone win over a file's.
@@ -67,7 +81,7 @@ func (r Repo) SaveImport(ctx context.Context, imp app.Import, orders []domain.Or
 			imp.CategoryID, imp.Currency, imp.Timezone, imp.ImportedAt); err != nil {
 			return fmt.Errorf("store: %w", err)
 		}
-		_, err := tx.Exec(ctx, `
+		_, err = tx.Exec(ctx, `
 			INSERT INTO imports (id, category_id, file_sha256, orders, first_day, last_day, currency, imported_by, imported_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 			imp.ID, imp.CategoryID, imp.FileSHA256, imp.Orders, pgDate(imp.FirstDay), pgDate(imp.LastDay),

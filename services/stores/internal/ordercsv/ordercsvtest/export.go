@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 )
@@ -13,9 +14,7 @@ import (
 // Export writes n orders shaped like Shopify's export (79 columns), every
 // third with a continuation row, all in December 2025.
 func Export(n int) []byte {
-	return export(n, func(i int) string {
-		return fmt.Sprintf("2025-12-%02d 10:%02d:%02d -0500", 1+i%28, i/60%60, i%60)
-	})
+	return export(n, decemberAt)
 }
 
 // ExportYear writes part (0-based) of parts files that together hold n
@@ -30,12 +29,31 @@ func ExportYear(n, year, part, parts int) []byte {
 	})
 }
 
+// ExportReader streams Export(n) as it is read, so a test can send a big
+// file without holding it: what a test measures is then the reader's side.
+func ExportReader(n int) io.Reader {
+	pr, pw := io.Pipe()
+	go func() {
+		pw.CloseWithError(writeRange(pw, 0, n, decemberAt))
+	}()
+	return pr
+}
+
+func decemberAt(i int) string {
+	return fmt.Sprintf("2025-12-%02d 10:%02d:%02d -0500", 1+i%28, i/60%60, i%60)
+}
+
 func export(n int, at func(i int) string) []byte { return exportRange(0, n, at) }
 
 func exportRange(first, end int, at func(i int) string) []byte {
-	header := strings.Split(Header, ",")
 	var b bytes.Buffer
-	w := csv.NewWriter(&b)
+	_ = writeRange(&b, first, end, at)
+	return b.Bytes()
+}
+
+func writeRange(out io.Writer, first, end int, at func(i int) string) error {
+	header := strings.Split(Header, ",")
+	w := csv.NewWriter(out)
 	_ = w.Write(header)
 	for i := first; i < end; i++ {
 		when := at(i)
@@ -56,11 +74,13 @@ func exportRange(first, end int, at func(i int) string) []byte {
 			for j, h := range header {
 				rec[j] = r[h]
 			}
-			_ = w.Write(rec)
+			if err := w.Write(rec); err != nil {
+				return err
+			}
 		}
 	}
 	w.Flush()
-	return b.Bytes()
+	return w.Error()
 }
 
 // Header is the 79-column header of research section 4.

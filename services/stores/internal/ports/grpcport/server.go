@@ -6,11 +6,17 @@ package grpcport
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"math"
+	"strings"
+	"time"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
@@ -42,14 +48,63 @@ func caller(ctx context.Context) app.Caller {
 	return app.Caller{UID: c.UID, Admin: c.Admin}
 }
 
-// ImportOrders imports an order export.
+// ImportOrders imports an order export sent whole.
 func (s *Server) ImportOrders(ctx context.Context, req *storesv1.ImportOrdersRequest) (*storesv1.ImportOrdersResponse, error) {
-	res, err := s.App.ImportOrders(ctx, caller(ctx), req.GetCategoryId(), req.GetFormat(), req.GetCsv())
+	res, err := s.App.ImportOrders(ctx, caller(ctx), req.GetCategoryId(), req.GetFormat(), strings.NewReader(req.GetCsv()))
 	if err != nil {
 		return nil, s.toStatus(ctx, err)
 	}
+	return toProtoImport(res), nil
+}
+
+// UploadOrders imports an order export read as its pieces arrive.
+func (s *Server) UploadOrders(stream grpc.ClientStreamingServer[storesv1.UploadOrdersRequest, storesv1.UploadOrdersResponse]) error {
+	ctx := stream.Context()
+	first, err := stream.Recv()
+	if errors.Is(err, io.EOF) {
+		return status.Error(codes.InvalidArgument, "The upload named no business.")
+	}
+	if err != nil {
+		return err
+	}
+	file := &uploadReader{stream: stream, piece: first.GetCsv()}
+	res, err := s.App.ImportOrders(ctx, caller(ctx), first.GetCategoryId(), first.GetFormat(), file)
+	if err != nil {
+		if file.err != nil && !errors.Is(file.err, io.EOF) {
+			return file.err // the upload broke off: its own status, not the import's
+		}
+		return s.toStatus(ctx, err)
+	}
+	return stream.SendAndClose(&storesv1.UploadOrdersResponse{Result: toProtoImport(res)})
+}
+
+// uploadReader reads an upload's pieces as one file.
+type uploadReader struct {
+	stream grpc.ClientStreamingServer[storesv1.UploadOrdersRequest, storesv1.UploadOrdersResponse]
+	piece  []byte
+	err    error
+}
+
+func (r *uploadReader) Read(p []byte) (int, error) {
+	for len(r.piece) == 0 {
+		if r.err != nil {
+			return 0, r.err
+		}
+		m, err := r.stream.Recv()
+		if err != nil {
+			r.err = err
+			continue
+		}
+		r.piece = m.GetCsv()
+	}
+	n := copy(p, r.piece)
+	r.piece = r.piece[n:]
+	return n, nil
+}
+
+func toProtoImport(res app.ImportResult) *storesv1.ImportOrdersResponse {
 	return &storesv1.ImportOrdersResponse{Orders: int32(res.Orders), FirstDay: res.FirstDay.String(),
-		LastDay: res.LastDay.String(), Currency: res.Currency, Warnings: res.Warnings}, nil
+		LastDay: res.LastDay.String(), Currency: res.Currency, Warnings: res.Warnings}
 }
 
 // GetMetrics returns a range's numbers.
@@ -223,8 +278,21 @@ func (s *Server) toStatus(ctx context.Context, err error) error {
 		return status.Error(codes.AlreadyExists, "Yesterday's daily report was already sent.")
 	case errors.Is(err, domain.ErrNoReportData):
 		return status.Error(codes.FailedPrecondition, "This store has no numbers to report yet.")
+	case errors.Is(err, domain.ErrImportRunning):
+		return status.Error(codes.Aborted, "An import is already running for this store. Please wait for it to finish, then try again.")
+	case errors.Is(err, domain.ErrTooManyImports):
+		return retryLater("Many stores are importing orders right now. Please try again in a minute.", time.Minute)
 	}
 	return grpcerr.Internal(ctx, s.Log, err)
+}
+
+// retryLater is a 429 whose RetryInfo becomes the gateway's Retry-After.
+func retryLater(msg string, wait time.Duration) error {
+	st := status.New(codes.ResourceExhausted, msg)
+	if d, err := st.WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(wait)}); err == nil {
+		st = d
+	}
+	return st.Err()
 }
 
 // SendDailyReport publishes yesterday's report now (admins only).

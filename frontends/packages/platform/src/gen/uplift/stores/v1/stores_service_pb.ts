@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/stores/v1/stores_service.proto.
  */
 export const file_uplift_stores_v1_stores_service: GenFile = /*@__PURE__*/
-  fileDesc("CiV1cGxpZnQvc3RvcmVzL3YxL3N0b3Jlc19zZXJ2aWNlLnByb3RvEhB1cGxpZnQuc3RvcmVzLnYxIkcKE0ltcG9ydE9yZGVyc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDgoGZm9ybWF0GAIgASgJEgsKA2NzdhgDIAEoCSJvChRJbXBvcnRPcmRlcnNSZXNwb25zZRIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHdhcm5pbmdzGAUgAygJIkIKEUdldE1ldHJpY3NSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBGZyb20YAiABKAkSCgoCdG8YAyABKAkisQMKCkRheU1ldHJpY3MSDAoEZGF0ZRgBIAEoCRIOCgZvcmRlcnMYAiABKAUSEwoLZ3Jvc3Nfc2FsZXMYAyABKAkSEQoJZGlzY291bnRzGAQgASgJEg8KB3JldHVybnMYBSABKAkSEQoJbmV0X3NhbGVzGAYgASgJEhAKCHNoaXBwaW5nGAcgASgJEg0KBXRheGVzGAggASgJEhMKC3RvdGFsX3NhbGVzGAkgASgJEjkKE2F2ZXJhZ2Vfb3JkZXJfdmFsdWUYCiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLQoIc2Vzc2lvbnMYCyABKAsyGy5nb29nbGUucHJvdG9idWYuSW50MzJWYWx1ZRI1Cg9jb252ZXJzaW9uX3JhdGUYDCABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDgoGZHV0aWVzGA0gASgJEhcKD2FkZGl0aW9uYWxfZmVlcxgOIAEoCRI5ChNzaG9waWZ5X3RvdGFsX3NhbGVzGA8gASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlIqIBChJHZXRNZXRyaWNzUmVzcG9uc2USEAoIY3VycmVuY3kYASABKAkSEAoIdGltZXpvbmUYAiABKAkSDgoGc291cmNlGAMgASgJEioKBGRheXMYBCADKAsyHC51cGxpZnQuc3RvcmVzLnYxLkRheU1ldHJpY3MSLAoGdG90YWxzGAUgASgLMhwudXBsaWZ0LnN0b3Jlcy52MS5EYXlNZXRyaWNzIlUKFUdldFRvcFByb2R1Y3RzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRmcm9tGAIgASgJEgoKAnRvGAMgASgJEg0KBWxpbWl0GAQgASgFIlcKDFByb2R1Y3RTYWxlcxINCgV0aXRsZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoBRITCgtncm9zc19zYWxlcxgDIAEoCRIRCgluZXRfc2FsZXMYBCABKAkiXAoWR2V0VG9wUHJvZHVjdHNSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIwCghwcm9kdWN0cxgCIAMoCzIeLnVwbGlmdC5zdG9yZXMudjEuUHJvZHVjdFNhbGVzIi0KFlNlbmREYWlseVJlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiJwoXU2VuZERhaWx5UmVwb3J0UmVzcG9uc2USDAoEZGF0ZRgBIAEoCSI6ChVHZXREYWlseVJlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEZGF0ZRgCIAEoCSLeAQoMUmVwb3J0TWV0cmljEgsKA2tleRgBIAEoCRINCgVsYWJlbBgCIAEoCRIrCgV2YWx1ZRgDIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRItCgdhdmVyYWdlGAQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjQKDmNoYW5nZV9wZXJjZW50GAUgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEg8KB3VudXN1YWwYBiABKAgSDwoHZm9ybXVsYRgHIAEoCSLGAQoLRGFpbHlSZXBvcnQSDgoGc3RhdHVzGAEgASgJEgwKBGRhdGUYAiABKAkSEAoIY3VycmVuY3kYAyABKAkSEAoIdGltZXpvbmUYBCABKAkSDgoGc291cmNlGAUgASgJEi8KB21ldHJpY3MYBiADKAsyHi51cGxpZnQuc3RvcmVzLnYxLlJlcG9ydE1ldHJpYxIQCghoZWFkbGluZRgHIAEoCRINCgVub3RlcxgIIAMoCRITCgtiZXN0X3NlbGxlchgJIAEoCSJHChZHZXREYWlseVJlcG9ydFJlc3BvbnNlEi0KBnJlcG9ydBgBIAEoCzIdLnVwbGlmdC5zdG9yZXMudjEuRGFpbHlSZXBvcnQiLAoVR2V0Q29ubmVjdGlvbnNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIqYBCgxTeW5jUHJvZ3Jlc3MSDQoFcGhhc2UYASABKAkSDgoGb3JkZXJzGAIgASgFEhAKCHByb2R1Y3RzGAMgASgFEhEKCWN1c3RvbWVycxgEIAEoBRIPCgdwZXJjZW50GAUgASgFEg0KBWVycm9yGAYgASgJEjIKDmxhc3Rfc3luY2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLfAQoRU2hvcGlmeUNvbm5lY3Rpb24SDgoGc3RhdHVzGAEgASgJEgwKBHNob3AYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIQCgh0aW1lem9uZRgFIAEoCRIwCgxjb25uZWN0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKBHN5bmMYByABKAsyHi51cGxpZnQuc3RvcmVzLnYxLlN5bmNQcm9ncmVzcxIaChJzZXNzaW9uc19hdmFpbGFibGUYCCABKAgihQEKC09yZGVySW1wb3J0Eg4KBm9yZGVycxgBIAEoBRIRCglmaXJzdF9kYXkYAiABKAkSEAoIbGFzdF9kYXkYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSLwoLaW1wb3J0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoIBChZHZXRDb25uZWN0aW9uc1Jlc3BvbnNlEjQKB3Nob3BpZnkYASABKAsyIy51cGxpZnQuc3RvcmVzLnYxLlNob3BpZnlDb25uZWN0aW9uEjIKC2xhc3RfaW1wb3J0GAIgASgLMh0udXBsaWZ0LnN0b3Jlcy52MS5PcmRlckltcG9ydCI/ChpTdGFydFNob3BpZnlDb25uZWN0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRzaG9wGAIgASgJIjMKG1N0YXJ0U2hvcGlmeUNvbm5lY3RSZXNwb25zZRIUCgxyZWRpcmVjdF91cmwYASABKAkiKQoSU3luY1Nob3BpZnlSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhUKE1N5bmNTaG9waWZ5UmVzcG9uc2UiLwoYRGlzY29ubmVjdFNob3BpZnlSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhsKGURpc2Nvbm5lY3RTaG9waWZ5UmVzcG9uc2UiKAoXQXV0aG9yaXplU2hvcGlmeVJlcXVlc3QSDQoFc3RhdGUYASABKAkiMQoYQXV0aG9yaXplU2hvcGlmeVJlc3BvbnNlEhUKDWF1dGhvcml6ZV91cmwYASABKAkiSQodQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlcXVlc3QSEQoJcmF3X3F1ZXJ5GAEgASgJEhUKDWJyb3dzZXJfc3RhdGUYAiABKAkiNgoeQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlc3BvbnNlEhQKDHJlZGlyZWN0X3VybBgBIAEoCSKxAQobSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXF1ZXN0Eg8KB3BheWxvYWQYASABKAwSDAoEaG1hYxgCIAEoCRINCgV0b3BpYxgDIAEoCRITCgtzaG9wX2RvbWFpbhgEIAEoCRISCgp3ZWJob29rX2lkGAUgASgJEhAKCGV2ZW50X2lkGAYgASgJEhMKC2FwaV92ZXJzaW9uGAcgASgJEhQKDHRyaWdnZXJlZF9hdBgIIAEoCSIeChxIYW5kbGVTaG9waWZ5V2ViaG9va1Jlc3BvbnNlMvcOCg1TdG9yZXNTZXJ2aWNlEqgBCgxJbXBvcnRPcmRlcnMSJS51cGxpZnQuc3RvcmVzLnYxLkltcG9ydE9yZGVyc1JlcXVlc3QaJi51cGxpZnQuc3RvcmVzLnYxLkltcG9ydE9yZGVyc1Jlc3BvbnNlIkmC0+STAkM6ASoiPi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9vcmRlcnMvaW1wb3J0EpkBCgpHZXRNZXRyaWNzEiMudXBsaWZ0LnN0b3Jlcy52MS5HZXRNZXRyaWNzUmVxdWVzdBokLnVwbGlmdC5zdG9yZXMudjEuR2V0TWV0cmljc1Jlc3BvbnNlIkCC0+STAjoSOC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9tZXRyaWNzEqoBCg5HZXRUb3BQcm9kdWN0cxInLnVwbGlmdC5zdG9yZXMudjEuR2V0VG9wUHJvZHVjdHNSZXF1ZXN0GigudXBsaWZ0LnN0b3Jlcy52MS5HZXRUb3BQcm9kdWN0c1Jlc3BvbnNlIkWC0+STAj8SPS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS90b3AtcHJvZHVjdHMSsQEKDkdldERhaWx5UmVwb3J0EicudXBsaWZ0LnN0b3Jlcy52MS5HZXREYWlseVJlcG9ydFJlcXVlc3QaKC51cGxpZnQuc3RvcmVzLnYxLkdldERhaWx5UmVwb3J0UmVzcG9uc2UiTILT5JMCRmIGcmVwb3J0EjwvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvZGFpbHlSZXBvcnQStAEKD1NlbmREYWlseVJlcG9ydBIoLnVwbGlmdC5zdG9yZXMudjEuU2VuZERhaWx5UmVwb3J0UmVxdWVzdBopLnVwbGlmdC5zdG9yZXMudjEuU2VuZERhaWx5UmVwb3J0UmVzcG9uc2UiTILT5JMCRjoBKiJBL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2RhaWx5UmVwb3J0L3NlbmQSmwEKDkdldENvbm5lY3Rpb25zEicudXBsaWZ0LnN0b3Jlcy52MS5HZXRDb25uZWN0aW9uc1JlcXVlc3QaKC51cGxpZnQuc3RvcmVzLnYxLkdldENvbm5lY3Rpb25zUmVzcG9uc2UiNoLT5JMCMBIuL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucxK1AQoTU3RhcnRTaG9waWZ5Q29ubmVjdBIsLnVwbGlmdC5zdG9yZXMudjEuU3RhcnRTaG9waWZ5Q29ubmVjdFJlcXVlc3QaLS51cGxpZnQuc3RvcmVzLnYxLlN0YXJ0U2hvcGlmeUNvbm5lY3RSZXNwb25zZSJBgtPkkwI7OgEqIjYvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3Nob3BpZnkSogEKC1N5bmNTaG9waWZ5EiQudXBsaWZ0LnN0b3Jlcy52MS5TeW5jU2hvcGlmeVJlcXVlc3QaJS51cGxpZnQuc3RvcmVzLnYxLlN5bmNTaG9waWZ5UmVzcG9uc2UiRoLT5JMCQDoBKiI7L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy9zaG9waWZ5L3N5bmMSrAEKEURpc2Nvbm5lY3RTaG9waWZ5EioudXBsaWZ0LnN0b3Jlcy52MS5EaXNjb25uZWN0U2hvcGlmeVJlcXVlc3QaKy51cGxpZnQuc3RvcmVzLnYxLkRpc2Nvbm5lY3RTaG9waWZ5UmVzcG9uc2UiPoLT5JMCOCo2L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy9zaG9waWZ5EmkKEEF1dGhvcml6ZVNob3BpZnkSKS51cGxpZnQuc3RvcmVzLnYxLkF1dGhvcml6ZVNob3BpZnlSZXF1ZXN0GioudXBsaWZ0LnN0b3Jlcy52MS5BdXRob3JpemVTaG9waWZ5UmVzcG9uc2USewoWQ29tcGxldGVTaG9waWZ5Q29ubmVjdBIvLnVwbGlmdC5zdG9yZXMudjEuQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlcXVlc3QaMC51cGxpZnQuc3RvcmVzLnYxLkNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXNwb25zZRJ1ChRIYW5kbGVTaG9waWZ5V2ViaG9vaxItLnVwbGlmdC5zdG9yZXMudjEuSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXF1ZXN0Gi4udXBsaWZ0LnN0b3Jlcy52MS5IYW5kbGVTaG9waWZ5V2ViaG9va1Jlc3BvbnNlQrwBChRjb20udXBsaWZ0LnN0b3Jlcy52MUISU3RvcmVzU2VydmljZVByb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9zdG9yZXMvdjE7c3RvcmVzdjGiAgNVU1iqAhBVcGxpZnQuU3RvcmVzLlYxygIQVXBsaWZ0XFN0b3Jlc1xWMeICHFVwbGlmdFxTdG9yZXNcVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OlN0b3Jlczo6VjFiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
+  fileDesc("CiV1cGxpZnQvc3RvcmVzL3YxL3N0b3Jlc19zZXJ2aWNlLnByb3RvEhB1cGxpZnQuc3RvcmVzLnYxIkcKE0ltcG9ydE9yZGVyc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDgoGZm9ybWF0GAIgASgJEgsKA2NzdhgDIAEoCSJHChNVcGxvYWRPcmRlcnNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEg4KBmZvcm1hdBgCIAEoCRILCgNjc3YYAyABKAwiTgoUVXBsb2FkT3JkZXJzUmVzcG9uc2USNgoGcmVzdWx0GAEgASgLMiYudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXNwb25zZSJvChRJbXBvcnRPcmRlcnNSZXNwb25zZRIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHdhcm5pbmdzGAUgAygJIkIKEUdldE1ldHJpY3NSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBGZyb20YAiABKAkSCgoCdG8YAyABKAkisQMKCkRheU1ldHJpY3MSDAoEZGF0ZRgBIAEoCRIOCgZvcmRlcnMYAiABKAUSEwoLZ3Jvc3Nfc2FsZXMYAyABKAkSEQoJZGlzY291bnRzGAQgASgJEg8KB3JldHVybnMYBSABKAkSEQoJbmV0X3NhbGVzGAYgASgJEhAKCHNoaXBwaW5nGAcgASgJEg0KBXRheGVzGAggASgJEhMKC3RvdGFsX3NhbGVzGAkgASgJEjkKE2F2ZXJhZ2Vfb3JkZXJfdmFsdWUYCiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLQoIc2Vzc2lvbnMYCyABKAsyGy5nb29nbGUucHJvdG9idWYuSW50MzJWYWx1ZRI1Cg9jb252ZXJzaW9uX3JhdGUYDCABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDgoGZHV0aWVzGA0gASgJEhcKD2FkZGl0aW9uYWxfZmVlcxgOIAEoCRI5ChNzaG9waWZ5X3RvdGFsX3NhbGVzGA8gASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlIqIBChJHZXRNZXRyaWNzUmVzcG9uc2USEAoIY3VycmVuY3kYASABKAkSEAoIdGltZXpvbmUYAiABKAkSDgoGc291cmNlGAMgASgJEioKBGRheXMYBCADKAsyHC51cGxpZnQuc3RvcmVzLnYxLkRheU1ldHJpY3MSLAoGdG90YWxzGAUgASgLMhwudXBsaWZ0LnN0b3Jlcy52MS5EYXlNZXRyaWNzIlUKFUdldFRvcFByb2R1Y3RzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRmcm9tGAIgASgJEgoKAnRvGAMgASgJEg0KBWxpbWl0GAQgASgFIlcKDFByb2R1Y3RTYWxlcxINCgV0aXRsZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoBRITCgtncm9zc19zYWxlcxgDIAEoCRIRCgluZXRfc2FsZXMYBCABKAkiXAoWR2V0VG9wUHJvZHVjdHNSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIwCghwcm9kdWN0cxgCIAMoCzIeLnVwbGlmdC5zdG9yZXMudjEuUHJvZHVjdFNhbGVzIi0KFlNlbmREYWlseVJlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiJwoXU2VuZERhaWx5UmVwb3J0UmVzcG9uc2USDAoEZGF0ZRgBIAEoCSI6ChVHZXREYWlseVJlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEZGF0ZRgCIAEoCSLeAQoMUmVwb3J0TWV0cmljEgsKA2tleRgBIAEoCRINCgVsYWJlbBgCIAEoCRIrCgV2YWx1ZRgDIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRItCgdhdmVyYWdlGAQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjQKDmNoYW5nZV9wZXJjZW50GAUgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEg8KB3VudXN1YWwYBiABKAgSDwoHZm9ybXVsYRgHIAEoCSLGAQoLRGFpbHlSZXBvcnQSDgoGc3RhdHVzGAEgASgJEgwKBGRhdGUYAiABKAkSEAoIY3VycmVuY3kYAyABKAkSEAoIdGltZXpvbmUYBCABKAkSDgoGc291cmNlGAUgASgJEi8KB21ldHJpY3MYBiADKAsyHi51cGxpZnQuc3RvcmVzLnYxLlJlcG9ydE1ldHJpYxIQCghoZWFkbGluZRgHIAEoCRINCgVub3RlcxgIIAMoCRITCgtiZXN0X3NlbGxlchgJIAEoCSJHChZHZXREYWlseVJlcG9ydFJlc3BvbnNlEi0KBnJlcG9ydBgBIAEoCzIdLnVwbGlmdC5zdG9yZXMudjEuRGFpbHlSZXBvcnQiLAoVR2V0Q29ubmVjdGlvbnNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIqYBCgxTeW5jUHJvZ3Jlc3MSDQoFcGhhc2UYASABKAkSDgoGb3JkZXJzGAIgASgFEhAKCHByb2R1Y3RzGAMgASgFEhEKCWN1c3RvbWVycxgEIAEoBRIPCgdwZXJjZW50GAUgASgFEg0KBWVycm9yGAYgASgJEjIKDmxhc3Rfc3luY2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLfAQoRU2hvcGlmeUNvbm5lY3Rpb24SDgoGc3RhdHVzGAEgASgJEgwKBHNob3AYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIQCgh0aW1lem9uZRgFIAEoCRIwCgxjb25uZWN0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKBHN5bmMYByABKAsyHi51cGxpZnQuc3RvcmVzLnYxLlN5bmNQcm9ncmVzcxIaChJzZXNzaW9uc19hdmFpbGFibGUYCCABKAgihQEKC09yZGVySW1wb3J0Eg4KBm9yZGVycxgBIAEoBRIRCglmaXJzdF9kYXkYAiABKAkSEAoIbGFzdF9kYXkYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSLwoLaW1wb3J0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoIBChZHZXRDb25uZWN0aW9uc1Jlc3BvbnNlEjQKB3Nob3BpZnkYASABKAsyIy51cGxpZnQuc3RvcmVzLnYxLlNob3BpZnlDb25uZWN0aW9uEjIKC2xhc3RfaW1wb3J0GAIgASgLMh0udXBsaWZ0LnN0b3Jlcy52MS5PcmRlckltcG9ydCI/ChpTdGFydFNob3BpZnlDb25uZWN0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRzaG9wGAIgASgJIjMKG1N0YXJ0U2hvcGlmeUNvbm5lY3RSZXNwb25zZRIUCgxyZWRpcmVjdF91cmwYASABKAkiKQoSU3luY1Nob3BpZnlSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhUKE1N5bmNTaG9waWZ5UmVzcG9uc2UiLwoYRGlzY29ubmVjdFNob3BpZnlSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhsKGURpc2Nvbm5lY3RTaG9waWZ5UmVzcG9uc2UiKAoXQXV0aG9yaXplU2hvcGlmeVJlcXVlc3QSDQoFc3RhdGUYASABKAkiMQoYQXV0aG9yaXplU2hvcGlmeVJlc3BvbnNlEhUKDWF1dGhvcml6ZV91cmwYASABKAkiSQodQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlcXVlc3QSEQoJcmF3X3F1ZXJ5GAEgASgJEhUKDWJyb3dzZXJfc3RhdGUYAiABKAkiNgoeQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlc3BvbnNlEhQKDHJlZGlyZWN0X3VybBgBIAEoCSKxAQobSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXF1ZXN0Eg8KB3BheWxvYWQYASABKAwSDAoEaG1hYxgCIAEoCRINCgV0b3BpYxgDIAEoCRITCgtzaG9wX2RvbWFpbhgEIAEoCRISCgp3ZWJob29rX2lkGAUgASgJEhAKCGV2ZW50X2lkGAYgASgJEhMKC2FwaV92ZXJzaW9uGAcgASgJEhQKDHRyaWdnZXJlZF9hdBgIIAEoCSIeChxIYW5kbGVTaG9waWZ5V2ViaG9va1Jlc3BvbnNlMtgPCg1TdG9yZXNTZXJ2aWNlEqgBCgxJbXBvcnRPcmRlcnMSJS51cGxpZnQuc3RvcmVzLnYxLkltcG9ydE9yZGVyc1JlcXVlc3QaJi51cGxpZnQuc3RvcmVzLnYxLkltcG9ydE9yZGVyc1Jlc3BvbnNlIkmC0+STAkM6ASoiPi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9vcmRlcnMvaW1wb3J0El8KDFVwbG9hZE9yZGVycxIlLnVwbGlmdC5zdG9yZXMudjEuVXBsb2FkT3JkZXJzUmVxdWVzdBomLnVwbGlmdC5zdG9yZXMudjEuVXBsb2FkT3JkZXJzUmVzcG9uc2UoARKZAQoKR2V0TWV0cmljcxIjLnVwbGlmdC5zdG9yZXMudjEuR2V0TWV0cmljc1JlcXVlc3QaJC51cGxpZnQuc3RvcmVzLnYxLkdldE1ldHJpY3NSZXNwb25zZSJAgtPkkwI6EjgvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvbWV0cmljcxKqAQoOR2V0VG9wUHJvZHVjdHMSJy51cGxpZnQuc3RvcmVzLnYxLkdldFRvcFByb2R1Y3RzUmVxdWVzdBooLnVwbGlmdC5zdG9yZXMudjEuR2V0VG9wUHJvZHVjdHNSZXNwb25zZSJFgtPkkwI/Ej0vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvdG9wLXByb2R1Y3RzErEBCg5HZXREYWlseVJlcG9ydBInLnVwbGlmdC5zdG9yZXMudjEuR2V0RGFpbHlSZXBvcnRSZXF1ZXN0GigudXBsaWZ0LnN0b3Jlcy52MS5HZXREYWlseVJlcG9ydFJlc3BvbnNlIkyC0+STAkZiBnJlcG9ydBI8L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2RhaWx5UmVwb3J0ErQBCg9TZW5kRGFpbHlSZXBvcnQSKC51cGxpZnQuc3RvcmVzLnYxLlNlbmREYWlseVJlcG9ydFJlcXVlc3QaKS51cGxpZnQuc3RvcmVzLnYxLlNlbmREYWlseVJlcG9ydFJlc3BvbnNlIkyC0+STAkY6ASoiQS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9kYWlseVJlcG9ydC9zZW5kEpsBCg5HZXRDb25uZWN0aW9ucxInLnVwbGlmdC5zdG9yZXMudjEuR2V0Q29ubmVjdGlvbnNSZXF1ZXN0GigudXBsaWZ0LnN0b3Jlcy52MS5HZXRDb25uZWN0aW9uc1Jlc3BvbnNlIjaC0+STAjASLi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMStQEKE1N0YXJ0U2hvcGlmeUNvbm5lY3QSLC51cGxpZnQuc3RvcmVzLnYxLlN0YXJ0U2hvcGlmeUNvbm5lY3RSZXF1ZXN0Gi0udXBsaWZ0LnN0b3Jlcy52MS5TdGFydFNob3BpZnlDb25uZWN0UmVzcG9uc2UiQYLT5JMCOzoBKiI2L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy9zaG9waWZ5EqIBCgtTeW5jU2hvcGlmeRIkLnVwbGlmdC5zdG9yZXMudjEuU3luY1Nob3BpZnlSZXF1ZXN0GiUudXBsaWZ0LnN0b3Jlcy52MS5TeW5jU2hvcGlmeVJlc3BvbnNlIkaC0+STAkA6ASoiOy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvc2hvcGlmeS9zeW5jEqwBChFEaXNjb25uZWN0U2hvcGlmeRIqLnVwbGlmdC5zdG9yZXMudjEuRGlzY29ubmVjdFNob3BpZnlSZXF1ZXN0GisudXBsaWZ0LnN0b3Jlcy52MS5EaXNjb25uZWN0U2hvcGlmeVJlc3BvbnNlIj6C0+STAjgqNi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvc2hvcGlmeRJpChBBdXRob3JpemVTaG9waWZ5EikudXBsaWZ0LnN0b3Jlcy52MS5BdXRob3JpemVTaG9waWZ5UmVxdWVzdBoqLnVwbGlmdC5zdG9yZXMudjEuQXV0aG9yaXplU2hvcGlmeVJlc3BvbnNlEnsKFkNvbXBsZXRlU2hvcGlmeUNvbm5lY3QSLy51cGxpZnQuc3RvcmVzLnYxLkNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXF1ZXN0GjAudXBsaWZ0LnN0b3Jlcy52MS5Db21wbGV0ZVNob3BpZnlDb25uZWN0UmVzcG9uc2USdQoUSGFuZGxlU2hvcGlmeVdlYmhvb2sSLS51cGxpZnQuc3RvcmVzLnYxLkhhbmRsZVNob3BpZnlXZWJob29rUmVxdWVzdBouLnVwbGlmdC5zdG9yZXMudjEuSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXNwb25zZUK8AQoUY29tLnVwbGlmdC5zdG9yZXMudjFCElN0b3Jlc1NlcnZpY2VQcm90b1ABWi51cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvc3RvcmVzL3YxO3N0b3Jlc3YxogIDVVNYqgIQVXBsaWZ0LlN0b3Jlcy5WMcoCEFVwbGlmdFxTdG9yZXNcVjHiAhxVcGxpZnRcU3RvcmVzXFYxXEdQQk1ldGFkYXRh6gISVXBsaWZ0OjpTdG9yZXM6OlYxYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * ImportOrdersRequest carries the export's text.
@@ -73,6 +73,102 @@ export type ImportOrdersRequestJson = {
  */
 export const ImportOrdersRequestSchema: GenMessage<ImportOrdersRequest, {jsonType: ImportOrdersRequestJson}> = /*@__PURE__*/
   messageDesc(file_uplift_stores_v1_stores_service, 0);
+
+/**
+ * UploadOrdersRequest is one piece of an uploaded export.
+ *
+ * @generated from message uplift.stores.v1.UploadOrdersRequest
+ */
+export type UploadOrdersRequest = Message<"uplift.stores.v1.UploadOrdersRequest"> & {
+  /**
+   * category_id and format are read from the first message only.
+   *
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * format is "shopify-orders-csv".
+   *
+   * @generated from field: string format = 2;
+   */
+  format: string;
+
+  /**
+   * csv is the file's next bytes (at most 1 MiB a message), as sent: the
+   * service checks that they are text.
+   *
+   * @generated from field: bytes csv = 3;
+   */
+  csv: Uint8Array;
+};
+
+/**
+ * UploadOrdersRequest is one piece of an uploaded export.
+ *
+ * @generated from message uplift.stores.v1.UploadOrdersRequest
+ */
+export type UploadOrdersRequestJson = {
+  /**
+   * category_id and format are read from the first message only.
+   *
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * format is "shopify-orders-csv".
+   *
+   * @generated from field: string format = 2;
+   */
+  format?: string;
+
+  /**
+   * csv is the file's next bytes (at most 1 MiB a message), as sent: the
+   * service checks that they are text.
+   *
+   * @generated from field: bytes csv = 3;
+   */
+  csv?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.UploadOrdersRequest.
+ * Use `create(UploadOrdersRequestSchema)` to create a new message.
+ */
+export const UploadOrdersRequestSchema: GenMessage<UploadOrdersRequest, {jsonType: UploadOrdersRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 1);
+
+/**
+ * UploadOrdersResponse says what the file held.
+ *
+ * @generated from message uplift.stores.v1.UploadOrdersResponse
+ */
+export type UploadOrdersResponse = Message<"uplift.stores.v1.UploadOrdersResponse"> & {
+  /**
+   * @generated from field: uplift.stores.v1.ImportOrdersResponse result = 1;
+   */
+  result?: ImportOrdersResponse | undefined;
+};
+
+/**
+ * UploadOrdersResponse says what the file held.
+ *
+ * @generated from message uplift.stores.v1.UploadOrdersResponse
+ */
+export type UploadOrdersResponseJson = {
+  /**
+   * @generated from field: uplift.stores.v1.ImportOrdersResponse result = 1;
+   */
+  result?: ImportOrdersResponseJson;
+};
+
+/**
+ * Describes the message uplift.stores.v1.UploadOrdersResponse.
+ * Use `create(UploadOrdersResponseSchema)` to create a new message.
+ */
+export const UploadOrdersResponseSchema: GenMessage<UploadOrdersResponse, {jsonType: UploadOrdersResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 2);
 
 /**
  * ImportOrdersResponse says what the file held.
@@ -155,7 +251,7 @@ export type ImportOrdersResponseJson = {
  * Use `create(ImportOrdersResponseSchema)` to create a new message.
  */
 export const ImportOrdersResponseSchema: GenMessage<ImportOrdersResponse, {jsonType: ImportOrdersResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 1);
+  messageDesc(file_uplift_stores_v1_stores_service, 3);
 
 /**
  * GetMetricsRequest names the range.
@@ -214,7 +310,7 @@ export type GetMetricsRequestJson = {
  * Use `create(GetMetricsRequestSchema)` to create a new message.
  */
 export const GetMetricsRequestSchema: GenMessage<GetMetricsRequest, {jsonType: GetMetricsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 2);
+  messageDesc(file_uplift_stores_v1_stores_service, 4);
 
 /**
  * DayMetrics are one day's numbers, or a range's totals. Money is a decimal
@@ -455,7 +551,7 @@ export type DayMetricsJson = {
  * Use `create(DayMetricsSchema)` to create a new message.
  */
 export const DayMetricsSchema: GenMessage<DayMetrics, {jsonType: DayMetricsJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 3);
+  messageDesc(file_uplift_stores_v1_stores_service, 5);
 
 /**
  * GetMetricsResponse is the range's numbers.
@@ -534,7 +630,7 @@ export type GetMetricsResponseJson = {
  * Use `create(GetMetricsResponseSchema)` to create a new message.
  */
 export const GetMetricsResponseSchema: GenMessage<GetMetricsResponse, {jsonType: GetMetricsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 4);
+  messageDesc(file_uplift_stores_v1_stores_service, 6);
 
 /**
  * GetTopProductsRequest names the range.
@@ -599,7 +695,7 @@ export type GetTopProductsRequestJson = {
  * Use `create(GetTopProductsRequestSchema)` to create a new message.
  */
 export const GetTopProductsRequestSchema: GenMessage<GetTopProductsRequest, {jsonType: GetTopProductsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 5);
+  messageDesc(file_uplift_stores_v1_stores_service, 7);
 
 /**
  * ProductSales is one product's sales in a range.
@@ -664,7 +760,7 @@ export type ProductSalesJson = {
  * Use `create(ProductSalesSchema)` to create a new message.
  */
 export const ProductSalesSchema: GenMessage<ProductSales, {jsonType: ProductSalesJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 6);
+  messageDesc(file_uplift_stores_v1_stores_service, 8);
 
 /**
  * GetTopProductsResponse lists products by net sales, highest first.
@@ -705,7 +801,7 @@ export type GetTopProductsResponseJson = {
  * Use `create(GetTopProductsResponseSchema)` to create a new message.
  */
 export const GetTopProductsResponseSchema: GenMessage<GetTopProductsResponse, {jsonType: GetTopProductsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 7);
+  messageDesc(file_uplift_stores_v1_stores_service, 9);
 
 /**
  * GetDailyReportRequest names the category; `date` (YYYY-MM-DD) picks
@@ -738,7 +834,7 @@ export type SendDailyReportRequestJson = {
  * Use `create(SendDailyReportRequestSchema)` to create a new message.
  */
 export const SendDailyReportRequestSchema: GenMessage<SendDailyReportRequest, {jsonType: SendDailyReportRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 8);
+  messageDesc(file_uplift_stores_v1_stores_service, 10);
 
 /**
  * SendDailyReportResponse names the day reported.
@@ -773,7 +869,7 @@ export type SendDailyReportResponseJson = {
  * Use `create(SendDailyReportResponseSchema)` to create a new message.
  */
 export const SendDailyReportResponseSchema: GenMessage<SendDailyReportResponse, {jsonType: SendDailyReportResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 9);
+  messageDesc(file_uplift_stores_v1_stores_service, 11);
 
 /**
  * @generated from message uplift.stores.v1.GetDailyReportRequest
@@ -810,7 +906,7 @@ export type GetDailyReportRequestJson = {
  * Use `create(GetDailyReportRequestSchema)` to create a new message.
  */
 export const GetDailyReportRequestSchema: GenMessage<GetDailyReportRequest, {jsonType: GetDailyReportRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 10);
+  messageDesc(file_uplift_stores_v1_stores_service, 12);
 
 /**
  * ReportMetric is one number of the daily report.
@@ -925,7 +1021,7 @@ export type ReportMetricJson = {
  * Use `create(ReportMetricSchema)` to create a new message.
  */
 export const ReportMetricSchema: GenMessage<ReportMetric, {jsonType: ReportMetricJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 11);
+  messageDesc(file_uplift_stores_v1_stores_service, 13);
 
 /**
  * DailyReport is yesterday against the seven days before it.
@@ -1052,7 +1148,7 @@ export type DailyReportJson = {
  * Use `create(DailyReportSchema)` to create a new message.
  */
 export const DailyReportSchema: GenMessage<DailyReport, {jsonType: DailyReportJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 12);
+  messageDesc(file_uplift_stores_v1_stores_service, 14);
 
 /**
  * GetDailyReportResponse wraps the report.
@@ -1083,7 +1179,7 @@ export type GetDailyReportResponseJson = {
  * Use `create(GetDailyReportResponseSchema)` to create a new message.
  */
 export const GetDailyReportResponseSchema: GenMessage<GetDailyReportResponse, {jsonType: GetDailyReportResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 13);
+  messageDesc(file_uplift_stores_v1_stores_service, 15);
 
 /**
  * GetConnectionsRequest names the category.
@@ -1114,7 +1210,7 @@ export type GetConnectionsRequestJson = {
  * Use `create(GetConnectionsRequestSchema)` to create a new message.
  */
 export const GetConnectionsRequestSchema: GenMessage<GetConnectionsRequest, {jsonType: GetConnectionsRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 14);
+  messageDesc(file_uplift_stores_v1_stores_service, 16);
 
 /**
  * SyncProgress counts what the sync has brought in.
@@ -1219,7 +1315,7 @@ export type SyncProgressJson = {
  * Use `create(SyncProgressSchema)` to create a new message.
  */
 export const SyncProgressSchema: GenMessage<SyncProgress, {jsonType: SyncProgressJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 15);
+  messageDesc(file_uplift_stores_v1_stores_service, 17);
 
 /**
  * ShopifyConnection is the category's Shopify shop, if any.
@@ -1328,7 +1424,7 @@ export type ShopifyConnectionJson = {
  * Use `create(ShopifyConnectionSchema)` to create a new message.
  */
 export const ShopifyConnectionSchema: GenMessage<ShopifyConnection, {jsonType: ShopifyConnectionJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 16);
+  messageDesc(file_uplift_stores_v1_stores_service, 18);
 
 /**
  * OrderImport is the last order export imported.
@@ -1399,7 +1495,7 @@ export type OrderImportJson = {
  * Use `create(OrderImportSchema)` to create a new message.
  */
 export const OrderImportSchema: GenMessage<OrderImport, {jsonType: OrderImportJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 17);
+  messageDesc(file_uplift_stores_v1_stores_service, 19);
 
 /**
  * GetConnectionsResponse lists the connections.
@@ -1444,7 +1540,7 @@ export type GetConnectionsResponseJson = {
  * Use `create(GetConnectionsResponseSchema)` to create a new message.
  */
 export const GetConnectionsResponseSchema: GenMessage<GetConnectionsResponse, {jsonType: GetConnectionsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 18);
+  messageDesc(file_uplift_stores_v1_stores_service, 20);
 
 /**
  * StartShopifyConnectRequest names the shop.
@@ -1489,7 +1585,7 @@ export type StartShopifyConnectRequestJson = {
  * Use `create(StartShopifyConnectRequestSchema)` to create a new message.
  */
 export const StartShopifyConnectRequestSchema: GenMessage<StartShopifyConnectRequest, {jsonType: StartShopifyConnectRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 19);
+  messageDesc(file_uplift_stores_v1_stores_service, 21);
 
 /**
  * StartShopifyConnectResponse is where the browser goes next.
@@ -1520,7 +1616,7 @@ export type StartShopifyConnectResponseJson = {
  * Use `create(StartShopifyConnectResponseSchema)` to create a new message.
  */
 export const StartShopifyConnectResponseSchema: GenMessage<StartShopifyConnectResponse, {jsonType: StartShopifyConnectResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 20);
+  messageDesc(file_uplift_stores_v1_stores_service, 22);
 
 /**
  * SyncShopifyRequest names the category.
@@ -1551,7 +1647,7 @@ export type SyncShopifyRequestJson = {
  * Use `create(SyncShopifyRequestSchema)` to create a new message.
  */
 export const SyncShopifyRequestSchema: GenMessage<SyncShopifyRequest, {jsonType: SyncShopifyRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 21);
+  messageDesc(file_uplift_stores_v1_stores_service, 23);
 
 /**
  * SyncShopifyResponse is empty.
@@ -1574,7 +1670,7 @@ export type SyncShopifyResponseJson = {
  * Use `create(SyncShopifyResponseSchema)` to create a new message.
  */
 export const SyncShopifyResponseSchema: GenMessage<SyncShopifyResponse, {jsonType: SyncShopifyResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 22);
+  messageDesc(file_uplift_stores_v1_stores_service, 24);
 
 /**
  * DisconnectShopifyRequest names the category.
@@ -1605,7 +1701,7 @@ export type DisconnectShopifyRequestJson = {
  * Use `create(DisconnectShopifyRequestSchema)` to create a new message.
  */
 export const DisconnectShopifyRequestSchema: GenMessage<DisconnectShopifyRequest, {jsonType: DisconnectShopifyRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 23);
+  messageDesc(file_uplift_stores_v1_stores_service, 25);
 
 /**
  * DisconnectShopifyResponse is empty.
@@ -1628,7 +1724,7 @@ export type DisconnectShopifyResponseJson = {
  * Use `create(DisconnectShopifyResponseSchema)` to create a new message.
  */
 export const DisconnectShopifyResponseSchema: GenMessage<DisconnectShopifyResponse, {jsonType: DisconnectShopifyResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 24);
+  messageDesc(file_uplift_stores_v1_stores_service, 26);
 
 /**
  * AuthorizeShopifyRequest carries the state StartShopifyConnect issued.
@@ -1659,7 +1755,7 @@ export type AuthorizeShopifyRequestJson = {
  * Use `create(AuthorizeShopifyRequestSchema)` to create a new message.
  */
 export const AuthorizeShopifyRequestSchema: GenMessage<AuthorizeShopifyRequest, {jsonType: AuthorizeShopifyRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 25);
+  messageDesc(file_uplift_stores_v1_stores_service, 27);
 
 /**
  * AuthorizeShopifyResponse is Shopify's consent page.
@@ -1690,7 +1786,7 @@ export type AuthorizeShopifyResponseJson = {
  * Use `create(AuthorizeShopifyResponseSchema)` to create a new message.
  */
 export const AuthorizeShopifyResponseSchema: GenMessage<AuthorizeShopifyResponse, {jsonType: AuthorizeShopifyResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 26);
+  messageDesc(file_uplift_stores_v1_stores_service, 28);
 
 /**
  * CompleteShopifyConnectRequest is Shopify's callback as it arrived.
@@ -1739,7 +1835,7 @@ export type CompleteShopifyConnectRequestJson = {
  * Use `create(CompleteShopifyConnectRequestSchema)` to create a new message.
  */
 export const CompleteShopifyConnectRequestSchema: GenMessage<CompleteShopifyConnectRequest, {jsonType: CompleteShopifyConnectRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 27);
+  messageDesc(file_uplift_stores_v1_stores_service, 29);
 
 /**
  * CompleteShopifyConnectResponse is where the browser goes back to.
@@ -1770,7 +1866,7 @@ export type CompleteShopifyConnectResponseJson = {
  * Use `create(CompleteShopifyConnectResponseSchema)` to create a new message.
  */
 export const CompleteShopifyConnectResponseSchema: GenMessage<CompleteShopifyConnectResponse, {jsonType: CompleteShopifyConnectResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 28);
+  messageDesc(file_uplift_stores_v1_stores_service, 30);
 
 /**
  * HandleShopifyWebhookRequest is one delivery as it arrived.
@@ -1871,7 +1967,7 @@ export type HandleShopifyWebhookRequestJson = {
  * Use `create(HandleShopifyWebhookRequestSchema)` to create a new message.
  */
 export const HandleShopifyWebhookRequestSchema: GenMessage<HandleShopifyWebhookRequest, {jsonType: HandleShopifyWebhookRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 29);
+  messageDesc(file_uplift_stores_v1_stores_service, 31);
 
 /**
  * HandleShopifyWebhookResponse is empty.
@@ -1894,7 +1990,7 @@ export type HandleShopifyWebhookResponseJson = {
  * Use `create(HandleShopifyWebhookResponseSchema)` to create a new message.
  */
 export const HandleShopifyWebhookResponseSchema: GenMessage<HandleShopifyWebhookResponse, {jsonType: HandleShopifyWebhookResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 30);
+  messageDesc(file_uplift_stores_v1_stores_service, 32);
 
 /**
  * StoresService owns what Uplift knows of a store's business: the Shopify
@@ -1909,7 +2005,9 @@ export const StoresService: GenService<{
   /**
    * ImportOrders imports an order export (Shopify's Admin → Orders → Export
    * CSV). Importing the same file twice changes nothing; a file with an
-   * error imports nothing and the error names the row and column.
+   * error imports nothing and the error names the row and column. One
+   * import runs per business at a time (409 while one runs), and a few per
+   * server (429 with Retry-After when they are all busy).
    *
    * @generated from rpc uplift.stores.v1.StoresService.ImportOrders
    */
@@ -1917,6 +2015,18 @@ export const StoresService: GenService<{
     methodKind: "unary";
     input: typeof ImportOrdersRequestSchema;
     output: typeof ImportOrdersResponseSchema;
+  },
+  /**
+   * UploadOrders is ImportOrders for the gateway, which serves ImportOrders'
+   * REST route through it: the file arrives in pieces as the browser sends
+   * it, so neither the gateway nor the service holds it whole.
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.UploadOrders
+   */
+  uploadOrders: {
+    methodKind: "client_streaming";
+    input: typeof UploadOrdersRequestSchema;
+    output: typeof UploadOrdersResponseSchema;
   },
   /**
    * GetMetrics returns the store's numbers for every store-local day from
