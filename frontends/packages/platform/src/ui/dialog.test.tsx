@@ -37,6 +37,15 @@ describe('Dialog', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
+  it('moves the focus to its first field when it opens, not to Close', () => {
+    render(
+      <Dialog open onClose={() => {}} title="Sign up">
+        <input aria-label="Email" />
+      </Dialog>,
+    );
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Email' }));
+  });
+
   it('renders nothing when closed', () => {
     render(<Dialog open={false} onClose={() => {}} title="T" />);
     expect(screen.queryByRole('dialog')).toBeNull();

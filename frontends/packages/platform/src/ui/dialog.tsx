@@ -1,4 +1,4 @@
-import { useEffect, useId, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
 export type DialogSize = 'lg' | '2xl' | '3xl' | '4xl' | '5xl';
@@ -12,13 +12,24 @@ export interface DialogProps {
   children?: ReactNode;
 }
 
+/** What takes the focus when a dialog opens: its first field or action, not the Close button. */
+const FIRST_FOCUS = 'input, select, textarea, button:not(.u-dialog__close), a[href], [tabindex]:not([tabindex="-1"])';
+
 /**
  * A modal dialog; Escape or a click outside the panel closes it (spec section
  * 2), and so does its visible Close button, for those who would not guess either.
+ * Opening it moves the focus into it, so a keyboard user starts where the dialog does.
  */
 export function Dialog({ open, onClose, title, description, size = 'lg', children }: DialogProps) {
   const titleId = useId();
   const descriptionId = useId();
+  const panelRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const panel = panelRef.current;
+    (panel?.querySelector<HTMLElement>(FIRST_FOCUS) ?? panel)?.focus();
+  }, [open]);
 
   useEffect(() => {
     if (!open) return;
@@ -39,7 +50,9 @@ export function Dialog({ open, onClose, title, description, size = 'lg', childre
       }}
     >
       <div
+        ref={panelRef}
         role="dialog"
+        tabIndex={-1}
         aria-modal="true"
         aria-labelledby={titleId}
         aria-describedby={description ? descriptionId : undefined}

@@ -1,6 +1,10 @@
 /**
  * The UI kit's one stylesheet. Injected from JS so every app (shell or a remote
  * running alone) gets it without a CSS loader in the build.
+ *
+ * `.u-table-scroll` is positioned because the sr-only text in a wide table's
+ * cells is absolutely positioned: with a static scroller its box escapes the
+ * clip and widens the whole page (issue 21, item 9: 1,031 px at 375 px).
  */
 const css = `
 :root { --bg: #f4f4f5; --fg: #18181b; --muted: #52525b; --line: #e4e4e7; --brand: #4f46e5; --brand-fg: #fff; --danger: #b91c1c; --danger-bg: #fee2e2; font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: var(--fg); }
@@ -19,6 +23,7 @@ a.u-btn { text-decoration: none; }
 .u-overlay { position: fixed; inset: 0; background: rgba(0,0,0,.4); display: flex; align-items: center; justify-content: center; padding: 1rem; z-index: 50; }
 .u-dialog { background: #fff; border-radius: .75rem; padding: 1.5rem; width: 100%; max-height: calc(100vh - 2rem); overflow: auto; box-shadow: 0 10px 30px rgba(0,0,0,.2); }
 .u-dialog--lg { max-width: 32rem; } .u-dialog--2xl { max-width: 42rem; } .u-dialog--3xl { max-width: 48rem; } .u-dialog--4xl { max-width: 56rem; } .u-dialog--5xl { max-width: 64rem; }
+.u-dialog:focus { outline: none; }
 .u-dialog__header { display: flex; align-items: flex-start; justify-content: space-between; gap: .75rem; }
 .u-dialog__title { margin: 0 0 .25rem; font-size: 1.25rem; min-width: 0; overflow-wrap: anywhere; }
 .u-dialog__close { flex: none; width: 2rem; height: 2rem; margin: -.35rem -.5rem 0 0; border: 0; border-radius: .375rem; background: none; color: var(--muted); font-size: 1.5rem; line-height: 1; cursor: pointer; }
@@ -113,8 +118,6 @@ select.u-input { max-width: 100%; min-width: 0; text-overflow: ellipsis; }
 .studio-link { display: block; width: fit-content; font-size: .85rem; font-weight: 500; color: var(--brand); }
 .studio-link--inline { display: inline; margin-left: .25rem; }
 .digest { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem .75rem; margin-top: 1rem; }
-.digest__status { color: var(--muted); }
-.digest__status:empty { display: none; }
 .digest__error { flex-basis: 100%; margin: 0; }
 .insight__evidence { color: var(--muted); font-size: .9rem; margin: .25rem 0 0; }
 .inline-form { display: flex; gap: .5rem; flex-wrap: wrap; }
@@ -128,8 +131,6 @@ select.u-input { max-width: 100%; min-width: 0; text-overflow: ellipsis; }
 .u-note { background: #ecfdf5; color: #065f46; border-radius: .5rem; padding: .5rem .75rem; margin-bottom: .75rem; }
 .u-note--warn { background: #fffbeb; color: #92400e; border: 1px solid #f59e0b; }
 .u-note--danger { background: var(--danger-bg); color: var(--danger); border: 1px solid #f87171; }
-.studio-allowance { font-size: .85rem; margin: .5rem 0 0; }
-.studio-picker { flex: 1 1 14rem; min-width: 0; max-width: 100%; }
 .on-behalf-banner { position: fixed; left: 0; right: 0; bottom: 0; z-index: 55; display: flex; align-items: center; justify-content: center; gap: 1rem; padding: .75rem 1rem; background: var(--danger); color: #fff; font-weight: 600; }
 .on-behalf-banner button { background: #fff; color: var(--danger); border: 0; border-radius: .375rem; padding: .25rem .75rem; font: inherit; cursor: pointer; }
 .consent-banner { max-width: 72rem; margin: .75rem auto 0; padding: .75rem 1rem; display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .75rem; border: 1px solid var(--line); border-radius: .5rem; background: var(--bg); }
@@ -153,8 +154,6 @@ select.u-input { max-width: 100%; min-width: 0; text-overflow: ellipsis; }
 .u-change { font-weight: 700; white-space: nowrap; }
 .u-change--good { color: #15803d; } .u-change--bad { color: #b91c1c; } .u-change--neutral { color: var(--muted); }
 .u-badge--unusual { background: #fef3c7; color: #92400e; }
-/* position: the sr-only text in a wide table's cells is absolutely positioned; without a
-   positioned scroller its box escapes the clip and widens the whole page (issue 21, item 9). */
 .u-table-scroll { position: relative; max-width: 100%; overflow-x: auto; }
 .u-table-scroll:focus-visible { outline: 2px solid var(--brand); outline-offset: 2px; }
 .u-mismatch { display: block; font-size: .75rem; color: #b45309; }

@@ -11,7 +11,7 @@ export function DigestButton({ categoryId }: { categoryId: string }) {
       <Button variant="secondary" loading={send.isPending} disabled={send.isPending} onClick={() => send.mutate(categoryId)}>
         Email me the AI digest
       </Button>
-      <span role="status" className="digest__status">
+      <span role="status" className="u-muted">
         {send.isSuccess && 'Sent: your insights and campaign ideas are on their way to your account email.'}
       </span>
       {send.isError && (

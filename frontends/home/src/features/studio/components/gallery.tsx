@@ -60,6 +60,7 @@ function JobCard({
 }) {
   const del = useDeleteStudioJob();
   const [touching, setTouching] = useState(false);
+  const allowanceId = useId();
   const status = job.status ?? 'queued';
   const title = jobTitle(job.kind, status, job.image?.filename);
   return (
@@ -83,6 +84,12 @@ function JobCard({
           </Button>
         )
       )}
+      {status === 'done' && allowance && (
+        // Said once for the card's buttons, before one is pressed.
+        <p id={allowanceId} className="u-muted" style={{ fontSize: '.9rem' }}>
+          {allowance}
+        </p>
+      )}
       {status === 'done' && (
         <ul style={{ listStyle: 'none', padding: 0, display: 'flex', flexWrap: 'wrap', gap: '1rem' }}>
           {job.results?.map((r, i) =>
@@ -95,7 +102,7 @@ function JobCard({
                 webp={job.results?.[i + 1]}
                 showPicture={job.kind !== 'cutout'}
                 paid={paid}
-                allowance={allowance}
+                allowanceId={allowance ? allowanceId : undefined}
                 outOfDownloads={outOfDownloads}
               />
             ),
@@ -141,7 +148,7 @@ function ResultTile({
   webp,
   showPicture,
   paid,
-  allowance,
+  allowanceId,
   outOfDownloads,
 }: {
   categoryId: string;
@@ -149,11 +156,10 @@ function ResultTile({
   webp?: StudioResultJson;
   showPicture: boolean;
   paid: boolean;
-  /** What a download costs on a free plan, said before the button is pressed. */
-  allowance: string | null;
+  /** The card's note of what a download costs on a free plan, which the buttons are described by. */
+  allowanceId: string | undefined;
   outOfDownloads: boolean;
 }) {
-  const allowanceId = useId();
   const preview = useStudioResultPreview(categoryId, showPicture ? result.id : undefined);
   const download = useDownloadStudioResult();
   const name = RESULT_NAMES[result.name ?? ''] ?? result.name;
@@ -185,18 +191,14 @@ function ResultTile({
             key={f.id}
             variant="secondary"
             loading={download.isPending && download.variables?.resultId === f.id}
-            aria-describedby={allowance ? allowanceId : undefined}
+            aria-describedby={allowanceId}
             onClick={() => save(f)}
           >
             Download {FORMAT_NAMES[f.format ?? ''] ?? f.format}
           </Button>
         ))}
       </div>
-      {allowance && (
-        <p id={allowanceId} className="studio-allowance u-muted">
-          {allowance}
-        </p>
-      )}
+
       {download.isError && <ErrorBanner message={serverMessage(download.error, 'The download failed. Please try again.')} />}
       {(limited || outOfDownloads) && !paid && (
         <Button variant="secondary" onClick={openUpgradePlan}>

@@ -312,7 +312,12 @@ function CataloguePicker({
     <div className="u-field">
       <label htmlFor="studio-catalogue">Or pick a product from your website</label>
       <div style={{ display: 'flex', gap: '0.5rem', flexWrap: 'wrap' }}>
-        <select id="studio-catalogue" className="u-input studio-picker" value={chosen} onChange={(e) => onChoose(e.target.value)}>
+        <select
+          id="studio-catalogue"
+          className="u-input"
+          // Shares the row with its button and shrinks below its longest name on a phone.
+          style={{ flex: '1 1 14rem', minWidth: 0 }}
+          value={chosen} onChange={(e) => onChoose(e.target.value)}>
           <option value="">Choose a product</option>
           {products.map((p) => (
             <option key={p.id} value={p.id} disabled={!p.imageUrls?.length}>
