@@ -178,25 +178,17 @@ func Decode(data []byte, maxSide int, filter imaging.ResampleFilter) (*image.NRG
 	return out, info, nil
 }
 
+// orientations are the transforms that show a photo as its EXIF
+// orientation (2–8) asks; 1 and a missing tag need none.
+var orientations = [9]func(image.Image) *image.NRGBA{2: imaging.FlipH, 3: imaging.Rotate180, 4: imaging.FlipV,
+	5: imaging.Transpose, 6: imaging.Rotate270, 7: imaging.Transverse, 8: imaging.Rotate90}
+
 // orient applies an EXIF orientation, as a viewer shows the photo.
 func orient(img *image.NRGBA, o int) *image.NRGBA {
-	switch o {
-	case 2:
-		return imaging.FlipH(img)
-	case 3:
-		return imaging.Rotate180(img)
-	case 4:
-		return imaging.FlipV(img)
-	case 5:
-		return imaging.Transpose(img)
-	case 6:
-		return imaging.Rotate270(img)
-	case 7:
-		return imaging.Transverse(img)
-	case 8:
-		return imaging.Rotate90(img)
+	if o < 0 || o >= len(orientations) || orientations[o] == nil {
+		return img
 	}
-	return img
+	return orientations[o](img)
 }
 
 // toNRGBA returns img as an NRGBA whose bounds start at (0,0).

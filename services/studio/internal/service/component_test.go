@@ -372,11 +372,16 @@ func TestStudioAuthzAndBadInput(t *testing.T) {
 		"gif":          {&studiov1.UploadImageRequest{CategoryId: cat, Content: []byte("GIF89a....")}, "Upload a JPEG, PNG or WebP photo."},
 		"none":         {&studiov1.UploadImageRequest{CategoryId: cat}, "Upload a JPEG, PNG or WebP photo."},
 		"bad category": {&studiov1.UploadImageRequest{CategoryId: "x'; DROP", Content: photo(t)}, "categoryId is not a valid id."},
+		// issue 20: a sound header over a file cut short is refused here, not in a job
+		"jpeg cut short": {&studiov1.UploadImageRequest{CategoryId: cat, Content: photo(t)[:len(photo(t))/2]}, "The photo could not be read; the file may be damaged."},
 	} {
 		_, err := h.client.UploadImage(ctx, tc.req)
 		if status.Code(err) != codes.InvalidArgument || status.Convert(err).Message() != tc.want {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+	if p, err := h.client.GetStudioPlan(ctx, &studiov1.GetStudioPlanRequest{CategoryId: cat}); err != nil || p.GetJobsLeft() != 30 {
+		t.Errorf("tool runs left after refused uploads: %d, %v", p.GetJobsLeft(), err)
 	}
 	for name, req := range map[string]*studiov1.CreateJobRequest{
 		"kind":  {CategoryId: cat, ImageId: up.GetImage().GetId(), Kind: "enhance"},
