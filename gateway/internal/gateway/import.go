@@ -49,6 +49,11 @@ func importOrders(mux *runtime.ServeMux, stores storesv1.StoresServiceClient) ht
 			writeJSONError(w, http.StatusBadRequest, codes.InvalidArgument, "The request body is not valid JSON for this call: "+
 				strings.TrimPrefix(err.Error(), errBadJSON.Error()+": ")+".")
 		case err != nil:
+			// The service may answer before the body is all sent (a store
+			// already importing): the rest is read and dropped first, since
+			// a client still writing may not read an answer it did not wait
+			// for.
+			_, _ = io.Copy(io.Discard, r.Body)
 			writeError(ctx, mux, nil, w, r, err)
 		default:
 			_, out := runtime.MarshalerForRequest(mux, r)
