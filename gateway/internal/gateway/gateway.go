@@ -45,6 +45,7 @@ import (
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcerr"
+	"uplift.dev/platform/pagesec"
 	"uplift.dev/platform/profiling"
 )
 
@@ -251,8 +252,8 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		closeAll()
 		return nil, nil, fmt.Errorf("allowed hosts: %w", err)
 	}
-	h := recoverer(o.Log, withClient(o.TrustedProxies, observe(o.Log, requests,
-		checkHost(hosts, cors(o.AllowedOrigins, checkTarget(root))))))
+	h := pagesec.NoSniff(recoverer(o.Log, withClient(o.TrustedProxies, observe(o.Log, requests,
+		checkHost(hosts, cors(o.AllowedOrigins, checkTarget(root)))))))
 	return h, closeAll, nil
 }
 
