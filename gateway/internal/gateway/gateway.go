@@ -146,10 +146,10 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		// it is a second way into calls that are meant to be GETs only.
 		runtime.WithDisablePathLengthFallback(),
 		runtime.WithDisableHTTPMethodOverride(),
-		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.JSONPb{
+		runtime.WithMarshalerOption(runtime.MIMEWildcard, presenceJSON{&runtime.JSONPb{
 			MarshalOptions:   protojson.MarshalOptions{EmitUnpopulated: true},
 			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: true},
-		}),
+		}}),
 	)
 	nc, js, err := connectNATS(o)
 	if err != nil {

@@ -372,8 +372,9 @@ func TestSignUpThenWebsiteReviewToReady(t *testing.T) {
 		return err == nil && proto.Unmarshal(m.Data, &ev) == nil && ev.GetCategoryId() == cat
 	})
 
-	// Clearing the website (sent as null) leaves nothing to review.
-	if _, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{CategoryId: cat}); err != nil {
+	// Clearing the website (null from the web, blank by the time it reaches
+	// gRPC) leaves nothing to review.
+	if _, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{CategoryId: cat, SiteUrl: proto.String("")}); err != nil {
 		t.Fatal(err)
 	}
 	r, err = h.client.GetCurrentReport(ctx, &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
