@@ -45,6 +45,9 @@ type settings struct {
 	SignUpsPerHour int `env:"SIGN_UPS_PER_HOUR" default:"20"`
 	// RecoveryCodesPerHour limits recovery code tries per client IP.
 	RecoveryCodesPerHour int `env:"RECOVERY_CODES_PER_HOUR" default:"10"`
+	// EventStreamsPerUser bounds the live report streams one user holds
+	// open at once through this gateway.
+	EventStreamsPerUser int `env:"EVENT_STREAMS_PER_USER" default:"10"`
 	// TrustedProxyCIDRs are the ingress/load balancer addresses whose
 	// X-Forwarded-For is believed (comma-separated CIDRs or IPs); empty
 	// trusts nobody and the connection's peer is the client.
@@ -111,6 +114,7 @@ func run(ctx context.Context) error {
 		WebsiteScorePerMinute: cfg.WebsiteScorePerMinute,
 		SignUpsPerHour:        cfg.SignUpsPerHour,
 		RecoveryCodesPerHour:  cfg.RecoveryCodesPerHour,
+		EventStreamsPerUser:   cfg.EventStreamsPerUser,
 		TrustedProxies:        trusted,
 		MetricsAddr:           cfg.MetricsAddr,
 		ReadTimeout:           cfg.ReadTimeout,

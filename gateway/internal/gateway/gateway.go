@@ -76,6 +76,9 @@ type Options struct {
 	EventTrust *events.Trust
 	// EventsHeartbeat is how often an idle event stream sends a comment; 0 means 15 s.
 	EventsHeartbeat time.Duration
+	// EventStreamsPerUser bounds the live report streams one user holds open
+	// at once in this process; 0 means DefaultEventStreamsPerUser.
+	EventStreamsPerUser int
 	// WebsiteScorePerMinute limits public website checks per client IP; 0 means 10.
 	WebsiteScorePerMinute int
 	// SignUpsPerHour limits sign-ups (POST internal/users) per client IP;
@@ -218,7 +221,7 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		categories = categoriesv1.NewCategoriesServiceClient(conn)
 	}
 	if categories != nil {
-		root.HandleFunc("GET /events/categories/{categoryId}", reportStream(nc, o.EventTrust, categories, o.EventsHeartbeat, o.Log))
+		root.HandleFunc("GET /events/categories/{categoryId}", reportStream(nc, o.EventTrust, categories, o.EventsHeartbeat, o.EventStreamsPerUser, o.Log))
 	}
 	root.HandleFunc("GET /healthz", ready)
 	root.HandleFunc("GET /healthz/backends", backendHealth(names, conns))

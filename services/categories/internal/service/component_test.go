@@ -589,6 +589,13 @@ func TestWhoMayCallWhat(t *testing.T) {
 			_, err := c.GetProductImage(ctx, &categoriesv1.GetProductImageRequest{CategoryId: id, ProductId: "no-such-product"})
 			return pastAccess(id == cat, err)
 		},
+		"AuthorizeReportStream": func(ctx context.Context, id string) error {
+			res, err := c.AuthorizeReportStream(ctx, &categoriesv1.AuthorizeReportStreamRequest{CategoryId: id})
+			if err == nil && res.GetUserId() == "" {
+				return errors.New("a stream allowed for no one")
+			}
+			return err
+		},
 	}
 	// + CreateCategory, GetWebsiteScore, and RunWeeklyReview (admins only,
 	// owners and uplifters refused: TestWeeklyReviewOfAnUnreadableSiteStillEmails).
@@ -619,6 +626,12 @@ func TestWhoMayCallWhat(t *testing.T) {
 				t.Fatalf("code = %v, want NotFound", status.Code(err))
 			}
 		})
+	}
+	// A stream is the caller's own: the gateway counts them per user.
+	owners, _ := c.AuthorizeReportStream(as(ownerTok), &categoriesv1.AuthorizeReportStreamRequest{CategoryId: cat})
+	uplifters, _ := c.AuthorizeReportStream(as(uplifterTok), &categoriesv1.AuthorizeReportStreamRequest{CategoryId: cat})
+	if owners.GetUserId() == uplifters.GetUserId() {
+		t.Fatalf("the owner's and the uplifter's streams both belong to %q", owners.GetUserId())
 	}
 	// CreateCategory needs a signed-in caller; GetWebsiteScore is public.
 	if _, err := c.CreateCategory(context.Background(), &categoriesv1.CreateCategoryRequest{}); status.Code(err) != codes.Unauthenticated {
