@@ -47,6 +47,9 @@ type settings struct {
 	RecoveryCodesPerHour int `env:"RECOVERY_CODES_PER_HOUR" default:"10"`
 	// PasswordResetsPerHour limits password reset emails asked for per client IP.
 	PasswordResetsPerHour int `env:"PASSWORD_RESETS_PER_HOUR" default:"10"`
+	// EventStreamsPerUser bounds the live report streams one user holds
+	// open at once through this gateway.
+	EventStreamsPerUser int `env:"EVENT_STREAMS_PER_USER" default:"10"`
 	// TrustedProxyCIDRs are the ingress/load balancer addresses whose
 	// X-Forwarded-For is believed (comma-separated CIDRs or IPs); empty
 	// trusts nobody and the connection's peer is the client.
@@ -114,6 +117,7 @@ func run(ctx context.Context) error {
 		SignUpsPerHour:        cfg.SignUpsPerHour,
 		RecoveryCodesPerHour:  cfg.RecoveryCodesPerHour,
 		PasswordResetsPerHour: cfg.PasswordResetsPerHour,
+		EventStreamsPerUser:   cfg.EventStreamsPerUser,
 		TrustedProxies:        trusted,
 		MetricsAddr:           cfg.MetricsAddr,
 		ReadTimeout:           cfg.ReadTimeout,

@@ -9,6 +9,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	digestv1 "uplift.dev/proto/gen/uplift/digest/v1"
+
+	"uplift.dev/platform/pagesec"
 )
 
 // emailPage is the small page a person sees after following an email's
@@ -20,14 +22,7 @@ import (
 var emailPage = template.Must(template.New("email").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} · Uplift</title>
-<style>
-body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f6f7fb;color:#1f2330}
-main{max-width:32rem;margin:3rem auto;padding:1.5rem;box-sizing:border-box;background:#fff;border:1px solid #e3e6ee;border-radius:12px}
-h1{font-size:1.35rem;margin:0 0 .75rem}p{line-height:1.5}
-button,a.button{display:inline-block;font:inherit;font-weight:600;padding:.7rem 1.1rem;border-radius:8px;border:0;background:#4f46e5;color:#fff;text-decoration:none;cursor:pointer}
-.muted{color:#5b6275}.error{color:#b91c1c}a{color:#4f46e5}
-@media (max-width:34rem){main{margin:1rem}}
-</style></head>
+<style>` + emailPageStyle + `</style></head>
 <body><main>
 <h1>{{.Title}}</h1>
 <p{{if .Error}} class="error" role="alert"{{end}}>{{.Message}}</p>
@@ -36,6 +31,21 @@ button,a.button{display:inline-block;font:inherit;font-weight:600;padding:.7rem 
 <p class="muted"><a href="{{.WebURL}}/">Go to Uplift</a></p>
 </main></body></html>
 `))
+
+// emailPageStyle is the page's one inline style, which its policy allows by
+// hash and nothing else.
+const emailPageStyle = `
+body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f6f7fb;color:#1f2330}
+main{max-width:32rem;margin:3rem auto;padding:1.5rem;box-sizing:border-box;background:#fff;border:1px solid #e3e6ee;border-radius:12px}
+h1{font-size:1.35rem;margin:0 0 .75rem}p{line-height:1.5}
+button,a.button{display:inline-block;font:inherit;font-weight:600;padding:.7rem 1.1rem;border-radius:8px;border:0;background:#4f46e5;color:#fff;text-decoration:none;cursor:pointer}
+.muted{color:#5b6275}.error{color:#b91c1c}a{color:#4f46e5}
+@media (max-width:34rem){main{margin:1rem}}
+`
+
+// emailPagePolicy lets the page use its style and post its forms to the
+// gateway itself, whose answer is the next page (no redirect elsewhere).
+var emailPagePolicy = pagesec.Policy([]string{emailPageStyle})
 
 type emailPageData struct {
 	Title, Message, Token, WebURL string
@@ -51,6 +61,7 @@ func mountEmail(root *http.ServeMux, digest digestv1.DigestServiceClient, webURL
 	web := strings.TrimRight(webURL, "/")
 	render := func(w http.ResponseWriter, code int, d emailPageData) {
 		d.WebURL = web
+		pagesec.SetPage(w.Header(), emailPagePolicy)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(code)

@@ -11,6 +11,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	digestv1 "uplift.dev/proto/gen/uplift/digest/v1"
+
+	"uplift.dev/platform/pagesec/pagesectest"
 )
 
 // fakeDigest accepts the token "good/+=" (characters a link must carry
@@ -98,6 +100,34 @@ func TestOneClickUnsubscribe(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != want {
 			t.Errorf("one-click with %s: %d %s, want %d", token, resp.StatusCode, b, want)
+		}
+	}
+}
+
+// The email pages carry a token in their address and act on a press, so
+// another site must not frame them (clickjacking) or run anything in them:
+// each answer has a policy that allows nothing but the page's own style (by
+// the hash of the very style it serves) and its own forms, refuses framing,
+// and sends no Referer.
+func TestEmailPagesHaveAStrictPolicy(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	for _, p := range []struct{ method, path string }{
+		{"GET", "/email/unsubscribe?token=good%2F%2B%3D"},
+		{"GET", "/email/unsubscribe"},
+		{"POST", "/email/unsubscribe/confirm?token=good%2F%2B%3D"},
+		{"POST", "/email/unsubscribe/confirm?token=forged"},
+		{"POST", "/email/resubscribe?token=good%2F%2B%3D"},
+	} {
+		req, _ := http.NewRequest(p.method, e.url+p.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err := pagesectest.Check(resp.Header, string(b)); err != nil {
+			t.Errorf("%s %s: %v", p.method, p.path, err)
 		}
 	}
 }

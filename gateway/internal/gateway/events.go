@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -35,15 +36,21 @@ type reportEvent struct {
 // reportStream serves GET /events/categories/{categoryId} as Server-Sent
 // Events, so the Home page updates the moment a report moves instead of at
 // its next 30 s poll. The categories service decides who may listen: the
-// caller's bearer token goes to its GetLabel, which applies the same owner
-// or uplifter rule as every other category call. Core NATS (not a durable
+// caller's bearer token goes to its AuthorizeReportStream, which applies the
+// same owner or uplifter rule as every other category call and names the
+// caller. Core NATS (not a durable
 // consumer) is enough: a missed event is caught by the next poll. Each
 // stream subscribes to its category's own subject, so NATS sends it that
 // category's events only, however many other Home pages are open.
-func reportStream(nc *nats.Conn, trust *events.Trust, categories categoriesv1.CategoriesServiceClient, heartbeat time.Duration, log *slog.Logger) http.HandlerFunc {
+//
+// Each stream holds a goroutine, a NATS subscription and a connection for as
+// long as the page is open, so a user may hold at most perUser of them at
+// once in this process (streamSlots); past that, 429 until one closes.
+func reportStream(nc *nats.Conn, trust *events.Trust, categories categoriesv1.CategoriesServiceClient, heartbeat time.Duration, perUser int, log *slog.Logger) http.HandlerFunc {
 	if heartbeat <= 0 {
 		heartbeat = defaultHeartbeat
 	}
+	slots := newStreamSlots(perUser)
 	return func(w http.ResponseWriter, r *http.Request) {
 		if nc == nil {
 			writeJSONError(w, http.StatusServiceUnavailable, codes.Unavailable, "Live updates are not available. The page still refreshes on its own.")
@@ -60,12 +67,17 @@ func reportStream(nc *nats.Conn, trust *events.Trust, categories categoriesv1.Ca
 		if auth := r.Header.Get("Authorization"); auth != "" {
 			actx = metadata.AppendToOutgoingContext(actx, "authorization", auth)
 		}
-		_, err = categories.GetLabel(actx, &categoriesv1.GetLabelRequest{CategoryId: categoryID})
+		allowed, err := categories.AuthorizeReportStream(actx, &categoriesv1.AuthorizeReportStreamRequest{CategoryId: categoryID})
 		cancel()
 		if err != nil {
 			writeError(ctx, nil, nil, w, r, err)
 			return
 		}
+		if !slots.take(allowed.GetUserId()) {
+			writeJSONError(w, http.StatusTooManyRequests, codes.ResourceExhausted, fmt.Sprintf(tooManyStreamsMessage, slots.max))
+			return
+		}
+		defer slots.give(allowed.GetUserId())
 		flusher, ok := w.(http.Flusher)
 		if !ok {
 			writeJSONError(w, http.StatusInternalServerError, codes.Internal, "Streaming is not supported here.")
@@ -130,6 +142,50 @@ func reportStream(nc *nats.Conn, trust *events.Trust, categories categoriesv1.Ca
 			}
 			flusher.Flush()
 		}
+	}
+}
+
+// DefaultEventStreamsPerUser is how many live report streams one user may
+// hold open at once through one gateway when Options.EventStreamsPerUser is
+// 0: a page per open tab, with room for several tabs and devices.
+const DefaultEventStreamsPerUser = 10
+
+// tooManyStreamsMessage answers a stream past the cap (%d: the cap).
+const tooManyStreamsMessage = "You have too many live update streams open (at most %d). Close a tab with Uplift open; the page still refreshes on its own."
+
+// streamSlots counts the open streams of each user in this process. The
+// count is per gateway copy: with N copies behind a load balancer a user may
+// hold up to N times max (README, "Live report stream").
+type streamSlots struct {
+	max  int
+	mu   sync.Mutex
+	open map[string]int
+}
+
+func newStreamSlots(max int) *streamSlots {
+	if max <= 0 {
+		max = DefaultEventStreamsPerUser
+	}
+	return &streamSlots{max: max, open: map[string]int{}}
+}
+
+// take reserves one of user's slots; false when all are in use.
+func (s *streamSlots) take(user string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.open[user] >= s.max {
+		return false
+	}
+	s.open[user]++
+	return true
+}
+
+// give returns a slot taken by take.
+func (s *streamSlots) give(user string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.open[user]--; s.open[user] <= 0 {
+		delete(s.open, user)
 	}
 }
 

@@ -28,24 +28,44 @@ import (
 	"uplift.dev/platform/natstest"
 )
 
-// fakeCategories lets "Bearer owner" read category c1 and "Bearer other"
-// category c2 only, like the real service's owner rule, and scores any site.
+// fakeCategories lets "Bearer owner" (and "Bearer owner-phone", the same
+// user's second device) read category c1 and "Bearer other" category c2
+// only, like the real service's owner rule, and scores any site.
 type fakeCategories struct {
 	categoriesv1.UnimplementedCategoriesServiceServer
 }
 
-var fakeOwners = map[string]string{"Bearer owner": "c1", "Bearer other": "c2"}
+var fakeOwners = map[string]string{"Bearer owner": "c1", "Bearer owner-phone": "c1", "Bearer other": "c2"}
 
-func (fakeCategories) GetLabel(ctx context.Context, r *categoriesv1.GetLabelRequest) (*categoriesv1.GetLabelResponse, error) {
+// fakeUsers names the user of each token.
+var fakeUserOf = map[string]string{"Bearer owner": "u-owner", "Bearer owner-phone": "u-owner", "Bearer other": "u-other"}
+
+// access is the owner rule: the user of the caller's token, or the error.
+func (fakeCategories) access(ctx context.Context, categoryID string) (string, error) {
 	md, _ := metadata.FromIncomingContext(ctx)
 	a := md.Get("authorization")
 	if len(a) == 0 || fakeOwners[a[0]] == "" {
-		return nil, status.Error(codes.Unauthenticated, "Please sign in to continue.")
+		return "", status.Error(codes.Unauthenticated, "Please sign in to continue.")
 	}
-	if r.GetCategoryId() != fakeOwners[a[0]] {
-		return nil, status.Error(codes.PermissionDenied, "You do not have access to this business.")
+	if categoryID != fakeOwners[a[0]] {
+		return "", status.Error(codes.PermissionDenied, "You do not have access to this business.")
+	}
+	return fakeUserOf[a[0]], nil
+}
+
+func (f fakeCategories) GetLabel(ctx context.Context, r *categoriesv1.GetLabelRequest) (*categoriesv1.GetLabelResponse, error) {
+	if _, err := f.access(ctx, r.GetCategoryId()); err != nil {
+		return nil, err
 	}
 	return &categoriesv1.GetLabelResponse{Name: "Clay & Co"}, nil
+}
+
+func (f fakeCategories) AuthorizeReportStream(ctx context.Context, r *categoriesv1.AuthorizeReportStreamRequest) (*categoriesv1.AuthorizeReportStreamResponse, error) {
+	user, err := f.access(ctx, r.GetCategoryId())
+	if err != nil {
+		return nil, err
+	}
+	return &categoriesv1.AuthorizeReportStreamResponse{UserId: user}, nil
 }
 
 func (fakeCategories) GetWebsiteScore(_ context.Context, r *categoriesv1.GetWebsiteScoreRequest) (*categoriesv1.GetWebsiteScoreResponse, error) {
@@ -274,6 +294,69 @@ func waitForSubs(t *testing.T, natsURL string, want []string) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the gateway subscribes to %v, want %v", subs, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestEventStreamsAreCappedPerUser: each stream holds a connection, a
+// goroutine and a NATS subscription while the page is open, so one user
+// (whatever token or device) may hold only so many; past that the answer is
+// 429 with a sentence, other users are not affected, and a stream that
+// closes makes room for a new one.
+func TestEventStreamsAreCappedPerUser(t *testing.T) {
+	t.Parallel()
+	natsURL := natstest.Start(t)
+	url := setupEventsWith(t, natsURL, func(o *Options) { o.EventStreamsPerUser = 3 })
+	const path = "/events/categories/c1"
+	first, closeFirst := context.WithCancel(context.Background())
+	defer closeFirst()
+	openStream(t, first, url, path, "Bearer owner")
+	for _, auth := range []string{"Bearer owner", "Bearer owner-phone"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		openStream(t, ctx, url, path, auth)
+	}
+	// With a deadline: a stream that is (wrongly) accepted never ends.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url+path, nil)
+	req.Header.Set("Authorization", "Bearer owner-phone")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusTooManyRequests {
+		resp.Body.Close()
+		t.Fatalf("the 4th stream of one user: %d, want 429", resp.StatusCode)
+	}
+	var body struct{ Message string }
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	resp.Body.Close()
+	if !strings.Contains(body.Message, "too many live update streams open (at most 3)") {
+		t.Fatalf("the 4th stream of one user: %q", body.Message)
+	}
+	// Another user's stream is not counted with them.
+	other, closeOther := context.WithCancel(context.Background())
+	defer closeOther()
+	openStream(t, other, url, "/events/categories/c2", "Bearer other")
+
+	closeFirst()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		req, _ := http.NewRequestWithContext(t.Context(), "GET", url+path, nil)
+		req.Header.Set("Authorization", "Bearer owner")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode == http.StatusOK {
+			resp.Body.Close()
+			break
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusTooManyRequests || time.Now().After(deadline) {
+			t.Fatalf("after one stream closed: %d", resp.StatusCode)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

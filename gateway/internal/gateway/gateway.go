@@ -45,6 +45,7 @@ import (
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcerr"
+	"uplift.dev/platform/pagesec"
 	"uplift.dev/platform/profiling"
 )
 
@@ -75,6 +76,9 @@ type Options struct {
 	EventTrust *events.Trust
 	// EventsHeartbeat is how often an idle event stream sends a comment; 0 means 15 s.
 	EventsHeartbeat time.Duration
+	// EventStreamsPerUser bounds the live report streams one user holds open
+	// at once in this process; 0 means DefaultEventStreamsPerUser.
+	EventStreamsPerUser int
 	// WebsiteScorePerMinute limits public website checks per client IP; 0 means 10.
 	WebsiteScorePerMinute int
 	// SignUpsPerHour limits sign-ups (POST internal/users) per client IP;
@@ -148,10 +152,10 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		// it is a second way into calls that are meant to be GETs only.
 		runtime.WithDisablePathLengthFallback(),
 		runtime.WithDisableHTTPMethodOverride(),
-		runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.JSONPb{
+		runtime.WithMarshalerOption(runtime.MIMEWildcard, presenceJSON{&runtime.JSONPb{
 			MarshalOptions:   protojson.MarshalOptions{EmitUnpopulated: true},
 			UnmarshalOptions: protojson.UnmarshalOptions{DiscardUnknown: true},
-		}),
+		}}),
 	)
 	nc, js, err := connectNATS(o)
 	if err != nil {
@@ -220,7 +224,7 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		categories = categoriesv1.NewCategoriesServiceClient(conn)
 	}
 	if categories != nil {
-		root.HandleFunc("GET /events/categories/{categoryId}", reportStream(nc, o.EventTrust, categories, o.EventsHeartbeat, o.Log))
+		root.HandleFunc("GET /events/categories/{categoryId}", reportStream(nc, o.EventTrust, categories, o.EventsHeartbeat, o.EventStreamsPerUser, o.Log))
 	}
 	root.HandleFunc("GET /healthz", ready)
 	root.HandleFunc("GET /healthz/backends", backendHealth(names, conns))
@@ -257,8 +261,8 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		closeAll()
 		return nil, nil, fmt.Errorf("allowed hosts: %w", err)
 	}
-	h := recoverer(o.Log, withClient(o.TrustedProxies, observe(o.Log, requests,
-		checkHost(hosts, cors(o.AllowedOrigins, checkTarget(root))))))
+	h := pagesec.NoSniff(recoverer(o.Log, withClient(o.TrustedProxies, observe(o.Log, requests,
+		checkHost(hosts, cors(o.AllowedOrigins, checkTarget(root)))))))
 	return h, closeAll, nil
 }
 

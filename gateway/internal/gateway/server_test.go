@@ -271,3 +271,41 @@ func TestParseAllowedHosts(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryAnswerIsNoSniff: every answer of the public address tells the
+// browser not to guess its type (X-Content-Type-Options: nosniff), so an
+// answer that echoes input is never run as a script or shown as a page:
+// success, each kind of error, a refused Host and a refused preflight.
+func TestEveryAnswerIsNoSniff(t *testing.T) {
+	t.Parallel()
+	addr := runGateway(t, nil)
+	for _, tt := range []struct{ method, path, host, origin string }{
+		{"GET", "/healthz", "", ""},
+		{"GET", "/healthz/backends", "", ""},
+		{"GET", "/openapi.json", "", ""},
+		{"GET", "/internal/users/u1", "", ""},
+		{"GET", "/internal/users/a%00b", "", ""},
+		{"GET", "/no/such/path", "", ""},
+		{"DELETE", "/openapi.json", "", ""},
+		{"GET", "/openapi.json", "evil.example", ""},
+		{"OPTIONS", "/internal/users/u1", "", "http://evil.example"},
+		{"GET", "/events/categories/c1", "", ""},
+	} {
+		req, _ := http.NewRequest(tt.method, "http://"+addr+tt.path, nil)
+		if tt.host != "" {
+			req.Host = tt.host
+		}
+		if tt.origin != "" {
+			req.Header.Set("Origin", tt.origin)
+			req.Header.Set("Access-Control-Request-Method", "GET")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("%s %s (Host %q): %d with X-Content-Type-Options %q", tt.method, tt.path, tt.host, resp.StatusCode, got)
+		}
+	}
+}

@@ -23,10 +23,14 @@ type Caller struct {
 	Admin, Uplifter bool
 }
 
-// Profiles answers which categories a user owns (the users service). The
-// caller's own token travels in ctx, so the users service checks access.
+// Profiles is what billing asks the users service: which categories a user
+// owns, and whether a user exists. The caller's own token travels in ctx, so
+// the users service checks access.
 type Profiles interface {
 	GetProfile(ctx context.Context, userID string) (categoryID, originalCategoryID string, err error)
+	// UserExists reports whether the users service has the user; an id it
+	// refuses as malformed is a *domain.ValidationError.
+	UserExists(ctx context.Context, userID string) (bool, error)
 }
 
 // CheckoutParams is a Stripe Checkout session to start.
@@ -82,6 +86,8 @@ type Repository interface {
 	Change(ctx context.Context, eventID, userID string, change domain.Change, audit ...domain.AuditEntry) (d domain.Decision, replay bool, err error)
 	// RecordEvent marks a Stripe event as handled without a billing change.
 	RecordEvent(ctx context.Context, eventID string) (replay bool, err error)
+	// EventSeen reports whether a Stripe event was already handled.
+	EventSeen(ctx context.Context, eventID string) (bool, error)
 	SavePendingCheckout(ctx context.Context, p PendingCheckout) error
 	PendingCheckout(ctx context.Context, token string) (PendingCheckout, error)
 	// CompletePendingCheckout marks it used; domain.ErrCheckoutNotFound if it was.
@@ -262,7 +268,9 @@ func (a *App) CompletePendingIdentity(ctx context.Context, token string) error {
 }
 
 // SetBilling sets a user's tier by hand; admins only. Each call is written
-// to the audit log with the change.
+// to the audit log with the change. The user must exist in the users
+// service: billing keeps plans by user id alone, and a plan for an id no one
+// has would be billed to no one (ErrUserNotFound).
 func (a *App) SetBilling(ctx context.Context, c Caller, userID, tier string) (domain.Billing, error) {
 	if !c.Admin {
 		return domain.Billing{}, domain.ErrPermissionDenied
@@ -272,6 +280,13 @@ func (a *App) SetBilling(ctx context.Context, c Caller, userID, tier string) (do
 	}
 	if _, ok := a.Tiers[tier]; !ok {
 		return domain.Billing{}, &domain.ValidationError{Field: "tier", Message: fmt.Sprintf("tier %q does not exist.", tier)}
+	}
+	exists, err := a.Profiles.UserExists(ctx, userID)
+	if err != nil {
+		return domain.Billing{}, err
+	}
+	if !exists {
+		return domain.Billing{}, domain.ErrUserNotFound
 	}
 	change := domain.Change{Tier: tier, IsManuallySet: true, SourceTime: a.now()}
 	entry := domain.AuditEntry{ActorID: c.UID, UserID: userID, Action: domain.ActionSetBilling,
@@ -289,6 +304,17 @@ func (a *App) HandleWebhook(ctx context.Context, payload []byte, signature strin
 		return err
 	}
 	log := a.Log.With("event", ev.ID, "type", ev.Type)
+	// A delivery of an event already handled (Stripe's retries, or anyone
+	// replaying a signed body) is acknowledged here, before any read from
+	// Stripe, so replays cost one lookup of our own and no Stripe API
+	// call. Deliveries racing the first one may still read; the id is
+	// recorded in the change's transaction, which applies it once.
+	if seen, err := a.Repo.EventSeen(ctx, ev.ID); err != nil || seen {
+		if seen {
+			log.DebugContext(ctx, "stripe event replayed; already handled")
+		}
+		return err
+	}
 	if status, ok := domain.IdentityStatusFor(ev.Type); ok {
 		return a.recordIdentity(ctx, log, ev, status)
 	}

@@ -68,6 +68,11 @@ func (f fakeProfiles) GetProfile(context.Context, string) (string, string, error
 	return f.cat, f.orig, nil
 }
 
+// UserExists knows every user but "ghost".
+func (f fakeProfiles) UserExists(_ context.Context, id string) (bool, error) {
+	return id != "ghost", nil
+}
+
 // fakeRepo keeps just enough state for the use cases.
 type fakeRepo struct {
 	Repository
@@ -116,6 +121,9 @@ func (f *fakeRepo) RecordEvent(_ context.Context, eventID string) (bool, error) 
 	seen := f.events[eventID]
 	f.events[eventID] = true
 	return seen, nil
+}
+func (f *fakeRepo) EventSeen(_ context.Context, eventID string) (bool, error) {
+	return f.events[eventID], nil
 }
 func (f *fakeRepo) UserByCustomer(_ context.Context, c string) (string, error) {
 	for u, id := range f.customers {
@@ -348,7 +356,12 @@ func TestSetBilling(t *testing.T) {
 	if _, err := a.SetBilling(ctx, Caller{UID: "a", Admin: true}, "u2", "gold"); !errors.As(err, &ve) || ve.Field != "tier" {
 		t.Fatalf("unknown tier: %v", err)
 	}
-	if repo.changes != 0 {
+	// A user id no one has is refused before anything is written: no plan,
+	// no audit row for a user who is not there.
+	if _, err := a.SetBilling(ctx, Caller{UID: "a", Admin: true}, "ghost", "pro"); !errors.Is(err, domain.ErrUserNotFound) {
+		t.Fatalf("unknown user: %v, want ErrUserNotFound", err)
+	}
+	if repo.changes != 0 || len(repo.audit) != 0 || repo.billing["ghost"] != nil {
 		t.Fatal("a refused call changed billing")
 	}
 	b, err := a.SetBilling(ctx, Caller{UID: "a", Admin: true}, "u2", "pro")
@@ -433,6 +446,34 @@ func TestAStaleActiveEventDoesNotBringProBack(t *testing.T) {
 			t.Fatalf("billing %+v, want pro", b)
 		}
 	})
+}
+
+// TestAReplayedEventCostsNoStripeRead: the id of a handled event is looked up
+// before the subscription is read from Stripe, so delivering the same
+// signed event again (Stripe's retry, or a replay) is acknowledged without
+// another Stripe API call, and changes nothing.
+func TestAReplayedEventCostsNoStripeRead(t *testing.T) {
+	t.Parallel()
+	a, repo, pay := newApp()
+	ev := domain.PaymentEvent{ID: "evt_1", Type: domain.EventSubscriptionUpdated, Created: time.Now(),
+		UserID: "u1", CustomerID: "cus_1", SubscriptionID: "sub_1", Status: "active", PriceID: "price_pro"}
+	pay.events = map[string]domain.PaymentEvent{ev.ID: ev}
+	pay.subs = map[string]domain.Subscription{"sub_1": {ID: "sub_1", Status: "active", CustomerID: "cus_1", PriceID: "price_pro", UserID: "u1"}}
+	for range 5 {
+		if err := a.HandleWebhook(context.Background(), []byte(ev.ID), "sig"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pay.fetches != 1 || repo.changes != 1 {
+		t.Fatalf("5 deliveries of one event: %d Stripe reads and %d changes, want 1 and 1", pay.fetches, repo.changes)
+	}
+	// Another event of the same subscription is read afresh.
+	next := ev
+	next.ID = "evt_2"
+	pay.events[next.ID] = next
+	if err := a.HandleWebhook(context.Background(), []byte(next.ID), "sig"); err != nil || pay.fetches != 2 {
+		t.Fatalf("a new event: err %v after %d reads, want 2", err, pay.fetches)
+	}
 }
 
 // TestStripeUnreachableLeavesTheEventForARetry: when the current state

@@ -21,6 +21,9 @@ var (
 	ErrOnBehalf = errors.New("plans are bought by the store's owner")
 	// ErrSubscriptionNotFound: Stripe has no subscription with that id.
 	ErrSubscriptionNotFound = errors.New("subscription not found")
+	// ErrUserNotFound: the users service has no user with that id, so there
+	// is no one to bill.
+	ErrUserNotFound = errors.New("user not found")
 )
 
 // ValidationError is a client's mistake in one field: the platform's one

@@ -35,6 +35,7 @@ import (
 	billing "uplift.dev/billing/internal/service"
 	"uplift.dev/billing/migrations"
 	"uplift.dev/platform/firebasetest"
+	"uplift.dev/platform/pagesec/pagesectest"
 	"uplift.dev/platform/postgres"
 	"uplift.dev/platform/servicetest"
 )
@@ -56,6 +57,22 @@ func (fakeUsers) GetProfile(ctx context.Context, r *usersv1.GetProfileRequest) (
 	return &usersv1.GetProfileResponse{CategoryId: "cat-" + r.GetUserId(), OriginalCategoryId: "orig-" + r.GetUserId()}, nil
 }
 
+// GetUser knows the users signIn makes ("u-…") and, as the users service
+// does, refuses an id over 128 bytes; it too answers only to a forwarded
+// token.
+func (fakeUsers) GetUser(ctx context.Context, r *usersv1.GetUserRequest) (*usersv1.GetUserResponse, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	switch {
+	case len(md.Get("authorization")) == 0:
+		return nil, status.Error(codes.Unauthenticated, "no token forwarded")
+	case len(r.GetUserId()) > 128:
+		return nil, status.Error(codes.InvalidArgument, "userId is not a valid user id.")
+	case !strings.HasPrefix(r.GetUserId(), "u-"):
+		return nil, status.Error(codes.NotFound, "User not found.")
+	}
+	return &usersv1.GetUserResponse{User: &usersv1.User{Id: r.GetUserId()}}, nil
+}
+
 type harness struct {
 	client billingv1.BillingServiceClient
 	db     *pgxpool.Pool
@@ -69,6 +86,16 @@ type harness struct {
 type stripeState struct {
 	mu   sync.Mutex
 	subs map[string]string // id → subscription JSON
+	// reads counts the reads of each subscription, the Stripe API calls a
+	// webhook costs.
+	reads map[string]int
+}
+
+// readsOf is how many times the subscription was read from Stripe.
+func (s *stripeState) readsOf(id string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reads[id]
 }
 
 // set makes obj (a subscription object, "UID" replaced by uid) the
@@ -96,6 +123,7 @@ func (s *stripeState) serve(mock string) http.Handler {
 		if id, ok := strings.CutPrefix(r.URL.Path, "/v1/subscriptions/"); ok && r.Method == http.MethodGet {
 			s.mu.Lock()
 			obj, found := s.subs[id]
+			s.reads[id]++
 			s.mu.Unlock()
 			w.Header().Set("Content-Type", "application/json")
 			if !found {
@@ -150,7 +178,7 @@ func start(t *testing.T) harness {
 		_, _ = w.Write([]byte(`{"received":true}`))
 	}))
 
-	subs := &stripeState{subs: map[string]string{}}
+	subs := &stripeState{subs: map[string]string{}, reads: map[string]int{}}
 	stripeAPI := httptest.NewServer(subs.serve(mock))
 	s := &billing.Settings{
 		Base:            servicetest.Base(t),
@@ -265,6 +293,11 @@ func TestTiersCheckoutPortalAndTestPage(t *testing.T) {
 		if !strings.Contains(string(page), want) {
 			t.Fatalf("page lacks %q:\n%s", want, page)
 		}
+	}
+	// Framed by no one; its form may lead only back here and, by the
+	// completion's redirect, to the successUrl's origin.
+	if err := pagesectest.Check(resp.Header, string(page), "http://localhost:3000"); err != nil {
+		t.Fatalf("checkout page: %v", err)
 	}
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err = noRedirect.Post(res.GetUrl()+"/complete", "application/x-www-form-urlencoded", nil)
@@ -486,6 +519,23 @@ func TestWebhooks(t *testing.T) {
 		}
 	})
 
+	t.Run("a replayed event is acknowledged without a Stripe read", func(t *testing.T) {
+		uid := "u-" + uuid.NewString()[:8]
+		h.stripe.set(uid, subActive)
+		p, sig := event("evt_upd_"+uid, "customer.subscription.updated", uid, t0, subActive)
+		for range 4 {
+			if err := send(p, sig); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := h.stripe.readsOf("sub_" + uid); n != 1 {
+			t.Fatalf("4 deliveries of one event read the subscription %d times, want 1", n)
+		}
+		if s := h.state(t, uid); s != (state{"pro", false, 1}) {
+			t.Fatalf("state %+v", s)
+		}
+	})
+
 	t.Run("older event after newer leaves the newer state", func(t *testing.T) {
 		uid := "u-" + uuid.NewString()[:8]
 		newer, nsig := event("evt_new_"+uid, "customer.subscription.deleted", uid, t0.Add(time.Hour), subDeleted)
@@ -542,6 +592,15 @@ func TestWebhooks(t *testing.T) {
 		}
 		if _, err := h.client.SetBilling(adminCtx, &billingv1.SetBillingRequest{UserId: uid, Tier: "gold"}); status.Code(err) != codes.InvalidArgument {
 			t.Fatalf("unknown tier: %v", err)
+		}
+		// A user id the users service does not know is 404 with a sentence,
+		// and no plan is kept for it.
+		_, err := h.client.SetBilling(adminCtx, &billingv1.SetBillingRequest{UserId: "nobody-" + uid, Tier: "pro"})
+		if st := status.Convert(err); st.Code() != codes.NotFound || st.Message() != "No user exists with that userId." {
+			t.Fatalf("unknown user: %v", err)
+		}
+		if s := h.state(t, "nobody-"+uid); s != (state{}) {
+			t.Fatalf("unknown user has state %+v", s)
 		}
 		res, err := h.client.SetBilling(adminCtx, &billingv1.SetBillingRequest{UserId: uid, Tier: "pro"})
 		if err != nil || res.GetTier() != "pro" || !res.GetIsManuallySet() {
@@ -636,6 +695,9 @@ func TestIdentityVerificationThroughStripeMock(t *testing.T) {
 		page.Body.Close()
 		if page.StatusCode != http.StatusOK || !strings.Contains(string(body), "Test identity verification — no real check") {
 			t.Fatalf("page %d %s", page.StatusCode, body)
+		}
+		if err := pagesectest.Check(page.Header, string(body), "http://localhost:3000"); err != nil {
+			t.Fatalf("identity page: %v", err)
 		}
 		resp, err := noRedirect.Post(res.GetUrl()+"/"+outcome, "application/x-www-form-urlencoded", nil)
 		if err != nil {

@@ -311,10 +311,12 @@ func (a *App) UpdateLabel(ctx context.Context, caller domain.Caller, id, name st
 	})
 }
 
-// ContentParams is a PATCH of the business profile's inputs. A nil or blank
-// SiteURL clears the website (the web sends an empty one as null); a nil
-// DisableWeeklyEmail leaves the switch as it is.
+// ContentParams is a PATCH of the business profile's inputs: a nil field
+// leaves what is saved as it is, so a client that sends only the fields it
+// changes clears nothing by leaving one out.
 type ContentParams struct {
+	// SiteURL, when set, replaces the website; blank clears it (the web sends
+	// an empty website as null, which the gateway passes on as blank).
 	SiteURL            *string
 	DisableWeeklyEmail *bool
 	// TimeZone, when set, changes the business's IANA time zone.
@@ -363,7 +365,7 @@ func (a *App) UpdateContentParams(ctx context.Context, caller domain.Caller, id 
 	}
 	return a.update(ctx, caller, id, ActionUpdateContentGenerationParams, func(c *domain.Category) (domain.Effects, error) {
 		var eff domain.Effects
-		if c.SetSite(site) {
+		if in.SiteURL != nil && c.SetSite(site) {
 			eff.InvalidateIdeas = true
 			if site != "" {
 				eff.NewReport = a.newReport(c)

@@ -506,7 +506,7 @@ func TestClearingTheWebsite(t *testing.T) {
 	if _, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop)}); err != nil {
 		t.Fatal(err)
 	}
-	c, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: nil})
+	c, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr("")})
 	if err != nil || c.SiteURL != "" {
 		t.Fatalf("%+v %v", c, err)
 	}
@@ -515,6 +515,47 @@ func TestClearingTheWebsite(t *testing.T) {
 	}
 	if r, _ := f.app.CurrentReport(ctx, f.owner, f.catID); r.Status != domain.StatusNoWebsite {
 		t.Fatalf("report %+v", r)
+	}
+}
+
+// TestAPatchKeepsTheFieldsItLeavesOut: the PATCH changes only the fields it
+// sends. Leaving the website out of a save of the weekly switch, the time
+// zone or the competitors used to clear it.
+func TestAPatchKeepsTheFieldsItLeavesOut(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	other := "https://other.example/"
+	f.analyzer.sites[other] = analysisOf(10)
+	rival := []string{"https://rival.example/"}
+	all := ContentParams{SiteURL: ptr(shop), DisableWeeklyEmail: ptr(true), TimeZone: ptr("Europe/Paris"), Competitors: &rival}
+	if _, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, all); err != nil {
+		t.Fatal(err)
+	}
+	saved := domain.Category{SiteURL: shop, DisableWeeklyEmail: true, TimeZone: "Europe/Paris", Competitors: rival}
+	noRival := []string{}
+	for _, tt := range []struct {
+		name   string
+		patch  ContentParams
+		change func(*domain.Category)
+	}{
+		{"nothing", ContentParams{}, func(*domain.Category) {}},
+		{"the weekly switch alone", ContentParams{DisableWeeklyEmail: ptr(false)}, func(c *domain.Category) { c.DisableWeeklyEmail = false }},
+		{"the time zone alone", ContentParams{TimeZone: ptr("Asia/Tokyo")}, func(c *domain.Category) { c.TimeZone = "Asia/Tokyo" }},
+		{"the competitors alone", ContentParams{Competitors: &noRival}, func(c *domain.Category) { c.Competitors = nil }},
+		{"the website alone", ContentParams{SiteURL: ptr(other)}, func(c *domain.Category) { c.SiteURL = other }},
+		{"the website cleared", ContentParams{SiteURL: ptr("")}, func(c *domain.Category) { c.SiteURL = "" }},
+	} {
+		got, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, tt.patch)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		tt.change(&saved)
+		if got.SiteURL != saved.SiteURL || got.DisableWeeklyEmail != saved.DisableWeeklyEmail ||
+			got.TimeZone != saved.TimeZone || !slices.Equal(got.Competitors, saved.Competitors) {
+			t.Fatalf("after a PATCH of %s: site %q weekly off %t zone %q competitors %v, want %q %t %q %v", tt.name,
+				got.SiteURL, got.DisableWeeklyEmail, got.TimeZone, got.Competitors,
+				saved.SiteURL, saved.DisableWeeklyEmail, saved.TimeZone, saved.Competitors)
+		}
 	}
 }
 

@@ -373,8 +373,9 @@ func TestSignUpThenWebsiteReviewToReady(t *testing.T) {
 		return err == nil && proto.Unmarshal(m.Data, &ev) == nil && ev.GetCategoryId() == cat
 	})
 
-	// Clearing the website (sent as null) leaves nothing to review.
-	if _, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{CategoryId: cat}); err != nil {
+	// Clearing the website (null from the web, blank by the time it reaches
+	// gRPC) leaves nothing to review.
+	if _, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{CategoryId: cat, SiteUrl: proto.String("")}); err != nil {
 		t.Fatal(err)
 	}
 	r, err = h.client.GetCurrentReport(ctx, &categoriesv1.GetCurrentReportRequest{CategoryId: cat})
@@ -596,6 +597,13 @@ func TestWhoMayCallWhat(t *testing.T) {
 			_, err := c.GetProductImage(ctx, &categoriesv1.GetProductImageRequest{CategoryId: id, ProductId: "no-such-product"})
 			return pastAccess(id == cat, err)
 		},
+		"AuthorizeReportStream": func(ctx context.Context, id string) error {
+			res, err := c.AuthorizeReportStream(ctx, &categoriesv1.AuthorizeReportStreamRequest{CategoryId: id})
+			if err == nil && res.GetUserId() == "" {
+				return errors.New("a stream allowed for no one")
+			}
+			return err
+		},
 	}
 	// + CreateCategory, GetWebsiteScore, and RunWeeklyReview (admins only,
 	// owners and uplifters refused: TestWeeklyReviewOfAnUnreadableSiteStillEmails).
@@ -626,6 +634,12 @@ func TestWhoMayCallWhat(t *testing.T) {
 				t.Fatalf("code = %v, want NotFound", status.Code(err))
 			}
 		})
+	}
+	// A stream is the caller's own: the gateway counts them per user.
+	owners, _ := c.AuthorizeReportStream(as(ownerTok), &categoriesv1.AuthorizeReportStreamRequest{CategoryId: cat})
+	uplifters, _ := c.AuthorizeReportStream(as(uplifterTok), &categoriesv1.AuthorizeReportStreamRequest{CategoryId: cat})
+	if owners.GetUserId() == uplifters.GetUserId() {
+		t.Fatalf("the owner's and the uplifter's streams both belong to %q", owners.GetUserId())
 	}
 	// CreateCategory needs a signed-in caller; GetWebsiteScore is public.
 	if _, err := c.CreateCategory(context.Background(), &categoriesv1.CreateCategoryRequest{}); status.Code(err) != codes.Unauthenticated {

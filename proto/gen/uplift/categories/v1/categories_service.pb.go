@@ -80,6 +80,96 @@ func (ReportStatus) EnumDescriptor() ([]byte, []int) {
 	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{0}
 }
 
+// AuthorizeReportStreamRequest names the category whose events are wanted.
+type AuthorizeReportStreamRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuthorizeReportStreamRequest) Reset() {
+	*x = AuthorizeReportStreamRequest{}
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuthorizeReportStreamRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuthorizeReportStreamRequest) ProtoMessage() {}
+
+func (x *AuthorizeReportStreamRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuthorizeReportStreamRequest.ProtoReflect.Descriptor instead.
+func (*AuthorizeReportStreamRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *AuthorizeReportStreamRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+// AuthorizeReportStreamResponse names the caller the stream belongs to.
+type AuthorizeReportStreamResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuthorizeReportStreamResponse) Reset() {
+	*x = AuthorizeReportStreamResponse{}
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuthorizeReportStreamResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuthorizeReportStreamResponse) ProtoMessage() {}
+
+func (x *AuthorizeReportStreamResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuthorizeReportStreamResponse.ProtoReflect.Descriptor instead.
+func (*AuthorizeReportStreamResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *AuthorizeReportStreamResponse) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
 type RunWeeklyReviewRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
@@ -89,7 +179,7 @@ type RunWeeklyReviewRequest struct {
 
 func (x *RunWeeklyReviewRequest) Reset() {
 	*x = RunWeeklyReviewRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[0]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -101,7 +191,7 @@ func (x *RunWeeklyReviewRequest) String() string {
 func (*RunWeeklyReviewRequest) ProtoMessage() {}
 
 func (x *RunWeeklyReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[0]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -114,7 +204,7 @@ func (x *RunWeeklyReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunWeeklyReviewRequest.ProtoReflect.Descriptor instead.
 func (*RunWeeklyReviewRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{0}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *RunWeeklyReviewRequest) GetCategoryId() string {
@@ -135,7 +225,7 @@ type RunWeeklyReviewResponse struct {
 
 func (x *RunWeeklyReviewResponse) Reset() {
 	*x = RunWeeklyReviewResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[1]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -147,7 +237,7 @@ func (x *RunWeeklyReviewResponse) String() string {
 func (*RunWeeklyReviewResponse) ProtoMessage() {}
 
 func (x *RunWeeklyReviewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[1]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -160,7 +250,7 @@ func (x *RunWeeklyReviewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunWeeklyReviewResponse.ProtoReflect.Descriptor instead.
 func (*RunWeeklyReviewResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{1}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *RunWeeklyReviewResponse) GetWeek() string {
@@ -189,7 +279,7 @@ type CatalogueProduct struct {
 
 func (x *CatalogueProduct) Reset() {
 	*x = CatalogueProduct{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[2]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -201,7 +291,7 @@ func (x *CatalogueProduct) String() string {
 func (*CatalogueProduct) ProtoMessage() {}
 
 func (x *CatalogueProduct) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[2]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -214,7 +304,7 @@ func (x *CatalogueProduct) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CatalogueProduct.ProtoReflect.Descriptor instead.
 func (*CatalogueProduct) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{2}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *CatalogueProduct) GetId() string {
@@ -269,7 +359,7 @@ type ListCatalogueProductsRequest struct {
 
 func (x *ListCatalogueProductsRequest) Reset() {
 	*x = ListCatalogueProductsRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[3]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -281,7 +371,7 @@ func (x *ListCatalogueProductsRequest) String() string {
 func (*ListCatalogueProductsRequest) ProtoMessage() {}
 
 func (x *ListCatalogueProductsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[3]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -294,7 +384,7 @@ func (x *ListCatalogueProductsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCatalogueProductsRequest.ProtoReflect.Descriptor instead.
 func (*ListCatalogueProductsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{3}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ListCatalogueProductsRequest) GetCategoryId() string {
@@ -314,7 +404,7 @@ type ListCatalogueProductsResponse struct {
 
 func (x *ListCatalogueProductsResponse) Reset() {
 	*x = ListCatalogueProductsResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[4]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -326,7 +416,7 @@ func (x *ListCatalogueProductsResponse) String() string {
 func (*ListCatalogueProductsResponse) ProtoMessage() {}
 
 func (x *ListCatalogueProductsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[4]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -339,7 +429,7 @@ func (x *ListCatalogueProductsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCatalogueProductsResponse.ProtoReflect.Descriptor instead.
 func (*ListCatalogueProductsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{4}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ListCatalogueProductsResponse) GetProducts() []*CatalogueProduct {
@@ -361,7 +451,7 @@ type GetProductImageRequest struct {
 
 func (x *GetProductImageRequest) Reset() {
 	*x = GetProductImageRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[5]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -373,7 +463,7 @@ func (x *GetProductImageRequest) String() string {
 func (*GetProductImageRequest) ProtoMessage() {}
 
 func (x *GetProductImageRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[5]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -386,7 +476,7 @@ func (x *GetProductImageRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProductImageRequest.ProtoReflect.Descriptor instead.
 func (*GetProductImageRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{5}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *GetProductImageRequest) GetCategoryId() string {
@@ -414,7 +504,7 @@ type GetProductImageResponse struct {
 
 func (x *GetProductImageResponse) Reset() {
 	*x = GetProductImageResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[6]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -426,7 +516,7 @@ func (x *GetProductImageResponse) String() string {
 func (*GetProductImageResponse) ProtoMessage() {}
 
 func (x *GetProductImageResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[6]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -439,7 +529,7 @@ func (x *GetProductImageResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetProductImageResponse.ProtoReflect.Descriptor instead.
 func (*GetProductImageResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{6}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *GetProductImageResponse) GetProduct() *CatalogueProduct {
@@ -472,7 +562,7 @@ type Category struct {
 
 func (x *Category) Reset() {
 	*x = Category{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[7]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -484,7 +574,7 @@ func (x *Category) String() string {
 func (*Category) ProtoMessage() {}
 
 func (x *Category) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[7]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -497,7 +587,7 @@ func (x *Category) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Category.ProtoReflect.Descriptor instead.
 func (*Category) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{7}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Category) GetId() string {
@@ -559,7 +649,7 @@ type CreateCategoryRequest struct {
 
 func (x *CreateCategoryRequest) Reset() {
 	*x = CreateCategoryRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[8]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -571,7 +661,7 @@ func (x *CreateCategoryRequest) String() string {
 func (*CreateCategoryRequest) ProtoMessage() {}
 
 func (x *CreateCategoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[8]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -584,7 +674,7 @@ func (x *CreateCategoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateCategoryRequest.ProtoReflect.Descriptor instead.
 func (*CreateCategoryRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{8}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *CreateCategoryRequest) GetShopifyCategoryId() string {
@@ -611,7 +701,7 @@ type CreateCategoryResponse struct {
 
 func (x *CreateCategoryResponse) Reset() {
 	*x = CreateCategoryResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[9]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -623,7 +713,7 @@ func (x *CreateCategoryResponse) String() string {
 func (*CreateCategoryResponse) ProtoMessage() {}
 
 func (x *CreateCategoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[9]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -636,7 +726,7 @@ func (x *CreateCategoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateCategoryResponse.ProtoReflect.Descriptor instead.
 func (*CreateCategoryResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{9}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CreateCategoryResponse) GetCategory() *Category {
@@ -656,7 +746,7 @@ type GetLabelRequest struct {
 
 func (x *GetLabelRequest) Reset() {
 	*x = GetLabelRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[10]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -668,7 +758,7 @@ func (x *GetLabelRequest) String() string {
 func (*GetLabelRequest) ProtoMessage() {}
 
 func (x *GetLabelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[10]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -681,7 +771,7 @@ func (x *GetLabelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLabelRequest.ProtoReflect.Descriptor instead.
 func (*GetLabelRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{10}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GetLabelRequest) GetCategoryId() string {
@@ -701,7 +791,7 @@ type GetLabelResponse struct {
 
 func (x *GetLabelResponse) Reset() {
 	*x = GetLabelResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[11]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -713,7 +803,7 @@ func (x *GetLabelResponse) String() string {
 func (*GetLabelResponse) ProtoMessage() {}
 
 func (x *GetLabelResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[11]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -726,7 +816,7 @@ func (x *GetLabelResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLabelResponse.ProtoReflect.Descriptor instead.
 func (*GetLabelResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{11}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetLabelResponse) GetName() string {
@@ -747,7 +837,7 @@ type UpdateLabelRequest struct {
 
 func (x *UpdateLabelRequest) Reset() {
 	*x = UpdateLabelRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[12]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -759,7 +849,7 @@ func (x *UpdateLabelRequest) String() string {
 func (*UpdateLabelRequest) ProtoMessage() {}
 
 func (x *UpdateLabelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[12]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -772,7 +862,7 @@ func (x *UpdateLabelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateLabelRequest.ProtoReflect.Descriptor instead.
 func (*UpdateLabelRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{12}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *UpdateLabelRequest) GetCategoryId() string {
@@ -799,7 +889,7 @@ type UpdateLabelResponse struct {
 
 func (x *UpdateLabelResponse) Reset() {
 	*x = UpdateLabelResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[13]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -811,7 +901,7 @@ func (x *UpdateLabelResponse) String() string {
 func (*UpdateLabelResponse) ProtoMessage() {}
 
 func (x *UpdateLabelResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[13]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -824,7 +914,7 @@ func (x *UpdateLabelResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateLabelResponse.ProtoReflect.Descriptor instead.
 func (*UpdateLabelResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{13}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *UpdateLabelResponse) GetName() string {
@@ -844,7 +934,7 @@ type GetContentGenerationParamsRequest struct {
 
 func (x *GetContentGenerationParamsRequest) Reset() {
 	*x = GetContentGenerationParamsRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[14]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -856,7 +946,7 @@ func (x *GetContentGenerationParamsRequest) String() string {
 func (*GetContentGenerationParamsRequest) ProtoMessage() {}
 
 func (x *GetContentGenerationParamsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[14]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -869,7 +959,7 @@ func (x *GetContentGenerationParamsRequest) ProtoReflect() protoreflect.Message 
 
 // Deprecated: Use GetContentGenerationParamsRequest.ProtoReflect.Descriptor instead.
 func (*GetContentGenerationParamsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{14}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GetContentGenerationParamsRequest) GetCategoryId() string {
@@ -900,7 +990,7 @@ type GetContentGenerationParamsResponse struct {
 
 func (x *GetContentGenerationParamsResponse) Reset() {
 	*x = GetContentGenerationParamsResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[15]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -912,7 +1002,7 @@ func (x *GetContentGenerationParamsResponse) String() string {
 func (*GetContentGenerationParamsResponse) ProtoMessage() {}
 
 func (x *GetContentGenerationParamsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[15]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -925,7 +1015,7 @@ func (x *GetContentGenerationParamsResponse) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use GetContentGenerationParamsResponse.ProtoReflect.Descriptor instead.
 func (*GetContentGenerationParamsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{15}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *GetContentGenerationParamsResponse) GetSiteUrl() string {
@@ -963,8 +1053,10 @@ func (x *GetContentGenerationParamsResponse) GetCompetitorUrls() []string {
 	return nil
 }
 
-// UpdateContentGenerationParamsRequest saves the profile's inputs. An empty
-// website is sent as null and clears it.
+// UpdateContentGenerationParamsRequest saves the profile's inputs: a field
+// left out keeps its value. An empty website is sent as null (or "") and
+// clears it; over REST a null on any of the optional fields sets it to its
+// empty value.
 type UpdateContentGenerationParamsRequest struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
 	CategoryId         string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
@@ -984,7 +1076,7 @@ type UpdateContentGenerationParamsRequest struct {
 
 func (x *UpdateContentGenerationParamsRequest) Reset() {
 	*x = UpdateContentGenerationParamsRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[16]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -996,7 +1088,7 @@ func (x *UpdateContentGenerationParamsRequest) String() string {
 func (*UpdateContentGenerationParamsRequest) ProtoMessage() {}
 
 func (x *UpdateContentGenerationParamsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[16]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1009,7 +1101,7 @@ func (x *UpdateContentGenerationParamsRequest) ProtoReflect() protoreflect.Messa
 
 // Deprecated: Use UpdateContentGenerationParamsRequest.ProtoReflect.Descriptor instead.
 func (*UpdateContentGenerationParamsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{16}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *UpdateContentGenerationParamsRequest) GetCategoryId() string {
@@ -1064,7 +1156,7 @@ type CompetitorUrls struct {
 
 func (x *CompetitorUrls) Reset() {
 	*x = CompetitorUrls{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[17]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1076,7 +1168,7 @@ func (x *CompetitorUrls) String() string {
 func (*CompetitorUrls) ProtoMessage() {}
 
 func (x *CompetitorUrls) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[17]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1089,7 +1181,7 @@ func (x *CompetitorUrls) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompetitorUrls.ProtoReflect.Descriptor instead.
 func (*CompetitorUrls) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{17}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CompetitorUrls) GetUrls() []string {
@@ -1113,7 +1205,7 @@ type UpdateContentGenerationParamsResponse struct {
 
 func (x *UpdateContentGenerationParamsResponse) Reset() {
 	*x = UpdateContentGenerationParamsResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1125,7 +1217,7 @@ func (x *UpdateContentGenerationParamsResponse) String() string {
 func (*UpdateContentGenerationParamsResponse) ProtoMessage() {}
 
 func (x *UpdateContentGenerationParamsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[18]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1138,7 +1230,7 @@ func (x *UpdateContentGenerationParamsResponse) ProtoReflect() protoreflect.Mess
 
 // Deprecated: Use UpdateContentGenerationParamsResponse.ProtoReflect.Descriptor instead.
 func (*UpdateContentGenerationParamsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{18}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *UpdateContentGenerationParamsResponse) GetSiteUrl() string {
@@ -1187,7 +1279,7 @@ type UpdateEmailPreferencesRequest struct {
 
 func (x *UpdateEmailPreferencesRequest) Reset() {
 	*x = UpdateEmailPreferencesRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1199,7 +1291,7 @@ func (x *UpdateEmailPreferencesRequest) String() string {
 func (*UpdateEmailPreferencesRequest) ProtoMessage() {}
 
 func (x *UpdateEmailPreferencesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[19]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1212,7 +1304,7 @@ func (x *UpdateEmailPreferencesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateEmailPreferencesRequest.ProtoReflect.Descriptor instead.
 func (*UpdateEmailPreferencesRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{19}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *UpdateEmailPreferencesRequest) GetCategoryId() string {
@@ -1240,7 +1332,7 @@ type UpdateEmailPreferencesResponse struct {
 
 func (x *UpdateEmailPreferencesResponse) Reset() {
 	*x = UpdateEmailPreferencesResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1252,7 +1344,7 @@ func (x *UpdateEmailPreferencesResponse) String() string {
 func (*UpdateEmailPreferencesResponse) ProtoMessage() {}
 
 func (x *UpdateEmailPreferencesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[20]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1265,7 +1357,7 @@ func (x *UpdateEmailPreferencesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateEmailPreferencesResponse.ProtoReflect.Descriptor instead.
 func (*UpdateEmailPreferencesResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{20}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *UpdateEmailPreferencesResponse) GetDisableBusinessReport() bool {
@@ -1292,7 +1384,7 @@ type DisableBusinessReportRequest struct {
 
 func (x *DisableBusinessReportRequest) Reset() {
 	*x = DisableBusinessReportRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1304,7 +1396,7 @@ func (x *DisableBusinessReportRequest) String() string {
 func (*DisableBusinessReportRequest) ProtoMessage() {}
 
 func (x *DisableBusinessReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[21]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1317,7 +1409,7 @@ func (x *DisableBusinessReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisableBusinessReportRequest.ProtoReflect.Descriptor instead.
 func (*DisableBusinessReportRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{21}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *DisableBusinessReportRequest) GetCategoryId() string {
@@ -1338,7 +1430,7 @@ type DisableBusinessReportResponse struct {
 
 func (x *DisableBusinessReportResponse) Reset() {
 	*x = DisableBusinessReportResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1350,7 +1442,7 @@ func (x *DisableBusinessReportResponse) String() string {
 func (*DisableBusinessReportResponse) ProtoMessage() {}
 
 func (x *DisableBusinessReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[22]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1363,7 +1455,7 @@ func (x *DisableBusinessReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisableBusinessReportResponse.ProtoReflect.Descriptor instead.
 func (*DisableBusinessReportResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{22}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *DisableBusinessReportResponse) GetDisableBusinessReport() bool {
@@ -1390,7 +1482,7 @@ type GetEmailPreferencesRequest struct {
 
 func (x *GetEmailPreferencesRequest) Reset() {
 	*x = GetEmailPreferencesRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1402,7 +1494,7 @@ func (x *GetEmailPreferencesRequest) String() string {
 func (*GetEmailPreferencesRequest) ProtoMessage() {}
 
 func (x *GetEmailPreferencesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[23]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1415,7 +1507,7 @@ func (x *GetEmailPreferencesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEmailPreferencesRequest.ProtoReflect.Descriptor instead.
 func (*GetEmailPreferencesRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{23}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetEmailPreferencesRequest) GetCategoryId() string {
@@ -1436,7 +1528,7 @@ type GetEmailPreferencesResponse struct {
 
 func (x *GetEmailPreferencesResponse) Reset() {
 	*x = GetEmailPreferencesResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1448,7 +1540,7 @@ func (x *GetEmailPreferencesResponse) String() string {
 func (*GetEmailPreferencesResponse) ProtoMessage() {}
 
 func (x *GetEmailPreferencesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[24]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1461,7 +1553,7 @@ func (x *GetEmailPreferencesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEmailPreferencesResponse.ProtoReflect.Descriptor instead.
 func (*GetEmailPreferencesResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{24}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetEmailPreferencesResponse) GetDisableBusinessReport() bool {
@@ -1514,7 +1606,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1526,7 +1618,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[25]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1539,7 +1631,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{25}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Report) GetId() string {
@@ -1672,7 +1764,7 @@ type CompetitorScore struct {
 
 func (x *CompetitorScore) Reset() {
 	*x = CompetitorScore{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1684,7 +1776,7 @@ func (x *CompetitorScore) String() string {
 func (*CompetitorScore) ProtoMessage() {}
 
 func (x *CompetitorScore) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[26]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1697,7 +1789,7 @@ func (x *CompetitorScore) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompetitorScore.ProtoReflect.Descriptor instead.
 func (*CompetitorScore) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{26}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *CompetitorScore) GetSiteUrl() string {
@@ -1777,7 +1869,7 @@ type Speed struct {
 
 func (x *Speed) Reset() {
 	*x = Speed{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1789,7 +1881,7 @@ func (x *Speed) String() string {
 func (*Speed) ProtoMessage() {}
 
 func (x *Speed) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[27]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1802,7 +1894,7 @@ func (x *Speed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Speed.ProtoReflect.Descriptor instead.
 func (*Speed) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{27}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Speed) GetMeasured() bool {
@@ -1924,7 +2016,7 @@ type CheckResult struct {
 
 func (x *CheckResult) Reset() {
 	*x = CheckResult{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1936,7 +2028,7 @@ func (x *CheckResult) String() string {
 func (*CheckResult) ProtoMessage() {}
 
 func (x *CheckResult) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[28]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1949,7 +2041,7 @@ func (x *CheckResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckResult.ProtoReflect.Descriptor instead.
 func (*CheckResult) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{28}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *CheckResult) GetCheck() string {
@@ -2002,7 +2094,7 @@ type Finding struct {
 
 func (x *Finding) Reset() {
 	*x = Finding{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2014,7 +2106,7 @@ func (x *Finding) String() string {
 func (*Finding) ProtoMessage() {}
 
 func (x *Finding) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[29]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2027,7 +2119,7 @@ func (x *Finding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Finding.ProtoReflect.Descriptor instead.
 func (*Finding) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{29}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Finding) GetId() string {
@@ -2112,7 +2204,7 @@ type Insight struct {
 
 func (x *Insight) Reset() {
 	*x = Insight{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2124,7 +2216,7 @@ func (x *Insight) String() string {
 func (*Insight) ProtoMessage() {}
 
 func (x *Insight) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[30]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2137,7 +2229,7 @@ func (x *Insight) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Insight.ProtoReflect.Descriptor instead.
 func (*Insight) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{30}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Insight) GetId() string {
@@ -2179,7 +2271,7 @@ type Idea struct {
 
 func (x *Idea) Reset() {
 	*x = Idea{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2191,7 +2283,7 @@ func (x *Idea) String() string {
 func (*Idea) ProtoMessage() {}
 
 func (x *Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[31]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2204,7 +2296,7 @@ func (x *Idea) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Idea.ProtoReflect.Descriptor instead.
 func (*Idea) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{31}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Idea) GetId() string {
@@ -2280,7 +2372,7 @@ type GetCurrentReportRequest struct {
 
 func (x *GetCurrentReportRequest) Reset() {
 	*x = GetCurrentReportRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2292,7 +2384,7 @@ func (x *GetCurrentReportRequest) String() string {
 func (*GetCurrentReportRequest) ProtoMessage() {}
 
 func (x *GetCurrentReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2305,7 +2397,7 @@ func (x *GetCurrentReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentReportRequest.ProtoReflect.Descriptor instead.
 func (*GetCurrentReportRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{32}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *GetCurrentReportRequest) GetCategoryId() string {
@@ -2325,7 +2417,7 @@ type GetCurrentReportResponse struct {
 
 func (x *GetCurrentReportResponse) Reset() {
 	*x = GetCurrentReportResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2337,7 +2429,7 @@ func (x *GetCurrentReportResponse) String() string {
 func (*GetCurrentReportResponse) ProtoMessage() {}
 
 func (x *GetCurrentReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2350,7 +2442,7 @@ func (x *GetCurrentReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentReportResponse.ProtoReflect.Descriptor instead.
 func (*GetCurrentReportResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{33}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetCurrentReportResponse) GetReport() *Report {
@@ -2370,7 +2462,7 @@ type GetInsightsRequest struct {
 
 func (x *GetInsightsRequest) Reset() {
 	*x = GetInsightsRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2382,7 +2474,7 @@ func (x *GetInsightsRequest) String() string {
 func (*GetInsightsRequest) ProtoMessage() {}
 
 func (x *GetInsightsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2395,7 +2487,7 @@ func (x *GetInsightsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetInsightsRequest.ProtoReflect.Descriptor instead.
 func (*GetInsightsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{34}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *GetInsightsRequest) GetCategoryId() string {
@@ -2415,7 +2507,7 @@ type GetInsightsResponse struct {
 
 func (x *GetInsightsResponse) Reset() {
 	*x = GetInsightsResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2427,7 +2519,7 @@ func (x *GetInsightsResponse) String() string {
 func (*GetInsightsResponse) ProtoMessage() {}
 
 func (x *GetInsightsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2440,7 +2532,7 @@ func (x *GetInsightsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetInsightsResponse.ProtoReflect.Descriptor instead.
 func (*GetInsightsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{35}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *GetInsightsResponse) GetInsights() []*Insight {
@@ -2460,7 +2552,7 @@ type ListRecentIdeasRequest struct {
 
 func (x *ListRecentIdeasRequest) Reset() {
 	*x = ListRecentIdeasRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2472,7 +2564,7 @@ func (x *ListRecentIdeasRequest) String() string {
 func (*ListRecentIdeasRequest) ProtoMessage() {}
 
 func (x *ListRecentIdeasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2485,7 +2577,7 @@ func (x *ListRecentIdeasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRecentIdeasRequest.ProtoReflect.Descriptor instead.
 func (*ListRecentIdeasRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{36}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ListRecentIdeasRequest) GetCategoryId() string {
@@ -2505,7 +2597,7 @@ type ListRecentIdeasResponse struct {
 
 func (x *ListRecentIdeasResponse) Reset() {
 	*x = ListRecentIdeasResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[37]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2517,7 +2609,7 @@ func (x *ListRecentIdeasResponse) String() string {
 func (*ListRecentIdeasResponse) ProtoMessage() {}
 
 func (x *ListRecentIdeasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[37]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2530,7 +2622,7 @@ func (x *ListRecentIdeasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRecentIdeasResponse.ProtoReflect.Descriptor instead.
 func (*ListRecentIdeasResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{37}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ListRecentIdeasResponse) GetIdeas() []*Idea {
@@ -2551,7 +2643,7 @@ type GetIdeaRequest struct {
 
 func (x *GetIdeaRequest) Reset() {
 	*x = GetIdeaRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[38]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2563,7 +2655,7 @@ func (x *GetIdeaRequest) String() string {
 func (*GetIdeaRequest) ProtoMessage() {}
 
 func (x *GetIdeaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[38]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2576,7 +2668,7 @@ func (x *GetIdeaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdeaRequest.ProtoReflect.Descriptor instead.
 func (*GetIdeaRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{38}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *GetIdeaRequest) GetCategoryId() string {
@@ -2603,7 +2695,7 @@ type GetIdeaResponse struct {
 
 func (x *GetIdeaResponse) Reset() {
 	*x = GetIdeaResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[39]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2615,7 +2707,7 @@ func (x *GetIdeaResponse) String() string {
 func (*GetIdeaResponse) ProtoMessage() {}
 
 func (x *GetIdeaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[39]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2628,7 +2720,7 @@ func (x *GetIdeaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdeaResponse.ProtoReflect.Descriptor instead.
 func (*GetIdeaResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{39}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *GetIdeaResponse) GetIdea() *Idea {
@@ -2648,7 +2740,7 @@ type InvalidateCampaignIdeasRequest struct {
 
 func (x *InvalidateCampaignIdeasRequest) Reset() {
 	*x = InvalidateCampaignIdeasRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[40]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2660,7 +2752,7 @@ func (x *InvalidateCampaignIdeasRequest) String() string {
 func (*InvalidateCampaignIdeasRequest) ProtoMessage() {}
 
 func (x *InvalidateCampaignIdeasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[40]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2673,7 +2765,7 @@ func (x *InvalidateCampaignIdeasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateCampaignIdeasRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateCampaignIdeasRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{40}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *InvalidateCampaignIdeasRequest) GetCategoryId() string {
@@ -2692,7 +2784,7 @@ type InvalidateCampaignIdeasResponse struct {
 
 func (x *InvalidateCampaignIdeasResponse) Reset() {
 	*x = InvalidateCampaignIdeasResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[41]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2704,7 +2796,7 @@ func (x *InvalidateCampaignIdeasResponse) String() string {
 func (*InvalidateCampaignIdeasResponse) ProtoMessage() {}
 
 func (x *InvalidateCampaignIdeasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[41]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2717,7 +2809,7 @@ func (x *InvalidateCampaignIdeasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateCampaignIdeasResponse.ProtoReflect.Descriptor instead.
 func (*InvalidateCampaignIdeasResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{41}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{43}
 }
 
 // GetWebsiteScoreRequest names the site to score.
@@ -2730,7 +2822,7 @@ type GetWebsiteScoreRequest struct {
 
 func (x *GetWebsiteScoreRequest) Reset() {
 	*x = GetWebsiteScoreRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[42]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2742,7 +2834,7 @@ func (x *GetWebsiteScoreRequest) String() string {
 func (*GetWebsiteScoreRequest) ProtoMessage() {}
 
 func (x *GetWebsiteScoreRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[42]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2755,7 +2847,7 @@ func (x *GetWebsiteScoreRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWebsiteScoreRequest.ProtoReflect.Descriptor instead.
 func (*GetWebsiteScoreRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{42}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *GetWebsiteScoreRequest) GetUrl() string {
@@ -2779,7 +2871,7 @@ type GetWebsiteScoreResponse struct {
 
 func (x *GetWebsiteScoreResponse) Reset() {
 	*x = GetWebsiteScoreResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[43]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2791,7 +2883,7 @@ func (x *GetWebsiteScoreResponse) String() string {
 func (*GetWebsiteScoreResponse) ProtoMessage() {}
 
 func (x *GetWebsiteScoreResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[43]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2804,7 +2896,7 @@ func (x *GetWebsiteScoreResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWebsiteScoreResponse.ProtoReflect.Descriptor instead.
 func (*GetWebsiteScoreResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{43}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *GetWebsiteScoreResponse) GetUrl() string {
@@ -2852,7 +2944,7 @@ type SendAIEmailDigestRequest struct {
 
 func (x *SendAIEmailDigestRequest) Reset() {
 	*x = SendAIEmailDigestRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[44]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2864,7 +2956,7 @@ func (x *SendAIEmailDigestRequest) String() string {
 func (*SendAIEmailDigestRequest) ProtoMessage() {}
 
 func (x *SendAIEmailDigestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[44]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2877,7 +2969,7 @@ func (x *SendAIEmailDigestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendAIEmailDigestRequest.ProtoReflect.Descriptor instead.
 func (*SendAIEmailDigestRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{44}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *SendAIEmailDigestRequest) GetCategoryId() string {
@@ -2896,7 +2988,7 @@ type SendAIEmailDigestResponse struct {
 
 func (x *SendAIEmailDigestResponse) Reset() {
 	*x = SendAIEmailDigestResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[45]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2908,7 +3000,7 @@ func (x *SendAIEmailDigestResponse) String() string {
 func (*SendAIEmailDigestResponse) ProtoMessage() {}
 
 func (x *SendAIEmailDigestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[45]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2921,14 +3013,19 @@ func (x *SendAIEmailDigestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendAIEmailDigestResponse.ProtoReflect.Descriptor instead.
 func (*SendAIEmailDigestResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{45}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{47}
 }
 
 var File_uplift_categories_v1_categories_service_proto protoreflect.FileDescriptor
 
 const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\n" +
-	"-uplift/categories/v1/categories_service.proto\x12\x14uplift.categories.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"9\n" +
+	"-uplift/categories/v1/categories_service.proto\x12\x14uplift.categories.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"?\n" +
+	"\x1cAuthorizeReportStreamRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\"8\n" +
+	"\x1dAuthorizeReportStreamResponse\x12\x17\n" +
+	"\auser_id\x18\x01 \x01(\tR\x06userId\"9\n" +
 	"\x16RunWeeklyReviewRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\"-\n" +
@@ -3153,7 +3250,7 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\x18REPORT_STATUS_GENERATING\x10\x01\x12\x17\n" +
 	"\x13REPORT_STATUS_READY\x10\x02\x12\x18\n" +
 	"\x14REPORT_STATUS_FAILED\x10\x03\x12\x1c\n" +
-	"\x18REPORT_STATUS_NO_WEBSITE\x10\x042\xf5\x19\n" +
+	"\x18REPORT_STATUS_NO_WEBSITE\x10\x042\xf8\x1a\n" +
 	"\x11CategoriesService\x12\x8c\x01\n" +
 	"\x0eCreateCategory\x12+.uplift.categories.v1.CreateCategoryRequest\x1a,.uplift.categories.v1.CreateCategoryResponse\"\x1f\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/internal/categories\x12\x8b\x01\n" +
 	"\bGetLabel\x12%.uplift.categories.v1.GetLabelRequest\x1a&.uplift.categories.v1.GetLabelResponse\"0\x82\xd3\xe4\x93\x02*\x12(/internal/categories/{category_id}/label\x12\x97\x01\n" +
@@ -3172,7 +3269,8 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\x11SendAIEmailDigest\x12..uplift.categories.v1.SendAIEmailDigestRequest\x1a/.uplift.categories.v1.SendAIEmailDigestResponse\"?\x82\xd3\xe4\x93\x029:\x01*\"4/internal/categories/{category_id}/sendAIEmailDigest\x12\xae\x01\n" +
 	"\x0fRunWeeklyReview\x12,.uplift.categories.v1.RunWeeklyReviewRequest\x1a-.uplift.categories.v1.RunWeeklyReviewResponse\">\x82\xd3\xe4\x93\x028:\x01*\"3/internal/categories/{category_id}/weeklyReview/run\x12\xbf\x01\n" +
 	"\x15ListCatalogueProducts\x122.uplift.categories.v1.ListCatalogueProductsRequest\x1a3.uplift.categories.v1.ListCatalogueProductsResponse\"=\x82\xd3\xe4\x93\x027\x125/internal/categories/{category_id}/catalogue/products\x12n\n" +
-	"\x0fGetProductImage\x12,.uplift.categories.v1.GetProductImageRequest\x1a-.uplift.categories.v1.GetProductImageResponseB\xdc\x01\n" +
+	"\x0fGetProductImage\x12,.uplift.categories.v1.GetProductImageRequest\x1a-.uplift.categories.v1.GetProductImageResponse\x12\x80\x01\n" +
+	"\x15AuthorizeReportStream\x122.uplift.categories.v1.AuthorizeReportStreamRequest\x1a3.uplift.categories.v1.AuthorizeReportStreamResponseB\xdc\x01\n" +
 	"\x18com.uplift.categories.v1B\x16CategoriesServiceProtoP\x01Z6uplift.dev/proto/gen/uplift/categories/v1;categoriesv1\xa2\x02\x03UCX\xaa\x02\x14Uplift.Categories.V1\xca\x02\x14Uplift\\Categories\\V1\xe2\x02 Uplift\\Categories\\V1\\GPBMetadata\xea\x02\x16Uplift::Categories::V1b\x06proto3"
 
 var (
@@ -3188,117 +3286,121 @@ func file_uplift_categories_v1_categories_service_proto_rawDescGZIP() []byte {
 }
 
 var file_uplift_categories_v1_categories_service_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_uplift_categories_v1_categories_service_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
+var file_uplift_categories_v1_categories_service_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
 var file_uplift_categories_v1_categories_service_proto_goTypes = []any{
 	(ReportStatus)(0),                             // 0: uplift.categories.v1.ReportStatus
-	(*RunWeeklyReviewRequest)(nil),                // 1: uplift.categories.v1.RunWeeklyReviewRequest
-	(*RunWeeklyReviewResponse)(nil),               // 2: uplift.categories.v1.RunWeeklyReviewResponse
-	(*CatalogueProduct)(nil),                      // 3: uplift.categories.v1.CatalogueProduct
-	(*ListCatalogueProductsRequest)(nil),          // 4: uplift.categories.v1.ListCatalogueProductsRequest
-	(*ListCatalogueProductsResponse)(nil),         // 5: uplift.categories.v1.ListCatalogueProductsResponse
-	(*GetProductImageRequest)(nil),                // 6: uplift.categories.v1.GetProductImageRequest
-	(*GetProductImageResponse)(nil),               // 7: uplift.categories.v1.GetProductImageResponse
-	(*Category)(nil),                              // 8: uplift.categories.v1.Category
-	(*CreateCategoryRequest)(nil),                 // 9: uplift.categories.v1.CreateCategoryRequest
-	(*CreateCategoryResponse)(nil),                // 10: uplift.categories.v1.CreateCategoryResponse
-	(*GetLabelRequest)(nil),                       // 11: uplift.categories.v1.GetLabelRequest
-	(*GetLabelResponse)(nil),                      // 12: uplift.categories.v1.GetLabelResponse
-	(*UpdateLabelRequest)(nil),                    // 13: uplift.categories.v1.UpdateLabelRequest
-	(*UpdateLabelResponse)(nil),                   // 14: uplift.categories.v1.UpdateLabelResponse
-	(*GetContentGenerationParamsRequest)(nil),     // 15: uplift.categories.v1.GetContentGenerationParamsRequest
-	(*GetContentGenerationParamsResponse)(nil),    // 16: uplift.categories.v1.GetContentGenerationParamsResponse
-	(*UpdateContentGenerationParamsRequest)(nil),  // 17: uplift.categories.v1.UpdateContentGenerationParamsRequest
-	(*CompetitorUrls)(nil),                        // 18: uplift.categories.v1.CompetitorUrls
-	(*UpdateContentGenerationParamsResponse)(nil), // 19: uplift.categories.v1.UpdateContentGenerationParamsResponse
-	(*UpdateEmailPreferencesRequest)(nil),         // 20: uplift.categories.v1.UpdateEmailPreferencesRequest
-	(*UpdateEmailPreferencesResponse)(nil),        // 21: uplift.categories.v1.UpdateEmailPreferencesResponse
-	(*DisableBusinessReportRequest)(nil),          // 22: uplift.categories.v1.DisableBusinessReportRequest
-	(*DisableBusinessReportResponse)(nil),         // 23: uplift.categories.v1.DisableBusinessReportResponse
-	(*GetEmailPreferencesRequest)(nil),            // 24: uplift.categories.v1.GetEmailPreferencesRequest
-	(*GetEmailPreferencesResponse)(nil),           // 25: uplift.categories.v1.GetEmailPreferencesResponse
-	(*Report)(nil),                                // 26: uplift.categories.v1.Report
-	(*CompetitorScore)(nil),                       // 27: uplift.categories.v1.CompetitorScore
-	(*Speed)(nil),                                 // 28: uplift.categories.v1.Speed
-	(*CheckResult)(nil),                           // 29: uplift.categories.v1.CheckResult
-	(*Finding)(nil),                               // 30: uplift.categories.v1.Finding
-	(*Insight)(nil),                               // 31: uplift.categories.v1.Insight
-	(*Idea)(nil),                                  // 32: uplift.categories.v1.Idea
-	(*GetCurrentReportRequest)(nil),               // 33: uplift.categories.v1.GetCurrentReportRequest
-	(*GetCurrentReportResponse)(nil),              // 34: uplift.categories.v1.GetCurrentReportResponse
-	(*GetInsightsRequest)(nil),                    // 35: uplift.categories.v1.GetInsightsRequest
-	(*GetInsightsResponse)(nil),                   // 36: uplift.categories.v1.GetInsightsResponse
-	(*ListRecentIdeasRequest)(nil),                // 37: uplift.categories.v1.ListRecentIdeasRequest
-	(*ListRecentIdeasResponse)(nil),               // 38: uplift.categories.v1.ListRecentIdeasResponse
-	(*GetIdeaRequest)(nil),                        // 39: uplift.categories.v1.GetIdeaRequest
-	(*GetIdeaResponse)(nil),                       // 40: uplift.categories.v1.GetIdeaResponse
-	(*InvalidateCampaignIdeasRequest)(nil),        // 41: uplift.categories.v1.InvalidateCampaignIdeasRequest
-	(*InvalidateCampaignIdeasResponse)(nil),       // 42: uplift.categories.v1.InvalidateCampaignIdeasResponse
-	(*GetWebsiteScoreRequest)(nil),                // 43: uplift.categories.v1.GetWebsiteScoreRequest
-	(*GetWebsiteScoreResponse)(nil),               // 44: uplift.categories.v1.GetWebsiteScoreResponse
-	(*SendAIEmailDigestRequest)(nil),              // 45: uplift.categories.v1.SendAIEmailDigestRequest
-	(*SendAIEmailDigestResponse)(nil),             // 46: uplift.categories.v1.SendAIEmailDigestResponse
-	nil,                                           // 47: uplift.categories.v1.Speed.RatingsEntry
-	(*timestamppb.Timestamp)(nil),                 // 48: google.protobuf.Timestamp
+	(*AuthorizeReportStreamRequest)(nil),          // 1: uplift.categories.v1.AuthorizeReportStreamRequest
+	(*AuthorizeReportStreamResponse)(nil),         // 2: uplift.categories.v1.AuthorizeReportStreamResponse
+	(*RunWeeklyReviewRequest)(nil),                // 3: uplift.categories.v1.RunWeeklyReviewRequest
+	(*RunWeeklyReviewResponse)(nil),               // 4: uplift.categories.v1.RunWeeklyReviewResponse
+	(*CatalogueProduct)(nil),                      // 5: uplift.categories.v1.CatalogueProduct
+	(*ListCatalogueProductsRequest)(nil),          // 6: uplift.categories.v1.ListCatalogueProductsRequest
+	(*ListCatalogueProductsResponse)(nil),         // 7: uplift.categories.v1.ListCatalogueProductsResponse
+	(*GetProductImageRequest)(nil),                // 8: uplift.categories.v1.GetProductImageRequest
+	(*GetProductImageResponse)(nil),               // 9: uplift.categories.v1.GetProductImageResponse
+	(*Category)(nil),                              // 10: uplift.categories.v1.Category
+	(*CreateCategoryRequest)(nil),                 // 11: uplift.categories.v1.CreateCategoryRequest
+	(*CreateCategoryResponse)(nil),                // 12: uplift.categories.v1.CreateCategoryResponse
+	(*GetLabelRequest)(nil),                       // 13: uplift.categories.v1.GetLabelRequest
+	(*GetLabelResponse)(nil),                      // 14: uplift.categories.v1.GetLabelResponse
+	(*UpdateLabelRequest)(nil),                    // 15: uplift.categories.v1.UpdateLabelRequest
+	(*UpdateLabelResponse)(nil),                   // 16: uplift.categories.v1.UpdateLabelResponse
+	(*GetContentGenerationParamsRequest)(nil),     // 17: uplift.categories.v1.GetContentGenerationParamsRequest
+	(*GetContentGenerationParamsResponse)(nil),    // 18: uplift.categories.v1.GetContentGenerationParamsResponse
+	(*UpdateContentGenerationParamsRequest)(nil),  // 19: uplift.categories.v1.UpdateContentGenerationParamsRequest
+	(*CompetitorUrls)(nil),                        // 20: uplift.categories.v1.CompetitorUrls
+	(*UpdateContentGenerationParamsResponse)(nil), // 21: uplift.categories.v1.UpdateContentGenerationParamsResponse
+	(*UpdateEmailPreferencesRequest)(nil),         // 22: uplift.categories.v1.UpdateEmailPreferencesRequest
+	(*UpdateEmailPreferencesResponse)(nil),        // 23: uplift.categories.v1.UpdateEmailPreferencesResponse
+	(*DisableBusinessReportRequest)(nil),          // 24: uplift.categories.v1.DisableBusinessReportRequest
+	(*DisableBusinessReportResponse)(nil),         // 25: uplift.categories.v1.DisableBusinessReportResponse
+	(*GetEmailPreferencesRequest)(nil),            // 26: uplift.categories.v1.GetEmailPreferencesRequest
+	(*GetEmailPreferencesResponse)(nil),           // 27: uplift.categories.v1.GetEmailPreferencesResponse
+	(*Report)(nil),                                // 28: uplift.categories.v1.Report
+	(*CompetitorScore)(nil),                       // 29: uplift.categories.v1.CompetitorScore
+	(*Speed)(nil),                                 // 30: uplift.categories.v1.Speed
+	(*CheckResult)(nil),                           // 31: uplift.categories.v1.CheckResult
+	(*Finding)(nil),                               // 32: uplift.categories.v1.Finding
+	(*Insight)(nil),                               // 33: uplift.categories.v1.Insight
+	(*Idea)(nil),                                  // 34: uplift.categories.v1.Idea
+	(*GetCurrentReportRequest)(nil),               // 35: uplift.categories.v1.GetCurrentReportRequest
+	(*GetCurrentReportResponse)(nil),              // 36: uplift.categories.v1.GetCurrentReportResponse
+	(*GetInsightsRequest)(nil),                    // 37: uplift.categories.v1.GetInsightsRequest
+	(*GetInsightsResponse)(nil),                   // 38: uplift.categories.v1.GetInsightsResponse
+	(*ListRecentIdeasRequest)(nil),                // 39: uplift.categories.v1.ListRecentIdeasRequest
+	(*ListRecentIdeasResponse)(nil),               // 40: uplift.categories.v1.ListRecentIdeasResponse
+	(*GetIdeaRequest)(nil),                        // 41: uplift.categories.v1.GetIdeaRequest
+	(*GetIdeaResponse)(nil),                       // 42: uplift.categories.v1.GetIdeaResponse
+	(*InvalidateCampaignIdeasRequest)(nil),        // 43: uplift.categories.v1.InvalidateCampaignIdeasRequest
+	(*InvalidateCampaignIdeasResponse)(nil),       // 44: uplift.categories.v1.InvalidateCampaignIdeasResponse
+	(*GetWebsiteScoreRequest)(nil),                // 45: uplift.categories.v1.GetWebsiteScoreRequest
+	(*GetWebsiteScoreResponse)(nil),               // 46: uplift.categories.v1.GetWebsiteScoreResponse
+	(*SendAIEmailDigestRequest)(nil),              // 47: uplift.categories.v1.SendAIEmailDigestRequest
+	(*SendAIEmailDigestResponse)(nil),             // 48: uplift.categories.v1.SendAIEmailDigestResponse
+	nil,                                           // 49: uplift.categories.v1.Speed.RatingsEntry
+	(*timestamppb.Timestamp)(nil),                 // 50: google.protobuf.Timestamp
 }
 var file_uplift_categories_v1_categories_service_proto_depIdxs = []int32{
-	3,  // 0: uplift.categories.v1.ListCatalogueProductsResponse.products:type_name -> uplift.categories.v1.CatalogueProduct
-	3,  // 1: uplift.categories.v1.GetProductImageResponse.product:type_name -> uplift.categories.v1.CatalogueProduct
-	8,  // 2: uplift.categories.v1.CreateCategoryResponse.category:type_name -> uplift.categories.v1.Category
-	18, // 3: uplift.categories.v1.UpdateContentGenerationParamsRequest.competitors:type_name -> uplift.categories.v1.CompetitorUrls
+	5,  // 0: uplift.categories.v1.ListCatalogueProductsResponse.products:type_name -> uplift.categories.v1.CatalogueProduct
+	5,  // 1: uplift.categories.v1.GetProductImageResponse.product:type_name -> uplift.categories.v1.CatalogueProduct
+	10, // 2: uplift.categories.v1.CreateCategoryResponse.category:type_name -> uplift.categories.v1.Category
+	20, // 3: uplift.categories.v1.UpdateContentGenerationParamsRequest.competitors:type_name -> uplift.categories.v1.CompetitorUrls
 	0,  // 4: uplift.categories.v1.Report.status:type_name -> uplift.categories.v1.ReportStatus
-	30, // 5: uplift.categories.v1.Report.findings:type_name -> uplift.categories.v1.Finding
-	31, // 6: uplift.categories.v1.Report.insights:type_name -> uplift.categories.v1.Insight
-	32, // 7: uplift.categories.v1.Report.ideas:type_name -> uplift.categories.v1.Idea
-	48, // 8: uplift.categories.v1.Report.create_time:type_name -> google.protobuf.Timestamp
-	29, // 9: uplift.categories.v1.Report.checks:type_name -> uplift.categories.v1.CheckResult
-	28, // 10: uplift.categories.v1.Report.speed:type_name -> uplift.categories.v1.Speed
-	27, // 11: uplift.categories.v1.Report.competitors:type_name -> uplift.categories.v1.CompetitorScore
-	47, // 12: uplift.categories.v1.Speed.ratings:type_name -> uplift.categories.v1.Speed.RatingsEntry
-	48, // 13: uplift.categories.v1.Idea.create_time:type_name -> google.protobuf.Timestamp
-	26, // 14: uplift.categories.v1.GetCurrentReportResponse.report:type_name -> uplift.categories.v1.Report
-	31, // 15: uplift.categories.v1.GetInsightsResponse.insights:type_name -> uplift.categories.v1.Insight
-	32, // 16: uplift.categories.v1.ListRecentIdeasResponse.ideas:type_name -> uplift.categories.v1.Idea
-	32, // 17: uplift.categories.v1.GetIdeaResponse.idea:type_name -> uplift.categories.v1.Idea
-	29, // 18: uplift.categories.v1.GetWebsiteScoreResponse.checks:type_name -> uplift.categories.v1.CheckResult
-	30, // 19: uplift.categories.v1.GetWebsiteScoreResponse.findings:type_name -> uplift.categories.v1.Finding
-	9,  // 20: uplift.categories.v1.CategoriesService.CreateCategory:input_type -> uplift.categories.v1.CreateCategoryRequest
-	11, // 21: uplift.categories.v1.CategoriesService.GetLabel:input_type -> uplift.categories.v1.GetLabelRequest
-	13, // 22: uplift.categories.v1.CategoriesService.UpdateLabel:input_type -> uplift.categories.v1.UpdateLabelRequest
-	15, // 23: uplift.categories.v1.CategoriesService.GetContentGenerationParams:input_type -> uplift.categories.v1.GetContentGenerationParamsRequest
-	17, // 24: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:input_type -> uplift.categories.v1.UpdateContentGenerationParamsRequest
-	20, // 25: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:input_type -> uplift.categories.v1.UpdateEmailPreferencesRequest
-	22, // 26: uplift.categories.v1.CategoriesService.DisableBusinessReport:input_type -> uplift.categories.v1.DisableBusinessReportRequest
-	24, // 27: uplift.categories.v1.CategoriesService.GetEmailPreferences:input_type -> uplift.categories.v1.GetEmailPreferencesRequest
-	33, // 28: uplift.categories.v1.CategoriesService.GetCurrentReport:input_type -> uplift.categories.v1.GetCurrentReportRequest
-	35, // 29: uplift.categories.v1.CategoriesService.GetInsights:input_type -> uplift.categories.v1.GetInsightsRequest
-	37, // 30: uplift.categories.v1.CategoriesService.ListRecentIdeas:input_type -> uplift.categories.v1.ListRecentIdeasRequest
-	39, // 31: uplift.categories.v1.CategoriesService.GetIdea:input_type -> uplift.categories.v1.GetIdeaRequest
-	41, // 32: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:input_type -> uplift.categories.v1.InvalidateCampaignIdeasRequest
-	43, // 33: uplift.categories.v1.CategoriesService.GetWebsiteScore:input_type -> uplift.categories.v1.GetWebsiteScoreRequest
-	45, // 34: uplift.categories.v1.CategoriesService.SendAIEmailDigest:input_type -> uplift.categories.v1.SendAIEmailDigestRequest
-	1,  // 35: uplift.categories.v1.CategoriesService.RunWeeklyReview:input_type -> uplift.categories.v1.RunWeeklyReviewRequest
-	4,  // 36: uplift.categories.v1.CategoriesService.ListCatalogueProducts:input_type -> uplift.categories.v1.ListCatalogueProductsRequest
-	6,  // 37: uplift.categories.v1.CategoriesService.GetProductImage:input_type -> uplift.categories.v1.GetProductImageRequest
-	10, // 38: uplift.categories.v1.CategoriesService.CreateCategory:output_type -> uplift.categories.v1.CreateCategoryResponse
-	12, // 39: uplift.categories.v1.CategoriesService.GetLabel:output_type -> uplift.categories.v1.GetLabelResponse
-	14, // 40: uplift.categories.v1.CategoriesService.UpdateLabel:output_type -> uplift.categories.v1.UpdateLabelResponse
-	16, // 41: uplift.categories.v1.CategoriesService.GetContentGenerationParams:output_type -> uplift.categories.v1.GetContentGenerationParamsResponse
-	19, // 42: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:output_type -> uplift.categories.v1.UpdateContentGenerationParamsResponse
-	21, // 43: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:output_type -> uplift.categories.v1.UpdateEmailPreferencesResponse
-	23, // 44: uplift.categories.v1.CategoriesService.DisableBusinessReport:output_type -> uplift.categories.v1.DisableBusinessReportResponse
-	25, // 45: uplift.categories.v1.CategoriesService.GetEmailPreferences:output_type -> uplift.categories.v1.GetEmailPreferencesResponse
-	34, // 46: uplift.categories.v1.CategoriesService.GetCurrentReport:output_type -> uplift.categories.v1.GetCurrentReportResponse
-	36, // 47: uplift.categories.v1.CategoriesService.GetInsights:output_type -> uplift.categories.v1.GetInsightsResponse
-	38, // 48: uplift.categories.v1.CategoriesService.ListRecentIdeas:output_type -> uplift.categories.v1.ListRecentIdeasResponse
-	40, // 49: uplift.categories.v1.CategoriesService.GetIdea:output_type -> uplift.categories.v1.GetIdeaResponse
-	42, // 50: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:output_type -> uplift.categories.v1.InvalidateCampaignIdeasResponse
-	44, // 51: uplift.categories.v1.CategoriesService.GetWebsiteScore:output_type -> uplift.categories.v1.GetWebsiteScoreResponse
-	46, // 52: uplift.categories.v1.CategoriesService.SendAIEmailDigest:output_type -> uplift.categories.v1.SendAIEmailDigestResponse
-	2,  // 53: uplift.categories.v1.CategoriesService.RunWeeklyReview:output_type -> uplift.categories.v1.RunWeeklyReviewResponse
-	5,  // 54: uplift.categories.v1.CategoriesService.ListCatalogueProducts:output_type -> uplift.categories.v1.ListCatalogueProductsResponse
-	7,  // 55: uplift.categories.v1.CategoriesService.GetProductImage:output_type -> uplift.categories.v1.GetProductImageResponse
-	38, // [38:56] is the sub-list for method output_type
-	20, // [20:38] is the sub-list for method input_type
+	32, // 5: uplift.categories.v1.Report.findings:type_name -> uplift.categories.v1.Finding
+	33, // 6: uplift.categories.v1.Report.insights:type_name -> uplift.categories.v1.Insight
+	34, // 7: uplift.categories.v1.Report.ideas:type_name -> uplift.categories.v1.Idea
+	50, // 8: uplift.categories.v1.Report.create_time:type_name -> google.protobuf.Timestamp
+	31, // 9: uplift.categories.v1.Report.checks:type_name -> uplift.categories.v1.CheckResult
+	30, // 10: uplift.categories.v1.Report.speed:type_name -> uplift.categories.v1.Speed
+	29, // 11: uplift.categories.v1.Report.competitors:type_name -> uplift.categories.v1.CompetitorScore
+	49, // 12: uplift.categories.v1.Speed.ratings:type_name -> uplift.categories.v1.Speed.RatingsEntry
+	50, // 13: uplift.categories.v1.Idea.create_time:type_name -> google.protobuf.Timestamp
+	28, // 14: uplift.categories.v1.GetCurrentReportResponse.report:type_name -> uplift.categories.v1.Report
+	33, // 15: uplift.categories.v1.GetInsightsResponse.insights:type_name -> uplift.categories.v1.Insight
+	34, // 16: uplift.categories.v1.ListRecentIdeasResponse.ideas:type_name -> uplift.categories.v1.Idea
+	34, // 17: uplift.categories.v1.GetIdeaResponse.idea:type_name -> uplift.categories.v1.Idea
+	31, // 18: uplift.categories.v1.GetWebsiteScoreResponse.checks:type_name -> uplift.categories.v1.CheckResult
+	32, // 19: uplift.categories.v1.GetWebsiteScoreResponse.findings:type_name -> uplift.categories.v1.Finding
+	11, // 20: uplift.categories.v1.CategoriesService.CreateCategory:input_type -> uplift.categories.v1.CreateCategoryRequest
+	13, // 21: uplift.categories.v1.CategoriesService.GetLabel:input_type -> uplift.categories.v1.GetLabelRequest
+	15, // 22: uplift.categories.v1.CategoriesService.UpdateLabel:input_type -> uplift.categories.v1.UpdateLabelRequest
+	17, // 23: uplift.categories.v1.CategoriesService.GetContentGenerationParams:input_type -> uplift.categories.v1.GetContentGenerationParamsRequest
+	19, // 24: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:input_type -> uplift.categories.v1.UpdateContentGenerationParamsRequest
+	22, // 25: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:input_type -> uplift.categories.v1.UpdateEmailPreferencesRequest
+	24, // 26: uplift.categories.v1.CategoriesService.DisableBusinessReport:input_type -> uplift.categories.v1.DisableBusinessReportRequest
+	26, // 27: uplift.categories.v1.CategoriesService.GetEmailPreferences:input_type -> uplift.categories.v1.GetEmailPreferencesRequest
+	35, // 28: uplift.categories.v1.CategoriesService.GetCurrentReport:input_type -> uplift.categories.v1.GetCurrentReportRequest
+	37, // 29: uplift.categories.v1.CategoriesService.GetInsights:input_type -> uplift.categories.v1.GetInsightsRequest
+	39, // 30: uplift.categories.v1.CategoriesService.ListRecentIdeas:input_type -> uplift.categories.v1.ListRecentIdeasRequest
+	41, // 31: uplift.categories.v1.CategoriesService.GetIdea:input_type -> uplift.categories.v1.GetIdeaRequest
+	43, // 32: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:input_type -> uplift.categories.v1.InvalidateCampaignIdeasRequest
+	45, // 33: uplift.categories.v1.CategoriesService.GetWebsiteScore:input_type -> uplift.categories.v1.GetWebsiteScoreRequest
+	47, // 34: uplift.categories.v1.CategoriesService.SendAIEmailDigest:input_type -> uplift.categories.v1.SendAIEmailDigestRequest
+	3,  // 35: uplift.categories.v1.CategoriesService.RunWeeklyReview:input_type -> uplift.categories.v1.RunWeeklyReviewRequest
+	6,  // 36: uplift.categories.v1.CategoriesService.ListCatalogueProducts:input_type -> uplift.categories.v1.ListCatalogueProductsRequest
+	8,  // 37: uplift.categories.v1.CategoriesService.GetProductImage:input_type -> uplift.categories.v1.GetProductImageRequest
+	1,  // 38: uplift.categories.v1.CategoriesService.AuthorizeReportStream:input_type -> uplift.categories.v1.AuthorizeReportStreamRequest
+	12, // 39: uplift.categories.v1.CategoriesService.CreateCategory:output_type -> uplift.categories.v1.CreateCategoryResponse
+	14, // 40: uplift.categories.v1.CategoriesService.GetLabel:output_type -> uplift.categories.v1.GetLabelResponse
+	16, // 41: uplift.categories.v1.CategoriesService.UpdateLabel:output_type -> uplift.categories.v1.UpdateLabelResponse
+	18, // 42: uplift.categories.v1.CategoriesService.GetContentGenerationParams:output_type -> uplift.categories.v1.GetContentGenerationParamsResponse
+	21, // 43: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:output_type -> uplift.categories.v1.UpdateContentGenerationParamsResponse
+	23, // 44: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:output_type -> uplift.categories.v1.UpdateEmailPreferencesResponse
+	25, // 45: uplift.categories.v1.CategoriesService.DisableBusinessReport:output_type -> uplift.categories.v1.DisableBusinessReportResponse
+	27, // 46: uplift.categories.v1.CategoriesService.GetEmailPreferences:output_type -> uplift.categories.v1.GetEmailPreferencesResponse
+	36, // 47: uplift.categories.v1.CategoriesService.GetCurrentReport:output_type -> uplift.categories.v1.GetCurrentReportResponse
+	38, // 48: uplift.categories.v1.CategoriesService.GetInsights:output_type -> uplift.categories.v1.GetInsightsResponse
+	40, // 49: uplift.categories.v1.CategoriesService.ListRecentIdeas:output_type -> uplift.categories.v1.ListRecentIdeasResponse
+	42, // 50: uplift.categories.v1.CategoriesService.GetIdea:output_type -> uplift.categories.v1.GetIdeaResponse
+	44, // 51: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:output_type -> uplift.categories.v1.InvalidateCampaignIdeasResponse
+	46, // 52: uplift.categories.v1.CategoriesService.GetWebsiteScore:output_type -> uplift.categories.v1.GetWebsiteScoreResponse
+	48, // 53: uplift.categories.v1.CategoriesService.SendAIEmailDigest:output_type -> uplift.categories.v1.SendAIEmailDigestResponse
+	4,  // 54: uplift.categories.v1.CategoriesService.RunWeeklyReview:output_type -> uplift.categories.v1.RunWeeklyReviewResponse
+	7,  // 55: uplift.categories.v1.CategoriesService.ListCatalogueProducts:output_type -> uplift.categories.v1.ListCatalogueProductsResponse
+	9,  // 56: uplift.categories.v1.CategoriesService.GetProductImage:output_type -> uplift.categories.v1.GetProductImageResponse
+	2,  // 57: uplift.categories.v1.CategoriesService.AuthorizeReportStream:output_type -> uplift.categories.v1.AuthorizeReportStreamResponse
+	39, // [39:58] is the sub-list for method output_type
+	20, // [20:39] is the sub-list for method input_type
 	20, // [20:20] is the sub-list for extension type_name
 	20, // [20:20] is the sub-list for extension extendee
 	0,  // [0:20] is the sub-list for field type_name
@@ -3309,17 +3411,17 @@ func file_uplift_categories_v1_categories_service_proto_init() {
 	if File_uplift_categories_v1_categories_service_proto != nil {
 		return
 	}
-	file_uplift_categories_v1_categories_service_proto_msgTypes[15].OneofWrappers = []any{}
-	file_uplift_categories_v1_categories_service_proto_msgTypes[16].OneofWrappers = []any{}
+	file_uplift_categories_v1_categories_service_proto_msgTypes[17].OneofWrappers = []any{}
 	file_uplift_categories_v1_categories_service_proto_msgTypes[18].OneofWrappers = []any{}
-	file_uplift_categories_v1_categories_service_proto_msgTypes[19].OneofWrappers = []any{}
+	file_uplift_categories_v1_categories_service_proto_msgTypes[20].OneofWrappers = []any{}
+	file_uplift_categories_v1_categories_service_proto_msgTypes[21].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_categories_v1_categories_service_proto_rawDesc), len(file_uplift_categories_v1_categories_service_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   47,
+			NumMessages:   49,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

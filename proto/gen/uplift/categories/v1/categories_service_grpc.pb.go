@@ -37,6 +37,7 @@ const (
 	CategoriesService_RunWeeklyReview_FullMethodName               = "/uplift.categories.v1.CategoriesService/RunWeeklyReview"
 	CategoriesService_ListCatalogueProducts_FullMethodName         = "/uplift.categories.v1.CategoriesService/ListCatalogueProducts"
 	CategoriesService_GetProductImage_FullMethodName               = "/uplift.categories.v1.CategoriesService/GetProductImage"
+	CategoriesService_AuthorizeReportStream_FullMethodName         = "/uplift.categories.v1.CategoriesService/AuthorizeReportStream"
 )
 
 // CategoriesServiceClient is the client API for CategoriesService service.
@@ -108,6 +109,12 @@ type CategoriesServiceClient interface {
 	// is no open proxy. The studio service calls it with the caller's own
 	// token; it has no REST route.
 	GetProductImage(ctx context.Context, in *GetProductImageRequest, opts ...grpc.CallOption) (*GetProductImageResponse, error)
+	// AuthorizeReportStream says whether the caller may follow the category's
+	// live report events (the owner's or an uplifter's rule, as for every
+	// category call) and names the caller, so the gateway can bound the
+	// streams each user holds open. The gateway calls it with the caller's
+	// token before it opens a stream; it has no REST route.
+	AuthorizeReportStream(ctx context.Context, in *AuthorizeReportStreamRequest, opts ...grpc.CallOption) (*AuthorizeReportStreamResponse, error)
 }
 
 type categoriesServiceClient struct {
@@ -298,6 +305,16 @@ func (c *categoriesServiceClient) GetProductImage(ctx context.Context, in *GetPr
 	return out, nil
 }
 
+func (c *categoriesServiceClient) AuthorizeReportStream(ctx context.Context, in *AuthorizeReportStreamRequest, opts ...grpc.CallOption) (*AuthorizeReportStreamResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AuthorizeReportStreamResponse)
+	err := c.cc.Invoke(ctx, CategoriesService_AuthorizeReportStream_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // CategoriesServiceServer is the server API for CategoriesService service.
 // All implementations must embed UnimplementedCategoriesServiceServer
 // for forward compatibility.
@@ -367,6 +384,12 @@ type CategoriesServiceServer interface {
 	// is no open proxy. The studio service calls it with the caller's own
 	// token; it has no REST route.
 	GetProductImage(context.Context, *GetProductImageRequest) (*GetProductImageResponse, error)
+	// AuthorizeReportStream says whether the caller may follow the category's
+	// live report events (the owner's or an uplifter's rule, as for every
+	// category call) and names the caller, so the gateway can bound the
+	// streams each user holds open. The gateway calls it with the caller's
+	// token before it opens a stream; it has no REST route.
+	AuthorizeReportStream(context.Context, *AuthorizeReportStreamRequest) (*AuthorizeReportStreamResponse, error)
 	mustEmbedUnimplementedCategoriesServiceServer()
 }
 
@@ -430,6 +453,9 @@ func (UnimplementedCategoriesServiceServer) ListCatalogueProducts(context.Contex
 }
 func (UnimplementedCategoriesServiceServer) GetProductImage(context.Context, *GetProductImageRequest) (*GetProductImageResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetProductImage not implemented")
+}
+func (UnimplementedCategoriesServiceServer) AuthorizeReportStream(context.Context, *AuthorizeReportStreamRequest) (*AuthorizeReportStreamResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AuthorizeReportStream not implemented")
 }
 func (UnimplementedCategoriesServiceServer) mustEmbedUnimplementedCategoriesServiceServer() {}
 func (UnimplementedCategoriesServiceServer) testEmbeddedByValue()                           {}
@@ -776,6 +802,24 @@ func _CategoriesService_GetProductImage_Handler(srv interface{}, ctx context.Con
 	return interceptor(ctx, in, info, handler)
 }
 
+func _CategoriesService_AuthorizeReportStream_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AuthorizeReportStreamRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CategoriesServiceServer).AuthorizeReportStream(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: CategoriesService_AuthorizeReportStream_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CategoriesServiceServer).AuthorizeReportStream(ctx, req.(*AuthorizeReportStreamRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // CategoriesService_ServiceDesc is the grpc.ServiceDesc for CategoriesService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -854,6 +898,10 @@ var CategoriesService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetProductImage",
 			Handler:    _CategoriesService_GetProductImage_Handler,
+		},
+		{
+			MethodName: "AuthorizeReportStream",
+			Handler:    _CategoriesService_AuthorizeReportStream_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -135,6 +135,13 @@ func (r Repo) RecordEvent(ctx context.Context, eventID string) (bool, error) {
 	return seen, err
 }
 
+// EventSeen reports whether the Stripe event was recorded as handled.
+func (r Repo) EventSeen(ctx context.Context, eventID string) (bool, error) {
+	var seen bool
+	err := r.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM stripe_events WHERE event_id = $1)`, eventID).Scan(&seen)
+	return seen, err
+}
+
 func recordEvent(ctx context.Context, tx pgx.Tx, eventID string) (bool, error) {
 	tag, err := tx.Exec(ctx, `INSERT INTO stripe_events (event_id) VALUES ($1) ON CONFLICT DO NOTHING`, eventID)
 	if err != nil {

@@ -39,3 +39,21 @@ func (c Client) GetProfile(ctx context.Context, userID string) (string, string, 
 	}
 	return "", "", errors.Join(errors.New("users: get profile"), err)
 }
+
+// UserExists asks the users service for the user with the caller's token
+// (an admin's, who may read anyone).
+func (c Client) UserExists(ctx context.Context, userID string) (bool, error) {
+	_, err := c.Users.GetUser(ctx, &usersv1.GetUserRequest{UserId: userID})
+	switch status.Code(err) {
+	case codes.OK:
+		return true, nil
+	case codes.NotFound:
+		return false, nil
+	case codes.InvalidArgument:
+		// The users service's own sentence for an id it cannot hold.
+		return false, &domain.ValidationError{Field: "userId", Message: status.Convert(err).Message()}
+	case codes.PermissionDenied, codes.Unauthenticated:
+		return false, domain.ErrPermissionDenied
+	}
+	return false, errors.Join(errors.New("users: get user"), err)
+}

@@ -132,6 +132,8 @@ func (s *Server) toStatus(ctx context.Context, err error) error {
 		return status.Error(codes.FailedPrecondition, "There is no paid subscription to manage. Upgrade first.")
 	case errors.Is(err, domain.ErrCheckoutNotFound):
 		return status.Error(codes.NotFound, "This test checkout does not exist or was already used.")
+	case errors.Is(err, domain.ErrUserNotFound):
+		return status.Error(codes.NotFound, "No user exists with that userId.")
 	}
 	return grpcerr.Internal(ctx, s.Log, err)
 }

@@ -12,6 +12,7 @@ import (
 
 	"uplift.dev/billing/internal/app"
 	"uplift.dev/billing/internal/domain"
+	"uplift.dev/platform/pagesec"
 )
 
 // Identities is what the identity verification page needs from the app.
@@ -31,9 +32,7 @@ var identityOutcomes = map[string]string{
 var identityPage = template.Must(template.New("identity").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Test identity verification — no real check</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}
-.banner{background:#fff3cd;border:1px solid #e0c36a;padding:.75rem;border-radius:.5rem}
-form{margin:.5rem 0}button{font-size:1rem;padding:.6rem 1.2rem}</style></head>
+<style>` + identityStyle + `</style></head>
 <body>
 <p class="banner" role="alert"><strong>Test identity verification — no real check</strong>. This page exists only on a local test stack: it stands in for Stripe's hosted verification page, takes no document or selfie, and sends Stripe's signed event for the outcome you choose.</p>
 <h1>Verify your identity</h1>
@@ -41,6 +40,11 @@ form{margin:.5rem 0}button{font-size:1rem;padding:.6rem 1.2rem}</style></head>
 <form method="post" action="/test-identity/{{.Token}}/requires_input"><button type="submit">Needs more information (test)</button></form>
 <form method="post" action="/test-identity/{{.Token}}/canceled"><button type="submit">Cancel verification (test)</button></form>
 </body></html>`))
+
+// identityStyle is the identity page's one inline style, allowed by hash.
+const identityStyle = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}
+.banner{background:#fff3cd;border:1px solid #e0c36a;padding:.75rem;border-radius:.5rem}
+form{margin:.5rem 0}button{font-size:1rem;padding:.6rem 1.2rem}`
 
 var identityDonePage = template.Must(template.New("done").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Test identity verification — done</title></head>
@@ -52,6 +56,8 @@ func (h *Handler) showIdentity(w http.ResponseWriter, r *http.Request) {
 		h.failIdentity(w, err)
 		return
 	}
+	// An outcome redirects to returnUrl, which form-action must allow.
+	pagesec.SetPage(w.Header(), pagesec.Policy([]string{identityStyle}, pagesec.Origin(p.ReturnURL)))
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	_ = identityPage.Execute(w, map[string]any{"Token": p.Token})
@@ -84,6 +90,7 @@ func (h *Handler) completeIdentity(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if p.ReturnURL == "" {
+		pagesec.SetPage(w.Header(), pagesec.Policy(nil))
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_ = identityDonePage.Execute(w, outcome)
 		return

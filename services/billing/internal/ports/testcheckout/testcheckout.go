@@ -27,6 +27,7 @@ import (
 
 	"uplift.dev/billing/internal/app"
 	"uplift.dev/billing/internal/domain"
+	"uplift.dev/platform/pagesec"
 )
 
 // Checkouts is what the page needs from the app.
@@ -47,22 +48,21 @@ type Handler struct {
 	Log           *slog.Logger
 }
 
-// Routes returns the page's mux.
+// Routes returns the page's mux; every answer is nosniff, every page framed
+// by no one (pagesec).
 func (h *Handler) Routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /test-checkout/{token}", h.show)
 	mux.HandleFunc("POST /test-checkout/{token}/complete", h.complete)
 	mux.HandleFunc("GET /test-identity/{token}", h.showIdentity)
 	mux.HandleFunc("POST /test-identity/{token}/{outcome}", h.completeIdentity)
-	return mux
+	return pagesec.NoSniff(mux)
 }
 
 var page = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Test checkout — no real payment</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}
-.banner{background:#fff3cd;border:1px solid #e0c36a;padding:.75rem;border-radius:.5rem}
-button,a.button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem}</style></head>
+<style>` + checkoutStyle + `</style></head>
 <body>
 <p class="banner" role="alert"><strong>Test checkout — no real payment</strong>. This page exists only on a local test stack.</p>
 <h1>{{.Plan}}</h1>
@@ -72,6 +72,11 @@ button,a.button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem}</style><
 <a class="button" href="{{.CancelURL}}">Cancel</a>
 </form>
 </body></html>`))
+
+// checkoutStyle is the checkout page's one inline style, allowed by hash.
+const checkoutStyle = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}
+.banner{background:#fff3cd;border:1px solid #e0c36a;padding:.75rem;border-radius:.5rem}
+button,a.button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem}`
 
 func (h *Handler) show(w http.ResponseWriter, r *http.Request) {
 	p, err := h.Checkouts.PendingCheckout(r.Context(), r.PathValue("token"))
@@ -83,6 +88,8 @@ func (h *Handler) show(w http.ResponseWriter, r *http.Request) {
 	if t, ok := h.Tiers[p.Tier]; ok {
 		name = t.Name
 	}
+	// Completing redirects to successUrl, which form-action must allow.
+	pagesec.SetPage(w.Header(), pagesec.Policy([]string{checkoutStyle}, pagesec.Origin(p.SuccessURL)))
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	_ = page.Execute(w, map[string]any{

@@ -418,3 +418,13 @@ func toProtoProduct(p domain.Product) *categoriesv1.CatalogueProduct {
 	return &categoriesv1.CatalogueProduct{Id: p.ID, Name: p.Name, Url: p.URL, Price: p.Price,
 		Currency: p.Currency, ImageUrls: p.ImageURLs}
 }
+
+// AuthorizeReportStream lets the gateway open a live report stream only for
+// someone who may read the category, and tells it whose stream it is.
+func (s *Server) AuthorizeReportStream(ctx context.Context, req *categoriesv1.AuthorizeReportStreamRequest) (*categoriesv1.AuthorizeReportStreamResponse, error) {
+	who, _ := caller(ctx)
+	if _, err := s.App.GetCategory(ctx, who, req.GetCategoryId()); err != nil {
+		return nil, s.toStatus(ctx, err)
+	}
+	return &categoriesv1.AuthorizeReportStreamResponse{UserId: who.UID}, nil
+}
