@@ -67,6 +67,7 @@ var (
 	DigestEmailChanged = declare("digest", "digest-email-changed", SubjectUserEmailChanged)
 	DigestUserDeleted  = declare("digest", "digest-user-deleted", SubjectUserDeleted)
 	DigestReset        = declare("digest", "digest-password-reset", SubjectPasswordResetRequested)
+	DigestVerification = declare("digest", "digest-email-verification", SubjectEmailVerificationRequested)
 	DigestUnsubscribed = declare("digest", "digest-user-unsubscribed", SubjectUserUnsubscribed)
 	DigestCategory     = declare("digest", "digest-category-updated", SubjectCategoryUpdated)
 	DigestAIDigest     = declare("digest", "digest-ai-digest", SubjectDigestRequested)

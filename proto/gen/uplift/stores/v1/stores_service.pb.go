@@ -938,7 +938,15 @@ type DailyReport struct {
 	// notes are further sentences about unusual changes.
 	Notes []string `protobuf:"bytes,8,rep,name=notes,proto3" json:"notes,omitempty"`
 	// best_seller is yesterday's top product by net sales, if any.
-	BestSeller    string `protobuf:"bytes,9,opt,name=best_seller,json=bestSeller,proto3" json:"best_seller,omitempty"`
+	BestSeller string `protobuf:"bytes,9,opt,name=best_seller,json=bestSeller,proto3" json:"best_seller,omitempty"`
+	// summary is the headline in a few words, for an email's subject
+	// ("orders fell 45 %", "$1,100.00 in sales, 23 % below your 7-day
+	// average").
+	Summary string `protobuf:"bytes,10,opt,name=summary,proto3" json:"summary,omitempty"`
+	// action is the one suggested action, from what the unusual changes
+	// point to (else featuring the best seller). The report's own sentences:
+	// the email and Home show the same headline and action.
+	Action        string `protobuf:"bytes,11,opt,name=action,proto3" json:"action,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1036,6 +1044,20 @@ func (x *DailyReport) GetBestSeller() string {
 	return ""
 }
 
+func (x *DailyReport) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+func (x *DailyReport) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
 // GetDailyReportResponse wraps the report.
 type GetDailyReportResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1126,7 +1148,72 @@ func (x *GetConnectionsRequest) GetCategoryId() string {
 	return ""
 }
 
-// SyncProgress counts what the sync has brought in.
+// StoreCounts are what Uplift holds of a store, as stored: its orders,
+// products and customers, whatever a sync is doing meanwhile (a sync's own
+// counts are its progress, SyncProgress).
+type StoreCounts struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Orders        int32                  `protobuf:"varint,1,opt,name=orders,proto3" json:"orders,omitempty"`
+	Products      int32                  `protobuf:"varint,2,opt,name=products,proto3" json:"products,omitempty"`
+	Customers     int32                  `protobuf:"varint,3,opt,name=customers,proto3" json:"customers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StoreCounts) Reset() {
+	*x = StoreCounts{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StoreCounts) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StoreCounts) ProtoMessage() {}
+
+func (x *StoreCounts) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StoreCounts.ProtoReflect.Descriptor instead.
+func (*StoreCounts) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *StoreCounts) GetOrders() int32 {
+	if x != nil {
+		return x.Orders
+	}
+	return 0
+}
+
+func (x *StoreCounts) GetProducts() int32 {
+	if x != nil {
+		return x.Products
+	}
+	return 0
+}
+
+func (x *StoreCounts) GetCustomers() int32 {
+	if x != nil {
+		return x.Customers
+	}
+	return 0
+}
+
+// SyncProgress counts what the running (or last) sync has brought in: a
+// sync of what changed brings in a few orders, so these are progress, not
+// the store's size (StoreCounts).
 type SyncProgress struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// phase is "IDLE", "QUEUED", "SHOP", "ORDERS", "PRODUCTS", "CUSTOMERS",
@@ -1146,7 +1233,7 @@ type SyncProgress struct {
 
 func (x *SyncProgress) Reset() {
 	*x = SyncProgress{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[15]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1158,7 +1245,7 @@ func (x *SyncProgress) String() string {
 func (*SyncProgress) ProtoMessage() {}
 
 func (x *SyncProgress) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[15]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1171,7 +1258,7 @@ func (x *SyncProgress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncProgress.ProtoReflect.Descriptor instead.
 func (*SyncProgress) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{15}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *SyncProgress) GetPhase() string {
@@ -1236,13 +1323,16 @@ type ShopifyConnection struct {
 	Sync        *SyncProgress          `protobuf:"bytes,7,opt,name=sync,proto3" json:"sync,omitempty"`
 	// sessions_available says whether Shopify shares sessions (read_reports).
 	SessionsAvailable bool `protobuf:"varint,8,opt,name=sessions_available,json=sessionsAvailable,proto3" json:"sessions_available,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// stored counts what Uplift holds of the shop (its orders, products and
+	// customers), shown on Connections apart from a running sync's progress.
+	Stored        *StoreCounts `protobuf:"bytes,9,opt,name=stored,proto3" json:"stored,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ShopifyConnection) Reset() {
 	*x = ShopifyConnection{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[16]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1254,7 +1344,7 @@ func (x *ShopifyConnection) String() string {
 func (*ShopifyConnection) ProtoMessage() {}
 
 func (x *ShopifyConnection) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[16]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1267,7 +1357,7 @@ func (x *ShopifyConnection) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShopifyConnection.ProtoReflect.Descriptor instead.
 func (*ShopifyConnection) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{16}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ShopifyConnection) GetStatus() string {
@@ -1326,6 +1416,13 @@ func (x *ShopifyConnection) GetSessionsAvailable() bool {
 	return false
 }
 
+func (x *ShopifyConnection) GetStored() *StoreCounts {
+	if x != nil {
+		return x.Stored
+	}
+	return nil
+}
+
 // OrderImport is the last order export imported.
 type OrderImport struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1340,7 +1437,7 @@ type OrderImport struct {
 
 func (x *OrderImport) Reset() {
 	*x = OrderImport{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1352,7 +1449,7 @@ func (x *OrderImport) String() string {
 func (*OrderImport) ProtoMessage() {}
 
 func (x *OrderImport) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1365,7 +1462,7 @@ func (x *OrderImport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OrderImport.ProtoReflect.Descriptor instead.
 func (*OrderImport) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{17}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *OrderImport) GetOrders() int32 {
@@ -1415,7 +1512,7 @@ type GetConnectionsResponse struct {
 
 func (x *GetConnectionsResponse) Reset() {
 	*x = GetConnectionsResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1427,7 +1524,7 @@ func (x *GetConnectionsResponse) String() string {
 func (*GetConnectionsResponse) ProtoMessage() {}
 
 func (x *GetConnectionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1440,7 +1537,7 @@ func (x *GetConnectionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetConnectionsResponse.ProtoReflect.Descriptor instead.
 func (*GetConnectionsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{18}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetConnectionsResponse) GetShopify() *ShopifyConnection {
@@ -1469,7 +1566,7 @@ type StartShopifyConnectRequest struct {
 
 func (x *StartShopifyConnectRequest) Reset() {
 	*x = StartShopifyConnectRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1481,7 +1578,7 @@ func (x *StartShopifyConnectRequest) String() string {
 func (*StartShopifyConnectRequest) ProtoMessage() {}
 
 func (x *StartShopifyConnectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1494,7 +1591,7 @@ func (x *StartShopifyConnectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartShopifyConnectRequest.ProtoReflect.Descriptor instead.
 func (*StartShopifyConnectRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{19}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *StartShopifyConnectRequest) GetCategoryId() string {
@@ -1521,7 +1618,7 @@ type StartShopifyConnectResponse struct {
 
 func (x *StartShopifyConnectResponse) Reset() {
 	*x = StartShopifyConnectResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1533,7 +1630,7 @@ func (x *StartShopifyConnectResponse) String() string {
 func (*StartShopifyConnectResponse) ProtoMessage() {}
 
 func (x *StartShopifyConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1546,7 +1643,7 @@ func (x *StartShopifyConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartShopifyConnectResponse.ProtoReflect.Descriptor instead.
 func (*StartShopifyConnectResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{20}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *StartShopifyConnectResponse) GetRedirectUrl() string {
@@ -1566,7 +1663,7 @@ type SyncShopifyRequest struct {
 
 func (x *SyncShopifyRequest) Reset() {
 	*x = SyncShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1578,7 +1675,7 @@ func (x *SyncShopifyRequest) String() string {
 func (*SyncShopifyRequest) ProtoMessage() {}
 
 func (x *SyncShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1591,7 +1688,7 @@ func (x *SyncShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncShopifyRequest.ProtoReflect.Descriptor instead.
 func (*SyncShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{21}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SyncShopifyRequest) GetCategoryId() string {
@@ -1610,7 +1707,7 @@ type SyncShopifyResponse struct {
 
 func (x *SyncShopifyResponse) Reset() {
 	*x = SyncShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1622,7 +1719,7 @@ func (x *SyncShopifyResponse) String() string {
 func (*SyncShopifyResponse) ProtoMessage() {}
 
 func (x *SyncShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1635,7 +1732,7 @@ func (x *SyncShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncShopifyResponse.ProtoReflect.Descriptor instead.
 func (*SyncShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{22}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{23}
 }
 
 // DisconnectShopifyRequest names the category.
@@ -1648,7 +1745,7 @@ type DisconnectShopifyRequest struct {
 
 func (x *DisconnectShopifyRequest) Reset() {
 	*x = DisconnectShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1660,7 +1757,7 @@ func (x *DisconnectShopifyRequest) String() string {
 func (*DisconnectShopifyRequest) ProtoMessage() {}
 
 func (x *DisconnectShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1673,7 +1770,7 @@ func (x *DisconnectShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisconnectShopifyRequest.ProtoReflect.Descriptor instead.
 func (*DisconnectShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{23}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *DisconnectShopifyRequest) GetCategoryId() string {
@@ -1692,7 +1789,7 @@ type DisconnectShopifyResponse struct {
 
 func (x *DisconnectShopifyResponse) Reset() {
 	*x = DisconnectShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1704,7 +1801,7 @@ func (x *DisconnectShopifyResponse) String() string {
 func (*DisconnectShopifyResponse) ProtoMessage() {}
 
 func (x *DisconnectShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1717,7 +1814,7 @@ func (x *DisconnectShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisconnectShopifyResponse.ProtoReflect.Descriptor instead.
 func (*DisconnectShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{24}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{25}
 }
 
 // AuthorizeShopifyRequest carries the state StartShopifyConnect issued.
@@ -1730,7 +1827,7 @@ type AuthorizeShopifyRequest struct {
 
 func (x *AuthorizeShopifyRequest) Reset() {
 	*x = AuthorizeShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1742,7 +1839,7 @@ func (x *AuthorizeShopifyRequest) String() string {
 func (*AuthorizeShopifyRequest) ProtoMessage() {}
 
 func (x *AuthorizeShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1755,7 +1852,7 @@ func (x *AuthorizeShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthorizeShopifyRequest.ProtoReflect.Descriptor instead.
 func (*AuthorizeShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{25}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *AuthorizeShopifyRequest) GetState() string {
@@ -1775,7 +1872,7 @@ type AuthorizeShopifyResponse struct {
 
 func (x *AuthorizeShopifyResponse) Reset() {
 	*x = AuthorizeShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1787,7 +1884,7 @@ func (x *AuthorizeShopifyResponse) String() string {
 func (*AuthorizeShopifyResponse) ProtoMessage() {}
 
 func (x *AuthorizeShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1800,7 +1897,7 @@ func (x *AuthorizeShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthorizeShopifyResponse.ProtoReflect.Descriptor instead.
 func (*AuthorizeShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{26}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *AuthorizeShopifyResponse) GetAuthorizeUrl() string {
@@ -1823,7 +1920,7 @@ type CompleteShopifyConnectRequest struct {
 
 func (x *CompleteShopifyConnectRequest) Reset() {
 	*x = CompleteShopifyConnectRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1835,7 +1932,7 @@ func (x *CompleteShopifyConnectRequest) String() string {
 func (*CompleteShopifyConnectRequest) ProtoMessage() {}
 
 func (x *CompleteShopifyConnectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1848,7 +1945,7 @@ func (x *CompleteShopifyConnectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteShopifyConnectRequest.ProtoReflect.Descriptor instead.
 func (*CompleteShopifyConnectRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{27}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *CompleteShopifyConnectRequest) GetRawQuery() string {
@@ -1875,7 +1972,7 @@ type CompleteShopifyConnectResponse struct {
 
 func (x *CompleteShopifyConnectResponse) Reset() {
 	*x = CompleteShopifyConnectResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1887,7 +1984,7 @@ func (x *CompleteShopifyConnectResponse) String() string {
 func (*CompleteShopifyConnectResponse) ProtoMessage() {}
 
 func (x *CompleteShopifyConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1900,7 +1997,7 @@ func (x *CompleteShopifyConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteShopifyConnectResponse.ProtoReflect.Descriptor instead.
 func (*CompleteShopifyConnectResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{28}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CompleteShopifyConnectResponse) GetRedirectUrl() string {
@@ -1927,7 +2024,7 @@ type HandleShopifyWebhookRequest struct {
 
 func (x *HandleShopifyWebhookRequest) Reset() {
 	*x = HandleShopifyWebhookRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1939,7 +2036,7 @@ func (x *HandleShopifyWebhookRequest) String() string {
 func (*HandleShopifyWebhookRequest) ProtoMessage() {}
 
 func (x *HandleShopifyWebhookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1952,7 +2049,7 @@ func (x *HandleShopifyWebhookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleShopifyWebhookRequest.ProtoReflect.Descriptor instead.
 func (*HandleShopifyWebhookRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{29}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *HandleShopifyWebhookRequest) GetPayload() []byte {
@@ -2020,7 +2117,7 @@ type HandleShopifyWebhookResponse struct {
 
 func (x *HandleShopifyWebhookResponse) Reset() {
 	*x = HandleShopifyWebhookResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2032,7 +2129,7 @@ func (x *HandleShopifyWebhookResponse) String() string {
 func (*HandleShopifyWebhookResponse) ProtoMessage() {}
 
 func (x *HandleShopifyWebhookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2045,7 +2142,7 @@ func (x *HandleShopifyWebhookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleShopifyWebhookResponse.ProtoReflect.Descriptor instead.
 func (*HandleShopifyWebhookResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{30}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{31}
 }
 
 var File_uplift_stores_v1_stores_service_proto protoreflect.FileDescriptor
@@ -2126,7 +2223,7 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\aaverage\x18\x04 \x01(\v2\x1c.google.protobuf.StringValueR\aaverage\x12C\n" +
 	"\x0echange_percent\x18\x05 \x01(\v2\x1c.google.protobuf.StringValueR\rchangePercent\x12\x18\n" +
 	"\aunusual\x18\x06 \x01(\bR\aunusual\x12\x18\n" +
-	"\aformula\x18\a \x01(\tR\aformula\"\x96\x02\n" +
+	"\aformula\x18\a \x01(\tR\aformula\"\xc8\x02\n" +
 	"\vDailyReport\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x12\n" +
 	"\x04date\x18\x02 \x01(\tR\x04date\x12\x1a\n" +
@@ -2137,12 +2234,19 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\bheadline\x18\a \x01(\tR\bheadline\x12\x14\n" +
 	"\x05notes\x18\b \x03(\tR\x05notes\x12\x1f\n" +
 	"\vbest_seller\x18\t \x01(\tR\n" +
-	"bestSeller\"O\n" +
+	"bestSeller\x12\x18\n" +
+	"\asummary\x18\n" +
+	" \x01(\tR\asummary\x12\x16\n" +
+	"\x06action\x18\v \x01(\tR\x06action\"O\n" +
 	"\x16GetDailyReportResponse\x125\n" +
 	"\x06report\x18\x01 \x01(\v2\x1d.uplift.stores.v1.DailyReportR\x06report\"8\n" +
 	"\x15GetConnectionsRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
-	"categoryId\"\xe8\x01\n" +
+	"categoryId\"_\n" +
+	"\vStoreCounts\x12\x16\n" +
+	"\x06orders\x18\x01 \x01(\x05R\x06orders\x12\x1a\n" +
+	"\bproducts\x18\x02 \x01(\x05R\bproducts\x12\x1c\n" +
+	"\tcustomers\x18\x03 \x01(\x05R\tcustomers\"\xe8\x01\n" +
 	"\fSyncProgress\x12\x14\n" +
 	"\x05phase\x18\x01 \x01(\tR\x05phase\x12\x16\n" +
 	"\x06orders\x18\x02 \x01(\x05R\x06orders\x12\x1a\n" +
@@ -2150,7 +2254,7 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\tcustomers\x18\x04 \x01(\x05R\tcustomers\x12\x18\n" +
 	"\apercent\x18\x05 \x01(\x05R\apercent\x12\x14\n" +
 	"\x05error\x18\x06 \x01(\tR\x05error\x12@\n" +
-	"\x0elast_synced_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\flastSyncedAt\"\xad\x02\n" +
+	"\x0elast_synced_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\flastSyncedAt\"\xe4\x02\n" +
 	"\x11ShopifyConnection\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x12\n" +
 	"\x04shop\x18\x02 \x01(\tR\x04shop\x12\x12\n" +
@@ -2159,7 +2263,8 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\btimezone\x18\x05 \x01(\tR\btimezone\x12=\n" +
 	"\fconnected_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\vconnectedAt\x122\n" +
 	"\x04sync\x18\a \x01(\v2\x1e.uplift.stores.v1.SyncProgressR\x04sync\x12-\n" +
-	"\x12sessions_available\x18\b \x01(\bR\x11sessionsAvailable\"\xb6\x01\n" +
+	"\x12sessions_available\x18\b \x01(\bR\x11sessionsAvailable\x125\n" +
+	"\x06stored\x18\t \x01(\v2\x1d.uplift.stores.v1.StoreCountsR\x06stored\"\xb6\x01\n" +
 	"\vOrderImport\x12\x16\n" +
 	"\x06orders\x18\x01 \x01(\x05R\x06orders\x12\x1b\n" +
 	"\tfirst_day\x18\x02 \x01(\tR\bfirstDay\x12\x19\n" +
@@ -2235,7 +2340,7 @@ func file_uplift_stores_v1_stores_service_proto_rawDescGZIP() []byte {
 	return file_uplift_stores_v1_stores_service_proto_rawDescData
 }
 
-var file_uplift_stores_v1_stores_service_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
+var file_uplift_stores_v1_stores_service_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_uplift_stores_v1_stores_service_proto_goTypes = []any{
 	(*ImportOrdersRequest)(nil),            // 0: uplift.stores.v1.ImportOrdersRequest
 	(*ImportOrdersResponse)(nil),           // 1: uplift.stores.v1.ImportOrdersResponse
@@ -2252,74 +2357,76 @@ var file_uplift_stores_v1_stores_service_proto_goTypes = []any{
 	(*DailyReport)(nil),                    // 12: uplift.stores.v1.DailyReport
 	(*GetDailyReportResponse)(nil),         // 13: uplift.stores.v1.GetDailyReportResponse
 	(*GetConnectionsRequest)(nil),          // 14: uplift.stores.v1.GetConnectionsRequest
-	(*SyncProgress)(nil),                   // 15: uplift.stores.v1.SyncProgress
-	(*ShopifyConnection)(nil),              // 16: uplift.stores.v1.ShopifyConnection
-	(*OrderImport)(nil),                    // 17: uplift.stores.v1.OrderImport
-	(*GetConnectionsResponse)(nil),         // 18: uplift.stores.v1.GetConnectionsResponse
-	(*StartShopifyConnectRequest)(nil),     // 19: uplift.stores.v1.StartShopifyConnectRequest
-	(*StartShopifyConnectResponse)(nil),    // 20: uplift.stores.v1.StartShopifyConnectResponse
-	(*SyncShopifyRequest)(nil),             // 21: uplift.stores.v1.SyncShopifyRequest
-	(*SyncShopifyResponse)(nil),            // 22: uplift.stores.v1.SyncShopifyResponse
-	(*DisconnectShopifyRequest)(nil),       // 23: uplift.stores.v1.DisconnectShopifyRequest
-	(*DisconnectShopifyResponse)(nil),      // 24: uplift.stores.v1.DisconnectShopifyResponse
-	(*AuthorizeShopifyRequest)(nil),        // 25: uplift.stores.v1.AuthorizeShopifyRequest
-	(*AuthorizeShopifyResponse)(nil),       // 26: uplift.stores.v1.AuthorizeShopifyResponse
-	(*CompleteShopifyConnectRequest)(nil),  // 27: uplift.stores.v1.CompleteShopifyConnectRequest
-	(*CompleteShopifyConnectResponse)(nil), // 28: uplift.stores.v1.CompleteShopifyConnectResponse
-	(*HandleShopifyWebhookRequest)(nil),    // 29: uplift.stores.v1.HandleShopifyWebhookRequest
-	(*HandleShopifyWebhookResponse)(nil),   // 30: uplift.stores.v1.HandleShopifyWebhookResponse
-	(*wrapperspb.StringValue)(nil),         // 31: google.protobuf.StringValue
-	(*wrapperspb.Int32Value)(nil),          // 32: google.protobuf.Int32Value
-	(*timestamppb.Timestamp)(nil),          // 33: google.protobuf.Timestamp
+	(*StoreCounts)(nil),                    // 15: uplift.stores.v1.StoreCounts
+	(*SyncProgress)(nil),                   // 16: uplift.stores.v1.SyncProgress
+	(*ShopifyConnection)(nil),              // 17: uplift.stores.v1.ShopifyConnection
+	(*OrderImport)(nil),                    // 18: uplift.stores.v1.OrderImport
+	(*GetConnectionsResponse)(nil),         // 19: uplift.stores.v1.GetConnectionsResponse
+	(*StartShopifyConnectRequest)(nil),     // 20: uplift.stores.v1.StartShopifyConnectRequest
+	(*StartShopifyConnectResponse)(nil),    // 21: uplift.stores.v1.StartShopifyConnectResponse
+	(*SyncShopifyRequest)(nil),             // 22: uplift.stores.v1.SyncShopifyRequest
+	(*SyncShopifyResponse)(nil),            // 23: uplift.stores.v1.SyncShopifyResponse
+	(*DisconnectShopifyRequest)(nil),       // 24: uplift.stores.v1.DisconnectShopifyRequest
+	(*DisconnectShopifyResponse)(nil),      // 25: uplift.stores.v1.DisconnectShopifyResponse
+	(*AuthorizeShopifyRequest)(nil),        // 26: uplift.stores.v1.AuthorizeShopifyRequest
+	(*AuthorizeShopifyResponse)(nil),       // 27: uplift.stores.v1.AuthorizeShopifyResponse
+	(*CompleteShopifyConnectRequest)(nil),  // 28: uplift.stores.v1.CompleteShopifyConnectRequest
+	(*CompleteShopifyConnectResponse)(nil), // 29: uplift.stores.v1.CompleteShopifyConnectResponse
+	(*HandleShopifyWebhookRequest)(nil),    // 30: uplift.stores.v1.HandleShopifyWebhookRequest
+	(*HandleShopifyWebhookResponse)(nil),   // 31: uplift.stores.v1.HandleShopifyWebhookResponse
+	(*wrapperspb.StringValue)(nil),         // 32: google.protobuf.StringValue
+	(*wrapperspb.Int32Value)(nil),          // 33: google.protobuf.Int32Value
+	(*timestamppb.Timestamp)(nil),          // 34: google.protobuf.Timestamp
 }
 var file_uplift_stores_v1_stores_service_proto_depIdxs = []int32{
-	31, // 0: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
-	32, // 1: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
-	31, // 2: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
-	31, // 3: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
+	32, // 0: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
+	33, // 1: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
+	32, // 2: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
+	32, // 3: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
 	3,  // 4: uplift.stores.v1.GetMetricsResponse.days:type_name -> uplift.stores.v1.DayMetrics
 	3,  // 5: uplift.stores.v1.GetMetricsResponse.totals:type_name -> uplift.stores.v1.DayMetrics
 	6,  // 6: uplift.stores.v1.GetTopProductsResponse.products:type_name -> uplift.stores.v1.ProductSales
-	31, // 7: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
-	31, // 8: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
-	31, // 9: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
+	32, // 7: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
+	32, // 8: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
+	32, // 9: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
 	11, // 10: uplift.stores.v1.DailyReport.metrics:type_name -> uplift.stores.v1.ReportMetric
 	12, // 11: uplift.stores.v1.GetDailyReportResponse.report:type_name -> uplift.stores.v1.DailyReport
-	33, // 12: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
-	33, // 13: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
-	15, // 14: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
-	33, // 15: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
-	16, // 16: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
-	17, // 17: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
-	0,  // 18: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
-	2,  // 19: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
-	5,  // 20: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
-	10, // 21: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
-	8,  // 22: uplift.stores.v1.StoresService.SendDailyReport:input_type -> uplift.stores.v1.SendDailyReportRequest
-	14, // 23: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
-	19, // 24: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
-	21, // 25: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
-	23, // 26: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
-	25, // 27: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
-	27, // 28: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
-	29, // 29: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
-	1,  // 30: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
-	4,  // 31: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
-	7,  // 32: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
-	13, // 33: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
-	9,  // 34: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
-	18, // 35: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
-	20, // 36: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
-	22, // 37: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
-	24, // 38: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
-	26, // 39: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
-	28, // 40: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
-	30, // 41: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
-	30, // [30:42] is the sub-list for method output_type
-	18, // [18:30] is the sub-list for method input_type
-	18, // [18:18] is the sub-list for extension type_name
-	18, // [18:18] is the sub-list for extension extendee
-	0,  // [0:18] is the sub-list for field type_name
+	34, // 12: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
+	34, // 13: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
+	16, // 14: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
+	15, // 15: uplift.stores.v1.ShopifyConnection.stored:type_name -> uplift.stores.v1.StoreCounts
+	34, // 16: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
+	17, // 17: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
+	18, // 18: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
+	0,  // 19: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
+	2,  // 20: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
+	5,  // 21: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
+	10, // 22: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
+	8,  // 23: uplift.stores.v1.StoresService.SendDailyReport:input_type -> uplift.stores.v1.SendDailyReportRequest
+	14, // 24: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
+	20, // 25: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
+	22, // 26: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
+	24, // 27: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
+	26, // 28: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
+	28, // 29: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
+	30, // 30: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
+	1,  // 31: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
+	4,  // 32: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
+	7,  // 33: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
+	13, // 34: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
+	9,  // 35: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
+	19, // 36: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
+	21, // 37: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
+	23, // 38: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
+	25, // 39: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
+	27, // 40: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
+	29, // 41: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
+	31, // 42: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
+	31, // [31:43] is the sub-list for method output_type
+	19, // [19:31] is the sub-list for method input_type
+	19, // [19:19] is the sub-list for extension type_name
+	19, // [19:19] is the sub-list for extension extendee
+	0,  // [0:19] is the sub-list for field type_name
 }
 
 func init() { file_uplift_stores_v1_stores_service_proto_init() }
@@ -2333,7 +2440,7 @@ func file_uplift_stores_v1_stores_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_stores_v1_stores_service_proto_rawDesc), len(file_uplift_stores_v1_stores_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   31,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -285,6 +285,15 @@ func (r Repo) RecordPasswordReset(ctx context.Context, email, link string, at ti
 	})
 }
 
+// RecordEmailVerification implements app.VerificationRecorder.
+func (r Repo) RecordEmailVerification(ctx context.Context, userID, email, link string, at time.Time) error {
+	return pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
+		return events.Enqueue(ctx, tx, events.SubjectEmailVerificationRequested, &eventsv1.EmailVerificationRequested{
+			UserId: userID, Email: email, Link: link, OccurTime: timestamppb.New(at),
+		})
+	})
+}
+
 func scan(row pgx.Row) (domain.User, error) {
 	var u domain.User
 	var tier *string
