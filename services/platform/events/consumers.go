@@ -68,6 +68,7 @@ var (
 	DigestUserDeleted  = declare("digest", "digest-user-deleted", SubjectUserDeleted)
 	DigestReset        = declare("digest", "digest-password-reset", SubjectPasswordResetRequested)
 	DigestSignUp       = declare("digest", "digest-sign-up-attempted", SubjectSignUpAttempted)
+	DigestVerification = declare("digest", "digest-email-verification", SubjectEmailVerificationRequested)
 	DigestUnsubscribed = declare("digest", "digest-user-unsubscribed", SubjectUserUnsubscribed)
 	DigestCategory     = declare("digest", "digest-category-updated", SubjectCategoryUpdated)
 	DigestAIDigest     = declare("digest", "digest-ai-digest", SubjectDigestRequested)

@@ -37,18 +37,21 @@ const (
 	SubjectUserDeleted            = "uplift.users.deleted"
 	SubjectUserEmailChanged       = "uplift.users.email_changed"
 	SubjectPasswordResetRequested = "uplift.users.password_reset_requested"
-	SubjectSignUpAttempted        = "uplift.users.sign_up_attempted"
-	SubjectUserUnsubscribed       = "uplift.users.unsubscribed"
-	SubjectBillingChanged         = "uplift.billing.changed"
-	SubjectDigestRequested        = "uplift.digest.requested"
-	SubjectEmailKindUnsubscribed  = "uplift.digest.email_kind_unsubscribed"
-	SubjectCategoryUpdated        = "uplift.categories.updated"
-	SubjectReviewRequested        = "uplift.categories.review_requested"
-	SubjectReportUpdated          = "uplift.categories.report_updated.*" // every ReportUpdatedSubject
-	SubjectStoreSignalsUpdated    = "uplift.stores.signals_updated"
-	SubjectDailyReportReady       = "uplift.stores.daily_report_ready"
-	SubjectWeeklyReviewReady      = "uplift.categories.weekly_review_ready"
-	SubjectActedOnBehalf          = "uplift.audit.acted_on_behalf"
+	// SubjectEmailVerificationRequested carries the link that confirms a
+	// new account's address (EmailVerificationRequested).
+	SubjectEmailVerificationRequested = "uplift.users.email_verification_requested"
+	SubjectSignUpAttempted            = "uplift.users.sign_up_attempted"
+	SubjectUserUnsubscribed           = "uplift.users.unsubscribed"
+	SubjectBillingChanged             = "uplift.billing.changed"
+	SubjectDigestRequested            = "uplift.digest.requested"
+	SubjectEmailKindUnsubscribed      = "uplift.digest.email_kind_unsubscribed"
+	SubjectCategoryUpdated            = "uplift.categories.updated"
+	SubjectReviewRequested            = "uplift.categories.review_requested"
+	SubjectReportUpdated              = "uplift.categories.report_updated.*" // every ReportUpdatedSubject
+	SubjectStoreSignalsUpdated        = "uplift.stores.signals_updated"
+	SubjectDailyReportReady           = "uplift.stores.daily_report_ready"
+	SubjectWeeklyReviewReady          = "uplift.categories.weekly_review_ready"
+	SubjectActedOnBehalf              = "uplift.audit.acted_on_behalf"
 )
 
 // ReportUpdatedSubject is the subject of categoryID's ReportUpdated: one

@@ -19,19 +19,20 @@ import (
 // (Trust.Check). A subject missing here may be published by nobody; a "*"
 // token stands for any one token, as in NATS.
 var Publishers = map[string][]string{
-	SubjectUserCreated:            {"users"},
-	SubjectUserDeleted:            {"users"},
-	SubjectUserEmailChanged:       {"users"},
-	SubjectPasswordResetRequested: {"users"},
-	SubjectSignUpAttempted:        {"users"},
-	SubjectUserUnsubscribed:       {"users"},
-	SubjectBillingChanged:         {"billing"},
-	SubjectDigestRequested:        {"categories"},
-	SubjectEmailKindUnsubscribed:  {"digest"},
-	SubjectCategoryUpdated:        {"categories"},
-	SubjectReviewRequested:        {"categories"},
-	SubjectReportUpdated:          {"categories"},
-	SubjectStoreSignalsUpdated:    {"stores"},
+	SubjectUserCreated:                {"users"},
+	SubjectUserDeleted:                {"users"},
+	SubjectUserEmailChanged:           {"users"},
+	SubjectPasswordResetRequested:     {"users"},
+	SubjectEmailVerificationRequested: {"users"},
+	SubjectSignUpAttempted:            {"users"},
+	SubjectUserUnsubscribed:           {"users"},
+	SubjectBillingChanged:             {"billing"},
+	SubjectDigestRequested:            {"categories"},
+	SubjectEmailKindUnsubscribed:      {"digest"},
+	SubjectCategoryUpdated:            {"categories"},
+	SubjectReviewRequested:            {"categories"},
+	SubjectReportUpdated:              {"categories"},
+	SubjectStoreSignalsUpdated:        {"stores"},
 	// The daily report comes from stores for a connected shop and from
 	// categories for a business with no data yet.
 	SubjectDailyReportReady:  {"stores", "categories"},

@@ -463,8 +463,9 @@ func (a *App) setBusinessReport(ctx context.Context, caller domain.Caller, id, a
 }
 
 // CurrentReport is what the Home page shows: the newest report (a generating
-// one keeps the last ready review of the same site visible), or a
-// NO_WEBSITE report while no website is set.
+// one keeps the last ready review of the same site visible, and a weekly
+// re-run shows that review itself until it is done: domain.Report.Shown),
+// or a NO_WEBSITE report while no website is set.
 func (a *App) CurrentReport(ctx context.Context, caller domain.Caller, id string) (domain.Report, error) {
 	cat, err := a.authorized(ctx, caller, id)
 	if err != nil {
@@ -488,7 +489,7 @@ func (a *App) CurrentReport(ctx context.Context, caller domain.Caller, id string
 	if err != nil {
 		return domain.Report{}, err
 	}
-	return latest.WithPreviousContent(prev), nil
+	return latest.Shown(prev), nil
 }
 
 // Insights returns the current insights: first what the store's own

@@ -230,7 +230,7 @@ func (m *memRepo) ReviewProgress(_ context.Context, _, id string, pct int, step 
 func (m *memRepo) FinishReview(_ context.Context, cat, id string, a domain.Analysis, weekly *domain.WeeklyReview) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if r := m.find(func(r domain.Report) bool { return r.ID == id }); weekly != nil && r != nil && r.Week != "" {
+	if r := m.find(func(r domain.Report) bool { return r.ID == id }); weekly != nil && r != nil && (weekly.First || r.Week != "") {
 		m.weeklyReady = append(m.weeklyReady, *weekly)
 	}
 	ideas := slices.Clone(a.Ideas)

@@ -107,8 +107,17 @@ func (a *App) RunReview(ctx context.Context, req ReviewRequest) error {
 		analysis.Review.Competitors = a.reviewCompetitors(rctx, cat.Competitors, analysis.Review)
 	}
 	// Always offered: the repository publishes it only when the report is
-	// (or became, while it ran) the week's review.
+	// (or became, while it ran) the week's review, or the business's first.
 	weekly := domain.NewWeeklyReview(cat, rep.ID, rep.Week, analysis, previous)
+	if prev == nil {
+		// No review of this business is ready yet: this one is its first,
+		// whoever started it, and its email says so (never "weekly").
+		loc, err := a.weeklyLocation(ctx, cat)
+		if err != nil {
+			return err
+		}
+		weekly = domain.FirstReview(weekly, a.now(), loc)
+	}
 	done, err := a.repo.FinishReview(ctx, cat.ID, rep.ID, analysis, &weekly)
 	if err != nil {
 		return err
@@ -198,7 +207,7 @@ func (a *App) StartDueWeeklyReviews(ctx context.Context) (int, error) {
 		if ctx.Err() != nil {
 			break
 		}
-		week, due := domain.WeeklyReviewSlot.Due(a.now(), domain.ScheduleLocation(c.TimeZone, c.StoreTimeZone), c.LastWeek)
+		week, due := c.Due(a.now())
 		if !due {
 			continue
 		}

@@ -33,6 +33,11 @@ func (m *memRepo) WeeklyReviewCandidates(context.Context) ([]domain.WeeklyReview
 		if ws := m.weekly[id]; len(ws) > 0 {
 			cand.LastWeek, _ = schedule.ParseDate(slices.Max(ws))
 		}
+		for _, r := range m.reports {
+			if r.CategoryID == id && (cand.FirstReviewAt.IsZero() || r.CreatedAt.Before(cand.FirstReviewAt)) {
+				cand.FirstReviewAt = r.CreatedAt
+			}
+		}
 		out = append(out, cand)
 	}
 	return out, nil
@@ -81,9 +86,11 @@ func TestWeeklyReviewIsANewReviewComparedWithLastWeek(t *testing.T) {
 	if err := f.app.RunReview(ctx, ReviewRequest{CategoryID: f.catID, ReportID: first.ID, SiteURL: shop}); err != nil {
 		t.Fatal(err)
 	}
-	if len(f.repo.weeklyReady) != 0 {
-		t.Fatal("a review the owner started published a weekly email")
+	// The owner's first review has its own email, never a weekly one.
+	if len(f.repo.weeklyReady) != 1 || !f.repo.weeklyReady[0].First || f.repo.weeklyReady[0].PreviousScore != nil {
+		t.Fatalf("the first review published %+v, want its first-review email", f.repo.weeklyReady)
 	}
+	f.repo.weeklyReady = nil
 
 	// Monday 07:59 in New York: not yet. 08:00: due, once.
 	early := f.app.WithClock(at(t, "2026-11-16T12:59:00Z"))
@@ -333,5 +340,123 @@ func TestOperatorRunOnTheRealClock(t *testing.T) {
 	}
 	if age := before.Sub(monday); age < 0 || age >= 7*24*time.Hour {
 		t.Fatalf("week %s is not the current one in Kiritimati (now %s)", week, before.In(kiritimati))
+	}
+}
+
+// reviewedAt saves the fixture's website at t (the first review asked for
+// then) and finishes that review, as the owner's sign-up does.
+func reviewedAt(t *testing.T, f fixture, zone string, at time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	a := f.app.WithClock(func() time.Time { return at })
+	if _, err := a.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop), TimeZone: ptr(zone)}); err != nil {
+		t.Fatal(err)
+	}
+	f.repo.mu.Lock()
+	first := &f.repo.reports[len(f.repo.reports)-1]
+	first.CreatedAt = at // the repository stamps it when it is written
+	id := first.ID
+	f.repo.mu.Unlock()
+	if err := a.RunReview(ctx, ReviewRequest{CategoryID: f.catID, ReportID: id, SiteURL: shop}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFirstReviewIsNotAWeeklyReview (issue 21, item 10): right after
+// sign-up the schedule starts no weekly review (the first weekly email
+// used to go out minutes after the first review, "the same as last
+// week"); the first one comes the Monday after, at 08:00 in the store's
+// zone, and compares with the first review. Across zones, dates and the
+// daylight-saving changes of March, April and October.
+func TestFirstReviewIsNotAWeeklyReview(t *testing.T) {
+	for _, c := range []struct {
+		zone, signUp, nextSlot string // signUp and nextSlot are the zone's wall clock
+	}{
+		{"America/New_York", "2026-11-18 10:00", "2026-11-23 08:00"},
+		// Sunday night before the change: the next morning is next week's.
+		{"Europe/Paris", "2026-03-29 23:30", "2026-03-30 08:00"},
+		// Monday after 08:00, the day DST began in New York a day before.
+		{"America/New_York", "2026-03-09 09:15", "2026-03-16 08:00"},
+		// Monday 07:00, before the slot: that week is the first review's.
+		{"Asia/Kolkata", "2026-06-01 07:00", "2026-06-08 08:00"},
+		// Sydney's clocks go back on Sunday 5 April 2026.
+		{"Australia/Sydney", "2026-04-03 12:00", "2026-04-06 08:00"},
+		{"Europe/London", "2026-10-24 18:00", "2026-10-26 08:00"},
+	} {
+		loc, _ := time.LoadLocation(c.zone)
+		signUp, _ := time.ParseInLocation("2006-01-02 15:04", c.signUp, loc)
+		slot, _ := time.ParseInLocation("2006-01-02 15:04", c.nextSlot, loc)
+		f := newFixture(t)
+		reviewedAt(t, f, c.zone, signUp)
+		ctx := context.Background()
+		for _, now := range []time.Time{signUp.Add(time.Minute), signUp.Add(2 * time.Hour), slot.Add(-time.Minute)} {
+			if n, err := f.app.WithClock(func() time.Time { return now }).StartDueWeeklyReviews(ctx); err != nil || n != 0 {
+				t.Fatalf("%s signed up %s: at %s started %d weekly reviews (%v), want none before %s",
+					c.zone, c.signUp, now.In(loc).Format(time.DateTime), n, err, c.nextSlot)
+			}
+		}
+		if n, err := f.app.WithClock(func() time.Time { return slot }).StartDueWeeklyReviews(ctx); err != nil || n != 1 {
+			t.Fatalf("%s signed up %s: at %s started %d (%v), want the first weekly review", c.zone, c.signUp, c.nextSlot, n, err)
+		}
+		weekly := f.repo.reports[len(f.repo.reports)-1]
+		if weekly.Week != schedule.DateOf(slot).String() {
+			t.Errorf("%s: weekly review's week %q, want %s", c.zone, weekly.Week, schedule.DateOf(slot))
+		}
+		f.analyzer.sites[shop] = analysisOf(70)
+		if err := f.app.WithClock(func() time.Time { return slot }).RunReview(ctx,
+			ReviewRequest{CategoryID: f.catID, ReportID: weekly.ID, SiteURL: shop}); err != nil {
+			t.Fatal(err)
+		}
+		got := f.repo.weeklyReady
+		if len(got) != 2 || !got[0].First || got[1].First || got[1].PreviousScore == nil || *got[1].PreviousScore != 64 {
+			t.Fatalf("%s: emails %+v, want the first review's then a weekly one against it (64)", c.zone, got)
+		}
+	}
+}
+
+// TestFirstReviewOnTheRealClock: signed up now, on the wall clock, in zones
+// on either side of the date line: no weekly review starts today.
+func TestFirstReviewOnTheRealClock(t *testing.T) {
+	for _, zone := range []string{"UTC", "Pacific/Kiritimati", "Pacific/Pago_Pago", "Europe/Berlin"} {
+		f := newFixture(t)
+		reviewedAt(t, f, zone, time.Now())
+		if n, err := f.app.StartDueWeeklyReviews(context.Background()); err != nil || n != 0 {
+			t.Fatalf("%s: %d weekly reviews started right after the first review (%v)", zone, n, err)
+		}
+	}
+}
+
+// TestScheduledReRunKeepsTheScoreOnHome (issue 21, item 10): while the
+// weekly re-run nobody on the page asked for is under way, Home shows the
+// last review as it is (ready, with its score), not "reviewing… 78 %";
+// a review the owner asks for shows its progress.
+func TestScheduledReRunKeepsTheScoreOnHome(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	signUp := time.Date(2026, 11, 18, 15, 0, 0, 0, time.UTC)
+	reviewedAt(t, f, "UTC", signUp)
+	monday := f.app.WithClock(at(t, "2026-11-23T08:00:00Z"))
+	if n, err := monday.StartDueWeeklyReviews(ctx); err != nil || n != 1 {
+		t.Fatalf("started %d, %v", n, err)
+	}
+	weekly := f.repo.reports[len(f.repo.reports)-1]
+	if err := f.repo.ReviewProgress(ctx, f.catID, weekly.ID, 78, "Checking your pages"); err != nil {
+		t.Fatal(err)
+	}
+	shown, err := monday.CurrentReport(ctx, f.owner, f.catID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shown.Status != domain.StatusReady || shown.Review == nil || shown.Review.Score != 64 || shown.ID == weekly.ID {
+		t.Fatalf("Home shows %s (%d %%) during the weekly re-run, want the last ready review", shown.Status, shown.Progress)
+	}
+	// The owner saves another website: that review is theirs, with progress.
+	f.analyzer.sites[shop+"shop/"] = analysisOf(50)
+	if _, err := monday.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(shop + "shop/")}); err != nil {
+		t.Fatal(err)
+	}
+	shown, err = monday.CurrentReport(ctx, f.owner, f.catID)
+	if err != nil || shown.Status != domain.StatusGenerating {
+		t.Fatalf("a review the owner started shows %s (%v), want its progress", shown.Status, err)
 	}
 }

@@ -67,6 +67,20 @@ func (r Report) WithPreviousContent(prev *Report) Report {
 	return r
 }
 
+// Shown is the report Home shows while r is the newest and not ready: a
+// scheduled re-run (a weekly review, which nobody on the page asked for)
+// keeps the last ready review of the same site on screen as it is, score
+// and all, until it is done, so the page never goes back to "reviewing"
+// on a Monday morning; a review the owner started shows its progress with
+// the last review's content (WithPreviousContent).
+func (r Report) Shown(lastReady *Report) Report {
+	if r.Status == StatusGenerating && r.Week != "" && lastReady != nil && lastReady.Status == StatusReady &&
+		lastReady.SiteURL == r.SiteURL {
+		return *lastReady
+	}
+	return r.WithPreviousContent(lastReady)
+}
+
 // FailureMessage is what people read when a review could not be made; the
 // technical cause goes to the log only.
 const FailureMessage = "We could not read your website to review it. Please check that it is online and try again."

@@ -22,6 +22,27 @@ type WeeklyReviewCandidate struct {
 	TimeZone, StoreTimeZone string
 	// LastWeek is the newest week already started, zero when none.
 	LastWeek schedule.Date
+	// FirstReviewAt is when the business's first review was asked for
+	// (its website save), zero when there was none yet.
+	FirstReviewAt time.Time
+}
+
+// Due says whether the weekly review of c is due at now, and for which
+// week (its store-local Monday). A first review is not a weekly review:
+// the week the first review was made in counts as reviewed, so the first
+// weekly email comes the Monday after it and compares with it ("since
+// last week" then means the week before), never minutes after sign-up.
+func (c WeeklyReviewCandidate) Due(now time.Time) (schedule.Date, bool) {
+	loc := ScheduleLocation(c.TimeZone, c.StoreTimeZone)
+	last := c.LastWeek
+	// A first review after now does not exist yet as of now (a clock set
+	// back, a stack run as of another day).
+	if !c.FirstReviewAt.IsZero() && !c.FirstReviewAt.After(now) {
+		if first := WeeklyReviewSlot.Period(c.FirstReviewAt, loc); last.IsZero() || last.Before(first) {
+			last = first
+		}
+	}
+	return WeeklyReviewSlot.Due(now, loc, last)
 }
 
 // TopFixes is how many fixes the weekly email lists.
@@ -44,6 +65,21 @@ type WeeklyReview struct {
 	// (in words for its owner): the email then says so, what to do, and
 	// the last known score (PreviousScore) instead of a new one.
 	Failure string
+	// First marks the business's first review: its email is "Your first
+	// website review is ready", not a weekly one (see FirstReview).
+	First bool
+}
+
+// FirstReview is the email of a business's first review, w made from the
+// review that became its first ready one: nothing to compare with (a
+// first review has no "last week"), dated by the week it was made in
+// (at, on the store's calendar) so the email can name its day.
+func FirstReview(w WeeklyReview, at time.Time, loc *time.Location) WeeklyReview {
+	w.First, w.PreviousScore, w.Fixed = true, nil, nil
+	// Against nothing, every finding is simply open, not "new this week".
+	w.Open, w.New = append(append([]Finding(nil), w.New...), w.Open...), nil
+	w.Week = WeeklyReviewSlot.Period(at, loc).String()
+	return w
 }
 
 // UnreadableError is a website the engine could not read, with why in

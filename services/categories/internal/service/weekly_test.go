@@ -209,21 +209,22 @@ func TestDailyReportWithoutDataOncePerDay(t *testing.T) {
 }
 
 // TestWeeklyReviewAdoptsAReviewUnderWay: on Monday morning a review the
-// owner started is still running; the week's review is that one (not a
-// new one replacing it), and it announces the week when it is done.
+// owner started (after their first) is still running; the week's review is
+// that one (not a new one replacing it), and it announces the week when it
+// is done.
 func TestWeeklyReviewAdoptsAReviewUnderWay(t *testing.T) {
 	t.Parallel()
 	h := start(t)
+	cat, tok := h.owner(t)
+	h.reviewed(t, cat, tok)
 	gate := make(chan struct{})
 	h.analyzer.mu.Lock()
 	h.analyzer.gate = gate
 	h.analyzer.mu.Unlock()
-	cat, tok := h.owner(t)
-	site := goodSite
-	if _, err := h.client.UpdateContentGenerationParams(as(tok), &categoriesv1.UpdateContentGenerationParamsRequest{CategoryId: cat, SiteUrl: &site}); err != nil {
+	ready := h.weeklyEvents(t, cat)
+	if _, err := h.client.InvalidateCampaignIdeas(as(tok), &categoriesv1.InvalidateCampaignIdeasRequest{CategoryId: cat}); err != nil {
 		t.Fatal(err)
 	}
-	ready := h.weeklyEvents(t, cat)
 	monday := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
 	a := h.replicaAt(clock.Fixed(monday))
 	if n, err := a.StartDueWeeklyReviews(context.Background()); err != nil || n != 1 {
@@ -231,7 +232,7 @@ func TestWeeklyReviewAdoptsAReviewUnderWay(t *testing.T) {
 	}
 	var reports int
 	_ = h.db.QueryRow(context.Background(), `SELECT count(*) FROM reports WHERE category_id = $1`, cat).Scan(&reports)
-	if reports != 1 {
+	if reports != 2 {
 		t.Fatalf("%d reports: the review under way was replaced", reports)
 	}
 	close(gate)
@@ -332,7 +333,40 @@ func TestWeeklyReviewInTheShopsZone(t *testing.T) {
 // test ends; the returned func reads what arrived so far.
 func (h harness) weeklyEvents(t *testing.T, cat string) func() []*eventsv1.WeeklyReviewReady {
 	t.Helper()
-	return collect(t, h, events.SubjectWeeklyReviewReady, func(ev *eventsv1.WeeklyReviewReady) bool { return ev.GetCategoryId() == cat })
+	return collect(t, h, events.SubjectWeeklyReviewReady, func(ev *eventsv1.WeeklyReviewReady) bool {
+		return ev.GetCategoryId() == cat && !ev.GetFirstReview()
+	})
+}
+
+// TestFirstReviewPublishesItsOwnEmail (issue 21, items 10 and 14): the
+// review a website save starts is the business's first, announced once as
+// such (not as a week's), with nothing to compare with; a second review
+// the owner asks for announces nothing.
+func TestFirstReviewPublishesItsOwnEmail(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	cat, tok := h.owner(t)
+	first := collect(t, h, events.SubjectWeeklyReviewReady, func(ev *eventsv1.WeeklyReviewReady) bool {
+		return ev.GetCategoryId() == cat
+	})
+	h.reviewed(t, cat, tok)
+	eventually(t, func() bool { return len(first()) == 1 })
+	ev := first()[0]
+	if !ev.GetFirstReview() || ev.PreviousScore != nil || len(ev.GetFixedFindings()) != 0 || ev.GetScore() == 0 || ev.GetOwnerUserId() == "" {
+		t.Fatalf("first review event %v", ev)
+	}
+	if _, err := h.client.InvalidateCampaignIdeas(as(tok), &categoriesv1.InvalidateCampaignIdeasRequest{CategoryId: cat}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, func() bool {
+		var n int
+		_ = h.db.QueryRow(context.Background(), `SELECT count(*) FROM reports WHERE category_id = $1 AND status = 'READY'`, cat).Scan(&n)
+		return n == 2
+	})
+	time.Sleep(500 * time.Millisecond)
+	if got := first(); len(got) != 1 {
+		t.Fatalf("%d review emails announced, want only the first review's", len(got))
+	}
 }
 
 // collect gathers the events on subject that keep accepts until the test

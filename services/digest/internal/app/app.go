@@ -208,6 +208,26 @@ func (a *App) QueueSignUpAttempt(ctx context.Context, out Outbox, s SignUpAttemp
 	return a.add(ctx, out, e)
 }
 
+// EmailVerification is a request to email the link that confirms a new
+// account's address.
+type EmailVerification struct {
+	UserID, Email string
+	// Link is the verification link from the Firebase Admin SDK: like a
+	// reset link, never logged and removed from storage once sent.
+	Link string
+}
+
+// QueueEmailVerificationIn queues the address verification email in out,
+// the transaction of the event that asked for it; the same account twice
+// queues one.
+func (a *App) QueueEmailVerificationIn(ctx context.Context, out Outbox, v EmailVerification) error {
+	e, err := domain.NewEmailVerification(v.UserID, v.Email, v.Link)
+	if err != nil {
+		return err
+	}
+	return a.add(ctx, out, e)
+}
+
 func (a *App) add(ctx context.Context, out Outbox, e domain.Email) error {
 	added, err := out.Add(ctx, e)
 	if err != nil {

@@ -7,8 +7,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"uplift.dev/platform/money"
 )
 
 // ErrNothingToReport means a daily report has no numbers worth an email
@@ -38,6 +36,10 @@ type DailyReport struct {
 	Headline               string
 	Notes                  []string
 	BestSeller             string
+	// Summary (the subject's few words) and Action (the one suggested
+	// action) are the stores service's, which writes every sentence of the
+	// report from its numbers: the email shows them as Home does.
+	Summary, Action string
 }
 
 // ReportReady is the status of a report with store data behind it.
@@ -75,8 +77,10 @@ func NewDailyReport(r DailyReport, to string) (Email, error) {
 			p.Notes = append(p.Notes, t)
 		}
 	}
-	p.Summary = ReportSummary(p.Metrics, p.Currency)
-	p.Action = SuggestAction(p.Metrics, p.BestSeller)
+	p.Summary, p.Action = clip(r.Summary), clip(r.Action)
+	if p.Summary == "" {
+		p.Summary = reportSummaryFallback
+	}
 	return pending("daily-report:"+r.CategoryID+":"+r.Date, KindDailyReport, r.OwnerUserID, addr, p), nil
 }
 
@@ -93,10 +97,6 @@ func allZero(ms []ReportMetric) bool {
 	}
 	return true
 }
-
-// metricOrder is the order in which an unusual change is named (the
-// stores service's headline order).
-var metricOrder = []string{"orders", "totalSales", "conversionRate", "sessions", "averageOrderValue", "returns"}
 
 // change returns a metric's change in percent, and false when it has none.
 func (m ReportMetric) change() (*big.Rat, bool) {
@@ -121,82 +121,9 @@ func (m ReportMetric) Movement() string {
 	return fmt.Sprintf("%s %s %%", verb, abs.FloatString(0))
 }
 
-func byKey(ms []ReportMetric) map[string]ReportMetric {
-	out := make(map[string]ReportMetric, len(ms))
-	for _, m := range ms {
-		out[m.Key] = m
-	}
-	return out
-}
-
-// ReportSummary is the subject's short summary of a report: the first
-// unusual change ("orders fell 75 %"), else the day's sales on a usual day,
-// else the day's sales and orders when there is nothing to compare with.
-func ReportSummary(ms []ReportMetric, currency string) string {
-	by := byKey(ms)
-	for _, k := range metricOrder {
-		if m, ok := by[k]; ok && m.Unusual && m.Movement() != "" {
-			return strings.ToLower(m.Label[:1]) + m.Label[1:] + " " + m.Movement()
-		}
-	}
-	sales := "no sales"
-	if v := by["totalSales"].Value; v != nil {
-		sales = money.Text(*v, currency) + " in sales"
-	}
-	for _, m := range ms {
-		if m.ChangePercent != nil {
-			return sales + ", a usual day"
-		}
-	}
-	if o := by["orders"].Value; o != nil {
-		return fmt.Sprintf("%s from %s %s", sales, *o, map[bool]string{true: "order", false: "orders"}[*o == "1"])
-	}
-	return sales
-}
-
-// Suggested actions, each picked from what moved.
-const (
-	ActionCheckout = "Orders fell while visits held steady, so fewer visitors bought: check your checkout. Place a test order and look at payment, shipping and discount codes."
-	ActionTraffic  = "Fewer people visited: check your traffic sources (ads, email, social, search) for one that slowed down or stopped."
-	ActionReturns  = "More goods came back than usual: check which products were returned and why, before they sell again."
-	ActionFeature  = "Feature %s, yesterday's best seller, on your home page or in your next email or post."
-	ActionLook     = "Open your analytics to see how the week is going."
-)
-
-// steadyPercent is the largest move that still counts as steady: below
-// the smallest change the unusual rule would flag.
-var steadyPercent = big.NewRat(15, 1)
-
-// SuggestAction picks the one action a report suggests: orders (or the
-// conversion rate) fell unusually with sessions steady → check checkout;
-// sessions fell unusually → check traffic sources; returns rose unusually →
-// check which products came back; otherwise feature the best seller.
-func SuggestAction(ms []ReportMetric, bestSeller string) string {
-	by := byKey(ms)
-	fell := func(k string) bool {
-		c, ok := by[k].change()
-		return by[k].Unusual && ok && c.Sign() < 0
-	}
-	rose := func(k string) bool {
-		c, ok := by[k].change()
-		return by[k].Unusual && ok && c.Sign() > 0
-	}
-	steady := func(k string) bool {
-		c, ok := by[k].change()
-		return ok && new(big.Rat).Abs(c).Cmp(steadyPercent) < 0
-	}
-	switch {
-	case (fell("orders") || fell("conversionRate")) && steady("sessions"):
-		return ActionCheckout
-	case fell("sessions"):
-		return ActionTraffic
-	case rose("returns"):
-		return ActionReturns
-	case bestSeller != "":
-		return fmt.Sprintf(ActionFeature, bestSeller)
-	}
-	return ActionLook
-}
+// reportSummaryFallback is the subject's summary of a report published
+// before reports carried their own.
+const reportSummaryFallback = "your daily business report"
 
 // NoData is what the daily report of a store without store data says
 // instead of numbers.

@@ -40,6 +40,10 @@ const (
 	// KindSignUpAttempt tells an account's address that someone tried to
 	// sign up with it: sign-up no longer says so to whoever tries.
 	KindSignUpAttempt Kind = "sign_up_attempt"
+	// KindVerifyEmail carries the link that confirms a new account's
+	// address: the first email of a web sign-up, whose welcome email the
+	// spec suppresses.
+	KindVerifyEmail Kind = "verify_email"
 )
 
 // The emails a person may turn off (not transactional): each carries
@@ -141,6 +145,8 @@ type Params struct {
 	// Failure is why this week's review could not read the website; Band
 	// is then the last known score's (PreviousScore).
 	Failure string `json:"failure,omitempty"`
+	// First is the business's first review (WeeklyReview.First).
+	First bool `json:"first,omitempty"`
 }
 
 // Insight is one insight an email shows.
@@ -242,8 +248,7 @@ func NewPasswordReset(requestID, userID, to, link string) (Email, error) {
 	if err != nil {
 		return Email{}, err
 	}
-	u, err := url.Parse(link)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+	if !isWebLink(link) {
 		return Email{}, ErrInvalidLink
 	}
 	return pending("password-reset:"+requestID, KindPasswordReset, userID, addr, Params{Link: link}), nil
@@ -264,6 +269,28 @@ func NewSignUpAttempt(userID, to string, at time.Time) (Email, error) {
 	}
 	period := at.UTC().Truncate(SignUpAttemptEvery).Format(time.RFC3339)
 	return pending("sign-up-attempt:"+strings.ToLower(addr)+":"+period, KindSignUpAttempt, userID, addr, Params{}), nil
+}
+
+// NewEmailVerification is the email that confirms userID's new address
+// with link (from the Firebase Admin SDK), once per account.
+func NewEmailVerification(userID, to, link string) (Email, error) {
+	if strings.TrimSpace(userID) == "" {
+		return Email{}, ErrMissingID
+	}
+	addr, err := ParseAddress(to)
+	if err != nil {
+		return Email{}, err
+	}
+	if !isWebLink(link) {
+		return Email{}, ErrInvalidLink
+	}
+	return pending("verify-email:"+userID, KindVerifyEmail, userID, addr, Params{Link: link}), nil
+}
+
+// isWebLink reports whether link is an absolute http(s) address.
+func isWebLink(link string) bool {
+	u, err := url.Parse(link)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
 }
 
 // Bounds on what one AI digest shows, so a huge request stays an email.

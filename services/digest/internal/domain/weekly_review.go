@@ -44,6 +44,10 @@ type WeeklyReview struct {
 	// (the event's status FAILED): the email says so, what to do, and the
 	// last known score (PreviousScore, PreviousBand) instead of a new one.
 	Failure, PreviousBand string
+	// First marks the business's first review (WeeklyReviewReady's
+	// first_review): its email is "Your first website review is ready",
+	// sent once per business, with nothing to compare with.
+	First bool
 }
 
 // Bounds on what one weekly email lists, so a site with a hundred findings
@@ -80,6 +84,11 @@ func NewWeeklyReview(w WeeklyReview, to string) (Email, error) {
 		// show: only why, and the last known score.
 		p = Params{CategoryID: p.CategoryID, StoreName: p.StoreName, SiteURL: p.SiteURL, Week: p.Week,
 			PreviousScore: p.PreviousScore, Band: clip(w.PreviousBand), Failure: f}
+	}
+	if w.First && p.Failure == "" {
+		// Once per business, whichever week it came in.
+		p.First, p.PreviousScore, p.FixedFindings, p.FixedCount = true, nil, nil, 0
+		return pending("first-review:"+w.CategoryID, KindWeeklyReview, w.OwnerUserID, addr, p), nil
 	}
 	return pending("weekly-review:"+w.CategoryID+":"+w.Week, KindWeeklyReview, w.OwnerUserID, addr, p), nil
 }

@@ -11,6 +11,9 @@ import (
 
 func str(v string) *string { return &v }
 
+// checkoutAction is a suggested action as the stores service words it.
+const checkoutAction = "Orders fell while visits held steady, so fewer visitors bought: check your checkout."
+
 // reportMetrics is a day where orders fell 75 % while sessions held, with
 // sessions and conversion known.
 func reportMetrics() []domain.ReportMetric {
@@ -39,23 +42,25 @@ func TestDailyReportRendering(t *testing.T) {
 		name: "orders fell with sessions steady",
 		rep: domain.DailyReport{StoreName: "Clay & Co", Metrics: reportMetrics(), BestSeller: "Camp Stove",
 			Headline: "Orders fell 75 % against your 7-day average; sessions held steady, so conversion dropped — check checkout.",
-			Notes:    []string{"Conversion rate fell 76 % against your 7-day average."}},
+			Notes:    []string{"Conversion rate fell 76 % against your 7-day average."},
+			Summary:  "orders fell 75 %", Action: checkoutAction},
 		subject:   "Yesterday at Clay & Co: orders fell 75 %",
 		preheader: "Orders fell 75 % against your 7-day average; sessions held steady",
 		wantBoth: []string{"Saturday 7 March 2026", "Orders fell 75 % against the 7-day average", "Conversion rate fell 76 % against the 7-day average",
-			"Conversion rate fell 76 % against your 7-day average.", "$1,089.00", "$1,080.00", "-75.0 %", "+0.8 %", "0.83 %", domain.ActionCheckout},
+			"Conversion rate fell 76 % against your 7-day average.", "$1,089.00", "$1,080.00", "-75.0 %", "+0.8 %", "0.83 %", checkoutAction},
 		wantHTML: []string{"Unusual changes", `Unusual</span>`, "Clay &amp; Co", "Suggested action"},
 		wantText: []string{"UNUSUAL CHANGES", "- Orders: 1 / 4.0 / -75.0 % (unusual)", "- Sessions: 120 / 118.0 / +1.7 %\n", "SUGGESTED ACTION"},
 	}, {
-		name: "a usual day features the best seller, escaped",
-		rep: domain.DailyReport{StoreName: `Bad <b>Shop</b>`, BestSeller: hostile, Headline: "A usual day: " + hostile,
+		name: "the stores service's words, escaped",
+		rep: domain.DailyReport{StoreName: `Bad <b>Shop</b>`, BestSeller: hostile, Headline: "Sales were 2 % below: " + hostile,
+			Summary: "$80.00 in sales, 2 % below your 7-day average", Action: "Feature " + hostile + ", yesterday's best seller.",
 			Metrics: []domain.ReportMetric{
 				{Key: "totalSales", Label: "Total sales", Value: str("80.00"), Average: str("82.00"), ChangePercent: str("-2.4")},
 				{Key: "orders", Label: "Orders", Value: str("4"), Average: str("4.1"), ChangePercent: str("-2.4")},
 				{Key: "sessions", Label: "Sessions"},
 			}},
-		subject:   "Yesterday at Bad <b>Shop</b>: $80.00 in sales, a usual day",
-		preheader: "A usual day: &lt;script&gt;",
+		subject:   "Yesterday at Bad <b>Shop</b>: $80.00 in sales, 2 % below your 7-day average",
+		preheader: "Sales were 2 % below: &lt;script&gt;",
 		wantHTML: []string{"Bad &lt;b&gt;Shop&lt;/b&gt;", "Feature &lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;, yesterday&#39;s best seller",
 			"not available"},
 		wantText: []string{"Feature " + hostile + ", yesterday's best seller", "- Sessions: not available / not available / –"},

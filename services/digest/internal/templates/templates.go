@@ -42,10 +42,15 @@ var subjects = map[domain.Kind]string{
 	domain.KindEmailConfirmed: "This is now your Uplift sign-in email",
 	domain.KindPasswordReset:  "Reset your Uplift password",
 	domain.KindSignUpAttempt:  "Someone tried to sign up to Uplift with your email",
+	domain.KindVerifyEmail:    "Confirm your email address for Uplift",
 	domain.KindAIDigest:       "Your AI digest for {store}: insights and campaign ideas",
 	domain.KindDailyReport:    "Yesterday at {store}: {summary}",
 	domain.KindWeeklyReview:   "Your website this week: {score}/100 for {store}",
 }
+
+// FirstReviewSubject is the subject of a business's first website review:
+// the first of the review emails, not a weekly one.
+const FirstReviewSubject = "Your first website review is ready"
 
 // preheaders are the one-line previews inboxes show after the subject.
 var preheaders = map[domain.Kind]string{
@@ -222,6 +227,8 @@ type weekly struct {
 	// Failure is why this week's review could not be done ("it did not
 	// answer in time"); LastScore then says the last known score in words.
 	Failure, LastScore string
+	// First is the business's first review: nothing to compare with.
+	First bool
 }
 
 // bands name a score's band for people, with its range (the spec's
@@ -257,14 +264,23 @@ func weeklyReview(p domain.Params, ideas []idea) (*weekly, string) {
 		}
 		return w, pre + " Here is what to check."
 	}
+	if len(ideas) > 0 {
+		w.Idea = &ideas[0]
+	}
+	if p.First {
+		w.First, w.Change = true, "Each Monday your weekly review shows what changed since."
+		things := "things"
+		if p.OpenCount == 1 {
+			things = "thing"
+		}
+		return w, fmt.Sprintf("Your website scored %d/100 (%s). %d %s to fix, the ones worth the most points first.",
+			p.Score, b[0], p.OpenCount, things)
+	}
 	w.Change = domain.ScoreChange(p.Score, p.PreviousScore)
 	if w.Change == "" {
 		w.Change = "Your first weekly review: next week's shows what changed."
 	} else {
 		w.Change = strings.ToUpper(w.Change[:1]) + w.Change[1:] + "."
-	}
-	if len(ideas) > 0 {
-		w.Idea = &ideas[0]
 	}
 	pre := fmt.Sprintf("%d fixed, %d new, %d still open.", p.FixedCount, p.NewCount, p.OpenCount)
 	if p.FixedCount > 0 {
@@ -347,15 +363,18 @@ func (r *Renderer) Render(e domain.Email) (domain.Message, error) {
 	if e.Kind == domain.KindWeeklyReview {
 		var pre string
 		d.Weekly, pre = weeklyReview(e.Params, d.Ideas)
-		if e.Params.Failure != "" {
+		switch {
+		case e.Params.Failure != "":
 			d.Subject = "We couldn't review your website this week, " + store
+		case e.Params.First:
+			d.Subject = FirstReviewSubject
 		}
 		d.Subject = strings.ReplaceAll(d.Subject, "{score}", strconv.Itoa(e.Params.Score))
 		subject = d.Subject
 		d.Preheader = strings.ReplaceAll(d.Preheader, "{weekly}", pre)
 	}
-	if e.Kind == domain.KindPasswordReset && d.Link == "" {
-		return domain.Message{}, fmt.Errorf("templates: password reset without a link")
+	if (e.Kind == domain.KindPasswordReset || e.Kind == domain.KindVerifyEmail) && d.Link == "" {
+		return domain.Message{}, fmt.Errorf("templates: %s without a link", e.Kind)
 	}
 	var html, text bytes.Buffer
 	if err := r.html[e.Kind].ExecuteTemplate(&html, "layout", d); err != nil {

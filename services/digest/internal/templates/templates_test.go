@@ -1,6 +1,7 @@
 package templates_test
 
 import (
+	"errors"
 	"html"
 	"regexp"
 	"strings"
@@ -128,5 +129,42 @@ func TestRejectsBadWebURLAndUnknownKind(t *testing.T) {
 	r, _ := templates.New("http://localhost:3000")
 	if _, err := r.Render(domain.Email{Kind: "nope", To: "a@b.co"}); err == nil {
 		t.Fatal("rendered an unknown kind")
+	}
+}
+
+// TestEmailVerification (issue 21, item 14): a web sign-up's first email,
+// since the spec's sign-up suppresses the welcome: the verification link,
+// exactly, once per account, transactional (no unsubscribe).
+func TestEmailVerification(t *testing.T) {
+	t.Parallel()
+	link := "http://127.0.0.1:9099/emulator/action?mode=verifyEmail&lang=en&oobCode=XyZ_9&apiKey=fake&continueUrl=http%3A%2F%2Flocalhost%3A3000"
+	e, err := domain.NewEmailVerification("u1", "sam@shop.example", link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Key != "verify-email:u1" || e.Kind.Unsubscribable() {
+		t.Fatalf("key %q, unsubscribable %v", e.Key, e.Kind.Unsubscribable())
+	}
+	m := render(t, e)
+	if m.Subject != "Confirm your email address for Uplift" || m.Unsubscribe != "" {
+		t.Fatalf("subject %q unsubscribe %q", m.Subject, m.Unsubscribe)
+	}
+	found := 0
+	for _, h := range hrefs(m.HTML) {
+		if h == link {
+			found++
+		}
+	}
+	if found != 2 || !strings.Contains(m.Text, link) || !strings.Contains(m.Text, "Confirm") && !strings.Contains(m.Text, "confirm") {
+		t.Fatalf("verification link %q found %d times:\n%s", link, found, m.Text)
+	}
+	for _, bad := range []string{"", "javascript:alert(1)", "/relative"} {
+		if _, err := domain.NewEmailVerification("u1", "sam@shop.example", bad); !errors.Is(err, domain.ErrInvalidLink) {
+			t.Errorf("link %q: %v", bad, err)
+		}
+	}
+	e.MarkSent(time.Now())
+	if e.Params.Link != "" {
+		t.Error("a sent verification email keeps its link")
 	}
 }

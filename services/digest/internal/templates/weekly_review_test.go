@@ -216,3 +216,55 @@ func TestWeeklyReviewGroupsAFindingOnManyPages(t *testing.T) {
 	}
 	writeSample(t, "weekly-grouped", m.HTML)
 }
+
+// TestFirstReviewEmail (issue 21, items 10 and 14): the business's first
+// review is "Your first website review is ready": keyed once per business,
+// no "week", no "last week", nothing "new" or "fixed" against nothing;
+// the score, the fixes worth the most points and what to fix.
+func TestFirstReviewEmail(t *testing.T) {
+	t.Parallel()
+	r, _ := unsubRenderer(t)
+	w := sampleWeekly(nil, nil)
+	w.First = true
+	w.Open = append(w.New, w.Open...)
+	w.New = nil
+	e, err := domain.NewWeeklyReview(w, "owner@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Key != "first-review:cat-1" || e.Kind != domain.KindWeeklyReview {
+		t.Errorf("key %q kind %q: the first review is keyed once per business", e.Key, e.Kind)
+	}
+	again := w
+	again.Week = "2026-11-23"
+	if e2, _ := domain.NewWeeklyReview(again, "owner@example.com"); e2.Key != e.Key {
+		t.Errorf("a first review published in another week is a second email: %q", e2.Key)
+	}
+	m, err := r.Render(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Subject != "Your first website review is ready" {
+		t.Errorf("subject %q", m.Subject)
+	}
+	if !strings.Contains(m.HTML, "Your website scored 61/100 (Medium). 2 things to fix, the ones worth the most points first.") {
+		t.Error("preheader missing")
+	}
+	for _, part := range []string{m.HTML, m.Text} {
+		for _, want := range []string{"Your first website review is ready", "61", "Slow hero image", "Images without alt text",
+			"Each Monday your weekly review shows what changed since."} {
+			if !strings.Contains(part, want) {
+				t.Errorf("a part lacks %q", want)
+			}
+		}
+		for _, not := range []string{"weekly review:", "this week", "last week", "New this week", "Fixed since", "Still open", "STILL OPEN"} {
+			if strings.Contains(part, not) {
+				t.Errorf("a first review says %q", not)
+			}
+		}
+	}
+	if !strings.Contains(m.HTML, "What to fix (2)") || !strings.Contains(m.Text, "WHAT TO FIX (2)") {
+		t.Error("the findings are not listed as what to fix")
+	}
+	writeSample(t, "first-review", m.HTML)
+}

@@ -29,7 +29,9 @@ var WebhookTopics = []string{
 // Connections are a category's store connections.
 type Connections struct {
 	// Shopify is nil when no shop was ever connected.
-	Shopify    *Connection
+	Shopify *Connection
+	// Stored counts what is stored of the shop (zero without one).
+	Stored     StoreCounts
 	LastImport *Import
 }
 
@@ -46,7 +48,13 @@ func (a *App) GetConnections(ctx context.Context, categoryID string) (Connection
 	if err != nil {
 		return Connections{}, err
 	}
-	return Connections{Shopify: conn, LastImport: imp}, nil
+	out := Connections{Shopify: conn, LastImport: imp}
+	if conn != nil {
+		if out.Stored, err = a.repo.ShopCounts(ctx, categoryID); err != nil {
+			return Connections{}, err
+		}
+	}
+	return out, nil
 }
 
 // StartShopifyConnect validates the shop and issues a one-use state bound to

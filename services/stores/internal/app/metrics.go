@@ -135,6 +135,8 @@ type DailyReport struct {
 	Source             string
 	// BestSeller is the day's top product by net sales, if any sold.
 	BestSeller string
+	// Action is the one suggested action (domain.DailyReport.SuggestedAction).
+	Action string
 }
 
 // GetDailyReport compares a day (yesterday in the store's time zone unless
@@ -174,6 +176,7 @@ func (a *App) dailyReport(ctx context.Context, categoryID string, day domain.Dat
 	} else if err != nil {
 		return DailyReport{}, err
 	}
+	out.Action = out.SuggestedAction(out.BestSeller)
 	return out, nil
 }
 

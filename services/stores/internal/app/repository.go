@@ -34,6 +34,9 @@ type Repository interface {
 	TopProducts(ctx context.Context, categoryID string, from, to domain.Date, limit int) ([]ProductSales, error)
 	// LastImport returns the newest import, nil if none.
 	LastImport(ctx context.Context, categoryID string) (*Import, error)
+	// ShopCounts counts what is stored of the category's Shopify shop: its
+	// counted orders, its products and its customers.
+	ShopCounts(ctx context.Context, categoryID string) (StoreCounts, error)
 	// ProductDays returns each product's sales per store-local day in
 	// [from, to], as domain.ProductDays counts them.
 	ProductDays(ctx context.Context, categoryID string, from, to domain.Date) ([]domain.ProductDay, error)
@@ -234,6 +237,13 @@ type Progress struct {
 	Products, Customers int64
 	Percent             int
 	Error               string
+}
+
+// StoreCounts are how many orders, products and customers are stored for
+// a shop: the store's size, which a running sync's Progress is not (a sync
+// of what changed counts only the few orders it brought in).
+type StoreCounts struct {
+	Orders, Products, Customers int64
 }
 
 // SyncResult ends a sync.

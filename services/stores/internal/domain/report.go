@@ -3,6 +3,7 @@ package domain
 import (
 	"fmt"
 	"math/big"
+	"strings"
 
 	"uplift.dev/platform/money"
 )
@@ -26,12 +27,18 @@ type Comparison struct {
 }
 
 // DailyReport is a day against the days before it: the numbers, one
-// headline sentence saying what matters most and why, and notes for the
-// other unusual changes.
+// headline sentence saying what matters most and why, notes for the other
+// unusual changes, and Summary, the headline cut to an email subject's
+// length ("orders fell 45 %"). Every sentence is built here, from the
+// numbers beside it, and the email and the Home card only show it, so the
+// two can never tell a day differently.
 type DailyReport struct {
 	Metrics  []Comparison
 	Headline string
 	Notes    []string
+	Summary  string
+	// cause is what the unusual changes point to (see SuggestedAction).
+	cause cause
 }
 
 // Thresholds of the unusual rule (see CompareDay).
@@ -80,7 +87,7 @@ func CompareDay(day DayTotals, prior []DayTotals, currency string) DailyReport {
 			complSum += *p.CompletedSessions
 		}
 	}
-	money := func(r *big.Rat) string { return FormatMoney(Money(roundRat(r, 0)), currency) }
+	cash := func(r *big.Rat) string { return FormatMoney(Money(roundRat(r, 0)), currency) }
 	count := func(r *big.Rat) string { return ratDecimal(r, 1) }
 	percent := func(r *big.Rat) string { return ratDecimal(r, 2) }
 	ordersBase := n > 0 && sum.Orders >= minOrdersPerDay*n
@@ -148,7 +155,7 @@ func CompareDay(day DayTotals, prior []DayTotals, currency string) DailyReport {
 		show := count
 		switch m.Key {
 		case "totalSales", "averageOrderValue", "returns":
-			show = money
+			show = cash
 		case "conversionRate":
 			show = percent
 		}
@@ -184,10 +191,23 @@ func CompareDay(day DayTotals, prior []DayTotals, currency string) DailyReport {
 			r.Notes = append(r.Notes, fmt.Sprintf("This day had %d %s and %s in total sales.",
 				day.Orders, plural(day.Orders, "order", "orders"), FormatMoney(day.TotalSales(), currency)))
 		}
+		r.Summary = fmt.Sprintf("%s in sales from %d %s", money.Text(FormatMoney(day.TotalSales(), currency), currency),
+			day.Orders, plural(day.Orders, "order", "orders"))
 		return r
 	}
 	r.Headline, r.Notes = explain(ms, currency)
+	r.Summary = summary(ms, currency)
+	r.cause = causeOf(byKey(ms))
 	return r
+}
+
+// byKey indexes metrics by their key.
+func byKey(ms []*metric) map[string]*metric {
+	by := make(map[string]*metric, len(ms))
+	for _, m := range ms {
+		by[m.Key] = m
+	}
+	return by
 }
 
 // valueSum adds whole-number values (money or counts).
@@ -227,22 +247,18 @@ func moved(m *metric) bool {
 	return d.Cmp(variance.Mul(variance, big.NewRat(4, 1))) > 0
 }
 
+// headlineOrder is the order in which unusual metrics are told: the one
+// first in it that is unusual is the headline's.
+var headlineOrder = []string{"orders", "totalSales", "conversionRate", "sessions", "averageOrderValue", "returns"}
+
 // explain writes the headline and notes: the most important unusual metric
 // with the reason the others suggest, then one sentence per other unusual
 // metric.
 func explain(ms []*metric, currency string) (headline string, notes []string) {
-	by := map[string]*metric{}
-	for _, m := range ms {
-		by[m.Key] = m
-	}
-	// steady: moved less than the smallest change the rule would ever flag.
-	steady := func(k string) bool {
-		m := by[k]
-		return m.change != nil && new(big.Rat).Abs(m.change).Cmp(big.NewRat(deviationPercent, 1)) < 0
-	}
+	by := byKey(ms)
+	steady := func(k string) bool { return steady(by[k]) }
 	used := map[string]bool{}
-	order := []string{"orders", "totalSales", "conversionRate", "sessions", "averageOrderValue", "returns"}
-	for _, k := range order {
+	for _, k := range headlineOrder {
 		m := by[k]
 		if !m.Unusual || used[k] {
 			continue
@@ -306,16 +322,71 @@ func explain(ms []*metric, currency string) (headline string, notes []string) {
 		}
 	}
 	if headline == "" {
-		ts := by["totalSales"]
-		switch {
-		case ts.Value != nil && ts.Average != nil:
-			headline = fmt.Sprintf("A usual day: total sales of %s against a 7-day average of %s; nothing moved enough to flag.",
-				money.Text(*ts.Value, currency), money.Text(*ts.Average, currency))
-		default:
-			headline = "A usual day: nothing moved enough to flag."
-		}
+		headline = usualDay(by["totalSales"], currency)
 	}
 	return headline, notes
+}
+
+// usualDay is the headline of a day on which nothing was unusual: what
+// total sales did against the average, in the figure the report shows
+// beside it, and whether the rule judged that (only a meaningful base is
+// judged: a small shop's day is neither "usual" nor "unusual").
+func usualDay(ts *metric, currency string) string {
+	if ts.change == nil {
+		if ts.Value == nil {
+			return "There are no sales to compare with your 7-day average."
+		}
+		return fmt.Sprintf("Sales were %s; the 7 days before had no sales to compare them with.", money.Text(*ts.Value, currency))
+	}
+	var s string
+	switch pct := wholePercent(ts); {
+	case pct == 0:
+		s = "Sales were in line with your 7-day average"
+	default:
+		s = fmt.Sprintf("Sales were %d %% %s your 7-day average", pct, pick(ts, "above", "below"))
+	}
+	if ts.base {
+		return s + ", within your usual range."
+	}
+	return fmt.Sprintf("%s; with fewer than %d orders a day before it, no change is called unusual yet.", s, minOrdersPerDay)
+}
+
+// summary is the report in a few words for an email's subject: the first
+// unusual change ("orders fell 45 %"), else the day's sales against the
+// average, in the same figures as the headline.
+func summary(ms []*metric, currency string) string {
+	by := byKey(ms)
+	for _, k := range headlineOrder {
+		if m := by[k]; m.Unusual {
+			return strings.ToLower(m.Label[:1]) + m.Label[1:] + " " + verb(m) + fmt.Sprintf(" %d %%", wholePercent(m))
+		}
+	}
+	ts := by["totalSales"]
+	if ts.Value == nil {
+		return "no sales"
+	}
+	s := money.Text(*ts.Value, currency) + " in sales"
+	switch {
+	case ts.change == nil:
+		return s
+	case wholePercent(ts) == 0:
+		return s + ", in line with your 7-day average"
+	}
+	return s + fmt.Sprintf(", %d %% %s your 7-day average", wholePercent(ts), pick(ts, "above", "below"))
+}
+
+// steady says a metric held: the rule judged it (a meaningful base) and it
+// moved less than the smallest change the rule would ever flag.
+func steady(m *metric) bool {
+	return m.base && m.change != nil && new(big.Rat).Abs(m.change).Cmp(big.NewRat(deviationPercent, 1)) < 0
+}
+
+// wholePercent is a change's size in whole percent, rounded from the
+// one-decimal figure the report shows (ChangePercent), so a sentence never
+// says 45 % beside a "−44.4 %" it was not rounded from.
+func wholePercent(m *metric) int64 {
+	shown, _ := new(big.Rat).SetString(*m.ChangePercent)
+	return roundRat(shown.Abs(shown), 0)
 }
 
 // roundRat is r × 10^dec rounded half away from zero.
@@ -337,8 +408,7 @@ func ratDecimal(r *big.Rat, dec int) string { return fixed(roundRat(r, dec), dec
 
 // movement is the start of a sentence: "Orders fell 45 % against your 7-day average".
 func movement(m *metric) string {
-	pct := roundRat(new(big.Rat).Abs(m.change), 0)
-	return fmt.Sprintf("%s %s %d %% against your 7-day average", m.Label, verb(m), pct)
+	return fmt.Sprintf("%s %s %d %% against your 7-day average", m.Label, verb(m), wholePercent(m))
 }
 
 // verb says which way a metric moved.

@@ -154,7 +154,7 @@ func TestCompareDayUsualAndReturns(t *testing.T) {
 	t.Parallel()
 	prior := week([]int64{10, 10, 10, 10, 10, 10, 10}, 0, 0)
 	r := CompareDay(dayOf(11, 0, 0), prior, "USD")
-	if r.Headline != "A usual day: total sales of $1,100.00 against a 7-day average of $1,000.00; nothing moved enough to flag." {
+	if r.Headline != "Sales were 10 % above your 7-day average, within your usual range." {
 		t.Errorf("headline = %q", r.Headline)
 	}
 	// returns: 100.00 a day on average (one order's value), then 300.00

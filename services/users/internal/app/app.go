@@ -102,6 +102,8 @@ type App struct {
 	resets   *resetQueue
 	// failureFloor replaces recoveryFailureFloor in tests.
 	failureFloor *time.Duration
+	// verify sends a new account's address verification (WithEmailVerification).
+	verify *emailVerification
 }
 
 // New returns the use cases over the given adapters.
@@ -162,6 +164,7 @@ func (a *App) CreateUser(ctx context.Context, in CreateUserInput) (CreateUserRes
 		}
 		return CreateUserResult{}, err
 	}
+	a.sendEmailVerification(ctx, u)
 	token, err := a.identity.SignInToken(ctx, uid)
 	if err != nil {
 		return CreateUserResult{}, fmt.Errorf("sign-in token: %w", err)

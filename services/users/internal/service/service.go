@@ -46,7 +46,8 @@ func Wire(s *Settings) service.Wire {
 		if err != nil {
 			return grpcserver.Options{}, nil, err
 		}
-		a := app.New(firebase.Identity{Client: rt.Auth, ResetContinueURL: s.WebURL, Accounts: accounts}, repo, rt.Log).WithClock(rt.Clock)
+		identity := firebase.Identity{Client: rt.Auth, ResetContinueURL: s.WebURL, Accounts: accounts}
+		a := app.New(identity, repo, rt.Log).WithClock(rt.Clock).WithEmailVerification(identity, repo)
 		keep := s.AuditRetention
 		if keep == 0 {
 			keep = domain.DefaultAuditRetention

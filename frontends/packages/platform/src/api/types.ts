@@ -79,6 +79,7 @@ export type {
   ShopifyConnectionJson,
   StartShopifyConnectRequestJson,
   StartShopifyConnectResponseJson,
+  StoreCountsJson,
   SyncProgressJson,
   SyncShopifyResponseJson,
 } from '../gen/uplift/stores/v1/stores_service_pb';

@@ -896,6 +896,82 @@ func (x *SignUpAttempted) GetOccurTime() *timestamppb.Timestamp {
 	return nil
 }
 
+// EmailVerificationRequested is published on
+// "uplift.users.email_verification_requested" after a person signs up with
+// an email and a password: the digest service emails the link that
+// confirms the address is theirs. The web's sign-up suppresses the welcome
+// email (spec section 3), so this is the first email a new owner gets. The
+// link carries a one-time code, so the event never leaves Uplift's own
+// stream.
+type EmailVerificationRequested struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	UserId string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	Email  string                 `protobuf:"bytes,2,opt,name=email,proto3" json:"email,omitempty"`
+	// link is the Firebase verification link; it continues to the web app.
+	Link          string                 `protobuf:"bytes,3,opt,name=link,proto3" json:"link,omitempty"`
+	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EmailVerificationRequested) Reset() {
+	*x = EmailVerificationRequested{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EmailVerificationRequested) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EmailVerificationRequested) ProtoMessage() {}
+
+func (x *EmailVerificationRequested) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EmailVerificationRequested.ProtoReflect.Descriptor instead.
+func (*EmailVerificationRequested) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *EmailVerificationRequested) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *EmailVerificationRequested) GetEmail() string {
+	if x != nil {
+		return x.Email
+	}
+	return ""
+}
+
+func (x *EmailVerificationRequested) GetLink() string {
+	if x != nil {
+		return x.Link
+	}
+	return ""
+}
+
+func (x *EmailVerificationRequested) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
 // UserUnsubscribed is published on "uplift.users.unsubscribed" when a user
 // opts out of email. The digest service stops sending the user's weekly and
 // marketing email (transactional mail such as password resets still goes);
@@ -913,7 +989,7 @@ type UserUnsubscribed struct {
 
 func (x *UserUnsubscribed) Reset() {
 	*x = UserUnsubscribed{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -925,7 +1001,7 @@ func (x *UserUnsubscribed) String() string {
 func (*UserUnsubscribed) ProtoMessage() {}
 
 func (x *UserUnsubscribed) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -938,7 +1014,7 @@ func (x *UserUnsubscribed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UserUnsubscribed.ProtoReflect.Descriptor instead.
 func (*UserUnsubscribed) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{11}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *UserUnsubscribed) GetUserId() string {
@@ -1007,7 +1083,7 @@ type StoreSignalsUpdated struct {
 
 func (x *StoreSignalsUpdated) Reset() {
 	*x = StoreSignalsUpdated{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1019,7 +1095,7 @@ func (x *StoreSignalsUpdated) String() string {
 func (*StoreSignalsUpdated) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1032,7 +1108,7 @@ func (x *StoreSignalsUpdated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StoreSignalsUpdated.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{12}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *StoreSignalsUpdated) GetCategoryId() string {
@@ -1132,14 +1208,19 @@ type DailyReportReady struct {
 	// publishes the report of a store that has no store data yet: the email
 	// then says so in one line, leads to Connections, and carries what is
 	// useful without orders.
-	WithoutData   *DailyReportReady_WithoutData `protobuf:"bytes,11,opt,name=without_data,json=withoutData,proto3" json:"without_data,omitempty"`
+	WithoutData *DailyReportReady_WithoutData `protobuf:"bytes,11,opt,name=without_data,json=withoutData,proto3" json:"without_data,omitempty"`
+	// summary is the headline in a few words, for the email's subject.
+	Summary string `protobuf:"bytes,12,opt,name=summary,proto3" json:"summary,omitempty"`
+	// action is the one suggested action, as GetDailyReport gives it: the
+	// email shows it as it is, so it reads as Home's does.
+	Action        string `protobuf:"bytes,13,opt,name=action,proto3" json:"action,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DailyReportReady) Reset() {
 	*x = DailyReportReady{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1151,7 +1232,7 @@ func (x *DailyReportReady) String() string {
 func (*DailyReportReady) ProtoMessage() {}
 
 func (x *DailyReportReady) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1164,7 +1245,7 @@ func (x *DailyReportReady) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DailyReportReady.ProtoReflect.Descriptor instead.
 func (*DailyReportReady) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *DailyReportReady) GetCategoryId() string {
@@ -1244,6 +1325,20 @@ func (x *DailyReportReady) GetWithoutData() *DailyReportReady_WithoutData {
 	return nil
 }
 
+func (x *DailyReportReady) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+func (x *DailyReportReady) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
 // WeeklyReviewReady is published on "uplift.categories.weekly_review_ready"
 // when the weekly re-review of a store's website is done: once per category
 // and store-local week (the categories service's weekly_reviews table, whose
@@ -1283,14 +1378,20 @@ type WeeklyReviewReady struct {
 	// ("it did not answer within 15 seconds").
 	Failure string `protobuf:"bytes,17,opt,name=failure,proto3" json:"failure,omitempty"`
 	// previous_band is previous_score's band, for a FAILED week.
-	PreviousBand  string `protobuf:"bytes,18,opt,name=previous_band,json=previousBand,proto3" json:"previous_band,omitempty"`
+	PreviousBand string `protobuf:"bytes,18,opt,name=previous_band,json=previousBand,proto3" json:"previous_band,omitempty"`
+	// first_review marks the business's first website review (the one its
+	// website save started), not a weekly one: the email is "Your first
+	// website review is ready", once per business, and week is the
+	// store-local Monday of the week it was made in. Weekly reviews start
+	// the Monday after it.
+	FirstReview   bool `protobuf:"varint,19,opt,name=first_review,json=firstReview,proto3" json:"first_review,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *WeeklyReviewReady) Reset() {
 	*x = WeeklyReviewReady{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1302,7 +1403,7 @@ func (x *WeeklyReviewReady) String() string {
 func (*WeeklyReviewReady) ProtoMessage() {}
 
 func (x *WeeklyReviewReady) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1315,7 +1416,7 @@ func (x *WeeklyReviewReady) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WeeklyReviewReady.ProtoReflect.Descriptor instead.
 func (*WeeklyReviewReady) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *WeeklyReviewReady) GetCategoryId() string {
@@ -1444,6 +1545,13 @@ func (x *WeeklyReviewReady) GetPreviousBand() string {
 	return ""
 }
 
+func (x *WeeklyReviewReady) GetFirstReview() bool {
+	if x != nil {
+		return x.FirstReview
+	}
+	return false
+}
+
 // ActedOnBehalf is published on "uplift.audit.acted_on_behalf" when someone
 // changes another user's data: an uplifter editing a store owner's business
 // while viewing as them (categories), an admin setting billing by hand
@@ -1471,7 +1579,7 @@ type ActedOnBehalf struct {
 
 func (x *ActedOnBehalf) Reset() {
 	*x = ActedOnBehalf{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1483,7 +1591,7 @@ func (x *ActedOnBehalf) String() string {
 func (*ActedOnBehalf) ProtoMessage() {}
 
 func (x *ActedOnBehalf) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1496,7 +1604,7 @@ func (x *ActedOnBehalf) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActedOnBehalf.ProtoReflect.Descriptor instead.
 func (*ActedOnBehalf) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ActedOnBehalf) GetActorId() string {
@@ -1560,7 +1668,7 @@ type DigestRequested_Insight struct {
 
 func (x *DigestRequested_Insight) Reset() {
 	*x = DigestRequested_Insight{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1572,7 +1680,7 @@ func (x *DigestRequested_Insight) String() string {
 func (*DigestRequested_Insight) ProtoMessage() {}
 
 func (x *DigestRequested_Insight) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1616,7 +1724,7 @@ type DigestRequested_Idea struct {
 
 func (x *DigestRequested_Idea) Reset() {
 	*x = DigestRequested_Idea{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1628,7 +1736,7 @@ func (x *DigestRequested_Idea) String() string {
 func (*DigestRequested_Idea) ProtoMessage() {}
 
 func (x *DigestRequested_Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1686,7 +1794,7 @@ type StoreSignalsUpdated_BestSeller struct {
 
 func (x *StoreSignalsUpdated_BestSeller) Reset() {
 	*x = StoreSignalsUpdated_BestSeller{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1698,7 +1806,7 @@ func (x *StoreSignalsUpdated_BestSeller) String() string {
 func (*StoreSignalsUpdated_BestSeller) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_BestSeller) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1711,7 +1819,7 @@ func (x *StoreSignalsUpdated_BestSeller) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StoreSignalsUpdated_BestSeller.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated_BestSeller) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{12, 0}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13, 0}
 }
 
 func (x *StoreSignalsUpdated_BestSeller) GetTitle() string {
@@ -1757,7 +1865,7 @@ type StoreSignalsUpdated_FallingProduct struct {
 
 func (x *StoreSignalsUpdated_FallingProduct) Reset() {
 	*x = StoreSignalsUpdated_FallingProduct{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1769,7 +1877,7 @@ func (x *StoreSignalsUpdated_FallingProduct) String() string {
 func (*StoreSignalsUpdated_FallingProduct) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_FallingProduct) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1782,7 +1890,7 @@ func (x *StoreSignalsUpdated_FallingProduct) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use StoreSignalsUpdated_FallingProduct.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated_FallingProduct) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{12, 1}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13, 1}
 }
 
 func (x *StoreSignalsUpdated_FallingProduct) GetTitle() string {
@@ -1838,7 +1946,7 @@ type DailyReportReady_Metric struct {
 
 func (x *DailyReportReady_Metric) Reset() {
 	*x = DailyReportReady_Metric{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1850,7 +1958,7 @@ func (x *DailyReportReady_Metric) String() string {
 func (*DailyReportReady_Metric) ProtoMessage() {}
 
 func (x *DailyReportReady_Metric) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1863,7 +1971,7 @@ func (x *DailyReportReady_Metric) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DailyReportReady_Metric.ProtoReflect.Descriptor instead.
 func (*DailyReportReady_Metric) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13, 0}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14, 0}
 }
 
 func (x *DailyReportReady_Metric) GetKey() string {
@@ -1938,7 +2046,7 @@ type DailyReportReady_WithoutData struct {
 
 func (x *DailyReportReady_WithoutData) Reset() {
 	*x = DailyReportReady_WithoutData{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1950,7 +2058,7 @@ func (x *DailyReportReady_WithoutData) String() string {
 func (*DailyReportReady_WithoutData) ProtoMessage() {}
 
 func (x *DailyReportReady_WithoutData) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1963,7 +2071,7 @@ func (x *DailyReportReady_WithoutData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DailyReportReady_WithoutData.ProtoReflect.Descriptor instead.
 func (*DailyReportReady_WithoutData) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13, 1}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14, 1}
 }
 
 func (x *DailyReportReady_WithoutData) GetStoreName() string {
@@ -2052,7 +2160,7 @@ type WeeklyReviewReady_Finding struct {
 
 func (x *WeeklyReviewReady_Finding) Reset() {
 	*x = WeeklyReviewReady_Finding{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2064,7 +2172,7 @@ func (x *WeeklyReviewReady_Finding) String() string {
 func (*WeeklyReviewReady_Finding) ProtoMessage() {}
 
 func (x *WeeklyReviewReady_Finding) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2077,7 +2185,7 @@ func (x *WeeklyReviewReady_Finding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WeeklyReviewReady_Finding.ProtoReflect.Descriptor instead.
 func (*WeeklyReviewReady_Finding) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14, 0}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15, 0}
 }
 
 func (x *WeeklyReviewReady_Finding) GetTitle() string {
@@ -2121,7 +2229,7 @@ type WeeklyReviewReady_Idea struct {
 
 func (x *WeeklyReviewReady_Idea) Reset() {
 	*x = WeeklyReviewReady_Idea{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2133,7 +2241,7 @@ func (x *WeeklyReviewReady_Idea) String() string {
 func (*WeeklyReviewReady_Idea) ProtoMessage() {}
 
 func (x *WeeklyReviewReady_Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2146,7 +2254,7 @@ func (x *WeeklyReviewReady_Idea) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WeeklyReviewReady_Idea.ProtoReflect.Descriptor instead.
 func (*WeeklyReviewReady_Idea) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14, 1}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15, 1}
 }
 
 func (x *WeeklyReviewReady_Idea) GetId() string {
@@ -2272,7 +2380,13 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x14\n" +
 	"\x05email\x18\x02 \x01(\tR\x05email\x129\n" +
 	"\n" +
-	"occur_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\x9d\x01\n" +
+	"occur_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\x9a\x01\n" +
+	"\x1aEmailVerificationRequested\x12\x17\n" +
+	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x14\n" +
+	"\x05email\x18\x02 \x01(\tR\x05email\x12\x12\n" +
+	"\x04link\x18\x03 \x01(\tR\x04link\x129\n" +
+	"\n" +
+	"occur_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\x9d\x01\n" +
 	"\x10UserUnsubscribed\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x14\n" +
 	"\x05email\x18\x02 \x01(\tR\x05email\x12\x1f\n" +
@@ -2302,7 +2416,7 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\x05title\x18\x01 \x01(\tR\x05title\x123\n" +
 	"\x16net_sales_before_minor\x18\x02 \x01(\x03R\x13netSalesBeforeMinor\x121\n" +
 	"\x15net_sales_after_minor\x18\x03 \x01(\x03R\x12netSalesAfterMinor\x12!\n" +
-	"\ffall_percent\x18\x04 \x01(\x05R\vfallPercent\"\xd4\b\n" +
+	"\ffall_percent\x18\x04 \x01(\x05R\vfallPercent\"\x86\t\n" +
 	"\x10DailyReportReady\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x12\n" +
@@ -2318,7 +2432,9 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\n" +
 	"occur_time\x18\n" +
 	" \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\x12Q\n" +
-	"\fwithout_data\x18\v \x01(\v2..uplift.events.v1.DailyReportReady.WithoutDataR\vwithoutData\x1a\xf3\x01\n" +
+	"\fwithout_data\x18\v \x01(\v2..uplift.events.v1.DailyReportReady.WithoutDataR\vwithoutData\x12\x18\n" +
+	"\asummary\x18\f \x01(\tR\asummary\x12\x16\n" +
+	"\x06action\x18\r \x01(\tR\x06action\x1a\xf3\x01\n" +
 	"\x06Metric\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x19\n" +
@@ -2344,7 +2460,7 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\roccasion_date\x18\t \x01(\tR\foccasionDate\x12<\n" +
 	"\x04idea\x18\n" +
 	" \x01(\v2(.uplift.events.v1.WeeklyReviewReady.IdeaR\x04ideaB\x10\n" +
-	"\x0e_website_score\"\xfa\a\n" +
+	"\x0e_website_score\"\x9d\b\n" +
 	"\x11WeeklyReviewReady\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\"\n" +
@@ -2367,7 +2483,8 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"occur_time\x18\x0f \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\x12\x16\n" +
 	"\x06status\x18\x10 \x01(\tR\x06status\x12\x18\n" +
 	"\afailure\x18\x11 \x01(\tR\afailure\x12#\n" +
-	"\rprevious_band\x18\x12 \x01(\tR\fpreviousBand\x1a[\n" +
+	"\rprevious_band\x18\x12 \x01(\tR\fpreviousBand\x12!\n" +
+	"\ffirst_review\x18\x13 \x01(\bR\vfirstReview\x1a[\n" +
 	"\aFinding\x12\x14\n" +
 	"\x05title\x18\x01 \x01(\tR\x05title\x12\x10\n" +
 	"\x03fix\x18\x02 \x01(\tR\x03fix\x12\x16\n" +
@@ -2403,7 +2520,7 @@ func file_uplift_events_v1_events_proto_rawDescGZIP() []byte {
 	return file_uplift_events_v1_events_proto_rawDescData
 }
 
-var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*UserCreated)(nil),                        // 0: uplift.events.v1.UserCreated
 	(*UserDeleted)(nil),                        // 1: uplift.events.v1.UserDeleted
@@ -2416,55 +2533,57 @@ var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*ReportUpdated)(nil),                      // 8: uplift.events.v1.ReportUpdated
 	(*PasswordResetRequested)(nil),             // 9: uplift.events.v1.PasswordResetRequested
 	(*SignUpAttempted)(nil),                    // 10: uplift.events.v1.SignUpAttempted
-	(*UserUnsubscribed)(nil),                   // 11: uplift.events.v1.UserUnsubscribed
-	(*StoreSignalsUpdated)(nil),                // 12: uplift.events.v1.StoreSignalsUpdated
-	(*DailyReportReady)(nil),                   // 13: uplift.events.v1.DailyReportReady
-	(*WeeklyReviewReady)(nil),                  // 14: uplift.events.v1.WeeklyReviewReady
-	(*ActedOnBehalf)(nil),                      // 15: uplift.events.v1.ActedOnBehalf
-	(*DigestRequested_Insight)(nil),            // 16: uplift.events.v1.DigestRequested.Insight
-	(*DigestRequested_Idea)(nil),               // 17: uplift.events.v1.DigestRequested.Idea
-	(*StoreSignalsUpdated_BestSeller)(nil),     // 18: uplift.events.v1.StoreSignalsUpdated.BestSeller
-	(*StoreSignalsUpdated_FallingProduct)(nil), // 19: uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	(*DailyReportReady_Metric)(nil),            // 20: uplift.events.v1.DailyReportReady.Metric
-	(*DailyReportReady_WithoutData)(nil),       // 21: uplift.events.v1.DailyReportReady.WithoutData
-	(*WeeklyReviewReady_Finding)(nil),          // 22: uplift.events.v1.WeeklyReviewReady.Finding
-	(*WeeklyReviewReady_Idea)(nil),             // 23: uplift.events.v1.WeeklyReviewReady.Idea
-	(*timestamppb.Timestamp)(nil),              // 24: google.protobuf.Timestamp
+	(*EmailVerificationRequested)(nil),         // 11: uplift.events.v1.EmailVerificationRequested
+	(*UserUnsubscribed)(nil),                   // 12: uplift.events.v1.UserUnsubscribed
+	(*StoreSignalsUpdated)(nil),                // 13: uplift.events.v1.StoreSignalsUpdated
+	(*DailyReportReady)(nil),                   // 14: uplift.events.v1.DailyReportReady
+	(*WeeklyReviewReady)(nil),                  // 15: uplift.events.v1.WeeklyReviewReady
+	(*ActedOnBehalf)(nil),                      // 16: uplift.events.v1.ActedOnBehalf
+	(*DigestRequested_Insight)(nil),            // 17: uplift.events.v1.DigestRequested.Insight
+	(*DigestRequested_Idea)(nil),               // 18: uplift.events.v1.DigestRequested.Idea
+	(*StoreSignalsUpdated_BestSeller)(nil),     // 19: uplift.events.v1.StoreSignalsUpdated.BestSeller
+	(*StoreSignalsUpdated_FallingProduct)(nil), // 20: uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	(*DailyReportReady_Metric)(nil),            // 21: uplift.events.v1.DailyReportReady.Metric
+	(*DailyReportReady_WithoutData)(nil),       // 22: uplift.events.v1.DailyReportReady.WithoutData
+	(*WeeklyReviewReady_Finding)(nil),          // 23: uplift.events.v1.WeeklyReviewReady.Finding
+	(*WeeklyReviewReady_Idea)(nil),             // 24: uplift.events.v1.WeeklyReviewReady.Idea
+	(*timestamppb.Timestamp)(nil),              // 25: google.protobuf.Timestamp
 }
 var file_uplift_events_v1_events_proto_depIdxs = []int32{
-	24, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
-	24, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
-	24, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
-	24, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
-	24, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
-	16, // 5: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
-	17, // 6: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
-	24, // 7: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	24, // 8: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	24, // 9: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
-	24, // 10: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	24, // 11: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
-	24, // 12: uplift.events.v1.SignUpAttempted.occur_time:type_name -> google.protobuf.Timestamp
-	24, // 13: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	18, // 14: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
-	19, // 15: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	24, // 16: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	20, // 17: uplift.events.v1.DailyReportReady.metrics:type_name -> uplift.events.v1.DailyReportReady.Metric
-	24, // 18: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
-	21, // 19: uplift.events.v1.DailyReportReady.without_data:type_name -> uplift.events.v1.DailyReportReady.WithoutData
-	22, // 20: uplift.events.v1.WeeklyReviewReady.new_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	22, // 21: uplift.events.v1.WeeklyReviewReady.fixed_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	22, // 22: uplift.events.v1.WeeklyReviewReady.open_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	22, // 23: uplift.events.v1.WeeklyReviewReady.top_fixes:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	23, // 24: uplift.events.v1.WeeklyReviewReady.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
-	24, // 25: uplift.events.v1.WeeklyReviewReady.occur_time:type_name -> google.protobuf.Timestamp
-	24, // 26: uplift.events.v1.ActedOnBehalf.occur_time:type_name -> google.protobuf.Timestamp
-	23, // 27: uplift.events.v1.DailyReportReady.WithoutData.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
-	28, // [28:28] is the sub-list for method output_type
-	28, // [28:28] is the sub-list for method input_type
-	28, // [28:28] is the sub-list for extension type_name
-	28, // [28:28] is the sub-list for extension extendee
-	0,  // [0:28] is the sub-list for field type_name
+	25, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
+	25, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
+	25, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
+	25, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
+	25, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
+	17, // 5: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
+	18, // 6: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
+	25, // 7: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	25, // 8: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	25, // 9: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
+	25, // 10: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	25, // 11: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
+	25, // 12: uplift.events.v1.SignUpAttempted.occur_time:type_name -> google.protobuf.Timestamp
+	25, // 13: uplift.events.v1.EmailVerificationRequested.occur_time:type_name -> google.protobuf.Timestamp
+	25, // 14: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	19, // 15: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
+	20, // 16: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	25, // 17: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	21, // 18: uplift.events.v1.DailyReportReady.metrics:type_name -> uplift.events.v1.DailyReportReady.Metric
+	25, // 19: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 20: uplift.events.v1.DailyReportReady.without_data:type_name -> uplift.events.v1.DailyReportReady.WithoutData
+	23, // 21: uplift.events.v1.WeeklyReviewReady.new_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	23, // 22: uplift.events.v1.WeeklyReviewReady.fixed_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	23, // 23: uplift.events.v1.WeeklyReviewReady.open_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	23, // 24: uplift.events.v1.WeeklyReviewReady.top_fixes:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	24, // 25: uplift.events.v1.WeeklyReviewReady.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
+	25, // 26: uplift.events.v1.WeeklyReviewReady.occur_time:type_name -> google.protobuf.Timestamp
+	25, // 27: uplift.events.v1.ActedOnBehalf.occur_time:type_name -> google.protobuf.Timestamp
+	24, // 28: uplift.events.v1.DailyReportReady.WithoutData.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
+	29, // [29:29] is the sub-list for method output_type
+	29, // [29:29] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_uplift_events_v1_events_proto_init() }
@@ -2472,16 +2591,16 @@ func file_uplift_events_v1_events_proto_init() {
 	if File_uplift_events_v1_events_proto != nil {
 		return
 	}
-	file_uplift_events_v1_events_proto_msgTypes[14].OneofWrappers = []any{}
-	file_uplift_events_v1_events_proto_msgTypes[20].OneofWrappers = []any{}
+	file_uplift_events_v1_events_proto_msgTypes[15].OneofWrappers = []any{}
 	file_uplift_events_v1_events_proto_msgTypes[21].OneofWrappers = []any{}
+	file_uplift_events_v1_events_proto_msgTypes[22].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_events_v1_events_proto_rawDesc), len(file_uplift_events_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   24,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

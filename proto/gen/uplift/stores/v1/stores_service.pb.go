@@ -1048,7 +1048,15 @@ type DailyReport struct {
 	// notes are further sentences about unusual changes.
 	Notes []string `protobuf:"bytes,8,rep,name=notes,proto3" json:"notes,omitempty"`
 	// best_seller is yesterday's top product by net sales, if any.
-	BestSeller    string `protobuf:"bytes,9,opt,name=best_seller,json=bestSeller,proto3" json:"best_seller,omitempty"`
+	BestSeller string `protobuf:"bytes,9,opt,name=best_seller,json=bestSeller,proto3" json:"best_seller,omitempty"`
+	// summary is the headline in a few words, for an email's subject
+	// ("orders fell 45 %", "$1,100.00 in sales, 23 % below your 7-day
+	// average").
+	Summary string `protobuf:"bytes,10,opt,name=summary,proto3" json:"summary,omitempty"`
+	// action is the one suggested action, from what the unusual changes
+	// point to (else featuring the best seller). The report's own sentences:
+	// the email and Home show the same headline and action.
+	Action        string `protobuf:"bytes,11,opt,name=action,proto3" json:"action,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1146,6 +1154,20 @@ func (x *DailyReport) GetBestSeller() string {
 	return ""
 }
 
+func (x *DailyReport) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+func (x *DailyReport) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
 // GetDailyReportResponse wraps the report.
 type GetDailyReportResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1236,7 +1258,72 @@ func (x *GetConnectionsRequest) GetCategoryId() string {
 	return ""
 }
 
-// SyncProgress counts what the sync has brought in.
+// StoreCounts are what Uplift holds of a store, as stored: its orders,
+// products and customers, whatever a sync is doing meanwhile (a sync's own
+// counts are its progress, SyncProgress).
+type StoreCounts struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Orders        int32                  `protobuf:"varint,1,opt,name=orders,proto3" json:"orders,omitempty"`
+	Products      int32                  `protobuf:"varint,2,opt,name=products,proto3" json:"products,omitempty"`
+	Customers     int32                  `protobuf:"varint,3,opt,name=customers,proto3" json:"customers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StoreCounts) Reset() {
+	*x = StoreCounts{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StoreCounts) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StoreCounts) ProtoMessage() {}
+
+func (x *StoreCounts) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StoreCounts.ProtoReflect.Descriptor instead.
+func (*StoreCounts) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *StoreCounts) GetOrders() int32 {
+	if x != nil {
+		return x.Orders
+	}
+	return 0
+}
+
+func (x *StoreCounts) GetProducts() int32 {
+	if x != nil {
+		return x.Products
+	}
+	return 0
+}
+
+func (x *StoreCounts) GetCustomers() int32 {
+	if x != nil {
+		return x.Customers
+	}
+	return 0
+}
+
+// SyncProgress counts what the running (or last) sync has brought in: a
+// sync of what changed brings in a few orders, so these are progress, not
+// the store's size (StoreCounts).
 type SyncProgress struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// phase is "IDLE", "QUEUED", "SHOP", "ORDERS", "PRODUCTS", "CUSTOMERS",
@@ -1256,7 +1343,7 @@ type SyncProgress struct {
 
 func (x *SyncProgress) Reset() {
 	*x = SyncProgress{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1268,7 +1355,7 @@ func (x *SyncProgress) String() string {
 func (*SyncProgress) ProtoMessage() {}
 
 func (x *SyncProgress) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[17]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1281,7 +1368,7 @@ func (x *SyncProgress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncProgress.ProtoReflect.Descriptor instead.
 func (*SyncProgress) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{17}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *SyncProgress) GetPhase() string {
@@ -1346,13 +1433,16 @@ type ShopifyConnection struct {
 	Sync        *SyncProgress          `protobuf:"bytes,7,opt,name=sync,proto3" json:"sync,omitempty"`
 	// sessions_available says whether Shopify shares sessions (read_reports).
 	SessionsAvailable bool `protobuf:"varint,8,opt,name=sessions_available,json=sessionsAvailable,proto3" json:"sessions_available,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// stored counts what Uplift holds of the shop (its orders, products and
+	// customers), shown on Connections apart from a running sync's progress.
+	Stored        *StoreCounts `protobuf:"bytes,9,opt,name=stored,proto3" json:"stored,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ShopifyConnection) Reset() {
 	*x = ShopifyConnection{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1364,7 +1454,7 @@ func (x *ShopifyConnection) String() string {
 func (*ShopifyConnection) ProtoMessage() {}
 
 func (x *ShopifyConnection) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[18]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1377,7 +1467,7 @@ func (x *ShopifyConnection) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShopifyConnection.ProtoReflect.Descriptor instead.
 func (*ShopifyConnection) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{18}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ShopifyConnection) GetStatus() string {
@@ -1436,6 +1526,13 @@ func (x *ShopifyConnection) GetSessionsAvailable() bool {
 	return false
 }
 
+func (x *ShopifyConnection) GetStored() *StoreCounts {
+	if x != nil {
+		return x.Stored
+	}
+	return nil
+}
+
 // OrderImport is the last order export imported.
 type OrderImport struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1450,7 +1547,7 @@ type OrderImport struct {
 
 func (x *OrderImport) Reset() {
 	*x = OrderImport{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1462,7 +1559,7 @@ func (x *OrderImport) String() string {
 func (*OrderImport) ProtoMessage() {}
 
 func (x *OrderImport) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[19]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1475,7 +1572,7 @@ func (x *OrderImport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OrderImport.ProtoReflect.Descriptor instead.
 func (*OrderImport) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{19}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *OrderImport) GetOrders() int32 {
@@ -1525,7 +1622,7 @@ type GetConnectionsResponse struct {
 
 func (x *GetConnectionsResponse) Reset() {
 	*x = GetConnectionsResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1537,7 +1634,7 @@ func (x *GetConnectionsResponse) String() string {
 func (*GetConnectionsResponse) ProtoMessage() {}
 
 func (x *GetConnectionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[20]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1550,7 +1647,7 @@ func (x *GetConnectionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetConnectionsResponse.ProtoReflect.Descriptor instead.
 func (*GetConnectionsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{20}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *GetConnectionsResponse) GetShopify() *ShopifyConnection {
@@ -1579,7 +1676,7 @@ type StartShopifyConnectRequest struct {
 
 func (x *StartShopifyConnectRequest) Reset() {
 	*x = StartShopifyConnectRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1591,7 +1688,7 @@ func (x *StartShopifyConnectRequest) String() string {
 func (*StartShopifyConnectRequest) ProtoMessage() {}
 
 func (x *StartShopifyConnectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[21]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1604,7 +1701,7 @@ func (x *StartShopifyConnectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartShopifyConnectRequest.ProtoReflect.Descriptor instead.
 func (*StartShopifyConnectRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{21}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *StartShopifyConnectRequest) GetCategoryId() string {
@@ -1631,7 +1728,7 @@ type StartShopifyConnectResponse struct {
 
 func (x *StartShopifyConnectResponse) Reset() {
 	*x = StartShopifyConnectResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1643,7 +1740,7 @@ func (x *StartShopifyConnectResponse) String() string {
 func (*StartShopifyConnectResponse) ProtoMessage() {}
 
 func (x *StartShopifyConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1656,7 +1753,7 @@ func (x *StartShopifyConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartShopifyConnectResponse.ProtoReflect.Descriptor instead.
 func (*StartShopifyConnectResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{22}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *StartShopifyConnectResponse) GetRedirectUrl() string {
@@ -1676,7 +1773,7 @@ type SyncShopifyRequest struct {
 
 func (x *SyncShopifyRequest) Reset() {
 	*x = SyncShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1688,7 +1785,7 @@ func (x *SyncShopifyRequest) String() string {
 func (*SyncShopifyRequest) ProtoMessage() {}
 
 func (x *SyncShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1701,7 +1798,7 @@ func (x *SyncShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncShopifyRequest.ProtoReflect.Descriptor instead.
 func (*SyncShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{23}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SyncShopifyRequest) GetCategoryId() string {
@@ -1720,7 +1817,7 @@ type SyncShopifyResponse struct {
 
 func (x *SyncShopifyResponse) Reset() {
 	*x = SyncShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1732,7 +1829,7 @@ func (x *SyncShopifyResponse) String() string {
 func (*SyncShopifyResponse) ProtoMessage() {}
 
 func (x *SyncShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1745,7 +1842,7 @@ func (x *SyncShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncShopifyResponse.ProtoReflect.Descriptor instead.
 func (*SyncShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{24}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{25}
 }
 
 // DisconnectShopifyRequest names the category.
@@ -1758,7 +1855,7 @@ type DisconnectShopifyRequest struct {
 
 func (x *DisconnectShopifyRequest) Reset() {
 	*x = DisconnectShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1770,7 +1867,7 @@ func (x *DisconnectShopifyRequest) String() string {
 func (*DisconnectShopifyRequest) ProtoMessage() {}
 
 func (x *DisconnectShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1783,7 +1880,7 @@ func (x *DisconnectShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisconnectShopifyRequest.ProtoReflect.Descriptor instead.
 func (*DisconnectShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{25}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *DisconnectShopifyRequest) GetCategoryId() string {
@@ -1802,7 +1899,7 @@ type DisconnectShopifyResponse struct {
 
 func (x *DisconnectShopifyResponse) Reset() {
 	*x = DisconnectShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1814,7 +1911,7 @@ func (x *DisconnectShopifyResponse) String() string {
 func (*DisconnectShopifyResponse) ProtoMessage() {}
 
 func (x *DisconnectShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1827,7 +1924,7 @@ func (x *DisconnectShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisconnectShopifyResponse.ProtoReflect.Descriptor instead.
 func (*DisconnectShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{26}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{27}
 }
 
 // AuthorizeShopifyRequest carries the state StartShopifyConnect issued.
@@ -1840,7 +1937,7 @@ type AuthorizeShopifyRequest struct {
 
 func (x *AuthorizeShopifyRequest) Reset() {
 	*x = AuthorizeShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1852,7 +1949,7 @@ func (x *AuthorizeShopifyRequest) String() string {
 func (*AuthorizeShopifyRequest) ProtoMessage() {}
 
 func (x *AuthorizeShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1865,7 +1962,7 @@ func (x *AuthorizeShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthorizeShopifyRequest.ProtoReflect.Descriptor instead.
 func (*AuthorizeShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{27}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *AuthorizeShopifyRequest) GetState() string {
@@ -1885,7 +1982,7 @@ type AuthorizeShopifyResponse struct {
 
 func (x *AuthorizeShopifyResponse) Reset() {
 	*x = AuthorizeShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1897,7 +1994,7 @@ func (x *AuthorizeShopifyResponse) String() string {
 func (*AuthorizeShopifyResponse) ProtoMessage() {}
 
 func (x *AuthorizeShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1910,7 +2007,7 @@ func (x *AuthorizeShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthorizeShopifyResponse.ProtoReflect.Descriptor instead.
 func (*AuthorizeShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{28}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *AuthorizeShopifyResponse) GetAuthorizeUrl() string {
@@ -1933,7 +2030,7 @@ type CompleteShopifyConnectRequest struct {
 
 func (x *CompleteShopifyConnectRequest) Reset() {
 	*x = CompleteShopifyConnectRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1945,7 +2042,7 @@ func (x *CompleteShopifyConnectRequest) String() string {
 func (*CompleteShopifyConnectRequest) ProtoMessage() {}
 
 func (x *CompleteShopifyConnectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1958,7 +2055,7 @@ func (x *CompleteShopifyConnectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteShopifyConnectRequest.ProtoReflect.Descriptor instead.
 func (*CompleteShopifyConnectRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{29}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *CompleteShopifyConnectRequest) GetRawQuery() string {
@@ -1985,7 +2082,7 @@ type CompleteShopifyConnectResponse struct {
 
 func (x *CompleteShopifyConnectResponse) Reset() {
 	*x = CompleteShopifyConnectResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1997,7 +2094,7 @@ func (x *CompleteShopifyConnectResponse) String() string {
 func (*CompleteShopifyConnectResponse) ProtoMessage() {}
 
 func (x *CompleteShopifyConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2010,7 +2107,7 @@ func (x *CompleteShopifyConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteShopifyConnectResponse.ProtoReflect.Descriptor instead.
 func (*CompleteShopifyConnectResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{30}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *CompleteShopifyConnectResponse) GetRedirectUrl() string {
@@ -2037,7 +2134,7 @@ type HandleShopifyWebhookRequest struct {
 
 func (x *HandleShopifyWebhookRequest) Reset() {
 	*x = HandleShopifyWebhookRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[31]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2049,7 +2146,7 @@ func (x *HandleShopifyWebhookRequest) String() string {
 func (*HandleShopifyWebhookRequest) ProtoMessage() {}
 
 func (x *HandleShopifyWebhookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[31]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2062,7 +2159,7 @@ func (x *HandleShopifyWebhookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleShopifyWebhookRequest.ProtoReflect.Descriptor instead.
 func (*HandleShopifyWebhookRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{31}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *HandleShopifyWebhookRequest) GetPayload() []byte {
@@ -2130,7 +2227,7 @@ type HandleShopifyWebhookResponse struct {
 
 func (x *HandleShopifyWebhookResponse) Reset() {
 	*x = HandleShopifyWebhookResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[32]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2142,7 +2239,7 @@ func (x *HandleShopifyWebhookResponse) String() string {
 func (*HandleShopifyWebhookResponse) ProtoMessage() {}
 
 func (x *HandleShopifyWebhookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[32]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2155,7 +2252,7 @@ func (x *HandleShopifyWebhookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleShopifyWebhookResponse.ProtoReflect.Descriptor instead.
 func (*HandleShopifyWebhookResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{32}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{33}
 }
 
 var File_uplift_stores_v1_stores_service_proto protoreflect.FileDescriptor
@@ -2243,7 +2340,7 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\aaverage\x18\x04 \x01(\v2\x1c.google.protobuf.StringValueR\aaverage\x12C\n" +
 	"\x0echange_percent\x18\x05 \x01(\v2\x1c.google.protobuf.StringValueR\rchangePercent\x12\x18\n" +
 	"\aunusual\x18\x06 \x01(\bR\aunusual\x12\x18\n" +
-	"\aformula\x18\a \x01(\tR\aformula\"\x96\x02\n" +
+	"\aformula\x18\a \x01(\tR\aformula\"\xc8\x02\n" +
 	"\vDailyReport\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x12\n" +
 	"\x04date\x18\x02 \x01(\tR\x04date\x12\x1a\n" +
@@ -2254,12 +2351,19 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\bheadline\x18\a \x01(\tR\bheadline\x12\x14\n" +
 	"\x05notes\x18\b \x03(\tR\x05notes\x12\x1f\n" +
 	"\vbest_seller\x18\t \x01(\tR\n" +
-	"bestSeller\"O\n" +
+	"bestSeller\x12\x18\n" +
+	"\asummary\x18\n" +
+	" \x01(\tR\asummary\x12\x16\n" +
+	"\x06action\x18\v \x01(\tR\x06action\"O\n" +
 	"\x16GetDailyReportResponse\x125\n" +
 	"\x06report\x18\x01 \x01(\v2\x1d.uplift.stores.v1.DailyReportR\x06report\"8\n" +
 	"\x15GetConnectionsRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
-	"categoryId\"\xe8\x01\n" +
+	"categoryId\"_\n" +
+	"\vStoreCounts\x12\x16\n" +
+	"\x06orders\x18\x01 \x01(\x05R\x06orders\x12\x1a\n" +
+	"\bproducts\x18\x02 \x01(\x05R\bproducts\x12\x1c\n" +
+	"\tcustomers\x18\x03 \x01(\x05R\tcustomers\"\xe8\x01\n" +
 	"\fSyncProgress\x12\x14\n" +
 	"\x05phase\x18\x01 \x01(\tR\x05phase\x12\x16\n" +
 	"\x06orders\x18\x02 \x01(\x05R\x06orders\x12\x1a\n" +
@@ -2267,7 +2371,7 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\tcustomers\x18\x04 \x01(\x05R\tcustomers\x12\x18\n" +
 	"\apercent\x18\x05 \x01(\x05R\apercent\x12\x14\n" +
 	"\x05error\x18\x06 \x01(\tR\x05error\x12@\n" +
-	"\x0elast_synced_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\flastSyncedAt\"\xad\x02\n" +
+	"\x0elast_synced_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\flastSyncedAt\"\xe4\x02\n" +
 	"\x11ShopifyConnection\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x12\n" +
 	"\x04shop\x18\x02 \x01(\tR\x04shop\x12\x12\n" +
@@ -2276,7 +2380,8 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\btimezone\x18\x05 \x01(\tR\btimezone\x12=\n" +
 	"\fconnected_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\vconnectedAt\x122\n" +
 	"\x04sync\x18\a \x01(\v2\x1e.uplift.stores.v1.SyncProgressR\x04sync\x12-\n" +
-	"\x12sessions_available\x18\b \x01(\bR\x11sessionsAvailable\"\xb6\x01\n" +
+	"\x12sessions_available\x18\b \x01(\bR\x11sessionsAvailable\x125\n" +
+	"\x06stored\x18\t \x01(\v2\x1d.uplift.stores.v1.StoreCountsR\x06stored\"\xb6\x01\n" +
 	"\vOrderImport\x12\x16\n" +
 	"\x06orders\x18\x01 \x01(\x05R\x06orders\x12\x1b\n" +
 	"\tfirst_day\x18\x02 \x01(\tR\bfirstDay\x12\x19\n" +
@@ -2353,7 +2458,7 @@ func file_uplift_stores_v1_stores_service_proto_rawDescGZIP() []byte {
 	return file_uplift_stores_v1_stores_service_proto_rawDescData
 }
 
-var file_uplift_stores_v1_stores_service_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
+var file_uplift_stores_v1_stores_service_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_uplift_stores_v1_stores_service_proto_goTypes = []any{
 	(*ImportOrdersRequest)(nil),            // 0: uplift.stores.v1.ImportOrdersRequest
 	(*UploadOrdersRequest)(nil),            // 1: uplift.stores.v1.UploadOrdersRequest
@@ -2372,77 +2477,79 @@ var file_uplift_stores_v1_stores_service_proto_goTypes = []any{
 	(*DailyReport)(nil),                    // 14: uplift.stores.v1.DailyReport
 	(*GetDailyReportResponse)(nil),         // 15: uplift.stores.v1.GetDailyReportResponse
 	(*GetConnectionsRequest)(nil),          // 16: uplift.stores.v1.GetConnectionsRequest
-	(*SyncProgress)(nil),                   // 17: uplift.stores.v1.SyncProgress
-	(*ShopifyConnection)(nil),              // 18: uplift.stores.v1.ShopifyConnection
-	(*OrderImport)(nil),                    // 19: uplift.stores.v1.OrderImport
-	(*GetConnectionsResponse)(nil),         // 20: uplift.stores.v1.GetConnectionsResponse
-	(*StartShopifyConnectRequest)(nil),     // 21: uplift.stores.v1.StartShopifyConnectRequest
-	(*StartShopifyConnectResponse)(nil),    // 22: uplift.stores.v1.StartShopifyConnectResponse
-	(*SyncShopifyRequest)(nil),             // 23: uplift.stores.v1.SyncShopifyRequest
-	(*SyncShopifyResponse)(nil),            // 24: uplift.stores.v1.SyncShopifyResponse
-	(*DisconnectShopifyRequest)(nil),       // 25: uplift.stores.v1.DisconnectShopifyRequest
-	(*DisconnectShopifyResponse)(nil),      // 26: uplift.stores.v1.DisconnectShopifyResponse
-	(*AuthorizeShopifyRequest)(nil),        // 27: uplift.stores.v1.AuthorizeShopifyRequest
-	(*AuthorizeShopifyResponse)(nil),       // 28: uplift.stores.v1.AuthorizeShopifyResponse
-	(*CompleteShopifyConnectRequest)(nil),  // 29: uplift.stores.v1.CompleteShopifyConnectRequest
-	(*CompleteShopifyConnectResponse)(nil), // 30: uplift.stores.v1.CompleteShopifyConnectResponse
-	(*HandleShopifyWebhookRequest)(nil),    // 31: uplift.stores.v1.HandleShopifyWebhookRequest
-	(*HandleShopifyWebhookResponse)(nil),   // 32: uplift.stores.v1.HandleShopifyWebhookResponse
-	(*wrapperspb.StringValue)(nil),         // 33: google.protobuf.StringValue
-	(*wrapperspb.Int32Value)(nil),          // 34: google.protobuf.Int32Value
-	(*timestamppb.Timestamp)(nil),          // 35: google.protobuf.Timestamp
+	(*StoreCounts)(nil),                    // 17: uplift.stores.v1.StoreCounts
+	(*SyncProgress)(nil),                   // 18: uplift.stores.v1.SyncProgress
+	(*ShopifyConnection)(nil),              // 19: uplift.stores.v1.ShopifyConnection
+	(*OrderImport)(nil),                    // 20: uplift.stores.v1.OrderImport
+	(*GetConnectionsResponse)(nil),         // 21: uplift.stores.v1.GetConnectionsResponse
+	(*StartShopifyConnectRequest)(nil),     // 22: uplift.stores.v1.StartShopifyConnectRequest
+	(*StartShopifyConnectResponse)(nil),    // 23: uplift.stores.v1.StartShopifyConnectResponse
+	(*SyncShopifyRequest)(nil),             // 24: uplift.stores.v1.SyncShopifyRequest
+	(*SyncShopifyResponse)(nil),            // 25: uplift.stores.v1.SyncShopifyResponse
+	(*DisconnectShopifyRequest)(nil),       // 26: uplift.stores.v1.DisconnectShopifyRequest
+	(*DisconnectShopifyResponse)(nil),      // 27: uplift.stores.v1.DisconnectShopifyResponse
+	(*AuthorizeShopifyRequest)(nil),        // 28: uplift.stores.v1.AuthorizeShopifyRequest
+	(*AuthorizeShopifyResponse)(nil),       // 29: uplift.stores.v1.AuthorizeShopifyResponse
+	(*CompleteShopifyConnectRequest)(nil),  // 30: uplift.stores.v1.CompleteShopifyConnectRequest
+	(*CompleteShopifyConnectResponse)(nil), // 31: uplift.stores.v1.CompleteShopifyConnectResponse
+	(*HandleShopifyWebhookRequest)(nil),    // 32: uplift.stores.v1.HandleShopifyWebhookRequest
+	(*HandleShopifyWebhookResponse)(nil),   // 33: uplift.stores.v1.HandleShopifyWebhookResponse
+	(*wrapperspb.StringValue)(nil),         // 34: google.protobuf.StringValue
+	(*wrapperspb.Int32Value)(nil),          // 35: google.protobuf.Int32Value
+	(*timestamppb.Timestamp)(nil),          // 36: google.protobuf.Timestamp
 }
 var file_uplift_stores_v1_stores_service_proto_depIdxs = []int32{
 	3,  // 0: uplift.stores.v1.UploadOrdersResponse.result:type_name -> uplift.stores.v1.ImportOrdersResponse
-	33, // 1: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
-	34, // 2: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
-	33, // 3: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
-	33, // 4: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
+	34, // 1: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
+	35, // 2: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
+	34, // 3: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
+	34, // 4: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
 	5,  // 5: uplift.stores.v1.GetMetricsResponse.days:type_name -> uplift.stores.v1.DayMetrics
 	5,  // 6: uplift.stores.v1.GetMetricsResponse.totals:type_name -> uplift.stores.v1.DayMetrics
 	8,  // 7: uplift.stores.v1.GetTopProductsResponse.products:type_name -> uplift.stores.v1.ProductSales
-	33, // 8: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
-	33, // 9: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
-	33, // 10: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
+	34, // 8: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
+	34, // 9: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
+	34, // 10: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
 	13, // 11: uplift.stores.v1.DailyReport.metrics:type_name -> uplift.stores.v1.ReportMetric
 	14, // 12: uplift.stores.v1.GetDailyReportResponse.report:type_name -> uplift.stores.v1.DailyReport
-	35, // 13: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
-	35, // 14: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
-	17, // 15: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
-	35, // 16: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
-	18, // 17: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
-	19, // 18: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
-	0,  // 19: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
-	1,  // 20: uplift.stores.v1.StoresService.UploadOrders:input_type -> uplift.stores.v1.UploadOrdersRequest
-	4,  // 21: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
-	7,  // 22: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
-	12, // 23: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
-	10, // 24: uplift.stores.v1.StoresService.SendDailyReport:input_type -> uplift.stores.v1.SendDailyReportRequest
-	16, // 25: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
-	21, // 26: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
-	23, // 27: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
-	25, // 28: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
-	27, // 29: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
-	29, // 30: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
-	31, // 31: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
-	3,  // 32: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
-	2,  // 33: uplift.stores.v1.StoresService.UploadOrders:output_type -> uplift.stores.v1.UploadOrdersResponse
-	6,  // 34: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
-	9,  // 35: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
-	15, // 36: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
-	11, // 37: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
-	20, // 38: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
-	22, // 39: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
-	24, // 40: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
-	26, // 41: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
-	28, // 42: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
-	30, // 43: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
-	32, // 44: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
-	32, // [32:45] is the sub-list for method output_type
-	19, // [19:32] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	36, // 13: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
+	36, // 14: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
+	18, // 15: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
+	17, // 16: uplift.stores.v1.ShopifyConnection.stored:type_name -> uplift.stores.v1.StoreCounts
+	36, // 17: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
+	19, // 18: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
+	20, // 19: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
+	0,  // 20: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
+	1,  // 21: uplift.stores.v1.StoresService.UploadOrders:input_type -> uplift.stores.v1.UploadOrdersRequest
+	4,  // 22: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
+	7,  // 23: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
+	12, // 24: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
+	10, // 25: uplift.stores.v1.StoresService.SendDailyReport:input_type -> uplift.stores.v1.SendDailyReportRequest
+	16, // 26: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
+	22, // 27: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
+	24, // 28: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
+	26, // 29: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
+	28, // 30: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
+	30, // 31: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
+	32, // 32: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
+	3,  // 33: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
+	2,  // 34: uplift.stores.v1.StoresService.UploadOrders:output_type -> uplift.stores.v1.UploadOrdersResponse
+	6,  // 35: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
+	9,  // 36: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
+	15, // 37: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
+	11, // 38: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
+	21, // 39: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
+	23, // 40: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
+	25, // 41: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
+	27, // 42: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
+	29, // 43: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
+	31, // 44: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
+	33, // 45: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
+	33, // [33:46] is the sub-list for method output_type
+	20, // [20:33] is the sub-list for method input_type
+	20, // [20:20] is the sub-list for extension type_name
+	20, // [20:20] is the sub-list for extension extendee
+	0,  // [0:20] is the sub-list for field type_name
 }
 
 func init() { file_uplift_stores_v1_stores_service_proto_init() }
@@ -2456,7 +2563,7 @@ func file_uplift_stores_v1_stores_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_stores_v1_stores_service_proto_rawDesc), len(file_uplift_stores_v1_stores_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   33,
+			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

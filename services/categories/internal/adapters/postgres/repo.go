@@ -457,9 +457,13 @@ func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a d
 		if err := tx.QueryRow(ctx, `SELECT coalesce(week::text, '') FROM reports WHERE id = $1`, reportID).Scan(&week); err != nil {
 			return err
 		}
-		if weekly != nil && week != "" {
+		// The first review's email (the app marks it) goes whatever its
+		// week; else only the week's review has one.
+		if weekly != nil && (weekly.First || week != "") {
 			w := *weekly
-			w.Week = week
+			if !w.First {
+				w.Week = week
+			}
 			if err := events.Enqueue(ctx, tx, events.SubjectWeeklyReviewReady, toProtoWeekly(w, a.Ideas, ideaIDs, r.now.Now())); err != nil {
 				return err
 			}
@@ -486,7 +490,8 @@ func (r Repo) ClaimReview(ctx context.Context, reportID string, until time.Time)
 // website and the weekly email on, with the newest week started.
 func (r Repo) WeeklyReviewCandidates(ctx context.Context) ([]domain.WeeklyReviewCandidate, error) {
 	rows, err := r.db.Query(ctx, `SELECT c.id, c.time_zone, coalesce(s.time_zone, ''),
-			(SELECT max(week) FROM weekly_reviews w WHERE w.category_id = c.id)
+			(SELECT max(week) FROM weekly_reviews w WHERE w.category_id = c.id),
+			(SELECT min(created_at) FROM reports r WHERE r.category_id = c.id)
 		FROM categories c LEFT JOIN store_signals s ON s.category_id = c.id
 		WHERE c.site_url IS NOT NULL AND NOT c.disable_weekly_email ORDER BY c.id`)
 	if err != nil {
@@ -494,10 +499,13 @@ func (r Repo) WeeklyReviewCandidates(ctx context.Context) ([]domain.WeeklyReview
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.WeeklyReviewCandidate, error) {
 		var c domain.WeeklyReviewCandidate
-		var last *time.Time
-		err := row.Scan(&c.CategoryID, &c.TimeZone, &c.StoreTimeZone, &last)
+		var last, first *time.Time
+		err := row.Scan(&c.CategoryID, &c.TimeZone, &c.StoreTimeZone, &last, &first)
 		if last != nil {
 			c.LastWeek = schedule.DateOf(last.UTC())
+		}
+		if first != nil {
+			c.FirstReviewAt = *first
 		}
 		return c, err
 	})
@@ -562,7 +570,7 @@ func toProtoWeekly(w domain.WeeklyReview, ideas []domain.Idea, ids []string, at 
 	ev := &eventsv1.WeeklyReviewReady{CategoryId: w.CategoryID, OwnerUserId: w.OwnerID, StoreName: w.StoreName,
 		SiteUrl: w.SiteURL, ReportId: w.ReportID, Week: w.Week, Score: int32(w.Score), Band: string(w.Band),
 		NewFindings: findings(w.New), FixedFindings: findings(w.Fixed), OpenFindings: findings(w.Open),
-		TopFixes: findings(w.Tops), OccurTime: timestamppb.New(at)}
+		TopFixes: findings(w.Tops), OccurTime: timestamppb.New(at), FirstReview: w.First}
 	if w.PreviousScore != nil {
 		p := int32(*w.PreviousScore)
 		ev.PreviousScore = &p

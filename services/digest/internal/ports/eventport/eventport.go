@@ -50,6 +50,7 @@ func (c Consumers) Workers() []func(context.Context) error {
 		events.On(c.Bus, events.DigestUserDeleted, c.HandleUserDeleted),
 		events.On(c.Bus, events.DigestReset, c.HandlePasswordReset),
 		events.On(c.Bus, events.DigestSignUp, c.HandleSignUpAttempted),
+		events.On(c.Bus, events.DigestVerification, c.HandleEmailVerification),
 		events.On(c.Bus, events.DigestUnsubscribed, c.HandleUserUnsubscribed),
 		events.On(c.Bus, events.DigestCategory, c.HandleCategoryUpdated),
 		events.On(c.Bus, events.DigestAIDigest, c.HandleDigestRequested),
@@ -174,7 +175,8 @@ func fromProtoWeekly(ev *eventsv1.WeeklyReviewReady) domain.WeeklyReview {
 	}
 	w := domain.WeeklyReview{CategoryID: ev.GetCategoryId(), OwnerUserID: ev.GetOwnerUserId(), StoreName: ev.GetStoreName(),
 		SiteURL: ev.GetSiteUrl(), Week: ev.GetWeek(), Score: int(ev.GetScore()), Band: ev.GetBand(),
-		New: fs(ev.GetNewFindings()), Fixed: fs(ev.GetFixedFindings()), Open: fs(ev.GetOpenFindings()), Tops: fs(ev.GetTopFixes())}
+		New: fs(ev.GetNewFindings()), Fixed: fs(ev.GetFixedFindings()), Open: fs(ev.GetOpenFindings()), Tops: fs(ev.GetTopFixes()),
+		First: ev.GetFirstReview()}
 	if ev.PreviousScore != nil {
 		p := int(ev.GetPreviousScore())
 		w.PreviousScore = &p
@@ -210,7 +212,8 @@ func fromProtoWithoutData(ev *eventsv1.DailyReportReady) domain.DailyReportWitho
 func fromProtoDailyReport(ev *eventsv1.DailyReportReady) domain.DailyReport {
 	r := domain.DailyReport{CategoryID: ev.GetCategoryId(), Date: ev.GetDate(), Currency: ev.GetCurrency(),
 		Status: ev.GetStatus(), Headline: ev.GetHeadline(), Notes: ev.GetNotes(),
-		BestSeller: validation.Clip(ev.GetBestSeller(), validation.MaxTitleRunes)}
+		BestSeller: validation.Clip(ev.GetBestSeller(), validation.MaxTitleRunes),
+		Summary:    ev.GetSummary(), Action: ev.GetAction()}
 	for _, m := range ev.GetMetrics() {
 		r.Metrics = append(r.Metrics, domain.ReportMetric{Key: m.GetKey(), Label: m.GetLabel(), Value: m.Value,
 			Average: m.Average, ChangePercent: m.ChangePercent, Unusual: m.GetUnusual()})
@@ -228,6 +231,13 @@ func fromProtoDigest(ev *eventsv1.DigestRequested) domain.AIDigest {
 		d.Ideas = append(d.Ideas, domain.Idea{ID: i.GetId(), Title: i.GetTitle(), Channel: i.GetChannel(), WhyNow: i.GetWhyNow()})
 	}
 	return d
+}
+
+// HandleEmailVerification queues the email that confirms a new account's
+// address.
+func (c Consumers) HandleEmailVerification(ctx context.Context, tx pgx.Tx, ev *eventsv1.EmailVerificationRequested, m events.Meta) error {
+	return c.result(ctx, m, c.App.QueueEmailVerificationIn(ctx, c.InTx(tx),
+		app.EmailVerification{UserID: ev.GetUserId(), Email: ev.GetEmail(), Link: ev.GetLink()}))
 }
 
 // HandlePasswordReset queues the reset email. The request is named by the

@@ -63,6 +63,7 @@ func toProtoDailyReport(categoryID string, r app.DailyReport, at time.Time) *eve
 	}
 	ev.Status = "READY"
 	ev.Headline, ev.Notes, ev.BestSeller = r.Headline, r.Notes, r.BestSeller
+	ev.Summary, ev.Action = r.Summary, r.Action
 	for _, m := range r.Metrics {
 		ev.Metrics = append(ev.Metrics, &eventsv1.DailyReportReady_Metric{Key: m.Key, Label: m.Label,
 			Value: m.Value, Average: m.Average, ChangePercent: m.ChangePercent, Unusual: m.Unusual, Formula: m.Formula})

@@ -186,6 +186,8 @@ func (s *Server) GetConnections(ctx context.Context, req *storesv1.GetConnection
 		out.Shopify = &storesv1.ShopifyConnection{Status: status, Shop: sc.Shop, Name: sc.Name,
 			Currency: sc.Currency, Timezone: sc.Timezone, ConnectedAt: timestamppb.New(sc.ConnectedAt),
 			SessionsAvailable: sc.SessionsAvailable,
+			Stored: &storesv1.StoreCounts{Orders: count(c.Stored.Orders), Products: count(c.Stored.Products),
+				Customers: count(c.Stored.Customers)},
 			Sync: &storesv1.SyncProgress{Phase: sc.Progress.Phase, Orders: count(sc.Progress.Orders),
 				Products: count(sc.Progress.Products), Customers: count(sc.Progress.Customers),
 				Percent: int32(sc.Progress.Percent), Error: sc.Progress.Error}}
@@ -326,6 +328,7 @@ func toProtoReport(r app.DailyReport) *storesv1.DailyReport {
 	}
 	out.Status = "READY"
 	out.Headline, out.Notes, out.BestSeller = r.Headline, r.Notes, r.BestSeller
+	out.Summary, out.Action = r.Summary, r.Action
 	for _, m := range r.Metrics {
 		out.Metrics = append(out.Metrics, &storesv1.ReportMetric{Key: m.Key, Label: m.Label, Formula: m.Formula,
 			Value: optString(m.Value), Average: optString(m.Average), ChangePercent: optString(m.ChangePercent), Unusual: m.Unusual})

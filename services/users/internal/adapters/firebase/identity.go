@@ -15,7 +15,8 @@ import (
 type Identity struct {
 	Client *fbauth.Client
 	// ResetContinueURL is where the reset page sends the user once the new
-	// password is set: the web app (WEB_URL).
+	// password is set, and the address verification page once the address
+	// is confirmed: the web app (WEB_URL).
 	ResetContinueURL string
 	// Accounts removes second factors, which Client cannot.
 	Accounts *AccountsAPI
@@ -71,6 +72,16 @@ func (i Identity) PasswordResetLink(ctx context.Context, email string) (string, 
 		return "", domain.ErrNotFound
 	case err != nil:
 		return "", fmt.Errorf("firebase reset link: %w", err)
+	}
+	return link, nil
+}
+
+// EmailVerificationLink implements app.EmailVerifier: Firebase hosts the
+// page that confirms the address, which then continues to the web app.
+func (i Identity) EmailVerificationLink(ctx context.Context, email string) (string, error) {
+	link, err := i.Client.EmailVerificationLinkWithSettings(ctx, email, &fbauth.ActionCodeSettings{URL: i.ResetContinueURL})
+	if err != nil {
+		return "", fmt.Errorf("firebase verification link: %w", err)
 	}
 	return link, nil
 }

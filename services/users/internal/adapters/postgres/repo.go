@@ -294,6 +294,15 @@ func (r Repo) RecordSignUpAttempt(ctx context.Context, userID, email string, at 
 	})
 }
 
+// RecordEmailVerification implements app.VerificationRecorder.
+func (r Repo) RecordEmailVerification(ctx context.Context, userID, email, link string, at time.Time) error {
+	return pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
+		return events.Enqueue(ctx, tx, events.SubjectEmailVerificationRequested, &eventsv1.EmailVerificationRequested{
+			UserId: userID, Email: email, Link: link, OccurTime: timestamppb.New(at),
+		})
+	})
+}
+
 func scan(row pgx.Row) (domain.User, error) {
 	var u domain.User
 	var tier *string

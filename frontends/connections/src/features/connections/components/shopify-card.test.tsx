@@ -101,14 +101,17 @@ describe('Shopify card', () => {
     );
   });
 
-  it('shows the shop and a progress bar with counts while the first import runs, and refreshes until it is done', async () => {
+  it('shows the shop and a progress bar with the stored counts while the first import runs, and refreshes until it is done', async () => {
     let polls = 0;
     const api = gateway({
       [CONNECTIONS]: () =>
         json(
           ++polls === 1
-            ? connected({ phase: 'ORDERS', orders: 1200, products: 8, customers: 1, percent: 40 })
-            : connected({ phase: 'DONE', orders: 1500, products: 9, customers: 310, percent: 100, lastSyncedAt: new Date().toISOString() }),
+            ? connected({ phase: 'ORDERS', orders: 1200, percent: 40 }, { stored: { orders: 1200, products: 8, customers: 1 } })
+            : connected(
+                { phase: 'DONE', orders: 1500, products: 9, customers: 310, percent: 100, lastSyncedAt: new Date().toISOString() },
+                { stored: { orders: 1500, products: 9, customers: 310 } },
+              ),
         ),
     });
     renderPage();
@@ -120,15 +123,37 @@ describe('Shopify card', () => {
 
     const bar = within(shopify).getByRole('progressbar');
     expect(bar.getAttribute('aria-valuenow')).toBe('40');
-    expect(within(shopify).getByText('1,200 orders · 8 products · 1 customer')).toBeTruthy();
+    expect(within(shopify).getByText('In Uplift: 1,200 orders · 8 products · 1 customer')).toBeTruthy();
     expect(within(shopify).getByText(/Importing orders \(40%\)/)).toBeTruthy();
     expect((within(shopify).getByRole('button', { name: 'Sync now' }) as HTMLButtonElement).disabled).toBe(true);
 
     // The 2 s poll brings the finished sync; then the bar gives way to the last sync.
     expect(await within(shopify).findByText('Last synced just now', undefined, { timeout: 4_000 })).toBeTruthy();
     expect(within(shopify).queryByRole('progressbar')).toBeNull();
-    expect(within(shopify).getByText('1,500 orders · 9 products · 310 customers')).toBeTruthy();
+    expect(within(shopify).getByText('In Uplift: 1,500 orders · 9 products · 310 customers')).toBeTruthy();
     expect(api.calls(CONNECTIONS)).toHaveLength(2);
+  });
+
+  it("keeps the store's counts through a sync of what changed: never the sync's own", async () => {
+    let polls = 0;
+    const stored = { orders: 1500, products: 9, customers: 310 };
+    gateway({
+      [CONNECTIONS]: () =>
+        json(
+          ++polls === 1
+            ? // A sync of what changed has brought in nothing yet, then one order.
+              connected({ phase: 'ORDERS', percent: 50 }, { stored })
+            : connected({ phase: 'DONE', orders: 1, percent: 100, lastSyncedAt: new Date().toISOString() }, { stored }),
+        ),
+    });
+    renderPage();
+    const shopify = await card();
+    expect(within(shopify).getByRole('progressbar')).toBeTruthy();
+    expect(within(shopify).getByText('In Uplift: 1,500 orders · 9 products · 310 customers')).toBeTruthy();
+    expect(within(shopify).queryByText(/(?<![\d,])0 orders/)).toBeNull();
+    expect(await within(shopify).findByText('Last synced just now', undefined, { timeout: 4_000 })).toBeTruthy();
+    expect(within(shopify).getByText('In Uplift: 1,500 orders · 9 products · 310 customers')).toBeTruthy();
+    expect(within(shopify).queryByText(/^In Uplift: 1 order/)).toBeNull();
   });
 
   it('says whether sessions and conversion rate are available', async () => {

@@ -16,7 +16,7 @@ import {
   type SyncProgressJson,
 } from '@uplift/platform';
 import { TextField } from '@uplift/platform/text-field';
-import { formatWhen, syncCounts } from '../lib/format';
+import { formatWhen, storeCounts } from '../lib/format';
 
 /** What the sync is doing, in the owner's words. */
 const PHASE_LABELS: Record<string, string> = {
@@ -170,6 +170,7 @@ function Connected({ categoryId, shopify }: { categoryId: string; shopify: Shopi
         </p>
       )}
 
+      <p>In Uplift: {storeCounts(shopify.stored)}</p>
       {syncing ? (
         <SyncProgress sync={shopify.sync} />
       ) : failed ? (
@@ -215,8 +216,7 @@ function SyncProgress({ sync }: { sync: SyncProgressJson | undefined }) {
         <strong>Importing your store&apos;s data</strong> · {phase} ({percent}%)
       </p>
       <ProgressBar label="Shopify import progress" percent={percent} />
-      <p>{syncCounts(sync)}</p>
-      <p className="u-muted">This page updates by itself.</p>
+      <p className="u-muted">Your numbers stay as they are while it runs. This page updates by itself.</p>
     </div>
   );
 }
@@ -226,7 +226,6 @@ function SyncDone({ sync }: { sync: SyncProgressJson | undefined }) {
   return (
     <div>
       <p>{lastSynced ? `Last synced ${lastSynced}` : 'Not synced yet.'}</p>
-      <p>{syncCounts(sync)}</p>
     </div>
   );
 }
@@ -245,7 +244,6 @@ function SyncFailed({
     <div>
       <ErrorBanner message={sync?.error || 'The last sync with Shopify failed.'} />
       {lastSynced && <p>Last synced {lastSynced}</p>}
-      <p>{syncCounts(sync)}</p>
       <p>
         <Button loading={retrying} onClick={onRetry}>
           Try again

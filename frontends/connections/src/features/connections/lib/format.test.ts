@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatWhen, syncCounts } from './format';
+import { formatCount, formatWhen, storeCounts } from './format';
 
 describe('format', () => {
   it('reads counts (numbers, or strings from older answers), and missing ones as zero', () => {
     expect(formatCount('1234567')).toBe('1,234,567');
     expect(formatCount(undefined)).toBe('0');
     expect(formatCount('not a number')).toBe('0');
-    expect(syncCounts({ orders: 1, products: 2 })).toBe('1 order · 2 products · 0 customers');
+    expect(storeCounts({ orders: 1, products: 2 })).toBe('1 order · 2 products · 0 customers');
   });
 
   it('says how long ago within a day, then the local date and time', () => {

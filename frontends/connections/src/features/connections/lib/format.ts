@@ -1,4 +1,4 @@
-import type { SyncProgressJson } from '@uplift/platform';
+import type { StoreCountsJson } from '@uplift/platform';
 
 const numbers = new Intl.NumberFormat('en-US');
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
@@ -18,12 +18,16 @@ export function countOf(value: string | number | undefined, one: string, many: s
   return `${formatCount(value)} ${Number(value ?? 0) === 1 ? one : many}`;
 }
 
-/** "120 orders · 8 products · 30 customers". */
-export function syncCounts(sync: SyncProgressJson | undefined): string {
+/**
+ * What Uplift holds of the store, as stored: "120 orders · 8 products · 30 customers".
+ * Never a sync's own counts, which are what that sync brought in (a few orders for a
+ * sync of what changed), not the store's size.
+ */
+export function storeCounts(stored: StoreCountsJson | undefined): string {
   return [
-    countOf(sync?.orders, 'order', 'orders'),
-    countOf(sync?.products, 'product', 'products'),
-    countOf(sync?.customers, 'customer', 'customers'),
+    countOf(stored?.orders, 'order', 'orders'),
+    countOf(stored?.products, 'product', 'products'),
+    countOf(stored?.customers, 'customer', 'customers'),
   ].join(' · ');
 }
 

@@ -33,6 +33,7 @@ const ready: DailyReportJson = {
   ],
   notes: ['Total sales fell 45 % against your 7-day average.', 'Conversion fell to 1.97 % from 3.66 %.'],
   bestSeller: 'Anvil, 50 kg',
+  action: 'Orders fell while visits held steady, so fewer visitors bought: check your checkout.',
 };
 
 function serve(report: DailyReportJson) {
@@ -54,6 +55,9 @@ describe('DailyReportCard', () => {
     renderCard();
     expect(await screen.findByRole('heading', { name: 'Yesterday (2026-05-03)' })).toBeTruthy();
     expect(screen.getByText(ready.headline!)).toBeTruthy();
+    // The email's suggested action, word for word.
+    expect(screen.getByRole('heading', { name: 'Suggested action' })).toBeTruthy();
+    expect(screen.getByText(ready.action!)).toBeTruthy();
 
     const sales = metricItem('Total sales');
     expect(within(sales).getByText(money(1250, 'EUR'))).toBeTruthy();

@@ -20,6 +20,9 @@ import {
  * The daily business report on Home: yesterday (in the store's time zone)
  * against the average of the 7 days before it, polled like the current report.
  * Without store data it is one line pointing to Connections, never a card of zeros.
+ * The headline and the suggested action are the report's own sentences (the
+ * stores service writes them from these numbers), shown as they are, so Home
+ * and the daily email never tell the day differently.
  */
 export function DailyReportCard({ categoryId }: { categoryId: string }) {
   const report = useDailyReport(categoryId);
@@ -81,6 +84,12 @@ function ReadyReport({ report }: { report: DailyReportJson }) {
             {STUDIO_PHOTO_LINK_TEXT}
           </Link>
         </p>
+      )}
+      {report.action && (
+        <div className="daily-report__action">
+          <h3>Suggested action</h3>
+          <p>{report.action}</p>
+        </div>
       )}
     </section>
   );

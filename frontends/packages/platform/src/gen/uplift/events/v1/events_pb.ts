@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/events/v1/events.proto.
  */
 export const file_uplift_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0DCg9EaWdlc3RSZXF1ZXN0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSFAoMcmVxdWVzdGVkX2J5GAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDW93bmVyX3VzZXJfaWQYBCABKAkSEgoKc3RvcmVfbmFtZRgFIAEoCRIQCghzaXRlX3VybBgGIAEoCRI7CghpbnNpZ2h0cxgHIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGlnZXN0UmVxdWVzdGVkLkluc2lnaHQSNQoFaWRlYXMYCCADKAsyJi51cGxpZnQuZXZlbnRzLnYxLkRpZ2VzdFJlcXVlc3RlZC5JZGVhGikKB0luc2lnaHQSDAoEdGV4dBgBIAEoCRIQCghldmlkZW5jZRgCIAEoCRpDCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDwoHd2h5X25vdxgEIAEoCSLfAQoPQ2F0ZWdvcnlVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghzaXRlX3VybBgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCBIuCgpvY2N1cl90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCgl0aW1lX3pvbmUYCCABKAkikQEKFUVtYWlsS2luZFVuc3Vic2NyaWJlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEgwKBGtpbmQYAyABKAkSFAoMcmVzdWJzY3JpYmVkGAQgASgIEi4KCm9jY3VyX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKD1Jldmlld1JlcXVlc3RlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghzaXRlX3VybBgCIAEoCRIRCglyZXBvcnRfaWQYAyABKAkSLgoKb2NjdXJfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAikQEKDVJlcG9ydFVwZGF0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSEQoJcmVwb3J0X2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIYChBwcm9ncmVzc19wZXJjZW50GAQgASgFEi4KCm9jY3VyX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImUKFlBhc3N3b3JkUmVzZXRSZXF1ZXN0ZWQSDQoFZW1haWwYASABKAkSDAoEbGluaxgCIAEoCRIuCgpvY2N1cl90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJhCg9TaWduVXBBdHRlbXB0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIuCgpvY2N1cl90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ3ChBVc2VyVW5zdWJzY3JpYmVkEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSEwoLY2F0ZWdvcnlfaWQYAyABKAkSLgoKb2NjdXJfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAilgQKE1N0b3JlU2lnbmFsc1VwZGF0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSEAoIY3VycmVuY3kYAiABKAkSGQoRY3VycmVuY3lfZGVjaW1hbHMYAyABKAUSDQoFYXNfb2YYBCABKAkSRQoLYmVzdF9zZWxsZXIYBSABKAsyMC51cGxpZnQuZXZlbnRzLnYxLlN0b3JlU2lnbmFsc1VwZGF0ZWQuQmVzdFNlbGxlchJNCg9mYWxsaW5nX3Byb2R1Y3QYBiABKAsyNC51cGxpZnQuZXZlbnRzLnYxLlN0b3JlU2lnbmFsc1VwZGF0ZWQuRmFsbGluZ1Byb2R1Y3QSGAoQdW51c3VhbF9oZWFkbGluZRgHIAEoCRIuCgpvY2N1cl90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCgh0aW1lem9uZRgJIAEoCRpGCgpCZXN0U2VsbGVyEg0KBXRpdGxlGAEgASgJEhcKD25ldF9zYWxlc19taW5vchgCIAEoAxIQCghxdWFudGl0eRgDIAEoAxp0Cg5GYWxsaW5nUHJvZHVjdBINCgV0aXRsZRgBIAEoCRIeChZuZXRfc2FsZXNfYmVmb3JlX21pbm9yGAIgASgDEh0KFW5ldF9zYWxlc19hZnRlcl9taW5vchgDIAEoAxIUCgxmYWxsX3BlcmNlbnQYBCABKAUisAYKEERhaWx5UmVwb3J0UmVhZHkSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEZGF0ZRgCIAEoCRIQCgh0aW1lem9uZRgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSOgoHbWV0cmljcxgGIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGFpbHlSZXBvcnRSZWFkeS5NZXRyaWMSEAoIaGVhZGxpbmUYByABKAkSDQoFbm90ZXMYCCADKAkSEwoLYmVzdF9zZWxsZXIYCSABKAkSLgoKb2NjdXJfdGltZRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASRAoMd2l0aG91dF9kYXRhGAsgASgLMi4udXBsaWZ0LmV2ZW50cy52MS5EYWlseVJlcG9ydFJlYWR5LldpdGhvdXREYXRhGrYBCgZNZXRyaWMSCwoDa2V5GAEgASgJEg0KBWxhYmVsGAIgASgJEhIKBXZhbHVlGAMgASgJSACIAQESFAoHYXZlcmFnZRgEIAEoCUgBiAEBEhsKDmNoYW5nZV9wZXJjZW50GAUgASgJSAKIAQESDwoHdW51c3VhbBgGIAEoCBIPCgdmb3JtdWxhGAcgASgJQggKBl92YWx1ZUIKCghfYXZlcmFnZUIRCg9fY2hhbmdlX3BlcmNlbnQaowIKC1dpdGhvdXREYXRhEhIKCnN0b3JlX25hbWUYASABKAkSFQoNb3duZXJfdXNlcl9pZBgCIAEoCRIQCghzaXRlX3VybBgDIAEoCRIWCg53ZWJzaXRlX3N0YXR1cxgEIAEoCRIaCg13ZWJzaXRlX3Njb3JlGAUgASgFSACIAQESFAoMd2Vic2l0ZV9iYW5kGAYgASgJEhUKDW9wZW5fZmluZGluZ3MYByABKAUSFQoNb2NjYXNpb25fbmFtZRgIIAEoCRIVCg1vY2Nhc2lvbl9kYXRlGAkgASgJEjYKBGlkZWEYCiABKAsyKC51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LklkZWFCEAoOX3dlYnNpdGVfc2NvcmUiiAYKEVdlZWtseVJldmlld1JlYWR5EhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSEgoKc3RvcmVfbmFtZRgDIAEoCRIQCghzaXRlX3VybBgEIAEoCRIRCglyZXBvcnRfaWQYBSABKAkSDAoEd2VlaxgGIAEoCRINCgVzY29yZRgHIAEoBRIMCgRiYW5kGAggASgJEhsKDnByZXZpb3VzX3Njb3JlGAkgASgFSACIAQESQQoMbmV3X2ZpbmRpbmdzGAogAygLMisudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5GaW5kaW5nEkMKDmZpeGVkX2ZpbmRpbmdzGAsgAygLMisudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5GaW5kaW5nEkIKDW9wZW5fZmluZGluZ3MYDCADKAsyKy51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LkZpbmRpbmcSPgoJdG9wX2ZpeGVzGA0gAygLMisudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5GaW5kaW5nEjYKBGlkZWEYDiABKAsyKC51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LklkZWESLgoKb2NjdXJfdGltZRgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGc3RhdHVzGBAgASgJEg8KB2ZhaWx1cmUYESABKAkSFQoNcHJldmlvdXNfYmFuZBgSIAEoCRpCCgdGaW5kaW5nEg0KBXRpdGxlGAEgASgJEgsKA2ZpeBgCIAEoCRIOCgZwb2ludHMYAyABKAUSCwoDdXJsGAQgASgJGkMKBElkZWESCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSDwoHd2h5X25vdxgDIAEoCRIPCgdjaGFubmVsGAQgASgJQhEKD19wcmV2aW91c19zY29yZSKpAQoNQWN0ZWRPbkJlaGFsZhIQCghhY3Rvcl9pZBgBIAEoCRIQCghvd25lcl9pZBgCIAEoCRITCgtjYXRlZ29yeV9pZBgDIAEoCRIOCgZhY3Rpb24YBCABKAkSDgoGZGV0YWlsGAUgASgJEg8KB3NlcnZpY2UYBiABKAkSLgoKb2NjdXJfdGltZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCtQEKFGNvbS51cGxpZnQuZXZlbnRzLnYxQgtFdmVudHNQcm90b1ABWi51cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvZXZlbnRzL3YxO2V2ZW50c3YxogIDVUVYqgIQVXBsaWZ0LkV2ZW50cy5WMcoCEFVwbGlmdFxFdmVudHNcVjHiAhxVcGxpZnRcRXZlbnRzXFYxXEdQQk1ldGFkYXRh6gISVXBsaWZ0OjpFdmVudHM6OlYxYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0DCg9EaWdlc3RSZXF1ZXN0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSFAoMcmVxdWVzdGVkX2J5GAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDW93bmVyX3VzZXJfaWQYBCABKAkSEgoKc3RvcmVfbmFtZRgFIAEoCRIQCghzaXRlX3VybBgGIAEoCRI7CghpbnNpZ2h0cxgHIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGlnZXN0UmVxdWVzdGVkLkluc2lnaHQSNQoFaWRlYXMYCCADKAsyJi51cGxpZnQuZXZlbnRzLnYxLkRpZ2VzdFJlcXVlc3RlZC5JZGVhGikKB0luc2lnaHQSDAoEdGV4dBgBIAEoCRIQCghldmlkZW5jZRgCIAEoCRpDCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDwoHd2h5X25vdxgEIAEoCSLfAQoPQ2F0ZWdvcnlVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghzaXRlX3VybBgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCBIuCgpvY2N1cl90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCgl0aW1lX3pvbmUYCCABKAkikQEKFUVtYWlsS2luZFVuc3Vic2NyaWJlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEgwKBGtpbmQYAyABKAkSFAoMcmVzdWJzY3JpYmVkGAQgASgIEi4KCm9jY3VyX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKD1Jldmlld1JlcXVlc3RlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghzaXRlX3VybBgCIAEoCRIRCglyZXBvcnRfaWQYAyABKAkSLgoKb2NjdXJfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAikQEKDVJlcG9ydFVwZGF0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSEQoJcmVwb3J0X2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIYChBwcm9ncmVzc19wZXJjZW50GAQgASgFEi4KCm9jY3VyX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImUKFlBhc3N3b3JkUmVzZXRSZXF1ZXN0ZWQSDQoFZW1haWwYASABKAkSDAoEbGluaxgCIAEoCRIuCgpvY2N1cl90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJhCg9TaWduVXBBdHRlbXB0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIuCgpvY2N1cl90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ6ChpFbWFpbFZlcmlmaWNhdGlvblJlcXVlc3RlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBGxpbmsYAyABKAkSLgoKb2NjdXJfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAidwoQVXNlclVuc3Vic2NyaWJlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhMKC2NhdGVnb3J5X2lkGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpYEChNTdG9yZVNpZ25hbHNVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCGN1cnJlbmN5GAIgASgJEhkKEWN1cnJlbmN5X2RlY2ltYWxzGAMgASgFEg0KBWFzX29mGAQgASgJEkUKC2Jlc3Rfc2VsbGVyGAUgASgLMjAudXBsaWZ0LmV2ZW50cy52MS5TdG9yZVNpZ25hbHNVcGRhdGVkLkJlc3RTZWxsZXISTQoPZmFsbGluZ19wcm9kdWN0GAYgASgLMjQudXBsaWZ0LmV2ZW50cy52MS5TdG9yZVNpZ25hbHNVcGRhdGVkLkZhbGxpbmdQcm9kdWN0EhgKEHVudXN1YWxfaGVhZGxpbmUYByABKAkSLgoKb2NjdXJfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIdGltZXpvbmUYCSABKAkaRgoKQmVzdFNlbGxlchINCgV0aXRsZRgBIAEoCRIXCg9uZXRfc2FsZXNfbWlub3IYAiABKAMSEAoIcXVhbnRpdHkYAyABKAMadAoORmFsbGluZ1Byb2R1Y3QSDQoFdGl0bGUYASABKAkSHgoWbmV0X3NhbGVzX2JlZm9yZV9taW5vchgCIAEoAxIdChVuZXRfc2FsZXNfYWZ0ZXJfbWlub3IYAyABKAMSFAoMZmFsbF9wZXJjZW50GAQgASgFItEGChBEYWlseVJlcG9ydFJlYWR5EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBGRhdGUYAiABKAkSEAoIdGltZXpvbmUYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSDgoGc3RhdHVzGAUgASgJEjoKB21ldHJpY3MYBiADKAsyKS51cGxpZnQuZXZlbnRzLnYxLkRhaWx5UmVwb3J0UmVhZHkuTWV0cmljEhAKCGhlYWRsaW5lGAcgASgJEg0KBW5vdGVzGAggAygJEhMKC2Jlc3Rfc2VsbGVyGAkgASgJEi4KCm9jY3VyX3RpbWUYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEkQKDHdpdGhvdXRfZGF0YRgLIAEoCzIuLnVwbGlmdC5ldmVudHMudjEuRGFpbHlSZXBvcnRSZWFkeS5XaXRob3V0RGF0YRIPCgdzdW1tYXJ5GAwgASgJEg4KBmFjdGlvbhgNIAEoCRq2AQoGTWV0cmljEgsKA2tleRgBIAEoCRINCgVsYWJlbBgCIAEoCRISCgV2YWx1ZRgDIAEoCUgAiAEBEhQKB2F2ZXJhZ2UYBCABKAlIAYgBARIbCg5jaGFuZ2VfcGVyY2VudBgFIAEoCUgCiAEBEg8KB3VudXN1YWwYBiABKAgSDwoHZm9ybXVsYRgHIAEoCUIICgZfdmFsdWVCCgoIX2F2ZXJhZ2VCEQoPX2NoYW5nZV9wZXJjZW50GqMCCgtXaXRob3V0RGF0YRISCgpzdG9yZV9uYW1lGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSEAoIc2l0ZV91cmwYAyABKAkSFgoOd2Vic2l0ZV9zdGF0dXMYBCABKAkSGgoNd2Vic2l0ZV9zY29yZRgFIAEoBUgAiAEBEhQKDHdlYnNpdGVfYmFuZBgGIAEoCRIVCg1vcGVuX2ZpbmRpbmdzGAcgASgFEhUKDW9jY2FzaW9uX25hbWUYCCABKAkSFQoNb2NjYXNpb25fZGF0ZRgJIAEoCRI2CgRpZGVhGAogASgLMigudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5JZGVhQhAKDl93ZWJzaXRlX3Njb3JlIp4GChFXZWVrbHlSZXZpZXdSZWFkeRITCgtjYXRlZ29yeV9pZBgBIAEoCRIVCg1vd25lcl91c2VyX2lkGAIgASgJEhIKCnN0b3JlX25hbWUYAyABKAkSEAoIc2l0ZV91cmwYBCABKAkSEQoJcmVwb3J0X2lkGAUgASgJEgwKBHdlZWsYBiABKAkSDQoFc2NvcmUYByABKAUSDAoEYmFuZBgIIAEoCRIbCg5wcmV2aW91c19zY29yZRgJIAEoBUgAiAEBEkEKDG5ld19maW5kaW5ncxgKIAMoCzIrLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuRmluZGluZxJDCg5maXhlZF9maW5kaW5ncxgLIAMoCzIrLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuRmluZGluZxJCCg1vcGVuX2ZpbmRpbmdzGAwgAygLMisudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5GaW5kaW5nEj4KCXRvcF9maXhlcxgNIAMoCzIrLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuRmluZGluZxI2CgRpZGVhGA4gASgLMigudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5JZGVhEi4KCm9jY3VyX3RpbWUYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnN0YXR1cxgQIAEoCRIPCgdmYWlsdXJlGBEgASgJEhUKDXByZXZpb3VzX2JhbmQYEiABKAkSFAoMZmlyc3RfcmV2aWV3GBMgASgIGkIKB0ZpbmRpbmcSDQoFdGl0bGUYASABKAkSCwoDZml4GAIgASgJEg4KBnBvaW50cxgDIAEoBRILCgN1cmwYBCABKAkaQwoESWRlYRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgd3aHlfbm93GAMgASgJEg8KB2NoYW5uZWwYBCABKAlCEQoPX3ByZXZpb3VzX3Njb3JlIqkBCg1BY3RlZE9uQmVoYWxmEhAKCGFjdG9yX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEhMKC2NhdGVnb3J5X2lkGAMgASgJEg4KBmFjdGlvbhgEIAEoCRIOCgZkZXRhaWwYBSABKAkSDwoHc2VydmljZRgGIAEoCRIuCgpvY2N1cl90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEK1AQoUY29tLnVwbGlmdC5ldmVudHMudjFCC0V2ZW50c1Byb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9ldmVudHMvdjE7ZXZlbnRzdjGiAgNVRViqAhBVcGxpZnQuRXZlbnRzLlYxygIQVXBsaWZ0XEV2ZW50c1xWMeICHFVwbGlmdFxFdmVudHNcVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OkV2ZW50czo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * UserCreated is published on "uplift.users.created" when an account is made.
@@ -1000,6 +1000,83 @@ export const SignUpAttemptedSchema: GenMessage<SignUpAttempted, {jsonType: SignU
   messageDesc(file_uplift_events_v1_events, 10);
 
 /**
+ * EmailVerificationRequested is published on
+ * "uplift.users.email_verification_requested" after a person signs up with
+ * an email and a password: the digest service emails the link that
+ * confirms the address is theirs. The web's sign-up suppresses the welcome
+ * email (spec section 3), so this is the first email a new owner gets. The
+ * link carries a one-time code, so the event never leaves Uplift's own
+ * stream.
+ *
+ * @generated from message uplift.events.v1.EmailVerificationRequested
+ */
+export type EmailVerificationRequested = Message<"uplift.events.v1.EmailVerificationRequested"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * link is the Firebase verification link; it continues to the web app.
+   *
+   * @generated from field: string link = 3;
+   */
+  link: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 4;
+   */
+  occurTime?: Timestamp | undefined;
+};
+
+/**
+ * EmailVerificationRequested is published on
+ * "uplift.users.email_verification_requested" after a person signs up with
+ * an email and a password: the digest service emails the link that
+ * confirms the address is theirs. The web's sign-up suppresses the welcome
+ * email (spec section 3), so this is the first email a new owner gets. The
+ * link carries a one-time code, so the event never leaves Uplift's own
+ * stream.
+ *
+ * @generated from message uplift.events.v1.EmailVerificationRequested
+ */
+export type EmailVerificationRequestedJson = {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId?: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email?: string;
+
+  /**
+   * link is the Firebase verification link; it continues to the web app.
+   *
+   * @generated from field: string link = 3;
+   */
+  link?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 4;
+   */
+  occurTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.EmailVerificationRequested.
+ * Use `create(EmailVerificationRequestedSchema)` to create a new message.
+ */
+export const EmailVerificationRequestedSchema: GenMessage<EmailVerificationRequested, {jsonType: EmailVerificationRequestedJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 11);
+
+/**
  * UserUnsubscribed is published on "uplift.users.unsubscribed" when a user
  * opts out of email. The digest service stops sending the user's weekly and
  * marketing email (transactional mail such as password resets still goes);
@@ -1066,7 +1143,7 @@ export type UserUnsubscribedJson = {
  * Use `create(UserUnsubscribedSchema)` to create a new message.
  */
 export const UserUnsubscribedSchema: GenMessage<UserUnsubscribed, {jsonType: UserUnsubscribedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 11);
+  messageDesc(file_uplift_events_v1_events, 12);
 
 /**
  * StoreSignalsUpdated is published on "uplift.stores.signals_updated" by the
@@ -1231,7 +1308,7 @@ export type StoreSignalsUpdatedJson = {
  * Use `create(StoreSignalsUpdatedSchema)` to create a new message.
  */
 export const StoreSignalsUpdatedSchema: GenMessage<StoreSignalsUpdated, {jsonType: StoreSignalsUpdatedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 12);
+  messageDesc(file_uplift_events_v1_events, 13);
 
 /**
  * BestSeller is the product with the highest net sales in the 7 days
@@ -1288,7 +1365,7 @@ export type StoreSignalsUpdated_BestSellerJson = {
  * Use `create(StoreSignalsUpdated_BestSellerSchema)` to create a new message.
  */
 export const StoreSignalsUpdated_BestSellerSchema: GenMessage<StoreSignalsUpdated_BestSeller, {jsonType: StoreSignalsUpdated_BestSellerJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 12, 0);
+  messageDesc(file_uplift_events_v1_events, 13, 0);
 
 /**
  * FallingProduct is the product whose net sales fell the most, in money,
@@ -1373,7 +1450,7 @@ export type StoreSignalsUpdated_FallingProductJson = {
  * Use `create(StoreSignalsUpdated_FallingProductSchema)` to create a new message.
  */
 export const StoreSignalsUpdated_FallingProductSchema: GenMessage<StoreSignalsUpdated_FallingProduct, {jsonType: StoreSignalsUpdated_FallingProductJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 12, 1);
+  messageDesc(file_uplift_events_v1_events, 13, 1);
 
 /**
  * DailyReportReady is published on "uplift.stores.daily_report_ready" by the
@@ -1464,6 +1541,21 @@ export type DailyReportReady = Message<"uplift.events.v1.DailyReportReady"> & {
    * @generated from field: uplift.events.v1.DailyReportReady.WithoutData without_data = 11;
    */
   withoutData?: DailyReportReady_WithoutData | undefined;
+
+  /**
+   * summary is the headline in a few words, for the email's subject.
+   *
+   * @generated from field: string summary = 12;
+   */
+  summary: string;
+
+  /**
+   * action is the one suggested action, as GetDailyReport gives it: the
+   * email shows it as it is, so it reads as Home's does.
+   *
+   * @generated from field: string action = 13;
+   */
+  action: string;
 };
 
 /**
@@ -1555,6 +1647,21 @@ export type DailyReportReadyJson = {
    * @generated from field: uplift.events.v1.DailyReportReady.WithoutData without_data = 11;
    */
   withoutData?: DailyReportReady_WithoutDataJson;
+
+  /**
+   * summary is the headline in a few words, for the email's subject.
+   *
+   * @generated from field: string summary = 12;
+   */
+  summary?: string;
+
+  /**
+   * action is the one suggested action, as GetDailyReport gives it: the
+   * email shows it as it is, so it reads as Home's does.
+   *
+   * @generated from field: string action = 13;
+   */
+  action?: string;
 };
 
 /**
@@ -1562,7 +1669,7 @@ export type DailyReportReadyJson = {
  * Use `create(DailyReportReadySchema)` to create a new message.
  */
 export const DailyReportReadySchema: GenMessage<DailyReportReady, {jsonType: DailyReportReadyJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 13);
+  messageDesc(file_uplift_events_v1_events, 14);
 
 /**
  * Metric is one number of the report.
@@ -1683,7 +1790,7 @@ export type DailyReportReady_MetricJson = {
  * Use `create(DailyReportReady_MetricSchema)` to create a new message.
  */
 export const DailyReportReady_MetricSchema: GenMessage<DailyReportReady_Metric, {jsonType: DailyReportReady_MetricJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 13, 0);
+  messageDesc(file_uplift_events_v1_events, 14, 0);
 
 /**
  * WithoutData is what a daily report can say before any store data.
@@ -1818,7 +1925,7 @@ export type DailyReportReady_WithoutDataJson = {
  * Use `create(DailyReportReady_WithoutDataSchema)` to create a new message.
  */
 export const DailyReportReady_WithoutDataSchema: GenMessage<DailyReportReady_WithoutData, {jsonType: DailyReportReady_WithoutDataJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 13, 1);
+  messageDesc(file_uplift_events_v1_events, 14, 1);
 
 /**
  * WeeklyReviewReady is published on "uplift.categories.weekly_review_ready"
@@ -1942,6 +2049,17 @@ export type WeeklyReviewReady = Message<"uplift.events.v1.WeeklyReviewReady"> & 
    * @generated from field: string previous_band = 18;
    */
   previousBand: string;
+
+  /**
+   * first_review marks the business's first website review (the one its
+   * website save started), not a weekly one: the email is "Your first
+   * website review is ready", once per business, and week is the
+   * store-local Monday of the week it was made in. Weekly reviews start
+   * the Monday after it.
+   *
+   * @generated from field: bool first_review = 19;
+   */
+  firstReview: boolean;
 };
 
 /**
@@ -2066,6 +2184,17 @@ export type WeeklyReviewReadyJson = {
    * @generated from field: string previous_band = 18;
    */
   previousBand?: string;
+
+  /**
+   * first_review marks the business's first website review (the one its
+   * website save started), not a weekly one: the email is "Your first
+   * website review is ready", once per business, and week is the
+   * store-local Monday of the week it was made in. Weekly reviews start
+   * the Monday after it.
+   *
+   * @generated from field: bool first_review = 19;
+   */
+  firstReview?: boolean;
 };
 
 /**
@@ -2073,7 +2202,7 @@ export type WeeklyReviewReadyJson = {
  * Use `create(WeeklyReviewReadySchema)` to create a new message.
  */
 export const WeeklyReviewReadySchema: GenMessage<WeeklyReviewReady, {jsonType: WeeklyReviewReadyJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 14);
+  messageDesc(file_uplift_events_v1_events, 15);
 
 /**
  * Finding is one finding of the review as the email shows it.
@@ -2146,7 +2275,7 @@ export type WeeklyReviewReady_FindingJson = {
  * Use `create(WeeklyReviewReady_FindingSchema)` to create a new message.
  */
 export const WeeklyReviewReady_FindingSchema: GenMessage<WeeklyReviewReady_Finding, {jsonType: WeeklyReviewReady_FindingJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 14, 0);
+  messageDesc(file_uplift_events_v1_events, 15, 0);
 
 /**
  * Idea is the campaign idea for the coming week.
@@ -2207,7 +2336,7 @@ export type WeeklyReviewReady_IdeaJson = {
  * Use `create(WeeklyReviewReady_IdeaSchema)` to create a new message.
  */
 export const WeeklyReviewReady_IdeaSchema: GenMessage<WeeklyReviewReady_Idea, {jsonType: WeeklyReviewReady_IdeaJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 14, 1);
+  messageDesc(file_uplift_events_v1_events, 15, 1);
 
 /**
  * ActedOnBehalf is published on "uplift.audit.acted_on_behalf" when someone
@@ -2332,5 +2461,5 @@ export type ActedOnBehalfJson = {
  * Use `create(ActedOnBehalfSchema)` to create a new message.
  */
 export const ActedOnBehalfSchema: GenMessage<ActedOnBehalf, {jsonType: ActedOnBehalfJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 15);
+  messageDesc(file_uplift_events_v1_events, 16);
 

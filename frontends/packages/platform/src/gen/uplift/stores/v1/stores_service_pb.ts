@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/stores/v1/stores_service.proto.
  */
 export const file_uplift_stores_v1_stores_service: GenFile = /*@__PURE__*/
-  fileDesc("CiV1cGxpZnQvc3RvcmVzL3YxL3N0b3Jlc19zZXJ2aWNlLnByb3RvEhB1cGxpZnQuc3RvcmVzLnYxIkcKE0ltcG9ydE9yZGVyc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDgoGZm9ybWF0GAIgASgJEgsKA2NzdhgDIAEoCSJHChNVcGxvYWRPcmRlcnNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEg4KBmZvcm1hdBgCIAEoCRILCgNjc3YYAyABKAwiTgoUVXBsb2FkT3JkZXJzUmVzcG9uc2USNgoGcmVzdWx0GAEgASgLMiYudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXNwb25zZSJvChRJbXBvcnRPcmRlcnNSZXNwb25zZRIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHdhcm5pbmdzGAUgAygJIkIKEUdldE1ldHJpY3NSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBGZyb20YAiABKAkSCgoCdG8YAyABKAkisQMKCkRheU1ldHJpY3MSDAoEZGF0ZRgBIAEoCRIOCgZvcmRlcnMYAiABKAUSEwoLZ3Jvc3Nfc2FsZXMYAyABKAkSEQoJZGlzY291bnRzGAQgASgJEg8KB3JldHVybnMYBSABKAkSEQoJbmV0X3NhbGVzGAYgASgJEhAKCHNoaXBwaW5nGAcgASgJEg0KBXRheGVzGAggASgJEhMKC3RvdGFsX3NhbGVzGAkgASgJEjkKE2F2ZXJhZ2Vfb3JkZXJfdmFsdWUYCiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLQoIc2Vzc2lvbnMYCyABKAsyGy5nb29nbGUucHJvdG9idWYuSW50MzJWYWx1ZRI1Cg9jb252ZXJzaW9uX3JhdGUYDCABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDgoGZHV0aWVzGA0gASgJEhcKD2FkZGl0aW9uYWxfZmVlcxgOIAEoCRI5ChNzaG9waWZ5X3RvdGFsX3NhbGVzGA8gASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlIqIBChJHZXRNZXRyaWNzUmVzcG9uc2USEAoIY3VycmVuY3kYASABKAkSEAoIdGltZXpvbmUYAiABKAkSDgoGc291cmNlGAMgASgJEioKBGRheXMYBCADKAsyHC51cGxpZnQuc3RvcmVzLnYxLkRheU1ldHJpY3MSLAoGdG90YWxzGAUgASgLMhwudXBsaWZ0LnN0b3Jlcy52MS5EYXlNZXRyaWNzIlUKFUdldFRvcFByb2R1Y3RzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRmcm9tGAIgASgJEgoKAnRvGAMgASgJEg0KBWxpbWl0GAQgASgFIlcKDFByb2R1Y3RTYWxlcxINCgV0aXRsZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoBRITCgtncm9zc19zYWxlcxgDIAEoCRIRCgluZXRfc2FsZXMYBCABKAkiXAoWR2V0VG9wUHJvZHVjdHNSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIwCghwcm9kdWN0cxgCIAMoCzIeLnVwbGlmdC5zdG9yZXMudjEuUHJvZHVjdFNhbGVzIi0KFlNlbmREYWlseVJlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiJwoXU2VuZERhaWx5UmVwb3J0UmVzcG9uc2USDAoEZGF0ZRgBIAEoCSI6ChVHZXREYWlseVJlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEZGF0ZRgCIAEoCSLeAQoMUmVwb3J0TWV0cmljEgsKA2tleRgBIAEoCRINCgVsYWJlbBgCIAEoCRIrCgV2YWx1ZRgDIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRItCgdhdmVyYWdlGAQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjQKDmNoYW5nZV9wZXJjZW50GAUgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEg8KB3VudXN1YWwYBiABKAgSDwoHZm9ybXVsYRgHIAEoCSLGAQoLRGFpbHlSZXBvcnQSDgoGc3RhdHVzGAEgASgJEgwKBGRhdGUYAiABKAkSEAoIY3VycmVuY3kYAyABKAkSEAoIdGltZXpvbmUYBCABKAkSDgoGc291cmNlGAUgASgJEi8KB21ldHJpY3MYBiADKAsyHi51cGxpZnQuc3RvcmVzLnYxLlJlcG9ydE1ldHJpYxIQCghoZWFkbGluZRgHIAEoCRINCgVub3RlcxgIIAMoCRITCgtiZXN0X3NlbGxlchgJIAEoCSJHChZHZXREYWlseVJlcG9ydFJlc3BvbnNlEi0KBnJlcG9ydBgBIAEoCzIdLnVwbGlmdC5zdG9yZXMudjEuRGFpbHlSZXBvcnQiLAoVR2V0Q29ubmVjdGlvbnNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIqYBCgxTeW5jUHJvZ3Jlc3MSDQoFcGhhc2UYASABKAkSDgoGb3JkZXJzGAIgASgFEhAKCHByb2R1Y3RzGAMgASgFEhEKCWN1c3RvbWVycxgEIAEoBRIPCgdwZXJjZW50GAUgASgFEg0KBWVycm9yGAYgASgJEjIKDmxhc3Rfc3luY2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLfAQoRU2hvcGlmeUNvbm5lY3Rpb24SDgoGc3RhdHVzGAEgASgJEgwKBHNob3AYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIQCgh0aW1lem9uZRgFIAEoCRIwCgxjb25uZWN0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKBHN5bmMYByABKAsyHi51cGxpZnQuc3RvcmVzLnYxLlN5bmNQcm9ncmVzcxIaChJzZXNzaW9uc19hdmFpbGFibGUYCCABKAgihQEKC09yZGVySW1wb3J0Eg4KBm9yZGVycxgBIAEoBRIRCglmaXJzdF9kYXkYAiABKAkSEAoIbGFzdF9kYXkYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSLwoLaW1wb3J0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoIBChZHZXRDb25uZWN0aW9uc1Jlc3BvbnNlEjQKB3Nob3BpZnkYASABKAsyIy51cGxpZnQuc3RvcmVzLnYxLlNob3BpZnlDb25uZWN0aW9uEjIKC2xhc3RfaW1wb3J0GAIgASgLMh0udXBsaWZ0LnN0b3Jlcy52MS5PcmRlckltcG9ydCI/ChpTdGFydFNob3BpZnlDb25uZWN0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRzaG9wGAIgASgJIjMKG1N0YXJ0U2hvcGlmeUNvbm5lY3RSZXNwb25zZRIUCgxyZWRpcmVjdF91cmwYASABKAkiKQoSU3luY1Nob3BpZnlSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhUKE1N5bmNTaG9waWZ5UmVzcG9uc2UiLwoYRGlzY29ubmVjdFNob3BpZnlSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhsKGURpc2Nvbm5lY3RTaG9waWZ5UmVzcG9uc2UiKAoXQXV0aG9yaXplU2hvcGlmeVJlcXVlc3QSDQoFc3RhdGUYASABKAkiMQoYQXV0aG9yaXplU2hvcGlmeVJlc3BvbnNlEhUKDWF1dGhvcml6ZV91cmwYASABKAkiSQodQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlcXVlc3QSEQoJcmF3X3F1ZXJ5GAEgASgJEhUKDWJyb3dzZXJfc3RhdGUYAiABKAkiNgoeQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlc3BvbnNlEhQKDHJlZGlyZWN0X3VybBgBIAEoCSKxAQobSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXF1ZXN0Eg8KB3BheWxvYWQYASABKAwSDAoEaG1hYxgCIAEoCRINCgV0b3BpYxgDIAEoCRITCgtzaG9wX2RvbWFpbhgEIAEoCRISCgp3ZWJob29rX2lkGAUgASgJEhAKCGV2ZW50X2lkGAYgASgJEhMKC2FwaV92ZXJzaW9uGAcgASgJEhQKDHRyaWdnZXJlZF9hdBgIIAEoCSIeChxIYW5kbGVTaG9waWZ5V2ViaG9va1Jlc3BvbnNlMtgPCg1TdG9yZXNTZXJ2aWNlEqgBCgxJbXBvcnRPcmRlcnMSJS51cGxpZnQuc3RvcmVzLnYxLkltcG9ydE9yZGVyc1JlcXVlc3QaJi51cGxpZnQuc3RvcmVzLnYxLkltcG9ydE9yZGVyc1Jlc3BvbnNlIkmC0+STAkM6ASoiPi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9vcmRlcnMvaW1wb3J0El8KDFVwbG9hZE9yZGVycxIlLnVwbGlmdC5zdG9yZXMudjEuVXBsb2FkT3JkZXJzUmVxdWVzdBomLnVwbGlmdC5zdG9yZXMudjEuVXBsb2FkT3JkZXJzUmVzcG9uc2UoARKZAQoKR2V0TWV0cmljcxIjLnVwbGlmdC5zdG9yZXMudjEuR2V0TWV0cmljc1JlcXVlc3QaJC51cGxpZnQuc3RvcmVzLnYxLkdldE1ldHJpY3NSZXNwb25zZSJAgtPkkwI6EjgvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvbWV0cmljcxKqAQoOR2V0VG9wUHJvZHVjdHMSJy51cGxpZnQuc3RvcmVzLnYxLkdldFRvcFByb2R1Y3RzUmVxdWVzdBooLnVwbGlmdC5zdG9yZXMudjEuR2V0VG9wUHJvZHVjdHNSZXNwb25zZSJFgtPkkwI/Ej0vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvdG9wLXByb2R1Y3RzErEBCg5HZXREYWlseVJlcG9ydBInLnVwbGlmdC5zdG9yZXMudjEuR2V0RGFpbHlSZXBvcnRSZXF1ZXN0GigudXBsaWZ0LnN0b3Jlcy52MS5HZXREYWlseVJlcG9ydFJlc3BvbnNlIkyC0+STAkZiBnJlcG9ydBI8L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2RhaWx5UmVwb3J0ErQBCg9TZW5kRGFpbHlSZXBvcnQSKC51cGxpZnQuc3RvcmVzLnYxLlNlbmREYWlseVJlcG9ydFJlcXVlc3QaKS51cGxpZnQuc3RvcmVzLnYxLlNlbmREYWlseVJlcG9ydFJlc3BvbnNlIkyC0+STAkY6ASoiQS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9kYWlseVJlcG9ydC9zZW5kEpsBCg5HZXRDb25uZWN0aW9ucxInLnVwbGlmdC5zdG9yZXMudjEuR2V0Q29ubmVjdGlvbnNSZXF1ZXN0GigudXBsaWZ0LnN0b3Jlcy52MS5HZXRDb25uZWN0aW9uc1Jlc3BvbnNlIjaC0+STAjASLi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMStQEKE1N0YXJ0U2hvcGlmeUNvbm5lY3QSLC51cGxpZnQuc3RvcmVzLnYxLlN0YXJ0U2hvcGlmeUNvbm5lY3RSZXF1ZXN0Gi0udXBsaWZ0LnN0b3Jlcy52MS5TdGFydFNob3BpZnlDb25uZWN0UmVzcG9uc2UiQYLT5JMCOzoBKiI2L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy9zaG9waWZ5EqIBCgtTeW5jU2hvcGlmeRIkLnVwbGlmdC5zdG9yZXMudjEuU3luY1Nob3BpZnlSZXF1ZXN0GiUudXBsaWZ0LnN0b3Jlcy52MS5TeW5jU2hvcGlmeVJlc3BvbnNlIkaC0+STAkA6ASoiOy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvc2hvcGlmeS9zeW5jEqwBChFEaXNjb25uZWN0U2hvcGlmeRIqLnVwbGlmdC5zdG9yZXMudjEuRGlzY29ubmVjdFNob3BpZnlSZXF1ZXN0GisudXBsaWZ0LnN0b3Jlcy52MS5EaXNjb25uZWN0U2hvcGlmeVJlc3BvbnNlIj6C0+STAjgqNi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvc2hvcGlmeRJpChBBdXRob3JpemVTaG9waWZ5EikudXBsaWZ0LnN0b3Jlcy52MS5BdXRob3JpemVTaG9waWZ5UmVxdWVzdBoqLnVwbGlmdC5zdG9yZXMudjEuQXV0aG9yaXplU2hvcGlmeVJlc3BvbnNlEnsKFkNvbXBsZXRlU2hvcGlmeUNvbm5lY3QSLy51cGxpZnQuc3RvcmVzLnYxLkNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXF1ZXN0GjAudXBsaWZ0LnN0b3Jlcy52MS5Db21wbGV0ZVNob3BpZnlDb25uZWN0UmVzcG9uc2USdQoUSGFuZGxlU2hvcGlmeVdlYmhvb2sSLS51cGxpZnQuc3RvcmVzLnYxLkhhbmRsZVNob3BpZnlXZWJob29rUmVxdWVzdBouLnVwbGlmdC5zdG9yZXMudjEuSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXNwb25zZUK8AQoUY29tLnVwbGlmdC5zdG9yZXMudjFCElN0b3Jlc1NlcnZpY2VQcm90b1ABWi51cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvc3RvcmVzL3YxO3N0b3Jlc3YxogIDVVNYqgIQVXBsaWZ0LlN0b3Jlcy5WMcoCEFVwbGlmdFxTdG9yZXNcVjHiAhxVcGxpZnRcU3RvcmVzXFYxXEdQQk1ldGFkYXRh6gISVXBsaWZ0OjpTdG9yZXM6OlYxYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
+  fileDesc("CiV1cGxpZnQvc3RvcmVzL3YxL3N0b3Jlc19zZXJ2aWNlLnByb3RvEhB1cGxpZnQuc3RvcmVzLnYxIkcKE0ltcG9ydE9yZGVyc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDgoGZm9ybWF0GAIgASgJEgsKA2NzdhgDIAEoCSJHChNVcGxvYWRPcmRlcnNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEg4KBmZvcm1hdBgCIAEoCRILCgNjc3YYAyABKAwiTgoUVXBsb2FkT3JkZXJzUmVzcG9uc2USNgoGcmVzdWx0GAEgASgLMiYudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXNwb25zZSJvChRJbXBvcnRPcmRlcnNSZXNwb25zZRIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHdhcm5pbmdzGAUgAygJIkIKEUdldE1ldHJpY3NSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBGZyb20YAiABKAkSCgoCdG8YAyABKAkisQMKCkRheU1ldHJpY3MSDAoEZGF0ZRgBIAEoCRIOCgZvcmRlcnMYAiABKAUSEwoLZ3Jvc3Nfc2FsZXMYAyABKAkSEQoJZGlzY291bnRzGAQgASgJEg8KB3JldHVybnMYBSABKAkSEQoJbmV0X3NhbGVzGAYgASgJEhAKCHNoaXBwaW5nGAcgASgJEg0KBXRheGVzGAggASgJEhMKC3RvdGFsX3NhbGVzGAkgASgJEjkKE2F2ZXJhZ2Vfb3JkZXJfdmFsdWUYCiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLQoIc2Vzc2lvbnMYCyABKAsyGy5nb29nbGUucHJvdG9idWYuSW50MzJWYWx1ZRI1Cg9jb252ZXJzaW9uX3JhdGUYDCABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDgoGZHV0aWVzGA0gASgJEhcKD2FkZGl0aW9uYWxfZmVlcxgOIAEoCRI5ChNzaG9waWZ5X3RvdGFsX3NhbGVzGA8gASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlIqIBChJHZXRNZXRyaWNzUmVzcG9uc2USEAoIY3VycmVuY3kYASABKAkSEAoIdGltZXpvbmUYAiABKAkSDgoGc291cmNlGAMgASgJEioKBGRheXMYBCADKAsyHC51cGxpZnQuc3RvcmVzLnYxLkRheU1ldHJpY3MSLAoGdG90YWxzGAUgASgLMhwudXBsaWZ0LnN0b3Jlcy52MS5EYXlNZXRyaWNzIlUKFUdldFRvcFByb2R1Y3RzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRmcm9tGAIgASgJEgoKAnRvGAMgASgJEg0KBWxpbWl0GAQgASgFIlcKDFByb2R1Y3RTYWxlcxINCgV0aXRsZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoBRITCgtncm9zc19zYWxlcxgDIAEoCRIRCgluZXRfc2FsZXMYBCABKAkiXAoWR2V0VG9wUHJvZHVjdHNSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIwCghwcm9kdWN0cxgCIAMoCzIeLnVwbGlmdC5zdG9yZXMudjEuUHJvZHVjdFNhbGVzIi0KFlNlbmREYWlseVJlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiJwoXU2VuZERhaWx5UmVwb3J0UmVzcG9uc2USDAoEZGF0ZRgBIAEoCSI6ChVHZXREYWlseVJlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEZGF0ZRgCIAEoCSLeAQoMUmVwb3J0TWV0cmljEgsKA2tleRgBIAEoCRINCgVsYWJlbBgCIAEoCRIrCgV2YWx1ZRgDIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRItCgdhdmVyYWdlGAQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjQKDmNoYW5nZV9wZXJjZW50GAUgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEg8KB3VudXN1YWwYBiABKAgSDwoHZm9ybXVsYRgHIAEoCSLnAQoLRGFpbHlSZXBvcnQSDgoGc3RhdHVzGAEgASgJEgwKBGRhdGUYAiABKAkSEAoIY3VycmVuY3kYAyABKAkSEAoIdGltZXpvbmUYBCABKAkSDgoGc291cmNlGAUgASgJEi8KB21ldHJpY3MYBiADKAsyHi51cGxpZnQuc3RvcmVzLnYxLlJlcG9ydE1ldHJpYxIQCghoZWFkbGluZRgHIAEoCRINCgVub3RlcxgIIAMoCRITCgtiZXN0X3NlbGxlchgJIAEoCRIPCgdzdW1tYXJ5GAogASgJEg4KBmFjdGlvbhgLIAEoCSJHChZHZXREYWlseVJlcG9ydFJlc3BvbnNlEi0KBnJlcG9ydBgBIAEoCzIdLnVwbGlmdC5zdG9yZXMudjEuRGFpbHlSZXBvcnQiLAoVR2V0Q29ubmVjdGlvbnNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIkIKC1N0b3JlQ291bnRzEg4KBm9yZGVycxgBIAEoBRIQCghwcm9kdWN0cxgCIAEoBRIRCgljdXN0b21lcnMYAyABKAUipgEKDFN5bmNQcm9ncmVzcxINCgVwaGFzZRgBIAEoCRIOCgZvcmRlcnMYAiABKAUSEAoIcHJvZHVjdHMYAyABKAUSEQoJY3VzdG9tZXJzGAQgASgFEg8KB3BlcmNlbnQYBSABKAUSDQoFZXJyb3IYBiABKAkSMgoObGFzdF9zeW5jZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo4CChFTaG9waWZ5Q29ubmVjdGlvbhIOCgZzdGF0dXMYASABKAkSDAoEc2hvcBgCIAEoCRIMCgRuYW1lGAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHRpbWV6b25lGAUgASgJEjAKDGNvbm5lY3RlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoEc3luYxgHIAEoCzIeLnVwbGlmdC5zdG9yZXMudjEuU3luY1Byb2dyZXNzEhoKEnNlc3Npb25zX2F2YWlsYWJsZRgIIAEoCBItCgZzdG9yZWQYCSABKAsyHS51cGxpZnQuc3RvcmVzLnYxLlN0b3JlQ291bnRzIoUBCgtPcmRlckltcG9ydBIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEi8KC2ltcG9ydGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKCAQoWR2V0Q29ubmVjdGlvbnNSZXNwb25zZRI0CgdzaG9waWZ5GAEgASgLMiMudXBsaWZ0LnN0b3Jlcy52MS5TaG9waWZ5Q29ubmVjdGlvbhIyCgtsYXN0X2ltcG9ydBgCIAEoCzIdLnVwbGlmdC5zdG9yZXMudjEuT3JkZXJJbXBvcnQiPwoaU3RhcnRTaG9waWZ5Q29ubmVjdFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEc2hvcBgCIAEoCSIzChtTdGFydFNob3BpZnlDb25uZWN0UmVzcG9uc2USFAoMcmVkaXJlY3RfdXJsGAEgASgJIikKElN5bmNTaG9waWZ5UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIVChNTeW5jU2hvcGlmeVJlc3BvbnNlIi8KGERpc2Nvbm5lY3RTaG9waWZ5UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIbChlEaXNjb25uZWN0U2hvcGlmeVJlc3BvbnNlIigKF0F1dGhvcml6ZVNob3BpZnlSZXF1ZXN0Eg0KBXN0YXRlGAEgASgJIjEKGEF1dGhvcml6ZVNob3BpZnlSZXNwb25zZRIVCg1hdXRob3JpemVfdXJsGAEgASgJIkkKHUNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXF1ZXN0EhEKCXJhd19xdWVyeRgBIAEoCRIVCg1icm93c2VyX3N0YXRlGAIgASgJIjYKHkNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXNwb25zZRIUCgxyZWRpcmVjdF91cmwYASABKAkisQEKG0hhbmRsZVNob3BpZnlXZWJob29rUmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEgwKBGhtYWMYAiABKAkSDQoFdG9waWMYAyABKAkSEwoLc2hvcF9kb21haW4YBCABKAkSEgoKd2ViaG9va19pZBgFIAEoCRIQCghldmVudF9pZBgGIAEoCRITCgthcGlfdmVyc2lvbhgHIAEoCRIUCgx0cmlnZ2VyZWRfYXQYCCABKAkiHgocSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXNwb25zZTLYDwoNU3RvcmVzU2VydmljZRKoAQoMSW1wb3J0T3JkZXJzEiUudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXF1ZXN0GiYudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXNwb25zZSJJgtPkkwJDOgEqIj4vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvb3JkZXJzL2ltcG9ydBJfCgxVcGxvYWRPcmRlcnMSJS51cGxpZnQuc3RvcmVzLnYxLlVwbG9hZE9yZGVyc1JlcXVlc3QaJi51cGxpZnQuc3RvcmVzLnYxLlVwbG9hZE9yZGVyc1Jlc3BvbnNlKAESmQEKCkdldE1ldHJpY3MSIy51cGxpZnQuc3RvcmVzLnYxLkdldE1ldHJpY3NSZXF1ZXN0GiQudXBsaWZ0LnN0b3Jlcy52MS5HZXRNZXRyaWNzUmVzcG9uc2UiQILT5JMCOhI4L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL21ldHJpY3MSqgEKDkdldFRvcFByb2R1Y3RzEicudXBsaWZ0LnN0b3Jlcy52MS5HZXRUb3BQcm9kdWN0c1JlcXVlc3QaKC51cGxpZnQuc3RvcmVzLnYxLkdldFRvcFByb2R1Y3RzUmVzcG9uc2UiRYLT5JMCPxI9L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL3RvcC1wcm9kdWN0cxKxAQoOR2V0RGFpbHlSZXBvcnQSJy51cGxpZnQuc3RvcmVzLnYxLkdldERhaWx5UmVwb3J0UmVxdWVzdBooLnVwbGlmdC5zdG9yZXMudjEuR2V0RGFpbHlSZXBvcnRSZXNwb25zZSJMgtPkkwJGYgZyZXBvcnQSPC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9kYWlseVJlcG9ydBK0AQoPU2VuZERhaWx5UmVwb3J0EigudXBsaWZ0LnN0b3Jlcy52MS5TZW5kRGFpbHlSZXBvcnRSZXF1ZXN0GikudXBsaWZ0LnN0b3Jlcy52MS5TZW5kRGFpbHlSZXBvcnRSZXNwb25zZSJMgtPkkwJGOgEqIkEvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvZGFpbHlSZXBvcnQvc2VuZBKbAQoOR2V0Q29ubmVjdGlvbnMSJy51cGxpZnQuc3RvcmVzLnYxLkdldENvbm5lY3Rpb25zUmVxdWVzdBooLnVwbGlmdC5zdG9yZXMudjEuR2V0Q29ubmVjdGlvbnNSZXNwb25zZSI2gtPkkwIwEi4vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zErUBChNTdGFydFNob3BpZnlDb25uZWN0EiwudXBsaWZ0LnN0b3Jlcy52MS5TdGFydFNob3BpZnlDb25uZWN0UmVxdWVzdBotLnVwbGlmdC5zdG9yZXMudjEuU3RhcnRTaG9waWZ5Q29ubmVjdFJlc3BvbnNlIkGC0+STAjs6ASoiNi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvc2hvcGlmeRKiAQoLU3luY1Nob3BpZnkSJC51cGxpZnQuc3RvcmVzLnYxLlN5bmNTaG9waWZ5UmVxdWVzdBolLnVwbGlmdC5zdG9yZXMudjEuU3luY1Nob3BpZnlSZXNwb25zZSJGgtPkkwJAOgEqIjsvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3Nob3BpZnkvc3luYxKsAQoRRGlzY29ubmVjdFNob3BpZnkSKi51cGxpZnQuc3RvcmVzLnYxLkRpc2Nvbm5lY3RTaG9waWZ5UmVxdWVzdBorLnVwbGlmdC5zdG9yZXMudjEuRGlzY29ubmVjdFNob3BpZnlSZXNwb25zZSI+gtPkkwI4KjYvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3Nob3BpZnkSaQoQQXV0aG9yaXplU2hvcGlmeRIpLnVwbGlmdC5zdG9yZXMudjEuQXV0aG9yaXplU2hvcGlmeVJlcXVlc3QaKi51cGxpZnQuc3RvcmVzLnYxLkF1dGhvcml6ZVNob3BpZnlSZXNwb25zZRJ7ChZDb21wbGV0ZVNob3BpZnlDb25uZWN0Ei8udXBsaWZ0LnN0b3Jlcy52MS5Db21wbGV0ZVNob3BpZnlDb25uZWN0UmVxdWVzdBowLnVwbGlmdC5zdG9yZXMudjEuQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlc3BvbnNlEnUKFEhhbmRsZVNob3BpZnlXZWJob29rEi0udXBsaWZ0LnN0b3Jlcy52MS5IYW5kbGVTaG9waWZ5V2ViaG9va1JlcXVlc3QaLi51cGxpZnQuc3RvcmVzLnYxLkhhbmRsZVNob3BpZnlXZWJob29rUmVzcG9uc2VCvAEKFGNvbS51cGxpZnQuc3RvcmVzLnYxQhJTdG9yZXNTZXJ2aWNlUHJvdG9QAVoudXBsaWZ0LmRldi9wcm90by9nZW4vdXBsaWZ0L3N0b3Jlcy92MTtzdG9yZXN2MaICA1VTWKoCEFVwbGlmdC5TdG9yZXMuVjHKAhBVcGxpZnRcU3RvcmVzXFYx4gIcVXBsaWZ0XFN0b3Jlc1xWMVxHUEJNZXRhZGF0YeoCElVwbGlmdDo6U3RvcmVzOjpWMWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * ImportOrdersRequest carries the export's text.
@@ -1081,6 +1081,24 @@ export type DailyReport = Message<"uplift.stores.v1.DailyReport"> & {
    * @generated from field: string best_seller = 9;
    */
   bestSeller: string;
+
+  /**
+   * summary is the headline in a few words, for an email's subject
+   * ("orders fell 45 %", "$1,100.00 in sales, 23 % below your 7-day
+   * average").
+   *
+   * @generated from field: string summary = 10;
+   */
+  summary: string;
+
+  /**
+   * action is the one suggested action, from what the unusual changes
+   * point to (else featuring the best seller). The report's own sentences:
+   * the email and Home show the same headline and action.
+   *
+   * @generated from field: string action = 11;
+   */
+  action: string;
 };
 
 /**
@@ -1141,6 +1159,24 @@ export type DailyReportJson = {
    * @generated from field: string best_seller = 9;
    */
   bestSeller?: string;
+
+  /**
+   * summary is the headline in a few words, for an email's subject
+   * ("orders fell 45 %", "$1,100.00 in sales, 23 % below your 7-day
+   * average").
+   *
+   * @generated from field: string summary = 10;
+   */
+  summary?: string;
+
+  /**
+   * action is the one suggested action, from what the unusual changes
+   * point to (else featuring the best seller). The report's own sentences:
+   * the email and Home show the same headline and action.
+   *
+   * @generated from field: string action = 11;
+   */
+  action?: string;
 };
 
 /**
@@ -1213,7 +1249,64 @@ export const GetConnectionsRequestSchema: GenMessage<GetConnectionsRequest, {jso
   messageDesc(file_uplift_stores_v1_stores_service, 16);
 
 /**
- * SyncProgress counts what the sync has brought in.
+ * StoreCounts are what Uplift holds of a store, as stored: its orders,
+ * products and customers, whatever a sync is doing meanwhile (a sync's own
+ * counts are its progress, SyncProgress).
+ *
+ * @generated from message uplift.stores.v1.StoreCounts
+ */
+export type StoreCounts = Message<"uplift.stores.v1.StoreCounts"> & {
+  /**
+   * @generated from field: int32 orders = 1;
+   */
+  orders: number;
+
+  /**
+   * @generated from field: int32 products = 2;
+   */
+  products: number;
+
+  /**
+   * @generated from field: int32 customers = 3;
+   */
+  customers: number;
+};
+
+/**
+ * StoreCounts are what Uplift holds of a store, as stored: its orders,
+ * products and customers, whatever a sync is doing meanwhile (a sync's own
+ * counts are its progress, SyncProgress).
+ *
+ * @generated from message uplift.stores.v1.StoreCounts
+ */
+export type StoreCountsJson = {
+  /**
+   * @generated from field: int32 orders = 1;
+   */
+  orders?: number;
+
+  /**
+   * @generated from field: int32 products = 2;
+   */
+  products?: number;
+
+  /**
+   * @generated from field: int32 customers = 3;
+   */
+  customers?: number;
+};
+
+/**
+ * Describes the message uplift.stores.v1.StoreCounts.
+ * Use `create(StoreCountsSchema)` to create a new message.
+ */
+export const StoreCountsSchema: GenMessage<StoreCounts, {jsonType: StoreCountsJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 17);
+
+/**
+ * SyncProgress counts what the running (or last) sync has brought in: a
+ * sync of what changed brings in a few orders, so these are progress, not
+ * the store's size (StoreCounts).
  *
  * @generated from message uplift.stores.v1.SyncProgress
  */
@@ -1262,7 +1355,9 @@ export type SyncProgress = Message<"uplift.stores.v1.SyncProgress"> & {
 };
 
 /**
- * SyncProgress counts what the sync has brought in.
+ * SyncProgress counts what the running (or last) sync has brought in: a
+ * sync of what changed brings in a few orders, so these are progress, not
+ * the store's size (StoreCounts).
  *
  * @generated from message uplift.stores.v1.SyncProgress
  */
@@ -1315,7 +1410,7 @@ export type SyncProgressJson = {
  * Use `create(SyncProgressSchema)` to create a new message.
  */
 export const SyncProgressSchema: GenMessage<SyncProgress, {jsonType: SyncProgressJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 17);
+  messageDesc(file_uplift_stores_v1_stores_service, 18);
 
 /**
  * ShopifyConnection is the category's Shopify shop, if any.
@@ -1366,6 +1461,14 @@ export type ShopifyConnection = Message<"uplift.stores.v1.ShopifyConnection"> & 
    * @generated from field: bool sessions_available = 8;
    */
   sessionsAvailable: boolean;
+
+  /**
+   * stored counts what Uplift holds of the shop (its orders, products and
+   * customers), shown on Connections apart from a running sync's progress.
+   *
+   * @generated from field: uplift.stores.v1.StoreCounts stored = 9;
+   */
+  stored?: StoreCounts | undefined;
 };
 
 /**
@@ -1417,6 +1520,14 @@ export type ShopifyConnectionJson = {
    * @generated from field: bool sessions_available = 8;
    */
   sessionsAvailable?: boolean;
+
+  /**
+   * stored counts what Uplift holds of the shop (its orders, products and
+   * customers), shown on Connections apart from a running sync's progress.
+   *
+   * @generated from field: uplift.stores.v1.StoreCounts stored = 9;
+   */
+  stored?: StoreCountsJson;
 };
 
 /**
@@ -1424,7 +1535,7 @@ export type ShopifyConnectionJson = {
  * Use `create(ShopifyConnectionSchema)` to create a new message.
  */
 export const ShopifyConnectionSchema: GenMessage<ShopifyConnection, {jsonType: ShopifyConnectionJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 18);
+  messageDesc(file_uplift_stores_v1_stores_service, 19);
 
 /**
  * OrderImport is the last order export imported.
@@ -1495,7 +1606,7 @@ export type OrderImportJson = {
  * Use `create(OrderImportSchema)` to create a new message.
  */
 export const OrderImportSchema: GenMessage<OrderImport, {jsonType: OrderImportJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 19);
+  messageDesc(file_uplift_stores_v1_stores_service, 20);
 
 /**
  * GetConnectionsResponse lists the connections.
@@ -1540,7 +1651,7 @@ export type GetConnectionsResponseJson = {
  * Use `create(GetConnectionsResponseSchema)` to create a new message.
  */
 export const GetConnectionsResponseSchema: GenMessage<GetConnectionsResponse, {jsonType: GetConnectionsResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 20);
+  messageDesc(file_uplift_stores_v1_stores_service, 21);
 
 /**
  * StartShopifyConnectRequest names the shop.
@@ -1585,7 +1696,7 @@ export type StartShopifyConnectRequestJson = {
  * Use `create(StartShopifyConnectRequestSchema)` to create a new message.
  */
 export const StartShopifyConnectRequestSchema: GenMessage<StartShopifyConnectRequest, {jsonType: StartShopifyConnectRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 21);
+  messageDesc(file_uplift_stores_v1_stores_service, 22);
 
 /**
  * StartShopifyConnectResponse is where the browser goes next.
@@ -1616,7 +1727,7 @@ export type StartShopifyConnectResponseJson = {
  * Use `create(StartShopifyConnectResponseSchema)` to create a new message.
  */
 export const StartShopifyConnectResponseSchema: GenMessage<StartShopifyConnectResponse, {jsonType: StartShopifyConnectResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 22);
+  messageDesc(file_uplift_stores_v1_stores_service, 23);
 
 /**
  * SyncShopifyRequest names the category.
@@ -1647,7 +1758,7 @@ export type SyncShopifyRequestJson = {
  * Use `create(SyncShopifyRequestSchema)` to create a new message.
  */
 export const SyncShopifyRequestSchema: GenMessage<SyncShopifyRequest, {jsonType: SyncShopifyRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 23);
+  messageDesc(file_uplift_stores_v1_stores_service, 24);
 
 /**
  * SyncShopifyResponse is empty.
@@ -1670,7 +1781,7 @@ export type SyncShopifyResponseJson = {
  * Use `create(SyncShopifyResponseSchema)` to create a new message.
  */
 export const SyncShopifyResponseSchema: GenMessage<SyncShopifyResponse, {jsonType: SyncShopifyResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 24);
+  messageDesc(file_uplift_stores_v1_stores_service, 25);
 
 /**
  * DisconnectShopifyRequest names the category.
@@ -1701,7 +1812,7 @@ export type DisconnectShopifyRequestJson = {
  * Use `create(DisconnectShopifyRequestSchema)` to create a new message.
  */
 export const DisconnectShopifyRequestSchema: GenMessage<DisconnectShopifyRequest, {jsonType: DisconnectShopifyRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 25);
+  messageDesc(file_uplift_stores_v1_stores_service, 26);
 
 /**
  * DisconnectShopifyResponse is empty.
@@ -1724,7 +1835,7 @@ export type DisconnectShopifyResponseJson = {
  * Use `create(DisconnectShopifyResponseSchema)` to create a new message.
  */
 export const DisconnectShopifyResponseSchema: GenMessage<DisconnectShopifyResponse, {jsonType: DisconnectShopifyResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 26);
+  messageDesc(file_uplift_stores_v1_stores_service, 27);
 
 /**
  * AuthorizeShopifyRequest carries the state StartShopifyConnect issued.
@@ -1755,7 +1866,7 @@ export type AuthorizeShopifyRequestJson = {
  * Use `create(AuthorizeShopifyRequestSchema)` to create a new message.
  */
 export const AuthorizeShopifyRequestSchema: GenMessage<AuthorizeShopifyRequest, {jsonType: AuthorizeShopifyRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 27);
+  messageDesc(file_uplift_stores_v1_stores_service, 28);
 
 /**
  * AuthorizeShopifyResponse is Shopify's consent page.
@@ -1786,7 +1897,7 @@ export type AuthorizeShopifyResponseJson = {
  * Use `create(AuthorizeShopifyResponseSchema)` to create a new message.
  */
 export const AuthorizeShopifyResponseSchema: GenMessage<AuthorizeShopifyResponse, {jsonType: AuthorizeShopifyResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 28);
+  messageDesc(file_uplift_stores_v1_stores_service, 29);
 
 /**
  * CompleteShopifyConnectRequest is Shopify's callback as it arrived.
@@ -1835,7 +1946,7 @@ export type CompleteShopifyConnectRequestJson = {
  * Use `create(CompleteShopifyConnectRequestSchema)` to create a new message.
  */
 export const CompleteShopifyConnectRequestSchema: GenMessage<CompleteShopifyConnectRequest, {jsonType: CompleteShopifyConnectRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 29);
+  messageDesc(file_uplift_stores_v1_stores_service, 30);
 
 /**
  * CompleteShopifyConnectResponse is where the browser goes back to.
@@ -1866,7 +1977,7 @@ export type CompleteShopifyConnectResponseJson = {
  * Use `create(CompleteShopifyConnectResponseSchema)` to create a new message.
  */
 export const CompleteShopifyConnectResponseSchema: GenMessage<CompleteShopifyConnectResponse, {jsonType: CompleteShopifyConnectResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 30);
+  messageDesc(file_uplift_stores_v1_stores_service, 31);
 
 /**
  * HandleShopifyWebhookRequest is one delivery as it arrived.
@@ -1967,7 +2078,7 @@ export type HandleShopifyWebhookRequestJson = {
  * Use `create(HandleShopifyWebhookRequestSchema)` to create a new message.
  */
 export const HandleShopifyWebhookRequestSchema: GenMessage<HandleShopifyWebhookRequest, {jsonType: HandleShopifyWebhookRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 31);
+  messageDesc(file_uplift_stores_v1_stores_service, 32);
 
 /**
  * HandleShopifyWebhookResponse is empty.
@@ -1990,7 +2101,7 @@ export type HandleShopifyWebhookResponseJson = {
  * Use `create(HandleShopifyWebhookResponseSchema)` to create a new message.
  */
 export const HandleShopifyWebhookResponseSchema: GenMessage<HandleShopifyWebhookResponse, {jsonType: HandleShopifyWebhookResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 32);
+  messageDesc(file_uplift_stores_v1_stores_service, 33);
 
 /**
  * StoresService owns what Uplift knows of a store's business: the Shopify
