@@ -36,11 +36,12 @@ func (a *App) ImportOrders(ctx context.Context, caller Caller, categoryID, forma
 	if err := a.authorize(ctx, categoryID); err != nil {
 		return ImportResult{}, err
 	}
-	if format != FormatShopifyOrdersCSV {
-		return ImportResult{}, &domain.ValidationError{Field: "format", Message: `format must be "shopify-orders-csv".`}
-	}
+	// The size first: a file too large is refused whatever else is wrong.
 	if len(csv) > MaxImportBytes {
 		return ImportResult{}, &domain.ValidationError{Field: "csv", Message: "The file is larger than 20 MB. Export a shorter date range and import each file."}
+	}
+	if format != FormatShopifyOrdersCSV {
+		return ImportResult{}, &domain.ValidationError{Field: "format", Message: `format must be "shopify-orders-csv".`}
 	}
 	if strings.TrimSpace(csv) == "" {
 		return ImportResult{}, &domain.ValidationError{Field: "csv", Message: "The file is empty."}
