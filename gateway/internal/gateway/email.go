@@ -11,6 +11,7 @@ import (
 	digestv1 "uplift.dev/proto/gen/uplift/digest/v1"
 
 	"uplift.dev/platform/pagesec"
+	"uplift.dev/platform/validation"
 )
 
 // emailPage is the small page a person sees after following an email's
@@ -80,7 +81,9 @@ func mountEmail(root *http.ServeMux, digest digestv1.DigestServiceClient, webURL
 	// same address (the REST mapping) stays a single step for mail clients.
 	root.HandleFunc("GET /email/unsubscribe", func(w http.ResponseWriter, r *http.Request) {
 		token := r.URL.Query().Get("token")
-		if token == "" {
+		// The page asks before it calls the digest service, so it checks the
+		// token's bound itself: no page carries a token no service takes.
+		if token == "" || validation.CheckLength("token", token, validation.KindOf("token")) != nil {
 			render(w, http.StatusBadRequest, emailPageData{Title: "This link did not work",
 				Message: "This unsubscribe link is not valid.", Error: true})
 			return

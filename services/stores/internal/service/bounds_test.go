@@ -59,8 +59,10 @@ func TestAHugeTitleCannotReachAnEvent(t *testing.T) {
 	if err != nil || len(top.GetProducts()) != 3 {
 		t.Fatalf("top products: %v, %v", top, err)
 	}
-	for _, p := range top.GetProducts()[:2] {
-		clipped("top product", p.GetTitle())
+	for _, p := range top.GetProducts() {
+		if p.GetTitle() != "Camp Stove" {
+			clipped("top product", p.GetTitle())
+		}
 	}
 
 	var size int

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"unicode/utf8"
 
 	"uplift.dev/users/internal/domain"
 )
@@ -26,7 +27,7 @@ func (a *App) FinishGoogleAuth(ctx context.Context, caller domain.Caller, in Fin
 	if caller.UID == "" {
 		return "", domain.ErrPermissionDenied
 	}
-	if len(in.IDFromGoogleAuth) > domain.MaxIDLength {
+	if utf8.RuneCountInString(in.IDFromGoogleAuth) > domain.MaxIDLength {
 		return "", &domain.ValidationError{Field: "idFromGoogleAuth", Message: "idFromGoogleAuth is too long."}
 	}
 	if u, err := a.repo.Get(ctx, caller.UID); err == nil {
