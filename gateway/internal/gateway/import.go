@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -25,8 +24,9 @@ const importPiece = 256 << 10
 // goes on in pieces, so an upload holds one piece here rather than the
 // whole file three times over (grpc-gateway's mapping holds the body, its
 // decoded text and the gRPC message). The body and the answers are
-// ImportOrders' own. When "csv" comes before "format" the text is held
-// until the format is known, as the mapping did.
+// ImportOrders' own. A format named after the file (Go's encoding/json
+// writes a map's keys in order, "csv" first) follows it in a message of
+// its own.
 func importOrders(mux *runtime.ServeMux, stores storesv1.StoresServiceClient) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx, err := runtime.AnnotateContext(r.Context(), mux, r, storesv1.StoresService_ImportOrders_FullMethodName,
@@ -85,7 +85,6 @@ func (u *upload) send(body io.Reader) (*storesv1.UploadOrdersResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	var held *bytes.Buffer // csv read before format
 	seen := map[string]bool{}
 	for {
 		key, ok, err := b.key()
@@ -104,14 +103,13 @@ func (u *upload) send(body io.Reader) (*storesv1.UploadOrdersResponse, error) {
 			if u.format, err = b.stringValue(key); err != nil {
 				return nil, err
 			}
-		case "csv":
-			if u.format == "" {
-				held = &bytes.Buffer{}
-				err = b.longString(key, importPiece, func(p []byte) error { _, err := held.Write(p); return err })
-			} else {
-				err = b.longString(key, importPiece, u.piece)
+			if u.stream != nil {
+				if err := u.stream.Send(&storesv1.UploadOrdersRequest{Format: u.format}); err != nil {
+					return nil, u.serviceError(err)
+				}
 			}
-			if err != nil {
+		case "csv":
+			if err := b.longString(key, importPiece, u.piece); err != nil {
 				return nil, u.serviceError(err)
 			}
 		case "categoryId", "category_id":
@@ -122,13 +120,6 @@ func (u *upload) send(body io.Reader) (*storesv1.UploadOrdersResponse, error) {
 		default:
 			if err := b.skipValue(); err != nil {
 				return nil, err
-			}
-		}
-	}
-	if held != nil {
-		for p := held.Bytes(); len(p) > 0; p = p[min(len(p), importPiece):] {
-			if err := u.piece(p[:min(len(p), importPiece)]); err != nil {
-				return nil, u.serviceError(err)
 			}
 		}
 	}

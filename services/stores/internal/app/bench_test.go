@@ -88,7 +88,7 @@ func BenchmarkImportOrders(b *testing.B) {
 		for b.Loop() {
 			cat := uuid.NewString()
 			for _, f := range files {
-				res, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, cat, "shopify-orders-csv", strings.NewReader(f))
+				res, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, cat, export(strings.NewReader(f)))
 				if err != nil || res.Orders != benchOrders/len(files) {
 					b.Fatalf("import: %+v, %v", res, err)
 				}
@@ -161,8 +161,8 @@ func BenchmarkConcurrentImports(b *testing.B) {
 		peak := benchmem.WatchHeap()
 		for b.Loop() {
 			three(func() error {
-				res, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, uuid.NewString(), "shopify-orders-csv",
-					ordercsvtest.ExportReader(uploadOrders))
+				res, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, uuid.NewString(),
+					export(ordercsvtest.ExportReader(uploadOrders)))
 				if err == nil && res.Orders != uploadOrders {
 					err = fmt.Errorf("imported %d orders of %d", res.Orders, uploadOrders)
 				}
@@ -186,7 +186,7 @@ func BenchmarkYearOfMetrics(b *testing.B) {
 	ctx := context.Background()
 	cat := uuid.NewString()
 	for _, f := range yearFiles() {
-		if _, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, cat, "shopify-orders-csv", strings.NewReader(f)); err != nil {
+		if _, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, cat, export(strings.NewReader(f))); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -263,6 +263,15 @@ func BenchmarkEmptyStoreMetrics(b *testing.B) {
 		b.ReportMetric(peak()/(1<<20), "peak-heap-MiB")
 	})
 }
+
+// file is an order export arriving through r.
+type file struct {
+	io.Reader
+}
+
+func (file) Format() string { return app.FormatShopifyOrdersCSV }
+
+func export(r io.Reader) app.Upload { return file{r} }
 
 // yearFiles is 2025's 100,000 orders as two exports.
 func yearFiles() []string {

@@ -30,6 +30,14 @@ const DefaultImportsInFlight = 2
 // COPY.
 const importBatch = 2000
 
+// Upload is an order export as it arrives.
+type Upload interface {
+	io.Reader
+	// Format is the file's format. A JSON body may name it after the file,
+	// so it is final only once the file is read.
+	Format() string
+}
+
 // ImportResult is what an import brought in.
 type ImportResult struct {
 	Orders            int
@@ -45,12 +53,14 @@ type ImportResult struct {
 // harmless. A replica runs Options.ImportsInFlight imports at once
 // (domain.ErrTooManyImports past that) and a store one at a time across
 // replicas (domain.ErrImportRunning): both answer before the file is read.
-func (a *App) ImportOrders(ctx context.Context, caller Caller, categoryID, format string, file io.Reader) (ImportResult, error) {
+func (a *App) ImportOrders(ctx context.Context, caller Caller, categoryID string, file Upload) (ImportResult, error) {
 	if err := a.authorize(ctx, categoryID); err != nil {
 		return ImportResult{}, err
 	}
-	if format != FormatShopifyOrdersCSV {
-		return ImportResult{}, &domain.ValidationError{Field: "format", Message: `format must be "shopify-orders-csv".`}
+	badFormat := func() bool { return file.Format() != FormatShopifyOrdersCSV }
+	errFormat := &domain.ValidationError{Field: "format", Message: `format must be "shopify-orders-csv".`}
+	if file.Format() != "" && badFormat() {
+		return ImportResult{}, errFormat
 	}
 	select {
 	case a.imports <- struct{}{}:
@@ -72,6 +82,9 @@ func (a *App) ImportOrders(ctx context.Context, caller Caller, categoryID, forma
 		}
 		if err != nil {
 			return Import{}, err
+		}
+		if badFormat() {
+			return Import{}, errFormat
 		}
 		warnings, err := f.Each(importBatch, save)
 		if err != nil {

@@ -72,7 +72,7 @@ func TestImportsInFlightAreBounded(t *testing.T) {
 	file := ordercsvtest.Export(2000)
 	storeA, storeB, storeC := uuid.NewString(), uuid.NewString(), uuid.NewString()
 	importInto := func(a *app.App, store string, r io.Reader) (app.ImportResult, error) {
-		return a.ImportOrders(ctx, app.Caller{UID: "owner"}, store, app.FormatShopifyOrdersCSV, r)
+		return a.ImportOrders(ctx, app.Caller{UID: "owner"}, store, export(r))
 	}
 	orders := func(store string) int {
 		var n int
@@ -132,7 +132,7 @@ func TestAnImportOfABadFileStoresNothing(t *testing.T) {
 	store := uuid.NewString()
 	good := string(ordercsvtest.Export(5000))
 	bad := good + "#x" + strings.Repeat(",", 15) + "2025-12-06 10:00:00 -0500,1,Mug,twelve\n"
-	_, err := a.ImportOrders(ctx, app.Caller{UID: "owner"}, store, app.FormatShopifyOrdersCSV, strings.NewReader(bad))
+	_, err := a.ImportOrders(ctx, app.Caller{UID: "owner"}, store, export(strings.NewReader(bad)))
 	var ve *domain.ValidationError
 	if !errors.As(err, &ve) || !strings.Contains(ve.Message, `column "Lineitem price"`) {
 		t.Fatalf("a bad last row: %v", err)
@@ -141,6 +141,39 @@ func TestAnImportOfABadFileStoresNothing(t *testing.T) {
 	if err := repo.Pool.QueryRow(ctx, `SELECT count(*) FROM orders WHERE category_id = $1`, store).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("%d orders stored from a file with an error (%v)", n, err)
 	}
+}
+
+// TestTheFormatMayComeAfterTheFile: a JSON body may name the format after
+// the file; a wrong one found then stores nothing.
+func TestTheFormatMayComeAfterTheFile(t *testing.T) {
+	t.Parallel()
+	a, repo := testApp(t)
+	ctx := context.Background()
+	for format, want := range map[string]int{"shopify-orders-csv": 100, "excel": 0} {
+		store := uuid.NewString()
+		up := &lateFormat{Reader: strings.NewReader(string(ordercsvtest.Export(100))), format: format}
+		res, err := a.ImportOrders(ctx, app.Caller{UID: "owner"}, store, up)
+		var n int
+		_ = repo.Pool.QueryRow(ctx, `SELECT count(*) FROM orders WHERE category_id = $1`, store).Scan(&n)
+		var ve *domain.ValidationError
+		if n != want || (want > 0) != (err == nil && res.Orders == want) || (want == 0 && (!errors.As(err, &ve) || ve.Field != "format")) {
+			t.Errorf("format %q named last: %+v, %v, %d orders stored", format, res, err, n)
+		}
+	}
+}
+
+// lateFormat names its format only once the file is read, as a JSON body
+// with "csv" before "format" does.
+type lateFormat struct {
+	*strings.Reader
+	format string
+}
+
+func (l *lateFormat) Format() string {
+	if l.Len() > 0 {
+		return ""
+	}
+	return l.format
 }
 
 func testApp(t *testing.T) (*app.App, postgres.Repo) {

@@ -76,7 +76,7 @@ func TestAPhotoIsNotACSVFile(t *testing.T) {
 		}
 	}
 	csv := "Name,Created at,Lineitem quantity,Lineitem name,Lineitem price\n" +
-		"#1,2025-12-06 10:37:33 -0500,1," + strings.Repeat("Tea ", 1<<18) + ",1.00\n"
+		"#1,2025-12-06 10:37:33 -0500,1," + strings.Repeat("Teas", 1<<18) + ",1.00\n"
 	_, err := upload(ctx, h.client, cat, []byte(csv), 64<<10)
 	if want := `Row 2, column "Lineitem name": the text is too long (1048576 bytes, at most 2048).`; status.Code(err) != codes.InvalidArgument ||
 		status.Convert(err).Message() != want {

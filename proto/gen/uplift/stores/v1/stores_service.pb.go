@@ -90,9 +90,10 @@ func (x *ImportOrdersRequest) GetCsv() string {
 // UploadOrdersRequest is one piece of an uploaded export.
 type UploadOrdersRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// category_id and format are read from the first message only.
+	// category_id is read from the first message only.
 	CategoryId string `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
-	// format is "shopify-orders-csv".
+	// format is "shopify-orders-csv", in the first message that names one
+	// (a JSON body may name it after the file).
 	Format string `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
 	// csv is the file's next bytes (at most 1 MiB a message), as sent: the
 	// service checks that they are text.

@@ -50,7 +50,7 @@ func caller(ctx context.Context) app.Caller {
 
 // ImportOrders imports an order export sent whole.
 func (s *Server) ImportOrders(ctx context.Context, req *storesv1.ImportOrdersRequest) (*storesv1.ImportOrdersResponse, error) {
-	res, err := s.App.ImportOrders(ctx, caller(ctx), req.GetCategoryId(), req.GetFormat(), strings.NewReader(req.GetCsv()))
+	res, err := s.App.ImportOrders(ctx, caller(ctx), req.GetCategoryId(), wholeFile{strings.NewReader(req.GetCsv()), req.GetFormat()})
 	if err != nil {
 		return nil, s.toStatus(ctx, err)
 	}
@@ -67,8 +67,8 @@ func (s *Server) UploadOrders(stream grpc.ClientStreamingServer[storesv1.UploadO
 	if err != nil {
 		return err
 	}
-	file := &uploadReader{stream: stream, piece: first.GetCsv()}
-	res, err := s.App.ImportOrders(ctx, caller(ctx), first.GetCategoryId(), first.GetFormat(), file)
+	file := &uploadReader{stream: stream, piece: first.GetCsv(), format: first.GetFormat()}
+	res, err := s.App.ImportOrders(ctx, caller(ctx), first.GetCategoryId(), file)
 	if err != nil {
 		if file.err != nil && !errors.Is(file.err, io.EOF) {
 			return file.err // the upload broke off: its own status, not the import's
@@ -78,12 +78,24 @@ func (s *Server) UploadOrders(stream grpc.ClientStreamingServer[storesv1.UploadO
 	return stream.SendAndClose(&storesv1.UploadOrdersResponse{Result: toProtoImport(res)})
 }
 
-// uploadReader reads an upload's pieces as one file.
+// wholeFile is an export that came in one message.
+type wholeFile struct {
+	*strings.Reader
+	format string
+}
+
+func (f wholeFile) Format() string { return f.format }
+
+// uploadReader reads an upload's pieces as one file. The format is the
+// first a message names: a JSON body may name it after the file.
 type uploadReader struct {
 	stream grpc.ClientStreamingServer[storesv1.UploadOrdersRequest, storesv1.UploadOrdersResponse]
 	piece  []byte
+	format string
 	err    error
 }
+
+func (r *uploadReader) Format() string { return r.format }
 
 func (r *uploadReader) Read(p []byte) (int, error) {
 	for len(r.piece) == 0 {
@@ -96,6 +108,9 @@ func (r *uploadReader) Read(p []byte) (int, error) {
 			continue
 		}
 		r.piece = m.GetCsv()
+		if r.format == "" {
+			r.format = m.GetFormat()
+		}
 	}
 	n := copy(p, r.piece)
 	r.piece = r.piece[n:]

@@ -81,14 +81,15 @@ export const ImportOrdersRequestSchema: GenMessage<ImportOrdersRequest, {jsonTyp
  */
 export type UploadOrdersRequest = Message<"uplift.stores.v1.UploadOrdersRequest"> & {
   /**
-   * category_id and format are read from the first message only.
+   * category_id is read from the first message only.
    *
    * @generated from field: string category_id = 1;
    */
   categoryId: string;
 
   /**
-   * format is "shopify-orders-csv".
+   * format is "shopify-orders-csv", in the first message that names one
+   * (a JSON body may name it after the file).
    *
    * @generated from field: string format = 2;
    */
@@ -110,14 +111,15 @@ export type UploadOrdersRequest = Message<"uplift.stores.v1.UploadOrdersRequest"
  */
 export type UploadOrdersRequestJson = {
   /**
-   * category_id and format are read from the first message only.
+   * category_id is read from the first message only.
    *
    * @generated from field: string category_id = 1;
    */
   categoryId?: string;
 
   /**
-   * format is "shopify-orders-csv".
+   * format is "shopify-orders-csv", in the first message that names one
+   * (a JSON body may name it after the file).
    *
    * @generated from field: string format = 2;
    */
