@@ -452,7 +452,7 @@ func (s *Stack) startEmulator(ctx context.Context) error {
 	// and a sign-in then finds none (on a loaded machine
 	// TestAuthAccountsSurviveARestart got EMAIL_NOT_FOUND with "Importing
 	// accounts" the log's last line). "All emulators ready" comes after.
-	// The Java-less Node emulator took over 90 s to get there at load 35 on
+	// The emulator took over 90 s to get there at load 35 on
 	// 2 cores (several stacks building at once), so it gets 4 minutes.
 	return s.waitFor(ctx, p, "Firebase Auth emulator", 4*time.Minute, emulatorReady("http://"+addr(s.Ports.AuthEmulator)+"/", p.logPath))
 }
