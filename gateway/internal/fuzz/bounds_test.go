@@ -119,7 +119,14 @@ func (f textField) request(v string, ids map[string]string) (method, target stri
 	case "query":
 		target += "?" + url.Values{f.name: {v}}.Encode()
 	case "body":
-		body, _ = json.Marshal(f.wrap(v))
+		fields := f.wrap(v)
+		// The streamed order import reads its file after its format (the
+		// service refuses a wrong format before taking a byte of the file),
+		// so the file's own bound is only reached with a format it takes.
+		if m, ok := fields.(map[string]any); ok && f.name == "csv" && strings.HasSuffix(f.path, "/orders/import") {
+			m["format"] = "shopify-orders-csv"
+		}
+		body, _ = json.Marshal(fields)
 	}
 	if body == nil && f.method != http.MethodGet && f.method != http.MethodDelete {
 		body = []byte(`{}`)

@@ -20,7 +20,7 @@ func TestCountsByKindAndOutcome(t *testing.T) {
 	c.Count(domain.KindAIDigest, "queued")
 	c.Count(domain.KindAIDigest, "suppressed")
 	c.Count(domain.KindAIDigest, "suppressed")
-	if n, err := testutil.GatherAndCount(reg, "uplift_digest_emails_total"); err != nil || n != 8*5 {
+	if n, err := testutil.GatherAndCount(reg, "uplift_digest_emails_total"); err != nil || n != 9*5 {
 		t.Fatalf("series %d %v", n, err)
 	}
 	again, err := metrics.New(reg) // a second wiring shares the counters
