@@ -40,9 +40,12 @@ test('a free user upgrades through the test checkout and then manages the subscr
   // Back in the app; the plan arrives asynchronously (webhook → event → users),
   // and the purchase is confirmed once it is there.
   await expect(page.getByRole('button', { name: 'Open account menu' })).toBeVisible();
-  const confirmation = page.getByRole('dialog', { name: `You're on the ${paidName} plan` });
-  await expect(confirmation.getByText('Thank you: your payment went through.')).toBeVisible({ timeout: 60_000 });
-  await confirmation.getByRole('button', { name: 'Done' }).click();
+  const confirmation = page.getByRole('dialog', { name: 'Your plan' });
+  await expect(confirmation).toHaveAccessibleDescription('Thank you: your payment went through, and this is now your plan.', {
+    timeout: 60_000,
+  });
+  await expect(confirmation.getByRole('region', { name: paidName }).getByRole('button', { name: 'Current Plan' })).toBeDisabled();
+  await confirmation.getByRole('button', { name: 'Close' }).click();
   await expect(confirmation).toBeHidden();
   await expect(async () => {
     await page.reload();

@@ -82,7 +82,7 @@ function StudioCard() {
   return (
     <section className="u-card studio-card" aria-labelledby="studio-card-title">
       <h2 id="studio-card-title">Studio</h2>
-      <p>Turn a product photo into a clean studio image, sized for your shop, Instagram, feeds and Amazon.</p>
+      <p>Clean studio photos of your products, sized for every channel.</p>
       <Link className="u-btn u-btn--secondary" to={studioPath()}>
         Open the Studio
       </Link>

@@ -1,6 +1,3 @@
-/** The product studio's route (a page of the home remote). */
-export const STUDIO_ROUTE = '/studio';
-
 /** What a link into the studio for one product says, wherever a product is named. */
 export const STUDIO_PHOTO_LINK_TEXT = 'Make a studio photo';
 
@@ -13,5 +10,6 @@ export const STUDIO_PHOTO_LINK_TEXT = 'Make a studio photo';
  */
 export function studioPath(product?: string): string {
   const named = product?.trim();
-  return named ? `${STUDIO_ROUTE}?product=${encodeURIComponent(named)}` : STUDIO_ROUTE;
+  // The product studio is a page of the home remote.
+  return named ? `/studio?product=${encodeURIComponent(named)}` : '/studio';
 }

@@ -25,10 +25,6 @@ const BusinessProfileDialog = lazyNamed(
   'BusinessProfileDialog',
 );
 const UpgradePlanDialog = lazyNamed(() => import('../features/billing/components/upgrade-plan-dialog'), 'UpgradePlanDialog');
-const PurchaseConfirmation = lazyNamed(
-  () => import('../features/billing/components/purchase-confirmation'),
-  'PurchaseConfirmation',
-);
 
 /** Page frame: top bar, the routed page, toasts and the dialogs the menu opens. */
 export function Layout() {
@@ -67,7 +63,10 @@ export function Layout() {
   const closeUpgrade = () => {
     setUpgradeOpen(false);
     trial.dismiss();
+    checkoutReturn.dismiss();
   };
+  const confirming = checkoutReturn.confirmedTier !== null;
+  const planOpen = upgradeOpen || trial.open || confirming;
 
   return (
     <>
@@ -99,14 +98,15 @@ export function Layout() {
               }}
             />
           </WhenOpened>
-          {/* The trial dialog is this same dialog, forced open by the address (spec section 4). */}
-          <WhenOpened open={upgradeOpen || trial.open}>
-            <UpgradePlanDialog open={upgradeOpen || trial.open} trial={trial.open && !upgradeOpen} onClose={closeUpgrade} />
-          </WhenOpened>
-          <WhenOpened open={checkoutReturn.confirmedTier !== null}>
-            {checkoutReturn.confirmedTier !== null && (
-              <PurchaseConfirmation tierId={checkoutReturn.confirmedTier} onClose={checkoutReturn.dismiss} />
-            )}
+          {/* The trial dialog is this same dialog, forced open by the address (spec section 4); after a
+              purchase it opens on the new plan with a thank-you. */}
+          <WhenOpened open={planOpen}>
+            <UpgradePlanDialog
+              open={planOpen}
+              trial={trial.open && !upgradeOpen && !confirming}
+              purchased={confirming}
+              onClose={closeUpgrade}
+            />
           </WhenOpened>
           <OnBehalfBanner userId={session.user.uid} />
         </>

@@ -3,8 +3,6 @@ import { Link } from 'react-router';
 import { STUDIO_PHOTO_LINK_TEXT, studioPath, type FindingJson } from '@uplift/platform';
 import { groupRank, humanize } from '../score';
 
-/** The review's checks about a page's images (the categories service's check ids). */
-const IMAGE_CHECKS = new Set(['image-alt', 'image-weight']);
 
 export interface FindingsListProps {
   findings: FindingJson[];
@@ -32,13 +30,16 @@ export function FindingsList({ findings, studioLinks = false }: FindingsListProp
         <section key={group} aria-label={humanize(group)}>
           <h3 className="findings__group">{humanize(group)}</h3>
           {items.map((finding, index) => (
-            <FindingItem key={finding.id || `${group}-${index}`} finding={finding} studioLink={studioLinks && IMAGE_CHECKS.has(finding.check ?? '')} />
+            <FindingItem key={finding.id || `${group}-${index}`} finding={finding} studioLink={studioLinks && isImageCheck(finding.check)} />
           ))}
         </section>
       ))}
     </div>
   );
 }
+
+/** The review's checks about a page's images: image-alt and image-weight. */
+const isImageCheck = (check: string | undefined) => Boolean(check?.startsWith('image-'));
 
 function FindingItem({ finding, studioLink }: { finding: FindingJson; studioLink: boolean }) {
   const [open, setOpen] = useState(false);

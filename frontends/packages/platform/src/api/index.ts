@@ -36,7 +36,6 @@ export * from './get-website-score';
 export * from './get-connections';
 export * from './start-shopify-connect';
 export * from './sync-shopify';
-export * from './send-ai-email-digest';
 export * from './disconnect-shopify';
 export * from './import-orders';
 export * from './get-store-metrics';

@@ -61,6 +61,7 @@ export type {
   ListRecentIdeasResponseJson,
   ReportJson,
   ReportStatusJson,
+  SendAIEmailDigestResponseJson,
   SpeedJson,
   UpdateContentGenerationParamsRequestJson,
   UpdateContentGenerationParamsResponseJson,

@@ -13,7 +13,7 @@ export interface DialogProps {
 }
 
 /** What takes the focus when a dialog opens: its first field or action, not the Close button. */
-const FIRST_FOCUS = 'input, select, textarea, button:not(.u-dialog__close), a[href], [tabindex]:not([tabindex="-1"])';
+const FIRST_FOCUS = 'input, select, textarea, button:not(.u-dialog__close)';
 
 /**
  * A modal dialog; Escape or a click outside the panel closes it (spec section
@@ -27,8 +27,7 @@ export function Dialog({ open, onClose, title, description, size = 'lg', childre
 
   useEffect(() => {
     if (!open) return;
-    const panel = panelRef.current;
-    (panel?.querySelector<HTMLElement>(FIRST_FOCUS) ?? panel)?.focus();
+    panelRef.current?.querySelector<HTMLElement>(FIRST_FOCUS)?.focus();
   }, [open]);
 
   useEffect(() => {
@@ -52,20 +51,17 @@ export function Dialog({ open, onClose, title, description, size = 'lg', childre
       <div
         ref={panelRef}
         role="dialog"
-        tabIndex={-1}
         aria-modal="true"
         aria-labelledby={titleId}
         aria-describedby={description ? descriptionId : undefined}
         className={`u-dialog u-dialog--${size}`}
       >
-        <div className="u-dialog__header">
-          <h2 id={titleId} className="u-dialog__title">
-            {title}
-          </h2>
-          <button type="button" className="u-dialog__close" aria-label="Close" onClick={onClose}>
-            <span aria-hidden="true">×</span>
-          </button>
-        </div>
+        <button type="button" className="u-dialog__close" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
+        <h2 id={titleId} className="u-dialog__title">
+          {title}
+        </h2>
         {description && (
           <p id={descriptionId} className="u-dialog__description">
             {description}

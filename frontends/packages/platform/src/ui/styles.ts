@@ -23,15 +23,12 @@ a.u-btn { text-decoration: none; }
 .u-overlay { position: fixed; inset: 0; background: rgba(0,0,0,.4); display: flex; align-items: center; justify-content: center; padding: 1rem; z-index: 50; }
 .u-dialog { background: #fff; border-radius: .75rem; padding: 1.5rem; width: 100%; max-height: calc(100vh - 2rem); overflow: auto; box-shadow: 0 10px 30px rgba(0,0,0,.2); }
 .u-dialog--lg { max-width: 32rem; } .u-dialog--2xl { max-width: 42rem; } .u-dialog--3xl { max-width: 48rem; } .u-dialog--4xl { max-width: 56rem; } .u-dialog--5xl { max-width: 64rem; }
-.u-dialog:focus { outline: none; }
-.u-dialog__header { display: flex; align-items: flex-start; justify-content: space-between; gap: .75rem; }
-.u-dialog__title { margin: 0 0 .25rem; font-size: 1.25rem; min-width: 0; overflow-wrap: anywhere; }
-.u-dialog__close { flex: none; width: 2rem; height: 2rem; margin: -.35rem -.5rem 0 0; border: 0; border-radius: .375rem; background: none; color: var(--muted); font-size: 1.5rem; line-height: 1; cursor: pointer; }
-.u-dialog__close:hover, .u-dialog__close:focus-visible { background: var(--bg); color: var(--fg); }
+.u-dialog__title { margin: 0 0 .25rem; font-size: 1.25rem; }
+.u-dialog__close { float: right; width: 2rem; height: 2rem; margin: -.35rem -.5rem 0 .5rem; border: 0; background: none; color: var(--muted); font-size: 1.5rem; cursor: pointer; }
 .u-dialog__description { margin: 0 0 1rem; color: var(--muted); }
 .u-field { display: flex; flex-direction: column; gap: .25rem; margin-bottom: .75rem; font-weight: 500; }
 .u-input { font: inherit; padding: .5rem .75rem; border: 1px solid var(--line); border-radius: .5rem; }
-select.u-input { max-width: 100%; min-width: 0; text-overflow: ellipsis; }
+select.u-input { max-width: 100%; }
 .u-field__note { color: var(--muted); font-size: .9rem; font-weight: 400; overflow-wrap: anywhere; }
 .u-field__row { display: flex; flex-wrap: wrap; gap: .5rem; }
 .u-field__row .u-input { flex: 1; min-width: min(100%, 14rem); }
@@ -58,13 +55,10 @@ select.u-input { max-width: 100%; min-width: 0; text-overflow: ellipsis; }
 @media (max-width: 767px) {
   .topbar__links { display: none; }
   .bottombar { display: flex; position: fixed; left: 0; right: 0; bottom: 0; z-index: 40; justify-content: space-around; padding: .5rem; background: #fff; border-top: 1px solid var(--line); }
-  .bottombar__link { display: flex; flex-direction: column; align-items: center; gap: .125rem; padding: .375rem .75rem; color: var(--muted); border-radius: .5rem; text-decoration: none; }
-  .bottombar__label { font-size: .75rem; font-weight: 600; }
+  .bottombar__link { display: flex; flex-direction: column; align-items: center; padding: .375rem .75rem; color: var(--muted); border-radius: .5rem; text-decoration: none; font-size: .75rem; font-weight: 600; }
   .bottombar__link[aria-current='page'] { color: var(--brand); background: #eef2ff; }
 }
 .plans { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 1rem; }
-.plans__intro { margin: 0 0 .75rem; }
-.plans__intro a { color: var(--brand); font-weight: 600; }
 .plans__note { margin: 0 0 1rem; display: flex; align-items: center; gap: .5rem; }
 .plans__note a { color: var(--brand); }
 .plan-card { border: 1px solid var(--line); border-radius: .75rem; padding: 1.25rem; display: flex; flex-direction: column; gap: .75rem; }
@@ -115,10 +109,6 @@ select.u-input { max-width: 100%; min-width: 0; text-overflow: ellipsis; }
 .ideas { list-style: none; padding: 0; margin: 0; display: grid; gap: .5rem; }
 .ideas a { display: block; padding: .75rem; border: 1px solid var(--line); border-radius: .5rem; text-decoration: none; }
 .ideas a:hover { border-color: var(--brand); }
-.studio-link { display: block; width: fit-content; font-size: .85rem; font-weight: 500; color: var(--brand); }
-.studio-link--inline { display: inline; margin-left: .25rem; }
-.digest { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem .75rem; margin-top: 1rem; }
-.digest__error { flex-basis: 100%; margin: 0; }
 .insight__evidence { color: var(--muted); font-size: .9rem; margin: .25rem 0 0; }
 .inline-form { display: flex; gap: .5rem; flex-wrap: wrap; }
 .inline-form .u-input { flex: 1; min-width: 14rem; }
@@ -129,8 +119,8 @@ select.u-input { max-width: 100%; min-width: 0; text-overflow: ellipsis; }
 .avatar-menu__panel [role='menuitem'] { text-align: left; background: none; border: 0; font: inherit; padding: .5rem; border-radius: .375rem; cursor: pointer; }
 .avatar-menu__panel [role='menuitem']:hover, .avatar-menu__panel [role='menuitem']:focus-visible { background: var(--bg); }
 .u-note { background: #ecfdf5; color: #065f46; border-radius: .5rem; padding: .5rem .75rem; margin-bottom: .75rem; }
-.u-note--warn { background: #fffbeb; color: #92400e; border: 1px solid #f59e0b; }
-.u-note--danger { background: var(--danger-bg); color: var(--danger); border: 1px solid #f87171; }
+.u-note--warn { background: #fffbeb; color: #92400e; }
+.u-note--danger { background: var(--danger-bg); color: var(--danger); }
 .on-behalf-banner { position: fixed; left: 0; right: 0; bottom: 0; z-index: 55; display: flex; align-items: center; justify-content: center; gap: 1rem; padding: .75rem 1rem; background: var(--danger); color: #fff; font-weight: 600; }
 .on-behalf-banner button { background: #fff; color: var(--danger); border: 0; border-radius: .375rem; padding: .25rem .75rem; font: inherit; cursor: pointer; }
 .consent-banner { max-width: 72rem; margin: .75rem auto 0; padding: .75rem 1rem; display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .75rem; border: 1px solid var(--line); border-radius: .5rem; background: var(--bg); }

@@ -32,7 +32,7 @@ export function TopBar({ marketingUrl, actions }: TopBarProps) {
           <NavLink key={item.to} to={item.to} end={item.to === '/'} className="bottombar__link">
             {item.icon}
             {/* Words under the icons: a phone user should not have to guess what a drawing means. */}
-            <span className="bottombar__label">{item.label}</span>
+            {item.label}
           </NavLink>
         ))}
       </nav>

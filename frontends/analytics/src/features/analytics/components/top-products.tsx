@@ -55,8 +55,8 @@ export function TopProducts({ categoryId, range }: { categoryId: string; range: 
                     {product.title || 'Untitled product'}
                     {product.title && (
                       <Link
-                        className="studio-link"
                         to={studioPath(product.title)}
+                        style={{ display: 'block', width: 'fit-content', fontSize: '.85rem', color: 'var(--brand)' }}
                         aria-label={`${STUDIO_PHOTO_LINK_TEXT} of ${product.title}`}
                       >
                         {STUDIO_PHOTO_LINK_TEXT}

@@ -77,7 +77,6 @@ function ReadyReport({ report }: { report: DailyReportJson }) {
         <p>
           Best seller: {report.bestSeller}{' '}
           <Link
-            className="studio-link studio-link--inline"
             to={studioPath(report.bestSeller)}
             aria-label={`${STUDIO_PHOTO_LINK_TEXT} of ${report.bestSeller}`}
           >

@@ -97,7 +97,6 @@ export function IdeaDetails({ idea }: { idea: IdeaJson }) {
               <li key={product}>
                 {product}{' '}
                 <Link
-                  className="studio-link studio-link--inline"
                   to={studioPath(product)}
                   aria-label={`${STUDIO_PHOTO_LINK_TEXT} of ${product}`}
                 >

@@ -1,4 +1,5 @@
-import { Button, serverMessage, useSendAIEmailDigest } from '@uplift/platform';
+import { Button, serverMessage } from '@uplift/platform';
+import { useSendAIEmailDigest } from '../api/send-ai-email-digest';
 
 /**
  * Sends the AI email digest (the current insights and campaign ideas) to the
@@ -7,7 +8,7 @@ import { Button, serverMessage, useSendAIEmailDigest } from '@uplift/platform';
 export function DigestButton({ categoryId }: { categoryId: string }) {
   const send = useSendAIEmailDigest();
   return (
-    <div className="digest">
+    <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '.5rem .75rem', marginTop: '1rem' }}>
       <Button variant="secondary" loading={send.isPending} disabled={send.isPending} onClick={() => send.mutate(categoryId)}>
         Email me the AI digest
       </Button>
@@ -15,7 +16,7 @@ export function DigestButton({ categoryId }: { categoryId: string }) {
         {send.isSuccess && 'Sent: your insights and campaign ideas are on their way to your account email.'}
       </span>
       {send.isError && (
-        <p role="alert" className="u-alert digest__error">
+        <p role="alert" className="u-alert" style={{ flexBasis: '100%', margin: 0 }}>
           {serverMessage(send.error, 'The digest could not be sent. Please try again.')}
         </p>
       )}

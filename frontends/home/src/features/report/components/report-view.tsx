@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import {
   Button,
   openBusinessProfile,
@@ -11,11 +11,13 @@ import {
 import { FindingsList } from '../../../lib/review/findings-list';
 import { PointsBreakdown } from '../../../lib/review/points-breakdown';
 import { ScoreBadge } from '../../../lib/review/score-badge';
-import { DigestButton } from './digest-button';
 import { IdeasList } from './ideas-list';
 import { InsightsList } from './insights-list';
 import { CompetitorsCard } from './competitors-card';
 import { SpeedCard } from './speed-card';
+
+// Only an owner with ideas sees it, so a new account's first load does not fetch it.
+const DigestButton = lazy(() => import('./digest-button').then((m) => ({ default: m.DigestButton })));
 
 export interface ReportViewProps {
   /** The business, for the AI email digest beside the ideas. */
@@ -60,7 +62,11 @@ function IdeasCard({ categoryId, ideas }: { categoryId: string; ideas: IdeaJson[
     <section className="u-card" aria-labelledby="ideas-title">
       <h2 id="ideas-title">Campaign ideas</h2>
       <IdeasList ideas={ideas} />
-      {ideas.length > 0 && <DigestButton categoryId={categoryId} />}
+      {ideas.length > 0 && (
+        <Suspense fallback={null}>
+          <DigestButton categoryId={categoryId} />
+        </Suspense>
+      )}
     </section>
   );
 }

@@ -27,7 +27,12 @@ export interface UpgradePlanDialogProps {
   onClose: () => void;
   /** Opened as the trial dialog (`?showTrialDialog=true`): it says what the free trial of the tools is. */
   trial?: boolean;
+  /** Opened on return from a purchase whose plan has arrived: it confirms the purchase. */
+  purchased?: boolean;
 }
+
+/** The confirmation a purchase gets once its plan is on the account. */
+export const PURCHASE_CONFIRMATION = "Thank you: your payment went through, and this is now your plan.";
 
 /** There is no paid trial (spec: freeTrial is sent false): the trial is the free plan's use of the paid tools. */
 export const TRIAL_DESCRIPTION =
@@ -45,7 +50,7 @@ export const ALWAYS_FREE_NOTE =
  * The Upgrade plan dialog (spec section 2 item 5), also used as the trial
  * dialog; a paying user's is 'Your plan'. Only rendered for a signed-in user.
  */
-export function UpgradePlanDialog({ open, onClose, trial = false }: UpgradePlanDialogProps) {
+export function UpgradePlanDialog({ open, onClose, trial = false, purchased = false }: UpgradePlanDialogProps) {
   const session = useSession();
   const user = useUser(session.status === 'signedIn' ? session.user.uid : undefined);
   return (
@@ -53,7 +58,7 @@ export function UpgradePlanDialog({ open, onClose, trial = false }: UpgradePlanD
       open={open}
       onClose={onClose}
       title={planDialogTitle(user.data?.billingInfo)}
-      description={trial ? TRIAL_DESCRIPTION : undefined}
+      description={purchased ? PURCHASE_CONFIRMATION : trial ? TRIAL_DESCRIPTION : undefined}
       size="5xl"
     >
       {open && <UpgradePlanContent onClose={onClose} />}
@@ -142,15 +147,17 @@ function UpgradePlanContent({ onClose }: { onClose: () => void }) {
 
   return (
     <>
-      <p className="plans__intro">
+      <p style={{ margin: '0 0 .75rem' }}>
         The paid plan&apos;s image tools live in the{' '}
-        <Link to={studioPath()} onClick={onClose}>
+        <Link to={studioPath()} onClick={onClose} style={{ color: 'var(--brand)', fontWeight: 600 }}>
           Studio
         </Link>
         : remove a product photo&apos;s background, put it on a studio backdrop and size it for every channel. Try
         them on the free plan, with a watermark.
       </p>
-      <p className="plans__intro u-muted">{ALWAYS_FREE_NOTE}</p>
+      <p className="u-muted" style={{ margin: '0 0 .75rem' }}>
+        {ALWAYS_FREE_NOTE}
+      </p>
       {manual ? (
         <p className="plans__note">
           <a

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { http } from '../http/client';
-import { categoryPath } from './category-path';
-import type { SendAIEmailDigestResponseJson } from '../gen/uplift/categories/v1/categories_service_pb';
+import { categoryPath, http, type SendAIEmailDigestResponseJson } from '@uplift/platform';
+
+// Here, not in the platform: only Home's digest button (a chunk of its own)
+// calls it, so it stays out of every app's first load.
 
 /**
  * POST internal/categories/{categoryId}/sendAIEmailDigest: the current
