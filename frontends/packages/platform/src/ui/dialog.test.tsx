@@ -46,6 +46,23 @@ describe('Dialog', () => {
     expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Email' }));
   });
 
+  it('takes the focus to its start again when it turns into another dialog', () => {
+    const { rerender } = render(
+      <Dialog open onClose={() => {}} title="Sign in">
+        <input aria-label="Email" />
+        <button>First time here?</button>
+      </Dialog>,
+    );
+    screen.getByRole('button', { name: 'First time here?' }).focus();
+    rerender(
+      <Dialog open onClose={() => {}} title="Sign up">
+        <input aria-label="Email" />
+        <button>Already have an account?</button>
+      </Dialog>,
+    );
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Email' }));
+  });
+
   it('renders nothing when closed', () => {
     render(<Dialog open={false} onClose={() => {}} title="T" />);
     expect(screen.queryByRole('dialog')).toBeNull();

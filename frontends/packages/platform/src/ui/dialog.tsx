@@ -25,10 +25,14 @@ export function Dialog({ open, onClose, title, description, size = 'lg', childre
   const descriptionId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
 
+  // A dialog that turns into another (Sign in → Sign up) takes the focus to
+  // its start again: the control that switched it may be gone, and the focus
+  // with it, behind the dialog.
+  const page = typeof title === 'string' ? title : undefined;
   useEffect(() => {
     if (!open) return;
     panelRef.current?.querySelector<HTMLElement>(FIRST_FOCUS)?.focus();
-  }, [open]);
+  }, [open, page]);
 
   useEffect(() => {
     if (!open) return;
