@@ -175,6 +175,9 @@ select.u-input { max-width: 100%; }
 .daily-metric__value { margin: .25rem 0; font-size: 1.35rem; font-weight: 800; overflow-wrap: anywhere; }
 .daily-metric__detail { margin: 0; font-size: .85rem; color: var(--muted); }
 .daily-report__notes { margin: 0 0 1rem; padding-left: 1.25rem; }
+.daily-report__action { margin-top: 1rem; padding: .75rem .875rem; background: #f7f5ff; border-radius: .5rem; }
+.daily-report__action h3 { margin: 0 0 .25rem; font-size: 1rem; }
+.daily-report__action p { margin: 0; }
 .audit-log { list-style: none; margin: 0; padding: 0; }
 .audit-log__entry { display: flex; flex-wrap: wrap; gap: .25rem .5rem; padding: .5rem 0; border-bottom: 1px solid var(--line); }
 .audit-log__entry:last-child { border-bottom: 0; }

@@ -24,11 +24,6 @@ import {
  * stores service writes them from these numbers), shown as they are, so Home
  * and the daily email never tell the day differently.
  */
-// The action box's look lives with the card, which loads after the first
-// paint, not in the shared styles every first load downloads.
-const ACTION_BOX = { marginTop: '1rem', padding: '.75rem .875rem', background: '#f7f5ff', borderRadius: '.5rem' };
-const ACTION_TITLE = { margin: '0 0 .25rem', fontSize: '1rem' };
-
 export function DailyReportCard({ categoryId }: { categoryId: string }) {
   const report = useDailyReport(categoryId);
   if (report.isPending) {
@@ -90,9 +85,9 @@ function ReadyReport({ report }: { report: DailyReportJson }) {
         </p>
       )}
       {report.action && (
-        <div className="daily-report__action" style={ACTION_BOX}>
-          <h3 style={ACTION_TITLE}>Suggested action</h3>
-          <p style={{ margin: 0 }}>{report.action}</p>
+        <div className="daily-report__action">
+          <h3>Suggested action</h3>
+          <p>{report.action}</p>
         </div>
       )}
     </section>
