@@ -241,17 +241,7 @@ func NewEmailChanged(userID, oldEmail, newEmail string, at time.Time) (notice, c
 // (one email per request); userID may be empty when the caller does not
 // know it, in which case deleting the user does not reach this row.
 func NewPasswordReset(requestID, userID, to, link string) (Email, error) {
-	if strings.TrimSpace(requestID) == "" {
-		return Email{}, ErrMissingID
-	}
-	addr, err := ParseAddress(to)
-	if err != nil {
-		return Email{}, err
-	}
-	if !isWebLink(link) {
-		return Email{}, ErrInvalidLink
-	}
-	return pending("password-reset:"+requestID, KindPasswordReset, userID, addr, Params{Link: link}), nil
+	return linkEmail(requestID, "password-reset:", KindPasswordReset, userID, to, link)
 }
 
 // SignUpAttemptEvery is how often an address hears of sign-ups with it at
@@ -274,7 +264,13 @@ func NewSignUpAttempt(userID, to string, at time.Time) (Email, error) {
 // NewEmailVerification is the email that confirms userID's new address
 // with link (from the Firebase Admin SDK), once per account.
 func NewEmailVerification(userID, to, link string) (Email, error) {
-	if strings.TrimSpace(userID) == "" {
+	return linkEmail(userID, "verify-email:", KindVerifyEmail, userID, to, link)
+}
+
+// linkEmail is an email whose point is one link (a reset, a verification),
+// kept once per id under prefix+id.
+func linkEmail(id, prefix string, kind Kind, userID, to, link string) (Email, error) {
+	if strings.TrimSpace(id) == "" {
 		return Email{}, ErrMissingID
 	}
 	addr, err := ParseAddress(to)
@@ -284,7 +280,7 @@ func NewEmailVerification(userID, to, link string) (Email, error) {
 	if !isWebLink(link) {
 		return Email{}, ErrInvalidLink
 	}
-	return pending("verify-email:"+userID, KindVerifyEmail, userID, addr, Params{Link: link}), nil
+	return pending(prefix+id, kind, userID, addr, Params{Link: link}), nil
 }
 
 // isWebLink reports whether link is an absolute http(s) address.
