@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/cookiejar"
-	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -108,48 +106,6 @@ func (s simulator) delivered(shop, topic string) delivery {
 	return found
 }
 
-// connect runs the OAuth dance as the owner's browser would: start on
-// Connections, the gateway's authorize route (which sets the state
-// cookie), the simulator's consent page, Install, and the callback back to
-// the web.
-func connect(t *testing.T, s *stacktest.Stack, u stacktest.User, shop string) {
-	t.Helper()
-	body, _ := json.Marshal(map[string]string{"shop": shop})
-	code, b, err := s.Do(http.MethodPost, "/internal/categories/"+u.CategoryID+"/connections/shopify", u.Token, body)
-	if err != nil || code != http.StatusOK {
-		t.Fatalf("start connect: %d %s %v", code, b, err)
-	}
-	var start struct {
-		RedirectURL string `json:"redirectUrl"`
-	}
-	if err := json.Unmarshal(b, &start); err != nil {
-		t.Fatal(err)
-	}
-	jar, _ := cookiejar.New(nil)
-	var back *url.URL
-	browser := &http.Client{Jar: jar, Timeout: 30 * time.Second, CheckRedirect: func(r *http.Request, _ []*http.Request) error {
-		if r.URL.Path == "/connections" { // the web: where the callback sends the person
-			back = r.URL
-			return http.ErrUseLastResponse
-		}
-		return nil
-	}}
-	resp, err := browser.Get(start.RedirectURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	consent := resp.Request.URL // the simulator's authorize page, asking to install
-	resp, err = browser.PostForm(consent.String(), url.Values{"decision": {"install"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if back == nil || back.Query().Get("shopify") != "connected" {
-		t.Fatalf("connecting %s ended at %v", shop, back)
-	}
-}
-
 // connection reads the category's Shopify connection.
 func connection(t *testing.T, s *stacktest.Stack, u stacktest.User) (status, phase string) {
 	t.Helper()
@@ -223,11 +179,8 @@ func TestReplayedShopifyWebhooksLeaveAnotherShopAlone(t *testing.T) {
 		t.Fatalf("the shops' first orders are %d and %d: the replayed id would find nothing in B", idsA[0], idsB[0])
 	}
 	ownerA, ownerB := s.SignUp(t), s.SignUp(t)
-	connect(t, s, ownerA, shopA)
-	connect(t, s, ownerB, shopB)
-	for _, u := range []stacktest.User{ownerA, ownerB} {
-		eventually(t, "the first sync", func() bool { _, phase := connection(t, s, u); return phase == "DONE" })
-	}
+	s.ConnectShopify(t, ownerA, shopA)
+	s.ConnectShopify(t, ownerB, shopB)
 	if n := orders(t, s, ownerB); n != 3 {
 		t.Fatalf("shop B counts %d orders, want 3", n)
 	}
