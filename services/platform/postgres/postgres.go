@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io/fs"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -29,30 +31,84 @@ func Open(ctx context.Context, url, schema string) (*pgxpool.Pool, error) {
 		return nil, fmt.Errorf("postgres: DATABASE_URL: %w", err)
 	}
 	cfg.ConnConfig.RuntimeParams["search_path"] = schema
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = DefaultMaxConns()
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: connect: %w", err)
 	}
-	if _, err := pool.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+schema); err != nil {
+	if err := createSchema(ctx, pool, schema); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("postgres: create schema %s: %w", schema, err)
+		return nil, err
 	}
 	return pool, nil
 }
 
+// DefaultMaxConns is a pool's size when DATABASE_URL does not set
+// pool_max_conns: pgx would take the machine's cores, so sixteen pods on
+// 8-core nodes would open 128 connections, over PostgreSQL's default 100.
+// GOMAXPROCS follows the container's CPU limit, so the budget is
+// copies × services × max(4, CPU limit), as the README's "Connection
+// budget" sums it.
+func DefaultMaxConns() int32 {
+	return int32(max(4, runtime.GOMAXPROCS(0)))
+}
+
+// createSchema makes schema unless it exists. Copies of a service starting
+// together against an empty database would race in CREATE SCHEMA IF NOT
+// EXISTS (a unique violation on pg_namespace), so creation is serialised by
+// a transaction-scoped advisory lock; a schema that exists needs no lock and
+// no CREATE right on the database.
+func createSchema(ctx context.Context, pool *pgxpool.Pool, schema string) error {
+	var exists bool
+	if err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`, schema).Scan(&exists); err != nil {
+		return fmt.Errorf("postgres: look up schema %s: %w", schema, err)
+	}
+	if exists {
+		return nil
+	}
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('uplift.schema.' || $1))`, schema); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+schema)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("postgres: create schema %s: %w", schema, err)
+	}
+	return nil
+}
+
+// MigrationLockTimeout bounds how long one migration waits for a table lock.
+// A migration queued behind a long query would otherwise hold every other
+// query on that table behind it; failing it lets the copy start again later.
+var MigrationLockTimeout = 10 * time.Second
+
 // Migrate applies, in name order, every *.sql file of each fs not yet
-// applied, each in its own transaction. An advisory lock keeps two replicas
-// starting together from racing.
+// applied, each in its own transaction, under a session advisory lock on
+// the schema so that copies starting together apply each file once.
 func Migrate(ctx context.Context, pool *pgxpool.Pool, sets ...fs.FS) error {
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	defer conn.Release()
-	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtext(current_schema()))`); err != nil {
-		return fmt.Errorf("migrate: lock: %w", err)
+	// The lock is keyed on the schema's name, read here so that a pool
+	// whose schema is missing fails clearly instead of locking on NULL
+	// (pg_advisory_lock(NULL) locks nothing).
+	var schema string
+	if err := conn.QueryRow(ctx, `SELECT coalesce(current_schema(), '')`).Scan(&schema); err != nil {
+		return fmt.Errorf("migrate: %w", err)
 	}
-	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(hashtext(current_schema()))`) //nolint:errcheck // released with the session anyway
+	if schema == "" {
+		return errors.New("migrate: the pool's schema does not exist (open the pool with postgres.Open)")
+	}
+	if err := lockSession(ctx, conn.Conn(), "uplift.migrate."+schema); err != nil {
+		return fmt.Errorf("migrate %s: %w", schema, err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(hashtext($1))`, "uplift.migrate."+schema) //nolint:errcheck // released with the session anyway
 	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
 		return fmt.Errorf("migrate: %w", err)
@@ -75,8 +131,31 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool, sets ...fs.FS) error {
 	return nil
 }
 
+// lockSession waits for the session advisory lock key as long as ctx lets
+// it: another copy may be midway through a long migration, and a blocking
+// pg_advisory_lock could not be given up when the copy is told to stop.
+func lockSession(ctx context.Context, conn *pgx.Conn, key string) error {
+	for {
+		var got bool
+		if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock(hashtext($1))`, key).Scan(&got); err != nil {
+			return fmt.Errorf("lock: %w", err)
+		}
+		if got {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for another copy's migration: %w", ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
 func apply(ctx context.Context, conn *pgx.Conn, set fs.FS, name string) error {
 	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL lock_timeout = '%dms'", MigrationLockTimeout.Milliseconds())); err != nil {
+			return fmt.Errorf("migrate %s: %w", name, err)
+		}
 		tag, err := tx.Exec(ctx, `INSERT INTO schema_migrations (name) VALUES ($1) ON CONFLICT DO NOTHING`, name)
 		if err != nil {
 			return fmt.Errorf("migrate %s: %w", name, err)
@@ -89,6 +168,10 @@ func apply(ctx context.Context, conn *pgx.Conn, set fs.FS, name string) error {
 			return fmt.Errorf("migrate %s: %w", name, err)
 		}
 		if _, err := tx.Exec(ctx, string(sql)); err != nil {
+			var pgErr *pgconn.PgError
+			if errors.As(err, &pgErr) && pgErr.Code == "55P03" {
+				return fmt.Errorf("migrate %s: a table it changes stayed locked by other sessions for over %s; it was not applied and will be tried at the next start: %w", name, MigrationLockTimeout, err)
+			}
 			return fmt.Errorf("migrate %s: %w", name, err)
 		}
 		return nil
