@@ -67,6 +67,9 @@ type settings struct {
 	// ConnsPerBackend is how many gRPC connections go to each service,
 	// used in turn (one HTTP/2 connection serialises the calls under load).
 	ConnsPerBackend int `env:"GATEWAY_CONNS_PER_BACKEND" default:"4"`
+	// DrainDelay is how long a stopping gateway keeps serving while its
+	// /healthz answers 503; the Kubernetes manifests set it.
+	DrainDelay time.Duration `env:"SHUTDOWN_DRAIN_DELAY" default:"0s"`
 }
 
 func main() {
@@ -118,6 +121,7 @@ func run(ctx context.Context) error {
 		RecoveryCodesPerHour:  cfg.RecoveryCodesPerHour,
 		PasswordResetsPerHour: cfg.PasswordResetsPerHour,
 		EventStreamsPerUser:   cfg.EventStreamsPerUser,
+		DrainDelay:            cfg.DrainDelay,
 		TrustedProxies:        trusted,
 		MetricsAddr:           cfg.MetricsAddr,
 		ReadTimeout:           cfg.ReadTimeout,

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/grpc-ecosystem/grpc-gateway/v2/runtime"
@@ -106,6 +107,10 @@ type Options struct {
 	// ConnsPerBackend is how many gRPC connections the gateway keeps to
 	// each backend, used in turn; 0 means DefaultConnsPerBackend.
 	ConnsPerBackend int
+	// DrainDelay is how long Run keeps serving after ctx ends while
+	// /healthz answers 503, so the load balancer stops sending requests
+	// before the listener closes; 0 stops at once.
+	DrainDelay time.Duration
 	// AllowedHosts are the Host header values served (ParseAllowedHosts);
 	// others get 421, except on /healthz. Empty: New serves every name, Run
 	// serves LocalHosts on its own port.
@@ -162,8 +167,15 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		return nil, nil, err
 	}
 	conns := map[string]*grpcclient.Pool{}
+	// probes ask each backend's health for operators. They do not leave a
+	// NOT_SERVING copy as the routes' connections do, so that
+	// /healthz/backends can say NOT_SERVING rather than UNREACHABLE.
+	probes := map[string]*grpc.ClientConn{}
 	closeAll := func() {
 		for _, c := range conns {
+			_ = c.Close()
+		}
+		for _, c := range probes {
 			_ = c.Close()
 		}
 		if nc != nil {
@@ -193,6 +205,10 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 			return nil, nil, fmt.Errorf("backend %s: %w", name, err)
 		}
 		conns[name] = conn
+		if probes[name], err = grpcclient.New(o.Backends[name], grpc.WithDisableHealthCheck()); err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("backend %s: %w", name, err)
+		}
 		if reg, ok := registrars[name]; ok {
 			if err := reg(ctx, mux, conn); err != nil {
 				closeAll()
@@ -227,7 +243,7 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		root.HandleFunc("GET /events/categories/{categoryId}", reportStream(nc, o.EventTrust, categories, o.EventsHeartbeat, o.EventStreamsPerUser, o.Log))
 	}
 	root.HandleFunc("GET /healthz", ready)
-	root.HandleFunc("GET /healthz/backends", backendHealth(names, conns))
+	root.HandleFunc("GET /healthz/backends", backendHealth(names, probes))
 	root.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(openapi.Document)
@@ -427,7 +443,7 @@ func ready(w http.ResponseWriter, _ *http.Request) {
 // backendHealth reports each backend's gRPC health (SERVING, NOT_SERVING or
 // UNREACHABLE); 200 only when all serve, else 503 with status "degraded". For
 // operators, dashboards and the local stack's start-up wait; not a probe.
-func backendHealth(names []string, conns map[string]*grpcclient.Pool) http.HandlerFunc {
+func backendHealth(names []string, conns map[string]*grpc.ClientConn) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
@@ -575,7 +591,17 @@ func Run(ctx context.Context, addr string, o Options) error {
 		return err
 	}
 	defer closeConns()
-	servers := []*http.Server{publicServer(addr, h, o.ReadTimeout)}
+	var draining atomic.Bool
+	public := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" && draining.Load() {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte(`{"status":"draining"}` + "\n"))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+	servers := []*http.Server{publicServer(addr, public, o.ReadTimeout)}
 	if o.MetricsAddr != "" {
 		servers = append(servers, &http.Server{Addr: o.MetricsAddr, Handler: MetricsHandler(o.Metrics), ReadHeaderTimeout: 5 * time.Second})
 	}
@@ -588,6 +614,13 @@ func Run(ctx context.Context, addr string, o Options) error {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	}
+	draining.Store(true)
+	o.Log.Info("draining", "for", o.DrainDelay.String())
+	select {
+	case err := <-errc:
+		return err
+	case <-time.After(o.DrainDelay):
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -395,3 +395,51 @@ func TestPasswordResetsAreThrottledPerClient(t *testing.T) {
 		t.Fatalf("another client: %d %v", code, b)
 	}
 }
+
+// A stopping gateway (SIGTERM) keeps serving for its DrainDelay while its
+// /healthz answers 503, so the load balancer takes it out before the
+// listener closes and no request in between is refused.
+func TestAStoppingGatewayDrainsBeforeItCloses(t *testing.T) {
+	t.Parallel()
+	public := freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, public, Options{Backends: map[string]string{}, DrainDelay: 700 * time.Millisecond,
+			Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	}()
+	get := func(path string) int {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			resp, err := http.Get("http://" + public + path)
+			if err == nil {
+				resp.Body.Close()
+				return resp.StatusCode
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: %v", path, err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if code := get("/healthz"); code != 200 {
+		t.Fatalf("/healthz before the stop: %d", code)
+	}
+	cancel()
+	time.Sleep(100 * time.Millisecond)
+	if code := get("/healthz"); code != http.StatusServiceUnavailable {
+		t.Fatalf("/healthz while draining: %d, want 503", code)
+	}
+	if code := get("/openapi.json"); code != 200 {
+		t.Fatalf("a request while draining: %d, want it served", code)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("Run returned before its drain delay: %v", err)
+	default:
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 // Package grpcclient is the one way a service or the gateway dials another
-// service, so every caller comes back the same way after the callee
-// restarts, and a service calls another on its caller's behalf.
+// service, so every caller spreads its calls over every copy of the callee,
+// leaves a copy that is draining, comes back the same way after the callee
+// restarts, and calls another service on its caller's behalf.
 package grpcclient
 
 import (
@@ -12,6 +13,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/credentials/insecure"
+	_ "google.golang.org/grpc/health" // client-side health checks (serviceConfig)
 	"google.golang.org/grpc/metadata"
 )
 
@@ -26,6 +28,20 @@ var ReconnectBackoff = backoff.Config{
 	MaxDelay:   time.Second,
 }
 
+// serviceConfig balances calls round-robin over every address the target
+// resolves to (a headless Service's pods, `dns:///users:9001`), where gRPC's
+// default pick_first would send everything to one copy and leave copies
+// added later idle. The health check makes a copy that reports NOT_SERVING
+// (draining before it stops, grpcserver.Options.DrainDelay) leave the
+// rotation at once, before its connection closes.
+const serviceConfig = `{"loadBalancingConfig":[{"round_robin":{}}],"healthCheckConfig":{"serviceName":""}}`
+
+// DefaultCallTimeout bounds a unary call whose context has no deadline of
+// its own (an event consumer's, a schedule's), so a copy that hangs holds
+// its caller for a bounded time. Streams (uploads, event streams) are
+// bounded by their callers.
+var DefaultCallTimeout = 30 * time.Second
+
 // New dials addr lazily (gRPC connects on the first call). Traffic inside
 // the cluster is plaintext gRPC; mTLS belongs to the mesh, not the service.
 // Every call forwards the identity of the caller it is made for
@@ -33,6 +49,7 @@ var ReconnectBackoff = backoff.Config{
 func New(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
 	base := []grpc.DialOption{
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultServiceConfig(serviceConfig),
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: ReconnectBackoff, MinConnectTimeout: 5 * time.Second}),
 		grpc.WithChainUnaryInterceptor(forwardUnary),
 		grpc.WithChainStreamInterceptor(forwardStream),
@@ -63,6 +80,11 @@ func forwardCaller(ctx context.Context) context.Context {
 }
 
 func forwardUnary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoke grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultCallTimeout)
+		defer cancel()
+	}
 	return invoke(forwardCaller(ctx), method, req, reply, cc, opts...)
 }
 

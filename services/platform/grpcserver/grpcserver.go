@@ -23,6 +23,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 
@@ -52,6 +53,16 @@ type Options struct {
 	Ready func(addr string)
 	// ShutdownGrace bounds how long in-flight calls may finish.
 	ShutdownGrace time.Duration
+	// DrainDelay is how long the server keeps serving after it is told to
+	// stop, reporting NOT_SERVING meanwhile, so that callers' balancers
+	// (their health checks, Kubernetes' readiness probe) take it out of
+	// rotation before it refuses anything. 0 stops at once.
+	DrainDelay time.Duration
+	// MaxConnectionAge is how long a caller's connection lives before the
+	// server asks it to reconnect (gRPC spreads the moment by ±10 %), so
+	// that copies started later get their share; 0 means
+	// DefaultMaxConnectionAge.
+	MaxConnectionAge time.Duration
 	// MaxRecvMsgBytes raises gRPC's 4 MiB request limit for a service that
 	// takes large bodies (order exports); 0 keeps the default.
 	MaxRecvMsgBytes int
@@ -60,10 +71,21 @@ type Options struct {
 	Metrics prometheus.Gatherer
 }
 
+// DefaultMaxConnectionAge: a new copy gets its share of every caller
+// within about five minutes.
+const DefaultMaxConnectionAge = 5 * time.Minute
+
+// maxConnectionAgeGrace lets the calls on an aged connection finish; an
+// order import streams for up to three minutes.
+const maxConnectionAgeGrace = 5 * time.Minute
+
 // Run serves until ctx ends, then drains and stops.
 func Run(ctx context.Context, o Options) error {
 	if o.ShutdownGrace == 0 {
 		o.ShutdownGrace = 10 * time.Second
+	}
+	if o.MaxConnectionAge == 0 {
+		o.MaxConnectionAge = DefaultMaxConnectionAge
 	}
 	public := make(map[string]bool, len(o.Public))
 	for _, m := range o.Public {
@@ -73,7 +95,9 @@ func Run(ctx context.Context, o Options) error {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m := newMetrics(reg)
 
-	var serverOpts []grpc.ServerOption
+	serverOpts := []grpc.ServerOption{grpc.KeepaliveParams(keepalive.ServerParameters{
+		MaxConnectionAge: o.MaxConnectionAge, MaxConnectionAgeGrace: maxConnectionAgeGrace,
+	})}
 	if o.MaxRecvMsgBytes > 0 {
 		serverOpts = append(serverOpts, grpc.MaxRecvMsgSize(o.MaxRecvMsgBytes))
 	}
@@ -146,8 +170,15 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	case <-ctx.Done():
 	}
-	// Tell load balancers first, then let in-flight calls finish.
+	// Leave the balancers' rotation first, keep serving what still arrives
+	// while they notice, then let in-flight calls finish.
 	hs.Shutdown()
+	o.Log.Info("draining", "for", o.DrainDelay.String())
+	select {
+	case err := <-errc:
+		return err
+	case <-time.After(o.DrainDelay):
+	}
 	o.Log.Info("shutting down")
 	stopped := make(chan struct{})
 	go func() { srv.GracefulStop(); close(stopped) }()

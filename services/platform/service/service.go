@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"time"
 
 	fbauth "firebase.google.com/go/v4/auth"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -39,6 +40,10 @@ type Base struct {
 	// emulator and off loopback.
 	FirebaseTestCertsURL string `env:"FIREBASE_TEST_CERTS_URL"`
 	LogLevel             string `env:"LOG_LEVEL" default:"info"`
+	// DrainDelay is how long a stopping service keeps serving while it
+	// reports NOT_SERVING (grpcserver.Options.DrainDelay); the Kubernetes
+	// manifests set it, a local stop does not wait.
+	DrainDelay time.Duration `env:"SHUTDOWN_DRAIN_DELAY" default:"0s"`
 }
 
 // Runtime is what a service's composition root gets to build its app from.
@@ -116,6 +121,9 @@ func (rt *Runtime) Serve(ctx context.Context, o grpcserver.Options, workers ...f
 	}
 	if o.MetricsAddr == "" {
 		o.MetricsAddr = rt.base.MetricsAddr
+	}
+	if o.DrainDelay == 0 {
+		o.DrainDelay = rt.base.DrainDelay
 	}
 	// The relay's dead letters are counted on the service's /metrics.
 	relayReg := prometheus.NewRegistry()

@@ -119,6 +119,7 @@ func TestManifestsReferToWhatExists(t *testing.T) {
 	apps := workloads(docs)
 	config := map[string]map[string]bool{}
 	services := map[string]map[string]bool{} // Service name → its ports
+	headless := map[string]bool{}
 	for _, d := range docs {
 		switch str(d, "kind") {
 		case "ConfigMap":
@@ -136,6 +137,7 @@ func TestManifestsReferToWhatExists(t *testing.T) {
 				continue
 			}
 			services[name] = map[string]bool{}
+			headless[name] = str(d, "spec", "clusterIP") == "None"
 			for _, p := range list(d, "spec", "ports") {
 				services[name][port(get(p, "port"))] = true
 				if tp := port(get(p, "targetPort")); tp != "" && !w.ports[tp] {
@@ -168,20 +170,31 @@ func TestManifestsReferToWhatExists(t *testing.T) {
 		}
 	}
 
-	// Every backend address the gateway is given is a Service's port.
+	// Every backend address the gateway is given is a headless Service's
+	// port, named with dns:///: DNS then gives every ready pod and the
+	// callers balance over them; a ClusterIP's one address would pin each
+	// connection to one pod, and a copy added later would get no calls.
 	addrs := 0
 	for key := range config["uplift-config"] {
 		if !backendAddr(key) {
 			continue
 		}
 		addrs++
-		host, p, err := net.SplitHostPort(configValue(docs, key))
+		target, ok := strings.CutPrefix(configValue(docs, key), "dns:///")
+		if !ok {
+			t.Errorf("uplift-config %s is %q, want dns:///service:port", key, configValue(docs, key))
+			continue
+		}
+		host, p, err := net.SplitHostPort(target)
 		if err != nil {
 			t.Errorf("uplift-config %s: %v", key, err)
 			continue
 		}
 		if !services[host][p] {
 			t.Errorf("uplift-config %s is %s:%s, which no Service serves", key, host, p)
+		}
+		if !headless[host] {
+			t.Errorf("Service %s (uplift-config %s) is not headless (clusterIP: None): callers would reach one pod", host, key)
 		}
 	}
 	if addrs < 6 {
@@ -251,7 +264,7 @@ func TestNetworkPoliciesLetTheGatewayReachEveryBackend(t *testing.T) {
 			if !backendAddr(key) {
 				continue
 			}
-			host, p, _ := net.SplitHostPort(fmt.Sprint(v))
+			host, p, _ := net.SplitHostPort(strings.TrimPrefix(fmt.Sprint(v), "dns:///"))
 			checked++
 			if !allows(list(gateway, "spec", "egress"), "to", host, p) {
 				t.Errorf("the gateway's policy does not let it reach %s on %s (%s)", host, p, key)
