@@ -116,6 +116,9 @@ func Connect(ctx context.Context, url, clientName string, opts ...nats.Option) (
 	return nc, js, nil
 }
 
+// StreamMaxAge is how long the stream keeps an event.
+const StreamMaxAge = 14 * 24 * time.Hour
+
 // EnsureStream makes the Uplift stream with its duplicate window, or
 // brings an existing one to these settings; replicas is how many servers
 // of a JetStream cluster keep it (1 on a single server). Only the admin
@@ -128,7 +131,7 @@ func EnsureStream(ctx context.Context, js jetstream.JetStream, replicas int) err
 		Subjects:   []string{"uplift.>"},
 		Storage:    jetstream.FileStorage,
 		Duplicates: 10 * time.Minute,
-		MaxAge:     14 * 24 * time.Hour,
+		MaxAge:     StreamMaxAge,
 		Replicas:   max(replicas, 1),
 	}
 	s, err := js.Stream(ctx, StreamName)
@@ -178,6 +181,14 @@ type Bus struct {
 	// believes every event (a test's plain NATS only: a service outside
 	// local mode refuses to start without it).
 	Trust *Trust
+	// Metrics counts the events given up on (consumer_dead_letters); nil
+	// counts nothing.
+	Metrics *ConsumerMetrics
+	// MaxDeliveries is how many failed deliveries of one event a consumer
+	// makes before the dead letters, RetryBase the first wait between
+	// them (doubling up to 5 min); 0 means DefaultMaxDeliveries and 2 s.
+	MaxDeliveries int
+	RetryBase     time.Duration
 }
 
 // trusted reports whether msg comes from a service that may publish its
@@ -200,9 +211,10 @@ type Handler func(ctx context.Context, tx pgx.Tx, msg jetstream.Msg) error
 // Consume runs a durable consumer named durable for subject until ctx ends.
 // Each message is handled at most once per consumer, even when JetStream
 // delivers it again after a crash or a lost ack; a message whose sender the
-// bus does not trust is never handled.
+// bus does not trust is never handled; one that fails MaxDeliveries times
+// goes to consumer_dead_letters.
 func Consume(ctx context.Context, bus Bus, durable, subject string, h Handler) error {
-	js, pool, log := bus.JS, bus.Pool, bus.Log
+	js, pool := bus.JS, bus.Pool
 	cons, err := js.CreateOrUpdateConsumer(ctx, StreamName, jetstream.ConsumerConfig{
 		Durable:       durable,
 		FilterSubject: subject,
@@ -218,17 +230,10 @@ func Consume(ctx context.Context, bus Bus, durable, subject string, h Handler) e
 		if !bus.trusted(durable, msg) {
 			return
 		}
-		id := msg.Headers().Get(jetstream.MsgIDHeader)
-		if id == "" {
-			meta, _ := msg.Metadata()
-			if meta != nil {
-				id = fmt.Sprintf("seq-%d", meta.Sequence.Stream)
-			}
-		}
+		id := messageID(msg)
 		err := HandleOnce(ctx, pool, durable, id, func(tx pgx.Tx) error { return h(ctx, tx, msg) })
 		if err != nil {
-			log.Warn("event handling failed; will retry", "consumer", durable, "subject", msg.Subject(), "id", id, "err", err)
-			_ = msg.NakWithDelay(2 * time.Second)
+			bus.failed(ctx, durable, id, msg, err)
 			return
 		}
 		_ = msg.Ack()
@@ -239,6 +244,18 @@ func Consume(ctx context.Context, bus Bus, durable, subject string, h Handler) e
 	<-ctx.Done()
 	cc.Stop()
 	return nil
+}
+
+// messageID is the event's outbox id (the Nats-Msg-Id the relay sets), or
+// for a message published some other way its stream sequence.
+func messageID(msg jetstream.Msg) string {
+	if id := msg.Headers().Get(jetstream.MsgIDHeader); id != "" {
+		return id
+	}
+	if meta, _ := msg.Metadata(); meta != nil {
+		return fmt.Sprintf("seq-%d", meta.Sequence.Stream)
+	}
+	return ""
 }
 
 // RetryLater is an error a ConsumeEach handler returns to have its message
@@ -301,8 +318,7 @@ func ConsumeEach(ctx context.Context, bus Bus, durable, subject string,
 			log.Info("event held elsewhere; will retry", "consumer", durable, "subject", msg.Subject(), "err", err)
 			_ = msg.NakWithDelay(later.Delay)
 		case err != nil:
-			log.Warn("event handling failed; will retry", "consumer", durable, "subject", msg.Subject(), "err", err)
-			_ = msg.NakWithDelay(2 * time.Second)
+			bus.failed(ctx, durable, messageID(msg), msg, err)
 		default:
 			_ = msg.Ack()
 		}

@@ -64,6 +64,9 @@ type Runtime struct {
 	Clock  clock.Clock
 	signer *events.Signer
 	base   Base
+	// metrics holds the event bus's counters (dead letters), served with
+	// the server's.
+	metrics *prometheus.Registry
 	// verifier checks each call's ID token (before the claims cache).
 	verifier auth.Verifier
 }
@@ -98,7 +101,10 @@ func Start(ctx context.Context, name, schema string, base Base, log *slog.Logger
 		return nil, err
 	}
 	rt.NC, rt.JS, rt.signer = bus.NC, bus.JS, bus.Signer
-	rt.Bus = events.Bus{JS: rt.JS, Pool: rt.Pool, Log: log, Trust: bus.Trust}
+	// The consumers' and the relay's dead letters are counted on the
+	// service's /metrics (Serve).
+	rt.metrics = prometheus.NewRegistry()
+	rt.Bus = events.Bus{JS: rt.JS, Pool: rt.Pool, Log: log, Trust: bus.Trust, Metrics: events.NewConsumerMetrics(rt.metrics, name)}
 	return rt, nil
 }
 
@@ -125,13 +131,11 @@ func (rt *Runtime) Serve(ctx context.Context, o grpcserver.Options, workers ...f
 	if o.DrainDelay == 0 {
 		o.DrainDelay = rt.base.DrainDelay
 	}
-	// The relay's dead letters are counted on the service's /metrics.
-	relayReg := prometheus.NewRegistry()
-	relay := &events.Relay{Pool: rt.Pool, JS: rt.JS, Log: rt.Log, Signer: rt.signer, Metrics: events.NewRelayMetrics(relayReg)}
+	relay := &events.Relay{Pool: rt.Pool, JS: rt.JS, Log: rt.Log, Signer: rt.signer, Metrics: events.NewRelayMetrics(rt.metrics)}
 	if o.Metrics != nil {
-		o.Metrics = prometheus.Gatherers{o.Metrics, relayReg}
+		o.Metrics = prometheus.Gatherers{o.Metrics, rt.metrics}
 	} else {
-		o.Metrics = relayReg
+		o.Metrics = rt.metrics
 	}
 	o.Verifier, o.Clock = rt.verifier, rt.Clock
 	if v, ok := o.Verifier.(auth.KeySetVerifier); ok {
@@ -141,6 +145,7 @@ func (rt *Runtime) Serve(ctx context.Context, o grpcserver.Options, workers ...f
 	g, ctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return grpcserver.Run(ctx, o) })
 	g.Go(func() error { return relay.Run(ctx) })
+	g.Go(func() error { return events.RunPruner(ctx, rt.Pool, rt.Log, rt.Clock.Now) })
 	for _, w := range workers {
 		g.Go(func() error { return w(ctx) })
 	}
