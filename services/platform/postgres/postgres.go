@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"regexp"
 	"runtime"
 	"slices"
@@ -147,6 +148,67 @@ func lockSession(ctx context.Context, conn *pgx.Conn, key string) error {
 		case <-ctx.Done():
 			return fmt.Errorf("waiting for another copy's migration: %w", ctx.Err())
 		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// Pending lists the migrations of sets not yet applied to the pool's
+// schema, in name order.
+func Pending(ctx context.Context, pool *pgxpool.Pool, sets ...fs.FS) ([]string, error) {
+	applied := map[string]bool{}
+	rows, err := pool.Query(ctx, `SELECT name FROM schema_migrations`)
+	if err != nil {
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || pgErr.Code != "42P01" { // no table yet: nothing applied
+			return nil, fmt.Errorf("migrations: %w", err)
+		}
+	} else {
+		names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return nil, fmt.Errorf("migrations: %w", err)
+		}
+		for _, n := range names {
+			applied[n] = true
+		}
+	}
+	var pending []string
+	for _, set := range sets {
+		if set == nil {
+			continue
+		}
+		names, err := fs.Glob(set, "*.sql")
+		if err != nil {
+			return nil, fmt.Errorf("migrations: %w", err)
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			if !applied[n] {
+				pending = append(pending, n)
+			}
+		}
+	}
+	return pending, nil
+}
+
+// WaitMigrated waits until every migration of sets is applied, for a
+// binary that uses a schema another binary owns and migrates (a worker
+// beside its service): it never applies one itself, as it may be another
+// release than the owner. It says in the log what it waits for.
+func WaitMigrated(ctx context.Context, pool *pgxpool.Pool, owner string, log *slog.Logger, sets ...fs.FS) error {
+	last := time.Time{}
+	for {
+		pending, err := Pending(ctx, pool, sets...)
+		if err == nil && len(pending) == 0 {
+			return nil
+		}
+		if time.Since(last) > 10*time.Second {
+			log.Info("waiting for the schema's owner to migrate it", "owner", owner, "pending", pending, "err", err)
+			last = time.Now()
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s to apply migrations %v: %w", owner, pending, ctx.Err())
+		case <-time.After(250 * time.Millisecond):
 		}
 	}
 }

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"log/slog"
 	"runtime"
 	"strings"
 	"testing"
@@ -136,5 +137,43 @@ func TestPoolSizeFollowsTheCPULimit(t *testing.T) {
 			t.Errorf("GOMAXPROCS %d, %s: pool of %d, want %d", tc.procs, tc.url, got, tc.want)
 		}
 		pool.Close()
+	}
+}
+
+// A binary beside the schema's owner waits for the owner's migrations and
+// applies none itself.
+func TestWaitMigratedWaitsForTheOwner(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := pgtest.Pool(t, "shop")
+	set := fstest.MapFS{
+		"0001_a.sql": {Data: []byte(`CREATE TABLE things (n int)`)},
+		"0002_b.sql": {Data: []byte(`ALTER TABLE things ADD COLUMN m int`)},
+	}
+	if pending, err := postgres.Pending(ctx, pool, set); err != nil || len(pending) != 2 {
+		t.Fatalf("pending on an empty schema: %v %v", pending, err)
+	}
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if err := postgres.WaitMigrated(short, pool, "shop", slog.New(slog.DiscardHandler), set); err == nil ||
+		!strings.Contains(err.Error(), "0001_a.sql") {
+		t.Fatalf("WaitMigrated on an unmigrated schema: %v, want it to name what is pending", err)
+	}
+	if pending, _ := postgres.Pending(ctx, pool, set); len(pending) != 2 {
+		t.Fatalf("WaitMigrated applied migrations itself: %v pending", pending)
+	}
+	done := make(chan error, 1)
+	go func() { done <- postgres.WaitMigrated(ctx, pool, "shop", slog.New(slog.DiscardHandler), set) }()
+	time.Sleep(100 * time.Millisecond)
+	if err := postgres.Migrate(ctx, pool, set); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("WaitMigrated did not see the owner's migrations")
 	}
 }

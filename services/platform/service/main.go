@@ -16,8 +16,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"uplift.dev/platform/config"
+	"uplift.dev/platform/events"
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/logging"
+	"uplift.dev/platform/postgres"
 )
 
 // Wire builds a service's server options and background workers from the
@@ -28,7 +30,25 @@ type Wire func(ctx context.Context, rt *Runtime) (grpcserver.Options, []func(con
 // cfg (a struct embedding Base, whose address is base), starts the runtime
 // with the service's migrations (nil for none) and serves what wire builds.
 // It exits non-zero with a message naming the problem if any step fails.
+//
+// `NAME migrate` only migrates the service's schema and exits: the step a
+// deployment runs before the new copies start (a Kubernetes init
+// container), reading nothing but DATABASE_URL (and LOG_LEVEL).
 func Main(name string, cfg any, base *Base, migrations fs.FS, wire Wire) {
+	if len(os.Args) > 1 && os.Args[1] == "migrate" {
+		var m struct {
+			DatabaseURL string `env:"DATABASE_URL" required:"true" secret:"true"`
+			LogLevel    string `env:"LOG_LEVEL" default:"info"`
+		}
+		Command(name+"-migrate", &m, &m.LogLevel, func(ctx context.Context, log *slog.Logger) error {
+			if err := MigrateSchema(ctx, m.DatabaseURL, name, migrations); err != nil {
+				return err
+			}
+			log.Info("schema migrated", "schema", name)
+			return nil
+		})
+		return
+	}
 	Command(name, cfg, &base.LogLevel, func(ctx context.Context, log *slog.Logger) error {
 		rt, err := Start(ctx, name, name, *base, log, migrations)
 		if err != nil {
@@ -41,6 +61,17 @@ func Main(name string, cfg any, base *Base, migrations fs.FS, wire Wire) {
 		}
 		return rt.Serve(ctx, opts, workers...)
 	})
+}
+
+// MigrateSchema applies the event tables' and the service's migrations to
+// schema, what `NAME migrate` and a start with MIGRATE_AT_START do.
+func MigrateSchema(ctx context.Context, databaseURL, schema string, migrations fs.FS) error {
+	pool, err := postgres.Open(ctx, databaseURL, schema)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	return postgres.Migrate(ctx, pool, events.Migrations(), migrations)
 }
 
 // Command runs a binary (a service, or a worker beside one) until SIGINT

@@ -289,3 +289,38 @@ func TestNetworkPoliciesLetTheGatewayReachEveryBackend(t *testing.T) {
 		}
 	}
 }
+
+// TestEachServiceMigratesInAStepOfItsOwn: a service's pods migrate its
+// schema in an init container (`NAME migrate`) and the server itself only
+// checks its schema (MIGRATE_AT_START=false); the workers beside a service
+// never migrate (their binaries wait for the owner's migrations).
+func TestEachServiceMigratesInAStepOfItsOwn(t *testing.T) {
+	apps := workloads(load(t))
+	for _, name := range []string{"users", "categories", "billing", "digest", "stores", "studio"} {
+		w, ok := apps[name]
+		if !ok {
+			t.Errorf("no workload for %s", name)
+			continue
+		}
+		var migrates bool
+		for _, c := range list(w.pod, "spec", "initContainers") {
+			args := list(c, "args")
+			migrates = migrates || (str(c, "image") == "uplift/"+name && len(args) == 1 && args[0] == "migrate")
+		}
+		if !migrates {
+			t.Errorf("%s has no init container running `%s migrate`", name, name)
+		}
+		for _, c := range list(w.pod, "spec", "containers") {
+			if str(c, "name") != name {
+				continue
+			}
+			var off bool
+			for _, e := range list(c, "env") {
+				off = off || (str(e, "name") == "MIGRATE_AT_START" && str(e, "value") == "false")
+			}
+			if !off {
+				t.Errorf("%s's server migrates at start too (MIGRATE_AT_START is not false)", name)
+			}
+		}
+	}
+}

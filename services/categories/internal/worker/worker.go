@@ -83,8 +83,9 @@ func Run(ctx context.Context, s Settings, log *slog.Logger) error {
 		return err
 	}
 	defer pool.Close()
-	// The API applies the same migrations; the advisory lock lets both start.
-	if err := postgres.Migrate(ctx, pool, events.Migrations(), migrations.FS); err != nil {
+	// The categories service owns the schema and migrates it; this worker may be
+	// another release, so it only waits for the migrations it was built with.
+	if err := postgres.WaitMigrated(ctx, pool, "the categories service", log, events.Migrations(), migrations.FS); err != nil {
 		return err
 	}
 	bus, err := s.NATS.Connect(ctx, "reviewworker", "categories", s.NATSAnonymous)

@@ -59,8 +59,9 @@ func run(ctx context.Context, s Settings, log *slog.Logger) error {
 		return err
 	}
 	defer pool.Close()
-	// The API applies the same migrations; the advisory lock lets both start.
-	if err := postgres.Migrate(ctx, pool, migrations.FS); err != nil {
+	// The studio service owns the schema and migrates it; this worker may be
+	// another release, so it only waits for the migrations it was built with.
+	if err := postgres.WaitMigrated(ctx, pool, "the studio service", log, migrations.FS); err != nil {
 		return err
 	}
 	blobs, err := blobstore.Open(ctx, s.BlobURL)
