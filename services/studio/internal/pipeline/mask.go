@@ -216,12 +216,21 @@ func Refine(img *image.NRGBA, mask *image.Gray, holes bool) {
 	Finish(img, mask, holes)
 }
 
-// Finish turns a mask after shadow suppression into the cut-out's alpha.
-// holes turns hole recovery on (a beta feature, on for paid plans first:
-// domain.BetaHoleRecovery).
+// Finish turns a mask after shadow suppression into the cut-out's alpha:
+// holes opened (holes turns hole recovery on, a beta feature on for paid
+// plans first: domain.BetaHoleRecovery), the soft mask hardened, then
+// only the product kept (KeepProduct), so neither the cut-out nor the
+// framing of a studio image or preset holds a remnant of anything else.
 func Finish(img *image.NRGBA, mask *image.Gray, holes bool) {
 	if holes {
 		RecoverHoles(img, mask)
 	}
 	Harden(mask, 48, 208)
+	KeepProduct(mask, EdgeWidth(mask.Rect.Dx(), mask.Rect.Dy()))
+}
+
+// EdgeWidth is how wide, in a w×h photo's pixels, the model's soft edge
+// is: two of its own pixels (it sees the photo at ModelSide), scaled up.
+func EdgeWidth(w, h int) int {
+	return max(2, (2*max(w, h)+ModelSide-1)/ModelSide)
 }
