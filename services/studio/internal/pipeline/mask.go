@@ -3,6 +3,7 @@ package pipeline
 import (
 	"image"
 	"image/color"
+	"math"
 	"slices"
 )
 
@@ -15,9 +16,10 @@ import (
 
 // backdropColor estimates the backdrop from a band along the photo's border
 // where the mask says "background": the per-channel median, so a product
-// that touches the border does not skew it. ok is false when too little of
-// the border is background to tell.
-func backdropColor(img *image.NRGBA, mask *image.Gray) (c color.NRGBA, ok bool) {
+// that touches the border does not skew it, and how much the band's luma
+// varies (its median absolute deviation from the median). ok is false
+// when too little of the border is background to tell.
+func backdropColor(img *image.NRGBA, mask *image.Gray) (c color.NRGBA, spread float64, ok bool) {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
 	band := max(2, min(w, h)/32)
 	var rs, gs, bs []uint8
@@ -35,10 +37,20 @@ func backdropColor(img *image.NRGBA, mask *image.Gray) (c color.NRGBA, ok bool) 
 		}
 	}
 	if len(rs) < 64 {
-		return color.NRGBA{}, false
+		return color.NRGBA{}, 0, false
 	}
+	ls := make([]float64, len(rs))
+	for i := range rs {
+		ls[i] = luma(float64(rs[i]), float64(gs[i]), float64(bs[i]))
+	}
+	slices.Sort(ls)
+	ml := ls[len(ls)/2]
+	for i, l := range ls {
+		ls[i] = math.Abs(l - ml)
+	}
+	slices.Sort(ls)
 	med := func(v []uint8) uint8 { slices.Sort(v); return v[len(v)/2] }
-	return color.NRGBA{med(rs), med(gs), med(bs), 255}, true
+	return color.NRGBA{med(rs), med(gs), med(bs), 255}, ls[len(ls)/2], true
 }
 
 func luma(r, g, b float64) float64 { return 0.299*r + 0.587*g + 0.114*b }
@@ -49,6 +61,20 @@ func luma(r, g, b float64) float64 { return 0.299*r + 0.587*g + 0.114*b }
 // product could pass for shade. (It was 150 until the mug on wood showed
 // the model taking a wood backdrop's shadow whole: IoU 0.83, 0.99 now.)
 const LightBackdropLuma = 110
+
+// shadeTolerance is how far (a share of full scale, per channel) a pixel
+// may be from the backdrop's colour darkened by a common factor and still
+// count as the backdrop in shade.
+const shadeTolerance = 0.07
+
+// maxBackdropSpread is how much (median absolute deviation of luma, 0–255)
+// the backdrop along the border may vary for shadow suppression to run:
+// half the shade test's tolerance, so the backdrop's own variety stays
+// well inside it. A studio sweep (paper, a plain wall, wood) varies by a
+// few levels; a room or a kitchen behind the product varies by far more,
+// and there "the backdrop's colour in shade" matches the product itself
+// (a translucent bottle, a wicker basket, a mug's shaded side).
+const maxBackdropSpread = shadeTolerance * 255 / 2
 
 // shadowLike reports whether a pixel is the backdrop colour in shade: darker
 // by a common factor on every channel (within tolerance), not near-black.
@@ -61,9 +87,8 @@ func shadowLike(p []uint8, bg color.NRGBA, bgLuma float64) (float64, bool) {
 	if k >= 0.9 || k < 0.2 {
 		return k, false
 	}
-	const tol = 0.07
 	for _, pair := range [3][2]float64{{r, float64(bg.R)}, {g, float64(bg.G)}, {b, float64(bg.B)}} {
-		if d := pair[0]/255 - k*pair[1]/255; d > tol || d < -tol {
+		if d := pair[0]/255 - k*pair[1]/255; d > shadeTolerance || d < -shadeTolerance {
 			return k, false
 		}
 	}
@@ -110,11 +135,12 @@ const maxInsideShade = 0.72
 
 // SuppressShadow clears, in place, the mask's shadow pixels (see above) and
 // reports how many it cleared. It does nothing when the backdrop is not
-// light, or when the "shadow" would be most of the mask (then it is more
-// likely a grey product than a shadow).
+// light or not uniform (see maxBackdropSpread), or when the "shadow"
+// would be most of the mask (then it is more likely a grey product than a
+// shadow).
 func SuppressShadow(img *image.NRGBA, mask *image.Gray) int {
-	bg, ok := backdropColor(img, mask)
-	if !ok {
+	bg, spread, ok := backdropColor(img, mask)
+	if !ok || spread > maxBackdropSpread {
 		return 0
 	}
 	bgLuma := luma(float64(bg.R), float64(bg.G), float64(bg.B))
@@ -216,12 +242,21 @@ func Refine(img *image.NRGBA, mask *image.Gray, holes bool) {
 	Finish(img, mask, holes)
 }
 
-// Finish turns a mask after shadow suppression into the cut-out's alpha.
-// holes turns hole recovery on (a beta feature, on for paid plans first:
-// domain.BetaHoleRecovery).
+// Finish turns a mask after shadow suppression into the cut-out's alpha:
+// holes opened (holes turns hole recovery on, a beta feature on for paid
+// plans first: domain.BetaHoleRecovery), the soft mask hardened, then
+// only the product kept (KeepProduct), so neither the cut-out nor the
+// framing of a studio image or preset holds a remnant of anything else.
 func Finish(img *image.NRGBA, mask *image.Gray, holes bool) {
 	if holes {
 		RecoverHoles(img, mask)
 	}
 	Harden(mask, 48, 208)
+	KeepProduct(mask, EdgeWidth(mask.Rect.Dx(), mask.Rect.Dy()))
+}
+
+// EdgeWidth is how wide, in a w×h photo's pixels, the model's soft edge
+// is: two of its own pixels (it sees the photo at ModelSide), scaled up.
+func EdgeWidth(w, h int) int {
+	return max(2, (2*max(w, h)+ModelSide-1)/ModelSide)
 }

@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"bytes"
 	"image"
 	"image/color"
 	"testing"
@@ -72,6 +73,27 @@ func TestSuppressShadowLeavesDarkBackdropsAlone(t *testing.T) {
 	}
 }
 
+// A busy backdrop (a room, a kitchen: the border's luma varies far more
+// than a studio sweep's) is left alone too: there the backdrop "in shade"
+// matches products themselves. Issue 21: on real photos the step cut into
+// translucent bottles, a wicker basket and a mug (mean IoU 0.853 → 0.826).
+func TestSuppressShadowLeavesBusyBackdropsAlone(t *testing.T) {
+	img, mask, _ := shadowScene(false)
+	// a coarse cloth along the border: every other pixel a darker warm
+	// thread (not the backdrop in shade: its hue differs)
+	for y := 0; y < 100; y++ {
+		for x := 0; x < 100; x++ {
+			if (x < 3 || y < 3 || x >= 97 || y >= 97) && (x+y)%2 == 0 {
+				c := img.NRGBAAt(x, y)
+				img.SetNRGBA(x, y, color.NRGBA{c.R - 10, c.G - 30, c.B - 60, 255})
+			}
+		}
+	}
+	if n := pipeline.SuppressShadow(img, mask); n != 0 {
+		t.Errorf("removed %d pixels on a busy backdrop", n)
+	}
+}
+
 func TestHarden(t *testing.T) {
 	m := image.NewGray(image.Rect(0, 0, 5, 1))
 	copy(m.Pix, []uint8{0, 48, 128, 208, 250})
@@ -133,6 +155,52 @@ func TestModelMaskMatchesDrawBiLinear(t *testing.T) {
 		for i := range want.Pix {
 			if d := int(got.Pix[i]) - int(want.Pix[i]); d > 1 || d < -1 {
 				t.Fatalf("%v: pixel %d is %d, draw.BiLinear gives %d", size, i, got.Pix[i], want.Pix[i])
+			}
+		}
+	}
+}
+
+// redSaliency is a stand-in model whose saliency is its input's red
+// channel, so what a view shows can be read back from its output.
+func redSaliency(in []float32) ([]float32, error) {
+	const plane = pipeline.ModelSide * pipeline.ModelSide
+	return append([]float32(nil), in[:plane]...), nil
+}
+
+// One plain view is the model's mask as it always was (ModelInput, then
+// ModelMask), and every view, mirrored or with a margin, is mapped back
+// onto the photo where it belongs: a product on the left half stays on
+// the left half.
+func TestSaliencyMapsEveryViewBackOntoThePhoto(t *testing.T) {
+	img := solid(400, 300, color.NRGBA{20, 20, 20, 255})
+	for y := 60; y < 240; y++ {
+		for x := 40; x < 180; x++ {
+			img.SetNRGBA(x, y, color.NRGBA{250, 250, 250, 255})
+		}
+	}
+	pred, _ := redSaliency(pipeline.ModelInput(img))
+	want := pipeline.ModelMask(pred, 400, 300)
+	got, err := pipeline.Saliency(img, []pipeline.View{{}}, redSaliency, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Pix, want.Pix) {
+		t.Error("one plain view differs from ModelInput + ModelMask")
+	}
+	for _, v := range append(pipeline.Views, pipeline.View{Pad: 0.25, Flip: true}) {
+		got, err := pipeline.Saliency(img, []pipeline.View{v}, redSaliency, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// away from the product's edge (the resampling blurs it), the
+		// view says what the photo shows
+		for y := 0; y < 300; y++ {
+			for x := 0; x < 400; x++ {
+				in := x >= 48 && x < 172 && y >= 68 && y < 232
+				out := x < 30 || x >= 190 || y < 50 || y >= 250
+				if g := got.GrayAt(x, y).Y; (in && g < 230) || (out && g > 25) {
+					t.Fatalf("view %+v: (%d,%d) is %d", v, x, y, g)
+				}
 			}
 		}
 	}

@@ -82,12 +82,23 @@ func Load(libPath, modelPath string, threads int) (*Model, error) {
 	return &Model{session: s, in: in, out: out}, nil
 }
 
-// Mask returns the model's raw mask for img, at img's size.
+// Mask returns the model's mask for img, at img's size: its saliency
+// averaged over pipeline.Views.
 func (m *Model) Mask(ctx context.Context, img *image.NRGBA) (*image.Gray, error) {
+	return m.MaskViews(ctx, img, pipeline.Views, nil)
+}
+
+// MaskViews is Mask over the given views (one model run each).
+func (m *Model) MaskViews(ctx context.Context, img *image.NRGBA, views []pipeline.View, refine func(*image.Gray)) (*image.Gray, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	input := pipeline.ModelInput(img)
+	return pipeline.Saliency(img, views, m.Run, refine)
+}
+
+// Run runs the model on one input tensor and returns a copy of its first
+// output.
+func (m *Model) Run(input []float32) ([]float32, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.session == nil {
@@ -97,7 +108,7 @@ func (m *Model) Mask(ctx context.Context, img *image.NRGBA) (*image.Gray, error)
 	if err := m.session.Run(); err != nil {
 		return nil, fmt.Errorf("u2net run: %w", err)
 	}
-	return pipeline.ModelMask(m.out.GetData(), img.Rect.Dx(), img.Rect.Dy()), nil
+	return append([]float32(nil), m.out.GetData()...), nil
 }
 
 // Close releases the session.

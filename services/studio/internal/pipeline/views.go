@@ -1,0 +1,172 @@
+package pipeline
+
+import (
+	"image"
+	"math"
+
+	"golang.org/x/image/draw"
+)
+
+// Test-time views. u2netp sees a photo only at 320×320 and its mistakes
+// on real photos (a translucent bottle missed, the wall behind a chair's
+// slats taken in) change with how the photo sits in that frame: mirrored,
+// or with a margin around it. Averaging its saliency over a few such views
+// (each mapped back onto the photo) cancels much of that, at one model run
+// per view.
+
+// View is one look the model takes at the photo: Pad is the margin added
+// on every side, as a share of the photo's width and height (filled with
+// the photo's own edge pixels, so it looks like more of the backdrop and
+// the model sees the product smaller); Flip mirrors it left to right.
+type View struct {
+	Pad  float64
+	Flip bool
+}
+
+// Views are the looks Saliency averages: the photo, and the photo with a
+// tenth of a margin. Measured (issue 21) on the ten real corpus photos:
+// mean IoU 0.851 → 0.864 with the synthetic photos 0.990 → 0.992; adding
+// the two mirrored views gave 0.874 but broke shadow suppression on the
+// mug on wood (0.99 → 0.81) and doubles the cost again.
+var Views = []View{{0, false}, {0.1, false}}
+
+// Infer runs the model on one input tensor (1×3×ModelSide², planar RGB)
+// and returns its first output (ModelSide² saliency).
+type Infer func(input []float32) ([]float32, error)
+
+// Saliency is the model's mask for img at img's size: each of views
+// inferred, stretched to 0–1 (as the reference code does), mapped back
+// onto the photo and resized bilinearly to its size, then, when refine is
+// not nil, refined on its own (shadow suppression: a mirrored view may
+// take a cast shadow the plain view left out, and the shadow is found by
+// where the mask's edge meets it, which an average blurs), and averaged.
+func Saliency(img *image.NRGBA, views []View, infer Infer, refine func(*image.Gray)) (*image.Gray, error) {
+	const plane = ModelSide * ModelSide
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	var sum []uint16
+	var last *image.Gray
+	for _, v := range views {
+		pred, err := infer(viewInput(img, v))
+		if err != nil {
+			return nil, err
+		}
+		back := make([]float32, plane)
+		addView(back, stretch(pred[:plane]), v)
+		small := image.NewGray(image.Rect(0, 0, ModelSide, ModelSide))
+		for i, s := range back {
+			small.Pix[i] = uint8(min(255, s*255+0.5))
+		}
+		last = upscaleGray(small, w, h)
+		if refine != nil {
+			refine(last)
+		}
+		if len(views) == 1 {
+			return last, nil
+		}
+		if sum == nil {
+			sum = make([]uint16, w*h)
+		}
+		for i, m := range last.Pix {
+			sum[i] += uint16(m)
+		}
+	}
+	n := uint16(len(views))
+	for i, s := range sum {
+		last.Pix[i] = uint8((s + n/2) / n)
+	}
+	return last, nil
+}
+
+// inset is where the photo sits in a view's frame: its first pixel and
+// its size, in model pixels, on each axis.
+func inset(pad float64) (off, size int) {
+	off = int(math.Round(ModelSide * pad / (1 + 2*pad)))
+	return off, ModelSide - 2*off
+}
+
+// viewInput is the model's input for one view of img: img resized
+// bilinearly into the view's frame (its margin repeating the photo's edge
+// pixels), mirrored if asked, scaled by its brightest value as the
+// model's reference code does, then normalised per channel.
+func viewInput(img *image.NRGBA, v View) []float32 {
+	// An *image.RGBA destination takes draw's byte fast path (an NRGBA one
+	// goes through a colour conversion per pixel); a decoded photo is
+	// opaque, so the bytes are the same.
+	small := image.NewRGBA(image.Rect(0, 0, ModelSide, ModelSide))
+	off, size := inset(v.Pad)
+	draw.BiLinear.Scale(small, image.Rect(off, off, off+size, off+size), img, img.Rect, draw.Src, nil)
+	if off > 0 {
+		for y := range ModelSide {
+			sy := min(max(y, off), off+size-1)
+			for x := range ModelSide {
+				sx := min(max(x, off), off+size-1)
+				if sx != x || sy != y {
+					copy(small.Pix[y*small.Stride+x*4:y*small.Stride+x*4+4], small.Pix[sy*small.Stride+sx*4:])
+				}
+			}
+		}
+	}
+	var peak uint8 = 1
+	for i := 0; i < len(small.Pix); i += 4 {
+		peak = max(peak, small.Pix[i], small.Pix[i+1], small.Pix[i+2])
+	}
+	const plane = ModelSide * ModelSide
+	out := make([]float32, 3*plane)
+	for p := range plane {
+		x, y := p%ModelSide, p/ModelSide
+		if v.Flip {
+			x = ModelSide - 1 - x
+		}
+		q := small.Pix[y*small.Stride+x*4:]
+		for c := range 3 {
+			out[c*plane+p] = (float32(q[c])/float32(peak) - modelMean[c]) / modelStd[c]
+		}
+	}
+	return out
+}
+
+// stretch maps a prediction onto 0–1, its lowest value to 0 and its
+// highest to 1.
+func stretch(pred []float32) []float32 {
+	lo, hi := pred[0], pred[0]
+	for _, v := range pred {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	span := hi - lo
+	if span <= 0 {
+		span = 1
+	}
+	out := make([]float32, len(pred))
+	for i, v := range pred {
+		out[i] = (v - lo) / span
+	}
+	return out
+}
+
+// addView adds one view's prediction, mapped back onto the photo's frame
+// (ModelSide², the photo stretched as in the plain view), to sum.
+func addView(sum, pred []float32, v View) {
+	off, size := inset(v.Pad)
+	k := float32(size) / ModelSide
+	for y := range ModelSide {
+		sy := float32(off) + (float32(y)+0.5)*k - 0.5
+		y0 := min(max(int(sy), 0), ModelSide-1)
+		y1 := min(y0+1, ModelSide-1)
+		fy := sy - float32(y0)
+		for x := range ModelSide {
+			sx := float32(off) + (float32(x)+0.5)*k - 0.5
+			x0 := min(max(int(sx), 0), ModelSide-1)
+			x1 := min(x0+1, ModelSide-1)
+			fx := sx - float32(x0)
+			at := func(x, y int) float32 {
+				if v.Flip {
+					x = ModelSide - 1 - x
+				}
+				return pred[y*ModelSide+x]
+			}
+			a := at(x0, y0) + (at(x1, y0)-at(x0, y0))*fx
+			b := at(x0, y1) + (at(x1, y1)-at(x0, y1))*fx
+			sum[y*ModelSide+x] += a + (b-a)*fy
+		}
+	}
+}
