@@ -519,7 +519,7 @@ func (g *detWriter) fixIdea() IdeaText {
 			offer = fmt.Sprintf("10%% off your first order — %s from %s", entry.Name, g.show(entry))
 		}
 		return IdeaText{Title: "Start a welcome list with a first-order offer", Channel: ChannelOnsite,
-			WhyNow:      fmt.Sprintf("Your website review found no newsletter sign-up (%d points lost), so visitors who do not buy today are gone for good.", failed[review.CheckEmailCapture]),
+			WhyNow: fmt.Sprintf("Your website review found no newsletter sign-up (%d points lost), so visitors who do not buy today are gone for good.", failed[review.CheckEmailCapture]),
 			// An on-site idea's lead line is the sign-up box's headline.
 			SubjectLine: fmt.Sprintf("Join the %s list — 10%% off your first order", b.StoreName),
 			Body: fmt.Sprintf("Footer and exit-intent box: \"Join the %s list: new arrivals first and %s.\" [email] [Subscribe]\nWelcome email: thank them, show your best sellers and the code WELCOME10.",
