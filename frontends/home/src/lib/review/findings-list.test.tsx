@@ -113,4 +113,24 @@ describe('FindingsList places', () => {
     expect(screen.queryByText('New')).toBeNull();
     expect(screen.queryByText('Fixed')).toBeNull();
   });
+
+  it('leads each page of an image finding to the studio on that page', async () => {
+    const alt: FindingJson = {
+      id: 'image-alt-1',
+      group: 'search',
+      check: 'image-alt',
+      title: '2 images have no alt text on 2 pages',
+      url: 'https://shop.test/',
+      places: [
+        { url: 'https://shop.test/', element: '<img src="/banner.jpg">' },
+        { url: 'https://shop.test/products/anvil', element: '<img src="/anvil.jpg">' },
+      ],
+    };
+    renderWithProviders(<FindingsList findings={[alt]} studioLinks />);
+    await userEvent.click(screen.getByRole('button', { name: /no alt text on 2 pages/ }));
+    expect(screen.getByRole('link', { name: 'Make a studio photo for https://shop.test/products/anvil' }).getAttribute('href')).toBe(
+      '/studio?product=https%3A%2F%2Fshop.test%2Fproducts%2Fanvil',
+    );
+    expect(screen.getAllByRole('link', { name: /^Make a studio photo/ })).toHaveLength(2);
+  });
 });

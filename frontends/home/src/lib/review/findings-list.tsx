@@ -100,6 +100,13 @@ function FindingItem({ finding, studioLink }: { finding: FindingJson; studioLink
                         </>
                       )}
                       {place.fix && <div>{place.fix}</div>}
+                      {studioLink && place.url && (
+                        <div>
+                          <Link to={studioPath(place.url)} aria-label={`${STUDIO_PHOTO_LINK_TEXT} for ${place.url}`}>
+                            {STUDIO_PHOTO_LINK_TEXT}
+                          </Link>
+                        </div>
+                      )}
                     </li>
                   ))}
                 </ul>
@@ -127,7 +134,7 @@ function FindingItem({ finding, studioLink }: { finding: FindingJson; studioLink
               )}
             </>
           )}
-          {studioLink && (
+          {studioLink && places.length <= 1 && (
             <>
               <dt>A better photo</dt>
               <dd>
