@@ -142,6 +142,15 @@ type finding struct {
 	Why        string `json:"why"`
 	Fix        string `json:"fix"`
 	PointsLost int    `json:"pointsLost"`
+	// Places are every page or resource the issue was found on, when more
+	// than one (the first is url and element).
+	Places []place `json:"places,omitempty"`
+}
+
+type place struct {
+	URL     string `json:"url"`
+	Element string `json:"element"`
+	Fix     string `json:"fix,omitempty"`
 }
 
 type insight struct {
@@ -175,7 +184,11 @@ func toReport(res domain.Analysis) report {
 		}
 	}
 	conv := func(f domain.Finding) finding {
-		return finding{ID: f.ID, Check: f.Check, Group: f.Group, Title: f.Title, URL: f.URL, Element: f.Element, Why: f.Why, Fix: f.Fix, PointsLost: f.PointsLost}
+		out := finding{ID: f.ID, Check: f.Check, Group: f.Group, Title: f.Title, URL: f.URL, Element: f.Element, Why: f.Why, Fix: f.Fix, PointsLost: f.PointsLost}
+		for _, p := range f.Places {
+			out.Places = append(out.Places, place{URL: p.URL, Element: p.Element, Fix: p.Fix})
+		}
+		return out
 	}
 	for _, f := range rv.Findings {
 		out.Findings = append(out.Findings, conv(f))
@@ -230,7 +243,17 @@ func writeText(w io.Writer, r report) {
 		fmt.Fprintf(w, "\nTo fix (%d), most points first:\n", len(r.Findings))
 	}
 	for _, f := range r.Findings {
-		fmt.Fprintf(w, "\n- %s (−%d, %s)\n  %s\n  %s\n  Why: %s\n  Fix: %s\n", f.Title, f.PointsLost, f.Check, f.URL, f.Element, f.Why, f.Fix)
+		if len(f.Places) == 0 {
+			fmt.Fprintf(w, "\n- %s (−%d, %s)\n  %s\n  %s\n  Why: %s\n  Fix: %s\n", f.Title, f.PointsLost, f.Check, f.URL, f.Element, f.Why, f.Fix)
+			continue
+		}
+		fmt.Fprintf(w, "\n- %s (−%d, %s)\n  Why: %s\n  Fix: %s\n", f.Title, f.PointsLost, f.Check, f.Why, f.Fix)
+		for _, p := range f.Places {
+			fmt.Fprintf(w, "  · %s  %s\n", p.URL, p.Element)
+			if p.Fix != "" {
+				fmt.Fprintf(w, "    %s\n", p.Fix)
+			}
+		}
 	}
 	if len(r.Notes) > 0 {
 		fmt.Fprintf(w, "\nNotes (no points lost):\n")

@@ -41,6 +41,26 @@ func checkAccounting(t *testing.T, rv domain.Review) {
 			t.Errorf("note %s costs %d points", n.Title, n.PointsLost)
 		}
 	}
+	// One row per issue: no two findings (or notes) of a check read the
+	// same, and an issue found in several places lists each once.
+	seen := map[string]bool{}
+	for _, f := range append(append([]domain.Finding{}, rv.Findings...), rv.Notes...) {
+		if k := f.Check + "\x00" + f.Title; seen[k] && f.State != domain.StateFixed {
+			t.Errorf("two findings of %s read %q", f.Check, f.Title)
+		} else {
+			seen[k] = true
+		}
+		places := map[string]bool{}
+		for _, p := range f.Places {
+			if places[p.URL+"\x00"+p.Element] {
+				t.Errorf("finding %q lists %s %s twice", f.Title, p.URL, p.Element)
+			}
+			places[p.URL+"\x00"+p.Element] = true
+		}
+		if len(f.Places) == 1 || (len(f.Places) > 1 && (f.Places[0].URL != f.URL || f.Places[0].Element != f.Element)) {
+			t.Errorf("finding %q: places %+v do not start at its own %s %s", f.Title, f.Places, f.URL, f.Element)
+		}
+	}
 	if len(rv.Checks) != len(review.Checks) {
 		t.Fatalf("%d checks, want %d", len(rv.Checks), len(review.Checks))
 	}
@@ -171,7 +191,7 @@ func TestPoorStoreLosesTheRightPoints(t *testing.T) {
 	// Lighthouse does not require a canonical link: its absence is a note.
 	var canonicalNote bool
 	for _, n := range rv.Notes {
-		canonicalNote = canonicalNote || (n.Check == review.CheckCanonical && n.Title == "Page has no canonical link")
+		canonicalNote = canonicalNote || (n.Check == review.CheckCanonical && n.Title == "5 pages have no canonical link" && len(n.Places) == 5)
 	}
 	if !canonicalNote {
 		t.Error("missing canonical links should be noted")
@@ -185,15 +205,15 @@ func TestPoorStoreLosesTheRightPoints(t *testing.T) {
 	if f := findings(rv, review.CheckPageWeight); len(f) != 0 {
 		t.Errorf("small HTML, got page-weight finding %+v", f)
 	}
+	// One finding for the issue, each page inside it with a description
+	// of its own.
 	home := srv.URL + "/"
-	var meta *domain.Finding
-	for _, f := range findings(rv, review.CheckMetaDesc) {
-		if f.URL == home {
-			meta = &f
-		}
+	meta := findings(rv, review.CheckMetaDesc)
+	if len(meta) != 1 || meta[0].Title != "5 pages have no meta description" || len(meta[0].Places) != 5 || meta[0].Places[0].URL != home {
+		t.Fatalf("meta description findings: %+v", meta)
 	}
-	if meta == nil || !strings.Contains(meta.Fix, `<meta name="description" content="`) || !strings.Contains(meta.Fix, "Bramble Honey") || !strings.Contains(meta.Fix, "Wildflower Honey 340g") {
-		t.Errorf("home meta description finding should draft one from the store's content: %+v", meta)
+	if fix := meta[0].Places[0].Fix; !strings.Contains(fix, `<meta name="description" content="`) || !strings.Contains(fix, "Bramble Honey") || !strings.Contains(fix, "Wildflower Honey 340g") {
+		t.Errorf("home meta description should be drafted from the store's content: %q", fix)
 	}
 	var heavy bool
 	for _, f := range findings(rv, review.CheckImageWeight) {
@@ -303,9 +323,11 @@ func TestPreviousReviewMarksNewOpenAndFixed(t *testing.T) {
 	srv := poorStore(t)
 	a := newTestAnalyzer(t, srv, Options{})
 	first := analyze(t, a, srv.URL, nil).Review
-	for _, f := range first.Findings {
-		if f.State != domain.StateNew {
-			t.Fatalf("first review finding state %q", f.State)
+	// Against no review at all, nothing is new: a first review has no
+	// "New" badges (issue 21), every finding is simply open.
+	for _, f := range append(first.Findings, first.Notes...) {
+		if f.State != domain.StateOpen {
+			t.Fatalf("first review finding %q is %q", f.Title, f.State)
 		}
 	}
 	prev := first

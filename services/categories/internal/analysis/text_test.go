@@ -149,8 +149,9 @@ func TestTheNextOccasionThatLeavesTime(t *testing.T) {
 		{time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC), "Cyber Monday", "Send today (Wed 25 Nov), 5 days before"},
 		// Christmas Eve: Christmas is tomorrow; the email is for New Year.
 		{time.Date(2026, 12, 24, 9, 0, 0, 0, time.UTC), "New Year", "Send today (Thu 24 Dec), 8 days before"},
-		// Mid-November: Black Friday, ten days ahead, with every step.
-		{time.Date(2026, 11, 10, 9, 0, 0, 0, time.UTC), "Black Friday", "Send Tue 17 Nov, 10 days before; reminder Tue 24 Nov; last order date Sun 22 Nov"},
+		// Mid-November: Black Friday, ten days ahead, with every step: the
+		// reminder the day before the last order date, never after it.
+		{time.Date(2026, 11, 10, 9, 0, 0, 0, time.UTC), "Black Friday", "Send Tue 17 Nov, 10 days before; reminder Sat 21 Nov; last order date Sun 22 Nov."},
 	} {
 		res := analyze(t, newTestAnalyzer(t, srv, Options{Now: func() time.Time { return tt.now }}), srv.URL, nil)
 		var email *domain.Idea

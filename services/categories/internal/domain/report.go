@@ -65,6 +65,19 @@ type Finding struct {
 	Fix        string // the exact fix
 	PointsLost int    // this finding's share of the lost score
 	State      string
+	// Places are every page or resource the same issue was found on, the
+	// first being URL and Element, when there is more than one: a review
+	// shows one finding per issue, not one per page. Each place has its
+	// own fix when it needs one (a meta description written for that
+	// page); Fix then says what to do on all of them.
+	Places []Place `json:",omitempty"`
+}
+
+// Place is one page or resource a finding is about.
+type Place struct {
+	URL     string
+	Element string
+	Fix     string // "" when the finding's Fix is the whole fix
 }
 
 // CheckResult is one check's outcome, so a reader sees where every point went.

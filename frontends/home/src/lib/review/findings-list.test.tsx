@@ -78,3 +78,59 @@ describe('FindingsList', () => {
     expect(screen.queryByRole('link', { name: 'Make a studio photo' })).toBeNull();
   });
 });
+
+describe('FindingsList places', () => {
+  it('shows one row for an issue found on several pages, each page inside it with its own fix', async () => {
+    const uncompressed: FindingJson = {
+      id: 'compression-1',
+      group: 'speed',
+      check: 'compression',
+      title: '3 pages are sent uncompressed',
+      url: 'https://shop.test/',
+      element: 'HTML document, 3 KB, no Content-Encoding',
+      fix: 'Turn on gzip.',
+      pointsLost: 3,
+      state: 'open',
+      places: [
+        { url: 'https://shop.test/', element: 'HTML document, 3 KB, no Content-Encoding' },
+        { url: 'https://shop.test/pages/contact', element: 'HTML document, 1 KB, no Content-Encoding' },
+        { url: 'https://shop.test/policies/refund-policy', element: 'HTML document, 1 KB, no Content-Encoding', fix: 'Its own fix.' },
+      ],
+    };
+    render(<FindingsList findings={[uncompressed]} />);
+    expect(screen.getAllByRole('button', { name: /sent uncompressed/ })).toHaveLength(1);
+    await userEvent.click(screen.getByRole('button', { name: /3 pages are sent uncompressed/ }));
+    expect(screen.getByText('Found in 3 places')).toBeTruthy();
+    const list = screen.getByRole('list');
+    expect(within(list).getAllByRole('listitem')).toHaveLength(3);
+    expect(within(list).getByRole('link', { name: 'https://shop.test/pages/contact' })).toBeTruthy();
+    expect(within(list).getByText('Its own fix.')).toBeTruthy();
+    expect(screen.queryByText('Page')).toBeNull();
+  });
+
+  it('shows no badge on an open finding, as every finding of a first review is', () => {
+    render(<FindingsList findings={[{ id: 'f9', group: 'search', title: 'Page has no title', state: 'open', pointsLost: 5 }]} />);
+    expect(screen.queryByText('New')).toBeNull();
+    expect(screen.queryByText('Fixed')).toBeNull();
+  });
+
+  it('leads each page of an image finding to the studio on that page', async () => {
+    const alt: FindingJson = {
+      id: 'image-alt-1',
+      group: 'search',
+      check: 'image-alt',
+      title: '2 images have no alt text on 2 pages',
+      url: 'https://shop.test/',
+      places: [
+        { url: 'https://shop.test/', element: '<img src="/banner.jpg">' },
+        { url: 'https://shop.test/products/anvil', element: '<img src="/anvil.jpg">' },
+      ],
+    };
+    renderWithProviders(<FindingsList findings={[alt]} studioLinks />);
+    await userEvent.click(screen.getByRole('button', { name: /no alt text on 2 pages/ }));
+    expect(screen.getByRole('link', { name: 'Make a studio photo for https://shop.test/products/anvil' }).getAttribute('href')).toBe(
+      '/studio?product=https%3A%2F%2Fshop.test%2Fproducts%2Fanvil',
+    );
+    expect(screen.getAllByRole('link', { name: /^Make a studio photo/ })).toHaveLength(2);
+  });
+});

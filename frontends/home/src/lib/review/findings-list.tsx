@@ -13,7 +13,12 @@ export interface FindingsListProps {
   studioLinks?: boolean;
 }
 
-/** Findings grouped by area; each opens to show why it matters and the exact fix. */
+/**
+ * Findings grouped by area, one row per issue; each opens to show why it
+ * matters, the exact fix and every page or resource it was found on. "New"
+ * means new since the last review: a first review has none (its findings
+ * come as "open").
+ */
 export function FindingsList({ findings, studioLinks = false }: FindingsListProps) {
   if (findings.length === 0) {
     return <p className="u-muted">No problems found. Nice work: every check passed.</p>;
@@ -45,6 +50,7 @@ function FindingItem({ finding, studioLink }: { finding: FindingJson; studioLink
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const state = finding.state;
+  const places = finding.places ?? [];
   return (
     <div className="finding">
       <button
@@ -74,25 +80,61 @@ function FindingItem({ finding, studioLink }: { finding: FindingJson; studioLink
               <dd>{finding.fix}</dd>
             </>
           )}
-          {finding.url && (
+          {places.length > 1 ? (
             <>
-              <dt>Page</dt>
+              {/* One issue found in several places: one row, every place inside it. */}
+              <dt>Found in {places.length} places</dt>
               <dd>
-                <a href={finding.url} target="_blank" rel="noreferrer noopener">
-                  {finding.url}
-                </a>
+                <ul>
+                  {places.map((place, index) => (
+                    <li key={`${place.url}-${index}`}>
+                      {place.url && (
+                        <a href={place.url} target="_blank" rel="noreferrer noopener">
+                          {place.url}
+                        </a>
+                      )}
+                      {place.element && (
+                        <>
+                          {' '}
+                          <code>{place.element}</code>
+                        </>
+                      )}
+                      {place.fix && <div>{place.fix}</div>}
+                      {studioLink && place.url && (
+                        <div>
+                          <Link to={studioPath(place.url)} aria-label={`${STUDIO_PHOTO_LINK_TEXT} for ${place.url}`}>
+                            {STUDIO_PHOTO_LINK_TEXT}
+                          </Link>
+                        </div>
+                      )}
+                    </li>
+                  ))}
+                </ul>
               </dd>
             </>
-          )}
-          {finding.element && (
+          ) : (
             <>
-              <dt>Element</dt>
-              <dd>
-                <code>{finding.element}</code>
-              </dd>
+              {finding.url && (
+                <>
+                  <dt>Page</dt>
+                  <dd>
+                    <a href={finding.url} target="_blank" rel="noreferrer noopener">
+                      {finding.url}
+                    </a>
+                  </dd>
+                </>
+              )}
+              {finding.element && (
+                <>
+                  <dt>Element</dt>
+                  <dd>
+                    <code>{finding.element}</code>
+                  </dd>
+                </>
+              )}
             </>
           )}
-          {studioLink && (
+          {studioLink && places.length <= 1 && (
             <>
               <dt>A better photo</dt>
               <dd>

@@ -2086,8 +2086,13 @@ type Finding struct {
 	Fix     string `protobuf:"bytes,8,opt,name=fix,proto3" json:"fix,omitempty"`
 	// points_lost is this check's share of the score that was lost.
 	PointsLost int32 `protobuf:"varint,9,opt,name=points_lost,json=pointsLost,proto3" json:"points_lost,omitempty"`
-	// state is new, fixed or open compared with the previous review.
-	State         string `protobuf:"bytes,10,opt,name=state,proto3" json:"state,omitempty"`
+	// state is new, fixed or open compared with the previous review; on a
+	// first review (nothing to compare with) every finding is open.
+	State string `protobuf:"bytes,10,opt,name=state,proto3" json:"state,omitempty"`
+	// places are every page or resource the same issue was found on, the
+	// first being url and element, when there is more than one: a review
+	// has one finding per issue, not one per page.
+	Places        []*FindingPlace `protobuf:"bytes,11,rep,name=places,proto3" json:"places,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2192,6 +2197,76 @@ func (x *Finding) GetState() string {
 	return ""
 }
 
+func (x *Finding) GetPlaces() []*FindingPlace {
+	if x != nil {
+		return x.Places
+	}
+	return nil
+}
+
+// FindingPlace is one page or resource a finding is about.
+type FindingPlace struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Url     string                 `protobuf:"bytes,1,opt,name=url,proto3" json:"url,omitempty"`
+	Element string                 `protobuf:"bytes,2,opt,name=element,proto3" json:"element,omitempty"`
+	// fix is this place's own fix (a meta description written for this
+	// page); empty when the finding's fix is the whole fix.
+	Fix           string `protobuf:"bytes,3,opt,name=fix,proto3" json:"fix,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FindingPlace) Reset() {
+	*x = FindingPlace{}
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FindingPlace) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FindingPlace) ProtoMessage() {}
+
+func (x *FindingPlace) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FindingPlace.ProtoReflect.Descriptor instead.
+func (*FindingPlace) Descriptor() ([]byte, []int) {
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *FindingPlace) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *FindingPlace) GetElement() string {
+	if x != nil {
+		return x.Element
+	}
+	return ""
+}
+
+func (x *FindingPlace) GetFix() string {
+	if x != nil {
+		return x.Fix
+	}
+	return ""
+}
+
 // Insight is a short observation with its evidence.
 type Insight struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2204,7 +2279,7 @@ type Insight struct {
 
 func (x *Insight) Reset() {
 	*x = Insight{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2216,7 +2291,7 @@ func (x *Insight) String() string {
 func (*Insight) ProtoMessage() {}
 
 func (x *Insight) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[32]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2229,7 +2304,7 @@ func (x *Insight) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Insight.ProtoReflect.Descriptor instead.
 func (*Insight) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{32}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Insight) GetId() string {
@@ -2271,7 +2346,7 @@ type Idea struct {
 
 func (x *Idea) Reset() {
 	*x = Idea{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2283,7 +2358,7 @@ func (x *Idea) String() string {
 func (*Idea) ProtoMessage() {}
 
 func (x *Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[33]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2296,7 +2371,7 @@ func (x *Idea) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Idea.ProtoReflect.Descriptor instead.
 func (*Idea) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{33}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Idea) GetId() string {
@@ -2372,7 +2447,7 @@ type GetCurrentReportRequest struct {
 
 func (x *GetCurrentReportRequest) Reset() {
 	*x = GetCurrentReportRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2384,7 +2459,7 @@ func (x *GetCurrentReportRequest) String() string {
 func (*GetCurrentReportRequest) ProtoMessage() {}
 
 func (x *GetCurrentReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[34]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2397,7 +2472,7 @@ func (x *GetCurrentReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentReportRequest.ProtoReflect.Descriptor instead.
 func (*GetCurrentReportRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{34}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetCurrentReportRequest) GetCategoryId() string {
@@ -2417,7 +2492,7 @@ type GetCurrentReportResponse struct {
 
 func (x *GetCurrentReportResponse) Reset() {
 	*x = GetCurrentReportResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2429,7 +2504,7 @@ func (x *GetCurrentReportResponse) String() string {
 func (*GetCurrentReportResponse) ProtoMessage() {}
 
 func (x *GetCurrentReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[35]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2442,7 +2517,7 @@ func (x *GetCurrentReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentReportResponse.ProtoReflect.Descriptor instead.
 func (*GetCurrentReportResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{35}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *GetCurrentReportResponse) GetReport() *Report {
@@ -2462,7 +2537,7 @@ type GetInsightsRequest struct {
 
 func (x *GetInsightsRequest) Reset() {
 	*x = GetInsightsRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2474,7 +2549,7 @@ func (x *GetInsightsRequest) String() string {
 func (*GetInsightsRequest) ProtoMessage() {}
 
 func (x *GetInsightsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[36]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2487,7 +2562,7 @@ func (x *GetInsightsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetInsightsRequest.ProtoReflect.Descriptor instead.
 func (*GetInsightsRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{36}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *GetInsightsRequest) GetCategoryId() string {
@@ -2507,7 +2582,7 @@ type GetInsightsResponse struct {
 
 func (x *GetInsightsResponse) Reset() {
 	*x = GetInsightsResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[37]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2519,7 +2594,7 @@ func (x *GetInsightsResponse) String() string {
 func (*GetInsightsResponse) ProtoMessage() {}
 
 func (x *GetInsightsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[37]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2532,7 +2607,7 @@ func (x *GetInsightsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetInsightsResponse.ProtoReflect.Descriptor instead.
 func (*GetInsightsResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{37}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *GetInsightsResponse) GetInsights() []*Insight {
@@ -2552,7 +2627,7 @@ type ListRecentIdeasRequest struct {
 
 func (x *ListRecentIdeasRequest) Reset() {
 	*x = ListRecentIdeasRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[38]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2564,7 +2639,7 @@ func (x *ListRecentIdeasRequest) String() string {
 func (*ListRecentIdeasRequest) ProtoMessage() {}
 
 func (x *ListRecentIdeasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[38]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2577,7 +2652,7 @@ func (x *ListRecentIdeasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRecentIdeasRequest.ProtoReflect.Descriptor instead.
 func (*ListRecentIdeasRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{38}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ListRecentIdeasRequest) GetCategoryId() string {
@@ -2597,7 +2672,7 @@ type ListRecentIdeasResponse struct {
 
 func (x *ListRecentIdeasResponse) Reset() {
 	*x = ListRecentIdeasResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[39]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2609,7 +2684,7 @@ func (x *ListRecentIdeasResponse) String() string {
 func (*ListRecentIdeasResponse) ProtoMessage() {}
 
 func (x *ListRecentIdeasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[39]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2622,7 +2697,7 @@ func (x *ListRecentIdeasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRecentIdeasResponse.ProtoReflect.Descriptor instead.
 func (*ListRecentIdeasResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{39}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ListRecentIdeasResponse) GetIdeas() []*Idea {
@@ -2643,7 +2718,7 @@ type GetIdeaRequest struct {
 
 func (x *GetIdeaRequest) Reset() {
 	*x = GetIdeaRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[40]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2655,7 +2730,7 @@ func (x *GetIdeaRequest) String() string {
 func (*GetIdeaRequest) ProtoMessage() {}
 
 func (x *GetIdeaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[40]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2668,7 +2743,7 @@ func (x *GetIdeaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdeaRequest.ProtoReflect.Descriptor instead.
 func (*GetIdeaRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{40}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *GetIdeaRequest) GetCategoryId() string {
@@ -2695,7 +2770,7 @@ type GetIdeaResponse struct {
 
 func (x *GetIdeaResponse) Reset() {
 	*x = GetIdeaResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[41]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2707,7 +2782,7 @@ func (x *GetIdeaResponse) String() string {
 func (*GetIdeaResponse) ProtoMessage() {}
 
 func (x *GetIdeaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[41]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2720,7 +2795,7 @@ func (x *GetIdeaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIdeaResponse.ProtoReflect.Descriptor instead.
 func (*GetIdeaResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{41}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *GetIdeaResponse) GetIdea() *Idea {
@@ -2740,7 +2815,7 @@ type InvalidateCampaignIdeasRequest struct {
 
 func (x *InvalidateCampaignIdeasRequest) Reset() {
 	*x = InvalidateCampaignIdeasRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[42]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2752,7 +2827,7 @@ func (x *InvalidateCampaignIdeasRequest) String() string {
 func (*InvalidateCampaignIdeasRequest) ProtoMessage() {}
 
 func (x *InvalidateCampaignIdeasRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[42]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2765,7 +2840,7 @@ func (x *InvalidateCampaignIdeasRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateCampaignIdeasRequest.ProtoReflect.Descriptor instead.
 func (*InvalidateCampaignIdeasRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{42}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *InvalidateCampaignIdeasRequest) GetCategoryId() string {
@@ -2784,7 +2859,7 @@ type InvalidateCampaignIdeasResponse struct {
 
 func (x *InvalidateCampaignIdeasResponse) Reset() {
 	*x = InvalidateCampaignIdeasResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[43]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2796,7 +2871,7 @@ func (x *InvalidateCampaignIdeasResponse) String() string {
 func (*InvalidateCampaignIdeasResponse) ProtoMessage() {}
 
 func (x *InvalidateCampaignIdeasResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[43]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2809,7 +2884,7 @@ func (x *InvalidateCampaignIdeasResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidateCampaignIdeasResponse.ProtoReflect.Descriptor instead.
 func (*InvalidateCampaignIdeasResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{43}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{44}
 }
 
 // GetWebsiteScoreRequest names the site to score.
@@ -2822,7 +2897,7 @@ type GetWebsiteScoreRequest struct {
 
 func (x *GetWebsiteScoreRequest) Reset() {
 	*x = GetWebsiteScoreRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[44]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2834,7 +2909,7 @@ func (x *GetWebsiteScoreRequest) String() string {
 func (*GetWebsiteScoreRequest) ProtoMessage() {}
 
 func (x *GetWebsiteScoreRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[44]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2847,7 +2922,7 @@ func (x *GetWebsiteScoreRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWebsiteScoreRequest.ProtoReflect.Descriptor instead.
 func (*GetWebsiteScoreRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{44}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *GetWebsiteScoreRequest) GetUrl() string {
@@ -2871,7 +2946,7 @@ type GetWebsiteScoreResponse struct {
 
 func (x *GetWebsiteScoreResponse) Reset() {
 	*x = GetWebsiteScoreResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[45]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2883,7 +2958,7 @@ func (x *GetWebsiteScoreResponse) String() string {
 func (*GetWebsiteScoreResponse) ProtoMessage() {}
 
 func (x *GetWebsiteScoreResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[45]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2896,7 +2971,7 @@ func (x *GetWebsiteScoreResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWebsiteScoreResponse.ProtoReflect.Descriptor instead.
 func (*GetWebsiteScoreResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{45}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *GetWebsiteScoreResponse) GetUrl() string {
@@ -2944,7 +3019,7 @@ type SendAIEmailDigestRequest struct {
 
 func (x *SendAIEmailDigestRequest) Reset() {
 	*x = SendAIEmailDigestRequest{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[46]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2956,7 +3031,7 @@ func (x *SendAIEmailDigestRequest) String() string {
 func (*SendAIEmailDigestRequest) ProtoMessage() {}
 
 func (x *SendAIEmailDigestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[46]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2969,7 +3044,7 @@ func (x *SendAIEmailDigestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendAIEmailDigestRequest.ProtoReflect.Descriptor instead.
 func (*SendAIEmailDigestRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{46}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *SendAIEmailDigestRequest) GetCategoryId() string {
@@ -2988,7 +3063,7 @@ type SendAIEmailDigestResponse struct {
 
 func (x *SendAIEmailDigestResponse) Reset() {
 	*x = SendAIEmailDigestResponse{}
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[47]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3000,7 +3075,7 @@ func (x *SendAIEmailDigestResponse) String() string {
 func (*SendAIEmailDigestResponse) ProtoMessage() {}
 
 func (x *SendAIEmailDigestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[47]
+	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3013,7 +3088,7 @@ func (x *SendAIEmailDigestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendAIEmailDigestResponse.ProtoReflect.Descriptor instead.
 func (*SendAIEmailDigestResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{47}
+	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{48}
 }
 
 var File_uplift_categories_v1_categories_service_proto protoreflect.FileDescriptor
@@ -3179,7 +3254,7 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\x05check\x18\x01 \x01(\tR\x05check\x12\x14\n" +
 	"\x05group\x18\x02 \x01(\tR\x05group\x12\x16\n" +
 	"\x06weight\x18\x03 \x01(\x05R\x06weight\x12\x16\n" +
-	"\x06earned\x18\x04 \x01(\x05R\x06earned\"\xe2\x01\n" +
+	"\x06earned\x18\x04 \x01(\x05R\x06earned\"\x9e\x02\n" +
 	"\aFinding\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05group\x18\x02 \x01(\tR\x05group\x12\x14\n" +
@@ -3192,7 +3267,12 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\vpoints_lost\x18\t \x01(\x05R\n" +
 	"pointsLost\x12\x14\n" +
 	"\x05state\x18\n" +
-	" \x01(\tR\x05state\"I\n" +
+	" \x01(\tR\x05state\x12:\n" +
+	"\x06places\x18\v \x03(\v2\".uplift.categories.v1.FindingPlaceR\x06places\"L\n" +
+	"\fFindingPlace\x12\x10\n" +
+	"\x03url\x18\x01 \x01(\tR\x03url\x12\x18\n" +
+	"\aelement\x18\x02 \x01(\tR\aelement\x12\x10\n" +
+	"\x03fix\x18\x03 \x01(\tR\x03fix\"I\n" +
 	"\aInsight\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x1a\n" +
@@ -3286,7 +3366,7 @@ func file_uplift_categories_v1_categories_service_proto_rawDescGZIP() []byte {
 }
 
 var file_uplift_categories_v1_categories_service_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_uplift_categories_v1_categories_service_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
+var file_uplift_categories_v1_categories_service_proto_msgTypes = make([]protoimpl.MessageInfo, 50)
 var file_uplift_categories_v1_categories_service_proto_goTypes = []any{
 	(ReportStatus)(0),                             // 0: uplift.categories.v1.ReportStatus
 	(*AuthorizeReportStreamRequest)(nil),          // 1: uplift.categories.v1.AuthorizeReportStreamRequest
@@ -3321,24 +3401,25 @@ var file_uplift_categories_v1_categories_service_proto_goTypes = []any{
 	(*Speed)(nil),                                 // 30: uplift.categories.v1.Speed
 	(*CheckResult)(nil),                           // 31: uplift.categories.v1.CheckResult
 	(*Finding)(nil),                               // 32: uplift.categories.v1.Finding
-	(*Insight)(nil),                               // 33: uplift.categories.v1.Insight
-	(*Idea)(nil),                                  // 34: uplift.categories.v1.Idea
-	(*GetCurrentReportRequest)(nil),               // 35: uplift.categories.v1.GetCurrentReportRequest
-	(*GetCurrentReportResponse)(nil),              // 36: uplift.categories.v1.GetCurrentReportResponse
-	(*GetInsightsRequest)(nil),                    // 37: uplift.categories.v1.GetInsightsRequest
-	(*GetInsightsResponse)(nil),                   // 38: uplift.categories.v1.GetInsightsResponse
-	(*ListRecentIdeasRequest)(nil),                // 39: uplift.categories.v1.ListRecentIdeasRequest
-	(*ListRecentIdeasResponse)(nil),               // 40: uplift.categories.v1.ListRecentIdeasResponse
-	(*GetIdeaRequest)(nil),                        // 41: uplift.categories.v1.GetIdeaRequest
-	(*GetIdeaResponse)(nil),                       // 42: uplift.categories.v1.GetIdeaResponse
-	(*InvalidateCampaignIdeasRequest)(nil),        // 43: uplift.categories.v1.InvalidateCampaignIdeasRequest
-	(*InvalidateCampaignIdeasResponse)(nil),       // 44: uplift.categories.v1.InvalidateCampaignIdeasResponse
-	(*GetWebsiteScoreRequest)(nil),                // 45: uplift.categories.v1.GetWebsiteScoreRequest
-	(*GetWebsiteScoreResponse)(nil),               // 46: uplift.categories.v1.GetWebsiteScoreResponse
-	(*SendAIEmailDigestRequest)(nil),              // 47: uplift.categories.v1.SendAIEmailDigestRequest
-	(*SendAIEmailDigestResponse)(nil),             // 48: uplift.categories.v1.SendAIEmailDigestResponse
-	nil,                                           // 49: uplift.categories.v1.Speed.RatingsEntry
-	(*timestamppb.Timestamp)(nil),                 // 50: google.protobuf.Timestamp
+	(*FindingPlace)(nil),                          // 33: uplift.categories.v1.FindingPlace
+	(*Insight)(nil),                               // 34: uplift.categories.v1.Insight
+	(*Idea)(nil),                                  // 35: uplift.categories.v1.Idea
+	(*GetCurrentReportRequest)(nil),               // 36: uplift.categories.v1.GetCurrentReportRequest
+	(*GetCurrentReportResponse)(nil),              // 37: uplift.categories.v1.GetCurrentReportResponse
+	(*GetInsightsRequest)(nil),                    // 38: uplift.categories.v1.GetInsightsRequest
+	(*GetInsightsResponse)(nil),                   // 39: uplift.categories.v1.GetInsightsResponse
+	(*ListRecentIdeasRequest)(nil),                // 40: uplift.categories.v1.ListRecentIdeasRequest
+	(*ListRecentIdeasResponse)(nil),               // 41: uplift.categories.v1.ListRecentIdeasResponse
+	(*GetIdeaRequest)(nil),                        // 42: uplift.categories.v1.GetIdeaRequest
+	(*GetIdeaResponse)(nil),                       // 43: uplift.categories.v1.GetIdeaResponse
+	(*InvalidateCampaignIdeasRequest)(nil),        // 44: uplift.categories.v1.InvalidateCampaignIdeasRequest
+	(*InvalidateCampaignIdeasResponse)(nil),       // 45: uplift.categories.v1.InvalidateCampaignIdeasResponse
+	(*GetWebsiteScoreRequest)(nil),                // 46: uplift.categories.v1.GetWebsiteScoreRequest
+	(*GetWebsiteScoreResponse)(nil),               // 47: uplift.categories.v1.GetWebsiteScoreResponse
+	(*SendAIEmailDigestRequest)(nil),              // 48: uplift.categories.v1.SendAIEmailDigestRequest
+	(*SendAIEmailDigestResponse)(nil),             // 49: uplift.categories.v1.SendAIEmailDigestResponse
+	nil,                                           // 50: uplift.categories.v1.Speed.RatingsEntry
+	(*timestamppb.Timestamp)(nil),                 // 51: google.protobuf.Timestamp
 }
 var file_uplift_categories_v1_categories_service_proto_depIdxs = []int32{
 	5,  // 0: uplift.categories.v1.ListCatalogueProductsResponse.products:type_name -> uplift.categories.v1.CatalogueProduct
@@ -3347,63 +3428,64 @@ var file_uplift_categories_v1_categories_service_proto_depIdxs = []int32{
 	20, // 3: uplift.categories.v1.UpdateContentGenerationParamsRequest.competitors:type_name -> uplift.categories.v1.CompetitorUrls
 	0,  // 4: uplift.categories.v1.Report.status:type_name -> uplift.categories.v1.ReportStatus
 	32, // 5: uplift.categories.v1.Report.findings:type_name -> uplift.categories.v1.Finding
-	33, // 6: uplift.categories.v1.Report.insights:type_name -> uplift.categories.v1.Insight
-	34, // 7: uplift.categories.v1.Report.ideas:type_name -> uplift.categories.v1.Idea
-	50, // 8: uplift.categories.v1.Report.create_time:type_name -> google.protobuf.Timestamp
+	34, // 6: uplift.categories.v1.Report.insights:type_name -> uplift.categories.v1.Insight
+	35, // 7: uplift.categories.v1.Report.ideas:type_name -> uplift.categories.v1.Idea
+	51, // 8: uplift.categories.v1.Report.create_time:type_name -> google.protobuf.Timestamp
 	31, // 9: uplift.categories.v1.Report.checks:type_name -> uplift.categories.v1.CheckResult
 	30, // 10: uplift.categories.v1.Report.speed:type_name -> uplift.categories.v1.Speed
 	29, // 11: uplift.categories.v1.Report.competitors:type_name -> uplift.categories.v1.CompetitorScore
-	49, // 12: uplift.categories.v1.Speed.ratings:type_name -> uplift.categories.v1.Speed.RatingsEntry
-	50, // 13: uplift.categories.v1.Idea.create_time:type_name -> google.protobuf.Timestamp
-	28, // 14: uplift.categories.v1.GetCurrentReportResponse.report:type_name -> uplift.categories.v1.Report
-	33, // 15: uplift.categories.v1.GetInsightsResponse.insights:type_name -> uplift.categories.v1.Insight
-	34, // 16: uplift.categories.v1.ListRecentIdeasResponse.ideas:type_name -> uplift.categories.v1.Idea
-	34, // 17: uplift.categories.v1.GetIdeaResponse.idea:type_name -> uplift.categories.v1.Idea
-	31, // 18: uplift.categories.v1.GetWebsiteScoreResponse.checks:type_name -> uplift.categories.v1.CheckResult
-	32, // 19: uplift.categories.v1.GetWebsiteScoreResponse.findings:type_name -> uplift.categories.v1.Finding
-	11, // 20: uplift.categories.v1.CategoriesService.CreateCategory:input_type -> uplift.categories.v1.CreateCategoryRequest
-	13, // 21: uplift.categories.v1.CategoriesService.GetLabel:input_type -> uplift.categories.v1.GetLabelRequest
-	15, // 22: uplift.categories.v1.CategoriesService.UpdateLabel:input_type -> uplift.categories.v1.UpdateLabelRequest
-	17, // 23: uplift.categories.v1.CategoriesService.GetContentGenerationParams:input_type -> uplift.categories.v1.GetContentGenerationParamsRequest
-	19, // 24: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:input_type -> uplift.categories.v1.UpdateContentGenerationParamsRequest
-	22, // 25: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:input_type -> uplift.categories.v1.UpdateEmailPreferencesRequest
-	24, // 26: uplift.categories.v1.CategoriesService.DisableBusinessReport:input_type -> uplift.categories.v1.DisableBusinessReportRequest
-	26, // 27: uplift.categories.v1.CategoriesService.GetEmailPreferences:input_type -> uplift.categories.v1.GetEmailPreferencesRequest
-	35, // 28: uplift.categories.v1.CategoriesService.GetCurrentReport:input_type -> uplift.categories.v1.GetCurrentReportRequest
-	37, // 29: uplift.categories.v1.CategoriesService.GetInsights:input_type -> uplift.categories.v1.GetInsightsRequest
-	39, // 30: uplift.categories.v1.CategoriesService.ListRecentIdeas:input_type -> uplift.categories.v1.ListRecentIdeasRequest
-	41, // 31: uplift.categories.v1.CategoriesService.GetIdea:input_type -> uplift.categories.v1.GetIdeaRequest
-	43, // 32: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:input_type -> uplift.categories.v1.InvalidateCampaignIdeasRequest
-	45, // 33: uplift.categories.v1.CategoriesService.GetWebsiteScore:input_type -> uplift.categories.v1.GetWebsiteScoreRequest
-	47, // 34: uplift.categories.v1.CategoriesService.SendAIEmailDigest:input_type -> uplift.categories.v1.SendAIEmailDigestRequest
-	3,  // 35: uplift.categories.v1.CategoriesService.RunWeeklyReview:input_type -> uplift.categories.v1.RunWeeklyReviewRequest
-	6,  // 36: uplift.categories.v1.CategoriesService.ListCatalogueProducts:input_type -> uplift.categories.v1.ListCatalogueProductsRequest
-	8,  // 37: uplift.categories.v1.CategoriesService.GetProductImage:input_type -> uplift.categories.v1.GetProductImageRequest
-	1,  // 38: uplift.categories.v1.CategoriesService.AuthorizeReportStream:input_type -> uplift.categories.v1.AuthorizeReportStreamRequest
-	12, // 39: uplift.categories.v1.CategoriesService.CreateCategory:output_type -> uplift.categories.v1.CreateCategoryResponse
-	14, // 40: uplift.categories.v1.CategoriesService.GetLabel:output_type -> uplift.categories.v1.GetLabelResponse
-	16, // 41: uplift.categories.v1.CategoriesService.UpdateLabel:output_type -> uplift.categories.v1.UpdateLabelResponse
-	18, // 42: uplift.categories.v1.CategoriesService.GetContentGenerationParams:output_type -> uplift.categories.v1.GetContentGenerationParamsResponse
-	21, // 43: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:output_type -> uplift.categories.v1.UpdateContentGenerationParamsResponse
-	23, // 44: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:output_type -> uplift.categories.v1.UpdateEmailPreferencesResponse
-	25, // 45: uplift.categories.v1.CategoriesService.DisableBusinessReport:output_type -> uplift.categories.v1.DisableBusinessReportResponse
-	27, // 46: uplift.categories.v1.CategoriesService.GetEmailPreferences:output_type -> uplift.categories.v1.GetEmailPreferencesResponse
-	36, // 47: uplift.categories.v1.CategoriesService.GetCurrentReport:output_type -> uplift.categories.v1.GetCurrentReportResponse
-	38, // 48: uplift.categories.v1.CategoriesService.GetInsights:output_type -> uplift.categories.v1.GetInsightsResponse
-	40, // 49: uplift.categories.v1.CategoriesService.ListRecentIdeas:output_type -> uplift.categories.v1.ListRecentIdeasResponse
-	42, // 50: uplift.categories.v1.CategoriesService.GetIdea:output_type -> uplift.categories.v1.GetIdeaResponse
-	44, // 51: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:output_type -> uplift.categories.v1.InvalidateCampaignIdeasResponse
-	46, // 52: uplift.categories.v1.CategoriesService.GetWebsiteScore:output_type -> uplift.categories.v1.GetWebsiteScoreResponse
-	48, // 53: uplift.categories.v1.CategoriesService.SendAIEmailDigest:output_type -> uplift.categories.v1.SendAIEmailDigestResponse
-	4,  // 54: uplift.categories.v1.CategoriesService.RunWeeklyReview:output_type -> uplift.categories.v1.RunWeeklyReviewResponse
-	7,  // 55: uplift.categories.v1.CategoriesService.ListCatalogueProducts:output_type -> uplift.categories.v1.ListCatalogueProductsResponse
-	9,  // 56: uplift.categories.v1.CategoriesService.GetProductImage:output_type -> uplift.categories.v1.GetProductImageResponse
-	2,  // 57: uplift.categories.v1.CategoriesService.AuthorizeReportStream:output_type -> uplift.categories.v1.AuthorizeReportStreamResponse
-	39, // [39:58] is the sub-list for method output_type
-	20, // [20:39] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	50, // 12: uplift.categories.v1.Speed.ratings:type_name -> uplift.categories.v1.Speed.RatingsEntry
+	33, // 13: uplift.categories.v1.Finding.places:type_name -> uplift.categories.v1.FindingPlace
+	51, // 14: uplift.categories.v1.Idea.create_time:type_name -> google.protobuf.Timestamp
+	28, // 15: uplift.categories.v1.GetCurrentReportResponse.report:type_name -> uplift.categories.v1.Report
+	34, // 16: uplift.categories.v1.GetInsightsResponse.insights:type_name -> uplift.categories.v1.Insight
+	35, // 17: uplift.categories.v1.ListRecentIdeasResponse.ideas:type_name -> uplift.categories.v1.Idea
+	35, // 18: uplift.categories.v1.GetIdeaResponse.idea:type_name -> uplift.categories.v1.Idea
+	31, // 19: uplift.categories.v1.GetWebsiteScoreResponse.checks:type_name -> uplift.categories.v1.CheckResult
+	32, // 20: uplift.categories.v1.GetWebsiteScoreResponse.findings:type_name -> uplift.categories.v1.Finding
+	11, // 21: uplift.categories.v1.CategoriesService.CreateCategory:input_type -> uplift.categories.v1.CreateCategoryRequest
+	13, // 22: uplift.categories.v1.CategoriesService.GetLabel:input_type -> uplift.categories.v1.GetLabelRequest
+	15, // 23: uplift.categories.v1.CategoriesService.UpdateLabel:input_type -> uplift.categories.v1.UpdateLabelRequest
+	17, // 24: uplift.categories.v1.CategoriesService.GetContentGenerationParams:input_type -> uplift.categories.v1.GetContentGenerationParamsRequest
+	19, // 25: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:input_type -> uplift.categories.v1.UpdateContentGenerationParamsRequest
+	22, // 26: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:input_type -> uplift.categories.v1.UpdateEmailPreferencesRequest
+	24, // 27: uplift.categories.v1.CategoriesService.DisableBusinessReport:input_type -> uplift.categories.v1.DisableBusinessReportRequest
+	26, // 28: uplift.categories.v1.CategoriesService.GetEmailPreferences:input_type -> uplift.categories.v1.GetEmailPreferencesRequest
+	36, // 29: uplift.categories.v1.CategoriesService.GetCurrentReport:input_type -> uplift.categories.v1.GetCurrentReportRequest
+	38, // 30: uplift.categories.v1.CategoriesService.GetInsights:input_type -> uplift.categories.v1.GetInsightsRequest
+	40, // 31: uplift.categories.v1.CategoriesService.ListRecentIdeas:input_type -> uplift.categories.v1.ListRecentIdeasRequest
+	42, // 32: uplift.categories.v1.CategoriesService.GetIdea:input_type -> uplift.categories.v1.GetIdeaRequest
+	44, // 33: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:input_type -> uplift.categories.v1.InvalidateCampaignIdeasRequest
+	46, // 34: uplift.categories.v1.CategoriesService.GetWebsiteScore:input_type -> uplift.categories.v1.GetWebsiteScoreRequest
+	48, // 35: uplift.categories.v1.CategoriesService.SendAIEmailDigest:input_type -> uplift.categories.v1.SendAIEmailDigestRequest
+	3,  // 36: uplift.categories.v1.CategoriesService.RunWeeklyReview:input_type -> uplift.categories.v1.RunWeeklyReviewRequest
+	6,  // 37: uplift.categories.v1.CategoriesService.ListCatalogueProducts:input_type -> uplift.categories.v1.ListCatalogueProductsRequest
+	8,  // 38: uplift.categories.v1.CategoriesService.GetProductImage:input_type -> uplift.categories.v1.GetProductImageRequest
+	1,  // 39: uplift.categories.v1.CategoriesService.AuthorizeReportStream:input_type -> uplift.categories.v1.AuthorizeReportStreamRequest
+	12, // 40: uplift.categories.v1.CategoriesService.CreateCategory:output_type -> uplift.categories.v1.CreateCategoryResponse
+	14, // 41: uplift.categories.v1.CategoriesService.GetLabel:output_type -> uplift.categories.v1.GetLabelResponse
+	16, // 42: uplift.categories.v1.CategoriesService.UpdateLabel:output_type -> uplift.categories.v1.UpdateLabelResponse
+	18, // 43: uplift.categories.v1.CategoriesService.GetContentGenerationParams:output_type -> uplift.categories.v1.GetContentGenerationParamsResponse
+	21, // 44: uplift.categories.v1.CategoriesService.UpdateContentGenerationParams:output_type -> uplift.categories.v1.UpdateContentGenerationParamsResponse
+	23, // 45: uplift.categories.v1.CategoriesService.UpdateEmailPreferences:output_type -> uplift.categories.v1.UpdateEmailPreferencesResponse
+	25, // 46: uplift.categories.v1.CategoriesService.DisableBusinessReport:output_type -> uplift.categories.v1.DisableBusinessReportResponse
+	27, // 47: uplift.categories.v1.CategoriesService.GetEmailPreferences:output_type -> uplift.categories.v1.GetEmailPreferencesResponse
+	37, // 48: uplift.categories.v1.CategoriesService.GetCurrentReport:output_type -> uplift.categories.v1.GetCurrentReportResponse
+	39, // 49: uplift.categories.v1.CategoriesService.GetInsights:output_type -> uplift.categories.v1.GetInsightsResponse
+	41, // 50: uplift.categories.v1.CategoriesService.ListRecentIdeas:output_type -> uplift.categories.v1.ListRecentIdeasResponse
+	43, // 51: uplift.categories.v1.CategoriesService.GetIdea:output_type -> uplift.categories.v1.GetIdeaResponse
+	45, // 52: uplift.categories.v1.CategoriesService.InvalidateCampaignIdeas:output_type -> uplift.categories.v1.InvalidateCampaignIdeasResponse
+	47, // 53: uplift.categories.v1.CategoriesService.GetWebsiteScore:output_type -> uplift.categories.v1.GetWebsiteScoreResponse
+	49, // 54: uplift.categories.v1.CategoriesService.SendAIEmailDigest:output_type -> uplift.categories.v1.SendAIEmailDigestResponse
+	4,  // 55: uplift.categories.v1.CategoriesService.RunWeeklyReview:output_type -> uplift.categories.v1.RunWeeklyReviewResponse
+	7,  // 56: uplift.categories.v1.CategoriesService.ListCatalogueProducts:output_type -> uplift.categories.v1.ListCatalogueProductsResponse
+	9,  // 57: uplift.categories.v1.CategoriesService.GetProductImage:output_type -> uplift.categories.v1.GetProductImageResponse
+	2,  // 58: uplift.categories.v1.CategoriesService.AuthorizeReportStream:output_type -> uplift.categories.v1.AuthorizeReportStreamResponse
+	40, // [40:59] is the sub-list for method output_type
+	21, // [21:40] is the sub-list for method input_type
+	21, // [21:21] is the sub-list for extension type_name
+	21, // [21:21] is the sub-list for extension extendee
+	0,  // [0:21] is the sub-list for field type_name
 }
 
 func init() { file_uplift_categories_v1_categories_service_proto_init() }
@@ -3421,7 +3503,7 @@ func file_uplift_categories_v1_categories_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_categories_v1_categories_service_proto_rawDesc), len(file_uplift_categories_v1_categories_service_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   49,
+			NumMessages:   50,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

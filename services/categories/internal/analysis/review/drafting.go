@@ -227,39 +227,166 @@ func (r *reviewer) sellsPhrase() string {
 	return ""
 }
 
-// suggestDescription drafts a 155-character meta description from the page's
-// own content: its product, its first paragraph, or the catalogue.
+// descMaxDraft is the length a drafted meta description keeps to: what
+// search engines show in full.
+const descMaxDraft = 155
+
+// suggestDescription drafts a meta description from the page's own facts,
+// each said once: a product page's product (its name, type, brand, price
+// and description), the home page's store, tagline and what it sells, or
+// another page's topic, the products it lists and its first paragraph.
+// Whole sentences are kept while they fit, so no product list is said
+// twice and the draft does not stop mid-word.
 func (r *reviewer) suggestDescription(p *page.Page) string {
-	var text string
-	if page.IsProductPage(p) {
-		if pr := page.ProductsFrom(p); len(pr) > 0 {
-			price := ""
-			if pr[0].Price > 0 {
-				price = " for " + words.Money(pr[0].Price, words.FirstNonEmpty(pr[0].Currency, r.s.Catalogue.Currency))
+	var sentences []string
+	add := func(s string) {
+		if s = strings.TrimSpace(words.Collapse(s)); s != "" {
+			if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "…") {
+				s += "."
 			}
-			desc := strings.TrimSpace(strings.TrimPrefix(pr[0].Description, pr[0].Name))
-			text = fmt.Sprintf("%s%s at %s. %s", pr[0].Name, price, r.store, desc)
+			sentences = append(sentences, s)
 		}
 	}
-	if text == "" && p == r.s.Home {
-		names := page.ProductNames(r.s.Catalogue.Products, 3)
-		lead := words.First(p.Paragraphs)
-		if len(names) > 0 {
-			text = fmt.Sprintf("Shop %s at %s: %s. %s", words.FirstNonEmpty(r.sellsPhrase(), "our range"), r.store, words.JoinAnd(names), lead)
-		} else if lead != "" {
-			text = r.store + ": " + lead
+	said := func(s string) bool {
+		all := strings.ToLower(strings.Join(sentences, " "))
+		return strings.Contains(all, strings.ToLower(strings.TrimRight(s, ".")))
+	}
+	switch pr := page.ProductsFrom(p); {
+	case page.IsProductPage(p) && len(pr) > 0:
+		k := r.catalogueProduct(pr[0])
+		head := k.Name
+		if t := strings.TrimSpace(k.Type); t != "" && !strings.Contains(strings.ToLower(head), strings.ToLower(t)) {
+			head += " (" + strings.ToLower(t) + ")"
+		}
+		if v := strings.TrimSpace(k.Vendor); v != "" && !strings.EqualFold(v, r.store) && !strings.Contains(strings.ToLower(k.Name), strings.ToLower(v)) {
+			head += " by " + v
+		}
+		if k.Price > 0 {
+			head += " for " + words.Money(k.Price, words.FirstNonEmpty(k.Currency, r.s.Catalogue.Currency))
+		}
+		add(head + " at " + r.store)
+		if d := strings.TrimSpace(strings.TrimPrefix(k.Description, k.Name)); d != "" && !said(d) {
+			add(d)
+		}
+	case p == r.s.Home:
+		if t := r.tagline(); t != "" {
+			add(r.store + ": " + t)
+		} else {
+			add(r.store)
+		}
+		if what := r.sellsSentence(r.s.Catalogue.Products, said); what != "" {
+			add(what)
+		}
+		if lead := words.First(p.Paragraphs); lead != "" && !said(lead) {
+			add(lead)
+		}
+	default:
+		topic := pageTopic(p)
+		if topic != "" && !strings.EqualFold(topic, r.store) {
+			add(topic + " – " + r.store)
+		} else {
+			add(r.store)
+		}
+		if what := r.sellsSentence(pr, said); what != "" {
+			add(what)
+		}
+		if lead := words.FirstNonEmpty(words.First(p.Paragraphs), p.OG["og:description"]); lead != "" && !said(lead) {
+			add(lead)
 		}
 	}
-	if text == "" {
-		text = words.FirstNonEmpty(words.First(p.Paragraphs), p.OG["og:description"])
-		if topic := pageTopic(p); topic != "" {
-			text = strings.TrimSpace(topic + " – " + r.store + ". " + text)
+	if len(sentences) == 1 && sentences[0] == r.store+"." {
+		sentences = []string{"Shop " + r.store + " online."}
+	}
+	return strings.ReplaceAll(fitSentences(sentences, descMaxDraft), `"`, "'")
+}
+
+// fitSentences joins whole sentences while they fit in n bytes; the first
+// is shortened at a word when it alone is longer, and a later one when
+// most of the room would otherwise go unused.
+func fitSentences(sentences []string, n int) string {
+	var out string
+	for i, s := range sentences {
+		next := s
+		if i > 0 {
+			next = out + " " + s
+		}
+		switch {
+		case len(next) <= n:
+			out = next
+		case i == 0:
+			return words.Truncate(s, n)
+		case n-len(out) > n/2:
+			return words.Truncate(next, n)
+		default:
+			return out
 		}
 	}
-	if text == "" {
-		text = "Shop " + r.store + " online."
+	return out
+}
+
+// catalogueProduct is the catalogue's record of a product read from a
+// page (it knows the type and vendor), else the page's own.
+func (r *reviewer) catalogueProduct(pr page.Product) page.Product {
+	for _, c := range r.s.Catalogue.Products {
+		if strings.EqualFold(c.Name, pr.Name) || (pr.URL != "" && c.URL == pr.URL) {
+			c.Description = words.FirstNonEmpty(c.Description, pr.Description)
+			return c
+		}
 	}
-	return strings.ReplaceAll(words.Truncate(words.Collapse(text), 155), `"`, "'")
+	return pr
+}
+
+// tagline is what the home page says the store is, apart from its name:
+// the h1, else the title without the store's name.
+func (r *reviewer) tagline() string {
+	h := r.s.Home
+	if len(h.H1) > 0 {
+		if t := strings.TrimSpace(h.H1[0]); t != "" && len(t) <= 80 && !strings.EqualFold(t, r.store) && !genericTitles[strings.ToLower(t)] {
+			return t
+		}
+	}
+	// The title's parts that name the store (or its domain) are left out:
+	// the draft names the store once, itself.
+	squash := func(s string) string {
+		return strings.ToLower(strings.Join(strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }), ""))
+	}
+	var rest []string
+	for _, part := range splitTitle(h.Title) {
+		if !strings.Contains(squash(part), squash(r.store)) && !genericTitles[strings.ToLower(part)] && domainWord.FindString(part) == "" {
+			rest = append(rest, part)
+		}
+	}
+	if t := strings.Join(rest, ", "); len(t) <= 80 {
+		return t
+	}
+	return ""
+}
+
+// sellsSentence names what products sells once: its types, else up to
+// three of its names, leaving out what the draft has said already.
+func (r *reviewer) sellsSentence(products []page.Product, said func(string) bool) string {
+	if types := page.TopTypes(products, 3); len(types) > 0 {
+		var fresh []string
+		for _, t := range types {
+			if !said(t) {
+				fresh = append(fresh, strings.ToLower(t))
+			}
+		}
+		if len(fresh) > 0 {
+			return "Shop " + words.JoinAnd(fresh)
+		}
+		return ""
+	}
+	var names []string
+	for _, pr := range products {
+		if len(names) < 3 && !said(pr.Name) && !slices.Contains(names, pr.Name) {
+			names = append(names, pr.Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "Shop " + words.JoinAnd(names)
 }
 
 func (r *reviewer) suggestH1(p *page.Page) string {
@@ -269,25 +396,90 @@ func (r *reviewer) suggestH1(p *page.Page) string {
 	return r.store
 }
 
+// altUnknown is suggestAlt's answer when nothing on the page says what
+// an image shows.
+const altUnknown = ""
+
+// uiIconWords name pictures that only decorate or are controls whose
+// button already says what they do: alt="" hides them from screen readers.
+var uiIconWords = []string{"plus", "minus", "equal", "close", "arrow", "chevron", "caret", "back-to-top", "spinner", "loader",
+	"loading", "spacer", "pixel", "blank", "transparent", "icon", "sprite", "search", "menu", "hamburger", "pause"}
+
+// paymentNames are the payment icons store themes show, by their file
+// name's key, as a shopper would read them.
+var paymentNames = map[string]string{"american_express": "American Express", "amex": "American Express", "diners_club": "Diners Club",
+	"discover": "Discover", "jcb": "JCB", "master": "Mastercard", "mastercard": "Mastercard", "maestro": "Maestro", "visa": "Visa",
+	"paypal": "PayPal", "apple_pay": "Apple Pay", "google_pay": "Google Pay", "shopify_pay": "Shop Pay", "klarna": "Klarna", "ideal": "iDEAL"}
+
 // suggestAlt drafts alt text from what the page knows about the image:
-// the product it shows on a product page, the image's own title, the link
-// or caption around it. A file name is never used ("IMG_5134" describes
-// nothing); when nothing better is known it asks the owner to describe it.
-func (r *reviewer) suggestAlt(p *page.Page, img page.Image) string {
+// the product it shows (a product page's photo, a product's link or
+// caption, a file named after a product's address), its own title, link
+// or caption, the payment method of a payment icon, "" for an icon that
+// only decorates, and, when first (the page's first image nothing else
+// describes: a hero, a product page's photo), the page's product or
+// topic. A file name alone is never used
+// ("IMG_5134" describes nothing); with nothing known it returns
+// altUnknown and false.
+func (r *reviewer) suggestAlt(p *page.Page, img page.Image, first bool) (string, bool) {
+	clean := func(s string) string { return strings.ReplaceAll(words.Collapse(s), `"`, "'") }
 	if page.IsProductPage(p) {
-		if pr := page.ProductsFrom(p); len(pr) == 1 && img.Src == p.OG["og:image"] {
-			return pr[0].Name
+		if pr := page.ProductsFrom(p); len(pr) == 1 && (img.Src == p.OG["og:image"] || slices.Contains(pr[0].ImageURLs, img.Src) ||
+			slices.Contains(r.catalogueProduct(pr[0]).ImageURLs, img.Src)) {
+			return clean(pr[0].Name), true
 		}
 	}
-	if c := img.Context; c != "" && len([]rune(c)) <= 100 {
+	if c := img.Context; c != "" {
 		for _, pr := range r.s.Catalogue.Products {
-			if strings.Contains(strings.ToLower(c), strings.ToLower(pr.Name)) {
-				return pr.Name
+			if pr.Name != "" && strings.Contains(strings.ToLower(c), strings.ToLower(pr.Name)) {
+				return clean(pr.Name), true
 			}
 		}
-		return strings.ReplaceAll(c, `"`, "'")
+		return clean(words.Truncate(c, 100)), true
 	}
-	return "describe the image"
+	u, err := url.Parse(img.Src)
+	if err != nil {
+		return altUnknown, false
+	}
+	file := strings.ToLower(path.Base(u.Path))
+	stem := strings.TrimSuffix(file, path.Ext(file))
+	for _, pr := range r.s.Catalogue.Products {
+		if pu, err := url.Parse(pr.URL); err == nil && pr.Name != "" {
+			if slug := strings.ToLower(path.Base(pu.Path)); len(slug) >= 4 && (stem == slug || strings.HasPrefix(stem, slug+"_") || strings.HasPrefix(stem, slug+"-")) {
+				return clean(pr.Name), true
+			}
+		}
+	}
+	key := strings.TrimPrefix(stem, "creditcards_")
+	if i := strings.LastIndexByte(key, '-'); i > 0 && strings.Contains(strings.ToLower(u.Path), "payment") {
+		key = key[:i] // a fingerprint: "visa-54be4e6b…"
+	}
+	if name, ok := paymentNames[key]; ok {
+		return name, true
+	}
+	if strings.Contains(stem, "logo") {
+		return clean(r.store), true
+	}
+	for _, w := range uiIconWords {
+		if strings.Contains(stem, w) {
+			return "", true
+		}
+	}
+	if !first {
+		return altUnknown, false
+	}
+	if pr := page.ProductsFrom(p); len(pr) == 1 && page.IsProductPage(p) {
+		return clean(pr[0].Name), true
+	}
+	if p == r.s.Home {
+		if t := r.tagline(); t != "" {
+			return clean(t), true
+		}
+		return clean(r.store), true
+	}
+	if t := pageTopic(p); t != "" {
+		return clean(t), true
+	}
+	return altUnknown, false
 }
 
 // productSnippet drafts Product JSON-LD for a product page from what the page

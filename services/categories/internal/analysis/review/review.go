@@ -26,6 +26,10 @@ const (
 
 // draft is a finding before its points are settled. cost is the points it
 // would lose on its own; the check's total is capped at its weight.
+//
+// Drafts of one check with the same key are one issue found in several
+// places (pages, images): they become one finding listing every place,
+// titled by many and fixed by fixAll when their own fixes differ.
 type draft struct {
 	key     string // stable identity within the check (not the changing details)
 	title   string
@@ -34,6 +38,20 @@ type draft struct {
 	why     string
 	fix     string
 	cost    int
+	// n counts what the draft is about on its page (3 images), 1 when 0.
+	n int
+	// many titles the issue found in several places, from the number of
+	// places and the sum of their n ("%d pages are sent uncompressed").
+	many func(places, n int) string
+	// fixAll is the fix when the places need fixes of their own: what to
+	// do on all of them, each place keeping its own (an email lists the
+	// finding without its places, so fixAll must stand alone).
+	fixAll string
+}
+
+// onPages titles an issue by the pages it is on: format has one %d.
+func onPages(format string) func(places, n int) string {
+	return func(places, _ int) string { return fmt.Sprintf(format, places) }
 }
 
 // reviewer runs every check on one site.
@@ -56,14 +74,14 @@ func Review(s *site.Site, previous *domain.Review) domain.Review {
 	out := domain.Review{SiteURL: s.URL}
 	for _, c := range Checks {
 		remaining := c.Points
-		for _, d := range c.run(r) {
-			lost := min(d.cost, remaining)
-			remaining -= lost
-			f := domain.Finding{
-				ID: findingID(c.ID, d.url, d.key), Group: c.Group, Check: c.ID, Title: d.title,
-				URL: d.url, Element: d.element, Why: d.why, Fix: d.fix, PointsLost: lost, State: domain.StateNew,
-			}
-			if lost == 0 {
+		drafts := c.run(r)
+		lost := make([]int, len(drafts))
+		for i, d := range drafts {
+			lost[i] = min(d.cost, remaining)
+			remaining -= lost[i]
+		}
+		for _, f := range merge(c, drafts, lost) {
+			if f.PointsLost == 0 {
 				out.Notes = append(out.Notes, f)
 			} else {
 				out.Findings = append(out.Findings, f)
@@ -80,10 +98,66 @@ func Review(s *site.Site, previous *domain.Review) domain.Review {
 	return out
 }
 
+// merge makes one finding of each issue of check c: the drafts sharing a
+// key, in the order they were found, with the points they lost together.
+// Its id is the check's and the key's alone, so an issue keeps its id as
+// the pages it is found on change.
+func merge(c Check, drafts []draft, lost []int) []domain.Finding {
+	var out []domain.Finding
+	at := map[string]int{}
+	var groups [][]int
+	for i, d := range drafts {
+		g, ok := at[d.key]
+		if !ok {
+			g = len(groups)
+			at[d.key] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	for _, g := range groups {
+		first := drafts[g[0]]
+		f := domain.Finding{ID: findingID(c.ID, "", first.key), Group: c.Group, Check: c.ID, Title: first.title,
+			URL: first.url, Element: first.element, Why: first.why, Fix: first.fix, State: domain.StateNew}
+		n, sameFix := 0, true
+		for _, i := range g {
+			f.PointsLost += lost[i]
+			n += max(drafts[i].n, 1)
+			sameFix = sameFix && drafts[i].fix == first.fix
+		}
+		if len(g) > 1 {
+			if first.many != nil {
+				f.Title = first.many(len(g), n)
+			}
+			if !sameFix && first.fixAll != "" {
+				f.Fix = first.fixAll
+			}
+			for _, i := range g {
+				pl := domain.Place{URL: drafts[i].url, Element: drafts[i].element}
+				if drafts[i].fix != f.Fix {
+					pl.Fix = drafts[i].fix
+				}
+				f.Places = append(f.Places, pl)
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 // compare marks findings new or open against the previous review and adds
 // the previous findings that are gone as fixed.
+// With no previous review nothing is new: every finding is simply open
+// (a first review shows no "New" badges, and its email lists no "new this
+// week").
 func compare(r *domain.Review, previous *domain.Review) {
 	if previous == nil {
+		for i := range r.Findings {
+			r.Findings[i].State = domain.StateOpen
+		}
+		for i := range r.Notes {
+			r.Notes[i].State = domain.StateOpen
+		}
 		return
 	}
 	before := map[string]bool{}
@@ -198,6 +272,7 @@ func (r *reviewer) title() []draft {
 	for _, p := range pages {
 		if !p.HasTitle {
 			out = append(out, draft{key: "missing", title: "Page has no title", url: p.URL, element: "<title>",
+				many: onPages("%d pages have no title"), fixAll: "Add a <title> inside <head> of each page, written for that page.",
 				why: "The title is the blue link people click in Google and the name of the browser tab; without one, search engines make one up.",
 				fix: fmt.Sprintf("Add <title>%s</title> inside <head>.", r.suggestTitle(p))})
 		}
@@ -217,16 +292,19 @@ func (r *reviewer) titleLength() []draft {
 		case !p.HasTitle:
 		case n < titleMin:
 			out = append(out, draft{key: "short", title: "Page title is too short", url: p.URL, element: "<title>" + t + "</title>",
+				many: onPages("%d page titles are too short"), fixAll: "Use a descriptive title of 30–60 characters on each page.",
 				why: "A very short title wastes the most valuable words on the search results page and says little about what you sell.",
 				fix: fmt.Sprintf("Use a descriptive title of 30–60 characters, for example: <title>%s</title>", r.suggestTitle(p))})
 			shares = append(shares, 1)
 		case n > titleMax:
 			out = append(out, draft{key: "long", title: fmt.Sprintf("Page title is %d characters over the %d Google shows", n-titleMax, titleMax), url: p.URL, element: "<title>" + words.Truncate(t, 90) + "</title>",
+				many: onPages(fmt.Sprintf("%%d page titles are longer than the %d characters Google shows", titleMax)), fixAll: "Shorten each to under 60 characters.",
 				why: "Google cuts titles after about 60 characters, so the end of this one is not seen.",
 				fix: fmt.Sprintf("Shorten it to under 60 characters, for example: <title>%s</title>", r.suggestTitle(p))})
 			shares = append(shares, overShare(n, titleMax))
 		case i > 0 && strings.ToLower(t) == homeTitle:
 			out = append(out, draft{key: "duplicate", title: "Page reuses the home page title", url: p.URL, element: "<title>" + t + "</title>",
+				many: onPages("%d pages reuse the home page title"), fixAll: "Give each page its own title.",
 				why: "When many pages share one title, search engines cannot tell them apart and may show the wrong page.",
 				fix: fmt.Sprintf("Give this page its own title, for example: <title>%s</title>", r.suggestTitle(p))})
 			shares = append(shares, 1)
@@ -241,6 +319,7 @@ func (r *reviewer) metaDesc() []draft {
 	for _, p := range pages {
 		if !auditMetaDesc(p, r.s) {
 			out = append(out, draft{key: "missing", title: "Page has no meta description", url: p.URL, element: `<meta name="description">`,
+				many: onPages("%d pages have no meta description"), fixAll: "Add a meta description inside <head> of each page, written for that page.",
 				why: "Search engines show the meta description under your link; without one they pick a random snippet, and fewer people click.",
 				fix: fmt.Sprintf(`Add inside <head>: <meta name="description" content="%s">`, r.suggestDescription(p))})
 		}
@@ -259,11 +338,13 @@ func (r *reviewer) metaDescLength() []draft {
 		case d == "":
 		case n < descMin:
 			out = append(out, draft{key: "short", title: "Meta description is too short", url: p.URL, element: fmt.Sprintf(`<meta name="description" content="%s">`, d),
+				many: onPages("%d meta descriptions are too short"), fixAll: "Replace each with 120–155 characters that say what the page offers and why.",
 				why: "A one-line description does not give shoppers a reason to click your result over the next one.",
 				fix: fmt.Sprintf(`Replace it with 120–155 characters that say what you sell and why: <meta name="description" content="%s">`, r.suggestDescription(p))})
 			shares = append(shares, float64(descMin-n)/descMin)
 		case n > descMax:
 			out = append(out, draft{key: "long", title: "Meta description is too long", url: p.URL, element: fmt.Sprintf(`<meta name="description" content="%s">`, words.Truncate(d, 100)),
+				many: onPages("%d meta descriptions are too long"), fixAll: "Shorten each to under 155 characters.",
 				why: "Search engines cut descriptions after about 155 characters, so the end of yours is hidden.",
 				fix: fmt.Sprintf(`Shorten it to under 155 characters: <meta name="description" content="%s">`, r.suggestDescription(p))})
 			shares = append(shares, overShare(n, descMax))
@@ -279,10 +360,12 @@ func (r *reviewer) headings() []draft {
 		switch n := len(p.H1); {
 		case n == 0:
 			out = append(out, draft{key: "none", title: "Page has no main heading (h1)", url: p.URL, element: "<h1>",
+				many: onPages("%d pages have no main heading (h1)"), fixAll: "Add one visible heading near the top of each page.",
 				why: "The h1 tells shoppers and search engines what the page is about at a glance.",
 				fix: fmt.Sprintf("Add one visible heading near the top: <h1>%s</h1>", r.suggestH1(p))})
 		case n > 1:
 			out = append(out, draft{key: "many", title: fmt.Sprintf("Page has %d main headings (h1)", n), url: p.URL,
+				many: onPages("%d pages have more than one main heading (h1)"), fixAll: "Keep one <h1> on each page and change the others to <h2>.",
 				element: "<h1>" + strings.Join(words.Limit(p.H1, 4), "</h1>, <h1>") + "</h1>",
 				why:     "Several h1s blur what the page is about; search engines and screen readers expect one.",
 				fix:     fmt.Sprintf("Keep <h1>%s</h1> and change %s to <h2>.", words.FirstNonEmpty(p.H1[0], r.suggestH1(p)), map[bool]string{true: "the other one", false: fmt.Sprintf("the other %d", n-1)}[n == 2])})
@@ -300,15 +383,18 @@ func (r *reviewer) canonical() []draft {
 	for _, p := range pages {
 		switch why := canonicalProblem(p); {
 		case why != "":
-			bad = append(bad, draft{key: "invalid", title: "Canonical link is wrong", url: p.URL, element: `<link rel="canonical" href="` + strings.Join(p.Canonicals, `">, <link rel="canonical" href="`) + `">`,
-				why: "The canonical link tells search engines which address to rank; here " + why + ", so they may ignore it or rank the wrong page.",
+			bad = append(bad, draft{key: "invalid", title: "Canonical link is wrong", url: p.URL, element: `<link rel="canonical" href="` + strings.Join(p.Canonicals, `">, <link rel="canonical" href="`) + `"> (` + why + ")",
+				why:  "The canonical link tells search engines which address to rank; a wrong one makes them ignore it or rank the wrong page.",
+				many: onPages("%d pages have a wrong canonical link"), fixAll: "Keep exactly one canonical link on each page, with that page's full address.",
 				fix: fmt.Sprintf(`Keep exactly one, with the page's full address: <link rel="canonical" href="%s">`, p.URL)})
 		case p.HasCanonical && p.Canonical == "":
 			notes = append(notes, draft{key: "empty", title: "Canonical link is empty", url: p.URL, element: `<link rel="canonical" href="">`,
+				many: onPages("%d pages have an empty canonical link"), fixAll: "Fill in each page's own full address.",
 				why: "An empty canonical link points search engines nowhere, so they guess which address of the page to rank.",
 				fix: fmt.Sprintf(`Fill in the address: <link rel="canonical" href="%s">`, p.URL)})
 		case !p.HasCanonical:
 			notes = append(notes, draft{key: "missing", title: "Page has no canonical link", url: p.URL, element: `<link rel="canonical">`,
+				many: onPages("%d pages have no canonical link"), fixAll: "Add a canonical link inside <head> of each page, with that page's full address.",
 				why: "Stores reach the same page through many URLs (filters, tracking tags, collections); a canonical link tells search engines which one to rank.",
 				fix: fmt.Sprintf(`Add inside <head>: <link rel="canonical" href="%s">`, p.URL)})
 		}
@@ -342,17 +428,40 @@ func (r *reviewer) imageAlt() []draft {
 			}
 			unlisted = p.ImgNoAltCount
 		}
-		var fixes []string
-		for _, img := range bad[:min(5, len(bad))] {
-			fixes = append(fixes, fmt.Sprintf(`%s → alt="%s"`, path.Base(img.Src), r.suggestAlt(p, img)))
+		// Each image gets the alt text the page's facts give it; the
+		// page's topic goes to the first one nothing else describes
+		// (a hero), never to several; the rest are asked for by name.
+		var fixes, unknown []string
+		topicUsed := false
+		for _, img := range bad[:min(8, len(bad))] {
+			alt, ok := r.suggestAlt(p, img, false)
+			if !ok && !topicUsed {
+				alt, ok = r.suggestAlt(p, img, true)
+				topicUsed = ok
+			}
+			switch {
+			case !ok:
+				unknown = append(unknown, path.Base(img.Src))
+			case alt == "":
+				fixes = append(fixes, fmt.Sprintf(`%s → alt="" (it only decorates)`, path.Base(img.Src)))
+			default:
+				fixes = append(fixes, fmt.Sprintf(`%s → alt="%s"`, path.Base(img.Src), alt))
+			}
+		}
+		if len(unknown) > 0 {
+			fixes = append(fixes, fmt.Sprintf("for %s, a few words on what %s", words.JoinAnd(unknown), map[bool]string{true: "it shows", false: "each shows"}[len(unknown) == 1]))
 		}
 		more := ""
-		if len(bad) > 5 {
-			more = fmt.Sprintf(" (and %d more)", len(bad)-5)
+		if len(bad) > 8 {
+			more = fmt.Sprintf(" (and %d more)", len(bad)-8)
 		}
 		n := max(len(bad), unlisted)
-		d := draft{key: "missing", title: words.Plural(n, "image has", "images have") + " no alt text", url: p.URL,
-			why: "Alt text describes an image to blind shoppers and to Google Images, which sends product traffic."}
+		d := draft{key: "missing", title: words.Plural(n, "image has", "images have") + " no alt text", url: p.URL, n: n,
+			why: "Alt text describes an image to blind shoppers and to Google Images, which sends product traffic.",
+			many: func(places, n int) string {
+				return fmt.Sprintf("%s no alt text on %d pages", words.Plural(n, "image has", "images have"), places)
+			},
+			fixAll: "Add an alt attribute describing each image."}
 		if len(bad) > 0 {
 			d.element = bad[0].Tag + more
 			d.fix = "Add an alt attribute describing each image: " + strings.Join(fixes, "; ") + more + "."
@@ -380,7 +489,11 @@ func (r *reviewer) linkText() []draft {
 		for _, a := range bad[:min(3, len(bad))] {
 			shown = append(shown, fmt.Sprintf(`<a href="%s">%s</a>`, a.RawHref, a.Text))
 		}
-		out = append(out, draft{key: "vague", title: words.Plural(len(bad), "link says nothing about where it goes", "links say nothing about where they go"), url: p.URL,
+		out = append(out, draft{key: "vague", title: words.Plural(len(bad), "link says nothing about where it goes", "links say nothing about where they go"), url: p.URL, n: len(bad),
+			many: func(places, n int) string {
+				return fmt.Sprintf("%s nothing about where %s, on %d pages", words.Plural(n, "link says", "links say"), map[bool]string{true: "it goes", false: "they go"}[n == 1], places)
+			},
+			fixAll:  fmt.Sprintf("Write what each link leads to, for example %q instead of %q.", "Read our shipping policy", "more"),
 			element: strings.Join(shown, ", "),
 			why:     "Search engines and screen-reader users read link text to know what is behind a link; \"click here\" or \"more\" tells them nothing.",
 			fix:     fmt.Sprintf("Write what the link leads to, for example %q instead of %q.", "Read our shipping policy", bad[0].Text)})
@@ -404,7 +517,10 @@ func (r *reviewer) crawlableAnchors() []draft {
 			}
 			shown = append(shown, el+">"+words.Truncate(a.Text, 40)+"</a>")
 		}
-		out = append(out, draft{key: "uncrawlable", title: words.Plural(len(bad), "link search engines cannot follow", "links search engines cannot follow"), url: p.URL,
+		out = append(out, draft{key: "uncrawlable", title: words.Plural(len(bad), "link search engines cannot follow", "links search engines cannot follow"), url: p.URL, n: len(bad),
+			many: func(places, n int) string {
+				return fmt.Sprintf("%s search engines cannot follow, on %d pages", words.Plural(n, "link", "links"), places)
+			},
 			element: strings.Join(shown, ", "),
 			why:     "Search engines find your pages by following href addresses; a link without one (or with javascript:void(0)) is a dead end for them.",
 			fix:     "Give each link a real address, <a href=\"/collections/sale\">…</a>; for something that only opens a menu or runs a script, use a <button> instead of <a>."})
@@ -418,8 +534,9 @@ func (r *reviewer) indexable() []draft {
 	for _, p := range pages {
 		if why := noindexReason(p, r.s.ReadAt); why != "" {
 			out = append(out, draft{key: "noindex", title: "Search engines are told not to list this page", url: p.URL, element: why,
-				why: "A noindex directive keeps the page out of Google entirely, so shoppers searching for it never find it.",
-				fix: "Remove noindex from the robots meta tag or the X-Robots-Tag header (often a leftover \"hide while building\" setting)."})
+				many: onPages("Search engines are told not to list %d pages"),
+				why:  "A noindex directive keeps the page out of Google entirely, so shoppers searching for it never find it.",
+				fix:  "Remove noindex from the robots meta tag or the X-Robots-Tag header (often a leftover \"hide while building\" setting)."})
 		}
 	}
 	return ratioCost(out, len(out), len(pages), r.weight(CheckIndexable))
@@ -431,8 +548,9 @@ func (r *reviewer) hreflang() []draft {
 	for _, p := range pages {
 		if bad := badHreflangs(p); len(bad) > 0 {
 			out = append(out, draft{key: "hreflang", title: "Language versions are announced wrongly", url: p.URL, element: strings.Join(words.Limit(bad, 3), "; "),
-				why: "hreflang links tell search engines which language version to show each shopper; invalid ones are ignored.",
-				fix: `Use ISO language codes (en, en-GB, fr, x-default) and full addresses in <head>: <link rel="alternate" hreflang="fr" href="https://…/fr/">.`})
+				many: onPages("Language versions are announced wrongly on %d pages"),
+				why:  "hreflang links tell search engines which language version to show each shopper; invalid ones are ignored.",
+				fix:  `Use ISO language codes (en, en-GB, fr, x-default) and full addresses in <head>: <link rel="alternate" hreflang="fr" href="https://…/fr/">.`})
 		}
 	}
 	return ratioCost(out, len(out), len(pages), r.weight(CheckHreflang))
@@ -443,8 +561,9 @@ func (r *reviewer) httpStatus() []draft {
 	for _, p := range r.s.All() {
 		if !auditHTTPStatus(p, r.s) {
 			out = append(out, draft{key: "status", title: fmt.Sprintf("Page answers HTTP %d", p.Status), url: p.URL, element: fmt.Sprintf("HTTP %d", p.Status),
-				why: "Search engines drop pages that answer with an error status, even when they show content.",
-				fix: "Serve the page with status 200, or redirect it (301) to the page that replaced it.", cost: r.weight(CheckHTTPStatus)})
+				many: onPages("%d pages answer with an error status"),
+				why:  "Search engines drop pages that answer with an error status, even when they show content.",
+				fix:  "Serve the page with status 200, or redirect it (301) to the page that replaced it.", cost: r.weight(CheckHTTPStatus)})
 		}
 	}
 	return out
@@ -487,6 +606,7 @@ func (r *reviewer) structuredData() []draft {
 	var prod []draft
 	for _, p := range missing {
 		prod = append(prod, draft{key: "product", title: "Product page has no product markup", url: p.URL, element: `<script type="application/ld+json">`,
+			many: onPages("%d product pages have no product markup"), fixAll: "Add Product markup (name, price, availability) to each product page.",
 			why: "Product markup (name, price, availability) is what lets Google show your price and stock right in the search results.",
 			fix: fmt.Sprintf(`Add to this page: <script type="application/ld+json">%s</script>`, r.productSnippet(p))})
 	}
@@ -563,7 +683,9 @@ func (r *reviewer) imageWeight() []draft {
 		}
 		measured++
 		if as.Bytes > heavyImageBytes {
-			out = append(out, draft{key: as.URL, title: "Heavy image on the home page", url: r.s.Home.URL,
+			out = append(out, draft{key: "heavy", title: "Heavy image on the home page", url: r.s.Home.URL,
+				many:    onPages("%d heavy images on the home page"),
+				fixAll:  "Resize each image to the size it is shown at (at most 1600 px wide) and save it as WebP or a 75%-quality JPEG, under 200 KB.",
 				element: fmt.Sprintf(`<img src="%s"> (%d KB)`, as.URL, as.Bytes>>10),
 				why:     "Large images are the main reason store pages load slowly on phones.",
 				fix:     fmt.Sprintf("Resize %s to the size it is shown at (at most 1600 px wide) and save it as WebP or a 75%%-quality JPEG; it should be under 200 KB, not %d KB.", path.Base(as.URL), as.Bytes>>10)})
@@ -611,8 +733,9 @@ func (r *reviewer) compression() []draft {
 		eligible++
 		if !p.Compressed {
 			out = append(out, draft{key: "html", title: "Page is sent uncompressed", url: p.URL, element: fmt.Sprintf("HTML document, %d KB, no Content-Encoding", p.Bytes>>10),
-				why: "Compression makes HTML about five times smaller to download, at no cost to you.",
-				fix: "Turn on gzip or Brotli compression for text/html, text/css and JavaScript in your web server or CDN (for example \"gzip on;\" in nginx, or the compression setting of your host)."})
+				many: onPages("%d pages are sent uncompressed"),
+				why:  "Compression makes HTML about five times smaller to download, at no cost to you.",
+				fix:  "Turn on gzip or Brotli compression for text/html, text/css and JavaScript in your web server or CDN (for example \"gzip on;\" in nginx, or the compression setting of your host)."})
 		}
 	}
 	return ratioCost(out, len(out), eligible, r.weight(CheckCompression))
@@ -668,15 +791,17 @@ func (r *reviewer) viewport() []draft {
 		case !p.HasViewport:
 			failed++
 			out = append(out, draft{key: "missing", title: "Page is not set up for phones", url: p.URL, element: `<meta name="viewport">`,
-				why: "Without a viewport tag, phones show a shrunken desktop page that shoppers must pinch to read — and most store visits are on phones.",
-				fix: "Add inside <head>: " + fixTag})
+				many: onPages("%d pages are not set up for phones"),
+				why:  "Without a viewport tag, phones show a shrunken desktop page that shoppers must pinch to read — and most store visits are on phones.",
+				fix:  "Add inside <head>: " + fixTag})
 		case !strings.Contains(vp, "width=device-width") && !strings.Contains(vp, "initial-scale="):
 			// Browsers lay a page out for the phone with either; Lighthouse's
 			// viewport audit accepts both.
 			failed++
 			out = append(out, draft{key: "width", title: "Viewport does not follow the phone's width", url: p.URL, element: fmt.Sprintf(`<meta name="viewport" content="%s">`, p.Viewport),
-				why: "A fixed-width viewport makes phones scale the page instead of laying it out for the screen.",
-				fix: "Replace it with " + fixTag})
+				many: onPages("The viewport does not follow the phone's width on %d pages"),
+				why:  "A fixed-width viewport makes phones scale the page instead of laying it out for the screen.",
+				fix:  "Replace it with " + fixTag})
 		}
 	}
 	out = ratioCost(out, failed, len(pages), r.weight(CheckViewport))
@@ -702,6 +827,8 @@ func (r *reviewer) https() []draft {
 	for _, p := range r.s.All() {
 		if len(p.MixedContent) > 0 {
 			out = append(out, draft{key: "mixed", title: "Secure page loads insecure files", url: p.URL,
+				many:    onPages("%d secure pages load insecure files"),
+				fixAll:  "Change the addresses of the insecure files to https:// (or to relative URLs).",
 				element: strings.Join(words.Limit(p.MixedContent, 3), ", "),
 				why:     "Files loaded over http:// on an https:// page trigger browser warnings or are blocked, breaking images and scripts.",
 				fix:     "Change these addresses to https:// (or to relative URLs): " + strings.Join(words.Limit(p.MixedContent, 5), ", "),

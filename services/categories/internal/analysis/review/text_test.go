@@ -1,6 +1,10 @@
 package review
 
 import (
+	"maps"
+	"path"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,20 +103,58 @@ func TestPlatformFromStrongSignalsOnly(t *testing.T) {
 }
 
 func TestAltTextIsSuggestedFromThePageNeverTheFileName(t *testing.T) {
-	p := page.ParsePage("https://shop.example/", []byte(`<html><body>
+	p := page.ParsePage("https://shop.example/", []byte(`<html><head><title>Acme Candles</title></head><body>
 <a href="/collections/candles" aria-label="Soy candles"><img src="/img/Servicedropdown_191001.jpg"></a>
 <figure><img src="/img/5134.jpg"><figcaption>Our workshop in Portland</figcaption></figure>
+<h1>Hand-poured soy candles</h1>
 <img src="/img/IMG_2231-hero-banner.png">
+<img src="/img/IMG_2232.png">
+<img src="/files/amber-jar-candle_800x.jpg">
+<img src="https://cdn.shopify.com/s/assets/global/payment_types/creditcards_american_express-54be4e6bfc1d.svg">
+<button><img src="/img/close.svg"></button>
 </body></html>`))
-	s := &site.Site{URL: p.URL, Origin: "https://shop.example", Home: p}
-	r := &reviewer{s: s}
-	var got []string
-	for _, img := range p.Images {
-		got = append(got, r.suggestAlt(p, img))
+	s := &site.Site{URL: p.URL, Origin: "https://shop.example", Home: p,
+		Catalogue: site.Catalogue{Products: []page.Product{{Name: "Amber Jar Candle", URL: "https://shop.example/products/amber-jar-candle"}}}}
+	r := &reviewer{s: s, store: StoreName(s)}
+	type alt struct {
+		text  string
+		known bool
 	}
-	want := []string{"Soy candles", "Our workshop in Portland", "describe the image"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("alt suggestions %q, want %q", got, want)
+	var got []alt
+	for _, img := range p.Images {
+		a, ok := r.suggestAlt(p, img, false)
+		got = append(got, alt{a, ok})
+	}
+	want := []alt{
+		{"Soy candles", true}, {"Our workshop in Portland", true},
+		{"", false}, {"", false}, // nothing on the page says what these show: never "IMG 2231 hero banner"
+		{"Amber Jar Candle", true}, // named after the product's address
+		{"American Express", true}, // a theme's payment icon
+		{"", true},                 // a button's icon only decorates
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("alt suggestions\n got %+v\nwant %+v", got, want)
+	}
+	// The page's first image nothing describes stands for its topic: the
+	// home page's tagline.
+	if a, ok := r.suggestAlt(p, p.Images[2], true); a != "Hand-poured soy candles" || !ok {
+		t.Errorf("hero alt %q %v", a, ok)
+	}
+	// In the finding: the tagline once, the other image asked for by name.
+	var fix string
+	for _, f := range Review(s, nil).Findings {
+		if f.Check == CheckImageAlt {
+			fix = f.Fix
+		}
+	}
+	for _, want := range []string{`IMG_2231-hero-banner.png → alt="Hand-poured soy candles"`, `amber-jar-candle_800x.jpg → alt="Amber Jar Candle"`,
+		`close.svg → alt="" (it only decorates)`, "for IMG_2232.png, a few words on what it shows"} {
+		if !strings.Contains(fix, want) {
+			t.Errorf("the alt fix lacks %q:\n%s", want, fix)
+		}
+	}
+	if strings.Contains(fix, "describe the image") || strings.Count(fix, "Hand-poured soy candles") != 1 {
+		t.Errorf("the alt fix repeats itself or asks for nothing in particular:\n%s", fix)
 	}
 }
 
@@ -147,5 +189,104 @@ func TestTitleLengthIsGradedApartFromAMissingTitle(t *testing.T) {
 	}
 	if !noted {
 		t.Error("the slightly long title is not even noted")
+	}
+}
+
+// contentRE and altRE read the drafts back out of a fix.
+var (
+	contentRE = regexp.MustCompile(`content="([^"]*)"`)
+	altRE     = regexp.MustCompile(`(\S+) → alt="([^"]*)"`)
+)
+
+// TestDraftsOnRealPagesSayEachFactOnce reads the corpus's real store pages
+// and checks the meta descriptions and alt text the review drafts for
+// them: made of the page's own facts, each said once (issue 21 saw a
+// product list twice in one description), whole and within what search
+// engines show, and alt text never a file name nor a request to "describe
+// the image".
+func TestDraftsOnRealPagesSayEachFactOnce(t *testing.T) {
+	for _, row := range corpus.Rows(t) {
+		p := page.ParsePage(row["url"], corpus.Page(t, row["file"]))
+		s := &site.Site{URL: row["url"], Origin: row["url"], Home: p, Catalogue: site.Catalogue{Products: page.ProductsFrom(p)}}
+		store := StoreName(s)
+		rv := Review(s, nil)
+		var descs []string
+		for _, f := range append(rv.Findings, rv.Notes...) {
+			fixes := []string{f.Fix}
+			for _, pl := range f.Places {
+				fixes = append(fixes, pl.Fix)
+			}
+			for _, fix := range fixes {
+				switch {
+				case f.Check == CheckMetaDesc || f.Check == CheckMetaDescLength || (f.Check == CheckOpenGraph && strings.Contains(f.Title, "og:description")):
+					for _, m := range contentRE.FindAllStringSubmatch(fix, -1) {
+						descs = append(descs, m[1])
+					}
+				case f.Check == CheckImageAlt:
+					if strings.Contains(fix, "describe the image") {
+						t.Errorf("%s: asks to %q", row["file"], fix)
+					}
+					seen := map[string]string{}
+					for _, m := range altRE.FindAllStringSubmatch(fix, -1) {
+						file, alt := m[1], m[2]
+						stem := strings.ToLower(strings.TrimSuffix(file, path.Ext(file)))
+						isPayment := slices.Contains(slices.Collect(maps.Values(paymentNames)), alt) // a theme's payment icon, named for it
+						if alt != "" && !isPayment && strings.Contains(strings.ToLower(alt), stem) {
+							t.Errorf("%s: %s → alt=%q is its file name", row["file"], file, alt)
+						}
+						if other, ok := seen[alt]; ok && alt != "" {
+							t.Errorf("%s: %s and %s both get alt=%q", row["file"], other, file, alt)
+						}
+						seen[alt] = file
+					}
+				}
+			}
+		}
+		if row["meta_desc"] == "n" && len(descs) == 0 {
+			t.Errorf("%s: no meta description drafted for a page without one", row["file"])
+		}
+		for _, d := range descs {
+			if n := len([]rune(d)); n < 20 || n > 156 {
+				t.Errorf("%s: a drafted description of %d characters: %q", row["file"], n, d)
+			}
+			if strings.Count(d, store) > 1 {
+				t.Errorf("%s: names %s twice: %q", row["file"], store, d)
+			}
+			sentences := strings.SplitAfter(d, ". ")
+			for i, a := range sentences {
+				for _, b := range sentences[i+1:] {
+					if strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) {
+						t.Errorf("%s: says %q twice: %q", row["file"], a, d)
+					}
+				}
+			}
+			if pr := page.ProductsFrom(p); page.IsProductPage(p) && len(pr) == 1 && !strings.Contains(d, strings.ReplaceAll(pr[0].Name, `"`, "'")) {
+				t.Errorf("%s: the product page's description does not name %s: %q", row["file"], pr[0].Name, d)
+			}
+		}
+	}
+}
+
+// TestAHomeDescriptionListsItsProductsOnce: the draft issue 21 met, "Shop
+// Morning Assam and First Flush Darjeeling at Fernhill Tea Co.: Morning
+// Assam, First Flush Darjeeling and Sencha Kagoshima", names each product
+// once, beside the store's own tagline.
+func TestAHomeDescriptionListsItsProductsOnce(t *testing.T) {
+	p := page.ParsePage("https://fernhill.example/", []byte(`<html><head><title>Fernhill Tea Co. – loose-leaf tea from single estates</title></head><body>
+<h1>Loose-leaf tea from single estates</h1><p>Fernhill Tea Co. sources black, green and herbal teas directly from small estates in India, Japan and Egypt, and packs every tin by hand in Portland, Oregon.</p></body></html>`))
+	products := []page.Product{{Name: "Morning Assam", Price: 14.5}, {Name: "First Flush Darjeeling", Price: 22}, {Name: "Sencha Kagoshima", Price: 18}}
+	s := &site.Site{URL: p.URL, Origin: "https://fernhill.example", Home: p, Catalogue: site.Catalogue{Products: products, Currency: "USD"}}
+	r := &reviewer{s: s, store: StoreName(s)}
+	got := r.suggestDescription(p)
+	want := "Fernhill Tea Co.: Loose-leaf tea from single estates. Shop Morning Assam, First Flush Darjeeling and Sencha Kagoshima."
+	if got != want {
+		t.Errorf("home description\n got %q\nwant %q", got, want)
+	}
+	// With product types known, the types say what it sells.
+	for i, ty := range []string{"Black tea", "Black tea", "Green tea"} {
+		s.Catalogue.Products[i].Type = ty
+	}
+	if got, want := r.suggestDescription(p), "Fernhill Tea Co.: Loose-leaf tea from single estates. Shop black tea and green tea."; got != want {
+		t.Errorf("home description with types\n got %q\nwant %q", got, want)
 	}
 }

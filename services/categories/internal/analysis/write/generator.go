@@ -11,6 +11,7 @@ import (
 	"uplift.dev/categories/internal/analysis/page"
 	"uplift.dev/categories/internal/analysis/review"
 	"uplift.dev/categories/internal/analysis/words"
+	"uplift.dev/categories/internal/domain"
 )
 
 // TextGenerator writes the store summary and campaign ideas from a Brief.
@@ -35,6 +36,10 @@ type IdeaText struct {
 	Body        string   `json:"body"`
 	Products    []string `json:"products"`
 	Timing      string   `json:"timing"`
+	// Plan is what a dated idea promises, as facts; its words are written
+	// from it, so a plan that holds reads as one (domain.CampaignPlan).
+	// Nil for ideas with no dates, and for a model's ideas.
+	Plan *domain.CampaignPlan `json:"-"`
 }
 
 // Campaign channels.
@@ -127,37 +132,65 @@ func (g *detWriter) available() []page.Product {
 	return out
 }
 
-// core returns up to n available products priced in the store's usual band.
+// core returns up to n available products, those priced in the store's
+// usual band (and its currency) first, so the copy can say its picks sit
+// in that band whenever the catalogue allows.
 func (g *detWriter) core(n int, skip ...string) []page.Product {
 	var out []page.Product
-	pr := g.b.Prices
-	for _, p := range g.available() {
-		if len(out) < n && !slices.Contains(skip, p.Name) && (pr.Count == 0 || p.Price == 0 || (p.Price >= pr.Low && p.Price <= pr.High)) {
-			out = append(out, p)
-		}
-	}
-	for _, p := range g.available() {
-		if len(out) < n && !slices.Contains(skip, p.Name) && !slices.ContainsFunc(out, func(o page.Product) bool { return o.Name == p.Name }) {
-			out = append(out, p)
+	for _, inBand := range []bool{true, false} {
+		for _, p := range g.available() {
+			if len(out) < n && !slices.Contains(skip, p.Name) && (!inBand || g.inBand(p)) &&
+				!slices.ContainsFunc(out, func(o page.Product) bool { return o.Name == p.Name }) {
+				out = append(out, p)
+			}
 		}
 	}
 	return out
 }
 
+// inBand is a product priced within the store's usual band, in its currency.
+func (g *detWriter) inBand(p page.Product) bool {
+	pr := g.b.Prices
+	return pr.Count > 0 && g.ownCurrency(p) && p.Price >= pr.Low && p.Price <= pr.High
+}
+
+// ownCurrency is a product priced in the currency the store's price
+// statistics are written in, so its price can be set against them.
+func (g *detWriter) ownCurrency(p page.Product) bool {
+	return p.Price > 0 && words.FirstNonEmpty(p.Currency, g.b.Currency) == g.b.Currency
+}
+
+// pick is a product as a plan quotes it.
+func (g *detWriter) pick(p page.Product) domain.Pick {
+	return domain.Pick{Name: p.Name, Price: max(p.Price, 0), Currency: words.FirstNonEmpty(p.Currency, g.b.Currency)}
+}
+
+// catalogue is the brief's products as a plan is checked against them.
+func (b Brief) catalogue() []domain.Pick {
+	g := &detWriter{b: b}
+	out := make([]domain.Pick, 0, len(b.Products))
+	for _, p := range b.Products {
+		out = append(out, g.pick(p))
+	}
+	return out
+}
+
+// cheapest is the cheapest available product in the store's currency.
 func (g *detWriter) cheapest() (page.Product, bool) {
 	var best page.Product
 	for _, p := range g.available() {
-		if p.Price > 0 && (best.Name == "" || p.Price < best.Price) {
+		if g.ownCurrency(p) && (best.Name == "" || p.Price < best.Price) {
 			best = p
 		}
 	}
 	return best, best.Name != ""
 }
 
+// priciest is the dearest available product in the store's currency.
 func (g *detWriter) priciest() (page.Product, bool) {
 	var best page.Product
 	for _, p := range g.available() {
-		if p.Price > best.Price {
+		if g.ownCurrency(p) && p.Price > best.Price {
 			best = p
 		}
 	}
@@ -201,9 +234,7 @@ const (
 	minPostLead  = 1  // an occasion closer than this is too late for a post
 )
 
-// plan is a campaign's dated steps, each on or after today: steps that
-// would fall in the past are dropped or moved to today, never printed as
-// dates that have gone.
+// plan dates a campaign for one occasion from the store's today.
 type plan struct {
 	today, date time.Time
 }
@@ -211,14 +242,18 @@ type plan struct {
 func (g *detWriter) planFor(o BriefDate) (plan, bool) {
 	today, ok1 := parseDay(g.b.Today)
 	d, ok2 := parseDay(o.Date)
-	return plan{today: today, date: d}, ok1 && ok2
+	return plan{today: today, date: d}, ok1 && ok2 && d.After(today)
 }
 
-// at is the day n days before the occasion, or false when it has passed.
-func (p plan) at(n int) (time.Time, bool) {
+// before is the day n days before the occasion, or false when that day
+// has already gone.
+func (p plan) before(n int) (time.Time, bool) {
 	t := p.date.AddDate(0, 0, -n)
 	return t, !t.Before(p.today)
 }
+
+// days counts whole days from t to the occasion.
+func (p plan) days(t time.Time) int { return int(p.date.Sub(t).Hours() / 24) }
 
 // say names a day for people: "today", "tomorrow" or "Mon 2 Jan".
 func (p plan) say(t time.Time) string {
@@ -229,6 +264,67 @@ func (p plan) say(t time.Time) string {
 		return "tomorrow (" + t.Format("Mon 2 Jan") + ")"
 	}
 	return t.Format("Mon 2 Jan")
+}
+
+// facts starts the domain plan of a campaign featuring picks, with the
+// store's usual band and whether every pick sits in it.
+func (g *detWriter) facts(p plan, o BriefDate, picks []page.Product) domain.CampaignPlan {
+	out := domain.CampaignPlan{Today: p.today, Occasion: o.Name, Date: p.date}
+	if pr := g.b.Prices; pr.Count > 0 {
+		out.Band = &domain.PriceBand{Low: pr.Low, High: pr.High, Currency: g.b.Currency}
+		out.PicksInBand = len(picks) > 0 && !slices.ContainsFunc(picks, func(k page.Product) bool { return !g.inBand(k) })
+	}
+	for _, k := range picks {
+		out.Picks = append(out.Picks, g.pick(k))
+	}
+	return out
+}
+
+// emailPlan dates a campaign email: sent emailLead days ahead (today when
+// the occasion is closer); for a gift, the last day to order for delivery
+// in time (none when it has gone), with the reminder the day before it,
+// so the reminder can still say "order by tomorrow"; otherwise the
+// reminder reminderLead days ahead. A reminder that would not come after
+// the send is left out.
+func (g *detWriter) emailPlan(o BriefDate, picks []page.Product) (domain.CampaignPlan, plan, bool) {
+	p, ok := g.planFor(o)
+	if !ok {
+		return domain.CampaignPlan{}, p, false
+	}
+	f := g.facts(p, o, picks)
+	f.Send = p.date.AddDate(0, 0, -emailLead)
+	if f.Send.Before(p.today) {
+		f.Send = p.today
+	}
+	reminder, _ := p.before(reminderLead)
+	if last, ok := p.before(lastOrder); o.Gift && ok && !last.Before(f.Send) {
+		f.LastOrder = last
+		reminder = last.AddDate(0, 0, -1)
+	}
+	if reminder.After(f.Send) {
+		f.Reminder = reminder
+	}
+	return f, p, true
+}
+
+// postPlan dates a countdown of posts 14, 7 and 2 days ahead, those still
+// to come, or one post today when none is.
+func (g *detWriter) postPlan(o BriefDate, picks []page.Product) (domain.CampaignPlan, plan, bool) {
+	p, ok := g.planFor(o)
+	if !ok {
+		return domain.CampaignPlan{}, p, false
+	}
+	f := g.facts(p, o, picks)
+	f.Band, f.PicksInBand = nil, false // the posts quote prices, not the band
+	for _, n := range []int{14, 7, 2} {
+		if t, ok := p.before(n); ok {
+			f.Posts = append(f.Posts, t)
+		}
+	}
+	if len(f.Posts) == 0 {
+		f.Posts = []time.Time{p.today}
+	}
+	return f, p, true
 }
 
 func daysAway(n int) string {
@@ -289,42 +385,37 @@ func (g *detWriter) ideas() []IdeaText {
 
 func (g *detWriter) occasionEmail(o BriefDate, picks []page.Product) (IdeaText, bool) {
 	b := g.b
-	p, ok := g.planFor(o)
+	f, p, ok := g.emailPlan(o, picks)
 	if !ok {
 		return IdeaText{}, false
-	}
-	send, _ := p.at(min(emailLead, o.DaysAway)) // today when the occasion is close
-	if send.Before(p.today) {
-		send = p.today
 	}
 	kind := "picks"
 	if o.Gift {
 		kind = "gift guide"
 	}
 	title := fmt.Sprintf("%s %s from %s", o.Name, kind, b.StoreName)
-	why := fmt.Sprintf("%s is %s (%s).", o.Name, daysAway(o.DaysAway), day(o.Date))
-	if b.Prices.Count > 0 {
-		why += fmt.Sprintf(" Most of your products sell for %s, a comfortable %s budget; these picks sit in that band.", g.band(), strings.ToLower(kind))
+	why := fmt.Sprintf("%s is %s (%s).", o.Name, daysAway(p.days(p.today)), day(o.Date))
+	if f.Band != nil {
+		why = strings.TrimSuffix(why, ".") + ". " + g.bandWords(f, o.Gift)
 	}
 	subject := fmt.Sprintf("%s is %s — %s", o.Name, day(o.Date), strings.ToLower(kind))
 	if len(picks) > 0 {
 		subject = fmt.Sprintf("%s: %s and more from %s", o.Name, picks[0].Name, b.StoreName)
 	}
-	timing := []string{fmt.Sprintf("send %s, %s before", p.say(send), words.Plural(int(p.date.Sub(send).Hours()/24), "day", "days"))}
-	if r, ok := p.at(reminderLead); ok && r.After(send) {
-		timing = append(timing, "reminder "+p.say(r))
+	timing := []string{fmt.Sprintf("send %s, %s before", p.say(f.Send), words.Plural(p.days(f.Send), "day", "days"))}
+	if !f.Reminder.IsZero() {
+		timing = append(timing, "reminder "+p.say(f.Reminder))
 	}
 	deliver := ""
-	if o.Gift {
-		if last, ok := p.at(lastOrder); ok && !last.Before(send) {
-			timing = append(timing, "last order date "+p.say(last))
-			deliver = fmt.Sprintf("Order by %s so it arrives in time.", last.Format("Mon 2 Jan"))
-		} else {
-			// Honest about the calendar: delivery by the day can no longer
-			// be promised, so the email says what still works.
-			timing = append(timing, "too late to promise delivery, so the email leads with gift cards and pickup")
-			deliver = "Too late for delivery? A gift card arrives instantly."
-		}
+	switch {
+	case !f.LastOrder.IsZero():
+		timing = append(timing, "last order date "+p.say(f.LastOrder))
+		deliver = fmt.Sprintf("Order by %s so it arrives in time.", f.LastOrder.Format("Mon 2 Jan"))
+	case o.Gift:
+		// Honest about the calendar: delivery by the day can no longer
+		// be promised, so the email says what still works.
+		timing = append(timing, "too late to promise delivery, so the email leads with gift cards and pickup")
+		deliver = "Too late for delivery? A gift card arrives instantly."
 	}
 	list := g.lines(picks)
 	if list == "" {
@@ -336,26 +427,51 @@ func (g *detWriter) occasionEmail(o BriefDate, picks []page.Product) (IdeaText, 
 	}
 	body += "\n\n" + b.StoreName
 	return IdeaText{Title: title, WhyNow: why, Channel: ChannelEmail, SubjectLine: subject, Body: body, Products: names(picks),
-		Timing: upperFirst(strings.Join(timing, "; ")) + "."}, true
+		Timing: upperFirst(strings.Join(timing, "; ")) + ".", Plan: &f}, true
+}
+
+// bandWords set the store's usual band beside the picks, saying they sit
+// in it only when every one does, and otherwise what they cost.
+func (g *detWriter) bandWords(f domain.CampaignPlan, gift bool) string {
+	out := "Most of your products sell for " + g.band()
+	if gift {
+		out += ", a comfortable gift budget"
+	}
+	these, sits, costs := "these picks", "sit", "cost"
+	if len(f.Picks) == 1 {
+		these, sits, costs = "this pick", "sits", "costs"
+	}
+	lo, hi := 0.0, 0.0
+	for _, k := range f.Picks {
+		if k.Price <= 0 || k.Currency != g.b.Currency {
+			return out + "." // a price unknown, or in another currency: no claim about the picks
+		}
+		if lo == 0 || k.Price < lo {
+			lo = k.Price
+		}
+		hi = max(hi, k.Price)
+	}
+	switch {
+	case f.PicksInBand:
+		return fmt.Sprintf("%s; %s %s in that band.", out, these, sits)
+	case len(f.Picks) > 0:
+		return fmt.Sprintf("%s; %s %s %s.", out, these, costs, words.PriceRange(lo, hi, g.b.Currency))
+	}
+	return out + "."
 }
 
 func (g *detWriter) occasionSocial(o BriefDate, picks []page.Product) (IdeaText, bool) {
 	b := g.b
-	p, ok := g.planFor(o)
+	f, p, ok := g.postPlan(o, picks)
 	if !ok {
 		return IdeaText{}, false
 	}
 	var posts []string
-	for _, n := range []int{14, 7, 2} {
-		if t, ok := p.at(n); ok {
-			posts = append(posts, p.say(t))
-		}
-	}
-	if len(posts) == 0 {
-		posts = []string{p.say(p.today)}
+	for _, t := range f.Posts {
+		posts = append(posts, p.say(t))
 	}
 	title := fmt.Sprintf("Countdown to %s on social", o.Name)
-	why := fmt.Sprintf("%s follows on %s (%s); a short series of posts keeps %s in mind between emails.", o.Name, day(o.Date), daysAway(o.DaysAway), b.StoreName)
+	why := fmt.Sprintf("%s follows on %s (%s); a short series of posts keeps %s in mind between emails.", o.Name, day(o.Date), daysAway(p.days(p.today)), b.StoreName)
 	var post strings.Builder
 	fmt.Fprintf(&post, "%s is coming (%s). ", o.Name, day(o.Date))
 	for i, p := range picks {
@@ -373,7 +489,7 @@ func (g *detWriter) occasionSocial(o BriefDate, picks []page.Product) (IdeaText,
 	return IdeaText{Title: title, WhyNow: why, Channel: ChannelSocial,
 		SubjectLine: fmt.Sprintf("%s is coming — which would you pick?", o.Name),
 		Body:        post.String(), Products: names(picks),
-		Timing: fmt.Sprintf("%s: %s.", count, words.JoinAnd(posts))}, true
+		Timing: fmt.Sprintf("%s: %s.", count, words.JoinAnd(posts)), Plan: &f}, true
 }
 
 func upperFirst(s string) string {
@@ -403,8 +519,9 @@ func (g *detWriter) fixIdea() IdeaText {
 			offer = fmt.Sprintf("10%% off your first order — %s from %s", entry.Name, g.show(entry))
 		}
 		return IdeaText{Title: "Start a welcome list with a first-order offer", Channel: ChannelOnsite,
-			WhyNow:      fmt.Sprintf("Your website review found no newsletter sign-up (%d points lost), so visitors who do not buy today are gone for good.", failed[review.CheckEmailCapture]),
-			SubjectLine: fmt.Sprintf("Welcome to %s — here is 10%% off", b.StoreName),
+			WhyNow: fmt.Sprintf("Your website review found no newsletter sign-up (%d points lost), so visitors who do not buy today are gone for good.", failed[review.CheckEmailCapture]),
+			// An on-site idea's lead line is the sign-up box's headline.
+			SubjectLine: fmt.Sprintf("Join the %s list — 10%% off your first order", b.StoreName),
 			Body: fmt.Sprintf("Footer and exit-intent box: \"Join the %s list: new arrivals first and %s.\" [email] [Subscribe]\nWelcome email: thank them, show your best sellers and the code WELCOME10.",
 				b.StoreName, offer),
 			Products: prods, Timing: "Put the form live this week, before the next seasonal campaign, so the list grows in time."}
@@ -443,7 +560,7 @@ func (g *detWriter) storyIdea() IdeaText {
 func (g *detWriter) starterIdea() (IdeaText, bool) {
 	b := g.b
 	entry, ok := g.cheapest()
-	if !ok || b.Prices.Count < 2 || entry.Price >= b.Prices.Median {
+	if !ok || b.Prices.Count < 2 || entry.Price >= b.Prices.Low {
 		return IdeaText{}, false
 	}
 	return IdeaText{Title: fmt.Sprintf("Win new customers with %s", entry.Name), Channel: ChannelAds,

@@ -361,8 +361,16 @@ func toProtoFindings(fs []domain.Finding) []*categoriesv1.Finding {
 	for _, f := range fs {
 		out = append(out, &categoriesv1.Finding{
 			Id: f.ID, Group: f.Group, Check: f.Check, Title: f.Title, Url: f.URL, Element: f.Element,
-			Why: f.Why, Fix: f.Fix, PointsLost: int32(f.PointsLost), State: f.State,
+			Why: f.Why, Fix: f.Fix, PointsLost: int32(f.PointsLost), State: f.State, Places: toProtoPlaces(f.Places),
 		})
+	}
+	return out
+}
+
+func toProtoPlaces(ps []domain.Place) []*categoriesv1.FindingPlace {
+	var out []*categoriesv1.FindingPlace
+	for _, p := range ps {
+		out = append(out, &categoriesv1.FindingPlace{Url: p.URL, Element: p.Element, Fix: p.Fix})
 	}
 	return out
 }

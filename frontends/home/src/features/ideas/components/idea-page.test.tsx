@@ -32,4 +32,23 @@ describe('IdeaPage', () => {
     expect(screen.getByText(/our anvils are 10% off/)).toBeTruthy();
     expect(screen.getByRole('link', { name: '← Back to Home' }).getAttribute('href')).toBe('/');
   });
+
+  it.each([
+    ['email', 'Email', 'Subject line', 'Email text'],
+    ['social', 'Social post', 'Opening line', 'Post text'],
+    ['ads', 'Ad', 'Headline', 'Ad text'],
+    ['onsite', 'On your website', 'Headline', 'Copy'],
+  ])('labels an idea for %s in its own words: only an email has a subject line', async (channel, name, lead, copy) => {
+    fakeGateway({
+      'GET /internal/users/u1': () => json({ categoryId: 'cat1' }),
+      'GET /internal/categories/cat1/business-data/ideas/idea2': () =>
+        json({ id: 'idea2', title: 'Countdown to Christmas', channel, subjectLine: 'Christmas is coming', body: 'Shop now', timing: 'Two posts' }),
+    });
+    renderWithProviders(<IdeaPage />, { path: '/ideas/idea2', route: 'ideas/:ideaId', session: signedInAs('u1') });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Countdown to Christmas' })).toBeTruthy();
+    expect(screen.getByText(name)).toBeTruthy();
+    expect(screen.getByText(lead).nextElementSibling?.textContent).toBe('Christmas is coming');
+    expect(screen.getByRole('heading', { level: 2, name: copy })).toBeTruthy();
+    if (channel !== 'email') expect(screen.queryByText('Subject line')).toBeNull();
+  });
 });

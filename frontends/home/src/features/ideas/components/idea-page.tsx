@@ -13,6 +13,7 @@ import {
   trackEvent,
   type IdeaJson,
 } from '@uplift/platform';
+import { channelWords } from '../../../lib/ideas/channel';
 
 /** One campaign idea with everything needed to run it (`/ideas/:ideaId`). */
 export function IdeaPage() {
@@ -64,6 +65,8 @@ function OpenedIdea({ idea }: { idea: IdeaJson }) {
 
 export function IdeaDetails({ idea }: { idea: IdeaJson }) {
   const created = idea.createTime ? new Date(idea.createTime) : undefined;
+  // Only an email has a subject line: a post or an ad says its own words.
+  const words = channelWords(idea.channel);
   return (
     <article>
       <h1>{idea.title || 'Campaign idea'}</h1>
@@ -78,15 +81,15 @@ export function IdeaDetails({ idea }: { idea: IdeaJson }) {
         <h2 id="campaign">The campaign</h2>
         <dl>
           <dt>Channel</dt>
-          <dd>{idea.channel || '—'}</dd>
+          <dd>{words.name}</dd>
           <dt>Timing</dt>
           <dd>{idea.timing || '—'}</dd>
-          <dt>Subject line</dt>
+          <dt>{words.lead}</dt>
           <dd>{idea.subjectLine || '—'}</dd>
         </dl>
       </section>
       <section className="u-card" aria-labelledby="body">
-        <h2 id="body">Copy</h2>
+        <h2 id="body">{words.copy}</h2>
         <p style={{ whiteSpace: 'pre-wrap' }}>{idea.body || '—'}</p>
       </section>
       <section className="u-card" aria-labelledby="products">
