@@ -26,7 +26,7 @@ function readText(file: File): Promise<string> {
   });
 }
 
-/** "1,234 orders from 2024-01-01 to 2024-03-31 (USD)". */
+/** "1,234 orders from Jan 1, 2024 to Mar 31, 2024 (USD)". */
 function describeImport(result: ImportOrdersResponseJson | OrderImportJson, format: StoreFormat): string {
   const range =
     result.firstDay && result.lastDay ? ` from ${format.day(result.firstDay)} to ${format.day(result.lastDay)}` : '';
