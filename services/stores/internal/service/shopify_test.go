@@ -121,8 +121,9 @@ func TestConnectShopifyAndSeeItsNumbers(t *testing.T) {
 		preset.GetTotals().GetTotalSales() != m.GetTotals().GetTotalSales() || preset.GetCurrency() != "USD" {
 		t.Errorf("lastDays=10: %s – %s (today %s), %v; want %s – %s", preset.GetFrom(), preset.GetTo(), preset.GetToday(), err, from, to)
 	}
-	if m.GetFirstOrderDay() == "" || m.GetFirstOrderDay() > from {
-		t.Errorf("first order day %q, want one on or before %s", m.GetFirstOrderDay(), from)
+	// The fixture's first order is the mug eight days before today.
+	if first := y.AddDate(0, 0, -7).Format("2006-01-02"); m.GetFirstOrderDay() != first {
+		t.Errorf("first order day %q, want %s", m.GetFirstOrderDay(), first)
 	}
 	for _, bad := range []*storesv1.GetMetricsRequest{{CategoryId: cat, LastDays: 401}, {CategoryId: cat, LastDays: -1},
 		{CategoryId: cat, LastDays: 7, From: from, To: to}} {
