@@ -147,7 +147,7 @@ test('the daily report: Home and the email carry the same headline and the same 
   const email = freshEmail('dailywords');
   await signUpWithShop(page, email);
   await page.goto('/');
-  const card = page.getByRole('region', { name: /^Yesterday \(\d{4}-\d{2}-\d{2}\)$/ });
+  const card = page.getByRole('region', { name: /^Yesterday \([A-Z][a-z]{2} \d{1,2}, \d{4}\)$/ });
   await expect(card).toBeVisible({ timeout: 30_000 });
   const headline = (await card.locator('.daily-report__headline').textContent())!.trim();
   const action = (await card.getByRole('heading', { name: 'Suggested action' }).locator('xpath=following-sibling::p').textContent())!.trim();

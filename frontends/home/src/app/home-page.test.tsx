@@ -157,7 +157,7 @@ describe('HomePage', () => {
       notes: [],
     });
     renderHome();
-    const daily = await screen.findByRole('region', { name: 'Yesterday (2026-05-03)' });
+    const daily = await screen.findByRole('region', { name: 'Yesterday (May 3, 2026)' });
     expect(within(daily).getByText(/Orders fell 45 %/)).toBeTruthy();
     const orders = within(daily).getByRole('heading', { name: /^Orders/ }).closest('li')!;
     expect(within(orders).getByText('Unusual')).toBeTruthy();

@@ -14,6 +14,7 @@ export * from './auth/account-security';
 export * from './query/query-defaults';
 export * from './api';
 export * from './metrics';
+export * from './format';
 export * from './ui';
 export * from './events/sse-parser';
 export * from './events/category-events';

@@ -266,7 +266,7 @@ func (a *App) CreateCategory(ctx context.Context, caller domain.Caller, email, s
 		return domain.Category{}, err
 	}
 	if timeZone != "" {
-		if err := domain.ValidateTimeZone(timeZone); err != nil {
+		if timeZone, err = domain.NormalizeTimeZone(timeZone); err != nil {
 			return domain.Category{}, err
 		}
 	}
@@ -335,9 +335,11 @@ func (a *App) UpdateContentParams(ctx context.Context, caller domain.Caller, id 
 		return domain.Category{}, err
 	}
 	if in.TimeZone != nil {
-		if err := domain.ValidateTimeZone(*in.TimeZone); err != nil {
+		zone, err := domain.NormalizeTimeZone(*in.TimeZone)
+		if err != nil {
 			return domain.Category{}, err
 		}
+		in.TimeZone = &zone
 	}
 	site := ""
 	if in.SiteURL != nil && strings.TrimSpace(*in.SiteURL) != "" {

@@ -149,18 +149,58 @@ func NewWeeklyReview(cat Category, reportID, week string, a Analysis, previous *
 	return w
 }
 
-// ValidateTimeZone checks an IANA time zone name as a browser reports it
-// ("Europe/Paris", "UTC"). Go's own names that are not zones ("Local"), an
-// empty string and anything the zone database does not know are refused.
-func ValidateTimeZone(name string) error {
+// NormalizeTimeZone checks an IANA time zone name as a browser reports it
+// ("Europe/Paris", "UTC") and gives its current name: browsers and Shopify
+// still hand out renamed zones ("Asia/Calcutta", "Europe/Kiev"), which are
+// accepted and stored as their current names. Go's own names that are not
+// zones ("Local"), an empty string and anything the zone database does not
+// know are refused.
+func NormalizeTimeZone(name string) (string, error) {
 	bad := &ValidationError{Field: "timeZone", Message: "timeZone must be an IANA time zone such as Europe/Paris."}
 	if name == "" || name == "Local" || len(name) > 64 || strings.ContainsAny(name, " \\") || strings.HasPrefix(name, "/") {
-		return bad
+		return "", bad
 	}
 	if _, err := time.LoadLocation(name); err != nil {
-		return bad
+		return "", bad
 	}
-	return nil
+	return CanonicalTimeZone(name), nil
+}
+
+// renamedZones are the IANA zones renamed since ICU took its ids, old name
+// to current. The web keeps the same table
+// (frontends/packages/platform/src/format/time-zones.ts).
+var renamedZones = map[string]string{
+	"America/Buenos_Aires": "America/Argentina/Buenos_Aires",
+	"America/Catamarca":    "America/Argentina/Catamarca",
+	"America/Cordoba":      "America/Argentina/Cordoba",
+	"America/Jujuy":        "America/Argentina/Jujuy",
+	"America/Mendoza":      "America/Argentina/Mendoza",
+	"America/Godthab":      "America/Nuuk",
+	"America/Indianapolis": "America/Indiana/Indianapolis",
+	"America/Louisville":   "America/Kentucky/Louisville",
+	"Asia/Calcutta":        "Asia/Kolkata",
+	"Asia/Dacca":           "Asia/Dhaka",
+	"Asia/Katmandu":        "Asia/Kathmandu",
+	"Asia/Rangoon":         "Asia/Yangon",
+	"Asia/Saigon":          "Asia/Ho_Chi_Minh",
+	"Asia/Thimbu":          "Asia/Thimphu",
+	"Asia/Ujung_Pandang":   "Asia/Makassar",
+	"Asia/Ulan_Bator":      "Asia/Ulaanbaatar",
+	"Atlantic/Faeroe":      "Atlantic/Faroe",
+	"Europe/Kiev":          "Europe/Kyiv",
+	"Europe/Uzhgorod":      "Europe/Kyiv",
+	"Europe/Zaporozhye":    "Europe/Kyiv",
+	"Pacific/Enderbury":    "Pacific/Kanton",
+	"Pacific/Ponape":       "Pacific/Pohnpei",
+	"Pacific/Truk":         "Pacific/Chuuk",
+}
+
+// CanonicalTimeZone is a zone's current IANA name; other names as given.
+func CanonicalTimeZone(name string) string {
+	if current, ok := renamedZones[name]; ok {
+		return current
+	}
+	return name
 }
 
 // Location is the category's time zone, UTC while none is known.

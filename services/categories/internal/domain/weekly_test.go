@@ -32,3 +32,25 @@ func TestScheduleLocationPrefersTheShopsZone(t *testing.T) {
 		}
 	}
 }
+
+// Old zone names are accepted and kept by their current names (issue 21,
+// item 21): a browser in Kolkata reports "Asia/Calcutta".
+func TestNormalizeTimeZone(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"Asia/Calcutta": "Asia/Kolkata", "Europe/Kiev": "Europe/Kyiv",
+		"Asia/Saigon": "Asia/Ho_Chi_Minh", "Europe/Paris": "Europe/Paris", "UTC": "UTC"} {
+		if got, err := NormalizeTimeZone(in); err != nil || got != want {
+			t.Errorf("NormalizeTimeZone(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "Local", "Mars/Olympus", "/etc/passwd", "Europe/Paris "} {
+		if _, err := NormalizeTimeZone(bad); err == nil {
+			t.Errorf("NormalizeTimeZone(%q) accepted", bad)
+		}
+	}
+	for old, current := range renamedZones {
+		if _, err := time.LoadLocation(current); err != nil {
+			t.Errorf("%s's current name %s is not in the zone database: %v", old, current, err)
+		}
+	}
+}

@@ -218,7 +218,7 @@ func BenchmarkYearOfMetrics(b *testing.B) {
 	b.Run("product=GetMetrics", func(b *testing.B) {
 		peak := benchmem.WatchHeap()
 		for b.Loop() {
-			m, err := a.GetMetrics(ctx, cat, from, to)
+			m, err := a.GetMetrics(ctx, cat, from, to, 0)
 			if err != nil || len(m.Days) != 365 || m.Totals.Orders != benchOrders {
 				b.Fatalf("metrics: %d days, %d orders, %v", len(m.Days), m.Totals.Orders, err)
 			}
@@ -255,7 +255,7 @@ func BenchmarkEmptyStoreMetrics(b *testing.B) {
 	b.Run("product=GetMetrics", func(b *testing.B) {
 		peak := benchmem.WatchHeap()
 		for b.Loop() {
-			m, err := a.GetMetrics(ctx, cat, from, to)
+			m, err := a.GetMetrics(ctx, cat, from, to, 0)
 			if err != nil || len(m.Days) != 30 || m.Source != app.SourceNone {
 				b.Fatalf("metrics: %d days, source %q, %v", len(m.Days), m.Source, err)
 			}

@@ -23,6 +23,12 @@ const (
 // Metrics are a range's numbers.
 type Metrics struct {
 	Currency, Timezone, Source string
+	// From and To are the range; Today is the store's day now, which a
+	// range may include while it is not over.
+	From, To, Today domain.Date
+	// FirstOrderDay is the day of the store's first counted order (zero
+	// when none).
+	FirstOrderDay domain.Date
 	// Days has every day of the range, zero where nothing happened.
 	Days   []domain.DayTotals
 	Totals domain.DayTotals
@@ -30,10 +36,26 @@ type Metrics struct {
 	Shopify map[domain.Date]domain.Money
 }
 
-// GetMetrics returns every day of [from, to] and the totals.
-func (a *App) GetMetrics(ctx context.Context, categoryID, from, to string) (Metrics, error) {
+// GetMetrics returns every day of [from, to] and the totals; with lastDays
+// instead, the last whole days in the store's time zone (today left out).
+func (a *App) GetMetrics(ctx context.Context, categoryID, from, to string, lastDays int) (Metrics, error) {
 	if err := a.authorize(ctx, categoryID); err != nil {
 		return Metrics{}, err
+	}
+	if lastDays != 0 {
+		if from != "" || to != "" {
+			return Metrics{}, &domain.ValidationError{Field: "lastDays", Message: "Send either lastDays or from and to, not both."}
+		}
+		if lastDays < 1 || lastDays > MaxRangeDays {
+			return Metrics{}, &domain.ValidationError{Field: "lastDays",
+				Message: fmt.Sprintf("lastDays must be between 1 and %d.", MaxRangeDays)}
+		}
+		st, err := a.repo.Store(ctx, categoryID)
+		if err != nil {
+			return Metrics{}, err
+		}
+		f, t := domain.LastWholeDays(a.now(), StoreLocation(st.Timezone), lastDays)
+		return a.metrics(ctx, categoryID, f, t)
 	}
 	f, t, err := parseRange(from, to)
 	if err != nil {
@@ -61,8 +83,10 @@ func (a *App) metrics(ctx context.Context, categoryID string, from, to domain.Da
 		days = append(days, day)
 	}
 	st := stored.Store
-	futureDaysHadNoSessions(days, domain.DateOf(a.now().In(StoreLocation(st.Timezone))))
+	today := domain.Today(a.now(), StoreLocation(st.Timezone))
+	futureDaysHadNoSessions(days, today)
 	return Metrics{Currency: st.Currency, Timezone: st.Timezone, Source: source(stored.Connected, stored.Imported),
+		From: from, To: to, Today: today, FirstOrderDay: stored.FirstDay,
 		Days: days, Totals: domain.SumTotals(days), Shopify: stored.Shopify}, nil
 }
 

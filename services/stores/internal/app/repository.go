@@ -136,6 +136,10 @@ type RangeNumbers struct {
 	// Connected: a Shopify shop is (or was) connected; Imported: an order
 	// export was imported.
 	Connected, Imported bool
+	// FirstDay is the store-local day of the first order counted (the zero
+	// Date when there is none): a comparison with days before it compares
+	// with days the store has no data for.
+	FirstDay domain.Date
 	// Days are the stored days of the range with sessions where known; days
 	// with nothing stored are absent.
 	Days []domain.DayTotals

@@ -14,7 +14,7 @@ var Formulas = map[string]string{
 	"averageOrderValue": "Average order value = (gross sales − discounts) ÷ orders",
 	"conversionRate":    "Conversion rate = sessions that completed checkout ÷ sessions",
 	"orders":            "Orders = orders placed (test and deleted orders excluded)",
-	"returns":           "Returns = value of goods returned, on the day processed",
+	"returns":           "Returns = value of goods returned (after their discounts), on the day processed",
 	"grossSales":        "Gross sales = price × quantity before discounts (gift cards excluded)",
 	"sessions":          "Sessions = online-store sessions, from Shopify's analytics",
 }
@@ -28,20 +28,22 @@ type Amounts struct {
 
 // Classify puts one sale into the report's columns (research 6.2), so the
 // same rule serves the stored per-sale rows, the reference computation and
-// the tests. Discounts on returned products come back negative: they reverse
-// the discount given at sale time, which keeps net sales exact.
+// the tests. Discounts are the discounts given when products were sold; a
+// returned product is valued after its discount (what the customer paid for
+// it), so its discount is not reversed in the discounts column. Net sales
+// come out the same either way, and gross sales − discounts stays the value
+// of the orders placed, which is what the average order value divides.
 func Classify(s Sale) Amounts {
 	a := Amounts{Taxes: s.Tax}
 	net := s.Total - s.Tax
 	switch s.Line {
 	case LineProduct:
-		pre := net + s.Discount
 		if s.Action == ActionReturn {
-			a.Returns = -pre
+			a.Returns = -net
 		} else {
-			a.Gross = pre
+			a.Gross = net + s.Discount
+			a.Discounts = s.Discount
 		}
-		a.Discounts = s.Discount
 	case LineShipping:
 		a.Shipping = net
 	case LineDuty:
@@ -76,20 +78,6 @@ func (a Amounts) TotalSales() Money {
 	return a.Net() + a.Shipping + a.Duties + a.AdditionalFees + a.Taxes
 }
 
-// OrderValue is what an order adds to the average order value's numerator:
-// its products' gross sales minus discounts at the time it was placed, so
-// later edits and returns do not rewrite an old average (Shopify's
-// definition since 2023-01-09).
-func OrderValue(o Order) Money {
-	var v Money
-	for _, s := range o.Sales {
-		if s.Line == LineProduct && s.Action == ActionOrder {
-			v += s.Total - s.Tax
-		}
-	}
-	return v
-}
-
 // Counts reports whether an order is counted in "orders": test orders and
 // gift-card-only orders are not, as on Shopify's "Total orders" card;
 // cancelled, pending and unpaid ones are. An order whose order-time sales
@@ -117,9 +105,8 @@ func Counts(o Order) bool {
 // CompletedSessions come only from Shopify's analytics and are nil when it
 // did not report them: they are never estimated from orders.
 type DayTotals struct {
-	Date       Date
-	Orders     int64
-	OrderValue Money
+	Date   Date
+	Orders int64
 	Amounts
 	Sessions, CompletedSessions *int64
 }
@@ -156,7 +143,6 @@ func DailyTotals(orders []Order, loc *time.Location, from, to Date) []DayTotals 
 		}
 		if i := index(o.CreatedAt); i >= 0 && Counts(o) {
 			out[i].Orders++
-			out[i].OrderValue += OrderValue(o)
 		}
 		for _, s := range o.Sales {
 			if i := index(s.HappenedAt); i >= 0 {
@@ -180,7 +166,6 @@ func SumTotals(days []DayTotals) DayTotals {
 	all := true
 	for _, d := range days {
 		t.Orders += d.Orders
-		t.OrderValue += d.OrderValue
 		t.Amounts = t.Amounts.Add(d.Amounts)
 		if d.Sessions == nil || d.CompletedSessions == nil {
 			all = false
@@ -204,14 +189,21 @@ func roundDiv(a, b int64) int64 {
 	return -((-a + b/2) / b)
 }
 
-// AverageOrderValue is (gross sales − discounts at order time) ÷ orders,
-// rounded to the minor unit; false when there were no orders, since an
-// average of nothing is not zero.
+// OrderValue is the average order value's numerator: gross sales −
+// discounts, the products' value when they were sold (Shopify's definition
+// since 2023-01-09: returns do not lower it). It is read from the same
+// columns the table by day shows, so a card and a table can never disagree.
+func (d DayTotals) OrderValue() Money { return d.Gross - d.Discounts }
+
+// AverageOrderValue is (gross sales − discounts) ÷ orders over exactly the
+// day's or range's stored sums, rounded once, to the minor unit, half away
+// from zero; false when there were no orders, since an average of nothing
+// is not zero.
 func AverageOrderValue(d DayTotals) (Money, bool) {
 	if d.Orders <= 0 {
 		return 0, false
 	}
-	return Money(roundDiv(int64(d.OrderValue), d.Orders)), true
+	return Money(roundDiv(int64(d.OrderValue()), d.Orders)), true
 }
 
 // ConversionPercent is sessions that completed checkout ÷ sessions, as a

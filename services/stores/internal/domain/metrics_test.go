@@ -37,11 +37,14 @@ func checkDays(t *testing.T, got []DayTotals, want []day) {
 	}
 	for i, w := range want {
 		g := got[i]
-		exp := DayTotals{Date: mustDate(t, w.date), Orders: w.orders, OrderValue: w.value, Amounts: Amounts{
+		exp := DayTotals{Date: mustDate(t, w.date), Orders: w.orders, Amounts: Amounts{
 			Gross: w.gross, Discounts: w.disc, Returns: w.returns, Shipping: w.ship, Duties: w.duties,
 			AdditionalFees: w.fees, Taxes: w.taxes, Tips: w.tips, GiftCards: w.gift}}
 		if g != exp {
 			t.Errorf("%s:\n got %+v\nwant %+v", w.date, g, exp)
+		}
+		if g.OrderValue() != w.value {
+			t.Errorf("%s: order value %d, want %d", w.date, g.OrderValue(), w.value)
 		}
 		if g.TotalSales() != w.ts {
 			t.Errorf("%s: total sales %d, want %d", w.date, g.TotalSales(), w.ts)
@@ -88,10 +91,10 @@ func TestDailyTotalsNewYork(t *testing.T) {
 	checkDays(t, got, []day{
 		// Oct 31: a1. gross 2×10.00; disc 2.00; value 20.00−2.00; total 18.00+5.00+1.44
 		{date: "2026-10-31", orders: 1, value: 1800, gross: 2000, disc: 200, ship: 500, taxes: 144, ts: 2444},
-		// Nov 1: a2, a4, a7 (a3 is a test). gross 50.00+30.00+5.00 = 85.00; a1's return: returns 10.00,
-		// discounts −1.00, taxes −0.72; taxes 4.00−0.72 = 3.28; net 85.00+1.00−10.00 = 76.00;
-		// total 76.00 + duties 2.50 + 3.28 = 81.78; the tip stays apart.
-		{date: "2026-11-01", orders: 3, value: 8500, gross: 8500, disc: -100, returns: 1000, duties: 250,
+		// Nov 1: a2, a4, a7 (a3 is a test). gross 50.00+30.00+5.00 = 85.00; a1's return, valued after
+		// its discount: returns 10.00−1.00 = 9.00, taxes −0.72; taxes 4.00−0.72 = 3.28;
+		// net 85.00−9.00 = 76.00; total 76.00 + duties 2.50 + 3.28 = 81.78; the tip stays apart.
+		{date: "2026-11-01", orders: 3, value: 8500, gross: 8500, returns: 900, duties: 250,
 			taxes: 328, tips: 300, ts: 8178},
 		// Nov 2: a6 counted, a5 (gift cards only) not. gross 40.00, disc 10.00, a4's cancel returns 30.00;
 		// net 40.00−10.00−30.00 = 0; gift cards 25.00+20.00 apart.
@@ -132,9 +135,9 @@ func TestDailyTotalsKolkata(t *testing.T) {
 		// value 1497.00 + 900.00; gross 1497.00 + 1000.00; taxes 269.46 + 8.82 + 162.00 = 440.28;
 		// net 2497.00 − 100.00 = 2397.00; total 2397.00 + 49.00 + 440.28 = 2886.28
 		{date: "2026-03-10", orders: 2, value: 239700, gross: 249700, disc: 10000, ship: 4900, taxes: 44028, ts: 288628},
-		// the refund: returns 1000.00, discounts −100.00, taxes −162.00; net 0 + 100 − 1000 = −900.00;
-		// total −900.00 − 162.00 = −1062.00
-		{date: "2026-03-11", disc: -10000, returns: 100000, taxes: -16200, ts: -106200},
+		// the refund, valued after its discount: returns 1000.00 − 100.00 = 900.00, taxes −162.00;
+		// net −900.00; total −900.00 − 162.00 = −1062.00
+		{date: "2026-03-11", returns: 90000, taxes: -16200, ts: -106200},
 	})
 	if aov, ok := AverageOrderValue(got[0]); !ok || aov != 119850 { // 2397.00 / 2
 		t.Errorf("AOV = %d, want 119850", aov)
@@ -188,7 +191,7 @@ func TestDailyTotalsFileOffset(t *testing.T) {
 	}
 }
 
-func TestCountsAndOrderValue(t *testing.T) {
+func TestCounts(t *testing.T) {
 	t.Parallel()
 	now := time.Now()
 	gc := Order{Sales: []Sale{other(now, LineGiftCard, 5000, 0)}}
@@ -199,10 +202,6 @@ func TestCountsAndOrderValue(t *testing.T) {
 		product(now, ActionEdit, 500, 0, 0), product(now, ActionReturn, -1080, -100, -80)}}
 	if !Counts(mixed) || Counts(Order{Test: true}) || !Counts(Order{}) {
 		t.Error("Counts is wrong")
-	}
-	// Only the order-time product: 10.80 − 0.80 tax = 10.00 (gross 11.00 − discount 1.00).
-	if v := OrderValue(mixed); v != 1000 {
-		t.Errorf("OrderValue = %d, want 1000", v)
 	}
 }
 
@@ -215,7 +214,7 @@ func TestClassify(t *testing.T) {
 	}{
 		{product(now, ActionOrder, 1080, 100, 80), Amounts{Gross: 1100, Discounts: 100, Taxes: 80}},
 		{product(now, ActionEdit, 500, 0, 0), Amounts{Gross: 500}},
-		{product(now, ActionReturn, -1080, -100, -80), Amounts{Returns: 1100, Discounts: -100, Taxes: -80}},
+		{product(now, ActionReturn, -1080, -100, -80), Amounts{Returns: 1000, Taxes: -80}}, // valued after its discount
 		{other(now, LineShipping, 1100, 100), Amounts{Shipping: 1000, Taxes: 100}},
 		{other(now, LineDuty, 300, 0), Amounts{Duties: 300}},
 		{other(now, LineFee, 300, 0), Amounts{AdditionalFees: 300}},
@@ -235,11 +234,11 @@ func TestSumTotalsAndConversion(t *testing.T) {
 	t.Parallel()
 	s1, c1, s2, c2 := int64(300), int64(7), int64(100), int64(1)
 	days := []DayTotals{
-		{Date: Date{2026, 11, 1}, Orders: 2, OrderValue: 100, Sessions: &s1, CompletedSessions: &c1},
-		{Date: Date{2026, 11, 2}, Orders: 1, OrderValue: 50, Sessions: &s2, CompletedSessions: &c2},
+		{Date: Date{2026, 11, 1}, Orders: 2, Amounts: Amounts{Gross: 100}, Sessions: &s1, CompletedSessions: &c1},
+		{Date: Date{2026, 11, 2}, Orders: 1, Amounts: Amounts{Gross: 50}, Sessions: &s2, CompletedSessions: &c2},
 	}
 	sum := SumTotals(days)
-	if sum.Orders != 3 || sum.OrderValue != 150 || *sum.Sessions != 400 || *sum.CompletedSessions != 8 || sum.Date != days[0].Date {
+	if sum.Orders != 3 || sum.OrderValue() != 150 || *sum.Sessions != 400 || *sum.CompletedSessions != 8 || sum.Date != days[0].Date {
 		t.Errorf("SumTotals = %+v", sum)
 	}
 	if p, ok := ConversionPercent(sum); !ok || p != "2.00" { // 8 / 400
@@ -263,7 +262,7 @@ func TestSumTotalsAndConversion(t *testing.T) {
 	if _, ok := ConversionPercent(days[2]); ok {
 		t.Error("no sessions must mean no conversion rate")
 	}
-	if aov, _ := AverageOrderValue(DayTotals{Orders: 2, OrderValue: -5}); aov != -3 { // −2.5 away from zero
+	if aov, _ := AverageOrderValue(DayTotals{Orders: 2, Amounts: Amounts{Gross: -5}}); aov != -3 { // −2.5 away from zero
 		t.Errorf("AOV rounding = %d, want -3", aov)
 	}
 }

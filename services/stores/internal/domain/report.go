@@ -89,6 +89,9 @@ func CompareDay(day DayTotals, prior []DayTotals, currency string) DailyReport {
 	}
 	cash := func(r *big.Rat) string { return FormatMoney(Money(roundRat(r, 0)), currency) }
 	count := func(r *big.Rat) string { return ratDecimal(r, 1) }
+	// Sessions are visits, counted whole even on average: "412 sessions a
+	// day", never "412.3".
+	visits := func(r *big.Rat) string { return ratDecimal(r, 0) }
 	percent := func(r *big.Rat) string { return ratDecimal(r, 2) }
 	ordersBase := n > 0 && sum.Orders >= minOrdersPerDay*n
 	sessionsBase := sessDays > 0 && sessSum >= minSessionsInDay*sessDays
@@ -114,7 +117,7 @@ func CompareDay(day DayTotals, prior []DayTotals, currency string) DailyReport {
 		case "orders":
 			return big.NewRat(d.Orders, 1)
 		case "averageOrderValue":
-			return ratio(int64(d.OrderValue), d.Orders)
+			return ratio(int64(d.OrderValue()), d.Orders)
 		case "returns":
 			return big.NewRat(int64(d.Returns), 1)
 		case "sessions":
@@ -139,7 +142,7 @@ func CompareDay(day DayTotals, prior []DayTotals, currency string) DailyReport {
 		}
 		switch m.Key {
 		case "averageOrderValue":
-			m.avg = ratio(int64(sum.OrderValue), sum.Orders)
+			m.avg = ratio(int64(sum.OrderValue()), sum.Orders)
 		case "conversionRate":
 			if sessSum > 0 {
 				m.avg = big.NewRat(complSum*100, sessSum)
@@ -150,7 +153,7 @@ func CompareDay(day DayTotals, prior []DayTotals, currency string) DailyReport {
 			m.avg = ratio(int64(valueSum(m.prior)), n)
 		}
 		if m.Key == "returns" && ordersBase && m.avg != nil && sum.Orders > 0 {
-			m.base = m.avg.Cmp(big.NewRat(int64(sum.OrderValue), sum.Orders)) >= 0
+			m.base = m.avg.Cmp(big.NewRat(int64(sum.OrderValue()), sum.Orders)) >= 0
 		}
 		show := count
 		switch m.Key {
@@ -158,6 +161,8 @@ func CompareDay(day DayTotals, prior []DayTotals, currency string) DailyReport {
 			show = cash
 		case "conversionRate":
 			show = percent
+		case "sessions":
+			show = visits
 		}
 		if m.value != nil {
 			s := show(m.value)

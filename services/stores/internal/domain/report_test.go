@@ -12,7 +12,7 @@ func week(orders []int64, sessions, completed int64) []DayTotals {
 	var out []DayTotals
 	start := Date{2026, 11, 16}
 	for i, n := range orders {
-		d := DayTotals{Date: start.AddDays(i), Orders: n, OrderValue: Money(n) * 10000,
+		d := DayTotals{Date: start.AddDays(i), Orders: n,
 			Amounts: Amounts{Gross: Money(n) * 10000}}
 		if sessions > 0 {
 			s, c := sessions, completed
@@ -24,7 +24,7 @@ func week(orders []int64, sessions, completed int64) []DayTotals {
 }
 
 func dayOf(orders, sessions, completed int64) DayTotals {
-	d := DayTotals{Date: Date{2026, 11, 23}, Orders: orders, OrderValue: Money(orders) * 10000,
+	d := DayTotals{Date: Date{2026, 11, 23}, Orders: orders,
 		Amounts: Amounts{Gross: Money(orders) * 10000}}
 	if sessions > 0 {
 		d.Sessions, d.CompletedSessions = &sessions, &completed
@@ -185,7 +185,7 @@ func TestCompareDaySpendPerOrder(t *testing.T) {
 	t.Parallel()
 	prior := week([]int64{10, 10, 10, 10, 10, 10, 10}, 0, 0)
 	d := dayOf(10, 0, 0)
-	d.Gross, d.OrderValue = 150000, 150000 // 10 orders worth 150.00 each
+	d.Gross = 150000 // 10 orders worth 150.00 each
 	r := CompareDay(d, prior, "USD")
 	want := "Total sales rose 50 % against your 7-day average while orders held steady, so customers spent more per order."
 	if r.Headline != want {
@@ -221,5 +221,21 @@ func TestCompareDayNotes(t *testing.T) {
 	want := []string{"Returns rose 300 % against your 7-day average — check which products came back."}
 	if !reflect.DeepEqual(r.Notes, want) {
 		t.Errorf("notes = %q", r.Notes)
+	}
+}
+
+// Sessions are whole visits, on average too (issue 21, item 21): a week of
+// 100 and 101 sessions a day averages "100", not "100.4".
+func TestSessionsAverageIsWhole(t *testing.T) {
+	t.Parallel()
+	prior := week([]int64{5, 5, 5, 5, 5, 5, 5}, 100, 2)
+	for i := range 3 {
+		s := int64(101)
+		prior[i].Sessions = &s
+	}
+	r := CompareDay(dayOf(5, 90, 2), prior, "USD")
+	m := metricOf(t, r, "sessions")
+	if str(m.Average) != "100" || str(m.Value) != "90" {
+		t.Errorf("sessions value %q, average %q; want 90 and 100", str(m.Value), str(m.Average))
 	}
 }

@@ -128,8 +128,8 @@ func TestContinuationRowsAndAllocation(t *testing.T) {
 	if a.Gross != 10000 || a.Discounts != 1000 || a.Net() != 9000 || a.TotalSales() != 10220 {
 		t.Errorf("amounts = %+v", a)
 	}
-	if domain.OrderValue(o) != 9000 {
-		t.Errorf("order value = %d", domain.OrderValue(o))
+	if v := (domain.DayTotals{Amounts: a}).OrderValue(); v != 9000 {
+		t.Errorf("order value = %d", v)
 	}
 }
 

@@ -114,20 +114,39 @@ func TestConnectShopifyAndSeeItsNumbers(t *testing.T) {
 	if err != nil || ahead.GetTotals().ConversionRate == nil || ahead.GetTotals().GetSessions().GetValue() != m.GetTotals().GetSessions().GetValue() {
 		t.Errorf("range into the future: %v, %v", ahead.GetTotals(), err)
 	}
+	// The same days asked as a preset: the last 10 whole days on the shop's
+	// clock end yesterday in New York, whatever the caller's clock says.
+	preset, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, LastDays: 10})
+	if err != nil || preset.GetFrom() != from || preset.GetTo() != to || preset.GetToday() != now.In(ny).Format("2006-01-02") ||
+		preset.GetTotals().GetTotalSales() != m.GetTotals().GetTotalSales() || preset.GetCurrency() != "USD" {
+		t.Errorf("lastDays=10: %s – %s (today %s), %v; want %s – %s", preset.GetFrom(), preset.GetTo(), preset.GetToday(), err, from, to)
+	}
+	// The fixture's first order is the mug eight days before today.
+	if first := y.AddDate(0, 0, -7).Format("2006-01-02"); m.GetFirstOrderDay() != first {
+		t.Errorf("first order day %q, want %s", m.GetFirstOrderDay(), first)
+	}
+	for _, bad := range []*storesv1.GetMetricsRequest{{CategoryId: cat, LastDays: 401}, {CategoryId: cat, LastDays: -1},
+		{CategoryId: cat, LastDays: 7, From: from, To: to}} {
+		if _, err := h.client.GetMetrics(ctx, bad); status.Code(err) != codes.InvalidArgument {
+			t.Errorf("%v: %v, want InvalidArgument", bad, err)
+		}
+	}
 	// 8 mugs orders + the stove + the cancelled mug; the test order never counts.
 	tot := m.GetTotals()
 	if tot.GetOrders() != 10 {
 		t.Errorf("orders = %d, want 10", tot.GetOrders())
 	}
-	// Gross: 8 × 30.00 + 89.00 + 15.00 = 344.00; discounts 9.00 − 9.00 returned = 0.00;
-	// returns: the stove 89.00 + the cancelled mug 15.00 = 104.00.
-	if tot.GetGrossSales() != "344.00" || tot.GetReturns() != "104.00" || tot.GetNetSales() != "240.00" {
+	// Gross: 8 × 30.00 + 89.00 + 15.00 = 344.00; discounts: the stove's 9.00, given when
+	// it was sold; returns, valued after their discounts: the stove 80.00 + the
+	// cancelled mug 15.00 = 95.00; net 240.00 either way. AOV (344.00 − 9.00) ÷ 10.
+	if tot.GetGrossSales() != "344.00" || tot.GetDiscounts() != "9.00" || tot.GetReturns() != "95.00" ||
+		tot.GetNetSales() != "240.00" || tot.GetAverageOrderValue().GetValue() != "33.50" {
 		t.Errorf("totals = gross %s, discounts %s, returns %s, net %s", tot.GetGrossSales(), tot.GetDiscounts(), tot.GetReturns(), tot.GetNetSales())
 	}
 	// The stove was ordered at 23:50 and refunded at 00:10 the next day:
 	// a sale on one day and a return on the next.
 	stoveDay, refundDay := m.GetDays()[7], m.GetDays()[8]
-	if stoveDay.GetGrossSales() != "119.00" || refundDay.GetReturns() != "89.00" {
+	if stoveDay.GetGrossSales() != "119.00" || refundDay.GetReturns() != "80.00" {
 		t.Errorf("across midnight: %s gross %s; %s returns %s", stoveDay.GetDate(), stoveDay.GetGrossSales(), refundDay.GetDate(), refundDay.GetReturns())
 	}
 

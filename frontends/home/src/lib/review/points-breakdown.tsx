@@ -28,7 +28,7 @@ export function PointsBreakdown({ checks }: { checks: CheckResultJson[] }) {
       <tbody>
         {rows.map((check, index) => (
           <tr key={`${check.group}-${check.check}-${index}`}>
-            <td>{humanize(check.check)}</td>
+            <td>{check.name || humanize(check.check)}</td>
             <td>{humanize(check.group)}</td>
             <td>
               {check.earned ?? 0} / {check.weight ?? 0}

@@ -11,26 +11,37 @@ export interface StoreDateRange {
 }
 
 /**
- * GET .../business-data/metrics?from=&to=: the store's numbers for every day
- * of the range (at most 400 days) and their totals.
+ * Which days to ask for: a range of days, or the last whole days on the
+ * store's clock (`lastDays`, resolved by the server, today left out), which
+ * is how the presets ask so that the viewer's clock never moves them.
  */
-export function getStoreMetrics(categoryId: string, range: StoreDateRange): Promise<GetMetricsResponseJson> {
+export type StoreMetricsRequest = StoreDateRange | { lastDays: number };
+
+/**
+ * GET .../business-data/metrics?from=&to= (or ?lastDays=): the store's
+ * numbers for every day of the range (at most 400 days), their totals, the
+ * range as resolved, the store's today and its first order's day.
+ */
+export function getStoreMetrics(categoryId: string, request: StoreMetricsRequest): Promise<GetMetricsResponseJson> {
   return http.get<GetMetricsResponseJson>(categoryPath(categoryId, 'business-data/metrics'), {
-    params: { from: range.from, to: range.to },
+    params: 'lastDays' in request ? { lastDays: request.lastDays } : { from: request.from, to: request.to },
   });
 }
 
-export function getStoreMetricsQueryOptions(categoryId: string, range: StoreDateRange) {
+export function getStoreMetricsQueryOptions(categoryId: string, request: StoreMetricsRequest) {
   return queryOptions({
-    queryKey: categoryKeys.storeMetrics(categoryId, range.from, range.to),
-    queryFn: () => getStoreMetrics(categoryId, range),
+    queryKey:
+      'lastDays' in request
+        ? categoryKeys.storeMetricsLastDays(categoryId, request.lastDays)
+        : categoryKeys.storeMetrics(categoryId, request.from, request.to),
+    queryFn: () => getStoreMetrics(categoryId, request),
   });
 }
 
-/** Waits for a category and a range; pass `undefined` while the range is not valid. */
-export function useStoreMetrics(categoryId: string | undefined, range: StoreDateRange | undefined) {
+/** Waits for a category and a request; pass `undefined` while the range is not valid. */
+export function useStoreMetrics(categoryId: string | undefined, request: StoreMetricsRequest | undefined) {
   return useQuery({
-    ...getStoreMetricsQueryOptions(categoryId ?? '', range ?? { from: '', to: '' }),
-    enabled: Boolean(categoryId && range),
+    ...getStoreMetricsQueryOptions(categoryId ?? '', request ?? { from: '', to: '' }),
+    enabled: Boolean(categoryId && request),
   });
 }

@@ -35,6 +35,8 @@ export const categoryKeys = {
   idea: (categoryId: string, ideaId: string) => [...categoryKeys.detail(categoryId), 'ideas', ideaId] as const,
   /** The store's numbers (Analytics, the daily report): invalidate this after an import or a sync. */
   storeData: (categoryId: string) => [...categoryKeys.detail(categoryId), 'storeData'] as const,
+  storeMetricsLastDays: (categoryId: string, lastDays: number) =>
+    [...categoryKeys.storeData(categoryId), 'metrics', 'lastDays', lastDays] as const,
   storeMetrics: (categoryId: string, from: string, to: string) =>
     [...categoryKeys.storeData(categoryId), 'metrics', from, to] as const,
   topProducts: (categoryId: string, from: string, to: string, limit: number) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatCount, formatMoney, formatPercent, percentChange, toCount } from './format';
+import { formatChange, formatCount, formatMetric, formatMoney, formatPercent, formatSessions, percentChange, toCount } from './format';
 import { METRIC_FORMULAS, formulaFor, higherIsBetter } from './formulas';
 
 describe('percentChange', () => {
@@ -82,5 +82,14 @@ describe('formulas', () => {
   it('falls back to the given wording for a key the web does not know', () => {
     expect(formulaFor('duties', 'Duties = duties charged')).toBe('Duties = duties charged');
     expect(formulaFor('orders', 'ignored')).toBe(METRIC_FORMULAS.orders);
+  });
+});
+
+describe('sessions', () => {
+  it('are whole visits, on average too, in the store locale', () => {
+    expect(formatMetric('sessions', '412.3', 'USD')).toBe('412');
+    expect(formatMetric('sessions', 1234, 'USD')).toBe('1,234');
+    expect(formatSessions('99.5')).toBe('100');
+    expect(formatMetric('orders', '21.9', 'USD')).toBe('21.9');
   });
 });

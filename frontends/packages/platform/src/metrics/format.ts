@@ -1,3 +1,4 @@
+import { STORE_LOCALE } from '../format/store-format';
 import { METRIC_KINDS, isMetricKey } from './formulas';
 
 /**
@@ -73,7 +74,7 @@ export interface FormattedChange {
   tone: 'good' | 'bad' | 'neutral';
 }
 
-const changeNumber = new Intl.NumberFormat(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const changeNumber = new Intl.NumberFormat(STORE_LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 /**
  * A change in percent ("12.5", "-45.0", as `percentChange` and the daily
@@ -99,7 +100,7 @@ function moneyFormat(currency: string | undefined, compact: boolean): Intl.Numbe
     let format: Intl.NumberFormat | null = null;
     if (code) {
       try {
-        format = new Intl.NumberFormat(undefined, {
+        format = new Intl.NumberFormat(STORE_LOCALE, {
           style: 'currency',
           currency: code,
           ...(compact ? { notation: 'compact', maximumFractionDigits: 1 } : {}),
@@ -113,9 +114,10 @@ function moneyFormat(currency: string | undefined, compact: boolean): Intl.Numbe
   return moneyFormats.get(cacheKey) ?? null;
 }
 
-const plainMoney = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const countNumber = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
-const percentNumber = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const plainMoney = new Intl.NumberFormat(STORE_LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const countNumber = new Intl.NumberFormat(STORE_LOCALE, { maximumFractionDigits: 1 });
+const wholeNumber = new Intl.NumberFormat(STORE_LOCALE, { maximumFractionDigits: 0 });
+const percentNumber = new Intl.NumberFormat(STORE_LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /**
  * Money in the shop's currency ("$16,940.00"); `compact` for chart axes
@@ -135,6 +137,12 @@ export function formatCount(value: MetricValue): string {
   return countNumber.format(toAmount(value));
 }
 
+/** Sessions: whole visits, an average too ("412", never "412.3"). */
+export function formatSessions(value: MetricValue): string {
+  if (value === null || value === undefined || value === '') return NOT_AVAILABLE;
+  return wholeNumber.format(toAmount(value));
+}
+
 /** A value that is already a percent ("2.13") as "2.13 %", always with two decimals. */
 export function formatPercent(value: MetricValue): string {
   if (value === null || value === undefined || value === '') return NOT_AVAILABLE;
@@ -146,5 +154,6 @@ export function formatMetric(key: string | undefined, value: MetricValue, curren
   const kind = isMetricKey(key) ? METRIC_KINDS[key] : 'count';
   if (kind === 'money') return formatMoney(value, currency);
   if (kind === 'percent') return formatPercent(value);
+  if (key === 'sessions') return formatSessions(value);
   return formatCount(value);
 }

@@ -7,7 +7,7 @@
 export const METRIC_FORMULAS = {
   grossSales: 'Gross sales = price × quantity, before discounts (gift cards excluded)',
   discounts: 'Discounts = product discounts at order time',
-  returns: 'Returns = value of goods returned, on the day they were processed',
+  returns: 'Returns = value of goods returned (after their discounts), on the day they were processed',
   netSales: 'Net sales = gross sales − discounts − returns',
   shipping: 'Shipping = shipping charges − shipping discounts − refunded shipping',
   taxes: 'Taxes = taxes charged on sales − refunded taxes',

@@ -1,5 +1,6 @@
 import { auditActionText, type AuditLogRole } from '../api/get-audit-log';
 import type { AuditLogEntryJson } from '../api/types';
+import { useStoreFormat } from '../format/use-store-format';
 
 /**
  * The audit log as a list a person reads: when, who (the other person: the
@@ -15,6 +16,7 @@ export function AuditLogList({
   role: AuditLogRole;
   emptyText: string;
 }) {
+  const format = useStoreFormat();
   if (entries.length === 0) return <p className="u-muted">{emptyText}</p>;
   return (
     <ul className="audit-log">
@@ -34,7 +36,7 @@ export function AuditLogList({
             </span>
             {when && !Number.isNaN(when.getTime()) && (
               <time className="audit-log__when u-muted" dateTime={when.toISOString()}>
-                {when.toLocaleString()}
+                {format.moment(when)}
               </time>
             )}
           </li>

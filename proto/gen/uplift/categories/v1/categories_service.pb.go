@@ -2008,8 +2008,10 @@ type CheckResult struct {
 	Check string                 `protobuf:"bytes,1,opt,name=check,proto3" json:"check,omitempty"`
 	Group string                 `protobuf:"bytes,2,opt,name=group,proto3" json:"group,omitempty"`
 	// weight is the points the check is worth; all weights sum to 100.
-	Weight        int32 `protobuf:"varint,3,opt,name=weight,proto3" json:"weight,omitempty"`
-	Earned        int32 `protobuf:"varint,4,opt,name=earned,proto3" json:"earned,omitempty"`
+	Weight int32 `protobuf:"varint,3,opt,name=weight,proto3" json:"weight,omitempty"`
+	Earned int32 `protobuf:"varint,4,opt,name=earned,proto3" json:"earned,omitempty"`
+	// name is the check as people read it ("HTTPS", "Open Graph tags").
+	Name          string `protobuf:"bytes,5,opt,name=name,proto3" json:"name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2070,6 +2072,13 @@ func (x *CheckResult) GetEarned() int32 {
 		return x.Earned
 	}
 	return 0
+}
+
+func (x *CheckResult) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
 }
 
 // Finding is one check of the website review.
@@ -3249,12 +3258,13 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\aratings\x18\x0f \x03(\v2(.uplift.categories.v1.Speed.RatingsEntryR\aratings\x1a:\n" +
 	"\fRatingsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"i\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"}\n" +
 	"\vCheckResult\x12\x14\n" +
 	"\x05check\x18\x01 \x01(\tR\x05check\x12\x14\n" +
 	"\x05group\x18\x02 \x01(\tR\x05group\x12\x16\n" +
 	"\x06weight\x18\x03 \x01(\x05R\x06weight\x12\x16\n" +
-	"\x06earned\x18\x04 \x01(\x05R\x06earned\"\x9e\x02\n" +
+	"\x06earned\x18\x04 \x01(\x05R\x06earned\x12\x12\n" +
+	"\x04name\x18\x05 \x01(\tR\x04name\"\x9e\x02\n" +
 	"\aFinding\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05group\x18\x02 \x01(\tR\x05group\x12\x14\n" +

@@ -278,14 +278,20 @@ func (x *ImportOrdersResponse) GetWarnings() []string {
 	return nil
 }
 
-// GetMetricsRequest names the range.
+// GetMetricsRequest names the range: from and to, or last_days.
 type GetMetricsRequest struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	CategoryId string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
 	// from is the first day, YYYY-MM-DD.
 	From string `protobuf:"bytes,2,opt,name=from,proto3" json:"from,omitempty"`
 	// to is the last day, YYYY-MM-DD.
-	To            string `protobuf:"bytes,3,opt,name=to,proto3" json:"to,omitempty"`
+	To string `protobuf:"bytes,3,opt,name=to,proto3" json:"to,omitempty"`
+	// last_days (1–400) asks for the last whole days in the store's time zone
+	// instead of from and to (which must then be empty): the days that end
+	// yesterday, store-local, since today is not over. The store's clock
+	// decides, never the caller's, so a viewer on another date gets the same
+	// range.
+	LastDays      int32 `protobuf:"varint,4,opt,name=last_days,json=lastDays,proto3" json:"last_days,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -339,6 +345,13 @@ func (x *GetMetricsRequest) GetTo() string {
 		return x.To
 	}
 	return ""
+}
+
+func (x *GetMetricsRequest) GetLastDays() int32 {
+	if x != nil {
+		return x.LastDays
+	}
+	return 0
 }
 
 // DayMetrics are one day's numbers, or a range's totals. Money is a decimal
@@ -525,9 +538,20 @@ type GetMetricsResponse struct {
 	// timezone is the shop's IANA time zone, or the UTC offset an imported file carried.
 	Timezone string `protobuf:"bytes,2,opt,name=timezone,proto3" json:"timezone,omitempty"`
 	// source is "shopify", "import", "shopify+import" or "none".
-	Source        string        `protobuf:"bytes,3,opt,name=source,proto3" json:"source,omitempty"`
-	Days          []*DayMetrics `protobuf:"bytes,4,rep,name=days,proto3" json:"days,omitempty"`
-	Totals        *DayMetrics   `protobuf:"bytes,5,opt,name=totals,proto3" json:"totals,omitempty"`
+	Source string        `protobuf:"bytes,3,opt,name=source,proto3" json:"source,omitempty"`
+	Days   []*DayMetrics `protobuf:"bytes,4,rep,name=days,proto3" json:"days,omitempty"`
+	Totals *DayMetrics   `protobuf:"bytes,5,opt,name=totals,proto3" json:"totals,omitempty"`
+	// from and to are the range's first and last day (YYYY-MM-DD), as asked
+	// or as last_days resolved them.
+	From string `protobuf:"bytes,6,opt,name=from,proto3" json:"from,omitempty"`
+	To   string `protobuf:"bytes,7,opt,name=to,proto3" json:"to,omitempty"`
+	// today is the store's day now (YYYY-MM-DD): a range that includes it
+	// has a day that is not over yet.
+	Today string `protobuf:"bytes,8,opt,name=today,proto3" json:"today,omitempty"`
+	// first_order_day is the store-local day of the first order counted
+	// (YYYY-MM-DD), empty when there is none: days before it have no data,
+	// so a comparison with them is not like for like.
+	FirstOrderDay string `protobuf:"bytes,9,opt,name=first_order_day,json=firstOrderDay,proto3" json:"first_order_day,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -595,6 +619,34 @@ func (x *GetMetricsResponse) GetTotals() *DayMetrics {
 		return x.Totals
 	}
 	return nil
+}
+
+func (x *GetMetricsResponse) GetFrom() string {
+	if x != nil {
+		return x.From
+	}
+	return ""
+}
+
+func (x *GetMetricsResponse) GetTo() string {
+	if x != nil {
+		return x.To
+	}
+	return ""
+}
+
+func (x *GetMetricsResponse) GetToday() string {
+	if x != nil {
+		return x.Today
+	}
+	return ""
+}
+
+func (x *GetMetricsResponse) GetFirstOrderDay() string {
+	if x != nil {
+		return x.FirstOrderDay
+	}
+	return ""
 }
 
 // GetTopProductsRequest names the range.
@@ -2278,12 +2330,13 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\tfirst_day\x18\x02 \x01(\tR\bfirstDay\x12\x19\n" +
 	"\blast_day\x18\x03 \x01(\tR\alastDay\x12\x1a\n" +
 	"\bcurrency\x18\x04 \x01(\tR\bcurrency\x12\x1a\n" +
-	"\bwarnings\x18\x05 \x03(\tR\bwarnings\"X\n" +
+	"\bwarnings\x18\x05 \x03(\tR\bwarnings\"u\n" +
 	"\x11GetMetricsRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x12\n" +
 	"\x04from\x18\x02 \x01(\tR\x04from\x12\x0e\n" +
-	"\x02to\x18\x03 \x01(\tR\x02to\"\xde\x04\n" +
+	"\x02to\x18\x03 \x01(\tR\x02to\x12\x1b\n" +
+	"\tlast_days\x18\x04 \x01(\x05R\blastDays\"\xde\x04\n" +
 	"\n" +
 	"DayMetrics\x12\x12\n" +
 	"\x04date\x18\x01 \x01(\tR\x04date\x12\x16\n" +
@@ -2303,13 +2356,17 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\x0fconversion_rate\x18\f \x01(\v2\x1c.google.protobuf.StringValueR\x0econversionRate\x12\x16\n" +
 	"\x06duties\x18\r \x01(\tR\x06duties\x12'\n" +
 	"\x0fadditional_fees\x18\x0e \x01(\tR\x0eadditionalFees\x12L\n" +
-	"\x13shopify_total_sales\x18\x0f \x01(\v2\x1c.google.protobuf.StringValueR\x11shopifyTotalSales\"\xcc\x01\n" +
+	"\x13shopify_total_sales\x18\x0f \x01(\v2\x1c.google.protobuf.StringValueR\x11shopifyTotalSales\"\xae\x02\n" +
 	"\x12GetMetricsResponse\x12\x1a\n" +
 	"\bcurrency\x18\x01 \x01(\tR\bcurrency\x12\x1a\n" +
 	"\btimezone\x18\x02 \x01(\tR\btimezone\x12\x16\n" +
 	"\x06source\x18\x03 \x01(\tR\x06source\x120\n" +
 	"\x04days\x18\x04 \x03(\v2\x1c.uplift.stores.v1.DayMetricsR\x04days\x124\n" +
-	"\x06totals\x18\x05 \x01(\v2\x1c.uplift.stores.v1.DayMetricsR\x06totals\"r\n" +
+	"\x06totals\x18\x05 \x01(\v2\x1c.uplift.stores.v1.DayMetricsR\x06totals\x12\x12\n" +
+	"\x04from\x18\x06 \x01(\tR\x04from\x12\x0e\n" +
+	"\x02to\x18\a \x01(\tR\x02to\x12\x14\n" +
+	"\x05today\x18\b \x01(\tR\x05today\x12&\n" +
+	"\x0ffirst_order_day\x18\t \x01(\tR\rfirstOrderDay\"r\n" +
 	"\x15GetTopProductsRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x12\n" +

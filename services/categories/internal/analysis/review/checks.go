@@ -41,6 +41,49 @@ const (
 	CheckEmailCapture   = "email-capture"
 )
 
+// checkNames are the checks as people read them, written as the words
+// are (HTTPS, Open Graph, robots.txt), not made from the ids.
+var checkNames = map[string]string{
+	CheckTitle:          "Page title",
+	CheckTitleLength:    "Title length",
+	CheckMetaDesc:       "Meta description",
+	CheckMetaDescLength: "Meta description length",
+	CheckHeadings:       "Headings",
+	CheckCanonical:      "Canonical link",
+	CheckImageAlt:       "Image alt text",
+	CheckStructuredData: "Structured data",
+	CheckSitemapRobots:  "Sitemap and robots.txt",
+	CheckOpenGraph:      "Open Graph tags",
+	CheckLinkText:       "Link text",
+	CheckCrawlable:      "Crawlable links",
+	CheckIndexable:      "Open to search engines",
+	CheckHreflang:       "Language versions (hreflang)",
+	CheckHTTPStatus:     "HTTP status code",
+	CheckPageWeight:     "Page weight",
+	CheckImageWeight:    "Image weight",
+	CheckRenderBlocking: "Render-blocking files",
+	CheckCompression:    "Compression",
+	CheckCaching:        "Caching",
+	CheckViewport:       "Mobile viewport",
+	CheckHTTPS:          "HTTPS",
+	CheckContact:        "Contact page",
+	CheckReturns:        "Returns page",
+	CheckShipping:       "Shipping page",
+	CheckPrivacy:        "Privacy page",
+	CheckAddToCart:      "Add to cart",
+	CheckReviews:        "Customer reviews",
+	CheckEmailCapture:   "Email sign-up",
+}
+
+// CheckName is a check's name for people; an id the table does not know
+// (from an older review) is given back as it is.
+func CheckName(id string) string {
+	if name, ok := checkNames[id]; ok {
+		return name
+	}
+	return id
+}
+
 // Check is one row of the review's only check table: what it is called,
 // which group it counts in, the points it is worth, how it runs, and, for
 // a check that matches one of Lighthouse's SEO audits, that audit's id and

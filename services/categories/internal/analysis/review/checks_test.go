@@ -18,3 +18,20 @@ func TestWeightsArePublishedAndSumTo100(t *testing.T) {
 		t.Fatalf("weights sum to %d, want 100", sum)
 	}
 }
+
+// Every check has a name written as people write its words (issue 21,
+// item 21): not "Https" or "Open graph" made from the id.
+func TestEveryCheckHasItsName(t *testing.T) {
+	t.Parallel()
+	for _, c := range Checks {
+		if name := CheckName(c.ID); name == c.ID || name == "" {
+			t.Errorf("check %q has no name", c.ID)
+		}
+	}
+	for id, want := range map[string]string{CheckHTTPS: "HTTPS", CheckOpenGraph: "Open Graph tags",
+		CheckHTTPStatus: "HTTP status code", CheckSitemapRobots: "Sitemap and robots.txt"} {
+		if got := CheckName(id); got != want {
+			t.Errorf("CheckName(%q) = %q, want %q", id, got, want)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 
+	"uplift.dev/categories/internal/analysis/review"
 	"uplift.dev/categories/internal/app"
 	"uplift.dev/categories/internal/domain"
 	"uplift.dev/platform/auth"
@@ -78,7 +79,7 @@ func (s *Server) GetContentGenerationParams(ctx context.Context, req *categories
 	}
 	return &categoriesv1.GetContentGenerationParamsResponse{
 		SiteUrl: optional(c.SiteURL), DisableWeeklyEmail: c.DisableWeeklyEmail, AdditionalInfo: c.AdditionalInfo,
-		TimeZone: c.TimeZone, CompetitorUrls: c.Competitors,
+		TimeZone: domain.CanonicalTimeZone(c.TimeZone), CompetitorUrls: c.Competitors,
 	}, nil
 }
 
@@ -97,7 +98,7 @@ func (s *Server) UpdateContentGenerationParams(ctx context.Context, req *categor
 	}
 	return &categoriesv1.UpdateContentGenerationParamsResponse{
 		SiteUrl: optional(c.SiteURL), DisableWeeklyEmail: c.DisableWeeklyEmail, AdditionalInfo: c.AdditionalInfo,
-		TimeZone: c.TimeZone, CompetitorUrls: c.Competitors,
+		TimeZone: domain.CanonicalTimeZone(c.TimeZone), CompetitorUrls: c.Competitors,
 	}, nil
 }
 
@@ -351,7 +352,8 @@ func toProtoSpeed(s *domain.Speed) *categoriesv1.Speed {
 func toProtoChecks(cs []domain.CheckResult) []*categoriesv1.CheckResult {
 	out := make([]*categoriesv1.CheckResult, 0, len(cs))
 	for _, c := range cs {
-		out = append(out, &categoriesv1.CheckResult{Check: c.Check, Group: c.Group, Weight: int32(c.Weight), Earned: int32(c.Earned)})
+		out = append(out, &categoriesv1.CheckResult{Check: c.Check, Name: review.CheckName(c.Check), Group: c.Group,
+			Weight: int32(c.Weight), Earned: int32(c.Earned)})
 	}
 	return out
 }

@@ -91,7 +91,7 @@ func (r Repo) SaveImport(ctx context.Context, categoryID string, read func(save 
 }
 
 var orderColumns = []string{"category_id", "order_id", "source", "name", "created_at", "local_day", "updated_at",
-	"cancelled_at", "test", "gift_card_only", "counted", "currency", "customer_key", "order_value"}
+	"cancelled_at", "test", "gift_card_only", "counted", "currency", "customer_key"}
 
 var saleColumns = []string{"category_id", "order_id", "seq", "happened_at", "local_day", "action", "line",
 	"product_key", "product_title", "quantity", "total", "discount", "tax",
@@ -121,7 +121,7 @@ func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []doma
 		cancelled = o.CancelledAt
 		orderRows = append(orderRows, []any{categoryID, o.ID, string(o.Source), o.Name, o.CreatedAt,
 			pgDate(domain.DateOf(o.CreatedAt)), updated, cancelled, o.Test, o.GiftCardOnly, domain.Counts(o),
-			o.Currency, o.CustomerKey, int64(domain.OrderValue(o))})
+			o.Currency, o.CustomerKey})
 		if o.Test {
 			continue // test orders are never counted, so their sales are not kept
 		}
@@ -175,8 +175,7 @@ func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []doma
 			test = excluded.test, gift_card_only = excluded.gift_card_only, counted = excluded.counted,
 			currency = excluded.currency,
 			customer_key = CASE WHEN orders.customer_key = '' AND excluded.customer_key <> '' THEN excluded.customer_key
-			                    WHEN orders.customer_key = 'redacted' THEN 'redacted' ELSE excluded.customer_key END,
-			order_value = excluded.order_value`)
+			                    WHEN orders.customer_key = 'redacted' THEN 'redacted' ELSE excluded.customer_key END`)
 	if err != nil {
 		return 0, fmt.Errorf("upsert orders: %w", err)
 	}
@@ -200,13 +199,13 @@ func recomputeDays(ctx context.Context, tx pgx.Tx, categoryID string, days []tim
 		return nil
 	}
 	_, err := tx.Exec(ctx, `
-		INSERT INTO daily (category_id, day, orders, order_value, gross, discounts, returns, shipping, duties, fees, taxes, tips, gift_cards)
-		SELECT $1, d.day, coalesce(o.n, 0), coalesce(o.v, 0),
+		INSERT INTO daily (category_id, day, orders, gross, discounts, returns, shipping, duties, fees, taxes, tips, gift_cards)
+		SELECT $1, d.day, coalesce(o.n, 0),
 		       coalesce(s.gross, 0), coalesce(s.discounts, 0), coalesce(s.returns, 0), coalesce(s.shipping, 0),
 		       coalesce(s.duties, 0), coalesce(s.fees, 0), coalesce(s.taxes, 0), coalesce(s.tips, 0), coalesce(s.gift_cards, 0)
 		FROM unnest($2::date[]) AS d(day)
 		LEFT JOIN (
-			SELECT local_day, count(*) AS n, sum(order_value)::bigint AS v FROM orders
+			SELECT local_day, count(*) AS n FROM orders
 			WHERE category_id = $1 AND counted AND local_day = ANY($2::date[]) GROUP BY local_day
 		) o ON o.local_day = d.day
 		LEFT JOIN (
@@ -216,7 +215,7 @@ func recomputeDays(ctx context.Context, tx pgx.Tx, categoryID string, days []tim
 			FROM sales WHERE category_id = $1 AND local_day = ANY($2::date[]) GROUP BY local_day
 		) s ON s.local_day = d.day
 		ON CONFLICT (category_id, day) DO UPDATE SET
-			orders = excluded.orders, order_value = excluded.order_value, gross = excluded.gross,
+			orders = excluded.orders, gross = excluded.gross,
 			discounts = excluded.discounts, returns = excluded.returns, shipping = excluded.shipping,
 			duties = excluded.duties, fees = excluded.fees, taxes = excluded.taxes, tips = excluded.tips,
 			gift_cards = excluded.gift_cards`, categoryID, days)
@@ -262,16 +261,30 @@ func (r Repo) Store(ctx context.Context, categoryID string) (app.Store, error) {
 func (r Repo) RangeNumbers(ctx context.Context, categoryID string, from, to domain.Date) (app.RangeNumbers, error) {
 	var out app.RangeNumbers
 	b := &pgx.Batch{}
+	// Money always carries its currency: the store row names it, and while
+	// there is none (a connection whose first sync has not finished) the
+	// connection's or the orders' own currency does.
+	var first pgtype.Date
 	b.Queue(`
-		SELECT coalesce(s.currency, ''), coalesce(s.timezone, ''),
+		SELECT coalesce(nullif(s.currency, ''),
+		                (SELECT currency FROM shopify_connections WHERE category_id = $1 AND currency <> ''),
+		                (SELECT currency FROM orders WHERE category_id = $1 AND currency <> '' LIMIT 1), ''),
+		       coalesce(s.timezone, ''),
 		       EXISTS (SELECT 1 FROM shopify_connections WHERE category_id = $1),
-		       EXISTS (SELECT 1 FROM imports WHERE category_id = $1)
+		       EXISTS (SELECT 1 FROM imports WHERE category_id = $1),
+		       (SELECT min(local_day) FROM orders WHERE category_id = $1 AND counted)
 		FROM (SELECT $1::uuid AS category_id) c LEFT JOIN stores s USING (category_id)`, categoryID).
 		QueryRow(func(row pgx.Row) error {
-			return row.Scan(&out.Store.Currency, &out.Store.Timezone, &out.Connected, &out.Imported)
+			if err := row.Scan(&out.Store.Currency, &out.Store.Timezone, &out.Connected, &out.Imported, &first); err != nil {
+				return err
+			}
+			if first.Valid {
+				out.FirstDay = fromPgDate(first.Time)
+			}
+			return nil
 		})
 	b.Queue(`
-		SELECT coalesce(d.day, ss.day), coalesce(d.orders, 0), coalesce(d.order_value, 0), coalesce(d.gross, 0),
+		SELECT coalesce(d.day, ss.day), coalesce(d.orders, 0), coalesce(d.gross, 0),
 		       coalesce(d.discounts, 0), coalesce(d.returns, 0), coalesce(d.shipping, 0), coalesce(d.duties, 0),
 		       coalesce(d.fees, 0), coalesce(d.taxes, 0), coalesce(d.tips, 0), coalesce(d.gift_cards, 0),
 		       ss.sessions, ss.completed
@@ -303,11 +316,10 @@ func (r Repo) RangeNumbers(ctx context.Context, categoryID string, from, to doma
 func scanDayTotals(row pgx.CollectableRow) (domain.DayTotals, error) {
 	var d domain.DayTotals
 	var day time.Time
-	var orderValue, gross, discounts, returns, shipping, duties, fees, taxes, tips, giftCards int64
-	err := row.Scan(&day, &d.Orders, &orderValue, &gross, &discounts, &returns, &shipping, &duties,
+	var gross, discounts, returns, shipping, duties, fees, taxes, tips, giftCards int64
+	err := row.Scan(&day, &d.Orders, &gross, &discounts, &returns, &shipping, &duties,
 		&fees, &taxes, &tips, &giftCards, &d.Sessions, &d.CompletedSessions)
 	d.Date = fromPgDate(day)
-	d.OrderValue = domain.Money(orderValue)
 	d.Amounts = domain.Amounts{Gross: domain.Money(gross), Discounts: domain.Money(discounts),
 		Returns: domain.Money(returns), Shipping: domain.Money(shipping), Duties: domain.Money(duties),
 		AdditionalFees: domain.Money(fees), Taxes: domain.Money(taxes), Tips: domain.Money(tips),

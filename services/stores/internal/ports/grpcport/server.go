@@ -124,12 +124,16 @@ func toProtoImport(res app.ImportResult) *storesv1.ImportOrdersResponse {
 
 // GetMetrics returns a range's numbers.
 func (s *Server) GetMetrics(ctx context.Context, req *storesv1.GetMetricsRequest) (*storesv1.GetMetricsResponse, error) {
-	m, err := s.App.GetMetrics(ctx, req.GetCategoryId(), req.GetFrom(), req.GetTo())
+	m, err := s.App.GetMetrics(ctx, req.GetCategoryId(), req.GetFrom(), req.GetTo(), int(req.GetLastDays()))
 	if err != nil {
 		return nil, s.toStatus(ctx, err)
 	}
 	out := &storesv1.GetMetricsResponse{Currency: m.Currency, Timezone: m.Timezone, Source: m.Source,
-		Days: make([]*storesv1.DayMetrics, 0, len(m.Days)), Totals: toProtoDay(m.Totals, m.Currency, false)}
+		Days: make([]*storesv1.DayMetrics, 0, len(m.Days)), Totals: toProtoDay(m.Totals, m.Currency, false),
+		From: m.From.String(), To: m.To.String(), Today: m.Today.String()}
+	if m.FirstOrderDay != (domain.Date{}) {
+		out.FirstOrderDay = m.FirstOrderDay.String()
+	}
 	for _, d := range m.Days {
 		pd := toProtoDay(d, m.Currency, true)
 		if v, ok := m.Shopify[d.Date]; ok {

@@ -11,7 +11,7 @@ import { describedBy, fakeGateway, json, renderWithProviders, signedInAs, signed
 import { AnalyticsPage } from './analytics-page';
 
 
-const usd = (amount: number) => new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' }).format(amount);
+const usd = (amount: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(amount);
 
 /** recharts' ResponsiveContainer measures its box; jsdom has no ResizeObserver. */
 beforeAll(async () => {
@@ -48,18 +48,41 @@ interface Period {
   source?: string;
 }
 
+interface GatewayOptions {
+  metricsStatus?: number;
+  /** The store's today in its own time zone, which the server resolves presets on. */
+  storeToday?: string;
+  firstOrderDay?: string;
+}
+
+function addDay(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
 /**
- * A gateway: the user, the metrics (the first request is the chosen range, the
- * second the period before it) and top products. Records every metrics range asked for.
+ * A gateway as the stores service answers: the user, the metrics (`lastDays`
+ * resolved on the store's clock, today left out, as the server does; the
+ * chosen range is asked first and the period before it second) and top
+ * products. Records every metrics range asked for, resolved.
  */
-function gateway(current: Period, previous: Period = { totals: {} }, options: { metricsStatus?: number } = {}) {
+function gateway(current: Period, previous: Period = { totals: {} }, options: GatewayOptions = {}) {
   const asked: { from: string; to: string }[] = [];
+  const presets: number[] = [];
+  const storeToday = options.storeToday ?? '2024-03-31';
   const category = '/internal/categories/cat1/business-data';
   fakeGateway({
     'GET /internal/users/u1': () => json({ id: 'u1', categoryId: 'cat1' }),
     [`GET ${category}/metrics`]: (_init, url) => {
-      const from = url.searchParams.get('from') ?? '';
-      const to = url.searchParams.get('to') ?? '';
+      const lastDays = Number(url.searchParams.get('lastDays') ?? 0);
+      let from = url.searchParams.get('from') ?? '';
+      let to = url.searchParams.get('to') ?? '';
+      if (lastDays) {
+        presets.push(lastDays);
+        to = addDay(storeToday, -1);
+        from = addDay(to, -(lastDays - 1));
+      }
       asked.push({ from, to });
       if (options.metricsStatus) {
         return json({ code: 7, message: 'You may not see or change this business.' }, options.metricsStatus);
@@ -73,6 +96,10 @@ function gateway(current: Period, previous: Period = { totals: {} }, options: { 
         source: period.source ?? current.source ?? 'shopify',
         days: daysBetween(from, to).map((date) => ({ date, ...period.days?.[date] })),
         totals: period.totals,
+        from,
+        to,
+        today: storeToday,
+        ...(options.firstOrderDay ? { firstOrderDay: options.firstOrderDay } : {}),
       };
       return json(body);
     },
@@ -85,7 +112,7 @@ function gateway(current: Period, previous: Period = { totals: {} }, options: { 
         ],
       }),
   });
-  return { asked };
+  return { asked, presets };
 }
 
 let page: Rendered;
@@ -99,10 +126,14 @@ function renderAnalytics(path = '/analytics') {
   });
 }
 
-/** Fakes only the clock, so the page's "today" is fixed while timers (react-query, user-event) run for real. */
-function today(year: number, monthIndex: number, day: number, hour = 12) {
+/**
+ * Fakes only the browser's clock (timers for react-query and user-event run
+ * for real): the page must not depend on it, so tests set it to another
+ * date than the store's.
+ */
+function browserClock(at: string) {
   vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(new Date(year, monthIndex, day, hour, 0, 0));
+  vi.setSystemTime(new Date(at));
 }
 
 const card = (name: string) => screen.getByRole('group', { name });
@@ -118,50 +149,52 @@ describe('AnalyticsPage: signed out', () => {
 });
 
 describe('AnalyticsPage: the date range', () => {
-  it('asks for the last 30 days ending today by default, and the 30 days before for the change', async () => {
-    today(2024, 2, 31); // 31 March 2024, a month end in a leap year
-    const { asked } = gateway({ totals: { totalSales: '10.00' } });
+  it("asks for the last 30 whole days on the store's clock by default, and the 30 days before for the change", async () => {
+    // The browser is already on 1 April; the store (New York) is still on 31 March 2024.
+    browserClock('2024-04-01T02:00:00Z');
+    const { asked, presets } = gateway({ totals: { totalSales: '10.00' } }, { totals: {} }, { storeToday: '2024-03-31' });
     renderAnalytics();
     expect(await screen.findByRole('group', { name: 'Total sales' })).toBeTruthy();
-    expect(asked).toContainEqual({ from: '2024-03-02', to: '2024-03-31' });
-    expect(asked).toContainEqual({ from: '2024-02-01', to: '2024-03-01' });
+    expect(presets).toEqual([30]);
+    expect(asked).toContainEqual({ from: '2024-03-01', to: '2024-03-30' });
+    await waitFor(() => expect(asked).toContainEqual({ from: '2024-01-31', to: '2024-02-29' }));
+    expect(screen.getByText(/^Mar 1, 2024 – Mar 30, 2024 \(30 days\), compared with Jan 31, 2024 – Feb 29, 2024/)).toBeTruthy();
     expect((screen.getByLabelText('Date range') as HTMLSelectElement).value).toBe('30d');
   });
 
   it('asks for the last 7 and 90 days when picked, and keeps the choice in the address', async () => {
-    today(2025, 0, 2); // 2 January 2025: the ranges cross a year end
-    const { asked } = gateway({ totals: { totalSales: '10.00' } });
+    browserClock('2025-01-02T12:00:00Z');
+    const { asked, presets } = gateway({ totals: { totalSales: '10.00' } }, { totals: {} }, { storeToday: '2025-01-02' });
     renderAnalytics();
     await screen.findByRole('group', { name: 'Total sales' });
     const user = userEvent.setup();
 
     await user.selectOptions(screen.getByLabelText('Date range'), 'Last 7 days');
-    await waitFor(() => expect(asked).toContainEqual({ from: '2024-12-27', to: '2025-01-02' }));
-    expect(asked).toContainEqual({ from: '2024-12-20', to: '2024-12-26' });
+    await waitFor(() => expect(asked).toContainEqual({ from: '2024-12-26', to: '2025-01-01' }));
+    await waitFor(() => expect(asked).toContainEqual({ from: '2024-12-19', to: '2024-12-25' }));
     expect(page.location()).toBe('/analytics?range=7d');
 
     await user.selectOptions(screen.getByLabelText('Date range'), 'Last 90 days');
-    await waitFor(() => expect(asked).toContainEqual({ from: '2024-10-05', to: '2025-01-02' }));
-    expect(asked).toContainEqual({ from: '2024-07-07', to: '2024-10-04' });
+    await waitFor(() => expect(asked).toContainEqual({ from: '2024-10-04', to: '2025-01-01' }));
+    await waitFor(() => expect(asked).toContainEqual({ from: '2024-07-06', to: '2024-10-03' }));
     expect(page.location()).toBe('/analytics?range=90d');
+    expect(presets).toEqual([30, 7, 90]);
   });
 
   it('reads the range from the address, so a reload or a shared link shows the same days', async () => {
-    today(2025, 4, 31, 23); // 31 May 2025, late evening
-    const { asked } = gateway({ totals: {} });
+    browserClock('2025-05-31T23:00:00Z');
+    const { asked } = gateway({ totals: {} }, { totals: {} }, { storeToday: '2025-05-31' });
     renderAnalytics('/analytics?range=7d&checkout=success');
     await screen.findByRole('group', { name: 'Total sales' });
-    expect(asked).toEqual(
-      expect.arrayContaining([
-        { from: '2025-05-25', to: '2025-05-31' },
-        { from: '2025-05-18', to: '2025-05-24' },
-      ]),
-    );
-    expect(asked).toHaveLength(2);
+    await waitFor(() => expect(asked).toHaveLength(2));
+    expect(asked).toEqual([
+      { from: '2025-05-24', to: '2025-05-30' },
+      { from: '2025-05-17', to: '2025-05-23' },
+    ]);
   });
 
   it('checks a custom range before asking for it, and asks for exactly the days chosen', async () => {
-    today(2024, 2, 31);
+    browserClock('2024-03-31T12:00:00Z');
     const { asked } = gateway({ totals: {} });
     renderAnalytics('/analytics?other=1');
     await screen.findByRole('group', { name: 'Total sales' });
@@ -170,9 +203,10 @@ describe('AnalyticsPage: the date range', () => {
     await user.selectOptions(screen.getByLabelText('Date range'), 'Custom');
     const from = screen.getByLabelText('From') as HTMLInputElement;
     const to = screen.getByLabelText('To') as HTMLInputElement;
-    // Custom starts from the range on screen.
-    expect(from.value).toBe('2024-03-02');
-    expect(to.value).toBe('2024-03-31');
+    // Custom starts from the range on screen; it can end on the store's today, not after.
+    expect(from.value).toBe('2024-03-01');
+    expect(to.value).toBe('2024-03-30');
+    expect(to.max).toBe('2024-03-31');
 
     fireEvent.change(from, { target: { value: '2024-04-02' } });
     expect(screen.getByRole('alert').textContent).toBe('The start date must be on or before the end date.');
@@ -183,28 +217,107 @@ describe('AnalyticsPage: the date range', () => {
     }
     expect(screen.queryByRole('group', { name: 'Total sales' })).toBeNull();
 
-    fireEvent.change(from, { target: { value: '2023-02-25' } }); // 401 days to 2024-03-31
+    fireEvent.change(from, { target: { value: '2023-02-24' } }); // 401 days to 2024-03-30
     expect(screen.getByRole('alert').textContent).toBe('Choose at most 400 days; this range has 401.');
 
-    fireEvent.change(from, { target: { value: '2023-02-26' } }); // exactly 400 days
+    fireEvent.change(from, { target: { value: '2023-02-25' } }); // exactly 400 days
     expect(screen.queryByRole('alert')).toBeNull();
     for (const end of [from, to]) expect(end.hasAttribute('aria-invalid')).toBe(false);
-    await waitFor(() => expect(asked).toContainEqual({ from: '2023-02-26', to: '2024-03-31' }));
+    await waitFor(() => expect(asked).toContainEqual({ from: '2023-02-25', to: '2024-03-30' }));
     // The period before follows once the range's numbers are in.
-    await waitFor(() => expect(asked).toContainEqual({ from: '2022-01-22', to: '2023-02-25' }));
+    await waitFor(() => expect(asked).toContainEqual({ from: '2022-01-21', to: '2023-02-24' }));
 
     fireEvent.change(to, { target: { value: '2024-01-31' } });
     fireEvent.change(from, { target: { value: '2024-01-01' } });
     await waitFor(() => expect(asked).toContainEqual({ from: '2024-01-01', to: '2024-01-31' }));
     await waitFor(() => expect(asked).toContainEqual({ from: '2023-12-01', to: '2023-12-31' }));
-    expect(asked.some((a) => a.from === '2024-04-02' || a.from === '2023-02-25')).toBe(false);
+    expect(asked.some((a) => a.from === '2024-04-02' || a.from === '2023-02-24')).toBe(false);
     expect(page.location()).toBe('/analytics?other=1&range=custom&from=2024-01-01&to=2024-01-31');
+
+    // The browser may be a day ahead; the store's today bounds the range.
+    fireEvent.change(to, { target: { value: '2024-04-01' } });
+    expect(screen.getByRole('alert').textContent).toBe("The end date can't be after today in your store's time zone.");
+  });
+});
+
+describe("AnalyticsPage: the store's clock, not the viewer's", () => {
+  // The issue's moment: 00:05 UTC on 2 Dec, still 1 Dec in the shop's New York.
+  it('shows the range in the shop\'s days with money in its currency, whichever date the browser is on', async () => {
+    for (const [browser, storeToday, label] of [
+      ['2026-12-02T00:05:00Z', '2026-12-01', 'Nov 1, 2026 – Nov 30, 2026'],
+      ['2026-11-30T23:55:00Z', '2026-12-01', 'Nov 1, 2026 – Nov 30, 2026'], // a browser behind a store in Asia
+    ] as const) {
+      browserClock(browser);
+      gateway(
+        { totals: { orders: 9, totalSales: '82526.76', averageOrderValue: '9169.64', sessions: 400, conversionRate: '2.25' } },
+        { totals: { orders: 8, totalSales: '80507.60', averageOrderValue: '10063.45', sessions: 380, conversionRate: '2.10' } },
+        { storeToday },
+      );
+      renderAnalytics();
+      await screen.findByRole('group', { name: 'Total sales' });
+      expect(screen.getByText(new RegExp(`^${label} \\(30 days\\)`))).toBeTruthy();
+      expect(within(card('Total sales')).getByText('$82,526.76')).toBeTruthy();
+      expect(within(card('Average order value')).getByText('$9,169.64')).toBeTruthy();
+      expect(within(card('Conversion rate')).queryByText('Not available')).toBeNull();
+      expect(screen.queryByText(/Today, so far/)).toBeNull();
+      page.unmount();
+    }
+  });
+
+  it("marks the store's today as not over wherever a custom range shows it", async () => {
+    browserClock('2026-12-02T00:05:00Z');
+    gateway(
+      {
+        totals: { orders: 4, totalSales: '400.00' },
+        days: { '2026-12-01': { orders: 1, totalSales: '20.00' }, '2026-11-30': { orders: 3, totalSales: '380.00' } },
+      },
+      { totals: { orders: 5, totalSales: '500.00' } },
+      { storeToday: '2026-12-01' },
+    );
+    renderAnalytics('/analytics?range=custom&from=2026-11-25&to=2026-12-01');
+    await screen.findByRole('group', { name: 'Total sales' });
+    expect(
+      screen.getByText(
+        'Includes today (Dec 1, 2026), which is not over yet: its numbers are so far, so this range sets a part of a day against whole days in the comparison.',
+      ),
+    ).toBeTruthy();
+    await waitFor(() => expect(within(card('Total sales')).getByText(/vs previous 7 days \(today so far\)/)).toBeTruthy());
+    expect(screen.getByText(/The last day, today \(Dec 1, 2026\), is not over: its numbers are so far\./)).toBeTruthy();
+    const rows = within(within(screen.getByRole('region', { name: 'By day' })).getByRole('table')).getAllByRole('row');
+    expect(within(rows[1]!).getByRole('rowheader').textContent).toBe('Tue Dec 1, 2026Today, so far');
+    expect(within(rows[2]!).getByRole('rowheader').textContent).toBe('Mon Nov 30, 2026');
+  });
+
+  it('says when the comparison period is partly, or wholly, before the first order', async () => {
+    browserClock('2026-12-01T12:00:00Z');
+    gateway({ totals: { orders: 90, totalSales: '9000.00' } }, { totals: { orders: 20, totalSales: '2292.00' } }, {
+      storeToday: '2026-12-01',
+      firstOrderDay: '2026-08-03',
+    });
+    renderAnalytics('/analytics?range=90d');
+    // 90 days to Nov 30 compare with Jun 4 – Sep 1, 60 of which are before Aug 3.
+    expect(
+      await screen.findByText(
+        '60 of the previous 90 days are before your first order (Aug 3, 2026), so the changes compare with days that have no orders yet.',
+      ),
+    ).toBeTruthy();
+    await waitFor(() =>
+      expect(within(card('Total sales')).getByText(/vs previous 90 days \(partly before your first order\)/)).toBeTruthy(),
+    );
+    page.unmount();
+
+    gateway({ totals: { orders: 7, totalSales: '700.00' } }, { totals: {} }, { storeToday: '2026-12-01', firstOrderDay: '2026-11-26' });
+    renderAnalytics('/analytics?range=7d');
+    expect(
+      await screen.findByText('The previous period is before your first order (Nov 26, 2026), so there is nothing to compare with.'),
+    ).toBeTruthy();
+    expect(within(card('Total sales')).getByText('No earlier orders to compare with')).toBeTruthy();
   });
 });
 
 describe('AnalyticsPage: the numbers', () => {
   it('shows each headline number with its change against the previous period', async () => {
-    today(2024, 2, 31);
+    browserClock('2024-03-31T12:00:00Z');
     gateway(
       {
         totals: {
@@ -235,12 +348,12 @@ describe('AnalyticsPage: the numbers', () => {
     expect(within(aov).getByText('0.0 %')).toBeTruthy();
 
     const conversion = card('Conversion rate');
-    expect(within(conversion).getByText(`${new Intl.NumberFormat(undefined, { minimumFractionDigits: 2 }).format(2.5)} %`)).toBeTruthy();
+    expect(within(conversion).getByText(`${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 }).format(2.5)} %`)).toBeTruthy();
     expect(within(conversion).getByText('+25.0 %')).toBeTruthy();
   });
 
   it('shows "—" instead of a change when the previous period was zero or not available', async () => {
-    today(2024, 2, 31);
+    browserClock('2024-03-31T12:00:00Z');
     // proto3 JSON leaves zeros out: the previous period had no sales and no orders.
     gateway({ totals: { orders: 3, totalSales: '300.00', averageOrderValue: '100.00' } }, { totals: {} });
     renderAnalytics();
@@ -252,7 +365,7 @@ describe('AnalyticsPage: the numbers', () => {
   });
 
   it('says the conversion rate is not available, and why, when there are no sessions', async () => {
-    today(2024, 2, 31);
+    browserClock('2024-03-31T12:00:00Z');
     gateway({ totals: { orders: 3, totalSales: '300.00' }, source: 'import' });
     renderAnalytics();
     const conversion = await screen.findByRole('group', { name: 'Conversion rate' });
@@ -261,13 +374,27 @@ describe('AnalyticsPage: the numbers', () => {
     expect(within(conversion).queryByText(/%/)).toBeNull();
   });
 
+  it('does not tell a connected Shopify store that sessions need a connected store', async () => {
+    browserClock('2024-03-31T12:00:00Z');
+    gateway({ totals: { orders: 3, totalSales: '300.00' }, source: 'shopify' });
+    renderAnalytics();
+    const conversion = await screen.findByRole('group', { name: 'Conversion rate' });
+    expect(within(conversion).getByText('Not available')).toBeTruthy();
+    expect(within(conversion).queryByText(/Sessions come only from a connected Shopify store/)).toBeNull();
+    expect(
+      within(conversion).getByText(
+        "Shopify's analytics has not reported sessions for every day of this range; Uplift never estimates them.",
+      ),
+    ).toBeTruthy();
+  });
+
   it('shows a chart, a table by day (newest first) and the top products', async () => {
-    today(2024, 2, 31);
+    browserClock('2024-03-31T12:00:00Z');
     gateway({
       totals: { orders: 5, totalSales: '600.00', grossSales: '650.00', netSales: '550.00' },
       days: {
-        '2024-03-31': { orders: 3, grossSales: '400.00', discounts: '40.00', netSales: '360.00', totalSales: '375.00', averageOrderValue: '120.00', shopifyTotalSales: '375.00' },
-        '2024-03-30': { orders: 2, totalSales: '225.00', sessions: 50, conversionRate: '4.00', shopifyTotalSales: '240.00' },
+        '2024-03-30': { orders: 3, grossSales: '400.00', discounts: '40.00', netSales: '360.00', totalSales: '375.00', averageOrderValue: '120.00', shopifyTotalSales: '375.00' },
+        '2024-03-29': { orders: 2, totalSales: '225.00', sessions: 50, conversionRate: '4.00', shopifyTotalSales: '240.00' },
       },
     });
     renderAnalytics();
@@ -277,8 +404,8 @@ describe('AnalyticsPage: the numbers', () => {
 
     const table = within(screen.getByRole('region', { name: 'By day' })).getByRole('table');
     const rows = within(table).getAllByRole('row');
-    // A header and 30 days.
-    expect(rows).toHaveLength(31);
+    // A header, 30 days and the range's total.
+    expect(rows).toHaveLength(32);
     const newest = within(rows[1]!).getAllByRole('cell').map((c) => c.textContent);
     // orders, gross, discounts, returns, net, shipping, taxes, total, AOV, sessions, conversion rate
     expect(newest).toEqual(['3', usd(400), usd(40), usd(0), usd(360), usd(0), usd(0), usd(375), usd(120), '—Not available', '—Not available']);
@@ -288,9 +415,12 @@ describe('AnalyticsPage: the numbers', () => {
     expect(second[7]).toBe(`${usd(225)}Shopify reports ${usd(240)}`);
     expect(within(rows[1]!).queryByText(/Shopify reports/)).toBeNull();
     expect(second[9]).toBe('50');
-    expect(second[10]).toBe(`${new Intl.NumberFormat(undefined, { minimumFractionDigits: 2 }).format(4)} %`);
-    expect(within(rows[1]!).getByRole('rowheader').textContent).toContain('2024-03-31');
-    expect(within(rows[2]!).getByRole('rowheader').textContent).toContain('2024-03-30');
+    expect(second[10]).toBe(`${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 }).format(4)} %`);
+    expect(within(rows[1]!).getByRole('rowheader').textContent).toBe('Sat Mar 30, 2024');
+    expect(within(rows[2]!).getByRole('rowheader').textContent).toBe('Fri Mar 29, 2024');
+    const total = within(rows[31]!).getAllByRole('cell').map((c) => c.textContent);
+    expect(within(rows[31]!).getByRole('rowheader').textContent).toBe('Range total');
+    expect(total.slice(0, 2)).toEqual(['5', usd(650)]);
 
     const top = screen.getByRole('region', { name: 'Top products by net sales' });
     expect(await within(top).findByText('Anvil, 50 kg')).toBeTruthy();
@@ -303,7 +433,7 @@ describe('AnalyticsPage: the numbers', () => {
   });
 
   it('shows the formula next to a number on hover and on click', async () => {
-    today(2024, 2, 31);
+    browserClock('2024-03-31T12:00:00Z');
     gateway({ totals: { totalSales: '10.00' } });
     renderAnalytics();
     const sales = await screen.findByRole('group', { name: 'Total sales' });
@@ -323,13 +453,13 @@ describe('AnalyticsPage: the numbers', () => {
   });
 
   it('says what to do when there is no store data yet, after one request for the numbers', async () => {
-    today(2024, 2, 31);
+    browserClock('2024-03-31T12:00:00Z');
     const { asked } = gateway({ totals: {}, source: 'none' });
     renderAnalytics();
     expect(await screen.findByRole('heading', { name: 'Connect your store or import an order export' })).toBeTruthy();
     // Nothing to compare with: the period before is not asked for.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(asked).toEqual([{ from: '2024-03-02', to: '2024-03-31' }]);
+    expect(asked).toEqual([{ from: '2024-03-01', to: '2024-03-30' }]);
     expect(screen.queryByRole('group', { name: 'Total sales' })).toBeNull();
     expect(screen.queryByRole('figure')).toBeNull();
     await userEvent.click(screen.getByRole('link', { name: 'Go to Connections' }));
@@ -337,7 +467,7 @@ describe('AnalyticsPage: the numbers', () => {
   });
 
   it('shows a spinner while loading and the error message when the numbers cannot be loaded', async () => {
-    today(2024, 2, 31);
+    browserClock('2024-03-31T12:00:00Z');
     gateway({ totals: {} }, { totals: {} }, { metricsStatus: 403 });
     renderAnalytics();
     expect(screen.getByText(/Loading your store's numbers/)).toBeTruthy();

@@ -1,17 +1,20 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import {
   ErrorBanner,
   Spinner,
   UNKNOWN_ERROR_MESSAGE,
+  canonicalTimeZone,
+  storeFormat,
   useCategoryId,
   usePageTitle,
   useSession,
   useStoreMetrics,
   type GetMetricsResponseJson,
   type StoreDateRange,
+  type StoreFormat,
 } from '@uplift/platform';
-import { daysInRange, formatDay, previousRange } from '../lib/date-range';
+import { comparisonCoverage, daysInRange, previousRange, type ComparisonCoverage } from '../lib/date-range';
 import { useRangeSelection } from '../lib/use-range-selection';
 import { DailyTable } from './daily-table';
 import { MetricCards, type PreviousTotals } from './metric-cards';
@@ -69,17 +72,29 @@ function Loading() {
 }
 
 function StoreAnalytics({ categoryId }: { categoryId: string }) {
-  const selection = useRangeSelection();
-  const range = selection.range;
+  // The store's today, as the server last said it: it bounds a custom range.
+  // Kept once known, so a range it refuses does not forget it.
+  const [storeToday, setStoreToday] = useState<string>();
+  const selection = useRangeSelection(storeToday);
+  const request = selection.request;
+  const metrics = useStoreMetrics(categoryId, request);
+  const data = metrics.data;
+  useEffect(() => {
+    if (data?.today) setStoreToday(data.today);
+  }, [data?.today]);
+  // The range shown is the one the server answered for: a preset is resolved
+  // on the store's clock.
+  const from = data?.from || (request && 'from' in request ? request.from : undefined);
+  const to = data?.to || (request && 'to' in request ? request.to : undefined);
+  const range = useMemo(() => (from && to ? { from, to } : undefined), [from, to]);
   const previous = useMemo(() => (range ? previousRange(range) : undefined), [range]);
-  const metrics = useStoreMetrics(categoryId, range);
   // The period before is asked for only once the range has numbers to compare
   // it with: a store without data (what a new account opens) costs one request.
   const hasNumbers = metrics.isSuccess && (metrics.data.source ?? 'none') !== 'none';
   const previousMetrics = useStoreMetrics(categoryId, hasNumbers ? previous : undefined);
 
   let body;
-  if (!range) {
+  if (!request) {
     body = null; // the picker says what is wrong with the custom range
   } else if (metrics.isPending) {
     body = <Loading />;
@@ -87,6 +102,8 @@ function StoreAnalytics({ categoryId }: { categoryId: string }) {
     body = <ErrorBanner message={metrics.error.message || UNKNOWN_ERROR_MESSAGE} />;
   } else if ((metrics.data.source ?? 'none') === 'none') {
     body = <NoStoreData />;
+  } else if (!range || !previous) {
+    body = <ErrorBanner message={UNKNOWN_ERROR_MESSAGE} />;
   } else {
     const previousTotals: PreviousTotals = previousMetrics.isPending
       ? { state: 'pending' }
@@ -97,7 +114,7 @@ function StoreAnalytics({ categoryId }: { categoryId: string }) {
       <Numbers
         categoryId={categoryId}
         range={range}
-        previous={previous!}
+        previous={previous}
         data={metrics.data}
         previousTotals={previousTotals}
       />
@@ -106,7 +123,7 @@ function StoreAnalytics({ categoryId }: { categoryId: string }) {
 
   return (
     <>
-      <RangePicker selection={selection} />
+      <RangePicker selection={selection} today={storeToday} shown={range} />
       {body}
     </>
   );
@@ -140,20 +157,53 @@ function Numbers({ categoryId, range, previous, data, previousTotals }: NumbersP
   const length = daysInRange(range);
   const oldestFirst = [...days].sort((a, b) => (a.date ?? '').localeCompare(b.date ?? ''));
   const source = SOURCE_TEXT[data.source ?? ''] ?? data.source;
+  const format = storeFormat(data.timezone);
+  const today = data.today || undefined;
+  const includesToday = Boolean(today && range.from <= today! && today! <= range.to);
+  const coverage = comparisonCoverage(previous, data.firstOrderDay || undefined);
+  const zone = data.timezone ? canonicalTimeZone(data.timezone) : '';
   return (
     <>
       <p className="range-picker__span u-muted">
-        {formatDay(range.from)} – {formatDay(range.to)} ({length} {length === 1 ? 'day' : 'days'}), compared with{' '}
-        {formatDay(previous.from)} – {formatDay(previous.to)}. From {source}
-        {data.timezone ? `; days are counted in the store's time zone (${data.timezone})` : ''}.
+        {format.day(range.from)} – {format.day(range.to)} ({length} {length === 1 ? 'day' : 'days'}), compared with{' '}
+        {format.day(previous.from)} – {format.day(previous.to)}. From {source}
+        {zone ? `; days are counted in the store's time zone (${zone})` : ''}.
       </p>
+      {includesToday && (
+        <p className="u-note u-note--warn" role="note">
+          Includes today ({format.day(today!)}), which is not over yet: its numbers are so far, so this range sets a
+          part of a day against whole days in the comparison.
+        </p>
+      )}
+      <ComparisonNote coverage={coverage} format={format} />
       {previousTotals.state === 'error' && (
         <ErrorBanner message="We couldn't load the previous period, so changes are not shown. They will appear when you reload." />
       )}
-      <MetricCards totals={data.totals ?? {}} previous={previousTotals} currency={data.currency} days={length} />
-      <SalesChart days={oldestFirst} currency={data.currency} />
-      <DailyTable days={days} currency={data.currency} />
+      <MetricCards
+        totals={data.totals ?? {}}
+        previous={coverage.kind === 'none' ? { state: 'none' } : previousTotals}
+        currency={data.currency}
+        days={length}
+        partlyBeforeFirstOrder={coverage.kind === 'partly'}
+        includesToday={includesToday}
+        connected={(data.source ?? '').includes('shopify')}
+      />
+      <SalesChart days={oldestFirst} currency={data.currency} today={today} format={format} />
+      <DailyTable days={days} totals={data.totals ?? {}} currency={data.currency} today={today} format={format} />
       <TopProducts categoryId={categoryId} range={range} />
     </>
+  );
+}
+
+/** Says when the period compared with is partly or wholly before the store's first order. */
+function ComparisonNote({ coverage, format }: { coverage: ComparisonCoverage; format: StoreFormat }) {
+  if (coverage.kind === 'whole') return null;
+  const first = format.day(coverage.firstOrderDay);
+  return (
+    <p className="u-note u-note--warn" role="note">
+      {coverage.kind === 'none'
+        ? `The previous period is before your first order (${first}), so there is nothing to compare with.`
+        : `${coverage.daysBefore} of the previous ${coverage.days} ${coverage.days === 1 ? 'day is' : 'days are'} before your first order (${first}), so the changes compare with days that have no orders yet.`}
+    </p>
   );
 }

@@ -7,10 +7,12 @@ import {
   formatCount,
   formatMoney,
   formatPercent,
+  formatSessions,
   type DayMetricsJson,
   type MetricKey,
+  type StoreFormat,
 } from '@uplift/platform';
-import { formatWeekday } from '../lib/date-range';
+import { isPartialDay } from '../lib/date-range';
 
 /** The table's columns after the date, in the order Shopify's sales report uses. */
 const COLUMNS: { key: MetricKey; cell: (day: DayMetricsJson, currency: string | undefined) => string | null }[] = [
@@ -23,7 +25,7 @@ const COLUMNS: { key: MetricKey; cell: (day: DayMetricsJson, currency: string | 
   { key: 'taxes', cell: (d, c) => formatMoney(d.taxes ?? '0', c) },
   { key: 'totalSales', cell: (d, c) => formatMoney(d.totalSales ?? '0', c) },
   { key: 'averageOrderValue', cell: (d, c) => (d.averageOrderValue == null ? null : formatMoney(d.averageOrderValue, c)) },
-  { key: 'sessions', cell: (d) => (d.sessions == null ? null : formatCount(d.sessions)) },
+  { key: 'sessions', cell: (d) => (d.sessions == null ? null : formatSessions(d.sessions)) },
   { key: 'conversionRate', cell: (d) => (d.conversionRate == null ? null : formatPercent(d.conversionRate)) },
 ];
 
@@ -61,14 +63,31 @@ function TotalSalesCell({ day, currency }: { day: DayMetricsJson; currency: stri
 
 export interface DailyTableProps {
   days: DayMetricsJson[];
+  /** The range's totals, from the same stored sums as the headline cards. */
+  totals: DayMetricsJson;
   currency: string | undefined;
+  /** The store's today: its row is marked as not over. */
+  today: string | undefined;
+  format: StoreFormat;
+}
+
+function Cells({ day, currency }: { day: DayMetricsJson; currency: string | undefined }) {
+  return COLUMNS.map(({ key, cell }) =>
+    key === 'totalSales' ? (
+      <TotalSalesCell key={key} day={day} currency={currency} />
+    ) : (
+      <Cell key={key} text={cell(day, currency)} />
+    ),
+  );
 }
 
 /**
- * Every day of the range, newest first (the range's totals are the headline
- * cards); scrolls sideways on narrow screens.
+ * Every day of the range, newest first, and the range's total under them
+ * (the headline cards' figures, so a person can check each card against
+ * the columns: average order value = (gross sales − discounts) ÷ orders);
+ * scrolls sideways on narrow screens.
  */
-export function DailyTable({ days, currency }: DailyTableProps) {
+export function DailyTable({ days, totals, currency, today, format }: DailyTableProps) {
   const titleId = useId();
   const newestFirst = [...days].sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''));
   return (
@@ -94,19 +113,24 @@ export function DailyTable({ days, currency }: DailyTableProps) {
             {newestFirst.map((day) => (
               <tr key={day.date}>
                 <th scope="row">
-                  <span className="u-muted">{formatWeekday(day.date ?? '')}</span>{' '}
-                  <time dateTime={day.date}>{day.date}</time>
+                  <span className="u-muted">{format.weekday(day.date ?? '')}</span>{' '}
+                  <time dateTime={day.date}>{format.day(day.date ?? '')}</time>
+                  {isPartialDay(day.date, today) && (
+                    <span className="u-badge u-badge--new" style={{ marginLeft: '.35rem' }}>
+                      Today, so far
+                    </span>
+                  )}
                 </th>
-                {COLUMNS.map(({ key, cell }) =>
-                  key === 'totalSales' ? (
-                    <TotalSalesCell key={key} day={day} currency={currency} />
-                  ) : (
-                    <Cell key={key} text={cell(day, currency)} />
-                  ),
-                )}
+                <Cells day={day} currency={currency} />
               </tr>
             ))}
           </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">Range total</th>
+              <Cells day={{ ...totals, shopifyTotalSales: undefined }} currency={currency} />
+            </tr>
+          </tfoot>
         </table>
       </div>
     </section>

@@ -14,16 +14,23 @@ import {
 } from '@uplift/platform';
 import { ChangeText } from './change-text';
 
-/** The previous period's totals, as far as they have arrived. */
-export type PreviousTotals = { state: 'pending' } | { state: 'error' } | { state: 'ready'; totals: DayMetricsJson };
+/**
+ * The previous period's totals, as far as they have arrived; `none` when
+ * the period is wholly before the store's first order (nothing to compare).
+ */
+export type PreviousTotals =
+  | { state: 'pending' }
+  | { state: 'error' }
+  | { state: 'none' }
+  | { state: 'ready'; totals: DayMetricsJson };
 
 interface CardSpec {
   key: MetricKey;
   /** The value, with proto3's omitted zeros filled in; null when not available. */
   value: (totals: DayMetricsJson) => MetricValue;
   format: (value: MetricValue, currency: string | undefined) => string;
-  /** Shown under the value when it is not available. */
-  missing: { value: string; note: string };
+  /** Shown under the value when it is not available; `connected` when a Shopify store is. */
+  missing: { value: string; note: (connected: boolean) => string };
 }
 
 const CARDS: CardSpec[] = [
@@ -31,19 +38,19 @@ const CARDS: CardSpec[] = [
     key: 'totalSales',
     value: (t) => t.totalSales ?? '0',
     format: formatMoney,
-    missing: { value: '—', note: '' },
+    missing: { value: '—', note: () => '' },
   },
   {
     key: 'orders',
     value: (t) => t.orders ?? '0',
     format: formatCount,
-    missing: { value: '—', note: '' },
+    missing: { value: '—', note: () => '' },
   },
   {
     key: 'averageOrderValue',
     value: (t) => t.averageOrderValue ?? null,
     format: formatMoney,
-    missing: { value: '—', note: 'No orders in this period.' },
+    missing: { value: '—', note: () => 'No orders in this period.' },
   },
   {
     key: 'conversionRate',
@@ -51,7 +58,10 @@ const CARDS: CardSpec[] = [
     format: formatPercent,
     missing: {
       value: 'Not available',
-      note: "Sessions come only from a connected Shopify store's analytics; Uplift never estimates them.",
+      note: (connected) =>
+        connected
+          ? "Shopify's analytics has not reported sessions for every day of this range; Uplift never estimates them."
+          : "Sessions come only from a connected Shopify store's analytics; Uplift never estimates them.",
     },
   },
 ];
@@ -62,25 +72,44 @@ export interface MetricCardsProps {
   currency: string | undefined;
   /** The range's length, for "vs previous 30 days". */
   days: number;
+  /** The previous period starts before the store's first order. */
+  partlyBeforeFirstOrder?: boolean;
+  /** The range includes the store's today, which is not over. */
+  includesToday?: boolean;
+  /** A Shopify store is connected (sessions can come from it). */
+  connected?: boolean;
 }
 
 /** Total sales, orders, AOV and conversion rate for the range, each with its change against the period before. */
-export function MetricCards({ totals, previous, currency, days }: MetricCardsProps) {
+export function MetricCards(props: MetricCardsProps) {
   return (
     <div className="metric-cards">
       {CARDS.map((card) => (
-        <MetricCard key={card.key} card={card} totals={totals} previous={previous} currency={currency} days={days} />
+        <MetricCard key={card.key} card={card} {...props} />
       ))}
     </div>
   );
 }
 
-function MetricCard({ card, totals, previous, currency, days }: { card: CardSpec } & MetricCardsProps) {
+function MetricCard({
+  card,
+  totals,
+  previous,
+  currency,
+  days,
+  partlyBeforeFirstOrder,
+  includesToday,
+  connected = false,
+}: { card: CardSpec } & MetricCardsProps) {
   const labelId = useId();
   const label = METRIC_LABELS[card.key];
   const value = card.value(totals);
   const available = value !== null && value !== undefined;
-  const period = `vs previous ${days} ${days === 1 ? 'day' : 'days'}`;
+  const marks = [partlyBeforeFirstOrder && 'partly before your first order', includesToday && 'today so far'].filter(
+    Boolean,
+  );
+  const period = `vs previous ${days} ${days === 1 ? 'day' : 'days'}${marks.length ? ` (${marks.join('; ')})` : ''}`;
+  const note = available ? '' : card.missing.note(connected);
   return (
     <div role="group" className="metric-card" aria-labelledby={labelId}>
       <h2 className="metric-card__label">
@@ -91,6 +120,8 @@ function MetricCard({ card, totals, previous, currency, days }: { card: CardSpec
       <p className="metric-card__change">
         {previous.state === 'pending' ? (
           'Comparing with the previous period…'
+        ) : previous.state === 'none' ? (
+          'No earlier orders to compare with'
         ) : (
           <>
             <ChangeText
@@ -100,7 +131,7 @@ function MetricCard({ card, totals, previous, currency, days }: { card: CardSpec
           </>
         )}
       </p>
-      {!available && card.missing.note && <p className="metric-card__note">{card.missing.note}</p>}
+      {note && <p className="metric-card__note">{note}</p>}
     </div>
   );
 }

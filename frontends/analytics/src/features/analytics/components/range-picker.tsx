@@ -1,12 +1,25 @@
 import { useId } from 'react';
 import { TextField } from '@uplift/platform/text-field';
-import { RANGE_PRESETS, localToday, type RangeChoice } from '../lib/date-range';
+import { RANGE_PRESETS, type RangeChoice } from '../lib/date-range';
 import type { RangeSelectionState } from '../lib/use-range-selection';
+import type { StoreDateRange } from '@uplift/platform';
 
-/** Last 7 / 30 / 90 days or a custom range (two dates, checked before anything is asked for). */
-export function RangePicker({ selection }: { selection: RangeSelectionState }) {
+/**
+ * Last 7 / 30 / 90 days (whole days, ending yesterday in the store's time
+ * zone) or a custom range (two dates, checked before anything is asked
+ * for). `today` is the store's, when known; `shown` is the range on screen,
+ * where a custom range starts.
+ */
+export function RangePicker({
+  selection,
+  today,
+  shown,
+}: {
+  selection: RangeSelectionState;
+  today: string | undefined;
+  shown: StoreDateRange | undefined;
+}) {
   const errorId = useId();
-  const today = localToday();
   const custom = selection.choice === 'custom';
   const invalid = Boolean(selection.error);
   return (
@@ -17,7 +30,7 @@ export function RangePicker({ selection }: { selection: RangeSelectionState }) {
           <select
             className="u-input"
             value={selection.choice}
-            onChange={(event) => selection.choose(event.target.value as RangeChoice, selection.range)}
+            onChange={(event) => selection.choose(event.target.value as RangeChoice, shown)}
           >
             {RANGE_PRESETS.map((preset) => (
               <option key={preset.id} value={preset.id}>

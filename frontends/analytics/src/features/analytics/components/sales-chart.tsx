@@ -1,5 +1,5 @@
 import { lazy, Suspense, useId } from 'react';
-import type { DayMetricsJson } from '@uplift/platform';
+import type { DayMetricsJson, StoreFormat } from '@uplift/platform';
 
 export const CHART_HEIGHT_PX = 300;
 
@@ -7,6 +7,9 @@ export interface SalesChartProps {
   /** Oldest first, one per day. */
   days: DayMetricsJson[];
   currency: string | undefined;
+  /** The store's today: its point is marked as not over. */
+  today: string | undefined;
+  format: StoreFormat;
 }
 
 // recharts is most of the page's JavaScript: a page without numbers (or
@@ -18,9 +21,11 @@ const SalesChartPlot = lazy(() => import('./sales-chart-plot').then((chunk) => (
  * daily table under it carries the same numbers for anyone who cannot see the
  * chart. The caption shows at once; the plot keeps its place while it loads.
  */
-export function SalesChart({ days, currency }: SalesChartProps) {
+export function SalesChart(props: SalesChartProps) {
+  const { days, today, format } = props;
   const titleId = useId();
   const descriptionId = useId();
+  const partial = Boolean(today && days.some((day) => day.date === today));
   return (
     <figure className="chart u-card" aria-labelledby={titleId} aria-describedby={descriptionId}>
       <figcaption>
@@ -28,10 +33,11 @@ export function SalesChart({ days, currency }: SalesChartProps) {
         <p id={descriptionId} className="u-muted">
           Total sales (line, left axis) and orders (bars, right axis) for each day. The table below lists the same
           numbers.
+          {partial && ` The last day, today (${format.day(today!)}), is not over: its numbers are so far.`}
         </p>
       </figcaption>
       <Suspense fallback={<div style={{ height: CHART_HEIGHT_PX }} aria-busy="true" />}>
-        <SalesChartPlot days={days} currency={currency} />
+        <SalesChartPlot {...props} />
       </Suspense>
     </figure>
   );

@@ -1,4 +1,4 @@
-import type { StoreDateRange } from '@uplift/platform';
+import type { StoreDateRange, StoreMetricsRequest } from '@uplift/platform';
 
 /** The backend refuses longer ranges (stores service, MaxRangeDays). */
 export const MAX_RANGE_DAYS = 400;
@@ -17,11 +17,6 @@ export const DEFAULT_RANGE_CHOICE: RangeChoice = '30d';
 export const RANGE_PARAMS = { choice: 'range', from: 'from', to: 'to' } as const;
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-/** Today in the browser's time zone, as YYYY-MM-DD. */
-export function localToday(now: Date = new Date()): string {
-  return `${pad(now.getFullYear(), 4)}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
 
 function parts(day: string): [number, number, number] | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
@@ -53,11 +48,6 @@ export function daysInRange(range: StoreDateRange): number {
   return Math.round((Date.UTC(b[0], b[1] - 1, b[2]) - Date.UTC(a[0], a[1] - 1, a[2])) / 86_400_000) + 1;
 }
 
-/** The last `days` days, today included. */
-export function lastDays(days: number, today: string): StoreDateRange {
-  return { from: addDays(today, -(days - 1)), to: today };
-}
-
 /** The period of the same length that ends the day before `range` starts. */
 export function previousRange(range: StoreDateRange): StoreDateRange {
   const length = daysInRange(range);
@@ -66,8 +56,12 @@ export function previousRange(range: StoreDateRange): StoreDateRange {
 
 export interface RangeSelection {
   choice: RangeChoice;
-  /** The range to ask for; undefined while a custom range is not valid. */
-  range: StoreDateRange | undefined;
+  /**
+   * What to ask for; undefined while a custom range is not valid. A preset
+   * is asked as `lastDays`, which the server resolves on the store's clock
+   * (the viewer's may be on another date).
+   */
+  request: StoreMetricsRequest | undefined;
   /** Why a custom range is not valid, for people. */
   error: string | undefined;
   /** The custom inputs' values (empty unless the choice is custom). */
@@ -75,49 +69,66 @@ export interface RangeSelection {
   customTo: string;
 }
 
-/** A custom range's problem, or undefined when it can be asked for. */
-export function validateCustomRange(from: string, to: string): string | undefined {
+/**
+ * A custom range's problem, or undefined when it can be asked for. `today`
+ * is the store's today once the server has said it: a range cannot end
+ * after it, since those days have no numbers yet.
+ */
+export function validateCustomRange(from: string, to: string, today?: string): string | undefined {
   if (!from || !to) return 'Choose both a start date and an end date.';
   if (!isCalendarDate(from) || !isCalendarDate(to)) return 'Enter the dates as real calendar days (YYYY-MM-DD).';
   if (from > to) return 'The start date must be on or before the end date.';
+  if (today && to > today) return "The end date can't be after today in your store's time zone.";
   const days = daysInRange({ from, to });
   if (days > MAX_RANGE_DAYS) return `Choose at most ${MAX_RANGE_DAYS} days; this range has ${days}.`;
   return undefined;
 }
 
-/** Reads the choice from the address; anything unknown falls back to the default (last 30 days). */
-export function resolveRange(params: URLSearchParams, today: string): RangeSelection {
+/**
+ * Reads the choice from the address; anything unknown falls back to the
+ * default (last 30 days). `today` is the store's, when known.
+ */
+export function resolveRange(params: URLSearchParams, today?: string): RangeSelection {
   const raw = params.get(RANGE_PARAMS.choice);
   if (raw === 'custom') {
     const customFrom = params.get(RANGE_PARAMS.from) ?? '';
     const customTo = params.get(RANGE_PARAMS.to) ?? '';
-    const error = validateCustomRange(customFrom, customTo);
+    const error = validateCustomRange(customFrom, customTo, today);
     return {
       choice: 'custom',
-      range: error ? undefined : { from: customFrom, to: customTo },
+      request: error ? undefined : { from: customFrom, to: customTo },
       error,
       customFrom,
       customTo,
     };
   }
   const preset = RANGE_PRESETS.find((p) => p.id === raw) ?? RANGE_PRESETS.find((p) => p.id === DEFAULT_RANGE_CHOICE)!;
-  return { choice: preset.id, range: lastDays(preset.days, today), error: undefined, customFrom: '', customTo: '' };
+  return { choice: preset.id, request: { lastDays: preset.days }, error: undefined, customFrom: '', customTo: '' };
 }
 
-const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-const shortDayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
-
-const weekdayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });
-
-/** The day of the week of a YYYY-MM-DD day ("Sat"). */
-export function formatWeekday(day: string): string {
-  const p = parts(day);
-  return p ? weekdayFormat.format(new Date(Date.UTC(p[0], p[1] - 1, p[2]))) : '';
+/**
+ * Whether a day is not over: the store's today. Its numbers are so far, so
+ * it is marked wherever it appears (chart, table, comparison).
+ */
+export function isPartialDay(day: string | undefined, today: string | undefined): boolean {
+  return Boolean(day && today && day === today);
 }
 
-/** A YYYY-MM-DD day for people ("3 May 2025"); `short` drops the year ("3 May"). */
-export function formatDay(day: string, options: { short?: boolean } = {}): string {
-  const p = parts(day);
-  if (!p) return day;
-  return (options.short ? shortDayFormat : dayFormat).format(new Date(Date.UTC(p[0], p[1] - 1, p[2])));
+/** How much of the comparison period came before the store's first order. */
+export type ComparisonCoverage =
+  | { kind: 'whole' }
+  | { kind: 'partly'; daysBefore: number; days: number; firstOrderDay: string }
+  | { kind: 'none'; firstOrderDay: string };
+
+/**
+ * The comparison period against the first order's day: a period partly
+ * before it sets days without data against the range (a "+292.7 %" that
+ * says only that the store is new); one wholly before it has nothing to
+ * compare. Without a first order there is nothing to say.
+ */
+export function comparisonCoverage(previous: StoreDateRange, firstOrderDay: string | undefined): ComparisonCoverage {
+  if (!firstOrderDay || !isCalendarDate(firstOrderDay) || firstOrderDay <= previous.from) return { kind: 'whole' };
+  const days = daysInRange(previous);
+  if (firstOrderDay > previous.to) return { kind: 'none', firstOrderDay };
+  return { kind: 'partly', daysBefore: daysInRange({ from: previous.from, to: addDays(firstOrderDay, -1) }), days, firstOrderDay };
 }

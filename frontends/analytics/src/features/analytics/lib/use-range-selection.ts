@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import type { StoreDateRange } from '@uplift/platform';
-import { RANGE_PARAMS, localToday, resolveRange, type RangeChoice, type RangeSelection } from './date-range';
+import { RANGE_PARAMS, resolveRange, type RangeChoice, type RangeSelection } from './date-range';
 
 export interface RangeSelectionState extends RangeSelection {
   /** Picks a preset, or "custom" starting from `current` (the range shown now). */
@@ -14,11 +14,11 @@ export interface RangeSelectionState extends RangeSelection {
  * The date range, kept in the address's query string so a reload or a shared
  * link shows the same numbers. Other query parameters are left alone. Picking
  * a range adds a history entry; typing a custom date replaces it, so Back
- * does not step through every keystroke.
+ * does not step through every keystroke. `today` is the store's, once the
+ * server has said it (never the browser's: the viewer may be on another date).
  */
-export function useRangeSelection(): RangeSelectionState {
+export function useRangeSelection(today?: string): RangeSelectionState {
   const [params, setParams] = useSearchParams();
-  const today = localToday();
   const selection = useMemo(() => resolveRange(params, today), [params, today]);
 
   const choose = useCallback(

@@ -50,7 +50,7 @@ describe('Order export import', () => {
     await userEvent.upload(input, csvFile());
     await userEvent.click(within(imports).getByRole('button', { name: 'Import' }));
 
-    const note = await within(imports).findByText('Imported 3 orders from 2024-01-02 to 2024-01-31 (EUR)');
+    const note = await within(imports).findByText('Imported 3 orders from Jan 2, 2024 to Jan 31, 2024 (EUR)');
     expect(note).toBeTruthy();
     expect(api.calls(IMPORT)).toHaveLength(1);
     expect(JSON.parse(String(api.calls(IMPORT)[0]?.body))).toEqual({ format: 'shopify-orders-csv', csv: CSV });
@@ -60,7 +60,7 @@ describe('Order export import', () => {
 
     expect(queryClient.getQueryState(categoryKeys.currentReport('cat1'))?.isInvalidated).toBe(true);
     // The connections were part of the business too: they refetch and show the import.
-    expect(await within(imports).findByText(/Last import: 3 orders from 2024-01-02 to 2024-01-31 \(EUR\), imported just now/)).toBeTruthy();
+    expect(await within(imports).findByText(/Last import: 3 orders from Jan 2, 2024 to Jan 31, 2024 \(EUR\), imported just now/)).toBeTruthy();
   });
 
   it("shows the server's message naming the row and column when the file is refused", async () => {

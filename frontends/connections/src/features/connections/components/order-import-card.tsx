@@ -5,8 +5,10 @@ import {
   serverMessage,
   UNKNOWN_ERROR_MESSAGE,
   useImportOrders,
+  useStoreFormat,
   type ImportOrdersResponseJson,
   type OrderImportJson,
+  type StoreFormat,
 } from '@uplift/platform';
 import { TextField } from '@uplift/platform/text-field';
 import { countOf, formatWhen } from '../lib/format';
@@ -24,9 +26,10 @@ function readText(file: File): Promise<string> {
   });
 }
 
-/** "1,234 orders from 2024-01-01 to 2024-03-31 (USD)". */
-function describeImport(result: ImportOrdersResponseJson | OrderImportJson): string {
-  const range = result.firstDay && result.lastDay ? ` from ${result.firstDay} to ${result.lastDay}` : '';
+/** "1,234 orders from Jan 1, 2024 to Mar 31, 2024 (USD)". */
+function describeImport(result: ImportOrdersResponseJson | OrderImportJson, format: StoreFormat): string {
+  const range =
+    result.firstDay && result.lastDay ? ` from ${format.day(result.firstDay)} to ${format.day(result.lastDay)}` : '';
   const currency = result.currency ? ` (${result.currency})` : '';
   return `${countOf(result.orders, 'order', 'orders')}${range}${currency}`;
 }
@@ -45,7 +48,8 @@ export function OrderImportCard({ categoryId, lastImport }: OrderImportCardProps
   const importOrders = useImportOrders();
   const tooLarge = file !== null && file.size > ORDER_IMPORT_MAX_BYTES;
   const result = importOrders.data;
-  const lastImportedAt = formatWhen(lastImport?.importedAt);
+  const format = useStoreFormat();
+  const lastImportedAt = formatWhen(lastImport?.importedAt, format);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -86,7 +90,7 @@ export function OrderImportCard({ categoryId, lastImport }: OrderImportCardProps
       </p>
       {lastImport && (
         <p>
-          Last import: {describeImport(lastImport)}
+          Last import: {describeImport(lastImport, format)}
           {lastImportedAt && `, imported ${lastImportedAt}`}.
         </p>
       )}
@@ -115,7 +119,7 @@ export function OrderImportCard({ categoryId, lastImport }: OrderImportCardProps
       )}
       {result && (
         <div role="status" className="u-note" style={{ marginTop: '.75rem' }}>
-          <p style={{ margin: 0 }}>Imported {describeImport(result)}</p>
+          <p style={{ margin: 0 }}>Imported {describeImport(result, format)}</p>
           {(result.warnings?.length ?? 0) > 0 && (
             <>
               <p style={{ margin: '.5rem 0 0' }}>Imported with these notes:</p>

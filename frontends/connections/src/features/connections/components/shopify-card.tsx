@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import {
   browser,
+  canonicalTimeZone,
   Button,
   Dialog,
   ErrorBanner,
@@ -11,6 +12,7 @@ import {
   UNKNOWN_ERROR_MESSAGE,
   useDisconnectShopify,
   useStartShopifyConnect,
+  useStoreFormat,
   useSyncShopify,
   type ShopifyConnectionJson,
   type SyncProgressJson,
@@ -166,7 +168,7 @@ function Connected({ categoryId, shopify }: { categoryId: string; shopify: Shopi
         <p>
           {shopify.currency && <>Currency: {shopify.currency}</>}
           {shopify.currency && shopify.timezone && ' · '}
-          {shopify.timezone && <span style={wrap}>Time zone: {shopify.timezone}</span>}
+          {shopify.timezone && <span style={wrap}>Time zone: {canonicalTimeZone(shopify.timezone)}</span>}
         </p>
       )}
 
@@ -222,7 +224,7 @@ function SyncProgress({ sync }: { sync: SyncProgressJson | undefined }) {
 }
 
 function SyncDone({ sync }: { sync: SyncProgressJson | undefined }) {
-  const lastSynced = formatWhen(sync?.lastSyncedAt);
+  const lastSynced = formatWhen(sync?.lastSyncedAt, useStoreFormat());
   return (
     <div>
       <p>{lastSynced ? `Last synced ${lastSynced}` : 'Not synced yet.'}</p>
@@ -239,7 +241,7 @@ function SyncFailed({
   retrying: boolean;
   onRetry: () => void;
 }) {
-  const lastSynced = formatWhen(sync?.lastSyncedAt);
+  const lastSynced = formatWhen(sync?.lastSyncedAt, useStoreFormat());
   return (
     <div>
       <ErrorBanner message={sync?.error || 'The last sync with Shopify failed.'} />

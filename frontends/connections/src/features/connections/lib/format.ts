@@ -1,7 +1,7 @@
-import type { StoreCountsJson } from '@uplift/platform';
+import { STORE_LOCALE, type StoreCountsJson, type StoreFormat } from '@uplift/platform';
 
-const numbers = new Intl.NumberFormat('en-US');
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+const numbers = new Intl.NumberFormat(STORE_LOCALE);
+const relative = new Intl.RelativeTimeFormat(STORE_LOCALE, { numeric: 'always' });
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -33,9 +33,13 @@ export function storeCounts(stored: StoreCountsJson | undefined): string {
 
 /**
  * A past moment for people: "just now", "5 minutes ago", "3 hours ago", and
- * after a day the local date and time. Nothing when the timestamp is missing or unreadable.
+ * after a day the date and time on the store's clock. Nothing when the timestamp is missing or unreadable.
  */
-export function formatWhen(timestamp: string | undefined, now: number = Date.now()): string | undefined {
+export function formatWhen(
+  timestamp: string | undefined,
+  format: StoreFormat,
+  now: number = Date.now(),
+): string | undefined {
   if (!timestamp) return undefined;
   const at = Date.parse(timestamp);
   if (Number.isNaN(at)) return undefined;
@@ -43,5 +47,5 @@ export function formatWhen(timestamp: string | undefined, now: number = Date.now
   if (ago < MINUTE_MS) return 'just now';
   if (ago < HOUR_MS) return relative.format(-Math.floor(ago / MINUTE_MS), 'minute');
   if (ago < DAY_MS) return relative.format(-Math.floor(ago / HOUR_MS), 'hour');
-  return new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return format.moment(at);
 }

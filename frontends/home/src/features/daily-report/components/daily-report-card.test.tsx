@@ -53,7 +53,7 @@ describe('DailyReportCard', () => {
   it('shows yesterday against the 7-day average: value, average and change, in the report currency', async () => {
     serve(ready);
     renderCard();
-    expect(await screen.findByRole('heading', { name: 'Yesterday (2026-05-03)' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Yesterday (May 3, 2026)' })).toBeTruthy();
     expect(screen.getByText(ready.headline!)).toBeTruthy();
     // The email's suggested action, word for word.
     expect(screen.getByRole('heading', { name: 'Suggested action' })).toBeTruthy();
@@ -76,7 +76,7 @@ describe('DailyReportCard', () => {
   it('marks the unusual changes with text, not only colour', async () => {
     serve(ready);
     renderCard();
-    await screen.findByRole('heading', { name: 'Yesterday (2026-05-03)' });
+    await screen.findByRole('heading', { name: 'Yesterday (May 3, 2026)' });
     for (const name of ['Total sales', 'Orders', 'Conversion rate']) {
       const item = metricItem(name);
       expect(item.className).toContain('daily-metric--unusual');
@@ -109,7 +109,7 @@ describe('DailyReportCard', () => {
       bestSeller: undefined,
     });
     renderCard();
-    await screen.findByRole('heading', { name: 'Yesterday (2026-05-03)' });
+    await screen.findByRole('heading', { name: 'Yesterday (May 3, 2026)' });
     const item = metricItem('Conversion rate');
     expect(within(item).getByText('Not available')).toBeTruthy();
     expect(within(item).getByText('—')).toBeTruthy();

@@ -11,6 +11,7 @@ import {
   formatMetric,
   formulaFor,
   higherIsBetter,
+  storeFormat,
   useDailyReport,
   type DailyReportJson,
   type ReportMetricJson,
@@ -59,7 +60,7 @@ function ReadyReport({ report }: { report: DailyReportJson }) {
   const notes = report.notes ?? [];
   return (
     <section className="u-card daily-report" aria-labelledby={titleId}>
-      <h2 id={titleId}>Yesterday ({report.date})</h2>
+      <h2 id={titleId}>Yesterday ({storeFormat(report.timezone).day(report.date ?? '')})</h2>
       {report.headline && <p className="daily-report__headline">{report.headline}</p>}
       <ul className="daily-report__metrics" aria-label="Yesterday against the 7-day average">
         {metrics.map((metric) => (

@@ -10,6 +10,7 @@ import {
   useIdea,
   usePageTitle,
   useSession,
+  useStoreFormat,
   trackEvent,
   type IdeaJson,
 } from '@uplift/platform';
@@ -64,6 +65,7 @@ function OpenedIdea({ idea }: { idea: IdeaJson }) {
 }
 
 export function IdeaDetails({ idea }: { idea: IdeaJson }) {
+  const format = useStoreFormat();
   const created = idea.createTime ? new Date(idea.createTime) : undefined;
   // Only an email has a subject line: a post or an ad says its own words.
   const words = channelWords(idea.channel);
@@ -71,7 +73,7 @@ export function IdeaDetails({ idea }: { idea: IdeaJson }) {
     <article>
       <h1>{idea.title || 'Campaign idea'}</h1>
       {created && !Number.isNaN(created.getTime()) && (
-        <p className="u-muted">Suggested on {created.toLocaleDateString()}</p>
+        <p className="u-muted">Suggested on {format.momentDay(created)}</p>
       )}
       <section className="u-card" aria-labelledby="why-now">
         <h2 id="why-now">Why now</h2>

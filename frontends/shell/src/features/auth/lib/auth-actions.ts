@@ -11,6 +11,7 @@ import {
   type UserCredential,
 } from 'firebase/auth';
 import {
+  canonicalTimeZone,
   createCategory,
   createOnboarding,
   createUser,
@@ -63,7 +64,7 @@ export async function ensureProfile(userId: string): Promise<void> {
  */
 export function browserTimeZone(): string | undefined {
   try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+    return canonicalTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone || undefined);
   } catch {
     return undefined;
   }

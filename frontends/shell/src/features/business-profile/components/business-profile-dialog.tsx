@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { BUSINESS_PROFILE_SAVE_ERROR, Button, Dialog, ErrorBanner, Spinner, Switch, TextArea, useCategoryId, useCategoryLabel, useContentGenerationParams, useEmailPreferences } from '@uplift/platform';
+import { BUSINESS_PROFILE_SAVE_ERROR, Button, Dialog, ErrorBanner, Spinner, Switch, TextArea, useCategoryId, useCategoryLabel, useContentGenerationParams, useEmailPreferences, canonicalTimeZone, timeZoneChoices } from '@uplift/platform';
 import { TextField } from '@uplift/platform/text-field';
 import { saveBusinessProfile, type BusinessProfileValues } from '../lib/save-business-profile';
 
@@ -49,7 +49,7 @@ function BusinessProfileContent({ onClose, prefillWebsite }: { onClose: () => vo
         website: prefillWebsite || params.data?.siteUrl || '',
         weeklyWebsiteReview: !params.data?.disableWeeklyEmail,
         dailyBusinessReport: !preferences.data?.disableBusinessReport,
-        timeZone: params.data?.timeZone ?? '',
+        timeZone: canonicalTimeZone(params.data?.timeZone ?? ''),
         competitors: padCompetitors(params.data?.competitorUrls ?? []),
       }}
       savedCompetitors={params.data?.competitorUrls ?? []}
@@ -66,12 +66,6 @@ function padCompetitors(saved: string[]): string[] {
 }
 
 const MAX_COMPETITORS = 3;
-
-/** Every IANA zone the browser knows, with the saved one even if it does not. */
-function timeZones(current: string): string[] {
-  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return current && !all.includes(current) ? [current, ...all] : all;
-}
 
 interface FormProps {
   categoryId: string;
@@ -135,7 +129,7 @@ function BusinessProfileForm({ categoryId, initial, savedSiteUrl, savedCompetito
           onChange={(event) => set('timeZone', event.target.value)}
         >
           {!values.timeZone && <option value="">Not set (UTC)</option>}
-          {timeZones(values.timeZone).map((zone) => (
+          {timeZoneChoices(values.timeZone).map((zone) => (
             <option key={zone} value={zone}>
               {zone.replaceAll('_', ' ')}
             </option>

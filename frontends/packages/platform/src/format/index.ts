@@ -1,0 +1,3 @@
+export * from './store-format';
+export * from './time-zones';
+export * from './use-store-format';
