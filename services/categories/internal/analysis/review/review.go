@@ -59,9 +59,11 @@ func Review(s *site.Site, previous *domain.Review) domain.Review {
 		for _, d := range c.run(r) {
 			lost := min(d.cost, remaining)
 			remaining -= lost
+			// The store's and products' names end many sentences; one
+			// that ends in its own stop ("Tea Co.") gets no second one.
 			f := domain.Finding{
-				ID: findingID(c.ID, d.url, d.key), Group: c.Group, Check: c.ID, Title: d.title,
-				URL: d.url, Element: d.element, Why: d.why, Fix: d.fix, PointsLost: lost, State: domain.StateNew,
+				ID: findingID(c.ID, d.url, d.key), Group: c.Group, Check: c.ID, Title: words.OneStop(d.title),
+				URL: d.url, Element: d.element, Why: words.OneStop(d.why), Fix: words.OneStop(d.fix), PointsLost: lost, State: domain.StateNew,
 			}
 			if lost == 0 {
 				out.Notes = append(out.Notes, f)
