@@ -77,6 +77,7 @@ export function MetricCards({ totals, previous, currency, days }: MetricCardsPro
 
 function MetricCard({ card, totals, previous, currency, days }: { card: CardSpec } & MetricCardsProps) {
   const labelId = useId();
+  const valueId = useId();
   const label = METRIC_LABELS[card.key];
   const value = card.value(totals);
   const available = value !== null && value !== undefined;
@@ -85,9 +86,9 @@ function MetricCard({ card, totals, previous, currency, days }: { card: CardSpec
     <div role="group" className="metric-card" aria-labelledby={labelId}>
       <h2 className="metric-card__label">
         <span id={labelId}>{label}</span>
-        <FormulaHint label={label} formula={METRIC_FORMULAS[card.key]} />
+        <FormulaHint label={label} formula={METRIC_FORMULAS[card.key]} valueId={valueId} />
       </h2>
-      <p className="metric-card__value">{available ? card.format(value, currency) : card.missing.value}</p>
+      <p id={valueId} className="metric-card__value">{available ? card.format(value, currency) : card.missing.value}</p>
       <p className="metric-card__change">
         {previous.state === 'pending' ? (
           'Comparing with the previous period…'
