@@ -102,3 +102,59 @@ test('keyboard only: sign up, open the Business profile, save, close with Escape
   await page.keyboard.press('Escape');
   await expect(profile).toBeHidden();
 });
+
+/**
+ * Every dialog starts the focus on its first field or action, and Tab goes
+ * through the form's fields and actions before the visible Close button,
+ * which is the last stop; the focus never leaves the dialog for the page
+ * behind it (after Close it comes back to the first field).
+ */
+async function expectCloseLastInTabOrder(page: Page, name: string | RegExp) {
+  const dialog = page.getByRole('dialog', { name });
+  await expect(dialog).toBeVisible();
+  const close = dialog.getByRole('button', { name: 'Close' });
+  // The stops a person can reach: enabled, visible, in the tab order.
+  const stops = await dialog.evaluate((el) =>
+    [...el.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex]')]
+      .filter((c) => c.tabIndex >= 0 && !(c as HTMLButtonElement).disabled && c.getClientRects().length > 0)
+      .map((c) => c.getAttribute('aria-label') || c.id || c.textContent?.trim() || c.tagName),
+  );
+  expect(stops.length, `${String(name)}: its stops ${stops.join(', ')}`).toBeGreaterThan(1);
+  const first = await dialog.evaluate((el) => {
+    const a = document.activeElement as HTMLElement | null;
+    return a && el.contains(a) ? a.getAttribute('aria-label') || a.id || a.textContent?.trim() || a.tagName : null;
+  });
+  expect(first, `${String(name)}: the focus starts on the first stop`).toBe(stops[0]);
+  expect(first).not.toBe('Close');
+  for (let i = 1; i < stops.length; i++) {
+    await page.keyboard.press('Tab');
+    const inside = await dialog.evaluate((el) => el.contains(document.activeElement));
+    expect(inside, `${String(name)}: Tab ${i} left the dialog`).toBe(true);
+  }
+  await expect(close, `${String(name)}: Close is the last stop`).toBeFocused();
+  await page.keyboard.press('Tab');
+  expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  await expect(close).not.toBeFocused();
+}
+
+test('keyboard only: in every dialog the focus starts on the first field and Close is the last Tab stop', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openSignedOut(page);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expectCloseLastInTabOrder(page, 'Sign in');
+  await page.getByRole('dialog', { name: 'Sign in' }).getByRole('button', { name: 'Forgot password?' }).click();
+  await expectCloseLastInTabOrder(page, 'Reset password');
+  await page.keyboard.press('Escape');
+
+  await signUpThroughUi(page, freshEmail('taborder'), PASSWORD);
+  for (const item of ['Account Settings', 'Business profile', 'Upgrade plan']) {
+    const dialog = await openMenuDialog(page, item);
+    // The Business profile's form arrives after its reads: wait for its fields.
+    await expect(dialog.getByRole('button').nth(1)).toBeVisible();
+    if (item === 'Business profile') await expect(dialog.getByRole('textbox', { name: 'Name' })).toBeFocused();
+    if (item === 'Upgrade plan') await expect(dialog.getByRole('region').first()).toBeVisible();
+    await expectCloseLastInTabOrder(page, item === 'Upgrade plan' ? /plan/i : item);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  }
+});

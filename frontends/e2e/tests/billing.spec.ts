@@ -98,3 +98,21 @@ test('showTrialDialog=true opens the upgrade dialog for a user without billing i
   await page.mouse.click(5, 5);
   await expect(dialog).toBeHidden();
 });
+
+test("the paid plan sells what is built: the spec's list, resizing and ads under 'Coming soon'", async ({ page }) => {
+  await openSignedOut(page);
+  await signUpThroughUi(page, freshEmail('plan-list'), PASSWORD);
+  const dialog = await openUpgradeDialog(page);
+  const pro = dialog.getByRole('region', { name: 'Pro' });
+  // Spec section 1: the paid plan's tools, then "Coming soon: turning product images into ads, and resizing images."
+  await expect(pro.getByRole('list', { name: "What's included" }).getByRole('listitem')).toHaveText([
+    'Unlimited downloads',
+    'Background removal',
+    'Studio-quality product images',
+    'Early access to new AI features',
+  ]);
+  await expect(pro.getByRole('list', { name: 'Coming soon' }).getByRole('listitem')).toHaveText([
+    'Turning product images into ads',
+    'Resizing images',
+  ]);
+});

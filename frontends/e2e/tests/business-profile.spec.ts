@@ -59,22 +59,54 @@ test('saving a website in the Business profile fills Home with a review, summary
   await expect(page.getByRole('heading', { level: 2, name: 'Products to feature' })).toBeVisible();
 });
 
-test('an unreadable website shows the error and the dialog stays open', async ({ page }) => {
-  test.setTimeout(60_000);
-  await openSignedOut(page);
-  await signUpThroughUi(page, freshEmail('badsite'), PASSWORD);
+/**
+ * Issue 21, item 6: each way a website is refused says which it was, under
+ * the Website field, which is scrolled into view and focused, even when the
+ * owner had scrolled the dialog down to Save (at a phone's width the dialog
+ * scrolls).
+ */
+for (const width of [375, 1280]) {
+  test(`a refused website says which it was, under its field, in view and focused (${width} px)`, async ({ page }, testInfo) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width, height: width === 375 ? 667 : 800 });
+    await openSignedOut(page);
+    await signUpThroughUi(page, freshEmail('badsite'), PASSWORD);
 
-  const dialog = await openBusinessProfile(page);
-  await dialog.getByRole('textbox', { name: 'Name' }).fill('Nowhere Shop');
-  await dialog.getByRole('textbox', { name: 'Website' }).fill('http://127.0.0.1:1/');
-  await dialog.getByRole('textbox', { name: 'Name' }).press('Enter');
-
-  await expect(
-    dialog.getByText('Something went wrong. Please ensure the website url is properly formatted and try again.'),
-  ).toBeVisible({ timeout: 30_000 });
-  await expect(dialog).toBeVisible();
-  await expect(dialog.getByRole('button', { name: 'Save' })).toBeEnabled();
-});
+    const dialog = await openBusinessProfile(page);
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Nowhere Shop');
+    const website = dialog.getByRole('textbox', { name: 'Website' });
+    for (const { site, message } of [
+      { site: 'my tea shop', message: 'Something went wrong. Please ensure the website url is properly formatted and try again.' },
+      { site: 'https://no-such-store.invalid/', message: 'We could not find that website: no site answers at this domain. Please check the address for typos.' },
+      { site: 'http://10.0.0.1/', message: "That address is on a private network, not the public internet. Please enter your store's public web address." },
+      { site: 'http://127.0.0.1:1/', message: 'We could not read that website: its server refused the connection. Please check the address and try again.' },
+    ]) {
+      await website.fill(site);
+      // Saved from the bottom of the dialog, as an owner who scrolled to Save would.
+      const save = dialog.getByRole('button', { name: 'Save' });
+      await save.scrollIntoViewIfNeeded();
+      await save.click();
+      const error = dialog.getByText(message, { exact: true });
+      await expect(error).toBeVisible({ timeout: 30_000 });
+      await expect(error).toBeInViewport();
+      await expect(website).toBeFocused();
+      await expect(website).toHaveAttribute('aria-invalid', 'true');
+      await expect(website).toHaveAccessibleDescription(message);
+      // Under its field: below the Website box, above the next field.
+      const field = (await website.boundingBox())!;
+      const shown = (await error.boundingBox())!;
+      const summary = (await dialog.getByRole('textbox', { name: 'Summary' }).boundingBox())!;
+      expect(shown.y).toBeGreaterThanOrEqual(field.y + field.height - 1);
+      expect(shown.y + shown.height).toBeLessThanOrEqual(summary.y + 1);
+      await expect(dialog.getByRole('alert')).toHaveCount(1);
+      if (site === 'my tea shop' || site === 'http://10.0.0.1/') {
+        await page.screenshot({ path: testInfo.outputPath(`website-error-${site.replace(/\W+/g, '-')}-${width}.png`) });
+      }
+    }
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Save' })).toBeEnabled();
+  });
+}
 
 /** A competitor's site that does the basics the test store lacks (description, alt text, returns). */
 async function startCompetitor(): Promise<{ url: string; server: Server }> {

@@ -290,19 +290,50 @@ const (
 	unavailableRetryAfter   = "5"
 )
 
-// errorBody is every error response: a message for people, the gRPC code for programs.
+// errorBody is every error response: a message for people, the gRPC code
+// for programs and, for a refused input, which field each message is about,
+// so a form can show it under that field.
 type errorBody struct {
+	Message string       `json:"message"`
+	Code    int          `json:"code"`
+	Fields  []fieldError `json:"fields,omitempty"`
+}
+
+// fieldError is one field violation: the request's JSON field name and
+// what is wrong with it, for people.
+type fieldError struct {
+	Field   string `json:"field"`
 	Message string `json:"message"`
-	Code    int    `json:"code"`
 }
 
 // writeJSONError writes the error body. The message is cut to
 // grpcerr.MaxMessageRunes: one that quotes the request (a JSON decoding
 // error, a service's validation) must not send it back whole.
-func writeJSONError(w http.ResponseWriter, httpStatus int, code codes.Code, msg string) {
+func writeJSONError(w http.ResponseWriter, httpStatus int, code codes.Code, msg string, fields ...fieldError) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(httpStatus)
-	_ = json.NewEncoder(w).Encode(errorBody{Message: grpcerr.Clip(msg), Code: int(code)})
+	_ = json.NewEncoder(w).Encode(errorBody{Message: grpcerr.Clip(msg), Code: int(code), Fields: fields})
+}
+
+// fieldErrors are an InvalidArgument status's field violations, each
+// message cut as the body's is. Other statuses name no fields.
+func fieldErrors(st *status.Status) []fieldError {
+	if st.Code() != codes.InvalidArgument {
+		return nil
+	}
+	var out []fieldError
+	for _, d := range st.Details() {
+		br, ok := d.(*errdetails.BadRequest)
+		if !ok {
+			continue
+		}
+		for _, v := range br.GetFieldViolations() {
+			if v.GetField() != "" {
+				out = append(out, fieldError{Field: grpcerr.Clip(v.GetField()), Message: grpcerr.Clip(v.GetDescription())})
+			}
+		}
+	}
+	return out
 }
 
 // writeError maps a gRPC status to HTTP. Messages of server-side failures are
@@ -335,7 +366,7 @@ func writeError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w h
 			w.Header().Set("Retry-After", strconv.Itoa(int(max(1, ri.GetRetryDelay().AsDuration().Round(time.Second)/time.Second))))
 		}
 	}
-	writeJSONError(w, runtime.HTTPStatusFromCode(st.Code()), st.Code(), msg)
+	writeJSONError(w, runtime.HTTPStatusFromCode(st.Code()), st.Code(), msg, fieldErrors(st)...)
 }
 
 func routingError(_ context.Context, _ *runtime.ServeMux, _ runtime.Marshaler, w http.ResponseWriter, _ *http.Request, httpStatus int) {

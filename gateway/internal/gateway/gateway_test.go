@@ -27,6 +27,7 @@ import (
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
 
 	"uplift.dev/platform/clientaddr"
+	"uplift.dev/platform/grpcerr"
 )
 
 // fakeUsers answers like the users service would, so the gateway's
@@ -45,6 +46,9 @@ func (f *fakeUsers) CreateUser(_ context.Context, r *usersv1.CreateUserRequest) 
 		return &usersv1.CreateUserResponse{}, nil
 	case "boom@example.com":
 		return nil, errors.New(`pq: SELECT * FROM users failed at 10.0.0.5:5432`)
+	}
+	if r.GetEmail() == "field@example.com" {
+		return nil, grpcerr.InvalidField("email", "This email address cannot be used.")
 	}
 	if strings.HasPrefix(r.GetEmail(), "echo:") {
 		return nil, status.Errorf(codes.InvalidArgument, "%q is not a valid email address.", r.GetEmail())

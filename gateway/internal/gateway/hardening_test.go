@@ -113,6 +113,25 @@ func TestErrorMessagesAreCapped(t *testing.T) {
 	}
 }
 
+// TestFieldErrorsNameTheirField: a service's field violation reaches the
+// client with its field, so a form can show the message under it; other
+// errors name none.
+func TestFieldErrorsNameTheirField(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	code, _, body := do(t, "POST", e.url+"/internal/users", `{"email":"field@example.com"}`, nil)
+	fields, _ := body["fields"].([]any)
+	if code != http.StatusBadRequest || body["message"] != "This email address cannot be used." || len(fields) != 1 {
+		t.Fatalf("status %d, body %v", code, body)
+	}
+	if f, _ := fields[0].(map[string]any); f["field"] != "email" || f["message"] != "This email address cannot be used." {
+		t.Fatalf("field %v", fields[0])
+	}
+	if _, _, body := do(t, "POST", e.url+"/internal/users", `{"email":"echo:x"}`, nil); body["fields"] != nil {
+		t.Fatalf("a plain error names fields: %v", body)
+	}
+}
+
 func TestClientAddrTrustsOnlyConfiguredProxies(t *testing.T) {
 	trusted, err := ParseTrustedProxies([]string{"10.0.0.0/8", " 192.0.2.1 ", "", "fd00::/8"})
 	if err != nil {

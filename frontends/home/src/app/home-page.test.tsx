@@ -65,11 +65,25 @@ beforeAll(async () => {
 });
 
 describe('HomePage', () => {
-  it('welcomes visitors and invites them to sign in', () => {
-    vi.stubGlobal('fetch', vi.fn());
+  it('shows visitors the landing page: what Uplift does, what is free, the price, and the score first', async () => {
+    fakeGateway({
+      'GET /internal/billing/metricsSubscriptionTiers': () =>
+        json({
+          free: { name: 'Free', sortOrder: 0, prices: { monthly: { amount: 0 } }, included: ['3 image downloads a month'] },
+          pro: { name: 'Pro', sortOrder: 1, prices: { monthly: { amount: 2900, stripeId: 'p' } }, included: ['Background removal'], comingSoon: ['Resizing images'] },
+          staff: { name: 'Staff', hidden: true, prices: { monthly: { amount: 100, stripeId: 's' } } },
+        }),
+    });
     renderHome({ status: 'signedOut', user: null });
-    expect(screen.getByRole('heading', { name: 'Welcome to Uplift' })).toBeTruthy();
-    expect(screen.getByText(/Sign in to see your website review/)).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Grow your store the easy way' })).toBeTruthy();
+    // The first thing to do is the public score.
+    const firstControl = document.querySelector('main')!.querySelector('input, button, a[href]');
+    expect(firstControl).toBe(screen.getByRole('textbox', { name: "Your store's website" }));
+    expect(screen.getByRole('heading', { name: 'Free, on every plan' })).toBeTruthy();
+    const pro = await screen.findByRole('region', { name: 'Pro' });
+    expect(within(pro).getByText('$29')).toBeTruthy();
+    expect(within(pro).getByText('per month')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Staff' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Create a free account' }).getAttribute('href')).toBe('/?requireSignup=true');
   });
 

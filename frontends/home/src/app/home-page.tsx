@@ -1,4 +1,4 @@
-import { Suspense, use } from 'react';
+import { lazy, Suspense, use } from 'react';
 import { Link } from 'react-router';
 import {
   ErrorCard,
@@ -23,32 +23,31 @@ let reportParts: Promise<ReportParts> | undefined;
  */
 const loadReportParts = () => (reportParts ??= preloaded(import('./report-parts')));
 
+/** The visitors' landing page: a chunk of its own, so no signed-in first load carries it. */
+const Landing = lazy(() => import('../features/landing/components/landing').then((m) => ({ default: m.Landing })));
+
 /**
- * Home (`/`): a welcome for visitors; for signed-in owners the daily business
- * report above the website review. It lives in app/ because it composes
- * features, which never import each other.
+ * Home (`/`): the landing page for visitors; for signed-in owners the daily
+ * business report above the website review. It lives in app/ because it
+ * composes features, which never import each other.
  */
 export function HomePage() {
   usePageTitle('Home');
   const session = useSession();
+  if (session.status !== 'signedIn') {
+    return (
+      <main className="u-page">
+        <Suspense fallback={null}>
+          <Landing />
+        </Suspense>
+      </main>
+    );
+  }
   return (
     <main className="u-page">
       <h1>Home</h1>
-      {session.status === 'signedIn' ? <SignedInHome /> : <Welcome />}
+      <SignedInHome />
     </main>
-  );
-}
-
-function Welcome() {
-  return (
-    <section className="u-card" aria-labelledby="welcome-title">
-      <h2 id="welcome-title">Welcome to Uplift</h2>
-      <p>Grow your store the easy way. Sign in to see your website review, daily business report and campaign ideas.</p>
-      <p>
-        New here? <Link to="/?requireSignup=true">Create a free account</Link>, or{' '}
-        <Link to="/website-score">score any store&apos;s website</Link> without signing in.
-      </p>
-    </section>
   );
 }
 

@@ -209,11 +209,18 @@ func (a *Analyzer) AnalyzeIn(ctx context.Context, siteURL string, previous *doma
 	if err != nil || write.ValidateText(&text, brief) != nil {
 		text, _ = write.Deterministic{}.Generate(ctx, brief)
 	}
-	out := domain.Analysis{Summary: text.Summary, Review: rv, Insights: write.Insights(s, rv)}
+	// Names end many of the sentences written about a store (any writer's):
+	// one that ends in its own stop ("Fernhill Tea Co.") gets no second one.
+	stop := words.OneStop
+	out := domain.Analysis{Summary: stop(text.Summary), Review: rv}
+	for _, in := range write.Insights(s, rv) {
+		in.Text, in.Evidence = stop(in.Text), stop(in.Evidence)
+		out.Insights = append(out.Insights, in)
+	}
 	for _, it := range text.Ideas {
 		out.Ideas = append(out.Ideas, domain.Idea{
-			ID: write.IdeaID(s.URL, it.Title), Title: it.Title, WhyNow: it.WhyNow, Channel: it.Channel,
-			SubjectLine: it.SubjectLine, Body: it.Body, Products: it.Products, Timing: it.Timing, CreatedAt: now,
+			ID: write.IdeaID(s.URL, it.Title), Title: stop(it.Title), WhyNow: stop(it.WhyNow), Channel: it.Channel,
+			SubjectLine: stop(it.SubjectLine), Body: stop(it.Body), Products: it.Products, Timing: stop(it.Timing), CreatedAt: now,
 		})
 	}
 	progress(100, "Done")

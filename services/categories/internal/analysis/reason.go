@@ -12,6 +12,7 @@ import (
 
 	"uplift.dev/categories/internal/analysis/fetch"
 	"uplift.dev/categories/internal/analysis/site"
+	"uplift.dev/categories/internal/domain"
 )
 
 // Reason says in words for a store owner why a site could not be read
@@ -49,6 +50,20 @@ func Reason(err error) string {
 		return "it did not answer in time"
 	}
 	return "it could not be read"
+}
+
+// Problem is which kind of failure err was, so the business profile can
+// say whether the domain does not exist, the address is not public, or the
+// site is there but could not be read (Reason then says how).
+func Problem(err error) domain.SiteProblem {
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, fetch.ErrBlockedAddress):
+		return domain.SitePrivate
+	case errors.As(err, &dns) && (dns.IsNotFound || !dns.IsTimeout && !dns.IsTemporary):
+		return domain.SiteNotFound
+	}
+	return domain.SiteUnreadable
 }
 
 // statusReason is an HTTP error status in words.

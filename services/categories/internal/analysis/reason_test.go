@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"uplift.dev/categories/internal/domain"
 )
 
 // TestReasonSaysWhyInWords reads real loopback sites that fail in the
@@ -74,5 +76,43 @@ func TestReasonSaysWhyInWords(t *testing.T) {
 	}
 	if got := Reason(errors.New("something else")); got != "it could not be read" {
 		t.Errorf("unknown: %q", got)
+	}
+}
+
+// TestProblemTellsTheKindsApart checks the three kinds the business
+// profile names differently, on real lookups and the real address policy:
+// a domain that does not exist, an address on a private network, and a
+// site that is there but will not be read.
+func TestProblemTellsTheKindsApart(t *testing.T) {
+	a := New(Options{AllowLoopback: true, MaxPages: 1, Timeout: 2 * time.Second, Now: fixedNow})
+	closed := func() string {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		return "http://" + l.Addr().String() + "/"
+	}()
+	for _, c := range []struct {
+		site string
+		want domain.SiteProblem
+	}{
+		{"https://no-such-store.invalid/", domain.SiteNotFound},
+		{"http://10.0.0.1/", domain.SitePrivate},
+		{"http://192.168.0.7:8080/shop", domain.SitePrivate},
+		{"http://[fe80::1]/", domain.SitePrivate},
+		{closed, domain.SiteUnreadable},
+	} {
+		err := a.Check(context.Background(), c.site)
+		if err == nil {
+			t.Errorf("%s: read", c.site)
+			continue
+		}
+		if got := Problem(err); got != c.want {
+			t.Errorf("%s: Problem = %v, want %v (err %v)", c.site, got, c.want, err)
+		}
+	}
+	if got := Problem(errors.New("something else")); got != domain.SiteUnreadable {
+		t.Errorf("unknown: %v", got)
 	}
 }

@@ -381,3 +381,34 @@ func TestProgressIsReportedInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestANameEndingInAStopGetsOneStop: a store whose name ends in a full stop
+// ("Bramble Honey Co.") closes many written sentences; none of the review's
+// findings, the summary, the insights or the ideas says "Co.." (issue 21).
+func TestANameEndingInAStopGetsOneStop(t *testing.T) {
+	srv := poorStoreNamed(t, "Bramble Honey Co.")
+	res := analyze(t, newTestAnalyzer(t, srv, Options{}), srv.URL, nil)
+	var texts []string
+	for _, f := range append(res.Review.Findings, res.Review.Notes...) {
+		texts = append(texts, f.Title, f.Why, f.Fix)
+	}
+	texts = append(texts, res.Summary)
+	for _, in := range res.Insights {
+		texts = append(texts, in.Text, in.Evidence)
+	}
+	for _, idea := range res.Ideas {
+		texts = append(texts, idea.Title, idea.WhyNow, idea.SubjectLine, idea.Body, idea.Timing)
+	}
+	named := 0
+	for _, text := range texts {
+		if strings.Contains(text, "Bramble Honey Co.") {
+			named++
+		}
+		if strings.Contains(text, "Co..") {
+			t.Errorf("a double stop: %q", text)
+		}
+	}
+	if named < 3 {
+		t.Fatalf("the store's name ends only %d texts: the test reads nothing", named)
+	}
+}

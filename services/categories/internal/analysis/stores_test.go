@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"crypto/x509"
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -150,8 +151,14 @@ func goodStore(t *testing.T) *httptest.Server {
 
 func poorStore(t *testing.T) *httptest.Server {
 	t.Helper()
+	return poorStoreNamed(t, "Bramble Honey")
+}
+
+// poorStoreNamed is the poor store under another name (og:site_name).
+func poorStoreNamed(t *testing.T, name string) *httptest.Server {
+	t.Helper()
 	mux := http.NewServeMux()
-	head := `<title>Home</title><meta property="og:site_name" content="Bramble Honey">
+	head := `<title>Home</title><meta property="og:site_name" content="` + html.EscapeString(name) + `">
 <script src="/js/jquery.js"></script><script src="/js/slider.js"></script>
 <link rel="stylesheet" href="/css/a.css"><link rel="stylesheet" href="/css/b.css"><link rel="stylesheet" href="/css/c.css"><link rel="stylesheet" href="/css/d.css"><link rel="stylesheet" href="/css/e.css">`
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {

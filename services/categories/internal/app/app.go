@@ -90,7 +90,8 @@ type Repository interface {
 // Analyzer reads store websites (the analysis engine).
 type Analyzer interface {
 	// Check reads the site's home page, quickly, so a save can refuse a site
-	// that cannot be read.
+	// that cannot be read; a *domain.UnreadableError says which kind of
+	// failure it was.
 	Check(ctx context.Context, siteURL string) error
 	// Analyze reviews the site and writes the summary, insights and ideas,
 	// dating campaign plans by the calendar in loc (the store's zone).
@@ -362,6 +363,12 @@ func (a *App) UpdateContentParams(ctx context.Context, caller domain.Caller, id 
 				return domain.Category{}, ctx.Err()
 			}
 			a.log.InfoContext(ctx, "website refused on save", "category", id, "site", site, "err", err)
+			// The owner is told which it was: no such domain, not a public
+			// address, or a site that would not be read (and why).
+			var ue *domain.UnreadableError
+			if errors.As(err, &ue) {
+				return domain.Category{}, domain.SiteRefused(ue)
+			}
 			return domain.Category{}, fmt.Errorf("%w: %v", domain.ErrUnreadableSite, err)
 		}
 	}

@@ -308,12 +308,17 @@ type fakeAnalyzer struct {
 	previous []*domain.Review
 	checked  []string
 	zones    []string // the zone each review's plans were dated in
+	// refusals are what Check answers for a site (else "unreadable").
+	refusals map[string]error
 }
 
 func (f *fakeAnalyzer) Check(_ context.Context, site string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.checked = append(f.checked, site)
+	if err := f.refusals[site]; err != nil {
+		return err
+	}
 	if _, ok := f.sites[site]; !ok {
 		return errors.New("unreadable")
 	}
@@ -497,6 +502,42 @@ func TestUnreadableWebsiteIsRefusedAndNothingSaved(t *testing.T) {
 	c, _ := f.app.GetCategory(ctx, f.owner, f.catID)
 	if c.SiteURL != "" || c.DisableWeeklyEmail || len(f.repo.effects) != 0 {
 		t.Fatalf("something was saved: %+v %v", c, f.repo.effects)
+	}
+}
+
+// TestRefusedWebsiteSaysWhichItWas: the check's kind of failure reaches
+// the owner as a message on the website field, and nothing is saved.
+func TestRefusedWebsiteSaysWhichItWas(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.analyzer.refusals = map[string]error{
+		"https://typo-shop.example/": &domain.UnreadableError{Problem: domain.SiteNotFound, Err: errors.New("no such host")},
+		"http://10.1.2.3/":           &domain.UnreadableError{Problem: domain.SitePrivate, Err: errors.New("blocked")},
+	}
+	for site, want := range map[string]string{
+		"typo-shop.example":    domain.SiteNotFoundMessage,
+		"http://10.1.2.3":      domain.SitePrivateMessage,
+		"https://down.example": domain.UnreadableSiteMessage,
+	} {
+		_, err := f.app.UpdateContentParams(ctx, f.owner, f.catID, ContentParams{SiteURL: ptr(site)})
+		var ve *domain.ValidationError
+		got := ""
+		if errors.As(err, &ve) {
+			got = ve.Message
+		}
+		if want == domain.UnreadableSiteMessage {
+			// A site the check could not classify keeps the spec's message (the transport's rule).
+			if ve != nil || !errors.Is(err, domain.ErrUnreadableSite) {
+				t.Errorf("%s: %v", site, err)
+			}
+			continue
+		}
+		if got != want || ve.Field != domain.SiteURLField || !errors.Is(err, domain.ErrUnreadableSite) {
+			t.Errorf("%s: %v, want %q", site, err, want)
+		}
+	}
+	if c, _ := f.app.GetCategory(ctx, f.owner, f.catID); c.SiteURL != "" {
+		t.Fatalf("saved %q", c.SiteURL)
 	}
 }
 

@@ -86,7 +86,10 @@ func FirstReview(w WeeklyReview, at time.Time, loc *time.Location) WeeklyReview 
 // words for its owner ("it did not answer within 60 seconds").
 type UnreadableError struct {
 	Reason string
-	Err    error
+	// Problem is which kind of failure it was, for the sentence the
+	// business profile shows under the website (SiteRefusedMessage).
+	Problem SiteProblem
+	Err     error
 }
 
 func (e *UnreadableError) Error() string { return "website cannot be read: " + e.Err.Error() }

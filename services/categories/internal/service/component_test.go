@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
@@ -683,11 +684,32 @@ func TestRealEngineReviewsALoopbackStore(t *testing.T) {
 		len(rep.GetFindings()) == 0 || rep.GetSummary() == "" || rep.GetBand() == "" {
 		t.Fatalf("report %v", rep)
 	}
-	// A port nobody listens on cannot be read: the spec's message.
-	_, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{
-		CategoryId: cat, SiteUrl: proto.String("http://127.0.0.1:1/"),
-	})
-	if status.Convert(err).Message() != domain.UnreadableSiteMessage {
-		t.Fatalf("closed port: %v", err)
+	// Each way a website is refused says which it was, on the siteUrl
+	// field: not a web address (the spec's message), no such domain, a
+	// private address, and a site that is there but cannot be read.
+	for _, c := range []struct{ site, want string }{
+		{"my tea shop", domain.UnreadableSiteMessage},
+		{"https://no-such-store.invalid/", domain.SiteNotFoundMessage},
+		{"http://10.0.0.1/", domain.SitePrivateMessage},
+		{"http://192.168.1.20:8080/", domain.SitePrivateMessage},
+		{"http://127.0.0.1:1/", "We could not read that website: its server refused the connection. Please check the address and try again."},
+	} {
+		_, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{
+			CategoryId: cat, SiteUrl: proto.String(c.site),
+		})
+		st := status.Convert(err)
+		if st.Code() != codes.InvalidArgument || st.Message() != c.want || fieldOf(st) != "siteUrl" {
+			t.Errorf("%q: %v (field %q), want %q", c.site, err, fieldOf(st), c.want)
+		}
 	}
+}
+
+// fieldOf is the field a status's BadRequest detail names, "" when none.
+func fieldOf(st *status.Status) string {
+	for _, d := range st.Details() {
+		if br, ok := d.(*errdetails.BadRequest); ok && len(br.GetFieldViolations()) > 0 {
+			return br.GetFieldViolations()[0].GetField()
+		}
+	}
+	return ""
 }

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { Dialog } from './dialog';
 
@@ -61,6 +61,33 @@ describe('Dialog', () => {
       </Dialog>,
     );
     expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Email' }));
+  });
+
+  it('puts Close after the fields and actions in the tab order', () => {
+    render(
+      <Dialog open onClose={() => {}} title="Business profile">
+        <input aria-label="Name" />
+        <button>Save</button>
+      </Dialog>,
+    );
+    const order = [...screen.getByRole('dialog').querySelectorAll('input, button')].map(
+      (el) => el.getAttribute('aria-label') ?? el.textContent,
+    );
+    expect(order).toEqual(['Name', 'Save', 'Close']);
+  });
+
+  it('focuses the first field once a form that loads after opening appears', async () => {
+    const { rerender } = render(
+      <Dialog open onClose={() => {}} title="Business profile">
+        <p>Loading…</p>
+      </Dialog>,
+    );
+    rerender(
+      <Dialog open onClose={() => {}} title="Business profile">
+        <input aria-label="Name" />
+      </Dialog>,
+    );
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Name' })));
   });
 
   it('renders nothing when closed', () => {

@@ -13,7 +13,36 @@ export interface DialogProps {
 }
 
 /** What takes the focus when a dialog opens: its first field or action, not the Close button. */
-const FIRST_FOCUS = 'input, select, textarea, button:not(.u-dialog__close)';
+const FIRST_FOCUS =
+  'input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]):not(.u-dialog__close), a[href]';
+
+/** Every control Tab stops at, for keeping the focus inside the dialog. */
+const TABBABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+function tabbables(panel: HTMLElement): HTMLElement[] {
+  return [...panel.querySelectorAll<HTMLElement>(TABBABLE)].filter((el) => el.tabIndex >= 0 && el.getClientRects().length > 0);
+}
+
+/**
+ * Focuses the panel's first field or action. A dialog whose form arrives
+ * after a load (the Business profile) has none yet: the first one to appear
+ * takes the focus, unless the person has put it somewhere in the dialog.
+ */
+function focusFirst(panel: HTMLElement): () => void {
+  const tryFocus = () => {
+    const first = panel.querySelector<HTMLElement>(FIRST_FOCUS);
+    if (!first) return false;
+    first.focus();
+    return true;
+  };
+  if (tryFocus()) return () => {};
+  const observer = new MutationObserver(() => {
+    if ((panel.contains(document.activeElement) && document.activeElement !== panel) || tryFocus()) observer.disconnect();
+  });
+  observer.observe(panel, { childList: true, subtree: true });
+  return () => observer.disconnect();
+}
 
 /**
  * A modal dialog; Escape or a click outside the panel closes it (spec section
@@ -30,14 +59,31 @@ export function Dialog({ open, onClose, title, description, size = 'lg', childre
   // with it, behind the dialog.
   const page = typeof title === 'string' ? title : undefined;
   useEffect(() => {
-    if (!open) return;
-    panelRef.current?.querySelector<HTMLElement>(FIRST_FOCUS)?.focus();
+    if (!open || !panelRef.current) return;
+    return focusFirst(panelRef.current);
   }, [open, page]);
 
   useEffect(() => {
     if (!open) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onClose();
+      // A modal keeps the focus: Tab after Close (the last stop) goes back
+      // to the first field, Shift+Tab before the first field to Close.
+      const panel = panelRef.current;
+      if (event.key !== 'Tab' || !panel) return;
+      // Only the topmost of stacked dialogs holds the focus.
+      const modals = document.querySelectorAll('[aria-modal="true"]');
+      if (modals[modals.length - 1] !== panel) return;
+      const stops = tabbables(panel);
+      const first = stops[0];
+      const last = stops[stops.length - 1];
+      if (!first || !last) return;
+      const active = document.activeElement;
+      const wrap = !panel.contains(active) || (event.shiftKey ? active === first : active === last);
+      if (wrap) {
+        event.preventDefault();
+        (event.shiftKey ? last : first).focus();
+      }
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
@@ -60,18 +106,22 @@ export function Dialog({ open, onClose, title, description, size = 'lg', childre
         aria-describedby={description ? descriptionId : undefined}
         className={`u-dialog u-dialog--${size}`}
       >
+        {/* The body scrolls under the Close button, which stays in the corner. */}
+        <div className="u-dialog__body">
+          <h2 id={titleId} className="u-dialog__title">
+            {title}
+          </h2>
+          {description && (
+            <p id={descriptionId} className="u-dialog__description">
+              {description}
+            </p>
+          )}
+          {children}
+        </div>
+        {/* Last in the page's order, so Tab reaches it after the form's fields and actions. */}
         <button type="button" className="u-dialog__close" aria-label="Close" onClick={onClose}>
           ×
         </button>
-        <h2 id={titleId} className="u-dialog__title">
-          {title}
-        </h2>
-        {description && (
-          <p id={descriptionId} className="u-dialog__description">
-            {description}
-          </p>
-        )}
-        {children}
       </div>
     </div>,
     document.body,

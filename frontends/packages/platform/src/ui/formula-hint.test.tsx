@@ -61,4 +61,17 @@ describe('FormulaHint', () => {
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(screen.queryByRole('tooltip')).toBeNull();
   });
+
+  it('closes when a scroll moves its button, not on a scroll that left it in place', async () => {
+    const user = userEvent.setup();
+    const button = renderHint();
+    let top = 300;
+    button.getBoundingClientRect = () => ({ left: 100, top, width: 24, height: 24, right: 124, bottom: top + 24, x: 100, y: top, toJSON: () => ({}) });
+    await user.click(button);
+    fireEvent.scroll(window);
+    expect(screen.getByRole('tooltip')).toBeTruthy();
+    top = 260;
+    fireEvent.scroll(window);
+    expect(screen.queryByRole('tooltip')).toBeNull();
+  });
 });

@@ -1,25 +1,30 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type PointerEvent } from 'react';
+import { placeTip } from './place-tip';
 
 export interface FormulaHintProps {
   /** The metric's name, for the button's accessible name ("How Net sales is counted"). */
   label: string;
   /** The text shown: how the number is counted. */
   formula: string;
+  /** The id of the element showing the number explained, which the tooltip never covers. */
+  valueId?: string;
 }
 
-/** Space kept between the tooltip and the viewport's edges, in pixels. */
-const EDGE_PX = 8;
-const GAP_PX = 6;
+/** How far the button may move before a scroll counts as one (sub-pixel layout jitter does not). */
+const MOVED_PX = 2;
 
 /**
  * A small info button next to a metric's label that shows how the number is
  * counted. The tooltip opens on mouse hover and on keyboard focus; a click or
- * tap keeps it open until a second click, a tap elsewhere or Escape. It stays
- * in the DOM (hidden) so the button's aria-describedby always names it, and it
- * is placed with fixed positioning inside the viewport, so it never widens the
- * page or gets cut off by a scrolling table.
+ * tap keeps it open until a second click, a tap elsewhere, Escape or a
+ * scroll (of the page or of a table that holds it: the tooltip would
+ * otherwise float away from what it explains). It stays in the DOM (hidden)
+ * so the button's aria-describedby always names it, and it is placed with
+ * fixed positioning inside the viewport, beside the number rather than over
+ * it (placeTip), so it never widens the page or gets cut off by a scrolling
+ * table.
  */
-export function FormulaHint({ label, formula }: FormulaHintProps) {
+export function FormulaHint({ label, formula, valueId }: FormulaHintProps) {
   const id = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const tipRef = useRef<HTMLSpanElement>(null);
@@ -53,27 +58,35 @@ export function FormulaHint({ label, formula }: FormulaHintProps) {
 
   useLayoutEffect(() => {
     if (!open) return;
+    let placedAt: DOMRect | undefined;
     const place = () => {
       const button = buttonRef.current;
       const tip = tipRef.current;
       if (!button || !tip) return;
-      const anchor = button.getBoundingClientRect();
-      const size = tip.getBoundingClientRect();
-      const maxLeft = window.innerWidth - size.width - EDGE_PX;
-      const left = Math.max(EDGE_PX, Math.min(anchor.left + anchor.width / 2 - size.width / 2, maxLeft));
-      const below = anchor.bottom + GAP_PX;
-      const top = below + size.height > window.innerHeight - EDGE_PX ? anchor.top - size.height - GAP_PX : below;
-      tip.style.left = `${Math.round(left)}px`;
-      tip.style.top = `${Math.round(Math.max(EDGE_PX, top))}px`;
+      placedAt = button.getBoundingClientRect();
+      const value = valueId ? document.getElementById(valueId)?.getBoundingClientRect() : undefined;
+      const { width, height } = tip.getBoundingClientRect();
+      const p = placeTip(placedAt, value ? [value] : [], { width, height }, { width: window.innerWidth, height: window.innerHeight });
+      tip.style.left = `${Math.round(p.left)}px`;
+      tip.style.top = `${Math.round(p.top)}px`;
+    };
+    // A scroll that moved the button closes the tooltip; one that did not
+    // (the scroll a keyboard focus brought, arriving after it) changes nothing.
+    const onScroll = () => {
+      const now = buttonRef.current?.getBoundingClientRect();
+      if (now && placedAt && Math.max(Math.abs(now.top - placedAt.top), Math.abs(now.left - placedAt.left)) > MOVED_PX) {
+        setHovered(false);
+        close();
+      }
     };
     place();
     window.addEventListener('resize', place);
-    window.addEventListener('scroll', place, true);
+    window.addEventListener('scroll', onScroll, true);
     return () => {
       window.removeEventListener('resize', place);
-      window.removeEventListener('scroll', place, true);
+      window.removeEventListener('scroll', onScroll, true);
     };
-  }, [open]);
+  }, [open, valueId, close]);
 
   // Touch devices send emulated hover around a tap; the tap itself is the click.
   const isMouse = (event: PointerEvent) => event.pointerType !== 'touch' && event.pointerType !== 'pen';

@@ -21,10 +21,11 @@ a.u-btn { text-decoration: none; }
 .u-spinner { width: 1em; height: 1em; border: 2px solid currentColor; border-right-color: transparent; border-radius: 50%; animation: u-spin .7s linear infinite; display: inline-block; }
 @keyframes u-spin { to { transform: rotate(360deg); } }
 .u-overlay { position: fixed; inset: 0; background: rgba(0,0,0,.4); display: flex; align-items: center; justify-content: center; padding: 1rem; z-index: 50; }
-.u-dialog { background: #fff; border-radius: .75rem; padding: 1.5rem; width: 100%; max-height: calc(100vh - 2rem); overflow: auto; box-shadow: 0 10px 30px rgba(0,0,0,.2); }
+.u-dialog { position: relative; display: flex; flex-direction: column; background: #fff; border-radius: .75rem; width: 100%; max-height: calc(100vh - 2rem); overflow: hidden; box-shadow: 0 10px 30px rgba(0,0,0,.2); }
+.u-dialog__body { padding: 1.5rem; overflow: auto; min-height: 0; }
 .u-dialog--lg { max-width: 32rem; } .u-dialog--2xl { max-width: 42rem; } .u-dialog--3xl { max-width: 48rem; } .u-dialog--4xl { max-width: 56rem; } .u-dialog--5xl { max-width: 64rem; }
-.u-dialog__title { margin: 0 0 .25rem; font-size: 1.25rem; }
-.u-dialog__close { float: right; width: 2rem; height: 2rem; margin: -.35rem -.5rem 0 .5rem; border: 0; background: none; color: var(--muted); font-size: 1.5rem; cursor: pointer; }
+.u-dialog__title { margin: 0 0 .25rem; padding-right: 2rem; font-size: 1.25rem; }
+.u-dialog__close { position: absolute; top: 1.15rem; right: 1rem; width: 2rem; height: 2rem; border: 0; border-radius: .375rem; background: #fff; color: var(--muted); font-size: 1.5rem; cursor: pointer; }
 .u-dialog__description { margin: 0 0 1rem; color: var(--muted); }
 .u-field { display: flex; flex-direction: column; gap: .25rem; margin-bottom: .75rem; font-weight: 500; }
 .u-input { font: inherit; padding: .5rem .75rem; border: 1px solid var(--line); border-radius: .5rem; }

@@ -52,9 +52,20 @@ func New(s Settings) Engine {
 func (e Engine) Analyze(ctx context.Context, siteURL string, previous *domain.Review, loc *time.Location, progress func(int, string)) (domain.Analysis, error) {
 	a, err := e.AnalyzeIn(ctx, siteURL, previous, loc, progress)
 	if err != nil && errors.Is(err, analysis.ErrUnreadable) {
-		return a, &domain.UnreadableError{Reason: analysis.Reason(err), Err: err}
+		return a, &domain.UnreadableError{Reason: analysis.Reason(err), Problem: analysis.Problem(err), Err: err}
 	}
 	return a, err
+}
+
+// Check implements app.Analyzer: nil when the site's home page can be
+// read, else a *domain.UnreadableError saying which kind of failure it was
+// and why, for the message under the profile's Website.
+func (e Engine) Check(ctx context.Context, siteURL string) error {
+	err := e.Analyzer.Check(ctx, siteURL)
+	if err == nil || ctx.Err() != nil {
+		return err
+	}
+	return &domain.UnreadableError{Reason: analysis.Reason(err), Problem: analysis.Problem(err), Err: err}
 }
 
 // NextOccasion implements app.Calendar: the soonest seasonal date after now

@@ -140,6 +140,12 @@ func merge(c Check, drafts []draft, lost []int) []domain.Finding {
 				f.Places = append(f.Places, pl)
 			}
 		}
+		// The store's and products' names end many sentences; one that
+		// ends in its own stop ("Tea Co.") gets no second one.
+		f.Title, f.Why, f.Fix = words.OneStop(f.Title), words.OneStop(f.Why), words.OneStop(f.Fix)
+		for i := range f.Places {
+			f.Places[i].Fix = words.OneStop(f.Places[i].Fix)
+		}
 		out = append(out, f)
 	}
 	return out

@@ -145,3 +145,40 @@ func First(s []string) string {
 	}
 	return ""
 }
+
+// OneStop ends every sentence with one full stop where a name that ends in
+// its own ("Fernhill Tea Co.") closes the sentence and the sentence's stop
+// was added after it ("… to Fernhill Tea Co.."). Only a pair of dots after
+// a word and before a space, a quote, a bracket or the end is folded: an
+// ellipsis ("…" or "...") and a path ("../") are left as they are.
+func OneStop(s string) string {
+	if !strings.Contains(s, "..") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '.' {
+			b.WriteByte(s[i])
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '.' {
+			j++
+		}
+		if j-i == 2 && i > 0 && !isSpaceByte(s[i-1]) && (j == len(s) || endsSentence(s[j])) {
+			b.WriteByte('.')
+		} else {
+			b.WriteString(s[i:j])
+		}
+		i = j - 1
+	}
+	return b.String()
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// endsSentence reports whether c may follow a sentence's last full stop.
+func endsSentence(c byte) bool {
+	return isSpaceByte(c) || strings.IndexByte(`"')]}*_`, c) >= 0
+}

@@ -19,3 +19,23 @@ func TestPluralsAndRanges(t *testing.T) {
 		}
 	}
 }
+
+func TestOneStop(t *testing.T) {
+	for in, want := range map[string]string{
+		"A low-risk first order that introduces new shoppers to Fernhill Tea Co..": "A low-risk first order that introduces new shoppers to Fernhill Tea Co.",
+		"Green tea at Fernhill Tea Co.. Loose leaf from Uji.":                      "Green tea at Fernhill Tea Co. Loose leaf from Uji.",
+		`<meta name="description" content="Shop at Fernhill Tea Co..">`:            `<meta name="description" content="Shop at Fernhill Tea Co.">`,
+		"Thank you for ordering from Acme Inc..\n\n[Write a review]":               "Thank you for ordering from Acme Inc.\n\n[Write a review]",
+		"Wait for it...":             "Wait for it...",
+		"Then… and more.":            "Then… and more.",
+		`Link to "../returns" here.`: `Link to "../returns" here.`,
+		"Version 1..2 of the API":    "Version 1..2 of the API",
+		"No change here.":            "No change here.",
+		"..":                         "..",
+		"":                           "",
+	} {
+		if got := OneStop(in); got != want {
+			t.Errorf("OneStop(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import {
   ErrorBanner,
   serverMessage,
   type TotpEnrollment,
-  UNKNOWN_ERROR_MESSAGE,
   useAccountSecurity,
   useCreateRecoveryCodes,
 } from '@uplift/platform';
@@ -17,9 +16,14 @@ export const TWO_STEP_OFF_MESSAGE = 'Two-step sign-in is off. Your password alon
 export const RECOVERY_CODES_NOT_MADE =
   "Two-step sign-in is on, but your recovery codes could not be made. Use 'New recovery codes' to make them.";
 
+/** Said when new recovery codes are asked for and the server could not make them (and did not say why). */
+export const RECOVERY_CODES_FAILED = 'Your new recovery codes could not be made. Please try again in a moment.';
+/** Said when a two-step step failed with no message of its own (the shell's always have one). */
+export const TWO_STEP_FAILED = 'Two-step sign-in could not be changed. Please try again in a moment.';
+
 /** The shell's AccountSecurity rejects with messages meant for people. */
 function messageFor(error: unknown): string {
-  return error instanceof Error && error.message ? error.message : UNKNOWN_ERROR_MESSAGE;
+  return error instanceof Error && error.message ? error.message : TWO_STEP_FAILED;
 }
 
 /** The otpauth URL as a QR code image (a data: URL), or null while it renders. */
@@ -118,7 +122,7 @@ export function TwoStepRow() {
         setCodes(null);
       } else {
         await security.confirmSignIn(password, code.trim());
-        if (!(await makeCodes((failure) => serverMessage(failure, UNKNOWN_ERROR_MESSAGE)))) return;
+        if (!(await makeCodes((failure) => serverMessage(failure, RECOVERY_CODES_FAILED)))) return;
       }
       setConfirming(null);
       setPassword('');

@@ -102,6 +102,7 @@ function MetricCard({
   connected = false,
 }: { card: CardSpec } & MetricCardsProps) {
   const labelId = useId();
+  const valueId = useId();
   const label = METRIC_LABELS[card.key];
   const value = card.value(totals);
   const available = value !== null && value !== undefined;
@@ -114,9 +115,9 @@ function MetricCard({
     <div role="group" className="metric-card" aria-labelledby={labelId}>
       <h2 className="metric-card__label">
         <span id={labelId}>{label}</span>
-        <FormulaHint label={label} formula={METRIC_FORMULAS[card.key]} />
+        <FormulaHint label={label} formula={METRIC_FORMULAS[card.key]} valueId={valueId} />
       </h2>
-      <p className="metric-card__value">{available ? card.format(value, currency) : card.missing.value}</p>
+      <p id={valueId} className="metric-card__value">{available ? card.format(value, currency) : card.missing.value}</p>
       <p className="metric-card__change">
         {previous.state === 'pending' ? (
           'Comparing with the previous period…'

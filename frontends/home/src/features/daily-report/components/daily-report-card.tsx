@@ -96,6 +96,7 @@ function ReadyReport({ report }: { report: DailyReportJson }) {
 }
 
 function MetricItem({ metric, currency }: { metric: ReportMetricJson; currency: string | undefined }) {
+  const valueId = useId();
   const label = metric.label || metric.key || '';
   const formula = formulaFor(metric.key, metric.formula ?? '');
   const value = metric.value == null ? 'Not available' : formatMetric(metric.key, metric.value, currency);
@@ -105,10 +106,10 @@ function MetricItem({ metric, currency }: { metric: ReportMetricJson; currency: 
     <li className={metric.unusual ? 'daily-metric daily-metric--unusual' : 'daily-metric'}>
       <h3 className="daily-metric__label">
         {label}
-        {formula && <FormulaHint label={label} formula={formula} />}
+        {formula && <FormulaHint label={label} formula={formula} valueId={valueId} />}
         {metric.unusual && <span className="u-badge u-badge--unusual">Unusual</span>}
       </h3>
-      <p className="daily-metric__value">{value}</p>
+      <p id={valueId} className="daily-metric__value">{value}</p>
       <p className="daily-metric__detail">
         7-day average {average}, change{' '}
         {change.direction === null ? (

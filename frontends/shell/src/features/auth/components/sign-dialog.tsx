@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Dialog, ErrorBanner, redeemRecoveryCode, serverMessage, UNKNOWN_ERROR_MESSAGE } from '@uplift/platform';
+import { Button, Dialog, ErrorBanner, redeemRecoveryCode, serverMessage } from '@uplift/platform';
 import { TextField, VerificationCodeField } from '@uplift/platform/text-field';
 import { failureMessage, GOOGLE_SIGN_IN_FAILED_MESSAGE } from '../lib/auth-errors';
 import { isSecondFactorRequired, totpErrorMessage, type SecondFactorRequired } from '../lib/totp';
@@ -14,6 +14,9 @@ export type SignMode = 'signIn' | 'signUp';
  */
 export const CHECK_EMAIL_TITLE = 'Check your email';
 export const checkEmailMessage = (email: string) => `We've sent an email to ${email} with what to do next.`;
+
+/** A recovery code the server could not check, when it did not say why (a network failure). */
+export const RECOVERY_CODE_FAILED_MESSAGE = 'Your recovery code could not be checked. Please try again in a moment.';
 
 export const RECOVERY_USED_MESSAGE =
   'Your recovery code worked: two-step sign-in is now off, so your password alone signs you in. Please set up two-step sign-in again in Account Settings; it gives you new recovery codes.';
@@ -125,7 +128,7 @@ export function SignDialog({
       await redeemRecoveryCode(email.trim(), recoveryCode.trim());
       setRecovered(true);
     } catch (failure) {
-      setError(serverMessage(failure, UNKNOWN_ERROR_MESSAGE));
+      setError(serverMessage(failure, RECOVERY_CODE_FAILED_MESSAGE));
     } finally {
       setSubmitting(false);
     }

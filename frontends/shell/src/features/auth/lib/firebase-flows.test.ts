@@ -38,7 +38,8 @@ vi.mock('firebase/auth', () => ({
 }));
 
 const { createAuthActions } = await import('./auth-actions');
-const { createAccountSecurity, isSecondFactorRequired, TOTP_CODE_INVALID_MESSAGE, TOTP_PASSWORD_INVALID_MESSAGE } = await import('./totp');
+const { createAccountSecurity, isSecondFactorRequired, TOTP_CODE_INVALID_MESSAGE, TOTP_NOT_AVAILABLE_MESSAGE, TOTP_PASSWORD_INVALID_MESSAGE, totpErrorMessage } =
+  await import('./totp');
 
 const fetchMock = vi.fn<typeof fetch>();
 const calls = () =>
@@ -186,12 +187,38 @@ describe('TOTP enrolment', () => {
     await expect(enrollment.finish('000000')).rejects.toThrow(TOTP_CODE_INVALID_MESSAGE);
   });
 
-  it('reports what the emulator refuses (no TOTP support) as the generic failure', async () => {
+  it("says two-step sign-in is not available where the server has no TOTP (the Auth emulator's answer)", async () => {
     fb.multiFactor.mockReturnValue({ getSession: async () => 'session', enrolledFactors: [] });
-    fb.generateSecret.mockRejectedValueOnce({ code: 'auth/invalid-argument' });
+    // What the SDK makes of the emulator's 'INVALID_ARGUMENT : ((Missing phoneEnrollmentInfo.))'.
+    fb.generateSecret.mockRejectedValueOnce(
+      Object.assign(new Error('Firebase: ((Missing phoneEnrollmentInfo.)) (auth/invalid-argument).'), { code: 'auth/invalid-argument' }),
+    );
     await expect(
       createAccountSecurity({ currentUser: { email: 'a@b.co' } } as never).startTotpEnrollment(),
-    ).rejects.toThrow('An unknown error occurred. Please try again.');
+    ).rejects.toThrow(TOTP_NOT_AVAILABLE_MESSAGE);
+  });
+});
+
+describe('totpErrorMessage', () => {
+  it('says what happened for every failure, never "an unknown error"', () => {
+    const cases: [unknown, string][] = [
+      [{ code: 'auth/operation-not-allowed' }, TOTP_NOT_AVAILABLE_MESSAGE],
+      [{ code: 'auth/invalid-argument', message: 'Firebase: ((Missing phoneEnrollmentInfo.)) (auth/invalid-argument).' }, TOTP_NOT_AVAILABLE_MESSAGE],
+      [{ code: 'auth/network-request-failed' }, 'We could not reach the sign-in service. Please check your connection and try again.'],
+      [{ code: 'auth/too-many-requests' }, 'Too many attempts in a short time. Please wait a few minutes and try again.'],
+      [{ code: 'auth/invalid-multi-factor-session' }, 'This sign-in step took too long and has expired. Please start again.'],
+      [{ code: 'auth/second-factor-already-in-use' }, 'Two-step sign-in is already on for this account.'],
+      [{ code: 'auth/invalid-verification-code' }, TOTP_CODE_INVALID_MESSAGE],
+      [{ code: 'auth/invalid-credential' }, TOTP_PASSWORD_INVALID_MESSAGE],
+      [{ code: 'auth/internal-error' }, 'The sign-in service refused this two-step sign-in step (internal-error). Please try again.'],
+      [{ code: 'auth/invalid-argument', message: 'bad' }, 'The sign-in service refused this two-step sign-in step (invalid-argument). Please try again.'],
+      [new Error('boom'), 'The sign-in service refused this two-step sign-in step. Please try again.'],
+      [undefined, 'The sign-in service refused this two-step sign-in step. Please try again.'],
+    ];
+    for (const [error, want] of cases) {
+      expect(totpErrorMessage(error)).toBe(want);
+      expect(totpErrorMessage(error)).not.toMatch(/unknown error/i);
+    }
   });
 });
 

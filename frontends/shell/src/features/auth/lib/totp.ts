@@ -10,7 +10,7 @@ import {
   type User,
   type UserCredential,
 } from 'firebase/auth';
-import { tokenStore, UNKNOWN_ERROR_MESSAGE, type AccountSecurity } from '@uplift/platform';
+import { tokenStore, type AccountSecurity } from '@uplift/platform';
 
 /** The issuer name authenticator apps show next to the account. */
 export const TOTP_ISSUER = 'Uplift';
@@ -19,6 +19,17 @@ export const TOTP_CODE_INVALID_MESSAGE = 'That code is not valid. Please try aga
 export const TOTP_RECENT_LOGIN_MESSAGE = 'For your security, please sign out, sign in again and retry.';
 export const TOTP_UNVERIFIED_EMAIL_MESSAGE = 'Please verify your email address before turning on two-step sign-in.';
 export const TOTP_PASSWORD_INVALID_MESSAGE = 'That password is not right. Please try again.';
+export const TOTP_NOT_AVAILABLE_MESSAGE = 'Two-step sign-in is not available on this server.';
+export const TOTP_NETWORK_MESSAGE = 'We could not reach the sign-in service. Please check your connection and try again.';
+export const TOTP_TOO_MANY_MESSAGE = 'Too many attempts in a short time. Please wait a few minutes and try again.';
+export const TOTP_SESSION_EXPIRED_MESSAGE = 'This sign-in step took too long and has expired. Please start again.';
+export const TOTP_ALREADY_ON_MESSAGE = 'Two-step sign-in is already on for this account.';
+export const TOTP_SIGNED_OUT_MESSAGE = 'You have been signed out. Please sign in again and retry.';
+export const TOTP_NOT_FOUND_MESSAGE = 'Two-step sign-in is no longer set up on this account. Please sign in again.';
+export const TOTP_DISABLED_MESSAGE = 'This account has been disabled. Please contact support.';
+/** Any other failure still says what failed, and the service's own code for support. */
+export const totpFailedMessage = (code: string | undefined) =>
+  `The sign-in service refused this two-step sign-in step${code ? ` (${code.replace(/^auth\//, '')})` : ''}. Please try again.`;
 
 function codeOf(error: unknown): string | undefined {
   return error && typeof error === 'object' && 'code' in error && typeof error.code === 'string'
@@ -26,9 +37,20 @@ function codeOf(error: unknown): string | undefined {
     : undefined;
 }
 
-/** What the user is told when a two-step step fails. */
+/**
+ * The Auth emulator has no TOTP: it answers the enrolment with
+ * 'INVALID_ARGUMENT : ((Missing phoneEnrollmentInfo.))', which the SDK
+ * turns into auth/invalid-argument with that text.
+ */
+function isTotpUnsupported(error: unknown): boolean {
+  const message = error && typeof error === 'object' && 'message' in error ? error.message : undefined;
+  return typeof message === 'string' && /phoneEnrollmentInfo|totp/i.test(message);
+}
+
+/** What the user is told when a two-step step fails: what happened, never "an unknown error". */
 export function totpErrorMessage(error: unknown): string {
-  switch (codeOf(error)) {
+  const code = codeOf(error);
+  switch (code) {
     case 'auth/invalid-verification-code':
     case 'auth/missing-code':
       return TOTP_CODE_INVALID_MESSAGE;
@@ -40,8 +62,43 @@ export function totpErrorMessage(error: unknown): string {
     case 'auth/invalid-credential':
     case 'auth/invalid-login-credentials':
       return TOTP_PASSWORD_INVALID_MESSAGE;
-    default:
-      return UNKNOWN_ERROR_MESSAGE;
+    // A project without TOTP turned on (Firebase) or a server without it (the emulator).
+    case 'auth/operation-not-allowed':
+    case 'auth/admin-restricted-operation':
+    case 'auth/unsupported-first-factor':
+      return TOTP_NOT_AVAILABLE_MESSAGE;
+    case 'auth/invalid-argument':
+      return isTotpUnsupported(error) ? TOTP_NOT_AVAILABLE_MESSAGE : totpFailedMessage(code);
+    case 'auth/network-request-failed':
+      return TOTP_NETWORK_MESSAGE;
+    case 'auth/too-many-requests':
+      return TOTP_TOO_MANY_MESSAGE;
+    case 'auth/code-expired':
+    case 'auth/totp-challenge-timeout':
+    case 'auth/invalid-multi-factor-session':
+    case 'auth/missing-multi-factor-session':
+      return TOTP_SESSION_EXPIRED_MESSAGE;
+    case 'auth/second-factor-already-in-use':
+    case 'auth/maximum-second-factor-count-exceeded':
+      return TOTP_ALREADY_ON_MESSAGE;
+    case 'auth/multi-factor-info-not-found':
+      return TOTP_NOT_FOUND_MESSAGE;
+    case 'auth/user-token-expired':
+    case 'auth/user-not-found':
+    case 'auth/no-current-user':
+      return TOTP_SIGNED_OUT_MESSAGE;
+    case 'auth/user-disabled':
+      return TOTP_DISABLED_MESSAGE;
+  }
+  if (error instanceof NotSignedIn) return TOTP_SIGNED_OUT_MESSAGE;
+  return totpFailedMessage(code);
+}
+
+/** Thrown by a step that needs a signed-in user when there is none. */
+class NotSignedIn extends Error {
+  constructor() {
+    super('Nobody is signed in');
+    this.name = 'NotSignedIn';
   }
 }
 
@@ -81,7 +138,7 @@ export function secondFactorChallenge(
 }
 
 function requireUser(auth: Auth): User {
-  if (!auth.currentUser) throw new Error('Nobody is signed in');
+  if (!auth.currentUser) throw new NotSignedIn();
   return auth.currentUser;
 }
 

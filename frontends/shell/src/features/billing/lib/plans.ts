@@ -1,16 +1,8 @@
-import {
-  CENTS_PER_UNIT,
-  type CreateStripeCheckoutBody,
-  type SubscriptionTierJson,
-  type SubscriptionTiersJson,
-} from '@uplift/platform';
+import { type CreateStripeCheckoutBody, type SubscriptionTiersJson } from '@uplift/platform';
+import { publicPlans, type Plan } from '@uplift/platform/plans';
 import { currentTierId, type MaybeBillingInfo } from './tier';
 
-/** A tier with its id, as the upgrade dialog lists it. */
-export interface Plan {
-  id: string;
-  tier: SubscriptionTierJson;
-}
+export { formatMonthlyAmount, type Plan } from '@uplift/platform/plans';
 
 // The tier rules use-checkout-return needs on every page live in tier.ts, so
 // the rest of this file loads with the upgrade dialog.
@@ -21,26 +13,13 @@ export { currentTierId, isPaidTier, planDialogTitle, type MaybeBillingInfo } fro
  * one, because it is what the user has.
  */
 export function visiblePlans(tiers: SubscriptionTiersJson, billingInfo: MaybeBillingInfo): Plan[] {
-  const plans = Object.entries(tiers).map(([id, tier]) => ({ id, tier }));
   if (billingInfo?.isManuallySet) {
     const tierId = currentTierId(billingInfo);
-    return plans.filter((plan) => plan.id === tierId);
+    return Object.entries(tiers)
+      .map(([id, tier]) => ({ id, tier }))
+      .filter((plan) => plan.id === tierId);
   }
-  return plans
-    .filter((plan) => !plan.tier.hidden)
-    .sort((a, b) => (a.tier.sortOrder ?? 0) - (b.tier.sortOrder ?? 0) || a.id.localeCompare(b.id));
-}
-
-/** Cents to dollars, with cents shown only when there are any: 2900 → "$29", 1950 → "$19.50". */
-export function formatMonthlyAmount(amountCents: number | undefined): string {
-  const cents = amountCents ?? 0;
-  const whole = cents % CENTS_PER_UNIT === 0;
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: 'USD',
-    minimumFractionDigits: whole ? 0 : 2,
-    maximumFractionDigits: whole ? 0 : 2,
-  }).format(cents / CENTS_PER_UNIT);
+  return publicPlans(tiers);
 }
 
 /** Without referral tracking the backend still wants an id: a timestamped 'checkout_' one. */

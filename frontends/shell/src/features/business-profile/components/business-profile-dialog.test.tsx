@@ -19,7 +19,7 @@ interface Saved {
 }
 
 /** A fake gateway holding one category; PATCH params fails when `failParams` is set. */
-function gateway(saved: Saved, options: { failParams?: boolean } = {}) {
+function gateway(saved: Saved, options: { failParams?: boolean; refuse?: { field: string; message: string } } = {}) {
   const base = '/internal/categories/cat1';
   const body = (init: RequestInit | undefined) => JSON.parse(String(init?.body));
   const api = fakeGateway({
@@ -33,6 +33,7 @@ function gateway(saved: Saved, options: { failParams?: boolean } = {}) {
       json({ siteUrl: saved.siteUrl, disableWeeklyEmail: saved.disableWeeklyEmail, additionalInfo: saved.additionalInfo, timeZone: saved.timeZone, competitorUrls: saved.competitorUrls }),
     [`PATCH ${base}/business-data/contentGenerationParams`]: (init) => {
       if (options.failParams) return json({ message: 'could not read the website', code: 3 }, 400);
+      if (options.refuse) return json({ message: options.refuse.message, code: 3, fields: [options.refuse] }, 400);
       const patch = body(init);
       saved.siteUrl = patch.siteUrl ?? undefined;
       saved.disableWeeklyEmail = patch.disableWeeklyEmail;
@@ -221,6 +222,35 @@ describe('BusinessProfileDialog', () => {
     expect(calls('POST', '/business-data/campaign-ideas/invalidate')).toHaveLength(0);
     // The button is usable again for another try.
     expect((within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('shows a refused website under the Website field, scrolled to and focused, until it is edited', async () => {
+    const message = 'That address is on a private network, not the public internet. Please enter your store\'s public web address.';
+    gateway({ name: 'Acme' }, { refuse: { field: 'siteUrl', message } });
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    const { onClose, user } = renderDialog();
+    const dialog = await dialogLoaded();
+    const website = within(dialog).getByLabelText('Website');
+    await user.type(website, 'http://10.0.0.1/');
+    // Saved from the last field, as an owner scrolled down to Save would.
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(document.activeElement).toBe(website));
+    expect(website.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (website.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent);
+    expect(describedBy).toContain(message);
+    expect(scrolled).toContain(website);
+    // Under its field, not in a banner at the top of the dialog.
+    expect(within(dialog).getAllByRole('alert')).toHaveLength(1);
+    expect(within(dialog).queryByText(BUSINESS_PROFILE_SAVE_ERROR)).toBeNull();
+    expect(onClose).not.toHaveBeenCalled();
+    await user.type(website, 'x');
+    expect(website.getAttribute('aria-invalid')).toBeNull();
+    expect(within(dialog).queryByText(message)).toBeNull();
+    // jsdom has none of its own.
+    delete (Element.prototype as Partial<Element>).scrollIntoView;
   });
 
   it('Cancel closes without saving', async () => {

@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { BUSINESS_PROFILE_SAVE_ERROR, Button, Dialog, ErrorBanner, Spinner, Switch, TextArea, useCategoryId, useCategoryLabel, useContentGenerationParams, useEmailPreferences, canonicalTimeZone, timeZoneChoices } from '@uplift/platform';
 import { TextField } from '@uplift/platform/text-field';
+import { PROFILE_FIELDS, profileFieldErrors, type ProfileField } from '../lib/field-errors';
 import { saveBusinessProfile, type BusinessProfileValues } from '../lib/save-business-profile';
 
 export const BUSINESS_PROFILE_TITLE = 'Business profile';
@@ -79,6 +80,7 @@ interface FormProps {
 function BusinessProfileForm({ categoryId, initial, savedSiteUrl, savedCompetitors, summary, onClose }: FormProps) {
   const queryClient = useQueryClient();
   const [values, setValues] = useState(initial);
+  const formRef = useRef<HTMLFormElement>(null);
   const save = useMutation({
     mutationFn: () =>
       saveBusinessProfile(queryClient, categoryId, values, savedSiteUrl, initial.timeZone, savedCompetitors),
@@ -86,32 +88,63 @@ function BusinessProfileForm({ categoryId, initial, savedSiteUrl, savedCompetito
     // The dialog shows its own message; no toast on top of it.
     meta: { toast: false },
   });
-  const set = <K extends keyof BusinessProfileValues>(key: K, value: BusinessProfileValues[K]) =>
+  // A refused field's message goes under it until that field is edited; a
+  // failure that names no field is the spec's message, beside the buttons.
+  const [dismissed, setDismissed] = useState<ReadonlySet<ProfileField>>(new Set());
+  const refused = save.isError ? profileFieldErrors(save.error) : {};
+  const errors = Object.fromEntries(
+    Object.entries(refused).filter(([field]) => !dismissed.has(field as ProfileField)),
+  ) as typeof refused;
+  const generalError = save.isError && Object.keys(refused).length === 0 && BUSINESS_PROFILE_SAVE_ERROR;
+  const set = <K extends keyof BusinessProfileValues>(key: K, value: BusinessProfileValues[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
+    if (key in refused) setDismissed((current) => new Set(current).add(key as ProfileField));
+  };
+
+  // A dialog scrolled down to Save would hide a message near its top: the
+  // first refused field (or the message) is brought into view and focused.
+  const failure = save.error;
+  useEffect(() => {
+    if (!failure) return;
+    const form = formRef.current;
+    const field = PROFILE_FIELDS.find((name) => name in profileFieldErrors(failure));
+    const target = field
+      ? form?.querySelector<HTMLElement>(`[data-profile-field="${field}"]`)
+      : form?.querySelector<HTMLElement>('[data-profile-error]');
+    if (!target) return;
+    // Optional: not every DOM has it (jsdom).
+    target.scrollIntoView?.({ block: 'center' });
+    target.focus({ preventScroll: true });
+  }, [failure]);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     // Enter in the name (or website) field lands here too.
     event.preventDefault();
-    if (!save.isPending) save.mutate();
+    if (save.isPending) return;
+    setDismissed(new Set());
+    save.mutate();
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate>
-      <ErrorBanner message={save.isError && BUSINESS_PROFILE_SAVE_ERROR} />
+    <form ref={formRef} onSubmit={onSubmit} noValidate>
       <TextField
         label="Name"
         name="name"
+        data-profile-field="name"
         placeholder="Enter business name"
         value={values.name}
+        error={errors.name}
         onChange={(event) => set('name', event.target.value)}
       />
       <TextField
         label="Website"
         name="website"
+        data-profile-field="website"
         type="url"
         inputMode="url"
         placeholder="Enter your website URL"
         value={values.website}
+        error={errors.website}
         onChange={(event) => set('website', event.target.value)}
       />
       <label className="u-field">
@@ -124,7 +157,9 @@ function BusinessProfileForm({ categoryId, initial, savedSiteUrl, savedCompetito
           id="business-profile-time-zone"
           className="u-input"
           name="timeZone"
-          aria-describedby="business-profile-time-zone-hint"
+          data-profile-field="timeZone"
+          aria-invalid={errors.timeZone ? true : undefined}
+          aria-describedby={errors.timeZone ? 'business-profile-time-zone-hint business-profile-time-zone-error' : 'business-profile-time-zone-hint'}
           value={values.timeZone}
           onChange={(event) => set('timeZone', event.target.value)}
         >
@@ -138,6 +173,11 @@ function BusinessProfileForm({ categoryId, initial, savedSiteUrl, savedCompetito
         <span id="business-profile-time-zone-hint" className="u-switch__description">
           Your weekly review and daily report arrive in the morning in this time zone.
         </span>
+        {errors.timeZone && (
+          <span id="business-profile-time-zone-error" role="alert" className="u-field__note u-field__error">
+            {errors.timeZone}
+          </span>
+        )}
       </div>
       <fieldset className="u-field" aria-describedby="business-profile-competitors-hint">
         <legend>Competitors</legend>
@@ -147,6 +187,9 @@ function BusinessProfileForm({ categoryId, initial, savedSiteUrl, savedCompetito
             key={index}
             className="u-input"
             name={`competitor${index + 1}`}
+            data-profile-field={index === 0 ? 'competitors' : undefined}
+            aria-invalid={errors.competitors ? true : undefined}
+            aria-describedby={errors.competitors ? 'business-profile-competitors-error' : undefined}
             type="url"
             inputMode="url"
             aria-label={`Competitor ${index + 1}`}
@@ -163,6 +206,11 @@ function BusinessProfileForm({ categoryId, initial, savedSiteUrl, savedCompetito
         <span id="business-profile-competitors-hint" className="u-switch__description">
           Optional: up to three competitors, reviewed like your website and shown beside it on Home.
         </span>
+        {errors.competitors && (
+          <span id="business-profile-competitors-error" role="alert" className="u-field__note u-field__error">
+            {errors.competitors}
+          </span>
+        )}
       </fieldset>
       <Switch
         label="Weekly Website Review"
@@ -176,6 +224,11 @@ function BusinessProfileForm({ categoryId, initial, savedSiteUrl, savedCompetito
         checked={values.dailyBusinessReport}
         onChange={(checked) => set('dailyBusinessReport', checked)}
       />
+      {generalError && (
+        <div data-profile-error tabIndex={-1}>
+          <ErrorBanner message={generalError} />
+        </div>
+      )}
       <div className="u-dialog__actions">
         <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
           Cancel
