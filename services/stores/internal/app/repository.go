@@ -231,7 +231,7 @@ const (
 	StatusDisconnected = "DISCONNECTED"
 	// StatusMoved: the shop's owner connected it to another account since.
 	StatusMoved = "MOVED"
-	StatusNone         = "NOT_CONNECTED"
+	StatusNone  = "NOT_CONNECTED"
 )
 
 // Progress is how far a sync is.
