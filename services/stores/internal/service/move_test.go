@@ -45,7 +45,7 @@ func TestAShopMovesToTheAccountThatProvesIt(t *testing.T) {
 		t.Fatalf("second connect was not let through: %s", back)
 	}
 	sc := h.waitSynced(second, secondCat)
-	if sc.GetStatus() != "CONNECTED" || sc.GetStored().GetOrders() != 11 {
+	if sc.GetStatus() != "CONNECTED" || sc.GetStored().GetOrders() != 10 {
 		t.Fatalf("second account's connection = %v", sc)
 	}
 	if got := orders(second, secondCat); got != 10 {
