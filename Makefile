@@ -121,6 +121,14 @@ seo-agreement: services/categories/bench/node_modules/.installed ## Lighthouse S
 	cd services/categories && go run ./bench/seoagreement -dir $(abspath $(DIR)) -review $(BIN)/review \
 		-lighthouse $(CURDIR)/services/categories/bench/node_modules/.bin/lighthouse $(if $(REFRESH),-refresh)
 
+# The screenshot tour on a stack of its own: every route and dialog at 375 and
+# 1280 px, signed out, on the free plan with the demo website, with the demo
+# Shopify shop connected and on the paid plan (frontends/e2e/tour).
+.PHONY: tour
+tour: build studio-assets ## screenshots of every route and dialog at 375 and 1280 px (signed out, free, with a store, Pro) into .local/tour/index.html
+	@$(BIN)/devstack exec -apps -- env TOUR_DIR=$(CURDIR)/.local/tour bash -c 'cd frontends/e2e && npx playwright test -c tour.config.ts'
+	@echo "The tour: $(CURDIR)/.local/tour/index.html"
+
 .PHONY: bench-web
 bench-web: build services/categories/bench/node_modules/.installed ## the web: first-load KB against the budget, Lighthouse desktop on /, Home, Analytics, /website-score
 	@$(BIN)/devstack exec -apps -- node frontends/scripts/bench-web.mjs

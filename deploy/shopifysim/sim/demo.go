@@ -5,33 +5,14 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"time"
+
+	"uplift.dev/shopifysim/teashop"
 )
 
 // demoDays is how much history the demo shop has, ending yesterday (shop time).
 const demoDays = 120
-
-type demoProduct struct {
-	id    int64
-	title string
-	sku   string
-	price int64
-}
-
-var demoProducts = []demoProduct{
-	{8400000001, "Summit Down Jacket", "UDO-SDJ", 23900},
-	{8400000002, "Ridgeline Rain Shell", "UDO-RRS", 17900},
-	{8400000003, "Trailhead Fleece Pullover", "UDO-TFP", 8900},
-	{8400000004, "Alpine Merino Base Layer", "UDO-AMB", 7400},
-	{8400000005, "Basecamp Beanie", "UDO-BCB", 2400},
-	{8400000006, "Switchback Hiking Pants", "UDO-SHP", 9800},
-	{8400000007, "Canyon Trail Socks (3-pack)", "UDO-CTS", 1800},
-	{8400000008, "Explorer 28L Daypack", "UDO-E28", 12900},
-	{8400000009, "Lakeside Insulated Bottle", "UDO-LIB", 3200},
-	{8400000010, "Timberline Flannel Shirt", "UDO-TFS", 6800},
-	{8400000011, "Northwind Softshell Vest", "UDO-NSV", 11500},
-	{8400000012, "Headlamp 400", "UDO-H40", 4500},
-}
 
 const (
 	demoCustomers  = 300
@@ -39,12 +20,13 @@ const (
 	demoTaxPercent = 7
 )
 
-// SeedDemo creates the demo shop with ~120 days of realistic history ending
+// SeedDemo creates the demo shop, the demo business's own (package teashop:
+// the website the local stack serves sells the same products), with ~120 days of realistic history ending
 // the day before now: a weekly rhythm, a slow upward trend, a dip 8 days ago,
 // discounts, shipping, 7 % tax, refunds, cancels, test orders, a gift card and
 // sessions. It is deterministic: the same now gives the same shop.
 func SeedDemo(s *Server, now time.Time) error {
-	return SeedDemoAs(s, DemoShop, "Uplift Demo Outfitters", now)
+	return SeedDemoAs(s, DemoShop, teashop.Name, now)
 }
 
 // SeedDemoAs creates a shop with the demo history under another domain and
@@ -57,8 +39,12 @@ func SeedDemoAs(s *Server, domain, name string, now time.Time) error {
 	}
 	loc, _ := time.LoadLocation("America/New_York")
 	r := rand.New(rand.NewPCG(20261124, 42))
-	for _, p := range demoProducts {
-		if err := s.AddProduct(domain, p.id, p.title); err != nil {
+	for _, p := range teashop.Catalogue {
+		spec := ProductSpec{ID: p.ID, Title: p.Title, Handle: p.Handle, Price: p.PriceCents}
+		if base := strings.TrimSuffix(s.o.DemoStoreURL, "/"); base != "" {
+			spec.ImageURL = base + p.PhotoPath()
+		}
+		if err := s.AddProductSpec(domain, spec); err != nil {
 			return err
 		}
 	}
@@ -103,7 +89,7 @@ func SeedDemoAs(s *Server, domain, name string, now time.Time) error {
 		}
 		if i == 90 {
 			_, err := s.AddOrder(domain, OrderSpec{CreatedAt: day.Add(15 * time.Hour), CustomerID: demoCustomerID + 7,
-				Lines: []LineSpec{{Title: "Uplift Demo Outfitters Gift Card", SKU: "UDO-GIFT-50", Quantity: 1, UnitPrice: 5000, GiftCard: true}}})
+				Lines: []LineSpec{{Title: teashop.Name + " Gift Card", SKU: "FERNHILL-GIFT-50", Quantity: 1, UnitPrice: 5000, GiftCard: true}}})
 			if err != nil {
 				return err
 			}
@@ -128,24 +114,25 @@ func demoOrder(s *Server, domain string, r *rand.Rand, at, now time.Time, test b
 	discounted := r.IntN(100) < 12
 	var lines []LineSpec
 	var subtotal int64
-	for _, pi := range r.Perm(len(demoProducts))[:nLines] {
-		p := demoProducts[pi]
+	for _, pi := range r.Perm(len(teashop.Catalogue))[:nLines] {
+		p := teashop.Catalogue[pi]
 		qty := int64(1)
 		if r.IntN(5) == 0 {
 			qty = 2
 		}
 		var disc int64
 		if discounted {
-			disc = p.price * qty / 10
+			disc = p.PriceCents * qty / 10
 		}
-		net := p.price*qty - disc
+		net := p.PriceCents*qty - disc
 		subtotal += net
-		lines = append(lines, LineSpec{Title: p.title, SKU: p.sku, ProductID: p.id, Quantity: qty, UnitPrice: p.price,
+		lines = append(lines, LineSpec{Title: p.Title, SKU: p.SKU(), ProductID: p.ID, Quantity: qty, UnitPrice: p.PriceCents,
 			Discount: disc, Tax: (net*demoTaxPercent + 50) / 100})
 	}
 	var shipping int64
-	if subtotal < 10000 {
-		shipping = 795
+	// The website's shipping policy: $5.95, free over $50.
+	if subtotal <= 5000 {
+		shipping = 595
 	}
 	spec := OrderSpec{CreatedAt: at, Test: test, CustomerID: demoCustomerID + 1 + r.Int64N(demoCustomers), Lines: lines, Shipping: shipping}
 	if test {

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"uplift.dev/shopifysim/teashop"
 )
 
 func TestSeedDemoIsDeterministicAndPlausible(t *testing.T) {
@@ -22,7 +24,7 @@ func TestSeedDemoIsDeterministicAndPlausible(t *testing.T) {
 	if !reflect.DeepEqual(salesByDay(sa), salesByDay(sb)) || !reflect.DeepEqual(sa.sessions, sb.sessions) || len(sa.orders) != len(sb.orders) {
 		t.Fatal("two seeds with the same now differ")
 	}
-	if len(sa.products) != 12 || len(sa.customers) != 300 || len(sa.orders) < 120*8 || len(sa.orders) > 120*25+10 {
+	if len(sa.products) != len(teashop.Catalogue) || len(sa.customers) != 300 || len(sa.orders) < 120*8 || len(sa.orders) > 120*25+10 {
 		t.Fatalf("products %d customers %d orders %d", len(sa.products), len(sa.customers), len(sa.orders))
 	}
 	var tests, cancelled, refunded, gift int
@@ -52,5 +54,42 @@ func TestSeedDemoIsDeterministicAndPlausible(t *testing.T) {
 	}
 	if _, ok := sa.sessions[now.In(sa.loc).Format("2006-01-02")]; ok {
 		t.Fatal("the demo must end yesterday")
+	}
+}
+
+// The demo shop is the demo website's business: every product the website
+// sells, with its handle, price and photo, and every order line one of them
+// (or the business's gift card), so ideas drawn from both never mix two shops.
+func TestSeedDemoSellsTheTeaShopsCatalogue(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)
+	s := New(Options{APIKey: testKey, APISecret: testSecret, Clock: func() time.Time { return now }, DemoStoreURL: "http://127.0.0.1:9400/"})
+	t.Cleanup(s.Close)
+	if err := SeedDemo(s, now); err != nil {
+		t.Fatal(err)
+	}
+	sh := s.shops[DemoShop]
+	if sh.spec.Name != teashop.Name {
+		t.Fatalf("shop name %q, want %q", sh.spec.Name, teashop.Name)
+	}
+	titles := map[string]bool{teashop.Name + " Gift Card": true}
+	for _, want := range teashop.Catalogue {
+		p, ok := sh.products[want.ID]
+		if !ok {
+			t.Fatalf("no product %d (%s)", want.ID, want.Title)
+		}
+		got := [4]any{p.title, p.handle, p.price, p.imageURL}
+		exp := [4]any{want.Title, want.Handle, want.PriceCents, "http://127.0.0.1:9400/photos/" + want.Handle + ".jpg"}
+		if got != exp {
+			t.Errorf("product %d: %v, want %v", want.ID, got, exp)
+		}
+		titles[want.Title] = true
+	}
+	for _, o := range sh.orders {
+		for _, l := range o.lines {
+			if !titles[l.spec.Title] {
+				t.Fatalf("order %s sells %q, which the tea shop does not", o.name, l.spec.Title)
+			}
+		}
 	}
 }

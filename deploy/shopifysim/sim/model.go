@@ -90,6 +90,8 @@ func (sh *shop) nextID() int64 { sh.seq++; return sh.seq }
 type product struct {
 	id                   int64
 	title, handle        string
+	price                int64 // minor units of the shop's currency; 0 when not set
+	imageURL             string
 	createdAt, updatedAt time.Time
 }
 
@@ -402,8 +404,27 @@ func (s *Server) DeleteOrder(domain string, orderID int64) error {
 
 // AddProduct adds (or retitles) a product and fires products/create or products/update.
 func (s *Server) AddProduct(domain string, id int64, title string) error {
-	if id <= 0 || strings.TrimSpace(title) == "" {
-		return fmt.Errorf("%w: product needs id > 0 and a title", ErrInvalid)
+	return s.AddProductSpec(domain, ProductSpec{ID: id, Title: title})
+}
+
+// ProductSpec is a product as a merchant set it up: without a handle, one is
+// made from the title, as Shopify does.
+type ProductSpec struct {
+	ID       int64
+	Title    string
+	Handle   string
+	Price    int64 // minor units of the shop's currency
+	ImageURL string
+}
+
+// AddProductSpec adds or updates a product with its handle, price and image
+// and fires products/create or products/update.
+func (s *Server) AddProductSpec(domain string, spec ProductSpec) error {
+	if spec.ID <= 0 || strings.TrimSpace(spec.Title) == "" || spec.Price < 0 {
+		return fmt.Errorf("%w: product needs id > 0, a title and a price of 0 or more", ErrInvalid)
+	}
+	if spec.Handle == "" {
+		spec.Handle = handleize(spec.Title)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -413,14 +434,14 @@ func (s *Server) AddProduct(domain string, id int64, title string) error {
 	}
 	now := s.now()
 	topic := "products/update"
-	p, ok := sh.products[id]
+	p, ok := sh.products[spec.ID]
 	if !ok {
-		p = &product{id: id, createdAt: now}
-		sh.products[id] = p
+		p = &product{id: spec.ID, createdAt: now}
+		sh.products[spec.ID] = p
 		topic = "products/create"
 	}
-	p.title, p.handle, p.updatedAt = title, handleize(title), now
-	s.emitLocked(sh, topic, map[string]any{"id": id, "admin_graphql_api_id": gid("Product", id), "updated_at": iso(now)})
+	p.title, p.handle, p.price, p.imageURL, p.updatedAt = spec.Title, spec.Handle, spec.Price, spec.ImageURL, now
+	s.emitLocked(sh, topic, map[string]any{"id": spec.ID, "admin_graphql_api_id": gid("Product", spec.ID), "updated_at": iso(now)})
 	return nil
 }
 

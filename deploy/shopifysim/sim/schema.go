@@ -188,6 +188,14 @@ func (s *Server) buildSchema() graphql.Schema {
 		"shopMoney":        {Type: nn(moneyV2)},
 		"presentmentMoney": {Type: nn(moneyV2)},
 	}})
+	imageT := graphql.NewObject(graphql.ObjectConfig{Name: "Image", Fields: graphql.Fields{
+		"url":     {Type: nn(graphql.String)},
+		"altText": {Type: graphql.String},
+	}})
+	priceRange := graphql.NewObject(graphql.ObjectConfig{Name: "ProductPriceRangeV2", Fields: graphql.Fields{
+		"minVariantPrice": {Type: nn(moneyV2)},
+		"maxVariantPrice": {Type: nn(moneyV2)},
+	}})
 	count := graphql.NewObject(graphql.ObjectConfig{Name: "Count", Fields: graphql.Fields{
 		"count":     {Type: nn(graphql.Int)},
 		"precision": {Type: nn(enum("CountPrecision", "EXACT", "AT_LEAST"))},
@@ -211,6 +219,21 @@ func (s *Server) buildSchema() graphql.Schema {
 		"status":           field(nn(enum("ProductStatus", "ACTIVE", "ARCHIVED", "DRAFT")), func(p *product) any { return "ACTIVE" }),
 		"createdAt":        field(nn(graphql.String), func(p *product) any { return iso(p.createdAt) }),
 		"updatedAt":        field(nn(graphql.String), func(p *product) any { return iso(p.updatedAt) }),
+		"featuredImage": {Type: imageT, Resolve: func(p graphql.ResolveParams) (any, error) {
+			if pr, ok := p.Source.(*product); ok && pr.imageURL != "" {
+				return map[string]any{"url": pr.imageURL, "altText": pr.title}, nil
+			}
+			return nil, nil
+		}},
+		"priceRangeV2": {Type: nn(priceRange), Resolve: func(p graphql.ResolveParams) (any, error) {
+			pr, _ := p.Source.(*product)
+			var price int64
+			if pr != nil {
+				price = pr.price
+			}
+			m := money(price, info(p).sh.spec.Currency)["shopMoney"]
+			return map[string]any{"minVariantPrice": m, "maxVariantPrice": m}, nil
+		}},
 	}})
 
 	customerT := graphql.NewObject(graphql.ObjectConfig{Name: "Customer", Fields: graphql.Fields{

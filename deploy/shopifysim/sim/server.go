@@ -38,6 +38,9 @@ type Options struct {
 	WebhookRetryBase  time.Duration    // 0 = 100ms; attempt n waits base×2^(n-1)
 	BulkDelay         time.Duration    // 0 = 200ms; wall time a bulk operation takes to finish
 	Log               *slog.Logger     // nil = discard
+	// DemoStoreURL is the demo business's website (devstack's demo store),
+	// whose product photos the demo shop's products show; "" = no images.
+	DemoStoreURL string
 }
 
 // Server is one in-memory Shopify: shops, the app's tokens, data and webhook

@@ -19,45 +19,33 @@ import (
 	"html/template"
 	"net/http"
 	"strings"
+
+	"uplift.dev/shopifysim/teashop"
 )
 
 //go:embed templates/*.html
 var templatesFS embed.FS
 
 // Name is the demo store's name, as its pages and the tests show it.
-const Name = "Fernhill Tea Co."
+const Name = teashop.Name
 
-// Product is one product of the demo catalogue.
+// Product is one product of the demo catalogue, as the website shows it.
 type Product struct {
-	Handle      string
-	Title       string
-	Type        string
-	Description string
-	PriceCents  int
-	Colour      string // the swatch drawn as the product's image
+	teashop.Product
 	// NoStructuredData leaves the product page without JSON-LD: one of the
 	// store's deliberate imperfections.
 	NoStructuredData bool
 }
 
-// Price is the price as the store shows it.
-func (p Product) Price() string { return fmt.Sprintf("$%d.%02d", p.PriceCents/100, p.PriceCents%100) }
-
-// Catalogue is what the demo store sells.
-var Catalogue = []Product{
-	{Handle: "morning-assam", Title: "Morning Assam", Type: "Black tea", PriceCents: 1450, Colour: "#7a3b1d",
-		Description: "A malty, full-bodied black tea from a single estate in Upper Assam. Strong enough for milk, smooth enough without."},
-	{Handle: "first-flush-darjeeling", Title: "First Flush Darjeeling", Type: "Black tea", PriceCents: 2200, Colour: "#b5822f",
-		Description: "Spring-picked Darjeeling with a bright, muscatel finish. Brew it light and drink it without milk."},
-	{Handle: "sencha-kagoshima", Title: "Sencha Kagoshima", Type: "Green tea", PriceCents: 1800, Colour: "#6b8e23",
-		Description: "A steamed Japanese green tea with a grassy sweetness. Brew at 70 °C for one minute."},
-	{Handle: "jasmine-pearls", Title: "Jasmine Pearls", Type: "Green tea", PriceCents: 2600, Colour: "#c9d77a",
-		Description: "Hand-rolled green tea pearls scented with fresh jasmine blossom over six nights."},
-	{Handle: "chamomile-flowers", Title: "Whole Chamomile Flowers", Type: "Herbal tea", PriceCents: 1100, Colour: "#e8c547",
-		Description: "Whole Egyptian chamomile flowers for a calm, honeyed cup before bed. Caffeine free.", NoStructuredData: true},
-	{Handle: "cast-iron-teapot", Title: "Cast-Iron Teapot 0.8 l", Type: "Teaware", PriceCents: 5900, Colour: "#2f3640",
-		Description: "An enamel-lined cast-iron teapot with a stainless steel infuser. Keeps tea hot for an hour."},
-}
+// Catalogue is what the demo store sells: the demo business's own catalogue
+// (the Shopify simulator's demo shop holds the same products).
+var Catalogue = func() []Product {
+	out := make([]Product, len(teashop.Catalogue))
+	for i, p := range teashop.Catalogue {
+		out[i] = Product{Product: p, NoStructuredData: p.Handle == "chamomile-flowers"}
+	}
+	return out
+}()
 
 // Handler serves the store. origin is the store's own address
 // (http://127.0.0.1:PORT), used for canonical links and the sitemap.
@@ -167,8 +155,8 @@ func productJSONLD(origin string, p Product) template.JS {
 		"@type":       "Product",
 		"name":        p.Title,
 		"description": p.Description,
-		"image":       origin + "/photos/" + p.Handle + ".jpg",
-		"sku":         strings.ToUpper(p.Handle),
+		"image":       origin + p.PhotoPath(),
+		"sku":         p.SKU(),
 		"brand":       map[string]any{"@type": "Brand", "name": Name},
 		"offers": map[string]any{
 			"@type":         "Offer",

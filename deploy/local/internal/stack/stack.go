@@ -547,7 +547,9 @@ func (s *Stack) startShopifySim(ctx context.Context) error {
 	}
 	p, err := s.start("shopify-sim", nil, s.Root, filepath.Join(s.Root, ".bin", "shopifysim"),
 		"-addr", addr(s.Ports.ShopifySim), "-api-key", shopifyAPIKey, "-api-secret", shopifyAPISecret, "-demo",
-		"-compliance-url", "http://"+addr(s.Ports.Gateway)+"/webhooks/shopify")
+		"-compliance-url", "http://"+addr(s.Ports.Gateway)+"/webhooks/shopify",
+		// The demo shop is the demo website's business: its products show the website's photos.
+		"-demo-store-url", "http://"+addr(s.Ports.DemoStore))
 	if err != nil {
 		return err
 	}

@@ -40,6 +40,7 @@ func run(log *slog.Logger, args []string) error {
 	secret := fs.String("api-secret", envOr("SHOPIFY_API_SECRET", ""), "the app's client secret (env SHOPIFY_API_SECRET)")
 	demo := fs.Bool("demo", false, "seed the demo shop "+sim.DemoShop)
 	auto := fs.Bool("auto-approve", false, "skip the consent page on authorize")
+	demoStore := fs.String("demo-store-url", envOr("SHOPIFY_SIM_DEMO_STORE_URL", ""), "the demo business's website, whose product photos the demo shop shows (env SHOPIFY_SIM_DEMO_STORE_URL)")
 	compliance := fs.String("compliance-url", "", "where the compliance webhooks (customers/data_request, customers/redact, shop/redact) go")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -50,7 +51,7 @@ func run(log *slog.Logger, args []string) error {
 	if host, _, err := net.SplitHostPort(*addr); err != nil || !net.ParseIP(host).IsLoopback() {
 		return fmt.Errorf("-addr %q must be a loopback address such as 127.0.0.1:9300", *addr)
 	}
-	s := sim.New(sim.Options{APIKey: *key, APISecret: *secret, AutoApprove: *auto, ComplianceURL: *compliance, Log: log})
+	s := sim.New(sim.Options{APIKey: *key, APISecret: *secret, AutoApprove: *auto, ComplianceURL: *compliance, DemoStoreURL: *demoStore, Log: log})
 	defer s.Close()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

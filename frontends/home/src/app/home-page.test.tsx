@@ -95,12 +95,16 @@ describe('HomePage', () => {
     expect(score.querySelector('.score--medium')).toBeTruthy();
     expect(screen.getByText(readyReport.summary!)).toBeTruthy();
     expect(screen.getByRole('button', { name: /Missing meta description/ })).toBeTruthy();
+    // The table of every check is folded under a summary line.
     const points = screen.getByRole('region', { name: 'Where your points went' });
+    expect(within(points).getByText('10 of 16 points: show all 2 checks')).toBeTruthy();
+    expect(points.querySelector('details')?.open).toBe(false);
     expect(within(points).getByText('10 of 16 points earned')).toBeTruthy();
     // Insights fall back to the report's own while the insights endpoint has none.
     expect(screen.getByText('Half your products have no reviews.')).toBeTruthy();
     expect(screen.getByText('Evidence: 6 of 12 product pages')).toBeTruthy();
-    const idea = await screen.findByRole('link', { name: /Anvil Week/ });
+    const ideas = await screen.findByRole('region', { name: 'Campaign ideas' });
+    const idea = await within(ideas).findByRole('link', { name: /Anvil Week/ });
     expect(idea.getAttribute('href')).toBe('/ideas/idea1');
     await userEvent.click(idea);
     expect(screen.getByText('idea page')).toBeTruthy();
@@ -181,5 +185,32 @@ describe('HomePage', () => {
     // The daily report comes before the website review.
     const score = screen.getByRole('region', { name: 'Website score' });
     expect(daily.compareDocumentPosition(score) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('starts with what to do first: the report, the top fixes and ideas, before the folded points', async () => {
+    const findings = [
+      { id: 'a', check: 'https', title: 'Site is not on HTTPS', pointsLost: 10, state: 'open' },
+      { id: 'b', check: 'compression', title: 'Page is sent uncompressed', pointsLost: 4, state: 'new' },
+      { id: 'c', check: 'compression', title: 'Page is sent uncompressed', pointsLost: 4, state: 'new' },
+      { id: 'd', check: 'image-alt', title: 'Images without alt text', pointsLost: 3, state: 'open' },
+      { id: 'e', check: 'canonical', title: 'No canonical link', pointsLost: 2, state: 'open' },
+      { id: 'f', check: 'og', title: 'Open Graph tags', pointsLost: 12, state: 'fixed' },
+    ];
+    gateway({ ...readyReport, findings });
+    renderHome();
+    const start = await screen.findByRole('region', { name: 'Start here' });
+    expect(within(start).getByRole('link', { name: 'Connect your store' }).getAttribute('href')).toBe('/connections');
+    const fixes = within(start).getAllByRole('listitem').slice(0, 3).map((li) => li.textContent);
+    // Most points first, one row per check, nothing already fixed.
+    expect(fixes).toEqual([
+      'Site is not on HTTPS −10 pts',
+      'Page is sent uncompressed −4 pts',
+      'Images without alt text −3 pts',
+    ]);
+    expect((await within(start).findByRole('link', { name: 'Anvil Week' })).getAttribute('href')).toBe('/ideas/idea1');
+    const points = screen.getByRole('region', { name: 'Where your points went' });
+    expect(start.compareDocumentPosition(points) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const ideas = screen.getByRole('region', { name: 'Campaign ideas' });
+    expect(ideas.compareDocumentPosition(points) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });

@@ -27,9 +27,10 @@ const loadReportParts = () => (reportParts ??= preloaded(import('./report-parts'
 const Landing = lazy(() => import('../features/landing/components/landing').then((m) => ({ default: m.Landing })));
 
 /**
- * Home (`/`): the landing page for visitors; for signed-in owners the daily
- * business report above the website review. It lives in app/ because it
- * composes features, which never import each other.
+ * Home (`/`): the landing page for visitors; for signed-in owners what to do
+ * first (Start here), then the daily business report above the website
+ * review. It lives in app/ because it composes features, which never import
+ * each other.
  */
 export function HomePage() {
   usePageTitle('Home');
@@ -98,11 +99,13 @@ interface ReportProps {
 }
 
 function Report({ parts, categoryId, report, insights, ideas }: ReportProps) {
-  const { DailyReportCard, ReportView } = use(parts);
+  const { DailyReportCard, ReportView, StartHere } = use(parts);
   return (
     <>
-      <DailyReportCard categoryId={categoryId} />
-      <StudioCard />
+      <StartHere categoryId={categoryId} report={report.data} ideas={ideas.data?.ideas} />
+      <div id="daily-report">
+        <DailyReportCard categoryId={categoryId} />
+      </div>
       {report.isError && !report.data ? (
         <ErrorCard title="We couldn't load your report">
           <p>{report.error.message || 'Please try again in a moment.'} We&apos;ll keep trying in the background.</p>
@@ -110,6 +113,7 @@ function Report({ parts, categoryId, report, insights, ideas }: ReportProps) {
       ) : (
         <ReportView categoryId={categoryId} report={report.data} insights={insights.data?.insights} ideas={ideas.data?.ideas} />
       )}
+      <StudioCard />
     </>
   );
 }

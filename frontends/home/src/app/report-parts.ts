@@ -2,3 +2,4 @@
 // (the welcome) never fetches them.
 export { DailyReportCard } from '../features/daily-report/components/daily-report-card';
 export { ReportView } from '../features/report/components/report-view';
+export { StartHere } from '../features/report/components/start-here';

@@ -59,7 +59,9 @@ func (a *App) GetConnections(ctx context.Context, categoryID string) (Connection
 
 // StartShopifyConnect validates the shop and issues a one-use state bound to
 // the caller, the category and the shop. It returns the gateway address
-// that binds the state to the browser and goes on to Shopify.
+// that binds the state to the browser and goes on to Shopify. A shop
+// connected to another account is offered too: only Shopify's consent,
+// checked in CompleteShopifyConnect, says whose it is.
 func (a *App) StartShopifyConnect(ctx context.Context, caller Caller, categoryID, rawShop string) (string, error) {
 	if err := a.authorize(ctx, categoryID); err != nil {
 		return "", err
@@ -67,11 +69,6 @@ func (a *App) StartShopifyConnect(ctx context.Context, caller Caller, categoryID
 	shop, err := a.shopify.NormalizeShop(rawShop)
 	if err != nil {
 		return "", &domain.ValidationError{Field: "shop", Message: err.Error()}
-	}
-	if other, err := a.repo.ConnectionByShop(ctx, shop); err != nil {
-		return "", err
-	} else if other != nil && other.CategoryID != categoryID {
-		return "", domain.ErrShopTaken
 	}
 	state, err := newState()
 	if err != nil {
@@ -138,14 +135,20 @@ func (a *App) CompleteShopifyConnect(ctx context.Context, rawQuery, browserState
 		return "", err
 	}
 	now := a.now()
-	err = a.repo.Connect(ctx, Connection{CategoryID: st.CategoryID, Shop: cb.Shop, Status: StatusConnected,
+	// The callback is HMAC-verified, bound to this browser's state and its
+	// code exchanged: the person who started it can install apps on the
+	// shop, so a shop connected to another account moves here.
+	movedFrom, err := a.repo.Connect(ctx, Connection{CategoryID: st.CategoryID, Shop: cb.Shop, Status: StatusConnected,
 		Tokens: sealed, ConnectedBy: st.UserID, ConnectedAt: now,
 		SessionsAvailable: slices.Contains(tok.Scopes, "read_reports")})
 	if errors.Is(err, domain.ErrShopTaken) {
-		return a.connectResult("This shop is already connected to another Uplift account."), nil
+		return a.connectResult("This shop was being connected to another Uplift account at the same moment. Please try again."), nil
 	}
 	if err != nil {
 		return "", err
+	}
+	if movedFrom != "" {
+		a.log.InfoContext(ctx, "shopify shop moved to another account", "shop", cb.Shop, "from", movedFrom, "to", st.CategoryID)
 	}
 	a.log.InfoContext(ctx, "shopify connected", "category", st.CategoryID, "shop", cb.Shop)
 	return a.opts.WebURL + "/connections?shopify=connected", nil

@@ -76,8 +76,10 @@ type Repository interface {
 	// connected or not: their stored data stays under privacy requests.
 	CategoriesOfShop(ctx context.Context, shop string) ([]string, error)
 	// Connect stores a new connection (or reconnects) and requests its first
-	// full sync; domain.ErrShopTaken if the shop feeds another category.
-	Connect(ctx context.Context, c Connection) error
+	// full sync. A shop that feeds another category moves: that category's
+	// connection becomes MOVED, without its tokens and the shop's data, in
+	// the same transaction; its id is returned ("" when nothing moved).
+	Connect(ctx context.Context, c Connection) (movedFrom string, err error)
 	// SaveTokens replaces the sealed tokens.
 	SaveTokens(ctx context.Context, categoryID string, t SealedTokens) error
 	// Disconnect forgets the tokens and stops syncing; status is
@@ -231,7 +233,9 @@ const (
 	StatusConnected    = "CONNECTED"
 	StatusUninstalled  = "UNINSTALLED"
 	StatusDisconnected = "DISCONNECTED"
-	StatusNone         = "NOT_CONNECTED"
+	// StatusMoved: the shop's owner connected it to another account since.
+	StatusMoved = "MOVED"
+	StatusNone  = "NOT_CONNECTED"
 )
 
 // Progress is how far a sync is.

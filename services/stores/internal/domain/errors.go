@@ -14,7 +14,8 @@ var (
 	ErrPermissionDenied = errors.New("permission denied")
 	// ErrNotConnected: the call needs a connected shop and there is none.
 	ErrNotConnected = errors.New("no shop is connected")
-	// ErrShopTaken: the shop already feeds another category.
+	// ErrShopTaken: another category's connect of the same shop committed
+	// first (a shop feeds one category at a time).
 	ErrShopTaken = errors.New("shop connected elsewhere")
 	// ErrBadWebhook: a webhook whose signature does not verify.
 	ErrBadWebhook = errors.New("webhook signature does not verify")

@@ -107,9 +107,31 @@ func nullTime(t time.Time) *time.Time {
 }
 
 // Connect implements app.Repository.
-func (r Repo) Connect(ctx context.Context, c app.Connection) error {
+func (r Repo) Connect(ctx context.Context, c app.Connection) (string, error) {
+	var movedFrom string
 	err := r.tx(ctx, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `
+		// The row lock makes a sync, a webhook or a second connect of the
+		// same shop wait until the move is done.
+		err := tx.QueryRow(ctx, `
+			SELECT category_id::text FROM shopify_connections
+			WHERE shop = $1 AND status = 'CONNECTED' AND category_id <> $2 FOR UPDATE`, c.Shop, c.CategoryID).Scan(&movedFrom)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		if movedFrom != "" {
+			if err := removeShopRows(ctx, tx, movedFrom); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `
+				UPDATE shopify_connections SET status = 'MOVED', uninstalled_at = $2, access_token = NULL, refresh_token = NULL,
+					access_expires_at = NULL, refresh_expires_at = NULL, sync_requested_at = NULL, sync_claimed_until = NULL,
+					sync_phase = 'IDLE', sync_orders = 0, sync_orders_total = 0, sync_products = 0, sync_customers = 0,
+					sync_percent = 0, sync_error = '', watermark = NULL, last_synced_at = NULL
+				WHERE category_id = $1`, movedFrom, c.ConnectedAt); err != nil {
+				return err
+			}
+		}
+		_, err = tx.Exec(ctx, `
 			INSERT INTO shopify_connections (category_id, shop, status, scopes, access_token, access_expires_at,
 				refresh_token, refresh_expires_at, connected_by, connected_at, sessions_available,
 				sync_requested_at, sync_full, sync_phase, sync_attempts)
@@ -133,9 +155,13 @@ func (r Repo) Connect(ctx context.Context, c app.Connection) error {
 	})
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
-		return domain.ErrShopTaken
+		// Another account's connect of the same shop committed first.
+		return "", domain.ErrShopTaken
 	}
-	return err
+	if err != nil {
+		return "", err
+	}
+	return movedFrom, nil
 }
 
 // SaveTokens implements app.Repository.
@@ -384,31 +410,45 @@ func (r Repo) DeleteShopData(ctx context.Context, shop string) error {
 			return err
 		}
 		for _, id := range ids {
-			var days []time.Time
-			if err := tx.QueryRow(ctx, `
-				WITH s AS (DELETE FROM sales WHERE category_id = $1 AND order_id IN
-				             (SELECT order_id FROM orders WHERE category_id = $1 AND source = 'shopify') RETURNING local_day),
-				     o AS (DELETE FROM orders WHERE category_id = $1 AND source = 'shopify' RETURNING local_day)
-				SELECT coalesce(array_agg(DISTINCT local_day), '{}') FROM (SELECT local_day FROM s UNION SELECT local_day FROM o) t`,
-				id).Scan(&days); err != nil {
+			if err := removeShopRows(ctx, tx, id); err != nil {
 				return err
 			}
-			if err := recomputeDays(ctx, tx, id, days); err != nil {
+			if _, err := tx.Exec(ctx, `DELETE FROM shopify_connections WHERE category_id = $1`, id); err != nil {
 				return err
-			}
-			// The signals go again, now without the shop's orders.
-			if err := markSignalsDue(ctx, tx, id); err != nil {
-				return err
-			}
-			for _, t := range []string{"daily_sessions", "shopify_daily", "products", "customers", "shopify_connections"} {
-				if _, err := tx.Exec(ctx, `DELETE FROM `+t+` WHERE category_id = $1`, id); err != nil {
-					return err
-				}
 			}
 		}
 		_, err = tx.Exec(ctx, `DELETE FROM webhook_events WHERE shop = $1 AND processed_at IS NOT NULL`, shop)
 		return err
 	})
+}
+
+// removeShopRows deletes what a category holds of its Shopify shop (its
+// orders with their sales, sessions, products, customers and Shopify's own
+// daily figures) but not the connection row, and recomputes the days it
+// touched; imported order exports stay. The signals go again, now without
+// the shop's orders.
+func removeShopRows(ctx context.Context, tx pgx.Tx, categoryID string) error {
+	var days []time.Time
+	if err := tx.QueryRow(ctx, `
+		WITH s AS (DELETE FROM sales WHERE category_id = $1 AND order_id IN
+		             (SELECT order_id FROM orders WHERE category_id = $1 AND source = 'shopify') RETURNING local_day),
+		     o AS (DELETE FROM orders WHERE category_id = $1 AND source = 'shopify' RETURNING local_day)
+		SELECT coalesce(array_agg(DISTINCT local_day), '{}') FROM (SELECT local_day FROM s UNION SELECT local_day FROM o) t`,
+		categoryID).Scan(&days); err != nil {
+		return err
+	}
+	if err := recomputeDays(ctx, tx, categoryID, days); err != nil {
+		return err
+	}
+	if err := markSignalsDue(ctx, tx, categoryID); err != nil {
+		return err
+	}
+	for _, t := range []string{"daily_sessions", "shopify_daily", "products", "customers"} {
+		if _, err := tx.Exec(ctx, `DELETE FROM `+t+` WHERE category_id = $1`, categoryID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DeleteUserStates implements app.Repository.

@@ -291,8 +291,6 @@ func (s *Server) toStatus(ctx context.Context, err error) error {
 		return status.Error(codes.PermissionDenied, "You may not see or change this business.")
 	case errors.Is(err, domain.ErrNotConnected):
 		return status.Error(codes.FailedPrecondition, "No Shopify shop is connected.")
-	case errors.Is(err, domain.ErrShopTaken):
-		return status.Error(codes.AlreadyExists, "This shop is already connected to another Uplift account.")
 	case errors.Is(err, domain.ErrBadWebhook):
 		return status.Error(codes.Unauthenticated, "The webhook signature does not verify.")
 	case errors.Is(err, domain.ErrAlreadySent):

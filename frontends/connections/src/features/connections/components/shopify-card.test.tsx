@@ -90,17 +90,6 @@ describe('Shopify card', () => {
     expect(within(shopify).queryByRole('alert')).toBeNull();
   });
 
-  it('says when the shop belongs to another account (409)', async () => {
-    gateway({ [CONNECTIONS]: () => json({}), [CONNECT]: () => json({}, 409) });
-    renderPage();
-    const shopify = await card();
-    await userEvent.type(within(shopify).getByLabelText('Shop domain'), 'acme-anvils');
-    await userEvent.click(within(shopify).getByRole('button', { name: 'Connect Shopify' }));
-    expect((await within(shopify).findByRole('alert')).textContent).toBe(
-      'This shop is already connected to another Uplift account.',
-    );
-  });
-
   it('shows the shop and a progress bar with the stored counts while the first import runs, and refreshes until it is done', async () => {
     let polls = 0;
     const api = gateway({
@@ -234,5 +223,17 @@ describe('Shopify card', () => {
     await userEvent.click(within(shopify).getByRole('button', { name: 'Connect again' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://shopify.test/approve'));
     expect(JSON.parse(String(api.calls(CONNECT)[0]?.body))).toEqual({ shop: 'acme-anvils.myshopify.com' });
+  });
+
+  it('says the shop moved to another account and offers to connect it again', async () => {
+    gateway({
+      [CONNECTIONS]: () => json({ shopify: { status: 'MOVED', shop: 'acme-anvils.myshopify.com', name: 'Acme Anvils', stored: {} } }),
+    });
+    renderPage();
+    const shopify = await card();
+    expect(within(shopify).getByRole('status').textContent).toMatch(/^Acme Anvils was connected by another Uplift account/);
+    expect(within(shopify).queryByText(/In Uplift: /)).toBeNull();
+    expect((within(shopify).getByLabelText('Shop domain') as HTMLInputElement).value).toBe('acme-anvils.myshopify.com');
+    expect(within(shopify).getByRole('button', { name: 'Connect again' })).toBeTruthy();
   });
 });

@@ -5,7 +5,6 @@ import {
   Button,
   Dialog,
   ErrorBanner,
-  isHttpError,
   isShopifySyncing,
   ProgressBar,
   serverMessage,
@@ -30,8 +29,6 @@ const PHASE_LABELS: Record<string, string> = {
   SESSIONS: 'Importing sessions',
 };
 
-const SHOP_TAKEN_MESSAGE = 'This shop is already connected to another Uplift account.';
-
 const wrap = { overflowWrap: 'anywhere' } as const;
 
 export interface ShopifyCardProps {
@@ -39,7 +36,10 @@ export interface ShopifyCardProps {
   shopify: ShopifyConnectionJson | undefined;
 }
 
-/** The Shopify connection: connect, watch the first import, sync, disconnect, or reconnect after an uninstall. */
+/**
+ * The Shopify connection: connect, watch the first import, sync, disconnect, or
+ * reconnect after an uninstall or after the shop moved to another account.
+ */
 export function ShopifyCard({ categoryId, shopify }: ShopifyCardProps) {
   const status = shopify?.status || 'NOT_CONNECTED';
   return (
@@ -56,6 +56,16 @@ export function ShopifyCard({ categoryId, shopify }: ShopifyCardProps) {
           <p className="u-muted">Connect again to pick up where the sync left off.</p>
           <ConnectForm categoryId={categoryId} initialShop={shopify?.shop ?? ''} submitLabel="Connect again" />
         </>
+      ) : status === 'MOVED' ? (
+        <>
+          <p role="status">
+            {shopify?.name || shopify?.shop || 'Your store'} was connected by another Uplift account: someone who can
+            install apps on the shop approved Uplift on Shopify for that account. Its orders, products and customers
+            are no longer in this account.
+          </p>
+          <p className="u-muted">If the shop is yours, connect it again here; it then leaves the other account.</p>
+          <ConnectForm categoryId={categoryId} initialShop={shopify?.shop ?? ''} submitLabel="Connect again" />
+        </>
       ) : (
         <>
           <p className="u-muted">
@@ -70,7 +80,6 @@ export function ShopifyCard({ categoryId, shopify }: ShopifyCardProps) {
 }
 
 function connectErrorMessage(error: unknown): string {
-  if (isHttpError(error) && error.status === 409) return serverMessage(error, SHOP_TAKEN_MESSAGE);
   return serverMessage(error, UNKNOWN_ERROR_MESSAGE);
 }
 

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import {
   Button,
+  type CheckResultJson,
   openBusinessProfile,
   ProgressBar,
   type IdeaJson,
@@ -137,25 +138,40 @@ function Ready({
         <ScoreBadge score={report.score} band={report.band} />
         {report.siteUrl && <p className="u-muted">Review of {report.siteUrl}</p>}
       </section>
-      <section className="u-card" aria-labelledby="summary-title">
-        <h2 id="summary-title">Summary</h2>
-        <p>{report.summary || 'No summary yet: we could not tell enough about the business from the website.'}</p>
-      </section>
       <section className="u-card" aria-labelledby="findings-title">
         <h2 id="findings-title">Findings</h2>
         <p className="u-muted">Open a finding to see why it matters and how to fix it.</p>
         <FindingsList findings={report.findings ?? []} studioLinks />
       </section>
+      <IdeasCard categoryId={categoryId} ideas={shownIdeas} />
+      <InsightsCard insights={shownInsights} />
+      <section className="u-card" aria-labelledby="summary-title">
+        <h2 id="summary-title">Summary</h2>
+        <p>{report.summary || 'No summary yet: we could not tell enough about the business from the website.'}</p>
+      </section>
       <CompetitorsCard score={report.score} band={report.band} competitors={report.competitors ?? []} />
       <SpeedCard speed={report.speed} />
-      {(report.checks?.length ?? 0) > 0 && (
-        <section className="u-card" aria-labelledby="points-title">
-          <h2 id="points-title">Where your points went</h2>
-          <PointsBreakdown checks={report.checks ?? []} />
-        </section>
-      )}
-      <InsightsCard insights={shownInsights} />
-      <IdeasCard categoryId={categoryId} ideas={shownIdeas} />
+      <PointsCard checks={report.checks ?? []} />
     </>
+  );
+}
+
+/**
+ * Every check's points, folded: the table is long (a row per check) and the
+ * findings above already say what to fix first, so it opens only on request.
+ */
+function PointsCard({ checks }: { checks: CheckResultJson[] }) {
+  if (checks.length === 0) return null;
+  const sum = (key: 'earned' | 'weight') => checks.reduce((total, check) => total + (check[key] ?? 0), 0);
+  return (
+    <section className="u-card" aria-labelledby="points-title">
+      <h2 id="points-title">Where your points went</h2>
+      <details>
+        <summary style={{ cursor: 'pointer' }}>
+          {sum('earned')} of {sum('weight')} points: show all {checks.length} checks
+        </summary>
+        <PointsBreakdown checks={checks} />
+      </details>
+    </section>
   );
 }
