@@ -64,7 +64,7 @@ func Main(name string, cfg any, base *Base, migrations fs.FS, wire Wire) {
 }
 
 // MigrateSchema applies the event tables' and the service's migrations to
-// schema, what `NAME migrate` and a start with MIGRATE_AT_START do.
+// schema, what `NAME migrate` and a start without MIGRATED_BY_STEP do.
 func MigrateSchema(ctx context.Context, databaseURL, schema string, migrations fs.FS) error {
 	pool, err := postgres.Open(ctx, databaseURL, schema)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 )
 
 // `NAME migrate` leaves the schema with every migration the binary has,
-// the event tables' included, so a copy started with MIGRATE_AT_START=false
+// the event tables' included, so a copy started with MIGRATED_BY_STEP=true
 // finds nothing pending; run again, it changes nothing.
 func TestMigrateSchemaLeavesNothingPending(t *testing.T) {
 	t.Parallel()

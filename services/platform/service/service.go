@@ -44,11 +44,11 @@ type Base struct {
 	// reports NOT_SERVING (grpcserver.Options.DrainDelay); the Kubernetes
 	// manifests set it, a local stop does not wait.
 	DrainDelay time.Duration `env:"SHUTDOWN_DRAIN_DELAY" default:"0s"`
-	// MigrateAtStart makes the service migrate its schema as it starts
-	// (make run). A deployment that migrates in a step of its own (`NAME
-	// migrate`) sets it false: the service then waits until its schema has
-	// every migration it was built with, and applies none.
-	MigrateAtStart bool `env:"MIGRATE_AT_START" default:"true"`
+	// MigratedByStep says a step of its own (`NAME migrate`, a Kubernetes
+	// init container) migrates the schema: the service then waits until
+	// its schema has every migration it was built with, and applies none.
+	// Unset (make run, tests), the service migrates as it starts.
+	MigratedByStep bool `env:"MIGRATED_BY_STEP"`
 }
 
 // Runtime is what a service's composition root gets to build its app from.
@@ -95,10 +95,10 @@ func Start(ctx context.Context, name, schema string, base Base, log *slog.Logger
 	if rt.Pool, err = postgres.Open(ctx, base.DatabaseURL, schema); err != nil {
 		return nil, err
 	}
-	if base.MigrateAtStart {
-		err = postgres.Migrate(ctx, rt.Pool, events.Migrations(), migrations)
-	} else {
+	if base.MigratedByStep {
 		err = postgres.WaitMigrated(ctx, rt.Pool, name+" migrate", log, events.Migrations(), migrations)
+	} else {
+		err = postgres.Migrate(ctx, rt.Pool, events.Migrations(), migrations)
 	}
 	if err != nil {
 		rt.Close()

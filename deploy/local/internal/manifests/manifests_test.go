@@ -292,7 +292,7 @@ func TestNetworkPoliciesLetTheGatewayReachEveryBackend(t *testing.T) {
 
 // TestEachServiceMigratesInAStepOfItsOwn: a service's pods migrate its
 // schema in an init container (`NAME migrate`) and the server itself only
-// checks its schema (MIGRATE_AT_START=false); the workers beside a service
+// checks its schema (MIGRATED_BY_STEP=true); the workers beside a service
 // never migrate (their binaries wait for the owner's migrations).
 func TestEachServiceMigratesInAStepOfItsOwn(t *testing.T) {
 	apps := workloads(load(t))
@@ -316,10 +316,10 @@ func TestEachServiceMigratesInAStepOfItsOwn(t *testing.T) {
 			}
 			var off bool
 			for _, e := range list(c, "env") {
-				off = off || (str(e, "name") == "MIGRATE_AT_START" && str(e, "value") == "false")
+				off = off || (str(e, "name") == "MIGRATED_BY_STEP" && str(e, "value") == "true")
 			}
 			if !off {
-				t.Errorf("%s's server migrates at start too (MIGRATE_AT_START is not false)", name)
+				t.Errorf("%s's server migrates at start too (MIGRATED_BY_STEP is not true)", name)
 			}
 		}
 	}
