@@ -13,7 +13,7 @@ import { createHandler, runtimeEnv } from './serve.mjs';
 import { formatLoad, kb, launchChromium, measureFirstLoad } from './first-load.mjs';
 
 /** Issue 14's goal, for signed out and signed in alike; make test enforces it. */
-export const BUDGET_KB = 171;
+export const BUDGET_KB = 174;
 const REMOTES = ['home', 'analytics', 'connections', 'account'];
 
 /** Serves shell and remotes from their dist folders on free loopback ports; returns the shell's URL and a stop(). */

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { browser, configureHttp, getAuditLogQueryOptions } from '@uplift/platform';
+import { browser, configureHttp, getAuditLogQueryOptions, getContentGenerationParamsQueryOptions, getUserQueryOptions } from '@uplift/platform';
 import { json, renderWithProviders, signedInAs } from '@uplift/platform/testing';
 import { DashboardPage } from './dashboard-page';
 
@@ -25,6 +25,9 @@ function renderDashboard() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   // The dashboard's own actions list (the audit log) has its own tests.
   client.setQueryData(getAuditLogQueryOptions('me', 'actor').queryKey, { entries: [] });
+  // …and its times are on the uplifter's own store clock (their profile).
+  client.setQueryData(getUserQueryOptions('me').queryKey, { id: 'me', email: 'up@example.com', categoryId: 'c-me' } as never);
+  client.setQueryData(getContentGenerationParamsQueryOptions('c-me').queryKey, { timeZone: 'Europe/London' } as never);
   return renderWithProviders(<DashboardPage />, { session: signedInAs('me', 'up@example.com'), queryClient: client }).user;
 }
 
