@@ -55,10 +55,14 @@ async function resetLinkFor(page: Page, email: string): Promise<string> {
         html?: string;
         text?: string;
       }>;
-      const mail = [...mails].reverse().find((m) => m.to?.some((to) => to.address?.toLowerCase() === email));
-      const body = `${mail?.html ?? ''} ${mail?.text ?? ''}`.replace(/&amp;/g, '&');
-      const link = body.match(/https?:\/\/[^\s"'<>]*oobCode=[^\s"'<>]+/)?.[0];
-      if (link) return link;
+      // The address's verification email has an action link too, and may
+      // arrive after the reset's: only a resetPassword link will do.
+      for (const mail of [...mails].reverse()) {
+        if (!mail.to?.some((to) => to.address?.toLowerCase() === email)) continue;
+        const body = `${mail.html ?? ''} ${mail.text ?? ''}`.replace(/&amp;/g, '&');
+        const link = body.match(/https?:\/\/[^\s"'<>]*oobCode=[^\s"'<>]+/g)?.find((l) => l.includes('mode=resetPassword'));
+        if (link) return link;
+      }
     }
     return null;
   };

@@ -192,6 +192,6 @@ test('Analytics shows the shop\'s days from browsers ahead of it, behind it and 
     await expect(far.getByRole('group', { name }).locator('.metric-card__value')).toHaveText(MONEY);
   }
   // The browser's date (tomorrow or later for the shop) cannot be chosen as the end.
-  await expect(far.getByLabel('To')).toHaveAttribute('max', today);
+  await expect(far.getByLabel('To', { exact: true })).toHaveAttribute('max', today);
   await far.context().close();
 });

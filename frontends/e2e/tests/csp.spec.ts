@@ -56,9 +56,9 @@ test('the web sends its security headers and no source map references', async ({
 test('the app runs under the CSP: remotes, sign-up, dialogs and the Google popup attempt, with no violation', async ({ page }) => {
   const violations = await watchViolations(page);
 
-  // Signed out: the shell and the home remote.
+  // Signed out: the shell and the home remote (its landing page).
   await openSignedOut(page);
-  await expect(page.getByRole('heading', { name: 'Home', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Grow your store the easy way', level: 1 })).toBeVisible();
 
   // Google's sign-in script is allowed (this machine is offline, so it cannot
   // load: the spec's alert shows, and no violation may be reported).
