@@ -11,24 +11,15 @@ import (
 	"testing"
 
 	"uplift.dev/studio/internal/pipeline"
+
+	"uplift.dev/platform/testcorpus"
 )
 
 // CorpusDir is the folder of real product photos with masks drawn by
 // people (shared/corpus/photos beside the repository, research-licensed:
 // read in place by tests and benchmarks, never copied into the repository).
-// shared/ sits beside the repository's folder, so it is looked for upwards.
-var CorpusDir = func() string {
-	dir, _ := os.Getwd()
-	for d := dir; ; d = filepath.Dir(d) {
-		c := filepath.Join(d, "shared", "corpus", "photos")
-		if st, err := os.Stat(c); err == nil && st.IsDir() {
-			return c
-		}
-		if filepath.Dir(d) == d {
-			return filepath.Join(dir, "shared", "corpus", "photos")
-		}
-	}
-}()
+// (testcorpus.Dir looks for it upwards.)
+var CorpusDir = testcorpus.Dir("photos")
 
 // RealPhoto is one corpus photo, decoded as the worker decodes an upload,
 // with its human-drawn mask.

@@ -8,22 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"uplift.dev/platform/testcorpus"
 )
 
 // Dir is the corpus folder: shared/ sits beside the repository's folder, on
 // a developer's machine and in CI alike, so it is looked for upwards.
-var Dir = func() string {
-	dir, _ := os.Getwd()
-	for d := dir; ; d = filepath.Dir(d) {
-		c := filepath.Join(d, "shared", "corpus", "stores")
-		if st, err := os.Stat(c); err == nil && st.IsDir() {
-			return c
-		}
-		if filepath.Dir(d) == d {
-			return filepath.Join(dir, "shared", "corpus", "stores")
-		}
-	}
-}()
+var Dir = testcorpus.Dir("stores")
 
 // Rows reads INDEX.tsv: one map of column → value per page. It skips the
 // test when the corpus is not there.
