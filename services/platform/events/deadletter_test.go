@@ -106,7 +106,7 @@ func TestPruneRemovesOnlyWhatIsPastKeeping(t *testing.T) {
 	if _, err := pool.Exec(ctx, `INSERT INTO outbox (id, subject, payload, created_at, published_at) VALUES
 		(gen_random_uuid(), 's', '', $1, $1),              -- published long ago: pruned
 		(gen_random_uuid(), 's', '', $1, NULL),            -- never published: kept
-		(gen_random_uuid(), 's', '', $2, $2)`,             // published lately: kept
+		(gen_random_uuid(), 's', '', $2, $2)`, // published lately: kept
 		old, now.Add(-time.Hour)); err != nil {
 		t.Fatal(err)
 	}
