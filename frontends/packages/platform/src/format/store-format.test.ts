@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalTimeZone, timeZoneChoices } from './time-zones';
-import { STORE_LOCALE, storeFormat } from './store-format';
+import { calendarDayParts, STORE_LOCALE, storeFormat } from './store-format';
+
+describe('calendarDayParts', () => {
+  it('reads real calendar days only', () => {
+    expect(calendarDayParts('2028-02-29')).toEqual([2028, 2, 29]);
+    expect(calendarDayParts('2026-02-29')).toBeNull();
+    expect(calendarDayParts('2026-11-31')).toBeNull();
+    expect(calendarDayParts('2026-1-05')).toBeNull();
+    expect(calendarDayParts('2026-12-02T00:00:00Z')).toBeNull();
+  });
+});
 
 describe('storeFormat', () => {
   it('writes each kind of date one way, in the store locale', () => {

@@ -31,7 +31,11 @@ export interface StoreFormat {
   dayOf(at: string | number | Date): string;
 }
 
-function parts(day: string): [number, number, number] | null {
+/**
+ * A calendar day's year, month and day, or null when `day` is not a real
+ * YYYY-MM-DD day (2026-02-30 and the like, which Date would roll over).
+ */
+export function calendarDayParts(day: string): [number, number, number] | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
   if (!match) return null;
   const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
@@ -42,7 +46,7 @@ function parts(day: string): [number, number, number] | null {
 
 /** A calendar day as the UTC midnight that names it, so formatting in UTC shows that very day. */
 function calendarDate(day: string): Date | null {
-  const p = parts(day);
+  const p = calendarDayParts(day);
   return p ? new Date(Date.UTC(p[0], p[1] - 1, p[2])) : null;
 }
 

@@ -1,4 +1,4 @@
-import type { StoreDateRange, StoreMetricsRequest } from '@uplift/platform';
+import { calendarDayParts, type StoreDateRange, type StoreMetricsRequest } from '@uplift/platform';
 
 /** The backend refuses longer ranges (stores service, MaxRangeDays). */
 export const MAX_RANGE_DAYS = 400;
@@ -18,23 +18,13 @@ export const RANGE_PARAMS = { choice: 'range', from: 'from', to: 'to' } as const
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-function parts(day: string): [number, number, number] | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!match) return null;
-  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  // Reject 2024-02-30 and the like, which Date would roll over.
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
-  return [y, m, d];
-}
-
 export function isCalendarDate(day: string): boolean {
-  return parts(day) !== null;
+  return calendarDayParts(day) !== null;
 }
 
 /** `day` moved by `n` calendar days (negative for earlier); calendar arithmetic, so time zones and DST do not matter. */
 export function addDays(day: string, n: number): string {
-  const p = parts(day);
+  const p = calendarDayParts(day);
   if (!p) throw new Error(`addDays: not a date: ${day}`);
   const date = new Date(Date.UTC(p[0], p[1] - 1, p[2] + n));
   return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
@@ -42,8 +32,8 @@ export function addDays(day: string, n: number): string {
 
 /** How many days `from`..`to` covers, both ends included. */
 export function daysInRange(range: StoreDateRange): number {
-  const a = parts(range.from);
-  const b = parts(range.to);
+  const a = calendarDayParts(range.from);
+  const b = calendarDayParts(range.to);
   if (!a || !b) return 0;
   return Math.round((Date.UTC(b[0], b[1] - 1, b[2]) - Date.UTC(a[0], a[1] - 1, a[2])) / 86_400_000) + 1;
 }
