@@ -71,8 +71,9 @@ const visit = (page: Page, url: string, ready?: () => Locator) => async () => {
 };
 
 async function menu(page: Page, item: string) {
-  await page.getByRole('button', { name: 'Open account menu' }).click();
-  if (item) await page.getByRole('menuitem', { name: item }).click();
+  // Short waits: a screen that cannot be reached is noted in the index, not left to end the tour.
+  await page.getByRole('button', { name: 'Open account menu' }).click({ timeout: 15_000 });
+  if (item) await page.getByRole('menuitem', { name: item }).click({ timeout: 15_000 });
 }
 
 /** Every signed-in route, as the persona sees it. */
@@ -137,13 +138,16 @@ test('signed out', async ({ page }) => {
 const email = freshEmail('tour');
 
 test('signed in, free plan, with the demo website', async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const p = 'free';
   await page.setViewportSize(widths[1]!);
   await openSignedOut(page);
   await signUpThroughUi(page, email, PASSWORD);
   await shoot(page, p, 'home-new-account', visit(page, '/', () => page.getByRole('heading', { name: 'Add your website to get your first review' })));
   await shoot(page, p, 'dialog-trial', visit(page, '/?showTrialDialog=true', () => page.getByRole('dialog')));
+  // The address's request is kept until the account has a plan (spec), so
+  // it would open over every later picture of this persona.
+  await page.evaluate(() => window.localStorage.removeItem('forceShowTrialDialog'));
 
   const dialog = await openBusinessProfile(page);
   await dialog.getByRole('textbox', { name: 'Name' }).fill('Fernhill Tea Co.');
@@ -171,7 +175,7 @@ test('signed in, free plan, with the demo website', async ({ page }) => {
 });
 
 test('signed in, free plan, with the demo Shopify shop connected', async ({ page }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   const p = 'store';
   await page.setViewportSize(widths[1]!);
   await openSignedOut(page);
@@ -190,8 +194,8 @@ test('signed in, free plan, with the demo Shopify shop connected', async ({ page
   await signedInRoutes(page, p);
 });
 
-test('signed in, Pro plan', async ({ page }) => {
-  test.setTimeout(240_000);
+test('signed in, Pro plan', async ({ page, browser }) => {
+  test.setTimeout(480_000);
   const p = 'pro';
   await page.setViewportSize(widths[1]!);
   await openSignedOut(page);
@@ -220,12 +224,15 @@ test('signed in, Pro plan', async ({ page }) => {
     data: { localId: uid, customAttributes: JSON.stringify({ uplifter: true }) },
   });
   expect(granted.ok(), await granted.text()).toBe(true);
-  await page.goto('/logout');
-  await openSignedOut(page);
-  await fillSignIn(page, email, PASSWORD);
-  await page.getByRole('dialog', { name: 'Sign in' }).getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Open account menu' })).toBeVisible();
-  await shoot(page, p, 'dashboard', visit(page, '/dashboard'));
+  // A browser of its own, so the sign-in carries the new claim.
+  const fresh = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const again = await fresh.newPage();
+  await openSignedOut(again);
+  await fillSignIn(again, email, PASSWORD);
+  await again.getByRole('dialog', { name: 'Sign in' }).getByRole('button', { name: 'Sign in' }).click();
+  await expect(again.getByRole('button', { name: 'Open account menu' })).toBeVisible();
+  await shoot(again, p, 'dashboard', visit(again, '/dashboard'));
+  await fresh.close();
 });
 
 function writeIndex() {
