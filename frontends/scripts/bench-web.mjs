@@ -24,8 +24,8 @@ const runs = Number(process.env.BENCH_WEB_RUNS || 3);
 // other audit of the category weighs 0 in Lighthouse's default config. A run
 // of only these (and no full-page screenshot) gives the same score and
 // metrics without the other gatherers and the Lantern simulations of each
-// opportunity audit, which took most of each run's ~22 s (README, "make
-// bench's duration"). BENCH_WEB_LIGHTHOUSE=full runs the whole category.
+// opportunity audit, which took most of each run's ~22 s (docs/performance.md,
+// "make bench's duration"). BENCH_WEB_LIGHTHOUSE=full runs the whole category.
 const METRIC_AUDITS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
 const fullLighthouse = process.env.BENCH_WEB_LIGHTHOUSE === 'full';
 // Home signed in keeps its event stream open, and Lighthouse never sees that

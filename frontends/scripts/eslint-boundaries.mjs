@@ -18,8 +18,11 @@ const APPS = new Set(['shell', 'home', 'analytics', 'connections', 'account']);
 const PLATFORM = 'packages/platform';
 const PLATFORM_PACKAGE = '@uplift/platform';
 const TESTING_ENTRY = '@uplift/platform/testing';
-/** Platform parts only lazily loaded pages use: bundled where imported, so not in every first load. */
-const LAZY_ENTRIES = new Set(['@uplift/platform/text-field', '@uplift/platform/plans']);
+/**
+ * Platform parts bundled where imported, so not in every first load: what
+ * only lazily loaded pages use, and the remotes' standalone bootstrap.
+ */
+const LAZY_ENTRIES = new Set(['@uplift/platform/text-field', '@uplift/platform/plans', '@uplift/platform/standalone']);
 const FRONTENDS = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 /** Where a file sits: its app (or the platform) and, in an app, its feature. */

@@ -1,10 +1,15 @@
 // The webpack config every app builds with: TS/TSX through esbuild, the
-// built-in Module Federation plugin with the shared singletons, one HTML page.
+// built-in Module Federation plugin with the shared singletons, one HTML page
+// (the same template for every app: the host's adds the runtime settings).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import webpack from 'webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { sharedAliases, sharedSingletons } from '../packages/platform/mf/shared.js';
+
+/** The one page template; `host` adds the description and `/env.js`. */
+export const PAGE_TEMPLATE = fileURLToPath(new URL('../packages/platform/mf/index.html', import.meta.url));
 
 /**
  * The host's startup chunks: those the entry's own async imports and shared
@@ -88,9 +93,10 @@ export function createConfig({ dir, name, exposes, host = false, title }) {
         shared: sharedSingletons(pkg.dependencies),
       }),
       new HtmlWebpackPlugin({
-        template: path.join(dir, 'public/index.html'),
+        template: PAGE_TEMPLATE,
         chunks: ['main'],
         title,
+        host,
       }),
       ...(host ? [new PreloadStartupChunks()] : []),
     ],

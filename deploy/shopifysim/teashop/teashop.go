@@ -2,8 +2,8 @@
 // the catalogue that its website (devstack's demo store) sells and that the
 // Shopify simulator's demo shop holds and seeds orders of, so the website
 // review, the shop's numbers and the ideas drawn from both speak of the same
-// teas (issue 21, item 25: a website of teas beside a shop of rain shells
-// gave ideas that mixed the two).
+// teas (a website of teas beside a shop of rain shells gave ideas that
+// mixed the two).
 package teashop
 
 import (

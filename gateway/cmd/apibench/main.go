@@ -48,7 +48,7 @@ func run(ctx context.Context) error {
 	bare := flag.String("bare", "", "serve the bare baseline on this address")
 	// 3 s, not 4: side by side on 26 Nov the ratios came out 0.37, 0.80 and
 	// 0.62 against 4 s's 0.30, 0.99 and 0.60, inside what 4 s gives from
-	// run to run, and make bench 38 s shorter (README, "make bench's duration").
+	// run to run, and make bench 38 s shorter (docs/performance.md, "make bench's duration").
 	phase := flag.Duration("phase", 3*time.Second, "length of each load phase")
 	rounds := flag.Int("rounds", 3, "rounds (product and baseline alternate); the table shows medians")
 	conns := flag.Int("conns", 32, "concurrent connections (as wrk -c)")

@@ -42,7 +42,7 @@ type Measure struct {
 	Name string
 	// Service is the backend behind the gateway, for its peak memory.
 	Service string
-	// The goals of issue 14: throughput at least MinRatio of the bare
+	// The API's performance goals: throughput at least MinRatio of the bare
 	// handler's, and p99 at half load at most MaxP99.
 	MinRatio float64
 	MaxP99   time.Duration
@@ -54,7 +54,8 @@ type Owner struct {
 	ID, Token, CategoryID string
 }
 
-// Measures are the API measures of issue 14, at the spec's REST paths.
+// Measures are the API's measured calls, a read and two writes, at the
+// spec's REST paths.
 var Measures = []Measure{
 	{Name: "GET internal/users/{id}", Service: "users", MinRatio: 0.6, MaxP99: 10 * time.Millisecond,
 		Request: func(base string, owners []Owner) Request {

@@ -28,7 +28,7 @@ var badHeaders = map[string]string{
 
 // TestWebhookHeadersMakeNo5xx: each header of the webhook routes, one at a
 // time, holding bytes that are not text, a huge or an unexpected value,
-// beside a JSON body, answers below 500 (issue 20, finding 9: 0xff was a 500).
+// beside a JSON body, answers below 500 (a 0xff byte once made a 500).
 func TestWebhookHeadersMakeNo5xx(t *testing.T) {
 	s := stacktest.FromEnv(t)
 	body := []byte(`{"id":1,"shop_id":1,"shop_domain":"someone.myshopify.com"}`)

@@ -155,7 +155,7 @@ const tooManyStreamsMessage = "You have too many live update streams open (at mo
 
 // streamSlots counts the open streams of each user in this process. The
 // count is per gateway copy: with N copies behind a load balancer a user may
-// hold up to N times max (README, "Live report stream").
+// hold up to N times max (gateway/README.md, "Live report stream").
 type streamSlots struct {
 	max  int
 	mu   sync.Mutex

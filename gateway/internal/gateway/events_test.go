@@ -208,7 +208,7 @@ func gatewayReportSubs(t *testing.T, natsURL string) (subjects []string, deliver
 
 // TestReportEventsStreamOnlyTheCallersCategory: who may listen is the
 // categories service's decision; each open stream subscribes to its own
-// category's subject only (issue 13), so NATS sends the gateway each event
+// category's subject only (NATS permissions allow no wider one), so NATS sends the gateway each event
 // once, for the one stream it is for, and never another category's.
 func TestReportEventsStreamOnlyTheCallersCategory(t *testing.T) {
 	t.Parallel()

@@ -13,7 +13,7 @@ import (
 	"uplift.dev/platform/natstest"
 )
 
-// TestForgedReportEventsAreNotStreamed (issue 13, finding 2): on a NATS with
+// TestForgedReportEventsAreNotStreamed: on a NATS with
 // the production's keys the gateway signs in as itself and streams a report
 // event only if categories signed it; unsigned ones and ones signed with
 // another service's key never reach the browser.

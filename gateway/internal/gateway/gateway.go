@@ -551,7 +551,7 @@ const slowLogAfter = time.Second
 // log are cut, as they are whatever the client sent. A request that
 // answered below 500 within slowLogAfter is logged at debug only: at info,
 // two synchronous JSON lines per call (here and in the service) were a
-// measurable share of the read path's CPU (issue 14), and the histogram
+// measurable share of the read path's CPU, and the histogram
 // already counts every request.
 func observe(log *slog.Logger, h *prometheus.HistogramVec, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

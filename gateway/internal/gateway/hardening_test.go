@@ -382,8 +382,8 @@ func TestRecoveryCodesAreThrottledPerClient(t *testing.T) {
 	}
 }
 
-// TestPasswordResetsAreThrottledPerClient is issue 20's finding 7: one
-// client asked for the reset mail of 20 accounts. Resets are limited per
+// TestPasswordResetsAreThrottledPerClient: one client must not mail reset
+// links to many accounts (the mail becomes spam under our name). Resets are limited per
 // client address, whichever emails it names: past the limit 429 with
 // Retry-After and a message; another client is not affected.
 func TestPasswordResetsAreThrottledPerClient(t *testing.T) {

@@ -17,7 +17,8 @@ import (
 	"uplift.dev/platform/natstest"
 )
 
-// TestRateLimitsAreSharedByReplicas (issue 13, finding 1): two gateway
+// TestRateLimitsAreSharedByReplicas: limits per replica would multiply
+// with the replicas. Two gateway
 // replicas on one NATS, signed in with the gateway's own key and its
 // production permissions, behind one trusted proxy. A visitor whose checks
 // and sign-ups alternate between the replicas is refused at the same count

@@ -6,8 +6,7 @@ import (
 	"testing"
 )
 
-// TestRefreshTokenCookieIsServerSetAndHttpOnly is issue 20's finding 14:
-// the spec's refresh-token cookie is set by the gateway, HttpOnly, Secure
+// TestRefreshTokenCookieIsServerSetAndHttpOnly: the spec's refresh-token cookie is set by the gateway, HttpOnly, Secure
 // and SameSite=Strict (so no script reads it), only for the web's origins,
 // and cleared the same way.
 func TestRefreshTokenCookieIsServerSetAndHttpOnly(t *testing.T) {

@@ -171,9 +171,9 @@ func TestShopifyWebhookPassesRawBodyAndHeaders(t *testing.T) {
 	}
 }
 
-// Issue 20, finding 9: a header holding bytes that are not UTF-8 (0xff)
-// cannot travel in the gRPC request's string fields; it was a 500, and is a
-// 400 naming the header. The Stripe route passes a header on the same way.
+// A header holding bytes that are not UTF-8 (0xff) cannot travel in the
+// gRPC request's string fields: it is the client's mistake, a 400 naming the
+// header, not a 500. The Stripe route passes a header on the same way.
 func TestWebhookHeaderThatIsNotTextIsA400(t *testing.T) {
 	t.Parallel()
 	e := setup(t)

@@ -163,8 +163,8 @@ func eventually(t *testing.T, what string, ok func() bool) {
 	}
 }
 
-// TestReplayedShopifyWebhooksLeaveAnotherShopAlone (issue 20, finding 1):
-// shop A's genuine deliveries (an order's deletion, a customer's
+// TestReplayedShopifyWebhooksLeaveAnotherShopAlone: a genuine signature
+// must not let one shop's deliveries act on another. Shop A's genuine deliveries (an order's deletion, a customer's
 // redaction, the uninstall and the shop's redaction) apply to A; sent again
 // through the gateway with shop B's domain, under the topics that once
 // erased B, they are refused with a 400 or, for the deletion (an id only),

@@ -1,5 +1,5 @@
-// Package archtest checks rules of issue 13's "one event and transaction
-// path" that no behaviour test sees, because they are about how the
+// Package archtest checks rules of the one event and transaction path
+// that no behaviour test sees, because they are about how the
 // services' code is put together: every event consumer goes through
 // events.On or events.OnEach, ports decode nothing and run no SQL, there is
 // one ValidationError, and one way to dial another service.
@@ -169,7 +169,8 @@ func TestEveryConsumerGoesThroughOn(t *testing.T) {
 // TestOneValidationError: five services had identical copies of a
 // ValidationError type, each mapped to InvalidArgument by its own port. Each
 // domain's ValidationError is now an alias of platform/validation.Error,
-// which grpcerr.FromValidation maps, so a new service cannot drift from it.
+// which every port maps to grpcerr.InvalidField, so a new service cannot
+// drift from it.
 func TestOneValidationError(t *testing.T) {
 	var bad []string
 	aliases := 0

@@ -14,7 +14,7 @@ import (
 // full check on every call (RS256 signature and claims, with the
 // revocation lookup answered from memory, so Firebase's round trip is not
 // even counted). This is the figure behind keeping the check in every
-// service rather than trusting the gateway (README, services/platform).
+// service rather than trusting the gateway (docs/security.md, "Tokens").
 func BenchmarkTokenCheck(b *testing.B) {
 	f := newFixture(b)
 	now := time.Now()

@@ -70,8 +70,7 @@ func (f *productionSDK) VerifyIDTokenAndCheckRevoked(ctx context.Context, tok st
 	return t, nil
 }
 
-// TestFirebaseVerifierRefusesRevokedSessions is issue 13's finding 4: in
-// production a deleted user's token, or one from a session that an email
+// TestFirebaseVerifierRefusesRevokedSessions: in production a deleted user's token, or one from a session that an email
 // change ended, must be refused, not accepted until it expires (an hour).
 func TestFirebaseVerifierRefusesRevokedSessions(t *testing.T) {
 	sdk := newProductionSDK()

@@ -71,7 +71,7 @@ func (b Bus) failed(ctx context.Context, durable, id string, msg jetstream.Msg, 
 		_ = msg.NakWithDelay(retryDelay(b.RetryBase, n))
 		return
 	}
-	b.Log.Error("event dead-lettered: its consumer failed it every time; fix the cause, then send it again (README.md, 'Dead letters')",
+	b.Log.Error("event dead-lettered: its consumer failed it every time; fix the cause, then send it again (docs/operations.md, 'Dead letters on the consuming side')",
 		"consumer", durable, "subject", msg.Subject(), "id", id, "deliveries", n, "err", cause)
 	if b.Metrics != nil {
 		b.Metrics.deadLetters.WithLabelValues(durable).Inc()

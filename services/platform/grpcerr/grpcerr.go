@@ -14,8 +14,6 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-
-	"uplift.dev/platform/validation"
 )
 
 // InvalidField is an InvalidArgument naming the field and what is wrong.
@@ -27,16 +25,6 @@ func InvalidField(field, message string) error {
 		st = d
 	}
 	return st.Err()
-}
-
-// FromValidation is InvalidField for a *validation.Error anywhere in err's
-// chain; ok is false for any other error.
-func FromValidation(err error) (_ error, ok bool) {
-	var ve *validation.Error
-	if !errors.As(err, &ve) {
-		return nil, false
-	}
-	return InvalidField(ve.Field, ve.Message), true
 }
 
 // MaxMessageRunes bounds an error message. Messages are written for people

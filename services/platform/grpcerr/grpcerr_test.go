@@ -11,10 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"uplift.dev/platform/validation"
 )
 
 func TestClip(t *testing.T) {
@@ -58,30 +56,6 @@ func TestInternalPassesOnAnUnavailableDependency(t *testing.T) {
 	}
 	if got := status.Code(Internal(context.Background(), log, errors.New("boom"))); got != codes.Internal {
 		t.Fatalf("a plain failure became %s, want Internal", got)
-	}
-}
-
-// TestFromValidation: a field mistake from any service's domain, however
-// wrapped, becomes InvalidArgument naming the field; other errors are not
-// taken for one.
-func TestFromValidation(t *testing.T) {
-	t.Parallel()
-	err, ok := FromValidation(fmt.Errorf("create: %w", validation.New("siteUrl", "siteUrl is not a website address.")))
-	st, _ := status.FromError(err)
-	if !ok || st.Code() != codes.InvalidArgument || st.Message() != "siteUrl is not a website address." {
-		t.Fatalf("got %v %v", ok, err)
-	}
-	var br *errdetails.BadRequest
-	for _, d := range st.Details() {
-		if b, isBR := d.(*errdetails.BadRequest); isBR {
-			br = b
-		}
-	}
-	if br == nil || len(br.GetFieldViolations()) != 1 || br.GetFieldViolations()[0].GetField() != "siteUrl" {
-		t.Fatalf("field details %v", st.Details())
-	}
-	if _, ok := FromValidation(errors.New("boom")); ok {
-		t.Fatal("a plain error taken for a field mistake")
 	}
 }
 

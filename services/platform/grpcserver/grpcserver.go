@@ -234,7 +234,7 @@ func observe(log *slog.Logger, m *metrics) grpc.UnaryServerInterceptor {
 			level = slog.LevelError
 		case code == codes.OK && elapsed < slowCall:
 			// Every call is counted above; a line per fast success at info
-			// cost a measurable share of the read path (issue 14).
+			// cost a measurable share of the read path's CPU.
 			level = slog.LevelDebug
 		}
 		if !log.Enabled(ctx, level) {

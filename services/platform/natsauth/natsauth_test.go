@@ -75,7 +75,7 @@ func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 }
 
 // assertReportEventsPerCategory: report events go on one subject per
-// category (issue 13). Categories publishes them on a category's subject
+// category, so a listener gets only the category it may see. Categories publishes them on a category's subject
 // and nowhere else, no other service may; the gateway listens to a
 // category's subject but not to the bus at large, and publishes nothing.
 func assertReportEventsPerCategory(t *testing.T, url string, k *natsauth.Keyring, publish func(jetstream.JetStream, string) error) {

@@ -50,8 +50,8 @@ func Open(ctx context.Context, url, schema string) (*pgxpool.Pool, error) {
 // pool_max_conns: pgx would take the machine's cores, so sixteen pods on
 // 8-core nodes would open 128 connections, over PostgreSQL's default 100.
 // GOMAXPROCS follows the container's CPU limit, so the budget is
-// copies × services × max(4, CPU limit), as the README's "Connection
-// budget" sums it.
+// copies × services × max(4, CPU limit), as docs/operations.md's
+// "The connection budget" sums it.
 func DefaultMaxConns() int32 {
 	return int32(max(4, runtime.GOMAXPROCS(0)))
 }

@@ -173,17 +173,10 @@ type PasswordReset struct {
 	Link string
 }
 
-// QueuePasswordReset queues a password-reset email in its own transaction.
-// The users service owns the request (it makes the link with the Admin
-// SDK) and reaches the digest through PasswordResetRequested, which the
-// event port hands to QueuePasswordResetIn.
-func (a *App) QueuePasswordReset(ctx context.Context, r PasswordReset) error {
-	return a.QueuePasswordResetIn(ctx, a.store, r)
-}
-
-// QueuePasswordResetIn queues a password-reset email in out, e.g. the
-// transaction of the event that asked for it.
-func (a *App) QueuePasswordResetIn(ctx context.Context, out Outbox, r PasswordReset) error {
+// QueuePasswordReset queues a password-reset email in out, the transaction
+// of the PasswordResetRequested event that asked for it: the users service
+// owns the request (it makes the link with the Admin SDK).
+func (a *App) QueuePasswordReset(ctx context.Context, out Outbox, r PasswordReset) error {
 	e, err := domain.NewPasswordReset(r.RequestID, r.UserID, r.Email, r.Link)
 	if err != nil {
 		return err

@@ -171,7 +171,7 @@ func TestSameEventTwiceSendsOneEmail(t *testing.T) {
 		if err := h.app.QueueEmailChanged(ctx, h.store, ch); err != nil {
 			t.Fatal(err)
 		}
-		if err := h.app.QueuePasswordReset(ctx, reset); err != nil {
+		if err := h.app.QueuePasswordReset(ctx, h.store, reset); err != nil {
 			t.Fatal(err)
 		}
 		h.sendDue(t)
@@ -232,7 +232,7 @@ func TestGivesUpAfterMaxAttemptsButKeepsTheRow(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	ctx := context.Background()
-	if err := h.app.QueuePasswordReset(ctx, app.PasswordReset{RequestID: "r1", Email: "a@shop.example", Link: "https://uplift.example/r?oobCode=s3cret"}); err != nil {
+	if err := h.app.QueuePasswordReset(ctx, h.store, app.PasswordReset{RequestID: "r1", Email: "a@shop.example", Link: "https://uplift.example/r?oobCode=s3cret"}); err != nil {
 		t.Fatal(err)
 	}
 	h.mail.fail = errors.New("550 mailbox unavailable")
@@ -255,7 +255,7 @@ func TestSentResetLinkIsScrubbedAndDeletedUserForgotten(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
 	link := "https://uplift.example/r?oobCode=s3cret"
-	if err := h.app.QueuePasswordReset(ctx, app.PasswordReset{RequestID: "r1", UserID: "u1", Email: "a@shop.example", Link: link}); err != nil {
+	if err := h.app.QueuePasswordReset(ctx, h.store, app.PasswordReset{RequestID: "r1", UserID: "u1", Email: "a@shop.example", Link: link}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.app.QueueWelcome(ctx, h.store, app.UserCreated{UserID: "u2", Email: "b@shop.example"}); err != nil {
@@ -280,7 +280,7 @@ func TestUnusableInputIsASentinel(t *testing.T) {
 	if err := h.app.QueueWelcome(ctx, h.store, app.UserCreated{UserID: "u1", Email: "nope"}); !errors.Is(err, domain.ErrInvalidAddress) {
 		t.Fatalf("bad address: %v", err)
 	}
-	if err := h.app.QueuePasswordReset(ctx, app.PasswordReset{RequestID: "r", Email: "a@shop.example", Link: "javascript:x"}); !errors.Is(err, domain.ErrInvalidLink) {
+	if err := h.app.QueuePasswordReset(ctx, h.store, app.PasswordReset{RequestID: "r", Email: "a@shop.example", Link: "javascript:x"}); !errors.Is(err, domain.ErrInvalidLink) {
 		t.Fatalf("bad link: %v", err)
 	}
 }

@@ -66,7 +66,7 @@ func TestUnsubscribedKindIsSuppressedTransactionalStillGoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	digest(h.now.Add(2 * time.Minute))
-	if err := h.app.QueuePasswordReset(ctx, app.PasswordReset{RequestID: "r1", UserID: "u1", Email: "a@shop.example",
+	if err := h.app.QueuePasswordReset(ctx, h.store, app.PasswordReset{RequestID: "r1", UserID: "u1", Email: "a@shop.example",
 		Link: "https://uplift.example/reset?oobCode=x"}); err != nil {
 		t.Fatal(err)
 	}

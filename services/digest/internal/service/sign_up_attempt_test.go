@@ -13,8 +13,7 @@ import (
 	"uplift.dev/platform/events"
 )
 
-// TestSignUpAttemptTellsTheOwner is issue 20's finding 8: sign-up no
-// longer says an email is taken, so the account's owner is told instead,
+// TestSignUpAttemptTellsTheOwner: sign-up never says an email is taken, so the account's owner is told instead,
 // by an email that leads to sign-in; a stranger repeating the sign-up
 // within the hour sends no second one.
 func TestSignUpAttemptTellsTheOwner(t *testing.T) {

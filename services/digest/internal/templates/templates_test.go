@@ -132,7 +132,7 @@ func TestRejectsBadWebURLAndUnknownKind(t *testing.T) {
 	}
 }
 
-// TestEmailVerification (issue 21, item 14): a web sign-up's first email,
+// TestEmailVerification: a web sign-up's first email,
 // since the spec's sign-up suppresses the welcome: the verification link,
 // exactly, once per account, transactional (no unsubscribe).
 func TestEmailVerification(t *testing.T) {

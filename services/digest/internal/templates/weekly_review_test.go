@@ -217,7 +217,7 @@ func TestWeeklyReviewGroupsAFindingOnManyPages(t *testing.T) {
 	writeSample(t, "weekly-grouped", m.HTML)
 }
 
-// TestFirstReviewEmail (issue 21, items 10 and 14): the business's first
+// TestFirstReviewEmail: the business's first
 // review is "Your first website review is ready": keyed once per business,
 // no "week", no "last week", nothing "new" or "fixed" against nothing;
 // the score, the fixes worth the most points and what to fix.

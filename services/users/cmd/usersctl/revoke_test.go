@@ -23,8 +23,7 @@ import (
 	"uplift.dev/users/migrations"
 )
 
-// TestRevokedUplifterLosesTheTokenItHolds is issue 20's finding 3 on the
-// Auth emulator: an uplifter's token, held after usersctl revokes the role,
+// TestRevokedUplifterLosesTheTokenItHolds, on the Auth emulator: an uplifter's token, held after usersctl revokes the role,
 // stops working for an uplifter-only call once the service's revocation
 // check (the claims cache, auth.RevocationCheckTTL) looks again, instead
 // of carrying the role until Firebase refreshes it (up to an hour). The

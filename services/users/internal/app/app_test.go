@@ -246,8 +246,9 @@ func TestCreateUserUndoesIdentityWhenStoreFails(t *testing.T) {
 	}
 }
 
-// TestSignUpWithATakenEmailAnswersAsANewOne is issue 20's finding 8: a
-// sign-up with the email of an account is not an error saying so; it
+// TestSignUpWithATakenEmailAnswersAsANewOne: a sign-up with the email of
+// an account is not an error saying so (which would tell anyone who has an
+// account); it
 // succeeds without a way in, and the owner is told by email.
 func TestSignUpWithATakenEmailAnswersAsANewOne(t *testing.T) {
 	a, id, repo := newApp()

@@ -57,21 +57,6 @@ func (a *App) SwitchMetricsCategory(ctx context.Context, caller domain.Caller, i
 	return Profile{u.CategoryID, u.OriginalCategoryID}, nil
 }
 
-// AuditOnBehalf records that the caller did action while viewing someone
-// else's category; it does nothing when they act as themselves. Calls that
-// change a store owner's data on an uplifter's request use it, so the log
-// says who did what as whom.
-func (a *App) AuditOnBehalf(ctx context.Context, caller domain.Caller, action string) error {
-	if caller.UID == "" || action == "" {
-		return domain.ErrPermissionDenied
-	}
-	u, err := a.repo.Get(ctx, caller.UID)
-	if err != nil || !u.IsOnBehalf() {
-		return err
-	}
-	return a.Audit(ctx, caller, u.CategoryID, action, "")
-}
-
 // Audit records that the caller did action in categoryID, naming the
 // category's owner when known. It is the one way entries are written, so
 // every entry has the same who, as whom, what and when.

@@ -9,7 +9,7 @@ import (
 	"uplift.dev/users/internal/domain"
 )
 
-// TestRevokingARoleEndsTheSessions is issue 20's finding 3: a revoked role
+// TestRevokingARoleEndsTheSessions: a revoked role
 // must not live on in the tokens the person holds, so every revocation
 // ends the account's sessions; a grant leaves them alone.
 func TestRevokingARoleEndsTheSessions(t *testing.T) {

@@ -26,7 +26,7 @@ func (v *verifications) RecordEmailVerification(_ context.Context, userID, email
 	return nil
 }
 
-// TestSignUpSendsTheAddressVerification (issue 21, item 14): the web's
+// TestSignUpSendsTheAddressVerification: the web's
 // sign-up suppresses the welcome email, so the first thing a new owner
 // gets is the email confirming their address, welcome or not; a link that
 // cannot be made does not fail the sign-up.

@@ -132,7 +132,8 @@ const (
 )
 
 // AuditLogWindow is how far back an owner or an uplifter reads the audit
-// log in the app (issue 11: the last 90 days).
+// log in the app: the last 90 days, what Account Settings and the
+// dashboard promise.
 const AuditLogWindow = 90 * 24 * time.Hour
 
 // AuditLogLimit bounds one read of the audit log.

@@ -126,8 +126,8 @@ func TestMatchRecoveryCode(t *testing.T) {
 	}
 }
 
-// TestRecoveryPausedPerClientAndPerAccount is issue 20's finding 8: five
-// wrong codes from one client pause that client only; the owner trying
+// TestRecoveryPausedPerClientAndPerAccount: a stranger must not lock the
+// owner out. Five wrong codes from one client pause that client only; the owner trying
 // from elsewhere is still let through, until failures from many clients
 // together reach the account's bound.
 func TestRecoveryPausedPerClientAndPerAccount(t *testing.T) {

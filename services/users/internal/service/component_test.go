@@ -133,7 +133,7 @@ func TestCreateUserRejections(t *testing.T) {
 	}
 }
 
-// TestSignUpWithATakenEmail is issue 20's finding 8: signing up with the
+// TestSignUpWithATakenEmail: signing up with the
 // email of an account (in any case) is the same success as a new sign-up,
 // not a 409 that tells who has an account; it gives no way in, changes
 // nothing of the account, and SignUpAttempted tells the owner.

@@ -18,8 +18,8 @@ import (
 	"uplift.dev/platform/natstest"
 )
 
-// TestForgedBillingChangedIsRefused (issue 13, finding 2): on the old bus
-// one BillingChanged from anyone made a stranger pro. Now NATS refuses a
+// TestForgedBillingChangedIsRefused: on a bus that trusts every client,
+// one BillingChanged from anyone would make a stranger pro. Now NATS refuses a
 // client without credentials and a service publishing a subject that is
 // not its own, and the users service ignores a BillingChanged that billing
 // did not sign. The victim stays on the free plan; a real one from billing

@@ -183,8 +183,8 @@ func TestRecoveryCodesOnTheAuthEmulator(t *testing.T) {
 		t.Fatal("recovery went through while paused")
 	}
 	// Those five came from one client (here: no address, as a direct call
-	// has): the owner trying from another one still gets in (issue 20,
-	// finding 8), and the first client stays paused.
+	// has): the owner trying from another one still gets in (a stranger
+	// must not lock the owner out), and the first client stays paused.
 	fromOwner := clientaddr.Outgoing(ctx, "198.51.100.20")
 	if _, err := h.client.UseRecoveryCode(fromOwner, &usersv1.UseRecoveryCodeRequest{Email: owner.email, Code: codesShown[5]}); err != nil {
 		t.Fatalf("the owner, from another client, after a stranger's five wrong codes: %v", err)

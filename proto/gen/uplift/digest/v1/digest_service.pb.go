@@ -22,7 +22,7 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// DigestKind is which email to send.
+// DigestKind is which kind of email a link turns off or on.
 type DigestKind int32
 
 const (
@@ -75,96 +75,6 @@ func (DigestKind) EnumDescriptor() ([]byte, []int) {
 	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{0}
 }
 
-// SendDigestRequest names the category and the email.
-type SendDigestRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
-	Kind          DigestKind             `protobuf:"varint,2,opt,name=kind,proto3,enum=uplift.digest.v1.DigestKind" json:"kind,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *SendDigestRequest) Reset() {
-	*x = SendDigestRequest{}
-	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[0]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *SendDigestRequest) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*SendDigestRequest) ProtoMessage() {}
-
-func (x *SendDigestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[0]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use SendDigestRequest.ProtoReflect.Descriptor instead.
-func (*SendDigestRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{0}
-}
-
-func (x *SendDigestRequest) GetCategoryId() string {
-	if x != nil {
-		return x.CategoryId
-	}
-	return ""
-}
-
-func (x *SendDigestRequest) GetKind() DigestKind {
-	if x != nil {
-		return x.Kind
-	}
-	return DigestKind_DIGEST_KIND_UNSPECIFIED
-}
-
-// SendDigestResponse is empty once the email is queued.
-type SendDigestResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *SendDigestResponse) Reset() {
-	*x = SendDigestResponse{}
-	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[1]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *SendDigestResponse) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*SendDigestResponse) ProtoMessage() {}
-
-func (x *SendDigestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[1]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use SendDigestResponse.ProtoReflect.Descriptor instead.
-func (*SendDigestResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{1}
-}
-
 // UnsubscribeRequest carries the token from the email's link.
 type UnsubscribeRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -176,7 +86,7 @@ type UnsubscribeRequest struct {
 
 func (x *UnsubscribeRequest) Reset() {
 	*x = UnsubscribeRequest{}
-	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[2]
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -188,7 +98,7 @@ func (x *UnsubscribeRequest) String() string {
 func (*UnsubscribeRequest) ProtoMessage() {}
 
 func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[2]
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -201,7 +111,7 @@ func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnsubscribeRequest.ProtoReflect.Descriptor instead.
 func (*UnsubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{2}
+	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *UnsubscribeRequest) GetToken() string {
@@ -227,7 +137,7 @@ type UnsubscribeResponse struct {
 
 func (x *UnsubscribeResponse) Reset() {
 	*x = UnsubscribeResponse{}
-	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[3]
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -239,7 +149,7 @@ func (x *UnsubscribeResponse) String() string {
 func (*UnsubscribeResponse) ProtoMessage() {}
 
 func (x *UnsubscribeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[3]
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -252,7 +162,7 @@ func (x *UnsubscribeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnsubscribeResponse.ProtoReflect.Descriptor instead.
 func (*UnsubscribeResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{3}
+	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *UnsubscribeResponse) GetKind() DigestKind {
@@ -286,7 +196,7 @@ type ResubscribeRequest struct {
 
 func (x *ResubscribeRequest) Reset() {
 	*x = ResubscribeRequest{}
-	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[4]
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -298,7 +208,7 @@ func (x *ResubscribeRequest) String() string {
 func (*ResubscribeRequest) ProtoMessage() {}
 
 func (x *ResubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[4]
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -311,7 +221,7 @@ func (x *ResubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResubscribeRequest.ProtoReflect.Descriptor instead.
 func (*ResubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{4}
+	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ResubscribeRequest) GetToken() string {
@@ -332,7 +242,7 @@ type ResubscribeResponse struct {
 
 func (x *ResubscribeResponse) Reset() {
 	*x = ResubscribeResponse{}
-	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[5]
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -344,7 +254,7 @@ func (x *ResubscribeResponse) String() string {
 func (*ResubscribeResponse) ProtoMessage() {}
 
 func (x *ResubscribeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[5]
+	mi := &file_uplift_digest_v1_digest_service_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -357,7 +267,7 @@ func (x *ResubscribeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResubscribeResponse.ProtoReflect.Descriptor instead.
 func (*ResubscribeResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{5}
+	return file_uplift_digest_v1_digest_service_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ResubscribeResponse) GetKind() DigestKind {
@@ -378,12 +288,7 @@ var File_uplift_digest_v1_digest_service_proto protoreflect.FileDescriptor
 
 const file_uplift_digest_v1_digest_service_proto_rawDesc = "" +
 	"\n" +
-	"%uplift/digest/v1/digest_service.proto\x12\x10uplift.digest.v1\x1a\x1cgoogle/api/annotations.proto\"f\n" +
-	"\x11SendDigestRequest\x12\x1f\n" +
-	"\vcategory_id\x18\x01 \x01(\tR\n" +
-	"categoryId\x120\n" +
-	"\x04kind\x18\x02 \x01(\x0e2\x1c.uplift.digest.v1.DigestKindR\x04kind\"\x14\n" +
-	"\x12SendDigestResponse\"*\n" +
+	"%uplift/digest/v1/digest_service.proto\x12\x10uplift.digest.v1\x1a\x1cgoogle/api/annotations.proto\"*\n" +
 	"\x12UnsubscribeRequest\x12\x14\n" +
 	"\x05token\x18\x01 \x01(\tR\x05token\"\x8a\x01\n" +
 	"\x13UnsubscribeResponse\x120\n" +
@@ -400,10 +305,8 @@ const file_uplift_digest_v1_digest_service_proto_rawDesc = "" +
 	"\x17DIGEST_KIND_UNSPECIFIED\x10\x00\x12\x1d\n" +
 	"\x19DIGEST_KIND_WEEKLY_REVIEW\x10\x01\x12\x1c\n" +
 	"\x18DIGEST_KIND_DAILY_REPORT\x10\x02\x12\x19\n" +
-	"\x15DIGEST_KIND_AI_DIGEST\x10\x032\xef\x02\n" +
-	"\rDigestService\x12W\n" +
-	"\n" +
-	"SendDigest\x12#.uplift.digest.v1.SendDigestRequest\x1a$.uplift.digest.v1.SendDigestResponse\x12\x8c\x01\n" +
+	"\x15DIGEST_KIND_AI_DIGEST\x10\x032\x96\x02\n" +
+	"\rDigestService\x12\x8c\x01\n" +
 	"\vUnsubscribe\x12$.uplift.digest.v1.UnsubscribeRequest\x1a%.uplift.digest.v1.UnsubscribeResponse\"0\x82\xd3\xe4\x93\x02*Z\x14\x12\x12/email/unsubscribe\"\x12/email/unsubscribe\x12v\n" +
 	"\vResubscribe\x12$.uplift.digest.v1.ResubscribeRequest\x1a%.uplift.digest.v1.ResubscribeResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\"\x12/email/resubscribeB\xbc\x01\n" +
 	"\x14com.uplift.digest.v1B\x12DigestServiceProtoP\x01Z.uplift.dev/proto/gen/uplift/digest/v1;digestv1\xa2\x02\x03UDX\xaa\x02\x10Uplift.Digest.V1\xca\x02\x10Uplift\\Digest\\V1\xe2\x02\x1cUplift\\Digest\\V1\\GPBMetadata\xea\x02\x12Uplift::Digest::V1b\x06proto3"
@@ -421,31 +324,26 @@ func file_uplift_digest_v1_digest_service_proto_rawDescGZIP() []byte {
 }
 
 var file_uplift_digest_v1_digest_service_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_uplift_digest_v1_digest_service_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_uplift_digest_v1_digest_service_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_uplift_digest_v1_digest_service_proto_goTypes = []any{
 	(DigestKind)(0),             // 0: uplift.digest.v1.DigestKind
-	(*SendDigestRequest)(nil),   // 1: uplift.digest.v1.SendDigestRequest
-	(*SendDigestResponse)(nil),  // 2: uplift.digest.v1.SendDigestResponse
-	(*UnsubscribeRequest)(nil),  // 3: uplift.digest.v1.UnsubscribeRequest
-	(*UnsubscribeResponse)(nil), // 4: uplift.digest.v1.UnsubscribeResponse
-	(*ResubscribeRequest)(nil),  // 5: uplift.digest.v1.ResubscribeRequest
-	(*ResubscribeResponse)(nil), // 6: uplift.digest.v1.ResubscribeResponse
+	(*UnsubscribeRequest)(nil),  // 1: uplift.digest.v1.UnsubscribeRequest
+	(*UnsubscribeResponse)(nil), // 2: uplift.digest.v1.UnsubscribeResponse
+	(*ResubscribeRequest)(nil),  // 3: uplift.digest.v1.ResubscribeRequest
+	(*ResubscribeResponse)(nil), // 4: uplift.digest.v1.ResubscribeResponse
 }
 var file_uplift_digest_v1_digest_service_proto_depIdxs = []int32{
-	0, // 0: uplift.digest.v1.SendDigestRequest.kind:type_name -> uplift.digest.v1.DigestKind
-	0, // 1: uplift.digest.v1.UnsubscribeResponse.kind:type_name -> uplift.digest.v1.DigestKind
-	0, // 2: uplift.digest.v1.ResubscribeResponse.kind:type_name -> uplift.digest.v1.DigestKind
-	1, // 3: uplift.digest.v1.DigestService.SendDigest:input_type -> uplift.digest.v1.SendDigestRequest
-	3, // 4: uplift.digest.v1.DigestService.Unsubscribe:input_type -> uplift.digest.v1.UnsubscribeRequest
-	5, // 5: uplift.digest.v1.DigestService.Resubscribe:input_type -> uplift.digest.v1.ResubscribeRequest
-	2, // 6: uplift.digest.v1.DigestService.SendDigest:output_type -> uplift.digest.v1.SendDigestResponse
-	4, // 7: uplift.digest.v1.DigestService.Unsubscribe:output_type -> uplift.digest.v1.UnsubscribeResponse
-	6, // 8: uplift.digest.v1.DigestService.Resubscribe:output_type -> uplift.digest.v1.ResubscribeResponse
-	6, // [6:9] is the sub-list for method output_type
-	3, // [3:6] is the sub-list for method input_type
-	3, // [3:3] is the sub-list for extension type_name
-	3, // [3:3] is the sub-list for extension extendee
-	0, // [0:3] is the sub-list for field type_name
+	0, // 0: uplift.digest.v1.UnsubscribeResponse.kind:type_name -> uplift.digest.v1.DigestKind
+	0, // 1: uplift.digest.v1.ResubscribeResponse.kind:type_name -> uplift.digest.v1.DigestKind
+	1, // 2: uplift.digest.v1.DigestService.Unsubscribe:input_type -> uplift.digest.v1.UnsubscribeRequest
+	3, // 3: uplift.digest.v1.DigestService.Resubscribe:input_type -> uplift.digest.v1.ResubscribeRequest
+	2, // 4: uplift.digest.v1.DigestService.Unsubscribe:output_type -> uplift.digest.v1.UnsubscribeResponse
+	4, // 5: uplift.digest.v1.DigestService.Resubscribe:output_type -> uplift.digest.v1.ResubscribeResponse
+	4, // [4:6] is the sub-list for method output_type
+	2, // [2:4] is the sub-list for method input_type
+	2, // [2:2] is the sub-list for extension type_name
+	2, // [2:2] is the sub-list for extension extendee
+	0, // [0:2] is the sub-list for field type_name
 }
 
 func init() { file_uplift_digest_v1_digest_service_proto_init() }
@@ -459,7 +357,7 @@ func file_uplift_digest_v1_digest_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_digest_v1_digest_service_proto_rawDesc), len(file_uplift_digest_v1_digest_service_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   6,
+			NumMessages:   4,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,7 +19,6 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	DigestService_SendDigest_FullMethodName  = "/uplift.digest.v1.DigestService/SendDigest"
 	DigestService_Unsubscribe_FullMethodName = "/uplift.digest.v1.DigestService/Unsubscribe"
 	DigestService_Resubscribe_FullMethodName = "/uplift.digest.v1.DigestService/Resubscribe"
 )
@@ -34,8 +33,6 @@ const (
 // reached from links in emails, without signing in, and are authorised by
 // the signed, expiring token in the link instead.
 type DigestServiceClient interface {
-	// SendDigest emails a category's digest now.
-	SendDigest(ctx context.Context, in *SendDigestRequest, opts ...grpc.CallOption) (*SendDigestResponse, error)
 	// Unsubscribe turns one kind of email off for the token's user: the
 	// one-click unsubscribe of RFC 8058 (mail clients POST the body
 	// "List-Unsubscribe=One-Click", which is not read) and the footer link's
@@ -53,16 +50,6 @@ type digestServiceClient struct {
 
 func NewDigestServiceClient(cc grpc.ClientConnInterface) DigestServiceClient {
 	return &digestServiceClient{cc}
-}
-
-func (c *digestServiceClient) SendDigest(ctx context.Context, in *SendDigestRequest, opts ...grpc.CallOption) (*SendDigestResponse, error) {
-	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(SendDigestResponse)
-	err := c.cc.Invoke(ctx, DigestService_SendDigest_FullMethodName, in, out, cOpts...)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 func (c *digestServiceClient) Unsubscribe(ctx context.Context, in *UnsubscribeRequest, opts ...grpc.CallOption) (*UnsubscribeResponse, error) {
@@ -95,8 +82,6 @@ func (c *digestServiceClient) Resubscribe(ctx context.Context, in *ResubscribeRe
 // reached from links in emails, without signing in, and are authorised by
 // the signed, expiring token in the link instead.
 type DigestServiceServer interface {
-	// SendDigest emails a category's digest now.
-	SendDigest(context.Context, *SendDigestRequest) (*SendDigestResponse, error)
 	// Unsubscribe turns one kind of email off for the token's user: the
 	// one-click unsubscribe of RFC 8058 (mail clients POST the body
 	// "List-Unsubscribe=One-Click", which is not read) and the footer link's
@@ -116,9 +101,6 @@ type DigestServiceServer interface {
 // pointer dereference when methods are called.
 type UnimplementedDigestServiceServer struct{}
 
-func (UnimplementedDigestServiceServer) SendDigest(context.Context, *SendDigestRequest) (*SendDigestResponse, error) {
-	return nil, status.Error(codes.Unimplemented, "method SendDigest not implemented")
-}
 func (UnimplementedDigestServiceServer) Unsubscribe(context.Context, *UnsubscribeRequest) (*UnsubscribeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Unsubscribe not implemented")
 }
@@ -144,24 +126,6 @@ func RegisterDigestServiceServer(s grpc.ServiceRegistrar, srv DigestServiceServe
 		t.testEmbeddedByValue()
 	}
 	s.RegisterService(&DigestService_ServiceDesc, srv)
-}
-
-func _DigestService_SendDigest_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(SendDigestRequest)
-	if err := dec(in); err != nil {
-		return nil, err
-	}
-	if interceptor == nil {
-		return srv.(DigestServiceServer).SendDigest(ctx, in)
-	}
-	info := &grpc.UnaryServerInfo{
-		Server:     srv,
-		FullMethod: DigestService_SendDigest_FullMethodName,
-	}
-	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(DigestServiceServer).SendDigest(ctx, req.(*SendDigestRequest))
-	}
-	return interceptor(ctx, in, info, handler)
 }
 
 func _DigestService_Unsubscribe_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
@@ -207,10 +171,6 @@ var DigestService_ServiceDesc = grpc.ServiceDesc{
 	ServiceName: "uplift.digest.v1.DigestService",
 	HandlerType: (*DigestServiceServer)(nil),
 	Methods: []grpc.MethodDesc{
-		{
-			MethodName: "SendDigest",
-			Handler:    _DigestService_SendDigest_Handler,
-		},
 		{
 			MethodName: "Unsubscribe",
 			Handler:    _DigestService_Unsubscribe_Handler,

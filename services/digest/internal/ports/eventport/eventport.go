@@ -118,13 +118,7 @@ func (c Consumers) HandleCategoryUpdated(ctx context.Context, tx pgx.Tx, ev *eve
 // dropped with an error in the log.
 func (c Consumers) HandleDigestRequested(ctx context.Context, tx pgx.Tx, ev *eventsv1.DigestRequested, m events.Meta) error {
 	err := c.App.QueueAIDigest(ctx, c.InTx(tx), fromProtoDigest(ev))
-	if errors.Is(err, app.ErrNoRecipient) {
-		if m.Delivered < noRecipientRetries {
-			return fmt.Errorf("%s: %w (delivery %d)", m.Subject, err, m.Delivered)
-		}
-		return c.drop(ctx, m, err)
-	}
-	return c.result(ctx, m, err)
+	return c.awaitingRecipient(ctx, m, err)
 }
 
 // HandleDailyReportReady queues the daily business report email. A report
@@ -138,17 +132,11 @@ func (c Consumers) HandleDailyReportReady(ctx context.Context, tx pgx.Tx, ev *ev
 	} else {
 		err = c.App.QueueDailyReport(ctx, c.InTx(tx), fromProtoDailyReport(ev))
 	}
-	switch {
-	case errors.Is(err, domain.ErrNothingToReport):
+	if errors.Is(err, domain.ErrNothingToReport) {
 		c.Bus.Log.InfoContext(ctx, "daily report without data: no email", "category", ev.GetCategoryId(), "date", ev.GetDate())
 		return nil
-	case errors.Is(err, app.ErrNoRecipient):
-		if m.Delivered < noRecipientRetries {
-			return fmt.Errorf("%s: %w (delivery %d)", m.Subject, err, m.Delivered)
-		}
-		return c.drop(ctx, m, err)
 	}
-	return c.result(ctx, m, err)
+	return c.awaitingRecipient(ctx, m, err)
 }
 
 // HandleWeeklyReviewReady queues the weekly website review email; when the
@@ -156,13 +144,7 @@ func (c Consumers) HandleDailyReportReady(ctx context.Context, tx pgx.Tx, ev *ev
 // dropped with an error in the log.
 func (c Consumers) HandleWeeklyReviewReady(ctx context.Context, tx pgx.Tx, ev *eventsv1.WeeklyReviewReady, m events.Meta) error {
 	err := c.App.QueueWeeklyReview(ctx, c.InTx(tx), fromProtoWeekly(ev))
-	if errors.Is(err, app.ErrNoRecipient) {
-		if m.Delivered < noRecipientRetries {
-			return fmt.Errorf("%s: %w (delivery %d)", m.Subject, err, m.Delivered)
-		}
-		return c.drop(ctx, m, err)
-	}
-	return c.result(ctx, m, err)
+	return c.awaitingRecipient(ctx, m, err)
 }
 
 func fromProtoWeekly(ev *eventsv1.WeeklyReviewReady) domain.WeeklyReview {
@@ -249,7 +231,7 @@ func (c Consumers) HandlePasswordReset(ctx context.Context, tx pgx.Tx, ev *event
 		sum := sha256.Sum256([]byte(ev.GetLink()))
 		id = "link-" + hex.EncodeToString(sum[:16])
 	}
-	return c.result(ctx, m, c.App.QueuePasswordResetIn(ctx, c.InTx(tx),
+	return c.result(ctx, m, c.App.QueuePasswordReset(ctx, c.InTx(tx),
 		app.PasswordReset{RequestID: id, Email: ev.GetEmail(), Link: ev.GetLink()}))
 }
 
@@ -270,6 +252,20 @@ func (c Consumers) result(ctx context.Context, m events.Meta, err error) error {
 		return fmt.Errorf("%s: %w", m.Subject, err)
 	}
 	return nil
+}
+
+// awaitingRecipient is result for an email to a store's owner, whose
+// address comes on its own consumer (UserCreated) and may not have arrived
+// yet: such an event is redelivered up to noRecipientRetries times, then
+// dropped.
+func (c Consumers) awaitingRecipient(ctx context.Context, m events.Meta, err error) error {
+	if !errors.Is(err, app.ErrNoRecipient) {
+		return c.result(ctx, m, err)
+	}
+	if m.Delivered < noRecipientRetries {
+		return fmt.Errorf("%s: %w (delivery %d)", m.Subject, err, m.Delivered)
+	}
+	return c.drop(ctx, m, err)
 }
 
 func (c Consumers) drop(ctx context.Context, m events.Meta, err error) error {

@@ -30,9 +30,7 @@ type Subscriptions interface {
 	ChangeSubscription(ctx context.Context, token string, off bool) (domain.Unsubscription, error)
 }
 
-// Server implements digestv1.DigestServiceServer. SendDigest answers
-// Unimplemented (HTTP 501) until the recurring emails are built; none
-// fakes success.
+// Server implements digestv1.DigestServiceServer.
 type Server struct {
 	digestv1.UnimplementedDigestServiceServer
 	App Subscriptions

@@ -101,10 +101,3 @@ func (r Repo) UseRecoveryCode(ctx context.Context, a domain.RecoveryAttempt) (in
 	}
 	return remaining, rejected
 }
-
-// RecoveryCodesLeft counts the user's unused codes.
-func (r Repo) RecoveryCodesLeft(ctx context.Context, userID string) (int, error) {
-	var n int
-	err := r.Pool.QueryRow(ctx, `SELECT count(*) FROM recovery_codes WHERE user_id = $1 AND used_at IS NULL`, userID).Scan(&n)
-	return n, err
-}

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Dialog, ErrorBanner, redeemRecoveryCode, serverMessage } from '@uplift/platform';
 import { TextField, VerificationCodeField } from '@uplift/platform/text-field';
 import { failureMessage, GOOGLE_SIGN_IN_FAILED_MESSAGE } from '../lib/auth-errors';
@@ -78,79 +78,79 @@ export function SignDialog({
   const copy = COPY[mode];
   const title = titles?.[mode] ?? copy.title;
   const description = descriptions?.[mode] ?? copy.description;
+  const dialog = { open, onClose };
 
   const toggleMode = () => {
     setMode(mode === 'signIn' ? 'signUp' : 'signIn');
     setError(null);
   };
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  /** Runs one step of the dialog: busy while it runs, the error cleared first and failures told by fail. */
+  const attempt = async (work: () => Promise<void>, fail: (failure: unknown) => void) => {
     setSubmitting(true);
     setError(null);
     try {
-      if (mode === 'signIn') await actions.signIn(email, password);
-      else if ((await actions.signUp(email, password)) === null) {
-        setSubmitting(false);
-        setPassword('');
-        setMailedTo(email.trim());
-        return;
-      }
-      setSubmitting(false);
-      onClose();
+      await work();
     } catch (failure) {
-      if (isSecondFactorRequired(failure)) setChallenge(failure);
-      else setError(failureMessage(failure));
-      setSubmitting(false);
-    }
-  };
-
-  const onVerify = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!challenge) return;
-    setSubmitting(true);
-    setError(null);
-    try {
-      await challenge.complete(code.trim());
-      setSubmitting(false);
-      onClose();
-    } catch (failure) {
-      setError(totpErrorMessage(failure));
-      setSubmitting(false);
-    }
-  };
-
-  const onRecover = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSubmitting(true);
-    setError(null);
-    try {
-      await redeemRecoveryCode(email.trim(), recoveryCode.trim());
-      setRecovered(true);
-    } catch (failure) {
-      setError(serverMessage(failure, RECOVERY_CODE_FAILED_MESSAGE));
+      fail(failure);
     } finally {
       setSubmitting(false);
     }
   };
 
+  /** A password or Google sign-in failed: a second factor asked for is the code prompt, anything else the banner. */
+  const signInFailed = (failure: unknown) => {
+    if (isSecondFactorRequired(failure)) setChallenge(failure);
+    else setError(failureMessage(failure));
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void attempt(async () => {
+      if (mode === 'signIn') await actions.signIn(email, password);
+      else if ((await actions.signUp(email, password)) === null) {
+        setPassword('');
+        setMailedTo(email.trim());
+        return;
+      }
+      onClose();
+    }, signInFailed);
+  };
+
+  const onVerify = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!challenge) return;
+    void attempt(
+      async () => {
+        await challenge.complete(code.trim());
+        onClose();
+      },
+      (failure) => setError(totpErrorMessage(failure)),
+    );
+  };
+
+  const onRecover = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void attempt(
+      async () => {
+        await redeemRecoveryCode(email.trim(), recoveryCode.trim());
+        setRecovered(true);
+      },
+      (failure) => setError(serverMessage(failure, RECOVERY_CODE_FAILED_MESSAGE)),
+    );
+  };
+
   /** After a recovery: the password sign-in again, now without a code; a Google one starts over. */
-  const onContinue = async () => {
+  const onContinue = () => {
     setChallenge(null);
     setRecovering(false);
     setRecovered(false);
     setRecoveryCode('');
     if (!password) return;
-    setSubmitting(true);
-    try {
+    void attempt(async () => {
       await actions.signIn(email, password);
-      setSubmitting(false);
       onClose();
-    } catch (failure) {
-      if (isSecondFactorRequired(failure)) setChallenge(failure);
-      else setError(failureMessage(failure));
-      setSubmitting(false);
-    }
+    }, signInFailed);
   };
 
   const onGoogle = async () => {
@@ -167,53 +167,50 @@ export function SignDialog({
     }
   };
 
+  /** Between the code prompt and the recovery code: the other one, with no error carried over. */
+  const showRecovery = (on: boolean) => {
+    setRecovering(on);
+    setError(null);
+  };
+
   if (mailedTo !== null) {
     return (
-      <Dialog open={open} onClose={onClose} title={CHECK_EMAIL_TITLE}>
-        <p role="status">{checkEmailMessage(mailedTo)}</p>
-        <Button
-          block
-          onClick={() => {
-            setMailedTo(null);
-            setMode('signIn');
-          }}
-        >
-          Sign in
-        </Button>
-      </Dialog>
+      <Notice
+        {...dialog}
+        title={CHECK_EMAIL_TITLE}
+        message={checkEmailMessage(mailedTo)}
+        action="Sign in"
+        onAction={() => {
+          setMailedTo(null);
+          setMode('signIn');
+        }}
+      />
     );
   }
 
   if (challenge && recovered) {
     return (
-      <Dialog open={open} onClose={onClose} title="Two-step sign-in is off">
-        <p role="status">{RECOVERY_USED_MESSAGE}</p>
-        <Button block loading={submitting} onClick={() => void onContinue()}>
-          {password ? 'Sign in' : 'Back to sign in'}
-        </Button>
-      </Dialog>
+      <Notice
+        {...dialog}
+        title="Two-step sign-in is off"
+        message={RECOVERY_USED_MESSAGE}
+        action={password ? 'Sign in' : 'Back to sign in'}
+        busy={submitting}
+        onAction={onContinue}
+      />
     );
   }
 
   if (challenge && recovering) {
     return (
       <Dialog
-        open={open}
-        onClose={onClose}
+        {...dialog}
         title="Use a recovery code"
         description="Enter your email and one of the recovery codes you saved when you turned on two-step sign-in."
       >
         <form onSubmit={onRecover} noValidate>
           <ErrorBanner message={error} />
-          <TextField
-            label="Email"
-            required
-            type="email"
-            name="email"
-            autoComplete="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-          />
+          <EmailField value={email} onChange={setEmail} />
           <TextField
             label="Recovery code"
             required
@@ -228,70 +225,31 @@ export function SignDialog({
             Use recovery code
           </Button>
         </form>
-        <p>
-          <button
-            type="button"
-            className="u-link-btn"
-            onClick={() => {
-              setRecovering(false);
-              setError(null);
-            }}
-          >
-            Use a code from your authenticator app
-          </button>
-        </p>
+        <LinkAction onClick={() => showRecovery(false)}>Use a code from your authenticator app</LinkAction>
       </Dialog>
     );
   }
 
   if (challenge) {
     return (
-      <Dialog
-        open={open}
-        onClose={onClose}
-        title="Two-step sign-in"
-        description="Enter the 6-digit code from your authenticator app."
-      >
+      <Dialog {...dialog} title="Two-step sign-in" description="Enter the 6-digit code from your authenticator app.">
         <form onSubmit={onVerify} noValidate>
           <ErrorBanner message={error} />
-          <VerificationCodeField
-            name="code"
-            value={code}
-            onChange={(event) => setCode(event.target.value)}
-          />
+          <VerificationCodeField name="code" value={code} onChange={(event) => setCode(event.target.value)} />
           <Button type="submit" block loading={submitting} disabled={!code.trim()}>
             Verify
           </Button>
         </form>
-        <p>
-          <button
-            type="button"
-            className="u-link-btn"
-            onClick={() => {
-              setRecovering(true);
-              setError(null);
-            }}
-          >
-            Use a recovery code
-          </button>
-        </p>
+        <LinkAction onClick={() => showRecovery(true)}>Use a recovery code</LinkAction>
       </Dialog>
     );
   }
 
   return (
-    <Dialog open={open} onClose={onClose} title={title} description={description}>
+    <Dialog {...dialog} title={title} description={description}>
       <form onSubmit={onSubmit} noValidate>
         <ErrorBanner message={error} />
-        <TextField
-          label="Email"
-          required
-          type="email"
-          name="email"
-          autoComplete="email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
+        <EmailField value={email} onChange={setEmail} />
         <TextField
           label="Password"
           required
@@ -301,24 +259,62 @@ export function SignDialog({
           value={password}
           onChange={(event) => setPassword(event.target.value)}
         />
-        {mode === 'signIn' && onForgotPassword && (
-          <p>
-            <button type="button" className="u-link-btn" onClick={onForgotPassword}>
-              Forgot password?
-            </button>
-          </p>
-        )}
+        {mode === 'signIn' && onForgotPassword && <LinkAction onClick={onForgotPassword}>Forgot password?</LinkAction>}
         <Button type="submit" block loading={submitting}>
           {copy.submit}
         </Button>
       </form>
-      <p>
-        <button type="button" className="u-link-btn" onClick={toggleMode}>
-          {copy.toggle}
-        </button>
-      </p>
+      <LinkAction onClick={toggleMode}>{copy.toggle}</LinkAction>
       <Button variant="secondary" block onClick={onGoogle}>
         Continue with Google
+      </Button>
+    </Dialog>
+  );
+}
+
+/** A link-styled button on a line of its own: the dialog's ways to another step. */
+function LinkAction({ onClick, children }: { onClick: () => void; children: ReactNode }) {
+  return (
+    <p>
+      <button type="button" className="u-link-btn" onClick={onClick}>
+        {children}
+      </button>
+    </p>
+  );
+}
+
+/** The email field, the same in the sign-in form and the recovery form. */
+function EmailField({ value, onChange }: { value: string; onChange: (email: string) => void }) {
+  return (
+    <TextField
+      label="Email"
+      required
+      type="email"
+      name="email"
+      autoComplete="email"
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
+
+interface NoticeProps {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  message: string;
+  action: string;
+  onAction: () => void;
+  busy?: boolean;
+}
+
+/** A step that only tells something (read out as a status) and offers one way on. */
+function Notice({ open, onClose, title, message, action, onAction, busy = false }: NoticeProps) {
+  return (
+    <Dialog open={open} onClose={onClose} title={title}>
+      <p role="status">{message}</p>
+      <Button block loading={busy} onClick={onAction}>
+        {action}
       </Button>
     </Dialog>
   );

@@ -11,71 +11,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/digest/v1/digest_service.proto.
  */
 export const file_uplift_digest_v1_digest_service: GenFile = /*@__PURE__*/
-  fileDesc("CiV1cGxpZnQvZGlnZXN0L3YxL2RpZ2VzdF9zZXJ2aWNlLnByb3RvEhB1cGxpZnQuZGlnZXN0LnYxIlQKEVNlbmREaWdlc3RSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEioKBGtpbmQYAiABKA4yHC51cGxpZnQuZGlnZXN0LnYxLkRpZ2VzdEtpbmQiFAoSU2VuZERpZ2VzdFJlc3BvbnNlIiMKElVuc3Vic2NyaWJlUmVxdWVzdBINCgV0b2tlbhgBIAEoCSJrChNVbnN1YnNjcmliZVJlc3BvbnNlEioKBGtpbmQYASABKA4yHC51cGxpZnQuZGlnZXN0LnYxLkRpZ2VzdEtpbmQSDwoHbWVzc2FnZRgCIAEoCRIXCg9yZXN1YnNjcmliZV91cmwYAyABKAkiIwoSUmVzdWJzY3JpYmVSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIlIKE1Jlc3Vic2NyaWJlUmVzcG9uc2USKgoEa2luZBgBIAEoDjIcLnVwbGlmdC5kaWdlc3QudjEuRGlnZXN0S2luZBIPCgdtZXNzYWdlGAIgASgJKoEBCgpEaWdlc3RLaW5kEhsKF0RJR0VTVF9LSU5EX1VOU1BFQ0lGSUVEEAASHQoZRElHRVNUX0tJTkRfV0VFS0xZX1JFVklFVxABEhwKGERJR0VTVF9LSU5EX0RBSUxZX1JFUE9SVBACEhkKFURJR0VTVF9LSU5EX0FJX0RJR0VTVBADMu8CCg1EaWdlc3RTZXJ2aWNlElcKClNlbmREaWdlc3QSIy51cGxpZnQuZGlnZXN0LnYxLlNlbmREaWdlc3RSZXF1ZXN0GiQudXBsaWZ0LmRpZ2VzdC52MS5TZW5kRGlnZXN0UmVzcG9uc2USjAEKC1Vuc3Vic2NyaWJlEiQudXBsaWZ0LmRpZ2VzdC52MS5VbnN1YnNjcmliZVJlcXVlc3QaJS51cGxpZnQuZGlnZXN0LnYxLlVuc3Vic2NyaWJlUmVzcG9uc2UiMILT5JMCKloUEhIvZW1haWwvdW5zdWJzY3JpYmUiEi9lbWFpbC91bnN1YnNjcmliZRJ2CgtSZXN1YnNjcmliZRIkLnVwbGlmdC5kaWdlc3QudjEuUmVzdWJzY3JpYmVSZXF1ZXN0GiUudXBsaWZ0LmRpZ2VzdC52MS5SZXN1YnNjcmliZVJlc3BvbnNlIhqC0+STAhQiEi9lbWFpbC9yZXN1YnNjcmliZUK8AQoUY29tLnVwbGlmdC5kaWdlc3QudjFCEkRpZ2VzdFNlcnZpY2VQcm90b1ABWi51cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvZGlnZXN0L3YxO2RpZ2VzdHYxogIDVURYqgIQVXBsaWZ0LkRpZ2VzdC5WMcoCEFVwbGlmdFxEaWdlc3RcVjHiAhxVcGxpZnRcRGlnZXN0XFYxXEdQQk1ldGFkYXRh6gISVXBsaWZ0OjpEaWdlc3Q6OlYxYgZwcm90bzM", [file_google_api_annotations]);
-
-/**
- * SendDigestRequest names the category and the email.
- *
- * @generated from message uplift.digest.v1.SendDigestRequest
- */
-export type SendDigestRequest = Message<"uplift.digest.v1.SendDigestRequest"> & {
-  /**
-   * @generated from field: string category_id = 1;
-   */
-  categoryId: string;
-
-  /**
-   * @generated from field: uplift.digest.v1.DigestKind kind = 2;
-   */
-  kind: DigestKind;
-};
-
-/**
- * SendDigestRequest names the category and the email.
- *
- * @generated from message uplift.digest.v1.SendDigestRequest
- */
-export type SendDigestRequestJson = {
-  /**
-   * @generated from field: string category_id = 1;
-   */
-  categoryId?: string;
-
-  /**
-   * @generated from field: uplift.digest.v1.DigestKind kind = 2;
-   */
-  kind?: DigestKindJson;
-};
-
-/**
- * Describes the message uplift.digest.v1.SendDigestRequest.
- * Use `create(SendDigestRequestSchema)` to create a new message.
- */
-export const SendDigestRequestSchema: GenMessage<SendDigestRequest, {jsonType: SendDigestRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_digest_v1_digest_service, 0);
-
-/**
- * SendDigestResponse is empty once the email is queued.
- *
- * @generated from message uplift.digest.v1.SendDigestResponse
- */
-export type SendDigestResponse = Message<"uplift.digest.v1.SendDigestResponse"> & {
-};
-
-/**
- * SendDigestResponse is empty once the email is queued.
- *
- * @generated from message uplift.digest.v1.SendDigestResponse
- */
-export type SendDigestResponseJson = {
-};
-
-/**
- * Describes the message uplift.digest.v1.SendDigestResponse.
- * Use `create(SendDigestResponseSchema)` to create a new message.
- */
-export const SendDigestResponseSchema: GenMessage<SendDigestResponse, {jsonType: SendDigestResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_digest_v1_digest_service, 1);
+  fileDesc("CiV1cGxpZnQvZGlnZXN0L3YxL2RpZ2VzdF9zZXJ2aWNlLnByb3RvEhB1cGxpZnQuZGlnZXN0LnYxIiMKElVuc3Vic2NyaWJlUmVxdWVzdBINCgV0b2tlbhgBIAEoCSJrChNVbnN1YnNjcmliZVJlc3BvbnNlEioKBGtpbmQYASABKA4yHC51cGxpZnQuZGlnZXN0LnYxLkRpZ2VzdEtpbmQSDwoHbWVzc2FnZRgCIAEoCRIXCg9yZXN1YnNjcmliZV91cmwYAyABKAkiIwoSUmVzdWJzY3JpYmVSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIlIKE1Jlc3Vic2NyaWJlUmVzcG9uc2USKgoEa2luZBgBIAEoDjIcLnVwbGlmdC5kaWdlc3QudjEuRGlnZXN0S2luZBIPCgdtZXNzYWdlGAIgASgJKoEBCgpEaWdlc3RLaW5kEhsKF0RJR0VTVF9LSU5EX1VOU1BFQ0lGSUVEEAASHQoZRElHRVNUX0tJTkRfV0VFS0xZX1JFVklFVxABEhwKGERJR0VTVF9LSU5EX0RBSUxZX1JFUE9SVBACEhkKFURJR0VTVF9LSU5EX0FJX0RJR0VTVBADMpYCCg1EaWdlc3RTZXJ2aWNlEowBCgtVbnN1YnNjcmliZRIkLnVwbGlmdC5kaWdlc3QudjEuVW5zdWJzY3JpYmVSZXF1ZXN0GiUudXBsaWZ0LmRpZ2VzdC52MS5VbnN1YnNjcmliZVJlc3BvbnNlIjCC0+STAipaFBISL2VtYWlsL3Vuc3Vic2NyaWJlIhIvZW1haWwvdW5zdWJzY3JpYmUSdgoLUmVzdWJzY3JpYmUSJC51cGxpZnQuZGlnZXN0LnYxLlJlc3Vic2NyaWJlUmVxdWVzdBolLnVwbGlmdC5kaWdlc3QudjEuUmVzdWJzY3JpYmVSZXNwb25zZSIagtPkkwIUIhIvZW1haWwvcmVzdWJzY3JpYmVCvAEKFGNvbS51cGxpZnQuZGlnZXN0LnYxQhJEaWdlc3RTZXJ2aWNlUHJvdG9QAVoudXBsaWZ0LmRldi9wcm90by9nZW4vdXBsaWZ0L2RpZ2VzdC92MTtkaWdlc3R2MaICA1VEWKoCEFVwbGlmdC5EaWdlc3QuVjHKAhBVcGxpZnRcRGlnZXN0XFYx4gIcVXBsaWZ0XERpZ2VzdFxWMVxHUEJNZXRhZGF0YeoCElVwbGlmdDo6RGlnZXN0OjpWMWIGcHJvdG8z", [file_google_api_annotations]);
 
 /**
  * UnsubscribeRequest carries the token from the email's link.
@@ -110,7 +46,7 @@ export type UnsubscribeRequestJson = {
  * Use `create(UnsubscribeRequestSchema)` to create a new message.
  */
 export const UnsubscribeRequestSchema: GenMessage<UnsubscribeRequest, {jsonType: UnsubscribeRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_digest_v1_digest_service, 2);
+  messageDesc(file_uplift_digest_v1_digest_service, 0);
 
 /**
  * UnsubscribeResponse says what was turned off.
@@ -175,7 +111,7 @@ export type UnsubscribeResponseJson = {
  * Use `create(UnsubscribeResponseSchema)` to create a new message.
  */
 export const UnsubscribeResponseSchema: GenMessage<UnsubscribeResponse, {jsonType: UnsubscribeResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_digest_v1_digest_service, 3);
+  messageDesc(file_uplift_digest_v1_digest_service, 1);
 
 /**
  * ResubscribeRequest carries the token from the unsubscribe page.
@@ -206,7 +142,7 @@ export type ResubscribeRequestJson = {
  * Use `create(ResubscribeRequestSchema)` to create a new message.
  */
 export const ResubscribeRequestSchema: GenMessage<ResubscribeRequest, {jsonType: ResubscribeRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_digest_v1_digest_service, 4);
+  messageDesc(file_uplift_digest_v1_digest_service, 2);
 
 /**
  * ResubscribeResponse says what was turned back on.
@@ -247,10 +183,10 @@ export type ResubscribeResponseJson = {
  * Use `create(ResubscribeResponseSchema)` to create a new message.
  */
 export const ResubscribeResponseSchema: GenMessage<ResubscribeResponse, {jsonType: ResubscribeResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_digest_v1_digest_service, 5);
+  messageDesc(file_uplift_digest_v1_digest_service, 3);
 
 /**
- * DigestKind is which email to send.
+ * DigestKind is which kind of email a link turns off or on.
  *
  * @generated from enum uplift.digest.v1.DigestKind
  */
@@ -277,7 +213,7 @@ export enum DigestKind {
 }
 
 /**
- * DigestKind is which email to send.
+ * DigestKind is which kind of email a link turns off or on.
  *
  * @generated from enum uplift.digest.v1.DigestKind
  */
@@ -299,16 +235,6 @@ export const DigestKindSchema: GenEnum<DigestKind, DigestKindJson> = /*@__PURE__
  * @generated from service uplift.digest.v1.DigestService
  */
 export const DigestService: GenService<{
-  /**
-   * SendDigest emails a category's digest now.
-   *
-   * @generated from rpc uplift.digest.v1.DigestService.SendDigest
-   */
-  sendDigest: {
-    methodKind: "unary";
-    input: typeof SendDigestRequestSchema;
-    output: typeof SendDigestResponseSchema;
-  },
   /**
    * Unsubscribe turns one kind of email off for the token's user: the
    * one-click unsubscribe of RFC 8058 (mail clients POST the body
