@@ -33,6 +33,9 @@ func (f sourceFile) at(n ast.Node) string {
 	return f.path + ":" + strconv.Itoa(f.fset.Position(n.Pos()).Line)
 }
 
+// majorVersion is a module path's /vN suffix, which is not the package's name.
+var majorVersion = regexp.MustCompile(`^v[0-9]+$`)
+
 // localName is the name the file uses for the package at importPath, or ""
 // when it does not import it.
 func (f sourceFile) localName(importPath string) string {
@@ -41,7 +44,13 @@ func (f sourceFile) localName(importPath string) string {
 			if spec.Name != nil {
 				return spec.Name.Name
 			}
-			return importPath[strings.LastIndex(importPath, "/")+1:]
+			name := importPath[strings.LastIndex(importPath, "/")+1:]
+			if majorVersion.MatchString(name) {
+				// github.com/jackc/pgx/v5 is package pgx.
+				rest := strings.TrimSuffix(importPath, "/"+name)
+				name = rest[strings.LastIndex(rest, "/")+1:]
+			}
+			return name
 		}
 	}
 	return ""

@@ -55,6 +55,17 @@ func SignInWithCustomToken(t testing.TB, customToken string) string {
 	return signIn(t, "accounts:signInWithCustomToken", map[string]any{"token": customToken, "returnSecureToken": true})
 }
 
+// SignInAs signs uid in (an emulator user, made on first use) with the
+// custom claims given (nil for none) and returns its ID token.
+func SignInAs(t testing.TB, uid string, claims map[string]any) string {
+	t.Helper()
+	custom, err := Client(t).CustomTokenWithClaims(context.Background(), uid, claims)
+	if err != nil {
+		t.Fatalf("firebasetest: custom token: %v", err)
+	}
+	return SignInWithCustomToken(t, custom)
+}
+
 // SignInWithPassword signs in with email and password.
 func SignInWithPassword(t testing.TB, email, password string) string {
 	t.Helper()

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"testing"
 
 	"google.golang.org/grpc"
@@ -76,4 +77,20 @@ func Run(t testing.TB, name string, base service.Base, migrations fs.FS, wire se
 		rt.Close()
 	})
 	return conn, rt
+}
+
+// Stub serves a stand-in for another service (what register registers) on
+// a loopback port until the test ends, and returns its address for the
+// service's settings.
+func Stub(t testing.TB, register func(*grpc.Server)) string {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := grpc.NewServer()
+	register(g)
+	go func() { _ = g.Serve(lis) }()
+	t.Cleanup(g.Stop)
+	return lis.Addr().String()
 }

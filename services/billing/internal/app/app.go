@@ -11,17 +11,10 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"time"
 
 	"uplift.dev/billing/internal/domain"
 	"uplift.dev/platform/clock"
 )
-
-// Caller is who is asking, from the verified token.
-type Caller struct {
-	UID, Email      string
-	Admin, Uplifter bool
-}
 
 // Profiles is what billing asks the users service: which categories a user
 // owns, and whether a user exists. The caller's own token travels in ctx, so
@@ -107,29 +100,43 @@ type Repository interface {
 
 // App is the billing use cases.
 type App struct {
-	Tiers    domain.Tiers
-	Repo     Repository
-	Payments Payments
-	Profiles Profiles
-	Log      *slog.Logger
-	// TestCheckoutURL, when set, is the base of the local test checkout
+	tiers    domain.Tiers
+	repo     Repository
+	payments Payments
+	profiles Profiles
+	log      *slog.Logger
+	// testCheckoutURL, when set, is the base of the local test checkout
 	// page; CreateStripeCheckout then points the browser there, and
 	// CreateIdentityVerification to its identity verification page.
-	TestCheckoutURL string
-	// ReturnOrigins are the web app's origins: the only places checkout and
+	testCheckoutURL string
+	// returnOrigins are the web app's origins: the only places checkout and
 	// portal return URLs may lead (none configured means none accepted).
-	ReturnOrigins domain.Origins
-	// Now is the clock; nil is the wall clock.
-	Now clock.Clock
+	returnOrigins domain.Origins
+	now           clock.Clock
 }
 
-// New returns the billing use cases over their dependencies, as every
-// service's app is made; TestCheckoutURL and Now are set after, where wanted.
+// New returns the billing use cases over their dependencies.
 func New(tiers domain.Tiers, repo Repository, payments Payments, profiles Profiles, log *slog.Logger, returnOrigins domain.Origins) *App {
-	return &App{Tiers: tiers, Repo: repo, Payments: payments, Profiles: profiles, Log: log, ReturnOrigins: returnOrigins}
+	return &App{tiers: tiers, repo: repo, payments: payments, profiles: profiles, log: log, returnOrigins: returnOrigins, now: clock.Real}
 }
 
-func (a *App) now() time.Time { return a.Now.Now() }
+// WithClock returns the use cases reading time from now (the service's clock).
+func (a *App) WithClock(now clock.Clock) *App {
+	c := *a
+	c.now = now
+	return &c
+}
+
+// WithTestCheckout returns the use cases sending checkouts and identity
+// verifications to the local test checkout page at url (a test stack only).
+func (a *App) WithTestCheckout(url string) *App {
+	c := *a
+	c.testCheckoutURL = url
+	return &c
+}
+
+// Tiers are the configured subscription tiers.
+func (a *App) Tiers() domain.Tiers { return a.tiers }
 
 // CheckoutInput is the checkout request as received.
 type CheckoutInput struct {
@@ -139,21 +146,21 @@ type CheckoutInput struct {
 
 // CreateCheckout starts a subscription checkout for the caller's own
 // business and returns where the browser goes.
-func (a *App) CreateCheckout(ctx context.Context, c Caller, in CheckoutInput) (string, error) {
+func (a *App) CreateCheckout(ctx context.Context, c domain.Caller, in CheckoutInput) (string, error) {
 	if c.UID == "" {
 		return "", domain.ErrNotSignedIn
 	}
-	tier, ok := a.Tiers.ByPriceID(in.PriceID)
+	tier, ok := a.tiers.ByPriceID(in.PriceID)
 	if !ok {
 		return "", &domain.ValidationError{Field: "priceId", Message: fmt.Sprintf("priceId %q is not the price of any plan.", in.PriceID)}
 	}
 	if in.FreeTrial {
 		return "", &domain.ValidationError{Field: "freeTrial", Message: "Free trials are not offered; send freeTrial false."}
 	}
-	if err := a.ReturnOrigins.CheckReturnURL("successUrl", in.SuccessURL); err != nil {
+	if err := a.returnOrigins.CheckReturnURL("successUrl", in.SuccessURL); err != nil {
 		return "", err
 	}
-	if err := a.ReturnOrigins.CheckReturnURL("cancelUrl", in.CancelURL); err != nil {
+	if err := a.returnOrigins.CheckReturnURL("cancelUrl", in.CancelURL); err != nil {
 		return "", err
 	}
 	if err := a.checkOwnCategory(ctx, c, in.CategoryID); err != nil {
@@ -173,48 +180,48 @@ func (a *App) CreateCheckout(ctx context.Context, c Caller, in CheckoutInput) (s
 	}
 	params := CheckoutParams{CustomerID: customer, UserID: c.UID, CategoryID: in.CategoryID, Tier: tier,
 		PriceID: in.PriceID, ReferralID: referral, SuccessURL: in.SuccessURL, CancelURL: in.CancelURL}
-	stripeURL, err := a.Payments.CreateCheckout(ctx, params)
+	stripeURL, err := a.payments.CreateCheckout(ctx, params)
 	if err != nil {
 		return "", err
 	}
-	if a.TestCheckoutURL == "" {
+	if a.testCheckoutURL == "" {
 		return stripeURL, nil
 	}
 	token, err := newToken()
 	if err != nil {
 		return "", err
 	}
-	if err := a.Repo.SavePendingCheckout(ctx, PendingCheckout{Token: token, UserID: c.UID, CategoryID: in.CategoryID,
+	if err := a.repo.SavePendingCheckout(ctx, PendingCheckout{Token: token, UserID: c.UID, CategoryID: in.CategoryID,
 		CustomerID: customer, Tier: tier, PriceID: in.PriceID, ReferralID: referral,
-		Amount: a.Tiers[tier].Prices.Monthly.Amount, SuccessURL: in.SuccessURL, CancelURL: in.CancelURL}); err != nil {
+		Amount: a.tiers[tier].Prices.Monthly.Amount, SuccessURL: in.SuccessURL, CancelURL: in.CancelURL}); err != nil {
 		return "", err
 	}
-	return strings.TrimRight(a.TestCheckoutURL, "/") + "/test-checkout/" + token, nil
+	return strings.TrimRight(a.testCheckoutURL, "/") + "/test-checkout/" + token, nil
 }
 
 // CreatePortal returns a Stripe customer portal URL for a paying user.
-func (a *App) CreatePortal(ctx context.Context, c Caller, categoryID, redirectURL string) (string, error) {
+func (a *App) CreatePortal(ctx context.Context, c domain.Caller, categoryID, redirectURL string) (string, error) {
 	if c.UID == "" {
 		return "", domain.ErrNotSignedIn
 	}
-	if err := a.ReturnOrigins.CheckReturnURL("redirectUrl", redirectURL); err != nil {
+	if err := a.returnOrigins.CheckReturnURL("redirectUrl", redirectURL); err != nil {
 		return "", err
 	}
 	if err := a.checkOwnCategory(ctx, c, categoryID); err != nil {
 		return "", err
 	}
-	b, err := a.Repo.Billing(ctx, c.UID)
+	b, err := a.repo.Billing(ctx, c.UID)
 	if err != nil {
 		return "", err
 	}
-	customer, err := a.Repo.CustomerID(ctx, c.UID)
+	customer, err := a.repo.CustomerID(ctx, c.UID)
 	if err != nil {
 		return "", err
 	}
 	if b == nil || !domain.IsPaid(b.Tier) || customer == "" {
 		return "", domain.ErrNotPaid
 	}
-	return a.Payments.CreatePortal(ctx, customer, redirectURL)
+	return a.payments.CreatePortal(ctx, customer, redirectURL)
 }
 
 // StartIdentityVerification starts a Stripe Identity verification of the
@@ -226,28 +233,28 @@ func (a *App) CreatePortal(ctx context.Context, c Caller, categoryID, redirectUR
 // which hosts no verification page, and the browser is sent to the test
 // checkout's stand-in for it instead, which reports an outcome through the
 // real webhook path.
-func (a *App) StartIdentityVerification(ctx context.Context, c Caller, returnURL string) (domain.IdentityVerification, error) {
+func (a *App) StartIdentityVerification(ctx context.Context, c domain.Caller, returnURL string) (domain.IdentityVerification, error) {
 	if c.UID == "" {
 		return domain.IdentityVerification{}, domain.ErrNotSignedIn
 	}
 	if returnURL != "" {
-		if err := a.ReturnOrigins.CheckReturnURL("returnUrl", returnURL); err != nil {
+		if err := a.returnOrigins.CheckReturnURL("returnUrl", returnURL); err != nil {
 			return domain.IdentityVerification{}, err
 		}
 	}
-	v, err := a.Payments.CreateIdentityVerification(ctx, c.UID, c.Email, returnURL)
+	v, err := a.payments.CreateIdentityVerification(ctx, c.UID, c.Email, returnURL)
 	if err != nil {
 		return domain.IdentityVerification{}, err
 	}
-	if a.TestCheckoutURL != "" {
+	if a.testCheckoutURL != "" {
 		token, err := newToken()
 		if err != nil {
 			return domain.IdentityVerification{}, err
 		}
-		if err := a.Repo.SavePendingIdentity(ctx, PendingIdentity{Token: token, UserID: c.UID, SessionID: v.ID, ReturnURL: returnURL}); err != nil {
+		if err := a.repo.SavePendingIdentity(ctx, PendingIdentity{Token: token, UserID: c.UID, SessionID: v.ID, ReturnURL: returnURL}); err != nil {
 			return domain.IdentityVerification{}, err
 		}
-		return domain.IdentityVerification{ID: v.ID, URL: a.TestCheckoutURL + "/test-identity/" + token}, nil
+		return domain.IdentityVerification{ID: v.ID, URL: a.testCheckoutURL + "/test-identity/" + token}, nil
 	}
 	if v.ClientSecret == "" && v.URL == "" {
 		return domain.IdentityVerification{}, domain.ErrIdentityUnavailable
@@ -258,30 +265,30 @@ func (a *App) StartIdentityVerification(ctx context.Context, c Caller, returnURL
 // PendingIdentity returns an unused local test verification for its page,
 // or domain.ErrCheckoutNotFound.
 func (a *App) PendingIdentity(ctx context.Context, token string) (PendingIdentity, error) {
-	return a.Repo.PendingIdentity(ctx, token)
+	return a.repo.PendingIdentity(ctx, token)
 }
 
 // CompletePendingIdentity marks a local test verification used, once,
 // before its page sends the outcome's webhook event.
 func (a *App) CompletePendingIdentity(ctx context.Context, token string) error {
-	return a.Repo.CompletePendingIdentity(ctx, token)
+	return a.repo.CompletePendingIdentity(ctx, token)
 }
 
 // SetBilling sets a user's tier by hand; admins only. Each call is written
 // to the audit log with the change. The user must exist in the users
 // service: billing keeps plans by user id alone, and a plan for an id no one
 // has would be billed to no one (ErrUserNotFound).
-func (a *App) SetBilling(ctx context.Context, c Caller, userID, tier string) (domain.Billing, error) {
+func (a *App) SetBilling(ctx context.Context, c domain.Caller, userID, tier string) (domain.Billing, error) {
 	if !c.Admin {
 		return domain.Billing{}, domain.ErrPermissionDenied
 	}
 	if strings.TrimSpace(userID) == "" {
 		return domain.Billing{}, &domain.ValidationError{Field: "userId", Message: "userId is required."}
 	}
-	if _, ok := a.Tiers[tier]; !ok {
+	if _, ok := a.tiers[tier]; !ok {
 		return domain.Billing{}, &domain.ValidationError{Field: "tier", Message: fmt.Sprintf("tier %q does not exist.", tier)}
 	}
-	exists, err := a.Profiles.UserExists(ctx, userID)
+	exists, err := a.profiles.UserExists(ctx, userID)
 	if err != nil {
 		return domain.Billing{}, err
 	}
@@ -291,7 +298,7 @@ func (a *App) SetBilling(ctx context.Context, c Caller, userID, tier string) (do
 	change := domain.Change{Tier: tier, IsManuallySet: true, SourceTime: a.now()}
 	entry := domain.AuditEntry{ActorID: c.UID, UserID: userID, Action: domain.ActionSetBilling,
 		Detail: "tier " + tier, At: change.SourceTime}
-	if _, _, err := a.Repo.Change(ctx, "", userID, change, entry); err != nil {
+	if _, _, err := a.repo.Change(ctx, "", userID, change, entry); err != nil {
 		return domain.Billing{}, err
 	}
 	return domain.Billing{UserID: userID, Tier: tier, IsManuallySet: true, SourceTime: change.SourceTime}, nil
@@ -299,17 +306,17 @@ func (a *App) SetBilling(ctx context.Context, c Caller, userID, tier string) (do
 
 // HandleWebhook verifies and applies one Stripe event, at most once.
 func (a *App) HandleWebhook(ctx context.Context, payload []byte, signature string) error {
-	ev, err := a.Payments.ParseEvent(payload, signature)
+	ev, err := a.payments.ParseEvent(payload, signature)
 	if err != nil {
 		return err
 	}
-	log := a.Log.With("event", ev.ID, "type", ev.Type)
+	log := a.log.With("event", ev.ID, "type", ev.Type)
 	// A delivery of an event already handled (Stripe's retries, or anyone
 	// replaying a signed body) is acknowledged here, before any read from
 	// Stripe, so replays cost one lookup of our own and no Stripe API
 	// call. Deliveries racing the first one may still read; the id is
 	// recorded in the change's transaction, which applies it once.
-	if seen, err := a.Repo.EventSeen(ctx, ev.ID); err != nil || seen {
+	if seen, err := a.repo.EventSeen(ctx, ev.ID); err != nil || seen {
 		if seen {
 			log.DebugContext(ctx, "stripe event replayed; already handled")
 		}
@@ -321,10 +328,10 @@ func (a *App) HandleWebhook(ctx context.Context, payload []byte, signature strin
 	if ev.NeedsCurrent() {
 		// Stripe's advice: an event says something changed; what it is now
 		// is the subscription's current state, fetched on every event.
-		sub, err := a.Payments.Subscription(ctx, ev.SubscriptionID)
+		sub, err := a.payments.Subscription(ctx, ev.SubscriptionID)
 		if errors.Is(err, domain.ErrSubscriptionNotFound) {
 			log.WarnContext(ctx, "stripe event names a subscription Stripe does not have", "subscription", ev.SubscriptionID)
-			_, err := a.Repo.RecordEvent(ctx, ev.ID)
+			_, err := a.repo.RecordEvent(ctx, ev.ID)
 			return err
 		}
 		if err != nil {
@@ -332,7 +339,7 @@ func (a *App) HandleWebhook(ctx context.Context, payload []byte, signature strin
 		}
 		ev = ev.WithCurrent(sub)
 	}
-	tier, ok, err := domain.TierFor(ev, a.Tiers)
+	tier, ok, err := domain.TierFor(ev, a.tiers)
 	if errors.Is(err, domain.ErrUnknownPrice) {
 		// Acknowledged so Stripe stops retrying; a price we do not sell is an
 		// operator's problem, not one a retry fixes.
@@ -343,7 +350,7 @@ func (a *App) HandleWebhook(ctx context.Context, payload []byte, signature strin
 	}
 	userID := ev.UserID
 	if userID == "" && ev.CustomerID != "" {
-		if userID, err = a.Repo.UserByCustomer(ctx, ev.CustomerID); err != nil {
+		if userID, err = a.repo.UserByCustomer(ctx, ev.CustomerID); err != nil {
 			return err
 		}
 	}
@@ -351,15 +358,15 @@ func (a *App) HandleWebhook(ctx context.Context, payload []byte, signature strin
 		if ok {
 			log.WarnContext(ctx, "stripe event for an unknown customer", "customer", ev.CustomerID)
 		}
-		_, err := a.Repo.RecordEvent(ctx, ev.ID)
+		_, err := a.repo.RecordEvent(ctx, ev.ID)
 		return err
 	}
 	if ev.CustomerID != "" {
-		if _, err := a.Repo.SaveCustomer(ctx, userID, ev.CustomerID); err != nil {
+		if _, err := a.repo.SaveCustomer(ctx, userID, ev.CustomerID); err != nil {
 			return err
 		}
 	}
-	d, replay, err := a.Repo.Change(ctx, ev.ID, userID, domain.Change{Tier: tier, SourceTime: ev.Created})
+	d, replay, err := a.repo.Change(ctx, ev.ID, userID, domain.Change{Tier: tier, SourceTime: ev.Created})
 	if err != nil {
 		return err
 	}
@@ -372,10 +379,10 @@ func (a *App) HandleWebhook(ctx context.Context, payload []byte, signature strin
 func (a *App) recordIdentity(ctx context.Context, log *slog.Logger, ev domain.PaymentEvent, status string) error {
 	if ev.UserID == "" || ev.SessionID == "" {
 		log.WarnContext(ctx, "identity event without our user or session", "session", ev.SessionID)
-		_, err := a.Repo.RecordEvent(ctx, ev.ID)
+		_, err := a.repo.RecordEvent(ctx, ev.ID)
 		return err
 	}
-	applied, replay, err := a.Repo.RecordIdentityOutcome(ctx, ev.ID,
+	applied, replay, err := a.repo.RecordIdentityOutcome(ctx, ev.ID,
 		domain.IdentityOutcome{UserID: ev.UserID, SessionID: ev.SessionID, Status: status, At: ev.Created})
 	if err != nil {
 		return err
@@ -386,24 +393,24 @@ func (a *App) recordIdentity(ctx context.Context, log *slog.Logger, ev domain.Pa
 
 // IdentityOutcome is the caller's own latest verification outcome (nil:
 // none recorded).
-func (a *App) IdentityOutcome(ctx context.Context, c Caller) (*domain.IdentityOutcome, error) {
+func (a *App) IdentityOutcome(ctx context.Context, c domain.Caller) (*domain.IdentityOutcome, error) {
 	if c.UID == "" {
 		return nil, domain.ErrNotSignedIn
 	}
-	return a.Repo.IdentityOutcome(ctx, c.UID)
+	return a.repo.IdentityOutcome(ctx, c.UID)
 }
 
 // PendingCheckout returns an unused local test checkout for its page, or
 // domain.ErrCheckoutNotFound.
 func (a *App) PendingCheckout(ctx context.Context, token string) (PendingCheckout, error) {
-	return a.Repo.PendingCheckout(ctx, token)
+	return a.repo.PendingCheckout(ctx, token)
 }
 
 // CompletePendingCheckout marks a local test checkout used, once
 // (domain.ErrCheckoutNotFound the second time), before its page sends the
 // checkout's webhook event.
 func (a *App) CompletePendingCheckout(ctx context.Context, token string) error {
-	return a.Repo.CompletePendingCheckout(ctx, token)
+	return a.repo.CompletePendingCheckout(ctx, token)
 }
 
 // checkOwnCategory lets a caller buy or manage a plan only for their own
@@ -411,11 +418,11 @@ func (a *App) CompletePendingCheckout(ctx context.Context, token string) error {
 // viewing as someone (an uplifter's current category differs from their
 // original one) would charge and change the uplifter's own account while the
 // owner stays where they were: that is refused with ErrOnBehalf.
-func (a *App) checkOwnCategory(ctx context.Context, c Caller, categoryID string) error {
+func (a *App) checkOwnCategory(ctx context.Context, c domain.Caller, categoryID string) error {
 	if strings.TrimSpace(categoryID) == "" {
 		return &domain.ValidationError{Field: "categoryId", Message: "categoryId is required."}
 	}
-	cat, orig, err := a.Profiles.GetProfile(ctx, c.UID)
+	cat, orig, err := a.profiles.GetProfile(ctx, c.UID)
 	if err != nil {
 		return err
 	}
@@ -436,15 +443,15 @@ func (a *App) checkOwnCategory(ctx context.Context, c Caller, categoryID string)
 }
 
 func (a *App) customer(ctx context.Context, userID, email string) (string, error) {
-	id, err := a.Repo.CustomerID(ctx, userID)
+	id, err := a.repo.CustomerID(ctx, userID)
 	if err != nil || id != "" {
 		return id, err
 	}
-	id, err = a.Payments.CreateCustomer(ctx, userID, email)
+	id, err = a.payments.CreateCustomer(ctx, userID, email)
 	if err != nil {
 		return "", err
 	}
-	return a.Repo.SaveCustomer(ctx, userID, id)
+	return a.repo.SaveCustomer(ctx, userID, id)
 }
 
 // newToken is 24 random bytes: unguessable, so a test checkout link cannot
@@ -460,9 +467,10 @@ func newToken() (string, error) {
 // ErrNoUser is a UserDeleted without a user id: it can never apply.
 var ErrNoUser = errors.New("event names no user")
 
-// UserDataStore removes a user's billing data inside the consumer's
+// EventStore is the storage an event from another service changes: it
+// removes a user's billing data inside the consumer's
 // transaction (which also records the message as handled).
-type UserDataStore interface {
+type EventStore interface {
 	// DeleteUserData deletes the rows keyed by userID: its Stripe customer
 	// link, plan and unfinished test checkouts.
 	DeleteUserData(ctx context.Context, userID string) error
@@ -471,7 +479,7 @@ type UserDataStore interface {
 // ForgetUser deletes a deleted user's billing data, so nothing of theirs
 // is left here. The Stripe customer itself stays in Stripe, where invoices
 // must be kept.
-func (a *App) ForgetUser(ctx context.Context, s UserDataStore, userID string) error {
+func (a *App) ForgetUser(ctx context.Context, s EventStore, userID string) error {
 	if userID == "" {
 		return ErrNoUser
 	}

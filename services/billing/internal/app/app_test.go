@@ -164,8 +164,8 @@ func TestPlansAreNotBoughtOnBehalf(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	a, repo, pay := newApp()
-	a.Profiles = fakeProfiles{cat: "cat-owner", orig: "cat-uplifter"}
-	up := Caller{UID: "up", Email: "up@example.com", Uplifter: true}
+	a.profiles = fakeProfiles{cat: "cat-owner", orig: "cat-uplifter"}
+	up := domain.Caller{UID: "up", Email: "up@example.com", Uplifter: true}
 	if _, err := a.CreateCheckout(ctx, up, checkout("cat-owner", "price_pro")); !errors.Is(err, domain.ErrOnBehalf) {
 		t.Fatalf("checkout on behalf: err = %v, want ErrOnBehalf", err)
 	}
@@ -188,15 +188,15 @@ func TestPlansAreNotBoughtOnBehalf(t *testing.T) {
 
 func TestCreateCheckoutRules(t *testing.T) {
 	t.Parallel()
-	owner := Caller{UID: "u1", Email: "u1@example.com"}
+	owner := domain.Caller{UID: "u1", Email: "u1@example.com"}
 	tests := []struct {
 		name   string
-		caller Caller
+		caller domain.Caller
 		in     CheckoutInput
 		field  string
 		err    error
 	}{
-		{"anonymous", Caller{}, checkout("cat-now", "price_pro"), "", domain.ErrNotSignedIn},
+		{"anonymous", domain.Caller{}, checkout("cat-now", "price_pro"), "", domain.ErrNotSignedIn},
 		{"unknown price", owner, checkout("cat-now", "price_nope"), "priceId", nil},
 		{"free tier's empty price", owner, checkout("cat-now", ""), "priceId", nil},
 		{"another category", owner, checkout("cat-other", "price_pro"), "", domain.ErrPermissionDenied},
@@ -205,8 +205,8 @@ func TestCreateCheckoutRules(t *testing.T) {
 		{"cancel url on another host", owner, CheckoutInput{CategoryID: "cat-now", PriceID: "price_pro", SuccessURL: "http://localhost:3000/", CancelURL: "http://localhost:3000.evil.example/"}, "cancelUrl", nil},
 		{"own current category", owner, checkout("cat-now", "price_pro"), "", nil},
 		{"no category", owner, checkout(" ", "price_pro"), "categoryId", nil},
-		{"uplifter for their own business", Caller{UID: "up", Uplifter: true}, checkout("cat-now", "price_pro"), "", nil},
-		{"uplifter for someone else", Caller{UID: "up", Uplifter: true}, checkout("cat-other", "price_pro"), "", domain.ErrOnBehalf},
+		{"uplifter for their own business", domain.Caller{UID: "up", Uplifter: true}, checkout("cat-now", "price_pro"), "", nil},
+		{"uplifter for someone else", domain.Caller{UID: "up", Uplifter: true}, checkout("cat-other", "price_pro"), "", domain.ErrOnBehalf},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -237,8 +237,8 @@ func TestCreateCheckoutRules(t *testing.T) {
 func TestCheckoutReusesCustomerAndUsesTestPage(t *testing.T) {
 	t.Parallel()
 	a, repo, pay := newApp()
-	a.TestCheckoutURL = "http://127.0.0.1:9203"
-	c := Caller{UID: "u1"}
+	a.testCheckoutURL = "http://127.0.0.1:9203"
+	c := domain.Caller{UID: "u1"}
 	var urls []string
 	for range 2 {
 		u, err := a.CreateCheckout(context.Background(), c, checkout("cat-now", "price_pro"))
@@ -261,7 +261,7 @@ func TestCheckoutReusesCustomerAndUsesTestPage(t *testing.T) {
 func TestPortalOnlyForPaid(t *testing.T) {
 	t.Parallel()
 	a, repo, _ := newApp()
-	c := Caller{UID: "u1"}
+	c := domain.Caller{UID: "u1"}
 	ctx := context.Background()
 	if _, err := a.CreatePortal(ctx, c, "cat-now", "http://localhost:3000/"); !errors.Is(err, domain.ErrNotPaid) {
 		t.Fatalf("no billing: %v", err)
@@ -284,11 +284,11 @@ func TestIdentityVerificationIsTheCallersOwn(t *testing.T) {
 	t.Parallel()
 	a, _, pay := newApp()
 	ctx := context.Background()
-	if _, err := a.StartIdentityVerification(ctx, Caller{}, ""); !errors.Is(err, domain.ErrNotSignedIn) {
+	if _, err := a.StartIdentityVerification(ctx, domain.Caller{}, ""); !errors.Is(err, domain.ErrNotSignedIn) {
 		t.Fatalf("signed out: %v", err)
 	}
 	// An uplifter viewing as an owner still verifies themself.
-	v, err := a.StartIdentityVerification(ctx, Caller{UID: "uplifter-1", Email: "up@example.com", Uplifter: true}, "")
+	v, err := a.StartIdentityVerification(ctx, domain.Caller{UID: "uplifter-1", Email: "up@example.com", Uplifter: true}, "")
 	if err != nil || v.ClientSecret == "" {
 		t.Fatalf("verification: %+v %v", v, err)
 	}
@@ -298,11 +298,11 @@ func TestIdentityVerificationIsTheCallersOwn(t *testing.T) {
 	// Stripe's hosted page leads back only to the web app.
 	var ve *domain.ValidationError
 	for _, bad := range []string{"https://evil.example/settings", "javascript:alert(1)", "/relative"} {
-		if _, err := a.StartIdentityVerification(ctx, Caller{UID: "u1"}, bad); !errors.As(err, &ve) || ve.Field != "returnUrl" {
+		if _, err := a.StartIdentityVerification(ctx, domain.Caller{UID: "u1"}, bad); !errors.As(err, &ve) || ve.Field != "returnUrl" {
 			t.Fatalf("return URL %q: %v", bad, err)
 		}
 	}
-	if _, err := a.StartIdentityVerification(ctx, Caller{UID: "u1"}, "http://localhost:3000/?identity=returned"); err != nil {
+	if _, err := a.StartIdentityVerification(ctx, domain.Caller{UID: "u1"}, "http://localhost:3000/?identity=returned"); err != nil {
 		t.Fatal(err)
 	}
 	if got := pay.verified[len(pay.verified)-1]; got != "u1  http://localhost:3000/?identity=returned" {
@@ -310,7 +310,7 @@ func TestIdentityVerificationIsTheCallersOwn(t *testing.T) {
 	}
 	// A session the browser cannot open (stripe-mock's) is refused, not handed on.
 	pay.noSecret = true
-	if _, err := a.StartIdentityVerification(ctx, Caller{UID: "u1"}, ""); !errors.Is(err, domain.ErrIdentityUnavailable) {
+	if _, err := a.StartIdentityVerification(ctx, domain.Caller{UID: "u1"}, ""); !errors.Is(err, domain.ErrIdentityUnavailable) {
 		t.Fatalf("no client secret: %v", err)
 	}
 }
@@ -321,14 +321,14 @@ func TestIdentityVerificationIsTheCallersOwn(t *testing.T) {
 func TestIdentityVerificationOnTheLocalTestStack(t *testing.T) {
 	t.Parallel()
 	a, repo, pay := newApp()
-	a.TestCheckoutURL = "http://127.0.0.1:9203"
+	a.testCheckoutURL = "http://127.0.0.1:9203"
 	pay.noSecret = true
 	ctx := context.Background()
-	first, err := a.StartIdentityVerification(ctx, Caller{UID: "u1"}, "http://localhost:3000/?identity=returned")
+	first, err := a.StartIdentityVerification(ctx, domain.Caller{UID: "u1"}, "http://localhost:3000/?identity=returned")
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := a.StartIdentityVerification(ctx, Caller{UID: "u1"}, "")
+	second, err := a.StartIdentityVerification(ctx, domain.Caller{UID: "u1"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,22 +349,22 @@ func TestSetBilling(t *testing.T) {
 	t.Parallel()
 	a, repo, _ := newApp()
 	ctx := context.Background()
-	if _, err := a.SetBilling(ctx, Caller{UID: "u1", Uplifter: true}, "u2", "pro"); !errors.Is(err, domain.ErrPermissionDenied) {
+	if _, err := a.SetBilling(ctx, domain.Caller{UID: "u1", Uplifter: true}, "u2", "pro"); !errors.Is(err, domain.ErrPermissionDenied) {
 		t.Fatalf("non-admin: %v", err)
 	}
 	var ve *domain.ValidationError
-	if _, err := a.SetBilling(ctx, Caller{UID: "a", Admin: true}, "u2", "gold"); !errors.As(err, &ve) || ve.Field != "tier" {
+	if _, err := a.SetBilling(ctx, domain.Caller{UID: "a", Admin: true}, "u2", "gold"); !errors.As(err, &ve) || ve.Field != "tier" {
 		t.Fatalf("unknown tier: %v", err)
 	}
 	// A user id no one has is refused before anything is written: no plan,
 	// no audit row for a user who is not there.
-	if _, err := a.SetBilling(ctx, Caller{UID: "a", Admin: true}, "ghost", "pro"); !errors.Is(err, domain.ErrUserNotFound) {
+	if _, err := a.SetBilling(ctx, domain.Caller{UID: "a", Admin: true}, "ghost", "pro"); !errors.Is(err, domain.ErrUserNotFound) {
 		t.Fatalf("unknown user: %v, want ErrUserNotFound", err)
 	}
 	if repo.changes != 0 || len(repo.audit) != 0 || repo.billing["ghost"] != nil {
 		t.Fatal("a refused call changed billing")
 	}
-	b, err := a.SetBilling(ctx, Caller{UID: "a", Admin: true}, "u2", "pro")
+	b, err := a.SetBilling(ctx, domain.Caller{UID: "a", Admin: true}, "u2", "pro")
 	if err != nil || !b.IsManuallySet || repo.billing["u2"].Tier != "pro" {
 		t.Fatalf("%+v %v", b, err)
 	}

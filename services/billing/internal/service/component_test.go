@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -158,13 +157,7 @@ func stripeMock(t *testing.T) string {
 func start(t *testing.T) harness {
 	t.Helper()
 	mock := stripeMock(t)
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	us := grpc.NewServer()
-	usersv1.RegisterUsersServiceServer(us, fakeUsers{})
-	go func() { _ = us.Serve(lis) }()
+	usersAddr := servicetest.Stub(t, func(g *grpc.Server) { usersv1.RegisterUsersServiceServer(g, fakeUsers{}) })
 
 	var webhookTo atomic.Pointer[billingv1.BillingServiceClient]
 	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -183,7 +176,7 @@ func start(t *testing.T) harness {
 	s := &billing.Settings{
 		Base:            servicetest.Base(t),
 		StripeSecretKey: "sk_test_fakekey", StripeAPIBase: stripeAPI.URL, StripeWebhookSecret: whsec,
-		UsersAddr: lis.Addr().String(), TestCheckoutAddr: "127.0.0.1:0", GatewayURL: gw.URL,
+		UsersAddr: usersAddr, TestCheckoutAddr: "127.0.0.1:0", GatewayURL: gw.URL,
 		WebOrigins: []string{"http://localhost:3000"},
 	}
 	dbURL := s.DatabaseURL
@@ -198,7 +191,6 @@ func start(t *testing.T) harness {
 		db.Close()
 		gw.Close()
 		stripeAPI.Close()
-		us.Stop()
 	})
 	return harness{client: client, db: db, stripe: subs}
 }
@@ -207,13 +199,8 @@ func start(t *testing.T) harness {
 // its id and ID token.
 func signIn(t *testing.T, claims map[string]any) (string, context.Context) {
 	t.Helper()
-	fb := firebasetest.Client(t)
 	uid := "u-" + uuid.NewString()[:8]
-	custom, err := fb.CustomTokenWithClaims(context.Background(), uid, claims)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok := firebasetest.SignInWithCustomToken(t, custom)
+	tok := firebasetest.SignInAs(t, uid, claims)
 	return uid, metadata.AppendToOutgoingContext(context.Background(), "authorization", "Bearer "+tok)
 }
 

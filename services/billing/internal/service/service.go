@@ -91,46 +91,22 @@ func Wire(s *Settings) service.Wire {
 			return grpcserver.Options{}, nil, fmt.Errorf("USERS_ADDR: %w", err)
 		}
 		repo := postgres.Repo{Pool: rt.Pool}
-		a := app.New(tiers, repo, payments, users.New(conn), rt.Log, origins)
-
+		a := app.New(tiers, repo, payments, users.New(conn), rt.Log, origins).WithClock(rt.Clock)
 		workers := []func(context.Context) error{func(ctx context.Context) error {
 			<-ctx.Done()
 			return conn.Close()
 		}}
-		workers = append(workers, eventport.UserDeletedConsumer{Bus: rt.Bus, App: a,
-			InTx: func(tx pgx.Tx) app.UserDataStore { return postgres.TxRepo{Tx: tx} }}.Run)
 		if s.TestCheckoutAddr != "" {
-			if !strings.HasPrefix(s.StripeSecretKey, "sk_test_") || s.StripeAPIBase == "" {
+			var checkout func(context.Context) error
+			if a, checkout, err = testCheckout(s, a, tiers, rt); err != nil {
 				_ = conn.Close()
-				return grpcserver.Options{}, nil, errors.New("TEST_CHECKOUT_ADDR: the test checkout page needs a test key (sk_test_) and STRIPE_API_BASE (a Stripe mock); it is never served with live keys or real Stripe")
+				return grpcserver.Options{}, nil, err
 			}
-			if s.GatewayURL == "" {
-				_ = conn.Close()
-				return grpcserver.Options{}, nil, errors.New("GATEWAY_URL: required with TEST_CHECKOUT_ADDR, the test checkout posts its webhook there")
-			}
-			lis, err := net.Listen("tcp", s.TestCheckoutAddr)
-			if err != nil {
-				_ = conn.Close()
-				return grpcserver.Options{}, nil, fmt.Errorf("TEST_CHECKOUT_ADDR: %w", err)
-			}
-			a.TestCheckoutURL = "http://" + lis.Addr().String()
-			h := &testcheckout.Handler{Checkouts: a, Identities: a, Tiers: tiers, Log: rt.Log,
-				WebhookURL: strings.TrimRight(s.GatewayURL, "/") + "/webhooks/stripe", WebhookSecret: s.StripeWebhookSecret}
-			srv := &http.Server{Handler: h.Routes(), ReadHeaderTimeout: 10 * time.Second}
-			rt.Log.Warn("serving the TEST checkout page (no real payment)", "url", a.TestCheckoutURL)
-			workers = append(workers, func(ctx context.Context) error {
-				errc := make(chan error, 1)
-				go func() { errc <- srv.Serve(lis) }()
-				select {
-				case err := <-errc:
-					return fmt.Errorf("test checkout: %w", err)
-				case <-ctx.Done():
-				}
-				sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				defer cancel()
-				return srv.Shutdown(sctx)
-			})
+			workers = append(workers, checkout)
 		}
+		consumers := eventport.Consumers{Bus: rt.Bus, App: a,
+			InTx: func(tx pgx.Tx) app.EventStore { return postgres.TxRepo{Tx: tx} }}
+		workers = append(workers, consumers.Workers()...)
 		return grpcserver.Options{
 			Public: grpcport.PublicMethods,
 			Register: func(g *grpc.Server) {
@@ -138,4 +114,38 @@ func Wire(s *Settings) service.Wire {
 			},
 		}, workers, nil
 	}
+}
+
+// testCheckout serves the local test checkout page on s.TestCheckoutAddr
+// and returns the use cases pointing there, with the page's worker. It is
+// refused unless the Stripe keys are test keys against a mock.
+func testCheckout(s *Settings, a *app.App, tiers domain.Tiers, rt *service.Runtime) (*app.App, func(context.Context) error, error) {
+	if !strings.HasPrefix(s.StripeSecretKey, "sk_test_") || s.StripeAPIBase == "" {
+		return nil, nil, errors.New("TEST_CHECKOUT_ADDR: the test checkout page needs a test key (sk_test_) and STRIPE_API_BASE (a Stripe mock); it is never served with live keys or real Stripe")
+	}
+	if s.GatewayURL == "" {
+		return nil, nil, errors.New("GATEWAY_URL: required with TEST_CHECKOUT_ADDR, the test checkout posts its webhook there")
+	}
+	lis, err := net.Listen("tcp", s.TestCheckoutAddr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("TEST_CHECKOUT_ADDR: %w", err)
+	}
+	url := "http://" + lis.Addr().String()
+	a = a.WithTestCheckout(url)
+	h := &testcheckout.Handler{Checkouts: a, Identities: a, Tiers: tiers, Log: rt.Log,
+		WebhookURL: strings.TrimRight(s.GatewayURL, "/") + "/webhooks/stripe", WebhookSecret: s.StripeWebhookSecret}
+	srv := &http.Server{Handler: h.Routes(), ReadHeaderTimeout: 10 * time.Second}
+	rt.Log.Warn("serving the TEST checkout page (no real payment)", "url", url)
+	return a, func(ctx context.Context) error {
+		errc := make(chan error, 1)
+		go func() { errc <- srv.Serve(lis) }()
+		select {
+		case err := <-errc:
+			return fmt.Errorf("test checkout: %w", err)
+		case <-ctx.Done():
+		}
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return srv.Shutdown(sctx)
+	}, nil
 }

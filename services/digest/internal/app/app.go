@@ -86,6 +86,15 @@ type Eraser interface {
 	DeleteUser(ctx context.Context, userID string) (int, error)
 }
 
+// EventStore is the storage an event from another service changes, bound
+// to the consumer's transaction (which also records the message as
+// handled), so the effect and its record commit together.
+type EventStore interface {
+	Outbox
+	Eraser
+	RecipientStore
+}
+
 // Renderer turns an email into its words.
 type Renderer interface {
 	Render(e domain.Email) (domain.Message, error)
@@ -120,8 +129,13 @@ func (a *App) WithTokens(t domain.TokenSigner) *App { a.tokens = t; return a }
 // WithMetrics sets where email outcomes are counted.
 func (a *App) WithMetrics(m Metrics) *App { a.stats = m; return a }
 
-// SetClock replaces the clock; tests use it to step through retries.
-func (a *App) SetClock(now clock.Clock) { a.now = now }
+// WithClock returns the use cases reading time from now (the service's
+// clock; tests step through retries with it).
+func (a *App) WithClock(now clock.Clock) *App {
+	c := *a
+	c.now = now
+	return &c
+}
 
 // UserCreated is what the welcome email needs from the UserCreated event.
 type UserCreated struct {

@@ -126,7 +126,7 @@ func newHarness(t *testing.T) *harness {
 	}
 	h := &harness{store: &memStore{}, mail: &fakeMailer{}, now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
 	h.app = app.New(h.store, r, h.mail, retry, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	h.app.SetClock(func() time.Time { return h.now })
+	h.app = h.app.WithClock(func() time.Time { return h.now })
 	return h
 }
 

@@ -56,7 +56,7 @@ func TestATenMinuteSMTPOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := app.New(h.store, r, h.mail, policy, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	a.SetClock(func() time.Time { return h.now })
+	a = a.WithClock(func() time.Time { return h.now })
 	ctx := context.Background()
 
 	h.mail.fail = errors.New("dial tcp 127.0.0.1:25: connect: connection refused")

@@ -40,7 +40,7 @@ func TestUnsubscribedKindIsSuppressedTransactionalStillGoes(t *testing.T) {
 	}
 	m := &countingMetrics{}
 	h.app = app.New(h.store, r, h.mail, retry, slog.New(slog.NewTextHandler(io.Discard, nil))).WithTokens(signer).WithMetrics(m)
-	h.app.SetClock(func() time.Time { return h.now })
+	h.app = h.app.WithClock(func() time.Time { return h.now })
 
 	digest := func(at time.Time) {
 		e, err := domain.NewAIDigest(domain.AIDigest{CategoryID: "c1", OwnerUserID: "u1", StoreName: "Clay", At: at}, "a@shop.example")

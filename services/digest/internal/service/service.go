@@ -88,11 +88,10 @@ func Wire(cfg *Settings) service.Wire {
 		if err != nil {
 			return grpcserver.Options{}, nil, err
 		}
-		a := app.New(repo, render, mailer, retry, rt.Log).WithTokens(signer).WithMetrics(counters)
-		a.SetClock(rt.Clock)
+		a := app.New(repo, render, mailer, retry, rt.Log).WithTokens(signer).WithMetrics(counters).WithClock(rt.Clock)
 		consumers := eventport.Consumers{
 			Bus: rt.Bus, App: a,
-			InTx: func(tx pgx.Tx) eventport.TxStore { return postgres.Repo{DB: tx} },
+			InTx: func(tx pgx.Tx) app.EventStore { return postgres.Repo{DB: tx} },
 		}
 		sender := sendworker.Worker{Pool: rt.Pool, Channel: postgres.NotifyChannel, Sender: a, Log: rt.Log, Poll: cfg.EmailPoll}
 		return grpcserver.Options{

@@ -13,16 +13,8 @@ import (
 	"github.com/google/uuid"
 
 	"uplift.dev/platform/clock"
-	"uplift.dev/stores/internal/adapters/shopify"
 	"uplift.dev/stores/internal/domain"
 )
-
-// Caller is who is asking, as the auth interceptor verified it.
-type Caller struct {
-	UID string
-	// Admin may run operator actions (a daily report ahead of its hour).
-	Admin bool
-}
 
 // Access answers whether the caller may act on a category: the categories
 // service owns that rule (the owner, or an uplifter on their behalf), so it
@@ -36,24 +28,24 @@ type Access interface {
 type ShopifyAuth interface {
 	NormalizeShop(raw string) (string, error)
 	AuthorizeURL(shop, state, redirectURI string) string
-	VerifyCallback(rawQuery string) (shopify.Callback, error)
-	ExchangeCode(ctx context.Context, shop, code string) (shopify.Token, error)
-	Refresh(ctx context.Context, shop, refreshToken string) (shopify.Token, error)
+	VerifyCallback(rawQuery string) (Callback, error)
+	ExchangeCode(ctx context.Context, shop, code string) (Token, error)
+	Refresh(ctx context.Context, shop, refreshToken string) (Token, error)
 	VerifyWebhook(body []byte, hmacBase64 string) bool
 }
 
 // ShopClient reads one shop's data with its token.
 type ShopClient interface {
-	Shop(ctx context.Context) (shopify.ShopInfo, error)
+	Shop(ctx context.Context) (ShopInfo, error)
 	EnsureWebhooks(ctx context.Context, uri string, topics []string) error
 	Counts(ctx context.Context) (orders, products, customers int64, err error)
 	BulkOrders(ctx context.Context, loc *time.Location, fn func(domain.Order) error, progress func(n int64)) error
-	BulkProducts(ctx context.Context, fn func(shopify.Product) error) error
-	BulkCustomers(ctx context.Context, fn func(shopify.Customer) error) error
+	BulkProducts(ctx context.Context, fn func(Product) error) error
+	BulkCustomers(ctx context.Context, fn func(Customer) error) error
 	Order(ctx context.Context, id int64, loc *time.Location) (domain.Order, bool, error)
 	OrdersUpdatedSince(ctx context.Context, since time.Time, loc *time.Location, fn func(domain.Order) error) error
-	Sessions(ctx context.Context, from, to string) ([]shopify.DaySessions, error)
-	Sales(ctx context.Context, from, to, currency string) ([]shopify.DaySales, error)
+	Sessions(ctx context.Context, from, to string) ([]ShopSessions, error)
+	Sales(ctx context.Context, from, to, currency string) ([]ShopSales, error)
 }
 
 // Sealer encrypts tokens at rest.
@@ -89,7 +81,7 @@ type App struct {
 	repo    Repository
 	access  Access
 	shopify ShopifyAuth
-	client  func(shop string, ts shopify.TokenSource) ShopClient
+	client  func(shop string, ts TokenSource) ShopClient
 	sealer  Sealer
 	log     *slog.Logger
 	opts    Options
@@ -102,7 +94,7 @@ type App struct {
 
 // New returns the use cases over the given adapters. client opens a shop's
 // API with a token source.
-func New(repo Repository, access Access, sh ShopifyAuth, client func(string, shopify.TokenSource) ShopClient,
+func New(repo Repository, access Access, sh ShopifyAuth, client func(string, TokenSource) ShopClient,
 	sealer Sealer, log *slog.Logger, opts Options) *App {
 	if opts.StateTTL <= 0 {
 		opts.StateTTL = 10 * time.Minute

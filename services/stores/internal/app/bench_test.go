@@ -22,6 +22,7 @@ import (
 	pgplatform "uplift.dev/platform/postgres"
 	"uplift.dev/stores/internal/adapters/postgres"
 	"uplift.dev/stores/internal/app"
+	"uplift.dev/stores/internal/domain"
 	"uplift.dev/stores/internal/ordercsv/ordercsvtest"
 	"uplift.dev/stores/migrations"
 )
@@ -88,7 +89,7 @@ func BenchmarkImportOrders(b *testing.B) {
 		for b.Loop() {
 			cat := uuid.NewString()
 			for _, f := range files {
-				res, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, cat, export(strings.NewReader(f)))
+				res, err := a.ImportOrders(ctx, domain.Caller{UID: "bench"}, cat, export(strings.NewReader(f)))
 				if err != nil || res.Orders != benchOrders/len(files) {
 					b.Fatalf("import: %+v, %v", res, err)
 				}
@@ -161,7 +162,7 @@ func BenchmarkConcurrentImports(b *testing.B) {
 		peak := benchmem.WatchHeap()
 		for b.Loop() {
 			three(func() error {
-				res, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, uuid.NewString(),
+				res, err := a.ImportOrders(ctx, domain.Caller{UID: "bench"}, uuid.NewString(),
 					export(ordercsvtest.ExportReader(uploadOrders)))
 				if err == nil && res.Orders != uploadOrders {
 					err = fmt.Errorf("imported %d orders of %d", res.Orders, uploadOrders)
@@ -186,7 +187,7 @@ func BenchmarkYearOfMetrics(b *testing.B) {
 	ctx := context.Background()
 	cat := uuid.NewString()
 	for _, f := range yearFiles() {
-		if _, err := a.ImportOrders(ctx, app.Caller{UID: "bench"}, cat, export(strings.NewReader(f))); err != nil {
+		if _, err := a.ImportOrders(ctx, domain.Caller{UID: "bench"}, cat, export(strings.NewReader(f))); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"uplift.dev/stores/internal/adapters/shopify"
 	"uplift.dev/stores/internal/domain"
 )
 
@@ -62,7 +61,7 @@ func (a *App) GetConnections(ctx context.Context, categoryID string) (Connection
 // that binds the state to the browser and goes on to Shopify. A shop
 // connected to another account is offered too: only Shopify's consent,
 // checked in CompleteShopifyConnect, says whose it is.
-func (a *App) StartShopifyConnect(ctx context.Context, caller Caller, categoryID, rawShop string) (string, error) {
+func (a *App) StartShopifyConnect(ctx context.Context, caller domain.Caller, categoryID, rawShop string) (string, error) {
 	if err := a.authorize(ctx, categoryID); err != nil {
 		return "", err
 	}
@@ -156,33 +155,36 @@ func (a *App) CompleteShopifyConnect(ctx context.Context, rawQuery, browserState
 
 // DisconnectShopify forgets the tokens; imported numbers stay.
 func (a *App) DisconnectShopify(ctx context.Context, categoryID string) error {
-	if err := a.authorize(ctx, categoryID); err != nil {
+	if _, err := a.connectedShop(ctx, categoryID); err != nil {
 		return err
-	}
-	conn, err := a.repo.Connection(ctx, categoryID)
-	if err != nil {
-		return err
-	}
-	if conn == nil || conn.Status != StatusConnected {
-		return domain.ErrNotConnected
 	}
 	return a.repo.Disconnect(ctx, categoryID, StatusDisconnected, a.now())
 }
 
 // SyncShopify asks for a sweep now.
 func (a *App) SyncShopify(ctx context.Context, categoryID string) error {
-	if err := a.authorize(ctx, categoryID); err != nil {
-		return err
-	}
-	conn, err := a.repo.Connection(ctx, categoryID)
+	conn, err := a.connectedShop(ctx, categoryID)
 	if err != nil {
 		return err
 	}
-	if conn == nil || conn.Status != StatusConnected {
-		return domain.ErrNotConnected
-	}
 	// A failed first import starts over; otherwise a sweep is enough.
 	return a.repo.RequestSync(ctx, categoryID, conn.LastSyncedAt == nil, a.now())
+}
+
+// connectedShop is the category's connection once the caller may act on
+// it, or domain.ErrNotConnected when no shop is connected.
+func (a *App) connectedShop(ctx context.Context, categoryID string) (*Connection, error) {
+	if err := a.authorize(ctx, categoryID); err != nil {
+		return nil, err
+	}
+	conn, err := a.repo.Connection(ctx, categoryID)
+	if err != nil {
+		return nil, err
+	}
+	if conn == nil || conn.Status != StatusConnected {
+		return nil, domain.ErrNotConnected
+	}
+	return conn, nil
 }
 
 func (a *App) connectResult(message string) string {
@@ -191,9 +193,9 @@ func (a *App) connectResult(message string) string {
 
 func callbackMessage(err error) string {
 	switch {
-	case errors.Is(err, shopify.ErrStaleTimestamp):
+	case errors.Is(err, domain.ErrStaleCallback):
 		return "The answer from Shopify took too long to arrive. Please start again."
-	case errors.Is(err, shopify.ErrBadShop):
+	case errors.Is(err, domain.ErrBadShop):
 		return "Shopify returned a shop address that is not valid. Please start again."
 	default:
 		return "We could not verify the answer from Shopify. Please start again."
@@ -211,7 +213,7 @@ func missingScopes(granted []string) []string {
 	return missing
 }
 
-func (a *App) seal(t shopify.Token) (SealedTokens, error) {
+func (a *App) seal(t Token) (SealedTokens, error) {
 	access, err := a.sealer.Seal(t.Access)
 	if err != nil {
 		return SealedTokens{}, err

@@ -56,7 +56,7 @@ func (a *App) PublishDueReports(ctx context.Context) (int, error) {
 // once: a day already published is domain.ErrAlreadySent, and the slot
 // then finds the day done. A store without data is domain.ErrNoReportData
 // (no email of empty zeros). It returns the day reported.
-func (a *App) SendDailyReportNow(ctx context.Context, who Caller, categoryID string) (domain.Date, error) {
+func (a *App) SendDailyReportNow(ctx context.Context, who domain.Caller, categoryID string) (domain.Date, error) {
 	if !who.Admin {
 		return domain.Date{}, domain.ErrPermissionDenied
 	}

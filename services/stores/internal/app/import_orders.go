@@ -53,7 +53,7 @@ type ImportResult struct {
 // harmless. A replica runs Options.ImportsInFlight imports at once
 // (domain.ErrTooManyImports past that) and a store one at a time across
 // replicas (domain.ErrImportRunning): both answer before the file is read.
-func (a *App) ImportOrders(ctx context.Context, caller Caller, categoryID string, file Upload) (ImportResult, error) {
+func (a *App) ImportOrders(ctx context.Context, caller domain.Caller, categoryID string, file Upload) (ImportResult, error) {
 	if err := a.authorize(ctx, categoryID); err != nil {
 		return ImportResult{}, err
 	}

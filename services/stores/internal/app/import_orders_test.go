@@ -72,7 +72,7 @@ func TestImportsInFlightAreBounded(t *testing.T) {
 	file := ordercsvtest.Export(2000)
 	storeA, storeB, storeC := uuid.NewString(), uuid.NewString(), uuid.NewString()
 	importInto := func(a *app.App, store string, r io.Reader) (app.ImportResult, error) {
-		return a.ImportOrders(ctx, app.Caller{UID: "owner"}, store, export(r))
+		return a.ImportOrders(ctx, domain.Caller{UID: "owner"}, store, export(r))
 	}
 	orders := func(store string) int {
 		var n int
@@ -132,7 +132,7 @@ func TestAnImportOfABadFileStoresNothing(t *testing.T) {
 	store := uuid.NewString()
 	good := string(ordercsvtest.Export(5000))
 	bad := good + "#x" + strings.Repeat(",", 15) + "2025-12-06 10:00:00 -0500,1,Mug,twelve\n"
-	_, err := a.ImportOrders(ctx, app.Caller{UID: "owner"}, store, export(strings.NewReader(bad)))
+	_, err := a.ImportOrders(ctx, domain.Caller{UID: "owner"}, store, export(strings.NewReader(bad)))
 	var ve *domain.ValidationError
 	if !errors.As(err, &ve) || !strings.Contains(ve.Message, `column "Lineitem price"`) {
 		t.Fatalf("a bad last row: %v", err)
@@ -152,7 +152,7 @@ func TestTheFormatMayComeAfterTheFile(t *testing.T) {
 	for format, want := range map[string]int{"shopify-orders-csv": 100, "excel": 0} {
 		store := uuid.NewString()
 		up := &lateFormat{Reader: strings.NewReader(string(ordercsvtest.Export(100))), format: format}
-		res, err := a.ImportOrders(ctx, app.Caller{UID: "owner"}, store, up)
+		res, err := a.ImportOrders(ctx, domain.Caller{UID: "owner"}, store, up)
 		var n int
 		_ = repo.Pool.QueryRow(ctx, `SELECT count(*) FROM orders WHERE category_id = $1`, store).Scan(&n)
 		var ve *domain.ValidationError

@@ -113,13 +113,9 @@ type Repository interface {
 	// FinishWebhook marks a shop's delivery processed, or records why it failed.
 	FinishWebhook(ctx context.Context, shop, eventID, failure string, at time.Time) error
 
-	// DeleteCategory deletes everything stored for a category.
-	DeleteCategory(ctx context.Context, categoryID string) error
 	// DeleteShopData deletes what a shop sent (orders, sessions, catalogue)
 	// from every category it fed, and the connection itself (shop/redact).
 	DeleteShopData(ctx context.Context, shop string) error
-	// DeleteUserStates deletes the OAuth states a user started.
-	DeleteUserStates(ctx context.Context, userID string) error
 	// RedactCustomers forgets which customer placed the given orders.
 	RedactCustomers(ctx context.Context, categoryID string, customerKeys, orderIDs []string) error
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"uplift.dev/stores/internal/adapters/shopify"
 	"uplift.dev/stores/internal/domain"
 )
 
@@ -64,7 +63,7 @@ func (a *App) runSync(ctx context.Context, conn *Connection) {
 		}
 		log.WarnContext(ctx, "shopify sync failed", "err", err)
 		res = SyncResult{Error: syncMessage(err), At: a.now(),
-			Retry: !errors.Is(err, domain.ErrNotConnected) && !errors.Is(err, shopify.ErrShopLocked)}
+			Retry: !errors.Is(err, domain.ErrNotConnected) && !errors.Is(err, domain.ErrShopLocked)}
 	} else {
 		res.OK = true
 		log.InfoContext(ctx, "shopify sync done", "took", a.now().Sub(start).Round(time.Millisecond))
@@ -167,7 +166,7 @@ func (a *App) sync(ctx context.Context, conn *Connection) (SyncResult, error) {
 		from = today.AddDays(-sessionsDays + 1)
 	}
 	if res.SessionsAvailable {
-		if err := a.syncSessions(ctx, conn.CategoryID, client, from, today); errors.Is(err, shopify.ErrNotGranted) {
+		if err := a.syncSessions(ctx, conn.CategoryID, client, from, today); errors.Is(err, domain.ErrNotGranted) {
 			res.SessionsAvailable = false
 		} else if err != nil {
 			return SyncResult{}, fmt.Errorf("sessions: %w", err)
@@ -188,7 +187,7 @@ func (a *App) syncCatalog(ctx context.Context, categoryID string, client ShopCli
 		return err
 	}
 	var ps []CatalogProduct
-	if err := client.BulkProducts(ctx, func(pr shopify.Product) error {
+	if err := client.BulkProducts(ctx, func(pr Product) error {
 		ps = append(ps, CatalogProduct{ID: pr.ID, Title: pr.Title})
 		return nil
 	}); err != nil {
@@ -203,7 +202,7 @@ func (a *App) syncCatalog(ctx context.Context, categoryID string, client ShopCli
 		return err
 	}
 	var cs []CatalogCustomer
-	if err := client.BulkCustomers(ctx, func(c shopify.Customer) error {
+	if err := client.BulkCustomers(ctx, func(c Customer) error {
 		cs = append(cs, CatalogCustomer{ID: c.ID, Orders: c.NumberOfOrders})
 		return nil
 	}); err != nil {
@@ -253,7 +252,7 @@ func syncMessage(err error) string {
 	switch {
 	case errors.Is(err, domain.ErrNotConnected):
 		return "Uplift no longer has access to your shop. Please connect it again."
-	case errors.Is(err, shopify.ErrShopLocked):
+	case errors.Is(err, domain.ErrShopLocked):
 		return "Shopify reports your shop as frozen or locked, so its orders cannot be read."
 	default:
 		return "We could not read your shop's data from Shopify. We will try again shortly."

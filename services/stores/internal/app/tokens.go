@@ -43,7 +43,7 @@ type tokenSource struct {
 	categoryID string
 }
 
-// Token implements shopify.TokenSource.
+// Token implements TokenSource.
 func (t tokenSource) Token(ctx context.Context) (string, error) {
 	conn, access, err := t.current(ctx)
 	if err != nil {
@@ -56,7 +56,7 @@ func (t tokenSource) Token(ctx context.Context) (string, error) {
 	return access, nil
 }
 
-// Refreshed implements shopify.TokenSource.
+// Refreshed implements TokenSource.
 func (t tokenSource) Refreshed(ctx context.Context, rejected string) (string, error) {
 	defer t.a.tokens.lock(t.categoryID)()
 	conn, access, err := t.current(ctx)

@@ -124,7 +124,7 @@ func newWebhookApp(t *testing.T, apiOrders map[string][]int64) (*app.App, *webho
 		"a.myshopify.com": {CategoryID: "cat-a", Shop: "a.myshopify.com", Status: app.StatusConnected},
 		"b.myshopify.com": {CategoryID: "cat-b", Shop: "b.myshopify.com", Status: app.StatusConnected},
 	}}
-	client := func(shop string, _ shopify.TokenSource) app.ShopClient {
+	client := func(shop string, _ app.TokenSource) app.ShopClient {
 		has := map[int64]bool{}
 		for _, id := range apiOrders[shop] {
 			has[id] = true

@@ -29,6 +29,17 @@ var (
 	ErrImportRunning = errors.New("an import is already running for this store")
 	// ErrTooManyImports: the service runs as many imports as it has room for.
 	ErrTooManyImports = errors.New("too many imports running")
+	// ErrBadShop: not a Shopify shop domain, so no request may be sent there.
+	ErrBadShop = errors.New("Enter your shop's address, like your-store.myshopify.com.")
+	// ErrStaleCallback: a shop's OAuth callback signed too long ago (or in
+	// the future), so it may be a replay.
+	ErrStaleCallback = errors.New("callback timestamp is too old or in the future")
+	// ErrShopLocked: the shop is frozen or locked; retrying cannot help
+	// until the merchant acts.
+	ErrShopLocked = errors.New("the shop is frozen or locked")
+	// ErrNotGranted: the shop's token lacks the scope a read needs (e.g.
+	// read_reports).
+	ErrNotGranted = errors.New("access not granted")
 )
 
 // ValidationError is a client's mistake in one field: the platform's one

@@ -2,8 +2,9 @@ package domain
 
 import (
 	"errors"
-	"strconv"
 	"strings"
+
+	"uplift.dev/platform/money"
 )
 
 // minorUnits lists the ISO 4217 currencies whose minor unit is not 2, so
@@ -29,23 +30,7 @@ func MinorUnits(currency string) int {
 // decimals ("16940.00", "-5.50", "1200" for JPY): no symbol and no grouping,
 // because the API and the web format for people, not this package.
 func FormatMoney(m Money, currency string) string {
-	e := MinorUnits(currency)
-	neg := m < 0
-	u := uint64(m)
-	if neg {
-		u = -u
-	}
-	s := strconv.FormatUint(u, 10)
-	if e > 0 {
-		if len(s) <= e {
-			s = strings.Repeat("0", e-len(s)+1) + s
-		}
-		s = s[:len(s)-e] + "." + s[len(s)-e:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
+	return money.Decimal(int64(m), MinorUnits(currency))
 }
 
 // errBadMoney is returned for anything ParseMoney refuses.

@@ -12,7 +12,6 @@ import (
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 
 	"uplift.dev/shopifysim/sim"
-	"uplift.dev/stores/internal/app"
 	"uplift.dev/stores/internal/domain"
 )
 
@@ -79,7 +78,7 @@ func TestAHugeTitleCannotReachAnEvent(t *testing.T) {
 		t.Errorf("StoreSignalsUpdated is %d bytes", size)
 	}
 
-	if _, err := h.replica(time.Now).SendDailyReportNow(context.Background(), app.Caller{UID: "ops", Admin: true}, cat); err != nil {
+	if _, err := h.replica(time.Now).SendDailyReportNow(context.Background(), domain.Caller{UID: "ops", Admin: true}, cat); err != nil {
 		t.Fatal(err)
 	}
 	reports := h.dailyReportsIn(cat)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -87,14 +86,7 @@ func newHarness(t *testing.T, simOpts sim.Options) *harness {
 	h := &harness{t: t, cats: &fakeCategories{owners: map[string]string{}}, tokens: map[string]string{}}
 
 	// categories
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := grpc.NewServer()
-	categoriesv1.RegisterCategoriesServiceServer(g, h.cats)
-	go func() { _ = g.Serve(lis) }()
-	t.Cleanup(g.Stop)
+	catsAddr := servicetest.Stub(t, func(g *grpc.Server) { categoriesv1.RegisterCategoriesServiceServer(g, h.cats) })
 
 	// the gateway's webhook route, forwarding to the service under test
 	// Set once the service runs; atomic because webhooks arrive over
@@ -131,7 +123,7 @@ func newHarness(t *testing.T, simOpts sim.Options) *harness {
 	h.simURL = simSrv.URL
 
 	key := base64.StdEncoding.EncodeToString([]byte("test-only-shopify-token-key-32b!"))
-	cfg := &stores.Settings{Base: servicetest.Base(t), CategoriesAddr: lis.Addr().String(),
+	cfg := &stores.Settings{Base: servicetest.Base(t), CategoriesAddr: catsAddr,
 		PublicAPIURL: gw.URL, WebURL: "http://web.test", ShopifyAPIKey: testAPIKey, ShopifyAPISecret: testAPISecret,
 		ShopifyAPIBase: simSrv.URL, ShopifyAPIVersion: "2026-10", TokenKey: key,
 		SyncPoll: 200 * time.Millisecond, SweepEvery: time.Hour}
@@ -152,13 +144,8 @@ func newHarness(t *testing.T, simOpts sim.Options) *harness {
 // owner signs up a user owning a new category and returns both.
 func (h *harness) owner() (ctx context.Context, categoryID string) {
 	h.t.Helper()
-	fb := firebasetest.Client(h.t)
 	uid := "u-" + uuid.NewString()
-	tok, err := fb.CustomToken(context.Background(), uid)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	id := firebasetest.SignInWithCustomToken(h.t, tok)
+	id := firebasetest.SignInAs(h.t, uid, nil)
 	categoryID = uuid.NewString()
 	h.cats.mu.Lock()
 	h.cats.owners[categoryID] = id

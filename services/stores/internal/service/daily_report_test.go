@@ -188,10 +188,10 @@ func TestOperatorSendsYesterdaysReportAheadOfTheHour(t *testing.T) {
 		t.Fatal(err)
 	}
 	early := h.replica(func() time.Time { return time.Date(2026, 3, 8, 3, 0, 0, 0, offset) })
-	if _, err := early.SendDailyReportNow(context.Background(), app.Caller{UID: "owner"}, cat); !errors.Is(err, domain.ErrPermissionDenied) {
+	if _, err := early.SendDailyReportNow(context.Background(), domain.Caller{UID: "owner"}, cat); !errors.Is(err, domain.ErrPermissionDenied) {
 		t.Fatalf("an owner sent it: %v", err)
 	}
-	admin := app.Caller{UID: "ops", Admin: true}
+	admin := domain.Caller{UID: "ops", Admin: true}
 	d, err := early.SendDailyReportNow(context.Background(), admin, cat)
 	if err != nil || d.String() != "2026-03-07" {
 		t.Fatalf("sent %s, %v; want 2026-03-07", d, err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"google.golang.org/grpc"
 
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
@@ -90,7 +91,7 @@ func Wire(s *Settings) service.Wire {
 		api := strings.TrimRight(s.PublicAPIURL, "/")
 		repo := postgres.Repo{Pool: rt.Pool}
 		a := app.New(repo, categories.New(conn), sh,
-			func(shop string, ts shopify.TokenSource) app.ShopClient { return sh.Client(shop, ts) },
+			func(shop string, ts app.TokenSource) app.ShopClient { return sh.Client(shop, ts) },
 			seal, rt.Log, app.Options{
 				CallbackURL:     api + "/connections/shopify/callback",
 				AuthorizeURL:    api + "/connections/shopify/authorize",
@@ -104,7 +105,6 @@ func Wire(s *Settings) service.Wire {
 				<-ctx.Done()
 				return conn.Close()
 			},
-			eventport.UserDeletedConsumer{Bus: rt.Bus, App: a}.Run,
 			func(ctx context.Context) error {
 				return pgplatform.RunOnNotify(ctx, rt.Pool, postgres.NotifyChannel, s.SyncPoll, a.SyncRound,
 					func(err error) { rt.Log.Warn("sync round failed; will retry", "err", err) })
@@ -118,6 +118,9 @@ func Wire(s *Settings) service.Wire {
 				}, func(err error) { rt.Log.Warn("daily reports round failed; will retry", "err", err) })
 			})
 		}
+		consumers := eventport.Consumers{Bus: rt.Bus, App: a,
+			InTx: func(tx pgx.Tx) app.EventStore { return postgres.TxRepo{Tx: tx} }}
+		workers = append(workers, consumers.Workers()...)
 		return grpcserver.Options{
 			Public:          grpcport.PublicMethods,
 			MaxRecvMsgBytes: MaxImportMessage,

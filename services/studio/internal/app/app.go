@@ -91,8 +91,12 @@ func New(repo Repository, blobs Blobs, access Access, log *slog.Logger) *App {
 		decodes: semaphore.NewWeighted(pipeline.MaxDecodeBytes)}
 }
 
-// SetClock replaces the clock (tests of the monthly allowance).
-func (a *App) SetClock(now clock.Clock) { a.now = now }
+// WithClock returns the use cases reading time from now (the service's clock).
+func (a *App) WithClock(now clock.Clock) *App {
+	c := *a
+	c.now = now
+	return &c
+}
 
 // decoding runs fn, which decodes data, once the decode budget has room for
 // it; data's header is checked first, so a refused photo waits for nothing.

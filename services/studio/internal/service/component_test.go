@@ -6,7 +6,6 @@ import (
 	"image"
 	"image/jpeg"
 	"image/png"
-	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -102,17 +101,10 @@ type harness struct {
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	h := &harness{t: t, cats: &fakeCategories{owners: map[string]string{}, photo: photo(t)}}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := grpc.NewServer()
-	categoriesv1.RegisterCategoriesServiceServer(g, h.cats)
-	go func() { _ = g.Serve(lis) }()
-	t.Cleanup(g.Stop)
+	catsAddr := servicetest.Stub(t, func(g *grpc.Server) { categoriesv1.RegisterCategoriesServiceServer(g, h.cats) })
 
 	blobURL := "file://" + t.TempDir() + "?no_tmp_dir=1"
-	cfg := &studio.Settings{Base: servicetest.Base(t), CategoriesAddr: lis.Addr().String(), BlobURL: blobURL}
+	cfg := &studio.Settings{Base: servicetest.Base(t), CategoriesAddr: catsAddr, BlobURL: blobURL}
 	conn, rt := servicetest.Run(t, "studio", cfg.Base, migrations.FS, studio.Wire(cfg))
 	h.client = studiov1.NewStudioServiceClient(conn)
 	h.js, h.nats = rt.JS, cfg.Base.NATSURL
@@ -138,11 +130,7 @@ func newHarness(t *testing.T) *harness {
 func (h *harness) owner() (context.Context, string, string) {
 	h.t.Helper()
 	uid := "u-" + uuid.NewString()
-	tok, err := firebasetest.Client(h.t).CustomToken(context.Background(), uid)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	id := firebasetest.SignInWithCustomToken(h.t, tok)
+	id := firebasetest.SignInAs(h.t, uid, nil)
 	cat := uuid.NewString()
 	h.cats.mu.Lock()
 	h.cats.owners[cat] = id

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/jackc/pgx/v5"
 	"google.golang.org/grpc"
 
 	studiov1 "uplift.dev/proto/gen/uplift/studio/v1"
@@ -49,8 +50,9 @@ func Wire(s *Settings) service.Wire {
 			return grpcserver.Options{}, nil, fmt.Errorf("CATEGORIES_ADDR: %w", err)
 		}
 		repo := postgres.Repo{Pool: rt.Pool}
-		a := app.New(repo, blobs, categories.New(conn), rt.Log).WithCatalogue(categories.NewCatalogue(conn))
-		consumers := eventport.Consumers{Bus: rt.Bus, Store: repo}
+		a := app.New(repo, blobs, categories.New(conn), rt.Log).WithCatalogue(categories.NewCatalogue(conn)).WithClock(rt.Clock)
+		consumers := eventport.Consumers{Bus: rt.Bus, App: a,
+			InTx: func(tx pgx.Tx) app.EventStore { return postgres.TxRepo{Tx: tx} }}
 		workers := append(consumers.Workers(), func(ctx context.Context) error {
 			<-ctx.Done()
 			_ = conn.Close()

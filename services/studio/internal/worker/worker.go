@@ -15,7 +15,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"uplift.dev/platform/postgres"
 	"uplift.dev/platform/service"
 	"uplift.dev/studio/internal/adapters/blobstore"
 	pgrepo "uplift.dev/studio/internal/adapters/postgres"
@@ -47,53 +46,45 @@ type Settings struct {
 // message naming the problem if it cannot start.
 func Main() {
 	var s Settings
-	service.Command("studioworker", &s, &s.LogLevel, func(ctx context.Context, log *slog.Logger) error { return run(ctx, s, log) })
+	service.Command("studioworker", &s, &s.LogLevel, func(ctx context.Context, log *slog.Logger) error {
+		w := service.Worker{Name: "studioworker", Service: "studio", DatabaseURL: s.DatabaseURL,
+			Migrations: migrations.FS, MetricsAddr: s.MetricsAddr}
+		return w.Run(ctx, log, Wire(&s))
+	})
 }
 
-func run(ctx context.Context, s Settings, log *slog.Logger) error {
-	if s.Lease < 3*time.Second || s.Poll <= 0 || s.Threads < 1 {
-		return errors.New("STUDIO_LEASE must be ≥ 3s, STUDIO_POLL and STUDIO_THREADS positive")
+// Wire returns the worker's composition root for settings s (read by Main
+// before Wire runs).
+func Wire(s *Settings) service.WorkerWire {
+	return func(ctx context.Context, rt *service.WorkerRuntime) ([]func(context.Context) error, error) {
+		if s.Lease < 3*time.Second || s.Poll <= 0 || s.Threads < 1 {
+			return nil, errors.New("STUDIO_LEASE must be ≥ 3s, STUDIO_POLL and STUDIO_THREADS positive")
+		}
+		blobs, err := blobstore.Open(ctx, s.BlobURL)
+		if err != nil {
+			return nil, fmt.Errorf("STUDIO_BLOB_URL: %w", err)
+		}
+		rt.Defer(func() { _ = blobs.Close() })
+		model, err := u2net.Load(s.ORTLib, s.Model, s.Threads)
+		if err != nil {
+			return nil, fmt.Errorf("STUDIO_ORT_LIB/STUDIO_MODEL: %w", err)
+		}
+		rt.Defer(model.Close)
+		took := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "studio_job_duration_seconds", Help: "Studio jobs by kind and outcome.",
+			Buckets: []float64{0.25, 0.5, 1, 2, 4, 8, 16, 32},
+		}, []string{"kind", "outcome"})
+		rt.Metrics.MustRegister(took)
+		w := &app.Worker{Queue: pgrepo.Repo{Pool: rt.Pool}, Blobs: blobs, Model: model, Log: rt.Log,
+			Lease: s.Lease, Poll: s.Poll, NewID: uuid.NewString,
+			OnDone: func(kind domain.Kind, d time.Duration, err error) {
+				outcome := "done"
+				if err != nil {
+					outcome = "error"
+				}
+				took.WithLabelValues(string(kind), outcome).Observe(d.Seconds())
+			}}
+		rt.Log.Info("model loaded", "threads", s.Threads)
+		return []func(context.Context) error{w.Run}, nil
 	}
-	pool, err := postgres.Open(ctx, s.DatabaseURL, "studio")
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	// The studio service owns the schema and migrates it; this worker may be
-	// another release, so it only waits for the migrations it was built with.
-	if err := postgres.WaitMigrated(ctx, pool, "the studio service", log, migrations.FS); err != nil {
-		return err
-	}
-	blobs, err := blobstore.Open(ctx, s.BlobURL)
-	if err != nil {
-		return fmt.Errorf("STUDIO_BLOB_URL: %w", err)
-	}
-	defer blobs.Close()
-	model, err := u2net.Load(s.ORTLib, s.Model, s.Threads)
-	if err != nil {
-		return fmt.Errorf("STUDIO_ORT_LIB/STUDIO_MODEL: %w", err)
-	}
-	defer model.Close()
-
-	reg := prometheus.NewRegistry()
-	took := prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name: "studio_job_duration_seconds", Help: "Studio jobs by kind and outcome.",
-		Buckets: []float64{0.25, 0.5, 1, 2, 4, 8, 16, 32},
-	}, []string{"kind", "outcome"})
-	reg.MustRegister(took, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
-	if s.MetricsAddr != "" {
-		// A listener that fails is logged; the jobs go on without it.
-		go func() { _ = service.ServeHealth(ctx, s.MetricsAddr, reg, pool.Ping, log) }()
-	}
-	w := &app.Worker{Queue: pgrepo.Repo{Pool: pool}, Blobs: blobs, Model: model, Log: log,
-		Lease: s.Lease, Poll: s.Poll, NewID: uuid.NewString,
-		OnDone: func(kind domain.Kind, d time.Duration, err error) {
-			outcome := "done"
-			if err != nil {
-				outcome = "error"
-			}
-			took.WithLabelValues(string(kind), outcome).Observe(d.Seconds())
-		}}
-	log.Info("ready", "threads", s.Threads)
-	return w.Run(ctx)
 }

@@ -49,11 +49,10 @@ type Repository interface {
 	Create(ctx context.Context, u domain.User, suppressWelcomeEmail bool) error
 	// Get returns domain.ErrNotFound for an unknown id.
 	Get(ctx context.Context, id string) (domain.User, error)
-	// Update reads the user for update, applies fn and saves it, atomically.
-	Update(ctx context.Context, id string, fn func(*domain.User) error) (domain.User, error)
-	// UpdateAudited is Update whose fn also returns audit entries, written
-	// in the same transaction so a change is never without its record.
-	UpdateAudited(ctx context.Context, id string, fn func(*domain.User) ([]domain.AuditEntry, error)) (domain.User, error)
+	// Update reads the user for update, applies fn and saves it with the
+	// audit entries and events fn returns, atomically, so a change is never
+	// without its record.
+	Update(ctx context.Context, id string, fn func(*domain.User) (domain.Change, error)) (domain.User, error)
 	// GetByEmail finds a user by normalised email, or domain.ErrNotFound.
 	GetByEmail(ctx context.Context, email string) (domain.User, error)
 	// OwnerOfCategory returns the user whose own category is categoryID, or
@@ -228,12 +227,26 @@ func (a *App) CreateOnboarding(ctx context.Context, caller domain.Caller, id, ca
 	} else if err := uuid.Validate(categoryID); err != nil {
 		return Profile{}, &domain.ValidationError{Field: "categoryId", Message: "categoryId is not a valid id."}
 	}
-	u, err := a.repo.Update(ctx, id, func(u *domain.User) error {
+	u, err := a.update(ctx, id, func(u *domain.User) ([]domain.AuditEntry, error) {
 		u.Onboard(categoryID)
-		return nil
+		return nil, nil
 	})
 	if err != nil {
 		return Profile{}, err
 	}
 	return Profile{u.CategoryID, u.OriginalCategoryID}, nil
+}
+
+// update applies fn to the stored user and saves it with fn's audit
+// entries and the events the change implies (domain.ChangeEvents), in one
+// transaction.
+func (a *App) update(ctx context.Context, id string, fn func(*domain.User) ([]domain.AuditEntry, error)) (domain.User, error) {
+	return a.repo.Update(ctx, id, func(u *domain.User) (domain.Change, error) {
+		before := *u
+		audit, err := fn(u)
+		if err != nil {
+			return domain.Change{}, err
+		}
+		return domain.Change{Audit: audit, Events: domain.ChangeEvents(before, *u, a.now())}, nil
+	})
 }

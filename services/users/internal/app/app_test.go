@@ -94,6 +94,8 @@ type fakeRepo struct {
 	// past the failure limit.
 	recovery map[string][][]byte
 	locked   map[string]bool
+	// events are what Update was asked to record beside its changes.
+	events []domain.Event
 }
 
 func (f *fakeRepo) Create(_ context.Context, u domain.User, _ bool) error {
@@ -110,15 +112,12 @@ func (f *fakeRepo) Get(_ context.Context, id string) (domain.User, error) {
 	}
 	return u, nil
 }
-func (f *fakeRepo) Update(ctx context.Context, id string, fn func(*domain.User) error) (domain.User, error) {
-	return f.UpdateAudited(ctx, id, func(u *domain.User) ([]domain.AuditEntry, error) { return nil, fn(u) })
-}
-func (f *fakeRepo) UpdateAudited(ctx context.Context, id string, fn func(*domain.User) ([]domain.AuditEntry, error)) (domain.User, error) {
+func (f *fakeRepo) Update(ctx context.Context, id string, fn func(*domain.User) (domain.Change, error)) (domain.User, error) {
 	u, err := f.Get(ctx, id)
 	if err != nil {
 		return u, err
 	}
-	entries, err := fn(&u)
+	change, err := fn(&u)
 	if err != nil {
 		return u, err
 	}
@@ -126,7 +125,8 @@ func (f *fakeRepo) UpdateAudited(ctx context.Context, id string, fn func(*domain
 		return domain.User{}, f.failWrite
 	}
 	f.users[id] = u
-	f.audit = append(f.audit, entries...)
+	f.audit = append(f.audit, change.Audit...)
+	f.events = append(f.events, change.Events...)
 	return u, nil
 }
 func (f *fakeRepo) GetByEmail(_ context.Context, email string) (domain.User, error) {

@@ -39,7 +39,7 @@ func (a *App) SwitchMetricsCategory(ctx context.Context, caller domain.Caller, i
 		return Profile{}, err
 	}
 	now := a.now()
-	u, err := a.repo.UpdateAudited(ctx, id, func(u *domain.User) ([]domain.AuditEntry, error) {
+	u, err := a.update(ctx, id, func(u *domain.User) ([]domain.AuditEntry, error) {
 		if err := caller.CanSwitch(*u, categoryID); err != nil {
 			return nil, err
 		}

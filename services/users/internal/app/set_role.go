@@ -50,7 +50,7 @@ func (a *App) SetRole(ctx context.Context, actor, email string, role domain.Role
 	res := SetRoleResult{UID: uid, Stored: role == domain.RoleUplifter}
 	entry := domain.AuditEntry{ActorID: actor, OnBehalfOfID: uid, Action: domain.RoleAction(role, on), At: a.now()}
 	if role == domain.RoleUplifter {
-		_, err := a.repo.UpdateAudited(ctx, uid, func(u *domain.User) ([]domain.AuditEntry, error) {
+		_, err := a.update(ctx, uid, func(u *domain.User) ([]domain.AuditEntry, error) {
 			u.IsUplifter = on
 			entry.CategoryID = u.OriginalCategoryID
 			return []domain.AuditEntry{entry}, nil

@@ -7,8 +7,8 @@ import (
 )
 
 // Unsubscribe opts user id out of email. Only the user themselves may: it
-// is their choice, made from a link or their settings. The stored change
-// records UserUnsubscribed, which the digest and categories services act on;
+// is their choice, made from a link or their settings. The change
+// implies UserUnsubscribed, which the digest and categories services act on;
 // repeating it changes and publishes nothing.
 func (a *App) Unsubscribe(ctx context.Context, caller domain.Caller, id string) error {
 	if err := domain.ValidateID("userId", id); err != nil {
@@ -18,9 +18,9 @@ func (a *App) Unsubscribe(ctx context.Context, caller domain.Caller, id string) 
 		return domain.ErrPermissionDenied
 	}
 	now := a.now()
-	_, err := a.repo.Update(ctx, id, func(u *domain.User) error {
+	_, err := a.update(ctx, id, func(u *domain.User) ([]domain.AuditEntry, error) {
 		u.Unsubscribe(now)
-		return nil
+		return nil, nil
 	})
 	return err
 }

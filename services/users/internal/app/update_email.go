@@ -54,7 +54,7 @@ func (a *App) updateEmail(ctx context.Context, caller domain.Caller, id, email s
 		return err
 	}
 	at := a.now()
-	_, err = a.repo.UpdateAudited(ctx, id, func(u *domain.User) ([]domain.AuditEntry, error) {
+	_, err = a.update(ctx, id, func(u *domain.User) ([]domain.AuditEntry, error) {
 		u.Email = email
 		if caller.UID == id {
 			return nil, nil

@@ -183,7 +183,7 @@ func (r Repo) CompletePendingCheckout(ctx context.Context, token string) error {
 }
 
 // TxRepo is the storage an event consumer changes inside its own
-// transaction (app.UserDataStore).
+// transaction (app.EventStore).
 type TxRepo struct{ Tx pgx.Tx }
 
 // DeleteUserData deletes every row keyed by userID, children first.

@@ -53,8 +53,8 @@ func TestUserDeletedRemovesOnlyThatUsersRows(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		done <- eventport.UserDeletedConsumer{Bus: events.Bus{JS: js, Pool: pool, Log: slog.New(slog.NewTextHandler(io.Discard, nil))},
-			App: &app.App{}, InTx: func(tx pgx.Tx) app.UserDataStore { return billingpg.TxRepo{Tx: tx} }}.Run(ctx)
+		done <- eventport.Consumers{Bus: events.Bus{JS: js, Pool: pool, Log: slog.New(slog.NewTextHandler(io.Discard, nil))},
+			App: &app.App{}, InTx: func(tx pgx.Tx) app.EventStore { return billingpg.TxRepo{Tx: tx} }}.Workers()[0](ctx)
 	}()
 	data, _ := proto.Marshal(&eventsv1.UserDeleted{UserId: "gone", CategoryId: "cat-gone"})
 	for range 2 { // the second is a redelivery with a new id: still harmless

@@ -36,7 +36,7 @@ type Server struct {
 // ListSubscriptionTiers returns the configured tiers.
 func (s *Server) ListSubscriptionTiers(context.Context, *billingv1.ListSubscriptionTiersRequest) (*billingv1.ListSubscriptionTiersResponse, error) {
 	out := &billingv1.ListSubscriptionTiersResponse{Tiers: map[string]*billingv1.SubscriptionTier{}}
-	for id, t := range s.App.Tiers {
+	for id, t := range s.App.Tiers() {
 		out.Tiers[id] = &billingv1.SubscriptionTier{
 			Name: t.Name, SortOrder: t.SortOrder, Hidden: t.Hidden,
 			Prices:   &billingv1.Prices{Monthly: &billingv1.Price{Amount: t.Prices.Monthly.Amount, StripeId: t.Prices.Monthly.StripeID}},
@@ -106,9 +106,9 @@ func (s *Server) HandleStripeWebhook(ctx context.Context, r *billingv1.HandleStr
 	return &billingv1.HandleStripeWebhookResponse{}, nil
 }
 
-func caller(ctx context.Context) app.Caller {
+func caller(ctx context.Context) domain.Caller {
 	c, _ := auth.FromContext(ctx)
-	return app.Caller{UID: c.UID, Email: c.Email, Admin: c.Admin, Uplifter: c.Uplifter}
+	return domain.Caller{UID: c.UID, Email: c.Email, Admin: c.Admin, Uplifter: c.Uplifter}
 }
 
 // toStatus is the one mapping from domain errors to gRPC statuses.

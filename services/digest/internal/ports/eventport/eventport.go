@@ -27,19 +27,12 @@ import (
 // it is dropped; deliveries are 2 s apart.
 const noRecipientRetries = 30
 
-// TxStore is the outbox bound to one transaction.
-type TxStore interface {
-	app.Outbox
-	app.Eraser
-	app.RecipientStore
-}
-
 // Consumers feeds user events to the mail use cases.
 type Consumers struct {
 	Bus events.Bus
 	App *app.App
 	// InTx binds the outbox to the transaction of the event being handled.
-	InTx func(pgx.Tx) TxStore
+	InTx func(pgx.Tx) app.EventStore
 }
 
 // Workers are the consumers to run beside the gRPC server.

@@ -386,16 +386,18 @@ func (r Repo) FinishWebhook(ctx context.Context, shop, eventID, failure string, 
 var categoryTables = []string{"sales", "orders", "daily", "daily_sessions", "shopify_daily", "products",
 	"customers", "imports", "shopify_connections", "oauth_states", "stores", "signals_due", "daily_reports_sent"}
 
-// DeleteCategory implements app.Repository.
-func (r Repo) DeleteCategory(ctx context.Context, categoryID string) error {
-	return r.tx(ctx, func(tx pgx.Tx) error {
-		for _, t := range categoryTables {
-			if _, err := tx.Exec(ctx, `DELETE FROM `+t+` WHERE category_id = $1`, categoryID); err != nil {
-				return fmt.Errorf("delete %s: %w", t, err)
-			}
+// TxRepo is the storage an event consumer changes inside its own
+// transaction (app.EventStore).
+type TxRepo struct{ Tx pgx.Tx }
+
+// DeleteCategory implements app.EventStore.
+func (r TxRepo) DeleteCategory(ctx context.Context, categoryID string) error {
+	for _, t := range categoryTables {
+		if _, err := r.Tx.Exec(ctx, `DELETE FROM `+t+` WHERE category_id = $1`, categoryID); err != nil {
+			return fmt.Errorf("delete %s: %w", t, err)
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // DeleteShopData implements app.Repository.
@@ -451,9 +453,9 @@ func removeShopRows(ctx context.Context, tx pgx.Tx, categoryID string) error {
 	return nil
 }
 
-// DeleteUserStates implements app.Repository.
-func (r Repo) DeleteUserStates(ctx context.Context, userID string) error {
-	_, err := r.Pool.Exec(ctx, `DELETE FROM oauth_states WHERE user_id = $1`, userID)
+// DeleteUserStates implements app.EventStore.
+func (r TxRepo) DeleteUserStates(ctx context.Context, userID string) error {
+	_, err := r.Tx.Exec(ctx, `DELETE FROM oauth_states WHERE user_id = $1`, userID)
 	return err
 }
 

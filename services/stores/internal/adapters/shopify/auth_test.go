@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"uplift.dev/stores/internal/domain"
 )
 
 // signQuery appends Shopify's hex HMAC of msg to the raw query.
@@ -65,14 +67,14 @@ func TestCallbackRejects(t *testing.T) {
 		{"added param", sign(good) + "&extra=1", ts, ErrBadHMAC},
 		{"no hmac", good, ts, ErrBadHMAC},
 		{"wrong secret", signQuery("other", good, "code=abc&host=YWRtaW4&shop=some-shop.myshopify.com&state=f00d&timestamp=1337178173"), ts, ErrBadHMAC},
-		{"stale", sign(good), ts + 91, ErrStaleTimestamp},
-		{"future", sign(good), ts - 91, ErrStaleTimestamp},
-		{"no timestamp", sign("code=abc&shop=some-shop.myshopify.com"), ts, ErrStaleTimestamp},
+		{"stale", sign(good), ts + 91, domain.ErrStaleCallback},
+		{"future", sign(good), ts - 91, domain.ErrStaleCallback},
+		{"no timestamp", sign("code=abc&shop=some-shop.myshopify.com"), ts, domain.ErrStaleCallback},
 		{"missing code", sign("shop=some-shop.myshopify.com&state=f00d&timestamp=1337178173"), ts, ErrMissingCode},
-		{"evil shop", sign("code=abc&shop=evil.com&timestamp=1337178173"), ts, ErrBadShop},
-		{"suffix shop", sign("code=abc&shop=a.myshopify.com.evil.com&timestamp=1337178173"), ts, ErrBadShop},
-		{"upper-case shop", sign("code=abc&shop=Some-Shop.myshopify.com&timestamp=1337178173"), ts, ErrBadShop},
-		{"path in shop", sign("code=abc&shop=x.myshopify.com/../&timestamp=1337178173"), ts, ErrBadShop},
+		{"evil shop", sign("code=abc&shop=evil.com&timestamp=1337178173"), ts, domain.ErrBadShop},
+		{"suffix shop", sign("code=abc&shop=a.myshopify.com.evil.com&timestamp=1337178173"), ts, domain.ErrBadShop},
+		{"upper-case shop", sign("code=abc&shop=Some-Shop.myshopify.com&timestamp=1337178173"), ts, domain.ErrBadShop},
+		{"path in shop", sign("code=abc&shop=x.myshopify.com/../&timestamp=1337178173"), ts, domain.ErrBadShop},
 	}
 	for _, c := range cases {
 		s := New(Config{APISecret: "hush", Clock: at(c.clock)})
@@ -130,15 +132,15 @@ func TestNormalizeShop(t *testing.T) {
 		"https://x.myshopify.com/../../etc", "x.myshopify.com:8443", "https://user@x.myshopify.com", "x.myshopify.com?x=1",
 		"ftp://x.myshopify.com", "x_y.myshopify.com", "x..myshopify.com", ".myshopify.com", "x.myshopify.com.", "my shop",
 		"javascript:alert(1)", "x.myshopify.com#frag", "demo.myshopify.test.evil"} {
-		if got, err := s.NormalizeShop(in); !errors.Is(err, ErrBadShop) {
-			t.Errorf("NormalizeShop(%q) = %q, %v; want ErrBadShop", in, got, err)
+		if got, err := s.NormalizeShop(in); !errors.Is(err, domain.ErrBadShop) {
+			t.Errorf("NormalizeShop(%q) = %q, %v; want domain.ErrBadShop", in, got, err)
 		}
 	}
-	if _, err := New(Config{}).NormalizeShop("demo.myshopify.test"); !errors.Is(err, ErrBadShop) {
+	if _, err := New(Config{}).NormalizeShop("demo.myshopify.test"); !errors.Is(err, domain.ErrBadShop) {
 		t.Error("test domains are refused unless configured")
 	}
-	if ErrBadShop.Error() != "Enter your shop's address, like your-store.myshopify.com." {
-		t.Errorf("message = %q", ErrBadShop)
+	if domain.ErrBadShop.Error() != "Enter your shop's address, like your-store.myshopify.com." {
+		t.Errorf("message = %q", domain.ErrBadShop)
 	}
 }
 

@@ -10,17 +10,9 @@ import (
 	"net/url"
 	"time"
 
+	"uplift.dev/stores/internal/app"
 	"uplift.dev/stores/internal/domain"
 )
-
-// Product is what the catalogue keeps of a product: no more than names.
-type Product struct{ ID, Title string }
-
-// Customer is a customer's id and order count: no personal data.
-type Customer struct {
-	ID             string
-	NumberOfOrders int64
-}
 
 // bulkOrdersQuery is the first import: orders with line items (for the
 // gift-card flag) and agreements → sales, four connections nested two deep,
@@ -92,7 +84,7 @@ func (c *Client) BulkOrders(ctx context.Context, loc *time.Location, fn func(dom
 }
 
 // BulkProducts reads every product's id and title.
-func (c *Client) BulkProducts(ctx context.Context, fn func(Product) error) error {
+func (c *Client) BulkProducts(ctx context.Context, fn func(app.Product) error) error {
 	return c.bulk(ctx, bulkProductsQuery, func(root *bulkNode) error {
 		var p struct {
 			ID               string `json:"id"`
@@ -102,12 +94,12 @@ func (c *Client) BulkProducts(ctx context.Context, fn func(Product) error) error
 		if err := json.Unmarshal(root.raw, &p); err != nil {
 			return fmt.Errorf("shopify bulk product: %w", err)
 		}
-		return fn(Product{ID: "shopify:" + firstNonEmpty(p.LegacyResourceID, gidNumber(p.ID)), Title: domain.ClipTitle(p.Title)})
+		return fn(app.Product{ID: "shopify:" + firstNonEmpty(p.LegacyResourceID, gidNumber(p.ID)), Title: domain.ClipTitle(p.Title)})
 	})
 }
 
 // BulkCustomers reads every customer's id and order count.
-func (c *Client) BulkCustomers(ctx context.Context, fn func(Customer) error) error {
+func (c *Client) BulkCustomers(ctx context.Context, fn func(app.Customer) error) error {
 	return c.bulk(ctx, bulkCustomersQuery, func(root *bulkNode) error {
 		var cu struct {
 			ID               string  `json:"id"`
@@ -117,7 +109,7 @@ func (c *Client) BulkCustomers(ctx context.Context, fn func(Customer) error) err
 		if err := json.Unmarshal(root.raw, &cu); err != nil {
 			return fmt.Errorf("shopify bulk customer: %w", err)
 		}
-		return fn(Customer{ID: "shopify:" + firstNonEmpty(cu.LegacyResourceID, gidNumber(cu.ID)), NumberOfOrders: int64(cu.NumberOfOrders)})
+		return fn(app.Customer{ID: "shopify:" + firstNonEmpty(cu.LegacyResourceID, gidNumber(cu.ID)), NumberOfOrders: int64(cu.NumberOfOrders)})
 	})
 }
 

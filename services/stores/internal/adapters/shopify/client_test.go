@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"uplift.dev/stores/internal/app"
 	"uplift.dev/stores/internal/domain"
 )
 
@@ -108,7 +109,7 @@ func TestRetries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if info != (ShopInfo{Name: "A", Domain: "a.myshopify.com", Currency: "JPY", Timezone: "Asia/Tokyo", TaxesIncluded: true}) {
+			if info != (app.ShopInfo{Name: "A", Domain: "a.myshopify.com", Currency: "JPY", Timezone: "Asia/Tokyo", TaxesIncluded: true}) {
 				t.Errorf("shop = %+v", info)
 			}
 			if n.Load() != c.wantReqs || ts.refreshes != c.refresh {
@@ -125,10 +126,10 @@ func TestErrorsNotRetried(t *testing.T) {
 		answer []func(http.ResponseWriter, *http.Request)
 		want   error
 	}{
-		{"402 frozen", []func(http.ResponseWriter, *http.Request){reply(402, `{"errors":"Unavailable Shop"}`)}, ErrShopLocked},
-		{"423 locked", []func(http.ResponseWriter, *http.Request){reply(423, `{"errors":"Locked"}`)}, ErrShopLocked},
+		{"402 frozen", []func(http.ResponseWriter, *http.Request){reply(402, `{"errors":"Unavailable Shop"}`)}, domain.ErrShopLocked},
+		{"423 locked", []func(http.ResponseWriter, *http.Request){reply(423, `{"errors":"Locked"}`)}, domain.ErrShopLocked},
 		{"401 twice", []func(http.ResponseWriter, *http.Request){reply(401, ``), reply(401, ``)}, ErrUnauthorized},
-		{"access denied", []func(http.ResponseWriter, *http.Request){reply(200, `{"data":null,"errors":[{"message":"Access denied for shopifyqlQuery field.","extensions":{"code":"ACCESS_DENIED"}}]}`)}, ErrNotGranted},
+		{"access denied", []func(http.ResponseWriter, *http.Request){reply(200, `{"data":null,"errors":[{"message":"Access denied for shopifyqlQuery field.","extensions":{"code":"ACCESS_DENIED"}}]}`)}, domain.ErrNotGranted},
 	}
 	for _, c := range cases {
 		cl, _, _ := fakeShop(t, c.answer...)
@@ -138,7 +139,7 @@ func TestErrorsNotRetried(t *testing.T) {
 	}
 	cl, _, _ := fakeShop(t, reply(200, `{"errors":[{"message":"Field 'nope' doesn't exist on type 'Shop'"}]}`))
 	var ge *GraphQLError
-	if _, err := cl.Shop(context.Background()); !errors.As(err, &ge) || !strings.Contains(err.Error(), "nope") || errors.Is(err, ErrNotGranted) {
+	if _, err := cl.Shop(context.Background()); !errors.As(err, &ge) || !strings.Contains(err.Error(), "nope") || errors.Is(err, domain.ErrNotGranted) {
 		t.Errorf("graphql error = %v", err)
 	}
 	five := make([]func(http.ResponseWriter, *http.Request), maxAttempts)
@@ -297,7 +298,7 @@ func TestShopifyQLRowShapes(t *testing.T) {
 		return fmt.Sprintf(`{"data":{"shopifyqlQuery":{"tableData":{"columns":[{"name":"day"},{"name":"sessions"},
 {"name":"sessions_that_completed_checkout"},{"name":"conversion_rate"}],"rows":%s},"parseErrors":[]}}}`, rows)
 	}
-	want := []DaySessions{{"2026-11-20", 120, 3}, {"2026-11-21", 0, 0}}
+	want := []app.ShopSessions{{Day: "2026-11-20", Sessions: 120, Completed: 3}, {Day: "2026-11-21"}}
 	for _, rows := range []string{
 		`[{"day":"2026-11-20","sessions":120,"sessions_that_completed_checkout":"3","conversion_rate":0.025},{"day":"2026-11-21T00:00:00-05:00","sessions":0,"sessions_that_completed_checkout":0}]`,
 		`[["2026-11-20",120,3,0.025],["2026-11-21","0","0",null]]`,

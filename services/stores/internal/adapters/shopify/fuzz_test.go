@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"uplift.dev/stores/internal/domain"
 )
 
 // FuzzVerifyWebhook: a webhook body verifies with its own HMAC and with no
@@ -52,7 +54,7 @@ func FuzzVerifyCallback(f *testing.F) {
 		}
 		cb, err := s.VerifyCallback(query)
 		if err != nil {
-			for _, known := range []error{ErrBadHMAC, ErrStaleTimestamp, ErrBadShop, ErrMissingCode} {
+			for _, known := range []error{ErrBadHMAC, domain.ErrStaleCallback, domain.ErrBadShop, ErrMissingCode} {
 				if errors.Is(err, known) {
 					if sign && errors.Is(err, ErrBadHMAC) && !strings.Contains(query, "hmac=") {
 						t.Fatalf("a signed query was refused for its signature: %q", query)
@@ -80,7 +82,7 @@ func FuzzNormalizeShop(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw string) {
 		shop, err := s.NormalizeShop(raw)
 		if err != nil {
-			if !errors.Is(err, ErrBadShop) {
+			if !errors.Is(err, domain.ErrBadShop) {
 				t.Fatalf("unnamed error %v", err)
 			}
 			return

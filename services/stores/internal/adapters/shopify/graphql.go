@@ -13,18 +13,14 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"uplift.dev/stores/internal/app"
+	"uplift.dev/stores/internal/domain"
 )
 
 // maxAttempts bounds the tries of one GraphQL call across throttling, 5xx
 // and network errors, so a broken shop fails a sync rather than hanging it.
 const maxAttempts = 6
-
-// TokenSource gives the current access token and, after a 401, a refreshed
-// one (the app implements it with storage and a per-shop lock).
-type TokenSource interface {
-	Token(ctx context.Context) (string, error)
-	Refreshed(ctx context.Context, rejected string) (string, error)
-}
 
 // Client reads one shop's Admin API with its token. It keeps the shop's
 // rate-limit bucket as Shopify last reported it, so callers sharing a
@@ -32,12 +28,12 @@ type TokenSource interface {
 type Client struct {
 	s      *Shopify
 	shop   string
-	ts     TokenSource
+	ts     app.TokenSource
 	bucket bucket
 }
 
 // Client opens a shop's API.
-func (s *Shopify) Client(shop string, ts TokenSource) *Client {
+func (s *Shopify) Client(shop string, ts app.TokenSource) *Client {
 	return &Client{s: s, shop: shop, ts: ts, bucket: bucket{costs: map[string]float64{}}}
 }
 
@@ -52,10 +48,10 @@ func (e *GraphQLError) Error() string {
 	return "shopify graphql: " + strings.Join(e.Messages, "; ")
 }
 
-// Is makes errors.Is(err, ErrNotGranted) true for ACCESS_DENIED answers,
+// Is makes errors.Is(err, domain.ErrNotGranted) true for ACCESS_DENIED answers,
 // which is how Shopify refuses a field the token has no scope for.
 func (e *GraphQLError) Is(target error) bool {
-	if target != ErrNotGranted {
+	if target != domain.ErrNotGranted {
 		return false
 	}
 	for _, c := range e.Codes {
@@ -227,7 +223,7 @@ func (c *Client) do(ctx context.Context, query string, vars map[string]any, out 
 			attempt-- // a refresh is not a failed attempt
 			continue
 		case status == http.StatusPaymentRequired || status == http.StatusLocked:
-			return ErrShopLocked
+			return domain.ErrShopLocked
 		case status == http.StatusTooManyRequests:
 			lastErr = errors.New("shopify: throttled (429)")
 			wait = max(retryAfter(header), c.s.backoff(attempt+1))

@@ -15,47 +15,43 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"uplift.dev/stores/internal/app"
+	"uplift.dev/stores/internal/domain"
 )
 
 // clockTolerance is how far a callback's timestamp may be from our clock,
 // as in Shopify's own library (HMAC_TIMESTAMP_PERMITTED_CLOCK_TOLERANCE_SEC).
 const clockTolerance = 90 * time.Second
 
-// Callback is what a verified OAuth callback carries. The app still checks
-// State against the nonce it bound to the browser.
-type Callback struct {
-	Shop, Code, State, Host string
-	Timestamp               time.Time
-}
-
 // VerifyCallback checks the redirect from Shopify's consent screen: the
 // HMAC over the other parameters (so none was tampered with), a recent
 // timestamp (so it is not a replay) and a real shop domain (so the code is
 // exchanged with Shopify, not with whoever wrote the link).
-func (s *Shopify) VerifyCallback(rawQuery string) (Callback, error) {
+func (s *Shopify) VerifyCallback(rawQuery string) (app.Callback, error) {
 	q, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return Callback{}, ErrBadHMAC
+		return app.Callback{}, ErrBadHMAC
 	}
 	if !s.validQueryHMAC(q) {
-		return Callback{}, ErrBadHMAC
+		return app.Callback{}, ErrBadHMAC
 	}
 	sec, err := strconv.ParseInt(q.Get("timestamp"), 10, 64)
 	if err != nil {
-		return Callback{}, ErrStaleTimestamp
+		return app.Callback{}, domain.ErrStaleCallback
 	}
 	ts := time.Unix(sec, 0)
 	if d := s.cfg.Clock.Now().Sub(ts); d > clockTolerance || d < -clockTolerance {
-		return Callback{}, ErrStaleTimestamp
+		return app.Callback{}, domain.ErrStaleCallback
 	}
 	shop := q.Get("shop")
 	if shop != strings.ToLower(shop) || !s.validShop(shop) {
-		return Callback{}, ErrBadShop
+		return app.Callback{}, domain.ErrBadShop
 	}
 	if q.Get("code") == "" {
-		return Callback{}, ErrMissingCode
+		return app.Callback{}, ErrMissingCode
 	}
-	return Callback{Shop: shop, Code: q.Get("code"), State: q.Get("state"), Host: q.Get("host"), Timestamp: ts}, nil
+	return app.Callback{Shop: shop, Code: q.Get("code"), State: q.Get("state"), Host: q.Get("host"), Timestamp: ts}, nil
 }
 
 // validQueryHMAC applies Shopify's rule: drop hmac and signature, sort by
@@ -117,33 +113,22 @@ func (s *Shopify) VerifyWebhook(body []byte, hmacBase64 string) bool {
 	return hmac.Equal(got, s.sign(body))
 }
 
-// Token is an offline access token with its expiry and refresh token, as
-// Shopify's expiring offline tokens (mandatory for public apps) come.
-type Token struct {
-	Access string
-	Scopes []string
-	// ExpiresAt is zero when the token never expires.
-	ExpiresAt        time.Time
-	Refresh          string
-	RefreshExpiresAt time.Time
-}
-
 // ExchangeCode trades a callback's code for an expiring offline token.
-func (s *Shopify) ExchangeCode(ctx context.Context, shop, code string) (Token, error) {
+func (s *Shopify) ExchangeCode(ctx context.Context, shop, code string) (app.Token, error) {
 	return s.tokenRequest(ctx, shop, url.Values{"code": {code}, "expiring": {"1"}})
 }
 
 // Refresh trades a refresh token for a new access token (and a rotated
 // refresh token), so syncing continues past the hour-long token life.
-func (s *Shopify) Refresh(ctx context.Context, shop, refreshToken string) (Token, error) {
+func (s *Shopify) Refresh(ctx context.Context, shop, refreshToken string) (app.Token, error) {
 	return s.tokenRequest(ctx, shop, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refreshToken}})
 }
 
 // tokenRequest posts to the token endpoint (form-encoded, which Shopify
 // accepts like JSON) and reads the answer. Tokens are never logged.
-func (s *Shopify) tokenRequest(ctx context.Context, shop string, form url.Values) (Token, error) {
+func (s *Shopify) tokenRequest(ctx context.Context, shop string, form url.Values) (app.Token, error) {
 	if !s.validShop(shop) {
-		return Token{}, ErrBadShop
+		return app.Token{}, domain.ErrBadShop
 	}
 	form.Set("client_id", s.cfg.APIKey)
 	form.Set("client_secret", s.cfg.APISecret)
@@ -152,19 +137,19 @@ func (s *Shopify) tokenRequest(ctx context.Context, shop string, form url.Values
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.cfg.BaseURL(shop)+"/admin/oauth/access_token",
 		strings.NewReader(form.Encode()))
 	if err != nil {
-		return Token{}, err
+		return app.Token{}, err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	now := s.cfg.Clock.Now()
 	resp, err := s.cfg.HTTPClient.Do(req)
 	if err != nil {
-		return Token{}, fmt.Errorf("shopify token request: %w", err)
+		return app.Token{}, fmt.Errorf("shopify token request: %w", err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return Token{}, fmt.Errorf("shopify token request: %w", err)
+		return app.Token{}, fmt.Errorf("shopify token request: %w", err)
 	}
 	var r struct {
 		AccessToken           string `json:"access_token"`
@@ -178,13 +163,13 @@ func (s *Shopify) tokenRequest(ctx context.Context, shop string, form url.Values
 	_ = json.Unmarshal(body, &r)
 	switch {
 	case resp.StatusCode == http.StatusPaymentRequired || resp.StatusCode == http.StatusLocked:
-		return Token{}, ErrShopLocked
+		return app.Token{}, domain.ErrShopLocked
 	case resp.StatusCode != http.StatusOK:
-		return Token{}, fmt.Errorf("shopify token request: %s: %s", resp.Status, firstNonEmpty(r.ErrorDescription, r.Error))
+		return app.Token{}, fmt.Errorf("shopify token request: %s: %s", resp.Status, firstNonEmpty(r.ErrorDescription, r.Error))
 	case r.AccessToken == "":
-		return Token{}, fmt.Errorf("shopify token request: no access token in the answer")
+		return app.Token{}, fmt.Errorf("shopify token request: no access token in the answer")
 	}
-	t := Token{Access: r.AccessToken, Refresh: r.RefreshToken}
+	t := app.Token{Access: r.AccessToken, Refresh: r.RefreshToken}
 	for _, sc := range strings.Split(r.Scope, ",") {
 		if sc = strings.TrimSpace(sc); sc != "" {
 			t.Scopes = append(t.Scopes, sc)

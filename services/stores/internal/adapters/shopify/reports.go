@@ -7,37 +7,24 @@ import (
 	"fmt"
 	"strings"
 
+	"uplift.dev/stores/internal/app"
 	"uplift.dev/stores/internal/domain"
 )
-
-// DaySessions is one shop-local day of Shopify's online-store sessions.
-type DaySessions struct {
-	Day                 string
-	Sessions, Completed int64
-}
-
-// DaySales is one shop-local day of Shopify's own sales report, kept next
-// to Uplift's computation to catch any difference.
-type DaySales struct {
-	Day                                                                   string
-	Orders                                                                int64
-	GrossSales, Discounts, Returns, NetSales, Shipping, Taxes, TotalSales domain.Money
-}
 
 const shopifyqlQuery = `query QL($q: String!) { shopifyqlQuery(query: $q) {
 tableData { columns { name dataType displayName } rows } parseErrors } }`
 
 // Sessions reads sessions and sessions that completed checkout per day of
 // [from, to] (YYYY-MM-DD, shop-local). They exist only in Shopify's
-// analytics, never in orders; ErrNotGranted when read_reports is missing.
-func (c *Client) Sessions(ctx context.Context, from, to string) ([]DaySessions, error) {
+// analytics, never in orders; domain.ErrNotGranted when read_reports is missing.
+func (c *Client) Sessions(ctx context.Context, from, to string) ([]app.ShopSessions, error) {
 	rows, err := c.shopifyQL(ctx, "FROM sessions SHOW sessions, sessions_that_completed_checkout, conversion_rate", from, to)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]DaySessions, 0, len(rows))
+	out := make([]app.ShopSessions, 0, len(rows))
 	for _, r := range rows {
-		d := DaySessions{Day: r.day()}
+		d := app.ShopSessions{Day: r.day()}
 		var err error
 		if d.Sessions, err = r.int("sessions"); err != nil {
 			return nil, err
@@ -52,14 +39,14 @@ func (c *Client) Sessions(ctx context.Context, from, to string) ([]DaySessions, 
 
 // Sales reads Shopify's own sales report per day of [from, to], amounts in
 // currency's minor units (the shop's currency).
-func (c *Client) Sales(ctx context.Context, from, to, currency string) ([]DaySales, error) {
+func (c *Client) Sales(ctx context.Context, from, to, currency string) ([]app.ShopSales, error) {
 	rows, err := c.shopifyQL(ctx, "FROM sales SHOW orders, gross_sales, discounts, returns, net_sales, shipping, taxes, total_sales", from, to)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]DaySales, 0, len(rows))
+	out := make([]app.ShopSales, 0, len(rows))
 	for _, r := range rows {
-		d := DaySales{Day: r.day()}
+		d := app.ShopSales{Day: r.day()}
 		var err error
 		if d.Orders, err = r.int("orders"); err != nil {
 			return nil, err

@@ -7,17 +7,12 @@ import (
 	"strings"
 
 	"uplift.dev/platform/validation"
+
+	"uplift.dev/stores/internal/app"
 )
 
-// ShopInfo is what the app stores about a connected shop: the currency its
-// amounts are in and the time zone its days are counted in.
-type ShopInfo struct {
-	Name, Domain, Currency, Timezone string
-	TaxesIncluded                    bool
-}
-
 // Shop reads the shop's own settings.
-func (c *Client) Shop(ctx context.Context) (ShopInfo, error) {
+func (c *Client) Shop(ctx context.Context) (app.ShopInfo, error) {
 	var r struct {
 		Shop struct {
 			Name            string `json:"name"`
@@ -28,10 +23,10 @@ func (c *Client) Shop(ctx context.Context) (ShopInfo, error) {
 		} `json:"shop"`
 	}
 	if err := c.do(ctx, `{ shop { name myshopifyDomain ianaTimezone currencyCode taxesIncluded } }`, nil, &r); err != nil {
-		return ShopInfo{}, err
+		return app.ShopInfo{}, err
 	}
 	s := r.Shop
-	return ShopInfo{Name: validation.Clip(s.Name, validation.MaxNameRunes), Domain: s.MyshopifyDomain, Currency: s.CurrencyCode, Timezone: s.IanaTimezone,
+	return app.ShopInfo{Name: validation.Clip(s.Name, validation.MaxNameRunes), Domain: s.MyshopifyDomain, Currency: s.CurrencyCode, Timezone: s.IanaTimezone,
 		TaxesIncluded: s.TaxesIncluded}, nil
 }
 

@@ -18,23 +18,17 @@ import (
 	"time"
 
 	"uplift.dev/platform/clock"
+	"uplift.dev/stores/internal/domain"
 )
 
-// Sentinel errors the app maps to messages and retry decisions.
+// The adapter's own errors; what the app decides on (a bad shop, a stale
+// callback, a locked shop, a missing scope) it returns as the domain's
+// sentinels, so the app never names this package.
 var (
 	// ErrBadHMAC: a callback whose signature does not verify (tampered or forged).
 	ErrBadHMAC = errors.New("shopify: callback signature does not verify")
-	// ErrStaleTimestamp: a callback signed too long ago (or in the future), so it may be a replay.
-	ErrStaleTimestamp = errors.New("shopify: callback timestamp is too old or in the future")
-	// ErrBadShop: not a Shopify shop domain, so no request may be sent there.
-	ErrBadShop = errors.New("Enter your shop's address, like your-store.myshopify.com.")
 	// ErrMissingCode: a callback without an authorization code (the merchant declined).
 	ErrMissingCode = errors.New("shopify: callback has no authorization code")
-	// ErrShopLocked: Shopify answered 402 or 423 (frozen or locked shop);
-	// retrying cannot help until the merchant acts.
-	ErrShopLocked = errors.New("shopify: the shop is frozen or locked")
-	// ErrNotGranted: the token lacks the scope the call needs (e.g. read_reports).
-	ErrNotGranted = errors.New("shopify: access not granted")
 	// ErrUnauthorized: Shopify rejected the token even after a refresh; the
 	// shop must be connected again.
 	ErrUnauthorized = errors.New("shopify: access token rejected")
@@ -127,7 +121,7 @@ func (s *Shopify) validShop(host string) bool {
 func (s *Shopify) NormalizeShop(raw string) (string, error) {
 	raw = strings.ToLower(strings.TrimSpace(raw))
 	if raw == "" {
-		return "", ErrBadShop
+		return "", domain.ErrBadShop
 	}
 	if !strings.Contains(raw, "://") {
 		if !strings.ContainsAny(raw, "./:") {
@@ -138,17 +132,17 @@ func (s *Shopify) NormalizeShop(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.User != nil || u.Port() != "" ||
 		u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
-		return "", ErrBadShop
+		return "", domain.ErrBadShop
 	}
 	if p := u.EscapedPath(); p != "" && p != "/" && path.Clean(p) != p && path.Clean(p)+"/" != p {
-		return "", ErrBadShop
+		return "", domain.ErrBadShop
 	}
 	if strings.Contains(u.Path, "..") {
-		return "", ErrBadShop
+		return "", domain.ErrBadShop
 	}
 	host := u.Hostname()
 	if !s.validShop(host) {
-		return "", ErrBadShop
+		return "", domain.ErrBadShop
 	}
 	return host, nil
 }

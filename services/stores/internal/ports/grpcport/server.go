@@ -43,9 +43,9 @@ type Server struct {
 	Log *slog.Logger
 }
 
-func caller(ctx context.Context) app.Caller {
+func caller(ctx context.Context) domain.Caller {
 	c, _ := auth.FromContext(ctx)
-	return app.Caller{UID: c.UID, Admin: c.Admin}
+	return domain.Caller{UID: c.UID, Admin: c.Admin}
 }
 
 // ImportOrders imports an order export sent whole.

@@ -365,28 +365,31 @@ func (r Repo) Fail(ctx context.Context, jobID, message string) error {
 
 // ---------------------------------------------------------------- events
 
-// SetOwner records whose category it is (UserCreated).
-func (r Repo) SetOwner(ctx context.Context, tx pgx.Tx, categoryID, userID string) error {
-	_, err := tx.Exec(ctx, `INSERT INTO owners (category_id, user_id) VALUES ($1, $2)
+// TxRepo is the storage an event consumer changes inside its own
+// transaction (app.EventStore).
+type TxRepo struct{ Tx pgx.Tx }
+
+// SetOwner implements app.EventStore.
+func (r TxRepo) SetOwner(ctx context.Context, categoryID, userID string) error {
+	_, err := r.Tx.Exec(ctx, `INSERT INTO owners (category_id, user_id) VALUES ($1, $2)
 		ON CONFLICT (category_id) DO UPDATE SET user_id = excluded.user_id`, categoryID, userID)
 	return err
 }
 
-// ApplyBilling records a user's plan unless a newer change was applied
-// already (events may arrive out of order).
-func (r Repo) ApplyBilling(ctx context.Context, tx pgx.Tx, userID string, p domain.Plan, sourceTime time.Time) error {
-	_, err := tx.Exec(ctx, `INSERT INTO plans (user_id, tier, is_manually_set, source_time) VALUES ($1, $2, $3, $4)
+// ApplyBilling implements app.EventStore.
+func (r TxRepo) ApplyBilling(ctx context.Context, userID string, p domain.Plan, sourceTime time.Time) error {
+	_, err := r.Tx.Exec(ctx, `INSERT INTO plans (user_id, tier, is_manually_set, source_time) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (user_id) DO UPDATE SET tier = excluded.tier, is_manually_set = excluded.is_manually_set,
 			source_time = excluded.source_time
 		WHERE plans.source_time <= excluded.source_time`, userID, p.Tier, p.IsManuallySet, sourceTime)
 	return err
 }
 
-// ForgetUser removes a deleted user's plan and ownership (UserDeleted).
-func (r Repo) ForgetUser(ctx context.Context, tx pgx.Tx, userID string) error {
-	if _, err := tx.Exec(ctx, `DELETE FROM owners WHERE user_id = $1`, userID); err != nil {
+// ForgetUser implements app.EventStore.
+func (r TxRepo) ForgetUser(ctx context.Context, userID string) error {
+	if _, err := r.Tx.Exec(ctx, `DELETE FROM owners WHERE user_id = $1`, userID); err != nil {
 		return err
 	}
-	_, err := tx.Exec(ctx, `DELETE FROM plans WHERE user_id = $1`, userID)
+	_, err := r.Tx.Exec(ctx, `DELETE FROM plans WHERE user_id = $1`, userID)
 	return err
 }

@@ -2,35 +2,31 @@
 // the studio's copy of who owns each category (UserCreated, UserDeleted)
 // and of each user's plan (BillingChanged), so the entitlement check reads
 // the plan from its own database, and a plan change applies as soon as
-// billing announces it.
+// billing announces it. Each hands its event to the app, in the
+// transaction that records the message (events.On).
 package eventport
 
 import (
 	"context"
-	"time"
+	"errors"
 
 	"github.com/jackc/pgx/v5"
 
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
 	"uplift.dev/platform/events"
-	"uplift.dev/studio/internal/domain"
+	"uplift.dev/studio/internal/app"
 )
 
-// Store applies the events in the consumer's transaction.
-type Store interface {
-	SetOwner(ctx context.Context, tx pgx.Tx, categoryID, userID string) error
-	ApplyBilling(ctx context.Context, tx pgx.Tx, userID string, p domain.Plan, sourceTime time.Time) error
-	ForgetUser(ctx context.Context, tx pgx.Tx, userID string) error
-}
-
-// Consumers runs the three consumers.
+// Consumers turn other services' events into changes of the studio's data.
 type Consumers struct {
-	Bus   events.Bus
-	Store Store
+	Bus events.Bus
+	App *app.App
+	// InTx binds storage to the consumer's transaction.
+	InTx func(pgx.Tx) app.EventStore
 }
 
-// Workers are the consumers as service workers.
+// Workers are the consumers to run beside the gRPC server.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
 		events.On(c.Bus, events.StudioUsersCreated, c.HandleUserCreated),
@@ -41,24 +37,27 @@ func (c Consumers) Workers() []func(context.Context) error {
 
 // HandleUserCreated records the new user's own category.
 func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserCreated, _ events.Meta) error {
-	if ev.GetCategoryId() == "" || domain.ValidateID("categoryId", ev.GetCategoryId()) != nil {
-		return nil
-	}
-	return c.Store.SetOwner(ctx, tx, ev.GetCategoryId(), ev.GetUserId())
+	return c.result(ctx, "UserCreated", c.App.RecordOwner(ctx, c.InTx(tx), ev.GetUserId(), ev.GetCategoryId()))
 }
 
 // HandleUserDeleted forgets the user's ownership and plan.
 func (c Consumers) HandleUserDeleted(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserDeleted, _ events.Meta) error {
-	return c.Store.ForgetUser(ctx, tx, ev.GetUserId())
+	return c.result(ctx, "UserDeleted", c.App.ForgetUser(ctx, c.InTx(tx), ev.GetUserId()))
 }
 
 // HandleBillingChanged records the user's plan (a newer change wins).
 func (c Consumers) HandleBillingChanged(ctx context.Context, tx pgx.Tx, ev *eventsv1.BillingChanged, _ events.Meta) error {
-	tier := ev.GetTier()
-	if tier == "" {
-		tier = domain.FreeTier
+	c.Bus.Log.InfoContext(ctx, "billing change", "user", ev.GetUserId(), "tier", ev.GetTier(), "manual", ev.GetIsManuallySet())
+	return c.result(ctx, "BillingChanged", c.App.ApplyBillingChange(ctx, c.InTx(tx), ev.GetUserId(), ev.GetTier(),
+		ev.GetIsManuallySet(), ev.GetSourceTime().AsTime()))
+}
+
+// result drops an event that can never apply (retrying it could not
+// succeed) and returns any other error for a retry.
+func (c Consumers) result(ctx context.Context, event string, err error) error {
+	if errors.Is(err, app.ErrNoUser) {
+		c.Bus.Log.ErrorContext(ctx, event+" without a user dropped")
+		return nil
 	}
-	c.Bus.Log.InfoContext(ctx, "billing change", "user", ev.GetUserId(), "tier", tier, "manual", ev.GetIsManuallySet())
-	return c.Store.ApplyBilling(ctx, tx, ev.GetUserId(), domain.Plan{Tier: tier, IsManuallySet: ev.GetIsManuallySet()},
-		ev.GetSourceTime().AsTime())
+	return err
 }

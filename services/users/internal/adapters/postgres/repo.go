@@ -67,23 +67,16 @@ func (r Repo) OwnerOfCategory(ctx context.Context, categoryID string) (domain.Us
 		ORDER BY created_at LIMIT 1`, categoryID))
 }
 
-// Update applies fn to the locked row and saves the fields fn may change.
-func (r Repo) Update(ctx context.Context, id string, fn func(*domain.User) error) (domain.User, error) {
-	return r.UpdateAudited(ctx, id, func(u *domain.User) ([]domain.AuditEntry, error) { return nil, fn(u) })
-}
-
-// UpdateAudited applies fn to the locked row, saves it, writes fn's audit
-// entries and records the events the change implies (UserEmailChanged,
-// UserUnsubscribed), all in one transaction.
-func (r Repo) UpdateAudited(ctx context.Context, id string, fn func(*domain.User) ([]domain.AuditEntry, error)) (domain.User, error) {
+// Update applies fn to the locked row, saves it and writes fn's audit
+// entries and events, all in one transaction.
+func (r Repo) Update(ctx context.Context, id string, fn func(*domain.User) (domain.Change, error)) (domain.User, error) {
 	var out domain.User
 	err := pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
-		before, err := scan(tx.QueryRow(ctx, `SELECT `+columns+` FROM users WHERE id = $1 FOR UPDATE`, id))
+		u, err := scan(tx.QueryRow(ctx, `SELECT `+columns+` FROM users WHERE id = $1 FOR UPDATE`, id))
 		if err != nil {
 			return err
 		}
-		u := before
-		entries, err := fn(&u)
+		change, err := fn(&u)
 		if err != nil {
 			return err
 		}
@@ -99,10 +92,10 @@ func (r Repo) UpdateAudited(ctx context.Context, id string, fn func(*domain.User
 			u.UnsubscribedAt); err != nil {
 			return err
 		}
-		if err := insertAudit(ctx, tx, entries); err != nil {
+		if err := insertAudit(ctx, tx, change.Audit); err != nil {
 			return err
 		}
-		if err := enqueueChanges(ctx, tx, before, u, r.Now.Now()); err != nil {
+		if err := enqueue(ctx, tx, change.Events); err != nil {
 			return err
 		}
 		out = u
@@ -114,20 +107,23 @@ func (r Repo) UpdateAudited(ctx context.Context, id string, fn func(*domain.User
 	return out, err
 }
 
-// enqueueChanges records the events implied by going from before to after.
-func enqueueChanges(ctx context.Context, tx pgx.Tx, before, after domain.User, at time.Time) error {
-	now := timestamppb.New(at)
-	if before.Email != after.Email {
-		if err := events.Enqueue(ctx, tx, events.SubjectUserEmailChanged, &eventsv1.UserEmailChanged{
-			UserId: after.ID, OldEmail: before.Email, NewEmail: after.Email, OccurTime: now,
-		}); err != nil {
-			return err
+// enqueue records the app's events as their messages on the outbox.
+func enqueue(ctx context.Context, tx pgx.Tx, evs []domain.Event) error {
+	for _, ev := range evs {
+		var err error
+		switch ev := ev.(type) {
+		case domain.EmailChanged:
+			err = events.Enqueue(ctx, tx, events.SubjectUserEmailChanged, &eventsv1.UserEmailChanged{
+				UserId: ev.UserID, OldEmail: ev.OldEmail, NewEmail: ev.NewEmail, OccurTime: timestamppb.New(ev.At),
+			})
+		case domain.Unsubscribed:
+			err = events.Enqueue(ctx, tx, events.SubjectUserUnsubscribed, &eventsv1.UserUnsubscribed{
+				UserId: ev.UserID, Email: ev.Email, CategoryId: ev.CategoryID, OccurTime: timestamppb.New(ev.At),
+			})
+		default:
+			err = fmt.Errorf("no message for event %T", ev)
 		}
-	}
-	if before.UnsubscribedAt == nil && after.UnsubscribedAt != nil {
-		if err := events.Enqueue(ctx, tx, events.SubjectUserUnsubscribed, &eventsv1.UserUnsubscribed{
-			UserId: after.ID, Email: after.Email, CategoryId: after.OriginalCategoryID, OccurTime: now,
-		}); err != nil {
+		if err != nil {
 			return err
 		}
 	}

@@ -14,22 +14,25 @@ import (
 	"uplift.dev/platform/events"
 )
 
-// UserDeletedConsumer forgets a deleted user's billing data (app.ForgetUser).
-type UserDeletedConsumer struct {
+// Consumers turn other services' events into changes of billing.
+type Consumers struct {
 	Bus events.Bus
 	App *app.App
 	// InTx binds storage to the consumer's transaction.
-	InTx func(pgx.Tx) app.UserDataStore
+	InTx func(pgx.Tx) app.EventStore
 }
 
-// Run consumes UserDeleted until ctx ends.
-func (c UserDeletedConsumer) Run(ctx context.Context) error {
-	return events.On(c.Bus, events.BillingUserDeleted, c.Handle)(ctx)
+// Workers are the consumers to run beside the gRPC server.
+func (c Consumers) Workers() []func(context.Context) error {
+	return []func(context.Context) error{
+		events.On(c.Bus, events.BillingUserDeleted, c.HandleUserDeleted),
+	}
 }
 
-// Handle forgets one user inside the consumer's transaction, which also
-// records the message id, so a redelivery changes nothing.
-func (c UserDeletedConsumer) Handle(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserDeleted, _ events.Meta) error {
+// HandleUserDeleted forgets a deleted user's billing data (app.ForgetUser)
+// inside the consumer's transaction, which also records the message id, so
+// a redelivery changes nothing.
+func (c Consumers) HandleUserDeleted(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserDeleted, _ events.Meta) error {
 	err := c.App.ForgetUser(ctx, c.InTx(tx), ev.GetUserId())
 	if errors.Is(err, app.ErrNoUser) {
 		// A message that can never be applied is dropped, not retried forever.
