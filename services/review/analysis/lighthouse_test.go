@@ -182,7 +182,7 @@ func TestLighthouseHeadersReachTheVerdicts(t *testing.T) {
 // Lighthouse's criteria (testdata/lighthouse-edges: addresses like http:foo,
 // rel="NoFollow", text hidden in a link, lang and robots in capitals...) and
 // expects Lighthouse 13.5's recorded verdict on each. The verdicts were
-// taken with make seo-agreement DIR=services/categories/internal/analysis/testdata/lighthouse-edges.
+// taken with make seo-agreement DIR=services/review/analysis/testdata/lighthouse-edges.
 func TestLighthouseEdgeCases(t *testing.T) {
 	dir := filepath.Join("testdata", "lighthouse-edges")
 	verdicts := lighthouseVerdicts(t, dir)

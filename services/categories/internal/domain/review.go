@@ -1,10 +1,6 @@
 package domain
 
-import (
-	"time"
-
-	review "uplift.dev/review/domain"
-)
+import review "uplift.dev/review/domain"
 
 // A report holds the review service's review as the engine wrote it: these
 // are the review's own types, named here so the rest of categories reads
@@ -15,25 +11,18 @@ type (
 	Finding          = review.Finding
 	Place            = review.Place
 	CheckResult      = review.CheckResult
-	AuditVerdict     = review.AuditVerdict
 	Review           = review.Review
 	Insight          = review.Insight
 	Idea             = review.Idea
 	Analysis         = review.Analysis
 	Speed            = review.Speed
-	CampaignPlan     = review.CampaignPlan
-	Pick             = review.Pick
 	SiteProblem      = review.SiteProblem
-	GroupScore       = review.GroupScore
 	CompetitorReview = review.CompetitorReview
 )
 
 // The review's bands, groups, finding states and site problems.
 const (
-	BandPoor   = review.BandPoor
-	BandLow    = review.BandLow
 	BandMedium = review.BandMedium
-	BandHigh   = review.BandHigh
 
 	GroupSearch     = review.GroupSearch
 	GroupSpeed      = review.GroupSpeed
@@ -59,12 +48,6 @@ func BandOf(score int) Band { return review.BandOf(score) }
 // review's (review.NormalizeSiteURL), so a profile stores a site under the
 // address the engine reads.
 func NormalizeSiteURL(raw string) (string, error) { return review.NormalizeSiteURL(raw) }
-
-// StoreDay is the store's calendar day of now (review.StoreDay).
-func StoreDay(now time.Time) time.Time { return review.StoreDay(now) }
-
-// GroupScores sums a review's checks by group (review.GroupScores).
-func GroupScores(r Review) []GroupScore { return review.GroupScores(r) }
 
 // CompareCompetitor is the competitor's review set beside the store's own
 // (review.CompareCompetitor).
