@@ -11,7 +11,7 @@ SHELL := /bin/bash
 export GOPROXY := $(shell go env GOPROXY | sed 's/,direct$$//')
 
 BIN := $(CURDIR)/.bin
-GO_MODULES := proto services/platform services/users services/categories services/billing services/digest services/stores services/studio gateway deploy/local deploy/shopifysim
+GO_MODULES := proto services/platform services/users services/categories services/review services/billing services/digest services/stores services/studio gateway deploy/local deploy/shopifysim
 GO_PKGS := $(addsuffix /...,$(addprefix ./,$(GO_MODULES)))
 # The packages that have benchmarks: linking and starting every other test
 # binary only for `-bench` to find nothing in it cost `make bench` minutes.
@@ -66,8 +66,8 @@ frontends/node_modules/.installed: frontends/package-lock.json
 	touch $@
 
 # Lighthouse, for `make bench` only: the website review beside a Lighthouse run.
-services/categories/bench/node_modules/.installed: services/categories/bench/package-lock.json
-	cd services/categories/bench && npm ci --no-audit --no-fund
+services/review/bench/node_modules/.installed: services/review/bench/package-lock.json
+	cd services/review/bench && npm ci --no-audit --no-fund
 	touch $@
 
 deploy/local/node_modules/.installed: deploy/local/package-lock.json
@@ -76,7 +76,7 @@ deploy/local/node_modules/.installed: deploy/local/package-lock.json
 
 .PHONY: build
 build: deps frontends/.built ## build the service binaries into .bin and the web into frontends/*/dist
-	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./services/categories/cmd/review ./services/categories/cmd/reviewworker ./services/studio/cmd/studioworker ./gateway/cmd/gateway ./gateway/cmd/apibench ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim
+	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./services/review/cmd/review ./services/categories/cmd/reviewworker ./services/studio/cmd/studioworker ./gateway/cmd/gateway ./gateway/cmd/apibench ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim
 
 # The web is rebuilt only when a file under frontends/ changed (Go caches its own builds).
 WEB_SOURCES := $(shell find frontends \( -name node_modules -o -name dist -o -name test-results -o -name playwright-report -o -name .built \) -prune -o -type f -print)
@@ -107,7 +107,7 @@ test-e2e:
 # part's time and the goals missed at the end (gateway/cmd/apibench/make-bench.sh).
 # Results and the Go benchmarks' own output: .local/bench.
 .PHONY: bench
-bench: build studio-assets services/categories/bench/node_modules/.installed ## one table: each measure beside its bare baseline, ratio and peak memory (real PostgreSQL, NATS, services), each part's time
+bench: build studio-assets services/review/bench/node_modules/.installed ## one table: each measure beside its bare baseline, ratio and peak memory (real PostgreSQL, NATS, services), each part's time
 	@gateway/cmd/apibench/make-bench.sh $(BIN) $(CURDIR)/.local/bench $(BENCH_PKGS)
 
 # Lighthouse parity on saved pages: each page in DIR served from loopback,
@@ -116,10 +116,10 @@ bench: build studio-assets services/categories/bench/node_modules/.installed ## 
 # DIR/lighthouse-seo.tsv; REFRESH=1 runs Lighthouse again on every page.
 DIR ?= ../shared/corpus/stores
 .PHONY: seo-agreement
-seo-agreement: services/categories/bench/node_modules/.installed ## Lighthouse SEO verdicts beside the review's on the pages in DIR (default: the store corpus)
-	go build -o $(BIN)/ ./services/categories/cmd/review
-	cd services/categories && go run ./bench/seoagreement -dir $(abspath $(DIR)) -review $(BIN)/review \
-		-lighthouse $(CURDIR)/services/categories/bench/node_modules/.bin/lighthouse $(if $(REFRESH),-refresh)
+seo-agreement: services/review/bench/node_modules/.installed ## Lighthouse SEO verdicts beside the review's on the pages in DIR (default: the store corpus)
+	go build -o $(BIN)/ ./services/review/cmd/review
+	cd services/review && go run ./bench/seoagreement -dir $(abspath $(DIR)) -review $(BIN)/review \
+		-lighthouse $(CURDIR)/services/review/bench/node_modules/.bin/lighthouse $(if $(REFRESH),-refresh)
 
 # The screenshot tour on a stack of its own: every route and dialog at 375 and
 # 1280 px, signed out, on the free plan with the demo website, with the demo
@@ -130,7 +130,7 @@ tour: build studio-assets ## screenshots of every route and dialog at 375 and 12
 	@echo "The tour: $(CURDIR)/.local/tour/index.html"
 
 .PHONY: bench-web
-bench-web: build services/categories/bench/node_modules/.installed ## the web: first-load KB against the budget, Lighthouse desktop on /, Home, Analytics, /website-score
+bench-web: build services/review/bench/node_modules/.installed ## the web: first-load KB against the budget, Lighthouse desktop on /, Home, Analytics, /website-score
 	@$(BIN)/devstack exec -apps -- node frontends/scripts/bench-web.mjs
 
 # ---------------------------------------------------------------- protos and lint

@@ -2,7 +2,7 @@
 // (desktop preset, performance only) on /, Home signed in, Analytics signed
 // in and /website-score, each the median of BENCH_WEB_RUNS runs (default 3)
 // on a cold HTTP cache. Runs against the stack devstack started
-// (UPLIFT_WEB_URL); Lighthouse comes from services/categories/bench (npm ci
+// (UPLIFT_WEB_URL); Lighthouse comes from services/review/bench (npm ci
 // there, as make bench does). Prints one line per measure beside its goal and
 // exits 1 when a goal is missed; with --save FILE (make bench) it writes the
 // lines for make bench's one table there instead and exits 0, the missed

@@ -17,7 +17,6 @@ import (
 
 	"uplift.dev/categories/internal/adapters/engine"
 	pgrepo "uplift.dev/categories/internal/adapters/postgres"
-	"uplift.dev/categories/internal/analysis"
 	"uplift.dev/categories/internal/app"
 	"uplift.dev/categories/internal/domain"
 	"uplift.dev/categories/migrations"
@@ -25,6 +24,7 @@ import (
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/pgtest"
 	"uplift.dev/platform/postgres"
+	"uplift.dev/review/analysis"
 )
 
 // weeklyStores is how many businesses one weekly re-review covers (issue 9).

@@ -1,3 +1,6 @@
+// Package domain holds what the categories service knows about a store's
+// business: its profile, website reviews, insights and campaign ideas, and
+// the rules about them, with no I/O.
 package domain
 
 import (

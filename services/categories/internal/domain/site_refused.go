@@ -5,21 +5,6 @@ import (
 	"strings"
 )
 
-// SiteProblem is why a website could not be read, in the kinds an owner
-// fixes differently: a typo in the domain, an address that is not on the
-// public internet, or a site that is there but did not let itself be read.
-type SiteProblem int
-
-const (
-	// SiteUnreadable is any other failure; UnreadableError.Reason says which.
-	SiteUnreadable SiteProblem = iota
-	// SiteNotFound is a domain that does not resolve to any address.
-	SiteNotFound
-	// SitePrivate is an address on a private, loopback or link-local
-	// network, which Uplift never reads.
-	SitePrivate
-)
-
 // The business profile's messages under Website for a site that could not
 // be read on save. An address that is not a web address at all keeps the
 // spec's UnreadableSiteMessage.

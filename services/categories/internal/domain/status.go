@@ -14,6 +14,17 @@ const (
 	StatusNoWebsite  ReportStatus = "NO_WEBSITE"
 )
 
+// EventName is the status as report_updated events carry it: the API's
+// ReportStatus enum name, so a listener on the bus and a client of the API
+// read one vocabulary (the gRPC port's test holds the two together).
+func (s ReportStatus) EventName() string {
+	switch s {
+	case StatusGenerating, StatusReady, StatusFailed, StatusNoWebsite:
+		return "REPORT_STATUS_" + string(s)
+	}
+	return "REPORT_STATUS_UNSPECIFIED"
+}
+
 // Report is one review run of a category's website and what it produced.
 type Report struct {
 	ID         string

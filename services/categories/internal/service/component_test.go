@@ -157,11 +157,11 @@ func start(t *testing.T) harness {
 // startWith runs the service with analyzer, or the fake when nil.
 func startWith(t *testing.T, analyzer app.Analyzer) harness {
 	t.Helper()
-	return startDeps(t, categories.Deps{Analyzer: analyzer})
+	return startDeps(t, categories.Settings{}, categories.Deps{Analyzer: analyzer})
 }
 
-// startDeps runs the service with d (its users address is the fake's).
-func startDeps(t *testing.T, d categories.Deps) harness {
+// startDeps runs the service with s and d (its users address is the fake's).
+func startDeps(t *testing.T, s categories.Settings, d categories.Deps) harness {
 	t.Helper()
 	analyzer := d.Analyzer
 	users := &fakeUsers{profiles: map[string]string{}}
@@ -178,9 +178,9 @@ func startDeps(t *testing.T, d categories.Deps) harness {
 	if analyzer == nil {
 		analyzer = an
 	}
-	d.UsersAddr, d.Analyzer = lis.Addr().String(), analyzer
+	s.UsersAddr, d.Analyzer = lis.Addr().String(), analyzer
 	base := servicetest.Base(t)
-	conn, rt := servicetest.Run(t, "categories", base, migrations.FS, categories.Wire(d))
+	conn, rt := servicetest.Run(t, "categories", base, migrations.FS, categories.WireWith(&s, &d))
 	return harness{client: categoriesv1.NewCategoriesServiceClient(conn), js: natstest.Admin(t, base.NATSURL), nc: natstest.Observer(t, base.NATSURL),
 		analyzer: an, users: users, fb: firebasetest.Client(t), db: rt.Pool, base: base}
 }

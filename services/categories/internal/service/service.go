@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"google.golang.org/grpc"
 
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 
+	"uplift.dev/categories/internal/adapters/engine"
 	"uplift.dev/categories/internal/adapters/postgres"
 	"uplift.dev/categories/internal/adapters/users"
 	"uplift.dev/categories/internal/app"
@@ -25,42 +27,60 @@ import (
 	"uplift.dev/platform/service"
 )
 
-// Deps are what the composition root is given rather than builds: the
-// users service's address and the website analysis engine, so tests can
-// pass a fake engine and a fake users service.
-type Deps struct {
-	UsersAddr string
-	Analyzer  app.Analyzer
-	Options   app.Options
+// Settings are the categories binary's settings.
+type Settings struct {
+	service.Base
+	// UsersAddr is the users service, asked for a caller's own category.
+	UsersAddr string `env:"USERS_ADDR" default:"127.0.0.1:9001"`
+	// Engine is how the linked review engine writes text and what it may
+	// fetch (the review worker reads the same).
+	Engine engine.Settings
 	// SchedulePoll is how often categories are checked for a due weekly
-	// website review or daily report without data; 0 turns the schedule
-	// off on this replica.
-	SchedulePoll time.Duration
-	// Calendar names seasonal dates in the daily report without data; nil
-	// leaves them out.
-	Calendar app.Calendar
-	// Catalogue reads store catalogues for the product studio; nil leaves
-	// ListCatalogueProducts and GetProductImage failing.
-	Catalogue app.Catalogue
-	// Now is the service's clock (the schedule, the dates it records and
-	// shows); nil is the runtime's (service.Runtime.Clock). Tests move it.
-	Now clock.Clock
-	// ReviewsElsewhere leaves ReviewRequested to the review worker
-	// (cmd/reviewworker), which measures speed in a browser; the API then
-	// only asks for reviews.
-	ReviewsElsewhere bool
+	// website review (Monday 08:00 in the business's time zone) or daily
+	// report without store data (07:00); 0 turns the schedule off on this
+	// replica.
+	SchedulePoll time.Duration `env:"EMAIL_SCHEDULE_POLL" default:"1m"`
+	// ReviewsInWorker leaves ReviewRequested to the review worker
+	// (cmd/reviewworker), which also measures speed in Chromium; false
+	// runs the reviews here, without a browser.
+	ReviewsInWorker bool `env:"REVIEWS_IN_WORKER" default:"false"`
 }
 
-// Wire returns the service's wiring for a started runtime.
-func Wire(d Deps) service.Wire {
+// Deps stand in for the engine and the clock Wire builds: tests pass a
+// fake engine (a nil Calendar or Catalogue leaves that part out) or a
+// clock they move.
+type Deps struct {
+	Analyzer app.Analyzer
+	// Calendar names seasonal dates in the daily report without data.
+	Calendar app.Calendar
+	// Catalogue reads store catalogues for the product studio.
+	Catalogue app.Catalogue
+	// Now is the service's clock (the schedule, the dates it records and
+	// shows); nil is the runtime's (service.Runtime.Clock).
+	Now     clock.Clock
+	Options app.Options
+}
+
+// Wire returns the composition root for settings s (read by service.Main
+// before Wire runs), with the review engine built from s.Engine.
+func Wire(s *Settings) service.Wire { return WireWith(s, nil) }
+
+// WireWith is Wire with d in place of the engine and the clock; nil is Wire.
+func WireWith(s *Settings, d *Deps) service.Wire {
 	return func(_ context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
-		conn, err := grpcclient.New(d.UsersAddr)
-		if err != nil {
-			return grpcserver.Options{}, nil, fmt.Errorf("users service %s: %w", d.UsersAddr, err)
+		if d == nil {
+			es := s.Engine
+			es.Now = rt.Clock // the one the app and the repository read
+			eng := engine.New(es)
+			d = &Deps{Analyzer: eng, Calendar: eng, Catalogue: eng}
 		}
 		now := d.Now
 		if now == nil {
 			now = rt.Clock
+		}
+		conn, err := grpcclient.New(s.UsersAddr)
+		if err != nil {
+			return grpcserver.Options{}, nil, fmt.Errorf("users service %s: %w", s.UsersAddr, err)
 		}
 		repo := postgres.New(rt.Pool).WithClock(now)
 		a := app.New(repo, d.Analyzer, users.New(conn), rt.Log, d.Options).WithClock(now)
@@ -70,19 +90,19 @@ func Wire(d Deps) service.Wire {
 		if d.Catalogue != nil {
 			a = a.WithCatalogue(d.Catalogue)
 		}
-		consumers := eventport.Consumers{Bus: rt.Bus, Repo: repo, App: a}
+		consumers := eventport.Consumers{Bus: rt.Bus, App: a,
+			InTx: func(tx pgx.Tx) app.Repository { return repo.WithTx(tx) }}
 		closeConn := func(ctx context.Context) error {
 			<-ctx.Done()
 			return conn.Close()
 		}
-		workers := []func(context.Context) error{consumers.RunUsers, consumers.RunUsersDeleted, consumers.RunUnsubscribed,
-			consumers.RunEmailKindUnsubscribed, consumers.RunStoreSignals, closeConn}
-		if !d.ReviewsElsewhere {
-			workers = append(workers, consumers.RunReviews)
+		workers := append(consumers.Workers(), closeConn)
+		if !s.ReviewsInWorker {
+			workers = append(workers, consumers.Reviews())
 		}
-		if d.SchedulePoll > 0 {
+		if s.SchedulePoll > 0 {
 			workers = append(workers, func(ctx context.Context) error {
-				return schedule.Every(ctx, d.SchedulePoll, func(ctx context.Context) error {
+				return schedule.Every(ctx, s.SchedulePoll, func(ctx context.Context) error {
 					_, werr := a.StartDueWeeklyReviews(ctx)
 					_, derr := a.PublishDueNoDataReports(ctx)
 					return errors.Join(werr, derr)
@@ -91,8 +111,8 @@ func Wire(d Deps) service.Wire {
 		}
 		return grpcserver.Options{
 			Public: grpcport.PublicMethods,
-			Register: func(s *grpc.Server) {
-				categoriesv1.RegisterCategoriesServiceServer(s, &grpcport.Server{App: a, Log: rt.Log})
+			Register: func(g *grpc.Server) {
+				categoriesv1.RegisterCategoriesServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
 			},
 		}, workers, nil
 	}

@@ -14,12 +14,12 @@ import (
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 
 	"uplift.dev/categories/internal/adapters/engine"
-	"uplift.dev/categories/internal/analysis/lab/labtest"
 	"uplift.dev/categories/internal/domain"
 	categories "uplift.dev/categories/internal/service"
 	"uplift.dev/categories/internal/worker"
 	"uplift.dev/platform/natstest"
 	"uplift.dev/platform/service"
+	"uplift.dev/review/analysis/lab/labtest"
 )
 
 // slowStore serves a store home page built to be slow: its hero image (the
@@ -35,14 +35,14 @@ func slowStore(t *testing.T) *httptest.Server {
 func reviewedBy(t *testing.T, chrome string) *categoriesv1.Report {
 	t.Helper()
 	store := slowStore(t)
-	h := startDeps(t, categories.Deps{Analyzer: engine.New(engine.Settings{AllowLoopback: true}), ReviewsElsewhere: true})
+	h := startDeps(t, categories.Settings{ReviewsInWorker: true}, categories.Deps{Analyzer: engine.New(engine.Settings{AllowLoopback: true})})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
 		done <- worker.Run(ctx, worker.Settings{DatabaseURL: h.base.DatabaseURL, NATS: service.NATS{NATSURL: h.base.NATSURL,
 			// categories' key: the worker is a second categories process.
 			NATSNKeySeed: string(natstest.Keyring(h.base.NATSURL).Seed("categories")), NATSSenderKeys: h.base.NATSSenderKeys},
-			FetchAllowLoopback: true, ChromePath: chrome}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			Engine: engine.Settings{AllowLoopback: true}, ChromePath: chrome}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}()
 	t.Cleanup(func() {
 		cancel()

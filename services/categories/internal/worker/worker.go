@@ -20,7 +20,6 @@ import (
 
 	"uplift.dev/categories/internal/adapters/engine"
 	pgrepo "uplift.dev/categories/internal/adapters/postgres"
-	"uplift.dev/categories/internal/analysis/lab"
 	"uplift.dev/categories/internal/app"
 	"uplift.dev/categories/internal/domain"
 	"uplift.dev/categories/internal/ports/eventport"
@@ -29,6 +28,7 @@ import (
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/postgres"
 	"uplift.dev/platform/service"
+	"uplift.dev/review/analysis/lab"
 )
 
 // Settings are the worker binary's settings.
@@ -40,13 +40,9 @@ type Settings struct {
 	// Both are required unless NATS_ANONYMOUS is set (a test's plain NATS).
 	service.NATS
 	NATSAnonymous bool `env:"NATS_ANONYMOUS" default:"false"`
-	// The text generator and the fetcher's policy, as the categories
-	// service reads them (see its settings).
-	LLMBaseURL         string   `env:"LLM_BASE_URL" default:"https://api.openai.com/v1"`
-	LLMAPIKey          string   `env:"LLM_API_KEY" secret:"true"`
-	LLMModel           string   `env:"LLM_MODEL"`
-	FetchAllowLoopback bool     `env:"FETCH_ALLOW_LOOPBACK" default:"false"`
-	FetchAllowOrigins  []string `env:"FETCH_ALLOW_ORIGINS"`
+	// Engine is the text generator and the fetcher's policy, read as the
+	// categories service reads them.
+	Engine engine.Settings
 	// ChromePath is Debian's Chromium; when it is missing the reviews
 	// still run and say speed was not measured and why.
 	ChromePath string `env:"CHROME_PATH" default:"/usr/bin/chromium"`
@@ -103,15 +99,13 @@ func Run(ctx context.Context, s Settings, log *slog.Logger) error {
 
 	// One clock for the engine and the app, as in the API (service.Runtime).
 	now := clock.Real
-	eng := engine.New(engine.Settings{
-		LLMBaseURL: s.LLMBaseURL, LLMAPIKey: s.LLMAPIKey, LLMModel: s.LLMModel,
-		AllowLoopback: s.FetchAllowLoopback, AllowOrigins: s.FetchAllowOrigins,
-		Lab: &lab.Options{ExecPath: s.ChromePath, Runs: s.LabRuns}, Now: now,
-	})
+	es := s.Engine
+	es.Lab, es.Now = &lab.Options{ExecPath: s.ChromePath, Runs: s.LabRuns}, now
+	eng := engine.New(es)
 	repo := pgrepo.New(pool).WithClock(now)
 	// Reviews need no caller's profile: the worker has no users client.
 	a := app.New(repo, Observed{Analyzer: eng, Took: reviews}, nil, log, app.Options{ReviewTimeout: s.ReviewTimeout}).WithClock(now)
-	consumers := eventport.Consumers{Bus: events.Bus{JS: bus.JS, Pool: pool, Log: log, Trust: bus.Trust}, Repo: repo, App: a}
+	consumers := eventport.Consumers{Bus: events.Bus{JS: bus.JS, Pool: pool, Log: log, Trust: bus.Trust}, App: a}
 
 	g, ctx := errgroup.WithContext(ctx)
 	if s.MetricsAddr != "" {
@@ -119,7 +113,7 @@ func Run(ctx context.Context, s Settings, log *slog.Logger) error {
 	}
 	relay := &events.Relay{Pool: pool, JS: bus.JS, Log: log, Signer: bus.Signer, Metrics: events.NewRelayMetrics(reg)}
 	g.Go(func() error { return relay.Run(ctx) })
-	g.Go(func() error { return consumers.RunReviews(ctx) })
+	g.Go(func() error { return consumers.Reviews()(ctx) })
 	log.Info("ready", "chrome", s.ChromePath)
 	return g.Wait()
 }

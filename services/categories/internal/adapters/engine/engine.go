@@ -9,23 +9,28 @@ import (
 	"fmt"
 	"time"
 
-	"uplift.dev/categories/internal/analysis"
-	"uplift.dev/categories/internal/analysis/lab"
-	"uplift.dev/categories/internal/analysis/write"
 	"uplift.dev/categories/internal/domain"
 	"uplift.dev/platform/clock"
+	"uplift.dev/review/analysis"
+	"uplift.dev/review/analysis/lab"
+	"uplift.dev/review/analysis/write"
 )
 
-// Settings choose how the engine writes text and what it may fetch.
+// Settings choose how the engine writes text and what it may fetch: the
+// same environment for the API and the review worker.
 type Settings struct {
-	// LLMBaseURL, LLMAPIKey and LLMModel select an OpenAI-compatible model;
-	// with LLMModel empty the built-in deterministic generator writes the text.
-	LLMBaseURL, LLMAPIKey, LLMModel string
-	// AllowLoopback lets tests review sites served on 127.0.0.1.
-	AllowLoopback bool
-	// AllowOrigins are origins read even on loopback (a local stack's demo
-	// store); everything else keeps the address policy.
-	AllowOrigins []string
+	// LLMBaseURL, LLMAPIKey and LLMModel select an OpenAI-compatible model
+	// for summaries and ideas; LLM_MODEL unset uses the built-in
+	// deterministic generator, which needs no network.
+	LLMBaseURL string `env:"LLM_BASE_URL" default:"https://api.openai.com/v1"`
+	LLMAPIKey  string `env:"LLM_API_KEY" secret:"true"`
+	LLMModel   string `env:"LLM_MODEL"`
+	// AllowLoopback lets the website reader fetch 127.0.0.1; for tests only.
+	AllowLoopback bool `env:"FETCH_ALLOW_LOOPBACK" default:"false"`
+	// AllowOrigins are origins (comma-separated, "http://127.0.0.1:9400")
+	// the website reader may read on loopback: a local stack's demo store;
+	// everything else keeps the address policy.
+	AllowOrigins []string `env:"FETCH_ALLOW_ORIGINS"`
 	// Lab measures each review's home page in Chromium (the review
 	// worker); nil reviews without a browser (the API).
 	Lab *lab.Options

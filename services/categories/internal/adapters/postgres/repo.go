@@ -17,7 +17,6 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"uplift.dev/platform/clock"
-	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
 	"uplift.dev/categories/internal/domain"
@@ -259,28 +258,13 @@ func invalidateIdeas(ctx context.Context, tx pgx.Tx, categoryID string) error {
 	return nil
 }
 
-// StatusName is the ReportStatus enum name events carry for a status.
-func StatusName(s domain.ReportStatus) string {
-	switch s {
-	case domain.StatusGenerating:
-		return categoriesv1.ReportStatus_REPORT_STATUS_GENERATING.String()
-	case domain.StatusReady:
-		return categoriesv1.ReportStatus_REPORT_STATUS_READY.String()
-	case domain.StatusFailed:
-		return categoriesv1.ReportStatus_REPORT_STATUS_FAILED.String()
-	case domain.StatusNoWebsite:
-		return categoriesv1.ReportStatus_REPORT_STATUS_NO_WEBSITE.String()
-	}
-	return categoriesv1.ReportStatus_REPORT_STATUS_UNSPECIFIED.String()
-}
-
 func (r Repo) enqueueReportUpdated(ctx context.Context, tx pgx.Tx, categoryID, reportID string, s domain.ReportStatus, pct int) error {
 	subject, err := events.ReportUpdatedSubject(categoryID)
 	if err != nil {
 		return err
 	}
 	return events.Enqueue(ctx, tx, subject, &eventsv1.ReportUpdated{
-		CategoryId: categoryID, ReportId: reportID, Status: StatusName(s),
+		CategoryId: categoryID, ReportId: reportID, Status: s.EventName(),
 		ProgressPercent: int32(pct), OccurTime: timestamppb.New(r.now.Now()),
 	})
 }

@@ -14,7 +14,6 @@ import (
 
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
-	"uplift.dev/categories/internal/adapters/postgres"
 	"uplift.dev/categories/internal/app"
 	"uplift.dev/categories/internal/domain"
 	"uplift.dev/platform/events"
@@ -24,58 +23,47 @@ import (
 // Consumers runs the service's event consumers. Each message is handled in
 // a transaction that also records its id, so redelivery changes nothing.
 type Consumers struct {
-	Bus  events.Bus
-	Repo postgres.Repo
-	App  *app.App
+	Bus events.Bus
+	App *app.App
+	// InTx binds storage to the consumer's transaction.
+	InTx func(pgx.Tx) app.Repository
 	// LeaseEvery is how often a running review tells JetStream it is still
 	// working, so the message is not redelivered meanwhile; 0 means 10 s.
 	LeaseEvery time.Duration
 }
 
-// RunUsers consumes UserCreated until ctx ends.
-func (c Consumers) RunUsers(ctx context.Context) error {
-	return events.On(c.Bus, events.CategoriesUsers, c.HandleUserCreated)(ctx)
+// Workers are the consumers to run beside the gRPC server. UserDeleted has
+// a durable consumer of its own so a slow deletion never holds up sign-ups.
+// The website reviews are not among them (Reviews): the review worker may
+// run them instead.
+func (c Consumers) Workers() []func(context.Context) error {
+	return []func(context.Context) error{
+		events.On(c.Bus, events.CategoriesUsers, c.HandleUserCreated),
+		events.On(c.Bus, events.CategoriesUsersDeleted, c.HandleUserDeleted),
+		events.On(c.Bus, events.CategoriesUnsubscribed, c.HandleUserUnsubscribed),
+		events.On(c.Bus, events.CategoriesEmailKind, c.HandleEmailKindUnsubscribed),
+		events.On(c.Bus, events.CategoriesStoreSignals, c.HandleStoreSignals),
+	}
 }
 
-// RunUsersDeleted consumes UserDeleted until ctx ends. It is its own
-// durable consumer so a slow deletion never holds up sign-ups.
-func (c Consumers) RunUsersDeleted(ctx context.Context) error {
-	return events.On(c.Bus, events.CategoriesUsersDeleted, c.HandleUserDeleted)(ctx)
-}
-
-// RunUnsubscribed consumes UserUnsubscribed until ctx ends.
-func (c Consumers) RunUnsubscribed(ctx context.Context) error {
-	return events.On(c.Bus, events.CategoriesUnsubscribed, c.HandleUserUnsubscribed)(ctx)
-}
-
-// RunReviews consumes ReviewRequested until ctx ends. A review reads a
-// website for up to minutes, so it runs with no transaction open
-// (events.ConsumeEach); RunReview is idempotent on its own.
-func (c Consumers) RunReviews(ctx context.Context) error {
-	return events.OnEach(c.Bus, events.CategoriesReview, c.LeaseEvery, c.HandleReviewRequested)(ctx)
-}
-
-// RunStoreSignals consumes StoreSignalsUpdated until ctx ends.
-func (c Consumers) RunStoreSignals(ctx context.Context) error {
-	return events.On(c.Bus, events.CategoriesStoreSignals, c.HandleStoreSignals)(ctx)
-}
-
-// RunEmailKindUnsubscribed consumes EmailKindUnsubscribed until ctx ends.
-func (c Consumers) RunEmailKindUnsubscribed(ctx context.Context) error {
-	return events.On(c.Bus, events.CategoriesEmailKind, c.HandleEmailKindUnsubscribed)(ctx)
+// Reviews consumes ReviewRequested. A review reads a website for up to
+// minutes, so it runs with no transaction open (events.OnEach); RunReview
+// is idempotent on its own.
+func (c Consumers) Reviews() func(context.Context) error {
+	return events.OnEach(c.Bus, events.CategoriesReview, c.LeaseEvery, c.HandleReviewRequested)
 }
 
 // HandleEmailKindUnsubscribed flips the profile's switch for a kind of
 // email turned off (or on) from an email's unsubscribe link.
 func (c Consumers) HandleEmailKindUnsubscribed(ctx context.Context, tx pgx.Tx, ev *eventsv1.EmailKindUnsubscribed, _ events.Meta) error {
-	return c.App.Within(c.Repo.WithTx(tx)).ApplyEmailKindChange(ctx, app.EmailKindChange{
+	return c.App.Within(c.InTx(tx)).ApplyEmailKindChange(ctx, app.EmailKindChange{
 		UserID: ev.GetUserId(), CategoryID: ev.GetCategoryId(), Kind: ev.GetKind(), Resubscribed: ev.GetResubscribed(),
 	})
 }
 
 // HandleUserCreated creates the new user's category.
 func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserCreated, _ events.Meta) error {
-	return c.App.Within(c.Repo.WithTx(tx)).CreateFromSignUp(ctx, app.SignUp{
+	return c.App.Within(c.InTx(tx)).CreateFromSignUp(ctx, app.SignUp{
 		UserID: ev.GetUserId(), CategoryID: ev.GetCategoryId(), DisplayName: ev.GetDisplayName(),
 	})
 }
@@ -83,14 +71,14 @@ func (c Consumers) HandleUserCreated(ctx context.Context, tx pgx.Tx, ev *eventsv
 // HandleUserDeleted removes everything the deleted user owns here, in the
 // transaction that records the message, so it happens exactly once.
 func (c Consumers) HandleUserDeleted(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserDeleted, _ events.Meta) error {
-	return c.App.Within(c.Repo.WithTx(tx)).DeleteUserData(ctx, app.UserDeleted{
+	return c.App.Within(c.InTx(tx)).DeleteUserData(ctx, app.UserDeleted{
 		UserID: ev.GetUserId(), CategoryID: ev.GetCategoryId(),
 	})
 }
 
 // HandleUserUnsubscribed turns off the user's category emails.
 func (c Consumers) HandleUserUnsubscribed(ctx context.Context, tx pgx.Tx, ev *eventsv1.UserUnsubscribed, _ events.Meta) error {
-	return c.App.Within(c.Repo.WithTx(tx)).Unsubscribe(ctx, ev.GetUserId())
+	return c.App.Within(c.InTx(tx)).Unsubscribe(ctx, ev.GetUserId())
 }
 
 // HandleReviewRequested runs one review: claimed and committed first, the
@@ -114,7 +102,7 @@ const heldRetry = 30 * time.Second
 // HandleStoreSignals keeps the newest signals of a store and its store
 // ideas, in the transaction that records the message.
 func (c Consumers) HandleStoreSignals(ctx context.Context, tx pgx.Tx, ev *eventsv1.StoreSignalsUpdated, _ events.Meta) error {
-	return c.App.Within(c.Repo.WithTx(tx)).ApplyStoreSignals(ctx, fromProtoSignals(ev))
+	return c.App.Within(c.InTx(tx)).ApplyStoreSignals(ctx, fromProtoSignals(ev))
 }
 
 // fromProtoSignals reads the event; a day that cannot be read is left

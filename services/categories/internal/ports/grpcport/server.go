@@ -15,11 +15,11 @@ import (
 
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 
-	"uplift.dev/categories/internal/analysis/review"
 	"uplift.dev/categories/internal/app"
 	"uplift.dev/categories/internal/domain"
 	"uplift.dev/platform/auth"
 	"uplift.dev/platform/grpcerr"
+	"uplift.dev/review/analysis/review"
 )
 
 // PublicMethods may be called without signing in: the public website score
