@@ -29,24 +29,16 @@ import (
 // key that no longer matches anything fails the test, so the list can
 // only shrink.
 var categoriesExceptions = map[string]bool{
-	"settings: categories/internal/service has no `type Settings struct` embedding service.Base":                                             true,
-	"settings: categories/internal/service has no `func Wire(*Settings) service.Wire`":                                                       true,
-	"settings: categories/cmd/categories/main.go does not call service.Main(name, &cfg, &cfg.Base, …, Wire(&cfg))":                           true,
-	"consumers: categories/internal/ports/eventport has no `type Consumers struct` with Bus, App and InTx":                                   true,
-	"consumers: categories/internal/ports/eventport has no `func (Consumers) Workers() []func(context.Context) error`":                       true,
-	"layers: categories/internal/ports/eventport imports uplift.dev/categories/internal/adapters/postgres":                                   true,
-	"worker: categories/internal/worker builds a worker runtime by hand (events.Relay, ServeHealth): use service.Worker":                     true,
-	"events: categories/internal/adapters/postgres decides whether to record an event: the app says which":                                   true,
-	"platform: platform/categoryaccess imports uplift.dev/proto/gen/uplift/categories/v1":                                                    true,
-	"layers: categories/internal/adapters/postgres imports uplift.dev/proto/gen/uplift/categories/v1":                                        true,
-	"consumers: categories/internal/service never runs Consumers.Workers()":                                                                  true,
-	"consumers: categories/internal/ports/eventport starts consumers with Consumers.RunUsers (Consumers.Workers lists them)":                 true,
-	"consumers: categories/internal/ports/eventport starts consumers with Consumers.RunUsersDeleted (Consumers.Workers lists them)":          true,
-	"consumers: categories/internal/ports/eventport starts consumers with Consumers.RunUnsubscribed (Consumers.Workers lists them)":          true,
-	"consumers: categories/internal/ports/eventport starts consumers with Consumers.RunReviews (Consumers.Workers lists them)":               true,
-	"consumers: categories/internal/ports/eventport starts consumers with Consumers.RunStoreSignals (Consumers.Workers lists them)":          true,
-	"consumers: categories/internal/ports/eventport starts consumers with Consumers.RunEmailKindUnsubscribed (Consumers.Workers lists them)": true,
+	"worker: categories/internal/worker builds a worker runtime by hand (events.Relay, ServeHealth): use service.Worker": true,
+	"events: categories/internal/adapters/postgres decides whether to record an event: the app says which":               true,
+	"platform: platform/categoryaccess imports uplift.dev/proto/gen/uplift/categories/v1":                                true,
 }
+
+// libraryModules are folders of services/ that are not (yet) services: the
+// website-review engine is a module that categories links in-process until
+// its worker moves there (services/review/README.md); review_test.go holds
+// its own rules.
+var libraryModules = map[string]bool{"review": true}
 
 // violation is one break of a rule: key names it without a line number.
 type violation struct{ key, at string }
@@ -61,7 +53,7 @@ func serviceNames(t *testing.T) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if !e.IsDir() || e.Name() == "platform" {
+		if !e.IsDir() || e.Name() == "platform" || libraryModules[e.Name()] {
 			continue
 		}
 		if _, err := os.Stat(filepath.Join(servicesDir, e.Name(), "go.mod")); err == nil {
