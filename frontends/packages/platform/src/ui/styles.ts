@@ -153,7 +153,7 @@ select.u-input { max-width: 100%; }
 .u-table caption { text-align: left; }
 .u-table th, .u-table td { padding: .4rem .6rem; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }
 .u-table th:first-child, .u-table td:first-child { text-align: left; }
-.u-table thead th { font-size: .85rem; color: var(--muted); vertical-align: bottom; }
+.u-table thead th { font-size: .85rem; color: var(--muted); vertical-align: bottom; white-space: normal; }
 .u-table tfoot th, .u-table tfoot td { font-weight: 700; border-top: 2px solid var(--line); border-bottom: 0; }
 .u-table__head { display: inline-flex; align-items: center; gap: .125rem; }
 .range-picker { display: flex; flex-wrap: wrap; align-items: flex-end; gap: .75rem; margin-bottom: .5rem; }
