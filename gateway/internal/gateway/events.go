@@ -15,7 +15,7 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
-	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
+	"uplift.dev/proto/categoryaccess"
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
 	"uplift.dev/platform/events"
@@ -36,9 +36,9 @@ type reportEvent struct {
 // reportStream serves GET /events/categories/{categoryId} as Server-Sent
 // Events, so the Home page updates the moment a report moves instead of at
 // its next 30 s poll. The categories service decides who may listen: the
-// caller's bearer token goes to its AuthorizeReportStream, which applies the
-// same owner or uplifter rule as every other category call and names the
-// caller. Core NATS (not a durable
+// caller's bearer token goes to its CheckCategoryAccess (through the
+// shared, briefly cached client), which applies the same owner or uplifter
+// rule as every other category call and names the caller. Core NATS (not a durable
 // consumer) is enough: a missed event is caught by the next poll. Each
 // stream subscribes to its category's own subject, so NATS sends it that
 // category's events only, however many other Home pages are open.
@@ -46,7 +46,7 @@ type reportEvent struct {
 // Each stream holds a goroutine, a NATS subscription and a connection for as
 // long as the page is open, so a user may hold at most perUser of them at
 // once in this process (streamSlots); past that, 429 until one closes.
-func reportStream(nc *nats.Conn, trust *events.Trust, categories categoriesv1.CategoriesServiceClient, heartbeat time.Duration, perUser int, log *slog.Logger) http.HandlerFunc {
+func reportStream(nc *nats.Conn, trust *events.Trust, access *categoryaccess.Checker, heartbeat time.Duration, perUser int, log *slog.Logger) http.HandlerFunc {
 	if heartbeat <= 0 {
 		heartbeat = defaultHeartbeat
 	}
@@ -67,17 +67,17 @@ func reportStream(nc *nats.Conn, trust *events.Trust, categories categoriesv1.Ca
 		if auth := r.Header.Get("Authorization"); auth != "" {
 			actx = metadata.AppendToOutgoingContext(actx, "authorization", auth)
 		}
-		allowed, err := categories.AuthorizeReportStream(actx, &categoriesv1.AuthorizeReportStreamRequest{CategoryId: categoryID})
+		userID, err := access.Check(actx, categoryID)
 		cancel()
 		if err != nil {
 			writeError(ctx, nil, nil, w, r, err)
 			return
 		}
-		if !slots.take(allowed.GetUserId()) {
+		if !slots.take(userID) {
 			writeJSONError(w, http.StatusTooManyRequests, codes.ResourceExhausted, fmt.Sprintf(tooManyStreamsMessage, slots.max))
 			return
 		}
-		defer slots.give(allowed.GetUserId())
+		defer slots.give(userID)
 		flusher, ok := w.(http.Flusher)
 		if !ok {
 			writeJSONError(w, http.StatusInternalServerError, codes.Internal, "Streaming is not supported here.")

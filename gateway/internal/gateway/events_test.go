@@ -60,12 +60,12 @@ func (f fakeCategories) GetLabel(ctx context.Context, r *categoriesv1.GetLabelRe
 	return &categoriesv1.GetLabelResponse{Name: "Clay & Co"}, nil
 }
 
-func (f fakeCategories) AuthorizeReportStream(ctx context.Context, r *categoriesv1.AuthorizeReportStreamRequest) (*categoriesv1.AuthorizeReportStreamResponse, error) {
+func (f fakeCategories) CheckCategoryAccess(ctx context.Context, r *categoriesv1.CheckCategoryAccessRequest) (*categoriesv1.CheckCategoryAccessResponse, error) {
 	user, err := f.access(ctx, r.GetCategoryId())
 	if err != nil {
 		return nil, err
 	}
-	return &categoriesv1.AuthorizeReportStreamResponse{UserId: user}, nil
+	return &categoriesv1.CheckCategoryAccessResponse{UserId: user}, nil
 }
 
 func (fakeCategories) GetWebsiteScore(_ context.Context, r *categoriesv1.GetWebsiteScoreRequest) (*categoriesv1.GetWebsiteScoreResponse, error) {
@@ -195,7 +195,7 @@ func gatewayReportSubs(t *testing.T, natsURL string) (subjects []string, deliver
 			continue
 		}
 		for _, s := range c.Subs {
-			if strings.HasPrefix(s, "uplift.") {
+			if strings.HasPrefix(s, strings.TrimSuffix(events.SubjectReportUpdated, "*")) {
 				subjects = append(subjects, s)
 			}
 		}

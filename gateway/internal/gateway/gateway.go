@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -35,6 +36,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"uplift.dev/proto/categoryaccess"
 	billingv1 "uplift.dev/proto/gen/uplift/billing/v1"
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 	digestv1 "uplift.dev/proto/gen/uplift/digest/v1"
@@ -235,12 +237,14 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		o.MaxImportBytes = 64 << 20
 	}
 	root.Handle("/", limitBodies(o.MaxBodyBytes, o.MaxImportBytes, mux))
-	var categories categoriesv1.CategoriesServiceClient
 	if conn, ok := conns["categories"]; ok {
-		categories = categoriesv1.NewCategoriesServiceClient(conn)
-	}
-	if categories != nil {
-		root.HandleFunc("GET /events/categories/{categoryId}", reportStream(nc, o.EventTrust, categories, o.EventsHeartbeat, o.EventStreamsPerUser, o.Log))
+		access := categoryaccess.New(conn, categoryaccess.Options{})
+		if nc != nil {
+			stop := listenForAccess(nc, o.EventTrust, o.Log, access)
+			closeConns := closeAll
+			closeAll = func() { stop(); closeConns() }
+		}
+		root.HandleFunc("GET /events/categories/{categoryId}", reportStream(nc, o.EventTrust, access, o.EventsHeartbeat, o.EventStreamsPerUser, o.Log))
 	}
 	root.HandleFunc("GET /healthz", ready)
 	root.HandleFunc("GET /healthz/backends", backendHealth(names, probes))
@@ -670,4 +674,22 @@ func MetricsHandler(reg *prometheus.Registry) http.Handler {
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	profiling.Mount(mux)
 	return mux
+}
+
+// listenForAccess keeps this copy's cache of access answers true: it forgets
+// an answer when its category or the caller's roles change, until stop.
+func listenForAccess(nc *nats.Conn, trust *events.Trust, log *slog.Logger, access *categoryaccess.Checker) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, listen := range []func(context.Context) error{
+		events.Listen(nc, trust, log, events.GatewayCategoryAccess, access.OnCategoryUpdated),
+		events.Listen(nc, trust, log, events.GatewayRoleAccess, access.OnUserRoleChanged),
+	} {
+		wg.Go(func() {
+			if err := listen(ctx); err != nil {
+				log.Error("access cache: not listening; answers expire on their own", "err", err)
+			}
+		})
+	}
+	return func() { cancel(); wg.Wait() }
 }

@@ -42,6 +42,7 @@ const (
 	SubjectEmailVerificationRequested = "uplift.users.email_verification_requested"
 	SubjectSignUpAttempted            = "uplift.users.sign_up_attempted"
 	SubjectUserUnsubscribed           = "uplift.users.unsubscribed"
+	SubjectUserRoleChanged            = "uplift.users.role_changed"
 	SubjectBillingChanged             = "uplift.billing.changed"
 	SubjectDigestRequested            = "uplift.digest.requested"
 	SubjectEmailKindUnsubscribed      = "uplift.digest.email_kind_unsubscribed"

@@ -26,6 +26,7 @@ var Publishers = map[string][]string{
 	SubjectEmailVerificationRequested: {"users"},
 	SubjectSignUpAttempted:            {"users"},
 	SubjectUserUnsubscribed:           {"users"},
+	SubjectUserRoleChanged:            {"users"},
 	SubjectBillingChanged:             {"billing"},
 	SubjectDigestRequested:            {"categories"},
 	SubjectEmailKindUnsubscribed:      {"digest"},

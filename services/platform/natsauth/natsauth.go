@@ -78,13 +78,23 @@ func Permissions(service string) *server.Permissions {
 		// and to nothing else on the bus.
 		return &server.Permissions{
 			Publish:   &server.SubjectPermission{Allow: ratelimit.ClientSubjects()},
-			Subscribe: &server.SubjectPermission{Allow: append([]string{events.SubjectReportUpdated}, inbox.Allow...)},
+			Subscribe: &server.SubjectPermission{Allow: append(append([]string{events.SubjectReportUpdated}, listened(service)...), inbox.Allow...)},
 		}
 	}
 	return &server.Permissions{
 		Publish:   &server.SubjectPermission{Allow: append(events.SubjectsOf(service), consumerAPI(service)...)},
-		Subscribe: inbox,
+		Subscribe: &server.SubjectPermission{Allow: append(listened(service), inbox.Allow...)},
 	}
+}
+
+// listened is the subjects of service's listeners (events.ListenersOf),
+// which every copy subscribes to with core NATS.
+func listened(service string) []string {
+	var out []string
+	for _, l := range events.ListenersOf(service) {
+		out = append(out, l.Subject)
+	}
+	return out
 }
 
 // SetUp makes or updates what the programs use and may not make

@@ -297,6 +297,15 @@ func (a *App) GetCategory(ctx context.Context, caller domain.Caller, id string) 
 	return a.authorized(ctx, caller, id)
 }
 
+// CheckAccess says whether caller may act on category id, by the one rule
+// (domain.Caller.CanAccess): nil, or domain.ErrNotFound,
+// domain.ErrPermissionDenied or a ValidationError. Other services ask it
+// before they touch data they keep for the category.
+func (a *App) CheckAccess(ctx context.Context, caller domain.Caller, id string) error {
+	_, err := a.authorized(ctx, caller, id)
+	return err
+}
+
 // UpdateLabel renames the business.
 func (a *App) UpdateLabel(ctx context.Context, caller domain.Caller, id, name string) (domain.Category, error) {
 	if _, err := a.authorized(ctx, caller, id); err != nil {

@@ -598,10 +598,10 @@ func TestWhoMayCallWhat(t *testing.T) {
 			_, err := c.GetProductImage(ctx, &categoriesv1.GetProductImageRequest{CategoryId: id, ProductId: "no-such-product"})
 			return pastAccess(id == cat, err)
 		},
-		"AuthorizeReportStream": func(ctx context.Context, id string) error {
-			res, err := c.AuthorizeReportStream(ctx, &categoriesv1.AuthorizeReportStreamRequest{CategoryId: id})
+		"CheckCategoryAccess": func(ctx context.Context, id string) error {
+			res, err := c.CheckCategoryAccess(ctx, &categoriesv1.CheckCategoryAccessRequest{CategoryId: id})
 			if err == nil && res.GetUserId() == "" {
-				return errors.New("a stream allowed for no one")
+				return errors.New("access allowed for no one")
 			}
 			return err
 		},
@@ -636,11 +636,12 @@ func TestWhoMayCallWhat(t *testing.T) {
 			}
 		})
 	}
-	// A stream is the caller's own: the gateway counts them per user.
-	owners, _ := c.AuthorizeReportStream(as(ownerTok), &categoriesv1.AuthorizeReportStreamRequest{CategoryId: cat})
-	uplifters, _ := c.AuthorizeReportStream(as(uplifterTok), &categoriesv1.AuthorizeReportStreamRequest{CategoryId: cat})
+	// The access named is the caller's own: the gateway counts streams per
+	// user, and the callers' caches forget a user's answers by it.
+	owners, _ := c.CheckCategoryAccess(as(ownerTok), &categoriesv1.CheckCategoryAccessRequest{CategoryId: cat})
+	uplifters, _ := c.CheckCategoryAccess(as(uplifterTok), &categoriesv1.CheckCategoryAccessRequest{CategoryId: cat})
 	if owners.GetUserId() == uplifters.GetUserId() {
-		t.Fatalf("the owner's and the uplifter's streams both belong to %q", owners.GetUserId())
+		t.Fatalf("the owner's and the uplifter's access both belong to %q", owners.GetUserId())
 	}
 	// CreateCategory needs a signed-in caller; GetWebsiteScore is public.
 	if _, err := c.CreateCategory(context.Background(), &categoriesv1.CreateCategoryRequest{}); status.Code(err) != codes.Unauthenticated {

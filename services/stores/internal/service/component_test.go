@@ -41,7 +41,7 @@ const (
 	testAPISecret = "shpss_test_secret"
 )
 
-// fakeCategories answers GetLabel as the categories service would: the
+// fakeCategories answers CheckCategoryAccess as the categories service would: the
 // forwarded token must own the category.
 type fakeCategories struct {
 	categoriesv1.UnimplementedCategoriesServiceServer
@@ -49,7 +49,7 @@ type fakeCategories struct {
 	owners map[string]string // category id → bearer token
 }
 
-func (f *fakeCategories) GetLabel(ctx context.Context, r *categoriesv1.GetLabelRequest) (*categoriesv1.GetLabelResponse, error) {
+func (f *fakeCategories) CheckCategoryAccess(ctx context.Context, r *categoriesv1.CheckCategoryAccessRequest) (*categoriesv1.CheckCategoryAccessResponse, error) {
 	md, _ := metadata.FromIncomingContext(ctx)
 	auth := md.Get("authorization")
 	f.mu.Lock()
@@ -61,7 +61,7 @@ func (f *fakeCategories) GetLabel(ctx context.Context, r *categoriesv1.GetLabelR
 	case len(auth) == 0 || auth[0] != "Bearer "+owner:
 		return nil, status.Error(codes.PermissionDenied, "not yours")
 	}
-	return &categoriesv1.GetLabelResponse{Name: "Shop"}, nil
+	return &categoriesv1.CheckCategoryAccessResponse{UserId: "u-" + auth[0]}, nil
 }
 
 type harness struct {

@@ -13,8 +13,10 @@ import (
 	"github.com/jackc/pgx/v5"
 	"google.golang.org/grpc"
 
+	"uplift.dev/proto/categoryaccess"
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 
+	"uplift.dev/platform/events"
 	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
 	pgplatform "uplift.dev/platform/postgres"
@@ -90,7 +92,8 @@ func Wire(s *Settings) service.Wire {
 		sh := shopify.New(cfg)
 		api := strings.TrimRight(s.PublicAPIURL, "/")
 		repo := postgres.Repo{Pool: rt.Pool}
-		a := app.New(repo, categories.New(conn), sh,
+		access := categoryaccess.New(conn, categoryaccess.Options{Clock: rt.Clock})
+		a := app.New(repo, categories.New(access), sh,
 			func(shop string, ts app.TokenSource) app.ShopClient { return sh.Client(shop, ts) },
 			seal, rt.Log, app.Options{
 				CallbackURL:     api + "/connections/shopify/callback",
@@ -105,6 +108,8 @@ func Wire(s *Settings) service.Wire {
 				<-ctx.Done()
 				return conn.Close()
 			},
+			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, events.StoresCategoryAccess, access.OnCategoryUpdated),
+			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, events.StoresRoleAccess, access.OnUserRoleChanged),
 			func(ctx context.Context) error {
 				return pgplatform.RunOnNotify(ctx, rt.Pool, postgres.NotifyChannel, s.SyncPoll, a.SyncRound,
 					func(err error) { rt.Log.Warn("sync round failed; will retry", "err", err) })

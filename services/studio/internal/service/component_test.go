@@ -37,7 +37,7 @@ import (
 	"uplift.dev/studio/migrations"
 )
 
-// fakeCategories answers GetLabel as the categories service would: the
+// fakeCategories answers CheckCategoryAccess as the categories service would: the
 // forwarded token must own the category, or be an uplifter's.
 type fakeCategories struct {
 	categoriesv1.UnimplementedCategoriesServiceServer
@@ -47,7 +47,7 @@ type fakeCategories struct {
 	photo    []byte // product 7001's photo
 }
 
-func (f *fakeCategories) GetLabel(ctx context.Context, r *categoriesv1.GetLabelRequest) (*categoriesv1.GetLabelResponse, error) {
+func (f *fakeCategories) CheckCategoryAccess(ctx context.Context, r *categoriesv1.CheckCategoryAccessRequest) (*categoriesv1.CheckCategoryAccessResponse, error) {
 	md, _ := metadata.FromIncomingContext(ctx)
 	auth := md.Get("authorization")
 	f.mu.Lock()
@@ -57,7 +57,7 @@ func (f *fakeCategories) GetLabel(ctx context.Context, r *categoriesv1.GetLabelR
 	case !ok:
 		return nil, status.Error(codes.NotFound, "Category not found.")
 	case len(auth) == 1 && (auth[0] == "Bearer "+owner || (f.uplifter != "" && auth[0] == "Bearer "+f.uplifter)):
-		return &categoriesv1.GetLabelResponse{Name: "Shop"}, nil
+		return &categoriesv1.CheckCategoryAccessResponse{UserId: "u-" + auth[0]}, nil
 	}
 	return nil, status.Error(codes.PermissionDenied, "not yours")
 }
@@ -65,7 +65,7 @@ func (f *fakeCategories) GetLabel(ctx context.Context, r *categoriesv1.GetLabelR
 // GetProductImage answers as the categories service would for a store
 // whose catalogue has one product with a photo (7001) and one without.
 func (f *fakeCategories) GetProductImage(ctx context.Context, r *categoriesv1.GetProductImageRequest) (*categoriesv1.GetProductImageResponse, error) {
-	if _, err := f.GetLabel(ctx, &categoriesv1.GetLabelRequest{CategoryId: r.GetCategoryId()}); err != nil {
+	if _, err := f.CheckCategoryAccess(ctx, &categoriesv1.CheckCategoryAccessRequest{CategoryId: r.GetCategoryId()}); err != nil {
 		return nil, err
 	}
 	switch r.GetProductId() {

@@ -11,8 +11,10 @@ import (
 	"github.com/jackc/pgx/v5"
 	"google.golang.org/grpc"
 
+	"uplift.dev/proto/categoryaccess"
 	studiov1 "uplift.dev/proto/gen/uplift/studio/v1"
 
+	"uplift.dev/platform/events"
 	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/service"
@@ -50,14 +52,17 @@ func Wire(s *Settings) service.Wire {
 			return grpcserver.Options{}, nil, fmt.Errorf("CATEGORIES_ADDR: %w", err)
 		}
 		repo := postgres.Repo{Pool: rt.Pool}
-		a := app.New(repo, blobs, categories.New(conn), rt.Log).WithCatalogue(categories.NewCatalogue(conn)).WithClock(rt.Clock)
+		access := categoryaccess.New(conn, categoryaccess.Options{Clock: rt.Clock})
+		a := app.New(repo, blobs, categories.New(access), rt.Log).WithCatalogue(categories.NewCatalogue(conn)).WithClock(rt.Clock)
 		consumers := eventport.Consumers{Bus: rt.Bus, App: a,
 			InTx: func(tx pgx.Tx) app.EventStore { return postgres.TxRepo{Tx: tx} }}
 		workers := append(consumers.Workers(), func(ctx context.Context) error {
 			<-ctx.Done()
 			_ = conn.Close()
 			return blobs.Close()
-		})
+		},
+			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, events.StudioCategoryAccess, access.OnCategoryUpdated),
+			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, events.StudioRoleAccess, access.OnUserRoleChanged))
 		return grpcserver.Options{
 			MaxRecvMsgBytes: MaxUploadMessage,
 			Register: func(g *grpc.Server) {

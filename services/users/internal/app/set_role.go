@@ -21,7 +21,9 @@ type SetRoleResult struct {
 // uplifters also the stored isUplifter flag the web shows. It is for the
 // usersctl command, run by an operator, so it takes no caller: actor names
 // the operator in the audit log ("usersctl:alice"), where every change is
-// written (with the stored flag, in its transaction).
+// written (with the stored flag, in its transaction) and announced
+// (UserRoleChanged), so the services that cache who may act on a category
+// forget what they knew of the user.
 //
 // Revoking a role also ends the account's sessions. The role travels in the
 // ID token, which Firebase refreshes only hourly, so a revoked uplifter kept

@@ -103,6 +103,20 @@ func RoleAction(role Role, on bool) string {
 	return "revoke_" + string(role)
 }
 
+// RoleChange reads back what RoleAction wrote: the role granted (on) or
+// revoked, and ok false for any other action.
+func (e AuditEntry) RoleChange() (role Role, on, ok bool) {
+	for _, r := range []Role{RoleAdmin, RoleUplifter} {
+		switch e.Action {
+		case RoleAction(r, true):
+			return r, true, true
+		case RoleAction(r, false):
+			return r, false, true
+		}
+	}
+	return "", false, false
+}
+
 // AuditEntry records one thing a user did while acting for someone else, or
 // the switch that started or ended it, or an admin's or operator's action on
 // an account: who, as or to whom, what, when.

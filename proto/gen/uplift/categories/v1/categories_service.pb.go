@@ -80,28 +80,28 @@ func (ReportStatus) EnumDescriptor() ([]byte, []int) {
 	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{0}
 }
 
-// AuthorizeReportStreamRequest names the category whose events are wanted.
-type AuthorizeReportStreamRequest struct {
+// CheckCategoryAccessRequest names the category the caller wants to act on.
+type CheckCategoryAccessRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
-func (x *AuthorizeReportStreamRequest) Reset() {
-	*x = AuthorizeReportStreamRequest{}
+func (x *CheckCategoryAccessRequest) Reset() {
+	*x = CheckCategoryAccessRequest{}
 	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
 
-func (x *AuthorizeReportStreamRequest) String() string {
+func (x *CheckCategoryAccessRequest) String() string {
 	return protoimpl.X.MessageStringOf(x)
 }
 
-func (*AuthorizeReportStreamRequest) ProtoMessage() {}
+func (*CheckCategoryAccessRequest) ProtoMessage() {}
 
-func (x *AuthorizeReportStreamRequest) ProtoReflect() protoreflect.Message {
+func (x *CheckCategoryAccessRequest) ProtoReflect() protoreflect.Message {
 	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
@@ -113,40 +113,41 @@ func (x *AuthorizeReportStreamRequest) ProtoReflect() protoreflect.Message {
 	return mi.MessageOf(x)
 }
 
-// Deprecated: Use AuthorizeReportStreamRequest.ProtoReflect.Descriptor instead.
-func (*AuthorizeReportStreamRequest) Descriptor() ([]byte, []int) {
+// Deprecated: Use CheckCategoryAccessRequest.ProtoReflect.Descriptor instead.
+func (*CheckCategoryAccessRequest) Descriptor() ([]byte, []int) {
 	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{0}
 }
 
-func (x *AuthorizeReportStreamRequest) GetCategoryId() string {
+func (x *CheckCategoryAccessRequest) GetCategoryId() string {
 	if x != nil {
 		return x.CategoryId
 	}
 	return ""
 }
 
-// AuthorizeReportStreamResponse names the caller the stream belongs to.
-type AuthorizeReportStreamResponse struct {
+// CheckCategoryAccessResponse names the caller who may: the user id their
+// token carries (an uplifter's own, not the owner's).
+type CheckCategoryAccessResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
-func (x *AuthorizeReportStreamResponse) Reset() {
-	*x = AuthorizeReportStreamResponse{}
+func (x *CheckCategoryAccessResponse) Reset() {
+	*x = CheckCategoryAccessResponse{}
 	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
 
-func (x *AuthorizeReportStreamResponse) String() string {
+func (x *CheckCategoryAccessResponse) String() string {
 	return protoimpl.X.MessageStringOf(x)
 }
 
-func (*AuthorizeReportStreamResponse) ProtoMessage() {}
+func (*CheckCategoryAccessResponse) ProtoMessage() {}
 
-func (x *AuthorizeReportStreamResponse) ProtoReflect() protoreflect.Message {
+func (x *CheckCategoryAccessResponse) ProtoReflect() protoreflect.Message {
 	mi := &file_uplift_categories_v1_categories_service_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
@@ -158,12 +159,12 @@ func (x *AuthorizeReportStreamResponse) ProtoReflect() protoreflect.Message {
 	return mi.MessageOf(x)
 }
 
-// Deprecated: Use AuthorizeReportStreamResponse.ProtoReflect.Descriptor instead.
-func (*AuthorizeReportStreamResponse) Descriptor() ([]byte, []int) {
+// Deprecated: Use CheckCategoryAccessResponse.ProtoReflect.Descriptor instead.
+func (*CheckCategoryAccessResponse) Descriptor() ([]byte, []int) {
 	return file_uplift_categories_v1_categories_service_proto_rawDescGZIP(), []int{1}
 }
 
-func (x *AuthorizeReportStreamResponse) GetUserId() string {
+func (x *CheckCategoryAccessResponse) GetUserId() string {
 	if x != nil {
 		return x.UserId
 	}
@@ -3104,11 +3105,11 @@ var File_uplift_categories_v1_categories_service_proto protoreflect.FileDescript
 
 const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\n" +
-	"-uplift/categories/v1/categories_service.proto\x12\x14uplift.categories.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"?\n" +
-	"\x1cAuthorizeReportStreamRequest\x12\x1f\n" +
+	"-uplift/categories/v1/categories_service.proto\x12\x14uplift.categories.v1\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"=\n" +
+	"\x1aCheckCategoryAccessRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
-	"categoryId\"8\n" +
-	"\x1dAuthorizeReportStreamResponse\x12\x17\n" +
+	"categoryId\"6\n" +
+	"\x1bCheckCategoryAccessResponse\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\"9\n" +
 	"\x16RunWeeklyReviewRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
@@ -3340,7 +3341,7 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\x18REPORT_STATUS_GENERATING\x10\x01\x12\x17\n" +
 	"\x13REPORT_STATUS_READY\x10\x02\x12\x18\n" +
 	"\x14REPORT_STATUS_FAILED\x10\x03\x12\x1c\n" +
-	"\x18REPORT_STATUS_NO_WEBSITE\x10\x042\xf8\x1a\n" +
+	"\x18REPORT_STATUS_NO_WEBSITE\x10\x042\xf1\x1a\n" +
 	"\x11CategoriesService\x12\x8c\x01\n" +
 	"\x0eCreateCategory\x12+.uplift.categories.v1.CreateCategoryRequest\x1a,.uplift.categories.v1.CreateCategoryResponse\"\x1f\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/internal/categories\x12\x8b\x01\n" +
 	"\bGetLabel\x12%.uplift.categories.v1.GetLabelRequest\x1a&.uplift.categories.v1.GetLabelResponse\"0\x82\xd3\xe4\x93\x02*\x12(/internal/categories/{category_id}/label\x12\x97\x01\n" +
@@ -3359,8 +3360,8 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\x11SendAIEmailDigest\x12..uplift.categories.v1.SendAIEmailDigestRequest\x1a/.uplift.categories.v1.SendAIEmailDigestResponse\"?\x82\xd3\xe4\x93\x029:\x01*\"4/internal/categories/{category_id}/sendAIEmailDigest\x12\xae\x01\n" +
 	"\x0fRunWeeklyReview\x12,.uplift.categories.v1.RunWeeklyReviewRequest\x1a-.uplift.categories.v1.RunWeeklyReviewResponse\">\x82\xd3\xe4\x93\x028:\x01*\"3/internal/categories/{category_id}/weeklyReview/run\x12\xbf\x01\n" +
 	"\x15ListCatalogueProducts\x122.uplift.categories.v1.ListCatalogueProductsRequest\x1a3.uplift.categories.v1.ListCatalogueProductsResponse\"=\x82\xd3\xe4\x93\x027\x125/internal/categories/{category_id}/catalogue/products\x12n\n" +
-	"\x0fGetProductImage\x12,.uplift.categories.v1.GetProductImageRequest\x1a-.uplift.categories.v1.GetProductImageResponse\x12\x80\x01\n" +
-	"\x15AuthorizeReportStream\x122.uplift.categories.v1.AuthorizeReportStreamRequest\x1a3.uplift.categories.v1.AuthorizeReportStreamResponseB\xdc\x01\n" +
+	"\x0fGetProductImage\x12,.uplift.categories.v1.GetProductImageRequest\x1a-.uplift.categories.v1.GetProductImageResponse\x12z\n" +
+	"\x13CheckCategoryAccess\x120.uplift.categories.v1.CheckCategoryAccessRequest\x1a1.uplift.categories.v1.CheckCategoryAccessResponseB\xdc\x01\n" +
 	"\x18com.uplift.categories.v1B\x16CategoriesServiceProtoP\x01Z6uplift.dev/proto/gen/uplift/categories/v1;categoriesv1\xa2\x02\x03UCX\xaa\x02\x14Uplift.Categories.V1\xca\x02\x14Uplift\\Categories\\V1\xe2\x02 Uplift\\Categories\\V1\\GPBMetadata\xea\x02\x16Uplift::Categories::V1b\x06proto3"
 
 var (
@@ -3379,8 +3380,8 @@ var file_uplift_categories_v1_categories_service_proto_enumTypes = make([]protoi
 var file_uplift_categories_v1_categories_service_proto_msgTypes = make([]protoimpl.MessageInfo, 50)
 var file_uplift_categories_v1_categories_service_proto_goTypes = []any{
 	(ReportStatus)(0),                             // 0: uplift.categories.v1.ReportStatus
-	(*AuthorizeReportStreamRequest)(nil),          // 1: uplift.categories.v1.AuthorizeReportStreamRequest
-	(*AuthorizeReportStreamResponse)(nil),         // 2: uplift.categories.v1.AuthorizeReportStreamResponse
+	(*CheckCategoryAccessRequest)(nil),            // 1: uplift.categories.v1.CheckCategoryAccessRequest
+	(*CheckCategoryAccessResponse)(nil),           // 2: uplift.categories.v1.CheckCategoryAccessResponse
 	(*RunWeeklyReviewRequest)(nil),                // 3: uplift.categories.v1.RunWeeklyReviewRequest
 	(*RunWeeklyReviewResponse)(nil),               // 4: uplift.categories.v1.RunWeeklyReviewResponse
 	(*CatalogueProduct)(nil),                      // 5: uplift.categories.v1.CatalogueProduct
@@ -3471,7 +3472,7 @@ var file_uplift_categories_v1_categories_service_proto_depIdxs = []int32{
 	3,  // 36: uplift.categories.v1.CategoriesService.RunWeeklyReview:input_type -> uplift.categories.v1.RunWeeklyReviewRequest
 	6,  // 37: uplift.categories.v1.CategoriesService.ListCatalogueProducts:input_type -> uplift.categories.v1.ListCatalogueProductsRequest
 	8,  // 38: uplift.categories.v1.CategoriesService.GetProductImage:input_type -> uplift.categories.v1.GetProductImageRequest
-	1,  // 39: uplift.categories.v1.CategoriesService.AuthorizeReportStream:input_type -> uplift.categories.v1.AuthorizeReportStreamRequest
+	1,  // 39: uplift.categories.v1.CategoriesService.CheckCategoryAccess:input_type -> uplift.categories.v1.CheckCategoryAccessRequest
 	12, // 40: uplift.categories.v1.CategoriesService.CreateCategory:output_type -> uplift.categories.v1.CreateCategoryResponse
 	14, // 41: uplift.categories.v1.CategoriesService.GetLabel:output_type -> uplift.categories.v1.GetLabelResponse
 	16, // 42: uplift.categories.v1.CategoriesService.UpdateLabel:output_type -> uplift.categories.v1.UpdateLabelResponse
@@ -3490,7 +3491,7 @@ var file_uplift_categories_v1_categories_service_proto_depIdxs = []int32{
 	4,  // 55: uplift.categories.v1.CategoriesService.RunWeeklyReview:output_type -> uplift.categories.v1.RunWeeklyReviewResponse
 	7,  // 56: uplift.categories.v1.CategoriesService.ListCatalogueProducts:output_type -> uplift.categories.v1.ListCatalogueProductsResponse
 	9,  // 57: uplift.categories.v1.CategoriesService.GetProductImage:output_type -> uplift.categories.v1.GetProductImageResponse
-	2,  // 58: uplift.categories.v1.CategoriesService.AuthorizeReportStream:output_type -> uplift.categories.v1.AuthorizeReportStreamResponse
+	2,  // 58: uplift.categories.v1.CategoriesService.CheckCategoryAccess:output_type -> uplift.categories.v1.CheckCategoryAccessResponse
 	40, // [40:59] is the sub-list for method output_type
 	21, // [21:40] is the sub-list for method input_type
 	21, // [21:21] is the sub-list for extension type_name

@@ -37,7 +37,7 @@ const (
 	CategoriesService_RunWeeklyReview_FullMethodName               = "/uplift.categories.v1.CategoriesService/RunWeeklyReview"
 	CategoriesService_ListCatalogueProducts_FullMethodName         = "/uplift.categories.v1.CategoriesService/ListCatalogueProducts"
 	CategoriesService_GetProductImage_FullMethodName               = "/uplift.categories.v1.CategoriesService/GetProductImage"
-	CategoriesService_AuthorizeReportStream_FullMethodName         = "/uplift.categories.v1.CategoriesService/AuthorizeReportStream"
+	CategoriesService_CheckCategoryAccess_FullMethodName           = "/uplift.categories.v1.CategoriesService/CheckCategoryAccess"
 )
 
 // CategoriesServiceClient is the client API for CategoriesService service.
@@ -109,12 +109,14 @@ type CategoriesServiceClient interface {
 	// is no open proxy. The studio service calls it with the caller's own
 	// token; it has no REST route.
 	GetProductImage(ctx context.Context, in *GetProductImageRequest, opts ...grpc.CallOption) (*GetProductImageResponse, error)
-	// AuthorizeReportStream says whether the caller may follow the category's
-	// live report events (the owner's or an uplifter's rule, as for every
-	// category call) and names the caller, so the gateway can bound the
-	// streams each user holds open. The gateway calls it with the caller's
-	// token before it opens a stream; it has no REST route.
-	AuthorizeReportStream(ctx context.Context, in *AuthorizeReportStreamRequest, opts ...grpc.CallOption) (*AuthorizeReportStreamResponse, error)
+	// CheckCategoryAccess says whether the caller may act on the category, by
+	// the rule of every category call (its owner, or an uplifter acting on
+	// their behalf), and names the caller. The stores and studio services and
+	// the gateway (before it opens a live report stream) ask it with the
+	// caller's own token instead of reading a category to throw it away; a
+	// refusal is NOT_FOUND (no such category), PERMISSION_DENIED or
+	// UNAUTHENTICATED. It has no REST route.
+	CheckCategoryAccess(ctx context.Context, in *CheckCategoryAccessRequest, opts ...grpc.CallOption) (*CheckCategoryAccessResponse, error)
 }
 
 type categoriesServiceClient struct {
@@ -305,10 +307,10 @@ func (c *categoriesServiceClient) GetProductImage(ctx context.Context, in *GetPr
 	return out, nil
 }
 
-func (c *categoriesServiceClient) AuthorizeReportStream(ctx context.Context, in *AuthorizeReportStreamRequest, opts ...grpc.CallOption) (*AuthorizeReportStreamResponse, error) {
+func (c *categoriesServiceClient) CheckCategoryAccess(ctx context.Context, in *CheckCategoryAccessRequest, opts ...grpc.CallOption) (*CheckCategoryAccessResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(AuthorizeReportStreamResponse)
-	err := c.cc.Invoke(ctx, CategoriesService_AuthorizeReportStream_FullMethodName, in, out, cOpts...)
+	out := new(CheckCategoryAccessResponse)
+	err := c.cc.Invoke(ctx, CategoriesService_CheckCategoryAccess_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -384,12 +386,14 @@ type CategoriesServiceServer interface {
 	// is no open proxy. The studio service calls it with the caller's own
 	// token; it has no REST route.
 	GetProductImage(context.Context, *GetProductImageRequest) (*GetProductImageResponse, error)
-	// AuthorizeReportStream says whether the caller may follow the category's
-	// live report events (the owner's or an uplifter's rule, as for every
-	// category call) and names the caller, so the gateway can bound the
-	// streams each user holds open. The gateway calls it with the caller's
-	// token before it opens a stream; it has no REST route.
-	AuthorizeReportStream(context.Context, *AuthorizeReportStreamRequest) (*AuthorizeReportStreamResponse, error)
+	// CheckCategoryAccess says whether the caller may act on the category, by
+	// the rule of every category call (its owner, or an uplifter acting on
+	// their behalf), and names the caller. The stores and studio services and
+	// the gateway (before it opens a live report stream) ask it with the
+	// caller's own token instead of reading a category to throw it away; a
+	// refusal is NOT_FOUND (no such category), PERMISSION_DENIED or
+	// UNAUTHENTICATED. It has no REST route.
+	CheckCategoryAccess(context.Context, *CheckCategoryAccessRequest) (*CheckCategoryAccessResponse, error)
 	mustEmbedUnimplementedCategoriesServiceServer()
 }
 
@@ -454,8 +458,8 @@ func (UnimplementedCategoriesServiceServer) ListCatalogueProducts(context.Contex
 func (UnimplementedCategoriesServiceServer) GetProductImage(context.Context, *GetProductImageRequest) (*GetProductImageResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetProductImage not implemented")
 }
-func (UnimplementedCategoriesServiceServer) AuthorizeReportStream(context.Context, *AuthorizeReportStreamRequest) (*AuthorizeReportStreamResponse, error) {
-	return nil, status.Error(codes.Unimplemented, "method AuthorizeReportStream not implemented")
+func (UnimplementedCategoriesServiceServer) CheckCategoryAccess(context.Context, *CheckCategoryAccessRequest) (*CheckCategoryAccessResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CheckCategoryAccess not implemented")
 }
 func (UnimplementedCategoriesServiceServer) mustEmbedUnimplementedCategoriesServiceServer() {}
 func (UnimplementedCategoriesServiceServer) testEmbeddedByValue()                           {}
@@ -802,20 +806,20 @@ func _CategoriesService_GetProductImage_Handler(srv interface{}, ctx context.Con
 	return interceptor(ctx, in, info, handler)
 }
 
-func _CategoriesService_AuthorizeReportStream_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(AuthorizeReportStreamRequest)
+func _CategoriesService_CheckCategoryAccess_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CheckCategoryAccessRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
 	if interceptor == nil {
-		return srv.(CategoriesServiceServer).AuthorizeReportStream(ctx, in)
+		return srv.(CategoriesServiceServer).CheckCategoryAccess(ctx, in)
 	}
 	info := &grpc.UnaryServerInfo{
 		Server:     srv,
-		FullMethod: CategoriesService_AuthorizeReportStream_FullMethodName,
+		FullMethod: CategoriesService_CheckCategoryAccess_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(CategoriesServiceServer).AuthorizeReportStream(ctx, req.(*AuthorizeReportStreamRequest))
+		return srv.(CategoriesServiceServer).CheckCategoryAccess(ctx, req.(*CheckCategoryAccessRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -900,8 +904,8 @@ var CategoriesService_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _CategoriesService_GetProductImage_Handler,
 		},
 		{
-			MethodName: "AuthorizeReportStream",
-			Handler:    _CategoriesService_AuthorizeReportStream_Handler,
+			MethodName: "CheckCategoryAccess",
+			Handler:    _CategoriesService_CheckCategoryAccess_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

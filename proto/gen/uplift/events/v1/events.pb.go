@@ -238,6 +238,81 @@ func (x *UserEmailChanged) GetOccurTime() *timestamppb.Timestamp {
 	return nil
 }
 
+// UserRoleChanged is published on "uplift.users.role_changed" when an
+// operator grants or revokes a role (admin, uplifter) with usersctl. Every
+// copy of each service that caches who may act on a category (stores,
+// studio, the gateway) drops what it knew of the user on it, so a revoked
+// uplifter is refused at once rather than when the cache entry expires.
+type UserRoleChanged struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	UserId string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	// role is "admin" or "uplifter".
+	Role string `protobuf:"bytes,2,opt,name=role,proto3" json:"role,omitempty"`
+	// granted is true when the role was given, false when it was taken away.
+	Granted       bool                   `protobuf:"varint,3,opt,name=granted,proto3" json:"granted,omitempty"`
+	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UserRoleChanged) Reset() {
+	*x = UserRoleChanged{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UserRoleChanged) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UserRoleChanged) ProtoMessage() {}
+
+func (x *UserRoleChanged) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UserRoleChanged.ProtoReflect.Descriptor instead.
+func (*UserRoleChanged) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *UserRoleChanged) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *UserRoleChanged) GetRole() string {
+	if x != nil {
+		return x.Role
+	}
+	return ""
+}
+
+func (x *UserRoleChanged) GetGranted() bool {
+	if x != nil {
+		return x.Granted
+	}
+	return false
+}
+
+func (x *UserRoleChanged) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
 // BillingChanged is published on "uplift.billing.changed"; the users service
 // applies it to the user's billing info.
 type BillingChanged struct {
@@ -253,7 +328,7 @@ type BillingChanged struct {
 
 func (x *BillingChanged) Reset() {
 	*x = BillingChanged{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[3]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -265,7 +340,7 @@ func (x *BillingChanged) String() string {
 func (*BillingChanged) ProtoMessage() {}
 
 func (x *BillingChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[3]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -278,7 +353,7 @@ func (x *BillingChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BillingChanged.ProtoReflect.Descriptor instead.
 func (*BillingChanged) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{3}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *BillingChanged) GetUserId() string {
@@ -334,7 +409,7 @@ type DigestRequested struct {
 
 func (x *DigestRequested) Reset() {
 	*x = DigestRequested{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[4]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -346,7 +421,7 @@ func (x *DigestRequested) String() string {
 func (*DigestRequested) ProtoMessage() {}
 
 func (x *DigestRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[4]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -359,7 +434,7 @@ func (x *DigestRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DigestRequested.ProtoReflect.Descriptor instead.
 func (*DigestRequested) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{4}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *DigestRequested) GetCategoryId() string {
@@ -441,7 +516,7 @@ type CategoryUpdated struct {
 
 func (x *CategoryUpdated) Reset() {
 	*x = CategoryUpdated{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[5]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -453,7 +528,7 @@ func (x *CategoryUpdated) String() string {
 func (*CategoryUpdated) ProtoMessage() {}
 
 func (x *CategoryUpdated) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[5]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -466,7 +541,7 @@ func (x *CategoryUpdated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CategoryUpdated.ProtoReflect.Descriptor instead.
 func (*CategoryUpdated) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{5}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *CategoryUpdated) GetCategoryId() string {
@@ -548,7 +623,7 @@ type EmailKindUnsubscribed struct {
 
 func (x *EmailKindUnsubscribed) Reset() {
 	*x = EmailKindUnsubscribed{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[6]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -560,7 +635,7 @@ func (x *EmailKindUnsubscribed) String() string {
 func (*EmailKindUnsubscribed) ProtoMessage() {}
 
 func (x *EmailKindUnsubscribed) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[6]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -573,7 +648,7 @@ func (x *EmailKindUnsubscribed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EmailKindUnsubscribed.ProtoReflect.Descriptor instead.
 func (*EmailKindUnsubscribed) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{6}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *EmailKindUnsubscribed) GetUserId() string {
@@ -626,7 +701,7 @@ type ReviewRequested struct {
 
 func (x *ReviewRequested) Reset() {
 	*x = ReviewRequested{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[7]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -638,7 +713,7 @@ func (x *ReviewRequested) String() string {
 func (*ReviewRequested) ProtoMessage() {}
 
 func (x *ReviewRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[7]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -651,7 +726,7 @@ func (x *ReviewRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewRequested.ProtoReflect.Descriptor instead.
 func (*ReviewRequested) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{7}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ReviewRequested) GetCategoryId() string {
@@ -699,7 +774,7 @@ type ReportUpdated struct {
 
 func (x *ReportUpdated) Reset() {
 	*x = ReportUpdated{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[8]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -711,7 +786,7 @@ func (x *ReportUpdated) String() string {
 func (*ReportUpdated) ProtoMessage() {}
 
 func (x *ReportUpdated) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[8]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -724,7 +799,7 @@ func (x *ReportUpdated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportUpdated.ProtoReflect.Descriptor instead.
 func (*ReportUpdated) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{8}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ReportUpdated) GetCategoryId() string {
@@ -780,7 +855,7 @@ type PasswordResetRequested struct {
 
 func (x *PasswordResetRequested) Reset() {
 	*x = PasswordResetRequested{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[9]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -792,7 +867,7 @@ func (x *PasswordResetRequested) String() string {
 func (*PasswordResetRequested) ProtoMessage() {}
 
 func (x *PasswordResetRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[9]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -805,7 +880,7 @@ func (x *PasswordResetRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PasswordResetRequested.ProtoReflect.Descriptor instead.
 func (*PasswordResetRequested) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{9}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *PasswordResetRequested) GetEmail() string {
@@ -847,7 +922,7 @@ type SignUpAttempted struct {
 
 func (x *SignUpAttempted) Reset() {
 	*x = SignUpAttempted{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[10]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -859,7 +934,7 @@ func (x *SignUpAttempted) String() string {
 func (*SignUpAttempted) ProtoMessage() {}
 
 func (x *SignUpAttempted) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[10]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -872,7 +947,7 @@ func (x *SignUpAttempted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SignUpAttempted.ProtoReflect.Descriptor instead.
 func (*SignUpAttempted) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{10}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SignUpAttempted) GetUserId() string {
@@ -916,7 +991,7 @@ type EmailVerificationRequested struct {
 
 func (x *EmailVerificationRequested) Reset() {
 	*x = EmailVerificationRequested{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -928,7 +1003,7 @@ func (x *EmailVerificationRequested) String() string {
 func (*EmailVerificationRequested) ProtoMessage() {}
 
 func (x *EmailVerificationRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -941,7 +1016,7 @@ func (x *EmailVerificationRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EmailVerificationRequested.ProtoReflect.Descriptor instead.
 func (*EmailVerificationRequested) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{11}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *EmailVerificationRequested) GetUserId() string {
@@ -989,7 +1064,7 @@ type UserUnsubscribed struct {
 
 func (x *UserUnsubscribed) Reset() {
 	*x = UserUnsubscribed{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1001,7 +1076,7 @@ func (x *UserUnsubscribed) String() string {
 func (*UserUnsubscribed) ProtoMessage() {}
 
 func (x *UserUnsubscribed) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1014,7 +1089,7 @@ func (x *UserUnsubscribed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UserUnsubscribed.ProtoReflect.Descriptor instead.
 func (*UserUnsubscribed) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{12}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *UserUnsubscribed) GetUserId() string {
@@ -1083,7 +1158,7 @@ type StoreSignalsUpdated struct {
 
 func (x *StoreSignalsUpdated) Reset() {
 	*x = StoreSignalsUpdated{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1095,7 +1170,7 @@ func (x *StoreSignalsUpdated) String() string {
 func (*StoreSignalsUpdated) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1108,7 +1183,7 @@ func (x *StoreSignalsUpdated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StoreSignalsUpdated.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *StoreSignalsUpdated) GetCategoryId() string {
@@ -1220,7 +1295,7 @@ type DailyReportReady struct {
 
 func (x *DailyReportReady) Reset() {
 	*x = DailyReportReady{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1232,7 +1307,7 @@ func (x *DailyReportReady) String() string {
 func (*DailyReportReady) ProtoMessage() {}
 
 func (x *DailyReportReady) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1245,7 +1320,7 @@ func (x *DailyReportReady) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DailyReportReady.ProtoReflect.Descriptor instead.
 func (*DailyReportReady) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *DailyReportReady) GetCategoryId() string {
@@ -1391,7 +1466,7 @@ type WeeklyReviewReady struct {
 
 func (x *WeeklyReviewReady) Reset() {
 	*x = WeeklyReviewReady{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1403,7 +1478,7 @@ func (x *WeeklyReviewReady) String() string {
 func (*WeeklyReviewReady) ProtoMessage() {}
 
 func (x *WeeklyReviewReady) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1416,7 +1491,7 @@ func (x *WeeklyReviewReady) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WeeklyReviewReady.ProtoReflect.Descriptor instead.
 func (*WeeklyReviewReady) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *WeeklyReviewReady) GetCategoryId() string {
@@ -1579,7 +1654,7 @@ type ActedOnBehalf struct {
 
 func (x *ActedOnBehalf) Reset() {
 	*x = ActedOnBehalf{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1591,7 +1666,7 @@ func (x *ActedOnBehalf) String() string {
 func (*ActedOnBehalf) ProtoMessage() {}
 
 func (x *ActedOnBehalf) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1604,7 +1679,7 @@ func (x *ActedOnBehalf) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActedOnBehalf.ProtoReflect.Descriptor instead.
 func (*ActedOnBehalf) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ActedOnBehalf) GetActorId() string {
@@ -1668,7 +1743,7 @@ type DigestRequested_Insight struct {
 
 func (x *DigestRequested_Insight) Reset() {
 	*x = DigestRequested_Insight{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1680,7 +1755,7 @@ func (x *DigestRequested_Insight) String() string {
 func (*DigestRequested_Insight) ProtoMessage() {}
 
 func (x *DigestRequested_Insight) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1693,7 +1768,7 @@ func (x *DigestRequested_Insight) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DigestRequested_Insight.ProtoReflect.Descriptor instead.
 func (*DigestRequested_Insight) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{4, 0}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{5, 0}
 }
 
 func (x *DigestRequested_Insight) GetText() string {
@@ -1724,7 +1799,7 @@ type DigestRequested_Idea struct {
 
 func (x *DigestRequested_Idea) Reset() {
 	*x = DigestRequested_Idea{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1736,7 +1811,7 @@ func (x *DigestRequested_Idea) String() string {
 func (*DigestRequested_Idea) ProtoMessage() {}
 
 func (x *DigestRequested_Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1749,7 +1824,7 @@ func (x *DigestRequested_Idea) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DigestRequested_Idea.ProtoReflect.Descriptor instead.
 func (*DigestRequested_Idea) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{4, 1}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{5, 1}
 }
 
 func (x *DigestRequested_Idea) GetId() string {
@@ -1794,7 +1869,7 @@ type StoreSignalsUpdated_BestSeller struct {
 
 func (x *StoreSignalsUpdated_BestSeller) Reset() {
 	*x = StoreSignalsUpdated_BestSeller{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1806,7 +1881,7 @@ func (x *StoreSignalsUpdated_BestSeller) String() string {
 func (*StoreSignalsUpdated_BestSeller) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_BestSeller) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1819,7 +1894,7 @@ func (x *StoreSignalsUpdated_BestSeller) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StoreSignalsUpdated_BestSeller.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated_BestSeller) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13, 0}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14, 0}
 }
 
 func (x *StoreSignalsUpdated_BestSeller) GetTitle() string {
@@ -1865,7 +1940,7 @@ type StoreSignalsUpdated_FallingProduct struct {
 
 func (x *StoreSignalsUpdated_FallingProduct) Reset() {
 	*x = StoreSignalsUpdated_FallingProduct{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1877,7 +1952,7 @@ func (x *StoreSignalsUpdated_FallingProduct) String() string {
 func (*StoreSignalsUpdated_FallingProduct) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_FallingProduct) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1890,7 +1965,7 @@ func (x *StoreSignalsUpdated_FallingProduct) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use StoreSignalsUpdated_FallingProduct.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated_FallingProduct) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13, 1}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14, 1}
 }
 
 func (x *StoreSignalsUpdated_FallingProduct) GetTitle() string {
@@ -1946,7 +2021,7 @@ type DailyReportReady_Metric struct {
 
 func (x *DailyReportReady_Metric) Reset() {
 	*x = DailyReportReady_Metric{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1958,7 +2033,7 @@ func (x *DailyReportReady_Metric) String() string {
 func (*DailyReportReady_Metric) ProtoMessage() {}
 
 func (x *DailyReportReady_Metric) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1971,7 +2046,7 @@ func (x *DailyReportReady_Metric) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DailyReportReady_Metric.ProtoReflect.Descriptor instead.
 func (*DailyReportReady_Metric) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14, 0}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15, 0}
 }
 
 func (x *DailyReportReady_Metric) GetKey() string {
@@ -2046,7 +2121,7 @@ type DailyReportReady_WithoutData struct {
 
 func (x *DailyReportReady_WithoutData) Reset() {
 	*x = DailyReportReady_WithoutData{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2058,7 +2133,7 @@ func (x *DailyReportReady_WithoutData) String() string {
 func (*DailyReportReady_WithoutData) ProtoMessage() {}
 
 func (x *DailyReportReady_WithoutData) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2071,7 +2146,7 @@ func (x *DailyReportReady_WithoutData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DailyReportReady_WithoutData.ProtoReflect.Descriptor instead.
 func (*DailyReportReady_WithoutData) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14, 1}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15, 1}
 }
 
 func (x *DailyReportReady_WithoutData) GetStoreName() string {
@@ -2160,7 +2235,7 @@ type WeeklyReviewReady_Finding struct {
 
 func (x *WeeklyReviewReady_Finding) Reset() {
 	*x = WeeklyReviewReady_Finding{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2172,7 +2247,7 @@ func (x *WeeklyReviewReady_Finding) String() string {
 func (*WeeklyReviewReady_Finding) ProtoMessage() {}
 
 func (x *WeeklyReviewReady_Finding) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2185,7 +2260,7 @@ func (x *WeeklyReviewReady_Finding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WeeklyReviewReady_Finding.ProtoReflect.Descriptor instead.
 func (*WeeklyReviewReady_Finding) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15, 0}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16, 0}
 }
 
 func (x *WeeklyReviewReady_Finding) GetTitle() string {
@@ -2229,7 +2304,7 @@ type WeeklyReviewReady_Idea struct {
 
 func (x *WeeklyReviewReady_Idea) Reset() {
 	*x = WeeklyReviewReady_Idea{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[24]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2241,7 +2316,7 @@ func (x *WeeklyReviewReady_Idea) String() string {
 func (*WeeklyReviewReady_Idea) ProtoMessage() {}
 
 func (x *WeeklyReviewReady_Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[24]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2254,7 +2329,7 @@ func (x *WeeklyReviewReady_Idea) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WeeklyReviewReady_Idea.ProtoReflect.Descriptor instead.
 func (*WeeklyReviewReady_Idea) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15, 1}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16, 1}
 }
 
 func (x *WeeklyReviewReady_Idea) GetId() string {
@@ -2309,6 +2384,12 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x1b\n" +
 	"\told_email\x18\x02 \x01(\tR\boldEmail\x12\x1b\n" +
 	"\tnew_email\x18\x03 \x01(\tR\bnewEmail\x129\n" +
+	"\n" +
+	"occur_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\x93\x01\n" +
+	"\x0fUserRoleChanged\x12\x17\n" +
+	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x12\n" +
+	"\x04role\x18\x02 \x01(\tR\x04role\x12\x18\n" +
+	"\agranted\x18\x03 \x01(\bR\agranted\x129\n" +
 	"\n" +
 	"occur_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\xa2\x01\n" +
 	"\x0eBillingChanged\x12\x17\n" +
@@ -2520,70 +2601,72 @@ func file_uplift_events_v1_events_proto_rawDescGZIP() []byte {
 	return file_uplift_events_v1_events_proto_rawDescData
 }
 
-var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
+var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*UserCreated)(nil),                        // 0: uplift.events.v1.UserCreated
 	(*UserDeleted)(nil),                        // 1: uplift.events.v1.UserDeleted
 	(*UserEmailChanged)(nil),                   // 2: uplift.events.v1.UserEmailChanged
-	(*BillingChanged)(nil),                     // 3: uplift.events.v1.BillingChanged
-	(*DigestRequested)(nil),                    // 4: uplift.events.v1.DigestRequested
-	(*CategoryUpdated)(nil),                    // 5: uplift.events.v1.CategoryUpdated
-	(*EmailKindUnsubscribed)(nil),              // 6: uplift.events.v1.EmailKindUnsubscribed
-	(*ReviewRequested)(nil),                    // 7: uplift.events.v1.ReviewRequested
-	(*ReportUpdated)(nil),                      // 8: uplift.events.v1.ReportUpdated
-	(*PasswordResetRequested)(nil),             // 9: uplift.events.v1.PasswordResetRequested
-	(*SignUpAttempted)(nil),                    // 10: uplift.events.v1.SignUpAttempted
-	(*EmailVerificationRequested)(nil),         // 11: uplift.events.v1.EmailVerificationRequested
-	(*UserUnsubscribed)(nil),                   // 12: uplift.events.v1.UserUnsubscribed
-	(*StoreSignalsUpdated)(nil),                // 13: uplift.events.v1.StoreSignalsUpdated
-	(*DailyReportReady)(nil),                   // 14: uplift.events.v1.DailyReportReady
-	(*WeeklyReviewReady)(nil),                  // 15: uplift.events.v1.WeeklyReviewReady
-	(*ActedOnBehalf)(nil),                      // 16: uplift.events.v1.ActedOnBehalf
-	(*DigestRequested_Insight)(nil),            // 17: uplift.events.v1.DigestRequested.Insight
-	(*DigestRequested_Idea)(nil),               // 18: uplift.events.v1.DigestRequested.Idea
-	(*StoreSignalsUpdated_BestSeller)(nil),     // 19: uplift.events.v1.StoreSignalsUpdated.BestSeller
-	(*StoreSignalsUpdated_FallingProduct)(nil), // 20: uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	(*DailyReportReady_Metric)(nil),            // 21: uplift.events.v1.DailyReportReady.Metric
-	(*DailyReportReady_WithoutData)(nil),       // 22: uplift.events.v1.DailyReportReady.WithoutData
-	(*WeeklyReviewReady_Finding)(nil),          // 23: uplift.events.v1.WeeklyReviewReady.Finding
-	(*WeeklyReviewReady_Idea)(nil),             // 24: uplift.events.v1.WeeklyReviewReady.Idea
-	(*timestamppb.Timestamp)(nil),              // 25: google.protobuf.Timestamp
+	(*UserRoleChanged)(nil),                    // 3: uplift.events.v1.UserRoleChanged
+	(*BillingChanged)(nil),                     // 4: uplift.events.v1.BillingChanged
+	(*DigestRequested)(nil),                    // 5: uplift.events.v1.DigestRequested
+	(*CategoryUpdated)(nil),                    // 6: uplift.events.v1.CategoryUpdated
+	(*EmailKindUnsubscribed)(nil),              // 7: uplift.events.v1.EmailKindUnsubscribed
+	(*ReviewRequested)(nil),                    // 8: uplift.events.v1.ReviewRequested
+	(*ReportUpdated)(nil),                      // 9: uplift.events.v1.ReportUpdated
+	(*PasswordResetRequested)(nil),             // 10: uplift.events.v1.PasswordResetRequested
+	(*SignUpAttempted)(nil),                    // 11: uplift.events.v1.SignUpAttempted
+	(*EmailVerificationRequested)(nil),         // 12: uplift.events.v1.EmailVerificationRequested
+	(*UserUnsubscribed)(nil),                   // 13: uplift.events.v1.UserUnsubscribed
+	(*StoreSignalsUpdated)(nil),                // 14: uplift.events.v1.StoreSignalsUpdated
+	(*DailyReportReady)(nil),                   // 15: uplift.events.v1.DailyReportReady
+	(*WeeklyReviewReady)(nil),                  // 16: uplift.events.v1.WeeklyReviewReady
+	(*ActedOnBehalf)(nil),                      // 17: uplift.events.v1.ActedOnBehalf
+	(*DigestRequested_Insight)(nil),            // 18: uplift.events.v1.DigestRequested.Insight
+	(*DigestRequested_Idea)(nil),               // 19: uplift.events.v1.DigestRequested.Idea
+	(*StoreSignalsUpdated_BestSeller)(nil),     // 20: uplift.events.v1.StoreSignalsUpdated.BestSeller
+	(*StoreSignalsUpdated_FallingProduct)(nil), // 21: uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	(*DailyReportReady_Metric)(nil),            // 22: uplift.events.v1.DailyReportReady.Metric
+	(*DailyReportReady_WithoutData)(nil),       // 23: uplift.events.v1.DailyReportReady.WithoutData
+	(*WeeklyReviewReady_Finding)(nil),          // 24: uplift.events.v1.WeeklyReviewReady.Finding
+	(*WeeklyReviewReady_Idea)(nil),             // 25: uplift.events.v1.WeeklyReviewReady.Idea
+	(*timestamppb.Timestamp)(nil),              // 26: google.protobuf.Timestamp
 }
 var file_uplift_events_v1_events_proto_depIdxs = []int32{
-	25, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
-	25, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
-	25, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
-	25, // 3: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
-	25, // 4: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
-	17, // 5: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
-	18, // 6: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
-	25, // 7: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	25, // 8: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	25, // 9: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
-	25, // 10: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	25, // 11: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
-	25, // 12: uplift.events.v1.SignUpAttempted.occur_time:type_name -> google.protobuf.Timestamp
-	25, // 13: uplift.events.v1.EmailVerificationRequested.occur_time:type_name -> google.protobuf.Timestamp
-	25, // 14: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	19, // 15: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
-	20, // 16: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	25, // 17: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	21, // 18: uplift.events.v1.DailyReportReady.metrics:type_name -> uplift.events.v1.DailyReportReady.Metric
-	25, // 19: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
-	22, // 20: uplift.events.v1.DailyReportReady.without_data:type_name -> uplift.events.v1.DailyReportReady.WithoutData
-	23, // 21: uplift.events.v1.WeeklyReviewReady.new_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	23, // 22: uplift.events.v1.WeeklyReviewReady.fixed_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	23, // 23: uplift.events.v1.WeeklyReviewReady.open_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	23, // 24: uplift.events.v1.WeeklyReviewReady.top_fixes:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	24, // 25: uplift.events.v1.WeeklyReviewReady.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
-	25, // 26: uplift.events.v1.WeeklyReviewReady.occur_time:type_name -> google.protobuf.Timestamp
-	25, // 27: uplift.events.v1.ActedOnBehalf.occur_time:type_name -> google.protobuf.Timestamp
-	24, // 28: uplift.events.v1.DailyReportReady.WithoutData.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
-	29, // [29:29] is the sub-list for method output_type
-	29, // [29:29] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	26, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
+	26, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
+	26, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
+	26, // 3: uplift.events.v1.UserRoleChanged.occur_time:type_name -> google.protobuf.Timestamp
+	26, // 4: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
+	26, // 5: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
+	18, // 6: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
+	19, // 7: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
+	26, // 8: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	26, // 9: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	26, // 10: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
+	26, // 11: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	26, // 12: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
+	26, // 13: uplift.events.v1.SignUpAttempted.occur_time:type_name -> google.protobuf.Timestamp
+	26, // 14: uplift.events.v1.EmailVerificationRequested.occur_time:type_name -> google.protobuf.Timestamp
+	26, // 15: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	20, // 16: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
+	21, // 17: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	26, // 18: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 19: uplift.events.v1.DailyReportReady.metrics:type_name -> uplift.events.v1.DailyReportReady.Metric
+	26, // 20: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
+	23, // 21: uplift.events.v1.DailyReportReady.without_data:type_name -> uplift.events.v1.DailyReportReady.WithoutData
+	24, // 22: uplift.events.v1.WeeklyReviewReady.new_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	24, // 23: uplift.events.v1.WeeklyReviewReady.fixed_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	24, // 24: uplift.events.v1.WeeklyReviewReady.open_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	24, // 25: uplift.events.v1.WeeklyReviewReady.top_fixes:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	25, // 26: uplift.events.v1.WeeklyReviewReady.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
+	26, // 27: uplift.events.v1.WeeklyReviewReady.occur_time:type_name -> google.protobuf.Timestamp
+	26, // 28: uplift.events.v1.ActedOnBehalf.occur_time:type_name -> google.protobuf.Timestamp
+	25, // 29: uplift.events.v1.DailyReportReady.WithoutData.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
+	30, // [30:30] is the sub-list for method output_type
+	30, // [30:30] is the sub-list for method input_type
+	30, // [30:30] is the sub-list for extension type_name
+	30, // [30:30] is the sub-list for extension extendee
+	0,  // [0:30] is the sub-list for field type_name
 }
 
 func init() { file_uplift_events_v1_events_proto_init() }
@@ -2591,16 +2674,16 @@ func file_uplift_events_v1_events_proto_init() {
 	if File_uplift_events_v1_events_proto != nil {
 		return
 	}
-	file_uplift_events_v1_events_proto_msgTypes[15].OneofWrappers = []any{}
-	file_uplift_events_v1_events_proto_msgTypes[21].OneofWrappers = []any{}
+	file_uplift_events_v1_events_proto_msgTypes[16].OneofWrappers = []any{}
 	file_uplift_events_v1_events_proto_msgTypes[22].OneofWrappers = []any{}
+	file_uplift_events_v1_events_proto_msgTypes[23].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_events_v1_events_proto_rawDesc), len(file_uplift_events_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   25,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -429,12 +429,14 @@ func toProtoProduct(p domain.Product) *categoriesv1.CatalogueProduct {
 		Currency: p.Currency, ImageUrls: p.ImageURLs}
 }
 
-// AuthorizeReportStream lets the gateway open a live report stream only for
-// someone who may read the category, and tells it whose stream it is.
-func (s *Server) AuthorizeReportStream(ctx context.Context, req *categoriesv1.AuthorizeReportStreamRequest) (*categoriesv1.AuthorizeReportStreamResponse, error) {
+// CheckCategoryAccess answers stores, studio and the gateway with the rule
+// every category call applies (app.CheckAccess), and names the caller, so
+// the gateway can bound the report streams each user holds open and a
+// cache of the answer can be dropped when the caller's roles change.
+func (s *Server) CheckCategoryAccess(ctx context.Context, req *categoriesv1.CheckCategoryAccessRequest) (*categoriesv1.CheckCategoryAccessResponse, error) {
 	who, _ := caller(ctx)
-	if _, err := s.App.GetCategory(ctx, who, req.GetCategoryId()); err != nil {
+	if err := s.App.CheckAccess(ctx, who, req.GetCategoryId()); err != nil {
 		return nil, s.toStatus(ctx, err)
 	}
-	return &categoriesv1.AuthorizeReportStreamResponse{UserId: who.UID}, nil
+	return &categoriesv1.CheckCategoryAccessResponse{UserId: who.UID}, nil
 }

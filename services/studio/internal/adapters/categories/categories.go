@@ -1,5 +1,6 @@
-// Package categories is app.Access through the categories service
-// (platform/categoryaccess), with its refusals as the studio's errors, and
+// Package categories is app.Access through the categories service's access
+// check (uplift.dev/proto/categoryaccess, which caches its answers for a
+// few seconds), with its refusals as the studio's errors, and
 // app.Catalogue: a product's photo from the store's catalogue.
 package categories
 
@@ -11,25 +12,25 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"uplift.dev/proto/categoryaccess"
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 
-	"uplift.dev/platform/categoryaccess"
 	"uplift.dev/studio/internal/domain"
 )
 
 // Access implements app.Access.
 type Access struct {
-	checker categoryaccess.Checker
+	checker *categoryaccess.Checker
 }
 
-// New returns Access over conn, a grpcclient connection.
-func New(conn grpc.ClientConnInterface) Access {
-	return Access{checker: categoryaccess.New(conn)}
+// New returns Access over checker.
+func New(checker *categoryaccess.Checker) Access {
+	return Access{checker: checker}
 }
 
 // Check implements app.Access.
 func (a Access) Check(ctx context.Context, categoryID string) error {
-	err := a.checker.Check(ctx, categoryID)
+	_, err := a.checker.Check(ctx, categoryID)
 	switch {
 	case errors.Is(err, categoryaccess.ErrNotFound):
 		return domain.ErrNotFound

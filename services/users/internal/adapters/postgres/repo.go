@@ -180,6 +180,15 @@ func insertAudit(ctx context.Context, tx pgx.Tx, entries []domain.AuditEntry) er
 			VALUES ($1, $2, $3, $4, $5, $6)`, e.ActorID, owner, e.CategoryID, e.Action, e.Detail, e.At); err != nil {
 			return fmt.Errorf("audit: %w", err)
 		}
+		// A role changes only with its audit row, so the row implies the
+		// event: the caches of who may act on a category forget the user.
+		if role, on, ok := e.RoleChange(); ok {
+			if err := events.Enqueue(ctx, tx, events.SubjectUserRoleChanged, &eventsv1.UserRoleChanged{
+				UserId: e.OnBehalfOfID, Role: string(role), Granted: on, OccurTime: timestamppb.New(e.At),
+			}); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/events/v1/events.proto.
  */
 export const file_uplift_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKDkJpbGxpbmdDaGFuZ2VkEg8KB3VzZXJfaWQYASABKAkSDAoEdGllchgCIAEoCRIXCg9pc19tYW51YWxseV9zZXQYAyABKAgSLwoLc291cmNlX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0DCg9EaWdlc3RSZXF1ZXN0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSFAoMcmVxdWVzdGVkX2J5GAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDW93bmVyX3VzZXJfaWQYBCABKAkSEgoKc3RvcmVfbmFtZRgFIAEoCRIQCghzaXRlX3VybBgGIAEoCRI7CghpbnNpZ2h0cxgHIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGlnZXN0UmVxdWVzdGVkLkluc2lnaHQSNQoFaWRlYXMYCCADKAsyJi51cGxpZnQuZXZlbnRzLnYxLkRpZ2VzdFJlcXVlc3RlZC5JZGVhGikKB0luc2lnaHQSDAoEdGV4dBgBIAEoCRIQCghldmlkZW5jZRgCIAEoCRpDCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDwoHd2h5X25vdxgEIAEoCSLfAQoPQ2F0ZWdvcnlVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIQCghzaXRlX3VybBgEIAEoCRIcChRkaXNhYmxlX3dlZWtseV9lbWFpbBgFIAEoCBIfChdkaXNhYmxlX2J1c2luZXNzX3JlcG9ydBgGIAEoCBIuCgpvY2N1cl90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCgl0aW1lX3pvbmUYCCABKAkikQEKFUVtYWlsS2luZFVuc3Vic2NyaWJlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEgwKBGtpbmQYAyABKAkSFAoMcmVzdWJzY3JpYmVkGAQgASgIEi4KCm9jY3VyX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKD1Jldmlld1JlcXVlc3RlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghzaXRlX3VybBgCIAEoCRIRCglyZXBvcnRfaWQYAyABKAkSLgoKb2NjdXJfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAikQEKDVJlcG9ydFVwZGF0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSEQoJcmVwb3J0X2lkGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIYChBwcm9ncmVzc19wZXJjZW50GAQgASgFEi4KCm9jY3VyX3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImUKFlBhc3N3b3JkUmVzZXRSZXF1ZXN0ZWQSDQoFZW1haWwYASABKAkSDAoEbGluaxgCIAEoCRIuCgpvY2N1cl90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJhCg9TaWduVXBBdHRlbXB0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIuCgpvY2N1cl90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ6ChpFbWFpbFZlcmlmaWNhdGlvblJlcXVlc3RlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBGxpbmsYAyABKAkSLgoKb2NjdXJfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAidwoQVXNlclVuc3Vic2NyaWJlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhMKC2NhdGVnb3J5X2lkGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpYEChNTdG9yZVNpZ25hbHNVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCGN1cnJlbmN5GAIgASgJEhkKEWN1cnJlbmN5X2RlY2ltYWxzGAMgASgFEg0KBWFzX29mGAQgASgJEkUKC2Jlc3Rfc2VsbGVyGAUgASgLMjAudXBsaWZ0LmV2ZW50cy52MS5TdG9yZVNpZ25hbHNVcGRhdGVkLkJlc3RTZWxsZXISTQoPZmFsbGluZ19wcm9kdWN0GAYgASgLMjQudXBsaWZ0LmV2ZW50cy52MS5TdG9yZVNpZ25hbHNVcGRhdGVkLkZhbGxpbmdQcm9kdWN0EhgKEHVudXN1YWxfaGVhZGxpbmUYByABKAkSLgoKb2NjdXJfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIdGltZXpvbmUYCSABKAkaRgoKQmVzdFNlbGxlchINCgV0aXRsZRgBIAEoCRIXCg9uZXRfc2FsZXNfbWlub3IYAiABKAMSEAoIcXVhbnRpdHkYAyABKAMadAoORmFsbGluZ1Byb2R1Y3QSDQoFdGl0bGUYASABKAkSHgoWbmV0X3NhbGVzX2JlZm9yZV9taW5vchgCIAEoAxIdChVuZXRfc2FsZXNfYWZ0ZXJfbWlub3IYAyABKAMSFAoMZmFsbF9wZXJjZW50GAQgASgFItEGChBEYWlseVJlcG9ydFJlYWR5EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBGRhdGUYAiABKAkSEAoIdGltZXpvbmUYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSDgoGc3RhdHVzGAUgASgJEjoKB21ldHJpY3MYBiADKAsyKS51cGxpZnQuZXZlbnRzLnYxLkRhaWx5UmVwb3J0UmVhZHkuTWV0cmljEhAKCGhlYWRsaW5lGAcgASgJEg0KBW5vdGVzGAggAygJEhMKC2Jlc3Rfc2VsbGVyGAkgASgJEi4KCm9jY3VyX3RpbWUYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEkQKDHdpdGhvdXRfZGF0YRgLIAEoCzIuLnVwbGlmdC5ldmVudHMudjEuRGFpbHlSZXBvcnRSZWFkeS5XaXRob3V0RGF0YRIPCgdzdW1tYXJ5GAwgASgJEg4KBmFjdGlvbhgNIAEoCRq2AQoGTWV0cmljEgsKA2tleRgBIAEoCRINCgVsYWJlbBgCIAEoCRISCgV2YWx1ZRgDIAEoCUgAiAEBEhQKB2F2ZXJhZ2UYBCABKAlIAYgBARIbCg5jaGFuZ2VfcGVyY2VudBgFIAEoCUgCiAEBEg8KB3VudXN1YWwYBiABKAgSDwoHZm9ybXVsYRgHIAEoCUIICgZfdmFsdWVCCgoIX2F2ZXJhZ2VCEQoPX2NoYW5nZV9wZXJjZW50GqMCCgtXaXRob3V0RGF0YRISCgpzdG9yZV9uYW1lGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSEAoIc2l0ZV91cmwYAyABKAkSFgoOd2Vic2l0ZV9zdGF0dXMYBCABKAkSGgoNd2Vic2l0ZV9zY29yZRgFIAEoBUgAiAEBEhQKDHdlYnNpdGVfYmFuZBgGIAEoCRIVCg1vcGVuX2ZpbmRpbmdzGAcgASgFEhUKDW9jY2FzaW9uX25hbWUYCCABKAkSFQoNb2NjYXNpb25fZGF0ZRgJIAEoCRI2CgRpZGVhGAogASgLMigudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5JZGVhQhAKDl93ZWJzaXRlX3Njb3JlIp4GChFXZWVrbHlSZXZpZXdSZWFkeRITCgtjYXRlZ29yeV9pZBgBIAEoCRIVCg1vd25lcl91c2VyX2lkGAIgASgJEhIKCnN0b3JlX25hbWUYAyABKAkSEAoIc2l0ZV91cmwYBCABKAkSEQoJcmVwb3J0X2lkGAUgASgJEgwKBHdlZWsYBiABKAkSDQoFc2NvcmUYByABKAUSDAoEYmFuZBgIIAEoCRIbCg5wcmV2aW91c19zY29yZRgJIAEoBUgAiAEBEkEKDG5ld19maW5kaW5ncxgKIAMoCzIrLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuRmluZGluZxJDCg5maXhlZF9maW5kaW5ncxgLIAMoCzIrLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuRmluZGluZxJCCg1vcGVuX2ZpbmRpbmdzGAwgAygLMisudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5GaW5kaW5nEj4KCXRvcF9maXhlcxgNIAMoCzIrLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuRmluZGluZxI2CgRpZGVhGA4gASgLMigudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5JZGVhEi4KCm9jY3VyX3RpbWUYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnN0YXR1cxgQIAEoCRIPCgdmYWlsdXJlGBEgASgJEhUKDXByZXZpb3VzX2JhbmQYEiABKAkSFAoMZmlyc3RfcmV2aWV3GBMgASgIGkIKB0ZpbmRpbmcSDQoFdGl0bGUYASABKAkSCwoDZml4GAIgASgJEg4KBnBvaW50cxgDIAEoBRILCgN1cmwYBCABKAkaQwoESWRlYRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgd3aHlfbm93GAMgASgJEg8KB2NoYW5uZWwYBCABKAlCEQoPX3ByZXZpb3VzX3Njb3JlIqkBCg1BY3RlZE9uQmVoYWxmEhAKCGFjdG9yX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEhMKC2NhdGVnb3J5X2lkGAMgASgJEg4KBmFjdGlvbhgEIAEoCRIOCgZkZXRhaWwYBSABKAkSDwoHc2VydmljZRgGIAEoCRIuCgpvY2N1cl90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEK1AQoUY29tLnVwbGlmdC5ldmVudHMudjFCC0V2ZW50c1Byb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9ldmVudHMvdjE7ZXZlbnRzdjGiAgNVRViqAhBVcGxpZnQuRXZlbnRzLlYxygIQVXBsaWZ0XEV2ZW50c1xWMeICHFVwbGlmdFxFdmVudHNcVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OkV2ZW50czo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInEKD1VzZXJSb2xlQ2hhbmdlZBIPCgd1c2VyX2lkGAEgASgJEgwKBHJvbGUYAiABKAkSDwoHZ3JhbnRlZBgDIAEoCBIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ5Cg5CaWxsaW5nQ2hhbmdlZBIPCgd1c2VyX2lkGAEgASgJEgwKBHRpZXIYAiABKAkSFwoPaXNfbWFudWFsbHlfc2V0GAMgASgIEi8KC3NvdXJjZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKNAwoPRGlnZXN0UmVxdWVzdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhQKDHJlcXVlc3RlZF9ieRgCIAEoCRIuCgpvY2N1cl90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1vd25lcl91c2VyX2lkGAQgASgJEhIKCnN0b3JlX25hbWUYBSABKAkSEAoIc2l0ZV91cmwYBiABKAkSOwoIaW5zaWdodHMYByADKAsyKS51cGxpZnQuZXZlbnRzLnYxLkRpZ2VzdFJlcXVlc3RlZC5JbnNpZ2h0EjUKBWlkZWFzGAggAygLMiYudXBsaWZ0LmV2ZW50cy52MS5EaWdlc3RSZXF1ZXN0ZWQuSWRlYRopCgdJbnNpZ2h0EgwKBHRleHQYASABKAkSEAoIZXZpZGVuY2UYAiABKAkaQwoESWRlYRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdjaGFubmVsGAMgASgJEg8KB3doeV9ub3cYBCABKAki3wEKD0NhdGVnb3J5VXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIVCg1vd25lcl91c2VyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSEAoIc2l0ZV91cmwYBCABKAkSHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYBSABKAgSHwoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYBiABKAgSLgoKb2NjdXJfdGltZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJdGltZV96b25lGAggASgJIpEBChVFbWFpbEtpbmRVbnN1YnNjcmliZWQSDwoHdXNlcl9pZBgBIAEoCRITCgtjYXRlZ29yeV9pZBgCIAEoCRIMCgRraW5kGAMgASgJEhQKDHJlc3Vic2NyaWJlZBgEIAEoCBIuCgpvY2N1cl90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ7Cg9SZXZpZXdSZXF1ZXN0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSEAoIc2l0ZV91cmwYAiABKAkSEQoJcmVwb3J0X2lkGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpEBCg1SZXBvcnRVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhEKCXJlcG9ydF9pZBgCIAEoCRIOCgZzdGF0dXMYAyABKAkSGAoQcHJvZ3Jlc3NfcGVyY2VudBgEIAEoBRIuCgpvY2N1cl90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJlChZQYXNzd29yZFJlc2V0UmVxdWVzdGVkEg0KBWVtYWlsGAEgASgJEgwKBGxpbmsYAiABKAkSLgoKb2NjdXJfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiYQoPU2lnblVwQXR0ZW1wdGVkEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSLgoKb2NjdXJfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiegoaRW1haWxWZXJpZmljYXRpb25SZXF1ZXN0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRsaW5rGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIncKEFVzZXJVbnN1YnNjcmliZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRITCgtjYXRlZ29yeV9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKWBAoTU3RvcmVTaWduYWxzVXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIQCghjdXJyZW5jeRgCIAEoCRIZChFjdXJyZW5jeV9kZWNpbWFscxgDIAEoBRINCgVhc19vZhgEIAEoCRJFCgtiZXN0X3NlbGxlchgFIAEoCzIwLnVwbGlmdC5ldmVudHMudjEuU3RvcmVTaWduYWxzVXBkYXRlZC5CZXN0U2VsbGVyEk0KD2ZhbGxpbmdfcHJvZHVjdBgGIAEoCzI0LnVwbGlmdC5ldmVudHMudjEuU3RvcmVTaWduYWxzVXBkYXRlZC5GYWxsaW5nUHJvZHVjdBIYChB1bnVzdWFsX2hlYWRsaW5lGAcgASgJEi4KCm9jY3VyX3RpbWUYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCHRpbWV6b25lGAkgASgJGkYKCkJlc3RTZWxsZXISDQoFdGl0bGUYASABKAkSFwoPbmV0X3NhbGVzX21pbm9yGAIgASgDEhAKCHF1YW50aXR5GAMgASgDGnQKDkZhbGxpbmdQcm9kdWN0Eg0KBXRpdGxlGAEgASgJEh4KFm5ldF9zYWxlc19iZWZvcmVfbWlub3IYAiABKAMSHQoVbmV0X3NhbGVzX2FmdGVyX21pbm9yGAMgASgDEhQKDGZhbGxfcGVyY2VudBgEIAEoBSLRBgoQRGFpbHlSZXBvcnRSZWFkeRITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRkYXRlGAIgASgJEhAKCHRpbWV6b25lGAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEg4KBnN0YXR1cxgFIAEoCRI6CgdtZXRyaWNzGAYgAygLMikudXBsaWZ0LmV2ZW50cy52MS5EYWlseVJlcG9ydFJlYWR5Lk1ldHJpYxIQCghoZWFkbGluZRgHIAEoCRINCgVub3RlcxgIIAMoCRITCgtiZXN0X3NlbGxlchgJIAEoCRIuCgpvY2N1cl90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBJECgx3aXRob3V0X2RhdGEYCyABKAsyLi51cGxpZnQuZXZlbnRzLnYxLkRhaWx5UmVwb3J0UmVhZHkuV2l0aG91dERhdGESDwoHc3VtbWFyeRgMIAEoCRIOCgZhY3Rpb24YDSABKAkatgEKBk1ldHJpYxILCgNrZXkYASABKAkSDQoFbGFiZWwYAiABKAkSEgoFdmFsdWUYAyABKAlIAIgBARIUCgdhdmVyYWdlGAQgASgJSAGIAQESGwoOY2hhbmdlX3BlcmNlbnQYBSABKAlIAogBARIPCgd1bnVzdWFsGAYgASgIEg8KB2Zvcm11bGEYByABKAlCCAoGX3ZhbHVlQgoKCF9hdmVyYWdlQhEKD19jaGFuZ2VfcGVyY2VudBqjAgoLV2l0aG91dERhdGESEgoKc3RvcmVfbmFtZRgBIAEoCRIVCg1vd25lcl91c2VyX2lkGAIgASgJEhAKCHNpdGVfdXJsGAMgASgJEhYKDndlYnNpdGVfc3RhdHVzGAQgASgJEhoKDXdlYnNpdGVfc2NvcmUYBSABKAVIAIgBARIUCgx3ZWJzaXRlX2JhbmQYBiABKAkSFQoNb3Blbl9maW5kaW5ncxgHIAEoBRIVCg1vY2Nhc2lvbl9uYW1lGAggASgJEhUKDW9jY2FzaW9uX2RhdGUYCSABKAkSNgoEaWRlYRgKIAEoCzIoLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuSWRlYUIQCg5fd2Vic2l0ZV9zY29yZSKeBgoRV2Vla2x5UmV2aWV3UmVhZHkSEwoLY2F0ZWdvcnlfaWQYASABKAkSFQoNb3duZXJfdXNlcl9pZBgCIAEoCRISCgpzdG9yZV9uYW1lGAMgASgJEhAKCHNpdGVfdXJsGAQgASgJEhEKCXJlcG9ydF9pZBgFIAEoCRIMCgR3ZWVrGAYgASgJEg0KBXNjb3JlGAcgASgFEgwKBGJhbmQYCCABKAkSGwoOcHJldmlvdXNfc2NvcmUYCSABKAVIAIgBARJBCgxuZXdfZmluZGluZ3MYCiADKAsyKy51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LkZpbmRpbmcSQwoOZml4ZWRfZmluZGluZ3MYCyADKAsyKy51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LkZpbmRpbmcSQgoNb3Blbl9maW5kaW5ncxgMIAMoCzIrLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuRmluZGluZxI+Cgl0b3BfZml4ZXMYDSADKAsyKy51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LkZpbmRpbmcSNgoEaWRlYRgOIAEoCzIoLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuSWRlYRIuCgpvY2N1cl90aW1lGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZzdGF0dXMYECABKAkSDwoHZmFpbHVyZRgRIAEoCRIVCg1wcmV2aW91c19iYW5kGBIgASgJEhQKDGZpcnN0X3JldmlldxgTIAEoCBpCCgdGaW5kaW5nEg0KBXRpdGxlGAEgASgJEgsKA2ZpeBgCIAEoCRIOCgZwb2ludHMYAyABKAUSCwoDdXJsGAQgASgJGkMKBElkZWESCgoCaWQYASABKAkSDQoFdGl0bGUYAiABKAkSDwoHd2h5X25vdxgDIAEoCRIPCgdjaGFubmVsGAQgASgJQhEKD19wcmV2aW91c19zY29yZSKpAQoNQWN0ZWRPbkJlaGFsZhIQCghhY3Rvcl9pZBgBIAEoCRIQCghvd25lcl9pZBgCIAEoCRITCgtjYXRlZ29yeV9pZBgDIAEoCRIOCgZhY3Rpb24YBCABKAkSDgoGZGV0YWlsGAUgASgJEg8KB3NlcnZpY2UYBiABKAkSLgoKb2NjdXJfdGltZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCtQEKFGNvbS51cGxpZnQuZXZlbnRzLnYxQgtFdmVudHNQcm90b1ABWi51cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvZXZlbnRzL3YxO2V2ZW50c3YxogIDVUVYqgIQVXBsaWZ0LkV2ZW50cy5WMcoCEFVwbGlmdFxFdmVudHNcVjHiAhxVcGxpZnRcRXZlbnRzXFYxXEdQQk1ldGFkYXRh6gISVXBsaWZ0OjpFdmVudHM6OlYxYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * UserCreated is published on "uplift.users.created" when an account is made.
@@ -210,6 +210,83 @@ export const UserEmailChangedSchema: GenMessage<UserEmailChanged, {jsonType: Use
   messageDesc(file_uplift_events_v1_events, 2);
 
 /**
+ * UserRoleChanged is published on "uplift.users.role_changed" when an
+ * operator grants or revokes a role (admin, uplifter) with usersctl. Every
+ * copy of each service that caches who may act on a category (stores,
+ * studio, the gateway) drops what it knew of the user on it, so a revoked
+ * uplifter is refused at once rather than when the cache entry expires.
+ *
+ * @generated from message uplift.events.v1.UserRoleChanged
+ */
+export type UserRoleChanged = Message<"uplift.events.v1.UserRoleChanged"> & {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * role is "admin" or "uplifter".
+   *
+   * @generated from field: string role = 2;
+   */
+  role: string;
+
+  /**
+   * granted is true when the role was given, false when it was taken away.
+   *
+   * @generated from field: bool granted = 3;
+   */
+  granted: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 4;
+   */
+  occurTime?: Timestamp | undefined;
+};
+
+/**
+ * UserRoleChanged is published on "uplift.users.role_changed" when an
+ * operator grants or revokes a role (admin, uplifter) with usersctl. Every
+ * copy of each service that caches who may act on a category (stores,
+ * studio, the gateway) drops what it knew of the user on it, so a revoked
+ * uplifter is refused at once rather than when the cache entry expires.
+ *
+ * @generated from message uplift.events.v1.UserRoleChanged
+ */
+export type UserRoleChangedJson = {
+  /**
+   * @generated from field: string user_id = 1;
+   */
+  userId?: string;
+
+  /**
+   * role is "admin" or "uplifter".
+   *
+   * @generated from field: string role = 2;
+   */
+  role?: string;
+
+  /**
+   * granted is true when the role was given, false when it was taken away.
+   *
+   * @generated from field: bool granted = 3;
+   */
+  granted?: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 4;
+   */
+  occurTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.UserRoleChanged.
+ * Use `create(UserRoleChangedSchema)` to create a new message.
+ */
+export const UserRoleChangedSchema: GenMessage<UserRoleChanged, {jsonType: UserRoleChangedJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 3);
+
+/**
  * BillingChanged is published on "uplift.billing.changed"; the users service
  * applies it to the user's billing info.
  *
@@ -274,7 +351,7 @@ export type BillingChangedJson = {
  * Use `create(BillingChangedSchema)` to create a new message.
  */
 export const BillingChangedSchema: GenMessage<BillingChanged, {jsonType: BillingChangedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 3);
+  messageDesc(file_uplift_events_v1_events, 4);
 
 /**
  * DigestRequested is published on "uplift.digest.requested" when someone
@@ -399,7 +476,7 @@ export type DigestRequestedJson = {
  * Use `create(DigestRequestedSchema)` to create a new message.
  */
 export const DigestRequestedSchema: GenMessage<DigestRequested, {jsonType: DigestRequestedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 4);
+  messageDesc(file_uplift_events_v1_events, 5);
 
 /**
  * Insight is one current insight, as Home shows it.
@@ -444,7 +521,7 @@ export type DigestRequested_InsightJson = {
  * Use `create(DigestRequested_InsightSchema)` to create a new message.
  */
 export const DigestRequested_InsightSchema: GenMessage<DigestRequested_Insight, {jsonType: DigestRequested_InsightJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 4, 0);
+  messageDesc(file_uplift_events_v1_events, 5, 0);
 
 /**
  * Idea is one current campaign idea; the email links to it by id.
@@ -509,7 +586,7 @@ export type DigestRequested_IdeaJson = {
  * Use `create(DigestRequested_IdeaSchema)` to create a new message.
  */
 export const DigestRequested_IdeaSchema: GenMessage<DigestRequested_Idea, {jsonType: DigestRequested_IdeaJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 4, 1);
+  messageDesc(file_uplift_events_v1_events, 5, 1);
 
 /**
  * CategoryUpdated is published on "uplift.categories.updated" when a category
@@ -628,7 +705,7 @@ export type CategoryUpdatedJson = {
  * Use `create(CategoryUpdatedSchema)` to create a new message.
  */
 export const CategoryUpdatedSchema: GenMessage<CategoryUpdated, {jsonType: CategoryUpdatedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 5);
+  messageDesc(file_uplift_events_v1_events, 6);
 
 /**
  * EmailKindUnsubscribed is published on "uplift.digest.email_kind_unsubscribed"
@@ -723,7 +800,7 @@ export type EmailKindUnsubscribedJson = {
  * Use `create(EmailKindUnsubscribedSchema)` to create a new message.
  */
 export const EmailKindUnsubscribedSchema: GenMessage<EmailKindUnsubscribed, {jsonType: EmailKindUnsubscribedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 6);
+  messageDesc(file_uplift_events_v1_events, 7);
 
 /**
  * ReviewRequested is published on "uplift.categories.review_requested" when a
@@ -788,7 +865,7 @@ export type ReviewRequestedJson = {
  * Use `create(ReviewRequestedSchema)` to create a new message.
  */
 export const ReviewRequestedSchema: GenMessage<ReviewRequested, {jsonType: ReviewRequestedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 7);
+  messageDesc(file_uplift_events_v1_events, 8);
 
 /**
  * ReportUpdated is published on "uplift.categories.report_updated.<category_id>"
@@ -867,7 +944,7 @@ export type ReportUpdatedJson = {
  * Use `create(ReportUpdatedSchema)` to create a new message.
  */
 export const ReportUpdatedSchema: GenMessage<ReportUpdated, {jsonType: ReportUpdatedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 8);
+  messageDesc(file_uplift_events_v1_events, 9);
 
 /**
  * PasswordResetRequested is published on
@@ -932,7 +1009,7 @@ export type PasswordResetRequestedJson = {
  * Use `create(PasswordResetRequestedSchema)` to create a new message.
  */
 export const PasswordResetRequestedSchema: GenMessage<PasswordResetRequested, {jsonType: PasswordResetRequestedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 9);
+  messageDesc(file_uplift_events_v1_events, 10);
 
 /**
  * SignUpAttempted is published on "uplift.users.sign_up_attempted" when
@@ -997,7 +1074,7 @@ export type SignUpAttemptedJson = {
  * Use `create(SignUpAttemptedSchema)` to create a new message.
  */
 export const SignUpAttemptedSchema: GenMessage<SignUpAttempted, {jsonType: SignUpAttemptedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 10);
+  messageDesc(file_uplift_events_v1_events, 11);
 
 /**
  * EmailVerificationRequested is published on
@@ -1074,7 +1151,7 @@ export type EmailVerificationRequestedJson = {
  * Use `create(EmailVerificationRequestedSchema)` to create a new message.
  */
 export const EmailVerificationRequestedSchema: GenMessage<EmailVerificationRequested, {jsonType: EmailVerificationRequestedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 11);
+  messageDesc(file_uplift_events_v1_events, 12);
 
 /**
  * UserUnsubscribed is published on "uplift.users.unsubscribed" when a user
@@ -1143,7 +1220,7 @@ export type UserUnsubscribedJson = {
  * Use `create(UserUnsubscribedSchema)` to create a new message.
  */
 export const UserUnsubscribedSchema: GenMessage<UserUnsubscribed, {jsonType: UserUnsubscribedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 12);
+  messageDesc(file_uplift_events_v1_events, 13);
 
 /**
  * StoreSignalsUpdated is published on "uplift.stores.signals_updated" by the
@@ -1308,7 +1385,7 @@ export type StoreSignalsUpdatedJson = {
  * Use `create(StoreSignalsUpdatedSchema)` to create a new message.
  */
 export const StoreSignalsUpdatedSchema: GenMessage<StoreSignalsUpdated, {jsonType: StoreSignalsUpdatedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 13);
+  messageDesc(file_uplift_events_v1_events, 14);
 
 /**
  * BestSeller is the product with the highest net sales in the 7 days
@@ -1365,7 +1442,7 @@ export type StoreSignalsUpdated_BestSellerJson = {
  * Use `create(StoreSignalsUpdated_BestSellerSchema)` to create a new message.
  */
 export const StoreSignalsUpdated_BestSellerSchema: GenMessage<StoreSignalsUpdated_BestSeller, {jsonType: StoreSignalsUpdated_BestSellerJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 13, 0);
+  messageDesc(file_uplift_events_v1_events, 14, 0);
 
 /**
  * FallingProduct is the product whose net sales fell the most, in money,
@@ -1450,7 +1527,7 @@ export type StoreSignalsUpdated_FallingProductJson = {
  * Use `create(StoreSignalsUpdated_FallingProductSchema)` to create a new message.
  */
 export const StoreSignalsUpdated_FallingProductSchema: GenMessage<StoreSignalsUpdated_FallingProduct, {jsonType: StoreSignalsUpdated_FallingProductJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 13, 1);
+  messageDesc(file_uplift_events_v1_events, 14, 1);
 
 /**
  * DailyReportReady is published on "uplift.stores.daily_report_ready" by the
@@ -1669,7 +1746,7 @@ export type DailyReportReadyJson = {
  * Use `create(DailyReportReadySchema)` to create a new message.
  */
 export const DailyReportReadySchema: GenMessage<DailyReportReady, {jsonType: DailyReportReadyJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 14);
+  messageDesc(file_uplift_events_v1_events, 15);
 
 /**
  * Metric is one number of the report.
@@ -1790,7 +1867,7 @@ export type DailyReportReady_MetricJson = {
  * Use `create(DailyReportReady_MetricSchema)` to create a new message.
  */
 export const DailyReportReady_MetricSchema: GenMessage<DailyReportReady_Metric, {jsonType: DailyReportReady_MetricJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 14, 0);
+  messageDesc(file_uplift_events_v1_events, 15, 0);
 
 /**
  * WithoutData is what a daily report can say before any store data.
@@ -1925,7 +2002,7 @@ export type DailyReportReady_WithoutDataJson = {
  * Use `create(DailyReportReady_WithoutDataSchema)` to create a new message.
  */
 export const DailyReportReady_WithoutDataSchema: GenMessage<DailyReportReady_WithoutData, {jsonType: DailyReportReady_WithoutDataJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 14, 1);
+  messageDesc(file_uplift_events_v1_events, 15, 1);
 
 /**
  * WeeklyReviewReady is published on "uplift.categories.weekly_review_ready"
@@ -2202,7 +2279,7 @@ export type WeeklyReviewReadyJson = {
  * Use `create(WeeklyReviewReadySchema)` to create a new message.
  */
 export const WeeklyReviewReadySchema: GenMessage<WeeklyReviewReady, {jsonType: WeeklyReviewReadyJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 15);
+  messageDesc(file_uplift_events_v1_events, 16);
 
 /**
  * Finding is one finding of the review as the email shows it.
@@ -2275,7 +2352,7 @@ export type WeeklyReviewReady_FindingJson = {
  * Use `create(WeeklyReviewReady_FindingSchema)` to create a new message.
  */
 export const WeeklyReviewReady_FindingSchema: GenMessage<WeeklyReviewReady_Finding, {jsonType: WeeklyReviewReady_FindingJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 15, 0);
+  messageDesc(file_uplift_events_v1_events, 16, 0);
 
 /**
  * Idea is the campaign idea for the coming week.
@@ -2336,7 +2413,7 @@ export type WeeklyReviewReady_IdeaJson = {
  * Use `create(WeeklyReviewReady_IdeaSchema)` to create a new message.
  */
 export const WeeklyReviewReady_IdeaSchema: GenMessage<WeeklyReviewReady_Idea, {jsonType: WeeklyReviewReady_IdeaJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 15, 1);
+  messageDesc(file_uplift_events_v1_events, 16, 1);
 
 /**
  * ActedOnBehalf is published on "uplift.audit.acted_on_behalf" when someone
@@ -2461,5 +2538,5 @@ export type ActedOnBehalfJson = {
  * Use `create(ActedOnBehalfSchema)` to create a new message.
  */
 export const ActedOnBehalfSchema: GenMessage<ActedOnBehalf, {jsonType: ActedOnBehalfJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 16);
+  messageDesc(file_uplift_events_v1_events, 17);
 
