@@ -78,6 +78,9 @@ type Repository interface {
 	// Audit writes entries on their own, for actions whose change lives in
 	// another store.
 	Audit(ctx context.Context, entries ...domain.AuditEntry) error
+	// Record writes a change whose state lives in another store: its audit
+	// entries and the events it implies, atomically.
+	Record(ctx context.Context, change domain.Change) error
 	// AuditLog reads audit rows, newest first (see domain.AuditQuery).
 	AuditLog(ctx context.Context, q domain.AuditQuery) ([]domain.AuditRecord, error)
 	// PurgeAudit deletes audit rows written before before and says how many.
@@ -247,6 +250,6 @@ func (a *App) update(ctx context.Context, id string, fn func(*domain.User) ([]do
 		if err != nil {
 			return domain.Change{}, err
 		}
-		return domain.Change{Audit: audit, Events: domain.ChangeEvents(before, *u, a.now())}, nil
+		return domain.Change{Audit: audit, Events: append(domain.ChangeEvents(before, *u, a.now()), domain.AuditEvents(audit)...)}, nil
 	})
 }

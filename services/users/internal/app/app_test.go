@@ -171,6 +171,12 @@ func (f *fakeRepo) Audit(_ context.Context, entries ...domain.AuditEntry) error 
 	return nil
 }
 
+func (f *fakeRepo) Record(_ context.Context, c domain.Change) error {
+	f.audit = append(f.audit, c.Audit...)
+	f.events = append(f.events, c.Events...)
+	return nil
+}
+
 func (f *fakeRepo) AuditLog(_ context.Context, q domain.AuditQuery) ([]domain.AuditRecord, error) {
 	f.auditQueries = append(f.auditQueries, q)
 	return nil, nil

@@ -68,8 +68,9 @@ func (a *App) SetRole(ctx context.Context, actor, email string, role domain.Role
 	} else if u, err := a.repo.Get(ctx, uid); err == nil {
 		entry.CategoryID = u.OriginalCategoryID
 	}
-	// The claim lives in Firebase: the entry is written on its own.
-	if err := a.repo.Audit(ctx, entry); err != nil {
+	// The claim lives in Firebase: the entry and its event are written on their own.
+	audit := []domain.AuditEntry{entry}
+	if err := a.repo.Record(ctx, domain.Change{Audit: audit, Events: domain.AuditEvents(audit)}); err != nil {
 		return res, fmt.Errorf("claim set but not audited: %w", err)
 	}
 	return res, nil

@@ -45,3 +45,33 @@ func TestRevokingARoleEndsTheSessions(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryRoleChangeIsAnnounced: the services that cache who may act on a
+// category forget a user when UserRoleChanged arrives, so the app says it
+// for every grant and revocation of either role, whichever store keeps the
+// role (the uplifter flag with the user's row, the admin claim only in
+// Firebase).
+func TestEveryRoleChangeIsAnnounced(t *testing.T) {
+	ctx := context.Background()
+	for _, role := range []domain.Role{domain.RoleAdmin, domain.RoleUplifter} {
+		t.Run(string(role), func(t *testing.T) {
+			a, id, repo := newApp()
+			id.users["up@example.com"] = "uid-up"
+			repo.users["uid-up"] = domain.User{ID: "uid-up", Email: "up@example.com"}
+			for _, on := range []bool{true, false} {
+				if _, err := a.SetRole(ctx, "usersctl:op", "up@example.com", role, on); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var got []domain.RoleChanged
+			for _, ev := range repo.events {
+				if rc, ok := ev.(domain.RoleChanged); ok {
+					got = append(got, rc)
+				}
+			}
+			if len(got) != 2 || got[0].UserID != "uid-up" || got[0].Role != role || !got[0].Granted || got[1].Granted {
+				t.Fatalf("role events = %+v, want a grant then a revocation of %s for uid-up", got, role)
+			}
+		})
+	}
+}

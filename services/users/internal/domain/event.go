@@ -19,8 +19,18 @@ type Unsubscribed struct {
 	At                        time.Time
 }
 
+// RoleChanged: an operator granted or revoked a role (UserRoleChanged), so
+// the services that cache who may act on a category forget the user.
+type RoleChanged struct {
+	UserID  string
+	Role    Role
+	Granted bool
+	At      time.Time
+}
+
 func (EmailChanged) userEvent() {}
 func (Unsubscribed) userEvent() {}
+func (RoleChanged) userEvent()  {}
 
 // Change is what saving a changed user writes beside the row: the audit
 // entries of the action and the events the change implies.
@@ -38,6 +48,18 @@ func ChangeEvents(before, after User, at time.Time) []Event {
 	}
 	if before.UnsubscribedAt == nil && after.UnsubscribedAt != nil {
 		out = append(out, Unsubscribed{UserID: after.ID, Email: after.Email, CategoryID: after.OriginalCategoryID, At: at})
+	}
+	return out
+}
+
+// AuditEvents are the events audit entries imply: a role changes only with
+// its audit row, so each role entry is announced.
+func AuditEvents(entries []AuditEntry) []Event {
+	var out []Event
+	for _, e := range entries {
+		if role, on, ok := e.RoleChange(); ok {
+			out = append(out, RoleChanged{UserID: e.OnBehalfOfID, Role: role, Granted: on, At: e.At})
+		}
 	}
 	return out
 }

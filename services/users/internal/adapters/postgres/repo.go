@@ -120,6 +120,10 @@ func enqueue(ctx context.Context, tx pgx.Tx, evs []domain.Event) error {
 			err = events.Enqueue(ctx, tx, events.SubjectUserUnsubscribed, &eventsv1.UserUnsubscribed{
 				UserId: ev.UserID, Email: ev.Email, CategoryId: ev.CategoryID, OccurTime: timestamppb.New(ev.At),
 			})
+		case domain.RoleChanged:
+			err = events.Enqueue(ctx, tx, events.SubjectUserRoleChanged, &eventsv1.UserRoleChanged{
+				UserId: ev.UserID, Role: string(ev.Role), Granted: ev.Granted, OccurTime: timestamppb.New(ev.At),
+			})
 		default:
 			err = fmt.Errorf("no message for event %T", ev)
 		}
@@ -128,6 +132,17 @@ func enqueue(ctx context.Context, tx pgx.Tx, evs []domain.Event) error {
 		}
 	}
 	return nil
+}
+
+// Record writes a change that lives in another store (its audit entries
+// and the events the app says it implies) in a transaction of its own.
+func (r Repo) Record(ctx context.Context, change domain.Change) error {
+	return pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
+		if err := insertAudit(ctx, tx, change.Audit); err != nil {
+			return err
+		}
+		return enqueue(ctx, tx, change.Events)
+	})
 }
 
 // Audit writes entries in a transaction of their own.
@@ -179,15 +194,6 @@ func insertAudit(ctx context.Context, tx pgx.Tx, entries []domain.AuditEntry) er
 		if _, err := tx.Exec(ctx, `INSERT INTO audit_log (actor_id, on_behalf_of_id, category_id, action, detail, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6)`, e.ActorID, owner, e.CategoryID, e.Action, e.Detail, e.At); err != nil {
 			return fmt.Errorf("audit: %w", err)
-		}
-		// A role changes only with its audit row, so the row implies the
-		// event: the caches of who may act on a category forget the user.
-		if role, on, ok := e.RoleChange(); ok {
-			if err := events.Enqueue(ctx, tx, events.SubjectUserRoleChanged, &eventsv1.UserRoleChanged{
-				UserId: e.OnBehalfOfID, Role: string(role), Granted: on, OccurTime: timestamppb.New(e.At),
-			}); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
