@@ -80,35 +80,11 @@ func RecoverHoles(img *image.NRGBA, mask *image.Gray) int {
 	// crossing the mask. A region touching it is the product's edge, not a
 	// hole; a region touching only mask pixels left open inside the
 	// product (a hole the model half saw) is still enclosed.
-	outside := make([]bool, w*h)
-	var stack []int
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			if (x == 0 || y == 0 || x == w-1 || y == h-1) && mask.Pix[y*mask.Stride+x] < 128 {
-				outside[y*w+x] = true
-				stack = append(stack, y*w+x)
-			}
-		}
-	}
-	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		x, y := p%w, p/w
-		for _, q := range [4][2]int{{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}} {
-			if q[0] < 0 || q[1] < 0 || q[0] >= w || q[1] >= h {
-				continue
-			}
-			j := q[1]*w + q[0]
-			if !outside[j] && mask.Pix[q[1]*mask.Stride+q[0]] < 128 {
-				outside[j] = true
-				stack = append(stack, j)
-			}
-		}
-	}
+	outside := Outside(mask, 128)
 	minArea := max(16, int(minHoleShare*float64(w*h)))
 	maxArea := int(maxHoleShare * float64(area))
 	seen := make([]bool, w*h)
-	var comp []int
+	var comp, stack []int
 	cleared := 0
 	for start := range cand {
 		if !cand[start] || seen[start] {

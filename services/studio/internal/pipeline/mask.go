@@ -176,31 +176,19 @@ func SuppressShadow(img *image.NRGBA, mask *image.Gray) int {
 	out := func(x, y int) bool {
 		return x < 0 || y < 0 || x >= w || y >= h || mask.Pix[y*mask.Stride+x] < inside
 	}
-	removed := make([]bool, w*h)
-	var stack []int
+	var seeds []int
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			if cand[y*w+x] && (out(x-1, y) || out(x+1, y) || out(x, y-1) || out(x, y+1)) {
-				removed[y*w+x] = true
-				stack = append(stack, y*w+x)
+				seeds = append(seeds, y*w+x)
 			}
 		}
 	}
-	n := len(stack)
-	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		x, y := p%w, p/w
-		for _, q := range [4][2]int{{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}} {
-			if q[0] < 0 || q[1] < 0 || q[0] >= w || q[1] >= h {
-				continue
-			}
-			j := q[1]*w + q[0]
-			if cand[j] && !removed[j] {
-				removed[j] = true
-				n++
-				stack = append(stack, j)
-			}
+	removed := flood(w, h, seeds, func(i int) bool { return cand[i] })
+	n := 0
+	for _, r := range removed {
+		if r {
+			n++
 		}
 	}
 	if n == 0 || n*2 > area {

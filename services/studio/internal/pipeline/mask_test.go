@@ -180,7 +180,7 @@ func TestSaliencyMapsEveryViewBackOntoThePhoto(t *testing.T) {
 	}
 	pred, _ := redSaliency(pipeline.ModelInput(img))
 	want := pipeline.ModelMask(pred, 400, 300)
-	got, err := pipeline.Saliency(img, []pipeline.View{{}}, redSaliency, nil)
+	got, err := pipeline.Saliency(img, []pipeline.View{{}}, redSaliency)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestSaliencyMapsEveryViewBackOntoThePhoto(t *testing.T) {
 		t.Error("one plain view differs from ModelInput + ModelMask")
 	}
 	for _, v := range append(pipeline.Views, pipeline.View{Pad: 0.25, Flip: true}) {
-		got, err := pipeline.Saliency(img, []pipeline.View{v}, redSaliency, nil)
+		got, err := pipeline.Saliency(img, []pipeline.View{v}, redSaliency)
 		if err != nil {
 			t.Fatal(err)
 		}

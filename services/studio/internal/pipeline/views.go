@@ -36,11 +36,8 @@ type Infer func(input []float32) ([]float32, error)
 
 // Saliency is the model's mask for img at img's size: each of views
 // inferred, stretched to 0–1 (as the reference code does), mapped back
-// onto the photo and resized bilinearly to its size, then, when refine is
-// not nil, refined on its own (shadow suppression: a mirrored view may
-// take a cast shadow the plain view left out, and the shadow is found by
-// where the mask's edge meets it, which an average blurs), and averaged.
-func Saliency(img *image.NRGBA, views []View, infer Infer, refine func(*image.Gray)) (*image.Gray, error) {
+// onto the photo and resized bilinearly to its size, and averaged.
+func Saliency(img *image.NRGBA, views []View, infer Infer) (*image.Gray, error) {
 	const plane = ModelSide * ModelSide
 	w, h := img.Rect.Dx(), img.Rect.Dy()
 	var sum []uint16
@@ -57,9 +54,6 @@ func Saliency(img *image.NRGBA, views []View, infer Infer, refine func(*image.Gr
 			small.Pix[i] = uint8(min(255, s*255+0.5))
 		}
 		last = upscaleGray(small, w, h)
-		if refine != nil {
-			refine(last)
-		}
 		if len(views) == 1 {
 			return last, nil
 		}

@@ -8,9 +8,10 @@ package testphotos
 import (
 	"fmt"
 	"image"
-
 	"math"
 	"math/rand/v2"
+
+	"uplift.dev/studio/internal/pipeline"
 )
 
 // Shapes and backdrops the set is made of.
@@ -198,34 +199,11 @@ func IoU(pred, truth *image.Gray) float64 {
 // Filled is the truth with every enclosed hole filled, as u2netp returns a
 // mug: the backdrop not reachable from the border becomes "product".
 func Filled(truth *image.Gray) *image.Gray {
-	w, h := truth.Rect.Dx(), truth.Rect.Dy()
 	out := image.NewGray(truth.Rect)
-	for i := range out.Pix {
-		out.Pix[i] = 255
-	}
-	var stack []int
-	push := func(x, y int) {
-		if x >= 0 && y >= 0 && x < w && y < h && truth.Pix[y*w+x] == 0 && out.Pix[y*w+x] == 255 {
-			out.Pix[y*w+x] = 0
-			stack = append(stack, y*w+x)
+	for i, o := range pipeline.Outside(truth, 1) {
+		if !o {
+			out.Pix[i] = 255
 		}
-	}
-	for x := 0; x < w; x++ {
-		push(x, 0)
-		push(x, h-1)
-	}
-	for y := 0; y < h; y++ {
-		push(0, y)
-		push(w-1, y)
-	}
-	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		x, y := p%w, p/w
-		push(x-1, y)
-		push(x+1, y)
-		push(x, y-1)
-		push(x, y+1)
 	}
 	return out
 }

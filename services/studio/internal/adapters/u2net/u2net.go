@@ -85,15 +85,15 @@ func Load(libPath, modelPath string, threads int) (*Model, error) {
 // Mask returns the model's mask for img, at img's size: its saliency
 // averaged over pipeline.Views.
 func (m *Model) Mask(ctx context.Context, img *image.NRGBA) (*image.Gray, error) {
-	return m.MaskViews(ctx, img, pipeline.Views, nil)
+	return m.MaskViews(ctx, img, pipeline.Views)
 }
 
 // MaskViews is Mask over the given views (one model run each).
-func (m *Model) MaskViews(ctx context.Context, img *image.NRGBA, views []pipeline.View, refine func(*image.Gray)) (*image.Gray, error) {
+func (m *Model) MaskViews(ctx context.Context, img *image.NRGBA, views []pipeline.View) (*image.Gray, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return pipeline.Saliency(img, views, m.Run, refine)
+	return pipeline.Saliency(img, views, m.Run)
 }
 
 // Run runs the model on one input tensor and returns a copy of its first
