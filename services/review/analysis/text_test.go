@@ -32,8 +32,8 @@ func atOriginalHost(t *testing.T, row map[string]string, o Options) (*Analyzer, 
 	return a, "http://" + orig.Hostname() + port + "/"
 }
 
-// dayRE finds the dates plans are written in ("Fri 27 Nov").
-var dayRE = regexp.MustCompile(`\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\d{1,2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b`)
+// dayRE finds the dates plans are written in ("Fri Nov 27").
+var dayRE = regexp.MustCompile(`\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{1,2})\b`)
 
 // datesIn resolves each date in text to the year that puts it nearest to
 // today, and checks its weekday, so a wrong year cannot hide a past date.
@@ -43,7 +43,7 @@ func datesIn(t *testing.T, text string, today time.Time) []time.Time {
 	for _, m := range dayRE.FindAllStringSubmatch(text, -1) {
 		var best time.Time
 		for _, y := range []int{today.Year() - 1, today.Year(), today.Year() + 1} {
-			d, err := time.Parse("2 Jan 2006", fmt.Sprintf("%s %s %d", m[2], m[3], y))
+			d, err := time.Parse("Jan 2 2006", fmt.Sprintf("%s %s %d", m[2], m[3], y))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +124,7 @@ func checkIdeaText(t *testing.T, page string, res domain.Analysis, today time.Ti
 		text := strings.Join([]string{i.Title, i.WhyNow, i.SubjectLine, i.Body, i.Timing}, "\n")
 		for _, d := range datesIn(t, text, today) {
 			if d.Before(today) {
-				t.Errorf("%s on %s: idea %q names %s, before today:\n%s", page, today.Format(time.DateOnly), i.Title, d.Format("Mon 2 Jan 2006"), text)
+				t.Errorf("%s on %s: idea %q names %s, before today:\n%s", page, today.Format(time.DateOnly), i.Title, d.Format("Mon Jan 2, 2006"), text)
 			}
 		}
 		if strings.Contains(text, "this season:\n\n\n") || strings.Contains(text, ":\n\n\n") {
@@ -146,12 +146,12 @@ func TestTheNextOccasionThatLeavesTime(t *testing.T) {
 	}{
 		// Two days before Black Friday: too late for an email campaign,
 		// so the email is for Cyber Monday, sent today.
-		{time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC), "Cyber Monday", "Send today (Wed 25 Nov), 5 days before"},
+		{time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC), "Cyber Monday", "Send today (Wed Nov 25), 5 days before"},
 		// Christmas Eve: Christmas is tomorrow; the email is for New Year.
-		{time.Date(2026, 12, 24, 9, 0, 0, 0, time.UTC), "New Year", "Send today (Thu 24 Dec), 8 days before"},
+		{time.Date(2026, 12, 24, 9, 0, 0, 0, time.UTC), "New Year", "Send today (Thu Dec 24), 8 days before"},
 		// Mid-November: Black Friday, ten days ahead, with every step: the
 		// reminder the day before the last order date, never after it.
-		{time.Date(2026, 11, 10, 9, 0, 0, 0, time.UTC), "Black Friday", "Send Tue 17 Nov, 10 days before; reminder Sat 21 Nov; last order date Sun 22 Nov."},
+		{time.Date(2026, 11, 10, 9, 0, 0, 0, time.UTC), "Black Friday", "Send Tue Nov 17, 10 days before; reminder Sat Nov 21; last order date Sun Nov 22."},
 	} {
 		res := analyze(t, newTestAnalyzer(t, srv, Options{Now: func() time.Time { return tt.now }}), srv.URL, nil)
 		var email *domain.Idea
@@ -241,12 +241,12 @@ func TestPlansFollowTheStoresCalendar(t *testing.T) {
 		zone *time.Location
 		want string // what the plans say, counted from that zone's day
 	}{
-		{"Christmas Day in UTC, still 24 December in Los Angeles", time.Date(2026, 12, 25, 3, 0, 0, 0, time.UTC), zone("America/Los_Angeles"), "today (Thu 24 Dec)"},
-		{"the same instant in UTC", time.Date(2026, 12, 25, 3, 0, 0, 0, time.UTC), time.UTC, "today (Fri 25 Dec)"},
-		{"two days before Black Friday in Sydney", time.Date(2026, 11, 25, 5, 0, 0, 0, time.UTC), zone("Australia/Sydney"), "today (Wed 25 Nov)"},
-		{"the same instant in Los Angeles", time.Date(2026, 11, 25, 5, 0, 0, 0, time.UTC), zone("America/Los_Angeles"), "today (Tue 24 Nov)"},
+		{"Christmas Day in UTC, still 24 December in Los Angeles", time.Date(2026, 12, 25, 3, 0, 0, 0, time.UTC), zone("America/Los_Angeles"), "today (Thu Dec 24)"},
+		{"the same instant in UTC", time.Date(2026, 12, 25, 3, 0, 0, 0, time.UTC), time.UTC, "today (Fri Dec 25)"},
+		{"two days before Black Friday in Sydney", time.Date(2026, 11, 25, 5, 0, 0, 0, time.UTC), zone("Australia/Sydney"), "today (Wed Nov 25)"},
+		{"the same instant in Los Angeles", time.Date(2026, 11, 25, 5, 0, 0, 0, time.UTC), zone("America/Los_Angeles"), "today (Tue Nov 24)"},
 		{"New York's last evening of daylight saving time", time.Date(2026, 11, 1, 3, 30, 0, 0, time.UTC), zone("America/New_York"), "Black Friday is 27 days away"}, // 26 from UTC's 1 November
-		{"London's first night of summer time", time.Date(2026, 3, 29, 23, 30, 0, 0, time.UTC), zone("Europe/London"), "today (Mon 30 Mar)"},
+		{"London's first night of summer time", time.Date(2026, 3, 29, 23, 30, 0, 0, time.UTC), zone("Europe/London"), "today (Mon Mar 30)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newTestAnalyzer(t, srv, Options{Now: func() time.Time { return tt.at }})

@@ -74,7 +74,7 @@ func isDay(t time.Time) bool { return t.Location() == time.UTC && t.Equal(StoreD
 func (p CampaignPlan) Check(catalogue []Pick) error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
-	day := func(t time.Time) string { return t.Format("Mon 2 Jan 2006") }
+	day := func(t time.Time) string { return t.Format(DayYearLayout) }
 	for name, t := range map[string]time.Time{"today": p.Today, "the occasion": p.Date} {
 		if t.IsZero() || !isDay(t) {
 			bad("%s (%v) is not a calendar day", name, t)

@@ -24,20 +24,20 @@ func TestCampaignPlanCheck(t *testing.T) {
 		want   string
 	}{
 		// Issue 21's two contradictions.
-		{"a reminder after the last order date", func(p *CampaignPlan) { p.Reminder = d(12, 22) }, "the reminder (Tue 22 Dec 2026) is after the last order date (Sun 20 Dec 2026)"},
+		{"a reminder after the last order date", func(p *CampaignPlan) { p.Reminder = d(12, 22) }, "the reminder (Tue Dec 22, 2026) is after the last order date (Sun Dec 20, 2026)"},
 		{"a pick outside the band it is said to sit in", func(p *CampaignPlan) { p.Picks = append(p.Picks, Pick{"Sampler", 14.5, "USD"}) }, "Sampler at 14.5 USD is said to sit in the band 18–22 USD"},
 		{"an unpriced pick said to sit in the band", func(p *CampaignPlan) { p.Picks = append(p.Picks, Pick{"Teapot", 0, "USD"}) }, "Teapot at 0 USD is said to sit in the band"},
 		{"a pick in another currency", func(p *CampaignPlan) { p.Band.Currency = "EUR" }, "Assam at 18 USD is said to sit in the band 18–22 EUR"},
 		{"a band claim without picks", func(p *CampaignPlan) { p.Picks = nil }, "there are none"},
 		{"a band claim without a band", func(p *CampaignPlan) { p.Band = nil }, "a band the plan does not name"},
 		{"a band upside down", func(p *CampaignPlan) { p.Band.Low, p.PicksInBand = 30, false }, "does not run from low to high"},
-		{"a send before today", func(p *CampaignPlan) { p.Send = d(11, 30) }, "the send, Mon 30 Nov 2026, is before today"},
-		{"a step on the occasion", func(p *CampaignPlan) { p.LastOrder = d(12, 25); p.Reminder = time.Time{} }, "the last order date, Fri 25 Dec 2026, is not before Christmas"},
+		{"a send before today", func(p *CampaignPlan) { p.Send = d(11, 30) }, "the send, Mon Nov 30, 2026, is before today"},
+		{"a step on the occasion", func(p *CampaignPlan) { p.LastOrder = d(12, 25); p.Reminder = time.Time{} }, "the last order date, Fri Dec 25, 2026, is not before Christmas"},
 		{"an occasion already begun", func(p *CampaignPlan) { p.Today = d(12, 25) }, "is not after today"},
-		{"a reminder before the send", func(p *CampaignPlan) { p.Reminder = d(12, 15) }, "the reminder (Tue 15 Dec 2026) is not after the send"},
-		{"a last order date before the send", func(p *CampaignPlan) { p.LastOrder, p.Reminder = d(12, 14), time.Time{} }, "the last order date (Mon 14 Dec 2026) is before the send"},
+		{"a reminder before the send", func(p *CampaignPlan) { p.Reminder = d(12, 15) }, "the reminder (Tue Dec 15, 2026) is not after the send"},
+		{"a last order date before the send", func(p *CampaignPlan) { p.LastOrder, p.Reminder = d(12, 14), time.Time{} }, "the last order date (Mon Dec 14, 2026) is before the send"},
 		{"nothing to do", func(p *CampaignPlan) { p.Send, p.Reminder, p.LastOrder = time.Time{}, time.Time{}, time.Time{} }, "no send day and no posts"},
-		{"posts out of order", func(p *CampaignPlan) { p.Posts = []time.Time{d(12, 10), d(12, 10)} }, "post 2 (Thu 10 Dec 2026) is not after post 1"},
+		{"posts out of order", func(p *CampaignPlan) { p.Posts = []time.Time{d(12, 10), d(12, 10)} }, "post 2 (Thu Dec 10, 2026) is not after post 1"},
 		{"a day in another zone", func(p *CampaignPlan) {
 			p.Send = time.Date(2026, 12, 15, 0, 0, 0, 0, time.FixedZone("EST", -5*3600))
 		}, "the send (2026-12-15 00:00:00 -0500 EST) is not a calendar day"},

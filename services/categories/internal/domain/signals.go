@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"uplift.dev/platform/money"
+	review "uplift.dev/review/domain"
 )
 
 // StoreSignals are what the store's own numbers say as of one store-local
@@ -214,8 +215,8 @@ type StoreChange struct {
 	RetireIdeas []string
 }
 
-// dayLayout writes a day for people: "Sun 22 Nov".
-const dayLayout = "Mon 2 Jan"
+// dayLayout writes a day for people: "Sun Nov 22".
+const dayLayout = review.DayLayout
 
 // CurrencySymbol returns the symbol written before amounts of a currency,
 // and whether it has one.

@@ -94,11 +94,11 @@ func TestStoreInsights(t *testing.T) {
 	fresh := time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC)
 	want := []Insight{
 		{ID: "store-best-seller-2026-11-22", Text: "Your best seller this week: Trail Mug, $1,234.50 in net sales.",
-			Evidence: "82 sold in the 7 days to Sun 22 Nov, from your store's orders (net sales = gross sales − discounts − returns)."},
+			Evidence: "82 sold in the 7 days to Sun Nov 22, from your store's orders (net sales = gross sales − discounts − returns)."},
 		{ID: "store-falling-product-2026-11-22", Text: "Sales of Camp Stove fell 83 % over the last two weeks.",
-			Evidence: "$89.00 in net sales in the 14 days to Sun 22 Nov, against $534.00 in the 14 days before, from your store's orders."},
+			Evidence: "$89.00 in net sales in the 14 days to Sun Nov 22, against $534.00 in the 14 days before, from your store's orders."},
 		{ID: "store-daily-report-2026-11-22", Text: s.UnusualHeadline,
-			Evidence: "Your daily business report for Sun 22 Nov: that day against the 7 days before it."},
+			Evidence: "Your daily business report for Sun Nov 22: that day against the 7 days before it."},
 	}
 	if got := StoreInsights(&s, fresh); !reflect.DeepEqual(got, want) {
 		t.Fatalf("fresh:\n got %#v\nwant %#v", got, want)

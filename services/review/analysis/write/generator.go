@@ -222,7 +222,7 @@ func day(s string) string {
 	if !ok {
 		return s
 	}
-	return t.Format("Mon 2 Jan")
+	return t.Format(domain.DayLayout)
 }
 
 // Campaign lead times, in days before the occasion.
@@ -255,15 +255,15 @@ func (p plan) before(n int) (time.Time, bool) {
 // days counts whole days from t to the occasion.
 func (p plan) days(t time.Time) int { return int(p.date.Sub(t).Hours() / 24) }
 
-// say names a day for people: "today", "tomorrow" or "Mon 2 Jan".
+// say names a day for people: "today", "tomorrow" or "Mon Jan 2".
 func (p plan) say(t time.Time) string {
 	switch t.Sub(p.today).Hours() / 24 {
 	case 0:
-		return "today (" + t.Format("Mon 2 Jan") + ")"
+		return "today (" + t.Format(domain.DayLayout) + ")"
 	case 1:
-		return "tomorrow (" + t.Format("Mon 2 Jan") + ")"
+		return "tomorrow (" + t.Format(domain.DayLayout) + ")"
 	}
-	return t.Format("Mon 2 Jan")
+	return t.Format(domain.DayLayout)
 }
 
 // facts starts the domain plan of a campaign featuring picks, with the
@@ -410,7 +410,7 @@ func (g *detWriter) occasionEmail(o BriefDate, picks []page.Product) (IdeaText, 
 	switch {
 	case !f.LastOrder.IsZero():
 		timing = append(timing, "last order date "+p.say(f.LastOrder))
-		deliver = fmt.Sprintf("Order by %s so it arrives in time.", f.LastOrder.Format("Mon 2 Jan"))
+		deliver = fmt.Sprintf("Order by %s so it arrives in time.", f.LastOrder.Format(domain.DayLayout))
 	case o.Gift:
 		// Honest about the calendar: delivery by the day can no longer
 		// be promised, so the email says what still works.

@@ -154,8 +154,8 @@ func randomStore(rng *rand.Rand) (*site.Site, domain.Review) {
 // TestEveryPlanHoldsTogether writes the ideas of a random store at every
 // planMoment and reads them as its owner would: what each says must agree
 // with itself, with the calendar of the store's own zone and with the
-// store's catalogue. Issue 21 saw "reminder Tue 22 Dec; last order date
-// Sun 20 Dec" and "these picks sit in that band ($18–$22)" above a $14.50
+// store's catalogue. Issue 21 saw "reminder Tue Dec 22; last order date
+// Sun Dec 20" and "these picks sit in that band ($18–$22)" above a $14.50
 // pick.
 func TestEveryPlanHoldsTogether(t *testing.T) {
 	dated := 0
@@ -215,7 +215,7 @@ func TestEveryPlanHoldsTogether(t *testing.T) {
 }
 
 var (
-	monthDay    = `(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)`
+	monthDay    = `(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}`
 	stepRE      = regexp.MustCompile(`(?i)(send|reminder|last order date) (?:today \(|tomorrow \()?(` + monthDay + `)`)
 	anyDayRE    = regexp.MustCompile(monthDay)
 	occasionRE  = regexp.MustCompile(`^(.+?) (?:is [^(]*\((` + monthDay + `)\)|follows on (` + monthDay + `))`)
@@ -228,20 +228,20 @@ var (
 	amountRE    = regexp.MustCompile(`^(\D*?)([\d,]+(?:\.\d+)?)((?: [A-Z]{3})?)$`)
 )
 
-// onOrAfter is the day written as "Tue 22 Dec" that falls on or after
+// onOrAfter is the day written as "Tue Dec 22" that falls on or after
 // today (within a year), its weekday checked, so a wrong year cannot make a
 // past day look ahead.
 func onOrAfter(t *testing.T, where, s string, today time.Time) time.Time {
 	t.Helper()
 	for _, y := range []int{today.Year(), today.Year() + 1} {
-		d, err := time.Parse("Mon 2 Jan 2006", s+" "+strconv.Itoa(y))
+		d, err := time.Parse("Mon Jan 2, 2006", s+", "+strconv.Itoa(y))
 		if err == nil && !d.Before(today) {
 			return d
 		}
 	}
 	// A day before today (or a weekday that does not fit): say which.
-	d, _ := time.Parse("2 Jan 2006", strings.SplitN(s, " ", 2)[1]+" "+strconv.Itoa(today.Year()))
-	t.Errorf("%s: %q is not a day on or after today (%s; %s is a %s)", where, s, today.Format("Mon 2 Jan 2006"), d.Format("2 Jan 2006"), d.Format("Monday"))
+	d, _ := time.Parse("Jan 2, 2006", strings.SplitN(s, " ", 2)[1]+", "+strconv.Itoa(today.Year()))
+	t.Errorf("%s: %q is not a day on or after today (%s; %s is a %s)", where, s, today.Format("Mon Jan 2, 2006"), d.Format("2 Jan 2006"), d.Format("Monday"))
 	return d
 }
 
@@ -406,7 +406,7 @@ func readPlan(t *testing.T, where string, idea IdeaText, b Brief, today time.Tim
 		// A reminder comes after the send; the last order date is not
 		// before either (an email sent on the last day to order is fine).
 		if i > 0 && (order[label] <= order[prevLabel] || day.Before(prev) || (label == "reminder" && !day.After(prev))) {
-			t.Errorf("%s: %s %s comes after %s %s: %q", where, label, s[2], prevLabel, prev.Format("Mon 2 Jan"), idea.Timing)
+			t.Errorf("%s: %s %s comes after %s %s: %q", where, label, s[2], prevLabel, prev.Format("Mon Jan 2"), idea.Timing)
 		}
 		if label == "last order date" {
 			ob := orderByRE.FindStringSubmatch(idea.Body)
@@ -439,7 +439,7 @@ func checkPlanFacts(t *testing.T, where string, idea IdeaText, b Brief, now time
 	var want []string
 	for _, d := range append([]time.Time{p.Send, p.Reminder, p.LastOrder}, p.Posts...) {
 		if !d.IsZero() {
-			want = append(want, d.Format("Mon 2 Jan"))
+			want = append(want, d.Format("Mon Jan 2"))
 		}
 	}
 	if got := anyDayRE.FindAllString(idea.Timing, -1); !slices.Equal(got, want) {
