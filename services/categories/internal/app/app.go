@@ -655,6 +655,11 @@ func (a *App) WebsiteScore(ctx context.Context, raw string) (domain.Review, erro
 			return domain.Review{}, ctx.Err()
 		}
 		a.log.InfoContext(ctx, "website score failed", "site", site, "err", err)
+		// As on save: no such domain, not a public address, or why it would not be read.
+		var ue *domain.UnreadableError
+		if errors.As(err, &ue) {
+			return domain.Review{}, domain.SiteRefused(ue)
+		}
 		return domain.Review{}, fmt.Errorf("%w: %v", domain.ErrUnreadableSite, err)
 	}
 	if r.SiteURL == "" {

@@ -308,7 +308,7 @@ type fakeAnalyzer struct {
 	previous []*domain.Review
 	checked  []string
 	zones    []string // the zone each review's plans were dated in
-	// refusals are what Check answers for a site (else "unreadable").
+	// refusals are what Check and Score answer for a site (else "unreadable").
 	refusals map[string]error
 }
 
@@ -340,6 +340,9 @@ func (f *fakeAnalyzer) Analyze(_ context.Context, site string, prev *domain.Revi
 }
 
 func (f *fakeAnalyzer) Score(_ context.Context, site string) (domain.Review, error) {
+	if err := f.refusals[site]; err != nil {
+		return domain.Review{}, err
+	}
 	a, ok := f.sites[site]
 	if !ok {
 		return domain.Review{}, errors.New("unreadable")
@@ -689,6 +692,26 @@ func TestWebsiteScore(t *testing.T) {
 	for _, raw := range []string{"", "https://down.example", "a b"} {
 		if _, err := f.app.WebsiteScore(context.Background(), raw); !errors.Is(err, domain.ErrUnreadableSite) {
 			t.Fatalf("%q: %v", raw, err)
+		}
+	}
+}
+
+// TestWebsiteScoreSaysWhichItWas: the public score names a typo'd domain
+// and a private address as the profile's save does, under the URL field.
+func TestWebsiteScoreSaysWhichItWas(t *testing.T) {
+	f := newFixture(t)
+	f.analyzer.refusals = map[string]error{
+		"https://typo-shop.example/": &domain.UnreadableError{Problem: domain.SiteNotFound, Err: errors.New("no such host")},
+		"http://10.1.2.3/":           &domain.UnreadableError{Problem: domain.SitePrivate, Err: errors.New("blocked")},
+	}
+	for site, want := range map[string]string{
+		"typo-shop.example": domain.SiteNotFoundMessage,
+		"http://10.1.2.3":   domain.SitePrivateMessage,
+	} {
+		_, err := f.app.WebsiteScore(context.Background(), site)
+		var ve *domain.ValidationError
+		if !errors.As(err, &ve) || ve.Message != want || ve.Field != domain.SiteURLField || !errors.Is(err, domain.ErrUnreadableSite) {
+			t.Errorf("%s: %v, want %q", site, err, want)
 		}
 	}
 }

@@ -73,6 +73,16 @@ func (e Engine) Check(ctx context.Context, siteURL string) error {
 	return &domain.UnreadableError{Reason: analysis.Reason(err), Problem: analysis.Problem(err), Err: err}
 }
 
+// Score implements app.Analyzer: the review only, for the public score; a
+// site that cannot be read is a *domain.UnreadableError, as Check says it.
+func (e Engine) Score(ctx context.Context, siteURL string) (domain.Review, error) {
+	r, err := e.Analyzer.Score(ctx, siteURL)
+	if err == nil || ctx.Err() != nil || !errors.Is(err, analysis.ErrUnreadable) {
+		return r, err
+	}
+	return r, &domain.UnreadableError{Reason: analysis.Reason(err), Problem: analysis.Problem(err), Err: err}
+}
+
 // NextOccasion implements app.Calendar: the soonest seasonal date after now
 // for the store at siteURL.
 func (Engine) NextOccasion(now time.Time, siteURL string) (string, time.Time, bool) {
