@@ -4,8 +4,10 @@
 package testcorpus
 
 import (
+	"encoding/csv"
 	"os"
 	"path/filepath"
+	"testing"
 )
 
 // Dir is shared/corpus/<kind>, looked for upwards from the working
@@ -23,4 +25,36 @@ func Dir(kind string) string {
 			return filepath.Join(dir, "shared", "corpus", kind)
 		}
 	}
+}
+
+// Index reads dir/INDEX.tsv (a header row, then one row per item): a map of
+// column → value per row. It skips the test when the corpus is not there
+// (research data, never part of the repository).
+func Index(t testing.TB, dir string) []map[string]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "INDEX.tsv"))
+	if err != nil {
+		t.Skipf("corpus not available at %s: %v", dir, err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.Comma, r.LazyQuotes, r.FieldsPerRecord = '\t', true, -1
+	rows, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) == 0 {
+		t.Fatalf("%s is empty", filepath.Join(dir, "INDEX.tsv"))
+	}
+	var out []map[string]string
+	for _, row := range rows[1:] {
+		m := map[string]string{}
+		for i, h := range rows[0] {
+			if i < len(row) {
+				m[h] = row[i]
+			}
+		}
+		out = append(out, m)
+	}
+	return out
 }

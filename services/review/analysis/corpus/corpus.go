@@ -4,7 +4,6 @@
 package corpus
 
 import (
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"testing"
@@ -20,28 +19,7 @@ var Dir = testcorpus.Dir("stores")
 // test when the corpus is not there.
 func Rows(t testing.TB) []map[string]string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(Dir, "INDEX.tsv"))
-	if err != nil {
-		t.Skipf("store corpus not available at %s: %v", Dir, err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.Comma, r.LazyQuotes, r.FieldsPerRecord = '\t', true, -1
-	rows, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []map[string]string
-	for _, row := range rows[1:] {
-		m := map[string]string{}
-		for i, h := range rows[0] {
-			if i < len(row) {
-				m[h] = row[i]
-			}
-		}
-		out = append(out, m)
-	}
-	return out
+	return testcorpus.Index(t, Dir)
 }
 
 // Page returns one corpus page's HTML.

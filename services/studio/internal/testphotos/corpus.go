@@ -1,7 +1,6 @@
 package testphotos
 
 import (
-	"encoding/csv"
 	"fmt"
 	"image"
 	_ "image/jpeg" // the corpus photos
@@ -34,23 +33,12 @@ type RealPhoto struct {
 // and fails on a photo it lists but cannot read.
 func RealPhotos(t testing.TB) []RealPhoto {
 	t.Helper()
-	f, err := os.Open(filepath.Join(CorpusDir, "INDEX.tsv"))
-	if err != nil {
-		t.Skipf("photo corpus not available at %s: %v", CorpusDir, err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.Comma, r.LazyQuotes, r.FieldsPerRecord = '\t', true, -1
-	rows, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []RealPhoto
-	for _, row := range rows[1:] {
-		if len(row) == 0 || row[0] == "" {
+	for _, row := range testcorpus.Index(t, CorpusDir) {
+		if row["name"] == "" {
 			continue
 		}
-		p, err := readPhoto(row[0])
+		p, err := readPhoto(row["name"])
 		if err != nil {
 			t.Fatal(err)
 		}
