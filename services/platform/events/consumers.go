@@ -73,6 +73,7 @@ var (
 	DigestCategory     = declare("digest", "digest-category-updated", SubjectCategoryUpdated)
 	DigestAIDigest     = declare("digest", "digest-ai-digest", SubjectDigestRequested)
 	DigestDailyReport  = declare("digest", "digest-daily-report", SubjectDailyReportReady)
+	DigestShopMoved    = declare("digest", "digest-shop-moved", SubjectShopifyShopMoved)
 	DigestWeeklyReview = declare("digest", "digest-weekly-review", SubjectWeeklyReviewReady)
 )
 

@@ -51,6 +51,7 @@ const (
 	SubjectReportUpdated              = "uplift.categories.report_updated.*" // every ReportUpdatedSubject
 	SubjectStoreSignalsUpdated        = "uplift.stores.signals_updated"
 	SubjectDailyReportReady           = "uplift.stores.daily_report_ready"
+	SubjectShopifyShopMoved           = "uplift.stores.shop_moved"
 	SubjectWeeklyReviewReady          = "uplift.categories.weekly_review_ready"
 	SubjectActedOnBehalf              = "uplift.audit.acted_on_behalf"
 )

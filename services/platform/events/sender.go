@@ -34,6 +34,7 @@ var Publishers = map[string][]string{
 	SubjectReviewRequested:            {"categories"},
 	SubjectReportUpdated:              {"categories"},
 	SubjectStoreSignalsUpdated:        {"stores"},
+	SubjectShopifyShopMoved:           {"stores"},
 	// The daily report comes from stores for a connected shop and from
 	// categories for a business with no data yet.
 	SubjectDailyReportReady:  {"stores", "categories"},

@@ -242,3 +242,38 @@ func (a *App) ChangeSubscription(ctx context.Context, token string, off bool) (d
 	a.log.InfoContext(ctx, "email subscription changed", "user", u.UserID, "kind", u.Kind, "off", off, "changed", changed)
 	return u, nil
 }
+
+// ShopMoved is the ShopifyShopMoved event: shop left the account
+// CategoryID at At for another account.
+type ShopMoved struct {
+	CategoryID, Shop string
+	At               time.Time
+}
+
+// QueueShopMoved queues the notice to the owner of the account the shop
+// left, once per move; ErrNoRecipient when the owner's address is not
+// known (yet).
+func (a *App) QueueShopMoved(ctx context.Context, out DigestOutbox, s ShopMoved) error {
+	if s.CategoryID == "" {
+		return domain.ErrMissingID
+	}
+	owner, err := out.CategoryOwner(ctx, s.CategoryID)
+	if err != nil {
+		return err
+	}
+	if owner == "" {
+		return ErrNoRecipient
+	}
+	rc, ok, err := out.Recipient(ctx, owner)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrNoRecipient
+	}
+	e, err := domain.NewShopMoved(owner, rc.Email, s.Shop, s.At)
+	if err != nil {
+		return err
+	}
+	return a.add(ctx, out, e)
+}

@@ -44,6 +44,10 @@ const (
 	// address: the first email of a web sign-up, whose welcome email the
 	// spec suppresses.
 	KindVerifyEmail Kind = "verify_email"
+	// KindShopMoved tells an account's owner that their connected Shopify
+	// shop was connected to another Uplift account (its owner approved
+	// Uplift on Shopify for that one), so its numbers are no longer here.
+	KindShopMoved Kind = "shop_moved"
 )
 
 // The emails a person may turn off (not transactional): each carries
@@ -107,6 +111,8 @@ type Params struct {
 	// Link is a password-reset link: a secret until it expires, so it is
 	// never logged and is removed from the row once the email is sent.
 	Link string `json:"link,omitempty"`
+	// Shop is the Shopify shop a shop-moved email names.
+	Shop string `json:"shop,omitempty"`
 
 	// The AI digest's content, as the categories service sent it.
 	CategoryID string    `json:"categoryId,omitempty"`
@@ -259,6 +265,20 @@ func NewSignUpAttempt(userID, to string, at time.Time) (Email, error) {
 	}
 	period := at.UTC().Truncate(SignUpAttemptEvery).Format(time.RFC3339)
 	return pending("sign-up-attempt:"+strings.ToLower(addr)+":"+period, KindSignUpAttempt, userID, addr, Params{}), nil
+}
+
+// NewShopMoved is the notice to the owner userID (at to) that shop left
+// their account at at, connected to another one: once per shop and move.
+func NewShopMoved(userID, to, shop string, at time.Time) (Email, error) {
+	if strings.TrimSpace(userID) == "" || strings.TrimSpace(shop) == "" {
+		return Email{}, ErrMissingID
+	}
+	addr, err := ParseAddress(to)
+	if err != nil {
+		return Email{}, err
+	}
+	key := "shop-moved:" + strings.ToLower(shop) + ":" + userID + ":" + at.UTC().Format(time.RFC3339Nano)
+	return pending(key, KindShopMoved, userID, addr, Params{Shop: shop}), nil
 }
 
 // NewEmailVerification is the email that confirms userID's new address

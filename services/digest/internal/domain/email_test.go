@@ -163,3 +163,21 @@ func TestSignUpAttemptOncePerAddressAnHour(t *testing.T) {
 		t.Fatal("a bad address became an email")
 	}
 }
+
+func TestShopMovedIsOncePerMove(t *testing.T) {
+	at := time.Date(2026, 12, 2, 17, 0, 0, 0, time.UTC)
+	a, err := domain.NewShopMoved("u1", "owner@shop.example", "Tea.myshopify.com", at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := domain.NewShopMoved("u1", "owner@shop.example", "tea.myshopify.com", at)
+	c, _ := domain.NewShopMoved("u1", "owner@shop.example", "tea.myshopify.com", at.Add(time.Hour))
+	if a.Kind != domain.KindShopMoved || a.Kind.Unsubscribable() || a.Params.Shop != "Tea.myshopify.com" || a.Key != b.Key || a.Key == c.Key {
+		t.Fatalf("a %+v b %q c %q", a, b.Key, c.Key)
+	}
+	for _, bad := range [][2]string{{"", "tea.myshopify.com"}, {"u1", " "}} {
+		if _, err := domain.NewShopMoved(bad[0], "owner@shop.example", bad[1], at); !errors.Is(err, domain.ErrMissingID) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}

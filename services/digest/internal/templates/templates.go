@@ -43,6 +43,7 @@ var subjects = map[domain.Kind]string{
 	domain.KindPasswordReset:  "Reset your Uplift password",
 	domain.KindSignUpAttempt:  "Someone tried to sign up to Uplift with your email",
 	domain.KindVerifyEmail:    "Confirm your email address for Uplift",
+	domain.KindShopMoved:      "Your Shopify shop is now connected to another Uplift account",
 	domain.KindAIDigest:       "Your AI digest for {store}: insights and campaign ideas",
 	domain.KindDailyReport:    "Yesterday at {store}: {summary}",
 	domain.KindWeeklyReview:   "Your website this week: {score}/100 for {store}",
@@ -140,6 +141,8 @@ type data struct {
 	Subject, WebURL                       string
 	DisplayName, OldEmail, NewEmail, Link string
 	ValidFor                              string
+	// Shop is the shop a shop-moved email names.
+	Shop string
 
 	// Non-transactional mail.
 	Preheader, KindLabel    string
@@ -335,7 +338,7 @@ func (r *Renderer) Render(e domain.Email) (domain.Message, error) {
 	d := data{
 		Subject: subject, WebURL: r.webURL,
 		DisplayName: e.Params.DisplayName, OldEmail: e.Params.OldEmail, NewEmail: e.Params.NewEmail,
-		Link: e.Params.Link, ValidFor: ResetValidFor,
+		Link: e.Params.Link, ValidFor: ResetValidFor, Shop: e.Params.Shop,
 	}
 	var unsubscribe string
 	if e.Kind.Unsubscribable() {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -166,5 +167,25 @@ func TestEmailVerification(t *testing.T) {
 	e.MarkSent(time.Now())
 	if e.Params.Link != "" {
 		t.Error("a sent verification email keeps its link")
+	}
+}
+
+func TestShopMovedNamesTheShopAndTheWayBack(t *testing.T) {
+	t.Parallel()
+	e, err := domain.NewShopMoved("u1", "sam@shop.example", "tea<b>.myshopify.com", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := render(t, e)
+	if m.Subject != "Your Shopify shop is now connected to another Uplift account" || m.Unsubscribe != "" {
+		t.Fatalf("subject %q unsubscribe %q", m.Subject, m.Unsubscribe)
+	}
+	if !strings.Contains(m.HTML, "tea&lt;b&gt;.myshopify.com") || strings.Contains(m.HTML, "tea<b>") ||
+		!strings.Contains(m.Text, "tea<b>.myshopify.com") {
+		t.Fatalf("the shop is not named, escaped for HTML:\n%s", m.HTML)
+	}
+	if !slices.Contains(hrefs(m.HTML), "https://app.uplift.example/connections") ||
+		!strings.Contains(m.Text, "https://app.uplift.example/connections") {
+		t.Fatalf("no way back to Connections:\n%s\n%s", m.Text, hrefsJoined(m.HTML))
 	}
 }

@@ -78,7 +78,8 @@ type Repository interface {
 	// Connect stores a new connection (or reconnects) and requests its first
 	// full sync. A shop that feeds another category moves: that category's
 	// connection becomes MOVED, without its tokens and the shop's data, in
-	// the same transaction; its id is returned ("" when nothing moved).
+	// the same transaction, which also records c.MoveEvents; its id is
+	// returned ("" when nothing moved).
 	Connect(ctx context.Context, c Connection) (movedFrom string, err error)
 	// SaveTokens replaces the sealed tokens.
 	SaveTokens(ctx context.Context, categoryID string, t SealedTokens) error
@@ -209,6 +210,15 @@ type Connection struct {
 	SessionsAvailable        bool
 	// ClaimedAt is when this worker claimed the sync (set by ClaimSync).
 	ClaimedAt time.Time
+}
+
+// MoveEvents are what connecting c implies when the shop was connected to
+// the account from ("" when it was not): the account it leaves is told.
+func (c Connection) MoveEvents(from string) []domain.ShopMoved {
+	if from == "" {
+		return nil
+	}
+	return []domain.ShopMoved{{FromCategoryID: from, Shop: c.Shop, At: c.ConnectedAt}}
 }
 
 // Sync phases, in the order a first import goes through them.

@@ -7,12 +7,17 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+
+	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
+
+	"uplift.dev/platform/events"
 	"uplift.dev/shopifysim/sim"
 )
 
 // A shop connected to one account and then approved on Shopify by a second
-// moves to the second (issue 21, item 25): the consent proves the shop is
+// moves to the second: the consent proves the shop is
 // theirs. The first account keeps a MOVED connection without the shop's
 // numbers, and the shop's webhooks and syncs feed only the second.
 func TestAShopMovesToTheAccountThatProvesIt(t *testing.T) {
@@ -67,6 +72,13 @@ func TestAShopMovesToTheAccountThatProvesIt(t *testing.T) {
 		WHERE category_id = $1 AND (access_token IS NOT NULL OR refresh_token IS NOT NULL)`, firstCat).Scan(&tokens); err != nil || tokens != 0 {
 		t.Errorf("first account keeps the shop's tokens: %d, %v", tokens, err)
 	}
+	// The account the shop left is told (its owner gets an email), once.
+	if got := h.shopMovesIn(firstCat); len(got) != 1 || got[0].GetShop() != testShop || got[0].GetOccurTime() == nil {
+		t.Errorf("ShopifyShopMoved for the first account: %v, want one naming %s", got, testShop)
+	}
+	if got := h.shopMovesIn(secondCat); len(got) != 0 {
+		t.Errorf("the account the shop moved to was told it left: %v", got)
+	}
 	// Nothing the first account can do reaches the shop any more.
 	if _, err := h.client.SyncShopify(first, &storesv1.SyncShopifyRequest{CategoryId: firstCat}); err == nil {
 		t.Error("the first account could still sync the moved shop")
@@ -91,6 +103,38 @@ func TestAShopMovesToTheAccountThatProvesIt(t *testing.T) {
 	if err != nil || c.GetShopify().GetStatus() != "MOVED" {
 		t.Errorf("second account after the shop moved back = %v, %v", c.GetShopify(), err)
 	}
+	if got := h.shopMovesIn(secondCat); len(got) != 1 {
+		t.Errorf("ShopifyShopMoved for the second account after the move back: %v, want one", got)
+	}
+}
+
+// shopMovesIn returns the ShopifyShopMoved events in the outbox for the
+// account a shop left.
+func (h *harness) shopMovesIn(cat string) []*eventsv1.ShopifyShopMoved {
+	h.t.Helper()
+	rows, err := h.db.Query(context.Background(), `SELECT payload FROM outbox WHERE subject = $1`, events.SubjectShopifyShopMoved)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []*eventsv1.ShopifyShopMoved
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&b); err != nil {
+			h.t.Fatal(err)
+		}
+		var ev eventsv1.ShopifyShopMoved
+		if err := proto.Unmarshal(b, &ev); err != nil {
+			h.t.Fatal(err)
+		}
+		if ev.GetCategoryId() == cat {
+			out = append(out, &ev)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		h.t.Fatal(err)
+	}
+	return out
 }
 
 // A move needs Shopify's consent: a callback whose code cannot be

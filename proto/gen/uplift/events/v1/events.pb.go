@@ -971,6 +971,72 @@ func (x *SignUpAttempted) GetOccurTime() *timestamppb.Timestamp {
 	return nil
 }
 
+// ShopifyShopMoved is published on "uplift.stores.shop_moved" when a
+// Shopify shop connected to one account is approved on Shopify for another
+// (the OAuth consent proves the approver can install apps on the shop): the
+// shop moves, and the digest service tells the owner of the account it left.
+type ShopifyShopMoved struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// category_id is the account (category) the shop left.
+	CategoryId string `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	// shop is the shop's myshopify domain.
+	Shop          string                 `protobuf:"bytes,2,opt,name=shop,proto3" json:"shop,omitempty"`
+	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ShopifyShopMoved) Reset() {
+	*x = ShopifyShopMoved{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ShopifyShopMoved) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ShopifyShopMoved) ProtoMessage() {}
+
+func (x *ShopifyShopMoved) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ShopifyShopMoved.ProtoReflect.Descriptor instead.
+func (*ShopifyShopMoved) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *ShopifyShopMoved) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *ShopifyShopMoved) GetShop() string {
+	if x != nil {
+		return x.Shop
+	}
+	return ""
+}
+
+func (x *ShopifyShopMoved) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
 // EmailVerificationRequested is published on
 // "uplift.users.email_verification_requested" after a person signs up with
 // an email and a password: the digest service emails the link that
@@ -991,7 +1057,7 @@ type EmailVerificationRequested struct {
 
 func (x *EmailVerificationRequested) Reset() {
 	*x = EmailVerificationRequested{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1003,7 +1069,7 @@ func (x *EmailVerificationRequested) String() string {
 func (*EmailVerificationRequested) ProtoMessage() {}
 
 func (x *EmailVerificationRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1016,7 +1082,7 @@ func (x *EmailVerificationRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EmailVerificationRequested.ProtoReflect.Descriptor instead.
 func (*EmailVerificationRequested) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{12}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *EmailVerificationRequested) GetUserId() string {
@@ -1064,7 +1130,7 @@ type UserUnsubscribed struct {
 
 func (x *UserUnsubscribed) Reset() {
 	*x = UserUnsubscribed{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1076,7 +1142,7 @@ func (x *UserUnsubscribed) String() string {
 func (*UserUnsubscribed) ProtoMessage() {}
 
 func (x *UserUnsubscribed) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1089,7 +1155,7 @@ func (x *UserUnsubscribed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UserUnsubscribed.ProtoReflect.Descriptor instead.
 func (*UserUnsubscribed) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *UserUnsubscribed) GetUserId() string {
@@ -1158,7 +1224,7 @@ type StoreSignalsUpdated struct {
 
 func (x *StoreSignalsUpdated) Reset() {
 	*x = StoreSignalsUpdated{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1170,7 +1236,7 @@ func (x *StoreSignalsUpdated) String() string {
 func (*StoreSignalsUpdated) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1183,7 +1249,7 @@ func (x *StoreSignalsUpdated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StoreSignalsUpdated.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *StoreSignalsUpdated) GetCategoryId() string {
@@ -1295,7 +1361,7 @@ type DailyReportReady struct {
 
 func (x *DailyReportReady) Reset() {
 	*x = DailyReportReady{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1307,7 +1373,7 @@ func (x *DailyReportReady) String() string {
 func (*DailyReportReady) ProtoMessage() {}
 
 func (x *DailyReportReady) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1320,7 +1386,7 @@ func (x *DailyReportReady) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DailyReportReady.ProtoReflect.Descriptor instead.
 func (*DailyReportReady) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *DailyReportReady) GetCategoryId() string {
@@ -1466,7 +1532,7 @@ type WeeklyReviewReady struct {
 
 func (x *WeeklyReviewReady) Reset() {
 	*x = WeeklyReviewReady{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1478,7 +1544,7 @@ func (x *WeeklyReviewReady) String() string {
 func (*WeeklyReviewReady) ProtoMessage() {}
 
 func (x *WeeklyReviewReady) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1491,7 +1557,7 @@ func (x *WeeklyReviewReady) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WeeklyReviewReady.ProtoReflect.Descriptor instead.
 func (*WeeklyReviewReady) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *WeeklyReviewReady) GetCategoryId() string {
@@ -1654,7 +1720,7 @@ type ActedOnBehalf struct {
 
 func (x *ActedOnBehalf) Reset() {
 	*x = ActedOnBehalf{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1666,7 +1732,7 @@ func (x *ActedOnBehalf) String() string {
 func (*ActedOnBehalf) ProtoMessage() {}
 
 func (x *ActedOnBehalf) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1679,7 +1745,7 @@ func (x *ActedOnBehalf) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActedOnBehalf.ProtoReflect.Descriptor instead.
 func (*ActedOnBehalf) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{17}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ActedOnBehalf) GetActorId() string {
@@ -1743,7 +1809,7 @@ type DigestRequested_Insight struct {
 
 func (x *DigestRequested_Insight) Reset() {
 	*x = DigestRequested_Insight{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1755,7 +1821,7 @@ func (x *DigestRequested_Insight) String() string {
 func (*DigestRequested_Insight) ProtoMessage() {}
 
 func (x *DigestRequested_Insight) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1799,7 +1865,7 @@ type DigestRequested_Idea struct {
 
 func (x *DigestRequested_Idea) Reset() {
 	*x = DigestRequested_Idea{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1811,7 +1877,7 @@ func (x *DigestRequested_Idea) String() string {
 func (*DigestRequested_Idea) ProtoMessage() {}
 
 func (x *DigestRequested_Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1869,7 +1935,7 @@ type StoreSignalsUpdated_BestSeller struct {
 
 func (x *StoreSignalsUpdated_BestSeller) Reset() {
 	*x = StoreSignalsUpdated_BestSeller{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1881,7 +1947,7 @@ func (x *StoreSignalsUpdated_BestSeller) String() string {
 func (*StoreSignalsUpdated_BestSeller) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_BestSeller) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1894,7 +1960,7 @@ func (x *StoreSignalsUpdated_BestSeller) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StoreSignalsUpdated_BestSeller.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated_BestSeller) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14, 0}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15, 0}
 }
 
 func (x *StoreSignalsUpdated_BestSeller) GetTitle() string {
@@ -1940,7 +2006,7 @@ type StoreSignalsUpdated_FallingProduct struct {
 
 func (x *StoreSignalsUpdated_FallingProduct) Reset() {
 	*x = StoreSignalsUpdated_FallingProduct{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1952,7 +2018,7 @@ func (x *StoreSignalsUpdated_FallingProduct) String() string {
 func (*StoreSignalsUpdated_FallingProduct) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_FallingProduct) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1965,7 +2031,7 @@ func (x *StoreSignalsUpdated_FallingProduct) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use StoreSignalsUpdated_FallingProduct.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated_FallingProduct) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14, 1}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15, 1}
 }
 
 func (x *StoreSignalsUpdated_FallingProduct) GetTitle() string {
@@ -2021,7 +2087,7 @@ type DailyReportReady_Metric struct {
 
 func (x *DailyReportReady_Metric) Reset() {
 	*x = DailyReportReady_Metric{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2033,7 +2099,7 @@ func (x *DailyReportReady_Metric) String() string {
 func (*DailyReportReady_Metric) ProtoMessage() {}
 
 func (x *DailyReportReady_Metric) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2046,7 +2112,7 @@ func (x *DailyReportReady_Metric) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DailyReportReady_Metric.ProtoReflect.Descriptor instead.
 func (*DailyReportReady_Metric) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15, 0}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16, 0}
 }
 
 func (x *DailyReportReady_Metric) GetKey() string {
@@ -2121,7 +2187,7 @@ type DailyReportReady_WithoutData struct {
 
 func (x *DailyReportReady_WithoutData) Reset() {
 	*x = DailyReportReady_WithoutData{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2133,7 +2199,7 @@ func (x *DailyReportReady_WithoutData) String() string {
 func (*DailyReportReady_WithoutData) ProtoMessage() {}
 
 func (x *DailyReportReady_WithoutData) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2146,7 +2212,7 @@ func (x *DailyReportReady_WithoutData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DailyReportReady_WithoutData.ProtoReflect.Descriptor instead.
 func (*DailyReportReady_WithoutData) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15, 1}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16, 1}
 }
 
 func (x *DailyReportReady_WithoutData) GetStoreName() string {
@@ -2235,7 +2301,7 @@ type WeeklyReviewReady_Finding struct {
 
 func (x *WeeklyReviewReady_Finding) Reset() {
 	*x = WeeklyReviewReady_Finding{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[24]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2247,7 +2313,7 @@ func (x *WeeklyReviewReady_Finding) String() string {
 func (*WeeklyReviewReady_Finding) ProtoMessage() {}
 
 func (x *WeeklyReviewReady_Finding) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[24]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2260,7 +2326,7 @@ func (x *WeeklyReviewReady_Finding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WeeklyReviewReady_Finding.ProtoReflect.Descriptor instead.
 func (*WeeklyReviewReady_Finding) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16, 0}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{17, 0}
 }
 
 func (x *WeeklyReviewReady_Finding) GetTitle() string {
@@ -2304,7 +2370,7 @@ type WeeklyReviewReady_Idea struct {
 
 func (x *WeeklyReviewReady_Idea) Reset() {
 	*x = WeeklyReviewReady_Idea{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[25]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2316,7 +2382,7 @@ func (x *WeeklyReviewReady_Idea) String() string {
 func (*WeeklyReviewReady_Idea) ProtoMessage() {}
 
 func (x *WeeklyReviewReady_Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[25]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2329,7 +2395,7 @@ func (x *WeeklyReviewReady_Idea) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WeeklyReviewReady_Idea.ProtoReflect.Descriptor instead.
 func (*WeeklyReviewReady_Idea) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16, 1}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{17, 1}
 }
 
 func (x *WeeklyReviewReady_Idea) GetId() string {
@@ -2460,6 +2526,12 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\x0fSignUpAttempted\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x14\n" +
 	"\x05email\x18\x02 \x01(\tR\x05email\x129\n" +
+	"\n" +
+	"occur_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\x82\x01\n" +
+	"\x10ShopifyShopMoved\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x12\n" +
+	"\x04shop\x18\x02 \x01(\tR\x04shop\x129\n" +
 	"\n" +
 	"occur_time\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\x9a\x01\n" +
 	"\x1aEmailVerificationRequested\x12\x17\n" +
@@ -2601,7 +2673,7 @@ func file_uplift_events_v1_events_proto_rawDescGZIP() []byte {
 	return file_uplift_events_v1_events_proto_rawDescData
 }
 
-var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*UserCreated)(nil),                        // 0: uplift.events.v1.UserCreated
 	(*UserDeleted)(nil),                        // 1: uplift.events.v1.UserDeleted
@@ -2615,58 +2687,60 @@ var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*ReportUpdated)(nil),                      // 9: uplift.events.v1.ReportUpdated
 	(*PasswordResetRequested)(nil),             // 10: uplift.events.v1.PasswordResetRequested
 	(*SignUpAttempted)(nil),                    // 11: uplift.events.v1.SignUpAttempted
-	(*EmailVerificationRequested)(nil),         // 12: uplift.events.v1.EmailVerificationRequested
-	(*UserUnsubscribed)(nil),                   // 13: uplift.events.v1.UserUnsubscribed
-	(*StoreSignalsUpdated)(nil),                // 14: uplift.events.v1.StoreSignalsUpdated
-	(*DailyReportReady)(nil),                   // 15: uplift.events.v1.DailyReportReady
-	(*WeeklyReviewReady)(nil),                  // 16: uplift.events.v1.WeeklyReviewReady
-	(*ActedOnBehalf)(nil),                      // 17: uplift.events.v1.ActedOnBehalf
-	(*DigestRequested_Insight)(nil),            // 18: uplift.events.v1.DigestRequested.Insight
-	(*DigestRequested_Idea)(nil),               // 19: uplift.events.v1.DigestRequested.Idea
-	(*StoreSignalsUpdated_BestSeller)(nil),     // 20: uplift.events.v1.StoreSignalsUpdated.BestSeller
-	(*StoreSignalsUpdated_FallingProduct)(nil), // 21: uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	(*DailyReportReady_Metric)(nil),            // 22: uplift.events.v1.DailyReportReady.Metric
-	(*DailyReportReady_WithoutData)(nil),       // 23: uplift.events.v1.DailyReportReady.WithoutData
-	(*WeeklyReviewReady_Finding)(nil),          // 24: uplift.events.v1.WeeklyReviewReady.Finding
-	(*WeeklyReviewReady_Idea)(nil),             // 25: uplift.events.v1.WeeklyReviewReady.Idea
-	(*timestamppb.Timestamp)(nil),              // 26: google.protobuf.Timestamp
+	(*ShopifyShopMoved)(nil),                   // 12: uplift.events.v1.ShopifyShopMoved
+	(*EmailVerificationRequested)(nil),         // 13: uplift.events.v1.EmailVerificationRequested
+	(*UserUnsubscribed)(nil),                   // 14: uplift.events.v1.UserUnsubscribed
+	(*StoreSignalsUpdated)(nil),                // 15: uplift.events.v1.StoreSignalsUpdated
+	(*DailyReportReady)(nil),                   // 16: uplift.events.v1.DailyReportReady
+	(*WeeklyReviewReady)(nil),                  // 17: uplift.events.v1.WeeklyReviewReady
+	(*ActedOnBehalf)(nil),                      // 18: uplift.events.v1.ActedOnBehalf
+	(*DigestRequested_Insight)(nil),            // 19: uplift.events.v1.DigestRequested.Insight
+	(*DigestRequested_Idea)(nil),               // 20: uplift.events.v1.DigestRequested.Idea
+	(*StoreSignalsUpdated_BestSeller)(nil),     // 21: uplift.events.v1.StoreSignalsUpdated.BestSeller
+	(*StoreSignalsUpdated_FallingProduct)(nil), // 22: uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	(*DailyReportReady_Metric)(nil),            // 23: uplift.events.v1.DailyReportReady.Metric
+	(*DailyReportReady_WithoutData)(nil),       // 24: uplift.events.v1.DailyReportReady.WithoutData
+	(*WeeklyReviewReady_Finding)(nil),          // 25: uplift.events.v1.WeeklyReviewReady.Finding
+	(*WeeklyReviewReady_Idea)(nil),             // 26: uplift.events.v1.WeeklyReviewReady.Idea
+	(*timestamppb.Timestamp)(nil),              // 27: google.protobuf.Timestamp
 }
 var file_uplift_events_v1_events_proto_depIdxs = []int32{
-	26, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
-	26, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
-	26, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
-	26, // 3: uplift.events.v1.UserRoleChanged.occur_time:type_name -> google.protobuf.Timestamp
-	26, // 4: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
-	26, // 5: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
-	18, // 6: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
-	19, // 7: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
-	26, // 8: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	26, // 9: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	26, // 10: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
-	26, // 11: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	26, // 12: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
-	26, // 13: uplift.events.v1.SignUpAttempted.occur_time:type_name -> google.protobuf.Timestamp
-	26, // 14: uplift.events.v1.EmailVerificationRequested.occur_time:type_name -> google.protobuf.Timestamp
-	26, // 15: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	20, // 16: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
-	21, // 17: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	26, // 18: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	22, // 19: uplift.events.v1.DailyReportReady.metrics:type_name -> uplift.events.v1.DailyReportReady.Metric
-	26, // 20: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
-	23, // 21: uplift.events.v1.DailyReportReady.without_data:type_name -> uplift.events.v1.DailyReportReady.WithoutData
-	24, // 22: uplift.events.v1.WeeklyReviewReady.new_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	24, // 23: uplift.events.v1.WeeklyReviewReady.fixed_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	24, // 24: uplift.events.v1.WeeklyReviewReady.open_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	24, // 25: uplift.events.v1.WeeklyReviewReady.top_fixes:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	25, // 26: uplift.events.v1.WeeklyReviewReady.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
-	26, // 27: uplift.events.v1.WeeklyReviewReady.occur_time:type_name -> google.protobuf.Timestamp
-	26, // 28: uplift.events.v1.ActedOnBehalf.occur_time:type_name -> google.protobuf.Timestamp
-	25, // 29: uplift.events.v1.DailyReportReady.WithoutData.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
-	30, // [30:30] is the sub-list for method output_type
-	30, // [30:30] is the sub-list for method input_type
-	30, // [30:30] is the sub-list for extension type_name
-	30, // [30:30] is the sub-list for extension extendee
-	0,  // [0:30] is the sub-list for field type_name
+	27, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
+	27, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
+	27, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
+	27, // 3: uplift.events.v1.UserRoleChanged.occur_time:type_name -> google.protobuf.Timestamp
+	27, // 4: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
+	27, // 5: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
+	19, // 6: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
+	20, // 7: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
+	27, // 8: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	27, // 9: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	27, // 10: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
+	27, // 11: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	27, // 12: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
+	27, // 13: uplift.events.v1.SignUpAttempted.occur_time:type_name -> google.protobuf.Timestamp
+	27, // 14: uplift.events.v1.ShopifyShopMoved.occur_time:type_name -> google.protobuf.Timestamp
+	27, // 15: uplift.events.v1.EmailVerificationRequested.occur_time:type_name -> google.protobuf.Timestamp
+	27, // 16: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	21, // 17: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
+	22, // 18: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	27, // 19: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	23, // 20: uplift.events.v1.DailyReportReady.metrics:type_name -> uplift.events.v1.DailyReportReady.Metric
+	27, // 21: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
+	24, // 22: uplift.events.v1.DailyReportReady.without_data:type_name -> uplift.events.v1.DailyReportReady.WithoutData
+	25, // 23: uplift.events.v1.WeeklyReviewReady.new_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	25, // 24: uplift.events.v1.WeeklyReviewReady.fixed_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	25, // 25: uplift.events.v1.WeeklyReviewReady.open_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	25, // 26: uplift.events.v1.WeeklyReviewReady.top_fixes:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	26, // 27: uplift.events.v1.WeeklyReviewReady.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
+	27, // 28: uplift.events.v1.WeeklyReviewReady.occur_time:type_name -> google.protobuf.Timestamp
+	27, // 29: uplift.events.v1.ActedOnBehalf.occur_time:type_name -> google.protobuf.Timestamp
+	26, // 30: uplift.events.v1.DailyReportReady.WithoutData.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
+	31, // [31:31] is the sub-list for method output_type
+	31, // [31:31] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_uplift_events_v1_events_proto_init() }
@@ -2674,16 +2748,16 @@ func file_uplift_events_v1_events_proto_init() {
 	if File_uplift_events_v1_events_proto != nil {
 		return
 	}
-	file_uplift_events_v1_events_proto_msgTypes[16].OneofWrappers = []any{}
-	file_uplift_events_v1_events_proto_msgTypes[22].OneofWrappers = []any{}
+	file_uplift_events_v1_events_proto_msgTypes[17].OneofWrappers = []any{}
 	file_uplift_events_v1_events_proto_msgTypes[23].OneofWrappers = []any{}
+	file_uplift_events_v1_events_proto_msgTypes[24].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_events_v1_events_proto_rawDesc), len(file_uplift_events_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   26,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

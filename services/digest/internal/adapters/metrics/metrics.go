@@ -33,7 +33,7 @@ func New(reg prometheus.Registerer) (*Counters, error) {
 		c.emails = are.ExistingCollector.(*prometheus.CounterVec)
 	}
 	for _, k := range []domain.Kind{domain.KindWelcome, domain.KindEmailChanged, domain.KindEmailConfirmed, domain.KindPasswordReset,
-		domain.KindSignUpAttempt, domain.KindVerifyEmail,
+		domain.KindSignUpAttempt, domain.KindVerifyEmail, domain.KindShopMoved,
 		domain.KindAIDigest, domain.KindWeeklyReview, domain.KindDailyReport} {
 		for _, o := range []string{app.OutcomeQueued, app.OutcomeSent, app.OutcomeRetry, app.OutcomeFailed, app.OutcomeSuppressed} {
 			c.emails.WithLabelValues(string(k), o)

@@ -48,6 +48,7 @@ func (c Consumers) Workers() []func(context.Context) error {
 		events.On(c.Bus, events.DigestCategory, c.HandleCategoryUpdated),
 		events.On(c.Bus, events.DigestAIDigest, c.HandleDigestRequested),
 		events.On(c.Bus, events.DigestDailyReport, c.HandleDailyReportReady),
+		events.On(c.Bus, events.DigestShopMoved, c.HandleShopMoved),
 		events.On(c.Bus, events.DigestWeeklyReview, c.HandleWeeklyReviewReady),
 	}
 }
@@ -129,6 +130,15 @@ func (c Consumers) HandleDailyReportReady(ctx context.Context, tx pgx.Tx, ev *ev
 		c.Bus.Log.InfoContext(ctx, "daily report without data: no email", "category", ev.GetCategoryId(), "date", ev.GetDate())
 		return nil
 	}
+	return c.awaitingRecipient(ctx, m, err)
+}
+
+// HandleShopMoved tells the owner of the account a Shopify shop left that
+// it moved; when their address has not arrived yet it is retried for a
+// while, then dropped with an error in the log.
+func (c Consumers) HandleShopMoved(ctx context.Context, tx pgx.Tx, ev *eventsv1.ShopifyShopMoved, m events.Meta) error {
+	err := c.App.QueueShopMoved(ctx, c.InTx(tx), app.ShopMoved{
+		CategoryID: ev.GetCategoryId(), Shop: ev.GetShop(), At: ev.GetOccurTime().AsTime()})
 	return c.awaitingRecipient(ctx, m, err)
 }
 

@@ -9,7 +9,11 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
+	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
+
+	"uplift.dev/platform/events"
 	"uplift.dev/stores/internal/app"
 	"uplift.dev/stores/internal/domain"
 )
@@ -150,6 +154,12 @@ func (r Repo) Connect(ctx context.Context, c app.Connection) (string, error) {
 			c.Tokens.Refresh, nullTime(c.Tokens.RefreshExpiresAt), c.ConnectedBy, c.ConnectedAt, c.SessionsAvailable)
 		if err != nil {
 			return err
+		}
+		for _, ev := range c.MoveEvents(movedFrom) {
+			if err := events.Enqueue(ctx, tx, events.SubjectShopifyShopMoved, &eventsv1.ShopifyShopMoved{
+				CategoryId: ev.FromCategoryID, Shop: ev.Shop, OccurTime: timestamppb.New(ev.At)}); err != nil {
+				return err
+			}
 		}
 		return notify(ctx, tx)
 	})
