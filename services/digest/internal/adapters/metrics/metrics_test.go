@@ -20,7 +20,7 @@ func TestCountsByKindAndOutcome(t *testing.T) {
 	c.Count(domain.KindAIDigest, "queued")
 	c.Count(domain.KindAIDigest, "suppressed")
 	c.Count(domain.KindAIDigest, "suppressed")
-	if n, err := testutil.GatherAndCount(reg, "uplift_digest_emails_total"); err != nil || n != 9*5 {
+	if n, err := testutil.GatherAndCount(reg, "uplift_digest_emails_total"); err != nil || n != 10*5 { // every kind × outcome starts at 0
 		t.Fatalf("series %d %v", n, err)
 	}
 	again, err := metrics.New(reg) // a second wiring shares the counters
@@ -36,6 +36,9 @@ func TestCountsByKindAndOutcome(t *testing.T) {
 		}
 	}
 	if got["ai_digest/queued"] != 1 || got["ai_digest/suppressed"] != 3 || got["welcome/sent"] != 0 {
+		t.Fatalf("counters %v", got)
+	}
+	if _, ok := got["shop_moved/sent"]; !ok {
 		t.Fatalf("counters %v", got)
 	}
 }
