@@ -85,23 +85,11 @@ func (a *App) QueueAIDigest(ctx context.Context, out DigestOutbox, d domain.AIDi
 	if d.CategoryID == "" {
 		return domain.ErrMissingID
 	}
-	if d.OwnerUserID == "" {
-		owner, err := out.CategoryOwner(ctx, d.CategoryID)
-		if err != nil {
-			return err
-		}
-		d.OwnerUserID = owner
-	}
-	if d.OwnerUserID == "" {
-		return ErrNoRecipient
-	}
-	r, ok, err := out.Recipient(ctx, d.OwnerUserID)
+	owner, r, err := ownerRecipient(ctx, out, d.CategoryID, d.OwnerUserID)
 	if err != nil {
 		return err
 	}
-	if !ok {
-		return ErrNoRecipient
-	}
+	d.OwnerUserID = owner
 	e, err := domain.NewAIDigest(d, r.Email)
 	if err != nil {
 		return err
@@ -123,19 +111,9 @@ func (a *App) QueueDailyReport(ctx context.Context, out DigestOutbox, r domain.D
 	if r.Status != domain.ReportReady {
 		return domain.ErrNothingToReport
 	}
-	owner, err := out.CategoryOwner(ctx, r.CategoryID)
+	owner, rc, err := ownerRecipient(ctx, out, r.CategoryID, "")
 	if err != nil {
 		return err
-	}
-	if owner == "" {
-		return ErrNoRecipient
-	}
-	rc, ok, err := out.Recipient(ctx, owner)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return ErrNoRecipient
 	}
 	if r.StoreName, err = out.StoreName(ctx, r.CategoryID); err != nil {
 		return err
@@ -155,23 +133,11 @@ func (a *App) QueueDailyReportWithoutData(ctx context.Context, out DigestOutbox,
 	if r.CategoryID == "" {
 		return domain.ErrMissingID
 	}
-	if r.OwnerUserID == "" {
-		owner, err := out.CategoryOwner(ctx, r.CategoryID)
-		if err != nil {
-			return err
-		}
-		r.OwnerUserID = owner
-	}
-	if r.OwnerUserID == "" {
-		return ErrNoRecipient
-	}
-	rc, ok, err := out.Recipient(ctx, r.OwnerUserID)
+	owner, rc, err := ownerRecipient(ctx, out, r.CategoryID, r.OwnerUserID)
 	if err != nil {
 		return err
 	}
-	if !ok {
-		return ErrNoRecipient
-	}
+	r.OwnerUserID = owner
 	if name, err := out.StoreName(ctx, r.CategoryID); err != nil {
 		return err
 	} else if name != "" {
@@ -193,23 +159,11 @@ func (a *App) QueueWeeklyReview(ctx context.Context, out DigestOutbox, w domain.
 	if w.CategoryID == "" {
 		return domain.ErrMissingID
 	}
-	if w.OwnerUserID == "" {
-		owner, err := out.CategoryOwner(ctx, w.CategoryID)
-		if err != nil {
-			return err
-		}
-		w.OwnerUserID = owner
-	}
-	if w.OwnerUserID == "" {
-		return ErrNoRecipient
-	}
-	rc, ok, err := out.Recipient(ctx, w.OwnerUserID)
+	owner, rc, err := ownerRecipient(ctx, out, w.CategoryID, w.OwnerUserID)
 	if err != nil {
 		return err
 	}
-	if !ok {
-		return ErrNoRecipient
-	}
+	w.OwnerUserID = owner
 	if name, err := out.StoreName(ctx, w.CategoryID); err != nil {
 		return err
 	} else if name != "" {
@@ -257,23 +211,36 @@ func (a *App) QueueShopMoved(ctx context.Context, out DigestOutbox, s ShopMoved)
 	if s.CategoryID == "" {
 		return domain.ErrMissingID
 	}
-	owner, err := out.CategoryOwner(ctx, s.CategoryID)
+	owner, rc, err := ownerRecipient(ctx, out, s.CategoryID, "")
 	if err != nil {
 		return err
-	}
-	if owner == "" {
-		return ErrNoRecipient
-	}
-	rc, ok, err := out.Recipient(ctx, owner)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return ErrNoRecipient
 	}
 	e, err := domain.NewShopMoved(owner, rc.Email, s.Shop, s.At)
 	if err != nil {
 		return err
 	}
 	return a.add(ctx, out, e)
+}
+
+// ownerRecipient is the owner of categoryID (owner when the event named
+// them, else the stored one) and their address; ErrNoRecipient while
+// either is not known (yet).
+func ownerRecipient(ctx context.Context, in RecipientStore, categoryID, owner string) (string, domain.Recipient, error) {
+	if owner == "" {
+		var err error
+		if owner, err = in.CategoryOwner(ctx, categoryID); err != nil {
+			return "", domain.Recipient{}, err
+		}
+	}
+	if owner == "" {
+		return "", domain.Recipient{}, ErrNoRecipient
+	}
+	rc, ok, err := in.Recipient(ctx, owner)
+	if err != nil {
+		return "", domain.Recipient{}, err
+	}
+	if !ok {
+		return "", domain.Recipient{}, ErrNoRecipient
+	}
+	return owner, rc, nil
 }
