@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousViolations, freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
 
 /**
- * Accessibility (issue 11): axe finds no serious or critical violation on
+ * Accessibility: axe finds no serious or critical violation on
  * Home, Analytics, Connections, the website-score page and every dialog, and
  * the main flows work with the keyboard alone.
  */

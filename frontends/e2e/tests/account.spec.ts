@@ -274,7 +274,7 @@ async function signUpThroughUiFresh(page: Page, email: string): Promise<void> {
   await signUpThroughUi(page, email, PASSWORD);
 }
 
-test('two-step sign-in on a server without it says so, never "an unknown error" (issue 21, item 15)', async ({ page }) => {
+test('two-step sign-in on a server without it says so, never "an unknown error"', async ({ page }) => {
   const email = freshEmail('totp-refused');
   await signUpThroughUiFresh(page, email);
   const { uid } = await emulatorSignIn(page, email, PASSWORD);

@@ -2,9 +2,9 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { fillSignIn, freshEmail, openSignedOut, PASSWORD, signUpThroughUi, simUrl } from './support';
 
 /**
- * Analytics follows the shop's clock, never the viewer's (issue 21, items 7,
- * 8, 18, 21, 22). The shop is in Pago Pago (UTC−11, no daylight saving), so
- * its day is the one furthest behind; the browsers look from Kiritimati
+ * Analytics follows the shop's clock, never the viewer's: its ranges,
+ * currency, partial day and rounding. The shop is in Pago Pago (UTC−11, no
+ * daylight saving), so its day is the one furthest behind; the browsers look from Kiritimati
  * (UTC+14: always a later date than the shop's), from Los Angeles three days
  * in the past on a fixed clock (an earlier date), and from London on a
  * fixed clock at the hour its clocks go forward. Each must see the same

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { fillSignIn, freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
 
 /**
- * Analytics events (issue 11) with the analytics script stubbed at the
+ * Analytics events with the analytics script stubbed at the
  * network layer. The stub does what gtag.js does with the page's dataLayer:
  * it sends each event as a hit (a beacon, which outlives a navigation such
  * as the one to checkout), and the test records those hits.

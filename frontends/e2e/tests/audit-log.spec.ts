@@ -4,7 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { fillSignIn, freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
 
 /**
- * The audit log (issue 11): an uplifter changes a store owner's business while
+ * The audit log: an uplifter changes a store owner's business while
  * viewing as them; the owner reads who did it in Account Settings, the
  * uplifter reads their own actions on /dashboard. All through the real stack
  * (categories writes the action, users keeps the log).

@@ -16,7 +16,7 @@ test('a free user upgrades through the test checkout and then manages the subscr
   await signUpThroughUi(page, freshEmail('upgrade'), PASSWORD);
 
   let dialog = await openUpgradeDialog(page);
-  // What stays free is said, and a visible button closes the dialog (issue 21, item 12).
+  // What stays free is said, and a visible button closes the dialog.
   await expect(dialog.getByText(/^Always free, on every plan: your website review, the weekly and daily reports, campaign ideas and Analytics\./)).toBeVisible();
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();

@@ -60,7 +60,7 @@ test('saving a website in the Business profile fills Home with a review, summary
 });
 
 /**
- * Issue 21, item 6: each way a website is refused says which it was, under
+ * Each way a website is refused says which it was, under
  * the Website field, which is scrolled into view and focused, even when the
  * owner had scrolled the dialog down to Save (at a phone's width the dialog
  * scrolls).

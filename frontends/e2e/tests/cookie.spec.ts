@@ -3,7 +3,7 @@ import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support'
 
 /**
  * The secure refresh-token cookie of spec section 3, in a real browser against the Auth emulator: set by the
- * gateway, HttpOnly (issue 20, finding 14), so the page's scripts cannot read it.
+ * gateway, HttpOnly, so the page's scripts cannot read it.
  */
 test('the refresh-token cookie is set secure and HttpOnly on sign-in and cleared on sign-out', async ({ page, context }) => {
   await openSignedOut(page);

@@ -2,11 +2,11 @@ import { expect, test, type Page } from '@playwright/test';
 import { demoStoreUrl, freshEmail, openSignedOut, PASSWORD, saveWebsite, signUpThroughUi } from './support';
 
 /**
- * What a new owner reads in the demo store's first review (issue 21, items
- * 17 and 18): one row per issue however many pages it is on, nothing called
- * "New" when there was no review before, alt text and a meta description
- * written from the store's own pages, and each idea's fields named for its
- * channel (only an email has a subject line).
+ * What a new owner reads in the demo store's first review: one row per issue
+ * however many pages it is on, nothing called "New" when there was no review
+ * before, alt text and a meta description written from the store's own
+ * pages, and each idea's fields named for its channel (only an email has a
+ * subject line).
  */
 
 async function firstReview(page: Page) {

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { demoStoreUrl, freshEmail, openSignedOut, PASSWORD, saveWebsite, signUpThroughUi } from './support';
 
 /**
- * Home's first screen says what to do first (issue 21, item 16): the daily
+ * Home's first screen says what to do first: the daily
  * report, the top fixes and ideas are on it at a laptop's and a phone's size,
  * before the points table, which is folded under one summary line.
  */

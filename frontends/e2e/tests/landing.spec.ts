@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { demoStoreUrl, gatewayUrl, openSignedOut } from './support';
 
 /**
- * Issue 21, item 24: the signed-out landing page says what Uplift does,
+ * The signed-out landing page says what Uplift does,
  * what is free and what the plan costs, and the public website score is its
  * first action.
  */

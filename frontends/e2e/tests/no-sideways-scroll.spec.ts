@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { freshEmail, importOrderExport, openSignedOut, orderExport, PASSWORD, signUpThroughUi } from './support';
 
 /**
- * No page scrolls sideways at any width (issue 21, item 9): every route at a
+ * No page scrolls sideways at any width: every route at a
  * phone's 375 px and a laptop's 1280 px, signed out and signed in with store
  * data where the route shows some.
  */

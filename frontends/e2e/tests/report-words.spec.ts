@@ -18,7 +18,7 @@ import {
 import { startStore, type TestStore } from './test-store';
 
 /**
- * Issue 21's owner, met again: what a new owner is sent after sign-up, what
+ * What a new owner is sent after sign-up, what
  * Home says while Monday's re-review runs, whether Connections keeps the
  * store's size through "Sync now", and whether the daily report's words and
  * action read the same on Home and in the email. Pictures at 375 and 1280 px

@@ -14,7 +14,7 @@ async function connectDemoShop(page: Page) {
 }
 
 /**
- * Two local accounts connect the demo shop in turn (issue 21, item 25): the
+ * Two local accounts connect the demo shop in turn: the
  * second one's consent on Shopify proves the shop, so it moves there, and the
  * first account's Connections page says so and offers to connect it again.
  */

@@ -38,7 +38,7 @@ test('connect a Shopify shop, watch the import, then see Analytics and the daily
   // The shop's name and zone arrive with the import's first step, which the
   // injected slow answers delay: wait for the import, then read them.
   await expect(card.getByText(/Last synced/)).toBeVisible({ timeout: 60_000 });
-  // The note that announced the import says it has ended (issue 21, item 19).
+  // The note that announced the import says it has ended.
   await expect(page.getByRole('status').filter({ hasText: 'Your Shopify store is connected and its orders are imported.' })).toBeVisible();
   await expect(page.getByText('Importing your orders…')).toHaveCount(0);
   await expect(card.getByText(shop.name)).toBeVisible();

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { demoStoreUrl, freshEmail, importOrderExport, openSignedOut, orderExport, PASSWORD, saveWebsite, signUpThroughUi } from './support';
 
 /**
- * The studio is found from the app (issue 21, item 1): the avatar menu, Home,
+ * The studio is found from the app, not only by typing /studio: the avatar menu, Home,
  * the plan dialog that sells it, and every place that names a product, each
  * link carrying ?product= to the product it names.
  */

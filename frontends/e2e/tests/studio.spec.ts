@@ -37,7 +37,7 @@ test('a paying owner removes a background, compares before and after, and downlo
 
   await uploadMug(page);
   await page.getByRole('button', { name: 'Remove background' }).click();
-  // While it runs the card says what it is doing, not what it has done (issue 21, item 20).
+  // While it runs the card says what it is doing, not what it has done.
   await expect(page.getByRole('article', { name: 'Removing the background: mug' })).toBeVisible();
   const card = await doneCard(page, 'Background removed: mug');
   await expect(card.getByRole('img', { name: 'After: the background removed' })).toBeVisible();
@@ -62,7 +62,7 @@ test('the free plan previews with a watermark, downloads three results a month, 
   await expect(card.getByRole('img', { name: 'Amazon main image preview' })).toBeVisible();
 
   // The download buttons say the limit before it is hit, and the usage note
-  // turns amber near it and red at it (issue 21, item 20).
+  // turns amber near it and red at it.
   const usage = page.getByRole('status').filter({ hasText: /^Free plan:/ });
   await expect(usage).toHaveAttribute('data-usage', 'plenty');
   const expected: Record<string, [string, string]> = {

@@ -2,7 +2,7 @@ import { expect, test, type Locator } from '@playwright/test';
 import { freshEmail, importOrderExport, openSignedOut, orderExport, PASSWORD, signUpThroughUi } from './support';
 
 /**
- * Issue 21, item 23: a metric's "how it is counted" tooltip never covers the
+ * A metric's "how it is counted" tooltip never covers the
  * number it explains, and a scroll closes it (it would float away from it).
  */
 const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>

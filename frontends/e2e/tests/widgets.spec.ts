@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
 
 /**
- * The customer reviews and identity verification widgets (issue 11). The
+ * The customer reviews and identity verification widgets. The
  * local stack turns both on with fake settings; their third-party scripts
  * are stubbed at the network layer, and the identity session comes from the
  * billing service through stripe-mock, opened on the local test stack's

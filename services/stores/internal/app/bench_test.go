@@ -101,7 +101,7 @@ func BenchmarkImportOrders(b *testing.B) {
 }
 
 // uploadOrders is about 19.5 MB of export in ordercsvtest's rows, the size
-// of issue 20's files.
+// of a busy shop's year of orders.
 const uploadOrders = 70000
 
 // maxConcurrentImportsHeapMiB is the goal for three such imports at once:
@@ -110,7 +110,7 @@ const maxConcurrentImportsHeapMiB = 220
 
 // BenchmarkConcurrentImports imports three ~19.5 MB exports at once, each
 // into a store of its own: three owners uploading together took the stores
-// service to 826 MB (issue 20, finding 4). The files stream in as they are
+// service to 826 MB once. The files stream in as they are
 // read, as an upload does, so the heap measured is the imports' own. The
 // baseline reads the same three streams with encoding/csv at once and
 // COPYs every record as text: the floor of three imports. It fails when

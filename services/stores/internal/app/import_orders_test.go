@@ -58,7 +58,8 @@ func (w waitReader) Read(p []byte) (int, error) {
 // TestImportsInFlightAreBounded: one import per store across replicas, at
 // most ImportsInFlight per replica; the refused ones answer at once and
 // store nothing, the running ones finish whole, and the store can import
-// again once its import ended (issue 20, finding 4).
+// again once its import ended: without the bound, three large uploads at
+// once took one replica to 826 MB.
 func TestImportsInFlightAreBounded(t *testing.T) {
 	t.Parallel()
 	_, repo := testApp(t)

@@ -8,7 +8,7 @@ import (
 )
 
 // The average order value on Analytics' card and the one a person works
-// out from the table by day are one number (issue 21, item 22): for many
+// out from the table by day are one number: for many
 // random stores, with discounts, returns of discounted products (some on a
 // later day), cancellations and gift cards, the range's AOV equals
 // (Σ gross sales − Σ discounts) ÷ Σ orders over the table's own figures as

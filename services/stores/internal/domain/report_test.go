@@ -224,7 +224,7 @@ func TestCompareDayNotes(t *testing.T) {
 	}
 }
 
-// Sessions are whole visits, on average too (issue 21, item 21): a week of
+// Sessions are whole visits, on average too: a week of
 // 100 and 101 sessions a day averages "100", not "100.4".
 func TestSessionsAverageIsWhole(t *testing.T) {
 	t.Parallel()

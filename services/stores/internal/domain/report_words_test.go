@@ -148,9 +148,10 @@ func active(days []DayTotals) []DayTotals {
 	return out
 }
 
-// TestDailyReportUsualDayFromTheIssue is the day issue 21 saw: sales 23.1 %
+// TestDailyReportNamesAnUnflaggedDrop is a day an owner was once told
+// was "a usual day … nothing moved enough to flag": sales 23.1 %
 // down, AOV 26.6 % down and returns 213.3 % up, none of them flagged.
-func TestDailyReportUsualDayFromTheIssue(t *testing.T) {
+func TestDailyReportNamesAnUnflaggedDrop(t *testing.T) {
 	t.Parallel()
 	// A busy week that swings (4 to 16 orders a day at 100.00); yesterday
 	// 10 orders at 76.92 and 30.00 back against 9.57 a day: the returns'

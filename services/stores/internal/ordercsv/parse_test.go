@@ -210,8 +210,8 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// notCSV is what a photo or another binary file chosen by mistake gets
-// (issue 21, item 18).
+// notCSV is what a photo or another binary file chosen by mistake gets,
+// rather than a complaint about a NUL character the owner never typed.
 const notCSV = "This is not a CSV file. In Shopify Admin, go to Orders → Export, choose CSV and import that file."
 
 func TestABinaryFileIsNotACSVFile(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"uplift.dev/shopifysim/sim"
 )
 
-// TestSyncNowKeepsTheStoresCounts (issue 21, item 4): Connections counts
+// TestSyncNowKeepsTheStoresCounts: Connections counts
 // what is stored of the shop, not what the running sync has brought in.
 // "Sync now" of what changed starts from zero and brings in a handful of
 // orders, which used to read "0 orders · 0 products · 0 customers" during

@@ -51,7 +51,7 @@ func delivered(t *testing.T, s *sim.Server, shop, topic string) sim.Delivery {
 	return found
 }
 
-// Issue 20, finding 1, on real PostgreSQL: deliveries Shopify signed for
+// On real PostgreSQL: deliveries Shopify signed for
 // shop A (an order's deletion, a customer's redaction, the uninstall, the
 // shop's redaction) are sent again with shop B in the header. The ones
 // whose body names shop A are refused; the deletion is queued for B but

@@ -56,8 +56,7 @@ func TestUploadOrdersReadsTheExportInPieces(t *testing.T) {
 }
 
 // TestAPhotoIsNotACSVFile: a JPEG chosen as the order export, as sent and
-// as a browser reads it as text, is refused as not a CSV file (issue 21,
-// item 18), and an over-long title by row and column (issue 20, finding 2).
+// as a browser reads it as text, is refused as not a CSV file, and an over-long title by row and column.
 func TestAPhotoIsNotACSVFile(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, sim.Options{AutoApprove: true})

@@ -9,7 +9,7 @@ export type RawEnv = Partial<Record<string, string>>;
 /**
  * The spec's eleven required client settings; empty counts as missing.
  * Checked by hand: a schema library here would be in every first load for
- * eleven non-empty strings (zod's was, issue 14).
+ * eleven non-empty strings (zod's was, and cost the budget).
  */
 const REQUIRED_KEYS = [
   'firebaseApiKey',

@@ -9,7 +9,8 @@ import { canonicalTimeZone } from './time-zones';
 export const STORE_LOCALE = 'en-US';
 
 /**
- * How a store's dates read, one format per kind of date (issue 21, item 21).
+ * How a store's dates read, one format per kind of date, so one page never
+ * writes the same day two ways.
  * Calendar days (YYYY-MM-DD, already the store's days) are written as they
  * are; moments (timestamps) are shown on the store's clock.
  */

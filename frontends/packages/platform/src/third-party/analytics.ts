@@ -1,5 +1,5 @@
 /**
- * Product analytics events (issue 11). Any app (shell or remote) calls
+ * Product analytics events. Any app (shell or remote) calls
  * trackEvent; nothing leaves the browser until the visitor has agreed in the
  * consent banner, when the shell connects a sink. Events before that are
  * dropped, not queued: they were made without consent.

@@ -4,7 +4,7 @@
  *
  * `.u-table-scroll` is positioned because the sr-only text in a wide table's
  * cells is absolutely positioned: with a static scroller its box escapes the
- * clip and widens the whole page (issue 21, item 9: 1,031 px at 375 px).
+ * clip and widens the whole page (it once reached 1,031 px at 375 px).
  */
 const css = `
 :root { --bg: #f4f4f5; --fg: #18181b; --muted: #52525b; --line: #e4e4e7; --brand: #4f46e5; --brand-fg: #fff; --danger: #b91c1c; --danger-bg: #fee2e2; font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: var(--fg); }

@@ -1,6 +1,6 @@
 import { AuditLogList, ErrorBanner, Spinner, useAuditLog } from '@uplift/platform';
 
-/** Who acted on the owner's behalf and what they changed, the last 90 days (issue 11). */
+/** Who acted on the owner's behalf and what they changed, the last 90 days. */
 export function AuditLogSection({ userId }: { userId: string }) {
   const log = useAuditLog(userId, 'subject');
   return (

@@ -13,8 +13,8 @@ const list = { margin: '.25rem 0', paddingLeft: '1.1rem' } as const;
 /**
  * What to do first, on Home's first screen at any width: yesterday's report
  * in its own headline, the fixes worth the most points and the newest ideas,
- * each leading to its full card below (issue 21, item 16: the ideas used to
- * sit under a 29-row table, 3,660 px down).
+ * each leading to its full card below (the ideas used to sit under a 29-row
+ * table, 3,660 px down).
  */
 export function StartHere({ categoryId, report, ideas }: StartHereProps) {
   const daily = useDailyReport(categoryId).data;

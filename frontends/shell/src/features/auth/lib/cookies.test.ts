@@ -18,7 +18,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** The spec's refresh-token cookie (section 3), issue 20's finding 14: never written by script. */
+/** The spec's refresh-token cookie (section 3): never written by script, so no injected script can read it. */
 describe('the refresh-token cookie', () => {
   it('is handed to the gateway to set (HttpOnly there), never written to document.cookie', async () => {
     setRefreshTokenCookie('AMf-vB/x+y=z;');

@@ -79,7 +79,7 @@ export function DashboardPage() {
   );
 }
 
-/** What this uplifter did on behalf of store owners, the last 90 days (the audit log, issue 11). */
+/** What this uplifter did on behalf of store owners, the last 90 days (the audit log). */
 function YourActions({ userId }: { userId: string }) {
   const log = useAuditLog(userId || undefined, 'actor');
   return (
