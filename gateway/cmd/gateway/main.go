@@ -34,6 +34,9 @@ type settings struct {
 	// NATSNKeySeed is the gateway's own NATS user nkey seed: it may only
 	// listen to report events. Required with NATS_URL.
 	NATSNKeySeed string `env:"NATS_NKEY_SEED" secret:"true"`
+	// NATSUserJWT is its user JWT on an operator-mode NATS (`devstack
+	// nats-keys -jwt`); unset where the servers list the keys.
+	NATSUserJWT string `env:"NATS_USER_JWT"`
 	// NATSSenderKeys are the publishers' public nkeys (service=U...,...):
 	// a report event not signed by categories is not streamed.
 	NATSSenderKeys string `env:"NATS_SENDER_KEYS"`
@@ -142,6 +145,11 @@ func natsSettings(cfg settings) ([]nats.Option, *events.Trust, error) {
 	signer, err := events.NewSigner("gateway", []byte(cfg.NATSNKeySeed))
 	if err != nil {
 		return nil, nil, fmt.Errorf("NATS_NKEY_SEED: %w", err)
+	}
+	if cfg.NATSUserJWT != "" {
+		if err := signer.UseJWT(cfg.NATSUserJWT); err != nil {
+			return nil, nil, fmt.Errorf("NATS_USER_JWT: %w", err)
+		}
 	}
 	trust, err := events.ParseTrust(cfg.NATSSenderKeys)
 	if err != nil {

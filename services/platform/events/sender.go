@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nats-io/jwt/v2"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
 )
@@ -97,6 +98,10 @@ const (
 // key it authenticates to NATS with).
 type Signer struct {
 	Service string
+	// UserJWT is, on an operator-mode NATS, the program's user JWT for
+	// this key (UseJWT), shown when it connects in place of the bare key;
+	// empty on a NATS that lists the keys itself.
+	UserJWT string
 	key     nkeys.KeyPair
 }
 
@@ -112,6 +117,22 @@ func NewSigner(service string, seed []byte) (*Signer, error) {
 	return &Signer{Service: service, key: kp}, nil
 }
 
+// UseJWT has the sender sign in to an operator-mode NATS with token, its
+// user JWT (natsauth.Operator.UserJWT), which must be for this key: NATS
+// would refuse a JWT for another key with a bare "authorization
+// violation", so the program says which setting is wrong instead.
+func (s *Signer) UseJWT(token string) error {
+	claims, err := jwt.DecodeUserClaims(token)
+	if err != nil {
+		return err
+	}
+	if claims.Subject != s.PublicKey() {
+		return fmt.Errorf("the JWT is for key %s, the seed is key %s", claims.Subject, s.PublicKey())
+	}
+	s.UserJWT = token
+	return nil
+}
+
 // PublicKey is the "U..." key NATS and the consumers know this sender by.
 func (s *Signer) PublicKey() string {
 	pub, _ := s.key.PublicKey()
@@ -123,7 +144,11 @@ func (s *Signer) PublicKey() string {
 // sender's own inbox, the only one NATS lets it read (natsauth).
 func (s *Signer) NATSOption() nats.Option {
 	return func(o *nats.Options) error {
-		if err := nats.Nkey(s.PublicKey(), s.key.Sign)(o); err != nil {
+		auth := nats.Nkey(s.PublicKey(), s.key.Sign)
+		if s.UserJWT != "" {
+			auth = nats.UserJWT(func() (string, error) { return s.UserJWT, nil }, s.key.Sign)
+		}
+		if err := auth(o); err != nil {
 			return err
 		}
 		return nats.CustomInboxPrefix(InboxPrefix(s.Service))(o)

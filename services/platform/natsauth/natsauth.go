@@ -107,12 +107,18 @@ func SetUp(ctx context.Context, js jetstream.JetStream, replicas int) error {
 	return ratelimit.EnsureBuckets(ctx, js, replicas)
 }
 
-// ConnectAndSetUp signs in to NATS at url as the admin with seed and sets
-// up the streams (SetUp).
-func ConnectAndSetUp(ctx context.Context, url string, seed []byte, replicas int, opts ...nats.Option) error {
+// ConnectAndSetUp signs in to NATS at url as the admin with seed (and,
+// on an operator-mode NATS, its user JWT; "" otherwise) and sets up the
+// streams (SetUp).
+func ConnectAndSetUp(ctx context.Context, url string, seed []byte, userJWT string, replicas int, opts ...nats.Option) error {
 	signer, err := events.NewSigner(Admin, seed)
 	if err != nil {
 		return fmt.Errorf("admin key: %w", err)
+	}
+	if userJWT != "" {
+		if err := signer.UseJWT(userJWT); err != nil {
+			return fmt.Errorf("admin JWT: %w", err)
+		}
 	}
 	nc, err := nats.Connect(url, append([]nats.Option{nats.Name("nats-setup"), signer.NATSOption()}, opts...)...)
 	if err != nil {
@@ -126,8 +132,9 @@ func ConnectAndSetUp(ctx context.Context, url string, seed []byte, replicas int,
 	return SetUp(ctx, js, replicas)
 }
 
-// Keyring holds one user nkey seed per program. It is made fresh when a
-// stack starts (NewKeyring) and never written to the repository.
+// Keyring holds one user nkey seed per program: made fresh for a local
+// stack or a test (NewKeyring), kept in a folder outside the repository
+// for a cluster (LoadKeyring).
 type Keyring struct {
 	seeds map[string][]byte
 }

@@ -48,8 +48,16 @@ func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 	if err := publish(users, events.SubjectUserCreated); err != nil {
 		t.Fatalf("users may publish UserCreated: %v", err)
 	}
-	// A service consumes as it does in production: its durable consumer
-	// is made, pulls the event billing published, and acks it.
+	assertUsersConsumesBillingsEvent(t, users)
+	assertStreamManagementRefused(t, users)
+	assertReportEventsPerCategory(t, url, k, publish)
+}
+
+// assertUsersConsumesBillingsEvent: a service consumes as it does in
+// production: its durable consumer is made, pulls the one event billing
+// published, and acks it.
+func assertUsersConsumesBillingsEvent(t *testing.T, users jetstream.JetStream) {
+	t.Helper()
 	cons, err := users.CreateOrUpdateConsumer(context.Background(), events.StreamName, jetstream.ConsumerConfig{
 		Durable: events.UsersBilling.Durable, FilterSubject: events.UsersBilling.Subject, AckPolicy: jetstream.AckExplicitPolicy,
 	})
@@ -70,8 +78,6 @@ func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 	if pulled != 1 || batch.Error() != nil {
 		t.Fatalf("users pulled %d events (%v), want 1", pulled, batch.Error())
 	}
-	assertStreamManagementRefused(t, users)
-	assertReportEventsPerCategory(t, url, k, publish)
 }
 
 // assertReportEventsPerCategory: report events go on one subject per
@@ -139,18 +145,34 @@ func startRendered(t *testing.T) (string, *natsauth.Keyring) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	conf := "listen: 127.0.0.1:-1\njetstream { store_dir: " + `"` + filepath.Join(dir, "js") + `"` + " }\n" + k.Render()
-	path := filepath.Join(dir, "nats.conf")
-	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
+	s, _ := startConfig(t, k.Render())
+	url := s.ClientURL()
+	if err := natsauth.ConnectAndSetUp(context.Background(), url, k.Seed(natsauth.Admin), "", 1); err != nil {
+		t.Fatalf("the admin cannot set the stream up: %v", err)
 	}
+	return url, k
+}
+
+// startConfig starts nats-server with JetStream from a configuration file
+// holding auth, as the cluster's nats.conf includes it, and returns the
+// server and a function that rewrites the file's auth (for s.Reload).
+func startConfig(t *testing.T, auth string) (s *server.Server, rewrite func(auth string)) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "nats.conf")
+	rewrite = func(auth string) {
+		conf := "listen: 127.0.0.1:-1\njetstream { store_dir: \"" + filepath.Join(dir, "js") + "\" }\n" + auth
+		if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rewrite(auth)
 	opts, err := server.ProcessConfigFile(path)
 	if err != nil {
-		t.Fatalf("nats-server rejects the rendered config: %v", err)
+		t.Fatalf("nats-server rejects the config: %v", err)
 	}
 	opts.NoLog, opts.NoSigs = true, true
-	s, err := server.NewServer(opts)
+	s, err = server.NewServer(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,11 +181,7 @@ func startRendered(t *testing.T) (string, *natsauth.Keyring) {
 		t.Fatal("server not ready")
 	}
 	t.Cleanup(s.Shutdown)
-	url := s.ClientURL()
-	if err := natsauth.ConnectAndSetUp(context.Background(), url, k.Seed(natsauth.Admin), 1); err != nil {
-		t.Fatalf("the admin cannot set the stream up: %v", err)
-	}
-	return url, k
+	return s, rewrite
 }
 
 // connectAs connects to url as service, as the service does.

@@ -111,7 +111,7 @@ func StartSecure(t testing.TB) (string, *natsauth.Keyring) {
 		Subscribe: &server.SubjectPermission{Allow: []string{"uplift.>", "_INBOX.>"}},
 	}})
 	url := start(t, &server.Options{Nkeys: users})
-	if err := natsauth.ConnectAndSetUp(context.Background(), url, k.Seed(natsauth.Admin), 1); err != nil {
+	if err := natsauth.ConnectAndSetUp(context.Background(), url, k.Seed(natsauth.Admin), "", 1); err != nil {
 		t.Fatalf("natstest: set up: %v", err)
 	}
 	keyrings.Store(url, k)

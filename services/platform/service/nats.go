@@ -22,6 +22,10 @@ type NATS struct {
 	// ("users=U...,billing=U..."); consumers refuse events not signed by a
 	// service that may publish their subject (events.Publishers).
 	NATSSenderKeys string `env:"NATS_SENDER_KEYS"`
+	// NATSUserJWT is the program's user JWT on an operator-mode NATS
+	// (`devstack nats-keys -jwt`), for the key in NATS_NKEY_SEED; unset
+	// on a NATS whose configuration lists the keys (auth.conf).
+	NATSUserJWT string `env:"NATS_USER_JWT"`
 	// NATSCAFile is the CA that signed the NATS servers' certificates, for
 	// a tls:// NATS_URL with a private CA.
 	NATSCAFile string `env:"NATS_CA_FILE"`
@@ -72,6 +76,11 @@ func (n NATS) identity(service string, anonymous bool) (*events.Signer, *events.
 	signer, err := events.NewSigner(service, []byte(n.NATSNKeySeed))
 	if err != nil {
 		return nil, nil, fmt.Errorf("NATS_NKEY_SEED: %w", err)
+	}
+	if n.NATSUserJWT != "" {
+		if err := signer.UseJWT(n.NATSUserJWT); err != nil {
+			return nil, nil, fmt.Errorf("NATS_USER_JWT: %w", err)
+		}
 	}
 	trust, err := events.ParseTrust(n.NATSSenderKeys)
 	if err != nil {

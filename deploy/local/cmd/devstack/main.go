@@ -6,8 +6,9 @@
 //	                             its environment, stop everything, exit as CMD;
 //	                             -test-keys: services trust tokens signed by
 //	                             a local key (make bench)
-//	devstack nats-keys DIR       write fresh NATS keys for a cluster into DIR
-//	                             (outside the repository): deploy/README.md
+//	devstack nats-keys [-jwt] DIR  write the NATS keys of a cluster into DIR
+//	                             (outside the repository), keeping those
+//	                             already there: deploy/README.md
 //
 // UPLIFT_PORT_OFFSET=N (10, 20, … 90) moves every port by N, so that several
 // stacks can run side by side, e.g. one per git worktree.
@@ -42,13 +43,10 @@ func main() {
 
 func run() (int, error) {
 	if len(os.Args) < 2 {
-		return 2, errors.New("usage: devstack run | devstack exec [-apps] -- command [args...] | devstack nats-keys DIR")
+		return 2, errors.New("usage: devstack run | devstack exec [-apps] -- command [args...] | devstack nats-keys [-jwt] DIR")
 	}
 	if os.Args[1] == "nats-keys" {
-		if len(os.Args) != 3 {
-			return 2, errors.New("usage: devstack nats-keys DIR")
-		}
-		return 0, natsKeys(os.Args[2], "uplift")
+		return natsKeysCommand(os.Args[2:])
 	}
 	root, err := repoRoot()
 	if err != nil {

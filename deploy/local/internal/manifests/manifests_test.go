@@ -324,3 +324,38 @@ func TestEachServiceMigratesInAStepOfItsOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestNATSServerIsTheOneTestedWith: the cluster runs the nats-server
+// release every test embeds (deploy/local's go.mod), so what the tests
+// found of its permissions, reloads and JetStream holds in production.
+func TestNATSServerIsTheOneTestedWith(t *testing.T) {
+	mod, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tested string
+	for _, line := range strings.Split(string(mod), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "github.com/nats-io/nats-server/v2" {
+			tested = strings.TrimPrefix(f[1], "v")
+		}
+	}
+	if tested == "" {
+		t.Fatal("deploy/local/go.mod names no nats-server")
+	}
+	var images []string
+	for _, w := range workloads(load(t)) {
+		for _, c := range list(w.pod, "spec", "containers") {
+			if img := str(c, "image"); strings.HasPrefix(img, "nats:") {
+				images = append(images, img)
+			}
+		}
+	}
+	if len(images) == 0 {
+		t.Fatal("no nats-server container in deploy/k8s")
+	}
+	for _, img := range images {
+		if tag := strings.TrimPrefix(img, "nats:"); tag != tested && !strings.HasPrefix(tag, tested+"-") {
+			t.Errorf("the cluster runs %s, the tests nats-server %s", img, tested)
+		}
+	}
+}

@@ -397,7 +397,7 @@ func (s *Stack) startNATS() (string, error) {
 	// rate-limit bucket, which no program may (natsauth.Permissions).
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := natsauth.ConnectAndSetUp(ctx, ns.ClientURL(), keys.Seed(natsauth.Admin), 1); err != nil {
+	if err := natsauth.ConnectAndSetUp(ctx, ns.ClientURL(), keys.Seed(natsauth.Admin), "", 1); err != nil {
 		return "", fmt.Errorf("embedded nats: set up: %w", err)
 	}
 	return ns.ClientURL(), nil

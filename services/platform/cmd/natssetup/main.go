@@ -18,7 +18,10 @@ type settings struct {
 	NATSURL string `env:"NATS_URL" required:"true"`
 	// NATSNKeySeed is the admin's nkey seed (the nats-key-admin Secret).
 	NATSNKeySeed string `env:"NATS_NKEY_SEED" required:"true" secret:"true"`
-	NATSCAFile   string `env:"NATS_CA_FILE"`
+	// NATSUserJWT is the admin's user JWT on an operator-mode NATS
+	// (`devstack nats-keys -jwt`, the same Secret).
+	NATSUserJWT string `env:"NATS_USER_JWT"`
+	NATSCAFile  string `env:"NATS_CA_FILE"`
 	// StreamReplicas is how many servers keep each stream (3 in the
 	// cluster, 1 on a single server).
 	StreamReplicas int    `env:"NATS_STREAM_REPLICAS" default:"1"`
@@ -36,7 +39,7 @@ func main() {
 		// is still electing its JetStream leader.
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
-		if err := natsauth.ConnectAndSetUp(ctx, s.NATSURL, []byte(s.NATSNKeySeed), s.StreamReplicas, opts...); err != nil {
+		if err := natsauth.ConnectAndSetUp(ctx, s.NATSURL, []byte(s.NATSNKeySeed), s.NATSUserJWT, s.StreamReplicas, opts...); err != nil {
 			return err
 		}
 		log.Info("streams set up", "replicas", s.StreamReplicas)
