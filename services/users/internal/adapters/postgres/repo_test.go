@@ -322,7 +322,7 @@ func TestRecoveryCodes(t *testing.T) {
 		}
 		return r.UseRecoveryCode(ctx, domain.RecoveryAttempt{
 			UserID: "u1", Client: client, Hash: domain.HashRecoveryCode("u1", code), At: t0,
-			Audit: domain.AuditEntry{ActorID: "u1", OnBehalfOfID: "u1", Action: "recovery_code_used", At: t0},
+			Audit:  domain.AuditEntry{ActorID: "u1", OnBehalfOfID: "u1", Action: "recovery_code_used", At: t0},
 			Detail: func(left int) string { return fmt.Sprint(left, " left") }, Then: then,
 		})
 	}
