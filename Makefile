@@ -39,6 +39,10 @@ run: build studio-assets ## run the whole product locally (http://localhost:3000
 test: build studio-assets ## run every test: Go (-race) on the real parts, web unit tests, Chromium end-to-end (each suite runs even when one before it failed)
 	@$(BIN)/devstack exec -apps -- $(MAKE) --no-print-directory --keep-going test-go test-web test-e2e
 
+.PHONY: schema-compat
+schema-compat: build ## the previous release's database tests on the schema this tree migrates (expand, then contract); SCHEMA_COMPAT_REV picks the release (default: last tag, else HEAD~1)
+	@$(BIN)/devstack exec -- go run ./deploy/local/cmd/schemacompat
+
 .PHONY: chaos
 chaos: build ## fault tests on a stack of their own: kill -9 each service under load, NATS down 60 s (CI runs it after test)
 	@$(BIN)/devstack exec -apps -- env UPLIFT_CHAOS=1 go test -count=1 -v -run 'TestKill|TestNATSOutage' ./gateway/internal/chaos/ ./services/platform/events/

@@ -2,7 +2,8 @@
 // that no behaviour test sees, because they are about how the
 // services' code is put together: every event consumer goes through
 // events.On or events.OnEach, ports decode nothing and run no SQL, there is
-// one ValidationError, and one way to dial another service.
+// one ValidationError, one way to dial another service, and every read says
+// in its proto that it may be retried.
 package archtest
 
 import (

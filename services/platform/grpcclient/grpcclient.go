@@ -1,12 +1,17 @@
 // Package grpcclient is the one way a service or the gateway dials another
 // service, so every caller spreads its calls over every copy of the callee,
-// leaves a copy that is draining, comes back the same way after the callee
-// restarts, and calls another service on its caller's behalf.
+// leaves a copy that is draining, makes a read again on another copy when
+// one goes away under it, bounds a call that has no deadline, comes back the
+// same way after the callee restarts, and calls another service on its
+// caller's behalf.
 package grpcclient
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -15,6 +20,9 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	_ "google.golang.org/grpc/health" // client-side health checks (serviceConfig)
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
 )
 
 // ReconnectBackoff replaces gRPC's default (1 s growing to 120 s): a service
@@ -33,14 +41,77 @@ var ReconnectBackoff = backoff.Config{
 // default pick_first would send everything to one copy and leave copies
 // added later idle. The health check makes a copy that reports NOT_SERVING
 // (draining before it stops, grpcserver.Options.DrainDelay) leave the
-// rotation at once, before its connection closes.
-const serviceConfig = `{"loadBalancingConfig":[{"round_robin":{}}],"healthCheckConfig":{"serviceName":""}}`
+// rotation at once, before its connection closes. Calls the callee's proto
+// marks safe to repeat get retryPolicy.
+func serviceConfig() string {
+	cfg := map[string]any{
+		"loadBalancingConfig": []any{map[string]any{"round_robin": map[string]any{}}},
+		"healthCheckConfig":   map[string]any{"serviceName": ""},
+	}
+	if names := repeatable(protoregistry.GlobalFiles); len(names) > 0 {
+		cfg["methodConfig"] = []any{map[string]any{"name": names, "retryPolicy": retryPolicy}}
+	}
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		panic(err) // maps of strings and numbers always marshal
+	}
+	return string(b)
+}
+
+// retryPolicy makes a call that came back UNAVAILABLE (its copy stopping,
+// or its connection closing under it) again on the next copy round_robin
+// picks: 3 attempts in all, the waits random up to 50 ms then 100 ms (the
+// next copy is likely fine; when none is, the caller hears so soon), all
+// within the call's one deadline. Only UNAVAILABLE: the other codes are
+// answers, and a DEADLINE_EXCEEDED call may have done its work. gRPC
+// already makes again, for any method, a call that never reached a server.
+// No retry throttling: it counts per connection, not per copy, so one bad
+// copy of two would soon stop every retry away from it.
+var retryPolicy = map[string]any{
+	"maxAttempts":          3,
+	"initialBackoff":       "0.05s",
+	"maxBackoff":           "0.5s",
+	"backoffMultiplier":    2,
+	"retryableStatusCodes": []string{"UNAVAILABLE"},
+}
+
+// repeatable names, for the service config, every method of every proto
+// linked into the binary whose proto says that making it twice does no harm:
+// the standard `option idempotency_level = NO_SIDE_EFFECTS` (reads) or
+// `IDEMPOTENT` (a repeat changes nothing more). The callee's proto is always
+// linked into its caller, which calls it through the generated client.
+// Client streams are left out: gRPC would have to buffer them to repeat them.
+func repeatable(files *protoregistry.Files) []map[string]string {
+	var names []map[string]string
+	files.RangeFiles(func(f protoreflect.FileDescriptor) bool {
+		for i := range f.Services().Len() {
+			svc := f.Services().Get(i)
+			for j := range svc.Methods().Len() {
+				m := svc.Methods().Get(j)
+				opts, _ := m.Options().(*descriptorpb.MethodOptions)
+				switch opts.GetIdempotencyLevel() {
+				case descriptorpb.MethodOptions_NO_SIDE_EFFECTS, descriptorpb.MethodOptions_IDEMPOTENT:
+					if !m.IsStreamingClient() {
+						names = append(names, map[string]string{"service": string(svc.FullName()), "method": string(m.Name())})
+					}
+				}
+			}
+		}
+		return true
+	})
+	slices.SortFunc(names, func(a, b map[string]string) int {
+		return strings.Compare(a["service"]+"/"+a["method"], b["service"]+"/"+b["method"])
+	})
+	return names
+}
 
 // DefaultCallTimeout bounds a unary call whose context has no deadline of
-// its own (an event consumer's, a schedule's), so a copy that hangs holds
-// its caller for a bounded time. Streams (uploads, event streams) are
-// bounded by their callers.
-var DefaultCallTimeout = 30 * time.Second
+// its own (the gateway's, whose HTTP requests carry none; an event
+// consumer's, a schedule's), so a copy that hangs holds its caller for a
+// bounded time. It is longer than any unary call a service bounds itself
+// (a website score, 45 s), so it never cuts one that would have finished.
+// Streams (uploads, event streams) are bounded by their callers.
+var DefaultCallTimeout = 60 * time.Second
 
 // New dials addr lazily (gRPC connects on the first call). Traffic inside
 // the cluster is plaintext gRPC; mTLS belongs to the mesh, not the service.
@@ -49,7 +120,10 @@ var DefaultCallTimeout = 30 * time.Second
 func New(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
 	base := []grpc.DialOption{
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultServiceConfig(serviceConfig),
+		grpc.WithDefaultServiceConfig(serviceConfig()),
+		// The config is the caller's: a resolver's (DNS TXT records) would
+		// replace it whole, and looking it up costs a query per resolution.
+		grpc.WithDisableServiceConfig(),
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: ReconnectBackoff, MinConnectTimeout: 5 * time.Second}),
 		grpc.WithChainUnaryInterceptor(forwardUnary),
 		grpc.WithChainStreamInterceptor(forwardStream),

@@ -27,16 +27,22 @@ type copyOf struct {
 
 func startCopy(t *testing.T, drain time.Duration) *copyOf {
 	t.Helper()
+	return startCopyWith(t, func(o *Options) { o.DrainDelay = drain })
+}
+
+// startCopyWith is startCopy with options of the test's own.
+func startCopyWith(t *testing.T, set func(*Options)) *copyOf {
+	t.Helper()
 	c := &copyOf{}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, Options{Name: "test", Addr: "127.0.0.1:0", Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-			Verifier: &countingVerifier{}, Public: []string{"/test.Ping/Ping"}, DrainDelay: drain,
-			Register: func(s *grpc.Server) { s.RegisterService(countingPing(&c.served), struct{}{}) },
-			Ready:    func(addr string) { ready <- addr }})
-	}()
+	o := Options{Name: "test", Addr: "127.0.0.1:0", Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Verifier: &countingVerifier{}, Public: []string{"/test.Ping/Ping"},
+		Register: func(s *grpc.Server) { s.RegisterService(countingPing(&c.served), struct{}{}) },
+		Ready:    func(addr string) { ready <- addr }}
+	set(&o)
+	go func() { done <- Run(ctx, o) }()
 	c.addr = <-ready
 	c.stop = func() {
 		cancel()

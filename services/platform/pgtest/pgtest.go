@@ -20,6 +20,11 @@ import (
 // when the test ends. It needs DATABASE_URL (a role that may create
 // databases); without it the test is skipped, or fails when
 // UPLIFT_REQUIRE_INFRA is set, as `make test` does.
+//
+// With PGTEST_TEMPLATE set, the database is a copy of that one instead:
+// `make schema-compat` migrates a template with the newest release and runs
+// an older release's tests on copies of it, so each test's own migrations
+// find nothing to do and its queries meet the newer schema.
 func URL(t testing.TB) string {
 	t.Helper()
 	base := os.Getenv("DATABASE_URL")
@@ -38,7 +43,11 @@ func URL(t testing.TB) string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	name := "uplift_test_" + hex.EncodeToString(b)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+	create := "CREATE DATABASE " + name
+	if tmpl := os.Getenv(TemplateEnv); tmpl != "" {
+		create += " TEMPLATE " + pgx.Identifier{tmpl}.Sanitize()
+	}
+	if _, err := admin.Exec(ctx, create); err != nil {
 		t.Fatalf("pgtest: create database: %v", err)
 	}
 	t.Cleanup(func() {
@@ -56,6 +65,9 @@ func URL(t testing.TB) string {
 	u.Path = "/" + name
 	return u.String()
 }
+
+// TemplateEnv names the database each test's database is copied from, when set.
+const TemplateEnv = "PGTEST_TEMPLATE"
 
 // Pool opens a pool on a new database for schema, closed when the test ends.
 func Pool(t testing.TB, schema string) *pgxpool.Pool {

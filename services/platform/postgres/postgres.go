@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math"
 	"regexp"
 	"runtime"
 	"slices"
@@ -23,7 +24,9 @@ var schemaName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
 // Open connects to url with search_path set to schema, creating the schema
 // if it does not exist. Each service owns one schema and touches no other.
-func Open(ctx context.Context, url, schema string) (*pgxpool.Pool, error) {
+// Without options the pool has DefaultMaxConns connections (or the URL's
+// pool_max_conns) and names them schema in pg_stat_activity.
+func Open(ctx context.Context, url, schema string, opts ...Option) (*pgxpool.Pool, error) {
 	if !schemaName.MatchString(schema) {
 		return nil, fmt.Errorf("postgres: bad schema name %q", schema)
 	}
@@ -34,6 +37,12 @@ func Open(ctx context.Context, url, schema string) (*pgxpool.Pool, error) {
 	cfg.ConnConfig.RuntimeParams["search_path"] = schema
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = DefaultMaxConns()
+	}
+	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
+		cfg.ConnConfig.RuntimeParams["application_name"] = schema
+	}
+	for _, o := range opts {
+		o(cfg)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -46,21 +55,48 @@ func Open(ctx context.Context, url, schema string) (*pgxpool.Pool, error) {
 	return pool, nil
 }
 
-// DefaultMaxConns is a pool's size when DATABASE_URL does not set
-// pool_max_conns: pgx would take the machine's cores, so sixteen pods on
-// 8-core nodes would open 128 connections, over PostgreSQL's default 100.
-// GOMAXPROCS follows the container's CPU limit, so the budget is
-// copies × services × max(4, CPU limit), as docs/operations.md's
-// "The connection budget" sums it.
+// Option changes how Open sizes or names a pool.
+type Option func(*pgxpool.Config)
+
+// MaxConns caps the pool at n connections, over DefaultMaxConns and the
+// URL's pool_max_conns (DATABASE_MAX_CONNS: the pool size is a deployment's
+// choice, while DATABASE_URL is a secret shared by every service); n < 1
+// changes nothing.
+func MaxConns(n int) Option {
+	return func(c *pgxpool.Config) {
+		if n > 0 {
+			c.MaxConns = int32(min(n, math.MaxInt32))
+			c.MinConns = min(c.MinConns, c.MaxConns)
+		}
+	}
+}
+
+// AppName names the pool's connections in pg_stat_activity
+// (application_name), so the connection budget can be counted per binary;
+// a name the URL sets is kept.
+func AppName(name string) Option {
+	return func(c *pgxpool.Config) {
+		if name != "" && !strings.Contains(c.ConnString(), "application_name") {
+			c.ConnConfig.RuntimeParams["application_name"] = name
+		}
+	}
+}
+
+// DefaultMaxConns is a pool's size when neither MaxConns nor DATABASE_URL's
+// pool_max_conns sets it: pgx would take the machine's cores, so sixteen
+// pods on 8-core nodes would open 128 connections, over PostgreSQL's
+// default 100. GOMAXPROCS follows the container's CPU limit (Go 1.25+), so
+// the budget is copies × binaries × max(4, CPU limit), as
+// docs/operations.md's "The connection budget" sums it.
 func DefaultMaxConns() int32 {
 	return int32(max(4, runtime.GOMAXPROCS(0)))
 }
 
-// createSchema makes schema unless it exists. Copies of a service starting
-// together against an empty database would race in CREATE SCHEMA IF NOT
-// EXISTS (a unique violation on pg_namespace), so creation is serialised by
-// a transaction-scoped advisory lock; a schema that exists needs no lock and
-// no CREATE right on the database.
+// createSchema makes schema unless it exists, under the same advisory lock
+// as Migrate: copies of a service starting together against an empty
+// database would otherwise race in CREATE SCHEMA IF NOT EXISTS (a unique
+// violation on pg_namespace, 23505). A schema that exists needs no lock
+// and no CREATE right on the database.
 func createSchema(ctx context.Context, pool *pgxpool.Pool, schema string) error {
 	var exists bool
 	if err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`, schema).Scan(&exists); err != nil {
@@ -69,12 +105,13 @@ func createSchema(ctx context.Context, pool *pgxpool.Pool, schema string) error 
 	if exists {
 		return nil
 	}
-	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('uplift.schema.' || $1))`, schema); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+schema)
-		return err
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: create schema %s: %w", schema, err)
+	}
+	defer conn.Release()
+	err = underMigrationLock(ctx, conn.Conn(), schema, func() error {
+		return prepare(ctx, conn.Conn(), schema, false)
 	})
 	if err != nil {
 		return fmt.Errorf("postgres: create schema %s: %w", schema, err)
@@ -82,54 +119,101 @@ func createSchema(ctx context.Context, pool *pgxpool.Pool, schema string) error 
 	return nil
 }
 
-// MigrationLockTimeout bounds how long one migration waits for a table lock.
-// A migration queued behind a long query would otherwise hold every other
-// query on that table behind it; failing it lets the copy start again later.
+// MigrationLockTimeout bounds how long one migration (or the schema's
+// creation) waits for a table lock. A migration queued behind a long query
+// would otherwise hold every other query on that table behind it; it fails
+// instead, naming itself, is not recorded, and is tried at the next start.
 var MigrationLockTimeout = 10 * time.Second
 
 // Migrate applies, in name order, every *.sql file of each fs not yet
-// applied, each in its own transaction, under a session advisory lock on
-// the schema so that copies starting together apply each file once.
+// applied, each in its own transaction. Everything it does, making the
+// schema and the schema_migrations table included, happens under one
+// session advisory lock on the schema, the one Open takes to make the
+// schema, so copies starting together apply each file once and never race.
 func Migrate(ctx context.Context, pool *pgxpool.Pool, sets ...fs.FS) error {
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	defer conn.Release()
-	// The lock is keyed on the schema's name, read here so that a pool
-	// whose schema is missing fails clearly instead of locking on NULL
-	// (pg_advisory_lock(NULL) locks nothing).
-	var schema string
-	if err := conn.QueryRow(ctx, `SELECT coalesce(current_schema(), '')`).Scan(&schema); err != nil {
+	schema, err := poolSchema(ctx, pool, conn.Conn())
+	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	if schema == "" {
-		return errors.New("migrate: the pool's schema does not exist (open the pool with postgres.Open)")
-	}
-	if err := lockSession(ctx, conn.Conn(), "uplift.migrate."+schema); err != nil {
-		return fmt.Errorf("migrate %s: %w", schema, err)
-	}
-	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(hashtext($1))`, "uplift.migrate."+schema) //nolint:errcheck // released with the session anyway
-	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	for _, set := range sets {
-		if set == nil {
-			continue
+	return underMigrationLock(ctx, conn.Conn(), schema, func() error {
+		if err := prepare(ctx, conn.Conn(), schema, true); err != nil {
+			return fmt.Errorf("migrate %s: %w", schema, err)
 		}
-		names, err := fs.Glob(set, "*.sql")
-		if err != nil {
-			return fmt.Errorf("migrate: %w", err)
-		}
-		slices.Sort(names)
-		for _, name := range names {
-			if err := apply(ctx, conn.Conn(), set, name); err != nil {
-				return err
+		for _, set := range sets {
+			if set == nil {
+				continue
+			}
+			names, err := fs.Glob(set, "*.sql")
+			if err != nil {
+				return fmt.Errorf("migrate: %w", err)
+			}
+			slices.Sort(names)
+			for _, name := range names {
+				if err := apply(ctx, conn.Conn(), set, name); err != nil {
+					return err
+				}
 			}
 		}
+		return nil
+	})
+}
+
+// poolSchema is the schema the pool was opened for (Open's search_path),
+// or else the session's current schema. The lock is keyed on it, so a pool
+// whose schema cannot be told fails clearly instead of locking on NULL
+// (pg_advisory_lock(NULL) locks nothing).
+func poolSchema(ctx context.Context, pool *pgxpool.Pool, conn *pgx.Conn) (string, error) {
+	if s := pool.Config().ConnConfig.RuntimeParams["search_path"]; schemaName.MatchString(s) {
+		return s, nil
 	}
-	return nil
+	var schema string
+	if err := conn.QueryRow(ctx, `SELECT coalesce(current_schema(), '')`).Scan(&schema); err != nil {
+		return "", err
+	}
+	if schema == "" {
+		return "", errors.New("the pool's schema does not exist (open the pool with postgres.Open)")
+	}
+	return schema, nil
+}
+
+// underMigrationLock runs f holding the session advisory lock on schema's
+// migrations, then releases it.
+func underMigrationLock(ctx context.Context, conn *pgx.Conn, schema string, f func() error) error {
+	key := "uplift.migrate." + schema
+	if err := lockSession(ctx, conn, key); err != nil {
+		return fmt.Errorf("migrate %s: %w", schema, err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(hashtext($1))`, key) //nolint:errcheck // released with the session anyway
+	return f()
+}
+
+// prepare makes schema and, with table, its schema_migrations record, in a
+// transaction bounded by MigrationLockTimeout like each migration.
+func prepare(ctx context.Context, conn *pgx.Conn, schema string, table bool) error {
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if err := setLockTimeout(ctx, tx); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+schema); err != nil {
+			return err
+		}
+		if !table {
+			return nil
+		}
+		_, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+schema+`.schema_migrations (
+			name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`)
+		return err
+	})
+}
+
+func setLockTimeout(ctx context.Context, tx pgx.Tx) error {
+	_, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL lock_timeout = '%dms'", MigrationLockTimeout.Milliseconds()))
+	return err
 }
 
 // lockSession waits for the session advisory lock key as long as ctx lets
@@ -215,7 +299,7 @@ func WaitMigrated(ctx context.Context, pool *pgxpool.Pool, owner string, log *sl
 
 func apply(ctx context.Context, conn *pgx.Conn, set fs.FS, name string) error {
 	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL lock_timeout = '%dms'", MigrationLockTimeout.Milliseconds())); err != nil {
+		if err := setLockTimeout(ctx, tx); err != nil {
 			return fmt.Errorf("migrate %s: %w", name, err)
 		}
 		tag, err := tx.Exec(ctx, `INSERT INTO schema_migrations (name) VALUES ($1) ON CONFLICT DO NOTHING`, name)

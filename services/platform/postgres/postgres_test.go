@@ -2,12 +2,15 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"uplift.dev/platform/pgtest"
 	"uplift.dev/platform/postgres"
@@ -51,19 +54,21 @@ func TestOpenRejectsBadSchemaName(t *testing.T) {
 }
 
 // Several copies of a service start at once against an empty database, as a
-// rolled-out deployment does: every one of them must start.
+// rolled-out deployment does: every one of them must start. Each round
+// names a schema that does not exist yet, so all eight race to make it.
 func TestManyCopiesOpenAndMigrateAnEmptyDatabaseAtOnce(t *testing.T) {
 	t.Parallel()
 	set := fstest.MapFS{
 		"0001_a.sql": {Data: []byte(`CREATE TABLE things (n int PRIMARY KEY)`)},
 		"0002_b.sql": {Data: []byte(`INSERT INTO things VALUES (1)`)},
 	}
-	for round := range 5 {
-		url := pgtest.URL(t)
+	url := pgtest.URL(t)
+	for round := range 10 {
+		schema := fmt.Sprintf("shop_%d", round)
 		errs := make(chan error, 8)
 		for range cap(errs) {
 			go func() {
-				pool, err := postgres.Open(context.Background(), url, "shop")
+				pool, err := postgres.Open(context.Background(), url, schema)
 				if err == nil {
 					err = postgres.Migrate(context.Background(), pool, set)
 					pool.Close()
@@ -76,6 +81,48 @@ func TestManyCopiesOpenAndMigrateAnEmptyDatabaseAtOnce(t *testing.T) {
 				t.Fatalf("round %d: a copy failed to start: %v", round, err)
 			}
 		}
+	}
+}
+
+// The schema is made under the migrations' own lock: while another copy
+// holds it (midway through migrating), a copy neither makes the schema
+// nor migrates; it waits, for as long as its context lets it.
+func TestSchemaIsMadeUnderTheMigrationLock(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	holder, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(ctx)
+	if _, err := holder.Exec(ctx, `SELECT pg_advisory_lock(hashtext('uplift.migrate.shop'))`); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if _, err := postgres.Open(short, url, "shop"); err == nil || !strings.Contains(err.Error(), "another copy's migration") {
+		t.Fatalf("Open while another copy migrates: %v, want it to wait for the lock", err)
+	}
+	var made bool
+	if err := holder.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'shop')`).Scan(&made); err != nil || made {
+		t.Fatalf("schema made outside the lock: %v %v", made, err)
+	}
+	opened := make(chan error, 1)
+	go func() {
+		pool, err := postgres.Open(ctx, url, "shop")
+		if err == nil {
+			err = postgres.Migrate(ctx, pool, fstest.MapFS{"0001_a.sql": {Data: []byte(`CREATE TABLE things (n int)`)}})
+			pool.Close()
+		}
+		opened <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	if _, err := holder.Exec(ctx, `SELECT pg_advisory_unlock(hashtext('uplift.migrate.shop'))`); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-opened; err != nil {
+		t.Fatalf("Open+Migrate once the lock was free: %v", err)
 	}
 }
 
@@ -119,22 +166,26 @@ func TestPoolSizeFollowsTheCPULimit(t *testing.T) {
 	for _, tc := range []struct {
 		procs int
 		url   string
+		opts  []postgres.Option
 		want  int32
 	}{
-		{1, url, 4},
-		{6, url, 6},
-		{6, url + "&pool_max_conns=3", 3},
+		{1, url, nil, 4},
+		{6, url, nil, 6},
+		{6, url + "&pool_max_conns=3", nil, 3},
+		{6, url, []postgres.Option{postgres.MaxConns(2)}, 2}, // DATABASE_MAX_CONNS
+		{6, url + "&pool_max_conns=3", []postgres.Option{postgres.MaxConns(5)}, 5}, // it wins over the URL
+		{6, url, []postgres.Option{postgres.MaxConns(0)}, 6},                       // unset
 	} {
 		runtime.GOMAXPROCS(tc.procs)
 		if !strings.Contains(tc.url, "?") {
 			tc.url = strings.Replace(tc.url, "&", "?", 1)
 		}
-		pool, err := postgres.Open(context.Background(), tc.url, "shop")
+		pool, err := postgres.Open(context.Background(), tc.url, "shop", tc.opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := pool.Config().MaxConns; got != tc.want {
-			t.Errorf("GOMAXPROCS %d, %s: pool of %d, want %d", tc.procs, tc.url, got, tc.want)
+			t.Errorf("GOMAXPROCS %d, %s, %d options: pool of %d, want %d", tc.procs, tc.url, len(tc.opts), got, tc.want)
 		}
 		pool.Close()
 	}

@@ -66,7 +66,8 @@ func Main(name string, cfg any, base *Base, migrations fs.FS, wire Wire) {
 // MigrateSchema applies the event tables' and the service's migrations to
 // schema, what `NAME migrate` and a start without MIGRATED_BY_STEP do.
 func MigrateSchema(ctx context.Context, databaseURL, schema string, migrations fs.FS) error {
-	pool, err := postgres.Open(ctx, databaseURL, schema)
+	// One connection migrates; the other is Open's look for the schema.
+	pool, err := postgres.Open(ctx, databaseURL, schema, postgres.AppName(schema+"-migrate"), postgres.MaxConns(2))
 	if err != nil {
 		return err
 	}

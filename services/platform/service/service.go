@@ -31,6 +31,10 @@ type Base struct {
 	GRPCAddr    string `env:"GRPC_ADDR" required:"true"`
 	MetricsAddr string `env:"METRICS_ADDR"`
 	DatabaseURL string `env:"DATABASE_URL" required:"true" secret:"true"`
+	// DatabaseMaxConns caps the service's pool; unset, it is
+	// max(4, GOMAXPROCS), which follows the container's CPU limit
+	// (postgres.DefaultMaxConns, docs/operations.md's connection budget).
+	DatabaseMaxConns int `env:"DATABASE_MAX_CONNS"`
 	NATS
 	FirebaseProjectID        string `env:"FIREBASE_PROJECT_ID" required:"true"`
 	FirebaseAuthEmulatorHost string `env:"FIREBASE_AUTH_EMULATOR_HOST"`
@@ -92,7 +96,7 @@ func Start(ctx context.Context, name, schema string, base Base, log *slog.Logger
 		}
 		log.Warn("ID tokens are checked against a local test key set (benchmark stack)", "certs", base.FirebaseTestCertsURL)
 	}
-	if rt.Pool, err = postgres.Open(ctx, base.DatabaseURL, schema); err != nil {
+	if rt.Pool, err = postgres.Open(ctx, base.DatabaseURL, schema, postgres.AppName(name), postgres.MaxConns(base.DatabaseMaxConns)); err != nil {
 		return nil, err
 	}
 	if base.MigratedByStep {

@@ -31,6 +31,9 @@ type Worker struct {
 	// signs in and publishes with.
 	Service     string
 	DatabaseURL string
+	// DatabaseMaxConns caps the worker's pool (DATABASE_MAX_CONNS); 0 is
+	// postgres.DefaultMaxConns.
+	DatabaseMaxConns int
 	// Migrations are the service's own (the event tables' are always
 	// waited for too): the worker starts once the schema has them all.
 	Migrations fs.FS
@@ -67,7 +70,7 @@ type WorkerWire func(ctx context.Context, rt *WorkerRuntime) ([]func(context.Con
 
 // Run runs the worker until ctx ends (nil) or a job fails (its error).
 func (w Worker) Run(ctx context.Context, log *slog.Logger, wire WorkerWire) error {
-	pool, err := postgres.Open(ctx, w.DatabaseURL, w.Service)
+	pool, err := postgres.Open(ctx, w.DatabaseURL, w.Service, postgres.AppName(w.Name), postgres.MaxConns(w.DatabaseMaxConns))
 	if err != nil {
 		return err
 	}

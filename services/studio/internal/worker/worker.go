@@ -27,7 +27,9 @@ import (
 // Settings are the worker binary's settings.
 type Settings struct {
 	DatabaseURL string `env:"DATABASE_URL" required:"true" secret:"true"`
-	BlobURL     string `env:"STUDIO_BLOB_URL" required:"true"`
+	// DatabaseMaxConns caps the worker's pool (service.Worker).
+	DatabaseMaxConns int    `env:"DATABASE_MAX_CONNS"`
+	BlobURL          string `env:"STUDIO_BLOB_URL" required:"true"`
 	// ORTLib and Model are the files `make studio-assets` fetches.
 	ORTLib string `env:"STUDIO_ORT_LIB" required:"true"`
 	Model  string `env:"STUDIO_MODEL" required:"true"`
@@ -48,7 +50,7 @@ func Main() {
 	var s Settings
 	service.Command("studioworker", &s, &s.LogLevel, func(ctx context.Context, log *slog.Logger) error {
 		w := service.Worker{Name: "studioworker", Service: "studio", DatabaseURL: s.DatabaseURL,
-			Migrations: migrations.FS, MetricsAddr: s.MetricsAddr}
+			DatabaseMaxConns: s.DatabaseMaxConns, Migrations: migrations.FS, MetricsAddr: s.MetricsAddr}
 		return w.Run(ctx, log, Wire(&s))
 	})
 }

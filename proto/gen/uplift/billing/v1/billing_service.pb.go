@@ -1005,15 +1005,15 @@ const file_uplift_billing_v1_billing_service_proto_rawDesc = "" +
 	"\x1fGetIdentityVerificationResponse\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x1f\n" +
 	"\vupdate_time\x18\x02 \x01(\tR\n" +
-	"updateTime2\xd4\t\n" +
-	"\x0eBillingService\x12\xb5\x01\n" +
-	"\x15ListSubscriptionTiers\x12/.uplift.billing.v1.ListSubscriptionTiersRequest\x1a0.uplift.billing.v1.ListSubscriptionTiersResponse\"9\x82\xd3\xe4\x93\x023b\x05tiers\x12*/internal/billing/metricsSubscriptionTiers\x12\xbb\x01\n" +
+	"updateTime2\xda\t\n" +
+	"\x0eBillingService\x12\xb8\x01\n" +
+	"\x15ListSubscriptionTiers\x12/.uplift.billing.v1.ListSubscriptionTiersRequest\x1a0.uplift.billing.v1.ListSubscriptionTiersResponse\"<\x82\xd3\xe4\x93\x023b\x05tiers\x12*/internal/billing/metricsSubscriptionTiers\x90\x02\x01\x12\xbb\x01\n" +
 	"\x14CreateStripeCheckout\x12..uplift.billing.v1.CreateStripeCheckoutRequest\x1a/.uplift.billing.v1.CreateStripeCheckoutResponse\"B\x82\xd3\xe4\x93\x02<:\x01*\"7/internal/categories/{category_id}/createStripeCheckout\x12\xd3\x01\n" +
 	"\x1aCreateStripeCustomerPortal\x124.uplift.billing.v1.CreateStripeCustomerPortalRequest\x1a5.uplift.billing.v1.CreateStripeCustomerPortalResponse\"H\x82\xd3\xe4\x93\x02B:\x01*\"=/internal/categories/{category_id}/createStripeCustomerPortal\x12\x87\x01\n" +
 	"\n" +
 	"SetBilling\x12$.uplift.billing.v1.SetBillingRequest\x1a%.uplift.billing.v1.SetBillingResponse\",\x82\xd3\xe4\x93\x02&:\x01*\"!/internal/metricsUsers/setBilling\x12\xc2\x01\n" +
-	"\x1aCreateIdentityVerification\x124.uplift.billing.v1.CreateIdentityVerificationRequest\x1a5.uplift.billing.v1.CreateIdentityVerificationResponse\"7\x82\xd3\xe4\x93\x021:\x01*\",/internal/billing/createIdentityVerification\x12\xb0\x01\n" +
-	"\x17GetIdentityVerification\x121.uplift.billing.v1.GetIdentityVerificationRequest\x1a2.uplift.billing.v1.GetIdentityVerificationResponse\".\x82\xd3\xe4\x93\x02(\x12&/internal/billing/identityVerification\x12t\n" +
+	"\x1aCreateIdentityVerification\x124.uplift.billing.v1.CreateIdentityVerificationRequest\x1a5.uplift.billing.v1.CreateIdentityVerificationResponse\"7\x82\xd3\xe4\x93\x021:\x01*\",/internal/billing/createIdentityVerification\x12\xb3\x01\n" +
+	"\x17GetIdentityVerification\x121.uplift.billing.v1.GetIdentityVerificationRequest\x1a2.uplift.billing.v1.GetIdentityVerificationResponse\"1\x82\xd3\xe4\x93\x02(\x12&/internal/billing/identityVerification\x90\x02\x01\x12t\n" +
 	"\x13HandleStripeWebhook\x12-.uplift.billing.v1.HandleStripeWebhookRequest\x1a..uplift.billing.v1.HandleStripeWebhookResponseB\xc4\x01\n" +
 	"\x15com.uplift.billing.v1B\x13BillingServiceProtoP\x01Z0uplift.dev/proto/gen/uplift/billing/v1;billingv1\xa2\x02\x03UBX\xaa\x02\x11Uplift.Billing.V1\xca\x02\x11Uplift\\Billing\\V1\xe2\x02\x1dUplift\\Billing\\V1\\GPBMetadata\xea\x02\x13Uplift::Billing::V1b\x06proto3"
 

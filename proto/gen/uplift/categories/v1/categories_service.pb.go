@@ -3341,27 +3341,27 @@ const file_uplift_categories_v1_categories_service_proto_rawDesc = "" +
 	"\x18REPORT_STATUS_GENERATING\x10\x01\x12\x17\n" +
 	"\x13REPORT_STATUS_READY\x10\x02\x12\x18\n" +
 	"\x14REPORT_STATUS_FAILED\x10\x03\x12\x1c\n" +
-	"\x18REPORT_STATUS_NO_WEBSITE\x10\x042\xf1\x1a\n" +
+	"\x18REPORT_STATUS_NO_WEBSITE\x10\x042\x96\x1b\n" +
 	"\x11CategoriesService\x12\x8c\x01\n" +
-	"\x0eCreateCategory\x12+.uplift.categories.v1.CreateCategoryRequest\x1a,.uplift.categories.v1.CreateCategoryResponse\"\x1f\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/internal/categories\x12\x8b\x01\n" +
-	"\bGetLabel\x12%.uplift.categories.v1.GetLabelRequest\x1a&.uplift.categories.v1.GetLabelResponse\"0\x82\xd3\xe4\x93\x02*\x12(/internal/categories/{category_id}/label\x12\x97\x01\n" +
-	"\vUpdateLabel\x12(.uplift.categories.v1.UpdateLabelRequest\x1a).uplift.categories.v1.UpdateLabelResponse\"3\x82\xd3\xe4\x93\x02-:\x01*\x1a(/internal/categories/{category_id}/label\x12\xe1\x01\n" +
-	"\x1aGetContentGenerationParams\x127.uplift.categories.v1.GetContentGenerationParamsRequest\x1a8.uplift.categories.v1.GetContentGenerationParamsResponse\"P\x82\xd3\xe4\x93\x02J\x12H/internal/categories/{category_id}/business-data/contentGenerationParams\x12\xed\x01\n" +
+	"\x0eCreateCategory\x12+.uplift.categories.v1.CreateCategoryRequest\x1a,.uplift.categories.v1.CreateCategoryResponse\"\x1f\x82\xd3\xe4\x93\x02\x19:\x01*\"\x14/internal/categories\x12\x8e\x01\n" +
+	"\bGetLabel\x12%.uplift.categories.v1.GetLabelRequest\x1a&.uplift.categories.v1.GetLabelResponse\"3\x82\xd3\xe4\x93\x02*\x12(/internal/categories/{category_id}/label\x90\x02\x01\x12\x97\x01\n" +
+	"\vUpdateLabel\x12(.uplift.categories.v1.UpdateLabelRequest\x1a).uplift.categories.v1.UpdateLabelResponse\"3\x82\xd3\xe4\x93\x02-:\x01*\x1a(/internal/categories/{category_id}/label\x12\xe4\x01\n" +
+	"\x1aGetContentGenerationParams\x127.uplift.categories.v1.GetContentGenerationParamsRequest\x1a8.uplift.categories.v1.GetContentGenerationParamsResponse\"S\x82\xd3\xe4\x93\x02J\x12H/internal/categories/{category_id}/business-data/contentGenerationParams\x90\x02\x01\x12\xed\x01\n" +
 	"\x1dUpdateContentGenerationParams\x12:.uplift.categories.v1.UpdateContentGenerationParamsRequest\x1a;.uplift.categories.v1.UpdateContentGenerationParamsResponse\"S\x82\xd3\xe4\x93\x02M:\x01*2H/internal/categories/{category_id}/business-data/contentGenerationParams\x12\xd1\x01\n" +
 	"\x16UpdateEmailPreferences\x123.uplift.categories.v1.UpdateEmailPreferencesRequest\x1a4.uplift.categories.v1.UpdateEmailPreferencesResponse\"L\x82\xd3\xe4\x93\x02F:\x01*2A/internal/categories/{category_id}/business-data/emailPreferences\x12\xe4\x01\n" +
-	"\x15DisableBusinessReport\x122.uplift.categories.v1.DisableBusinessReportRequest\x1a3.uplift.categories.v1.DisableBusinessReportResponse\"b\x82\xd3\xe4\x93\x02\\:\x01*2W/internal/categories/{category_id}/business-data/emailPreferences/disableBusinessReport\x12\xb7\x01\n" +
-	"\x13GetEmailPreferences\x120.uplift.categories.v1.GetEmailPreferencesRequest\x1a1.uplift.categories.v1.GetEmailPreferencesResponse\";\x82\xd3\xe4\x93\x025\x123/internal/categories/{category_id}/emailPreferences\x12\xc1\x01\n" +
-	"\x10GetCurrentReport\x12-.uplift.categories.v1.GetCurrentReportRequest\x1a..uplift.categories.v1.GetCurrentReportResponse\"N\x82\xd3\xe4\x93\x02Hb\x06report\x12>/internal/categories/{category_id}/business-data/currentReport\x12\xa5\x01\n" +
-	"\vGetInsights\x12(.uplift.categories.v1.GetInsightsRequest\x1a).uplift.categories.v1.GetInsightsResponse\"A\x82\xd3\xe4\x93\x02;\x129/internal/categories/{category_id}/business-data/insights\x12\xbd\x01\n" +
-	"\x0fListRecentIdeas\x12,.uplift.categories.v1.ListRecentIdeasRequest\x1a-.uplift.categories.v1.ListRecentIdeasResponse\"M\x82\xd3\xe4\x93\x02G\x12E/internal/categories/{category_id}/business-data/reports/ideas/recent\x12\xa6\x01\n" +
-	"\aGetIdea\x12$.uplift.categories.v1.GetIdeaRequest\x1a%.uplift.categories.v1.GetIdeaResponse\"N\x82\xd3\xe4\x93\x02Hb\x04idea\x12@/internal/categories/{category_id}/business-data/ideas/{idea_id}\x12\xdd\x01\n" +
-	"\x17InvalidateCampaignIdeas\x124.uplift.categories.v1.InvalidateCampaignIdeasRequest\x1a5.uplift.categories.v1.InvalidateCampaignIdeasResponse\"U\x82\xd3\xe4\x93\x02O:\x01*\"J/internal/categories/{category_id}/business-data/campaign-ideas/invalidate\x12\x8f\x01\n" +
-	"\x0fGetWebsiteScore\x12,.uplift.categories.v1.GetWebsiteScoreRequest\x1a-.uplift.categories.v1.GetWebsiteScoreResponse\"\x1f\x82\xd3\xe4\x93\x02\x19\x12\x17/internal/website-score\x12\xb5\x01\n" +
+	"\x15DisableBusinessReport\x122.uplift.categories.v1.DisableBusinessReportRequest\x1a3.uplift.categories.v1.DisableBusinessReportResponse\"b\x82\xd3\xe4\x93\x02\\:\x01*2W/internal/categories/{category_id}/business-data/emailPreferences/disableBusinessReport\x12\xba\x01\n" +
+	"\x13GetEmailPreferences\x120.uplift.categories.v1.GetEmailPreferencesRequest\x1a1.uplift.categories.v1.GetEmailPreferencesResponse\">\x82\xd3\xe4\x93\x025\x123/internal/categories/{category_id}/emailPreferences\x90\x02\x01\x12\xc4\x01\n" +
+	"\x10GetCurrentReport\x12-.uplift.categories.v1.GetCurrentReportRequest\x1a..uplift.categories.v1.GetCurrentReportResponse\"Q\x82\xd3\xe4\x93\x02Hb\x06report\x12>/internal/categories/{category_id}/business-data/currentReport\x90\x02\x01\x12\xa8\x01\n" +
+	"\vGetInsights\x12(.uplift.categories.v1.GetInsightsRequest\x1a).uplift.categories.v1.GetInsightsResponse\"D\x82\xd3\xe4\x93\x02;\x129/internal/categories/{category_id}/business-data/insights\x90\x02\x01\x12\xc0\x01\n" +
+	"\x0fListRecentIdeas\x12,.uplift.categories.v1.ListRecentIdeasRequest\x1a-.uplift.categories.v1.ListRecentIdeasResponse\"P\x82\xd3\xe4\x93\x02G\x12E/internal/categories/{category_id}/business-data/reports/ideas/recent\x90\x02\x01\x12\xa9\x01\n" +
+	"\aGetIdea\x12$.uplift.categories.v1.GetIdeaRequest\x1a%.uplift.categories.v1.GetIdeaResponse\"Q\x82\xd3\xe4\x93\x02Hb\x04idea\x12@/internal/categories/{category_id}/business-data/ideas/{idea_id}\x90\x02\x01\x12\xdd\x01\n" +
+	"\x17InvalidateCampaignIdeas\x124.uplift.categories.v1.InvalidateCampaignIdeasRequest\x1a5.uplift.categories.v1.InvalidateCampaignIdeasResponse\"U\x82\xd3\xe4\x93\x02O:\x01*\"J/internal/categories/{category_id}/business-data/campaign-ideas/invalidate\x12\x92\x01\n" +
+	"\x0fGetWebsiteScore\x12,.uplift.categories.v1.GetWebsiteScoreRequest\x1a-.uplift.categories.v1.GetWebsiteScoreResponse\"\"\x82\xd3\xe4\x93\x02\x19\x12\x17/internal/website-score\x90\x02\x01\x12\xb5\x01\n" +
 	"\x11SendAIEmailDigest\x12..uplift.categories.v1.SendAIEmailDigestRequest\x1a/.uplift.categories.v1.SendAIEmailDigestResponse\"?\x82\xd3\xe4\x93\x029:\x01*\"4/internal/categories/{category_id}/sendAIEmailDigest\x12\xae\x01\n" +
-	"\x0fRunWeeklyReview\x12,.uplift.categories.v1.RunWeeklyReviewRequest\x1a-.uplift.categories.v1.RunWeeklyReviewResponse\">\x82\xd3\xe4\x93\x028:\x01*\"3/internal/categories/{category_id}/weeklyReview/run\x12\xbf\x01\n" +
-	"\x15ListCatalogueProducts\x122.uplift.categories.v1.ListCatalogueProductsRequest\x1a3.uplift.categories.v1.ListCatalogueProductsResponse\"=\x82\xd3\xe4\x93\x027\x125/internal/categories/{category_id}/catalogue/products\x12n\n" +
-	"\x0fGetProductImage\x12,.uplift.categories.v1.GetProductImageRequest\x1a-.uplift.categories.v1.GetProductImageResponse\x12z\n" +
-	"\x13CheckCategoryAccess\x120.uplift.categories.v1.CheckCategoryAccessRequest\x1a1.uplift.categories.v1.CheckCategoryAccessResponseB\xdc\x01\n" +
+	"\x0fRunWeeklyReview\x12,.uplift.categories.v1.RunWeeklyReviewRequest\x1a-.uplift.categories.v1.RunWeeklyReviewResponse\">\x82\xd3\xe4\x93\x028:\x01*\"3/internal/categories/{category_id}/weeklyReview/run\x12\xc2\x01\n" +
+	"\x15ListCatalogueProducts\x122.uplift.categories.v1.ListCatalogueProductsRequest\x1a3.uplift.categories.v1.ListCatalogueProductsResponse\"@\x82\xd3\xe4\x93\x027\x125/internal/categories/{category_id}/catalogue/products\x90\x02\x01\x12s\n" +
+	"\x0fGetProductImage\x12,.uplift.categories.v1.GetProductImageRequest\x1a-.uplift.categories.v1.GetProductImageResponse\"\x03\x90\x02\x01\x12\x7f\n" +
+	"\x13CheckCategoryAccess\x120.uplift.categories.v1.CheckCategoryAccessRequest\x1a1.uplift.categories.v1.CheckCategoryAccessResponse\"\x03\x90\x02\x01B\xdc\x01\n" +
 	"\x18com.uplift.categories.v1B\x16CategoriesServiceProtoP\x01Z6uplift.dev/proto/gen/uplift/categories/v1;categoriesv1\xa2\x02\x03UCX\xaa\x02\x14Uplift.Categories.V1\xca\x02\x14Uplift\\Categories\\V1\xe2\x02 Uplift\\Categories\\V1\\GPBMetadata\xea\x02\x16Uplift::Categories::V1b\x06proto3"
 
 var (

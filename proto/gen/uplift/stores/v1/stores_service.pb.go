@@ -2486,16 +2486,16 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\vapi_version\x18\a \x01(\tR\n" +
 	"apiVersion\x12!\n" +
 	"\ftriggered_at\x18\b \x01(\tR\vtriggeredAt\"\x1e\n" +
-	"\x1cHandleShopifyWebhookResponse2\xd8\x0f\n" +
+	"\x1cHandleShopifyWebhookResponse2\xe4\x0f\n" +
 	"\rStoresService\x12\xa8\x01\n" +
 	"\fImportOrders\x12%.uplift.stores.v1.ImportOrdersRequest\x1a&.uplift.stores.v1.ImportOrdersResponse\"I\x82\xd3\xe4\x93\x02C:\x01*\">/internal/categories/{category_id}/business-data/orders/import\x12_\n" +
-	"\fUploadOrders\x12%.uplift.stores.v1.UploadOrdersRequest\x1a&.uplift.stores.v1.UploadOrdersResponse(\x01\x12\x99\x01\n" +
+	"\fUploadOrders\x12%.uplift.stores.v1.UploadOrdersRequest\x1a&.uplift.stores.v1.UploadOrdersResponse(\x01\x12\x9c\x01\n" +
 	"\n" +
-	"GetMetrics\x12#.uplift.stores.v1.GetMetricsRequest\x1a$.uplift.stores.v1.GetMetricsResponse\"@\x82\xd3\xe4\x93\x02:\x128/internal/categories/{category_id}/business-data/metrics\x12\xaa\x01\n" +
-	"\x0eGetTopProducts\x12'.uplift.stores.v1.GetTopProductsRequest\x1a(.uplift.stores.v1.GetTopProductsResponse\"E\x82\xd3\xe4\x93\x02?\x12=/internal/categories/{category_id}/business-data/top-products\x12\xb1\x01\n" +
-	"\x0eGetDailyReport\x12'.uplift.stores.v1.GetDailyReportRequest\x1a(.uplift.stores.v1.GetDailyReportResponse\"L\x82\xd3\xe4\x93\x02Fb\x06report\x12</internal/categories/{category_id}/business-data/dailyReport\x12\xb4\x01\n" +
-	"\x0fSendDailyReport\x12(.uplift.stores.v1.SendDailyReportRequest\x1a).uplift.stores.v1.SendDailyReportResponse\"L\x82\xd3\xe4\x93\x02F:\x01*\"A/internal/categories/{category_id}/business-data/dailyReport/send\x12\x9b\x01\n" +
-	"\x0eGetConnections\x12'.uplift.stores.v1.GetConnectionsRequest\x1a(.uplift.stores.v1.GetConnectionsResponse\"6\x82\xd3\xe4\x93\x020\x12./internal/categories/{category_id}/connections\x12\xb5\x01\n" +
+	"GetMetrics\x12#.uplift.stores.v1.GetMetricsRequest\x1a$.uplift.stores.v1.GetMetricsResponse\"C\x82\xd3\xe4\x93\x02:\x128/internal/categories/{category_id}/business-data/metrics\x90\x02\x01\x12\xad\x01\n" +
+	"\x0eGetTopProducts\x12'.uplift.stores.v1.GetTopProductsRequest\x1a(.uplift.stores.v1.GetTopProductsResponse\"H\x82\xd3\xe4\x93\x02?\x12=/internal/categories/{category_id}/business-data/top-products\x90\x02\x01\x12\xb4\x01\n" +
+	"\x0eGetDailyReport\x12'.uplift.stores.v1.GetDailyReportRequest\x1a(.uplift.stores.v1.GetDailyReportResponse\"O\x82\xd3\xe4\x93\x02Fb\x06report\x12</internal/categories/{category_id}/business-data/dailyReport\x90\x02\x01\x12\xb4\x01\n" +
+	"\x0fSendDailyReport\x12(.uplift.stores.v1.SendDailyReportRequest\x1a).uplift.stores.v1.SendDailyReportResponse\"L\x82\xd3\xe4\x93\x02F:\x01*\"A/internal/categories/{category_id}/business-data/dailyReport/send\x12\x9e\x01\n" +
+	"\x0eGetConnections\x12'.uplift.stores.v1.GetConnectionsRequest\x1a(.uplift.stores.v1.GetConnectionsResponse\"9\x82\xd3\xe4\x93\x020\x12./internal/categories/{category_id}/connections\x90\x02\x01\x12\xb5\x01\n" +
 	"\x13StartShopifyConnect\x12,.uplift.stores.v1.StartShopifyConnectRequest\x1a-.uplift.stores.v1.StartShopifyConnectResponse\"A\x82\xd3\xe4\x93\x02;:\x01*\"6/internal/categories/{category_id}/connections/shopify\x12\xa2\x01\n" +
 	"\vSyncShopify\x12$.uplift.stores.v1.SyncShopifyRequest\x1a%.uplift.stores.v1.SyncShopifyResponse\"F\x82\xd3\xe4\x93\x02@:\x01*\";/internal/categories/{category_id}/connections/shopify/sync\x12\xac\x01\n" +
 	"\x11DisconnectShopify\x12*.uplift.stores.v1.DisconnectShopifyRequest\x1a+.uplift.stores.v1.DisconnectShopifyResponse\">\x82\xd3\xe4\x93\x028*6/internal/categories/{category_id}/connections/shopify\x12i\n" +

@@ -1730,19 +1730,19 @@ const file_uplift_studio_v1_studio_service_proto_rawDesc = "" +
 	"\x0edownloads_left\x18\x04 \x01(\x05R\rdownloadsLeft\x12#\n" +
 	"\rbeta_features\x18\x05 \x03(\tR\fbetaFeatures\x12$\n" +
 	"\x0ejobs_per_month\x18\x06 \x01(\x05R\fjobsPerMonth\x12\x1b\n" +
-	"\tjobs_left\x18\a \x01(\x05R\bjobsLeft2\x91\x0e\n" +
+	"\tjobs_left\x18\a \x01(\x05R\bjobsLeft2\xa3\x0e\n" +
 	"\rStudioService\x12\x97\x01\n" +
 	"\vUploadImage\x12$.uplift.studio.v1.UploadImageRequest\x1a%.uplift.studio.v1.UploadImageResponse\";\x82\xd3\xe4\x93\x025:\x01*\"0/internal/categories/{category_id}/studio/images\x12\xba\x01\n" +
 	"\x12ImportProductImage\x12+.uplift.studio.v1.ImportProductImageRequest\x1a,.uplift.studio.v1.ImportProductImageResponse\"I\x82\xd3\xe4\x93\x02C:\x01*\">/internal/categories/{category_id}/studio/images/fromCatalogue\x12\x9e\x01\n" +
-	"\bEditMask\x12!.uplift.studio.v1.EditMaskRequest\x1a\".uplift.studio.v1.EditMaskResponse\"K\x82\xd3\xe4\x93\x02E:\x01*\"@/internal/categories/{category_id}/studio/images/{image_id}/mask\x12\xb3\x01\n" +
-	"\x0fGetImagePreview\x12(.uplift.studio.v1.GetImagePreviewRequest\x1a).uplift.studio.v1.GetImagePreviewResponse\"K\x82\xd3\xe4\x93\x02E\x12C/internal/categories/{category_id}/studio/images/{image_id}/preview\x12\x8f\x01\n" +
-	"\tCreateJob\x12\".uplift.studio.v1.CreateJobRequest\x1a#.uplift.studio.v1.CreateJobResponse\"9\x82\xd3\xe4\x93\x023:\x01*\"./internal/categories/{category_id}/studio/jobs\x12\x89\x01\n" +
-	"\bListJobs\x12!.uplift.studio.v1.ListJobsRequest\x1a\".uplift.studio.v1.ListJobsResponse\"6\x82\xd3\xe4\x93\x020\x12./internal/categories/{category_id}/studio/jobs\x12\x8c\x01\n" +
-	"\x06GetJob\x12\x1f.uplift.studio.v1.GetJobRequest\x1a .uplift.studio.v1.GetJobResponse\"?\x82\xd3\xe4\x93\x029\x127/internal/categories/{category_id}/studio/jobs/{job_id}\x12\x95\x01\n" +
-	"\tDeleteJob\x12\".uplift.studio.v1.DeleteJobRequest\x1a#.uplift.studio.v1.DeleteJobResponse\"?\x82\xd3\xe4\x93\x029*7/internal/categories/{category_id}/studio/jobs/{job_id}\x12\xb8\x01\n" +
-	"\x10GetResultPreview\x12).uplift.studio.v1.GetResultPreviewRequest\x1a*.uplift.studio.v1.GetResultPreviewResponse\"M\x82\xd3\xe4\x93\x02G\x12E/internal/categories/{category_id}/studio/results/{result_id}/preview\x12\xb6\x01\n" +
-	"\x0eDownloadResult\x12'.uplift.studio.v1.DownloadResultRequest\x1a(.uplift.studio.v1.DownloadResultResponse\"Q\x82\xd3\xe4\x93\x02K:\x01*\"F/internal/categories/{category_id}/studio/results/{result_id}/download\x12\x98\x01\n" +
-	"\rGetStudioPlan\x12&.uplift.studio.v1.GetStudioPlanRequest\x1a'.uplift.studio.v1.GetStudioPlanResponse\"6\x82\xd3\xe4\x93\x020\x12./internal/categories/{category_id}/studio/planB\xbc\x01\n" +
+	"\bEditMask\x12!.uplift.studio.v1.EditMaskRequest\x1a\".uplift.studio.v1.EditMaskResponse\"K\x82\xd3\xe4\x93\x02E:\x01*\"@/internal/categories/{category_id}/studio/images/{image_id}/mask\x12\xb6\x01\n" +
+	"\x0fGetImagePreview\x12(.uplift.studio.v1.GetImagePreviewRequest\x1a).uplift.studio.v1.GetImagePreviewResponse\"N\x82\xd3\xe4\x93\x02E\x12C/internal/categories/{category_id}/studio/images/{image_id}/preview\x90\x02\x01\x12\x8f\x01\n" +
+	"\tCreateJob\x12\".uplift.studio.v1.CreateJobRequest\x1a#.uplift.studio.v1.CreateJobResponse\"9\x82\xd3\xe4\x93\x023:\x01*\"./internal/categories/{category_id}/studio/jobs\x12\x8c\x01\n" +
+	"\bListJobs\x12!.uplift.studio.v1.ListJobsRequest\x1a\".uplift.studio.v1.ListJobsResponse\"9\x82\xd3\xe4\x93\x020\x12./internal/categories/{category_id}/studio/jobs\x90\x02\x01\x12\x8f\x01\n" +
+	"\x06GetJob\x12\x1f.uplift.studio.v1.GetJobRequest\x1a .uplift.studio.v1.GetJobResponse\"B\x82\xd3\xe4\x93\x029\x127/internal/categories/{category_id}/studio/jobs/{job_id}\x90\x02\x01\x12\x95\x01\n" +
+	"\tDeleteJob\x12\".uplift.studio.v1.DeleteJobRequest\x1a#.uplift.studio.v1.DeleteJobResponse\"?\x82\xd3\xe4\x93\x029*7/internal/categories/{category_id}/studio/jobs/{job_id}\x12\xbb\x01\n" +
+	"\x10GetResultPreview\x12).uplift.studio.v1.GetResultPreviewRequest\x1a*.uplift.studio.v1.GetResultPreviewResponse\"P\x82\xd3\xe4\x93\x02G\x12E/internal/categories/{category_id}/studio/results/{result_id}/preview\x90\x02\x01\x12\xb9\x01\n" +
+	"\x0eDownloadResult\x12'.uplift.studio.v1.DownloadResultRequest\x1a(.uplift.studio.v1.DownloadResultResponse\"T\x82\xd3\xe4\x93\x02K:\x01*\"F/internal/categories/{category_id}/studio/results/{result_id}/download\x90\x02\x02\x12\x9b\x01\n" +
+	"\rGetStudioPlan\x12&.uplift.studio.v1.GetStudioPlanRequest\x1a'.uplift.studio.v1.GetStudioPlanResponse\"9\x82\xd3\xe4\x93\x020\x12./internal/categories/{category_id}/studio/plan\x90\x02\x01B\xbc\x01\n" +
 	"\x14com.uplift.studio.v1B\x12StudioServiceProtoP\x01Z.uplift.dev/proto/gen/uplift/studio/v1;studiov1\xa2\x02\x03USX\xaa\x02\x10Uplift.Studio.V1\xca\x02\x10Uplift\\Studio\\V1\xe2\x02\x1cUplift\\Studio\\V1\\GPBMetadata\xea\x02\x12Uplift::Studio::V1b\x06proto3"
 
 var (

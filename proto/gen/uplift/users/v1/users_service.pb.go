@@ -2114,7 +2114,7 @@ const file_uplift_users_v1_users_service_proto_rawDesc = "" +
 	"\vcreate_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"createTime\"P\n" +
 	"\x14ListAuditLogResponse\x128\n" +
-	"\aentries\x18\x01 \x03(\v2\x1e.uplift.users.v1.AuditLogEntryR\aentries2\xf5\x12\n" +
+	"\aentries\x18\x01 \x03(\v2\x1e.uplift.users.v1.AuditLogEntryR\aentries2\x8a\x13\n" +
 	"\fUsersService\x12q\n" +
 	"\n" +
 	"CreateUser\x12\".uplift.users.v1.CreateUserRequest\x1a#.uplift.users.v1.CreateUserResponse\"\x1a\x82\xd3\xe4\x93\x02\x14:\x01*\"\x0f/internal/users\x12\x94\x01\n" +
@@ -2123,18 +2123,18 @@ const file_uplift_users_v1_users_service_proto_rawDesc = "" +
 	"\x13CreateRecoveryCodes\x12+.uplift.users.v1.CreateRecoveryCodesRequest\x1a,.uplift.users.v1.CreateRecoveryCodesResponse\".\x82\xd3\xe4\x93\x02(:\x01*\"#/internal/users/createRecoveryCodes\x12\x90\x01\n" +
 	"\x0fUseRecoveryCode\x12'.uplift.users.v1.UseRecoveryCodeRequest\x1a(.uplift.users.v1.UseRecoveryCodeResponse\"*\x82\xd3\xe4\x93\x02$:\x01*\"\x1f/internal/users/useRecoveryCode\x12\x8a\x01\n" +
 	"\vUpdateEmail\x12#.uplift.users.v1.UpdateEmailRequest\x1a$.uplift.users.v1.UpdateEmailResponse\"0\x82\xd3\xe4\x93\x02*:\x01*\"%/internal/users/{user_id}/updateEmail\x12\x8a\x01\n" +
-	"\vUnsubscribe\x12#.uplift.users.v1.UnsubscribeRequest\x1a$.uplift.users.v1.UnsubscribeResponse\"0\x82\xd3\xe4\x93\x02*:\x01*\"%/internal/users/{user_id}/unsubscribe\x12\x87\x01\n" +
-	"\fListAuditLog\x12$.uplift.users.v1.ListAuditLogRequest\x1a%.uplift.users.v1.ListAuditLogResponse\"*\x82\xd3\xe4\x93\x02$\x12\"/internal/users/{user_id}/auditLog\x12u\n" +
-	"\aGetUser\x12\x1f.uplift.users.v1.GetUserRequest\x1a .uplift.users.v1.GetUserResponse\"'\x82\xd3\xe4\x93\x02!b\x04user\x12\x19/internal/users/{user_id}\x12\xa0\x01\n" +
-	"\x12GetMetricsCategory\x12*.uplift.users.v1.GetMetricsCategoryRequest\x1a+.uplift.users.v1.GetMetricsCategoryResponse\"1\x82\xd3\xe4\x93\x02+\x12)/internal/users/{user_id}/metricsCategory\x12\xb2\x01\n" +
-	"\x15SwitchMetricsCategory\x12-.uplift.users.v1.SwitchMetricsCategoryRequest\x1a..uplift.users.v1.SwitchMetricsCategoryResponse\":\x82\xd3\xe4\x93\x024:\x01*\"//internal/users/{user_id}/switchMetricsCategory\x12k\n" +
-	"\tListUsers\x12!.uplift.users.v1.ListUsersRequest\x1a\".uplift.users.v1.ListUsersResponse\"\x17\x82\xd3\xe4\x93\x02\x11\x12\x0f/internal/users\x12\x87\x01\n" +
-	"\x10ListMetricsUsers\x12(.uplift.users.v1.ListMetricsUsersRequest\x1a).uplift.users.v1.ListMetricsUsersResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\x12\x16/internal/metricsUsers\x12\x91\x01\n" +
-	"\x0eGetMetricsUser\x12&.uplift.users.v1.GetMetricsUserRequest\x1a'.uplift.users.v1.GetMetricsUserResponse\".\x82\xd3\xe4\x93\x02(b\x04user\x12 /internal/metricsUsers/{user_id}\x12~\n" +
+	"\vUnsubscribe\x12#.uplift.users.v1.UnsubscribeRequest\x1a$.uplift.users.v1.UnsubscribeResponse\"0\x82\xd3\xe4\x93\x02*:\x01*\"%/internal/users/{user_id}/unsubscribe\x12\x8a\x01\n" +
+	"\fListAuditLog\x12$.uplift.users.v1.ListAuditLogRequest\x1a%.uplift.users.v1.ListAuditLogResponse\"-\x82\xd3\xe4\x93\x02$\x12\"/internal/users/{user_id}/auditLog\x90\x02\x01\x12x\n" +
+	"\aGetUser\x12\x1f.uplift.users.v1.GetUserRequest\x1a .uplift.users.v1.GetUserResponse\"*\x82\xd3\xe4\x93\x02!b\x04user\x12\x19/internal/users/{user_id}\x90\x02\x01\x12\xa3\x01\n" +
+	"\x12GetMetricsCategory\x12*.uplift.users.v1.GetMetricsCategoryRequest\x1a+.uplift.users.v1.GetMetricsCategoryResponse\"4\x82\xd3\xe4\x93\x02+\x12)/internal/users/{user_id}/metricsCategory\x90\x02\x01\x12\xb2\x01\n" +
+	"\x15SwitchMetricsCategory\x12-.uplift.users.v1.SwitchMetricsCategoryRequest\x1a..uplift.users.v1.SwitchMetricsCategoryResponse\":\x82\xd3\xe4\x93\x024:\x01*\"//internal/users/{user_id}/switchMetricsCategory\x12n\n" +
+	"\tListUsers\x12!.uplift.users.v1.ListUsersRequest\x1a\".uplift.users.v1.ListUsersResponse\"\x1a\x82\xd3\xe4\x93\x02\x11\x12\x0f/internal/users\x90\x02\x01\x12\x8a\x01\n" +
+	"\x10ListMetricsUsers\x12(.uplift.users.v1.ListMetricsUsersRequest\x1a).uplift.users.v1.ListMetricsUsersResponse\"!\x82\xd3\xe4\x93\x02\x18\x12\x16/internal/metricsUsers\x90\x02\x01\x12\x94\x01\n" +
+	"\x0eGetMetricsUser\x12&.uplift.users.v1.GetMetricsUserRequest\x1a'.uplift.users.v1.GetMetricsUserResponse\"1\x82\xd3\xe4\x93\x02(b\x04user\x12 /internal/metricsUsers/{user_id}\x90\x02\x01\x12~\n" +
 	"\n" +
-	"DeleteUser\x12\".uplift.users.v1.DeleteUserRequest\x1a#.uplift.users.v1.DeleteUserResponse\"'\x82\xd3\xe4\x93\x02!*\x1f/internal/users-admin/{user_id}\x12\x80\x01\n" +
+	"DeleteUser\x12\".uplift.users.v1.DeleteUserRequest\x1a#.uplift.users.v1.DeleteUserResponse\"'\x82\xd3\xe4\x93\x02!*\x1f/internal/users-admin/{user_id}\x12\x83\x01\n" +
 	"\n" +
-	"GetProfile\x12\".uplift.users.v1.GetProfileRequest\x1a#.uplift.users.v1.GetProfileResponse\")\x82\xd3\xe4\x93\x02#\x12!/internal/users/{user_id}/profile\x12\x98\x01\n" +
+	"GetProfile\x12\".uplift.users.v1.GetProfileRequest\x1a#.uplift.users.v1.GetProfileResponse\",\x82\xd3\xe4\x93\x02#\x12!/internal/users/{user_id}/profile\x90\x02\x01\x12\x98\x01\n" +
 	"\x10CreateOnboarding\x12(.uplift.users.v1.CreateOnboardingRequest\x1a).uplift.users.v1.CreateOnboardingResponse\"/\x82\xd3\xe4\x93\x02):\x01*\"$/internal/users/{user_id}/onboardingB\xb4\x01\n" +
 	"\x13com.uplift.users.v1B\x11UsersServiceProtoP\x01Z,uplift.dev/proto/gen/uplift/users/v1;usersv1\xa2\x02\x03UUX\xaa\x02\x0fUplift.Users.V1\xca\x02\x0fUplift\\Users\\V1\xe2\x02\x1bUplift\\Users\\V1\\GPBMetadata\xea\x02\x11Uplift::Users::V1b\x06proto3"
 
