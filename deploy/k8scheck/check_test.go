@@ -4,7 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 )
 
 // TestEveryManifestIsAcceptedByTheAPIServer renders deploy/k8s and checks
@@ -83,5 +86,70 @@ spec:
 	objs, err := Check([]byte(good))
 	if err != nil || len(objs) != 1 || len(objs[0].Problems) != 0 {
 		t.Fatalf("the good Deployment: %+v %v", objs, err)
+	}
+}
+
+// TestEveryDeploymentCanScaleAndBeDrained: each Deployment runs as its own
+// ServiceAccount, spreads its copies over nodes, is kept at most one copy
+// down by a PodDisruptionBudget and scaled by a HorizontalPodAutoscaler
+// from at least 2 copies, which alone sets the count (a Deployment that
+// names replicas has them reset by every `kubectl apply`).
+func TestEveryDeploymentCanScaleAndBeDrained(t *testing.T) {
+	t.Parallel()
+	rendered, err := Render("../k8s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := Check(rendered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accounts, budgets, scalers := map[string]bool{}, map[string]bool{}, map[string]*autoscalingv2.HorizontalPodAutoscaler{}
+	for _, o := range objs {
+		switch v := o.Versioned.(type) {
+		case *corev1.ServiceAccount:
+			accounts[v.Name] = true
+		case *policyv1.PodDisruptionBudget:
+			if v.Spec.MaxUnavailable != nil && v.Spec.MaxUnavailable.IntValue() == 1 && v.Spec.Selector != nil {
+				budgets[v.Spec.Selector.MatchLabels["app.kubernetes.io/name"]] = true
+			}
+		case *autoscalingv2.HorizontalPodAutoscaler:
+			if v.Spec.ScaleTargetRef.Kind == "Deployment" {
+				scalers[v.Spec.ScaleTargetRef.Name] = v
+			}
+		}
+	}
+	n := 0
+	for _, o := range objs {
+		d, ok := o.Versioned.(*appsv1.Deployment)
+		if !ok {
+			continue
+		}
+		n++
+		app := d.Spec.Template.Labels["app.kubernetes.io/name"]
+		pod := d.Spec.Template.Spec
+		if !accounts[pod.ServiceAccountName] || pod.ServiceAccountName != d.Name {
+			t.Errorf("%s runs as ServiceAccount %q, want its own", d.Name, pod.ServiceAccountName)
+		}
+		if len(pod.TopologySpreadConstraints) == 0 {
+			t.Errorf("%s does not spread its copies", d.Name)
+		}
+		if !budgets[app] {
+			t.Errorf("%s has no PodDisruptionBudget of maxUnavailable 1", d.Name)
+		}
+		hpa := scalers[d.Name]
+		switch {
+		case hpa == nil:
+			t.Errorf("%s has no HorizontalPodAutoscaler", d.Name)
+		case hpa.Spec.MinReplicas == nil || *hpa.Spec.MinReplicas < 2 || hpa.Spec.MaxReplicas < *hpa.Spec.MinReplicas:
+			t.Errorf("%s scales from %v to %d, want from at least 2", d.Name, hpa.Spec.MinReplicas, hpa.Spec.MaxReplicas)
+		}
+		// Defaulting makes a missing count 1.
+		if hpa != nil && d.Spec.Replicas != nil && *d.Spec.Replicas != 1 {
+			t.Errorf("%s names replicas (%d) beside its autoscaler", d.Name, *d.Spec.Replicas)
+		}
+	}
+	if n < 8 {
+		t.Fatalf("only %d Deployments rendered", n)
 	}
 }
