@@ -173,7 +173,14 @@ func TestWorkersRacingForSyncsClaimEachOnce(t *testing.T) {
 				}
 				mu.Lock()
 				got[c.CategoryID]++
+				claims := len(got)
+				for _, n := range got {
+					claims += n - 1
+				}
 				mu.Unlock()
+				if claims > 2*len(want) { // a claimed sync was claimed again: stop, and fail below
+					return
+				}
 			}
 		}()
 	}
@@ -351,10 +358,18 @@ func TestWebhooksAreKeptOncePerShopAndRetriedBoundedly(t *testing.T) {
 	if err := r.FinishWebhook(ctx, a, "e1", "", t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
+	// Finishing a's e1 leaves b's e1, the same id, to be done.
+	if pending, _ := r.PendingWebhooks(ctx, 10); len(pending) != 2 || pending[0].Shop != b || pending[0].EventID != "e1" {
+		t.Fatalf("pending %+v, want b's e1 and a's e2", pending)
+	}
 	for range 10 {
 		if err := r.FinishWebhook(ctx, b, "e1", "Shopify answered 500", t0.Add(time.Minute)); err != nil {
 			t.Fatal(err)
 		}
+	}
+	var attempts int
+	if err := r.Pool.QueryRow(ctx, `SELECT attempts FROM webhook_events WHERE shop = $1 AND event_id = 'e1'`, a).Scan(&attempts); err != nil || attempts != 1 {
+		t.Fatalf("a's e1 was tried %d times %v, want once: b's failures are b's", attempts, err)
 	}
 	pending, _ = r.PendingWebhooks(ctx, 10)
 	if len(pending) != 1 || pending[0].Shop != a || pending[0].EventID != "e2" || pending[0].Attempts != 0 {
