@@ -343,8 +343,8 @@ func TestWebhooksAreKeptOncePerShopAndRetriedBoundedly(t *testing.T) {
 	}{
 		{webhook(a, "e1", t0), true},
 		{webhook(a, "e1", t0.Add(time.Second)), false},
-		{webhook(b, "e1", t0.Add(2 * time.Second)), true}, // the same id sent for another shop
-		{webhook(a, "e2", t0.Add(3 * time.Second)), true},
+		{webhook(b, "e1", t0.Add(2*time.Second)), true}, // the same id sent for another shop
+		{webhook(a, "e2", t0.Add(3*time.Second)), true},
 	} {
 		if isNew, err := r.RecordWebhook(ctx, c.ev); err != nil || isNew != c.new {
 			t.Fatalf("%s %s: new %v %v, want %v", c.ev.Shop, c.ev.EventID, isNew, err, c.new)
@@ -498,5 +498,44 @@ func TestDeletingACategoryRemovesItFromEveryTable(t *testing.T) {
 		if g != 0 || k == 0 {
 			t.Errorf("%s: %d rows of the deleted category, %d of the other", table, g, k)
 		}
+	}
+}
+
+// Accounts racing to connect one shop: it ends connected to exactly one,
+// every account it left is told, and a loser of the insert race hears
+// ErrShopTaken, never a raw database error.
+func TestAccountsRacingForAShopLeaveItConnectedOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := newRepo(t)
+	const shop = "fern.myshopify.com"
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	moves := 0
+	for i := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cat := uuid.NewString()
+			moved, err := r.Connect(ctx, app.Connection{CategoryID: cat, Shop: shop, ConnectedBy: "u", ConnectedAt: t0.Add(time.Duration(i) * time.Second),
+				Tokens: app.SealedTokens{Access: []byte("a"), Scopes: []string{"read_orders"}}})
+			if err != nil && !errors.Is(err, domain.ErrShopTaken) {
+				t.Error(err)
+			}
+			if moved != "" {
+				mu.Lock()
+				moves++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	var connected, movedRows int
+	if err := r.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'CONNECTED'), count(*) FILTER (WHERE status = 'MOVED')
+		FROM shopify_connections WHERE shop = $1`, shop).Scan(&connected, &movedRows); err != nil {
+		t.Fatal(err)
+	}
+	if connected != 1 || movedRows != moves || outbox(t, r, events.SubjectShopifyShopMoved) != moves {
+		t.Fatalf("%d connected, %d moved rows, %d moves reported, %d events", connected, movedRows, moves, outbox(t, r, events.SubjectShopifyShopMoved))
 	}
 }
