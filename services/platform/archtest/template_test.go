@@ -30,12 +30,6 @@ var categoriesExceptions = map[string]bool{
 	"events: categories/internal/adapters/postgres decides whether to record an event: the app says which":               true,
 }
 
-// libraryModules are folders of services/ that are not (yet) services: the
-// website-review engine is a module that categories links in-process until
-// its worker moves there (services/review/README.md); review_test.go holds
-// its own rules.
-var libraryModules = map[string]bool{"review": true}
-
 // violation is one break of a rule: key names it without a line number.
 type violation struct{ key, at string }
 
@@ -49,7 +43,7 @@ func serviceNames(t *testing.T) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if !e.IsDir() || e.Name() == "platform" || libraryModules[e.Name()] {
+		if !e.IsDir() || e.Name() == "platform" {
 			continue
 		}
 		if _, err := os.Stat(filepath.Join(servicesDir, e.Name(), "go.mod")); err == nil {

@@ -3,7 +3,6 @@ package stack
 import (
 	"net/url"
 	"path/filepath"
-	"strings"
 )
 
 // studioBlobURL is the local bucket both the studio and its worker use.
@@ -40,15 +39,11 @@ func (s *Stack) startReviewWorker(bin string) error {
 	return err
 }
 
-// reviewWorkerEnv is the review worker's own settings: the fetch policy of
-// categories (without its gRPC address) and its metrics address.
+// reviewWorkerEnv is the review worker's own settings: the review
+// service's fetch policy and address (it scores competitors there) and its
+// metrics address.
 func (s *Stack) reviewWorkerEnv() []string {
-	var env []string
-	for _, kv := range s.serviceEnv("categories") {
-		if strings.HasPrefix(kv, "FETCH_") {
-			env = append(env, kv)
-		}
-	}
+	env := append(s.serviceEnv("review"), "REVIEW_ADDR="+addr(s.Ports.Services["review"]))
 	if s.ForTests {
 		// The end-to-end tests start dozens of reviews one after another;
 		// one measured load each keeps the queue short.

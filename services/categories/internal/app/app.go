@@ -104,7 +104,7 @@ type Analyzer interface {
 type Calendar interface {
 	// NextOccasion is the soonest seasonal date after now for the store
 	// at siteURL; false when none is known.
-	NextOccasion(now time.Time, siteURL string) (name string, date time.Time, ok bool)
+	NextOccasion(ctx context.Context, now time.Time, siteURL string) (name string, date time.Time, ok bool, err error)
 }
 
 // Profiles reads the users service.

@@ -181,7 +181,9 @@ func BenchmarkWeeklyReReview1000Stores(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		base := app.New(repo, engine.New(engine.Settings{AllowLoopback: true}), nil,
+		// The reviews alone: no save checks a site and no store has competitors,
+		// so the review service is never asked.
+		base := app.New(repo, engine.New(nil, engine.NewLocal(engine.Settings{AllowLoopback: true})), nil,
 			slog.New(slog.DiscardHandler), app.Options{ReviewTimeout: time.Minute})
 		peak := benchmem.WatchHeap()
 		week := 0

@@ -37,9 +37,11 @@ import (
 	"uplift.dev/categories/migrations"
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/firebasetest"
+	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/natstest"
 	"uplift.dev/platform/service"
 	"uplift.dev/platform/validation"
+	"uplift.dev/review/reviewtest"
 )
 
 // fakeAnalyzer stands in for the analysis engine: sites it knows can be
@@ -667,7 +669,7 @@ func TestRealEngineReviewsALoopbackStore(t *testing.T) {
 <body><h1>Hand-made mugs</h1><p>Stoneware mugs from 18 EUR.</p><a href="/contact">Contact</a></body></html>`))
 	}))
 	t.Cleanup(store.Close)
-	h := startWith(t, engine.New(engine.Settings{AllowLoopback: true}))
+	h := startWith(t, realEngine(t))
 	cat, tok := h.owner(t)
 	ctx := as(tok)
 	if _, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{
@@ -703,6 +705,19 @@ func TestRealEngineReviewsALoopbackStore(t *testing.T) {
 			t.Errorf("%q: %v (field %q), want %q", c.site, err, fieldOf(st), c.want)
 		}
 	}
+}
+
+// realEngine is the review service (reviewtest, the real one on a
+// loopback port) reached as categories reaches it, with the reviews run on
+// the engine linked here; both may read the tests' loopback sites.
+func realEngine(t *testing.T) engine.Engine {
+	t.Helper()
+	conn, err := grpcclient.New(reviewtest.Start(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return engine.New(conn, engine.NewLocal(engine.Settings{AllowLoopback: true}))
 }
 
 // fieldOf is the field a status's BadRequest detail names, "" when none.

@@ -35,7 +35,7 @@ func slowStore(t *testing.T) *httptest.Server {
 func reviewedBy(t *testing.T, chrome string) *categoriesv1.Report {
 	t.Helper()
 	store := slowStore(t)
-	h := startDeps(t, categories.Settings{ReviewsInWorker: true}, categories.Deps{Analyzer: engine.New(engine.Settings{AllowLoopback: true})})
+	h := startDeps(t, categories.Settings{ReviewsInWorker: true}, categories.Deps{Analyzer: realEngine(t)})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

@@ -11,6 +11,7 @@ package worker
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os/exec"
 	"time"
@@ -26,6 +27,7 @@ import (
 	"uplift.dev/categories/migrations"
 	"uplift.dev/platform/clock"
 	"uplift.dev/platform/events"
+	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/postgres"
 	"uplift.dev/platform/service"
 	"uplift.dev/review/analysis/lab"
@@ -43,6 +45,9 @@ type Settings struct {
 	// Engine is the text generator and the fetcher's policy, read as the
 	// categories service reads them.
 	Engine engine.Settings
+	// ReviewAddr is the review service, which scores a store's
+	// competitors beside its review.
+	ReviewAddr string `env:"REVIEW_ADDR" default:"127.0.0.1:9007"`
 	// ChromePath is Debian's Chromium; when it is missing the reviews
 	// still run and say speed was not measured and why.
 	ChromePath string `env:"CHROME_PATH" default:"/usr/bin/chromium"`
@@ -101,7 +106,12 @@ func Run(ctx context.Context, s Settings, log *slog.Logger) error {
 	now := clock.Real
 	es := s.Engine
 	es.Lab, es.Now = &lab.Options{ExecPath: s.ChromePath, Runs: s.LabRuns}, now
-	eng := engine.New(es)
+	rconn, err := grpcclient.New(s.ReviewAddr)
+	if err != nil {
+		return fmt.Errorf("review service %s: %w", s.ReviewAddr, err)
+	}
+	defer func() { _ = rconn.Close() }()
+	eng := engine.New(rconn, engine.NewLocal(es))
 	repo := pgrepo.New(pool).WithClock(now)
 	// Reviews need no caller's profile: the worker has no users client.
 	a := app.New(repo, Observed{Analyzer: eng, Took: reviews}, nil, log, app.Options{ReviewTimeout: s.ReviewTimeout}).WithClock(now)

@@ -1,13 +1,21 @@
-// Package engine adapts the website analysis engine to the app's Analyzer
-// interface, and builds it from the service's settings, so the app never
-// depends on how sites are read or how text is written.
+// Package engine reaches the review service for the app's Analyzer,
+// Calendar and Catalogue: the quick reads over its gRPC API, so the app
+// never depends on how sites are read or how text is written. The reviews
+// themselves (Analyze) still run on the engine linked in-process (Local)
+// until the review service's worker runs them.
 package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	reviewv1 "uplift.dev/proto/gen/uplift/review/v1"
 
 	"uplift.dev/categories/internal/domain"
 	"uplift.dev/platform/clock"
@@ -16,8 +24,8 @@ import (
 	"uplift.dev/review/analysis/write"
 )
 
-// Settings choose how the engine writes text and what it may fetch: the
-// same environment for the API and the review worker.
+// Settings choose how the linked engine writes text and what it may
+// fetch: the same environment for the API and the review worker.
 type Settings struct {
 	// LLMBaseURL, LLMAPIKey and LLMModel select an OpenAI-compatible model
 	// for summaries and ideas; LLM_MODEL unset uses the built-in
@@ -38,24 +46,44 @@ type Settings struct {
 	Now clock.Clock
 }
 
-// Engine implements app.Analyzer over *analysis.Analyzer.
-type Engine struct{ *analysis.Analyzer }
+// Engine implements app.Analyzer, app.Calendar and app.Catalogue through
+// the review service, with the reviews themselves run by local.
+type Engine struct {
+	rpc   reviewv1.ReviewServiceClient
+	local *Local
+}
 
-// New builds the engine from s.
-func New(s Settings) Engine {
+// New reaches the review service over conn (grpcclient.New); local runs
+// the reviews, and nil leaves them to the review worker (Analyze fails).
+func New(conn grpc.ClientConnInterface, local *Local) Engine {
+	return Engine{rpc: reviewv1.NewReviewServiceClient(conn), local: local}
+}
+
+// Local is the review engine linked in-process, for the reviews alone.
+type Local struct{ a *analysis.Analyzer }
+
+// NewLocal builds the linked engine from s.
+func NewLocal(s Settings) *Local {
 	// With a browser at hand, a catalogue drawn by JavaScript is read too.
 	o := analysis.Options{AllowLoopback: s.AllowLoopback, AllowOrigins: s.AllowOrigins, Lab: s.Lab, RenderJS: s.Lab != nil, Now: s.Now}
 	if s.LLMModel != "" {
 		o.Generator = &write.OpenAI{BaseURL: s.LLMBaseURL, APIKey: s.LLMAPIKey, Model: s.LLMModel}
 	}
-	return Engine{analysis.New(o)}
+	return &Local{analysis.New(o)}
 }
+
+// errNoLocalEngine is a review asked of an API that leaves reviews to the
+// review worker.
+var errNoLocalEngine = errors.New("reviews run in the review worker here (REVIEWS_IN_WORKER)")
 
 // Analyze implements app.Analyzer: the review with plans dated in loc; a
 // site that cannot be read is a *domain.UnreadableError saying why in
 // words for its owner.
 func (e Engine) Analyze(ctx context.Context, siteURL string, previous *domain.Review, loc *time.Location, progress func(int, string)) (domain.Analysis, error) {
-	a, err := e.AnalyzeIn(ctx, siteURL, previous, loc, progress)
+	if e.local == nil {
+		return domain.Analysis{}, errNoLocalEngine
+	}
+	a, err := e.local.a.AnalyzeIn(ctx, siteURL, previous, loc, progress)
 	if err != nil && errors.Is(err, analysis.ErrUnreadable) {
 		return a, &domain.UnreadableError{Reason: analysis.Reason(err), Problem: analysis.Problem(err), Err: err}
 	}
@@ -66,64 +94,92 @@ func (e Engine) Analyze(ctx context.Context, siteURL string, previous *domain.Re
 // read, else a *domain.UnreadableError saying which kind of failure it was
 // and why, for the message under the profile's Website.
 func (e Engine) Check(ctx context.Context, siteURL string) error {
-	err := e.Analyzer.Check(ctx, siteURL)
-	if err == nil || ctx.Err() != nil {
-		return err
+	res, err := e.rpc.CheckSite(ctx, &reviewv1.CheckSiteRequest{SiteUrl: siteURL})
+	if err != nil {
+		return fmt.Errorf("review service: %w", err)
 	}
-	return &domain.UnreadableError{Reason: analysis.Reason(err), Problem: analysis.Problem(err), Err: err}
+	if u := res.GetUnreadable(); u != nil {
+		return fromProtoUnreadable(u)
+	}
+	return nil
 }
 
 // Score implements app.Analyzer: the review only, for the public score; a
 // site that cannot be read is a *domain.UnreadableError, as Check says it.
 func (e Engine) Score(ctx context.Context, siteURL string) (domain.Review, error) {
-	r, err := e.Analyzer.Score(ctx, siteURL)
-	if err == nil || ctx.Err() != nil || !errors.Is(err, analysis.ErrUnreadable) {
-		return r, err
+	res, err := e.rpc.ScoreSite(ctx, &reviewv1.ScoreSiteRequest{SiteUrl: siteURL})
+	if err != nil {
+		return domain.Review{}, fmt.Errorf("review service: %w", err)
 	}
-	return r, &domain.UnreadableError{Reason: analysis.Reason(err), Problem: analysis.Problem(err), Err: err}
+	if u := res.GetUnreadable(); u != nil {
+		return domain.Review{}, fromProtoUnreadable(u)
+	}
+	var r domain.Review
+	if err := json.Unmarshal(res.GetReviewJson(), &r); err != nil {
+		return domain.Review{}, fmt.Errorf("review service: the score's review: %w", err)
+	}
+	return r, nil
 }
 
 // NextOccasion implements app.Calendar: the soonest seasonal date after now
 // for the store at siteURL.
-func (Engine) NextOccasion(now time.Time, siteURL string) (string, time.Time, bool) {
-	var best *write.Occasion
-	for _, o := range write.Upcoming(now, siteURL) {
-		if best == nil || o.Date.Before(best.Date) {
-			best = &o
-		}
+func (e Engine) NextOccasion(ctx context.Context, now time.Time, siteURL string) (string, time.Time, bool, error) {
+	res, err := e.rpc.NextOccasion(ctx, &reviewv1.NextOccasionRequest{AfterTime: timestamppb.New(now), SiteUrl: siteURL,
+		TimeZone: now.Location().String()})
+	if err != nil {
+		return "", time.Time{}, false, fmt.Errorf("review service: %w", err)
 	}
-	if best == nil {
-		return "", time.Time{}, false
+	if res.GetName() == "" {
+		return "", time.Time{}, false, nil
 	}
-	return best.Name, best.Date, true
+	return res.GetName(), res.GetOccurTime().AsTime(), true, nil
 }
 
 // Products implements app.Catalogue: the products a review reads, with
 // their photos.
 func (e Engine) Products(ctx context.Context, siteURL string) ([]domain.Product, error) {
-	cat, err := e.Analyzer.Catalogue(ctx, siteURL)
-	if errors.Is(err, analysis.ErrUnreadable) {
-		return nil, fmt.Errorf("%w: %w", domain.ErrUnreadableSite, err)
-	}
+	res, err := e.rpc.ReadCatalogue(ctx, &reviewv1.ReadCatalogueRequest{SiteUrl: siteURL})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("review service: %w", err)
 	}
-	out := make([]domain.Product, 0, len(cat.Products))
-	for _, p := range cat.Products {
-		out = append(out, domain.Product{ID: p.ID, Name: p.Name, URL: p.URL, Price: p.Price,
-			Currency: p.Currency, ImageURLs: p.ImageURLs})
+	if u := res.GetUnreadable(); u != nil {
+		return nil, fmt.Errorf("%w: %w", domain.ErrUnreadableSite, fromProtoUnreadable(u))
+	}
+	out := make([]domain.Product, 0, len(res.GetProducts()))
+	for _, p := range res.GetProducts() {
+		out = append(out, domain.Product{ID: p.GetId(), Name: p.GetName(), URL: p.GetUrl(), Price: p.GetPrice(),
+			Currency: p.GetCurrency(), ImageURLs: p.GetImageUrls()})
 	}
 	return out, nil
 }
 
-// FetchImage implements app.Catalogue through the guarded fetcher.
+// imageSlack is what a photo's answer carries besides the photo.
+const imageSlack = 64 << 10
+
+// FetchImage implements app.Catalogue through the review service's guarded
+// fetcher.
 func (e Engine) FetchImage(ctx context.Context, imageURL string, limit int64) ([]byte, error) {
-	data, err := e.Analyzer.FetchImage(ctx, imageURL, limit)
+	res, err := e.rpc.FetchImage(ctx, &reviewv1.FetchImageRequest{ImageUrl: imageURL, LimitBytes: limit},
+		grpc.MaxCallRecvMsgSize(int(limit)+imageSlack))
 	switch {
-	case errors.Is(err, analysis.ErrTooLarge):
-		return nil, domain.ErrProductImageSize
 	case err != nil:
-		return nil, fmt.Errorf("%w: %w", domain.ErrProductImageRead, err)
+		return nil, fmt.Errorf("%w: review service: %w", domain.ErrProductImageRead, err)
+	case res.GetTooLarge():
+		return nil, domain.ErrProductImageSize
+	case res.GetFailure() != "":
+		return nil, fmt.Errorf("%w: %s", domain.ErrProductImageRead, res.GetFailure())
 	}
-	return data, nil
+	return res.GetData(), nil
+}
+
+// fromProtoUnreadable is the review service's reason as the domain's.
+func fromProtoUnreadable(u *reviewv1.Unreadable) *domain.UnreadableError {
+	p := domain.SiteUnreadable
+	switch u.GetProblem() {
+	case reviewv1.SiteProblem_SITE_PROBLEM_NOT_FOUND:
+		p = domain.SiteNotFound
+	case reviewv1.SiteProblem_SITE_PROBLEM_PRIVATE:
+		p = domain.SitePrivate
+	}
+	return &domain.UnreadableError{Reason: u.GetReason(), Problem: p, Err: errors.New(u.GetDetail())}
 }

@@ -37,7 +37,7 @@ audits. Exit status 1 when the score is under --fail-under.
 // run is the whole command, apart from the process: arguments in, text
 // out, an exit status back, so tests drive it directly.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("review", flag.ContinueOnError)
+	fs := flag.NewFlagSet("reviewcli", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	asJSON := fs.Bool("json", false, "print the review as one JSON object")
