@@ -76,7 +76,7 @@ deploy/local/node_modules/.installed: deploy/local/package-lock.json
 
 .PHONY: build
 build: deps frontends/.built ## build the service binaries into .bin and the web into frontends/*/dist
-	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./services/review/cmd/reviewcli ./services/categories/cmd/reviewworker ./services/studio/cmd/studioworker ./gateway/cmd/gateway ./gateway/cmd/apibench ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim
+	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./services/review/cmd/reviewcli ./services/review/cmd/reviewworker ./services/studio/cmd/studioworker ./gateway/cmd/gateway ./gateway/cmd/apibench ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim
 
 # The web is rebuilt only when a file under frontends/ changed (Go caches its own builds).
 WEB_SOURCES := $(shell find frontends \( -name node_modules -o -name dist -o -name test-results -o -name playwright-report -o -name .built \) -prune -o -type f -print)

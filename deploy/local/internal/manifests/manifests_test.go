@@ -240,7 +240,7 @@ func allows(rules []any, side, app, p string) bool {
 
 // servicesOnly are the backend addresses only services call (no REST
 // route reaches them), each with its callers.
-var servicesOnly = map[string][]string{"REVIEW_ADDR": {"categories", "reviewworker"}}
+var servicesOnly = map[string][]string{"REVIEW_ADDR": {"categories"}}
 
 // TestNetworkPoliciesLetTheGatewayReachEveryBackend: the namespace denies
 // all traffic but what the policies allow, so a service the gateway is

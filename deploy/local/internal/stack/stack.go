@@ -334,12 +334,12 @@ func (s *Stack) serviceEnv(name string) []string {
 	case "review":
 		// The demo store is the one loopback origin `make run` may read;
 		// the tests also serve stores of their own on other loopback ports.
+		// The reviews themselves run in the review worker (with a browser).
 		return []string{"FETCH_ALLOW_ORIGINS=" + strings.TrimSuffix(s.DemoStoreURL(), "/"),
-			"FETCH_ALLOW_LOOPBACK=" + strconv.FormatBool(s.ForTests)}
+			"FETCH_ALLOW_LOOPBACK=" + strconv.FormatBool(s.ForTests), "REVIEWS_IN_WORKER=true"}
 	case "categories":
-		// The review service reads websites for it; the reviews themselves
-		// run in the review worker (with a browser).
-		return []string{users, "REVIEW_ADDR=" + addr(s.Ports.Services["review"]), "REVIEWS_IN_WORKER=true"}
+		// The review service reads websites for it.
+		return []string{users, "REVIEW_ADDR=" + addr(s.Ports.Services["review"])}
 	case "digest":
 		// Local only: an obviously fake signing secret for unsubscribe links,
 		// which point to the local gateway.

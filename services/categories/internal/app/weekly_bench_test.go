@@ -15,7 +15,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"uplift.dev/categories/internal/adapters/engine"
 	pgrepo "uplift.dev/categories/internal/adapters/postgres"
 	"uplift.dev/categories/internal/app"
 	"uplift.dev/categories/internal/domain"
@@ -115,15 +114,25 @@ func each[T any](items []T, fn func(T)) {
 	wg.Wait()
 }
 
+// linkedEngine is the analysis engine linked in, standing in for the
+// review service: no save checks a site here and no store has competitors,
+// so only Analyze is asked.
+type linkedEngine struct{ *analysis.Analyzer }
+
+func (e linkedEngine) Analyze(ctx context.Context, site string, prev *domain.Review, loc *time.Location, progress func(int, string)) (domain.Analysis, error) {
+	return e.AnalyzeIn(ctx, site, prev, loc, progress)
+}
+
 // BenchmarkWeeklyReReview1000Stores times the weekly re-review of 1,000
 // businesses whose websites are served on loopback. The product is the
 // categories service's own weekly path on the real PostgreSQL: at the
 // week's slot StartDueWeeklyReviews claims each business's week and writes
 // its new report with the ReviewRequested event (outbox), then each report
-// is reviewed as the worker's consumer does (RunReview: claim, progress
-// rows, fetch and analyse, store the review with its ideas and the
-// WeeklyReviewReady event), weeklyReviewers at once. Left out: relaying the
-// outbox to NATS, and the worker's Chromium speed run (one browser load
+// is reviewed by the engine and recorded as the review service's events
+// arrive (RunReview, the tests' stand-in for it: progress rows, fetch and
+// analyse, store the review with its ideas and the WeeklyReviewReady
+// event), weeklyReviewers at once. Left out: relaying the outbox to NATS,
+// the review service's own run rows, and the worker's Chromium speed run (one browser load
 // per store takes seconds; the engine here is the API's, without the
 // browser). The baseline is the bare analysis engine reviewing the same
 // 1,000 sites, as many at once: no database, no schedule, no events.
@@ -181,10 +190,8 @@ func BenchmarkWeeklyReReview1000Stores(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		// The reviews alone: no save checks a site and no store has competitors,
-		// so the review service is never asked.
-		base := app.New(repo, engine.New(nil, engine.NewLocal(engine.Settings{AllowLoopback: true})), nil,
-			slog.New(slog.DiscardHandler), app.Options{ReviewTimeout: time.Minute})
+		base := app.New(repo, linkedEngine{analysis.New(analysis.Options{AllowLoopback: true})}, nil,
+			slog.New(slog.DiscardHandler), app.Options{})
 		peak := benchmem.WatchHeap()
 		week := 0
 		for b.Loop() {

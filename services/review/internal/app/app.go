@@ -1,10 +1,12 @@
 // Package app is the review service's use cases: the quick reads of a
 // website its callers wait for (the check on save, the public score, the
-// studio's catalogue and photos) and the seasonal calendar.
+// studio's catalogue and photos), the seasonal calendar, and the reviews
+// categories asks for (RunReview).
 package app
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"uplift.dev/platform/clock"
@@ -18,6 +20,9 @@ import (
 type Engine interface {
 	// Check reads the site's home page, quickly.
 	Check(ctx context.Context, siteURL string) error
+	// Analyze reviews the site and writes the summary, insights and ideas,
+	// dating campaign plans by the calendar in loc (the store's zone).
+	Analyze(ctx context.Context, siteURL string, previous *review.Review, loc *time.Location, progress func(pct int, step string)) (review.Analysis, error)
 	// Score reviews the site's pages only: no browser, no text written.
 	Score(ctx context.Context, siteURL string) (review.Review, error)
 	// Products reads the store's products.
@@ -33,11 +38,17 @@ type Engine interface {
 // App is the review service's use cases.
 type App struct {
 	engine Engine
+	runs   Runs
+	opts   Options
+	log    *slog.Logger
 	now    clock.Clock
 }
 
-// New returns the use cases reading websites with engine.
-func New(engine Engine) *App { return &App{engine: engine, now: clock.Real} }
+// New returns the use cases reading websites with engine; reviews need
+// WithRuns too.
+func New(engine Engine, log *slog.Logger) *App {
+	return &App{engine: engine, log: log, now: clock.Real}
+}
 
 // WithClock returns the use cases dating things by c.
 func (a *App) WithClock(c clock.Clock) *App {

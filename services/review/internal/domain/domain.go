@@ -1,5 +1,5 @@
-// Package domain is the review service's own vocabulary for its calls: why
-// a website could not be read, and the photo that was too large. The
+// Package domain is the review service's own vocabulary: a review asked
+// for, why a website could not be read, and the photo that was too large. The
 // review's vocabulary itself (score, checks, findings, speed, insights,
 // ideas) is the module's public `domain` package, which categories stores
 // reviews in.
@@ -7,6 +7,7 @@ package domain
 
 import (
 	"errors"
+	"time"
 
 	review "uplift.dev/review/domain"
 )
@@ -35,3 +36,29 @@ type Product struct {
 	Currency      string
 	ImageURLs     []string
 }
+
+// ReviewRequest is a review categories asked for (ReviewRequested): one
+// report of one business's website.
+type ReviewRequest struct {
+	CategoryID, ReportID, SiteURL string
+	// TimeZone is the business's IANA zone, which campaign plans are dated
+	// by; empty or unknown is UTC.
+	TimeZone string
+	// Competitors are reviewed beside the store.
+	Competitors []string
+	// Previous is the newest finished review of the same site, or nil.
+	Previous *review.Review
+}
+
+// Location is the zone the review's plans are dated in.
+func (r ReviewRequest) Location() *time.Location {
+	if r.TimeZone != "" {
+		if loc, err := time.LoadLocation(r.TimeZone); err == nil {
+			return loc
+		}
+	}
+	return time.UTC
+}
+
+// ClampProgress keeps a progress percentage within 0–100.
+func ClampProgress(pct int) int { return max(0, min(100, pct)) }

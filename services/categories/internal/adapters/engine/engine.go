@@ -1,8 +1,7 @@
 // Package engine reaches the review service for the app's Analyzer,
 // Calendar and Catalogue: the quick reads over its gRPC API, so the app
-// never depends on how sites are read or how text is written. The reviews
-// themselves (Analyze) still run on the engine linked in-process (Local)
-// until the review service's worker runs them.
+// never depends on how sites are read. The reviews themselves are asked for
+// with ReviewRequested and answered by the review service's events.
 package engine
 
 import (
@@ -18,76 +17,15 @@ import (
 	reviewv1 "uplift.dev/proto/gen/uplift/review/v1"
 
 	"uplift.dev/categories/internal/domain"
-	"uplift.dev/platform/clock"
-	"uplift.dev/review/analysis"
-	"uplift.dev/review/analysis/lab"
-	"uplift.dev/review/analysis/write"
 )
 
-// Settings choose how the linked engine writes text and what it may
-// fetch: the same environment for the API and the review worker.
-type Settings struct {
-	// LLMBaseURL, LLMAPIKey and LLMModel select an OpenAI-compatible model
-	// for summaries and ideas; LLM_MODEL unset uses the built-in
-	// deterministic generator, which needs no network.
-	LLMBaseURL string `env:"LLM_BASE_URL" default:"https://api.openai.com/v1"`
-	LLMAPIKey  string `env:"LLM_API_KEY" secret:"true"`
-	LLMModel   string `env:"LLM_MODEL"`
-	// AllowLoopback lets the website reader fetch 127.0.0.1; for tests only.
-	AllowLoopback bool `env:"FETCH_ALLOW_LOOPBACK" default:"false"`
-	// AllowOrigins are origins (comma-separated, "http://127.0.0.1:9400")
-	// the website reader may read on loopback: a local stack's demo store;
-	// everything else keeps the address policy.
-	AllowOrigins []string `env:"FETCH_ALLOW_ORIGINS"`
-	// Lab measures each review's home page in Chromium (the review
-	// worker); nil reviews without a browser (the API).
-	Lab *lab.Options
-	// Now is the service's clock (analysis.Options.Now).
-	Now clock.Clock
-}
-
 // Engine implements app.Analyzer, app.Calendar and app.Catalogue through
-// the review service, with the reviews themselves run by local.
-type Engine struct {
-	rpc   reviewv1.ReviewServiceClient
-	local *Local
-}
+// the review service.
+type Engine struct{ rpc reviewv1.ReviewServiceClient }
 
-// New reaches the review service over conn (grpcclient.New); local runs
-// the reviews, and nil leaves them to the review worker (Analyze fails).
-func New(conn grpc.ClientConnInterface, local *Local) Engine {
-	return Engine{rpc: reviewv1.NewReviewServiceClient(conn), local: local}
-}
-
-// Local is the review engine linked in-process, for the reviews alone.
-type Local struct{ a *analysis.Analyzer }
-
-// NewLocal builds the linked engine from s.
-func NewLocal(s Settings) *Local {
-	// With a browser at hand, a catalogue drawn by JavaScript is read too.
-	o := analysis.Options{AllowLoopback: s.AllowLoopback, AllowOrigins: s.AllowOrigins, Lab: s.Lab, RenderJS: s.Lab != nil, Now: s.Now}
-	if s.LLMModel != "" {
-		o.Generator = &write.OpenAI{BaseURL: s.LLMBaseURL, APIKey: s.LLMAPIKey, Model: s.LLMModel}
-	}
-	return &Local{analysis.New(o)}
-}
-
-// errNoLocalEngine is a review asked of an API that leaves reviews to the
-// review worker.
-var errNoLocalEngine = errors.New("reviews run in the review worker here (REVIEWS_IN_WORKER)")
-
-// Analyze implements app.Analyzer: the review with plans dated in loc; a
-// site that cannot be read is a *domain.UnreadableError saying why in
-// words for its owner.
-func (e Engine) Analyze(ctx context.Context, siteURL string, previous *domain.Review, loc *time.Location, progress func(int, string)) (domain.Analysis, error) {
-	if e.local == nil {
-		return domain.Analysis{}, errNoLocalEngine
-	}
-	a, err := e.local.a.AnalyzeIn(ctx, siteURL, previous, loc, progress)
-	if err != nil && errors.Is(err, analysis.ErrUnreadable) {
-		return a, &domain.UnreadableError{Reason: analysis.Reason(err), Problem: analysis.Problem(err), Err: err}
-	}
-	return a, err
+// New reaches the review service over conn (grpcclient.New).
+func New(conn grpc.ClientConnInterface) Engine {
+	return Engine{rpc: reviewv1.NewReviewServiceClient(conn)}
 }
 
 // Check implements app.Analyzer: nil when the site's home page can be

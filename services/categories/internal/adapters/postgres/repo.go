@@ -174,8 +174,21 @@ func (r Repo) applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, ef
 			VALUES ($1, $2, $3, 'GENERATING', 'Waiting to start', $4::date)`, rep.ID, c.ID, rep.SiteURL, nullIfEmpty(rep.Week)); err != nil {
 			return err
 		}
+		// The review service reads the site with what it needs to know of
+		// the business: its zone, its competitors, and the last review of
+		// the same site, to say what is new, fixed or still open.
+		var previous []byte
+		var previousSite string
+		if err := tx.QueryRow(ctx, `SELECT site_url, review FROM reports WHERE category_id = $1 AND status = 'READY'
+			ORDER BY created_at DESC, id LIMIT 1`, c.ID).Scan(&previousSite, &previous); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		if previousSite != rep.SiteURL {
+			previous = nil // the last review is of another site: nothing to compare
+		}
 		if err := events.Enqueue(ctx, tx, events.SubjectReviewRequested, &eventsv1.ReviewRequested{
 			CategoryId: c.ID, SiteUrl: rep.SiteURL, ReportId: rep.ID, OccurTime: now,
+			TimeZone: c.TimeZone, CompetitorUrls: c.Competitors, PreviousReviewJson: previous,
 		}); err != nil {
 			return err
 		}
@@ -364,12 +377,12 @@ func (r Repo) Idea(ctx context.Context, categoryID, ideaID string) (domain.Idea,
 	return ideas[0], nil
 }
 
-// ReviewProgress implements app.Repository. It always uses the pool: the
-// bar must move while the run's own transaction is still open.
+// ReviewProgress implements app.Repository. The bar never moves back: an
+// older event redelivered after a newer one changes nothing.
 func (r Repo) ReviewProgress(ctx context.Context, categoryID, reportID string, pct int, step string) error {
-	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+	return pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE reports SET progress = $2, step = $3, updated_at = now()
-			WHERE id = $1 AND status = 'GENERATING'`, reportID, pct, step)
+			WHERE id = $1 AND status = 'GENERATING' AND progress <= $2`, reportID, pct, step)
 		if err != nil || tag.RowsAffected() == 0 {
 			return err
 		}
@@ -459,15 +472,6 @@ func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a d
 		return r.enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusReady, 100)
 	})
 	return current, err
-}
-
-// ClaimReview implements app.Repository. It commits at once (on the pool,
-// never inside a caller's transaction), so the website is read with no
-// transaction open.
-func (r Repo) ClaimReview(ctx context.Context, reportID string, until time.Time) (bool, error) {
-	tag, err := r.pool.Exec(ctx, `UPDATE reports SET run_claimed_until = $2, updated_at = now()
-		WHERE id = $1 AND status = 'GENERATING' AND (run_claimed_until IS NULL OR run_claimed_until < now())`, reportID, until)
-	return tag.RowsAffected() == 1, err
 }
 
 // WeeklyReviewCandidates implements app.Repository: categories with a

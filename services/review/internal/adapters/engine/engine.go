@@ -56,6 +56,17 @@ func unreadable(err error) error {
 	return &domain.UnreadableError{Reason: analysis.Reason(err), Problem: analysis.Problem(err), Err: err}
 }
 
+// Analyze implements app.Engine: the review with plans dated in loc; a
+// site that cannot be read is a *domain.UnreadableError saying why in
+// words for its owner.
+func (e Engine) Analyze(ctx context.Context, siteURL string, previous *review.Review, loc *time.Location, progress func(int, string)) (review.Analysis, error) {
+	a, err := e.a.AnalyzeIn(ctx, siteURL, previous, loc, progress)
+	if err != nil && errors.Is(err, analysis.ErrUnreadable) {
+		return a, unreadable(err)
+	}
+	return a, err
+}
+
 // Check implements app.Engine: any failure but the caller's own deadline
 // or cancellation is an unreadable site, for the message under the
 // profile's Website.
