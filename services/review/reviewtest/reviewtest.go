@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"uplift.dev/platform/postgres"
 	"uplift.dev/platform/service"
 	"uplift.dev/review/internal/adapters/engine"
+	"uplift.dev/review/internal/analysis/lab/labtest"
 	"uplift.dev/review/internal/app"
 	"uplift.dev/review/internal/domain"
 	"uplift.dev/review/internal/ports/grpcport"
@@ -132,4 +134,22 @@ func (standIn) FetchImage(context.Context, string, int64) ([]byte, error) {
 
 func (standIn) NextOccasion(time.Time, string) (string, time.Time, bool) {
 	return "", time.Time{}, false
+}
+
+// Chromium is Debian's Chromium for a test that measures speed; the test
+// is skipped where there is none (analysis/lab/labtest).
+func Chromium(t testing.TB) string { return labtest.Chromium(t) }
+
+// SlowStore serves html as a store's home page whose largest image arrives
+// late (analysis/lab/labtest), for a test that measures speed.
+func SlowStore(t testing.TB, html string) *httptest.Server { return labtest.SlowStore(t, html) }
+
+// Linked is the real engine linked into the test, reading loopback sites
+// without a browser: for a benchmark that measures the reviews without
+// the bus between.
+func Linked() interface {
+	Engine
+	Check(ctx context.Context, siteURL string) error
+} {
+	return engine.New(engine.Settings{AllowLoopback: true})
 }

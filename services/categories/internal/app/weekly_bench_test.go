@@ -23,7 +23,7 @@ import (
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/pgtest"
 	"uplift.dev/platform/postgres"
-	"uplift.dev/review/analysis"
+	"uplift.dev/review/reviewtest"
 )
 
 // weeklyStores is how many businesses one weekly re-review covers (issue 9).
@@ -114,15 +114,6 @@ func each[T any](items []T, fn func(T)) {
 	wg.Wait()
 }
 
-// linkedEngine is the analysis engine linked in, standing in for the
-// review service: no save checks a site here and no store has competitors,
-// so only Analyze is asked.
-type linkedEngine struct{ *analysis.Analyzer }
-
-func (e linkedEngine) Analyze(ctx context.Context, site string, prev *domain.Review, loc *time.Location, progress func(int, string)) (domain.Analysis, error) {
-	return e.AnalyzeIn(ctx, site, prev, loc, progress)
-}
-
 // BenchmarkWeeklyReReview1000Stores times the weekly re-review of 1,000
 // businesses whose websites are served on loopback. The product is the
 // categories service's own weekly path on the real PostgreSQL: at the
@@ -146,11 +137,11 @@ func BenchmarkWeeklyReReview1000Stores(b *testing.B) {
 	}
 
 	b.Run("baseline=analysis-engine", func(b *testing.B) {
-		eng := analysis.New(analysis.Options{AllowLoopback: true})
+		eng := reviewtest.Linked()
 		peak := benchmem.WatchHeap()
 		for b.Loop() {
 			each(sites, func(site string) {
-				if _, err := eng.AnalyzeIn(ctx, site, nil, time.UTC, nil); err != nil {
+				if _, err := eng.Analyze(ctx, site, nil, time.UTC, func(int, string) {}); err != nil {
 					b.Errorf("%s: %v", site, err)
 				}
 			})
@@ -190,7 +181,9 @@ func BenchmarkWeeklyReReview1000Stores(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		base := app.New(repo, linkedEngine{analysis.New(analysis.Options{AllowLoopback: true})}, nil,
+		// The engine linked in stands in for the review service: no save
+		// checks a site here and no store has competitors.
+		base := app.New(repo, reviewtest.Linked(), nil,
 			slog.New(slog.DiscardHandler), app.Options{})
 		peak := benchmem.WatchHeap()
 		week := 0

@@ -12,14 +12,13 @@ import (
 
 	"uplift.dev/categories/internal/domain"
 	categories "uplift.dev/categories/internal/service"
-	"uplift.dev/review/analysis/lab/labtest"
 	"uplift.dev/review/reviewtest"
 )
 
 // slowStore serves a store home page built to be slow: its hero image (the
 // largest paint) arrives after 3 s.
 func slowStore(t *testing.T) *httptest.Server {
-	return labtest.SlowStore(t, `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1">
+	return reviewtest.SlowStore(t, `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Clay &amp; Co mugs</title></head><body><h1>Hand-made mugs</h1><img id="hero" src="/hero.png" width="400" height="300" alt="A stoneware mug">
 <p>Stoneware mugs from 18 EUR.</p><a href="/contact">Contact</a></body></html>`)
 }
@@ -55,7 +54,7 @@ func reviewedBy(t *testing.T, chrome string) *categoriesv1.Report {
 // worker, whose Chromium measures the store's home page; the owner's
 // report carries the speed with the slowest element named.
 func TestReviewWorkerMeasuresSpeed(t *testing.T) {
-	rep := reviewedBy(t, labtest.Chromium(t))
+	rep := reviewedBy(t, reviewtest.Chromium(t))
 	sp := rep.GetSpeed()
 	if rep.GetStatus() != categoriesv1.ReportStatus_REPORT_STATUS_READY || len(rep.GetChecks()) == 0 || !sp.GetMeasured() {
 		t.Fatalf("report %v", rep)

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"time"
 
-	"uplift.dev/review/analysis"
-	"uplift.dev/review/analysis/lab"
-	"uplift.dev/review/analysis/words"
-	"uplift.dev/review/analysis/write"
 	"uplift.dev/review/domain"
+	"uplift.dev/review/internal/analysis"
+	"uplift.dev/review/internal/analysis/lab"
+	"uplift.dev/review/internal/analysis/words"
+	"uplift.dev/review/internal/analysis/write"
 )
 
 // Exit statuses.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"uplift.dev/review/analysis/lab/labtest"
+	"uplift.dev/review/internal/analysis/lab/labtest"
 )
 
 // store serves a small store: a home page with a few real problems (no

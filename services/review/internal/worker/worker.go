@@ -18,9 +18,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"uplift.dev/platform/service"
-	"uplift.dev/review/analysis/lab"
 	"uplift.dev/review/internal/adapters/engine"
 	"uplift.dev/review/internal/adapters/postgres"
+	"uplift.dev/review/internal/analysis/lab"
 	"uplift.dev/review/internal/app"
 	"uplift.dev/review/internal/ports/eventport"
 	"uplift.dev/review/migrations"

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"uplift.dev/platform/clock"
-	"uplift.dev/review/analysis"
-	"uplift.dev/review/analysis/lab"
-	"uplift.dev/review/analysis/write"
 	review "uplift.dev/review/domain"
+	"uplift.dev/review/internal/analysis"
+	"uplift.dev/review/internal/analysis/lab"
+	"uplift.dev/review/internal/analysis/write"
 	"uplift.dev/review/internal/domain"
 )
 
