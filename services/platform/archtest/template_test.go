@@ -17,15 +17,7 @@ import (
 // draws: the same folders, one settings shape, one clock option, Caller in
 // the domain, one consumer shape, one worker runtime, and imports that only
 // run down the layers. Each rule reports a violation as a stable key (no
-// line number, so the allow-list below survives edits) and a message.
-
-// categoriesExceptions are the places where categories still differs from
-// the template: its postgres adapter decides whether the weekly review's
-// email goes out. Each entry is a violation's key; a key that no longer
-// matches anything fails the test, so the list can only shrink.
-var categoriesExceptions = map[string]bool{
-	"events: categories/internal/adapters/postgres decides whether to record an event: the app says which": true,
-}
+// line number) and where it is.
 
 // violation is one break of a rule: key names it without a line number.
 type violation struct{ key, at string }
@@ -53,26 +45,16 @@ func serviceNames(t *testing.T) []string {
 	return out
 }
 
-// report fails t with the violations not in the allow-list, and with the
-// allow-list entries of this rule (prefix) that matched nothing.
+// report fails t with the violations of rule found.
 func report(t *testing.T, rule string, found []violation) {
 	t.Helper()
-	seen := map[string]bool{}
 	var bad []string
 	for _, v := range found {
-		seen[v.key] = true
-		if !categoriesExceptions[v.key] {
-			bad = append(bad, v.at+": "+v.key)
-		}
-	}
-	for key := range categoriesExceptions {
-		if strings.HasPrefix(key, rule+": ") && !seen[key] {
-			bad = append(bad, "categoriesExceptions holds "+strconv.Quote(key)+", which no longer happens: delete it")
-		}
+		bad = append(bad, v.at+": "+v.key)
 	}
 	sort.Strings(bad)
 	if len(bad) > 0 {
-		t.Errorf("%d breaks of the service template (services/README.md):\n%s", len(bad), strings.Join(bad, "\n"))
+		t.Errorf("%d breaks of the service template (services/README.md), rule %s:\n%s", len(bad), rule, strings.Join(bad, "\n"))
 	}
 }
 

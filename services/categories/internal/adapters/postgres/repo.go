@@ -163,7 +163,6 @@ func (r Repo) Update(ctx context.Context, id string, fn func(*domain.Category) (
 }
 
 func (r Repo) applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, eff domain.Effects) error {
-	now := timestamppb.New(r.now.Now())
 	if eff.InvalidateIdeas {
 		if err := invalidateIdeas(ctx, tx, c.ID); err != nil {
 			return err
@@ -174,6 +173,28 @@ func (r Repo) applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, ef
 			VALUES ($1, $2, $3, 'GENERATING', 'Waiting to start', $4::date)`, rep.ID, c.ID, rep.SiteURL, nullIfEmpty(rep.Week)); err != nil {
 			return err
 		}
+	}
+	if e := eff.OnBehalf; e != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO on_behalf_audit (actor_id, owner_id, category_id, action)
+			VALUES ($1, $2, $3, $4)`, e.ActorID, e.OwnerID, c.ID, e.Action); err != nil {
+			return err
+		}
+	}
+	now := timestamppb.New(r.now.Now())
+	for _, ev := range eff.Events() {
+		if err := r.record(ctx, tx, c, ev, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// record writes one event the change implies (domain.Event) to the
+// outbox, dated now.
+func (r Repo) record(ctx context.Context, tx pgx.Tx, c domain.Category, ev domain.Event, now *timestamppb.Timestamp) error {
+	switch ev := ev.(type) {
+	case domain.ReviewStarted:
+		rep := ev.Report
 		// The review service reads the site with what it needs to know of
 		// the business: its zone, its competitors, and the last review of
 		// the same site, to say what is new, fixed or still open.
@@ -192,48 +213,35 @@ func (r Repo) applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, ef
 		}); err != nil {
 			return err
 		}
-		if err := r.enqueueReportUpdated(ctx, tx, c.ID, rep.ID, domain.StatusGenerating, 0); err != nil {
-			return err
-		}
-	}
-	if e := eff.OnBehalf; e != nil {
-		if _, err := tx.Exec(ctx, `INSERT INTO on_behalf_audit (actor_id, owner_id, category_id, action)
-			VALUES ($1, $2, $3, $4)`, e.ActorID, e.OwnerID, c.ID, e.Action); err != nil {
-			return err
-		}
+		return r.enqueueReportUpdated(ctx, tx, c.ID, rep.ID, domain.StatusGenerating, 0)
+	case domain.ActedOnBehalf:
 		// The users service keeps the owner's audit log, which outlives this
 		// category (its rows here go with it).
-		if err := events.Enqueue(ctx, tx, events.SubjectActedOnBehalf, &eventsv1.ActedOnBehalf{
+		e := ev.Entry
+		return events.Enqueue(ctx, tx, events.SubjectActedOnBehalf, &eventsv1.ActedOnBehalf{
 			ActorId: e.ActorID, OwnerId: e.OwnerID, CategoryId: c.ID, Action: e.Action,
 			Service: "categories", OccurTime: now,
-		}); err != nil {
-			return err
-		}
-	}
-	if d := eff.Digest; d != nil {
-		ev := &eventsv1.DigestRequested{
+		})
+	case domain.DigestAsked:
+		d := ev.Request
+		out := &eventsv1.DigestRequested{
 			CategoryId: c.ID, RequestedBy: d.RequestedBy, OccurTime: now, OwnerUserId: c.OwnerID,
 			StoreName: c.Name, SiteUrl: c.SiteURL,
 		}
 		if !c.LastDigestRequestedAt.IsZero() {
-			ev.OccurTime = timestamppb.New(c.LastDigestRequestedAt)
+			out.OccurTime = timestamppb.New(c.LastDigestRequestedAt)
 		}
 		for _, in := range d.Insights {
-			ev.Insights = append(ev.Insights, &eventsv1.DigestRequested_Insight{Text: in.Text, Evidence: in.Evidence})
+			out.Insights = append(out.Insights, &eventsv1.DigestRequested_Insight{Text: in.Text, Evidence: in.Evidence})
 		}
 		for _, i := range d.Ideas {
-			ev.Ideas = append(ev.Ideas, &eventsv1.DigestRequested_Idea{Id: i.ID, Title: i.Title, Channel: i.Channel, WhyNow: i.WhyNow})
+			out.Ideas = append(out.Ideas, &eventsv1.DigestRequested_Idea{Id: i.ID, Title: i.Title, Channel: i.Channel, WhyNow: i.WhyNow})
 		}
-		if err := events.Enqueue(ctx, tx, events.SubjectDigestRequested, ev); err != nil {
-			return err
-		}
+		return events.Enqueue(ctx, tx, events.SubjectDigestRequested, out)
+	case domain.CategoryAnnounced:
+		return r.enqueueCategoryUpdated(ctx, tx, c)
 	}
-	if eff.Announce {
-		if err := r.enqueueCategoryUpdated(ctx, tx, c); err != nil {
-			return err
-		}
-	}
-	return nil
+	return fmt.Errorf("category %s: no outbox form for %T", c.ID, ev)
 }
 
 // invalidateIdeas marks every current idea of the category stale and
@@ -454,14 +462,10 @@ func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a d
 		if err := tx.QueryRow(ctx, `SELECT coalesce(week::text, '') FROM reports WHERE id = $1`, reportID).Scan(&week); err != nil {
 			return err
 		}
-		// The first review's email (the app marks it) goes whatever its
-		// week; else only the week's review has one.
-		if weekly != nil && (weekly.First || week != "") {
-			w := *weekly
-			if !w.First {
-				w.Week = week
-			}
-			if err := events.Enqueue(ctx, tx, events.SubjectWeeklyReviewReady, toProtoWeekly(w, a.Ideas, ideaIDs, r.now.Now())); err != nil {
+		// Which emails the review sends is the domain's (WeeklyEmails),
+		// given the report's week as it is now, under the category's lock.
+		for _, ev := range domain.WeeklyEmails(weekly, week) {
+			if err := events.Enqueue(ctx, tx, events.SubjectWeeklyReviewReady, toProtoWeekly(ev.Review, a.Ideas, ideaIDs, r.now.Now())); err != nil {
 				return err
 			}
 		}
