@@ -16,7 +16,7 @@ GO_PKGS := $(addsuffix /...,$(addprefix ./,$(GO_MODULES)))
 # The packages that have benchmarks: linking and starting every other test
 # binary only for `-bench` to find nothing in it cost `make bench` minutes.
 BENCH_PKGS = $(sort $(patsubst %/,./%,$(dir $(shell grep -rl --include='*_test.go' --exclude-dir=node_modules '^func Benchmark' $(GO_MODULES)))))
-SERVICES := users categories billing digest stores studio
+SERVICES := users categories billing digest stores studio review
 
 # Pinned tool versions.
 BUF_VERSION := v1.75.0
@@ -80,7 +80,7 @@ deploy/local/node_modules/.installed: deploy/local/package-lock.json
 
 .PHONY: build
 build: deps frontends/.built ## build the service binaries into .bin and the web into frontends/*/dist
-	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./services/review/cmd/review ./services/categories/cmd/reviewworker ./services/studio/cmd/studioworker ./gateway/cmd/gateway ./gateway/cmd/apibench ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim
+	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./services/review/cmd/reviewcli ./services/review/cmd/reviewworker ./services/studio/cmd/studioworker ./gateway/cmd/gateway ./gateway/cmd/apibench ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim
 
 # The web is rebuilt only when a file under frontends/ changed (Go caches its own builds).
 WEB_SOURCES := $(shell find frontends \( -name node_modules -o -name dist -o -name test-results -o -name playwright-report -o -name .built \) -prune -o -type f -print)
@@ -121,8 +121,8 @@ bench: build studio-assets services/review/bench/node_modules/.installed ## one 
 DIR ?= ../shared/corpus/stores
 .PHONY: seo-agreement
 seo-agreement: services/review/bench/node_modules/.installed ## Lighthouse SEO verdicts beside the review's on the pages in DIR (default: the store corpus)
-	go build -o $(BIN)/ ./services/review/cmd/review
-	cd services/review && go run ./bench/seoagreement -dir $(abspath $(DIR)) -review $(BIN)/review \
+	go build -o $(BIN)/ ./services/review/cmd/reviewcli
+	cd services/review && go run ./bench/seoagreement -dir $(abspath $(DIR)) -review $(BIN)/reviewcli \
 		-lighthouse $(CURDIR)/services/review/bench/node_modules/.bin/lighthouse $(if $(REFRESH),-refresh)
 
 # The screenshot tour on a stack of its own: every route and dialog at 375 and

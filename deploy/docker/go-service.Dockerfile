@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 #
-# One image recipe for every Go binary in the repo: the five services (users,
-# categories, billing, digest, stores) and the gateway. Build from the
+# One image recipe for every Go binary in the repo: the services (users,
+# categories, billing, digest, stores, studio, review) and the gateway. Build from the
 # repository root, naming the binary's package:
 #
 #   docker build -f deploy/docker/go-service.Dockerfile \

@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 #
-# The review worker (services/categories/cmd/reviewworker): a static Go
+# The review worker (services/review/cmd/reviewworker): a static Go
 # binary beside Debian's Chromium, which measures each store's home page.
 # Build from the repository root:
 #
@@ -17,7 +17,7 @@ COPY . .
 RUN --mount=type=cache,target=/go/pkg/mod \
     --mount=type=cache,target=/root/.cache/go-build \
     CGO_ENABLED=0 GOOS=${TARGETOS:-linux} GOARCH=${TARGETARCH} GOPROXY=${GOPROXY} \
-    go build -trimpath -ldflags="-s -w" -o /out/app ./services/categories/cmd/reviewworker
+    go build -trimpath -ldflags="-s -w" -o /out/app ./services/review/cmd/reviewworker
 
 # Chromium needs a full userland (fonts, NSS, X libraries even headless):
 # Debian slim with Debian's own package, as on the build machines.

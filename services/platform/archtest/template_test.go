@@ -17,24 +17,7 @@ import (
 // draws: the same folders, one settings shape, one clock option, Caller in
 // the domain, one consumer shape, one worker runtime, and imports that only
 // run down the layers. Each rule reports a violation as a stable key (no
-// line number, so the allow-list below survives edits) and a message.
-
-// categoriesExceptions are the places where categories still differs from
-// the template: its review worker builds its runtime by hand and its
-// postgres adapter decides an event, both until the worker moves to
-// services/review (services/review/README.md). Each entry is a violation's
-// key; a key that no longer matches anything fails the test, so the list
-// can only shrink.
-var categoriesExceptions = map[string]bool{
-	"worker: categories/internal/worker builds a worker runtime by hand (events.Relay, ServeHealth): use service.Worker": true,
-	"events: categories/internal/adapters/postgres decides whether to record an event: the app says which":               true,
-}
-
-// libraryModules are folders of services/ that are not (yet) services: the
-// website-review engine is a module that categories links in-process until
-// its worker moves there (services/review/README.md); review_test.go holds
-// its own rules.
-var libraryModules = map[string]bool{"review": true}
+// line number) and where it is.
 
 // violation is one break of a rule: key names it without a line number.
 type violation struct{ key, at string }
@@ -49,7 +32,7 @@ func serviceNames(t *testing.T) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if !e.IsDir() || e.Name() == "platform" || libraryModules[e.Name()] {
+		if !e.IsDir() || e.Name() == "platform" {
 			continue
 		}
 		if _, err := os.Stat(filepath.Join(servicesDir, e.Name(), "go.mod")); err == nil {
@@ -62,26 +45,16 @@ func serviceNames(t *testing.T) []string {
 	return out
 }
 
-// report fails t with the violations not in the allow-list, and with the
-// allow-list entries of this rule (prefix) that matched nothing.
+// report fails t with the violations of rule found.
 func report(t *testing.T, rule string, found []violation) {
 	t.Helper()
-	seen := map[string]bool{}
 	var bad []string
 	for _, v := range found {
-		seen[v.key] = true
-		if !categoriesExceptions[v.key] {
-			bad = append(bad, v.at+": "+v.key)
-		}
-	}
-	for key := range categoriesExceptions {
-		if strings.HasPrefix(key, rule+": ") && !seen[key] {
-			bad = append(bad, "categoriesExceptions holds "+strconv.Quote(key)+", which no longer happens: delete it")
-		}
+		bad = append(bad, v.at+": "+v.key)
 	}
 	sort.Strings(bad)
 	if len(bad) > 0 {
-		t.Errorf("%d breaks of the service template (services/README.md):\n%s", len(bad), strings.Join(bad, "\n"))
+		t.Errorf("%d breaks of the service template (services/README.md), rule %s:\n%s", len(bad), rule, strings.Join(bad, "\n"))
 	}
 }
 

@@ -47,16 +47,22 @@ var (
 	UsersAudit   = declare("users", "users-audit", SubjectActedOnBehalf)
 )
 
-// The categories service's consumers; its review worker is a second
-// categories process and runs CategoriesReview with categories' key.
+// The categories service's consumers. A review's progress has a consumer
+// of its own, so a burst of progress never holds up a finished review.
 var (
-	CategoriesUsers        = declare("categories", "categories-users", SubjectUserCreated)
-	CategoriesUsersDeleted = declare("categories", "categories-users-deleted", SubjectUserDeleted)
-	CategoriesUnsubscribed = declare("categories", "categories-users-unsubscribed", SubjectUserUnsubscribed)
-	CategoriesReview       = declare("categories", "categories-review", SubjectReviewRequested)
-	CategoriesStoreSignals = declare("categories", "categories-store-signals", SubjectStoreSignalsUpdated)
-	CategoriesEmailKind    = declare("categories", "categories-email-kind-unsubscribed", SubjectEmailKindUnsubscribed)
+	CategoriesUsers          = declare("categories", "categories-users", SubjectUserCreated)
+	CategoriesUsersDeleted   = declare("categories", "categories-users-deleted", SubjectUserDeleted)
+	CategoriesUnsubscribed   = declare("categories", "categories-users-unsubscribed", SubjectUserUnsubscribed)
+	CategoriesStoreSignals   = declare("categories", "categories-store-signals", SubjectStoreSignalsUpdated)
+	CategoriesEmailKind      = declare("categories", "categories-email-kind-unsubscribed", SubjectEmailKindUnsubscribed)
+	CategoriesReviewProgress = declare("categories", "categories-review-progressed", SubjectReviewProgressed)
+	CategoriesReviewDone     = declare("categories", "categories-review-completed", SubjectReviewCompleted)
+	CategoriesReviewFailed   = declare("categories", "categories-review-failed", SubjectReviewFailed)
 )
+
+// The review service's consumer; its worker runs it (with Chromium), or
+// the service itself when it has no worker.
+var ReviewRequests = declare("review", "review-requested", SubjectReviewRequested)
 
 // The billing service's consumer.
 var BillingUserDeleted = declare("billing", "billing-users-deleted", SubjectUserDeleted)

@@ -53,6 +53,9 @@ const (
 	SubjectDailyReportReady           = "uplift.stores.daily_report_ready"
 	SubjectShopifyShopMoved           = "uplift.stores.shop_moved"
 	SubjectWeeklyReviewReady          = "uplift.categories.weekly_review_ready"
+	SubjectReviewProgressed           = "uplift.review.progressed"
+	SubjectReviewCompleted            = "uplift.review.completed"
+	SubjectReviewFailed               = "uplift.review.failed"
 	SubjectActedOnBehalf              = "uplift.audit.acted_on_behalf"
 )
 

@@ -41,6 +41,9 @@ var Publishers = map[string][]string{
 	SubjectDailyReportReady:  {"stores", "categories"},
 	SubjectWeeklyReviewReady: {"categories"},
 	SubjectActedOnBehalf:     {"categories", "billing"},
+	SubjectReviewProgressed:  {"review"},
+	SubjectReviewCompleted:   {"review"},
+	SubjectReviewFailed:      {"review"},
 }
 
 // MayPublish reports whether service may publish subject.

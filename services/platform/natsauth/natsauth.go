@@ -21,10 +21,10 @@ import (
 	"uplift.dev/platform/ratelimit"
 )
 
-// Services are the programs that talk to NATS: the six services publish and
+// Services are the programs that talk to NATS: the seven services publish and
 // consume through JetStream; the gateway listens to report events and keeps
 // its rate limits in a key-value bucket; the admin sets the streams up.
-var Services = []string{"users", "categories", "billing", "digest", "stores", "studio", "gateway", Admin}
+var Services = []string{"users", "categories", "billing", "digest", "stores", "studio", "review", "gateway", Admin}
 
 // Gateway is the one program that is not a JetStream consumer.
 const Gateway = "gateway"

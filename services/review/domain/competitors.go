@@ -54,3 +54,7 @@ func CompareCompetitor(siteURL string, own, theirs Review) CompetitorReview {
 	}
 	return cr
 }
+
+// CompetitorNotReadMessage is shown for a competitor whose site could not
+// be read when the review ran.
+const CompetitorNotReadMessage = "We could not read this website when your review ran; the next review tries again."

@@ -19,20 +19,24 @@ func TestOnlyTheDemoStoreIsReadableUnderRun(t *testing.T) {
 	if s.natsKeys, err = natsauth.NewKeyring(natsauth.Services...); err != nil {
 		t.Fatal(err)
 	}
-	run := s.serviceEnv("categories")
+	run := s.serviceEnv("review")
 	for _, want := range []string{"FETCH_ALLOW_ORIGINS=http://127.0.0.1:9400", "FETCH_ALLOW_LOOPBACK=false"} {
 		if !slices.Contains(run, want) {
-			t.Errorf("run: categories env %v lacks %s", run, want)
+			t.Errorf("run: review env %v lacks %s", run, want)
 		}
 	}
 	s.ForTests = true
-	if tests := s.serviceEnv("categories"); !slices.Contains(tests, "FETCH_ALLOW_LOOPBACK=true") {
-		t.Errorf("tests: categories env %v does not allow loopback", tests)
+	if tests := s.serviceEnv("review"); !slices.Contains(tests, "FETCH_ALLOW_LOOPBACK=true") {
+		t.Errorf("tests: review env %v does not allow loopback", tests)
 	}
-	// The review worker reads websites too, under the same policy, and the
-	// API leaves the reviews to it.
+	// The review worker reads websites too, under the same policy; the
+	// review service leaves the reviews to it, and categories reaches the
+	// review service for the quick reads.
 	if !slices.Contains(run, "REVIEWS_IN_WORKER=true") {
-		t.Errorf("categories env %v does not leave reviews to the worker", run)
+		t.Errorf("review env %v does not leave reviews to the worker", run)
+	}
+	if cats := s.serviceEnv("categories"); !slices.Contains(cats, "REVIEW_ADDR=127.0.0.1:9007") {
+		t.Errorf("categories env %v lacks the review service's address", cats)
 	}
 	s.ForTests = false
 	for _, want := range []string{"FETCH_ALLOW_ORIGINS=http://127.0.0.1:9400", "FETCH_ALLOW_LOOPBACK=false", "REVIEW_WORKER_METRICS_ADDR=127.0.0.1:9207"} {
@@ -47,10 +51,10 @@ func TestOnlyTheDemoStoreIsReadableUnderRun(t *testing.T) {
 	if w := s.reviewWorkerEnv(); !slices.Contains(w, "REVIEW_LAB_RUNS=1") {
 		t.Errorf("the tests' review worker env %v measures more than one load", w)
 	}
-	for _, name := range []string{"users", "billing", "digest", "stores"} {
+	for _, name := range []string{"users", "categories", "billing", "digest", "stores"} {
 		for _, kv := range s.serviceEnv(name) {
 			if len(kv) > 6 && kv[:6] == "FETCH_" {
-				t.Errorf("%s gets %s; only categories reads websites", name, kv)
+				t.Errorf("%s gets %s; only the review service reads websites", name, kv)
 			}
 		}
 	}

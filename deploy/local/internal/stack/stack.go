@@ -49,8 +49,8 @@ type Ports struct {
 	TestCheckout, StudioWorker, ReviewWorker int
 	// The web's remotes (home, analytics, connections, account) are served
 	// on Web+1 … Web+4 (frontends/scripts/serve.mjs).
-	// Services are the gRPC ports of users, categories, billing, digest, stores and studio;
-	// each serves /metrics on its port + 100.
+	// Services are the gRPC ports of users, categories, billing, digest, stores, studio
+	// and review; each serves /metrics on its port + 100.
 	Services map[string]int
 }
 
@@ -59,7 +59,8 @@ var DefaultPorts = Ports{
 	Postgres: 55432, NATS: 14222, AuthEmulator: 9099, EmulatorHub: 4400, EmulatorLogging: 4500, StripeHTTP: 12111, StripeHTTPS: 12112,
 	SMTP: 1025, SMTPWeb: 1080, SMTPWebInternal: 11080, ShopifySim: 9300, DemoStore: 9400, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
 	TestCheckout: 9203, StudioWorker: 9206, ReviewWorker: 9207,
-	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004, "stores": 9005, "studio": 9006},
+	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004, "stores": 9005, "studio": 9006,
+		"review": 9007},
 }
 
 // MaxPortOffset bounds Shift: offsets are multiples of 10 below it, so that no
@@ -90,7 +91,11 @@ func (p Ports) Shift(offset int) (Ports, error) {
 const PortOffsetEnv = "UPLIFT_PORT_OFFSET"
 
 // ServiceNames in start order.
-var ServiceNames = []string{"users", "categories", "billing", "digest", "stores", "studio"}
+var ServiceNames = []string{"users", "review", "categories", "billing", "digest", "stores", "studio"}
+
+// internalOnly are the services only other services call: the gateway is
+// not given their addresses, so it cannot reach them.
+var internalOnly = map[string]bool{"review": true}
 
 // Local Shopify app credentials: obviously fake, accepted only by the
 // simulator. The token key seals shop tokens at rest (32 bytes, base64).
@@ -238,10 +243,18 @@ func (s *Stack) StartApps(ctx context.Context) error {
 		env := append(s.Env(), "GRPC_ADDR="+addr(port), "METRICS_ADDR="+addr(port+100))
 		env = append(env, s.serviceEnv(name)...)
 		env = append(env, "NATS_NKEY_SEED="+string(s.natsKeys.Seed(name)))
-		if _, err := s.start(name, env, s.Root, filepath.Join(bin, name)); err != nil {
+		p, err := s.start(name, env, s.Root, filepath.Join(bin, name))
+		if err != nil {
 			return err
 		}
-		backends = append(backends, fmt.Sprintf("%s_ADDR=%s", upper(name), addr(port)))
+		if internalOnly[name] {
+			// The gateway's /healthz/backends does not see it: wait here.
+			if err := s.waitFor(ctx, p, name, 60*time.Second, httpOK("http://"+addr(port+100)+"/healthz")); err != nil {
+				return err
+			}
+		} else {
+			backends = append(backends, fmt.Sprintf("%s_ADDR=%s", upper(name), addr(port)))
+		}
 	}
 	if err := s.startStudioWorker(bin); err != nil {
 		return err
@@ -318,12 +331,15 @@ func (s *Stack) serviceEnv(name string) []string {
 		// page (stripe-mock hosts none) posting to the gateway.
 		return []string{users, "STRIPE_WEBHOOK_SECRET=whsec_local_fake_secret",
 			"TEST_CHECKOUT_ADDR=" + addr(s.Ports.TestCheckout), "GATEWAY_URL=http://" + addr(s.Ports.Gateway)}
-	case "categories":
+	case "review":
 		// The demo store is the one loopback origin `make run` may read;
 		// the tests also serve stores of their own on other loopback ports.
 		// The reviews themselves run in the review worker (with a browser).
-		return []string{users, "FETCH_ALLOW_ORIGINS=" + strings.TrimSuffix(s.DemoStoreURL(), "/"),
+		return []string{"FETCH_ALLOW_ORIGINS=" + strings.TrimSuffix(s.DemoStoreURL(), "/"),
 			"FETCH_ALLOW_LOOPBACK=" + strconv.FormatBool(s.ForTests), "REVIEWS_IN_WORKER=true"}
+	case "categories":
+		// The review service reads websites for it.
+		return []string{users, "REVIEW_ADDR=" + addr(s.Ports.Services["review"])}
 	case "digest":
 		// Local only: an obviously fake signing secret for unsubscribe links,
 		// which point to the local gateway.

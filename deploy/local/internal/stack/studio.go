@@ -29,8 +29,8 @@ func (s *Stack) startStudioWorker(bin string) error {
 
 // startReviewWorker starts the website review worker: it runs the reviews
 // categories asks for, with the home page's speed measured in Chromium, a
-// process of its own so the browser never weighs on the API. It reads
-// websites under the same policy as categories.
+// process of its own so the browser never weighs on the review service's
+// API. It reads websites under the same policy as the service.
 func (s *Stack) startReviewWorker(bin string) error {
 	env := append(s.Env(), s.reviewWorkerEnv()...)
 	if err := portFree(addr(s.Ports.ReviewWorker)); err != nil {
@@ -40,11 +40,11 @@ func (s *Stack) startReviewWorker(bin string) error {
 	return err
 }
 
-// reviewWorkerEnv is the review worker's own settings: the fetch policy of
-// categories (without its gRPC address) and its metrics address.
+// reviewWorkerEnv is the review worker's own settings: the review
+// service's fetch policy and its metrics address.
 func (s *Stack) reviewWorkerEnv() []string {
 	var env []string
-	for _, kv := range s.serviceEnv("categories") {
+	for _, kv := range s.serviceEnv("review") {
 		if strings.HasPrefix(kv, "FETCH_") {
 			env = append(env, kv)
 		}
@@ -54,7 +54,7 @@ func (s *Stack) reviewWorkerEnv() []string {
 		// one measured load each keeps the queue short.
 		env = append(env, "REVIEW_LAB_RUNS=1")
 	}
-	// A second categories process on the bus: categories' NATS key.
-	env = append(env, "NATS_NKEY_SEED="+string(s.natsKeys.Seed("categories")))
+	// A second review process on the bus: the review service's NATS key.
+	env = append(env, "NATS_NKEY_SEED="+string(s.natsKeys.Seed("review")))
 	return append(env, "REVIEW_WORKER_METRICS_ADDR="+addr(s.Ports.ReviewWorker))
 }

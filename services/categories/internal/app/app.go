@@ -41,8 +41,7 @@ type Repository interface {
 	// Idea returns domain.ErrIdeaNotFound unless the idea belongs to the category.
 	Idea(ctx context.Context, categoryID, ideaID string) (domain.Idea, error)
 	// ReviewProgress records a generating report's progress and publishes
-	// ReportUpdated. It commits at once, outside any run's transaction, so
-	// readers see the bar move.
+	// ReportUpdated; a report no longer generating is left alone.
 	ReviewProgress(ctx context.Context, categoryID, reportID string, pct int, step string) error
 	// FinishReview stores a READY report, its insights and ideas and the
 	// summary on the category, and publishes ReportUpdated (and, for a
@@ -50,9 +49,6 @@ type Repository interface {
 	// transaction. It reports false, storing nothing but the report's
 	// failure, when a newer report has replaced this one meanwhile.
 	FinishReview(ctx context.Context, categoryID, reportID string, a domain.Analysis, weekly *domain.WeeklyReview) (bool, error)
-	// ClaimReview marks a GENERATING report as being read until until, and
-	// commits at once; false when another run holds it or it is done.
-	ClaimReview(ctx context.Context, reportID string, until time.Time) (bool, error)
 	// WeeklyReviewCandidates lists the categories with a website and the
 	// weekly email on, each with the newest week started.
 	WeeklyReviewCandidates(ctx context.Context) ([]domain.WeeklyReviewCandidate, error)
@@ -87,15 +83,13 @@ type Repository interface {
 		fn func(c domain.Category, current *domain.StoreSignals, ideas []domain.Idea) (domain.StoreChange, error)) error
 }
 
-// Analyzer reads store websites (the analysis engine).
+// Analyzer reads store websites (the review service); the reviews
+// themselves are asked for with ReviewRequested and answered by events.
 type Analyzer interface {
 	// Check reads the site's home page, quickly, so a save can refuse a site
 	// that cannot be read; a *domain.UnreadableError says which kind of
 	// failure it was.
 	Check(ctx context.Context, siteURL string) error
-	// Analyze reviews the site and writes the summary, insights and ideas,
-	// dating campaign plans by the calendar in loc (the store's zone).
-	Analyze(ctx context.Context, siteURL string, previous *domain.Review, loc *time.Location, progress func(pct int, step string)) (domain.Analysis, error)
 	// Score reviews the site only, for the public website score.
 	Score(ctx context.Context, siteURL string) (domain.Review, error)
 }
@@ -104,7 +98,7 @@ type Analyzer interface {
 type Calendar interface {
 	// NextOccasion is the soonest seasonal date after now for the store
 	// at siteURL; false when none is known.
-	NextOccasion(now time.Time, siteURL string) (name string, date time.Time, ok bool)
+	NextOccasion(ctx context.Context, now time.Time, siteURL string) (name string, date time.Time, ok bool, err error)
 }
 
 // Profiles reads the users service.
@@ -120,8 +114,6 @@ type Options struct {
 	CheckTimeout time.Duration
 	// ScoreTimeout bounds the public website score.
 	ScoreTimeout time.Duration
-	// ReviewTimeout bounds one review run.
-	ReviewTimeout time.Duration
 }
 
 // App is the categories service's use cases.
@@ -145,9 +137,6 @@ func New(repo Repository, analyzer Analyzer, profiles Profiles, log *slog.Logger
 	}
 	if opts.ScoreTimeout <= 0 {
 		opts.ScoreTimeout = 45 * time.Second
-	}
-	if opts.ReviewTimeout <= 0 {
-		opts.ReviewTimeout = 10 * time.Minute
 	}
 	return &App{repo: repo, analyzer: analyzer, profiles: profiles, log: log, opts: opts,
 		newID: uuid.NewString, now: clock.Real}

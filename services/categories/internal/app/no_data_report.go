@@ -81,7 +81,11 @@ func (a *App) noDataReport(ctx context.Context, categoryID, day string) (domain.
 	}
 	if a.calendar != nil {
 		// The store's calendar day decides what is still to come.
-		if name, date, ok := a.calendar.NextOccasion(a.now().In(cat.Location()), cat.SiteURL); ok {
+		name, date, ok, err := a.calendar.NextOccasion(ctx, a.now().In(cat.Location()), cat.SiteURL)
+		if err != nil {
+			return r, err
+		}
+		if ok {
 			r.OccasionName, r.OccasionDate = name, date.Format(time.DateOnly)
 		}
 	}

@@ -44,8 +44,8 @@ func (m *memRepo) PublishNoDataReport(_ context.Context, r domain.NoDataReport) 
 
 type fixedCalendar struct{}
 
-func (fixedCalendar) NextOccasion(now time.Time, _ string) (string, time.Time, bool) {
-	return "Black Friday", time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC), true
+func (fixedCalendar) NextOccasion(context.Context, time.Time, string) (string, time.Time, bool, error) {
+	return "Black Friday", time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC), true, nil
 }
 
 // TestDailyReportWithoutData: a store with no data gets its daily report

@@ -9,106 +9,97 @@ import (
 	"uplift.dev/categories/internal/domain"
 )
 
-// ReviewRequest is a ReviewRequested event as the app needs it.
-type ReviewRequest struct {
-	CategoryID, ReportID, SiteURL string
+// ReviewProgress is a ReviewProgressed event as the app needs it.
+type ReviewProgress struct {
+	CategoryID, ReportID string
+	Percent              int
+	Step                 string
 }
 
-// RunReview makes the report a ReviewRequested asked for: it reads the site,
-// records progress as it goes and stores the result, or a failure people can
-// read. It does nothing for a report that is finished already or that a
-// newer report has replaced, so redelivery and out-of-date requests are
-// harmless.
-//
-// The website is read with no database transaction open (issue 13): the
-// run first claims the report (ClaimReview, committed at once), then reads
-// the site, then records the result with its events in one short
-// transaction (FinishReview). A report another run holds is ErrReviewHeld,
-// to be retried once that run's claim has lapsed (it crashed) or the report
-// is done (the retry then finds nothing to do).
-//
-// A returned error means "try again later" (e.g. shutting down); a site that
-// cannot be read is a FAILED report, not an error.
-func (a *App) RunReview(ctx context.Context, req ReviewRequest) error {
-	rep, err := a.repo.Report(ctx, req.ReportID)
+// ReviewResult is a ReviewCompleted event as the app needs it.
+type ReviewResult struct {
+	CategoryID, ReportID string
+	Analysis             domain.Analysis
+}
+
+// ReviewFailure is a ReviewFailed event as the app needs it.
+type ReviewFailure struct {
+	CategoryID, ReportID string
+	// Reason says why the site could not be read, in the owner's words.
+	Reason string
+}
+
+// RecordReviewProgress moves a generating report's progress bar as the
+// review service reads the site. A report that is done, or unknown, is
+// left alone, so a late or repeated event changes nothing.
+func (a *App) RecordReviewProgress(ctx context.Context, p ReviewProgress) error {
+	return a.repo.ReviewProgress(ctx, p.CategoryID, p.ReportID, domain.ClampProgress(p.Percent), p.Step)
+}
+
+// reviewedReport is the generating report a review's answer is for, with
+// its category and the newest ready report; nil when the report is
+// unknown, done or not the category's, so redelivery and out-of-date
+// answers are harmless. A report a newer one (or a new website) replaced
+// while it was reviewed is marked so, and nil too.
+func (a *App) reviewedReport(ctx context.Context, categoryID, reportID string) (*domain.Report, domain.Category, *domain.Report, error) {
+	rep, err := a.repo.Report(ctx, reportID)
 	if errors.Is(err, domain.ErrNotFound) {
-		a.log.WarnContext(ctx, "review requested for an unknown report; dropped", "report", req.ReportID)
-		return nil
+		a.log.WarnContext(ctx, "review answered for an unknown report; dropped", "report", reportID)
+		return nil, domain.Category{}, nil, nil
 	}
 	if err != nil {
-		return err
+		return nil, domain.Category{}, nil, err
 	}
-	if rep.Status != domain.StatusGenerating || rep.CategoryID != req.CategoryID {
-		return nil
+	if rep.Status != domain.StatusGenerating || rep.CategoryID != categoryID {
+		return nil, domain.Category{}, nil, nil
 	}
 	cat, err := a.repo.Get(ctx, rep.CategoryID)
 	if errors.Is(err, domain.ErrNotFound) {
-		return nil
+		return nil, domain.Category{}, nil, nil
 	}
 	if err != nil {
-		return err
+		return nil, domain.Category{}, nil, err
 	}
 	latest, err := a.repo.LatestReport(ctx, cat.ID)
 	if err != nil {
-		return err
+		return nil, domain.Category{}, nil, err
 	}
 	if latest == nil || latest.ID != rep.ID || cat.SiteURL != rep.SiteURL {
-		return a.repo.FailReview(ctx, cat.ID, rep.ID, domain.SupersededMessage, nil)
+		return nil, domain.Category{}, nil, a.repo.FailReview(ctx, cat.ID, rep.ID, domain.SupersededMessage, nil)
 	}
-	var previous *domain.Review
 	prev, err := a.repo.LatestReadyReport(ctx, cat.ID)
 	if err != nil {
-		return err
+		return nil, domain.Category{}, nil, err
 	}
-	// Only a review of the same site says what is new, fixed or still open.
+	return &rep, cat, prev, nil
+}
+
+// previousOf is prev's review when it is of rep's site: only a review of
+// the same site says what is new, fixed or still open.
+func previousOf(prev, rep *domain.Report) *domain.Review {
 	if prev != nil && prev.SiteURL == rep.SiteURL {
-		previous = prev.Review
+		return prev.Review
 	}
+	return nil
+}
 
-	claimed, err := a.repo.ClaimReview(ctx, rep.ID, a.now().Add(a.opts.ReviewTimeout+claimSlack))
-	if err != nil {
+// FinishReview stores the review the review service made for a report,
+// with its insights and ideas, and, for the week's review or the
+// business's first, the email's event. A report a newer one replaced
+// meanwhile is marked so instead (and the repository checks again, under
+// the category's lock).
+func (a *App) FinishReview(ctx context.Context, res ReviewResult) error {
+	rep, cat, prev, err := a.reviewedReport(ctx, res.CategoryID, res.ReportID)
+	if err != nil || rep == nil {
 		return err
 	}
-	if !claimed {
-		return ErrReviewHeld
-	}
-
-	rctx, cancel := context.WithTimeout(ctx, a.opts.ReviewTimeout)
-	defer cancel()
-	progress := func(pct int, step string) {
-		if err := a.repo.ReviewProgress(ctx, cat.ID, rep.ID, domain.ClampProgress(pct), step); err != nil {
-			a.log.WarnContext(ctx, "review progress not recorded", "report", rep.ID, "err", err)
-		}
-	}
-	progress(0, "Starting the review")
-	// Plans are dated by the store's calendar, not the server's.
-	analysis, err := a.analyzer.Analyze(rctx, rep.SiteURL, previous, cat.Location(), progress)
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		a.log.WarnContext(ctx, "review failed", "category", cat.ID, "report", rep.ID, "site", rep.SiteURL, "err", err)
-		// The week's review still sends its email: that the site could not
-		// be read, why, and the last known score (offered always; the
-		// repository publishes it only for the week's report).
-		reason := ""
-		var ue *domain.UnreadableError
-		if errors.As(err, &ue) {
-			reason = ue.Reason
-		}
-		weekly := domain.NewWeeklyFailure(cat, rep.ID, rep.Week, reason, previous)
-		return a.repo.FailReview(ctx, cat.ID, rep.ID, domain.FailureMessage, &weekly)
-	}
+	analysis := res.Analysis
 	if analysis.Review.SiteURL == "" {
 		analysis.Review.SiteURL = rep.SiteURL
 	}
-	if len(cat.Competitors) > 0 {
-		progress(95, "Reviewing your competitors' websites")
-		analysis.Review.Competitors = a.reviewCompetitors(rctx, cat.Competitors, analysis.Review)
-	}
 	// Always offered: the repository publishes it only when the report is
 	// (or became, while it ran) the week's review, or the business's first.
-	weekly := domain.NewWeeklyReview(cat, rep.ID, rep.Week, analysis, previous)
+	weekly := domain.NewWeeklyReview(cat, rep.ID, rep.Week, analysis, previousOf(prev, rep))
 	if prev == nil {
 		// No review of this business is ready yet: this one is its first,
 		// whoever started it, and its email says so (never "weekly").
@@ -124,6 +115,21 @@ func (a *App) RunReview(ctx context.Context, req ReviewRequest) error {
 	}
 	a.log.InfoContext(ctx, "review finished", "category", cat.ID, "report", rep.ID, "score", analysis.Review.Score, "current", done)
 	return nil
+}
+
+// FailReview records that the review service could not read a report's
+// site: the report fails with a message people can read, and the week's
+// review still sends its email (that the site could not be read, why, and
+// the last known score). A report a newer one replaced meanwhile is marked
+// so instead.
+func (a *App) FailReview(ctx context.Context, f ReviewFailure) error {
+	rep, cat, prev, err := a.reviewedReport(ctx, f.CategoryID, f.ReportID)
+	if err != nil || rep == nil {
+		return err
+	}
+	// Offered always; the repository publishes it only for the week's report.
+	weekly := domain.NewWeeklyFailure(cat, rep.ID, rep.Week, f.Reason, previousOf(prev, rep))
+	return a.repo.FailReview(ctx, cat.ID, rep.ID, domain.FailureMessage, &weekly)
 }
 
 // RunWeeklyReviewNow starts the current week's website review of one
@@ -182,13 +188,6 @@ func (a *App) weeklyLocation(ctx context.Context, cat domain.Category) (*time.Lo
 	return domain.ScheduleLocation(cat.TimeZone, store), nil
 }
 
-// ErrReviewHeld means another run holds the report's claim; try later.
-var ErrReviewHeld = errors.New("another run is reviewing this report")
-
-// claimSlack is how long past the review's own time limit a claim holds,
-// so a run that is still writing its result is not overtaken.
-const claimSlack = time.Minute
-
 // StartDueWeeklyReviews starts the weekly re-review of every category whose
 // week is due (domain.WeeklyReviewSlot in the category's time zone, UTC
 // while none is known): a new report, not the stored one, requested like
@@ -226,24 +225,4 @@ func (a *App) StartDueWeeklyReviews(ctx context.Context) (int, error) {
 		}
 	}
 	return started, errors.Join(errs...)
-}
-
-// reviewCompetitors reviews each competitor's website with the same checks
-// and the same guarded fetcher as the store's own (no browser: speed in
-// the lab is the store's alone), one at a time, each within ScoreTimeout.
-// One that cannot be read is kept with the reason, not dropped.
-func (a *App) reviewCompetitors(ctx context.Context, urls []string, own domain.Review) []domain.CompetitorReview {
-	out := make([]domain.CompetitorReview, 0, len(urls))
-	for _, u := range urls {
-		cctx, cancel := context.WithTimeout(ctx, a.opts.ScoreTimeout)
-		theirs, err := a.analyzer.Score(cctx, u)
-		cancel()
-		if err != nil {
-			a.log.InfoContext(ctx, "competitor not reviewed", "site", u, "err", err)
-			out = append(out, domain.CompetitorReview{SiteURL: u, Error: domain.CompetitorNotReadMessage})
-			continue
-		}
-		out = append(out, domain.CompareCompetitor(u, own, theirs))
-	}
-	return out
 }

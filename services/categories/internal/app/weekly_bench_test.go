@@ -15,7 +15,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"uplift.dev/categories/internal/adapters/engine"
 	pgrepo "uplift.dev/categories/internal/adapters/postgres"
 	"uplift.dev/categories/internal/app"
 	"uplift.dev/categories/internal/domain"
@@ -24,7 +23,7 @@ import (
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/pgtest"
 	"uplift.dev/platform/postgres"
-	"uplift.dev/review/analysis"
+	"uplift.dev/review/reviewtest"
 )
 
 // weeklyStores is how many businesses one weekly re-review covers (issue 9).
@@ -120,10 +119,11 @@ func each[T any](items []T, fn func(T)) {
 // categories service's own weekly path on the real PostgreSQL: at the
 // week's slot StartDueWeeklyReviews claims each business's week and writes
 // its new report with the ReviewRequested event (outbox), then each report
-// is reviewed as the worker's consumer does (RunReview: claim, progress
-// rows, fetch and analyse, store the review with its ideas and the
-// WeeklyReviewReady event), weeklyReviewers at once. Left out: relaying the
-// outbox to NATS, and the worker's Chromium speed run (one browser load
+// is reviewed by the engine and recorded as the review service's events
+// arrive (RunReview, the tests' stand-in for it: progress rows, fetch and
+// analyse, store the review with its ideas and the WeeklyReviewReady
+// event), weeklyReviewers at once. Left out: relaying the outbox to NATS,
+// the review service's own run rows, and the worker's Chromium speed run (one browser load
 // per store takes seconds; the engine here is the API's, without the
 // browser). The baseline is the bare analysis engine reviewing the same
 // 1,000 sites, as many at once: no database, no schedule, no events.
@@ -137,11 +137,11 @@ func BenchmarkWeeklyReReview1000Stores(b *testing.B) {
 	}
 
 	b.Run("baseline=analysis-engine", func(b *testing.B) {
-		eng := analysis.New(analysis.Options{AllowLoopback: true})
+		eng := reviewtest.Linked()
 		peak := benchmem.WatchHeap()
 		for b.Loop() {
 			each(sites, func(site string) {
-				if _, err := eng.AnalyzeIn(ctx, site, nil, time.UTC, nil); err != nil {
+				if _, err := eng.Analyze(ctx, site, nil, time.UTC, func(int, string) {}); err != nil {
 					b.Errorf("%s: %v", site, err)
 				}
 			})
@@ -181,8 +181,10 @@ func BenchmarkWeeklyReReview1000Stores(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		base := app.New(repo, engine.New(engine.Settings{AllowLoopback: true}), nil,
-			slog.New(slog.DiscardHandler), app.Options{ReviewTimeout: time.Minute})
+		// The engine linked in stands in for the review service: no save
+		// checks a site here and no store has competitors.
+		base := app.New(repo, reviewtest.Linked(), nil,
+			slog.New(slog.DiscardHandler), app.Options{})
 		peak := benchmem.WatchHeap()
 		week := 0
 		for b.Loop() {

@@ -11,16 +11,6 @@ import (
 	"uplift.dev/platform/schedule"
 )
 
-func (m *memRepo) ClaimReview(_ context.Context, reportID string, _ time.Time) (bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.claims[reportID] {
-		return false, nil
-	}
-	m.claims[reportID] = true
-	return true, nil
-}
-
 func (m *memRepo) WeeklyReviewCandidates(context.Context) ([]domain.WeeklyReviewCandidate, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -147,9 +137,8 @@ func TestWeeklyReviewIsANewReviewComparedWithLastWeek(t *testing.T) {
 	if w.Idea == nil || w.Idea.Title != "Mug of the month" {
 		t.Errorf("idea = %+v", w.Idea)
 	}
-	// A second delivery of the request finds the report claimed or done.
-	err := f.app.RunReview(ctx, ReviewRequest{CategoryID: f.catID, ReportID: weekly.ID, SiteURL: shop})
-	if err != nil && !errors.Is(err, ErrReviewHeld) {
+	// A second delivery of the review's answer finds the report done.
+	if err := f.app.FinishReview(ctx, ReviewResult{CategoryID: f.catID, ReportID: weekly.ID, Analysis: f.analyzer.sites[shop]}); err != nil {
 		t.Fatal(err)
 	}
 	if len(f.repo.weeklyReady) != 1 {

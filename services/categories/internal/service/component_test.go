@@ -37,13 +37,17 @@ import (
 	"uplift.dev/categories/migrations"
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/firebasetest"
+	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/natstest"
 	"uplift.dev/platform/service"
 	"uplift.dev/platform/validation"
+	"uplift.dev/review/reviewtest"
 )
 
-// fakeAnalyzer stands in for the analysis engine: sites it knows can be
-// read; Analyze waits for gate (when set) so a test can see GENERATING.
+// fakeAnalyzer stands in for the analysis engine, in the review service's
+// worker (Analyze, Score) and for categories' own quick reads (Check,
+// Score): sites it knows can be read; Analyze waits for gate (when set) so
+// a test can see GENERATING.
 type fakeAnalyzer struct {
 	mu    sync.Mutex
 	sites map[string]domain.Analysis
@@ -79,7 +83,7 @@ func (f *fakeAnalyzer) Analyze(ctx context.Context, site string, _ *domain.Revie
 	progress(80, "Writing campaign ideas")
 	a, ok := f.get(site)
 	if !ok {
-		return domain.Analysis{}, &domain.UnreadableError{Reason: "it did not answer in time", Err: errors.New("unreadable")}
+		return domain.Analysis{}, reviewtest.Unreadable("it did not answer in time")
 	}
 	return a, nil
 }
@@ -160,8 +164,18 @@ func startWith(t *testing.T, analyzer app.Analyzer) harness {
 	return startDeps(t, categories.Settings{}, categories.Deps{Analyzer: analyzer})
 }
 
-// startDeps runs the service with s and d (its users address is the fake's).
+// startDeps runs the service with s and d (its users address is the fake's)
+// and the review service's worker beside it, on the same database and bus:
+// the real one when d's analyzer is the real engine, else one reviewing
+// with the fake.
 func startDeps(t *testing.T, s categories.Settings, d categories.Deps) harness {
+	t.Helper()
+	return startWithWorker(t, s, d, nil)
+}
+
+// startWithWorker is startDeps with the review worker w (its addresses
+// filled in); nil is startDeps'.
+func startWithWorker(t *testing.T, s categories.Settings, d categories.Deps, w *reviewtest.Worker) harness {
 	t.Helper()
 	analyzer := d.Analyzer
 	users := &fakeUsers{profiles: map[string]string{}}
@@ -181,6 +195,17 @@ func startDeps(t *testing.T, s categories.Settings, d categories.Deps) harness {
 	s.UsersAddr, d.Analyzer = lis.Addr().String(), analyzer
 	base := servicetest.Base(t)
 	conn, rt := servicetest.Run(t, "categories", base, migrations.FS, categories.WireWith(&s, &d))
+	if w == nil {
+		w = &reviewtest.Worker{Engine: an}
+		switch e := analyzer.(type) {
+		case engine.Engine: // the real review service: the real worker too
+			w.Engine = nil
+		case reviewtest.Engine:
+			w.Engine = e
+		}
+	}
+	w.DatabaseURL, w.NATSURL, w.NATSSenderKeys = base.DatabaseURL, base.NATSURL, base.NATSSenderKeys
+	reviewtest.StartWorker(t, *w)
 	return harness{client: categoriesv1.NewCategoriesServiceClient(conn), js: natstest.Admin(t, base.NATSURL), nc: natstest.Observer(t, base.NATSURL),
 		analyzer: an, users: users, fb: firebasetest.Client(t), db: rt.Pool, base: base}
 }
@@ -667,7 +692,7 @@ func TestRealEngineReviewsALoopbackStore(t *testing.T) {
 <body><h1>Hand-made mugs</h1><p>Stoneware mugs from 18 EUR.</p><a href="/contact">Contact</a></body></html>`))
 	}))
 	t.Cleanup(store.Close)
-	h := startWith(t, engine.New(engine.Settings{AllowLoopback: true}))
+	h := startWith(t, realEngine(t))
 	cat, tok := h.owner(t)
 	ctx := as(tok)
 	if _, err := h.client.UpdateContentGenerationParams(ctx, &categoriesv1.UpdateContentGenerationParamsRequest{
@@ -703,6 +728,19 @@ func TestRealEngineReviewsALoopbackStore(t *testing.T) {
 			t.Errorf("%q: %v (field %q), want %q", c.site, err, fieldOf(st), c.want)
 		}
 	}
+}
+
+// realEngine is the review service (reviewtest, the real one on a
+// loopback port) reached as categories reaches it; the reviews are the
+// real worker's (startDeps). Both may read the tests' loopback sites.
+func realEngine(t *testing.T) engine.Engine {
+	t.Helper()
+	conn, err := grpcclient.New(reviewtest.Start(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return engine.New(conn)
 }
 
 // fieldOf is the field a status's BadRequest detail names, "" when none.

@@ -32,18 +32,16 @@ type Settings struct {
 	service.Base
 	// UsersAddr is the users service, asked for a caller's own category.
 	UsersAddr string `env:"USERS_ADDR" default:"127.0.0.1:9001"`
-	// Engine is how the linked review engine writes text and what it may
-	// fetch (the review worker reads the same).
-	Engine engine.Settings
+	// ReviewAddr is the review service, which reads websites for the
+	// profile's check, the public score, the studio's catalogue and the
+	// daily report's seasonal dates (the reviews themselves are asked for
+	// with ReviewRequested).
+	ReviewAddr string `env:"REVIEW_ADDR" default:"127.0.0.1:9007"`
 	// SchedulePoll is how often categories are checked for a due weekly
 	// website review (Monday 08:00 in the business's time zone) or daily
 	// report without store data (07:00); 0 turns the schedule off on this
 	// replica.
 	SchedulePoll time.Duration `env:"EMAIL_SCHEDULE_POLL" default:"1m"`
-	// ReviewsInWorker leaves ReviewRequested to the review worker
-	// (cmd/reviewworker), which also measures speed in Chromium; false
-	// runs the reviews here, without a browser.
-	ReviewsInWorker bool `env:"REVIEWS_IN_WORKER" default:"false"`
 }
 
 // Deps stand in for the engine and the clock Wire builds: tests pass a
@@ -62,16 +60,18 @@ type Deps struct {
 }
 
 // Wire returns the composition root for settings s (read by service.Main
-// before Wire runs), with the review engine built from s.Engine.
+// before Wire runs), with the review service at s.ReviewAddr.
 func Wire(s *Settings) service.Wire { return WireWith(s, nil) }
 
 // WireWith is Wire with d in place of the engine and the clock; nil is Wire.
 func WireWith(s *Settings, d *Deps) service.Wire {
 	return func(_ context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
+		rconn, err := grpcclient.New(s.ReviewAddr)
+		if err != nil {
+			return grpcserver.Options{}, nil, fmt.Errorf("review service %s: %w", s.ReviewAddr, err)
+		}
 		if d == nil {
-			es := s.Engine
-			es.Now = rt.Clock // the one the app and the repository read
-			eng := engine.New(es)
+			eng := engine.New(rconn)
 			d = &Deps{Analyzer: eng, Calendar: eng, Catalogue: eng}
 		}
 		now := d.Now
@@ -80,6 +80,7 @@ func WireWith(s *Settings, d *Deps) service.Wire {
 		}
 		conn, err := grpcclient.New(s.UsersAddr)
 		if err != nil {
+			_ = rconn.Close()
 			return grpcserver.Options{}, nil, fmt.Errorf("users service %s: %w", s.UsersAddr, err)
 		}
 		repo := postgres.New(rt.Pool).WithClock(now)
@@ -94,12 +95,9 @@ func WireWith(s *Settings, d *Deps) service.Wire {
 			InTx: func(tx pgx.Tx) app.Repository { return repo.WithTx(tx) }}
 		closeConn := func(ctx context.Context) error {
 			<-ctx.Done()
-			return conn.Close()
+			return errors.Join(conn.Close(), rconn.Close())
 		}
 		workers := append(consumers.Workers(), closeConn)
-		if !s.ReviewsInWorker {
-			workers = append(workers, consumers.Reviews())
-		}
 		if s.SchedulePoll > 0 {
 			workers = append(workers, func(ctx context.Context) error {
 				return schedule.Every(ctx, s.SchedulePoll, func(ctx context.Context) error {

@@ -25,8 +25,8 @@ import (
 )
 
 // txWatcher wraps the fake engine and, while a review reads the site,
-// counts the service's database sessions that sit in an open transaction
-// on the review's tables.
+// counts the database sessions (categories' and the review service's)
+// that sit in an open transaction on the review's tables.
 type txWatcher struct {
 	*fakeAnalyzer
 	mu     sync.Mutex
@@ -48,7 +48,7 @@ func (w *txWatcher) Analyze(ctx context.Context, site string, prev *domain.Revie
 			JOIN pg_locks l ON l.pid = a.pid JOIN pg_class c ON c.oid = l.relation
 			WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()
 			  AND a.state LIKE 'idle in transaction%'
-			  AND c.relname IN ('reports', 'categories', 'processed_messages')`).Scan(&n); err == nil {
+			  AND c.relname IN ('reports', 'categories', 'runs', 'processed_messages')`).Scan(&n); err == nil {
 			w.mu.Lock()
 			w.opened = append(w.opened, n)
 			w.mu.Unlock()
@@ -57,11 +57,12 @@ func (w *txWatcher) Analyze(ctx context.Context, site string, prev *domain.Revie
 	return w.fakeAnalyzer.Analyze(ctx, site, prev, loc, progress)
 }
 
-// TestReviewReadsTheSiteWithNoTransactionOpen (issue 13): the website is
-// read after the run's claim has committed and before its result is
-// recorded, so no transaction of the service is open meanwhile. Before,
-// the consumer read the site inside the transaction that recorded the
-// message, holding it (and its locks) for the whole crawl.
+// TestReviewReadsTheSiteWithNoTransactionOpen: the website is read after
+// the run's claim has committed (in the review schema) and before its
+// answer is recorded, so no transaction of either service is open
+// meanwhile. Before, the consumer read the site inside the transaction
+// that recorded the message, holding it (and its locks) for the whole
+// crawl.
 func TestReviewReadsTheSiteWithNoTransactionOpen(t *testing.T) {
 	t.Parallel()
 	w := &txWatcher{fakeAnalyzer: &fakeAnalyzer{sites: map[string]domain.Analysis{goodSite: sampleAnalysis()}}}
@@ -82,7 +83,7 @@ func TestReviewReadsTheSiteWithNoTransactionOpen(t *testing.T) {
 		}
 	}
 	var claimed bool
-	if err := h.db.QueryRow(context.Background(), `SELECT run_claimed_until IS NOT NULL FROM reports WHERE category_id = $1`, cat).Scan(&claimed); err != nil || !claimed {
+	if err := h.db.QueryRow(context.Background(), `SELECT claimed_until IS NOT NULL FROM review.runs WHERE category_id = $1`, cat).Scan(&claimed); err != nil || !claimed {
 		t.Fatalf("the run did not claim its report first: %v %v", claimed, err)
 	}
 }

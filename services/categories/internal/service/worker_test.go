@@ -1,9 +1,6 @@
 package service_test
 
 import (
-	"context"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -13,43 +10,26 @@ import (
 
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 
-	"uplift.dev/categories/internal/adapters/engine"
 	"uplift.dev/categories/internal/domain"
 	categories "uplift.dev/categories/internal/service"
-	"uplift.dev/categories/internal/worker"
-	"uplift.dev/platform/natstest"
-	"uplift.dev/platform/service"
-	"uplift.dev/review/analysis/lab/labtest"
+	"uplift.dev/review/reviewtest"
 )
 
 // slowStore serves a store home page built to be slow: its hero image (the
 // largest paint) arrives after 3 s.
 func slowStore(t *testing.T) *httptest.Server {
-	return labtest.SlowStore(t, `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1">
+	return reviewtest.SlowStore(t, `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Clay &amp; Co mugs</title></head><body><h1>Hand-made mugs</h1><img id="hero" src="/hero.png" width="400" height="300" alt="A stoneware mug">
 <p>Stoneware mugs from 18 EUR.</p><a href="/contact">Contact</a></body></html>`)
 }
 
 // reviewedBy saves the store's site as an owner and waits for the review
-// that the worker (not the API, which leaves reviews to it) finishes.
+// that the review service's worker, measuring speed in the browser at
+// chrome, makes and categories records from its events.
 func reviewedBy(t *testing.T, chrome string) *categoriesv1.Report {
 	t.Helper()
 	store := slowStore(t)
-	h := startDeps(t, categories.Settings{ReviewsInWorker: true}, categories.Deps{Analyzer: engine.New(engine.Settings{AllowLoopback: true})})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- worker.Run(ctx, worker.Settings{DatabaseURL: h.base.DatabaseURL, NATS: service.NATS{NATSURL: h.base.NATSURL,
-			// categories' key: the worker is a second categories process.
-			NATSNKeySeed: string(natstest.Keyring(h.base.NATSURL).Seed("categories")), NATSSenderKeys: h.base.NATSSenderKeys},
-			Engine: engine.Settings{AllowLoopback: true}, ChromePath: chrome}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("worker: %v", err)
-		}
-	})
+	h := startWithWorker(t, categories.Settings{}, categories.Deps{Analyzer: realEngine(t)}, &reviewtest.Worker{ChromePath: chrome})
 	cat, tok := h.owner(t)
 	if _, err := h.client.UpdateContentGenerationParams(as(tok), &categoriesv1.UpdateContentGenerationParamsRequest{
 		CategoryId: cat, SiteUrl: proto.String(store.URL),
@@ -74,7 +54,7 @@ func reviewedBy(t *testing.T, chrome string) *categoriesv1.Report {
 // worker, whose Chromium measures the store's home page; the owner's
 // report carries the speed with the slowest element named.
 func TestReviewWorkerMeasuresSpeed(t *testing.T) {
-	rep := reviewedBy(t, labtest.Chromium(t))
+	rep := reviewedBy(t, reviewtest.Chromium(t))
 	sp := rep.GetSpeed()
 	if rep.GetStatus() != categoriesv1.ReportStatus_REPORT_STATUS_READY || len(rep.GetChecks()) == 0 || !sp.GetMeasured() {
 		t.Fatalf("report %v", rep)

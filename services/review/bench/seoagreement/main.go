@@ -29,7 +29,7 @@ import (
 
 func main() {
 	dir := flag.String("dir", "", "folder of saved pages (*.html); Lighthouse's verdicts are read from and written to its lighthouse-seo.tsv")
-	reviewBin := flag.String("review", ".bin/review", "the review CLI")
+	reviewBin := flag.String("review", ".bin/reviewcli", "the review CLI")
 	lhBin := flag.String("lighthouse", "services/review/bench/node_modules/.bin/lighthouse", "Lighthouse's CLI")
 	chrome := flag.String("chrome", "/usr/bin/chromium", "Chromium for Lighthouse")
 	refresh := flag.Bool("refresh", false, "run Lighthouse again on every page, not only on pages lighthouse-seo.tsv lacks")

@@ -1,24 +1,19 @@
-// Command review reviews one store website from the command line, the way
-// Lighthouse CI checks a page: for people who build store themes and want
-// the review in their own CI. It runs the same engine and the same guarded
-// fetcher as the reviews store owners see on Home.
-//
-//	review [--json] [--fail-under N] [--allow-loopback] URL
-//
-// Exit status: 0 when reviewed (and at or above --fail-under), 1 when the
-// score is under --fail-under, 2 when the arguments are wrong or the site
-// cannot be read.
+// Command review runs the review service: the website-review engine's
+// quick reads (the check on save, the public score, the studio's
+// catalogue) over gRPC.
 package main
 
 import (
-	"context"
-	"os"
-	"os/signal"
+	// The zone database is built in: the calendar reads stores' zones by
+	// name on any machine or image.
+	_ "time/tzdata"
+
+	"uplift.dev/platform/service"
+	review "uplift.dev/review/internal/service"
+	"uplift.dev/review/migrations"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	var cfg review.Settings
+	service.Main("review", &cfg, &cfg.Base, migrations.FS, review.Wire(&cfg))
 }

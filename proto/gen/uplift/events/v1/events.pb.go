@@ -687,16 +687,26 @@ func (x *EmailKindUnsubscribed) GetOccurTime() *timestamppb.Timestamp {
 }
 
 // ReviewRequested is published on "uplift.categories.review_requested" when a
-// category's website is set or changed; the categories service's worker reads
-// the site and writes the report.
+// category's website is set or changed, or its weekly review is due; the
+// review service's worker reads the site and answers with ReviewProgressed
+// and then ReviewCompleted or ReviewFailed for the same report.
 type ReviewRequested struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
-	SiteUrl       string                 `protobuf:"bytes,2,opt,name=site_url,json=siteUrl,proto3" json:"site_url,omitempty"`
-	ReportId      string                 `protobuf:"bytes,3,opt,name=report_id,json=reportId,proto3" json:"report_id,omitempty"`
-	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	SiteUrl    string                 `protobuf:"bytes,2,opt,name=site_url,json=siteUrl,proto3" json:"site_url,omitempty"`
+	ReportId   string                 `protobuf:"bytes,3,opt,name=report_id,json=reportId,proto3" json:"report_id,omitempty"`
+	OccurTime  *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	// time_zone is the business's IANA zone: campaign plans are dated by its
+	// calendar. Empty is UTC.
+	TimeZone string `protobuf:"bytes,5,opt,name=time_zone,json=timeZone,proto3" json:"time_zone,omitempty"`
+	// competitor_urls are the competitors' websites, reviewed beside the store.
+	CompetitorUrls []string `protobuf:"bytes,6,rep,name=competitor_urls,json=competitorUrls,proto3" json:"competitor_urls,omitempty"`
+	// previous_review_json is the newest finished review of the same site
+	// (uplift.dev/review/domain.Review as JSON), so the new one says what is
+	// new, fixed or still open; empty when there is none.
+	PreviousReviewJson []byte `protobuf:"bytes,7,opt,name=previous_review_json,json=previousReviewJson,proto3" json:"previous_review_json,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *ReviewRequested) Reset() {
@@ -757,6 +767,258 @@ func (x *ReviewRequested) GetOccurTime() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *ReviewRequested) GetTimeZone() string {
+	if x != nil {
+		return x.TimeZone
+	}
+	return ""
+}
+
+func (x *ReviewRequested) GetCompetitorUrls() []string {
+	if x != nil {
+		return x.CompetitorUrls
+	}
+	return nil
+}
+
+func (x *ReviewRequested) GetPreviousReviewJson() []byte {
+	if x != nil {
+		return x.PreviousReviewJson
+	}
+	return nil
+}
+
+// ReviewProgressed is published on "uplift.review.progressed" as a review
+// runs; the categories service moves the report's progress bar.
+type ReviewProgressed struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId      string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	ReportId        string                 `protobuf:"bytes,2,opt,name=report_id,json=reportId,proto3" json:"report_id,omitempty"`
+	ProgressPercent int32                  `protobuf:"varint,3,opt,name=progress_percent,json=progressPercent,proto3" json:"progress_percent,omitempty"`
+	// step is what the review is doing, in the owner's words.
+	Step          string                 `protobuf:"bytes,4,opt,name=step,proto3" json:"step,omitempty"`
+	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewProgressed) Reset() {
+	*x = ReviewProgressed{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewProgressed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewProgressed) ProtoMessage() {}
+
+func (x *ReviewProgressed) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewProgressed.ProtoReflect.Descriptor instead.
+func (*ReviewProgressed) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *ReviewProgressed) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *ReviewProgressed) GetReportId() string {
+	if x != nil {
+		return x.ReportId
+	}
+	return ""
+}
+
+func (x *ReviewProgressed) GetProgressPercent() int32 {
+	if x != nil {
+		return x.ProgressPercent
+	}
+	return 0
+}
+
+func (x *ReviewProgressed) GetStep() string {
+	if x != nil {
+		return x.Step
+	}
+	return ""
+}
+
+func (x *ReviewProgressed) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
+// ReviewCompleted is published on "uplift.review.completed" when a review
+// has read the site; the categories service stores it as the report.
+type ReviewCompleted struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	ReportId   string                 `protobuf:"bytes,2,opt,name=report_id,json=reportId,proto3" json:"report_id,omitempty"`
+	SiteUrl    string                 `protobuf:"bytes,3,opt,name=site_url,json=siteUrl,proto3" json:"site_url,omitempty"`
+	// analysis_json is the review with its summary, insights and ideas
+	// (uplift.dev/review/domain.Analysis as JSON), competitors included.
+	AnalysisJson  []byte                 `protobuf:"bytes,4,opt,name=analysis_json,json=analysisJson,proto3" json:"analysis_json,omitempty"`
+	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewCompleted) Reset() {
+	*x = ReviewCompleted{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewCompleted) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewCompleted) ProtoMessage() {}
+
+func (x *ReviewCompleted) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewCompleted.ProtoReflect.Descriptor instead.
+func (*ReviewCompleted) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *ReviewCompleted) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *ReviewCompleted) GetReportId() string {
+	if x != nil {
+		return x.ReportId
+	}
+	return ""
+}
+
+func (x *ReviewCompleted) GetSiteUrl() string {
+	if x != nil {
+		return x.SiteUrl
+	}
+	return ""
+}
+
+func (x *ReviewCompleted) GetAnalysisJson() []byte {
+	if x != nil {
+		return x.AnalysisJson
+	}
+	return nil
+}
+
+func (x *ReviewCompleted) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
+// ReviewFailed is published on "uplift.review.failed" when a review could
+// not read the site; the categories service marks the report failed.
+type ReviewFailed struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	ReportId   string                 `protobuf:"bytes,2,opt,name=report_id,json=reportId,proto3" json:"report_id,omitempty"`
+	// reason says why in the owner's words ("its server refused the
+	// connection"); empty when the engine did not say.
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	OccurTime     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=occur_time,json=occurTime,proto3" json:"occur_time,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewFailed) Reset() {
+	*x = ReviewFailed{}
+	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewFailed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewFailed) ProtoMessage() {}
+
+func (x *ReviewFailed) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewFailed.ProtoReflect.Descriptor instead.
+func (*ReviewFailed) Descriptor() ([]byte, []int) {
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *ReviewFailed) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *ReviewFailed) GetReportId() string {
+	if x != nil {
+		return x.ReportId
+	}
+	return ""
+}
+
+func (x *ReviewFailed) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *ReviewFailed) GetOccurTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OccurTime
+	}
+	return nil
+}
+
 // ReportUpdated is published on "uplift.categories.report_updated.<category_id>"
 // (one subject per category) as a report progresses; the gateway streams it
 // to the web, each stream subscribed to its own category's subject.
@@ -774,7 +1036,7 @@ type ReportUpdated struct {
 
 func (x *ReportUpdated) Reset() {
 	*x = ReportUpdated{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[9]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -786,7 +1048,7 @@ func (x *ReportUpdated) String() string {
 func (*ReportUpdated) ProtoMessage() {}
 
 func (x *ReportUpdated) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[9]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -799,7 +1061,7 @@ func (x *ReportUpdated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportUpdated.ProtoReflect.Descriptor instead.
 func (*ReportUpdated) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{9}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ReportUpdated) GetCategoryId() string {
@@ -855,7 +1117,7 @@ type PasswordResetRequested struct {
 
 func (x *PasswordResetRequested) Reset() {
 	*x = PasswordResetRequested{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[10]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -867,7 +1129,7 @@ func (x *PasswordResetRequested) String() string {
 func (*PasswordResetRequested) ProtoMessage() {}
 
 func (x *PasswordResetRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[10]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -880,7 +1142,7 @@ func (x *PasswordResetRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PasswordResetRequested.ProtoReflect.Descriptor instead.
 func (*PasswordResetRequested) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{10}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *PasswordResetRequested) GetEmail() string {
@@ -922,7 +1184,7 @@ type SignUpAttempted struct {
 
 func (x *SignUpAttempted) Reset() {
 	*x = SignUpAttempted{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -934,7 +1196,7 @@ func (x *SignUpAttempted) String() string {
 func (*SignUpAttempted) ProtoMessage() {}
 
 func (x *SignUpAttempted) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[11]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -947,7 +1209,7 @@ func (x *SignUpAttempted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SignUpAttempted.ProtoReflect.Descriptor instead.
 func (*SignUpAttempted) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{11}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SignUpAttempted) GetUserId() string {
@@ -988,7 +1250,7 @@ type ShopifyShopMoved struct {
 
 func (x *ShopifyShopMoved) Reset() {
 	*x = ShopifyShopMoved{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1000,7 +1262,7 @@ func (x *ShopifyShopMoved) String() string {
 func (*ShopifyShopMoved) ProtoMessage() {}
 
 func (x *ShopifyShopMoved) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[12]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1013,7 +1275,7 @@ func (x *ShopifyShopMoved) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShopifyShopMoved.ProtoReflect.Descriptor instead.
 func (*ShopifyShopMoved) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{12}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ShopifyShopMoved) GetCategoryId() string {
@@ -1057,7 +1319,7 @@ type EmailVerificationRequested struct {
 
 func (x *EmailVerificationRequested) Reset() {
 	*x = EmailVerificationRequested{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1069,7 +1331,7 @@ func (x *EmailVerificationRequested) String() string {
 func (*EmailVerificationRequested) ProtoMessage() {}
 
 func (x *EmailVerificationRequested) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[13]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1082,7 +1344,7 @@ func (x *EmailVerificationRequested) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EmailVerificationRequested.ProtoReflect.Descriptor instead.
 func (*EmailVerificationRequested) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{13}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *EmailVerificationRequested) GetUserId() string {
@@ -1130,7 +1392,7 @@ type UserUnsubscribed struct {
 
 func (x *UserUnsubscribed) Reset() {
 	*x = UserUnsubscribed{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1142,7 +1404,7 @@ func (x *UserUnsubscribed) String() string {
 func (*UserUnsubscribed) ProtoMessage() {}
 
 func (x *UserUnsubscribed) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[14]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1155,7 +1417,7 @@ func (x *UserUnsubscribed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UserUnsubscribed.ProtoReflect.Descriptor instead.
 func (*UserUnsubscribed) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{14}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *UserUnsubscribed) GetUserId() string {
@@ -1224,7 +1486,7 @@ type StoreSignalsUpdated struct {
 
 func (x *StoreSignalsUpdated) Reset() {
 	*x = StoreSignalsUpdated{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1236,7 +1498,7 @@ func (x *StoreSignalsUpdated) String() string {
 func (*StoreSignalsUpdated) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[15]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1249,7 +1511,7 @@ func (x *StoreSignalsUpdated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StoreSignalsUpdated.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *StoreSignalsUpdated) GetCategoryId() string {
@@ -1361,7 +1623,7 @@ type DailyReportReady struct {
 
 func (x *DailyReportReady) Reset() {
 	*x = DailyReportReady{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1373,7 +1635,7 @@ func (x *DailyReportReady) String() string {
 func (*DailyReportReady) ProtoMessage() {}
 
 func (x *DailyReportReady) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[16]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1386,7 +1648,7 @@ func (x *DailyReportReady) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DailyReportReady.ProtoReflect.Descriptor instead.
 func (*DailyReportReady) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *DailyReportReady) GetCategoryId() string {
@@ -1532,7 +1794,7 @@ type WeeklyReviewReady struct {
 
 func (x *WeeklyReviewReady) Reset() {
 	*x = WeeklyReviewReady{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1544,7 +1806,7 @@ func (x *WeeklyReviewReady) String() string {
 func (*WeeklyReviewReady) ProtoMessage() {}
 
 func (x *WeeklyReviewReady) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[17]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1557,7 +1819,7 @@ func (x *WeeklyReviewReady) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WeeklyReviewReady.ProtoReflect.Descriptor instead.
 func (*WeeklyReviewReady) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{17}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *WeeklyReviewReady) GetCategoryId() string {
@@ -1720,7 +1982,7 @@ type ActedOnBehalf struct {
 
 func (x *ActedOnBehalf) Reset() {
 	*x = ActedOnBehalf{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1732,7 +1994,7 @@ func (x *ActedOnBehalf) String() string {
 func (*ActedOnBehalf) ProtoMessage() {}
 
 func (x *ActedOnBehalf) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[18]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1745,7 +2007,7 @@ func (x *ActedOnBehalf) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActedOnBehalf.ProtoReflect.Descriptor instead.
 func (*ActedOnBehalf) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{18}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ActedOnBehalf) GetActorId() string {
@@ -1809,7 +2071,7 @@ type DigestRequested_Insight struct {
 
 func (x *DigestRequested_Insight) Reset() {
 	*x = DigestRequested_Insight{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1821,7 +2083,7 @@ func (x *DigestRequested_Insight) String() string {
 func (*DigestRequested_Insight) ProtoMessage() {}
 
 func (x *DigestRequested_Insight) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[19]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1865,7 +2127,7 @@ type DigestRequested_Idea struct {
 
 func (x *DigestRequested_Idea) Reset() {
 	*x = DigestRequested_Idea{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1877,7 +2139,7 @@ func (x *DigestRequested_Idea) String() string {
 func (*DigestRequested_Idea) ProtoMessage() {}
 
 func (x *DigestRequested_Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[20]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1935,7 +2197,7 @@ type StoreSignalsUpdated_BestSeller struct {
 
 func (x *StoreSignalsUpdated_BestSeller) Reset() {
 	*x = StoreSignalsUpdated_BestSeller{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1947,7 +2209,7 @@ func (x *StoreSignalsUpdated_BestSeller) String() string {
 func (*StoreSignalsUpdated_BestSeller) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_BestSeller) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[21]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1960,7 +2222,7 @@ func (x *StoreSignalsUpdated_BestSeller) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StoreSignalsUpdated_BestSeller.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated_BestSeller) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15, 0}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{18, 0}
 }
 
 func (x *StoreSignalsUpdated_BestSeller) GetTitle() string {
@@ -2006,7 +2268,7 @@ type StoreSignalsUpdated_FallingProduct struct {
 
 func (x *StoreSignalsUpdated_FallingProduct) Reset() {
 	*x = StoreSignalsUpdated_FallingProduct{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2018,7 +2280,7 @@ func (x *StoreSignalsUpdated_FallingProduct) String() string {
 func (*StoreSignalsUpdated_FallingProduct) ProtoMessage() {}
 
 func (x *StoreSignalsUpdated_FallingProduct) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[22]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2031,7 +2293,7 @@ func (x *StoreSignalsUpdated_FallingProduct) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use StoreSignalsUpdated_FallingProduct.ProtoReflect.Descriptor instead.
 func (*StoreSignalsUpdated_FallingProduct) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{15, 1}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{18, 1}
 }
 
 func (x *StoreSignalsUpdated_FallingProduct) GetTitle() string {
@@ -2087,7 +2349,7 @@ type DailyReportReady_Metric struct {
 
 func (x *DailyReportReady_Metric) Reset() {
 	*x = DailyReportReady_Metric{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2099,7 +2361,7 @@ func (x *DailyReportReady_Metric) String() string {
 func (*DailyReportReady_Metric) ProtoMessage() {}
 
 func (x *DailyReportReady_Metric) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[23]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2112,7 +2374,7 @@ func (x *DailyReportReady_Metric) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DailyReportReady_Metric.ProtoReflect.Descriptor instead.
 func (*DailyReportReady_Metric) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16, 0}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{19, 0}
 }
 
 func (x *DailyReportReady_Metric) GetKey() string {
@@ -2187,7 +2449,7 @@ type DailyReportReady_WithoutData struct {
 
 func (x *DailyReportReady_WithoutData) Reset() {
 	*x = DailyReportReady_WithoutData{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[24]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2199,7 +2461,7 @@ func (x *DailyReportReady_WithoutData) String() string {
 func (*DailyReportReady_WithoutData) ProtoMessage() {}
 
 func (x *DailyReportReady_WithoutData) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[24]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2212,7 +2474,7 @@ func (x *DailyReportReady_WithoutData) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DailyReportReady_WithoutData.ProtoReflect.Descriptor instead.
 func (*DailyReportReady_WithoutData) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{16, 1}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{19, 1}
 }
 
 func (x *DailyReportReady_WithoutData) GetStoreName() string {
@@ -2301,7 +2563,7 @@ type WeeklyReviewReady_Finding struct {
 
 func (x *WeeklyReviewReady_Finding) Reset() {
 	*x = WeeklyReviewReady_Finding{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[25]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2313,7 +2575,7 @@ func (x *WeeklyReviewReady_Finding) String() string {
 func (*WeeklyReviewReady_Finding) ProtoMessage() {}
 
 func (x *WeeklyReviewReady_Finding) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[25]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2326,7 +2588,7 @@ func (x *WeeklyReviewReady_Finding) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WeeklyReviewReady_Finding.ProtoReflect.Descriptor instead.
 func (*WeeklyReviewReady_Finding) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{17, 0}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{20, 0}
 }
 
 func (x *WeeklyReviewReady_Finding) GetTitle() string {
@@ -2370,7 +2632,7 @@ type WeeklyReviewReady_Idea struct {
 
 func (x *WeeklyReviewReady_Idea) Reset() {
 	*x = WeeklyReviewReady_Idea{}
-	mi := &file_uplift_events_v1_events_proto_msgTypes[26]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2382,7 +2644,7 @@ func (x *WeeklyReviewReady_Idea) String() string {
 func (*WeeklyReviewReady_Idea) ProtoMessage() {}
 
 func (x *WeeklyReviewReady_Idea) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_events_v1_events_proto_msgTypes[26]
+	mi := &file_uplift_events_v1_events_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2395,7 +2657,7 @@ func (x *WeeklyReviewReady_Idea) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WeeklyReviewReady_Idea.ProtoReflect.Descriptor instead.
 func (*WeeklyReviewReady_Idea) Descriptor() ([]byte, []int) {
-	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{17, 1}
+	return file_uplift_events_v1_events_proto_rawDescGZIP(), []int{20, 1}
 }
 
 func (x *WeeklyReviewReady_Idea) GetId() string {
@@ -2502,12 +2764,38 @@ const file_uplift_events_v1_events_proto_rawDesc = "" +
 	"\x04kind\x18\x03 \x01(\tR\x04kind\x12\"\n" +
 	"\fresubscribed\x18\x04 \x01(\bR\fresubscribed\x129\n" +
 	"\n" +
-	"occur_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\xa5\x01\n" +
+	"occur_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\x9d\x02\n" +
 	"\x0fReviewRequested\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x19\n" +
 	"\bsite_url\x18\x02 \x01(\tR\asiteUrl\x12\x1b\n" +
 	"\treport_id\x18\x03 \x01(\tR\breportId\x129\n" +
+	"\n" +
+	"occur_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\x12\x1b\n" +
+	"\ttime_zone\x18\x05 \x01(\tR\btimeZone\x12'\n" +
+	"\x0fcompetitor_urls\x18\x06 \x03(\tR\x0ecompetitorUrls\x120\n" +
+	"\x14previous_review_json\x18\a \x01(\fR\x12previousReviewJson\"\xca\x01\n" +
+	"\x10ReviewProgressed\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x1b\n" +
+	"\treport_id\x18\x02 \x01(\tR\breportId\x12)\n" +
+	"\x10progress_percent\x18\x03 \x01(\x05R\x0fprogressPercent\x12\x12\n" +
+	"\x04step\x18\x04 \x01(\tR\x04step\x129\n" +
+	"\n" +
+	"occur_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\xca\x01\n" +
+	"\x0fReviewCompleted\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x1b\n" +
+	"\treport_id\x18\x02 \x01(\tR\breportId\x12\x19\n" +
+	"\bsite_url\x18\x03 \x01(\tR\asiteUrl\x12#\n" +
+	"\ranalysis_json\x18\x04 \x01(\fR\fanalysisJson\x129\n" +
+	"\n" +
+	"occur_time\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\x9f\x01\n" +
+	"\fReviewFailed\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x1b\n" +
+	"\treport_id\x18\x02 \x01(\tR\breportId\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\x129\n" +
 	"\n" +
 	"occur_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\toccurTime\"\xcb\x01\n" +
 	"\rReportUpdated\x12\x1f\n" +
@@ -2673,7 +2961,7 @@ func file_uplift_events_v1_events_proto_rawDescGZIP() []byte {
 	return file_uplift_events_v1_events_proto_rawDescData
 }
 
-var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_uplift_events_v1_events_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*UserCreated)(nil),                        // 0: uplift.events.v1.UserCreated
 	(*UserDeleted)(nil),                        // 1: uplift.events.v1.UserDeleted
@@ -2684,63 +2972,69 @@ var file_uplift_events_v1_events_proto_goTypes = []any{
 	(*CategoryUpdated)(nil),                    // 6: uplift.events.v1.CategoryUpdated
 	(*EmailKindUnsubscribed)(nil),              // 7: uplift.events.v1.EmailKindUnsubscribed
 	(*ReviewRequested)(nil),                    // 8: uplift.events.v1.ReviewRequested
-	(*ReportUpdated)(nil),                      // 9: uplift.events.v1.ReportUpdated
-	(*PasswordResetRequested)(nil),             // 10: uplift.events.v1.PasswordResetRequested
-	(*SignUpAttempted)(nil),                    // 11: uplift.events.v1.SignUpAttempted
-	(*ShopifyShopMoved)(nil),                   // 12: uplift.events.v1.ShopifyShopMoved
-	(*EmailVerificationRequested)(nil),         // 13: uplift.events.v1.EmailVerificationRequested
-	(*UserUnsubscribed)(nil),                   // 14: uplift.events.v1.UserUnsubscribed
-	(*StoreSignalsUpdated)(nil),                // 15: uplift.events.v1.StoreSignalsUpdated
-	(*DailyReportReady)(nil),                   // 16: uplift.events.v1.DailyReportReady
-	(*WeeklyReviewReady)(nil),                  // 17: uplift.events.v1.WeeklyReviewReady
-	(*ActedOnBehalf)(nil),                      // 18: uplift.events.v1.ActedOnBehalf
-	(*DigestRequested_Insight)(nil),            // 19: uplift.events.v1.DigestRequested.Insight
-	(*DigestRequested_Idea)(nil),               // 20: uplift.events.v1.DigestRequested.Idea
-	(*StoreSignalsUpdated_BestSeller)(nil),     // 21: uplift.events.v1.StoreSignalsUpdated.BestSeller
-	(*StoreSignalsUpdated_FallingProduct)(nil), // 22: uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	(*DailyReportReady_Metric)(nil),            // 23: uplift.events.v1.DailyReportReady.Metric
-	(*DailyReportReady_WithoutData)(nil),       // 24: uplift.events.v1.DailyReportReady.WithoutData
-	(*WeeklyReviewReady_Finding)(nil),          // 25: uplift.events.v1.WeeklyReviewReady.Finding
-	(*WeeklyReviewReady_Idea)(nil),             // 26: uplift.events.v1.WeeklyReviewReady.Idea
-	(*timestamppb.Timestamp)(nil),              // 27: google.protobuf.Timestamp
+	(*ReviewProgressed)(nil),                   // 9: uplift.events.v1.ReviewProgressed
+	(*ReviewCompleted)(nil),                    // 10: uplift.events.v1.ReviewCompleted
+	(*ReviewFailed)(nil),                       // 11: uplift.events.v1.ReviewFailed
+	(*ReportUpdated)(nil),                      // 12: uplift.events.v1.ReportUpdated
+	(*PasswordResetRequested)(nil),             // 13: uplift.events.v1.PasswordResetRequested
+	(*SignUpAttempted)(nil),                    // 14: uplift.events.v1.SignUpAttempted
+	(*ShopifyShopMoved)(nil),                   // 15: uplift.events.v1.ShopifyShopMoved
+	(*EmailVerificationRequested)(nil),         // 16: uplift.events.v1.EmailVerificationRequested
+	(*UserUnsubscribed)(nil),                   // 17: uplift.events.v1.UserUnsubscribed
+	(*StoreSignalsUpdated)(nil),                // 18: uplift.events.v1.StoreSignalsUpdated
+	(*DailyReportReady)(nil),                   // 19: uplift.events.v1.DailyReportReady
+	(*WeeklyReviewReady)(nil),                  // 20: uplift.events.v1.WeeklyReviewReady
+	(*ActedOnBehalf)(nil),                      // 21: uplift.events.v1.ActedOnBehalf
+	(*DigestRequested_Insight)(nil),            // 22: uplift.events.v1.DigestRequested.Insight
+	(*DigestRequested_Idea)(nil),               // 23: uplift.events.v1.DigestRequested.Idea
+	(*StoreSignalsUpdated_BestSeller)(nil),     // 24: uplift.events.v1.StoreSignalsUpdated.BestSeller
+	(*StoreSignalsUpdated_FallingProduct)(nil), // 25: uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	(*DailyReportReady_Metric)(nil),            // 26: uplift.events.v1.DailyReportReady.Metric
+	(*DailyReportReady_WithoutData)(nil),       // 27: uplift.events.v1.DailyReportReady.WithoutData
+	(*WeeklyReviewReady_Finding)(nil),          // 28: uplift.events.v1.WeeklyReviewReady.Finding
+	(*WeeklyReviewReady_Idea)(nil),             // 29: uplift.events.v1.WeeklyReviewReady.Idea
+	(*timestamppb.Timestamp)(nil),              // 30: google.protobuf.Timestamp
 }
 var file_uplift_events_v1_events_proto_depIdxs = []int32{
-	27, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
-	27, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
-	27, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
-	27, // 3: uplift.events.v1.UserRoleChanged.occur_time:type_name -> google.protobuf.Timestamp
-	27, // 4: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
-	27, // 5: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
-	19, // 6: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
-	20, // 7: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
-	27, // 8: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	27, // 9: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	27, // 10: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
-	27, // 11: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	27, // 12: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
-	27, // 13: uplift.events.v1.SignUpAttempted.occur_time:type_name -> google.protobuf.Timestamp
-	27, // 14: uplift.events.v1.ShopifyShopMoved.occur_time:type_name -> google.protobuf.Timestamp
-	27, // 15: uplift.events.v1.EmailVerificationRequested.occur_time:type_name -> google.protobuf.Timestamp
-	27, // 16: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
-	21, // 17: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
-	22, // 18: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
-	27, // 19: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
-	23, // 20: uplift.events.v1.DailyReportReady.metrics:type_name -> uplift.events.v1.DailyReportReady.Metric
-	27, // 21: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
-	24, // 22: uplift.events.v1.DailyReportReady.without_data:type_name -> uplift.events.v1.DailyReportReady.WithoutData
-	25, // 23: uplift.events.v1.WeeklyReviewReady.new_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	25, // 24: uplift.events.v1.WeeklyReviewReady.fixed_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	25, // 25: uplift.events.v1.WeeklyReviewReady.open_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	25, // 26: uplift.events.v1.WeeklyReviewReady.top_fixes:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
-	26, // 27: uplift.events.v1.WeeklyReviewReady.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
-	27, // 28: uplift.events.v1.WeeklyReviewReady.occur_time:type_name -> google.protobuf.Timestamp
-	27, // 29: uplift.events.v1.ActedOnBehalf.occur_time:type_name -> google.protobuf.Timestamp
-	26, // 30: uplift.events.v1.DailyReportReady.WithoutData.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
-	31, // [31:31] is the sub-list for method output_type
-	31, // [31:31] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	30, // 0: uplift.events.v1.UserCreated.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 1: uplift.events.v1.UserDeleted.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 2: uplift.events.v1.UserEmailChanged.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 3: uplift.events.v1.UserRoleChanged.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 4: uplift.events.v1.BillingChanged.source_time:type_name -> google.protobuf.Timestamp
+	30, // 5: uplift.events.v1.DigestRequested.occur_time:type_name -> google.protobuf.Timestamp
+	22, // 6: uplift.events.v1.DigestRequested.insights:type_name -> uplift.events.v1.DigestRequested.Insight
+	23, // 7: uplift.events.v1.DigestRequested.ideas:type_name -> uplift.events.v1.DigestRequested.Idea
+	30, // 8: uplift.events.v1.CategoryUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 9: uplift.events.v1.EmailKindUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 10: uplift.events.v1.ReviewRequested.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 11: uplift.events.v1.ReviewProgressed.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 12: uplift.events.v1.ReviewCompleted.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 13: uplift.events.v1.ReviewFailed.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 14: uplift.events.v1.ReportUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 15: uplift.events.v1.PasswordResetRequested.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 16: uplift.events.v1.SignUpAttempted.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 17: uplift.events.v1.ShopifyShopMoved.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 18: uplift.events.v1.EmailVerificationRequested.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 19: uplift.events.v1.UserUnsubscribed.occur_time:type_name -> google.protobuf.Timestamp
+	24, // 20: uplift.events.v1.StoreSignalsUpdated.best_seller:type_name -> uplift.events.v1.StoreSignalsUpdated.BestSeller
+	25, // 21: uplift.events.v1.StoreSignalsUpdated.falling_product:type_name -> uplift.events.v1.StoreSignalsUpdated.FallingProduct
+	30, // 22: uplift.events.v1.StoreSignalsUpdated.occur_time:type_name -> google.protobuf.Timestamp
+	26, // 23: uplift.events.v1.DailyReportReady.metrics:type_name -> uplift.events.v1.DailyReportReady.Metric
+	30, // 24: uplift.events.v1.DailyReportReady.occur_time:type_name -> google.protobuf.Timestamp
+	27, // 25: uplift.events.v1.DailyReportReady.without_data:type_name -> uplift.events.v1.DailyReportReady.WithoutData
+	28, // 26: uplift.events.v1.WeeklyReviewReady.new_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	28, // 27: uplift.events.v1.WeeklyReviewReady.fixed_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	28, // 28: uplift.events.v1.WeeklyReviewReady.open_findings:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	28, // 29: uplift.events.v1.WeeklyReviewReady.top_fixes:type_name -> uplift.events.v1.WeeklyReviewReady.Finding
+	29, // 30: uplift.events.v1.WeeklyReviewReady.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
+	30, // 31: uplift.events.v1.WeeklyReviewReady.occur_time:type_name -> google.protobuf.Timestamp
+	30, // 32: uplift.events.v1.ActedOnBehalf.occur_time:type_name -> google.protobuf.Timestamp
+	29, // 33: uplift.events.v1.DailyReportReady.WithoutData.idea:type_name -> uplift.events.v1.WeeklyReviewReady.Idea
+	34, // [34:34] is the sub-list for method output_type
+	34, // [34:34] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_uplift_events_v1_events_proto_init() }
@@ -2748,16 +3042,16 @@ func file_uplift_events_v1_events_proto_init() {
 	if File_uplift_events_v1_events_proto != nil {
 		return
 	}
-	file_uplift_events_v1_events_proto_msgTypes[17].OneofWrappers = []any{}
-	file_uplift_events_v1_events_proto_msgTypes[23].OneofWrappers = []any{}
-	file_uplift_events_v1_events_proto_msgTypes[24].OneofWrappers = []any{}
+	file_uplift_events_v1_events_proto_msgTypes[20].OneofWrappers = []any{}
+	file_uplift_events_v1_events_proto_msgTypes[26].OneofWrappers = []any{}
+	file_uplift_events_v1_events_proto_msgTypes[27].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_events_v1_events_proto_rawDesc), len(file_uplift_events_v1_events_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   27,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

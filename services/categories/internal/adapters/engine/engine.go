@@ -1,129 +1,123 @@
-// Package engine adapts the website analysis engine to the app's Analyzer
-// interface, and builds it from the service's settings, so the app never
-// depends on how sites are read or how text is written.
+// Package engine reaches the review service for the app's Analyzer,
+// Calendar and Catalogue: the quick reads over its gRPC API, so the app
+// never depends on how sites are read. The reviews themselves are asked for
+// with ReviewRequested and answered by the review service's events.
 package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	reviewv1 "uplift.dev/proto/gen/uplift/review/v1"
+
 	"uplift.dev/categories/internal/domain"
-	"uplift.dev/platform/clock"
-	"uplift.dev/review/analysis"
-	"uplift.dev/review/analysis/lab"
-	"uplift.dev/review/analysis/write"
 )
 
-// Settings choose how the engine writes text and what it may fetch: the
-// same environment for the API and the review worker.
-type Settings struct {
-	// LLMBaseURL, LLMAPIKey and LLMModel select an OpenAI-compatible model
-	// for summaries and ideas; LLM_MODEL unset uses the built-in
-	// deterministic generator, which needs no network.
-	LLMBaseURL string `env:"LLM_BASE_URL" default:"https://api.openai.com/v1"`
-	LLMAPIKey  string `env:"LLM_API_KEY" secret:"true"`
-	LLMModel   string `env:"LLM_MODEL"`
-	// AllowLoopback lets the website reader fetch 127.0.0.1; for tests only.
-	AllowLoopback bool `env:"FETCH_ALLOW_LOOPBACK" default:"false"`
-	// AllowOrigins are origins (comma-separated, "http://127.0.0.1:9400")
-	// the website reader may read on loopback: a local stack's demo store;
-	// everything else keeps the address policy.
-	AllowOrigins []string `env:"FETCH_ALLOW_ORIGINS"`
-	// Lab measures each review's home page in Chromium (the review
-	// worker); nil reviews without a browser (the API).
-	Lab *lab.Options
-	// Now is the service's clock (analysis.Options.Now).
-	Now clock.Clock
-}
+// Engine implements app.Analyzer, app.Calendar and app.Catalogue through
+// the review service.
+type Engine struct{ rpc reviewv1.ReviewServiceClient }
 
-// Engine implements app.Analyzer over *analysis.Analyzer.
-type Engine struct{ *analysis.Analyzer }
-
-// New builds the engine from s.
-func New(s Settings) Engine {
-	// With a browser at hand, a catalogue drawn by JavaScript is read too.
-	o := analysis.Options{AllowLoopback: s.AllowLoopback, AllowOrigins: s.AllowOrigins, Lab: s.Lab, RenderJS: s.Lab != nil, Now: s.Now}
-	if s.LLMModel != "" {
-		o.Generator = &write.OpenAI{BaseURL: s.LLMBaseURL, APIKey: s.LLMAPIKey, Model: s.LLMModel}
-	}
-	return Engine{analysis.New(o)}
-}
-
-// Analyze implements app.Analyzer: the review with plans dated in loc; a
-// site that cannot be read is a *domain.UnreadableError saying why in
-// words for its owner.
-func (e Engine) Analyze(ctx context.Context, siteURL string, previous *domain.Review, loc *time.Location, progress func(int, string)) (domain.Analysis, error) {
-	a, err := e.AnalyzeIn(ctx, siteURL, previous, loc, progress)
-	if err != nil && errors.Is(err, analysis.ErrUnreadable) {
-		return a, &domain.UnreadableError{Reason: analysis.Reason(err), Problem: analysis.Problem(err), Err: err}
-	}
-	return a, err
+// New reaches the review service over conn (grpcclient.New).
+func New(conn grpc.ClientConnInterface) Engine {
+	return Engine{rpc: reviewv1.NewReviewServiceClient(conn)}
 }
 
 // Check implements app.Analyzer: nil when the site's home page can be
 // read, else a *domain.UnreadableError saying which kind of failure it was
 // and why, for the message under the profile's Website.
 func (e Engine) Check(ctx context.Context, siteURL string) error {
-	err := e.Analyzer.Check(ctx, siteURL)
-	if err == nil || ctx.Err() != nil {
-		return err
+	res, err := e.rpc.CheckSite(ctx, &reviewv1.CheckSiteRequest{SiteUrl: siteURL})
+	if err != nil {
+		return fmt.Errorf("review service: %w", err)
 	}
-	return &domain.UnreadableError{Reason: analysis.Reason(err), Problem: analysis.Problem(err), Err: err}
+	if u := res.GetUnreadable(); u != nil {
+		return fromProtoUnreadable(u)
+	}
+	return nil
 }
 
 // Score implements app.Analyzer: the review only, for the public score; a
 // site that cannot be read is a *domain.UnreadableError, as Check says it.
 func (e Engine) Score(ctx context.Context, siteURL string) (domain.Review, error) {
-	r, err := e.Analyzer.Score(ctx, siteURL)
-	if err == nil || ctx.Err() != nil || !errors.Is(err, analysis.ErrUnreadable) {
-		return r, err
+	res, err := e.rpc.ScoreSite(ctx, &reviewv1.ScoreSiteRequest{SiteUrl: siteURL})
+	if err != nil {
+		return domain.Review{}, fmt.Errorf("review service: %w", err)
 	}
-	return r, &domain.UnreadableError{Reason: analysis.Reason(err), Problem: analysis.Problem(err), Err: err}
+	if u := res.GetUnreadable(); u != nil {
+		return domain.Review{}, fromProtoUnreadable(u)
+	}
+	var r domain.Review
+	if err := json.Unmarshal(res.GetReviewJson(), &r); err != nil {
+		return domain.Review{}, fmt.Errorf("review service: the score's review: %w", err)
+	}
+	return r, nil
 }
 
 // NextOccasion implements app.Calendar: the soonest seasonal date after now
 // for the store at siteURL.
-func (Engine) NextOccasion(now time.Time, siteURL string) (string, time.Time, bool) {
-	var best *write.Occasion
-	for _, o := range write.Upcoming(now, siteURL) {
-		if best == nil || o.Date.Before(best.Date) {
-			best = &o
-		}
+func (e Engine) NextOccasion(ctx context.Context, now time.Time, siteURL string) (string, time.Time, bool, error) {
+	res, err := e.rpc.NextOccasion(ctx, &reviewv1.NextOccasionRequest{AfterTime: timestamppb.New(now), SiteUrl: siteURL,
+		TimeZone: now.Location().String()})
+	if err != nil {
+		return "", time.Time{}, false, fmt.Errorf("review service: %w", err)
 	}
-	if best == nil {
-		return "", time.Time{}, false
+	if res.GetName() == "" {
+		return "", time.Time{}, false, nil
 	}
-	return best.Name, best.Date, true
+	return res.GetName(), res.GetOccurTime().AsTime(), true, nil
 }
 
 // Products implements app.Catalogue: the products a review reads, with
 // their photos.
 func (e Engine) Products(ctx context.Context, siteURL string) ([]domain.Product, error) {
-	cat, err := e.Analyzer.Catalogue(ctx, siteURL)
-	if errors.Is(err, analysis.ErrUnreadable) {
-		return nil, fmt.Errorf("%w: %w", domain.ErrUnreadableSite, err)
-	}
+	res, err := e.rpc.ReadCatalogue(ctx, &reviewv1.ReadCatalogueRequest{SiteUrl: siteURL})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("review service: %w", err)
 	}
-	out := make([]domain.Product, 0, len(cat.Products))
-	for _, p := range cat.Products {
-		out = append(out, domain.Product{ID: p.ID, Name: p.Name, URL: p.URL, Price: p.Price,
-			Currency: p.Currency, ImageURLs: p.ImageURLs})
+	if u := res.GetUnreadable(); u != nil {
+		return nil, fmt.Errorf("%w: %w", domain.ErrUnreadableSite, fromProtoUnreadable(u))
+	}
+	out := make([]domain.Product, 0, len(res.GetProducts()))
+	for _, p := range res.GetProducts() {
+		out = append(out, domain.Product{ID: p.GetId(), Name: p.GetName(), URL: p.GetUrl(), Price: p.GetPrice(),
+			Currency: p.GetCurrency(), ImageURLs: p.GetImageUrls()})
 	}
 	return out, nil
 }
 
-// FetchImage implements app.Catalogue through the guarded fetcher.
+// imageSlack is what a photo's answer carries besides the photo.
+const imageSlack = 64 << 10
+
+// FetchImage implements app.Catalogue through the review service's guarded
+// fetcher.
 func (e Engine) FetchImage(ctx context.Context, imageURL string, limit int64) ([]byte, error) {
-	data, err := e.Analyzer.FetchImage(ctx, imageURL, limit)
+	res, err := e.rpc.FetchImage(ctx, &reviewv1.FetchImageRequest{ImageUrl: imageURL, LimitBytes: limit},
+		grpc.MaxCallRecvMsgSize(int(limit)+imageSlack))
 	switch {
-	case errors.Is(err, analysis.ErrTooLarge):
-		return nil, domain.ErrProductImageSize
 	case err != nil:
-		return nil, fmt.Errorf("%w: %w", domain.ErrProductImageRead, err)
+		return nil, fmt.Errorf("%w: review service: %w", domain.ErrProductImageRead, err)
+	case res.GetTooLarge():
+		return nil, domain.ErrProductImageSize
+	case res.GetFailure() != "":
+		return nil, fmt.Errorf("%w: %s", domain.ErrProductImageRead, res.GetFailure())
 	}
-	return data, nil
+	return res.GetData(), nil
+}
+
+// fromProtoUnreadable is the review service's reason as the domain's.
+func fromProtoUnreadable(u *reviewv1.Unreadable) *domain.UnreadableError {
+	p := domain.SiteUnreadable
+	switch u.GetProblem() {
+	case reviewv1.SiteProblem_SITE_PROBLEM_NOT_FOUND:
+		p = domain.SiteNotFound
+	case reviewv1.SiteProblem_SITE_PROBLEM_PRIVATE:
+		p = domain.SitePrivate
+	}
+	return &domain.UnreadableError{Reason: u.GetReason(), Problem: p, Err: errors.New(u.GetDetail())}
 }

@@ -163,7 +163,6 @@ func (r Repo) Update(ctx context.Context, id string, fn func(*domain.Category) (
 }
 
 func (r Repo) applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, eff domain.Effects) error {
-	now := timestamppb.New(r.now.Now())
 	if eff.InvalidateIdeas {
 		if err := invalidateIdeas(ctx, tx, c.ID); err != nil {
 			return err
@@ -174,53 +173,75 @@ func (r Repo) applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, ef
 			VALUES ($1, $2, $3, 'GENERATING', 'Waiting to start', $4::date)`, rep.ID, c.ID, rep.SiteURL, nullIfEmpty(rep.Week)); err != nil {
 			return err
 		}
-		if err := events.Enqueue(ctx, tx, events.SubjectReviewRequested, &eventsv1.ReviewRequested{
-			CategoryId: c.ID, SiteUrl: rep.SiteURL, ReportId: rep.ID, OccurTime: now,
-		}); err != nil {
-			return err
-		}
-		if err := r.enqueueReportUpdated(ctx, tx, c.ID, rep.ID, domain.StatusGenerating, 0); err != nil {
-			return err
-		}
 	}
 	if e := eff.OnBehalf; e != nil {
 		if _, err := tx.Exec(ctx, `INSERT INTO on_behalf_audit (actor_id, owner_id, category_id, action)
 			VALUES ($1, $2, $3, $4)`, e.ActorID, e.OwnerID, c.ID, e.Action); err != nil {
 			return err
 		}
-		// The users service keeps the owner's audit log, which outlives this
-		// category (its rows here go with it).
-		if err := events.Enqueue(ctx, tx, events.SubjectActedOnBehalf, &eventsv1.ActedOnBehalf{
-			ActorId: e.ActorID, OwnerId: e.OwnerID, CategoryId: c.ID, Action: e.Action,
-			Service: "categories", OccurTime: now,
-		}); err != nil {
-			return err
-		}
 	}
-	if d := eff.Digest; d != nil {
-		ev := &eventsv1.DigestRequested{
-			CategoryId: c.ID, RequestedBy: d.RequestedBy, OccurTime: now, OwnerUserId: c.OwnerID,
-			StoreName: c.Name, SiteUrl: c.SiteURL,
-		}
-		if !c.LastDigestRequestedAt.IsZero() {
-			ev.OccurTime = timestamppb.New(c.LastDigestRequestedAt)
-		}
-		for _, in := range d.Insights {
-			ev.Insights = append(ev.Insights, &eventsv1.DigestRequested_Insight{Text: in.Text, Evidence: in.Evidence})
-		}
-		for _, i := range d.Ideas {
-			ev.Ideas = append(ev.Ideas, &eventsv1.DigestRequested_Idea{Id: i.ID, Title: i.Title, Channel: i.Channel, WhyNow: i.WhyNow})
-		}
-		if err := events.Enqueue(ctx, tx, events.SubjectDigestRequested, ev); err != nil {
-			return err
-		}
-	}
-	if eff.Announce {
-		if err := r.enqueueCategoryUpdated(ctx, tx, c); err != nil {
+	now := timestamppb.New(r.now.Now())
+	for _, ev := range eff.Events() {
+		if err := r.record(ctx, tx, c, ev, now); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// record writes one event the change implies (domain.Event) to the
+// outbox, dated now.
+func (r Repo) record(ctx context.Context, tx pgx.Tx, c domain.Category, ev domain.Event, now *timestamppb.Timestamp) error {
+	switch ev := ev.(type) {
+	case domain.ReviewStarted:
+		rep := ev.Report
+		// The review service reads the site with what it needs to know of
+		// the business: its zone, its competitors, and the last review of
+		// the same site, to say what is new, fixed or still open.
+		var previous []byte
+		var previousSite string
+		if err := tx.QueryRow(ctx, `SELECT site_url, review FROM reports WHERE category_id = $1 AND status = 'READY'
+			ORDER BY created_at DESC, id LIMIT 1`, c.ID).Scan(&previousSite, &previous); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		if previousSite != rep.SiteURL {
+			previous = nil // the last review is of another site: nothing to compare
+		}
+		if err := events.Enqueue(ctx, tx, events.SubjectReviewRequested, &eventsv1.ReviewRequested{
+			CategoryId: c.ID, SiteUrl: rep.SiteURL, ReportId: rep.ID, OccurTime: now,
+			TimeZone: c.TimeZone, CompetitorUrls: c.Competitors, PreviousReviewJson: previous,
+		}); err != nil {
+			return err
+		}
+		return r.enqueueReportUpdated(ctx, tx, c.ID, rep.ID, domain.StatusGenerating, 0)
+	case domain.ActedOnBehalf:
+		// The users service keeps the owner's audit log, which outlives this
+		// category (its rows here go with it).
+		e := ev.Entry
+		return events.Enqueue(ctx, tx, events.SubjectActedOnBehalf, &eventsv1.ActedOnBehalf{
+			ActorId: e.ActorID, OwnerId: e.OwnerID, CategoryId: c.ID, Action: e.Action,
+			Service: "categories", OccurTime: now,
+		})
+	case domain.DigestAsked:
+		d := ev.Request
+		out := &eventsv1.DigestRequested{
+			CategoryId: c.ID, RequestedBy: d.RequestedBy, OccurTime: now, OwnerUserId: c.OwnerID,
+			StoreName: c.Name, SiteUrl: c.SiteURL,
+		}
+		if !c.LastDigestRequestedAt.IsZero() {
+			out.OccurTime = timestamppb.New(c.LastDigestRequestedAt)
+		}
+		for _, in := range d.Insights {
+			out.Insights = append(out.Insights, &eventsv1.DigestRequested_Insight{Text: in.Text, Evidence: in.Evidence})
+		}
+		for _, i := range d.Ideas {
+			out.Ideas = append(out.Ideas, &eventsv1.DigestRequested_Idea{Id: i.ID, Title: i.Title, Channel: i.Channel, WhyNow: i.WhyNow})
+		}
+		return events.Enqueue(ctx, tx, events.SubjectDigestRequested, out)
+	case domain.CategoryAnnounced:
+		return r.enqueueCategoryUpdated(ctx, tx, c)
+	}
+	return fmt.Errorf("category %s: no outbox form for %T", c.ID, ev)
 }
 
 // invalidateIdeas marks every current idea of the category stale and
@@ -364,12 +385,12 @@ func (r Repo) Idea(ctx context.Context, categoryID, ideaID string) (domain.Idea,
 	return ideas[0], nil
 }
 
-// ReviewProgress implements app.Repository. It always uses the pool: the
-// bar must move while the run's own transaction is still open.
+// ReviewProgress implements app.Repository. The bar never moves back: an
+// older event redelivered after a newer one changes nothing.
 func (r Repo) ReviewProgress(ctx context.Context, categoryID, reportID string, pct int, step string) error {
-	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+	return pgx.BeginFunc(ctx, r.db, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE reports SET progress = $2, step = $3, updated_at = now()
-			WHERE id = $1 AND status = 'GENERATING'`, reportID, pct, step)
+			WHERE id = $1 AND status = 'GENERATING' AND progress <= $2`, reportID, pct, step)
 		if err != nil || tag.RowsAffected() == 0 {
 			return err
 		}
@@ -441,14 +462,10 @@ func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a d
 		if err := tx.QueryRow(ctx, `SELECT coalesce(week::text, '') FROM reports WHERE id = $1`, reportID).Scan(&week); err != nil {
 			return err
 		}
-		// The first review's email (the app marks it) goes whatever its
-		// week; else only the week's review has one.
-		if weekly != nil && (weekly.First || week != "") {
-			w := *weekly
-			if !w.First {
-				w.Week = week
-			}
-			if err := events.Enqueue(ctx, tx, events.SubjectWeeklyReviewReady, toProtoWeekly(w, a.Ideas, ideaIDs, r.now.Now())); err != nil {
+		// Which emails the review sends is the domain's (WeeklyEmails),
+		// given the report's week as it is now, under the category's lock.
+		for _, ev := range domain.WeeklyEmails(weekly, week) {
+			if err := events.Enqueue(ctx, tx, events.SubjectWeeklyReviewReady, toProtoWeekly(ev.Review, a.Ideas, ideaIDs, r.now.Now())); err != nil {
 				return err
 			}
 		}
@@ -459,15 +476,6 @@ func (r Repo) FinishReview(ctx context.Context, categoryID, reportID string, a d
 		return r.enqueueReportUpdated(ctx, tx, categoryID, reportID, domain.StatusReady, 100)
 	})
 	return current, err
-}
-
-// ClaimReview implements app.Repository. It commits at once (on the pool,
-// never inside a caller's transaction), so the website is read with no
-// transaction open.
-func (r Repo) ClaimReview(ctx context.Context, reportID string, until time.Time) (bool, error) {
-	tag, err := r.pool.Exec(ctx, `UPDATE reports SET run_claimed_until = $2, updated_at = now()
-		WHERE id = $1 AND status = 'GENERATING' AND (run_claimed_until IS NULL OR run_claimed_until < now())`, reportID, until)
-	return tag.RowsAffected() == 1, err
 }
 
 // WeeklyReviewCandidates implements app.Repository: categories with a

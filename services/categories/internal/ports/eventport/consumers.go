@@ -1,13 +1,15 @@
 // Package eventport is the categories service's NATS side: durable
 // consumers that create a category for each new user, remove a deleted
 // user's categories, honour unsubscribes (from everything, and per kind of
-// email from an email's one-click link), run the website reviews others
-// request and keep the store signals the stores service publishes.
+// email from an email's one-click link), record the website reviews the
+// review service makes (their progress, result or failure) and keep the
+// store signals the stores service publishes.
 package eventport
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -27,15 +29,11 @@ type Consumers struct {
 	App *app.App
 	// InTx binds storage to the consumer's transaction.
 	InTx func(pgx.Tx) app.Repository
-	// LeaseEvery is how often a running review tells JetStream it is still
-	// working, so the message is not redelivered meanwhile; 0 means 10 s.
-	LeaseEvery time.Duration
 }
 
 // Workers are the consumers to run beside the gRPC server. UserDeleted has
-// a durable consumer of its own so a slow deletion never holds up sign-ups.
-// The website reviews are not among them (Reviews): the review worker may
-// run them instead.
+// a durable consumer of its own so a slow deletion never holds up sign-ups,
+// and a review's progress one apart from its result.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
 		events.On(c.Bus, events.CategoriesUsers, c.HandleUserCreated),
@@ -43,14 +41,10 @@ func (c Consumers) Workers() []func(context.Context) error {
 		events.On(c.Bus, events.CategoriesUnsubscribed, c.HandleUserUnsubscribed),
 		events.On(c.Bus, events.CategoriesEmailKind, c.HandleEmailKindUnsubscribed),
 		events.On(c.Bus, events.CategoriesStoreSignals, c.HandleStoreSignals),
+		events.On(c.Bus, events.CategoriesReviewProgress, c.HandleReviewProgressed),
+		events.On(c.Bus, events.CategoriesReviewDone, c.HandleReviewCompleted),
+		events.On(c.Bus, events.CategoriesReviewFailed, c.HandleReviewFailed),
 	}
-}
-
-// Reviews consumes ReviewRequested. A review reads a website for up to
-// minutes, so it runs with no transaction open (events.OnEach); RunReview
-// is idempotent on its own.
-func (c Consumers) Reviews() func(context.Context) error {
-	return events.OnEach(c.Bus, events.CategoriesReview, c.LeaseEvery, c.HandleReviewRequested)
 }
 
 // HandleEmailKindUnsubscribed flips the profile's switch for a kind of
@@ -81,23 +75,35 @@ func (c Consumers) HandleUserUnsubscribed(ctx context.Context, tx pgx.Tx, ev *ev
 	return c.App.Within(c.InTx(tx)).Unsubscribe(ctx, ev.GetUserId())
 }
 
-// HandleReviewRequested runs one review: claimed and committed first, the
-// website read with no transaction open, the result recorded in a short
-// transaction of its own (app.RunReview). A report another run holds is
-// tried again in a while.
-func (c Consumers) HandleReviewRequested(ctx context.Context, ev *eventsv1.ReviewRequested, _ events.Meta) error {
-	err := c.App.RunReview(ctx, app.ReviewRequest{
-		CategoryID: ev.GetCategoryId(), ReportID: ev.GetReportId(), SiteURL: ev.GetSiteUrl(),
+// HandleReviewProgressed moves the report's progress bar, in the
+// transaction that records the message.
+func (c Consumers) HandleReviewProgressed(ctx context.Context, tx pgx.Tx, ev *eventsv1.ReviewProgressed, _ events.Meta) error {
+	return c.App.Within(c.InTx(tx)).RecordReviewProgress(ctx, app.ReviewProgress{
+		CategoryID: ev.GetCategoryId(), ReportID: ev.GetReportId(), Percent: int(ev.GetProgressPercent()), Step: ev.GetStep(),
 	})
-	if errors.Is(err, app.ErrReviewHeld) {
-		return &events.RetryLater{Delay: heldRetry, Err: err}
-	}
-	return err
 }
 
-// heldRetry is how long a request for a report another run holds waits
-// before it is tried again.
-const heldRetry = 30 * time.Second
+// HandleReviewCompleted stores the review as the report, in the
+// transaction that records the message. A review that cannot be decoded
+// is refused (it is dead-lettered after its redeliveries), never stored
+// half.
+func (c Consumers) HandleReviewCompleted(ctx context.Context, tx pgx.Tx, ev *eventsv1.ReviewCompleted, _ events.Meta) error {
+	var a domain.Analysis
+	if err := json.Unmarshal(ev.GetAnalysisJson(), &a); err != nil {
+		return fmt.Errorf("review of report %s: %w", ev.GetReportId(), err)
+	}
+	return c.App.Within(c.InTx(tx)).FinishReview(ctx, app.ReviewResult{
+		CategoryID: ev.GetCategoryId(), ReportID: ev.GetReportId(), Analysis: a,
+	})
+}
+
+// HandleReviewFailed marks the report failed, in the transaction that
+// records the message.
+func (c Consumers) HandleReviewFailed(ctx context.Context, tx pgx.Tx, ev *eventsv1.ReviewFailed, _ events.Meta) error {
+	return c.App.Within(c.InTx(tx)).FailReview(ctx, app.ReviewFailure{
+		CategoryID: ev.GetCategoryId(), ReportID: ev.GetReportId(), Reason: ev.GetReason(),
+	})
+}
 
 // HandleStoreSignals keeps the newest signals of a store and its store
 // ideas, in the transaction that records the message.

@@ -19,7 +19,7 @@ import (
 	"uplift.dev/categories/internal/domain"
 	"uplift.dev/platform/auth"
 	"uplift.dev/platform/grpcerr"
-	"uplift.dev/review/analysis/review"
+	review "uplift.dev/review/domain"
 )
 
 // PublicMethods may be called without signing in: the public website score

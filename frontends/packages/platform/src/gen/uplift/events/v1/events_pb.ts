@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/events/v1/events.proto.
  */
 export const file_uplift_events_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInEKD1VzZXJSb2xlQ2hhbmdlZBIPCgd1c2VyX2lkGAEgASgJEgwKBHJvbGUYAiABKAkSDwoHZ3JhbnRlZBgDIAEoCBIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ5Cg5CaWxsaW5nQ2hhbmdlZBIPCgd1c2VyX2lkGAEgASgJEgwKBHRpZXIYAiABKAkSFwoPaXNfbWFudWFsbHlfc2V0GAMgASgIEi8KC3NvdXJjZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKNAwoPRGlnZXN0UmVxdWVzdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhQKDHJlcXVlc3RlZF9ieRgCIAEoCRIuCgpvY2N1cl90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1vd25lcl91c2VyX2lkGAQgASgJEhIKCnN0b3JlX25hbWUYBSABKAkSEAoIc2l0ZV91cmwYBiABKAkSOwoIaW5zaWdodHMYByADKAsyKS51cGxpZnQuZXZlbnRzLnYxLkRpZ2VzdFJlcXVlc3RlZC5JbnNpZ2h0EjUKBWlkZWFzGAggAygLMiYudXBsaWZ0LmV2ZW50cy52MS5EaWdlc3RSZXF1ZXN0ZWQuSWRlYRopCgdJbnNpZ2h0EgwKBHRleHQYASABKAkSEAoIZXZpZGVuY2UYAiABKAkaQwoESWRlYRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdjaGFubmVsGAMgASgJEg8KB3doeV9ub3cYBCABKAki3wEKD0NhdGVnb3J5VXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIVCg1vd25lcl91c2VyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSEAoIc2l0ZV91cmwYBCABKAkSHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYBSABKAgSHwoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYBiABKAgSLgoKb2NjdXJfdGltZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJdGltZV96b25lGAggASgJIpEBChVFbWFpbEtpbmRVbnN1YnNjcmliZWQSDwoHdXNlcl9pZBgBIAEoCRITCgtjYXRlZ29yeV9pZBgCIAEoCRIMCgRraW5kGAMgASgJEhQKDHJlc3Vic2NyaWJlZBgEIAEoCBIuCgpvY2N1cl90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ7Cg9SZXZpZXdSZXF1ZXN0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSEAoIc2l0ZV91cmwYAiABKAkSEQoJcmVwb3J0X2lkGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpEBCg1SZXBvcnRVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhEKCXJlcG9ydF9pZBgCIAEoCRIOCgZzdGF0dXMYAyABKAkSGAoQcHJvZ3Jlc3NfcGVyY2VudBgEIAEoBRIuCgpvY2N1cl90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJlChZQYXNzd29yZFJlc2V0UmVxdWVzdGVkEg0KBWVtYWlsGAEgASgJEgwKBGxpbmsYAiABKAkSLgoKb2NjdXJfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiYQoPU2lnblVwQXR0ZW1wdGVkEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSLgoKb2NjdXJfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZQoQU2hvcGlmeVNob3BNb3ZlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRzaG9wGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInoKGkVtYWlsVmVyaWZpY2F0aW9uUmVxdWVzdGVkEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSDAoEbGluaxgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ3ChBVc2VyVW5zdWJzY3JpYmVkEg8KB3VzZXJfaWQYASABKAkSDQoFZW1haWwYAiABKAkSEwoLY2F0ZWdvcnlfaWQYAyABKAkSLgoKb2NjdXJfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAilgQKE1N0b3JlU2lnbmFsc1VwZGF0ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSEAoIY3VycmVuY3kYAiABKAkSGQoRY3VycmVuY3lfZGVjaW1hbHMYAyABKAUSDQoFYXNfb2YYBCABKAkSRQoLYmVzdF9zZWxsZXIYBSABKAsyMC51cGxpZnQuZXZlbnRzLnYxLlN0b3JlU2lnbmFsc1VwZGF0ZWQuQmVzdFNlbGxlchJNCg9mYWxsaW5nX3Byb2R1Y3QYBiABKAsyNC51cGxpZnQuZXZlbnRzLnYxLlN0b3JlU2lnbmFsc1VwZGF0ZWQuRmFsbGluZ1Byb2R1Y3QSGAoQdW51c3VhbF9oZWFkbGluZRgHIAEoCRIuCgpvY2N1cl90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCgh0aW1lem9uZRgJIAEoCRpGCgpCZXN0U2VsbGVyEg0KBXRpdGxlGAEgASgJEhcKD25ldF9zYWxlc19taW5vchgCIAEoAxIQCghxdWFudGl0eRgDIAEoAxp0Cg5GYWxsaW5nUHJvZHVjdBINCgV0aXRsZRgBIAEoCRIeChZuZXRfc2FsZXNfYmVmb3JlX21pbm9yGAIgASgDEh0KFW5ldF9zYWxlc19hZnRlcl9taW5vchgDIAEoAxIUCgxmYWxsX3BlcmNlbnQYBCABKAUi0QYKEERhaWx5UmVwb3J0UmVhZHkSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEZGF0ZRgCIAEoCRIQCgh0aW1lem9uZRgDIAEoCRIQCghjdXJyZW5jeRgEIAEoCRIOCgZzdGF0dXMYBSABKAkSOgoHbWV0cmljcxgGIAMoCzIpLnVwbGlmdC5ldmVudHMudjEuRGFpbHlSZXBvcnRSZWFkeS5NZXRyaWMSEAoIaGVhZGxpbmUYByABKAkSDQoFbm90ZXMYCCADKAkSEwoLYmVzdF9zZWxsZXIYCSABKAkSLgoKb2NjdXJfdGltZRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASRAoMd2l0aG91dF9kYXRhGAsgASgLMi4udXBsaWZ0LmV2ZW50cy52MS5EYWlseVJlcG9ydFJlYWR5LldpdGhvdXREYXRhEg8KB3N1bW1hcnkYDCABKAkSDgoGYWN0aW9uGA0gASgJGrYBCgZNZXRyaWMSCwoDa2V5GAEgASgJEg0KBWxhYmVsGAIgASgJEhIKBXZhbHVlGAMgASgJSACIAQESFAoHYXZlcmFnZRgEIAEoCUgBiAEBEhsKDmNoYW5nZV9wZXJjZW50GAUgASgJSAKIAQESDwoHdW51c3VhbBgGIAEoCBIPCgdmb3JtdWxhGAcgASgJQggKBl92YWx1ZUIKCghfYXZlcmFnZUIRCg9fY2hhbmdlX3BlcmNlbnQaowIKC1dpdGhvdXREYXRhEhIKCnN0b3JlX25hbWUYASABKAkSFQoNb3duZXJfdXNlcl9pZBgCIAEoCRIQCghzaXRlX3VybBgDIAEoCRIWCg53ZWJzaXRlX3N0YXR1cxgEIAEoCRIaCg13ZWJzaXRlX3Njb3JlGAUgASgFSACIAQESFAoMd2Vic2l0ZV9iYW5kGAYgASgJEhUKDW9wZW5fZmluZGluZ3MYByABKAUSFQoNb2NjYXNpb25fbmFtZRgIIAEoCRIVCg1vY2Nhc2lvbl9kYXRlGAkgASgJEjYKBGlkZWEYCiABKAsyKC51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LklkZWFCEAoOX3dlYnNpdGVfc2NvcmUingYKEVdlZWtseVJldmlld1JlYWR5EhMKC2NhdGVnb3J5X2lkGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSEgoKc3RvcmVfbmFtZRgDIAEoCRIQCghzaXRlX3VybBgEIAEoCRIRCglyZXBvcnRfaWQYBSABKAkSDAoEd2VlaxgGIAEoCRINCgVzY29yZRgHIAEoBRIMCgRiYW5kGAggASgJEhsKDnByZXZpb3VzX3Njb3JlGAkgASgFSACIAQESQQoMbmV3X2ZpbmRpbmdzGAogAygLMisudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5GaW5kaW5nEkMKDmZpeGVkX2ZpbmRpbmdzGAsgAygLMisudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5GaW5kaW5nEkIKDW9wZW5fZmluZGluZ3MYDCADKAsyKy51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LkZpbmRpbmcSPgoJdG9wX2ZpeGVzGA0gAygLMisudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5GaW5kaW5nEjYKBGlkZWEYDiABKAsyKC51cGxpZnQuZXZlbnRzLnYxLldlZWtseVJldmlld1JlYWR5LklkZWESLgoKb2NjdXJfdGltZRgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGc3RhdHVzGBAgASgJEg8KB2ZhaWx1cmUYESABKAkSFQoNcHJldmlvdXNfYmFuZBgSIAEoCRIUCgxmaXJzdF9yZXZpZXcYEyABKAgaQgoHRmluZGluZxINCgV0aXRsZRgBIAEoCRILCgNmaXgYAiABKAkSDgoGcG9pbnRzGAMgASgFEgsKA3VybBgEIAEoCRpDCgRJZGVhEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg8KB3doeV9ub3cYAyABKAkSDwoHY2hhbm5lbBgEIAEoCUIRCg9fcHJldmlvdXNfc2NvcmUiqQEKDUFjdGVkT25CZWhhbGYSEAoIYWN0b3JfaWQYASABKAkSEAoIb3duZXJfaWQYAiABKAkSEwoLY2F0ZWdvcnlfaWQYAyABKAkSDgoGYWN0aW9uGAQgASgJEg4KBmRldGFpbBgFIAEoCRIPCgdzZXJ2aWNlGAYgASgJEi4KCm9jY3VyX3RpbWUYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQrUBChRjb20udXBsaWZ0LmV2ZW50cy52MUILRXZlbnRzUHJvdG9QAVoudXBsaWZ0LmRldi9wcm90by9nZW4vdXBsaWZ0L2V2ZW50cy92MTtldmVudHN2MaICA1VFWKoCEFVwbGlmdC5FdmVudHMuVjHKAhBVcGxpZnRcRXZlbnRzXFYx4gIcVXBsaWZ0XEV2ZW50c1xWMVxHUEJNZXRhZGF0YeoCElVwbGlmdDo6RXZlbnRzOjpWMWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Ch11cGxpZnQvZXZlbnRzL3YxL2V2ZW50cy5wcm90bxIQdXBsaWZ0LmV2ZW50cy52MSKoAQoLVXNlckNyZWF0ZWQSDwoHdXNlcl9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkSEwoLY2F0ZWdvcnlfaWQYBCABKAkSHgoWc3VwcHJlc3Nfd2VsY29tZV9lbWFpbBgFIAEoCBIuCgpvY2N1cl90aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJjCgtVc2VyRGVsZXRlZBIPCgd1c2VyX2lkGAEgASgJEhMKC2NhdGVnb3J5X2lkGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInkKEFVzZXJFbWFpbENoYW5nZWQSDwoHdXNlcl9pZBgBIAEoCRIRCglvbGRfZW1haWwYAiABKAkSEQoJbmV3X2VtYWlsGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInEKD1VzZXJSb2xlQ2hhbmdlZBIPCgd1c2VyX2lkGAEgASgJEgwKBHJvbGUYAiABKAkSDwoHZ3JhbnRlZBgDIAEoCBIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ5Cg5CaWxsaW5nQ2hhbmdlZBIPCgd1c2VyX2lkGAEgASgJEgwKBHRpZXIYAiABKAkSFwoPaXNfbWFudWFsbHlfc2V0GAMgASgIEi8KC3NvdXJjZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKNAwoPRGlnZXN0UmVxdWVzdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhQKDHJlcXVlc3RlZF9ieRgCIAEoCRIuCgpvY2N1cl90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1vd25lcl91c2VyX2lkGAQgASgJEhIKCnN0b3JlX25hbWUYBSABKAkSEAoIc2l0ZV91cmwYBiABKAkSOwoIaW5zaWdodHMYByADKAsyKS51cGxpZnQuZXZlbnRzLnYxLkRpZ2VzdFJlcXVlc3RlZC5JbnNpZ2h0EjUKBWlkZWFzGAggAygLMiYudXBsaWZ0LmV2ZW50cy52MS5EaWdlc3RSZXF1ZXN0ZWQuSWRlYRopCgdJbnNpZ2h0EgwKBHRleHQYASABKAkSEAoIZXZpZGVuY2UYAiABKAkaQwoESWRlYRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdjaGFubmVsGAMgASgJEg8KB3doeV9ub3cYBCABKAki3wEKD0NhdGVnb3J5VXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIVCg1vd25lcl91c2VyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSEAoIc2l0ZV91cmwYBCABKAkSHAoUZGlzYWJsZV93ZWVrbHlfZW1haWwYBSABKAgSHwoXZGlzYWJsZV9idXNpbmVzc19yZXBvcnQYBiABKAgSLgoKb2NjdXJfdGltZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEQoJdGltZV96b25lGAggASgJIpEBChVFbWFpbEtpbmRVbnN1YnNjcmliZWQSDwoHdXNlcl9pZBgBIAEoCRITCgtjYXRlZ29yeV9pZBgCIAEoCRIMCgRraW5kGAMgASgJEhQKDHJlc3Vic2NyaWJlZBgEIAEoCBIuCgpvY2N1cl90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLFAQoPUmV2aWV3UmVxdWVzdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCHNpdGVfdXJsGAIgASgJEhEKCXJlcG9ydF9pZBgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCgl0aW1lX3pvbmUYBSABKAkSFwoPY29tcGV0aXRvcl91cmxzGAYgAygJEhwKFHByZXZpb3VzX3Jldmlld19qc29uGAcgASgMIpIBChBSZXZpZXdQcm9ncmVzc2VkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhEKCXJlcG9ydF9pZBgCIAEoCRIYChBwcm9ncmVzc19wZXJjZW50GAMgASgFEgwKBHN0ZXAYBCABKAkSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAikgEKD1Jldmlld0NvbXBsZXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIRCglyZXBvcnRfaWQYAiABKAkSEAoIc2l0ZV91cmwYAyABKAkSFQoNYW5hbHlzaXNfanNvbhgEIAEoDBIuCgpvY2N1cl90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ2CgxSZXZpZXdGYWlsZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSEQoJcmVwb3J0X2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRIuCgpvY2N1cl90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKRAQoNUmVwb3J0VXBkYXRlZBITCgtjYXRlZ29yeV9pZBgBIAEoCRIRCglyZXBvcnRfaWQYAiABKAkSDgoGc3RhdHVzGAMgASgJEhgKEHByb2dyZXNzX3BlcmNlbnQYBCABKAUSLgoKb2NjdXJfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZQoWUGFzc3dvcmRSZXNldFJlcXVlc3RlZBINCgVlbWFpbBgBIAEoCRIMCgRsaW5rGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImEKD1NpZ25VcEF0dGVtcHRlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEi4KCm9jY3VyX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImUKEFNob3BpZnlTaG9wTW92ZWQSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEc2hvcBgCIAEoCRIuCgpvY2N1cl90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ6ChpFbWFpbFZlcmlmaWNhdGlvblJlcXVlc3RlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBGxpbmsYAyABKAkSLgoKb2NjdXJfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAidwoQVXNlclVuc3Vic2NyaWJlZBIPCgd1c2VyX2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhMKC2NhdGVnb3J5X2lkGAMgASgJEi4KCm9jY3VyX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpYEChNTdG9yZVNpZ25hbHNVcGRhdGVkEhMKC2NhdGVnb3J5X2lkGAEgASgJEhAKCGN1cnJlbmN5GAIgASgJEhkKEWN1cnJlbmN5X2RlY2ltYWxzGAMgASgFEg0KBWFzX29mGAQgASgJEkUKC2Jlc3Rfc2VsbGVyGAUgASgLMjAudXBsaWZ0LmV2ZW50cy52MS5TdG9yZVNpZ25hbHNVcGRhdGVkLkJlc3RTZWxsZXISTQoPZmFsbGluZ19wcm9kdWN0GAYgASgLMjQudXBsaWZ0LmV2ZW50cy52MS5TdG9yZVNpZ25hbHNVcGRhdGVkLkZhbGxpbmdQcm9kdWN0EhgKEHVudXN1YWxfaGVhZGxpbmUYByABKAkSLgoKb2NjdXJfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIdGltZXpvbmUYCSABKAkaRgoKQmVzdFNlbGxlchINCgV0aXRsZRgBIAEoCRIXCg9uZXRfc2FsZXNfbWlub3IYAiABKAMSEAoIcXVhbnRpdHkYAyABKAMadAoORmFsbGluZ1Byb2R1Y3QSDQoFdGl0bGUYASABKAkSHgoWbmV0X3NhbGVzX2JlZm9yZV9taW5vchgCIAEoAxIdChVuZXRfc2FsZXNfYWZ0ZXJfbWlub3IYAyABKAMSFAoMZmFsbF9wZXJjZW50GAQgASgFItEGChBEYWlseVJlcG9ydFJlYWR5EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBGRhdGUYAiABKAkSEAoIdGltZXpvbmUYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSDgoGc3RhdHVzGAUgASgJEjoKB21ldHJpY3MYBiADKAsyKS51cGxpZnQuZXZlbnRzLnYxLkRhaWx5UmVwb3J0UmVhZHkuTWV0cmljEhAKCGhlYWRsaW5lGAcgASgJEg0KBW5vdGVzGAggAygJEhMKC2Jlc3Rfc2VsbGVyGAkgASgJEi4KCm9jY3VyX3RpbWUYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEkQKDHdpdGhvdXRfZGF0YRgLIAEoCzIuLnVwbGlmdC5ldmVudHMudjEuRGFpbHlSZXBvcnRSZWFkeS5XaXRob3V0RGF0YRIPCgdzdW1tYXJ5GAwgASgJEg4KBmFjdGlvbhgNIAEoCRq2AQoGTWV0cmljEgsKA2tleRgBIAEoCRINCgVsYWJlbBgCIAEoCRISCgV2YWx1ZRgDIAEoCUgAiAEBEhQKB2F2ZXJhZ2UYBCABKAlIAYgBARIbCg5jaGFuZ2VfcGVyY2VudBgFIAEoCUgCiAEBEg8KB3VudXN1YWwYBiABKAgSDwoHZm9ybXVsYRgHIAEoCUIICgZfdmFsdWVCCgoIX2F2ZXJhZ2VCEQoPX2NoYW5nZV9wZXJjZW50GqMCCgtXaXRob3V0RGF0YRISCgpzdG9yZV9uYW1lGAEgASgJEhUKDW93bmVyX3VzZXJfaWQYAiABKAkSEAoIc2l0ZV91cmwYAyABKAkSFgoOd2Vic2l0ZV9zdGF0dXMYBCABKAkSGgoNd2Vic2l0ZV9zY29yZRgFIAEoBUgAiAEBEhQKDHdlYnNpdGVfYmFuZBgGIAEoCRIVCg1vcGVuX2ZpbmRpbmdzGAcgASgFEhUKDW9jY2FzaW9uX25hbWUYCCABKAkSFQoNb2NjYXNpb25fZGF0ZRgJIAEoCRI2CgRpZGVhGAogASgLMigudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5JZGVhQhAKDl93ZWJzaXRlX3Njb3JlIp4GChFXZWVrbHlSZXZpZXdSZWFkeRITCgtjYXRlZ29yeV9pZBgBIAEoCRIVCg1vd25lcl91c2VyX2lkGAIgASgJEhIKCnN0b3JlX25hbWUYAyABKAkSEAoIc2l0ZV91cmwYBCABKAkSEQoJcmVwb3J0X2lkGAUgASgJEgwKBHdlZWsYBiABKAkSDQoFc2NvcmUYByABKAUSDAoEYmFuZBgIIAEoCRIbCg5wcmV2aW91c19zY29yZRgJIAEoBUgAiAEBEkEKDG5ld19maW5kaW5ncxgKIAMoCzIrLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuRmluZGluZxJDCg5maXhlZF9maW5kaW5ncxgLIAMoCzIrLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuRmluZGluZxJCCg1vcGVuX2ZpbmRpbmdzGAwgAygLMisudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5GaW5kaW5nEj4KCXRvcF9maXhlcxgNIAMoCzIrLnVwbGlmdC5ldmVudHMudjEuV2Vla2x5UmV2aWV3UmVhZHkuRmluZGluZxI2CgRpZGVhGA4gASgLMigudXBsaWZ0LmV2ZW50cy52MS5XZWVrbHlSZXZpZXdSZWFkeS5JZGVhEi4KCm9jY3VyX3RpbWUYDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnN0YXR1cxgQIAEoCRIPCgdmYWlsdXJlGBEgASgJEhUKDXByZXZpb3VzX2JhbmQYEiABKAkSFAoMZmlyc3RfcmV2aWV3GBMgASgIGkIKB0ZpbmRpbmcSDQoFdGl0bGUYASABKAkSCwoDZml4GAIgASgJEg4KBnBvaW50cxgDIAEoBRILCgN1cmwYBCABKAkaQwoESWRlYRIKCgJpZBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgd3aHlfbm93GAMgASgJEg8KB2NoYW5uZWwYBCABKAlCEQoPX3ByZXZpb3VzX3Njb3JlIqkBCg1BY3RlZE9uQmVoYWxmEhAKCGFjdG9yX2lkGAEgASgJEhAKCG93bmVyX2lkGAIgASgJEhMKC2NhdGVnb3J5X2lkGAMgASgJEg4KBmFjdGlvbhgEIAEoCRIOCgZkZXRhaWwYBSABKAkSDwoHc2VydmljZRgGIAEoCRIuCgpvY2N1cl90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEK1AQoUY29tLnVwbGlmdC5ldmVudHMudjFCC0V2ZW50c1Byb3RvUAFaLnVwbGlmdC5kZXYvcHJvdG8vZ2VuL3VwbGlmdC9ldmVudHMvdjE7ZXZlbnRzdjGiAgNVRViqAhBVcGxpZnQuRXZlbnRzLlYxygIQVXBsaWZ0XEV2ZW50c1xWMeICHFVwbGlmdFxFdmVudHNcVjFcR1BCTWV0YWRhdGHqAhJVcGxpZnQ6OkV2ZW50czo6VjFiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * UserCreated is published on "uplift.users.created" when an account is made.
@@ -804,8 +804,9 @@ export const EmailKindUnsubscribedSchema: GenMessage<EmailKindUnsubscribed, {jso
 
 /**
  * ReviewRequested is published on "uplift.categories.review_requested" when a
- * category's website is set or changed; the categories service's worker reads
- * the site and writes the report.
+ * category's website is set or changed, or its weekly review is due; the
+ * review service's worker reads the site and answers with ReviewProgressed
+ * and then ReviewCompleted or ReviewFailed for the same report.
  *
  * @generated from message uplift.events.v1.ReviewRequested
  */
@@ -829,12 +830,37 @@ export type ReviewRequested = Message<"uplift.events.v1.ReviewRequested"> & {
    * @generated from field: google.protobuf.Timestamp occur_time = 4;
    */
   occurTime?: Timestamp | undefined;
+
+  /**
+   * time_zone is the business's IANA zone: campaign plans are dated by its
+   * calendar. Empty is UTC.
+   *
+   * @generated from field: string time_zone = 5;
+   */
+  timeZone: string;
+
+  /**
+   * competitor_urls are the competitors' websites, reviewed beside the store.
+   *
+   * @generated from field: repeated string competitor_urls = 6;
+   */
+  competitorUrls: string[];
+
+  /**
+   * previous_review_json is the newest finished review of the same site
+   * (uplift.dev/review/domain.Review as JSON), so the new one says what is
+   * new, fixed or still open; empty when there is none.
+   *
+   * @generated from field: bytes previous_review_json = 7;
+   */
+  previousReviewJson: Uint8Array;
 };
 
 /**
  * ReviewRequested is published on "uplift.categories.review_requested" when a
- * category's website is set or changed; the categories service's worker reads
- * the site and writes the report.
+ * category's website is set or changed, or its weekly review is due; the
+ * review service's worker reads the site and answers with ReviewProgressed
+ * and then ReviewCompleted or ReviewFailed for the same report.
  *
  * @generated from message uplift.events.v1.ReviewRequested
  */
@@ -858,6 +884,30 @@ export type ReviewRequestedJson = {
    * @generated from field: google.protobuf.Timestamp occur_time = 4;
    */
   occurTime?: TimestampJson;
+
+  /**
+   * time_zone is the business's IANA zone: campaign plans are dated by its
+   * calendar. Empty is UTC.
+   *
+   * @generated from field: string time_zone = 5;
+   */
+  timeZone?: string;
+
+  /**
+   * competitor_urls are the competitors' websites, reviewed beside the store.
+   *
+   * @generated from field: repeated string competitor_urls = 6;
+   */
+  competitorUrls?: string[];
+
+  /**
+   * previous_review_json is the newest finished review of the same site
+   * (uplift.dev/review/domain.Review as JSON), so the new one says what is
+   * new, fixed or still open; empty when there is none.
+   *
+   * @generated from field: bytes previous_review_json = 7;
+   */
+  previousReviewJson?: string;
 };
 
 /**
@@ -866,6 +916,231 @@ export type ReviewRequestedJson = {
  */
 export const ReviewRequestedSchema: GenMessage<ReviewRequested, {jsonType: ReviewRequestedJson}> = /*@__PURE__*/
   messageDesc(file_uplift_events_v1_events, 8);
+
+/**
+ * ReviewProgressed is published on "uplift.review.progressed" as a review
+ * runs; the categories service moves the report's progress bar.
+ *
+ * @generated from message uplift.events.v1.ReviewProgressed
+ */
+export type ReviewProgressed = Message<"uplift.events.v1.ReviewProgressed"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * @generated from field: string report_id = 2;
+   */
+  reportId: string;
+
+  /**
+   * @generated from field: int32 progress_percent = 3;
+   */
+  progressPercent: number;
+
+  /**
+   * step is what the review is doing, in the owner's words.
+   *
+   * @generated from field: string step = 4;
+   */
+  step: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 5;
+   */
+  occurTime?: Timestamp | undefined;
+};
+
+/**
+ * ReviewProgressed is published on "uplift.review.progressed" as a review
+ * runs; the categories service moves the report's progress bar.
+ *
+ * @generated from message uplift.events.v1.ReviewProgressed
+ */
+export type ReviewProgressedJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * @generated from field: string report_id = 2;
+   */
+  reportId?: string;
+
+  /**
+   * @generated from field: int32 progress_percent = 3;
+   */
+  progressPercent?: number;
+
+  /**
+   * step is what the review is doing, in the owner's words.
+   *
+   * @generated from field: string step = 4;
+   */
+  step?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 5;
+   */
+  occurTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.ReviewProgressed.
+ * Use `create(ReviewProgressedSchema)` to create a new message.
+ */
+export const ReviewProgressedSchema: GenMessage<ReviewProgressed, {jsonType: ReviewProgressedJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 9);
+
+/**
+ * ReviewCompleted is published on "uplift.review.completed" when a review
+ * has read the site; the categories service stores it as the report.
+ *
+ * @generated from message uplift.events.v1.ReviewCompleted
+ */
+export type ReviewCompleted = Message<"uplift.events.v1.ReviewCompleted"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * @generated from field: string report_id = 2;
+   */
+  reportId: string;
+
+  /**
+   * @generated from field: string site_url = 3;
+   */
+  siteUrl: string;
+
+  /**
+   * analysis_json is the review with its summary, insights and ideas
+   * (uplift.dev/review/domain.Analysis as JSON), competitors included.
+   *
+   * @generated from field: bytes analysis_json = 4;
+   */
+  analysisJson: Uint8Array;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 5;
+   */
+  occurTime?: Timestamp | undefined;
+};
+
+/**
+ * ReviewCompleted is published on "uplift.review.completed" when a review
+ * has read the site; the categories service stores it as the report.
+ *
+ * @generated from message uplift.events.v1.ReviewCompleted
+ */
+export type ReviewCompletedJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * @generated from field: string report_id = 2;
+   */
+  reportId?: string;
+
+  /**
+   * @generated from field: string site_url = 3;
+   */
+  siteUrl?: string;
+
+  /**
+   * analysis_json is the review with its summary, insights and ideas
+   * (uplift.dev/review/domain.Analysis as JSON), competitors included.
+   *
+   * @generated from field: bytes analysis_json = 4;
+   */
+  analysisJson?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 5;
+   */
+  occurTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.ReviewCompleted.
+ * Use `create(ReviewCompletedSchema)` to create a new message.
+ */
+export const ReviewCompletedSchema: GenMessage<ReviewCompleted, {jsonType: ReviewCompletedJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 10);
+
+/**
+ * ReviewFailed is published on "uplift.review.failed" when a review could
+ * not read the site; the categories service marks the report failed.
+ *
+ * @generated from message uplift.events.v1.ReviewFailed
+ */
+export type ReviewFailed = Message<"uplift.events.v1.ReviewFailed"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * @generated from field: string report_id = 2;
+   */
+  reportId: string;
+
+  /**
+   * reason says why in the owner's words ("its server refused the
+   * connection"); empty when the engine did not say.
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 4;
+   */
+  occurTime?: Timestamp | undefined;
+};
+
+/**
+ * ReviewFailed is published on "uplift.review.failed" when a review could
+ * not read the site; the categories service marks the report failed.
+ *
+ * @generated from message uplift.events.v1.ReviewFailed
+ */
+export type ReviewFailedJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * @generated from field: string report_id = 2;
+   */
+  reportId?: string;
+
+  /**
+   * reason says why in the owner's words ("its server refused the
+   * connection"); empty when the engine did not say.
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp occur_time = 4;
+   */
+  occurTime?: TimestampJson;
+};
+
+/**
+ * Describes the message uplift.events.v1.ReviewFailed.
+ * Use `create(ReviewFailedSchema)` to create a new message.
+ */
+export const ReviewFailedSchema: GenMessage<ReviewFailed, {jsonType: ReviewFailedJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_events_v1_events, 11);
 
 /**
  * ReportUpdated is published on "uplift.categories.report_updated.<category_id>"
@@ -944,7 +1219,7 @@ export type ReportUpdatedJson = {
  * Use `create(ReportUpdatedSchema)` to create a new message.
  */
 export const ReportUpdatedSchema: GenMessage<ReportUpdated, {jsonType: ReportUpdatedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 9);
+  messageDesc(file_uplift_events_v1_events, 12);
 
 /**
  * PasswordResetRequested is published on
@@ -1009,7 +1284,7 @@ export type PasswordResetRequestedJson = {
  * Use `create(PasswordResetRequestedSchema)` to create a new message.
  */
 export const PasswordResetRequestedSchema: GenMessage<PasswordResetRequested, {jsonType: PasswordResetRequestedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 10);
+  messageDesc(file_uplift_events_v1_events, 13);
 
 /**
  * SignUpAttempted is published on "uplift.users.sign_up_attempted" when
@@ -1074,7 +1349,7 @@ export type SignUpAttemptedJson = {
  * Use `create(SignUpAttemptedSchema)` to create a new message.
  */
 export const SignUpAttemptedSchema: GenMessage<SignUpAttempted, {jsonType: SignUpAttemptedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 11);
+  messageDesc(file_uplift_events_v1_events, 14);
 
 /**
  * ShopifyShopMoved is published on "uplift.stores.shop_moved" when a
@@ -1139,7 +1414,7 @@ export type ShopifyShopMovedJson = {
  * Use `create(ShopifyShopMovedSchema)` to create a new message.
  */
 export const ShopifyShopMovedSchema: GenMessage<ShopifyShopMoved, {jsonType: ShopifyShopMovedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 12);
+  messageDesc(file_uplift_events_v1_events, 15);
 
 /**
  * EmailVerificationRequested is published on
@@ -1216,7 +1491,7 @@ export type EmailVerificationRequestedJson = {
  * Use `create(EmailVerificationRequestedSchema)` to create a new message.
  */
 export const EmailVerificationRequestedSchema: GenMessage<EmailVerificationRequested, {jsonType: EmailVerificationRequestedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 13);
+  messageDesc(file_uplift_events_v1_events, 16);
 
 /**
  * UserUnsubscribed is published on "uplift.users.unsubscribed" when a user
@@ -1285,7 +1560,7 @@ export type UserUnsubscribedJson = {
  * Use `create(UserUnsubscribedSchema)` to create a new message.
  */
 export const UserUnsubscribedSchema: GenMessage<UserUnsubscribed, {jsonType: UserUnsubscribedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 14);
+  messageDesc(file_uplift_events_v1_events, 17);
 
 /**
  * StoreSignalsUpdated is published on "uplift.stores.signals_updated" by the
@@ -1450,7 +1725,7 @@ export type StoreSignalsUpdatedJson = {
  * Use `create(StoreSignalsUpdatedSchema)` to create a new message.
  */
 export const StoreSignalsUpdatedSchema: GenMessage<StoreSignalsUpdated, {jsonType: StoreSignalsUpdatedJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 15);
+  messageDesc(file_uplift_events_v1_events, 18);
 
 /**
  * BestSeller is the product with the highest net sales in the 7 days
@@ -1507,7 +1782,7 @@ export type StoreSignalsUpdated_BestSellerJson = {
  * Use `create(StoreSignalsUpdated_BestSellerSchema)` to create a new message.
  */
 export const StoreSignalsUpdated_BestSellerSchema: GenMessage<StoreSignalsUpdated_BestSeller, {jsonType: StoreSignalsUpdated_BestSellerJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 15, 0);
+  messageDesc(file_uplift_events_v1_events, 18, 0);
 
 /**
  * FallingProduct is the product whose net sales fell the most, in money,
@@ -1592,7 +1867,7 @@ export type StoreSignalsUpdated_FallingProductJson = {
  * Use `create(StoreSignalsUpdated_FallingProductSchema)` to create a new message.
  */
 export const StoreSignalsUpdated_FallingProductSchema: GenMessage<StoreSignalsUpdated_FallingProduct, {jsonType: StoreSignalsUpdated_FallingProductJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 15, 1);
+  messageDesc(file_uplift_events_v1_events, 18, 1);
 
 /**
  * DailyReportReady is published on "uplift.stores.daily_report_ready" by the
@@ -1811,7 +2086,7 @@ export type DailyReportReadyJson = {
  * Use `create(DailyReportReadySchema)` to create a new message.
  */
 export const DailyReportReadySchema: GenMessage<DailyReportReady, {jsonType: DailyReportReadyJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 16);
+  messageDesc(file_uplift_events_v1_events, 19);
 
 /**
  * Metric is one number of the report.
@@ -1932,7 +2207,7 @@ export type DailyReportReady_MetricJson = {
  * Use `create(DailyReportReady_MetricSchema)` to create a new message.
  */
 export const DailyReportReady_MetricSchema: GenMessage<DailyReportReady_Metric, {jsonType: DailyReportReady_MetricJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 16, 0);
+  messageDesc(file_uplift_events_v1_events, 19, 0);
 
 /**
  * WithoutData is what a daily report can say before any store data.
@@ -2067,7 +2342,7 @@ export type DailyReportReady_WithoutDataJson = {
  * Use `create(DailyReportReady_WithoutDataSchema)` to create a new message.
  */
 export const DailyReportReady_WithoutDataSchema: GenMessage<DailyReportReady_WithoutData, {jsonType: DailyReportReady_WithoutDataJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 16, 1);
+  messageDesc(file_uplift_events_v1_events, 19, 1);
 
 /**
  * WeeklyReviewReady is published on "uplift.categories.weekly_review_ready"
@@ -2344,7 +2619,7 @@ export type WeeklyReviewReadyJson = {
  * Use `create(WeeklyReviewReadySchema)` to create a new message.
  */
 export const WeeklyReviewReadySchema: GenMessage<WeeklyReviewReady, {jsonType: WeeklyReviewReadyJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 17);
+  messageDesc(file_uplift_events_v1_events, 20);
 
 /**
  * Finding is one finding of the review as the email shows it.
@@ -2417,7 +2692,7 @@ export type WeeklyReviewReady_FindingJson = {
  * Use `create(WeeklyReviewReady_FindingSchema)` to create a new message.
  */
 export const WeeklyReviewReady_FindingSchema: GenMessage<WeeklyReviewReady_Finding, {jsonType: WeeklyReviewReady_FindingJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 17, 0);
+  messageDesc(file_uplift_events_v1_events, 20, 0);
 
 /**
  * Idea is the campaign idea for the coming week.
@@ -2478,7 +2753,7 @@ export type WeeklyReviewReady_IdeaJson = {
  * Use `create(WeeklyReviewReady_IdeaSchema)` to create a new message.
  */
 export const WeeklyReviewReady_IdeaSchema: GenMessage<WeeklyReviewReady_Idea, {jsonType: WeeklyReviewReady_IdeaJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 17, 1);
+  messageDesc(file_uplift_events_v1_events, 20, 1);
 
 /**
  * ActedOnBehalf is published on "uplift.audit.acted_on_behalf" when someone
@@ -2603,5 +2878,5 @@ export type ActedOnBehalfJson = {
  * Use `create(ActedOnBehalfSchema)` to create a new message.
  */
 export const ActedOnBehalfSchema: GenMessage<ActedOnBehalf, {jsonType: ActedOnBehalfJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_events_v1_events, 18);
+  messageDesc(file_uplift_events_v1_events, 21);
 
