@@ -22,60 +22,54 @@ func LoadKeyring(dir string, programs ...string) (*Keyring, []string, error) {
 	k := &Keyring{seeds: map[string][]byte{}}
 	var made []string
 	for _, p := range programs {
-		seed, err := loadOrMake(filepath.Join(dir, p+".nk"), nkeys.CreateUser, nkeys.PrefixByteUser)
+		seed, isNew, err := loadOrMake(filepath.Join(dir, p+".nk"), nkeys.CreateUser, nkeys.PrefixByteUser)
 		if err != nil {
 			return nil, nil, fmt.Errorf("nkey for %s: %w", p, err)
 		}
-		if seed.made {
+		if isNew {
 			made = append(made, p)
 		}
-		k.seeds[p] = seed.seed
+		k.seeds[p] = seed
 	}
 	return k, made, nil
 }
 
-type loaded struct {
-	seed []byte
-	made bool
-}
-
 // loadOrMake reads the seed at path, which must be a key of kind, or makes
-// one with create and writes it.
-func loadOrMake(path string, create func() (nkeys.KeyPair, error), kind nkeys.PrefixByte) (loaded, error) {
+// one with create and writes it (isNew).
+func loadOrMake(path string, create func() (nkeys.KeyPair, error), kind nkeys.PrefixByte) (seed []byte, isNew bool, err error) {
 	b, err := os.ReadFile(path)
 	switch {
 	case err == nil:
-		seed := []byte(strings.TrimSpace(string(b)))
+		seed = []byte(strings.TrimSpace(string(b)))
 		prefix, _, err := nkeys.DecodeSeed(seed)
 		if err != nil {
-			return loaded{}, fmt.Errorf("%s: %w", path, err)
+			return nil, false, fmt.Errorf("%s: %w", path, err)
 		}
 		if prefix != kind {
-			return loaded{}, fmt.Errorf("%s: a %s key, want a %s key", path, prefix, kind)
+			return nil, false, fmt.Errorf("%s: a %s key, want a %s key", path, prefix, kind)
 		}
-		return loaded{seed: seed}, nil
+		return seed, false, nil
 	case !errors.Is(err, fs.ErrNotExist):
-		return loaded{}, err
+		return nil, false, err
 	}
 	kp, err := create()
 	if err != nil {
-		return loaded{}, err
+		return nil, false, err
 	}
-	seed, err := kp.Seed()
-	if err != nil {
-		return loaded{}, err
+	if seed, err = kp.Seed(); err != nil {
+		return nil, false, err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return loaded{}, err
+		return nil, false, err
 	}
 	// O_EXCL: two runs at once must not each write a key over the other's.
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return loaded{}, err
+		return nil, false, err
 	}
 	if _, err := f.Write(append(seed, '\n')); err != nil {
 		f.Close()
-		return loaded{}, err
+		return nil, false, err
 	}
-	return loaded{seed: seed, made: true}, f.Close()
+	return seed, true, f.Close()
 }

@@ -40,11 +40,11 @@ func LoadOperator(dir string) (*Operator, error) {
 		{"account.nk", nkeys.CreateAccount, nkeys.PrefixByteAccount},
 		{"system.nk", nkeys.CreateAccount, nkeys.PrefixByteAccount},
 	} {
-		l, err := loadOrMake(filepath.Join(dir, f.name), f.create, f.kind)
+		seed, _, err := loadOrMake(filepath.Join(dir, f.name), f.create, f.kind)
 		if err != nil {
 			return nil, err
 		}
-		if keys[i], err = nkeys.FromSeed(l.seed); err != nil {
+		if keys[i], err = nkeys.FromSeed(seed); err != nil {
 			return nil, err
 		}
 	}

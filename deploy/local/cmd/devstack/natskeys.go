@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,7 @@ func natsKeysCommand(args []string) (int, error) {
 // permissions or, with jwtMode, the operator and its accounts (each
 // program's permissions then go in its own user JWT, NATS_USER_JWT, in its
 // Secret). dir must be outside the repository: the seeds are secrets.
-func natsKeys(dir, namespace string, jwtMode bool, out *os.File) error {
+func natsKeys(dir, namespace string, jwtMode bool, out io.Writer) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,11 +13,6 @@ import (
 // Secret without changing a key.
 func TestNATSKeysKeepsKeysAcrossRuns(t *testing.T) {
 	dir := t.TempDir()
-	devnull, err := os.Open(os.DevNull)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer devnull.Close()
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
@@ -24,11 +20,11 @@ func TestNATSKeysKeepsKeysAcrossRuns(t *testing.T) {
 		}
 		return string(b)
 	}
-	if err := natsKeys(dir, "uplift", false, devnull); err != nil {
+	if err := natsKeys(dir, "uplift", false, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	first := read("nats-keys.yaml")
-	if err := natsKeys(dir, "uplift", true, devnull); err != nil {
+	if err := natsKeys(dir, "uplift", true, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	second := read("nats-keys.yaml")
