@@ -115,28 +115,3 @@ func (s *platformSignals) platform() string {
 	}
 	return ""
 }
-
-// PlatformName names a platform for people.
-func PlatformName(p string) string {
-	switch p {
-	case PlatformShopify:
-		return "Shopify"
-	case PlatformWooCommerce:
-		return "WooCommerce"
-	case PlatformBigCommerce:
-		return "BigCommerce"
-	case PlatformSquarespace:
-		return "Squarespace"
-	case PlatformWix:
-		return "Wix"
-	case PlatformPrestaShop:
-		return "PrestaShop"
-	case PlatformMagento:
-		return "Magento"
-	case PlatformSFCC:
-		return "Salesforce Commerce Cloud"
-	case PlatformOpenCart:
-		return "OpenCart"
-	}
-	return "a custom platform"
-}
