@@ -199,8 +199,17 @@ func prepare(ctx context.Context, conn *pgx.Conn, schema string, table bool) err
 		if err := setLockTimeout(ctx, tx); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+schema); err != nil {
+		// A service's login owns its schema but may not create schemas
+		// (docs/operations.md, "Database logins"), and PostgreSQL checks
+		// that right before it looks whether the schema exists.
+		var exists bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`, schema).Scan(&exists); err != nil {
 			return err
+		}
+		if !exists {
+			if _, err := tx.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+schema); err != nil {
+				return err
+			}
 		}
 		if !table {
 			return nil

@@ -1,0 +1,140 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// LoginPrefix starts the name of every service's login, so the roles of
+// Uplift stand apart from a managed database's own (and from a schema
+// named like the service, which the role owns).
+const LoginPrefix = "uplift_"
+
+// LoginName is the PostgreSQL role the service owning schema connects as.
+func LoginName(schema string) string { return LoginPrefix + schema }
+
+// LoginSQL is the SQL that makes role a login owning schema in the
+// database it runs in, with no right on any other service's schema: the
+// schema's tables are readable by their owner alone, and a schema grants
+// nothing to PUBLIC. It can run any number of times. A schema an earlier
+// release migrated as the administrator is handed over, with everything
+// in it, so the login can migrate it on. The role gets no password here:
+// SetPassword, or `ALTER ROLE … PASSWORD` by hand.
+//
+// The administrator running it needs CREATEROLE and the right to create
+// schemas (a managed PostgreSQL's master user has both); it becomes a
+// member of the role when it is not a superuser, since only a member may
+// give a role what it owns.
+func LoginSQL(schema, role string) (string, error) {
+	if !schemaName.MatchString(schema) {
+		return "", fmt.Errorf("postgres: bad schema name %q", schema)
+	}
+	if !schemaName.MatchString(role) {
+		return "", fmt.Errorf("postgres: bad role name %q", role)
+	}
+	// One DO block: psql runs it as one statement, and PL/pgSQL gives the
+	// "if it is not there yet" that CREATE ROLE lacks.
+	return strings.NewReplacer("{schema}", schema, "{role}", role).Replace(`DO $login$
+DECLARE
+	obj record;
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{role}') THEN
+		CREATE ROLE {role} LOGIN;
+	END IF;
+	ALTER ROLE {role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;
+	IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
+	   AND NOT pg_has_role(current_user, '{role}', 'MEMBER') THEN
+		EXECUTE format('GRANT {role} TO %I', current_user);
+	END IF;
+	EXECUTE format('GRANT CONNECT, TEMPORARY ON DATABASE %I TO {role}', current_database());
+	IF NOT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = '{schema}') THEN
+		CREATE SCHEMA {schema} AUTHORIZATION {role};
+	END IF;
+	ALTER SCHEMA {schema} OWNER TO {role};
+	REVOKE ALL ON SCHEMA {schema} FROM PUBLIC;
+	-- Tables, views and free-standing sequences; indexes and the sequences
+	-- of serial and identity columns follow their table.
+	FOR obj IN
+		SELECT c.relname, c.relkind FROM pg_class c
+		WHERE c.relnamespace = '{schema}'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')
+		  AND pg_get_userbyid(c.relowner) <> '{role}'
+		  AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
+		                  AND d.deptype IN ('a', 'i') AND d.refclassid = 'pg_class'::regclass)
+	LOOP
+		EXECUTE format('ALTER %s {schema}.%I OWNER TO {role}',
+			CASE obj.relkind WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' WHEN 'f' THEN 'FOREIGN TABLE'
+			                 WHEN 'S' THEN 'SEQUENCE' ELSE 'TABLE' END, obj.relname);
+	END LOOP;
+	FOR obj IN
+		SELECT p.oid::regprocedure AS fn, p.prokind FROM pg_proc p
+		WHERE p.pronamespace = '{schema}'::regnamespace AND pg_get_userbyid(p.proowner) <> '{role}'
+	LOOP
+		EXECUTE format('ALTER %s %s OWNER TO {role}', CASE obj.prokind WHEN 'p' THEN 'PROCEDURE' ELSE 'FUNCTION' END, obj.fn);
+	END LOOP;
+	FOR obj IN
+		SELECT t.typname FROM pg_type t
+		WHERE t.typnamespace = '{schema}'::regnamespace AND t.typtype IN ('e', 'd', 'r')
+		  AND pg_get_userbyid(t.typowner) <> '{role}'
+	LOOP
+		EXECUTE format('ALTER TYPE {schema}.%I OWNER TO {role}', obj.typname);
+	END LOOP;
+END
+$login$;
+`), nil
+}
+
+// EnsureLogin runs LoginSQL for schema and role on admin's database.
+func EnsureLogin(ctx context.Context, admin *pgx.Conn, schema, role string) error {
+	sql, err := LoginSQL(schema, role)
+	if err != nil {
+		return err
+	}
+	// Two copies making the same login at once (two stacks on one cluster)
+	// would race in CREATE ROLE; the lock is the database's, the role the
+	// cluster's, so the key names the role alone.
+	return pgx.BeginFunc(ctx, admin, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('uplift.login.' || $1))`, role); err != nil {
+			return fmt.Errorf("login %s: %w", role, err)
+		}
+		if _, err := tx.Exec(ctx, sql); err != nil {
+			return fmt.Errorf("login %s for schema %s: %w", role, schema, err)
+		}
+		return nil
+	})
+}
+
+// SetPassword gives role password (where PostgreSQL checks passwords; a
+// trust login ignores it).
+func SetPassword(ctx context.Context, admin *pgx.Conn, role, password string) error {
+	if !schemaName.MatchString(role) {
+		return fmt.Errorf("postgres: bad role name %q", role)
+	}
+	lit, err := admin.PgConn().EscapeString(password)
+	if err != nil {
+		return err
+	}
+	// ALTER ROLE takes no bind parameters.
+	if _, err := admin.Exec(ctx, "ALTER ROLE "+role+" PASSWORD '"+lit+"'"); err != nil {
+		return fmt.Errorf("login %s: password: %w", role, err)
+	}
+	return nil
+}
+
+// LoginURL is adminURL (a postgres:// URL) signed in as role with
+// password instead (none when empty): same host, database and options.
+func LoginURL(adminURL, role, password string) (string, error) {
+	u, err := url.Parse(adminURL)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return "", fmt.Errorf("postgres: DATABASE_URL must be a postgres:// URL")
+	}
+	if password == "" {
+		u.User = url.User(role)
+	} else {
+		u.User = url.UserPassword(role, password)
+	}
+	return u.String(), nil
+}
