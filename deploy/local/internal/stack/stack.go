@@ -26,6 +26,7 @@ import (
 
 	"uplift.dev/devstack/internal/demostore"
 	"uplift.dev/platform/natsauth"
+	"uplift.dev/platform/postgres"
 )
 
 // Ports are the loopback ports of the local stack.
@@ -130,6 +131,9 @@ type Stack struct {
 	natsKeys *natsauth.Keyring
 	stopPG   func()
 	env      []string
+	// dbURLs are each service's own login on the database (makeLogins);
+	// env's DATABASE_URL stays the administrator's, for the tests.
+	dbURLs map[string]string
 }
 
 // New prepares a stack rooted at the repository root, on the default ports
@@ -175,6 +179,10 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 	} else {
 		s.say("postgres     from DATABASE_URL")
 	}
+	if err := s.makeLogins(ctx, dbURL); err != nil {
+		return err
+	}
+	s.say("postgres     a login per service (%s…), owning its schema only", postgres.LoginName(ServiceNames[0]))
 	// The stack always runs its own NATS, with a key per program and the
 	// production's permissions: a machine's NATS_URL (no auth) is ignored,
 	// so no local stack runs on a bus anyone can publish to.
@@ -240,10 +248,7 @@ func (s *Stack) StartApps(ctx context.Context) error {
 		if err := portFree(addr(port)); err != nil {
 			return err
 		}
-		env := append(s.Env(), "GRPC_ADDR="+addr(port), "METRICS_ADDR="+addr(port+100))
-		env = append(env, s.serviceEnv(name)...)
-		env = append(env, "NATS_NKEY_SEED="+string(s.natsKeys.Seed(name)))
-		p, err := s.start(name, env, s.Root, filepath.Join(bin, name))
+		p, err := s.start(name, s.serverEnv(name), s.Root, filepath.Join(bin, name))
 		if err != nil {
 			return err
 		}
@@ -354,6 +359,16 @@ func (s *Stack) serviceEnv(name string) []string {
 			"SYNC_POLL=2s"}
 	}
 	return nil
+}
+
+// serverEnv is the environment of service name's server: the stack's,
+// with its ports, settings, NATS identity and database login, the later
+// value of a variable winning.
+func (s *Stack) serverEnv(name string) []string {
+	port := s.Ports.Services[name]
+	env := append(s.Env(), "GRPC_ADDR="+addr(port), "METRICS_ADDR="+addr(port+100))
+	env = append(env, s.serviceEnv(name)...)
+	return append(env, "NATS_NKEY_SEED="+string(s.natsKeys.Seed(name)), s.databaseURL(name))
 }
 
 func upper(s string) string {

@@ -16,15 +16,20 @@ func (s *Stack) studioBlobURL() string {
 // so a native crash never takes the studio API down) with the runtime and
 // model `make studio-assets` fetched into .ml.
 func (s *Stack) startStudioWorker(bin string) error {
-	ml := filepath.Join(s.Root, ".ml")
-	env := append(s.Env(), "STUDIO_BLOB_URL="+s.studioBlobURL(),
-		"STUDIO_ORT_LIB="+filepath.Join(ml, "libonnxruntime.so.1"), "STUDIO_MODEL="+filepath.Join(ml, "u2netp.onnx"),
-		"STUDIO_WORKER_METRICS_ADDR="+addr(s.Ports.StudioWorker))
 	if err := portFree(addr(s.Ports.StudioWorker)); err != nil {
 		return err
 	}
-	_, err := s.start("studioworker", env, s.Root, filepath.Join(bin, "studioworker"))
+	_, err := s.start("studioworker", s.studioWorkerEnv(), s.Root, filepath.Join(bin, "studioworker"))
 	return err
+}
+
+// studioWorkerEnv is the studio worker's environment: the studio's bucket
+// and database login, its model and its metrics address.
+func (s *Stack) studioWorkerEnv() []string {
+	ml := filepath.Join(s.Root, ".ml")
+	return append(s.Env(), s.databaseURL("studio"), "STUDIO_BLOB_URL="+s.studioBlobURL(),
+		"STUDIO_ORT_LIB="+filepath.Join(ml, "libonnxruntime.so.1"), "STUDIO_MODEL="+filepath.Join(ml, "u2netp.onnx"),
+		"STUDIO_WORKER_METRICS_ADDR="+addr(s.Ports.StudioWorker))
 }
 
 // startReviewWorker starts the website review worker: it runs the reviews
@@ -55,6 +60,6 @@ func (s *Stack) reviewWorkerEnv() []string {
 		env = append(env, "REVIEW_LAB_RUNS=1")
 	}
 	// A second review process on the bus: the review service's NATS key.
-	env = append(env, "NATS_NKEY_SEED="+string(s.natsKeys.Seed("review")))
+	env = append(env, "NATS_NKEY_SEED="+string(s.natsKeys.Seed("review")), s.databaseURL("review"))
 	return append(env, "REVIEW_WORKER_METRICS_ADDR="+addr(s.Ports.ReviewWorker))
 }
