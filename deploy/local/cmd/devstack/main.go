@@ -9,6 +9,11 @@
 //	devstack nats-keys [-jwt] DIR  write the NATS keys of a cluster into DIR
 //	                             (outside the repository), keeping those
 //	                             already there: deploy/README.md
+//	devstack db-roles [-sql] [-secrets DIR [-host H:P]]
+//	                             make each service's database login on
+//	                             DATABASE_URL (an administrator's), or print
+//	                             the SQL; -secrets keeps passwords in DIR and
+//	                             writes their Secrets: docs/operations.md
 //
 // UPLIFT_PORT_OFFSET=N (10, 20, … 90) moves every port by N, so that several
 // stacks can run side by side, e.g. one per git worktree.
@@ -43,10 +48,15 @@ func main() {
 
 func run() (int, error) {
 	if len(os.Args) < 2 {
-		return 2, errors.New("usage: devstack run | devstack exec [-apps] -- command [args...] | devstack nats-keys [-jwt] DIR")
+		return 2, errors.New("usage: devstack run | devstack exec [-apps] -- command [args...] | devstack nats-keys [-jwt] DIR | devstack db-roles [-sql] [-secrets DIR]")
 	}
 	if os.Args[1] == "nats-keys" {
 		return natsKeysCommand(os.Args[2:])
+	}
+	if os.Args[1] == "db-roles" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return dbRolesCommand(ctx, os.Args[2:])
 	}
 	root, err := repoRoot()
 	if err != nil {
