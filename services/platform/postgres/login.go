@@ -46,6 +46,10 @@ BEGIN
 		CREATE ROLE {role} LOGIN;
 	END IF;
 	ALTER ROLE {role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;
+	-- Open sends search_path at connect; a pooler that drops that
+	-- parameter (PgBouncer's ignore_startup_parameters) still lands the
+	-- login in its schema, never in public.
+	ALTER ROLE {role} SET search_path = {schema};
 	IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
 	   AND NOT pg_has_role(current_user, '{role}', 'MEMBER') THEN
 		EXECUTE format('GRANT {role} TO %I', current_user);

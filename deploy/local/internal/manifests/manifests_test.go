@@ -375,3 +375,38 @@ func TestNATSServerIsTheOneTestedWith(t *testing.T) {
 		}
 	}
 }
+
+// TestEachServiceConnectsAsItsOwnLogin: every container that reads
+// DATABASE_URL (servers, their migrate steps, the workers) reads it from its
+// service's own Secret, db-login-<service>, never a Secret another service
+// reads too: a service's login has rights on its own schema alone.
+func TestEachServiceConnectsAsItsOwnLogin(t *testing.T) {
+	owner := map[string]string{"reviewworker": "review", "studioworker": "studio"}
+	seen := map[string]bool{}
+	for app, w := range workloads(load(t)) {
+		service := app
+		if o, ok := owner[app]; ok {
+			service = o
+		}
+		for _, kind := range []string{"initContainers", "containers"} {
+			for _, c := range list(w.pod, "spec", kind) {
+				for _, e := range list(c, "env") {
+					if str(e, "name") != "DATABASE_URL" {
+						continue
+					}
+					ref := get(e, "valueFrom", "secretKeyRef")
+					if name := str(ref, "name"); name != "db-login-"+service || str(ref, "key") != "DATABASE_URL" {
+						t.Errorf("%s's %s reads DATABASE_URL from %s/%s, want db-login-%s/DATABASE_URL",
+							app, str(c, "name"), name, str(ref, "key"), service)
+					}
+					seen[app] = true
+				}
+			}
+		}
+	}
+	for _, app := range []string{"users", "categories", "billing", "digest", "stores", "studio", "review", "reviewworker", "studioworker"} {
+		if !seen[app] {
+			t.Errorf("%s reads no DATABASE_URL", app)
+		}
+	}
+}
