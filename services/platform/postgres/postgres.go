@@ -60,7 +60,7 @@ type Option func(*pgxpool.Config)
 
 // MaxConns caps the pool at n connections, over DefaultMaxConns and the
 // URL's pool_max_conns (DATABASE_MAX_CONNS: the pool size is a deployment's
-// choice, while DATABASE_URL is a secret shared by every service); n < 1
+// choice, while DATABASE_URL is a secret, its login's); n < 1
 // changes nothing.
 func MaxConns(n int) Option {
 	return func(c *pgxpool.Config) {
