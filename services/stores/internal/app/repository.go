@@ -15,7 +15,10 @@ type Repository interface {
 	// replaced whole) and recomputes the daily totals of every day touched.
 	// An import never replaces an order a connected shop delivered. It
 	// returns how many orders were written.
-	SaveOrders(ctx context.Context, categoryID string, orders []domain.Order) (int, error)
+	// Like every write of what a shop's API said, it is refused with
+	// domain.ErrConnectionChanged, writing nothing, unless link still
+	// stands when it commits.
+	SaveOrders(ctx context.Context, link ShopLink, orders []domain.Order) (int, error)
 	// SaveImport stores an order export all or nothing, one import of a
 	// category at a time across replicas: domain.ErrImportRunning, at once,
 	// while another runs. In its transaction, read reads the file and gives
@@ -94,17 +97,18 @@ type Repository interface {
 	// ClaimSync takes the oldest requested sync whose lease is free, leasing
 	// it until leaseUntil; nil when there is none.
 	ClaimSync(ctx context.Context, now, leaseUntil time.Time) (*Connection, error)
-	// SaveProgress records a running sync's progress.
-	SaveProgress(ctx context.Context, categoryID string, p Progress) error
+	// SaveProgress records a running sync's progress. It and the writes
+	// below, like SaveOrders, hold to link.
+	SaveProgress(ctx context.Context, link ShopLink, p Progress) error
 	// FinishSync ends a claimed sync: on success it records the watermark and
 	// clears the request unless a new one came after claimedAt.
-	FinishSync(ctx context.Context, categoryID string, claimedAt time.Time, r SyncResult) error
+	FinishSync(ctx context.Context, link ShopLink, claimedAt time.Time, r SyncResult) error
 	// SaveCatalog upserts products and customers the sync saw.
-	SaveCatalog(ctx context.Context, categoryID string, products []CatalogProduct, customers []CatalogCustomer) error
+	SaveCatalog(ctx context.Context, link ShopLink, products []CatalogProduct, customers []CatalogCustomer) error
 	// SaveSessions stores Shopify's sessions per day.
-	SaveSessions(ctx context.Context, categoryID string, days []DaySessions) error
+	SaveSessions(ctx context.Context, link ShopLink, days []DaySessions) error
 	// SaveShopifyDaily stores Shopify's own figures per day.
-	SaveShopifyDaily(ctx context.Context, categoryID string, days []ShopifyDay) error
+	SaveShopifyDaily(ctx context.Context, link ShopLink, days []ShopifyDay) error
 
 	// RecordWebhook stores a delivery unless its event id was seen for its
 	// shop; it reports whether it was new.
@@ -210,6 +214,22 @@ type Connection struct {
 	SessionsAvailable        bool
 	// ClaimedAt is when this worker claimed the sync (set by ClaimSync).
 	ClaimedAt time.Time
+}
+
+// ShopLink is the connection a sync or a webhook reads a shop for: the
+// category, the shop, and when it was connected, which tells one
+// connection from a later one of the same category. A shop proven by
+// OAuth consent moves to the account that proved it while a sync for the
+// account it leaves may still be reading it; that sync's writes must then
+// land nowhere, so each holds to the link it started with.
+type ShopLink struct {
+	CategoryID, Shop string
+	ConnectedAt      time.Time
+}
+
+// Link is the connection c is, as a sync or a webhook started on it.
+func (c Connection) Link() ShopLink {
+	return ShopLink{CategoryID: c.CategoryID, Shop: c.Shop, ConnectedAt: c.ConnectedAt}
 }
 
 // MoveEvents are what connecting c implies when the shop was connected to

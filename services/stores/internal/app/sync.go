@@ -57,6 +57,12 @@ func (a *App) runSync(ctx context.Context, conn *Connection) {
 	log := a.log.With("category", conn.CategoryID, "shop", conn.Shop, "full", conn.SyncFull)
 	start := a.now()
 	res, err := a.sync(ctx, conn)
+	if errors.Is(err, domain.ErrConnectionChanged) {
+		// The shop moved (or was disconnected) under the sync: its end is
+		// nobody's to record, and the connection's new owner syncs anew.
+		log.InfoContext(ctx, "shopify sync stopped: the connection changed while it ran")
+		return
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return // shutting down: the lease lapses and another run takes over
@@ -68,7 +74,10 @@ func (a *App) runSync(ctx context.Context, conn *Connection) {
 		res.OK = true
 		log.InfoContext(ctx, "shopify sync done", "took", a.now().Sub(start).Round(time.Millisecond))
 	}
-	if err := a.repo.FinishSync(context.WithoutCancel(ctx), conn.CategoryID, conn.ClaimedAt, res); err != nil {
+	err = a.repo.FinishSync(context.WithoutCancel(ctx), conn.Link(), conn.ClaimedAt, res)
+	if errors.Is(err, domain.ErrConnectionChanged) {
+		log.InfoContext(ctx, "shopify sync not recorded: the connection changed as it ended")
+	} else if err != nil {
 		log.ErrorContext(ctx, "recording the end of a sync failed", "err", err)
 	}
 }
@@ -76,7 +85,8 @@ func (a *App) runSync(ctx context.Context, conn *Connection) {
 func (a *App) sync(ctx context.Context, conn *Connection) (SyncResult, error) {
 	client := a.client(conn.Shop, tokenSource{a: a, categoryID: conn.CategoryID})
 	p := Progress{Phase: PhaseShop, Percent: 1}
-	save := func() error { return a.repo.SaveProgress(ctx, conn.CategoryID, p) }
+	link := conn.Link()
+	save := func() error { return a.repo.SaveProgress(ctx, link, p) }
 	if err := save(); err != nil {
 		return SyncResult{}, err
 	}
@@ -103,7 +113,7 @@ func (a *App) sync(ctx context.Context, conn *Connection) (SyncResult, error) {
 		if len(batch) == 0 {
 			return nil
 		}
-		if _, err := a.repo.SaveOrders(ctx, conn.CategoryID, batch); err != nil {
+		if _, err := a.repo.SaveOrders(ctx, link, batch); err != nil {
 			return err
 		}
 		p.Orders += int64(len(batch))
@@ -138,7 +148,7 @@ func (a *App) sync(ctx context.Context, conn *Connection) (SyncResult, error) {
 		if err := flush(); err != nil {
 			return SyncResult{}, err
 		}
-		if err := a.syncCatalog(ctx, conn.CategoryID, client, &p, products, customers, save); err != nil {
+		if err := a.syncCatalog(ctx, link, client, &p, products, customers, save); err != nil {
 			return SyncResult{}, err
 		}
 	} else {
@@ -166,13 +176,15 @@ func (a *App) sync(ctx context.Context, conn *Connection) (SyncResult, error) {
 		from = today.AddDays(-sessionsDays + 1)
 	}
 	if res.SessionsAvailable {
-		if err := a.syncSessions(ctx, conn.CategoryID, client, from, today); errors.Is(err, domain.ErrNotGranted) {
+		if err := a.syncSessions(ctx, link, client, from, today); errors.Is(err, domain.ErrNotGranted) {
 			res.SessionsAvailable = false
 		} else if err != nil {
 			return SyncResult{}, fmt.Errorf("sessions: %w", err)
 		}
 		// Shopify's own figures are a cross-check: missing them costs nothing else.
-		if err := a.syncShopifyDaily(ctx, conn.CategoryID, client, from, today, info.Currency); err != nil {
+		if err := a.syncShopifyDaily(ctx, link, client, from, today, info.Currency); errors.Is(err, domain.ErrConnectionChanged) {
+			return SyncResult{}, err
+		} else if err != nil {
 			a.log.WarnContext(ctx, "shopify's own daily figures unavailable", "shop", conn.Shop, "err", err)
 		}
 	}
@@ -180,7 +192,7 @@ func (a *App) sync(ctx context.Context, conn *Connection) (SyncResult, error) {
 	return res, nil
 }
 
-func (a *App) syncCatalog(ctx context.Context, categoryID string, client ShopClient, p *Progress,
+func (a *App) syncCatalog(ctx context.Context, link ShopLink, client ShopClient, p *Progress,
 	products, customers int64, save func() error) error {
 	p.Phase, p.Percent = PhaseProducts, 81
 	if err := save(); err != nil {
@@ -193,7 +205,7 @@ func (a *App) syncCatalog(ctx context.Context, categoryID string, client ShopCli
 	}); err != nil {
 		return fmt.Errorf("products: %w", err)
 	}
-	if err := a.repo.SaveCatalog(ctx, categoryID, ps, nil); err != nil {
+	if err := a.repo.SaveCatalog(ctx, link, ps, nil); err != nil {
 		return err
 	}
 	p.Products = int64(len(ps))
@@ -208,14 +220,14 @@ func (a *App) syncCatalog(ctx context.Context, categoryID string, client ShopCli
 	}); err != nil {
 		return fmt.Errorf("customers: %w", err)
 	}
-	if err := a.repo.SaveCatalog(ctx, categoryID, nil, cs); err != nil {
+	if err := a.repo.SaveCatalog(ctx, link, nil, cs); err != nil {
 		return err
 	}
 	p.Customers = int64(len(cs))
 	return nil
 }
 
-func (a *App) syncSessions(ctx context.Context, categoryID string, client ShopClient, from, to domain.Date) error {
+func (a *App) syncSessions(ctx context.Context, link ShopLink, client ShopClient, from, to domain.Date) error {
 	rows, err := client.Sessions(ctx, from.String(), to.String())
 	if err != nil {
 		return err
@@ -228,10 +240,10 @@ func (a *App) syncSessions(ctx context.Context, categoryID string, client ShopCl
 		}
 		days = append(days, DaySessions{Day: d, Sessions: r.Sessions, Completed: r.Completed})
 	}
-	return a.repo.SaveSessions(ctx, categoryID, days)
+	return a.repo.SaveSessions(ctx, link, days)
 }
 
-func (a *App) syncShopifyDaily(ctx context.Context, categoryID string, client ShopClient, from, to domain.Date, currency string) error {
+func (a *App) syncShopifyDaily(ctx context.Context, link ShopLink, client ShopClient, from, to domain.Date, currency string) error {
 	rows, err := client.Sales(ctx, from.String(), to.String(), currency)
 	if err != nil {
 		return err
@@ -244,7 +256,7 @@ func (a *App) syncShopifyDaily(ctx context.Context, categoryID string, client Sh
 		}
 		days = append(days, ShopifyDay{Day: d, Orders: r.Orders, TotalSales: r.TotalSales, NetSales: r.NetSales})
 	}
-	return a.repo.SaveShopifyDaily(ctx, categoryID, days)
+	return a.repo.SaveShopifyDaily(ctx, link, days)
 }
 
 // syncMessage is what the owner reads when a sync failed.

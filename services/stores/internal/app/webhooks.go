@@ -153,9 +153,9 @@ func (a *App) applyWebhook(ctx context.Context, ev WebhookEvent) error {
 	case "refunds/create":
 		return a.refetchOrder(ctx, conn, body.OrderID)
 	case "products/create", "products/update":
-		return a.repo.SaveCatalog(ctx, conn.CategoryID, []CatalogProduct{{ID: shopifyKey(body.ID), Title: body.Title}}, nil)
+		return a.repo.SaveCatalog(ctx, conn.Link(), []CatalogProduct{{ID: shopifyKey(body.ID), Title: body.Title}}, nil)
 	case "customers/create", "customers/update":
-		return a.repo.SaveCatalog(ctx, conn.CategoryID, nil, []CatalogCustomer{{ID: shopifyKey(body.ID)}})
+		return a.repo.SaveCatalog(ctx, conn.Link(), nil, []CatalogCustomer{{ID: shopifyKey(body.ID)}})
 	}
 	return nil // deletions of products and customers change no number
 }
@@ -202,6 +202,6 @@ func (a *App) refetchOrder(ctx context.Context, conn *Connection, id int64) erro
 	if !found {
 		return a.repo.DeleteOrder(ctx, conn.CategoryID, shopifyKey(id))
 	}
-	_, err = a.repo.SaveOrders(ctx, conn.CategoryID, []domain.Order{o})
+	_, err = a.repo.SaveOrders(ctx, conn.Link(), []domain.Order{o})
 	return err
 }

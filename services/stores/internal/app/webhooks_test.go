@@ -80,9 +80,9 @@ func (r *webhookRepo) DeleteOrder(_ context.Context, categoryID, orderID string)
 	return nil
 }
 
-func (r *webhookRepo) SaveOrders(_ context.Context, categoryID string, orders []domain.Order) (int, error) {
+func (r *webhookRepo) SaveOrders(_ context.Context, link app.ShopLink, orders []domain.Order) (int, error) {
 	for _, o := range orders {
-		r.note("saved " + categoryID + " " + o.ID)
+		r.note("saved " + link.CategoryID + " " + o.ID)
 	}
 	return len(orders), nil
 }

@@ -37,6 +37,11 @@ var (
 	// ErrShopLocked: the shop is frozen or locked; retrying cannot help
 	// until the merchant acts.
 	ErrShopLocked = errors.New("the shop is frozen or locked")
+	// ErrConnectionChanged: the connection a sync or a webhook was writing
+	// for is gone (its shop moved to the account that proved it, or it was
+	// disconnected or connected anew) since the work began; what it read
+	// belongs to no one here any more.
+	ErrConnectionChanged = errors.New("the shop's connection changed while its data was being written")
 	// ErrNotGranted: the shop's token lacks the scope a read needs (e.g.
 	// read_reports).
 	ErrNotGranted = errors.New("access not granted")

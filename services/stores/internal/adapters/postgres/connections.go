@@ -249,29 +249,38 @@ func (r Repo) ClaimSync(ctx context.Context, now, leaseUntil time.Time) (*app.Co
 	return conn, err
 }
 
-// SaveProgress implements app.Repository.
-func (r Repo) SaveProgress(ctx context.Context, categoryID string, p app.Progress) error {
-	_, err := r.Pool.Exec(ctx, `
-		UPDATE shopify_connections SET sync_phase = $2, sync_orders = $3, sync_orders_total = $4,
-			sync_products = $5, sync_customers = $6, sync_percent = $7, sync_error = ''
-		WHERE category_id = $1`, categoryID, p.Phase, p.Orders, p.OrdersTotal, p.Products, p.Customers, p.Percent)
+// SaveProgress implements app.Repository. The link's condition is the
+// UPDATE's own, checked again on the row once a move holding it commits.
+func (r Repo) SaveProgress(ctx context.Context, link app.ShopLink, p app.Progress) error {
+	tag, err := r.Pool.Exec(ctx, `
+		UPDATE shopify_connections SET sync_phase = $4, sync_orders = $5, sync_orders_total = $6,
+			sync_products = $7, sync_customers = $8, sync_percent = $9, sync_error = ''
+		WHERE `+linkStands, link.CategoryID, link.Shop, link.ConnectedAt, p.Phase, p.Orders, p.OrdersTotal, p.Products, p.Customers, p.Percent)
+	if err == nil && tag.RowsAffected() == 0 {
+		return domain.ErrConnectionChanged
+	}
 	return err
 }
 
 // FinishSync implements app.Repository.
-func (r Repo) FinishSync(ctx context.Context, categoryID string, claimedAt time.Time, res app.SyncResult) error {
+func (r Repo) FinishSync(ctx context.Context, link app.ShopLink, claimedAt time.Time, res app.SyncResult) error {
+	categoryID := link.CategoryID
 	return r.tx(ctx, func(tx pgx.Tx) error {
 		if res.OK {
-			_, err := tx.Exec(ctx, `
+			tag, err := tx.Exec(ctx, `
 				UPDATE shopify_connections SET
 					sync_claimed_until = NULL, sync_full = false, sync_phase = 'DONE', sync_percent = 100, sync_error = '',
-					sync_attempts = 0, last_synced_at = $3, watermark = $4, name = $5, currency = $6, timezone = $7,
-					sessions_available = $8,
-					sync_requested_at = CASE WHEN sync_requested_at > $2 THEN sync_requested_at END
-				WHERE category_id = $1`,
-				categoryID, claimedAt, res.At, nullTime(res.Watermark), res.Name, res.Currency, res.Timezone, res.SessionsAvailable)
+					sync_attempts = 0, last_synced_at = $5, watermark = $6, name = $7, currency = $8, timezone = $9,
+					sessions_available = $10,
+					sync_requested_at = CASE WHEN sync_requested_at > $4 THEN sync_requested_at END
+				WHERE `+linkStands,
+				categoryID, link.Shop, link.ConnectedAt, claimedAt, res.At, nullTime(res.Watermark), res.Name, res.Currency,
+				res.Timezone, res.SessionsAvailable)
 			if err != nil {
 				return err
+			}
+			if tag.RowsAffected() == 0 {
+				return domain.ErrConnectionChanged
 			}
 			_, err = tx.Exec(ctx, `
 				INSERT INTO stores (category_id, currency, timezone, updated_at) VALUES ($1, $2, $3, $4)
@@ -281,12 +290,15 @@ func (r Repo) FinishSync(ctx context.Context, categoryID string, claimedAt time.
 		}
 		// Failed: back off 1, 2, 4 … minutes, at most an hour, then wait for
 		// the owner's 'Try again'.
-		_, err := tx.Exec(ctx, `
+		tag, err := tx.Exec(ctx, `
 			UPDATE shopify_connections SET
-				sync_claimed_until = NULL, sync_phase = 'FAILED', sync_error = $3, sync_attempts = sync_attempts + 1,
-				sync_requested_at = CASE WHEN $4 AND sync_attempts + 1 < $5
-					THEN $2::timestamptz + least(interval '1 hour', interval '1 minute' * power(2, sync_attempts)) END
-			WHERE category_id = $1`, categoryID, res.At, res.Error, res.Retry, maxSyncAttempts)
+				sync_claimed_until = NULL, sync_phase = 'FAILED', sync_error = $5, sync_attempts = sync_attempts + 1,
+				sync_requested_at = CASE WHEN $6 AND sync_attempts + 1 < $7
+					THEN $4::timestamptz + least(interval '1 hour', interval '1 minute' * power(2, sync_attempts)) END
+			WHERE `+linkStands, categoryID, link.Shop, link.ConnectedAt, res.At, res.Error, res.Retry, maxSyncAttempts)
+		if err == nil && tag.RowsAffected() == 0 {
+			return domain.ErrConnectionChanged
+		}
 		return err
 	})
 }
@@ -294,8 +306,12 @@ func (r Repo) FinishSync(ctx context.Context, categoryID string, claimedAt time.
 const maxSyncAttempts = 8
 
 // SaveCatalog implements app.Repository.
-func (r Repo) SaveCatalog(ctx context.Context, categoryID string, products []app.CatalogProduct, customers []app.CatalogCustomer) error {
+func (r Repo) SaveCatalog(ctx context.Context, link app.ShopLink, products []app.CatalogProduct, customers []app.CatalogCustomer) error {
+	categoryID := link.CategoryID
 	return r.tx(ctx, func(tx pgx.Tx) error {
+		if err := holdLink(ctx, tx, link); err != nil {
+			return err
+		}
 		b := &pgx.Batch{}
 		for _, p := range products {
 			b.Queue(`INSERT INTO products (category_id, product_id, title) VALUES ($1, $2, $3)
@@ -315,8 +331,12 @@ func (r Repo) SaveCatalog(ctx context.Context, categoryID string, products []app
 }
 
 // SaveSessions implements app.Repository.
-func (r Repo) SaveSessions(ctx context.Context, categoryID string, days []app.DaySessions) error {
+func (r Repo) SaveSessions(ctx context.Context, link app.ShopLink, days []app.DaySessions) error {
+	categoryID := link.CategoryID
 	return r.tx(ctx, func(tx pgx.Tx) error {
+		if err := holdLink(ctx, tx, link); err != nil {
+			return err
+		}
 		b := &pgx.Batch{}
 		for _, d := range days {
 			b.Queue(`INSERT INTO daily_sessions (category_id, day, sessions, completed) VALUES ($1, $2, $3, $4)
@@ -328,8 +348,12 @@ func (r Repo) SaveSessions(ctx context.Context, categoryID string, days []app.Da
 }
 
 // SaveShopifyDaily implements app.Repository.
-func (r Repo) SaveShopifyDaily(ctx context.Context, categoryID string, days []app.ShopifyDay) error {
+func (r Repo) SaveShopifyDaily(ctx context.Context, link app.ShopLink, days []app.ShopifyDay) error {
+	categoryID := link.CategoryID
 	return r.tx(ctx, func(tx pgx.Tx) error {
+		if err := holdLink(ctx, tx, link); err != nil {
+			return err
+		}
 		b := &pgx.Batch{}
 		for _, d := range days {
 			b.Queue(`INSERT INTO shopify_daily (category_id, day, orders, total_sales, net_sales) VALUES ($1, $2, $3, $4, $5)

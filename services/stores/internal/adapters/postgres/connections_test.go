@@ -106,10 +106,10 @@ func TestConnectingAShopElsewhereMovesIt(t *testing.T) {
 	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 	save(t, r, from, order("shopify:1", domain.SourceShopify, at, sold(at, "tea", 1, 1000)),
 		order("import:#7", domain.SourceImport, at, sold(at, "cup", 1, 300)))
-	if err := r.SaveCatalog(ctx, from, []app.CatalogProduct{{ID: "p1", Title: "Tea"}}, []app.CatalogCustomer{{ID: "c1", Orders: 1}}); err != nil {
+	if err := r.SaveCatalog(ctx, link(t, r, from), []app.CatalogProduct{{ID: "p1", Title: "Tea"}}, []app.CatalogCustomer{{ID: "c1", Orders: 1}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.SaveSessions(ctx, from, []app.DaySessions{{Day: domain.DateOf(at), Sessions: 40, Completed: 2}}); err != nil {
+	if err := r.SaveSessions(ctx, link(t, r, from), []app.DaySessions{{Day: domain.DateOf(at), Sessions: 40, Completed: 2}}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -211,7 +211,7 @@ func TestFinishingASyncKeepsARequestThatCameMeanwhile(t *testing.T) {
 		t.Fatal(err)
 	}
 	wm := t0.Add(90 * time.Second)
-	if err := r.FinishSync(ctx, cat, c.ClaimedAt, app.SyncResult{OK: true, Watermark: wm, Currency: "USD", Timezone: "America/New_York", At: t0.Add(3 * time.Minute)}); err != nil {
+	if err := r.FinishSync(ctx, c.Link(), c.ClaimedAt, app.SyncResult{OK: true, Watermark: wm, Currency: "USD", Timezone: "America/New_York", At: t0.Add(3 * time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
 	got := conn(t, r, cat)
@@ -222,7 +222,7 @@ func TestFinishingASyncKeepsARequestThatCameMeanwhile(t *testing.T) {
 	if again == nil {
 		t.Fatal("the request made during the sync was lost")
 	}
-	if err := r.FinishSync(ctx, cat, again.ClaimedAt, app.SyncResult{OK: true, Watermark: wm, At: t0.Add(5 * time.Minute)}); err != nil {
+	if err := r.FinishSync(ctx, again.Link(), again.ClaimedAt, app.SyncResult{OK: true, Watermark: wm, At: t0.Add(5 * time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
 	if got := conn(t, r, cat); got.SyncRequestedAt != nil {
@@ -247,7 +247,7 @@ func TestAFailingSyncBacksOffAndStops(t *testing.T) {
 		if c == nil {
 			t.Fatalf("attempt %d was not claimable at %v", i+1, now)
 		}
-		if err := r.FinishSync(ctx, cat, c.ClaimedAt, app.SyncResult{Error: "Shopify answered 502", Retry: true, At: now}); err != nil {
+		if err := r.FinishSync(ctx, c.Link(), c.ClaimedAt, app.SyncResult{Error: "Shopify answered 502", Retry: true, At: now}); err != nil {
 			t.Fatal(err)
 		}
 		got := conn(t, r, cat)
@@ -261,7 +261,7 @@ func TestAFailingSyncBacksOffAndStops(t *testing.T) {
 		now = now.Add(wait * time.Minute)
 	}
 	c := claim(t, r, now)
-	if err := r.FinishSync(ctx, cat, c.ClaimedAt, app.SyncResult{Error: "again", Retry: true, At: now}); err != nil {
+	if err := r.FinishSync(ctx, c.Link(), c.ClaimedAt, app.SyncResult{Error: "again", Retry: true, At: now}); err != nil {
 		t.Fatal(err)
 	}
 	if got := conn(t, r, cat); got.SyncRequestedAt != nil {
@@ -272,7 +272,7 @@ func TestAFailingSyncBacksOffAndStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	c = claim(t, r, now)
-	if err := r.FinishSync(ctx, cat, c.ClaimedAt, app.SyncResult{Error: "once more", Retry: true, At: now}); err != nil {
+	if err := r.FinishSync(ctx, c.Link(), c.ClaimedAt, app.SyncResult{Error: "once more", Retry: true, At: now}); err != nil {
 		t.Fatal(err)
 	}
 	if got := conn(t, r, cat); got.SyncRequestedAt == nil || !got.SyncRequestedAt.Equal(now.Add(time.Minute)) {
@@ -294,7 +294,7 @@ func TestADisconnectedShopIsNeitherSyncedNorSwept(t *testing.T) {
 		if c.CategoryID == fresh {
 			at = t0.Add(time.Hour)
 		}
-		if err := r.FinishSync(ctx, c.CategoryID, c.ClaimedAt, app.SyncResult{OK: true, At: at}); err != nil {
+		if err := r.FinishSync(ctx, c.Link(), c.ClaimedAt, app.SyncResult{OK: true, At: at}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -386,19 +386,24 @@ func TestDeletingAShopsDataLeavesEverythingElse(t *testing.T) {
 	const shop, other = "fern.myshopify.com", "oak.myshopify.com"
 	old, cur, bystander := uuid.NewString(), uuid.NewString(), uuid.NewString()
 	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	// Each category's data is written while it is connected: the old one
+	// wrote its share before it was uninstalled.
+	fill := func(cat string) {
+		save(t, r, cat, order("shopify:1", domain.SourceShopify, at, sold(at, "tea", 1, 1000)),
+			order("import:#2", domain.SourceImport, at, sold(at, "cup", 1, 300)))
+		if err := r.SaveCatalog(ctx, link(t, r, cat), []app.CatalogProduct{{ID: "p1", Title: "Tea"}}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
 	connect(t, r, old, shop, t0)
+	fill(old)
 	if err := r.Disconnect(ctx, old, app.StatusUninstalled, t0); err != nil {
 		t.Fatal(err)
 	}
 	connect(t, r, cur, shop, t0)
 	connect(t, r, bystander, other, t0)
-	for _, cat := range []string{old, cur, bystander} {
-		save(t, r, cat, order("shopify:1", domain.SourceShopify, at, sold(at, "tea", 1, 1000)),
-			order("import:#2", domain.SourceImport, at, sold(at, "cup", 1, 300)))
-		if err := r.SaveCatalog(ctx, cat, []app.CatalogProduct{{ID: "p1", Title: "Tea"}}, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fill(cur)
+	fill(bystander)
 	for _, ev := range []app.WebhookEvent{webhook(shop, "done", t0), webhook(shop, "todo", t0), webhook(other, "done", t0)} {
 		if _, err := r.RecordWebhook(ctx, ev); err != nil {
 			t.Fatal(err)
@@ -461,13 +466,13 @@ func TestDeletingACategoryRemovesItFromEveryTable(t *testing.T) {
 		if err := r.SaveImport(ctx, cat, func(func([]domain.Order) error) (app.Import, error) { return anImport(cat, at), nil }); err != nil {
 			t.Fatal(err)
 		}
-		if err := r.SaveCatalog(ctx, cat, []app.CatalogProduct{{ID: "p1"}}, []app.CatalogCustomer{{ID: "c1"}}); err != nil {
+		if err := r.SaveCatalog(ctx, link(t, r, cat), []app.CatalogProduct{{ID: "p1"}}, []app.CatalogCustomer{{ID: "c1"}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := r.SaveSessions(ctx, cat, []app.DaySessions{{Day: domain.DateOf(at), Sessions: 1}}); err != nil {
+		if err := r.SaveSessions(ctx, link(t, r, cat), []app.DaySessions{{Day: domain.DateOf(at), Sessions: 1}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := r.SaveShopifyDaily(ctx, cat, []app.ShopifyDay{{Day: domain.DateOf(at), Orders: 1}}); err != nil {
+		if err := r.SaveShopifyDaily(ctx, link(t, r, cat), []app.ShopifyDay{{Day: domain.DateOf(at), Orders: 1}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := r.CreateState(ctx, app.OAuthState{State: "s-" + cat, CategoryID: cat, UserID: "u", Shop: "x", CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}); err != nil {

@@ -43,14 +43,36 @@ func pgDate(d domain.Date) pgtype.Date {
 func fromPgDate(t time.Time) domain.Date { return domain.DateOf(t.UTC()) }
 
 // SaveOrders implements app.Repository.
-func (r Repo) SaveOrders(ctx context.Context, categoryID string, orders []domain.Order) (int, error) {
+func (r Repo) SaveOrders(ctx context.Context, link app.ShopLink, orders []domain.Order) (int, error) {
 	var n int
 	err := r.tx(ctx, func(tx pgx.Tx) error {
+		if err := holdLink(ctx, tx, link); err != nil {
+			return err
+		}
 		var err error
-		n, err = saveOrders(ctx, tx, categoryID, orders)
+		n, err = saveOrders(ctx, tx, link.CategoryID, orders)
 		return err
 	})
 	return n, err
+}
+
+// linkStands is the condition on shopify_connections that link still is
+// the category's connection ($1 category, $2 shop, $3 connected at).
+const linkStands = `category_id = $1 AND shop = $2 AND connected_at = $3 AND status = 'CONNECTED'`
+
+// holdLink checks that link still stands and holds it until tx ends. The
+// share lock is what makes the check last: a move of the shop takes the
+// row FOR UPDATE, so it either committed before (the row no longer
+// matches: domain.ErrConnectionChanged, nothing written) or waits for tx
+// and then removes what tx wrote with the rest of the shop's rows.
+func holdLink(ctx context.Context, tx pgx.Tx, link app.ShopLink) error {
+	var one int
+	err := tx.QueryRow(ctx, `SELECT 1 FROM shopify_connections WHERE `+linkStands+` FOR SHARE`,
+		link.CategoryID, link.Shop, link.ConnectedAt).Scan(&one)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return domain.ErrConnectionChanged
+	}
+	return err
 }
 
 // SaveImport implements app.Repository. The transaction-scoped advisory

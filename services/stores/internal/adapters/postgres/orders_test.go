@@ -72,9 +72,25 @@ func order(id string, src domain.Source, at time.Time, sales ...domain.Sale) dom
 	return domain.Order{ID: id, Source: src, Name: "#" + id, CreatedAt: at, Currency: "USD", Sales: sales}
 }
 
+// link is the category's connection as a sync holds it, the shop's data's
+// writes need it to stand; a category with none first connects a shop of
+// its own.
+func link(t *testing.T, r postgres.Repo, cat string) app.ShopLink {
+	t.Helper()
+	c, err := r.Connection(context.Background(), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c == nil {
+		connect(t, r, cat, "shop-"+cat+".myshopify.com", t0)
+		c = conn(t, r, cat)
+	}
+	return c.Link()
+}
+
 func save(t *testing.T, r postgres.Repo, cat string, orders ...domain.Order) {
 	t.Helper()
-	if _, err := r.SaveOrders(context.Background(), cat, orders); err != nil {
+	if _, err := r.SaveOrders(context.Background(), link(t, r, cat), orders); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -186,7 +202,7 @@ func TestTheLastCopyInABatchWinsAndTestOrdersAreNotCounted(t *testing.T) {
 	test.Test = true
 	gift := order("shopify:8", domain.SourceShopify, at,
 		domain.Sale{HappenedAt: at, Action: domain.ActionOrder, Line: domain.LineGiftCard, Quantity: 1, Total: 5000})
-	n, err := r.SaveOrders(context.Background(), cat, []domain.Order{
+	n, err := r.SaveOrders(context.Background(), link(t, r, cat), []domain.Order{
 		order("shopify:1", domain.SourceShopify, at, sold(at, "tea", 1, 1000)),
 		test, gift,
 		order("shopify:1", domain.SourceShopify, at, sold(at, "tea", 3, 3000)),
@@ -294,7 +310,7 @@ func TestAnImportKeepsTheConnectedShopsCurrency(t *testing.T) {
 	cat := uuid.NewString()
 	connect(t, r, cat, "fern.myshopify.com", t0)
 	claimed := claim(t, r, t0)
-	if err := r.FinishSync(ctx, cat, claimed.ClaimedAt, app.SyncResult{OK: true, Currency: "USD", Timezone: "America/New_York", At: t0}); err != nil {
+	if err := r.FinishSync(ctx, claimed.Link(), claimed.ClaimedAt, app.SyncResult{OK: true, Currency: "USD", Timezone: "America/New_York", At: t0}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.SaveImport(ctx, cat, func(func([]domain.Order) error) (app.Import, error) { return anImport(cat, t0), nil }); err != nil {
@@ -347,7 +363,7 @@ func TestRedactingACustomerForgetsOnlyThem(t *testing.T) {
 	}
 	save(t, r, cat, mk("shopify:1", "c1"), mk("shopify:2", "c2"), mk("shopify:3", ""))
 	save(t, r, other, mk("shopify:1", "c1"))
-	if err := r.SaveCatalog(ctx, cat, nil, []app.CatalogCustomer{{ID: "c1", Orders: 1}, {ID: "c2", Orders: 1}}); err != nil {
+	if err := r.SaveCatalog(ctx, link(t, r, cat), nil, []app.CatalogCustomer{{ID: "c1", Orders: 1}, {ID: "c2", Orders: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.RedactCustomers(ctx, cat, []string{"c1"}, []string{"shopify:3"}); err != nil {

@@ -124,7 +124,7 @@ func TestReportStoresAreThoseWithData(t *testing.T) {
 	}
 	for range 2 {
 		c := claim(t, r, t0)
-		if err := r.FinishSync(ctx, c.CategoryID, c.ClaimedAt, app.SyncResult{OK: true, Timezone: "Asia/Kolkata", At: t0}); err != nil {
+		if err := r.FinishSync(ctx, c.Link(), c.ClaimedAt, app.SyncResult{OK: true, Timezone: "Asia/Kolkata", At: t0}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -181,15 +181,15 @@ func TestShopCountsMatchWhatIsStored(t *testing.T) {
 	products := []app.CatalogProduct{{ID: "p1", Title: "Tea"}, {ID: "p2", Title: "Cup"}}
 	customers := []app.CatalogCustomer{{ID: "c1", Orders: 3}}
 	for range 2 {
-		if err := r.SaveCatalog(ctx, cat, products, customers); err != nil {
+		if err := r.SaveCatalog(ctx, link(t, r, cat), products, customers); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// A later page without a title or with fewer orders loses nothing.
-	if err := r.SaveCatalog(ctx, cat, []app.CatalogProduct{{ID: "p1"}}, []app.CatalogCustomer{{ID: "c1", Orders: 1}}); err != nil {
+	if err := r.SaveCatalog(ctx, link(t, r, cat), []app.CatalogProduct{{ID: "p1"}}, []app.CatalogCustomer{{ID: "c1", Orders: 1}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.SaveCatalog(ctx, other, products[:1], nil); err != nil {
+	if err := r.SaveCatalog(ctx, link(t, r, other), products[:1], nil); err != nil {
 		t.Fatal(err)
 	}
 	c, err := r.ShopCounts(ctx, cat)
