@@ -25,6 +25,9 @@ type Runs interface {
 	// Fail marks the run done and records ReviewFailed with the reason, in
 	// one transaction.
 	Fail(ctx context.Context, req domain.ReviewRequest, reason string) error
+	// Prune deletes the runs asked for before before that no run holds
+	// now, answered or not, and says how many.
+	Prune(ctx context.Context, before time.Time) (int64, error)
 }
 
 // Options tune the reviews; zero values take the defaults.

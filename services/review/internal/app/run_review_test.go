@@ -22,6 +22,7 @@ type fakeRuns struct {
 	progress []string
 	answers  []string // "completed" or "failed: reason"
 	analysis review.Analysis
+	pruned   []time.Time // what Prune was given
 }
 
 func (f *fakeRuns) Claim(_ context.Context, req domain.ReviewRequest, _ time.Time) (bool, bool, error) {
@@ -54,6 +55,13 @@ func (f *fakeRuns) Fail(_ context.Context, req domain.ReviewRequest, reason stri
 	f.answers = append(f.answers, "failed: "+reason)
 	f.done[req.ReportID] = true
 	return nil
+}
+
+func (f *fakeRuns) Prune(_ context.Context, before time.Time) (int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pruned = append(f.pruned, before)
+	return 1, nil
 }
 
 // fakeEngine reviews the sites it knows; Analyze waits for gate when set.

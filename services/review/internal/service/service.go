@@ -5,6 +5,7 @@ package service
 
 import (
 	"context"
+	"time"
 
 	"google.golang.org/grpc"
 
@@ -39,9 +40,10 @@ func Wire(s *Settings) service.Wire {
 		es.Now = rt.Clock
 		a := app.New(engine.New(es), rt.Log).WithClock(rt.Clock).WithRuns(postgres.New(rt.Pool, rt.Clock), app.Options{})
 		consumers := eventport.Consumers{Bus: rt.Bus, App: a}
-		var workers []func(context.Context) error
+		// The service prunes the runs whether or not its worker reviews.
+		workers := []func(context.Context) error{func(ctx context.Context) error { return a.RunRunsPruner(ctx, time.Hour) }}
 		if !s.ReviewsInWorker {
-			workers = consumers.Workers()
+			workers = append(workers, consumers.Workers()...)
 		}
 		return grpcserver.Options{
 			Public: grpcport.PublicMethods,

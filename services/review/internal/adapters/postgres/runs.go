@@ -77,6 +77,24 @@ func (r Runs) Fail(ctx context.Context, req domain.ReviewRequest, reason string)
 	})
 }
 
+// Prune implements app.Runs, a batch at a time so that no long lock holds
+// the worker's claims back. A run held now (its claim not lapsed, by the
+// database's clock as Claim reads it) stays, however old its request.
+func (r Runs) Prune(ctx context.Context, before time.Time) (int64, error) {
+	var n int64
+	for {
+		tag, err := r.pool.Exec(ctx, `DELETE FROM runs WHERE report_id IN (
+			SELECT report_id FROM runs WHERE created_at < $1 AND claimed_until < now() LIMIT 5000)`, before)
+		if err != nil {
+			return n, fmt.Errorf("prune runs: %w", err)
+		}
+		n += tag.RowsAffected()
+		if tag.RowsAffected() < 5000 {
+			return n, nil
+		}
+	}
+}
+
 // answer marks the run done and records its answer, in one transaction.
 func (r Runs) answer(ctx context.Context, req domain.ReviewRequest, subject string, ev proto.Message) error {
 	return pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
