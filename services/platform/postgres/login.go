@@ -2,11 +2,13 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // LoginPrefix starts the name of every service's login, so the roles of
@@ -42,14 +44,22 @@ func LoginSQL(schema, role string) (string, error) {
 DECLARE
 	obj record;
 BEGIN
+	-- The role is the cluster's: other databases' runs may be changing it
+	-- at this moment, so it is only written when it is not as it should be
+	-- (two writes of one role at once fail with "tuple concurrently updated").
 	IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{role}') THEN
-		CREATE ROLE {role} LOGIN;
+		CREATE ROLE {role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;
+	ELSIF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{role}' AND rolcanlogin AND NOT rolsuper
+	                  AND NOT rolcreatedb AND NOT rolcreaterole AND NOT rolreplication AND NOT rolbypassrls) THEN
+		ALTER ROLE {role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;
 	END IF;
-	ALTER ROLE {role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;
 	-- Open sends search_path at connect; a pooler that drops that
 	-- parameter (PgBouncer's ignore_startup_parameters) still lands the
 	-- login in its schema, never in public.
-	ALTER ROLE {role} SET search_path = {schema};
+	IF NOT EXISTS (SELECT 1 FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole
+	               WHERE r.rolname = '{role}' AND s.setdatabase = 0 AND s.setconfig = ARRAY['search_path={schema}']) THEN
+		ALTER ROLE {role} SET search_path = {schema};
+	END IF;
 	IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
 	   AND NOT pg_has_role(current_user, '{role}', 'MEMBER') THEN
 		EXECUTE format('GRANT {role} TO %I', current_user);
@@ -97,18 +107,26 @@ func EnsureLogin(ctx context.Context, admin *pgx.Conn, schema, role string) erro
 	if err != nil {
 		return err
 	}
-	// Two copies making the same login at once (two stacks on one cluster)
-	// would race in CREATE ROLE; the lock is the database's, the role the
-	// cluster's, so the key names the role alone.
-	return pgx.BeginFunc(ctx, admin, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('uplift.login.' || $1))`, role); err != nil {
-			return fmt.Errorf("login %s: %w", role, err)
+	// Two stacks (or tests) making the same login at once on two databases
+	// of one cluster race on the role, which is the cluster's, while an
+	// advisory lock is only its database's: the loser of CREATE ROLE or of
+	// an ALTER ROLE gets a duplicate or a concurrent update, and a second
+	// try finds the role made.
+	// Runs on one database at once (two stacks on one) wait for each other.
+	locked := `SELECT pg_advisory_xact_lock(hashtext('uplift.login.` + role + `'));` + "\n" + sql
+	for try := 1; ; try++ {
+		_, err = admin.Exec(ctx, locked)
+		var pgErr *pgconn.PgError
+		raced := errors.As(err, &pgErr) && (pgErr.Code == "42710" || pgErr.Code == "23505" ||
+			(pgErr.Code == "XX000" && strings.Contains(pgErr.Message, "concurrently")))
+		if !raced || try == 5 {
+			break
 		}
-		if _, err := tx.Exec(ctx, sql); err != nil {
-			return fmt.Errorf("login %s for schema %s: %w", role, schema, err)
-		}
-		return nil
-	})
+	}
+	if err != nil {
+		return fmt.Errorf("login %s for schema %s: %w", role, schema, err)
+	}
+	return nil
 }
 
 // SetPassword gives role password (where PostgreSQL checks passwords; a

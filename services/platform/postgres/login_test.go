@@ -204,3 +204,52 @@ func TestLoginURLKeepsAllButTheUser(t *testing.T) {
 		t.Error("a bad role name was accepted")
 	}
 }
+
+// Stacks and tests on one cluster make the same login on their own
+// databases at once: roles are the cluster's, so they race, and every one
+// of them must still get the login.
+func TestOneLoginMadeOnManyDatabasesAtOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	role := "uplift_test_" + hex.EncodeToString(b) + "_shop"
+	urls := make([]string, 4)
+	for i := range urls {
+		urls[i] = pgtest.URL(t)
+	}
+	t.Cleanup(func() {
+		for _, u := range urls {
+			if c, err := pgx.Connect(context.Background(), u); err == nil {
+				_, _ = c.Exec(context.Background(), "DROP OWNED BY "+role)
+				c.Close(context.Background())
+			}
+		}
+		if c, err := pgx.Connect(context.Background(), urls[0]); err == nil {
+			_, _ = c.Exec(context.Background(), "DROP ROLE IF EXISTS "+role)
+			c.Close(context.Background())
+		}
+	})
+	errs := make(chan error, 2*len(urls))
+	for range 2 {
+		for _, u := range urls {
+			go func() {
+				c, err := pgx.Connect(ctx, u)
+				if err == nil {
+					err = postgres.EnsureLogin(ctx, c, "shop", role)
+					c.Close(ctx)
+				}
+				errs <- err
+			}()
+		}
+	}
+	for range cap(errs) {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	for _, u := range urls {
+		loginURL, _ := postgres.LoginURL(u, role, "")
+		openMigrated(t, loginURL, "shop", shopMigrations)
+	}
+}
