@@ -9,14 +9,17 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"net/url"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
 	"uplift.dev/platform/firebasetest"
 	"uplift.dev/platform/natstest"
 	"uplift.dev/platform/pgtest"
+	"uplift.dev/platform/postgres"
 	"uplift.dev/platform/service"
 )
 
@@ -43,6 +46,9 @@ func Run(t testing.TB, name string, base service.Base, migrations fs.FS, wire se
 	if k := natstest.Keyring(base.NATSURL); k != nil && base.NATSNKeySeed == "" {
 		base.NATSNKeySeed = string(k.Seed(name))
 	}
+	// As in production, the service signs in as its own login, owning its
+	// schema only: a query into another service's schema fails here too.
+	base.DatabaseURL = Login(t, base.DatabaseURL, name)
 	rt, err := service.Start(ctx, name, name, base, log, migrations)
 	if err != nil {
 		cancel()
@@ -93,4 +99,34 @@ func Stub(t testing.TB, register func(*grpc.Server)) string {
 	go func() { _ = g.Serve(lis) }()
 	t.Cleanup(g.Stop)
 	return lis.Addr().String()
+}
+
+// Login makes the login of the service called name on the database at
+// adminURL (an administrator's, as pgtest gives) and returns its URL, for
+// a test that runs one of the service's programs itself (a worker). On a
+// cluster that checks passwords (adminURL has one) it returns adminURL: the
+// logins have none, and tests running at once would keep changing a
+// shared one.
+func Login(t testing.TB, adminURL, name string) string {
+	t.Helper()
+	if u, err := url.Parse(adminURL); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			return adminURL
+		}
+	}
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, adminURL)
+	if err != nil {
+		t.Fatalf("servicetest: %v", err)
+	}
+	defer admin.Close(ctx)
+	role := postgres.LoginName(name)
+	if err := postgres.EnsureLogin(ctx, admin, name, role); err != nil {
+		t.Fatalf("servicetest: %v", err)
+	}
+	u, err := postgres.LoginURL(adminURL, role, "")
+	if err != nil {
+		t.Fatalf("servicetest: %v", err)
+	}
+	return u
 }

@@ -24,6 +24,7 @@ import (
 	"uplift.dev/platform/natstest"
 	"uplift.dev/platform/postgres"
 	"uplift.dev/platform/service"
+	"uplift.dev/platform/servicetest"
 	"uplift.dev/review/internal/adapters/engine"
 	"uplift.dev/review/internal/analysis/lab/labtest"
 	"uplift.dev/review/internal/app"
@@ -84,6 +85,8 @@ type Worker struct {
 // the test's NATS with the review service's key.
 func StartWorker(t testing.TB, w Worker) {
 	t.Helper()
+	// The worker signs in as the review service's login, as in production.
+	w.DatabaseURL = servicetest.Login(t, w.DatabaseURL, "review")
 	ctx, cancel := context.WithCancel(context.Background())
 	pool, err := postgres.Open(ctx, w.DatabaseURL, "review")
 	if err != nil {

@@ -127,6 +127,9 @@ type harness struct {
 	// db is the service's own pool, for asserting on rows no RPC shows
 	// (the audit log, what a deletion left behind).
 	db *pgxpool.Pool
+	// admin is the database's administrator, for what the service's own
+	// login may not see: the review's schema, other logins' sessions.
+	admin *pgxpool.Pool
 	// base is the service's settings: a worker joins the same database
 	// and NATS with them.
 	base service.Base
@@ -206,7 +209,12 @@ func startWithWorker(t *testing.T, s categories.Settings, d categories.Deps, w *
 	}
 	w.DatabaseURL, w.NATSURL, w.NATSSenderKeys = base.DatabaseURL, base.NATSURL, base.NATSSenderKeys
 	reviewtest.StartWorker(t, *w)
-	return harness{client: categoriesv1.NewCategoriesServiceClient(conn), js: natstest.Admin(t, base.NATSURL), nc: natstest.Observer(t, base.NATSURL),
+	admin, err := pgxpool.New(context.Background(), base.DatabaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(admin.Close)
+	return harness{admin: admin, client: categoriesv1.NewCategoriesServiceClient(conn), js: natstest.Admin(t, base.NATSURL), nc: natstest.Observer(t, base.NATSURL),
 		analyzer: an, users: users, fb: firebasetest.Client(t), db: rt.Pool, base: base}
 }
 

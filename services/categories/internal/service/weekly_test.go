@@ -68,7 +68,7 @@ func TestReviewReadsTheSiteWithNoTransactionOpen(t *testing.T) {
 	w := &txWatcher{fakeAnalyzer: &fakeAnalyzer{sites: map[string]domain.Analysis{goodSite: sampleAnalysis()}}}
 	h := startWith(t, w)
 	w.mu.Lock()
-	w.db = h.db
+	w.db = h.admin
 	w.mu.Unlock()
 	cat, tok := h.owner(t)
 	h.reviewed(t, cat, tok)
@@ -83,7 +83,7 @@ func TestReviewReadsTheSiteWithNoTransactionOpen(t *testing.T) {
 		}
 	}
 	var claimed bool
-	if err := h.db.QueryRow(context.Background(), `SELECT claimed_until IS NOT NULL FROM review.runs WHERE category_id = $1`, cat).Scan(&claimed); err != nil || !claimed {
+	if err := h.admin.QueryRow(context.Background(), `SELECT claimed_until IS NOT NULL FROM review.runs WHERE category_id = $1`, cat).Scan(&claimed); err != nil || !claimed {
 		t.Fatalf("the run did not claim its report first: %v %v", claimed, err)
 	}
 }
