@@ -16,7 +16,7 @@ func TestOnlyTheDemoStoreIsReadableUnderRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The NATS identities startNATS would make.
-	if s.natsKeys, err = natsauth.NewKeyring(natsauth.Services...); err != nil {
+	if s.natsKeys, err = natsauth.NewKeyring(natsauth.Programs()...); err != nil {
 		t.Fatal(err)
 	}
 	run := s.serviceEnv("review")

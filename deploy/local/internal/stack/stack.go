@@ -391,7 +391,7 @@ func (s *Stack) startNATS() (string, error) {
 	if err := portFree(addr(s.Ports.NATS)); err != nil {
 		return "", err
 	}
-	keys, err := natsauth.NewKeyring(natsauth.Services...)
+	keys, err := natsauth.NewKeyring(natsauth.Programs()...)
 	if err != nil {
 		return "", err
 	}

@@ -339,7 +339,7 @@ func (h harness) weeklyEvents(t *testing.T, cat string) func() []*eventsv1.Weekl
 	})
 }
 
-// TestFirstReviewPublishesItsOwnEmail (issue 21, items 10 and 14): the
+// TestFirstReviewPublishesItsOwnEmail: the
 // review a website save starts is the business's first, announced once as
 // such (not as a week's), with nothing to compare with; a second review
 // the owner asks for announces nothing.

@@ -18,6 +18,7 @@ import (
 	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/service"
+	"uplift.dev/studio/bus"
 	"uplift.dev/studio/internal/adapters/blobstore"
 	"uplift.dev/studio/internal/adapters/categories"
 	"uplift.dev/studio/internal/adapters/postgres"
@@ -61,8 +62,8 @@ func Wire(s *Settings) service.Wire {
 			_ = conn.Close()
 			return blobs.Close()
 		},
-			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, events.StudioCategoryAccess, access.OnCategoryUpdated),
-			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, events.StudioRoleAccess, access.OnUserRoleChanged))
+			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, bus.CategoryAccess, access.OnCategoryUpdated),
+			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, bus.RoleAccess, access.OnUserRoleChanged))
 		return grpcserver.Options{
 			MaxRecvMsgBytes: MaxUploadMessage,
 			Register: func(g *grpc.Server) {
