@@ -104,11 +104,8 @@ func Wire(s *Settings) service.Wire {
 				SweepEvery:      s.SweepEvery,
 				ImportsInFlight: s.ImportsInFlight,
 			}).WithClock(rt.Clock)
+		rt.Defer(conn.Close)
 		workers := []func(context.Context) error{
-			func(ctx context.Context) error {
-				<-ctx.Done()
-				return conn.Close()
-			},
 			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, bus.CategoryAccess, access.OnCategoryUpdated),
 			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, bus.RoleAccess, access.OnUserRoleChanged),
 			func(ctx context.Context) error {
