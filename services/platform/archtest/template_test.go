@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -189,6 +190,111 @@ func TestPlatformKnowsNoService(t *testing.T) {
 	report(t, "platform", dedupe(found))
 }
 
+// TestEachProgramDeclaresWhatItReads: platform/events listed every
+// service's consumers and listeners, so one service adding a consumer
+// edited the kit. The kit now holds the table and no entry: a program's
+// consumers and listeners are declared in its own module's package bus, in
+// its own name, and nowhere else (the kit's tests declare their own).
+func TestEachProgramDeclaresWhatItReads(t *testing.T) {
+	programs := append(serviceNames(t), "gateway")
+	var found []violation
+	declares := func(call *ast.CallExpr) (fn, program string, ok bool) {
+		switch f := call.Fun.(type) {
+		case *ast.Ident:
+			fn = f.Name
+		case *ast.SelectorExpr:
+			fn = f.Sel.Name
+		}
+		switch fn {
+		case "declare", "Declare", "listen", "DeclareListener":
+		default:
+			return "", "", false
+		}
+		if len(call.Args) == 0 {
+			return fn, "", true
+		}
+		lit, isLit := call.Args[0].(*ast.BasicLit)
+		if !isLit || lit.Kind != token.STRING {
+			return fn, "", true
+		}
+		program, _ = strconv.Unquote(lit.Value)
+		return fn, program, true
+	}
+	for _, f := range append(fullyParsed(t, filepath.Join(servicesDir, "platform")), fullyParsed(t, filepath.Join(servicesDir, "..", "gateway"))...) {
+		if strings.HasSuffix(f.path, "_test.go") {
+			continue
+		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, program, ok := declares(call)
+			if !ok {
+				return true
+			}
+			if strings.HasPrefix(f.path, "platform/") {
+				if slices.Contains(programs, program) {
+					found = append(found, violation{"the kit declares " + program + "'s " + fn, f.at(call)})
+				}
+			} else if _, isSel := call.Fun.(*ast.SelectorExpr); isSel && (!strings.HasPrefix(f.path, "../gateway/bus/") || program != "gateway") {
+				found = append(found, violation{fn + " for " + strconv.Quote(program) + " outside gateway/bus", f.at(call)})
+			}
+			return true
+		})
+	}
+	for _, f := range serviceFiles(t) {
+		for _, c := range calls(f, "uplift.dev/platform/events", "Declare", "DeclareListener") {
+			service := strings.SplitN(f.path, "/", 2)[0]
+			if !strings.HasPrefix(f.path, service+"/bus/") {
+				found = append(found, violation{"a declaration outside " + service + "/bus", c})
+			}
+		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if _, isSel := call.Fun.(*ast.SelectorExpr); !isSel {
+					return true
+				}
+				if fn, program, ok := declares(call); ok && program != strings.SplitN(f.path, "/", 2)[0] {
+					found = append(found, violation{fn + " in another program's name " + strconv.Quote(program), f.at(call)})
+				}
+			}
+			return true
+		})
+	}
+	report(t, "each program declares what it reads", dedupe(found))
+}
+
+// fullyParsed parses every Go file under dir, tests included, with bodies;
+// paths are from services/.
+func fullyParsed(t *testing.T, dir string) []sourceFile {
+	t.Helper()
+	fset := token.NewFileSet()
+	var out []sourceFile
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(servicesDir, path)
+		out = append(out, sourceFile{path: filepath.ToSlash(rel), fset: fset, ast: f})
+		return nil
+	})
+	if err != nil || len(out) < 20 {
+		t.Fatalf("read %d files under %s: %v", len(out), dir, err)
+	}
+	return out
+}
+
 // platformFiles parses the platform kit's Go files, tests included.
 func platformFiles(t *testing.T) []sourceFile {
 	t.Helper()
@@ -213,7 +319,7 @@ func TestEveryServiceHasTheTemplatesParts(t *testing.T) {
 	files := serviceFiles(t)
 	var found []violation
 	for _, svc := range serviceNames(t) {
-		for _, dir := range []string{"cmd/" + svc, "internal/domain", "internal/app", "internal/ports", "internal/adapters", "internal/service", "migrations"} {
+		for _, dir := range []string{"cmd/" + svc, "internal/domain", "internal/app", "internal/ports", "internal/adapters", "internal/service", "migrations", "bus"} {
 			if st, err := os.Stat(filepath.Join(servicesDir, svc, dir)); err != nil || !st.IsDir() {
 				found = append(found, violation{"folders: " + svc + " has no " + dir, svc})
 			}
@@ -530,33 +636,7 @@ func exprString(e ast.Expr) string {
 // (generated and testdata folders aside).
 func allGoFiles(t *testing.T) []sourceFile {
 	t.Helper()
-	fset := token.NewFileSet()
-	var files []sourceFile
-	root := filepath.Join(servicesDir, "platform")
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == "testdata" || d.Name() == "node_modules" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(servicesDir, path)
-		files = append(files, sourceFile{path: filepath.ToSlash(rel), fset: fset, ast: f})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := fullyParsed(t, filepath.Join(servicesDir, "platform"))
 	if len(files) < 50 {
 		t.Fatalf("read %d platform files; the walk is not reaching the platform", len(files))
 	}

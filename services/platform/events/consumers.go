@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Consumer is one durable consumer on the Uplift stream: the service that
@@ -16,20 +17,54 @@ type Consumer struct {
 // consumers is every declared Consumer by service: the one table both the
 // consumers (On, OnEach) and the NATS server's permissions (package
 // natsauth: each service may make, pull from and ack only its own) are
-// built from, so the two cannot drift apart.
+// built from, so the two cannot drift apart. The kit holds the table but
+// no entry: each program declares its own in its module's package bus
+// (uplift.dev/NAME/bus), which fills it when linked in.
 var consumers = map[string][]Consumer{}
 
-func declare(service, durable, subject string) Consumer {
+// Declare adds service's durable consumer of subject to the table. It is
+// called while packages initialise, so a mistake in a declaration (a name
+// that is not the service's, a subject nobody may publish, a name taken)
+// stops the program before it serves anything.
+func Declare(service, durable, subject string) Consumer {
 	c := Consumer{Service: service, Durable: durable, Subject: subject}
+	if !strings.HasPrefix(durable, service+"-") {
+		panic(fmt.Sprintf("events: consumer %q of %s must be named %s-…", durable, service, service))
+	}
+	if PublishersOf(subject) == nil {
+		panic(fmt.Sprintf("events: consumer %q reads %s, which no service may publish (events.Publishers)", durable, subject))
+	}
+	for _, cs := range consumers {
+		for _, other := range cs {
+			if other.Durable == durable {
+				panic(fmt.Sprintf("events: consumer %q is declared twice", durable))
+			}
+		}
+	}
 	consumers[service] = append(consumers[service], c)
 	return c
+}
+
+// Declared lists every service that declared a consumer or a listener.
+func Declared() []string {
+	var out []string
+	for s := range consumers {
+		out = append(out, s)
+	}
+	for s := range listeners {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // check refuses a Consumer made outside this table: NATS would refuse it
 // too (natsauth), but only on a server with the production permissions.
 func (c Consumer) check() error {
 	if !slices.Contains(consumers[c.Service], c) {
-		return fmt.Errorf("consumer %s on %s is not declared for %q in events.ConsumersOf", c.Durable, c.Subject, c.Service)
+		return fmt.Errorf("consumer %s on %s is not declared for %q (events.Declare)", c.Durable, c.Subject, c.Service)
 	}
 	return nil
 }
@@ -40,55 +75,3 @@ func ConsumersOf(service string) []Consumer {
 	sort.Slice(out, func(i, j int) bool { return out[i].Durable < out[j].Durable })
 	return out
 }
-
-// The users service's consumers.
-var (
-	UsersBilling = declare("users", "users-billing", SubjectBillingChanged)
-	UsersAudit   = declare("users", "users-audit", SubjectActedOnBehalf)
-)
-
-// The categories service's consumers. A review's progress has a consumer
-// of its own, so a burst of progress never holds up a finished review.
-var (
-	CategoriesUsers          = declare("categories", "categories-users", SubjectUserCreated)
-	CategoriesUsersDeleted   = declare("categories", "categories-users-deleted", SubjectUserDeleted)
-	CategoriesUnsubscribed   = declare("categories", "categories-users-unsubscribed", SubjectUserUnsubscribed)
-	CategoriesStoreSignals   = declare("categories", "categories-store-signals", SubjectStoreSignalsUpdated)
-	CategoriesEmailKind      = declare("categories", "categories-email-kind-unsubscribed", SubjectEmailKindUnsubscribed)
-	CategoriesReviewProgress = declare("categories", "categories-review-progressed", SubjectReviewProgressed)
-	CategoriesReviewDone     = declare("categories", "categories-review-completed", SubjectReviewCompleted)
-	CategoriesReviewFailed   = declare("categories", "categories-review-failed", SubjectReviewFailed)
-)
-
-// The review service's consumer; its worker runs it (with Chromium), or
-// the service itself when it has no worker.
-var ReviewRequests = declare("review", "review-requested", SubjectReviewRequested)
-
-// The billing service's consumer.
-var BillingUserDeleted = declare("billing", "billing-users-deleted", SubjectUserDeleted)
-
-// The digest service's consumers.
-var (
-	DigestWelcome      = declare("digest", "digest-welcome", SubjectUserCreated)
-	DigestEmailChanged = declare("digest", "digest-email-changed", SubjectUserEmailChanged)
-	DigestUserDeleted  = declare("digest", "digest-user-deleted", SubjectUserDeleted)
-	DigestReset        = declare("digest", "digest-password-reset", SubjectPasswordResetRequested)
-	DigestSignUp       = declare("digest", "digest-sign-up-attempted", SubjectSignUpAttempted)
-	DigestVerification = declare("digest", "digest-email-verification", SubjectEmailVerificationRequested)
-	DigestUnsubscribed = declare("digest", "digest-user-unsubscribed", SubjectUserUnsubscribed)
-	DigestCategory     = declare("digest", "digest-category-updated", SubjectCategoryUpdated)
-	DigestAIDigest     = declare("digest", "digest-ai-digest", SubjectDigestRequested)
-	DigestDailyReport  = declare("digest", "digest-daily-report", SubjectDailyReportReady)
-	DigestShopMoved    = declare("digest", "digest-shop-moved", SubjectShopifyShopMoved)
-	DigestWeeklyReview = declare("digest", "digest-weekly-review", SubjectWeeklyReviewReady)
-)
-
-// The stores service's consumer.
-var StoresUserDeleted = declare("stores", "stores-users-deleted", SubjectUserDeleted)
-
-// The studio service's consumers.
-var (
-	StudioUsersCreated = declare("studio", "studio-users-created", SubjectUserCreated)
-	StudioUsersDeleted = declare("studio", "studio-users-deleted", SubjectUserDeleted)
-	StudioBilling      = declare("studio", "studio-billing", SubjectBillingChanged)
-)

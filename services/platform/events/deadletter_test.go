@@ -53,7 +53,7 @@ func TestAPoisonEventIsDeadLetteredAfterMaxDeliveries(t *testing.T) {
 	bus := events.Bus{JS: js, Pool: pool, Log: quiet, Metrics: metrics, MaxDeliveries: 4, RetryBase: 20 * time.Millisecond}
 	var poisonTries, fine atomic.Int32
 	go func() {
-		_ = events.Consume(ctx, bus, events.UsersBilling.Durable, events.SubjectUserCreated,
+		_ = events.Consume(ctx, bus, usersBilling.Durable, events.SubjectUserCreated,
 			func(_ context.Context, _ pgx.Tx, m jetstream.Msg) error {
 				if strings.Contains(string(m.Data()), "poison") {
 					poisonTries.Add(1)
@@ -68,7 +68,7 @@ func TestAPoisonEventIsDeadLetteredAfterMaxDeliveries(t *testing.T) {
 	var cause string
 	for {
 		err := pool.QueryRow(ctx, `SELECT deliveries, error FROM consumer_dead_letters WHERE consumer = $1`,
-			events.UsersBilling.Durable).Scan(&deliveries, &cause)
+			usersBilling.Durable).Scan(&deliveries, &cause)
 		if err == nil {
 			break
 		}
@@ -87,7 +87,7 @@ func TestAPoisonEventIsDeadLetteredAfterMaxDeliveries(t *testing.T) {
 	if fine.Load() != 1 {
 		t.Fatalf("the event behind it was handled %d times, want 1", fine.Load())
 	}
-	if got := testutil.ToFloat64(metrics.DeadLetters(events.UsersBilling.Durable)); got != 1 {
+	if got := testutil.ToFloat64(metrics.DeadLetters(usersBilling.Durable)); got != 1 {
 		t.Fatalf("event_dead_letters_total = %v, want 1", got)
 	}
 }

@@ -19,15 +19,20 @@ import (
 // JetStream consumer: nothing is stored for a copy that is away, and none is
 // needed, since an event missed while disconnected costs no more than the
 // cache's own short lifetime, which bounds every entry anyway. Listeners
-// are declared here like consumers, so natsauth grants each program the
-// subscriptions it makes and no others.
+// are declared like consumers, each program's in its own package bus, so
+// natsauth grants each program the subscriptions it makes and no others.
 type Listener struct {
 	Service, Subject string
 }
 
 var listeners = map[string][]Listener{}
 
-func listen(service, subject string) Listener {
+// DeclareListener adds service's listener on subject to the table; see
+// Declare.
+func DeclareListener(service, subject string) Listener {
+	if PublishersOf(subject) == nil {
+		panic(fmt.Sprintf("events: %s listens to %s, which no service may publish (events.Publishers)", service, subject))
+	}
 	l := Listener{Service: service, Subject: subject}
 	listeners[service] = append(listeners[service], l)
 	return l
@@ -40,18 +45,6 @@ func ListenersOf(service string) []Listener {
 	return out
 }
 
-// Each copy of stores, studio and the gateway caches who may act on a
-// category (uplift.dev/proto/categoryaccess) and forgets it when the
-// category changes (its owner) or an operator changes a user's roles.
-var (
-	StoresCategoryAccess  = listen("stores", SubjectCategoryUpdated)
-	StoresRoleAccess      = listen("stores", SubjectUserRoleChanged)
-	StudioCategoryAccess  = listen("studio", SubjectCategoryUpdated)
-	StudioRoleAccess      = listen("studio", SubjectUserRoleChanged)
-	GatewayCategoryAccess = listen("gateway", SubjectCategoryUpdated)
-	GatewayRoleAccess     = listen("gateway", SubjectUserRoleChanged)
-)
-
 // Listen returns a worker that holds l's subscription on nc until its
 // context ends. Each message's sender is checked with trust (nil believes
 // every sender: tests on plain NATS), its payload decoded into a fresh E and
@@ -61,7 +54,7 @@ var (
 func Listen[E any, P protoPtr[E]](nc *nats.Conn, trust *Trust, log *slog.Logger, l Listener, h func(ctx context.Context, ev P)) func(context.Context) error {
 	return func(ctx context.Context) error {
 		if !slices.Contains(listeners[l.Service], l) {
-			return fmt.Errorf("listener on %s is not declared for %q in events.ListenersOf", l.Subject, l.Service)
+			return fmt.Errorf("listener on %s is not declared for %q (events.DeclareListener)", l.Subject, l.Service)
 		}
 		sub, err := nc.Subscribe(l.Subject, func(m *nats.Msg) {
 			id := m.Header.Get(jetstream.MsgIDHeader)

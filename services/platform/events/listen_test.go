@@ -40,7 +40,7 @@ func TestEveryCopyListensAndBelievesOnlyTheSender(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(nc.Close)
-		listen := events.Listen(nc, trust, log, events.StoresRoleAccess, func(_ context.Context, ev *eventsv1.UserRoleChanged) {
+		listen := events.Listen(nc, trust, log, storesRoleAccess, func(_ context.Context, ev *eventsv1.UserRoleChanged) {
 			got <- string(rune('a'+copyNo)) + ":" + ev.GetUserId()
 		})
 		errs := make(chan error, 1)

@@ -46,7 +46,7 @@ func TestOnDecodesChecksAndDropsUnreadable(t *testing.T) {
 	seen := make(chan got, 10)
 	bus := events.Bus{JS: js, Pool: pool, Log: quiet, Trust: trust}
 	go func() {
-		_ = events.On(bus, events.DigestWelcome,
+		_ = events.On(bus, digestWelcome,
 			func(_ context.Context, _ pgx.Tx, ev *eventsv1.UserCreated, m events.Meta) error {
 				seen <- got{ev.GetUserId(), m}
 				return nil

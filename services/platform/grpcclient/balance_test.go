@@ -3,6 +3,7 @@ package grpcclient
 import (
 	"context"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ import (
 
 // copies starts n servers that count the calls each one answers, and a
 // resolver that names them all, as DNS names a headless Service's pods.
-func copies(t *testing.T, n int) (*manual.Resolver, []*health.Server, func() []int) {
+func copies(t *testing.T, n int) (*manual.Resolver, []*health.Server, func() []int, []string) {
 	t.Helper()
 	var mu sync.Mutex
 	counts := make([]int, n)
@@ -44,21 +45,41 @@ func copies(t *testing.T, n int) (*manual.Resolver, []*health.Server, func() []i
 		addrs = append(addrs, resolver.Address{Addr: lis.Addr().String()})
 	}
 	r.InitialState(resolver.State{Addresses: addrs})
+	var list []string
+	for _, a := range addrs {
+		list = append(list, a.Addr)
+	}
 	return r, healths, func() []int {
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]int(nil), counts...)
-	}
+	}, list
 }
 
 // Calls spread over every copy the name resolves to, evenly; gRPC's
 // default (pick_first) sends them all to one.
 func TestCallsSpreadOverEveryCopy(t *testing.T) {
-	r, _, counts := copies(t, 4)
+	r, _, counts, _ := copies(t, 4)
 	conn, err := New("copies:///users", grpc.WithResolvers(r))
 	if err != nil {
 		t.Fatal(err)
 	}
+	spreadsEvenly(t, conn, counts)
+}
+
+// A fixed list of copies, "host:port,host:port", is balanced the same way
+// as the copies a name resolves to.
+func TestAListOfCopiesIsBalancedLikeAName(t *testing.T) {
+	_, _, counts, addrs := copies(t, 4)
+	conn, err := New(strings.Join(addrs, ","))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spreadsEvenly(t, conn, counts)
+}
+
+func spreadsEvenly(t *testing.T, conn *grpc.ClientConn, counts func() []int) {
+	t.Helper()
 	defer conn.Close()
 	client := healthpb.NewHealthClient(conn)
 	for range 400 {
@@ -76,7 +97,7 @@ func TestCallsSpreadOverEveryCopy(t *testing.T) {
 // A copy that reports NOT_SERVING (draining before it stops) gets no new
 // calls, while it still answers.
 func TestADrainingCopyLeavesTheRotation(t *testing.T) {
-	r, healths, counts := copies(t, 2)
+	r, healths, counts, _ := copies(t, 2)
 	conn, err := New("copies:///users", grpc.WithResolvers(r))
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,8 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	_ "google.golang.org/grpc/health" // client-side health checks (serviceConfig)
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/resolver"
+	"google.golang.org/grpc/resolver/manual"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
@@ -116,8 +118,36 @@ var DefaultCallTimeout = 60 * time.Second
 // New dials addr lazily (gRPC connects on the first call). Traffic inside
 // the cluster is plaintext gRPC; mTLS belongs to the mesh, not the service.
 // Every call forwards the identity of the caller it is made for
-// (forwardCaller).
+// (forwardCaller). addr is a gRPC target (`dns:///users:9001`, `host:port`)
+// or a fixed list of copies, `host:port,host:port,…`, balanced like a
+// headless Service's pods: where no DNS names the copies (machines set up
+// by hand, the local stack's copies on 127.0.0.1 and 127.0.0.2).
 func New(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
+	target, copies := listed(addr)
+	if copies != nil {
+		opts = append([]grpc.DialOption{grpc.WithResolvers(copies)}, opts...)
+	}
+	return newConn(target, opts...)
+}
+
+// listed returns a target and a resolver for a comma-separated list of
+// copies, or addr unchanged and nil for anything else.
+func listed(addr string) (string, resolver.Builder) {
+	if !strings.Contains(addr, ",") {
+		return addr, nil
+	}
+	var state resolver.State
+	for _, a := range strings.Split(addr, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			state.Addresses = append(state.Addresses, resolver.Address{Addr: a})
+		}
+	}
+	r := manual.NewBuilderWithScheme("copies")
+	r.InitialState(state)
+	return r.Scheme() + ":///" + addr, r
+}
+
+func newConn(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
 	base := []grpc.DialOption{
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultServiceConfig(serviceConfig()),

@@ -91,6 +91,9 @@ func TestOnlyRepeatableCallsAreRetried(t *testing.T) {
 	call := func(method string) error {
 		return conn.Invoke(context.Background(), "/grpcclienttest.Things/"+method, &emptypb.Empty{}, &emptypb.Empty{})
 	}
+	// round_robin picks only among the copies it has connected to: until
+	// both are, every call may go to the healthy one and nothing is tried.
+	waitFor(t, func() bool { _ = call("GetThing"); return broken.Load() > 0 })
 	const n = 20
 	for _, method := range []string{"GetThing", "PutThing"} {
 		broken.Store(0)

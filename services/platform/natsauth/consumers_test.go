@@ -36,7 +36,7 @@ func TestRenderedConfigKeepsConsumersApart(t *testing.T) {
 	if _, err := users.Publish(short(), events.SubjectPasswordResetRequested, []byte("reset link")); err != nil {
 		t.Fatal(err)
 	}
-	own := events.DigestReset
+	own := digestReset
 	config := func(durable, subject string) jetstream.ConsumerConfig {
 		return jetstream.ConsumerConfig{Durable: durable, FilterSubject: subject, AckPolicy: jetstream.AckExplicitPolicy}
 	}
@@ -51,10 +51,10 @@ func TestRenderedConfigKeepsConsumersApart(t *testing.T) {
 		{"the digest's consumer (no filter token)", jetstream.ConsumerConfig{Durable: own.Durable,
 			FilterSubjects: []string{own.Subject}}, stream + own.Durable},
 		{"an undeclared consumer", config("stores-resets", own.Subject), stream + "stores-resets." + own.Subject},
-		{"its own consumer on another subject", config(events.StoresUserDeleted.Durable, own.Subject),
-			stream + events.StoresUserDeleted.Durable + "." + own.Subject},
-		{"its own consumer with no filter", jetstream.ConsumerConfig{Durable: events.StoresUserDeleted.Durable},
-			stream + events.StoresUserDeleted.Durable},
+		{"its own consumer on another subject", config(storesUserDeleted.Durable, own.Subject),
+			stream + storesUserDeleted.Durable + "." + own.Subject},
+		{"its own consumer with no filter", jetstream.ConsumerConfig{Durable: storesUserDeleted.Durable},
+			stream + storesUserDeleted.Durable},
 	} {
 		if _, err := attacker.CreateOrUpdateConsumer(short(), events.StreamName, try.cfg); err == nil {
 			t.Errorf("stores made %s", try.what)
@@ -116,9 +116,9 @@ func TestRenderedConfigKeepsConsumersApart(t *testing.T) {
 // consumer subjects of its declared consumers, and nothing on another's.
 func TestEveryServiceMayRunItsConsumers(t *testing.T) {
 	t.Parallel()
-	for _, service := range natsauth.Services {
+	for _, service := range natsauth.Programs() {
 		allowed := natsauth.Permissions(service).Publish.Allow
-		for _, other := range natsauth.Services {
+		for _, other := range natsauth.Programs() {
 			for _, c := range events.ConsumersOf(other) {
 				for _, subject := range []string{
 					"$JS.API.CONSUMER.CREATE." + events.StreamName + "." + c.Durable + "." + c.Subject,

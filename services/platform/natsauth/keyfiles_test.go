@@ -69,11 +69,11 @@ func TestLoadKeyringKeepsEveryKey(t *testing.T) {
 // along, is not disturbed.
 func TestANewConsumerNeedsOnlyAReload(t *testing.T) {
 	t.Parallel()
-	k, _, err := natsauth.LoadKeyring(t.TempDir(), natsauth.Services...)
+	k, _, err := natsauth.LoadKeyring(t.TempDir(), natsauth.Programs()...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	newest := events.ConsumersOf("stores")[len(events.ConsumersOf("stores"))-1]
+	newest := storesUserDeleted
 	grant := `, "$JS.API.CONSUMER.CREATE.` + events.StreamName + "." + newest.Durable + "." + newest.Subject + `"`
 	current := k.Render()
 	previous := strings.Replace(current, grant, "", 1)

@@ -21,10 +21,23 @@ import (
 	"uplift.dev/platform/ratelimit"
 )
 
-// Services are the programs that talk to NATS: the seven services publish and
-// consume through JetStream; the gateway listens to report events and keeps
-// its rate limits in a key-value bucket; the admin sets the streams up.
-var Services = []string{"users", "categories", "billing", "digest", "stores", "studio", "review", "gateway", Admin}
+// Programs are the programs that talk to NATS: every service that may
+// publish an event (events.Publishers) or declared a consumer or a
+// listener (each program's package bus, linked into the program that asks:
+// the local stack links them all), the gateway, which keeps its rate
+// limits in a key-value bucket, and the admin that sets the streams up.
+func Programs() []string {
+	seen := map[string]bool{Gateway: true, Admin: true}
+	for _, senders := range events.Publishers {
+		for _, s := range senders {
+			seen[s] = true
+		}
+	}
+	for _, s := range events.Declared() {
+		seen[s] = true
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
 
 // Gateway is the one program that is not a JetStream consumer.
 const Gateway = "gateway"

@@ -59,7 +59,7 @@ func TestRenderedConfigEnforcesPublishers(t *testing.T) {
 func assertUsersConsumesBillingsEvent(t *testing.T, users jetstream.JetStream) {
 	t.Helper()
 	cons, err := users.CreateOrUpdateConsumer(context.Background(), events.StreamName, jetstream.ConsumerConfig{
-		Durable: events.UsersBilling.Durable, FilterSubject: events.UsersBilling.Subject, AckPolicy: jetstream.AckExplicitPolicy,
+		Durable: usersBilling.Durable, FilterSubject: usersBilling.Subject, AckPolicy: jetstream.AckExplicitPolicy,
 	})
 	if err != nil {
 		t.Fatalf("users cannot make its consumer: %v", err)
@@ -141,7 +141,7 @@ func assertReportEventsPerCategory(t *testing.T, url string, k *natsauth.Keyring
 // by the admin, and returns its URL and keys.
 func startRendered(t *testing.T) (string, *natsauth.Keyring) {
 	t.Helper()
-	k, err := natsauth.NewKeyring(natsauth.Services...)
+	k, err := natsauth.NewKeyring(natsauth.Programs()...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func assertStreamManagementRefused(t *testing.T, js jetstream.JetStream) {
 	if err := js.DeleteStream(ctx(), events.StreamName); err == nil {
 		t.Error("a service deleted the stream")
 	}
-	if err := js.DeleteConsumer(ctx(), events.StreamName, events.UsersBilling.Durable); err == nil {
+	if err := js.DeleteConsumer(ctx(), events.StreamName, usersBilling.Durable); err == nil {
 		t.Error("a service deleted a consumer")
 	}
 	if _, err := js.CreateOrUpdateKeyValue(ctx(), jetstream.KeyValueConfig{Bucket: ratelimit.Bucket}); err == nil {

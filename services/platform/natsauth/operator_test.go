@@ -19,7 +19,7 @@ import (
 func TestOperatorModeEnforcesTheSamePermissions(t *testing.T) {
 	t.Parallel()
 	keys := t.TempDir()
-	k, _, err := natsauth.LoadKeyring(keys, natsauth.Services...)
+	k, _, err := natsauth.LoadKeyring(keys, natsauth.Programs()...)
 	if err != nil {
 		t.Fatal(err)
 	}

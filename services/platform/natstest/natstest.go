@@ -91,11 +91,11 @@ func Connections(t testing.TB, url string) []*server.ConnInfo {
 var keyrings sync.Map
 
 // StartSecure starts a server that admits only the Uplift programs' nkey
-// users (natsauth.Services), each with its permissions, and returns its URL
+// users (natsauth.Programs), each with its permissions, and returns its URL
 // and the keyring.
 func StartSecure(t testing.TB) (string, *natsauth.Keyring) {
 	t.Helper()
-	k, err := natsauth.NewKeyring(natsauth.Services...)
+	k, err := natsauth.NewKeyring(natsauth.Programs()...)
 	if err != nil {
 		t.Fatal(err)
 	}

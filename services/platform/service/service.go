@@ -78,7 +78,13 @@ type Runtime struct {
 	metrics *prometheus.Registry
 	// verifier checks each call's ID token (before the claims cache).
 	verifier auth.Verifier
+	closers  []func() error
 }
+
+// Defer has f run by Close, after Serve has returned: once the server has
+// answered every call in flight, so a connection to another service that a
+// call still uses is closed only after it.
+func (rt *Runtime) Defer(f func() error) { rt.closers = append(rt.closers, f) }
 
 // Start opens every connection and applies the outbox schema and then the
 // service's migrations. Close releases what Start opened.
@@ -124,6 +130,12 @@ func Start(ctx context.Context, name, schema string, base Base, log *slog.Logger
 
 // Close releases connections.
 func (rt *Runtime) Close() {
+	for i := len(rt.closers) - 1; i >= 0; i-- {
+		if err := rt.closers[i](); err != nil {
+			rt.Log.Warn("close", "err", err)
+		}
+	}
+	rt.closers = nil
 	if rt.NC != nil {
 		_ = rt.NC.Drain()
 	}

@@ -23,7 +23,7 @@ func TestCampaignPlanCheck(t *testing.T) {
 		change func(*CampaignPlan)
 		want   string
 	}{
-		// Issue 21's two contradictions.
+		// The two contradictions an owner met in a real plan.
 		{"a reminder after the last order date", func(p *CampaignPlan) { p.Reminder = d(12, 22) }, "the reminder (Tue Dec 22, 2026) is after the last order date (Sun Dec 20, 2026)"},
 		{"a pick outside the band it is said to sit in", func(p *CampaignPlan) { p.Picks = append(p.Picks, Pick{"Sampler", 14.5, "USD"}) }, "Sampler at 14.5 USD is said to sit in the band 18–22 USD"},
 		{"an unpriced pick said to sit in the band", func(p *CampaignPlan) { p.Picks = append(p.Picks, Pick{"Teapot", 0, "USD"}) }, "Teapot at 0 USD is said to sit in the band"},

@@ -48,7 +48,7 @@ func main() {
 
 func run() (int, error) {
 	if len(os.Args) < 2 {
-		return 2, errors.New("usage: devstack run | devstack exec [-apps] -- command [args...] | devstack nats-keys [-jwt] DIR | devstack db-roles [-sql] [-secrets DIR]")
+		return 2, errors.New("usage: devstack run | devstack exec [-apps] [-copies N] -- command [args...] | devstack nats-keys [-jwt] DIR | devstack db-roles [-sql] [-secrets DIR]")
 	}
 	if os.Args[1] == "nats-keys" {
 		return natsKeysCommand(os.Args[2:])
@@ -57,6 +57,11 @@ func run() (int, error) {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		return dbRolesCommand(ctx, os.Args[2:])
+	}
+	if os.Args[1] == stack.NATSNodeCommand && len(os.Args) == 3 {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return 0, stack.RunNATSNode(ctx, os.Args[2])
 	}
 	root, err := repoRoot()
 	if err != nil {
@@ -98,6 +103,8 @@ func run() (int, error) {
 		fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 		apps := fs.Bool("apps", false, "also start the services, gateway and web")
 		keys := fs.Bool("test-keys", false, "with -apps: services trust ID tokens signed by a local test key (the benchmark's)")
+		copies := fs.Int("copies", 1, "with -apps: copies of each service, worker and the gateway, copy i on 127.0.0.i (make scale-test)")
+		natsNodes := fs.Int("nats-nodes", 1, "NATS as a cluster of this many nodes, each a process of its own, JetStream replicating the stream on all (make scale-test)")
 		if err := fs.Parse(os.Args[2:]); err != nil {
 			return 2, err
 		}
@@ -107,6 +114,8 @@ func run() (int, error) {
 		}
 		fmt.Println("Starting the local stack for:", argv)
 		s.ForTests = true
+		s.Copies = *copies
+		s.NATSNodes = *natsNodes
 		if err := s.StartInfra(ctx); err != nil {
 			return 1, err
 		}

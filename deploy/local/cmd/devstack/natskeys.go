@@ -36,7 +36,7 @@ func natsKeys(dir, namespace string, jwtMode bool, out io.Writer) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	k, made, err := natsauth.LoadKeyring(dir, natsauth.Services...)
+	k, made, err := natsauth.LoadKeyring(dir, natsauth.Programs()...)
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func natsKeys(dir, namespace string, jwtMode bool, out io.Writer) error {
 			return err
 		}
 	}
-	for _, s := range natsauth.Services {
+	for _, s := range natsauth.Programs() {
 		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: nats-key-%s\n  namespace: %s\ntype: Opaque\nstringData:\n  NATS_NKEY_SEED: %s\n",
 			s, namespace, k.Seed(s))
 		if op != nil {

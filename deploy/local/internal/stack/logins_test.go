@@ -38,7 +38,7 @@ func TestEachProgramConnectsAsItsOwnLogin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.natsKeys, err = natsauth.NewKeyring(natsauth.Services...); err != nil {
+	if s.natsKeys, err = natsauth.NewKeyring(natsauth.Programs()...); err != nil {
 		t.Fatal(err)
 	}
 	s.env = []string{"DATABASE_URL=" + url}
@@ -47,9 +47,9 @@ func TestEachProgramConnectsAsItsOwnLogin(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	programs := map[string][]string{"studioworker": s.studioWorkerEnv(), "reviewworker": append(s.Env(), s.reviewWorkerEnv()...)}
+	programs := map[string][]string{"studioworker": s.studioWorkerEnv(0), "reviewworker": append(s.Env(), s.reviewWorkerEnv(0)...)}
 	for _, name := range ServiceNames {
-		programs[name] = s.serverEnv(name)
+		programs[name] = s.serverEnv(name, 0)
 	}
 	want := map[string]string{"studioworker": "studio", "reviewworker": "review"}
 	for name, env := range programs {

@@ -122,6 +122,15 @@ type Stack struct {
 	// tests serve their test stores; `make run` never sets it.
 	ForTests bool
 
+	// Copies is how many copies of each service, worker and the gateway
+	// StartApps runs (0 means 1; `devstack exec -copies 2`). Copy i listens
+	// on 127.0.0.(i+1) at the copy's usual ports, so each copy has an
+	// address of its own, as pods do, and callers balance over the list.
+	Copies int
+	// NATSNodes runs NATS as a cluster of that many nodes, each a process
+	// of its own that a test may kill (0 or 1: one embedded server).
+	NATSNodes int
+
 	procs   []*proc
 	servers []*http.Server // served by this process (the SMTP sink's guard)
 	nats    *server.Server
@@ -161,6 +170,29 @@ func (s *Stack) say(format string, args ...any) {
 
 func addr(port int) string { return "127.0.0.1:" + strconv.Itoa(port) }
 
+func (s *Stack) copies() int { return max(s.Copies, 1) }
+
+// copyAddr is copy i's address on port (copy 0's is addr(port)).
+func copyAddr(i, port int) string { return "127.0.0." + strconv.Itoa(i+1) + ":" + strconv.Itoa(port) }
+
+// copyName names copy i's process, log and pid file: users, users-2, …
+func copyName(name string, i int) string {
+	if i == 0 {
+		return name
+	}
+	return name + "-" + strconv.Itoa(i+1)
+}
+
+// allCopies lists every copy's address on port, as grpcclient.New balances
+// over them.
+func (s *Stack) allCopies(port int) string {
+	out := make([]string, s.copies())
+	for i := range out {
+		out[i] = copyAddr(i, port)
+	}
+	return strings.Join(out, ",")
+}
+
 // Env is what a program needs to reach the running stack; tests get it too.
 func (s *Stack) Env() []string { return slices.Clone(s.env) }
 
@@ -186,11 +218,19 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 	// The stack always runs its own NATS, with a key per program and the
 	// production's permissions: a machine's NATS_URL (no auth) is ignored,
 	// so no local stack runs on a bus anyone can publish to.
-	natsURL, err := s.startNATS()
-	if err != nil {
-		return err
+	var natsURL string
+	var err error
+	if s.NATSNodes > 1 {
+		if natsURL, err = s.startNATSCluster(ctx, s.NATSNodes); err != nil {
+			return err
+		}
+		s.say("nats         %s (a cluster of %d, JetStream R%d, a key per service)", natsURL, s.NATSNodes, s.NATSNodes)
+	} else {
+		if natsURL, err = s.startNATS(); err != nil {
+			return err
+		}
+		s.say("nats         %s (embedded, JetStream, a key per service)", natsURL)
 	}
-	s.say("nats         %s (embedded, JetStream, a key per service)", natsURL)
 	if err := s.startEmulator(ctx); err != nil {
 		return err
 	}
@@ -243,57 +283,77 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 func (s *Stack) StartApps(ctx context.Context) error {
 	bin := filepath.Join(s.Root, ".bin")
 	backends := []string{}
+	var drain []string
+	if s.copies() > 1 {
+		// A copy that is stopping says so first and keeps serving a
+		// moment, so callers leave it before it closes (a cluster's
+		// preStop does the same); one copy alone stops at once on Ctrl-C.
+		drain = []string{"SHUTDOWN_DRAIN_DELAY=2s"}
+	}
 	for _, name := range ServiceNames {
 		port := s.Ports.Services[name]
-		if err := portFree(addr(port)); err != nil {
-			return err
-		}
-		p, err := s.start(name, s.serverEnv(name), s.Root, filepath.Join(bin, name))
-		if err != nil {
-			return err
-		}
-		if internalOnly[name] {
-			// The gateway's /healthz/backends does not see it: wait here.
-			if err := s.waitFor(ctx, p, name, 60*time.Second, httpOK("http://"+addr(port+100)+"/healthz")); err != nil {
+		for i := range s.copies() {
+			if err := portFree(copyAddr(i, port)); err != nil {
 				return err
 			}
-		} else {
-			backends = append(backends, fmt.Sprintf("%s_ADDR=%s", upper(name), addr(port)))
+			p, err := s.start(copyName(name, i), append(s.serverEnv(name, i), drain...), s.Root, filepath.Join(bin, name))
+			if err != nil {
+				return err
+			}
+			if internalOnly[name] {
+				// The gateway's /healthz/backends does not see it: wait here.
+				if err := s.waitFor(ctx, p, copyName(name, i), 60*time.Second, httpOK("http://"+copyAddr(i, port+100)+"/healthz")); err != nil {
+					return err
+				}
+			}
+		}
+		if !internalOnly[name] {
+			backends = append(backends, fmt.Sprintf("%s_ADDR=%s", upper(name), s.allCopies(port)))
 		}
 	}
-	if err := s.startStudioWorker(bin); err != nil {
-		return err
-	}
-	if err := s.startReviewWorker(bin); err != nil {
-		return err
-	}
-	for _, port := range []int{s.Ports.Gateway, s.Ports.GatewayMetrics} {
-		if err := portFree(addr(port)); err != nil {
+	for i := range s.copies() {
+		if err := s.startStudioWorker(bin, i); err != nil {
+			return err
+		}
+		if err := s.startReviewWorker(bin, i); err != nil {
 			return err
 		}
 	}
 	// The gateway streams report events to the web from the stack's NATS.
-	gwEnv := append(backends, "GATEWAY_ADDR="+addr(s.Ports.Gateway), "GATEWAY_METRICS_ADDR="+addr(s.Ports.GatewayMetrics),
-		"NATS_URL="+s.natsURL, "WEB_URL="+s.webURL(), "WEB_ORIGINS="+s.webURL()+",http://"+addr(s.Ports.Web),
+	gwEnv := append(append(backends, drain...), "NATS_URL="+s.natsURL, "WEB_URL="+s.webURL(), "WEB_ORIGINS="+s.webURL()+",http://"+addr(s.Ports.Web),
 		"NATS_NKEY_SEED="+string(s.natsKeys.Seed(natsauth.Gateway)), "NATS_SENDER_KEYS="+s.natsKeys.SenderKeys())
 	if s.ForTests {
 		// The end-to-end tests sign up dozens of accounts, try recovery
 		// codes and reset passwords, all from 127.0.0.1.
 		gwEnv = append(gwEnv, "SIGN_UPS_PER_HOUR=10000", "RECOVERY_CODES_PER_HOUR=1000", "PASSWORD_RESETS_PER_HOUR=1000")
 	}
-	gw, err := s.start("gateway", gwEnv, s.Root, filepath.Join(bin, "gateway"))
-	if err != nil {
-		return err
+	var gatewayURLs []string
+	for i := range s.copies() {
+		for _, port := range []int{s.Ports.Gateway, s.Ports.GatewayMetrics} {
+			if err := portFree(copyAddr(i, port)); err != nil {
+				return err
+			}
+		}
+		env := append(slices.Clone(gwEnv), "GATEWAY_ADDR="+copyAddr(i, s.Ports.Gateway), "GATEWAY_METRICS_ADDR="+copyAddr(i, s.Ports.GatewayMetrics))
+		gw, err := s.start(copyName("gateway", i), env, s.Root, filepath.Join(bin, "gateway"))
+		if err != nil {
+			return err
+		}
+		url := "http://" + copyAddr(i, s.Ports.Gateway)
+		// /healthz answers for the gateway alone; /healthz/backends is 200 once
+		// every service serves, which is what the web and the tests need.
+		if err := s.waitFor(ctx, gw, copyName("gateway", i)+" and services", 60*time.Second, httpOK(url+"/healthz/backends")); err != nil {
+			return err
+		}
+		gatewayURLs = append(gatewayURLs, url)
 	}
-	gatewayURL := "http://" + addr(s.Ports.Gateway)
-	// /healthz answers for the gateway alone; /healthz/backends is 200 once
-	// every service serves, which is what the web and the tests need.
-	if err := s.waitFor(ctx, gw, "gateway and services", 60*time.Second, httpOK(gatewayURL+"/healthz/backends")); err != nil {
-		return err
-	}
+	gatewayURL := gatewayURLs[0]
 	s.say("gateway      %s (REST; /healthz, /healthz/backends, /openapi.json), metrics http://%s/metrics", gatewayURL, addr(s.Ports.GatewayMetrics))
 	for _, name := range ServiceNames {
-		s.say("%-12s grpc %s, metrics http://%s/metrics", name, addr(s.Ports.Services[name]), addr(s.Ports.Services[name]+100))
+		s.say("%-12s grpc %s, metrics http://%s/metrics", name, s.allCopies(s.Ports.Services[name]), addr(s.Ports.Services[name]+100))
+	}
+	if s.copies() > 1 {
+		s.say("copies       %d of each service, worker and the gateway, copy i on 127.0.0.i (its metrics too)", s.copies())
 	}
 	if err := portFree(addr(s.Ports.Web)); err != nil {
 		return err
@@ -318,7 +378,22 @@ func (s *Stack) StartApps(ctx context.Context) error {
 	if err := s.waitFor(ctx, web, "web", 30*time.Second, httpOK("http://"+addr(s.Ports.Web)+"/")); err != nil {
 		return err
 	}
-	s.env = append(s.env, "UPLIFT_GATEWAY_URL="+gatewayURL, "UPLIFT_WEB_URL="+webURL)
+	// UPLIFT_GATEWAY_URLS lists every copy, for tests that balance between
+	// them as a load balancer would.
+	s.env = append(s.env, "UPLIFT_GATEWAY_URL="+gatewayURL, "UPLIFT_GATEWAY_URLS="+strings.Join(gatewayURLs, ","),
+		"UPLIFT_COPIES="+strconv.Itoa(s.copies()), "UPLIFT_WEB_URL="+webURL)
+	// Each copy's /metrics, for tests that see how the load spread.
+	metrics := map[string]int{"GATEWAY": s.Ports.GatewayMetrics}
+	for _, name := range ServiceNames {
+		metrics[upper(name)] = s.Ports.Services[name] + 100
+	}
+	for name, port := range metrics {
+		var urls []string
+		for i := range s.copies() {
+			urls = append(urls, "http://"+copyAddr(i, port)+"/metrics")
+		}
+		s.env = append(s.env, "UPLIFT_METRICS_"+name+"="+strings.Join(urls, ","))
+	}
 	return nil
 }
 
@@ -327,15 +402,15 @@ func (s *Stack) remoteURL(n int) string {
 	return "http://localhost:" + strconv.Itoa(s.Ports.Web+n) + "/remoteEntry.js"
 }
 
-// serviceEnv is what one service needs beyond the common settings.
-func (s *Stack) serviceEnv(name string) []string {
-	users := "USERS_ADDR=" + addr(s.Ports.Services["users"])
+// serviceEnv is what copy i of one service needs beyond the common settings.
+func (s *Stack) serviceEnv(name string, i int) []string {
+	users := "USERS_ADDR=" + s.allCopies(s.Ports.Services["users"])
 	switch name {
 	case "billing":
 		// Local only: an obviously fake webhook secret, and the test checkout
 		// page (stripe-mock hosts none) posting to the gateway.
 		return []string{users, "STRIPE_WEBHOOK_SECRET=whsec_local_fake_secret",
-			"TEST_CHECKOUT_ADDR=" + addr(s.Ports.TestCheckout), "GATEWAY_URL=http://" + addr(s.Ports.Gateway)}
+			"TEST_CHECKOUT_ADDR=" + copyAddr(i, s.Ports.TestCheckout), "GATEWAY_URL=http://" + addr(s.Ports.Gateway)}
 	case "review":
 		// The demo store is the one loopback origin `make run` may read;
 		// the tests also serve stores of their own on other loopback ports.
@@ -344,16 +419,16 @@ func (s *Stack) serviceEnv(name string) []string {
 			"FETCH_ALLOW_LOOPBACK=" + strconv.FormatBool(s.ForTests), "REVIEWS_IN_WORKER=true"}
 	case "categories":
 		// The review service reads websites for it.
-		return []string{users, "REVIEW_ADDR=" + addr(s.Ports.Services["review"])}
+		return []string{users, "REVIEW_ADDR=" + s.allCopies(s.Ports.Services["review"])}
 	case "digest":
 		// Local only: an obviously fake signing secret for unsubscribe links,
 		// which point to the local gateway.
 		return []string{"PUBLIC_API_URL=http://" + addr(s.Ports.Gateway),
 			"UNSUBSCRIBE_SECRET=local-fake-unsubscribe-secret-never-use-in-production"}
 	case "studio":
-		return []string{"CATEGORIES_ADDR=" + addr(s.Ports.Services["categories"]), "STUDIO_BLOB_URL=" + s.studioBlobURL()}
+		return []string{"CATEGORIES_ADDR=" + s.allCopies(s.Ports.Services["categories"]), "STUDIO_BLOB_URL=" + s.studioBlobURL()}
 	case "stores":
-		return []string{"CATEGORIES_ADDR=" + addr(s.Ports.Services["categories"]),
+		return []string{"CATEGORIES_ADDR=" + s.allCopies(s.Ports.Services["categories"]),
 			"PUBLIC_API_URL=http://" + addr(s.Ports.Gateway),
 			"SHOPIFY_API_BASE=http://" + addr(s.Ports.ShopifySim), "SHOPIFY_TOKEN_KEY=" + shopifyTokenKey,
 			"SYNC_POLL=2s"}
@@ -361,13 +436,13 @@ func (s *Stack) serviceEnv(name string) []string {
 	return nil
 }
 
-// serverEnv is the environment of service name's server: the stack's,
-// with its ports, settings, NATS identity and database login, the later
-// value of a variable winning.
-func (s *Stack) serverEnv(name string) []string {
+// serverEnv is the environment of copy i of service name's server: the
+// stack's, with its ports, settings, NATS identity and database login, the
+// later value of a variable winning.
+func (s *Stack) serverEnv(name string, i int) []string {
 	port := s.Ports.Services[name]
-	env := append(s.Env(), "GRPC_ADDR="+addr(port), "METRICS_ADDR="+addr(port+100))
-	env = append(env, s.serviceEnv(name)...)
+	env := append(s.Env(), "GRPC_ADDR="+copyAddr(i, port), "METRICS_ADDR="+copyAddr(i, port+100))
+	env = append(env, s.serviceEnv(name, i)...)
 	return append(env, "NATS_NKEY_SEED="+string(s.natsKeys.Seed(name)), s.databaseURL(name))
 }
 
@@ -406,7 +481,7 @@ func (s *Stack) startNATS() (string, error) {
 	if err := portFree(addr(s.Ports.NATS)); err != nil {
 		return "", err
 	}
-	keys, err := natsauth.NewKeyring(natsauth.Services...)
+	keys, err := natsauth.NewKeyring(natsauth.Programs()...)
 	if err != nil {
 		return "", err
 	}

@@ -92,14 +92,11 @@ func Wire(s *Settings) service.Wire {
 		}
 		repo := postgres.Repo{Pool: rt.Pool}
 		a := app.New(tiers, repo, payments, users.New(conn), rt.Log, origins).WithClock(rt.Clock)
-		workers := []func(context.Context) error{func(ctx context.Context) error {
-			<-ctx.Done()
-			return conn.Close()
-		}}
+		rt.Defer(conn.Close)
+		var workers []func(context.Context) error
 		if s.TestCheckoutAddr != "" {
 			var checkout func(context.Context) error
 			if a, checkout, err = testCheckout(s, a, tiers, rt); err != nil {
-				_ = conn.Close()
 				return grpcserver.Options{}, nil, err
 			}
 			workers = append(workers, checkout)

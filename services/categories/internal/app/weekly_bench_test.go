@@ -26,7 +26,8 @@ import (
 	"uplift.dev/review/reviewtest"
 )
 
-// weeklyStores is how many businesses one weekly re-review covers (issue 9).
+// weeklyStores is how many businesses one weekly re-review covers: the
+// store base the weekly schedule is sized for.
 const weeklyStores = 1000
 
 // weeklyReviewers is how many reviews run at once on both sides: a few

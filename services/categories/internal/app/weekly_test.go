@@ -351,7 +351,7 @@ func reviewedAt(t *testing.T, f fixture, zone string, at time.Time) {
 	}
 }
 
-// TestFirstReviewIsNotAWeeklyReview (issue 21, item 10): right after
+// TestFirstReviewIsNotAWeeklyReview: right after
 // sign-up the schedule starts no weekly review (the first weekly email
 // used to go out minutes after the first review, "the same as last
 // week"); the first one comes the Monday after, at 08:00 in the store's
@@ -415,7 +415,7 @@ func TestFirstReviewOnTheRealClock(t *testing.T) {
 	}
 }
 
-// TestScheduledReRunKeepsTheScoreOnHome (issue 21, item 10): while the
+// TestScheduledReRunKeepsTheScoreOnHome: while the
 // weekly re-run nobody on the page asked for is under way, Home shows the
 // last review as it is (ready, with its score), not "reviewing… 78 %";
 // a review the owner asks for shows its progress.

@@ -206,7 +206,8 @@ type AuditEntry struct {
 }
 
 // Audit returns the entry for action on cat by caller, or nil when the caller
-// is the owner: only acting on behalf is logged, as issue 3 asks.
+// is the owner: only acting on behalf is logged, so an owner can see
+// what an uplifter did in their name without wading through their own acts.
 func (c Caller) Audit(cat Category, action string) *AuditEntry {
 	if c.UID == cat.OwnerID {
 		return nil

@@ -33,8 +33,8 @@ func TestScheduleLocationPrefersTheShopsZone(t *testing.T) {
 	}
 }
 
-// Old zone names are accepted and kept by their current names (issue 21,
-// item 21): a browser in Kolkata reports "Asia/Calcutta".
+// Old zone names are accepted and kept by their current names, so one
+// zone is not two in the store's settings: a browser in Kolkata reports "Asia/Calcutta".
 func TestNormalizeTimeZone(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{"Asia/Calcutta": "Asia/Kolkata", "Europe/Kiev": "Europe/Kyiv",

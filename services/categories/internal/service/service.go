@@ -93,11 +93,8 @@ func WireWith(s *Settings, d *Deps) service.Wire {
 		}
 		consumers := eventport.Consumers{Bus: rt.Bus, App: a,
 			InTx: func(tx pgx.Tx) app.Repository { return repo.WithTx(tx) }}
-		closeConn := func(ctx context.Context) error {
-			<-ctx.Done()
-			return errors.Join(conn.Close(), rconn.Close())
-		}
-		workers := append(consumers.Workers(), closeConn)
+		rt.Defer(func() error { return errors.Join(conn.Close(), rconn.Close()) })
+		workers := consumers.Workers()
 		if s.SchedulePoll > 0 {
 			workers = append(workers, func(ctx context.Context) error {
 				return schedule.Every(ctx, s.SchedulePoll, func(ctx context.Context) error {

@@ -324,7 +324,7 @@ func TestPreviousReviewMarksNewOpenAndFixed(t *testing.T) {
 	a := newTestAnalyzer(t, srv, Options{})
 	first := analyze(t, a, srv.URL, nil).Review
 	// Against no review at all, nothing is new: a first review has no
-	// "New" badges (issue 21), every finding is simply open.
+	// "New" badges (they would call every finding new), every finding is simply open.
 	for _, f := range append(first.Findings, first.Notes...) {
 		if f.State != domain.StateOpen {
 			t.Fatalf("first review finding %q is %q", f.Title, f.State)
@@ -384,7 +384,7 @@ func TestProgressIsReportedInOrder(t *testing.T) {
 
 // TestANameEndingInAStopGetsOneStop: a store whose name ends in a full stop
 // ("Bramble Honey Co.") closes many written sentences; none of the review's
-// findings, the summary, the insights or the ideas says "Co.." (issue 21).
+// findings, the summary, the insights or the ideas says "Co..".
 func TestANameEndingInAStopGetsOneStop(t *testing.T) {
 	srv := poorStoreNamed(t, "Bramble Honey Co.")
 	res := analyze(t, newTestAnalyzer(t, srv, Options{}), srv.URL, nil)

@@ -22,6 +22,7 @@ import (
 	pgplatform "uplift.dev/platform/postgres"
 	"uplift.dev/platform/schedule"
 	"uplift.dev/platform/service"
+	"uplift.dev/stores/bus"
 	"uplift.dev/stores/internal/adapters/categories"
 	"uplift.dev/stores/internal/adapters/postgres"
 	"uplift.dev/stores/internal/adapters/sealer"
@@ -103,13 +104,10 @@ func Wire(s *Settings) service.Wire {
 				SweepEvery:      s.SweepEvery,
 				ImportsInFlight: s.ImportsInFlight,
 			}).WithClock(rt.Clock)
+		rt.Defer(conn.Close)
 		workers := []func(context.Context) error{
-			func(ctx context.Context) error {
-				<-ctx.Done()
-				return conn.Close()
-			},
-			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, events.StoresCategoryAccess, access.OnCategoryUpdated),
-			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, events.StoresRoleAccess, access.OnUserRoleChanged),
+			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, bus.CategoryAccess, access.OnCategoryUpdated),
+			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, bus.RoleAccess, access.OnUserRoleChanged),
 			func(ctx context.Context) error {
 				return pgplatform.RunOnNotify(ctx, rt.Pool, postgres.NotifyChannel, s.SyncPoll, a.SyncRound,
 					func(err error) { rt.Log.Warn("sync round failed; will retry", "err", err) })

@@ -14,7 +14,7 @@ import (
 	"uplift.dev/studio/internal/testphotos"
 )
 
-// Issue 20: a damaged photo passed the upload's header checks and failed
+// A damaged photo used to pass the upload's header checks and failed
 // only in the worker, after it had taken a tool run. It is refused at
 // upload now, with the reason, and the store's tool runs are untouched.
 func TestADamagedPhotoIsRefusedAtUploadAndCostsNoToolRun(t *testing.T) {

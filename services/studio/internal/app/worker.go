@@ -175,7 +175,7 @@ func (w *Worker) process(ctx context.Context, job Leased) ([]StoredResult, error
 		return nil, err
 	}
 	// The photo is scaled to the widest result any tool makes as it is
-	// decoded, so no step holds more (issue 20).
+	// decoded, so no step holds more than a result needs.
 	img, _, err := pipeline.Decode(data, domain.MaxCutoutSide, pipeline.Filter)
 	if err != nil {
 		return nil, err

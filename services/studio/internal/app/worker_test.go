@@ -126,7 +126,7 @@ func (h *queueHarness) expireLeases() {
 	}
 }
 
-// Issue 20: a photo that killed its worker (out of memory) was leased
+// A photo that killed its worker (out of memory) used to be leased
 // again when the lease ran out, three times, each killing a worker while
 // every store's jobs waited. Now the job in flight when its worker died
 // has had its attempt: it fails once, with a sentence for the owner, its

@@ -20,7 +20,7 @@ import (
 	"uplift.dev/studio/internal/domain"
 )
 
-// Upload limits (issues 10 and 20): larger photos are refused from their
+// Upload limits: larger photos are refused from their
 // header, before decoding, so a small file claiming huge dimensions (a
 // decompression bomb) never gets to allocate its pixels. Pixels alone are
 // not enough: a 7000×7000 16-bit PNG is 49 MP but decodes to 392 MB, and a

@@ -26,7 +26,7 @@ func ellipse(r image.Rectangle) *image.Gray {
 }
 
 // BenchmarkDecodeLargePNG is a cut-out job's work without the model on
-// the largest photos the limits let through (issue 20): decoding to the
+// the largest photos the limits let through: decoding to the
 // working size, then the cut-out and its PNG, with the peak Go heap. The
 // baseline is the standard decoder alone at full size, the floor of any
 // decode. The 0.38 MB 7000² 16-bit PNG that took the worker to 1 GB of

@@ -171,7 +171,7 @@ func asProgressive(t *testing.T, jpg []byte, w, h uint16, progressive bool) []by
 	return out
 }
 
-// Issue 20: the megapixel cap let a 0.38 MB 7000×7000 16-bit PNG through
+// A megapixel cap alone let a 0.38 MB 7000×7000 16-bit PNG through
 // (49 MP), and decoding it took the worker past its memory. What a photo
 // would take to decode is judged from its header: 16-bit colour counts
 // double, a progressive JPEG's coefficients count.

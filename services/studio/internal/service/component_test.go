@@ -360,7 +360,7 @@ func TestStudioAuthzAndBadInput(t *testing.T) {
 		"gif":          {&studiov1.UploadImageRequest{CategoryId: cat, Content: []byte("GIF89a....")}, "Upload a JPEG, PNG or WebP photo."},
 		"none":         {&studiov1.UploadImageRequest{CategoryId: cat}, "Upload a JPEG, PNG or WebP photo."},
 		"bad category": {&studiov1.UploadImageRequest{CategoryId: "x'; DROP", Content: photo(t)}, "categoryId is not a valid id."},
-		// issue 20: a sound header over a file cut short is refused here, not in a job
+		// a sound header over a file cut short is refused here, not in a job that took a tool run
 		"jpeg cut short": {&studiov1.UploadImageRequest{CategoryId: cat, Content: photo(t)[:len(photo(t))/2]}, "The photo could not be read; the file may be damaged."},
 	} {
 		_, err := h.client.UploadImage(ctx, tc.req)

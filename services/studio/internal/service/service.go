@@ -6,6 +6,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -18,6 +19,7 @@ import (
 	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/service"
+	"uplift.dev/studio/bus"
 	"uplift.dev/studio/internal/adapters/blobstore"
 	"uplift.dev/studio/internal/adapters/categories"
 	"uplift.dev/studio/internal/adapters/postgres"
@@ -56,13 +58,10 @@ func Wire(s *Settings) service.Wire {
 		a := app.New(repo, blobs, categories.New(access), rt.Log).WithCatalogue(categories.NewCatalogue(conn)).WithClock(rt.Clock)
 		consumers := eventport.Consumers{Bus: rt.Bus, App: a,
 			InTx: func(tx pgx.Tx) app.EventStore { return postgres.TxRepo{Tx: tx} }}
-		workers := append(consumers.Workers(), func(ctx context.Context) error {
-			<-ctx.Done()
-			_ = conn.Close()
-			return blobs.Close()
-		},
-			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, events.StudioCategoryAccess, access.OnCategoryUpdated),
-			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, events.StudioRoleAccess, access.OnUserRoleChanged))
+		rt.Defer(func() error { return errors.Join(conn.Close(), blobs.Close()) })
+		workers := append(consumers.Workers(),
+			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, bus.CategoryAccess, access.OnCategoryUpdated),
+			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, bus.RoleAccess, access.OnUserRoleChanged))
 		return grpcserver.Options{
 			MaxRecvMsgBytes: MaxUploadMessage,
 			Register: func(g *grpc.Server) {

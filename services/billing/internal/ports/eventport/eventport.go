@@ -10,6 +10,7 @@ import (
 
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
+	"uplift.dev/billing/bus"
 	"uplift.dev/billing/internal/app"
 	"uplift.dev/platform/events"
 )
@@ -25,7 +26,7 @@ type Consumers struct {
 // Workers are the consumers to run beside the gRPC server.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
-		events.On(c.Bus, events.BillingUserDeleted, c.HandleUserDeleted),
+		events.On(c.Bus, bus.UserDeleted, c.HandleUserDeleted),
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
+	"uplift.dev/categories/bus"
 	"uplift.dev/categories/internal/app"
 	"uplift.dev/categories/internal/domain"
 	"uplift.dev/platform/events"
@@ -36,14 +37,14 @@ type Consumers struct {
 // and a review's progress one apart from its result.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
-		events.On(c.Bus, events.CategoriesUsers, c.HandleUserCreated),
-		events.On(c.Bus, events.CategoriesUsersDeleted, c.HandleUserDeleted),
-		events.On(c.Bus, events.CategoriesUnsubscribed, c.HandleUserUnsubscribed),
-		events.On(c.Bus, events.CategoriesEmailKind, c.HandleEmailKindUnsubscribed),
-		events.On(c.Bus, events.CategoriesStoreSignals, c.HandleStoreSignals),
-		events.On(c.Bus, events.CategoriesReviewProgress, c.HandleReviewProgressed),
-		events.On(c.Bus, events.CategoriesReviewDone, c.HandleReviewCompleted),
-		events.On(c.Bus, events.CategoriesReviewFailed, c.HandleReviewFailed),
+		events.On(c.Bus, bus.Users, c.HandleUserCreated),
+		events.On(c.Bus, bus.UsersDeleted, c.HandleUserDeleted),
+		events.On(c.Bus, bus.Unsubscribed, c.HandleUserUnsubscribed),
+		events.On(c.Bus, bus.EmailKind, c.HandleEmailKindUnsubscribed),
+		events.On(c.Bus, bus.StoreSignals, c.HandleStoreSignals),
+		events.On(c.Bus, bus.ReviewProgress, c.HandleReviewProgressed),
+		events.On(c.Bus, bus.ReviewDone, c.HandleReviewCompleted),
+		events.On(c.Bus, bus.ReviewFailed, c.HandleReviewFailed),
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
+	"uplift.dev/digest/bus"
 	"uplift.dev/digest/internal/app"
 	"uplift.dev/digest/internal/domain"
 	"uplift.dev/platform/events"
@@ -38,18 +39,18 @@ type Consumers struct {
 // Workers are the consumers to run beside the gRPC server.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
-		events.On(c.Bus, events.DigestWelcome, c.HandleUserCreated),
-		events.On(c.Bus, events.DigestEmailChanged, c.HandleEmailChanged),
-		events.On(c.Bus, events.DigestUserDeleted, c.HandleUserDeleted),
-		events.On(c.Bus, events.DigestReset, c.HandlePasswordReset),
-		events.On(c.Bus, events.DigestSignUp, c.HandleSignUpAttempted),
-		events.On(c.Bus, events.DigestVerification, c.HandleEmailVerification),
-		events.On(c.Bus, events.DigestUnsubscribed, c.HandleUserUnsubscribed),
-		events.On(c.Bus, events.DigestCategory, c.HandleCategoryUpdated),
-		events.On(c.Bus, events.DigestAIDigest, c.HandleDigestRequested),
-		events.On(c.Bus, events.DigestDailyReport, c.HandleDailyReportReady),
-		events.On(c.Bus, events.DigestShopMoved, c.HandleShopMoved),
-		events.On(c.Bus, events.DigestWeeklyReview, c.HandleWeeklyReviewReady),
+		events.On(c.Bus, bus.Welcome, c.HandleUserCreated),
+		events.On(c.Bus, bus.EmailChanged, c.HandleEmailChanged),
+		events.On(c.Bus, bus.UserDeleted, c.HandleUserDeleted),
+		events.On(c.Bus, bus.Reset, c.HandlePasswordReset),
+		events.On(c.Bus, bus.SignUp, c.HandleSignUpAttempted),
+		events.On(c.Bus, bus.Verification, c.HandleEmailVerification),
+		events.On(c.Bus, bus.Unsubscribed, c.HandleUserUnsubscribed),
+		events.On(c.Bus, bus.Category, c.HandleCategoryUpdated),
+		events.On(c.Bus, bus.AIDigest, c.HandleDigestRequested),
+		events.On(c.Bus, bus.DailyReport, c.HandleDailyReportReady),
+		events.On(c.Bus, bus.ShopMoved, c.HandleShopMoved),
+		events.On(c.Bus, bus.WeeklyReview, c.HandleWeeklyReviewReady),
 	}
 }
 

@@ -19,8 +19,8 @@ func TestWeightsArePublishedAndSumTo100(t *testing.T) {
 	}
 }
 
-// Every check has a name written as people write its words (issue 21,
-// item 21): not "Https" or "Open graph" made from the id.
+// Every check has a name written as people write its words, since the
+// owner reads it as a heading: not "Https" or "Open graph" made from the id.
 func TestEveryCheckHasItsName(t *testing.T) {
 	t.Parallel()
 	for _, c := range Checks {

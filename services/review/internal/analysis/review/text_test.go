@@ -200,7 +200,7 @@ var (
 
 // TestDraftsOnRealPagesSayEachFactOnce reads the corpus's real store pages
 // and checks the meta descriptions and alt text the review drafts for
-// them: made of the page's own facts, each said once (issue 21 saw a
+// them: made of the page's own facts, each said once (an owner once saw a
 // product list twice in one description), whole and within what search
 // engines show, and alt text never a file name nor a request to "describe
 // the image".
@@ -267,7 +267,7 @@ func TestDraftsOnRealPagesSayEachFactOnce(t *testing.T) {
 	}
 }
 
-// TestAHomeDescriptionListsItsProductsOnce: the draft issue 21 met, "Shop
+// TestAHomeDescriptionListsItsProductsOnce: the draft an owner met, "Shop
 // Morning Assam and First Flush Darjeeling at Fernhill Tea Co.: Morning
 // Assam, First Flush Darjeeling and Sencha Kagoshima", names each product
 // once, beside the store's own tagline.

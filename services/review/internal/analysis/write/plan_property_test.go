@@ -154,7 +154,7 @@ func randomStore(rng *rand.Rand) (*site.Site, domain.Review) {
 // TestEveryPlanHoldsTogether writes the ideas of a random store at every
 // planMoment and reads them as its owner would: what each says must agree
 // with itself, with the calendar of the store's own zone and with the
-// store's catalogue. Issue 21 saw "reminder Tue Dec 22; last order date
+// store's catalogue. A fixed example missed "reminder Tue Dec 22; last order date
 // Sun Dec 20" and "these picks sit in that band ($18–$22)" above a $14.50
 // pick.
 func TestEveryPlanHoldsTogether(t *testing.T) {

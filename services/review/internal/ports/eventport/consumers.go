@@ -13,6 +13,7 @@ import (
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
 	"uplift.dev/platform/events"
+	"uplift.dev/review/bus"
 	"uplift.dev/review/internal/app"
 	"uplift.dev/review/internal/domain"
 
@@ -36,7 +37,7 @@ type Consumers struct {
 // open (events.OnEach); RunReview is idempotent on its own.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
-		events.OnEach(c.Bus, events.ReviewRequests, c.LeaseEvery, c.HandleReviewRequested),
+		events.OnEach(c.Bus, bus.Requests, c.LeaseEvery, c.HandleReviewRequested),
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
 	"uplift.dev/platform/events"
+	"uplift.dev/stores/bus"
 	"uplift.dev/stores/internal/app"
 )
 
@@ -26,7 +27,7 @@ type Consumers struct {
 // Workers are the consumers to run beside the gRPC server.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
-		events.On(c.Bus, events.StoresUserDeleted, c.HandleUserDeleted),
+		events.On(c.Bus, bus.UserDeleted, c.HandleUserDeleted),
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
 	"uplift.dev/platform/events"
+	"uplift.dev/studio/bus"
 	"uplift.dev/studio/internal/app"
 )
 
@@ -29,9 +30,9 @@ type Consumers struct {
 // Workers are the consumers to run beside the gRPC server.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
-		events.On(c.Bus, events.StudioUsersCreated, c.HandleUserCreated),
-		events.On(c.Bus, events.StudioUsersDeleted, c.HandleUserDeleted),
-		events.On(c.Bus, events.StudioBilling, c.HandleBillingChanged),
+		events.On(c.Bus, bus.UsersCreated, c.HandleUserCreated),
+		events.On(c.Bus, bus.UsersDeleted, c.HandleUserDeleted),
+		events.On(c.Bus, bus.Billing, c.HandleBillingChanged),
 	}
 }
 

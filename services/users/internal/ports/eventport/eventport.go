@@ -13,6 +13,7 @@ import (
 	eventsv1 "uplift.dev/proto/gen/uplift/events/v1"
 
 	"uplift.dev/platform/events"
+	"uplift.dev/users/bus"
 	"uplift.dev/users/internal/app"
 	"uplift.dev/users/internal/domain"
 )
@@ -28,8 +29,8 @@ type Consumers struct {
 // Workers are the consumers to run beside the gRPC server.
 func (c Consumers) Workers() []func(context.Context) error {
 	return []func(context.Context) error{
-		events.On(c.Bus, events.UsersBilling, c.HandleBillingChanged),
-		events.On(c.Bus, events.UsersAudit, c.HandleActedOnBehalf),
+		events.On(c.Bus, bus.Billing, c.HandleBillingChanged),
+		events.On(c.Bus, bus.Audit, c.HandleActedOnBehalf),
 	}
 }
 
