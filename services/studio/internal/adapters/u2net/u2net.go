@@ -82,10 +82,13 @@ func Load(libPath, modelPath string, threads int) (*Model, error) {
 	return &Model{session: s, in: in, out: out}, nil
 }
 
-// Mask returns the model's mask for img, at img's size: its saliency
-// averaged over pipeline.Views.
+// Mask returns the model's mask for img, at img's size: pipeline.Look,
+// the whole photo and then a closer look at the product (two runs).
 func (m *Model) Mask(ctx context.Context, img *image.NRGBA) (*image.Gray, error) {
-	return m.MaskViews(ctx, img, pipeline.Views)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return pipeline.Look(img, m.Run)
 }
 
 // MaskViews is Mask over the given views (one model run each).
