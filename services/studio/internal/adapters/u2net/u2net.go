@@ -91,14 +91,6 @@ func (m *Model) Mask(ctx context.Context, img *image.NRGBA) (*image.Gray, error)
 	return pipeline.Look(img, m.Run)
 }
 
-// MaskViews is Mask over the given views (one model run each).
-func (m *Model) MaskViews(ctx context.Context, img *image.NRGBA, views []pipeline.View) (*image.Gray, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return pipeline.Saliency(img, views, m.Run)
-}
-
 // Run runs the model on one input tensor and returns a copy of its first
 // output.
 func (m *Model) Run(input []float32) ([]float32, error) {
