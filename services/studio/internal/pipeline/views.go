@@ -23,14 +23,6 @@ type View struct {
 	Flip bool
 }
 
-// Views are the looks Saliency averages over the whole photo. Measured
-// on the ten real corpus photos: the photo and the photo with a tenth of a
-// margin, mean IoU 0.851 → 0.864 with the synthetic photos 0.990 → 0.992;
-// adding the two mirrored views gave 0.874 but broke shadow suppression on
-// the mug on wood (0.99 → 0.81) and doubles the cost again. Look now takes
-// one of them for its first look and spends the other run on a closer one.
-var Views = []View{{0, false}, {0.1, false}}
-
 // Infer runs the model on one input tensor (1×3×ModelSide², planar RGB)
 // and returns its first output (ModelSide² saliency).
 type Infer func(input []float32) ([]float32, error)
@@ -174,6 +166,12 @@ func addView(sum, pred []float32, v View) {
 // found, where the product fills the frame; the two are averaged inside
 // the box (outside it the first look says "background" already). Two runs
 // in all, as many as the two whole-photo views before it.
+//
+// Before it (2026-12-02) the two runs were two views of the whole photo,
+// plain and with a tenth of a margin: mean IoU on the ten real corpus
+// photos 0.851 → 0.864 over the plain view alone; adding the two mirrored
+// views gave 0.874 but broke shadow suppression on the mug on wood (0.99
+// → 0.81) and doubled the cost again.
 //
 // Measured on the ten real corpus photos (2026-12-03): mean IoU 0.864 →
 // 0.884 after the paid plan's post-processing, the synthetic photos
