@@ -88,8 +88,11 @@ type goBench struct {
 }
 
 // GoBenchLines reads `go test -bench` output: benchmarks with product…
-// and baseline… sub-benchmarks become one line with their ratio (by the
-// first "/s" metric, else time per op); others are listed alone.
+// and baseline… sub-benchmarks (the last part of the name, so
+// BenchmarkX/case/product pairs with BenchmarkX/case/baseline: one line
+// per case) become one line with their ratio (by the first "/s" metric,
+// else an IoU, else time per op); others are listed alone. A product that
+// reports goal-IoU has that goal on its line.
 func GoBenchLines(r io.Reader) []Line {
 	var benches []goBench
 	sc := bufio.NewScanner(r)
@@ -116,7 +119,12 @@ func GoBenchLines(r io.Reader) []Line {
 	var out []Line
 	for i := range benches {
 		b := &benches[i]
-		parent, sub, ok := strings.Cut(b.name, "/")
+		i := strings.LastIndex(b.name, "/")
+		ok := i >= 0
+		parent, sub := b.name, ""
+		if ok {
+			parent, sub = b.name[:i], b.name[i+1:]
+		}
 		role := ""
 		if ok && strings.HasPrefix(sub, "product") {
 			role = "product"
@@ -155,8 +163,12 @@ func GoBenchLines(r io.Reader) []Line {
 				ratio = fmt.Sprintf("%.2f×", bv/pv)
 			}
 		}
-		out = append(out, Line{Measure: strings.TrimPrefix(n, "Benchmark"), Product: value(pv, unit), Baseline: value(bv, unit),
-			Ratio: ratio, Peak: peak(p.product) + " / " + peak(p.baseline)})
+		l := Line{Measure: strings.TrimPrefix(n, "Benchmark"), Product: value(pv, unit), Baseline: value(bv, unit),
+			Ratio: ratio, Peak: peak(p.product) + " / " + peak(p.baseline)}
+		if g, ok := p.product.metrics["goal-"+unit]; ok && unit == iouUnit {
+			l.Goal, l.Missed = fmt.Sprintf("%s ≥ %.2f", unit, g), pv < g
+		}
+		out = append(out, l)
 	}
 	for i := range benches {
 		b := &benches[i]
@@ -170,20 +182,32 @@ func GoBenchLines(r io.Reader) []Line {
 	return out
 }
 
+// iouUnit is the metric of a mask's agreement with the truth (0–1,
+// higher is better): the studio's cut-out quality.
+const iouUnit = "IoU"
+
 // primary is the metric a benchmark is judged by: the first rate it
-// reports (higher is better), else its time per operation.
+// reports (higher is better), else an IoU (higher is better: a quality
+// benchmark's time per operation is only what the measurement cost), else
+// its time per operation.
 func primary(b *goBench) (string, bool) {
 	for _, u := range b.order {
 		if strings.HasSuffix(u, "/s") {
 			return u, true
 		}
 	}
+	if _, ok := b.metrics[iouUnit]; ok {
+		return iouUnit, true
+	}
 	return "ns/op", false
 }
 
 func value(v float64, unit string) string {
-	if unit == "ns/op" {
+	switch unit {
+	case "ns/op":
 		return time.Duration(v).Round(time.Microsecond).String() + "/op"
+	case iouUnit:
+		return fmt.Sprintf("%.3f %s", v, unit)
 	}
 	return fmt.Sprintf("%.4g %s", v, unit)
 }
@@ -215,7 +239,7 @@ func Report(w io.Writer, api []Line, goOut []byte, web []Line) int {
 	lines := append(append(slices.Clone(api), GoBenchLines(bytes.NewReader(goOut))...), web...)
 	fmt.Fprintln(w)
 	Print(w, lines)
-	fmt.Fprintln(w, "\nRatio: product ÷ baseline throughput (for p99 rows, baseline ÷ product), for API rows the median of each round's ratio; peak memory is peak RSS of the gateway and the service for API rows, peak Go heap otherwise.")
+	fmt.Fprintln(w, "\nRatio: product ÷ baseline throughput (for p99 rows, baseline ÷ product; for IoU rows, product ÷ baseline IoU), for API rows the median of each round's ratio; peak memory is peak RSS of the gateway and the service for API rows, peak Go heap otherwise.")
 	var missed []string
 	parent := ""
 	for _, l := range lines {

@@ -30,6 +30,32 @@ PASS
 	}
 }
 
+// A benchmark of mask quality has a line per case, product beside
+// baseline by IoU (not by the time the measurement took), and the mean's
+// goal is checked.
+func TestGoBenchLinesShowIoUPerCase(t *testing.T) {
+	out := `BenchmarkRealPhotoIoU/handbag/product-2    1   4305197746 ns/op   0.9772 IoU
+BenchmarkRealPhotoIoU/handbag/baseline-2   1   1828467982 ns/op   0.9761 IoU
+BenchmarkRealPhotoIoU/wicker/product-2     1   1654801909 ns/op   0.8499 IoU
+BenchmarkRealPhotoIoU/wicker/baseline-2    1   1039576713 ns/op   0.9079 IoU
+BenchmarkRealPhotoIoU/mean/product-2       1   161.0 ns/op   0.8842 IoU   0.9000 goal-IoU
+BenchmarkRealPhotoIoU/mean/baseline-2      1   150.0 ns/op   0.8525 IoU
+`
+	lines := GoBenchLines(strings.NewReader(out))
+	if len(lines) != 3 {
+		t.Fatalf("%d lines: %+v", len(lines), lines)
+	}
+	if l := lines[0]; l.Measure != "RealPhotoIoU/handbag" || l.Product != "0.977 IoU" || l.Baseline != "0.976 IoU" || l.Ratio != "1.00×" || l.Goal != "" {
+		t.Fatalf("handbag: %+v", l)
+	}
+	if l := lines[1]; l.Measure != "RealPhotoIoU/wicker" || l.Ratio != "0.94×" {
+		t.Fatalf("wicker: %+v", l)
+	}
+	if l := lines[2]; l.Measure != "RealPhotoIoU/mean" || l.Product != "0.884 IoU" || l.Goal != "IoU ≥ 0.90" || !l.Missed {
+		t.Fatalf("mean: %+v", l)
+	}
+}
+
 func TestAPILinesAreMediansOfRounds(t *testing.T) {
 	r := Row{Measure: Measures[0],
 		Product: []Result{{PerSecond: 100, CPUPerRequest: 400 * time.Microsecond}, {PerSecond: 300, CPUPerRequest: 250 * time.Microsecond},

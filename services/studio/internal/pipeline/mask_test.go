@@ -187,7 +187,7 @@ func TestSaliencyMapsEveryViewBackOntoThePhoto(t *testing.T) {
 	if !bytes.Equal(got.Pix, want.Pix) {
 		t.Error("one plain view differs from ModelInput + ModelMask")
 	}
-	for _, v := range append(pipeline.Views, pipeline.View{Pad: 0.25, Flip: true}) {
+	for _, v := range []pipeline.View{{}, {Pad: 0.1}, {Pad: 0.25, Flip: true}} {
 		got, err := pipeline.Saliency(img, []pipeline.View{v}, redSaliency)
 		if err != nil {
 			t.Fatal(err)

@@ -157,3 +157,65 @@ func BenchmarkMaskIoU(b *testing.B) {
 	}
 	peakMB(b)
 }
+
+// BenchmarkRealPhotoIoU is the cut-out's IoU on each real product photo of
+// the corpus (masks drawn by people; skipped where the corpus is absent):
+// the product's mask (the model's two looks and the paid plan's
+// post-processing) beside the raw model's (one plain view, nothing after
+// it, as u2netp's reference code gives it), and the mean of each over
+// the photos, whose goal is 0.90.
+func BenchmarkRealPhotoIoU(b *testing.B) {
+	photos := testphotos.RealPhotos(b)
+	m := load(b)
+	product := func(p testphotos.RealPhoto) (*image.Gray, error) {
+		mask, err := m.Mask(context.Background(), p.Img)
+		if err == nil {
+			pipeline.Refine(p.Img, mask, true)
+		}
+		return mask, err
+	}
+	raw := func(p testphotos.RealPhoto) (*image.Gray, error) {
+		return pipeline.Saliency(p.Img, []pipeline.View{{}}, m.Run)
+	}
+	// Each photo's figure, set (not added: a sub-benchmark's body runs
+	// more than once) for the mean.
+	var ious [2][]float64
+	ious[0], ious[1] = make([]float64, len(photos)), make([]float64, len(photos))
+	for k, p := range photos {
+		b.Run(p.Name, func(b *testing.B) {
+			for i, side := range []struct {
+				name string
+				mask func(testphotos.RealPhoto) (*image.Gray, error)
+			}{{"product", product}, {"baseline", raw}} {
+				b.Run(side.name, func(b *testing.B) {
+					var iou float64
+					for b.Loop() {
+						mask, err := side.mask(p)
+						if err != nil {
+							b.Fatal(err)
+						}
+						iou = testphotos.IoU(mask, p.Truth)
+					}
+					b.ReportMetric(iou, "IoU")
+					ious[i][k] = iou
+				})
+			}
+		})
+	}
+	b.Run("mean", func(b *testing.B) {
+		for i, side := range []string{"product", "baseline"} {
+			b.Run(side, func(b *testing.B) {
+				for b.Loop() {
+				}
+				var sum float64
+				for _, v := range ious[i] {
+					sum += v
+				}
+				b.ReportMetric(sum/float64(len(photos)), "IoU")
+				if side == "product" {
+					b.ReportMetric(0.90, "goal-IoU")
+				}
+			})
+		}
+	})
+}

@@ -82,18 +82,13 @@ func Load(libPath, modelPath string, threads int) (*Model, error) {
 	return &Model{session: s, in: in, out: out}, nil
 }
 
-// Mask returns the model's mask for img, at img's size: its saliency
-// averaged over pipeline.Views.
+// Mask returns the model's mask for img, at img's size: pipeline.Look,
+// the whole photo and then a closer look at the product (two runs).
 func (m *Model) Mask(ctx context.Context, img *image.NRGBA) (*image.Gray, error) {
-	return m.MaskViews(ctx, img, pipeline.Views)
-}
-
-// MaskViews is Mask over the given views (one model run each).
-func (m *Model) MaskViews(ctx context.Context, img *image.NRGBA, views []pipeline.View) (*image.Gray, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return pipeline.Saliency(img, views, m.Run)
+	return pipeline.Look(img, m.Run)
 }
 
 // Run runs the model on one input tensor and returns a copy of its first
