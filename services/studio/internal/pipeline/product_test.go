@@ -9,7 +9,7 @@ import (
 	"uplift.dev/studio/internal/pipeline"
 )
 
-// tinAndCup is issue 21's photo: a tin (the product, fully opaque to the
+// tinAndCup is the photo an owner framed badly: a tin (the product, fully opaque to the
 // model) with a cup beside it that the model half saw: a faint blob at
 // value 110 of 255 where the cup stood (visible after hardening), joined
 // to the tin by a thin haze. tin is the tin's box.
