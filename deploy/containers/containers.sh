@@ -100,7 +100,9 @@ ctr() {
   local opts=()
   while (($#)) && [[ $1 != -- ]]; do opts+=("$1"); shift; done
   [[ ${1:-} == -- ]] && shift
-  podman run -d --name "$pfx$name" --label "$label" --read-only --cap-drop ALL \
+  # Restarted when they stop on an error, as the cluster would: a service
+  # that finds the stream not made yet exits and tries again.
+  podman run -d --name "$pfx$name" --label "$label" --restart on-failure:5 --read-only --cap-drop ALL \
     --security-opt no-new-privileges "${opts[@]}" "localhost/uplift/$image:$tag" "$@" >/dev/null
 }
 
@@ -108,10 +110,16 @@ ctr() {
 published() { podman port "$pfx$1" "$2/tcp" | head -1; }
 
 main() {
-  command -v curl >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q curl >/dev/null; }
+  local tools=()
+  command -v curl >/dev/null || tools+=(curl)
+  command -v socat >/dev/null || tools+=(socat)
+  if ((${#tools[@]})); then
+    apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${tools[@]}" >/dev/null
+  fi
   mkdir -p "$logs"
   rm -f "$logs"/*.log
-  for port in $gw_port $web_port $((web_port + 1)) $((web_port + 2)) $((web_port + 3)) $((web_port + 4)); do
+  for port in $gw_port $((base + 930)) $web_port $((web_port + 1)) $((web_port + 2)) $((web_port + 3)) $((web_port + 4)); do
     if (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       say "127.0.0.1:$port is in use (CONTAINERS_PORT_BASE moves the ports)"
       return 1
@@ -159,13 +167,16 @@ EOF
 {"emulators": {"auth": {"host": "$hostip", "port": 9099}, "hub": {"host": "$hostip", "port": 4400},
  "logging": {"host": "$hostip", "port": 4500}, "ui": {"enabled": false}, "singleProjectMode": true}}
 EOF
-  (cd "$root/deploy/local" && host_run firebase-auth-emulator env NO_UPDATE_NOTIFIER=1 FIREBASE_CLI_DISABLE_UPDATE_CHECK=true \
-    TMPDIR="$state/firebase-tmp" node_modules/.bin/firebase emulators:start --only auth --project "$project" --config "$state/firebase.json")
+  host_run firebase-auth-emulator env -C "$root/deploy/local" NO_UPDATE_NOTIFIER=1 FIREBASE_CLI_DISABLE_UPDATE_CHECK=true \
+    TMPDIR="$state/firebase-tmp" node_modules/.bin/firebase emulators:start --only auth --project "$project" --config "$state/firebase.json"
   host_run stripe-mock "$bin/stripe-mock" -http-addr "$hostip:12111" -https-addr "$hostip:12112"
   host_run smtp-sink "$root/deploy/local/node_modules/.bin/maildev" --ip "$hostip" --web-ip "$hostip" --smtp 1025 --web 1080
-  host_run shopify-sim "$bin/shopifysim" -addr "$hostip:9300" -api-key local-fake-shopify-api-key \
+  # The simulator listens on loopback only, by design: socat carries the
+  # bridge address to it.
+  host_run shopify-sim "$bin/shopifysim" -addr "127.0.0.1:$((base + 930))" -api-key local-fake-shopify-api-key \
     -api-secret shpss_local_fake_secret -demo -compliance-url "http://127.0.0.1:$gw_port/webhooks/shopify" \
     -demo-store-url http://127.0.0.1:9400
+  host_run shopify-sim-bridge socat "TCP-LISTEN:9300,bind=$hostip,fork,reuseaddr" "TCP:127.0.0.1:$((base + 930))"
 
   podman run --rm --label "$label" --network "$net" -e NATS_URL=nats://nats:4222 -e NATS_NKEY_SEED="$(seed admin)" \
     "localhost/uplift/natssetup:$tag" >"$logs/natssetup.log" 2>&1 || { say "nats set-up failed"; return 1; }

@@ -131,9 +131,17 @@ runtime_base() {
   echo "$tag"
 }
 
+# timetzdata: the IANA zones in the binary, as scratch has none.
+# nodynamic: the WebP codec's WebAssembly build only; its default loads
+# libwebp at run time (purego), which makes even a CGO_ENABLED=0 binary
+# ask for the dynamic loader.
 gobuild() { # out package cgo
-  (cd "$root" && CGO_ENABLED=$3 GOOS=linux go build -trimpath -tags timetzdata \
+  (cd "$root" && CGO_ENABLED=$3 GOOS=linux go build -trimpath -tags timetzdata,nodynamic \
     -ldflags='-s -w' -o "$1" "$2")
+  if [[ $3 == 0 ]] && head -c 4096 "$1" | grep -qa 'ld-linux'; then
+    echo "$2 is not a static binary (it names the dynamic loader): it cannot run on scratch" >&2
+    return 1
+  fi
 }
 
 # stage NAME prints the staged context folder, rootfs/ holding what the
