@@ -175,7 +175,7 @@ EOF
   # bridge address to it.
   host_run shopify-sim "$bin/shopifysim" -addr "127.0.0.1:$((base + 930))" -api-key local-fake-shopify-api-key \
     -api-secret shpss_local_fake_secret -demo -compliance-url "http://127.0.0.1:$gw_port/webhooks/shopify" \
-    -demo-store-url http://127.0.0.1:9400
+    -demo-store-url http://127.0.0.1:9400 -public-url "http://$hostip:9300"
   host_run shopify-sim-bridge socat "TCP-LISTEN:9300,bind=$hostip,fork,reuseaddr" "TCP:127.0.0.1:$((base + 930))"
 
   podman run --rm --label "$label" --network "$net" -e NATS_URL=nats://nats:4222 -e NATS_NKEY_SEED="$(seed admin)" \
@@ -236,6 +236,7 @@ EOF
   ctr gateway gateway --network "$net" --network-alias gateway "${backends[@]}" -e GATEWAY_ADDR=:8080 -e GATEWAY_METRICS_ADDR=:8180 \
     -e NATS_URL=nats://nats:4222 -e NATS_NKEY_SEED="$(seed gateway)" -e NATS_SENDER_KEYS="$senders" \
     -e WEB_URL="$web_url" -e WEB_ORIGINS="$web_url,http://127.0.0.1:$web_port" \
+    -e GATEWAY_ALLOWED_HOSTS="localhost:$gw_port,127.0.0.1:$gw_port,gateway:8080" \
     -e SIGN_UPS_PER_HOUR=10000 -p "127.0.0.1:$gw_port:8080"
   ctr web web --network "$net" --tmpfs /tmp:rw,mode=1777 -e UPLIFT_LOCAL=true \
     -e UPLIFT_AUTH_EMULATOR_URL="http://$hostip:9099" -e UPLIFT_FIREBASE_PROJECT_ID=$project \
@@ -254,7 +255,6 @@ EOF
   say "up in ${up}s"
 
   # Peak memory: every container's, sampled while the journey runs.
-  podman stats --no-reset 2>/dev/null >/dev/null || true
   (
     while :; do
       podman stats --no-stream --format '{{.Name}} {{.MemUsage}}' 2>/dev/null | awk -v t="$(date +%s)" '{print t, $1, $2}'
