@@ -15,7 +15,8 @@
 # The same tree gives the same image: timestamps are the commit's
 # (SOURCE_DATE_EPOCH), each image is one COPY of a staged tree, and the
 # label org.opencontainers.image.revision names the commit. VERIFY=1 builds
-# each image a second time from nothing and fails if its digest differs.
+# each image a second time (staged again, the image removed first) and fails
+# if its ID differs.
 #
 # Images are tagged localhost/uplift/NAME:TAG (TAG: the commit's first 12
 # hex digits, "-dirty" for a changed tree) and localhost/uplift/NAME:latest.
@@ -223,7 +224,10 @@ build_one() {
   local id
   id=$(build)
   if [[ -n ${VERIFY:-} ]]; then
+    # From nothing: the image removed and its tree staged again (the Go
+    # build again, which Go's cache may answer: it is keyed by every input).
     podman rmi -f "$tag" "localhost/uplift/$name:latest" >/dev/null
+    d=$(stage "$name" "$kind" "$what")
     local again
     again=$(build)
     if [[ $again != "$id" ]]; then
