@@ -106,7 +106,7 @@ ctr() {
     --security-opt no-new-privileges "${opts[@]}" "localhost/uplift/$image:$tag" "$@" >/dev/null
 }
 
-# metrics_url NAME PORT is the host address of a container's published port.
+# published NAME PORT is the host address a container's port is published on.
 published() { podman port "$pfx$1" "$2/tcp" | head -1; }
 
 main() {
