@@ -141,6 +141,27 @@ tour: build studio-assets ## screenshots of every route and dialog at 375 and 12
 bench-web: build services/review/bench/node_modules/.installed ## the web: first-load KB against the budget, Lighthouse desktop on /, Home, Analytics, /website-score
 	@$(BIN)/devstack exec -apps -- node frontends/scripts/bench-web.mjs
 
+# ---------------------------------------------------------------- containers
+
+# Podman from Debian, local bases only (deploy/containers/images.sh): the
+# Debian base is debootstrapped once and kept (REBUILD_BASE=1 makes it again);
+# VERIFY=1 builds each image twice and fails when the digests differ.
+.PHONY: images
+images: frontends/.built studio-assets ## build every container image with podman from local bases (localhost/uplift/*)
+	@deploy/containers/images.sh
+
+.PHONY: image
+image: $(if $(filter web,$(SERVICE)),frontends/.built) $(if $(filter studioworker,$(SERVICE)),studio-assets) ## build one image: make image SERVICE=users (deploy/containers/images.sh --list)
+	@test -n "$(SERVICE)" || { echo "usage: make image SERVICE=name (one of: $$(deploy/containers/images.sh --list | tr '\n' ' '))" >&2; exit 1; }
+	@deploy/containers/images.sh $(SERVICE)
+
+# The product as containers on one podman network, an owner's journey through
+# the gateway, every health endpoint, the time and peak memory; everything
+# it started is removed, also on failure (KEEP=1 keeps it until Ctrl-C).
+.PHONY: containers
+containers: build images ## run the whole product in containers, drive sign-up → review → Shopify → Analytics, report time and peak memory, remove it all
+	@deploy/containers/containers.sh
+
 # ---------------------------------------------------------------- protos and lint
 
 PROTO_TOOLS := $(BIN)/buf $(BIN)/protoc-gen-go $(BIN)/protoc-gen-go-grpc $(BIN)/protoc-gen-grpc-gateway $(BIN)/protoc-gen-openapiv2

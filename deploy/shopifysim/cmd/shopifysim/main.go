@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -42,6 +43,7 @@ func run(log *slog.Logger, args []string) error {
 	auto := fs.Bool("auto-approve", false, "skip the consent page on authorize")
 	demoStore := fs.String("demo-store-url", envOr("SHOPIFY_SIM_DEMO_STORE_URL", ""), "the demo business's website, whose product photos the demo shop shows (env SHOPIFY_SIM_DEMO_STORE_URL)")
 	compliance := fs.String("compliance-url", "", "where the compliance webhooks (customers/data_request, customers/redact, shop/redact) go")
+	public := fs.String("public-url", "", "the simulator's address as its clients reach it, when that is not -addr (a forwarder in front of it); the bulk results' URLs are built from it")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -57,7 +59,11 @@ func run(log *slog.Logger, args []string) error {
 	if err != nil {
 		return err
 	}
-	s.SetBaseURL("http://" + ln.Addr().String())
+	base := "http://" + ln.Addr().String()
+	if *public != "" {
+		base = strings.TrimRight(*public, "/")
+	}
+	s.SetBaseURL(base)
 	if *demo {
 		if err := sim.SeedDemo(s, time.Now()); err != nil {
 			return fmt.Errorf("seed demo: %w", err)
