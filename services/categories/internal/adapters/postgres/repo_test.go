@@ -430,6 +430,11 @@ func TestDeletingAnOwnerTakesEverythingOfTheirsAndNothingElse(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// An entry naming the owner under a category that is not theirs (the
+	// adapter writes the entry as given) goes too.
+	s.update(t, kept, func(*domain.Category) domain.Effects {
+		return domain.Effects{OnBehalf: &domain.AuditEntry{ActorID: "uplifter", OwnerID: "gone", Action: "save"}}
+	})
 	n, err := s.repo.DeleteOwnedBy(ctx, "gone")
 	if err != nil || n != 2 {
 		t.Fatalf("deleted %d %v, want 2", n, err)
@@ -450,6 +455,9 @@ func TestDeletingAnOwnerTakesEverythingOfTheirsAndNothingElse(t *testing.T) {
 		if left != 0 || other == 0 {
 			t.Errorf("%s: %d rows of the deleted owner left, %d of the other owner", table, left, other)
 		}
+	}
+	if n := s.count(t, `SELECT count(*) FROM on_behalf_audit WHERE owner_id = 'gone'`); n != 0 {
+		t.Errorf("%d audit entries still name the deleted owner", n)
 	}
 	if n, err := s.repo.DeleteOwnedBy(ctx, "gone"); err != nil || n != 0 {
 		t.Fatalf("deleting again: %d %v", n, err)

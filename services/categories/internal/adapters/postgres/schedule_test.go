@@ -84,19 +84,29 @@ func TestWeeklyReviewCandidatesAreTheCategoriesWithASiteAndTheEmailOn(t *testing
 	}
 
 	// A review asked for dates the first review; the newest week started is the last week.
-	startReview(t, s, due, "https://"+due+".example")
+	// Each review is done before the next week starts, so each week makes
+	// a review of its own rather than adopting the one under way.
+	finish(t, s, due, startReview(t, s, due, "https://"+due+".example"), analysis(50), nil)
 	for _, week := range []string{"2026-03-02", "2026-03-16", "2026-03-09"} {
 		if _, err := s.repo.StartWeeklyReview(ctx, due, week, newWeekReport(week)); err != nil {
 			t.Fatal(err)
 		}
+		latest, err := s.repo.LatestReport(ctx, due)
+		if err != nil {
+			t.Fatal(err)
+		}
+		finish(t, s, due, latest.ID, analysis(50), nil)
 	}
 	c, _ := candidate(t, s, due)
 	if c.LastWeek != (schedule.Date{Year: 2026, Month: time.March, Day: 16}) || c.FirstReviewAt.IsZero() {
 		t.Fatalf("candidate after three weeks %+v, want last week 2026-03-16 and a first review", c)
 	}
 	var first time.Time
-	if err := s.pool.QueryRow(ctx, `SELECT min(created_at) FROM reports WHERE category_id = $1`, due).Scan(&first); err != nil || !first.Equal(c.FirstReviewAt) {
-		t.Fatalf("first review at %v, want the oldest report's %v (%v)", c.FirstReviewAt, first, err)
+	if n := s.count(t, `SELECT count(*) FROM reports WHERE category_id = $1`, due); n != 4 {
+		t.Fatalf("%d reports, want the first review and three weeks'", n)
+	}
+	if err := s.pool.QueryRow(ctx, `SELECT created_at FROM reports WHERE category_id = $1 AND week IS NULL`, due).Scan(&first); err != nil || !first.Equal(c.FirstReviewAt) {
+		t.Fatalf("first review at %v, want the first report's %v (%v)", c.FirstReviewAt, first, err)
 	}
 }
 
