@@ -3,7 +3,9 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -503,5 +505,33 @@ func TestUnsubscribingAnOwnerTurnsBothEmailsOffOnce(t *testing.T) {
 	}
 	if n := s.outbox(t, events.SubjectCategoryUpdated); n != before+2 {
 		t.Fatalf("a redelivered unsubscribe published again (%d)", n-before)
+	}
+}
+
+// Concurrent changes to one category are applied one after the other
+// under its row lock, so none is lost.
+func TestConcurrentUpdatesLoseNothing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := newStore(t)
+	id := s.ensure(t, "owner", "Fern")
+	const n = 6
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := s.repo.Update(ctx, id, func(c *domain.Category) (domain.Effects, error) {
+				c.Competitors = append(c.Competitors, fmt.Sprintf("https://rival%d.example", i))
+				return domain.Effects{}, nil
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if got := s.get(t, id).Competitors; len(got) != n {
+		t.Fatalf("competitors %v, want all %d", got, n)
 	}
 }

@@ -162,6 +162,15 @@ func TestAReviewReplacedMeanwhileFailsAndTheNewOneComparesWithTheLastReady(t *te
 	if c := s.get(t, id); c.AdditionalInfo != "A shop scoring 60." {
 		t.Fatalf("a replaced review wrote the summary %q", c.AdditionalInfo)
 	}
+
+	// The website removed while its review runs: the review is not stored.
+	s.update(t, id, func(c *domain.Category) domain.Effects { c.SiteURL = ""; return domain.Effects{} })
+	if finish(t, s, id, newer, analysis(95, "gone"), nil) {
+		t.Fatal("a review of a website no longer set was stored")
+	}
+	if got, err := s.repo.Report(ctx, newer); err != nil || got.Status != domain.StatusFailed {
+		t.Fatalf("review of a removed website %+v %v", got, err)
+	}
 }
 
 func TestProgressNeverMovesBack(t *testing.T) {
@@ -222,6 +231,13 @@ func TestAFailedReviewIsFailedOnceAndAWeeksSaysSo(t *testing.T) {
 	}
 	if n := s.outbox(t, events.SubjectWeeklyReviewReady); n != 0 {
 		t.Fatalf("%d weekly emails for a review that is not the week's", n)
+	}
+	// Progress arriving after the failure moves nothing.
+	if err := s.repo.ReviewProgress(ctx, id, rep, 90, "Late"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.repo.Report(ctx, rep); got.Progress != 30 || got.Status != domain.StatusFailed {
+		t.Fatalf("a failed report moved to %d %s", got.Progress, got.Status)
 	}
 
 	// The week's review fails: one email, however often the failure comes.

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -320,5 +321,43 @@ func TestNoDataCandidatesAndTheirDailyReportOnce(t *testing.T) {
 	addStoreIdea(t, s, tokyo, "best-seller:Tea")
 	if _, listed := list()[tokyo]; listed {
 		t.Fatal("a store with data is still a no-data candidate")
+	}
+}
+
+// Replicas racing for the same week start it once.
+func TestReplicasStartAWeekOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := newStore(t)
+	id := s.ensure(t, "u", "Fern")
+	finish(t, s, id, startReview(t, s, id, "https://fern.example"), analysis(50), nil)
+	before := s.outbox(t, events.SubjectReviewRequested)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	started := 0
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok, err := s.repo.StartWeeklyReview(ctx, id, "2026-03-02", newWeekReport("2026-03-02"))
+			if err != nil {
+				t.Error(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if ok {
+				started++
+			}
+		}()
+	}
+	wg.Wait()
+	if started != 1 {
+		t.Fatalf("%d replicas started the week, want 1", started)
+	}
+	if n := s.outbox(t, events.SubjectReviewRequested) - before; n != 1 {
+		t.Fatalf("%d ReviewRequested, want 1", n)
+	}
+	if n := s.count(t, `SELECT count(*) FROM reports WHERE category_id = $1 AND week = '2026-03-02'`, id); n != 1 {
+		t.Fatalf("%d reports for the week, want 1", n)
 	}
 }
