@@ -61,7 +61,7 @@ func (s store) outbox(t *testing.T, subject string) int {
 	return s.count(t, `SELECT count(*) FROM outbox WHERE subject = $1`, subject)
 }
 
-// events decodes every event queued on subject, oldest first, into
+// decode reads every event queued on subject, oldest first, into
 // messages made by newMsg.
 func decode[M proto.Message](t *testing.T, s store, subject string, newMsg func() M) []M {
 	t.Helper()
@@ -533,5 +533,42 @@ func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 	wg.Wait()
 	if got := s.get(t, id).Competitors; len(got) != n {
 		t.Fatalf("competitors %v, want all %d", got, n)
+	}
+}
+
+// Inside a consumer's transaction the adapter's changes and their events
+// commit or roll back with it.
+func TestWithTxCommitsAndRollsBackWithTheConsumer(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := newStore(t)
+	for _, commit := range []bool{false, true} {
+		tx, err := s.pool.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := uuid.NewString()
+		if _, err := s.repo.WithTx(tx).Ensure(ctx, domain.Category{ID: id, OwnerID: "u", Name: "Fern"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.repo.WithTx(tx).Get(ctx, id); err != nil {
+			t.Fatalf("the consumer's transaction does not see its category: %v", err)
+		}
+		if commit {
+			err = tx.Commit(ctx)
+		} else {
+			err = tx.Rollback(ctx)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.repo.Get(ctx, id)
+		queued := s.count(t, `SELECT count(*) FROM outbox`)
+		if commit && (err != nil || queued != 1) {
+			t.Fatalf("committed: %v, %d events", err, queued)
+		}
+		if !commit && (!errors.Is(err, domain.ErrNotFound) || queued != 0) {
+			t.Fatalf("rolled back: %v, %d events", err, queued)
+		}
 	}
 }
