@@ -164,7 +164,7 @@ func (r Repo) Update(ctx context.Context, id string, fn func(*domain.Category) (
 
 func (r Repo) applyEffects(ctx context.Context, tx pgx.Tx, c domain.Category, eff domain.Effects) error {
 	if eff.InvalidateIdeas {
-		if err := invalidateIdeas(ctx, tx, c.ID); err != nil {
+		if err := invalidateIdeas(ctx, tx, c.ID, r.now.Now()); err != nil {
 			return err
 		}
 	}
@@ -247,7 +247,9 @@ func (r Repo) record(ctx context.Context, tx pgx.Tx, c domain.Category, ev domai
 // invalidateIdeas marks every current idea of the category stale and
 // issues the store's ideas again under new ids (domain.Effects): their
 // numbers have not changed, while the website's wait for the next review.
-func invalidateIdeas(ctx context.Context, tx pgx.Tx, categoryID string) error {
+// The reissued ones are dated at, the repository's clock, like every idea
+// it records.
+func invalidateIdeas(ctx context.Context, tx pgx.Tx, categoryID string, at time.Time) error {
 	rows, err := tx.Query(ctx, `UPDATE ideas SET invalidated = true WHERE category_id = $1 AND NOT invalidated
 		RETURNING id, topic <> ''`, categoryID)
 	if err != nil {
@@ -271,8 +273,8 @@ func invalidateIdeas(ctx context.Context, tx pgx.Tx, categoryID string) error {
 	for _, id := range store {
 		if _, err := tx.Exec(ctx, `INSERT INTO ideas (id, category_id, report_id, position, title, why_now, channel,
 				subject_line, body, products, timing, topic, created_at)
-			SELECT $2, category_id, NULL, position, title, why_now, channel, subject_line, body, products, timing, topic, now()
-			FROM ideas WHERE id = $1`, id, uuid.NewString()); err != nil {
+			SELECT $2, category_id, NULL, position, title, why_now, channel, subject_line, body, products, timing, topic, $3
+			FROM ideas WHERE id = $1`, id, uuid.NewString(), at); err != nil {
 			return err
 		}
 	}
