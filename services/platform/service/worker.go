@@ -77,6 +77,9 @@ func (w Worker) Run(ctx context.Context, log *slog.Logger, wire WorkerWire) erro
 	defer pool.Close()
 	owner := "the " + w.Service + " service"
 	if err := postgres.WaitMigrated(ctx, pool, owner, log, events.Migrations(), w.Migrations); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while it waited for the schema: a clean stop
+		}
 		return err
 	}
 	reg := prometheus.NewRegistry()

@@ -121,3 +121,32 @@ func TestWorkerWaitsForTheSchemaAndStopsOnAFailedJob(t *testing.T) {
 		t.Fatal("the worker never started after the schema was migrated")
 	}
 }
+
+// A worker stopped while it still waits for its service to migrate the
+// schema (a deploy rolled back at once, a test that ends first) stops
+// cleanly: Run returns nil, not the wait's "context canceled".
+func TestAWorkerStoppedBeforeItsSchemaIsReadyStopsCleanly(t *testing.T) {
+	t.Parallel()
+	url := pgtest.URL(t) // never migrated
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- service.Worker{Name: "shopworker", Service: "shop", DatabaseURL: url, Migrations: workerMigrations,
+			MetricsAddr: freeAddr(t)}.Run(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)),
+			func(context.Context, *service.WorkerRuntime) ([]func(context.Context) error, error) {
+				t.Error("wired before the schema was migrated")
+				return nil, nil
+			})
+	}()
+	time.Sleep(300 * time.Millisecond) // waiting for the schema by now
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v, want nil for a stop while waiting", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after its context ended")
+	}
+}
+
