@@ -149,4 +149,3 @@ func TestAWorkerStoppedBeforeItsSchemaIsReadyStopsCleanly(t *testing.T) {
 		t.Fatal("Run did not return after its context ended")
 	}
 }
-
