@@ -9,10 +9,12 @@ package scale
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -180,31 +182,35 @@ func (b *balancer) stop() { close(b.done) }
 
 // do sends one request; it returns the status, or an error when no gateway
 // took it.
-func (b *balancer) do(method, path, token string) (int, error) {
+func (b *balancer) do(method, path, token string, body []byte) (int, []byte, error) {
 	var last error
 	for range 2 * len(b.urls) {
 		i := int(b.next.Add(1) % uint64(len(b.urls)))
 		if !b.ready[i].Load() {
 			continue
 		}
-		req, err := http.NewRequest(method, b.urls[i]+path, nil)
+		req, err := http.NewRequest(method, b.urls[i]+path, bytes.NewReader(body))
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		req.Host = b.host
 		req.Header.Set("Authorization", "Bearer "+token)
+		if body != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
 		resp, err := b.http.Do(req)
 		if err != nil {
 			if neverReached(err) {
 				last = err
 				continue
 			}
-			return 0, err
+			return 0, nil, err
 		}
+		out, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		resp.Body.Close()
-		return resp.StatusCode, nil
+		return resp.StatusCode, out, err
 	}
-	return 0, fmt.Errorf("no gateway took the request: %v", last)
+	return 0, nil, fmt.Errorf("no gateway took the request: %v", last)
 }
 
 // neverReached says a request failed while connecting, so no gateway
@@ -250,7 +256,7 @@ func (l *load) run(ctx context.Context, worker int) {
 		case 9:
 			method, path, want = http.MethodGet, cat+"/business-data/insights", "200"
 		}
-		code, err := l.lb.do(method, path, o.Token)
+		code, _, err := l.lb.do(method, path, o.Token, nil)
 		l.count(method+" "+path, code, err, want)
 	}
 }
@@ -270,31 +276,11 @@ func (l *load) count(what string, code int, err error, want string) {
 // UserCreated event categories must turn into exactly one business.
 func (l *load) signUp() {
 	email := fmt.Sprintf("scale-%d-%d@example.com", time.Now().UnixNano(), l.total.Load())
-	body := strings.NewReader(`{"email":"` + email + `","password":"scale-test-password","suppressWelcomeEmail":true}`)
-	var resp *http.Response
-	var err error
-	for range 2 * len(l.lb.urls) {
-		i := int(l.lb.next.Add(1) % uint64(len(l.lb.urls)))
-		if !l.lb.ready[i].Load() {
-			continue
-		}
-		req, _ := http.NewRequest(http.MethodPost, l.lb.urls[i]+"/internal/users", body)
-		req.Host = l.lb.host
-		req.Header.Set("Authorization", "Bearer unauthed")
-		req.Header.Set("Content-Type", "application/json")
-		if resp, err = l.lb.http.Do(req); err == nil || !neverReached(err) {
-			break
-		}
-	}
-	if err != nil || resp == nil {
-		l.count("POST /internal/users", 0, err, "200")
-		return
-	}
-	defer resp.Body.Close()
+	body := []byte(`{"email":"` + email + `","password":"scale-test-password","suppressWelcomeEmail":true}`)
+	code, resp, err := l.lb.do(http.MethodPost, "/internal/users", "unauthed", body)
+	l.count("POST /internal/users", code, err, "200")
 	var created struct{ ID string }
-	_ = json.NewDecoder(resp.Body).Decode(&created)
-	l.count("POST /internal/users", resp.StatusCode, nil, "200")
-	if resp.StatusCode == http.StatusOK && created.ID != "" {
+	if code == http.StatusOK && json.Unmarshal(resp, &created) == nil && created.ID != "" {
 		l.mu.Lock()
 		l.users = append(l.users, created.ID)
 		l.mu.Unlock()
