@@ -124,6 +124,62 @@ func source(connected, imported bool) string {
 	return SourceNone
 }
 
+// Analytics is what the Analytics page shows in one answer: a range's
+// numbers, the totals of the period just before it and its best products.
+type Analytics struct {
+	Metrics
+	// Previous are the totals of PreviousFrom to PreviousTo, the days just
+	// before the range, as many as it has; nil unless asked for and the
+	// store has numbers.
+	Previous                 *domain.DayTotals
+	PreviousFrom, PreviousTo domain.Date
+	// Top are the range's best products by net sales (asked for, and the
+	// store has numbers).
+	Top []ProductSales
+}
+
+// AnalyticsExtras says what GetAnalytics adds to a range's numbers.
+type AnalyticsExtras struct {
+	// Previous asks for the totals of the period just before the range.
+	Previous bool
+	// TopProducts (0–50) asks for that many best products; 0 for none.
+	TopProducts int
+}
+
+// GetAnalytics is GetMetrics with the extras asked for, under one access
+// check: the page's three questions (the range, the period before it, the
+// best products) in one request. A store without numbers gets no extras:
+// there is nothing to compare or rank.
+func (a *App) GetAnalytics(ctx context.Context, categoryID, from, to string, lastDays int, extras AnalyticsExtras) (Analytics, error) {
+	if extras.TopProducts < 0 || extras.TopProducts > maxTopProducts {
+		return Analytics{}, &domain.ValidationError{Field: "topProducts",
+			Message: fmt.Sprintf("topProducts must be between 0 and %d.", maxTopProducts)}
+	}
+	m, err := a.GetMetrics(ctx, categoryID, from, to, lastDays)
+	if err != nil || m.Source == SourceNone {
+		return Analytics{Metrics: m}, err
+	}
+	out := Analytics{Metrics: m}
+	if extras.Previous {
+		n := domain.DaysBetween(m.From, m.To) + 1
+		out.PreviousFrom, out.PreviousTo = m.From.AddDays(-n), m.From.AddDays(-1)
+		prev, err := a.metrics(ctx, categoryID, out.PreviousFrom, out.PreviousTo)
+		if err != nil {
+			return Analytics{}, err
+		}
+		out.Previous = &prev.Totals
+	}
+	if extras.TopProducts > 0 {
+		if out.Top, err = a.topProducts(ctx, categoryID, m.From, m.To, extras.TopProducts); err != nil {
+			return Analytics{}, err
+		}
+	}
+	return out, nil
+}
+
+// maxTopProducts bounds one ranking.
+const maxTopProducts = 50
+
 // TopProducts ranks products by net sales in [from, to].
 func (a *App) TopProducts(ctx context.Context, categoryID, from, to string, limit int) (string, []ProductSales, error) {
 	if err := a.authorize(ctx, categoryID); err != nil {
@@ -136,18 +192,23 @@ func (a *App) TopProducts(ctx context.Context, categoryID, from, to string, limi
 	switch {
 	case limit == 0:
 		limit = 10
-	case limit < 0 || limit > 50:
-		return "", nil, &domain.ValidationError{Field: "limit", Message: "limit must be between 1 and 50."}
+	case limit < 0 || limit > maxTopProducts:
+		return "", nil, &domain.ValidationError{Field: "limit", Message: fmt.Sprintf("limit must be between 1 and %d.", maxTopProducts)}
 	}
 	st, err := a.repo.Store(ctx, categoryID)
 	if err != nil {
 		return "", nil, err
 	}
-	products, err := a.repo.TopProducts(ctx, categoryID, f, t, limit)
+	products, err := a.topProducts(ctx, categoryID, f, t, limit)
+	return st.Currency, products, err
+}
+
+func (a *App) topProducts(ctx context.Context, categoryID string, from, to domain.Date, limit int) ([]ProductSales, error) {
+	products, err := a.repo.TopProducts(ctx, categoryID, from, to, limit)
 	for i := range products {
 		products[i].Title = domain.ClipTitle(products[i].Title) // titles stored before they were bounded
 	}
-	return st.Currency, products, err
+	return products, err
 }
 
 // DailyReport is the daily business report with where it came from.

@@ -218,6 +218,66 @@ func TestImportOrdersFromTheRealExport(t *testing.T) {
 	}
 }
 
+// One metrics request answers what the Analytics page shows: the range, the
+// totals of as many days just before it and the range's best products, the
+// same as the separate calls give; a store without numbers gets neither
+// extra, and a ranking out of bounds is refused.
+func TestOneMetricsRequestCarriesThePeriodBeforeAndTheBestProducts(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, sim.Options{AutoApprove: true})
+	ctx, cat := h.owner()
+	empty, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: "2025-12-07", To: "2025-12-08", WithPrevious: true, TopProducts: 3})
+	if err != nil || empty.GetSource() != "none" || empty.PreviousTotals != nil || empty.GetPreviousFrom() != "" || len(empty.GetTopProducts()) != 0 {
+		t.Fatalf("a store without numbers: %v, %v", empty, err)
+	}
+	if _, err := h.client.ImportOrders(ctx, &storesv1.ImportOrdersRequest{CategoryId: cat, Format: "shopify-orders-csv", Csv: corpusCSV(t)}); err != nil {
+		t.Fatal(err)
+	}
+	// Every order of the export is on 6 Dec: the two days after it compare
+	// with 5 and 6 Dec, which hold them all.
+	after, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: "2025-12-07", To: "2025-12-08", WithPrevious: true, TopProducts: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.GetPreviousFrom() != "2025-12-05" || after.GetPreviousTo() != "2025-12-06" ||
+		after.GetPreviousTotals().GetOrders() != 51 || after.GetPreviousTotals().GetNetSales() != "585942.00" ||
+		after.GetPreviousTotals().GetDate() != "" {
+		t.Errorf("the period before 7–8 Dec: %s – %s, %v", after.GetPreviousFrom(), after.GetPreviousTo(), after.GetPreviousTotals())
+	}
+	if after.GetTotals().GetOrders() != 0 || len(after.GetTopProducts()) != 0 {
+		t.Errorf("7–8 Dec: %d orders, %d top products; want none", after.GetTotals().GetOrders(), len(after.GetTopProducts()))
+	}
+	day, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: "2025-12-06", To: "2025-12-06", WithPrevious: true, TopProducts: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, err := h.client.GetTopProducts(ctx, &storesv1.GetTopProductsRequest{CategoryId: cat, From: "2025-12-06", To: "2025-12-06", Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(day.GetTopProducts()) != 3 {
+		t.Fatalf("6 Dec: %d top products, want 3", len(day.GetTopProducts()))
+	}
+	for i, p := range day.GetTopProducts() {
+		if want := top.GetProducts()[i]; p.GetTitle() != want.GetTitle() || p.GetNetSales() != want.GetNetSales() || p.GetQuantity() != want.GetQuantity() {
+			t.Errorf("top product %d: %v, GetTopProducts says %v", i, p, want)
+		}
+	}
+	if day.GetPreviousFrom() != "2025-12-05" || day.GetPreviousTotals().GetOrders() != 0 {
+		t.Errorf("the day before 6 Dec: %s, %d orders", day.GetPreviousFrom(), day.GetPreviousTotals().GetOrders())
+	}
+	plain, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: "2025-12-06", To: "2025-12-06"})
+	if err != nil || plain.PreviousTotals != nil || len(plain.GetTopProducts()) != 0 {
+		t.Errorf("without extras: %v, %v; want neither", plain, err)
+	}
+	for _, n := range []int32{-1, 51} {
+		_, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: "2025-12-06", To: "2025-12-06", TopProducts: n})
+		if status.Code(err) != codes.InvalidArgument || !strings.Contains(status.Convert(err).Message(), "topProducts") {
+			t.Errorf("topProducts %d: %v, want InvalidArgument naming it", n, err)
+		}
+	}
+}
+
 func TestABadExportImportsNothing(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, sim.Options{AutoApprove: true})

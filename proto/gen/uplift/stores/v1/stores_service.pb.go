@@ -291,7 +291,15 @@ type GetMetricsRequest struct {
 	// yesterday, store-local, since today is not over. The store's clock
 	// decides, never the caller's, so a viewer on another date gets the same
 	// range.
-	LastDays      int32 `protobuf:"varint,4,opt,name=last_days,json=lastDays,proto3" json:"last_days,omitempty"`
+	LastDays int32 `protobuf:"varint,4,opt,name=last_days,json=lastDays,proto3" json:"last_days,omitempty"`
+	// with_previous asks also for the totals of as many days just before the
+	// range (previous_totals), so a page compares without a second request.
+	// Left out when the store has no numbers.
+	WithPrevious bool `protobuf:"varint,5,opt,name=with_previous,json=withPrevious,proto3" json:"with_previous,omitempty"`
+	// top_products (0–50) asks also for the range's best products by net
+	// sales, highest first (top_products); 0 asks for none. Left out when the
+	// store has no numbers.
+	TopProducts   int32 `protobuf:"varint,6,opt,name=top_products,json=topProducts,proto3" json:"top_products,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -350,6 +358,20 @@ func (x *GetMetricsRequest) GetTo() string {
 func (x *GetMetricsRequest) GetLastDays() int32 {
 	if x != nil {
 		return x.LastDays
+	}
+	return 0
+}
+
+func (x *GetMetricsRequest) GetWithPrevious() bool {
+	if x != nil {
+		return x.WithPrevious
+	}
+	return false
+}
+
+func (x *GetMetricsRequest) GetTopProducts() int32 {
+	if x != nil {
+		return x.TopProducts
 	}
 	return 0
 }
@@ -552,6 +574,13 @@ type GetMetricsResponse struct {
 	// (YYYY-MM-DD), empty when there is none: days before it have no data,
 	// so a comparison with them is not like for like.
 	FirstOrderDay string `protobuf:"bytes,9,opt,name=first_order_day,json=firstOrderDay,proto3" json:"first_order_day,omitempty"`
+	// previous_totals are the totals of previous_from to previous_to, the
+	// days just before the range, as many as it has (with_previous).
+	PreviousTotals *DayMetrics `protobuf:"bytes,10,opt,name=previous_totals,json=previousTotals,proto3" json:"previous_totals,omitempty"`
+	PreviousFrom   string      `protobuf:"bytes,11,opt,name=previous_from,json=previousFrom,proto3" json:"previous_from,omitempty"`
+	PreviousTo     string      `protobuf:"bytes,12,opt,name=previous_to,json=previousTo,proto3" json:"previous_to,omitempty"`
+	// top_products are the range's best products by net sales (top_products).
+	TopProducts   []*ProductSales `protobuf:"bytes,13,rep,name=top_products,json=topProducts,proto3" json:"top_products,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -647,6 +676,34 @@ func (x *GetMetricsResponse) GetFirstOrderDay() string {
 		return x.FirstOrderDay
 	}
 	return ""
+}
+
+func (x *GetMetricsResponse) GetPreviousTotals() *DayMetrics {
+	if x != nil {
+		return x.PreviousTotals
+	}
+	return nil
+}
+
+func (x *GetMetricsResponse) GetPreviousFrom() string {
+	if x != nil {
+		return x.PreviousFrom
+	}
+	return ""
+}
+
+func (x *GetMetricsResponse) GetPreviousTo() string {
+	if x != nil {
+		return x.PreviousTo
+	}
+	return ""
+}
+
+func (x *GetMetricsResponse) GetTopProducts() []*ProductSales {
+	if x != nil {
+		return x.TopProducts
+	}
+	return nil
 }
 
 // GetTopProductsRequest names the range.
@@ -2330,13 +2387,15 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\tfirst_day\x18\x02 \x01(\tR\bfirstDay\x12\x19\n" +
 	"\blast_day\x18\x03 \x01(\tR\alastDay\x12\x1a\n" +
 	"\bcurrency\x18\x04 \x01(\tR\bcurrency\x12\x1a\n" +
-	"\bwarnings\x18\x05 \x03(\tR\bwarnings\"u\n" +
+	"\bwarnings\x18\x05 \x03(\tR\bwarnings\"\xbd\x01\n" +
 	"\x11GetMetricsRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x12\n" +
 	"\x04from\x18\x02 \x01(\tR\x04from\x12\x0e\n" +
 	"\x02to\x18\x03 \x01(\tR\x02to\x12\x1b\n" +
-	"\tlast_days\x18\x04 \x01(\x05R\blastDays\"\xde\x04\n" +
+	"\tlast_days\x18\x04 \x01(\x05R\blastDays\x12#\n" +
+	"\rwith_previous\x18\x05 \x01(\bR\fwithPrevious\x12!\n" +
+	"\ftop_products\x18\x06 \x01(\x05R\vtopProducts\"\xde\x04\n" +
 	"\n" +
 	"DayMetrics\x12\x12\n" +
 	"\x04date\x18\x01 \x01(\tR\x04date\x12\x16\n" +
@@ -2356,7 +2415,7 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\x0fconversion_rate\x18\f \x01(\v2\x1c.google.protobuf.StringValueR\x0econversionRate\x12\x16\n" +
 	"\x06duties\x18\r \x01(\tR\x06duties\x12'\n" +
 	"\x0fadditional_fees\x18\x0e \x01(\tR\x0eadditionalFees\x12L\n" +
-	"\x13shopify_total_sales\x18\x0f \x01(\v2\x1c.google.protobuf.StringValueR\x11shopifyTotalSales\"\xae\x02\n" +
+	"\x13shopify_total_sales\x18\x0f \x01(\v2\x1c.google.protobuf.StringValueR\x11shopifyTotalSales\"\xfe\x03\n" +
 	"\x12GetMetricsResponse\x12\x1a\n" +
 	"\bcurrency\x18\x01 \x01(\tR\bcurrency\x12\x1a\n" +
 	"\btimezone\x18\x02 \x01(\tR\btimezone\x12\x16\n" +
@@ -2366,7 +2425,13 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\x04from\x18\x06 \x01(\tR\x04from\x12\x0e\n" +
 	"\x02to\x18\a \x01(\tR\x02to\x12\x14\n" +
 	"\x05today\x18\b \x01(\tR\x05today\x12&\n" +
-	"\x0ffirst_order_day\x18\t \x01(\tR\rfirstOrderDay\"r\n" +
+	"\x0ffirst_order_day\x18\t \x01(\tR\rfirstOrderDay\x12E\n" +
+	"\x0fprevious_totals\x18\n" +
+	" \x01(\v2\x1c.uplift.stores.v1.DayMetricsR\x0epreviousTotals\x12#\n" +
+	"\rprevious_from\x18\v \x01(\tR\fpreviousFrom\x12\x1f\n" +
+	"\vprevious_to\x18\f \x01(\tR\n" +
+	"previousTo\x12A\n" +
+	"\ftop_products\x18\r \x03(\v2\x1e.uplift.stores.v1.ProductSalesR\vtopProducts\"r\n" +
 	"\x15GetTopProductsRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x12\n" +
@@ -2564,50 +2629,52 @@ var file_uplift_stores_v1_stores_service_proto_depIdxs = []int32{
 	34, // 4: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
 	5,  // 5: uplift.stores.v1.GetMetricsResponse.days:type_name -> uplift.stores.v1.DayMetrics
 	5,  // 6: uplift.stores.v1.GetMetricsResponse.totals:type_name -> uplift.stores.v1.DayMetrics
-	8,  // 7: uplift.stores.v1.GetTopProductsResponse.products:type_name -> uplift.stores.v1.ProductSales
-	34, // 8: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
-	34, // 9: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
-	34, // 10: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
-	13, // 11: uplift.stores.v1.DailyReport.metrics:type_name -> uplift.stores.v1.ReportMetric
-	14, // 12: uplift.stores.v1.GetDailyReportResponse.report:type_name -> uplift.stores.v1.DailyReport
-	36, // 13: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
-	36, // 14: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
-	18, // 15: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
-	17, // 16: uplift.stores.v1.ShopifyConnection.stored:type_name -> uplift.stores.v1.StoreCounts
-	36, // 17: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
-	19, // 18: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
-	20, // 19: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
-	0,  // 20: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
-	1,  // 21: uplift.stores.v1.StoresService.UploadOrders:input_type -> uplift.stores.v1.UploadOrdersRequest
-	4,  // 22: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
-	7,  // 23: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
-	12, // 24: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
-	10, // 25: uplift.stores.v1.StoresService.SendDailyReport:input_type -> uplift.stores.v1.SendDailyReportRequest
-	16, // 26: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
-	22, // 27: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
-	24, // 28: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
-	26, // 29: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
-	28, // 30: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
-	30, // 31: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
-	32, // 32: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
-	3,  // 33: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
-	2,  // 34: uplift.stores.v1.StoresService.UploadOrders:output_type -> uplift.stores.v1.UploadOrdersResponse
-	6,  // 35: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
-	9,  // 36: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
-	15, // 37: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
-	11, // 38: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
-	21, // 39: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
-	23, // 40: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
-	25, // 41: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
-	27, // 42: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
-	29, // 43: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
-	31, // 44: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
-	33, // 45: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
-	33, // [33:46] is the sub-list for method output_type
-	20, // [20:33] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	5,  // 7: uplift.stores.v1.GetMetricsResponse.previous_totals:type_name -> uplift.stores.v1.DayMetrics
+	8,  // 8: uplift.stores.v1.GetMetricsResponse.top_products:type_name -> uplift.stores.v1.ProductSales
+	8,  // 9: uplift.stores.v1.GetTopProductsResponse.products:type_name -> uplift.stores.v1.ProductSales
+	34, // 10: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
+	34, // 11: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
+	34, // 12: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
+	13, // 13: uplift.stores.v1.DailyReport.metrics:type_name -> uplift.stores.v1.ReportMetric
+	14, // 14: uplift.stores.v1.GetDailyReportResponse.report:type_name -> uplift.stores.v1.DailyReport
+	36, // 15: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
+	36, // 16: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
+	18, // 17: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
+	17, // 18: uplift.stores.v1.ShopifyConnection.stored:type_name -> uplift.stores.v1.StoreCounts
+	36, // 19: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
+	19, // 20: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
+	20, // 21: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
+	0,  // 22: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
+	1,  // 23: uplift.stores.v1.StoresService.UploadOrders:input_type -> uplift.stores.v1.UploadOrdersRequest
+	4,  // 24: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
+	7,  // 25: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
+	12, // 26: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
+	10, // 27: uplift.stores.v1.StoresService.SendDailyReport:input_type -> uplift.stores.v1.SendDailyReportRequest
+	16, // 28: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
+	22, // 29: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
+	24, // 30: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
+	26, // 31: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
+	28, // 32: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
+	30, // 33: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
+	32, // 34: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
+	3,  // 35: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
+	2,  // 36: uplift.stores.v1.StoresService.UploadOrders:output_type -> uplift.stores.v1.UploadOrdersResponse
+	6,  // 37: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
+	9,  // 38: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
+	15, // 39: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
+	11, // 40: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
+	21, // 41: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
+	23, // 42: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
+	25, // 43: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
+	27, // 44: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
+	29, // 45: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
+	31, // 46: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
+	33, // 47: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
+	35, // [35:48] is the sub-list for method output_type
+	22, // [22:35] is the sub-list for method input_type
+	22, // [22:22] is the sub-list for extension type_name
+	22, // [22:22] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_uplift_stores_v1_stores_service_proto_init() }

@@ -124,10 +124,12 @@ func toProtoImport(res app.ImportResult) *storesv1.ImportOrdersResponse {
 
 // GetMetrics returns a range's numbers.
 func (s *Server) GetMetrics(ctx context.Context, req *storesv1.GetMetricsRequest) (*storesv1.GetMetricsResponse, error) {
-	m, err := s.App.GetMetrics(ctx, req.GetCategoryId(), req.GetFrom(), req.GetTo(), int(req.GetLastDays()))
+	a, err := s.App.GetAnalytics(ctx, req.GetCategoryId(), req.GetFrom(), req.GetTo(), int(req.GetLastDays()),
+		app.AnalyticsExtras{Previous: req.GetWithPrevious(), TopProducts: int(req.GetTopProducts())})
 	if err != nil {
 		return nil, s.toStatus(ctx, err)
 	}
+	m := a.Metrics
 	out := &storesv1.GetMetricsResponse{Currency: m.Currency, Timezone: m.Timezone, Source: m.Source,
 		Days: make([]*storesv1.DayMetrics, 0, len(m.Days)), Totals: toProtoDay(m.Totals, m.Currency, false),
 		From: m.From.String(), To: m.To.String(), Today: m.Today.String()}
@@ -141,7 +143,21 @@ func (s *Server) GetMetrics(ctx context.Context, req *storesv1.GetMetricsRequest
 		}
 		out.Days = append(out.Days, pd)
 	}
+	if a.Previous != nil {
+		out.PreviousTotals = toProtoDay(*a.Previous, m.Currency, false)
+		out.PreviousFrom, out.PreviousTo = a.PreviousFrom.String(), a.PreviousTo.String()
+	}
+	out.TopProducts = toProtoProducts(a.Top, m.Currency)
 	return out, nil
+}
+
+func toProtoProducts(ps []app.ProductSales, currency string) []*storesv1.ProductSales {
+	out := make([]*storesv1.ProductSales, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, &storesv1.ProductSales{Title: p.Title, Quantity: count(p.Quantity),
+			GrossSales: domain.FormatMoney(p.Gross, currency), NetSales: domain.FormatMoney(p.NetSales, currency)})
+	}
+	return out
 }
 
 func toProtoDay(d domain.DayTotals, currency string, withDate bool) *storesv1.DayMetrics {
@@ -172,12 +188,7 @@ func (s *Server) GetTopProducts(ctx context.Context, req *storesv1.GetTopProduct
 	if err != nil {
 		return nil, s.toStatus(ctx, err)
 	}
-	out := &storesv1.GetTopProductsResponse{Currency: currency, Products: make([]*storesv1.ProductSales, 0, len(ps))}
-	for _, p := range ps {
-		out.Products = append(out.Products, &storesv1.ProductSales{Title: p.Title, Quantity: count(p.Quantity),
-			GrossSales: domain.FormatMoney(p.Gross, currency), NetSales: domain.FormatMoney(p.NetSales, currency)})
-	}
-	return out, nil
+	return &storesv1.GetTopProductsResponse{Currency: currency, Products: toProtoProducts(ps, currency)}, nil
 }
 
 // GetDailyReport compares yesterday with the week before.
