@@ -266,6 +266,11 @@ func TestOneMetricsRequestCarriesThePeriodBeforeAndTheBestProducts(t *testing.T)
 	if day.GetPreviousFrom() != "2025-12-05" || day.GetPreviousTotals().GetOrders() != 0 {
 		t.Errorf("the day before 6 Dec: %s, %d orders", day.GetPreviousFrom(), day.GetPreviousTotals().GetOrders())
 	}
+	// As many days as the range, across a leap day.
+	march, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: "2024-03-01", To: "2024-03-31", WithPrevious: true})
+	if err != nil || march.GetPreviousFrom() != "2024-01-30" || march.GetPreviousTo() != "2024-02-29" {
+		t.Errorf("the period before March 2024: %s – %s, %v; want 2024-01-30 – 2024-02-29", march.GetPreviousFrom(), march.GetPreviousTo(), err)
+	}
 	plain, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: "2025-12-06", To: "2025-12-06"})
 	if err != nil || plain.PreviousTotals != nil || len(plain.GetTopProducts()) != 0 {
 		t.Errorf("without extras: %v, %v; want neither", plain, err)

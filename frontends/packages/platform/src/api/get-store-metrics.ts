@@ -17,14 +17,20 @@ export interface StoreDateRange {
  */
 export type StoreMetricsRequest = StoreDateRange | { lastDays: number };
 
+/** How many best products the Analytics page lists. */
+export const TOP_PRODUCTS_LIMIT = 10;
+
 /**
- * GET .../business-data/metrics?from=&to= (or ?lastDays=): the store's
- * numbers for every day of the range (at most 400 days), their totals, the
- * range as resolved, the store's today and its first order's day.
+ * GET .../business-data/metrics?from=&to= (or ?lastDays=)&withPrevious=true&topProducts=10:
+ * the store's numbers for every day of the range (at most 400 days), their
+ * totals, the range as resolved, the store's today, its first order's day,
+ * and, in the same answer, the totals of as many days just before the range
+ * and the range's best products: all the Analytics page shows, in one request.
  */
 export function getStoreMetrics(categoryId: string, request: StoreMetricsRequest): Promise<GetMetricsResponseJson> {
+  const range = 'lastDays' in request ? { lastDays: request.lastDays } : { from: request.from, to: request.to };
   return http.get<GetMetricsResponseJson>(categoryPath(categoryId, 'business-data/metrics'), {
-    params: 'lastDays' in request ? { lastDays: request.lastDays } : { from: request.from, to: request.to },
+    params: { ...range, withPrevious: true, topProducts: TOP_PRODUCTS_LIMIT },
   });
 }
 

@@ -39,7 +39,6 @@ export * from './sync-shopify';
 export * from './disconnect-shopify';
 export * from './import-orders';
 export * from './get-store-metrics';
-export * from './get-top-products';
 export * from './get-daily-report';
 export * from './catalogue';
 export * from './studio-plan';

@@ -39,8 +39,6 @@ export const categoryKeys = {
     [...categoryKeys.storeData(categoryId), 'metrics', 'lastDays', lastDays] as const,
   storeMetrics: (categoryId: string, from: string, to: string) =>
     [...categoryKeys.storeData(categoryId), 'metrics', from, to] as const,
-  topProducts: (categoryId: string, from: string, to: string, limit: number) =>
-    [...categoryKeys.storeData(categoryId), 'topProducts', from, to, limit] as const,
   dailyReport: (categoryId: string) => [...categoryKeys.storeData(categoryId), 'dailyReport'] as const,
   connections: (categoryId: string) => [...categoryKeys.detail(categoryId), 'connections'] as const,
   /** The product image studio: its gallery, plan and previews. */

@@ -89,7 +89,6 @@ export type {
   DailyReportJson,
   DayMetricsJson,
   GetMetricsResponseJson,
-  GetTopProductsResponseJson,
   ProductSalesJson,
   ReportMetricJson,
 } from '../gen/uplift/stores/v1/stores_service_pb';

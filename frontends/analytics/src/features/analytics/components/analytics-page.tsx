@@ -14,7 +14,7 @@ import {
   type StoreDateRange,
   type StoreFormat,
 } from '@uplift/platform';
-import { comparisonCoverage, daysInRange, previousRange, type ComparisonCoverage } from '../lib/date-range';
+import { comparisonCoverage, daysInRange, type ComparisonCoverage } from '../lib/date-range';
 import { useRangeSelection } from '../lib/use-range-selection';
 import { DailyTable } from './daily-table';
 import { MetricCards, type PreviousTotals } from './metric-cards';
@@ -87,11 +87,14 @@ function StoreAnalytics({ categoryId }: { categoryId: string }) {
   const from = data?.from || (request && 'from' in request ? request.from : undefined);
   const to = data?.to || (request && 'to' in request ? request.to : undefined);
   const range = useMemo(() => (from && to ? { from, to } : undefined), [from, to]);
-  const previous = useMemo(() => (range ? previousRange(range) : undefined), [range]);
-  // The period before is asked for only once the range has numbers to compare
-  // it with: a store without data (what a new account opens) costs one request.
-  const hasNumbers = metrics.isSuccess && (metrics.data.source ?? 'none') !== 'none';
-  const previousMetrics = useStoreMetrics(categoryId, hasNumbers ? previous : undefined);
+  // The period before, as many days, comes in the same answer: the server
+  // resolves it on the same clock as the range.
+  const previousFrom = data?.previousFrom;
+  const previousTo = data?.previousTo;
+  const previous = useMemo(
+    () => (previousFrom && previousTo ? { from: previousFrom, to: previousTo } : undefined),
+    [previousFrom, previousTo],
+  );
 
   let body;
   if (!request) {
@@ -105,20 +108,7 @@ function StoreAnalytics({ categoryId }: { categoryId: string }) {
   } else if (!range || !previous) {
     body = <ErrorBanner message={UNKNOWN_ERROR_MESSAGE} />;
   } else {
-    const previousTotals: PreviousTotals = previousMetrics.isPending
-      ? { state: 'pending' }
-      : previousMetrics.isError
-        ? { state: 'error' }
-        : { state: 'ready', totals: previousMetrics.data.totals ?? {} };
-    body = (
-      <Numbers
-        categoryId={categoryId}
-        range={range}
-        previous={previous}
-        data={metrics.data}
-        previousTotals={previousTotals}
-      />
-    );
+    body = <Numbers range={range} previous={previous} data={metrics.data} />;
   }
 
   return (
@@ -145,14 +135,12 @@ function NoStoreData() {
 }
 
 interface NumbersProps {
-  categoryId: string;
   range: StoreDateRange;
   previous: StoreDateRange;
   data: GetMetricsResponseJson;
-  previousTotals: PreviousTotals;
 }
 
-function Numbers({ categoryId, range, previous, data, previousTotals }: NumbersProps) {
+function Numbers({ range, previous, data }: NumbersProps) {
   const days = data.days ?? [];
   const length = daysInRange(range);
   const oldestFirst = [...days].sort((a, b) => (a.date ?? '').localeCompare(b.date ?? ''));
@@ -176,12 +164,9 @@ function Numbers({ categoryId, range, previous, data, previousTotals }: NumbersP
         </p>
       )}
       <ComparisonNote coverage={coverage} format={format} />
-      {previousTotals.state === 'error' && (
-        <ErrorBanner message="We couldn't load the previous period, so changes are not shown. They will appear when you reload." />
-      )}
       <MetricCards
         totals={data.totals ?? {}}
-        previous={coverage.kind === 'none' ? { state: 'none' } : previousTotals}
+        previous={coverage.kind === 'none' ? { state: 'none' } : { state: 'ready', totals: data.previousTotals ?? {} }}
         currency={data.currency}
         days={length}
         partlyBeforeFirstOrder={coverage.kind === 'partly'}
@@ -190,7 +175,7 @@ function Numbers({ categoryId, range, previous, data, previousTotals }: NumbersP
       />
       <SalesChart days={oldestFirst} currency={data.currency} today={today} format={format} />
       <DailyTable days={days} totals={data.totals ?? {}} currency={data.currency} today={today} format={format} />
-      <TopProducts categoryId={categoryId} range={range} />
+      <TopProducts products={data.topProducts ?? []} currency={data.currency} />
     </>
   );
 }

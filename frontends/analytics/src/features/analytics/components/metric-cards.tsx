@@ -18,11 +18,7 @@ import { ChangeText } from './change-text';
  * The previous period's totals, as far as they have arrived; `none` when
  * the period is wholly before the store's first order (nothing to compare).
  */
-export type PreviousTotals =
-  | { state: 'pending' }
-  | { state: 'error' }
-  | { state: 'none' }
-  | { state: 'ready'; totals: DayMetricsJson };
+export type PreviousTotals = { state: 'none' } | { state: 'ready'; totals: DayMetricsJson };
 
 interface CardSpec {
   key: MetricKey;
@@ -119,16 +115,11 @@ function MetricCard({
       </h2>
       <p id={valueId} className="metric-card__value">{available ? card.format(value, currency) : card.missing.value}</p>
       <p className="metric-card__change">
-        {previous.state === 'pending' ? (
-          'Comparing with the previous period…'
-        ) : previous.state === 'none' ? (
+        {previous.state === 'none' ? (
           'No earlier orders to compare with'
         ) : (
           <>
-            <ChangeText
-              change={formatChange(previous.state === 'ready' ? percentChange(value, card.value(previous.totals)) : null)}
-            />{' '}
-            {period}
+            <ChangeText change={formatChange(percentChange(value, card.value(previous.totals)))} /> {period}
           </>
         )}
       </p>

@@ -1,37 +1,27 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
 import {
-  ErrorBanner,
   FormulaHint,
   METRIC_FORMULAS,
-  Spinner,
   STUDIO_PHOTO_LINK_TEXT,
   studioPath,
   formatCount,
   formatMoney,
-  useTopProducts,
-  type StoreDateRange,
+  type ProductSalesJson,
 } from '@uplift/platform';
 
 /**
- * The range's best products by net sales, highest first (the API's order),
- * each with a way into the studio for its photo (orders know a product by its
- * title only, which the studio finds in the website's catalogue).
+ * The range's best products by net sales, highest first (the API's order,
+ * in the range's metrics answer), each with a way into the studio for its
+ * photo (orders know a product by its title only, which the studio finds in
+ * the website's catalogue).
  */
-export function TopProducts({ categoryId, range }: { categoryId: string; range: StoreDateRange }) {
+export function TopProducts({ products, currency }: { products: ProductSalesJson[]; currency: string | undefined }) {
   const titleId = useId();
-  const top = useTopProducts(categoryId, range);
-  const products = top.data?.products ?? [];
   return (
     <section className="u-card" aria-labelledby={titleId}>
       <h2 id={titleId}>Top products by net sales</h2>
-      {top.isPending ? (
-        <p>
-          <Spinner /> Loading products…
-        </p>
-      ) : top.isError ? (
-        <ErrorBanner message={top.error.message || 'We could not load your top products.'} />
-      ) : products.length === 0 ? (
+      {products.length === 0 ? (
         <p className="u-muted">No products sold in this period.</p>
       ) : (
         <div className="u-table-scroll">
@@ -64,7 +54,7 @@ export function TopProducts({ categoryId, range }: { categoryId: string; range: 
                     )}
                   </td>
                   <td>{formatCount(product.quantity ?? '0')}</td>
-                  <td>{formatMoney(product.netSales ?? '0', top.data.currency)}</td>
+                  <td>{formatMoney(product.netSales ?? '0', currency)}</td>
                 </tr>
               ))}
             </tbody>

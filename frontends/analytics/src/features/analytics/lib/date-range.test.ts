@@ -5,7 +5,6 @@ import {
   daysInRange,
   isCalendarDate,
   isPartialDay,
-  previousRange,
   resolveRange,
   validateCustomRange,
 } from './date-range';
@@ -17,7 +16,6 @@ describe('date ranges', () => {
     expect(addDays('2025-03-30', 1)).toBe('2025-03-31'); // Europe's DST change
     expect(addDays('2024-12-31', 1)).toBe('2025-01-01');
     expect(daysInRange({ from: '2024-03-01', to: '2024-03-31' })).toBe(31);
-    expect(previousRange({ from: '2024-03-01', to: '2024-03-31' })).toEqual({ from: '2024-01-30', to: '2024-02-29' });
   });
 
   it('refuses impossible dates and ranges the API would refuse', () => {

@@ -38,12 +38,6 @@ export function daysInRange(range: StoreDateRange): number {
   return Math.round((Date.UTC(b[0], b[1] - 1, b[2]) - Date.UTC(a[0], a[1] - 1, a[2])) / 86_400_000) + 1;
 }
 
-/** The period of the same length that ends the day before `range` starts. */
-export function previousRange(range: StoreDateRange): StoreDateRange {
-  const length = daysInRange(range);
-  return { from: addDays(range.from, -length), to: addDays(range.from, -1) };
-}
-
 export interface RangeSelection {
   choice: RangeChoice;
   /**
