@@ -1,4 +1,4 @@
-// Package manifests checks deploy/k8s against itself: nothing there is
+// Package manifests checks deploy/k8s (its local overlay and the base) against itself: nothing there is
 // applied to a cluster in CI, so a Service that targets a port no container
 // has, a setting read from a key the ConfigMap lacks, or a backend the
 // NetworkPolicies forgot would first be seen in production.
@@ -48,10 +48,17 @@ func port(v any) string {
 	return ""
 }
 
-// load reads every document of the kustomization's resources.
+// load reads every document of the local overlay's resources and of the
+// kustomizations it builds on (deploy/k8s/base): the whole of what the
+// local cluster runs, as written (the overlays' patches change only images
+// and addresses, which nothing here checks).
 func load(t *testing.T) []object {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "k8s")
+	return loadKustomization(t, filepath.Join("..", "..", "..", "k8s", "overlays", "local"))
+}
+
+func loadKustomization(t *testing.T, dir string) []object {
+	t.Helper()
 	k, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +69,12 @@ func load(t *testing.T) []object {
 	}
 	var docs []object
 	for _, r := range list(kust, "resources") {
-		b, err := os.ReadFile(filepath.Join(dir, r.(string)))
+		path := filepath.Join(dir, r.(string))
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			docs = append(docs, loadKustomization(t, path)...)
+			continue
+		}
+		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatalf("kustomization lists %s: %v", r, err)
 		}
