@@ -46,6 +46,9 @@ func TestEveryConfiguredAddressIsReachable(t *testing.T) {
 					t.Errorf("%d paths for %s (%v), want at least %d", len(count[key]), key, count[key], want)
 				}
 			}
+			if _, local := count["NATS routes"]; local != (overlay == "local") {
+				t.Errorf("NATS routes checked: %v, want only where NATS runs in the cluster (local)", local)
+			}
 			t.Logf("%d paths allowed", len(paths))
 		})
 	}
