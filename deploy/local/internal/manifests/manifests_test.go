@@ -355,7 +355,9 @@ func TestEachServiceMigratesInAStepOfItsOwn(t *testing.T) {
 
 // TestNATSServerIsTheOneTestedWith: the cluster runs the nats-server
 // release every test embeds (deploy/local's go.mod), so what the tests
-// found of its permissions, reloads and JetStream holds in production.
+// found of its permissions, reloads and JetStream holds in production:
+// either the upstream image of that release or our own (uplift/nats),
+// which deploy/containers builds from the workspace's nats-server module.
 func TestNATSServerIsTheOneTestedWith(t *testing.T) {
 	mod, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
 	if err != nil {
@@ -370,21 +372,31 @@ func TestNATSServerIsTheOneTestedWith(t *testing.T) {
 	if tested == "" {
 		t.Fatal("deploy/local/go.mod names no nats-server")
 	}
-	var images []string
+	images, err := os.ReadFile(filepath.Join("..", "..", "..", "containers", "images.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := strings.Contains(string(images), "\n  nats:static:github.com/nats-io/nats-server/v2\n")
+	var n int
 	for _, w := range workloads(load(t)) {
 		for _, c := range list(w.pod, "spec", "containers") {
-			if img := str(c, "image"); strings.HasPrefix(img, "nats:") {
-				images = append(images, img)
+			img := str(c, "image")
+			switch tag, upstream := strings.CutPrefix(img, "nats:"); {
+			case img == "uplift/nats":
+				n++
+				if !ours {
+					t.Errorf("the cluster runs uplift/nats, which deploy/containers/images.sh no longer builds from github.com/nats-io/nats-server/v2")
+				}
+			case upstream:
+				n++
+				if tag != tested && !strings.HasPrefix(tag, tested+"-") {
+					t.Errorf("the cluster runs %s, the tests nats-server %s", img, tested)
+				}
 			}
 		}
 	}
-	if len(images) == 0 {
+	if n == 0 {
 		t.Fatal("no nats-server container in deploy/k8s")
-	}
-	for _, img := range images {
-		if tag := strings.TrimPrefix(img, "nats:"); tag != tested && !strings.HasPrefix(tag, tested+"-") {
-			t.Errorf("the cluster runs %s, the tests nats-server %s", img, tested)
-		}
 	}
 }
 
