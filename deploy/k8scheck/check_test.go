@@ -128,8 +128,8 @@ spec:
 	}
 }
 
-// TestEveryDeploymentCanScaleAndBeDrained: each Deployment runs as its own
-// ServiceAccount, spreads its copies over nodes, is kept at most one copy
+// TestEveryDeploymentCanScaleAndBeDrained: each Deployment (and each other
+// workload) runs as its own ServiceAccount, spreads its copies over nodes, is kept at most one copy
 // down by a PodDisruptionBudget and scaled by a HorizontalPodAutoscaler
 // from at least 2 copies, which alone sets the count (a Deployment that
 // names replicas has them reset by every `kubectl apply`).
@@ -188,5 +188,14 @@ func scalesAndDrains(t *testing.T, objs []Object) {
 	}
 	if n < 8 {
 		t.Fatalf("only %d Deployments rendered", n)
+	}
+	// The StatefulSets and the Job have their own identities too.
+	for _, o := range objs {
+		if _, ok := o.Versioned.(*appsv1.Deployment); ok {
+			continue
+		}
+		if _, pod := PodTemplate(o.Versioned); pod != nil && (pod.ServiceAccountName != o.Name || !accounts[o.Name]) {
+			t.Errorf("%s %s runs as ServiceAccount %q, want its own", o.Kind, o.Name, pod.ServiceAccountName)
+		}
 	}
 }
