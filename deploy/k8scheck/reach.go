@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 )
 
 // Peer is one end of a connection: a workload's pod, a pod in another
@@ -37,17 +38,21 @@ func (p Peer) String() string {
 	return p.Name
 }
 
-// Path is a TCP connection a workload needs, and what it is for (the
-// setting that names the address, or the external service).
+// Path is a connection a workload needs, and what it is for (the setting
+// that names the address, or the external service). Protocol is TCP when
+// empty.
 type Path struct {
 	From, To Peer
 	Port     int32
+	Protocol corev1.Protocol
 	For      string
 }
 
 func (p Path) String() string {
-	return fmt.Sprintf("%s → %s:%d (%s)", p.From, p.To, p.Port, p.For)
+	return fmt.Sprintf("%s → %s:%d/%s (%s)", p.From, p.To, p.Port, p.protocol(), p.For)
 }
+
+func (p Path) protocol() corev1.Protocol { return cmp.Or(p.Protocol, corev1.ProtocolTCP) }
 
 // PublicAddr stands for any host on the internet (Firebase, Stripe,
 // Shopify, an SMTP relay, owners' websites): an address in no private,
@@ -63,6 +68,10 @@ var (
 	Prometheus = Peer{Name: "prometheus", Namespace: "monitoring",
 		NamespaceLabels: map[string]string{"kubernetes.io/metadata.name": "monitoring"},
 		Labels:          map[string]string{"app.kubernetes.io/name": "prometheus"}}
+	// ClusterDNS answers every pod's lookups: each address here is a name.
+	ClusterDNS = Peer{Name: "kube-dns", Namespace: "kube-system",
+		NamespaceLabels: map[string]string{"kubernetes.io/metadata.name": "kube-system"},
+		Labels:          map[string]string{"k8s-app": "kube-dns"}}
 )
 
 // Egress is what the programs call outside the cluster that no setting in
@@ -190,6 +199,9 @@ func Needs(objs []Object) (paths []Path, problems []string) {
 					add(to, port, "DATABASE_URL")
 				}
 			}
+		}
+		for _, proto := range []corev1.Protocol{corev1.ProtocolUDP, corev1.ProtocolTCP} {
+			paths = append(paths, Path{From: w.peer, To: ClusterDNS, Port: 53, Protocol: proto, For: "DNS"})
 		}
 		for _, x := range Egress[w.peer.Labels["app.kubernetes.io/name"]] {
 			add([]Peer{{Name: x.For, Addr: PublicAddr}}, x.Port, x.For)
@@ -356,18 +368,18 @@ func (c *cluster) servicePortNamed(service, port string) int32 {
 // internet) is taken to let it through.
 func (c *cluster) blocked(p Path) string {
 	var why []string
-	if p.From.Namespace != "" && !c.allows(p.From, networkingv1.PolicyTypeEgress, p.To, p.To, p.Port) {
+	if p.From.Namespace != "" && !c.allows(p.From, networkingv1.PolicyTypeEgress, p.To, p) {
 		why = append(why, "no egress rule of "+p.From.Name+"'s policies lets it out to "+p.To.String())
 	}
-	if p.To.Namespace != "" && !c.allows(p.To, networkingv1.PolicyTypeIngress, p.From, p.To, p.Port) {
+	if p.To.Namespace != "" && !c.allows(p.To, networkingv1.PolicyTypeIngress, p.From, p) {
 		why = append(why, "no ingress rule of "+p.To.Name+"'s policies lets "+p.From.String()+" in")
 	}
 	return strings.Join(why, "; ")
 }
 
-// allows evaluates the policies that select subject in one direction:
-// whether other (the far end) may connect on port of dst.
-func (c *cluster) allows(subject Peer, dir networkingv1.PolicyType, other, dst Peer, port int32) bool {
+// allows evaluates the policies that select subject, p's one end, in one
+// direction: whether other, the far end, may take p.
+func (c *cluster) allows(subject Peer, dir networkingv1.PolicyType, other Peer, p Path) bool {
 	selected := false
 	for _, pol := range c.policies {
 		if cmp.Or(pol.Namespace, DefaultNamespace) != subject.Namespace || !hasType(pol, dir) || !matches(&pol.Spec.PodSelector, subject.Labels) {
@@ -376,13 +388,13 @@ func (c *cluster) allows(subject Peer, dir networkingv1.PolicyType, other, dst P
 		selected = true
 		if dir == networkingv1.PolicyTypeEgress {
 			for _, r := range pol.Spec.Egress {
-				if portsMatch(r.Ports, dst, port) && peersMatch(r.To, pol.Namespace, other) {
+				if portsMatch(r.Ports, p) && peersMatch(r.To, pol.Namespace, other) {
 					return true
 				}
 			}
 		} else {
 			for _, r := range pol.Spec.Ingress {
-				if portsMatch(r.Ports, dst, port) && peersMatch(r.From, pol.Namespace, other) {
+				if portsMatch(r.Ports, p) && peersMatch(r.From, pol.Namespace, other) {
 					return true
 				}
 			}
@@ -410,13 +422,14 @@ func matches(sel *metav1.LabelSelector, l map[string]string) bool {
 }
 
 // portsMatch: no ports is every port; a named port is the destination
-// pod's. Every path here is TCP.
-func portsMatch(ports []networkingv1.NetworkPolicyPort, dst Peer, port int32) bool {
+// pod's; a port without a protocol is TCP.
+func portsMatch(ports []networkingv1.NetworkPolicyPort, path Path) bool {
 	if len(ports) == 0 {
 		return true
 	}
+	dst, port := path.To, path.Port
 	for _, p := range ports {
-		if p.Protocol != nil && *p.Protocol != corev1.ProtocolTCP {
+		if ptr.Deref(p.Protocol, corev1.ProtocolTCP) != path.protocol() {
 			continue
 		}
 		switch {

@@ -41,7 +41,7 @@ func TestEveryConfiguredAddressIsReachable(t *testing.T) {
 				}
 				count[key][p.From.Name+">"+p.To.Name] = true
 			}
-			for key, want := range map[string]int{"DATABASE_URL": 9, "NATS_URL": 10, "USERS_ADDR": 3, "REVIEW_ADDR": 1, "CATEGORIES_ADDR": 3, "SMTP_ADDR": 1, "Ingress": 2, "Firebase": 7, "metrics": 10} {
+			for key, want := range map[string]int{"DATABASE_URL": 9, "NATS_URL": 10, "USERS_ADDR": 3, "REVIEW_ADDR": 1, "CATEGORIES_ADDR": 3, "SMTP_ADDR": 1, "Ingress": 2, "Firebase": 7, "metrics": 10, "DNS": 12} {
 				if len(count[key]) < want {
 					t.Errorf("%d paths for %s (%v), want at least %d", len(count[key]), key, count[key], want)
 				}
@@ -83,11 +83,16 @@ func TestReachabilityFindsABlockedPath(t *testing.T) {
 		{"the wrong NATS port", "nats-clients",
 			func(p *networkingv1.NetworkPolicy, _ map[string]string) { p.Spec.Egress[0].Ports[0].Port.IntVal = 4223 },
 			[]string{"billing → nats.messaging.example.internal"}},
+		{"DNS over TCP alone", "allow-dns",
+			func(p *networkingv1.NetworkPolicy, _ map[string]string) {
+				p.Spec.Egress[0].Ports = p.Spec.Egress[0].Ports[1:]
+			},
+			[]string{"studioworker → kube-dns:53/UDP (DNS)"}},
 		{"a service that lets the gateway in no more", "users",
 			func(p *networkingv1.NetworkPolicy, _ map[string]string) {
 				p.Spec.Ingress[0].From = p.Spec.Ingress[0].From[1:]
 			},
-			[]string{"gateway → users:9001 (USERS_ADDR): no ingress rule of users's policies"}},
+			[]string{"gateway → users:9001/TCP (USERS_ADDR): no ingress rule of users's policies"}},
 	} {
 		objs := checkedCopy(t, "production")
 		var ext map[string]string
