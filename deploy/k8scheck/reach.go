@@ -158,15 +158,15 @@ func newCluster(objs []Object) *cluster {
 	return c
 }
 
-// Needs is every connection the rendered workloads are configured to make,
+// needs is every connection the rendered workloads are configured to make,
 // and the ingress controller's and Prometheus's to them: each address a
 // container reads from a ConfigMap (the services' gRPC addresses, NATS, the
 // SMTP relay), PostgreSQL for each reader of DATABASE_URL, the Egress
 // table, the Ingresses' backends, the scraped metrics ports and a NATS
 // cluster's routes. Problems are addresses that lead nowhere (a Service
 // without that port, a setting a ConfigMap lacks).
-func Needs(objs []Object) (paths []Path, problems []string) {
-	c := newCluster(objs)
+func (c *cluster) needs() ([]Path, []string) {
+	var paths []Path
 	for _, w := range c.workloads {
 		seen := map[string]bool{}
 		add := func(to []Peer, port int32, why string) {
@@ -495,8 +495,8 @@ func inBlock(b *networkingv1.IPBlock, a netip.Addr) bool {
 // Reachability is every needed path the policies block, each with why,
 // sorted, and the addresses that lead nowhere.
 func Reachability(objs []Object) (blocked []string, paths []Path, problems []string) {
-	paths, problems = Needs(objs)
 	c := newCluster(objs)
+	paths, problems = c.needs()
 	for _, p := range paths {
 		if why := c.blocked(p); why != "" {
 			blocked = append(blocked, p.String()+": "+why)
