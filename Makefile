@@ -191,9 +191,17 @@ lint: $(PROTO_TOOLS) frontends/node_modules/.installed ## buf lint and format, g
 	cd frontends && npm run typecheck --silent
 	cd frontends && npm run lint --silent
 
+# Generated afresh beside the tree, never over it, so it can run while
+# something else builds from the committed code.
+PROTO_CHECK := $(CURDIR)/.local/proto-check
 .PHONY: proto-check
-proto-check: proto ## fail if the committed generated code is stale
-	git diff --exit-code -- proto/gen gateway/internal/openapi frontends/packages/platform/src/gen
+proto-check: $(PROTO_TOOLS) frontends/node_modules/.installed ## fail if the committed generated code is stale, or if the API would break clients of the previous release (buf breaking against API_COMPAT_REV: the last tag, else HEAD~1)
+	@rm -rf $(PROTO_CHECK) && mkdir -p $(PROTO_CHECK)
+	$(BIN)/buf generate -o $(PROTO_CHECK)
+	diff -r proto/gen $(PROTO_CHECK)/proto/gen
+	diff gateway/internal/openapi/uplift.swagger.json $(PROTO_CHECK)/gateway/internal/openapi/uplift.swagger.json
+	diff -r frontends/packages/platform/src/gen $(PROTO_CHECK)/frontends/packages/platform/src/gen
+	$(BIN)/buf breaking --against '.git#ref=$(or $(API_COMPAT_REV),$(shell git describe --tags --abbrev=0 2>/dev/null || echo HEAD~1))'
 
 .PHONY: fmt
 fmt: $(BIN)/buf ## format Go and protos

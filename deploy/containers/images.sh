@@ -19,7 +19,10 @@
 # if its ID differs.
 #
 # Images are tagged localhost/uplift/NAME:TAG (TAG: the commit's first 12
-# hex digits, "-dirty" for a changed tree) and localhost/uplift/NAME:latest.
+# hex digits, "-dirty" for a changed tree) and localhost/uplift/NAME:latest;
+# a service's image also by its own version (deploy/version.sh: from its
+# path's tags, so a commit to another service leaves it as it was), with
+# the label org.opencontainers.image.version.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -136,9 +139,13 @@ runtime_base() {
 # nodynamic: the WebP codec's WebAssembly build only; its default loads
 # libwebp at run time (purego), which makes even a CGO_ENABLED=0 binary
 # ask for the dynamic loader.
-gobuild() { # out package cgo
+# The program's version and the commit are linked in (uplift_build_info, the
+# "starting" log line).
+gobuild() { # out package cgo version
+  local stamp="-X uplift.dev/platform/buildinfo.revision=$REVISION"
+  [[ -n $4 ]] && stamp+=" -X uplift.dev/platform/buildinfo.version=$4"
   (cd "$root" && CGO_ENABLED=$3 GOOS=linux go build -trimpath -tags timetzdata,nodynamic \
-    -ldflags='-s -w' -o "$1" "$2")
+    -ldflags="-s -w $stamp" -o "$1" "$2")
   if [[ $3 == 0 ]] && head -c 4096 "$1" | grep -qa 'ld-linux'; then
     echo "$2 is not a static binary (it names the dynamic loader): it cannot run on scratch" >&2
     return 1
@@ -170,7 +177,7 @@ stage() {
     *)
       local cgo=0
       [[ $kind == glibc ]] && cgo=1
-      gobuild "$r/app" "$what" "$cgo"
+      gobuild "$r/app" "$what" "$cgo" "$(program_version "$name")"
       ;;
   esac
   case $kind in
@@ -203,9 +210,21 @@ image_env() {
   esac
 }
 
+# program_version prints an Uplift program's own version (deploy/version.sh),
+# nothing for the images that hold someone else's (nats, postgres) or no
+# released program (web, demostore).
+program_version() {
+  "$root/deploy/version.sh" "$1" 2>/dev/null || true
+}
+
 build_one() {
-  local name=$1 kind=$2 what=$3 d recipe args=() tag
+  local name=$1 kind=$2 what=$3 d recipe args=() tag version
   d=$(stage "$name" "$kind" "$what")
+  version=$(program_version "$name")
+  if [[ -n $version ]]; then
+    # Released on its own: the version is a tag of the image too.
+    args+=(--label "org.opencontainers.image.version=$version" -t "localhost/uplift/$name:$version")
+  fi
   if [[ $kind == static ]]; then
     recipe=$here/static.Containerfile
   else
@@ -226,7 +245,7 @@ build_one() {
   if [[ -n ${VERIFY:-} ]]; then
     # From nothing: the image removed and its tree staged again (the Go
     # build again, which Go's cache may answer: it is keyed by every input).
-    podman rmi -f "$tag" "localhost/uplift/$name:latest" >/dev/null
+    podman rmi -f "$tag" "localhost/uplift/$name:latest" ${version:+"localhost/uplift/$name:$version"} >/dev/null
     d=$(stage "$name" "$kind" "$what")
     local again
     again=$(build)

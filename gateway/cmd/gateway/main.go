@@ -11,6 +11,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"uplift.dev/gateway/internal/gateway"
+	"uplift.dev/platform/buildinfo"
 	"uplift.dev/platform/config"
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/logging"
@@ -106,6 +107,7 @@ func run(ctx context.Context) error {
 		return err
 	}
 	log := logging.New(os.Stderr, "gateway", cfg.LogLevel)
+	log.Info("starting", "version", buildinfo.Version(), "revision", buildinfo.Revision(), "config", config.Describe(&cfg))
 	return gateway.Run(ctx, cfg.Addr, gateway.Options{
 		Backends: map[string]string{
 			"users": cfg.UsersAddr, "categories": cfg.CategoriesAddr,

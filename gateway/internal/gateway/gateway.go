@@ -46,6 +46,7 @@ import (
 
 	"uplift.dev/gateway/bus"
 	"uplift.dev/gateway/internal/openapi"
+	"uplift.dev/platform/buildinfo"
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcerr"
@@ -597,7 +598,7 @@ func recoverer(log *slog.Logger, next http.Handler) http.Handler {
 func Run(ctx context.Context, addr string, o Options) error {
 	if o.Metrics == nil {
 		o.Metrics = prometheus.NewRegistry()
-		o.Metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		o.Metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildinfo.Collector())
 	}
 	addrs := []string{addr}
 	if o.MetricsAddr != "" {

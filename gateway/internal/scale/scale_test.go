@@ -454,9 +454,12 @@ func eventsKept(t *testing.T, s *stacktest.Stack, users []string) (lost, doubled
 	}
 }
 
-// TestEightCopiesMigrateAnEmptyDatabaseAtOnce starts every service's
+// TestEightCopiesMigrateAnEmptyDatabaseAtOnce starts each service's
 // migrate step eight times at once on a database no copy has touched, as a
-// deploy of eight new pods does: every one must finish, none crash.
+// deploy of eight new pods does: every one must finish, none crash. The
+// services take turns: the race is between copies of one schema, and
+// seven services' eight copies at once, beside this stack's pools and the
+// tests CI runs alongside, would be over this machine's max_connections.
 func TestEightCopiesMigrateAnEmptyDatabaseAtOnce(t *testing.T) {
 	if os.Getenv("UPLIFT_SCALE") == "" {
 		t.Skip("the scale-out proof: `make scale-test` runs it against a stack of its own")
@@ -476,13 +479,14 @@ func TestEightCopiesMigrateAnEmptyDatabaseAtOnce(t *testing.T) {
 	url := fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Host, cfg.Port, name)
 	bin := filepath.Join("..", "..", "..", ".bin") // from gateway/internal/scale
 	start := time.Now()
-	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var failed []string
+	peak := watchConnections(t, admin, name)
 	for _, svc := range programs {
 		if svc == "gateway" {
 			continue
 		}
+		var wg sync.WaitGroup
 		for i := range 8 {
 			wg.Go(func() {
 				cmd := exec.Command(filepath.Join(bin, svc), "migrate")
@@ -494,10 +498,45 @@ func TestEightCopiesMigrateAnEmptyDatabaseAtOnce(t *testing.T) {
 				}
 			})
 		}
+		wg.Wait()
 	}
-	wg.Wait()
-	t.Logf("%d services × 8 copies migrated an empty database at once in %s", len(programs)-1, time.Since(start).Round(100*time.Millisecond))
+	most := peak()
+	t.Logf("%d services × 8 copies each migrated an empty database at once in %s, at most %d connections at a time", len(programs)-1, time.Since(start).Round(100*time.Millisecond), most)
 	for _, f := range failed {
 		t.Error(f)
+	}
+	// A migrate step holds one connection: eight copies, eight.
+	if most > 8 {
+		t.Errorf("eight copies migrating held %d connections at once, want at most 8 (one each)", most)
+	}
+}
+
+// watchConnections counts, every few milliseconds until the returned
+// function is called, the connections to database db (admin's own is on
+// another database), and that function returns the most seen at once.
+func watchConnections(t *testing.T, admin *pgx.Conn, db string) func() int {
+	t.Helper()
+	cfg := admin.Config()
+	watcher, err := pgx.Connect(context.Background(), fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Host, cfg.Port, cfg.Database))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() {
+		defer watcher.Close(context.Background())
+		most := 0
+		for ctx.Err() == nil {
+			var n int
+			if err := watcher.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = $1`, db).Scan(&n); err == nil {
+				most = max(most, n)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		done <- most
+	}()
+	return func() int {
+		stop()
+		return <-done
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"uplift.dev/platform/auth"
+	"uplift.dev/platform/buildinfo"
 	"uplift.dev/platform/clock"
 	"uplift.dev/platform/profiling"
 )
@@ -92,7 +93,7 @@ func Run(ctx context.Context, o Options) error {
 		public[m] = true
 	}
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), buildinfo.Collector())
 	m := newMetrics(reg)
 
 	serverOpts := []grpc.ServerOption{grpc.KeepaliveParams(keepalive.ServerParameters{

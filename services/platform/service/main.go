@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"uplift.dev/platform/buildinfo"
 	"uplift.dev/platform/config"
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/grpcserver"
@@ -66,8 +67,10 @@ func Main(name string, cfg any, base *Base, migrations fs.FS, wire Wire) {
 // MigrateSchema applies the event tables' and the service's migrations to
 // schema, what `NAME migrate` and a start without MIGRATED_BY_STEP do.
 func MigrateSchema(ctx context.Context, databaseURL, schema string, migrations fs.FS) error {
-	// One connection migrates; the other is Open's look for the schema.
-	pool, err := postgres.Open(ctx, databaseURL, schema, postgres.AppName(schema+"-migrate"), postgres.MaxConns(2))
+	// One connection does it all: Open's look for the schema returns it to
+	// the pool before Migrate takes it, and a release's copies migrating at
+	// once each hold no more of the database's connections than that.
+	pool, err := postgres.Open(ctx, databaseURL, schema, postgres.AppName(schema+"-migrate"), postgres.MaxConns(1))
 	if err != nil {
 		return err
 	}
@@ -86,7 +89,7 @@ func Command(name string, cfg any, logLevel *string, run func(ctx context.Contex
 			return err
 		}
 		log := logging.New(os.Stderr, name, *logLevel)
-		log.Info("starting", "config", config.Describe(cfg))
+		log.Info("starting", "version", buildinfo.Version(), "revision", buildinfo.Revision(), "config", config.Describe(cfg))
 		return run(ctx, log)
 	}()
 	stop()

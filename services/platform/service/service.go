@@ -86,6 +86,24 @@ type Runtime struct {
 // call still uses is closed only after it.
 func (rt *Runtime) Defer(f func() error) { rt.closers = append(rt.closers, f) }
 
+// MinServiceConns is the smallest pool a service may run on. Its outbox
+// relay and its own queue (stores' syncs, digest's sends) each hold a
+// connection for as long as it runs, waiting on LISTEN, and each round of
+// their work needs one more: with two connections stores would hang for
+// good, every call and every sync waiting for a connection that never
+// comes back. Four leaves two for calls.
+const MinServiceConns = 4
+
+// enoughConns refuses a pool below MinServiceConns at start, with the
+// settings that size it, rather than a service that accepts calls and
+// answers none.
+func enoughConns(size int32) error {
+	if size < MinServiceConns {
+		return fmt.Errorf("the database pool has %d connections, under the %d a service needs (its listeners hold two for as long as it runs): raise DATABASE_MAX_CONNS or DATABASE_URL's pool_max_conns", size, MinServiceConns)
+	}
+	return nil
+}
+
 // Start opens every connection and applies the outbox schema and then the
 // service's migrations. Close releases what Start opened.
 func Start(ctx context.Context, name, schema string, base Base, log *slog.Logger, migrations fs.FS) (*Runtime, error) {
@@ -103,6 +121,10 @@ func Start(ctx context.Context, name, schema string, base Base, log *slog.Logger
 		log.Warn("ID tokens are checked against a local test key set (benchmark stack)", "certs", base.FirebaseTestCertsURL)
 	}
 	if rt.Pool, err = postgres.Open(ctx, base.DatabaseURL, schema, postgres.AppName(name), postgres.MaxConns(base.DatabaseMaxConns)); err != nil {
+		return nil, err
+	}
+	if err := enoughConns(rt.Pool.Config().MaxConns); err != nil {
+		rt.Pool.Close()
 		return nil, err
 	}
 	if base.MigratedByStep {

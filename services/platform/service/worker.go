@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/errgroup"
 
+	"uplift.dev/platform/buildinfo"
 	"uplift.dev/platform/clock"
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/postgres"
@@ -83,7 +84,7 @@ func (w Worker) Run(ctx context.Context, log *slog.Logger, wire WorkerWire) erro
 		return err
 	}
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	reg.MustRegister(prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}), buildinfo.Collector())
 	rt := &WorkerRuntime{Name: w.Name, Log: log, Pool: pool, Metrics: reg, Clock: clock.Real,
 		Bus: events.Bus{Pool: pool, Log: log, Metrics: events.NewConsumerMetrics(reg, w.Service)}}
 	var jobs []func(context.Context) error

@@ -23,10 +23,13 @@ type Outbox interface {
 // Store is the durable outbox the sender works from.
 type Store interface {
 	Outbox
-	// UpdateNextDue locks the longest-due pending email (skipping those
-	// another sender holds), applies fn and saves the result, all in one
-	// transaction. It reports false when nothing is due.
-	UpdateNextDue(ctx context.Context, now time.Time, fn func(*domain.Email) error) (bool, error)
+	// UpdateDue locks up to limit of the longest-due pending emails
+	// (skipping those another sender holds), hands each to fn in turn and
+	// saves what fn changed, all in one transaction that commits even when
+	// ctx ends meanwhile. When fn returns false, that email and those after
+	// it are left as they were. It reports how many it locked: 0 when
+	// nothing is due.
+	UpdateDue(ctx context.Context, now time.Time, limit int, fn func(*domain.Email) bool) (int, error)
 	Eraser
 	// Suppressed reports whether userID turned kind off.
 	Suppressed(ctx context.Context, userID string, kind domain.Kind) (bool, error)
@@ -262,31 +265,43 @@ func (a *App) ForgetUser(ctx context.Context, in Eraser, userID string) error {
 // on can never spin the sender forever; a bigger backlog waits a poll.
 const maxPerRound = 500
 
-// SendDue sends due emails one by one until none is due (a failed one is
-// rescheduled into the future) or maxPerRound were tried, and reports how
-// many were sent.
+// SendBatch is how many due emails one transaction claims, sends one after
+// another and marks: a transaction per email cost more than the email
+// (DailyReportsFastSink), and a batch bounds what a crash sends twice.
+const SendBatch = 10
+
+// SendDue sends due emails until none is due (a failed one is rescheduled
+// into the future) or maxPerRound were tried, and reports how many were
+// sent.
 //
-// Each email is claimed, sent and marked in one transaction: the row stays
-// locked (FOR UPDATE) while the relay talks, and "sent" commits only after
-// the relay accepted the message. A crash or a failed commit after the relay
-// accepted it leaves the row pending, and it is sent again: delivery is at
-// least once, with the same Message-ID on both copies. Nothing is sent twice
-// otherwise: the key is unique and a sent row is never picked again.
+// Emails are claimed SendBatch at a time, sent one after another and marked
+// in one transaction: the rows stay locked (FOR UPDATE) while the relay
+// talks, and "sent" commits only after the relay accepted the messages. A
+// crash, or a failed commit, after the relay accepted some leaves their
+// rows pending, and they are sent again: delivery is at least once, with
+// the same Message-ID on both copies, at most SendBatch of them. Nothing is
+// sent twice otherwise: the key is unique and a sent row is never picked
+// again. When ctx ends the batch stops at the email it is on and commits
+// what it sent.
 func (a *App) SendDue(ctx context.Context) (int, error) {
 	sent := 0
-	for i := 0; i < maxPerRound && ctx.Err() == nil; i++ {
-		found, err := a.store.UpdateNextDue(ctx, a.now(), func(e *domain.Email) error {
+	for tried := 0; tried < maxPerRound && ctx.Err() == nil; {
+		n, err := a.store.UpdateDue(ctx, a.now(), SendBatch, func(e *domain.Email) bool {
+			if ctx.Err() != nil {
+				return false
+			}
 			if a.sendOne(ctx, e) {
 				sent++
 			}
-			return nil
+			return true
 		})
 		if err != nil {
 			return sent, fmt.Errorf("send due: %w", err)
 		}
-		if !found {
+		if n == 0 {
 			break
 		}
+		tried += n
 	}
 	return sent, nil
 }

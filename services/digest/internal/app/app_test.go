@@ -56,24 +56,25 @@ func (s *memStore) Add(_ context.Context, e domain.Email) (bool, error) {
 	return true, nil
 }
 
-func (s *memStore) UpdateNextDue(_ context.Context, now time.Time, fn func(*domain.Email) error) (bool, error) {
+func (s *memStore) UpdateDue(_ context.Context, now time.Time, limit int, fn func(*domain.Email) bool) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var due *domain.Email
+	var due []*domain.Email
 	for _, x := range s.emails {
-		if x.Status == domain.StatusPending && !x.NextAttemptAt.After(now) && (due == nil || x.NextAttemptAt.Before(due.NextAttemptAt)) {
-			due = x
+		if x.Status == domain.StatusPending && !x.NextAttemptAt.After(now) {
+			due = append(due, x)
 		}
 	}
-	if due == nil {
-		return false, nil
+	slices.SortStableFunc(due, func(a, b *domain.Email) int { return a.NextAttemptAt.Compare(b.NextAttemptAt) })
+	due = due[:min(limit, len(due))]
+	for _, x := range due {
+		c := *x
+		if !fn(&c) {
+			break
+		}
+		*x = c
 	}
-	c := *due
-	if err := fn(&c); err != nil {
-		return true, err
-	}
-	*due = c
-	return true, nil
+	return len(due), nil
 }
 
 func (s *memStore) DeleteUser(_ context.Context, userID string) (int, error) {

@@ -69,6 +69,8 @@ func Wire(cfg *Settings) service.Wire {
 		if err != nil {
 			return grpcserver.Options{}, nil, err
 		}
+		// Its kept connections end after the last send in flight.
+		rt.Defer(mailer.Close)
 		signer, err := domain.NewTokenSigner(cfg.UnsubscribeSecret)
 		if err != nil {
 			return grpcserver.Options{}, nil, err

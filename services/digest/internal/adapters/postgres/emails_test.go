@@ -3,6 +3,9 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -51,7 +54,7 @@ func TestAddIsIdempotentAndCommitsWithTheTransaction(t *testing.T) {
 	}
 }
 
-func TestUpdateNextDueRoundTripsAndHonoursDueTime(t *testing.T) {
+func TestUpdateDueRoundTripsAndHonoursDueTime(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	repo := newRepo(t)
@@ -62,30 +65,30 @@ func TestUpdateNextDueRoundTripsAndHonoursDueTime(t *testing.T) {
 	}
 	now := time.Now()
 	p := domain.RetryPolicy{Base: time.Minute, Max: time.Hour}
-	found, err := repo.UpdateNextDue(ctx, now, func(got *domain.Email) error {
+	n, err := repo.UpdateDue(ctx, now, 1, func(got *domain.Email) bool {
 		if got.Key != e.Key || got.Params.Link != link || got.To != e.To || got.Kind != domain.KindPasswordReset || got.UserID != "u1" {
 			t.Errorf("claimed %+v", got)
 		}
 		got.MarkFailed(now, errors.New("refused"), p)
-		return nil
+		return true
 	})
-	if err != nil || !found {
-		t.Fatalf("claim: %v %v", found, err)
+	if err != nil || n != 1 {
+		t.Fatalf("claim: %v %v", n, err)
 	}
-	if found, _ := repo.UpdateNextDue(ctx, now.Add(59*time.Second), func(*domain.Email) error { return nil }); found {
+	if n, _ := repo.UpdateDue(ctx, now.Add(59*time.Second), 1, func(*domain.Email) bool { return true }); n != 0 {
 		t.Fatal("claimed before next_attempt_at")
 	}
-	found, err = repo.UpdateNextDue(ctx, now.Add(time.Minute), func(got *domain.Email) error {
+	n, err = repo.UpdateDue(ctx, now.Add(time.Minute), 1, func(got *domain.Email) bool {
 		if got.Attempts != 1 || got.LastError != "refused" {
 			t.Errorf("retry state not saved: %+v", got)
 		}
 		got.MarkSent(now.Add(time.Minute))
-		return nil
+		return true
 	})
-	if err != nil || !found {
-		t.Fatalf("second claim: %v %v", found, err)
+	if err != nil || n != 1 {
+		t.Fatalf("second claim: %v %v", n, err)
 	}
-	if found, _ := repo.UpdateNextDue(ctx, now.Add(48*time.Hour), func(*domain.Email) error { return nil }); found {
+	if n, _ := repo.UpdateDue(ctx, now.Add(48*time.Hour), 1, func(*domain.Email) bool { return true }); n != 0 {
 		t.Fatal("a sent email came due again")
 	}
 	var status, params string
@@ -119,12 +122,12 @@ func TestConcurrentSendersSkipLockedRows(t *testing.T) {
 	var first string
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		_, err := repo.UpdateNextDue(ctx, now, func(e *domain.Email) error {
+		_, err := repo.UpdateDue(ctx, now, 1, func(e *domain.Email) bool {
 			first = e.Key
 			close(holding)
 			<-release
 			e.MarkSent(now)
-			return nil
+			return true
 		})
 		if err != nil {
 			t.Error(err)
@@ -132,10 +135,57 @@ func TestConcurrentSendersSkipLockedRows(t *testing.T) {
 	})
 	<-holding
 	var second string
-	found, err := repo.UpdateNextDue(ctx, now, func(e *domain.Email) error { second = e.Key; e.MarkSent(now); return nil })
+	n, err := repo.UpdateDue(ctx, now, 1, func(e *domain.Email) bool { second = e.Key; e.MarkSent(now); return true })
 	close(release)
 	wg.Wait()
-	if err != nil || !found || second == "" || second == first {
-		t.Fatalf("first %q second %q found %v err %v", first, second, found, err)
+	if err != nil || n != 1 || second == "" || second == first {
+		t.Fatalf("first %q second %q claimed %d err %v", first, second, n, err)
+	}
+}
+
+// A batch is claimed in due order and saved whole, each row as fn left
+// it; when fn stops, the row it stopped on and those after it stay as they
+// were, and a context that ends meanwhile does not undo what was sent.
+func TestUpdateDueSavesABatchAndLeavesWhatItStoppedOn(t *testing.T) {
+	t.Parallel()
+	repo := newRepo(t)
+	for i := range 5 {
+		e, _ := domain.NewWelcome(fmt.Sprintf("u%d", i), fmt.Sprintf("u%d@shop.example", i), "")
+		if _, err := repo.Add(context.Background(), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now().Add(time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	var seen []string
+	n, err := repo.UpdateDue(ctx, now, 4, func(e *domain.Email) bool {
+		if len(seen) == 3 {
+			return false // the sender stops: a shutdown
+		}
+		seen = append(seen, e.To)
+		if len(seen) == 2 {
+			e.MarkFailed(now, errors.New("refused"), domain.RetryPolicy{Base: time.Minute, Max: time.Hour})
+		} else {
+			e.MarkSent(now)
+		}
+		cancel() // the shutdown began while the batch was sending
+		return true
+	})
+	if err != nil || n != 4 {
+		t.Fatalf("claimed %d, %v; want 4 of 5", n, err)
+	}
+	if want := []string{"u0@shop.example", "u1@shop.example", "u2@shop.example"}; !slices.Equal(seen, want) {
+		t.Fatalf("handed %v, want %v (due order)", seen, want)
+	}
+	var stored string
+	if err := repo.DB.QueryRow(context.Background(),
+		`SELECT string_agg(recipient || ' ' || status || ' ' || attempts, ',' ORDER BY id) FROM emails`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(stored, ",")
+	want := []string{"u0@shop.example sent 1", "u1@shop.example pending 1", "u2@shop.example sent 1",
+		"u3@shop.example pending 0", "u4@shop.example pending 0"}
+	if !slices.Equal(got, want) {
+		t.Errorf("stored\n%v\nwant\n%v", got, want)
 	}
 }

@@ -1,6 +1,8 @@
 // Package smtp sends rendered emails to an SMTP relay as multipart/
-// alternative messages (plain text and HTML), one connection per message so
-// a broken connection never takes a later message down with it.
+// alternative messages (plain text and HTML). It keeps a few connections
+// open between messages; a message that meets a connection the relay has
+// dropped goes again on a new one, so a broken connection never takes a
+// later message down with it.
 package smtp
 
 import (
@@ -17,6 +19,7 @@ import (
 	"net/smtp"
 	"net/textproto"
 	"strings"
+	"sync"
 	"time"
 
 	"uplift.dev/digest/internal/domain"
@@ -33,19 +36,24 @@ type Config struct {
 	// From is the sender, e.g. "Uplift <hello@uplift.example>"; its domain
 	// also names the Message-IDs.
 	From string
-	// Timeout bounds one whole send, connect to QUIT.
+	// Timeout bounds one send, from taking or opening a connection to the
+	// relay's acceptance of the message.
 	Timeout time.Duration
 	// Clock dates each email (its Date header): the service's clock, nil
 	// the wall clock.
 	Clock clock.Clock
 }
 
-// Mailer implements app.Mailer over SMTP.
+// Mailer implements app.Mailer over SMTP. It is safe for concurrent use.
 type Mailer struct {
 	cfg      Config
 	host     string
 	from     *mail.Address
 	idDomain string
+
+	mu     sync.Mutex
+	idle   []*session // kept connections, the most recent last
+	closed bool
 }
 
 // New checks cfg and returns a Mailer. It does not connect: the relay may
@@ -71,7 +79,12 @@ func (m *Mailer) MessageID(key string) string { return domain.MessageID(key, m.i
 
 // Send delivers msg to the relay. It returns nil once the relay accepted the
 // message data; an error after that (e.g. on QUIT) is ignored, since
-// retrying would send a second copy.
+// retrying would send a second copy. It reuses a kept connection when one
+// is idle (a new conversation on it costs MAIL, RCPT and DATA, where a new
+// connection adds the connect, the greeting, EHLO, STARTTLS and AUTH); a
+// kept connection the relay closed in the meantime fails at its first
+// command, before anything of msg was accepted, and msg goes again on a new
+// connection.
 func (m *Mailer) Send(ctx context.Context, msg domain.Message) error {
 	to, err := domain.ParseAddress(msg.To)
 	if err != nil {
@@ -83,56 +96,170 @@ func (m *Mailer) Send(ctx context.Context, msg domain.Message) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, m.cfg.Timeout)
 	defer cancel()
+	if s := m.takeIdle(); s != nil {
+		err := m.deliver(ctx, s, to, body)
+		if err == nil || !errors.Is(err, errStale) {
+			return err
+		}
+	}
+	s, err := m.dial(ctx)
+	if err != nil {
+		return err
+	}
+	return m.deliver(ctx, s, to, body)
+}
+
+// errStale marks a kept connection that failed at its first command: the
+// relay dropped it while it was idle, and nothing of the message was sent.
+var errStale = errors.New("smtp: kept connection closed by the relay")
+
+// session is one open SMTP connection, greeted and authenticated.
+type session struct {
+	conn   net.Conn
+	client *smtp.Client
+	// sent counts the messages it carried; idle is when it was kept.
+	sent int
+	idle time.Time
+}
+
+// dial opens and greets a new connection: EHLO, STARTTLS unless the relay
+// is on loopback, AUTH when configured.
+func (m *Mailer) dial(ctx context.Context) (*session, error) {
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", m.cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("smtp: connect: %w", err)
+		return nil, fmt.Errorf("smtp: connect: %w", err)
 	}
-	defer conn.Close()
-	deadline, _ := ctx.Deadline()
-	_ = conn.SetDeadline(deadline)
+	s := &session{conn: conn}
 	// Closing the connection is what unblocks a read when ctx is cancelled.
 	stop := context.AfterFunc(ctx, func() { _ = conn.Close() })
 	defer stop()
-
-	c, err := smtp.NewClient(conn, m.host)
-	if err != nil {
-		return fmt.Errorf("smtp: greeting: %w", err)
+	deadline, _ := ctx.Deadline()
+	_ = conn.SetDeadline(deadline)
+	fail := func(what string, err error) (*session, error) {
+		_ = conn.Close()
+		return nil, fmt.Errorf("smtp: %s: %w", what, err)
 	}
-	defer c.Close()
-	if err := c.Hello("localhost"); err != nil {
-		return fmt.Errorf("smtp: EHLO: %w", err)
+	if s.client, err = smtp.NewClient(conn, m.host); err != nil {
+		return fail("greeting", err)
 	}
-	if ok, _ := c.Extension("STARTTLS"); ok && !isLoopback(m.host) {
-		if err := c.StartTLS(&tls.Config{ServerName: m.host, MinVersion: tls.VersionTLS12}); err != nil {
-			return fmt.Errorf("smtp: STARTTLS: %w", err)
+	if err := s.client.Hello("localhost"); err != nil {
+		return fail("EHLO", err)
+	}
+	if ok, _ := s.client.Extension("STARTTLS"); ok && !isLoopback(m.host) {
+		if err := s.client.StartTLS(&tls.Config{ServerName: m.host, MinVersion: tls.VersionTLS12}); err != nil {
+			return fail("STARTTLS", err)
 		}
 	}
 	if m.cfg.Username != "" {
 		// net/smtp's PLAIN refuses to send the password unencrypted to
 		// anything but localhost; we add nothing that would loosen that.
-		if err := c.Auth(smtp.PlainAuth("", m.cfg.Username, m.cfg.Password, m.host)); err != nil {
-			return fmt.Errorf("smtp: AUTH: %w", err)
+		if err := s.client.Auth(smtp.PlainAuth("", m.cfg.Username, m.cfg.Password, m.host)); err != nil {
+			return fail("AUTH", err)
 		}
 	}
-	if err := c.Mail(m.from.Address); err != nil {
-		return fmt.Errorf("smtp: MAIL FROM: %w", err)
+	return s, nil
+}
+
+// deliver sends one message on s, then keeps s for the next or closes it.
+// Any failure closes s: its conversation is in an unknown state.
+func (m *Mailer) deliver(ctx context.Context, s *session, to string, body []byte) error {
+	reused := s.sent > 0
+	deadline, _ := ctx.Deadline()
+	_ = s.conn.SetDeadline(deadline)
+	stop := context.AfterFunc(ctx, func() { _ = s.conn.Close() })
+	err := func() error {
+		if err := s.client.Mail(m.from.Address); err != nil {
+			if reused {
+				return fmt.Errorf("%w: MAIL FROM: %w", errStale, err)
+			}
+			return fmt.Errorf("smtp: MAIL FROM: %w", err)
+		}
+		if err := s.client.Rcpt(to); err != nil {
+			return fmt.Errorf("smtp: RCPT TO: %w", err)
+		}
+		w, err := s.client.Data()
+		if err != nil {
+			return fmt.Errorf("smtp: DATA: %w", err)
+		}
+		if _, err := w.Write(body); err != nil {
+			return fmt.Errorf("smtp: write: %w", err)
+		}
+		if err := w.Close(); err != nil {
+			return fmt.Errorf("smtp: end of data: %w", err)
+		}
+		return nil
+	}()
+	// stop reports false when ctx ended and closed the connection.
+	if !stop() || err != nil {
+		_ = s.conn.Close()
+		return err
 	}
-	if err := c.Rcpt(to); err != nil {
-		return fmt.Errorf("smtp: RCPT TO: %w", err)
-	}
-	w, err := c.Data()
-	if err != nil {
-		return fmt.Errorf("smtp: DATA: %w", err)
-	}
-	if _, err := w.Write(body); err != nil {
-		return fmt.Errorf("smtp: write: %w", err)
-	}
-	if err := w.Close(); err != nil {
-		return fmt.Errorf("smtp: end of data: %w", err)
-	}
-	_ = c.Quit() // the relay has the message; a failed goodbye changes nothing
+	s.sent++
+	m.keep(s)
 	return nil
+}
+
+// MaxIdle is how many connections a Mailer keeps open between messages:
+// one per sender running at once is enough.
+const MaxIdle = 4
+
+// maxIdleTime: relays close a silent connection after some minutes
+// (Postfix's smtpd_timeout is 300 s); a kept one older than this is not
+// tried. maxPerConnection: many relays refuse more messages on one
+// connection than about a hundred.
+const (
+	maxIdleTime      = 30 * time.Second
+	maxPerConnection = 100
+)
+
+// takeIdle returns the most recently kept connection still worth trying,
+// closing those too old, or nil.
+func (m *Mailer) takeIdle() *session {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for len(m.idle) > 0 {
+		s := m.idle[len(m.idle)-1]
+		m.idle = m.idle[:len(m.idle)-1]
+		if time.Since(s.idle) < maxIdleTime {
+			return s
+		}
+		go quit(s)
+	}
+	return nil
+}
+
+// keep puts s with the idle connections, or says goodbye to it when it
+// has carried its share or enough are kept.
+func (m *Mailer) keep(s *session) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s.sent >= maxPerConnection || len(m.idle) >= MaxIdle || m.closed {
+		go quit(s)
+		return
+	}
+	s.idle = time.Now()
+	m.idle = append(m.idle, s)
+}
+
+// Close says goodbye on every kept connection; a Send after it opens a
+// connection for its message and closes it after.
+func (m *Mailer) Close() error {
+	m.mu.Lock()
+	idle := m.idle
+	m.idle, m.closed = nil, true
+	m.mu.Unlock()
+	for _, s := range idle {
+		quit(s)
+	}
+	return nil
+}
+
+// quit ends a kept connection politely, within a second.
+func quit(s *session) {
+	_ = s.conn.SetDeadline(time.Now().Add(time.Second))
+	_ = s.client.Quit() // the relay has every message; a failed goodbye changes nothing
+	_ = s.conn.Close()
 }
 
 func isLoopback(host string) bool {
