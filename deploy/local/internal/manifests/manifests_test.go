@@ -1,7 +1,8 @@
-// Package manifests checks deploy/k8s (its local overlay and the base) against itself: nothing there is
-// applied to a cluster in CI, so a Service that targets a port no container
-// has, a setting read from a key the ConfigMap lacks, or a backend the
-// NetworkPolicies forgot would first be seen in production.
+// Package manifests checks deploy/k8s (its local overlay and the base)
+// against itself: nothing there is applied to a cluster in CI, so a Service
+// that targets a port no container has, a setting read from a key the
+// ConfigMap lacks, or a backend the NetworkPolicies forgot would first be
+// seen in production.
 package manifests
 
 import (
