@@ -2,6 +2,7 @@ package k8scheck
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -10,33 +11,71 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 )
 
-// TestEveryManifestIsAcceptedByTheAPIServer renders deploy/k8s and checks
+// Overlays are what `kubectl apply -k` is run on: deploy/k8s/base is only
+// their common part.
+var Overlays = []string{"local", "production"}
+
+var rendered sync.Map // overlay → func() ([]Object, error)
+
+// checked renders an overlay and checks it, once per test binary: the
+// tests share it and only read it.
+func checked(t *testing.T, overlay string) []Object {
+	t.Helper()
+	f, _ := rendered.LoadOrStore(overlay, sync.OnceValues(func() ([]Object, error) {
+		y, err := Render("../k8s/overlays/" + overlay)
+		if err != nil {
+			return nil, err
+		}
+		return Check(y)
+	}))
+	objs, err := f.(func() ([]Object, error))()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs
+}
+
+// TestEveryManifestIsAcceptedByTheAPIServer renders each overlay and checks
 // every object as the API server would admit it into a namespace that
 // enforces the restricted Pod Security Standard.
 func TestEveryManifestIsAcceptedByTheAPIServer(t *testing.T) {
 	t.Parallel()
-	rendered, err := Render("../k8s")
-	if err != nil {
-		t.Fatal(err)
+	for _, overlay := range Overlays {
+		t.Run(overlay, func(t *testing.T) {
+			objs := checked(t, overlay)
+			kinds := map[string]int{}
+			for _, o := range objs {
+				kinds[o.Kind]++
+				if ns, ok := o.Versioned.(*corev1.Namespace); ok && ns.Labels["pod-security.kubernetes.io/enforce"] != "restricted" {
+					t.Errorf("namespace %s does not enforce the restricted Pod Security Standard the pods are checked against", ns.Name)
+				}
+				for _, p := range o.Problems {
+					t.Errorf("%s %s: %s", o.Kind, o.Name, p)
+				}
+			}
+			if kinds["Deployment"] < 8 || kinds["NetworkPolicy"] == 0 {
+				t.Fatalf("rendered too little to be deploy/k8s: %v", kinds)
+			}
+			t.Logf("checked %d objects: %v", len(objs), kinds)
+		})
 	}
-	objs, err := Check(rendered)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kinds := map[string]int{}
-	for _, o := range objs {
-		kinds[o.Kind]++
-		if ns, ok := o.Versioned.(*corev1.Namespace); ok && ns.Labels["pod-security.kubernetes.io/enforce"] != "restricted" {
-			t.Errorf("namespace %s does not enforce the restricted Pod Security Standard the pods are checked against", ns.Name)
+}
+
+// TestOnlyTheLocalOverlayRunsPostgreSQLAndNATS: production's are outside
+// the cluster (settings.env), so nothing of either may be rendered there.
+func TestOnlyTheLocalOverlayRunsPostgreSQLAndNATS(t *testing.T) {
+	t.Parallel()
+	for overlay, want := range map[string]int{"local": 2, "production": 0} {
+		n := 0
+		for _, o := range checked(t, overlay) {
+			if _, ok := o.Versioned.(*appsv1.StatefulSet); ok && (o.Name == "postgres" || o.Name == "nats") {
+				n++
+			}
 		}
-		for _, p := range o.Problems {
-			t.Errorf("%s %s: %s", o.Kind, o.Name, p)
+		if n != want {
+			t.Errorf("%s renders %d of the PostgreSQL and NATS StatefulSets, want %d", overlay, n, want)
 		}
 	}
-	if kinds["Deployment"] < 8 || kinds["StatefulSet"] < 2 || kinds["NetworkPolicy"] == 0 {
-		t.Fatalf("rendered too little to be deploy/k8s: %v", kinds)
-	}
-	t.Logf("checked %d objects: %v", len(objs), kinds)
 }
 
 // TestCheckFindsWhatAClusterWouldRefuse: each mistake below is one a
@@ -89,21 +128,19 @@ spec:
 	}
 }
 
-// TestEveryDeploymentCanScaleAndBeDrained: each Deployment runs as its own
-// ServiceAccount, spreads its copies over nodes, is kept at most one copy
+// TestEveryDeploymentCanScaleAndBeDrained: each Deployment (and each other
+// workload) runs as its own ServiceAccount, spreads its copies over nodes, is kept at most one copy
 // down by a PodDisruptionBudget and scaled by a HorizontalPodAutoscaler
 // from at least 2 copies, which alone sets the count (a Deployment that
 // names replicas has them reset by every `kubectl apply`).
 func TestEveryDeploymentCanScaleAndBeDrained(t *testing.T) {
 	t.Parallel()
-	rendered, err := Render("../k8s")
-	if err != nil {
-		t.Fatal(err)
+	for _, overlay := range Overlays {
+		t.Run(overlay, func(t *testing.T) { scalesAndDrains(t, checked(t, overlay)) })
 	}
-	objs, err := Check(rendered)
-	if err != nil {
-		t.Fatal(err)
-	}
+}
+
+func scalesAndDrains(t *testing.T, objs []Object) {
 	accounts, budgets, scalers := map[string]bool{}, map[string]bool{}, map[string]*autoscalingv2.HorizontalPodAutoscaler{}
 	for _, o := range objs {
 		switch v := o.Versioned.(type) {
@@ -151,5 +188,14 @@ func TestEveryDeploymentCanScaleAndBeDrained(t *testing.T) {
 	}
 	if n < 8 {
 		t.Fatalf("only %d Deployments rendered", n)
+	}
+	// The StatefulSets and the Job have their own identities too.
+	for _, o := range objs {
+		if _, ok := o.Versioned.(*appsv1.Deployment); ok {
+			continue
+		}
+		if _, pod := PodTemplate(o.Versioned); pod != nil && (pod.ServiceAccountName != o.Name || !accounts[o.Name]) {
+			t.Errorf("%s %s runs as ServiceAccount %q, want its own", o.Kind, o.Name, pod.ServiceAccountName)
+		}
 	}
 }

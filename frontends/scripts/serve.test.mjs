@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, securityHeaders } from './security-headers.mjs';
 import { cacheControlFor, createHandler, etagMatches, pickEncoding, runtimeEnv } from './serve.mjs';
 
-/** The production settings of deploy/k8s/config.yaml (uplift-web-config), as /env.js carries them. */
+/** The production settings of deploy/k8s/base/config.yaml (uplift-web-config), as /env.js carries them. */
 const production = runtimeEnv({
   UPLIFT_FIREBASE_API_KEY: 'key',
   UPLIFT_FIREBASE_PROJECT_ID: 'your-firebase-project',

@@ -1,7 +1,8 @@
-// Package manifests checks deploy/k8s against itself: nothing there is
-// applied to a cluster in CI, so a Service that targets a port no container
-// has, a setting read from a key the ConfigMap lacks, or a backend the
-// NetworkPolicies forgot would first be seen in production.
+// Package manifests checks deploy/k8s (its local overlay and the base)
+// against itself: nothing there is applied to a cluster in CI, so a Service
+// that targets a port no container has, a setting read from a key the
+// ConfigMap lacks, or a backend the NetworkPolicies forgot would first be
+// seen in production.
 package manifests
 
 import (
@@ -48,10 +49,17 @@ func port(v any) string {
 	return ""
 }
 
-// load reads every document of the kustomization's resources.
+// load reads every document of the local overlay's resources and of the
+// kustomizations it builds on (deploy/k8s/base): the whole of what the
+// local cluster runs, as written (the overlays' patches change only images
+// and addresses, which nothing here checks).
 func load(t *testing.T) []object {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "k8s")
+	return loadKustomization(t, filepath.Join("..", "..", "..", "k8s", "overlays", "local"))
+}
+
+func loadKustomization(t *testing.T, dir string) []object {
+	t.Helper()
 	k, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +70,12 @@ func load(t *testing.T) []object {
 	}
 	var docs []object
 	for _, r := range list(kust, "resources") {
-		b, err := os.ReadFile(filepath.Join(dir, r.(string)))
+		path := filepath.Join(dir, r.(string))
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			docs = append(docs, loadKustomization(t, path)...)
+			continue
+		}
+		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatalf("kustomization lists %s: %v", r, err)
 		}
@@ -343,7 +356,9 @@ func TestEachServiceMigratesInAStepOfItsOwn(t *testing.T) {
 
 // TestNATSServerIsTheOneTestedWith: the cluster runs the nats-server
 // release every test embeds (deploy/local's go.mod), so what the tests
-// found of its permissions, reloads and JetStream holds in production.
+// found of its permissions, reloads and JetStream holds in production:
+// either the upstream image of that release or our own (uplift/nats),
+// which deploy/containers builds from the workspace's nats-server module.
 func TestNATSServerIsTheOneTestedWith(t *testing.T) {
 	mod, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
 	if err != nil {
@@ -358,21 +373,31 @@ func TestNATSServerIsTheOneTestedWith(t *testing.T) {
 	if tested == "" {
 		t.Fatal("deploy/local/go.mod names no nats-server")
 	}
-	var images []string
+	images, err := os.ReadFile(filepath.Join("..", "..", "..", "containers", "images.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := strings.Contains(string(images), "\n  nats:static:github.com/nats-io/nats-server/v2\n")
+	var n int
 	for _, w := range workloads(load(t)) {
 		for _, c := range list(w.pod, "spec", "containers") {
-			if img := str(c, "image"); strings.HasPrefix(img, "nats:") {
-				images = append(images, img)
+			img := str(c, "image")
+			switch tag, upstream := strings.CutPrefix(img, "nats:"); {
+			case img == "uplift/nats":
+				n++
+				if !ours {
+					t.Errorf("the cluster runs uplift/nats, which deploy/containers/images.sh no longer builds from github.com/nats-io/nats-server/v2")
+				}
+			case upstream:
+				n++
+				if tag != tested && !strings.HasPrefix(tag, tested+"-") {
+					t.Errorf("the cluster runs %s, the tests nats-server %s", img, tested)
+				}
 			}
 		}
 	}
-	if len(images) == 0 {
+	if n == 0 {
 		t.Fatal("no nats-server container in deploy/k8s")
-	}
-	for _, img := range images {
-		if tag := strings.TrimPrefix(img, "nats:"); tag != tested && !strings.HasPrefix(tag, tested+"-") {
-			t.Errorf("the cluster runs %s, the tests nats-server %s", img, tested)
-		}
 	}
 }
 
