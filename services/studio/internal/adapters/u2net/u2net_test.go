@@ -111,9 +111,9 @@ func TestShadowSuppressionAtEverySize(t *testing.T) {
 // TestRealPhotoMasks runs the worker's cut-out (the model's views, then the
 // paid plan's post-processing) on the real product photos with masks drawn
 // by people (shared/corpus/photos; skipped where the corpus is absent) and
-// logs each photo's IoU. The goal is a mean of 0.90; today's 0.884 (the
-// closer look, 2026-12-03; 0.864 before it) is the floor a change may not
-// fall below, and no photo may collapse.
+// logs each photo's IoU. The goal is a mean of 0.90; today's 0.892 (the
+// closer look's two close-ups, 2026-12-03; 0.884 with one, 0.864 before
+// it) is the floor a change may not fall below, and no photo may collapse.
 func TestRealPhotoMasks(t *testing.T) {
 	photos := testphotos.RealPhotos(t)
 	m := load(t)
@@ -133,7 +133,7 @@ func TestRealPhotoMasks(t *testing.T) {
 	}
 	mean := sum / float64(len(photos))
 	t.Logf("mean IoU on %d real photos: %.4f (goal 0.90)", len(photos), mean)
-	if mean < 0.88 {
-		t.Errorf("mean IoU %.4f on the real photos, below today's 0.884", mean)
+	if mean < 0.89 {
+		t.Errorf("mean IoU %.4f on the real photos, below today's 0.892", mean)
 	}
 }
