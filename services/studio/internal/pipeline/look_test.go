@@ -61,8 +61,8 @@ func TestLookSeesTheProductCloser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if runs != 2 {
-		t.Errorf("%d model runs, want 2 (the whole photo, then the product)", runs)
+	if want := 1 + len(pipeline.CloserLook); runs != want {
+		t.Errorf("%d model runs, want %d (the whole photo, then each view of the product)", runs, want)
 	}
 	for x := 540; x < 760; x++ {
 		if v := first.GrayAt(x, 650).Y; v >= 128 {

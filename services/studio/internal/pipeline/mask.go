@@ -99,27 +99,40 @@ func shadowLike(p []uint8, bg color.NRGBA, bgLuma float64) (float64, bool) {
 // shade just outside the mask (where the model left the shadow out), or,
 // when there is none, of the shade inside it (the model took it all).
 // ok is false when there is no shade at all.
+//
+// "Just outside" starts past the model's soft edge (EdgeWidth): the
+// product's antialiased outline, mostly backdrop with a little of the
+// product, is the backdrop slightly darker (about 0.87) and lies wherever
+// the model's ramp happens to cross 128. Counted as a shadow left out, it
+// made a light label at 0.78 on a shadowless photo "shade" at some sizes
+// and not others. The counts are in the model's own pixels (it sees the
+// photo at ModelSide²), so a rule means the same at 512² as at 3840².
 func shadeFactor(img *image.NRGBA, mask *image.Gray, bg color.NRGBA, bgLuma float64) (float64, bool) {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	edge := EdgeWidth(w, h)
+	near := chamfer(w, h, func(i int) bool { return mask.Pix[(i/w)*mask.Stride+i%w] >= 128 }, edge+1)
 	var outside, inside []float64
-	for y := 0; y < img.Rect.Dy(); y++ {
-		for x := 0; x < img.Rect.Dx(); x++ {
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
 			i := y*img.Stride + x*4
 			k, ok := shadowLike(img.Pix[i:i+3], bg, bgLuma)
 			if !ok {
 				continue
 			}
-			if mask.Pix[y*mask.Stride+x] >= 128 {
+			switch d := int(near[y*w+x]); {
+			case d == 0:
 				inside = append(inside, k)
-			} else {
+			case d > edge:
 				outside = append(outside, k)
 			}
 		}
 	}
-	if len(outside) >= 64 {
+	modelPixels := func(n int) int { return max(1, n*w*h/(ModelSide*ModelSide)) }
+	if len(outside) >= modelPixels(64) {
 		slices.Sort(outside)
 		return outside[len(outside)/2], true
 	}
-	if len(inside) < 16 {
+	if len(inside) < modelPixels(16) {
 		return 0, false
 	}
 	// Without shade outside to confirm it, only deep shade inside counts: a

@@ -160,10 +160,11 @@ func BenchmarkMaskIoU(b *testing.B) {
 
 // BenchmarkRealPhotoIoU is the cut-out's IoU on each real product photo of
 // the corpus (masks drawn by people; skipped where the corpus is absent):
-// the product's mask (the model's two looks and the paid plan's
-// post-processing) beside the raw model's (one plain view, nothing after
-// it, as u2netp's reference code gives it), and the mean of each over
-// the photos, whose goal is 0.90.
+// the product's mask (the model's three runs, pipeline.Look, and the
+// paid plan's post-processing) beside the raw model's (one plain view,
+// nothing after it, as u2netp's reference code gives it), the mean of
+// each over the photos, whose goal is 0.90, and each step's mean beside
+// the mean without it (step/…).
 func BenchmarkRealPhotoIoU(b *testing.B) {
 	photos := testphotos.RealPhotos(b)
 	m := load(b)
@@ -218,4 +219,41 @@ func BenchmarkRealPhotoIoU(b *testing.B) {
 			})
 		}
 	})
+	// What each step adds, as mean IoU over the photos: the close-ups
+	// beside the first look alone, then the post-processing beside the
+	// model's mask it starts from. Each photo's masks are made once here;
+	// the rows are figures, not timings.
+	var first, look, final float64
+	for _, p := range photos {
+		f, err := pipeline.Saliency(p.Img, pipeline.FirstLook, m.Run)
+		if err != nil {
+			b.Fatal(err)
+		}
+		mask, err := m.Mask(context.Background(), p.Img)
+		if err != nil {
+			b.Fatal(err)
+		}
+		first += testphotos.IoU(f, p.Truth)
+		look += testphotos.IoU(mask, p.Truth)
+		pipeline.Refine(p.Img, mask, true)
+		final += testphotos.IoU(mask, p.Truth)
+	}
+	n := float64(len(photos))
+	for _, st := range []struct {
+		name              string
+		product, baseline float64
+	}{{"closer-look", look / n, first / n}, {"post-processing", final / n, look / n}} {
+		b.Run("step/"+st.name, func(b *testing.B) {
+			for _, side := range []struct {
+				name string
+				iou  float64
+			}{{"product", st.product}, {"baseline", st.baseline}} {
+				b.Run(side.name, func(b *testing.B) {
+					for b.Loop() {
+					}
+					b.ReportMetric(side.iou, "IoU")
+				})
+			}
+		})
+	}
 }

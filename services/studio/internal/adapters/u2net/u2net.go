@@ -83,7 +83,7 @@ func Load(libPath, modelPath string, threads int) (*Model, error) {
 }
 
 // Mask returns the model's mask for img, at img's size: pipeline.Look,
-// the whole photo and then a closer look at the product (two runs).
+// the whole photo and then two closer looks at the product (three runs).
 func (m *Model) Mask(ctx context.Context, img *image.NRGBA) (*image.Gray, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -85,12 +85,35 @@ func TestRealModelMasks(t *testing.T) {
 	}
 }
 
+// TestShadowSuppressionWithoutAShadowAtLargerSizes: on a plain backdrop
+// with no shadow, shadow suppression may take nothing from the model's
+// mask at sizes other than TestRealModelMasks' 512². At 1024² it once
+// cleared the bottle's label (the product's antialiased rim taken for a
+// shadow left out: IoU 0.996 → 0.759) while 512² was fine.
+func TestShadowSuppressionWithoutAShadowAtLargerSizes(t *testing.T) {
+	m := load(t)
+	for _, size := range []int{768, 1024} {
+		for _, shape := range testphotos.Shapes {
+			img, truth := testphotos.Generate(testphotos.Scene{Shape: shape, Backdrop: "plain"}, size)
+			mask, err := m.Mask(context.Background(), img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw := testphotos.IoU(mask, truth)
+			if n := pipeline.SuppressShadow(img, mask); n != 0 {
+				t.Errorf("%s at %d²: shadow suppression cleared %d pixels with no shadow (IoU %.4f → %.4f)",
+					shape, size, n, raw, testphotos.IoU(mask, truth))
+			}
+		}
+	}
+}
+
 // TestRealPhotoMasks runs the worker's cut-out (the model's views, then the
 // paid plan's post-processing) on the real product photos with masks drawn
 // by people (shared/corpus/photos; skipped where the corpus is absent) and
-// logs each photo's IoU. The goal is a mean of 0.90; today's 0.884 (the
-// closer look, 2026-12-03; 0.864 before it) is the floor a change may not
-// fall below, and no photo may collapse.
+// logs each photo's IoU. The goal is a mean of 0.90; today's 0.892 (the
+// closer look's two close-ups, 2026-12-03; 0.884 with one, 0.864 before
+// it) is the floor a change may not fall below, and no photo may collapse.
 func TestRealPhotoMasks(t *testing.T) {
 	photos := testphotos.RealPhotos(t)
 	m := load(t)
@@ -110,7 +133,7 @@ func TestRealPhotoMasks(t *testing.T) {
 	}
 	mean := sum / float64(len(photos))
 	t.Logf("mean IoU on %d real photos: %.4f (goal 0.90)", len(photos), mean)
-	if mean < 0.88 {
-		t.Errorf("mean IoU %.4f on the real photos, below today's 0.884", mean)
+	if mean < 0.89 {
+		t.Errorf("mean IoU %.4f on the real photos, below today's 0.892", mean)
 	}
 }
