@@ -2,6 +2,8 @@ package mtls_test
 
 import (
 	"crypto/tls"
+	"errors"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -187,5 +189,25 @@ func TestLoadNamesWhatIsMissing(t *testing.T) {
 	_, err := mtls.Load(mtls.Files{Cert: filepath.Join(t.TempDir(), "tls.crt")})
 	if err == nil || !strings.Contains(err.Error(), "GRPC_TLS_KEY_FILE") || !strings.Contains(err.Error(), "GRPC_TLS_CA_FILE") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestTLSIsOnByDefaultOutsideLocalMode(t *testing.T) {
+	t.Parallel()
+	log := slog.New(slog.DiscardHandler)
+	if _, err := (mtls.Settings{}).Open(false, log); !errors.Is(err, mtls.ErrTLSRequired) {
+		t.Fatalf("no files outside local mode: %v", err)
+	}
+	for _, s := range []struct {
+		settings mtls.Settings
+		local    bool
+	}{{mtls.Settings{Insecure: true}, false}, {mtls.Settings{}, true}} {
+		if src, err := s.settings.Open(s.local, log); err != nil || src != nil {
+			t.Fatalf("%+v: %v, %v", s, src, err)
+		}
+	}
+	f := write(t, newCA(t), t.TempDir(), mtls.Identity{Kind: mtls.KindService, Name: "users"})
+	if src, err := (mtls.Settings{CertFile: f.Cert, KeyFile: f.Key, CAFile: f.CA}).Open(false, log); err != nil || src == nil {
+		t.Fatalf("with files: %v, %v", src, err)
 	}
 }
