@@ -18,7 +18,7 @@ const ExampleBackend = "support"
 func (s *Stack) grpcTLSDir() string { return filepath.Join(s.StateDir, "grpc-tls") }
 
 // mintGRPCCerts makes a new local CA and every certificate, each start
-// (a few milliseconds), so the stack's gRPC is mutual TLS as a cluster's
+// (under 0.1 s), so the stack's gRPC is mutual TLS as a cluster's
 // is. Each certificate serves every copy's address.
 func (s *Stack) mintGRPCCerts() error {
 	dir := s.grpcTLSDir()
