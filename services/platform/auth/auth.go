@@ -2,7 +2,9 @@
 // the caller's identity in the context. A call without a valid token is
 // refused unless its method is declared public. Revocation is checked too
 // (a deleted or disabled user, a session ended by an email change), with
-// each verdict cached for RevocationCheckTTL (Cache).
+// each verdict cached for RevocationCheckTTL (Cache). A backend (another
+// team's program, named by its client certificate) calls as itself instead,
+// within its Grants (BackendInterceptors).
 package auth
 
 import (
