@@ -11,6 +11,7 @@ import {
   PASSWORD,
   signUpThroughUi,
   signUpWithShop,
+  simUrl,
   smtpSinkApi,
   waitForMail,
   type SinkMail,
@@ -124,13 +125,19 @@ test('Home keeps the score while a scheduled re-review runs, never "reviewing" a
 
 test('"Sync now" keeps the store\'s counts on Connections, during the sync, after it and after a reload', async ({ page }) => {
   test.setTimeout(150_000);
-  await signUpWithShop(page, freshEmail('syncnow'));
+  const shop = await signUpWithShop(page, freshEmail('syncnow'));
   const card = page.getByRole('region', { name: 'Shopify' });
   const counts = card.getByText(/^In Uplift: /);
   await expect(counts).toHaveText(/^In Uplift: \d[\d,]* orders · \d[\d,]* products · \d[\d,]* customers$/);
   const before = await counts.textContent();
   expect(before).not.toMatch(/In Uplift: [01] orders?/);
 
+  // A re-sync of a shop already imported is quick: slow answers keep it
+  // running long enough to see it run.
+  const slow = await page.request.post(`${simUrl}/_sim/shops/${shop.domain}/faults`, {
+    data: { kind: 'slow', delayMs: 800, count: 6 },
+  });
+  expect(slow.ok(), await slow.text()).toBe(true);
   await card.getByRole('button', { name: 'Sync now' }).click();
   await expect(card.getByRole('progressbar')).toBeVisible();
   await expect(counts).toHaveText(before!);
