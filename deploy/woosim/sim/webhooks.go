@@ -224,23 +224,30 @@ func (s *Server) deliver(st *store, h *webhook, topic string, resourceID int64, 
 	for attempt := 1; ; attempt++ {
 		status := s.post(h.deliveryURL, hdr, body)
 		ok := status >= 200 && status <= 302 // WooCommerce counts redirects as delivered, though it never follows them
+		last := ok || attempt > retries
 		s.mu.Lock()
 		d.Attempts, d.Status, d.Delivered = attempt, status, ok
+		if last {
+			s.countLocked(h, ok)
+		}
 		s.mu.Unlock()
 		s.log.Info("webhook", "store", st.spec.Slug, "topic", topic, "attempt", attempt, "status", status)
-		if ok || attempt > retries || !s.sleep(s.o.WebhookDelay<<(attempt-1)) {
-			break
+		if last || !s.sleep(s.o.WebhookDelay<<(attempt-1)) {
+			return
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if d.Delivered {
+}
+
+// countLocked keeps the webhook's failures in a row. WooCommerce checks the
+// count before adding the failure: with the default 5 it is the 7th failure
+// in a row that disables the hook.
+func (s *Server) countLocked(h *webhook, ok bool) {
+	switch {
+	case ok:
 		h.failures = 0
-	} else if h.failures > s.o.MaxDeliveryFailures {
-		// WooCommerce checks the count before adding the failure: with the
-		// default 5 it is the 7th failure in a row that disables the hook.
+	case h.failures > s.o.MaxDeliveryFailures:
 		h.status = "disabled"
-	} else {
+	default:
 		h.failures++
 	}
 }
