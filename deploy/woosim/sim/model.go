@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"regexp"
@@ -269,8 +271,9 @@ func (s *Server) AddOrder(slug string, o OrderSpec) (int64, error) {
 	if o.CreatedAt.IsZero() {
 		o.CreatedAt = s.now()
 	}
+	id := st.nextID()
 	od := &order{
-		id: st.nextID(), key: "wc_order_" + randHex(7)[:13], status: o.Status, currency: st.spec.Currency, customerID: o.CustomerID,
+		id: id, key: orderKey(slug, id), status: o.Status, currency: st.spec.Currency, customerID: o.CustomerID,
 		createdAt: o.CreatedAt, modifiedAt: o.CreatedAt, coupon: o.Coupon,
 		shipping: o.Shipping, shippingTax: st.taxOf(o.Shipping),
 	}
@@ -514,6 +517,13 @@ func (s *Server) AddCustomer(slug string, at time.Time) (int64, error) {
 	st.customers[st.users] = &customer{id: st.users, createdAt: at, updatedAt: at}
 	s.emitLocked(st, "customer.created", st.users)
 	return st.users, nil
+}
+
+// orderKey is the order's wc_order_ key, derived rather than random so the
+// demo store is the same at every start.
+func orderKey(slug string, id int64) string {
+	h := sha256.Sum256([]byte(fmt.Sprintf("%s/%d", slug, id)))
+	return "wc_order_" + hex.EncodeToString(h[:])[:13]
 }
 
 // money renders minor units as WooCommerce's decimal string ("19.99", "-3.50").
