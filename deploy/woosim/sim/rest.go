@@ -424,8 +424,9 @@ func (c *call) page(lq listQuery, items []item) {
 		out = append(out, items[i].render())
 	}
 	h := c.w.Header()
-	h.Set("X-WP-Total", strconv.Itoa(total))
-	h.Set("X-WP-TotalPages", strconv.Itoa(pages))
+	// WordPress's spelling, kept out of Go's canonical X-Wp-Total
+	h["X-WP-Total"] = []string{strconv.Itoa(total)}
+	h["X-WP-TotalPages"] = []string{strconv.Itoa(pages)}
 	var links []string
 	link := func(p int, rel string) {
 		u := *c.r.URL

@@ -212,13 +212,14 @@ func (s *Server) deliver(st *store, h *webhook, topic string, resourceID int64, 
 	hdr := http.Header{}
 	hdr.Set("Content-Type", "application/json")
 	hdr.Set("User-Agent", "WooCommerce/9.9.0 Hookshot (WordPress/6.8.0)")
-	hdr.Set("X-WC-Webhook-Source", source)
-	hdr.Set("X-WC-Webhook-Topic", topic)
-	hdr.Set("X-WC-Webhook-Resource", resource)
-	hdr.Set("X-WC-Webhook-Event", event)
-	hdr.Set("X-WC-Webhook-Signature", d.Signature)
-	hdr.Set("X-WC-Webhook-ID", fmt.Sprint(h.id))
-	hdr.Set("X-WC-Webhook-Delivery-ID", d.ID)
+	// Set as WooCommerce spells them, not in Go's canonical X-Wc-Webhook-… form.
+	hdr["X-WC-Webhook-Source"] = []string{source}
+	hdr["X-WC-Webhook-Topic"] = []string{topic}
+	hdr["X-WC-Webhook-Resource"] = []string{resource}
+	hdr["X-WC-Webhook-Event"] = []string{event}
+	hdr["X-WC-Webhook-Signature"] = []string{d.Signature}
+	hdr["X-WC-Webhook-ID"] = []string{fmt.Sprint(h.id)}
+	hdr["X-WC-Webhook-Delivery-ID"] = []string{d.ID}
 	s.mu.Unlock()
 
 	for attempt := 1; ; attempt++ {
