@@ -600,9 +600,12 @@ func (c *call) listCustomers() {
 	if lq.orderby == "registered_date" {
 		lq.orderby = "date"
 	}
+	if c.r.URL.Query().Get("order") == "" {
+		lq.asc = true // customers, unlike posts, list by name from A
+	}
 	role := c.r.URL.Query().Get("role")
 	if role != "" && role != "all" && role != "customer" {
-		// The demo's only other user is the administrator, whom WooCommerce lists under role=all.
+		// Only customers are simulated: any other role lists nobody.
 		c.page(lq, nil)
 		return
 	}

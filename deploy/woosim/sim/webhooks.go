@@ -14,15 +14,9 @@ import (
 	"time"
 )
 
-// Topics are the webhook topics the simulator fires.
-var Topics = []string{
-	"order.created", "order.updated", "order.deleted",
-	"product.created", "product.updated", "product.deleted",
-	"customer.created",
-}
-
-// topicsAccepted are the topics WooCommerce lets a webhook subscribe to; the
-// ones the simulator never fires are accepted and stay silent.
+// topicsAccepted are the topics WooCommerce lets a webhook subscribe to.
+// The simulator fires order.created/updated/deleted, product.* and
+// customer.created; the others are accepted and stay silent.
 var topicsAccepted = func() []string {
 	var out []string
 	for _, r := range []string{"order", "product", "customer", "coupon"} {
