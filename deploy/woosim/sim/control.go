@@ -149,6 +149,23 @@ func (s *Server) ctlRefund(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, map[string]int64{"id": rid})
 }
 
+func (s *Server) ctlDeleteRefund(w http.ResponseWriter, r *http.Request) {
+	id, okID := pathID(w, r)
+	rid, err := strconv.ParseInt(r.PathValue("refund"), 10, 64)
+	if !okID {
+		return
+	}
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "refund id must be a number"})
+		return
+	}
+	if err := s.DeleteRefund(r.PathValue("store"), id, rid); err != nil {
+		ctlError(w, err)
+		return
+	}
+	ok(w, http.StatusOK)
+}
+
 // ctlDeleteOrder trashes an order, or with ?force=true deletes it for good.
 func (s *Server) ctlDeleteOrder(w http.ResponseWriter, r *http.Request) {
 	id, okID := pathID(w, r)

@@ -48,6 +48,8 @@ func TestControlAPI(t *testing.T) {
 		{"POST", "/_control/stores/ctl/orders/101/refunds", `{"lines":[{"lineIndex":3,"quantity":1}]}`, 400},
 		{"POST", "/_control/stores/ctl/orders/101/refunds", `{"amount":999999}`, 400},
 		{"POST", "/_control/stores/ctl/orders/x/refunds", `{}`, 400},
+		{"DELETE", "/_control/stores/ctl/orders/101/refunds/x", ``, 400},
+		{"DELETE", "/_control/stores/ctl/orders/101/refunds/999", ``, 404},
 		{"POST", "/_control/stores/ctl/keys", `{"permissions":"read"}`, 201},
 		{"POST", "/_control/stores/ctl/keys", `{"permissions":"admin"}`, 400},
 		{"POST", "/_control/stores/ctl/faults", `{"kind":"slow","delayMs":10}`, 200},

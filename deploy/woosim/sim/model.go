@@ -413,6 +413,34 @@ func (s *Server) Refund(slug string, orderID int64, r RefundSpec) (int64, error)
 	return rf.id, nil
 }
 
+// DeleteRefund deletes a refund, giving back what it took, and fires
+// order.updated as WooCommerce 11.2 does. The order keeps its status (a
+// guess: README.md).
+func (s *Server) DeleteRefund(slug string, orderID, refundID int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, od, err := s.orderLocked(slug, orderID)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(od.refunds, func(rf *refund) bool { return rf.id == refundID })
+	if i < 0 {
+		return fmt.Errorf("%w: order %d has no refund %d", ErrNoOrder, orderID, refundID)
+	}
+	rf := od.refunds[i]
+	for _, rl := range rf.lines {
+		rl.l.qtyLeft += rl.qty
+		rl.l.totalLeft += rl.total
+		rl.l.taxLeft += rl.tax
+	}
+	od.shipLeft += rf.shipping
+	od.shipTaxLeft += rf.shipTax
+	od.refunds = slices.Delete(od.refunds, i, i+1)
+	od.modifiedAt = s.now()
+	s.emitLocked(st, "order.updated", od.id)
+	return nil
+}
+
 func (od *order) total() int64 {
 	t := od.shipping + od.shippingTax
 	for _, l := range od.lines {

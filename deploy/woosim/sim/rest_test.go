@@ -167,6 +167,17 @@ func TestRefunds(t *testing.T) {
 		t.Fatalf("one refund: %v", got)
 	}
 	wantError(t, e.do("GET", fmt.Sprintf("orders/%d/refunds/1", id), k, nil), 404, "woocommerce_rest_shop_order_refund_invalid_id", "Invalid ID.")
+
+	// A deleted refund gives its units back: they can be refunded again.
+	if err := e.s.DeleteRefund(testStore, id, r1); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(e.get(fmt.Sprintf("orders/%d/refunds", id), k).body); len(got) != 1 || got[0] != r2 {
+		t.Fatalf("refunds after deleting %d: %v", r1, got)
+	}
+	if _, err := e.s.Refund(testStore, id, RefundSpec{Lines: []RefundLine{{LineIndex: 0, Quantity: 1}}}); err != nil {
+		t.Fatalf("the deleted refund's unit: %v", err)
+	}
 }
 
 func TestProductsCustomersSettingsAndIndex(t *testing.T) {

@@ -155,6 +155,7 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("POST /_control/stores/{store}/orders", s.ctlAddOrder)
 	m.HandleFunc("POST /_control/stores/{store}/orders/{id}/status", s.ctlStatus)
 	m.HandleFunc("POST /_control/stores/{store}/orders/{id}/refunds", s.ctlRefund)
+	m.HandleFunc("DELETE /_control/stores/{store}/orders/{id}/refunds/{refund}", s.ctlDeleteRefund)
 	m.HandleFunc("DELETE /_control/stores/{store}/orders/{id}", s.ctlDeleteOrder)
 	m.HandleFunc("POST /_control/stores/{store}/products", s.ctlProduct)
 	m.HandleFunc("POST /_control/stores/{store}/customers", s.ctlCustomer)
