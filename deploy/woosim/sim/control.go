@@ -1,11 +1,12 @@
 package sim
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
 	"time"
+
+	"uplift.dev/shopifysim/simkit"
 )
 
 // The /_control API mirrors the Go API for tools and other languages (the
@@ -19,16 +20,6 @@ func ctlError(w http.ResponseWriter, err error) {
 		status = http.StatusConflict
 	}
 	writeJSON(w, status, map[string]string{"error": err.Error()})
-}
-
-func decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<20))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad JSON body: " + err.Error()})
-		return false
-	}
-	return true
 }
 
 func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
@@ -49,7 +40,7 @@ func (s *Server) ctlReset(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Demo bool `json:"demo"`
 	}
-	if r.ContentLength != 0 && !decode(w, r, &body) {
+	if r.ContentLength != 0 && !simkit.Decode(w, r, &body) {
 		return
 	}
 	s.mu.Lock()
@@ -71,7 +62,7 @@ func (s *Server) ctlCreateStore(w http.ResponseWriter, r *http.Request) {
 		StoreSpec
 		Demo bool `json:"demo"`
 	}
-	if !decode(w, r, &body) {
+	if !simkit.Decode(w, r, &body) {
 		return
 	}
 	create := func() error { return s.CreateStore(body.StoreSpec) }
@@ -92,7 +83,7 @@ func (s *Server) ctlKey(w http.ResponseWriter, r *http.Request) {
 		UserID      string `json:"userId"`
 		Permissions string `json:"permissions"`
 	}
-	if !decode(w, r, &body) {
+	if !simkit.Decode(w, r, &body) {
 		return
 	}
 	if body.AppName == "" {
@@ -108,7 +99,7 @@ func (s *Server) ctlKey(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) ctlAddOrder(w http.ResponseWriter, r *http.Request) {
 	var o OrderSpec
-	if !decode(w, r, &o) {
+	if !simkit.Decode(w, r, &o) {
 		return
 	}
 	id, err := s.AddOrder(r.PathValue("store"), o)
@@ -125,7 +116,7 @@ func (s *Server) ctlStatus(w http.ResponseWriter, r *http.Request) {
 		Status string    `json:"status"`
 		At     time.Time `json:"at"`
 	}
-	if !okID || !decode(w, r, &body) {
+	if !okID || !simkit.Decode(w, r, &body) {
 		return
 	}
 	if err := s.SetStatus(r.PathValue("store"), id, body.Status, body.At); err != nil {
@@ -138,7 +129,7 @@ func (s *Server) ctlStatus(w http.ResponseWriter, r *http.Request) {
 func (s *Server) ctlRefund(w http.ResponseWriter, r *http.Request) {
 	id, okID := pathID(w, r)
 	var rs RefundSpec
-	if !okID || !decode(w, r, &rs) {
+	if !okID || !simkit.Decode(w, r, &rs) {
 		return
 	}
 	rid, err := s.Refund(r.PathValue("store"), id, rs)
@@ -181,7 +172,7 @@ func (s *Server) ctlDeleteOrder(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) ctlProduct(w http.ResponseWriter, r *http.Request) {
 	var p ProductSpec
-	if !decode(w, r, &p) {
+	if !simkit.Decode(w, r, &p) {
 		return
 	}
 	id, err := s.SaveProduct(r.PathValue("store"), p)
@@ -196,7 +187,7 @@ func (s *Server) ctlCustomer(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		CreatedAt time.Time `json:"createdAt"`
 	}
-	if r.ContentLength != 0 && !decode(w, r, &body) {
+	if r.ContentLength != 0 && !simkit.Decode(w, r, &body) {
 		return
 	}
 	id, err := s.AddCustomer(r.PathValue("store"), body.CreatedAt)
@@ -213,7 +204,7 @@ func (s *Server) ctlFault(w http.ResponseWriter, r *http.Request) {
 		Count   int    `json:"count"`
 		DelayMs int64  `json:"delayMs"`
 	}
-	if !decode(w, r, &body) {
+	if !simkit.Decode(w, r, &body) {
 		return
 	}
 	f := Fault{Kind: body.Kind, Count: body.Count, Delay: time.Duration(body.DelayMs) * time.Millisecond}
@@ -228,7 +219,7 @@ func (s *Server) ctlRetries(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Retries int `json:"retries"`
 	}
-	if !decode(w, r, &body) {
+	if !simkit.Decode(w, r, &body) {
 		return
 	}
 	if err := s.SetWebhookRetries(r.PathValue("store"), body.Retries); err != nil {

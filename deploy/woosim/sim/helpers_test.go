@@ -8,38 +8,26 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"uplift.dev/shopifysim/simkit/simtest"
 )
 
 const testStore = "teststore"
-
-// fakeClock is the injected sim clock: tests move it instead of sleeping.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 type env struct {
 	t     *testing.T
 	s     *Server
 	srv   *httptest.Server
-	clock *fakeClock
+	clock *simtest.Clock
 }
 
 // newEnv serves a simulator with one store, teststore (New York, USD, 7 %
 // tax), selling product 11 at $20.00 and product 12 at $5.00.
 func newEnv(t *testing.T, o Options) *env {
 	t.Helper()
-	clock := &fakeClock{t: time.Date(2026, 3, 20, 12, 0, 0, 0, time.UTC)}
+	clock := simtest.NewClock(time.Date(2026, 3, 20, 12, 0, 0, 0, time.UTC))
 	o.Clock = clock.Now
 	if o.WebhookDelay == 0 {
 		o.WebhookDelay = 5 * time.Millisecond
@@ -136,34 +124,10 @@ func hat(at time.Time) OrderSpec {
 	return OrderSpec{CreatedAt: at, Lines: []LineSpec{{ProductID: 11, Quantity: 1}}, Shipping: 595}
 }
 
-// dig walks a decoded JSON value by keys and list indexes.
-func dig(v any, path ...any) any {
-	for _, p := range path {
-		switch k := p.(type) {
-		case string:
-			m, _ := v.(map[string]any)
-			v = m[k]
-		case int:
-			l, _ := v.([]any)
-			if k >= len(l) {
-				return nil
-			}
-			v = l[k]
-		}
-	}
-	return v
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
+var (
+	dig     = simtest.Dig
+	waitFor = simtest.WaitFor
+)
 
 var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"uplift.dev/shopifysim/simkit"
 )
 
 // StoreSpec describes a store to create.
@@ -96,7 +98,7 @@ type store struct {
 	webhooks  map[int64]*webhook
 	retries   int
 
-	faults     []Fault
+	faults     simkit.Faults
 	deliveries []*Delivery
 	queued     map[string]bool // webhook:resource pairs waiting in the queue
 }

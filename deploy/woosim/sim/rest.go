@@ -109,9 +109,9 @@ func (s *Server) handleREST(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	slow, fail5, fail429 := takeFaultLocked(st, "slow"), takeFaultLocked(st, "5xx"), (*Fault)(nil)
+	slow, fail5, fail429 := st.faults.Take("slow"), st.faults.Take("5xx"), (*Fault)(nil)
 	if fail5 == nil {
-		fail429 = takeFaultLocked(st, "429")
+		fail429 = st.faults.Take("429")
 	}
 	s.mu.Unlock()
 	if slow != nil {

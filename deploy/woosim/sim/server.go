@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 	_ "time/tzdata" // stores name IANA zones; the sim must not depend on the host's zoneinfo
+
+	"uplift.dev/shopifysim/simkit"
 )
 
 // DemoStore is the slug of the store SeedDemo creates: its home URL is the
@@ -128,16 +130,7 @@ func (s *Server) Close() {
 func (s *Server) now() time.Time { return s.o.Clock() }
 
 // sleep waits d or until Close; it reports whether the full wait elapsed.
-func (s *Server) sleep(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-s.ctx.Done():
-		return false
-	}
-}
+func (s *Server) sleep(d time.Duration) bool { return simkit.Sleep(s.ctx, d) }
 
 func (s *Server) routes() http.Handler {
 	m := http.NewServeMux()

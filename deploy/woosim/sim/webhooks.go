@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"uplift.dev/shopifysim/simkit"
 )
 
 // topicsAccepted are the topics WooCommerce lets a webhook subscribe to.
@@ -72,11 +74,7 @@ func Sign(secret string, body []byte) string {
 //	429            answer 429 with Retry-After (Delay, default 2 s), as a host's limiter does
 //	slow           wait Delay (default 1 s) before answering
 //	webhook-badsig sign the next delivery with another secret
-type Fault struct {
-	Kind  string        `json:"kind"`
-	Count int           `json:"count"` // 0 = 1
-	Delay time.Duration `json:"-"`
-}
+type Fault = simkit.Fault
 
 var faultKinds = []string{"5xx", "429", "slow", "webhook-badsig"}
 
@@ -85,31 +83,13 @@ func (s *Server) InjectFault(slug string, f Fault) error {
 	if !slices.Contains(faultKinds, f.Kind) {
 		return fmt.Errorf("%w: fault kind %q is none of %s", ErrInvalid, f.Kind, strings.Join(faultKinds, ", "))
 	}
-	if f.Count <= 0 {
-		f.Count = 1
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, err := s.storeLocked(slug)
 	if err != nil {
 		return err
 	}
-	st.faults = append(st.faults, f)
-	return nil
-}
-
-func takeFaultLocked(st *store, kind string) *Fault {
-	for i := range st.faults {
-		f := &st.faults[i]
-		if f.Kind == kind && f.Count > 0 {
-			f.Count--
-			out := *f
-			if f.Count == 0 {
-				st.faults = append(st.faults[:i], st.faults[i+1:]...)
-			}
-			return &out
-		}
-	}
+	st.faults.Add(f)
 	return nil
 }
 
@@ -196,7 +176,7 @@ func (s *Server) deliver(st *store, h *webhook, topic string, resourceID int64, 
 		return
 	}
 	secret := h.secret
-	if takeFaultLocked(st, "webhook-badsig") != nil {
+	if st.faults.Take("webhook-badsig") != nil {
 		secret = "not-the-webhook-secret"
 	}
 	d := &Delivery{ID: randHex(16), WebhookID: h.id, Topic: topic, ResourceID: resourceID, URL: h.deliveryURL, Body: body, Signature: Sign(secret, body)}
