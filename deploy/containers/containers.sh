@@ -233,7 +233,11 @@ EOF
     backends+=(-e "$(tr a-z A-Z <<<"$s")_ADDR=$s:$p")
     p=$((p + 1))
   done
+  # The services here are in local mode (the Auth emulator) and serve
+  # plaintext gRPC; the gateway, seeing non-loopback names, would insist on
+  # TLS (docs/grpc.md) unless told.
   ctr gateway gateway --network "$net" --network-alias gateway "${backends[@]}" -e GATEWAY_ADDR=:8080 -e GATEWAY_METRICS_ADDR=:8180 \
+    -e GRPC_INSECURE=true \
     -e NATS_URL=nats://nats:4222 -e NATS_NKEY_SEED="$(seed gateway)" -e NATS_SENDER_KEYS="$senders" \
     -e WEB_URL="$web_url" -e WEB_ORIGINS="$web_url,http://127.0.0.1:$web_port" \
     -e GATEWAY_ALLOWED_HOSTS="localhost:$gw_port,127.0.0.1:$gw_port,gateway:8080" \

@@ -15,6 +15,7 @@ import (
 	"uplift.dev/platform/config"
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/logging"
+	"uplift.dev/platform/mtls"
 )
 
 type settings struct {
@@ -74,6 +75,9 @@ type settings struct {
 	// DrainDelay is how long a stopping gateway keeps serving while its
 	// /healthz answers 503; the Kubernetes manifests set it.
 	DrainDelay time.Duration `env:"SHUTDOWN_DRAIN_DELAY" default:"0s"`
+	// GRPC is the gateway's certificate for its calls to the services
+	// (spiffe://uplift/service/gateway).
+	GRPC mtls.Settings
 }
 
 func main() {
@@ -108,12 +112,20 @@ func run(ctx context.Context) error {
 	}
 	log := logging.New(os.Stderr, "gateway", cfg.LogLevel)
 	log.Info("starting", "version", buildinfo.Version(), "revision", buildinfo.Revision(), "config", config.Describe(&cfg))
+	backends := map[string]string{
+		"users": cfg.UsersAddr, "categories": cfg.CategoriesAddr,
+		"billing": cfg.BillingAddr, "digest": cfg.DigestAddr, "stores": cfg.StoresAddr,
+		"studio": cfg.StudioAddr,
+	}
+	// The gateway has no Auth emulator setting to tell local mode by;
+	// services all on loopback are a local run.
+	tls, err := cfg.GRPC.Open(gateway.AllLoopback(backends), log)
+	if err != nil {
+		return err
+	}
 	return gateway.Run(ctx, cfg.Addr, gateway.Options{
-		Backends: map[string]string{
-			"users": cfg.UsersAddr, "categories": cfg.CategoriesAddr,
-			"billing": cfg.BillingAddr, "digest": cfg.DigestAddr, "stores": cfg.StoresAddr,
-			"studio": cfg.StudioAddr,
-		},
+		Backends:              backends,
+		TLS:                   tls,
 		WebURL:                cfg.WebURL,
 		AllowedOrigins:        cfg.WebOrigins,
 		MaxBodyBytes:          int64(cfg.MaxBodyBytes),

@@ -50,6 +50,7 @@ import (
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcerr"
+	"uplift.dev/platform/mtls"
 	"uplift.dev/platform/pagesec"
 	"uplift.dev/platform/profiling"
 )
@@ -59,6 +60,9 @@ type Options struct {
 	// Backends maps a service name to its gRPC address. users, categories,
 	// billing and stores serve REST; every backend is checked by /healthz.
 	Backends map[string]string
+	// TLS is the gateway's certificate for mutual TLS to the services; nil
+	// dials plaintext (local mode).
+	TLS *mtls.Source
 	// AllowedOrigins may call from a browser (CORS). No wildcard.
 	AllowedOrigins []string
 	// MaxBodyBytes bounds a request body.
@@ -201,15 +205,19 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		if n <= 0 {
 			n = DefaultConnsPerBackend
 		}
-		conn, err := grpcclient.NewPool(o.Backends[name], n, grpc.WithChainUnaryInterceptor(forwardClient, limits.intercept),
+		var dial []grpc.DialOption
+		if o.TLS != nil {
+			dial = append(dial, grpcclient.TLS(o.TLS))
+		}
+		conn, err := grpcclient.NewPool(o.Backends[name], n, append(dial, grpc.WithChainUnaryInterceptor(forwardClient, limits.intercept),
 			// studio downloads carry whole images (a 3840 px cut-out PNG)
-			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxResponseBytes)))
+			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxResponseBytes)))...)
 		if err != nil {
 			closeAll()
 			return nil, nil, fmt.Errorf("backend %s: %w", name, err)
 		}
 		conns[name] = conn
-		if probes[name], err = grpcclient.New(o.Backends[name], grpc.WithDisableHealthCheck()); err != nil {
+		if probes[name], err = grpcclient.New(o.Backends[name], append(dial, grpc.WithDisableHealthCheck())...); err != nil {
 			closeAll()
 			return nil, nil, fmt.Errorf("backend %s: %w", name, err)
 		}
@@ -694,4 +702,21 @@ func listenForAccess(nc *nats.Conn, trust *events.Trust, log *slog.Logger, acces
 		})
 	}
 	return func() { cancel(); wg.Wait() }
+}
+
+// AllLoopback reports whether every backend address (host:port, or a
+// comma-separated list of copies) is on this machine: a local run.
+func AllLoopback(backends map[string]string) bool {
+	for _, addr := range backends {
+		for _, a := range strings.Split(addr, ",") {
+			host, _, err := net.SplitHostPort(strings.TrimSpace(a))
+			if err != nil {
+				return false
+			}
+			if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -17,6 +18,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	_ "google.golang.org/grpc/health" // client-side health checks (serviceConfig)
 	"google.golang.org/grpc/metadata"
@@ -25,6 +27,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/descriptorpb"
+
+	"uplift.dev/platform/mtls"
 )
 
 // ReconnectBackoff replaces gRPC's default (1 s growing to 120 s): a service
@@ -115,8 +119,8 @@ func repeatable(files *protoregistry.Files) []map[string]string {
 // Streams (uploads, event streams) are bounded by their callers.
 var DefaultCallTimeout = 60 * time.Second
 
-// New dials addr lazily (gRPC connects on the first call). Traffic inside
-// the cluster is plaintext gRPC; mTLS belongs to the mesh, not the service.
+// New dials addr lazily (gRPC connects on the first call), in plaintext
+// unless opts hold TLS (a service's own certificate: service.Runtime.Dial).
 // Every call forwards the identity of the caller it is made for
 // (forwardCaller). addr is a gRPC target (`dns:///users:9001`, `host:port`)
 // or a fixed list of copies, `host:port,host:port,…`, balanced like a
@@ -139,12 +143,25 @@ func listed(addr string) (string, resolver.Builder) {
 	var state resolver.State
 	for _, a := range strings.Split(addr, ",") {
 		if a = strings.TrimSpace(a); a != "" {
-			state.Addresses = append(state.Addresses, resolver.Address{Addr: a})
+			// Each copy's certificate is checked for its own host; the
+			// list as a whole names no host.
+			host, _, err := net.SplitHostPort(a)
+			if err != nil {
+				host = a
+			}
+			state.Addresses = append(state.Addresses, resolver.Address{Addr: a, ServerName: host})
 		}
 	}
 	r := manual.NewBuilderWithScheme("copies")
 	r.InitialState(state)
 	return r.Scheme() + ":///" + addr, r
+}
+
+// TLS dials with mutual TLS: src's certificate is the caller's identity, and
+// the callee's certificate must chain to src's CA bundle and name the host
+// dialled. Both follow the files as they rotate.
+func TLS(src *mtls.Source) grpc.DialOption {
+	return grpc.WithTransportCredentials(credentials.NewTLS(src.ClientConfig()))
 }
 
 func newConn(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {

@@ -1,9 +1,11 @@
 // Package grpcserver runs a service's gRPC server the same way everywhere:
 // panic recovery, structured access logs, Prometheus metrics, error messages
-// cut to a bounded length, Go profiles on the internal metrics port, token auth (revocation checked, verdicts cached
-// for auth.RevocationCheckTTL), refusal of input no service can store
-// (NUL bytes, invalid UTF-8, text over its kind's bound), gRPC health, a /metrics and
-// /healthz HTTP listener, and a graceful stop.
+// cut to a bounded length, Go profiles on the internal metrics port, mutual
+// TLS (mtls), backends admitted by their grants, token auth (revocation
+// checked, verdicts cached for auth.RevocationCheckTTL), refusal of input no
+// service can store (NUL bytes, invalid UTF-8, text over its kind's bound),
+// gRPC health, an internal port with /metrics, /healthz, and plaintext gRPC
+// health and server reflection, and a graceful stop.
 package grpcserver
 
 import (
@@ -14,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -21,15 +24,18 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
+	reflectionpb "google.golang.org/grpc/reflection/grpc_reflection_v1"
 	"google.golang.org/grpc/status"
 
 	"uplift.dev/platform/auth"
 	"uplift.dev/platform/buildinfo"
 	"uplift.dev/platform/clock"
+	"uplift.dev/platform/mtls"
 	"uplift.dev/platform/profiling"
 )
 
@@ -39,10 +45,20 @@ type Options struct {
 	Name string
 	// Addr is the gRPC listen address, e.g. "127.0.0.1:9001".
 	Addr string
-	// MetricsAddr serves /metrics and /healthz over HTTP; empty disables it.
+	// MetricsAddr is the internal port: /metrics and /healthz over HTTP,
+	// and gRPC health and server reflection in plaintext HTTP/2 (the
+	// kubelet's grpc probe and grpcurl cannot present a client
+	// certificate); empty disables it.
 	MetricsAddr string
-	Log         *slog.Logger
-	Verifier    auth.Verifier
+	// TLS, when set, makes the gRPC port mutual TLS: a client certificate
+	// from its CA is required. nil serves plaintext (local mode only:
+	// service.Base decides).
+	TLS *mtls.Source
+	// Backends are the backends this service answers and what each may
+	// call (auth.Grants); a backend not named is refused every method.
+	Backends auth.Grants
+	Log      *slog.Logger
+	Verifier auth.Verifier
 	// Clock is the service's clock; the claims cache judges a token's
 	// expiry by it. nil is the wall clock.
 	Clock clock.Clock
@@ -102,6 +118,13 @@ func Run(ctx context.Context, o Options) error {
 	if o.MaxRecvMsgBytes > 0 {
 		serverOpts = append(serverOpts, grpc.MaxRecvMsgSize(o.MaxRecvMsgBytes))
 	}
+	if o.TLS != nil {
+		serverOpts = append(serverOpts, grpc.Creds(credentials.NewTLS(o.TLS.ServerConfig())))
+	}
+	backendUnary, backendStream, err := auth.BackendInterceptors(o.Backends, o.Log)
+	if err != nil {
+		return err
+	}
 	// Each token is checked with Firebase (revocation included) at most
 	// once per auth.RevocationCheckTTL.
 	verifier := auth.NewCache(o.Verifier, auth.RevocationCheckTTL, auth.CacheSize, o.Clock)
@@ -109,18 +132,21 @@ func Run(ctx context.Context, o Options) error {
 		recovery(o.Log),
 		observe(o.Log, m),
 		clipErrors(),
+		backendUnary,
 		auth.UnaryInterceptor(verifier, public),
 		checkInput(),
 	), grpc.ChainStreamInterceptor(
 		recoveryStream(o.Log),
 		observeStream(o.Log, m),
 		clipErrorsStream(),
+		backendStream,
 		auth.StreamInterceptor(verifier, public),
 		checkInputStream(),
 	))...)
 	hs := health.NewServer()
+	// Health stays on the gRPC port too: callers' balancers ask it there
+	// (grpcclient's health check), over their mutual TLS.
 	healthpb.RegisterHealthServer(srv, hs)
-	reflection.Register(srv)
 	o.Register(srv)
 
 	lis, err := net.Listen("tcp", o.Addr)
@@ -144,7 +170,12 @@ func Run(ctx context.Context, o Options) error {
 			}
 			_, _ = w.Write([]byte("ok\n"))
 		})
-		httpSrv = &http.Server{Addr: o.MetricsAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		internal := internalServer(srv, hs)
+		defer internal.Stop()
+		httpSrv = &http.Server{Addr: o.MetricsAddr, Handler: internalHandler(internal, mux), ReadHeaderTimeout: 5 * time.Second}
+		httpSrv.Protocols = new(http.Protocols)
+		httpSrv.Protocols.SetHTTP1(true)
+		httpSrv.Protocols.SetUnencryptedHTTP2(true)
 		mlis, err := net.Listen("tcp", o.MetricsAddr)
 		if err != nil {
 			lis.Close()
@@ -194,6 +225,29 @@ func Run(ctx context.Context, o Options) error {
 		_ = httpSrv.Shutdown(sctx)
 	}
 	return nil
+}
+
+// internalServer answers gRPC health and describes srv's services by
+// server reflection. Reflection is here and not on the gRPC port: it
+// tells the API's shape to whoever asks, which is for operators, not for
+// every caller holding a certificate.
+func internalServer(srv *grpc.Server, hs *health.Server) *grpc.Server {
+	internal := grpc.NewServer()
+	healthpb.RegisterHealthServer(internal, hs)
+	reflectionpb.RegisterServerReflectionServer(internal, reflection.NewServerV1(reflection.ServerOptions{Services: srv}))
+	return internal
+}
+
+// internalHandler sends gRPC (HTTP/2 with a gRPC content type) to the
+// internal gRPC server and the rest to mux.
+func internalHandler(internal *grpc.Server, mux http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ProtoMajor == 2 && strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") {
+			internal.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
 }
 
 type metrics struct {

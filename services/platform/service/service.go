@@ -17,11 +17,14 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/sync/errgroup"
+	"google.golang.org/grpc"
 
 	"uplift.dev/platform/auth"
 	"uplift.dev/platform/clock"
 	"uplift.dev/platform/events"
+	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
+	"uplift.dev/platform/mtls"
 	"uplift.dev/platform/postgres"
 )
 
@@ -36,6 +39,9 @@ type Base struct {
 	// (postgres.DefaultMaxConns, docs/operations.md's connection budget).
 	DatabaseMaxConns int `env:"DATABASE_MAX_CONNS"`
 	NATS
+	// GRPC's TLS: the service's certificate serves its port and
+	// identifies it on its own calls (Dial).
+	GRPC                     mtls.Settings
 	FirebaseProjectID        string `env:"FIREBASE_PROJECT_ID" required:"true"`
 	FirebaseAuthEmulatorHost string `env:"FIREBASE_AUTH_EMULATOR_HOST"`
 	// FirebaseTestCertsURL makes the service check ID tokens against a
@@ -78,7 +84,18 @@ type Runtime struct {
 	metrics *prometheus.Registry
 	// verifier checks each call's ID token (before the claims cache).
 	verifier auth.Verifier
-	closers  []func() error
+	// tls is the service's certificate; nil is plaintext (local mode).
+	tls     *mtls.Source
+	closers []func() error
+}
+
+// Dial connects to another service (grpcclient.New) with this service's
+// own certificate when gRPC is mutual TLS.
+func (rt *Runtime) Dial(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
+	if rt.tls != nil {
+		opts = append([]grpc.DialOption{grpcclient.TLS(rt.tls)}, opts...)
+	}
+	return grpcclient.New(addr, opts...)
 }
 
 // Defer has f run by Close, after Serve has returned: once the server has
@@ -109,6 +126,10 @@ func enoughConns(size int32) error {
 func Start(ctx context.Context, name, schema string, base Base, log *slog.Logger, migrations fs.FS) (*Runtime, error) {
 	rt := &Runtime{Name: name, Log: log, base: base, Clock: clock.Real}
 	var err error
+	// Local mode is the Auth emulator's, as for NATS below.
+	if rt.tls, err = base.GRPC.Open(base.FirebaseAuthEmulatorHost != "", log); err != nil {
+		return nil, err
+	}
 	if rt.Auth, err = auth.NewFirebaseClient(ctx, base.FirebaseProjectID, base.FirebaseAuthEmulatorHost); err != nil {
 		return nil, err
 	}
@@ -185,7 +206,7 @@ func (rt *Runtime) Serve(ctx context.Context, o grpcserver.Options, workers ...f
 	} else {
 		o.Metrics = rt.metrics
 	}
-	o.Verifier, o.Clock = rt.verifier, rt.Clock
+	o.Verifier, o.Clock, o.TLS = rt.verifier, rt.Clock, rt.tls
 	if v, ok := o.Verifier.(auth.KeySetVerifier); ok {
 		v.Now = rt.Clock
 		o.Verifier = v

@@ -288,6 +288,9 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 // built into .bin and the web built into frontends/*/dist.
 func (s *Stack) StartApps(ctx context.Context) error {
 	bin := filepath.Join(s.Root, ".bin")
+	if err := s.mintGRPCCerts(); err != nil {
+		return fmt.Errorf("gRPC certificates: %w", err)
+	}
 	backends := []string{}
 	var drain []string
 	if s.copies() > 1 {
@@ -341,6 +344,7 @@ func (s *Stack) StartApps(ctx context.Context) error {
 			}
 		}
 		env := append(slices.Clone(gwEnv), "GATEWAY_ADDR="+copyAddr(i, s.Ports.Gateway), "GATEWAY_METRICS_ADDR="+copyAddr(i, s.Ports.GatewayMetrics))
+		env = append(env, s.grpcTLSEnv("gateway")...)
 		gw, err := s.start(copyName("gateway", i), env, s.Root, filepath.Join(bin, "gateway"))
 		if err != nil {
 			return err
@@ -354,6 +358,7 @@ func (s *Stack) StartApps(ctx context.Context) error {
 		gatewayURLs = append(gatewayURLs, url)
 	}
 	gatewayURL := gatewayURLs[0]
+	s.say("grpc tls     mutual TLS, certificates in %s (ca.crt; %s.crt/.key for grpcurl: docs/grpc.md)", s.grpcTLSDir(), ExampleBackend)
 	s.say("gateway      %s (REST; /healthz, /healthz/backends, /openapi.json), metrics http://%s/metrics", gatewayURL, addr(s.Ports.GatewayMetrics))
 	for _, name := range ServiceNames {
 		s.say("%-12s grpc %s, metrics http://%s/metrics", name, s.allCopies(s.Ports.Services[name]), addr(s.Ports.Services[name]+100))
@@ -449,6 +454,7 @@ func (s *Stack) serverEnv(name string, i int) []string {
 	port := s.Ports.Services[name]
 	env := append(s.Env(), "GRPC_ADDR="+copyAddr(i, port), "METRICS_ADDR="+copyAddr(i, port+100))
 	env = append(env, s.serviceEnv(name, i)...)
+	env = append(env, s.grpcTLSEnv(name)...)
 	return append(env, "NATS_NKEY_SEED="+string(s.natsKeys.Seed(name)), s.databaseURL(name))
 }
 

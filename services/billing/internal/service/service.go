@@ -27,7 +27,6 @@ import (
 	"uplift.dev/billing/internal/ports/eventport"
 	"uplift.dev/billing/internal/ports/grpcport"
 	"uplift.dev/billing/internal/ports/testcheckout"
-	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/service"
 )
@@ -86,7 +85,7 @@ func Wire(s *Settings) service.Wire {
 		if err != nil {
 			return grpcserver.Options{}, nil, err
 		}
-		conn, err := grpcclient.New(s.UsersAddr)
+		conn, err := rt.Dial(s.UsersAddr)
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("USERS_ADDR: %w", err)
 		}

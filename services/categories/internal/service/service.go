@@ -21,7 +21,6 @@ import (
 	"uplift.dev/categories/internal/ports/eventport"
 	"uplift.dev/categories/internal/ports/grpcport"
 	"uplift.dev/platform/clock"
-	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/schedule"
 	"uplift.dev/platform/service"
@@ -66,7 +65,7 @@ func Wire(s *Settings) service.Wire { return WireWith(s, nil) }
 // WireWith is Wire with d in place of the engine and the clock; nil is Wire.
 func WireWith(s *Settings, d *Deps) service.Wire {
 	return func(_ context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
-		rconn, err := grpcclient.New(s.ReviewAddr)
+		rconn, err := rt.Dial(s.ReviewAddr)
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("review service %s: %w", s.ReviewAddr, err)
 		}
@@ -78,7 +77,7 @@ func WireWith(s *Settings, d *Deps) service.Wire {
 		if now == nil {
 			now = rt.Clock
 		}
-		conn, err := grpcclient.New(s.UsersAddr)
+		conn, err := rt.Dial(s.UsersAddr)
 		if err != nil {
 			_ = rconn.Close()
 			return grpcserver.Options{}, nil, fmt.Errorf("users service %s: %w", s.UsersAddr, err)

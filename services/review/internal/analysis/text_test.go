@@ -130,13 +130,16 @@ func checkIdeaText(t *testing.T, page string, res domain.Analysis, today time.Ti
 		if strings.Contains(text, "this season:\n\n\n") || strings.Contains(text, ":\n\n\n") {
 			t.Errorf("%s: idea %q lists no products:\n%s", page, i.Title, text)
 		}
-		for _, bad := range []string{"1 days", "1 products", "1 posts", " 0 days"} {
-			if strings.Contains(text, bad) {
-				t.Errorf("%s: idea %q says %q", page, i.Title, bad)
-			}
+		// Whole numbers only: "21 days away" is right where "1 days" is not.
+		if bad := wrongPlural.FindString(text); bad != "" {
+			t.Errorf("%s: idea %q says %q", page, i.Title, bad)
 		}
 	}
 }
+
+// wrongPlural finds a count the words do not agree with: "1 days", "1
+// products", "1 posts", "0 days".
+var wrongPlural = regexp.MustCompile(`\b(1 (days|products|posts)|0 days)\b`)
 
 func TestTheNextOccasionThatLeavesTime(t *testing.T) {
 	srv := shopifyStore(t)

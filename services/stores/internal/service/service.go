@@ -17,7 +17,6 @@ import (
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 
 	"uplift.dev/platform/events"
-	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
 	pgplatform "uplift.dev/platform/postgres"
 	"uplift.dev/platform/schedule"
@@ -81,7 +80,7 @@ func Wire(s *Settings) service.Wire {
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("SHOPIFY_TOKEN_KEY: %w", err)
 		}
-		conn, err := grpcclient.New(s.CategoriesAddr)
+		conn, err := rt.Dial(s.CategoriesAddr)
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("CATEGORIES_ADDR: %w", err)
 		}

@@ -16,7 +16,6 @@ import (
 	studiov1 "uplift.dev/proto/gen/uplift/studio/v1"
 
 	"uplift.dev/platform/events"
-	"uplift.dev/platform/grpcclient"
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/service"
 	"uplift.dev/studio/bus"
@@ -49,7 +48,7 @@ func Wire(s *Settings) service.Wire {
 			return grpcserver.Options{}, nil, fmt.Errorf("STUDIO_BLOB_URL: %w", err)
 		}
 		// A catalogue photo comes back whole in one message (up to 25 MB).
-		conn, err := grpcclient.New(s.CategoriesAddr, grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxUploadMessage)))
+		conn, err := rt.Dial(s.CategoriesAddr, grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxUploadMessage)))
 		if err != nil {
 			return grpcserver.Options{}, nil, fmt.Errorf("CATEGORIES_ADDR: %w", err)
 		}

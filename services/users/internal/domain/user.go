@@ -143,12 +143,17 @@ type Caller struct {
 	Uplifter      bool
 	// AuthTime is when the caller last signed in (with every factor).
 	AuthTime time.Time
+	// Backend names another team's program calling as itself (no person:
+	// UID is empty). Its grant (grpcport.Backends) decides which methods it
+	// reaches at all.
+	Backend string
 }
 
 // CanRead reports whether caller may see user id: themselves, an uplifter
-// (who acts on behalf of store owners) or an admin.
+// (who acts on behalf of store owners), an admin, or a backend granted the
+// read.
 func (c Caller) CanRead(id string) bool {
-	return c.UID != "" && (c.UID == id || c.Admin || c.Uplifter)
+	return c.Backend != "" || c.UID != "" && (c.UID == id || c.Admin || c.Uplifter)
 }
 
 // CanChange reports whether caller may change user id's own records:

@@ -59,7 +59,8 @@ func Wire(s *Settings) service.Wire {
 			InTx: func(tx pgx.Tx) app.EventStore { return postgres.TxRepo{Tx: tx} }}
 		retention := func(ctx context.Context) error { return a.RunAuditRetention(ctx, keep, time.Hour) }
 		return grpcserver.Options{
-			Public: grpcport.PublicMethods,
+			Public:   grpcport.PublicMethods,
+			Backends: grpcport.Backends,
 			Register: func(g *grpc.Server) {
 				usersv1.RegisterUsersServiceServer(g, &grpcport.Server{App: a, Log: rt.Log})
 			},

@@ -30,6 +30,19 @@ var PublicMethods = []string{
 	usersv1.UsersService_UseRecoveryCode_FullMethodName,
 }
 
+// Backends are the other teams' programs that call this service directly,
+// as themselves (a client certificate naming spiffe://uplift/backend/NAME),
+// and what each may call; every other method is PermissionDenied to them.
+// They read and change nothing a person has not: a backend is granted
+// reads only (domain.Caller.CanRead).
+var Backends = auth.Grants{
+	// The support desk looks up the account a customer writes about.
+	"support": {Methods: []string{
+		usersv1.UsersService_GetUser_FullMethodName,
+		usersv1.UsersService_GetProfile_FullMethodName,
+	}, PerMinute: 600},
+}
+
 // RecoveryCodeRejectedMessage answers every refused recovery code: it names
 // no reason that would tell whether the email has an account.
 const RecoveryCodeRejectedMessage = "That recovery code does not work for this email: it may be mistyped or already used. After 5 wrong codes, recovery is paused for an hour."
@@ -206,7 +219,7 @@ func (s *Server) DeleteUser(ctx context.Context, req *usersv1.DeleteUserRequest)
 func caller(ctx context.Context) domain.Caller {
 	c, _ := auth.FromContext(ctx)
 	return domain.Caller{UID: c.UID, Email: c.Email, EmailVerified: c.EmailVerified, Admin: c.Admin, Uplifter: c.Uplifter,
-		AuthTime: c.AuthTime}
+		AuthTime: c.AuthTime, Backend: c.Backend}
 }
 
 func toProtoUsers(us []domain.User) []*usersv1.User {
