@@ -11,6 +11,8 @@ import (
 
 	"github.com/graphql-go/graphql"
 	_ "time/tzdata" // shops name IANA zones; the sim must not depend on the host's zoneinfo
+
+	"uplift.dev/shopifysim/simkit"
 )
 
 // DemoShop is the shop SeedDemo creates, so tools and tests can name it without repeating the string.
@@ -127,16 +129,7 @@ func (s *Server) Close() {
 func (s *Server) now() time.Time { return s.o.Clock() }
 
 // sleep waits d or until Close; it reports whether the full wait elapsed.
-func (s *Server) sleep(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-s.ctx.Done():
-		return false
-	}
-}
+func (s *Server) sleep(d time.Duration) bool { return simkit.Sleep(s.ctx, d) }
 
 func (s *Server) routes() http.Handler {
 	m := http.NewServeMux()
