@@ -2,6 +2,6 @@
 // Google's OAuth 2.0 web-server flow (offline access, PKCE, refresh, revoke),
 // the Admin API's accountSummaries, the Data API's runReport for daily
 // sessions and purchases, property quotas, sampling and thresholding
-// signals, and a control API. README.md beside it says what is modelled and
-// where it departs from Google.
+// signals, and a control API. deploy/ga4sim/README.md says what is modelled
+// and where it departs from Google.
 package sim
