@@ -22,9 +22,17 @@ const (
 	ScopeEdit     = "https://www.googleapis.com/auth/analytics"
 )
 
-// knownScopes are what the consent page offers; other scopes are invalid_scope.
-var knownScopes = []string{ScopeReadonly, ScopeEdit, "openid", "email", "profile",
-	"https://www.googleapis.com/auth/userinfo.email", "https://www.googleapis.com/auth/userinfo.profile"}
+// scopeLabels are the scopes the sim knows (others are invalid_scope) and the
+// consent page's words for each, as a person reads them.
+var scopeLabels = map[string]string{
+	ScopeReadonly: "See and download your Google Analytics data",
+	ScopeEdit:     "See and manage your Google Analytics data",
+	"openid":      "Associate you with your personal info on Google",
+	"email":       "See your primary Google Account email address",
+	"profile":     "See your personal info",
+	"https://www.googleapis.com/auth/userinfo.email":   "See your primary Google Account email address",
+	"https://www.googleapis.com/auth/userinfo.profile": "See your personal info",
+}
 
 // codeTTL is how long an authorization code can be exchanged (sim clock).
 const codeTTL = 10 * time.Minute
@@ -80,7 +88,7 @@ button.primary{background:#0b57d0;color:#fff;border-color:#0b57d0}
 {{range $i, $u := .Users}}<label><input type="radio" name="user" value="{{$u}}"{{if eq $u $.Hint}} checked{{else if and (eq $i 0) (not $.Hint)}} checked{{end}}> {{$u}}</label>{{end}}
 </fieldset>
 <fieldset><legend>Uplift will be able to:</legend>
-{{range .Scopes}}<label><input type="checkbox" name="grant_scope" value="{{.}}" checked> {{.}}</label>{{end}}
+{{range .Scopes}}<label><input type="checkbox" name="grant_scope" value="{{.Name}}" checked> {{.Label}}</label>{{end}}
 </fieldset>
 <div class="actions"><button type="submit" name="decision" value="deny">Cancel</button>
 <button type="submit" name="decision" value="allow" class="primary">Continue</button></div>
@@ -145,7 +153,7 @@ func (s *Server) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, sc := range scopes {
-		if !slices.Contains(knownScopes, sc) {
+		if _, ok := scopeLabels[sc]; !ok {
 			fail("invalid_scope", "Some requested scopes were invalid: "+sc)
 			return
 		}
@@ -218,8 +226,13 @@ func (s *Server) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 				hidden = append(hidden, kv{k, v})
 			}
 		}
+		type scope struct{ Name, Label string }
+		var offered []scope
+		for _, sc := range scopes {
+			offered = append(offered, scope{sc, scopeLabels[sc]})
+		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_ = consentTmpl.Execute(w, map[string]any{"Hidden": hidden, "Users": users, "Hint": q.Get("login_hint"), "Scopes": scopes})
+		_ = consentTmpl.Execute(w, map[string]any{"Hidden": hidden, "Users": users, "Hint": q.Get("login_hint"), "Scopes": offered})
 	}
 }
 

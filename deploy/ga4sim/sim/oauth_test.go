@@ -35,7 +35,7 @@ func TestConsentPageListsUsersAndScopes(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(body), testUser) || !strings.Contains(string(body), ScopeReadonly) ||
+	if resp.StatusCode != 200 || !strings.Contains(string(body), testUser) || !strings.Contains(string(body), "See and download your Google Analytics data") ||
 		!strings.Contains(string(body), `name="code_challenge" value="`+s256(testVerifier)+`"`) {
 		t.Fatalf("consent page %d: %s", resp.StatusCode, body)
 	}
