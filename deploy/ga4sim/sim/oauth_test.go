@@ -227,3 +227,28 @@ func TestUntickedScopeIsMissingFromTheGrant(t *testing.T) {
 		t.Fatalf("API without the analytics scope: %d %v", st, body)
 	}
 }
+
+func TestAuthorizeRefusesBadRequests(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, Options{})
+	q := authQuery()
+	q.Set("client_id", "someone-else")
+	if resp := e.authorizeResp(q, nil); resp.StatusCode != 401 || resp.Header.Get("Location") != "" {
+		t.Fatalf("unknown client: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	for name, c := range map[string]struct{ key, value, want string }{
+		"token flow":    {"response_type", "token", "unsupported_response_type"},
+		"unknown scope": {"scope", ScopeReadonly + " https://www.googleapis.com/auth/drive", "invalid_scope"},
+		"no scope":      {"scope", "", "invalid_request"},
+		"short PKCE":    {"code_challenge", "abc", "invalid_request"},
+		"access_type":   {"access_type", "forever", "invalid_request"},
+	} {
+		q := authQuery()
+		q.Set(c.key, c.value)
+		resp := e.authorizeResp(q, nil)
+		loc := mustQuery(t, resp.Header.Get("Location"))
+		if resp.StatusCode != http.StatusFound || loc.Get("error") != c.want || loc.Get("state") != "st-1" {
+			t.Errorf("%s: %d %v", name, resp.StatusCode, loc)
+		}
+	}
+}

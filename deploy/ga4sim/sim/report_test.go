@@ -161,7 +161,12 @@ func TestRunReportSaysSampledAndThresholded(t *testing.T) {
 	t.Parallel()
 	e, at := seeded(t)
 	e.must(e.s.SetQuality(testProperty, Quality{SampleRate: 0.25, ThresholdSessions: 1100, OtherRow: true}))
-	_, out := e.report(at, testProperty, dailyBody("2026-03-16", "2026-03-18", "sessions"))
+	body := dailyBody("2026-03-16", "2026-03-18", "sessions")
+	body["returnPropertyQuota"] = true
+	_, out := e.report(at, testProperty, body)
+	if q := dig(out, "propertyQuota", "potentiallyThresholdedRequestsPerHour"); dig(q, "consumed") != float64(1) || dig(q, "remaining") != float64(119) {
+		t.Fatalf("a thresholded report does not count as one: %v", q)
+	}
 	if got := table(out); !reflect.DeepEqual(got, [][]string{{"20260316", "1200"}}) {
 		t.Fatalf("the 1000-session day is not withheld: %v", got)
 	}
