@@ -11,7 +11,7 @@ SHELL := /bin/bash
 export GOPROXY := $(shell go env GOPROXY | sed 's/,direct$$//')
 
 BIN := $(CURDIR)/.bin
-GO_MODULES := proto services/platform services/users services/categories services/review services/billing services/digest services/stores services/studio gateway deploy/local deploy/shopifysim deploy/ga4sim deploy/k8scheck
+GO_MODULES := proto services/platform services/users services/categories services/review services/billing services/digest services/stores services/studio gateway deploy/local deploy/shopifysim deploy/ga4sim deploy/simkit deploy/k8scheck
 GO_PKGS := $(addsuffix /...,$(addprefix ./,$(GO_MODULES)))
 # The packages that have benchmarks: linking and starting every other test
 # binary only for `-bench` to find nothing in it cost `make bench` minutes.

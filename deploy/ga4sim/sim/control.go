@@ -1,9 +1,10 @@
 package sim
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
+
+	"uplift.dev/simkit"
 )
 
 // The /_control API mirrors the Go API for tools and other languages
@@ -17,16 +18,6 @@ func ctlError(w http.ResponseWriter, err error) {
 		status = http.StatusConflict
 	}
 	writeJSON(w, status, map[string]string{"error": err.Error()})
-}
-
-func decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<20))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad JSON body: " + err.Error()})
-		return false
-	}
-	return true
 }
 
 func reply(w http.ResponseWriter, status int, err error) {
@@ -46,7 +37,7 @@ func (s *Server) ctlReset(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Demo bool `json:"demo"`
 	}
-	if r.ContentLength != 0 && !decode(w, r, &body) {
+	if r.ContentLength != 0 && !simkit.Decode(w, r, &body) {
 		return
 	}
 	s.mu.Lock()
@@ -63,21 +54,21 @@ func (s *Server) ctlCreateUser(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Email string `json:"email"`
 	}
-	if decode(w, r, &body) {
+	if simkit.Decode(w, r, &body) {
 		reply(w, http.StatusCreated, s.CreateUser(body.Email))
 	}
 }
 
 func (s *Server) ctlCreateAccount(w http.ResponseWriter, r *http.Request) {
 	var a AccountSpec
-	if decode(w, r, &a) {
+	if simkit.Decode(w, r, &a) {
 		reply(w, http.StatusCreated, s.CreateAccount(a))
 	}
 }
 
 func (s *Server) ctlCreateProperty(w http.ResponseWriter, r *http.Request) {
 	var p PropertySpec
-	if decode(w, r, &p) {
+	if simkit.Decode(w, r, &p) {
 		reply(w, http.StatusCreated, s.CreateProperty(p))
 	}
 }
@@ -85,14 +76,14 @@ func (s *Server) ctlCreateProperty(w http.ResponseWriter, r *http.Request) {
 // ctlSetDays takes a list of days for the property.
 func (s *Server) ctlSetDays(w http.ResponseWriter, r *http.Request) {
 	var days []Day
-	if decode(w, r, &days) {
+	if simkit.Decode(w, r, &days) {
 		reply(w, http.StatusOK, s.SetDays(r.PathValue("id"), days))
 	}
 }
 
 func (s *Server) ctlQuality(w http.ResponseWriter, r *http.Request) {
 	var q Quality
-	if decode(w, r, &q) {
+	if simkit.Decode(w, r, &q) {
 		reply(w, http.StatusOK, s.SetQuality(r.PathValue("id"), q))
 	}
 }
@@ -103,7 +94,7 @@ func (s *Server) ctlExhaust(w http.ResponseWriter, r *http.Request) {
 	body := struct {
 		Quota string `json:"quota"`
 	}{Quota: "tokensPerDay"}
-	if r.ContentLength != 0 && !decode(w, r, &body) {
+	if r.ContentLength != 0 && !simkit.Decode(w, r, &body) {
 		return
 	}
 	reply(w, http.StatusOK, s.ExhaustQuota(r.PathValue("id"), body.Quota))
@@ -111,7 +102,7 @@ func (s *Server) ctlExhaust(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) ctlFail(w http.ResponseWriter, r *http.Request) {
 	var f Failure
-	if decode(w, r, &f) {
+	if simkit.Decode(w, r, &f) {
 		reply(w, http.StatusOK, s.FailNext(f))
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"uplift.dev/simkit"
 )
 
 const (
@@ -187,22 +189,7 @@ func apiStatus(out map[string]any) string {
 }
 
 // dig walks a decoded JSON value by keys and list indexes.
-func dig(v any, path ...any) any {
-	for _, p := range path {
-		switch k := p.(type) {
-		case string:
-			m, _ := v.(map[string]any)
-			v = m[k]
-		case int:
-			l, _ := v.([]any)
-			if k >= len(l) {
-				return nil
-			}
-			v = l[k]
-		}
-	}
-	return v
-}
+var dig = simkit.Dig
 
 // table reads a report's rows as dimension and metric strings.
 func table(out map[string]any) [][]string {

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 	_ "time/tzdata" // properties name IANA zones; the sim must not depend on the host's zoneinfo
+
+	"uplift.dev/simkit"
 )
 
 // Sentinel errors let the control API map a failure to 404, 409 or 400 without string matching.
@@ -102,19 +104,8 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("POST /_control/properties/{id}/exhaust-quota", s.ctlExhaust)
 	m.HandleFunc("POST /_control/fail", s.ctlFail)
 	m.HandleFunc("POST /_control/expire-tokens", s.ctlExpireTokens)
-	return recoverer(s.log, m)
-}
-
-// recoverer turns a handler panic into a 500 so a simulator bug never kills a test run.
-func recoverer(log *slog.Logger, h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer func() {
-			if v := recover(); v != nil {
-				log.Error("panic", "path", r.URL.Path, "panic", v)
-				apiError(w, http.StatusInternalServerError, "INTERNAL", "Internal error encountered.")
-			}
-		}()
-		h.ServeHTTP(w, r)
+	return simkit.Recover(s.log, m, func(w http.ResponseWriter) {
+		apiError(w, http.StatusInternalServerError, "INTERNAL", "Internal error encountered.")
 	})
 }
 

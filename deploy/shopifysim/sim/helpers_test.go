@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"uplift.dev/simkit"
 )
 
 const (
@@ -150,22 +152,7 @@ func (e *env) gql(shop, token, query string, vars map[string]any) map[string]any
 }
 
 // dig walks a decoded JSON value by keys and list indexes.
-func dig(v any, path ...any) any {
-	for _, p := range path {
-		switch k := p.(type) {
-		case string:
-			m, _ := v.(map[string]any)
-			v = m[k]
-		case int:
-			l, _ := v.([]any)
-			if k >= len(l) {
-				return nil
-			}
-			v = l[k]
-		}
-	}
-	return v
-}
+var dig = simkit.Dig
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
