@@ -26,6 +26,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 
 	"uplift.dev/devstack/internal/demostore"
+	ga4sim "uplift.dev/ga4sim/sim"
 	"uplift.dev/platform/natsauth"
 	"uplift.dev/platform/postgres"
 )
@@ -36,6 +37,9 @@ type Ports struct {
 	// EmulatorHub and EmulatorLogging are the Firebase emulator suite's own
 	// ports beside the Auth emulator.
 	EmulatorHub, EmulatorLogging int
+	// GA4Sim is the Google Analytics 4 simulator (OAuth, Admin and Data API
+	// on one address), two above ShopifySim: the one between is WooCommerce's.
+	GA4Sim int
 	// DemoStore is the demo store website (package demostore), the one
 	// loopback origin the website reader may fetch under `make run`.
 	DemoStore int
@@ -59,7 +63,7 @@ type Ports struct {
 // DefaultPorts is what the README documents.
 var DefaultPorts = Ports{
 	Postgres: 55432, NATS: 14222, AuthEmulator: 9099, EmulatorHub: 4400, EmulatorLogging: 4500, StripeHTTP: 12111, StripeHTTPS: 12112,
-	SMTP: 1025, SMTPWeb: 1080, SMTPWebInternal: 11080, ShopifySim: 9300, WooSim: 9301, DemoStore: 9400, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
+	SMTP: 1025, SMTPWeb: 1080, SMTPWebInternal: 11080, ShopifySim: 9300, WooSim: 9301, GA4Sim: 9302, DemoStore: 9400, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
 	TestCheckout: 9203, StudioWorker: 9206, ReviewWorker: 9207,
 	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004, "stores": 9005, "studio": 9006,
 		"review": 9007},
@@ -78,7 +82,7 @@ func (p Ports) Shift(offset int) (Ports, error) {
 	}
 	out := p
 	for _, port := range []*int{&out.Postgres, &out.NATS, &out.AuthEmulator, &out.StripeHTTP, &out.StripeHTTPS, &out.SMTP,
-		&out.SMTPWeb, &out.ShopifySim, &out.WooSim, &out.Gateway, &out.Web, &out.EmulatorHub, &out.EmulatorLogging, &out.DemoStore,
+		&out.SMTPWeb, &out.ShopifySim, &out.WooSim, &out.GA4Sim, &out.Gateway, &out.Web, &out.EmulatorHub, &out.EmulatorLogging, &out.DemoStore,
 		&out.GatewayMetrics, &out.SMTPWebInternal, &out.TestCheckout, &out.StudioWorker, &out.ReviewWorker} {
 		*port += offset
 	}
@@ -105,6 +109,10 @@ const (
 	shopifyAPIKey    = "local-fake-shopify-api-key"
 	shopifyAPISecret = "shpss_local_fake_secret"
 	shopifyTokenKey  = "bG9jYWwtZmFrZS1zaG9waWZ5LXRva2VuLWtleS0zMmI=" // "local-fake-shopify-token-key-32b"
+
+	// The GA4 simulator's OAuth client, as Google's look; obviously fake.
+	googleClientID     = "local-fake-client.apps.googleusercontent.com"
+	googleClientSecret = "GOCSPX-local-fake-secret"
 )
 
 // FirebaseProject is the emulator's project: demo- projects need no account
@@ -252,6 +260,10 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 		return err
 	}
 	s.say("woo sim      http://%s (demo store %s)", addr(s.Ports.WooSim), s.wooDemoURL())
+	if err := s.startGA4Sim(ctx); err != nil {
+		return err
+	}
+	s.say("ga4 sim      http://%s (Google sign-in as %s, demo property %s)", addr(s.Ports.GA4Sim), ga4sim.DemoUser, ga4sim.DemoProperty)
 	if err := s.startDemoStore(); err != nil {
 		return err
 	}
@@ -274,6 +286,7 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 		"SHOPIFY_API_SECRET=" + shopifyAPISecret,
 		"UPLIFT_SHOPIFY_SIM_URL=http://" + addr(s.Ports.ShopifySim),
 		"UPLIFT_WOO_SIM_URL=http://" + addr(s.Ports.WooSim),
+		"UPLIFT_GA4_SIM_URL=http://" + addr(s.Ports.GA4Sim),
 		// Where each supervised process's current pid is, for the fault tests.
 		"UPLIFT_STACK_PIDS=" + filepath.Join(s.StateDir, "pids"),
 		"UPLIFT_DEMO_STORE_URL=" + s.DemoStoreURL(),
@@ -693,6 +706,21 @@ func (s *Stack) startWooSim(ctx context.Context) error {
 		return err
 	}
 	return s.waitFor(ctx, p, "WooCommerce simulator", 30*time.Second, httpOK("http://"+addr(s.Ports.WooSim)+"/_control/healthz"))
+}
+
+// startGA4Sim starts the Google Analytics 4 simulator with the demo
+// business's property seeded (its days track the demo shop's), so GA4 can
+// be connected with no Google account.
+func (s *Stack) startGA4Sim(ctx context.Context) error {
+	if err := portFree(addr(s.Ports.GA4Sim)); err != nil {
+		return err
+	}
+	p, err := s.start("ga4-sim", nil, s.Root, filepath.Join(s.Root, ".bin", "ga4sim"),
+		"-addr", addr(s.Ports.GA4Sim), "-client-id", googleClientID, "-client-secret", googleClientSecret, "-demo")
+	if err != nil {
+		return err
+	}
+	return s.waitFor(ctx, p, "GA4 simulator", 30*time.Second, httpOK("http://"+addr(s.Ports.GA4Sim)+"/_control/healthz"))
 }
 
 // DemoStoreURL is the demo store's home page.
