@@ -1,7 +1,9 @@
 // Package simkit is what the local stack's simulators of outside services
-// (Shopify, Google Analytics 4) share and is no part of any one service's
-// API: panic recovery, strict JSON bodies for control APIs, a loopback-only
-// HTTP serve loop, and a JSON walker for their tests.
+// (Shopify, WooCommerce, Google Analytics 4) share and is no part of any one
+// service's API: panic recovery, the fault queue their control APIs fill,
+// strict JSON bodies for those control APIs, waits that end when the
+// simulator closes, and a loopback-only HTTP serve loop. Their tests'
+// helpers are in simtest.
 package simkit
 
 import (
@@ -32,6 +34,65 @@ func Recover(log *slog.Logger, h http.Handler, fail func(http.ResponseWriter)) h
 	})
 }
 
+// Fault makes the next Count calls of one kind misbehave; each simulator
+// names its kinds and what they do.
+type Fault struct {
+	Kind  string        `json:"kind"`
+	Count int           `json:"count"` // 0 = 1
+	Delay time.Duration `json:"-"`
+}
+
+// Faults is one store's queue of faults; the caller holds its lock.
+type Faults []Fault
+
+// Add queues a fault; a Count of 0 or less means one.
+func (fs *Faults) Add(f Fault) {
+	if f.Count <= 0 {
+		f.Count = 1
+	}
+	*fs = append(*fs, f)
+}
+
+// Take uses up one count of the first fault of that kind; nil when none is queued.
+func (fs *Faults) Take(kind string) *Fault {
+	for i := range *fs {
+		f := &(*fs)[i]
+		if f.Kind == kind && f.Count > 0 {
+			f.Count--
+			out := *f
+			if f.Count == 0 {
+				*fs = append((*fs)[:i], (*fs)[i+1:]...)
+			}
+			return &out
+		}
+	}
+	return nil
+}
+
+// Stall waits out a "slow" fault: its Delay, one second when unset, or until
+// ctx ends (the client gave up); it reports whether the full wait elapsed.
+func (f *Fault) Stall(ctx context.Context) bool {
+	d := f.Delay
+	if d == 0 {
+		d = time.Second
+	}
+	return Sleep(ctx, d)
+}
+
+// DecodeFault reads a control API's {"kind","count","delayMs"} body; on a
+// bad one it has answered 400.
+func DecodeFault(w http.ResponseWriter, r *http.Request) (Fault, bool) {
+	var body struct {
+		Kind    string `json:"kind"`
+		Count   int    `json:"count"`
+		DelayMs int64  `json:"delayMs"`
+	}
+	if !Decode(w, r, &body) {
+		return Fault{}, false
+	}
+	return Fault{Kind: body.Kind, Count: body.Count, Delay: time.Duration(body.DelayMs) * time.Millisecond}, true
+}
+
 // Decode reads a control API's JSON body into v, refusing unknown fields so
 // a misspelt setting fails loudly; on failure it has answered 400.
 func Decode(w http.ResponseWriter, r *http.Request, v any) bool {
@@ -44,6 +105,18 @@ func Decode(w http.ResponseWriter, r *http.Request, v any) bool {
 		return false
 	}
 	return true
+}
+
+// Sleep waits d or until ctx ends; it reports whether the full wait elapsed.
+func Sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // EnvOr is the environment's value for key, or def when it is unset or empty.
@@ -82,23 +155,4 @@ func Serve(log *slog.Logger, name string, ln net.Listener, h http.Handler) error
 		return err
 	}
 	return nil
-}
-
-// Dig walks a decoded JSON value by object keys and list indexes; a missing
-// step gives nil, so tests can compare deep fields in one expression.
-func Dig(v any, path ...any) any {
-	for _, p := range path {
-		switch k := p.(type) {
-		case string:
-			m, _ := v.(map[string]any)
-			v = m[k]
-		case int:
-			l, _ := v.([]any)
-			if k < 0 || k >= len(l) {
-				return nil
-			}
-			v = l[k]
-		}
-	}
-	return v
 }

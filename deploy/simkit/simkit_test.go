@@ -1,6 +1,7 @@
 package simkit
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -8,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRecoverAnswersInTheServicesShape(t *testing.T) {
@@ -54,11 +56,27 @@ func TestListenOnlyOnLoopback(t *testing.T) {
 	ln.Close()
 }
 
-func TestDig(t *testing.T) {
+func TestDecodeFault(t *testing.T) {
 	t.Parallel()
-	var v any
-	_ = json.Unmarshal([]byte(`{"a":[{"b":"c"}]}`), &v)
-	if Dig(v, "a", 0, "b") != "c" || Dig(v, "a", 1, "b") != nil || Dig(v, "a", -1) != nil || Dig(v, "x", "y") != nil {
-		t.Fatal("dig")
+	f, ok := DecodeFault(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"kind":"slow","count":2,"delayMs":250}`)))
+	if !ok || f != (Fault{Kind: "slow", Count: 2, Delay: 250 * time.Millisecond}) {
+		t.Fatalf("%v %+v", ok, f)
+	}
+	rec := httptest.NewRecorder()
+	if _, ok := DecodeFault(rec, httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"kind":"slow","delay":250}`))); ok || rec.Code != 400 {
+		t.Fatalf("a misspelt field accepted: %d", rec.Code)
+	}
+}
+
+func TestStallEndsWithTheRequest(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	if (&Fault{Kind: "slow"}).Stall(ctx) || time.Since(start) > 500*time.Millisecond {
+		t.Fatal("a cancelled request waited out the default second")
+	}
+	if !(&Fault{Kind: "slow", Delay: time.Millisecond}).Stall(context.Background()) {
+		t.Fatal("a 1 ms stall did not elapse")
 	}
 }

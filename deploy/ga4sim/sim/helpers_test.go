@@ -10,11 +10,10 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"uplift.dev/simkit"
+	"uplift.dev/simkit/simtest"
 )
 
 const (
@@ -32,25 +31,11 @@ func s256(v string) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
-// fakeClock is the injected sim clock: tests move it instead of sleeping.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
-}
-func (c *fakeClock) Add(d time.Duration) { c.Set(c.Now().Add(d)) }
-
 type env struct {
 	t     *testing.T
 	s     *Server
 	srv   *httptest.Server
-	clock *fakeClock
+	clock *simtest.Clock
 	// Each env has its own clients: httptest's Close drops the default
 	// transport's idle connections, under another parallel test's feet.
 	client, noRedirect *http.Client
@@ -59,7 +44,7 @@ type env struct {
 // newEnv starts a sim with one user who can read one New York property.
 func newEnv(t *testing.T, o Options) *env {
 	t.Helper()
-	clock := &fakeClock{t: time.Date(2026, 3, 20, 16, 0, 0, 0, time.UTC)}
+	clock := simtest.NewClock(time.Date(2026, 3, 20, 16, 0, 0, 0, time.UTC))
 	o.ClientID, o.ClientSecret, o.Clock = testClient, testSecret, clock.Now
 	if o.RedirectURIs == nil {
 		o.RedirectURIs = []string{testRedirect}
@@ -188,8 +173,7 @@ func apiStatus(out map[string]any) string {
 	return s
 }
 
-// dig walks a decoded JSON value by keys and list indexes.
-var dig = simkit.Dig
+var dig = simtest.Dig
 
 // table reads a report's rows as dimension and metric strings.
 func table(out map[string]any) [][]string {

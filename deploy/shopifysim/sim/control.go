@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"uplift.dev/shopifysim/simkit"
+	"uplift.dev/simkit"
 )
 
 // The /_sim control API mirrors the Go API for tools and other languages
@@ -214,15 +214,10 @@ func (s *Server) ctlSessions(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ctlFault(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Kind    string `json:"kind"`
-		Count   int    `json:"count"`
-		DelayMs int64  `json:"delayMs"`
-	}
-	if !simkit.Decode(w, r, &body) {
+	f, decoded := simkit.DecodeFault(w, r)
+	if !decoded {
 		return
 	}
-	f := Fault{Kind: body.Kind, Count: body.Count, Delay: time.Duration(body.DelayMs) * time.Millisecond}
 	if err := s.InjectFault(r.PathValue("shop"), f); err != nil {
 		ctlError(w, err)
 		return

@@ -13,7 +13,7 @@ import (
 	"github.com/graphql-go/graphql/language/ast"
 	"github.com/graphql-go/graphql/language/parser"
 
-	"uplift.dev/shopifysim/simkit"
+	"uplift.dev/simkit"
 )
 
 // maxQueryCost is Shopify's single-query cap.
@@ -114,16 +114,8 @@ func (s *Server) handleGraphQL(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, map[string]any{"errors": invalidToken})
 		return
 	}
-	if slow != nil {
-		d := slow.Delay
-		if d == 0 {
-			d = time.Second
-		}
-		select {
-		case <-time.After(d):
-		case <-r.Context().Done():
-			return
-		}
+	if slow != nil && !slow.Stall(r.Context()) {
+		return
 	}
 	if fail5 != nil {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"errors": "Service Unavailable"})

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"uplift.dev/shopifysim/simkit/simtest"
+	"uplift.dev/simkit/simtest"
 )
 
 const (

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"uplift.dev/shopifysim/simkit"
+	"uplift.dev/simkit"
 )
 
 // ShopSpec describes a shop to create. Zero MaxAvailable/RestoreRate give

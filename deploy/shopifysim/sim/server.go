@@ -12,7 +12,7 @@ import (
 	"github.com/graphql-go/graphql"
 	_ "time/tzdata" // shops name IANA zones; the sim must not depend on the host's zoneinfo
 
-	"uplift.dev/shopifysim/simkit"
+	"uplift.dev/simkit"
 )
 
 // DemoShop is the shop SeedDemo creates, so tools and tests can name it without repeating the string.
@@ -154,18 +154,7 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("GET /_sim/shops/{shop}/deliveries", s.ctlDeliveries)
 	m.HandleFunc("POST /_sim/shops/{shop}/uninstall", s.ctlUninstall)
 	m.HandleFunc("POST /_sim/shops/{shop}/compliance/{topic...}", s.ctlCompliance)
-	return recoverer(s.log, m)
-}
-
-// recoverer turns a handler panic into a 500 so a simulator bug never kills a test run.
-func recoverer(log *slog.Logger, h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer func() {
-			if v := recover(); v != nil {
-				log.Error("panic", "path", r.URL.Path, "panic", v)
-				http.Error(w, `{"errors":"Internal Server Error"}`, http.StatusInternalServerError)
-			}
-		}()
-		h.ServeHTTP(w, r)
+	return simkit.Recover(s.log, m, func(w http.ResponseWriter) {
+		http.Error(w, `{"errors":"Internal Server Error"}`, http.StatusInternalServerError)
 	})
 }

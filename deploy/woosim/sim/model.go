@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"uplift.dev/shopifysim/simkit"
+	"uplift.dev/simkit"
 )
 
 // StoreSpec describes a store to create.

@@ -114,16 +114,8 @@ func (s *Server) handleREST(w http.ResponseWriter, r *http.Request) {
 		fail429 = st.faults.Take("429")
 	}
 	s.mu.Unlock()
-	if slow != nil {
-		d := slow.Delay
-		if d == 0 {
-			d = time.Second
-		}
-		select {
-		case <-time.After(d):
-		case <-r.Context().Done():
-			return
-		}
+	if slow != nil && !slow.Stall(r.Context()) {
+		return
 	}
 	if fail5 != nil {
 		wcError(w, http.StatusInternalServerError, "internal_server_error", criticalError)

@@ -11,7 +11,7 @@ import (
 	"time"
 	_ "time/tzdata" // stores name IANA zones; the sim must not depend on the host's zoneinfo
 
-	"uplift.dev/shopifysim/simkit"
+	"uplift.dev/simkit"
 )
 
 // DemoStore is the slug of the store SeedDemo creates: its home URL is the
@@ -156,19 +156,8 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("PUT /_control/stores/{store}/webhook-retries", s.ctlRetries)
 	m.HandleFunc("GET /_control/stores/{store}/webhooks", s.ctlWebhooks)
 	m.HandleFunc("GET /_control/stores/{store}/deliveries", s.ctlDeliveries)
-	return recoverer(s.log, m)
-}
-
-// recoverer turns a handler panic into WordPress's critical-error answer so
-// a simulator bug never kills a test run.
-func recoverer(log *slog.Logger, h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer func() {
-			if v := recover(); v != nil {
-				log.Error("panic", "path", r.URL.Path, "panic", v)
-				wcError(w, http.StatusInternalServerError, "internal_server_error", criticalError)
-			}
-		}()
-		h.ServeHTTP(w, r)
+	// A panic answers as WordPress's critical error does.
+	return simkit.Recover(s.log, m, func(w http.ResponseWriter) {
+		wcError(w, http.StatusInternalServerError, "internal_server_error", criticalError)
 	})
 }

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"uplift.dev/shopifysim/simkit"
+	"uplift.dev/simkit"
 )
 
 // topicsAccepted are the topics WooCommerce lets a webhook subscribe to.

@@ -20,6 +20,13 @@ func NewClock(t time.Time) *Clock { return &Clock{t: t} }
 // Now is the clock's time; pass it as the simulator's Options.Clock.
 func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 
+// Set moves the clock to t.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
 // Add moves the clock on.
 func (c *Clock) Add(d time.Duration) {
 	c.mu.Lock()
@@ -27,7 +34,8 @@ func (c *Clock) Add(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// Dig walks a decoded JSON value by keys and list indexes; nil where the path ends.
+// Dig walks a decoded JSON value by object keys and list indexes; a missing
+// step gives nil, so tests can compare deep fields in one expression.
 func Dig(v any, path ...any) any {
 	for _, p := range path {
 		switch k := p.(type) {
@@ -36,7 +44,7 @@ func Dig(v any, path ...any) any {
 			v = m[k]
 		case int:
 			l, _ := v.([]any)
-			if k >= len(l) {
+			if k < 0 || k >= len(l) {
 				return nil
 			}
 			v = l[k]
