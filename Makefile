@@ -11,7 +11,7 @@ SHELL := /bin/bash
 export GOPROXY := $(shell go env GOPROXY | sed 's/,direct$$//')
 
 BIN := $(CURDIR)/.bin
-GO_MODULES := proto services/platform services/users services/categories services/review services/billing services/digest services/stores services/studio gateway deploy/local deploy/shopifysim deploy/k8scheck
+GO_MODULES := proto services/platform services/users services/categories services/review services/billing services/digest services/stores services/studio gateway deploy/local deploy/shopifysim deploy/woosim deploy/ga4sim deploy/simkit deploy/k8scheck
 GO_PKGS := $(addsuffix /...,$(addprefix ./,$(GO_MODULES)))
 # The packages that have benchmarks: linking and starting every other test
 # binary only for `-bench` to find nothing in it cost `make bench` minutes.
@@ -84,7 +84,7 @@ deploy/local/node_modules/.installed: deploy/local/package-lock.json
 
 .PHONY: build
 build: deps frontends/.built ## build the service binaries into .bin and the web into frontends/*/dist
-	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./services/review/cmd/reviewcli ./services/review/cmd/reviewworker ./services/studio/cmd/studioworker ./gateway/cmd/gateway ./gateway/cmd/apibench ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim
+	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./services/review/cmd/reviewcli ./services/review/cmd/reviewworker ./services/studio/cmd/studioworker ./gateway/cmd/gateway ./gateway/cmd/apibench ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim ./deploy/woosim/cmd/woosim ./deploy/ga4sim/cmd/ga4sim
 
 # The web is rebuilt only when a file under frontends/ changed (Go caches its own builds).
 WEB_SOURCES := $(shell find frontends \( -name node_modules -o -name dist -o -name test-results -o -name playwright-report -o -name .built \) -prune -o -type f -print)

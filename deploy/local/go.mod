@@ -16,6 +16,8 @@ require (
 	uplift.dev/users v0.0.0
 	uplift.dev/gateway v0.0.0
 	uplift.dev/shopifysim v0.0.0
+	uplift.dev/ga4sim v0.0.0
+	uplift.dev/simkit v0.0.0
 )
 
 require (
@@ -52,6 +54,10 @@ replace uplift.dev/proto => ../../proto
 replace uplift.dev/platform => ../../services/platform
 
 replace uplift.dev/shopifysim => ../shopifysim
+
+replace uplift.dev/ga4sim => ../ga4sim
+
+replace uplift.dev/simkit => ../simkit
 
 replace uplift.dev/billing => ../../services/billing
 

@@ -86,3 +86,5 @@ replace (
 )
 
 replace uplift.dev/shopifysim => ../../deploy/shopifysim
+
+replace uplift.dev/simkit => ../../deploy/simkit

@@ -88,7 +88,7 @@ func (s *Server) startBulkLocked(sh *shop, query string) (*bulkOp, []any) {
 		return bad("A bulk query operation for this app and shop is already in progress: " + gid("BulkOperation", sh.bulks[len(sh.bulks)-1].id) + ".")
 	}
 	s.bulkSeq++
-	b := &bulkOp{id: s.bulkSeq, sh: sh, status: "CREATED", query: query, createdAt: s.now(), fail: takeFaultLocked(sh, "bulk-fail") != nil}
+	b := &bulkOp{id: s.bulkSeq, sh: sh, status: "CREATED", query: query, createdAt: s.now(), fail: sh.faults.Take("bulk-fail") != nil}
 	s.bulks[b.id] = b
 	sh.bulks = append(sh.bulks, b)
 	s.wg.Add(1)

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"uplift.dev/simkit"
 )
 
 // The /_sim control API mirrors the Go API for tools and other languages
@@ -20,16 +22,6 @@ func ctlError(w http.ResponseWriter, err error) {
 		status = http.StatusConflict
 	}
 	writeJSON(w, status, map[string]string{"error": err.Error()})
-}
-
-func decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<20))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "bad JSON body: " + err.Error()})
-		return false
-	}
-	return true
 }
 
 func pathOrderID(w http.ResponseWriter, r *http.Request) (int64, bool) {
@@ -50,7 +42,7 @@ func (s *Server) ctlReset(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Demo bool `json:"demo"`
 	}
-	if r.ContentLength != 0 && !decode(w, r, &body) {
+	if r.ContentLength != 0 && !simkit.Decode(w, r, &body) {
 		return
 	}
 	s.mu.Lock()
@@ -94,7 +86,7 @@ func (s *Server) ctlCreateShop(w http.ResponseWriter, r *http.Request) {
 		ShopSpec
 		Demo bool `json:"demo"`
 	}
-	if !decode(w, r, &body) {
+	if !simkit.Decode(w, r, &body) {
 		return
 	}
 	sp := body.ShopSpec
@@ -111,7 +103,7 @@ func (s *Server) ctlCreateShop(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) ctlAddOrder(w http.ResponseWriter, r *http.Request) {
 	var o OrderSpec
-	if !decode(w, r, &o) {
+	if !simkit.Decode(w, r, &o) {
 		return
 	}
 	id, err := s.AddOrder(r.PathValue("shop"), o)
@@ -125,7 +117,7 @@ func (s *Server) ctlAddOrder(w http.ResponseWriter, r *http.Request) {
 func (s *Server) ctlRefund(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathOrderID(w, r)
 	var rs RefundSpec
-	if !ok || !decode(w, r, &rs) {
+	if !ok || !simkit.Decode(w, r, &rs) {
 		return
 	}
 	if err := s.Refund(r.PathValue("shop"), id, rs); err != nil {
@@ -140,7 +132,7 @@ func (s *Server) ctlCancel(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		At time.Time `json:"at"`
 	}
-	if !ok || (r.ContentLength != 0 && !decode(w, r, &body)) {
+	if !ok || (r.ContentLength != 0 && !simkit.Decode(w, r, &body)) {
 		return
 	}
 	if err := s.Cancel(r.PathValue("shop"), id, body.At); err != nil {
@@ -167,7 +159,7 @@ func (s *Server) ctlAddProduct(w http.ResponseWriter, r *http.Request) {
 		ID    int64  `json:"id"`
 		Title string `json:"title"`
 	}
-	if !decode(w, r, &body) {
+	if !simkit.Decode(w, r, &body) {
 		return
 	}
 	if err := s.AddProduct(r.PathValue("shop"), body.ID, body.Title); err != nil {
@@ -181,7 +173,7 @@ func (s *Server) ctlAddCustomer(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		ID int64 `json:"id"`
 	}
-	if !decode(w, r, &body) {
+	if !simkit.Decode(w, r, &body) {
 		return
 	}
 	if err := s.AddCustomer(r.PathValue("shop"), body.ID); err != nil {
@@ -200,7 +192,7 @@ type sessionDay struct {
 // ctlSessions takes one {"day","sessions","completed"} object or a list of them.
 func (s *Server) ctlSessions(w http.ResponseWriter, r *http.Request) {
 	var raw json.RawMessage
-	if !decode(w, r, &raw) {
+	if !simkit.Decode(w, r, &raw) {
 		return
 	}
 	var days []sessionDay
@@ -222,15 +214,10 @@ func (s *Server) ctlSessions(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ctlFault(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Kind    string `json:"kind"`
-		Count   int    `json:"count"`
-		DelayMs int64  `json:"delayMs"`
-	}
-	if !decode(w, r, &body) {
+	f, decoded := simkit.DecodeFault(w, r)
+	if !decoded {
 		return
 	}
-	f := Fault{Kind: body.Kind, Count: body.Count, Delay: time.Duration(body.DelayMs) * time.Millisecond}
 	if err := s.InjectFault(r.PathValue("shop"), f); err != nil {
 		ctlError(w, err)
 		return
@@ -266,7 +253,7 @@ func (s *Server) ctlCompliance(w http.ResponseWriter, r *http.Request) {
 		CustomerID int64   `json:"customerId"`
 		OrderIDs   []int64 `json:"orderIds"`
 	}
-	if r.ContentLength != 0 && !decode(w, r, &body) {
+	if r.ContentLength != 0 && !simkit.Decode(w, r, &body) {
 		return
 	}
 	if err := s.SendCompliance(r.PathValue("shop"), r.PathValue("topic"), body.CustomerID, body.OrderIDs); err != nil {

@@ -12,6 +12,8 @@ import (
 	"github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
 	"github.com/graphql-go/graphql/language/parser"
+
+	"uplift.dev/simkit"
 )
 
 // maxQueryCost is Shopify's single-query cap.
@@ -32,11 +34,7 @@ var versionRE = regexp.MustCompile(`^\d{4}-\d{2}$|^unstable$`)
 //	bulk-fail         the next bulk operation ends FAILED / INTERNAL_SERVER_ERROR
 //	webhook-fail      the next delivery attempt is signed with the wrong secret
 //	webhook-duplicate the next event is delivered twice with the same event id
-type Fault struct {
-	Kind  string        `json:"kind"`
-	Count int           `json:"count"` // 0 = 1
-	Delay time.Duration `json:"-"`
-}
+type Fault = simkit.Fault
 
 var faultKinds = map[string]bool{"5xx": true, "429": true, "throttle": true, "slow": true, "bulk-fail": true, "webhook-fail": true, "webhook-duplicate": true}
 
@@ -45,32 +43,13 @@ func (s *Server) InjectFault(domain string, f Fault) error {
 	if !faultKinds[f.Kind] {
 		return fmt.Errorf("%w: fault kind %q", ErrInvalid, f.Kind)
 	}
-	if f.Count <= 0 {
-		f.Count = 1
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sh, err := s.shopLocked(domain)
 	if err != nil {
 		return err
 	}
-	sh.faults = append(sh.faults, f)
-	return nil
-}
-
-// takeFaultLocked uses up one count of the first fault of that kind.
-func takeFaultLocked(sh *shop, kind string) *Fault {
-	for i := range sh.faults {
-		f := &sh.faults[i]
-		if f.Kind == kind && f.Count > 0 {
-			f.Count--
-			out := *f
-			if f.Count == 0 {
-				sh.faults = append(sh.faults[:i], sh.faults[i+1:]...)
-			}
-			return &out
-		}
-	}
+	sh.faults.Add(f)
 	return nil
 }
 
@@ -125,9 +104,9 @@ func (s *Server) handleGraphQL(w http.ResponseWriter, r *http.Request) {
 	}
 	var slow, fail5, fail429 *Fault
 	if ok {
-		slow, fail5 = takeFaultLocked(sh, "slow"), takeFaultLocked(sh, "5xx")
+		slow, fail5 = sh.faults.Take("slow"), sh.faults.Take("5xx")
 		if fail5 == nil {
-			fail429 = takeFaultLocked(sh, "429")
+			fail429 = sh.faults.Take("429")
 		}
 	}
 	s.mu.Unlock()
@@ -135,16 +114,8 @@ func (s *Server) handleGraphQL(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, map[string]any{"errors": invalidToken})
 		return
 	}
-	if slow != nil {
-		d := slow.Delay
-		if d == 0 {
-			d = time.Second
-		}
-		select {
-		case <-time.After(d):
-		case <-r.Context().Done():
-			return
-		}
+	if slow != nil && !slow.Stall(r.Context()) {
+		return
 	}
 	if fail5 != nil {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"errors": "Service Unavailable"})
@@ -188,7 +159,7 @@ func (s *Server) handleGraphQL(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	if takeFaultLocked(sh, "throttle") != nil || float64(requested) > b.avail {
+	if sh.faults.Take("throttle") != nil || float64(requested) > b.avail {
 		writeJSON(w, http.StatusOK, map[string]any{
 			"errors": []any{map[string]any{"message": "Throttled", "extensions": map[string]any{
 				"code": "THROTTLED", "documentation": "https://shopify.dev/api/usage/rate-limits"}}},

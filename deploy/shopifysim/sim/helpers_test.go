@@ -8,9 +8,10 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"uplift.dev/simkit/simtest"
 )
 
 const (
@@ -19,29 +20,16 @@ const (
 	testShop   = "test-shop.myshopify.com"
 )
 
-// fakeClock is the injected sim clock: tests move it instead of sleeping.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 type env struct {
 	t     *testing.T
 	s     *Server
 	srv   *httptest.Server
-	clock *fakeClock
+	clock *simtest.Clock
 }
 
 func newEnv(t *testing.T, o Options, shops ...ShopSpec) *env {
 	t.Helper()
-	clock := &fakeClock{t: time.Date(2026, 3, 20, 12, 0, 0, 0, time.UTC)}
+	clock := simtest.NewClock(time.Date(2026, 3, 20, 12, 0, 0, 0, time.UTC))
 	o.APIKey, o.APISecret, o.Clock = testKey, testSecret, clock.Now
 	if o.BulkDelay == 0 {
 		o.BulkDelay = 10 * time.Millisecond
@@ -149,34 +137,10 @@ func (e *env) gql(shop, token, query string, vars map[string]any) map[string]any
 	return out["data"].(map[string]any)
 }
 
-// dig walks a decoded JSON value by keys and list indexes.
-func dig(v any, path ...any) any {
-	for _, p := range path {
-		switch k := p.(type) {
-		case string:
-			m, _ := v.(map[string]any)
-			v = m[k]
-		case int:
-			l, _ := v.([]any)
-			if k >= len(l) {
-				return nil
-			}
-			v = l[k]
-		}
-	}
-	return v
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
+var (
+	dig     = simtest.Dig
+	waitFor = simtest.WaitFor
+)
 
 func simpleOrder(at time.Time) OrderSpec {
 	return OrderSpec{CreatedAt: at, Lines: []LineSpec{{Title: "Hat", SKU: "HAT", ProductID: 1, Quantity: 1, UnitPrice: 2000, Tax: 140}}}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"uplift.dev/simkit"
 )
 
 // ShopSpec describes a shop to create. Zero MaxAvailable/RestoreRate give
@@ -78,7 +80,7 @@ type shop struct {
 	customers map[int64]*customer
 	sessions  map[string][2]int64 // day → {sessions, completed}
 
-	faults     []Fault
+	faults     simkit.Faults
 	subs       []*subscription
 	bulks      []*bulkOp
 	deliveries []*Delivery

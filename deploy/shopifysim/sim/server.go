@@ -11,6 +11,8 @@ import (
 
 	"github.com/graphql-go/graphql"
 	_ "time/tzdata" // shops name IANA zones; the sim must not depend on the host's zoneinfo
+
+	"uplift.dev/simkit"
 )
 
 // DemoShop is the shop SeedDemo creates, so tools and tests can name it without repeating the string.
@@ -127,16 +129,7 @@ func (s *Server) Close() {
 func (s *Server) now() time.Time { return s.o.Clock() }
 
 // sleep waits d or until Close; it reports whether the full wait elapsed.
-func (s *Server) sleep(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-s.ctx.Done():
-		return false
-	}
-}
+func (s *Server) sleep(d time.Duration) bool { return simkit.Sleep(s.ctx, d) }
 
 func (s *Server) routes() http.Handler {
 	m := http.NewServeMux()
@@ -161,18 +154,7 @@ func (s *Server) routes() http.Handler {
 	m.HandleFunc("GET /_sim/shops/{shop}/deliveries", s.ctlDeliveries)
 	m.HandleFunc("POST /_sim/shops/{shop}/uninstall", s.ctlUninstall)
 	m.HandleFunc("POST /_sim/shops/{shop}/compliance/{topic...}", s.ctlCompliance)
-	return recoverer(s.log, m)
-}
-
-// recoverer turns a handler panic into a 500 so a simulator bug never kills a test run.
-func recoverer(log *slog.Logger, h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer func() {
-			if v := recover(); v != nil {
-				log.Error("panic", "path", r.URL.Path, "panic", v)
-				http.Error(w, `{"errors":"Internal Server Error"}`, http.StatusInternalServerError)
-			}
-		}()
-		h.ServeHTTP(w, r)
+	return simkit.Recover(s.log, m, func(w http.ResponseWriter) {
+		http.Error(w, `{"errors":"Internal Server Error"}`, http.StatusInternalServerError)
 	})
 }

@@ -68,7 +68,7 @@ func (s *Server) deliverLocked(sh *shop, topic, uri string, payload any) {
 		return
 	}
 	copies := 1
-	if takeFaultLocked(sh, "webhook-duplicate") != nil {
+	if sh.faults.Take("webhook-duplicate") != nil {
 		copies = 2 // the same event (same ids) delivered twice, as Shopify may
 	}
 	eventID, webhookID := uuid(), uuid()
@@ -86,7 +86,7 @@ func (s *Server) deliver(sh *shop, d *Delivery, body []byte, triggered string) {
 	defer s.wg.Done()
 	for attempt := 1; attempt <= webhookMaxAttempts; attempt++ {
 		s.mu.Lock()
-		badSig := takeFaultLocked(sh, "webhook-fail") != nil
+		badSig := sh.faults.Take("webhook-fail") != nil
 		s.mu.Unlock()
 		sig := Sign(s.o.APISecret, body)
 		if badSig {

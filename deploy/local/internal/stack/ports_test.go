@@ -11,7 +11,7 @@ func allPorts(p Ports) map[string]int {
 	out := map[string]int{
 		"postgres": p.Postgres, "nats": p.NATS, "auth emulator": p.AuthEmulator, "emulator hub": p.EmulatorHub,
 		"emulator logging": p.EmulatorLogging, "stripe http": p.StripeHTTP, "stripe https": p.StripeHTTPS,
-		"smtp": p.SMTP, "smtp web": p.SMTPWeb, "smtp web internal": p.SMTPWebInternal, "shopify sim": p.ShopifySim,
+		"smtp": p.SMTP, "smtp web": p.SMTPWeb, "smtp web internal": p.SMTPWebInternal, "shopify sim": p.ShopifySim, "woo sim": p.WooSim, "ga4 sim": p.GA4Sim,
 		"demo store": p.DemoStore, "gateway": p.Gateway, "gateway metrics": p.GatewayMetrics,
 		"test checkout": p.TestCheckout, "studio worker": p.StudioWorker, "review worker": p.ReviewWorker,
 	}

@@ -2,7 +2,8 @@
 // with no accounts and no internet: PostgreSQL (DATABASE_URL, else a
 // project-local cluster), NATS JetStream (always embedded, with auth), the
 // Firebase Auth emulator, stripe-mock, an SMTP sink, the Shopify simulator
-// with its demo shop, a demo store website, the six services, the studio
+// with its demo shop, the WooCommerce simulator with its demo store, a demo
+// store website, the six services, the studio
 // worker and the review worker,
 // the gateway and the web. Everything it starts it stops again.
 package stack
@@ -25,16 +26,20 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 
 	"uplift.dev/devstack/internal/demostore"
+	ga4sim "uplift.dev/ga4sim/sim"
 	"uplift.dev/platform/natsauth"
 	"uplift.dev/platform/postgres"
 )
 
 // Ports are the loopback ports of the local stack.
 type Ports struct {
-	Postgres, NATS, AuthEmulator, StripeHTTP, StripeHTTPS, SMTP, SMTPWeb, ShopifySim, Gateway, Web int
+	Postgres, NATS, AuthEmulator, StripeHTTP, StripeHTTPS, SMTP, SMTPWeb, ShopifySim, WooSim, Gateway, Web int
 	// EmulatorHub and EmulatorLogging are the Firebase emulator suite's own
 	// ports beside the Auth emulator.
 	EmulatorHub, EmulatorLogging int
+	// GA4Sim is the Google Analytics 4 simulator (OAuth, Admin and Data API
+	// on one address), two above ShopifySim: the one between is WooCommerce's.
+	GA4Sim int
 	// DemoStore is the demo store website (package demostore), the one
 	// loopback origin the website reader may fetch under `make run`.
 	DemoStore int
@@ -58,7 +63,7 @@ type Ports struct {
 // DefaultPorts is what the README documents.
 var DefaultPorts = Ports{
 	Postgres: 55432, NATS: 14222, AuthEmulator: 9099, EmulatorHub: 4400, EmulatorLogging: 4500, StripeHTTP: 12111, StripeHTTPS: 12112,
-	SMTP: 1025, SMTPWeb: 1080, SMTPWebInternal: 11080, ShopifySim: 9300, DemoStore: 9400, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
+	SMTP: 1025, SMTPWeb: 1080, SMTPWebInternal: 11080, ShopifySim: 9300, WooSim: 9301, GA4Sim: 9302, DemoStore: 9400, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
 	TestCheckout: 9203, StudioWorker: 9206, ReviewWorker: 9207,
 	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004, "stores": 9005, "studio": 9006,
 		"review": 9007},
@@ -77,7 +82,7 @@ func (p Ports) Shift(offset int) (Ports, error) {
 	}
 	out := p
 	for _, port := range []*int{&out.Postgres, &out.NATS, &out.AuthEmulator, &out.StripeHTTP, &out.StripeHTTPS, &out.SMTP,
-		&out.SMTPWeb, &out.ShopifySim, &out.Gateway, &out.Web, &out.EmulatorHub, &out.EmulatorLogging, &out.DemoStore,
+		&out.SMTPWeb, &out.ShopifySim, &out.WooSim, &out.GA4Sim, &out.Gateway, &out.Web, &out.EmulatorHub, &out.EmulatorLogging, &out.DemoStore,
 		&out.GatewayMetrics, &out.SMTPWebInternal, &out.TestCheckout, &out.StudioWorker, &out.ReviewWorker} {
 		*port += offset
 	}
@@ -104,6 +109,10 @@ const (
 	shopifyAPIKey    = "local-fake-shopify-api-key"
 	shopifyAPISecret = "shpss_local_fake_secret"
 	shopifyTokenKey  = "bG9jYWwtZmFrZS1zaG9waWZ5LXRva2VuLWtleS0zMmI=" // "local-fake-shopify-token-key-32b"
+
+	// The GA4 simulator's OAuth client, as Google's look; obviously fake.
+	googleClientID     = "local-fake-client.apps.googleusercontent.com"
+	googleClientSecret = "GOCSPX-local-fake-secret"
 )
 
 // FirebaseProject is the emulator's project: demo- projects need no account
@@ -247,6 +256,14 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 		return err
 	}
 	s.say("shopify sim  http://%s (demo shop %s: connect it on Connections)", addr(s.Ports.ShopifySim), "uplift-demo.myshopify.com")
+	if err := s.startWooSim(ctx); err != nil {
+		return err
+	}
+	s.say("woo sim      http://%s (demo store %s)", addr(s.Ports.WooSim), s.wooDemoURL())
+	if err := s.startGA4Sim(ctx); err != nil {
+		return err
+	}
+	s.say("ga4 sim      http://%s (Google sign-in as %s, demo property %s)", addr(s.Ports.GA4Sim), ga4sim.DemoUser, ga4sim.DemoProperty)
 	if err := s.startDemoStore(); err != nil {
 		return err
 	}
@@ -268,6 +285,8 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 		"SHOPIFY_API_KEY=" + shopifyAPIKey,
 		"SHOPIFY_API_SECRET=" + shopifyAPISecret,
 		"UPLIFT_SHOPIFY_SIM_URL=http://" + addr(s.Ports.ShopifySim),
+		"UPLIFT_WOO_SIM_URL=http://" + addr(s.Ports.WooSim),
+		"UPLIFT_GA4_SIM_URL=http://" + addr(s.Ports.GA4Sim),
 		// Where each supervised process's current pid is, for the fault tests.
 		"UPLIFT_STACK_PIDS=" + filepath.Join(s.StateDir, "pids"),
 		"UPLIFT_DEMO_STORE_URL=" + s.DemoStoreURL(),
@@ -666,6 +685,42 @@ func (s *Stack) startShopifySim(ctx context.Context) error {
 		return err
 	}
 	return s.waitFor(ctx, p, "Shopify simulator", 30*time.Second, httpOK("http://"+addr(s.Ports.ShopifySim)+"/_sim/healthz"))
+}
+
+// wooDemoURL is the WooCommerce simulator's demo store: the store URL a
+// merchant types to connect it.
+func (s *Stack) wooDemoURL() string { return "http://" + addr(s.Ports.WooSim) + "/fernhill" }
+
+// startWooSim starts the WooCommerce simulator with the demo store seeded.
+// The local gateway has no TLS, so the simulator accepts an http:// key
+// callback, which WooCommerce itself refuses.
+func (s *Stack) startWooSim(ctx context.Context) error {
+	if err := portFree(addr(s.Ports.WooSim)); err != nil {
+		return err
+	}
+	p, err := s.start("woo-sim", nil, s.Root, filepath.Join(s.Root, ".bin", "woosim"),
+		"-addr", addr(s.Ports.WooSim), "-demo", "-allow-http-callback",
+		// The demo store is the demo website's business: its products show the website's photos.
+		"-demo-store-url", "http://"+addr(s.Ports.DemoStore))
+	if err != nil {
+		return err
+	}
+	return s.waitFor(ctx, p, "WooCommerce simulator", 30*time.Second, httpOK("http://"+addr(s.Ports.WooSim)+"/_control/healthz"))
+}
+
+// startGA4Sim starts the Google Analytics 4 simulator with the demo
+// business's property seeded (its days track the demo shop's), so GA4 can
+// be connected with no Google account.
+func (s *Stack) startGA4Sim(ctx context.Context) error {
+	if err := portFree(addr(s.Ports.GA4Sim)); err != nil {
+		return err
+	}
+	p, err := s.start("ga4-sim", nil, s.Root, filepath.Join(s.Root, ".bin", "ga4sim"),
+		"-addr", addr(s.Ports.GA4Sim), "-client-id", googleClientID, "-client-secret", googleClientSecret, "-demo")
+	if err != nil {
+		return err
+	}
+	return s.waitFor(ctx, p, "GA4 simulator", 30*time.Second, httpOK("http://"+addr(s.Ports.GA4Sim)+"/_control/healthz"))
 }
 
 // DemoStoreURL is the demo store's home page.

@@ -3,20 +3,16 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"uplift.dev/shopifysim/sim"
+	"uplift.dev/simkit"
 )
 
 func main() {
@@ -27,21 +23,14 @@ func main() {
 	}
 }
 
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
-}
-
 func run(log *slog.Logger, args []string) error {
 	fs := flag.NewFlagSet("shopifysim", flag.ContinueOnError)
-	addr := fs.String("addr", envOr("SHOPIFY_SIM_ADDR", "127.0.0.1:9300"), "listen address (env SHOPIFY_SIM_ADDR)")
-	key := fs.String("api-key", envOr("SHOPIFY_API_KEY", ""), "the app's client id (env SHOPIFY_API_KEY)")
-	secret := fs.String("api-secret", envOr("SHOPIFY_API_SECRET", ""), "the app's client secret (env SHOPIFY_API_SECRET)")
+	addr := fs.String("addr", simkit.EnvOr("SHOPIFY_SIM_ADDR", "127.0.0.1:9300"), "listen address (env SHOPIFY_SIM_ADDR)")
+	key := fs.String("api-key", simkit.EnvOr("SHOPIFY_API_KEY", ""), "the app's client id (env SHOPIFY_API_KEY)")
+	secret := fs.String("api-secret", simkit.EnvOr("SHOPIFY_API_SECRET", ""), "the app's client secret (env SHOPIFY_API_SECRET)")
 	demo := fs.Bool("demo", false, "seed the demo shop "+sim.DemoShop)
 	auto := fs.Bool("auto-approve", false, "skip the consent page on authorize")
-	demoStore := fs.String("demo-store-url", envOr("SHOPIFY_SIM_DEMO_STORE_URL", ""), "the demo business's website, whose product photos the demo shop shows (env SHOPIFY_SIM_DEMO_STORE_URL)")
+	demoStore := fs.String("demo-store-url", simkit.EnvOr("SHOPIFY_SIM_DEMO_STORE_URL", ""), "the demo business's website, whose product photos the demo shop shows (env SHOPIFY_SIM_DEMO_STORE_URL)")
 	compliance := fs.String("compliance-url", "", "where the compliance webhooks (customers/data_request, customers/redact, shop/redact) go")
 	public := fs.String("public-url", "", "the simulator's address as its clients reach it, when that is not -addr (a forwarder in front of it); the bulk results' URLs are built from it")
 	if err := fs.Parse(args); err != nil {
@@ -50,15 +39,12 @@ func run(log *slog.Logger, args []string) error {
 	if *key == "" || *secret == "" {
 		return errors.New("-api-key and -api-secret (or SHOPIFY_API_KEY and SHOPIFY_API_SECRET) are required")
 	}
-	if host, _, err := net.SplitHostPort(*addr); err != nil || !net.ParseIP(host).IsLoopback() {
-		return fmt.Errorf("-addr %q must be a loopback address such as 127.0.0.1:9300", *addr)
-	}
-	s := sim.New(sim.Options{APIKey: *key, APISecret: *secret, AutoApprove: *auto, ComplianceURL: *compliance, DemoStoreURL: *demoStore, Log: log})
-	defer s.Close()
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := simkit.Listen(*addr)
 	if err != nil {
 		return err
 	}
+	s := sim.New(sim.Options{APIKey: *key, APISecret: *secret, AutoApprove: *auto, ComplianceURL: *compliance, DemoStoreURL: *demoStore, Log: log})
+	defer s.Close()
 	base := "http://" + ln.Addr().String()
 	if *public != "" {
 		base = strings.TrimRight(*public, "/")
@@ -69,19 +55,6 @@ func run(log *slog.Logger, args []string) error {
 			return fmt.Errorf("seed demo: %w", err)
 		}
 	}
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
 	log.Info("shopifysim listening", "addr", ln.Addr().String(), "demo", *demo, "auto_approve", *auto)
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	log.Info("shopifysim stopping")
-	return srv.Shutdown(shutdown)
+	return simkit.Serve(log, "shopifysim", ln, s.Handler())
 }

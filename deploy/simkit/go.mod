@@ -1,0 +1,3 @@
+module uplift.dev/simkit
+
+go 1.26.0
