@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -113,14 +114,22 @@ func EnsureLogin(ctx context.Context, admin *pgx.Conn, schema, role string) erro
 	// an ALTER ROLE gets a duplicate or a concurrent update, and a second
 	// try finds the role made.
 	// Runs on one database at once (two stacks on one) wait for each other.
+	// The other run holds the role's row until it commits, so the tries
+	// wait longer each time (50 ms, 100 ms, … 2.25 s in all): five tries
+	// at once all lost to a stack making its seven logins beside them.
 	locked := `SELECT pg_advisory_xact_lock(hashtext('uplift.login.` + role + `'));` + "\n" + sql
 	for try := 1; ; try++ {
 		_, err = admin.Exec(ctx, locked)
 		var pgErr *pgconn.PgError
 		raced := errors.As(err, &pgErr) && (pgErr.Code == "42710" || pgErr.Code == "23505" ||
 			(pgErr.Code == "XX000" && strings.Contains(pgErr.Message, "concurrently")))
-		if !raced || try == 5 {
+		if !raced || try == loginTries {
 			break
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("login %s for schema %s: %w", role, schema, ctx.Err())
+		case <-time.After(time.Duration(try) * 50 * time.Millisecond):
 		}
 	}
 	if err != nil {
@@ -128,6 +137,9 @@ func EnsureLogin(ctx context.Context, admin *pgx.Conn, schema, role string) erro
 	}
 	return nil
 }
+
+// loginTries bounds EnsureLogin's tries when another run races it.
+const loginTries = 10
 
 // SetPassword gives role password (where PostgreSQL checks passwords; a
 // trust login ignores it).

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"testing"
 	"testing/fstest"
 
@@ -214,6 +215,12 @@ func TestOneLoginMadeOnManyDatabasesAtOnce(t *testing.T) {
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	role := "uplift_test_" + hex.EncodeToString(b) + "_shop"
+	// Each maker makes seven logins, as a stack does, so that the others'
+	// transactions on the shared role keep coming while one retries.
+	others := make([]string, 6)
+	for i := range others {
+		others[i] = fmt.Sprintf("%s_%d", role, i)
+	}
 	urls := make([]string, 4)
 	for i := range urls {
 		urls[i] = pgtest.URL(t)
@@ -221,12 +228,16 @@ func TestOneLoginMadeOnManyDatabasesAtOnce(t *testing.T) {
 	t.Cleanup(func() {
 		for _, u := range urls {
 			if c, err := pgx.Connect(context.Background(), u); err == nil {
-				_, _ = c.Exec(context.Background(), "DROP OWNED BY "+role)
+				for _, r := range append([]string{role}, others...) {
+					_, _ = c.Exec(context.Background(), "DROP OWNED BY "+r)
+				}
 				c.Close(context.Background())
 			}
 		}
 		if c, err := pgx.Connect(context.Background(), urls[0]); err == nil {
-			_, _ = c.Exec(context.Background(), "DROP ROLE IF EXISTS "+role)
+			for _, r := range append([]string{role}, others...) {
+				_, _ = c.Exec(context.Background(), "DROP ROLE IF EXISTS "+r)
+			}
 			c.Close(context.Background())
 		}
 	})
@@ -236,7 +247,13 @@ func TestOneLoginMadeOnManyDatabasesAtOnce(t *testing.T) {
 			go func() {
 				c, err := pgx.Connect(ctx, u)
 				if err == nil {
-					err = postgres.EnsureLogin(ctx, c, "shop", role)
+					if err = postgres.EnsureLogin(ctx, c, "shop", role); err == nil {
+						for i, r := range others {
+							if err = postgres.EnsureLogin(ctx, c, fmt.Sprintf("shop_%d", i), r); err != nil {
+								break
+							}
+						}
+					}
 					c.Close(ctx)
 				}
 				errs <- err
