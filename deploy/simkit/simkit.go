@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -99,9 +100,7 @@ func Decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<20))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.WriteHeader(http.StatusBadRequest)
-		_ = json.NewEncoder(w).Encode(map[string]string{"error": "bad JSON body: " + err.Error()})
+		ControlJSON(w, http.StatusBadRequest, map[string]string{"error": "bad JSON body: " + err.Error()})
 		return false
 	}
 	return true
@@ -155,4 +154,69 @@ func Serve(log *slog.Logger, name string, ln net.Listener, h http.Handler) error
 		return err
 	}
 	return nil
+}
+
+// Control answers a simulator's control API in the one shape its clients
+// (the web end-to-end tests, make run) read from every simulator:
+// {"ok": true}, or {"error": "…"} with 404 for the errors in NotFound, 409
+// for those in Conflict and 400 for any other.
+type Control struct {
+	NotFound, Conflict []error
+}
+
+// OK answers {"ok": true} with status, or err as Error does when it is not nil.
+func (c Control) OK(w http.ResponseWriter, status int, err error) {
+	if err != nil {
+		c.Error(w, err)
+		return
+	}
+	ControlJSON(w, status, map[string]bool{"ok": true})
+}
+
+// Error answers err with the status its kind maps to.
+func (c Control) Error(w http.ResponseWriter, err error) {
+	status := http.StatusBadRequest
+	if isAny(err, c.NotFound) {
+		status = http.StatusNotFound
+	} else if isAny(err, c.Conflict) {
+		status = http.StatusConflict
+	}
+	ControlJSON(w, status, map[string]string{"error": err.Error()})
+}
+
+// PathID reads the path value name as an id; on a bad one it has answered
+// 400 with "<what> must be a number".
+func (c Control) PathID(w http.ResponseWriter, r *http.Request, name, what string) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
+	if err != nil {
+		ControlJSON(w, http.StatusBadRequest, map[string]string{"error": what + " must be a number"})
+		return 0, false
+	}
+	return id, true
+}
+
+// ControlJSON writes v as a control API's JSON answer.
+func ControlJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func isAny(err error, targets []error) bool {
+	for _, t := range targets {
+		if errors.Is(err, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// Main runs a simulator's command with its arguments, logging JSON to
+// stderr; a failure is logged and the process exits 1.
+func Main(name string, run func(log *slog.Logger, args []string) error) {
+	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	if err := run(log, os.Args[1:]); err != nil {
+		log.Error(name+" stopped", "err", err)
+		os.Exit(1)
+	}
 }

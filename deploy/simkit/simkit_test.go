@@ -3,6 +3,8 @@ package simkit
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -78,5 +80,53 @@ func TestStallEndsWithTheRequest(t *testing.T) {
 	}
 	if !(&Fault{Kind: "slow", Delay: time.Millisecond}).Stall(context.Background()) {
 		t.Fatal("a 1 ms stall did not elapse")
+	}
+}
+
+func TestControlMapsEachErrorToItsStatus(t *testing.T) {
+	t.Parallel()
+	errMissing, errTaken := errors.New("no such shop"), errors.New("already there")
+	ctl := Control{NotFound: []error{errMissing}, Conflict: []error{errTaken}}
+	for _, c := range []struct {
+		err  error
+		want int
+	}{
+		{nil, http.StatusCreated},
+		{fmt.Errorf("shop x: %w", errMissing), http.StatusNotFound},
+		{errTaken, http.StatusConflict},
+		{errors.New("count must be positive"), http.StatusBadRequest},
+	} {
+		rec := httptest.NewRecorder()
+		ctl.OK(rec, http.StatusCreated, c.err)
+		var body map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != c.want {
+			t.Fatalf("%v: %d %s", c.err, rec.Code, rec.Body)
+		}
+		if c.err == nil && body["ok"] != true || c.err != nil && body["error"] != c.err.Error() {
+			t.Fatalf("%v: body %s", c.err, rec.Body)
+		}
+	}
+}
+
+func TestControlPathIDNamesWhatIsWrong(t *testing.T) {
+	t.Parallel()
+	var ctl Control
+	mux := http.NewServeMux()
+	var got int64
+	mux.HandleFunc("/orders/{id}", func(w http.ResponseWriter, r *http.Request) {
+		if id, ok := ctl.PathID(w, r, "id", "order id"); ok {
+			got = id
+			ctl.OK(w, http.StatusOK, nil)
+		}
+	})
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/orders/12x", nil))
+	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "order id must be a number") {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	rec = httptest.NewRecorder()
+	mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/orders/42", nil))
+	if rec.Code != http.StatusOK || got != 42 {
+		t.Fatalf("%d %s id %d", rec.Code, rec.Body, got)
 	}
 }

@@ -2,9 +2,7 @@ package sim
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -14,27 +12,10 @@ import (
 // The /_sim control API mirrors the Go API for tools and other languages
 // (the web end-to-end tests, make run). Errors are {"error": "..."}.
 
-func ctlError(w http.ResponseWriter, err error) {
-	status := http.StatusBadRequest
-	if errors.Is(err, ErrNoShop) || errors.Is(err, ErrNoOrder) {
-		status = http.StatusNotFound
-	} else if errors.Is(err, ErrExists) {
-		status = http.StatusConflict
-	}
-	writeJSON(w, status, map[string]string{"error": err.Error()})
-}
-
-func pathOrderID(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "order id must be a number"})
-		return 0, false
-	}
-	return id, true
-}
+var ctl = simkit.Control{NotFound: []error{ErrNoShop, ErrNoOrder}, Conflict: []error{ErrExists}}
 
 func (s *Server) ctlHealth(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	ctl.OK(w, http.StatusOK, nil)
 }
 
 // ctlReset forgets everything; {"demo": true} seeds the demo shop again.
@@ -50,11 +31,11 @@ func (s *Server) ctlReset(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	if body.Demo {
 		if err := SeedDemo(s, s.now()); err != nil {
-			ctlError(w, err)
+			ctl.Error(w, err)
 			return
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	ctl.OK(w, http.StatusOK, nil)
 }
 
 // ctlInstallLink returns the signed install query; with ?app_url= also the full URL.
@@ -64,7 +45,7 @@ func (s *Server) ctlInstallLink(w http.ResponseWriter, r *http.Request) {
 	_, ok := s.shops[domain]
 	s.mu.Unlock()
 	if !ok {
-		ctlError(w, ErrNoShop)
+		ctl.Error(w, ErrNoShop)
 		return
 	}
 	q := s.InstallLink(domain)
@@ -95,7 +76,7 @@ func (s *Server) ctlCreateShop(w http.ResponseWriter, r *http.Request) {
 		create = func() error { return SeedDemoAs(s, sp.Domain, sp.Name, s.now()) }
 	}
 	if err := create(); err != nil {
-		ctlError(w, err)
+		ctl.Error(w, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]string{"domain": sp.Domain})
@@ -108,50 +89,38 @@ func (s *Server) ctlAddOrder(w http.ResponseWriter, r *http.Request) {
 	}
 	id, err := s.AddOrder(r.PathValue("shop"), o)
 	if err != nil {
-		ctlError(w, err)
+		ctl.Error(w, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{"id": id, "admin_graphql_api_id": gid("Order", id)})
 }
 
 func (s *Server) ctlRefund(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathOrderID(w, r)
+	id, ok := ctl.PathID(w, r, "id", "order id")
 	var rs RefundSpec
 	if !ok || !simkit.Decode(w, r, &rs) {
 		return
 	}
-	if err := s.Refund(r.PathValue("shop"), id, rs); err != nil {
-		ctlError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, map[string]bool{"ok": true})
+	ctl.OK(w, http.StatusCreated, s.Refund(r.PathValue("shop"), id, rs))
 }
 
 func (s *Server) ctlCancel(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathOrderID(w, r)
+	id, ok := ctl.PathID(w, r, "id", "order id")
 	var body struct {
 		At time.Time `json:"at"`
 	}
 	if !ok || (r.ContentLength != 0 && !simkit.Decode(w, r, &body)) {
 		return
 	}
-	if err := s.Cancel(r.PathValue("shop"), id, body.At); err != nil {
-		ctlError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	ctl.OK(w, http.StatusOK, s.Cancel(r.PathValue("shop"), id, body.At))
 }
 
 func (s *Server) ctlDeleteOrder(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathOrderID(w, r)
+	id, ok := ctl.PathID(w, r, "id", "order id")
 	if !ok {
 		return
 	}
-	if err := s.DeleteOrder(r.PathValue("shop"), id); err != nil {
-		ctlError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	ctl.OK(w, http.StatusOK, s.DeleteOrder(r.PathValue("shop"), id))
 }
 
 func (s *Server) ctlAddProduct(w http.ResponseWriter, r *http.Request) {
@@ -162,11 +131,7 @@ func (s *Server) ctlAddProduct(w http.ResponseWriter, r *http.Request) {
 	if !simkit.Decode(w, r, &body) {
 		return
 	}
-	if err := s.AddProduct(r.PathValue("shop"), body.ID, body.Title); err != nil {
-		ctlError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, map[string]bool{"ok": true})
+	ctl.OK(w, http.StatusCreated, s.AddProduct(r.PathValue("shop"), body.ID, body.Title))
 }
 
 func (s *Server) ctlAddCustomer(w http.ResponseWriter, r *http.Request) {
@@ -176,11 +141,7 @@ func (s *Server) ctlAddCustomer(w http.ResponseWriter, r *http.Request) {
 	if !simkit.Decode(w, r, &body) {
 		return
 	}
-	if err := s.AddCustomer(r.PathValue("shop"), body.ID); err != nil {
-		ctlError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, map[string]bool{"ok": true})
+	ctl.OK(w, http.StatusCreated, s.AddCustomer(r.PathValue("shop"), body.ID))
 }
 
 type sessionDay struct {
@@ -206,11 +167,11 @@ func (s *Server) ctlSessions(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, d := range days {
 		if err := s.SetSessions(r.PathValue("shop"), d.Day, d.Sessions, d.Completed); err != nil {
-			ctlError(w, err)
+			ctl.Error(w, err)
 			return
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	ctl.OK(w, http.StatusOK, nil)
 }
 
 func (s *Server) ctlFault(w http.ResponseWriter, r *http.Request) {
@@ -218,11 +179,7 @@ func (s *Server) ctlFault(w http.ResponseWriter, r *http.Request) {
 	if !decoded {
 		return
 	}
-	if err := s.InjectFault(r.PathValue("shop"), f); err != nil {
-		ctlError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	ctl.OK(w, http.StatusOK, s.InjectFault(r.PathValue("shop"), f))
 }
 
 func (s *Server) ctlDeliveries(w http.ResponseWriter, r *http.Request) {
@@ -230,7 +187,7 @@ func (s *Server) ctlDeliveries(w http.ResponseWriter, r *http.Request) {
 	_, ok := s.shops[r.PathValue("shop")]
 	s.mu.Unlock()
 	if !ok {
-		ctlError(w, ErrNoShop)
+		ctl.Error(w, ErrNoShop)
 		return
 	}
 	d := s.Deliveries(r.PathValue("shop"))
@@ -241,11 +198,7 @@ func (s *Server) ctlDeliveries(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ctlUninstall(w http.ResponseWriter, r *http.Request) {
-	if err := s.Uninstall(r.PathValue("shop")); err != nil {
-		ctlError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	ctl.OK(w, http.StatusOK, s.Uninstall(r.PathValue("shop")))
 }
 
 func (s *Server) ctlCompliance(w http.ResponseWriter, r *http.Request) {
@@ -256,9 +209,5 @@ func (s *Server) ctlCompliance(w http.ResponseWriter, r *http.Request) {
 	if r.ContentLength != 0 && !simkit.Decode(w, r, &body) {
 		return
 	}
-	if err := s.SendCompliance(r.PathValue("shop"), r.PathValue("topic"), body.CustomerID, body.OrderIDs); err != nil {
-		ctlError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	ctl.OK(w, http.StatusOK, s.SendCompliance(r.PathValue("shop"), r.PathValue("topic"), body.CustomerID, body.OrderIDs))
 }

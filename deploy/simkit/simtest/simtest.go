@@ -1,8 +1,11 @@
 // Package simtest holds the simulators' test helpers: an injected clock,
-// a walk through decoded JSON and a bounded wait.
+// a walk through decoded JSON, a bounded wait and a JSON call.
 package simtest
 
 import (
+	"encoding/json"
+	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -63,4 +66,23 @@ func WaitFor(t testing.TB, what string, cond func() bool) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// Call sends body as JSON to base+path and returns the status and the
+// decoded answer (nil when it is not JSON), as a control API's client would.
+func Call(t testing.TB, base, method, path, body string) (int, any) {
+	t.Helper()
+	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
 }

@@ -1,9 +1,7 @@
 package sim
 
 import (
-	"errors"
 	"net/http"
-	"strconv"
 	"time"
 
 	"uplift.dev/simkit"
@@ -12,28 +10,9 @@ import (
 // The /_control API mirrors the Go API for tools and other languages (the
 // web end-to-end tests, make run). Errors are {"error": "..."}.
 
-func ctlError(w http.ResponseWriter, err error) {
-	status := http.StatusBadRequest
-	if errors.Is(err, ErrNoStore) || errors.Is(err, ErrNoOrder) {
-		status = http.StatusNotFound
-	} else if errors.Is(err, ErrExists) {
-		status = http.StatusConflict
-	}
-	writeJSON(w, status, map[string]string{"error": err.Error()})
-}
+var ctl = simkit.Control{NotFound: []error{ErrNoStore, ErrNoOrder}, Conflict: []error{ErrExists}}
 
-func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "order id must be a number"})
-		return 0, false
-	}
-	return id, true
-}
-
-func ok(w http.ResponseWriter, status int) { writeJSON(w, status, map[string]bool{"ok": true}) }
-
-func (s *Server) ctlHealth(w http.ResponseWriter, _ *http.Request) { ok(w, http.StatusOK) }
+func (s *Server) ctlHealth(w http.ResponseWriter, _ *http.Request) { ctl.OK(w, http.StatusOK, nil) }
 
 // ctlReset forgets every store; {"demo": true} seeds the demo store again.
 func (s *Server) ctlReset(w http.ResponseWriter, r *http.Request) {
@@ -48,11 +27,11 @@ func (s *Server) ctlReset(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	if body.Demo {
 		if err := SeedDemo(s, s.now()); err != nil {
-			ctlError(w, err)
+			ctl.Error(w, err)
 			return
 		}
 	}
-	ok(w, http.StatusOK)
+	ctl.OK(w, http.StatusOK, nil)
 }
 
 // ctlCreateStore creates a store; {"demo": true} gives it the demo store's
@@ -70,7 +49,7 @@ func (s *Server) ctlCreateStore(w http.ResponseWriter, r *http.Request) {
 		create = func() error { return SeedDemoAs(s, body.Slug, body.Name, s.now()) }
 	}
 	if err := create(); err != nil {
-		ctlError(w, err)
+		ctl.Error(w, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]string{"slug": body.Slug, "url": s.StoreURL(body.Slug)})
@@ -91,7 +70,7 @@ func (s *Server) ctlKey(w http.ResponseWriter, r *http.Request) {
 	}
 	k, err := s.IssueKey(r.PathValue("store"), body.AppName, body.UserID, body.Permissions)
 	if err != nil {
-		ctlError(w, err)
+		ctl.Error(w, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, k)
@@ -104,14 +83,14 @@ func (s *Server) ctlAddOrder(w http.ResponseWriter, r *http.Request) {
 	}
 	id, err := s.AddOrder(r.PathValue("store"), o)
 	if err != nil {
-		ctlError(w, err)
+		ctl.Error(w, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]int64{"id": id})
 }
 
 func (s *Server) ctlStatus(w http.ResponseWriter, r *http.Request) {
-	id, okID := pathID(w, r)
+	id, okID := ctl.PathID(w, r, "id", "order id")
 	var body struct {
 		Status string    `json:"status"`
 		At     time.Time `json:"at"`
@@ -119,55 +98,42 @@ func (s *Server) ctlStatus(w http.ResponseWriter, r *http.Request) {
 	if !okID || !simkit.Decode(w, r, &body) {
 		return
 	}
-	if err := s.SetStatus(r.PathValue("store"), id, body.Status, body.At); err != nil {
-		ctlError(w, err)
-		return
-	}
-	ok(w, http.StatusOK)
+	ctl.OK(w, http.StatusOK, s.SetStatus(r.PathValue("store"), id, body.Status, body.At))
 }
 
 func (s *Server) ctlRefund(w http.ResponseWriter, r *http.Request) {
-	id, okID := pathID(w, r)
+	id, okID := ctl.PathID(w, r, "id", "order id")
 	var rs RefundSpec
 	if !okID || !simkit.Decode(w, r, &rs) {
 		return
 	}
 	rid, err := s.Refund(r.PathValue("store"), id, rs)
 	if err != nil {
-		ctlError(w, err)
+		ctl.Error(w, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]int64{"id": rid})
 }
 
 func (s *Server) ctlDeleteRefund(w http.ResponseWriter, r *http.Request) {
-	id, okID := pathID(w, r)
-	rid, err := strconv.ParseInt(r.PathValue("refund"), 10, 64)
+	id, okID := ctl.PathID(w, r, "id", "order id")
 	if !okID {
 		return
 	}
-	if err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "refund id must be a number"})
+	rid, okID := ctl.PathID(w, r, "refund", "refund id")
+	if !okID {
 		return
 	}
-	if err := s.DeleteRefund(r.PathValue("store"), id, rid); err != nil {
-		ctlError(w, err)
-		return
-	}
-	ok(w, http.StatusOK)
+	ctl.OK(w, http.StatusOK, s.DeleteRefund(r.PathValue("store"), id, rid))
 }
 
 // ctlDeleteOrder trashes an order, or with ?force=true deletes it for good.
 func (s *Server) ctlDeleteOrder(w http.ResponseWriter, r *http.Request) {
-	id, okID := pathID(w, r)
+	id, okID := ctl.PathID(w, r, "id", "order id")
 	if !okID {
 		return
 	}
-	if err := s.DeleteOrder(r.PathValue("store"), id, r.URL.Query().Get("force") == "true"); err != nil {
-		ctlError(w, err)
-		return
-	}
-	ok(w, http.StatusOK)
+	ctl.OK(w, http.StatusOK, s.DeleteOrder(r.PathValue("store"), id, r.URL.Query().Get("force") == "true"))
 }
 
 func (s *Server) ctlProduct(w http.ResponseWriter, r *http.Request) {
@@ -177,7 +143,7 @@ func (s *Server) ctlProduct(w http.ResponseWriter, r *http.Request) {
 	}
 	id, err := s.SaveProduct(r.PathValue("store"), p)
 	if err != nil {
-		ctlError(w, err)
+		ctl.Error(w, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]int64{"id": id})
@@ -192,7 +158,7 @@ func (s *Server) ctlCustomer(w http.ResponseWriter, r *http.Request) {
 	}
 	id, err := s.AddCustomer(r.PathValue("store"), body.CreatedAt)
 	if err != nil {
-		ctlError(w, err)
+		ctl.Error(w, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]int64{"id": id})
@@ -203,11 +169,7 @@ func (s *Server) ctlFault(w http.ResponseWriter, r *http.Request) {
 	if !decoded {
 		return
 	}
-	if err := s.InjectFault(r.PathValue("store"), f); err != nil {
-		ctlError(w, err)
-		return
-	}
-	ok(w, http.StatusOK)
+	ctl.OK(w, http.StatusOK, s.InjectFault(r.PathValue("store"), f))
 }
 
 func (s *Server) ctlRetries(w http.ResponseWriter, r *http.Request) {
@@ -217,11 +179,7 @@ func (s *Server) ctlRetries(w http.ResponseWriter, r *http.Request) {
 	if !simkit.Decode(w, r, &body) {
 		return
 	}
-	if err := s.SetWebhookRetries(r.PathValue("store"), body.Retries); err != nil {
-		ctlError(w, err)
-		return
-	}
-	ok(w, http.StatusOK)
+	ctl.OK(w, http.StatusOK, s.SetWebhookRetries(r.PathValue("store"), body.Retries))
 }
 
 func (s *Server) knownStore(w http.ResponseWriter, slug string) bool {
@@ -229,7 +187,7 @@ func (s *Server) knownStore(w http.ResponseWriter, slug string) bool {
 	_, found := s.stores[slug]
 	s.mu.Unlock()
 	if !found {
-		ctlError(w, ErrNoStore)
+		ctl.Error(w, ErrNoStore)
 	}
 	return found
 }

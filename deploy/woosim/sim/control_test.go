@@ -1,27 +1,16 @@
 package sim
 
 import (
-	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
+
+	"uplift.dev/simkit/simtest"
 )
 
 func TestControlAPI(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, Options{})
-	call := func(method, path, body string) (int, any) {
-		req, _ := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var out any
-		_ = json.NewDecoder(resp.Body).Decode(&out)
-		return resp.StatusCode, out
-	}
+	call := func(method, path, body string) (int, any) { return simtest.Call(t, e.srv.URL, method, path, body) }
 	steps := []struct {
 		method, path, body string
 		status             int

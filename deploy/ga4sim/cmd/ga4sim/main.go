@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 	"time"
 
@@ -16,13 +15,7 @@ import (
 	"uplift.dev/simkit"
 )
 
-func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	if err := run(log, os.Args[1:]); err != nil {
-		log.Error("ga4sim stopped", "err", err)
-		os.Exit(1)
-	}
-}
+func main() { simkit.Main("ga4sim", run) }
 
 func run(log *slog.Logger, args []string) error {
 	fs := flag.NewFlagSet("ga4sim", flag.ContinueOnError)

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 	"time"
 
@@ -15,13 +14,7 @@ import (
 	"uplift.dev/simkit"
 )
 
-func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	if err := run(log, os.Args[1:]); err != nil {
-		log.Error("shopifysim stopped", "err", err)
-		os.Exit(1)
-	}
-}
+func main() { simkit.Main("shopifysim", run) }
 
 func run(log *slog.Logger, args []string) error {
 	fs := flag.NewFlagSet("shopifysim", flag.ContinueOnError)

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 	"time"
 
@@ -14,13 +13,7 @@ import (
 	"uplift.dev/woosim/sim"
 )
 
-func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	if err := run(log, os.Args[1:]); err != nil {
-		log.Error("woosim stopped", "err", err)
-		os.Exit(1)
-	}
-}
+func main() { simkit.Main("woosim", run) }
 
 func run(log *slog.Logger, args []string) error {
 	fs := flag.NewFlagSet("woosim", flag.ContinueOnError)
