@@ -89,11 +89,12 @@ func run() (int, error) {
 		if err := s.StartInfra(ctx); err != nil {
 			return 1, err
 		}
+		infra := time.Since(start)
 		if err := s.StartApps(ctx); err != nil {
 			return 1, err
 		}
-		fmt.Printf("\nUplift is running (started in %s). Open http://localhost:%d\nPress Ctrl-C to stop.\n",
-			time.Since(start).Round(100*time.Millisecond), s.Ports.Web)
+		fmt.Printf("\nUplift is running (started in %s: infrastructure %s, services and web %s). Open http://localhost:%d\nPress Ctrl-C to stop.\n",
+			time.Since(start).Round(100*time.Millisecond), infra.Round(100*time.Millisecond), (time.Since(start) - infra).Round(100*time.Millisecond), s.Ports.Web)
 		// A service that dies is restarted with backoff (and said so here
 		// and in its log); only Ctrl-C stops the stack.
 		<-ctx.Done()

@@ -70,7 +70,9 @@ func (s *Stack) start(name string, env []string, dir string, argv ...string) (*p
 		return nil, err
 	}
 	go p.supervise()
+	s.mu.Lock()
 	s.procs = append(s.procs, p)
+	s.mu.Unlock()
 	return p, nil
 }
 

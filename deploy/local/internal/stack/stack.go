@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -140,6 +141,7 @@ type Stack struct {
 	// of its own that a test may kill (0 or 1: one embedded server).
 	NATSNodes int
 
+	mu      sync.Mutex // guards procs and servers: the infrastructure starts at once
 	procs   []*proc
 	servers []*http.Server // served by this process (the SMTP sink's guard)
 	nats    *server.Server
@@ -211,63 +213,67 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 		return err
 	}
 	dbURL := os.Getenv("DATABASE_URL")
-	if dbURL == "" {
-		var err error
-		if dbURL, err = s.startPostgres(ctx); err != nil {
-			return err
-		}
-		s.say("postgres     %s (project-local cluster)", addr(s.Ports.Postgres))
-	} else {
-		s.say("postgres     from DATABASE_URL")
-	}
-	if err := s.makeLogins(ctx, dbURL); err != nil {
-		return err
-	}
-	s.say("postgres     a login per service (%s…), owning its schema only", postgres.LoginName(ServiceNames[0]))
-	// The stack always runs its own NATS, with a key per program and the
-	// production's permissions: a machine's NATS_URL (no auth) is ignored,
-	// so no local stack runs on a bus anyone can publish to.
 	var natsURL string
-	var err error
-	if s.NATSNodes > 1 {
-		if natsURL, err = s.startNATSCluster(ctx, s.NATSNodes); err != nil {
-			return err
-		}
-		s.say("nats         %s (a cluster of %d, JetStream R%d, a key per service)", natsURL, s.NATSNodes, s.NATSNodes)
-	} else {
-		if natsURL, err = s.startNATS(); err != nil {
-			return err
-		}
-		s.say("nats         %s (embedded, JetStream, a key per service)", natsURL)
+	// The parts need nothing of each other, so they start at once and the
+	// stack is up in the time of the slowest (the Auth emulator's start is
+	// most of a warm `make run`); each one's line and time are said in
+	// this order once all are up.
+	parts := []infraPart{
+		{"postgres", func(ctx context.Context) (string, error) {
+			where := "from DATABASE_URL"
+			if dbURL == "" {
+				var err error
+				if dbURL, err = s.startPostgres(ctx); err != nil {
+					return "", err
+				}
+				where = addr(s.Ports.Postgres) + " (project-local cluster)"
+			}
+			if err := s.makeLogins(ctx, dbURL); err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("%s, a login per service (%s…), owning its schema only", where, postgres.LoginName(ServiceNames[0])), nil
+		}},
+		// The stack always runs its own NATS, with a key per program and the
+		// production's permissions: a machine's NATS_URL (no auth) is ignored,
+		// so no local stack runs on a bus anyone can publish to.
+		{"nats", func(ctx context.Context) (string, error) {
+			var err error
+			if s.NATSNodes > 1 {
+				if natsURL, err = s.startNATSCluster(ctx, s.NATSNodes); err != nil {
+					return "", err
+				}
+				return fmt.Sprintf("%s (a cluster of %d, JetStream R%d, a key per service)", natsURL, s.NATSNodes, s.NATSNodes), nil
+			}
+			if natsURL, err = s.startNATS(); err != nil {
+				return "", err
+			}
+			return natsURL + " (embedded, JetStream, a key per service)", nil
+		}},
+		{"firebase", func(ctx context.Context) (string, error) {
+			return fmt.Sprintf("http://%s (Auth emulator, project %s)", addr(s.Ports.AuthEmulator), FirebaseProject), s.startEmulator(ctx)
+		}},
+		{"stripe-mock", func(ctx context.Context) (string, error) {
+			return "http://" + addr(s.Ports.StripeHTTP), s.startStripeMock(ctx)
+		}},
+		{"smtp sink", func(ctx context.Context) (string, error) {
+			return fmt.Sprintf("%s, mail at http://%s", addr(s.Ports.SMTP), addr(s.Ports.SMTPWeb)), s.startSMTPSink(ctx)
+		}},
+		{"shopify sim", func(ctx context.Context) (string, error) {
+			return fmt.Sprintf("http://%s (demo shop %s: connect it on Connections)", addr(s.Ports.ShopifySim), "uplift-demo.myshopify.com"), s.startShopifySim(ctx)
+		}},
+		{"woo sim", func(ctx context.Context) (string, error) {
+			return fmt.Sprintf("http://%s (demo store %s)", addr(s.Ports.WooSim), s.wooDemoURL()), s.startWooSim(ctx)
+		}},
+		{"ga4 sim", func(ctx context.Context) (string, error) {
+			return fmt.Sprintf("http://%s (Google sign-in as %s, demo property %s)", addr(s.Ports.GA4Sim), ga4sim.DemoUser, ga4sim.DemoProperty), s.startGA4Sim(ctx)
+		}},
+		{"demo store", func(context.Context) (string, error) {
+			return s.DemoStoreURL() + " (save it as your website in the Business profile)", s.startDemoStore()
+		}},
 	}
-	if err := s.startEmulator(ctx); err != nil {
+	if err := s.startParts(ctx, parts); err != nil {
 		return err
 	}
-	s.say("firebase     http://%s (Auth emulator, project %s)", addr(s.Ports.AuthEmulator), FirebaseProject)
-	if err := s.startStripeMock(ctx); err != nil {
-		return err
-	}
-	s.say("stripe-mock  http://%s", addr(s.Ports.StripeHTTP))
-	if err := s.startSMTPSink(ctx); err != nil {
-		return err
-	}
-	s.say("smtp sink    %s, mail at http://%s", addr(s.Ports.SMTP), addr(s.Ports.SMTPWeb))
-	if err := s.startShopifySim(ctx); err != nil {
-		return err
-	}
-	s.say("shopify sim  http://%s (demo shop %s: connect it on Connections)", addr(s.Ports.ShopifySim), "uplift-demo.myshopify.com")
-	if err := s.startWooSim(ctx); err != nil {
-		return err
-	}
-	s.say("woo sim      http://%s (demo store %s)", addr(s.Ports.WooSim), s.wooDemoURL())
-	if err := s.startGA4Sim(ctx); err != nil {
-		return err
-	}
-	s.say("ga4 sim      http://%s (Google sign-in as %s, demo property %s)", addr(s.Ports.GA4Sim), ga4sim.DemoUser, ga4sim.DemoProperty)
-	if err := s.startDemoStore(); err != nil {
-		return err
-	}
-	s.say("demo store   %s (save it as your website in the Business profile)", s.DemoStoreURL())
 	s.natsURL = natsURL
 	s.env = []string{
 		"DATABASE_URL=" + dbURL,
@@ -306,6 +312,7 @@ func (s *Stack) StartApps(ctx context.Context) error {
 	}
 	backends := []string{}
 	var drain []string
+	var waits []func() error
 	if s.copies() > 1 {
 		// A copy that is stopping says so first and keeps serving a
 		// moment, so callers leave it before it closes (a cluster's
@@ -323,14 +330,20 @@ func (s *Stack) StartApps(ctx context.Context) error {
 				return err
 			}
 			if internalOnly[name] {
-				// The gateway's /healthz/backends does not see it: wait here.
-				if err := s.waitFor(ctx, p, copyName(name, i), 60*time.Second, httpOK("http://"+copyAddr(i, port+100)+"/healthz")); err != nil {
-					return err
-				}
+				// The gateway's /healthz/backends does not see it: wait
+				// for it below, once every service is starting.
+				waits = append(waits, func() error {
+					return s.waitFor(ctx, p, copyName(name, i), 60*time.Second, httpOK("http://"+copyAddr(i, port+100)+"/healthz"))
+				})
 			}
 		}
 		if !internalOnly[name] {
 			backends = append(backends, fmt.Sprintf("%s_ADDR=%s", upper(name), s.allCopies(port)))
+		}
+	}
+	for _, wait := range waits {
+		if err := wait(); err != nil {
+			return err
 		}
 	}
 	for i := range s.copies() {
@@ -665,7 +678,9 @@ func (s *Stack) startSMTPSink(ctx context.Context) error {
 	}
 	upstream := &url.URL{Scheme: "http", Host: addr(s.Ports.SMTPWebInternal)}
 	guard := &http.Server{Handler: sinkGuard(upstream, strconv.Itoa(s.Ports.SMTPWeb)), ReadHeaderTimeout: 10 * time.Second}
+	s.mu.Lock()
 	s.servers = append(s.servers, guard)
+	s.mu.Unlock()
 	go func() { _ = guard.Serve(lis) }()
 	return s.waitFor(ctx, p, "SMTP sink", 30*time.Second, httpOK("http://"+addr(s.Ports.SMTPWeb)+"/api/healthz"))
 }
@@ -734,7 +749,9 @@ func (s *Stack) startDemoStore() error {
 		return fmt.Errorf("demo store: %w", err)
 	}
 	srv := &http.Server{Handler: demostore.Handler("http://" + addr(s.Ports.DemoStore)), ReadHeaderTimeout: 10 * time.Second}
+	s.mu.Lock()
 	s.servers = append(s.servers, srv)
+	s.mu.Unlock()
 	go func() { _ = srv.Serve(lis) }()
 	return nil
 }
