@@ -40,19 +40,19 @@ var initOnce struct {
 //     layout pass runs the convolutions in a blocked channel layout (the
 //     fastest kernels), with the memory pattern off. The pattern plans one
 //     block for every intermediate tensor of a run from the first run's
-//     sizes and keeps it: about 180 MB more at the peak (565 MB → 380 MB)
-//     and no faster on this model.
-//   - MemorySmall: as fast, but without the layout pass: the blocked
-//     layout converts u2netp's 320² tensors in and out around every
-//     concatenation and resize, and those copies are most of what is left
-//     (about 285 MB at the peak), at about 1.2× the model's CPU time.
+//     sizes and keeps it: about 190 MB more at the peak (555 MB → 366 MB
+//     in BenchmarkRemoveBackground1024) and no faster on this model.
+//   - MemorySmall: MemoryFast without the layout pass. The blocked layout
+//     converts u2netp's 320² tensors in and out around every
+//     concatenation and resize, and those copies are most of what is left:
+//     about 279 MB at the peak, at about 1.24× the model's CPU time.
 //
 // Tried and not taken (same measure): the CPU arena off (malloc per
 // tensor: 350–380 MB, but every 26–52 MB tensor is a fresh mmap, so page
 // faults make a run about 1.3× slower; off together with the memory pattern
 // it is 900 MB), an environment arena that grows by what is asked
 // (kSameAsRequested) rather than powers of two (390 MB, no better than the
-// session's own), one intra-op thread (no smaller, half the speed).
+// session's own), one intra-op thread (373 MB, and a run on one core).
 type Memory string
 
 // The Memory choices (STUDIO_MODEL_MEMORY).
