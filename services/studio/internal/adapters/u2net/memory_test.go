@@ -116,3 +116,13 @@ func peakLine(out []byte) (float64, bool) {
 	}
 	return 0, false
 }
+
+// TestLoadRefusesAnUnknownMemory: a misspelt STUDIO_MODEL_MEMORY stops
+// the worker at its start, naming the choices, before ONNX Runtime loads
+// (no assets needed).
+func TestLoadRefusesAnUnknownMemory(t *testing.T) {
+	_, err := u2net.Load("/nonexistent/libonnxruntime.so.1", "/nonexistent/u2netp.onnx", u2net.Options{Memory: "tiny"})
+	if err == nil || !strings.Contains(err.Error(), `model memory "tiny"`) || !strings.Contains(err.Error(), `"small"`) {
+		t.Fatalf("Load with memory tiny: %v, want an error naming the choices", err)
+	}
+}
