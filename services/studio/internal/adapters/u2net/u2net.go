@@ -31,9 +31,51 @@ var initOnce struct {
 	err error
 }
 
+// Memory is how ONNX Runtime lays out the model's work, a trade between
+// peak memory and speed (measured on the 1024² benchmark photo, three
+// model runs and the pipeline, 2 cores; services/studio/README.md,
+// "Memory"):
+//
+//   - MemoryFast (the default): the full graph optimisation, whose CPU
+//     layout pass runs the convolutions in a blocked channel layout (the
+//     fastest kernels), with the memory pattern off. The pattern plans one
+//     block for every intermediate tensor of a run from the first run's
+//     sizes and keeps it: about 190 MB more at the peak (555 MB → 366 MB
+//     in BenchmarkRemoveBackground1024) and no faster on this model.
+//   - MemorySmall: MemoryFast without the layout pass. The blocked layout
+//     converts u2netp's 320² tensors in and out around every
+//     concatenation and resize, and those copies are most of what is left:
+//     about 279 MB at the peak, at about 1.24× the model's CPU time.
+//
+// Tried and not taken (same measure): the CPU arena off (malloc per
+// tensor: 350–380 MB, but every 26–52 MB tensor is a fresh mmap, so page
+// faults make a run about 1.3× slower; off together with the memory pattern
+// it is 900 MB), an environment arena that grows by what is asked
+// (kSameAsRequested) rather than powers of two (390 MB, no better than the
+// session's own), one intra-op thread (373 MB, and a run on one core).
+type Memory string
+
+// The Memory choices (STUDIO_MODEL_MEMORY).
+const (
+	MemoryFast  Memory = "fast"
+	MemorySmall Memory = "small"
+)
+
+// Options are the session's settings.
+type Options struct {
+	// Threads is ONNX Runtime's intra-op threads (0: its default, the
+	// machine's cores).
+	Threads int
+	// Memory is the layout trade above ("" is MemoryFast).
+	Memory Memory
+}
+
 // Load initialises ONNX Runtime from libPath (once per process) and opens
-// the model at modelPath with threads intra-op threads.
-func Load(libPath, modelPath string, threads int) (*Model, error) {
+// the model at modelPath with o's settings.
+func Load(libPath, modelPath string, o Options) (*Model, error) {
+	if o.Memory != "" && o.Memory != MemoryFast && o.Memory != MemorySmall {
+		return nil, fmt.Errorf("model memory %q: want %q or %q", o.Memory, MemoryFast, MemorySmall)
+	}
 	initOnce.Do(func() {
 		ort.SetSharedLibraryPath(libPath)
 		initOnce.err = ort.InitializeEnvironment()
@@ -58,19 +100,13 @@ func Load(libPath, modelPath string, threads int) (*Model, error) {
 		_ = in.Destroy()
 		return nil, err
 	}
-	opts, err := ort.NewSessionOptions()
+	opts, err := sessionOptions(o)
 	if err != nil {
+		_ = in.Destroy()
+		_ = out.Destroy()
 		return nil, err
 	}
 	defer func() { _ = opts.Destroy() }()
-	if threads > 0 {
-		if err := opts.SetIntraOpNumThreads(threads); err != nil {
-			return nil, err
-		}
-		if err := opts.SetInterOpNumThreads(1); err != nil {
-			return nil, err
-		}
-	}
 	// The first output (d0) is the fused, finest saliency map.
 	s, err := ort.NewAdvancedSession(modelPath, []string{inputs[0].Name}, []string{outputs[0].Name},
 		[]ort.Value{in}, []ort.Value{out}, opts)
@@ -80,6 +116,26 @@ func Load(libPath, modelPath string, threads int) (*Model, error) {
 		return nil, fmt.Errorf("model %s: %w", modelPath, err)
 	}
 	return &Model{session: s, in: in, out: out}, nil
+}
+
+// sessionOptions are ONNX Runtime's settings for o (see Memory).
+func sessionOptions(o Options) (*ort.SessionOptions, error) {
+	opts, err := ort.NewSessionOptions()
+	if err != nil {
+		return nil, err
+	}
+	set := []error{opts.SetMemPattern(false)}
+	if o.Threads > 0 {
+		set = append(set, opts.SetIntraOpNumThreads(o.Threads), opts.SetInterOpNumThreads(1))
+	}
+	if o.Memory == MemorySmall {
+		set = append(set, opts.SetGraphOptimizationLevel(ort.GraphOptimizationLevelEnableExtended))
+	}
+	if err := errors.Join(set...); err != nil {
+		_ = opts.Destroy()
+		return nil, err
+	}
+	return opts, nil
 }
 
 // Mask returns the model's mask for img, at img's size: pipeline.Look,

@@ -13,8 +13,10 @@ import (
 )
 
 // load opens the real model from STUDIO_ORT_LIB and STUDIO_MODEL (`make
-// studio-assets` fetches them; the Makefile exports both). Without them the
-// test skips on a laptop but fails in CI, where the assets must be there.
+// studio-assets` fetches them; the Makefile exports both), laid out as
+// STUDIO_MODEL_MEMORY says (as the worker's setting; unset: fast). Without
+// them the test skips on a laptop but fails in CI, where the assets must
+// be there.
 func load(t testing.TB) *u2net.Model {
 	t.Helper()
 	lib, model := os.Getenv("STUDIO_ORT_LIB"), os.Getenv("STUDIO_MODEL")
@@ -32,7 +34,7 @@ func load(t testing.TB) *u2net.Model {
 		}
 		t.Skip("STUDIO_ORT_LIB / STUDIO_MODEL not set: run make studio-assets")
 	}
-	m, err := u2net.Load(lib, model, 2)
+	m, err := u2net.Load(lib, model, u2net.Options{Threads: 2, Memory: u2net.Memory(os.Getenv("STUDIO_MODEL_MEMORY"))})
 	if err != nil {
 		t.Fatal(err)
 	}
