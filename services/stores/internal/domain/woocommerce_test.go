@@ -383,3 +383,46 @@ func derefOr(s *string) string {
 	}
 	return *s
 }
+
+func TestNormalizeWooStore(t *testing.T) {
+	for _, c := range []struct {
+		raw       string
+		allowHTTP bool
+		want      string
+	}{
+		{"https://Shop.Example.com/", false, "https://shop.example.com"},
+		{" shop.example.com ", false, "https://shop.example.com"},
+		{"https://example.com/wp/", false, "https://example.com/wp"},
+		{"https://example.com/wp/wp-json/wc/v3", false, "https://example.com/wp"},
+		{"https://example.com/wp-admin/", false, "https://example.com"},
+		{"https://example.com:8443", false, "https://example.com:8443"},
+		{"http://127.0.0.1:9301/fernhill", true, "http://127.0.0.1:9301/fernhill"},
+	} {
+		got, err := NormalizeWooStore(c.raw, c.allowHTTP)
+		if err != nil || got != c.want {
+			t.Errorf("NormalizeWooStore(%q) = %q, %v; want %q", c.raw, got, err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		raw       string
+		allowHTTP bool
+		message   string
+	}{
+		{"http://shop.example.com", false, wooHTTPSMessage},
+		{"http://127.0.0.1:9301/fernhill", false, wooHTTPSMessage},
+		{"", false, WooStoreMessage},
+		{"ftp://shop.example.com", true, WooStoreMessage},
+		{"https://user:pw@shop.example.com", false, WooStoreMessage},
+		{"https://shop.example.com/?x=1", false, WooStoreMessage},
+		{"https://shop.example.com/#a", false, WooStoreMessage},
+		{"https://shop", false, WooStoreMessage},
+		{"https://shop.example.com/a/../b", false, WooStoreMessage},
+		{"javascript:alert(1)", true, WooStoreMessage},
+		{"https://" + string(make([]byte, 3000)), false, WooStoreMessage},
+	} {
+		got, err := NormalizeWooStore(c.raw, c.allowHTTP)
+		if err == nil || err.Error() != c.message {
+			t.Errorf("NormalizeWooStore(%q) = %q, %v; want %q", c.raw, got, err, c.message)
+		}
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"uplift.dev/stores/internal/adapters/postgres"
 	"uplift.dev/stores/internal/adapters/sealer"
 	"uplift.dev/stores/internal/adapters/shopify"
+	"uplift.dev/stores/internal/adapters/woocommerce"
 	"uplift.dev/stores/internal/app"
 	"uplift.dev/stores/internal/ports/eventport"
 	"uplift.dev/stores/internal/ports/grpcport"
@@ -60,6 +61,11 @@ type Settings struct {
 	// more is refused with 429 and Retry-After (the pod's memory is sized
 	// for these).
 	ImportsInFlight int `env:"IMPORTS_IN_FLIGHT" default:"2"`
+	// WooCommerceLocal is local mode for WooCommerce: store addresses may
+	// be http:// and on loopback (the simulator). WooCommerce itself posts
+	// keys only to https and a real store is never on a private address,
+	// so it is off everywhere else.
+	WooCommerceLocal bool `env:"WOOCOMMERCE_LOCAL" default:"false"`
 }
 
 // MaxImportMessage is the largest request the service accepts: a 20 MB
@@ -102,7 +108,15 @@ func Wire(s *Settings) service.Wire {
 				WebURL:          strings.TrimRight(s.WebURL, "/"),
 				SweepEvery:      s.SweepEvery,
 				ImportsInFlight: s.ImportsInFlight,
-			}).WithClock(rt.Clock)
+			}).WithClock(rt.Clock).
+			WithWooCommerce(woocommerce.New(woocommerce.Config{AllowLoopback: s.WooCommerceLocal}), repo, app.WooOptions{
+				CallbackURL: api + "/connections/woocommerce/callback",
+				ReturnURL:   api + "/connections/woocommerce/return",
+				AllowHTTP:   s.WooCommerceLocal,
+			})
+		if s.WooCommerceLocal {
+			rt.Log.Warn("WooCommerce local mode: http:// and loopback store addresses are accepted")
+		}
 		rt.Defer(conn.Close)
 		workers := []func(context.Context) error{
 			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, bus.CategoryAccess, access.OnCategoryUpdated),

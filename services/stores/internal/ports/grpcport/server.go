@@ -34,6 +34,10 @@ var PublicMethods = []string{
 	storesv1.StoresService_AuthorizeShopify_FullMethodName,
 	storesv1.StoresService_CompleteShopifyConnect_FullMethodName,
 	storesv1.StoresService_HandleShopifyWebhook_FullMethodName,
+	// WooCommerce's key callback (proven by the one-use state) and the
+	// browser's return from the store.
+	storesv1.StoresService_ReceiveWooCommerceKeys_FullMethodName,
+	storesv1.StoresService_ReturnWooCommerce_FullMethodName,
 }
 
 // Server implements storesv1.StoresServiceServer.
@@ -225,6 +229,7 @@ func (s *Server) GetConnections(ctx context.Context, req *storesv1.GetConnection
 			out.Shopify.Sync.LastSyncedAt = timestamppb.New(*sc.LastSyncedAt)
 		}
 	}
+	out.Woocommerce = toProtoWoo(c.WooCommerce)
 	if imp := c.LastImport; imp != nil {
 		out.LastImport = &storesv1.OrderImport{Orders: int32(imp.Orders), FirstDay: imp.FirstDay.String(),
 			LastDay: imp.LastDay.String(), Currency: imp.Currency, ImportedAt: timestamppb.New(imp.ImportedAt)}

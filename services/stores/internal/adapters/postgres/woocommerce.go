@@ -1,0 +1,133 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"uplift.dev/stores/internal/app"
+	"uplift.dev/stores/internal/domain"
+)
+
+var _ app.WooRepository = Repo{}
+
+const wooStateColumns = `state, category_id, user_id, store_url, created_at, expires_at, used_at IS NOT NULL, connected`
+
+func scanWooState(row pgx.Row) (app.WooState, error) {
+	var st app.WooState
+	err := row.Scan(&st.State, &st.CategoryID, &st.UserID, &st.StoreURL, &st.CreatedAt, &st.ExpiresAt, &st.Used, &st.Connected)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return app.WooState{}, domain.ErrNotFound
+	}
+	return st, err
+}
+
+// CreateWooState implements app.WooRepository; states a day past their
+// expiry go at the same time.
+func (r Repo) CreateWooState(ctx context.Context, st app.WooState) error {
+	return r.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `DELETE FROM woocommerce_states WHERE expires_at < $1::timestamptz - interval '1 day'`, st.CreatedAt); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `
+			INSERT INTO woocommerce_states (state, category_id, user_id, store_url, created_at, expires_at)
+			VALUES ($1, $2, $3, $4, $5, $6)`, st.State, st.CategoryID, st.UserID, st.StoreURL, st.CreatedAt, st.ExpiresAt)
+		return err
+	})
+}
+
+// UseWooState implements app.WooRepository.
+func (r Repo) UseWooState(ctx context.Context, state string, now time.Time) (app.WooState, error) {
+	return scanWooState(r.Pool.QueryRow(ctx, `
+		UPDATE woocommerce_states SET used_at = $2
+		WHERE state = $1 AND used_at IS NULL AND expires_at > $2
+		RETURNING `+wooStateColumns, state, now))
+}
+
+// WooState implements app.WooRepository.
+func (r Repo) WooState(ctx context.Context, state string) (app.WooState, error) {
+	return scanWooState(r.Pool.QueryRow(ctx, `SELECT `+wooStateColumns+` FROM woocommerce_states WHERE state = $1`, state))
+}
+
+// ConnectWooCommerce implements app.WooRepository.
+func (r Repo) ConnectWooCommerce(ctx context.Context, c app.WooConnection, state string) error {
+	return r.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO woocommerce_connections (category_id, store_url, status, name, currency, timezone, key_id,
+				key_permissions, consumer_key, consumer_secret, connected_by, connected_at,
+				sync_requested_at, sync_full, sync_phase)
+			VALUES ($1, $2, 'CONNECTED', $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, true, 'QUEUED')
+			ON CONFLICT (category_id) DO UPDATE SET
+				store_url = excluded.store_url, status = 'CONNECTED', name = excluded.name,
+				currency = excluded.currency, timezone = excluded.timezone, key_id = excluded.key_id,
+				key_permissions = excluded.key_permissions, consumer_key = excluded.consumer_key,
+				consumer_secret = excluded.consumer_secret, webhook_secret = NULL,
+				connected_by = excluded.connected_by, connected_at = excluded.connected_at,
+				sync_requested_at = excluded.sync_requested_at, sync_claimed_until = NULL, sync_full = true,
+				sync_phase = 'QUEUED', sync_orders = 0, sync_orders_total = 0, sync_products = 0,
+				sync_customers = 0, sync_percent = 0, sync_error = '', sync_attempts = 0,
+				-- Another store's watermark means nothing for this one.
+				watermark = CASE WHEN woocommerce_connections.store_url = excluded.store_url
+				                 THEN woocommerce_connections.watermark END`,
+			c.CategoryID, c.StoreURL, c.Name, c.Currency, c.Timezone, c.KeyID, c.KeyPermissions,
+			c.ConsumerKey, c.ConsumerSecret, c.ConnectedBy, c.ConnectedAt); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE woocommerce_states SET connected = true WHERE state = $1`, state); err != nil {
+			return err
+		}
+		// The store's own currency and zone are the category's numbers'.
+		_, err := tx.Exec(ctx, `
+			INSERT INTO stores (category_id, currency, timezone, updated_at) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (category_id) DO UPDATE SET currency = excluded.currency, timezone = excluded.timezone,
+				updated_at = excluded.updated_at`, c.CategoryID, c.Currency, c.Timezone, c.ConnectedAt)
+		return err
+	})
+}
+
+// WooConnection implements app.WooRepository.
+func (r Repo) WooConnection(ctx context.Context, categoryID string) (*app.WooConnection, error) {
+	var c app.WooConnection
+	err := r.Pool.QueryRow(ctx, `
+		SELECT category_id, store_url, status, name, currency, timezone, key_id, key_permissions,
+			coalesce(consumer_key, ''), coalesce(consumer_secret, ''), connected_by, connected_at,
+			sync_phase, sync_orders, sync_orders_total, sync_products, sync_customers, sync_percent, sync_error,
+			last_synced_at
+		FROM woocommerce_connections WHERE category_id = $1`, categoryID).Scan(
+		&c.CategoryID, &c.StoreURL, &c.Status, &c.Name, &c.Currency, &c.Timezone, &c.KeyID, &c.KeyPermissions,
+		&c.ConsumerKey, &c.ConsumerSecret, &c.ConnectedBy, &c.ConnectedAt,
+		&c.Progress.Phase, &c.Progress.Orders, &c.Progress.OrdersTotal, &c.Progress.Products, &c.Progress.Customers,
+		&c.Progress.Percent, &c.Progress.Error, &c.LastSyncedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// DisconnectWooCommerce implements app.WooRepository: the keys are
+// forgotten, the numbers stay.
+func (r Repo) DisconnectWooCommerce(ctx context.Context, categoryID string, now time.Time) error {
+	_, err := r.Pool.Exec(ctx, `
+		UPDATE woocommerce_connections SET status = 'DISCONNECTED', consumer_key = NULL, consumer_secret = NULL,
+			webhook_secret = NULL, sync_requested_at = NULL, sync_claimed_until = NULL, sync_phase = 'IDLE'
+		WHERE category_id = $1`, categoryID)
+	return err
+}
+
+// RequestWooSync implements app.WooRepository.
+func (r Repo) RequestWooSync(ctx context.Context, categoryID string, full bool, now time.Time) error {
+	return r.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `
+			UPDATE woocommerce_connections SET sync_requested_at = $2, sync_full = sync_full OR $3, sync_attempts = 0,
+				sync_phase = CASE WHEN sync_claimed_until > $2 THEN sync_phase ELSE 'QUEUED' END
+			WHERE category_id = $1 AND status = 'CONNECTED'`, categoryID, now, full); err != nil {
+			return err
+		}
+		return notify(ctx, tx)
+	})
+}

@@ -1,0 +1,263 @@
+package service_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
+	"uplift.dev/shopifysim/sim"
+	woosim "uplift.dev/woosim/sim"
+)
+
+// wooKeyCallback is the gateway's key callback route, as small as the
+// test needs: the body's fields to ReceiveWooCommerceKeys, 200 only when
+// it succeeds (WooCommerce deletes the key on anything else).
+func wooKeyCallback(c storesv1.StoresServiceClient, w http.ResponseWriter, r *http.Request) {
+	var cb struct {
+		KeyID          int64  `json:"key_id"`
+		UserID         string `json:"user_id"`
+		ConsumerKey    string `json:"consumer_key"`
+		ConsumerSecret string `json:"consumer_secret"`
+		KeyPermissions string `json:"key_permissions"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&cb); err != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	_, err := c.ReceiveWooCommerceKeys(r.Context(), &storesv1.ReceiveWooCommerceKeysRequest{State: cb.UserID,
+		KeyId: cb.KeyID, ConsumerKey: cb.ConsumerKey, ConsumerSecret: cb.ConsumerSecret, KeyPermissions: cb.KeyPermissions})
+	switch status.Code(err) {
+	case codes.OK:
+		w.WriteHeader(http.StatusOK)
+	case codes.NotFound:
+		w.WriteHeader(http.StatusNotFound)
+	case codes.InvalidArgument, codes.FailedPrecondition:
+		w.WriteHeader(http.StatusBadRequest)
+	default:
+		w.WriteHeader(http.StatusInternalServerError)
+	}
+}
+
+// newWooSim runs the WooCommerce simulator in-process with one store, as
+// the local stack runs it (an http callback allowed, approval at once).
+func newWooSim(t *testing.T, spec woosim.StoreSpec) (*woosim.Server, string) {
+	t.Helper()
+	s := woosim.New(woosim.Options{AutoApprove: true, AllowHTTPCallback: true})
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	t.Cleanup(s.Close)
+	s.SetBaseURL(srv.URL)
+	if err := s.CreateStore(spec); err != nil {
+		t.Fatal(err)
+	}
+	return s, s.StoreURL(spec.Slug)
+}
+
+var noFollow = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// approve follows the authorization page (auto-approved), during which the
+// store posts the keys to the callback, and returns where WooCommerce
+// sends the browser.
+func approve(t *testing.T, authorizeURL string) *url.URL {
+	t.Helper()
+	res, err := noFollow.Get(authorizeURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusFound {
+		t.Fatalf("authorize: %d %s", res.StatusCode, body)
+	}
+	u, err := url.Parse(res.Header.Get("Location"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// TestConnectWooCommerce walks the wc-auth flow against the simulator:
+// the authorization page gets Uplift's callback and a one-use state, the
+// keys posted to the callback are checked against the store and kept
+// sealed, the browser comes back to Connections, and the connection shows
+// the store's name, currency and time zone.
+func TestConnectWooCommerce(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, sim.Options{AutoApprove: true})
+	wsim, store := newWooSim(t, woosim.StoreSpec{Slug: "teas", Name: "Hill Teas", Currency: "GBP", Timezone: "Europe/London"})
+	ctx, cat := h.owner()
+
+	start, err := h.client.StartWooCommerceConnect(ctx, &storesv1.StartWooCommerceConnectRequest{CategoryId: cat, StoreUrl: store + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	au, err := url.Parse(start.GetRedirectUrl())
+	if err != nil || !strings.HasPrefix(start.GetRedirectUrl(), store+"/wc-auth/v1/authorize?") {
+		t.Fatalf("redirect %q", start.GetRedirectUrl())
+	}
+	q := au.Query()
+	state := q.Get("user_id")
+	if q.Get("scope") != "read_write" || q.Get("app_name") != "Uplift" || len(state) != 32 ||
+		q.Get("callback_url") != h.gwURL+"/connections/woocommerce/callback" ||
+		q.Get("return_url") != h.gwURL+"/connections/woocommerce/return" {
+		t.Fatalf("authorize query %v", q)
+	}
+
+	back := approve(t, start.GetRedirectUrl())
+	if back.Query().Get("success") != "1" || back.Query().Get("user_id") != state {
+		t.Fatalf("return %v", back)
+	}
+	ret, err := h.client.ReturnWooCommerce(ctx, &storesv1.ReturnWooCommerceRequest{State: state, Success: "1"})
+	if err != nil || ret.GetRedirectUrl() != "http://web.test/connections?woocommerce=connected" {
+		t.Fatalf("return = %v, %v", ret, err)
+	}
+	conns, err := h.client.GetConnections(ctx, &storesv1.GetConnectionsRequest{CategoryId: cat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := conns.GetWoocommerce()
+	if w.GetStatus() != "CONNECTED" || w.GetStoreUrl() != store || w.GetName() != "Hill Teas" || w.GetCurrency() != "GBP" ||
+		w.GetTimezone() != "Europe/London" || w.GetSync().GetPhase() != "QUEUED" {
+		t.Fatalf("connection %v", w)
+	}
+	if conns.GetShopify().GetStatus() != "NOT_CONNECTED" {
+		t.Errorf("shopify %v", conns.GetShopify())
+	}
+	// The keys are sealed at rest: neither appears in the row.
+	var ck, cs []byte
+	if err := h.db.QueryRow(ctx, `SELECT consumer_key, consumer_secret FROM woocommerce_connections WHERE category_id = $1`, cat).Scan(&ck, &cs); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(ck), "ck_") || strings.Contains(string(cs), "cs_") || len(ck) < 40 || len(cs) < 40 {
+		t.Errorf("keys stored in clear: %q %q", ck, cs)
+	}
+	// The store's numbers are counted in its own zone and currency.
+	m, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, LastDays: 7})
+	if err != nil || m.GetCurrency() != "GBP" || m.GetTimezone() != "Europe/London" {
+		t.Fatalf("metrics header %v, %v", m, err)
+	}
+	_ = wsim
+
+	// Sync now asks for a sync; Disconnect forgets the keys and says so.
+	if _, err := h.client.SyncWooCommerce(ctx, &storesv1.SyncWooCommerceRequest{CategoryId: cat}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.client.DisconnectWooCommerce(ctx, &storesv1.DisconnectWooCommerceRequest{CategoryId: cat}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.db.QueryRow(ctx, `SELECT consumer_key, consumer_secret FROM woocommerce_connections WHERE category_id = $1`, cat).Scan(&ck, &cs); err != nil || ck != nil || cs != nil {
+		t.Errorf("keys kept after disconnect: %v %v %v", ck, cs, err)
+	}
+	conns, _ = h.client.GetConnections(ctx, &storesv1.GetConnectionsRequest{CategoryId: cat})
+	if conns.GetWoocommerce().GetStatus() != "NOT_CONNECTED" {
+		t.Errorf("after disconnect %v", conns.GetWoocommerce())
+	}
+	_, err = h.client.SyncWooCommerce(ctx, &storesv1.SyncWooCommerceRequest{CategoryId: cat})
+	if status.Code(err) != codes.FailedPrecondition || !strings.Contains(status.Convert(err).Message(), "WooCommerce") {
+		t.Errorf("sync after disconnect: %v", err)
+	}
+}
+
+// TestWooCommerceConnectRefusals: a bad address is a 400 naming the field;
+// an http address outside local mode is refused (see the domain test);
+// another account cannot start one for this business.
+func TestWooCommerceConnectRefusals(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, sim.Options{AutoApprove: true})
+	ctx, cat := h.owner()
+	for _, bad := range []string{"", "ftp://shop.example", "https://shop.example/?a=1", "https://user:pw@shop.example"} {
+		_, err := h.client.StartWooCommerceConnect(ctx, &storesv1.StartWooCommerceConnectRequest{CategoryId: cat, StoreUrl: bad})
+		if status.Code(err) != codes.InvalidArgument || !strings.Contains(status.Convert(err).Message(), "store's address") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	other, _ := h.owner()
+	_, err := h.client.StartWooCommerceConnect(other, &storesv1.StartWooCommerceConnectRequest{CategoryId: cat, StoreUrl: "https://shop.example"})
+	if status.Code(err) != codes.PermissionDenied {
+		t.Errorf("another account: %v", err)
+	}
+}
+
+// TestWooCommerceCallbackTampering: the key callback is unauthenticated
+// (research §1), so each way of forging or replaying it is refused and
+// stores nothing: an unknown state, a replayed one, keys of a weaker
+// permission, keys the store does not know (posted by someone who only
+// learnt the state), and the browser's return claiming success for keys
+// that never came.
+func TestWooCommerceCallbackTampering(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, sim.Options{AutoApprove: true})
+	wsim, store := newWooSim(t, woosim.StoreSpec{Slug: "teas", Name: "Hill Teas", Currency: "USD", Timezone: "UTC+5:30"})
+	ctx, cat := h.owner()
+	startState := func() string {
+		t.Helper()
+		start, err := h.client.StartWooCommerceConnect(ctx, &storesv1.StartWooCommerceConnectRequest{CategoryId: cat, StoreUrl: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, _ := url.Parse(start.GetRedirectUrl())
+		return u.Query().Get("user_id")
+	}
+	real, err := wsim.IssueKey("teas", "Uplift", "x", "read_write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(state, ck, cs, perms string) codes.Code {
+		_, err := h.client.ReceiveWooCommerceKeys(ctx, &storesv1.ReceiveWooCommerceKeysRequest{State: state, KeyId: 9,
+			ConsumerKey: ck, ConsumerSecret: cs, KeyPermissions: perms})
+		return status.Code(err)
+	}
+	connected := func() bool {
+		c, err := h.client.GetConnections(ctx, &storesv1.GetConnectionsRequest{CategoryId: cat})
+		return err == nil && c.GetWoocommerce().GetStatus() == "CONNECTED"
+	}
+
+	if c := send(strings.Repeat("a", 32), real.ConsumerKey, real.ConsumerSecret, "read_write"); c != codes.NotFound {
+		t.Errorf("unknown state: %v", c)
+	}
+	st := startState()
+	if c := send(st, real.ConsumerKey, real.ConsumerSecret, "read"); c != codes.InvalidArgument {
+		t.Errorf("read-only keys: %v", c)
+	}
+	// The state is one use: refused keys burned it.
+	if c := send(st, real.ConsumerKey, real.ConsumerSecret, "read_write"); c != codes.NotFound {
+		t.Errorf("replayed state: %v", c)
+	}
+	st = startState()
+	fake := "ck_" + strings.Repeat("0", 40)
+	if c := send(st, fake, "cs_"+strings.Repeat("1", 40), "read_write"); c != codes.FailedPrecondition {
+		t.Errorf("keys the store does not know: %v", c)
+	}
+	ret, err := h.client.ReturnWooCommerce(ctx, &storesv1.ReturnWooCommerceRequest{State: st, Success: "1"})
+	if err != nil || !strings.Contains(ret.GetRedirectUrl(), "woocommerce=error") {
+		t.Errorf("return after refused keys: %v, %v", ret, err)
+	}
+	ret, err = h.client.ReturnWooCommerce(ctx, &storesv1.ReturnWooCommerceRequest{State: startState(), Success: "0"})
+	if err != nil || !strings.Contains(ret.GetRedirectUrl(), "declined") {
+		t.Errorf("denied: %v, %v", ret, err)
+	}
+	if connected() {
+		t.Fatal("a refused callback connected the store")
+	}
+	// The genuine keys with a fresh state connect, in the store's manual
+	// offset zone (timezone_string empty, gmt_offset 5.5).
+	st = startState()
+	if c := send(st, real.ConsumerKey, real.ConsumerSecret, "read_write"); c != codes.OK {
+		t.Fatalf("genuine keys: %v", c)
+	}
+	if c := send(st, real.ConsumerKey, real.ConsumerSecret, "read_write"); c != codes.NotFound {
+		t.Errorf("the same callback twice: %v", c)
+	}
+	c, _ := h.client.GetConnections(ctx, &storesv1.GetConnectionsRequest{CategoryId: cat})
+	if !connected() || c.GetWoocommerce().GetTimezone() != "+05:30" {
+		t.Errorf("connection %v", c.GetWoocommerce())
+	}
+}
