@@ -35,6 +35,12 @@ type WooCommerce interface {
 	// and, with the keys, its currency: an answer proves the keys open
 	// that store.
 	StoreInfo(ctx context.Context, store string, keys WooKeys) (WooStoreInfo, error)
+	// Count is a list's size (X-WP-Total): "products", "customers".
+	Count(ctx context.Context, store string, keys WooKeys, resource string) (int64, error)
+	// Orders gives every order modified after since (all with nil), with
+	// its refunds, oldest change first; progress hears how many so far.
+	Orders(ctx context.Context, store string, keys WooKeys, since *time.Time,
+		fn func(domain.WooOrder) error, progress func(done, total int64)) error
 }
 
 // WooKeys are a store's REST API keys, in clear only in memory.
@@ -68,6 +74,11 @@ type WooConnection struct {
 	ConnectedAt                 time.Time
 	Progress                    Progress
 	LastSyncedAt                *time.Time
+	// SyncFull and Watermark are the claimed sync's: everything again, or
+	// what changed since the watermark. Attempts counts failures in a row.
+	SyncFull  bool
+	Watermark *time.Time
+	Attempts  int
 }
 
 // WooRepository stores WooCommerce connections and their states. Every
@@ -89,6 +100,18 @@ type WooRepository interface {
 	DisconnectWooCommerce(ctx context.Context, categoryID string, now time.Time) error
 	// RequestWooSync asks for a sync (full: everything again).
 	RequestWooSync(ctx context.Context, categoryID string, full bool, now time.Time) error
+	// ClaimWooSync takes one due sync for lease (nil when none is due).
+	ClaimWooSync(ctx context.Context, now time.Time, lease time.Duration) (*WooConnection, error)
+	// SaveWooOrders writes orders as SaveOrders does, refused with
+	// domain.ErrConnectionChanged unless the connection made at
+	// connectedAt still stands.
+	SaveWooOrders(ctx context.Context, categoryID string, connectedAt time.Time, orders []domain.Order) error
+	// SaveWooProgress records a running sync's progress.
+	SaveWooProgress(ctx context.Context, categoryID string, connectedAt time.Time, p Progress) error
+	// FinishWooSync ends a sync: the watermark, and the next sync due at next.
+	FinishWooSync(ctx context.Context, categoryID string, connectedAt time.Time, watermark *time.Time, at, next time.Time) error
+	// FailWooSync records a failed sync, due again at retry.
+	FailWooSync(ctx context.Context, categoryID string, connectedAt time.Time, message string, retry time.Time) error
 }
 
 // WooOptions are the WooCommerce settings of the use cases.

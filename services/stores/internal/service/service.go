@@ -5,6 +5,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -122,7 +123,12 @@ func Wire(s *Settings) service.Wire {
 			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, bus.CategoryAccess, access.OnCategoryUpdated),
 			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, bus.RoleAccess, access.OnUserRoleChanged),
 			func(ctx context.Context) error {
-				return pgplatform.RunOnNotify(ctx, rt.Pool, postgres.NotifyChannel, s.SyncPoll, a.SyncRound,
+				// One worker runs both platforms' syncs: a WooCommerce
+				// store's first sync or catch-up after the Shopify round.
+				round := func(ctx context.Context) error {
+					return errors.Join(a.SyncRound(ctx), a.WooSyncRound(ctx))
+				}
+				return pgplatform.RunOnNotify(ctx, rt.Pool, postgres.NotifyChannel, s.SyncPoll, round,
 					func(err error) { rt.Log.Warn("sync round failed; will retry", "err", err) })
 			},
 		}

@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -94,6 +96,7 @@ func TestConnectWooCommerce(t *testing.T) {
 	h := newHarness(t, sim.Options{AutoApprove: true})
 	wsim, store := newWooSim(t, woosim.StoreSpec{Slug: "teas", Name: "Hill Teas", Currency: "GBP", Timezone: "Europe/London"})
 	ctx, cat := h.owner()
+	seedWooDays(t, wsim)
 
 	start, err := h.client.StartWooCommerceConnect(ctx, &storesv1.StartWooCommerceConnectRequest{CategoryId: cat, StoreUrl: store + "/"})
 	if err != nil {
@@ -125,7 +128,7 @@ func TestConnectWooCommerce(t *testing.T) {
 	}
 	w := conns.GetWoocommerce()
 	if w.GetStatus() != "CONNECTED" || w.GetStoreUrl() != store || w.GetName() != "Hill Teas" || w.GetCurrency() != "GBP" ||
-		w.GetTimezone() != "Europe/London" || w.GetSync().GetPhase() != "QUEUED" {
+		w.GetTimezone() != "Europe/London" {
 		t.Fatalf("connection %v", w)
 	}
 	if conns.GetShopify().GetStatus() != "NOT_CONNECTED" {
@@ -144,7 +147,7 @@ func TestConnectWooCommerce(t *testing.T) {
 	if err != nil || m.GetCurrency() != "GBP" || m.GetTimezone() != "Europe/London" {
 		t.Fatalf("metrics header %v, %v", m, err)
 	}
-	_ = wsim
+	checkWooDaysSynced(t, h, ctx, cat)
 
 	// Sync now asks for a sync; Disconnect forgets the keys and says so.
 	if _, err := h.client.SyncWooCommerce(ctx, &storesv1.SyncWooCommerceRequest{CategoryId: cat}); err != nil {
@@ -259,5 +262,76 @@ func TestWooCommerceCallbackTampering(t *testing.T) {
 	c, _ := h.client.GetConnections(ctx, &storesv1.GetConnectionsRequest{CategoryId: cat})
 	if !connected() || c.GetWoocommerce().GetTimezone() != "+05:30" {
 		t.Errorf("connection %v", c.GetWoocommerce())
+	}
+}
+
+// seedWooDays gives the store two days worked out by hand (no tax):
+//   - 2 Nov 2026, 10:00 GMT: 2 × £12.00 Earl Grey, a £2.40 coupon, £5.95
+//     shipping, paid: gross 24.00, coupons 2.40, net 21.60, total 27.55;
+//   - 2 Nov, 11:00: a failed order of £30, which WooCommerce leaves out;
+//   - 3 Nov, 12:00: one Earl Grey of the first order refunded (£10.80
+//     after its coupon): returns 10.80, net −10.80, on the 3rd.
+func seedWooDays(t *testing.T, s *woosim.Server) {
+	t.Helper()
+	if _, err := s.SaveProduct("teas", woosim.ProductSpec{ID: 11, Name: "Earl Grey", Price: 1200}); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+	id, err := s.AddOrder("teas", woosim.OrderSpec{Status: "completed", CreatedAt: at, PaidAt: at, CompletedAt: at.Add(time.Hour),
+		Lines: []woosim.LineSpec{{ProductID: 11, Quantity: 2, Discount: 240}}, Coupon: "WELCOME10", Shipping: 595})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddOrder("teas", woosim.OrderSpec{Status: "failed", CreatedAt: at.Add(time.Hour),
+		Lines: []woosim.LineSpec{{ProductID: 11, Quantity: 1, Price: 3000}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Refund("teas", id, woosim.RefundSpec{At: time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC),
+		Lines: []woosim.RefundLine{{LineIndex: 0, Quantity: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkWooDaysSynced waits for the first sync and reads the two days back
+// through GetMetrics, as Analytics does, with WooCommerce's average order
+// value (net sales ÷ orders) and the daily report's WooCommerce words.
+func checkWooDaysSynced(t *testing.T, h *harness, ctx context.Context, cat string) {
+	t.Helper()
+	eventually(t, func() bool {
+		c, err := h.client.GetConnections(ctx, &storesv1.GetConnectionsRequest{CategoryId: cat})
+		return err == nil && c.GetWoocommerce().GetSync().GetPhase() == "DONE"
+	}, "the first WooCommerce sync")
+	c, _ := h.client.GetConnections(ctx, &storesv1.GetConnectionsRequest{CategoryId: cat})
+	if s := c.GetWoocommerce().GetSync(); s.GetOrders() != 2 || s.GetProducts() != 1 || s.GetPercent() != 100 || s.GetLastSyncedAt() == nil {
+		t.Errorf("sync progress %v", s)
+	}
+	m, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: "2026-11-02", To: "2026-11-03"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.GetSource() != "woocommerce" || m.GetCurrency() != "GBP" {
+		t.Errorf("source %q currency %q", m.GetSource(), m.GetCurrency())
+	}
+	d2, d3 := m.GetDays()[0], m.GetDays()[1]
+	if d2.GetOrders() != 1 || d2.GetGrossSales() != "24.00" || d2.GetDiscounts() != "2.40" || d2.GetNetSales() != "21.60" ||
+		d2.GetShipping() != "5.95" || d2.GetTotalSales() != "27.55" || d2.GetAverageOrderValue().GetValue() != "21.60" {
+		t.Errorf("2 Nov %v", d2)
+	}
+	if d3.GetOrders() != 0 || d3.GetReturns() != "10.80" || d3.GetNetSales() != "-10.80" || d3.GetTotalSales() != "-10.80" {
+		t.Errorf("3 Nov %v", d3)
+	}
+	// Over both days WooCommerce's AOV is (21.60 − 10.80) ÷ 1; Shopify's
+	// rule would say 21.60.
+	if tot := m.GetTotals(); tot.GetAverageOrderValue().GetValue() != "10.80" {
+		t.Errorf("range AOV %v", tot.GetAverageOrderValue())
+	}
+	r, err := h.client.GetDailyReport(ctx, &storesv1.GetDailyReportRequest{CategoryId: cat, Date: "2026-11-03"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rm := range r.GetReport().GetMetrics() {
+		if rm.GetKey() == "averageOrderValue" && !strings.Contains(rm.GetFormula(), "WooCommerce's rule") {
+			t.Errorf("report formula %q", rm.GetFormula())
+		}
 	}
 }

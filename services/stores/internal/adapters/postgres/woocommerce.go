@@ -131,3 +131,82 @@ func (r Repo) RequestWooSync(ctx context.Context, categoryID string, full bool, 
 		return notify(ctx, tx)
 	})
 }
+
+// wooLinkStands is the condition that the connection made at $2 is still
+// the category's ($1).
+const wooLinkStands = `category_id = $1 AND connected_at = $2 AND status = 'CONNECTED'`
+
+// ClaimWooSync implements app.WooRepository: SKIP LOCKED, so replicas
+// racing for due syncs take different ones.
+func (r Repo) ClaimWooSync(ctx context.Context, now time.Time, lease time.Duration) (*app.WooConnection, error) {
+	var c app.WooConnection
+	err := r.Pool.QueryRow(ctx, `
+		UPDATE woocommerce_connections SET sync_claimed_until = $1::timestamptz + $2::interval,
+			sync_phase = CASE WHEN sync_phase IN ('IDLE', 'QUEUED', 'DONE', 'FAILED') THEN 'ORDERS' ELSE sync_phase END
+		WHERE category_id = (
+			SELECT category_id FROM woocommerce_connections
+			WHERE status = 'CONNECTED' AND sync_requested_at <= $1
+			  AND (sync_claimed_until IS NULL OR sync_claimed_until < $1)
+			ORDER BY sync_requested_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+		RETURNING category_id, store_url, status, name, currency, timezone, coalesce(consumer_key, ''),
+			coalesce(consumer_secret, ''), connected_at, sync_full, watermark, sync_attempts, last_synced_at`,
+		now, lease.String()).Scan(&c.CategoryID, &c.StoreURL, &c.Status, &c.Name, &c.Currency, &c.Timezone,
+		&c.ConsumerKey, &c.ConsumerSecret, &c.ConnectedAt, &c.SyncFull, &c.Watermark, &c.Attempts, &c.LastSyncedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// SaveWooOrders implements app.WooRepository: the connection row is held
+// FOR SHARE, so a disconnect (or a new connection) either came first and
+// nothing is written, or waits for this write.
+func (r Repo) SaveWooOrders(ctx context.Context, categoryID string, connectedAt time.Time, orders []domain.Order) error {
+	return r.tx(ctx, func(tx pgx.Tx) error {
+		var one int
+		err := tx.QueryRow(ctx, `SELECT 1 FROM woocommerce_connections WHERE `+wooLinkStands+` FOR SHARE`, categoryID, connectedAt).Scan(&one)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return domain.ErrConnectionChanged
+		}
+		if err != nil {
+			return err
+		}
+		_, err = saveOrders(ctx, tx, categoryID, orders)
+		return err
+	})
+}
+
+// SaveWooProgress implements app.WooRepository.
+func (r Repo) SaveWooProgress(ctx context.Context, categoryID string, connectedAt time.Time, p app.Progress) error {
+	tag, err := r.Pool.Exec(ctx, `
+		UPDATE woocommerce_connections SET sync_phase = $3, sync_orders = $4, sync_orders_total = $5,
+			sync_products = $6, sync_customers = $7, sync_percent = $8, sync_error = ''
+		WHERE `+wooLinkStands, categoryID, connectedAt, p.Phase, p.Orders, p.OrdersTotal, p.Products, p.Customers, p.Percent)
+	if err == nil && tag.RowsAffected() == 0 {
+		return domain.ErrConnectionChanged
+	}
+	return err
+}
+
+// FinishWooSync implements app.WooRepository: the next sync (a catch-up
+// of what changed) is due at next, unless one was asked for meanwhile.
+func (r Repo) FinishWooSync(ctx context.Context, categoryID string, connectedAt time.Time, watermark *time.Time, at, next time.Time) error {
+	_, err := r.Pool.Exec(ctx, `
+		UPDATE woocommerce_connections SET last_synced_at = $3, watermark = $4, sync_full = false, sync_attempts = 0,
+			sync_claimed_until = NULL, sync_error = '',
+			sync_requested_at = $5
+		WHERE `+wooLinkStands, categoryID, connectedAt, at, watermark, next)
+	return err
+}
+
+// FailWooSync implements app.WooRepository.
+func (r Repo) FailWooSync(ctx context.Context, categoryID string, connectedAt time.Time, message string, retry time.Time) error {
+	_, err := r.Pool.Exec(ctx, `
+		UPDATE woocommerce_connections SET sync_phase = 'FAILED', sync_error = $3, sync_attempts = sync_attempts + 1,
+			sync_claimed_until = NULL, sync_requested_at = $4
+		WHERE `+wooLinkStands, categoryID, connectedAt, message, retry)
+	return err
+}
