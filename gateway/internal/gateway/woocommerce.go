@@ -21,7 +21,33 @@ const wooCallbackMaxBytes = 4 << 10
 // directly while a store is connected: the key callback WooCommerce POSTs
 // (server to server) and the return_url the browser comes back to. They
 // carry no bearer token; the stores service checks the one-use state.
-func mountWooCommerce(root *http.ServeMux, stores storesv1.StoresServiceClient, webURL string) {
+func mountWooCommerce(root *http.ServeMux, stores storesv1.StoresServiceClient, webURL string, maxWebhook int64) {
+	root.HandleFunc("POST /webhooks/woocommerce/{categoryId}", func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > maxWebhook {
+			writeJSONError(w, http.StatusRequestEntityTooLarge, codes.InvalidArgument, "The request body is too large.")
+			return
+		}
+		// The signature covers the body byte for byte, so it is passed on raw.
+		payload, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxWebhook))
+		if err != nil {
+			writeBodyError(w, err)
+			return
+		}
+		h := headerText{h: r.Header}
+		req := &storesv1.HandleWooCommerceWebhookRequest{CategoryId: r.PathValue("categoryId"), Payload: payload,
+			Signature: h.get("X-WC-Webhook-Signature"), Topic: h.get("X-WC-Webhook-Topic"),
+			DeliveryId: h.get("X-WC-Webhook-Delivery-ID"), WebhookId: h.get("X-WC-Webhook-ID"),
+			Source: h.get("X-WC-Webhook-Source")}
+		if h.refuse(w) {
+			return
+		}
+		if _, err := stores.HandleWooCommerceWebhook(r.Context(), req); err != nil {
+			writeError(r.Context(), nil, nil, w, r, err)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"received":true}` + "\n"))
+	})
 	root.HandleFunc("POST /connections/woocommerce/callback", func(w http.ResponseWriter, r *http.Request) {
 		// WooCommerce keeps the key only on exactly 200 (§1), so every
 		// refusal here is a 4xx it reads as "delete the key".

@@ -84,3 +84,38 @@ func TestWooCommerceReturnLandsOnConnections(t *testing.T) {
 		t.Fatalf("failed return: %d → %v", resp.StatusCode, loc)
 	}
 }
+
+func (f *fakeStores) HandleWooCommerceWebhook(_ context.Context, r *storesv1.HandleWooCommerceWebhookRequest) (*storesv1.HandleWooCommerceWebhookResponse, error) {
+	if r.GetSignature() != "good" || r.GetCategoryId() != "cat-1" || string(r.GetPayload()) != `{"id":7}` ||
+		r.GetTopic() != "order.updated" || r.GetDeliveryId() != "d1" {
+		return nil, status.Error(codes.Unauthenticated, "The webhook signature does not verify.")
+	}
+	return &storesv1.HandleWooCommerceWebhookResponse{}, nil
+}
+
+// A WooCommerce delivery reaches the service with its raw body, the
+// category from the path and the X-WC-Webhook-* headers; a signature that
+// does not verify is 401 (WooCommerce counts it as a failed delivery).
+func TestWooCommerceWebhookRoute(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	post := func(sig string) int {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, e.url+"/webhooks/woocommerce/cat-1", strings.NewReader(`{"id":7}`))
+		req.Header.Set("X-WC-Webhook-Signature", sig)
+		req.Header.Set("X-WC-Webhook-Topic", "order.updated")
+		req.Header.Set("X-WC-Webhook-Delivery-ID", "d1")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if c := post("good"); c != http.StatusOK {
+		t.Fatalf("signed delivery: %d", c)
+	}
+	if c := post("forged"); c != http.StatusUnauthorized {
+		t.Fatalf("forged delivery: %d", c)
+	}
+}

@@ -51,3 +51,13 @@ CREATE TABLE woocommerce_states (
     connected   boolean NOT NULL DEFAULT false
 );
 CREATE INDEX woocommerce_states_expires ON woocommerce_states (expires_at);
+
+-- WooCommerce webhook deliveries seen, by X-WC-Webhook-Delivery-ID per
+-- category: a delivery sent twice is applied once.
+CREATE TABLE woocommerce_deliveries (
+    category_id uuid NOT NULL,
+    delivery_id text NOT NULL,
+    received_at timestamptz NOT NULL,
+    PRIMARY KEY (category_id, delivery_id)
+);
+CREATE INDEX woocommerce_deliveries_received ON woocommerce_deliveries (received_at);

@@ -41,6 +41,17 @@ type WooCommerce interface {
 	// its refunds, oldest change first; progress hears how many so far.
 	Orders(ctx context.Context, store string, keys WooKeys, since *time.Time,
 		fn func(domain.WooOrder) error, progress func(done, total int64)) error
+	// Order is one order as the API has it now; false once deleted or trashed.
+	Order(ctx context.Context, store string, keys WooKeys, id int64) (domain.WooOrder, bool, error)
+	Webhooks(ctx context.Context, store string, keys WooKeys) ([]WooWebhook, error)
+	CreateWebhook(ctx context.Context, store string, keys WooKeys, topic, deliveryURL, secret string) error
+	ActivateWebhook(ctx context.Context, store string, keys WooKeys, id int64, secret string) error
+}
+
+// WooWebhook is one of a store's webhooks.
+type WooWebhook struct {
+	ID                         int64
+	Topic, Status, DeliveryURL string
 }
 
 // WooKeys are a store's REST API keys, in clear only in memory.
@@ -74,6 +85,9 @@ type WooConnection struct {
 	ConnectedAt                 time.Time
 	Progress                    Progress
 	LastSyncedAt                *time.Time
+	// WebhookSecret is the sealed secret Uplift's webhooks on the store
+	// sign with; nil until the first sync registers them.
+	WebhookSecret []byte
 	// SyncFull and Watermark are the claimed sync's: everything again, or
 	// what changed since the watermark. Attempts counts failures in a row.
 	SyncFull  bool
@@ -108,14 +122,24 @@ type WooRepository interface {
 	SaveWooOrders(ctx context.Context, categoryID string, connectedAt time.Time, orders []domain.Order) error
 	// SaveWooProgress records a running sync's progress.
 	SaveWooProgress(ctx context.Context, categoryID string, connectedAt time.Time, p Progress) error
-	// FinishWooSync ends a sync: the watermark, and the next sync due at next.
+	// FinishWooSync ends a sync (phase DONE): the watermark, and the next
+	// sync due at next.
 	FinishWooSync(ctx context.Context, categoryID string, connectedAt time.Time, watermark *time.Time, at, next time.Time) error
+	// SetWooWebhookSecret keeps the (sealed) webhook secret.
+	SetWooWebhookSecret(ctx context.Context, categoryID string, connectedAt time.Time, sealed []byte) error
+	// NewWooDelivery records a delivery id once; false when it was seen.
+	NewWooDelivery(ctx context.Context, categoryID, deliveryID string, at time.Time) (bool, error)
+	// DeleteOrder removes an order and its sales.
+	DeleteOrder(ctx context.Context, categoryID, orderID string) error
 	// FailWooSync records a failed sync, due again at retry.
 	FailWooSync(ctx context.Context, categoryID string, connectedAt time.Time, message string, retry time.Time) error
 }
 
 // WooOptions are the WooCommerce settings of the use cases.
 type WooOptions struct {
+	// WebhookURL is where the store delivers webhooks (the gateway); the
+	// category id is appended as the last path segment.
+	WebhookURL string
 	// CallbackURL is where WooCommerce posts the keys (the gateway).
 	CallbackURL string
 	// ReturnURL is where WooCommerce sends the browser back (the gateway).

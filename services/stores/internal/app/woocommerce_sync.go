@@ -104,9 +104,8 @@ func (a *App) wooSync(ctx context.Context, c *WooConnection) error {
 	if watermark == nil {
 		watermark = c.Watermark
 	}
-	p.Phase, p.Percent = "DONE", 100
-	if err := a.woo.repo.SaveWooProgress(ctx, c.CategoryID, c.ConnectedAt, p); err != nil {
-		return err
+	if err := a.ensureWooWebhooks(ctx, c, keys); err != nil {
+		return fmt.Errorf("webhooks: %w", err)
 	}
 	a.log.InfoContext(ctx, "woocommerce synced", "category", c.CategoryID, "orders", p.Orders, "since", since)
 	return a.woo.repo.FinishWooSync(ctx, c.CategoryID, c.ConnectedAt, watermark, a.now(), a.now().Add(a.opts.SweepEvery))

@@ -426,3 +426,30 @@ func TestNormalizeWooStore(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyWooSignature: the signature is base64(HMAC-SHA256(body,
+// secret)) (research §3); the expected value was computed apart with
+// `printf '{"id":7}' | openssl dgst -sha256 -hmac s3cret -binary | base64`.
+func TestVerifyWooSignature(t *testing.T) {
+	body := []byte(`{"id":7}`)
+	const good = "xI3LoitJqTcc32B6QQFiOCIeOMeNcunsy1XHW9wPPrw="
+	if !VerifyWooSignature(body, "s3cret", good) {
+		t.Fatal("the genuine signature does not verify")
+	}
+	for name, c := range map[string]struct {
+		body         []byte
+		secret, sign string
+	}{
+		"another body":    {[]byte(`{"id":8}`), "s3cret", good},
+		"a byte added":    {[]byte(`{"id":7} `), "s3cret", good},
+		"another secret":  {body, "s3cre7", good},
+		"no secret":       {body, "", good},
+		"no signature":    {body, "s3cret", ""},
+		"not base64":      {body, "s3cret", "!!"},
+		"hex, not base64": {body, "s3cret", "66225704c997371"},
+	} {
+		if VerifyWooSignature(c.body, c.secret, c.sign) {
+			t.Errorf("%s verifies", name)
+		}
+	}
+}

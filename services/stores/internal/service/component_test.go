@@ -99,6 +99,10 @@ func newHarness(t *testing.T, simOpts sim.Options) *harness {
 			wooKeyCallback(*storesClient.Load(), w, r)
 			return
 		}
+		if strings.HasPrefix(r.URL.Path, "/webhooks/woocommerce/") {
+			wooWebhook(*storesClient.Load(), w, r)
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		hd := r.Header
 		_, err := (*storesClient.Load()).HandleShopifyWebhook(r.Context(), &storesv1.HandleShopifyWebhookRequest{

@@ -113,6 +113,7 @@ func Wire(s *Settings) service.Wire {
 			WithWooCommerce(woocommerce.New(woocommerce.Config{AllowLoopback: s.WooCommerceLocal}), repo, app.WooOptions{
 				CallbackURL: api + "/connections/woocommerce/callback",
 				ReturnURL:   api + "/connections/woocommerce/return",
+				WebhookURL:  api + "/webhooks/woocommerce",
 				AllowHTTP:   s.WooCommerceLocal,
 			})
 		if s.WooCommerceLocal {

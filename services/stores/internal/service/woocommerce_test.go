@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +43,26 @@ func wooKeyCallback(c storesv1.StoresServiceClient, w http.ResponseWriter, r *ht
 	case codes.NotFound:
 		w.WriteHeader(http.StatusNotFound)
 	case codes.InvalidArgument, codes.FailedPrecondition:
+		w.WriteHeader(http.StatusBadRequest)
+	default:
+		w.WriteHeader(http.StatusInternalServerError)
+	}
+}
+
+// wooWebhook is the gateway's webhook route, as small as the test needs.
+func wooWebhook(c storesv1.StoresServiceClient, w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	hd := r.Header
+	_, err := c.HandleWooCommerceWebhook(r.Context(), &storesv1.HandleWooCommerceWebhookRequest{
+		CategoryId: strings.TrimPrefix(r.URL.Path, "/webhooks/woocommerce/"), Payload: body,
+		Signature: hd.Get("X-WC-Webhook-Signature"), Topic: hd.Get("X-WC-Webhook-Topic"),
+		DeliveryId: hd.Get("X-WC-Webhook-Delivery-ID"), WebhookId: hd.Get("X-WC-Webhook-ID")})
+	switch status.Code(err) {
+	case codes.OK:
+		w.WriteHeader(http.StatusOK)
+	case codes.Unauthenticated:
+		w.WriteHeader(http.StatusUnauthorized)
+	case codes.InvalidArgument, codes.NotFound:
 		w.WriteHeader(http.StatusBadRequest)
 	default:
 		w.WriteHeader(http.StatusInternalServerError)
@@ -148,6 +169,7 @@ func TestConnectWooCommerce(t *testing.T) {
 		t.Fatalf("metrics header %v, %v", m, err)
 	}
 	checkWooDaysSynced(t, h, ctx, cat)
+	checkWooWebhooks(t, h, wsim, store, ctx, cat)
 
 	// Sync now asks for a sync; Disconnect forgets the keys and says so.
 	if _, err := h.client.SyncWooCommerce(ctx, &storesv1.SyncWooCommerceRequest{CategoryId: cat}); err != nil {
@@ -334,4 +356,96 @@ func checkWooDaysSynced(t *testing.T, h *harness, ctx context.Context, cat strin
 			t.Errorf("report formula %q", rm.GetFormula())
 		}
 	}
+}
+
+// checkWooWebhooks: the first sync registered Uplift's webhooks, signed
+// with a secret of its own; a new order reaches Analytics through
+// order.created (read again from the API, not believed from the body); a
+// forged delivery is 401 and changes nothing; a hook WooCommerce disabled is
+// active again after the next sync.
+func checkWooWebhooks(t *testing.T, h *harness, wsim *woosim.Server, store string, ctx context.Context, cat string) {
+	t.Helper()
+	hooks := wsim.Webhooks("teas")
+	topics := map[string]bool{}
+	for _, w := range hooks {
+		if w.Status == "active" {
+			topics[w.Topic] = true
+		}
+	}
+	for _, want := range []string{"order.created", "order.updated", "order.deleted", "product.updated"} {
+		if !topics[want] {
+			t.Fatalf("webhook %s not registered: %+v", want, hooks)
+		}
+	}
+	at := time.Date(2026, 11, 4, 9, 0, 0, 0, time.UTC)
+	if _, err := wsim.AddOrder("teas", woosim.OrderSpec{Status: "processing", CreatedAt: at, PaidAt: at,
+		Lines: []woosim.LineSpec{{ProductID: 11, Quantity: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	day := func() *storesv1.DayMetrics {
+		m, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: "2026-11-04", To: "2026-11-04"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.GetDays()[0]
+	}
+	eventually(t, func() bool { return day().GetOrders() == 1 }, "the order.created webhook")
+	if d := day(); d.GetNetSales() != "12.00" {
+		t.Errorf("4 Nov after the webhook %v", d)
+	}
+
+	// A forged delivery: signed with another secret.
+	body := []byte(`{"id":999}`)
+	req, _ := http.NewRequest(http.MethodPost, h.gwURL+"/webhooks/woocommerce/"+cat, strings.NewReader(string(body)))
+	req.Header.Set("X-WC-Webhook-Topic", "order.created")
+	req.Header.Set("X-WC-Webhook-Delivery-ID", "forged-1")
+	req.Header.Set("X-WC-Webhook-Signature", woosim.Sign("not-the-secret", body))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("forged delivery: %d", res.StatusCode)
+	}
+	// The ping WooCommerce sends on creation has no signature and is fine.
+	res, err = http.Post(h.gwURL+"/webhooks/woocommerce/"+cat, "application/x-www-form-urlencoded", strings.NewReader("webhook_id=3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("ping: %d", res.StatusCode)
+	}
+
+	// WooCommerce disables a hook after failed deliveries (research §3); the
+	// merchant's own key pauses one here the way the admin screen would.
+	admin, err := wsim.IssueKey("teas", "admin", "1", "read_write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := hooks[0].ID
+	put, _ := http.NewRequest(http.MethodPut, store+"/wp-json/wc/v3/webhooks/"+strconv.FormatInt(id, 10), strings.NewReader(`{"status":"disabled"}`))
+	put.Header.Set("Content-Type", "application/json")
+	put.SetBasicAuth(admin.ConsumerKey, admin.ConsumerSecret)
+	res, err = http.DefaultClient.Do(put)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	statusOf := func() string {
+		for _, w := range wsim.Webhooks("teas") {
+			if w.ID == id {
+				return w.Status
+			}
+		}
+		return ""
+	}
+	if res.StatusCode != http.StatusOK || statusOf() != "disabled" {
+		t.Fatalf("disabling the hook: %d, %s", res.StatusCode, statusOf())
+	}
+	if _, err := h.client.SyncWooCommerce(ctx, &storesv1.SyncWooCommerceRequest{CategoryId: cat}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, func() bool { return statusOf() == "active" }, "the disabled webhook re-activated by the sync")
 }

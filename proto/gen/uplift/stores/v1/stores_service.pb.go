@@ -2320,6 +2320,138 @@ func (x *ReturnWooCommerceRequest) GetSuccess() string {
 	return ""
 }
 
+// HandleWooCommerceWebhookRequest is one delivery: the raw body (the
+// signature covers it byte for byte) and the X-WC-Webhook-* headers.
+type HandleWooCommerceWebhookRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// category_id is from the delivery URL Uplift registered.
+	CategoryId    string `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	Payload       []byte `protobuf:"bytes,2,opt,name=payload,proto3" json:"payload,omitempty"`
+	Signature     string `protobuf:"bytes,3,opt,name=signature,proto3" json:"signature,omitempty"`
+	Topic         string `protobuf:"bytes,4,opt,name=topic,proto3" json:"topic,omitempty"`
+	DeliveryId    string `protobuf:"bytes,5,opt,name=delivery_id,json=deliveryId,proto3" json:"delivery_id,omitempty"`
+	WebhookId     string `protobuf:"bytes,6,opt,name=webhook_id,json=webhookId,proto3" json:"webhook_id,omitempty"`
+	Source        string `protobuf:"bytes,7,opt,name=source,proto3" json:"source,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HandleWooCommerceWebhookRequest) Reset() {
+	*x = HandleWooCommerceWebhookRequest{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HandleWooCommerceWebhookRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HandleWooCommerceWebhookRequest) ProtoMessage() {}
+
+func (x *HandleWooCommerceWebhookRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HandleWooCommerceWebhookRequest.ProtoReflect.Descriptor instead.
+func (*HandleWooCommerceWebhookRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *HandleWooCommerceWebhookRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *HandleWooCommerceWebhookRequest) GetPayload() []byte {
+	if x != nil {
+		return x.Payload
+	}
+	return nil
+}
+
+func (x *HandleWooCommerceWebhookRequest) GetSignature() string {
+	if x != nil {
+		return x.Signature
+	}
+	return ""
+}
+
+func (x *HandleWooCommerceWebhookRequest) GetTopic() string {
+	if x != nil {
+		return x.Topic
+	}
+	return ""
+}
+
+func (x *HandleWooCommerceWebhookRequest) GetDeliveryId() string {
+	if x != nil {
+		return x.DeliveryId
+	}
+	return ""
+}
+
+func (x *HandleWooCommerceWebhookRequest) GetWebhookId() string {
+	if x != nil {
+		return x.WebhookId
+	}
+	return ""
+}
+
+func (x *HandleWooCommerceWebhookRequest) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
+// HandleWooCommerceWebhookResponse is empty.
+type HandleWooCommerceWebhookResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HandleWooCommerceWebhookResponse) Reset() {
+	*x = HandleWooCommerceWebhookResponse{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HandleWooCommerceWebhookResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HandleWooCommerceWebhookResponse) ProtoMessage() {}
+
+func (x *HandleWooCommerceWebhookResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HandleWooCommerceWebhookResponse.ProtoReflect.Descriptor instead.
+func (*HandleWooCommerceWebhookResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{33}
+}
+
 // ReturnWooCommerceResponse is where the browser goes back to.
 type ReturnWooCommerceResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2330,7 +2462,7 @@ type ReturnWooCommerceResponse struct {
 
 func (x *ReturnWooCommerceResponse) Reset() {
 	*x = ReturnWooCommerceResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[32]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2342,7 +2474,7 @@ func (x *ReturnWooCommerceResponse) String() string {
 func (*ReturnWooCommerceResponse) ProtoMessage() {}
 
 func (x *ReturnWooCommerceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[32]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2355,7 +2487,7 @@ func (x *ReturnWooCommerceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReturnWooCommerceResponse.ProtoReflect.Descriptor instead.
 func (*ReturnWooCommerceResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{32}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ReturnWooCommerceResponse) GetRedirectUrl() string {
@@ -2377,7 +2509,7 @@ type StartShopifyConnectRequest struct {
 
 func (x *StartShopifyConnectRequest) Reset() {
 	*x = StartShopifyConnectRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[33]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2389,7 +2521,7 @@ func (x *StartShopifyConnectRequest) String() string {
 func (*StartShopifyConnectRequest) ProtoMessage() {}
 
 func (x *StartShopifyConnectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[33]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2402,7 +2534,7 @@ func (x *StartShopifyConnectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartShopifyConnectRequest.ProtoReflect.Descriptor instead.
 func (*StartShopifyConnectRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{33}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *StartShopifyConnectRequest) GetCategoryId() string {
@@ -2429,7 +2561,7 @@ type StartShopifyConnectResponse struct {
 
 func (x *StartShopifyConnectResponse) Reset() {
 	*x = StartShopifyConnectResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[34]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2441,7 +2573,7 @@ func (x *StartShopifyConnectResponse) String() string {
 func (*StartShopifyConnectResponse) ProtoMessage() {}
 
 func (x *StartShopifyConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[34]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2454,7 +2586,7 @@ func (x *StartShopifyConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartShopifyConnectResponse.ProtoReflect.Descriptor instead.
 func (*StartShopifyConnectResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{34}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *StartShopifyConnectResponse) GetRedirectUrl() string {
@@ -2474,7 +2606,7 @@ type SyncShopifyRequest struct {
 
 func (x *SyncShopifyRequest) Reset() {
 	*x = SyncShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[35]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2486,7 +2618,7 @@ func (x *SyncShopifyRequest) String() string {
 func (*SyncShopifyRequest) ProtoMessage() {}
 
 func (x *SyncShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[35]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2499,7 +2631,7 @@ func (x *SyncShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncShopifyRequest.ProtoReflect.Descriptor instead.
 func (*SyncShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{35}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *SyncShopifyRequest) GetCategoryId() string {
@@ -2518,7 +2650,7 @@ type SyncShopifyResponse struct {
 
 func (x *SyncShopifyResponse) Reset() {
 	*x = SyncShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[36]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2530,7 +2662,7 @@ func (x *SyncShopifyResponse) String() string {
 func (*SyncShopifyResponse) ProtoMessage() {}
 
 func (x *SyncShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[36]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2543,7 +2675,7 @@ func (x *SyncShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncShopifyResponse.ProtoReflect.Descriptor instead.
 func (*SyncShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{36}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{38}
 }
 
 // DisconnectShopifyRequest names the category.
@@ -2556,7 +2688,7 @@ type DisconnectShopifyRequest struct {
 
 func (x *DisconnectShopifyRequest) Reset() {
 	*x = DisconnectShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[37]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2568,7 +2700,7 @@ func (x *DisconnectShopifyRequest) String() string {
 func (*DisconnectShopifyRequest) ProtoMessage() {}
 
 func (x *DisconnectShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[37]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2581,7 +2713,7 @@ func (x *DisconnectShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisconnectShopifyRequest.ProtoReflect.Descriptor instead.
 func (*DisconnectShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{37}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *DisconnectShopifyRequest) GetCategoryId() string {
@@ -2600,7 +2732,7 @@ type DisconnectShopifyResponse struct {
 
 func (x *DisconnectShopifyResponse) Reset() {
 	*x = DisconnectShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[38]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2612,7 +2744,7 @@ func (x *DisconnectShopifyResponse) String() string {
 func (*DisconnectShopifyResponse) ProtoMessage() {}
 
 func (x *DisconnectShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[38]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2625,7 +2757,7 @@ func (x *DisconnectShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisconnectShopifyResponse.ProtoReflect.Descriptor instead.
 func (*DisconnectShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{38}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{40}
 }
 
 // AuthorizeShopifyRequest carries the state StartShopifyConnect issued.
@@ -2638,7 +2770,7 @@ type AuthorizeShopifyRequest struct {
 
 func (x *AuthorizeShopifyRequest) Reset() {
 	*x = AuthorizeShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[39]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2650,7 +2782,7 @@ func (x *AuthorizeShopifyRequest) String() string {
 func (*AuthorizeShopifyRequest) ProtoMessage() {}
 
 func (x *AuthorizeShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[39]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2663,7 +2795,7 @@ func (x *AuthorizeShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthorizeShopifyRequest.ProtoReflect.Descriptor instead.
 func (*AuthorizeShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{39}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *AuthorizeShopifyRequest) GetState() string {
@@ -2683,7 +2815,7 @@ type AuthorizeShopifyResponse struct {
 
 func (x *AuthorizeShopifyResponse) Reset() {
 	*x = AuthorizeShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[40]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2695,7 +2827,7 @@ func (x *AuthorizeShopifyResponse) String() string {
 func (*AuthorizeShopifyResponse) ProtoMessage() {}
 
 func (x *AuthorizeShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[40]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2708,7 +2840,7 @@ func (x *AuthorizeShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthorizeShopifyResponse.ProtoReflect.Descriptor instead.
 func (*AuthorizeShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{40}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *AuthorizeShopifyResponse) GetAuthorizeUrl() string {
@@ -2731,7 +2863,7 @@ type CompleteShopifyConnectRequest struct {
 
 func (x *CompleteShopifyConnectRequest) Reset() {
 	*x = CompleteShopifyConnectRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[41]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2743,7 +2875,7 @@ func (x *CompleteShopifyConnectRequest) String() string {
 func (*CompleteShopifyConnectRequest) ProtoMessage() {}
 
 func (x *CompleteShopifyConnectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[41]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2756,7 +2888,7 @@ func (x *CompleteShopifyConnectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteShopifyConnectRequest.ProtoReflect.Descriptor instead.
 func (*CompleteShopifyConnectRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{41}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *CompleteShopifyConnectRequest) GetRawQuery() string {
@@ -2783,7 +2915,7 @@ type CompleteShopifyConnectResponse struct {
 
 func (x *CompleteShopifyConnectResponse) Reset() {
 	*x = CompleteShopifyConnectResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[42]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2795,7 +2927,7 @@ func (x *CompleteShopifyConnectResponse) String() string {
 func (*CompleteShopifyConnectResponse) ProtoMessage() {}
 
 func (x *CompleteShopifyConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[42]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2808,7 +2940,7 @@ func (x *CompleteShopifyConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteShopifyConnectResponse.ProtoReflect.Descriptor instead.
 func (*CompleteShopifyConnectResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{42}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *CompleteShopifyConnectResponse) GetRedirectUrl() string {
@@ -2835,7 +2967,7 @@ type HandleShopifyWebhookRequest struct {
 
 func (x *HandleShopifyWebhookRequest) Reset() {
 	*x = HandleShopifyWebhookRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[43]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2847,7 +2979,7 @@ func (x *HandleShopifyWebhookRequest) String() string {
 func (*HandleShopifyWebhookRequest) ProtoMessage() {}
 
 func (x *HandleShopifyWebhookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[43]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2860,7 +2992,7 @@ func (x *HandleShopifyWebhookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleShopifyWebhookRequest.ProtoReflect.Descriptor instead.
 func (*HandleShopifyWebhookRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{43}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *HandleShopifyWebhookRequest) GetPayload() []byte {
@@ -2928,7 +3060,7 @@ type HandleShopifyWebhookResponse struct {
 
 func (x *HandleShopifyWebhookResponse) Reset() {
 	*x = HandleShopifyWebhookResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[44]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2940,7 +3072,7 @@ func (x *HandleShopifyWebhookResponse) String() string {
 func (*HandleShopifyWebhookResponse) ProtoMessage() {}
 
 func (x *HandleShopifyWebhookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[44]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2953,7 +3085,7 @@ func (x *HandleShopifyWebhookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleShopifyWebhookResponse.ProtoReflect.Descriptor instead.
 func (*HandleShopifyWebhookResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{44}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{46}
 }
 
 var File_uplift_stores_v1_stores_service_proto protoreflect.FileDescriptor
@@ -3140,7 +3272,19 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\x1eReceiveWooCommerceKeysResponse\"J\n" +
 	"\x18ReturnWooCommerceRequest\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\tR\x05state\x12\x18\n" +
-	"\asuccess\x18\x02 \x01(\tR\asuccess\">\n" +
+	"\asuccess\x18\x02 \x01(\tR\asuccess\"\xe8\x01\n" +
+	"\x1fHandleWooCommerceWebhookRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x18\n" +
+	"\apayload\x18\x02 \x01(\fR\apayload\x12\x1c\n" +
+	"\tsignature\x18\x03 \x01(\tR\tsignature\x12\x14\n" +
+	"\x05topic\x18\x04 \x01(\tR\x05topic\x12\x1f\n" +
+	"\vdelivery_id\x18\x05 \x01(\tR\n" +
+	"deliveryId\x12\x1d\n" +
+	"\n" +
+	"webhook_id\x18\x06 \x01(\tR\twebhookId\x12\x16\n" +
+	"\x06source\x18\a \x01(\tR\x06source\"\"\n" +
+	" HandleWooCommerceWebhookResponse\">\n" +
 	"\x19ReturnWooCommerceResponse\x12!\n" +
 	"\fredirect_url\x18\x01 \x01(\tR\vredirectUrl\"Q\n" +
 	"\x1aStartShopifyConnectRequest\x12\x1f\n" +
@@ -3178,7 +3322,7 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\vapi_version\x18\a \x01(\tR\n" +
 	"apiVersion\x12!\n" +
 	"\ftriggered_at\x18\b \x01(\tR\vtriggeredAt\"\x1e\n" +
-	"\x1cHandleShopifyWebhookResponse2\x8b\x16\n" +
+	"\x1cHandleShopifyWebhookResponse2\x8f\x17\n" +
 	"\rStoresService\x12\xa8\x01\n" +
 	"\fImportOrders\x12%.uplift.stores.v1.ImportOrdersRequest\x1a&.uplift.stores.v1.ImportOrdersResponse\"I\x82\xd3\xe4\x93\x02C:\x01*\">/internal/categories/{category_id}/business-data/orders/import\x12_\n" +
 	"\fUploadOrders\x12%.uplift.stores.v1.UploadOrdersRequest\x1a&.uplift.stores.v1.UploadOrdersResponse(\x01\x12\x9c\x01\n" +
@@ -3198,7 +3342,8 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\x0fSyncWooCommerce\x12(.uplift.stores.v1.SyncWooCommerceRequest\x1a).uplift.stores.v1.SyncWooCommerceResponse\"J\x82\xd3\xe4\x93\x02D:\x01*\"?/internal/categories/{category_id}/connections/woocommerce/sync\x12\xbc\x01\n" +
 	"\x15DisconnectWooCommerce\x12..uplift.stores.v1.DisconnectWooCommerceRequest\x1a/.uplift.stores.v1.DisconnectWooCommerceResponse\"B\x82\xd3\xe4\x93\x02<*:/internal/categories/{category_id}/connections/woocommerce\x12{\n" +
 	"\x16ReceiveWooCommerceKeys\x12/.uplift.stores.v1.ReceiveWooCommerceKeysRequest\x1a0.uplift.stores.v1.ReceiveWooCommerceKeysResponse\x12l\n" +
-	"\x11ReturnWooCommerce\x12*.uplift.stores.v1.ReturnWooCommerceRequest\x1a+.uplift.stores.v1.ReturnWooCommerceResponseB\xbc\x01\n" +
+	"\x11ReturnWooCommerce\x12*.uplift.stores.v1.ReturnWooCommerceRequest\x1a+.uplift.stores.v1.ReturnWooCommerceResponse\x12\x81\x01\n" +
+	"\x18HandleWooCommerceWebhook\x121.uplift.stores.v1.HandleWooCommerceWebhookRequest\x1a2.uplift.stores.v1.HandleWooCommerceWebhookResponseB\xbc\x01\n" +
 	"\x14com.uplift.stores.v1B\x12StoresServiceProtoP\x01Z.uplift.dev/proto/gen/uplift/stores/v1;storesv1\xa2\x02\x03USX\xaa\x02\x10Uplift.Stores.V1\xca\x02\x10Uplift\\Stores\\V1\xe2\x02\x1cUplift\\Stores\\V1\\GPBMetadata\xea\x02\x12Uplift::Stores::V1b\x06proto3"
 
 var (
@@ -3213,82 +3358,84 @@ func file_uplift_stores_v1_stores_service_proto_rawDescGZIP() []byte {
 	return file_uplift_stores_v1_stores_service_proto_rawDescData
 }
 
-var file_uplift_stores_v1_stores_service_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
+var file_uplift_stores_v1_stores_service_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
 var file_uplift_stores_v1_stores_service_proto_goTypes = []any{
-	(*ImportOrdersRequest)(nil),             // 0: uplift.stores.v1.ImportOrdersRequest
-	(*UploadOrdersRequest)(nil),             // 1: uplift.stores.v1.UploadOrdersRequest
-	(*UploadOrdersResponse)(nil),            // 2: uplift.stores.v1.UploadOrdersResponse
-	(*ImportOrdersResponse)(nil),            // 3: uplift.stores.v1.ImportOrdersResponse
-	(*GetMetricsRequest)(nil),               // 4: uplift.stores.v1.GetMetricsRequest
-	(*DayMetrics)(nil),                      // 5: uplift.stores.v1.DayMetrics
-	(*GetMetricsResponse)(nil),              // 6: uplift.stores.v1.GetMetricsResponse
-	(*GetTopProductsRequest)(nil),           // 7: uplift.stores.v1.GetTopProductsRequest
-	(*ProductSales)(nil),                    // 8: uplift.stores.v1.ProductSales
-	(*GetTopProductsResponse)(nil),          // 9: uplift.stores.v1.GetTopProductsResponse
-	(*SendDailyReportRequest)(nil),          // 10: uplift.stores.v1.SendDailyReportRequest
-	(*SendDailyReportResponse)(nil),         // 11: uplift.stores.v1.SendDailyReportResponse
-	(*GetDailyReportRequest)(nil),           // 12: uplift.stores.v1.GetDailyReportRequest
-	(*ReportMetric)(nil),                    // 13: uplift.stores.v1.ReportMetric
-	(*DailyReport)(nil),                     // 14: uplift.stores.v1.DailyReport
-	(*GetDailyReportResponse)(nil),          // 15: uplift.stores.v1.GetDailyReportResponse
-	(*GetConnectionsRequest)(nil),           // 16: uplift.stores.v1.GetConnectionsRequest
-	(*StoreCounts)(nil),                     // 17: uplift.stores.v1.StoreCounts
-	(*SyncProgress)(nil),                    // 18: uplift.stores.v1.SyncProgress
-	(*ShopifyConnection)(nil),               // 19: uplift.stores.v1.ShopifyConnection
-	(*OrderImport)(nil),                     // 20: uplift.stores.v1.OrderImport
-	(*GetConnectionsResponse)(nil),          // 21: uplift.stores.v1.GetConnectionsResponse
-	(*WooCommerceConnection)(nil),           // 22: uplift.stores.v1.WooCommerceConnection
-	(*StartWooCommerceConnectRequest)(nil),  // 23: uplift.stores.v1.StartWooCommerceConnectRequest
-	(*StartWooCommerceConnectResponse)(nil), // 24: uplift.stores.v1.StartWooCommerceConnectResponse
-	(*SyncWooCommerceRequest)(nil),          // 25: uplift.stores.v1.SyncWooCommerceRequest
-	(*SyncWooCommerceResponse)(nil),         // 26: uplift.stores.v1.SyncWooCommerceResponse
-	(*DisconnectWooCommerceRequest)(nil),    // 27: uplift.stores.v1.DisconnectWooCommerceRequest
-	(*DisconnectWooCommerceResponse)(nil),   // 28: uplift.stores.v1.DisconnectWooCommerceResponse
-	(*ReceiveWooCommerceKeysRequest)(nil),   // 29: uplift.stores.v1.ReceiveWooCommerceKeysRequest
-	(*ReceiveWooCommerceKeysResponse)(nil),  // 30: uplift.stores.v1.ReceiveWooCommerceKeysResponse
-	(*ReturnWooCommerceRequest)(nil),        // 31: uplift.stores.v1.ReturnWooCommerceRequest
-	(*ReturnWooCommerceResponse)(nil),       // 32: uplift.stores.v1.ReturnWooCommerceResponse
-	(*StartShopifyConnectRequest)(nil),      // 33: uplift.stores.v1.StartShopifyConnectRequest
-	(*StartShopifyConnectResponse)(nil),     // 34: uplift.stores.v1.StartShopifyConnectResponse
-	(*SyncShopifyRequest)(nil),              // 35: uplift.stores.v1.SyncShopifyRequest
-	(*SyncShopifyResponse)(nil),             // 36: uplift.stores.v1.SyncShopifyResponse
-	(*DisconnectShopifyRequest)(nil),        // 37: uplift.stores.v1.DisconnectShopifyRequest
-	(*DisconnectShopifyResponse)(nil),       // 38: uplift.stores.v1.DisconnectShopifyResponse
-	(*AuthorizeShopifyRequest)(nil),         // 39: uplift.stores.v1.AuthorizeShopifyRequest
-	(*AuthorizeShopifyResponse)(nil),        // 40: uplift.stores.v1.AuthorizeShopifyResponse
-	(*CompleteShopifyConnectRequest)(nil),   // 41: uplift.stores.v1.CompleteShopifyConnectRequest
-	(*CompleteShopifyConnectResponse)(nil),  // 42: uplift.stores.v1.CompleteShopifyConnectResponse
-	(*HandleShopifyWebhookRequest)(nil),     // 43: uplift.stores.v1.HandleShopifyWebhookRequest
-	(*HandleShopifyWebhookResponse)(nil),    // 44: uplift.stores.v1.HandleShopifyWebhookResponse
-	(*wrapperspb.StringValue)(nil),          // 45: google.protobuf.StringValue
-	(*wrapperspb.Int32Value)(nil),           // 46: google.protobuf.Int32Value
-	(*timestamppb.Timestamp)(nil),           // 47: google.protobuf.Timestamp
+	(*ImportOrdersRequest)(nil),              // 0: uplift.stores.v1.ImportOrdersRequest
+	(*UploadOrdersRequest)(nil),              // 1: uplift.stores.v1.UploadOrdersRequest
+	(*UploadOrdersResponse)(nil),             // 2: uplift.stores.v1.UploadOrdersResponse
+	(*ImportOrdersResponse)(nil),             // 3: uplift.stores.v1.ImportOrdersResponse
+	(*GetMetricsRequest)(nil),                // 4: uplift.stores.v1.GetMetricsRequest
+	(*DayMetrics)(nil),                       // 5: uplift.stores.v1.DayMetrics
+	(*GetMetricsResponse)(nil),               // 6: uplift.stores.v1.GetMetricsResponse
+	(*GetTopProductsRequest)(nil),            // 7: uplift.stores.v1.GetTopProductsRequest
+	(*ProductSales)(nil),                     // 8: uplift.stores.v1.ProductSales
+	(*GetTopProductsResponse)(nil),           // 9: uplift.stores.v1.GetTopProductsResponse
+	(*SendDailyReportRequest)(nil),           // 10: uplift.stores.v1.SendDailyReportRequest
+	(*SendDailyReportResponse)(nil),          // 11: uplift.stores.v1.SendDailyReportResponse
+	(*GetDailyReportRequest)(nil),            // 12: uplift.stores.v1.GetDailyReportRequest
+	(*ReportMetric)(nil),                     // 13: uplift.stores.v1.ReportMetric
+	(*DailyReport)(nil),                      // 14: uplift.stores.v1.DailyReport
+	(*GetDailyReportResponse)(nil),           // 15: uplift.stores.v1.GetDailyReportResponse
+	(*GetConnectionsRequest)(nil),            // 16: uplift.stores.v1.GetConnectionsRequest
+	(*StoreCounts)(nil),                      // 17: uplift.stores.v1.StoreCounts
+	(*SyncProgress)(nil),                     // 18: uplift.stores.v1.SyncProgress
+	(*ShopifyConnection)(nil),                // 19: uplift.stores.v1.ShopifyConnection
+	(*OrderImport)(nil),                      // 20: uplift.stores.v1.OrderImport
+	(*GetConnectionsResponse)(nil),           // 21: uplift.stores.v1.GetConnectionsResponse
+	(*WooCommerceConnection)(nil),            // 22: uplift.stores.v1.WooCommerceConnection
+	(*StartWooCommerceConnectRequest)(nil),   // 23: uplift.stores.v1.StartWooCommerceConnectRequest
+	(*StartWooCommerceConnectResponse)(nil),  // 24: uplift.stores.v1.StartWooCommerceConnectResponse
+	(*SyncWooCommerceRequest)(nil),           // 25: uplift.stores.v1.SyncWooCommerceRequest
+	(*SyncWooCommerceResponse)(nil),          // 26: uplift.stores.v1.SyncWooCommerceResponse
+	(*DisconnectWooCommerceRequest)(nil),     // 27: uplift.stores.v1.DisconnectWooCommerceRequest
+	(*DisconnectWooCommerceResponse)(nil),    // 28: uplift.stores.v1.DisconnectWooCommerceResponse
+	(*ReceiveWooCommerceKeysRequest)(nil),    // 29: uplift.stores.v1.ReceiveWooCommerceKeysRequest
+	(*ReceiveWooCommerceKeysResponse)(nil),   // 30: uplift.stores.v1.ReceiveWooCommerceKeysResponse
+	(*ReturnWooCommerceRequest)(nil),         // 31: uplift.stores.v1.ReturnWooCommerceRequest
+	(*HandleWooCommerceWebhookRequest)(nil),  // 32: uplift.stores.v1.HandleWooCommerceWebhookRequest
+	(*HandleWooCommerceWebhookResponse)(nil), // 33: uplift.stores.v1.HandleWooCommerceWebhookResponse
+	(*ReturnWooCommerceResponse)(nil),        // 34: uplift.stores.v1.ReturnWooCommerceResponse
+	(*StartShopifyConnectRequest)(nil),       // 35: uplift.stores.v1.StartShopifyConnectRequest
+	(*StartShopifyConnectResponse)(nil),      // 36: uplift.stores.v1.StartShopifyConnectResponse
+	(*SyncShopifyRequest)(nil),               // 37: uplift.stores.v1.SyncShopifyRequest
+	(*SyncShopifyResponse)(nil),              // 38: uplift.stores.v1.SyncShopifyResponse
+	(*DisconnectShopifyRequest)(nil),         // 39: uplift.stores.v1.DisconnectShopifyRequest
+	(*DisconnectShopifyResponse)(nil),        // 40: uplift.stores.v1.DisconnectShopifyResponse
+	(*AuthorizeShopifyRequest)(nil),          // 41: uplift.stores.v1.AuthorizeShopifyRequest
+	(*AuthorizeShopifyResponse)(nil),         // 42: uplift.stores.v1.AuthorizeShopifyResponse
+	(*CompleteShopifyConnectRequest)(nil),    // 43: uplift.stores.v1.CompleteShopifyConnectRequest
+	(*CompleteShopifyConnectResponse)(nil),   // 44: uplift.stores.v1.CompleteShopifyConnectResponse
+	(*HandleShopifyWebhookRequest)(nil),      // 45: uplift.stores.v1.HandleShopifyWebhookRequest
+	(*HandleShopifyWebhookResponse)(nil),     // 46: uplift.stores.v1.HandleShopifyWebhookResponse
+	(*wrapperspb.StringValue)(nil),           // 47: google.protobuf.StringValue
+	(*wrapperspb.Int32Value)(nil),            // 48: google.protobuf.Int32Value
+	(*timestamppb.Timestamp)(nil),            // 49: google.protobuf.Timestamp
 }
 var file_uplift_stores_v1_stores_service_proto_depIdxs = []int32{
 	3,  // 0: uplift.stores.v1.UploadOrdersResponse.result:type_name -> uplift.stores.v1.ImportOrdersResponse
-	45, // 1: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
-	46, // 2: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
-	45, // 3: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
-	45, // 4: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
+	47, // 1: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
+	48, // 2: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
+	47, // 3: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
+	47, // 4: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
 	5,  // 5: uplift.stores.v1.GetMetricsResponse.days:type_name -> uplift.stores.v1.DayMetrics
 	5,  // 6: uplift.stores.v1.GetMetricsResponse.totals:type_name -> uplift.stores.v1.DayMetrics
 	5,  // 7: uplift.stores.v1.GetMetricsResponse.previous_totals:type_name -> uplift.stores.v1.DayMetrics
 	8,  // 8: uplift.stores.v1.GetMetricsResponse.top_products:type_name -> uplift.stores.v1.ProductSales
 	8,  // 9: uplift.stores.v1.GetTopProductsResponse.products:type_name -> uplift.stores.v1.ProductSales
-	45, // 10: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
-	45, // 11: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
-	45, // 12: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
+	47, // 10: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
+	47, // 11: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
+	47, // 12: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
 	13, // 13: uplift.stores.v1.DailyReport.metrics:type_name -> uplift.stores.v1.ReportMetric
 	14, // 14: uplift.stores.v1.GetDailyReportResponse.report:type_name -> uplift.stores.v1.DailyReport
-	47, // 15: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
-	47, // 16: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
+	49, // 15: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
+	49, // 16: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
 	18, // 17: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
 	17, // 18: uplift.stores.v1.ShopifyConnection.stored:type_name -> uplift.stores.v1.StoreCounts
-	47, // 19: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
+	49, // 19: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
 	19, // 20: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
 	20, // 21: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
 	22, // 22: uplift.stores.v1.GetConnectionsResponse.woocommerce:type_name -> uplift.stores.v1.WooCommerceConnection
-	47, // 23: uplift.stores.v1.WooCommerceConnection.connected_at:type_name -> google.protobuf.Timestamp
+	49, // 23: uplift.stores.v1.WooCommerceConnection.connected_at:type_name -> google.protobuf.Timestamp
 	18, // 24: uplift.stores.v1.WooCommerceConnection.sync:type_name -> uplift.stores.v1.SyncProgress
 	17, // 25: uplift.stores.v1.WooCommerceConnection.stored:type_name -> uplift.stores.v1.StoreCounts
 	0,  // 26: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
@@ -3298,37 +3445,39 @@ var file_uplift_stores_v1_stores_service_proto_depIdxs = []int32{
 	12, // 30: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
 	10, // 31: uplift.stores.v1.StoresService.SendDailyReport:input_type -> uplift.stores.v1.SendDailyReportRequest
 	16, // 32: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
-	33, // 33: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
-	35, // 34: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
-	37, // 35: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
-	39, // 36: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
-	41, // 37: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
-	43, // 38: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
+	35, // 33: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
+	37, // 34: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
+	39, // 35: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
+	41, // 36: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
+	43, // 37: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
+	45, // 38: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
 	23, // 39: uplift.stores.v1.StoresService.StartWooCommerceConnect:input_type -> uplift.stores.v1.StartWooCommerceConnectRequest
 	25, // 40: uplift.stores.v1.StoresService.SyncWooCommerce:input_type -> uplift.stores.v1.SyncWooCommerceRequest
 	27, // 41: uplift.stores.v1.StoresService.DisconnectWooCommerce:input_type -> uplift.stores.v1.DisconnectWooCommerceRequest
 	29, // 42: uplift.stores.v1.StoresService.ReceiveWooCommerceKeys:input_type -> uplift.stores.v1.ReceiveWooCommerceKeysRequest
 	31, // 43: uplift.stores.v1.StoresService.ReturnWooCommerce:input_type -> uplift.stores.v1.ReturnWooCommerceRequest
-	3,  // 44: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
-	2,  // 45: uplift.stores.v1.StoresService.UploadOrders:output_type -> uplift.stores.v1.UploadOrdersResponse
-	6,  // 46: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
-	9,  // 47: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
-	15, // 48: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
-	11, // 49: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
-	21, // 50: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
-	34, // 51: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
-	36, // 52: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
-	38, // 53: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
-	40, // 54: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
-	42, // 55: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
-	44, // 56: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
-	24, // 57: uplift.stores.v1.StoresService.StartWooCommerceConnect:output_type -> uplift.stores.v1.StartWooCommerceConnectResponse
-	26, // 58: uplift.stores.v1.StoresService.SyncWooCommerce:output_type -> uplift.stores.v1.SyncWooCommerceResponse
-	28, // 59: uplift.stores.v1.StoresService.DisconnectWooCommerce:output_type -> uplift.stores.v1.DisconnectWooCommerceResponse
-	30, // 60: uplift.stores.v1.StoresService.ReceiveWooCommerceKeys:output_type -> uplift.stores.v1.ReceiveWooCommerceKeysResponse
-	32, // 61: uplift.stores.v1.StoresService.ReturnWooCommerce:output_type -> uplift.stores.v1.ReturnWooCommerceResponse
-	44, // [44:62] is the sub-list for method output_type
-	26, // [26:44] is the sub-list for method input_type
+	32, // 44: uplift.stores.v1.StoresService.HandleWooCommerceWebhook:input_type -> uplift.stores.v1.HandleWooCommerceWebhookRequest
+	3,  // 45: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
+	2,  // 46: uplift.stores.v1.StoresService.UploadOrders:output_type -> uplift.stores.v1.UploadOrdersResponse
+	6,  // 47: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
+	9,  // 48: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
+	15, // 49: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
+	11, // 50: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
+	21, // 51: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
+	36, // 52: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
+	38, // 53: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
+	40, // 54: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
+	42, // 55: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
+	44, // 56: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
+	46, // 57: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
+	24, // 58: uplift.stores.v1.StoresService.StartWooCommerceConnect:output_type -> uplift.stores.v1.StartWooCommerceConnectResponse
+	26, // 59: uplift.stores.v1.StoresService.SyncWooCommerce:output_type -> uplift.stores.v1.SyncWooCommerceResponse
+	28, // 60: uplift.stores.v1.StoresService.DisconnectWooCommerce:output_type -> uplift.stores.v1.DisconnectWooCommerceResponse
+	30, // 61: uplift.stores.v1.StoresService.ReceiveWooCommerceKeys:output_type -> uplift.stores.v1.ReceiveWooCommerceKeysResponse
+	34, // 62: uplift.stores.v1.StoresService.ReturnWooCommerce:output_type -> uplift.stores.v1.ReturnWooCommerceResponse
+	33, // 63: uplift.stores.v1.StoresService.HandleWooCommerceWebhook:output_type -> uplift.stores.v1.HandleWooCommerceWebhookResponse
+	45, // [45:64] is the sub-list for method output_type
+	26, // [26:45] is the sub-list for method input_type
 	26, // [26:26] is the sub-list for extension type_name
 	26, // [26:26] is the sub-list for extension extendee
 	0,  // [0:26] is the sub-list for field type_name
@@ -3345,7 +3494,7 @@ func file_uplift_stores_v1_stores_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_stores_v1_stores_service_proto_rawDesc), len(file_uplift_stores_v1_stores_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   45,
+			NumMessages:   47,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,24 +19,25 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	StoresService_ImportOrders_FullMethodName            = "/uplift.stores.v1.StoresService/ImportOrders"
-	StoresService_UploadOrders_FullMethodName            = "/uplift.stores.v1.StoresService/UploadOrders"
-	StoresService_GetMetrics_FullMethodName              = "/uplift.stores.v1.StoresService/GetMetrics"
-	StoresService_GetTopProducts_FullMethodName          = "/uplift.stores.v1.StoresService/GetTopProducts"
-	StoresService_GetDailyReport_FullMethodName          = "/uplift.stores.v1.StoresService/GetDailyReport"
-	StoresService_SendDailyReport_FullMethodName         = "/uplift.stores.v1.StoresService/SendDailyReport"
-	StoresService_GetConnections_FullMethodName          = "/uplift.stores.v1.StoresService/GetConnections"
-	StoresService_StartShopifyConnect_FullMethodName     = "/uplift.stores.v1.StoresService/StartShopifyConnect"
-	StoresService_SyncShopify_FullMethodName             = "/uplift.stores.v1.StoresService/SyncShopify"
-	StoresService_DisconnectShopify_FullMethodName       = "/uplift.stores.v1.StoresService/DisconnectShopify"
-	StoresService_AuthorizeShopify_FullMethodName        = "/uplift.stores.v1.StoresService/AuthorizeShopify"
-	StoresService_CompleteShopifyConnect_FullMethodName  = "/uplift.stores.v1.StoresService/CompleteShopifyConnect"
-	StoresService_HandleShopifyWebhook_FullMethodName    = "/uplift.stores.v1.StoresService/HandleShopifyWebhook"
-	StoresService_StartWooCommerceConnect_FullMethodName = "/uplift.stores.v1.StoresService/StartWooCommerceConnect"
-	StoresService_SyncWooCommerce_FullMethodName         = "/uplift.stores.v1.StoresService/SyncWooCommerce"
-	StoresService_DisconnectWooCommerce_FullMethodName   = "/uplift.stores.v1.StoresService/DisconnectWooCommerce"
-	StoresService_ReceiveWooCommerceKeys_FullMethodName  = "/uplift.stores.v1.StoresService/ReceiveWooCommerceKeys"
-	StoresService_ReturnWooCommerce_FullMethodName       = "/uplift.stores.v1.StoresService/ReturnWooCommerce"
+	StoresService_ImportOrders_FullMethodName             = "/uplift.stores.v1.StoresService/ImportOrders"
+	StoresService_UploadOrders_FullMethodName             = "/uplift.stores.v1.StoresService/UploadOrders"
+	StoresService_GetMetrics_FullMethodName               = "/uplift.stores.v1.StoresService/GetMetrics"
+	StoresService_GetTopProducts_FullMethodName           = "/uplift.stores.v1.StoresService/GetTopProducts"
+	StoresService_GetDailyReport_FullMethodName           = "/uplift.stores.v1.StoresService/GetDailyReport"
+	StoresService_SendDailyReport_FullMethodName          = "/uplift.stores.v1.StoresService/SendDailyReport"
+	StoresService_GetConnections_FullMethodName           = "/uplift.stores.v1.StoresService/GetConnections"
+	StoresService_StartShopifyConnect_FullMethodName      = "/uplift.stores.v1.StoresService/StartShopifyConnect"
+	StoresService_SyncShopify_FullMethodName              = "/uplift.stores.v1.StoresService/SyncShopify"
+	StoresService_DisconnectShopify_FullMethodName        = "/uplift.stores.v1.StoresService/DisconnectShopify"
+	StoresService_AuthorizeShopify_FullMethodName         = "/uplift.stores.v1.StoresService/AuthorizeShopify"
+	StoresService_CompleteShopifyConnect_FullMethodName   = "/uplift.stores.v1.StoresService/CompleteShopifyConnect"
+	StoresService_HandleShopifyWebhook_FullMethodName     = "/uplift.stores.v1.StoresService/HandleShopifyWebhook"
+	StoresService_StartWooCommerceConnect_FullMethodName  = "/uplift.stores.v1.StoresService/StartWooCommerceConnect"
+	StoresService_SyncWooCommerce_FullMethodName          = "/uplift.stores.v1.StoresService/SyncWooCommerce"
+	StoresService_DisconnectWooCommerce_FullMethodName    = "/uplift.stores.v1.StoresService/DisconnectWooCommerce"
+	StoresService_ReceiveWooCommerceKeys_FullMethodName   = "/uplift.stores.v1.StoresService/ReceiveWooCommerceKeys"
+	StoresService_ReturnWooCommerce_FullMethodName        = "/uplift.stores.v1.StoresService/ReturnWooCommerce"
+	StoresService_HandleWooCommerceWebhook_FullMethodName = "/uplift.stores.v1.StoresService/HandleWooCommerceWebhook"
 )
 
 // StoresServiceClient is the client API for StoresService service.
@@ -113,6 +114,10 @@ type StoresServiceClient interface {
 	// ReturnWooCommerce is for the gateway: where the browser goes when
 	// WooCommerce sends it back (return_url), connected or not.
 	ReturnWooCommerce(ctx context.Context, in *ReturnWooCommerceRequest, opts ...grpc.CallOption) (*ReturnWooCommerceResponse, error)
+	// HandleWooCommerceWebhook is for the gateway: one WooCommerce webhook
+	// delivery as it arrived. A bad X-WC-Webhook-Signature is Unauthenticated
+	// (HTTP 401); a ping (no signature, form body webhook_id=N) is accepted.
+	HandleWooCommerceWebhook(ctx context.Context, in *HandleWooCommerceWebhookRequest, opts ...grpc.CallOption) (*HandleWooCommerceWebhookResponse, error)
 }
 
 type storesServiceClient struct {
@@ -306,6 +311,16 @@ func (c *storesServiceClient) ReturnWooCommerce(ctx context.Context, in *ReturnW
 	return out, nil
 }
 
+func (c *storesServiceClient) HandleWooCommerceWebhook(ctx context.Context, in *HandleWooCommerceWebhookRequest, opts ...grpc.CallOption) (*HandleWooCommerceWebhookResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(HandleWooCommerceWebhookResponse)
+	err := c.cc.Invoke(ctx, StoresService_HandleWooCommerceWebhook_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // StoresServiceServer is the server API for StoresService service.
 // All implementations must embed UnimplementedStoresServiceServer
 // for forward compatibility.
@@ -380,6 +395,10 @@ type StoresServiceServer interface {
 	// ReturnWooCommerce is for the gateway: where the browser goes when
 	// WooCommerce sends it back (return_url), connected or not.
 	ReturnWooCommerce(context.Context, *ReturnWooCommerceRequest) (*ReturnWooCommerceResponse, error)
+	// HandleWooCommerceWebhook is for the gateway: one WooCommerce webhook
+	// delivery as it arrived. A bad X-WC-Webhook-Signature is Unauthenticated
+	// (HTTP 401); a ping (no signature, form body webhook_id=N) is accepted.
+	HandleWooCommerceWebhook(context.Context, *HandleWooCommerceWebhookRequest) (*HandleWooCommerceWebhookResponse, error)
 	mustEmbedUnimplementedStoresServiceServer()
 }
 
@@ -443,6 +462,9 @@ func (UnimplementedStoresServiceServer) ReceiveWooCommerceKeys(context.Context, 
 }
 func (UnimplementedStoresServiceServer) ReturnWooCommerce(context.Context, *ReturnWooCommerceRequest) (*ReturnWooCommerceResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ReturnWooCommerce not implemented")
+}
+func (UnimplementedStoresServiceServer) HandleWooCommerceWebhook(context.Context, *HandleWooCommerceWebhookRequest) (*HandleWooCommerceWebhookResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method HandleWooCommerceWebhook not implemented")
 }
 func (UnimplementedStoresServiceServer) mustEmbedUnimplementedStoresServiceServer() {}
 func (UnimplementedStoresServiceServer) testEmbeddedByValue()                       {}
@@ -778,6 +800,24 @@ func _StoresService_ReturnWooCommerce_Handler(srv interface{}, ctx context.Conte
 	return interceptor(ctx, in, info, handler)
 }
 
+func _StoresService_HandleWooCommerceWebhook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(HandleWooCommerceWebhookRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).HandleWooCommerceWebhook(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_HandleWooCommerceWebhook_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).HandleWooCommerceWebhook(ctx, req.(*HandleWooCommerceWebhookRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // StoresService_ServiceDesc is the grpc.ServiceDesc for StoresService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -852,6 +892,10 @@ var StoresService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ReturnWooCommerce",
 			Handler:    _StoresService_ReturnWooCommerce_Handler,
+		},
+		{
+			MethodName: "HandleWooCommerceWebhook",
+			Handler:    _StoresService_HandleWooCommerceWebhook_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

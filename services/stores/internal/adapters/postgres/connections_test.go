@@ -489,6 +489,12 @@ func TestDeletingACategoryRemovesItFromEveryTable(t *testing.T) {
 			KeyPermissions: "read_write", ConsumerKey: []byte("k"), ConsumerSecret: []byte("s"), ConnectedBy: "u", ConnectedAt: t0}, "w-"+cat); err != nil {
 			t.Fatal(err)
 		}
+		if fresh, err := r.NewWooDelivery(ctx, cat, "d-1", t0); err != nil || !fresh {
+			t.Fatal(fresh, err)
+		}
+		if fresh, err := r.NewWooDelivery(ctx, cat, "d-1", t0); err != nil || fresh {
+			t.Fatalf("a delivery seen twice is fresh: %v %v", fresh, err)
+		}
 	}
 	if err := pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error { return postgres.TxRepo{Tx: tx}.DeleteCategory(ctx, gone) }); err != nil {
 		t.Fatal(err)

@@ -92,12 +92,12 @@ func (r Repo) WooConnection(ctx context.Context, categoryID string) (*app.WooCon
 	var c app.WooConnection
 	err := r.Pool.QueryRow(ctx, `
 		SELECT category_id, store_url, status, name, currency, timezone, key_id, key_permissions,
-			coalesce(consumer_key, ''), coalesce(consumer_secret, ''), connected_by, connected_at,
+			coalesce(consumer_key, ''), coalesce(consumer_secret, ''), coalesce(webhook_secret, ''), connected_by, connected_at,
 			sync_phase, sync_orders, sync_orders_total, sync_products, sync_customers, sync_percent, sync_error,
 			last_synced_at
 		FROM woocommerce_connections WHERE category_id = $1`, categoryID).Scan(
 		&c.CategoryID, &c.StoreURL, &c.Status, &c.Name, &c.Currency, &c.Timezone, &c.KeyID, &c.KeyPermissions,
-		&c.ConsumerKey, &c.ConsumerSecret, &c.ConnectedBy, &c.ConnectedAt,
+		&c.ConsumerKey, &c.ConsumerSecret, &c.WebhookSecret, &c.ConnectedBy, &c.ConnectedAt,
 		&c.Progress.Phase, &c.Progress.Orders, &c.Progress.OrdersTotal, &c.Progress.Products, &c.Progress.Customers,
 		&c.Progress.Percent, &c.Progress.Error, &c.LastSyncedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -149,9 +149,9 @@ func (r Repo) ClaimWooSync(ctx context.Context, now time.Time, lease time.Durati
 			  AND (sync_claimed_until IS NULL OR sync_claimed_until < $1)
 			ORDER BY sync_requested_at LIMIT 1 FOR UPDATE SKIP LOCKED)
 		RETURNING category_id, store_url, status, name, currency, timezone, coalesce(consumer_key, ''),
-			coalesce(consumer_secret, ''), connected_at, sync_full, watermark, sync_attempts, last_synced_at`,
+			coalesce(consumer_secret, ''), coalesce(webhook_secret, ''), connected_at, sync_full, watermark, sync_attempts, last_synced_at`,
 		now, lease.String()).Scan(&c.CategoryID, &c.StoreURL, &c.Status, &c.Name, &c.Currency, &c.Timezone,
-		&c.ConsumerKey, &c.ConsumerSecret, &c.ConnectedAt, &c.SyncFull, &c.Watermark, &c.Attempts, &c.LastSyncedAt)
+		&c.ConsumerKey, &c.ConsumerSecret, &c.WebhookSecret, &c.ConnectedAt, &c.SyncFull, &c.Watermark, &c.Attempts, &c.LastSyncedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -196,7 +196,7 @@ func (r Repo) SaveWooProgress(ctx context.Context, categoryID string, connectedA
 func (r Repo) FinishWooSync(ctx context.Context, categoryID string, connectedAt time.Time, watermark *time.Time, at, next time.Time) error {
 	_, err := r.Pool.Exec(ctx, `
 		UPDATE woocommerce_connections SET last_synced_at = $3, watermark = $4, sync_full = false, sync_attempts = 0,
-			sync_claimed_until = NULL, sync_error = '',
+			sync_claimed_until = NULL, sync_error = '', sync_phase = 'DONE', sync_percent = 100,
 			sync_requested_at = $5
 		WHERE `+wooLinkStands, categoryID, connectedAt, at, watermark, next)
 	return err
@@ -209,4 +209,30 @@ func (r Repo) FailWooSync(ctx context.Context, categoryID string, connectedAt ti
 			sync_claimed_until = NULL, sync_requested_at = $4
 		WHERE `+wooLinkStands, categoryID, connectedAt, message, retry)
 	return err
+}
+
+// SetWooWebhookSecret implements app.WooRepository.
+func (r Repo) SetWooWebhookSecret(ctx context.Context, categoryID string, connectedAt time.Time, sealed []byte) error {
+	tag, err := r.Pool.Exec(ctx, `UPDATE woocommerce_connections SET webhook_secret = $3 WHERE `+wooLinkStands,
+		categoryID, connectedAt, sealed)
+	if err == nil && tag.RowsAffected() == 0 {
+		return domain.ErrConnectionChanged
+	}
+	return err
+}
+
+// NewWooDelivery implements app.WooRepository; deliveries older than a
+// week go at the same time (WooCommerce never sends one again, §3).
+func (r Repo) NewWooDelivery(ctx context.Context, categoryID, deliveryID string, at time.Time) (bool, error) {
+	var fresh bool
+	err := r.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `DELETE FROM woocommerce_deliveries WHERE received_at < $1::timestamptz - interval '7 days'`, at); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `INSERT INTO woocommerce_deliveries (category_id, delivery_id, received_at) VALUES ($1, $2, $3)
+			ON CONFLICT DO NOTHING`, categoryID, deliveryID, at)
+		fresh = err == nil && tag.RowsAffected() == 1
+		return err
+	})
+	return fresh, err
 }

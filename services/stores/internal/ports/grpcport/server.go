@@ -38,6 +38,8 @@ var PublicMethods = []string{
 	// browser's return from the store.
 	storesv1.StoresService_ReceiveWooCommerceKeys_FullMethodName,
 	storesv1.StoresService_ReturnWooCommerce_FullMethodName,
+	// WooCommerce's webhooks, proven by X-WC-Webhook-Signature.
+	storesv1.StoresService_HandleWooCommerceWebhook_FullMethodName,
 }
 
 // Server implements storesv1.StoresServiceServer.

@@ -88,3 +88,16 @@ func toProtoWoo(c *app.WooConnection) *storesv1.WooCommerceConnection {
 	}
 	return out
 }
+
+// HandleWooCommerceWebhook verifies and applies one delivery.
+func (s *Server) HandleWooCommerceWebhook(ctx context.Context, req *storesv1.HandleWooCommerceWebhookRequest) (*storesv1.HandleWooCommerceWebhookResponse, error) {
+	err := s.App.HandleWooCommerceWebhook(ctx, app.WooDelivery{CategoryID: req.GetCategoryId(), Topic: req.GetTopic(),
+		DeliveryID: req.GetDeliveryId(), Signature: req.GetSignature(), Payload: req.GetPayload()})
+	if errors.Is(err, domain.ErrNotFound) {
+		return nil, status.Error(codes.NotFound, "No such webhook.")
+	}
+	if err != nil {
+		return nil, s.wooStatus(ctx, err)
+	}
+	return &storesv1.HandleWooCommerceWebhookResponse{}, nil
+}
