@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -448,4 +449,77 @@ func checkWooWebhooks(t *testing.T, h *harness, wsim *woosim.Server, store strin
 		t.Fatal(err)
 	}
 	eventually(t, func() bool { return statusOf() == "active" }, "the disabled webhook re-activated by the sync")
+}
+
+// TestTheDemoStoreSyncs: the demo store's 120 days (about 1,700 orders,
+// refunds, failed, cancelled, pending and on-hold ones) sync whole, and the
+// numbers leave out exactly the orders WooCommerce Analytics leaves out.
+func TestTheDemoStoreSyncs(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, sim.Options{AutoApprove: true})
+	s := woosim.New(woosim.Options{AutoApprove: true, AllowHTTPCallback: true})
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	t.Cleanup(s.Close)
+	s.SetBaseURL(srv.URL)
+	now := time.Now()
+	if err := woosim.SeedDemo(s, now); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cat := h.owner()
+	start, err := h.client.StartWooCommerceConnect(ctx, &storesv1.StartWooCommerceConnectRequest{CategoryId: cat, StoreUrl: s.StoreURL(woosim.DemoStore)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	approve(t, start.GetRedirectUrl())
+	var sync *storesv1.SyncProgress
+	eventually(t, func() bool {
+		c, err := h.client.GetConnections(ctx, &storesv1.GetConnectionsRequest{CategoryId: cat})
+		sync = c.GetWoocommerce().GetSync()
+		return err == nil && sync.GetPhase() == "DONE"
+	}, "the demo store's first sync")
+	took := time.Since(began)
+
+	// What WooCommerce counts, read from the store's own API with a key.
+	admin, err := s.IssueKey(woosim.DemoStore, "admin", "1", "read")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted, paid := 0, 0
+	for page := 1; ; page++ {
+		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/wp-json/wc/v3/orders?per_page=100&page=%d", s.StoreURL(woosim.DemoStore), page), nil)
+		req.SetBasicAuth(admin.ConsumerKey, admin.ConsumerSecret)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var orders []struct {
+			Status   string  `json:"status"`
+			DatePaid *string `json:"date_paid_gmt"`
+		}
+		err = json.NewDecoder(res.Body).Decode(&orders)
+		res.Body.Close()
+		if err != nil || len(orders) == 0 {
+			break
+		}
+		for _, o := range orders {
+			if o.Status != "pending" && o.Status != "failed" && o.Status != "cancelled" {
+				counted++
+				if o.DatePaid != nil {
+					paid++
+				}
+			}
+		}
+	}
+	m, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, LastDays: 130})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int(sync.GetOrders()) < 1000 || int(m.GetTotals().GetOrders()) != paid || m.GetSource() != "woocommerce" || m.GetCurrency() != "USD" ||
+		m.GetTimezone() != "America/New_York" || m.GetTotals().GetReturns() == "0.00" {
+		t.Fatalf("synced %d orders; Analytics counts %d, WooCommerce %d paid of %d counted; %s %s %s returns %s",
+			sync.GetOrders(), m.GetTotals().GetOrders(), paid, counted, m.GetSource(), m.GetCurrency(), m.GetTimezone(), m.GetTotals().GetReturns())
+	}
+	t.Logf("the demo store (%d orders) synced in %v; %d counted on their paid day", sync.GetOrders(), took.Round(time.Millisecond), paid)
 }
