@@ -88,3 +88,5 @@ replace (
 replace uplift.dev/shopifysim => ../../deploy/shopifysim
 
 replace uplift.dev/simkit => ../../deploy/simkit
+
+replace uplift.dev/woosim => ../../deploy/woosim

@@ -24,6 +24,7 @@ type fakeStores struct {
 	callback *storesv1.CompleteShopifyConnectRequest
 	webhook  *storesv1.HandleShopifyWebhookRequest
 	imported int
+	wooKeys  *storesv1.ReceiveWooCommerceKeysRequest
 }
 
 func (f *fakeStores) AuthorizeShopify(_ context.Context, r *storesv1.AuthorizeShopifyRequest) (*storesv1.AuthorizeShopifyResponse, error) {

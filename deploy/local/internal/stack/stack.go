@@ -468,7 +468,10 @@ func (s *Stack) serviceEnv(name string, i int) []string {
 		return []string{"CATEGORIES_ADDR=" + s.allCopies(s.Ports.Services["categories"]),
 			"PUBLIC_API_URL=http://" + addr(s.Ports.Gateway),
 			"SHOPIFY_API_BASE=http://" + addr(s.Ports.ShopifySim), "SHOPIFY_TOKEN_KEY=" + shopifyTokenKey,
-			"SYNC_POLL=2s"}
+			"SYNC_POLL=2s",
+			// The local gateway has no TLS and the WooCommerce simulator is on
+			// loopback: local mode lets stores connect it.
+			"WOOCOMMERCE_LOCAL=true"}
 	}
 	return nil
 }

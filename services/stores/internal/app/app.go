@@ -90,6 +90,8 @@ type App struct {
 	tokens  *tokenLocks
 	// imports holds a token per import running (Options.ImportsInFlight).
 	imports chan struct{}
+	// woo connects WooCommerce stores (WithWooCommerce); nil without.
+	woo *woo
 }
 
 // New returns the use cases over the given adapters. client opens a shop's

@@ -32,6 +32,8 @@ type Connections struct {
 	// Stored counts what is stored of the shop (zero without one).
 	Stored     StoreCounts
 	LastImport *Import
+	// WooCommerce is nil when no WooCommerce store was ever connected.
+	WooCommerce *WooConnection
 }
 
 // GetConnections returns the category's connections.
@@ -48,6 +50,11 @@ func (a *App) GetConnections(ctx context.Context, categoryID string) (Connection
 		return Connections{}, err
 	}
 	out := Connections{Shopify: conn, LastImport: imp}
+	if a.woo != nil {
+		if out.WooCommerce, err = a.woo.repo.WooConnection(ctx, categoryID); err != nil {
+			return Connections{}, err
+		}
+	}
 	if conn != nil {
 		if out.Stored, err = a.repo.ShopCounts(ctx, categoryID); err != nil {
 			return Connections{}, err

@@ -18,11 +18,18 @@ const (
 	SourceShopify       = "shopify"
 	SourceImport        = "import"
 	SourceShopifyImport = "shopify+import"
+	// SourceWooCommerce: a WooCommerce store's numbers, counted by
+	// WooCommerce Analytics' rules (domain.WooSales, PlatformWooCommerce).
+	SourceWooCommerce       = "woocommerce"
+	SourceWooCommerceImport = "woocommerce+import"
 )
 
 // Metrics are a range's numbers.
 type Metrics struct {
 	Currency, Timezone, Source string
+	// Platform is whose rules the numbers follow (the average order value,
+	// the formulas): WooCommerce's for a WooCommerce store, else Shopify's.
+	Platform domain.Platform
 	// From and To are the range; Today is the store's day now, which a
 	// range may include while it is not over.
 	From, To, Today domain.Date
@@ -85,7 +92,14 @@ func (a *App) metrics(ctx context.Context, categoryID string, from, to domain.Da
 	st := stored.Store
 	today := domain.Today(a.now(), StoreLocation(st.Timezone))
 	futureDaysHadNoSessions(days, today)
-	return Metrics{Currency: st.Currency, Timezone: st.Timezone, Source: source(stored.Connected, stored.Imported),
+	src, platform := source(stored.Connected, stored.Imported), domain.PlatformShopify
+	if stored.WooCommerce {
+		src, platform = SourceWooCommerce, domain.PlatformWooCommerce
+		if stored.Imported {
+			src = SourceWooCommerceImport
+		}
+	}
+	return Metrics{Currency: st.Currency, Timezone: st.Timezone, Source: src, Platform: platform,
 		From: from, To: to, Today: today, FirstOrderDay: stored.FirstDay,
 		Days: days, Totals: domain.SumTotals(days), Shopify: stored.Shopify}, nil
 }
@@ -255,7 +269,7 @@ func (a *App) dailyReport(ctx context.Context, categoryID string, day domain.Dat
 		return out, nil
 	}
 	out.HasData = true
-	out.DailyReport = domain.CompareDay(m.Days[7], m.Days[:7], m.Currency)
+	out.DailyReport = domain.CompareDayFor(m.Platform, m.Days[7], m.Days[:7], m.Currency)
 	if p, err := a.repo.TopProducts(ctx, categoryID, day, day, 1); err == nil && len(p) > 0 && p[0].NetSales > 0 {
 		out.BestSeller = domain.ClipTitle(p[0].Title)
 	} else if err != nil {

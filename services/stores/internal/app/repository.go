@@ -137,8 +137,9 @@ type RangeNumbers struct {
 	// Store is zero when the category has no numbers.
 	Store Store
 	// Connected: a Shopify shop is (or was) connected; Imported: an order
-	// export was imported.
-	Connected, Imported bool
+	// export was imported; WooCommerce: a WooCommerce store is (or was)
+	// connected, so its numbers follow WooCommerce's rules.
+	Connected, Imported, WooCommerce bool
 	// FirstDay is the store-local day of the first order counted (the zero
 	// Date when there is none): a comparison with days before it compares
 	// with days the store has no data for.

@@ -73,7 +73,7 @@ func (a *App) signals(ctx context.Context, categoryID string) (domain.Signals, e
 	if err != nil {
 		return domain.Signals{}, err
 	}
-	report := domain.CompareDay(m.Days[7], m.Days[:7], st.Currency)
+	report := domain.CompareDayFor(m.Platform, m.Days[7], m.Days[:7], st.Currency)
 	sig := domain.ComputeSignals(categoryID, st.Currency, asOf, products, report)
 	sig.Timezone = st.Timezone
 	return sig, nil

@@ -80,10 +80,11 @@ func (a Amounts) TotalSales() Money {
 
 // Counts reports whether an order is counted in "orders": test orders and
 // gift-card-only orders are not, as on Shopify's "Total orders" card;
-// cancelled, pending and unpaid ones are. An order whose order-time sales
+// cancelled, pending and unpaid ones are (for Shopify; a WooCommerce
+// order's platform rule is its NotCounted). An order whose order-time sales
 // are all gift cards is gift-card-only even if the flag was not set.
 func Counts(o Order) bool {
-	if o.Test || o.GiftCardOnly {
+	if o.Test || o.GiftCardOnly || o.NotCounted {
 		return false
 	}
 	giftCards, others := 0, 0
@@ -200,10 +201,7 @@ func (d DayTotals) OrderValue() Money { return d.Gross - d.Discounts }
 // from zero; false when there were no orders, since an average of nothing
 // is not zero.
 func AverageOrderValue(d DayTotals) (Money, bool) {
-	if d.Orders <= 0 {
-		return 0, false
-	}
-	return Money(roundDiv(int64(d.OrderValue()), d.Orders)), true
+	return AverageOrderValueFor(PlatformShopify, d)
 }
 
 // ConversionPercent is sessions that completed checkout ÷ sessions, as a

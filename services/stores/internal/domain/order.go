@@ -17,8 +17,9 @@ type Source string
 
 // Sources of orders.
 const (
-	SourceShopify Source = "shopify"
-	SourceImport  Source = "import"
+	SourceShopify     Source = "shopify"
+	SourceImport      Source = "import"
+	SourceWooCommerce Source = "woocommerce"
 )
 
 // Action is why a sale happened, after Shopify's OrderActionType.
@@ -87,7 +88,11 @@ type Order struct {
 	// GiftCardOnly orders are left out of the order count, as Shopify's
 	// "Total orders" card does.
 	GiftCardOnly bool
-	Currency     string
+	// NotCounted orders are left out of "orders" by their platform's own
+	// rules (WooCommerce Analytics: an excluded status, or not paid yet;
+	// see WooSales); their Sales say what, if anything, their money counts.
+	NotCounted bool
+	Currency   string
 	// CustomerKey identifies the customer (Shopify id or hashed email); empty
 	// when unknown. Personal data itself is never stored.
 	CustomerKey string

@@ -77,6 +77,12 @@ type metric struct {
 // When the prior days hold no activity at all the report says there is
 // nothing to compare with yet.
 func CompareDay(day DayTotals, prior []DayTotals, currency string) DailyReport {
+	return CompareDayFor(PlatformShopify, day, prior, currency)
+}
+
+// CompareDayFor is CompareDay with the platform's average order value and
+// the platform's words for each number (FormulasFor).
+func CompareDayFor(platform Platform, day DayTotals, prior []DayTotals, currency string) DailyReport {
 	n := int64(len(prior))
 	sum := SumTotals(prior)
 	var sessDays, sessSum, complSum int64
@@ -117,7 +123,7 @@ func CompareDay(day DayTotals, prior []DayTotals, currency string) DailyReport {
 		case "orders":
 			return big.NewRat(d.Orders, 1)
 		case "averageOrderValue":
-			return ratio(int64(d.OrderValue()), d.Orders)
+			return ratio(int64(OrderValueFor(platform, d)), d.Orders)
 		case "returns":
 			return big.NewRat(int64(d.Returns), 1)
 		case "sessions":
@@ -133,7 +139,7 @@ func CompareDay(day DayTotals, prior []DayTotals, currency string) DailyReport {
 		}
 	}
 	for _, m := range ms {
-		m.Formula = Formulas[m.Key]
+		m.Formula = FormulasFor(platform)[m.Key]
 		m.value = valueOf(m.Key, day)
 		for _, p := range prior {
 			if v := valueOf(m.Key, p); v != nil {
@@ -142,7 +148,7 @@ func CompareDay(day DayTotals, prior []DayTotals, currency string) DailyReport {
 		}
 		switch m.Key {
 		case "averageOrderValue":
-			m.avg = ratio(int64(sum.OrderValue()), sum.Orders)
+			m.avg = ratio(int64(OrderValueFor(platform, sum)), sum.Orders)
 		case "conversionRate":
 			if sessSum > 0 {
 				m.avg = big.NewRat(complSum*100, sessSum)
@@ -153,7 +159,7 @@ func CompareDay(day DayTotals, prior []DayTotals, currency string) DailyReport {
 			m.avg = ratio(int64(valueSum(m.prior)), n)
 		}
 		if m.Key == "returns" && ordersBase && m.avg != nil && sum.Orders > 0 {
-			m.base = m.avg.Cmp(big.NewRat(int64(sum.OrderValue()), sum.Orders)) >= 0
+			m.base = m.avg.Cmp(big.NewRat(int64(OrderValueFor(platform, sum)), sum.Orders)) >= 0
 		}
 		show := count
 		switch m.Key {

@@ -65,7 +65,9 @@ func (f *fakeCategories) CheckCategoryAccess(ctx context.Context, r *categoriesv
 }
 
 type harness struct {
-	t      *testing.T
+	t *testing.T
+	// gwURL is the stand-in gateway (webhooks, WooCommerce's key callback).
+	gwURL  string
 	client storesv1.StoresServiceClient
 	sim    *sim.Server
 	simURL string
@@ -93,6 +95,14 @@ func newHarness(t *testing.T, simOpts sim.Options) *harness {
 	// sockets, which the race detector does not see as synchronisation.
 	var storesClient atomic.Pointer[storesv1.StoresServiceClient]
 	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/connections/woocommerce/callback" {
+			wooKeyCallback(*storesClient.Load(), w, r)
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, "/webhooks/woocommerce/") {
+			wooWebhook(*storesClient.Load(), w, r)
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		hd := r.Header
 		_, err := (*storesClient.Load()).HandleShopifyWebhook(r.Context(), &storesv1.HandleShopifyWebhookRequest{
@@ -110,6 +120,7 @@ func newHarness(t *testing.T, simOpts sim.Options) *harness {
 		}
 	}))
 	t.Cleanup(gw.Close)
+	h.gwURL = gw.URL
 
 	// Shopify
 	simOpts.APIKey, simOpts.APISecret = testAPIKey, testAPISecret
@@ -126,7 +137,7 @@ func newHarness(t *testing.T, simOpts sim.Options) *harness {
 	cfg := &stores.Settings{Base: servicetest.Base(t), CategoriesAddr: catsAddr,
 		PublicAPIURL: gw.URL, WebURL: "http://web.test", ShopifyAPIKey: testAPIKey, ShopifyAPISecret: testAPISecret,
 		ShopifyAPIBase: simSrv.URL, ShopifyAPIVersion: "2026-10", TokenKey: key,
-		SyncPoll: 200 * time.Millisecond, SweepEvery: time.Hour}
+		SyncPoll: 200 * time.Millisecond, SweepEvery: time.Hour, WooCommerceLocal: true}
 	wire := stores.Wire(cfg)
 	if simOpts.Clock != nil { // the shop and the service on one clock
 		wire = func(ctx context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {

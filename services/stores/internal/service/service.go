@@ -5,6 +5,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -26,6 +27,7 @@ import (
 	"uplift.dev/stores/internal/adapters/postgres"
 	"uplift.dev/stores/internal/adapters/sealer"
 	"uplift.dev/stores/internal/adapters/shopify"
+	"uplift.dev/stores/internal/adapters/woocommerce"
 	"uplift.dev/stores/internal/app"
 	"uplift.dev/stores/internal/ports/eventport"
 	"uplift.dev/stores/internal/ports/grpcport"
@@ -60,6 +62,11 @@ type Settings struct {
 	// more is refused with 429 and Retry-After (the pod's memory is sized
 	// for these).
 	ImportsInFlight int `env:"IMPORTS_IN_FLIGHT" default:"2"`
+	// WooCommerceLocal is local mode for WooCommerce: store addresses may
+	// be http:// and on loopback (the simulator). WooCommerce itself posts
+	// keys only to https and a real store is never on a private address,
+	// so it is off everywhere else.
+	WooCommerceLocal bool `env:"WOOCOMMERCE_LOCAL" default:"false"`
 }
 
 // MaxImportMessage is the largest request the service accepts: a 20 MB
@@ -102,13 +109,27 @@ func Wire(s *Settings) service.Wire {
 				WebURL:          strings.TrimRight(s.WebURL, "/"),
 				SweepEvery:      s.SweepEvery,
 				ImportsInFlight: s.ImportsInFlight,
-			}).WithClock(rt.Clock)
+			}).WithClock(rt.Clock).
+			WithWooCommerce(woocommerce.New(woocommerce.Config{AllowLoopback: s.WooCommerceLocal}), repo, app.WooOptions{
+				CallbackURL: api + "/connections/woocommerce/callback",
+				ReturnURL:   api + "/connections/woocommerce/return",
+				WebhookURL:  api + "/webhooks/woocommerce",
+				AllowHTTP:   s.WooCommerceLocal,
+			})
+		if s.WooCommerceLocal {
+			rt.Log.Warn("WooCommerce local mode: http:// and loopback store addresses are accepted")
+		}
 		rt.Defer(conn.Close)
 		workers := []func(context.Context) error{
 			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, bus.CategoryAccess, access.OnCategoryUpdated),
 			events.Listen(rt.NC, rt.Bus.Trust, rt.Log, bus.RoleAccess, access.OnUserRoleChanged),
 			func(ctx context.Context) error {
-				return pgplatform.RunOnNotify(ctx, rt.Pool, postgres.NotifyChannel, s.SyncPoll, a.SyncRound,
+				// One worker runs both platforms' syncs: a WooCommerce
+				// store's first sync or catch-up after the Shopify round.
+				round := func(ctx context.Context) error {
+					return errors.Join(a.SyncRound(ctx), a.WooSyncRound(ctx))
+				}
+				return pgplatform.RunOnNotify(ctx, rt.Pool, postgres.NotifyChannel, s.SyncPoll, round,
 					func(err error) { rt.Log.Warn("sync round failed; will retry", "err", err) })
 			},
 		}

@@ -1725,7 +1725,8 @@ type GetConnectionsResponse struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Shopify *ShopifyConnection     `protobuf:"bytes,1,opt,name=shopify,proto3" json:"shopify,omitempty"`
 	// last_import is null when no export was imported.
-	LastImport    *OrderImport `protobuf:"bytes,2,opt,name=last_import,json=lastImport,proto3" json:"last_import,omitempty"`
+	LastImport    *OrderImport           `protobuf:"bytes,2,opt,name=last_import,json=lastImport,proto3" json:"last_import,omitempty"`
+	Woocommerce   *WooCommerceConnection `protobuf:"bytes,3,opt,name=woocommerce,proto3" json:"woocommerce,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1774,6 +1775,728 @@ func (x *GetConnectionsResponse) GetLastImport() *OrderImport {
 	return nil
 }
 
+func (x *GetConnectionsResponse) GetWoocommerce() *WooCommerceConnection {
+	if x != nil {
+		return x.Woocommerce
+	}
+	return nil
+}
+
+// WooCommerceConnection is the category's WooCommerce store.
+type WooCommerceConnection struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// status is "NOT_CONNECTED" or "CONNECTED".
+	Status string `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
+	// store_url is the store's home URL ("https://shop.example").
+	StoreUrl      string                 `protobuf:"bytes,2,opt,name=store_url,json=storeUrl,proto3" json:"store_url,omitempty"`
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	Currency      string                 `protobuf:"bytes,4,opt,name=currency,proto3" json:"currency,omitempty"`
+	Timezone      string                 `protobuf:"bytes,5,opt,name=timezone,proto3" json:"timezone,omitempty"`
+	ConnectedAt   *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=connected_at,json=connectedAt,proto3" json:"connected_at,omitempty"`
+	Sync          *SyncProgress          `protobuf:"bytes,7,opt,name=sync,proto3" json:"sync,omitempty"`
+	Stored        *StoreCounts           `protobuf:"bytes,8,opt,name=stored,proto3" json:"stored,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WooCommerceConnection) Reset() {
+	*x = WooCommerceConnection{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WooCommerceConnection) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WooCommerceConnection) ProtoMessage() {}
+
+func (x *WooCommerceConnection) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WooCommerceConnection.ProtoReflect.Descriptor instead.
+func (*WooCommerceConnection) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *WooCommerceConnection) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *WooCommerceConnection) GetStoreUrl() string {
+	if x != nil {
+		return x.StoreUrl
+	}
+	return ""
+}
+
+func (x *WooCommerceConnection) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *WooCommerceConnection) GetCurrency() string {
+	if x != nil {
+		return x.Currency
+	}
+	return ""
+}
+
+func (x *WooCommerceConnection) GetTimezone() string {
+	if x != nil {
+		return x.Timezone
+	}
+	return ""
+}
+
+func (x *WooCommerceConnection) GetConnectedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ConnectedAt
+	}
+	return nil
+}
+
+func (x *WooCommerceConnection) GetSync() *SyncProgress {
+	if x != nil {
+		return x.Sync
+	}
+	return nil
+}
+
+func (x *WooCommerceConnection) GetStored() *StoreCounts {
+	if x != nil {
+		return x.Stored
+	}
+	return nil
+}
+
+// StartWooCommerceConnectRequest names the store.
+type StartWooCommerceConnectRequest struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	// store_url is the store's address as the owner typed it
+	// ("https://shop.example"; a bare host gets https://).
+	StoreUrl      string `protobuf:"bytes,2,opt,name=store_url,json=storeUrl,proto3" json:"store_url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StartWooCommerceConnectRequest) Reset() {
+	*x = StartWooCommerceConnectRequest{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StartWooCommerceConnectRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StartWooCommerceConnectRequest) ProtoMessage() {}
+
+func (x *StartWooCommerceConnectRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StartWooCommerceConnectRequest.ProtoReflect.Descriptor instead.
+func (*StartWooCommerceConnectRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *StartWooCommerceConnectRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *StartWooCommerceConnectRequest) GetStoreUrl() string {
+	if x != nil {
+		return x.StoreUrl
+	}
+	return ""
+}
+
+// StartWooCommerceConnectResponse is where the browser goes next: the
+// store's own authorization page.
+type StartWooCommerceConnectResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RedirectUrl   string                 `protobuf:"bytes,1,opt,name=redirect_url,json=redirectUrl,proto3" json:"redirect_url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StartWooCommerceConnectResponse) Reset() {
+	*x = StartWooCommerceConnectResponse{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StartWooCommerceConnectResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StartWooCommerceConnectResponse) ProtoMessage() {}
+
+func (x *StartWooCommerceConnectResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StartWooCommerceConnectResponse.ProtoReflect.Descriptor instead.
+func (*StartWooCommerceConnectResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *StartWooCommerceConnectResponse) GetRedirectUrl() string {
+	if x != nil {
+		return x.RedirectUrl
+	}
+	return ""
+}
+
+// SyncWooCommerceRequest names the category.
+type SyncWooCommerceRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SyncWooCommerceRequest) Reset() {
+	*x = SyncWooCommerceRequest{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SyncWooCommerceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SyncWooCommerceRequest) ProtoMessage() {}
+
+func (x *SyncWooCommerceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SyncWooCommerceRequest.ProtoReflect.Descriptor instead.
+func (*SyncWooCommerceRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *SyncWooCommerceRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+// SyncWooCommerceResponse is empty.
+type SyncWooCommerceResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SyncWooCommerceResponse) Reset() {
+	*x = SyncWooCommerceResponse{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SyncWooCommerceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SyncWooCommerceResponse) ProtoMessage() {}
+
+func (x *SyncWooCommerceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SyncWooCommerceResponse.ProtoReflect.Descriptor instead.
+func (*SyncWooCommerceResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{26}
+}
+
+// DisconnectWooCommerceRequest names the category.
+type DisconnectWooCommerceRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DisconnectWooCommerceRequest) Reset() {
+	*x = DisconnectWooCommerceRequest{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DisconnectWooCommerceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DisconnectWooCommerceRequest) ProtoMessage() {}
+
+func (x *DisconnectWooCommerceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DisconnectWooCommerceRequest.ProtoReflect.Descriptor instead.
+func (*DisconnectWooCommerceRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *DisconnectWooCommerceRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+// DisconnectWooCommerceResponse is empty.
+type DisconnectWooCommerceResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DisconnectWooCommerceResponse) Reset() {
+	*x = DisconnectWooCommerceResponse{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DisconnectWooCommerceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DisconnectWooCommerceResponse) ProtoMessage() {}
+
+func (x *DisconnectWooCommerceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DisconnectWooCommerceResponse.ProtoReflect.Descriptor instead.
+func (*DisconnectWooCommerceResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{28}
+}
+
+// ReceiveWooCommerceKeysRequest is WooCommerce's key callback body.
+type ReceiveWooCommerceKeysRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// state is the user_id Uplift sent to the authorization page.
+	State          string `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
+	KeyId          int64  `protobuf:"varint,2,opt,name=key_id,json=keyId,proto3" json:"key_id,omitempty"`
+	ConsumerKey    string `protobuf:"bytes,3,opt,name=consumer_key,json=consumerKey,proto3" json:"consumer_key,omitempty"`
+	ConsumerSecret string `protobuf:"bytes,4,opt,name=consumer_secret,json=consumerSecret,proto3" json:"consumer_secret,omitempty"`
+	// key_permissions is "read", "write" or "read_write".
+	KeyPermissions string `protobuf:"bytes,5,opt,name=key_permissions,json=keyPermissions,proto3" json:"key_permissions,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ReceiveWooCommerceKeysRequest) Reset() {
+	*x = ReceiveWooCommerceKeysRequest{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReceiveWooCommerceKeysRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReceiveWooCommerceKeysRequest) ProtoMessage() {}
+
+func (x *ReceiveWooCommerceKeysRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReceiveWooCommerceKeysRequest.ProtoReflect.Descriptor instead.
+func (*ReceiveWooCommerceKeysRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *ReceiveWooCommerceKeysRequest) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *ReceiveWooCommerceKeysRequest) GetKeyId() int64 {
+	if x != nil {
+		return x.KeyId
+	}
+	return 0
+}
+
+func (x *ReceiveWooCommerceKeysRequest) GetConsumerKey() string {
+	if x != nil {
+		return x.ConsumerKey
+	}
+	return ""
+}
+
+func (x *ReceiveWooCommerceKeysRequest) GetConsumerSecret() string {
+	if x != nil {
+		return x.ConsumerSecret
+	}
+	return ""
+}
+
+func (x *ReceiveWooCommerceKeysRequest) GetKeyPermissions() string {
+	if x != nil {
+		return x.KeyPermissions
+	}
+	return ""
+}
+
+// ReceiveWooCommerceKeysResponse is empty.
+type ReceiveWooCommerceKeysResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReceiveWooCommerceKeysResponse) Reset() {
+	*x = ReceiveWooCommerceKeysResponse{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReceiveWooCommerceKeysResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReceiveWooCommerceKeysResponse) ProtoMessage() {}
+
+func (x *ReceiveWooCommerceKeysResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReceiveWooCommerceKeysResponse.ProtoReflect.Descriptor instead.
+func (*ReceiveWooCommerceKeysResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{30}
+}
+
+// ReturnWooCommerceRequest is the return_url's query.
+type ReturnWooCommerceRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	State string                 `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
+	// success is WooCommerce's "1" (approved) or "0" (denied).
+	Success       string `protobuf:"bytes,2,opt,name=success,proto3" json:"success,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReturnWooCommerceRequest) Reset() {
+	*x = ReturnWooCommerceRequest{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReturnWooCommerceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReturnWooCommerceRequest) ProtoMessage() {}
+
+func (x *ReturnWooCommerceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReturnWooCommerceRequest.ProtoReflect.Descriptor instead.
+func (*ReturnWooCommerceRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *ReturnWooCommerceRequest) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *ReturnWooCommerceRequest) GetSuccess() string {
+	if x != nil {
+		return x.Success
+	}
+	return ""
+}
+
+// HandleWooCommerceWebhookRequest is one delivery: the raw body (the
+// signature covers it byte for byte) and the X-WC-Webhook-* headers.
+type HandleWooCommerceWebhookRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// category_id is from the delivery URL Uplift registered.
+	CategoryId    string `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	Payload       []byte `protobuf:"bytes,2,opt,name=payload,proto3" json:"payload,omitempty"`
+	Signature     string `protobuf:"bytes,3,opt,name=signature,proto3" json:"signature,omitempty"`
+	Topic         string `protobuf:"bytes,4,opt,name=topic,proto3" json:"topic,omitempty"`
+	DeliveryId    string `protobuf:"bytes,5,opt,name=delivery_id,json=deliveryId,proto3" json:"delivery_id,omitempty"`
+	WebhookId     string `protobuf:"bytes,6,opt,name=webhook_id,json=webhookId,proto3" json:"webhook_id,omitempty"`
+	Source        string `protobuf:"bytes,7,opt,name=source,proto3" json:"source,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HandleWooCommerceWebhookRequest) Reset() {
+	*x = HandleWooCommerceWebhookRequest{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HandleWooCommerceWebhookRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HandleWooCommerceWebhookRequest) ProtoMessage() {}
+
+func (x *HandleWooCommerceWebhookRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HandleWooCommerceWebhookRequest.ProtoReflect.Descriptor instead.
+func (*HandleWooCommerceWebhookRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *HandleWooCommerceWebhookRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *HandleWooCommerceWebhookRequest) GetPayload() []byte {
+	if x != nil {
+		return x.Payload
+	}
+	return nil
+}
+
+func (x *HandleWooCommerceWebhookRequest) GetSignature() string {
+	if x != nil {
+		return x.Signature
+	}
+	return ""
+}
+
+func (x *HandleWooCommerceWebhookRequest) GetTopic() string {
+	if x != nil {
+		return x.Topic
+	}
+	return ""
+}
+
+func (x *HandleWooCommerceWebhookRequest) GetDeliveryId() string {
+	if x != nil {
+		return x.DeliveryId
+	}
+	return ""
+}
+
+func (x *HandleWooCommerceWebhookRequest) GetWebhookId() string {
+	if x != nil {
+		return x.WebhookId
+	}
+	return ""
+}
+
+func (x *HandleWooCommerceWebhookRequest) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
+// HandleWooCommerceWebhookResponse is empty.
+type HandleWooCommerceWebhookResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HandleWooCommerceWebhookResponse) Reset() {
+	*x = HandleWooCommerceWebhookResponse{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HandleWooCommerceWebhookResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HandleWooCommerceWebhookResponse) ProtoMessage() {}
+
+func (x *HandleWooCommerceWebhookResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HandleWooCommerceWebhookResponse.ProtoReflect.Descriptor instead.
+func (*HandleWooCommerceWebhookResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{33}
+}
+
+// ReturnWooCommerceResponse is where the browser goes back to.
+type ReturnWooCommerceResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RedirectUrl   string                 `protobuf:"bytes,1,opt,name=redirect_url,json=redirectUrl,proto3" json:"redirect_url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReturnWooCommerceResponse) Reset() {
+	*x = ReturnWooCommerceResponse{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReturnWooCommerceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReturnWooCommerceResponse) ProtoMessage() {}
+
+func (x *ReturnWooCommerceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReturnWooCommerceResponse.ProtoReflect.Descriptor instead.
+func (*ReturnWooCommerceResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *ReturnWooCommerceResponse) GetRedirectUrl() string {
+	if x != nil {
+		return x.RedirectUrl
+	}
+	return ""
+}
+
 // StartShopifyConnectRequest names the shop.
 type StartShopifyConnectRequest struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -1786,7 +2509,7 @@ type StartShopifyConnectRequest struct {
 
 func (x *StartShopifyConnectRequest) Reset() {
 	*x = StartShopifyConnectRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1798,7 +2521,7 @@ func (x *StartShopifyConnectRequest) String() string {
 func (*StartShopifyConnectRequest) ProtoMessage() {}
 
 func (x *StartShopifyConnectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[22]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1811,7 +2534,7 @@ func (x *StartShopifyConnectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartShopifyConnectRequest.ProtoReflect.Descriptor instead.
 func (*StartShopifyConnectRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{22}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *StartShopifyConnectRequest) GetCategoryId() string {
@@ -1838,7 +2561,7 @@ type StartShopifyConnectResponse struct {
 
 func (x *StartShopifyConnectResponse) Reset() {
 	*x = StartShopifyConnectResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1850,7 +2573,7 @@ func (x *StartShopifyConnectResponse) String() string {
 func (*StartShopifyConnectResponse) ProtoMessage() {}
 
 func (x *StartShopifyConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[23]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1863,7 +2586,7 @@ func (x *StartShopifyConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartShopifyConnectResponse.ProtoReflect.Descriptor instead.
 func (*StartShopifyConnectResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{23}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *StartShopifyConnectResponse) GetRedirectUrl() string {
@@ -1883,7 +2606,7 @@ type SyncShopifyRequest struct {
 
 func (x *SyncShopifyRequest) Reset() {
 	*x = SyncShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1895,7 +2618,7 @@ func (x *SyncShopifyRequest) String() string {
 func (*SyncShopifyRequest) ProtoMessage() {}
 
 func (x *SyncShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[24]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1908,7 +2631,7 @@ func (x *SyncShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncShopifyRequest.ProtoReflect.Descriptor instead.
 func (*SyncShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{24}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *SyncShopifyRequest) GetCategoryId() string {
@@ -1927,7 +2650,7 @@ type SyncShopifyResponse struct {
 
 func (x *SyncShopifyResponse) Reset() {
 	*x = SyncShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1939,7 +2662,7 @@ func (x *SyncShopifyResponse) String() string {
 func (*SyncShopifyResponse) ProtoMessage() {}
 
 func (x *SyncShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[25]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1952,7 +2675,7 @@ func (x *SyncShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SyncShopifyResponse.ProtoReflect.Descriptor instead.
 func (*SyncShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{25}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{38}
 }
 
 // DisconnectShopifyRequest names the category.
@@ -1965,7 +2688,7 @@ type DisconnectShopifyRequest struct {
 
 func (x *DisconnectShopifyRequest) Reset() {
 	*x = DisconnectShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1977,7 +2700,7 @@ func (x *DisconnectShopifyRequest) String() string {
 func (*DisconnectShopifyRequest) ProtoMessage() {}
 
 func (x *DisconnectShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[26]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1990,7 +2713,7 @@ func (x *DisconnectShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisconnectShopifyRequest.ProtoReflect.Descriptor instead.
 func (*DisconnectShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{26}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *DisconnectShopifyRequest) GetCategoryId() string {
@@ -2009,7 +2732,7 @@ type DisconnectShopifyResponse struct {
 
 func (x *DisconnectShopifyResponse) Reset() {
 	*x = DisconnectShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2021,7 +2744,7 @@ func (x *DisconnectShopifyResponse) String() string {
 func (*DisconnectShopifyResponse) ProtoMessage() {}
 
 func (x *DisconnectShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[27]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2034,7 +2757,7 @@ func (x *DisconnectShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisconnectShopifyResponse.ProtoReflect.Descriptor instead.
 func (*DisconnectShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{27}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{40}
 }
 
 // AuthorizeShopifyRequest carries the state StartShopifyConnect issued.
@@ -2047,7 +2770,7 @@ type AuthorizeShopifyRequest struct {
 
 func (x *AuthorizeShopifyRequest) Reset() {
 	*x = AuthorizeShopifyRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2059,7 +2782,7 @@ func (x *AuthorizeShopifyRequest) String() string {
 func (*AuthorizeShopifyRequest) ProtoMessage() {}
 
 func (x *AuthorizeShopifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[28]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2072,7 +2795,7 @@ func (x *AuthorizeShopifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthorizeShopifyRequest.ProtoReflect.Descriptor instead.
 func (*AuthorizeShopifyRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{28}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *AuthorizeShopifyRequest) GetState() string {
@@ -2092,7 +2815,7 @@ type AuthorizeShopifyResponse struct {
 
 func (x *AuthorizeShopifyResponse) Reset() {
 	*x = AuthorizeShopifyResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2104,7 +2827,7 @@ func (x *AuthorizeShopifyResponse) String() string {
 func (*AuthorizeShopifyResponse) ProtoMessage() {}
 
 func (x *AuthorizeShopifyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[29]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2117,7 +2840,7 @@ func (x *AuthorizeShopifyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuthorizeShopifyResponse.ProtoReflect.Descriptor instead.
 func (*AuthorizeShopifyResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{29}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *AuthorizeShopifyResponse) GetAuthorizeUrl() string {
@@ -2140,7 +2863,7 @@ type CompleteShopifyConnectRequest struct {
 
 func (x *CompleteShopifyConnectRequest) Reset() {
 	*x = CompleteShopifyConnectRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2152,7 +2875,7 @@ func (x *CompleteShopifyConnectRequest) String() string {
 func (*CompleteShopifyConnectRequest) ProtoMessage() {}
 
 func (x *CompleteShopifyConnectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[30]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2165,7 +2888,7 @@ func (x *CompleteShopifyConnectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteShopifyConnectRequest.ProtoReflect.Descriptor instead.
 func (*CompleteShopifyConnectRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{30}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *CompleteShopifyConnectRequest) GetRawQuery() string {
@@ -2192,7 +2915,7 @@ type CompleteShopifyConnectResponse struct {
 
 func (x *CompleteShopifyConnectResponse) Reset() {
 	*x = CompleteShopifyConnectResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[31]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2204,7 +2927,7 @@ func (x *CompleteShopifyConnectResponse) String() string {
 func (*CompleteShopifyConnectResponse) ProtoMessage() {}
 
 func (x *CompleteShopifyConnectResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[31]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2217,7 +2940,7 @@ func (x *CompleteShopifyConnectResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteShopifyConnectResponse.ProtoReflect.Descriptor instead.
 func (*CompleteShopifyConnectResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{31}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *CompleteShopifyConnectResponse) GetRedirectUrl() string {
@@ -2244,7 +2967,7 @@ type HandleShopifyWebhookRequest struct {
 
 func (x *HandleShopifyWebhookRequest) Reset() {
 	*x = HandleShopifyWebhookRequest{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[32]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2256,7 +2979,7 @@ func (x *HandleShopifyWebhookRequest) String() string {
 func (*HandleShopifyWebhookRequest) ProtoMessage() {}
 
 func (x *HandleShopifyWebhookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[32]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2269,7 +2992,7 @@ func (x *HandleShopifyWebhookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleShopifyWebhookRequest.ProtoReflect.Descriptor instead.
 func (*HandleShopifyWebhookRequest) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{32}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *HandleShopifyWebhookRequest) GetPayload() []byte {
@@ -2337,7 +3060,7 @@ type HandleShopifyWebhookResponse struct {
 
 func (x *HandleShopifyWebhookResponse) Reset() {
 	*x = HandleShopifyWebhookResponse{}
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[33]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2349,7 +3072,7 @@ func (x *HandleShopifyWebhookResponse) String() string {
 func (*HandleShopifyWebhookResponse) ProtoMessage() {}
 
 func (x *HandleShopifyWebhookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[33]
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2362,7 +3085,7 @@ func (x *HandleShopifyWebhookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandleShopifyWebhookResponse.ProtoReflect.Descriptor instead.
 func (*HandleShopifyWebhookResponse) Descriptor() ([]byte, []int) {
-	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{33}
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{46}
 }
 
 var File_uplift_stores_v1_stores_service_proto protoreflect.FileDescriptor
@@ -2511,11 +3234,59 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\blast_day\x18\x03 \x01(\tR\alastDay\x12\x1a\n" +
 	"\bcurrency\x18\x04 \x01(\tR\bcurrency\x12;\n" +
 	"\vimported_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"importedAt\"\x97\x01\n" +
+	"importedAt\"\xe2\x01\n" +
 	"\x16GetConnectionsResponse\x12=\n" +
 	"\ashopify\x18\x01 \x01(\v2#.uplift.stores.v1.ShopifyConnectionR\ashopify\x12>\n" +
 	"\vlast_import\x18\x02 \x01(\v2\x1d.uplift.stores.v1.OrderImportR\n" +
-	"lastImport\"Q\n" +
+	"lastImport\x12I\n" +
+	"\vwoocommerce\x18\x03 \x01(\v2'.uplift.stores.v1.WooCommerceConnectionR\vwoocommerce\"\xc2\x02\n" +
+	"\x15WooCommerceConnection\x12\x16\n" +
+	"\x06status\x18\x01 \x01(\tR\x06status\x12\x1b\n" +
+	"\tstore_url\x18\x02 \x01(\tR\bstoreUrl\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x1a\n" +
+	"\bcurrency\x18\x04 \x01(\tR\bcurrency\x12\x1a\n" +
+	"\btimezone\x18\x05 \x01(\tR\btimezone\x12=\n" +
+	"\fconnected_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\vconnectedAt\x122\n" +
+	"\x04sync\x18\a \x01(\v2\x1e.uplift.stores.v1.SyncProgressR\x04sync\x125\n" +
+	"\x06stored\x18\b \x01(\v2\x1d.uplift.stores.v1.StoreCountsR\x06stored\"^\n" +
+	"\x1eStartWooCommerceConnectRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x1b\n" +
+	"\tstore_url\x18\x02 \x01(\tR\bstoreUrl\"D\n" +
+	"\x1fStartWooCommerceConnectResponse\x12!\n" +
+	"\fredirect_url\x18\x01 \x01(\tR\vredirectUrl\"9\n" +
+	"\x16SyncWooCommerceRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\"\x19\n" +
+	"\x17SyncWooCommerceResponse\"?\n" +
+	"\x1cDisconnectWooCommerceRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\"\x1f\n" +
+	"\x1dDisconnectWooCommerceResponse\"\xc1\x01\n" +
+	"\x1dReceiveWooCommerceKeysRequest\x12\x14\n" +
+	"\x05state\x18\x01 \x01(\tR\x05state\x12\x15\n" +
+	"\x06key_id\x18\x02 \x01(\x03R\x05keyId\x12!\n" +
+	"\fconsumer_key\x18\x03 \x01(\tR\vconsumerKey\x12'\n" +
+	"\x0fconsumer_secret\x18\x04 \x01(\tR\x0econsumerSecret\x12'\n" +
+	"\x0fkey_permissions\x18\x05 \x01(\tR\x0ekeyPermissions\" \n" +
+	"\x1eReceiveWooCommerceKeysResponse\"J\n" +
+	"\x18ReturnWooCommerceRequest\x12\x14\n" +
+	"\x05state\x18\x01 \x01(\tR\x05state\x12\x18\n" +
+	"\asuccess\x18\x02 \x01(\tR\asuccess\"\xe8\x01\n" +
+	"\x1fHandleWooCommerceWebhookRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x18\n" +
+	"\apayload\x18\x02 \x01(\fR\apayload\x12\x1c\n" +
+	"\tsignature\x18\x03 \x01(\tR\tsignature\x12\x14\n" +
+	"\x05topic\x18\x04 \x01(\tR\x05topic\x12\x1f\n" +
+	"\vdelivery_id\x18\x05 \x01(\tR\n" +
+	"deliveryId\x12\x1d\n" +
+	"\n" +
+	"webhook_id\x18\x06 \x01(\tR\twebhookId\x12\x16\n" +
+	"\x06source\x18\a \x01(\tR\x06source\"\"\n" +
+	" HandleWooCommerceWebhookResponse\">\n" +
+	"\x19ReturnWooCommerceResponse\x12!\n" +
+	"\fredirect_url\x18\x01 \x01(\tR\vredirectUrl\"Q\n" +
 	"\x1aStartShopifyConnectRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x12\n" +
@@ -2551,7 +3322,7 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\vapi_version\x18\a \x01(\tR\n" +
 	"apiVersion\x12!\n" +
 	"\ftriggered_at\x18\b \x01(\tR\vtriggeredAt\"\x1e\n" +
-	"\x1cHandleShopifyWebhookResponse2\xe4\x0f\n" +
+	"\x1cHandleShopifyWebhookResponse2\x8f\x17\n" +
 	"\rStoresService\x12\xa8\x01\n" +
 	"\fImportOrders\x12%.uplift.stores.v1.ImportOrdersRequest\x1a&.uplift.stores.v1.ImportOrdersResponse\"I\x82\xd3\xe4\x93\x02C:\x01*\">/internal/categories/{category_id}/business-data/orders/import\x12_\n" +
 	"\fUploadOrders\x12%.uplift.stores.v1.UploadOrdersRequest\x1a&.uplift.stores.v1.UploadOrdersResponse(\x01\x12\x9c\x01\n" +
@@ -2566,7 +3337,13 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\x11DisconnectShopify\x12*.uplift.stores.v1.DisconnectShopifyRequest\x1a+.uplift.stores.v1.DisconnectShopifyResponse\">\x82\xd3\xe4\x93\x028*6/internal/categories/{category_id}/connections/shopify\x12i\n" +
 	"\x10AuthorizeShopify\x12).uplift.stores.v1.AuthorizeShopifyRequest\x1a*.uplift.stores.v1.AuthorizeShopifyResponse\x12{\n" +
 	"\x16CompleteShopifyConnect\x12/.uplift.stores.v1.CompleteShopifyConnectRequest\x1a0.uplift.stores.v1.CompleteShopifyConnectResponse\x12u\n" +
-	"\x14HandleShopifyWebhook\x12-.uplift.stores.v1.HandleShopifyWebhookRequest\x1a..uplift.stores.v1.HandleShopifyWebhookResponseB\xbc\x01\n" +
+	"\x14HandleShopifyWebhook\x12-.uplift.stores.v1.HandleShopifyWebhookRequest\x1a..uplift.stores.v1.HandleShopifyWebhookResponse\x12\xc5\x01\n" +
+	"\x17StartWooCommerceConnect\x120.uplift.stores.v1.StartWooCommerceConnectRequest\x1a1.uplift.stores.v1.StartWooCommerceConnectResponse\"E\x82\xd3\xe4\x93\x02?:\x01*\":/internal/categories/{category_id}/connections/woocommerce\x12\xb2\x01\n" +
+	"\x0fSyncWooCommerce\x12(.uplift.stores.v1.SyncWooCommerceRequest\x1a).uplift.stores.v1.SyncWooCommerceResponse\"J\x82\xd3\xe4\x93\x02D:\x01*\"?/internal/categories/{category_id}/connections/woocommerce/sync\x12\xbc\x01\n" +
+	"\x15DisconnectWooCommerce\x12..uplift.stores.v1.DisconnectWooCommerceRequest\x1a/.uplift.stores.v1.DisconnectWooCommerceResponse\"B\x82\xd3\xe4\x93\x02<*:/internal/categories/{category_id}/connections/woocommerce\x12{\n" +
+	"\x16ReceiveWooCommerceKeys\x12/.uplift.stores.v1.ReceiveWooCommerceKeysRequest\x1a0.uplift.stores.v1.ReceiveWooCommerceKeysResponse\x12l\n" +
+	"\x11ReturnWooCommerce\x12*.uplift.stores.v1.ReturnWooCommerceRequest\x1a+.uplift.stores.v1.ReturnWooCommerceResponse\x12\x81\x01\n" +
+	"\x18HandleWooCommerceWebhook\x121.uplift.stores.v1.HandleWooCommerceWebhookRequest\x1a2.uplift.stores.v1.HandleWooCommerceWebhookResponseB\xbc\x01\n" +
 	"\x14com.uplift.stores.v1B\x12StoresServiceProtoP\x01Z.uplift.dev/proto/gen/uplift/stores/v1;storesv1\xa2\x02\x03USX\xaa\x02\x10Uplift.Stores.V1\xca\x02\x10Uplift\\Stores\\V1\xe2\x02\x1cUplift\\Stores\\V1\\GPBMetadata\xea\x02\x12Uplift::Stores::V1b\x06proto3"
 
 var (
@@ -2581,100 +3358,129 @@ func file_uplift_stores_v1_stores_service_proto_rawDescGZIP() []byte {
 	return file_uplift_stores_v1_stores_service_proto_rawDescData
 }
 
-var file_uplift_stores_v1_stores_service_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
+var file_uplift_stores_v1_stores_service_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
 var file_uplift_stores_v1_stores_service_proto_goTypes = []any{
-	(*ImportOrdersRequest)(nil),            // 0: uplift.stores.v1.ImportOrdersRequest
-	(*UploadOrdersRequest)(nil),            // 1: uplift.stores.v1.UploadOrdersRequest
-	(*UploadOrdersResponse)(nil),           // 2: uplift.stores.v1.UploadOrdersResponse
-	(*ImportOrdersResponse)(nil),           // 3: uplift.stores.v1.ImportOrdersResponse
-	(*GetMetricsRequest)(nil),              // 4: uplift.stores.v1.GetMetricsRequest
-	(*DayMetrics)(nil),                     // 5: uplift.stores.v1.DayMetrics
-	(*GetMetricsResponse)(nil),             // 6: uplift.stores.v1.GetMetricsResponse
-	(*GetTopProductsRequest)(nil),          // 7: uplift.stores.v1.GetTopProductsRequest
-	(*ProductSales)(nil),                   // 8: uplift.stores.v1.ProductSales
-	(*GetTopProductsResponse)(nil),         // 9: uplift.stores.v1.GetTopProductsResponse
-	(*SendDailyReportRequest)(nil),         // 10: uplift.stores.v1.SendDailyReportRequest
-	(*SendDailyReportResponse)(nil),        // 11: uplift.stores.v1.SendDailyReportResponse
-	(*GetDailyReportRequest)(nil),          // 12: uplift.stores.v1.GetDailyReportRequest
-	(*ReportMetric)(nil),                   // 13: uplift.stores.v1.ReportMetric
-	(*DailyReport)(nil),                    // 14: uplift.stores.v1.DailyReport
-	(*GetDailyReportResponse)(nil),         // 15: uplift.stores.v1.GetDailyReportResponse
-	(*GetConnectionsRequest)(nil),          // 16: uplift.stores.v1.GetConnectionsRequest
-	(*StoreCounts)(nil),                    // 17: uplift.stores.v1.StoreCounts
-	(*SyncProgress)(nil),                   // 18: uplift.stores.v1.SyncProgress
-	(*ShopifyConnection)(nil),              // 19: uplift.stores.v1.ShopifyConnection
-	(*OrderImport)(nil),                    // 20: uplift.stores.v1.OrderImport
-	(*GetConnectionsResponse)(nil),         // 21: uplift.stores.v1.GetConnectionsResponse
-	(*StartShopifyConnectRequest)(nil),     // 22: uplift.stores.v1.StartShopifyConnectRequest
-	(*StartShopifyConnectResponse)(nil),    // 23: uplift.stores.v1.StartShopifyConnectResponse
-	(*SyncShopifyRequest)(nil),             // 24: uplift.stores.v1.SyncShopifyRequest
-	(*SyncShopifyResponse)(nil),            // 25: uplift.stores.v1.SyncShopifyResponse
-	(*DisconnectShopifyRequest)(nil),       // 26: uplift.stores.v1.DisconnectShopifyRequest
-	(*DisconnectShopifyResponse)(nil),      // 27: uplift.stores.v1.DisconnectShopifyResponse
-	(*AuthorizeShopifyRequest)(nil),        // 28: uplift.stores.v1.AuthorizeShopifyRequest
-	(*AuthorizeShopifyResponse)(nil),       // 29: uplift.stores.v1.AuthorizeShopifyResponse
-	(*CompleteShopifyConnectRequest)(nil),  // 30: uplift.stores.v1.CompleteShopifyConnectRequest
-	(*CompleteShopifyConnectResponse)(nil), // 31: uplift.stores.v1.CompleteShopifyConnectResponse
-	(*HandleShopifyWebhookRequest)(nil),    // 32: uplift.stores.v1.HandleShopifyWebhookRequest
-	(*HandleShopifyWebhookResponse)(nil),   // 33: uplift.stores.v1.HandleShopifyWebhookResponse
-	(*wrapperspb.StringValue)(nil),         // 34: google.protobuf.StringValue
-	(*wrapperspb.Int32Value)(nil),          // 35: google.protobuf.Int32Value
-	(*timestamppb.Timestamp)(nil),          // 36: google.protobuf.Timestamp
+	(*ImportOrdersRequest)(nil),              // 0: uplift.stores.v1.ImportOrdersRequest
+	(*UploadOrdersRequest)(nil),              // 1: uplift.stores.v1.UploadOrdersRequest
+	(*UploadOrdersResponse)(nil),             // 2: uplift.stores.v1.UploadOrdersResponse
+	(*ImportOrdersResponse)(nil),             // 3: uplift.stores.v1.ImportOrdersResponse
+	(*GetMetricsRequest)(nil),                // 4: uplift.stores.v1.GetMetricsRequest
+	(*DayMetrics)(nil),                       // 5: uplift.stores.v1.DayMetrics
+	(*GetMetricsResponse)(nil),               // 6: uplift.stores.v1.GetMetricsResponse
+	(*GetTopProductsRequest)(nil),            // 7: uplift.stores.v1.GetTopProductsRequest
+	(*ProductSales)(nil),                     // 8: uplift.stores.v1.ProductSales
+	(*GetTopProductsResponse)(nil),           // 9: uplift.stores.v1.GetTopProductsResponse
+	(*SendDailyReportRequest)(nil),           // 10: uplift.stores.v1.SendDailyReportRequest
+	(*SendDailyReportResponse)(nil),          // 11: uplift.stores.v1.SendDailyReportResponse
+	(*GetDailyReportRequest)(nil),            // 12: uplift.stores.v1.GetDailyReportRequest
+	(*ReportMetric)(nil),                     // 13: uplift.stores.v1.ReportMetric
+	(*DailyReport)(nil),                      // 14: uplift.stores.v1.DailyReport
+	(*GetDailyReportResponse)(nil),           // 15: uplift.stores.v1.GetDailyReportResponse
+	(*GetConnectionsRequest)(nil),            // 16: uplift.stores.v1.GetConnectionsRequest
+	(*StoreCounts)(nil),                      // 17: uplift.stores.v1.StoreCounts
+	(*SyncProgress)(nil),                     // 18: uplift.stores.v1.SyncProgress
+	(*ShopifyConnection)(nil),                // 19: uplift.stores.v1.ShopifyConnection
+	(*OrderImport)(nil),                      // 20: uplift.stores.v1.OrderImport
+	(*GetConnectionsResponse)(nil),           // 21: uplift.stores.v1.GetConnectionsResponse
+	(*WooCommerceConnection)(nil),            // 22: uplift.stores.v1.WooCommerceConnection
+	(*StartWooCommerceConnectRequest)(nil),   // 23: uplift.stores.v1.StartWooCommerceConnectRequest
+	(*StartWooCommerceConnectResponse)(nil),  // 24: uplift.stores.v1.StartWooCommerceConnectResponse
+	(*SyncWooCommerceRequest)(nil),           // 25: uplift.stores.v1.SyncWooCommerceRequest
+	(*SyncWooCommerceResponse)(nil),          // 26: uplift.stores.v1.SyncWooCommerceResponse
+	(*DisconnectWooCommerceRequest)(nil),     // 27: uplift.stores.v1.DisconnectWooCommerceRequest
+	(*DisconnectWooCommerceResponse)(nil),    // 28: uplift.stores.v1.DisconnectWooCommerceResponse
+	(*ReceiveWooCommerceKeysRequest)(nil),    // 29: uplift.stores.v1.ReceiveWooCommerceKeysRequest
+	(*ReceiveWooCommerceKeysResponse)(nil),   // 30: uplift.stores.v1.ReceiveWooCommerceKeysResponse
+	(*ReturnWooCommerceRequest)(nil),         // 31: uplift.stores.v1.ReturnWooCommerceRequest
+	(*HandleWooCommerceWebhookRequest)(nil),  // 32: uplift.stores.v1.HandleWooCommerceWebhookRequest
+	(*HandleWooCommerceWebhookResponse)(nil), // 33: uplift.stores.v1.HandleWooCommerceWebhookResponse
+	(*ReturnWooCommerceResponse)(nil),        // 34: uplift.stores.v1.ReturnWooCommerceResponse
+	(*StartShopifyConnectRequest)(nil),       // 35: uplift.stores.v1.StartShopifyConnectRequest
+	(*StartShopifyConnectResponse)(nil),      // 36: uplift.stores.v1.StartShopifyConnectResponse
+	(*SyncShopifyRequest)(nil),               // 37: uplift.stores.v1.SyncShopifyRequest
+	(*SyncShopifyResponse)(nil),              // 38: uplift.stores.v1.SyncShopifyResponse
+	(*DisconnectShopifyRequest)(nil),         // 39: uplift.stores.v1.DisconnectShopifyRequest
+	(*DisconnectShopifyResponse)(nil),        // 40: uplift.stores.v1.DisconnectShopifyResponse
+	(*AuthorizeShopifyRequest)(nil),          // 41: uplift.stores.v1.AuthorizeShopifyRequest
+	(*AuthorizeShopifyResponse)(nil),         // 42: uplift.stores.v1.AuthorizeShopifyResponse
+	(*CompleteShopifyConnectRequest)(nil),    // 43: uplift.stores.v1.CompleteShopifyConnectRequest
+	(*CompleteShopifyConnectResponse)(nil),   // 44: uplift.stores.v1.CompleteShopifyConnectResponse
+	(*HandleShopifyWebhookRequest)(nil),      // 45: uplift.stores.v1.HandleShopifyWebhookRequest
+	(*HandleShopifyWebhookResponse)(nil),     // 46: uplift.stores.v1.HandleShopifyWebhookResponse
+	(*wrapperspb.StringValue)(nil),           // 47: google.protobuf.StringValue
+	(*wrapperspb.Int32Value)(nil),            // 48: google.protobuf.Int32Value
+	(*timestamppb.Timestamp)(nil),            // 49: google.protobuf.Timestamp
 }
 var file_uplift_stores_v1_stores_service_proto_depIdxs = []int32{
 	3,  // 0: uplift.stores.v1.UploadOrdersResponse.result:type_name -> uplift.stores.v1.ImportOrdersResponse
-	34, // 1: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
-	35, // 2: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
-	34, // 3: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
-	34, // 4: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
+	47, // 1: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
+	48, // 2: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
+	47, // 3: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
+	47, // 4: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
 	5,  // 5: uplift.stores.v1.GetMetricsResponse.days:type_name -> uplift.stores.v1.DayMetrics
 	5,  // 6: uplift.stores.v1.GetMetricsResponse.totals:type_name -> uplift.stores.v1.DayMetrics
 	5,  // 7: uplift.stores.v1.GetMetricsResponse.previous_totals:type_name -> uplift.stores.v1.DayMetrics
 	8,  // 8: uplift.stores.v1.GetMetricsResponse.top_products:type_name -> uplift.stores.v1.ProductSales
 	8,  // 9: uplift.stores.v1.GetTopProductsResponse.products:type_name -> uplift.stores.v1.ProductSales
-	34, // 10: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
-	34, // 11: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
-	34, // 12: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
+	47, // 10: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
+	47, // 11: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
+	47, // 12: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
 	13, // 13: uplift.stores.v1.DailyReport.metrics:type_name -> uplift.stores.v1.ReportMetric
 	14, // 14: uplift.stores.v1.GetDailyReportResponse.report:type_name -> uplift.stores.v1.DailyReport
-	36, // 15: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
-	36, // 16: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
+	49, // 15: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
+	49, // 16: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
 	18, // 17: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
 	17, // 18: uplift.stores.v1.ShopifyConnection.stored:type_name -> uplift.stores.v1.StoreCounts
-	36, // 19: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
+	49, // 19: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
 	19, // 20: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
 	20, // 21: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
-	0,  // 22: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
-	1,  // 23: uplift.stores.v1.StoresService.UploadOrders:input_type -> uplift.stores.v1.UploadOrdersRequest
-	4,  // 24: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
-	7,  // 25: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
-	12, // 26: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
-	10, // 27: uplift.stores.v1.StoresService.SendDailyReport:input_type -> uplift.stores.v1.SendDailyReportRequest
-	16, // 28: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
-	22, // 29: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
-	24, // 30: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
-	26, // 31: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
-	28, // 32: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
-	30, // 33: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
-	32, // 34: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
-	3,  // 35: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
-	2,  // 36: uplift.stores.v1.StoresService.UploadOrders:output_type -> uplift.stores.v1.UploadOrdersResponse
-	6,  // 37: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
-	9,  // 38: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
-	15, // 39: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
-	11, // 40: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
-	21, // 41: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
-	23, // 42: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
-	25, // 43: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
-	27, // 44: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
-	29, // 45: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
-	31, // 46: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
-	33, // 47: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
-	35, // [35:48] is the sub-list for method output_type
-	22, // [22:35] is the sub-list for method input_type
-	22, // [22:22] is the sub-list for extension type_name
-	22, // [22:22] is the sub-list for extension extendee
-	0,  // [0:22] is the sub-list for field type_name
+	22, // 22: uplift.stores.v1.GetConnectionsResponse.woocommerce:type_name -> uplift.stores.v1.WooCommerceConnection
+	49, // 23: uplift.stores.v1.WooCommerceConnection.connected_at:type_name -> google.protobuf.Timestamp
+	18, // 24: uplift.stores.v1.WooCommerceConnection.sync:type_name -> uplift.stores.v1.SyncProgress
+	17, // 25: uplift.stores.v1.WooCommerceConnection.stored:type_name -> uplift.stores.v1.StoreCounts
+	0,  // 26: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
+	1,  // 27: uplift.stores.v1.StoresService.UploadOrders:input_type -> uplift.stores.v1.UploadOrdersRequest
+	4,  // 28: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
+	7,  // 29: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
+	12, // 30: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
+	10, // 31: uplift.stores.v1.StoresService.SendDailyReport:input_type -> uplift.stores.v1.SendDailyReportRequest
+	16, // 32: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
+	35, // 33: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
+	37, // 34: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
+	39, // 35: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
+	41, // 36: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
+	43, // 37: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
+	45, // 38: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
+	23, // 39: uplift.stores.v1.StoresService.StartWooCommerceConnect:input_type -> uplift.stores.v1.StartWooCommerceConnectRequest
+	25, // 40: uplift.stores.v1.StoresService.SyncWooCommerce:input_type -> uplift.stores.v1.SyncWooCommerceRequest
+	27, // 41: uplift.stores.v1.StoresService.DisconnectWooCommerce:input_type -> uplift.stores.v1.DisconnectWooCommerceRequest
+	29, // 42: uplift.stores.v1.StoresService.ReceiveWooCommerceKeys:input_type -> uplift.stores.v1.ReceiveWooCommerceKeysRequest
+	31, // 43: uplift.stores.v1.StoresService.ReturnWooCommerce:input_type -> uplift.stores.v1.ReturnWooCommerceRequest
+	32, // 44: uplift.stores.v1.StoresService.HandleWooCommerceWebhook:input_type -> uplift.stores.v1.HandleWooCommerceWebhookRequest
+	3,  // 45: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
+	2,  // 46: uplift.stores.v1.StoresService.UploadOrders:output_type -> uplift.stores.v1.UploadOrdersResponse
+	6,  // 47: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
+	9,  // 48: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
+	15, // 49: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
+	11, // 50: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
+	21, // 51: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
+	36, // 52: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
+	38, // 53: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
+	40, // 54: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
+	42, // 55: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
+	44, // 56: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
+	46, // 57: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
+	24, // 58: uplift.stores.v1.StoresService.StartWooCommerceConnect:output_type -> uplift.stores.v1.StartWooCommerceConnectResponse
+	26, // 59: uplift.stores.v1.StoresService.SyncWooCommerce:output_type -> uplift.stores.v1.SyncWooCommerceResponse
+	28, // 60: uplift.stores.v1.StoresService.DisconnectWooCommerce:output_type -> uplift.stores.v1.DisconnectWooCommerceResponse
+	30, // 61: uplift.stores.v1.StoresService.ReceiveWooCommerceKeys:output_type -> uplift.stores.v1.ReceiveWooCommerceKeysResponse
+	34, // 62: uplift.stores.v1.StoresService.ReturnWooCommerce:output_type -> uplift.stores.v1.ReturnWooCommerceResponse
+	33, // 63: uplift.stores.v1.StoresService.HandleWooCommerceWebhook:output_type -> uplift.stores.v1.HandleWooCommerceWebhookResponse
+	45, // [45:64] is the sub-list for method output_type
+	26, // [26:45] is the sub-list for method input_type
+	26, // [26:26] is the sub-list for extension type_name
+	26, // [26:26] is the sub-list for extension extendee
+	0,  // [0:26] is the sub-list for field type_name
 }
 
 func init() { file_uplift_stores_v1_stores_service_proto_init() }
@@ -2688,7 +3494,7 @@ func file_uplift_stores_v1_stores_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_stores_v1_stores_service_proto_rawDesc), len(file_uplift_stores_v1_stores_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   34,
+			NumMessages:   47,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,19 +19,25 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	StoresService_ImportOrders_FullMethodName           = "/uplift.stores.v1.StoresService/ImportOrders"
-	StoresService_UploadOrders_FullMethodName           = "/uplift.stores.v1.StoresService/UploadOrders"
-	StoresService_GetMetrics_FullMethodName             = "/uplift.stores.v1.StoresService/GetMetrics"
-	StoresService_GetTopProducts_FullMethodName         = "/uplift.stores.v1.StoresService/GetTopProducts"
-	StoresService_GetDailyReport_FullMethodName         = "/uplift.stores.v1.StoresService/GetDailyReport"
-	StoresService_SendDailyReport_FullMethodName        = "/uplift.stores.v1.StoresService/SendDailyReport"
-	StoresService_GetConnections_FullMethodName         = "/uplift.stores.v1.StoresService/GetConnections"
-	StoresService_StartShopifyConnect_FullMethodName    = "/uplift.stores.v1.StoresService/StartShopifyConnect"
-	StoresService_SyncShopify_FullMethodName            = "/uplift.stores.v1.StoresService/SyncShopify"
-	StoresService_DisconnectShopify_FullMethodName      = "/uplift.stores.v1.StoresService/DisconnectShopify"
-	StoresService_AuthorizeShopify_FullMethodName       = "/uplift.stores.v1.StoresService/AuthorizeShopify"
-	StoresService_CompleteShopifyConnect_FullMethodName = "/uplift.stores.v1.StoresService/CompleteShopifyConnect"
-	StoresService_HandleShopifyWebhook_FullMethodName   = "/uplift.stores.v1.StoresService/HandleShopifyWebhook"
+	StoresService_ImportOrders_FullMethodName             = "/uplift.stores.v1.StoresService/ImportOrders"
+	StoresService_UploadOrders_FullMethodName             = "/uplift.stores.v1.StoresService/UploadOrders"
+	StoresService_GetMetrics_FullMethodName               = "/uplift.stores.v1.StoresService/GetMetrics"
+	StoresService_GetTopProducts_FullMethodName           = "/uplift.stores.v1.StoresService/GetTopProducts"
+	StoresService_GetDailyReport_FullMethodName           = "/uplift.stores.v1.StoresService/GetDailyReport"
+	StoresService_SendDailyReport_FullMethodName          = "/uplift.stores.v1.StoresService/SendDailyReport"
+	StoresService_GetConnections_FullMethodName           = "/uplift.stores.v1.StoresService/GetConnections"
+	StoresService_StartShopifyConnect_FullMethodName      = "/uplift.stores.v1.StoresService/StartShopifyConnect"
+	StoresService_SyncShopify_FullMethodName              = "/uplift.stores.v1.StoresService/SyncShopify"
+	StoresService_DisconnectShopify_FullMethodName        = "/uplift.stores.v1.StoresService/DisconnectShopify"
+	StoresService_AuthorizeShopify_FullMethodName         = "/uplift.stores.v1.StoresService/AuthorizeShopify"
+	StoresService_CompleteShopifyConnect_FullMethodName   = "/uplift.stores.v1.StoresService/CompleteShopifyConnect"
+	StoresService_HandleShopifyWebhook_FullMethodName     = "/uplift.stores.v1.StoresService/HandleShopifyWebhook"
+	StoresService_StartWooCommerceConnect_FullMethodName  = "/uplift.stores.v1.StoresService/StartWooCommerceConnect"
+	StoresService_SyncWooCommerce_FullMethodName          = "/uplift.stores.v1.StoresService/SyncWooCommerce"
+	StoresService_DisconnectWooCommerce_FullMethodName    = "/uplift.stores.v1.StoresService/DisconnectWooCommerce"
+	StoresService_ReceiveWooCommerceKeys_FullMethodName   = "/uplift.stores.v1.StoresService/ReceiveWooCommerceKeys"
+	StoresService_ReturnWooCommerce_FullMethodName        = "/uplift.stores.v1.StoresService/ReturnWooCommerce"
+	StoresService_HandleWooCommerceWebhook_FullMethodName = "/uplift.stores.v1.StoresService/HandleWooCommerceWebhook"
 )
 
 // StoresServiceClient is the client API for StoresService service.
@@ -89,6 +95,29 @@ type StoresServiceClient interface {
 	// HandleShopifyWebhook is for the gateway: it verifies and applies one
 	// webhook delivery. A bad HMAC is Unauthenticated (HTTP 401).
 	HandleShopifyWebhook(ctx context.Context, in *HandleShopifyWebhookRequest, opts ...grpc.CallOption) (*HandleShopifyWebhookResponse, error)
+	// StartWooCommerceConnect validates the store's address (https, except
+	// in local mode) and returns the store's app authorization page
+	// (/wc-auth/v1/authorize), where the owner approves Uplift; WooCommerce
+	// then posts the API keys to the gateway's key callback.
+	StartWooCommerceConnect(ctx context.Context, in *StartWooCommerceConnectRequest, opts ...grpc.CallOption) (*StartWooCommerceConnectResponse, error)
+	// SyncWooCommerce asks for a sync of the connected store now.
+	SyncWooCommerce(ctx context.Context, in *SyncWooCommerceRequest, opts ...grpc.CallOption) (*SyncWooCommerceResponse, error)
+	// DisconnectWooCommerce forgets the store's API keys and stops syncing.
+	// The numbers already imported stay.
+	DisconnectWooCommerce(ctx context.Context, in *DisconnectWooCommerceRequest, opts ...grpc.CallOption) (*DisconnectWooCommerceResponse, error)
+	// ReceiveWooCommerceKeys is for the gateway: WooCommerce's key callback
+	// as it arrived. The state (WooCommerce's user_id) proves it; the keys
+	// are checked against the store before they are sealed and kept. Any
+	// error makes the gateway answer other than 200, so WooCommerce deletes
+	// the key.
+	ReceiveWooCommerceKeys(ctx context.Context, in *ReceiveWooCommerceKeysRequest, opts ...grpc.CallOption) (*ReceiveWooCommerceKeysResponse, error)
+	// ReturnWooCommerce is for the gateway: where the browser goes when
+	// WooCommerce sends it back (return_url), connected or not.
+	ReturnWooCommerce(ctx context.Context, in *ReturnWooCommerceRequest, opts ...grpc.CallOption) (*ReturnWooCommerceResponse, error)
+	// HandleWooCommerceWebhook is for the gateway: one WooCommerce webhook
+	// delivery as it arrived. A bad X-WC-Webhook-Signature is Unauthenticated
+	// (HTTP 401); a ping (no signature, form body webhook_id=N) is accepted.
+	HandleWooCommerceWebhook(ctx context.Context, in *HandleWooCommerceWebhookRequest, opts ...grpc.CallOption) (*HandleWooCommerceWebhookResponse, error)
 }
 
 type storesServiceClient struct {
@@ -232,6 +261,66 @@ func (c *storesServiceClient) HandleShopifyWebhook(ctx context.Context, in *Hand
 	return out, nil
 }
 
+func (c *storesServiceClient) StartWooCommerceConnect(ctx context.Context, in *StartWooCommerceConnectRequest, opts ...grpc.CallOption) (*StartWooCommerceConnectResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(StartWooCommerceConnectResponse)
+	err := c.cc.Invoke(ctx, StoresService_StartWooCommerceConnect_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *storesServiceClient) SyncWooCommerce(ctx context.Context, in *SyncWooCommerceRequest, opts ...grpc.CallOption) (*SyncWooCommerceResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SyncWooCommerceResponse)
+	err := c.cc.Invoke(ctx, StoresService_SyncWooCommerce_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *storesServiceClient) DisconnectWooCommerce(ctx context.Context, in *DisconnectWooCommerceRequest, opts ...grpc.CallOption) (*DisconnectWooCommerceResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DisconnectWooCommerceResponse)
+	err := c.cc.Invoke(ctx, StoresService_DisconnectWooCommerce_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *storesServiceClient) ReceiveWooCommerceKeys(ctx context.Context, in *ReceiveWooCommerceKeysRequest, opts ...grpc.CallOption) (*ReceiveWooCommerceKeysResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReceiveWooCommerceKeysResponse)
+	err := c.cc.Invoke(ctx, StoresService_ReceiveWooCommerceKeys_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *storesServiceClient) ReturnWooCommerce(ctx context.Context, in *ReturnWooCommerceRequest, opts ...grpc.CallOption) (*ReturnWooCommerceResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReturnWooCommerceResponse)
+	err := c.cc.Invoke(ctx, StoresService_ReturnWooCommerce_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *storesServiceClient) HandleWooCommerceWebhook(ctx context.Context, in *HandleWooCommerceWebhookRequest, opts ...grpc.CallOption) (*HandleWooCommerceWebhookResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(HandleWooCommerceWebhookResponse)
+	err := c.cc.Invoke(ctx, StoresService_HandleWooCommerceWebhook_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // StoresServiceServer is the server API for StoresService service.
 // All implementations must embed UnimplementedStoresServiceServer
 // for forward compatibility.
@@ -287,6 +376,29 @@ type StoresServiceServer interface {
 	// HandleShopifyWebhook is for the gateway: it verifies and applies one
 	// webhook delivery. A bad HMAC is Unauthenticated (HTTP 401).
 	HandleShopifyWebhook(context.Context, *HandleShopifyWebhookRequest) (*HandleShopifyWebhookResponse, error)
+	// StartWooCommerceConnect validates the store's address (https, except
+	// in local mode) and returns the store's app authorization page
+	// (/wc-auth/v1/authorize), where the owner approves Uplift; WooCommerce
+	// then posts the API keys to the gateway's key callback.
+	StartWooCommerceConnect(context.Context, *StartWooCommerceConnectRequest) (*StartWooCommerceConnectResponse, error)
+	// SyncWooCommerce asks for a sync of the connected store now.
+	SyncWooCommerce(context.Context, *SyncWooCommerceRequest) (*SyncWooCommerceResponse, error)
+	// DisconnectWooCommerce forgets the store's API keys and stops syncing.
+	// The numbers already imported stay.
+	DisconnectWooCommerce(context.Context, *DisconnectWooCommerceRequest) (*DisconnectWooCommerceResponse, error)
+	// ReceiveWooCommerceKeys is for the gateway: WooCommerce's key callback
+	// as it arrived. The state (WooCommerce's user_id) proves it; the keys
+	// are checked against the store before they are sealed and kept. Any
+	// error makes the gateway answer other than 200, so WooCommerce deletes
+	// the key.
+	ReceiveWooCommerceKeys(context.Context, *ReceiveWooCommerceKeysRequest) (*ReceiveWooCommerceKeysResponse, error)
+	// ReturnWooCommerce is for the gateway: where the browser goes when
+	// WooCommerce sends it back (return_url), connected or not.
+	ReturnWooCommerce(context.Context, *ReturnWooCommerceRequest) (*ReturnWooCommerceResponse, error)
+	// HandleWooCommerceWebhook is for the gateway: one WooCommerce webhook
+	// delivery as it arrived. A bad X-WC-Webhook-Signature is Unauthenticated
+	// (HTTP 401); a ping (no signature, form body webhook_id=N) is accepted.
+	HandleWooCommerceWebhook(context.Context, *HandleWooCommerceWebhookRequest) (*HandleWooCommerceWebhookResponse, error)
 	mustEmbedUnimplementedStoresServiceServer()
 }
 
@@ -335,6 +447,24 @@ func (UnimplementedStoresServiceServer) CompleteShopifyConnect(context.Context, 
 }
 func (UnimplementedStoresServiceServer) HandleShopifyWebhook(context.Context, *HandleShopifyWebhookRequest) (*HandleShopifyWebhookResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method HandleShopifyWebhook not implemented")
+}
+func (UnimplementedStoresServiceServer) StartWooCommerceConnect(context.Context, *StartWooCommerceConnectRequest) (*StartWooCommerceConnectResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method StartWooCommerceConnect not implemented")
+}
+func (UnimplementedStoresServiceServer) SyncWooCommerce(context.Context, *SyncWooCommerceRequest) (*SyncWooCommerceResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SyncWooCommerce not implemented")
+}
+func (UnimplementedStoresServiceServer) DisconnectWooCommerce(context.Context, *DisconnectWooCommerceRequest) (*DisconnectWooCommerceResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DisconnectWooCommerce not implemented")
+}
+func (UnimplementedStoresServiceServer) ReceiveWooCommerceKeys(context.Context, *ReceiveWooCommerceKeysRequest) (*ReceiveWooCommerceKeysResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReceiveWooCommerceKeys not implemented")
+}
+func (UnimplementedStoresServiceServer) ReturnWooCommerce(context.Context, *ReturnWooCommerceRequest) (*ReturnWooCommerceResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReturnWooCommerce not implemented")
+}
+func (UnimplementedStoresServiceServer) HandleWooCommerceWebhook(context.Context, *HandleWooCommerceWebhookRequest) (*HandleWooCommerceWebhookResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method HandleWooCommerceWebhook not implemented")
 }
 func (UnimplementedStoresServiceServer) mustEmbedUnimplementedStoresServiceServer() {}
 func (UnimplementedStoresServiceServer) testEmbeddedByValue()                       {}
@@ -580,6 +710,114 @@ func _StoresService_HandleShopifyWebhook_Handler(srv interface{}, ctx context.Co
 	return interceptor(ctx, in, info, handler)
 }
 
+func _StoresService_StartWooCommerceConnect_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(StartWooCommerceConnectRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).StartWooCommerceConnect(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_StartWooCommerceConnect_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).StartWooCommerceConnect(ctx, req.(*StartWooCommerceConnectRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StoresService_SyncWooCommerce_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SyncWooCommerceRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).SyncWooCommerce(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_SyncWooCommerce_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).SyncWooCommerce(ctx, req.(*SyncWooCommerceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StoresService_DisconnectWooCommerce_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DisconnectWooCommerceRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).DisconnectWooCommerce(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_DisconnectWooCommerce_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).DisconnectWooCommerce(ctx, req.(*DisconnectWooCommerceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StoresService_ReceiveWooCommerceKeys_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReceiveWooCommerceKeysRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).ReceiveWooCommerceKeys(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_ReceiveWooCommerceKeys_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).ReceiveWooCommerceKeys(ctx, req.(*ReceiveWooCommerceKeysRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StoresService_ReturnWooCommerce_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReturnWooCommerceRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).ReturnWooCommerce(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_ReturnWooCommerce_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).ReturnWooCommerce(ctx, req.(*ReturnWooCommerceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StoresService_HandleWooCommerceWebhook_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(HandleWooCommerceWebhookRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).HandleWooCommerceWebhook(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_HandleWooCommerceWebhook_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).HandleWooCommerceWebhook(ctx, req.(*HandleWooCommerceWebhookRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // StoresService_ServiceDesc is the grpc.ServiceDesc for StoresService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -634,6 +872,30 @@ var StoresService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "HandleShopifyWebhook",
 			Handler:    _StoresService_HandleShopifyWebhook_Handler,
+		},
+		{
+			MethodName: "StartWooCommerceConnect",
+			Handler:    _StoresService_StartWooCommerceConnect_Handler,
+		},
+		{
+			MethodName: "SyncWooCommerce",
+			Handler:    _StoresService_SyncWooCommerce_Handler,
+		},
+		{
+			MethodName: "DisconnectWooCommerce",
+			Handler:    _StoresService_DisconnectWooCommerce_Handler,
+		},
+		{
+			MethodName: "ReceiveWooCommerceKeys",
+			Handler:    _StoresService_ReceiveWooCommerceKeys_Handler,
+		},
+		{
+			MethodName: "ReturnWooCommerce",
+			Handler:    _StoresService_ReturnWooCommerce_Handler,
+		},
+		{
+			MethodName: "HandleWooCommerceWebhook",
+			Handler:    _StoresService_HandleWooCommerceWebhook_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

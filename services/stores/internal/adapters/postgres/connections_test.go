@@ -481,6 +481,20 @@ func TestDeletingACategoryRemovesItFromEveryTable(t *testing.T) {
 		if _, err := r.PublishDailyReport(ctx, cat, app.DailyReport{Date: domain.DateOf(at)}, at); err != nil {
 			t.Fatal(err)
 		}
+		if err := r.CreateWooState(ctx, app.WooState{State: "w-" + cat, CategoryID: cat, UserID: "u", StoreURL: "https://x.example",
+			CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.ConnectWooCommerce(ctx, app.WooConnection{CategoryID: cat, StoreURL: "https://x.example", KeyID: 1,
+			KeyPermissions: "read_write", ConsumerKey: []byte("k"), ConsumerSecret: []byte("s"), ConnectedBy: "u", ConnectedAt: t0}, "w-"+cat); err != nil {
+			t.Fatal(err)
+		}
+		if fresh, err := r.NewWooDelivery(ctx, cat, "d-1", t0); err != nil || !fresh {
+			t.Fatal(fresh, err)
+		}
+		if fresh, err := r.NewWooDelivery(ctx, cat, "d-1", t0); err != nil || fresh {
+			t.Fatalf("a delivery seen twice is fresh: %v %v", fresh, err)
+		}
 	}
 	if err := pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error { return postgres.TxRepo{Tx: tx}.DeleteCategory(ctx, gone) }); err != nil {
 		t.Fatal(err)

@@ -14,8 +14,8 @@ import (
 	"uplift.dev/stores/internal/app"
 )
 
-// ReportStores implements app.Repository: the stores with an import or a
-// Shopify connection (of any status: the numbers stay after a disconnect),
+// ReportStores implements app.Repository: the stores with an import, a
+// Shopify or a WooCommerce connection (of any status: the numbers stay after a disconnect),
 // with the newest daily report day sent.
 func (r Repo) ReportStores(ctx context.Context) ([]app.ReportStore, error) {
 	rows, err := r.Pool.Query(ctx, `
@@ -24,6 +24,7 @@ func (r Repo) ReportStores(ctx context.Context) ([]app.ReportStore, error) {
 		FROM stores s
 		WHERE EXISTS (SELECT 1 FROM imports i WHERE i.category_id = s.category_id)
 		   OR EXISTS (SELECT 1 FROM shopify_connections c WHERE c.category_id = s.category_id)
+		   OR EXISTS (SELECT 1 FROM woocommerce_connections w WHERE w.category_id = s.category_id)
 		ORDER BY s.category_id`)
 	if err != nil {
 		return nil, err

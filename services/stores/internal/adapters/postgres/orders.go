@@ -294,10 +294,11 @@ func (r Repo) RangeNumbers(ctx context.Context, categoryID string, from, to doma
 		       coalesce(s.timezone, ''),
 		       EXISTS (SELECT 1 FROM shopify_connections WHERE category_id = $1),
 		       EXISTS (SELECT 1 FROM imports WHERE category_id = $1),
-		       (SELECT min(local_day) FROM orders WHERE category_id = $1 AND counted)
+		       (SELECT min(local_day) FROM orders WHERE category_id = $1 AND counted),
+		       EXISTS (SELECT 1 FROM woocommerce_connections WHERE category_id = $1)
 		FROM (SELECT $1::uuid AS category_id) c LEFT JOIN stores s USING (category_id)`, categoryID).
 		QueryRow(func(row pgx.Row) error {
-			if err := row.Scan(&out.Store.Currency, &out.Store.Timezone, &out.Connected, &out.Imported, &first); err != nil {
+			if err := row.Scan(&out.Store.Currency, &out.Store.Timezone, &out.Connected, &out.Imported, &first, &out.WooCommerce); err != nil {
 				return err
 			}
 			if first.Valid {

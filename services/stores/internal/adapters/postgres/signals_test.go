@@ -115,6 +115,11 @@ func TestReportStoresAreThoseWithData(t *testing.T) {
 	ctx := context.Background()
 	r := newRepo(t)
 	imported, connected, disconnected, nothing := uuid.NewString(), uuid.NewString(), uuid.NewString(), uuid.NewString()
+	woo := uuid.NewString()
+	if err := r.ConnectWooCommerce(ctx, app.WooConnection{CategoryID: woo, StoreURL: "https://x.example", Timezone: "Europe/London",
+		KeyID: 1, KeyPermissions: "read_write", ConnectedBy: "u", ConnectedAt: t0}, "none"); err != nil {
+		t.Fatal(err)
+	}
 	at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 	if err := r.SaveImport(ctx, imported, func(func([]domain.Order) error) (app.Import, error) { return anImport(imported, at), nil }); err != nil {
 		t.Fatal(err)
@@ -141,7 +146,7 @@ func TestReportStoresAreThoseWithData(t *testing.T) {
 		}
 	}
 	stores, err := r.ReportStores(ctx)
-	if err != nil || len(stores) != 3 {
+	if err != nil || len(stores) != 4 {
 		t.Fatalf("report stores %+v %v", stores, err)
 	}
 	for _, s := range stores {
@@ -153,6 +158,10 @@ func TestReportStoresAreThoseWithData(t *testing.T) {
 		case connected, disconnected:
 			if s.Timezone != "Asia/Kolkata" || s.LastSent != (domain.Date{}) {
 				t.Fatalf("connected store %+v", s)
+			}
+		case woo:
+			if s.Timezone != "Europe/London" {
+				t.Fatalf("WooCommerce store %+v", s)
 			}
 		default:
 			t.Fatalf("a store without data is scheduled: %+v", s)

@@ -34,6 +34,12 @@ var PublicMethods = []string{
 	storesv1.StoresService_AuthorizeShopify_FullMethodName,
 	storesv1.StoresService_CompleteShopifyConnect_FullMethodName,
 	storesv1.StoresService_HandleShopifyWebhook_FullMethodName,
+	// WooCommerce's key callback (proven by the one-use state) and the
+	// browser's return from the store.
+	storesv1.StoresService_ReceiveWooCommerceKeys_FullMethodName,
+	storesv1.StoresService_ReturnWooCommerce_FullMethodName,
+	// WooCommerce's webhooks, proven by X-WC-Webhook-Signature.
+	storesv1.StoresService_HandleWooCommerceWebhook_FullMethodName,
 }
 
 // Server implements storesv1.StoresServiceServer.
@@ -131,20 +137,20 @@ func (s *Server) GetMetrics(ctx context.Context, req *storesv1.GetMetricsRequest
 	}
 	m := a.Metrics
 	out := &storesv1.GetMetricsResponse{Currency: m.Currency, Timezone: m.Timezone, Source: m.Source,
-		Days: make([]*storesv1.DayMetrics, 0, len(m.Days)), Totals: toProtoDay(m.Totals, m.Currency, false),
+		Days: make([]*storesv1.DayMetrics, 0, len(m.Days)), Totals: toProtoDay(m.Totals, m.Currency, false, m.Platform),
 		From: m.From.String(), To: m.To.String(), Today: m.Today.String()}
 	if m.FirstOrderDay != (domain.Date{}) {
 		out.FirstOrderDay = m.FirstOrderDay.String()
 	}
 	for _, d := range m.Days {
-		pd := toProtoDay(d, m.Currency, true)
+		pd := toProtoDay(d, m.Currency, true, m.Platform)
 		if v, ok := m.Shopify[d.Date]; ok {
 			pd.ShopifyTotalSales = wrapperspb.String(domain.FormatMoney(v, m.Currency))
 		}
 		out.Days = append(out.Days, pd)
 	}
 	if a.Previous != nil {
-		out.PreviousTotals = toProtoDay(*a.Previous, m.Currency, false)
+		out.PreviousTotals = toProtoDay(*a.Previous, m.Currency, false, m.Platform)
 		out.PreviousFrom, out.PreviousTo = a.PreviousFrom.String(), a.PreviousTo.String()
 	}
 	out.TopProducts = toProtoProducts(a.Top, m.Currency)
@@ -160,7 +166,9 @@ func toProtoProducts(ps []app.ProductSales, currency string) []*storesv1.Product
 	return out
 }
 
-func toProtoDay(d domain.DayTotals, currency string, withDate bool) *storesv1.DayMetrics {
+// toProtoDay is one day's (or a range's) numbers; the average order value
+// follows the platform's rule (domain.AverageOrderValueFor).
+func toProtoDay(d domain.DayTotals, currency string, withDate bool, platform domain.Platform) *storesv1.DayMetrics {
 	money := func(m domain.Money) string { return domain.FormatMoney(m, currency) }
 	pd := &storesv1.DayMetrics{
 		Orders: count(d.Orders), GrossSales: money(d.Gross), Discounts: money(d.Discounts), Returns: money(d.Returns),
@@ -173,7 +181,7 @@ func toProtoDay(d domain.DayTotals, currency string, withDate bool) *storesv1.Da
 	if d.Sessions != nil {
 		pd.Sessions = wrapperspb.Int32(count(*d.Sessions))
 	}
-	if aov, ok := domain.AverageOrderValue(d); ok {
+	if aov, ok := domain.AverageOrderValueFor(platform, d); ok {
 		pd.AverageOrderValue = wrapperspb.String(money(aov))
 	}
 	if cr, ok := domain.ConversionPercent(d); ok {
@@ -225,6 +233,7 @@ func (s *Server) GetConnections(ctx context.Context, req *storesv1.GetConnection
 			out.Shopify.Sync.LastSyncedAt = timestamppb.New(*sc.LastSyncedAt)
 		}
 	}
+	out.Woocommerce = toProtoWoo(c.WooCommerce)
 	if imp := c.LastImport; imp != nil {
 		out.LastImport = &storesv1.OrderImport{Orders: int32(imp.Orders), FirstDay: imp.FirstDay.String(),
 			LastDay: imp.LastDay.String(), Currency: imp.Currency, ImportedAt: timestamppb.New(imp.ImportedAt)}

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/stores/v1/stores_service.proto.
  */
 export const file_uplift_stores_v1_stores_service: GenFile = /*@__PURE__*/
-  fileDesc("CiV1cGxpZnQvc3RvcmVzL3YxL3N0b3Jlc19zZXJ2aWNlLnByb3RvEhB1cGxpZnQuc3RvcmVzLnYxIkcKE0ltcG9ydE9yZGVyc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDgoGZm9ybWF0GAIgASgJEgsKA2NzdhgDIAEoCSJHChNVcGxvYWRPcmRlcnNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEg4KBmZvcm1hdBgCIAEoCRILCgNjc3YYAyABKAwiTgoUVXBsb2FkT3JkZXJzUmVzcG9uc2USNgoGcmVzdWx0GAEgASgLMiYudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXNwb25zZSJvChRJbXBvcnRPcmRlcnNSZXNwb25zZRIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHdhcm5pbmdzGAUgAygJIoIBChFHZXRNZXRyaWNzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRmcm9tGAIgASgJEgoKAnRvGAMgASgJEhEKCWxhc3RfZGF5cxgEIAEoBRIVCg13aXRoX3ByZXZpb3VzGAUgASgIEhQKDHRvcF9wcm9kdWN0cxgGIAEoBSKxAwoKRGF5TWV0cmljcxIMCgRkYXRlGAEgASgJEg4KBm9yZGVycxgCIAEoBRITCgtncm9zc19zYWxlcxgDIAEoCRIRCglkaXNjb3VudHMYBCABKAkSDwoHcmV0dXJucxgFIAEoCRIRCgluZXRfc2FsZXMYBiABKAkSEAoIc2hpcHBpbmcYByABKAkSDQoFdGF4ZXMYCCABKAkSEwoLdG90YWxfc2FsZXMYCSABKAkSOQoTYXZlcmFnZV9vcmRlcl92YWx1ZRgKIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRItCghzZXNzaW9ucxgLIAEoCzIbLmdvb2dsZS5wcm90b2J1Zi5JbnQzMlZhbHVlEjUKD2NvbnZlcnNpb25fcmF0ZRgMIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIOCgZkdXRpZXMYDSABKAkSFwoPYWRkaXRpb25hbF9mZWVzGA4gASgJEjkKE3Nob3BpZnlfdG90YWxfc2FsZXMYDyABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUi/QIKEkdldE1ldHJpY3NSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIQCgh0aW1lem9uZRgCIAEoCRIOCgZzb3VyY2UYAyABKAkSKgoEZGF5cxgEIAMoCzIcLnVwbGlmdC5zdG9yZXMudjEuRGF5TWV0cmljcxIsCgZ0b3RhbHMYBSABKAsyHC51cGxpZnQuc3RvcmVzLnYxLkRheU1ldHJpY3MSDAoEZnJvbRgGIAEoCRIKCgJ0bxgHIAEoCRINCgV0b2RheRgIIAEoCRIXCg9maXJzdF9vcmRlcl9kYXkYCSABKAkSNQoPcHJldmlvdXNfdG90YWxzGAogASgLMhwudXBsaWZ0LnN0b3Jlcy52MS5EYXlNZXRyaWNzEhUKDXByZXZpb3VzX2Zyb20YCyABKAkSEwoLcHJldmlvdXNfdG8YDCABKAkSNAoMdG9wX3Byb2R1Y3RzGA0gAygLMh4udXBsaWZ0LnN0b3Jlcy52MS5Qcm9kdWN0U2FsZXMiVQoVR2V0VG9wUHJvZHVjdHNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBGZyb20YAiABKAkSCgoCdG8YAyABKAkSDQoFbGltaXQYBCABKAUiVwoMUHJvZHVjdFNhbGVzEg0KBXRpdGxlGAEgASgJEhAKCHF1YW50aXR5GAIgASgFEhMKC2dyb3NzX3NhbGVzGAMgASgJEhEKCW5ldF9zYWxlcxgEIAEoCSJcChZHZXRUb3BQcm9kdWN0c1Jlc3BvbnNlEhAKCGN1cnJlbmN5GAEgASgJEjAKCHByb2R1Y3RzGAIgAygLMh4udXBsaWZ0LnN0b3Jlcy52MS5Qcm9kdWN0U2FsZXMiLQoWU2VuZERhaWx5UmVwb3J0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSInChdTZW5kRGFpbHlSZXBvcnRSZXNwb25zZRIMCgRkYXRlGAEgASgJIjoKFUdldERhaWx5UmVwb3J0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRkYXRlGAIgASgJIt4BCgxSZXBvcnRNZXRyaWMSCwoDa2V5GAEgASgJEg0KBWxhYmVsGAIgASgJEisKBXZhbHVlGAMgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi0KB2F2ZXJhZ2UYBCABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSNAoOY2hhbmdlX3BlcmNlbnQYBSABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDwoHdW51c3VhbBgGIAEoCBIPCgdmb3JtdWxhGAcgASgJIucBCgtEYWlseVJlcG9ydBIOCgZzdGF0dXMYASABKAkSDAoEZGF0ZRgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRIQCgh0aW1lem9uZRgEIAEoCRIOCgZzb3VyY2UYBSABKAkSLwoHbWV0cmljcxgGIAMoCzIeLnVwbGlmdC5zdG9yZXMudjEuUmVwb3J0TWV0cmljEhAKCGhlYWRsaW5lGAcgASgJEg0KBW5vdGVzGAggAygJEhMKC2Jlc3Rfc2VsbGVyGAkgASgJEg8KB3N1bW1hcnkYCiABKAkSDgoGYWN0aW9uGAsgASgJIkcKFkdldERhaWx5UmVwb3J0UmVzcG9uc2USLQoGcmVwb3J0GAEgASgLMh0udXBsaWZ0LnN0b3Jlcy52MS5EYWlseVJlcG9ydCIsChVHZXRDb25uZWN0aW9uc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiQgoLU3RvcmVDb3VudHMSDgoGb3JkZXJzGAEgASgFEhAKCHByb2R1Y3RzGAIgASgFEhEKCWN1c3RvbWVycxgDIAEoBSKmAQoMU3luY1Byb2dyZXNzEg0KBXBoYXNlGAEgASgJEg4KBm9yZGVycxgCIAEoBRIQCghwcm9kdWN0cxgDIAEoBRIRCgljdXN0b21lcnMYBCABKAUSDwoHcGVyY2VudBgFIAEoBRINCgVlcnJvchgGIAEoCRIyCg5sYXN0X3N5bmNlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAijgIKEVNob3BpZnlDb25uZWN0aW9uEg4KBnN0YXR1cxgBIAEoCRIMCgRzaG9wGAIgASgJEgwKBG5hbWUYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSEAoIdGltZXpvbmUYBSABKAkSMAoMY29ubmVjdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgRzeW5jGAcgASgLMh4udXBsaWZ0LnN0b3Jlcy52MS5TeW5jUHJvZ3Jlc3MSGgoSc2Vzc2lvbnNfYXZhaWxhYmxlGAggASgIEi0KBnN0b3JlZBgJIAEoCzIdLnVwbGlmdC5zdG9yZXMudjEuU3RvcmVDb3VudHMihQEKC09yZGVySW1wb3J0Eg4KBm9yZGVycxgBIAEoBRIRCglmaXJzdF9kYXkYAiABKAkSEAoIbGFzdF9kYXkYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSLwoLaW1wb3J0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoIBChZHZXRDb25uZWN0aW9uc1Jlc3BvbnNlEjQKB3Nob3BpZnkYASABKAsyIy51cGxpZnQuc3RvcmVzLnYxLlNob3BpZnlDb25uZWN0aW9uEjIKC2xhc3RfaW1wb3J0GAIgASgLMh0udXBsaWZ0LnN0b3Jlcy52MS5PcmRlckltcG9ydCI/ChpTdGFydFNob3BpZnlDb25uZWN0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRzaG9wGAIgASgJIjMKG1N0YXJ0U2hvcGlmeUNvbm5lY3RSZXNwb25zZRIUCgxyZWRpcmVjdF91cmwYASABKAkiKQoSU3luY1Nob3BpZnlSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhUKE1N5bmNTaG9waWZ5UmVzcG9uc2UiLwoYRGlzY29ubmVjdFNob3BpZnlSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhsKGURpc2Nvbm5lY3RTaG9waWZ5UmVzcG9uc2UiKAoXQXV0aG9yaXplU2hvcGlmeVJlcXVlc3QSDQoFc3RhdGUYASABKAkiMQoYQXV0aG9yaXplU2hvcGlmeVJlc3BvbnNlEhUKDWF1dGhvcml6ZV91cmwYASABKAkiSQodQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlcXVlc3QSEQoJcmF3X3F1ZXJ5GAEgASgJEhUKDWJyb3dzZXJfc3RhdGUYAiABKAkiNgoeQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlc3BvbnNlEhQKDHJlZGlyZWN0X3VybBgBIAEoCSKxAQobSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXF1ZXN0Eg8KB3BheWxvYWQYASABKAwSDAoEaG1hYxgCIAEoCRINCgV0b3BpYxgDIAEoCRITCgtzaG9wX2RvbWFpbhgEIAEoCRISCgp3ZWJob29rX2lkGAUgASgJEhAKCGV2ZW50X2lkGAYgASgJEhMKC2FwaV92ZXJzaW9uGAcgASgJEhQKDHRyaWdnZXJlZF9hdBgIIAEoCSIeChxIYW5kbGVTaG9waWZ5V2ViaG9va1Jlc3BvbnNlMuQPCg1TdG9yZXNTZXJ2aWNlEqgBCgxJbXBvcnRPcmRlcnMSJS51cGxpZnQuc3RvcmVzLnYxLkltcG9ydE9yZGVyc1JlcXVlc3QaJi51cGxpZnQuc3RvcmVzLnYxLkltcG9ydE9yZGVyc1Jlc3BvbnNlIkmC0+STAkM6ASoiPi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9vcmRlcnMvaW1wb3J0El8KDFVwbG9hZE9yZGVycxIlLnVwbGlmdC5zdG9yZXMudjEuVXBsb2FkT3JkZXJzUmVxdWVzdBomLnVwbGlmdC5zdG9yZXMudjEuVXBsb2FkT3JkZXJzUmVzcG9uc2UoARKcAQoKR2V0TWV0cmljcxIjLnVwbGlmdC5zdG9yZXMudjEuR2V0TWV0cmljc1JlcXVlc3QaJC51cGxpZnQuc3RvcmVzLnYxLkdldE1ldHJpY3NSZXNwb25zZSJDkAIBgtPkkwI6EjgvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvbWV0cmljcxKtAQoOR2V0VG9wUHJvZHVjdHMSJy51cGxpZnQuc3RvcmVzLnYxLkdldFRvcFByb2R1Y3RzUmVxdWVzdBooLnVwbGlmdC5zdG9yZXMudjEuR2V0VG9wUHJvZHVjdHNSZXNwb25zZSJIkAIBgtPkkwI/Ej0vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvdG9wLXByb2R1Y3RzErQBCg5HZXREYWlseVJlcG9ydBInLnVwbGlmdC5zdG9yZXMudjEuR2V0RGFpbHlSZXBvcnRSZXF1ZXN0GigudXBsaWZ0LnN0b3Jlcy52MS5HZXREYWlseVJlcG9ydFJlc3BvbnNlIk+QAgGC0+STAkZiBnJlcG9ydBI8L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2RhaWx5UmVwb3J0ErQBCg9TZW5kRGFpbHlSZXBvcnQSKC51cGxpZnQuc3RvcmVzLnYxLlNlbmREYWlseVJlcG9ydFJlcXVlc3QaKS51cGxpZnQuc3RvcmVzLnYxLlNlbmREYWlseVJlcG9ydFJlc3BvbnNlIkyC0+STAkY6ASoiQS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9kYWlseVJlcG9ydC9zZW5kEp4BCg5HZXRDb25uZWN0aW9ucxInLnVwbGlmdC5zdG9yZXMudjEuR2V0Q29ubmVjdGlvbnNSZXF1ZXN0GigudXBsaWZ0LnN0b3Jlcy52MS5HZXRDb25uZWN0aW9uc1Jlc3BvbnNlIjmQAgGC0+STAjASLi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMStQEKE1N0YXJ0U2hvcGlmeUNvbm5lY3QSLC51cGxpZnQuc3RvcmVzLnYxLlN0YXJ0U2hvcGlmeUNvbm5lY3RSZXF1ZXN0Gi0udXBsaWZ0LnN0b3Jlcy52MS5TdGFydFNob3BpZnlDb25uZWN0UmVzcG9uc2UiQYLT5JMCOzoBKiI2L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy9zaG9waWZ5EqIBCgtTeW5jU2hvcGlmeRIkLnVwbGlmdC5zdG9yZXMudjEuU3luY1Nob3BpZnlSZXF1ZXN0GiUudXBsaWZ0LnN0b3Jlcy52MS5TeW5jU2hvcGlmeVJlc3BvbnNlIkaC0+STAkA6ASoiOy9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvc2hvcGlmeS9zeW5jEqwBChFEaXNjb25uZWN0U2hvcGlmeRIqLnVwbGlmdC5zdG9yZXMudjEuRGlzY29ubmVjdFNob3BpZnlSZXF1ZXN0GisudXBsaWZ0LnN0b3Jlcy52MS5EaXNjb25uZWN0U2hvcGlmeVJlc3BvbnNlIj6C0+STAjgqNi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvc2hvcGlmeRJpChBBdXRob3JpemVTaG9waWZ5EikudXBsaWZ0LnN0b3Jlcy52MS5BdXRob3JpemVTaG9waWZ5UmVxdWVzdBoqLnVwbGlmdC5zdG9yZXMudjEuQXV0aG9yaXplU2hvcGlmeVJlc3BvbnNlEnsKFkNvbXBsZXRlU2hvcGlmeUNvbm5lY3QSLy51cGxpZnQuc3RvcmVzLnYxLkNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXF1ZXN0GjAudXBsaWZ0LnN0b3Jlcy52MS5Db21wbGV0ZVNob3BpZnlDb25uZWN0UmVzcG9uc2USdQoUSGFuZGxlU2hvcGlmeVdlYmhvb2sSLS51cGxpZnQuc3RvcmVzLnYxLkhhbmRsZVNob3BpZnlXZWJob29rUmVxdWVzdBouLnVwbGlmdC5zdG9yZXMudjEuSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXNwb25zZUK8AQoUY29tLnVwbGlmdC5zdG9yZXMudjFCElN0b3Jlc1NlcnZpY2VQcm90b1ABWi51cGxpZnQuZGV2L3Byb3RvL2dlbi91cGxpZnQvc3RvcmVzL3YxO3N0b3Jlc3YxogIDVVNYqgIQVXBsaWZ0LlN0b3Jlcy5WMcoCEFVwbGlmdFxTdG9yZXNcVjHiAhxVcGxpZnRcU3RvcmVzXFYxXEdQQk1ldGFkYXRh6gISVXBsaWZ0OjpTdG9yZXM6OlYxYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
+  fileDesc("CiV1cGxpZnQvc3RvcmVzL3YxL3N0b3Jlc19zZXJ2aWNlLnByb3RvEhB1cGxpZnQuc3RvcmVzLnYxIkcKE0ltcG9ydE9yZGVyc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDgoGZm9ybWF0GAIgASgJEgsKA2NzdhgDIAEoCSJHChNVcGxvYWRPcmRlcnNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEg4KBmZvcm1hdBgCIAEoCRILCgNjc3YYAyABKAwiTgoUVXBsb2FkT3JkZXJzUmVzcG9uc2USNgoGcmVzdWx0GAEgASgLMiYudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXNwb25zZSJvChRJbXBvcnRPcmRlcnNSZXNwb25zZRIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHdhcm5pbmdzGAUgAygJIoIBChFHZXRNZXRyaWNzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRmcm9tGAIgASgJEgoKAnRvGAMgASgJEhEKCWxhc3RfZGF5cxgEIAEoBRIVCg13aXRoX3ByZXZpb3VzGAUgASgIEhQKDHRvcF9wcm9kdWN0cxgGIAEoBSKxAwoKRGF5TWV0cmljcxIMCgRkYXRlGAEgASgJEg4KBm9yZGVycxgCIAEoBRITCgtncm9zc19zYWxlcxgDIAEoCRIRCglkaXNjb3VudHMYBCABKAkSDwoHcmV0dXJucxgFIAEoCRIRCgluZXRfc2FsZXMYBiABKAkSEAoIc2hpcHBpbmcYByABKAkSDQoFdGF4ZXMYCCABKAkSEwoLdG90YWxfc2FsZXMYCSABKAkSOQoTYXZlcmFnZV9vcmRlcl92YWx1ZRgKIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRItCghzZXNzaW9ucxgLIAEoCzIbLmdvb2dsZS5wcm90b2J1Zi5JbnQzMlZhbHVlEjUKD2NvbnZlcnNpb25fcmF0ZRgMIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIOCgZkdXRpZXMYDSABKAkSFwoPYWRkaXRpb25hbF9mZWVzGA4gASgJEjkKE3Nob3BpZnlfdG90YWxfc2FsZXMYDyABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUi/QIKEkdldE1ldHJpY3NSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIQCgh0aW1lem9uZRgCIAEoCRIOCgZzb3VyY2UYAyABKAkSKgoEZGF5cxgEIAMoCzIcLnVwbGlmdC5zdG9yZXMudjEuRGF5TWV0cmljcxIsCgZ0b3RhbHMYBSABKAsyHC51cGxpZnQuc3RvcmVzLnYxLkRheU1ldHJpY3MSDAoEZnJvbRgGIAEoCRIKCgJ0bxgHIAEoCRINCgV0b2RheRgIIAEoCRIXCg9maXJzdF9vcmRlcl9kYXkYCSABKAkSNQoPcHJldmlvdXNfdG90YWxzGAogASgLMhwudXBsaWZ0LnN0b3Jlcy52MS5EYXlNZXRyaWNzEhUKDXByZXZpb3VzX2Zyb20YCyABKAkSEwoLcHJldmlvdXNfdG8YDCABKAkSNAoMdG9wX3Byb2R1Y3RzGA0gAygLMh4udXBsaWZ0LnN0b3Jlcy52MS5Qcm9kdWN0U2FsZXMiVQoVR2V0VG9wUHJvZHVjdHNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBGZyb20YAiABKAkSCgoCdG8YAyABKAkSDQoFbGltaXQYBCABKAUiVwoMUHJvZHVjdFNhbGVzEg0KBXRpdGxlGAEgASgJEhAKCHF1YW50aXR5GAIgASgFEhMKC2dyb3NzX3NhbGVzGAMgASgJEhEKCW5ldF9zYWxlcxgEIAEoCSJcChZHZXRUb3BQcm9kdWN0c1Jlc3BvbnNlEhAKCGN1cnJlbmN5GAEgASgJEjAKCHByb2R1Y3RzGAIgAygLMh4udXBsaWZ0LnN0b3Jlcy52MS5Qcm9kdWN0U2FsZXMiLQoWU2VuZERhaWx5UmVwb3J0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSInChdTZW5kRGFpbHlSZXBvcnRSZXNwb25zZRIMCgRkYXRlGAEgASgJIjoKFUdldERhaWx5UmVwb3J0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRkYXRlGAIgASgJIt4BCgxSZXBvcnRNZXRyaWMSCwoDa2V5GAEgASgJEg0KBWxhYmVsGAIgASgJEisKBXZhbHVlGAMgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi0KB2F2ZXJhZ2UYBCABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSNAoOY2hhbmdlX3BlcmNlbnQYBSABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDwoHdW51c3VhbBgGIAEoCBIPCgdmb3JtdWxhGAcgASgJIucBCgtEYWlseVJlcG9ydBIOCgZzdGF0dXMYASABKAkSDAoEZGF0ZRgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRIQCgh0aW1lem9uZRgEIAEoCRIOCgZzb3VyY2UYBSABKAkSLwoHbWV0cmljcxgGIAMoCzIeLnVwbGlmdC5zdG9yZXMudjEuUmVwb3J0TWV0cmljEhAKCGhlYWRsaW5lGAcgASgJEg0KBW5vdGVzGAggAygJEhMKC2Jlc3Rfc2VsbGVyGAkgASgJEg8KB3N1bW1hcnkYCiABKAkSDgoGYWN0aW9uGAsgASgJIkcKFkdldERhaWx5UmVwb3J0UmVzcG9uc2USLQoGcmVwb3J0GAEgASgLMh0udXBsaWZ0LnN0b3Jlcy52MS5EYWlseVJlcG9ydCIsChVHZXRDb25uZWN0aW9uc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiQgoLU3RvcmVDb3VudHMSDgoGb3JkZXJzGAEgASgFEhAKCHByb2R1Y3RzGAIgASgFEhEKCWN1c3RvbWVycxgDIAEoBSKmAQoMU3luY1Byb2dyZXNzEg0KBXBoYXNlGAEgASgJEg4KBm9yZGVycxgCIAEoBRIQCghwcm9kdWN0cxgDIAEoBRIRCgljdXN0b21lcnMYBCABKAUSDwoHcGVyY2VudBgFIAEoBRINCgVlcnJvchgGIAEoCRIyCg5sYXN0X3N5bmNlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAijgIKEVNob3BpZnlDb25uZWN0aW9uEg4KBnN0YXR1cxgBIAEoCRIMCgRzaG9wGAIgASgJEgwKBG5hbWUYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSEAoIdGltZXpvbmUYBSABKAkSMAoMY29ubmVjdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgRzeW5jGAcgASgLMh4udXBsaWZ0LnN0b3Jlcy52MS5TeW5jUHJvZ3Jlc3MSGgoSc2Vzc2lvbnNfYXZhaWxhYmxlGAggASgIEi0KBnN0b3JlZBgJIAEoCzIdLnVwbGlmdC5zdG9yZXMudjEuU3RvcmVDb3VudHMihQEKC09yZGVySW1wb3J0Eg4KBm9yZGVycxgBIAEoBRIRCglmaXJzdF9kYXkYAiABKAkSEAoIbGFzdF9kYXkYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSLwoLaW1wb3J0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIsABChZHZXRDb25uZWN0aW9uc1Jlc3BvbnNlEjQKB3Nob3BpZnkYASABKAsyIy51cGxpZnQuc3RvcmVzLnYxLlNob3BpZnlDb25uZWN0aW9uEjIKC2xhc3RfaW1wb3J0GAIgASgLMh0udXBsaWZ0LnN0b3Jlcy52MS5PcmRlckltcG9ydBI8Cgt3b29jb21tZXJjZRgDIAEoCzInLnVwbGlmdC5zdG9yZXMudjEuV29vQ29tbWVyY2VDb25uZWN0aW9uIvsBChVXb29Db21tZXJjZUNvbm5lY3Rpb24SDgoGc3RhdHVzGAEgASgJEhEKCXN0b3JlX3VybBgCIAEoCRIMCgRuYW1lGAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHRpbWV6b25lGAUgASgJEjAKDGNvbm5lY3RlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoEc3luYxgHIAEoCzIeLnVwbGlmdC5zdG9yZXMudjEuU3luY1Byb2dyZXNzEi0KBnN0b3JlZBgIIAEoCzIdLnVwbGlmdC5zdG9yZXMudjEuU3RvcmVDb3VudHMiSAoeU3RhcnRXb29Db21tZXJjZUNvbm5lY3RSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEhEKCXN0b3JlX3VybBgCIAEoCSI3Ch9TdGFydFdvb0NvbW1lcmNlQ29ubmVjdFJlc3BvbnNlEhQKDHJlZGlyZWN0X3VybBgBIAEoCSItChZTeW5jV29vQ29tbWVyY2VSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhkKF1N5bmNXb29Db21tZXJjZVJlc3BvbnNlIjMKHERpc2Nvbm5lY3RXb29Db21tZXJjZVJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiHwodRGlzY29ubmVjdFdvb0NvbW1lcmNlUmVzcG9uc2UihgEKHVJlY2VpdmVXb29Db21tZXJjZUtleXNSZXF1ZXN0Eg0KBXN0YXRlGAEgASgJEg4KBmtleV9pZBgCIAEoAxIUCgxjb25zdW1lcl9rZXkYAyABKAkSFwoPY29uc3VtZXJfc2VjcmV0GAQgASgJEhcKD2tleV9wZXJtaXNzaW9ucxgFIAEoCSIgCh5SZWNlaXZlV29vQ29tbWVyY2VLZXlzUmVzcG9uc2UiOgoYUmV0dXJuV29vQ29tbWVyY2VSZXF1ZXN0Eg0KBXN0YXRlGAEgASgJEg8KB3N1Y2Nlc3MYAiABKAkiogEKH0hhbmRsZVdvb0NvbW1lcmNlV2ViaG9va1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDwoHcGF5bG9hZBgCIAEoDBIRCglzaWduYXR1cmUYAyABKAkSDQoFdG9waWMYBCABKAkSEwoLZGVsaXZlcnlfaWQYBSABKAkSEgoKd2ViaG9va19pZBgGIAEoCRIOCgZzb3VyY2UYByABKAkiIgogSGFuZGxlV29vQ29tbWVyY2VXZWJob29rUmVzcG9uc2UiMQoZUmV0dXJuV29vQ29tbWVyY2VSZXNwb25zZRIUCgxyZWRpcmVjdF91cmwYASABKAkiPwoaU3RhcnRTaG9waWZ5Q29ubmVjdFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEc2hvcBgCIAEoCSIzChtTdGFydFNob3BpZnlDb25uZWN0UmVzcG9uc2USFAoMcmVkaXJlY3RfdXJsGAEgASgJIikKElN5bmNTaG9waWZ5UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIVChNTeW5jU2hvcGlmeVJlc3BvbnNlIi8KGERpc2Nvbm5lY3RTaG9waWZ5UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIbChlEaXNjb25uZWN0U2hvcGlmeVJlc3BvbnNlIigKF0F1dGhvcml6ZVNob3BpZnlSZXF1ZXN0Eg0KBXN0YXRlGAEgASgJIjEKGEF1dGhvcml6ZVNob3BpZnlSZXNwb25zZRIVCg1hdXRob3JpemVfdXJsGAEgASgJIkkKHUNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXF1ZXN0EhEKCXJhd19xdWVyeRgBIAEoCRIVCg1icm93c2VyX3N0YXRlGAIgASgJIjYKHkNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXNwb25zZRIUCgxyZWRpcmVjdF91cmwYASABKAkisQEKG0hhbmRsZVNob3BpZnlXZWJob29rUmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEgwKBGhtYWMYAiABKAkSDQoFdG9waWMYAyABKAkSEwoLc2hvcF9kb21haW4YBCABKAkSEgoKd2ViaG9va19pZBgFIAEoCRIQCghldmVudF9pZBgGIAEoCRITCgthcGlfdmVyc2lvbhgHIAEoCRIUCgx0cmlnZ2VyZWRfYXQYCCABKAkiHgocSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXNwb25zZTKPFwoNU3RvcmVzU2VydmljZRKoAQoMSW1wb3J0T3JkZXJzEiUudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXF1ZXN0GiYudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXNwb25zZSJJgtPkkwJDOgEqIj4vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvb3JkZXJzL2ltcG9ydBJfCgxVcGxvYWRPcmRlcnMSJS51cGxpZnQuc3RvcmVzLnYxLlVwbG9hZE9yZGVyc1JlcXVlc3QaJi51cGxpZnQuc3RvcmVzLnYxLlVwbG9hZE9yZGVyc1Jlc3BvbnNlKAESnAEKCkdldE1ldHJpY3MSIy51cGxpZnQuc3RvcmVzLnYxLkdldE1ldHJpY3NSZXF1ZXN0GiQudXBsaWZ0LnN0b3Jlcy52MS5HZXRNZXRyaWNzUmVzcG9uc2UiQ5ACAYLT5JMCOhI4L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL21ldHJpY3MSrQEKDkdldFRvcFByb2R1Y3RzEicudXBsaWZ0LnN0b3Jlcy52MS5HZXRUb3BQcm9kdWN0c1JlcXVlc3QaKC51cGxpZnQuc3RvcmVzLnYxLkdldFRvcFByb2R1Y3RzUmVzcG9uc2UiSJACAYLT5JMCPxI9L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL3RvcC1wcm9kdWN0cxK0AQoOR2V0RGFpbHlSZXBvcnQSJy51cGxpZnQuc3RvcmVzLnYxLkdldERhaWx5UmVwb3J0UmVxdWVzdBooLnVwbGlmdC5zdG9yZXMudjEuR2V0RGFpbHlSZXBvcnRSZXNwb25zZSJPkAIBgtPkkwJGYgZyZXBvcnQSPC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9kYWlseVJlcG9ydBK0AQoPU2VuZERhaWx5UmVwb3J0EigudXBsaWZ0LnN0b3Jlcy52MS5TZW5kRGFpbHlSZXBvcnRSZXF1ZXN0GikudXBsaWZ0LnN0b3Jlcy52MS5TZW5kRGFpbHlSZXBvcnRSZXNwb25zZSJMgtPkkwJGOgEqIkEvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvZGFpbHlSZXBvcnQvc2VuZBKeAQoOR2V0Q29ubmVjdGlvbnMSJy51cGxpZnQuc3RvcmVzLnYxLkdldENvbm5lY3Rpb25zUmVxdWVzdBooLnVwbGlmdC5zdG9yZXMudjEuR2V0Q29ubmVjdGlvbnNSZXNwb25zZSI5kAIBgtPkkwIwEi4vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zErUBChNTdGFydFNob3BpZnlDb25uZWN0EiwudXBsaWZ0LnN0b3Jlcy52MS5TdGFydFNob3BpZnlDb25uZWN0UmVxdWVzdBotLnVwbGlmdC5zdG9yZXMudjEuU3RhcnRTaG9waWZ5Q29ubmVjdFJlc3BvbnNlIkGC0+STAjs6ASoiNi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvc2hvcGlmeRKiAQoLU3luY1Nob3BpZnkSJC51cGxpZnQuc3RvcmVzLnYxLlN5bmNTaG9waWZ5UmVxdWVzdBolLnVwbGlmdC5zdG9yZXMudjEuU3luY1Nob3BpZnlSZXNwb25zZSJGgtPkkwJAOgEqIjsvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3Nob3BpZnkvc3luYxKsAQoRRGlzY29ubmVjdFNob3BpZnkSKi51cGxpZnQuc3RvcmVzLnYxLkRpc2Nvbm5lY3RTaG9waWZ5UmVxdWVzdBorLnVwbGlmdC5zdG9yZXMudjEuRGlzY29ubmVjdFNob3BpZnlSZXNwb25zZSI+gtPkkwI4KjYvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3Nob3BpZnkSaQoQQXV0aG9yaXplU2hvcGlmeRIpLnVwbGlmdC5zdG9yZXMudjEuQXV0aG9yaXplU2hvcGlmeVJlcXVlc3QaKi51cGxpZnQuc3RvcmVzLnYxLkF1dGhvcml6ZVNob3BpZnlSZXNwb25zZRJ7ChZDb21wbGV0ZVNob3BpZnlDb25uZWN0Ei8udXBsaWZ0LnN0b3Jlcy52MS5Db21wbGV0ZVNob3BpZnlDb25uZWN0UmVxdWVzdBowLnVwbGlmdC5zdG9yZXMudjEuQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlc3BvbnNlEnUKFEhhbmRsZVNob3BpZnlXZWJob29rEi0udXBsaWZ0LnN0b3Jlcy52MS5IYW5kbGVTaG9waWZ5V2ViaG9va1JlcXVlc3QaLi51cGxpZnQuc3RvcmVzLnYxLkhhbmRsZVNob3BpZnlXZWJob29rUmVzcG9uc2USxQEKF1N0YXJ0V29vQ29tbWVyY2VDb25uZWN0EjAudXBsaWZ0LnN0b3Jlcy52MS5TdGFydFdvb0NvbW1lcmNlQ29ubmVjdFJlcXVlc3QaMS51cGxpZnQuc3RvcmVzLnYxLlN0YXJ0V29vQ29tbWVyY2VDb25uZWN0UmVzcG9uc2UiRYLT5JMCPzoBKiI6L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy93b29jb21tZXJjZRKyAQoPU3luY1dvb0NvbW1lcmNlEigudXBsaWZ0LnN0b3Jlcy52MS5TeW5jV29vQ29tbWVyY2VSZXF1ZXN0GikudXBsaWZ0LnN0b3Jlcy52MS5TeW5jV29vQ29tbWVyY2VSZXNwb25zZSJKgtPkkwJEOgEqIj8vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3dvb2NvbW1lcmNlL3N5bmMSvAEKFURpc2Nvbm5lY3RXb29Db21tZXJjZRIuLnVwbGlmdC5zdG9yZXMudjEuRGlzY29ubmVjdFdvb0NvbW1lcmNlUmVxdWVzdBovLnVwbGlmdC5zdG9yZXMudjEuRGlzY29ubmVjdFdvb0NvbW1lcmNlUmVzcG9uc2UiQoLT5JMCPCo6L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy93b29jb21tZXJjZRJ7ChZSZWNlaXZlV29vQ29tbWVyY2VLZXlzEi8udXBsaWZ0LnN0b3Jlcy52MS5SZWNlaXZlV29vQ29tbWVyY2VLZXlzUmVxdWVzdBowLnVwbGlmdC5zdG9yZXMudjEuUmVjZWl2ZVdvb0NvbW1lcmNlS2V5c1Jlc3BvbnNlEmwKEVJldHVybldvb0NvbW1lcmNlEioudXBsaWZ0LnN0b3Jlcy52MS5SZXR1cm5Xb29Db21tZXJjZVJlcXVlc3QaKy51cGxpZnQuc3RvcmVzLnYxLlJldHVybldvb0NvbW1lcmNlUmVzcG9uc2USgQEKGEhhbmRsZVdvb0NvbW1lcmNlV2ViaG9vaxIxLnVwbGlmdC5zdG9yZXMudjEuSGFuZGxlV29vQ29tbWVyY2VXZWJob29rUmVxdWVzdBoyLnVwbGlmdC5zdG9yZXMudjEuSGFuZGxlV29vQ29tbWVyY2VXZWJob29rUmVzcG9uc2VCvAEKFGNvbS51cGxpZnQuc3RvcmVzLnYxQhJTdG9yZXNTZXJ2aWNlUHJvdG9QAVoudXBsaWZ0LmRldi9wcm90by9nZW4vdXBsaWZ0L3N0b3Jlcy92MTtzdG9yZXN2MaICA1VTWKoCEFVwbGlmdC5TdG9yZXMuVjHKAhBVcGxpZnRcU3RvcmVzXFYx4gIcVXBsaWZ0XFN0b3Jlc1xWMVxHUEJNZXRhZGF0YeoCElVwbGlmdDo6U3RvcmVzOjpWMWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * ImportOrdersRequest carries the export's text.
@@ -1795,6 +1795,11 @@ export type GetConnectionsResponse = Message<"uplift.stores.v1.GetConnectionsRes
    * @generated from field: uplift.stores.v1.OrderImport last_import = 2;
    */
   lastImport?: OrderImport | undefined;
+
+  /**
+   * @generated from field: uplift.stores.v1.WooCommerceConnection woocommerce = 3;
+   */
+  woocommerce?: WooCommerceConnection | undefined;
 };
 
 /**
@@ -1814,6 +1819,11 @@ export type GetConnectionsResponseJson = {
    * @generated from field: uplift.stores.v1.OrderImport last_import = 2;
    */
   lastImport?: OrderImportJson;
+
+  /**
+   * @generated from field: uplift.stores.v1.WooCommerceConnection woocommerce = 3;
+   */
+  woocommerce?: WooCommerceConnectionJson;
 };
 
 /**
@@ -1822,6 +1832,601 @@ export type GetConnectionsResponseJson = {
  */
 export const GetConnectionsResponseSchema: GenMessage<GetConnectionsResponse, {jsonType: GetConnectionsResponseJson}> = /*@__PURE__*/
   messageDesc(file_uplift_stores_v1_stores_service, 21);
+
+/**
+ * WooCommerceConnection is the category's WooCommerce store.
+ *
+ * @generated from message uplift.stores.v1.WooCommerceConnection
+ */
+export type WooCommerceConnection = Message<"uplift.stores.v1.WooCommerceConnection"> & {
+  /**
+   * status is "NOT_CONNECTED" or "CONNECTED".
+   *
+   * @generated from field: string status = 1;
+   */
+  status: string;
+
+  /**
+   * store_url is the store's home URL ("https://shop.example").
+   *
+   * @generated from field: string store_url = 2;
+   */
+  storeUrl: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string currency = 4;
+   */
+  currency: string;
+
+  /**
+   * @generated from field: string timezone = 5;
+   */
+  timezone: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp connected_at = 6;
+   */
+  connectedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: uplift.stores.v1.SyncProgress sync = 7;
+   */
+  sync?: SyncProgress | undefined;
+
+  /**
+   * @generated from field: uplift.stores.v1.StoreCounts stored = 8;
+   */
+  stored?: StoreCounts | undefined;
+};
+
+/**
+ * WooCommerceConnection is the category's WooCommerce store.
+ *
+ * @generated from message uplift.stores.v1.WooCommerceConnection
+ */
+export type WooCommerceConnectionJson = {
+  /**
+   * status is "NOT_CONNECTED" or "CONNECTED".
+   *
+   * @generated from field: string status = 1;
+   */
+  status?: string;
+
+  /**
+   * store_url is the store's home URL ("https://shop.example").
+   *
+   * @generated from field: string store_url = 2;
+   */
+  storeUrl?: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name?: string;
+
+  /**
+   * @generated from field: string currency = 4;
+   */
+  currency?: string;
+
+  /**
+   * @generated from field: string timezone = 5;
+   */
+  timezone?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp connected_at = 6;
+   */
+  connectedAt?: TimestampJson;
+
+  /**
+   * @generated from field: uplift.stores.v1.SyncProgress sync = 7;
+   */
+  sync?: SyncProgressJson;
+
+  /**
+   * @generated from field: uplift.stores.v1.StoreCounts stored = 8;
+   */
+  stored?: StoreCountsJson;
+};
+
+/**
+ * Describes the message uplift.stores.v1.WooCommerceConnection.
+ * Use `create(WooCommerceConnectionSchema)` to create a new message.
+ */
+export const WooCommerceConnectionSchema: GenMessage<WooCommerceConnection, {jsonType: WooCommerceConnectionJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 22);
+
+/**
+ * StartWooCommerceConnectRequest names the store.
+ *
+ * @generated from message uplift.stores.v1.StartWooCommerceConnectRequest
+ */
+export type StartWooCommerceConnectRequest = Message<"uplift.stores.v1.StartWooCommerceConnectRequest"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * store_url is the store's address as the owner typed it
+   * ("https://shop.example"; a bare host gets https://).
+   *
+   * @generated from field: string store_url = 2;
+   */
+  storeUrl: string;
+};
+
+/**
+ * StartWooCommerceConnectRequest names the store.
+ *
+ * @generated from message uplift.stores.v1.StartWooCommerceConnectRequest
+ */
+export type StartWooCommerceConnectRequestJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * store_url is the store's address as the owner typed it
+   * ("https://shop.example"; a bare host gets https://).
+   *
+   * @generated from field: string store_url = 2;
+   */
+  storeUrl?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.StartWooCommerceConnectRequest.
+ * Use `create(StartWooCommerceConnectRequestSchema)` to create a new message.
+ */
+export const StartWooCommerceConnectRequestSchema: GenMessage<StartWooCommerceConnectRequest, {jsonType: StartWooCommerceConnectRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 23);
+
+/**
+ * StartWooCommerceConnectResponse is where the browser goes next: the
+ * store's own authorization page.
+ *
+ * @generated from message uplift.stores.v1.StartWooCommerceConnectResponse
+ */
+export type StartWooCommerceConnectResponse = Message<"uplift.stores.v1.StartWooCommerceConnectResponse"> & {
+  /**
+   * @generated from field: string redirect_url = 1;
+   */
+  redirectUrl: string;
+};
+
+/**
+ * StartWooCommerceConnectResponse is where the browser goes next: the
+ * store's own authorization page.
+ *
+ * @generated from message uplift.stores.v1.StartWooCommerceConnectResponse
+ */
+export type StartWooCommerceConnectResponseJson = {
+  /**
+   * @generated from field: string redirect_url = 1;
+   */
+  redirectUrl?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.StartWooCommerceConnectResponse.
+ * Use `create(StartWooCommerceConnectResponseSchema)` to create a new message.
+ */
+export const StartWooCommerceConnectResponseSchema: GenMessage<StartWooCommerceConnectResponse, {jsonType: StartWooCommerceConnectResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 24);
+
+/**
+ * SyncWooCommerceRequest names the category.
+ *
+ * @generated from message uplift.stores.v1.SyncWooCommerceRequest
+ */
+export type SyncWooCommerceRequest = Message<"uplift.stores.v1.SyncWooCommerceRequest"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+};
+
+/**
+ * SyncWooCommerceRequest names the category.
+ *
+ * @generated from message uplift.stores.v1.SyncWooCommerceRequest
+ */
+export type SyncWooCommerceRequestJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.SyncWooCommerceRequest.
+ * Use `create(SyncWooCommerceRequestSchema)` to create a new message.
+ */
+export const SyncWooCommerceRequestSchema: GenMessage<SyncWooCommerceRequest, {jsonType: SyncWooCommerceRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 25);
+
+/**
+ * SyncWooCommerceResponse is empty.
+ *
+ * @generated from message uplift.stores.v1.SyncWooCommerceResponse
+ */
+export type SyncWooCommerceResponse = Message<"uplift.stores.v1.SyncWooCommerceResponse"> & {
+};
+
+/**
+ * SyncWooCommerceResponse is empty.
+ *
+ * @generated from message uplift.stores.v1.SyncWooCommerceResponse
+ */
+export type SyncWooCommerceResponseJson = {
+};
+
+/**
+ * Describes the message uplift.stores.v1.SyncWooCommerceResponse.
+ * Use `create(SyncWooCommerceResponseSchema)` to create a new message.
+ */
+export const SyncWooCommerceResponseSchema: GenMessage<SyncWooCommerceResponse, {jsonType: SyncWooCommerceResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 26);
+
+/**
+ * DisconnectWooCommerceRequest names the category.
+ *
+ * @generated from message uplift.stores.v1.DisconnectWooCommerceRequest
+ */
+export type DisconnectWooCommerceRequest = Message<"uplift.stores.v1.DisconnectWooCommerceRequest"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+};
+
+/**
+ * DisconnectWooCommerceRequest names the category.
+ *
+ * @generated from message uplift.stores.v1.DisconnectWooCommerceRequest
+ */
+export type DisconnectWooCommerceRequestJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.DisconnectWooCommerceRequest.
+ * Use `create(DisconnectWooCommerceRequestSchema)` to create a new message.
+ */
+export const DisconnectWooCommerceRequestSchema: GenMessage<DisconnectWooCommerceRequest, {jsonType: DisconnectWooCommerceRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 27);
+
+/**
+ * DisconnectWooCommerceResponse is empty.
+ *
+ * @generated from message uplift.stores.v1.DisconnectWooCommerceResponse
+ */
+export type DisconnectWooCommerceResponse = Message<"uplift.stores.v1.DisconnectWooCommerceResponse"> & {
+};
+
+/**
+ * DisconnectWooCommerceResponse is empty.
+ *
+ * @generated from message uplift.stores.v1.DisconnectWooCommerceResponse
+ */
+export type DisconnectWooCommerceResponseJson = {
+};
+
+/**
+ * Describes the message uplift.stores.v1.DisconnectWooCommerceResponse.
+ * Use `create(DisconnectWooCommerceResponseSchema)` to create a new message.
+ */
+export const DisconnectWooCommerceResponseSchema: GenMessage<DisconnectWooCommerceResponse, {jsonType: DisconnectWooCommerceResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 28);
+
+/**
+ * ReceiveWooCommerceKeysRequest is WooCommerce's key callback body.
+ *
+ * @generated from message uplift.stores.v1.ReceiveWooCommerceKeysRequest
+ */
+export type ReceiveWooCommerceKeysRequest = Message<"uplift.stores.v1.ReceiveWooCommerceKeysRequest"> & {
+  /**
+   * state is the user_id Uplift sent to the authorization page.
+   *
+   * @generated from field: string state = 1;
+   */
+  state: string;
+
+  /**
+   * @generated from field: int64 key_id = 2;
+   */
+  keyId: bigint;
+
+  /**
+   * @generated from field: string consumer_key = 3;
+   */
+  consumerKey: string;
+
+  /**
+   * @generated from field: string consumer_secret = 4;
+   */
+  consumerSecret: string;
+
+  /**
+   * key_permissions is "read", "write" or "read_write".
+   *
+   * @generated from field: string key_permissions = 5;
+   */
+  keyPermissions: string;
+};
+
+/**
+ * ReceiveWooCommerceKeysRequest is WooCommerce's key callback body.
+ *
+ * @generated from message uplift.stores.v1.ReceiveWooCommerceKeysRequest
+ */
+export type ReceiveWooCommerceKeysRequestJson = {
+  /**
+   * state is the user_id Uplift sent to the authorization page.
+   *
+   * @generated from field: string state = 1;
+   */
+  state?: string;
+
+  /**
+   * @generated from field: int64 key_id = 2;
+   */
+  keyId?: string;
+
+  /**
+   * @generated from field: string consumer_key = 3;
+   */
+  consumerKey?: string;
+
+  /**
+   * @generated from field: string consumer_secret = 4;
+   */
+  consumerSecret?: string;
+
+  /**
+   * key_permissions is "read", "write" or "read_write".
+   *
+   * @generated from field: string key_permissions = 5;
+   */
+  keyPermissions?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.ReceiveWooCommerceKeysRequest.
+ * Use `create(ReceiveWooCommerceKeysRequestSchema)` to create a new message.
+ */
+export const ReceiveWooCommerceKeysRequestSchema: GenMessage<ReceiveWooCommerceKeysRequest, {jsonType: ReceiveWooCommerceKeysRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 29);
+
+/**
+ * ReceiveWooCommerceKeysResponse is empty.
+ *
+ * @generated from message uplift.stores.v1.ReceiveWooCommerceKeysResponse
+ */
+export type ReceiveWooCommerceKeysResponse = Message<"uplift.stores.v1.ReceiveWooCommerceKeysResponse"> & {
+};
+
+/**
+ * ReceiveWooCommerceKeysResponse is empty.
+ *
+ * @generated from message uplift.stores.v1.ReceiveWooCommerceKeysResponse
+ */
+export type ReceiveWooCommerceKeysResponseJson = {
+};
+
+/**
+ * Describes the message uplift.stores.v1.ReceiveWooCommerceKeysResponse.
+ * Use `create(ReceiveWooCommerceKeysResponseSchema)` to create a new message.
+ */
+export const ReceiveWooCommerceKeysResponseSchema: GenMessage<ReceiveWooCommerceKeysResponse, {jsonType: ReceiveWooCommerceKeysResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 30);
+
+/**
+ * ReturnWooCommerceRequest is the return_url's query.
+ *
+ * @generated from message uplift.stores.v1.ReturnWooCommerceRequest
+ */
+export type ReturnWooCommerceRequest = Message<"uplift.stores.v1.ReturnWooCommerceRequest"> & {
+  /**
+   * @generated from field: string state = 1;
+   */
+  state: string;
+
+  /**
+   * success is WooCommerce's "1" (approved) or "0" (denied).
+   *
+   * @generated from field: string success = 2;
+   */
+  success: string;
+};
+
+/**
+ * ReturnWooCommerceRequest is the return_url's query.
+ *
+ * @generated from message uplift.stores.v1.ReturnWooCommerceRequest
+ */
+export type ReturnWooCommerceRequestJson = {
+  /**
+   * @generated from field: string state = 1;
+   */
+  state?: string;
+
+  /**
+   * success is WooCommerce's "1" (approved) or "0" (denied).
+   *
+   * @generated from field: string success = 2;
+   */
+  success?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.ReturnWooCommerceRequest.
+ * Use `create(ReturnWooCommerceRequestSchema)` to create a new message.
+ */
+export const ReturnWooCommerceRequestSchema: GenMessage<ReturnWooCommerceRequest, {jsonType: ReturnWooCommerceRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 31);
+
+/**
+ * HandleWooCommerceWebhookRequest is one delivery: the raw body (the
+ * signature covers it byte for byte) and the X-WC-Webhook-* headers.
+ *
+ * @generated from message uplift.stores.v1.HandleWooCommerceWebhookRequest
+ */
+export type HandleWooCommerceWebhookRequest = Message<"uplift.stores.v1.HandleWooCommerceWebhookRequest"> & {
+  /**
+   * category_id is from the delivery URL Uplift registered.
+   *
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * @generated from field: bytes payload = 2;
+   */
+  payload: Uint8Array;
+
+  /**
+   * @generated from field: string signature = 3;
+   */
+  signature: string;
+
+  /**
+   * @generated from field: string topic = 4;
+   */
+  topic: string;
+
+  /**
+   * @generated from field: string delivery_id = 5;
+   */
+  deliveryId: string;
+
+  /**
+   * @generated from field: string webhook_id = 6;
+   */
+  webhookId: string;
+
+  /**
+   * @generated from field: string source = 7;
+   */
+  source: string;
+};
+
+/**
+ * HandleWooCommerceWebhookRequest is one delivery: the raw body (the
+ * signature covers it byte for byte) and the X-WC-Webhook-* headers.
+ *
+ * @generated from message uplift.stores.v1.HandleWooCommerceWebhookRequest
+ */
+export type HandleWooCommerceWebhookRequestJson = {
+  /**
+   * category_id is from the delivery URL Uplift registered.
+   *
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * @generated from field: bytes payload = 2;
+   */
+  payload?: string;
+
+  /**
+   * @generated from field: string signature = 3;
+   */
+  signature?: string;
+
+  /**
+   * @generated from field: string topic = 4;
+   */
+  topic?: string;
+
+  /**
+   * @generated from field: string delivery_id = 5;
+   */
+  deliveryId?: string;
+
+  /**
+   * @generated from field: string webhook_id = 6;
+   */
+  webhookId?: string;
+
+  /**
+   * @generated from field: string source = 7;
+   */
+  source?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.HandleWooCommerceWebhookRequest.
+ * Use `create(HandleWooCommerceWebhookRequestSchema)` to create a new message.
+ */
+export const HandleWooCommerceWebhookRequestSchema: GenMessage<HandleWooCommerceWebhookRequest, {jsonType: HandleWooCommerceWebhookRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 32);
+
+/**
+ * HandleWooCommerceWebhookResponse is empty.
+ *
+ * @generated from message uplift.stores.v1.HandleWooCommerceWebhookResponse
+ */
+export type HandleWooCommerceWebhookResponse = Message<"uplift.stores.v1.HandleWooCommerceWebhookResponse"> & {
+};
+
+/**
+ * HandleWooCommerceWebhookResponse is empty.
+ *
+ * @generated from message uplift.stores.v1.HandleWooCommerceWebhookResponse
+ */
+export type HandleWooCommerceWebhookResponseJson = {
+};
+
+/**
+ * Describes the message uplift.stores.v1.HandleWooCommerceWebhookResponse.
+ * Use `create(HandleWooCommerceWebhookResponseSchema)` to create a new message.
+ */
+export const HandleWooCommerceWebhookResponseSchema: GenMessage<HandleWooCommerceWebhookResponse, {jsonType: HandleWooCommerceWebhookResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 33);
+
+/**
+ * ReturnWooCommerceResponse is where the browser goes back to.
+ *
+ * @generated from message uplift.stores.v1.ReturnWooCommerceResponse
+ */
+export type ReturnWooCommerceResponse = Message<"uplift.stores.v1.ReturnWooCommerceResponse"> & {
+  /**
+   * @generated from field: string redirect_url = 1;
+   */
+  redirectUrl: string;
+};
+
+/**
+ * ReturnWooCommerceResponse is where the browser goes back to.
+ *
+ * @generated from message uplift.stores.v1.ReturnWooCommerceResponse
+ */
+export type ReturnWooCommerceResponseJson = {
+  /**
+   * @generated from field: string redirect_url = 1;
+   */
+  redirectUrl?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.ReturnWooCommerceResponse.
+ * Use `create(ReturnWooCommerceResponseSchema)` to create a new message.
+ */
+export const ReturnWooCommerceResponseSchema: GenMessage<ReturnWooCommerceResponse, {jsonType: ReturnWooCommerceResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 34);
 
 /**
  * StartShopifyConnectRequest names the shop.
@@ -1866,7 +2471,7 @@ export type StartShopifyConnectRequestJson = {
  * Use `create(StartShopifyConnectRequestSchema)` to create a new message.
  */
 export const StartShopifyConnectRequestSchema: GenMessage<StartShopifyConnectRequest, {jsonType: StartShopifyConnectRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 22);
+  messageDesc(file_uplift_stores_v1_stores_service, 35);
 
 /**
  * StartShopifyConnectResponse is where the browser goes next.
@@ -1897,7 +2502,7 @@ export type StartShopifyConnectResponseJson = {
  * Use `create(StartShopifyConnectResponseSchema)` to create a new message.
  */
 export const StartShopifyConnectResponseSchema: GenMessage<StartShopifyConnectResponse, {jsonType: StartShopifyConnectResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 23);
+  messageDesc(file_uplift_stores_v1_stores_service, 36);
 
 /**
  * SyncShopifyRequest names the category.
@@ -1928,7 +2533,7 @@ export type SyncShopifyRequestJson = {
  * Use `create(SyncShopifyRequestSchema)` to create a new message.
  */
 export const SyncShopifyRequestSchema: GenMessage<SyncShopifyRequest, {jsonType: SyncShopifyRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 24);
+  messageDesc(file_uplift_stores_v1_stores_service, 37);
 
 /**
  * SyncShopifyResponse is empty.
@@ -1951,7 +2556,7 @@ export type SyncShopifyResponseJson = {
  * Use `create(SyncShopifyResponseSchema)` to create a new message.
  */
 export const SyncShopifyResponseSchema: GenMessage<SyncShopifyResponse, {jsonType: SyncShopifyResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 25);
+  messageDesc(file_uplift_stores_v1_stores_service, 38);
 
 /**
  * DisconnectShopifyRequest names the category.
@@ -1982,7 +2587,7 @@ export type DisconnectShopifyRequestJson = {
  * Use `create(DisconnectShopifyRequestSchema)` to create a new message.
  */
 export const DisconnectShopifyRequestSchema: GenMessage<DisconnectShopifyRequest, {jsonType: DisconnectShopifyRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 26);
+  messageDesc(file_uplift_stores_v1_stores_service, 39);
 
 /**
  * DisconnectShopifyResponse is empty.
@@ -2005,7 +2610,7 @@ export type DisconnectShopifyResponseJson = {
  * Use `create(DisconnectShopifyResponseSchema)` to create a new message.
  */
 export const DisconnectShopifyResponseSchema: GenMessage<DisconnectShopifyResponse, {jsonType: DisconnectShopifyResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 27);
+  messageDesc(file_uplift_stores_v1_stores_service, 40);
 
 /**
  * AuthorizeShopifyRequest carries the state StartShopifyConnect issued.
@@ -2036,7 +2641,7 @@ export type AuthorizeShopifyRequestJson = {
  * Use `create(AuthorizeShopifyRequestSchema)` to create a new message.
  */
 export const AuthorizeShopifyRequestSchema: GenMessage<AuthorizeShopifyRequest, {jsonType: AuthorizeShopifyRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 28);
+  messageDesc(file_uplift_stores_v1_stores_service, 41);
 
 /**
  * AuthorizeShopifyResponse is Shopify's consent page.
@@ -2067,7 +2672,7 @@ export type AuthorizeShopifyResponseJson = {
  * Use `create(AuthorizeShopifyResponseSchema)` to create a new message.
  */
 export const AuthorizeShopifyResponseSchema: GenMessage<AuthorizeShopifyResponse, {jsonType: AuthorizeShopifyResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 29);
+  messageDesc(file_uplift_stores_v1_stores_service, 42);
 
 /**
  * CompleteShopifyConnectRequest is Shopify's callback as it arrived.
@@ -2116,7 +2721,7 @@ export type CompleteShopifyConnectRequestJson = {
  * Use `create(CompleteShopifyConnectRequestSchema)` to create a new message.
  */
 export const CompleteShopifyConnectRequestSchema: GenMessage<CompleteShopifyConnectRequest, {jsonType: CompleteShopifyConnectRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 30);
+  messageDesc(file_uplift_stores_v1_stores_service, 43);
 
 /**
  * CompleteShopifyConnectResponse is where the browser goes back to.
@@ -2147,7 +2752,7 @@ export type CompleteShopifyConnectResponseJson = {
  * Use `create(CompleteShopifyConnectResponseSchema)` to create a new message.
  */
 export const CompleteShopifyConnectResponseSchema: GenMessage<CompleteShopifyConnectResponse, {jsonType: CompleteShopifyConnectResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 31);
+  messageDesc(file_uplift_stores_v1_stores_service, 44);
 
 /**
  * HandleShopifyWebhookRequest is one delivery as it arrived.
@@ -2248,7 +2853,7 @@ export type HandleShopifyWebhookRequestJson = {
  * Use `create(HandleShopifyWebhookRequestSchema)` to create a new message.
  */
 export const HandleShopifyWebhookRequestSchema: GenMessage<HandleShopifyWebhookRequest, {jsonType: HandleShopifyWebhookRequestJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 32);
+  messageDesc(file_uplift_stores_v1_stores_service, 45);
 
 /**
  * HandleShopifyWebhookResponse is empty.
@@ -2271,7 +2876,7 @@ export type HandleShopifyWebhookResponseJson = {
  * Use `create(HandleShopifyWebhookResponseSchema)` to create a new message.
  */
 export const HandleShopifyWebhookResponseSchema: GenMessage<HandleShopifyWebhookResponse, {jsonType: HandleShopifyWebhookResponseJson}> = /*@__PURE__*/
-  messageDesc(file_uplift_stores_v1_stores_service, 33);
+  messageDesc(file_uplift_stores_v1_stores_service, 46);
 
 /**
  * StoresService owns what Uplift knows of a store's business: the Shopify
@@ -2431,6 +3036,77 @@ export const StoresService: GenService<{
     methodKind: "unary";
     input: typeof HandleShopifyWebhookRequestSchema;
     output: typeof HandleShopifyWebhookResponseSchema;
+  },
+  /**
+   * StartWooCommerceConnect validates the store's address (https, except
+   * in local mode) and returns the store's app authorization page
+   * (/wc-auth/v1/authorize), where the owner approves Uplift; WooCommerce
+   * then posts the API keys to the gateway's key callback.
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.StartWooCommerceConnect
+   */
+  startWooCommerceConnect: {
+    methodKind: "unary";
+    input: typeof StartWooCommerceConnectRequestSchema;
+    output: typeof StartWooCommerceConnectResponseSchema;
+  },
+  /**
+   * SyncWooCommerce asks for a sync of the connected store now.
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.SyncWooCommerce
+   */
+  syncWooCommerce: {
+    methodKind: "unary";
+    input: typeof SyncWooCommerceRequestSchema;
+    output: typeof SyncWooCommerceResponseSchema;
+  },
+  /**
+   * DisconnectWooCommerce forgets the store's API keys and stops syncing.
+   * The numbers already imported stay.
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.DisconnectWooCommerce
+   */
+  disconnectWooCommerce: {
+    methodKind: "unary";
+    input: typeof DisconnectWooCommerceRequestSchema;
+    output: typeof DisconnectWooCommerceResponseSchema;
+  },
+  /**
+   * ReceiveWooCommerceKeys is for the gateway: WooCommerce's key callback
+   * as it arrived. The state (WooCommerce's user_id) proves it; the keys
+   * are checked against the store before they are sealed and kept. Any
+   * error makes the gateway answer other than 200, so WooCommerce deletes
+   * the key.
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.ReceiveWooCommerceKeys
+   */
+  receiveWooCommerceKeys: {
+    methodKind: "unary";
+    input: typeof ReceiveWooCommerceKeysRequestSchema;
+    output: typeof ReceiveWooCommerceKeysResponseSchema;
+  },
+  /**
+   * ReturnWooCommerce is for the gateway: where the browser goes when
+   * WooCommerce sends it back (return_url), connected or not.
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.ReturnWooCommerce
+   */
+  returnWooCommerce: {
+    methodKind: "unary";
+    input: typeof ReturnWooCommerceRequestSchema;
+    output: typeof ReturnWooCommerceResponseSchema;
+  },
+  /**
+   * HandleWooCommerceWebhook is for the gateway: one WooCommerce webhook
+   * delivery as it arrived. A bad X-WC-Webhook-Signature is Unauthenticated
+   * (HTTP 401); a ping (no signature, form body webhook_id=N) is accepted.
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.HandleWooCommerceWebhook
+   */
+  handleWooCommerceWebhook: {
+    methodKind: "unary";
+    input: typeof HandleWooCommerceWebhookRequestSchema;
+    output: typeof HandleWooCommerceWebhookResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_uplift_stores_v1_stores_service, 0);
