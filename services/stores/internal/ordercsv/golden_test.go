@@ -89,8 +89,8 @@ func varied() []byte {
 			"Lineitem quantity": fmt.Sprint(rng.IntN(5)), "Lineitem name": titles[rng.IntN(len(titles))],
 			"Lineitem price": money(300000), "Lineitem sku": fmt.Sprintf("SKU-%d", rng.IntN(30)),
 			"Lineitem requires shipping": []string{"true", "false", "TRUE", ""}[rng.IntN(4)],
-			"Lineitem taxable": []string{"true", "false", "", "yes"}[rng.IntN(4)],
-			"Refunded Amount": []string{"0.00", "", money(100000)}[rng.IntN(3)], "Lineitem discount": money(1000),
+			"Lineitem taxable":           []string{"true", "false", "", "yes"}[rng.IntN(4)],
+			"Refunded Amount":            []string{"0.00", "", money(100000)}[rng.IntN(3)], "Lineitem discount": money(1000),
 			"Tax 1 Value": money(500), "Tax 2 Value": []string{"", money(300)}[rng.IntN(2)], "Duties": []string{"", "0.00", money(900)}[rng.IntN(3)],
 			"Test": []string{"false", "false", "false", "true"}[rng.IntN(4)]}
 		if rng.IntN(3) == 0 {
