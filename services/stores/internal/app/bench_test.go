@@ -37,7 +37,7 @@ type allowAll struct{}
 
 func (allowAll) Check(context.Context, string) error { return nil }
 
-func benchApp(b *testing.B, opts app.Options) (*app.App, postgres.Repo) {
+func benchApp(b testing.TB, opts app.Options) (*app.App, postgres.Repo) {
 	b.Helper()
 	pool := pgtest.Pool(b, "stores")
 	if err := pgplatform.Migrate(context.Background(), pool, events.Migrations(), migrations.FS); err != nil {
