@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -49,11 +50,26 @@ func (r Repo) SaveOrders(ctx context.Context, link app.ShopLink, orders []domain
 		if err := holdLink(ctx, tx, link); err != nil {
 			return err
 		}
-		var err error
-		n, err = saveOrders(ctx, tx, link.CategoryID, orders)
-		return err
+		if len(orders) == 0 {
+			return nil
+		}
+		days, saved, err := saveOrders(ctx, tx, link.CategoryID, orders)
+		if err != nil {
+			return err
+		}
+		n = saved
+		return daysChanged(ctx, tx, link.CategoryID, days)
 	})
 	return n, err
+}
+
+// daysChanged recomputes the daily totals of days and marks the
+// category's signals due: what every write of orders ends with.
+func daysChanged(ctx context.Context, tx pgx.Tx, categoryID string, days []time.Time) error {
+	if err := recomputeDays(ctx, tx, categoryID, days); err != nil {
+		return err
+	}
+	return markSignalsDue(ctx, tx, categoryID)
 }
 
 // linkStands is the condition on shopify_connections that link still is
@@ -88,12 +104,32 @@ func (r Repo) SaveImport(ctx context.Context, categoryID string, read func(save 
 		if !free {
 			return domain.ErrImportRunning
 		}
+		// The days a batch touched are recomputed once, after the last
+		// batch, not after each: the totals are the same sums of what the
+		// transaction stored, and a year's file touches each day in many
+		// batches.
+		touched := map[domain.Date]struct{}{}
+		saved := false
 		imp, err := read(func(orders []domain.Order) error {
-			_, err := saveOrders(ctx, tx, categoryID, orders)
+			saved = saved || len(orders) > 0
+			days, _, err := saveOrders(ctx, tx, categoryID, orders)
+			for _, d := range days {
+				touched[fromPgDate(d)] = struct{}{}
+			}
 			return err
 		})
 		if err != nil {
 			return err
+		}
+		days := make([]time.Time, 0, len(touched))
+		for d := range touched {
+			days = append(days, pgDate(d).Time)
+		}
+		slices.SortFunc(days, time.Time.Compare) // in order, as one batch's are
+		if saved {
+			if err := daysChanged(ctx, tx, categoryID, days); err != nil {
+				return err
+			}
 		}
 		// A connected shop's currency and zone win over a file's.
 		if _, err := tx.Exec(ctx, `
@@ -119,75 +155,105 @@ var saleColumns = []string{"category_id", "order_id", "seq", "happened_at", "loc
 	"product_key", "product_title", "quantity", "total", "discount", "tax",
 	"gross", "discounts", "returns", "shipping", "duties", "fees", "taxes", "tips", "gift_cards"}
 
-// saveOrders writes a batch through session-local staging tables and COPY:
-// tens of thousands of orders a second, in the caller's transaction.
-func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []domain.Order) (int, error) {
+// saveOrders writes a batch with COPY, in the caller's transaction: tens of
+// thousands of orders a second. It returns the local days whose totals the
+// batch changed, for the caller to recompute (daysChanged) before the
+// transaction ends, and how many orders it stored.
+//
+// Every statement finds the stored orders and sales by the category and
+// the batch's order ids (an index lookup each), never by joining them with
+// a staging table: PostgreSQL, knowing nothing of a staging table's rows,
+// joined by reading every order and sale the store already had, so each
+// batch of a big import cost more than the one before. The sales are
+// copied straight into sales, once the replaced orders' sales are gone.
+func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []domain.Order) ([]time.Time, int, error) {
 	if len(orders) == 0 {
-		return 0, nil
+		return nil, 0, nil
 	}
 	// The last copy of an order in a batch wins, as it would one by one.
 	last := make(map[string]int, len(orders))
 	for i, o := range orders {
 		last[o.ID] = i
 	}
-	orderRows := make([][]any, 0, len(last))
+	ids := make([]string, 0, len(last))
+	for i, o := range orders {
+		if last[o.ID] == i {
+			ids = append(ids, o.ID)
+		}
+	}
+	// A connected shop's copy of an order wins over an imported file's.
+	rows, err := tx.Query(ctx, `SELECT order_id FROM orders WHERE category_id = $1 AND order_id = ANY($2) AND source = 'shopify'`,
+		categoryID, ids)
+	if err != nil {
+		return nil, 0, fmt.Errorf("keep shopify's copies: %w", err)
+	}
+	fromShopify, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, 0, fmt.Errorf("keep shopify's copies: %w", err)
+	}
+	shopify := make(map[string]bool, len(fromShopify))
+	for _, id := range fromShopify {
+		shopify[id] = true
+	}
+
+	touched := map[domain.Date]struct{}{}
+	kept := ids[:0]
+	orderRows := make([][]any, 0, len(ids))
 	var saleRows [][]any
 	for i, o := range orders {
-		if last[o.ID] != i {
+		if last[o.ID] != i || (shopify[o.ID] && o.Source != domain.SourceShopify) {
 			continue
 		}
+		kept = append(kept, o.ID)
 		var updated, cancelled *time.Time
 		if !o.UpdatedAt.IsZero() {
 			updated = &o.UpdatedAt
 		}
 		cancelled = o.CancelledAt
+		day := domain.DateOf(o.CreatedAt)
+		touched[day] = struct{}{}
 		orderRows = append(orderRows, []any{categoryID, o.ID, string(o.Source), o.Name, o.CreatedAt,
-			pgDate(domain.DateOf(o.CreatedAt)), updated, cancelled, o.Test, o.GiftCardOnly, domain.Counts(o),
+			pgDate(day), updated, cancelled, o.Test, o.GiftCardOnly, domain.Counts(o),
 			o.Currency, o.CustomerKey})
 		if o.Test {
 			continue // test orders are never counted, so their sales are not kept
 		}
 		for seq, s := range o.Sales {
 			a := domain.Classify(s)
-			saleRows = append(saleRows, []any{categoryID, o.ID, seq, s.HappenedAt, pgDate(domain.DateOf(s.HappenedAt)),
+			day := domain.DateOf(s.HappenedAt)
+			touched[day] = struct{}{}
+			saleRows = append(saleRows, []any{categoryID, o.ID, seq, s.HappenedAt, pgDate(day),
 				string(s.Action), string(s.Line), s.ProductKey, s.ProductTitle, s.Quantity,
 				int64(s.Total), int64(s.Discount), int64(s.Tax),
 				int64(a.Gross), int64(a.Discounts), int64(a.Returns), int64(a.Shipping), int64(a.Duties),
 				int64(a.AdditionalFees), int64(a.Taxes), int64(a.Tips), int64(a.GiftCards)})
 		}
 	}
-	if _, err := tx.Exec(ctx, `
-		CREATE TEMP TABLE IF NOT EXISTS in_orders (LIKE orders) ON COMMIT DELETE ROWS;
-		CREATE TEMP TABLE IF NOT EXISTS in_sales (LIKE sales) ON COMMIT DELETE ROWS;
-		TRUNCATE in_orders, in_sales`); err != nil {
-		return 0, fmt.Errorf("staging: %w", err)
+	if len(kept) == 0 {
+		return nil, 0, nil
 	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"in_orders"}, orderColumns, pgx.CopyFromRows(orderRows)); err != nil {
-		return 0, fmt.Errorf("copy orders: %w", err)
-	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"in_sales"}, saleColumns, pgx.CopyFromRows(saleRows)); err != nil {
-		return 0, fmt.Errorf("copy sales: %w", err)
-	}
-	// A connected shop's copy of an order wins over an imported file's.
-	if _, err := tx.Exec(ctx, `
-		DELETE FROM in_orders i USING orders o
-		WHERE o.category_id = i.category_id AND o.order_id = i.order_id AND o.source = 'shopify' AND i.source <> 'shopify'`); err != nil {
-		return 0, fmt.Errorf("keep shopify's copies: %w", err)
-	}
-	var days []time.Time
+	// The days the replaced orders and their sales were on change too.
+	var before []time.Time
 	if err := tx.QueryRow(ctx, `
 		WITH gone AS (
-			DELETE FROM sales s USING in_orders i
-			WHERE s.category_id = i.category_id AND s.order_id = i.order_id
-			RETURNING s.local_day
-		), touched AS (
-			SELECT local_day FROM gone
-			UNION SELECT o.local_day FROM orders o JOIN in_orders i USING (category_id, order_id)
-			UNION SELECT local_day FROM in_orders
-			UNION SELECT s.local_day FROM in_sales s JOIN in_orders i USING (category_id, order_id)
+			DELETE FROM sales WHERE category_id = $1 AND order_id = ANY($2) RETURNING local_day
 		)
-		SELECT coalesce(array_agg(DISTINCT local_day), '{}') FROM touched`).Scan(&days); err != nil {
-		return 0, fmt.Errorf("touched days: %w", err)
+		SELECT coalesce(array_agg(DISTINCT local_day), '{}') FROM (
+			SELECT local_day FROM gone
+			UNION SELECT local_day FROM orders WHERE category_id = $1 AND order_id = ANY($2)
+		) t`, categoryID, kept).Scan(&before); err != nil {
+		return nil, 0, fmt.Errorf("touched days: %w", err)
+	}
+	for _, d := range before {
+		touched[fromPgDate(d)] = struct{}{}
+	}
+	if _, err := tx.Exec(ctx, `
+		CREATE TEMP TABLE IF NOT EXISTS in_orders (LIKE orders) ON COMMIT DELETE ROWS;
+		TRUNCATE in_orders`); err != nil {
+		return nil, 0, fmt.Errorf("staging: %w", err)
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"in_orders"}, orderColumns, pgx.CopyFromRows(orderRows)); err != nil {
+		return nil, 0, fmt.Errorf("copy orders: %w", err)
 	}
 	tag, err := tx.Exec(ctx, `
 		INSERT INTO orders SELECT * FROM in_orders
@@ -199,19 +265,17 @@ func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []doma
 			customer_key = CASE WHEN orders.customer_key = '' AND excluded.customer_key <> '' THEN excluded.customer_key
 			                    WHEN orders.customer_key = 'redacted' THEN 'redacted' ELSE excluded.customer_key END`)
 	if err != nil {
-		return 0, fmt.Errorf("upsert orders: %w", err)
+		return nil, 0, fmt.Errorf("upsert orders: %w", err)
 	}
-	if _, err := tx.Exec(ctx, `
-		INSERT INTO sales SELECT s.* FROM in_sales s JOIN in_orders i USING (category_id, order_id)`); err != nil {
-		return 0, fmt.Errorf("insert sales: %w", err)
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"sales"}, saleColumns, pgx.CopyFromRows(saleRows)); err != nil {
+		return nil, 0, fmt.Errorf("copy sales: %w", err)
 	}
-	if err := recomputeDays(ctx, tx, categoryID, days); err != nil {
-		return 0, err
+	days := make([]time.Time, 0, len(touched))
+	for d := range touched {
+		days = append(days, pgDate(d).Time)
 	}
-	if err := markSignalsDue(ctx, tx, categoryID); err != nil {
-		return 0, err
-	}
-	return int(tag.RowsAffected()), nil
+	slices.SortFunc(days, time.Time.Compare)
+	return days, int(tag.RowsAffected()), nil
 }
 
 // recomputeDays rebuilds the daily totals of the given days from orders and
