@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -181,24 +182,27 @@ func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []doma
 			ids = append(ids, o.ID)
 		}
 	}
-	// A connected shop's copy of an order wins over an imported file's.
-	rows, err := tx.Query(ctx, `SELECT order_id FROM orders WHERE category_id = $1 AND order_id = ANY($2) AND source = 'shopify'`,
+	// Which of them are stored already, and from where: a connected
+	// shop's copy of an order wins over an imported file's.
+	rows, err := tx.Query(ctx, `SELECT order_id, source = 'shopify' FROM orders WHERE category_id = $1 AND order_id = ANY($2)`,
 		categoryID, ids)
 	if err != nil {
-		return nil, 0, fmt.Errorf("keep shopify's copies: %w", err)
+		return nil, 0, fmt.Errorf("stored orders: %w", err)
 	}
-	fromShopify, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return nil, 0, fmt.Errorf("keep shopify's copies: %w", err)
-	}
-	shopify := make(map[string]bool, len(fromShopify))
-	for _, id := range fromShopify {
-		shopify[id] = true
+	shopify := map[string]bool{} // stored order id: its copy is Shopify's
+	var id string
+	var fromShopify bool
+	if _, err := pgx.ForEachRow(rows, []any{&id, &fromShopify}, func() error {
+		shopify[id] = fromShopify
+		return nil
+	}); err != nil {
+		return nil, 0, fmt.Errorf("stored orders: %w", err)
 	}
 
 	touched := map[domain.Date]struct{}{}
 	kept := ids[:0]
 	orderRows := make([][]any, 0, len(ids))
+	var newRows [][]any // orders not stored yet
 	var saleRows [][]any
 	for i, o := range orders {
 		if last[o.ID] != i || (shopify[o.ID] && o.Source != domain.SourceShopify) {
@@ -212,9 +216,14 @@ func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []doma
 		cancelled = o.CancelledAt
 		day := domain.DateOf(o.CreatedAt)
 		touched[day] = struct{}{}
-		orderRows = append(orderRows, []any{categoryID, o.ID, string(o.Source), o.Name, o.CreatedAt,
+		row := []any{categoryID, o.ID, string(o.Source), o.Name, o.CreatedAt,
 			pgDate(day), updated, cancelled, o.Test, o.GiftCardOnly, domain.Counts(o),
-			o.Currency, o.CustomerKey})
+			o.Currency, o.CustomerKey}
+		if _, stored := shopify[o.ID]; stored {
+			orderRows = append(orderRows, row)
+		} else {
+			newRows = append(newRows, row)
+		}
 		if o.Test {
 			continue // test orders are never counted, so their sales are not kept
 		}
@@ -247,13 +256,73 @@ func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []doma
 	for _, d := range before {
 		touched[fromPgDate(d)] = struct{}{}
 	}
+	n, err := insertNewOrders(ctx, tx, newRows)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(newRows) > 0 && n < 0 {
+		orderRows = append(orderRows, newRows...) // one was stored meanwhile: upsert them all
+		n = 0
+	}
+	if len(orderRows) > 0 {
+		up, err := upsertOrders(ctx, tx, orderRows)
+		if err != nil {
+			return nil, 0, err
+		}
+		n += up
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"sales"}, saleColumns, pgx.CopyFromRows(saleRows)); err != nil {
+		return nil, 0, fmt.Errorf("copy sales: %w", err)
+	}
+	days := make([]time.Time, 0, len(touched))
+	for d := range touched {
+		days = append(days, pgDate(d).Time)
+	}
+	slices.SortFunc(days, time.Time.Compare)
+	return days, n, nil
+}
+
+// insertNewOrders copies orders that were not stored when the batch looked
+// straight into orders: no staging table, no upsert. It returns -1, having
+// stored none of them, when one was stored in the meantime (a shop's sync
+// beside an import), for the caller to upsert them instead, as it would
+// have had it seen that order.
+func insertNewOrders(ctx context.Context, tx pgx.Tx, rows [][]any) (int, error) {
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	sp, err := tx.Begin(ctx) // a savepoint: a failed COPY leaves tx usable
+	if err != nil {
+		return 0, fmt.Errorf("copy orders: %w", err)
+	}
+	n, err := sp.CopyFrom(ctx, pgx.Identifier{"orders"}, orderColumns, pgx.CopyFromRows(rows))
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" { // unique_violation
+		if err := sp.Rollback(ctx); err != nil {
+			return 0, fmt.Errorf("copy orders: %w", err)
+		}
+		return -1, nil
+	}
+	if err != nil {
+		_ = sp.Rollback(ctx)
+		return 0, fmt.Errorf("copy orders: %w", err)
+	}
+	if err := sp.Commit(ctx); err != nil {
+		return 0, fmt.Errorf("copy orders: %w", err)
+	}
+	return int(n), nil
+}
+
+// upsertOrders stores orders through a session-local staging table,
+// replacing stored copies.
+func upsertOrders(ctx context.Context, tx pgx.Tx, rows [][]any) (int, error) {
 	if _, err := tx.Exec(ctx, `
 		CREATE TEMP TABLE IF NOT EXISTS in_orders (LIKE orders) ON COMMIT DELETE ROWS;
 		TRUNCATE in_orders`); err != nil {
-		return nil, 0, fmt.Errorf("staging: %w", err)
+		return 0, fmt.Errorf("staging: %w", err)
 	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"in_orders"}, orderColumns, pgx.CopyFromRows(orderRows)); err != nil {
-		return nil, 0, fmt.Errorf("copy orders: %w", err)
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"in_orders"}, orderColumns, pgx.CopyFromRows(rows)); err != nil {
+		return 0, fmt.Errorf("copy orders: %w", err)
 	}
 	tag, err := tx.Exec(ctx, `
 		INSERT INTO orders SELECT * FROM in_orders
@@ -265,17 +334,9 @@ func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []doma
 			customer_key = CASE WHEN orders.customer_key = '' AND excluded.customer_key <> '' THEN excluded.customer_key
 			                    WHEN orders.customer_key = 'redacted' THEN 'redacted' ELSE excluded.customer_key END`)
 	if err != nil {
-		return nil, 0, fmt.Errorf("upsert orders: %w", err)
+		return 0, fmt.Errorf("upsert orders: %w", err)
 	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"sales"}, saleColumns, pgx.CopyFromRows(saleRows)); err != nil {
-		return nil, 0, fmt.Errorf("copy sales: %w", err)
-	}
-	days := make([]time.Time, 0, len(touched))
-	for d := range touched {
-		days = append(days, pgDate(d).Time)
-	}
-	slices.SortFunc(days, time.Time.Compare)
-	return days, int(tag.RowsAffected()), nil
+	return int(tag.RowsAffected()), nil
 }
 
 // recomputeDays rebuilds the daily totals of the given days from orders and
