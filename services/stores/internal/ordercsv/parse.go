@@ -301,6 +301,7 @@ type parser struct {
 	curRow   int
 	zones    map[int]*time.Location
 	slab     []draft // newDraft's
+	last     *draft  // the order of the row before
 	// texts holds each distinct title and SKU once: a row's fields share
 	// the row's memory, and products repeat on every order.
 	texts map[string]string
@@ -416,10 +417,14 @@ func (p *parser) row(row int, rec []string) error {
 	if name == "" {
 		return p.fail(row, colName, "the order has no name; every row needs the order's name (like #1001).")
 	}
-	i, seen := p.byName[name]
+	// An order's rows usually follow each other: the order of the row
+	// before is found without the map.
 	var d *draft
+	seen := p.last != nil && p.last.name == name
 	if seen {
-		d = p.drafts[i]
+		d = p.last
+	} else if i, ok := p.byName[name]; ok {
+		seen, d = true, p.drafts[i]
 	} else {
 		d = p.newDraft()
 		d.name = strings.Clone(name)
@@ -429,6 +434,7 @@ func (p *parser) row(row int, rec []string) error {
 		p.byName[d.name] = len(p.drafts)
 		p.drafts = append(p.drafts, d)
 	}
+	p.last = d
 	if c := strings.ToUpper(h.get(rec, colCurrency)); seen && c != "" && c != p.currency {
 		return p.fail(row, colCurrency, fmt.Sprintf("%q differs from %q on row %d; export one currency per file.", c, p.currency, p.curRow))
 	}
