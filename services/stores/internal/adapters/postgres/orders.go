@@ -51,17 +51,28 @@ func (r Repo) SaveOrders(ctx context.Context, link app.ShopLink, orders []domain
 		if err := holdLink(ctx, tx, link); err != nil {
 			return err
 		}
-		if len(orders) == 0 {
-			return nil
-		}
-		days, saved, err := saveOrders(ctx, tx, link.CategoryID, orders)
-		if err != nil {
-			return err
-		}
-		n = saved
-		return daysChanged(ctx, tx, link.CategoryID, days)
+		var err error
+		n, err = saveOrders(ctx, tx, link.CategoryID, orders)
+		return err
 	})
 	return n, err
+}
+
+// saveOrders writes orders in tx (writeOrders), then recomputes the days
+// they touched and marks the category's signals due; it does nothing for
+// no orders. It returns how many orders it stored.
+func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []domain.Order) (int, error) {
+	if len(orders) == 0 {
+		return 0, nil
+	}
+	days, n, err := writeOrders(ctx, tx, categoryID, orders)
+	if err != nil {
+		return 0, err
+	}
+	if err := daysChanged(ctx, tx, categoryID, days); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // daysChanged recomputes the daily totals of days and marks the
@@ -113,7 +124,7 @@ func (r Repo) SaveImport(ctx context.Context, categoryID string, read func(save 
 		saved := false
 		imp, err := read(func(orders []domain.Order) error {
 			saved = saved || len(orders) > 0
-			days, _, err := saveOrders(ctx, tx, categoryID, orders)
+			days, _, err := writeOrders(ctx, tx, categoryID, orders)
 			for _, d := range days {
 				touched[fromPgDate(d)] = struct{}{}
 			}
@@ -156,7 +167,7 @@ var saleColumns = []string{"category_id", "order_id", "seq", "happened_at", "loc
 	"product_key", "product_title", "quantity", "total", "discount", "tax",
 	"gross", "discounts", "returns", "shipping", "duties", "fees", "taxes", "tips", "gift_cards"}
 
-// saveOrders writes a batch with COPY, in the caller's transaction: tens of
+// writeOrders writes a batch with COPY, in the caller's transaction: tens of
 // thousands of orders a second. It returns the local days whose totals the
 // batch changed, for the caller to recompute (daysChanged) before the
 // transaction ends, and how many orders it stored.
@@ -167,7 +178,7 @@ var saleColumns = []string{"category_id", "order_id", "seq", "happened_at", "loc
 // joined by reading every order and sale the store already had, so each
 // batch of a big import cost more than the one before. The sales are
 // copied straight into sales, once the replaced orders' sales are gone.
-func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []domain.Order) ([]time.Time, int, error) {
+func writeOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []domain.Order) ([]time.Time, int, error) {
 	if len(orders) == 0 {
 		return nil, 0, nil
 	}
