@@ -92,7 +92,8 @@ type goBench struct {
 // BenchmarkX/case/product pairs with BenchmarkX/case/baseline: one line
 // per case) become one line with their ratio (by the first "/s" metric,
 // else an IoU, else time per op); others are listed alone. A product that
-// reports goal-IoU has that goal on its line.
+// reports goal-IoU has that goal on its line, and one that reports
+// goal-ratio the least ratio to its baseline it should reach.
 func GoBenchLines(r io.Reader) []Line {
 	var benches []goBench
 	sc := bufio.NewScanner(r)
@@ -155,18 +156,19 @@ func GoBenchLines(r io.Reader) []Line {
 		paired[p.product], paired[p.baseline] = true, true
 		unit, higher := primary(p.product)
 		pv, bv := p.product.metrics[unit], p.baseline.metrics[unit]
-		ratio := "—"
+		ratio, r := "—", 0.0
 		if pv > 0 && bv > 0 {
-			if higher {
-				ratio = fmt.Sprintf("%.2f×", pv/bv)
-			} else {
-				ratio = fmt.Sprintf("%.2f×", bv/pv)
+			if r = bv / pv; higher {
+				r = pv / bv
 			}
+			ratio = fmt.Sprintf("%.2f×", r)
 		}
 		l := Line{Measure: strings.TrimPrefix(n, "Benchmark"), Product: value(pv, unit), Baseline: value(bv, unit),
 			Ratio: ratio, Peak: peak(p.product) + " / " + peak(p.baseline)}
 		if g, ok := p.product.metrics["goal-"+unit]; ok && unit == iouUnit {
 			l.Goal, l.Missed = fmt.Sprintf("%s ≥ %.2f", unit, g), pv < g
+		} else if g, ok := p.product.metrics[ratioGoal]; ok {
+			l.Goal, l.Missed = fmt.Sprintf("≥ %g×", g), r < g
 		}
 		out = append(out, l)
 	}
@@ -181,6 +183,10 @@ func GoBenchLines(r io.Reader) []Line {
 	}
 	return out
 }
+
+// ratioGoal is the metric a product reports to put a goal for its ratio
+// to the baseline on its line (b.ReportMetric(0.6, "goal-ratio")).
+const ratioGoal = "goal-ratio"
 
 // iouUnit is the metric of a mask's agreement with the truth (0–1,
 // higher is better): the studio's cut-out quality.

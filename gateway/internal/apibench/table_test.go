@@ -30,6 +30,31 @@ PASS
 	}
 }
 
+// A product that reports goal-ratio has that goal on its line, by rate or
+// by time per operation, and misses it below.
+func TestGoBenchLinesCarryRatioGoals(t *testing.T) {
+	out := `BenchmarkImportOrders/baseline=csv+copy-2   1   3000000000 ns/op   30000 orders/s
+BenchmarkImportOrders/product=ImportOrders-2   1   5000000000 ns/op   20000 orders/s   0.6000 goal-ratio
+BenchmarkYearOfMetrics/baseline=bare-query-2   100   1000000 ns/op
+BenchmarkYearOfMetrics/product=GetMetrics-2   100   2000000 ns/op   0.6000 goal-ratio
+BenchmarkEmptyStoreMetrics/baseline=bare-query-2   100   1000000 ns/op
+BenchmarkEmptyStoreMetrics/product=GetMetrics-2   100   2000000 ns/op
+`
+	lines := GoBenchLines(strings.NewReader(out))
+	if len(lines) != 3 {
+		t.Fatalf("%d lines: %+v", len(lines), lines)
+	}
+	if l := lines[0]; l.Ratio != "0.67×" || l.Goal != "≥ 0.6×" || l.Missed {
+		t.Fatalf("met by rate: %+v", l)
+	}
+	if l := lines[1]; l.Ratio != "0.50×" || l.Goal != "≥ 0.6×" || !l.Missed {
+		t.Fatalf("missed by time: %+v", l)
+	}
+	if l := lines[2]; l.Goal != "" || l.Missed {
+		t.Fatalf("no goal: %+v", l)
+	}
+}
+
 // A benchmark of mask quality has a line per case, product beside
 // baseline by IoU (not by the time the measurement took), and the mean's
 // goal is checked.

@@ -9,6 +9,8 @@ package schedule
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -58,11 +60,42 @@ func (d Date) At(loc *time.Location, hour int) time.Time {
 // Zone reads a store's time zone as the services keep it: an IANA name
 // ("Europe/Paris"), or the fixed offset an imported order file carried
 // ("-05:00", which knows no daylight saving). ok is false for an empty or
-// unknown name.
+// unknown name. A name read once is remembered: time.LoadLocation reads
+// the zone database from disk on every call (and an offset, which it does
+// not know, only after looking for it there), and a metrics request asks
+// for its store's zone each time.
 func Zone(name string) (loc *time.Location, fixed, ok bool) {
 	if name == "" || name == "Local" {
 		return nil, false, false
 	}
+	if z, hit := zones.Load(name); hit {
+		z := z.(knownZone)
+		return z.loc, z.fixed, true
+	}
+	loc, fixed, ok = loadZone(name)
+	if ok && zoneCount.Add(1) <= maxZones {
+		zones.Store(name, knownZone{loc, fixed})
+	}
+	return loc, fixed, ok
+}
+
+// knownZone is a name Zone has read.
+type knownZone struct {
+	loc   *time.Location
+	fixed bool
+}
+
+// zones holds the names Zone has read, at most maxZones of them (there are
+// some 600 IANA names and a few dozen offsets in use; names that are not
+// zones are never kept, so stored junk cannot grow it).
+var (
+	zones     sync.Map
+	zoneCount atomic.Int64
+)
+
+const maxZones = 4096
+
+func loadZone(name string) (*time.Location, bool, bool) {
 	if l, err := time.LoadLocation(name); err == nil {
 		return l, false, true
 	}

@@ -76,18 +76,17 @@ func (a *App) metrics(ctx context.Context, categoryID string, from, to domain.Da
 	if err != nil {
 		return Metrics{}, err
 	}
-	byDay := make(map[domain.Date]domain.DayTotals, len(stored.Days))
-	for _, d := range stored.Days {
-		byDay[d.Date] = d
-	}
 	n := domain.DaysBetween(from, to) + 1
 	days := make([]domain.DayTotals, 0, n)
 	for d := from; !d.After(to); d = d.AddDays(1) {
-		day, ok := byDay[d]
-		if !ok {
-			day = domain.DayTotals{Date: d}
+		days = append(days, domain.DayTotals{Date: d})
+	}
+	// Each stored day in its place; a later copy of a day wins. The range
+	// is whole and in order, so a day's place is its distance from from.
+	for _, st := range stored.Days {
+		if i := domain.DaysBetween(from, st.Date); i >= 0 && i < len(days) {
+			days[i] = st
 		}
-		days = append(days, day)
 	}
 	st := stored.Store
 	today := domain.Today(a.now(), StoreLocation(st.Timezone))

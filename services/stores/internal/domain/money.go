@@ -44,7 +44,12 @@ var errBadMoney = errors.New("not an amount like 19.99")
 // empty strings: Shopify's exports never write them, and in many locales a
 // comma is the decimal mark, so guessing would silently multiply amounts.
 func ParseMoney(s, currency string) (Money, error) {
-	e := MinorUnits(currency)
+	return ParseMoneyDecimals(s, MinorUnits(currency))
+}
+
+// ParseMoneyDecimals is ParseMoney for a currency with e decimals
+// (MinorUnits), for a caller that reads many amounts in one currency.
+func ParseMoneyDecimals(s string, e int) (Money, error) {
 	neg := false
 	if len(s) > 0 && s[0] == '-' {
 		neg, s = true, s[1:]

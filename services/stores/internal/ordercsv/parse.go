@@ -9,6 +9,7 @@ package ordercsv
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
@@ -16,7 +17,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -69,33 +70,50 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("Row %d, column %q: %s", e.Row, e.Column, e.Message)
 }
 
-// Columns the parser reads, by normalised header name.
+// column is a column the parser reads. The header is resolved to each
+// column's index once, so a row's fields are found without a map lookup.
+type column int
+
+// Columns the parser reads; keys holds each one's normalised header name.
 const (
-	colName             = "name"
-	colEmail            = "email"
-	colCurrency         = "currency"
-	colSubtotal         = "subtotal"
-	colShipping         = "shipping"
-	colTaxes            = "taxes"
-	colTotal            = "total"
-	colDiscountAmount   = "discountamount"
-	colCreatedAt        = "createdat"
-	colQuantity         = "lineitemquantity"
-	colLineName         = "lineitemname"
-	colPrice            = "lineitemprice"
-	colSKU              = "lineitemsku"
-	colRequiresShipping = "lineitemrequiresshipping"
-	colLineTaxable      = "lineitemtaxable"
-	colLineDiscount     = "lineitemdiscount"
-	colCancelledAt      = "cancelledat"
-	colRefunded         = "refundedamount"
-	colID               = "id"
-	colTest             = "test"
-	colDuties           = "duties"
+	colName column = iota
+	colEmail
+	colCurrency
+	colSubtotal
+	colShipping
+	colTaxes
+	colTotal
+	colDiscountAmount
+	colCreatedAt
+	colQuantity
+	colLineName
+	colPrice
+	colSKU
+	colRequiresShipping
+	colLineTaxable
+	colLineDiscount
+	colCancelledAt
+	colRefunded
+	colID
+	colTest
+	colDuties
+	numColumns
 )
 
+var keys = [numColumns]string{
+	colName: "name", colEmail: "email", colCurrency: "currency", colSubtotal: "subtotal", colShipping: "shipping",
+	colTaxes: "taxes", colTotal: "total", colDiscountAmount: "discountamount", colCreatedAt: "createdat",
+	colQuantity: "lineitemquantity", colLineName: "lineitemname", colPrice: "lineitemprice", colSKU: "lineitemsku",
+	colRequiresShipping: "lineitemrequiresshipping", colLineTaxable: "lineitemtaxable",
+	colLineDiscount: "lineitemdiscount", colCancelledAt: "cancelledat", colRefunded: "refundedamount", colID: "id",
+	colTest: "test", colDuties: "duties",
+}
+
 // required are the columns without which no order can be read.
-var required = []struct{ key, header string }{
+var required = []struct {
+	key    column
+	header string
+}{
 	{colName, "Name"}, {colCreatedAt, "Created at"}, {colQuantity, "Lineitem quantity"}, {colPrice, "Lineitem price"},
 }
 
@@ -114,23 +132,30 @@ func normalise(h string) string {
 type header struct {
 	index map[string]int
 	names []string
-	taxes []string // the Tax N Value columns, normalised
+	// pos is each column's index in a row, -1 when the file has none.
+	pos [numColumns]int
+	// taxes are the indexes of the Tax N Value columns.
+	taxes []int
 }
 
-func (h *header) get(rec []string, key string) string {
-	if i, ok := h.index[key]; ok && i < len(rec) {
+func (h *header) get(rec []string, key column) string { return field(rec, h.pos[key]) }
+
+// field is a row's i-th field without surrounding space, "" when the row is
+// shorter or i is -1.
+func field(rec []string, i int) string {
+	if i >= 0 && i < len(rec) {
 		return strings.TrimSpace(rec[i])
 	}
 	return ""
 }
 
-func (h *header) has(key string) bool { _, ok := h.index[key]; return ok }
+func (h *header) has(key column) bool { return h.pos[key] >= 0 }
 
-func (h *header) name(key string) string {
-	if i, ok := h.index[key]; ok {
+func (h *header) name(key column) string {
+	if i := h.pos[key]; i >= 0 {
 		return h.names[i]
 	}
-	return key
+	return keys[key]
 }
 
 // line is one line item as the file states it.
@@ -157,6 +182,8 @@ type draft struct {
 	hasTaxN                                              bool
 	lines                                                []line
 	gross                                                domain.Money // of all lines so far, to refuse overflow
+	// first holds the first line: lines starts in it.
+	first [1]line
 }
 
 // maxAmount bounds what one order may add up to (10 trillion in a two-decimal
@@ -206,9 +233,20 @@ func Read(r io.Reader) (*File, error) {
 		if _, dup := h.index[k]; !dup && k != "" {
 			h.index[k] = i
 		}
+	}
+	for c, k := range keys {
+		h.pos[c] = -1
+		if i, ok := h.index[k]; ok {
+			h.pos[c] = i
+		}
+	}
+	for _, raw := range rec {
+		// A Tax N Value column named twice is read (and added) twice, at
+		// its first index, as the header's map finds it.
+		k := normalise(raw)
 		if strings.HasPrefix(k, "tax") && strings.HasSuffix(k, "value") {
 			if _, err := strconv.Atoi(k[3 : len(k)-5]); err == nil {
-				h.taxes = append(h.taxes, k)
+				h.taxes = append(h.taxes, h.index[k])
 			}
 		}
 	}
@@ -262,18 +300,24 @@ type parser struct {
 	currency string
 	curRow   int
 	zones    map[int]*time.Location
+	slab     []draft // newDraft's
+	last     *draft  // the order of the row before
 	// texts holds each distinct title and SKU once: a row's fields share
 	// the row's memory, and products repeat on every order.
 	texts map[string]string
+	// decCurrency's minor units are decUnits (decimals).
+	decCurrency string
+	decUnits    int
+	decKnown    bool
 }
 
-func (p *parser) fail(row int, key, msg string) error {
+func (p *parser) fail(row int, key column, msg string) error {
 	return &Error{Row: row, Column: p.h.name(key), Message: msg}
 }
 
 // textField reads a column whose text is kept (stored, or published in
 // events): it must be UTF-8 without NUL, and at most max bytes.
-func (p *parser) textField(row int, rec []string, key string, max int) (string, error) {
+func (p *parser) textField(row int, rec []string, key column, max int) (string, error) {
 	s := p.h.get(rec, key)
 	if len(s) > max {
 		return "", p.fail(row, key, fmt.Sprintf("the text is too long (%d bytes, at most %d).", len(s), max))
@@ -282,6 +326,76 @@ func (p *parser) textField(row int, rec []string, key string, max int) (string, 
 		return "", p.fail(row, key, "the text is not UTF-8; save the file as CSV UTF-8 and import it again.")
 	}
 	return s, nil
+}
+
+// draftSlab is how many drafts are allocated at once: one allocation for
+// many orders instead of one each (a file's drafts live until it is read).
+const draftSlab = 256
+
+// newDraft returns a zero draft whose first line needs no allocation of
+// its own: most orders have one line.
+func (p *parser) newDraft() *draft {
+	if len(p.slab) == 0 {
+		p.slab = make([]draft, draftSlab)
+	}
+	d := &p.slab[0]
+	p.slab = p.slab[1:]
+	d.lines = d.first[:0]
+	return d
+}
+
+// hashEmail is the SHA-256 of the email in lower case. An ASCII email (the
+// usual) is lowered in a buffer on the stack; any other goes through
+// strings.ToLower, which is what decides the hash.
+func hashEmail(email string) [sha256.Size]byte {
+	var buf [domain.MaxEmailBytes]byte
+	if len(email) > len(buf) || !isASCII(email) {
+		return sha256.Sum256([]byte(strings.ToLower(email)))
+	}
+	for i := 0; i < len(email); i++ {
+		c := email[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return sha256.Sum256(buf[:len(email)])
+}
+
+// mentionsGiftCard reports whether strings.ToLower(title) contains "gift
+// card", without making the lower-case copy when title is ASCII (Unicode
+// lower-casing can turn non-ASCII letters into ASCII ones, such as U+0130
+// into "i", so other titles take strings.ToLower itself).
+func mentionsGiftCard(title string) bool {
+	if !isASCII(title) {
+		return strings.Contains(strings.ToLower(title), "gift card")
+	}
+	const want = "gift card"
+	for i := 0; i+len(want) <= len(title); i++ {
+		j := 0
+		for ; j < len(want); j++ {
+			c := title[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != want[j] {
+				break
+			}
+		}
+		if j == len(want) {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // intern returns s without the row it was read from.
@@ -303,18 +417,24 @@ func (p *parser) row(row int, rec []string) error {
 	if name == "" {
 		return p.fail(row, colName, "the order has no name; every row needs the order's name (like #1001).")
 	}
-	i, seen := p.byName[name]
+	// An order's rows usually follow each other: the order of the row
+	// before is found without the map.
 	var d *draft
+	seen := p.last != nil && p.last.name == name
 	if seen {
-		d = p.drafts[i]
+		d = p.last
+	} else if i, ok := p.byName[name]; ok {
+		seen, d = true, p.drafts[i]
 	} else {
-		d = &draft{name: strings.Clone(name)}
+		d = p.newDraft()
+		d.name = strings.Clone(name)
 		if err := p.orderColumns(row, rec, d); err != nil {
 			return err
 		}
 		p.byName[d.name] = len(p.drafts)
 		p.drafts = append(p.drafts, d)
 	}
+	p.last = d
 	if c := strings.ToUpper(h.get(rec, colCurrency)); seen && c != "" && c != p.currency {
 		return p.fail(row, colCurrency, fmt.Sprintf("%q differs from %q on row %d; export one currency per file.", c, p.currency, p.curRow))
 	}
@@ -346,16 +466,30 @@ func (p *parser) currencyOf(row int, rec []string, d *draft) error {
 	return nil
 }
 
-func (p *parser) money(row int, rec []string, key string) (domain.Money, bool, error) {
-	s := p.h.get(rec, key)
+func (p *parser) money(row int, rec []string, key column) (domain.Money, bool, error) {
+	return p.moneyAt(row, rec, p.h.pos[key])
+}
+
+// moneyAt reads the amount in a row's i-th field (none when i is -1).
+func (p *parser) moneyAt(row int, rec []string, i int) (domain.Money, bool, error) {
+	s := field(rec, i)
 	if s == "" {
 		return 0, false, nil
 	}
-	m, err := domain.ParseMoney(s, p.currencyFor(rec))
+	m, err := domain.ParseMoneyDecimals(s, p.decimals(p.currencyFor(rec)))
 	if err != nil {
-		return 0, false, p.fail(row, key, fmt.Sprintf("%q is not an amount like 19.99.", s))
+		return 0, false, &Error{Row: row, Column: p.h.names[i], Message: fmt.Sprintf("%q is not an amount like 19.99.", s)}
 	}
 	return m, true, nil
+}
+
+// decimals is domain.MinorUnits of currency, remembered for the last
+// currency asked about: a file's rows are nearly always in one.
+func (p *parser) decimals(currency string) int {
+	if currency != p.decCurrency || !p.decKnown {
+		p.decCurrency, p.decUnits, p.decKnown = currency, domain.MinorUnits(currency), true
+	}
+	return p.decUnits
 }
 
 // currencyFor is the currency amounts on a row are written in.
@@ -366,7 +500,7 @@ func (p *parser) currencyFor(rec []string) string {
 	return p.currency
 }
 
-func (p *parser) boolean(row int, rec []string, key string) (bool, error) {
+func (p *parser) boolean(row int, rec []string, key column) (bool, error) {
 	switch s := strings.ToLower(p.h.get(rec, key)); s {
 	case "", "false", "no", "0":
 		return false, nil
@@ -402,7 +536,7 @@ func (p *parser) orderColumns(row int, rec []string, d *draft) error {
 	}
 	if email != "" {
 		// Only the hash is kept: personal data itself is never stored.
-		d.customer, d.hasCustomer = sha256.Sum256([]byte(strings.ToLower(email))), true
+		d.customer, d.hasCustomer = hashEmail(email), true
 	}
 	if d.test, err = p.boolean(row, rec, colTest); err != nil {
 		return err
@@ -411,7 +545,7 @@ func (p *parser) orderColumns(row int, rec []string, d *draft) error {
 		return err
 	}
 	for _, f := range []struct {
-		key string
+		key column
 		dst *domain.Money
 		has *bool
 	}{
@@ -428,8 +562,8 @@ func (p *parser) orderColumns(row int, rec []string, d *draft) error {
 			*f.has = ok
 		}
 	}
-	for _, key := range h.taxes {
-		m, ok, err := p.money(row, rec, key)
+	for _, i := range h.taxes {
+		m, ok, err := p.moneyAt(row, rec, i)
 		if err != nil {
 			return err
 		}
@@ -480,7 +614,7 @@ func (p *parser) lineColumns(row int, rec []string, d *draft) error {
 	if err != nil {
 		return err
 	}
-	gift := strings.Contains(strings.ToLower(title), "gift card") && !ships
+	gift := !ships && mentionsGiftCard(title)
 	d.lines = append(d.lines, line{qty: qty, price: price, discount: disc, title: p.intern(title), sku: p.intern(sku),
 		giftCard: gift, untaxable: !taxable})
 	return nil
@@ -565,8 +699,9 @@ func (p *parser) file() *File {
 func (f *File) Each(n int, fn func([]domain.Order) error) ([]string, error) {
 	batch := make([]domain.Order, 0, min(n, len(f.drafts)))
 	undated := 0
+	var sc scratch
 	for _, d := range f.drafts {
-		o, refundUndated := build(d, f.Currency)
+		o, refundUndated := build(d, f.Currency, &sc)
 		if refundUndated {
 			undated++
 		}
@@ -605,7 +740,7 @@ func (f *File) Each(n int, fn func([]domain.Order) error) ([]string, error) {
 // order's total. The file does not say how much tax is on shipping, so all
 // of it goes to the products unless there are none; that moves nothing
 // between days.
-func build(d *draft, currency string) (domain.Order, bool) {
+func build(d *draft, currency string, sc *scratch) (domain.Order, bool) {
 	o := domain.Order{Source: domain.SourceImport, Name: d.name, CreatedAt: d.created, CancelledAt: d.cancelled,
 		Test: d.test, Currency: currency}
 	if d.currency != "" {
@@ -626,8 +761,8 @@ func build(d *draft, currency string) (domain.Order, bool) {
 	included := tax > 0 && d.hasTotal && d.hasSubtotal && near(d.total, d.subtotal+d.shipping+d.duties) &&
 		!near(d.total, d.subtotal+d.shipping+d.duties+tax)
 
-	var products []int
-	gross := make([]domain.Money, len(d.lines))
+	products := sc.products[:0]
+	gross := sc.money(&sc.gross, len(d.lines))
 	var lineDisc, productValue domain.Money
 	gift := 0
 	for i, l := range d.lines {
@@ -641,8 +776,9 @@ func build(d *draft, currency string) (domain.Order, bool) {
 	}
 	o.GiftCardOnly = gift > 0 && len(products) == 0
 
-	disc := make([]domain.Money, len(d.lines))
-	weights := make([]domain.Money, len(products))
+	sc.products = products
+	disc := sc.money(&sc.disc, len(d.lines))
+	weights := sc.money(&sc.weights, len(products))
 	var productGross domain.Money
 	for k, i := range products {
 		disc[i] = max(0, min(d.lines[i].discount, gross[i]))
@@ -650,13 +786,13 @@ func build(d *draft, currency string) (domain.Order, bool) {
 		productGross += weights[k]
 	}
 	if extra := min(d.discount-lineDisc, productGross); extra > 0 {
-		for k, share := range allocate(extra, weights) {
+		for k, share := range allocate(extra, weights, sc) {
 			disc[products[k]] += share
 		}
 	}
-	taxes := make([]domain.Money, len(d.lines))
+	taxes := sc.money(&sc.taxes, len(d.lines))
 	var taxShipping domain.Money
-	taxW := make([]domain.Money, len(products))
+	taxW := sc.money(&sc.taxW, len(products))
 	anyTaxable := false
 	for k, i := range products {
 		if !d.lines[i].untaxable {
@@ -670,13 +806,28 @@ func build(d *draft, currency string) (domain.Order, bool) {
 		}
 	}
 	if len(products) > 0 && tax != 0 {
-		for k, share := range allocate(tax, taxW) {
+		for k, share := range allocate(tax, taxW, sc) {
 			taxes[products[k]] = share
 		}
 	} else {
 		taxShipping = tax
 	}
 
+	// The order's sales in one allocation: a line each, shipping, duties,
+	// then each again as a return when cancelled, or a refund.
+	n := len(d.lines)
+	if d.shipping != 0 || taxShipping != 0 {
+		n++
+	}
+	if d.duties != 0 {
+		n++
+	}
+	if d.cancelled != nil {
+		n *= 2
+	} else if d.refunded > 0 {
+		n++
+	}
+	o.Sales = make([]domain.Sale, 0, n)
 	for i, l := range d.lines {
 		s := domain.Sale{HappenedAt: d.created, Action: domain.ActionOrder, Line: domain.LineProduct,
 			ProductKey: l.sku, ProductTitle: l.title, Quantity: l.qty}
@@ -741,8 +892,8 @@ func isID(s string) bool {
 // allocate splits total over weights pro rata, largest remainders first
 // (ties to the earlier line), so the shares always sum to total exactly.
 // With no positive weight the total is split evenly.
-func allocate(total domain.Money, weights []domain.Money) []domain.Money {
-	out := make([]domain.Money, len(weights))
+func allocate(total domain.Money, weights []domain.Money, sc *scratch) []domain.Money {
+	out := sc.money(&sc.out, len(weights))
 	if len(weights) == 0 {
 		return out
 	}
@@ -770,7 +921,10 @@ func allocate(total domain.Money, weights []domain.Money) []domain.Money {
 	if den == 0 {
 		den = uint64(len(weights))
 	}
-	rems := make([]uint64, len(weights))
+	if cap(sc.rems) < len(weights) {
+		sc.rems, sc.order = make([]uint64, len(weights)), make([]int, len(weights))
+	}
+	rems := sc.rems[:len(weights)]
 	var given uint64
 	for i := range weights {
 		hi, lo := bits.Mul64(t, w(i))
@@ -779,11 +933,11 @@ func allocate(total domain.Money, weights []domain.Money) []domain.Money {
 		rems[i] = r
 		given += q
 	}
-	order := make([]int, len(weights))
+	order := sc.order[:len(weights)]
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return rems[order[a]] > rems[order[b]] })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(rems[b], rems[a]) })
 	for k := 0; given < t && k < len(order); k++ {
 		out[order[k]]++
 		given++
@@ -794,4 +948,23 @@ func allocate(total domain.Money, weights []domain.Money) []domain.Money {
 		}
 	}
 	return out
+}
+
+// scratch is build's and allocate's working memory, reused from one order
+// to the next: none of it outlives the order being built.
+type scratch struct {
+	products                               []int
+	gross, disc, weights, taxes, taxW, out []domain.Money
+	rems                                   []uint64
+	order                                  []int
+}
+
+// money returns (*buf)[:n] zeroed, growing *buf when it is too short.
+func (sc *scratch) money(buf *[]domain.Money, n int) []domain.Money {
+	if cap(*buf) < n {
+		*buf = make([]domain.Money, n)
+	}
+	b := (*buf)[:n]
+	clear(b)
+	return b
 }

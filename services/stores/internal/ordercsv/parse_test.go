@@ -135,15 +135,15 @@ func TestContinuationRowsAndAllocation(t *testing.T) {
 
 func TestAllocateExact(t *testing.T) {
 	t.Parallel()
-	got := allocate(100, []domain.Money{1, 1, 1})
+	got := allocate(100, []domain.Money{1, 1, 1}, &scratch{})
 	if !reflect.DeepEqual(got, []domain.Money{34, 33, 33}) {
 		t.Errorf("allocate = %v", got)
 	}
-	got = allocate(-10, []domain.Money{0, 0})
+	got = allocate(-10, []domain.Money{0, 0}, &scratch{})
 	if !reflect.DeepEqual(got, []domain.Money{-5, -5}) {
 		t.Errorf("allocate = %v", got)
 	}
-	got = allocate(7, []domain.Money{1 << 62, 1 << 62, 1})
+	got = allocate(7, []domain.Money{1 << 62, 1 << 62, 1}, &scratch{})
 	if got[0]+got[1]+got[2] != 7 {
 		t.Errorf("allocate = %v", got)
 	}

@@ -7,9 +7,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -56,6 +58,32 @@ func (r Repo) SaveOrders(ctx context.Context, link app.ShopLink, orders []domain
 	return n, err
 }
 
+// saveOrders writes orders in tx (writeOrders), then recomputes the days
+// they touched and marks the category's signals due; it does nothing for
+// no orders. It returns how many orders it stored.
+func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []domain.Order) (int, error) {
+	if len(orders) == 0 {
+		return 0, nil
+	}
+	days, n, err := writeOrders(ctx, tx, categoryID, orders)
+	if err != nil {
+		return 0, err
+	}
+	if err := daysChanged(ctx, tx, categoryID, days); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// daysChanged recomputes the daily totals of days and marks the
+// category's signals due: what every write of orders ends with.
+func daysChanged(ctx context.Context, tx pgx.Tx, categoryID string, days []time.Time) error {
+	if err := recomputeDays(ctx, tx, categoryID, days); err != nil {
+		return err
+	}
+	return markSignalsDue(ctx, tx, categoryID)
+}
+
 // linkStands is the condition on shopify_connections that link still is
 // the category's connection ($1 category, $2 shop, $3 connected at).
 const linkStands = `category_id = $1 AND shop = $2 AND connected_at = $3 AND status = 'CONNECTED'`
@@ -88,12 +116,32 @@ func (r Repo) SaveImport(ctx context.Context, categoryID string, read func(save 
 		if !free {
 			return domain.ErrImportRunning
 		}
+		// The days a batch touched are recomputed once, after the last
+		// batch, not after each: the totals are the same sums of what the
+		// transaction stored, and a year's file touches each day in many
+		// batches.
+		touched := map[domain.Date]struct{}{}
+		saved := false
 		imp, err := read(func(orders []domain.Order) error {
-			_, err := saveOrders(ctx, tx, categoryID, orders)
+			saved = saved || len(orders) > 0
+			days, _, err := writeOrders(ctx, tx, categoryID, orders)
+			for _, d := range days {
+				touched[fromPgDate(d)] = struct{}{}
+			}
 			return err
 		})
 		if err != nil {
 			return err
+		}
+		days := make([]time.Time, 0, len(touched))
+		for d := range touched {
+			days = append(days, pgDate(d).Time)
+		}
+		slices.SortFunc(days, time.Time.Compare) // in order, as one batch's are
+		if saved {
+			if err := daysChanged(ctx, tx, categoryID, days); err != nil {
+				return err
+			}
 		}
 		// A connected shop's currency and zone win over a file's.
 		if _, err := tx.Exec(ctx, `
@@ -119,75 +167,173 @@ var saleColumns = []string{"category_id", "order_id", "seq", "happened_at", "loc
 	"product_key", "product_title", "quantity", "total", "discount", "tax",
 	"gross", "discounts", "returns", "shipping", "duties", "fees", "taxes", "tips", "gift_cards"}
 
-// saveOrders writes a batch through session-local staging tables and COPY:
-// tens of thousands of orders a second, in the caller's transaction.
-func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []domain.Order) (int, error) {
+// writeOrders writes a batch with COPY, in the caller's transaction: tens of
+// thousands of orders a second. It returns the local days whose totals the
+// batch changed, for the caller to recompute (daysChanged) before the
+// transaction ends, and how many orders it stored.
+//
+// Every statement finds the stored orders and sales by the category and
+// the batch's order ids (an index lookup each), never by joining them with
+// a staging table: PostgreSQL, knowing nothing of a staging table's rows,
+// joined by reading every order and sale the store already had, so each
+// batch of a big import cost more than the one before. The sales are
+// copied straight into sales, once the replaced orders' sales are gone.
+func writeOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []domain.Order) ([]time.Time, int, error) {
 	if len(orders) == 0 {
-		return 0, nil
+		return nil, 0, nil
 	}
 	// The last copy of an order in a batch wins, as it would one by one.
 	last := make(map[string]int, len(orders))
 	for i, o := range orders {
 		last[o.ID] = i
 	}
-	orderRows := make([][]any, 0, len(last))
+	ids := make([]string, 0, len(last))
+	for i, o := range orders {
+		if last[o.ID] == i {
+			ids = append(ids, o.ID)
+		}
+	}
+	// Which of them are stored already, and from where: a connected
+	// shop's copy of an order wins over an imported file's.
+	rows, err := tx.Query(ctx, `SELECT order_id, source = 'shopify' FROM orders WHERE category_id = $1 AND order_id = ANY($2)`,
+		categoryID, ids)
+	if err != nil {
+		return nil, 0, fmt.Errorf("stored orders: %w", err)
+	}
+	shopify := map[string]bool{} // stored order id: its copy is Shopify's
+	var id string
+	var fromShopify bool
+	if _, err := pgx.ForEachRow(rows, []any{&id, &fromShopify}, func() error {
+		shopify[id] = fromShopify
+		return nil
+	}); err != nil {
+		return nil, 0, fmt.Errorf("stored orders: %w", err)
+	}
+
+	touched := map[domain.Date]struct{}{}
+	kept := ids[:0]
+	orderRows := make([][]any, 0, len(ids))
+	var newRows [][]any // orders not stored yet
 	var saleRows [][]any
 	for i, o := range orders {
-		if last[o.ID] != i {
+		if last[o.ID] != i || (shopify[o.ID] && o.Source != domain.SourceShopify) {
 			continue
 		}
+		kept = append(kept, o.ID)
 		var updated, cancelled *time.Time
 		if !o.UpdatedAt.IsZero() {
 			updated = &o.UpdatedAt
 		}
 		cancelled = o.CancelledAt
-		orderRows = append(orderRows, []any{categoryID, o.ID, string(o.Source), o.Name, o.CreatedAt,
-			pgDate(domain.DateOf(o.CreatedAt)), updated, cancelled, o.Test, o.GiftCardOnly, domain.Counts(o),
-			o.Currency, o.CustomerKey})
+		day := domain.DateOf(o.CreatedAt)
+		touched[day] = struct{}{}
+		row := []any{categoryID, o.ID, string(o.Source), o.Name, o.CreatedAt,
+			pgDate(day), updated, cancelled, o.Test, o.GiftCardOnly, domain.Counts(o),
+			o.Currency, o.CustomerKey}
+		if _, stored := shopify[o.ID]; stored {
+			orderRows = append(orderRows, row)
+		} else {
+			newRows = append(newRows, row)
+		}
 		if o.Test {
 			continue // test orders are never counted, so their sales are not kept
 		}
 		for seq, s := range o.Sales {
 			a := domain.Classify(s)
-			saleRows = append(saleRows, []any{categoryID, o.ID, seq, s.HappenedAt, pgDate(domain.DateOf(s.HappenedAt)),
+			day := domain.DateOf(s.HappenedAt)
+			touched[day] = struct{}{}
+			saleRows = append(saleRows, []any{categoryID, o.ID, seq, s.HappenedAt, pgDate(day),
 				string(s.Action), string(s.Line), s.ProductKey, s.ProductTitle, s.Quantity,
 				int64(s.Total), int64(s.Discount), int64(s.Tax),
 				int64(a.Gross), int64(a.Discounts), int64(a.Returns), int64(a.Shipping), int64(a.Duties),
 				int64(a.AdditionalFees), int64(a.Taxes), int64(a.Tips), int64(a.GiftCards)})
 		}
 	}
-	if _, err := tx.Exec(ctx, `
-		CREATE TEMP TABLE IF NOT EXISTS in_orders (LIKE orders) ON COMMIT DELETE ROWS;
-		CREATE TEMP TABLE IF NOT EXISTS in_sales (LIKE sales) ON COMMIT DELETE ROWS;
-		TRUNCATE in_orders, in_sales`); err != nil {
-		return 0, fmt.Errorf("staging: %w", err)
+	if len(kept) == 0 {
+		return nil, 0, nil
 	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"in_orders"}, orderColumns, pgx.CopyFromRows(orderRows)); err != nil {
-		return 0, fmt.Errorf("copy orders: %w", err)
-	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"in_sales"}, saleColumns, pgx.CopyFromRows(saleRows)); err != nil {
-		return 0, fmt.Errorf("copy sales: %w", err)
-	}
-	// A connected shop's copy of an order wins over an imported file's.
-	if _, err := tx.Exec(ctx, `
-		DELETE FROM in_orders i USING orders o
-		WHERE o.category_id = i.category_id AND o.order_id = i.order_id AND o.source = 'shopify' AND i.source <> 'shopify'`); err != nil {
-		return 0, fmt.Errorf("keep shopify's copies: %w", err)
-	}
-	var days []time.Time
+	// The days the replaced orders and their sales were on change too.
+	var before []time.Time
 	if err := tx.QueryRow(ctx, `
 		WITH gone AS (
-			DELETE FROM sales s USING in_orders i
-			WHERE s.category_id = i.category_id AND s.order_id = i.order_id
-			RETURNING s.local_day
-		), touched AS (
-			SELECT local_day FROM gone
-			UNION SELECT o.local_day FROM orders o JOIN in_orders i USING (category_id, order_id)
-			UNION SELECT local_day FROM in_orders
-			UNION SELECT s.local_day FROM in_sales s JOIN in_orders i USING (category_id, order_id)
+			DELETE FROM sales WHERE category_id = $1 AND order_id = ANY($2) RETURNING local_day
 		)
-		SELECT coalesce(array_agg(DISTINCT local_day), '{}') FROM touched`).Scan(&days); err != nil {
-		return 0, fmt.Errorf("touched days: %w", err)
+		SELECT coalesce(array_agg(DISTINCT local_day), '{}') FROM (
+			SELECT local_day FROM gone
+			UNION SELECT local_day FROM orders WHERE category_id = $1 AND order_id = ANY($2)
+		) t`, categoryID, kept).Scan(&before); err != nil {
+		return nil, 0, fmt.Errorf("touched days: %w", err)
+	}
+	for _, d := range before {
+		touched[fromPgDate(d)] = struct{}{}
+	}
+	n, err := insertNewOrders(ctx, tx, newRows)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(newRows) > 0 && n < 0 {
+		orderRows = append(orderRows, newRows...) // one was stored meanwhile: upsert them all
+		n = 0
+	}
+	if len(orderRows) > 0 {
+		up, err := upsertOrders(ctx, tx, orderRows)
+		if err != nil {
+			return nil, 0, err
+		}
+		n += up
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"sales"}, saleColumns, pgx.CopyFromRows(saleRows)); err != nil {
+		return nil, 0, fmt.Errorf("copy sales: %w", err)
+	}
+	days := make([]time.Time, 0, len(touched))
+	for d := range touched {
+		days = append(days, pgDate(d).Time)
+	}
+	slices.SortFunc(days, time.Time.Compare)
+	return days, n, nil
+}
+
+// insertNewOrders copies orders that were not stored when the batch looked
+// straight into orders: no staging table, no upsert. It returns -1, having
+// stored none of them, when one was stored in the meantime (a shop's sync
+// beside an import), for the caller to upsert them instead, as it would
+// have had it seen that order.
+func insertNewOrders(ctx context.Context, tx pgx.Tx, rows [][]any) (int, error) {
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	sp, err := tx.Begin(ctx) // a savepoint: a failed COPY leaves tx usable
+	if err != nil {
+		return 0, fmt.Errorf("copy orders: %w", err)
+	}
+	n, err := sp.CopyFrom(ctx, pgx.Identifier{"orders"}, orderColumns, pgx.CopyFromRows(rows))
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" { // unique_violation
+		if err := sp.Rollback(ctx); err != nil {
+			return 0, fmt.Errorf("copy orders: %w", err)
+		}
+		return -1, nil
+	}
+	if err != nil {
+		_ = sp.Rollback(ctx)
+		return 0, fmt.Errorf("copy orders: %w", err)
+	}
+	if err := sp.Commit(ctx); err != nil {
+		return 0, fmt.Errorf("copy orders: %w", err)
+	}
+	return int(n), nil
+}
+
+// upsertOrders stores orders through a session-local staging table,
+// replacing stored copies.
+func upsertOrders(ctx context.Context, tx pgx.Tx, rows [][]any) (int, error) {
+	if _, err := tx.Exec(ctx, `
+		CREATE TEMP TABLE IF NOT EXISTS in_orders (LIKE orders) ON COMMIT DELETE ROWS;
+		TRUNCATE in_orders`); err != nil {
+		return 0, fmt.Errorf("staging: %w", err)
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"in_orders"}, orderColumns, pgx.CopyFromRows(rows)); err != nil {
+		return 0, fmt.Errorf("copy orders: %w", err)
 	}
 	tag, err := tx.Exec(ctx, `
 		INSERT INTO orders SELECT * FROM in_orders
@@ -200,16 +346,6 @@ func saveOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []doma
 			                    WHEN orders.customer_key = 'redacted' THEN 'redacted' ELSE excluded.customer_key END`)
 	if err != nil {
 		return 0, fmt.Errorf("upsert orders: %w", err)
-	}
-	if _, err := tx.Exec(ctx, `
-		INSERT INTO sales SELECT s.* FROM in_sales s JOIN in_orders i USING (category_id, order_id)`); err != nil {
-		return 0, fmt.Errorf("insert sales: %w", err)
-	}
-	if err := recomputeDays(ctx, tx, categoryID, days); err != nil {
-		return 0, err
-	}
-	if err := markSignalsDue(ctx, tx, categoryID); err != nil {
-		return 0, err
 	}
 	return int(tag.RowsAffected()), nil
 }
@@ -306,16 +442,46 @@ func (r Repo) RangeNumbers(ctx context.Context, categoryID string, from, to doma
 			}
 			return nil
 		})
+	// The days' totals and their sessions are read apart and merged here:
+	// two index scans cost PostgreSQL less than joining them (a hash full
+	// join and a sort, some 0.3 ms for a year against 0.1 ms).
+	var totals []domain.DayTotals
 	b.Queue(`
-		SELECT coalesce(d.day, ss.day), coalesce(d.orders, 0), coalesce(d.gross, 0),
-		       coalesce(d.discounts, 0), coalesce(d.returns, 0), coalesce(d.shipping, 0), coalesce(d.duties, 0),
-		       coalesce(d.fees, 0), coalesce(d.taxes, 0), coalesce(d.tips, 0), coalesce(d.gift_cards, 0),
-		       ss.sessions, ss.completed
-		FROM (SELECT * FROM daily WHERE category_id = $1 AND day BETWEEN $2 AND $3) d
-		FULL JOIN (SELECT * FROM daily_sessions WHERE category_id = $1 AND day BETWEEN $2 AND $3) ss ON ss.day = d.day
-		ORDER BY 1`, categoryID, pgDate(from), pgDate(to)).
-		Query(func(rows pgx.Rows) (err error) {
-			out.Days, err = pgx.CollectRows(rows, scanDayTotals)
+		SELECT day, orders, gross, discounts, returns, shipping, duties, fees, taxes, tips, gift_cards
+		FROM daily WHERE category_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day`, categoryID, pgDate(from), pgDate(to)).
+		Query(func(rows pgx.Rows) error {
+			totals = make([]domain.DayTotals, 0, domain.DaysBetween(from, to)+1)
+			var day time.Time
+			var d domain.DayTotals
+			a := &d.Amounts
+			var gross, discounts, returns, shipping, duties, fees, taxes, tips, giftCards int64
+			_, err := pgx.ForEachRow(rows, []any{&day, &d.Orders, &gross, &discounts, &returns, &shipping, &duties,
+				&fees, &taxes, &tips, &giftCards}, func() error {
+				d.Date = fromPgDate(day)
+				*a = domain.Amounts{Gross: domain.Money(gross), Discounts: domain.Money(discounts),
+					Returns: domain.Money(returns), Shipping: domain.Money(shipping), Duties: domain.Money(duties),
+					AdditionalFees: domain.Money(fees), Taxes: domain.Money(taxes), Tips: domain.Money(tips),
+					GiftCards: domain.Money(giftCards)}
+				totals = append(totals, d)
+				return nil
+			})
+			return err
+		})
+	type sessions struct {
+		day                 domain.Date
+		sessions, completed int64
+	}
+	var visits []sessions
+	b.Queue(`SELECT day, sessions, completed FROM daily_sessions WHERE category_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day`,
+		categoryID, pgDate(from), pgDate(to)).
+		Query(func(rows pgx.Rows) error {
+			var day time.Time
+			var v sessions
+			_, err := pgx.ForEachRow(rows, []any{&day, &v.sessions, &v.completed}, func() error {
+				v.day = fromPgDate(day)
+				visits = append(visits, v)
+				return nil
+			})
 			return err
 		})
 	out.Shopify = map[domain.Date]domain.Money{}
@@ -333,21 +499,30 @@ func (r Repo) RangeNumbers(ctx context.Context, categoryID string, from, to doma
 	if err := r.Pool.SendBatch(ctx, b).Close(); err != nil {
 		return app.RangeNumbers{}, err
 	}
+	// Every day with totals or sessions, in order: what a full join of
+	// the two on the day gives.
+	out.Days = make([]domain.DayTotals, 0, len(totals))
+	i, j := 0, 0
+	for i < len(totals) || j < len(visits) {
+		var d domain.DayTotals
+		switch {
+		case j == len(visits) || (i < len(totals) && totals[i].Date.Before(visits[j].day)):
+			d = totals[i]
+			i++
+		case i == len(totals) || visits[j].day.Before(totals[i].Date):
+			d = domain.DayTotals{Date: visits[j].day}
+		default:
+			d = totals[i]
+			i++
+		}
+		if j < len(visits) && visits[j].day == d.Date {
+			s, c := visits[j].sessions, visits[j].completed
+			d.Sessions, d.CompletedSessions = &s, &c
+			j++
+		}
+		out.Days = append(out.Days, d)
+	}
 	return out, nil
-}
-
-func scanDayTotals(row pgx.CollectableRow) (domain.DayTotals, error) {
-	var d domain.DayTotals
-	var day time.Time
-	var gross, discounts, returns, shipping, duties, fees, taxes, tips, giftCards int64
-	err := row.Scan(&day, &d.Orders, &gross, &discounts, &returns, &shipping, &duties,
-		&fees, &taxes, &tips, &giftCards, &d.Sessions, &d.CompletedSessions)
-	d.Date = fromPgDate(day)
-	d.Amounts = domain.Amounts{Gross: domain.Money(gross), Discounts: domain.Money(discounts),
-		Returns: domain.Money(returns), Shipping: domain.Money(shipping), Duties: domain.Money(duties),
-		AdditionalFees: domain.Money(fees), Taxes: domain.Money(taxes), Tips: domain.Money(tips),
-		GiftCards: domain.Money(giftCards)}
-	return d, err
 }
 
 // TopProducts implements app.Repository.
