@@ -66,6 +66,12 @@ func (s *Stack) start(name string, env []string, dir string, argv ...string) (*p
 	if err := os.MkdirAll(filepath.Dir(p.pidPath), 0o755); err != nil {
 		return nil, err
 	}
+	// make run starts the trace store beside the product (StartTracesBeside).
+	s.procsMu.Lock()
+	defer s.procsMu.Unlock()
+	if s.stopped {
+		return nil, errStopping
+	}
 	if err := p.launch(true); err != nil {
 		return nil, err
 	}
