@@ -97,6 +97,7 @@ func Start(ctx context.Context, name string, s Settings, log *slog.Logger) (shut
 
 // parseSampler reads OTEL_TRACES_SAMPLER and its argument.
 func parseSampler(name, arg string) (sdktrace.Sampler, error) {
+	name = strings.ToLower(name)
 	ratio := 1.0
 	if strings.HasSuffix(name, "traceidratio") && arg != "" {
 		r, err := strconv.ParseFloat(arg, 64)
@@ -105,7 +106,7 @@ func parseSampler(name, arg string) (sdktrace.Sampler, error) {
 		}
 		ratio = r
 	}
-	switch strings.ToLower(name) {
+	switch name {
 	case "always_on":
 		return sdktrace.AlwaysSample(), nil
 	case "always_off":
