@@ -175,9 +175,9 @@ func newConn(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: ReconnectBackoff, MinConnectTimeout: 5 * time.Second}),
 		grpc.WithChainUnaryInterceptor(forwardUnary),
 		grpc.WithChainStreamInterceptor(forwardStream),
-		// A client span per call, whose context goes to the callee in
-		// the call's traceparent metadata.
-		grpc.WithStatsHandler(tracing.GRPCClientHandler()),
+		// A client span per call (tracing off: the caller's trace
+		// context alone), sent to the callee in the call's metadata.
+		tracing.GRPCDialOption(), tracing.GRPCStreamDialOption(),
 	}
 	return grpc.NewClient(addr, append(base, opts...)...)
 }

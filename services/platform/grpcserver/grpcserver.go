@@ -116,9 +116,13 @@ func Run(ctx context.Context, o Options) error {
 	serverOpts := []grpc.ServerOption{grpc.KeepaliveParams(keepalive.ServerParameters{
 		MaxConnectionAge: o.MaxConnectionAge, MaxConnectionAgeGrace: maxConnectionAgeGrace,
 	}),
-		// A span per call, before every interceptor, so the access log and
-		// everything the handler logs carry the call's trace id.
-		grpc.StatsHandler(tracing.GRPCServerHandler()),
+		// A span per call (or, tracing off, the caller's trace context),
+		// before every interceptor, so the access log and everything the
+		// handler logs carry the call's trace id.
+		tracing.GRPCServerOption(),
+	}
+	if o := tracing.GRPCStreamServerOption(); o != nil {
+		serverOpts = append(serverOpts, o)
 	}
 	if o.MaxRecvMsgBytes > 0 {
 		serverOpts = append(serverOpts, grpc.MaxRecvMsgSize(o.MaxRecvMsgBytes))

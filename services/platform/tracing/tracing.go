@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -60,6 +61,7 @@ func (s Settings) On() bool {
 func Start(ctx context.Context, name string, s Settings, log *slog.Logger) (shutdown func(context.Context) error, err error) {
 	otel.SetTextMapPropagator(Propagator)
 	if !s.On() {
+		on.Store(false)
 		otel.SetTracerProvider(noop.NewTracerProvider())
 		return func(context.Context) error { return nil }, nil
 	}
@@ -91,9 +93,17 @@ func Start(ctx context.Context, name string, s Settings, log *slog.Logger) (shut
 		sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(time.Second)),
 	)
 	otel.SetTracerProvider(tp)
+	on.Store(true)
 	log.Info("tracing on", "endpoint", url, "sampler", s.Sampler, "service_name", service)
 	return tp.Shutdown, nil
 }
+
+// on says Start installed an exporting provider: the instrumentation made
+// after it (HTTPHandler, the gRPC options) records spans. Off, it only
+// passes a caller's trace context on, which costs a header lookup, where
+// the OpenTelemetry handlers with a no-op provider still cost about 80
+// allocations and 6 KiB per request through the gateway.
+var on atomic.Bool
 
 // parseSampler reads OTEL_TRACES_SAMPLER and its argument.
 func parseSampler(name, arg string) (sdktrace.Sampler, error) {

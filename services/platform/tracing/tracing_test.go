@@ -46,7 +46,10 @@ func TestOnWithAnEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = stop(context.Background()) }()
+	defer func() {
+		_ = stop(context.Background())
+		_, _ = Start(context.Background(), "gateway", Settings{}, quiet) // off again for the next test
+	}()
 	var inner trace.SpanContext
 	h := HTTPHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		inner = trace.SpanContextFromContext(r.Context())
