@@ -36,8 +36,19 @@ run: build studio-assets ## run the whole product locally (http://localhost:3000
 	@$(BIN)/devstack run
 
 .PHONY: test
-test: build studio-assets ## run every test: Go (-race) on the real parts, web unit tests, Chromium end-to-end (each suite runs even when one before it failed)
-	@$(BIN)/devstack exec -apps -- $(MAKE) --no-print-directory --keep-going test-go test-web test-e2e
+# The trace store builds beside the untraced suites (a first build takes
+# minutes) and is waited for only by the traced one.
+test: build studio-assets ## run every test: Go (-race) on the real parts, web unit tests, Chromium end-to-end, then one sign-up traced end to end in Jaeger (each suite runs even when one before it failed)
+	@mkdir -p .local; $(MAKE) --no-print-directory $(BIN)/jaeger > .local/jaeger-build.log 2>&1 & jaeger=$$!; \
+	rc=0; $(BIN)/devstack exec -apps -- $(MAKE) --no-print-directory --keep-going test-go test-web test-e2e || rc=$$?; \
+	if wait $$jaeger; then $(MAKE) --no-print-directory test-tracing || rc=$$?; \
+	else cat .local/jaeger-build.log; echo "make test: the trace store (.bin/jaeger) did not build"; rc=1; fi; exit $$rc
+
+# The ordinary stacks run untraced; this one, with Jaeger, follows one
+# sign-up through every hop (gateway/internal/tracing).
+.PHONY: test-tracing
+test-tracing: build $(BIN)/jaeger ## one sign-up, from the browser's traceparent to the welcome email, in one trace in Jaeger
+	@$(BIN)/devstack exec -apps -traces -- go test -count=1 -v -run TestOneTracePerSignUp ./gateway/internal/tracing/
 
 .PHONY: schema-compat
 schema-compat: build ## the previous release's database tests on the schema this tree migrates (expand, then contract); SCHEMA_COMPAT_REV picks the release (default: last tag, else HEAD~1)
@@ -68,6 +79,13 @@ deps: $(BIN)/stripe-mock frontends/node_modules/.installed deploy/local/node_mod
 
 $(BIN)/stripe-mock:
 	GOBIN=$(BIN) go install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
+
+# Jaeger v2, the local trace store, from its own module (a `tool` line in
+# deploy/tools/jaeger/go.mod, outside go.work), so no product module pulls
+# its dependencies. A cold build takes minutes: `make run` does not wait
+# for it (devstack builds it beside the product), `make test` does.
+$(BIN)/jaeger: deploy/tools/jaeger/go.mod deploy/tools/jaeger/go.sum
+	cd deploy/tools/jaeger && GOWORK=off go build -o $(BIN)/jaeger github.com/jaegertracing/jaeger/cmd/jaeger
 
 frontends/node_modules/.installed: frontends/package-lock.json
 	cd frontends && npm ci --no-audit --no-fund

@@ -183,8 +183,9 @@ func (c *cluster) needs() ([]Path, []string) {
 				switch ref := e.ValueFrom; {
 				case ref != nil && ref.ConfigMapKeyRef != nil && addressSetting(ref.ConfigMapKeyRef.Key):
 					v, ok := c.config[ref.ConfigMapKeyRef.Name][ref.ConfigMapKeyRef.Key]
-					if !ok {
-						// Optional or made outside the repository.
+					if !ok || v == "" && ref.ConfigMapKeyRef.Key == tracesSetting {
+						// Optional or made outside the repository; or
+						// tracing off.
 						continue
 					}
 					to, port := c.resolve(v, e.Name)
@@ -243,8 +244,12 @@ func (c *cluster) needs() ([]Path, []string) {
 // addressSetting says whether a ConfigMap key holds an address a program
 // connects to.
 func addressSetting(key string) bool {
-	return key == "NATS_URL" || strings.HasSuffix(key, "_ADDR")
+	return key == "NATS_URL" || key == tracesSetting || strings.HasSuffix(key, "_ADDR")
 }
+
+// tracesSetting is the OpenTelemetry collector's URL; empty (the base's)
+// is tracing off, an address no program connects to.
+const tracesSetting = "OTEL_EXPORTER_OTLP_ENDPOINT"
 
 // resolve turns an address setting (dns:///users:9001, tls://nats:4222,
 // smtp.example.com:587) into the peers it reaches and the port on them:

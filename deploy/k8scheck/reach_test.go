@@ -46,6 +46,11 @@ func TestEveryConfiguredAddressIsReachable(t *testing.T) {
 					t.Errorf("%d paths for %s (%v), want at least %d", len(count[key]), key, count[key], want)
 				}
 			}
+			// Production sends every program's spans to its collector;
+			// the base (local) leaves tracing off.
+			if n, want := len(count["OTEL_EXPORTER_OTLP_ENDPOINT"]), map[string]int{"production": 10}[overlay]; n != want {
+				t.Errorf("%d paths to the trace collector (%v), want %d", n, count["OTEL_EXPORTER_OTLP_ENDPOINT"], want)
+			}
 			if _, local := count["NATS routes"]; local != (overlay == "local") {
 				t.Errorf("NATS routes checked: %v, want only where NATS runs in the cluster (local)", local)
 			}
@@ -83,6 +88,11 @@ func TestReachabilityFindsABlockedPath(t *testing.T) {
 		{"the wrong NATS port", "nats-clients",
 			func(p *networkingv1.NetworkPolicy, _ map[string]string) { p.Spec.Egress[0].Ports[0].Port.IntVal = 4223 },
 			[]string{"billing → nats.messaging.example.internal"}},
+		{"the trace collector's network not the one its URL is in", "trace-exporters",
+			func(p *networkingv1.NetworkPolicy, _ map[string]string) {
+				p.Spec.Egress[0].To[0].IPBlock.CIDR = "10.131.0.0/24"
+			},
+			[]string{"gateway → otel-collector.observability.example.internal", "studioworker → otel-collector.observability.example.internal", "(OTEL_EXPORTER_OTLP_ENDPOINT)"}},
 		{"DNS over TCP alone", "allow-dns",
 			func(p *networkingv1.NetworkPolicy, _ map[string]string) {
 				p.Spec.Egress[0].Ports = p.Spec.Egress[0].Ports[1:]

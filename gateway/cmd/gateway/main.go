@@ -4,18 +4,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
+	"log/slog"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"uplift.dev/gateway/internal/gateway"
-	"uplift.dev/platform/buildinfo"
-	"uplift.dev/platform/config"
 	"uplift.dev/platform/events"
-	"uplift.dev/platform/logging"
 	"uplift.dev/platform/mtls"
+	"uplift.dev/platform/service"
 )
 
 type settings struct {
@@ -80,21 +76,16 @@ type settings struct {
 	GRPC mtls.Settings
 }
 
+// main runs through service.Command, the start-up every program shares:
+// settings, the log, tracing from the OTEL_* variables (flushed on stop).
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx)
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "gateway:", err)
-		os.Exit(1)
-	}
+	var cfg settings
+	service.Command("gateway", &cfg, &cfg.LogLevel, func(ctx context.Context, log *slog.Logger) error {
+		return run(ctx, cfg, log)
+	})
 }
 
-func run(ctx context.Context) error {
-	var cfg settings
-	if err := config.Load(&cfg, os.LookupEnv); err != nil {
-		return err
-	}
+func run(ctx context.Context, cfg settings, log *slog.Logger) error {
 	if cfg.ReadTimeout <= 0 {
 		return fmt.Errorf("GATEWAY_READ_TIMEOUT: must be positive, got %v", cfg.ReadTimeout)
 	}
@@ -110,8 +101,6 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	log := logging.New(os.Stderr, "gateway", cfg.LogLevel)
-	log.Info("starting", "version", buildinfo.Version(), "revision", buildinfo.Revision(), "config", config.Describe(&cfg))
 	backends := map[string]string{
 		"users": cfg.UsersAddr, "categories": cfg.CategoriesAddr,
 		"billing": cfg.BillingAddr, "digest": cfg.DigestAddr, "stores": cfg.StoresAddr,

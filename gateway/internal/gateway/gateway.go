@@ -53,6 +53,7 @@ import (
 	"uplift.dev/platform/mtls"
 	"uplift.dev/platform/pagesec"
 	"uplift.dev/platform/profiling"
+	"uplift.dev/platform/tracing"
 )
 
 // Options configure the gateway.
@@ -292,8 +293,10 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		closeAll()
 		return nil, nil, fmt.Errorf("allowed hosts: %w", err)
 	}
-	h := pagesec.NoSniff(recoverer(o.Log, withClient(o.TrustedProxies, observe(o.Log, requests,
-		checkHost(hosts, cors(o.AllowedOrigins, checkTarget(root)))))))
+	// The request's span is outermost, so every log line and backend call
+	// of the request is in its trace (tracing.HTTPHandler).
+	h := tracing.HTTPHandler(pagesec.NoSniff(recoverer(o.Log, withClient(o.TrustedProxies, observe(o.Log, requests,
+		checkHost(hosts, cors(o.AllowedOrigins, checkTarget(root))))))), "gateway")
 	return h, closeAll, nil
 }
 
@@ -458,13 +461,17 @@ func cors(origins []string, next http.Handler) http.Handler {
 			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Add("Vary", "Origin")
+			// The page may read which trace its call made (tracing.HTTPHandler).
+			h.Set("Access-Control-Expose-Headers", "traceresponse")
 			if r.URL.Path == refreshCookiePath {
 				// The one route whose answer sets a cookie (session.go).
 				h.Set("Access-Control-Allow-Credentials", "true")
 			}
 			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 				h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE")
-				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+				// traceparent and tracestate: a web page that traces its
+				// calls (W3C Trace Context) may send them.
+				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, traceparent, tracestate")
 				h.Set("Access-Control-Max-Age", "600")
 				w.WriteHeader(http.StatusNoContent)
 				return
@@ -593,7 +600,7 @@ func recoverer(log *slog.Logger, next http.Handler) http.Handler {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				log.Error("panic in gateway", "panic", fmt.Sprint(v), "path", grpcerr.Clip(r.URL.Path))
+				log.ErrorContext(r.Context(), "panic in gateway", "panic", fmt.Sprint(v), "path", grpcerr.Clip(r.URL.Path))
 				writeJSONError(w, http.StatusInternalServerError, codes.Internal, "Something went wrong on our side. Please try again.")
 			}
 		}()

@@ -60,18 +60,18 @@ func (b Bus) failed(ctx context.Context, durable, id string, msg jetstream.Msg, 
 		n = meta.NumDelivered
 	}
 	if n < uint64(cmp.Or(b.MaxDeliveries, DefaultMaxDeliveries)) {
-		b.Log.Warn("event handling failed; will retry", "consumer", durable, "subject", msg.Subject(), "id", id,
+		b.Log.WarnContext(ctx, "event handling failed; will retry", "consumer", durable, "subject", msg.Subject(), "id", id,
 			"delivery", n, "retry_in", retryDelay(b.RetryBase, n).String(), "err", cause)
 		_ = msg.NakWithDelay(retryDelay(b.RetryBase, n))
 		return
 	}
 	if err := b.deadLetter(ctx, durable, id, msg, n, cause); err != nil {
-		b.Log.Warn("event handling failed and its dead letter could not be written; will retry", "consumer", durable,
+		b.Log.WarnContext(ctx, "event handling failed and its dead letter could not be written; will retry", "consumer", durable,
 			"subject", msg.Subject(), "id", id, "err", cause, "dead_letter_err", err)
 		_ = msg.NakWithDelay(retryDelay(b.RetryBase, n))
 		return
 	}
-	b.Log.Error("event dead-lettered: its consumer failed it every time; fix the cause, then send it again (docs/operations.md, 'Dead letters on the consuming side')",
+	b.Log.ErrorContext(ctx, "event dead-lettered: its consumer failed it every time; fix the cause, then send it again (docs/operations.md, 'Dead letters on the consuming side')",
 		"consumer", durable, "subject", msg.Subject(), "id", id, "deliveries", n, "err", cause)
 	if b.Metrics != nil {
 		b.Metrics.deadLetters.WithLabelValues(durable).Inc()

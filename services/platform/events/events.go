@@ -26,6 +26,8 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/proto"
+
+	"uplift.dev/platform/tracing"
 )
 
 // StreamName is the JetStream stream that holds every Uplift event.
@@ -158,15 +160,22 @@ func EnsureStream(ctx context.Context, js jetstream.JetStream, replicas int) err
 	return nil
 }
 
-// Enqueue records msg for publication on subject as part of tx. It becomes
-// visible to the relay only if tx commits.
+// Enqueue records msg for publication on subject as part of tx, with the
+// traceparent of ctx's span. It becomes visible to the relay only if tx
+// commits.
 func Enqueue(ctx context.Context, tx pgx.Tx, subject string, msg proto.Message) error {
 	payload, err := proto.Marshal(msg)
 	if err != nil {
 		return fmt.Errorf("outbox: marshal: %w", err)
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO outbox (id, subject, payload) VALUES ($1, $2, $3)`,
-		uuid.New(), subject, payload); err != nil {
+	// The traceparent of the span in ctx (the request or event being
+	// handled) goes with the row, so the trace continues at the consumers.
+	var traceparent *string
+	if tp := tracing.TraceParent(ctx); tp != "" {
+		traceparent = &tp
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO outbox (id, subject, payload, traceparent) VALUES ($1, $2, $3, $4)`,
+		uuid.New(), subject, payload, traceparent); err != nil {
 		return fmt.Errorf("outbox: insert: %w", err)
 	}
 	// Wakes the relay at commit instead of at its next poll.
@@ -236,8 +245,11 @@ func Consume(ctx context.Context, bus Bus, durable, subject string, h Handler) e
 			return
 		}
 		id := messageID(msg)
+		ctx, span := startConsume(ctx, durable, id, msg)
+		defer span.End()
 		err := HandleOnce(ctx, pool, durable, id, func(tx pgx.Tx) error { return h(ctx, tx, msg) })
 		if err != nil {
+			endFailed(span, err)
 			bus.failed(ctx, durable, id, msg, err)
 			return
 		}
@@ -302,6 +314,8 @@ func ConsumeEach(ctx context.Context, bus Bus, durable, subject string,
 		if !bus.trusted(durable, msg) {
 			return
 		}
+		ctx, span := startConsume(ctx, durable, messageID(msg), msg)
+		defer span.End()
 		stop := make(chan struct{})
 		go func() {
 			t := time.NewTicker(leaseEvery)
@@ -323,6 +337,7 @@ func ConsumeEach(ctx context.Context, bus Bus, durable, subject string,
 			log.Info("event held elsewhere; will retry", "consumer", durable, "subject", msg.Subject(), "err", err)
 			_ = msg.NakWithDelay(later.Delay)
 		case err != nil:
+			endFailed(span, err)
 			bus.failed(ctx, durable, messageID(msg), msg, err)
 		default:
 			_ = msg.Ack()

@@ -9,7 +9,10 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/protobuf/proto"
+
+	"uplift.dev/platform/tracing"
 )
 
 // Listener is a subscription that every copy of a program holds to one
@@ -62,9 +65,14 @@ func Listen[E any, P protoPtr[E]](nc *nats.Conn, trust *Trust, log *slog.Logger,
 				log.Warn("events: refused", "subject", m.Subject, "id", id, "err", err)
 				return
 			}
+			// Every copy hears it: a consumer span each, in the trace of
+			// the request that wrote the event.
+			ctx, span := tracing.Tracer().Start(tracing.Extract(ctx, m.Header), "listen "+m.Subject,
+				trace.WithSpanKind(trace.SpanKindConsumer), trace.WithAttributes(messaging(m.Subject, id)...))
+			defer span.End()
 			ev := P(new(E))
 			if err := proto.Unmarshal(m.Data, ev); err != nil {
-				log.Error("unreadable event dropped", "subject", m.Subject, "id", id, "err", err)
+				log.ErrorContext(ctx, "unreadable event dropped", "subject", m.Subject, "id", id, "err", err)
 				return
 			}
 			h(ctx, ev)

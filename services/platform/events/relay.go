@@ -95,23 +95,24 @@ func (r *Relay) RelayOnce(ctx context.Context) (int, error) {
 }
 
 type outboxRow struct {
-	id      uuid.UUID
-	subject string
-	payload []byte
+	id          uuid.UUID
+	subject     string
+	payload     []byte
+	traceparent *string
 }
 
 // relayBatch publishes up to 100 rows in order, stopping at the first that
 // must wait; dead is how many went to the dead letters.
 func (r *Relay) relayBatch(ctx context.Context) (sent, dead int, err error) {
 	err = pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT id, subject, payload FROM outbox
+		rows, err := tx.Query(ctx, `SELECT id, subject, payload, traceparent FROM outbox
 			WHERE published_at IS NULL ORDER BY created_at LIMIT 100 FOR UPDATE SKIP LOCKED`)
 		if err != nil {
 			return err
 		}
 		batch, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (outboxRow, error) {
 			var x outboxRow
-			return x, row.Scan(&x.id, &x.subject, &x.payload)
+			return x, row.Scan(&x.id, &x.subject, &x.payload, &x.traceparent)
 		})
 		if err != nil {
 			return err
@@ -123,7 +124,12 @@ func (r *Relay) relayBatch(ctx context.Context) (sent, dead int, err error) {
 					return err
 				}
 			}
+			span := startPublish(ctx, deref(x.traceparent), x.id.String(), msg)
 			_, perr := r.JS.PublishMsg(ctx, msg, jetstream.WithMsgID(x.id.String()))
+			if perr != nil {
+				endFailed(span, perr)
+			}
+			span.End()
 			if perr == nil {
 				if _, err := tx.Exec(ctx, `UPDATE outbox SET published_at = now() WHERE id = $1`, x.id); err != nil {
 					return err
@@ -232,4 +238,11 @@ func subjectPattern(subject string) string {
 		}
 	}
 	return "other"
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

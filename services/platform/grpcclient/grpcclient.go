@@ -2,8 +2,8 @@
 // service, so every caller spreads its calls over every copy of the callee,
 // leaves a copy that is draining, makes a read again on another copy when
 // one goes away under it, bounds a call that has no deadline, comes back the
-// same way after the callee restarts, and calls another service on its
-// caller's behalf.
+// same way after the callee restarts, calls another service on its
+// caller's behalf, and passes the trace on (a client span per call).
 package grpcclient
 
 import (
@@ -29,6 +29,7 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"uplift.dev/platform/mtls"
+	"uplift.dev/platform/tracing"
 )
 
 // ReconnectBackoff replaces gRPC's default (1 s growing to 120 s): a service
@@ -174,6 +175,9 @@ func newConn(addr string, opts ...grpc.DialOption) (*grpc.ClientConn, error) {
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: ReconnectBackoff, MinConnectTimeout: 5 * time.Second}),
 		grpc.WithChainUnaryInterceptor(forwardUnary),
 		grpc.WithChainStreamInterceptor(forwardStream),
+		// A client span per call (tracing off: the caller's trace
+		// context alone), sent to the callee in the call's metadata.
+		tracing.GRPCDialOption(), tracing.GRPCStreamDialOption(),
 	}
 	return grpc.NewClient(addr, append(base, opts...)...)
 }

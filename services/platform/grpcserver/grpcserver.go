@@ -4,7 +4,7 @@
 // TLS (mtls), backends admitted by their grants, token auth (revocation
 // checked, verdicts cached for auth.RevocationCheckTTL), refusal of input no
 // service can store (NUL bytes, invalid UTF-8, text over its kind's bound),
-// gRPC health, an internal port with /metrics, /healthz, and plaintext gRPC
+// a trace span per call (tracing), gRPC health, an internal port with /metrics, /healthz, and plaintext gRPC
 // health and server reflection, and a graceful stop.
 package grpcserver
 
@@ -37,6 +37,7 @@ import (
 	"uplift.dev/platform/clock"
 	"uplift.dev/platform/mtls"
 	"uplift.dev/platform/profiling"
+	"uplift.dev/platform/tracing"
 )
 
 // Options describe one service's server.
@@ -114,7 +115,15 @@ func Run(ctx context.Context, o Options) error {
 
 	serverOpts := []grpc.ServerOption{grpc.KeepaliveParams(keepalive.ServerParameters{
 		MaxConnectionAge: o.MaxConnectionAge, MaxConnectionAgeGrace: maxConnectionAgeGrace,
-	})}
+	}),
+		// A span per call (or, tracing off, the caller's trace context),
+		// before every interceptor, so the access log and everything the
+		// handler logs carry the call's trace id.
+		tracing.GRPCServerOption(),
+	}
+	if o := tracing.GRPCStreamServerOption(); o != nil {
+		serverOpts = append(serverOpts, o)
+	}
 	if o.MaxRecvMsgBytes > 0 {
 		serverOpts = append(serverOpts, grpc.MaxRecvMsgSize(o.MaxRecvMsgBytes))
 	}
@@ -310,7 +319,7 @@ func recovery(log *slog.Logger) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (resp any, err error) {
 		defer func() {
 			if r := recover(); r != nil {
-				log.Error("panic in handler", "method", info.FullMethod, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				log.ErrorContext(ctx, "panic in handler", "method", info.FullMethod, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 				err = status.Error(codes.Internal, "internal error")
 			}
 		}()

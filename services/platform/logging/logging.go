@@ -1,5 +1,6 @@
 // Package logging builds the one structured logger a binary uses: JSON lines
-// on stderr, tagged with the service name, so every log line is searchable.
+// on stderr, tagged with the service name, so every log line is searchable,
+// and with the trace and span id of a line logged inside a traced context.
 package logging
 
 import (
@@ -9,7 +10,8 @@ import (
 )
 
 // New returns a JSON logger at the given level ("debug", "info", "warn",
-// "error"; anything else means info) and makes it the default.
+// "error"; anything else means info) and makes it the default. A record
+// logged with a context that holds a span gets "trace_id" and "span_id".
 func New(w io.Writer, service, level string) *slog.Logger {
 	var l slog.Level
 	switch strings.ToLower(level) {
@@ -22,7 +24,7 @@ func New(w io.Writer, service, level string) *slog.Logger {
 	default:
 		l = slog.LevelInfo
 	}
-	log := slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l})).With("service", service)
+	log := slog.New(traceHandler{slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l})}).With("service", service)
 	slog.SetDefault(log)
 	return log
 }

@@ -21,6 +21,7 @@ import (
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/logging"
 	"uplift.dev/platform/postgres"
+	"uplift.dev/platform/tracing"
 )
 
 // Wire builds a service's server options and background workers from the
@@ -78,18 +79,33 @@ func MigrateSchema(ctx context.Context, databaseURL, schema string, migrations f
 	return postgres.Migrate(ctx, pool, events.Migrations(), migrations)
 }
 
-// Command runs a binary (a service, or a worker beside one) until SIGINT
-// or SIGTERM: it loads settings into cfg, makes the log at the level
-// logLevel points to (a field of cfg) and runs run. It exits non-zero with
-// a message naming the problem if loading or run fails.
+// Command runs a binary (a service, a worker beside one, the gateway)
+// until SIGINT or SIGTERM: it loads settings into cfg, makes the log at the
+// level logLevel points to (a field of cfg), starts tracing from the
+// OTEL_* variables (tracing.Settings: off without a collector) and runs
+// run; once run returns, the spans still buffered are sent. It exits
+// non-zero with a message naming the problem if loading or run fails.
 func Command(name string, cfg any, logLevel *string, run func(ctx context.Context, log *slog.Logger) error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := func() error {
-		if err := config.Load(cfg, os.LookupEnv); err != nil {
+		var traces tracing.Settings
+		if err := errors.Join(config.Load(cfg, os.LookupEnv), config.Load(&traces, os.LookupEnv)); err != nil {
 			return err
 		}
 		log := logging.New(os.Stderr, name, *logLevel)
 		log.Info("starting", "version", buildinfo.Version(), "revision", buildinfo.Revision(), "config", config.Describe(cfg))
+		stopTracing, err := tracing.Start(ctx, name, traces, log)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			// ctx has ended by now: the flush gets a few seconds of its own.
+			flushCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if err := stopTracing(flushCtx); err != nil {
+				log.Warn("tracing: spans not flushed", "err", err)
+			}
+		}()
 		return run(ctx, log)
 	}()
 	stop()

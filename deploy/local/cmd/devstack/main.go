@@ -48,7 +48,7 @@ func main() {
 
 func run() (int, error) {
 	if len(os.Args) < 2 {
-		return 2, errors.New("usage: devstack run | devstack exec [-apps] [-copies N] -- command [args...] | devstack nats-keys [-jwt] DIR | devstack db-roles [-sql] [-secrets DIR]")
+		return 2, errors.New("usage: devstack run | devstack exec [-apps] [-traces] [-copies N] -- command [args...] | devstack nats-keys [-jwt] DIR | devstack db-roles [-sql] [-secrets DIR]")
 	}
 	if os.Args[1] == "nats-keys" {
 		return natsKeysCommand(os.Args[2:])
@@ -86,10 +86,14 @@ func run() (int, error) {
 	case "run":
 		start := time.Now()
 		fmt.Println("Starting Uplift (logs in .local/logs):")
+		s.Traces = true
 		if err := s.StartInfra(ctx); err != nil {
 			return 1, err
 		}
 		infra := time.Since(start)
+		// Jaeger starts beside the product (its first build takes
+		// minutes); its address is printed when it answers.
+		s.StartTracesBeside(ctx)
 		if err := s.StartApps(ctx); err != nil {
 			return 1, err
 		}
@@ -105,6 +109,7 @@ func run() (int, error) {
 		apps := fs.Bool("apps", false, "also start the services, gateway and web")
 		keys := fs.Bool("test-keys", false, "with -apps: services trust ID tokens signed by a local test key (the benchmark's)")
 		copies := fs.Int("copies", 1, "with -apps: copies of each service, worker and the gateway, copy i on 127.0.0.i (make scale-test)")
+		traces := fs.Bool("traces", false, "start the trace store (Jaeger, from .bin/jaeger) first and have every program send it its spans; UPLIFT_TRACES_URL is its query API (make test-tracing)")
 		natsNodes := fs.Int("nats-nodes", 1, "NATS as a cluster of this many nodes, each a process of its own, JetStream replicating the stream on all (make scale-test)")
 		if err := fs.Parse(os.Args[2:]); err != nil {
 			return 2, err
@@ -117,8 +122,14 @@ func run() (int, error) {
 		s.ForTests = true
 		s.Copies = *copies
 		s.NATSNodes = *natsNodes
+		s.Traces = *traces
 		if err := s.StartInfra(ctx); err != nil {
 			return 1, err
+		}
+		if *traces {
+			if err := s.StartTraces(ctx); err != nil {
+				return 1, err
+			}
 		}
 		if *keys {
 			if err := s.UseTestKeys(); err != nil {

@@ -14,6 +14,7 @@ func allPorts(p Ports) map[string]int {
 		"smtp": p.SMTP, "smtp web": p.SMTPWeb, "smtp web internal": p.SMTPWebInternal, "shopify sim": p.ShopifySim, "woo sim": p.WooSim, "ga4 sim": p.GA4Sim,
 		"demo store": p.DemoStore, "gateway": p.Gateway, "gateway metrics": p.GatewayMetrics,
 		"test checkout": p.TestCheckout, "studio worker": p.StudioWorker, "review worker": p.ReviewWorker,
+		"jaeger otlp": p.JaegerOTLP, "jaeger query": p.JaegerQuery, "jaeger query grpc": p.JaegerQueryGRPC,
 	}
 	for i, remote := range []string{"web", "home", "analytics", "connections", "account"} {
 		out[remote] = p.Web + i

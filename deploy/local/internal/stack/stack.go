@@ -54,6 +54,9 @@ type Ports struct {
 	// none); StudioWorker and ReviewWorker are the workers' /healthz and
 	// /metrics.
 	TestCheckout, StudioWorker, ReviewWorker int
+	// JaegerOTLP is the trace store's OTLP/HTTP receiver, JaegerQuery its
+	// query API and UI, JaegerQueryGRPC its query API over gRPC (StartTraces).
+	JaegerOTLP, JaegerQuery, JaegerQueryGRPC int
 	// The web's remotes (home, analytics, connections, account) are served
 	// on Web+1 … Web+4 (frontends/scripts/serve.mjs).
 	// Services are the gRPC ports of users, categories, billing, digest, stores, studio
@@ -66,6 +69,7 @@ var DefaultPorts = Ports{
 	Postgres: 55432, NATS: 14222, AuthEmulator: 9099, EmulatorHub: 4400, EmulatorLogging: 4500, StripeHTTP: 12111, StripeHTTPS: 12112,
 	SMTP: 1025, SMTPWeb: 1080, SMTPWebInternal: 11080, ShopifySim: 9300, WooSim: 9301, GA4Sim: 9302, DemoStore: 9400, Gateway: 8080, GatewayMetrics: 8180, Web: 3000,
 	TestCheckout: 9203, StudioWorker: 9206, ReviewWorker: 9207,
+	JaegerOTLP: 4318, JaegerQuery: 16686, JaegerQueryGRPC: 16685,
 	Services: map[string]int{"users": 9001, "categories": 9002, "billing": 9003, "digest": 9004, "stores": 9005, "studio": 9006,
 		"review": 9007},
 }
@@ -84,7 +88,8 @@ func (p Ports) Shift(offset int) (Ports, error) {
 	out := p
 	for _, port := range []*int{&out.Postgres, &out.NATS, &out.AuthEmulator, &out.StripeHTTP, &out.StripeHTTPS, &out.SMTP,
 		&out.SMTPWeb, &out.ShopifySim, &out.WooSim, &out.GA4Sim, &out.Gateway, &out.Web, &out.EmulatorHub, &out.EmulatorLogging, &out.DemoStore,
-		&out.GatewayMetrics, &out.SMTPWebInternal, &out.TestCheckout, &out.StudioWorker, &out.ReviewWorker} {
+		&out.GatewayMetrics, &out.SMTPWebInternal, &out.TestCheckout, &out.StudioWorker, &out.ReviewWorker,
+		&out.JaegerOTLP, &out.JaegerQuery, &out.JaegerQueryGRPC} {
 		*port += offset
 	}
 	out.Services = make(map[string]int, len(p.Services))
@@ -141,7 +146,15 @@ type Stack struct {
 	// of its own that a test may kill (0 or 1: one embedded server).
 	NATSNodes int
 
-	mu      sync.Mutex // guards procs and servers: the infrastructure starts at once
+	// Traces starts Jaeger (StartTraces) and has every program send it
+	// its spans (tracesEnv); `make run` and `devstack exec -traces`.
+	Traces bool
+
+	// mu guards procs, servers and stopped: the infrastructure's parts
+	// start at once, and the trace store may start beside the product
+	// (StartTracesBeside).
+	mu      sync.Mutex
+	stopped bool
 	procs   []*proc
 	servers []*http.Server // served by this process (the SMTP sink's guard)
 	nats    *server.Server
@@ -300,6 +313,12 @@ func (s *Stack) StartInfra(ctx context.Context) error {
 		"WEB_URL=" + s.webURL(),
 		"WEB_ORIGINS=" + s.webURL() + ",http://" + addr(s.Ports.Web),
 	}
+	// A traced stack's programs (every one starts from s.env but the
+	// gateway, given it below) send their spans to the stack's Jaeger.
+	s.env = append(s.env, s.tracesEnv()...)
+	if s.Traces {
+		s.env = append(s.env, "UPLIFT_TRACES_URL="+s.TracesURL())
+	}
 	return nil
 }
 
@@ -357,6 +376,7 @@ func (s *Stack) StartApps(ctx context.Context) error {
 	// The gateway streams report events to the web from the stack's NATS.
 	gwEnv := append(append(backends, drain...), "NATS_URL="+s.natsURL, "WEB_URL="+s.webURL(), "WEB_ORIGINS="+s.webURL()+",http://"+addr(s.Ports.Web),
 		"NATS_NKEY_SEED="+string(s.natsKeys.Seed(natsauth.Gateway)), "NATS_SENDER_KEYS="+s.natsKeys.SenderKeys())
+	gwEnv = append(gwEnv, s.tracesEnv()...)
 	if s.ForTests {
 		// The end-to-end tests sign up dozens of accounts, try recovery
 		// codes and reset passwords, all from 127.0.0.1.
@@ -499,14 +519,17 @@ func upper(s string) string {
 
 // Stop stops everything in reverse order of start.
 func (s *Stack) Stop() {
-	for _, srv := range s.servers {
+	s.mu.Lock()
+	s.stopped = true
+	servers, procs := s.servers, s.procs
+	s.servers, s.procs = nil, nil
+	s.mu.Unlock()
+	for _, srv := range servers {
 		_ = srv.Close()
 	}
-	s.servers = nil
-	for i := len(s.procs) - 1; i >= 0; i-- {
-		s.procs[i].stop()
+	for i := len(procs) - 1; i >= 0; i-- {
+		procs[i].stop()
 	}
-	s.procs = nil
 	if s.nats != nil {
 		s.nats.Shutdown()
 		s.nats.WaitForShutdown()

@@ -11,6 +11,7 @@ import (
 
 	"uplift.dev/digest/internal/domain"
 	"uplift.dev/platform/clock"
+	"uplift.dev/platform/tracing"
 )
 
 // Outbox records emails to send. Add is a no-op (false) when an email with
@@ -306,8 +307,11 @@ func (a *App) SendDue(ctx context.Context) (int, error) {
 	return sent, nil
 }
 
-// sendOne attempts e and records the outcome on it.
+// sendOne attempts e and records the outcome on it. It works in the trace
+// of the request or event that queued e, so the send's span and log lines
+// are found with it.
 func (a *App) sendOne(ctx context.Context, e *domain.Email) bool {
+	ctx = tracing.WithTraceParent(ctx, e.TraceParent)
 	if e.Kind.Unsubscribable() {
 		off, err := a.store.Suppressed(ctx, e.UserID, e.Kind)
 		if err != nil {

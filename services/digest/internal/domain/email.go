@@ -182,6 +182,9 @@ type Email struct {
 	NextAttemptAt time.Time
 	LastError     string
 	SentAt        time.Time
+	// TraceParent is the W3C traceparent of the request or event that
+	// queued the email ("" for none), so its send joins that trace.
+	TraceParent string
 }
 
 // Message is a rendered email, ready for a mailer.

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"uplift.dev/digest/internal/domain"
+	"uplift.dev/platform/tracing"
 )
 
 // DB is what the repository runs on: the pool, or the transaction of an
@@ -36,9 +37,15 @@ func (r Repo) Add(ctx context.Context, e domain.Email) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	tag, err := r.DB.Exec(ctx, `INSERT INTO emails (idempotency_key, kind, user_id, recipient, params)
-		VALUES ($1, $2, $3, $4, $5) ON CONFLICT (idempotency_key) DO NOTHING`,
-		e.Key, string(e.Kind), e.UserID, e.To, params)
+	// The span in ctx (the event or call that queued it) is where the
+	// send's span will hang.
+	var traceparent *string
+	if tp := tracing.TraceParent(ctx); tp != "" {
+		traceparent = &tp
+	}
+	tag, err := r.DB.Exec(ctx, `INSERT INTO emails (idempotency_key, kind, user_id, recipient, params, traceparent)
+		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (idempotency_key) DO NOTHING`,
+		e.Key, string(e.Kind), e.UserID, e.To, params, traceparent)
 	if err != nil {
 		return false, fmt.Errorf("emails: insert: %w", err)
 	}
@@ -61,7 +68,7 @@ func (r Repo) UpdateDue(ctx context.Context, now time.Time, limit int, fn func(*
 	claimed := 0
 	err := pgx.BeginFunc(txCtx, r.DB, func(tx pgx.Tx) error {
 		rows, err := tx.Query(txCtx, `SELECT id, idempotency_key, kind, user_id, recipient, params, status,
-				attempts, next_attempt_at, last_error, sent_at
+				attempts, next_attempt_at, last_error, sent_at, coalesce(traceparent, '')
 			FROM emails WHERE status = 'pending' AND next_attempt_at <= $1
 			ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`, now, limit)
 		if err != nil {
@@ -110,7 +117,7 @@ func scanEmail(row pgx.CollectableRow) (*domain.Email, error) {
 		params []byte
 		sentAt *time.Time
 	)
-	if err := row.Scan(&e.ID, &e.Key, &kind, &e.UserID, &e.To, &params, &status, &e.Attempts, &e.NextAttemptAt, &e.LastError, &sentAt); err != nil {
+	if err := row.Scan(&e.ID, &e.Key, &kind, &e.UserID, &e.To, &params, &status, &e.Attempts, &e.NextAttemptAt, &e.LastError, &sentAt, &e.TraceParent); err != nil {
 		return nil, err
 	}
 	e.Kind, e.Status = domain.Kind(kind), domain.Status(status)

@@ -22,8 +22,13 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	"uplift.dev/digest/internal/domain"
 	"uplift.dev/platform/clock"
+	"uplift.dev/platform/tracing"
 )
 
 // Config is how to reach the relay.
@@ -85,7 +90,17 @@ func (m *Mailer) MessageID(key string) string { return domain.MessageID(key, m.i
 // kept connection the relay closed in the meantime fails at its first
 // command, before anything of msg was accepted, and msg goes again on a new
 // connection.
-func (m *Mailer) Send(ctx context.Context, msg domain.Message) error {
+func (m *Mailer) Send(ctx context.Context, msg domain.Message) (err error) {
+	// A client span per send, in the trace of whatever queued the email.
+	ctx, span := tracing.Tracer().Start(ctx, "smtp send", trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithAttributes(attribute.String("server.address", m.host)))
+	defer func() {
+		if err != nil {
+			span.RecordError(err)
+			span.SetStatus(codes.Error, err.Error())
+		}
+		span.End()
+	}()
 	to, err := domain.ParseAddress(msg.To)
 	if err != nil {
 		return fmt.Errorf("smtp: recipient: %w", err)
