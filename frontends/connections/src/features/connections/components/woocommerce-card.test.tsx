@@ -128,6 +128,15 @@ describe('WooCommerce card', () => {
     expect(api.calls(CONNECTIONS)).toHaveLength(2);
   });
 
+  it("leaves out the store's counts while the server sends none, rather than saying 0 orders", async () => {
+    gateway({ [CONNECTIONS]: () => json(connected({ phase: 'DONE', orders: 1709, lastSyncedAt: new Date().toISOString() }, { stored: {} })) });
+    renderPage();
+    const woo = await card();
+    expect(await within(woo).findByText('Last synced just now')).toBeTruthy();
+    expect(within(woo).queryByText(/In Uplift:/)).toBeNull();
+    expect(within(woo).queryByText(/1,709/)).toBeNull();
+  });
+
   it('syncs now on request and shows the queued sync', async () => {
     let synced = false;
     const api = gateway({

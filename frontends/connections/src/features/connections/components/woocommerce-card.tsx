@@ -13,6 +13,7 @@ import {
   useStartWooCommerceConnect,
   useStoreFormat,
   useSyncWooCommerce,
+  type StoreCountsJson,
   type SyncProgressJson,
   type WooCommerceConnectionJson,
 } from '@uplift/platform';
@@ -150,7 +151,7 @@ function Connected({ categoryId, woocommerce }: { categoryId: string; woocommerc
         </p>
       )}
 
-      <p>In Uplift: {storeCounts(woocommerce.stored)}</p>
+      {hasStoredCounts(woocommerce.stored) && <p>In Uplift: {storeCounts(woocommerce.stored)}</p>}
       {syncing ? (
         <SyncProgress sync={woocommerce.sync} />
       ) : failed ? (
@@ -181,6 +182,16 @@ function Connected({ categoryId, woocommerce }: { categoryId: string; woocommerc
       />
     </>
   );
+}
+
+/**
+ * The stores service does not fill a WooCommerce store's `stored` counts yet
+ * (it sends zeros), so "0 orders" would be false beside a finished import:
+ * the line shows only once the counts are there. Never the sync's own counts,
+ * which are what one sync read, not the store's size.
+ */
+function hasStoredCounts(stored: StoreCountsJson | undefined): boolean {
+  return Boolean(Number(stored?.orders ?? 0) || Number(stored?.products ?? 0) || Number(stored?.customers ?? 0));
 }
 
 /** The import's progress; its own counts are what this sync brought in, never the store's size (shown above). */
