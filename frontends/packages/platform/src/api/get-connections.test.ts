@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../http/http-error';
-import { getConnectionsQueryOptions, isShopifySyncing, NEW_BUSINESS_RETRIES, SHOPIFY_SYNC_POLL_MS } from './get-connections';
+import {
+  getConnectionsQueryOptions,
+  isAnyStoreSyncing,
+  isShopifySyncing,
+  isWooCommerceSyncing,
+  NEW_BUSINESS_RETRIES,
+  SHOPIFY_SYNC_POLL_MS,
+} from './get-connections';
 import type { GetConnectionsResponseJson } from './types';
 
 type IntervalQuery = Parameters<Extract<ReturnType<typeof getConnectionsQueryOptions>['refetchInterval'], Function>>[0];
@@ -21,6 +28,29 @@ describe('connections polling', () => {
     expect(isShopifySyncing({ status: 'CONNECTED' })).toBe(false);
     expect(isShopifySyncing({ status: 'UNINSTALLED', sync: { phase: 'ORDERS' } })).toBe(false);
     expect(isShopifySyncing(undefined)).toBe(false);
+  });
+
+  it('counts a connected WooCommerce store as syncing while queued or importing orders', () => {
+    for (const phase of ['QUEUED', 'ORDERS']) {
+      expect(isWooCommerceSyncing({ status: 'CONNECTED', sync: { phase } })).toBe(true);
+    }
+    for (const phase of ['IDLE', 'DONE', 'FAILED', undefined]) {
+      expect(isWooCommerceSyncing({ status: 'CONNECTED', sync: { phase } })).toBe(false);
+    }
+    expect(isWooCommerceSyncing({ status: 'NOT_CONNECTED', sync: { phase: 'ORDERS' } })).toBe(false);
+    expect(isWooCommerceSyncing(undefined)).toBe(false);
+    expect(isAnyStoreSyncing({ woocommerce: { status: 'CONNECTED', sync: { phase: 'ORDERS' } } })).toBe(true);
+    expect(isAnyStoreSyncing({ shopify: { status: 'CONNECTED', sync: { phase: 'DONE' } } })).toBe(false);
+  });
+
+  it('refetches every 2 s while a WooCommerce sync runs, even beside an idle Shopify store', () => {
+    expect(
+      interval({
+        shopify: { status: 'CONNECTED', sync: { phase: 'DONE' } },
+        woocommerce: { status: 'CONNECTED', sync: { phase: 'ORDERS' } },
+      }),
+    ).toBe(SHOPIFY_SYNC_POLL_MS);
+    expect(interval({ woocommerce: { status: 'CONNECTED', sync: { phase: 'DONE' } } })).toBe(false);
   });
 
   it('refetches every 2 s only while syncing', () => {

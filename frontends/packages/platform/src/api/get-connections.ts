@@ -3,9 +3,9 @@ import { http } from '../http/client';
 import { isHttpError } from '../http/http-error';
 import { categoryPath } from './category-path';
 import { categoryKeys } from './query-keys';
-import type { GetConnectionsResponseJson, ShopifyConnectionJson } from './types';
+import type { GetConnectionsResponseJson, ShopifyConnectionJson, WooCommerceConnectionJson } from './types';
 
-/** While a Shopify sync runs, the connections are refetched this often. */
+/** While a store's sync (Shopify's or WooCommerce's) runs, the connections are refetched this often. */
 export const SHOPIFY_SYNC_POLL_MS = 2_000;
 
 /** Sync phases after which nothing is running (an empty phase is IDLE: proto3 JSON omits it). */
@@ -13,10 +13,25 @@ const RESTING_PHASES = new Set(['', 'IDLE', 'DONE', 'FAILED']);
 
 /** True while a connected shop's sync is queued or running (any phase but IDLE, DONE or FAILED). */
 export function isShopifySyncing(shopify: ShopifyConnectionJson | undefined): boolean {
-  return shopify?.status === 'CONNECTED' && !RESTING_PHASES.has(shopify.sync?.phase ?? '');
+  return isStoreSyncing(shopify);
 }
 
-/** GET internal/categories/{categoryId}/connections: the Shopify connection and the last order import. */
+/** True while a connected WooCommerce store's sync is queued or running (its phases are QUEUED and ORDERS). */
+export function isWooCommerceSyncing(woocommerce: WooCommerceConnectionJson | undefined): boolean {
+  return isStoreSyncing(woocommerce);
+}
+
+/** True while any connected store of the business is syncing: what the polling and the sync-end refresh follow. */
+export function isAnyStoreSyncing(data: GetConnectionsResponseJson | undefined): boolean {
+  return isShopifySyncing(data?.shopify) || isWooCommerceSyncing(data?.woocommerce);
+}
+
+/** Both platforms report a sync with the same SyncProgress and the same CONNECTED status. */
+function isStoreSyncing(connection: { status?: string; sync?: { phase?: string } } | undefined): boolean {
+  return connection?.status === 'CONNECTED' && !RESTING_PHASES.has(connection.sync?.phase ?? '');
+}
+
+/** GET internal/categories/{categoryId}/connections: the Shopify and WooCommerce connections and the last order import. */
 export function getConnections(categoryId: string): Promise<GetConnectionsResponseJson> {
   return http.get<GetConnectionsResponseJson>(categoryPath(categoryId, 'connections'));
 }
@@ -26,7 +41,7 @@ export function getConnectionsQueryOptions(categoryId: string) {
     queryKey: categoryKeys.connections(categoryId),
     queryFn: () => getConnections(categoryId),
     // Polls only while a sync runs, so the progress bar moves; idle pages stay quiet.
-    refetchInterval: (query) => (isShopifySyncing(query.state.data?.shopify) ? SHOPIFY_SYNC_POLL_MS : false),
+    refetchInterval: (query) => (isAnyStoreSyncing(query.state.data) ? SHOPIFY_SYNC_POLL_MS : false),
     // The page shows its own error; a failing poll must not raise a toast every 2 s.
     meta: { toast: false },
     // Right after sign-up the business is still being created (from the

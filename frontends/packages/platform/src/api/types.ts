@@ -73,6 +73,7 @@ export type {
 // Store connections (Connections page); orders, products and customers counts are int64, so strings.
 export type {
   DisconnectShopifyResponseJson,
+  DisconnectWooCommerceResponseJson,
   GetConnectionsResponseJson,
   ImportOrdersRequestJson,
   ImportOrdersResponseJson,
@@ -80,9 +81,13 @@ export type {
   ShopifyConnectionJson,
   StartShopifyConnectRequestJson,
   StartShopifyConnectResponseJson,
+  StartWooCommerceConnectRequestJson,
+  StartWooCommerceConnectResponseJson,
   StoreCountsJson,
   SyncProgressJson,
   SyncShopifyResponseJson,
+  SyncWooCommerceResponseJson,
+  WooCommerceConnectionJson,
 } from '../gen/uplift/stores/v1/stores_service_pb';
 // Store numbers (Analytics, the daily report): int64 counts arrive as JSON strings, money as decimal strings.
 export type {

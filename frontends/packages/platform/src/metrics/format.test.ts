@@ -83,6 +83,18 @@ describe('formulas', () => {
     expect(formulaFor('duties', 'Duties = duties charged')).toBe('Duties = duties charged');
     expect(formulaFor('orders', 'ignored')).toBe(METRIC_FORMULAS.orders);
   });
+
+  it("words a WooCommerce store's numbers by WooCommerce's rules where they differ, and keeps the rest", () => {
+    for (const source of ['woocommerce', 'woocommerce+import']) {
+      expect(formulaFor('averageOrderValue', '', source)).toBe(
+        "Average order value = net sales ÷ orders (WooCommerce's rule; Shopify's is (gross sales − discounts) ÷ orders)",
+      );
+      expect(formulaFor('taxes', '', source)).toBe(METRIC_FORMULAS.taxes);
+    }
+    for (const source of ['shopify', 'shopify+import', 'import', 'none', undefined]) {
+      expect(formulaFor('averageOrderValue', '', source)).toBe(METRIC_FORMULAS.averageOrderValue);
+    }
+  });
 });
 
 describe('sessions', () => {

@@ -18,6 +18,28 @@ export const METRIC_FORMULAS = {
   conversionRate: "Conversion rate = sessions that reached checkout completion ÷ sessions (from Shopify's analytics)",
 } as const;
 
+/**
+ * Where WooCommerce Analytics counts a number differently, its words, as the
+ * stores service words them (services/stores/internal/domain/platform.go,
+ * research woocommerce.md §4): each says whose rule it is, so an owner who
+ * knows Shopify's numbers is not misled. The rest keep METRIC_FORMULAS.
+ */
+export const WOOCOMMERCE_METRIC_FORMULAS: Partial<Record<keyof typeof METRIC_FORMULAS, string>> = {
+  grossSales: "Gross sales = order totals + coupons − taxes − shipping, fees included (WooCommerce's rule)",
+  returns: "Returns = refunds less their taxes and shipping, on the day refunded (WooCommerce's rule)",
+  netSales: 'Net sales = gross sales − coupons − returns',
+  totalSales: "Total sales = net sales + shipping + taxes (WooCommerce's rule: fees are in net sales)",
+  averageOrderValue:
+    "Average order value = net sales ÷ orders (WooCommerce's rule; Shopify's is (gross sales − discounts) ÷ orders)",
+  orders:
+    "Orders = orders counted on the day paid; pending, failed and cancelled ones left out (WooCommerce's rule; Shopify counts every order on the day placed)",
+};
+
+/** True when the API's `source` ("woocommerce", "woocommerce+import") says the numbers follow WooCommerce's rules. */
+export function isWooCommerceSource(source: string | undefined): boolean {
+  return (source ?? '').startsWith('woocommerce');
+}
+
 /** A metric the web shows, by its API name. */
 export type MetricKey = keyof typeof METRIC_FORMULAS;
 
@@ -64,7 +86,11 @@ export function higherIsBetter(key: string | undefined): boolean {
   return !(isMetricKey(key) && LOWER_IS_BETTER.has(key));
 }
 
-/** The formula for a key, or `fallback` (e.g. the server's own wording) for a key the web does not know. */
-export function formulaFor(key: string | undefined, fallback = ''): string {
-  return isMetricKey(key) ? METRIC_FORMULAS[key] : fallback;
+/**
+ * The formula for a key under the rules of the numbers' `source` (WooCommerce's
+ * where they differ), or `fallback` (e.g. the server's own wording) for a key the web does not know.
+ */
+export function formulaFor(key: string | undefined, fallback = '', source?: string): string {
+  if (!isMetricKey(key)) return fallback;
+  return (isWooCommerceSource(source) && WOOCOMMERCE_METRIC_FORMULAS[key]) || METRIC_FORMULAS[key];
 }

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   METRIC_FORMULAS,
+  WOOCOMMERCE_METRIC_FORMULAS,
   configureHttp,
   type DayMetricsJson,
   type GetMetricsResponseJson,
@@ -457,6 +458,29 @@ describe('AnalyticsPage: the numbers', () => {
     await user.click(net);
     expect(screen.getByRole('tooltip').textContent).toBe('Net sales = gross sales − discounts − returns');
     expect(net.getAttribute('aria-describedby')).toBe(screen.getByRole('tooltip').id);
+  });
+
+  it("names a WooCommerce store as the source, explains its numbers by WooCommerce's rules, and says why there is no conversion rate", async () => {
+    browserClock('2024-03-31T12:00:00Z');
+    gateway({ totals: { orders: 3, totalSales: '300.00' }, source: 'woocommerce' });
+    renderAnalytics();
+    const conversion = await screen.findByRole('group', { name: 'Conversion rate' });
+    expect(screen.getByText(/From your connected WooCommerce store/)).toBeTruthy();
+    expect(screen.queryByText(/Shopify store/)).toBeNull();
+    expect(
+      within(conversion).getByText('WooCommerce does not share sessions, so there is no conversion rate; Uplift never estimates them.'),
+    ).toBeTruthy();
+
+    const user = userEvent.setup();
+    const orders = screen.getByRole('group', { name: 'Orders' });
+    await user.hover(within(orders).getByRole('button', { name: 'How Orders is counted' }));
+    expect(screen.getByRole('tooltip').textContent).toBe(WOOCOMMERCE_METRIC_FORMULAS.orders);
+    expect(screen.getByRole('tooltip').textContent).toContain("WooCommerce's rule");
+    await user.unhover(within(orders).getByRole('button', { name: 'How Orders is counted' }));
+
+    const table = screen.getByRole('region', { name: 'By day' });
+    await user.click(within(table).getByRole('button', { name: 'How Net sales is counted' }));
+    expect(screen.getByRole('tooltip').textContent).toBe('Net sales = gross sales − coupons − returns');
   });
 
   it('says what to do when there is no store data yet, after one request for the numbers', async () => {

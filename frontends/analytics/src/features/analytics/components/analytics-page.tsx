@@ -27,9 +27,11 @@ const SOURCE_TEXT: Record<string, string> = {
   shopify: 'your connected Shopify store',
   import: 'your imported order export',
   'shopify+import': 'your connected Shopify store and your imported order export',
+  woocommerce: 'your connected WooCommerce store',
+  'woocommerce+import': 'your connected WooCommerce store and your imported order export',
 };
 
-/** The Analytics page (`/analytics`): the store's numbers for a date range, as Shopify counts them. */
+/** The Analytics page (`/analytics`): the store's numbers for a date range, as its platform (Shopify or WooCommerce) counts them. */
 export function AnalyticsPage() {
   usePageTitle('Analytics');
   const session = useSession();
@@ -125,10 +127,10 @@ function NoStoreData() {
       <h2 id="analytics-empty-title">Connect your store or import an order export</h2>
       <p>
         Analytics shows your sales, orders, average order value and conversion rate day by day, counted the way
-        Shopify counts them. It needs your store&apos;s orders first.
+        your store&apos;s platform (Shopify or WooCommerce) counts them. It needs your store&apos;s orders first.
       </p>
       <p>
-        <Link to="/connections">Go to Connections</Link> to connect your Shopify store or upload an order export.
+        <Link to="/connections">Go to Connections</Link> to connect your Shopify or WooCommerce store or upload an order export.
       </p>
     </section>
   );
@@ -172,9 +174,10 @@ function Numbers({ range, previous, data }: NumbersProps) {
         partlyBeforeFirstOrder={coverage.kind === 'partly'}
         includesToday={includesToday}
         connected={(data.source ?? '').includes('shopify')}
+        source={data.source}
       />
       <SalesChart days={oldestFirst} currency={data.currency} today={today} format={format} />
-      <DailyTable days={days} totals={data.totals ?? {}} currency={data.currency} today={today} format={format} />
+      <DailyTable days={days} totals={data.totals ?? {}} currency={data.currency} today={today} format={format} source={data.source} />
       <TopProducts products={data.topProducts ?? []} currency={data.currency} />
     </>
   );

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import {
   FormulaHint,
-  METRIC_FORMULAS,
+  formulaFor,
   METRIC_LABELS,
   NOT_AVAILABLE,
   formatCount,
@@ -69,6 +69,8 @@ export interface DailyTableProps {
   /** The store's today: its row is marked as not over. */
   today: string | undefined;
   format: StoreFormat;
+  /** The API's `source`: a WooCommerce store's numbers are explained in WooCommerce's words. */
+  source?: string;
 }
 
 function Cells({ day, currency }: { day: DayMetricsJson; currency: string | undefined }) {
@@ -87,7 +89,7 @@ function Cells({ day, currency }: { day: DayMetricsJson; currency: string | unde
  * the columns: average order value = (gross sales − discounts) ÷ orders);
  * scrolls sideways on narrow screens.
  */
-export function DailyTable({ days, totals, currency, today, format }: DailyTableProps) {
+export function DailyTable({ days, totals, currency, today, format, source }: DailyTableProps) {
   const titleId = useId();
   const newestFirst = [...days].sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''));
   return (
@@ -103,7 +105,7 @@ export function DailyTable({ days, totals, currency, today, format }: DailyTable
                 <th key={key} scope="col">
                   <span className="u-table__head">
                     {SHORT_LABELS[key] ? <abbr title={METRIC_LABELS[key]}>{SHORT_LABELS[key]}</abbr> : METRIC_LABELS[key]}
-                    <FormulaHint label={METRIC_LABELS[key]} formula={METRIC_FORMULAS[key]} />
+                    <FormulaHint label={METRIC_LABELS[key]} formula={formulaFor(key, '', source)} />
                   </span>
                 </th>
               ))}

@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import {
   FormulaHint,
-  METRIC_FORMULAS,
+  formulaFor,
+  isWooCommerceSource,
   METRIC_LABELS,
   formatChange,
   formatCount,
@@ -25,8 +26,8 @@ interface CardSpec {
   /** The value, with proto3's omitted zeros filled in; null when not available. */
   value: (totals: DayMetricsJson) => MetricValue;
   format: (value: MetricValue, currency: string | undefined) => string;
-  /** Shown under the value when it is not available; `connected` when a Shopify store is. */
-  missing: { value: string; note: (connected: boolean) => string };
+  /** Shown under the value when it is not available; `connected` when a Shopify store is, `woo` when the numbers are a WooCommerce store's. */
+  missing: { value: string; note: (connected: boolean, woo: boolean) => string };
 }
 
 const CARDS: CardSpec[] = [
@@ -54,8 +55,10 @@ const CARDS: CardSpec[] = [
     format: formatPercent,
     missing: {
       value: 'Not available',
-      note: (connected) =>
-        connected
+      note: (connected, woo) =>
+        woo && !connected
+          ? 'WooCommerce does not share sessions, so there is no conversion rate; Uplift never estimates them.'
+          : connected
           ? "Shopify's analytics has not reported sessions for every day of this range; Uplift never estimates them."
           : "Sessions come only from a connected Shopify store's analytics; Uplift never estimates them.",
     },
@@ -74,6 +77,8 @@ export interface MetricCardsProps {
   includesToday?: boolean;
   /** A Shopify store is connected (sessions can come from it). */
   connected?: boolean;
+  /** Where the numbers come from (the API's `source`): a WooCommerce store's follow WooCommerce's rules and words. */
+  source?: string;
 }
 
 /** Total sales, orders, AOV and conversion rate for the range, each with its change against the period before. */
@@ -96,6 +101,7 @@ function MetricCard({
   partlyBeforeFirstOrder,
   includesToday,
   connected = false,
+  source,
 }: { card: CardSpec } & MetricCardsProps) {
   const labelId = useId();
   const valueId = useId();
@@ -106,12 +112,12 @@ function MetricCard({
     Boolean,
   );
   const period = `vs previous ${days} ${days === 1 ? 'day' : 'days'}${marks.length ? ` (${marks.join('; ')})` : ''}`;
-  const note = available ? '' : card.missing.note(connected);
+  const note = available ? '' : card.missing.note(connected, isWooCommerceSource(source));
   return (
     <div role="group" className="metric-card" aria-labelledby={labelId}>
       <h2 className="metric-card__label">
         <span id={labelId}>{label}</span>
-        <FormulaHint label={label} formula={METRIC_FORMULAS[card.key]} valueId={valueId} />
+        <FormulaHint label={label} formula={formulaFor(card.key, '', source)} valueId={valueId} />
       </h2>
       <p id={valueId} className="metric-card__value">{available ? card.format(value, currency) : card.missing.value}</p>
       <p className="metric-card__change">

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureHttp } from '@uplift/platform';
+import { QueryClient } from '@tanstack/react-query';
+import { categoryKeys, configureHttp } from '@uplift/platform';
 import { json } from '@uplift/platform/testing';
 import { CONNECTIONS, gateway, renderPage } from './connections-test-kit';
 
@@ -15,6 +16,10 @@ describe('ConnectionsPage', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Connections' })).toBeTruthy();
     expect(await screen.findByRole('heading', { level: 2, name: 'Shopify' })).toBeTruthy();
     expect(screen.getByRole('heading', { level: 2, name: 'Import an order export' })).toBeTruthy();
+    // WooCommerce's card comes right after Shopify's.
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(headings.slice(0, 3)).toEqual(['Shopify', 'WooCommerce', 'Import an order export']);
+    expect(screen.getByText(/^Supported: Shopify \(orders, products, customers and sessions\), WooCommerce/)).toBeTruthy();
     expect(document.title).toBe('Connections · Uplift');
   });
 
@@ -61,6 +66,51 @@ describe('ConnectionsPage', () => {
       timeout: 5_000,
     });
     expect(screen.queryByText(/Importing your orders/)).toBeNull();
+  });
+
+  it('confirms the WooCommerce connection on return from the store, then says when its orders are imported', async () => {
+    let phase = 'QUEUED';
+    gateway({
+      [CONNECTIONS]: () =>
+        json({ woocommerce: { status: 'CONNECTED', storeUrl: 'https://fernhill.example', sync: { phase, percent: phase === 'DONE' ? 100 : 10 } } }),
+    });
+    const page = renderPage('/connections?woocommerce=connected');
+    expect(screen.getByRole('status').textContent).toContain('Your WooCommerce store is connected. Importing your orders…');
+    await waitFor(() => expect(page.location()).toBe('/connections'));
+    expect(page.navigationType()).toBe('REPLACE');
+    expect(await screen.findByRole('progressbar')).toBeTruthy();
+    phase = 'DONE';
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Your WooCommerce store is connected and its orders are imported.'), {
+      timeout: 5_000,
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText(/Your WooCommerce store is connected/)).toBeNull();
+  });
+
+  it("shows WooCommerce's error from the return address and drops the parameters", async () => {
+    gateway({ [CONNECTIONS]: () => json({}) });
+    const message = 'You did not approve Uplift on your store. Connect again to try once more.';
+    const page = renderPage(`/connections?woocommerce=error&message=${encodeURIComponent(message)}`);
+    expect(screen.getByRole('alert').textContent).toContain(message);
+    await waitFor(() => expect(page.location()).toBe('/connections'));
+    expect(screen.getByText(message)).toBeTruthy();
+  });
+
+  it('refreshes the numbers cached elsewhere when a WooCommerce sync ends', async () => {
+    let phase = 'ORDERS';
+    const api = gateway({
+      [CONNECTIONS]: () => json({ woocommerce: { status: 'CONNECTED', storeUrl: 'https://fernhill.example', sync: { phase } } }),
+      'GET /internal/categories/cat1/business-data/metrics': () => json({ source: 'woocommerce' }),
+    });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const metricsKey = [...categoryKeys.detail('cat1'), 'metrics'];
+    renderPage('/connections', { queryClient });
+    expect(await screen.findByRole('progressbar')).toBeTruthy();
+    await queryClient.prefetchQuery({ queryKey: metricsKey, queryFn: () => 'before', staleTime: Infinity });
+    expect(queryClient.getQueryState(metricsKey)?.isInvalidated).toBe(false);
+    phase = 'DONE';
+    await waitFor(() => expect(queryClient.getQueryState(metricsKey)?.isInvalidated).toBe(true), { timeout: 5_000 });
+    expect(api.calls(CONNECTIONS).length).toBeGreaterThanOrEqual(2);
   });
 
   it("shows why the connections could not load", async () => {

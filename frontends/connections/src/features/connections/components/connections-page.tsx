@@ -3,7 +3,7 @@ import { partialMatchKey, useQueryClient } from '@tanstack/react-query';
 import {
   categoryKeys,
   ErrorBanner,
-  isShopifySyncing,
+  isAnyStoreSyncing,
   serverMessage,
   Spinner,
   UNKNOWN_ERROR_MESSAGE,
@@ -11,13 +11,15 @@ import {
   useConnections,
   usePageTitle,
   useSession,
-  type ShopifyConnectionJson,
+  type GetConnectionsResponseJson,
 } from '@uplift/platform';
 import { OrderImportCard } from './order-import-card';
 import { ShopifyCard } from './shopify-card';
 import { ShopifyReturnNote } from './shopify-return-note';
+import { WooCommerceCard } from './woocommerce-card';
+import { WooCommerceReturnNote } from './woocommerce-return-note';
 
-/** Connections (`/connections`): the Shopify connection and the order-export import. */
+/** Connections (`/connections`): the Shopify and WooCommerce connections and the order-export import. */
 export function ConnectionsPage() {
   usePageTitle('Connections');
   const session = useSession();
@@ -25,25 +27,35 @@ export function ConnectionsPage() {
     <main className="u-page">
       <h1>Connections</h1>
       <p className="u-muted">Connect your store, or import an order export, so Uplift can work with your numbers.</p>
+      <p className="u-muted">{SUPPORTED_PLATFORMS}</p>
       {session.status === 'signedIn' ? (
         <>
           <ShopifyReturnNote />
+          <WooCommerceReturnNote />
           <SignedInConnections />
         </>
       ) : (
         <section className="u-card" aria-labelledby="connections-sign-in-title">
           <h2 id="connections-sign-in-title">Sign in to connect your store</h2>
-          <p>Once signed in you can connect Shopify or import your order export here.</p>
+          <p>Once signed in you can connect Shopify or WooCommerce, or import your order export, here.</p>
         </section>
       )}
     </main>
   );
 }
 
+/**
+ * What each way in supplies, as the stores service reads it (services/stores/README.md):
+ * a WooCommerce sync reads orders with their refunds and only counts products and
+ * customers, and neither it nor an export brings sessions.
+ */
+export const SUPPORTED_PLATFORMS =
+  'Supported: Shopify (orders, products, customers and sessions), WooCommerce (orders and refunds, and the counts of products and customers; no sessions, so no conversion rate) and an order export (orders).';
+
 function SignedInConnections() {
   const { categoryId, isPending } = useCategoryId();
   const connections = useConnections(categoryId);
-  useRefreshWhenSyncEnds(categoryId, connections.data?.shopify);
+  useRefreshWhenSyncEnds(categoryId, connections.data);
 
   if (isPending || (categoryId && connections.isPending)) {
     return (
@@ -65,18 +77,19 @@ function SignedInConnections() {
   return (
     <>
       <ShopifyCard categoryId={categoryId} shopify={connections.data?.shopify} />
+      <WooCommerceCard categoryId={categoryId} woocommerce={connections.data?.woocommerce} />
       <OrderImportCard categoryId={categoryId} lastImport={connections.data?.lastImport} />
     </>
   );
 }
 
 /**
- * When a sync finishes, the business's numbers have changed: everything else
- * cached for the category (Home, Analytics) is marked stale so it refetches.
+ * When a sync finishes (Shopify's or WooCommerce's), the business's numbers have changed:
+ * everything else cached for the category (Home, Analytics) is marked stale so it refetches.
  */
-function useRefreshWhenSyncEnds(categoryId: string | undefined, shopify: ShopifyConnectionJson | undefined) {
+function useRefreshWhenSyncEnds(categoryId: string | undefined, connections: GetConnectionsResponseJson | undefined) {
   const queryClient = useQueryClient();
-  const syncing = isShopifySyncing(shopify);
+  const syncing = isAnyStoreSyncing(connections);
   const wasSyncing = useRef(syncing);
   useEffect(() => {
     if (wasSyncing.current && !syncing && categoryId) {

@@ -64,7 +64,7 @@ function ReadyReport({ report }: { report: DailyReportJson }) {
       {report.headline && <p className="daily-report__headline">{report.headline}</p>}
       <ul className="daily-report__metrics" aria-label="Yesterday against the 7-day average">
         {metrics.map((metric) => (
-          <MetricItem key={metric.key ?? metric.label} metric={metric} currency={report.currency} />
+          <MetricItem key={metric.key ?? metric.label} metric={metric} currency={report.currency} source={report.source} />
         ))}
       </ul>
       {notes.length > 0 && (
@@ -95,10 +95,10 @@ function ReadyReport({ report }: { report: DailyReportJson }) {
   );
 }
 
-function MetricItem({ metric, currency }: { metric: ReportMetricJson; currency: string | undefined }) {
+function MetricItem({ metric, currency, source }: { metric: ReportMetricJson; currency: string | undefined; source: string | undefined }) {
   const valueId = useId();
   const label = metric.label || metric.key || '';
-  const formula = formulaFor(metric.key, metric.formula ?? '');
+  const formula = formulaFor(metric.key, metric.formula ?? '', source);
   const value = metric.value == null ? 'Not available' : formatMetric(metric.key, metric.value, currency);
   const average = metric.average == null ? NOT_AVAILABLE : formatMetric(metric.key, metric.average, currency);
   const change = formatChange(metric.changePercent, { higherIsBetter: higherIsBetter(metric.key) });

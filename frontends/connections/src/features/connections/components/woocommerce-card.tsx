@@ -1,0 +1,278 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import {
+  browser,
+  canonicalTimeZone,
+  Button,
+  Dialog,
+  ErrorBanner,
+  isWooCommerceSyncing,
+  ProgressBar,
+  serverMessage,
+  UNKNOWN_ERROR_MESSAGE,
+  useDisconnectWooCommerce,
+  useStartWooCommerceConnect,
+  useStoreFormat,
+  useSyncWooCommerce,
+  type StoreCountsJson,
+  type SyncProgressJson,
+  type WooCommerceConnectionJson,
+} from '@uplift/platform';
+import { TextField } from '@uplift/platform/text-field';
+import { formatWhen, storeCounts } from '../lib/format';
+
+/** What the sync is doing, in the owner's words (a WooCommerce sync counts products and customers, then reads orders). */
+const PHASE_LABELS: Record<string, string> = {
+  QUEUED: 'Waiting to start',
+  ORDERS: 'Importing orders and refunds',
+};
+
+const wrap = { overflowWrap: 'anywhere' } as const;
+
+export interface WooCommerceCardProps {
+  categoryId: string;
+  woocommerce: WooCommerceConnectionJson | undefined;
+}
+
+/** The WooCommerce connection: connect by the store's address, watch the import, sync, disconnect. */
+export function WooCommerceCard({ categoryId, woocommerce }: WooCommerceCardProps) {
+  return (
+    <section className="u-card" aria-labelledby="woocommerce-title">
+      <h2 id="woocommerce-title">WooCommerce</h2>
+      {woocommerce?.status === 'CONNECTED' ? (
+        <Connected categoryId={categoryId} woocommerce={woocommerce} />
+      ) : (
+        <>
+          <p className="u-muted">
+            Connect your WooCommerce store and Uplift imports your orders and refunds and counts your products and
+            customers, then keeps them up to date.
+          </p>
+          <ConnectForm categoryId={categoryId} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The store-address form; on success the browser goes to the store to approve Uplift. */
+function ConnectForm({ categoryId }: { categoryId: string }) {
+  const [storeUrl, setStoreUrl] = useState('');
+  const [leaving, setLeaving] = useState(false);
+  const [noRedirect, setNoRedirect] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const connect = useStartWooCommerceConnect();
+  const error = connect.isError ? serverMessage(connect.error, UNKNOWN_ERROR_MESSAGE) : noRedirect && UNKNOWN_ERROR_MESSAGE;
+
+  // Back from the store's page may restore this one from the back-forward cache, spinner and all.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) setLeaving(false);
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, []);
+
+  // A refused address is most often mistyped: the cursor goes back to it, with the reason read out.
+  useEffect(() => {
+    if (error) form.current?.querySelector('input')?.focus();
+  }, [error]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const address = storeUrl.trim();
+    if (!address) return;
+    setNoRedirect(false);
+    connect.mutate(
+      { categoryId, storeUrl: address },
+      {
+        onSuccess: ({ redirectUrl }) => {
+          if (!redirectUrl) {
+            setNoRedirect(true);
+            return;
+          }
+          // The button keeps its spinner until the browser has left for the store.
+          setLeaving(true);
+          browser.assign(redirectUrl);
+        },
+      },
+    );
+  };
+
+  return (
+    <form ref={form} onSubmit={submit} noValidate style={{ maxWidth: '40rem' }}>
+      <TextField
+        label="Store address"
+        type="text"
+        inputMode="url"
+        autoComplete="url"
+        autoCapitalize="none"
+        spellCheck={false}
+        placeholder="https://yourstore.com"
+        value={storeUrl}
+        onChange={(event) => {
+          setStoreUrl(event.target.value);
+          if (connect.isError) connect.reset();
+          setNoRedirect(false);
+        }}
+        error={error}
+        action={
+          <Button type="submit" loading={connect.isPending || leaving} disabled={!storeUrl.trim()}>
+            Connect WooCommerce
+          </Button>
+        }
+      />
+    </form>
+  );
+}
+
+function Connected({ categoryId, woocommerce }: { categoryId: string; woocommerce: WooCommerceConnectionJson }) {
+  const sync = useSyncWooCommerce();
+  const [confirming, setConfirming] = useState(false);
+  const syncing = isWooCommerceSyncing(woocommerce);
+  const failed = woocommerce.sync?.phase === 'FAILED';
+  const runSync = () => sync.mutate(categoryId);
+  const address = woocommerce.storeUrl ? woocommerce.storeUrl.replace(/^https?:\/\//, '') : '';
+
+  return (
+    <>
+      <p>
+        <span className="u-badge u-badge--fixed">Connected</span>{' '}
+        <strong style={wrap}>{woocommerce.name || address}</strong>
+      </p>
+      {address && woocommerce.name && (
+        <p className="u-muted" style={wrap}>
+          {address}
+        </p>
+      )}
+      {(woocommerce.currency || woocommerce.timezone) && (
+        <p>
+          {woocommerce.currency && <>Currency: {woocommerce.currency}</>}
+          {woocommerce.currency && woocommerce.timezone && ' · '}
+          {woocommerce.timezone && <span style={wrap}>Time zone: {canonicalTimeZone(woocommerce.timezone)}</span>}
+        </p>
+      )}
+
+      {hasStoredCounts(woocommerce.stored) && <p>In Uplift: {storeCounts(woocommerce.stored)}</p>}
+      {syncing ? (
+        <SyncProgress sync={woocommerce.sync} />
+      ) : failed ? (
+        <SyncFailed sync={woocommerce.sync} retrying={sync.isPending} onRetry={runSync} />
+      ) : (
+        <SyncDone sync={woocommerce.sync} />
+      )}
+
+      <p className="u-muted">Sessions and conversion rate: not available, WooCommerce does not share them.</p>
+
+      <div className="inline-form">
+        {!failed && (
+          <Button variant="secondary" loading={sync.isPending} disabled={syncing} onClick={runSync}>
+            Sync now
+          </Button>
+        )}
+        <Button variant="ghost" onClick={() => setConfirming(true)}>
+          Disconnect
+        </Button>
+      </div>
+      <ErrorBanner message={sync.isError && serverMessage(sync.error, UNKNOWN_ERROR_MESSAGE)} style={{ marginTop: '.75rem' }} />
+
+      <DisconnectDialog
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        categoryId={categoryId}
+        store={woocommerce.name || address || 'your WooCommerce store'}
+      />
+    </>
+  );
+}
+
+/**
+ * The stores service does not fill a WooCommerce store's `stored` counts yet
+ * (it sends zeros), so "0 orders" would be false beside a finished import:
+ * the line shows only once the counts are there. Never the sync's own counts,
+ * which are what one sync read, not the store's size.
+ */
+function hasStoredCounts(stored: StoreCountsJson | undefined): boolean {
+  return Boolean(Number(stored?.orders ?? 0) || Number(stored?.products ?? 0) || Number(stored?.customers ?? 0));
+}
+
+/** The import's progress; its own counts are what this sync brought in, never the store's size (shown above). */
+function SyncProgress({ sync }: { sync: SyncProgressJson | undefined }) {
+  const percent = Math.max(0, Math.min(100, sync?.percent ?? 0));
+  const phase = PHASE_LABELS[sync?.phase ?? ''] ?? 'Importing';
+  return (
+    <div>
+      <p>
+        <strong>Importing your store&apos;s data</strong> · {phase} ({percent}%)
+      </p>
+      <ProgressBar label="WooCommerce import progress" percent={percent} />
+      <p className="u-muted">Your numbers stay as they are while it runs. This page updates by itself.</p>
+    </div>
+  );
+}
+
+function SyncDone({ sync }: { sync: SyncProgressJson | undefined }) {
+  const lastSynced = formatWhen(sync?.lastSyncedAt, useStoreFormat());
+  return (
+    <div>
+      <p>{lastSynced ? `Last synced ${lastSynced}` : 'Not synced yet.'}</p>
+    </div>
+  );
+}
+
+function SyncFailed({
+  sync,
+  retrying,
+  onRetry,
+}: {
+  sync: SyncProgressJson | undefined;
+  retrying: boolean;
+  onRetry: () => void;
+}) {
+  const lastSynced = formatWhen(sync?.lastSyncedAt, useStoreFormat());
+  return (
+    <div>
+      <ErrorBanner message={sync?.error || 'The last sync with WooCommerce failed.'} />
+      {lastSynced && <p>Last synced {lastSynced}</p>}
+      <p>
+        <Button loading={retrying} onClick={onRetry}>
+          Try again
+        </Button>
+      </p>
+    </div>
+  );
+}
+
+function DisconnectDialog({
+  open,
+  onClose,
+  categoryId,
+  store,
+}: {
+  open: boolean;
+  onClose: () => void;
+  categoryId: string;
+  store: string;
+}) {
+  const disconnect = useDisconnectWooCommerce();
+  const close = () => {
+    disconnect.reset();
+    onClose();
+  };
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      title="Disconnect WooCommerce?"
+      description={`Uplift stops syncing ${store}. The numbers already imported stay.`}
+    >
+      <ErrorBanner message={disconnect.isError && serverMessage(disconnect.error, UNKNOWN_ERROR_MESSAGE)} />
+      <div className="u-dialog__actions">
+        <Button variant="secondary" onClick={close}>
+          Cancel
+        </Button>
+        <Button loading={disconnect.isPending} onClick={() => disconnect.mutate(categoryId, { onSuccess: onClose })}>
+          Disconnect
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

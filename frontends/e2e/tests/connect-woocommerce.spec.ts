@@ -1,0 +1,53 @@
+import { expect, test, type Page } from '@playwright/test';
+import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
+
+/** devstack's WooCommerce simulator (shifted by the stack's port offset) and its demo store. */
+const wooSimUrl = (process.env.UPLIFT_WOO_SIM_URL || 'http://127.0.0.1:9301').replace(/\/$/, '');
+const demoStore = `${wooSimUrl}/fernhill`;
+
+async function signUpAt(page: Page, path: string): Promise<void> {
+  await openSignedOut(page, path);
+  await signUpThroughUi(page, freshEmail('woo'), PASSWORD);
+}
+
+test('connect a WooCommerce store by its address, watch the import, then see its numbers in Analytics', async ({ page }) => {
+  test.setTimeout(120_000);
+  // The store's own name, as its WordPress index gives it without a key.
+  const wpIndex = (await (await page.request.get(`${demoStore}/wp-json/`)).json()) as { name: string };
+  expect(wpIndex.name).toBeTruthy();
+
+  await signUpAt(page, '/connections');
+  const card = page.getByRole('region', { name: 'WooCommerce' });
+  await card.getByLabel('Store address').fill(demoStore);
+  await card.getByRole('button', { name: 'Connect WooCommerce' }).click();
+
+  // The store's own grant screen (the simulator's), unless it approves by itself.
+  await expect(page).toHaveURL(/\/wc-auth\/v1\/authorize|\/connections/);
+  if (/\/wc-auth\/v1\/authorize/.test(page.url())) {
+    await page.getByRole('button', { name: 'Approve' }).click();
+  }
+  await expect(page).toHaveURL(/\/connections$/);
+  await expect(page.getByRole('status').filter({ hasText: /^Your WooCommerce store is connected/ })).toBeVisible();
+
+  await expect(card.getByText('Connected', { exact: true })).toBeVisible();
+  // Progress while the import runs (it may be over by the first look on a fast machine), then the last sync.
+  const progress = card.getByRole('progressbar', { name: 'WooCommerce import progress' });
+  const lastSynced = card.getByText(/^Last synced /);
+  await expect(progress.or(lastSynced)).toBeVisible();
+  await expect(lastSynced).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'Your WooCommerce store is connected and its orders are imported.' })).toBeVisible();
+  await expect(card.getByText(wpIndex.name, { exact: true })).toBeVisible();
+  await expect(card.getByText(/Currency: [A-Z]{3}/)).toBeVisible();
+  await expect(card.getByText(/Time zone: /)).toBeVisible();
+  // Never "0 orders" for a store just imported (the service sends no stored counts for WooCommerce yet).
+  await expect(card.getByText(/In Uplift: 0 orders/)).toHaveCount(0);
+  await expect(progress).toHaveCount(0);
+
+  await page.getByRole('link', { name: 'Analytics' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Analytics', level: 1 })).toBeVisible();
+  await expect(page.getByText(/From your connected WooCommerce store/)).toBeVisible();
+  await expect(page.getByText(/Shopify store/)).toHaveCount(0);
+  // The last 30 days of a store with orders every day: sales and orders are not zero.
+  await expect(page.getByRole('group', { name: 'Total sales' }).getByText(/[1-9][\d,]*\.\d\d/).first()).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Orders' }).getByText(/^[1-9][\d,]*$/).first()).toBeVisible();
+});

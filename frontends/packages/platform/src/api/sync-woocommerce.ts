@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { http } from '../http/client';
+import { categoryPath } from './category-path';
+import { getConnectionsQueryOptions } from './get-connections';
+import type { SyncWooCommerceResponseJson } from './types';
+
+/** POST .../connections/woocommerce/sync: reads what changed now (412 when no store is connected). */
+export function syncWooCommerce(categoryId: string): Promise<SyncWooCommerceResponseJson> {
+  return http.post<SyncWooCommerceResponseJson>(categoryPath(categoryId, 'connections/woocommerce/sync'), {});
+}
+
+export function useSyncWooCommerce() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (categoryId: string) => syncWooCommerce(categoryId),
+    // The refetch shows the queued sync, which starts the progress polling.
+    onSuccess: (_data, categoryId) =>
+      queryClient.invalidateQueries({ queryKey: getConnectionsQueryOptions(categoryId).queryKey }),
+    meta: { toast: false },
+  });
+}
