@@ -66,13 +66,9 @@ func (s *Stack) start(name string, env []string, dir string, argv ...string) (*p
 	if err := os.MkdirAll(filepath.Dir(p.pidPath), 0o755); err != nil {
 		return nil, err
 	}
-	// Held through the launch: a part starting beside the others (or the
-	// trace store beside the product) never launches after Stop took the list.
+	// Held through the launch: the infrastructure's parts start at once.
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.stopped {
-		return nil, errStopping
-	}
 	if err := p.launch(true); err != nil {
 		return nil, err
 	}

@@ -150,15 +150,16 @@ type Stack struct {
 	// its spans (tracesEnv); `make run` and `devstack exec -traces`.
 	Traces bool
 
-	// mu guards procs, servers and stopped: the infrastructure's parts
-	// start at once, and the trace store may start beside the product
-	// (StartTracesBeside).
-	mu      sync.Mutex
-	stopped bool
-	procs   []*proc
-	servers []*http.Server // served by this process (the SMTP sink's guard)
-	nats    *server.Server
-	natsURL string
+	// mu guards procs, servers and stopBeside: the infrastructure's parts
+	// start at once, and the trace store may start beside the product.
+	mu sync.Mutex
+	// stopBeside ends StartTracesBeside's work and waits for it, so
+	// nothing it starts outlives Stop.
+	stopBeside func()
+	procs      []*proc
+	servers    []*http.Server // served by this process (the SMTP sink's guard)
+	nats       *server.Server
+	natsURL    string
 	// natsKeys are this run's NATS identities, one per program, made at
 	// start and never written down.
 	natsKeys *natsauth.Keyring
@@ -520,7 +521,13 @@ func upper(s string) string {
 // Stop stops everything in reverse order of start.
 func (s *Stack) Stop() {
 	s.mu.Lock()
-	s.stopped = true
+	stopBeside := s.stopBeside
+	s.stopBeside = nil
+	s.mu.Unlock()
+	if stopBeside != nil {
+		stopBeside()
+	}
+	s.mu.Lock()
 	servers, procs := s.servers, s.procs
 	s.servers, s.procs = nil, nil
 	s.mu.Unlock()

@@ -117,6 +117,10 @@ func (s *Stack) StartTraces(ctx context.Context) error {
 // when it is up or gave up (said, not fatal).
 func (s *Stack) StartTracesBeside(ctx context.Context) <-chan struct{} {
 	done := make(chan struct{})
+	ctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	s.stopBeside = func() { cancel(); <-done }
+	s.mu.Unlock()
 	go func() {
 		defer close(done)
 		if _, err := os.Stat(s.jaegerBin()); err != nil {
