@@ -1,0 +1,5 @@
+//go:build !race
+
+package u2net_test
+
+const raceMB = 0
