@@ -15,9 +15,8 @@ import {
 } from '@uplift/platform';
 import { OrderImportCard } from './order-import-card';
 import { ShopifyCard } from './shopify-card';
-import { ShopifyReturnNote } from './shopify-return-note';
 import { WooCommerceCard } from './woocommerce-card';
-import { WooCommerceReturnNote } from './woocommerce-return-note';
+import { StoreReturnNote } from './store-return-note';
 
 /** Connections (`/connections`): the Shopify and WooCommerce connections and the order-export import. */
 export function ConnectionsPage() {
@@ -30,8 +29,8 @@ export function ConnectionsPage() {
       <p className="u-muted">{SUPPORTED_PLATFORMS}</p>
       {session.status === 'signedIn' ? (
         <>
-          <ShopifyReturnNote />
-          <WooCommerceReturnNote />
+          <StoreReturnNote param="shopify" />
+          <StoreReturnNote param="woocommerce" />
           <SignedInConnections />
         </>
       ) : (

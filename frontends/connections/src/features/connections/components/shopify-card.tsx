@@ -3,21 +3,18 @@ import {
   browser,
   canonicalTimeZone,
   Button,
-  Dialog,
   ErrorBanner,
   isShopifySyncing,
-  ProgressBar,
   serverMessage,
   UNKNOWN_ERROR_MESSAGE,
   useDisconnectShopify,
   useStartShopifyConnect,
-  useStoreFormat,
   useSyncShopify,
   type ShopifyConnectionJson,
-  type SyncProgressJson,
 } from '@uplift/platform';
 import { TextField } from '@uplift/platform/text-field';
-import { formatWhen, storeCounts } from '../lib/format';
+import { DisconnectDialog, SyncDone, SyncFailed, SyncProgress } from './store-sync';
+import { storeCounts } from '../lib/format';
 
 /** What the sync is doing, in the owner's words. */
 const PHASE_LABELS: Record<string, string> = {
@@ -157,6 +154,7 @@ function ConnectForm({
 
 function Connected({ categoryId, shopify }: { categoryId: string; shopify: ShopifyConnectionJson }) {
   const sync = useSyncShopify();
+  const disconnect = useDisconnectShopify();
   const [confirming, setConfirming] = useState(false);
   const syncing = isShopifySyncing(shopify);
   const failed = shopify.sync?.phase === 'FAILED';
@@ -183,9 +181,9 @@ function Connected({ categoryId, shopify }: { categoryId: string; shopify: Shopi
 
       <p>In Uplift: {storeCounts(shopify.stored)}</p>
       {syncing ? (
-        <SyncProgress sync={shopify.sync} />
+        <SyncProgress platform="Shopify" phaseLabels={PHASE_LABELS} sync={shopify.sync} />
       ) : failed ? (
-        <SyncFailed sync={shopify.sync} retrying={sync.isPending} onRetry={runSync} />
+        <SyncFailed platform="Shopify" sync={shopify.sync} retrying={sync.isPending} onRetry={runSync} />
       ) : (
         <SyncDone sync={shopify.sync} />
       )}
@@ -212,90 +210,11 @@ function Connected({ categoryId, shopify }: { categoryId: string; shopify: Shopi
         open={confirming}
         onClose={() => setConfirming(false)}
         categoryId={categoryId}
-        shop={shopify.name || shopify.shop || 'your Shopify store'}
+        platform="Shopify"
+        disconnect={disconnect}
+        storeName={shopify.name || shopify.shop || 'your Shopify store'}
       />
     </>
   );
 }
 
-function SyncProgress({ sync }: { sync: SyncProgressJson | undefined }) {
-  const percent = Math.max(0, Math.min(100, sync?.percent ?? 0));
-  const phase = PHASE_LABELS[sync?.phase ?? ''] ?? 'Importing';
-  return (
-    <div>
-      <p>
-        <strong>Importing your store&apos;s data</strong> · {phase} ({percent}%)
-      </p>
-      <ProgressBar label="Shopify import progress" percent={percent} />
-      <p className="u-muted">Your numbers stay as they are while it runs. This page updates by itself.</p>
-    </div>
-  );
-}
-
-function SyncDone({ sync }: { sync: SyncProgressJson | undefined }) {
-  const lastSynced = formatWhen(sync?.lastSyncedAt, useStoreFormat());
-  return (
-    <div>
-      <p>{lastSynced ? `Last synced ${lastSynced}` : 'Not synced yet.'}</p>
-    </div>
-  );
-}
-
-function SyncFailed({
-  sync,
-  retrying,
-  onRetry,
-}: {
-  sync: SyncProgressJson | undefined;
-  retrying: boolean;
-  onRetry: () => void;
-}) {
-  const lastSynced = formatWhen(sync?.lastSyncedAt, useStoreFormat());
-  return (
-    <div>
-      <ErrorBanner message={sync?.error || 'The last sync with Shopify failed.'} />
-      {lastSynced && <p>Last synced {lastSynced}</p>}
-      <p>
-        <Button loading={retrying} onClick={onRetry}>
-          Try again
-        </Button>
-      </p>
-    </div>
-  );
-}
-
-function DisconnectDialog({
-  open,
-  onClose,
-  categoryId,
-  shop,
-}: {
-  open: boolean;
-  onClose: () => void;
-  categoryId: string;
-  shop: string;
-}) {
-  const disconnect = useDisconnectShopify();
-  const close = () => {
-    disconnect.reset();
-    onClose();
-  };
-  return (
-    <Dialog
-      open={open}
-      onClose={close}
-      title="Disconnect Shopify?"
-      description={`Uplift stops syncing ${shop}. The numbers already imported stay.`}
-    >
-      <ErrorBanner message={disconnect.isError && serverMessage(disconnect.error, UNKNOWN_ERROR_MESSAGE)} />
-      <div className="u-dialog__actions">
-        <Button variant="secondary" onClick={close}>
-          Cancel
-        </Button>
-        <Button loading={disconnect.isPending} onClick={() => disconnect.mutate(categoryId, { onSuccess: onClose })}>
-          Disconnect
-        </Button>
-      </div>
-    </Dialog>
-  );
-}

@@ -3,22 +3,19 @@ import {
   browser,
   canonicalTimeZone,
   Button,
-  Dialog,
   ErrorBanner,
   isWooCommerceSyncing,
-  ProgressBar,
   serverMessage,
   UNKNOWN_ERROR_MESSAGE,
   useDisconnectWooCommerce,
   useStartWooCommerceConnect,
-  useStoreFormat,
   useSyncWooCommerce,
   type StoreCountsJson,
-  type SyncProgressJson,
   type WooCommerceConnectionJson,
 } from '@uplift/platform';
 import { TextField } from '@uplift/platform/text-field';
-import { formatWhen, storeCounts } from '../lib/format';
+import { DisconnectDialog, SyncDone, SyncFailed, SyncProgress } from './store-sync';
+import { storeCounts } from '../lib/format';
 
 /** What the sync is doing, in the owner's words (a WooCommerce sync counts products and customers, then reads orders). */
 const PHASE_LABELS: Record<string, string> = {
@@ -126,6 +123,7 @@ function ConnectForm({ categoryId }: { categoryId: string }) {
 
 function Connected({ categoryId, woocommerce }: { categoryId: string; woocommerce: WooCommerceConnectionJson }) {
   const sync = useSyncWooCommerce();
+  const disconnect = useDisconnectWooCommerce();
   const [confirming, setConfirming] = useState(false);
   const syncing = isWooCommerceSyncing(woocommerce);
   const failed = woocommerce.sync?.phase === 'FAILED';
@@ -153,9 +151,9 @@ function Connected({ categoryId, woocommerce }: { categoryId: string; woocommerc
 
       {hasStoredCounts(woocommerce.stored) && <p>In Uplift: {storeCounts(woocommerce.stored)}</p>}
       {syncing ? (
-        <SyncProgress sync={woocommerce.sync} />
+        <SyncProgress platform="WooCommerce" phaseLabels={PHASE_LABELS} sync={woocommerce.sync} />
       ) : failed ? (
-        <SyncFailed sync={woocommerce.sync} retrying={sync.isPending} onRetry={runSync} />
+        <SyncFailed platform="WooCommerce" sync={woocommerce.sync} retrying={sync.isPending} onRetry={runSync} />
       ) : (
         <SyncDone sync={woocommerce.sync} />
       )}
@@ -178,7 +176,9 @@ function Connected({ categoryId, woocommerce }: { categoryId: string; woocommerc
         open={confirming}
         onClose={() => setConfirming(false)}
         categoryId={categoryId}
-        store={woocommerce.name || address || 'your WooCommerce store'}
+        platform="WooCommerce"
+        disconnect={disconnect}
+        storeName={woocommerce.name || address || 'your WooCommerce store'}
       />
     </>
   );
@@ -194,85 +194,3 @@ function hasStoredCounts(stored: StoreCountsJson | undefined): boolean {
   return Boolean(Number(stored?.orders ?? 0) || Number(stored?.products ?? 0) || Number(stored?.customers ?? 0));
 }
 
-/** The import's progress; its own counts are what this sync brought in, never the store's size (shown above). */
-function SyncProgress({ sync }: { sync: SyncProgressJson | undefined }) {
-  const percent = Math.max(0, Math.min(100, sync?.percent ?? 0));
-  const phase = PHASE_LABELS[sync?.phase ?? ''] ?? 'Importing';
-  return (
-    <div>
-      <p>
-        <strong>Importing your store&apos;s data</strong> · {phase} ({percent}%)
-      </p>
-      <ProgressBar label="WooCommerce import progress" percent={percent} />
-      <p className="u-muted">Your numbers stay as they are while it runs. This page updates by itself.</p>
-    </div>
-  );
-}
-
-function SyncDone({ sync }: { sync: SyncProgressJson | undefined }) {
-  const lastSynced = formatWhen(sync?.lastSyncedAt, useStoreFormat());
-  return (
-    <div>
-      <p>{lastSynced ? `Last synced ${lastSynced}` : 'Not synced yet.'}</p>
-    </div>
-  );
-}
-
-function SyncFailed({
-  sync,
-  retrying,
-  onRetry,
-}: {
-  sync: SyncProgressJson | undefined;
-  retrying: boolean;
-  onRetry: () => void;
-}) {
-  const lastSynced = formatWhen(sync?.lastSyncedAt, useStoreFormat());
-  return (
-    <div>
-      <ErrorBanner message={sync?.error || 'The last sync with WooCommerce failed.'} />
-      {lastSynced && <p>Last synced {lastSynced}</p>}
-      <p>
-        <Button loading={retrying} onClick={onRetry}>
-          Try again
-        </Button>
-      </p>
-    </div>
-  );
-}
-
-function DisconnectDialog({
-  open,
-  onClose,
-  categoryId,
-  store,
-}: {
-  open: boolean;
-  onClose: () => void;
-  categoryId: string;
-  store: string;
-}) {
-  const disconnect = useDisconnectWooCommerce();
-  const close = () => {
-    disconnect.reset();
-    onClose();
-  };
-  return (
-    <Dialog
-      open={open}
-      onClose={close}
-      title="Disconnect WooCommerce?"
-      description={`Uplift stops syncing ${store}. The numbers already imported stay.`}
-    >
-      <ErrorBanner message={disconnect.isError && serverMessage(disconnect.error, UNKNOWN_ERROR_MESSAGE)} />
-      <div className="u-dialog__actions">
-        <Button variant="secondary" onClick={close}>
-          Cancel
-        </Button>
-        <Button loading={disconnect.isPending} onClick={() => disconnect.mutate(categoryId, { onSuccess: onClose })}>
-          Disconnect
-        </Button>
-      </div>
-    </Dialog>
-  );
-}
