@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useMutationState } from '@tanstack/react-query';
 import { categoryPath, http, type SendAIEmailDigestResponseJson } from '@uplift/platform';
 
 // Here, not in the platform: only Home's digest button (a chunk of its own)
@@ -13,10 +13,30 @@ export function sendAIEmailDigest(categoryId: string): Promise<SendAIEmailDigest
   return http.post<SendAIEmailDigestResponseJson>(categoryPath(categoryId, 'sendAIEmailDigest'), {});
 }
 
-export function useSendAIEmailDigest() {
-  return useMutation({
-    mutationFn: (categoryId: string) => sendAIEmailDigest(categoryId),
+const digestKey = (categoryId: string) => ['sendAIEmailDigest', categoryId] as const;
+
+/**
+ * The button's ask and its latest outcome. The outcome is read from the
+ * mutation cache, not the hook's own state: Home redraws its ideas card when
+ * the website review finishes, and the owner who asked just before must
+ * still read that the digest went.
+ */
+export function useSendAIEmailDigest(categoryId: string) {
+  const send = useMutation({
+    mutationKey: digestKey(categoryId),
+    mutationFn: () => sendAIEmailDigest(categoryId),
     // The button says what happened, beside itself.
     meta: { toast: false },
   });
+  const last = useMutationState({
+    filters: { mutationKey: digestKey(categoryId) },
+    select: (m) => ({ status: m.state.status, error: m.state.error }),
+  }).at(-1);
+  return {
+    send: () => send.mutate(),
+    isPending: last?.status === 'pending',
+    isSuccess: last?.status === 'success',
+    isError: last?.status === 'error',
+    error: last?.error,
+  };
 }

@@ -6,10 +6,10 @@ import { useSendAIEmailDigest } from '../api/send-ai-email-digest';
  * owner's account email now, and says, beside the button, that it went or why not.
  */
 export function DigestButton({ categoryId }: { categoryId: string }) {
-  const send = useSendAIEmailDigest();
+  const send = useSendAIEmailDigest(categoryId);
   return (
     <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '.5rem .75rem', marginTop: '1rem' }}>
-      <Button variant="secondary" loading={send.isPending} disabled={send.isPending} onClick={() => send.mutate(categoryId)}>
+      <Button variant="secondary" loading={send.isPending} disabled={send.isPending} onClick={send.send}>
         Email me the AI digest
       </Button>
       <span role="status" className="u-muted">
