@@ -1,4 +1,4 @@
-import { useMutation, useMutationState } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { categoryPath, http, type SendAIEmailDigestResponseJson } from '@uplift/platform';
 
 // Here, not in the platform: only Home's digest button (a chunk of its own)
@@ -13,30 +13,28 @@ export function sendAIEmailDigest(categoryId: string): Promise<SendAIEmailDigest
   return http.post<SendAIEmailDigestResponseJson>(categoryPath(categoryId, 'sendAIEmailDigest'), {});
 }
 
-const digestKey = (categoryId: string) => ['sendAIEmailDigest', categoryId] as const;
+const sentKey = (categoryId: string) => ['sendAIEmailDigest', 'sent', categoryId] as const;
 
 /**
- * The button's ask and its latest outcome. The outcome is read from the
- * mutation cache, not the hook's own state: Home redraws its ideas card when
- * the website review finishes, and the owner who asked just before must
- * still read that the digest went.
+ * The button's ask and its outcome. That it went is also kept in the query
+ * cache: Home redraws its ideas card when the website review finishes, and
+ * the owner who asked just before must still read that the digest went.
+ * (Only hooks the shell's shared copy of react-query already carries.)
  */
 export function useSendAIEmailDigest(categoryId: string) {
+  const client = useQueryClient();
   const send = useMutation({
-    mutationKey: digestKey(categoryId),
     mutationFn: () => sendAIEmailDigest(categoryId),
+    onSuccess: () => client.setQueryData(sentKey(categoryId), true),
     // The button says what happened, beside itself.
     meta: { toast: false },
   });
-  const last = useMutationState({
-    filters: { mutationKey: digestKey(categoryId) },
-    select: (m) => ({ status: m.state.status, error: m.state.error }),
-  }).at(-1);
+  const sent = useQuery({ queryKey: sentKey(categoryId), queryFn: () => false, enabled: false }).data === true;
   return {
     send: () => send.mutate(),
-    isPending: last?.status === 'pending',
-    isSuccess: last?.status === 'success',
-    isError: last?.status === 'error',
-    error: last?.error,
+    isPending: send.isPending,
+    isSuccess: send.isSuccess || (sent && send.isIdle),
+    isError: send.isError,
+    error: send.error,
   };
 }
