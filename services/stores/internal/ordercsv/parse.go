@@ -212,10 +212,8 @@ func Read(r io.Reader) (*File, error) {
 	if bytes.IndexByte(head, 0) >= 0 {
 		return nil, errNotCSV
 	}
-	cr := csv.NewReader(br)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	rec, err := cr.Read()
+	cr := newRecords(br)
+	rec, err := cr.read()
 	if err == io.EOF || (err == nil && blank(rec)) {
 		return nil, &Error{Row: 1, Message: "the file is empty; export your orders from Shopify (Orders → Export) and import that file."}
 	}
@@ -258,7 +256,7 @@ func Read(r io.Reader) (*File, error) {
 	p := parser{h: h, byName: map[string]int{}, zones: map[int]*time.Location{}, texts: map[string]string{}}
 	row := 1
 	for {
-		rec, err := cr.Read()
+		rec, err := cr.read()
 		if err == io.EOF {
 			break
 		}
