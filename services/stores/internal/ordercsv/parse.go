@@ -168,13 +168,14 @@ type line struct {
 
 // draft is an order being read, before its sales are built.
 type draft struct {
-	name, id, currency string
-	// customer is the hash of the email, kept as bytes until the order is
-	// built: a file's orders are all held at once.
-	customer                                             [sha256.Size]byte
+	// name, id (the order's ID: "shopify:" and the Id column, or "import:"
+	// and the name) and customer (the hex SHA-256 of the email, "" without
+	// one) share one string: a file's orders are all held at once, and each
+	// order's texts were four allocations.
+	name, id, customer, currency                         string
 	created                                              time.Time
 	cancelled                                            *time.Time
-	test, hasCustomer                                    bool
+	test                                                 bool
 	subtotal, shipping, taxes, total, discount, refunded domain.Money
 	duties                                               domain.Money
 	hasTaxes, hasSubtotal, hasTotal                      bool
@@ -303,6 +304,8 @@ type parser struct {
 	// texts holds each distinct title and SKU once: a row's fields share
 	// the row's memory, and products repeat on every order.
 	texts map[string]string
+	// textBuf is where a draft's one string is put together.
+	textBuf []byte
 	// decCurrency's minor units are decUnits (decimals).
 	decCurrency string
 	decUnits    int
@@ -425,8 +428,7 @@ func (p *parser) row(row int, rec []string) error {
 		seen, d = true, p.drafts[i]
 	} else {
 		d = p.newDraft()
-		d.name = strings.Clone(name)
-		if err := p.orderColumns(row, rec, d); err != nil {
+		if err := p.orderColumns(row, rec, name, d); err != nil {
 			return err
 		}
 		p.byName[d.name] = len(p.drafts)
@@ -510,7 +512,7 @@ func (p *parser) boolean(row int, rec []string, key column) (bool, error) {
 }
 
 // orderColumns reads the order-level columns of an order's first row.
-func (p *parser) orderColumns(row int, rec []string, d *draft) error {
+func (p *parser) orderColumns(row int, rec []string, name string, d *draft) error {
 	h := p.h
 	s := h.get(rec, colCreatedAt)
 	t, err := p.timestamp(s)
@@ -525,17 +527,26 @@ func (p *parser) orderColumns(row int, rec []string, d *draft) error {
 		}
 		d.cancelled = &t
 	}
-	if id := h.get(rec, colID); isID(id) {
-		d.id = strings.Clone(id)
-	}
 	email, err := p.textField(row, rec, colEmail, domain.MaxEmailBytes)
 	if err != nil {
 		return err
 	}
+	// The order's texts, in one string (draft).
+	b := append(p.textBuf[:0], name...)
+	if id := h.get(rec, colID); isID(id) {
+		b = append(append(b, "shopify:"...), id...)
+	} else {
+		b = append(append(b, "import:"...), name...)
+	}
+	idEnd := len(b)
 	if email != "" {
 		// Only the hash is kept: personal data itself is never stored.
-		d.customer, d.hasCustomer = hashEmail(email), true
+		sum := hashEmail(email)
+		b = hex.AppendEncode(b, sum[:])
 	}
+	p.textBuf = b
+	all := string(b)
+	d.name, d.id, d.customer = all[:len(name)], all[len(name):idEnd], all[idEnd:]
 	if d.test, err = p.boolean(row, rec, colTest); err != nil {
 		return err
 	}
@@ -739,18 +750,10 @@ func (f *File) Each(n int, fn func([]domain.Order) error) ([]string, error) {
 // of it goes to the products unless there are none; that moves nothing
 // between days.
 func build(d *draft, currency string, sc *scratch) (domain.Order, bool) {
-	o := domain.Order{Source: domain.SourceImport, Name: d.name, CreatedAt: d.created, CancelledAt: d.cancelled,
-		Test: d.test, Currency: currency}
+	o := domain.Order{Source: domain.SourceImport, ID: d.id, Name: d.name, CreatedAt: d.created, CancelledAt: d.cancelled,
+		Test: d.test, Currency: currency, CustomerKey: d.customer}
 	if d.currency != "" {
 		o.Currency = d.currency
-	}
-	if d.id != "" {
-		o.ID = "shopify:" + d.id
-	} else {
-		o.ID = "import:" + d.name
-	}
-	if d.hasCustomer {
-		o.CustomerKey = hex.EncodeToString(d.customer[:])
 	}
 	tax := d.taxes
 	if !d.hasTaxes && d.hasTaxN {
@@ -825,7 +828,7 @@ func build(d *draft, currency string, sc *scratch) (domain.Order, bool) {
 	} else if d.refunded > 0 {
 		n++
 	}
-	o.Sales = make([]domain.Sale, 0, n)
+	o.Sales = sc.sales(n)
 	for i, l := range d.lines {
 		s := domain.Sale{HappenedAt: d.created, Action: domain.ActionOrder, Line: domain.LineProduct,
 			ProductKey: l.sku, ProductTitle: l.title, Quantity: l.qty}
@@ -955,6 +958,22 @@ type scratch struct {
 	gross, disc, weights, taxes, taxW, out []domain.Money
 	rems                                   []uint64
 	order                                  []int
+	saleSlab                               []domain.Sale
+}
+
+// saleSlab is how many sales are allocated at once, for many orders.
+const saleSlab = 512
+
+// sales returns room for an order's n sales, cut from a slab shared with
+// the orders before it instead of an allocation each. The slab is never
+// reused: the orders may be kept after their batch.
+func (sc *scratch) sales(n int) []domain.Sale {
+	if len(sc.saleSlab) < n {
+		sc.saleSlab = make([]domain.Sale, max(n, saleSlab))
+	}
+	s := sc.saleSlab[:0:n]
+	sc.saleSlab = sc.saleSlab[n:]
+	return s
 }
 
 // money returns (*buf)[:n] zeroed, growing *buf when it is too short.
