@@ -86,6 +86,11 @@ func run(ctx context.Context) error {
 		return err
 	}
 
+	// Read before any load: the stack has been up and idle since it started
+	// (make-bench.sh starts the load once the Go benchmarks are linked).
+	idle := apibench.IdleMemory(os.Getenv("UPLIFT_STACK_PIDS"))
+	fmt.Printf("%s: %s\n", idle.Measure, idle.Product)
+
 	start := time.Now()
 	fmt.Println("API: product (gateway → services) and bare baseline, alternating, medians of", *rounds)
 	rows, err := apibench.Run(ctx, apibench.Settings{
@@ -97,7 +102,7 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	lines := apibench.APILines(rows)
+	lines := append(apibench.APILines(rows), idle)
 	fmt.Printf("API measured in %s\n", time.Since(start).Round(time.Second))
 	if *save != "" {
 		b, err := json.Marshal(lines)

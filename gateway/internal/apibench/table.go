@@ -245,7 +245,7 @@ func Report(w io.Writer, api []Line, goOut []byte, web []Line) int {
 	lines := append(append(slices.Clone(api), GoBenchLines(bytes.NewReader(goOut))...), web...)
 	fmt.Fprintln(w)
 	Print(w, lines)
-	fmt.Fprintln(w, "\nRatio: product ÷ baseline throughput (for p99 rows, baseline ÷ product; for IoU rows, product ÷ baseline IoU), for API rows the median of each round's ratio; peak memory is peak RSS of the gateway and the service for API rows, peak Go heap otherwise.")
+	fmt.Fprintln(w, "\nRatio: product ÷ baseline throughput (for p99 rows, baseline ÷ product; for IoU rows, product ÷ baseline IoU), for API rows the median of each round's ratio; peak memory is peak RSS of the gateway and the service for API rows, peak Go heap otherwise; idle memory is the gateway's and the services' RSS summed before the API load.")
 	var missed []string
 	parent := ""
 	for _, l := range lines {
