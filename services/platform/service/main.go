@@ -20,7 +20,6 @@ import (
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/logging"
-	"uplift.dev/platform/memtrim"
 	"uplift.dev/platform/postgres"
 	"uplift.dev/platform/tracing"
 )
@@ -80,11 +79,6 @@ func MigrateSchema(ctx context.Context, databaseURL, schema string, migrations f
 	return postgres.Migrate(ctx, pool, events.Migrations(), migrations)
 }
 
-// trimAfterStart is when, after it starts, a program gives back what its
-// start-up touched (memtrim): once it is up, and again in case a loaded
-// machine made the start slow.
-var trimAfterStart = []time.Duration{15 * time.Second, 90 * time.Second}
-
 // Command runs a binary (a service, a worker beside one, the gateway)
 // until SIGINT or SIGTERM: it loads settings into cfg, makes the log at the
 // level logLevel points to (a field of cfg), starts tracing from the
@@ -112,11 +106,6 @@ func Command(name string, cfg any, logLevel *string, run func(ctx context.Contex
 				log.Warn("tracing: spans not flushed", "err", err)
 			}
 		}()
-		// What start-up alone touched (package inits, migrations, first
-		// connections) is given back once the program is up: an idle
-		// service held 40–50 MB, three quarters of it its binary's pages
-		// (docs/performance.md, "Idle memory").
-		memtrim.AfterStart(ctx, log, trimAfterStart...)
 		return run(ctx, log)
 	}()
 	stop()
