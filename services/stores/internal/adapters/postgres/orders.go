@@ -385,20 +385,27 @@ func recomputeDays(ctx context.Context, tx pgx.Tx, categoryID string, days []tim
 
 // DeleteOrder implements app.Repository.
 func (r Repo) DeleteOrder(ctx context.Context, categoryID, orderID string) error {
-	return r.tx(ctx, func(tx pgx.Tx) error {
-		var days []time.Time
-		if err := tx.QueryRow(ctx, `
-			WITH s AS (DELETE FROM sales WHERE category_id = $1 AND order_id = $2 RETURNING local_day),
-			     o AS (DELETE FROM orders WHERE category_id = $1 AND order_id = $2 RETURNING local_day)
-			SELECT coalesce(array_agg(DISTINCT local_day), '{}') FROM (SELECT local_day FROM s UNION SELECT local_day FROM o) t`,
-			categoryID, orderID).Scan(&days); err != nil {
-			return fmt.Errorf("delete order: %w", err)
-		}
-		if err := recomputeDays(ctx, tx, categoryID, days); err != nil {
-			return err
-		}
-		return markSignalsDue(ctx, tx, categoryID)
-	})
+	return r.tx(ctx, func(tx pgx.Tx) error { return deleteOrders(ctx, tx, categoryID, []string{orderID}) })
+}
+
+// deleteOrders removes orders and their sales in tx and recomputes the days
+// they were on.
+func deleteOrders(ctx context.Context, tx pgx.Tx, categoryID string, orderIDs []string) error {
+	var days []time.Time
+	if err := tx.QueryRow(ctx, `
+		WITH s AS (DELETE FROM sales WHERE category_id = $1 AND order_id = ANY($2) RETURNING local_day),
+		     o AS (DELETE FROM orders WHERE category_id = $1 AND order_id = ANY($2) RETURNING local_day)
+		SELECT coalesce(array_agg(DISTINCT local_day), '{}') FROM (SELECT local_day FROM s UNION SELECT local_day FROM o) t`,
+		categoryID, orderIDs).Scan(&days); err != nil {
+		return fmt.Errorf("delete order: %w", err)
+	}
+	if len(days) == 0 {
+		return nil
+	}
+	if err := recomputeDays(ctx, tx, categoryID, days); err != nil {
+		return err
+	}
+	return markSignalsDue(ctx, tx, categoryID)
 }
 
 // Store implements app.Repository.
