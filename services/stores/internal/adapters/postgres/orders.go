@@ -178,14 +178,6 @@ var saleColumns = []string{"category_id", "order_id", "seq", "happened_at", "loc
 // joined by reading every order and sale the store already had, so each
 // batch of a big import cost more than the one before. The sales are
 // copied straight into sales, once the replaced orders' sales are gone.
-//
-// The ids are matched as `order_id IN (SELECT unnest($2))`, not
-// `= ANY($2)`: pgx prepares each statement, and once PostgreSQL settles on
-// its generic plan (after five runs) `= ANY` of a parameter is a filter
-// comparing every row of the store with every id of the batch (only a
-// constant array is hashed), which made each batch of a year's WooCommerce
-// sync slower than the one before (0.05 s at the first batch, 2.7 s at
-// the 36th); the join probes the primary key once per id.
 func writeOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []domain.Order) ([]time.Time, int, error) {
 	if len(orders) == 0 {
 		return nil, 0, nil
@@ -203,7 +195,7 @@ func writeOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []dom
 	}
 	// Which of them are stored already, and from where: a connected
 	// shop's copy of an order wins over an imported file's.
-	rows, err := tx.Query(ctx, `SELECT order_id, source = 'shopify' FROM orders WHERE category_id = $1 AND order_id IN (SELECT unnest($2::text[]))`,
+	rows, err := tx.Query(ctx, `SELECT order_id, source = 'shopify' FROM orders WHERE category_id = $1 AND order_id = ANY($2)`,
 		categoryID, ids)
 	if err != nil {
 		return nil, 0, fmt.Errorf("stored orders: %w", err)
@@ -264,11 +256,11 @@ func writeOrders(ctx context.Context, tx pgx.Tx, categoryID string, orders []dom
 	var before []time.Time
 	if err := tx.QueryRow(ctx, `
 		WITH gone AS (
-			DELETE FROM sales WHERE category_id = $1 AND order_id IN (SELECT unnest($2::text[])) RETURNING local_day
+			DELETE FROM sales WHERE category_id = $1 AND order_id = ANY($2) RETURNING local_day
 		)
 		SELECT coalesce(array_agg(DISTINCT local_day), '{}') FROM (
 			SELECT local_day FROM gone
-			UNION SELECT local_day FROM orders WHERE category_id = $1 AND order_id IN (SELECT unnest($2::text[]))
+			UNION SELECT local_day FROM orders WHERE category_id = $1 AND order_id = ANY($2)
 		) t`, categoryID, kept).Scan(&before); err != nil {
 		return nil, 0, fmt.Errorf("touched days: %w", err)
 	}
@@ -393,16 +385,29 @@ func recomputeDays(ctx context.Context, tx pgx.Tx, categoryID string, days []tim
 
 // DeleteOrder implements app.Repository.
 func (r Repo) DeleteOrder(ctx context.Context, categoryID, orderID string) error {
-	return r.tx(ctx, func(tx pgx.Tx) error { return deleteOrders(ctx, tx, categoryID, []string{orderID}) })
+	return r.tx(ctx, func(tx pgx.Tx) error {
+		var days []time.Time
+		if err := tx.QueryRow(ctx, `
+			WITH s AS (DELETE FROM sales WHERE category_id = $1 AND order_id = $2 RETURNING local_day),
+			     o AS (DELETE FROM orders WHERE category_id = $1 AND order_id = $2 RETURNING local_day)
+			SELECT coalesce(array_agg(DISTINCT local_day), '{}') FROM (SELECT local_day FROM s UNION SELECT local_day FROM o) t`,
+			categoryID, orderID).Scan(&days); err != nil {
+			return fmt.Errorf("delete order: %w", err)
+		}
+		if err := recomputeDays(ctx, tx, categoryID, days); err != nil {
+			return err
+		}
+		return markSignalsDue(ctx, tx, categoryID)
+	})
 }
 
 // deleteOrders removes orders and their sales in tx and recomputes the days
-// they were on.
+// they were on (none when none of them was stored).
 func deleteOrders(ctx context.Context, tx pgx.Tx, categoryID string, orderIDs []string) error {
 	var days []time.Time
 	if err := tx.QueryRow(ctx, `
-		WITH s AS (DELETE FROM sales WHERE category_id = $1 AND order_id IN (SELECT unnest($2::text[])) RETURNING local_day),
-		     o AS (DELETE FROM orders WHERE category_id = $1 AND order_id IN (SELECT unnest($2::text[])) RETURNING local_day)
+		WITH s AS (DELETE FROM sales WHERE category_id = $1 AND order_id = ANY($2) RETURNING local_day),
+		     o AS (DELETE FROM orders WHERE category_id = $1 AND order_id = ANY($2) RETURNING local_day)
 		SELECT coalesce(array_agg(DISTINCT local_day), '{}') FROM (SELECT local_day FROM s UNION SELECT local_day FROM o) t`,
 		categoryID, orderIDs).Scan(&days); err != nil {
 		return fmt.Errorf("delete order: %w", err)
