@@ -34,6 +34,9 @@ type Connections struct {
 	LastImport *Import
 	// WooCommerce is nil when no WooCommerce store was ever connected.
 	WooCommerce *WooConnection
+	// WooStored counts what is stored of the WooCommerce store (zero
+	// unless one is connected).
+	WooStored StoreCounts
 }
 
 // GetConnections returns the category's connections.
@@ -53,6 +56,11 @@ func (a *App) GetConnections(ctx context.Context, categoryID string) (Connection
 	if a.woo != nil {
 		if out.WooCommerce, err = a.woo.repo.WooConnection(ctx, categoryID); err != nil {
 			return Connections{}, err
+		}
+		if out.WooCommerce != nil && out.WooCommerce.Status == StatusConnected {
+			if out.WooStored, err = a.woo.repo.WooStoreCounts(ctx, categoryID); err != nil {
+				return Connections{}, err
+			}
 		}
 	}
 	if conn != nil {

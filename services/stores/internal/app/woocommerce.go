@@ -39,6 +39,8 @@ type WooCommerce interface {
 	Count(ctx context.Context, store string, keys WooKeys, resource string) (int64, error)
 	// Orders gives every order modified after since (all with nil), with
 	// its refunds, oldest change first; progress hears how many so far.
+	// Then it gives the orders moved to the trash since, with status
+	// domain.WooTrash (and no refunds).
 	Orders(ctx context.Context, store string, keys WooKeys, since *time.Time,
 		fn func(domain.WooOrder) error, progress func(done, total int64)) error
 	// Order is one order as the API has it now; false once deleted or trashed.
@@ -120,6 +122,17 @@ type WooRepository interface {
 	// domain.ErrConnectionChanged unless the connection made at
 	// connectedAt still stands.
 	SaveWooOrders(ctx context.Context, categoryID string, connectedAt time.Time, orders []domain.Order) error
+	// SaveWooStoreCounts keeps how many products and customers the store
+	// has (its size, not the sync's progress), refused with
+	// domain.ErrConnectionChanged as SaveWooOrders is.
+	SaveWooStoreCounts(ctx context.Context, categoryID string, connectedAt time.Time, products, customers int64) error
+	// WooStoreCounts is what is stored of the category's WooCommerce store:
+	// its orders as Analytics counts them and the last counts of its
+	// products and customers.
+	WooStoreCounts(ctx context.Context, categoryID string) (StoreCounts, error)
+	// DeleteWooOrders removes orders (their ids as stored) and their sales,
+	// refused with domain.ErrConnectionChanged as SaveWooOrders is.
+	DeleteWooOrders(ctx context.Context, categoryID string, connectedAt time.Time, orderIDs []string) error
 	// SaveWooProgress records a running sync's progress.
 	SaveWooProgress(ctx context.Context, categoryID string, connectedAt time.Time, p Progress) error
 	// FinishWooSync ends a sync (phase DONE): the watermark, and the next

@@ -66,6 +66,11 @@ func (a *App) wooSync(ctx context.Context, c *WooConnection) error {
 	if p.Customers, err = a.woo.client.Count(ctx, c.StoreURL, keys, "customers"); err != nil {
 		return fmt.Errorf("customers: %w", err)
 	}
+	// The counts are the store's size, which Connections shows through and
+	// after the sync; the progress below is the sync's.
+	if err := a.woo.repo.SaveWooStoreCounts(ctx, c.CategoryID, c.ConnectedAt, p.Products, p.Customers); err != nil {
+		return err
+	}
 	var batch []domain.Order
 	var watermark *time.Time
 	flush := func() error {
@@ -77,6 +82,14 @@ func (a *App) wooSync(ctx context.Context, c *WooConnection) error {
 		return err
 	}
 	err = a.woo.client.Orders(ctx, c.StoreURL, keys, since, func(o domain.WooOrder) error {
+		if o.Status == domain.WooTrash {
+			// Analytics leaves trash out, and the order could have been
+			// stored before it went there: it goes, after what came before.
+			if err := flush(); err != nil {
+				return err
+			}
+			return a.woo.repo.DeleteWooOrders(ctx, c.CategoryID, c.ConnectedAt, []string{domain.WooOrderID(o.ID)})
+		}
 		batch = append(batch, domain.WooSales(o, loc))
 		if m := o.ModifiedAt; !m.IsZero() && (watermark == nil || m.After(*watermark)) {
 			watermark = &m

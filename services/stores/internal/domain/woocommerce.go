@@ -33,6 +33,11 @@ import (
 // plugin's own "shipped", …).
 type WooStatus string
 
+// WooTrash is the status of an order in the trash: the REST API's lists
+// leave it out unless asked for (§2 "any (default, excludes trash)"), and
+// Uplift keeps no order from the trash.
+const WooTrash WooStatus = "trash"
+
 // wooExcludedStatuses are the statuses WooCommerce Analytics leaves out of
 // every number (§4 "Statuses": woocommerce_excluded_report_order_statuses,
 // default pending, failed, cancelled; auto-draft and trash always). The

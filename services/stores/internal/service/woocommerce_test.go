@@ -313,6 +313,11 @@ func seedWooDays(t *testing.T, s *woosim.Server) {
 		Lines: []woosim.RefundLine{{LineIndex: 0, Quantity: 1}}}); err != nil {
 		t.Fatal(err)
 	}
+	for range 2 {
+		if _, err := s.AddCustomer("teas", at); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // checkWooDaysSynced waits for the first sync and reads the two days back
@@ -327,6 +332,12 @@ func checkWooDaysSynced(t *testing.T, h *harness, ctx context.Context, cat strin
 	c, _ := h.client.GetConnections(ctx, &storesv1.GetConnectionsRequest{CategoryId: cat})
 	if s := c.GetWoocommerce().GetSync(); s.GetOrders() != 2 || s.GetProducts() != 1 || s.GetPercent() != 100 || s.GetLastSyncedAt() == nil {
 		t.Errorf("sync progress %v", s)
+	}
+	// What is stored of the store, as the card's counts line says it: the
+	// orders Analytics counts (the failed one is not), the store's products
+	// and registered customers.
+	if st := c.GetWoocommerce().GetStored(); st.GetOrders() != 1 || st.GetProducts() != 1 || st.GetCustomers() != 2 {
+		t.Errorf("stored counts %v", st)
 	}
 	m, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: "2026-11-02", To: "2026-11-03"})
 	if err != nil {
@@ -522,4 +533,113 @@ func TestTheDemoStoreSyncs(t *testing.T) {
 			sync.GetOrders(), m.GetTotals().GetOrders(), paid, counted, m.GetSource(), m.GetCurrency(), m.GetTimezone(), m.GetTotals().GetReturns())
 	}
 	t.Logf("the demo store (%d orders) synced in %v; %d counted on their paid day", sync.GetOrders(), took.Round(time.Millisecond), paid)
+}
+
+// setWooHooks sets every webhook of the store to status with the
+// merchant's own key, as the store's admin screen would.
+func setWooHooks(t *testing.T, wsim *woosim.Server, store, status string) {
+	t.Helper()
+	admin, err := wsim.IssueKey("teas", "admin", "1", "read_write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range wsim.Webhooks("teas") {
+		put, _ := http.NewRequest(http.MethodPut, store+"/wp-json/wc/v3/webhooks/"+strconv.FormatInt(w.ID, 10),
+			strings.NewReader(`{"status":"`+status+`"}`))
+		put.Header.Set("Content-Type", "application/json")
+		put.SetBasicAuth(admin.ConsumerKey, admin.ConsumerSecret)
+		res, err := http.DefaultClient.Do(put)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("webhook %d to %s: %d", w.ID, status, res.StatusCode)
+		}
+	}
+}
+
+// TestATrashedOrderLeavesOnTheNextSync: an order moved to the trash is left
+// out of every list the sync reads by default (research §2: "any" excludes
+// trash), so the sync asks for the trash too and removes what it finds
+// there. The webhooks are paused, as a store whose deliveries failed has
+// them (§3), so only the sync can tell.
+func TestATrashedOrderLeavesOnTheNextSync(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, sim.Options{AutoApprove: true})
+	wsim, store := newWooSim(t, woosim.StoreSpec{Slug: "teas", Name: "Hill Teas", Currency: "GBP", Timezone: "Europe/London"})
+	ctx, cat := h.owner()
+	seedWooDays(t, wsim)
+	start, err := h.client.StartWooCommerceConnect(ctx, &storesv1.StartWooCommerceConnectRequest{CategoryId: cat, StoreUrl: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	approve(t, start.GetRedirectUrl())
+	conn := func() *storesv1.WooCommerceConnection {
+		c, err := h.client.GetConnections(ctx, &storesv1.GetConnectionsRequest{CategoryId: cat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.GetWoocommerce()
+	}
+	eventually(t, func() bool { return conn().GetSync().GetPhase() == "DONE" }, "the first WooCommerce sync")
+	first := conn().GetSync().GetLastSyncedAt().AsTime()
+	day := func() *storesv1.DayMetrics {
+		m, err := h.client.GetMetrics(ctx, &storesv1.GetMetricsRequest{CategoryId: cat, From: "2026-11-02", To: "2026-11-02"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.GetDays()[0]
+	}
+	if d := day(); d.GetOrders() != 1 || conn().GetStored().GetOrders() != 1 {
+		t.Fatalf("before the trash: %v, stored %v", d, conn().GetStored())
+	}
+
+	setWooHooks(t, wsim, store, "paused")
+	var id int64
+	for _, o := range wooOrders(t, wsim, store) {
+		if o.Status == "completed" {
+			id = o.ID
+		}
+	}
+	if err := wsim.DeleteOrder("teas", id, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.client.SyncWooCommerce(ctx, &storesv1.SyncWooCommerceRequest{CategoryId: cat}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, func() bool {
+		s := conn().GetSync()
+		return s.GetPhase() == "DONE" && s.GetLastSyncedAt().AsTime().After(first)
+	}, "the second sync")
+	if d := day(); d.GetOrders() != 0 || d.GetNetSales() != "0.00" || conn().GetStored().GetOrders() != 0 {
+		t.Errorf("after the trash and a sync: %v, stored %v", d, conn().GetStored())
+	}
+}
+
+// wooOrders lists the store's orders (trash aside) with the merchant's key.
+func wooOrders(t *testing.T, wsim *woosim.Server, store string) []struct {
+	ID     int64  `json:"id"`
+	Status string `json:"status"`
+} {
+	t.Helper()
+	admin, err := wsim.IssueKey("teas", "admin", "1", "read")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodGet, store+"/wp-json/wc/v3/orders?per_page=100", nil)
+	req.SetBasicAuth(admin.ConsumerKey, admin.ConsumerSecret)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out []struct {
+		ID     int64  `json:"id"`
+		Status string `json:"status"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -408,6 +408,26 @@ func (r Repo) DeleteOrder(ctx context.Context, categoryID, orderID string) error
 	})
 }
 
+// deleteOrders removes orders and their sales in tx and recomputes the days
+// they were on (none when none of them was stored).
+func deleteOrders(ctx context.Context, tx pgx.Tx, categoryID string, orderIDs []string) error {
+	var days []time.Time
+	if err := tx.QueryRow(ctx, `
+		WITH s AS (DELETE FROM sales WHERE category_id = $1 AND order_id = ANY($2) RETURNING local_day),
+		     o AS (DELETE FROM orders WHERE category_id = $1 AND order_id = ANY($2) RETURNING local_day)
+		SELECT coalesce(array_agg(DISTINCT local_day), '{}') FROM (SELECT local_day FROM s UNION SELECT local_day FROM o) t`,
+		categoryID, orderIDs).Scan(&days); err != nil {
+		return fmt.Errorf("delete order: %w", err)
+	}
+	if len(days) == 0 {
+		return nil
+	}
+	if err := recomputeDays(ctx, tx, categoryID, days); err != nil {
+		return err
+	}
+	return markSignalsDue(ctx, tx, categoryID)
+}
+
 // Store implements app.Repository.
 func (r Repo) Store(ctx context.Context, categoryID string) (app.Store, error) {
 	var s app.Store

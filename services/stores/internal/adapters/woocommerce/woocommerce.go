@@ -193,7 +193,10 @@ func (c *Client) Count(ctx context.Context, store string, keys app.WooKeys, reso
 // Orders implements app.WooCommerce: every order (trash aside, §2
 // "status … any (default, excludes trash)") modified after since, oldest
 // change first, 100 a page as the research advises for hosts' limits (§6),
-// each with its refunds read from /orders/{id}/refunds when it has any.
+// each with its refunds read from /orders/{id}/refunds when it has any;
+// then the orders moved to the trash since (status=trash), which the first
+// list leaves out, so the sync can remove them. Progress counts the first
+// list.
 func (c *Client) Orders(ctx context.Context, store string, keys app.WooKeys, since *time.Time,
 	fn func(domain.WooOrder) error, progress func(done, total int64)) error {
 	q := url.Values{"per_page": {"100"}, "orderby": {"modified"}, "order": {"asc"}, "dates_are_gmt": {"true"}}
@@ -201,6 +204,20 @@ func (c *Client) Orders(ctx context.Context, store string, keys app.WooKeys, sin
 		// §2 "Incremental sync": UTC with no offset and dates_are_gmt.
 		q.Set("modified_after", since.UTC().Format("2006-01-02T15:04:05"))
 	}
+	if err := c.orderList(ctx, store, keys, q, true, fn, progress); err != nil {
+		return err
+	}
+	q.Set("status", string(domain.WooTrash))
+	return c.orderList(ctx, store, keys, q, false, func(o domain.WooOrder) error {
+		o.Status = domain.WooTrash // whatever a plugin says, it came from the trash
+		return fn(o)
+	}, nil)
+}
+
+// orderList reads every page of one order list; with refunds, each order's
+// refunds too.
+func (c *Client) orderList(ctx context.Context, store string, keys app.WooKeys, q url.Values, refunds bool,
+	fn func(domain.WooOrder) error, progress func(done, total int64)) error {
 	var done int64
 	for page := 1; ; page++ {
 		q.Set("page", fmt.Sprint(page))
@@ -214,7 +231,7 @@ func (c *Client) Orders(ctx context.Context, store string, keys app.WooKeys, sin
 			if err != nil {
 				return fmt.Errorf("order %d: %w", r.ID, err)
 			}
-			if len(r.Refunds) > 0 {
+			if refunds && len(r.Refunds) > 0 {
 				var refunds []wooRefundJSON
 				if _, _, _, err := c.page(ctx, fmt.Sprintf("%s/wp-json/wc/v3/orders/%d/refunds?per_page=100", store, r.ID), keys, &refunds); err != nil {
 					return fmt.Errorf("order %d refunds: %w", r.ID, err)

@@ -233,7 +233,7 @@ func (s *Server) GetConnections(ctx context.Context, req *storesv1.GetConnection
 			out.Shopify.Sync.LastSyncedAt = timestamppb.New(*sc.LastSyncedAt)
 		}
 	}
-	out.Woocommerce = toProtoWoo(c.WooCommerce)
+	out.Woocommerce = toProtoWoo(c.WooCommerce, c.WooStored)
 	if imp := c.LastImport; imp != nil {
 		out.LastImport = &storesv1.OrderImport{Orders: int32(imp.Orders), FirstDay: imp.FirstDay.String(),
 			LastDay: imp.LastDay.String(), Currency: imp.Currency, ImportedAt: timestamppb.New(imp.ImportedAt)}

@@ -71,8 +71,9 @@ func (s *Server) ReturnWooCommerce(ctx context.Context, req *storesv1.ReturnWooC
 	return &storesv1.ReturnWooCommerceResponse{RedirectUrl: u}, nil
 }
 
-// toProtoWoo is the connection as Connections shows it.
-func toProtoWoo(c *app.WooConnection) *storesv1.WooCommerceConnection {
+// toProtoWoo is the connection as Connections shows it, with what is
+// stored of the store (its size, apart from the running sync's progress).
+func toProtoWoo(c *app.WooConnection, stored app.StoreCounts) *storesv1.WooCommerceConnection {
 	out := &storesv1.WooCommerceConnection{Status: app.StatusNone, Sync: &storesv1.SyncProgress{Phase: app.PhaseIdle},
 		Stored: &storesv1.StoreCounts{}}
 	if c == nil || c.Status != app.StatusConnected {
@@ -80,6 +81,8 @@ func toProtoWoo(c *app.WooConnection) *storesv1.WooCommerceConnection {
 	}
 	out.Status, out.StoreUrl, out.Name, out.Currency, out.Timezone = c.Status, c.StoreURL, c.Name, c.Currency, c.Timezone
 	out.ConnectedAt = timestamppb.New(c.ConnectedAt)
+	out.Stored = &storesv1.StoreCounts{Orders: count(stored.Orders), Products: count(stored.Products),
+		Customers: count(stored.Customers)}
 	out.Sync = &storesv1.SyncProgress{Phase: c.Progress.Phase, Orders: count(c.Progress.Orders),
 		Products: count(c.Progress.Products), Customers: count(c.Progress.Customers),
 		Percent: int32(c.Progress.Percent), Error: c.Progress.Error}

@@ -128,13 +128,36 @@ describe('WooCommerce card', () => {
     expect(api.calls(CONNECTIONS)).toHaveLength(2);
   });
 
-  it("leaves out the store's counts while the server sends none, rather than saying 0 orders", async () => {
-    gateway({ [CONNECTIONS]: () => json(connected({ phase: 'DONE', orders: 1709, lastSyncedAt: new Date().toISOString() }, { stored: {} })) });
+  it("keeps the store's counts through a sync of what changed: never the sync's own", async () => {
+    let polls = 0;
+    const stored = { orders: 1651, products: 24, customers: 310 };
+    gateway({
+      [CONNECTIONS]: () =>
+        json(
+          ++polls === 1
+            ? // A sync of what changed has read nothing yet, then two orders.
+              connected({ phase: 'ORDERS', percent: 50, products: 24, customers: 310 }, { stored })
+            : connected({ phase: 'DONE', orders: 2, percent: 100, lastSyncedAt: new Date().toISOString() }, { stored }),
+        ),
+    });
     renderPage();
     const woo = await card();
-    expect(await within(woo).findByText('Last synced just now')).toBeTruthy();
-    expect(within(woo).queryByText(/In Uplift:/)).toBeNull();
-    expect(within(woo).queryByText(/1,709/)).toBeNull();
+    expect(within(woo).getByRole('progressbar')).toBeTruthy();
+    expect(within(woo).getByText('In Uplift: 1,651 orders · 24 products · 310 customers')).toBeTruthy();
+    expect(within(woo).queryByText(/(?<![\d,])0 orders/)).toBeNull();
+    expect(await within(woo).findByText('Last synced just now', undefined, { timeout: 4_000 })).toBeTruthy();
+    expect(within(woo).getByText('In Uplift: 1,651 orders · 24 products · 310 customers')).toBeTruthy();
+    expect(within(woo).queryByText(/^In Uplift: 2 orders/)).toBeNull();
+  });
+
+  it('says what is stored of a store with nothing in it yet, one of each in the singular', async () => {
+    gateway({
+      [CONNECTIONS]: () =>
+        json(connected({ phase: 'DONE', lastSyncedAt: new Date().toISOString() }, { stored: { products: 1, customers: 1 } })),
+    });
+    renderPage();
+    const woo = await card();
+    expect(await within(woo).findByText('In Uplift: 0 orders · 1 product · 1 customer')).toBeTruthy();
   });
 
   it('syncs now on request and shows the queued sync', async () => {

@@ -10,7 +10,6 @@ import {
   useDisconnectWooCommerce,
   useStartWooCommerceConnect,
   useSyncWooCommerce,
-  type StoreCountsJson,
   type WooCommerceConnectionJson,
 } from '@uplift/platform';
 import { TextField } from '@uplift/platform/text-field';
@@ -149,7 +148,7 @@ function Connected({ categoryId, woocommerce }: { categoryId: string; woocommerc
         </p>
       )}
 
-      {hasStoredCounts(woocommerce.stored) && <p>In Uplift: {storeCounts(woocommerce.stored)}</p>}
+      <p>In Uplift: {storeCounts(woocommerce.stored)}</p>
       {syncing ? (
         <SyncProgress platform="WooCommerce" phaseLabels={PHASE_LABELS} sync={woocommerce.sync} />
       ) : failed ? (
@@ -183,14 +182,3 @@ function Connected({ categoryId, woocommerce }: { categoryId: string; woocommerc
     </>
   );
 }
-
-/**
- * The stores service does not fill a WooCommerce store's `stored` counts yet
- * (it sends zeros), so "0 orders" would be false beside a finished import:
- * the line shows only once the counts are there. Never the sync's own counts,
- * which are what one sync read, not the store's size.
- */
-function hasStoredCounts(stored: StoreCountsJson | undefined): boolean {
-  return Boolean(Number(stored?.orders ?? 0) || Number(stored?.products ?? 0) || Number(stored?.customers ?? 0));
-}
-
