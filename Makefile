@@ -100,8 +100,12 @@ services/review/bench/node_modules/.installed: services/review/bench/package-loc
 # used rather than all at start, which was 13.6 of its 14 s of CPU at start
 # (the first part of a warm `make run`); patch-package fails loudly when a
 # new firebase-tools no longer takes the patch.
+# --omit=optional: the only optional package with code is re2, which the
+# Hosting emulator's superstatic may use and the Auth emulator never loads;
+# offline its prebuilt binary cannot be fetched, so npm compiled it from
+# source, minutes of CPU on a fresh machine for nothing the stack runs.
 deploy/local/node_modules/.installed: deploy/local/package-lock.json $(wildcard deploy/local/patches/*.patch)
-	cd deploy/local && npm ci --no-audit --no-fund && npx --no-install patch-package --error-on-fail
+	cd deploy/local && npm ci --no-audit --no-fund --omit=optional && npx --no-install patch-package --error-on-fail
 	touch $@
 
 # The pieces need nothing of each other, so they build side by side: the
@@ -114,9 +118,18 @@ build: ## build the service binaries into .bin and the web into frontends/*/dist
 	@$(call phase,tools and npm packages,$(MAKE) --no-print-directory -j3 deps)
 	@$(call phase,Go binaries and the web,$(MAKE) --no-print-directory -j2 go-binaries frontends/.built)
 
+# Compiled as the images compile them (deploy/containers/images.sh): static,
+# paths trimmed, the time zones inside, the WebP codec's WebAssembly build;
+# so what runs locally is what ships, and `make images` after `make build`
+# only links. studioworker alone needs cgo (ONNX Runtime); with netgo and
+# osusergo its packages compile as the static programs' do, so they are
+# not compiled twice.
+GO_BUILD_TAGS := timetzdata,nodynamic
+GO_STATIC := $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./services/review/cmd/reviewcli ./services/review/cmd/reviewworker ./gateway/cmd/gateway ./gateway/cmd/apibench ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim ./deploy/woosim/cmd/woosim ./deploy/ga4sim/cmd/ga4sim
 .PHONY: go-binaries
 go-binaries:
-	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s)) ./services/users/cmd/usersctl ./services/review/cmd/reviewcli ./services/review/cmd/reviewworker ./services/studio/cmd/studioworker ./gateway/cmd/gateway ./gateway/cmd/apibench ./deploy/local/cmd/devstack ./deploy/shopifysim/cmd/shopifysim ./deploy/woosim/cmd/woosim ./deploy/ga4sim/cmd/ga4sim
+	CGO_ENABLED=0 go build -trimpath -tags $(GO_BUILD_TAGS) -o $(BIN)/ $(GO_STATIC)
+	CGO_ENABLED=1 go build -trimpath -tags $(GO_BUILD_TAGS),netgo,osusergo -o $(BIN)/ ./services/studio/cmd/studioworker
 
 # The web is rebuilt only when a file under frontends/ changed (Go caches its own builds).
 WEB_SOURCES := $(shell find frontends \( -name node_modules -o -name dist -o -name test-results -o -name playwright-report -o -name .built \) -prune -o -type f -print)

@@ -4,6 +4,10 @@
 #
 #   images.sh [NAME...]    the named images (default: every one)
 #   images.sh --list       the names
+#   images.sh --bases      only the Debian base and the runtime bases (what
+#                          a cold build spends most of its time on, in apt
+#                          rather than on the CPU: CI makes them while its
+#                          tests run)
 #
 # Go programs are built here on the host and copied in, so no image holds a
 # toolchain. Static ones go on scratch (static.Containerfile); the rest on a
@@ -141,10 +145,14 @@ runtime_base() {
 # ask for the dynamic loader.
 # The program's version and the commit are linked in (uplift_build_info, the
 # "starting" log line).
+# netgo and osusergo (for the one cgo program, studioworker): its packages
+# then compile as the static programs' do. The Makefile's go-binaries uses
+# the same flags, so after `make build` this only links.
 gobuild() { # out package cgo version
-  local stamp="-X uplift.dev/platform/buildinfo.revision=$REVISION"
+  local stamp="-X uplift.dev/platform/buildinfo.revision=$REVISION" tags=timetzdata,nodynamic
   [[ -n $4 ]] && stamp+=" -X uplift.dev/platform/buildinfo.version=$4"
-  (cd "$root" && CGO_ENABLED=$3 GOOS=linux go build -trimpath -tags timetzdata,nodynamic \
+  [[ $3 == 1 ]] && tags+=,netgo,osusergo
+  (cd "$root" && CGO_ENABLED=$3 GOOS=linux go build -trimpath -tags "$tags" \
     -ldflags="-s -w $stamp" -o "$1" "$2")
   if [[ $3 == 0 ]] && head -c 4096 "$1" | grep -qa 'ld-linux'; then
     echo "$2 is not a static binary (it names the dynamic loader): it cannot run on scratch" >&2
@@ -265,6 +273,18 @@ main() {
     return
   fi
   need_tools
+  if [[ ${1:-} == --bases ]]; then
+    EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct)}
+    local t0=$SECONDS kind
+    debian_base
+    say "Debian base ready in $((SECONDS - t0)) s"
+    for kind in $(printf '%s\n' "${IMAGES[@]}" | cut -d: -f2 | grep -v '^static$' | sort -u); do
+      t0=$SECONDS
+      runtime_base "$kind" >/dev/null
+      say "runtime base $kind ready in $((SECONDS - t0)) s"
+    done
+    return
+  fi
   REVISION=$(git -C "$root" rev-parse HEAD)
   TAG=${REVISION:0:12}
   if ! git -C "$root" diff --quiet HEAD --; then
