@@ -34,6 +34,8 @@ type Connections struct {
 	LastImport *Import
 	// WooCommerce is nil when no WooCommerce store was ever connected.
 	WooCommerce *WooConnection
+	// GA4 is nil when Google Analytics 4 was never connected.
+	GA4 *GA4Connection
 }
 
 // GetConnections returns the category's connections.
@@ -52,6 +54,11 @@ func (a *App) GetConnections(ctx context.Context, categoryID string) (Connection
 	out := Connections{Shopify: conn, LastImport: imp}
 	if a.woo != nil {
 		if out.WooCommerce, err = a.woo.repo.WooConnection(ctx, categoryID); err != nil {
+			return Connections{}, err
+		}
+	}
+	if a.ga4 != nil {
+		if out.GA4, err = a.ga4.repo.GA4Connection(ctx, categoryID); err != nil {
 			return Connections{}, err
 		}
 	}
