@@ -7,7 +7,7 @@ const DEMO_PROPERTY = 'fernhilltea.example - GA4';
 test('connect Google Analytics 4, pick the demo property, and see conversion from GA4 in Analytics', async ({ page }) => {
   test.setTimeout(120_000);
   await openSignedOut(page, '/connections');
-  await signUpThroughUi(page, freshEmail('ga4'));
+  await signUpThroughUi(page, freshEmail('ga4'), PASSWORD);
   // A store without sessions: an order export (orders every few days of the last month).
   await importOrderExport(
     page,

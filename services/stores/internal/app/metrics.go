@@ -337,6 +337,15 @@ func (a *App) dailyReport(ctx context.Context, categoryID string, day domain.Dat
 	}
 	out.HasData = true
 	out.DailyReport = domain.CompareDayFor(m.Platform, m.Days[7], m.Days[:7], m.Currency)
+	if m.GA4 != nil {
+		// Sessions and conversion are GA4's: the report says so.
+		words := domain.GA4Formulas(m.GA4.PropertyName)
+		for i := range out.Metrics {
+			if f, ok := words[out.Metrics[i].Key]; ok {
+				out.Metrics[i].Formula = f
+			}
+		}
+	}
 	if p, err := a.repo.TopProducts(ctx, categoryID, day, day, 1); err == nil && len(p) > 0 && p[0].NetSales > 0 {
 		out.BestSeller = domain.ClipTitle(p[0].Title)
 	} else if err != nil {

@@ -79,12 +79,12 @@ function SignedInConnections() {
     <>
       <ShopifyCard categoryId={categoryId} shopify={connections.data?.shopify} />
       <WooCommerceCard categoryId={categoryId} woocommerce={connections.data?.woocommerce} />
+      <OrderImportCard categoryId={categoryId} lastImport={connections.data?.lastImport} />
       <GA4Card
         categoryId={categoryId}
         ga4={connections.data?.ga4}
         shopifySessions={connections.data?.shopify?.status === 'CONNECTED' && Boolean(connections.data.shopify.sessionsAvailable)}
       />
-      <OrderImportCard categoryId={categoryId} lastImport={connections.data?.lastImport} />
     </>
   );
 }
