@@ -90,3 +90,4 @@ replace uplift.dev/shopifysim => ../../deploy/shopifysim
 replace uplift.dev/simkit => ../../deploy/simkit
 
 replace uplift.dev/woosim => ../../deploy/woosim
+replace uplift.dev/ga4sim => ../../deploy/ga4sim

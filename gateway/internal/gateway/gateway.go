@@ -278,6 +278,7 @@ func New(ctx context.Context, o Options) (http.Handler, func(), error) {
 		stores := storesv1.NewStoresServiceClient(conn)
 		mountShopify(root, stores, web, maxWebhook)
 		mountWooCommerce(root, stores, web, maxWebhook)
+		mountGA4(root, stores, web)
 		root.Handle("POST "+importPattern, limitBodies(o.MaxBodyBytes, o.MaxImportBytes, importOrders(mux, stores)))
 	}
 	if conn, ok := conns["digest"]; ok {

@@ -25,6 +25,7 @@ type fakeStores struct {
 	webhook  *storesv1.HandleShopifyWebhookRequest
 	imported int
 	wooKeys  *storesv1.ReceiveWooCommerceKeysRequest
+	ga4      *storesv1.CompleteGA4ConnectRequest
 }
 
 func (f *fakeStores) AuthorizeShopify(_ context.Context, r *storesv1.AuthorizeShopifyRequest) (*storesv1.AuthorizeShopifyResponse, error) {

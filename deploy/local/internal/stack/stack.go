@@ -492,7 +492,11 @@ func (s *Stack) serviceEnv(name string, i int) []string {
 			"SYNC_POLL=2s",
 			// The local gateway has no TLS and the WooCommerce simulator is on
 			// loopback: local mode lets stores connect it.
-			"WOOCOMMERCE_LOCAL=true"}
+			"WOOCOMMERCE_LOCAL=true",
+			// Google sign-in and Google Analytics 4 are the GA4 simulator.
+			"GOOGLE_CLIENT_ID=" + googleClientID, "GOOGLE_CLIENT_SECRET=" + googleClientSecret,
+			"GOOGLE_ACCOUNTS_URL=http://" + addr(s.Ports.GA4Sim), "GOOGLE_OAUTH_URL=http://" + addr(s.Ports.GA4Sim),
+			"GA4_ADMIN_URL=http://" + addr(s.Ports.GA4Sim), "GA4_DATA_URL=http://" + addr(s.Ports.GA4Sim)}
 	}
 	return nil
 }

@@ -92,6 +92,8 @@ type App struct {
 	imports chan struct{}
 	// woo connects WooCommerce stores (WithWooCommerce); nil without.
 	woo *woo
+	// ga4 connects Google Analytics 4 (WithGA4); nil without.
+	ga4 *ga4
 }
 
 // New returns the use cases over the given adapters. client opens a shop's

@@ -37,6 +37,8 @@ type Connections struct {
 	// WooStored counts what is stored of the WooCommerce store (zero
 	// unless one is connected).
 	WooStored StoreCounts
+	// GA4 is nil when Google Analytics 4 was never connected.
+	GA4 *GA4Connection
 }
 
 // GetConnections returns the category's connections.
@@ -61,6 +63,11 @@ func (a *App) GetConnections(ctx context.Context, categoryID string) (Connection
 			if out.WooStored, err = a.woo.repo.WooStoreCounts(ctx, categoryID); err != nil {
 				return Connections{}, err
 			}
+		}
+	}
+	if a.ga4 != nil {
+		if out.GA4, err = a.ga4.repo.GA4Connection(ctx, categoryID); err != nil {
+			return Connections{}, err
 		}
 	}
 	if conn != nil {

@@ -41,6 +41,20 @@ type Metrics struct {
 	Totals domain.DayTotals
 	// Shopify holds Shopify's own total sales for the days it reported.
 	Shopify map[domain.Date]domain.Money
+	// SessionsSource is where Sessions and conversion come from; with
+	// SessionsGA4, each day's CompletedSessions are GA4's purchases, so
+	// conversion is GA4 purchases ÷ GA4 sessions.
+	SessionsSource domain.SessionsSource
+	// GA4 describes the property the sessions come from (SessionsGA4).
+	GA4 *GA4Use
+}
+
+// GA4Use is what a range's numbers say of the GA4 property behind them.
+type GA4Use struct {
+	PropertyID, PropertyName, Timezone string
+	Sampled, Thresholded               bool
+	// Purchases are GA4's over the range; nil unless every day has them.
+	Purchases *int64
 }
 
 // GetMetrics returns every day of [from, to] and the totals; with lastDays
@@ -90,6 +104,20 @@ func (a *App) metrics(ctx context.Context, categoryID string, from, to domain.Da
 	}
 	st := stored.Store
 	today := domain.Today(a.now(), StoreLocation(st.Timezone))
+	sessions := domain.SessionsNone
+	for _, d := range days {
+		if d.Sessions != nil {
+			sessions = domain.SessionsShopify
+			break
+		}
+	}
+	use, err := a.overlayGA4(ctx, categoryID, from, to, days)
+	if err != nil {
+		return Metrics{}, err
+	}
+	if use != nil {
+		sessions = domain.SessionsGA4
+	}
 	futureDaysHadNoSessions(days, today)
 	src, platform := source(stored.Connected, stored.Imported), domain.PlatformShopify
 	if stored.WooCommerce {
@@ -100,7 +128,47 @@ func (a *App) metrics(ctx context.Context, categoryID string, from, to domain.Da
 	}
 	return Metrics{Currency: st.Currency, Timezone: st.Timezone, Source: src, Platform: platform,
 		From: from, To: to, Today: today, FirstOrderDay: stored.FirstDay,
-		Days: days, Totals: domain.SumTotals(days), Shopify: stored.Shopify}, nil
+		Days: days, Totals: domain.SumTotals(days), Shopify: stored.Shopify,
+		SessionsSource: sessions, GA4: ga4Purchases(use, days)}, nil
+}
+
+// overlayGA4 puts a GA4 property's days in place of the store's sessions
+// when the category's sessions come from GA4 (any store with a property
+// picked, except a Shopify store that keeps Shopify's sessions): each
+// day's sessions are GA4's sessions and its completed sessions GA4's
+// purchases. A day GA4 has not reported has none, never an estimate.
+func (a *App) overlayGA4(ctx context.Context, categoryID string, from, to domain.Date, days []domain.DayTotals) (*GA4Use, error) {
+	if a.ga4 == nil {
+		return nil, nil
+	}
+	c, stored, err := a.ga4.repo.GA4Days(ctx, categoryID, from, to)
+	if err != nil || c == nil || c.PropertyID == "" || c.SessionsSource != domain.SessionsGA4 {
+		return nil, err
+	}
+	for i := range days {
+		days[i].Sessions, days[i].CompletedSessions = nil, nil
+	}
+	for _, d := range stored {
+		if i := domain.DaysBetween(from, d.Day); i >= 0 && i < len(days) {
+			s, p := d.Sessions, d.Purchases
+			days[i].Sessions, days[i].CompletedSessions = &s, &p
+		}
+	}
+	return &GA4Use{PropertyID: c.PropertyID, PropertyName: c.PropertyName, Timezone: c.PropertyTimezone,
+		Sampled: c.Sampled, Thresholded: c.Thresholded}, nil
+}
+
+// ga4Purchases adds GA4's purchases over the range to use, when every day
+// has them.
+func ga4Purchases(use *GA4Use, days []domain.DayTotals) *GA4Use {
+	if use == nil {
+		return nil
+	}
+	if t := domain.SumTotals(days); t.CompletedSessions != nil {
+		p := *t.CompletedSessions
+		use.Purchases = &p
+	}
+	return use
 }
 
 // futureDaysHadNoSessions gives the days after the store's today zero
@@ -269,6 +337,15 @@ func (a *App) dailyReport(ctx context.Context, categoryID string, day domain.Dat
 	}
 	out.HasData = true
 	out.DailyReport = domain.CompareDayFor(m.Platform, m.Days[7], m.Days[:7], m.Currency)
+	if m.GA4 != nil {
+		// Sessions and conversion are GA4's: the report says so.
+		words := domain.GA4Formulas(m.GA4.PropertyName)
+		for i := range out.Metrics {
+			if f, ok := words[out.Metrics[i].Key]; ok {
+				out.Metrics[i].Formula = f
+			}
+		}
+	}
 	if p, err := a.repo.TopProducts(ctx, categoryID, day, day, 1); err == nil && len(p) > 0 && p[0].NetSales > 0 {
 		out.BestSeller = domain.ClipTitle(p[0].Title)
 	} else if err != nil {

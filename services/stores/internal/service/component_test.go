@@ -27,6 +27,7 @@ import (
 	categoriesv1 "uplift.dev/proto/gen/uplift/categories/v1"
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 
+	ga4sim "uplift.dev/ga4sim/sim"
 	"uplift.dev/platform/firebasetest"
 	"uplift.dev/platform/natstest"
 	"uplift.dev/platform/servicetest"
@@ -39,6 +40,11 @@ import (
 const (
 	testAPIKey    = "test-api-key"
 	testAPISecret = "shpss_test_secret"
+	// testGoogleClient and testGoogleSecret are the service's Google OAuth
+	// client in tests; testTokenKey seals tokens at rest.
+	testGoogleClient = "test-client.apps.googleusercontent.com"
+	testGoogleSecret = "GOCSPX-test-secret"
+	testTokenKey     = "test-only-shopify-token-key-32b!"
 )
 
 // fakeCategories answers CheckCategoryAccess as the categories service would: the
@@ -78,6 +84,9 @@ type harness struct {
 	// service's own pool, to look at its outbox.
 	js jetstream.JetStream
 	db *pgxpool.Pool
+	// ga4 is the Google Analytics 4 simulator, in-process, on ga4URL.
+	ga4    *ga4sim.Server
+	ga4URL string
 }
 
 // newHarness runs the stores service on its own database with a fake
@@ -133,11 +142,20 @@ func newHarness(t *testing.T, simOpts sim.Options) *harness {
 	h.sim.SetBaseURL(simSrv.URL)
 	h.simURL = simSrv.URL
 
-	key := base64.StdEncoding.EncodeToString([]byte("test-only-shopify-token-key-32b!"))
+	// Google: the GA4 simulator with the service's OAuth client, on the
+	// same clock; consent is given on its page (ga4Consent).
+	h.ga4 = ga4sim.New(ga4sim.Options{ClientID: testGoogleClient, ClientSecret: testGoogleSecret, Clock: simOpts.Clock})
+	ga4Srv := httptest.NewServer(h.ga4.Handler())
+	t.Cleanup(ga4Srv.Close)
+	h.ga4URL = ga4Srv.URL
+
+	key := base64.StdEncoding.EncodeToString([]byte(testTokenKey))
 	cfg := &stores.Settings{Base: servicetest.Base(t), CategoriesAddr: catsAddr,
 		PublicAPIURL: gw.URL, WebURL: "http://web.test", ShopifyAPIKey: testAPIKey, ShopifyAPISecret: testAPISecret,
 		ShopifyAPIBase: simSrv.URL, ShopifyAPIVersion: "2026-10", TokenKey: key,
-		SyncPoll: 200 * time.Millisecond, SweepEvery: time.Hour, WooCommerceLocal: true}
+		SyncPoll: 200 * time.Millisecond, SweepEvery: time.Hour, WooCommerceLocal: true,
+		GoogleClientID: testGoogleClient, GoogleClientSecret: testGoogleSecret, GoogleAccountsURL: ga4Srv.URL,
+		GoogleOAuthURL: ga4Srv.URL, GA4AdminURL: ga4Srv.URL, GA4DataURL: ga4Srv.URL, GA4RefreshEvery: time.Hour}
 	wire := stores.Wire(cfg)
 	if simOpts.Clock != nil { // the shop and the service on one clock
 		wire = func(ctx context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {

@@ -24,6 +24,7 @@ import (
 	"uplift.dev/platform/service"
 	"uplift.dev/stores/bus"
 	"uplift.dev/stores/internal/adapters/categories"
+	"uplift.dev/stores/internal/adapters/ga4"
 	"uplift.dev/stores/internal/adapters/postgres"
 	"uplift.dev/stores/internal/adapters/sealer"
 	"uplift.dev/stores/internal/adapters/shopify"
@@ -67,6 +68,19 @@ type Settings struct {
 	// keys only to https and a real store is never on a private address,
 	// so it is off everywhere else.
 	WooCommerceLocal bool `env:"WOOCOMMERCE_LOCAL" default:"false"`
+	// GoogleClientID and GoogleClientSecret are Uplift's OAuth client for
+	// Google Analytics 4; the defaults are obviously fake and only the
+	// simulator takes them.
+	GoogleClientID     string `env:"GOOGLE_CLIENT_ID" default:"unset-uplift-client.apps.googleusercontent.com"`
+	GoogleClientSecret string `env:"GOOGLE_CLIENT_SECRET" default:"GOCSPX-unset-uplift-secret" secret:"true"`
+	// Google's addresses: sign-in, the token endpoint, the Admin and Data
+	// APIs (a simulator's locally).
+	GoogleAccountsURL string `env:"GOOGLE_ACCOUNTS_URL" default:"https://accounts.google.com"`
+	GoogleOAuthURL    string `env:"GOOGLE_OAUTH_URL" default:"https://oauth2.googleapis.com"`
+	GA4AdminURL       string `env:"GA4_ADMIN_URL" default:"https://analyticsadmin.googleapis.com"`
+	GA4DataURL        string `env:"GA4_DATA_URL" default:"https://analyticsdata.googleapis.com"`
+	// GA4RefreshEvery is how often a GA4 property's recent days are read again.
+	GA4RefreshEvery time.Duration `env:"GA4_REFRESH_EVERY" default:"1h"`
 }
 
 // MaxImportMessage is the largest request the service accepts: a 20 MB
@@ -78,7 +92,9 @@ const MaxImportMessage = 64 << 20
 // before Wire runs).
 func Wire(s *Settings) service.Wire {
 	return func(_ context.Context, rt *service.Runtime) (grpcserver.Options, []func(context.Context) error, error) {
-		for name, v := range map[string]string{"PUBLIC_API_URL": s.PublicAPIURL, "WEB_URL": s.WebURL} {
+		for name, v := range map[string]string{"PUBLIC_API_URL": s.PublicAPIURL, "WEB_URL": s.WebURL,
+			"GOOGLE_ACCOUNTS_URL": s.GoogleAccountsURL, "GOOGLE_OAUTH_URL": s.GoogleOAuthURL,
+			"GA4_ADMIN_URL": s.GA4AdminURL, "GA4_DATA_URL": s.GA4DataURL} {
 			if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				return grpcserver.Options{}, nil, fmt.Errorf("%s: %q is not an absolute http(s) URL", name, v)
 			}
@@ -115,7 +131,17 @@ func Wire(s *Settings) service.Wire {
 				ReturnURL:   api + "/connections/woocommerce/return",
 				WebhookURL:  api + "/webhooks/woocommerce",
 				AllowHTTP:   s.WooCommerceLocal,
-			})
+			}).
+			WithGA4(ga4.New(ga4.Config{ClientID: s.GoogleClientID, ClientSecret: s.GoogleClientSecret,
+				AccountsURL: s.GoogleAccountsURL, OAuthURL: s.GoogleOAuthURL, AdminURL: s.GA4AdminURL, DataURL: s.GA4DataURL}),
+				repo, app.GA4Options{
+					AuthorizeURL: api + "/connections/ga4/authorize",
+					CallbackURL:  api + "/connections/ga4/callback",
+					RefreshEvery: s.GA4RefreshEvery,
+				})
+		if s.GoogleAccountsURL != ga4.DefaultAccountsURL {
+			rt.Log.Warn("Google calls go to a simulator", "base", s.GoogleAccountsURL)
+		}
 		if s.WooCommerceLocal {
 			rt.Log.Warn("WooCommerce local mode: http:// and loopback store addresses are accepted")
 		}
@@ -127,7 +153,7 @@ func Wire(s *Settings) service.Wire {
 				// One worker runs both platforms' syncs: a WooCommerce
 				// store's first sync or catch-up after the Shopify round.
 				round := func(ctx context.Context) error {
-					return errors.Join(a.SyncRound(ctx), a.WooSyncRound(ctx))
+					return errors.Join(a.SyncRound(ctx), a.WooSyncRound(ctx), a.GA4SyncRound(ctx))
 				}
 				return pgplatform.RunOnNotify(ctx, rt.Pool, postgres.NotifyChannel, s.SyncPoll, round,
 					func(err error) { rt.Log.Warn("sync round failed; will retry", "err", err) })

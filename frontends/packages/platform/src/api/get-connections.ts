@@ -3,7 +3,7 @@ import { http } from '../http/client';
 import { isHttpError } from '../http/http-error';
 import { categoryPath } from './category-path';
 import { categoryKeys } from './query-keys';
-import type { GetConnectionsResponseJson, ShopifyConnectionJson, WooCommerceConnectionJson } from './types';
+import type { GA4ConnectionJson, GetConnectionsResponseJson, ShopifyConnectionJson, WooCommerceConnectionJson } from './types';
 
 /** While a store's sync (Shopify's or WooCommerce's) runs, the connections are refetched this often. */
 export const SHOPIFY_SYNC_POLL_MS = 2_000;
@@ -21,9 +21,14 @@ export function isWooCommerceSyncing(woocommerce: WooCommerceConnectionJson | un
   return isStoreSyncing(woocommerce);
 }
 
-/** True while any connected store of the business is syncing: what the polling and the sync-end refresh follow. */
+/** True while a Google Analytics 4 property just picked is being read for the first time (no refresh yet, no error). */
+export function isGA4Refreshing(ga4: GA4ConnectionJson | undefined): boolean {
+  return ga4?.status === 'CONNECTED' && !ga4.lastRefreshedAt && !ga4.error;
+}
+
+/** True while any connected store of the business is syncing (or GA4 is first read): what the polling and the sync-end refresh follow. */
 export function isAnyStoreSyncing(data: GetConnectionsResponseJson | undefined): boolean {
-  return isShopifySyncing(data?.shopify) || isWooCommerceSyncing(data?.woocommerce);
+  return isShopifySyncing(data?.shopify) || isWooCommerceSyncing(data?.woocommerce) || isGA4Refreshing(data?.ga4);
 }
 
 /** Both platforms report a sync with the same SyncProgress and the same CONNECTED status. */

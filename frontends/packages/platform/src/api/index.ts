@@ -40,6 +40,7 @@ export * from './disconnect-shopify';
 export * from './start-woocommerce-connect';
 export * from './sync-woocommerce';
 export * from './disconnect-woocommerce';
+export * from './ga4-connection';
 export * from './import-orders';
 export * from './get-store-metrics';
 export * from './get-daily-report';

@@ -41,6 +41,7 @@ export const categoryKeys = {
     [...categoryKeys.storeData(categoryId), 'metrics', from, to] as const,
   dailyReport: (categoryId: string) => [...categoryKeys.storeData(categoryId), 'dailyReport'] as const,
   connections: (categoryId: string) => [...categoryKeys.detail(categoryId), 'connections'] as const,
+  ga4Properties: (categoryId: string) => [...categoryKeys.connections(categoryId), 'ga4Properties'] as const,
   /** The product image studio: its gallery, plan and previews. */
   studio: (categoryId: string) => [...categoryKeys.detail(categoryId), 'studio'] as const,
   /** The store website's products (the catalogue the studio picks photos from). */

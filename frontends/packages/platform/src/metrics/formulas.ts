@@ -87,10 +87,27 @@ export function higherIsBetter(key: string | undefined): boolean {
 }
 
 /**
+ * The words for sessions and conversion when they come from a Google Analytics 4
+ * property (the API's `sessionsSource` "ga4"), as the stores service words them
+ * (services/stores/internal/domain/ga4.go): GA4's ecommercePurchases ÷ its sessions.
+ */
+export function ga4Formulas(property: string): Partial<Record<MetricKey, string>> {
+  return {
+    sessions: `Sessions = sessions, from Google Analytics 4 property ${property}`,
+    conversionRate: `Conversion rate = purchases ÷ sessions, both from Google Analytics 4 property ${property} (its ecommercePurchases and sessions)`,
+  };
+}
+
+/**
  * The formula for a key under the rules of the numbers' `source` (WooCommerce's
  * where they differ), or `fallback` (e.g. the server's own wording) for a key the web does not know.
+ * With `ga4Property`, sessions and conversion are GA4's and say so.
  */
-export function formulaFor(key: string | undefined, fallback = '', source?: string): string {
+export function formulaFor(key: string | undefined, fallback = '', source?: string, ga4Property?: string): string {
   if (!isMetricKey(key)) return fallback;
-  return (isWooCommerceSource(source) && WOOCOMMERCE_METRIC_FORMULAS[key]) || METRIC_FORMULAS[key];
+  return (
+    (ga4Property && ga4Formulas(ga4Property)[key]) ||
+    (isWooCommerceSource(source) && WOOCOMMERCE_METRIC_FORMULAS[key]) ||
+    METRIC_FORMULAS[key]
+  );
 }

@@ -580,7 +580,20 @@ type GetMetricsResponse struct {
 	PreviousFrom   string      `protobuf:"bytes,11,opt,name=previous_from,json=previousFrom,proto3" json:"previous_from,omitempty"`
 	PreviousTo     string      `protobuf:"bytes,12,opt,name=previous_to,json=previousTo,proto3" json:"previous_to,omitempty"`
 	// top_products are the range's best products by net sales (top_products).
-	TopProducts   []*ProductSales `protobuf:"bytes,13,rep,name=top_products,json=topProducts,proto3" json:"top_products,omitempty"`
+	TopProducts []*ProductSales `protobuf:"bytes,13,rep,name=top_products,json=topProducts,proto3" json:"top_products,omitempty"`
+	// sessions_source says where sessions and conversion come from:
+	// "shopify", "ga4" (purchases ÷ sessions, from Google Analytics 4) or
+	// "" (none).
+	SessionsSource string `protobuf:"bytes,14,opt,name=sessions_source,json=sessionsSource,proto3" json:"sessions_source,omitempty"`
+	// ga4_property names the GA4 property when sessions_source is "ga4".
+	Ga4Property string `protobuf:"bytes,15,opt,name=ga4_property,json=ga4Property,proto3" json:"ga4_property,omitempty"`
+	// ga4_purchases is GA4's ecommercePurchases over the range (null unless
+	// every day has them).
+	Ga4Purchases *wrapperspb.Int32Value `protobuf:"bytes,16,opt,name=ga4_purchases,json=ga4Purchases,proto3" json:"ga4_purchases,omitempty"`
+	// ga4_notes say, for people, what to know about GA4's numbers: its
+	// purchases against the store's orders, its time zone, sampling and
+	// thresholding.
+	Ga4Notes      []string `protobuf:"bytes,17,rep,name=ga4_notes,json=ga4Notes,proto3" json:"ga4_notes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -702,6 +715,34 @@ func (x *GetMetricsResponse) GetPreviousTo() string {
 func (x *GetMetricsResponse) GetTopProducts() []*ProductSales {
 	if x != nil {
 		return x.TopProducts
+	}
+	return nil
+}
+
+func (x *GetMetricsResponse) GetSessionsSource() string {
+	if x != nil {
+		return x.SessionsSource
+	}
+	return ""
+}
+
+func (x *GetMetricsResponse) GetGa4Property() string {
+	if x != nil {
+		return x.Ga4Property
+	}
+	return ""
+}
+
+func (x *GetMetricsResponse) GetGa4Purchases() *wrapperspb.Int32Value {
+	if x != nil {
+		return x.Ga4Purchases
+	}
+	return nil
+}
+
+func (x *GetMetricsResponse) GetGa4Notes() []string {
+	if x != nil {
+		return x.Ga4Notes
 	}
 	return nil
 }
@@ -1727,6 +1768,7 @@ type GetConnectionsResponse struct {
 	// last_import is null when no export was imported.
 	LastImport    *OrderImport           `protobuf:"bytes,2,opt,name=last_import,json=lastImport,proto3" json:"last_import,omitempty"`
 	Woocommerce   *WooCommerceConnection `protobuf:"bytes,3,opt,name=woocommerce,proto3" json:"woocommerce,omitempty"`
+	Ga4           *GA4Connection         `protobuf:"bytes,4,opt,name=ga4,proto3" json:"ga4,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1778,6 +1820,13 @@ func (x *GetConnectionsResponse) GetLastImport() *OrderImport {
 func (x *GetConnectionsResponse) GetWoocommerce() *WooCommerceConnection {
 	if x != nil {
 		return x.Woocommerce
+	}
+	return nil
+}
+
+func (x *GetConnectionsResponse) GetGa4() *GA4Connection {
+	if x != nil {
+		return x.Ga4
 	}
 	return nil
 }
@@ -3088,6 +3137,853 @@ func (*HandleShopifyWebhookResponse) Descriptor() ([]byte, []int) {
 	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{46}
 }
 
+// GA4Connection is the category's Google Analytics 4 property.
+type GA4Connection struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// status is "NOT_CONNECTED", "PICK_PROPERTY" (Google consented, no
+	// property chosen), "CONNECTED" or "REAUTHORIZE" (Google no longer
+	// accepts the token: reconnect).
+	Status string `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
+	// property_id is the numeric id ("420000001").
+	PropertyId   string `protobuf:"bytes,2,opt,name=property_id,json=propertyId,proto3" json:"property_id,omitempty"`
+	PropertyName string `protobuf:"bytes,3,opt,name=property_name,json=propertyName,proto3" json:"property_name,omitempty"`
+	Timezone     string `protobuf:"bytes,4,opt,name=timezone,proto3" json:"timezone,omitempty"`
+	Currency     string `protobuf:"bytes,5,opt,name=currency,proto3" json:"currency,omitempty"`
+	// sessions_source is "ga4" or "shopify" (a Shopify store keeping
+	// Shopify's sessions).
+	SessionsSource  string                 `protobuf:"bytes,6,opt,name=sessions_source,json=sessionsSource,proto3" json:"sessions_source,omitempty"`
+	ConnectedAt     *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=connected_at,json=connectedAt,proto3" json:"connected_at,omitempty"`
+	LastRefreshedAt *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=last_refreshed_at,json=lastRefreshedAt,proto3" json:"last_refreshed_at,omitempty"`
+	// sampled and thresholded are GA4's own flags on the last report.
+	Sampled     bool `protobuf:"varint,9,opt,name=sampled,proto3" json:"sampled,omitempty"`
+	Thresholded bool `protobuf:"varint,10,opt,name=thresholded,proto3" json:"thresholded,omitempty"`
+	// quota_until is set while GA4's quota is spent: no report before then.
+	QuotaUntil *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=quota_until,json=quotaUntil,proto3" json:"quota_until,omitempty"`
+	// error says, for people, why the last refresh failed.
+	Error         string `protobuf:"bytes,12,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GA4Connection) Reset() {
+	*x = GA4Connection{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GA4Connection) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GA4Connection) ProtoMessage() {}
+
+func (x *GA4Connection) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GA4Connection.ProtoReflect.Descriptor instead.
+func (*GA4Connection) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *GA4Connection) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *GA4Connection) GetPropertyId() string {
+	if x != nil {
+		return x.PropertyId
+	}
+	return ""
+}
+
+func (x *GA4Connection) GetPropertyName() string {
+	if x != nil {
+		return x.PropertyName
+	}
+	return ""
+}
+
+func (x *GA4Connection) GetTimezone() string {
+	if x != nil {
+		return x.Timezone
+	}
+	return ""
+}
+
+func (x *GA4Connection) GetCurrency() string {
+	if x != nil {
+		return x.Currency
+	}
+	return ""
+}
+
+func (x *GA4Connection) GetSessionsSource() string {
+	if x != nil {
+		return x.SessionsSource
+	}
+	return ""
+}
+
+func (x *GA4Connection) GetConnectedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ConnectedAt
+	}
+	return nil
+}
+
+func (x *GA4Connection) GetLastRefreshedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.LastRefreshedAt
+	}
+	return nil
+}
+
+func (x *GA4Connection) GetSampled() bool {
+	if x != nil {
+		return x.Sampled
+	}
+	return false
+}
+
+func (x *GA4Connection) GetThresholded() bool {
+	if x != nil {
+		return x.Thresholded
+	}
+	return false
+}
+
+func (x *GA4Connection) GetQuotaUntil() *timestamppb.Timestamp {
+	if x != nil {
+		return x.QuotaUntil
+	}
+	return nil
+}
+
+func (x *GA4Connection) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+// StartGA4ConnectRequest names the category.
+type StartGA4ConnectRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StartGA4ConnectRequest) Reset() {
+	*x = StartGA4ConnectRequest{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StartGA4ConnectRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StartGA4ConnectRequest) ProtoMessage() {}
+
+func (x *StartGA4ConnectRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StartGA4ConnectRequest.ProtoReflect.Descriptor instead.
+func (*StartGA4ConnectRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *StartGA4ConnectRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+// StartGA4ConnectResponse is where the browser goes next.
+type StartGA4ConnectResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RedirectUrl   string                 `protobuf:"bytes,1,opt,name=redirect_url,json=redirectUrl,proto3" json:"redirect_url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StartGA4ConnectResponse) Reset() {
+	*x = StartGA4ConnectResponse{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[49]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StartGA4ConnectResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StartGA4ConnectResponse) ProtoMessage() {}
+
+func (x *StartGA4ConnectResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[49]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StartGA4ConnectResponse.ProtoReflect.Descriptor instead.
+func (*StartGA4ConnectResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{49}
+}
+
+func (x *StartGA4ConnectResponse) GetRedirectUrl() string {
+	if x != nil {
+		return x.RedirectUrl
+	}
+	return ""
+}
+
+// ListGA4PropertiesRequest names the category.
+type ListGA4PropertiesRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListGA4PropertiesRequest) Reset() {
+	*x = ListGA4PropertiesRequest{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListGA4PropertiesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListGA4PropertiesRequest) ProtoMessage() {}
+
+func (x *ListGA4PropertiesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListGA4PropertiesRequest.ProtoReflect.Descriptor instead.
+func (*ListGA4PropertiesRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{50}
+}
+
+func (x *ListGA4PropertiesRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+// GA4Property is one property the Google user can read.
+type GA4Property struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// property_id is the numeric id from "properties/{id}".
+	PropertyId  string `protobuf:"bytes,1,opt,name=property_id,json=propertyId,proto3" json:"property_id,omitempty"`
+	DisplayName string `protobuf:"bytes,2,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
+	// account_name is the GA4 account's display name.
+	AccountName   string `protobuf:"bytes,3,opt,name=account_name,json=accountName,proto3" json:"account_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GA4Property) Reset() {
+	*x = GA4Property{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GA4Property) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GA4Property) ProtoMessage() {}
+
+func (x *GA4Property) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GA4Property.ProtoReflect.Descriptor instead.
+func (*GA4Property) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{51}
+}
+
+func (x *GA4Property) GetPropertyId() string {
+	if x != nil {
+		return x.PropertyId
+	}
+	return ""
+}
+
+func (x *GA4Property) GetDisplayName() string {
+	if x != nil {
+		return x.DisplayName
+	}
+	return ""
+}
+
+func (x *GA4Property) GetAccountName() string {
+	if x != nil {
+		return x.AccountName
+	}
+	return ""
+}
+
+// ListGA4PropertiesResponse lists the properties, account by account.
+type ListGA4PropertiesResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Properties    []*GA4Property         `protobuf:"bytes,1,rep,name=properties,proto3" json:"properties,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListGA4PropertiesResponse) Reset() {
+	*x = ListGA4PropertiesResponse{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListGA4PropertiesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListGA4PropertiesResponse) ProtoMessage() {}
+
+func (x *ListGA4PropertiesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListGA4PropertiesResponse.ProtoReflect.Descriptor instead.
+func (*ListGA4PropertiesResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{52}
+}
+
+func (x *ListGA4PropertiesResponse) GetProperties() []*GA4Property {
+	if x != nil {
+		return x.Properties
+	}
+	return nil
+}
+
+// SelectGA4PropertyRequest picks a property.
+type SelectGA4PropertyRequest struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	PropertyId string                 `protobuf:"bytes,2,opt,name=property_id,json=propertyId,proto3" json:"property_id,omitempty"`
+	// sessions_source is "ga4" or "shopify"; empty keeps the current choice
+	// (at first: "shopify" for a connected Shopify store, else "ga4").
+	SessionsSource string `protobuf:"bytes,3,opt,name=sessions_source,json=sessionsSource,proto3" json:"sessions_source,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *SelectGA4PropertyRequest) Reset() {
+	*x = SelectGA4PropertyRequest{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[53]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SelectGA4PropertyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SelectGA4PropertyRequest) ProtoMessage() {}
+
+func (x *SelectGA4PropertyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[53]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SelectGA4PropertyRequest.ProtoReflect.Descriptor instead.
+func (*SelectGA4PropertyRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{53}
+}
+
+func (x *SelectGA4PropertyRequest) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+func (x *SelectGA4PropertyRequest) GetPropertyId() string {
+	if x != nil {
+		return x.PropertyId
+	}
+	return ""
+}
+
+func (x *SelectGA4PropertyRequest) GetSessionsSource() string {
+	if x != nil {
+		return x.SessionsSource
+	}
+	return ""
+}
+
+// SelectGA4PropertyResponse is the connection now.
+type SelectGA4PropertyResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Ga4           *GA4Connection         `protobuf:"bytes,1,opt,name=ga4,proto3" json:"ga4,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SelectGA4PropertyResponse) Reset() {
+	*x = SelectGA4PropertyResponse{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[54]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SelectGA4PropertyResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SelectGA4PropertyResponse) ProtoMessage() {}
+
+func (x *SelectGA4PropertyResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[54]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SelectGA4PropertyResponse.ProtoReflect.Descriptor instead.
+func (*SelectGA4PropertyResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{54}
+}
+
+func (x *SelectGA4PropertyResponse) GetGa4() *GA4Connection {
+	if x != nil {
+		return x.Ga4
+	}
+	return nil
+}
+
+// SyncGA4Request names the category.
+type SyncGA4Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SyncGA4Request) Reset() {
+	*x = SyncGA4Request{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[55]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SyncGA4Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SyncGA4Request) ProtoMessage() {}
+
+func (x *SyncGA4Request) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[55]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SyncGA4Request.ProtoReflect.Descriptor instead.
+func (*SyncGA4Request) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{55}
+}
+
+func (x *SyncGA4Request) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+// SyncGA4Response is empty.
+type SyncGA4Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SyncGA4Response) Reset() {
+	*x = SyncGA4Response{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[56]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SyncGA4Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SyncGA4Response) ProtoMessage() {}
+
+func (x *SyncGA4Response) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[56]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SyncGA4Response.ProtoReflect.Descriptor instead.
+func (*SyncGA4Response) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{56}
+}
+
+// DisconnectGA4Request names the category.
+type DisconnectGA4Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CategoryId    string                 `protobuf:"bytes,1,opt,name=category_id,json=categoryId,proto3" json:"category_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DisconnectGA4Request) Reset() {
+	*x = DisconnectGA4Request{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[57]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DisconnectGA4Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DisconnectGA4Request) ProtoMessage() {}
+
+func (x *DisconnectGA4Request) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[57]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DisconnectGA4Request.ProtoReflect.Descriptor instead.
+func (*DisconnectGA4Request) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{57}
+}
+
+func (x *DisconnectGA4Request) GetCategoryId() string {
+	if x != nil {
+		return x.CategoryId
+	}
+	return ""
+}
+
+// DisconnectGA4Response is empty.
+type DisconnectGA4Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DisconnectGA4Response) Reset() {
+	*x = DisconnectGA4Response{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[58]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DisconnectGA4Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DisconnectGA4Response) ProtoMessage() {}
+
+func (x *DisconnectGA4Response) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[58]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DisconnectGA4Response.ProtoReflect.Descriptor instead.
+func (*DisconnectGA4Response) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{58}
+}
+
+// AuthorizeGA4Request carries the state StartGA4Connect issued.
+type AuthorizeGA4Request struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	State         string                 `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuthorizeGA4Request) Reset() {
+	*x = AuthorizeGA4Request{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[59]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuthorizeGA4Request) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuthorizeGA4Request) ProtoMessage() {}
+
+func (x *AuthorizeGA4Request) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[59]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuthorizeGA4Request.ProtoReflect.Descriptor instead.
+func (*AuthorizeGA4Request) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{59}
+}
+
+func (x *AuthorizeGA4Request) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+// AuthorizeGA4Response is Google's consent page.
+type AuthorizeGA4Response struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AuthorizeUrl  string                 `protobuf:"bytes,1,opt,name=authorize_url,json=authorizeUrl,proto3" json:"authorize_url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuthorizeGA4Response) Reset() {
+	*x = AuthorizeGA4Response{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[60]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuthorizeGA4Response) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuthorizeGA4Response) ProtoMessage() {}
+
+func (x *AuthorizeGA4Response) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[60]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuthorizeGA4Response.ProtoReflect.Descriptor instead.
+func (*AuthorizeGA4Response) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{60}
+}
+
+func (x *AuthorizeGA4Response) GetAuthorizeUrl() string {
+	if x != nil {
+		return x.AuthorizeUrl
+	}
+	return ""
+}
+
+// CompleteGA4ConnectRequest is Google's callback as it arrived.
+type CompleteGA4ConnectRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// raw_query is the callback's query string (code, state or error).
+	RawQuery string `protobuf:"bytes,1,opt,name=raw_query,json=rawQuery,proto3" json:"raw_query,omitempty"`
+	// browser_state is the state the browser's cookie carried.
+	BrowserState  string `protobuf:"bytes,2,opt,name=browser_state,json=browserState,proto3" json:"browser_state,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompleteGA4ConnectRequest) Reset() {
+	*x = CompleteGA4ConnectRequest{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[61]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompleteGA4ConnectRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompleteGA4ConnectRequest) ProtoMessage() {}
+
+func (x *CompleteGA4ConnectRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[61]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompleteGA4ConnectRequest.ProtoReflect.Descriptor instead.
+func (*CompleteGA4ConnectRequest) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{61}
+}
+
+func (x *CompleteGA4ConnectRequest) GetRawQuery() string {
+	if x != nil {
+		return x.RawQuery
+	}
+	return ""
+}
+
+func (x *CompleteGA4ConnectRequest) GetBrowserState() string {
+	if x != nil {
+		return x.BrowserState
+	}
+	return ""
+}
+
+// CompleteGA4ConnectResponse is where the browser goes back to.
+type CompleteGA4ConnectResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RedirectUrl   string                 `protobuf:"bytes,1,opt,name=redirect_url,json=redirectUrl,proto3" json:"redirect_url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompleteGA4ConnectResponse) Reset() {
+	*x = CompleteGA4ConnectResponse{}
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[62]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompleteGA4ConnectResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompleteGA4ConnectResponse) ProtoMessage() {}
+
+func (x *CompleteGA4ConnectResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_uplift_stores_v1_stores_service_proto_msgTypes[62]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompleteGA4ConnectResponse.ProtoReflect.Descriptor instead.
+func (*CompleteGA4ConnectResponse) Descriptor() ([]byte, []int) {
+	return file_uplift_stores_v1_stores_service_proto_rawDescGZIP(), []int{62}
+}
+
+func (x *CompleteGA4ConnectResponse) GetRedirectUrl() string {
+	if x != nil {
+		return x.RedirectUrl
+	}
+	return ""
+}
+
 var File_uplift_stores_v1_stores_service_proto protoreflect.FileDescriptor
 
 const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
@@ -3138,7 +4034,7 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\x0fconversion_rate\x18\f \x01(\v2\x1c.google.protobuf.StringValueR\x0econversionRate\x12\x16\n" +
 	"\x06duties\x18\r \x01(\tR\x06duties\x12'\n" +
 	"\x0fadditional_fees\x18\x0e \x01(\tR\x0eadditionalFees\x12L\n" +
-	"\x13shopify_total_sales\x18\x0f \x01(\v2\x1c.google.protobuf.StringValueR\x11shopifyTotalSales\"\xfe\x03\n" +
+	"\x13shopify_total_sales\x18\x0f \x01(\v2\x1c.google.protobuf.StringValueR\x11shopifyTotalSales\"\xa9\x05\n" +
 	"\x12GetMetricsResponse\x12\x1a\n" +
 	"\bcurrency\x18\x01 \x01(\tR\bcurrency\x12\x1a\n" +
 	"\btimezone\x18\x02 \x01(\tR\btimezone\x12\x16\n" +
@@ -3154,7 +4050,11 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\rprevious_from\x18\v \x01(\tR\fpreviousFrom\x12\x1f\n" +
 	"\vprevious_to\x18\f \x01(\tR\n" +
 	"previousTo\x12A\n" +
-	"\ftop_products\x18\r \x03(\v2\x1e.uplift.stores.v1.ProductSalesR\vtopProducts\"r\n" +
+	"\ftop_products\x18\r \x03(\v2\x1e.uplift.stores.v1.ProductSalesR\vtopProducts\x12'\n" +
+	"\x0fsessions_source\x18\x0e \x01(\tR\x0esessionsSource\x12!\n" +
+	"\fga4_property\x18\x0f \x01(\tR\vga4Property\x12@\n" +
+	"\rga4_purchases\x18\x10 \x01(\v2\x1b.google.protobuf.Int32ValueR\fga4Purchases\x12\x1b\n" +
+	"\tga4_notes\x18\x11 \x03(\tR\bga4Notes\"r\n" +
 	"\x15GetTopProductsRequest\x12\x1f\n" +
 	"\vcategory_id\x18\x01 \x01(\tR\n" +
 	"categoryId\x12\x12\n" +
@@ -3234,12 +4134,13 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\blast_day\x18\x03 \x01(\tR\alastDay\x12\x1a\n" +
 	"\bcurrency\x18\x04 \x01(\tR\bcurrency\x12;\n" +
 	"\vimported_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"importedAt\"\xe2\x01\n" +
+	"importedAt\"\x95\x02\n" +
 	"\x16GetConnectionsResponse\x12=\n" +
 	"\ashopify\x18\x01 \x01(\v2#.uplift.stores.v1.ShopifyConnectionR\ashopify\x12>\n" +
 	"\vlast_import\x18\x02 \x01(\v2\x1d.uplift.stores.v1.OrderImportR\n" +
 	"lastImport\x12I\n" +
-	"\vwoocommerce\x18\x03 \x01(\v2'.uplift.stores.v1.WooCommerceConnectionR\vwoocommerce\"\xc2\x02\n" +
+	"\vwoocommerce\x18\x03 \x01(\v2'.uplift.stores.v1.WooCommerceConnectionR\vwoocommerce\x121\n" +
+	"\x03ga4\x18\x04 \x01(\v2\x1f.uplift.stores.v1.GA4ConnectionR\x03ga4\"\xc2\x02\n" +
 	"\x15WooCommerceConnection\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x1b\n" +
 	"\tstore_url\x18\x02 \x01(\tR\bstoreUrl\x12\x12\n" +
@@ -3322,7 +4223,65 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\vapi_version\x18\a \x01(\tR\n" +
 	"apiVersion\x12!\n" +
 	"\ftriggered_at\x18\b \x01(\tR\vtriggeredAt\"\x1e\n" +
-	"\x1cHandleShopifyWebhookResponse2\x8f\x17\n" +
+	"\x1cHandleShopifyWebhookResponse\"\xe4\x03\n" +
+	"\rGA4Connection\x12\x16\n" +
+	"\x06status\x18\x01 \x01(\tR\x06status\x12\x1f\n" +
+	"\vproperty_id\x18\x02 \x01(\tR\n" +
+	"propertyId\x12#\n" +
+	"\rproperty_name\x18\x03 \x01(\tR\fpropertyName\x12\x1a\n" +
+	"\btimezone\x18\x04 \x01(\tR\btimezone\x12\x1a\n" +
+	"\bcurrency\x18\x05 \x01(\tR\bcurrency\x12'\n" +
+	"\x0fsessions_source\x18\x06 \x01(\tR\x0esessionsSource\x12=\n" +
+	"\fconnected_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\vconnectedAt\x12F\n" +
+	"\x11last_refreshed_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\x0flastRefreshedAt\x12\x18\n" +
+	"\asampled\x18\t \x01(\bR\asampled\x12 \n" +
+	"\vthresholded\x18\n" +
+	" \x01(\bR\vthresholded\x12;\n" +
+	"\vquota_until\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"quotaUntil\x12\x14\n" +
+	"\x05error\x18\f \x01(\tR\x05error\"9\n" +
+	"\x16StartGA4ConnectRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\"<\n" +
+	"\x17StartGA4ConnectResponse\x12!\n" +
+	"\fredirect_url\x18\x01 \x01(\tR\vredirectUrl\";\n" +
+	"\x18ListGA4PropertiesRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\"t\n" +
+	"\vGA4Property\x12\x1f\n" +
+	"\vproperty_id\x18\x01 \x01(\tR\n" +
+	"propertyId\x12!\n" +
+	"\fdisplay_name\x18\x02 \x01(\tR\vdisplayName\x12!\n" +
+	"\faccount_name\x18\x03 \x01(\tR\vaccountName\"Z\n" +
+	"\x19ListGA4PropertiesResponse\x12=\n" +
+	"\n" +
+	"properties\x18\x01 \x03(\v2\x1d.uplift.stores.v1.GA4PropertyR\n" +
+	"properties\"\x85\x01\n" +
+	"\x18SelectGA4PropertyRequest\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\x12\x1f\n" +
+	"\vproperty_id\x18\x02 \x01(\tR\n" +
+	"propertyId\x12'\n" +
+	"\x0fsessions_source\x18\x03 \x01(\tR\x0esessionsSource\"N\n" +
+	"\x19SelectGA4PropertyResponse\x121\n" +
+	"\x03ga4\x18\x01 \x01(\v2\x1f.uplift.stores.v1.GA4ConnectionR\x03ga4\"1\n" +
+	"\x0eSyncGA4Request\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\"\x11\n" +
+	"\x0fSyncGA4Response\"7\n" +
+	"\x14DisconnectGA4Request\x12\x1f\n" +
+	"\vcategory_id\x18\x01 \x01(\tR\n" +
+	"categoryId\"\x17\n" +
+	"\x15DisconnectGA4Response\"+\n" +
+	"\x13AuthorizeGA4Request\x12\x14\n" +
+	"\x05state\x18\x01 \x01(\tR\x05state\";\n" +
+	"\x14AuthorizeGA4Response\x12#\n" +
+	"\rauthorize_url\x18\x01 \x01(\tR\fauthorizeUrl\"]\n" +
+	"\x19CompleteGA4ConnectRequest\x12\x1b\n" +
+	"\traw_query\x18\x01 \x01(\tR\brawQuery\x12#\n" +
+	"\rbrowser_state\x18\x02 \x01(\tR\fbrowserState\"?\n" +
+	"\x1aCompleteGA4ConnectResponse\x12!\n" +
+	"\fredirect_url\x18\x01 \x01(\tR\vredirectUrl2\xab\x1f\n" +
 	"\rStoresService\x12\xa8\x01\n" +
 	"\fImportOrders\x12%.uplift.stores.v1.ImportOrdersRequest\x1a&.uplift.stores.v1.ImportOrdersResponse\"I\x82\xd3\xe4\x93\x02C:\x01*\">/internal/categories/{category_id}/business-data/orders/import\x12_\n" +
 	"\fUploadOrders\x12%.uplift.stores.v1.UploadOrdersRequest\x1a&.uplift.stores.v1.UploadOrdersResponse(\x01\x12\x9c\x01\n" +
@@ -3343,7 +4302,14 @@ const file_uplift_stores_v1_stores_service_proto_rawDesc = "" +
 	"\x15DisconnectWooCommerce\x12..uplift.stores.v1.DisconnectWooCommerceRequest\x1a/.uplift.stores.v1.DisconnectWooCommerceResponse\"B\x82\xd3\xe4\x93\x02<*:/internal/categories/{category_id}/connections/woocommerce\x12{\n" +
 	"\x16ReceiveWooCommerceKeys\x12/.uplift.stores.v1.ReceiveWooCommerceKeysRequest\x1a0.uplift.stores.v1.ReceiveWooCommerceKeysResponse\x12l\n" +
 	"\x11ReturnWooCommerce\x12*.uplift.stores.v1.ReturnWooCommerceRequest\x1a+.uplift.stores.v1.ReturnWooCommerceResponse\x12\x81\x01\n" +
-	"\x18HandleWooCommerceWebhook\x121.uplift.stores.v1.HandleWooCommerceWebhookRequest\x1a2.uplift.stores.v1.HandleWooCommerceWebhookResponseB\xbc\x01\n" +
+	"\x18HandleWooCommerceWebhook\x121.uplift.stores.v1.HandleWooCommerceWebhookRequest\x1a2.uplift.stores.v1.HandleWooCommerceWebhookResponse\x12\xa5\x01\n" +
+	"\x0fStartGA4Connect\x12(.uplift.stores.v1.StartGA4ConnectRequest\x1a).uplift.stores.v1.StartGA4ConnectResponse\"=\x82\xd3\xe4\x93\x027:\x01*\"2/internal/categories/{category_id}/connections/ga4\x12\xb6\x01\n" +
+	"\x11ListGA4Properties\x12*.uplift.stores.v1.ListGA4PropertiesRequest\x1a+.uplift.stores.v1.ListGA4PropertiesResponse\"H\x82\xd3\xe4\x93\x02?\x12=/internal/categories/{category_id}/connections/ga4/properties\x90\x02\x01\x12\xb4\x01\n" +
+	"\x11SelectGA4Property\x12*.uplift.stores.v1.SelectGA4PropertyRequest\x1a+.uplift.stores.v1.SelectGA4PropertyResponse\"F\x82\xd3\xe4\x93\x02@:\x01*\";/internal/categories/{category_id}/connections/ga4/property\x12\x92\x01\n" +
+	"\aSyncGA4\x12 .uplift.stores.v1.SyncGA4Request\x1a!.uplift.stores.v1.SyncGA4Response\"B\x82\xd3\xe4\x93\x02<:\x01*\"7/internal/categories/{category_id}/connections/ga4/sync\x12\x9c\x01\n" +
+	"\rDisconnectGA4\x12&.uplift.stores.v1.DisconnectGA4Request\x1a'.uplift.stores.v1.DisconnectGA4Response\":\x82\xd3\xe4\x93\x024*2/internal/categories/{category_id}/connections/ga4\x12]\n" +
+	"\fAuthorizeGA4\x12%.uplift.stores.v1.AuthorizeGA4Request\x1a&.uplift.stores.v1.AuthorizeGA4Response\x12o\n" +
+	"\x12CompleteGA4Connect\x12+.uplift.stores.v1.CompleteGA4ConnectRequest\x1a,.uplift.stores.v1.CompleteGA4ConnectResponseB\xbc\x01\n" +
 	"\x14com.uplift.stores.v1B\x12StoresServiceProtoP\x01Z.uplift.dev/proto/gen/uplift/stores/v1;storesv1\xa2\x02\x03USX\xaa\x02\x10Uplift.Stores.V1\xca\x02\x10Uplift\\Stores\\V1\xe2\x02\x1cUplift\\Stores\\V1\\GPBMetadata\xea\x02\x12Uplift::Stores::V1b\x06proto3"
 
 var (
@@ -3358,7 +4324,7 @@ func file_uplift_stores_v1_stores_service_proto_rawDescGZIP() []byte {
 	return file_uplift_stores_v1_stores_service_proto_rawDescData
 }
 
-var file_uplift_stores_v1_stores_service_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
+var file_uplift_stores_v1_stores_service_proto_msgTypes = make([]protoimpl.MessageInfo, 63)
 var file_uplift_stores_v1_stores_service_proto_goTypes = []any{
 	(*ImportOrdersRequest)(nil),              // 0: uplift.stores.v1.ImportOrdersRequest
 	(*UploadOrdersRequest)(nil),              // 1: uplift.stores.v1.UploadOrdersRequest
@@ -3407,80 +4373,117 @@ var file_uplift_stores_v1_stores_service_proto_goTypes = []any{
 	(*CompleteShopifyConnectResponse)(nil),   // 44: uplift.stores.v1.CompleteShopifyConnectResponse
 	(*HandleShopifyWebhookRequest)(nil),      // 45: uplift.stores.v1.HandleShopifyWebhookRequest
 	(*HandleShopifyWebhookResponse)(nil),     // 46: uplift.stores.v1.HandleShopifyWebhookResponse
-	(*wrapperspb.StringValue)(nil),           // 47: google.protobuf.StringValue
-	(*wrapperspb.Int32Value)(nil),            // 48: google.protobuf.Int32Value
-	(*timestamppb.Timestamp)(nil),            // 49: google.protobuf.Timestamp
+	(*GA4Connection)(nil),                    // 47: uplift.stores.v1.GA4Connection
+	(*StartGA4ConnectRequest)(nil),           // 48: uplift.stores.v1.StartGA4ConnectRequest
+	(*StartGA4ConnectResponse)(nil),          // 49: uplift.stores.v1.StartGA4ConnectResponse
+	(*ListGA4PropertiesRequest)(nil),         // 50: uplift.stores.v1.ListGA4PropertiesRequest
+	(*GA4Property)(nil),                      // 51: uplift.stores.v1.GA4Property
+	(*ListGA4PropertiesResponse)(nil),        // 52: uplift.stores.v1.ListGA4PropertiesResponse
+	(*SelectGA4PropertyRequest)(nil),         // 53: uplift.stores.v1.SelectGA4PropertyRequest
+	(*SelectGA4PropertyResponse)(nil),        // 54: uplift.stores.v1.SelectGA4PropertyResponse
+	(*SyncGA4Request)(nil),                   // 55: uplift.stores.v1.SyncGA4Request
+	(*SyncGA4Response)(nil),                  // 56: uplift.stores.v1.SyncGA4Response
+	(*DisconnectGA4Request)(nil),             // 57: uplift.stores.v1.DisconnectGA4Request
+	(*DisconnectGA4Response)(nil),            // 58: uplift.stores.v1.DisconnectGA4Response
+	(*AuthorizeGA4Request)(nil),              // 59: uplift.stores.v1.AuthorizeGA4Request
+	(*AuthorizeGA4Response)(nil),             // 60: uplift.stores.v1.AuthorizeGA4Response
+	(*CompleteGA4ConnectRequest)(nil),        // 61: uplift.stores.v1.CompleteGA4ConnectRequest
+	(*CompleteGA4ConnectResponse)(nil),       // 62: uplift.stores.v1.CompleteGA4ConnectResponse
+	(*wrapperspb.StringValue)(nil),           // 63: google.protobuf.StringValue
+	(*wrapperspb.Int32Value)(nil),            // 64: google.protobuf.Int32Value
+	(*timestamppb.Timestamp)(nil),            // 65: google.protobuf.Timestamp
 }
 var file_uplift_stores_v1_stores_service_proto_depIdxs = []int32{
 	3,  // 0: uplift.stores.v1.UploadOrdersResponse.result:type_name -> uplift.stores.v1.ImportOrdersResponse
-	47, // 1: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
-	48, // 2: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
-	47, // 3: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
-	47, // 4: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
+	63, // 1: uplift.stores.v1.DayMetrics.average_order_value:type_name -> google.protobuf.StringValue
+	64, // 2: uplift.stores.v1.DayMetrics.sessions:type_name -> google.protobuf.Int32Value
+	63, // 3: uplift.stores.v1.DayMetrics.conversion_rate:type_name -> google.protobuf.StringValue
+	63, // 4: uplift.stores.v1.DayMetrics.shopify_total_sales:type_name -> google.protobuf.StringValue
 	5,  // 5: uplift.stores.v1.GetMetricsResponse.days:type_name -> uplift.stores.v1.DayMetrics
 	5,  // 6: uplift.stores.v1.GetMetricsResponse.totals:type_name -> uplift.stores.v1.DayMetrics
 	5,  // 7: uplift.stores.v1.GetMetricsResponse.previous_totals:type_name -> uplift.stores.v1.DayMetrics
 	8,  // 8: uplift.stores.v1.GetMetricsResponse.top_products:type_name -> uplift.stores.v1.ProductSales
-	8,  // 9: uplift.stores.v1.GetTopProductsResponse.products:type_name -> uplift.stores.v1.ProductSales
-	47, // 10: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
-	47, // 11: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
-	47, // 12: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
-	13, // 13: uplift.stores.v1.DailyReport.metrics:type_name -> uplift.stores.v1.ReportMetric
-	14, // 14: uplift.stores.v1.GetDailyReportResponse.report:type_name -> uplift.stores.v1.DailyReport
-	49, // 15: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
-	49, // 16: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
-	18, // 17: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
-	17, // 18: uplift.stores.v1.ShopifyConnection.stored:type_name -> uplift.stores.v1.StoreCounts
-	49, // 19: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
-	19, // 20: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
-	20, // 21: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
-	22, // 22: uplift.stores.v1.GetConnectionsResponse.woocommerce:type_name -> uplift.stores.v1.WooCommerceConnection
-	49, // 23: uplift.stores.v1.WooCommerceConnection.connected_at:type_name -> google.protobuf.Timestamp
-	18, // 24: uplift.stores.v1.WooCommerceConnection.sync:type_name -> uplift.stores.v1.SyncProgress
-	17, // 25: uplift.stores.v1.WooCommerceConnection.stored:type_name -> uplift.stores.v1.StoreCounts
-	0,  // 26: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
-	1,  // 27: uplift.stores.v1.StoresService.UploadOrders:input_type -> uplift.stores.v1.UploadOrdersRequest
-	4,  // 28: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
-	7,  // 29: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
-	12, // 30: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
-	10, // 31: uplift.stores.v1.StoresService.SendDailyReport:input_type -> uplift.stores.v1.SendDailyReportRequest
-	16, // 32: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
-	35, // 33: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
-	37, // 34: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
-	39, // 35: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
-	41, // 36: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
-	43, // 37: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
-	45, // 38: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
-	23, // 39: uplift.stores.v1.StoresService.StartWooCommerceConnect:input_type -> uplift.stores.v1.StartWooCommerceConnectRequest
-	25, // 40: uplift.stores.v1.StoresService.SyncWooCommerce:input_type -> uplift.stores.v1.SyncWooCommerceRequest
-	27, // 41: uplift.stores.v1.StoresService.DisconnectWooCommerce:input_type -> uplift.stores.v1.DisconnectWooCommerceRequest
-	29, // 42: uplift.stores.v1.StoresService.ReceiveWooCommerceKeys:input_type -> uplift.stores.v1.ReceiveWooCommerceKeysRequest
-	31, // 43: uplift.stores.v1.StoresService.ReturnWooCommerce:input_type -> uplift.stores.v1.ReturnWooCommerceRequest
-	32, // 44: uplift.stores.v1.StoresService.HandleWooCommerceWebhook:input_type -> uplift.stores.v1.HandleWooCommerceWebhookRequest
-	3,  // 45: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
-	2,  // 46: uplift.stores.v1.StoresService.UploadOrders:output_type -> uplift.stores.v1.UploadOrdersResponse
-	6,  // 47: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
-	9,  // 48: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
-	15, // 49: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
-	11, // 50: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
-	21, // 51: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
-	36, // 52: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
-	38, // 53: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
-	40, // 54: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
-	42, // 55: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
-	44, // 56: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
-	46, // 57: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
-	24, // 58: uplift.stores.v1.StoresService.StartWooCommerceConnect:output_type -> uplift.stores.v1.StartWooCommerceConnectResponse
-	26, // 59: uplift.stores.v1.StoresService.SyncWooCommerce:output_type -> uplift.stores.v1.SyncWooCommerceResponse
-	28, // 60: uplift.stores.v1.StoresService.DisconnectWooCommerce:output_type -> uplift.stores.v1.DisconnectWooCommerceResponse
-	30, // 61: uplift.stores.v1.StoresService.ReceiveWooCommerceKeys:output_type -> uplift.stores.v1.ReceiveWooCommerceKeysResponse
-	34, // 62: uplift.stores.v1.StoresService.ReturnWooCommerce:output_type -> uplift.stores.v1.ReturnWooCommerceResponse
-	33, // 63: uplift.stores.v1.StoresService.HandleWooCommerceWebhook:output_type -> uplift.stores.v1.HandleWooCommerceWebhookResponse
-	45, // [45:64] is the sub-list for method output_type
-	26, // [26:45] is the sub-list for method input_type
-	26, // [26:26] is the sub-list for extension type_name
-	26, // [26:26] is the sub-list for extension extendee
-	0,  // [0:26] is the sub-list for field type_name
+	64, // 9: uplift.stores.v1.GetMetricsResponse.ga4_purchases:type_name -> google.protobuf.Int32Value
+	8,  // 10: uplift.stores.v1.GetTopProductsResponse.products:type_name -> uplift.stores.v1.ProductSales
+	63, // 11: uplift.stores.v1.ReportMetric.value:type_name -> google.protobuf.StringValue
+	63, // 12: uplift.stores.v1.ReportMetric.average:type_name -> google.protobuf.StringValue
+	63, // 13: uplift.stores.v1.ReportMetric.change_percent:type_name -> google.protobuf.StringValue
+	13, // 14: uplift.stores.v1.DailyReport.metrics:type_name -> uplift.stores.v1.ReportMetric
+	14, // 15: uplift.stores.v1.GetDailyReportResponse.report:type_name -> uplift.stores.v1.DailyReport
+	65, // 16: uplift.stores.v1.SyncProgress.last_synced_at:type_name -> google.protobuf.Timestamp
+	65, // 17: uplift.stores.v1.ShopifyConnection.connected_at:type_name -> google.protobuf.Timestamp
+	18, // 18: uplift.stores.v1.ShopifyConnection.sync:type_name -> uplift.stores.v1.SyncProgress
+	17, // 19: uplift.stores.v1.ShopifyConnection.stored:type_name -> uplift.stores.v1.StoreCounts
+	65, // 20: uplift.stores.v1.OrderImport.imported_at:type_name -> google.protobuf.Timestamp
+	19, // 21: uplift.stores.v1.GetConnectionsResponse.shopify:type_name -> uplift.stores.v1.ShopifyConnection
+	20, // 22: uplift.stores.v1.GetConnectionsResponse.last_import:type_name -> uplift.stores.v1.OrderImport
+	22, // 23: uplift.stores.v1.GetConnectionsResponse.woocommerce:type_name -> uplift.stores.v1.WooCommerceConnection
+	47, // 24: uplift.stores.v1.GetConnectionsResponse.ga4:type_name -> uplift.stores.v1.GA4Connection
+	65, // 25: uplift.stores.v1.WooCommerceConnection.connected_at:type_name -> google.protobuf.Timestamp
+	18, // 26: uplift.stores.v1.WooCommerceConnection.sync:type_name -> uplift.stores.v1.SyncProgress
+	17, // 27: uplift.stores.v1.WooCommerceConnection.stored:type_name -> uplift.stores.v1.StoreCounts
+	65, // 28: uplift.stores.v1.GA4Connection.connected_at:type_name -> google.protobuf.Timestamp
+	65, // 29: uplift.stores.v1.GA4Connection.last_refreshed_at:type_name -> google.protobuf.Timestamp
+	65, // 30: uplift.stores.v1.GA4Connection.quota_until:type_name -> google.protobuf.Timestamp
+	51, // 31: uplift.stores.v1.ListGA4PropertiesResponse.properties:type_name -> uplift.stores.v1.GA4Property
+	47, // 32: uplift.stores.v1.SelectGA4PropertyResponse.ga4:type_name -> uplift.stores.v1.GA4Connection
+	0,  // 33: uplift.stores.v1.StoresService.ImportOrders:input_type -> uplift.stores.v1.ImportOrdersRequest
+	1,  // 34: uplift.stores.v1.StoresService.UploadOrders:input_type -> uplift.stores.v1.UploadOrdersRequest
+	4,  // 35: uplift.stores.v1.StoresService.GetMetrics:input_type -> uplift.stores.v1.GetMetricsRequest
+	7,  // 36: uplift.stores.v1.StoresService.GetTopProducts:input_type -> uplift.stores.v1.GetTopProductsRequest
+	12, // 37: uplift.stores.v1.StoresService.GetDailyReport:input_type -> uplift.stores.v1.GetDailyReportRequest
+	10, // 38: uplift.stores.v1.StoresService.SendDailyReport:input_type -> uplift.stores.v1.SendDailyReportRequest
+	16, // 39: uplift.stores.v1.StoresService.GetConnections:input_type -> uplift.stores.v1.GetConnectionsRequest
+	35, // 40: uplift.stores.v1.StoresService.StartShopifyConnect:input_type -> uplift.stores.v1.StartShopifyConnectRequest
+	37, // 41: uplift.stores.v1.StoresService.SyncShopify:input_type -> uplift.stores.v1.SyncShopifyRequest
+	39, // 42: uplift.stores.v1.StoresService.DisconnectShopify:input_type -> uplift.stores.v1.DisconnectShopifyRequest
+	41, // 43: uplift.stores.v1.StoresService.AuthorizeShopify:input_type -> uplift.stores.v1.AuthorizeShopifyRequest
+	43, // 44: uplift.stores.v1.StoresService.CompleteShopifyConnect:input_type -> uplift.stores.v1.CompleteShopifyConnectRequest
+	45, // 45: uplift.stores.v1.StoresService.HandleShopifyWebhook:input_type -> uplift.stores.v1.HandleShopifyWebhookRequest
+	23, // 46: uplift.stores.v1.StoresService.StartWooCommerceConnect:input_type -> uplift.stores.v1.StartWooCommerceConnectRequest
+	25, // 47: uplift.stores.v1.StoresService.SyncWooCommerce:input_type -> uplift.stores.v1.SyncWooCommerceRequest
+	27, // 48: uplift.stores.v1.StoresService.DisconnectWooCommerce:input_type -> uplift.stores.v1.DisconnectWooCommerceRequest
+	29, // 49: uplift.stores.v1.StoresService.ReceiveWooCommerceKeys:input_type -> uplift.stores.v1.ReceiveWooCommerceKeysRequest
+	31, // 50: uplift.stores.v1.StoresService.ReturnWooCommerce:input_type -> uplift.stores.v1.ReturnWooCommerceRequest
+	32, // 51: uplift.stores.v1.StoresService.HandleWooCommerceWebhook:input_type -> uplift.stores.v1.HandleWooCommerceWebhookRequest
+	48, // 52: uplift.stores.v1.StoresService.StartGA4Connect:input_type -> uplift.stores.v1.StartGA4ConnectRequest
+	50, // 53: uplift.stores.v1.StoresService.ListGA4Properties:input_type -> uplift.stores.v1.ListGA4PropertiesRequest
+	53, // 54: uplift.stores.v1.StoresService.SelectGA4Property:input_type -> uplift.stores.v1.SelectGA4PropertyRequest
+	55, // 55: uplift.stores.v1.StoresService.SyncGA4:input_type -> uplift.stores.v1.SyncGA4Request
+	57, // 56: uplift.stores.v1.StoresService.DisconnectGA4:input_type -> uplift.stores.v1.DisconnectGA4Request
+	59, // 57: uplift.stores.v1.StoresService.AuthorizeGA4:input_type -> uplift.stores.v1.AuthorizeGA4Request
+	61, // 58: uplift.stores.v1.StoresService.CompleteGA4Connect:input_type -> uplift.stores.v1.CompleteGA4ConnectRequest
+	3,  // 59: uplift.stores.v1.StoresService.ImportOrders:output_type -> uplift.stores.v1.ImportOrdersResponse
+	2,  // 60: uplift.stores.v1.StoresService.UploadOrders:output_type -> uplift.stores.v1.UploadOrdersResponse
+	6,  // 61: uplift.stores.v1.StoresService.GetMetrics:output_type -> uplift.stores.v1.GetMetricsResponse
+	9,  // 62: uplift.stores.v1.StoresService.GetTopProducts:output_type -> uplift.stores.v1.GetTopProductsResponse
+	15, // 63: uplift.stores.v1.StoresService.GetDailyReport:output_type -> uplift.stores.v1.GetDailyReportResponse
+	11, // 64: uplift.stores.v1.StoresService.SendDailyReport:output_type -> uplift.stores.v1.SendDailyReportResponse
+	21, // 65: uplift.stores.v1.StoresService.GetConnections:output_type -> uplift.stores.v1.GetConnectionsResponse
+	36, // 66: uplift.stores.v1.StoresService.StartShopifyConnect:output_type -> uplift.stores.v1.StartShopifyConnectResponse
+	38, // 67: uplift.stores.v1.StoresService.SyncShopify:output_type -> uplift.stores.v1.SyncShopifyResponse
+	40, // 68: uplift.stores.v1.StoresService.DisconnectShopify:output_type -> uplift.stores.v1.DisconnectShopifyResponse
+	42, // 69: uplift.stores.v1.StoresService.AuthorizeShopify:output_type -> uplift.stores.v1.AuthorizeShopifyResponse
+	44, // 70: uplift.stores.v1.StoresService.CompleteShopifyConnect:output_type -> uplift.stores.v1.CompleteShopifyConnectResponse
+	46, // 71: uplift.stores.v1.StoresService.HandleShopifyWebhook:output_type -> uplift.stores.v1.HandleShopifyWebhookResponse
+	24, // 72: uplift.stores.v1.StoresService.StartWooCommerceConnect:output_type -> uplift.stores.v1.StartWooCommerceConnectResponse
+	26, // 73: uplift.stores.v1.StoresService.SyncWooCommerce:output_type -> uplift.stores.v1.SyncWooCommerceResponse
+	28, // 74: uplift.stores.v1.StoresService.DisconnectWooCommerce:output_type -> uplift.stores.v1.DisconnectWooCommerceResponse
+	30, // 75: uplift.stores.v1.StoresService.ReceiveWooCommerceKeys:output_type -> uplift.stores.v1.ReceiveWooCommerceKeysResponse
+	34, // 76: uplift.stores.v1.StoresService.ReturnWooCommerce:output_type -> uplift.stores.v1.ReturnWooCommerceResponse
+	33, // 77: uplift.stores.v1.StoresService.HandleWooCommerceWebhook:output_type -> uplift.stores.v1.HandleWooCommerceWebhookResponse
+	49, // 78: uplift.stores.v1.StoresService.StartGA4Connect:output_type -> uplift.stores.v1.StartGA4ConnectResponse
+	52, // 79: uplift.stores.v1.StoresService.ListGA4Properties:output_type -> uplift.stores.v1.ListGA4PropertiesResponse
+	54, // 80: uplift.stores.v1.StoresService.SelectGA4Property:output_type -> uplift.stores.v1.SelectGA4PropertyResponse
+	56, // 81: uplift.stores.v1.StoresService.SyncGA4:output_type -> uplift.stores.v1.SyncGA4Response
+	58, // 82: uplift.stores.v1.StoresService.DisconnectGA4:output_type -> uplift.stores.v1.DisconnectGA4Response
+	60, // 83: uplift.stores.v1.StoresService.AuthorizeGA4:output_type -> uplift.stores.v1.AuthorizeGA4Response
+	62, // 84: uplift.stores.v1.StoresService.CompleteGA4Connect:output_type -> uplift.stores.v1.CompleteGA4ConnectResponse
+	59, // [59:85] is the sub-list for method output_type
+	33, // [33:59] is the sub-list for method input_type
+	33, // [33:33] is the sub-list for extension type_name
+	33, // [33:33] is the sub-list for extension extendee
+	0,  // [0:33] is the sub-list for field type_name
 }
 
 func init() { file_uplift_stores_v1_stores_service_proto_init() }
@@ -3494,7 +4497,7 @@ func file_uplift_stores_v1_stores_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_uplift_stores_v1_stores_service_proto_rawDesc), len(file_uplift_stores_v1_stores_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   47,
+			NumMessages:   63,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -38,6 +38,13 @@ const (
 	StoresService_ReceiveWooCommerceKeys_FullMethodName   = "/uplift.stores.v1.StoresService/ReceiveWooCommerceKeys"
 	StoresService_ReturnWooCommerce_FullMethodName        = "/uplift.stores.v1.StoresService/ReturnWooCommerce"
 	StoresService_HandleWooCommerceWebhook_FullMethodName = "/uplift.stores.v1.StoresService/HandleWooCommerceWebhook"
+	StoresService_StartGA4Connect_FullMethodName          = "/uplift.stores.v1.StoresService/StartGA4Connect"
+	StoresService_ListGA4Properties_FullMethodName        = "/uplift.stores.v1.StoresService/ListGA4Properties"
+	StoresService_SelectGA4Property_FullMethodName        = "/uplift.stores.v1.StoresService/SelectGA4Property"
+	StoresService_SyncGA4_FullMethodName                  = "/uplift.stores.v1.StoresService/SyncGA4"
+	StoresService_DisconnectGA4_FullMethodName            = "/uplift.stores.v1.StoresService/DisconnectGA4"
+	StoresService_AuthorizeGA4_FullMethodName             = "/uplift.stores.v1.StoresService/AuthorizeGA4"
+	StoresService_CompleteGA4Connect_FullMethodName       = "/uplift.stores.v1.StoresService/CompleteGA4Connect"
 )
 
 // StoresServiceClient is the client API for StoresService service.
@@ -118,6 +125,28 @@ type StoresServiceClient interface {
 	// delivery as it arrived. A bad X-WC-Webhook-Signature is Unauthenticated
 	// (HTTP 401); a ping (no signature, form body webhook_id=N) is accepted.
 	HandleWooCommerceWebhook(ctx context.Context, in *HandleWooCommerceWebhookRequest, opts ...grpc.CallOption) (*HandleWooCommerceWebhookResponse, error)
+	// StartGA4Connect starts connecting Google Analytics 4 (OAuth with PKCE,
+	// offline access, analytics.readonly) and returns the gateway address
+	// that binds the one-use state to the browser and goes on to Google.
+	StartGA4Connect(ctx context.Context, in *StartGA4ConnectRequest, opts ...grpc.CallOption) (*StartGA4ConnectResponse, error)
+	// ListGA4Properties lists the GA4 properties the connected Google user
+	// can read (accountSummaries, every page).
+	ListGA4Properties(ctx context.Context, in *ListGA4PropertiesRequest, opts ...grpc.CallOption) (*ListGA4PropertiesResponse, error)
+	// SelectGA4Property picks the property whose sessions and purchases are
+	// read, and whether the store's sessions come from it, and starts a
+	// refresh.
+	SelectGA4Property(ctx context.Context, in *SelectGA4PropertyRequest, opts ...grpc.CallOption) (*SelectGA4PropertyResponse, error)
+	// SyncGA4 asks for a refresh of the property's days now.
+	SyncGA4(ctx context.Context, in *SyncGA4Request, opts ...grpc.CallOption) (*SyncGA4Response, error)
+	// DisconnectGA4 revokes Uplift's access at Google and forgets the
+	// token. The days already read stay.
+	DisconnectGA4(ctx context.Context, in *DisconnectGA4Request, opts ...grpc.CallOption) (*DisconnectGA4Response, error)
+	// AuthorizeGA4 is for the gateway: Google's consent URL for a state
+	// StartGA4Connect issued.
+	AuthorizeGA4(ctx context.Context, in *AuthorizeGA4Request, opts ...grpc.CallOption) (*AuthorizeGA4Response, error)
+	// CompleteGA4Connect is for the gateway: Google's callback as it
+	// arrived, with the state the browser's cookie carried.
+	CompleteGA4Connect(ctx context.Context, in *CompleteGA4ConnectRequest, opts ...grpc.CallOption) (*CompleteGA4ConnectResponse, error)
 }
 
 type storesServiceClient struct {
@@ -321,6 +350,76 @@ func (c *storesServiceClient) HandleWooCommerceWebhook(ctx context.Context, in *
 	return out, nil
 }
 
+func (c *storesServiceClient) StartGA4Connect(ctx context.Context, in *StartGA4ConnectRequest, opts ...grpc.CallOption) (*StartGA4ConnectResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(StartGA4ConnectResponse)
+	err := c.cc.Invoke(ctx, StoresService_StartGA4Connect_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *storesServiceClient) ListGA4Properties(ctx context.Context, in *ListGA4PropertiesRequest, opts ...grpc.CallOption) (*ListGA4PropertiesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListGA4PropertiesResponse)
+	err := c.cc.Invoke(ctx, StoresService_ListGA4Properties_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *storesServiceClient) SelectGA4Property(ctx context.Context, in *SelectGA4PropertyRequest, opts ...grpc.CallOption) (*SelectGA4PropertyResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SelectGA4PropertyResponse)
+	err := c.cc.Invoke(ctx, StoresService_SelectGA4Property_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *storesServiceClient) SyncGA4(ctx context.Context, in *SyncGA4Request, opts ...grpc.CallOption) (*SyncGA4Response, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SyncGA4Response)
+	err := c.cc.Invoke(ctx, StoresService_SyncGA4_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *storesServiceClient) DisconnectGA4(ctx context.Context, in *DisconnectGA4Request, opts ...grpc.CallOption) (*DisconnectGA4Response, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DisconnectGA4Response)
+	err := c.cc.Invoke(ctx, StoresService_DisconnectGA4_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *storesServiceClient) AuthorizeGA4(ctx context.Context, in *AuthorizeGA4Request, opts ...grpc.CallOption) (*AuthorizeGA4Response, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AuthorizeGA4Response)
+	err := c.cc.Invoke(ctx, StoresService_AuthorizeGA4_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *storesServiceClient) CompleteGA4Connect(ctx context.Context, in *CompleteGA4ConnectRequest, opts ...grpc.CallOption) (*CompleteGA4ConnectResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CompleteGA4ConnectResponse)
+	err := c.cc.Invoke(ctx, StoresService_CompleteGA4Connect_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // StoresServiceServer is the server API for StoresService service.
 // All implementations must embed UnimplementedStoresServiceServer
 // for forward compatibility.
@@ -399,6 +498,28 @@ type StoresServiceServer interface {
 	// delivery as it arrived. A bad X-WC-Webhook-Signature is Unauthenticated
 	// (HTTP 401); a ping (no signature, form body webhook_id=N) is accepted.
 	HandleWooCommerceWebhook(context.Context, *HandleWooCommerceWebhookRequest) (*HandleWooCommerceWebhookResponse, error)
+	// StartGA4Connect starts connecting Google Analytics 4 (OAuth with PKCE,
+	// offline access, analytics.readonly) and returns the gateway address
+	// that binds the one-use state to the browser and goes on to Google.
+	StartGA4Connect(context.Context, *StartGA4ConnectRequest) (*StartGA4ConnectResponse, error)
+	// ListGA4Properties lists the GA4 properties the connected Google user
+	// can read (accountSummaries, every page).
+	ListGA4Properties(context.Context, *ListGA4PropertiesRequest) (*ListGA4PropertiesResponse, error)
+	// SelectGA4Property picks the property whose sessions and purchases are
+	// read, and whether the store's sessions come from it, and starts a
+	// refresh.
+	SelectGA4Property(context.Context, *SelectGA4PropertyRequest) (*SelectGA4PropertyResponse, error)
+	// SyncGA4 asks for a refresh of the property's days now.
+	SyncGA4(context.Context, *SyncGA4Request) (*SyncGA4Response, error)
+	// DisconnectGA4 revokes Uplift's access at Google and forgets the
+	// token. The days already read stay.
+	DisconnectGA4(context.Context, *DisconnectGA4Request) (*DisconnectGA4Response, error)
+	// AuthorizeGA4 is for the gateway: Google's consent URL for a state
+	// StartGA4Connect issued.
+	AuthorizeGA4(context.Context, *AuthorizeGA4Request) (*AuthorizeGA4Response, error)
+	// CompleteGA4Connect is for the gateway: Google's callback as it
+	// arrived, with the state the browser's cookie carried.
+	CompleteGA4Connect(context.Context, *CompleteGA4ConnectRequest) (*CompleteGA4ConnectResponse, error)
 	mustEmbedUnimplementedStoresServiceServer()
 }
 
@@ -465,6 +586,27 @@ func (UnimplementedStoresServiceServer) ReturnWooCommerce(context.Context, *Retu
 }
 func (UnimplementedStoresServiceServer) HandleWooCommerceWebhook(context.Context, *HandleWooCommerceWebhookRequest) (*HandleWooCommerceWebhookResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method HandleWooCommerceWebhook not implemented")
+}
+func (UnimplementedStoresServiceServer) StartGA4Connect(context.Context, *StartGA4ConnectRequest) (*StartGA4ConnectResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method StartGA4Connect not implemented")
+}
+func (UnimplementedStoresServiceServer) ListGA4Properties(context.Context, *ListGA4PropertiesRequest) (*ListGA4PropertiesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListGA4Properties not implemented")
+}
+func (UnimplementedStoresServiceServer) SelectGA4Property(context.Context, *SelectGA4PropertyRequest) (*SelectGA4PropertyResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SelectGA4Property not implemented")
+}
+func (UnimplementedStoresServiceServer) SyncGA4(context.Context, *SyncGA4Request) (*SyncGA4Response, error) {
+	return nil, status.Error(codes.Unimplemented, "method SyncGA4 not implemented")
+}
+func (UnimplementedStoresServiceServer) DisconnectGA4(context.Context, *DisconnectGA4Request) (*DisconnectGA4Response, error) {
+	return nil, status.Error(codes.Unimplemented, "method DisconnectGA4 not implemented")
+}
+func (UnimplementedStoresServiceServer) AuthorizeGA4(context.Context, *AuthorizeGA4Request) (*AuthorizeGA4Response, error) {
+	return nil, status.Error(codes.Unimplemented, "method AuthorizeGA4 not implemented")
+}
+func (UnimplementedStoresServiceServer) CompleteGA4Connect(context.Context, *CompleteGA4ConnectRequest) (*CompleteGA4ConnectResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CompleteGA4Connect not implemented")
 }
 func (UnimplementedStoresServiceServer) mustEmbedUnimplementedStoresServiceServer() {}
 func (UnimplementedStoresServiceServer) testEmbeddedByValue()                       {}
@@ -818,6 +960,132 @@ func _StoresService_HandleWooCommerceWebhook_Handler(srv interface{}, ctx contex
 	return interceptor(ctx, in, info, handler)
 }
 
+func _StoresService_StartGA4Connect_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(StartGA4ConnectRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).StartGA4Connect(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_StartGA4Connect_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).StartGA4Connect(ctx, req.(*StartGA4ConnectRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StoresService_ListGA4Properties_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListGA4PropertiesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).ListGA4Properties(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_ListGA4Properties_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).ListGA4Properties(ctx, req.(*ListGA4PropertiesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StoresService_SelectGA4Property_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SelectGA4PropertyRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).SelectGA4Property(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_SelectGA4Property_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).SelectGA4Property(ctx, req.(*SelectGA4PropertyRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StoresService_SyncGA4_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SyncGA4Request)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).SyncGA4(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_SyncGA4_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).SyncGA4(ctx, req.(*SyncGA4Request))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StoresService_DisconnectGA4_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DisconnectGA4Request)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).DisconnectGA4(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_DisconnectGA4_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).DisconnectGA4(ctx, req.(*DisconnectGA4Request))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StoresService_AuthorizeGA4_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AuthorizeGA4Request)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).AuthorizeGA4(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_AuthorizeGA4_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).AuthorizeGA4(ctx, req.(*AuthorizeGA4Request))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StoresService_CompleteGA4Connect_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CompleteGA4ConnectRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StoresServiceServer).CompleteGA4Connect(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StoresService_CompleteGA4Connect_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StoresServiceServer).CompleteGA4Connect(ctx, req.(*CompleteGA4ConnectRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // StoresService_ServiceDesc is the grpc.ServiceDesc for StoresService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -896,6 +1164,34 @@ var StoresService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "HandleWooCommerceWebhook",
 			Handler:    _StoresService_HandleWooCommerceWebhook_Handler,
+		},
+		{
+			MethodName: "StartGA4Connect",
+			Handler:    _StoresService_StartGA4Connect_Handler,
+		},
+		{
+			MethodName: "ListGA4Properties",
+			Handler:    _StoresService_ListGA4Properties_Handler,
+		},
+		{
+			MethodName: "SelectGA4Property",
+			Handler:    _StoresService_SelectGA4Property_Handler,
+		},
+		{
+			MethodName: "SyncGA4",
+			Handler:    _StoresService_SyncGA4_Handler,
+		},
+		{
+			MethodName: "DisconnectGA4",
+			Handler:    _StoresService_DisconnectGA4_Handler,
+		},
+		{
+			MethodName: "AuthorizeGA4",
+			Handler:    _StoresService_AuthorizeGA4_Handler,
+		},
+		{
+			MethodName: "CompleteGA4Connect",
+			Handler:    _StoresService_CompleteGA4Connect_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

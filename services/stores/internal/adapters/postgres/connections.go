@@ -419,7 +419,8 @@ func (r Repo) FinishWebhook(ctx context.Context, shop, eventID, failure string, 
 // categoryTables hold a category's data, keyed by category_id.
 var categoryTables = []string{"sales", "orders", "daily", "daily_sessions", "shopify_daily", "products",
 	"customers", "imports", "shopify_connections", "oauth_states", "stores", "signals_due", "daily_reports_sent",
-	"woocommerce_connections", "woocommerce_states", "woocommerce_deliveries"}
+	"woocommerce_connections", "woocommerce_states", "woocommerce_deliveries",
+	"ga4_connections", "ga4_states", "ga4_days"}
 
 // TxRepo is the storage an event consumer changes inside its own
 // transaction (app.EventStore).

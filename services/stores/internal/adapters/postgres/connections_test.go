@@ -495,6 +495,19 @@ func TestDeletingACategoryRemovesItFromEveryTable(t *testing.T) {
 		if fresh, err := r.NewWooDelivery(ctx, cat, "d-1", t0); err != nil || fresh {
 			t.Fatalf("a delivery seen twice is fresh: %v %v", fresh, err)
 		}
+		if err := r.CreateGA4State(ctx, app.GA4State{State: "g-" + cat, CategoryID: cat, UserID: "u", Verifier: []byte("v"),
+			CreatedAt: t0, ExpiresAt: t0.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.ConnectGA4(ctx, app.GA4Connection{CategoryID: cat, RefreshToken: []byte("r"), ConnectedBy: "u", ConnectedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.SelectGA4Property(ctx, cat, app.GA4Property{ID: "420000001", Name: "p"}, domain.SessionsGA4, t0); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.SaveGA4Days(ctx, cat, t0, "420000001", app.GA4Report{}, []app.GA4Day{{Day: domain.DateOf(at), Sessions: 5, Purchases: 1}}, t0, t0); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := pgx.BeginFunc(ctx, r.Pool, func(tx pgx.Tx) error { return postgres.TxRepo{Tx: tx}.DeleteCategory(ctx, gone) }); err != nil {
 		t.Fatal(err)

@@ -40,6 +40,10 @@ var PublicMethods = []string{
 	storesv1.StoresService_ReturnWooCommerce_FullMethodName,
 	// WooCommerce's webhooks, proven by X-WC-Webhook-Signature.
 	storesv1.StoresService_HandleWooCommerceWebhook_FullMethodName,
+	// Google's OAuth redirect and callback, proven by the one-use state
+	// bound to the browser and by PKCE.
+	storesv1.StoresService_AuthorizeGA4_FullMethodName,
+	storesv1.StoresService_CompleteGA4Connect_FullMethodName,
 }
 
 // Server implements storesv1.StoresServiceServer.
@@ -154,6 +158,7 @@ func (s *Server) GetMetrics(ctx context.Context, req *storesv1.GetMetricsRequest
 		out.PreviousFrom, out.PreviousTo = a.PreviousFrom.String(), a.PreviousTo.String()
 	}
 	out.TopProducts = toProtoProducts(a.Top, m.Currency)
+	ga4Metrics(out, m)
 	return out, nil
 }
 
@@ -234,6 +239,7 @@ func (s *Server) GetConnections(ctx context.Context, req *storesv1.GetConnection
 		}
 	}
 	out.Woocommerce = toProtoWoo(c.WooCommerce, c.WooStored)
+	out.Ga4 = toProtoGA4(c.GA4)
 	if imp := c.LastImport; imp != nil {
 		out.LastImport = &storesv1.OrderImport{Orders: int32(imp.Orders), FirstDay: imp.FirstDay.String(),
 			LastDay: imp.LastDay.String(), Currency: imp.Currency, ImportedAt: timestamppb.New(imp.ImportedAt)}

@@ -47,6 +47,8 @@ interface Period {
   /** Numbers for particular days; the rest are all zeros (and so empty in proto3 JSON). */
   days?: Record<string, DayMetricsJson>;
   source?: string;
+  /** Further fields of the answer (where sessions come from: `sessionsSource`, `ga4Property`, `ga4Notes`). */
+  extra?: Partial<GetMetricsResponseJson>;
 }
 
 interface GatewayOptions {
@@ -106,6 +108,7 @@ function gateway(current: Period, previous: Period = { totals: {} }, options: Ga
         to,
         today: storeToday,
         ...(options.firstOrderDay ? { firstOrderDay: options.firstOrderDay } : {}),
+        ...current.extra,
         ...(source === 'none'
           ? {}
           : {
@@ -378,7 +381,7 @@ describe('AnalyticsPage: the numbers', () => {
     renderAnalytics();
     const conversion = await screen.findByRole('group', { name: 'Conversion rate' });
     expect(within(conversion).getByText('Not available')).toBeTruthy();
-    expect(within(conversion).getByText(/Sessions come only from a connected Shopify store's analytics/)).toBeTruthy();
+    expect(within(conversion).getByText(/Sessions come from a connected Shopify store's analytics or from Google Analytics 4; Uplift never estimates them\. Connect Google Analytics 4 on Connections to get it\./)).toBeTruthy();
     expect(within(conversion).queryByText(/%/)).toBeNull();
   });
 
@@ -388,7 +391,7 @@ describe('AnalyticsPage: the numbers', () => {
     renderAnalytics();
     const conversion = await screen.findByRole('group', { name: 'Conversion rate' });
     expect(within(conversion).getByText('Not available')).toBeTruthy();
-    expect(within(conversion).queryByText(/Sessions come only from a connected Shopify store/)).toBeNull();
+    expect(within(conversion).queryByText(/Sessions come from a connected Shopify store/)).toBeNull();
     expect(
       within(conversion).getByText(
         "Shopify's analytics has not reported sessions for every day of this range; Uplift never estimates them.",
@@ -440,6 +443,26 @@ describe('AnalyticsPage: the numbers', () => {
     expect(studio.getAttribute('href')).toBe('/studio?product=Anvil%2C%2050%20kg');
   });
 
+  it("says when sessions and conversion are Google Analytics 4's, in GA4's words, with its notes", async () => {
+    browserClock('2024-03-31T12:00:00Z');
+    const note = 'Google Analytics 4 counted 47 purchases in this range; the store recorded 50 orders.';
+    gateway({
+      totals: { orders: 50, totalSales: '500.00', sessions: 1825, conversionRate: '2.74' },
+      source: 'import',
+      extra: { sessionsSource: 'ga4', ga4Property: 'shop - GA4', ga4Purchases: 47, ga4Notes: [note] },
+    });
+    renderAnalytics();
+    const conversion = await screen.findByRole('group', { name: 'Conversion rate' });
+    expect(within(conversion).getByText('2.74 %')).toBeTruthy();
+    expect(screen.getByText('Sessions and conversion rate come from Google Analytics 4 property shop - GA4.')).toBeTruthy();
+    expect(screen.getByText(note)).toBeTruthy();
+    const user = userEvent.setup();
+    await user.hover(within(conversion).getByRole('button', { name: 'How Conversion rate is counted' }));
+    expect(screen.getByRole('tooltip').textContent).toBe(
+      'Conversion rate = purchases ÷ sessions, both from Google Analytics 4 property shop - GA4 (its ecommercePurchases and sessions)',
+    );
+  });
+
   it('shows the formula next to a number on hover and on click', async () => {
     browserClock('2024-03-31T12:00:00Z');
     gateway({ totals: { totalSales: '10.00' } });
@@ -468,7 +491,9 @@ describe('AnalyticsPage: the numbers', () => {
     expect(screen.getByText(/From your connected WooCommerce store/)).toBeTruthy();
     expect(screen.queryByText(/Shopify store/)).toBeNull();
     expect(
-      within(conversion).getByText('WooCommerce does not share sessions, so there is no conversion rate; Uplift never estimates them.'),
+      within(conversion).getByText(
+        'WooCommerce does not share sessions, so there is no conversion rate; Uplift never estimates them. Connect Google Analytics 4 on Connections to get it.',
+      ),
     ).toBeTruthy();
 
     const user = userEvent.setup();

@@ -152,6 +152,7 @@ function Numbers({ range, previous, data }: NumbersProps) {
   const includesToday = Boolean(today && range.from <= today! && today! <= range.to);
   const coverage = comparisonCoverage(previous, data.firstOrderDay || undefined);
   const zone = data.timezone ? canonicalTimeZone(data.timezone) : '';
+  const ga4Property = data.sessionsSource === 'ga4' ? data.ga4Property || 'connected' : undefined;
   return (
     <>
       <p className="range-picker__span u-muted">
@@ -175,9 +176,18 @@ function Numbers({ range, previous, data }: NumbersProps) {
         includesToday={includesToday}
         connected={(data.source ?? '').includes('shopify')}
         source={data.source}
+        ga4Property={ga4Property}
       />
+      {ga4Property && (
+        <div className="u-note" role="note">
+          <p>Sessions and conversion rate come from Google Analytics 4 property {ga4Property}.</p>
+          {(data.ga4Notes ?? []).map((note) => (
+            <p key={note}>{note}</p>
+          ))}
+        </div>
+      )}
       <SalesChart days={oldestFirst} currency={data.currency} today={today} format={format} />
-      <DailyTable days={days} totals={data.totals ?? {}} currency={data.currency} today={today} format={format} source={data.source} />
+      <DailyTable days={days} totals={data.totals ?? {}} currency={data.currency} today={today} format={format} source={data.source} ga4Property={ga4Property} />
       <TopProducts products={data.topProducts ?? []} currency={data.currency} />
     </>
   );

@@ -71,6 +71,8 @@ export interface DailyTableProps {
   format: StoreFormat;
   /** The API's `source`: a WooCommerce store's numbers are explained in WooCommerce's words. */
   source?: string;
+  /** The Google Analytics 4 property sessions and conversion come from, if they do. */
+  ga4Property?: string;
 }
 
 function Cells({ day, currency }: { day: DayMetricsJson; currency: string | undefined }) {
@@ -89,7 +91,7 @@ function Cells({ day, currency }: { day: DayMetricsJson; currency: string | unde
  * the columns: average order value = (gross sales − discounts) ÷ orders);
  * scrolls sideways on narrow screens.
  */
-export function DailyTable({ days, totals, currency, today, format, source }: DailyTableProps) {
+export function DailyTable({ days, totals, currency, today, format, source, ga4Property }: DailyTableProps) {
   const titleId = useId();
   const newestFirst = [...days].sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''));
   return (
@@ -105,7 +107,7 @@ export function DailyTable({ days, totals, currency, today, format, source }: Da
                 <th key={key} scope="col">
                   <span className="u-table__head">
                     {SHORT_LABELS[key] ? <abbr title={METRIC_LABELS[key]}>{SHORT_LABELS[key]}</abbr> : METRIC_LABELS[key]}
-                    <FormulaHint label={METRIC_LABELS[key]} formula={formulaFor(key, '', source)} />
+                    <FormulaHint label={METRIC_LABELS[key]} formula={formulaFor(key, '', source, ga4Property)} />
                   </span>
                 </th>
               ))}

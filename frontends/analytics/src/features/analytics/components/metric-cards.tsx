@@ -26,8 +26,8 @@ interface CardSpec {
   /** The value, with proto3's omitted zeros filled in; null when not available. */
   value: (totals: DayMetricsJson) => MetricValue;
   format: (value: MetricValue, currency: string | undefined) => string;
-  /** Shown under the value when it is not available; `connected` when a Shopify store is, `woo` when the numbers are a WooCommerce store's. */
-  missing: { value: string; note: (connected: boolean, woo: boolean) => string };
+  /** Shown under the value when it is not available; `connected` when a Shopify store is, `woo` when the numbers are a WooCommerce store's, `ga4` when sessions come from Google Analytics 4. */
+  missing: { value: string; note: (connected: boolean, woo: boolean, ga4: boolean) => string };
 }
 
 const CARDS: CardSpec[] = [
@@ -55,12 +55,14 @@ const CARDS: CardSpec[] = [
     format: formatPercent,
     missing: {
       value: 'Not available',
-      note: (connected, woo) =>
-        woo && !connected
-          ? 'WooCommerce does not share sessions, so there is no conversion rate; Uplift never estimates them.'
+      note: (connected, woo, ga4) =>
+        ga4
+          ? 'Google Analytics 4 has not reported sessions for every day of this range; Uplift never estimates them.'
+          : woo && !connected
+          ? 'WooCommerce does not share sessions, so there is no conversion rate; Uplift never estimates them. Connect Google Analytics 4 on Connections to get it.'
           : connected
           ? "Shopify's analytics has not reported sessions for every day of this range; Uplift never estimates them."
-          : "Sessions come only from a connected Shopify store's analytics; Uplift never estimates them.",
+          : "Sessions come from a connected Shopify store's analytics or from Google Analytics 4; Uplift never estimates them. Connect Google Analytics 4 on Connections to get it.",
     },
   },
 ];
@@ -79,6 +81,8 @@ export interface MetricCardsProps {
   connected?: boolean;
   /** Where the numbers come from (the API's `source`): a WooCommerce store's follow WooCommerce's rules and words. */
   source?: string;
+  /** The Google Analytics 4 property sessions and conversion come from, if they do. */
+  ga4Property?: string;
 }
 
 /** Total sales, orders, AOV and conversion rate for the range, each with its change against the period before. */
@@ -102,6 +106,7 @@ function MetricCard({
   includesToday,
   connected = false,
   source,
+  ga4Property,
 }: { card: CardSpec } & MetricCardsProps) {
   const labelId = useId();
   const valueId = useId();
@@ -112,12 +117,12 @@ function MetricCard({
     Boolean,
   );
   const period = `vs previous ${days} ${days === 1 ? 'day' : 'days'}${marks.length ? ` (${marks.join('; ')})` : ''}`;
-  const note = available ? '' : card.missing.note(connected, isWooCommerceSource(source));
+  const note = available ? '' : card.missing.note(connected, isWooCommerceSource(source), Boolean(ga4Property));
   return (
     <div role="group" className="metric-card" aria-labelledby={labelId}>
       <h2 className="metric-card__label">
         <span id={labelId}>{label}</span>
-        <FormulaHint label={label} formula={formulaFor(card.key, '', source)} valueId={valueId} />
+        <FormulaHint label={label} formula={formulaFor(card.key, '', source, ga4Property)} valueId={valueId} />
       </h2>
       <p id={valueId} className="metric-card__value">{available ? card.format(value, currency) : card.missing.value}</p>
       <p className="metric-card__change">

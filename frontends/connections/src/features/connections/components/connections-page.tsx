@@ -16,9 +16,10 @@ import {
 import { OrderImportCard } from './order-import-card';
 import { ShopifyCard } from './shopify-card';
 import { WooCommerceCard } from './woocommerce-card';
+import { GA4Card } from './ga4-card';
 import { StoreReturnNote } from './store-return-note';
 
-/** Connections (`/connections`): the Shopify and WooCommerce connections and the order-export import. */
+/** Connections (`/connections`): the Shopify, WooCommerce and Google Analytics 4 connections and the order-export import. */
 export function ConnectionsPage() {
   usePageTitle('Connections');
   const session = useSession();
@@ -31,6 +32,7 @@ export function ConnectionsPage() {
         <>
           <StoreReturnNote param="shopify" />
           <StoreReturnNote param="woocommerce" />
+          <StoreReturnNote param="ga4" />
           <SignedInConnections />
         </>
       ) : (
@@ -49,7 +51,7 @@ export function ConnectionsPage() {
  * customers, and neither it nor an export brings sessions.
  */
 export const SUPPORTED_PLATFORMS =
-  'Supported: Shopify (orders, products, customers and sessions), WooCommerce (orders and refunds, and the counts of products and customers; no sessions, so no conversion rate) and an order export (orders).';
+  'Supported: Shopify (orders, products, customers and sessions), WooCommerce (orders and refunds, and the counts of products and customers; no sessions), an order export (orders) and Google Analytics 4 for any store (sessions and purchases, for the conversion rate).';
 
 function SignedInConnections() {
   const { categoryId, isPending } = useCategoryId();
@@ -78,6 +80,11 @@ function SignedInConnections() {
       <ShopifyCard categoryId={categoryId} shopify={connections.data?.shopify} />
       <WooCommerceCard categoryId={categoryId} woocommerce={connections.data?.woocommerce} />
       <OrderImportCard categoryId={categoryId} lastImport={connections.data?.lastImport} />
+      <GA4Card
+        categoryId={categoryId}
+        ga4={connections.data?.ga4}
+        shopifySessions={connections.data?.shopify?.status === 'CONNECTED' && Boolean(connections.data.shopify.sessionsAvailable)}
+      />
     </>
   );
 }

@@ -26,6 +26,12 @@ const PLATFORMS = {
     store: (data) => data?.woocommerce,
     syncing: (data) => isWooCommerceSyncing(data?.woocommerce),
   },
+  ga4: {
+    name: 'Google Analytics 4',
+    store: () => undefined,
+    syncing: () => false,
+    connected: 'Google Analytics 4 is connected. Pick your store\u2019s property below.',
+  },
 } satisfies Record<string, Platform>;
 
 type Store = ShopifyConnectionJson | WooCommerceConnectionJson;
@@ -35,6 +41,8 @@ interface Platform {
   name: string;
   store: (data: Connections) => Store | undefined;
   syncing: (data: Connections) => boolean;
+  /** The note once connected, for a platform that imports no orders (Google Analytics 4). */
+  connected?: string;
 }
 
 /**
@@ -92,7 +100,8 @@ export function StoreReturnNote({ param }: { param: keyof typeof PLATFORMS }) {
   return note.kind === 'connected' ? (
     <div role="status" className="u-note" style={noteStyle}>
       <span style={{ minWidth: 0 }}>
-        {connectedNote(platform.name, platform.store(connections.data), platform.syncing(connections.data))}
+        {platform.connected ??
+          connectedNote(platform.name, platform.store(connections.data), platform.syncing(connections.data))}
       </span>
       {dismiss}
     </div>

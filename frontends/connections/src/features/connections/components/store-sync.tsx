@@ -85,6 +85,7 @@ export function DisconnectDialog({
   categoryId,
   storeName,
   disconnect,
+  description,
 }: {
   platform: string;
   open: boolean;
@@ -92,6 +93,8 @@ export function DisconnectDialog({
   categoryId: string;
   storeName: string;
   disconnect: DisconnectMutation;
+  /** What disconnecting does, when not a store's sync stopping (Google Analytics 4's access revoked). */
+  description?: string;
 }) {
   const close = () => {
     disconnect.reset();
@@ -102,7 +105,7 @@ export function DisconnectDialog({
       open={open}
       onClose={close}
       title={`Disconnect ${platform}?`}
-      description={`Uplift stops syncing ${storeName}. The numbers already imported stay.`}
+      description={description ?? `Uplift stops syncing ${storeName}. The numbers already imported stay.`}
     >
       <ErrorBanner message={disconnect.isError && serverMessage(disconnect.error, UNKNOWN_ERROR_MESSAGE)} />
       <div className="u-dialog__actions">

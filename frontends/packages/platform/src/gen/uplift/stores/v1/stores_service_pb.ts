@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file uplift/stores/v1/stores_service.proto.
  */
 export const file_uplift_stores_v1_stores_service: GenFile = /*@__PURE__*/
-  fileDesc("CiV1cGxpZnQvc3RvcmVzL3YxL3N0b3Jlc19zZXJ2aWNlLnByb3RvEhB1cGxpZnQuc3RvcmVzLnYxIkcKE0ltcG9ydE9yZGVyc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDgoGZm9ybWF0GAIgASgJEgsKA2NzdhgDIAEoCSJHChNVcGxvYWRPcmRlcnNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEg4KBmZvcm1hdBgCIAEoCRILCgNjc3YYAyABKAwiTgoUVXBsb2FkT3JkZXJzUmVzcG9uc2USNgoGcmVzdWx0GAEgASgLMiYudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXNwb25zZSJvChRJbXBvcnRPcmRlcnNSZXNwb25zZRIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHdhcm5pbmdzGAUgAygJIoIBChFHZXRNZXRyaWNzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRmcm9tGAIgASgJEgoKAnRvGAMgASgJEhEKCWxhc3RfZGF5cxgEIAEoBRIVCg13aXRoX3ByZXZpb3VzGAUgASgIEhQKDHRvcF9wcm9kdWN0cxgGIAEoBSKxAwoKRGF5TWV0cmljcxIMCgRkYXRlGAEgASgJEg4KBm9yZGVycxgCIAEoBRITCgtncm9zc19zYWxlcxgDIAEoCRIRCglkaXNjb3VudHMYBCABKAkSDwoHcmV0dXJucxgFIAEoCRIRCgluZXRfc2FsZXMYBiABKAkSEAoIc2hpcHBpbmcYByABKAkSDQoFdGF4ZXMYCCABKAkSEwoLdG90YWxfc2FsZXMYCSABKAkSOQoTYXZlcmFnZV9vcmRlcl92YWx1ZRgKIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRItCghzZXNzaW9ucxgLIAEoCzIbLmdvb2dsZS5wcm90b2J1Zi5JbnQzMlZhbHVlEjUKD2NvbnZlcnNpb25fcmF0ZRgMIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIOCgZkdXRpZXMYDSABKAkSFwoPYWRkaXRpb25hbF9mZWVzGA4gASgJEjkKE3Nob3BpZnlfdG90YWxfc2FsZXMYDyABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUi/QIKEkdldE1ldHJpY3NSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIQCgh0aW1lem9uZRgCIAEoCRIOCgZzb3VyY2UYAyABKAkSKgoEZGF5cxgEIAMoCzIcLnVwbGlmdC5zdG9yZXMudjEuRGF5TWV0cmljcxIsCgZ0b3RhbHMYBSABKAsyHC51cGxpZnQuc3RvcmVzLnYxLkRheU1ldHJpY3MSDAoEZnJvbRgGIAEoCRIKCgJ0bxgHIAEoCRINCgV0b2RheRgIIAEoCRIXCg9maXJzdF9vcmRlcl9kYXkYCSABKAkSNQoPcHJldmlvdXNfdG90YWxzGAogASgLMhwudXBsaWZ0LnN0b3Jlcy52MS5EYXlNZXRyaWNzEhUKDXByZXZpb3VzX2Zyb20YCyABKAkSEwoLcHJldmlvdXNfdG8YDCABKAkSNAoMdG9wX3Byb2R1Y3RzGA0gAygLMh4udXBsaWZ0LnN0b3Jlcy52MS5Qcm9kdWN0U2FsZXMiVQoVR2V0VG9wUHJvZHVjdHNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEgwKBGZyb20YAiABKAkSCgoCdG8YAyABKAkSDQoFbGltaXQYBCABKAUiVwoMUHJvZHVjdFNhbGVzEg0KBXRpdGxlGAEgASgJEhAKCHF1YW50aXR5GAIgASgFEhMKC2dyb3NzX3NhbGVzGAMgASgJEhEKCW5ldF9zYWxlcxgEIAEoCSJcChZHZXRUb3BQcm9kdWN0c1Jlc3BvbnNlEhAKCGN1cnJlbmN5GAEgASgJEjAKCHByb2R1Y3RzGAIgAygLMh4udXBsaWZ0LnN0b3Jlcy52MS5Qcm9kdWN0U2FsZXMiLQoWU2VuZERhaWx5UmVwb3J0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSInChdTZW5kRGFpbHlSZXBvcnRSZXNwb25zZRIMCgRkYXRlGAEgASgJIjoKFUdldERhaWx5UmVwb3J0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRkYXRlGAIgASgJIt4BCgxSZXBvcnRNZXRyaWMSCwoDa2V5GAEgASgJEg0KBWxhYmVsGAIgASgJEisKBXZhbHVlGAMgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi0KB2F2ZXJhZ2UYBCABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSNAoOY2hhbmdlX3BlcmNlbnQYBSABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDwoHdW51c3VhbBgGIAEoCBIPCgdmb3JtdWxhGAcgASgJIucBCgtEYWlseVJlcG9ydBIOCgZzdGF0dXMYASABKAkSDAoEZGF0ZRgCIAEoCRIQCghjdXJyZW5jeRgDIAEoCRIQCgh0aW1lem9uZRgEIAEoCRIOCgZzb3VyY2UYBSABKAkSLwoHbWV0cmljcxgGIAMoCzIeLnVwbGlmdC5zdG9yZXMudjEuUmVwb3J0TWV0cmljEhAKCGhlYWRsaW5lGAcgASgJEg0KBW5vdGVzGAggAygJEhMKC2Jlc3Rfc2VsbGVyGAkgASgJEg8KB3N1bW1hcnkYCiABKAkSDgoGYWN0aW9uGAsgASgJIkcKFkdldERhaWx5UmVwb3J0UmVzcG9uc2USLQoGcmVwb3J0GAEgASgLMh0udXBsaWZ0LnN0b3Jlcy52MS5EYWlseVJlcG9ydCIsChVHZXRDb25uZWN0aW9uc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiQgoLU3RvcmVDb3VudHMSDgoGb3JkZXJzGAEgASgFEhAKCHByb2R1Y3RzGAIgASgFEhEKCWN1c3RvbWVycxgDIAEoBSKmAQoMU3luY1Byb2dyZXNzEg0KBXBoYXNlGAEgASgJEg4KBm9yZGVycxgCIAEoBRIQCghwcm9kdWN0cxgDIAEoBRIRCgljdXN0b21lcnMYBCABKAUSDwoHcGVyY2VudBgFIAEoBRINCgVlcnJvchgGIAEoCRIyCg5sYXN0X3N5bmNlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAijgIKEVNob3BpZnlDb25uZWN0aW9uEg4KBnN0YXR1cxgBIAEoCRIMCgRzaG9wGAIgASgJEgwKBG5hbWUYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSEAoIdGltZXpvbmUYBSABKAkSMAoMY29ubmVjdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgRzeW5jGAcgASgLMh4udXBsaWZ0LnN0b3Jlcy52MS5TeW5jUHJvZ3Jlc3MSGgoSc2Vzc2lvbnNfYXZhaWxhYmxlGAggASgIEi0KBnN0b3JlZBgJIAEoCzIdLnVwbGlmdC5zdG9yZXMudjEuU3RvcmVDb3VudHMihQEKC09yZGVySW1wb3J0Eg4KBm9yZGVycxgBIAEoBRIRCglmaXJzdF9kYXkYAiABKAkSEAoIbGFzdF9kYXkYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSLwoLaW1wb3J0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIsABChZHZXRDb25uZWN0aW9uc1Jlc3BvbnNlEjQKB3Nob3BpZnkYASABKAsyIy51cGxpZnQuc3RvcmVzLnYxLlNob3BpZnlDb25uZWN0aW9uEjIKC2xhc3RfaW1wb3J0GAIgASgLMh0udXBsaWZ0LnN0b3Jlcy52MS5PcmRlckltcG9ydBI8Cgt3b29jb21tZXJjZRgDIAEoCzInLnVwbGlmdC5zdG9yZXMudjEuV29vQ29tbWVyY2VDb25uZWN0aW9uIvsBChVXb29Db21tZXJjZUNvbm5lY3Rpb24SDgoGc3RhdHVzGAEgASgJEhEKCXN0b3JlX3VybBgCIAEoCRIMCgRuYW1lGAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHRpbWV6b25lGAUgASgJEjAKDGNvbm5lY3RlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoEc3luYxgHIAEoCzIeLnVwbGlmdC5zdG9yZXMudjEuU3luY1Byb2dyZXNzEi0KBnN0b3JlZBgIIAEoCzIdLnVwbGlmdC5zdG9yZXMudjEuU3RvcmVDb3VudHMiSAoeU3RhcnRXb29Db21tZXJjZUNvbm5lY3RSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEhEKCXN0b3JlX3VybBgCIAEoCSI3Ch9TdGFydFdvb0NvbW1lcmNlQ29ubmVjdFJlc3BvbnNlEhQKDHJlZGlyZWN0X3VybBgBIAEoCSItChZTeW5jV29vQ29tbWVyY2VSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhkKF1N5bmNXb29Db21tZXJjZVJlc3BvbnNlIjMKHERpc2Nvbm5lY3RXb29Db21tZXJjZVJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiHwodRGlzY29ubmVjdFdvb0NvbW1lcmNlUmVzcG9uc2UihgEKHVJlY2VpdmVXb29Db21tZXJjZUtleXNSZXF1ZXN0Eg0KBXN0YXRlGAEgASgJEg4KBmtleV9pZBgCIAEoAxIUCgxjb25zdW1lcl9rZXkYAyABKAkSFwoPY29uc3VtZXJfc2VjcmV0GAQgASgJEhcKD2tleV9wZXJtaXNzaW9ucxgFIAEoCSIgCh5SZWNlaXZlV29vQ29tbWVyY2VLZXlzUmVzcG9uc2UiOgoYUmV0dXJuV29vQ29tbWVyY2VSZXF1ZXN0Eg0KBXN0YXRlGAEgASgJEg8KB3N1Y2Nlc3MYAiABKAkiogEKH0hhbmRsZVdvb0NvbW1lcmNlV2ViaG9va1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDwoHcGF5bG9hZBgCIAEoDBIRCglzaWduYXR1cmUYAyABKAkSDQoFdG9waWMYBCABKAkSEwoLZGVsaXZlcnlfaWQYBSABKAkSEgoKd2ViaG9va19pZBgGIAEoCRIOCgZzb3VyY2UYByABKAkiIgogSGFuZGxlV29vQ29tbWVyY2VXZWJob29rUmVzcG9uc2UiMQoZUmV0dXJuV29vQ29tbWVyY2VSZXNwb25zZRIUCgxyZWRpcmVjdF91cmwYASABKAkiPwoaU3RhcnRTaG9waWZ5Q29ubmVjdFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEc2hvcBgCIAEoCSIzChtTdGFydFNob3BpZnlDb25uZWN0UmVzcG9uc2USFAoMcmVkaXJlY3RfdXJsGAEgASgJIikKElN5bmNTaG9waWZ5UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIVChNTeW5jU2hvcGlmeVJlc3BvbnNlIi8KGERpc2Nvbm5lY3RTaG9waWZ5UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIbChlEaXNjb25uZWN0U2hvcGlmeVJlc3BvbnNlIigKF0F1dGhvcml6ZVNob3BpZnlSZXF1ZXN0Eg0KBXN0YXRlGAEgASgJIjEKGEF1dGhvcml6ZVNob3BpZnlSZXNwb25zZRIVCg1hdXRob3JpemVfdXJsGAEgASgJIkkKHUNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXF1ZXN0EhEKCXJhd19xdWVyeRgBIAEoCRIVCg1icm93c2VyX3N0YXRlGAIgASgJIjYKHkNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXNwb25zZRIUCgxyZWRpcmVjdF91cmwYASABKAkisQEKG0hhbmRsZVNob3BpZnlXZWJob29rUmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMEgwKBGhtYWMYAiABKAkSDQoFdG9waWMYAyABKAkSEwoLc2hvcF9kb21haW4YBCABKAkSEgoKd2ViaG9va19pZBgFIAEoCRIQCghldmVudF9pZBgGIAEoCRITCgthcGlfdmVyc2lvbhgHIAEoCRIUCgx0cmlnZ2VyZWRfYXQYCCABKAkiHgocSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXNwb25zZTKPFwoNU3RvcmVzU2VydmljZRKoAQoMSW1wb3J0T3JkZXJzEiUudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXF1ZXN0GiYudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXNwb25zZSJJgtPkkwJDOgEqIj4vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvb3JkZXJzL2ltcG9ydBJfCgxVcGxvYWRPcmRlcnMSJS51cGxpZnQuc3RvcmVzLnYxLlVwbG9hZE9yZGVyc1JlcXVlc3QaJi51cGxpZnQuc3RvcmVzLnYxLlVwbG9hZE9yZGVyc1Jlc3BvbnNlKAESnAEKCkdldE1ldHJpY3MSIy51cGxpZnQuc3RvcmVzLnYxLkdldE1ldHJpY3NSZXF1ZXN0GiQudXBsaWZ0LnN0b3Jlcy52MS5HZXRNZXRyaWNzUmVzcG9uc2UiQ5ACAYLT5JMCOhI4L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL21ldHJpY3MSrQEKDkdldFRvcFByb2R1Y3RzEicudXBsaWZ0LnN0b3Jlcy52MS5HZXRUb3BQcm9kdWN0c1JlcXVlc3QaKC51cGxpZnQuc3RvcmVzLnYxLkdldFRvcFByb2R1Y3RzUmVzcG9uc2UiSJACAYLT5JMCPxI9L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL3RvcC1wcm9kdWN0cxK0AQoOR2V0RGFpbHlSZXBvcnQSJy51cGxpZnQuc3RvcmVzLnYxLkdldERhaWx5UmVwb3J0UmVxdWVzdBooLnVwbGlmdC5zdG9yZXMudjEuR2V0RGFpbHlSZXBvcnRSZXNwb25zZSJPkAIBgtPkkwJGYgZyZXBvcnQSPC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9kYWlseVJlcG9ydBK0AQoPU2VuZERhaWx5UmVwb3J0EigudXBsaWZ0LnN0b3Jlcy52MS5TZW5kRGFpbHlSZXBvcnRSZXF1ZXN0GikudXBsaWZ0LnN0b3Jlcy52MS5TZW5kRGFpbHlSZXBvcnRSZXNwb25zZSJMgtPkkwJGOgEqIkEvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvZGFpbHlSZXBvcnQvc2VuZBKeAQoOR2V0Q29ubmVjdGlvbnMSJy51cGxpZnQuc3RvcmVzLnYxLkdldENvbm5lY3Rpb25zUmVxdWVzdBooLnVwbGlmdC5zdG9yZXMudjEuR2V0Q29ubmVjdGlvbnNSZXNwb25zZSI5kAIBgtPkkwIwEi4vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zErUBChNTdGFydFNob3BpZnlDb25uZWN0EiwudXBsaWZ0LnN0b3Jlcy52MS5TdGFydFNob3BpZnlDb25uZWN0UmVxdWVzdBotLnVwbGlmdC5zdG9yZXMudjEuU3RhcnRTaG9waWZ5Q29ubmVjdFJlc3BvbnNlIkGC0+STAjs6ASoiNi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvc2hvcGlmeRKiAQoLU3luY1Nob3BpZnkSJC51cGxpZnQuc3RvcmVzLnYxLlN5bmNTaG9waWZ5UmVxdWVzdBolLnVwbGlmdC5zdG9yZXMudjEuU3luY1Nob3BpZnlSZXNwb25zZSJGgtPkkwJAOgEqIjsvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3Nob3BpZnkvc3luYxKsAQoRRGlzY29ubmVjdFNob3BpZnkSKi51cGxpZnQuc3RvcmVzLnYxLkRpc2Nvbm5lY3RTaG9waWZ5UmVxdWVzdBorLnVwbGlmdC5zdG9yZXMudjEuRGlzY29ubmVjdFNob3BpZnlSZXNwb25zZSI+gtPkkwI4KjYvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3Nob3BpZnkSaQoQQXV0aG9yaXplU2hvcGlmeRIpLnVwbGlmdC5zdG9yZXMudjEuQXV0aG9yaXplU2hvcGlmeVJlcXVlc3QaKi51cGxpZnQuc3RvcmVzLnYxLkF1dGhvcml6ZVNob3BpZnlSZXNwb25zZRJ7ChZDb21wbGV0ZVNob3BpZnlDb25uZWN0Ei8udXBsaWZ0LnN0b3Jlcy52MS5Db21wbGV0ZVNob3BpZnlDb25uZWN0UmVxdWVzdBowLnVwbGlmdC5zdG9yZXMudjEuQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlc3BvbnNlEnUKFEhhbmRsZVNob3BpZnlXZWJob29rEi0udXBsaWZ0LnN0b3Jlcy52MS5IYW5kbGVTaG9waWZ5V2ViaG9va1JlcXVlc3QaLi51cGxpZnQuc3RvcmVzLnYxLkhhbmRsZVNob3BpZnlXZWJob29rUmVzcG9uc2USxQEKF1N0YXJ0V29vQ29tbWVyY2VDb25uZWN0EjAudXBsaWZ0LnN0b3Jlcy52MS5TdGFydFdvb0NvbW1lcmNlQ29ubmVjdFJlcXVlc3QaMS51cGxpZnQuc3RvcmVzLnYxLlN0YXJ0V29vQ29tbWVyY2VDb25uZWN0UmVzcG9uc2UiRYLT5JMCPzoBKiI6L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy93b29jb21tZXJjZRKyAQoPU3luY1dvb0NvbW1lcmNlEigudXBsaWZ0LnN0b3Jlcy52MS5TeW5jV29vQ29tbWVyY2VSZXF1ZXN0GikudXBsaWZ0LnN0b3Jlcy52MS5TeW5jV29vQ29tbWVyY2VSZXNwb25zZSJKgtPkkwJEOgEqIj8vaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3dvb2NvbW1lcmNlL3N5bmMSvAEKFURpc2Nvbm5lY3RXb29Db21tZXJjZRIuLnVwbGlmdC5zdG9yZXMudjEuRGlzY29ubmVjdFdvb0NvbW1lcmNlUmVxdWVzdBovLnVwbGlmdC5zdG9yZXMudjEuRGlzY29ubmVjdFdvb0NvbW1lcmNlUmVzcG9uc2UiQoLT5JMCPCo6L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy93b29jb21tZXJjZRJ7ChZSZWNlaXZlV29vQ29tbWVyY2VLZXlzEi8udXBsaWZ0LnN0b3Jlcy52MS5SZWNlaXZlV29vQ29tbWVyY2VLZXlzUmVxdWVzdBowLnVwbGlmdC5zdG9yZXMudjEuUmVjZWl2ZVdvb0NvbW1lcmNlS2V5c1Jlc3BvbnNlEmwKEVJldHVybldvb0NvbW1lcmNlEioudXBsaWZ0LnN0b3Jlcy52MS5SZXR1cm5Xb29Db21tZXJjZVJlcXVlc3QaKy51cGxpZnQuc3RvcmVzLnYxLlJldHVybldvb0NvbW1lcmNlUmVzcG9uc2USgQEKGEhhbmRsZVdvb0NvbW1lcmNlV2ViaG9vaxIxLnVwbGlmdC5zdG9yZXMudjEuSGFuZGxlV29vQ29tbWVyY2VXZWJob29rUmVxdWVzdBoyLnVwbGlmdC5zdG9yZXMudjEuSGFuZGxlV29vQ29tbWVyY2VXZWJob29rUmVzcG9uc2VCvAEKFGNvbS51cGxpZnQuc3RvcmVzLnYxQhJTdG9yZXNTZXJ2aWNlUHJvdG9QAVoudXBsaWZ0LmRldi9wcm90by9nZW4vdXBsaWZ0L3N0b3Jlcy92MTtzdG9yZXN2MaICA1VTWKoCEFVwbGlmdC5TdG9yZXMuVjHKAhBVcGxpZnRcU3RvcmVzXFYx4gIcVXBsaWZ0XFN0b3Jlc1xWMVxHUEJNZXRhZGF0YeoCElVwbGlmdDo6U3RvcmVzOjpWMWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
+  fileDesc("CiV1cGxpZnQvc3RvcmVzL3YxL3N0b3Jlc19zZXJ2aWNlLnByb3RvEhB1cGxpZnQuc3RvcmVzLnYxIkcKE0ltcG9ydE9yZGVyc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDgoGZm9ybWF0GAIgASgJEgsKA2NzdhgDIAEoCSJHChNVcGxvYWRPcmRlcnNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJEg4KBmZvcm1hdBgCIAEoCRILCgNjc3YYAyABKAwiTgoUVXBsb2FkT3JkZXJzUmVzcG9uc2USNgoGcmVzdWx0GAEgASgLMiYudXBsaWZ0LnN0b3Jlcy52MS5JbXBvcnRPcmRlcnNSZXNwb25zZSJvChRJbXBvcnRPcmRlcnNSZXNwb25zZRIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHdhcm5pbmdzGAUgAygJIoIBChFHZXRNZXRyaWNzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRmcm9tGAIgASgJEgoKAnRvGAMgASgJEhEKCWxhc3RfZGF5cxgEIAEoBRIVCg13aXRoX3ByZXZpb3VzGAUgASgIEhQKDHRvcF9wcm9kdWN0cxgGIAEoBSKxAwoKRGF5TWV0cmljcxIMCgRkYXRlGAEgASgJEg4KBm9yZGVycxgCIAEoBRITCgtncm9zc19zYWxlcxgDIAEoCRIRCglkaXNjb3VudHMYBCABKAkSDwoHcmV0dXJucxgFIAEoCRIRCgluZXRfc2FsZXMYBiABKAkSEAoIc2hpcHBpbmcYByABKAkSDQoFdGF4ZXMYCCABKAkSEwoLdG90YWxfc2FsZXMYCSABKAkSOQoTYXZlcmFnZV9vcmRlcl92YWx1ZRgKIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRItCghzZXNzaW9ucxgLIAEoCzIbLmdvb2dsZS5wcm90b2J1Zi5JbnQzMlZhbHVlEjUKD2NvbnZlcnNpb25fcmF0ZRgMIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIOCgZkdXRpZXMYDSABKAkSFwoPYWRkaXRpb25hbF9mZWVzGA4gASgJEjkKE3Nob3BpZnlfdG90YWxfc2FsZXMYDyABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUi8wMKEkdldE1ldHJpY3NSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIQCgh0aW1lem9uZRgCIAEoCRIOCgZzb3VyY2UYAyABKAkSKgoEZGF5cxgEIAMoCzIcLnVwbGlmdC5zdG9yZXMudjEuRGF5TWV0cmljcxIsCgZ0b3RhbHMYBSABKAsyHC51cGxpZnQuc3RvcmVzLnYxLkRheU1ldHJpY3MSDAoEZnJvbRgGIAEoCRIKCgJ0bxgHIAEoCRINCgV0b2RheRgIIAEoCRIXCg9maXJzdF9vcmRlcl9kYXkYCSABKAkSNQoPcHJldmlvdXNfdG90YWxzGAogASgLMhwudXBsaWZ0LnN0b3Jlcy52MS5EYXlNZXRyaWNzEhUKDXByZXZpb3VzX2Zyb20YCyABKAkSEwoLcHJldmlvdXNfdG8YDCABKAkSNAoMdG9wX3Byb2R1Y3RzGA0gAygLMh4udXBsaWZ0LnN0b3Jlcy52MS5Qcm9kdWN0U2FsZXMSFwoPc2Vzc2lvbnNfc291cmNlGA4gASgJEhQKDGdhNF9wcm9wZXJ0eRgPIAEoCRIyCg1nYTRfcHVyY2hhc2VzGBAgASgLMhsuZ29vZ2xlLnByb3RvYnVmLkludDMyVmFsdWUSEQoJZ2E0X25vdGVzGBEgAygJIlUKFUdldFRvcFByb2R1Y3RzUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRmcm9tGAIgASgJEgoKAnRvGAMgASgJEg0KBWxpbWl0GAQgASgFIlcKDFByb2R1Y3RTYWxlcxINCgV0aXRsZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoBRITCgtncm9zc19zYWxlcxgDIAEoCRIRCgluZXRfc2FsZXMYBCABKAkiXAoWR2V0VG9wUHJvZHVjdHNSZXNwb25zZRIQCghjdXJyZW5jeRgBIAEoCRIwCghwcm9kdWN0cxgCIAMoCzIeLnVwbGlmdC5zdG9yZXMudjEuUHJvZHVjdFNhbGVzIi0KFlNlbmREYWlseVJlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiJwoXU2VuZERhaWx5UmVwb3J0UmVzcG9uc2USDAoEZGF0ZRgBIAEoCSI6ChVHZXREYWlseVJlcG9ydFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSDAoEZGF0ZRgCIAEoCSLeAQoMUmVwb3J0TWV0cmljEgsKA2tleRgBIAEoCRINCgVsYWJlbBgCIAEoCRIrCgV2YWx1ZRgDIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRItCgdhdmVyYWdlGAQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjQKDmNoYW5nZV9wZXJjZW50GAUgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEg8KB3VudXN1YWwYBiABKAgSDwoHZm9ybXVsYRgHIAEoCSLnAQoLRGFpbHlSZXBvcnQSDgoGc3RhdHVzGAEgASgJEgwKBGRhdGUYAiABKAkSEAoIY3VycmVuY3kYAyABKAkSEAoIdGltZXpvbmUYBCABKAkSDgoGc291cmNlGAUgASgJEi8KB21ldHJpY3MYBiADKAsyHi51cGxpZnQuc3RvcmVzLnYxLlJlcG9ydE1ldHJpYxIQCghoZWFkbGluZRgHIAEoCRINCgVub3RlcxgIIAMoCRITCgtiZXN0X3NlbGxlchgJIAEoCRIPCgdzdW1tYXJ5GAogASgJEg4KBmFjdGlvbhgLIAEoCSJHChZHZXREYWlseVJlcG9ydFJlc3BvbnNlEi0KBnJlcG9ydBgBIAEoCzIdLnVwbGlmdC5zdG9yZXMudjEuRGFpbHlSZXBvcnQiLAoVR2V0Q29ubmVjdGlvbnNSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIkIKC1N0b3JlQ291bnRzEg4KBm9yZGVycxgBIAEoBRIQCghwcm9kdWN0cxgCIAEoBRIRCgljdXN0b21lcnMYAyABKAUipgEKDFN5bmNQcm9ncmVzcxINCgVwaGFzZRgBIAEoCRIOCgZvcmRlcnMYAiABKAUSEAoIcHJvZHVjdHMYAyABKAUSEQoJY3VzdG9tZXJzGAQgASgFEg8KB3BlcmNlbnQYBSABKAUSDQoFZXJyb3IYBiABKAkSMgoObGFzdF9zeW5jZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo4CChFTaG9waWZ5Q29ubmVjdGlvbhIOCgZzdGF0dXMYASABKAkSDAoEc2hvcBgCIAEoCRIMCgRuYW1lGAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhAKCHRpbWV6b25lGAUgASgJEjAKDGNvbm5lY3RlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoEc3luYxgHIAEoCzIeLnVwbGlmdC5zdG9yZXMudjEuU3luY1Byb2dyZXNzEhoKEnNlc3Npb25zX2F2YWlsYWJsZRgIIAEoCBItCgZzdG9yZWQYCSABKAsyHS51cGxpZnQuc3RvcmVzLnYxLlN0b3JlQ291bnRzIoUBCgtPcmRlckltcG9ydBIOCgZvcmRlcnMYASABKAUSEQoJZmlyc3RfZGF5GAIgASgJEhAKCGxhc3RfZGF5GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEi8KC2ltcG9ydGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLuAQoWR2V0Q29ubmVjdGlvbnNSZXNwb25zZRI0CgdzaG9waWZ5GAEgASgLMiMudXBsaWZ0LnN0b3Jlcy52MS5TaG9waWZ5Q29ubmVjdGlvbhIyCgtsYXN0X2ltcG9ydBgCIAEoCzIdLnVwbGlmdC5zdG9yZXMudjEuT3JkZXJJbXBvcnQSPAoLd29vY29tbWVyY2UYAyABKAsyJy51cGxpZnQuc3RvcmVzLnYxLldvb0NvbW1lcmNlQ29ubmVjdGlvbhIsCgNnYTQYBCABKAsyHy51cGxpZnQuc3RvcmVzLnYxLkdBNENvbm5lY3Rpb24i+wEKFVdvb0NvbW1lcmNlQ29ubmVjdGlvbhIOCgZzdGF0dXMYASABKAkSEQoJc3RvcmVfdXJsGAIgASgJEgwKBG5hbWUYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSEAoIdGltZXpvbmUYBSABKAkSMAoMY29ubmVjdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCgRzeW5jGAcgASgLMh4udXBsaWZ0LnN0b3Jlcy52MS5TeW5jUHJvZ3Jlc3MSLQoGc3RvcmVkGAggASgLMh0udXBsaWZ0LnN0b3Jlcy52MS5TdG9yZUNvdW50cyJICh5TdGFydFdvb0NvbW1lcmNlQ29ubmVjdFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkSEQoJc3RvcmVfdXJsGAIgASgJIjcKH1N0YXJ0V29vQ29tbWVyY2VDb25uZWN0UmVzcG9uc2USFAoMcmVkaXJlY3RfdXJsGAEgASgJIi0KFlN5bmNXb29Db21tZXJjZVJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiGQoXU3luY1dvb0NvbW1lcmNlUmVzcG9uc2UiMwocRGlzY29ubmVjdFdvb0NvbW1lcmNlUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCSIfCh1EaXNjb25uZWN0V29vQ29tbWVyY2VSZXNwb25zZSKGAQodUmVjZWl2ZVdvb0NvbW1lcmNlS2V5c1JlcXVlc3QSDQoFc3RhdGUYASABKAkSDgoGa2V5X2lkGAIgASgDEhQKDGNvbnN1bWVyX2tleRgDIAEoCRIXCg9jb25zdW1lcl9zZWNyZXQYBCABKAkSFwoPa2V5X3Blcm1pc3Npb25zGAUgASgJIiAKHlJlY2VpdmVXb29Db21tZXJjZUtleXNSZXNwb25zZSI6ChhSZXR1cm5Xb29Db21tZXJjZVJlcXVlc3QSDQoFc3RhdGUYASABKAkSDwoHc3VjY2VzcxgCIAEoCSKiAQofSGFuZGxlV29vQ29tbWVyY2VXZWJob29rUmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIPCgdwYXlsb2FkGAIgASgMEhEKCXNpZ25hdHVyZRgDIAEoCRINCgV0b3BpYxgEIAEoCRITCgtkZWxpdmVyeV9pZBgFIAEoCRISCgp3ZWJob29rX2lkGAYgASgJEg4KBnNvdXJjZRgHIAEoCSIiCiBIYW5kbGVXb29Db21tZXJjZVdlYmhvb2tSZXNwb25zZSIxChlSZXR1cm5Xb29Db21tZXJjZVJlc3BvbnNlEhQKDHJlZGlyZWN0X3VybBgBIAEoCSI/ChpTdGFydFNob3BpZnlDb25uZWN0UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRIMCgRzaG9wGAIgASgJIjMKG1N0YXJ0U2hvcGlmeUNvbm5lY3RSZXNwb25zZRIUCgxyZWRpcmVjdF91cmwYASABKAkiKQoSU3luY1Nob3BpZnlSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhUKE1N5bmNTaG9waWZ5UmVzcG9uc2UiLwoYRGlzY29ubmVjdFNob3BpZnlSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhsKGURpc2Nvbm5lY3RTaG9waWZ5UmVzcG9uc2UiKAoXQXV0aG9yaXplU2hvcGlmeVJlcXVlc3QSDQoFc3RhdGUYASABKAkiMQoYQXV0aG9yaXplU2hvcGlmeVJlc3BvbnNlEhUKDWF1dGhvcml6ZV91cmwYASABKAkiSQodQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlcXVlc3QSEQoJcmF3X3F1ZXJ5GAEgASgJEhUKDWJyb3dzZXJfc3RhdGUYAiABKAkiNgoeQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlc3BvbnNlEhQKDHJlZGlyZWN0X3VybBgBIAEoCSKxAQobSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXF1ZXN0Eg8KB3BheWxvYWQYASABKAwSDAoEaG1hYxgCIAEoCRINCgV0b3BpYxgDIAEoCRITCgtzaG9wX2RvbWFpbhgEIAEoCRISCgp3ZWJob29rX2lkGAUgASgJEhAKCGV2ZW50X2lkGAYgASgJEhMKC2FwaV92ZXJzaW9uGAcgASgJEhQKDHRyaWdnZXJlZF9hdBgIIAEoCSIeChxIYW5kbGVTaG9waWZ5V2ViaG9va1Jlc3BvbnNlItcCCg1HQTRDb25uZWN0aW9uEg4KBnN0YXR1cxgBIAEoCRITCgtwcm9wZXJ0eV9pZBgCIAEoCRIVCg1wcm9wZXJ0eV9uYW1lGAMgASgJEhAKCHRpbWV6b25lGAQgASgJEhAKCGN1cnJlbmN5GAUgASgJEhcKD3Nlc3Npb25zX3NvdXJjZRgGIAEoCRIwCgxjb25uZWN0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjUKEWxhc3RfcmVmcmVzaGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdzYW1wbGVkGAkgASgIEhMKC3RocmVzaG9sZGVkGAogASgIEi8KC3F1b3RhX3VudGlsGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVlcnJvchgMIAEoCSItChZTdGFydEdBNENvbm5lY3RSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIi8KF1N0YXJ0R0E0Q29ubmVjdFJlc3BvbnNlEhQKDHJlZGlyZWN0X3VybBgBIAEoCSIvChhMaXN0R0E0UHJvcGVydGllc1JlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiTgoLR0E0UHJvcGVydHkSEwoLcHJvcGVydHlfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEhQKDGFjY291bnRfbmFtZRgDIAEoCSJOChlMaXN0R0E0UHJvcGVydGllc1Jlc3BvbnNlEjEKCnByb3BlcnRpZXMYASADKAsyHS51cGxpZnQuc3RvcmVzLnYxLkdBNFByb3BlcnR5Il0KGFNlbGVjdEdBNFByb3BlcnR5UmVxdWVzdBITCgtjYXRlZ29yeV9pZBgBIAEoCRITCgtwcm9wZXJ0eV9pZBgCIAEoCRIXCg9zZXNzaW9uc19zb3VyY2UYAyABKAkiSQoZU2VsZWN0R0E0UHJvcGVydHlSZXNwb25zZRIsCgNnYTQYASABKAsyHy51cGxpZnQuc3RvcmVzLnYxLkdBNENvbm5lY3Rpb24iJQoOU3luY0dBNFJlcXVlc3QSEwoLY2F0ZWdvcnlfaWQYASABKAkiEQoPU3luY0dBNFJlc3BvbnNlIisKFERpc2Nvbm5lY3RHQTRSZXF1ZXN0EhMKC2NhdGVnb3J5X2lkGAEgASgJIhcKFURpc2Nvbm5lY3RHQTRSZXNwb25zZSIkChNBdXRob3JpemVHQTRSZXF1ZXN0Eg0KBXN0YXRlGAEgASgJIi0KFEF1dGhvcml6ZUdBNFJlc3BvbnNlEhUKDWF1dGhvcml6ZV91cmwYASABKAkiRQoZQ29tcGxldGVHQTRDb25uZWN0UmVxdWVzdBIRCglyYXdfcXVlcnkYASABKAkSFQoNYnJvd3Nlcl9zdGF0ZRgCIAEoCSIyChpDb21wbGV0ZUdBNENvbm5lY3RSZXNwb25zZRIUCgxyZWRpcmVjdF91cmwYASABKAkyqx8KDVN0b3Jlc1NlcnZpY2USqAEKDEltcG9ydE9yZGVycxIlLnVwbGlmdC5zdG9yZXMudjEuSW1wb3J0T3JkZXJzUmVxdWVzdBomLnVwbGlmdC5zdG9yZXMudjEuSW1wb3J0T3JkZXJzUmVzcG9uc2UiSYLT5JMCQzoBKiI+L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL29yZGVycy9pbXBvcnQSXwoMVXBsb2FkT3JkZXJzEiUudXBsaWZ0LnN0b3Jlcy52MS5VcGxvYWRPcmRlcnNSZXF1ZXN0GiYudXBsaWZ0LnN0b3Jlcy52MS5VcGxvYWRPcmRlcnNSZXNwb25zZSgBEpwBCgpHZXRNZXRyaWNzEiMudXBsaWZ0LnN0b3Jlcy52MS5HZXRNZXRyaWNzUmVxdWVzdBokLnVwbGlmdC5zdG9yZXMudjEuR2V0TWV0cmljc1Jlc3BvbnNlIkOQAgGC0+STAjoSOC9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS9tZXRyaWNzEq0BCg5HZXRUb3BQcm9kdWN0cxInLnVwbGlmdC5zdG9yZXMudjEuR2V0VG9wUHJvZHVjdHNSZXF1ZXN0GigudXBsaWZ0LnN0b3Jlcy52MS5HZXRUb3BQcm9kdWN0c1Jlc3BvbnNlIkiQAgGC0+STAj8SPS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vYnVzaW5lc3MtZGF0YS90b3AtcHJvZHVjdHMStAEKDkdldERhaWx5UmVwb3J0EicudXBsaWZ0LnN0b3Jlcy52MS5HZXREYWlseVJlcG9ydFJlcXVlc3QaKC51cGxpZnQuc3RvcmVzLnYxLkdldERhaWx5UmVwb3J0UmVzcG9uc2UiT5ACAYLT5JMCRmIGcmVwb3J0EjwvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2J1c2luZXNzLWRhdGEvZGFpbHlSZXBvcnQStAEKD1NlbmREYWlseVJlcG9ydBIoLnVwbGlmdC5zdG9yZXMudjEuU2VuZERhaWx5UmVwb3J0UmVxdWVzdBopLnVwbGlmdC5zdG9yZXMudjEuU2VuZERhaWx5UmVwb3J0UmVzcG9uc2UiTILT5JMCRjoBKiJBL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9idXNpbmVzcy1kYXRhL2RhaWx5UmVwb3J0L3NlbmQSngEKDkdldENvbm5lY3Rpb25zEicudXBsaWZ0LnN0b3Jlcy52MS5HZXRDb25uZWN0aW9uc1JlcXVlc3QaKC51cGxpZnQuc3RvcmVzLnYxLkdldENvbm5lY3Rpb25zUmVzcG9uc2UiOZACAYLT5JMCMBIuL2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucxK1AQoTU3RhcnRTaG9waWZ5Q29ubmVjdBIsLnVwbGlmdC5zdG9yZXMudjEuU3RhcnRTaG9waWZ5Q29ubmVjdFJlcXVlc3QaLS51cGxpZnQuc3RvcmVzLnYxLlN0YXJ0U2hvcGlmeUNvbm5lY3RSZXNwb25zZSJBgtPkkwI7OgEqIjYvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL3Nob3BpZnkSogEKC1N5bmNTaG9waWZ5EiQudXBsaWZ0LnN0b3Jlcy52MS5TeW5jU2hvcGlmeVJlcXVlc3QaJS51cGxpZnQuc3RvcmVzLnYxLlN5bmNTaG9waWZ5UmVzcG9uc2UiRoLT5JMCQDoBKiI7L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy9zaG9waWZ5L3N5bmMSrAEKEURpc2Nvbm5lY3RTaG9waWZ5EioudXBsaWZ0LnN0b3Jlcy52MS5EaXNjb25uZWN0U2hvcGlmeVJlcXVlc3QaKy51cGxpZnQuc3RvcmVzLnYxLkRpc2Nvbm5lY3RTaG9waWZ5UmVzcG9uc2UiPoLT5JMCOCo2L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy9zaG9waWZ5EmkKEEF1dGhvcml6ZVNob3BpZnkSKS51cGxpZnQuc3RvcmVzLnYxLkF1dGhvcml6ZVNob3BpZnlSZXF1ZXN0GioudXBsaWZ0LnN0b3Jlcy52MS5BdXRob3JpemVTaG9waWZ5UmVzcG9uc2USewoWQ29tcGxldGVTaG9waWZ5Q29ubmVjdBIvLnVwbGlmdC5zdG9yZXMudjEuQ29tcGxldGVTaG9waWZ5Q29ubmVjdFJlcXVlc3QaMC51cGxpZnQuc3RvcmVzLnYxLkNvbXBsZXRlU2hvcGlmeUNvbm5lY3RSZXNwb25zZRJ1ChRIYW5kbGVTaG9waWZ5V2ViaG9vaxItLnVwbGlmdC5zdG9yZXMudjEuSGFuZGxlU2hvcGlmeVdlYmhvb2tSZXF1ZXN0Gi4udXBsaWZ0LnN0b3Jlcy52MS5IYW5kbGVTaG9waWZ5V2ViaG9va1Jlc3BvbnNlEsUBChdTdGFydFdvb0NvbW1lcmNlQ29ubmVjdBIwLnVwbGlmdC5zdG9yZXMudjEuU3RhcnRXb29Db21tZXJjZUNvbm5lY3RSZXF1ZXN0GjEudXBsaWZ0LnN0b3Jlcy52MS5TdGFydFdvb0NvbW1lcmNlQ29ubmVjdFJlc3BvbnNlIkWC0+STAj86ASoiOi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvd29vY29tbWVyY2USsgEKD1N5bmNXb29Db21tZXJjZRIoLnVwbGlmdC5zdG9yZXMudjEuU3luY1dvb0NvbW1lcmNlUmVxdWVzdBopLnVwbGlmdC5zdG9yZXMudjEuU3luY1dvb0NvbW1lcmNlUmVzcG9uc2UiSoLT5JMCRDoBKiI/L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy93b29jb21tZXJjZS9zeW5jErwBChVEaXNjb25uZWN0V29vQ29tbWVyY2USLi51cGxpZnQuc3RvcmVzLnYxLkRpc2Nvbm5lY3RXb29Db21tZXJjZVJlcXVlc3QaLy51cGxpZnQuc3RvcmVzLnYxLkRpc2Nvbm5lY3RXb29Db21tZXJjZVJlc3BvbnNlIkKC0+STAjwqOi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvd29vY29tbWVyY2USewoWUmVjZWl2ZVdvb0NvbW1lcmNlS2V5cxIvLnVwbGlmdC5zdG9yZXMudjEuUmVjZWl2ZVdvb0NvbW1lcmNlS2V5c1JlcXVlc3QaMC51cGxpZnQuc3RvcmVzLnYxLlJlY2VpdmVXb29Db21tZXJjZUtleXNSZXNwb25zZRJsChFSZXR1cm5Xb29Db21tZXJjZRIqLnVwbGlmdC5zdG9yZXMudjEuUmV0dXJuV29vQ29tbWVyY2VSZXF1ZXN0GisudXBsaWZ0LnN0b3Jlcy52MS5SZXR1cm5Xb29Db21tZXJjZVJlc3BvbnNlEoEBChhIYW5kbGVXb29Db21tZXJjZVdlYmhvb2sSMS51cGxpZnQuc3RvcmVzLnYxLkhhbmRsZVdvb0NvbW1lcmNlV2ViaG9va1JlcXVlc3QaMi51cGxpZnQuc3RvcmVzLnYxLkhhbmRsZVdvb0NvbW1lcmNlV2ViaG9va1Jlc3BvbnNlEqUBCg9TdGFydEdBNENvbm5lY3QSKC51cGxpZnQuc3RvcmVzLnYxLlN0YXJ0R0E0Q29ubmVjdFJlcXVlc3QaKS51cGxpZnQuc3RvcmVzLnYxLlN0YXJ0R0E0Q29ubmVjdFJlc3BvbnNlIj2C0+STAjc6ASoiMi9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvZ2E0ErYBChFMaXN0R0E0UHJvcGVydGllcxIqLnVwbGlmdC5zdG9yZXMudjEuTGlzdEdBNFByb3BlcnRpZXNSZXF1ZXN0GisudXBsaWZ0LnN0b3Jlcy52MS5MaXN0R0E0UHJvcGVydGllc1Jlc3BvbnNlIkiQAgGC0+STAj8SPS9pbnRlcm5hbC9jYXRlZ29yaWVzL3tjYXRlZ29yeV9pZH0vY29ubmVjdGlvbnMvZ2E0L3Byb3BlcnRpZXMStAEKEVNlbGVjdEdBNFByb3BlcnR5EioudXBsaWZ0LnN0b3Jlcy52MS5TZWxlY3RHQTRQcm9wZXJ0eVJlcXVlc3QaKy51cGxpZnQuc3RvcmVzLnYxLlNlbGVjdEdBNFByb3BlcnR5UmVzcG9uc2UiRoLT5JMCQDoBKiI7L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy9nYTQvcHJvcGVydHkSkgEKB1N5bmNHQTQSIC51cGxpZnQuc3RvcmVzLnYxLlN5bmNHQTRSZXF1ZXN0GiEudXBsaWZ0LnN0b3Jlcy52MS5TeW5jR0E0UmVzcG9uc2UiQoLT5JMCPDoBKiI3L2ludGVybmFsL2NhdGVnb3JpZXMve2NhdGVnb3J5X2lkfS9jb25uZWN0aW9ucy9nYTQvc3luYxKcAQoNRGlzY29ubmVjdEdBNBImLnVwbGlmdC5zdG9yZXMudjEuRGlzY29ubmVjdEdBNFJlcXVlc3QaJy51cGxpZnQuc3RvcmVzLnYxLkRpc2Nvbm5lY3RHQTRSZXNwb25zZSI6gtPkkwI0KjIvaW50ZXJuYWwvY2F0ZWdvcmllcy97Y2F0ZWdvcnlfaWR9L2Nvbm5lY3Rpb25zL2dhNBJdCgxBdXRob3JpemVHQTQSJS51cGxpZnQuc3RvcmVzLnYxLkF1dGhvcml6ZUdBNFJlcXVlc3QaJi51cGxpZnQuc3RvcmVzLnYxLkF1dGhvcml6ZUdBNFJlc3BvbnNlEm8KEkNvbXBsZXRlR0E0Q29ubmVjdBIrLnVwbGlmdC5zdG9yZXMudjEuQ29tcGxldGVHQTRDb25uZWN0UmVxdWVzdBosLnVwbGlmdC5zdG9yZXMudjEuQ29tcGxldGVHQTRDb25uZWN0UmVzcG9uc2VCvAEKFGNvbS51cGxpZnQuc3RvcmVzLnYxQhJTdG9yZXNTZXJ2aWNlUHJvdG9QAVoudXBsaWZ0LmRldi9wcm90by9nZW4vdXBsaWZ0L3N0b3Jlcy92MTtzdG9yZXN2MaICA1VTWKoCEFVwbGlmdC5TdG9yZXMuVjHKAhBVcGxpZnRcU3RvcmVzXFYx4gIcVXBsaWZ0XFN0b3Jlc1xWMVxHUEJNZXRhZGF0YeoCElVwbGlmdDo6U3RvcmVzOjpWMWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * ImportOrdersRequest carries the export's text.
@@ -702,6 +702,39 @@ export type GetMetricsResponse = Message<"uplift.stores.v1.GetMetricsResponse"> 
    * @generated from field: repeated uplift.stores.v1.ProductSales top_products = 13;
    */
   topProducts: ProductSales[];
+
+  /**
+   * sessions_source says where sessions and conversion come from:
+   * "shopify", "ga4" (purchases ÷ sessions, from Google Analytics 4) or
+   * "" (none).
+   *
+   * @generated from field: string sessions_source = 14;
+   */
+  sessionsSource: string;
+
+  /**
+   * ga4_property names the GA4 property when sessions_source is "ga4".
+   *
+   * @generated from field: string ga4_property = 15;
+   */
+  ga4Property: string;
+
+  /**
+   * ga4_purchases is GA4's ecommercePurchases over the range (null unless
+   * every day has them).
+   *
+   * @generated from field: google.protobuf.Int32Value ga4_purchases = 16;
+   */
+  ga4Purchases?: number | undefined;
+
+  /**
+   * ga4_notes say, for people, what to know about GA4's numbers: its
+   * purchases against the store's orders, its time zone, sampling and
+   * thresholding.
+   *
+   * @generated from field: repeated string ga4_notes = 17;
+   */
+  ga4Notes: string[];
 };
 
 /**
@@ -793,6 +826,39 @@ export type GetMetricsResponseJson = {
    * @generated from field: repeated uplift.stores.v1.ProductSales top_products = 13;
    */
   topProducts?: ProductSalesJson[];
+
+  /**
+   * sessions_source says where sessions and conversion come from:
+   * "shopify", "ga4" (purchases ÷ sessions, from Google Analytics 4) or
+   * "" (none).
+   *
+   * @generated from field: string sessions_source = 14;
+   */
+  sessionsSource?: string;
+
+  /**
+   * ga4_property names the GA4 property when sessions_source is "ga4".
+   *
+   * @generated from field: string ga4_property = 15;
+   */
+  ga4Property?: string;
+
+  /**
+   * ga4_purchases is GA4's ecommercePurchases over the range (null unless
+   * every day has them).
+   *
+   * @generated from field: google.protobuf.Int32Value ga4_purchases = 16;
+   */
+  ga4Purchases?: Int32ValueJson;
+
+  /**
+   * ga4_notes say, for people, what to know about GA4's numbers: its
+   * purchases against the store's orders, its time zone, sampling and
+   * thresholding.
+   *
+   * @generated from field: repeated string ga4_notes = 17;
+   */
+  ga4Notes?: string[];
 };
 
 /**
@@ -1800,6 +1866,11 @@ export type GetConnectionsResponse = Message<"uplift.stores.v1.GetConnectionsRes
    * @generated from field: uplift.stores.v1.WooCommerceConnection woocommerce = 3;
    */
   woocommerce?: WooCommerceConnection | undefined;
+
+  /**
+   * @generated from field: uplift.stores.v1.GA4Connection ga4 = 4;
+   */
+  ga4?: GA4Connection | undefined;
 };
 
 /**
@@ -1824,6 +1895,11 @@ export type GetConnectionsResponseJson = {
    * @generated from field: uplift.stores.v1.WooCommerceConnection woocommerce = 3;
    */
   woocommerce?: WooCommerceConnectionJson;
+
+  /**
+   * @generated from field: uplift.stores.v1.GA4Connection ga4 = 4;
+   */
+  ga4?: GA4ConnectionJson;
 };
 
 /**
@@ -2879,6 +2955,698 @@ export const HandleShopifyWebhookResponseSchema: GenMessage<HandleShopifyWebhook
   messageDesc(file_uplift_stores_v1_stores_service, 46);
 
 /**
+ * GA4Connection is the category's Google Analytics 4 property.
+ *
+ * @generated from message uplift.stores.v1.GA4Connection
+ */
+export type GA4Connection = Message<"uplift.stores.v1.GA4Connection"> & {
+  /**
+   * status is "NOT_CONNECTED", "PICK_PROPERTY" (Google consented, no
+   * property chosen), "CONNECTED" or "REAUTHORIZE" (Google no longer
+   * accepts the token: reconnect).
+   *
+   * @generated from field: string status = 1;
+   */
+  status: string;
+
+  /**
+   * property_id is the numeric id ("420000001").
+   *
+   * @generated from field: string property_id = 2;
+   */
+  propertyId: string;
+
+  /**
+   * @generated from field: string property_name = 3;
+   */
+  propertyName: string;
+
+  /**
+   * @generated from field: string timezone = 4;
+   */
+  timezone: string;
+
+  /**
+   * @generated from field: string currency = 5;
+   */
+  currency: string;
+
+  /**
+   * sessions_source is "ga4" or "shopify" (a Shopify store keeping
+   * Shopify's sessions).
+   *
+   * @generated from field: string sessions_source = 6;
+   */
+  sessionsSource: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp connected_at = 7;
+   */
+  connectedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp last_refreshed_at = 8;
+   */
+  lastRefreshedAt?: Timestamp | undefined;
+
+  /**
+   * sampled and thresholded are GA4's own flags on the last report.
+   *
+   * @generated from field: bool sampled = 9;
+   */
+  sampled: boolean;
+
+  /**
+   * @generated from field: bool thresholded = 10;
+   */
+  thresholded: boolean;
+
+  /**
+   * quota_until is set while GA4's quota is spent: no report before then.
+   *
+   * @generated from field: google.protobuf.Timestamp quota_until = 11;
+   */
+  quotaUntil?: Timestamp | undefined;
+
+  /**
+   * error says, for people, why the last refresh failed.
+   *
+   * @generated from field: string error = 12;
+   */
+  error: string;
+};
+
+/**
+ * GA4Connection is the category's Google Analytics 4 property.
+ *
+ * @generated from message uplift.stores.v1.GA4Connection
+ */
+export type GA4ConnectionJson = {
+  /**
+   * status is "NOT_CONNECTED", "PICK_PROPERTY" (Google consented, no
+   * property chosen), "CONNECTED" or "REAUTHORIZE" (Google no longer
+   * accepts the token: reconnect).
+   *
+   * @generated from field: string status = 1;
+   */
+  status?: string;
+
+  /**
+   * property_id is the numeric id ("420000001").
+   *
+   * @generated from field: string property_id = 2;
+   */
+  propertyId?: string;
+
+  /**
+   * @generated from field: string property_name = 3;
+   */
+  propertyName?: string;
+
+  /**
+   * @generated from field: string timezone = 4;
+   */
+  timezone?: string;
+
+  /**
+   * @generated from field: string currency = 5;
+   */
+  currency?: string;
+
+  /**
+   * sessions_source is "ga4" or "shopify" (a Shopify store keeping
+   * Shopify's sessions).
+   *
+   * @generated from field: string sessions_source = 6;
+   */
+  sessionsSource?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp connected_at = 7;
+   */
+  connectedAt?: TimestampJson;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp last_refreshed_at = 8;
+   */
+  lastRefreshedAt?: TimestampJson;
+
+  /**
+   * sampled and thresholded are GA4's own flags on the last report.
+   *
+   * @generated from field: bool sampled = 9;
+   */
+  sampled?: boolean;
+
+  /**
+   * @generated from field: bool thresholded = 10;
+   */
+  thresholded?: boolean;
+
+  /**
+   * quota_until is set while GA4's quota is spent: no report before then.
+   *
+   * @generated from field: google.protobuf.Timestamp quota_until = 11;
+   */
+  quotaUntil?: TimestampJson;
+
+  /**
+   * error says, for people, why the last refresh failed.
+   *
+   * @generated from field: string error = 12;
+   */
+  error?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.GA4Connection.
+ * Use `create(GA4ConnectionSchema)` to create a new message.
+ */
+export const GA4ConnectionSchema: GenMessage<GA4Connection, {jsonType: GA4ConnectionJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 47);
+
+/**
+ * StartGA4ConnectRequest names the category.
+ *
+ * @generated from message uplift.stores.v1.StartGA4ConnectRequest
+ */
+export type StartGA4ConnectRequest = Message<"uplift.stores.v1.StartGA4ConnectRequest"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+};
+
+/**
+ * StartGA4ConnectRequest names the category.
+ *
+ * @generated from message uplift.stores.v1.StartGA4ConnectRequest
+ */
+export type StartGA4ConnectRequestJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.StartGA4ConnectRequest.
+ * Use `create(StartGA4ConnectRequestSchema)` to create a new message.
+ */
+export const StartGA4ConnectRequestSchema: GenMessage<StartGA4ConnectRequest, {jsonType: StartGA4ConnectRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 48);
+
+/**
+ * StartGA4ConnectResponse is where the browser goes next.
+ *
+ * @generated from message uplift.stores.v1.StartGA4ConnectResponse
+ */
+export type StartGA4ConnectResponse = Message<"uplift.stores.v1.StartGA4ConnectResponse"> & {
+  /**
+   * @generated from field: string redirect_url = 1;
+   */
+  redirectUrl: string;
+};
+
+/**
+ * StartGA4ConnectResponse is where the browser goes next.
+ *
+ * @generated from message uplift.stores.v1.StartGA4ConnectResponse
+ */
+export type StartGA4ConnectResponseJson = {
+  /**
+   * @generated from field: string redirect_url = 1;
+   */
+  redirectUrl?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.StartGA4ConnectResponse.
+ * Use `create(StartGA4ConnectResponseSchema)` to create a new message.
+ */
+export const StartGA4ConnectResponseSchema: GenMessage<StartGA4ConnectResponse, {jsonType: StartGA4ConnectResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 49);
+
+/**
+ * ListGA4PropertiesRequest names the category.
+ *
+ * @generated from message uplift.stores.v1.ListGA4PropertiesRequest
+ */
+export type ListGA4PropertiesRequest = Message<"uplift.stores.v1.ListGA4PropertiesRequest"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+};
+
+/**
+ * ListGA4PropertiesRequest names the category.
+ *
+ * @generated from message uplift.stores.v1.ListGA4PropertiesRequest
+ */
+export type ListGA4PropertiesRequestJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.ListGA4PropertiesRequest.
+ * Use `create(ListGA4PropertiesRequestSchema)` to create a new message.
+ */
+export const ListGA4PropertiesRequestSchema: GenMessage<ListGA4PropertiesRequest, {jsonType: ListGA4PropertiesRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 50);
+
+/**
+ * GA4Property is one property the Google user can read.
+ *
+ * @generated from message uplift.stores.v1.GA4Property
+ */
+export type GA4Property = Message<"uplift.stores.v1.GA4Property"> & {
+  /**
+   * property_id is the numeric id from "properties/{id}".
+   *
+   * @generated from field: string property_id = 1;
+   */
+  propertyId: string;
+
+  /**
+   * @generated from field: string display_name = 2;
+   */
+  displayName: string;
+
+  /**
+   * account_name is the GA4 account's display name.
+   *
+   * @generated from field: string account_name = 3;
+   */
+  accountName: string;
+};
+
+/**
+ * GA4Property is one property the Google user can read.
+ *
+ * @generated from message uplift.stores.v1.GA4Property
+ */
+export type GA4PropertyJson = {
+  /**
+   * property_id is the numeric id from "properties/{id}".
+   *
+   * @generated from field: string property_id = 1;
+   */
+  propertyId?: string;
+
+  /**
+   * @generated from field: string display_name = 2;
+   */
+  displayName?: string;
+
+  /**
+   * account_name is the GA4 account's display name.
+   *
+   * @generated from field: string account_name = 3;
+   */
+  accountName?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.GA4Property.
+ * Use `create(GA4PropertySchema)` to create a new message.
+ */
+export const GA4PropertySchema: GenMessage<GA4Property, {jsonType: GA4PropertyJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 51);
+
+/**
+ * ListGA4PropertiesResponse lists the properties, account by account.
+ *
+ * @generated from message uplift.stores.v1.ListGA4PropertiesResponse
+ */
+export type ListGA4PropertiesResponse = Message<"uplift.stores.v1.ListGA4PropertiesResponse"> & {
+  /**
+   * @generated from field: repeated uplift.stores.v1.GA4Property properties = 1;
+   */
+  properties: GA4Property[];
+};
+
+/**
+ * ListGA4PropertiesResponse lists the properties, account by account.
+ *
+ * @generated from message uplift.stores.v1.ListGA4PropertiesResponse
+ */
+export type ListGA4PropertiesResponseJson = {
+  /**
+   * @generated from field: repeated uplift.stores.v1.GA4Property properties = 1;
+   */
+  properties?: GA4PropertyJson[];
+};
+
+/**
+ * Describes the message uplift.stores.v1.ListGA4PropertiesResponse.
+ * Use `create(ListGA4PropertiesResponseSchema)` to create a new message.
+ */
+export const ListGA4PropertiesResponseSchema: GenMessage<ListGA4PropertiesResponse, {jsonType: ListGA4PropertiesResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 52);
+
+/**
+ * SelectGA4PropertyRequest picks a property.
+ *
+ * @generated from message uplift.stores.v1.SelectGA4PropertyRequest
+ */
+export type SelectGA4PropertyRequest = Message<"uplift.stores.v1.SelectGA4PropertyRequest"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+
+  /**
+   * @generated from field: string property_id = 2;
+   */
+  propertyId: string;
+
+  /**
+   * sessions_source is "ga4" or "shopify"; empty keeps the current choice
+   * (at first: "shopify" for a connected Shopify store, else "ga4").
+   *
+   * @generated from field: string sessions_source = 3;
+   */
+  sessionsSource: string;
+};
+
+/**
+ * SelectGA4PropertyRequest picks a property.
+ *
+ * @generated from message uplift.stores.v1.SelectGA4PropertyRequest
+ */
+export type SelectGA4PropertyRequestJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+
+  /**
+   * @generated from field: string property_id = 2;
+   */
+  propertyId?: string;
+
+  /**
+   * sessions_source is "ga4" or "shopify"; empty keeps the current choice
+   * (at first: "shopify" for a connected Shopify store, else "ga4").
+   *
+   * @generated from field: string sessions_source = 3;
+   */
+  sessionsSource?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.SelectGA4PropertyRequest.
+ * Use `create(SelectGA4PropertyRequestSchema)` to create a new message.
+ */
+export const SelectGA4PropertyRequestSchema: GenMessage<SelectGA4PropertyRequest, {jsonType: SelectGA4PropertyRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 53);
+
+/**
+ * SelectGA4PropertyResponse is the connection now.
+ *
+ * @generated from message uplift.stores.v1.SelectGA4PropertyResponse
+ */
+export type SelectGA4PropertyResponse = Message<"uplift.stores.v1.SelectGA4PropertyResponse"> & {
+  /**
+   * @generated from field: uplift.stores.v1.GA4Connection ga4 = 1;
+   */
+  ga4?: GA4Connection | undefined;
+};
+
+/**
+ * SelectGA4PropertyResponse is the connection now.
+ *
+ * @generated from message uplift.stores.v1.SelectGA4PropertyResponse
+ */
+export type SelectGA4PropertyResponseJson = {
+  /**
+   * @generated from field: uplift.stores.v1.GA4Connection ga4 = 1;
+   */
+  ga4?: GA4ConnectionJson;
+};
+
+/**
+ * Describes the message uplift.stores.v1.SelectGA4PropertyResponse.
+ * Use `create(SelectGA4PropertyResponseSchema)` to create a new message.
+ */
+export const SelectGA4PropertyResponseSchema: GenMessage<SelectGA4PropertyResponse, {jsonType: SelectGA4PropertyResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 54);
+
+/**
+ * SyncGA4Request names the category.
+ *
+ * @generated from message uplift.stores.v1.SyncGA4Request
+ */
+export type SyncGA4Request = Message<"uplift.stores.v1.SyncGA4Request"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+};
+
+/**
+ * SyncGA4Request names the category.
+ *
+ * @generated from message uplift.stores.v1.SyncGA4Request
+ */
+export type SyncGA4RequestJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.SyncGA4Request.
+ * Use `create(SyncGA4RequestSchema)` to create a new message.
+ */
+export const SyncGA4RequestSchema: GenMessage<SyncGA4Request, {jsonType: SyncGA4RequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 55);
+
+/**
+ * SyncGA4Response is empty.
+ *
+ * @generated from message uplift.stores.v1.SyncGA4Response
+ */
+export type SyncGA4Response = Message<"uplift.stores.v1.SyncGA4Response"> & {
+};
+
+/**
+ * SyncGA4Response is empty.
+ *
+ * @generated from message uplift.stores.v1.SyncGA4Response
+ */
+export type SyncGA4ResponseJson = {
+};
+
+/**
+ * Describes the message uplift.stores.v1.SyncGA4Response.
+ * Use `create(SyncGA4ResponseSchema)` to create a new message.
+ */
+export const SyncGA4ResponseSchema: GenMessage<SyncGA4Response, {jsonType: SyncGA4ResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 56);
+
+/**
+ * DisconnectGA4Request names the category.
+ *
+ * @generated from message uplift.stores.v1.DisconnectGA4Request
+ */
+export type DisconnectGA4Request = Message<"uplift.stores.v1.DisconnectGA4Request"> & {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId: string;
+};
+
+/**
+ * DisconnectGA4Request names the category.
+ *
+ * @generated from message uplift.stores.v1.DisconnectGA4Request
+ */
+export type DisconnectGA4RequestJson = {
+  /**
+   * @generated from field: string category_id = 1;
+   */
+  categoryId?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.DisconnectGA4Request.
+ * Use `create(DisconnectGA4RequestSchema)` to create a new message.
+ */
+export const DisconnectGA4RequestSchema: GenMessage<DisconnectGA4Request, {jsonType: DisconnectGA4RequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 57);
+
+/**
+ * DisconnectGA4Response is empty.
+ *
+ * @generated from message uplift.stores.v1.DisconnectGA4Response
+ */
+export type DisconnectGA4Response = Message<"uplift.stores.v1.DisconnectGA4Response"> & {
+};
+
+/**
+ * DisconnectGA4Response is empty.
+ *
+ * @generated from message uplift.stores.v1.DisconnectGA4Response
+ */
+export type DisconnectGA4ResponseJson = {
+};
+
+/**
+ * Describes the message uplift.stores.v1.DisconnectGA4Response.
+ * Use `create(DisconnectGA4ResponseSchema)` to create a new message.
+ */
+export const DisconnectGA4ResponseSchema: GenMessage<DisconnectGA4Response, {jsonType: DisconnectGA4ResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 58);
+
+/**
+ * AuthorizeGA4Request carries the state StartGA4Connect issued.
+ *
+ * @generated from message uplift.stores.v1.AuthorizeGA4Request
+ */
+export type AuthorizeGA4Request = Message<"uplift.stores.v1.AuthorizeGA4Request"> & {
+  /**
+   * @generated from field: string state = 1;
+   */
+  state: string;
+};
+
+/**
+ * AuthorizeGA4Request carries the state StartGA4Connect issued.
+ *
+ * @generated from message uplift.stores.v1.AuthorizeGA4Request
+ */
+export type AuthorizeGA4RequestJson = {
+  /**
+   * @generated from field: string state = 1;
+   */
+  state?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.AuthorizeGA4Request.
+ * Use `create(AuthorizeGA4RequestSchema)` to create a new message.
+ */
+export const AuthorizeGA4RequestSchema: GenMessage<AuthorizeGA4Request, {jsonType: AuthorizeGA4RequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 59);
+
+/**
+ * AuthorizeGA4Response is Google's consent page.
+ *
+ * @generated from message uplift.stores.v1.AuthorizeGA4Response
+ */
+export type AuthorizeGA4Response = Message<"uplift.stores.v1.AuthorizeGA4Response"> & {
+  /**
+   * @generated from field: string authorize_url = 1;
+   */
+  authorizeUrl: string;
+};
+
+/**
+ * AuthorizeGA4Response is Google's consent page.
+ *
+ * @generated from message uplift.stores.v1.AuthorizeGA4Response
+ */
+export type AuthorizeGA4ResponseJson = {
+  /**
+   * @generated from field: string authorize_url = 1;
+   */
+  authorizeUrl?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.AuthorizeGA4Response.
+ * Use `create(AuthorizeGA4ResponseSchema)` to create a new message.
+ */
+export const AuthorizeGA4ResponseSchema: GenMessage<AuthorizeGA4Response, {jsonType: AuthorizeGA4ResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 60);
+
+/**
+ * CompleteGA4ConnectRequest is Google's callback as it arrived.
+ *
+ * @generated from message uplift.stores.v1.CompleteGA4ConnectRequest
+ */
+export type CompleteGA4ConnectRequest = Message<"uplift.stores.v1.CompleteGA4ConnectRequest"> & {
+  /**
+   * raw_query is the callback's query string (code, state or error).
+   *
+   * @generated from field: string raw_query = 1;
+   */
+  rawQuery: string;
+
+  /**
+   * browser_state is the state the browser's cookie carried.
+   *
+   * @generated from field: string browser_state = 2;
+   */
+  browserState: string;
+};
+
+/**
+ * CompleteGA4ConnectRequest is Google's callback as it arrived.
+ *
+ * @generated from message uplift.stores.v1.CompleteGA4ConnectRequest
+ */
+export type CompleteGA4ConnectRequestJson = {
+  /**
+   * raw_query is the callback's query string (code, state or error).
+   *
+   * @generated from field: string raw_query = 1;
+   */
+  rawQuery?: string;
+
+  /**
+   * browser_state is the state the browser's cookie carried.
+   *
+   * @generated from field: string browser_state = 2;
+   */
+  browserState?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.CompleteGA4ConnectRequest.
+ * Use `create(CompleteGA4ConnectRequestSchema)` to create a new message.
+ */
+export const CompleteGA4ConnectRequestSchema: GenMessage<CompleteGA4ConnectRequest, {jsonType: CompleteGA4ConnectRequestJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 61);
+
+/**
+ * CompleteGA4ConnectResponse is where the browser goes back to.
+ *
+ * @generated from message uplift.stores.v1.CompleteGA4ConnectResponse
+ */
+export type CompleteGA4ConnectResponse = Message<"uplift.stores.v1.CompleteGA4ConnectResponse"> & {
+  /**
+   * @generated from field: string redirect_url = 1;
+   */
+  redirectUrl: string;
+};
+
+/**
+ * CompleteGA4ConnectResponse is where the browser goes back to.
+ *
+ * @generated from message uplift.stores.v1.CompleteGA4ConnectResponse
+ */
+export type CompleteGA4ConnectResponseJson = {
+  /**
+   * @generated from field: string redirect_url = 1;
+   */
+  redirectUrl?: string;
+};
+
+/**
+ * Describes the message uplift.stores.v1.CompleteGA4ConnectResponse.
+ * Use `create(CompleteGA4ConnectResponseSchema)` to create a new message.
+ */
+export const CompleteGA4ConnectResponseSchema: GenMessage<CompleteGA4ConnectResponse, {jsonType: CompleteGA4ConnectResponseJson}> = /*@__PURE__*/
+  messageDesc(file_uplift_stores_v1_stores_service, 62);
+
+/**
  * StoresService owns what Uplift knows of a store's business: the Shopify
  * connection (OAuth, sync, webhooks), imported order exports, and the daily
  * numbers computed from them exactly as Shopify's reports count them. Only
@@ -3107,6 +3875,84 @@ export const StoresService: GenService<{
     methodKind: "unary";
     input: typeof HandleWooCommerceWebhookRequestSchema;
     output: typeof HandleWooCommerceWebhookResponseSchema;
+  },
+  /**
+   * StartGA4Connect starts connecting Google Analytics 4 (OAuth with PKCE,
+   * offline access, analytics.readonly) and returns the gateway address
+   * that binds the one-use state to the browser and goes on to Google.
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.StartGA4Connect
+   */
+  startGA4Connect: {
+    methodKind: "unary";
+    input: typeof StartGA4ConnectRequestSchema;
+    output: typeof StartGA4ConnectResponseSchema;
+  },
+  /**
+   * ListGA4Properties lists the GA4 properties the connected Google user
+   * can read (accountSummaries, every page).
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.ListGA4Properties
+   */
+  listGA4Properties: {
+    methodKind: "unary";
+    input: typeof ListGA4PropertiesRequestSchema;
+    output: typeof ListGA4PropertiesResponseSchema;
+  },
+  /**
+   * SelectGA4Property picks the property whose sessions and purchases are
+   * read, and whether the store's sessions come from it, and starts a
+   * refresh.
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.SelectGA4Property
+   */
+  selectGA4Property: {
+    methodKind: "unary";
+    input: typeof SelectGA4PropertyRequestSchema;
+    output: typeof SelectGA4PropertyResponseSchema;
+  },
+  /**
+   * SyncGA4 asks for a refresh of the property's days now.
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.SyncGA4
+   */
+  syncGA4: {
+    methodKind: "unary";
+    input: typeof SyncGA4RequestSchema;
+    output: typeof SyncGA4ResponseSchema;
+  },
+  /**
+   * DisconnectGA4 revokes Uplift's access at Google and forgets the
+   * token. The days already read stay.
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.DisconnectGA4
+   */
+  disconnectGA4: {
+    methodKind: "unary";
+    input: typeof DisconnectGA4RequestSchema;
+    output: typeof DisconnectGA4ResponseSchema;
+  },
+  /**
+   * AuthorizeGA4 is for the gateway: Google's consent URL for a state
+   * StartGA4Connect issued.
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.AuthorizeGA4
+   */
+  authorizeGA4: {
+    methodKind: "unary";
+    input: typeof AuthorizeGA4RequestSchema;
+    output: typeof AuthorizeGA4ResponseSchema;
+  },
+  /**
+   * CompleteGA4Connect is for the gateway: Google's callback as it
+   * arrived, with the state the browser's cookie carried.
+   *
+   * @generated from rpc uplift.stores.v1.StoresService.CompleteGA4Connect
+   */
+  completeGA4Connect: {
+    methodKind: "unary";
+    input: typeof CompleteGA4ConnectRequestSchema;
+    output: typeof CompleteGA4ConnectResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_uplift_stores_v1_stores_service, 0);
