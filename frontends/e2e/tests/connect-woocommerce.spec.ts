@@ -1,9 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
-
-/** devstack's WooCommerce simulator (shifted by the stack's port offset) and its demo store. */
-const wooSimUrl = (process.env.UPLIFT_WOO_SIM_URL || 'http://127.0.0.1:9301').replace(/\/$/, '');
-const demoStore = `${wooSimUrl}/fernhill`;
+import { connectDemoWooStore, demoWooStore as demoStore, freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
 
 async function signUpAt(page: Page, path: string): Promise<void> {
   await openSignedOut(page, path);
@@ -18,16 +14,7 @@ test('connect a WooCommerce store by its address, watch the import, then see its
 
   await signUpAt(page, '/connections');
   const card = page.getByRole('region', { name: 'WooCommerce' });
-  await card.getByLabel('Store address').fill(demoStore);
-  await card.getByRole('button', { name: 'Connect WooCommerce' }).click();
-
-  // The store's own grant screen (the simulator's), unless it approves by itself and sends the browser straight
-  // back. Not "/connections" itself: the page is still on it when the click starts the navigation.
-  await page.waitForURL(/\/wc-auth\/v1\/authorize|[?&]woocommerce=/);
-  if (/\/wc-auth\/v1\/authorize/.test(page.url())) {
-    await page.getByRole('button', { name: 'Approve' }).click();
-  }
-  await expect(page).toHaveURL(/\/connections$/);
+  await connectDemoWooStore(page);
   await expect(page.getByRole('status').filter({ hasText: /^Your WooCommerce store is connected/ })).toBeVisible();
 
   await expect(card.getByText('Connected', { exact: true })).toBeVisible();

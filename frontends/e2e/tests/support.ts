@@ -283,3 +283,24 @@ export async function saveWebsite(page: Page, url: string): Promise<void> {
 
 /** The stack's demo tea shop website (its JSON-LD names each tea's photo and sku). */
 export const demoStoreUrl = process.env.UPLIFT_DEMO_STORE_URL || 'http://127.0.0.1:9400/';
+
+/** devstack's WooCommerce simulator (shifted by the stack's port offset) and its demo store. */
+export const wooSimUrl = (process.env.UPLIFT_WOO_SIM_URL || 'http://127.0.0.1:9301').replace(/\/$/, '');
+export const demoWooStore = `${wooSimUrl}/fernhill`;
+
+/**
+ * Connects the demo WooCommerce store from the card on Connections: its address, then the store's own grant
+ * screen (the simulator's), unless it approves by itself and sends the browser straight back; waits for the
+ * return to /connections. Not "/connections" itself first: the page is still on it when the click starts the
+ * navigation.
+ */
+export async function connectDemoWooStore(page: Page): Promise<void> {
+  const card = page.getByRole('region', { name: 'WooCommerce' });
+  await card.getByLabel('Store address').fill(demoWooStore);
+  await card.getByRole('button', { name: 'Connect WooCommerce' }).click();
+  await page.waitForURL(/\/wc-auth\/v1\/authorize|[?&]woocommerce=/);
+  if (/\/wc-auth\/v1\/authorize/.test(page.url())) {
+    await page.getByRole('button', { name: 'Approve' }).click();
+  }
+  await expect(page).toHaveURL(/\/connections$/);
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
+import { connectDemoWooStore, freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support';
 
 /**
  * A WooCommerce store's owner gets what a Shopify owner gets: Home's daily
@@ -7,23 +7,12 @@ import { freshEmail, openSignedOut, PASSWORD, signUpThroughUi } from './support'
  * Analytics counting as WooCommerce does, with WooCommerce's formulas.
  */
 
-/** devstack's WooCommerce simulator (shifted by the stack's port offset) and its demo store. */
-const wooSimUrl = (process.env.UPLIFT_WOO_SIM_URL || 'http://127.0.0.1:9301').replace(/\/$/, '');
-const demoStore = `${wooSimUrl}/fernhill`;
-
 /** Signs up and connects the demo WooCommerce store on Connections, until its first sync is done. */
 async function signUpWithWooStore(page: Page, email: string): Promise<void> {
   await openSignedOut(page, '/connections');
   await signUpThroughUi(page, email, PASSWORD);
+  await connectDemoWooStore(page);
   const card = page.getByRole('region', { name: 'WooCommerce' });
-  await card.getByLabel('Store address').fill(demoStore);
-  await card.getByRole('button', { name: 'Connect WooCommerce' }).click();
-  // The store's own grant screen (the simulator's), unless it approves by itself and sends the browser straight back.
-  await page.waitForURL(/\/wc-auth\/v1\/authorize|[?&]woocommerce=/);
-  if (/\/wc-auth\/v1\/authorize/.test(page.url())) {
-    await page.getByRole('button', { name: 'Approve' }).click();
-  }
-  await expect(page).toHaveURL(/\/connections$/);
   await expect(card.getByText(/^Last synced /)).toBeVisible({ timeout: 60_000 });
   await expect(card.getByText(/^In Uplift: [1-9]/)).toBeVisible();
 }
