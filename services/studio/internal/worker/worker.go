@@ -94,7 +94,7 @@ func Wire(s *Settings) service.WorkerWire {
 				}
 				took.WithLabelValues(string(kind), outcome).Observe(d.Seconds())
 			}}
-		rt.Log.Info("model loaded", "threads", s.Threads, "memory", mem)
+		rt.Log.Info("model loaded", "threads", s.Threads, "memory", mem, "scaledResizes", model.ScaledResizes())
 		return []func(context.Context) error{w.Run}, nil
 	}
 }
