@@ -47,10 +47,15 @@ var initOnce struct {
 //     block for every intermediate tensor of a run from the first run's
 //     sizes and keeps it: about 190 MB more at the peak (555 MB → 366 MB
 //     in BenchmarkRemoveBackground1024) and no faster on this model.
-//   - MemorySmall: MemoryFast without the layout pass. The blocked layout
-//     converts u2netp's 320² tensors in and out around every
-//     concatenation and resize, and those copies are most of what is left:
-//     about 279 MB at the peak, at about 1.24× the model's CPU time.
+//     The model's Resize nodes are given by scales (scaledResizes), so
+//     the blocked layout runs through them and the concatenations after
+//     them instead of converting u2netp's 320² tensors in and out around
+//     each (107 reorders → 13): 359–367 MiB → 285–302 MiB at the peak
+//     (2026-12-07), at about 0.86× the model's CPU time.
+//   - MemorySmall: the full optimisation without the layout pass (the
+//     rewrite does not apply): about 279 MiB at the peak, at about 1.24×
+//     the model's CPU time before the rewrite, about 1.4× the rewritten
+//     fast layout's: no longer worth its time.
 //
 // Tried and not taken (same measure): the CPU arena off (malloc per
 // tensor: 350–380 MB, but every 26–52 MB tensor is a fresh mmap, so page
