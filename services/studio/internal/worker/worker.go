@@ -36,8 +36,9 @@ type Settings struct {
 	// Threads is ONNX Runtime's intra-op threads: the machine's cores.
 	Threads int `env:"STUDIO_THREADS" default:"2"`
 	// ModelMemory trades the model's peak memory against its speed:
-	// "fast" (the worker's peak on a 1024² photo about 419 MB) or "small"
-	// (about 342 MB, at about 1.24× the model's CPU time); see u2net.Memory.
+	// "fast" (the worker's peak on three 1024² cut-outs 346–354 MB) or
+	// "small" (about as small since 2026-12-07, and slower); see
+	// u2net.Memory.
 	ModelMemory string `env:"STUDIO_MODEL_MEMORY" default:"fast"`
 	// Lease is how long a job stays with a worker that stops renewing it
 	// (one that died) before another takes it.
@@ -94,7 +95,7 @@ func Wire(s *Settings) service.WorkerWire {
 				}
 				took.WithLabelValues(string(kind), outcome).Observe(d.Seconds())
 			}}
-		rt.Log.Info("model loaded", "threads", s.Threads, "memory", mem)
+		rt.Log.Info("model loaded", "threads", s.Threads, "memory", mem, "scaledResizes", model.ScaledResizes())
 		return []func(context.Context) error{w.Run}, nil
 	}
 }
