@@ -1,14 +1,13 @@
 package gateway
 
 import (
+	"context"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	storesv1 "uplift.dev/proto/gen/uplift/stores/v1"
 )
@@ -35,39 +34,18 @@ const (
 // start of the OAuth dance, its callback and the webhooks. They carry no
 // bearer token; the stores service checks the state and HMACs instead.
 func mountShopify(root *http.ServeMux, stores storesv1.StoresServiceClient, webURL string, maxWebhook int64) {
-	root.HandleFunc("GET "+shopifyCookiePath+"/authorize", func(w http.ResponseWriter, r *http.Request) {
-		state := r.URL.Query().Get("state")
-		res, err := stores.AuthorizeShopify(r.Context(), &storesv1.AuthorizeShopifyRequest{State: state})
-		if status.Code(err) == codes.NotFound {
-			redirectToWeb(w, r, webURL, status.Convert(err).Message())
-			return
-		}
-		if err != nil {
-			redirectToWeb(w, r, webURL, unavailableMessage)
-			return
-		}
-		http.SetCookie(w, &http.Cookie{Name: shopifyStateCookie, Value: state, Path: shopifyCookiePath,
-			MaxAge: 600, HttpOnly: true, Secure: isHTTPS(r), SameSite: http.SameSiteLaxMode})
-		http.Redirect(w, r, res.GetAuthorizeUrl(), http.StatusFound)
-	})
-	root.HandleFunc("GET "+shopifyCookiePath+"/callback", func(w http.ResponseWriter, r *http.Request) {
-		var browserState string
-		if c, err := r.Cookie(shopifyStateCookie); err == nil {
-			browserState = c.Value
-		}
-		res, err := stores.CompleteShopifyConnect(r.Context(), &storesv1.CompleteShopifyConnectRequest{
-			RawQuery: r.URL.RawQuery, BrowserState: browserState,
-		})
-		if err != nil {
-			// A person's browser is on this route: send it back to the app
-			// with a message rather than showing it a JSON error.
-			redirectToWeb(w, r, webURL, unavailableMessage)
-			return
-		}
-		http.SetCookie(w, &http.Cookie{Name: shopifyStateCookie, Value: "", Path: shopifyCookiePath, MaxAge: -1,
-			HttpOnly: true, Secure: isHTTPS(r), SameSite: http.SameSiteLaxMode})
-		http.Redirect(w, r, res.GetRedirectUrl(), http.StatusFound)
-	})
+	oauthRoutes{platform: "shopify", path: shopifyCookiePath, cookie: shopifyStateCookie,
+		authorize: func(ctx context.Context, state string) (string, error) {
+			res, err := stores.AuthorizeShopify(ctx, &storesv1.AuthorizeShopifyRequest{State: state})
+			return res.GetAuthorizeUrl(), err
+		},
+		complete: func(ctx context.Context, rawQuery, browserState string) (string, error) {
+			res, err := stores.CompleteShopifyConnect(ctx, &storesv1.CompleteShopifyConnectRequest{
+				RawQuery: rawQuery, BrowserState: browserState,
+			})
+			return res.GetRedirectUrl(), err
+		},
+	}.mount(root, webURL)
 	root.HandleFunc("POST /webhooks/shopify", func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > maxWebhook {
 			writeJSONError(w, http.StatusRequestEntityTooLarge, codes.InvalidArgument, "The request body is too large.")
@@ -97,14 +75,6 @@ func mountShopify(root *http.ServeMux, stores storesv1.StoresServiceClient, webU
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"received":true}` + "\n"))
 	})
-}
-
-// redirectToWeb sends the browser back to Connections with a message, for
-// an expired or reused link: a person followed it, not a program. The web
-// address is configured, never taken from the request.
-func redirectToWeb(w http.ResponseWriter, r *http.Request, webURL, message string) {
-	web := strings.TrimRight(webURL, "/")
-	http.Redirect(w, r, web+"/connections?"+url.Values{"shopify": {"error"}, "message": {message}}.Encode(), http.StatusFound)
 }
 
 func isHTTPS(r *http.Request) bool {
