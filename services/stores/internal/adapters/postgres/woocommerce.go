@@ -175,18 +175,10 @@ func (r Repo) ClaimWooSync(ctx context.Context, now time.Time, lease time.Durati
 // nothing is written, or waits for this write.
 func (r Repo) SaveWooOrders(ctx context.Context, categoryID string, connectedAt time.Time, orders []domain.Order) error {
 	return r.tx(ctx, func(tx pgx.Tx) error {
-		if err := customPlans(ctx, tx); err != nil {
+		if err := holdWooLink(ctx, tx, categoryID, connectedAt); err != nil {
 			return err
 		}
-		var one int
-		err := tx.QueryRow(ctx, `SELECT 1 FROM woocommerce_connections WHERE `+wooLinkStands+` FOR SHARE`, categoryID, connectedAt).Scan(&one)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return domain.ErrConnectionChanged
-		}
-		if err != nil {
-			return err
-		}
-		_, err = saveOrders(ctx, tx, categoryID, orders)
+		_, err := saveOrders(ctx, tx, categoryID, orders)
 		return err
 	})
 }
@@ -219,15 +211,7 @@ func (r Repo) WooStoreCounts(ctx context.Context, categoryID string) (app.StoreC
 // SaveWooOrders does.
 func (r Repo) DeleteWooOrders(ctx context.Context, categoryID string, connectedAt time.Time, orderIDs []string) error {
 	return r.tx(ctx, func(tx pgx.Tx) error {
-		var one int
-		err := tx.QueryRow(ctx, `SELECT 1 FROM woocommerce_connections WHERE `+wooLinkStands+` FOR SHARE`, categoryID, connectedAt).Scan(&one)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return domain.ErrConnectionChanged
-		}
-		if err != nil {
-			return err
-		}
-		if err := customPlans(ctx, tx); err != nil {
+		if err := holdWooLink(ctx, tx, categoryID, connectedAt); err != nil {
 			return err
 		}
 		return deleteOrders(ctx, tx, categoryID, orderIDs)
@@ -246,6 +230,22 @@ func (r Repo) DeleteWooOrders(ctx context.Context, categoryID string, connectedA
 // left as it is: matching by a join instead measured slower for imports.
 func customPlans(ctx context.Context, tx pgx.Tx) error {
 	_, err := tx.Exec(ctx, `SET LOCAL plan_cache_mode = force_custom_plan`)
+	return err
+}
+
+// holdWooLink readies tx for writing a WooCommerce store's orders: custom
+// plans (customPlans), and the connection held FOR SHARE, so a disconnect
+// or another store's connect waits for the write or finds it done; a link
+// already changed is domain.ErrConnectionChanged.
+func holdWooLink(ctx context.Context, tx pgx.Tx, categoryID string, connectedAt time.Time) error {
+	if err := customPlans(ctx, tx); err != nil {
+		return err
+	}
+	var one int
+	err := tx.QueryRow(ctx, `SELECT 1 FROM woocommerce_connections WHERE `+wooLinkStands+` FOR SHARE`, categoryID, connectedAt).Scan(&one)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return domain.ErrConnectionChanged
+	}
 	return err
 }
 
