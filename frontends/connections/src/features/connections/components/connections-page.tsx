@@ -75,10 +75,14 @@ function SignedInConnections() {
       />
     );
   }
+  // Each store card says where its sessions come from: a connected GA4
+  // property is the source unless the owner kept Shopify's.
+  const ga4 = connections.data?.ga4;
+  const sessionsFromGA4 = ga4?.status === 'CONNECTED' && ga4.sessionsSource !== 'shopify';
   return (
     <>
-      <ShopifyCard categoryId={categoryId} shopify={connections.data?.shopify} />
-      <WooCommerceCard categoryId={categoryId} woocommerce={connections.data?.woocommerce} />
+      <ShopifyCard categoryId={categoryId} shopify={connections.data?.shopify} sessionsFromGA4={sessionsFromGA4} />
+      <WooCommerceCard categoryId={categoryId} woocommerce={connections.data?.woocommerce} sessionsFromGA4={sessionsFromGA4} />
       <OrderImportCard categoryId={categoryId} lastImport={connections.data?.lastImport} />
       <GA4Card
         categoryId={categoryId}

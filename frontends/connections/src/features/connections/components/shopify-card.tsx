@@ -31,19 +31,21 @@ const wrap = { overflowWrap: 'anywhere' } as const;
 export interface ShopifyCardProps {
   categoryId: string;
   shopify: ShopifyConnectionJson | undefined;
+  /** The owner chose a connected Google Analytics 4 property for sessions. */
+  sessionsFromGA4?: boolean;
 }
 
 /**
  * The Shopify connection: connect, watch the first import, sync, disconnect, or
  * reconnect after an uninstall or after the shop moved to another account.
  */
-export function ShopifyCard({ categoryId, shopify }: ShopifyCardProps) {
+export function ShopifyCard({ categoryId, shopify, sessionsFromGA4 = false }: ShopifyCardProps) {
   const status = shopify?.status || 'NOT_CONNECTED';
   return (
     <section className="u-card" aria-labelledby="shopify-title">
       <h2 id="shopify-title">Shopify</h2>
       {status === 'CONNECTED' ? (
-        <Connected categoryId={categoryId} shopify={shopify ?? {}} />
+        <Connected categoryId={categoryId} shopify={shopify ?? {}} sessionsFromGA4={sessionsFromGA4} />
       ) : status === 'UNINSTALLED' ? (
         <>
           <p>
@@ -152,7 +154,15 @@ function ConnectForm({
   );
 }
 
-function Connected({ categoryId, shopify }: { categoryId: string; shopify: ShopifyConnectionJson }) {
+function Connected({
+  categoryId,
+  shopify,
+  sessionsFromGA4,
+}: {
+  categoryId: string;
+  shopify: ShopifyConnectionJson;
+  sessionsFromGA4: boolean;
+}) {
   const sync = useSyncShopify();
   const disconnect = useDisconnectShopify();
   const [confirming, setConfirming] = useState(false);
@@ -189,7 +199,9 @@ function Connected({ categoryId, shopify }: { categoryId: string; shopify: Shopi
       )}
 
       <p className="u-muted">
-        {shopify.sessionsAvailable
+        {sessionsFromGA4
+          ? 'Sessions and conversion rate: from Google Analytics 4, as chosen on its card.'
+          : shopify.sessionsAvailable
           ? 'Sessions and conversion rate: available from Shopify.'
           : 'Sessions and conversion rate: not available, Shopify does not share them for this store.'}
       </p>

@@ -160,6 +160,22 @@ describe('WooCommerce card', () => {
     expect(await within(woo).findByText('In Uplift: 0 orders · 1 product · 1 customer')).toBeTruthy();
   });
 
+  it('says the sessions come from Google Analytics 4 when a GA4 property is connected, not that there are none', async () => {
+    gateway({
+      [CONNECTIONS]: () =>
+        json({
+          ...connected({ phase: 'DONE', lastSyncedAt: new Date().toISOString() }),
+          ga4: { status: 'CONNECTED', propertyId: '420000001', propertyName: 'Fernhill - GA4', sessionsSource: 'ga4' },
+        }),
+    });
+    renderPage();
+    const woo = await card();
+    expect(
+      await within(woo).findByText('Sessions and conversion rate: from Google Analytics 4 (WooCommerce does not share them).'),
+    ).toBeTruthy();
+    expect(within(woo).queryByText(/not available/)).toBeNull();
+  });
+
   it('syncs now on request and shows the queued sync', async () => {
     let synced = false;
     const api = gateway({

@@ -27,15 +27,17 @@ const wrap = { overflowWrap: 'anywhere' } as const;
 export interface WooCommerceCardProps {
   categoryId: string;
   woocommerce: WooCommerceConnectionJson | undefined;
+  /** Sessions come from a connected Google Analytics 4 property instead. */
+  sessionsFromGA4?: boolean;
 }
 
 /** The WooCommerce connection: connect by the store's address, watch the import, sync, disconnect. */
-export function WooCommerceCard({ categoryId, woocommerce }: WooCommerceCardProps) {
+export function WooCommerceCard({ categoryId, woocommerce, sessionsFromGA4 = false }: WooCommerceCardProps) {
   return (
     <section className="u-card" aria-labelledby="woocommerce-title">
       <h2 id="woocommerce-title">WooCommerce</h2>
       {woocommerce?.status === 'CONNECTED' ? (
-        <Connected categoryId={categoryId} woocommerce={woocommerce} />
+        <Connected categoryId={categoryId} woocommerce={woocommerce} sessionsFromGA4={sessionsFromGA4} />
       ) : (
         <>
           <p className="u-muted">
@@ -120,7 +122,15 @@ function ConnectForm({ categoryId }: { categoryId: string }) {
   );
 }
 
-function Connected({ categoryId, woocommerce }: { categoryId: string; woocommerce: WooCommerceConnectionJson }) {
+function Connected({
+  categoryId,
+  woocommerce,
+  sessionsFromGA4,
+}: {
+  categoryId: string;
+  woocommerce: WooCommerceConnectionJson;
+  sessionsFromGA4: boolean;
+}) {
   const sync = useSyncWooCommerce();
   const disconnect = useDisconnectWooCommerce();
   const [confirming, setConfirming] = useState(false);
@@ -157,7 +167,11 @@ function Connected({ categoryId, woocommerce }: { categoryId: string; woocommerc
         <SyncDone sync={woocommerce.sync} />
       )}
 
-      <p className="u-muted">Sessions and conversion rate: not available, WooCommerce does not share them.</p>
+      <p className="u-muted">
+        {sessionsFromGA4
+          ? 'Sessions and conversion rate: from Google Analytics 4 (WooCommerce does not share them).'
+          : 'Sessions and conversion rate: not available, WooCommerce does not share them.'}
+      </p>
 
       <div className="inline-form">
         {!failed && (
