@@ -552,13 +552,16 @@ func (r Repo) RangeNumbers(ctx context.Context, categoryID string, from, to doma
 	return out, nil
 }
 
-// TopProducts implements app.Repository.
+// TopProducts implements app.Repository. A product line without a product
+// key is money that belongs to no product (WooCommerce's fees and its
+// amount-only refunds): it counts in the totals but is no product to rank
+// or to make a studio photo of.
 func (r Repo) TopProducts(ctx context.Context, categoryID string, from, to domain.Date, limit int) ([]app.ProductSales, error) {
 	rows, err := r.Pool.Query(ctx, `
 		SELECT (array_agg(product_title ORDER BY happened_at DESC))[1], sum(quantity)::bigint,
 		       sum(gross)::bigint, sum(gross - discounts - returns)::bigint AS net
 		FROM sales
-		WHERE category_id = $1 AND local_day BETWEEN $2 AND $3 AND line = 'PRODUCT'
+		WHERE category_id = $1 AND local_day BETWEEN $2 AND $3 AND line = 'PRODUCT' AND product_key <> ''
 		GROUP BY product_key
 		ORDER BY net DESC, 1
 		LIMIT $4`, categoryID, pgDate(from), pgDate(to), limit)

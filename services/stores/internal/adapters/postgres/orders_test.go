@@ -333,7 +333,11 @@ func TestTopProductsRanksTheRangesNetSales(t *testing.T) {
 		order("shopify:1", domain.SourceShopify, in, sold(in, "tea", 2, 2000), retitled, returned(in, "tea", 1, 1000)),
 		order("shopify:2", domain.SourceShopify, in, sold(in, "cup", 1, 1500)),
 		order("shopify:3", domain.SourceShopify, in, sold(in, "pot", 1, 100),
-			domain.Sale{HappenedAt: in, Action: domain.ActionOrder, Line: domain.LineShipping, Total: 99999}),
+			domain.Sale{HappenedAt: in, Action: domain.ActionOrder, Line: domain.LineShipping, Total: 99999},
+			// WooCommerce's amount-only refund and a fee: money on a
+			// product line that belongs to no product.
+			domain.Sale{HappenedAt: in, Action: domain.ActionReturn, Line: domain.LineProduct, ProductTitle: "Refund", Total: 1500},
+			domain.Sale{HappenedAt: in, Action: domain.ActionOrder, Line: domain.LineProduct, ProductTitle: "Gift wrap", Total: 500}),
 		order("shopify:4", domain.SourceShopify, before, sold(before, "pot", 9, 90000)),
 		order("shopify:5", domain.SourceShopify, after, sold(after, "pot", 9, 90000)))
 	top, err := r.TopProducts(context.Background(), cat, day(t, "2026-03-02"), day(t, "2026-03-03"), 2)
@@ -344,7 +348,7 @@ func TestTopProductsRanksTheRangesNetSales(t *testing.T) {
 		top[1].Title != "Title of cup" || top[1].NetSales != 1500 {
 		t.Fatalf("top %+v", top)
 	}
-	// Only products are ranked: the shipping line is none.
+	// Only products are ranked: the shipping line, the refund and the fee are none.
 	if all, err := r.TopProducts(context.Background(), cat, day(t, "2026-03-02"), day(t, "2026-03-03"), 10); err != nil || len(all) != 3 {
 		t.Fatalf("all products %+v %v, want tea, cup and pot", all, err)
 	}
