@@ -11,6 +11,7 @@
 //   app's `lib/` or `components/`, and `app/` composes the features.
 // Relative paths are resolved, so `../../` that happens to climb into a
 // neighbour is caught as surely as a bare name.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,8 +23,30 @@ const TESTING_ENTRY = '@uplift/platform/testing';
  * Platform parts bundled where imported, so not in every first load: what
  * only lazily loaded pages use, and the remotes' standalone bootstrap.
  */
-const LAZY_ENTRIES = new Set(['@uplift/platform/text-field', '@uplift/platform/plans', '@uplift/platform/standalone']);
+const LAZY_ENTRIES = new Set([
+  '@uplift/platform/text-field',
+  '@uplift/platform/plans',
+  '@uplift/platform/standalone',
+  '@uplift/platform/connections',
+  '@uplift/platform/studio',
+]);
 const FRONTENDS = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+/**
+ * The API calls behind the lazy entries that re-export them: a copy of each
+ * is bundled in the app that imports it, so what they use of the rest of the
+ * platform (above all the HTTP client's token and address) must come from
+ * the singleton by the package's name. A relative import there would bundle
+ * a second copy of it, and of everything it imports: an unconfigured client.
+ * Only each other and types (erased) they import by path.
+ */
+const ENTRY_CALL_FILES = ['connections.ts', 'studio.ts'];
+const ENTRY_CALLS = new Set(
+  ENTRY_CALL_FILES.flatMap((entry) =>
+    [...readFileSync(path.join(FRONTENDS, PLATFORM, 'src/api', entry), 'utf8').matchAll(/from '\.\/([\w-]+)'/g)].map(
+      (m) => `${PLATFORM}/src/api/${m[1]}.ts`,
+    ),
+  ),
+);
 
 /** Where a file sits: its app (or the platform) and, in an app, its feature. */
 function placeOf(relative) {
@@ -36,15 +59,19 @@ function placeOf(relative) {
 
 const isTest = (relative) => /\.test\.[cm]?[jt]sx?$/.test(relative) || /test-kit\.[jt]sx?$/.test(relative);
 
-function problem(from, source, target) {
+function problem(from, source, target, typeOnly) {
   if (source.startsWith('@uplift/')) {
     if (source === TESTING_ENTRY) return isTest(from.relative) ? null : 'testing';
     if (source === PLATFORM_PACKAGE || LAZY_ENTRIES.has(source) || source.startsWith(`${PLATFORM_PACKAGE}/mf/`)) {
-      return from.area === PLATFORM ? 'platformImportsItself' : null;
+      if (from.area !== PLATFORM) return null;
+      return source === PLATFORM_PACKAGE && ENTRY_CALLS.has(from.relative) ? null : 'platformImportsItself';
     }
     return 'otherPackage';
   }
   if (!target) return null;
+  if (ENTRY_CALLS.has(from.relative) && target.area === PLATFORM && !typeOnly && !ENTRY_CALLS.has(`${target.relative}.ts`)) {
+    return 'entryCopiesState';
+  }
   if (target.area !== from.area) {
     if (from.area === PLATFORM) return target.area ? 'platformImportsApp' : null;
     if (target.area === PLATFORM) return 'platformByPath';
@@ -69,6 +96,8 @@ const boundaries = {
       remoteImportsRemote: "Remotes never import each other ('{{source}}'): move what both need to @uplift/platform.",
       platformByPath: "Import '@uplift/platform', not its files ('{{source}}').",
       platformImportsApp: "The platform never imports an app ('{{source}}').",
+      entryCopiesState:
+        "This call is bundled apart from the platform (a lazy entry): take '{{source}}' from '@uplift/platform', or the app gets a second, unconfigured copy.",
       platformImportsItself: "Inside the platform, import its modules by relative path, not '{{source}}'.",
       otherPackage: "'{{source}}' is not shared: apps share code only through @uplift/platform.",
       testing: "'{{source}}' is for tests only (*.test.ts(x), *-test-kit.tsx): it would put Testing Library in the bundle.",
@@ -82,18 +111,19 @@ const boundaries = {
     const from = { ...placeOf(relative), relative };
     if (!from.area) return {};
 
-    function check(node) {
+    function check(node, typeOnly = false) {
       if (!node || node.type !== 'Literal' || typeof node.value !== 'string') return;
       const source = node.value;
-      const target = source.startsWith('.')
-        ? placeOf(path.relative(FRONTENDS, path.resolve(path.dirname(filename), source)).split(path.sep).join('/'))
+      const resolved = source.startsWith('.')
+        ? path.relative(FRONTENDS, path.resolve(path.dirname(filename), source)).split(path.sep).join('/')
         : null;
-      const messageId = problem(from, source, target);
+      const target = resolved === null ? null : { ...placeOf(resolved), relative: resolved.replace(/\.[cm]?[jt]sx?$/, '') };
+      const messageId = problem(from, source, target, typeOnly);
       if (messageId) context.report({ node, messageId, data: { source, target: target?.feature ?? '' } });
     }
 
     return {
-      ImportDeclaration: (node) => check(node.source),
+      ImportDeclaration: (node) => check(node.source, node.importKind === 'type'),
       ExportNamedDeclaration: (node) => check(node.source),
       ExportAllDeclaration: (node) => check(node.source),
       ImportExpression: (node) => check(node.source),

@@ -34,6 +34,9 @@ describe('import boundaries', () => {
     ['home/src/features/report/components/report-view.tsx', "export { StudioPage } from '../../studio/components/studio-page';", /Features do not import each other/],
     ['shell/src/features/auth/lib/firebase.ts', "import { renderWithProviders } from '@uplift/platform/testing';", /is for tests only/],
     ['shell/src/lib/remote.test.tsx', "vi.mock('../../../home/src/app/home-page');", /The shell never imports a remote/],
+    ['packages/platform/src/ui/button.tsx', "import { http } from '@uplift/platform';", /Inside the platform, import its modules by relative path/],
+    ['packages/platform/src/api/sync-shopify.ts', "import { http } from '../http/client';", /take '..\/http\/client' from '@uplift\/platform'/],
+    ['packages/platform/src/api/sync-shopify.ts', "import { categoryPath } from './category-path';", /take '.\/category-path' from '@uplift\/platform'/],
   ])('%s: %s is refused', async (file, code, message) => {
     const problems = await boundaryProblems(file, code);
     expect(problems).toHaveLength(1);
@@ -49,6 +52,10 @@ describe('import boundaries', () => {
     ['shell/src/features/dashboard/components/dashboard-page.tsx', "import { createQueryClient } from '../../../lib/query-client';"],
     ['shell/src/features/auth/components/guards.test.tsx', "import { renderWithProviders } from '@uplift/platform/testing';"],
     ['packages/platform/src/ui/button.tsx', "import { IMAGE_WIDTHS } from '../constants';"],
+    ['packages/platform/src/api/studio-jobs.ts', "import { http } from '@uplift/platform';"],
+    ['packages/platform/src/api/studio-images.ts', "import { listStudioJobsQueryOptions } from './studio-jobs';"],
+    ['packages/platform/src/api/studio-images.ts', "import type { StudioJobJson } from './types';"],
+    ['connections/src/features/connections/components/ga4-card.tsx', "import { useSyncGA4 } from '@uplift/platform/connections';"],
   ])('%s: %s is allowed', async (file, code) => {
     expect(await boundaryProblems(file, code)).toEqual([]);
   });

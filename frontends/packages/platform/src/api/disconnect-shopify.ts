@@ -1,7 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { http } from '../http/client';
-import { categoryPath } from './category-path';
-import { getConnectionsQueryOptions } from './get-connections';
+import { categoryPath, getConnectionsQueryOptions, http } from '@uplift/platform';
 import type { DisconnectShopifyResponseJson } from './types';
 
 /** DELETE .../connections/shopify: stops syncing and forgets the shop's token; imported numbers stay. */

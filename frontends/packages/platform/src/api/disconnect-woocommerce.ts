@@ -1,7 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { http } from '../http/client';
-import { categoryPath } from './category-path';
-import { getConnectionsQueryOptions } from './get-connections';
+import { categoryPath, getConnectionsQueryOptions, http } from '@uplift/platform';
 import type { DisconnectWooCommerceResponseJson } from './types';
 
 /** DELETE .../connections/woocommerce: stops syncing and forgets the store's keys; imported numbers stay. */

@@ -1,8 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '../http/client';
-import { categoryPath } from './category-path';
-import { getConnectionsQueryOptions } from './get-connections';
-import { categoryKeys } from './query-keys';
+import { categoryKeys, categoryPath, getConnectionsQueryOptions, http } from '@uplift/platform';
 import type {
   DisconnectGA4ResponseJson,
   ListGA4PropertiesResponseJson,

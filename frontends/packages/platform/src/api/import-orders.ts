@@ -1,7 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { http } from '../http/client';
-import { categoryPath } from './category-path';
-import { categoryKeys } from './query-keys';
+import { categoryKeys, categoryPath, http } from '@uplift/platform';
 import type { ImportOrdersRequestJson, ImportOrdersResponseJson } from './types';
 
 /** The one export format the import understands: Shopify Admin → Orders → Export, CSV. */

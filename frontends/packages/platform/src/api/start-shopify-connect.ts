@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { http } from '../http/client';
-import { categoryPath } from './category-path';
+import { categoryPath, http } from '@uplift/platform';
 import type { StartShopifyConnectResponseJson } from './types';
 
 /**

@@ -1,7 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '../http/client';
-import { categoryPath } from './category-path';
-import { categoryKeys } from './query-keys';
+import { categoryKeys, categoryPath, http } from '@uplift/platform';
 import type {
   EditStudioMaskResponseJson,
   GetStudioImagePreviewResponseJson,

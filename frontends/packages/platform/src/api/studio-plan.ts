@@ -1,7 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { http } from '../http/client';
-import { categoryPath } from './category-path';
-import { categoryKeys } from './query-keys';
+import { categoryKeys, categoryPath, http } from '@uplift/platform';
 import type { GetStudioPlanResponseJson } from './types';
 
 /** GET .../studio/plan: what the store's plan allows in the studio (the server decides). */

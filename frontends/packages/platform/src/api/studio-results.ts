@@ -1,7 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '../http/client';
-import { categoryPath } from './category-path';
-import { categoryKeys } from './query-keys';
+import { categoryKeys, categoryPath, http } from '@uplift/platform';
 import type { DownloadStudioResultResponseJson, GetStudioResultPreviewResponseJson } from './types';
 
 /** GET .../studio/results/{resultId}/preview: reduced; watermarked on the free plan. */

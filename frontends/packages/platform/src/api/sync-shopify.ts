@@ -1,7 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { http } from '../http/client';
-import { categoryPath } from './category-path';
-import { getConnectionsQueryOptions } from './get-connections';
+import { categoryPath, getConnectionsQueryOptions, http } from '@uplift/platform';
 import type { SyncShopifyResponseJson } from './types';
 
 /** POST .../connections/shopify/sync: sweeps recent changes now (412 when no shop is connected). */

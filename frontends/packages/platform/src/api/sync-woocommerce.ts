@@ -1,7 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { http } from '../http/client';
-import { categoryPath } from './category-path';
-import { getConnectionsQueryOptions } from './get-connections';
+import { categoryPath, getConnectionsQueryOptions, http } from '@uplift/platform';
 import type { SyncWooCommerceResponseJson } from './types';
 
 /** POST .../connections/woocommerce/sync: reads what changed now (412 when no store is connected). */

@@ -1,19 +1,6 @@
 import { useEffect, useState } from 'react';
-import {
-  browser,
-  Button,
-  ErrorBanner,
-  serverMessage,
-  Spinner,
-  UNKNOWN_ERROR_MESSAGE,
-  useDisconnectGA4,
-  useGA4Properties,
-  useSelectGA4Property,
-  useStartGA4Connect,
-  useStoreFormat,
-  useSyncGA4,
-  type GA4ConnectionJson,
-} from '@uplift/platform';
+import { browser, Button, ErrorBanner, serverMessage, Spinner, UNKNOWN_ERROR_MESSAGE, useStoreFormat, type GA4ConnectionJson } from '@uplift/platform';
+import { useDisconnectGA4, useGA4Properties, useSelectGA4Property, useStartGA4Connect, useSyncGA4 } from '@uplift/platform/connections';
 import { DisconnectDialog } from './store-sync';
 import { formatWhen } from '../lib/format';
 

@@ -1,15 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
-import {
-  Button,
-  ORDER_IMPORT_MAX_BYTES,
-  serverMessage,
-  UNKNOWN_ERROR_MESSAGE,
-  useImportOrders,
-  useStoreFormat,
-  type ImportOrdersResponseJson,
-  type OrderImportJson,
-  type StoreFormat,
-} from '@uplift/platform';
+import { Button, serverMessage, UNKNOWN_ERROR_MESSAGE, useStoreFormat, type ImportOrdersResponseJson, type OrderImportJson, type StoreFormat } from '@uplift/platform';
+import { ORDER_IMPORT_MAX_BYTES, useImportOrders } from '@uplift/platform/connections';
 import { TextField } from '@uplift/platform/text-field';
 import { countOf, formatWhen } from '../lib/format';
 

@@ -1,17 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import {
-  browser,
-  canonicalTimeZone,
-  Button,
-  ErrorBanner,
-  isShopifySyncing,
-  serverMessage,
-  UNKNOWN_ERROR_MESSAGE,
-  useDisconnectShopify,
-  useStartShopifyConnect,
-  useSyncShopify,
-  type ShopifyConnectionJson,
-} from '@uplift/platform';
+import { browser, canonicalTimeZone, Button, ErrorBanner, isShopifySyncing, serverMessage, UNKNOWN_ERROR_MESSAGE, type ShopifyConnectionJson } from '@uplift/platform';
+import { useDisconnectShopify, useStartShopifyConnect, useSyncShopify } from '@uplift/platform/connections';
 import { TextField } from '@uplift/platform/text-field';
 import { DisconnectDialog, SyncDone, SyncFailed, SyncProgress } from './store-sync';
 import { storeCounts } from '../lib/format';

@@ -1,17 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import {
-  browser,
-  canonicalTimeZone,
-  Button,
-  ErrorBanner,
-  isWooCommerceSyncing,
-  serverMessage,
-  UNKNOWN_ERROR_MESSAGE,
-  useDisconnectWooCommerce,
-  useStartWooCommerceConnect,
-  useSyncWooCommerce,
-  type WooCommerceConnectionJson,
-} from '@uplift/platform';
+import { browser, canonicalTimeZone, Button, ErrorBanner, isWooCommerceSyncing, serverMessage, UNKNOWN_ERROR_MESSAGE, type WooCommerceConnectionJson } from '@uplift/platform';
+import { useDisconnectWooCommerce, useStartWooCommerceConnect, useSyncWooCommerce } from '@uplift/platform/connections';
 import { TextField } from '@uplift/platform/text-field';
 import { DisconnectDialog, SyncDone, SyncFailed, SyncProgress } from './store-sync';
 import { storeCounts } from '../lib/format';

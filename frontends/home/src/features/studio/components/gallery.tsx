@@ -1,22 +1,6 @@
 import { useId, useState } from 'react';
-import {
-  Button,
-  dataUrl,
-  ErrorBanner,
-  Image,
-  isHttpError,
-  openUpgradePlan,
-  ProgressBar,
-  serverMessage,
-  useDeleteStudioJob,
-  useDownloadStudioResult,
-  useStudioImagePreview,
-  useStudioJobs,
-  useStudioResultPreview,
-  type GetStudioPlanResponseJson,
-  type StudioJobJson,
-  type StudioResultJson,
-} from '@uplift/platform';
+import { Button, ErrorBanner, Image, isHttpError, openUpgradePlan, ProgressBar, serverMessage, type GetStudioPlanResponseJson, type StudioJobJson, type StudioResultJson } from '@uplift/platform';
+import { dataUrl, useDeleteStudioJob, useDownloadStudioResult, useStudioImagePreview, useStudioJobs, useStudioResultPreview } from '@uplift/platform/studio';
 import { jobTitle, RESULT_NAMES, saveFile, STATUS_NAMES } from '../lib/files';
 import { downloadAllowance } from '../lib/plan-usage';
 import { TouchUp } from './touch-up';

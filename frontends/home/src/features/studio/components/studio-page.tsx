@@ -1,26 +1,7 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import {
-  Button,
-  ErrorBanner,
-  formatMoney,
-  isHttpError,
-  openUpgradePlan,
-  serverMessage,
-  Spinner,
-  useCatalogueProducts,
-  useCategoryId,
-  useCreateStudioJob,
-  useImportStudioProductImage,
-  usePageTitle,
-  useSession,
-  useStudioJobs,
-  useStudioPlan,
-  useUploadStudioImage,
-  type CatalogueProductJson,
-  type GetStudioPlanResponseJson,
-  type StudioImageJson,
-} from '@uplift/platform';
+import { Button, ErrorBanner, formatMoney, isHttpError, openUpgradePlan, serverMessage, Spinner, useCatalogueProducts, useCategoryId, usePageTitle, useSession, type CatalogueProductJson, type GetStudioPlanResponseJson, type StudioImageJson } from '@uplift/platform';
+import { useCreateStudioJob, useImportStudioProductImage, useStudioJobs, useStudioPlan, useUploadStudioImage } from '@uplift/platform/studio';
 import { TextField } from '@uplift/platform/text-field';
 import { precheck, toBase64 } from '../lib/files';
 import { usageLevel } from '../lib/plan-usage';

@@ -1,16 +1,6 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
-import {
-  Button,
-  dataUrl,
-  ErrorBanner,
-  isHttpError,
-  openUpgradePlan,
-  serverMessage,
-  useEditStudioMask,
-  useStudioImagePreview,
-  useStudioResultPreview,
-  type StudioResultJson,
-} from '@uplift/platform';
+import { Button, ErrorBanner, isHttpError, openUpgradePlan, serverMessage, type StudioResultJson } from '@uplift/platform';
+import { dataUrl, useEditStudioMask, useStudioImagePreview, useStudioResultPreview } from '@uplift/platform/studio';
 
 /** The server's bounds on one touch-up (domain.MaxStrokes, MaxStrokePoints). */
 const MAX_STROKES = 200;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasRunningStudioJob } from '@uplift/platform';
+import { hasRunningStudioJob } from '@uplift/platform/studio';
 import { jobTitle, precheck, toBase64 } from './files';
 
 describe('precheck', () => {

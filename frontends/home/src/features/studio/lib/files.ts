@@ -1,4 +1,4 @@
-import { STUDIO_MAX_UPLOAD_BYTES, STUDIO_UPLOAD_TYPES } from '@uplift/platform';
+import { STUDIO_MAX_UPLOAD_BYTES, STUDIO_UPLOAD_TYPES } from '@uplift/platform/studio';
 
 /** A message for a file the studio will refuse anyway, before sending 25 MB; null when it may go. */
 export function precheck(file: File): string | null {
