@@ -38,9 +38,9 @@ run: build studio-assets ## run the whole product locally (http://localhost:3000
 .PHONY: test
 # The trace store builds beside the untraced suites (a first build takes
 # minutes) and is waited for only by the traced one.
-test: build studio-assets ## run every test: Go (-race) on the real parts, web unit tests, Chromium end-to-end, then one sign-up traced end to end in Jaeger (each suite runs even when one before it failed)
+test: build studio-assets ## run every test: Go (-race) on the real parts, web unit tests, Chromium end-to-end, then one sign-up traced end to end in Jaeger (Go beside the browser suites; each suite runs even when another failed)
 	@mkdir -p .local; $(MAKE) --no-print-directory $(BIN)/jaeger > .local/jaeger-build.log 2>&1 & jaeger=$$!; \
-	rc=0; $(BIN)/devstack exec -apps -- $(MAKE) --no-print-directory --keep-going test-go test-web test-e2e || rc=$$?; \
+	rc=0; $(BIN)/devstack exec -apps -- $(MAKE) --no-print-directory --keep-going -j2 --output-sync=target test-go test-browser || rc=$$?; \
 	if wait $$jaeger; then $(MAKE) --no-print-directory test-tracing || rc=$$?; \
 	else cat .local/jaeger-build.log; echo "make test: the trace store (.bin/jaeger) did not build"; rc=1; fi; exit $$rc
 
@@ -138,10 +138,21 @@ frontends/.built: $(WEB_SOURCES) frontends/node_modules/.installed
 	touch $@
 
 # These expect the stack's addresses in the environment, as `make test` gives them.
+# -trimpath keeps the checkout's folder out of the build cache's keys, so a
+# fresh clone elsewhere (CI's) compiles only what changed, not every package
+# again with -race.
 .PHONY: test-go
 test-go:
-	go vet $(GO_PKGS)
-	go test -race -count=1 $(GO_PKGS)
+	go vet -trimpath $(GO_PKGS)
+	go test -trimpath -race -count=1 $(GO_PKGS)
+
+# The browser suites one after the other (each runs even when the other
+# failed); `make test` runs them beside test-go: the Go tests are mostly CPU,
+# Chromium and the stack mostly wait, and the two share the stack without
+# sharing an account.
+.PHONY: test-browser
+test-browser:
+	@rc=0; $(MAKE) --no-print-directory test-web || rc=$$?; $(MAKE) --no-print-directory test-e2e || rc=$$?; exit $$rc
 
 .PHONY: test-web
 test-web:

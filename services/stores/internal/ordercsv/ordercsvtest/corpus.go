@@ -4,24 +4,21 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
+
+	"uplift.dev/platform/testcorpus"
 )
 
 // CorpusExport finds the real Shopify order export of the shared corpus
 // (read in place, never copied into the repository): beside the checkout,
-// wherever it is cloned, else at the workplace's fixed /work/shared.
+// wherever it is cloned, else at the workplace's fixed /work/shared. It
+// looks from the working directory, not from this file's path, which
+// `go test -trimpath` (make test) leaves without a directory.
 func CorpusExport() (string, error) {
-	const rel = "shared/corpus/orders/orders_export_1.csv"
-	var candidates []string
-	if _, file, _, ok := runtime.Caller(0); ok {
-		// file is <repo>/services/stores/internal/ordercsv/ordercsvtest/corpus.go
-		candidates = append(candidates, filepath.Join(filepath.Dir(file), "../../../../../..", rel))
-	}
-	candidates = append(candidates, filepath.Join("/work", rel))
-	for _, c := range candidates {
+	const name = "orders_export_1.csv"
+	for _, c := range []string{filepath.Join(testcorpus.Dir("orders"), name), filepath.Join("/work/shared/corpus/orders", name)} {
 		if _, err := os.Stat(c); err == nil {
 			return c, nil
 		}
 	}
-	return "", errors.New("the real order export " + rel + " is not beside the checkout nor in /work")
+	return "", errors.New("the real order export shared/corpus/orders/" + name + " is not beside the checkout nor in /work")
 }
