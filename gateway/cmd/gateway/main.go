@@ -11,7 +11,7 @@ import (
 	"uplift.dev/gateway/internal/gateway"
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/mtls"
-	"uplift.dev/platform/service"
+	"uplift.dev/platform/program"
 )
 
 type settings struct {
@@ -76,11 +76,11 @@ type settings struct {
 	GRPC mtls.Settings
 }
 
-// main runs through service.Command, the start-up every program shares:
+// main runs through program.Command, the start-up every program shares:
 // settings, the log, tracing from the OTEL_* variables (flushed on stop).
 func main() {
 	var cfg settings
-	service.Command("gateway", &cfg, &cfg.LogLevel, func(ctx context.Context, log *slog.Logger) error {
+	program.Command("gateway", &cfg, &cfg.LogLevel, func(ctx context.Context, log *slog.Logger) error {
 		return run(ctx, cfg, log)
 	})
 }

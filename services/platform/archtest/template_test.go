@@ -543,7 +543,7 @@ func consumersShape(svc string, files []sourceFile) []violation {
 // TestOneWorkerRuntime: the two worker binaries built their runtime by
 // hand, an errgroup in one and a bare goroutine in the other, each opening
 // the pool, waiting for migrations and serving probes its own way.
-// service.Worker does that once; outside the platform nothing relays the
+// program.Worker does that once; outside the platform nothing relays the
 // outbox, serves a worker's probes or waits for a schema itself.
 func TestOneWorkerRuntime(t *testing.T) {
 	var found []violation
@@ -558,14 +558,14 @@ func TestOneWorkerRuntime(t *testing.T) {
 				}
 			case *ast.CallExpr:
 				switch exprString(n.Fun) {
-				case "service.ServeHealth", "postgres.WaitMigrated", "service.Start":
+				case "program.ServeHealth", "postgres.WaitMigrated", "service.Start":
 					hand = true
 				}
 			}
 			return true
 		})
 		if hand {
-			found = append(found, violation{"worker: " + pkg + " builds a worker runtime by hand (events.Relay, ServeHealth): use service.Worker", f.path})
+			found = append(found, violation{"worker: " + pkg + " builds a worker runtime by hand (events.Relay, ServeHealth): use program.Worker", f.path})
 		}
 	}
 	report(t, "worker", dedupe(found))

@@ -26,6 +26,7 @@ import (
 	"uplift.dev/platform/grpcserver"
 	"uplift.dev/platform/mtls"
 	"uplift.dev/platform/postgres"
+	"uplift.dev/platform/program"
 )
 
 // Base holds the settings every service reads. Embed it in a service's
@@ -38,7 +39,7 @@ type Base struct {
 	// max(4, GOMAXPROCS), which follows the container's CPU limit
 	// (postgres.DefaultMaxConns, docs/operations.md's connection budget).
 	DatabaseMaxConns int `env:"DATABASE_MAX_CONNS"`
-	NATS
+	program.NATS
 	// GRPC's TLS: the service's certificate serves its port and
 	// identifies it on its own calls (Dial).
 	GRPC                     mtls.Settings

@@ -23,6 +23,7 @@ import (
 	"uplift.dev/platform/natstest"
 	"uplift.dev/platform/pgtest"
 	"uplift.dev/platform/postgres"
+	"uplift.dev/platform/program"
 	"uplift.dev/platform/service"
 )
 
@@ -34,7 +35,7 @@ func Base(t testing.TB) service.Base {
 	t.Helper()
 	url, keys := natstest.StartSecure(t)
 	return service.Base{
-		GRPCAddr: "127.0.0.1:0", DatabaseURL: pgtest.URL(t), NATS: service.NATS{NATSURL: url, NATSSenderKeys: keys.SenderKeys()},
+		GRPCAddr: "127.0.0.1:0", DatabaseURL: pgtest.URL(t), NATS: program.NATS{NATSURL: url, NATSSenderKeys: keys.SenderKeys()},
 		FirebaseProjectID: firebasetest.ProjectID(), FirebaseAuthEmulatorHost: firebasetest.Host(t),
 	}
 }

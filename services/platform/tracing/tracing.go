@@ -2,7 +2,7 @@
 // up: a tracer provider that exports over OTLP/HTTP when
 // OTEL_EXPORTER_OTLP_ENDPOINT is set (and a no-op one, which costs nothing,
 // when it is not), W3C tracecontext propagation either way, and a shutdown
-// that flushes what is buffered. service.Command calls Start for every
+// that flushes what is buffered. program.Command calls Start for every
 // service, worker and the gateway, so no program sets tracing up by itself.
 //
 // It also carries a span's context across the places OpenTelemetry's own

@@ -23,7 +23,7 @@ import (
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/natstest"
 	"uplift.dev/platform/postgres"
-	"uplift.dev/platform/service"
+	"uplift.dev/platform/program"
 	"uplift.dev/platform/servicetest"
 	"uplift.dev/review/internal/adapters/engine"
 	"uplift.dev/review/internal/analysis/lab/labtest"
@@ -98,7 +98,7 @@ func StartWorker(t testing.TB, w Worker) {
 		t.Fatal(err)
 	}
 	s := worker.Settings{DatabaseURL: w.DatabaseURL, ChromePath: w.ChromePath,
-		NATS: service.NATS{NATSURL: w.NATSURL, NATSNKeySeed: string(natstest.Keyring(w.NATSURL).Seed("review")), NATSSenderKeys: w.NATSSenderKeys}}
+		NATS: program.NATS{NATSURL: w.NATSURL, NATSNKeySeed: string(natstest.Keyring(w.NATSURL).Seed("review")), NATSSenderKeys: w.NATSSenderKeys}}
 	s.Engine.AllowLoopback = true
 	if s.ChromePath == "" {
 		s.ChromePath = "/nonexistent/chromium"

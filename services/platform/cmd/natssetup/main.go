@@ -11,7 +11,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"uplift.dev/platform/natsauth"
-	"uplift.dev/platform/service"
+	"uplift.dev/platform/program"
 )
 
 type settings struct {
@@ -30,7 +30,7 @@ type settings struct {
 
 func main() {
 	var s settings
-	service.Command("natssetup", &s, &s.LogLevel, func(ctx context.Context, log *slog.Logger) error {
+	program.Command("natssetup", &s, &s.LogLevel, func(ctx context.Context, log *slog.Logger) error {
 		var opts []nats.Option
 		if s.NATSCAFile != "" {
 			opts = append(opts, nats.RootCAs(s.NATSCAFile))

@@ -17,7 +17,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"uplift.dev/platform/service"
+	"uplift.dev/platform/program"
 	"uplift.dev/review/internal/adapters/engine"
 	"uplift.dev/review/internal/adapters/postgres"
 	"uplift.dev/review/internal/analysis/lab"
@@ -35,7 +35,7 @@ type Settings struct {
 	// the review service's key (NATS_NKEY_SEED) and believes only the
 	// senders in NATS_SENDER_KEYS. Both are required unless NATS_ANONYMOUS
 	// is set (a test's plain NATS).
-	service.NATS
+	program.NATS
 	NATSAnonymous bool `env:"NATS_ANONYMOUS" default:"false"`
 	// Engine is the text generator and the fetcher's policy, read as the
 	// review service reads them.
@@ -57,25 +57,25 @@ type Settings struct {
 // message naming the problem if it cannot start.
 func Main() {
 	var s Settings
-	service.Command("reviewworker", &s, &s.LogLevel, func(ctx context.Context, log *slog.Logger) error {
+	program.Command("reviewworker", &s, &s.LogLevel, func(ctx context.Context, log *slog.Logger) error {
 		return Runner(&s).Run(ctx, log, Wire(&s))
 	})
 }
 
 // Runner is the worker runtime for s: on the review schema (which the
 // review service migrates), on the bus as the review service.
-func Runner(s *Settings) service.Worker {
-	return service.Worker{Name: "reviewworker", Service: "review", DatabaseURL: s.DatabaseURL,
+func Runner(s *Settings) program.Worker {
+	return program.Worker{Name: "reviewworker", Service: "review", DatabaseURL: s.DatabaseURL,
 		Migrations: migrations.FS, MetricsAddr: s.MetricsAddr, NATS: &s.NATS, Anonymous: s.NATSAnonymous}
 }
 
 // Wire returns the worker's composition root for settings s (read by Main
 // before Wire runs), with the engine built from s.Engine and Chromium.
-func Wire(s *Settings) service.WorkerWire { return WireWith(s, nil) }
+func Wire(s *Settings) program.WorkerWire { return WireWith(s, nil) }
 
 // WireWith is Wire with eng in place of the engine; nil is Wire.
-func WireWith(s *Settings, eng app.Engine) service.WorkerWire {
-	return func(_ context.Context, rt *service.WorkerRuntime) ([]func(context.Context) error, error) {
+func WireWith(s *Settings, eng app.Engine) program.WorkerWire {
+	return func(_ context.Context, rt *program.WorkerRuntime) ([]func(context.Context) error, error) {
 		if eng == nil {
 			if _, err := exec.LookPath(s.ChromePath); err != nil {
 				// Not fatal: the reviews go on and tell the owner speed was not measured.

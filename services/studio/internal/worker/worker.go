@@ -15,7 +15,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"uplift.dev/platform/service"
+	"uplift.dev/platform/program"
 	"uplift.dev/studio/internal/adapters/blobstore"
 	pgrepo "uplift.dev/studio/internal/adapters/postgres"
 	"uplift.dev/studio/internal/adapters/u2net"
@@ -27,7 +27,7 @@ import (
 // Settings are the worker binary's settings.
 type Settings struct {
 	DatabaseURL string `env:"DATABASE_URL" required:"true" secret:"true"`
-	// DatabaseMaxConns caps the worker's pool (service.Worker).
+	// DatabaseMaxConns caps the worker's pool (program.Worker).
 	DatabaseMaxConns int    `env:"DATABASE_MAX_CONNS"`
 	BlobURL          string `env:"STUDIO_BLOB_URL" required:"true"`
 	// ORTLib and Model are the files `make studio-assets` fetches.
@@ -53,8 +53,8 @@ type Settings struct {
 // message naming the problem if it cannot start.
 func Main() {
 	var s Settings
-	service.Command("studioworker", &s, &s.LogLevel, func(ctx context.Context, log *slog.Logger) error {
-		w := service.Worker{Name: "studioworker", Service: "studio", DatabaseURL: s.DatabaseURL,
+	program.Command("studioworker", &s, &s.LogLevel, func(ctx context.Context, log *slog.Logger) error {
+		w := program.Worker{Name: "studioworker", Service: "studio", DatabaseURL: s.DatabaseURL,
 			DatabaseMaxConns: s.DatabaseMaxConns, Migrations: migrations.FS, MetricsAddr: s.MetricsAddr}
 		return w.Run(ctx, log, Wire(&s))
 	})
@@ -62,8 +62,8 @@ func Main() {
 
 // Wire returns the worker's composition root for settings s (read by Main
 // before Wire runs).
-func Wire(s *Settings) service.WorkerWire {
-	return func(ctx context.Context, rt *service.WorkerRuntime) ([]func(context.Context) error, error) {
+func Wire(s *Settings) program.WorkerWire {
+	return func(ctx context.Context, rt *program.WorkerRuntime) ([]func(context.Context) error, error) {
 		if s.Lease < 3*time.Second || s.Poll <= 0 || s.Threads < 1 {
 			return nil, errors.New("STUDIO_LEASE must be ≥ 3s, STUDIO_POLL and STUDIO_THREADS positive")
 		}

@@ -1,4 +1,4 @@
-package service_test
+package program_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"uplift.dev/platform/pgtest"
-	"uplift.dev/platform/service"
+	"uplift.dev/platform/program"
 )
 
 var workerMigrations = fstest.MapFS{"0001_jobs.sql": {Data: []byte(`CREATE TABLE jobs (n int)`)}}
@@ -34,7 +34,7 @@ func freeAddr(t *testing.T) string {
 func TestWorkerRunsJobsServesHealthAndClosesAfterTheJobs(t *testing.T) {
 	t.Parallel()
 	url := pgtest.URL(t)
-	if err := service.MigrateSchema(context.Background(), url, "shop", workerMigrations); err != nil {
+	if err := program.MigrateSchema(context.Background(), url, "shop", workerMigrations); err != nil {
 		t.Fatal(err)
 	}
 	addr := freeAddr(t)
@@ -43,9 +43,9 @@ func TestWorkerRunsJobsServesHealthAndClosesAfterTheJobs(t *testing.T) {
 	jobDone, closed := make(chan struct{}), make(chan bool, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- service.Worker{Name: "shopworker", Service: "shop", DatabaseURL: url, Migrations: workerMigrations,
+		done <- program.Worker{Name: "shopworker", Service: "shop", DatabaseURL: url, Migrations: workerMigrations,
 			MetricsAddr: addr}.Run(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)),
-			func(_ context.Context, rt *service.WorkerRuntime) ([]func(context.Context) error, error) {
+			func(_ context.Context, rt *program.WorkerRuntime) ([]func(context.Context) error, error) {
 				rt.Defer(func() {
 					select {
 					case <-jobDone:
@@ -97,9 +97,9 @@ func TestWorkerWaitsForTheSchemaAndStopsOnAFailedJob(t *testing.T) {
 	done := make(chan error, 1)
 	started := make(chan struct{})
 	go func() {
-		done <- service.Worker{Name: "shopworker", Service: "shop", DatabaseURL: url, Migrations: workerMigrations}.Run(
+		done <- program.Worker{Name: "shopworker", Service: "shop", DatabaseURL: url, Migrations: workerMigrations}.Run(
 			context.Background(), slog.New(slog.NewTextHandler(io.Discard, nil)),
-			func(context.Context, *service.WorkerRuntime) ([]func(context.Context) error, error) {
+			func(context.Context, *program.WorkerRuntime) ([]func(context.Context) error, error) {
 				close(started)
 				return []func(context.Context) error{func(context.Context) error { return boom }}, nil
 			})
@@ -109,7 +109,7 @@ func TestWorkerWaitsForTheSchemaAndStopsOnAFailedJob(t *testing.T) {
 		t.Fatal("the worker started on a schema the service had not migrated")
 	case <-time.After(300 * time.Millisecond):
 	}
-	if err := service.MigrateSchema(context.Background(), url, "shop", workerMigrations); err != nil {
+	if err := program.MigrateSchema(context.Background(), url, "shop", workerMigrations); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -131,9 +131,9 @@ func TestAWorkerStoppedBeforeItsSchemaIsReadyStopsCleanly(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- service.Worker{Name: "shopworker", Service: "shop", DatabaseURL: url, Migrations: workerMigrations,
+		done <- program.Worker{Name: "shopworker", Service: "shop", DatabaseURL: url, Migrations: workerMigrations,
 			MetricsAddr: freeAddr(t)}.Run(ctx, slog.New(slog.NewTextHandler(io.Discard, nil)),
-			func(context.Context, *service.WorkerRuntime) ([]func(context.Context) error, error) {
+			func(context.Context, *program.WorkerRuntime) ([]func(context.Context) error, error) {
 				t.Error("wired before the schema was migrated")
 				return nil, nil
 			})

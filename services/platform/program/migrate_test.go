@@ -1,4 +1,4 @@
-package service_test
+package program_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"uplift.dev/platform/events"
 	"uplift.dev/platform/pgtest"
 	"uplift.dev/platform/postgres"
-	"uplift.dev/platform/service"
+	"uplift.dev/platform/program"
 )
 
 // `NAME migrate` leaves the schema with every migration the binary has,
@@ -20,7 +20,7 @@ func TestMigrateSchemaLeavesNothingPending(t *testing.T) {
 	url := pgtest.URL(t)
 	own := fstest.MapFS{"0001_things.sql": {Data: []byte(`CREATE TABLE things (n int)`)}}
 	for range 2 {
-		if err := service.MigrateSchema(ctx, url, "shop", own); err != nil {
+		if err := program.MigrateSchema(ctx, url, "shop", own); err != nil {
 			t.Fatal(err)
 		}
 	}
