@@ -254,7 +254,7 @@ func Read(r io.Reader) (*File, error) {
 			return nil, &Error{Row: 1, Column: c.header, Message: "the header has no such column; is this Shopify's order export (Orders → Export)?"}
 		}
 	}
-	p := parser{h: h, byName: map[string]int{}, zones: map[int]*time.Location{}, texts: map[string]string{}}
+	p := parser{h: h, orders: newOrderIndex(), zones: map[int]*time.Location{}, texts: map[string]string{}}
 	row := 1
 	for {
 		rec, err := cr.read()
@@ -295,7 +295,7 @@ func blank(rec []string) bool {
 type parser struct {
 	h        *header
 	drafts   []*draft
-	byName   map[string]int
+	orders   orderIndex
 	currency string
 	curRow   int
 	zones    map[int]*time.Location
@@ -310,6 +310,9 @@ type parser struct {
 	decCurrency string
 	decUnits    int
 	decKnown    bool
+	// rowCurrency is the Currency field of the row being read, as written
+	// (every amount on the row looks it up).
+	rowCurrency string
 }
 
 func (p *parser) fail(row int, key column, msg string) error {
@@ -411,6 +414,7 @@ func (p *parser) intern(s string) string {
 
 func (p *parser) row(row int, rec []string) error {
 	h := p.h
+	p.rowCurrency = h.get(rec, colCurrency)
 	name, err := p.textField(row, rec, colName, domain.MaxOrderNameBytes)
 	if err != nil {
 		return err
@@ -424,19 +428,21 @@ func (p *parser) row(row int, rec []string) error {
 	seen := p.last != nil && p.last.name == name
 	if seen {
 		d = p.last
-	} else if i, ok := p.byName[name]; ok {
+	} else if i, ok, at := p.orders.find(name, p.drafts); ok {
 		seen, d = true, p.drafts[i]
 	} else {
 		d = p.newDraft()
 		if err := p.orderColumns(row, rec, name, d); err != nil {
 			return err
 		}
-		p.byName[d.name] = len(p.drafts)
+		p.orders.add(at, d.name, len(p.drafts))
 		p.drafts = append(p.drafts, d)
 	}
 	p.last = d
-	if c := strings.ToUpper(h.get(rec, colCurrency)); seen && c != "" && c != p.currency {
-		return p.fail(row, colCurrency, fmt.Sprintf("%q differs from %q on row %d; export one currency per file.", c, p.currency, p.curRow))
+	if seen && p.rowCurrency != "" {
+		if c := strings.ToUpper(p.rowCurrency); c != p.currency {
+			return p.fail(row, colCurrency, fmt.Sprintf("%q differs from %q on row %d; export one currency per file.", c, p.currency, p.curRow))
+		}
 	}
 	if seen {
 		if s := h.get(rec, colCreatedAt); s != "" {
@@ -450,11 +456,11 @@ func (p *parser) row(row int, rec []string) error {
 
 // currencyOf reads and checks the order's currency against the file's.
 func (p *parser) currencyOf(row int, rec []string, d *draft) error {
-	c := strings.ToUpper(p.h.get(rec, colCurrency))
+	c := strings.ToUpper(p.rowCurrency)
 	if c == "" {
 		return nil
 	}
-	if len(c) != 3 || strings.Trim(c, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+	if !isCurrencyCode(c) {
 		return p.fail(row, colCurrency, fmt.Sprintf("%q is not a currency code like USD.", c))
 	}
 	if p.currency == "" {
@@ -464,6 +470,12 @@ func (p *parser) currencyOf(row int, rec []string, d *draft) error {
 	}
 	d.currency = p.intern(c)
 	return nil
+}
+
+// isCurrencyCode reports whether c is three letters A–Z, as ISO 4217's
+// codes are.
+func isCurrencyCode(c string) bool {
+	return len(c) == 3 && 'A' <= c[0] && c[0] <= 'Z' && 'A' <= c[1] && c[1] <= 'Z' && 'A' <= c[2] && c[2] <= 'Z'
 }
 
 func (p *parser) money(row int, rec []string, key column) (domain.Money, bool, error) {
@@ -476,7 +488,7 @@ func (p *parser) moneyAt(row int, rec []string, i int) (domain.Money, bool, erro
 	if s == "" {
 		return 0, false, nil
 	}
-	m, err := domain.ParseMoneyDecimals(s, p.decimals(p.currencyFor(rec)))
+	m, err := domain.ParseMoneyDecimals(s, p.decimals(p.amountCurrency()))
 	if err != nil {
 		return 0, false, &Error{Row: row, Column: p.h.names[i], Message: fmt.Sprintf("%q is not an amount like 19.99.", s)}
 	}
@@ -492,10 +504,10 @@ func (p *parser) decimals(currency string) int {
 	return p.decUnits
 }
 
-// currencyFor is the currency amounts on a row are written in.
-func (p *parser) currencyFor(rec []string) string {
-	if c := p.h.get(rec, colCurrency); c != "" {
-		return c
+// amountCurrency is the currency the row's amounts are written in.
+func (p *parser) amountCurrency() string {
+	if p.rowCurrency != "" {
+		return p.rowCurrency
 	}
 	return p.currency
 }
