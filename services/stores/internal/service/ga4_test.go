@@ -463,12 +463,15 @@ func TestGA4RefreshQuotaSamplingRevoke(t *testing.T) {
 	}
 
 	// Connected again, then revoked at Google (from the Google account's
-	// security page): the next refresh asks the owner to reconnect.
-	if err := h.ga4.SetQuality(prop, ga4sim.Quality{}); err != nil {
-		t.Fatal(err)
-	}
+	// security page): the next refresh asks the owner to reconnect. A
+	// property of its own: the first one's quota is spent for the day, and
+	// its error could be read before the revocation's.
+	prop2 := ga4Property(t, h, "420000302", "Asia/Kolkata", []ga4sim.Day{{Date: day(1), Sessions: 100, Purchases: 2}})
 	ctx3, cat3 := h.owner()
-	ga4Connect(t, h, ctx3, cat3, prop, "ga4")
+	ga4Connect(t, h, ctx3, cat3, prop2, "ga4")
+	if g := ga4WaitRefreshed(t, h, ctx3, cat3, time.Time{}); g.GetError() != "" {
+		t.Fatalf("connected again: %v", g)
+	}
 	res, err := http.PostForm(h.ga4URL+"/revoke", url.Values{"token": {openToken(t, h, cat3)}})
 	if err != nil || res.StatusCode != http.StatusOK {
 		t.Fatalf("revoke at Google: %v %v", res, err)
