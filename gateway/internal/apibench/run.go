@@ -42,10 +42,13 @@ type Measure struct {
 	Name string
 	// Service is the backend behind the gateway, for its peak memory.
 	Service string
-	// The API's performance goals: throughput at least MinRatio of the bare
-	// handler's, and p99 at half load at most MaxP99.
+	// The API's performance goals (issue 25, goal 1), each against the bare
+	// handler in the same round, since the hop itself is what they measure:
+	// throughput at least MinRatio of its, CPU per request at most MaxCPU
+	// times its (0: no goal) and p99 at half load at most MaxP99 times its.
 	MinRatio float64
-	MaxP99   time.Duration
+	MaxCPU   float64
+	MaxP99   float64
 	Request  func(base string, owners []Owner) Request
 }
 
@@ -57,14 +60,14 @@ type Owner struct {
 // Measures are the API's measured calls, a read and two writes, at the
 // spec's REST paths.
 var Measures = []Measure{
-	{Name: "GET internal/users/{id}", Service: "users", MinRatio: 0.6, MaxP99: 10 * time.Millisecond,
+	{Name: "GET internal/users/{id}", Service: "users", MinRatio: 0.5, MaxCPU: 3, MaxP99: 3,
 		Request: func(base string, owners []Owner) Request {
 			return func(w int, _ int64) (*http.Request, error) {
 				o := owners[w%len(owners)]
 				return authed(http.MethodGet, base+"/internal/users/"+o.ID, o.Token, nil)
 			}
 		}},
-	{Name: "PUT internal/categories/{id}/label", Service: "categories", MinRatio: 0.5, MaxP99: 20 * time.Millisecond,
+	{Name: "PUT internal/categories/{id}/label", Service: "categories", MinRatio: 0.5, MaxP99: 3,
 		Request: func(base string, owners []Owner) Request {
 			return func(w int, n int64) (*http.Request, error) {
 				o := owners[w%len(owners)]
@@ -73,7 +76,7 @@ var Measures = []Measure{
 				return authed(http.MethodPut, base+"/internal/categories/"+o.CategoryID+"/label", o.Token, []byte(body))
 			}
 		}},
-	{Name: "PATCH …/business-data/contentGenerationParams", Service: "categories", MinRatio: 0.5, MaxP99: 20 * time.Millisecond,
+	{Name: "PATCH …/business-data/contentGenerationParams", Service: "categories", MinRatio: 0.5, MaxP99: 3,
 		Request: func(base string, owners []Owner) Request {
 			return func(w int, n int64) (*http.Request, error) {
 				o := owners[w%len(owners)]

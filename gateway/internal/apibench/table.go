@@ -41,12 +41,14 @@ func APILines(rows []Row) []Line {
 		})
 		if pc := median(r.Product, func(x Result) float64 { return float64(x.CPUPerRequest) }); pc > 0 {
 			bc := median(r.Bare, func(x Result) float64 { return float64(x.CPUPerRequest) })
-			out = append(out, Line{
-				Measure: "  CPU per request at max (gateway + service)", Product: us(pc), Baseline: us(bc),
-				Ratio: fmt.Sprintf("%.2f×", medianRatio(r.Product, r.Bare, func(p, b Result) float64 {
-					return float64(b.CPUPerRequest) / float64(p.CPUPerRequest)
-				})),
+			cpuRatio := medianRatio(r.Product, r.Bare, func(p, b Result) float64 {
+				return float64(b.CPUPerRequest) / float64(p.CPUPerRequest)
 			})
+			l := Line{Measure: "  CPU per request at max (gateway + service)", Product: us(pc), Baseline: us(bc), Ratio: fmt.Sprintf("%.2f×", cpuRatio)}
+			if m := r.Measure.MaxCPU; m > 0 {
+				l.Goal, l.Missed = fmt.Sprintf("≤ %g× the bare CPU", m), cpuRatio < 1/m
+			}
+			out = append(out, l)
 		}
 		half := median(r.ProductHalf, func(x Result) float64 { return x.PerSecond })
 		p99 := median(r.ProductHalf, func(x Result) float64 { return float64(x.P99) })
@@ -54,7 +56,7 @@ func APILines(rows []Row) []Line {
 		out = append(out, Line{
 			Measure: fmt.Sprintf("  p99 at half the product's max (%.0f req/s)", half),
 			Product: ms(p99), Baseline: ms(b99), Ratio: fmt.Sprintf("%.2f×", p99Ratio), Peak: "",
-			Goal: fmt.Sprintf("p99 ≤ %d ms", r.Measure.MaxP99.Milliseconds()), Missed: p99 > float64(r.Measure.MaxP99),
+			Goal: fmt.Sprintf("p99 ≤ %g× the bare p99", r.Measure.MaxP99), Missed: p99Ratio < 1/r.Measure.MaxP99,
 		})
 	}
 	return out

@@ -106,17 +106,28 @@ func TestAPILinesAreMediansOfRounds(t *testing.T) {
 }
 
 func TestAPILinesMarkTheGoalsMissed(t *testing.T) {
-	r := Row{Measure: Measures[0], // ≥ 0.6×, p99 ≤ 10 ms
-		Product: []Result{{PerSecond: 100}}, Bare: []Result{{PerSecond: 400}},
-		ProductHalf: []Result{{P99: 9 * time.Millisecond}}, BareHalf: []Result{{P99: time.Millisecond}},
+	r := Row{Measure: Measures[0], // ≥ 0.5×, CPU ≤ 3×, p99 ≤ 3× the bare handler's
+		Product: []Result{{PerSecond: 100, CPUPerRequest: 400 * time.Microsecond}}, Bare: []Result{{PerSecond: 400, CPUPerRequest: 100 * time.Microsecond}},
+		ProductHalf: []Result{{P99: 9 * time.Millisecond}}, BareHalf: []Result{{P99: 3 * time.Millisecond}},
 		ProductPeak: []int64{1}, BarePeak: []int64{1},
 	}
 	lines := APILines([]Row{r})
-	if l := lines[0]; !l.Missed || l.Goal != "≥ 0.6×" {
-		t.Fatalf("0.25× against ≥ 0.6×: %+v", l)
+	if l := lines[0]; !l.Missed || l.Goal != "≥ 0.5×" {
+		t.Fatalf("0.25× against ≥ 0.5×: %+v", l)
 	}
-	if l := lines[len(lines)-1]; l.Missed || l.Goal != "p99 ≤ 10 ms" {
-		t.Fatalf("9 ms against p99 ≤ 10 ms: %+v", l)
+	if l := lines[1]; !l.Missed || l.Goal != "≤ 3× the bare CPU" {
+		t.Fatalf("4× the CPU against ≤ 3×: %+v", l)
+	}
+	if l := lines[2]; l.Missed || l.Goal != "p99 ≤ 3× the bare p99" {
+		t.Fatalf("9 ms against the bare 3 ms, p99 ≤ 3×: %+v", l)
+	}
+	r.ProductHalf[0].P99 = 10 * time.Millisecond
+	if l := APILines([]Row{r})[2]; !l.Missed {
+		t.Fatalf("10 ms against the bare 3 ms, p99 ≤ 3×: %+v", l)
+	}
+	w := Row{Measure: Measures[1], Product: r.Product, Bare: r.Bare, ProductHalf: r.ProductHalf, BareHalf: r.BareHalf, ProductPeak: r.ProductPeak, BarePeak: r.BarePeak}
+	if l := APILines([]Row{w})[1]; l.Goal != "" || l.Missed {
+		t.Fatalf("a write's CPU has no goal: %+v", l)
 	}
 }
 
