@@ -39,13 +39,16 @@ const FRONTENDS = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
  * a second copy of it, and of everything it imports: an unconfigured client.
  * Only each other and types (erased) they import by path.
  */
-const ENTRY_CALL_FILES = ['connections.ts', 'studio.ts'];
+const PLATFORM_EXPORTS = JSON.parse(readFileSync(path.join(FRONTENDS, PLATFORM, 'package.json'), 'utf8')).exports;
 const ENTRY_CALLS = new Set(
-  ENTRY_CALL_FILES.flatMap((entry) =>
-    [...readFileSync(path.join(FRONTENDS, PLATFORM, 'src/api', entry), 'utf8').matchAll(/from '\.\/([\w-]+)'/g)].map(
-      (m) => `${PLATFORM}/src/api/${m[1]}.ts`,
+  [...LAZY_ENTRIES]
+    .map((entry) => PLATFORM_EXPORTS[`.${entry.slice(PLATFORM_PACKAGE.length)}`])
+    .filter((file) => file.startsWith('./src/api/'))
+    .flatMap((file) =>
+      [...readFileSync(path.join(FRONTENDS, PLATFORM, file), 'utf8').matchAll(/from '\.\/([\w-]+)'/g)].map(
+        (m) => `${PLATFORM}/src/api/${m[1]}.ts`,
+      ),
     ),
-  ),
 );
 
 /** Where a file sits: its app (or the platform) and, in an app, its feature. */
